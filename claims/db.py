@@ -1,0 +1,76 @@
+"""Database engine: SQLite (WAL, busy timeout) by default, PostgreSQL by URL.
+
+``TRACKER_DATABASE_URL`` or an explicit URL/path picks the database; the default
+file is ``data/tracker.db`` (git-ignored).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, SQLModel, create_engine, select
+
+from claims import models
+
+DEFAULT_DB_PATH = Path("data") / "tracker.db"
+BUSY_TIMEOUT_MS = 10_000
+
+# Ordered schema migrations: (version, name). Version 1 is the initial create_all.
+MIGRATIONS: tuple[tuple[int, str], ...] = ((1, "initial schema"),)
+
+
+def database_url(db: str | os.PathLike[str] | None = None) -> str:
+    """Resolve ``--db`` (a path or URL), then ``TRACKER_DATABASE_URL``, then the default file."""
+    if db:
+        text = str(db)
+        return text if "://" in text else f"sqlite:///{Path(text)}"
+    env = os.environ.get("TRACKER_DATABASE_URL")
+    if env:
+        return env
+    return f"sqlite:///{DEFAULT_DB_PATH}"
+
+
+def _sqlite_pragmas(dbapi_conn, _record) -> None:  # type: ignore[no-untyped-def]
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.close()
+
+
+def make_engine(db: str | os.PathLike[str] | None = None) -> Engine:
+    """Create an engine and make sure the schema exists.
+
+    SQLite connections get ``journal_mode=WAL`` and ``busy_timeout`` (ms) so readers
+    never block the writer and short write contention waits instead of failing
+    (cases/C17). Raises ``sqlalchemy.exc.ArgumentError`` for an unusable URL.
+    """
+    url = database_url(db)
+    if url.startswith("sqlite:///"):
+        path = Path(url.removeprefix("sqlite:///"))
+        if str(path) not in ("", ":memory:"):
+            path.parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_MS / 1000})
+        event.listen(engine, "connect", _sqlite_pragmas)
+    else:
+        engine = create_engine(url, pool_pre_ping=True)
+    migrate(engine)
+    return engine
+
+
+def migrate(engine: Engine) -> list[int]:
+    """Apply missing migrations in order and record them; returns versions applied."""
+    SQLModel.metadata.create_all(engine)
+    applied: list[int] = []
+    with Session(engine) as session:
+        done = {v.version for v in session.exec(select(models.SchemaVersion)).all()}
+        for version, name in MIGRATIONS:
+            if version not in done:
+                session.add(models.SchemaVersion(version=version, name=name))
+                applied.append(version)
+        session.commit()
+    return applied

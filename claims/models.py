@@ -1,0 +1,216 @@
+"""SQLModel tables of the claims database (DESIGN.md vocabulary).
+
+JSON columns hold qualifiers and :class:`claims.values.Value` dicts as text so the
+same schema runs on SQLite and PostgreSQL. All datetimes are timezone-aware UTC.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any
+
+from sqlalchemy import UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+from claims.values import Value
+
+
+def utcnow() -> dt.datetime:
+    """Aware UTC now, microseconds dropped (stable text in feeds and keys)."""
+    return dt.datetime.now(dt.UTC).replace(microsecond=0)
+
+
+def dumps(obj: Any) -> str:
+    """Canonical JSON (sorted keys, no spaces) used for stored JSON and content keys."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+class Subject(SQLModel, table=True):
+    """A model release claims are about, e.g. ``kimi-k3.1-pro``."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    slug: str = Field(index=True, unique=True)
+    name: str
+    organization: str | None = None
+    family: str | None = None
+    # Hub organization whose listing would show the weights repo (e.g. moonshotai).
+    hub_org: str | None = None
+    description: str | None = None
+
+
+class SubjectAlias(SQLModel, table=True):
+    """One name a subject goes by in one namespace (``name``, ``huggingface``, ``openrouter``,
+    ``lmarena``, ``artificial_analysis``, ``litellm``). The explicit alias table."""
+
+    __table_args__ = (UniqueConstraint("namespace", "alias"),)
+    id: int | None = Field(default=None, primary_key=True)
+    subject_id: int = Field(foreign_key="subject.id", index=True)
+    namespace: str = "name"
+    alias: str
+
+
+class SubjectVariant(SQLModel, table=True):
+    """A named offering of a subject (Standard, Highspeed)."""
+
+    __table_args__ = (UniqueConstraint("subject_id", "name"),)
+    id: int | None = Field(default=None, primary_key=True)
+    subject_id: int = Field(foreign_key="subject.id", index=True)
+    name: str
+
+
+class Source(SQLModel, table=True):
+    """Where a statement was read: article, announcement, API endpoint or page."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    key: str = Field(index=True, unique=True)
+    url: str | None = None
+    title: str
+    publisher: str | None = None
+    published: str | None = None  # ISO date as best known
+    published_precision: str | None = None  # day / month / estimated
+    language: str | None = None
+    kind: str = "press"
+
+
+class Claim(SQLModel, table=True):
+    """One stated figure. ``key`` is a content hash so re-imports store it once."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    key: str = Field(index=True, unique=True)
+    subject_id: int = Field(foreign_key="subject.id", index=True)
+    attribute: str = Field(index=True)
+    qualifiers_json: str = "{}"
+    value_json: str
+    raw_text: str | None = None  # the figure as written ("2,8 trilhões"), never a sentence
+    source_id: int = Field(foreign_key="source.id", index=True)
+    claimant: str | None = None
+    locator: str | None = None
+    stated_date: str | None = None
+    note: str | None = None
+    created_at: dt.datetime = Field(default_factory=utcnow)
+
+    @property
+    def qualifiers(self) -> dict[str, str]:
+        return json.loads(self.qualifiers_json)
+
+    @property
+    def value(self) -> Value:
+        return Value.from_dict(json.loads(self.value_json))
+
+
+class Watch(SQLModel, table=True):
+    """A scheduled check of one endpoint by one adapter, with its health."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(index=True, unique=True)
+    adapter: str
+    url: str
+    params_json: str = "{}"
+    interval_minutes: int = 60
+    state: str = "new"  # new / ok / failing
+    consecutive_failures: int = 0
+    last_run: dt.datetime | None = None
+    last_success: dt.datetime | None = None
+    last_error: str | None = None
+    last_error_kind: str | None = None
+    failing_since: dt.datetime | None = None
+    etag: str | None = None
+    last_modified: str | None = None
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return json.loads(self.params_json)
+
+
+class Snapshot(SQLModel, table=True):
+    """Raw bytes fetched by a watch; the body lives on disk under its sha256."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    watch_id: int | None = Field(default=None, foreign_key="watch.id", index=True)
+    url: str
+    status: int
+    headers_json: str = "{}"
+    fetched_at: dt.datetime
+    sha256: str = Field(index=True)
+    size: int = 0
+
+
+class Observation(SQLModel, table=True):
+    """A value read by an adapter; one row per distinct value, with first/last seen."""
+
+    __table_args__ = (
+        UniqueConstraint("subject_id", "attribute", "qualifiers_json", "value_key", "watch_id"),
+    )
+    id: int | None = Field(default=None, primary_key=True)
+    subject_id: int = Field(foreign_key="subject.id", index=True)
+    attribute: str = Field(index=True)
+    qualifiers_json: str = "{}"
+    value_json: str
+    value_key: str
+    watch_id: int | None = Field(default=None, foreign_key="watch.id", index=True)
+    snapshot_id: int | None = Field(default=None, foreign_key="snapshot.id")
+    source_url: str | None = None
+    first_seen: dt.datetime
+    last_seen: dt.datetime
+    current: bool = True
+
+    @property
+    def qualifiers(self) -> dict[str, str]:
+        return json.loads(self.qualifiers_json)
+
+    @property
+    def value(self) -> Value:
+        return Value.from_dict(json.loads(self.value_json))
+
+
+class Verdict(SQLModel, table=True):
+    """A claim's current verification status, reason and evidence (observation ids)."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    claim_id: int = Field(foreign_key="claim.id", unique=True, index=True)
+    status: str
+    reason: str
+    evidence_json: str = "[]"
+    as_of: dt.datetime | None = None
+    checked_at: dt.datetime = Field(default_factory=utcnow)
+
+
+class Discrepancy(SQLModel, table=True):
+    """Claims that cannot all hold, or a claim contradicted by an observation."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    key: str = Field(index=True, unique=True)
+    subject_id: int = Field(foreign_key="subject.id", index=True)
+    attribute: str
+    rule: str
+    claim_ids_json: str = "[]"
+    observation_ids_json: str = "[]"
+    state: str = "open"  # open / resolved / dismissed
+    reason: str
+    note: str | None = None
+    opened_at: dt.datetime = Field(default_factory=utcnow)
+    closed_at: dt.datetime | None = None
+
+
+class Event(SQLModel, table=True):
+    """Something a subscriber (or operator) may want to know. ``key`` hashes what it says,
+    so a re-run never records (or alerts) twice."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    key: str = Field(index=True, unique=True)
+    kind: str = Field(index=True)
+    audience: str = "subscriber"  # subscriber / operator
+    subject_id: int | None = Field(default=None, foreign_key="subject.id", index=True)
+    watch_id: int | None = Field(default=None, foreign_key="watch.id")
+    title: str
+    detail_json: str = "{}"
+    created_at: dt.datetime = Field(default_factory=utcnow)
+
+
+class SchemaVersion(SQLModel, table=True):
+    """Applied schema migrations, in order."""
+
+    version: int = Field(primary_key=True)
+    name: str
+    applied_at: dt.datetime = Field(default_factory=utcnow)

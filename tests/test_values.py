@@ -1,0 +1,29 @@
+from decimal import Decimal
+
+from claims.values import Value, intervals_overlap, quantity, value_range
+
+
+def test_stated_precision_interval():
+    v = quantity("2.8", "params", scale=10**12)
+    assert v.interval() == (Decimal("2.75e12"), Decimal("2.85e12"))
+
+
+def test_about_is_wider_than_plain():
+    plain = quantity("3", "params", scale=10**12)
+    about = quantity("3", "params", scale=10**12, approx=True)
+    assert plain.interval() == (Decimal("2.5e12"), Decimal("3.5e12"))
+    assert about.interval() == (Decimal("2e12"), Decimal("4e12"))
+
+
+def test_round_trip_dict():
+    v = value_range(1000, 2000, "tokens_per_second", open_high=True)
+    assert Value.from_dict(v.to_dict()) == v
+    assert v.interval() == (Decimal(1000), None)
+
+
+def test_overlap_symmetric():
+    a = quantity("2.8", "params", scale=10**12)
+    b = quantity("3", "params", scale=10**12, approx=True)
+    c = quantity("2.4", "params", scale=10**12)
+    assert intervals_overlap(a, b) and intervals_overlap(b, a)
+    assert not intervals_overlap(a, c) and not intervals_overlap(c, a)

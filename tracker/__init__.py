@@ -1,0 +1,1 @@
+"""The I/O around the claims core: fetching, adapters, scheduling, events, site, CLI."""

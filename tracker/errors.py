@@ -1,0 +1,65 @@
+"""Exception tree of release-tracker's I/O layer.
+
+    TrackerError                  base; the CLI prints its message as one line, exit 1
+    ├── ConfigError               a bad setting or data file (names file/line/field)
+    ├── FetchError                the request did not yield a usable response
+    │   ├── FetchTimeout          connect/read timeout
+    │   ├── RateLimited           429 (or 503 with Retry-After) after the retry budget
+    │   ├── BadStatus             any other non-2xx status (kept: status, error code)
+    │   ├── TooLarge              body over the size cap
+    │   └── NotRecorded           --replay: the request is not in the HAR file
+    └── ParseError                the body cannot be read as the adapter's format
+        └── LayoutChanged         the expected element/key is missing: the watch is
+                                  marked failing; never read as "the value disappeared"
+
+Each FetchError/ParseError carries ``kind`` (a short machine name stored on the watch).
+"""
+
+from __future__ import annotations
+
+
+class TrackerError(Exception):
+    """Base of all errors the CLI reports as one clear line."""
+
+    kind = "error"
+
+
+class ConfigError(TrackerError):
+    kind = "config"
+
+
+class FetchError(TrackerError):
+    kind = "fetch_error"
+
+    def __init__(self, message: str, *, url: str | None = None, status: int | None = None) -> None:
+        super().__init__(message)
+        self.url = url
+        self.status = status
+
+
+class FetchTimeout(FetchError):
+    kind = "timeout"
+
+
+class RateLimited(FetchError):
+    kind = "rate_limited"
+
+
+class BadStatus(FetchError):
+    kind = "bad_status"
+
+
+class TooLarge(FetchError):
+    kind = "too_large"
+
+
+class NotRecorded(FetchError):
+    kind = "not_recorded"
+
+
+class ParseError(TrackerError):
+    kind = "parse_error"
+
+
+class LayoutChanged(ParseError):
+    kind = "layout_changed"
