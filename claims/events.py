@@ -1,0 +1,67 @@
+"""The one documented list of event kinds, and how an event gets its stable key.
+
+Subscriber events tell users about releases; operator events tell whoever runs the
+tracker about its watches. An event's key hashes what it says, so a re-run, a
+restart or a second process never records (or alerts) the same thing twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from claims.models import Event, dumps
+
+# kind -> (audience, one-line meaning)
+EVENT_KINDS: dict[str, tuple[str, str]] = {
+    "value_changed": ("subscriber", "an observed value changed (price, licence, context, params...)"),
+    "subject_discovered": ("subscriber", "a watched source shows a subject for the first time (e.g. weights repo appeared)"),
+    "weights_landed": ("subscriber", "weights of a subject became available on a hub"),
+    "license_changed": ("subscriber", "a subject's licence id or LICENSE text changed"),
+    "price_changed": ("subscriber", "an input or output price changed"),
+    "verdict_changed": ("subscriber", "a claim's verdict changed status"),
+    "discrepancy_opened": ("subscriber", "sources or observations started to disagree"),
+    "discrepancy_resolved": ("subscriber", "a discrepancy was settled by an observation"),
+    "repo_disappeared": ("subscriber", "a previously listed repo is gone or private (history is kept)"),
+    "watch_failing": ("operator", "a watch failed N times in a row; its last good value stays current"),
+    "watch_recovered": ("operator", "a failing watch works again"),
+    "extraction_failed": ("operator", "a page was fetched but its selector/format yielded nothing"),
+}
+
+
+def audience_of(kind: str) -> str:
+    """``subscriber`` or ``operator``; raises KeyError for an unknown kind."""
+    return EVENT_KINDS[kind][0]
+
+
+def event_key(kind: str, subject_id: int | None, watch_id: int | None, detail: dict[str, Any]) -> str:
+    """sha256 of the event's content (kind, subject, watch, detail) as canonical JSON."""
+    payload = dumps({"kind": kind, "subject": subject_id, "watch": watch_id, "detail": detail})
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+def make_event(
+    kind: str,
+    title: str,
+    *,
+    subject_id: int | None = None,
+    watch_id: int | None = None,
+    detail: dict[str, Any] | None = None,
+) -> Event:
+    """Build an :class:`Event` row with its content key. Raises KeyError for unknown kinds.
+
+    ``detail`` must say what changed, e.g. ``{"attribute": ..., "from": ..., "to": ...}``;
+    include whatever makes two distinct happenings distinct (e.g. the snapshot sha256).
+    """
+    if kind not in EVENT_KINDS:
+        raise KeyError(f"unknown event kind {kind!r}")
+    detail = detail or {}
+    return Event(
+        key=event_key(kind, subject_id, watch_id, detail),
+        kind=kind,
+        audience=audience_of(kind),
+        subject_id=subject_id,
+        watch_id=watch_id,
+        title=title,
+        detail_json=dumps(detail),
+    )
