@@ -330,6 +330,8 @@ _UNIT_LABEL = {
 
 
 def _short(x: Decimal, unit: str | None) -> str:
+    if unit == "tokens" and x % 1024 == 0 and 1024 <= x < 10**7 and x % 1000 != 0:
+        return f"{int(x) // 1024}K ({int(x):,})"  # context windows: 256K = 262,144
     if unit in ("params", "tokens"):
         for size, suffix in _SUFFIXES:
             if abs(x) >= size:

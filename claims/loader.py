@@ -1,0 +1,428 @@
+"""Curated data loader: ``data/*.toml`` (subjects, watches) and ``data/claims/*.toml``
+(one source and its claims per file) -> validated specs -> database rows.
+
+Everything is read and validated before anything is written, so a malformed file
+stops the load with its path, line and field (:class:`DataFileError`) and the
+database is left as it was.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import tomllib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlmodel import Session, select
+
+from claims import models
+from claims.stated import StatedValueError, parse_stated
+from claims.values import Value
+from claims.vocabulary import ATTRIBUTES, QUALIFIERS, SOURCE_KINDS
+
+SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9.\-]*$")
+
+
+class DataFileError(ValueError):
+    """A curated data file is malformed. ``str()`` reads ``path:line: field: message``."""
+
+    def __init__(self, path: Path | str, line: int | None, field_name: str, message: str) -> None:
+        self.path = str(path)
+        self.line = line
+        self.field = field_name
+        self.message = message
+        where = f"{self.path}:{line}" if line else self.path
+        super().__init__(f"{where}: {field_name}: {message}")
+
+
+@dataclass(frozen=True)
+class SubjectSpec:
+    slug: str
+    name: str
+    organization: str | None = None
+    family: str | None = None
+    hub_org: str | None = None
+    description: str | None = None
+    aliases: tuple[str, ...] = ()
+    variants: tuple[str, ...] = ()
+    ids: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class WatchSpec:
+    name: str
+    adapter: str
+    url: str
+    interval_minutes: int = 60
+    params: dict[str, Any] = field(default_factory=dict)
+    origin: str = ""
+
+
+@dataclass(frozen=True)
+class SourceSpec:
+    key: str
+    title: str
+    url: str | None = None
+    publisher: str | None = None
+    published: str | None = None
+    published_precision: str | None = None
+    language: str | None = None
+    kind: str = "press"
+    seed: str | None = None
+
+
+@dataclass(frozen=True)
+class ClaimSpec:
+    subject: str
+    attribute: str
+    value: Value
+    source: str
+    qualifiers: dict[str, str] = field(default_factory=dict)
+    raw: str | None = None
+    claimant: str | None = None
+    locator: str | None = None
+    stated_date: str | None = None
+    note: str | None = None
+
+    def key(self) -> str:
+        """Content hash: the same statement from the same source is stored once."""
+        return claim_key(self.subject, self.attribute, self.qualifiers, self.value, self.source, self.claimant)
+
+
+@dataclass
+class CuratedData:
+    subjects: list[SubjectSpec] = field(default_factory=list)
+    watches: list[WatchSpec] = field(default_factory=list)
+    sources: list[SourceSpec] = field(default_factory=list)
+    claims: list[ClaimSpec] = field(default_factory=list)
+
+
+@dataclass
+class LoadReport:
+    subjects: int = 0
+    sources: int = 0
+    claims_added: int = 0
+    claims_unchanged: int = 0
+    watches: int = 0
+
+
+def claim_key(
+    subject: str, attribute: str, qualifiers: dict[str, str], value: Value, source: str, claimant: str | None
+) -> str:
+    """sha256 over canonical JSON of what the claim says and who says it where."""
+    payload = models.dumps(
+        {
+            "subject": subject,
+            "attribute": attribute,
+            "qualifiers": qualifiers,
+            "value": value.key(),
+            "source": source,
+            "claimant": claimant,
+        }
+    )
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+# -- reading -------------------------------------------------------------------
+
+
+class _File:
+    """One TOML file with a way to find the line of a field of the n-th array table."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        try:
+            self.text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            raise DataFileError(path, None, "encoding", f"not UTF-8 ({exc.reason})") from exc
+        try:
+            self.data = tomllib.loads(self.text)
+        except tomllib.TOMLDecodeError as exc:
+            m = re.search(r"line (\d+)", str(exc))
+            raise DataFileError(path, int(m.group(1)) if m else None, "toml", str(exc)) from exc
+        self.lines = self.text.splitlines()
+
+    def line_of(self, table: str, index: int, field_name: str | None = None) -> int | None:
+        """1-based line of ``[[table]]`` number ``index`` (or of its ``field_name``)."""
+        headers = [i for i, ln in enumerate(self.lines) if ln.strip() == f"[[{table}]]"]
+        if index >= len(headers):
+            return None
+        start = headers[index]
+        end = headers[index + 1] if index + 1 < len(headers) else len(self.lines)
+        if field_name:
+            pat = re.compile(rf"^\s*{re.escape(field_name)}\s*=")
+            for i in range(start, end):
+                if pat.match(self.lines[i]):
+                    return i + 1
+        return start + 1
+
+    def error(self, table: str, index: int, field_name: str, message: str) -> DataFileError:
+        return DataFileError(
+            self.path, self.line_of(table, index, field_name), f"{table}[{index}].{field_name}", message
+        )
+
+
+def _req_str(f: _File, table: str, i: int, entry: dict[str, Any], name: str) -> str:
+    val = entry.get(name)
+    if not isinstance(val, str) or not val.strip():
+        raise f.error(table, i, name, "required text is missing or empty")
+    return val
+
+
+def _opt_str(f: _File, table: str, i: int, entry: dict[str, Any], name: str) -> str | None:
+    val = entry.get(name)
+    if val is None:
+        return None
+    if not isinstance(val, str):
+        raise f.error(table, i, name, f"expected text, got {type(val).__name__}")
+    return val
+
+
+def _str_list(f: _File, table: str, i: int, entry: dict[str, Any], name: str) -> tuple[str, ...]:
+    val = entry.get(name, [])
+    if not isinstance(val, list) or not all(isinstance(x, str) for x in val):
+        raise f.error(table, i, name, "expected a list of text")
+    return tuple(val)
+
+
+def _read_subjects(f: _File) -> list[SubjectSpec]:
+    out = []
+    for i, entry in enumerate(f.data.get("subject", [])):
+        slug = _req_str(f, "subject", i, entry, "slug")
+        if not SLUG_RE.match(slug):
+            raise f.error("subject", i, "slug", f"{slug!r} is not a lower-case slug")
+        ids_raw = entry.get("ids", {})
+        if not isinstance(ids_raw, dict):
+            raise f.error("subject", i, "ids", "expected a table of namespace = [ids]")
+        ids = {}
+        for ns, vals in ids_raw.items():
+            if not isinstance(vals, list) or not all(isinstance(x, str) for x in vals):
+                raise f.error("subject", i, "ids", f"{ns}: expected a list of ids")
+            ids[ns] = tuple(vals)
+        out.append(
+            SubjectSpec(
+                slug=slug,
+                name=_req_str(f, "subject", i, entry, "name"),
+                organization=_opt_str(f, "subject", i, entry, "organization"),
+                family=_opt_str(f, "subject", i, entry, "family"),
+                hub_org=_opt_str(f, "subject", i, entry, "hub_org"),
+                description=_opt_str(f, "subject", i, entry, "description"),
+                aliases=_str_list(f, "subject", i, entry, "aliases"),
+                variants=_str_list(f, "subject", i, entry, "variants"),
+                ids=ids,
+            )
+        )
+    return out
+
+
+def _read_watches(f: _File, known_adapters: set[str] | None) -> list[WatchSpec]:
+    out = []
+    for i, entry in enumerate(f.data.get("watch", [])):
+        name = _req_str(f, "watch", i, entry, "name")
+        adapter = _req_str(f, "watch", i, entry, "adapter")
+        if known_adapters is not None and adapter not in known_adapters:
+            raise f.error("watch", i, "adapter", f"unknown adapter {adapter!r}; known: {sorted(known_adapters)}")
+        url = _req_str(f, "watch", i, entry, "url")
+        if not url.startswith(("http://", "https://")):
+            raise f.error("watch", i, "url", f"{url!r} is not an http(s) URL")
+        interval = entry.get("interval_minutes", 60)
+        if not isinstance(interval, int) or isinstance(interval, bool) or interval < 1:
+            raise f.error("watch", i, "interval_minutes", "expected a whole number of minutes >= 1")
+        params = entry.get("params", {})
+        if not isinstance(params, dict):
+            raise f.error("watch", i, "params", "expected a table")
+        out.append(
+            WatchSpec(name, adapter, url, interval, params, origin=f"{f.path}:{f.line_of('watch', i)}")
+        )
+    return out
+
+
+def _read_source_file(f: _File) -> tuple[SourceSpec, list[ClaimSpec]]:
+    src = f.data.get("source")
+    if not isinstance(src, dict):
+        raise DataFileError(f.path, None, "source", "missing [source] table")
+
+    def s_err(name: str, msg: str) -> DataFileError:
+        pat = re.compile(rf"^\s*{re.escape(name)}\s*=")
+        line = next((i + 1 for i, ln in enumerate(f.lines) if pat.match(ln)), None)
+        return DataFileError(f.path, line, f"source.{name}", msg)
+
+    key = src.get("key")
+    if not isinstance(key, str) or not SLUG_RE.match(key):
+        raise s_err("key", "required lower-case slug")
+    title = src.get("title")
+    if not isinstance(title, str) or not title.strip():
+        raise s_err("title", "required text")
+    kind = src.get("kind", "press")
+    if kind not in SOURCE_KINDS:
+        raise s_err("kind", f"{kind!r} is not one of {SOURCE_KINDS}")
+    published = src.get("published")
+    if published is not None and not re.match(r"^\d{4}-\d{2}(-\d{2})?$", str(published)):
+        raise s_err("published", f"{published!r} is not an ISO date (YYYY-MM-DD or YYYY-MM)")
+    source = SourceSpec(
+        key=key,
+        title=title,
+        url=src.get("url"),
+        publisher=src.get("publisher"),
+        published=str(published) if published is not None else None,
+        published_precision=src.get("published_precision"),
+        language=src.get("language"),
+        kind=kind,
+        seed=src.get("seed"),
+    )
+    claims = []
+    for i, entry in enumerate(f.data.get("claim", [])):
+        subject = _req_str(f, "claim", i, entry, "subject")
+        attribute = _req_str(f, "claim", i, entry, "attribute")
+        if attribute not in ATTRIBUTES:
+            raise f.error("claim", i, "attribute", f"unknown attribute {attribute!r}")
+        quals = entry.get("qualifiers", {})
+        if not isinstance(quals, dict) or not all(isinstance(v, str) for v in quals.values()):
+            raise f.error("claim", i, "qualifiers", "expected a table of text values")
+        for q in quals:
+            if q not in QUALIFIERS:
+                raise f.error("claim", i, "qualifiers", f"unknown qualifier {q!r}; known: {QUALIFIERS}")
+        if "value" not in entry:
+            raise f.error("claim", i, "value", "required")
+        unit = _opt_str(f, "claim", i, entry, "unit")
+        try:
+            value = parse_stated(entry["value"], attribute, unit=unit, exact=bool(entry.get("exact", False)))
+        except StatedValueError as exc:
+            raise f.error("claim", i, "value", str(exc)) from exc
+        claims.append(
+            ClaimSpec(
+                subject=subject,
+                attribute=attribute,
+                value=value,
+                source=key,
+                qualifiers=dict(quals),
+                raw=_opt_str(f, "claim", i, entry, "raw"),
+                claimant=_opt_str(f, "claim", i, entry, "claimant"),
+                locator=_opt_str(f, "claim", i, entry, "locator"),
+                stated_date=_opt_str(f, "claim", i, entry, "stated_date"),
+                note=_opt_str(f, "claim", i, entry, "note"),
+            )
+        )
+    return source, claims
+
+
+def load_data(data_dir: Path | str, *, known_adapters: Iterable[str] | None = None) -> CuratedData:
+    """Read and validate ``subjects.toml``, ``watches.toml`` and ``claims/*.toml`` under ``data_dir``.
+
+    Cross-checks: slugs, source keys and watch names are unique; every claim names a
+    known subject. Raises :class:`DataFileError` (path, line, field) on the first problem.
+    """
+    root = Path(data_dir)
+    adapters = set(known_adapters) if known_adapters is not None else None
+    data = CuratedData()
+    subj_path = root / "subjects.toml"
+    if subj_path.exists():
+        data.subjects = _read_subjects(_File(subj_path))
+    watch_path = root / "watches.toml"
+    if watch_path.exists():
+        data.watches = _read_watches(_File(watch_path), adapters)
+    claim_files: dict[str, Path] = {}
+    for path in sorted((root / "claims").glob("*.toml")):
+        f = _File(path)
+        source, claims = _read_source_file(f)
+        if source.key in claim_files:
+            raise DataFileError(path, None, "source.key", f"{source.key!r} also used in {claim_files[source.key]}")
+        claim_files[source.key] = path
+        data.sources.append(source)
+        slugs = {s.slug for s in data.subjects}
+        for i, c in enumerate(claims):
+            if c.subject not in slugs:
+                raise f.error("claim", i, "subject", f"unknown subject {c.subject!r}; known: {sorted(slugs)}")
+        data.claims.extend(claims)
+    seen: set[str] = set()
+    for s in data.subjects:
+        if s.slug in seen:
+            raise DataFileError(subj_path, None, "subject.slug", f"duplicate slug {s.slug!r}")
+        seen.add(s.slug)
+    names: dict[str, str] = {}
+    for w in data.watches:
+        if w.name in names:
+            raise DataFileError(watch_path, None, "watch.name", f"duplicate watch {w.name!r} ({w.origin})")
+        names[w.name] = w.origin
+    return data
+
+
+# -- storing -------------------------------------------------------------------
+
+
+def store(session: Session, data: CuratedData) -> LoadReport:
+    """Upsert validated data into the database (caller commits). Idempotent."""
+    report = LoadReport()
+    subject_ids: dict[str, int] = {}
+    for spec in data.subjects:
+        row = session.exec(select(models.Subject).where(models.Subject.slug == spec.slug)).first()
+        if row is None:
+            row = models.Subject(slug=spec.slug, name=spec.name)
+        row.name, row.organization, row.family = spec.name, spec.organization, spec.family
+        row.hub_org, row.description = spec.hub_org, spec.description
+        session.add(row)
+        session.flush()
+        assert row.id is not None
+        subject_ids[spec.slug] = row.id
+        report.subjects += 1
+        aliases = [("name", a) for a in (spec.name, *spec.aliases)]
+        aliases += [(ns, a) for ns, vals in spec.ids.items() for a in vals]
+        for ns, alias in dict.fromkeys(aliases):
+            exists = session.exec(
+                select(models.SubjectAlias).where(models.SubjectAlias.namespace == ns, models.SubjectAlias.alias == alias)
+            ).first()
+            if exists is None:
+                session.add(models.SubjectAlias(subject_id=row.id, namespace=ns, alias=alias))
+        for v in spec.variants:
+            exists = session.exec(
+                select(models.SubjectVariant).where(
+                    models.SubjectVariant.subject_id == row.id, models.SubjectVariant.name == v
+                )
+            ).first()
+            if exists is None:
+                session.add(models.SubjectVariant(subject_id=row.id, name=v))
+    for w in data.watches:
+        row_w = session.exec(select(models.Watch).where(models.Watch.name == w.name)).first()
+        if row_w is None:
+            row_w = models.Watch(name=w.name, adapter=w.adapter, url=w.url)
+        row_w.adapter, row_w.url, row_w.interval_minutes = w.adapter, w.url, w.interval_minutes
+        row_w.params_json = models.dumps(w.params)
+        session.add(row_w)
+        report.watches += 1
+    source_ids: dict[str, int] = {}
+    for s in data.sources:
+        row_s = session.exec(select(models.Source).where(models.Source.key == s.key)).first()
+        if row_s is None:
+            row_s = models.Source(key=s.key, title=s.title)
+        for attr in ("title", "url", "publisher", "published", "published_precision", "language", "kind"):
+            setattr(row_s, attr, getattr(s, attr))
+        session.add(row_s)
+        session.flush()
+        assert row_s.id is not None
+        source_ids[s.key] = row_s.id
+        report.sources += 1
+    for c in data.claims:
+        key = c.key()
+        if session.exec(select(models.Claim).where(models.Claim.key == key)).first() is not None:
+            report.claims_unchanged += 1
+            continue
+        session.add(
+            models.Claim(
+                key=key,
+                subject_id=subject_ids[c.subject],
+                attribute=c.attribute,
+                qualifiers_json=models.dumps(c.qualifiers),
+                value_json=models.dumps(c.value.to_dict()),
+                raw_text=c.raw,
+                source_id=source_ids[c.source],
+                claimant=c.claimant,
+                locator=c.locator,
+                stated_date=c.stated_date,
+                note=c.note,
+            )
+        )
+        report.claims_added += 1
+    return report

@@ -1,0 +1,143 @@
+"""Weights status of a subject: did the weights land, where, under what licence, and
+how late are the promises. Reads observations, claims and watch checks; pure queries.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlmodel import Session, select
+
+from claims import models
+from claims.values import Value
+
+
+@dataclass(frozen=True)
+class Promise:
+    """One source's statement of when the weights come: ``date`` ISO, ``relation`` on/before/by."""
+
+    date: str
+    relation: str
+    source: str
+    claimant: str | None
+    claim_id: int
+
+    def deadline(self) -> dt.date:
+        """Last day that keeps the promise: the day before for "before", else the date."""
+        d = Value(kind="date", value=self.date, relation=self.relation).as_date()
+        return d - dt.timedelta(days=1) if self.relation == "before" else d
+
+
+@dataclass
+class WeightsStatus:
+    """Answer to "did the weights land, and under what licence" for one subject.
+
+    ``as_of`` is the last successful check of a watch that would show the weights
+    (the subject's Hub org listing or one of its repos); ``overdue_days`` counts whole
+    days from the most generous promised deadline to ``as_of`` (None when not overdue
+    or when the weights landed).
+    """
+
+    slug: str
+    name: str
+    landed: bool
+    repo: str | None = None
+    landed_at: dt.datetime | None = None
+    license: str | None = None
+    license_source: str | None = None
+    promises: list[Promise] = field(default_factory=list)
+    overdue_days: int | None = None
+    as_of: dt.datetime | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        def iso(t: dt.datetime | None) -> str | None:
+            return as_utc(t).isoformat().replace("+00:00", "Z") if t else None
+
+        return {
+            "subject": self.slug,
+            "name": self.name,
+            "weights": "landed" if self.landed else "not landed",
+            "landed": self.landed,
+            "repo": self.repo,
+            "landed_at": iso(self.landed_at),
+            "license": self.license,
+            "license_source": self.license_source,
+            "promises": [
+                {"date": p.date, "relation": p.relation, "source": p.source, "claimant": p.claimant}
+                for p in self.promises
+            ],
+            "overdue_days": self.overdue_days,
+            "as_of": iso(self.as_of),
+        }
+
+
+def as_utc(t: dt.datetime) -> dt.datetime:
+    """SQLite hands datetimes back naive; the database only holds UTC."""
+    return t if t.tzinfo else t.replace(tzinfo=dt.UTC)
+
+
+def last_hub_check(session: Session, subject: models.Subject) -> dt.datetime | None:
+    """Last successful run of a Hub watch that covers the subject (org listing or its repo)."""
+    repos = {
+        a.alias.lower()
+        for a in session.exec(
+            select(models.SubjectAlias).where(
+                models.SubjectAlias.subject_id == subject.id, models.SubjectAlias.namespace == "huggingface"
+            )
+        )
+    }
+    best: dt.datetime | None = None
+    for w in session.exec(select(models.Watch).where(models.Watch.adapter.startswith("huggingface"))):  # type: ignore[attr-defined]
+        params = json.loads(w.params_json or "{}")
+        covers = (w.adapter == "huggingface_org" and subject.hub_org and params.get("org") == subject.hub_org) or (
+            w.adapter == "huggingface_model" and str(params.get("repo", "")).lower() in repos
+        )
+        if covers and w.last_success is not None:
+            t = as_utc(w.last_success)
+            best = t if best is None or t > best else best
+    return best
+
+
+def weights_status(session: Session, subject: models.Subject) -> WeightsStatus:
+    """Compute :class:`WeightsStatus` for ``subject`` from the database."""
+    status = WeightsStatus(slug=subject.slug, name=subject.name, landed=False)
+    obs = session.exec(
+        select(models.Observation).where(
+            models.Observation.subject_id == subject.id, models.Observation.attribute == "weights_available"
+        )
+    ).all()
+    landed = [o for o in obs if o.value.value is True]
+    if landed:
+        first = min(landed, key=lambda o: as_utc(o.first_seen))
+        status.landed = True
+        status.repo = first.qualifiers.get("repo")
+        status.landed_at = as_utc(first.first_seen)
+    lic = session.exec(
+        select(models.Observation).where(
+            models.Observation.subject_id == subject.id,
+            models.Observation.attribute == "license",
+            models.Observation.current == True,  # noqa: E712
+        )
+    ).all()
+    if lic:
+        latest = max(lic, key=lambda o: as_utc(o.last_seen))
+        status.license, status.license_source = str(latest.value.value), latest.source_url or "observed"
+    rows = session.exec(
+        select(models.Claim, models.Source)
+        .where(models.Claim.subject_id == subject.id, models.Claim.attribute == "weights_release_date")
+        .where(models.Claim.source_id == models.Source.id)
+    ).all()
+    for claim, source in rows:
+        v = claim.value
+        assert claim.id is not None
+        status.promises.append(Promise(str(v.value), str(v.relation), source.title, claim.claimant, claim.id))
+    status.promises.sort(key=lambda p: (p.date, p.relation, p.source))
+    status.as_of = last_hub_check(session, subject)
+    if not status.landed and status.promises and status.as_of is not None:
+        latest_deadline = max(p.deadline() for p in status.promises)
+        late = (status.as_of.date() - latest_deadline).days
+        status.overdue_days = late if late > 0 else None
+    return status

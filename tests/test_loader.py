@@ -1,0 +1,136 @@
+"""Curated data: the real files load; malformed files stop with path, line and field."""
+
+from __future__ import annotations
+
+import shutil
+import tomllib
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from sqlmodel import Session, func, select
+
+from claims import models
+from claims.loader import DataFileError, load_data, store
+from tracker.loading import load_curated
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+def test_real_data_loads_with_expected_claims():
+    data = load_data(DATA)
+    slugs = {s.slug for s in data.subjects}
+    assert slugs == {"kimi-k3.1-pro", "kimi-k3", "kimi-k2-thinking"}
+    k31 = next(s for s in data.subjects if s.slug == "kimi-k3.1-pro")
+    assert k31.aliases == ("Kimi K3.1 Pro", "Kimi 3.1 Pro", "K3.1 Pro")
+    assert k31.variants == ("Standard", "Highspeed")
+    tb = {
+        c.qualifiers["version"]: (c.source, c.value.value)
+        for c in data.claims
+        if c.qualifiers.get("benchmark") == "Terminal-Bench"
+    }
+    assert tb == {"4.0": ("maquinaweb-k31-cerebras", Decimal("65.7")), "3.0": ("report-k31-launch", Decimal("65.7"))}
+    promises = sorted(
+        (c.source, c.value.relation, c.value.value)
+        for c in data.claims
+        if c.subject == "kimi-k3.1-pro" and c.attribute == "weights_release_date"
+    )
+    assert promises == [
+        ("maquinaweb-k31-cerebras", "before", "2026-11-04"),
+        ("opinion-k31-vs-fable", "on", "2026-11-04"),
+        ("report-k31-launch", "on", "2026-11-04"),
+    ]
+    # Cerebras' "about 3 trillion" is about Kimi K3, not K3.1 Pro.
+    cerebras = {(c.subject, c.attribute) for c in data.claims if c.claimant == "Cerebras"}
+    assert cerebras == {
+        ("kimi-k3", "total_params"),
+        ("kimi-k3", "hardware_units"),
+        ("kimi-k3", "output_tokens_per_second"),
+        ("kimi-k3", "weights_precision_bits"),
+    }
+
+
+def test_locators_point_at_the_figure_in_the_seed(shared_dir):
+    for path in sorted((DATA / "claims").glob("*.toml")):
+        doc = tomllib.loads(path.read_text())
+        seed = doc["source"].get("seed")
+        if not seed:
+            continue
+        text = (shared_dir / "seeds" / seed).read_text()
+        for claim in doc["claim"]:
+            start, end = map(int, claim["locator"].removeprefix("chars ").split("-"))
+            assert text[start:end] == claim["raw"], (path.name, claim["attribute"])
+
+
+def test_store_is_idempotent(engine):
+    data = load_data(DATA)
+    with Session(engine) as s:
+        first = store(s, data)
+        s.commit()
+        second = store(s, data)
+        s.commit()
+        n = s.exec(select(func.count()).select_from(models.Claim)).one()
+    assert first.claims_added == len(data.claims) == n == 40
+    assert second.claims_added == 0 and second.claims_unchanged == 40
+
+
+def _copy_data(tmp_path: Path) -> Path:
+    dst = tmp_path / "data"
+    shutil.copytree(DATA, dst, ignore=shutil.ignore_patterns("*.db*", "snapshots", "recordings"))
+    return dst
+
+
+def test_malformed_value_names_file_line_field_and_writes_nothing(tmp_path, engine):
+    load_curated(engine, DATA)
+    with Session(engine) as s:
+        before = s.exec(select(func.count()).select_from(models.Claim)).one()
+    data = _copy_data(tmp_path)
+    path = data / "claims" / "report-k31-launch.toml"
+    lines = path.read_text().splitlines()
+    idx = next(i for i, ln in enumerate(lines) if ln == 'value = "104B"')
+    lines[idx] = 'value = "104 bilhões"'
+    path.write_text("\n".join(lines) + "\n")
+    # A new claim in another file must not be stored either.
+    extra = data / "claims" / "aaa-new.toml"
+    extra.write_text(
+        '[source]\nkey = "aaa-new"\ntitle = "t"\n[[claim]]\nsubject = "kimi-k3"\n'
+        'attribute = "context_window"\nvalue = "2M"\n'
+    )
+    with pytest.raises(DataFileError) as err:
+        load_curated(engine, data)
+    assert err.value.path == str(path)
+    assert err.value.line == idx + 1
+    assert err.value.field == "claim[1].value"
+    assert str(err.value).startswith(f"{path}:{idx + 1}: claim[1].value: ")
+    with Session(engine) as s:
+        assert s.exec(select(func.count()).select_from(models.Claim)).one() == before
+
+
+def test_toml_syntax_error_names_line(tmp_path):
+    data = _copy_data(tmp_path)
+    (data / "subjects.toml").write_text('[[subject]]\nslug = "x"\nname = "X\n')
+    with pytest.raises(DataFileError) as err:
+        load_data(data)
+    assert err.value.line == 3 and err.value.field == "toml"
+
+
+@pytest.mark.parametrize(
+    ("snippet", "field"),
+    [
+        ('attribute = "parameters"', "claim[0].attribute"),
+        ('subject = "gpt-9"', "claim[0].subject"),
+        ('qualifiers = { bench = "x" }', "claim[0].qualifiers"),
+    ],
+)
+def test_bad_claim_fields(tmp_path, snippet, field):
+    data = _copy_data(tmp_path)
+    base = {"subject": 'subject = "kimi-k3"', "attribute": 'attribute = "total_params"', "value": 'value = "3T"'}
+    key = snippet.split(" =")[0]
+    base[key] = snippet
+    (data / "claims" / "zz.toml").write_text(
+        '[source]\nkey = "zz"\ntitle = "t"\n[[claim]]\n' + "\n".join(base.values()) + "\n"
+    )
+    with pytest.raises(DataFileError) as err:
+        load_data(data)
+    assert err.value.field == field
+    assert err.value.line is not None

@@ -1,0 +1,31 @@
+"""Load the curated data folder into the database in one transaction."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+
+from claims.loader import LoadReport, load_data, store
+
+
+def known_adapters() -> set[str] | None:
+    """Adapter kinds registered in tracker.adapters (None when the registry is absent)."""
+    try:
+        from tracker.adapters import registered_kinds  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return set(registered_kinds())
+
+
+def load_curated(engine: Engine, data_dir: Path | str) -> LoadReport:
+    """Validate everything under ``data_dir`` first, then store it in one transaction.
+
+    Raises :class:`claims.loader.DataFileError` (path, line, field) before any write.
+    """
+    data = load_data(data_dir, known_adapters=known_adapters())
+    with Session(engine) as session:
+        report = store(session, data)
+        session.commit()
+    return report
