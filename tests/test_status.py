@@ -1,0 +1,88 @@
+"""Weights status: landed (repo, first seen) vs promised and overdue as of the last Hub check."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from sqlmodel import Session, select
+
+from claims import models
+from claims.status import weights_status
+from claims.values import boolean_value, text_value
+from tracker.loading import load_curated
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+CHECK = dt.datetime(2026, 11, 28, 6, 0, tzinfo=dt.UTC)
+
+
+def _setup(engine, *, checked: bool = True) -> None:
+    load_curated(engine, DATA)
+    with Session(engine) as s:
+        watch = models.Watch(
+            name="hf-org-moonshotai-test",
+            adapter="huggingface_org",
+            url="https://huggingface.co/api/models?author=moonshotai",
+            params_json=models.dumps({"org": "moonshotai"}),
+            last_success=CHECK if checked else None,
+        )
+        s.add(watch)
+        s.flush()
+        k2 = s.exec(select(models.Subject).where(models.Subject.slug == "kimi-k2-thinking")).one()
+        for attr, value, quals in (
+            ("weights_available", boolean_value(True), {"repo": "moonshotai/Kimi-K2-Thinking"}),
+            ("license", text_value("modified-mit"), {}),
+        ):
+            s.add(
+                models.Observation(
+                    subject_id=k2.id,
+                    attribute=attr,
+                    qualifiers_json=models.dumps(quals),
+                    value_json=models.dumps(value.to_dict()),
+                    value_key=value.key(),
+                    watch_id=watch.id,
+                    source_url="https://huggingface.co/api/models/moonshotai/Kimi-K2-Thinking",
+                    first_seen=CHECK,
+                    last_seen=CHECK,
+                )
+            )
+        s.commit()
+
+
+def _status(engine, slug):
+    with Session(engine) as s:
+        subject = s.exec(select(models.Subject).where(models.Subject.slug == slug)).one()
+        return weights_status(s, subject)
+
+
+def test_not_landed_and_overdue_as_of_last_check(engine):
+    _setup(engine)
+    st = _status(engine, "kimi-k3.1-pro")
+    assert st.landed is False and st.repo is None
+    assert [(p.relation, p.date) for p in st.promises] == [
+        ("before", "2026-11-04"),
+        ("on", "2026-11-04"),
+        ("on", "2026-11-04"),
+    ]
+    assert st.as_of == CHECK
+    # The latest deadline is "on 2026-11-04"; 2026-11-28 is 24 days past it.
+    assert st.overdue_days == 24
+    assert st.license is None
+    d = st.to_dict()
+    assert d["weights"] == "not landed" and d["as_of"] == "2026-11-28T06:00:00Z"
+
+
+def test_landed_with_repo_and_licence(engine):
+    _setup(engine)
+    st = _status(engine, "kimi-k2-thinking")
+    assert st.landed is True
+    assert st.repo == "moonshotai/Kimi-K2-Thinking"
+    assert st.landed_at == CHECK
+    assert st.license == "modified-mit"
+    assert st.overdue_days is None
+
+
+def test_no_check_means_no_overdue_claim(engine):
+    _setup(engine, checked=False)
+    st = _status(engine, "kimi-k3.1-pro")
+    assert st.as_of is None and st.overdue_days is None
