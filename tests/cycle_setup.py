@@ -19,8 +19,13 @@ DEMO_HAR = ROOT / "data" / "recordings" / "demo.har"
 WATCHES = ROOT / "data" / "watches.toml"
 
 SUBJECTS = [
-    ("kimi-k3.1-pro", "Kimi K3.1 Pro", ["Kimi K3.1 Pro", "Kimi 3.1 Pro", "K3.1 Pro"], {}),
-    ("kimi-k3", "Kimi K3", ["Kimi K3"], {}),
+    (
+        "kimi-k3.1-pro",
+        "Kimi K3.1 Pro",
+        ["Kimi K3.1 Pro", "Kimi 3.1 Pro", "K3.1 Pro"],
+        {"litellm": ["moonshot/kimi-k3.1-pro", "moonshot/kimi-k3.1-pro-highspeed"]},
+    ),
+    ("kimi-k3", "Kimi K3", ["Kimi K3"], {"litellm": ["moonshot/kimi-k3"]}),
     (
         "kimi-k2-thinking",
         "Kimi K2 Thinking",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from decimal import Decimal
 
 import httpx
 from cycle_setup import DATA, DEMO_HAR, add_subjects, add_watch, add_watches
@@ -53,7 +54,7 @@ def demo(engine, tmp_path):
 def test_demo_cycle_finds_k2_thinking_weights_and_no_k31_pro(engine, tmp_path):
     client, _spy, store = demo(engine, tmp_path)
     summary = run_check(engine, client, snapshot_store=store, now=NOW)
-    assert (summary.checked, summary.changed, summary.unchanged, summary.failing) == (3, 3, 0, 0)
+    assert (summary.checked, summary.changed, summary.unchanged, summary.failing) == (5, 5, 0, 0)
     ids = slug_ids(engine)
     weights = rows(engine, Observation, Observation.attribute == "weights_available")
     assert {(o.subject_id, o.qualifiers_json, o.value.value) for o in weights} == {
@@ -61,12 +62,36 @@ def test_demo_cycle_finds_k2_thinking_weights_and_no_k31_pro(engine, tmp_path):
     }
     assert len(weights) == 2  # one from the org listing, one from the model watch
     assert all(o.first_seen == RECORDED and o.last_seen == RECORDED for o in weights)
-    assert rows(engine, Observation, Observation.subject_id == ids["kimi-k3.1-pro"]) == []
-    by_attr = {o.attribute: o for o in rows(engine, Observation)}
-    assert by_attr["license"].value.value == "modified-mit"
-    assert by_attr["context_window"].value.value == 262144
-    assert by_attr["weights_precision_bits"].value.value == 4
-    assert by_attr["hub_params_raw"].value.value == 170738182128
+    k2t = {
+        (o.attribute, o.qualifiers_json): o.value.value
+        for o in rows(engine, Observation, Observation.subject_id == ids["kimi-k2-thinking"])
+    }
+    repo = '{"repo":"moonshotai/Kimi-K2-Thinking"}'
+    assert k2t == {
+        ("weights_available", repo): True,
+        ("license", repo): "modified-mit",
+        ("gated", repo): "false",
+        ("repo_created", repo): "2025-11-04",
+        ("hub_params_raw", repo): 170738182128,
+        ("context_window", repo): 262144,
+        ("weights_precision_bits", repo): 4,
+        ("price_input_usd_per_mtok", "{}"): Decimal("0.6"),  # OpenRouter, via hugging_face_id
+        ("price_output_usd_per_mtok", "{}"): Decimal("2.5"),
+        ("context_window", "{}"): 262144,
+    }
+    k31 = {
+        (o.attribute, o.qualifiers_json): o.value.value
+        for o in rows(engine, Observation, Observation.subject_id == ids["kimi-k3.1-pro"])
+    }
+    moon, fast = '{"provider":"moonshot"}', '{"provider":"moonshot","variant":"Highspeed"}'
+    assert k31 == {  # prices from the LiteLLM list; no weights anywhere
+        ("price_input_usd_per_mtok", moon): 2,
+        ("price_output_usd_per_mtok", moon): 10,
+        ("context_window", moon): 1048576,
+        ("price_input_usd_per_mtok", fast): 4,
+        ("price_output_usd_per_mtok", fast): 20,
+        ("context_window", fast): 1048576,
+    }
     events = rows(engine, Event)
     assert [(e.kind, e.subject_id, e.title) for e in events] == [
         (
@@ -82,7 +107,7 @@ def test_demo_cycle_finds_k2_thinking_weights_and_no_k31_pro(engine, tmp_path):
     }
     assert summary.events == 1
     snaps = rows(engine, Snapshot)
-    assert len(snaps) == 3 and all(store.get(s.sha256) for s in snaps)
+    assert len(snaps) == 5 and all(store.get(s.sha256) for s in snaps)
     watch = rows(engine, Watch, Watch.name == "hf-org-moonshotai")[0]
     assert watch.state == "ok" and watch.last_success == RECORDED
     assert watch.etag == 'W/"56a6a989f23338b852d3772477f"'
@@ -95,15 +120,14 @@ def test_second_cycle_sends_validators_and_records_nothing_new(engine, tmp_path)
     spy.requests.clear()
     summary = run_check(engine, client, snapshot_store=store, now=NOW)
     etags = {w.url: w.etag for w in rows(engine, Watch)}
-    assert [r.headers.get("if-none-match") for r in spy.requests] == [
-        etags[str(r.url)] for r in spy.requests
-    ]
-    assert all(r.headers.get("if-none-match") for r in spy.requests)
-    assert (summary.checked, summary.unchanged, summary.changed) == (3, 3, 0)
+    sent = {str(r.url): r.headers.get("if-none-match") for r in spy.requests}
+    assert sent == etags
+    assert sum(1 for v in sent.values() if v) == 3  # the Hub entries carry an ETag
+    assert (summary.checked, summary.unchanged, summary.changed) == (5, 5, 0)
     assert summary.observations == 0 and summary.events == 0
     assert [(o.id, o.value_key, o.current) for o in rows(engine, Observation)] == before
     assert len(rows(engine, Event)) == 1
-    assert len(rows(engine, Snapshot)) == 3  # a 304 stores no new snapshot
+    assert len(rows(engine, Snapshot)) == 5  # 304s and identical bodies add none
 
 
 def test_identical_cycle_without_validators_adds_no_events(engine, tmp_path):
@@ -117,7 +141,7 @@ def test_identical_cycle_without_validators_adds_no_events(engine, tmp_path):
     n_obs = len(rows(engine, Observation))
     summary = run_check(engine, client, snapshot_store=store, now=NOW)
     assert (summary.unchanged, summary.changed, summary.events, summary.observations) == (
-        3,
+        5,
         0,
         0,
         0,

@@ -206,6 +206,22 @@ def _snapshot_row(spec: _WatchSpec, f: Fetched) -> Snapshot:
     )
 
 
+def _snapshot_id(s: Session, spec: _WatchSpec, f: Fetched) -> int | None:
+    """Id of this watch's snapshot row with the same URL and body, else of a new row
+    (a body fetched again unchanged is one snapshot, not one per run)."""
+    same = s.exec(
+        select(Snapshot.id).where(
+            Snapshot.watch_id == spec.id, Snapshot.url == f.final_url, Snapshot.sha256 == f.sha256
+        )
+    ).first()
+    if same is not None:
+        return same
+    snap = _snapshot_row(spec, f)
+    s.add(snap)
+    s.flush()
+    return snap.id
+
+
 class _Outbox:
     """Events of one transaction, skipping any whose content key is already stored."""
 
@@ -292,19 +308,25 @@ def _record_success(
                     s.add(o)
         else:
             seen_at = pages[0][0].fetched_at
+            resolved: list[tuple[Fetched, int, ObservedValue]] = []
             for f, parsed in pages:
-                snap = _snapshot_row(spec, f)
-                s.add(snap)
-                s.flush()
                 result.warnings.extend(parsed.warnings)
                 for ov in parsed.values:
                     sid = index.resolve_any((ov.subject_ref, *ov.alt_refs))
                     if sid is None:
                         result.unmatched += 1
-                        continue
-                    new_row, value_changed = _upsert(s, outbox, spec, sid, ov, f, snap.id, names)
-                    result.observations += int(new_row)
-                    changed = changed or new_row or value_changed
+                    else:
+                        resolved.append((f, sid, ov))
+            resolved = _drop_conflicts(resolved, names, result.warnings)
+            snap_ids: dict[int, int | None] = {}
+            for f, _parsed in pages:
+                snap_ids[id(f)] = _snapshot_id(s, spec, f)
+            for f, sid, ov in resolved:
+                new_row, value_changed = _upsert(
+                    s, outbox, spec, sid, ov, f, snap_ids[id(f)], names
+                )
+                result.observations += int(new_row)
+                changed = changed or new_row or value_changed
             first = pages[0][0]
             w.etag = first.headers.get("etag")
             w.last_modified = first.headers.get("last-modified")
@@ -333,6 +355,26 @@ def _record_success(
     result.outcome = "changed" if changed else "unchanged"
     result.events = outbox.added
     return result
+
+
+def _drop_conflicts(
+    resolved: list[tuple[Fetched, int, ObservedValue]],
+    names: dict[int | None, str],
+    warnings: list[str],
+) -> list[tuple[Fetched, int, ObservedValue]]:
+    """Drop values where one run gives one subject/attribute/qualifiers two different
+    values (e.g. two price-list keys aliased to one subject): recording either would
+    make the value flip between runs and alert each time. A warning names them."""
+    seen: dict[tuple[int, str, str], set[str]] = {}
+    for _f, sid, ov in resolved:
+        seen.setdefault((sid, ov.attribute, dumps(dict(ov.qualifiers))), set()).add(ov.value.key())
+    bad = {k for k, keys in seen.items() if len(keys) > 1}
+    for sid, attribute, qj in sorted(bad):
+        warnings.append(
+            f"{names.get(sid, sid)}: {attribute} {qj} has {len(seen[(sid, attribute, qj)])} "
+            "different values in one response; none recorded (check the aliases)"
+        )
+    return [r for r in resolved if (r[1], r[2].attribute, dumps(dict(r[2].qualifiers))) not in bad]
 
 
 def _upsert(

@@ -125,9 +125,50 @@ def config_json() -> dict:
     )
 
 
+def openrouter_models() -> dict:
+    body = (SRC / "openrouter_models_excerpt_2025-11-08.json").read_bytes()
+    return har_entry(
+        "GET",
+        "https://openrouter.ai/api/v1/models",
+        200,
+        [("Content-Type", "application/json")],
+        body,
+        RECORDED_AT,
+        status_text="OK",
+        comment=(
+            "REAL items of GET /api/v1/models captured 2025-11-08 (tests/data/openrouter_"
+            "models_excerpt_2025-11-08.json: 10 of 218 items kept, {data: [...]} envelope "
+            "re-added); served here at the demo's recorded time. Headers constructed."
+        ),
+    )
+
+
+def litellm_prices() -> dict:
+    body = (SRC / "litellm_model_prices_moonshot_excerpt.json").read_bytes()
+    return har_entry(
+        "GET",
+        LITELLM_URL,
+        200,
+        [("Content-Type", "text/plain; charset=utf-8")],
+        body,
+        RECORDED_AT,
+        status_text="OK",
+        comment=(
+            "REAL entries of model_prices_and_context_window.json as shipped in the litellm "
+            "1.110.2 wheel (tests/data/litellm_model_prices_moonshot_excerpt.json: only "
+            "sample_spec, the moonshot entries and a few Kimi entries kept). Headers constructed."
+        ),
+    )
+
+
+LITELLM_URL = (
+    "https://raw.githubusercontent.com/BerriAI/litellm/main/model_prices_and_context_window.json"
+)
+
+
 def build(out: Path = OUT) -> Path:
     """Write the demo HAR to ``out`` and return the path."""
-    entries = [org_listing(), model_info(), config_json()]
+    entries = [org_listing(), model_info(), config_json(), openrouter_models(), litellm_prices()]
     return write_har(
         out,
         entries,
