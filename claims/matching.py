@@ -71,6 +71,9 @@ class AliasIndex:
     def resolve(self, namespace: str, ident: str) -> int | None:
         """The subject id ``(namespace, ident)`` names, or None.
 
+        A ``name`` (as a page prints it) matches a subject whose normalized name or
+        ``name`` alias equals it exactly.
+
         Hub repo ids (``org/name``) not in the alias table match when the repo name,
         normalized, equals one of a subject's normalized names exactly, and the org is
         the subject's ``hub_org`` (when set). Exact equality is deliberate:
@@ -80,6 +83,9 @@ class AliasIndex:
         hit = self.explicit.get((namespace, _fold(namespace, ident)))
         if hit is not None:
             return hit
+        if namespace == "name":  # a model name as a page prints it ("Kimi K3.1 Pro")
+            named = self.by_name.get(normalize_name(ident), set())
+            return next(iter(named)) if len(named) == 1 else None
         if namespace != HUB_NAMESPACE or "/" not in ident:
             return None
         org, _, repo = ident.partition("/")

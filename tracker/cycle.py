@@ -6,6 +6,7 @@ transaction. Input: Watch rows; output: a :class:`CycleSummary`.
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
@@ -24,6 +25,8 @@ from tracker.errors import ConfigError, ParseError, TrackerError
 from tracker.fetch import fetch
 from tracker.snapshots import SnapshotStore
 
+log = logging.getLogger(__name__)
+
 FAILING_AFTER = 3  # consecutive failures before a watch is "failing" (watch param overrides)
 MAX_PAGES = 20  # cursor pages followed per watch and run
 
@@ -40,6 +43,8 @@ class WatchResult:
     error: str | None = None
     error_kind: str | None = None
     warnings: list[str] = field(default_factory=list)
+    # "url -> final url" for every fetched page that was redirected (C12: logged).
+    redirects: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -181,8 +186,16 @@ def _check_one(
             pages.append((f, result))
             url = result.next_url
     except (TrackerError, ValueError_) as exc:
-        return _record_failure(engine, spec, exc, fetched, clock(), failing_after)
-    return _record_success(engine, spec, pages, not_modified, index, names)
+        result = _record_failure(engine, spec, exc, fetched, clock(), failing_after)
+    else:
+        result = _record_success(engine, spec, pages, not_modified, index, names)
+    for f in fetched:
+        if f.redirects:
+            result.redirects.append(f"{f.url} -> {f.final_url}")
+            log.info("watch %s: %s redirected to %s", spec.name, f.url, f.final_url)
+    if result.error:
+        log.warning("watch %s failed (%s): %s", spec.name, result.error_kind, result.error)
+    return result
 
 
 def _check_vocabulary(ov: ObservedValue, spec: _WatchSpec) -> None:
