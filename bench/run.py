@@ -41,14 +41,19 @@ class Run:
 
     wall_s: float
     rss: int
+    cpu_s: float = 0.0
     out: dict = field(default_factory=dict)
     requests: int = 0
     bytes: int = 0
     not_modified: int = 0
+    body_bytes: int = 0
 
 
-def run_process(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, int, str, int]:
-    """Run ``cmd``; return (wall s, peak RSS bytes of it and its reaped children, stdout, rc)."""
+def run_process(
+    cmd: list[str], env: dict[str, str] | None = None
+) -> tuple[float, int, str, int, float]:
+    """Run ``cmd``; return (wall s, peak RSS bytes, stdout, exit code, CPU s) of it and
+    its reaped children (rusage from ``os.wait4``: ru_maxrss KiB, user + system time)."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         t0 = time.perf_counter()
         p = subprocess.Popen(cmd, stdout=out, stderr=err, env=env)
@@ -60,20 +65,21 @@ def run_process(cmd: list[str], env: dict[str, str] | None = None) -> tuple[floa
         text = out.read().decode("utf-8", "replace")
         if p.returncode != 0:
             sys.stderr.write(err.read().decode("utf-8", "replace")[-3000:])
-        return wall, usage.ru_maxrss * 1024, text, p.returncode
+        cpu = usage.ru_utime + usage.ru_stime
+        return wall, usage.ru_maxrss * 1024, text, p.returncode, cpu
 
 
 def measured(site: server.PageSite, cmd: list[str], env: dict[str, str] | None = None) -> Run:
     import json
 
-    r0, m0, b0 = site.counters.snapshot()
-    wall, rss, text, rc = run_process(cmd, env)
-    r1, m1, b1 = site.counters.snapshot()
+    r0, m0, b0, d0 = site.counters.snapshot()
+    wall, rss, text, rc, cpu = run_process(cmd, env)
+    r1, m1, b1, d1 = site.counters.snapshot()
     if rc != 0:
         raise SystemExit(f"bench: {cmd[:3]} exited {rc}")
     lines = [ln for ln in text.splitlines() if ln.startswith("{")]
     out = json.loads(lines[-1]) if lines else {}
-    return Run(wall, rss, out, r1 - r0, b1 - b0, m1 - m0)
+    return Run(wall, rss, cpu, out, r1 - r0, b1 - b0, m1 - m0, d1 - d0)
 
 
 # -- release-tracker ---------------------------------------------------------------
@@ -221,20 +227,23 @@ def cycle_bench(n: int, with_urlwatch: bool, tmp: Path) -> dict[str, dict[str, R
 
 
 def fmt_run(r: Run) -> str:
-    return f"{r.wall_s:6.2f} s  {r.rss / MIB:5.1f} MiB  {r.requests} req  {r.bytes} B"
+    return (
+        f"{r.wall_s:6.2f} s wall  {r.cpu_s:6.2f} s CPU  {r.rss / MIB:5.1f} MiB  "
+        f"{r.requests} req  {r.bytes} B"
+    )
 
 
 def import_baseline() -> int:
     """Peak RSS (bytes) of a child that only imports what a cycle imports."""
     cmd = [sys.executable, str(HERE / "cycle_child.py"), "-", "-", "--import-only"]
-    _, rss, _, _ = run_process(cmd, child_env())
+    _, rss, _, _, _ = run_process(cmd, child_env())
     return rss
 
 
 # -- site build and extraction -----------------------------------------------------
 
 
-def site_bench(tmp: Path, subjects: int = 1000, claims_per: int = 30) -> dict[str, float] | None:
+def site_bench(tmp: Path, subjects: int = 1000, claims_per: int = 30) -> dict | None:
     """Full build pages/s and one-claim rebuild seconds, or None when tracker.site is absent."""
     try:
         from tracker.site import build_site
@@ -247,18 +256,31 @@ def site_bench(tmp: Path, subjects: int = 1000, claims_per: int = 30) -> dict[st
     site_data.populate(engine, subjects, claims_per)
     out = tmp / "site"
     now = dt.datetime(2026, 11, 29, tzinfo=dt.UTC)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     report = build_site(engine, out, now=now)
-    full = time.perf_counter() - t0
+    full, full_cpu = time.perf_counter() - t0, time.process_time() - c0
     n_pages = report.pages_written + report.pages_unchanged
     site_data.touch_one_claim(engine)
     t0 = time.perf_counter()
     report2 = build_site(engine, out, now=now)
     one = time.perf_counter() - t0
+    profile = None
+    if n_pages / full < 500:
+        import cProfile
+
+        prof_path = tmp / "site.prof"
+        prof = cProfile.Profile(time.process_time)
+        prof.enable()
+        build_site(engine, tmp / "site-profiled", now=now)
+        prof.disable()
+        prof.dump_stats(str(prof_path))
+        profile = profile_top(prof_path)
     engine.dispose()
     return {
         "pages": n_pages,
         "full_s": full,
+        "full_cpu_s": full_cpu,
+        "profile": profile,
         "pages_per_s": n_pages / full,
         "one_claim_s": one,
         "rewritten": report2.pages_written,
@@ -270,7 +292,7 @@ def extract_bench() -> str | None:
     script = HERE / "extract_bench.py"
     if not script.exists():
         return None
-    wall, _, text, rc = run_process([sys.executable, str(script)], child_env())
+    _, _, text, rc, _ = run_process([sys.executable, str(script)], child_env())
     return text.strip() if rc == 0 else f"extract_bench.py failed (exit {rc})"
 
 
@@ -283,7 +305,10 @@ def print_table(title: str, rows: list[list[str]]) -> None:
     for j, r in enumerate(rows):
         print(
             "  "
-            + "  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths)))
+            + "  ".join(
+                c.rjust(w) if i else c.ljust(w)
+                for i, (c, w) in enumerate(zip(r, widths, strict=True))
+            )
         )
         if j == 0:
             print("  " + "  ".join("-" * w for w in widths))
@@ -300,6 +325,7 @@ def cycle_rows(n: int, res: dict[str, dict[str, Run]]) -> list[list[str]]:
                     f"{tool} {n}",
                     scenario,
                     f"{r.wall_s:.2f}",
+                    f"{r.cpu_s:.2f}",
                     f"{r.out['cycle_s']:.2f}" if "cycle_s" in r.out else "-",
                     f"{r.rss / MIB:.1f}",
                     str(r.requests),
@@ -352,8 +378,10 @@ def main(argv: list[str] | None = None) -> int:
         site = site_bench(tmp)
         ext = extract_bench()
 
-        header = ["run", "scenario", "wall s", "cycle s", "peak MiB", "requests", "304s", "bytes recv",
-                  "observations", "events"]  # fmt: skip
+        header = [
+            "run", "scenario", "wall s", "CPU s", "cycle s", "peak MiB", "requests", "304s",
+            "bytes recv", "observations", "events",
+        ]  # fmt: skip
         rows = [header, *cycle_rows(args.pages, small)]
         if big:
             rows += cycle_rows(args.big_pages, big)
@@ -371,8 +399,12 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"\nSite build: {site['pages']} pages in {site['full_s']:.2f} s = "
                 f"{site['pages_per_s']:.0f} pages/s; one-claim rebuild {site['one_claim_s']:.2f} s "
-                f"({site['rewritten']} files rewritten)"
+                f"({site['rewritten']} files rewritten); {site['full_cpu_s']:.2f} CPU s = "
+                f"{site['pages'] / site['full_cpu_s']:.0f} pages per CPU second"
             )
+            if site["profile"]:
+                print("cProfile of a full site build (top by own CPU time):")
+                print(site["profile"])
         else:
             print("\nSite build: not available (tracker.site.build_site is not in this checkout)")
         print(
@@ -402,7 +434,14 @@ def evaluate(args, small, big, site) -> list[list[str]]:
         else:
             out.append([f"{sc} cycle wall <= 0.5 x urlwatch", "not run", "n/a (--with-urlwatch)"])
     share = o["unchanged"].bytes / o["first"].bytes
-    out.append(["unchanged-cycle bytes < 5 % of first", f"{share:.1%}", met(share < 0.05)])
+    body = o["unchanged"].body_bytes / o["first"].body_bytes
+    out.append(
+        [
+            "unchanged-cycle bytes < 5 % of first",
+            f"{share:.1%} on the wire ({body:.0%} of body bytes)",
+            met(share < 0.05),
+        ]
+    )
     peak_small = max(r.rss for r in o.values())
     out.append(
         [
@@ -439,7 +478,7 @@ def print_import_profile() -> None:
     import json
 
     cmd = [sys.executable, str(HERE / "cycle_child.py"), "-", "-", "--import-profile"]
-    _, _, text, _ = run_process(cmd, child_env())
+    _, _, text, _, _ = run_process(cmd, child_env())
     steps = json.loads(text.strip().splitlines()[-1])
     print("\nRSS profile of a cycle process's imports (MiB after each import, +growth):")
     prev = 0

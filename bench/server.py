@@ -30,11 +30,13 @@ class Counters:
     requests: int = 0
     not_modified: int = 0
     bytes_sent: int = 0
+    body_bytes: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def snapshot(self) -> tuple[int, int, int]:
+    def snapshot(self) -> tuple[int, int, int, int]:
+        """(requests, 304s, bytes on the wire, body bytes) so far."""
         with self.lock:
-            return self.requests, self.not_modified, self.bytes_sent
+            return self.requests, self.not_modified, self.bytes_sent, self.body_bytes
 
 
 class PageSite:
@@ -77,6 +79,7 @@ class _Handler(BaseHTTPRequestHandler):
         with c.lock:
             c.requests += 1
             c.bytes_sent += len(raw)
+            c.body_bytes += len(body)
             c.not_modified += status == 304
 
     def do_GET(self) -> None:  # noqa: N802 - http.server API

@@ -62,10 +62,17 @@ def populate(engine: Engine, subjects: int, claims_per: int, sources: int = 50) 
                 )
                 key = hashlib.sha256(f"{i}:{k}:{stated}".encode()).hexdigest()
                 rows.append(
-                    {"key": key, "subject_id": i + 1, "attribute": attr, "qualifiers_json": dumps(quals),
-                     "value_json": dumps(value.to_dict()), "raw_text": stated, "source_id": k % sources + 1,
-                     "claimant": "Vendor"}
-                )  # fmt: skip
+                    {
+                        "key": key,
+                        "subject_id": i + 1,
+                        "attribute": attr,
+                        "qualifiers_json": dumps(quals),
+                        "value_json": dumps(value.to_dict()),
+                        "raw_text": stated,
+                        "source_id": k % sources + 1,
+                        "claimant": "Vendor",
+                    }
+                )
         conn.execute(insert(Claim), rows)
 
 
