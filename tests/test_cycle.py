@@ -315,3 +315,31 @@ def test_no_write_transaction_is_open_while_fetching(engine, tmp_path):
     summary = run_check(engine, client, snapshot_store=SnapshotStore(tmp_path), now=NOW)
     assert summary.failing == 0
     assert rows(engine, Watch)[0].interval_minutes == 30
+
+
+def test_last_modified_is_stored_and_sent_back(engine, tmp_path):
+    add_subjects(engine)
+    add_watch(engine, "hf-model-k2t", "huggingface_model", MODEL_URL)
+    stamp = "Sat, 28 Nov 2026 06:00:00 GMT"
+    sent = []
+
+    def handler(request):
+        sent.append(request.headers.get("if-modified-since"))
+        if request.headers.get("if-modified-since") == stamp:
+            return httpx.Response(304)
+        return httpx.Response(200, headers={"Last-Modified": stamp}, json=model_info("mit"))
+
+    client = make_client(transport=httpx.MockTransport(handler))
+    store = SnapshotStore(tmp_path)
+    first = run_check(engine, client, snapshot_store=store, now=RECORDED)
+    second = run_check(engine, client, snapshot_store=store, now=NOW)
+    assert sent == [None, stamp]
+    assert (first.observations, second.observations, second.unchanged, second.events) == (
+        4,
+        0,
+        1,
+        0,
+    )
+    w = rows(engine, Watch)[0]
+    assert (w.last_modified, w.etag, w.last_success) == (stamp, None, NOW)
+    assert {o.last_seen for o in rows(engine, Observation)} == {NOW}  # a 304 confirms them
