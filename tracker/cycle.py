@@ -22,7 +22,7 @@ from claims.values import ValueError_
 from claims.vocabulary import ATTRIBUTES
 from tracker.adapters.base import Fetched, ObservedValue, ParseResult, get_adapter
 from tracker.errors import ConfigError, ParseError, TrackerError
-from tracker.fetch import fetch
+from tracker.fetch import MissingCredential, auth_headers, fetch
 from tracker.snapshots import SnapshotStore
 
 log = logging.getLogger(__name__)
@@ -33,7 +33,8 @@ MAX_PAGES = 20  # cursor pages followed per watch and run
 
 @dataclass
 class WatchResult:
-    """How one watch's check went: ``outcome`` is ``changed``, ``unchanged`` or ``failed``."""
+    """How one watch's check went: ``outcome`` is ``changed``, ``unchanged``, ``failed``
+    or ``skipped`` (a credential it needs is not configured; nothing recorded)."""
 
     name: str
     outcome: str
@@ -58,6 +59,7 @@ class CycleSummary:
     unchanged: int = 0
     changed: int = 0
     failing: int = 0
+    skipped: int = 0
     observations: int = 0
     events: int = 0
     results: list[WatchResult] = field(default_factory=list)
@@ -69,6 +71,8 @@ class CycleSummary:
         self.events += r.events
         if r.outcome == "failed":
             self.failing += 1
+        elif r.outcome == "skipped":
+            self.skipped += 1
         elif r.outcome == "changed":
             self.changed += 1
         else:
@@ -138,9 +142,30 @@ def run_check(
             raise ConfigError(f"unknown watch name(s): {', '.join(unknown)}")
         specs = [w for w in specs if w.name in wanted]
     summary = CycleSummary()
+    noticed: set[str] = set()
     for spec in specs:
+        try:
+            extra_headers = auth_headers(spec.params)
+        except MissingCredential as exc:
+            if exc.env not in noticed:  # one notice per missing key, not one per watch
+                noticed.add(exc.env)
+                log.warning("%s is not set: skipping the watches that need it", exc.env)
+            skipped = WatchResult(spec.name, "skipped", error=f"{exc.env} is not set")
+            summary.add(skipped)
+            if progress is not None:
+                progress(skipped)
+            continue
         result = _check_one(
-            engine, client, spec, snapshot_store, index, names, clock, failing_after, sleep
+            engine,
+            client,
+            spec,
+            snapshot_store,
+            index,
+            names,
+            clock,
+            failing_after,
+            sleep,
+            extra_headers,
         )
         summary.add(result)
         if progress is not None:
@@ -158,6 +183,7 @@ def _check_one(
     clock: Callable[[], dt.datetime],
     failing_after: int,
     sleep: Callable[[float], None],
+    extra_headers: dict[str, str],
 ) -> WatchResult:
     pages: list[tuple[Fetched, ParseResult]] = []
     fetched: list[Fetched] = []
@@ -174,6 +200,7 @@ def _check_one(
                 last_modified=spec.last_modified if first else None,
                 sleep=sleep,
                 clock=clock,
+                headers=extra_headers,
             )
             if f.unchanged:
                 not_modified = f

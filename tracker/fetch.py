@@ -14,8 +14,9 @@ import os
 import random
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import httpx
 
@@ -161,6 +162,7 @@ def fetch(
     clock: Callable[[], dt.datetime] = _utcnow,
     max_wait: float = MAX_RETRY_WAIT_S,
     rng: random.Random | None = None,
+    headers: Mapping[str, str] | None = None,
 ) -> Fetched:
     """GET ``url`` once, politely; return the response or raise a FetchError.
 
@@ -176,8 +178,9 @@ def fetch(
     - A body over ``max_bytes`` -> :class:`TooLarge` (streamed, not read whole).
     - ``fetched_at`` is the response's ``extensions["recorded_at"]`` when a replay
       transport supplies one, else ``clock()``.
+    - ``headers`` are extra request headers (e.g. an API key from :func:`auth_headers`).
     """
-    headers: dict[str, str] = {}
+    headers = dict(headers or {})
     if etag:
         headers["If-None-Match"] = etag
     if last_modified:
@@ -264,3 +267,30 @@ def _fetched(
         sha256=hashlib.sha256(body).hexdigest(),
         redirects=tuple(str(r.url) for r in response.history),
     )
+
+
+class MissingCredential(Exception):
+    """The watch needs an API key whose environment variable is not set (not an error:
+    the cycle skips the watch with one notice)."""
+
+    def __init__(self, env: str) -> None:
+        super().__init__(f"{env} is not set")
+        self.env = env
+
+
+def auth_headers(params: Mapping[str, Any]) -> dict[str, str]:
+    """Request headers a watch's ``auth`` param asks for, read from the environment.
+
+    ``[watch.params.auth] env = "TRACKER_AA_API_KEY", header = "x-api-key"`` sends that
+    variable's value in that header (Artificial Analysis API docs: ``x-api-key``).
+    No ``auth`` param -> ``{}``. Raises :class:`MissingCredential` when the variable is
+    unset or empty.
+    """
+    auth = params.get("auth")
+    if not isinstance(auth, Mapping):
+        return {}
+    env = str(auth.get("env", ""))
+    value = os.environ.get(env, "").strip() if env else ""
+    if not value:
+        raise MissingCredential(env or "auth.env")
+    return {str(auth.get("header", "Authorization")): value}

@@ -21,6 +21,10 @@ from tracker.errors import ConfigError, NotRecorded
 # Headers that describe the bytes on the wire; a HAR body is stored decoded, so they
 # must not be replayed (httpx would try to gunzip plain text).
 _WIRE_HEADERS = frozenset({"content-encoding", "content-length", "transfer-encoding"})
+# Request headers that carry credentials; never written to a HAR file.
+_SECRET_HEADERS = frozenset(
+    {"authorization", "cookie", "x-api-key", "api-key", "proxy-authorization"}
+)
 
 
 def _key(method: str, url: str | httpx.URL) -> tuple[str, str]:
@@ -227,7 +231,7 @@ class HarRecorder(httpx.BaseTransport):
 
     Bodies are read whole (decoded) so they can be written; the response handed back
     is equivalent to the original. Call :meth:`save` to write the HAR file.
-    Authorization and Cookie request headers are never written.
+    Credential request headers (Authorization, Cookie, X-Api-Key...) are never written.
     """
 
     def __init__(
@@ -254,9 +258,7 @@ class HarRecorder(httpx.BaseTransport):
             (k, v) for k, v in response.headers.multi_items() if k.lower() not in _WIRE_HEADERS
         ]
         req_headers = [
-            (k, v)
-            for k, v in request.headers.multi_items()
-            if k.lower() not in ("authorization", "cookie")
+            (k, v) for k, v in request.headers.multi_items() if k.lower() not in _SECRET_HEADERS
         ]
         self.entries.append(
             har_entry(
