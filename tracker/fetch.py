@@ -15,7 +15,7 @@ import random
 import re
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
@@ -53,6 +53,11 @@ class FetchSettings:
     read_timeout: float = 30.0
     max_redirects: int = 5
     max_bytes: int = DEFAULT_MAX_BYTES
+    # Live runs only: seconds between requests to one host (per-host overrides) and
+    # concurrent requests per host (tracker.throttle.HostThrottle).
+    min_interval: float = 1.0
+    per_host_interval: Mapping[str, float] = field(default_factory=dict)
+    max_concurrent_per_host: int = 2
 
     @classmethod
     def from_env(cls) -> FetchSettings:
@@ -69,11 +74,21 @@ def make_client(
 ) -> httpx.Client:
     """The client every fetch goes through.
 
-    ``transport=None`` uses httpx's own network transport (live runs); tests pass
-    ``httpx.MockTransport``; ``--replay`` passes :class:`tracker.har.HarReplayTransport`.
+    ``transport=None`` uses httpx's own network transport (live runs) behind a per-host
+    :class:`~tracker.throttle.HostThrottle`; tests pass ``httpx.MockTransport``;
+    ``--replay`` passes :class:`tracker.har.HarReplayTransport` (neither is throttled).
     Redirects are followed up to ``settings.max_redirects`` (httpx only speaks http(s)).
     """
     s = settings or FetchSettings.from_env()
+    if transport is None:
+        from tracker.throttle import HostThrottle
+
+        transport = HostThrottle(
+            httpx.HTTPTransport(),
+            min_interval=s.min_interval,
+            per_host=s.per_host_interval,
+            max_concurrent=s.max_concurrent_per_host,
+        )
     return httpx.Client(
         transport=transport,
         headers={
