@@ -343,3 +343,31 @@ def test_last_modified_is_stored_and_sent_back(engine, tmp_path):
     w = rows(engine, Watch)[0]
     assert (w.last_modified, w.etag, w.last_success) == (stamp, None, NOW)
     assert {o.last_seen for o in rows(engine, Observation)} == {NOW}  # a 304 confirms them
+
+
+def test_a_repo_gone_from_a_complete_listing_is_an_event_not_a_deletion(engine, tmp_path):
+    ids = add_subjects(engine)
+    url = "https://huggingface.co/api/models?author=moonshotai"
+    add_watch(engine, "hf-org", "huggingface_org", url)
+    k2t = {"id": "moonshotai/Kimi-K2-Thinking"}
+    k3 = {"id": "moonshotai/Kimi-K3"}
+    store = SnapshotStore(tmp_path)
+    days = [RECORDED + dt.timedelta(days=d) for d in range(3)]
+    run_check(engine, client_for([(200, {}, [k2t, k3])]), snapshot_store=store, now=days[0])
+    gone = run_check(engine, client_for([(200, {}, [k2t])]), snapshot_store=store, now=days[1])
+    empty = run_check(engine, client_for([(200, {}, [])]), snapshot_store=store, now=days[2])
+    assert (gone.changed, gone.events) == (1, 1)
+    ev = rows(engine, Event, Event.kind == "repo_disappeared")
+    assert [(e.subject_id, e.title) for e in ev] == [
+        (ids["kimi-k3"], "Kimi K3: moonshotai/Kimi-K3 is no longer listed by hf-org")
+    ]
+    obs = {o.subject_id: (o.current, o.first_seen, o.last_seen) for o in rows(engine, Observation)}
+    assert obs == {
+        ids["kimi-k2-thinking"]: (True, days[0], days[1]),
+        ids["kimi-k3"]: (False, days[0], days[0]),
+    }
+    assert (empty.events, empty.results[0].warnings) == (
+        0,
+        ["hf-org: the listing came back empty; nothing marked gone"],
+    )
+    assert rows(engine, Observation, Observation.current)[0].subject_id == ids["kimi-k2-thinking"]

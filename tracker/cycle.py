@@ -185,15 +185,16 @@ def _check_one(
                 break
             store.put(f.body)
             fetched.append(f)
-            result = adapter.parse(f, spec.params)
-            for ov in result.values:
+            parsed = adapter.parse(f, spec.params)
+            for ov in parsed.values:
                 _check_vocabulary(ov, spec)
-            pages.append((f, result))
-            url = result.next_url
+            pages.append((f, parsed))
+            url = parsed.next_url
     except (TrackerError, ValueError_) as exc:
         result = record_failure(engine, spec, exc, fetched, clock(), failing_after)
     else:
-        result = record_success(engine, spec, pages, not_modified, index, names)
+        complete = not url  # False when MAX_PAGES cut the listing short
+        result = record_success(engine, spec, pages, not_modified, index, names, complete)
     for f in fetched:
         if f.redirects:
             result.redirects.append(f"{f.url} -> {f.final_url}")

@@ -96,6 +96,50 @@ class _Outbox:
         self.added += 1
 
 
+def _mark_gone(
+    s: Session,
+    outbox: _Outbox,
+    spec: WatchSpec,
+    attribute: str,
+    listed: set[tuple[int, str, str]],
+    total: int,
+    at: dt.datetime,
+    names: dict[int | None, str],
+) -> int:
+    """Mark current ``attribute`` rows of this watch that the listing no longer shows;
+    returns how many, or -1 when the listing was empty (suspicious: nothing marked)."""
+    rows = s.exec(
+        select(Observation).where(
+            Observation.watch_id == spec.id,
+            Observation.attribute == attribute,
+            Observation.current,
+        )
+    ).all()
+    gone = [o for o in rows if (o.subject_id, o.attribute, o.qualifiers_json) not in listed]
+    if gone and total == 0:
+        return -1
+    for o in gone:
+        o.current = False
+        s.add(o)
+        repo = o.qualifiers.get("repo", "")
+        outbox.add(
+            make_event(
+                "repo_disappeared",
+                f"{names.get(o.subject_id, o.subject_id)}: {repo or attribute} is no longer "
+                f"listed by {spec.name}",
+                subject_id=o.subject_id,
+                watch_id=spec.id,
+                detail={
+                    "attribute": attribute,
+                    "qualifiers": o.qualifiers,
+                    "last_seen": o.last_seen.isoformat(),
+                    "missing_at": at.isoformat(),
+                },
+            )
+        )
+    return len(gone)
+
+
 def record_failure(
     engine: Engine,
     spec: WatchSpec,
@@ -104,6 +148,11 @@ def record_failure(
     at: dt.datetime,
     failing_after: int,
 ) -> WatchResult:
+    """Record a failed check in one transaction: no observation, nothing marked gone,
+    no subscriber event. Health: ``consecutive_failures`` + 1, ``failing_since`` at the
+    streak's first failure, ``last_error``/``last_error_kind``; at ``failing_after``
+    (watch param overrides) state ``failing`` and one operator event. Pages fetched
+    before the error keep their snapshot rows (for ``tracker parse`` after a fix)."""
     kind = getattr(exc, "kind", "parse_error")
     threshold = int(spec.params.get("failing_after", failing_after))
     with Session(engine) as s:
@@ -146,7 +195,20 @@ def record_success(
     not_modified: Fetched | None,
     index: AliasIndex,
     names: dict[int | None, str],
+    complete: bool = True,
 ) -> WatchResult:
+    """Record a successful check in one transaction and return its result.
+
+    ``pages`` are the fetched pages with what the adapter read from each;
+    ``not_modified`` is the 304 answer instead (then every current value of the watch
+    gets ``last_seen`` = its time). Values are matched to subjects through ``index``;
+    unmatched ones are counted, not stored. When every page says it is a complete
+    ``listing`` of one attribute and ``complete`` (all cursor pages were read), a current
+    value missing from it is marked not current with a ``repo_disappeared`` event
+    (history is kept); an empty listing never marks anything gone. Watch health is
+    reset (``watch_recovered`` if it was failing) and the first page's ETag /
+    Last-Modified are stored.
+    """
     result = WatchResult(spec.name, "unchanged")
     with Session(engine) as s:
         outbox = _Outbox(s)
@@ -173,6 +235,7 @@ def record_success(
                         result.unmatched += 1
                     else:
                         resolved.append((f, sid, ov))
+            listed = {(sid, ov.attribute, dumps(dict(ov.qualifiers))) for _f, sid, ov in resolved}
             resolved = _drop_conflicts(resolved, names, result.warnings)
             snap_ids: dict[int, int | None] = {}
             for f, _parsed in pages:
@@ -183,6 +246,16 @@ def record_success(
                 )
                 result.observations += int(new_row)
                 changed = changed or new_row or value_changed
+            listing = {p.listing for _f, p in pages}
+            if complete and len(listing) == 1 and None not in listing:
+                attribute = str(next(iter(listing)))
+                total = sum(len(p.values) for _f, p in pages)
+                gone = _mark_gone(s, outbox, spec, attribute, listed, total, seen_at, names)
+                if gone < 0:
+                    result.warnings.append(
+                        f"{spec.name}: the listing came back empty; nothing marked gone"
+                    )
+                changed = changed or gone > 0
             first = pages[0][0]
             w.etag = first.headers.get("etag")
             w.last_modified = first.headers.get("last-modified")
