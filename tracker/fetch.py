@@ -81,14 +81,7 @@ def make_client(
     """
     s = settings or FetchSettings.from_env()
     if transport is None:
-        from tracker.throttle import HostThrottle
-
-        transport = HostThrottle(
-            httpx.HTTPTransport(),
-            min_interval=s.min_interval,
-            per_host=s.per_host_interval,
-            max_concurrent=s.max_concurrent_per_host,
-        )
+        transport = live_transport(s)
     return httpx.Client(
         transport=transport,
         headers={
@@ -98,6 +91,18 @@ def make_client(
         timeout=httpx.Timeout(s.read_timeout, connect=s.connect_timeout),
         follow_redirects=True,
         max_redirects=s.max_redirects,
+    )
+
+
+def live_transport(settings: FetchSettings) -> httpx.BaseTransport:
+    """httpx's network transport behind the per-host :class:`~tracker.throttle.HostThrottle`."""
+    from tracker.throttle import HostThrottle
+
+    return HostThrottle(
+        httpx.HTTPTransport(),
+        min_interval=settings.min_interval,
+        per_host=settings.per_host_interval,
+        max_concurrent=settings.max_concurrent_per_host,
     )
 
 
