@@ -103,3 +103,17 @@ def test_demo_har_is_reproducible_from_its_generator(tmp_path):
         "REAL",
         "REAL",
     ]
+
+
+def test_every_demo_watch_has_a_known_adapter_and_a_recorded_answer():
+    import tomllib
+
+    from cycle_setup import WATCHES
+
+    from tracker.adapters import adapter_kinds
+
+    watches = tomllib.loads(WATCHES.read_text())["watch"]
+    recorded = set(HarReplayTransport(DEMO_HAR).urls())
+    assert {w["adapter"] for w in watches} <= set(adapter_kinds())
+    assert {w["url"] for w in watches} == recorded
+    assert len({w["name"] for w in watches}) == len(watches)

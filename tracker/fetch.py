@@ -244,9 +244,11 @@ def fetch(
             raise FetchError(f"{url}: too many redirects ({exc})", url=url) from exc
         except httpx.UnsupportedProtocol as exc:
             raise FetchError(f"{url}: redirect to a non-http(s) URL ({exc})", url=url) from exc
-        except httpx.TransportError as exc:
+        except httpx.TransportError as exc:  # connection reset, truncated body...
             last_error = FetchError(f"{url}: network error ({exc})", url=url)
             wait = _backoff(attempt, rng)
+        except httpx.HTTPError as exc:  # e.g. a body that fails its Content-Encoding
+            raise FetchError(f"{url}: unreadable response ({exc})", url=url) from exc
         if attempt < retries and wait is not None:
             sleep(wait)
     assert last_error is not None
