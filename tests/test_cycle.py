@@ -371,3 +371,50 @@ def test_a_repo_gone_from_a_complete_listing_is_an_event_not_a_deletion(engine, 
         ["hf-org: the listing came back empty; nothing marked gone"],
     )
     assert rows(engine, Observation, Observation.current)[0].subject_id == ids["kimi-k2-thinking"]
+
+
+def test_c06_main_sequence_through_the_cycle_records_the_same_values_without_alert(
+    engine, tmp_path
+):
+    add_subjects(engine)
+    add_watch(engine, "hf-model-k2t", "huggingface_model", MODEL_URL)
+    store = SnapshotStore(tmp_path)
+    info = model_info("modified-mit")
+    run_check(engine, client_for([(200, {}, info)]), snapshot_store=store, now=RECORDED)
+    before = {(o.attribute, o.value_key) for o in rows(engine, Observation, Observation.current)}
+    sleeps: list[float] = []
+    responses = [
+        (429, {"Retry-After": "55"}, {"error": "rate limited"}),
+        (429, {"Retry-After": "40"}, {"error": "rate limited"}),
+        (200, {}, info),
+    ]
+    summary = run_check(
+        engine, client_for(responses), snapshot_store=store, now=NOW, sleep=sleeps.append
+    )
+    assert sleeps == [55.0, 40.0]
+    assert (summary.unchanged, summary.failing, summary.events, summary.observations) == (
+        1,
+        0,
+        0,
+        0,
+    )
+    after = {(o.attribute, o.value_key) for o in rows(engine, Observation, Observation.current)}
+    assert after == before and len(after) == 4
+    assert [e.kind for e in rows(engine, Event)] == ["weights_landed"]
+
+
+def test_unknown_adapter_fails_its_watch_only(engine, tmp_path):
+    add_subjects(engine)
+    add_watch(engine, "a-bad", "nope", "https://example.org/x")
+    add_watch(engine, "b-good", "huggingface_model", MODEL_URL)
+    summary = run_check(
+        engine,
+        client_for([(200, {}, model_info("mit"))]),
+        snapshot_store=SnapshotStore(tmp_path),
+        now=NOW,
+    )
+    assert [(r.name, r.outcome, r.error_kind) for r in summary.results] == [
+        ("a-bad", "failed", "config"),
+        ("b-good", "changed", None),
+    ]
+    assert summary.results[0].error.startswith("unknown adapter kind 'nope'")

@@ -158,7 +158,7 @@ def record_failure(
     with Session(engine) as s:
         outbox = _Outbox(s)
         for f in fetched:  # kept so `tracker parse` can re-run a fixed parser on them
-            s.add(_snapshot_row(spec, f))
+            _snapshot_id(s, spec, f)
         w = s.get(Watch, spec.id)
         assert w is not None
         w.last_run = at
