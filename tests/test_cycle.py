@@ -418,3 +418,14 @@ def test_unknown_adapter_fails_its_watch_only(engine, tmp_path):
         ("b-good", "changed", None),
     ]
     assert summary.results[0].error.startswith("unknown adapter kind 'nope'")
+
+
+def test_failing_after_is_configurable_per_watch(engine, tmp_path):
+    add_subjects(engine)
+    add_watch(engine, "hf-model-k2t", "huggingface_model", MODEL_URL, failing_after=1)
+    gone = (401, {"X-Error-Code": "RepoNotFound"}, {"error": "Invalid username or password."})
+    summary = run_check(engine, client_for([gone]), snapshot_store=SnapshotStore(tmp_path), now=NOW)
+    assert summary.results[0].error_kind == "missing_or_private"
+    events = rows(engine, Event)
+    assert [(e.kind, e.audience) for e in events] == [("watch_failing", "operator")]
+    assert rows(engine, Watch)[0].state == "failing"
