@@ -429,3 +429,23 @@ def test_failing_after_is_configurable_per_watch(engine, tmp_path):
     events = rows(engine, Event)
     assert [(e.kind, e.audience) for e in events] == [("watch_failing", "operator")]
     assert rows(engine, Watch)[0].state == "failing"
+
+
+def test_watch_names_select_and_unknown_names_are_an_error(engine, tmp_path):
+    import pytest
+
+    from tracker.errors import ConfigError
+
+    client, _spy, store = demo(engine, tmp_path)
+    seen = []
+    summary = run_check(
+        engine,
+        client,
+        snapshot_store=store,
+        watch_names=["openrouter-models"],
+        progress=seen.append,
+    )
+    assert [r.name for r in summary.results] == ["openrouter-models"] == [r.name for r in seen]
+    assert summary.to_dict()["checked"] == 1
+    with pytest.raises(ConfigError, match="unknown watch name\\(s\\): nope"):
+        run_check(engine, client, snapshot_store=store, watch_names=["nope"])
