@@ -21,10 +21,19 @@ from tracker.errors import ConfigError, NotRecorded
 # Headers that describe the bytes on the wire; a HAR body is stored decoded, so they
 # must not be replayed (httpx would try to gunzip plain text).
 _WIRE_HEADERS = frozenset({"content-encoding", "content-length", "transfer-encoding"})
+# Request headers that carry credentials; never written to a HAR file.
+_SECRET_HEADERS = frozenset(
+    {"authorization", "cookie", "x-api-key", "api-key", "proxy-authorization"}
+)
 
 
 def _key(method: str, url: str | httpx.URL) -> tuple[str, str]:
-    return (method.upper(), str(httpx.URL(str(url))))
+    """Method + URL with the query decoded, so ``expand%5B%5D=x`` (as a browser exports
+    it) and ``expand[]=x`` (as httpx sends it) are one key; parameter order counts."""
+    u = httpx.URL(str(url))
+    query = "&".join(f"{k}={v}" for k, v in u.params.multi_items())
+    port = f":{u.port}" if u.port else ""
+    return (method.upper(), f"{u.scheme}://{u.host}{port}{u.path}" + (f"?{query}" if query else ""))
 
 
 def _parse_time(text: str) -> dt.datetime:
@@ -92,18 +101,21 @@ class HarReplayTransport(httpx.BaseTransport):
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise ConfigError(f"{self.path}: not a readable HAR file ({exc})") from exc
         self._entries: dict[tuple[str, str], list[_Recorded]] = {}
+        self._urls: list[str] = []
         for i, entry in enumerate(entries):
             where = f"{self.path}: log.entries[{i}]"
             try:
                 key = _key(entry["request"]["method"], entry["request"]["url"])
             except (KeyError, TypeError) as exc:
                 raise ConfigError(f"{where}: malformed HAR entry ({exc})") from exc
+            if key not in self._entries:
+                self._urls.append(entry["request"]["url"])
             self._entries.setdefault(key, []).append(_Recorded(entry, where))
         self._served: dict[tuple[str, str], int] = {}
 
     def urls(self) -> list[str]:
         """Every recorded URL, in file order of first appearance."""
-        return [url for _, url in self._entries]
+        return list(self._urls)
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         key = _key(request.method, request.url)
@@ -227,7 +239,7 @@ class HarRecorder(httpx.BaseTransport):
 
     Bodies are read whole (decoded) so they can be written; the response handed back
     is equivalent to the original. Call :meth:`save` to write the HAR file.
-    Authorization and Cookie request headers are never written.
+    Credential request headers (Authorization, Cookie, X-Api-Key...) are never written.
     """
 
     def __init__(
@@ -254,9 +266,7 @@ class HarRecorder(httpx.BaseTransport):
             (k, v) for k, v in response.headers.multi_items() if k.lower() not in _WIRE_HEADERS
         ]
         req_headers = [
-            (k, v)
-            for k, v in request.headers.multi_items()
-            if k.lower() not in ("authorization", "cookie")
+            (k, v) for k, v in request.headers.multi_items() if k.lower() not in _SECRET_HEADERS
         ]
         self.entries.append(
             har_entry(

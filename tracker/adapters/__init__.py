@@ -6,7 +6,12 @@ Importing this package registers the built-in adapters; look one up with
 
 from __future__ import annotations
 
-from tracker.adapters import html_page, huggingface, prices  # noqa: F401  (registers adapters)
+from tracker.adapters import (  # noqa: F401  (importing registers the adapters)
+    html_page,
+    huggingface,
+    leaderboards,
+    prices,
+)
 from tracker.adapters.base import (
     Adapter,
     Fetched,
