@@ -14,7 +14,7 @@ import sys
 
 from claims.db import make_engine
 from tracker.cycle import run_check
-from tracker.fetch import make_client
+from tracker.fetch import FetchSettings, make_client
 from tracker.snapshots import SnapshotStore
 
 
@@ -37,7 +37,8 @@ def main() -> None:
     if os.environ.get("CRASH_AT_FLUSH"):
         arm_flush_kill(int(os.environ["CRASH_AT_FLUSH"]))
     engine = make_engine(db)
-    with make_client() as client:
+    # A local test server: no per-host politeness interval.
+    with make_client(FetchSettings(min_interval=0.0)) as client:
         summary = run_check(engine, client, snapshot_store=SnapshotStore(snapshots))
     print(summary.checked, summary.failing)
 

@@ -25,7 +25,7 @@ from sqlmodel import Session, select
 from claims.db import make_engine
 from claims.models import Event, Observation, Subject, SubjectAlias, Watch, dumps
 from tracker.cycle import run_check
-from tracker.fetch import make_client
+from tracker.fetch import FetchSettings, make_client
 from tracker.snapshots import SnapshotStore
 
 CHILD = Path(__file__).with_name("crash_child.py")
@@ -177,7 +177,7 @@ def reference(tmp: Path, base: str, pages: Pages, changed: list[int]) -> tuple:
     seed(db, base)
     engine = make_engine(db)
     store = SnapshotStore(tmp / "ref-snaps")
-    with make_client() as client:
+    with make_client(FetchSettings(min_interval=0.0)) as client:
         saved = list(pages.versions)
         pages.versions = [0] * N_WATCHES
         run_check(engine, client, snapshot_store=store)

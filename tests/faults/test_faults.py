@@ -127,7 +127,7 @@ def test_misbehaving_server_never_cries_wolf(engine, tmp_path, server):
     ids = setup(engine, server)
     store = SnapshotStore(tmp_path / "snapshots")
     sleeps: list[float] = []
-    client = make_client(FetchSettings(connect_timeout=0.3, read_timeout=0.3))
+    client = make_client(FetchSettings(connect_timeout=0.3, read_timeout=0.3, min_interval=0.0))
 
     def cycle():
         return run_check(
