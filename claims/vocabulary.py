@@ -25,6 +25,12 @@ ATTRIBUTES: dict[str, tuple[tuple[str, ...], str | None]] = {
     # Ratios between variants ("2 a 3 vezes mais rápida"); qualifier `relative_to`.
     "speedup_factor": (("quantity", "range"), "times"),
     "price_factor": (("quantity", "range"), "times"),
+    # Observed on a hub by tracker adapters (qualifier `repo`), rarely claimed:
+    "gated": (("text",), None),  # the Hub's `gated`: "false", "auto" or "manual"
+    "repo_created": (("date",), None),  # the Hub's `createdAt` (not the publication date)
+    # safetensors element count as the Hub reports it, NOT quantization-aware (packed
+    # INT4 in I32 counts 1/8); extra holds per-dtype counts. Never compared to claims.
+    "hub_params_raw": (("quantity",), "params"),
 }
 
 # Qualifiers that make two figures of one attribute comparable.

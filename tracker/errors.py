@@ -46,7 +46,26 @@ class RateLimited(FetchError):
 
 
 class BadStatus(FetchError):
+    """A non-2xx answer. ``error_code`` is the server's machine code (the Hub's
+    ``X-Error-Code``: RepoNotFound, GatedRepo, EntryNotFound...). ``kind`` tells them
+    apart: ``missing_or_private`` (Hub 401 RepoNotFound, anonymous), ``not_found``
+    (a real 404), ``gated``, ``unauthorized``, ``entry_not_found``, ``bad_status``."""
+
     kind = "bad_status"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        url: str | None = None,
+        status: int | None = None,
+        error_code: str | None = None,
+        kind: str | None = None,
+    ) -> None:
+        super().__init__(message, url=url, status=status)
+        self.error_code = error_code
+        if kind:
+            self.kind = kind
 
 
 class TooLarge(FetchError):

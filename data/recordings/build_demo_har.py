@@ -1,0 +1,180 @@
+"""Build data/recordings/demo.har from the fixture copies in tests/data/.
+
+Run from the repository root: ``.venv/bin/python data/recordings/build_demo_har.py``.
+The output is deterministic (fixed recorded time, sorted inputs), so re-running it
+gives byte-identical HAR. Every entry's ``comment`` says whether its body is a real
+capture or constructed in the real format, and from which fixture file.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from tracker.har import har_entry, write_har  # noqa: E402
+
+SRC = ROOT / "tests" / "data"
+OUT = ROOT / "data" / "recordings" / "demo.har"
+# The demo's check happens on 2026-11-28 06:00 UTC, after the promised 2026-11-04.
+RECORDED_AT = dt.datetime(2026, 11, 28, 6, 0, 0, tzinfo=dt.UTC)
+HUB = "https://huggingface.co"
+JSON_TYPE = "application/json; charset=utf-8"
+
+
+def _load(name: str) -> object:
+    return json.loads((SRC / name).read_text(encoding="utf-8"))
+
+
+def _body(obj: object) -> bytes:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def _headers(body: bytes, content_type: str = JSON_TYPE) -> list[tuple[str, str]]:
+    # The Hub sends a weak ETag on API answers; this one is constructed from the body.
+    etag = 'W/"' + hashlib.sha1(body).hexdigest()[:27] + '"'
+    return [("Content-Type", content_type), ("ETag", etag)]
+
+
+def org_listing() -> dict:
+    listing = _load("hf_models_list_default_fields_excerpt_2025-11.json")
+    items = [m for m in listing if m["id"].startswith("moonshotai/")]  # type: ignore[index,union-attr]
+    body = _body(items)
+    return har_entry(
+        "GET",
+        f"{HUB}/api/models?author=moonshotai&sort=createdAt&direction=-1&limit=100",
+        200,
+        _headers(body),
+        body,
+        RECORDED_AT,
+        status_text="OK",
+        comment=(
+            "Body items are REAL listing items (tests/data/hf_models_list_default_fields_"
+            "excerpt_2025-11.json), filtered to author moonshotai; no Kimi K3.1 repo is "
+            "listed. Headers are constructed in the real format."
+        ),
+    )
+
+
+def model_info() -> dict:
+    synth = _load("synthetic_hf_model_info_int4_compressed_tensors_kimi_like.json")
+    item = next(
+        m
+        for m in _load("hf_models_list_default_fields_excerpt_2025-11.json")  # type: ignore[union-attr]
+        if m["id"] == "moonshotai/Kimi-K2-Thinking"
+    )
+    # Key order of a real default model-info answer (hf_model_info_google-bert_...json).
+    info = {
+        "_id": item["_id"],
+        "id": item["id"],
+        "private": False,
+        "pipeline_tag": item["pipeline_tag"],
+        "library_name": item["library_name"],
+        "tags": item["tags"],
+        "downloads": item["downloads"],
+        "likes": item["likes"],
+        "modelId": item["modelId"],
+        "author": "moonshotai",
+        "gated": False,
+        "disabled": False,
+        "config": synth["config"],  # type: ignore[index]
+        "cardData": synth["cardData"],  # type: ignore[index]
+        "createdAt": item["createdAt"],
+        "safetensors": synth["safetensors"],  # type: ignore[index]
+    }
+    body = _body(info)
+    return har_entry(
+        "GET",
+        f"{HUB}/api/models/moonshotai/Kimi-K2-Thinking",
+        200,
+        _headers(body),
+        body,
+        RECORDED_AT,
+        status_text="OK",
+        comment=(
+            "CONSTRUCTED in the real model-info format (key order of tests/data/hf_model_"
+            "info_google-bert_bert-base-uncased.json). _id, tags, downloads, likes and "
+            "createdAt are real listing values (hf_models_list_default_fields_excerpt_"
+            "2025-11.json); config, cardData (other + modified-mit) and safetensors come "
+            "from tests/data/synthetic_hf_model_info_int4_compressed_tensors_kimi_like.json "
+            "(safetensors derived from huggingface.js for Kimi-K2.5; illustrative)."
+        ),
+    )
+
+
+def config_json() -> dict:
+    synth = _load("synthetic_hf_model_info_int4_compressed_tensors_kimi_like.json")
+    body = json.dumps(synth["_raw_config_json_excerpt"], indent=2).encode()  # type: ignore[index]
+    return har_entry(
+        "GET",
+        f"{HUB}/moonshotai/Kimi-K2-Thinking/resolve/main/config.json",
+        200,
+        _headers(body, "text/plain; charset=utf-8"),
+        body,
+        RECORDED_AT,
+        status_text="OK",
+        comment=(
+            "CONSTRUCTED: the config.json excerpt in tests/data/synthetic_hf_model_info_"
+            "int4_compressed_tensors_kimi_like.json (_raw_config_json_excerpt); illustrative."
+        ),
+    )
+
+
+def openrouter_models() -> dict:
+    body = (SRC / "openrouter_models_excerpt_2025-11-08.json").read_bytes()
+    return har_entry(
+        "GET",
+        "https://openrouter.ai/api/v1/models",
+        200,
+        [("Content-Type", "application/json")],
+        body,
+        RECORDED_AT,
+        status_text="OK",
+        comment=(
+            "REAL items of GET /api/v1/models captured 2025-11-08 (tests/data/openrouter_"
+            "models_excerpt_2025-11-08.json: 10 of 218 items kept, {data: [...]} envelope "
+            "re-added); served here at the demo's recorded time. Headers constructed."
+        ),
+    )
+
+
+def litellm_prices() -> dict:
+    body = (SRC / "litellm_model_prices_moonshot_excerpt.json").read_bytes()
+    return har_entry(
+        "GET",
+        LITELLM_URL,
+        200,
+        [("Content-Type", "text/plain; charset=utf-8")],
+        body,
+        RECORDED_AT,
+        status_text="OK",
+        comment=(
+            "REAL entries of model_prices_and_context_window.json as shipped in the litellm "
+            "1.110.2 wheel (tests/data/litellm_model_prices_moonshot_excerpt.json: only "
+            "sample_spec, the moonshot entries and a few Kimi entries kept). Headers constructed."
+        ),
+    )
+
+
+LITELLM_URL = (
+    "https://raw.githubusercontent.com/BerriAI/litellm/main/model_prices_and_context_window.json"
+)
+
+
+def build(out: Path = OUT) -> Path:
+    """Write the demo HAR to ``out`` and return the path."""
+    entries = [org_listing(), model_info(), config_json(), openrouter_models(), litellm_prices()]
+    return write_har(
+        out,
+        entries,
+        comment="release-tracker demo recording; each entry's comment gives its origin.",
+    )
+
+
+if __name__ == "__main__":
+    print(build())

@@ -1,0 +1,105 @@
+"""tracker.har: replay by method + URL, NotRecorded, recorded time, recorder round trip."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import httpx
+import pytest
+from cycle_setup import DEMO_HAR
+
+from tracker.errors import NotRecorded
+from tracker.fetch import fetch, make_client
+from tracker.har import HarRecorder, HarReplayTransport, har_entry, write_har
+
+RECORDED = dt.datetime(2026, 11, 28, 6, 0, 0, tzinfo=dt.UTC)
+LISTING = (
+    "https://huggingface.co/api/models?author=moonshotai&sort=createdAt&direction=-1&limit=100"
+)
+
+
+def test_replay_serves_the_recorded_body_with_its_recorded_time():
+    client = make_client(transport=HarReplayTransport(DEMO_HAR))
+    got = fetch(client, LISTING, clock=lambda: dt.datetime(2030, 1, 1, tzinfo=dt.UTC))
+    assert got.status == 200
+    assert got.fetched_at == RECORDED
+    assert [m["id"] for m in json.loads(got.body)] == ["moonshotai/Kimi-K2-Thinking"]
+
+
+def test_a_request_not_recorded_names_the_url():
+    client = make_client(transport=HarReplayTransport(DEMO_HAR))
+    url = "https://huggingface.co/api/models/moonshotai/Kimi-K3.1-Pro"
+    with pytest.raises(NotRecorded) as info:
+        fetch(client, url)
+    assert str(info.value) == f"GET {url} is not recorded in {DEMO_HAR}"
+    assert info.value.kind == "not_recorded"
+
+
+def test_replay_answers_conditional_requests_like_the_server():
+    transport = HarReplayTransport(DEMO_HAR)
+    client = make_client(transport=transport)
+    first = fetch(client, LISTING)
+    again = fetch(client, LISTING, etag=first.headers["etag"])
+    assert again.unchanged and again.body == b""
+    assert again.fetched_at == RECORDED
+    other = fetch(client, LISTING, etag='W/"something-else"')
+    assert other.status == 200 and other.body == first.body
+
+
+def test_entries_for_one_url_are_served_in_order(tmp_path):
+    url = "https://huggingface.co/api/models/acme/Orca-9B"
+    entries = [
+        har_entry("GET", url, 429, [("Retry-After", "55")], b"{}", RECORDED),
+        har_entry("GET", url, 200, [], b'{"id": "acme/Orca-9B"}', RECORDED),
+    ]
+    path = write_har(tmp_path / "seq.har", entries)
+    waits: list[float] = []
+    got = fetch(make_client(transport=HarReplayTransport(path)), url, sleep=waits.append)
+    assert waits == [55.0]
+    assert got.body == b'{"id": "acme/Orca-9B"}'
+
+
+def test_recorder_writes_a_har_that_replays_the_same(tmp_path):
+    def handler(request):
+        return httpx.Response(
+            200, headers={"ETag": '"v1"'}, json={"data": [{"id": "acme/orca-9b"}]}
+        )
+
+    recorder = HarRecorder(httpx.MockTransport(handler), clock=lambda: RECORDED)
+    live = fetch(make_client(transport=recorder), "https://openrouter.ai/api/v1/models")
+    path = recorder.save(tmp_path / "out.har")
+    doc = json.loads(path.read_text())
+    assert doc["log"]["version"] == "1.2"
+    entry = doc["log"]["entries"][0]
+    assert entry["request"]["url"] == "https://openrouter.ai/api/v1/models"
+    assert entry["startedDateTime"] == "2026-11-28T06:00:00Z"
+    assert not any(h["name"].lower() == "authorization" for h in entry["request"]["headers"])
+    replayed = fetch(
+        make_client(transport=HarReplayTransport(path)), "https://openrouter.ai/api/v1/models"
+    )
+    assert replayed.body == live.body
+    assert replayed.sha256 == live.sha256
+    assert replayed.headers["etag"] == '"v1"'
+    assert replayed.fetched_at == RECORDED
+
+
+def test_demo_har_is_reproducible_from_its_generator(tmp_path):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "build_demo_har", DEMO_HAR.parent / "build_demo_har.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    rebuilt = module.build(tmp_path / "demo.har")
+    assert rebuilt.read_bytes() == DEMO_HAR.read_bytes()
+    doc = json.loads(DEMO_HAR.read_text())
+    comments = [e["comment"] for e in doc["log"]["entries"]]
+    assert comments[0].startswith("Body items are REAL listing items")
+    assert [c.split()[0].rstrip(":") for c in comments[1:]] == [
+        "CONSTRUCTED",
+        "CONSTRUCTED",
+        "REAL",
+        "REAL",
+    ]

@@ -1,0 +1,29 @@
+"""tracker.snapshots: content-addressed, idempotent, atomic store."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from tracker.snapshots import SnapshotStore
+
+
+def test_put_files_by_sha_and_get_returns_the_bytes(tmp_path):
+    store = SnapshotStore(tmp_path / "snaps")
+    body = b'[{"id":"moonshotai/Kimi-K2-Thinking"}]'
+    sha = store.put(body)
+    assert sha == hashlib.sha256(body).hexdigest()
+    assert (tmp_path / "snaps" / sha[:2] / sha).read_bytes() == body
+    assert store.get(sha) == body
+    assert store.put(body) == sha  # idempotent
+    assert sha in store
+    assert [p.name for p in (tmp_path / "snaps" / sha[:2]).iterdir()] == [sha]  # no temp left
+
+
+def test_missing_and_malformed_digests(tmp_path):
+    store = SnapshotStore(tmp_path)
+    with pytest.raises(KeyError, match="0" * 64):
+        store.get("0" * 64)
+    with pytest.raises(ValueError, match="not a sha256"):
+        store.get("../etc/passwd")

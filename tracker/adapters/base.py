@@ -1,0 +1,173 @@
+"""Adapter contract: a fetched response in, observed values out; and the registry by kind.
+
+An adapter is pure: ``parse(fetched)`` reads only the body bytes, the URL and the
+fetch time, never the network or the database (STYLE.md "Pure adapters").
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from claims.values import Value
+from tracker.errors import ConfigError, ParseError
+
+
+@dataclass(frozen=True)
+class Fetched:
+    """One HTTP response as the fetch step saw it.
+
+    - ``url``: the URL requested; ``final_url``: after redirects (``redirects`` lists
+      every intermediate URL, oldest first).
+    - ``status``: HTTP status; 304 means "unchanged" and ``body`` is ``b""``.
+    - ``headers``: response headers with lower-case names.
+    - ``fetched_at``: aware UTC; for a replayed response the time it was recorded.
+    - ``sha256``: hex digest of ``body``.
+    """
+
+    url: str
+    final_url: str
+    status: int
+    headers: Mapping[str, str]
+    body: bytes
+    fetched_at: dt.datetime
+    sha256: str
+    redirects: tuple[str, ...] = ()
+
+    @property
+    def unchanged(self) -> bool:
+        """True for a 304 Not Modified answer to a conditional GET."""
+        return self.status == 304
+
+    @classmethod
+    def from_body(
+        cls,
+        url: str,
+        body: bytes,
+        fetched_at: dt.datetime,
+        *,
+        status: int = 200,
+        headers: Mapping[str, str] | None = None,
+        final_url: str | None = None,
+    ) -> Fetched:
+        """Build a Fetched from a stored body (tests, ``tracker parse`` on a snapshot)."""
+        if fetched_at.tzinfo is None:
+            raise ValueError("fetched_at must be timezone-aware UTC")
+        return cls(
+            url=url,
+            final_url=final_url or url,
+            status=status,
+            headers={k.lower(): v for k, v in (headers or {}).items()},
+            body=body,
+            fetched_at=fetched_at,
+            sha256=hashlib.sha256(body).hexdigest(),
+        )
+
+    def json(self) -> Any:
+        """The body as JSON; raises :class:`ParseError` naming the URL when it is not."""
+        try:
+            return json.loads(self.body)
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ParseError(f"{self.final_url}: body is not JSON ({exc})") from exc
+
+
+@dataclass(frozen=True)
+class ObservedValue:
+    """One value an adapter read, before it is matched to a subject.
+
+    ``subject_ref`` is ``(namespace, id)`` as the source names the thing, e.g.
+    ``("huggingface", "moonshotai/Kimi-K2-Thinking")`` or ``("openrouter",
+    "moonshotai/kimi-k2-thinking")``; ``alt_refs`` are tried in order when it does not
+    resolve (e.g. OpenRouter's ``hugging_face_id``). ``attribute`` is a name from
+    :data:`claims.vocabulary.ATTRIBUTES`; ``qualifiers`` make values comparable
+    (``repo``, ``offering``, ``benchmark``...).
+    """
+
+    subject_ref: tuple[str, str]
+    attribute: str
+    value: Value
+    qualifiers: Mapping[str, str] = field(default_factory=dict)
+    note: str | None = None
+    alt_refs: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class ParseResult:
+    """What an adapter read from one page: values, the next page's URL, warnings.
+
+    ``warnings`` are data-quality notes (e.g. a price rejected as a unit error); they
+    never become observations.
+    """
+
+    values: list[ObservedValue]
+    next_url: str | None = None
+    warnings: list[str] = field(default_factory=list)
+
+
+ParseFn = Callable[[Fetched, Mapping[str, Any]], ParseResult]
+
+
+@dataclass(frozen=True)
+class Adapter:
+    """A registered adapter: its ``kind`` and its pure ``parse(fetched, params)``.
+
+    ``params`` is the watch's ``[watch.params]`` table (read-only configuration such
+    as a CSS selector); it is never state.
+    """
+
+    kind: str
+    parse: ParseFn
+    description: str = ""
+
+
+_REGISTRY: dict[str, Adapter] = {}
+
+
+def register(kind: str, description: str = "") -> Callable[[ParseFn], ParseFn]:
+    """Decorator registering ``parse`` under ``kind``; a duplicate kind raises ConfigError."""
+
+    def deco(fn: ParseFn) -> ParseFn:
+        if kind in _REGISTRY:
+            raise ConfigError(f"adapter kind {kind!r} is registered twice")
+        _REGISTRY[kind] = Adapter(kind=kind, parse=fn, description=description)
+        return fn
+
+    return deco
+
+
+def get_adapter(kind: str) -> Adapter:
+    """The adapter registered as ``kind``; raises ConfigError naming it when unknown."""
+    import tracker.adapters  # noqa: F401  (registers the built-in adapters)
+
+    try:
+        return _REGISTRY[kind]
+    except KeyError:
+        known = ", ".join(sorted(_REGISTRY))
+        raise ConfigError(f"unknown adapter kind {kind!r} (known: {known})") from None
+
+
+def adapter_kinds() -> list[str]:
+    """Sorted kinds of every registered adapter."""
+    import tracker.adapters  # noqa: F401
+
+    return sorted(_REGISTRY)
+
+
+def next_link(link_header: str | None) -> str | None:
+    """The ``rel="next"`` target of an RFC 8288 ``Link`` header, or None.
+
+    The Hub pages ``/api/models`` listings this way (hub-docs api.md, cursor pagination;
+    fixtures/real/synthetic_hf_models_list_paginated_response.json).
+    """
+    if not link_header:
+        return None
+    for part in link_header.split(","):
+        m = re.match(r"\s*<([^>]*)>\s*;(.*)", part)
+        if m and re.search(r'rel\s*=\s*"?next"?', m.group(2)):
+            return m.group(1)
+    return None

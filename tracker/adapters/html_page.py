@@ -1,0 +1,168 @@
+"""Generic HTML watch: CSS selector (+ optional regex) to typed values, for vendor
+pricing pages and leaderboards without an API. Fails loudly rather than guess (C12).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from bs4 import BeautifulSoup, Tag
+
+from claims.values import Value, quantity, text_value, with_extra
+from claims.vocabulary import ATTRIBUTES
+from tracker.adapters.base import Fetched, ObservedValue, ParseResult, register
+from tracker.errors import ConfigError, LayoutChanged
+
+# Pages that are not the content: a bot challenge, or an interstitial asking for consent.
+BOT_MARKERS = (
+    "just a moment...",
+    "cf-chl",
+    "checking your browser",
+    "captcha",
+    "verify you are human",
+    "access denied",
+)
+CONSENT_MARKERS = ("cookie", "consent", "aceite", "aceitar", "accept all", "gdpr")
+PLACEHOLDER_CLASSES = ("skeleton", "placeholder", "shimmer", "loading")
+_SPACES = "\u00a0\u202f\u2009 "
+_NUMBER = re.compile(r"[-+]?\d[\d.,\u00a0\u202f\u2009 ]*")
+
+
+def read_number(text: str, decimal: str = ".") -> Decimal:
+    """The first number in ``text``, with ``decimal`` as the page's decimal separator.
+
+    The other of ``.``/``,`` and (narrow) no-break or plain spaces group thousands; a
+    group after a grouping separator must have exactly 3 digits, so ``"8.00"`` read with
+    ``decimal=","`` is refused rather than read as 800 (cases/C11). Raises LayoutChanged
+    when no number can be read unambiguously.
+    """
+    if decimal not in (".", ","):
+        raise ConfigError(f"html_page: decimal must be '.' or ',', got {decimal!r}")
+    m = _NUMBER.search(text)
+    if not m:
+        raise LayoutChanged(f"no number in {text.strip()[:60]!r}")
+    token = m.group(0).strip(_SPACES)
+    group = "," if decimal == "." else "."
+    if token.count(decimal) > 1:
+        raise LayoutChanged(f"ambiguous number {token!r}: decimal {decimal!r} occurs twice")
+    whole, _, frac = token.partition(decimal)
+    parts = re.split(f"[{re.escape(group)}{_SPACES}]", whole)
+    if len(parts) > 1 and (not 1 <= len(parts[0]) <= 3 or any(len(p) != 3 for p in parts[1:])):
+        raise LayoutChanged(f"ambiguous number {token!r} for decimal separator {decimal!r}")
+    try:
+        return Decimal("".join(parts) + ("." + frac if frac else ""))
+    except InvalidOperation:
+        raise LayoutChanged(f"unreadable number {token!r}") from None
+
+
+def _text(node: Tag) -> str:
+    return " ".join(node.get_text(" ", strip=True).split())
+
+
+def _is_placeholder(node: Tag) -> bool:
+    for el in [node, *node.find_all(True)]:
+        classes = " ".join(el.get("class") or []).lower()
+        if any(c in classes for c in PLACEHOLDER_CLASSES):
+            return True
+    return False
+
+
+def _value(attribute: str, raw: str, params: Mapping[str, Any]) -> Value:
+    kinds, unit = ATTRIBUTES[attribute]
+    regex = params.get("regex")
+    if regex:
+        m = re.search(regex, raw)
+        if not m:
+            raise LayoutChanged(f"{raw[:60]!r} does not match regex {regex!r}")
+        raw = m.group(1) if m.groups() else m.group(0)
+    if "quantity" in kinds:
+        number = read_number(raw, params.get("decimal", "."))
+        number *= Decimal(str(params.get("scale", "1")))
+        v = quantity(number, params.get("unit") or unit or "", exact=True)
+        return with_extra(v, text=raw.strip())
+    if "text" in kinds:
+        return text_value(raw.strip())
+    raise ConfigError(f"html_page: attribute {attribute!r} cannot be read from page text")
+
+
+def _qualifiers(params: Mapping[str, Any]) -> dict[str, str]:
+    q = params.get("qualifiers") or {}
+    return {str(k): str(v) for k, v in q.items()}
+
+
+@register("html_page", "CSS selector (+ regex) to typed values; fails on empty/consent/skeleton")
+def parse_html(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult:
+    """Read values from an HTML page with a CSS selector. Watch params:
+
+    - ``selector`` (required): CSS; ``expect_min`` (default 1): fewer matches fail.
+    - Table mode, when ``columns`` is given: each match is a row; cell ``name_cell``
+      (default 0) is the model name (subject ref ``("name", text)``) and ``columns``
+      maps cell index -> attribute. Rows of header cells only are skipped.
+    - Single mode otherwise: ``subject`` (a subject name) and ``attribute``; the first
+      match's text is the value.
+    - ``regex`` (group 1 is the figure), ``decimal`` (``.`` or ``,``), ``scale``
+      (e.g. ``1000`` for per-thousand prices), ``unit``, ``qualifiers``.
+
+    Never a value from a page that is not the content (cases/C12): zero or too few
+    matches (explained as consent wall or bot challenge when the page shows one), a
+    bot challenge anywhere, skeleton/placeholder or empty cells, or an unreadable
+    figure all raise :class:`LayoutChanged`. Raises ConfigError for missing params.
+    """
+    selector = params.get("selector")
+    if not selector:
+        raise ConfigError("html_page: watch param 'selector' is required")
+    soup = BeautifulSoup(fetched.body, "lxml")
+    page_text = soup.get_text(" ", strip=True).lower()
+    raw_lower = fetched.body[:20000].decode("utf-8", "replace").lower()
+    url = fetched.final_url
+    if any(m in page_text or m in raw_lower for m in BOT_MARKERS[:3]):
+        raise LayoutChanged(f"{url}: a bot challenge page, not the content")
+    matches = soup.select(selector)
+    expect_min = int(params.get("expect_min", 1))
+    if len(matches) < expect_min:
+        why = "selector not found"
+        if any(m in page_text for m in BOT_MARKERS):
+            why = "bot challenge"
+        elif any(m in page_text for m in CONSENT_MARKERS):
+            why = "consent wall"
+        raise LayoutChanged(
+            f"{url}: {selector!r} matched {len(matches)} (expected >= {expect_min}): {why}"
+        )
+    q = _qualifiers(params)
+    columns = params.get("columns")
+    values: list[ObservedValue] = []
+    if columns:
+        name_cell = int(params.get("name_cell", 0))
+        wanted = {int(k): str(v) for k, v in columns.items()}
+        for attr in wanted.values():
+            if attr not in ATTRIBUTES:
+                raise ConfigError(f"html_page: unknown attribute {attr!r} in columns")
+        for row in matches:
+            cells = row.find_all(["td", "th"], recursive=False)
+            if not row.find_all("td", recursive=False):
+                continue  # a header row
+            needed = [name_cell, *wanted]
+            if max(needed) >= len(cells):
+                raise LayoutChanged(f"{url}: a row has {len(cells)} cells, expected more")
+            if any(_is_placeholder(cells[i]) or not _text(cells[i]) for i in needed):
+                raise LayoutChanged(f"{url}: placeholder or empty cells (page not rendered)")
+            name = _text(cells[name_cell])
+            for index, attr in sorted(wanted.items()):
+                value = _value(attr, _text(cells[index]), params)
+                values.append(ObservedValue(("name", name), attr, value, q))
+        if not values:
+            raise LayoutChanged(f"{url}: {selector!r} matched only header rows")
+    else:
+        subject, attr = params.get("subject"), params.get("attribute")
+        if not subject or attr not in ATTRIBUTES:
+            raise ConfigError("html_page: single mode needs params 'subject' and 'attribute'")
+        node = matches[0]
+        if _is_placeholder(node) or not _text(node):
+            raise LayoutChanged(f"{url}: placeholder or empty element (page not rendered)")
+        values.append(
+            ObservedValue(("name", str(subject)), attr, _value(attr, _text(node), params), q)
+        )
+    return ParseResult(values=values)

@@ -1,0 +1,175 @@
+"""Price adapters: OpenRouter's model list and the LiteLLM community price map.
+
+Both state USD per token; observations are USD per 1M tokens, computed with Decimal
+from the figure's own text so 0.00000057 gives exactly 0.57 (cases/C07, C08).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Mapping
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from claims.values import Value, quantity, with_extra
+from tracker.adapters.base import Fetched, ObservedValue, ParseResult, register
+from tracker.errors import LayoutChanged, ParseError
+
+log = logging.getLogger(__name__)
+
+PER_MTOK = Decimal(1_000_000)
+# Above this a "per token" figure is read as a unit error (a per-1K or per-1M figure in
+# a per-token field), not a price: the dearest text models list about 600 USD per 1M
+# output tokens. Rejected figures become data-quality warnings (cases/C08).
+MAX_PLAUSIBLE_USD_PER_MTOK = Decimal(1000)
+# OpenRouter's sentinel for "price decided per request" (router/auto): no number.
+DYNAMIC_PRICE = "-1"
+
+
+def _per_mtok(raw: Any) -> Decimal | None:
+    """USD per token (a string or Decimal, never a float) -> USD per 1M; None if unreadable."""
+    if isinstance(raw, bool) or raw is None:
+        return None
+    try:
+        d = Decimal(str(raw).strip())
+    except InvalidOperation:
+        return None
+    if not d.is_finite():
+        return None
+    return d * PER_MTOK
+
+
+def _variant(params: Mapping[str, Any], key: str) -> dict[str, str]:
+    """Watch param ``variants`` maps a source id to a subject variant (``Highspeed``),
+    added as qualifier ``variant``; the id's alias points at the subject itself."""
+    variants = params.get("variants") or {}
+    name = variants.get(key) if isinstance(variants, Mapping) else None
+    return {"variant": name} if isinstance(name, str) and name else {}
+
+
+def _price(per_mtok: Decimal, per_token_text: str) -> Value:
+    return with_extra(quantity(per_mtok, "usd_per_mtok", exact=True), per_token=per_token_text)
+
+
+@register("openrouter_models", "GET /api/v1/models: prices per 1M tokens, context, HF id")
+def parse_openrouter(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult:
+    """``GET https://openrouter.ai/api/v1/models`` (``{"data": [...]}``; openrouter.ai/docs).
+
+    Per item, ``subject_ref`` is ``("openrouter", id without ":suffix")`` with
+    ``hugging_face_id`` as an alternative Hub ref. A ``:free`` / ``:exacto`` suffix is a
+    distinct offering: qualifier ``offering`` (never merged with the base id; C07).
+    ``pricing.prompt`` / ``completion`` (strings, USD per token) give
+    ``price_input_usd_per_mtok`` / ``price_output_usd_per_mtok`` exactly; ``"-1"``
+    (dynamic) and negative or unreadable prices give no observation; ``context_length``
+    gives ``context_window``. Watch param ``variants`` adds qualifier ``variant``.
+    Raises LayoutChanged when there is no ``data`` list.
+    """
+    doc = fetched.json()
+    data = doc.get("data") if isinstance(doc, dict) else None
+    if not isinstance(data, list):
+        raise LayoutChanged(f"{fetched.final_url}: expected {{'data': [...]}} of models")
+    values: list[ObservedValue] = []
+    warnings: list[str] = []
+    for item in data:
+        if not isinstance(item, dict) or not isinstance(item.get("id"), str):
+            raise LayoutChanged(f"{fetched.final_url}: a model item has no id")
+        base, _, offering = item["id"].partition(":")
+        ref = ("openrouter", base)
+        hf = item.get("hugging_face_id")
+        alt = (("huggingface", hf),) if isinstance(hf, str) and hf else ()
+        q = {"offering": offering} if offering else {}
+        q.update(_variant(params, base))
+        pricing = item.get("pricing") if isinstance(item.get("pricing"), dict) else {}
+        for field, attribute in (
+            ("prompt", "price_input_usd_per_mtok"),
+            ("completion", "price_output_usd_per_mtok"),
+        ):
+            raw = pricing.get(field)
+            if raw is None or str(raw).strip() == DYNAMIC_PRICE:
+                continue
+            per_mtok = _per_mtok(raw)
+            if per_mtok is None or per_mtok < 0:
+                warnings.append(f"openrouter {item['id']}: unreadable {field} price {raw!r}")
+                continue
+            if per_mtok > MAX_PLAUSIBLE_USD_PER_MTOK:
+                warnings.append(
+                    f"openrouter {item['id']}: {field} {raw} USD/token is "
+                    f"{per_mtok:f} USD per 1M, implausible; rejected as a unit error"
+                )
+                continue
+            values.append(
+                ObservedValue(ref, attribute, _price(per_mtok, str(raw)), q, alt_refs=alt)
+            )
+        ctx = item.get("context_length")
+        if isinstance(ctx, int) and not isinstance(ctx, bool) and ctx > 0:
+            v = quantity(Decimal(ctx), "tokens", exact=True)
+            values.append(ObservedValue(ref, "context_window", v, q, alt_refs=alt))
+    for w in warnings:
+        log.warning("%s", w)
+    return ParseResult(values=values, warnings=warnings)
+
+
+LITELLM_MODES = frozenset({"chat", "completion", "responses"})
+
+
+@register("litellm_prices", "LiteLLM model_prices_and_context_window.json: prices per 1M")
+def parse_litellm(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult:
+    """LiteLLM's ``model_prices_and_context_window.json`` (BerriAI/litellm; entry format
+    in fixtures/real/litellm_model_prices_moonshot_excerpt.json).
+
+    Per text-model entry (``mode`` chat/completion/responses): ``subject_ref`` is
+    ``("litellm", key)``, qualifier ``provider`` = ``litellm_provider``;
+    ``input_cost_per_token`` / ``output_cost_per_token`` (USD per token, read exactly
+    from the JSON text) -> USD per 1M; ``max_input_tokens`` -> ``context_window``.
+    ``sample_spec`` (documentation) and ``alias_of`` entries are skipped. A figure above
+    :data:`MAX_PLAUSIBLE_USD_PER_MTOK` per 1M is a unit error: no observation, a
+    warning instead (cases/C08). Watch param ``variants`` adds qualifier ``variant``
+    (``{"moonshot/kimi-k3.1-pro-highspeed" = "Highspeed"}``). Raises ParseError for a
+    body that is not a JSON object.
+    """
+    try:
+        doc = json.loads(fetched.body, parse_float=Decimal)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ParseError(f"{fetched.final_url}: body is not JSON ({exc})") from exc
+    if not isinstance(doc, dict):
+        raise LayoutChanged(f"{fetched.final_url}: expected a JSON object of models")
+    values: list[ObservedValue] = []
+    warnings: list[str] = []
+    for key, entry in doc.items():
+        if key == "sample_spec" or not isinstance(entry, dict) or "alias_of" in entry:
+            continue
+        if entry.get("mode") not in LITELLM_MODES:
+            continue
+        ref = ("litellm", key)
+        provider = entry.get("litellm_provider")
+        q = {"provider": provider} if isinstance(provider, str) and provider else {}
+        q.update(_variant(params, key))
+        for field, attribute in (
+            ("input_cost_per_token", "price_input_usd_per_mtok"),
+            ("output_cost_per_token", "price_output_usd_per_mtok"),
+        ):
+            raw = entry.get(field)
+            if raw is None:
+                continue
+            per_mtok = _per_mtok(raw) if isinstance(raw, (Decimal, int)) else None
+            if per_mtok is None or per_mtok < 0:
+                warnings.append(f"litellm {key}: unreadable {field} {raw!r}")
+                continue
+            if per_mtok > MAX_PLAUSIBLE_USD_PER_MTOK:
+                warnings.append(
+                    f"litellm {key}: {field} {raw} is {per_mtok:f} USD per 1M tokens, "
+                    "implausible; rejected as a unit error"
+                )
+                continue
+            values.append(ObservedValue(ref, attribute, _price(per_mtok, str(raw)), q))
+        ctx = entry.get("max_input_tokens")
+        if isinstance(ctx, int) and not isinstance(ctx, bool) and ctx > 0:
+            values.append(
+                ObservedValue(
+                    ref, "context_window", quantity(Decimal(ctx), "tokens", exact=True), q
+                )
+            )
+    for w in warnings:
+        log.warning("%s", w)
+    return ParseResult(values=values, warnings=warnings)

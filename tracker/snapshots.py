@@ -1,0 +1,60 @@
+"""Content-addressed store of fetched bodies: ``<root>/<sha[:2]>/<sha>``.
+
+Input: bytes; output: their sha256 (hex). Storage only; the refetch policy
+(validators, 304) lives in ``tracker.fetch`` (the scrapy httpcache split).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import tempfile
+from pathlib import Path
+
+DEFAULT_ROOT = Path("data") / "snapshots"
+_SHA = re.compile(r"^[0-9a-f]{64}$")
+
+
+class SnapshotStore:
+    """Bodies filed by sha256 under ``root`` (default ``data/snapshots/``, git-ignored).
+
+    ``put`` is idempotent and atomic (write to a temp file in the same directory, then
+    rename), so a crash never leaves a half-written body under a valid name.
+    """
+
+    def __init__(self, root: str | os.PathLike[str] = DEFAULT_ROOT) -> None:
+        self.root = Path(root)
+
+    def path(self, sha: str) -> Path:
+        """Where the body of ``sha`` lives; raises ValueError for a malformed digest."""
+        if not _SHA.match(sha):
+            raise ValueError(f"not a sha256 hex digest: {sha!r}")
+        return self.root / sha[:2] / sha
+
+    def put(self, body: bytes) -> str:
+        """Store ``body``; return its sha256 hex digest."""
+        sha = hashlib.sha256(body).hexdigest()
+        target = self.path(sha)
+        if target.exists():
+            return sha
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(body)
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        return sha
+
+    def __contains__(self, sha: str) -> bool:
+        return self.path(sha).exists()
+
+    def get(self, sha: str) -> bytes:
+        """The stored body; raises KeyError naming ``sha`` when absent."""
+        try:
+            return self.path(sha).read_bytes()
+        except FileNotFoundError:
+            raise KeyError(f"snapshot {sha} is not in {self.root}") from None
