@@ -83,9 +83,11 @@ def render_atom(
 
 def event_entry(ev: EventView, base_url: str) -> FeedEntry:
     """An event as an entry: what changed, from what to what, linking its subject page."""
-    link = f"{base_url}subjects/{ev.subject_slug}/" if ev.subject_slug else f"{base_url}changes.html"
+    link = (
+        f"{base_url}subjects/{ev.subject_slug}/" if ev.subject_slug else f"{base_url}changes.html"
+    )
     about = escape(ev.subject_name or "release-tracker")
-    body = f"<p>{escape(ev.change)}</p><p><a href=\"{escape(link)}\">{about}</a></p>"
+    body = f'<p>{escape(ev.change)}</p><p><a href="{escape(link)}">{about}</a></p>'
     return FeedEntry(
         id=tag_uri(base_url, f"event/{ev.event.key}"),
         title=ev.event.title,
