@@ -56,10 +56,13 @@ def event_detail(event: Event) -> dict[str, Any]:
 def describe_change(event: Event) -> str:
     """One line saying what changed, e.g. ``license: modified-mit → apache-2.0``.
 
-    Reads ``detail`` keys ``attribute``, ``from``, ``to`` (see ``claims.events.make_event``);
-    falls back to ``status``/``reason``/``repo`` and finally to the event title.
+    Reads ``detail`` keys ``summary`` (a ready text, e.g. a many-row price diff), else
+    ``attribute``, ``from``, ``to`` (see ``claims.events.make_event``); falls back to
+    ``status``/``reason``/``repo`` and finally to the event title.
     """
     detail = event_detail(event)
+    if isinstance(detail.get("summary"), str) and detail["summary"]:
+        return str(detail["summary"])
     what = detail.get("attribute") or detail.get("field") or ""
     if "from" in detail or "to" in detail:
         change = f"{show_value(detail.get('from'))} → {show_value(detail.get('to'))}"
