@@ -65,7 +65,7 @@ def test_c18_atom_from_scraped_alert_rows():
     assert e42.findtext(f"{ATOM}updated") == "2026-11-29T14:05:00+00:00"
     assert e43.findtext(f"{ATOM}updated") == "2026-11-29T15:10:30+00:00"
     assert e42.findtext(f"{ATOM}title") == C18_ROWS[0]["title"]
-    assert "&lt;Orca 9B&gt; &amp; mais".encode() in data
+    assert b"&lt;Orca 9B&gt; &amp; mais" in data
     assert "Preço de entrada caiu: US$ 0,57 → US$ 0,45".encode() in data  # raw UTF-8
     content = e42.find(f"{ATOM}content")
     assert content.get("type") == "html"

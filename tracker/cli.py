@@ -19,3 +19,8 @@ app = typer.Typer(
 def main() -> None:
     """Console-script entry point (``tracker``)."""
     app()
+
+
+from tracker.cli_site import register  # noqa: E402 - site and alerts commands
+
+register(app)
