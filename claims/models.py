@@ -214,3 +214,25 @@ class SchemaVersion(SQLModel, table=True):
     version: int = Field(primary_key=True)
     name: str
     applied_at: dt.datetime = Field(default_factory=utcnow)
+
+
+class Delivery(SQLModel, table=True):
+    """The alert outbox log: one row per (event, subscription), so nothing is sent twice.
+
+    ``state``: ``pending`` (waiting for ``next_attempt_at``), ``delivered`` (a 2xx came
+    back), ``dead`` (gave up after the retry budget). ``last_error`` keeps what the
+    channel answered; ``parts`` counts the messages a split delivery used.
+    """
+
+    __table_args__ = (UniqueConstraint("event_id", "subscription"),)
+    id: int | None = Field(default=None, primary_key=True)
+    event_id: int = Field(foreign_key="event.id", index=True)
+    subscription: str = Field(index=True)
+    state: str = "pending"
+    attempts: int = 0
+    next_attempt_at: dt.datetime | None = None
+    last_attempt_at: dt.datetime | None = None
+    delivered_at: dt.datetime | None = None
+    last_error: str | None = None
+    sent_chars: int | None = None
+    parts: int = 0

@@ -135,3 +135,8 @@ def find_subject(session: Session, name: str) -> models.Subject:
 def main() -> None:
     """Console-script entry point (``tracker``)."""
     app()
+
+
+from tracker.cli_site import register  # noqa: E402 - site and alerts commands
+
+register(app)
