@@ -261,7 +261,7 @@ def find_conflicts(claims: Sequence[ClaimView]) -> list[Finding]:
         groups.setdefault((c.subject_id, c.attribute), {}).setdefault(side_key(c), []).append(c)
     out: list[Finding] = []
     for (subject_id, attribute), sides in sorted(groups.items()):
-        keys = sorted(sides)
+        keys = sorted(sides, key=lambda k: min(c.id for c in sides[k]))
         for i, ka in enumerate(keys):
             for kb in keys[i + 1 :]:
                 a, b = sides[ka][0], sides[kb][0]

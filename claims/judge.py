@@ -9,7 +9,7 @@ throughput only against measurements with stated conditions.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -199,12 +199,14 @@ def judge_claim(
     last_check: dt.datetime | None,
     disputes: Sequence[Finding],
     now: dt.datetime,
+    first_checks: Mapping[int, dt.datetime] | None = None,
 ) -> Decision:
     """The verdict of one claim (DESIGN.md "Verdict statuses").
 
     ``observations``: the subject's observations with effective values; ``last_check``:
     the last successful check of a watch that would show the subject's weights (promises);
-    ``disputes``: open claim-vs-claim findings that include this claim.
+    ``disputes``: open claim-vs-claim findings that include this claim; ``first_checks``:
+    watch id -> its earliest observation time (see :func:`claims.promises.evaluate_promise`).
 
     weights_release_date -> :func:`claims.promises.evaluate_promise` (met = confirmed,
     met late = contradicted "late by N days"); numbers -> confirmed when an observation
@@ -212,7 +214,8 @@ def judge_claim(
     texts (licences, incl. property claims) and booleans/dates by equality; no usable
     observation -> disputed when sources disagree, else unverified."""
     if claim.attribute == "weights_release_date" and claim.value.kind == "date":
-        out = evaluate_promise(claim.value, observations_of(claim, observations), last_check, now)
+        own = observations_of(claim, observations)
+        out = evaluate_promise(claim.value, own, last_check, now, first_checks)
         reason = out.reason
         if disputes and out.status in ("pending", "overdue", "unknown"):
             reason += "; sources disagree: " + "; ".join(f.rule for f in disputes)

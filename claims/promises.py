@@ -8,7 +8,7 @@ by N days. The evidence is the first_seen of a ``weights_available = true`` obse
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from claims.compare import date_window
@@ -69,6 +69,7 @@ def evaluate_promise(
     observations: Sequence[ObsView],
     last_check: dt.datetime | None,
     now: dt.datetime,
+    first_checks: Mapping[int, dt.datetime] | None = None,
 ) -> PromiseOutcome:
     """Status of a weights promise (``weights_release_date`` with on/before/by/after).
 
@@ -81,7 +82,10 @@ def evaluate_promise(
     - no evidence, last check after the deadline -> overdue by (check date - deadline) days,
       "as of" the check: "before 2026-11-04" is one day more overdue than "on 2026-11-04";
     - no evidence, deadline not passed (now) -> pending;
-    - no evidence, deadline passed but no check since -> unknown (verdict unverified)."""
+    - no evidence, deadline passed but no check since -> unknown (verdict unverified);
+    - evidence seen at its watch's first check (``first_checks``: watch id -> earliest
+      first_seen of that watch) after the deadline -> unknown: the repo was already there
+      when watching began, so its first_seen only bounds the landing from above."""
     deadline = deadline_of(promise)
     stated = format_value(promise)
     ev = weights_evidence(observations)
@@ -95,6 +99,17 @@ def evaluate_promise(
                 (ev.id,),
                 seen,
                 f"met: weights first seen {_ts(seen)} (observation #{ev.id}); promised {stated}",
+            )
+        started = (first_checks or {}).get(ev.watch_id) if ev.watch_id is not None else None
+        if started is not None and ev.first_seen <= started:
+            return PromiseOutcome(
+                "unknown",
+                deadline,
+                None,
+                (ev.id,),
+                seen,
+                f"weights already listed at the first hub check {_ts(seen)} (observation "
+                f"#{ev.id}); whether they landed by {deadline} cannot be told from it",
             )
         days = (seen.date() - deadline).days
         return PromiseOutcome(

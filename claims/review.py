@@ -79,18 +79,24 @@ def discrepancy_record(session: Session, row: Discrepancy) -> dict[str, Any]:
 def list_discrepancies(
     session: Session, *, subject: str | None = None, state: str | None = None
 ) -> list[dict[str, Any]]:
-    """Discrepancy records, open first, optionally for one subject slug and/or state.
+    """Discrepancy records, open first, optionally for one subject slug (rows whose claims
+    include one about it) and/or state.
     Raises :class:`ReviewError` for an unknown subject."""
     query = select(Discrepancy)
+    if state is not None:
+        query = query.where(Discrepancy.state == state)
+    rows = list(session.exec(query).all())
     if subject is not None:
         subj = session.exec(select(Subject).where(Subject.slug == subject)).first()
         if subj is None:
             raise ReviewError(f"unknown subject {subject!r}")
-        query = query.where(Discrepancy.subject_id == subj.id)
-    if state is not None:
-        query = query.where(Discrepancy.state == state)
+        # a cross-subject note belongs to every subject one of its claims is about
+        mine = {c.id for c in session.exec(select(Claim).where(Claim.subject_id == subj.id)).all()}
+        rows = [
+            d for d in rows if d.subject_id == subj.id or mine & set(json.loads(d.claim_ids_json))
+        ]
     order = {"open": 0, "resolved": 1, "dismissed": 2}
-    rows = sorted(session.exec(query).all(), key=lambda d: (order.get(d.state, 3), d.id or 0))
+    rows.sort(key=lambda d: (order.get(d.state, 3), d.id or 0))
     return [discrepancy_record(session, d) for d in rows]
 
 

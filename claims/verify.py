@@ -200,6 +200,11 @@ def verify_all(session: Session, *, now: dt.datetime | None = None) -> VerifyRep
         for cid in f.claim_ids:
             disputes.setdefault(cid, []).append(f)
 
+    first_checks: dict[int, dt.datetime] = {}
+    for o in observations:
+        if o.watch_id is not None:
+            t = first_checks.get(o.watch_id)
+            first_checks[o.watch_id] = o.first_seen if t is None else min(t, o.first_seen)
     checks: dict[int, dt.datetime | None] = {}
     decisions: dict[int, Decision] = {}
     for c in claims:
@@ -212,6 +217,7 @@ def verify_all(session: Session, *, now: dt.datetime | None = None) -> VerifyRep
             last_check=checks[c.subject_id],
             disputes=disputes.get(c.id, []),
             now=now,
+            first_checks=first_checks,
         )
 
     report.events_added += _store_verdicts(session, claims, decisions, report)

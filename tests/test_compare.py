@@ -41,9 +41,19 @@ def test_different_scores_under_different_versions_are_not_comparable():
 
 def test_agent_benchmark_needs_same_agent():
     a = cv(1, "benchmark_score", p657(), q={**TB, "version": "2.0", "agent": "Terminus 2"})
-    b = cv(2, "benchmark_score", quantity("40", "percent"), q={**TB, "version": "2.0", "agent": "Codex CLI"})
+    b = cv(
+        2,
+        "benchmark_score",
+        quantity("40", "percent"),
+        q={**TB, "version": "2.0", "agent": "Codex CLI"},
+    )
     assert compare_claims(a, b).reason == "different agent (Terminus 2 vs Codex CLI)"
-    c = cv(3, "benchmark_score", quantity("40", "percent"), q={**TB, "version": "2.0", "agent": "Terminus 2"})
+    c = cv(
+        3,
+        "benchmark_score",
+        quantity("40", "percent"),
+        q={**TB, "version": "2.0", "agent": "Terminus 2"},
+    )
     assert compare_claims(a, c).rule == "values_disagree"
 
 
@@ -52,13 +62,23 @@ def test_rank_only_on_same_board_and_date():
     r4 = cv(1, "leaderboard_rank", quantity("4", "rank", exact=True), q=board, stated="2026-10-26")
     r3 = cv(2, "leaderboard_rank", quantity("3", "rank", exact=True), q=board, stated="2026-11-20")
     assert compare_claims(r4, r3).reason == "different date (2026-10-26 vs 2026-11-20)"
-    r3same = cv(3, "leaderboard_rank", quantity("3", "rank", exact=True), q=board, stated="2026-10-26")
+    r3same = cv(
+        3, "leaderboard_rank", quantity("3", "rank", exact=True), q=board, stated="2026-10-26"
+    )
     assert compare_claims(r4, r3same).rule == "values_disagree"
     undated = cv(4, "leaderboard_rank", quantity("3", "rank", exact=True), q=board)
     assert compare_claims(r4, undated).reason == "date not stated on both sides"
-    other = cv(5, "leaderboard_rank", quantity("3", "rank", exact=True),
-               q={"leaderboard": "Code Arena WebDev"}, stated="2026-10-26")
-    assert compare_claims(r4, other).reason == "different leaderboard (AA Intelligence Index vs Code Arena WebDev)"
+    other = cv(
+        5,
+        "leaderboard_rank",
+        quantity("3", "rank", exact=True),
+        q={"leaderboard": "Code Arena WebDev"},
+        stated="2026-10-26",
+    )
+    assert (
+        compare_claims(r4, other).reason
+        == "different leaderboard (AA Intelligence Index vs Code Arena WebDev)"
+    )
 
 
 def test_before_and_on_the_same_date_are_different_promises():
@@ -81,7 +101,9 @@ def test_date_windows():
 
     assert date_window(date_value("2026-11-04", "before")) == (None, d.date(2026, 11, 3))
     assert date_window(date_value("2026-11", "on", precision="month")) == (
-        d.date(2026, 11, 1), d.date(2026, 11, 30))
+        d.date(2026, 11, 1),
+        d.date(2026, 11, 30),
+    )
     assert date_window(date_value("2026-11-04", "after")) == (d.date(2026, 11, 5), None)
 
 
@@ -99,20 +121,41 @@ def test_precision_decides_numeric_conflicts():
 
 
 def test_open_top_range_is_a_lower_bound_at_the_top():
-    rng = cv(1, "output_tokens_per_second", value_range(1000, 2000, "tokens_per_second", open_high=True),
-             claimant="Cerebras", q={"variant": "Highspeed"})
-    big = cv(2, "output_tokens_per_second", quantity("5000", "tokens_per_second"), q={"variant": "Highspeed"})
+    rng = cv(
+        1,
+        "output_tokens_per_second",
+        value_range(1000, 2000, "tokens_per_second", open_high=True),
+        claimant="Cerebras",
+        q={"variant": "Highspeed"},
+    )
+    big = cv(
+        2,
+        "output_tokens_per_second",
+        quantity("5000", "tokens_per_second"),
+        q={"variant": "Highspeed"},
+    )
     assert compare_claims(rng, big).rule is None
     small = cv(3, "output_tokens_per_second", quantity("500", "tokens_per_second"))
     assert compare_claims(rng, small).rule == "values_disagree"
-    std = cv(4, "output_tokens_per_second", quantity("500", "tokens_per_second"), q={"variant": "Standard"})
+    std = cv(
+        4,
+        "output_tokens_per_second",
+        quantity("500", "tokens_per_second"),
+        q={"variant": "Standard"},
+    )
     assert compare_claims(rng, std).reason == "different variant (Highspeed vs Standard)"
 
 
 def test_cerebras_about_3t_for_k3_is_never_compared_with_k31_pro():
     moonshot = cv(1, "total_params", quantity("2.8", "params", scale=10**12), subject=1, source=7)
-    cerebras = cv(2, "total_params", quantity("3", "params", scale=10**12, approx=True), subject=2,
-                  source=7, claimant="Cerebras")
+    cerebras = cv(
+        2,
+        "total_params",
+        quantity("3", "params", scale=10**12, approx=True),
+        subject=2,
+        source=7,
+        claimant="Cerebras",
+    )
     check = compare_claims(cerebras, moonshot)
     assert (check.comparable, check.rule) == (False, None)
     assert check.reason == (
@@ -138,4 +181,6 @@ def test_sources_repeating_one_side_join_one_discrepancy_with_a_stable_key():
 def test_qualifier_missing_on_one_side_is_unknown_not_different():
     assert qualifiers_compatible("total_params", {"variant": "Standard"}, {}) == (True, "")
     assert qualifiers_compatible("benchmark_score", {"benchmark": "X"}, {}) == (
-        False, "benchmark not stated on both sides")
+        False,
+        "benchmark not stated on both sides",
+    )

@@ -19,11 +19,22 @@ def judge(claim, obs, disputes=()):
 
 
 def kimi_obs_value(shared_dir, *, raw_config=True) -> Value:
-    info = json.loads((shared_dir / "fixtures/real/synthetic_hf_model_info_int4_compressed_tensors_kimi_like.json").read_text())
+    info = json.loads(
+        (
+            shared_dir
+            / "fixtures/real/synthetic_hf_model_info_int4_compressed_tensors_kimi_like.json"
+        ).read_text()
+    )
     total = Decimal(info["safetensors"]["total"])
     cfg = info["_raw_config_json_excerpt"] if raw_config else info["config"]
-    return Value(kind="quantity", value=total, unit="params", low=total, high=total,
-                 extra={"safetensors": info["safetensors"], "config": cfg})
+    return Value(
+        kind="quantity",
+        value=total,
+        unit="params",
+        low=total,
+        high=total,
+        extra={"safetensors": info["safetensors"], "config": cfg},
+    )
 
 
 def test_k2_thinking_1t_confirmed_against_packed_int4_counts(shared_dir):
@@ -66,16 +77,33 @@ def test_context_window_256k_confirmed():
 
 def test_price_exact_match_and_mismatch():
     claim = cv(1, "price_input_usd_per_mtok", quantity("0.57", "usd_per_mtok", exact=True))
-    ok = ov(2, "price_input_usd_per_mtok", quantity("0.57", "usd_per_mtok", exact=True),
-            q={"offering": "acme/orca-9b"})
+    ok = ov(
+        2,
+        "price_input_usd_per_mtok",
+        quantity("0.57", "usd_per_mtok", exact=True),
+        q={"offering": "acme/orca-9b"},
+    )
     assert judge(claim, [ok]).status == "confirmed"
-    free = ov(3, "price_input_usd_per_mtok", quantity("0", "usd_per_mtok", exact=True),
-              q={"offering": "acme/orca-9b:free"})
-    paid_claim = cv(4, "price_input_usd_per_mtok", quantity("0.57", "usd_per_mtok", exact=True),
-                    q={"offering": "acme/orca-9b"})
+    free = ov(
+        3,
+        "price_input_usd_per_mtok",
+        quantity("0", "usd_per_mtok", exact=True),
+        q={"offering": "acme/orca-9b:free"},
+    )
+    paid_claim = cv(
+        4,
+        "price_input_usd_per_mtok",
+        quantity("0.57", "usd_per_mtok", exact=True),
+        q={"offering": "acme/orca-9b"},
+    )
     assert judge(paid_claim, [ok, free]).evidence == (2,)  # :free is another offering
-    old = ov(5, "price_input_usd_per_mtok", quantity("0.80", "usd_per_mtok", exact=True),
-             q={"offering": "acme/orca-9b"}, current=False)
+    old = ov(
+        5,
+        "price_input_usd_per_mtok",
+        quantity("0.80", "usd_per_mtok", exact=True),
+        q={"offering": "acme/orca-9b"},
+        current=False,
+    )
     assert judge(paid_claim, [old, ok]).status == "confirmed"  # history does not contradict
     d = judge(paid_claim, [old])
     assert d.status == "contradicted"
@@ -86,14 +114,24 @@ def test_price_exact_match_and_mismatch():
 
 
 def test_throughput_unverified_without_measurement_conditions():
-    claim = cv(1, "output_tokens_per_second",
-               value_range(1000, 2000, "tokens_per_second", open_high=True), claimant="Cerebras")
+    claim = cv(
+        1,
+        "output_tokens_per_second",
+        value_range(1000, 2000, "tokens_per_second", open_high=True),
+        claimant="Cerebras",
+    )
     bare = ov(2, "output_tokens_per_second", quantity("2500", "tokens_per_second", exact=True))
     d = judge(claim, [bare])
     assert (d.status, d.reason) == (
-        "unverified", "no throughput measurement with stated conditions (provider, batch, context)")
-    measured = ov(3, "output_tokens_per_second", quantity("2500", "tokens_per_second", exact=True),
-                  q={"provider": "Cerebras", "conditions": "batch 1, 8K context"})
+        "unverified",
+        "no throughput measurement with stated conditions (provider, batch, context)",
+    )
+    measured = ov(
+        3,
+        "output_tokens_per_second",
+        quantity("2500", "tokens_per_second", exact=True),
+        q={"provider": "Cerebras", "conditions": "batch 1, 8K context"},
+    )
     d = judge(claim, [bare, measured])
     assert (d.status, d.evidence) == ("confirmed", (3,))
     assert d.reason == (
@@ -104,20 +142,35 @@ def test_throughput_unverified_without_measurement_conditions():
 
 def test_licence_id_and_properties():
     obs = ov(4, "license", text_value("modified-mit"), subject=3)
-    assert judge(cv(1, "license", text_value("Modified MIT"), subject=3), [obs]).status == "confirmed"
+    assert (
+        judge(cv(1, "license", text_value("Modified MIT"), subject=3), [obs]).status == "confirmed"
+    )
     d = judge(cv(2, "license", text_value("mit"), subject=3), [obs])
-    assert (d.status, d.reason) == ("contradicted", "observed modified-mit (observation #4) vs claimed mit")
+    assert (d.status, d.reason) == (
+        "contradicted",
+        "observed modified-mit (observation #4) vs claimed mit",
+    )
     d = judge(cv(3, "license", text_value("commercial use allowed"), subject=3), [obs])
     assert (d.status, d.reason) == (
-        "confirmed", "licence modified-mit (observation #4) has property commercial_use")
-    assert judge(cv(5, "license", text_value("permissive"), subject=3), [obs]).status == "unverified"
+        "confirmed",
+        "licence modified-mit (observation #4) has property commercial_use",
+    )
+    assert (
+        judge(cv(5, "license", text_value("permissive"), subject=3), [obs]).status == "unverified"
+    )
 
 
 def test_disputed_when_sources_disagree_without_observation():
-    claim = cv(1, "benchmark_score", quantity("65.7", "percent"),
-               q={"benchmark": "Terminal-Bench", "version": "4.0"})
+    claim = cv(
+        1,
+        "benchmark_score",
+        quantity("65.7", "percent"),
+        q={"benchmark": "Terminal-Bench", "version": "4.0"},
+    )
     f = Finding("k", "same_value_different_version", 1, "benchmark_score", (1, 2), "why")
     d = judge(claim, [], [f])
     assert (d.status, d.reason) == (
-        "disputed", "no observation; sources disagree: same_value_different_version: why")
+        "disputed",
+        "no observation; sources disagree: same_value_different_version: why",
+    )
     assert judge(claim, []).reason == "no observation of benchmark_score for kimi-k3.1-pro"

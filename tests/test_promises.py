@@ -53,10 +53,21 @@ def test_deadline_passed_without_a_check_since_is_unknown():
 
 def test_met_and_met_late_settled_by_first_seen_not_created_at():
     created_at = ov(8, "release_date", date_value("2026-11-01", "on"), first="2026-11-28T06:00Z")
-    landed = ov(9, "weights_available", boolean_value(True), first="2026-11-06T10:00Z",
-                last="2026-11-28T06:00Z", q={"repo": "moonshotai/Kimi-K3.1-Pro"})
+    landed = ov(
+        9,
+        "weights_available",
+        boolean_value(True),
+        first="2026-11-06T10:00Z",
+        last="2026-11-28T06:00Z",
+        q={"repo": "moonshotai/Kimi-K3.1-Pro"},
+    )
     late = evaluate_promise(ON, [created_at, landed], LAST_CHECK, NOW)
-    assert (late.status, late.days, late.verdict, late.evidence) == ("met_late", 2, "contradicted", (9,))
+    assert (late.status, late.days, late.verdict, late.evidence) == (
+        "met_late",
+        2,
+        "contradicted",
+        (9,),
+    )
     assert late.reason == (
         "late by 2 days: weights first seen 2026-11-06T10:00Z (observation #9); promised on "
         "2026-11-04 (deadline 2026-11-04)"
@@ -74,3 +85,27 @@ def test_only_true_weights_available_counts():
     gone = ov(11, "weights_available", boolean_value(False), first="2026-11-02T00:00Z")
     lic = ov(12, "license", text_value("modified-mit"), first="2026-11-02T00:00Z")
     assert evaluate_promise(ON, [gone, lic], LAST_CHECK, NOW).status == "overdue"
+
+
+def test_repo_already_listed_at_the_first_check_cannot_be_late():
+    from claims.facts import ObsView
+
+    k2 = ObsView(
+        id=13,
+        subject_id=3,
+        attribute="weights_available",
+        value=boolean_value(True),
+        first_seen=LAST_CHECK,
+        last_seen=LAST_CHECK,
+        watch_id=1,
+    )
+    old_promise = date_value("2025-11-06", "on")
+    out = evaluate_promise(old_promise, [k2], LAST_CHECK, NOW, {1: LAST_CHECK})
+    assert (out.status, out.verdict, out.evidence) == ("unknown", "unverified", (13,))
+    assert out.reason == (
+        "weights already listed at the first hub check 2026-11-28T06:00Z (observation #13); "
+        "whether they landed by 2025-11-06 cannot be told from it"
+    )
+    # seen by a later check of the same watch: a real landing time
+    later = evaluate_promise(old_promise, [k2], LAST_CHECK, NOW, {1: ts("2026-11-20T06:00Z")})
+    assert (later.status, later.days) == ("met_late", 387)
