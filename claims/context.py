@@ -8,7 +8,10 @@ window the config enables, kept beside the native one.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
+
+from claims.values import Value
 
 # Length keys, in preference order, of one config scope.
 LENGTH_KEYS: tuple[str, ...] = ("max_position_embeddings", "n_positions", "max_sequence_length")
@@ -93,3 +96,15 @@ def context_window(config: dict[str, Any] | None) -> ContextReading:
             return ContextReading(ext[0], prefix + ext[1])
     keys = ", ".join(LENGTH_KEYS + ("model_max_length",))
     return ContextReading(None, None, f"none of {keys} found at the top level or in text_config")
+
+
+def context_value(reading: ContextReading) -> Value | None:
+    """The observed ``context_window`` value (exact tokens, ``extra`` = provenance and the
+    native length when rope scaling extended it); None when the window is unknown."""
+    if reading.tokens is None:
+        return None
+    n = Decimal(reading.tokens)
+    extra: dict[str, Any] = {"provenance": reading.provenance}
+    if reading.native is not None:
+        extra["native"] = reading.native
+    return Value(kind="quantity", value=n, unit="tokens", low=n, high=n, extra=extra)

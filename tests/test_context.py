@@ -81,3 +81,18 @@ def test_yarn_extends_a_shorter_native_window():
     r = context_window(cfg)
     assert (r.tokens, r.native) == (131072, 32768)
     assert r.provenance == "rope_scaling(yarn).factor x original_max_position_embeddings"
+
+
+def test_context_value_for_observations():
+    from decimal import Decimal
+
+    from claims.context import context_value
+
+    v = context_value(context_window(C03_A))
+    assert v is not None
+    assert (v.value, v.unit, v.extra) == (
+        Decimal(262144),
+        "tokens",
+        {"provenance": "text_config.max_position_embeddings"},
+    )
+    assert context_value(context_window({})) is None

@@ -112,3 +112,15 @@ def test_fp8_checkpoint_counts_elements(shared_dir):
     pc = parameter_count(st, cfg, None)
     assert pc.total == 3918786560 + 680571043840 + 41555600
     assert pc.method == "element_count"
+
+
+def test_gptq_layout_is_close_with_a_warning():
+    # One 4096x4096 linear in GPTQ 4-bit, group 128 (qweight, qzeros, g_idx in I32; scales
+    # F16) plus a 1000x4096 F16 embedding: true count 16,777,216 + 4,096,000 = 20,873,216.
+    st = {"parameters": {"I32": 2_097_152 + 16_384 + 4_096, "F16": 131_072 + 4_096_000}}
+    cfg = {"quantization_config": {"quant_method": "gptq", "bits": 4, "group_size": 128}}
+    pc = parameter_count(st, cfg, None)
+    assert pc.total == 20_903_424  # g_idx words counted as weights: +0.14 %
+    assert pc.method == "derived_packed"
+    assert pc.warnings == ("zero points assumed stored beside scales; count is approximate",)
+    assert abs(pc.total - 20_873_216) / 20_873_216 < 0.002
