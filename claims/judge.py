@@ -251,3 +251,39 @@ def judge_claim(
 def observations_of(claim: ClaimView, observations: Sequence[ObsView]) -> list[ObsView]:
     """The claim's subject's observations (promises look at weights_available ones)."""
     return [o for o in observations if o.subject_id == claim.subject_id]
+
+
+def settle_versions(
+    findings: Sequence[Finding], decisions: Mapping[int, Decision], claims: Sequence[ClaimView]
+) -> dict[int, Decision]:
+    """Second pass for ``same_value_different_version`` (issue 4, benchmarks): when an
+    observation confirms the score under one version, the claims giving the same score
+    under another version, with no observation of their own, become contradicted.
+    Returns only the changed decisions."""
+    by_id = {c.id: c for c in claims}
+    out: dict[int, Decision] = {}
+    for f in findings:
+        if f.rule != "same_value_different_version":
+            continue
+        confirmed = [
+            i for i in f.claim_ids if i in decisions and decisions[i].status == "confirmed"
+        ]
+        if not confirmed:
+            continue
+        ref = by_id[confirmed[0]]
+        evidence = decisions[confirmed[0]].evidence
+        for i in f.claim_ids:
+            d = decisions.get(i)
+            c = by_id.get(i)
+            if d is None or c is None or d.status not in ("unverified", "disputed"):
+                continue
+            bench = c.qualifiers.get("benchmark")
+            out[i] = Decision(
+                "contradicted",
+                f"{format_value(c.value)} is observed for {bench} {ref.qualifiers.get('version')} "
+                f"(observation {', '.join(f'#{e}' for e in evidence)}), not for version "
+                f"{c.qualifiers.get('version')}",
+                evidence,
+                decisions[confirmed[0]].as_of,
+            )
+    return out

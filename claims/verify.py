@@ -27,7 +27,7 @@ from claims.compare import (
 )
 from claims.events import make_event
 from claims.facts import ClaimView
-from claims.judge import Decision, judge_claim
+from claims.judge import Decision, judge_claim, settle_versions
 from claims.loaders import aware, last_hub_check, load_claims, load_observations
 from claims.models import (
     Discrepancy,
@@ -118,6 +118,7 @@ def verify_all(session: Session, *, now: dt.datetime | None = None) -> VerifyRep
             first_checks=first_checks,
         )
 
+    decisions.update(settle_versions(conflicts, decisions, claims))
     report.events_added += _store_verdicts(session, claims, decisions, report)
     report.events_added += _sync_discrepancies(
         session,

@@ -18,7 +18,7 @@ from claims.models import (
     Watch,
 )
 from claims.review import ReviewError, dismiss_discrepancy, list_discrepancies
-from claims.values import boolean_value
+from claims.values import boolean_value, quantity
 from claims.verify import verify_all
 
 CHECK = dt.datetime(2026, 11, 28, 6, 0, tzinfo=dt.UTC)
@@ -230,3 +230,44 @@ def test_list_discrepancies_has_both_sides_with_sources_and_claimants(demo):
         ]
         with pytest.raises(ReviewError):
             list_discrepancies(s, subject="nope")
+
+
+def test_leaderboard_observation_settles_the_benchmark_version(demo):
+    engine, c, _o = demo
+    with Session(engine) as s:
+        verify_all(s, now=NOW)
+        k31 = s.exec(select(Subject).where(Subject.slug == "kimi-k3.1-pro")).one()
+        board = Watch(
+            name="tbench-board",
+            adapter="leaderboard_html",
+            url="https://www.tbench.ai/leaderboard",
+            state="ok",
+            last_success=CHECK,
+        )
+        s.add(board)
+        s.flush()
+        seen = add_observation(
+            s,
+            k31,
+            "benchmark_score",
+            quantity("65.7", "percent", exact=True),
+            board,
+            CHECK,
+            {"benchmark": "Terminal-Bench", "version": "4.0"},
+        )
+        s.commit()
+        report = verify_all(s, now=NOW)
+        v = _verdicts(s)
+        assert (v[c["tb4"]].status, v[c["tb3"]].status) == ("confirmed", "contradicted")
+        assert v[c["tb3"]].reason == (
+            f"65.7% is observed for Terminal-Bench 4.0 (observation #{seen.id}), "
+            "not for version 3.0"
+        )
+        tb = s.exec(
+            select(Discrepancy).where(Discrepancy.rule == "same_value_different_version")
+        ).one()
+        assert tb.state == "resolved" and tb.id in report.resolved
+        assert tb.reason.endswith(
+            f"settled by observation #{seen.id}: claim #{c['tb4']} confirmed, "
+            f"claim #{c['tb3']} contradicted"
+        )
