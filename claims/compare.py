@@ -133,7 +133,7 @@ def span_text(v: Value) -> str:
 
     low = one(lo) if lo is not None else "-∞"
     high = one(hi) if hi is not None else "∞"
-    unit = " " + high.split(" ", 1)[1] if " " in high else ""
+    unit = " " + high.split(" ", 1)[1] if " " in high else ("%" if high.endswith("%") else "")
     if unit and low.endswith(unit):
         low = low[: -len(unit)]
     return f"{low}–{high}"

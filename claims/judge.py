@@ -15,6 +15,7 @@ from decimal import Decimal
 from typing import Any
 
 from claims.compare import Finding, qualifiers_compatible, span_text, values_conflict
+from claims.derived import judge_price_change
 from claims.facts import ClaimView, ObsView
 from claims.hub_params import param_count_value, parameter_count
 from claims.licenses import license_has_property, license_property, normalize_license_text
@@ -200,13 +201,16 @@ def judge_claim(
     disputes: Sequence[Finding],
     now: dt.datetime,
     first_checks: Mapping[int, dt.datetime] | None = None,
+    subject_ids: Mapping[str, int] | None = None,
 ) -> Decision:
     """The verdict of one claim (DESIGN.md "Verdict statuses").
 
     ``observations``: the subject's observations with effective values; ``last_check``:
     the last successful check of a watch that would show the subject's weights (promises);
     ``disputes``: open claim-vs-claim findings that include this claim; ``first_checks``:
-    watch id -> its earliest observation time (see :func:`claims.promises.evaluate_promise`).
+    watch id -> its earliest observation time (see :func:`claims.promises.evaluate_promise`);
+    ``subject_ids``: slug -> id, for ``price_change_pct`` ``relative_to`` another subject
+    (:func:`claims.derived.judge_price_change`).
 
     weights_release_date -> :func:`claims.promises.evaluate_promise` (met = confirmed,
     met late = contradicted "late by N days"); numbers -> confirmed when an observation
@@ -220,6 +224,10 @@ def judge_claim(
         if disputes and out.status in ("pending", "overdue", "unknown"):
             reason += "; sources disagree: " + "; ".join(f.rule for f in disputes)
         return Decision(out.verdict, reason, out.evidence, out.as_of)
+    if claim.attribute == "price_change_pct" and claim.qualifiers.get("relative_to"):
+        derived = judge_price_change(claim, observations, subject_ids or {})
+        if derived is not None:
+            return Decision(derived[0], derived[1], derived[2], None)
     obs = relevant_observations(claim, observations)
     decision: Decision | None = None
     if obs:

@@ -98,6 +98,7 @@ def verify_all(session: Session, *, now: dt.datetime | None = None) -> VerifyRep
         for cid in f.claim_ids:
             disputes.setdefault(cid, []).append(f)
 
+    subject_ids = {subj.slug: sid for sid, subj in subjects.items() if sid is not None}
     first_checks: dict[int, dt.datetime] = {}
     for o in observations:
         if o.watch_id is not None:
@@ -116,6 +117,7 @@ def verify_all(session: Session, *, now: dt.datetime | None = None) -> VerifyRep
             disputes=disputes.get(c.id, []),
             now=now,
             first_checks=first_checks,
+            subject_ids=subject_ids,
         )
 
     decisions.update(settle_versions(conflicts, decisions, claims))

@@ -174,3 +174,63 @@ def test_disputed_when_sources_disagree_without_observation():
         "no observation; sources disagree: same_value_different_version: why",
     )
     assert judge(claim, []).reason == "no observation of benchmark_score for kimi-k3.1-pro"
+
+
+def test_price_cut_relative_to_another_subject_from_litellm_prices(shared_dir):
+    from claims.prices import litellm_price, price_value
+
+    data = json.loads(
+        (shared_dir / "fixtures/real/litellm_model_prices_moonshot_excerpt.json").read_text()
+    )
+    k31 = litellm_price("moonshot/kimi-k3.1-pro", data["moonshot/kimi-k3.1-pro"])
+    k3 = litellm_price("moonshot/kimi-k3", data["moonshot/kimi-k3"])
+    assert k31 is not None and k3 is not None
+    assert (k31.output, k3.output) == (Decimal(10), Decimal(15))
+    q = {"provider": "moonshot"}
+    obs = [
+        ov(
+            1,
+            "price_output_usd_per_mtok",
+            price_value(k31.output),
+            subject=1,
+            q={**q, "offering": k31.offering},
+        ),
+        ov(
+            2,
+            "price_output_usd_per_mtok",
+            price_value(k3.output),
+            subject=2,
+            q={**q, "offering": k3.offering},
+        ),
+    ]
+    claim = cv(
+        9,
+        "price_change_pct",
+        quantity("-33", "percent", approx=True),
+        q={"relative_to": "kimi-k3", "side": "output"},
+    )
+    d = judge_claim(
+        claim,
+        obs,
+        last_check=None,
+        disputes=[],
+        now=NOW,
+        subject_ids={"kimi-k3.1-pro": 1, "kimi-k3": 2},
+    )
+    assert (d.status, d.evidence) == ("confirmed", (1, 2))
+    assert d.reason == (
+        "observed output price $10.00 per 1M tokens (observation #1) vs $15.00 per 1M tokens "
+        "for kimi-k3 (observation #2): -33.3%, claim about -33% (-36.3–-29.7%)"
+    )
+    wrong = cv(10, "price_change_pct", quantity("-50", "percent"), q={"relative_to": "kimi-k3"})
+    d = judge_claim(
+        wrong,
+        obs,
+        last_check=None,
+        disputes=[],
+        now=NOW,
+        subject_ids={"kimi-k3.1-pro": 1, "kimi-k3": 2},
+    )
+    assert d.status == "contradicted"
+    unknown = cv(11, "price_change_pct", quantity("-50", "percent"), q={"relative_to": "kimi-k9"})
+    assert judge(unknown, obs).status == "unverified"
