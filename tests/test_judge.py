@@ -1,0 +1,236 @@
+"""Verdict decisions per attribute (claims/judge.py), on values in the stored formats."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+
+from helpers_verify import cv, ov, ts
+
+from claims.compare import Finding
+from claims.judge import effective_value, judge_claim
+from claims.values import Value, quantity, text_value, value_range
+
+NOW = ts("2026-11-29T12:00Z")
+
+
+def judge(claim, obs, disputes=()):
+    return judge_claim(claim, obs, last_check=None, disputes=list(disputes), now=NOW)
+
+
+def kimi_obs_value(shared_dir, *, raw_config=True) -> Value:
+    info = json.loads(
+        (
+            shared_dir
+            / "fixtures/real/synthetic_hf_model_info_int4_compressed_tensors_kimi_like.json"
+        ).read_text()
+    )
+    total = Decimal(info["safetensors"]["total"])
+    cfg = info["_raw_config_json_excerpt"] if raw_config else info["config"]
+    return Value(
+        kind="quantity",
+        value=total,
+        unit="params",
+        low=total,
+        high=total,
+        extra={"safetensors": info["safetensors"], "config": cfg},
+    )
+
+
+def test_k2_thinking_1t_confirmed_against_packed_int4_counts(shared_dir):
+    claim = cv(1, "total_params", quantity("1", "params", scale=10**12), subject=3)
+    raw = kimi_obs_value(shared_dir)
+    assert effective_value("total_params", raw).value == Decimal(1026880447728)
+    obs = ov(5, "total_params", effective_value("total_params", raw), subject=3)
+    d = judge(claim, [obs])
+    assert (d.status, d.evidence) == ("confirmed", (5,))
+    assert d.reason == (
+        "observed 1.026880447728T params (observation #5) is within the claim's 1T params "
+        "(500B–1.5T params) [hub count, derived_packed]"
+    )
+
+
+def test_naive_hub_total_would_contradict_and_says_by_how_much(shared_dir):
+    claim = cv(1, "total_params", quantity("1", "params", scale=10**12), subject=3)
+    naive = quantity("170738182128", "params", exact=True)
+    d = judge(claim, [ov(6, "total_params", naive, subject=3)])
+    assert d.status == "contradicted"
+    assert d.reason == (
+        "observed 170.738182128B params (observation #6) vs claimed 1T params: off by "
+        "329.261817872B params beyond the stated precision, -82.9 %"
+    )
+
+
+def test_hub_config_without_bits_gives_a_bound_only(shared_dir):
+    claim = cv(1, "total_params", quantity("1", "params", scale=10**12), subject=3)
+    eff = effective_value("total_params", kimi_obs_value(shared_dir, raw_config=False))
+    d = judge(claim, [ov(7, "total_params", eff, subject=3)])
+    assert d.status == "unverified"
+    assert d.reason.startswith("only a bound is observed: at least 170.738182128B params")
+
+
+def test_context_window_256k_confirmed():
+    claim = cv(1, "context_window", quantity("256", "tokens", scale=1024, exact=True))
+    d = judge(claim, [ov(3, "context_window", quantity("262144", "tokens", exact=True))])
+    assert d.status == "confirmed"
+
+
+def test_price_exact_match_and_mismatch():
+    claim = cv(1, "price_input_usd_per_mtok", quantity("0.57", "usd_per_mtok", exact=True))
+    ok = ov(
+        2,
+        "price_input_usd_per_mtok",
+        quantity("0.57", "usd_per_mtok", exact=True),
+        q={"offering": "acme/orca-9b"},
+    )
+    assert judge(claim, [ok]).status == "confirmed"
+    free = ov(
+        3,
+        "price_input_usd_per_mtok",
+        quantity("0", "usd_per_mtok", exact=True),
+        q={"offering": "acme/orca-9b:free"},
+    )
+    paid_claim = cv(
+        4,
+        "price_input_usd_per_mtok",
+        quantity("0.57", "usd_per_mtok", exact=True),
+        q={"offering": "acme/orca-9b"},
+    )
+    assert judge(paid_claim, [ok, free]).evidence == (2,)  # :free is another offering
+    old = ov(
+        5,
+        "price_input_usd_per_mtok",
+        quantity("0.80", "usd_per_mtok", exact=True),
+        q={"offering": "acme/orca-9b"},
+        current=False,
+    )
+    assert judge(paid_claim, [old, ok]).status == "confirmed"  # history does not contradict
+    d = judge(paid_claim, [old])
+    assert d.status == "contradicted"
+    assert d.reason == (
+        "observed $0.80 per 1M tokens (observation #5) vs claimed $0.57 per 1M tokens: off by "
+        "$0.23 per 1M tokens beyond the stated precision, +40.4 %"
+    )
+
+
+def test_throughput_unverified_without_measurement_conditions():
+    claim = cv(
+        1,
+        "output_tokens_per_second",
+        value_range(1000, 2000, "tokens_per_second", open_high=True),
+        claimant="Cerebras",
+    )
+    bare = ov(2, "output_tokens_per_second", quantity("2500", "tokens_per_second", exact=True))
+    d = judge(claim, [bare])
+    assert (d.status, d.reason) == (
+        "unverified",
+        "no throughput measurement with stated conditions (provider, batch, context)",
+    )
+    measured = ov(
+        3,
+        "output_tokens_per_second",
+        quantity("2500", "tokens_per_second", exact=True),
+        q={"provider": "Cerebras", "conditions": "batch 1, 8K context"},
+    )
+    d = judge(claim, [bare, measured])
+    assert (d.status, d.evidence) == ("confirmed", (3,))
+    assert d.reason == (
+        "observed 2,500 tokens/s (observation #3) is within the claim's 1,000–2,000+ tokens/s "
+        "(1,000 tokens/s–∞)"
+    )
+
+
+def test_licence_id_and_properties():
+    obs = ov(4, "license", text_value("modified-mit"), subject=3)
+    assert (
+        judge(cv(1, "license", text_value("Modified MIT"), subject=3), [obs]).status == "confirmed"
+    )
+    d = judge(cv(2, "license", text_value("mit"), subject=3), [obs])
+    assert (d.status, d.reason) == (
+        "contradicted",
+        "observed modified-mit (observation #4) vs claimed mit",
+    )
+    d = judge(cv(3, "license", text_value("commercial use allowed"), subject=3), [obs])
+    assert (d.status, d.reason) == (
+        "confirmed",
+        "licence modified-mit (observation #4) has property commercial_use",
+    )
+    assert (
+        judge(cv(5, "license", text_value("permissive"), subject=3), [obs]).status == "unverified"
+    )
+
+
+def test_disputed_when_sources_disagree_without_observation():
+    claim = cv(
+        1,
+        "benchmark_score",
+        quantity("65.7", "percent"),
+        q={"benchmark": "Terminal-Bench", "version": "4.0"},
+    )
+    f = Finding("k", "same_value_different_version", 1, "benchmark_score", (1, 2), "why")
+    d = judge(claim, [], [f])
+    assert (d.status, d.reason) == (
+        "disputed",
+        "no observation; sources disagree: same_value_different_version: why",
+    )
+    assert judge(claim, []).reason == "no observation of benchmark_score for kimi-k3.1-pro"
+
+
+def test_price_cut_relative_to_another_subject_from_litellm_prices(shared_dir):
+    from claims.prices import litellm_price, price_value
+
+    data = json.loads(
+        (shared_dir / "fixtures/real/litellm_model_prices_moonshot_excerpt.json").read_text()
+    )
+    k31 = litellm_price("moonshot/kimi-k3.1-pro", data["moonshot/kimi-k3.1-pro"])
+    k3 = litellm_price("moonshot/kimi-k3", data["moonshot/kimi-k3"])
+    assert k31 is not None and k3 is not None
+    assert (k31.output, k3.output) == (Decimal(10), Decimal(15))
+    q = {"provider": "moonshot"}
+    obs = [
+        ov(
+            1,
+            "price_output_usd_per_mtok",
+            price_value(k31.output),
+            subject=1,
+            q={**q, "offering": k31.offering},
+        ),
+        ov(
+            2,
+            "price_output_usd_per_mtok",
+            price_value(k3.output),
+            subject=2,
+            q={**q, "offering": k3.offering},
+        ),
+    ]
+    claim = cv(
+        9,
+        "price_change_pct",
+        quantity("-33", "percent", approx=True),
+        q={"relative_to": "kimi-k3", "side": "output"},
+    )
+    d = judge_claim(
+        claim,
+        obs,
+        last_check=None,
+        disputes=[],
+        now=NOW,
+        subject_ids={"kimi-k3.1-pro": 1, "kimi-k3": 2},
+    )
+    assert (d.status, d.evidence) == ("confirmed", (1, 2))
+    assert d.reason == (
+        "observed output price $10.00 per 1M tokens (observation #1) vs $15.00 per 1M tokens "
+        "for kimi-k3 (observation #2): -33.3%, claim about -33% (-36.3–-29.7%)"
+    )
+    wrong = cv(10, "price_change_pct", quantity("-50", "percent"), q={"relative_to": "kimi-k3"})
+    d = judge_claim(
+        wrong,
+        obs,
+        last_check=None,
+        disputes=[],
+        now=NOW,
+        subject_ids={"kimi-k3.1-pro": 1, "kimi-k3": 2},
+    )
+    assert d.status == "contradicted"
+    unknown = cv(11, "price_change_pct", quantity("-50", "percent"), q={"relative_to": "kimi-k9"})
+    assert judge(unknown, obs).status == "unverified"
