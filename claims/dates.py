@@ -97,6 +97,11 @@ def _month_table(lang: str) -> dict[str, int]:
     return table
 
 
+@lru_cache(maxsize=8)
+def _wide(lang: str) -> frozenset[str]:
+    return frozenset(_fold(n) for n in get_month_names("wide", locale=lang).values())
+
+
 def _fold(s: str) -> str:
     return "".join(
         c for c in unicodedata.normalize("NFD", s.lower()) if not unicodedata.combining(c)
@@ -178,6 +183,8 @@ def scan_dates(
                 continue
             lead = len(m.group(0)) - len(m.group(0).lstrip())
             s += lead
+            if text[e - 1] == "." and _fold(text[s:e].rstrip(".").split()[-1]) in _wide(lang):
+                e -= 1  # a sentence's full stop after a full month name
             rel = _relation_before(text, s)
             if kind == "endof":
                 rel = "by" if rel in ("on", "by") else rel

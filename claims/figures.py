@@ -92,7 +92,8 @@ def figure_regex(locale: str) -> re.Pattern[str]:
         rf"(?P<n1>{number})(?P<ord>º|ª|°|st\b|nd\b|rd\b|th\b)?"
         + scale.format(s="s1", x="x1")
         + "?"
-        + rf"(?:\s*(?P<rsep>a|to|até|–|—|-|(?(between)(?:e|and)|(?!)))\s*(?:{CURRENCY_BEFORE})?\s?(?P<n2>{number})"
+        + r"(?:\s*(?P<rsep>a|to|até|–|—|-|(?(between)(?:e|and)|(?!)))\s*"
+        + rf"(?:{CURRENCY_BEFORE})?\s?(?P<n2>{number})"
         + scale.format(s="s2", x="x2")
         + "?)?"
         rf"(?P<plus>\+)?"

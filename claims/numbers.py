@@ -46,7 +46,7 @@ class NumberReading:
 
 
 def normalize_locale(tag: str | None) -> str:
-    """``pt_br``/``pt-BR``/``pt`` -> ``pt-BR``; ``pt-pt`` -> ``pt-PT``; ``en*`` kept; default ``en``.
+    """``pt_br``/``pt-BR``/``pt`` -> ``pt-BR``; ``pt-pt`` -> ``pt-PT``; others kept; default ``en``.
 
     Bare ``pt`` means Brazilian Portuguese, the larger written variety (and the seeds').
     """
