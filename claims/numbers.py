@@ -136,12 +136,12 @@ def read_number(token: str, locale: str) -> NumberReading:
         return NumberReading(_clean(tok.replace(sep, ".")), tuple(warnings))
     # Exactly three digits after a single separator: grouping when it is the locale's
     # group symbol; a decimal only when the integer part is 0 (no group starts with 0).
-    if sep == group:
-        return NumberReading(_clean(tok.replace(sep, "")), ())
     if parts[0] == "0":
         if sep != dec:
             warnings.append(f"{token!r}: nonstandard decimal separator for {locale}")
         return NumberReading(_clean(tok.replace(sep, ".")), tuple(warnings))
+    if sep == group:
+        return NumberReading(_clean(tok.replace(sep, "")), ())
     return NumberReading(None, (f"{token!r}: ambiguous in {locale} (thousands or decimals?)",))
 
 
