@@ -19,7 +19,10 @@ DEFAULT_DB_PATH = Path("data") / "tracker.db"
 BUSY_TIMEOUT_MS = 10_000
 
 # Ordered schema migrations: (version, name). Version 1 is the initial create_all.
-MIGRATIONS: tuple[tuple[int, str], ...] = ((1, "initial schema"),)
+MIGRATIONS: tuple[tuple[int, str], ...] = (
+    (1, "initial schema"),
+    (2, "scheduler lock and schedule state tables"),
+)
 
 
 def database_url(db: str | os.PathLike[str] | None = None) -> str:
