@@ -25,6 +25,10 @@ class Promise:
     claimant: str | None
     claim_id: int
 
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        """Unpacks as ``(date, relation, source, claimant)`` for templates."""
+        return iter((self.date, self.relation, self.source, self.claimant))
+
     def deadline(self) -> dt.date:
         """Last day that keeps the promise: the day before for "before", else the date."""
         d = Value(kind="date", value=self.date, relation=self.relation).as_date()
