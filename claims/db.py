@@ -57,7 +57,9 @@ def make_engine(db: str | os.PathLike[str] | None = None) -> Engine:
         path = Path(url.removeprefix("sqlite:///"))
         if str(path) not in ("", ":memory:"):
             path.parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_MS / 1000})
+        engine = create_engine(
+            url, connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_MS / 1000}
+        )
         event.listen(engine, "connect", _sqlite_pragmas)
     else:
         engine = create_engine(url, pool_pre_ping=True)

@@ -59,10 +59,14 @@ class Value:
 
     def __post_init__(self) -> None:
         if self.kind not in VALUE_KINDS:
-            raise ValueError_(f"value.kind: unknown kind {self.kind!r}; expected one of {VALUE_KINDS}")
+            raise ValueError_(
+                f"value.kind: unknown kind {self.kind!r}; expected one of {VALUE_KINDS}"
+            )
         if self.kind == "date":
             if self.relation not in DATE_RELATIONS:
-                raise ValueError_(f"value.relation: date needs one of {DATE_RELATIONS}, got {self.relation!r}")
+                raise ValueError_(
+                    f"value.relation: date needs one of {DATE_RELATIONS}, got {self.relation!r}"
+                )
             if not isinstance(self.value, str):
                 raise ValueError_("value.value: a date value must be an ISO date string")
             parse_iso_date(self.value)
@@ -315,7 +319,12 @@ def distance(a: Value, b: Value) -> Decimal:
 
 # -- display -------------------------------------------------------------------
 
-_SUFFIXES = ((Decimal(10) ** 12, "T"), (Decimal(10) ** 9, "B"), (Decimal(10) ** 6, "M"), (Decimal(10) ** 3, "K"))
+_SUFFIXES = (
+    (Decimal(10) ** 12, "T"),
+    (Decimal(10) ** 9, "B"),
+    (Decimal(10) ** 6, "M"),
+    (Decimal(10) ** 3, "K"),
+)
 _UNIT_LABEL = {
     "params": "params",
     "tokens": "tokens",
