@@ -343,3 +343,109 @@ def test_last_modified_is_stored_and_sent_back(engine, tmp_path):
     w = rows(engine, Watch)[0]
     assert (w.last_modified, w.etag, w.last_success) == (stamp, None, NOW)
     assert {o.last_seen for o in rows(engine, Observation)} == {NOW}  # a 304 confirms them
+
+
+def test_a_repo_gone_from_a_complete_listing_is_an_event_not_a_deletion(engine, tmp_path):
+    ids = add_subjects(engine)
+    url = "https://huggingface.co/api/models?author=moonshotai"
+    add_watch(engine, "hf-org", "huggingface_org", url)
+    k2t = {"id": "moonshotai/Kimi-K2-Thinking"}
+    k3 = {"id": "moonshotai/Kimi-K3"}
+    store = SnapshotStore(tmp_path)
+    days = [RECORDED + dt.timedelta(days=d) for d in range(3)]
+    run_check(engine, client_for([(200, {}, [k2t, k3])]), snapshot_store=store, now=days[0])
+    gone = run_check(engine, client_for([(200, {}, [k2t])]), snapshot_store=store, now=days[1])
+    empty = run_check(engine, client_for([(200, {}, [])]), snapshot_store=store, now=days[2])
+    assert (gone.changed, gone.events) == (1, 1)
+    ev = rows(engine, Event, Event.kind == "repo_disappeared")
+    assert [(e.subject_id, e.title) for e in ev] == [
+        (ids["kimi-k3"], "Kimi K3: moonshotai/Kimi-K3 is no longer listed by hf-org")
+    ]
+    obs = {o.subject_id: (o.current, o.first_seen, o.last_seen) for o in rows(engine, Observation)}
+    assert obs == {
+        ids["kimi-k2-thinking"]: (True, days[0], days[1]),
+        ids["kimi-k3"]: (False, days[0], days[0]),
+    }
+    assert (empty.events, empty.results[0].warnings) == (
+        0,
+        ["hf-org: the listing came back empty; nothing marked gone"],
+    )
+    assert rows(engine, Observation, Observation.current)[0].subject_id == ids["kimi-k2-thinking"]
+
+
+def test_c06_main_sequence_through_the_cycle_records_the_same_values_without_alert(
+    engine, tmp_path
+):
+    add_subjects(engine)
+    add_watch(engine, "hf-model-k2t", "huggingface_model", MODEL_URL)
+    store = SnapshotStore(tmp_path)
+    info = model_info("modified-mit")
+    run_check(engine, client_for([(200, {}, info)]), snapshot_store=store, now=RECORDED)
+    before = {(o.attribute, o.value_key) for o in rows(engine, Observation, Observation.current)}
+    sleeps: list[float] = []
+    responses = [
+        (429, {"Retry-After": "55"}, {"error": "rate limited"}),
+        (429, {"Retry-After": "40"}, {"error": "rate limited"}),
+        (200, {}, info),
+    ]
+    summary = run_check(
+        engine, client_for(responses), snapshot_store=store, now=NOW, sleep=sleeps.append
+    )
+    assert sleeps == [55.0, 40.0]
+    assert (summary.unchanged, summary.failing, summary.events, summary.observations) == (
+        1,
+        0,
+        0,
+        0,
+    )
+    after = {(o.attribute, o.value_key) for o in rows(engine, Observation, Observation.current)}
+    assert after == before and len(after) == 4
+    assert [e.kind for e in rows(engine, Event)] == ["weights_landed"]
+
+
+def test_unknown_adapter_fails_its_watch_only(engine, tmp_path):
+    add_subjects(engine)
+    add_watch(engine, "a-bad", "nope", "https://example.org/x")
+    add_watch(engine, "b-good", "huggingface_model", MODEL_URL)
+    summary = run_check(
+        engine,
+        client_for([(200, {}, model_info("mit"))]),
+        snapshot_store=SnapshotStore(tmp_path),
+        now=NOW,
+    )
+    assert [(r.name, r.outcome, r.error_kind) for r in summary.results] == [
+        ("a-bad", "failed", "config"),
+        ("b-good", "changed", None),
+    ]
+    assert summary.results[0].error.startswith("unknown adapter kind 'nope'")
+
+
+def test_failing_after_is_configurable_per_watch(engine, tmp_path):
+    add_subjects(engine)
+    add_watch(engine, "hf-model-k2t", "huggingface_model", MODEL_URL, failing_after=1)
+    gone = (401, {"X-Error-Code": "RepoNotFound"}, {"error": "Invalid username or password."})
+    summary = run_check(engine, client_for([gone]), snapshot_store=SnapshotStore(tmp_path), now=NOW)
+    assert summary.results[0].error_kind == "missing_or_private"
+    events = rows(engine, Event)
+    assert [(e.kind, e.audience) for e in events] == [("watch_failing", "operator")]
+    assert rows(engine, Watch)[0].state == "failing"
+
+
+def test_watch_names_select_and_unknown_names_are_an_error(engine, tmp_path):
+    import pytest
+
+    from tracker.errors import ConfigError
+
+    client, _spy, store = demo(engine, tmp_path)
+    seen = []
+    summary = run_check(
+        engine,
+        client,
+        snapshot_store=store,
+        watch_names=["openrouter-models"],
+        progress=seen.append,
+    )
+    assert [r.name for r in summary.results] == ["openrouter-models"] == [r.name for r in seen]
+    assert summary.to_dict()["checked"] == 1
+    with pytest.raises(ConfigError, match="unknown watch name\\(s\\): nope"):
+        run_check(engine, client, snapshot_store=store, watch_names=["nope"])

@@ -8,7 +8,7 @@ import json
 import httpx
 import pytest
 
-from tracker.errors import BadStatus, FetchTimeout, RateLimited, TooLarge
+from tracker.errors import BadStatus, FetchError, FetchTimeout, RateLimited, TooLarge
 from tracker.fetch import FetchSettings, fetch, make_client, retry_after_seconds
 
 T0 = dt.datetime(2026, 11, 29, 12, 0, 0, tzinfo=dt.UTC)
@@ -210,3 +210,26 @@ def test_redirects_are_followed_and_listed():
     assert got.final_url == "https://example.org/new"
     assert got.redirects == ("https://example.org/old",)
     assert got.body == b"ok"
+
+
+def test_truncated_body_is_retried_then_a_fetch_error():
+    calls = []
+
+    def handler(request):
+        calls.append(1)
+        raise httpx.RemoteProtocolError("peer closed connection without sending complete body")
+
+    client = make_client(transport=httpx.MockTransport(handler))
+    with pytest.raises(FetchError, match="network error") as info:
+        fetch(client, "https://example.org/x", sleep=lambda s: None)
+    assert info.value.kind == "fetch_error" and len(calls) == 3
+
+
+def test_body_failing_its_content_encoding_is_a_fetch_error():
+    client = make_client(
+        transport=httpx.MockTransport(
+            lambda r: httpx.Response(200, headers={"Content-Encoding": "gzip"}, content=b"not gzip")
+        )
+    )
+    with pytest.raises(FetchError, match="unreadable response"):
+        fetch(client, "https://example.org/x")

@@ -7,7 +7,7 @@ import json
 
 import httpx
 import pytest
-from cycle_setup import DEMO_HAR
+from cycle_setup import DATA, DEMO_HAR
 
 from tracker.errors import NotRecorded
 from tracker.fetch import fetch, make_client
@@ -103,3 +103,30 @@ def test_demo_har_is_reproducible_from_its_generator(tmp_path):
         "REAL",
         "REAL",
     ]
+
+
+def test_every_demo_watch_has_a_known_adapter_and_a_recorded_answer():
+    import tomllib
+
+    from cycle_setup import WATCHES
+
+    from tracker.adapters import adapter_kinds
+
+    watches = tomllib.loads(WATCHES.read_text())["watch"]
+    recorded = set(HarReplayTransport(DEMO_HAR).urls())
+    assert {w["adapter"] for w in watches} <= set(adapter_kinds())
+    assert {w["url"] for w in watches} == recorded
+    assert len({w["name"] for w in watches}) == len(watches)
+
+
+def test_percent_encoded_query_in_the_har_matches_the_request(tmp_path):
+    recorded = "https://huggingface.co/api/models/Qwen/Qwen3-235B-A22B?expand%5B%5D=safetensors"
+    body = (DATA / "hf_model_info_expand_Qwen_Qwen3-235B-A22B_note_excerpt.json").read_bytes()
+    path = write_har(tmp_path / "q.har", [har_entry("GET", recorded, 200, [], body, RECORDED)])
+    client = make_client(transport=HarReplayTransport(path))
+    got = fetch(
+        client, "https://huggingface.co/api/models/Qwen/Qwen3-235B-A22B?expand[]=safetensors"
+    )
+    assert json.loads(got.body)["safetensors"]["total"] == 235093634560
+    with pytest.raises(NotRecorded):
+        fetch(client, "https://huggingface.co/api/models/Qwen/Qwen3-235B-A22B?expand[]=config")

@@ -7,7 +7,8 @@
     │   ├── RateLimited           429 (or 503 with Retry-After) after the retry budget
     │   ├── BadStatus             any other non-2xx status (kept: status, error code)
     │   ├── TooLarge              body over the size cap
-    │   └── NotRecorded           --replay: the request is not in the HAR file
+    │   ├── NotRecorded           --replay: the request is not in the HAR file
+    │   └── Disallowed            robots.txt disallows the URL (or is unreachable)
     └── ParseError                the body cannot be read as the adapter's format
         └── LayoutChanged         the expected element/key is missing: the watch is
                                   marked failing; never read as "the value disappeared"
@@ -74,6 +75,13 @@ class TooLarge(FetchError):
 
 class NotRecorded(FetchError):
     kind = "not_recorded"
+
+
+class Disallowed(FetchError):
+    """robots.txt disallows the URL for our user agent, or could not be read (RFC 9309
+    §2.3.1.4: an unreachable robots.txt means complete disallow)."""
+
+    kind = "robots_disallowed"
 
 
 class ParseError(TrackerError):

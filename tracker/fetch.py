@@ -15,7 +15,7 @@ import random
 import re
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
@@ -53,6 +53,11 @@ class FetchSettings:
     read_timeout: float = 30.0
     max_redirects: int = 5
     max_bytes: int = DEFAULT_MAX_BYTES
+    # Live runs only: seconds between requests to one host (per-host overrides) and
+    # concurrent requests per host (tracker.throttle.HostThrottle).
+    min_interval: float = 1.0
+    per_host_interval: Mapping[str, float] = field(default_factory=dict)
+    max_concurrent_per_host: int = 2
 
     @classmethod
     def from_env(cls) -> FetchSettings:
@@ -69,11 +74,14 @@ def make_client(
 ) -> httpx.Client:
     """The client every fetch goes through.
 
-    ``transport=None`` uses httpx's own network transport (live runs); tests pass
-    ``httpx.MockTransport``; ``--replay`` passes :class:`tracker.har.HarReplayTransport`.
+    ``transport=None`` uses httpx's own network transport (live runs) behind a per-host
+    :class:`~tracker.throttle.HostThrottle`; tests pass ``httpx.MockTransport``;
+    ``--replay`` passes :class:`tracker.har.HarReplayTransport` (neither is throttled).
     Redirects are followed up to ``settings.max_redirects`` (httpx only speaks http(s)).
     """
     s = settings or FetchSettings.from_env()
+    if transport is None:
+        transport = live_transport(s)
     return httpx.Client(
         transport=transport,
         headers={
@@ -83,6 +91,18 @@ def make_client(
         timeout=httpx.Timeout(s.read_timeout, connect=s.connect_timeout),
         follow_redirects=True,
         max_redirects=s.max_redirects,
+    )
+
+
+def live_transport(settings: FetchSettings) -> httpx.BaseTransport:
+    """httpx's network transport behind the per-host :class:`~tracker.throttle.HostThrottle`."""
+    from tracker.throttle import HostThrottle
+
+    return HostThrottle(
+        httpx.HTTPTransport(),
+        min_interval=settings.min_interval,
+        per_host=settings.per_host_interval,
+        max_concurrent=settings.max_concurrent_per_host,
     )
 
 
@@ -224,9 +244,11 @@ def fetch(
             raise FetchError(f"{url}: too many redirects ({exc})", url=url) from exc
         except httpx.UnsupportedProtocol as exc:
             raise FetchError(f"{url}: redirect to a non-http(s) URL ({exc})", url=url) from exc
-        except httpx.TransportError as exc:
+        except httpx.TransportError as exc:  # connection reset, truncated body...
             last_error = FetchError(f"{url}: network error ({exc})", url=url)
             wait = _backoff(attempt, rng)
+        except httpx.HTTPError as exc:  # e.g. a body that fails its Content-Encoding
+            raise FetchError(f"{url}: unreadable response ({exc})", url=url) from exc
         if attempt < retries and wait is not None:
             sleep(wait)
     assert last_error is not None

@@ -28,7 +28,12 @@ _SECRET_HEADERS = frozenset(
 
 
 def _key(method: str, url: str | httpx.URL) -> tuple[str, str]:
-    return (method.upper(), str(httpx.URL(str(url))))
+    """Method + URL with the query decoded, so ``expand%5B%5D=x`` (as a browser exports
+    it) and ``expand[]=x`` (as httpx sends it) are one key; parameter order counts."""
+    u = httpx.URL(str(url))
+    query = "&".join(f"{k}={v}" for k, v in u.params.multi_items())
+    port = f":{u.port}" if u.port else ""
+    return (method.upper(), f"{u.scheme}://{u.host}{port}{u.path}" + (f"?{query}" if query else ""))
 
 
 def _parse_time(text: str) -> dt.datetime:
@@ -96,18 +101,21 @@ class HarReplayTransport(httpx.BaseTransport):
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise ConfigError(f"{self.path}: not a readable HAR file ({exc})") from exc
         self._entries: dict[tuple[str, str], list[_Recorded]] = {}
+        self._urls: list[str] = []
         for i, entry in enumerate(entries):
             where = f"{self.path}: log.entries[{i}]"
             try:
                 key = _key(entry["request"]["method"], entry["request"]["url"])
             except (KeyError, TypeError) as exc:
                 raise ConfigError(f"{where}: malformed HAR entry ({exc})") from exc
+            if key not in self._entries:
+                self._urls.append(entry["request"]["url"])
             self._entries.setdefault(key, []).append(_Recorded(entry, where))
         self._served: dict[tuple[str, str], int] = {}
 
     def urls(self) -> list[str]:
         """Every recorded URL, in file order of first appearance."""
-        return [url for _, url in self._entries]
+        return list(self._urls)
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         key = _key(request.method, request.url)

@@ -101,12 +101,15 @@ class ParseResult:
     """What an adapter read from one page: values, the next page's URL, warnings.
 
     ``warnings`` are data-quality notes (e.g. a price rejected as a unit error); they
-    never become observations.
+    never become observations. ``listing`` names an attribute these pages list
+    completely (an org's repos): a value of it absent from a complete, non-empty
+    listing is no longer current.
     """
 
     values: list[ObservedValue]
     next_url: str | None = None
     warnings: list[str] = field(default_factory=list)
+    listing: str | None = None
 
 
 ParseFn = Callable[[Fetched, Mapping[str, Any]], ParseResult]

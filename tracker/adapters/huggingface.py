@@ -27,7 +27,9 @@ def parse_org_listing(fetched: Fetched, params: Mapping[str, Any]) -> ParseResul
 
     Each public repo gives ``weights_available = true`` with qualifier ``repo`` (its
     ``createdAt`` kept in ``value.extra``). ``next_url`` is the ``Link: rel="next"``
-    cursor page, which the cycle follows. Raises LayoutChanged when the body is not a
+    cursor page, which the cycle follows. The pages together list the org's public
+    repos completely (``listing``), so a repo gone from them is noticed (issue 5).
+    Raises LayoutChanged when the body is not a
     JSON list of objects with an ``id``.
     """
     data = fetched.json()
@@ -55,7 +57,9 @@ def parse_org_listing(fetched: Fetched, params: Mapping[str, Any]) -> ParseResul
                 qualifiers={"repo": repo},
             )
         )
-    return ParseResult(values=values, next_url=next_link(fetched.headers.get("link")))
+    return ParseResult(
+        values=values, next_url=next_link(fetched.headers.get("link")), listing="weights_available"
+    )
 
 
 def license_of(info: Mapping[str, Any]) -> str | None:

@@ -1,0 +1,75 @@
+"""tracker.offline: re-parse recorded responses; record a cycle and replay it."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+from cycle_setup import DATA, DEMO_HAR, add_subjects, add_watches
+from sqlmodel import Session, select
+
+from claims.db import make_engine
+from claims.models import Observation
+from tracker.cycle import run_check
+from tracker.errors import ConfigError
+from tracker.fetch import make_client
+from tracker.har import HarReplayTransport
+from tracker.offline import parse_har, parse_snapshot, record_check
+from tracker.snapshots import SnapshotStore
+
+MODEL = "https://huggingface.co/api/models/moonshotai/Kimi-K2-Thinking"
+RECORDED = dt.datetime(2026, 11, 28, 6, 0, 0, tzinfo=dt.UTC)
+
+
+def test_parse_har_reruns_an_adapter_on_one_recorded_url():
+    [item] = parse_har("huggingface_model", DEMO_HAR, url=MODEL)
+    assert item.fetched_at == RECORDED and item.error is None
+    lic = [v.value.value for v in item.result.values if v.attribute == "license"]
+    assert lic == ["modified-mit"]
+
+
+def test_parse_har_reports_a_wrong_adapter_per_url_and_unknown_urls():
+    items = parse_har("openrouter_models", DEMO_HAR)
+    assert [(i.url.split("/")[2], i.error_kind) for i in items][:3] == [
+        ("huggingface.co", "layout_changed"),
+        ("huggingface.co", "layout_changed"),
+        ("huggingface.co", "layout_changed"),
+    ]
+    with pytest.raises(ConfigError, match="is not recorded"):
+        parse_har("huggingface_model", DEMO_HAR, url=MODEL + "x")
+
+
+def test_parse_snapshot(tmp_path):
+    store = SnapshotStore(tmp_path)
+    sha = store.put((DATA / "openrouter_model_moonshotai_kimi-k2-thinking.json").read_bytes())
+    with pytest.raises(Exception, match="expected"):
+        parse_snapshot("openrouter_models", store, sha, url="https://x", fetched_at=RECORDED)
+
+
+def observed(engine):
+    with Session(engine) as s:
+        return sorted(
+            (o.attribute, o.qualifiers_json, o.value_key, o.first_seen)
+            for o in s.exec(select(Observation)).all()
+        )
+
+
+def test_record_then_replay_gives_the_same_observations(tmp_path):
+    live = HarReplayTransport(DEMO_HAR)  # stands in for the network
+    first = make_engine(tmp_path / "a.db")
+    add_subjects(first)
+    add_watches(first)
+    summary, path = record_check(
+        first, tmp_path / "rec.har", snapshot_store=SnapshotStore(tmp_path / "s"), inner=live
+    )
+    assert summary.failing == 0 and summary.checked == 5
+    doc = json.loads(path.read_text())
+    assert len(doc["log"]["entries"]) == 5
+    second = make_engine(tmp_path / "b.db")
+    add_subjects(second)
+    add_watches(second)
+    client = make_client(transport=HarReplayTransport(path))
+    run_check(second, client, snapshot_store=SnapshotStore(tmp_path / "s"))
+    assert observed(second) == observed(first)
+    assert len(observed(first)) == 20  # K2 Thinking 8 hub + 3 OpenRouter; K3.1 Pro 6; K3 3

@@ -1,0 +1,435 @@
+"""Recording one watch's outcome in ONE transaction: snapshot rows, observations (one
+row per distinct value, first/last seen), subscriber events, and watch health.
+Input: parsed pages or the error; output: a :class:`WatchResult`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, select
+
+from claims.events import make_event
+from claims.matching import AliasIndex
+from claims.models import Event, Observation, Snapshot, Watch, dumps
+from tracker.adapters.base import Fetched, ObservedValue, ParseResult
+from tracker.errors import ParseError
+
+
+@dataclass
+class WatchResult:
+    """How one watch's check went: ``outcome`` is ``changed``, ``unchanged``, ``failed``
+    or ``skipped`` (a credential it needs is not configured; nothing recorded)."""
+
+    name: str
+    outcome: str
+    observations: int = 0  # new observation rows (a new distinct value)
+    events: int = 0
+    unmatched: int = 0  # values whose subject ref matched no subject
+    error: str | None = None
+    error_kind: str | None = None
+    warnings: list[str] = field(default_factory=list)
+    # "url -> final url" for every fetched page that was redirected (C12: logged).
+    redirects: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class WatchSpec:
+    """A detached copy of a Watch row: what the fetch step needs, so no session spans
+    network I/O."""
+
+    id: int
+    name: str
+    adapter: str
+    url: str
+    params: dict[str, Any]
+    etag: str | None
+    last_modified: str | None
+
+
+def _snapshot_row(spec: WatchSpec, f: Fetched) -> Snapshot:
+    return Snapshot(
+        watch_id=spec.id,
+        url=f.final_url,
+        status=f.status,
+        headers_json=dumps(dict(f.headers)),
+        fetched_at=f.fetched_at,
+        sha256=f.sha256,
+        size=len(f.body),
+    )
+
+
+def _snapshot_id(s: Session, spec: WatchSpec, f: Fetched) -> int | None:
+    """Id of this watch's snapshot row with the same URL and body, else of a new row
+    (a body fetched again unchanged is one snapshot, not one per run)."""
+    same = s.exec(
+        select(Snapshot.id).where(
+            Snapshot.watch_id == spec.id, Snapshot.url == f.final_url, Snapshot.sha256 == f.sha256
+        )
+    ).first()
+    if same is not None:
+        return same
+    snap = _snapshot_row(spec, f)
+    s.add(snap)
+    s.flush()
+    return snap.id
+
+
+class _Outbox:
+    """Events of one transaction, skipping any whose content key is already stored."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.keys: set[str] = set()
+        self.added = 0
+
+    def add(self, event: Event) -> None:
+        if event.key in self.keys:
+            return
+        self.keys.add(event.key)
+        if self.session.exec(select(Event.id).where(Event.key == event.key)).first() is not None:
+            return
+        self.session.add(event)
+        self.added += 1
+
+
+def _mark_gone(
+    s: Session,
+    outbox: _Outbox,
+    spec: WatchSpec,
+    attribute: str,
+    listed: set[tuple[int, str, str]],
+    total: int,
+    at: dt.datetime,
+    names: dict[int | None, str],
+) -> int:
+    """Mark current ``attribute`` rows of this watch that the listing no longer shows;
+    returns how many, or -1 when the listing was empty (suspicious: nothing marked)."""
+    rows = s.exec(
+        select(Observation).where(
+            Observation.watch_id == spec.id,
+            Observation.attribute == attribute,
+            Observation.current,
+        )
+    ).all()
+    gone = [o for o in rows if (o.subject_id, o.attribute, o.qualifiers_json) not in listed]
+    if gone and total == 0:
+        return -1
+    for o in gone:
+        o.current = False
+        s.add(o)
+        repo = o.qualifiers.get("repo", "")
+        outbox.add(
+            make_event(
+                "repo_disappeared",
+                f"{names.get(o.subject_id, o.subject_id)}: {repo or attribute} is no longer "
+                f"listed by {spec.name}",
+                subject_id=o.subject_id,
+                watch_id=spec.id,
+                detail={
+                    "attribute": attribute,
+                    "qualifiers": o.qualifiers,
+                    "last_seen": o.last_seen.isoformat(),
+                    "missing_at": at.isoformat(),
+                },
+            )
+        )
+    return len(gone)
+
+
+def record_failure(
+    engine: Engine,
+    spec: WatchSpec,
+    exc: Exception,
+    fetched: list[Fetched],
+    at: dt.datetime,
+    failing_after: int,
+) -> WatchResult:
+    """Record a failed check in one transaction: no observation, nothing marked gone,
+    no subscriber event. Health: ``consecutive_failures`` + 1, ``failing_since`` at the
+    streak's first failure, ``last_error``/``last_error_kind``; at ``failing_after``
+    (watch param overrides) state ``failing`` and one operator event. Pages fetched
+    before the error keep their snapshot rows (for ``tracker parse`` after a fix)."""
+    kind = getattr(exc, "kind", "parse_error")
+    threshold = int(spec.params.get("failing_after", failing_after))
+    with Session(engine) as s:
+        outbox = _Outbox(s)
+        for f in fetched:  # kept so `tracker parse` can re-run a fixed parser on them
+            _snapshot_id(s, spec, f)
+        w = s.get(Watch, spec.id)
+        assert w is not None
+        w.last_run = at
+        w.consecutive_failures += 1
+        w.last_error = str(exc)
+        w.last_error_kind = kind
+        if w.consecutive_failures == 1 or w.failing_since is None:
+            w.failing_since = at
+        if w.consecutive_failures >= threshold and w.state != "failing":
+            w.state = "failing"
+            ev_kind = "extraction_failed" if isinstance(exc, ParseError) else "watch_failing"
+            outbox.add(
+                make_event(
+                    ev_kind,
+                    f"Watch {spec.name} failed {w.consecutive_failures} times in a row ({kind})",
+                    watch_id=spec.id,
+                    detail={
+                        "watch": spec.name,
+                        "failing_since": w.failing_since.isoformat(),
+                        "error_kind": kind,
+                        "failures": w.consecutive_failures,
+                    },
+                )
+            )
+        s.add(w)
+        s.commit()
+    return WatchResult(spec.name, "failed", events=outbox.added, error=str(exc), error_kind=kind)
+
+
+def record_success(
+    engine: Engine,
+    spec: WatchSpec,
+    pages: list[tuple[Fetched, ParseResult]],
+    not_modified: Fetched | None,
+    index: AliasIndex,
+    names: dict[int | None, str],
+    complete: bool = True,
+) -> WatchResult:
+    """Record a successful check in one transaction and return its result.
+
+    ``pages`` are the fetched pages with what the adapter read from each;
+    ``not_modified`` is the 304 answer instead (then every current value of the watch
+    gets ``last_seen`` = its time). Values are matched to subjects through ``index``;
+    unmatched ones are counted, not stored. When every page says it is a complete
+    ``listing`` of one attribute and ``complete`` (all cursor pages were read), a current
+    value missing from it is marked not current with a ``repo_disappeared`` event
+    (history is kept); an empty listing never marks anything gone. Watch health is
+    reset (``watch_recovered`` if it was failing) and the first page's ETag /
+    Last-Modified are stored.
+    """
+    result = WatchResult(spec.name, "unchanged")
+    with Session(engine) as s:
+        outbox = _Outbox(s)
+        w = s.get(Watch, spec.id)
+        assert w is not None
+        changed = False
+        if not_modified is not None:
+            seen_at = not_modified.fetched_at
+            # A 304 confirms every current value of this watch as of now.
+            for o in s.exec(
+                select(Observation).where(Observation.watch_id == spec.id, Observation.current)
+            ).all():
+                if seen_at > o.last_seen:
+                    o.last_seen = seen_at
+                    s.add(o)
+        else:
+            seen_at = pages[0][0].fetched_at
+            resolved: list[tuple[Fetched, int, ObservedValue]] = []
+            for f, parsed in pages:
+                result.warnings.extend(parsed.warnings)
+                for ov in parsed.values:
+                    sid = index.resolve_any((ov.subject_ref, *ov.alt_refs))
+                    if sid is None:
+                        result.unmatched += 1
+                    else:
+                        resolved.append((f, sid, ov))
+            listed = {(sid, ov.attribute, dumps(dict(ov.qualifiers))) for _f, sid, ov in resolved}
+            resolved = _drop_conflicts(resolved, names, result.warnings)
+            snap_ids: dict[int, int | None] = {}
+            for f, _parsed in pages:
+                snap_ids[id(f)] = _snapshot_id(s, spec, f)
+            for f, sid, ov in resolved:
+                new_row, value_changed = _upsert(
+                    s, outbox, spec, sid, ov, f, snap_ids[id(f)], names
+                )
+                result.observations += int(new_row)
+                changed = changed or new_row or value_changed
+            listing = {p.listing for _f, p in pages}
+            if complete and len(listing) == 1 and None not in listing:
+                attribute = str(next(iter(listing)))
+                total = sum(len(p.values) for _f, p in pages)
+                gone = _mark_gone(s, outbox, spec, attribute, listed, total, seen_at, names)
+                if gone < 0:
+                    result.warnings.append(
+                        f"{spec.name}: the listing came back empty; nothing marked gone"
+                    )
+                changed = changed or gone > 0
+            first = pages[0][0]
+            w.etag = first.headers.get("etag")
+            w.last_modified = first.headers.get("last-modified")
+        if w.state == "failing":
+            outbox.add(
+                make_event(
+                    "watch_recovered",
+                    f"Watch {spec.name} works again",
+                    watch_id=spec.id,
+                    detail={
+                        "watch": spec.name,
+                        "failing_since": w.failing_since.isoformat() if w.failing_since else None,
+                        "recovered_at": seen_at.isoformat(),
+                    },
+                )
+            )
+        w.state = "ok"
+        w.consecutive_failures = 0
+        w.failing_since = None
+        w.last_error = None
+        w.last_error_kind = None
+        w.last_run = seen_at
+        w.last_success = seen_at
+        s.add(w)
+        s.commit()
+    result.outcome = "changed" if changed else "unchanged"
+    result.events = outbox.added
+    return result
+
+
+def _drop_conflicts(
+    resolved: list[tuple[Fetched, int, ObservedValue]],
+    names: dict[int | None, str],
+    warnings: list[str],
+) -> list[tuple[Fetched, int, ObservedValue]]:
+    """Drop values where one run gives one subject/attribute/qualifiers two different
+    values (e.g. two price-list keys aliased to one subject): recording either would
+    make the value flip between runs and alert each time. A warning names them."""
+    seen: dict[tuple[int, str, str], set[str]] = {}
+    for _f, sid, ov in resolved:
+        seen.setdefault((sid, ov.attribute, dumps(dict(ov.qualifiers))), set()).add(ov.value.key())
+    bad = {k for k, keys in seen.items() if len(keys) > 1}
+    for sid, attribute, qj in sorted(bad):
+        warnings.append(
+            f"{names.get(sid, sid)}: {attribute} {qj} has {len(seen[(sid, attribute, qj)])} "
+            "different values in one response; none recorded (check the aliases)"
+        )
+    return [r for r in resolved if (r[1], r[2].attribute, dumps(dict(r[2].qualifiers))) not in bad]
+
+
+def _upsert(
+    s: Session,
+    outbox: _Outbox,
+    spec: WatchSpec,
+    subject_id: int,
+    ov: ObservedValue,
+    f: Fetched,
+    snapshot_id: int | None,
+    names: dict[int | None, str],
+) -> tuple[bool, bool]:
+    """Record one observed value; returns (new row, value changed).
+
+    One row per distinct value (subject, attribute, qualifiers, value, watch): the same
+    value bumps ``last_seen``; a different value from the same watch makes the old
+    row(s) not current and emits ``value_changed``; the first ``weights_available =
+    true`` of a subject emits ``weights_landed``, a further new repo ``subject_discovered``.
+    """
+    qj = dumps(dict(ov.qualifiers))
+    vk = ov.value.key()
+    same = (
+        Observation.subject_id == subject_id,
+        Observation.attribute == ov.attribute,
+        Observation.qualifiers_json == qj,
+        Observation.watch_id == spec.id,
+    )
+    row = s.exec(select(Observation).where(*same, Observation.value_key == vk)).first()
+    previous = s.exec(
+        select(Observation).where(*same, Observation.current, Observation.value_key != vk)
+    ).all()
+    at = f.fetched_at
+    new_row = row is None
+    if row is None:
+        row = Observation(
+            subject_id=subject_id,
+            attribute=ov.attribute,
+            qualifiers_json=qj,
+            value_json=dumps(ov.value.to_dict()),
+            value_key=vk,
+            watch_id=spec.id,
+            snapshot_id=snapshot_id,
+            source_url=f.final_url,
+            first_seen=at,
+            last_seen=at,
+            current=True,
+        )
+    else:
+        if at > row.last_seen:
+            row.last_seen = at
+        row.snapshot_id = snapshot_id
+        row.current = True
+    s.add(row)
+    for old in previous:
+        old.current = False
+        s.add(old)
+    s.flush()
+    subject = names.get(subject_id, str(subject_id))
+    if previous:
+        old_value = previous[0].value
+        outbox.add(
+            make_event(
+                "value_changed",
+                f"{subject}: {ov.attribute} changed from {old_value.display()} "
+                f"to {ov.value.display()}",
+                subject_id=subject_id,
+                watch_id=spec.id,
+                detail={
+                    "attribute": ov.attribute,
+                    "qualifiers": dict(ov.qualifiers),
+                    "from": _plain(old_value.to_dict()),
+                    "to": _plain(ov.value.to_dict()),
+                    "observed_at": at.isoformat(),
+                },
+            )
+        )
+    if new_row and ov.attribute == "weights_available" and ov.value.value is True:
+        _weights_events(s, outbox, spec, subject_id, subject, ov, row, at)
+    return new_row, bool(previous)
+
+
+def _weights_events(
+    s: Session,
+    outbox: _Outbox,
+    spec: WatchSpec,
+    subject_id: int,
+    subject: str,
+    ov: ObservedValue,
+    row: Observation,
+    at: dt.datetime,
+) -> None:
+    others = s.exec(
+        select(Observation).where(
+            Observation.subject_id == subject_id,
+            Observation.attribute == "weights_available",
+            Observation.value_key == row.value_key,
+            Observation.id != row.id,
+        )
+    ).all()
+    repo = ov.qualifiers.get("repo")
+    detail = {"repo": repo, "first_seen": at.isoformat()}
+    if "created_at" in ov.value.extra:
+        detail["created_at"] = ov.value.extra["created_at"]
+    if not others:
+        outbox.add(
+            make_event(
+                "weights_landed",
+                f"{subject}: weights available on Hugging Face ({repo})",
+                subject_id=subject_id,
+                watch_id=spec.id,
+                detail=detail,
+            )
+        )
+    elif all(o.qualifiers_json != row.qualifiers_json for o in others):
+        outbox.add(
+            make_event(
+                "subject_discovered",
+                f"{subject}: new weights repo {repo}",
+                subject_id=subject_id,
+                watch_id=spec.id,
+                detail=detail,
+            )
+        )
+
+
+def _plain(d: dict[str, Any]) -> dict[str, Any]:
+    d = dict(d)
+    d.pop("extra", None)
+    return d

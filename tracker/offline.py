@@ -1,0 +1,100 @@
+"""Offline workflows over the fetch seam: re-run an adapter on recorded responses
+(``tracker parse``, as ``scrapy parse``) and record one live cycle to HAR
+(``tracker record``). The CLI calls these; they print nothing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.engine import Engine
+
+from tracker.adapters.base import Fetched, ParseResult, get_adapter
+from tracker.cycle import CycleSummary, run_check
+from tracker.errors import ConfigError, TrackerError
+from tracker.fetch import FetchSettings, fetch, live_transport, make_client
+from tracker.har import HarRecorder, HarReplayTransport
+from tracker.snapshots import SnapshotStore
+
+
+@dataclass(frozen=True)
+class Reparsed:
+    """One recorded response run through an adapter: its result, or the error."""
+
+    url: str
+    fetched_at: dt.datetime | None
+    result: ParseResult | None
+    error: str | None = None
+    error_kind: str | None = None
+
+
+def parse_har(
+    kind: str,
+    har_path: str | Path,
+    *,
+    url: str | None = None,
+    params: Mapping[str, Any] | None = None,
+) -> list[Reparsed]:
+    """Run adapter ``kind`` on every response recorded in ``har_path`` (or only ``url``).
+
+    Each item carries the ParseResult or the FetchError/ParseError text and kind, so a
+    parser change can be checked against old captures. Raises ConfigError for an
+    unknown adapter, an unreadable HAR, or a ``url`` not in the file.
+    """
+    adapter = get_adapter(kind)
+    transport = HarReplayTransport(har_path)
+    urls = transport.urls()
+    if url is not None:
+        if url not in urls:
+            raise ConfigError(f"{url} is not recorded in {har_path}")
+        urls = [url]
+    client = make_client(transport=transport)
+    out: list[Reparsed] = []
+    for u in urls:
+        try:
+            f = fetch(client, u, retries=1)
+            out.append(Reparsed(u, f.fetched_at, adapter.parse(f, params or {})))
+        except TrackerError as exc:
+            out.append(Reparsed(u, None, None, str(exc), exc.kind))
+    return out
+
+
+def parse_snapshot(
+    kind: str,
+    store: SnapshotStore,
+    sha: str,
+    *,
+    url: str,
+    fetched_at: dt.datetime,
+    params: Mapping[str, Any] | None = None,
+) -> ParseResult:
+    """Run adapter ``kind`` on a stored snapshot body (e.g. a Snapshot row's sha256,
+    url and fetched_at). Raises KeyError for a missing body, ParseError from the adapter."""
+    fetched = Fetched.from_body(url, store.get(sha), fetched_at)
+    return get_adapter(kind).parse(fetched, params or {})
+
+
+def record_check(
+    engine: Engine,
+    out: str | Path,
+    *,
+    snapshot_store: SnapshotStore,
+    settings: FetchSettings | None = None,
+    inner: Any = None,
+    **run_kwargs: Any,
+) -> tuple[CycleSummary, Path]:
+    """Run one live cycle through a :class:`HarRecorder` and write every exchange to
+    ``out`` (HAR 1.2), so ``tracker check --replay out`` gives the same observations.
+
+    ``inner`` is the transport to record (default: the live, per-host-throttled one;
+    tests pass a MockTransport). ``run_kwargs`` go to :func:`run_check`.
+    """
+    s = settings or FetchSettings.from_env()
+    recorder = HarRecorder(inner if inner is not None else live_transport(s))
+    with make_client(s, transport=recorder) as client:
+        summary = run_check(engine, client, snapshot_store=snapshot_store, **run_kwargs)
+    return summary, recorder.save(out)
