@@ -12,7 +12,9 @@ from claims import models
 from claims.db import make_engine
 from tracker.cli import app
 from tracker.cli_watch import run_cycle
-from tracker.har import HarRecorder, HarReplayTransport
+from tracker.har import HarReplayTransport
+from tracker.offline import record_check
+from tracker.snapshots import SnapshotStore
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO_HAR = ROOT / "data" / "recordings" / "demo.har"
@@ -63,10 +65,14 @@ def test_demo_end_to_end_and_status(tmp_path, monkeypatch):
 
     # A second demo run stores nothing new.
     with Session(make_engine(db)) as s:
-        counts = [len(s.exec(select(t)).all()) for t in (models.Claim, models.Observation, models.Event)]
+        counts = [
+            len(s.exec(select(t)).all()) for t in (models.Claim, models.Observation, models.Event)
+        ]
     _demo(tmp_path)
     with Session(make_engine(db)) as s:
-        assert [len(s.exec(select(t)).all()) for t in (models.Claim, models.Observation, models.Event)] == counts
+        assert [
+            len(s.exec(select(t)).all()) for t in (models.Claim, models.Observation, models.Event)
+        ] == counts
 
 
 def test_unknown_subject_is_one_line_error(tmp_path, monkeypatch):
@@ -82,10 +88,21 @@ def test_check_replay_of_missing_url_fails_the_watch_not_the_run(tmp_path, monke
     db = str(tmp_path / "t.db")
     assert _run("load", "--db", db)[0] == 0
     har = json.loads(DEMO_HAR.read_text())
-    har["log"]["entries"] = [e for e in har["log"]["entries"] if "openrouter" not in e["request"]["url"]]
+    har["log"]["entries"] = [
+        e for e in har["log"]["entries"] if "openrouter" not in e["request"]["url"]
+    ]
     partial = tmp_path / "partial.har"
     partial.write_text(json.dumps(har))
-    code, out = _run("check", "--replay", str(partial), "--db", db, "--json", "--snapshots", str(tmp_path / "snap"))
+    code, out = _run(
+        "check",
+        "--replay",
+        str(partial),
+        "--db",
+        db,
+        "--json",
+        "--snapshots",
+        str(tmp_path / "snap"),
+    )
     assert code == 0, out
     summary = json.loads(out)
     failed = [r for r in summary["results"] if r["outcome"] == "failed"]
@@ -95,14 +112,21 @@ def test_check_replay_of_missing_url_fails_the_watch_not_the_run(tmp_path, monke
 
 
 def test_check_with_missing_har_file(tmp_path):
-    code, out = _run("check", "--replay", str(tmp_path / "nope.har"), "--db", str(tmp_path / "t.db"))
+    code, out = _run(
+        "check", "--replay", str(tmp_path / "nope.har"), "--db", str(tmp_path / "t.db")
+    )
     assert code == 1 and "no such HAR file" in out
 
 
 def test_parse_reruns_adapter_on_recording():
     code, out = _run(
-        "parse", "huggingface_org", "--har", str(DEMO_HAR), "--json",
-        "--url", "https://huggingface.co/api/models?author=moonshotai&sort=createdAt&direction=-1&limit=100",
+        "parse",
+        "huggingface_org",
+        "--har",
+        str(DEMO_HAR),
+        "--json",
+        "--url",
+        "https://huggingface.co/api/models?author=moonshotai&sort=createdAt&direction=-1&limit=100",
     )
     assert code == 0, out
     pages = json.loads(out)
@@ -117,9 +141,12 @@ def test_record_then_replay_gives_the_same_observations(tmp_path, monkeypatch):
     # The "live" server is the demo recording; the recorder wraps it as it would the network.
     db1, db2 = str(tmp_path / "a.db"), str(tmp_path / "b.db")
     assert _run("load", "--db", db1)[0] == 0 and _run("load", "--db", db2)[0] == 0
-    recorder = HarRecorder(HarReplayTransport(DEMO_HAR))
-    run_cycle(db1, None, None, tmp_path / "s1", show_progress=False, recorder=recorder)
-    out = recorder.save(tmp_path / "rec.har")
+    _, out = record_check(
+        make_engine(db1),
+        tmp_path / "rec.har",
+        snapshot_store=SnapshotStore(tmp_path / "s1"),
+        inner=HarReplayTransport(DEMO_HAR),
+    )
     run_cycle(db2, out, None, tmp_path / "s2", show_progress=False)
 
     def observed(db: str) -> list[tuple]:

@@ -14,7 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from claims.db import make_engine
 from tracker.cli_common import DbOpt, JsonOpt, console, friendly_errors, print_json
 from tracker.cycle import CycleSummary, WatchResult, run_check
-from tracker.errors import ConfigError, TrackerError
+from tracker.errors import ConfigError
 from tracker.snapshots import DEFAULT_ROOT, SnapshotStore
 
 ReplayOpt = Annotated[
@@ -29,7 +29,7 @@ SnapOpt = Annotated[
 ]
 
 
-def _client(replay: Path | None, recorder: Any = None) -> Any:
+def _client(replay: Path | None) -> Any:
     from tracker.fetch import make_client
     from tracker.har import HarReplayTransport
 
@@ -37,7 +37,16 @@ def _client(replay: Path | None, recorder: Any = None) -> Any:
         if not replay.is_file():
             raise ConfigError(f"{replay}: no such HAR file")
         return make_client(transport=HarReplayTransport(replay))
-    return make_client(transport=recorder)
+    return make_client()
+
+
+def _robots(replay: Path | None, client: Any) -> Any:
+    """Live runs obey robots.txt (per watch policy); replays never ask for it."""
+    if replay is not None:
+        return None
+    from tracker.robots import RobotsPolicy
+
+    return RobotsPolicy.for_client(client)
 
 
 def run_cycle(
@@ -51,11 +60,12 @@ def run_cycle(
 ) -> CycleSummary:
     """One cycle over the watches (all, or those named), with a progress bar on a terminal."""
     engine = make_engine(db)
-    client = _client(replay, recorder)
+    client = _client(replay)
     store = SnapshotStore(snapshots)
+    robots = _robots(replay, client)
     if not show_progress:
         with client:
-            return run_check(engine, client, snapshot_store=store, watch_names=watch)
+            return run_check(engine, client, snapshot_store=store, watch_names=watch, robots=robots)
     from sqlmodel import Session, func, select
 
     from claims.models import Watch
@@ -77,7 +87,9 @@ def run_cycle(
         def step(r: WatchResult) -> None:
             bar.update(task, advance=1, name=r.name)
 
-        return run_check(engine, client, snapshot_store=store, watch_names=watch, progress=step)
+        return run_check(
+            engine, client, snapshot_store=store, watch_names=watch, progress=step, robots=robots
+        )
 
 
 def print_summary(summary: CycleSummary) -> None:
@@ -137,18 +149,16 @@ def record(
     Replay it later with `tracker check --replay FILE` to get the same observations
     offline. Credential headers are never written.
     """
-    from tracker.har import HarRecorder
+    from tracker.offline import record_check
 
-    recorder = HarRecorder()
-    try:
-        summary = run_cycle(db, None, watch, snapshots, show_progress=False, recorder=recorder)
-    finally:
-        path = recorder.save(out)
+    summary, path = record_check(
+        make_engine(db), out, snapshot_store=SnapshotStore(snapshots), watch_names=watch
+    )
     if json_out:
-        print_json({"har": str(path), "entries": len(recorder.entries), **summary.to_dict()})
+        print_json({"har": str(path), **summary.to_dict()})
     else:
         print_summary(summary)
-        console.print(f"recorded {len(recorder.entries)} exchanges to {path}")
+        console.print(f"recorded to {path}")
 
 
 @friendly_errors
@@ -170,45 +180,42 @@ def parse(
     json_out: JsonOpt = False,
 ) -> None:
     """Re-run an adapter on recorded responses and print what it reads (no database)."""
-    from tracker.adapters import get_adapter
-    from tracker.fetch import fetch
-    from tracker.har import HarReplayTransport
+    from tracker.offline import parse_har
 
-    kind = get_adapter(adapter)
     try:
         watch_params = json.loads(params)
     except json.JSONDecodeError as exc:
         raise ConfigError(f"--params: not JSON ({exc})") from exc
-    transport = HarReplayTransport(har)
-    urls = [url] if url else transport.urls()
     out: list[dict[str, Any]] = []
-    client = _client(har)
-    with client:
-        for u in urls:
-            fetched = fetch(client, u, retries=1)
-            try:
-                result = kind.parse(fetched, watch_params)
-            except TrackerError as exc:
-                out.append({"url": u, "error": f"{exc.kind}: {exc}", "values": [], "warnings": []})
-                continue
+    for page in parse_har(adapter, har, url=url, params=watch_params):
+        if page.result is None:
             out.append(
                 {
-                    "url": u,
-                    "fetched_at": fetched.fetched_at.isoformat(),
-                    "next_url": result.next_url,
-                    "warnings": list(result.warnings),
-                    "values": [
-                        {
-                            "subject_ref": list(v.subject_ref),
-                            "attribute": v.attribute,
-                            "qualifiers": dict(v.qualifiers),
-                            "value": v.value.to_dict(),
-                            "display": v.value.display(),
-                        }
-                        for v in result.values
-                    ],
+                    "url": page.url,
+                    "error": f"{page.error_kind}: {page.error}",
+                    "values": [],
+                    "warnings": [],
                 }
             )
+            continue
+        out.append(
+            {
+                "url": page.url,
+                "fetched_at": page.fetched_at.isoformat() if page.fetched_at else None,
+                "next_url": page.result.next_url,
+                "warnings": list(page.result.warnings),
+                "values": [
+                    {
+                        "subject_ref": list(v.subject_ref),
+                        "attribute": v.attribute,
+                        "qualifiers": dict(v.qualifiers),
+                        "value": v.value.to_dict(),
+                        "display": v.value.display(),
+                    }
+                    for v in page.result.values
+                ],
+            }
+        )
     if json_out:
         print_json(out)
         return
