@@ -111,19 +111,27 @@ def add_observation(s, subject, attribute, value, watch, first, q=None):
 
 
 def _kimi_params_value(shared) -> Value:
+    """``hub_params_raw`` as tracker's huggingface_model adapter stores it (main branch):
+    safetensors.total, extra = per-dtype counts, total, quant_method, config subset."""
     info = json.loads(
         (
             shared / "fixtures/real/synthetic_hf_model_info_int4_compressed_tensors_kimi_like.json"
         ).read_text()
     )
     total = Decimal(info["safetensors"]["total"])
+    cfg = {k: info["config"][k] for k in ("architectures", "model_type")}
     return Value(
         kind="quantity",
         value=total,
         unit="params",
         low=total,
         high=total,
-        extra={"safetensors": info["safetensors"], "config": info["_raw_config_json_excerpt"]},
+        extra={
+            "parameters": info["safetensors"]["parameters"],
+            "total": info["safetensors"]["total"],
+            "quant_method": info["config"]["quantization_config"]["quant_method"],
+            "config": cfg,
+        },
     )
 
 
@@ -165,7 +173,15 @@ def build_demo_db(engine, shared_dir):
             state="ok",
             last_success=CHECK,
         )
-        s.add_all([org, model])
+        config = Watch(
+            name="hf-config-k2",
+            adapter="huggingface_config",
+            url=f"https://huggingface.co/{K2_REPO}/resolve/main/config.json",
+            params_json=dumps({"repo": K2_REPO}),
+            state="ok",
+            last_success=CHECK,
+        )
+        s.add_all([org, model, config])
         s.flush()
         c = {}
         c["before"] = _claim(
@@ -234,7 +250,11 @@ def build_demo_db(engine, shared_dir):
             s, k2, "weights_available", boolean_value(True), org, CHECK, {"repo": K2_REPO}
         )
         o["k2p"] = add_observation(
-            s, k2, "total_params", _kimi_params_value(shared_dir), model, CHECK, {"repo": K2_REPO}
+            s, k2, "hub_params_raw", _kimi_params_value(shared_dir), model, CHECK, {"repo": K2_REPO}
+        )
+        four = quantity("4", "bits", exact=True)  # config_groups.*.weights.num_bits
+        o["k2bits"] = add_observation(
+            s, k2, "weights_precision_bits", four, config, CHECK, {"repo": K2_REPO}
         )
         o["k2lic"] = add_observation(
             s, k2, "license", text_value("modified-mit"), model, CHECK, {"repo": K2_REPO}
