@@ -135,7 +135,12 @@ def test_open_top_range_is_a_lower_bound_at_the_top():
         q={"variant": "Highspeed"},
     )
     assert compare_claims(rng, big).rule is None
-    small = cv(3, "output_tokens_per_second", quantity("500", "tokens_per_second"))
+    small = cv(
+        3,
+        "output_tokens_per_second",
+        quantity("500", "tokens_per_second"),
+        q={"variant": "Highspeed"},
+    )
     assert compare_claims(rng, small).rule == "values_disagree"
     std = cv(
         4,

@@ -75,42 +75,36 @@ def test_context_window_256k_confirmed():
     assert d.status == "confirmed"
 
 
-def test_price_exact_match_and_mismatch():
-    claim = cv(1, "price_input_usd_per_mtok", quantity("0.57", "usd_per_mtok", exact=True))
-    ok = ov(
-        2,
-        "price_input_usd_per_mtok",
-        quantity("0.57", "usd_per_mtok", exact=True),
-        q={"offering": "acme/orca-9b"},
-    )
-    assert judge(claim, [ok]).status == "confirmed"
-    free = ov(
-        3,
-        "price_input_usd_per_mtok",
-        quantity("0", "usd_per_mtok", exact=True),
-        q={"offering": "acme/orca-9b:free"},
-    )
-    paid_claim = cv(
-        4,
-        "price_input_usd_per_mtok",
-        quantity("0.57", "usd_per_mtok", exact=True),
-        q={"offering": "acme/orca-9b"},
-    )
-    assert judge(paid_claim, [ok, free]).evidence == (2,)  # :free is another offering
-    old = ov(
-        5,
-        "price_input_usd_per_mtok",
-        quantity("0.80", "usd_per_mtok", exact=True),
-        q={"offering": "acme/orca-9b"},
-        current=False,
-    )
-    assert judge(paid_claim, [old, ok]).status == "confirmed"  # history does not contradict
-    d = judge(paid_claim, [old])
+def test_price_exact_match_free_offering_and_history():
+    # as the openrouter_models adapter stores them: the base id has no offering
+    # qualifier, ":free" gives qualifier offering="free" (C07)
+    price = "price_input_usd_per_mtok"
+    claim = cv(1, price, quantity("0.57", "usd_per_mtok", exact=True))
+    ok = ov(2, price, quantity("0.57", "usd_per_mtok", exact=True))
+    free = ov(3, price, quantity("0", "usd_per_mtok", exact=True), q={"offering": "free"})
+    d = judge(claim, [ok, free])
+    assert (d.status, d.evidence) == ("confirmed", (2,))  # :free is another offering
+    assert judge(claim, [free]).status == "unverified"
+    free_claim = cv(4, price, quantity("0", "usd_per_mtok", exact=True), q={"offering": "free"})
+    assert judge(free_claim, [ok, free]).evidence == (3,)
+    old = ov(5, price, quantity("0.80", "usd_per_mtok", exact=True), current=False)
+    assert judge(claim, [old, ok]).status == "confirmed"  # history does not contradict
+    d = judge(claim, [old])
     assert d.status == "contradicted"
     assert d.reason == (
         "observed $0.80 per 1M tokens (observation #5) vs claimed $0.57 per 1M tokens: off by "
         "$0.23 per 1M tokens beyond the stated precision, +40.4 %"
     )
+
+
+def test_highspeed_price_never_judges_the_standard_claim():
+    price = "price_output_usd_per_mtok"
+    claim = cv(1, price, quantity("10", "usd_per_mtok"))
+    fast = ov(2, price, quantity("20", "usd_per_mtok", exact=True), q={"variant": "Highspeed"})
+    assert judge(claim, [fast]).status == "unverified"
+    std = cv(3, price, quantity("10", "usd_per_mtok"), q={"variant": "Standard"})
+    base = ov(4, price, quantity("10", "usd_per_mtok", exact=True), q={"provider": "moonshot"})
+    assert judge(std, [fast, base]).evidence == (4,)
 
 
 def test_throughput_unverified_without_measurement_conditions():
