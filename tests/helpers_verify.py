@@ -6,6 +6,7 @@ import datetime as dt
 import hashlib
 import json
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 from sqlmodel import Session
@@ -13,6 +14,14 @@ from sqlmodel import Session
 from claims.facts import ClaimView, ObsView
 from claims.models import Claim, Observation, Source, Subject, SubjectAlias, Watch, dumps
 from claims.values import Value, boolean_value, date_value, quantity, text_value, value_range
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def real(name: str):
+    """A payload from tests/data (byte-identical copies of ../shared/fixtures/real)."""
+    return json.loads((DATA / name).read_text())
+
 
 SUBJECTS = {1: "kimi-k3.1-pro", 2: "kimi-k3", 3: "kimi-k2-thinking"}
 
@@ -110,14 +119,10 @@ def add_observation(s, subject, attribute, value, watch, first, q=None):
     return o
 
 
-def _kimi_params_value(shared) -> Value:
+def _kimi_params_value() -> Value:
     """``hub_params_raw`` as tracker's huggingface_model adapter stores it (main branch):
     safetensors.total, extra = per-dtype counts, total, quant_method, config subset."""
-    info = json.loads(
-        (
-            shared / "fixtures/real/synthetic_hf_model_info_int4_compressed_tensors_kimi_like.json"
-        ).read_text()
-    )
+    info = real("synthetic_hf_model_info_int4_compressed_tensors_kimi_like.json")
     total = Decimal(info["safetensors"]["total"])
     cfg = {k: info["config"][k] for k in ("architectures", "model_type")}
     return Value(
@@ -135,7 +140,7 @@ def _kimi_params_value(shared) -> Value:
     )
 
 
-def build_demo_db(engine, shared_dir):
+def build_demo_db(engine):
     """Subjects, sources, claims, watches and observations like the lead's demo."""
     with Session(engine) as s:
         k31 = Subject(slug="kimi-k3.1-pro", name="Kimi K3.1 Pro", hub_org="moonshotai")
@@ -250,7 +255,7 @@ def build_demo_db(engine, shared_dir):
             s, k2, "weights_available", boolean_value(True), org, CHECK, {"repo": K2_REPO}
         )
         o["k2p"] = add_observation(
-            s, k2, "hub_params_raw", _kimi_params_value(shared_dir), model, CHECK, {"repo": K2_REPO}
+            s, k2, "hub_params_raw", _kimi_params_value(), model, CHECK, {"repo": K2_REPO}
         )
         four = quantity("4", "bits", exact=True)  # config_groups.*.weights.num_bits
         o["k2bits"] = add_observation(

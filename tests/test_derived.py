@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from decimal import Decimal
 
-from helpers_verify import ov
+from helpers_verify import ov, real
 
 from claims.derived import derive_total_params
 from claims.values import Value, quantity
@@ -13,11 +12,8 @@ from claims.values import Value, quantity
 REPO = {"repo": "moonshotai/Kimi-K2-Thinking"}
 
 
-def _raw(shared_dir) -> Value:
-    path = (
-        shared_dir / "fixtures/real/synthetic_hf_model_info_int4_compressed_tensors_kimi_like.json"
-    )
-    info = json.loads(path.read_text())
+def _raw() -> Value:
+    info = real("synthetic_hf_model_info_int4_compressed_tensors_kimi_like.json")
     total = Decimal(info["safetensors"]["total"])
     return Value(
         kind="quantity",
@@ -34,8 +30,8 @@ def _raw(shared_dir) -> Value:
     )
 
 
-def test_raw_counts_plus_config_bits(shared_dir):
-    raw = ov(4, "hub_params_raw", _raw(shared_dir), subject=3, q=REPO)
+def test_raw_counts_plus_config_bits():
+    raw = ov(4, "hub_params_raw", _raw(), subject=3, q=REPO)
     bits = ov(5, "weights_precision_bits", quantity("4", "bits", exact=True), subject=3, q=REPO)
     (d,) = derive_total_params([raw, bits])
     assert (d.id, d.attribute, d.qualifiers) == (4, "total_params", REPO)
@@ -47,8 +43,8 @@ def test_raw_counts_plus_config_bits(shared_dir):
     )
 
 
-def test_raw_counts_without_bits_are_a_lower_bound(shared_dir):
-    raw = ov(4, "hub_params_raw", _raw(shared_dir), subject=3, q=REPO)
+def test_raw_counts_without_bits_are_a_lower_bound():
+    raw = ov(4, "hub_params_raw", _raw(), subject=3, q=REPO)
     other_repo = ov(
         5,
         "weights_precision_bits",

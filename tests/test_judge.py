@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from decimal import Decimal
 
-from helpers_verify import cv, ov, ts
+from helpers_verify import cv, ov, real, ts
 
 from claims.compare import Finding
 from claims.judge import effective_value, judge_claim
@@ -18,13 +17,8 @@ def judge(claim, obs, disputes=()):
     return judge_claim(claim, obs, last_check=None, disputes=list(disputes), now=NOW)
 
 
-def kimi_obs_value(shared_dir, *, raw_config=True) -> Value:
-    info = json.loads(
-        (
-            shared_dir
-            / "fixtures/real/synthetic_hf_model_info_int4_compressed_tensors_kimi_like.json"
-        ).read_text()
-    )
+def kimi_obs_value(*, raw_config=True) -> Value:
+    info = real("synthetic_hf_model_info_int4_compressed_tensors_kimi_like.json")
     total = Decimal(info["safetensors"]["total"])
     cfg = info["_raw_config_json_excerpt"] if raw_config else info["config"]
     return Value(
@@ -37,9 +31,9 @@ def kimi_obs_value(shared_dir, *, raw_config=True) -> Value:
     )
 
 
-def test_k2_thinking_1t_confirmed_against_packed_int4_counts(shared_dir):
+def test_k2_thinking_1t_confirmed_against_packed_int4_counts():
     claim = cv(1, "total_params", quantity("1", "params", scale=10**12), subject=3)
-    raw = kimi_obs_value(shared_dir)
+    raw = kimi_obs_value()
     assert effective_value("total_params", raw).value == Decimal(1026880447728)
     obs = ov(5, "total_params", effective_value("total_params", raw), subject=3)
     d = judge(claim, [obs])
@@ -50,7 +44,7 @@ def test_k2_thinking_1t_confirmed_against_packed_int4_counts(shared_dir):
     )
 
 
-def test_naive_hub_total_would_contradict_and_says_by_how_much(shared_dir):
+def test_naive_hub_total_would_contradict_and_says_by_how_much():
     claim = cv(1, "total_params", quantity("1", "params", scale=10**12), subject=3)
     naive = quantity("170738182128", "params", exact=True)
     d = judge(claim, [ov(6, "total_params", naive, subject=3)])
@@ -61,9 +55,9 @@ def test_naive_hub_total_would_contradict_and_says_by_how_much(shared_dir):
     )
 
 
-def test_hub_config_without_bits_gives_a_bound_only(shared_dir):
+def test_hub_config_without_bits_gives_a_bound_only():
     claim = cv(1, "total_params", quantity("1", "params", scale=10**12), subject=3)
-    eff = effective_value("total_params", kimi_obs_value(shared_dir, raw_config=False))
+    eff = effective_value("total_params", kimi_obs_value(raw_config=False))
     d = judge(claim, [ov(7, "total_params", eff, subject=3)])
     assert d.status == "unverified"
     assert d.reason.startswith("only a bound is observed: at least 170.738182128B params")
@@ -170,12 +164,10 @@ def test_disputed_when_sources_disagree_without_observation():
     assert judge(claim, []).reason == "no observation of benchmark_score for kimi-k3.1-pro"
 
 
-def test_price_cut_relative_to_another_subject_from_litellm_prices(shared_dir):
+def test_price_cut_relative_to_another_subject_from_litellm_prices():
     from claims.prices import litellm_price, price_value
 
-    data = json.loads(
-        (shared_dir / "fixtures/real/litellm_model_prices_moonshot_excerpt.json").read_text()
-    )
+    data = real("litellm_model_prices_moonshot_excerpt.json")
     k31 = litellm_price("moonshot/kimi-k3.1-pro", data["moonshot/kimi-k3.1-pro"])
     k3 = litellm_price("moonshot/kimi-k3", data["moonshot/kimi-k3"])
     assert k31 is not None and k3 is not None

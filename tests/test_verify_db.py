@@ -26,8 +26,8 @@ NOW = dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC)
 
 
 @pytest.fixture
-def demo(engine, shared_dir):
-    return build_demo_db(engine, shared_dir)
+def demo(engine):
+    return build_demo_db(engine)
 
 
 def _verdicts(s):
