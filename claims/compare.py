@@ -293,7 +293,8 @@ def find_conflicts(claims: Sequence[ClaimView]) -> list[Finding]:
 def find_cross_subject_notes(claims: Sequence[ClaimView]) -> list[Finding]:
     """Notes (state ``dismissed``) for figures of one attribute that one source gives about
     two different subjects, e.g. a press article quoting Cerebras' "about 3T" for Kimi K3
-    beside Moonshot's 2.8T for K3.1 Pro: recorded so a reader sees why it is no conflict."""
+    beside Moonshot's 2.8T for K3.1 Pro: recorded so a reader sees why it is no conflict.
+    Skipped when one claimant gives two different figures (a board ranking two models)."""
     out: list[Finding] = []
     by_source: dict[tuple[int, str], list[ClaimView]] = {}
     for c in claims:
@@ -304,6 +305,9 @@ def find_cross_subject_notes(claims: Sequence[ClaimView]) -> list[Finding]:
             for b in group[i + 1 :]:
                 if a.subject_id == b.subject_id or a.qualifiers != b.qualifiers:
                     continue
+                same_voice = _norm(a.claimant or "") == _norm(b.claimant or "")
+                if same_voice and values_conflict(attribute, a.value, b.value)[0] is not None:
+                    continue  # one claimant ranking two models: plainly two figures
                 check = compare_claims(a, b)
                 first, second = (a, b) if a.subject <= b.subject else (b, a)
                 key = discrepancy_key(
