@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from sqlmodel import Session, select
 
+from claims.derived import derive_total_params
 from claims.facts import ClaimView, ObsView
 from claims.judge import effective_value
 from claims.models import Claim, Observation, Source, Subject, SubjectAlias, Watch
@@ -50,7 +51,9 @@ def load_claims(session: Session) -> list[ClaimView]:
 
 
 def load_observations(session: Session) -> list[ObsView]:
-    """Every observation with its effective value (:func:`claims.judge.effective_value`)."""
+    """Every observation with its effective value (:func:`claims.judge.effective_value`),
+    plus ``total_params`` views derived from ``hub_params_raw`` + weight bits
+    (:func:`claims.derived.derive_total_params`)."""
     out = []
     for o in session.exec(select(Observation).order_by(Observation.id)).all():  # type: ignore[arg-type]
         assert o.id is not None
@@ -69,7 +72,7 @@ def load_observations(session: Session) -> list[ObsView]:
                 watch_id=o.watch_id,
             )
         )
-    return out
+    return out + derive_total_params(out)
 
 
 def hub_watches(session: Session, subject: Subject, observations: Sequence[ObsView]) -> list[Watch]:
