@@ -19,7 +19,10 @@ DEFAULT_DB_PATH = Path("data") / "tracker.db"
 BUSY_TIMEOUT_MS = 10_000
 
 # Ordered schema migrations: (version, name). Version 1 is the initial create_all.
-MIGRATIONS: tuple[tuple[int, str], ...] = ((1, "initial schema"),)
+MIGRATIONS: tuple[tuple[int, str], ...] = (
+    (1, "initial schema"),
+    (2, "scheduler lock and schedule state tables"),
+)
 
 
 def database_url(db: str | os.PathLike[str] | None = None) -> str:
@@ -54,7 +57,9 @@ def make_engine(db: str | os.PathLike[str] | None = None) -> Engine:
         path = Path(url.removeprefix("sqlite:///"))
         if str(path) not in ("", ":memory:"):
             path.parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_MS / 1000})
+        engine = create_engine(
+            url, connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_MS / 1000}
+        )
         event.listen(engine, "connect", _sqlite_pragmas)
     else:
         engine = create_engine(url, pool_pre_ping=True)

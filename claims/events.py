@@ -14,16 +14,28 @@ from claims.models import Event, dumps
 
 # kind -> (audience, one-line meaning)
 EVENT_KINDS: dict[str, tuple[str, str]] = {
-    "value_changed": ("subscriber", "an observed value changed (price, licence, context, params...)"),
-    "subject_discovered": ("subscriber", "a watched source shows a subject for the first time (e.g. weights repo appeared)"),
+    "value_changed": (
+        "subscriber",
+        "an observed value changed (price, licence, context, params...)",
+    ),
+    "subject_discovered": (
+        "subscriber",
+        "a watched source shows a subject for the first time (e.g. weights repo appeared)",
+    ),
     "weights_landed": ("subscriber", "weights of a subject became available on a hub"),
     "license_changed": ("subscriber", "a subject's licence id or LICENSE text changed"),
     "price_changed": ("subscriber", "an input or output price changed"),
     "verdict_changed": ("subscriber", "a claim's verdict changed status"),
     "discrepancy_opened": ("subscriber", "sources or observations started to disagree"),
     "discrepancy_resolved": ("subscriber", "a discrepancy was settled by an observation"),
-    "repo_disappeared": ("subscriber", "a previously listed repo is gone or private (history is kept)"),
-    "watch_failing": ("operator", "a watch failed N times in a row; its last good value stays current"),
+    "repo_disappeared": (
+        "subscriber",
+        "a previously listed repo is gone or private (history is kept)",
+    ),
+    "watch_failing": (
+        "operator",
+        "a watch failed N times in a row; its last good value stays current",
+    ),
     "watch_recovered": ("operator", "a failing watch works again"),
     "extraction_failed": ("operator", "a page was fetched but its selector/format yielded nothing"),
 }
@@ -34,7 +46,9 @@ def audience_of(kind: str) -> str:
     return EVENT_KINDS[kind][0]
 
 
-def event_key(kind: str, subject_id: int | None, watch_id: int | None, detail: dict[str, Any]) -> str:
+def event_key(
+    kind: str, subject_id: int | None, watch_id: int | None, detail: dict[str, Any]
+) -> str:
     """sha256 of the event's content (kind, subject, watch, detail) as canonical JSON."""
     payload = dumps({"kind": kind, "subject": subject_id, "watch": watch_id, "detail": detail})
     return hashlib.sha256(payload.encode()).hexdigest()

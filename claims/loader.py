@@ -89,7 +89,9 @@ class ClaimSpec:
 
     def key(self) -> str:
         """Content hash: the same statement from the same source is stored once."""
-        return claim_key(self.subject, self.attribute, self.qualifiers, self.value, self.source, self.claimant)
+        return claim_key(
+            self.subject, self.attribute, self.qualifiers, self.value, self.source, self.claimant
+        )
 
 
 @dataclass
@@ -110,7 +112,12 @@ class LoadReport:
 
 
 def claim_key(
-    subject: str, attribute: str, qualifiers: dict[str, str], value: Value, source: str, claimant: str | None
+    subject: str,
+    attribute: str,
+    qualifiers: dict[str, str],
+    value: Value,
+    source: str,
+    claimant: str | None,
 ) -> str:
     """sha256 over canonical JSON of what the claim says and who says it where."""
     payload = models.dumps(
@@ -161,7 +168,10 @@ class _File:
 
     def error(self, table: str, index: int, field_name: str, message: str) -> DataFileError:
         return DataFileError(
-            self.path, self.line_of(table, index, field_name), f"{table}[{index}].{field_name}", message
+            self.path,
+            self.line_of(table, index, field_name),
+            f"{table}[{index}].{field_name}",
+            message,
         )
 
 
@@ -224,7 +234,12 @@ def _read_watches(f: _File, known_adapters: set[str] | None) -> list[WatchSpec]:
         name = _req_str(f, "watch", i, entry, "name")
         adapter = _req_str(f, "watch", i, entry, "adapter")
         if known_adapters is not None and adapter not in known_adapters:
-            raise f.error("watch", i, "adapter", f"unknown adapter {adapter!r}; known: {sorted(known_adapters)}")
+            raise f.error(
+                "watch",
+                i,
+                "adapter",
+                f"unknown adapter {adapter!r}; known: {sorted(known_adapters)}",
+            )
         url = _req_str(f, "watch", i, entry, "url")
         if not url.startswith(("http://", "https://")):
             raise f.error("watch", i, "url", f"{url!r} is not an http(s) URL")
@@ -235,7 +250,9 @@ def _read_watches(f: _File, known_adapters: set[str] | None) -> list[WatchSpec]:
         if not isinstance(params, dict):
             raise f.error("watch", i, "params", "expected a table")
         out.append(
-            WatchSpec(name, adapter, url, interval, params, origin=f"{f.path}:{f.line_of('watch', i)}")
+            WatchSpec(
+                name, adapter, url, interval, params, origin=f"{f.path}:{f.line_of('watch', i)}"
+            )
         )
     return out
 
@@ -287,12 +304,16 @@ def _read_source_file(f: _File) -> tuple[SourceSpec, list[ClaimSpec]]:
             raise f.error("claim", i, "qualifiers", "expected a table of text values")
         for q in quals:
             if q not in QUALIFIERS:
-                raise f.error("claim", i, "qualifiers", f"unknown qualifier {q!r}; known: {QUALIFIERS}")
+                raise f.error(
+                    "claim", i, "qualifiers", f"unknown qualifier {q!r}; known: {QUALIFIERS}"
+                )
         if "value" not in entry:
             raise f.error("claim", i, "value", "required")
         unit = _opt_str(f, "claim", i, entry, "unit")
         try:
-            value = parse_stated(entry["value"], attribute, unit=unit, exact=bool(entry.get("exact", False)))
+            value = parse_stated(
+                entry["value"], attribute, unit=unit, exact=bool(entry.get("exact", False))
+            )
         except StatedValueError as exc:
             raise f.error("claim", i, "value", str(exc)) from exc
         claims.append(
@@ -332,13 +353,17 @@ def load_data(data_dir: Path | str, *, known_adapters: Iterable[str] | None = No
         f = _File(path)
         source, claims = _read_source_file(f)
         if source.key in claim_files:
-            raise DataFileError(path, None, "source.key", f"{source.key!r} also used in {claim_files[source.key]}")
+            raise DataFileError(
+                path, None, "source.key", f"{source.key!r} also used in {claim_files[source.key]}"
+            )
         claim_files[source.key] = path
         data.sources.append(source)
         slugs = {s.slug for s in data.subjects}
         for i, c in enumerate(claims):
             if c.subject not in slugs:
-                raise f.error("claim", i, "subject", f"unknown subject {c.subject!r}; known: {sorted(slugs)}")
+                raise f.error(
+                    "claim", i, "subject", f"unknown subject {c.subject!r}; known: {sorted(slugs)}"
+                )
         data.claims.extend(claims)
     seen: set[str] = set()
     for s in data.subjects:
@@ -348,7 +373,9 @@ def load_data(data_dir: Path | str, *, known_adapters: Iterable[str] | None = No
     names: dict[str, str] = {}
     for w in data.watches:
         if w.name in names:
-            raise DataFileError(watch_path, None, "watch.name", f"duplicate watch {w.name!r} ({w.origin})")
+            raise DataFileError(
+                watch_path, None, "watch.name", f"duplicate watch {w.name!r} ({w.origin})"
+            )
         names[w.name] = w.origin
     return data
 
@@ -375,7 +402,9 @@ def store(session: Session, data: CuratedData) -> LoadReport:
         aliases += [(ns, a) for ns, vals in spec.ids.items() for a in vals]
         for ns, alias in dict.fromkeys(aliases):
             exists = session.exec(
-                select(models.SubjectAlias).where(models.SubjectAlias.namespace == ns, models.SubjectAlias.alias == alias)
+                select(models.SubjectAlias).where(
+                    models.SubjectAlias.namespace == ns, models.SubjectAlias.alias == alias
+                )
             ).first()
             if exists is None:
                 session.add(models.SubjectAlias(subject_id=row.id, namespace=ns, alias=alias))
@@ -400,7 +429,15 @@ def store(session: Session, data: CuratedData) -> LoadReport:
         row_s = session.exec(select(models.Source).where(models.Source.key == s.key)).first()
         if row_s is None:
             row_s = models.Source(key=s.key, title=s.title)
-        for attr in ("title", "url", "publisher", "published", "published_precision", "language", "kind"):
+        for attr in (
+            "title",
+            "url",
+            "publisher",
+            "published",
+            "published_precision",
+            "language",
+            "kind",
+        ):
             setattr(row_s, attr, getattr(s, attr))
         session.add(row_s)
         session.flush()

@@ -123,6 +123,31 @@ class Watch(SQLModel, table=True):
         return json.loads(self.params_json)
 
 
+class SchedulerLock(SQLModel, table=True):
+    """A lease: at most one scheduler per database (cases/C14). Taken by an atomic INSERT,
+    or by an UPDATE of an expired row; renewed by heartbeat; deleted on clean shutdown."""
+
+    name: str = Field(primary_key=True)  # "scheduler"
+    owner: str  # random token of the holding process
+    pid: int
+    host: str
+    acquired_at: dt.datetime
+    heartbeat_at: dt.datetime
+    expires_at: dt.datetime
+
+
+class ScheduleState(SQLModel, table=True):
+    """Persisted schedule of one scheduler job (``watch:<name>`` or ``after_cycle``), so a
+    restarted scheduler resumes where it stopped and turns missed runs into one catch-up."""
+
+    job_id: str = Field(primary_key=True)
+    next_run_at: dt.datetime | None = None
+    last_started_at: dt.datetime | None = None
+    last_finished_at: dt.datetime | None = None
+    last_outcome: str | None = None  # ok / error / skipped
+    last_error: str | None = None
+
+
 class Snapshot(SQLModel, table=True):
     """Raw bytes fetched by a watch; the body lives on disk under its sha256."""
 
@@ -214,3 +239,25 @@ class SchemaVersion(SQLModel, table=True):
     version: int = Field(primary_key=True)
     name: str
     applied_at: dt.datetime = Field(default_factory=utcnow)
+
+
+class Delivery(SQLModel, table=True):
+    """The alert outbox log: one row per (event, subscription), so nothing is sent twice.
+
+    ``state``: ``pending`` (waiting for ``next_attempt_at``), ``delivered`` (a 2xx came
+    back), ``dead`` (gave up after the retry budget). ``last_error`` keeps what the
+    channel answered; ``parts`` counts the messages a split delivery used.
+    """
+
+    __table_args__ = (UniqueConstraint("event_id", "subscription"),)
+    id: int | None = Field(default=None, primary_key=True)
+    event_id: int = Field(foreign_key="event.id", index=True)
+    subscription: str = Field(index=True)
+    state: str = "pending"
+    attempts: int = 0
+    next_attempt_at: dt.datetime | None = None
+    last_attempt_at: dt.datetime | None = None
+    delivered_at: dt.datetime | None = None
+    last_error: str | None = None
+    sent_chars: int | None = None
+    parts: int = 0

@@ -23,8 +23,12 @@ from claims.vocabulary import ATTRIBUTES
 
 SUFFIX = {"": 1, "K": 10**3, "M": 10**6, "B": 10**9, "T": 10**12}
 _NUM = r"-?\d+(?:\.\d+)?"
-QTY_RE = re.compile(rf"^(?P<approx>~)?(?P<bound>>=|<=)?(?P<num>{_NUM})(?P<suffix>[KMBT]?)(?P<pct>%)?$")
-RANGE_RE = re.compile(rf"^(?P<approx>~)?(?P<lo>{_NUM})(?P<s1>[KMBT]?)-(?P<hi>{_NUM})(?P<s2>[KMBT]?)(?P<open>\+)?(?P<pct>%)?$")
+QTY_RE = re.compile(
+    rf"^(?P<approx>~)?(?P<bound>>=|<=)?(?P<num>{_NUM})(?P<suffix>[KMBT]?)(?P<pct>%)?$"
+)
+RANGE_RE = re.compile(
+    rf"^(?P<approx>~)?(?P<lo>{_NUM})(?P<s1>[KMBT]?)-(?P<hi>{_NUM})(?P<s2>[KMBT]?)(?P<open>\+)?(?P<pct>%)?$"
+)
 DATE_RE = re.compile(r"^(?P<rel>on|before|by|after)\s+(?P<iso>\d{4}-\d{2}(?:-\d{2})?)$")
 
 
@@ -32,7 +36,9 @@ class StatedValueError(ValueError):
     """The notation cannot be read for this attribute; the message says what was expected."""
 
 
-def parse_stated(raw: Any, attribute: str, *, unit: str | None = None, exact: bool = False) -> Value:
+def parse_stated(
+    raw: Any, attribute: str, *, unit: str | None = None, exact: bool = False
+) -> Value:
     """Read the curated notation above as a :class:`Value` for ``attribute``.
 
     ``unit`` overrides the attribute's default unit (needed for ``benchmark_score``,
@@ -90,5 +96,7 @@ def parse_stated(raw: Any, attribute: str, *, unit: str | None = None, exact: bo
         hi = Decimal(m.group("hi")) * SUFFIX[m.group("s2")]
         if lo > hi:
             raise StatedValueError(f"{text!r}: range low is above high")
-        return value_range(lo, hi, u, open_high=bool(m.group("open")), approx=bool(m.group("approx")))
+        return value_range(
+            lo, hi, u, open_high=bool(m.group("open")), approx=bool(m.group("approx"))
+        )
     raise StatedValueError(f"{text!r} is not a figure (e.g. 2.8T, ~3T, 65.7%, 1000-2000+)")

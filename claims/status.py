@@ -25,6 +25,10 @@ class Promise:
     claimant: str | None
     claim_id: int
 
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        """Unpacks as ``(date, relation, source, claimant)`` for templates."""
+        return iter((self.date, self.relation, self.source, self.claimant))
+
     def deadline(self) -> dt.date:
         """Last day that keeps the promise: the day before for "before", else the date."""
         d = Value(kind="date", value=self.date, relation=self.relation).as_date()
@@ -85,16 +89,21 @@ def last_hub_check(session: Session, subject: models.Subject) -> dt.datetime | N
         a.alias.lower()
         for a in session.exec(
             select(models.SubjectAlias).where(
-                models.SubjectAlias.subject_id == subject.id, models.SubjectAlias.namespace == "huggingface"
+                models.SubjectAlias.subject_id == subject.id,
+                models.SubjectAlias.namespace == "huggingface",
             )
         )
     }
     best: dt.datetime | None = None
-    for w in session.exec(select(models.Watch).where(models.Watch.adapter.startswith("huggingface"))):  # type: ignore[attr-defined]
+    for w in session.exec(
+        select(models.Watch).where(models.Watch.adapter.startswith("huggingface"))
+    ):  # type: ignore[attr-defined]
         params = json.loads(w.params_json or "{}")
-        covers = (w.adapter == "huggingface_org" and subject.hub_org and params.get("org") == subject.hub_org) or (
-            w.adapter == "huggingface_model" and str(params.get("repo", "")).lower() in repos
-        )
+        covers = (
+            w.adapter == "huggingface_org"
+            and subject.hub_org
+            and params.get("org") == subject.hub_org
+        ) or (w.adapter == "huggingface_model" and str(params.get("repo", "")).lower() in repos)
         if covers and w.last_success is not None:
             t = as_utc(w.last_success)
             best = t if best is None or t > best else best
@@ -106,7 +115,8 @@ def weights_status(session: Session, subject: models.Subject) -> WeightsStatus:
     status = WeightsStatus(slug=subject.slug, name=subject.name, landed=False)
     obs = session.exec(
         select(models.Observation).where(
-            models.Observation.subject_id == subject.id, models.Observation.attribute == "weights_available"
+            models.Observation.subject_id == subject.id,
+            models.Observation.attribute == "weights_available",
         )
     ).all()
     landed = [o for o in obs if o.value.value is True]
@@ -124,16 +134,23 @@ def weights_status(session: Session, subject: models.Subject) -> WeightsStatus:
     ).all()
     if lic:
         latest = max(lic, key=lambda o: as_utc(o.last_seen))
-        status.license, status.license_source = str(latest.value.value), latest.source_url or "observed"
+        status.license, status.license_source = (
+            str(latest.value.value),
+            latest.source_url or "observed",
+        )
     rows = session.exec(
         select(models.Claim, models.Source)
-        .where(models.Claim.subject_id == subject.id, models.Claim.attribute == "weights_release_date")
+        .where(
+            models.Claim.subject_id == subject.id, models.Claim.attribute == "weights_release_date"
+        )
         .where(models.Claim.source_id == models.Source.id)
     ).all()
     for claim, source in rows:
         v = claim.value
         assert claim.id is not None
-        status.promises.append(Promise(str(v.value), str(v.relation), source.title, claim.claimant, claim.id))
+        status.promises.append(
+            Promise(str(v.value), str(v.relation), source.title, claim.claimant, claim.id)
+        )
     status.promises.sort(key=lambda p: (p.date, p.relation, p.source))
     status.as_of = last_hub_check(session, subject)
     if not status.landed and status.promises and status.as_of is not None:

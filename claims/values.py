@@ -59,10 +59,14 @@ class Value:
 
     def __post_init__(self) -> None:
         if self.kind not in VALUE_KINDS:
-            raise ValueError_(f"value.kind: unknown kind {self.kind!r}; expected one of {VALUE_KINDS}")
+            raise ValueError_(
+                f"value.kind: unknown kind {self.kind!r}; expected one of {VALUE_KINDS}"
+            )
         if self.kind == "date":
             if self.relation not in DATE_RELATIONS:
-                raise ValueError_(f"value.relation: date needs one of {DATE_RELATIONS}, got {self.relation!r}")
+                raise ValueError_(
+                    f"value.relation: date needs one of {DATE_RELATIONS}, got {self.relation!r}"
+                )
             if not isinstance(self.value, str):
                 raise ValueError_("value.value: a date value must be an ISO date string")
             parse_iso_date(self.value)
@@ -315,7 +319,12 @@ def distance(a: Value, b: Value) -> Decimal:
 
 # -- display -------------------------------------------------------------------
 
-_SUFFIXES = ((Decimal(10) ** 12, "T"), (Decimal(10) ** 9, "B"), (Decimal(10) ** 6, "M"), (Decimal(10) ** 3, "K"))
+_SUFFIXES = (
+    (Decimal(10) ** 12, "T"),
+    (Decimal(10) ** 9, "B"),
+    (Decimal(10) ** 6, "M"),
+    (Decimal(10) ** 3, "K"),
+)
 _UNIT_LABEL = {
     "params": "params",
     "tokens": "tokens",
@@ -330,14 +339,18 @@ _UNIT_LABEL = {
 
 
 def _short(x: Decimal, unit: str | None) -> str:
-    if unit == "tokens" and x % 1024 == 0 and 1024 <= x < 10**7 and x % 1000 != 0:
-        return f"{int(x) // 1024}K ({int(x):,})"  # context windows: 256K = 262,144
+    if unit == "tokens" and x >= 1024 and x % 1000 != 0:
+        # Context windows are powers of two: 256K = 262,144; 1M = 1,048,576.
+        for size, suffix in ((1 << 20, "M"), (1 << 10, "K")):
+            if x % size == 0:
+                return f"{int(x) // size}{suffix} ({int(x):,})"
     if unit in ("params", "tokens"):
         for size, suffix in _SUFFIXES:
             if abs(x) >= size:
                 q = (x / size).normalize()
-                txt = f"{q:f}"
-                return f"{txt}{suffix}"
+                if -q.as_tuple().exponent > 2:  # type: ignore[operator]
+                    return f"≈{q:.2f}{suffix} ({x:,f})"  # a measured count: readable and exact
+                return f"{q:f}{suffix}"
     if unit == "usd_per_mtok":
         return f"${x:.2f}" if x == x.quantize(Decimal("0.01")) else f"${x.normalize():f}"
     if unit == "rank":

@@ -6,63 +6,33 @@ Every command prints one clear line and exits 1 on a known error (no traceback);
 
 from __future__ import annotations
 
-import functools
-import json
-import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated
 
 import typer
-from rich.console import Console
 from sqlmodel import Session, select
 
 from claims import models
 from claims.db import make_engine
-from claims.loader import DataFileError
 from claims.status import weights_status
+from tracker.cli_common import (  # noqa: F401  (re-exported for command modules)
+    DataOpt,
+    DbOpt,
+    JsonOpt,
+    console,
+    err_console,
+    friendly_errors,
+    print_json,
+)
 from tracker.errors import TrackerError
 
 app = typer.Typer(
     help="Track AI model releases: which stated figures hold, where sources disagree, "
-    "and whether the weights landed. Start with `tracker demo`.",
+    "and whether the weights landed. Start with `tracker demo`, then `tracker status SUBJECT`.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-console = Console()
-err_console = Console(stderr=True)
-
-DbOpt = Annotated[
-    str | None,
-    typer.Option("--db", help="SQLite path or database URL (default: $TRACKER_DATABASE_URL or data/tracker.db)."),
-]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of a table.")]
-DataOpt = Annotated[Path, typer.Option("--data", help="Folder with subjects.toml, watches.toml and claims/.")]
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def friendly_errors(fn: F) -> F:
-    """Turn known errors into one line on stderr and exit status 1."""
-
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return fn(*args, **kwargs)
-        except (TrackerError, DataFileError) as exc:
-            err_console.print(f"error: {exc}", markup=False, highlight=False)
-            raise typer.Exit(1) from None
-        except OSError as exc:
-            err_console.print(f"error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), markup=False)
-            raise typer.Exit(1) from None
-
-    return wrapper  # type: ignore[return-value]
-
-
-def print_json(obj: Any) -> None:
-    """JSON to stdout (plain, so pipes get exactly the document)."""
-    sys.stdout.write(json.dumps(obj, indent=2, ensure_ascii=False, default=str) + "\n")
 
 
 @app.command()
@@ -87,7 +57,9 @@ def load(data: DataOpt = Path("data"), db: DbOpt = None, json_out: JsonOpt = Fal
 @app.command()
 @friendly_errors
 def status(
-    subject: Annotated[str, typer.Argument(help="Subject slug or alias, e.g. kimi-k3.1-pro or 'Kimi K3.1 Pro'.")],
+    subject: Annotated[
+        str, typer.Argument(help="Subject slug or alias, e.g. kimi-k3.1-pro or 'Kimi K3.1 Pro'.")
+    ],
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
@@ -110,7 +82,9 @@ def status(
     else:
         console.print("  weights: [bold red]not landed[/bold red]")
     for p in st.promises:
-        console.print(f"  promised: {p.relation} {p.date} — {p.source} (claimant: {p.claimant or 'unknown'})")
+        console.print(
+            f"  promised: {p.relation} {p.date} — {p.source} (claimant: {p.claimant or 'unknown'})"
+        )
     if st.overdue_days:
         console.print(f"  overdue by {st.overdue_days} days as of {d['as_of']}")
     elif not st.landed and d["as_of"] is None:
@@ -127,11 +101,102 @@ def find_subject(session: Session, name: str) -> models.Subject:
                 row = session.get(models.Subject, alias.subject_id)
                 break
     if row is None:
-        known = ", ".join(s.slug for s in session.exec(select(models.Subject))) or "none (run `tracker load`)"
+        known = (
+            ", ".join(s.slug for s in session.exec(select(models.Subject)))
+            or "none (run `tracker load`)"
+        )
         raise TrackerError(f"unknown subject {name!r}; known: {known}")
     return row
+
+
+@app.command()
+@friendly_errors
+def demo(
+    db: DbOpt = None,
+    out: Annotated[Path, typer.Option("--out", help="Folder to build the site into.")] = Path(
+        "site"
+    ),
+    json_out: JsonOpt = False,
+) -> None:
+    """The main job offline: load data/, replay data/recordings/demo.har, verify, build site/.
+
+    Safe to run again: nothing is stored twice.
+    """
+    from tracker.demo import run_demo
+
+    with console.status(
+        "loading data, replaying recorded responses, verifying, building the site..."
+    ):
+        report = run_demo(make_engine(db), out_dir=out)
+    if json_out:
+        print_json(report.to_dict())
+        return
+    c = report.cycle
+    console.print(
+        f"[bold]release-tracker demo[/bold]: {report.loaded.subjects} subjects, {report.loaded.sources} sources, "
+        f"claims {report.loaded.claims_added} new / {report.loaded.claims_unchanged} unchanged"
+    )
+    console.print(
+        f"checked {c.checked} watches (replayed): {c.changed} changed, {c.unchanged} unchanged, "
+        f"{c.failing} failing; {c.observations} new observations, {c.events} events"
+    )
+    console.print("verdicts: " + ", ".join(f"{k} {v}" for k, v in sorted(report.verdicts.items())))
+    console.print()
+    for st in report.subjects:
+        d = st.to_dict()
+        if st.landed:
+            line = f"landed {d['landed_at']} in {st.repo}"
+        elif st.promises:
+            dates = sorted({f"{p.relation} {p.date}" for p in st.promises})
+            line = f"not landed; promised {' / '.join(dates)} by {len(st.promises)} sources"
+            if st.overdue_days:
+                line += (
+                    f"; [bold red]overdue by {st.overdue_days} days[/bold red] as of {d['as_of']}"
+                )
+        else:
+            line = "not landed; no promise on record"
+        console.print(
+            f"  [bold]{st.name}[/bold]: weights {line}; licence {st.license or 'unknown'}"
+        )
+    console.print()
+    console.print(f"open discrepancies: {len(report.open_discrepancies)}")
+    for disc in report.open_discrepancies[:8]:
+        console.print(f"  {disc['subject']} {disc['attribute']} ({disc['rule']}): {disc['reason']}")
+    console.print()
+    console.print(f"site: {report.site_index}  (preview: .venv/bin/tracker serve)")
+
+
+@app.command()
+@friendly_errors
+def build(
+    db: DbOpt = None,
+    out: Annotated[Path, typer.Option("--out", help="Folder to build the site into.")] = Path(
+        "site"
+    ),
+    base_url: Annotated[
+        str | None, typer.Option("--base-url", help="Public URL of the site (absolute feed links).")
+    ] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Build the static site (pages, JSON/CSV exports, Atom feeds); rewrites only changed files."""
+    from tracker.site import build_site
+
+    report = build_site(make_engine(db), out, base_url=base_url)
+    if json_out:
+        print_json({k: str(v) if isinstance(v, Path) else v for k, v in report.__dict__.items()})
+    else:
+        console.print(
+            f"site built in {out}: {report.pages_written} files written, {report.pages_unchanged} unchanged"
+        )
 
 
 def main() -> None:
     """Console-script entry point (``tracker``)."""
     app()
+
+
+from tracker import cli_site, cli_verify, cli_watch  # noqa: E402 - command modules
+
+cli_watch.register(app)
+cli_verify.register(app)
+cli_site.register(app)

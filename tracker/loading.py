@@ -13,10 +13,10 @@ from claims.loader import LoadReport, load_data, store
 def known_adapters() -> set[str] | None:
     """Adapter kinds registered in tracker.adapters (None when the registry is absent)."""
     try:
-        from tracker.adapters import registered_kinds  # type: ignore[attr-defined]
+        from tracker.adapters import adapter_kinds
     except ImportError:
         return None
-    return set(registered_kinds())
+    return set(adapter_kinds())
 
 
 def load_curated(engine: Engine, data_dir: Path | str) -> LoadReport:

@@ -1,0 +1,80 @@
+"""Who the text says states a figure: "a Moonshot reporta", "segundo a Artificial Analysis",
+"o post da Cerebras", "Cerebras says". Input: a sentence; output: claimant mentions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+_ORG = r"(?P<org>[A-Z][\w.&-]*(?:\s+(?:AI|Labs?|Research|Analysis|[A-Z][\w.&-]*)){0,3})"
+SAY_VERBS = (
+    r"reporta|relata|afirma|afirmou|diz|disse|declara|declarou|informa|informou|anunciou|anuncia|"
+    r"confirmou|confirma|publicou|colocou|coloca|mediu|mede|estima|promete|prometeu|cita|fala|"
+    r"says|said|reports|reported|claims|claimed|states|stated|announced|confirmed|measured|put|"
+    r"puts|placed|ranked|ranks|estimates|promised|lists"
+)
+_VERB_RE = re.compile(
+    rf"(?<![\w])(?:[Aa]|[Oo]|[Tt]he)?\s*{_ORG}\s+(?:\w+mente\s+|also\s+)?(?:{SAY_VERBS})\b"
+)
+_PREP_RE = re.compile(
+    rf"\b(?:segundo|de\s+acordo\s+com|conforme|according\s+to|per)\s+(?:[ao]s?\s+|the\s+)?{_ORG}"
+)
+_DOC_RE = re.compile(
+    rf"\b(?:post|blog|anúncio|comunicado|relatório|paper|artigo|announcement|report|nota)"
+    rf"(?:\s+de\s+engenharia|\s+técnico)?\s+(?:d[ao]\s+|by\s+|from\s+)(?:[ao]\s+)?{_ORG}"
+)
+_PRONOUN_ORG_RE = re.compile(
+    rf"\b(?:a\s+empresa|a\s+companhia|a\s+startup|o\s+laborat[óo]rio|the\s+company|the\s+lab)\s+"
+    rf"(?:\w+mente\s+)?(?:{SAY_VERBS})\b",
+    re.IGNORECASE,
+)
+_NOT_ORG = frozenset(
+    "Eles Elas Ele Ela Isso Este Esta They He She It This We Nós Você Minha Meu".split()
+)
+
+
+@dataclass(frozen=True)
+class ClaimantMention:
+    """A claimant named at ``start``-``end``; ``document`` when named as the author of a
+    post/report (then it speaks for the rest of its paragraph); ``pronoun`` for "a empresa"."""
+
+    start: int
+    end: int
+    name: str
+    document: bool = False
+    pronoun: bool = False
+
+
+def find_claimants(text: str, organizations: Iterable[str] = ()) -> list[ClaimantMention]:
+    """Claimant mentions in ``text``; a short name ("Moonshot") is expanded to a known
+    organization that starts with it ("Moonshot AI")."""
+    orgs = list(organizations)
+    out: list[ClaimantMention] = []
+    for rx, doc in ((_VERB_RE, False), (_PREP_RE, False), (_DOC_RE, True)):
+        for m in rx.finditer(text):
+            name = m.group("org").strip()
+            if name.split()[0] in _NOT_ORG:
+                continue
+            out.append(ClaimantMention(m.start("org"), m.end("org"), _expand(name, orgs), doc))
+    for m in _PRONOUN_ORG_RE.finditer(text):
+        out.append(ClaimantMention(m.start(), m.end(), "", pronoun=True))
+    out.sort(key=lambda c: c.start)
+    return out
+
+
+def _expand(name: str, orgs: list[str]) -> str:
+    for org in orgs:
+        if org != name and org.startswith(name + " "):
+            return org
+    return name
+
+
+def named_org_after(text: str, names: Iterable[str]) -> str | None:
+    """A known claimant named right after a figure as its owner ("2.000 tokens/s da Cerebras")."""
+    for n in names:
+        first = re.escape(n.split()[0])
+        if re.match(rf"^\s*(?:[\w/%$.+-]+\s+){{0,3}}?(?:d[ao]|from|by)\s+{first}\b", text):
+            return n
+    return None

@@ -1,0 +1,516 @@
+"""Article text -> candidate claims (subject, attribute, qualifiers, value, claimant, span).
+
+Called by the CLI (``tracker claims extract``) and by any code holding article text.
+Pure: no I/O. Figures are read by :mod:`claims.figures` and :mod:`claims.dates`, their
+attribute by :mod:`claims.extract_rules`, who states them by :mod:`claims.claimants`;
+this module decides which subject each figure is about (see :func:`extract`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from claims import extract_rules as R
+from claims.claimants import ClaimantMention, find_claimants, named_org_after
+from claims.dates import scan_dates
+from claims.figures import Figure, scan_figures
+from claims.language import detect_locale
+from claims.numbers import normalize_locale
+from claims.segment import Segments, Sentence
+from claims.subjects import Mention, SubjectIndex, SubjectRef
+from claims.values import Value, quantity, text_value
+
+_POINTS_AFTER = re.compile(r"^\s*(?:pontos|points|pts)\b", re.I)
+_FACTOR_WORD_RE = re.compile(r"\b(?:o\s+|the\s+)?(?P<w>dobro|triplo|twice|double|triple)\b", re.I)
+_FACTORS = {"dobro": "2", "twice": "2", "double": "2", "triplo": "3", "triple": "3"}
+
+
+@dataclass
+class Candidate:
+    """One candidate claim. ``start``/``end`` are character offsets of ``text`` (the figure as
+    written) in the article; ``how`` says how the subject was decided (``clause``, ``sentence``,
+    ``claimant``, ``restated``, ``paragraph``, ``default``, ``other`` or ``none``)."""
+
+    subject: str | None
+    attribute: str
+    qualifiers: dict[str, str]
+    value: Value
+    claimant: str | None
+    start: int
+    end: int
+    text: str
+    how: str = "none"
+    warnings: list[str] = field(default_factory=list)
+    # internal resolution state
+    _sentence: Sentence | None = field(default=None, repr=False)
+    _hard_null: bool = field(default=False, repr=False)
+    _soft_null: bool = field(default=False, repr=False)
+    _claimant_pronoun: bool = field(default=False, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON shape of issue 3: subject, attribute, qualifiers, value (Value.to_dict), claimant,
+        start, end, text, plus ``how`` and ``warnings``."""
+        return {
+            "subject": self.subject,
+            "attribute": self.attribute,
+            "qualifiers": dict(self.qualifiers),
+            "value": self.value.to_dict(),
+            "claimant": self.claimant,
+            "start": self.start,
+            "end": self.end,
+            "text": self.text,
+            "how": self.how,
+            "warnings": list(self.warnings),
+        }
+
+
+def extract(
+    text: str,
+    subjects: Sequence[SubjectRef],
+    *,
+    lang: str | None = "auto",
+    published: dt.date | None = None,
+    default_subject: str | None = None,
+    tz: str | None = None,
+) -> list[Candidate]:
+    """Candidate claims in article ``text``, in text order.
+
+    ``lang``: ``pt``/``pt-BR``/``pt-PT``/``en``/``auto``; ``published`` resolves missing
+    years and relative dates; ``default_subject`` (a slug) is used for a figure in a
+    paragraph that names no subject. Subject rules, in order: the nearest entity before the
+    figure in its clause (a competitor model or a generic "um modelo denso" there means
+    *not* our subject), a subject named later in the clause, the subject that the figure's
+    claimant was seen speaking about ("post da Cerebras" -> Kimi K3), a subject named in the
+    sentence, a restatement of a figure already attributed, the last subject named in the
+    paragraph, then ``default_subject``. Conditional sentences ("Se ...", "If ...") and
+    questions yield nothing. Raises nothing on odd text; ambiguous numbers are skipped.
+    """
+    locale = detect_locale(text) if not lang or lang == "auto" else normalize_locale(lang)
+    ctx = _Context(text, subjects, locale, published, tz)
+    items = ctx.figures() + ctx.ranks() + ctx.dates() + ctx.licenses()
+    items.sort(key=lambda c: c.start)
+    _resolve(items, ctx, default_subject)
+    return [c for c in items if c.attribute]
+
+
+class _Context:
+    """Everything found once per article: sentences, mentions, named things, claimants."""
+
+    def __init__(
+        self,
+        text: str,
+        subjects: Sequence[SubjectRef],
+        locale: str,
+        published: dt.date | None,
+        tz: str | None,
+    ) -> None:
+        self.text, self.locale, self.published, self.tz = text, locale, published, tz
+        self.index = SubjectIndex(subjects)
+        self.seg = Segments(text)
+        self.benches = R.find_benchmarks(text)
+        comparatives = R.find_comparatives(text)
+        mentions = self.index.mentions(text)
+        self.comparative_mentions = [m for m in mentions if _after_marker(m.start, comparatives)]
+        self.mentions = [m for m in mentions if m not in self.comparative_mentions]
+        taken = [(m.start, m.end) for m in mentions] + [(b.start, b.end) for b in self.benches]
+        self.competitors = [
+            c for c in R.find_competitors(text) if not _overlaps(c.start, c.end, taken)
+        ]
+        self.generics = R.find_generic(text)
+        self.date_spans = scan_dates(text, locale, published, tz)
+        self.claimants: list[ClaimantMention] = []
+        for s in self.seg.sentences:
+            for c in find_claimants(s.text, self.index.organizations()):
+                self.claimants.append(replace(c, start=c.start + s.start, end=c.end + s.start))
+        self.claimants = [c for c in self.claimants if c.pronoun or not self.index.mentions(c.name)]
+        self.claimant_names = sorted(
+            {c.name for c in self.claimants if c.name}, key=len, reverse=True
+        )
+        self.masked = taken + [(c.start, c.end) for c in self.competitors]
+        self.masked += [(d.start, d.end) for d in self.date_spans]
+
+    # -- candidates by kind -------------------------------------------------------
+
+    def figures(self) -> list[Candidate]:
+        figs = [
+            f
+            for f in scan_figures(self.text, self.locale)
+            if f.kind != "ordinal" and not _overlaps(f.start, f.end, self.masked)
+        ]
+        figs = _merge_parenthetical(figs, self.text)
+        out: list[Candidate] = []
+        for i, f in enumerate(figs):
+            s = self.seg.at(f.start)
+            if s.hypothetical:
+                continue
+            prev_end = figs[i - 1].end if i and figs[i - 1].start >= s.start else s.start
+            next_start = (
+                figs[i + 1].start if i + 1 < len(figs) and figs[i + 1].start < s.end else s.end
+            )
+            cs, ce = s.clause_bounds(f.start)
+            before = self.text[max(cs, prev_end) : f.start]
+            after = self.text[f.end : min(ce, next_start)]
+            c = self._classify(f, s, before, after, self.text[cs:ce], (prev_end, next_start))
+            if c is not None:
+                c.warnings.extend(f.warnings)
+                out.append(c)
+        for m in _FACTOR_WORD_RE.finditer(self.text):
+            s = self.seg.at(m.start())
+            if s.hypothetical:
+                continue
+            cs, ce = s.clause_bounds(m.start())
+            attr = R.factor_attribute(self.text[m.end() : ce], self.text[cs : m.start()])
+            if attr:
+                v = quantity(_FACTORS[m.group("w").lower()], "times")
+                out.append(self._candidate(attr, v, m.start(), m.end(), s, self._variant_q(s)))
+        return out
+
+    def _classify(
+        self, f: Figure, s: Sentence, before: str, after: str, clause: str, window: tuple[int, int]
+    ) -> Candidate | None:
+
+        def make(
+            attr: str, unit: str | None, q: dict[str, str] | None = None, fig: Figure = f
+        ) -> Candidate | None:
+            v = fig.to_value(unit)
+            if v is None:
+                return None
+            return self._candidate(attr, v, f.start, f.end, s, q or {})
+
+        if f.kind == "money":
+            if not (f.per and f.to_value() and f.default_unit().endswith("_per_mtok")):
+                return None
+            side = R.price_side(before, after)
+            if side is None:
+                c = make("price_usd_per_mtok", None)  # settled by a restatement, else dropped
+            else:
+                c = make(f"price_{side}_usd_per_mtok", None)
+            if c and f.currency != "usd":
+                c.warnings.append(f"{f.text!r}: price in {f.currency}, not USD")
+            return c
+        if f.kind == "percent":
+            sb, sa = self.text[s.start : f.start], self.text[f.end : s.end]
+            if (
+                R.PRICE_CONTEXT.search(clause)
+                or R.PRICE_CONTEXT.search(sb + sa)
+                and not self._bench(f.start, s)
+            ):
+                d = R.price_direction(before, after) or R.price_direction(sb, sa)
+                if d is not None:
+                    return make("price_change_pct", "percent", fig=replace(f, negative=d < 0))
+            q = self._bench(f.start, s, window)
+            return make("benchmark_score", "percent", q) if q else None
+        if f.kind == "times":
+            attr = R.factor_attribute(after, before)
+            return make(attr, "times", self._variant_q(s)) if attr else None
+        if R.is_tokens_per_second(after):
+            return make("output_tokens_per_second", "tokens_per_second")
+        hw = R.hardware_after(after)
+        if hw:
+            return make("hardware_units", hw[0], {"hardware": hw[1]})
+        if R.is_bits(after):
+            return make("weights_precision_bits", "bits")
+        if _POINTS_AFTER.match(after):
+            q = self._bench(f.start, s, window)
+            return make("benchmark_score", "points", q) if q else None
+        if R.is_context_window(before, after, clause):
+            v = f.to_value("tokens")
+            if v is not None and v.interval()[0] is not None and v.interval()[0] >= 1000:  # type: ignore[operator]
+                return make("context_window", "tokens")
+            return None
+        attr = R.params_attribute(f, before, after)
+        return make(attr, "params") if attr else None
+
+    def ranks(self) -> list[Candidate]:
+        out = []
+        for m in R.RANK_RE.finditer(self.text):
+            if _overlaps(m.start(), m.end(), [(d.start, d.end) for d in self.date_spans]):
+                continue
+            s = self.seg.at(m.start())
+            if s.hypothetical or not R.RANK_CONTEXT_RE.search(s.text):
+                continue
+            board = self._bench(m.start(), s)
+            if not board:
+                continue
+            v = quantity(str(R.rank_value(m)), "rank")
+            q = {"leaderboard": board["benchmark"]}
+            out.append(self._candidate("leaderboard_rank", v, m.start(), m.end(), s, q))
+        return out
+
+    def dates(self) -> list[Candidate]:
+        out = []
+        spans = self.date_spans
+        for i, d in enumerate(spans):
+            s = self.seg.at(d.start)
+            if s.hypothetical:
+                continue
+            lo = spans[i - 1].end if i and spans[i - 1].end > s.start else s.start
+            hi = spans[i + 1].start if i + 1 < len(spans) and spans[i + 1].start < s.end else s.end
+            before, after = self.text[lo : d.start], self.text[d.end : hi]
+            w = R.nearest(R.WEIGHTS_KW, before, after)
+            r = R.nearest(R.RELEASE_KW, before, after)
+            if w and (not r or w[0] <= r[0] or r[0] > 40):
+                attr = "weights_release_date"
+            elif r:
+                attr = "release_date"
+            else:
+                continue
+            out.append(self._candidate(attr, d.reading.to_value(), d.start, d.end, s, {}))
+        return out
+
+    def licenses(self) -> list[Candidate]:
+        out = []
+        for m in R.LICENSE_RE.finditer(self.text):
+            n = R.LICENSE_NAME_RE.match(self.text, m.end())
+            if not n:
+                continue
+            s = self.seg.at(m.start())
+            if s.hypothetical or re.search(
+                r"\b(?:não|sem|no|not|without)\b", self.text[s.start : m.start()]
+            ):
+                continue
+            v = text_value(R.license_id(n.group("lic")))
+            out.append(self._candidate("license", v, n.start(), n.end(), s, {}))
+        return out
+
+    # -- helpers ------------------------------------------------------------------
+
+    def _candidate(
+        self, attr: str, v: Value, start: int, end: int, s: Sentence, q: dict[str, str]
+    ) -> Candidate:
+        c = Candidate(None, attr, dict(q), v, None, start, end, self.text[start:end], _sentence=s)
+        self._claimant(c, s)
+        return c
+
+    def _variant_q(self, s: Sentence) -> dict[str, str]:
+        for m in self.mentions:
+            if m.kind == "variant" and s.start <= m.start < s.end:
+                return {"variant": m.name}
+        return {}
+
+    def _bench(
+        self, pos: int, s: Sentence, window: tuple[int, int] | None = None
+    ) -> dict[str, str] | None:
+        """Benchmark qualifiers for a figure at ``pos``: a benchmark named between the figure's
+        neighbours (``window``), else a generic word there ("no índice", "neste benchmark")
+        meaning the last one of that sort named before, else the same search in the sentence."""
+        chosen = None
+        spans = [window] if window else []
+        for lo, hi in [*spans, (s.start, s.end)]:
+            text = self.text[lo:hi]
+            inside = [b for b in self.benches if lo <= b.start < hi and s.start <= b.start < s.end]
+            if inside:
+                chosen = min(inside, key=lambda b: abs(b.start - pos))
+                break
+            g = R.GENERIC_BENCH_RE.search(text) if text else None
+            if g:
+                want_index = g.group(0).lower() in (
+                    "índice",
+                    "indice",
+                    "index",
+                    "leaderboard",
+                    "ranking",
+                )
+                earlier = [
+                    b for b in self.benches if b.start < pos and ("Index" in b.name) == want_index
+                ]
+                if earlier:
+                    chosen = earlier[-1]
+                    break
+        if chosen is None:
+            return None
+        q = {"benchmark": chosen.name}
+        version = chosen.version
+        if version is None:
+            versions = {b.version for b in self.benches if b.name == chosen.name and b.version}
+            version = versions.pop() if len(versions) == 1 else None
+        if version:
+            q["version"] = version
+        return q
+
+    def _claimant(self, c: Candidate, s: Sentence) -> None:
+        cs, ce = s.clause_bounds(c.start)
+        clause_text = self.text[cs : c.start]
+        for name in self.claimant_names:
+            if re.search(rf"\b{re.escape(name.split()[0])}\b", clause_text):
+                c.claimant = name
+                return
+        in_s = [m for m in self.claimants if s.start <= m.start < s.end]
+        before = [m for m in in_s if m.start < c.start]
+        after = [m for m in in_s if m.start >= c.start]
+        pick = before[-1] if before else (after[0] if after else None)
+        if pick is None:
+            name = named_org_after(self.text[c.end : s.end], self.claimant_names)
+            if name:
+                c.claimant = name
+                return
+            docs = [
+                m
+                for m in self.claimants
+                if m.document
+                and m.start < s.start
+                and self.seg.at(m.start).paragraph == s.paragraph
+            ]
+            if docs:
+                c.claimant = docs[-1].name
+                return
+            owner = R.BENCHMARK_OWNER.get(
+                c.qualifiers.get("benchmark") or c.qualifiers.get("leaderboard", "")
+            )
+            c.claimant = owner
+            return
+        if pick.pronoun:
+            c._claimant_pronoun = True
+        else:
+            c.claimant = pick.name
+
+
+# -- subject resolution -------------------------------------------------------------
+
+
+def _resolve(items: list[Candidate], ctx: _Context, default_subject: str | None) -> None:
+    entities = [(m.start, m.end, "mention", m) for m in ctx.mentions]
+    entities += [(c.start, c.end, "competitor", c) for c in ctx.competitors]
+    entities += [(g.start, g.end, "generic", g) for g in ctx.generics]
+    entities.sort(key=lambda e: e[0])
+    for c in items:
+        s = c._sentence
+        assert s is not None
+        cs, ce = s.clause_bounds(c.start)
+        before = [e for e in entities if cs <= e[0] and e[1] <= c.start]
+        if before:
+            start, end, kind, obj = before[-1]
+            if kind == "mention":
+                c.subject, c.how = obj.slug, "clause"
+            elif kind == "competitor":
+                c._hard_null, c.how = True, "other"
+            else:
+                c._soft_null, c.how = True, "other"
+            continue
+        later = [e for e in entities if c.end <= e[0] and e[1] <= ce and e[2] == "mention"]
+        if later:
+            c.subject, c.how = later[0][3].slug, "clause"
+    # Claimant -> subject, learnt from figures whose subject the clause names.
+    seen: dict[str, Counter[str]] = {}
+    for c in items:
+        if c.how == "clause" and c.claimant and c.subject:
+            seen.setdefault(c.claimant, Counter())[c.subject] += 1
+    claimant_subject = {k: v.most_common(1)[0][0] for k, v in seen.items()}
+    for c in items:
+        if c.how != "none":
+            continue
+        if c.claimant in claimant_subject:
+            c.subject, c.how = claimant_subject[c.claimant], "claimant"
+            continue
+        s = c._sentence
+        assert s is not None
+        in_s = [m for m in ctx.mentions if s.start <= m.start < s.end]
+        if in_s:
+            prev = [m for m in in_s if m.start < c.start]
+            c.subject, c.how = (prev[-1] if prev else in_s[0]).slug, "sentence"
+    _restatements(items)
+    for c in items:
+        if c.subject or c._hard_null or c._soft_null or c.attribute == "price_usd_per_mtok":
+            continue
+        s = c._sentence
+        assert s is not None
+        para = [
+            m
+            for m in ctx.mentions
+            if m.start < c.start and ctx.seg.at(m.start).paragraph == s.paragraph
+        ]
+        if para:
+            c.subject, c.how = para[-1].slug, "paragraph"
+        elif default_subject:
+            c.subject, c.how = default_subject, "default"
+    _restatements(items)
+    for c in items:
+        if c.attribute == "price_usd_per_mtok":
+            c.attribute = ""  # input or output never said, and not a restatement: dropped
+        if c._claimant_pronoun and not c.claimant:
+            c.claimant = ctx.index.organization(c.subject)
+        if c.subject is None and c.how == "none":
+            c.how = "none"
+
+
+def _restatements(items: list[Candidate]) -> None:
+    attributed = [c for c in items if c.subject]
+    for c in items:
+        if c.subject or c._hard_null:
+            continue
+        match = _restated(c, attributed)
+        if match is not None:
+            c.subject, c.how = match.subject, "restated"
+            c.claimant = c.claimant or match.claimant
+            if c.attribute == "price_usd_per_mtok":
+                c.attribute = match.attribute
+            for k, v in match.qualifiers.items():
+                c.qualifiers.setdefault(k, v)
+
+
+def _restated(c: Candidate, attributed: list[Candidate]) -> Candidate | None:
+    """The attributed figure ``c`` repeats (same attribute, same value or a range end, no
+    conflicting qualifier), when all such figures agree on the subject."""
+    hits = []
+    for a in attributed:
+        same_attr = a.attribute == c.attribute or (
+            c.attribute == "price_usd_per_mtok"
+            and a.attribute.startswith("price_")
+            and "mtok" in a.attribute
+        )
+        if not same_attr or a is c:
+            continue
+        if any(a.qualifiers.get(k) not in (None, v) for k, v in c.qualifiers.items()):
+            continue
+        if _same_value(c.value, a.value):
+            hits.append(a)
+    subjects = {h.subject for h in hits}
+    if len(subjects) != 1:
+        return None
+    return hits[0]
+
+
+def _same_value(x: Value, y: Value) -> bool:
+    if x == y:
+        return True
+    if x.kind == "quantity" and y.kind == "quantity":
+        return x.value == y.value and x.unit == y.unit
+    if x.kind == "quantity" and y.kind == "range":
+        return x.value in (y.low, y.high) and x.unit == y.unit
+    if x.kind == "date" and y.kind == "date":
+        return x.value == y.value
+    return False
+
+
+def _merge_parenthetical(figs: list[Figure], text: str) -> list[Figure]:
+    """ "2,8 trilhões (2.8T)" is one statement: keep the first figure, spanning both."""
+    out: list[Figure] = []
+    for f in figs:
+        if out:
+            p = out[-1]
+            between = text[p.end : f.start]
+            if (
+                between.strip() == "("
+                and text[f.end : f.end + 1] == ")"
+                and p.to_value() == f.to_value()
+            ):
+                out[-1] = replace(p, end=f.end + 1, text=text[p.start : f.end + 1])
+                continue
+        out.append(f)
+    return out
+
+
+def _after_marker(pos: int, markers: list[R.Named]) -> bool:
+    return any(0 <= pos - m.end <= 3 for m in markers)
+
+
+def _overlaps(s: int, e: int, spans: list[tuple[int, int]]) -> bool:
+    return any(s < b and a < e for a, b in spans)
+
+
+__all__ = ["Candidate", "Mention", "extract"]

@@ -1,0 +1,52 @@
+"""Plain read-only views of claims, observations and watches for the pure verification rules.
+
+The database glue (:mod:`claims.verify`) builds these from rows; :mod:`claims.compare`,
+:mod:`claims.promises` and :mod:`claims.judge` take them, so the rules are testable
+without a database.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+from claims.values import Value
+
+
+@dataclass(frozen=True)
+class ClaimView:
+    """One claim with what a reason needs to name it (subject slug, source title, claimant)."""
+
+    id: int
+    key: str
+    subject_id: int
+    subject: str
+    attribute: str
+    value: Value
+    qualifiers: dict[str, Any] = field(default_factory=dict)
+    source_id: int = 0
+    source: str = ""
+    claimant: str | None = None
+    stated_date: str | None = None
+
+    def who(self) -> str:
+        """``claimant via source`` for reasons."""
+        if self.claimant and self.source:
+            return f"{self.claimant} via {self.source}"
+        return self.claimant or self.source or f"claim #{self.id}"
+
+
+@dataclass(frozen=True)
+class ObsView:
+    """One observation; ``value`` is already the effective value (e.g. corrected params)."""
+
+    id: int
+    subject_id: int
+    attribute: str
+    value: Value
+    first_seen: dt.datetime
+    last_seen: dt.datetime
+    qualifiers: dict[str, Any] = field(default_factory=dict)
+    current: bool = True
+    watch_id: int | None = None

@@ -1,0 +1,116 @@
+"""Database rows -> read-only views for the verification rules (Claims, Observations)
+and the hub watches that say "as of" for a subject's weights promise.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+
+from sqlmodel import Session, select
+
+from claims.derived import derive_total_params
+from claims.facts import ClaimView, ObsView
+from claims.judge import effective_value
+from claims.models import Claim, Observation, Source, Subject, SubjectAlias, Watch
+
+HUB_ORG_ADAPTER = "huggingface_org"
+HUB_MODEL_ADAPTER = "huggingface_model"
+
+
+def aware(t: dt.datetime | None) -> dt.datetime | None:
+    """SQLite hands datetimes back naive; they are stored as UTC."""
+    if t is None:
+        return None
+    return t.replace(tzinfo=dt.UTC) if t.tzinfo is None else t.astimezone(dt.UTC)
+
+
+def load_claims(session: Session) -> list[ClaimView]:
+    """Every claim as a :class:`ClaimView` (subject slug, source title, claimant)."""
+    subjects = {s.id: s.slug for s in session.exec(select(Subject)).all()}
+    sources = {s.id: s.title for s in session.exec(select(Source)).all()}
+    out = []
+    for c in session.exec(select(Claim).order_by(Claim.id)).all():  # type: ignore[arg-type]
+        assert c.id is not None
+        out.append(
+            ClaimView(
+                id=c.id,
+                key=c.key,
+                subject_id=c.subject_id,
+                subject=subjects.get(c.subject_id, str(c.subject_id)),
+                attribute=c.attribute,
+                value=c.value,
+                qualifiers=c.qualifiers,
+                source_id=c.source_id,
+                source=sources.get(c.source_id, ""),
+                claimant=c.claimant,
+                stated_date=c.stated_date,
+            )
+        )
+    return out
+
+
+def load_observations(session: Session) -> list[ObsView]:
+    """Every observation with its effective value (:func:`claims.judge.effective_value`),
+    plus ``total_params`` views derived from ``hub_params_raw`` + weight bits
+    (:func:`claims.derived.derive_total_params`)."""
+    out = []
+    for o in session.exec(select(Observation).order_by(Observation.id)).all():  # type: ignore[arg-type]
+        assert o.id is not None
+        first, last = aware(o.first_seen), aware(o.last_seen)
+        assert first is not None and last is not None
+        out.append(
+            ObsView(
+                id=o.id,
+                subject_id=o.subject_id,
+                attribute=o.attribute,
+                value=effective_value(o.attribute, o.value),
+                first_seen=first,
+                last_seen=last,
+                qualifiers=o.qualifiers,
+                current=o.current,
+                watch_id=o.watch_id,
+            )
+        )
+    return out + derive_total_params(out)
+
+
+def hub_watches(session: Session, subject: Subject, observations: Sequence[ObsView]) -> list[Watch]:
+    """Watches that would show the subject's weights: a ``huggingface_org`` watch whose
+    ``params.org`` (or ``author``) is the subject's ``hub_org``, or a ``huggingface_model``
+    watch whose ``params.repo`` is a ``huggingface`` alias of the subject, a repo
+    qualifier of its observations, or that produced one of its observations."""
+    repos = {
+        a.alias.lower()
+        for a in session.exec(
+            select(SubjectAlias).where(SubjectAlias.subject_id == subject.id)
+        ).all()
+        if a.namespace == "huggingface"
+    }
+    own = [o for o in observations if o.subject_id == subject.id]
+    repos |= {str(o.qualifiers["repo"]).lower() for o in own if o.qualifiers.get("repo")}
+    produced = {o.watch_id for o in own if o.watch_id is not None}
+    org = (subject.hub_org or "").lower()
+    out = []
+    for w in session.exec(select(Watch).order_by(Watch.id)).all():  # type: ignore[arg-type]
+        p = w.params
+        if (
+            w.adapter == HUB_ORG_ADAPTER
+            and org
+            and str(p.get("org") or p.get("author") or "").lower() == org
+        ):
+            out.append(w)
+        elif w.adapter == HUB_MODEL_ADAPTER and (
+            str(p.get("repo") or p.get("repo_id") or "").lower() in repos or w.id in produced
+        ):
+            out.append(w)
+    return out
+
+
+def last_hub_check(
+    session: Session, subject: Subject, observations: Sequence[ObsView]
+) -> dt.datetime | None:
+    """The last successful check among :func:`hub_watches` (what "as of" means)."""
+    times = [aware(w.last_success) for w in hub_watches(session, subject, observations)]
+    known = [t for t in times if t is not None]
+    return max(known) if known else None

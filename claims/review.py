@@ -1,0 +1,117 @@
+"""Discrepancies for people: list them with both sides, and dismiss one with a note.
+
+Reads/writes Discrepancy rows made by :mod:`claims.verify`; a dismissal is kept, so
+the next verification run does not reopen it (issue 4 "Discrepancies").
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any
+
+from sqlmodel import Session, select
+
+from claims.models import Claim, Discrepancy, Observation, Source, Subject, utcnow
+
+
+class ReviewError(LookupError):
+    """A discrepancy id or subject that does not exist; the message names it."""
+
+
+def discrepancy_sides(session: Session, row: Discrepancy) -> list[dict[str, Any]]:
+    """Each claim of a discrepancy with its value, qualifiers, subject, source and claimant,
+    then each observation (``side`` = ``observation``)."""
+    sides: list[dict[str, Any]] = []
+    for cid in json.loads(row.claim_ids_json):
+        c = session.get(Claim, cid)
+        if c is None:
+            continue
+        src = session.get(Source, c.source_id)
+        subj = session.get(Subject, c.subject_id)
+        sides.append(
+            {
+                "side": "claim",
+                "claim_id": c.id,
+                "subject": subj.slug if subj else None,
+                "value": c.value.display(),
+                "qualifiers": c.qualifiers,
+                "claimant": c.claimant,
+                "source": src.title if src else None,
+                "source_url": src.url if src else None,
+                "publisher": src.publisher if src else None,
+            }
+        )
+    for oid in json.loads(row.observation_ids_json):
+        o = session.get(Observation, oid)
+        if o is None:
+            continue
+        sides.append(
+            {
+                "side": "observation",
+                "observation_id": o.id,
+                "value": o.value.display(),
+                "qualifiers": o.qualifiers,
+                "source_url": o.source_url,
+                "first_seen": o.first_seen.isoformat(),
+            }
+        )
+    return sides
+
+
+def discrepancy_record(session: Session, row: Discrepancy) -> dict[str, Any]:
+    """One discrepancy as a JSON-ready dict (for ``tracker discrepancies --json``)."""
+    subj = session.get(Subject, row.subject_id)
+    return {
+        "id": row.id,
+        "subject": subj.slug if subj else None,
+        "attribute": row.attribute,
+        "rule": row.rule,
+        "state": row.state,
+        "reason": row.reason,
+        "note": row.note,
+        "opened_at": row.opened_at.isoformat() if row.opened_at else None,
+        "closed_at": row.closed_at.isoformat() if row.closed_at else None,
+        "sides": discrepancy_sides(session, row),
+    }
+
+
+def list_discrepancies(
+    session: Session, *, subject: str | None = None, state: str | None = None
+) -> list[dict[str, Any]]:
+    """Discrepancy records, open first, optionally for one subject slug (rows whose claims
+    include one about it) and/or state.
+    Raises :class:`ReviewError` for an unknown subject."""
+    query = select(Discrepancy)
+    if state is not None:
+        query = query.where(Discrepancy.state == state)
+    rows = list(session.exec(query).all())
+    if subject is not None:
+        subj = session.exec(select(Subject).where(Subject.slug == subject)).first()
+        if subj is None:
+            raise ReviewError(f"unknown subject {subject!r}")
+        # a cross-subject note belongs to every subject one of its claims is about
+        mine = {c.id for c in session.exec(select(Claim).where(Claim.subject_id == subj.id)).all()}
+        rows = [
+            d for d in rows if d.subject_id == subj.id or mine & set(json.loads(d.claim_ids_json))
+        ]
+    order = {"open": 0, "resolved": 1, "dismissed": 2}
+    rows.sort(key=lambda d: (order.get(d.state, 3), d.id or 0))
+    return [discrepancy_record(session, d) for d in rows]
+
+
+def dismiss_discrepancy(
+    session: Session, discrepancy_id: int, note: str, *, now: dt.datetime | None = None
+) -> Discrepancy:
+    """A reviewer dismisses a discrepancy with a note (required); commits. The state stays
+    ``dismissed`` on later runs. Raises :class:`ReviewError` for an unknown id or empty note."""
+    row = session.get(Discrepancy, discrepancy_id)
+    if row is None:
+        raise ReviewError(f"no discrepancy with id {discrepancy_id}")
+    if not note.strip():
+        raise ReviewError("a dismissal needs a note saying why")
+    row.state, row.note, row.closed_at = "dismissed", note.strip(), now or utcnow()
+    session.add(row)
+    session.commit()
+    session.refresh(row)
+    return row

@@ -1,0 +1,93 @@
+"""Split article text into paragraphs, sentences and clauses, keeping character offsets.
+
+Input: plain text. Output: :class:`Sentence` spans (with paragraph index) and clause
+bounds; extraction uses them to keep a figure's context inside its own statement.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+
+# Words whose trailing period does not end a sentence.
+ABBREVIATIONS = frozenset(
+    "nov dez jan fev mar abr mai jun jul ago set out sep oct dec feb aug "
+    "sr sra dr vs aprox etc eg ie inc corp approx no nº p ex".split()
+)
+_END_RE = re.compile(r"[.!?…]+[\"”')]*\s+(?=[\"“(•]?\s*[A-ZÀ-ÝÂÊÔÃÕÇ0-9])")
+_CLAUSE_RE = re.compile(r"\s*(?:[,;:](?=\s)|[—–]|\s-\s)\s*")
+HYPOTHETICAL_RE = re.compile(r"^\W*(?:se|if|whether|caso)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """A sentence at ``start``-``end`` in paragraph number ``paragraph`` (0-based)."""
+
+    start: int
+    end: int
+    paragraph: int
+    text: str
+
+    @property
+    def hypothetical(self) -> bool:
+        """Conditional or question ("Se ...", "If ...", ends with "?"): figures are not claims."""
+        return bool(HYPOTHETICAL_RE.match(self.text)) or self.text.rstrip().endswith("?")
+
+    def clause_bounds(self, pos: int) -> tuple[int, int]:
+        """Absolute (start, end) of the clause holding absolute offset ``pos``."""
+        rel = pos - self.start
+        lo, hi = 0, len(self.text)
+        for m in _CLAUSE_RE.finditer(self.text):
+            if m.end() <= rel:
+                lo = m.end()
+            elif m.start() >= rel:
+                hi = m.start()
+                break
+        return self.start + lo, self.start + hi
+
+
+class Segments:
+    """Sentences of a text with fast offset lookup."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.sentences = list(_split(text))
+        self._starts = [s.start for s in self.sentences]
+
+    def at(self, pos: int) -> Sentence:
+        """The sentence containing absolute offset ``pos``."""
+        i = max(0, bisect.bisect_right(self._starts, pos) - 1)
+        return self.sentences[i]
+
+    def index(self, sentence: Sentence) -> int:
+        return self._starts.index(sentence.start)
+
+
+def _split(text: str):  # type: ignore[no-untyped-def]
+    para = 0
+    pos = 0
+    for line in text.split("\n"):
+        line_start = pos
+        pos += len(line) + 1
+        if not line.strip():
+            continue
+        cursor = 0
+        for m in _END_RE.finditer(line):
+            head = line[cursor : m.start()]
+            last_word = re.findall(r"(\w+)$", head)
+            if last_word and last_word[0].lower() in ABBREVIATIONS and line[m.start()] == ".":
+                continue
+            end = m.end()
+            yield _sentence(line, cursor, end, line_start, para)
+            cursor = end
+        if cursor < len(line):
+            yield _sentence(line, cursor, len(line), line_start, para)
+        para += 1
+
+
+def _sentence(line: str, a: int, b: int, offset: int, para: int) -> Sentence:
+    chunk = line[a:b]
+    lead = len(chunk) - len(chunk.lstrip())
+    body = chunk.strip()
+    return Sentence(offset + a + lead, offset + a + lead + len(body), para, body)

@@ -1,0 +1,111 @@
+"""Headless Chromium opens the built site: no console errors, scraped payloads stay text.
+
+Skips with the reason when Chromium is missing. Screenshots go to test-artifacts/browser/.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import threading
+from pathlib import Path
+
+import pytest
+from sitefixture import NOW, populate
+
+from tracker.cli_site import make_server
+from tracker.site import build_site
+
+pytestmark = pytest.mark.browser
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "browser"
+
+
+def chromium() -> str:
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not found and Path("/usr/bin/chromium").exists():
+        found = "/usr/bin/chromium"
+    if not found:
+        pytest.skip("Chromium not found (apt-get install chromium); browser tests need it")
+    return found
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    from claims.db import make_engine
+
+    binary = chromium()
+    root = tmp_path_factory.mktemp("browser")
+    engine = make_engine(root / "t.db")
+    populate(engine)
+    build_site(engine, root / "site", now=NOW)
+    server = make_server(root / "site", 0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield binary, f"http://127.0.0.1:{server.server_address[1]}/", root
+    server.shutdown()
+    server.server_close()
+    thread.join()
+
+
+def run_chromium(binary: str, profile: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    cmd = [
+        binary,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--enable-logging=stderr",
+        "--v=0",
+        f"--user-data-dir={profile}",
+        *args,
+    ]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=False)
+
+
+def console_lines(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if "CONSOLE" in line or "Uncaught" in line]
+
+
+@pytest.mark.parametrize(
+    "path,shot",
+    [
+        ("index.html", "index.png"),
+        ("subjects/orca-9b/index.html", "subject-orca.png"),
+        ("subjects/kimi-k3.1-pro/index.html", "subject-kimi.png"),
+        ("discrepancies.html", "discrepancies.png"),
+    ],
+)
+def test_page_renders_without_errors(served, tmp_path, path, shot):
+    binary, base, _ = served
+    dom = run_chromium(binary, tmp_path / "profile", "--dump-dom", base + path)
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    assert console_lines(dom.stderr) == []
+    html = dom.stdout
+    assert "<title>pwned</title>" not in html
+    assert "<img" not in html
+    if path == "index.html":
+        # filter.js ran (it unhides the name filter) and raised nothing.
+        assert re.search(r'<p>\s*<label for="subject-filter">', html)
+    if path == "subjects/orca-9b/index.html":
+        assert "&lt;img src=x onerror=alert(1)&gt; AT&amp;T R&amp;D" in html
+        assert "&lt;script&gt;document.title='pwned'&lt;/script&gt;" in html
+        assert '<title>Orca-9B &lt;Instruct&gt; &amp; "Chat" — release-tracker</title>' in html
+    if path == "discrepancies.html":
+        assert "65.7% reported for Terminal-Bench 3.0 and for 4.0" in html
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    target = ARTIFACTS / shot
+    target.unlink(missing_ok=True)
+    size = "390,844" if path.startswith("subjects/") else "1280,900"
+    pic = run_chromium(
+        binary,
+        tmp_path / "profile2",
+        f"--screenshot={target}",
+        f"--window-size={size}",
+        base + path,
+    )
+    assert pic.returncode == 0, pic.stderr[-2000:]
+    assert target.stat().st_size > 1000

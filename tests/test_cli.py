@@ -1,0 +1,161 @@
+"""The CLI as a user runs it: demo end to end, status, check/parse/record on recordings."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from sqlmodel import Session, select
+from typer.testing import CliRunner
+
+from claims import models
+from claims.db import make_engine
+from tracker.cli import app
+from tracker.cli_watch import run_cycle
+from tracker.har import HarReplayTransport
+from tracker.offline import record_check
+from tracker.snapshots import SnapshotStore
+
+ROOT = Path(__file__).resolve().parent.parent
+DEMO_HAR = ROOT / "data" / "recordings" / "demo.har"
+runner = CliRunner()
+
+
+def _run(*args: str) -> tuple[int, str]:
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.output
+
+
+def _demo(tmp_path: Path) -> Path:
+    db = tmp_path / "t.db"
+    code, out = _run("demo", "--db", str(db), "--out", str(tmp_path / "site"))
+    assert code == 0, out
+    return db
+
+
+def test_demo_end_to_end_and_status(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)  # the demo reads data/ relative to the checkout
+    db = _demo(tmp_path)
+    site = tmp_path / "site"
+    assert (site / "index.html").is_file()
+    assert (site / "discrepancies.html").is_file()
+    for slug in ("kimi-k3.1-pro", "kimi-k3", "kimi-k2-thinking"):
+        assert (site / "subjects" / slug / "index.html").is_file()
+    disc = (site / "discrepancies.html").read_text()
+    assert "Terminal-Bench" in disc and "3.0" in disc and "4.0" in disc
+
+    code, out = _run("status", "kimi-k3.1-pro", "--db", str(db), "--json")
+    assert code == 0
+    st = json.loads(out)
+    assert st["weights"] == "not landed" and st["landed"] is False
+    assert sorted((p["relation"], p["date"]) for p in st["promises"]) == [
+        ("before", "2026-11-04"),
+        ("on", "2026-11-04"),
+        ("on", "2026-11-04"),
+    ]
+    assert st["overdue_days"] == 24
+    assert st["as_of"] == "2026-11-28T06:00:00Z"
+    assert st["license"] is None
+
+    code, out = _run("status", "kimi-k2-thinking", "--db", str(db), "--json")
+    st = json.loads(out)
+    assert code == 0 and st["landed"] is True
+    assert st["repo"] == "moonshotai/Kimi-K2-Thinking"
+    assert st["license"] == "modified-mit"
+
+    # A second demo run stores nothing new.
+    with Session(make_engine(db)) as s:
+        counts = [
+            len(s.exec(select(t)).all()) for t in (models.Claim, models.Observation, models.Event)
+        ]
+    _demo(tmp_path)
+    with Session(make_engine(db)) as s:
+        assert [
+            len(s.exec(select(t)).all()) for t in (models.Claim, models.Observation, models.Event)
+        ] == counts
+
+
+def test_unknown_subject_is_one_line_error(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    code, out = _run("status", "gpt-9", "--db", str(tmp_path / "x.db"))
+    assert code == 1
+    assert out.strip().startswith("error: unknown subject 'gpt-9'")
+    assert "Traceback" not in out
+
+
+def test_check_replay_of_missing_url_fails_the_watch_not_the_run(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    db = str(tmp_path / "t.db")
+    assert _run("load", "--db", db)[0] == 0
+    har = json.loads(DEMO_HAR.read_text())
+    har["log"]["entries"] = [
+        e for e in har["log"]["entries"] if "openrouter" not in e["request"]["url"]
+    ]
+    partial = tmp_path / "partial.har"
+    partial.write_text(json.dumps(har))
+    code, out = _run(
+        "check",
+        "--replay",
+        str(partial),
+        "--db",
+        db,
+        "--json",
+        "--snapshots",
+        str(tmp_path / "snap"),
+    )
+    assert code == 0, out
+    summary = json.loads(out)
+    failed = [r for r in summary["results"] if r["outcome"] == "failed"]
+    assert [r["name"] for r in failed] == ["openrouter-models"]
+    assert failed[0]["error_kind"] == "not_recorded"
+    assert "https://openrouter.ai/api/v1/models" in failed[0]["error"]
+
+
+def test_check_with_missing_har_file(tmp_path):
+    code, out = _run(
+        "check", "--replay", str(tmp_path / "nope.har"), "--db", str(tmp_path / "t.db")
+    )
+    assert code == 1 and "no such HAR file" in out
+
+
+def test_parse_reruns_adapter_on_recording():
+    code, out = _run(
+        "parse",
+        "huggingface_org",
+        "--har",
+        str(DEMO_HAR),
+        "--json",
+        "--url",
+        "https://huggingface.co/api/models?author=moonshotai&sort=createdAt&direction=-1&limit=100",
+    )
+    assert code == 0, out
+    pages = json.loads(out)
+    repos = [v["qualifiers"]["repo"] for v in pages[0]["values"]]
+    assert "moonshotai/Kimi-K2-Thinking" in repos
+    assert not any("K3.1" in r for r in repos)
+    assert pages[0]["fetched_at"] == "2026-11-28T06:00:00+00:00"
+
+
+def test_record_then_replay_gives_the_same_observations(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    # The "live" server is the demo recording; the recorder wraps it as it would the network.
+    db1, db2 = str(tmp_path / "a.db"), str(tmp_path / "b.db")
+    assert _run("load", "--db", db1)[0] == 0 and _run("load", "--db", db2)[0] == 0
+    _, out = record_check(
+        make_engine(db1),
+        tmp_path / "rec.har",
+        snapshot_store=SnapshotStore(tmp_path / "s1"),
+        inner=HarReplayTransport(DEMO_HAR),
+    )
+    run_cycle(db2, out, None, tmp_path / "s2", show_progress=False)
+
+    def observed(db: str) -> list[tuple]:
+        with Session(make_engine(db)) as s:
+            return sorted(
+                (o.attribute, o.qualifiers_json, o.value_key)
+                for o in s.exec(select(models.Observation))
+            )
+
+    first = observed(db1)
+    assert len(first) >= 8
+    assert first == observed(db2)

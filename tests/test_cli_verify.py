@@ -1,0 +1,81 @@
+"""tracker verify / discrepancies / review (tracker/cli_verify.py) on a demo-like database."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import typer
+from helpers_verify import build_demo_db
+from typer.testing import CliRunner
+
+from tracker import cli_verify
+
+
+@pytest.fixture
+def cli(engine):
+    build_demo_db(engine)
+    app = typer.Typer()
+    cli_verify.register(app)
+    runner = CliRunner()
+
+    def run(*args: str):
+        return runner.invoke(app, [*args, "--db", str(engine.url.database)])
+
+    return run
+
+
+def test_verify_text_then_json_rerun(cli):
+    r = cli("verify", "--now", "2026-11-29T12:00Z")
+    assert r.exit_code == 0, r.output
+    assert r.output.strip() == (
+        "verified 12 claims (1 confirmed, 1 contradicted, 2 disputed, 3 overdue, 1 pending, "
+        "4 unverified); 3 open discrepancies; 8 verdicts changed, 3 discrepancies opened, "
+        "0 resolved, 11 events"
+    )
+    r = cli("verify", "--json", "--now", "2026-11-29T12:00Z")
+    data = json.loads(r.output)
+    assert (data["changed"], data["events_added"], data["open_discrepancies"]) == ([], 0, 3)
+
+
+def test_discrepancies_and_review(cli):
+    cli("verify", "--now", "2026-11-29T12:00Z")
+    r = cli("discrepancies", "--subject", "kimi-k3.1-pro")
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert lines[0] == "#1 [open] kimi-k3.1-pro benchmark_score same_value_different_version"
+    assert (
+        "    claim #4 kimi-k3.1-pro: 65.7% [benchmark=Terminal-Bench, version=4.0] — "
+        "Moonshot AI via Article A" in lines
+    )
+    data = json.loads(cli("discrepancies", "--json", "--state", "open").output)
+    assert [d["rule"] for d in data] == [
+        "same_value_different_version",
+        "date_relation_mismatch",
+        "contradicted_by_observation",
+    ]
+    r = cli("review", "1", "--dismiss", "version 4.0 confirmed by the vendor post")
+    assert r.output.strip() == (
+        "dismissed discrepancy #1 (same_value_different_version): "
+        "version 4.0 confirmed by the vendor post"
+    )
+    cli("verify", "--now", "2026-11-29T13:00Z")
+    data = json.loads(cli("discrepancies", "--json", "--subject", "kimi-k3.1-pro").output)
+    assert [(d["id"], d["state"]) for d in data] == [
+        (2, "open"),
+        (1, "dismissed"),
+        (3, "dismissed"),
+    ]
+
+
+def test_errors_are_one_line_and_exit_1(cli):
+    r = cli("review", "99", "--dismiss", "x")
+    assert (r.exit_code, r.output.strip()) == (1, "error: no discrepancy with id 99")
+    r = cli("discrepancies", "--subject", "nope")
+    assert (r.exit_code, r.output.strip()) == (1, "error: unknown subject 'nope'")
+    r = cli("verify", "--now", "yesterday")
+    assert r.exit_code == 1
+    assert (
+        r.output.strip()
+        == "error: --now: 'yesterday' is not an ISO date-time (e.g. 2026-11-29T12:00Z)"
+    )

@@ -1,0 +1,207 @@
+"""Claims against claims (claims/compare.py): comparability and conflict rules."""
+
+from __future__ import annotations
+
+from helpers_verify import cv
+
+from claims.compare import (
+    compare_claims,
+    date_window,
+    find_conflicts,
+    find_cross_subject_notes,
+    qualifiers_compatible,
+)
+from claims.values import date_value, quantity, value_range
+
+TB = {"benchmark": "Terminal-Bench"}
+
+
+def p657():
+    return quantity("65.7", "percent")
+
+
+def test_same_score_two_benchmark_versions_is_a_discrepancy():
+    a = cv(1, "benchmark_score", p657(), q={**TB, "version": "4.0"}, source=1)
+    b = cv(2, "benchmark_score", p657(), q={**TB, "version": "3.0"}, source=2)
+    check = compare_claims(a, b)
+    assert check.rule == "same_value_different_version"
+    assert check.reason == (
+        "65.7% reported for Terminal-Bench 4.0 by Moonshot AI via source 1 and for "
+        "Terminal-Bench 3.0 by Moonshot AI via source 2: one of the versions is wrong"
+    )
+
+
+def test_different_scores_under_different_versions_are_not_comparable():
+    a = cv(1, "benchmark_score", p657(), q={**TB, "version": "4.0"})
+    b = cv(2, "benchmark_score", quantity("50.1", "percent"), q={**TB, "version": "3.0"})
+    check = compare_claims(a, b)
+    assert (check.comparable, check.rule) == (False, None)
+    assert check.reason == "different benchmark versions (4.0 vs 3.0)"
+
+
+def test_agent_benchmark_needs_same_agent():
+    a = cv(1, "benchmark_score", p657(), q={**TB, "version": "2.0", "agent": "Terminus 2"})
+    b = cv(
+        2,
+        "benchmark_score",
+        quantity("40", "percent"),
+        q={**TB, "version": "2.0", "agent": "Codex CLI"},
+    )
+    assert compare_claims(a, b).reason == "different agent (Terminus 2 vs Codex CLI)"
+    c = cv(
+        3,
+        "benchmark_score",
+        quantity("40", "percent"),
+        q={**TB, "version": "2.0", "agent": "Terminus 2"},
+    )
+    assert compare_claims(a, c).rule == "values_disagree"
+
+
+def test_rank_only_on_same_board_and_date():
+    board = {"leaderboard": "AA Intelligence Index"}
+    r4 = cv(1, "leaderboard_rank", quantity("4", "rank", exact=True), q=board, stated="2026-10-26")
+    r3 = cv(2, "leaderboard_rank", quantity("3", "rank", exact=True), q=board, stated="2026-11-20")
+    assert compare_claims(r4, r3).reason == "different date (2026-10-26 vs 2026-11-20)"
+    r3same = cv(
+        3, "leaderboard_rank", quantity("3", "rank", exact=True), q=board, stated="2026-10-26"
+    )
+    assert compare_claims(r4, r3same).rule == "values_disagree"
+    undated = cv(4, "leaderboard_rank", quantity("3", "rank", exact=True), q=board)
+    assert compare_claims(r4, undated).reason == "date not stated on both sides"
+    other = cv(
+        5,
+        "leaderboard_rank",
+        quantity("3", "rank", exact=True),
+        q={"leaderboard": "Code Arena WebDev"},
+        stated="2026-10-26",
+    )
+    assert (
+        compare_claims(r4, other).reason
+        == "different leaderboard (AA Intelligence Index vs Code Arena WebDev)"
+    )
+
+
+def test_before_and_on_the_same_date_are_different_promises():
+    on = cv(1, "weights_release_date", date_value("2026-11-04", "on"), source=2)
+    before = cv(2, "weights_release_date", date_value("2026-11-04", "before"), source=1)
+    check = compare_claims(before, on)
+    assert check.rule == "date_relation_mismatch"
+    assert check.reason == (
+        "'before 2026-11-04' vs 'on 2026-11-04': different promises (last day 2026-11-03 vs "
+        "2026-11-04) (Moonshot AI via source 1 vs Moonshot AI via source 2)"
+    )
+    by = cv(3, "weights_release_date", date_value("2026-11-04", "by"))
+    assert compare_claims(by, on).rule is None
+    later = cv(4, "weights_release_date", date_value("2026-11-10", "on"))
+    assert compare_claims(on, later).rule == "dates_disagree"
+
+
+def test_date_windows():
+    import datetime as d
+
+    assert date_window(date_value("2026-11-04", "before")) == (None, d.date(2026, 11, 3))
+    assert date_window(date_value("2026-11", "on", precision="month")) == (
+        d.date(2026, 11, 1),
+        d.date(2026, 11, 30),
+    )
+    assert date_window(date_value("2026-11-04", "after")) == (d.date(2026, 11, 5), None)
+
+
+def test_precision_decides_numeric_conflicts():
+    m = cv(1, "total_params", quantity("2.8", "params", scale=10**12))
+    about3 = cv(2, "total_params", quantity("3", "params", scale=10**12, approx=True), claimant="X")
+    assert compare_claims(m, about3).rule is None
+    one = cv(3, "total_params", quantity("1", "params", scale=10**12))
+    check = compare_claims(m, one)
+    assert check.rule == "values_disagree"
+    assert check.reason.startswith(
+        "2.8T params (2.75T–2.85T params) vs 1T params (500B–1.5T params): intervals do not "
+        "overlap (apart by 1.25T params)"
+    )
+
+
+def test_open_top_range_is_a_lower_bound_at_the_top():
+    rng = cv(
+        1,
+        "output_tokens_per_second",
+        value_range(1000, 2000, "tokens_per_second", open_high=True),
+        claimant="Cerebras",
+        q={"variant": "Highspeed"},
+    )
+    big = cv(
+        2,
+        "output_tokens_per_second",
+        quantity("5000", "tokens_per_second"),
+        q={"variant": "Highspeed"},
+    )
+    assert compare_claims(rng, big).rule is None
+    small = cv(
+        3,
+        "output_tokens_per_second",
+        quantity("500", "tokens_per_second"),
+        q={"variant": "Highspeed"},
+    )
+    assert compare_claims(rng, small).rule == "values_disagree"
+    std = cv(
+        4,
+        "output_tokens_per_second",
+        quantity("500", "tokens_per_second"),
+        q={"variant": "Standard"},
+    )
+    assert compare_claims(rng, std).reason == "different variant (Highspeed vs Standard)"
+
+
+def test_cerebras_about_3t_for_k3_is_never_compared_with_k31_pro():
+    moonshot = cv(1, "total_params", quantity("2.8", "params", scale=10**12), subject=1, source=7)
+    cerebras = cv(
+        2,
+        "total_params",
+        quantity("3", "params", scale=10**12, approx=True),
+        subject=2,
+        source=7,
+        claimant="Cerebras",
+    )
+    check = compare_claims(cerebras, moonshot)
+    assert (check.comparable, check.rule) == (False, None)
+    assert check.reason == (
+        "different subjects (kimi-k3 vs kimi-k3.1-pro): never compared; the intervals overlap "
+        "anyway (about 3T params (2T–4T params) vs 2.8T params (2.75T–2.85T params))"
+    )
+    assert find_conflicts([moonshot, cerebras]) == []
+    (note,) = find_cross_subject_notes([moonshot, cerebras])
+    assert (note.rule, note.state, note.claim_ids) == ("different_subject", "dismissed", (1, 2))
+    assert note.reason.startswith("not a conflict: different subjects (kimi-k3.1-pro vs kimi-k3)")
+
+
+def test_sources_repeating_one_side_join_one_discrepancy_with_a_stable_key():
+    on1 = cv(1, "weights_release_date", date_value("2026-11-04", "on"), source=2)
+    before = cv(2, "weights_release_date", date_value("2026-11-04", "before"), source=1)
+    (f,) = find_conflicts([on1, before])
+    on2 = cv(3, "weights_release_date", date_value("2026-11-04", "on"), source=3)
+    (g,) = find_conflicts([on1, before, on2])
+    assert g.claim_ids == (1, 2, 3)
+    assert g.key == f.key and g.rule == "date_relation_mismatch"
+
+
+def test_qualifier_missing_on_one_side_is_unknown_not_different():
+    assert qualifiers_compatible("total_params", {"variant": "Standard"}, {}) == (True, "")
+    assert qualifiers_compatible("benchmark_score", {"benchmark": "X"}, {}) == (
+        False,
+        "benchmark not stated on both sides",
+    )
+
+
+def test_one_claimant_ranking_two_models_needs_no_note():
+    board = {"leaderboard": "Code Arena WebDev"}
+    r8 = cv(1, "leaderboard_rank", quantity("8", "rank"), q=board, claimant="Code Arena", source=3)
+    r17 = cv(
+        2,
+        "leaderboard_rank",
+        quantity("17", "rank"),
+        subject=2,
+        q=board,
+        claimant="Code Arena",
+        source=3,
+    )
+    assert find_cross_subject_notes([r8, r17]) == []
+    assert find_conflicts([r8, r17]) == []

@@ -1,0 +1,179 @@
+"""Alerts through Apprise to webhooks on 127.0.0.1: exactly once, retries, C20 lengths."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+from sitefixture import NOW, populate
+from sqlmodel import Session, select
+from webhook import Hook
+
+from claims.events import make_event
+from claims.models import Delivery, Subject
+from tracker.errors import ConfigError
+from tracker.notify import MAX_ATTEMPTS, NotifyError, backoff, drain, send_test
+from tracker.subscriptions import Subscription, load_subscriptions
+
+BASE = "https://dash.example.org/"
+OPTS = {"base_url": BASE, "backlog": dt.timedelta(days=60)}
+C20_LINK = "https://dash.example.org/diff/2026-11-29/acme-prices"
+
+
+def json_url(hook: Hook, **extra: str) -> str:
+    query = "&".join(f"{k}={v}" for k, v in extra.items())
+    return f"json://127.0.0.1:{hook.port}/" + (f"?{query}" if query else "")
+
+
+def deliveries(engine) -> list[Delivery]:  # type: ignore[no-untyped-def]
+    with Session(engine) as s:
+        return list(s.exec(select(Delivery).order_by(Delivery.id)).all())
+
+
+def test_one_event_one_delivery_and_rerun_sends_nothing(engine):
+    populate(engine)
+    with Hook(lambda body: 200) as hook:
+        subs = [Subscription(name="orca", url=json_url(hook), subjects=frozenset({"orca-9b"}))]
+        first = drain(engine, subs, now=NOW, **OPTS)
+        again = drain(engine, subs, now=NOW + dt.timedelta(hours=1), **OPTS)
+    assert (first.planned, first.delivered, first.failed) == (1, 1, 0)
+    assert (again.planned, again.delivered, again.failed) == (0, 0, 0)
+    assert len(hook.posts) == 1
+    post = hook.posts[0]
+    assert post["title"] == 'Orca licence <b>changed</b> & "more"'
+    assert (
+        post["message"] == "license: mit → apache-2.0\nhttps://dash.example.org/subjects/orca-9b/"
+    )
+    [d] = deliveries(engine)
+    assert (d.subscription, d.state, d.attempts) == ("orca", "delivered", 1)
+
+
+def test_failing_channel_retried_and_logged_while_other_receives(engine):
+    populate(engine)
+    with Hook(lambda body: 500) as bad, Hook(lambda body: 204) as good:
+        subs = [
+            Subscription(name="bad", url=json_url(bad), kinds=frozenset({"weights_landed"})),
+            Subscription(name="good", url=json_url(good), kinds=frozenset({"weights_landed"})),
+        ]
+        first = drain(engine, subs, now=NOW, **OPTS)
+        early = drain(engine, subs, now=NOW + dt.timedelta(seconds=30), **OPTS)
+        later = drain(engine, subs, now=NOW + dt.timedelta(minutes=1), **OPTS)
+    assert (first.delivered, first.failed) == (1, 1)
+    assert (early.delivered, early.failed) == (0, 0)  # backoff: not due yet
+    assert (later.delivered, later.failed) == (0, 1)
+    assert len(good.posts) == 1 and len(bad.posts) == 2
+    bad_row, good_row = deliveries(engine)
+    assert (bad_row.state, bad_row.attempts) == ("pending", 2)
+    assert "error=500" in (bad_row.last_error or "")
+    assert bad_row.next_attempt_at is not None
+    assert bad_row.next_attempt_at.replace(tzinfo=dt.UTC) == NOW + dt.timedelta(
+        minutes=1
+    ) + backoff(2)
+    assert backoff(2) == dt.timedelta(minutes=4)
+    assert (good_row.state, good_row.attempts) == ("delivered", 1)
+
+
+def test_gives_up_after_budget(engine):
+    populate(engine)
+    with Hook(lambda body: 500) as bad:
+        subs = [Subscription(name="bad", url=json_url(bad), kinds=frozenset({"weights_landed"}))]
+        moment = NOW
+        for _ in range(MAX_ATTEMPTS + 2):
+            drain(engine, subs, now=moment, **OPTS)
+            moment += dt.timedelta(hours=7)
+    [row] = deliveries(engine)
+    assert (row.state, row.attempts) == ("dead", MAX_ATTEMPTS)
+    assert len(bad.posts) == MAX_ATTEMPTS
+
+
+def test_operator_events_only_to_operator_subscriptions(engine):
+    populate(engine)
+    with Hook(lambda body: 200) as hook:
+        subs = [
+            Subscription(name="users", url=json_url(hook)),
+            Subscription(name="ops", url=json_url(hook), audience="operator"),
+        ]
+        drain(engine, subs, now=NOW, **OPTS)
+    got = sorted((d.subscription, d.event_id) for d in deliveries(engine))
+    titles = sorted(p["title"] for p in hook.posts)
+    assert [name for name, _ in got].count("ops") == 1
+    assert [name for name, _ in got].count("users") == 3
+    assert "openrouter failing" in titles
+
+
+def test_c20_too_long_for_channel_is_shortened_keeping_link(engine):
+    """cases/C20: the mock answers 400 over 2,000 characters of content, else 204."""
+    populate(engine)
+    with Session(engine) as s:
+        k31 = s.exec(select(Subject).where(Subject.slug == "kimi-k3.1-pro")).one()
+        ev = make_event(
+            "price_changed",
+            "T" * 300,
+            subject_id=k31.id,
+            detail={"summary": ("acme/model-xx: $0.60 → $0.45; " * 100)[:2600], "url": C20_LINK},
+        )
+        ev.created_at = NOW
+        s.add(ev)
+        s.commit()
+
+    def discord_like(body: dict) -> int:  # type: ignore[type-arg]
+        return 400 if len(body["content"]) > 2000 or len(body.get("title", "")) > 256 else 204
+
+    with Hook(discord_like) as hook:
+        url = json_url(hook, **{":message": "content"})  # Discord's field name
+        subs = [Subscription(name="chat", url=url, kinds=frozenset({"price_changed"}))]
+        recent = {"base_url": BASE, "backlog": dt.timedelta(hours=1)}
+        report = drain(engine, subs, now=NOW, **recent)
+        rerun = drain(engine, subs, now=NOW + dt.timedelta(minutes=30), **recent)
+    assert hook.statuses == [400, 204]
+    assert len(hook.posts[0]["content"]) == 2600 + 1 + len(C20_LINK)
+    short = hook.posts[1]["content"]
+    assert len(short) == 2000
+    assert short.endswith("…\n" + C20_LINK)
+    assert len(hook.posts[1]["title"]) <= 256
+    assert (report.delivered, rerun.delivered, rerun.planned) == (1, 0, 0)
+    [row] = deliveries(engine)
+    assert (row.state, row.sent_chars) == ("delivered", 2000)
+
+
+def test_c20_first_400_is_logged_when_nothing_shorter_works(engine):
+    populate(engine)
+    with Hook(lambda body: 400) as hook:
+        subs = [Subscription(name="chat", url=json_url(hook), kinds=frozenset({"weights_landed"}))]
+        report = drain(engine, subs, now=NOW, **OPTS)
+    assert (report.delivered, report.failed) == (0, 1)
+    [row] = deliveries(engine)
+    assert row.state == "pending" and "error=400" in (row.last_error or "")
+
+
+def test_send_test_reports_failures():
+    with Hook(lambda body: 204) as ok, Hook(lambda body: 500) as bad:
+        assert send_test([Subscription(name="ok", url=json_url(ok))]) == ["ok"]
+        with pytest.raises(NotifyError, match="bad"):
+            send_test([Subscription(name="bad", url=json_url(bad))])
+    assert ok.posts[0]["title"] == "release-tracker test"
+
+
+def test_subscriptions_file_and_env(tmp_path: Path):
+    path = tmp_path / "subscriptions.toml"
+    path.write_text(
+        '[[subscription]]\nname = "team"\nurl = "json://127.0.0.1:9/"\n'
+        'subjects = ["kimi-k3.1-pro"]\nkinds = ["weights_landed"]\n'
+        '[[subscription]]\nname = "ops"\nurl = "json://127.0.0.1:9/"\naudience = "operator"\n'
+    )
+    subs = load_subscriptions(path, env={"TRACKER_APPRISE_URLS": "json://a/, json://b/"})
+    assert [(s.name, s.audience, s.url) for s in subs] == [
+        ("team", "subscriber", "json://127.0.0.1:9/"),
+        ("ops", "operator", "json://127.0.0.1:9/"),
+        ("env-1", "subscriber", "json://a/"),
+        ("env-2", "subscriber", "json://b/"),
+    ]
+    assert subs[0].wants("weights_landed", "subscriber", "kimi-k3.1-pro")
+    assert not subs[0].wants("weights_landed", "subscriber", "kimi-k3")
+    assert not subs[2].wants("watch_failing", "operator", None)
+    path.write_text('[[subscription]]\nname = "x"\nurl = "json://h/"\nkinds = ["watch_failing"]\n')
+    with pytest.raises(
+        ConfigError, match=r"subscription 'x': field 'kinds': 'watch_failing' is an operator kind"
+    ):
+        load_subscriptions(path, env={})

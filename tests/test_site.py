@@ -1,0 +1,231 @@
+"""The static site: golden output from a fixed database, escaping (C19), safe incremental writes."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+from sitefixture import C19_EXCERPT, C19_NAME, NOW, SHA_PRICE_2, populate
+from sqlmodel import Session, select
+
+from claims.models import Claim
+from tracker.site import SiteError, build_site
+from tracker.site.render import make_environment
+from tracker.site.writer import Writer, safe_join
+
+GOLDEN = Path(__file__).parent / "golden" / "site"
+GOLDEN_FILES = (
+    "index.html",
+    "subjects/kimi-k3.1-pro/index.html",
+    "discrepancies.html",
+    "api/subjects.json",
+    "api/claims.csv",
+    "feeds/all.atom",
+)
+
+
+@pytest.fixture
+def built(engine, tmp_path):
+    populate(engine)
+    out = tmp_path / "site"
+    report = build_site(engine, out, now=NOW, base_url="https://dash.example.org/")
+    return engine, out, report
+
+
+def test_golden_files(built):
+    """Byte-for-byte against stored output; UPDATE_GOLDEN=1 rewrites the stored files."""
+    _, out, _ = built
+    for rel in GOLDEN_FILES:
+        got = (out / rel).read_bytes()
+        if os.environ.get("UPDATE_GOLDEN"):
+            (GOLDEN / rel).parent.mkdir(parents=True, exist_ok=True)
+            (GOLDEN / rel).write_bytes(got)
+        assert got == (GOLDEN / rel).read_bytes(), rel
+
+
+def test_index_weights_status(built):
+    _, out, report = built
+    assert report.pages_written == 46 and report.pages_unchanged == 0
+    html = (out / "index.html").read_text()
+    k31 = html[html.index('href="subjects/kimi-k3.1-pro/index.html"') :].split("</tr>")[0]
+    assert "not landed" in k31
+    assert "promised on 2026-11-04 <small>(Artigo A; Moonshot AI)</small>" in k31
+    assert "promised before 2026-11-04 <small>(Artigo B; Moonshot AI)</small>" in k31
+    assert "overdue by 16 days" in k31
+    assert '<time datetime="2026-11-20T12:00:00Z">2026-11-20 12:00 UTC</time>' in k31
+    assert '<td class="num"><a href="subjects/kimi-k3.1-pro/index.html#discrepancies">2</a>' in k31
+    k2 = html[html.index('href="subjects/kimi-k2-thinking/index.html"') :].split("</tr>")[0]
+    assert '<strong class="ok">landed</strong>' in k2
+    assert "<code>moonshotai/Kimi-K2-Thinking</code>" in k2
+    assert "<code>modified-mit</code>" in k2
+    # Views sorted without JavaScript: most overdue first.
+    overdue = (out / "index" / "overdue-all.html").read_text()
+    order = re.findall(r'href="\.\./subjects/([^/]+)/index.html">', overdue)
+    assert order == ["kimi-k3.1-pro", "kimi-k2-thinking", "orca-9b"]
+    landed = (out / "index" / "name-landed.html").read_text()
+    assert re.findall(r'href="\.\./subjects/([^/]+)/index.html">', landed) == ["kimi-k2-thinking"]
+
+
+def test_subject_page_claims_evidence_and_chart(built):
+    _, out, _ = built
+    html = (out / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
+    assert '<q lang="pt-BR">65,7%</q>' in html
+    assert "benchmark: Terminal-Bench, version: 3.0" in html
+    assert "benchmark: Terminal-Bench, version: 4.0" in html
+    # Confirmed price: evidence names the observation, its snapshot and fetch time.
+    assert '<span class="verdict verdict-confirmed">confirmed</span> OpenRouter lists $0.45' in html
+    assert f'<code title="{SHA_PRICE_2}">{SHA_PRICE_2[:12]}</code>' in html
+    assert 'fetched <time datetime="2026-11-10T12:00:00Z">' in html
+    assert '<polyline points="8.0,8.0 152.0,8.0 152.0,112.0 312.0,112.0"' in html
+    assert "price_input_usd_per_mtok: $0.60 per 1M tokens → $0.45 per 1M tokens" in html
+
+
+def test_discrepancies_page_both_sides(built):
+    _, out, _ = built
+    html = (out / "discrepancies.html").read_text()
+    assert "<p>2 open, 1 settled.</p>" in html
+    section = html[html.index('<section id="d1"') : html.index("</section>")]
+    assert "65.7% reported for Terminal-Bench 3.0 and for 4.0" in section
+    assert section.count("<tr><td>") == 2
+    assert "version: 3.0" in section and "version: 4.0" in section
+    assert "Artigo A" in section and "Artigo B" in section
+
+
+def test_operator_pages(built):
+    _, out, _ = built
+    watches = (out / "watches.html").read_text()
+    assert '<span class="state state-failing">failing</span>' in watches
+    assert "<code>bad_status</code> HTTP 503 &lt;html&gt;" in watches
+    changes = (out / "changes.html").read_text()
+    assert changes.index("openrouter failing") < changes.index("Orca licence")
+
+
+def test_exports(built):
+    _, out, _ = built
+    subjects = json.loads((out / "api" / "subjects.json").read_text())
+    k31 = next(s for s in subjects["subjects"] if s["slug"] == "kimi-k3.1-pro")
+    assert k31["weights"] == {
+        "landed": False,
+        "repo": None,
+        "landed_at": None,
+        "promises": [
+            {
+                "date": "2026-11-04",
+                "relation": "on",
+                "source": "Artigo A",
+                "claimant": "Moonshot AI",
+            },
+            {
+                "date": "2026-11-04",
+                "relation": "before",
+                "source": "Artigo B",
+                "claimant": "Moonshot AI",
+            },
+        ],
+        "overdue_days": 16,
+        "as_of": "2026-11-20T12:00:00Z",
+    }
+    one = json.loads((out / "api" / "subjects" / "orca-9b.json").read_text())
+    assert one["name"] == C19_NAME
+    assert one["claims"][0]["raw_text"] == C19_EXCERPT
+    csv_lines = (out / "api" / "claims.csv").read_bytes().split(b"\r\n")
+    assert csv_lines[0] == (
+        b"id,subject,attribute,qualifiers,value,raw_text,source_key,source_url,"
+        b"source_language,claimant,stated_date,verdict,verdict_reason"
+    )
+    assert (
+        b"6,orca-9b,context_window,{},128K tokens,<img src=x onerror=alert(1)> AT&T R&D"
+        in csv_lines[6]
+    )
+
+
+def test_c19_scraped_text_escaped_exactly_once(built):
+    """cases/C19: the case's template fragment through the site's Environment, and the page."""
+    env = make_environment()
+    fragment = env.from_string(
+        '<meta property="og:title" content="{{ model_name }}">\n'
+        '<h2 title="{{ model_name }}">{{ model_name }}</h2><p>{{ excerpt }}</p>'
+    ).render(model_name=C19_NAME, excerpt=C19_EXCERPT)
+    assert fragment == (
+        '<meta property="og:title" content="Orca-9B &lt;Instruct&gt; &amp; &#34;Chat&#34;">\n'
+        '<h2 title="Orca-9B &lt;Instruct&gt; &amp; &#34;Chat&#34;">Orca-9B &lt;Instruct&gt; &amp; '
+        "&#34;Chat&#34;</h2><p>&lt;img src=x onerror=alert(1)&gt; AT&amp;T R&amp;D</p>"
+    )
+    _, out, _ = built
+    page = (out / "subjects" / "orca-9b" / "index.html").read_text()
+    assert (
+        '<meta property="og:title" content="Orca-9B &lt;Instruct&gt; &amp; &#34;Chat&#34;">' in page
+    )
+    assert (
+        '<h1 title="Orca-9B &lt;Instruct&gt; &amp; &#34;Chat&#34;">'
+        "Orca-9B &lt;Instruct&gt; &amp; &#34;Chat&#34;</h1>"
+    ) in page
+    assert '<q lang="en">&lt;img src=x onerror=alert(1)&gt; AT&amp;T R&amp;D</q>' in page
+    for path in out.rglob("*.html"):
+        text = path.read_text()
+        for double in ("&amp;amp;", "&amp;lt;", "&amp;#34;", "&amp;quot;", "<img"):
+            assert double not in text, (path, double)
+        assert "<script>document" not in text, path
+
+
+def test_rebuild_rewrites_only_changed_files(built):
+    engine, out, _ = built
+    again = build_site(engine, out, now=NOW, base_url="https://dash.example.org/")
+    assert (again.pages_written, again.pages_unchanged) == (0, 46)
+    with Session(engine) as s:
+        claim = s.exec(select(Claim).where(Claim.raw_text == "US$ 0,45")).one()
+        claim.claimant = "Moonshot AI (pricing page)"
+        s.add(claim)
+        s.commit()
+    third = build_site(engine, out, now=NOW, base_url="https://dash.example.org/")
+    assert sorted(third.written_paths) == [
+        "api/claims.csv",
+        "api/claims.json",
+        "api/subjects/kimi-k3.1-pro.json",
+        "discrepancies.html",
+        "subjects/kimi-k3.1-pro/index.html",
+    ]
+    assert third.pages_unchanged == 41
+
+
+def test_stale_files_removed(built):
+    engine, out, _ = built
+    from claims.models import Subject
+
+    with Session(engine) as s:
+        orca = s.exec(select(Subject).where(Subject.slug == "orca-9b")).one()
+        orca.slug = "orca-9b-instruct"
+        s.add(orca)
+        s.commit()
+    report = build_site(engine, out, now=NOW, base_url="https://dash.example.org/")
+    assert report.pages_removed == 3  # page, JSON and feed under the old slug
+    assert not (out / "subjects" / "orca-9b" / "index.html").exists()
+    assert (out / "subjects" / "orca-9b-instruct" / "index.html").is_file()
+
+
+def test_writer_refuses_twice_and_outside(tmp_path):
+    w = Writer(tmp_path)
+    assert w.write("a/b.html", "x") is True
+    with pytest.raises(SiteError, match="twice"):
+        w.write("a/b.html", "y")
+    for bad in ("../evil.html", "/etc/passwd", "a/../../x", "a\\b", "", "a//b"):
+        with pytest.raises(SiteError):
+            w.write(bad, "x")
+    (tmp_path / "link").symlink_to(tmp_path.parent)
+    with pytest.raises(SiteError, match="leaves the output folder"):
+        safe_join(tmp_path, "link/escaped.html")
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["a", "b.html", "link"]
+
+
+def test_bad_slug_is_refused(engine, tmp_path):
+    from claims.models import Subject
+
+    with Session(engine) as s:
+        s.add(Subject(slug="../evil", name="x"))
+        s.commit()
+    with pytest.raises(SiteError, match="cannot be a page path"):
+        build_site(engine, tmp_path / "site")
+    assert not (tmp_path / "evil").exists()

@@ -1,0 +1,273 @@
+"""verify_all end to end on a database built like the demo (subjects, sources, claims,
+watches, observations inserted directly), plus re-runs, dismissal and resolution."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+from helpers_verify import add_observation, build_demo_db
+from sqlmodel import Session, select
+
+from claims.models import (
+    Discrepancy,
+    Event,
+    Subject,
+    Verdict,
+    Watch,
+)
+from claims.review import ReviewError, dismiss_discrepancy, list_discrepancies
+from claims.values import boolean_value, quantity
+from claims.verify import verify_all
+
+CHECK = dt.datetime(2026, 11, 28, 6, 0, tzinfo=dt.UTC)
+NOW = dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC)
+
+
+@pytest.fixture
+def demo(engine):
+    return build_demo_db(engine)
+
+
+def _verdicts(s):
+    return {v.claim_id: v for v in s.exec(select(Verdict)).all()}
+
+
+def test_verify_all_on_demo_like_database(demo):
+    engine, c, o = demo
+    with Session(engine) as s:
+        report = verify_all(s, now=NOW)
+        v = _verdicts(s)
+        status = {name: v[cid].status for name, cid in c.items()}
+        assert status == {
+            "before": "overdue",
+            "on_b": "overdue",
+            "on_c": "overdue",
+            "tb4": "disputed",
+            "tb3": "disputed",
+            "p28": "unverified",
+            "p3": "unverified",
+            "tps": "unverified",
+            "k3w": "pending",
+            "k2p": "confirmed",
+            "k2lic": "contradicted",
+            "k2w": "unverified",
+        }
+        assert report.statuses == {
+            "overdue": 3,
+            "disputed": 2,
+            "unverified": 4,
+            "pending": 1,
+            "confirmed": 1,
+            "contradicted": 1,
+        }
+        assert v[c["on_b"]].reason == (
+            "overdue by 24 days as of 2026-11-28T06:00Z: promised on 2026-11-04 (deadline "
+            "2026-11-04), no weights seen on the hub; sources disagree: date_relation_mismatch"
+        )
+        assert v[c["before"]].reason.startswith("overdue by 25 days as of 2026-11-28T06:00Z")
+        assert v[c["on_b"]].as_of.replace(tzinfo=dt.UTC) == CHECK
+        assert v[c["k2p"]].reason == (
+            f"observed ≈1.06T (1,058,589,420,528) params (observation #{o['k2p']}) is within the claim's "
+            "1T params (500B–1.5T params) [hub count, derived_packed]"
+        )
+        assert json.loads(v[c["k2p"]].evidence_json) == [o["k2p"]]
+        assert (
+            v[c["k2lic"]].reason
+            == f"observed modified-mit (observation #{o['k2lic']}) vs claimed mit"
+        )
+        assert v[c["tb4"]].reason.startswith(
+            "no observation; sources disagree: same_value_different_version: 65.7% reported for "
+            "Terminal-Bench 4.0 by Moonshot AI via Article A and for Terminal-Bench 3.0 by "
+            "Moonshot AI via Article B"
+        )
+        assert (
+            v[c["tps"]].reason
+            == "no throughput measurement with stated conditions (provider, batch, context)"
+        )
+        assert v[c["k3w"]].reason.startswith(
+            "promised on 2026-12-15 (deadline 2026-12-15); not due yet"
+        )
+        assert v[c["k2w"]].reason.startswith("weights already listed at the first hub check")
+
+        disc = {d.rule: d for d in s.exec(select(Discrepancy)).all()}
+        assert sorted(disc) == [
+            "contradicted_by_observation",
+            "date_relation_mismatch",
+            "different_subject",
+            "same_value_different_version",
+        ]
+        assert disc["date_relation_mismatch"].state == "open"
+        assert json.loads(disc["date_relation_mismatch"].claim_ids_json) == sorted(
+            [c["before"], c["on_b"], c["on_c"]]
+        )
+        assert disc["same_value_different_version"].state == "open"
+        assert disc["contradicted_by_observation"].state == "open"
+        assert json.loads(disc["contradicted_by_observation"].observation_ids_json) == [o["k2lic"]]
+        note = disc["different_subject"]
+        assert (note.state, note.note) == ("dismissed", "not comparable: different subjects")
+        assert note.reason == (
+            "not a conflict: different subjects (kimi-k3.1-pro vs kimi-k3): never compared; the "
+            "intervals overlap anyway (2.8T params (2.75T–2.85T params) vs about 3T params "
+            "(2T–4T params))"
+        )
+        assert report.open_discrepancies == 3
+        kinds = sorted(e.kind for e in s.exec(select(Event)).all())
+        # first verdicts other than unverified (8), three discrepancies opened
+        assert kinds == ["discrepancy_opened"] * 3 + ["verdict_changed"] * 8
+        assert report.events_added == 11
+
+
+def test_rerun_changes_nothing_and_adds_no_event(demo):
+    engine, _c, _o = demo
+    with Session(engine) as s:
+        verify_all(s, now=NOW)
+        before_v = [
+            (v.id, v.status, v.reason, v.evidence_json, v.checked_at)
+            for v in s.exec(select(Verdict)).all()
+        ]
+        before_d = [(d.id, d.state, d.reason) for d in s.exec(select(Discrepancy)).all()]
+        n_events = len(s.exec(select(Event)).all())
+        report = verify_all(s, now=NOW + dt.timedelta(hours=1))
+        assert (report.changed, report.opened, report.resolved, report.events_added) == (
+            [],
+            [],
+            [],
+            0,
+        )
+        assert [
+            (v.id, v.status, v.reason, v.evidence_json, v.checked_at)
+            for v in s.exec(select(Verdict)).all()
+        ] == before_v
+        assert [(d.id, d.state, d.reason) for d in s.exec(select(Discrepancy)).all()] == before_d
+        assert len(s.exec(select(Event)).all()) == n_events
+
+
+def test_dismissal_is_kept_and_weights_landing_resolves_the_date_discrepancy(demo):
+    engine, c, o = demo
+    with Session(engine) as s:
+        verify_all(s, now=NOW)
+        tb = s.exec(
+            select(Discrepancy).where(Discrepancy.rule == "same_value_different_version")
+        ).one()
+        with pytest.raises(ReviewError):
+            dismiss_discrepancy(s, tb.id, "  ")
+        dismiss_discrepancy(s, tb.id, "Moonshot's own post says 4.0; article B misread it", now=NOW)
+        report = verify_all(s, now=NOW)
+        s.refresh(tb)
+        assert (tb.state, tb.note) == (
+            "dismissed",
+            "Moonshot's own post says 4.0; article B misread it",
+        )
+        assert {x["claim_id"] for x in report.changed} == {c["tb4"], c["tb3"]}
+        assert _verdicts(s)[c["tb4"]].status == "unverified"
+
+        # the weights land: a later run of the org listing sees the K3.1 Pro repo
+        k31 = s.exec(select(Subject).where(Subject.slug == "kimi-k3.1-pro")).one()
+        org = s.exec(select(Watch).where(Watch.name == "hf-org-moonshotai")).one()
+        landed = dt.datetime(2026, 11, 30, 8, 0, tzinfo=dt.UTC)
+        org.last_success = landed
+        s.add(org)
+        add_observation(
+            s,
+            k31,
+            "weights_available",
+            boolean_value(True),
+            org,
+            landed,
+            {"repo": "moonshotai/Kimi-K3.1-Pro"},
+        )
+        s.commit()
+        report = verify_all(s, now=landed + dt.timedelta(hours=1))
+        v = _verdicts(s)
+        assert (v[c["on_b"]].status, v[c["before"]].status) == ("contradicted", "contradicted")
+        assert v[c["on_b"]].reason.startswith(
+            "late by 26 days: weights first seen 2026-11-30T08:00Z"
+        )
+        assert v[c["before"]].reason.startswith("late by 27 days")
+        date_d = s.exec(
+            select(Discrepancy).where(Discrepancy.rule == "date_relation_mismatch")
+        ).one()
+        assert date_d.state == "resolved"
+        assert "settled by observation #" in date_d.reason
+        assert date_d.id in report.resolved
+        assert sorted((x["claim_id"], x["from"], x["to"]) for x in report.changed) == [
+            (c["before"], "overdue", "contradicted"),
+            (c["on_b"], "overdue", "contradicted"),
+            (c["on_c"], "overdue", "contradicted"),
+        ]
+        # each late promise is now a claim contradicted by an observation
+        assert len(report.opened) == 3 and report.events_added == 3 + 1 + 3
+        late = s.exec(
+            select(Discrepancy).where(Discrepancy.rule == "contradicted_by_observation")
+        ).all()
+        assert len(late) == 4  # three late promises + the MIT licence claim
+        assert len(s.exec(select(Event).where(Event.kind == "discrepancy_resolved")).all()) == 1
+        assert verify_all(s, now=landed + dt.timedelta(hours=2)).events_added == 0
+
+
+def test_list_discrepancies_has_both_sides_with_sources_and_claimants(demo):
+    engine, c, _o = demo
+    with Session(engine) as s:
+        verify_all(s, now=NOW)
+        rows = list_discrepancies(s, subject="kimi-k3.1-pro")
+        assert [r["rule"] for r in rows] == [
+            "same_value_different_version",
+            "date_relation_mismatch",
+            "different_subject",
+        ]
+        assert [r["rule"] for r in list_discrepancies(s, subject="kimi-k3")] == [
+            "different_subject"
+        ]
+        tb = rows[0]
+        assert [
+            (x["value"], x["qualifiers"]["version"], x["source"], x["claimant"])
+            for x in tb["sides"]
+        ] == [
+            ("65.7%", "4.0", "Article A", "Moonshot AI"),
+            ("65.7%", "3.0", "Article B", "Moonshot AI"),
+        ]
+        with pytest.raises(ReviewError):
+            list_discrepancies(s, subject="nope")
+
+
+def test_leaderboard_observation_settles_the_benchmark_version(demo):
+    engine, c, _o = demo
+    with Session(engine) as s:
+        verify_all(s, now=NOW)
+        k31 = s.exec(select(Subject).where(Subject.slug == "kimi-k3.1-pro")).one()
+        board = Watch(
+            name="tbench-board",
+            adapter="leaderboard_html",
+            url="https://www.tbench.ai/leaderboard",
+            state="ok",
+            last_success=CHECK,
+        )
+        s.add(board)
+        s.flush()
+        seen = add_observation(
+            s,
+            k31,
+            "benchmark_score",
+            quantity("65.7", "percent", exact=True),
+            board,
+            CHECK,
+            {"benchmark": "Terminal-Bench", "version": "4.0"},
+        )
+        s.commit()
+        report = verify_all(s, now=NOW)
+        v = _verdicts(s)
+        assert (v[c["tb4"]].status, v[c["tb3"]].status) == ("confirmed", "contradicted")
+        assert v[c["tb3"]].reason == (
+            f"65.7% is observed for Terminal-Bench 4.0 (observation #{seen.id}), "
+            "not for version 3.0"
+        )
+        tb = s.exec(
+            select(Discrepancy).where(Discrepancy.rule == "same_value_different_version")
+        ).one()
+        assert tb.state == "resolved" and tb.id in report.resolved
+        assert tb.reason.endswith(
+            f"settled by observation #{seen.id}: claim #{c['tb4']} confirmed, "
+            f"claim #{c['tb3']} contradicted"
+        )

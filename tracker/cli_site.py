@@ -1,0 +1,126 @@
+"""CLI commands for the site and alerts: ``tracker serve``, ``tracker alerts test|send``.
+
+Registered from ``tracker/cli.py``; each prints one line and exits 1 on a TrackerError.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from tracker.errors import TrackerError
+
+alerts_app = typer.Typer(help="Push alerts through Apprise.", no_args_is_help=True)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``serve`` and the ``alerts`` group to the main CLI app."""
+    app.command()(serve)
+    app.add_typer(alerts_app, name="alerts")
+
+
+def _fail(exc: TrackerError) -> typer.Exit:
+    print(f"error: {exc}", file=sys.stderr)
+    return typer.Exit(1)
+
+
+class _Handler(SimpleHTTPRequestHandler):
+    extensions_map = {
+        **SimpleHTTPRequestHandler.extensions_map,
+        ".atom": "application/atom+xml",
+        ".json": "application/json",
+        ".csv": "text/csv; charset=utf-8",
+    }
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - stdlib name
+        pass
+
+
+def make_server(directory: Path, port: int = 8000) -> ThreadingHTTPServer:
+    """An HTTP server for ``directory`` on 127.0.0.1 only (port 0 picks a free one).
+
+    Raises :class:`TrackerError` when the folder has no ``index.html`` (not built yet).
+    """
+    if not (directory / "index.html").is_file():
+        raise TrackerError(f"{directory}/index.html not found; run `tracker build` first")
+    handler = functools.partial(_Handler, directory=str(directory))
+    try:
+        return ThreadingHTTPServer(("127.0.0.1", port), handler)
+    except OSError as exc:
+        raise TrackerError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror}") from exc
+
+
+def serve(
+    dir: Annotated[Path, typer.Option("--dir", help="Built site folder.")] = Path("site"),  # noqa: A002
+    port: Annotated[int, typer.Option("--port", help="Port on 127.0.0.1.")] = 8000,
+) -> None:
+    """Preview the built site on http://127.0.0.1:PORT/ (Ctrl-C stops)."""
+    try:
+        server = make_server(dir, port)
+    except TrackerError as exc:
+        raise _fail(exc) from None
+    print(f"serving {dir} on http://127.0.0.1:{server.server_address[1]}/")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
+ConfigOpt = Annotated[
+    Path | None,
+    typer.Option("--config", help="Subscriptions file (default data/subscriptions.toml)."),
+]
+
+
+@alerts_app.command("test")
+def alerts_test(
+    to: Annotated[str | None, typer.Option("--to", help="Send to this Apprise URL only.")] = None,
+    config: ConfigOpt = None,
+) -> None:
+    """Send a test alert to --to, or to every configured subscription."""
+    from tracker.notify import NotifyError, send_test
+    from tracker.subscriptions import Subscription, load_subscriptions
+
+    try:
+        subs = [Subscription(name="--to", url=to)] if to else load_subscriptions(config)
+        if not subs:
+            raise NotifyError(
+                "no subscriptions: give --to URL, TRACKER_APPRISE_URLS or a config file"
+            )
+        names = send_test(subs)
+    except TrackerError as exc:
+        raise _fail(exc) from None
+    print(f"test alert delivered to {len(names)} subscription(s): {', '.join(names)}")
+
+
+@alerts_app.command("send")
+def alerts_send(
+    db: Annotated[str | None, typer.Option("--db", help="Database path or URL.")] = None,
+    config: ConfigOpt = None,
+    site_url: Annotated[
+        str | None, typer.Option("--site-url", help="Public site URL for links.")
+    ] = None,
+) -> None:
+    """Drain the outbox: deliver due alerts once each, retry failed ones later."""
+    from claims.db import make_engine
+    from tracker.notify import drain
+    from tracker.subscriptions import load_subscriptions
+
+    try:
+        subs = load_subscriptions(config)
+        report = drain(make_engine(db), subs, base_url=site_url)
+    except TrackerError as exc:
+        raise _fail(exc) from None
+    print(
+        f"alerts: {report.planned} planned, {report.delivered} delivered, "
+        f"{report.failed} to retry, {report.dead} given up"
+    )
+    if report.failed or report.dead:
+        raise typer.Exit(1)

@@ -1,0 +1,126 @@
+"""CLI glue for verification: ``tracker verify``, ``tracker discrepancies``, ``tracker review``.
+
+Thin layer over :func:`claims.verify.verify_all` and :mod:`claims.review`. The lead
+registers them with one line in tracker/cli.py: ``cli_verify.register(app)``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Annotated, Any
+
+import typer
+from sqlmodel import Session
+
+from claims.db import make_engine
+from claims.review import ReviewError, dismiss_discrepancy, list_discrepancies
+from claims.verify import verify_all
+
+DbOpt = Annotated[
+    str | None, typer.Option("--db", help="Database path or URL (default: TRACKER_DATABASE_URL)")
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output")]
+
+
+def _fail(message: str) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(1)
+
+
+def _parse_now(text: str | None) -> dt.datetime | None:
+    if text is None:
+        return None
+    try:
+        t = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        _fail(f"--now: {text!r} is not an ISO date-time (e.g. 2026-11-29T12:00Z)")
+        raise  # unreachable; keeps type checkers quiet
+    return t if t.tzinfo else t.replace(tzinfo=dt.UTC)
+
+
+def verify_cmd(
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+    now: Annotated[
+        str | None, typer.Option("--now", help="Verify as of this UTC time (frozen clock)")
+    ] = None,
+) -> None:
+    """Verify every claim: verdicts, discrepancies and events (idempotent)."""
+    as_of = _parse_now(now)
+    with Session(make_engine(db)) as session:
+        report = verify_all(session, now=as_of)
+    if json_out:
+        typer.echo(json.dumps(report.to_dict(), indent=2, sort_keys=True))
+        return
+    counts = ", ".join(f"{n} {status}" for status, n in sorted(report.statuses.items()))
+    total = sum(report.statuses.values())
+    typer.echo(
+        f"verified {total} claims ({counts or 'none'}); {report.open_discrepancies} open "
+        f"discrepancies; {len(report.changed)} verdicts changed, {len(report.opened)} "
+        f"discrepancies opened, {len(report.resolved)} resolved, {report.events_added} events"
+    )
+
+
+def _side_text(side: dict[str, Any]) -> str:
+    if side["side"] == "claim":
+        q = ", ".join(f"{k}={v}" for k, v in sorted(side["qualifiers"].items()))
+        who = side["claimant"] or "?"
+        return (
+            f"    claim #{side['claim_id']} {side['subject']}: {side['value']}"
+            f"{f' [{q}]' if q else ''} — {who} via {side['source']}"
+        )
+    seen = side["first_seen"]
+    return f"    observation #{side['observation_id']}: {side['value']} (first seen {seen})"
+
+
+def discrepancies_cmd(
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+    subject: Annotated[str | None, typer.Option("--subject", help="Only this subject slug")] = None,
+    state: Annotated[
+        str | None, typer.Option("--state", help="open, resolved or dismissed")
+    ] = None,
+) -> None:
+    """List discrepancies (open first) with both sides, sources and claimants."""
+    with Session(make_engine(db)) as session:
+        try:
+            rows = list_discrepancies(session, subject=subject, state=state)
+        except ReviewError as exc:
+            _fail(str(exc))
+    if json_out:
+        typer.echo(json.dumps(rows, indent=2, sort_keys=True, ensure_ascii=False))
+        return
+    if not rows:
+        typer.echo("no discrepancies")
+        return
+    for r in rows:
+        typer.echo(f"#{r['id']} [{r['state']}] {r['subject']} {r['attribute']} {r['rule']}")
+        typer.echo(f"    {r['reason']}")
+        if r["note"]:
+            typer.echo(f"    note: {r['note']}")
+        for side in r["sides"]:
+            typer.echo(_side_text(side))
+
+
+def review_cmd(
+    discrepancy_id: Annotated[int, typer.Argument(help="Discrepancy id")],
+    dismiss: Annotated[
+        str, typer.Option("--dismiss", help="Dismiss it with this note (kept on later runs)")
+    ],
+    db: DbOpt = None,
+) -> None:
+    """Dismiss a discrepancy with a reviewer's note; the next run does not reopen it."""
+    with Session(make_engine(db)) as session:
+        try:
+            row = dismiss_discrepancy(session, discrepancy_id, dismiss)
+        except ReviewError as exc:
+            _fail(str(exc))
+        typer.echo(f"dismissed discrepancy #{row.id} ({row.rule}): {row.note}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``verify``, ``discrepancies`` and ``review`` to the tracker CLI app."""
+    app.command("verify")(verify_cmd)
+    app.command("discrepancies")(discrepancies_cmd)
+    app.command("review")(review_cmd)

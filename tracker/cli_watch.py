@@ -1,0 +1,240 @@
+"""CLI commands around watches: `check` (one cycle), `record` (capture a HAR), `parse`
+(re-run an adapter on recorded responses, as `scrapy parse` does)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+from claims.db import make_engine
+from tracker.cli_common import DbOpt, JsonOpt, console, friendly_errors, print_json
+from tracker.cycle import CycleSummary, WatchResult, run_check
+from tracker.errors import ConfigError
+from tracker.snapshots import DEFAULT_ROOT, SnapshotStore
+
+ReplayOpt = Annotated[
+    Path | None,
+    typer.Option("--replay", help="Serve responses from this HAR 1.2 file instead of the network."),
+]
+WatchOpt = Annotated[
+    list[str] | None, typer.Option("--watch", "-w", help="Only this watch (repeatable).")
+]
+SnapOpt = Annotated[
+    Path, typer.Option("--snapshots", help="Folder of the content-addressed snapshot store.")
+]
+
+
+def _client(replay: Path | None) -> Any:
+    from tracker.fetch import make_client
+    from tracker.har import HarReplayTransport
+
+    if replay is not None:
+        if not replay.is_file():
+            raise ConfigError(f"{replay}: no such HAR file")
+        return make_client(transport=HarReplayTransport(replay))
+    return make_client()
+
+
+def _robots(replay: Path | None, client: Any) -> Any:
+    """Live runs obey robots.txt (per watch policy); replays never ask for it."""
+    if replay is not None:
+        return None
+    from tracker.robots import RobotsPolicy
+
+    return RobotsPolicy.for_client(client)
+
+
+def run_cycle(
+    db: str | None,
+    replay: Path | None,
+    watch: list[str] | None,
+    snapshots: Path,
+    *,
+    show_progress: bool,
+    recorder: Any = None,
+) -> CycleSummary:
+    """One cycle over the watches (all, or those named), with a progress bar on a terminal."""
+    engine = make_engine(db)
+    client = _client(replay)
+    store = SnapshotStore(snapshots)
+    robots = _robots(replay, client)
+    if not show_progress:
+        with client:
+            return run_check(engine, client, snapshot_store=store, watch_names=watch, robots=robots)
+    from sqlmodel import Session, func, select
+
+    from claims.models import Watch
+
+    with Session(engine) as s:
+        total = len(watch) if watch else s.exec(select(func.count()).select_from(Watch)).one()
+    with (
+        client,
+        Progress(
+            TextColumn("[bold]checking[/bold] {task.fields[name]}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            console=console,
+            transient=True,
+        ) as bar,
+    ):
+        task = bar.add_task("check", total=total, name="")
+
+        def step(r: WatchResult) -> None:
+            bar.update(task, advance=1, name=r.name)
+
+        return run_check(
+            engine, client, snapshot_store=store, watch_names=watch, progress=step, robots=robots
+        )
+
+
+def print_summary(summary: CycleSummary) -> None:
+    """Human summary of a cycle: one line per watch that did not stay unchanged, then totals."""
+    for r in summary.results:
+        if r.outcome == "failed":
+            console.print(
+                f"  [red]failed[/red]  {r.name}: {r.error_kind}: {r.error}", highlight=False
+            )
+        elif r.outcome == "skipped":
+            console.print(f"  [yellow]skipped[/yellow] {r.name}: {r.error}", highlight=False)
+        elif r.outcome == "changed":
+            console.print(
+                f"  [green]changed[/green] {r.name}: {r.observations} new values, {r.events} events"
+            )
+        for w in r.warnings:
+            console.print(f"  [yellow]warning[/yellow] {r.name}: {w}", highlight=False)
+    console.print(
+        f"checked {summary.checked}: {summary.unchanged} unchanged, {summary.changed} changed, "
+        f"{summary.failing} failing, {summary.skipped} skipped; "
+        f"{summary.observations} new observations, {summary.events} events"
+    )
+
+
+@friendly_errors
+def check(
+    replay: ReplayOpt = None,
+    watch: WatchOpt = None,
+    db: DbOpt = None,
+    snapshots: SnapOpt = DEFAULT_ROOT,
+    json_out: JsonOpt = False,
+) -> None:
+    """Run one cycle over all watches: fetch, store snapshots, read observations.
+
+    A failed fetch or an extraction that finds nothing never records a value or a
+    subscriber event; the watch's health records the error instead.
+    """
+    summary = run_cycle(
+        db, replay, watch, snapshots, show_progress=not json_out and sys.stdout.isatty()
+    )
+    if json_out:
+        print_json(summary.to_dict())
+    else:
+        print_summary(summary)
+
+
+@friendly_errors
+def record(
+    out: Annotated[Path, typer.Option("--out", help="HAR file to write.")],
+    watch: WatchOpt = None,
+    db: DbOpt = None,
+    snapshots: SnapOpt = DEFAULT_ROOT,
+    json_out: JsonOpt = False,
+) -> None:
+    """Run one live cycle and save every HTTP exchange as HAR 1.2.
+
+    Replay it later with `tracker check --replay FILE` to get the same observations
+    offline. Credential headers are never written.
+    """
+    from tracker.offline import record_check
+
+    summary, path = record_check(
+        make_engine(db), out, snapshot_store=SnapshotStore(snapshots), watch_names=watch
+    )
+    if json_out:
+        print_json({"har": str(path), **summary.to_dict()})
+    else:
+        print_summary(summary)
+        console.print(f"recorded to {path}")
+
+
+@friendly_errors
+def parse(
+    adapter: Annotated[
+        str,
+        typer.Argument(help="Adapter kind, e.g. huggingface_org, openrouter_models, html_page."),
+    ],
+    har: Annotated[Path, typer.Option("--har", help="HAR file with the recorded response(s).")],
+    url: Annotated[
+        str | None, typer.Option("--url", help="Only this recorded URL (default: every URL).")
+    ] = None,
+    params: Annotated[
+        str,
+        typer.Option(
+            "--params", help='The watch\'s params as JSON, e.g. \'{"org": "moonshotai"}\'.'
+        ),
+    ] = "{}",
+    json_out: JsonOpt = False,
+) -> None:
+    """Re-run an adapter on recorded responses and print what it reads (no database)."""
+    from tracker.offline import parse_har
+
+    try:
+        watch_params = json.loads(params)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"--params: not JSON ({exc})") from exc
+    out: list[dict[str, Any]] = []
+    for page in parse_har(adapter, har, url=url, params=watch_params):
+        if page.result is None:
+            out.append(
+                {
+                    "url": page.url,
+                    "error": f"{page.error_kind}: {page.error}",
+                    "values": [],
+                    "warnings": [],
+                }
+            )
+            continue
+        out.append(
+            {
+                "url": page.url,
+                "fetched_at": page.fetched_at.isoformat() if page.fetched_at else None,
+                "next_url": page.result.next_url,
+                "warnings": list(page.result.warnings),
+                "values": [
+                    {
+                        "subject_ref": list(v.subject_ref),
+                        "attribute": v.attribute,
+                        "qualifiers": dict(v.qualifiers),
+                        "value": v.value.to_dict(),
+                        "display": v.value.display(),
+                    }
+                    for v in page.result.values
+                ],
+            }
+        )
+    if json_out:
+        print_json(out)
+        return
+    for page in out:
+        console.print(f"[bold]{page['url']}[/bold]", highlight=False)
+        if "error" in page:
+            console.print(f"  [red]{page['error']}[/red]", highlight=False)
+        for v in page["values"]:
+            q = ", ".join(f"{k}={val}" for k, val in v["qualifiers"].items())
+            console.print(
+                f"  {':'.join(v['subject_ref'])}  {v['attribute']}  {v['display']}  {q}",
+                highlight=False,
+            )
+        for w in page["warnings"]:
+            console.print(f"  [yellow]warning[/yellow] {w}", highlight=False)
+
+
+def register(app: typer.Typer) -> None:
+    """Add check, record and parse to the main app."""
+    app.command()(check)
+    app.command()(record)
+    app.command()(parse)

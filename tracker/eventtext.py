@@ -1,0 +1,73 @@
+"""Event rows to human text: what changed, from what to what (site, feeds, alerts).
+
+Also the UTC helpers every output uses: SQLite hands datetimes back naive, and the
+application only ever writes UTC, so naive means UTC.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any
+
+from claims.models import Event
+from claims.values import Value, ValueError_
+
+
+def as_utc(moment: dt.datetime) -> dt.datetime:
+    """An aware UTC datetime: naive input is taken as UTC (the database stores UTC)."""
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=dt.UTC)
+    return moment.astimezone(dt.UTC)
+
+
+def iso_z(moment: dt.datetime | None) -> str:
+    """RFC 3339 text with a ``Z`` offset, seconds precision (``2026-11-29T14:05:00Z``)."""
+    if moment is None:
+        return ""
+    return as_utc(moment).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def show_value(raw: Any) -> str:
+    """A stored value for people: Value dicts via ``Value.display()``, others as text."""
+    if raw is None:
+        return "nothing"
+    if isinstance(raw, dict) and "kind" in raw:
+        try:
+            return Value.from_dict(raw).display()
+        except ValueError_:
+            pass
+    if isinstance(raw, bool):
+        return "yes" if raw else "no"
+    if isinstance(raw, (dict, list)):
+        return json.dumps(raw, sort_keys=True, ensure_ascii=False)
+    return str(raw)
+
+
+def event_detail(event: Event) -> dict[str, Any]:
+    """The event's ``detail_json`` as a dict (an unreadable one yields ``{}``)."""
+    try:
+        detail = json.loads(event.detail_json or "{}")
+    except json.JSONDecodeError:
+        return {}
+    return detail if isinstance(detail, dict) else {}
+
+
+def describe_change(event: Event) -> str:
+    """One line saying what changed, e.g. ``license: modified-mit → apache-2.0``.
+
+    Reads ``detail`` keys ``summary`` (a ready text, e.g. a many-row price diff), else
+    ``attribute``, ``from``, ``to`` (see ``claims.events.make_event``); falls back to
+    ``status``/``reason``/``repo`` and finally to the event title.
+    """
+    detail = event_detail(event)
+    if isinstance(detail.get("summary"), str) and detail["summary"]:
+        return str(detail["summary"])
+    what = detail.get("attribute") or detail.get("field") or ""
+    if "from" in detail or "to" in detail:
+        change = f"{show_value(detail.get('from'))} → {show_value(detail.get('to'))}"
+        return f"{what}: {change}" if what else change
+    parts = [str(detail[k]) for k in ("repo", "status", "reason") if detail.get(k)]
+    if parts:
+        return f"{what}: {'; '.join(parts)}" if what else "; ".join(parts)
+    return event.title

@@ -1,0 +1,123 @@
+"""Atom feeds (RFC 4287) of subscriber events, written with feedgen.
+
+Why feedgen: it is the maintained Atom/RSS writer for Python, builds the XML with
+lxml (so text is escaped by the serializer, not by hand) and lets us set every date
+and id ourselves, which byte-identical rebuilds need (cases/C18).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
+
+from feedgen.feed import FeedGenerator
+from markupsafe import escape
+
+from claims.models import Subject
+from tracker.eventtext import as_utc
+
+if TYPE_CHECKING:
+    from tracker.site.collect import EventView
+
+TAG_YEAR = 2026  # the tag URI's authority date (RFC 4151); never changes once published
+FEED_EPOCH = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)  # ``updated`` of a feed with no entries
+FEED_LIMIT = 100
+AUTHOR = "release-tracker"
+
+
+@dataclass(frozen=True)
+class FeedEntry:
+    """One Atom entry: ``id`` is an absolute IRI, ``updated`` any datetime (naive = UTC),
+    ``content_html`` an HTML fragment carried as ``type="html"`` text."""
+
+    id: str
+    title: str
+    updated: dt.datetime
+    content_html: str
+    link: str | None = None
+
+
+def tag_uri(base_url: str, specific: str) -> str:
+    """``tag:<host>,2026:<specific>`` (RFC 4151), e.g. ``tag:dash.example.org,2026:alert/42``."""
+    host = urlsplit(base_url).hostname or "localhost"
+    return f"tag:{host},{TAG_YEAR}:{specific}"
+
+
+def render_atom(
+    feed_url: str,
+    title: str,
+    entries: Sequence[FeedEntry],
+    *,
+    site_url: str | None = None,
+    feed_id: str | None = None,
+) -> bytes:
+    """Serialize a feed: UTF-8 Atom bytes, entries in the order given.
+
+    The feed has one id (``feed_id`` or ``feed_url``), title, author, ``link rel="self"``
+    to ``feed_url`` and ``updated`` = the newest entry's (:data:`FEED_EPOCH` when empty),
+    so equal input gives equal bytes. Every date carries a ``+00:00`` offset.
+    """
+    fg = FeedGenerator()
+    fg.id(feed_id or feed_url)
+    fg.title(title)
+    fg.author({"name": AUTHOR})
+    fg.link(href=feed_url, rel="self", type="application/atom+xml")
+    if site_url:
+        fg.link(href=site_url, rel="alternate", type="text/html")
+    fg.generator(AUTHOR)
+    newest = max((as_utc(e.updated) for e in entries), default=FEED_EPOCH)
+    fg.updated(newest)
+    for e in entries:
+        fe = fg.add_entry(order="append")
+        fe.id(e.id)
+        fe.title(e.title)
+        fe.updated(as_utc(e.updated))
+        fe.content(e.content_html, type="html")
+        if e.link:
+            fe.link(href=e.link, rel="alternate", type="text/html")
+    return fg.atom_str(pretty=True)
+
+
+def event_entry(ev: EventView, base_url: str) -> FeedEntry:
+    """An event as an entry: what changed, from what to what, linking its subject page."""
+    link = (
+        f"{base_url}subjects/{ev.subject_slug}/" if ev.subject_slug else f"{base_url}changes.html"
+    )
+    about = escape(ev.subject_name or "release-tracker")
+    body = f'<p>{escape(ev.change)}</p><p><a href="{escape(link)}">{about}</a></p>'
+    return FeedEntry(
+        id=tag_uri(base_url, f"event/{ev.event.key}"),
+        title=ev.event.title,
+        updated=ev.created_at,
+        content_html=body,
+        link=link,
+    )
+
+
+def site_feeds(
+    events: Iterable[EventView], subjects: Iterable[Subject], base_url: str
+) -> dict[str, bytes]:
+    """``feeds/all.atom`` and ``feeds/<slug>.atom`` from subscriber events (newest first,
+    at most :data:`FEED_LIMIT` each); ``base_url`` ends with ``/``."""
+    public = [ev for ev in events if ev.event.audience == "subscriber"]
+    public.sort(key=lambda ev: (ev.created_at, ev.event.id or 0), reverse=True)
+    out = {
+        "feeds/all.atom": render_atom(
+            f"{base_url}feeds/all.atom",
+            "release-tracker: all changes",
+            [event_entry(ev, base_url) for ev in public[:FEED_LIMIT]],
+            site_url=base_url,
+        )
+    }
+    for s in subjects:
+        mine = [ev for ev in public if ev.subject_slug == s.slug][:FEED_LIMIT]
+        out[f"feeds/{s.slug}.atom"] = render_atom(
+            f"{base_url}feeds/{s.slug}.atom",
+            f"release-tracker: {s.name}",
+            [event_entry(ev, base_url) for ev in mine],
+            site_url=f"{base_url}subjects/{s.slug}/",
+        )
+    return out

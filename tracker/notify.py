@@ -1,0 +1,271 @@
+"""Alerts: drain the event outbox to Apprise subscriptions, logging each delivery.
+
+Why Apprise: one URL syntax for ~100 chat, mail and push services
+(https://appriseit.com/services/), each plugin knows its channel's length limits
+(``body_maxlen``/``title_maxlen``), and it is maintained. Delivery rules:
+
+- one :class:`claims.models.Delivery` row per (event, subscription) under a unique
+  index; the row is marked ``sending`` and committed *before* the send, so a crash
+  or a second process never sends twice (at most once);
+- a 2xx marks it ``delivered``; anything else is logged in ``last_error`` and retried
+  with exponential backoff, ``dead`` after :data:`MAX_ATTEMPTS`;
+- each row is sent on its own: one failing channel never blocks the others;
+- a message longer than the channel takes is cut with ``…`` keeping the full link;
+  a 400/413/422 answer retries at once in a shorter form (cases/C20).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import re
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import apprise
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from claims.models import Delivery, Event, Subject, utcnow
+from tracker.errors import TrackerError
+from tracker.eventtext import as_utc, describe_change, event_detail
+from tracker.site.build import resolve_base_url
+from tracker.subscriptions import Subscription
+
+MAX_ATTEMPTS = 6
+BACKOFF_BASE = dt.timedelta(minutes=1)  # 1, 4, 16, 64 min, then capped
+BACKOFF_CAP = dt.timedelta(hours=6)
+BACKLOG = dt.timedelta(hours=48)  # a new subscription gets at most this much history
+SHORTER = (2000, 1000, 500)  # lengths tried after a "too long"-looking rejection
+TITLE_CAP = 256  # Discord embed titles; no chat shows more
+RETRY_AT_ONCE = {400, 413, 422}
+ELLIPSIS = "…"
+
+
+class NotifyError(TrackerError):
+    """An alert could not be sent (``tracker alerts test``) or a URL is unusable."""
+
+    kind = "notify"
+
+
+@dataclass(frozen=True)
+class SendResult:
+    """``ok`` after a 2xx; ``status`` is the HTTP code Apprise logged, when it did."""
+
+    ok: bool
+    detail: str = ""
+    status: int | None = None
+
+
+Sender = Callable[[str, str, str], SendResult]  # (apprise url, title, body) -> result
+
+
+@dataclass(frozen=True)
+class Message:
+    title: str
+    text: str
+    link: str
+
+    def fit(self, limit: int, title_limit: int = TITLE_CAP) -> tuple[str, str]:
+        """(title, body) within the limits: body = text + newline + link, the text cut
+        with ``…`` when needed so the link always survives whole."""
+        title = (
+            self.title
+            if len(self.title) <= title_limit
+            else self.title[: title_limit - 1] + ELLIPSIS
+        )
+        body = f"{self.text}\n{self.link}"
+        if len(body) <= limit:
+            return title, body
+        room = limit - len(self.link) - len(ELLIPSIS) - 1
+        if room < 0:
+            raise NotifyError(f"link of {len(self.link)} characters does not fit in {limit}")
+        return title, f"{self.text[:room].rstrip()}{ELLIPSIS}\n{self.link}"
+
+
+@dataclass(frozen=True)
+class DrainReport:
+    planned: int
+    delivered: int
+    failed: int
+    dead: int
+
+
+def compose(event: Event, subject: Subject | None, base_url: str) -> Message:
+    """The alert for an event: its title, what changed from what to what, and a link
+    (the subject page, or ``detail["url"]`` when the event names its own page)."""
+    link = f"{base_url}subjects/{subject.slug}/" if subject else f"{base_url}changes.html"
+    url = event_detail(event).get("url")
+    if isinstance(url, str) and url.startswith(("https://", "http://")):
+        link = url  # e.g. a pricing-table diff page
+    return Message(title=event.title, text=describe_change(event), link=link)
+
+
+@contextmanager
+def _captured(logger_name: str = "apprise") -> Iterator[list[str]]:
+    lines: list[str] = []
+
+    class Grab(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if record.levelno >= logging.WARNING:
+                lines.append(record.getMessage())
+
+    logger = logging.getLogger(logger_name)
+    handler = Grab()
+    logger.addHandler(handler)
+    try:
+        yield lines
+    finally:
+        logger.removeHandler(handler)
+
+
+def apprise_send(url: str, title: str, body: str) -> SendResult:
+    """Send through Apprise; returns its verdict and the warnings it logged (which carry
+    ``error=<status>`` for HTTP plugins). Raises :class:`NotifyError` for a bad URL."""
+    app = apprise.Apprise()
+    if not app.add(url):
+        raise NotifyError("not a usable Apprise URL (see https://appriseit.com/services/)")
+    with _captured() as lines:
+        ok = bool(app.notify(body=body, title=title, body_format=apprise.NotifyFormat.TEXT))
+    detail = " | ".join(lines)
+    m = re.search(r"error=(\d{3})", detail)
+    return SendResult(ok=ok, detail=detail, status=int(m.group(1)) if m else None)
+
+
+def channel_limits(sub: Subscription) -> tuple[int, int]:
+    """(body, title) limits: the Apprise plugin's own, lowered by ``max_length``."""
+    plugin = apprise.Apprise.instantiate(sub.url)
+    if not plugin:
+        raise NotifyError(f"subscription {sub.name!r}: not a usable Apprise URL")
+    body = int(getattr(plugin, "body_maxlen", 0) or 32768)
+    title = int(getattr(plugin, "title_maxlen", 0) or TITLE_CAP)
+    if sub.max_length:
+        body = min(body, sub.max_length)
+    return body, min(title, TITLE_CAP)
+
+
+def backoff(attempts: int) -> dt.timedelta:
+    """Wait before attempt ``attempts + 1``: 1 min × 4^(attempts-1), at most 6 h."""
+    return min(BACKOFF_BASE * (4 ** max(attempts - 1, 0)), BACKOFF_CAP)
+
+
+def plan(
+    session: Session,
+    subs: Sequence[Subscription],
+    now: dt.datetime,
+    backlog: dt.timedelta = BACKLOG,
+) -> int:
+    """Create pending Delivery rows for recent events each subscription wants; returns
+    how many were new (existing rows are never recreated: nothing is sent twice)."""
+    slugs = {s.id: s.slug for s in session.exec(select(Subject)).all()}
+    events = session.exec(select(Event).order_by(Event.created_at, Event.id)).all()
+    have = {(d.event_id, d.subscription) for d in session.exec(select(Delivery)).all()}
+    new = 0
+    for ev in events:
+        if as_utc(ev.created_at) < now - backlog:
+            continue
+        for sub in subs:
+            if (ev.id, sub.name) in have:
+                continue
+            if not sub.wants(ev.kind, ev.audience, slugs.get(ev.subject_id)):  # type: ignore[arg-type]
+                continue
+            session.add(Delivery(event_id=ev.id, subscription=sub.name, next_attempt_at=now))  # type: ignore[arg-type]
+            try:
+                session.commit()
+                new += 1
+            except IntegrityError:  # another process planned it first
+                session.rollback()
+    return new
+
+
+def drain(
+    engine: Engine,
+    subs: Sequence[Subscription],
+    *,
+    now: dt.datetime | None = None,
+    base_url: str | None = None,
+    sender: Sender | None = None,
+    backlog: dt.timedelta = BACKLOG,
+) -> DrainReport:
+    """Plan, then send every due delivery once. Idempotent: a re-run sends nothing new.
+
+    Events older than ``backlog`` are not planned (a new subscription is not flooded
+    with history). ``sender`` defaults to :func:`apprise_send`. Returns counts.
+    """
+    now = as_utc(now or utcnow())
+    send = sender or apprise_send
+    base = resolve_base_url(base_url)
+    by_name = {s.name: s for s in subs}
+    delivered = failed = dead = 0
+    with Session(engine) as session:
+        planned = plan(session, subs, now, backlog)
+        due = session.exec(
+            select(Delivery).where(Delivery.state == "pending").order_by(Delivery.id)
+        ).all()
+        for d in due:
+            sub = by_name.get(d.subscription)
+            if sub is None or (d.next_attempt_at and as_utc(d.next_attempt_at) > now):
+                continue
+            event = session.get(Event, d.event_id)
+            subject = session.get(Subject, event.subject_id) if event and event.subject_id else None
+            d.state, d.last_attempt_at = "sending", now
+            session.add(d)
+            session.commit()  # claimed before sending: never sent twice
+            result, chars = _send_fitted(send, sub, compose(event, subject, base), d.attempts)  # type: ignore[arg-type]
+            d.attempts += 1
+            if result.ok:
+                d.state, d.delivered_at, d.sent_chars, d.parts = "delivered", now, chars, 1
+                d.last_error = None
+                delivered += 1
+            else:
+                d.last_error = (result.detail or "send failed")[:500]
+                if d.attempts >= MAX_ATTEMPTS:
+                    d.state = "dead"
+                    dead += 1
+                else:
+                    d.state, d.next_attempt_at = "pending", now + backoff(d.attempts)
+                    failed += 1
+            session.add(d)
+            session.commit()
+    return DrainReport(planned=planned, delivered=delivered, failed=failed, dead=dead)
+
+
+def _send_fitted(
+    send: Sender, sub: Subscription, msg: Message, attempts: int
+) -> tuple[SendResult, int]:
+    """Send within the channel's limits; after a 400/413/422 retry at once shorter.
+
+    Earlier failed attempts start the ladder lower, so a retried alert goes out shorter.
+    """
+    body_max, title_max = channel_limits(sub)
+    ladder = [body_max] + [n for n in SHORTER if n < body_max]
+    errors: list[str] = []
+    rungs = ladder[min(attempts, len(ladder) - 1) :]
+    for i, limit in enumerate(rungs):
+        title, body = msg.fit(limit, title_max)
+        result = send(sub.url, title, body)
+        if result.ok:
+            return result, len(body)
+        errors.append(f"{len(body)} chars: {result.detail or 'failed'}")
+        shorter_helps = i + 1 < len(rungs) and len(body) > rungs[i + 1]
+        if result.status not in RETRY_AT_ONCE or not shorter_helps:
+            break
+    return SendResult(ok=False, detail=" ; ".join(errors), status=result.status), 0
+
+
+def send_test(subs: Sequence[Subscription], *, sender: Sender | None = None) -> list[str]:
+    """Send one test message to each subscription; returns their names.
+
+    Raises :class:`NotifyError` naming every subscription that did not answer 2xx.
+    """
+    send = sender or apprise_send
+    bad = []
+    for sub in subs:
+        result = send(sub.url, "release-tracker test", "Test alert from release-tracker.")
+        if not result.ok:
+            bad.append(f"{sub.name} ({result.detail or 'failed'})")
+    if bad:
+        raise NotifyError("test alert failed for " + ", ".join(bad))
+    return [s.name for s in subs]

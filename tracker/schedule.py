@@ -1,0 +1,457 @@
+"""Scheduler daemon: Watch rows -> APScheduler 3.x jobs, at most one scheduler per database.
+
+Input: an engine and injected job callables (per-watch run, site rebuild, outbox drain);
+output: jobs run on time in UTC, schedule state persisted in ``schedulestate``.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+import logging
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from apscheduler.events import (
+    EVENT_JOB_ERROR,
+    EVENT_JOB_EXECUTED,
+    EVENT_JOB_MAX_INSTANCES,
+    EVENT_JOB_MISSED,
+    EVENT_JOB_SUBMITTED,
+    JobEvent,
+)
+from apscheduler.executors.debug import DebugExecutor
+from apscheduler.executors.pool import ThreadPoolExecutor
+from apscheduler.schedulers.background import BackgroundScheduler
+from apscheduler.schedulers.base import BaseScheduler
+from apscheduler.triggers.base import BaseTrigger
+from apscheduler.triggers.cron import CronTrigger
+from apscheduler.triggers.interval import IntervalTrigger
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, select
+
+from claims.models import ScheduleState, Watch, utcnow
+from tracker.errors import ConfigError
+from tracker.jobs import Jobs  # noqa: F401  (re-exported: Scheduler users build Jobs)
+from tracker.locks import Lease, SchedulerBusy
+
+log = logging.getLogger("tracker.schedule")
+
+UTC = dt.UTC
+WATCH_PREFIX = "watch:"
+AFTER_CYCLE = "after_cycle"
+
+
+@dataclass(frozen=True)
+class ScheduleSettings:
+    """Knobs of ``tracker schedule``; defaults suit a few dozen watches on one machine.
+
+    ``jitter_seconds``: random delay added to each watch run (APScheduler 3.x ``jitter``:
+    uniform 0..N s) so watches of one host do not fire in the same second.
+    ``settle_seconds``: after a watch run, wait this long before draining the outbox and
+    rebuilding the site, so watches finishing together share one rebuild.
+    ``site_interval_minutes``: the after-cycle job also runs when no watch ran for this
+    long (a safety net: time-based statuses such as "overdue" change without any run).
+    ``executor``: ``threadpool`` (``max_workers`` threads) or ``debug`` (runs jobs in the
+    scheduler's own thread; deterministic tests).
+    """
+
+    jitter_seconds: int = 30
+    max_workers: int = 4
+    site_interval_minutes: int = 24 * 60
+    settle_seconds: float = 5.0
+    lock_ttl_seconds: float = 120.0
+    heartbeat_seconds: float = 30.0
+    shutdown_timeout_seconds: float = 300.0
+    executor: str = "threadpool"
+
+
+def watch_trigger(watch: Watch, *, jitter_seconds: int, start: dt.datetime) -> BaseTrigger:
+    """The APScheduler 3.x trigger of one watch, in UTC.
+
+    ``params["cron"]`` (5 crontab fields, APScheduler 3.x ``CronTrigger.from_crontab``:
+    beware, day-of-week 0 is Monday there; prefer names such as ``mon-fri``) wins over
+    ``interval_minutes``. Raises ConfigError naming the watch for a bad expression.
+    """
+    jitter = jitter_seconds or None
+    cron = watch.params.get("cron")
+    if cron:
+        try:
+            trigger = CronTrigger.from_crontab(str(cron), timezone=UTC)
+        except ValueError as exc:
+            raise ConfigError(
+                f"watch {watch.name!r}: bad cron expression {cron!r}: {exc}"
+            ) from None
+        trigger.jitter = jitter
+        return trigger
+    if watch.interval_minutes < 1:
+        raise ConfigError(f"watch {watch.name!r}: interval_minutes must be >= 1")
+    return IntervalTrigger(
+        minutes=watch.interval_minutes, start_date=start, timezone=UTC, jitter=jitter
+    )
+
+
+def describe_schedule(watch: Watch) -> str:
+    """``cron <expr> UTC`` or ``every N min`` for listings."""
+    cron = watch.params.get("cron")
+    return f"cron {cron} UTC" if cron else f"every {watch.interval_minutes} min"
+
+
+def period_seconds(trigger: BaseTrigger, now: dt.datetime) -> float:
+    """One period of ``trigger``: its interval, or the gap between the next two cron fires."""
+    if isinstance(trigger, IntervalTrigger):
+        return trigger.interval_length
+    trigger = copy.copy(trigger)
+    trigger.jitter = None  # type: ignore[attr-defined]
+    first = trigger.get_next_fire_time(None, now)
+    second = trigger.get_next_fire_time(first, first) if first else None
+    return (second - first).total_seconds() if first and second else 3600.0
+
+
+def misfire_grace_seconds(trigger: BaseTrigger, now: dt.datetime) -> int:
+    """One period plus jitter. With ``coalesce=True`` APScheduler 3.x runs only the latest
+    missed fire time, which is always less than one period (+ jitter) old, so a scheduler
+    that was down for days makes exactly one catch-up run instead of skipping it (the
+    1-second default would skip it)."""
+    return int(period_seconds(trigger, now) + (getattr(trigger, "jitter", None) or 0)) + 1
+
+
+class SteppedScheduler(BaseScheduler):
+    """An APScheduler 3.x scheduler without a thread of its own: :meth:`step` runs what is due.
+
+    Used with a fake clock in tests (APScheduler 3.x reads ``datetime.now`` itself, so the
+    tests patch it) and for one-shot runs.
+    """
+
+    def wakeup(self) -> None:  # nothing sleeps
+        pass
+
+    def shutdown(self, wait: bool = True) -> None:
+        super().shutdown(wait)
+
+    def step(self) -> float | None:
+        """Submit every due job once; returns seconds until the next one (None: no jobs)."""
+        return self._process_jobs()
+
+
+class Scheduler:
+    """One scheduler per database: a lease (tracker.locks), one APScheduler job per Watch row,
+    and an ``after_cycle`` job (drain outbox, then rebuild site) after each watch run.
+
+    Each job is ``coalesce=True``, ``max_instances=1``, with a misfire grace of one period;
+    ``next_run_at`` is persisted in ``schedulestate`` on every submission and at shutdown,
+    and restored at start, so a restart resumes the schedule and turns a downtime into one
+    catch-up run. ``start()`` raises :class:`SchedulerBusy` when another live scheduler holds
+    the lease (cases/C14); ``try_start()`` logs that and returns False.
+    """
+
+    def __init__(
+        self,
+        engine: Engine,
+        run_watch: Callable[[str], Any],
+        rebuild_site: Callable[[], Any] | None = None,
+        drain_outbox: Callable[[], Any] | None = None,
+        *,
+        settings: ScheduleSettings | None = None,
+        clock: Callable[[], dt.datetime] = utcnow,
+        scheduler_class: type[BaseScheduler] = BackgroundScheduler,
+        lease: Lease | None = None,
+    ) -> None:
+        self.engine = engine
+        self.run_watch = run_watch
+        self.rebuild_site = rebuild_site
+        self.drain_outbox = drain_outbox
+        self.settings = settings or ScheduleSettings()
+        self.clock = clock
+        self.scheduler_class = scheduler_class
+        self.lease = lease or Lease(engine, ttl_seconds=self.settings.lock_ttl_seconds, clock=clock)
+        self.aps: BaseScheduler | None = None
+        self._stopping = threading.Event()
+        self._dirty = threading.Event()
+        self._pending = 0  # submitted, not yet finished (APScheduler events)
+        self._running = 0  # inside a job body (see _slot)
+        self._idle = threading.Condition()
+        self._watch_keys: dict[str, tuple[Any, ...]] = {}
+
+    # -- lifecycle ---------------------------------------------------------------
+
+    def start(self) -> None:
+        """Take the lease, build the jobs from Watch rows and persisted state, start.
+
+        Raises SchedulerBusy (another live scheduler) or ConfigError (a bad watch schedule).
+        """
+        self.lease.acquire()
+        try:
+            executor = (
+                DebugExecutor()
+                if self.settings.executor == "debug"
+                else ThreadPoolExecutor(self.settings.max_workers)
+            )
+            aps = self.scheduler_class(
+                timezone=UTC,
+                executors={"default": executor},
+                job_defaults={"coalesce": True, "max_instances": 1},
+            )
+            aps.add_listener(self._on_submitted, EVENT_JOB_SUBMITTED)
+            aps.add_listener(self._on_max_instances, EVENT_JOB_MAX_INSTANCES)
+            aps.add_listener(self._on_done, EVENT_JOB_EXECUTED | EVENT_JOB_ERROR | EVENT_JOB_MISSED)
+            self.aps = aps
+            self._add_after_cycle_job()
+            self.sync_watches()
+            aps.start()
+        except BaseException:
+            self.aps = None
+            self.lease.release()
+            raise
+        log.info("scheduler started with %d watch job(s)", len(self._watch_keys))
+
+    def try_start(self) -> bool:
+        """start(), but a busy lease is logged (C14 wording) and returns False, not raised."""
+        try:
+            self.start()
+        except SchedulerBusy as exc:
+            log.warning("%s", exc)
+            return False
+        return True
+
+    def run_until(self, stop: threading.Event) -> None:
+        """Block until ``stop`` is set, renewing the lease and re-reading watches every
+        ``heartbeat_seconds``; then shut down. Raises LockLost if the lease was taken over."""
+        while not stop.wait(self.settings.heartbeat_seconds):
+            try:
+                self.lease.renew()
+            except Exception:
+                self.shutdown(release=False)
+                raise
+            self.sync_watches()
+        self.shutdown()
+
+    def shutdown(self, *, release: bool = True) -> None:
+        """Stop submitting, let running jobs finish (each commits its own work), persist the
+        next run times, stop APScheduler, release the lease. Idempotent."""
+        aps = self.aps
+        if aps is None:
+            return
+        self._stopping.set()
+        aps.pause()
+        # Running jobs may call into APScheduler (the after-cycle request); wait for them
+        # before aps.shutdown(), which holds the job store lock while it waits for them.
+        with self._idle:
+            idle = self._idle.wait_for(
+                lambda: self._running <= 0, self.settings.shutdown_timeout_seconds
+            )
+        if not idle:
+            log.warning(
+                "jobs still running after %ss; stopping anyway",
+                self.settings.shutdown_timeout_seconds,
+            )
+        self._persist_next_runs(aps.get_jobs())
+        aps.shutdown(wait=True)
+        self.aps = None
+        if release and self.lease.held:
+            self.lease.release()
+        log.info("scheduler stopped")
+
+    # -- stepping (SteppedScheduler) ---------------------------------------------
+
+    def run_pending(self, timeout: float = 60.0) -> None:
+        """SteppedScheduler only: run every job due at ``clock()`` and whatever those runs
+        request (the after-cycle job), waiting for each round to finish."""
+        aps = self.aps
+        if not isinstance(aps, SteppedScheduler):
+            raise TypeError("run_pending() needs scheduler_class=SteppedScheduler")
+        for _round in range(10):
+            aps.step()
+            if not self.wait_idle(timeout):
+                raise TimeoutError("scheduled jobs did not finish")
+            now = self.clock()
+            if not any(j.next_run_time and j.next_run_time <= now for j in aps.get_jobs()):
+                return
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Wait until every submitted job has finished; False on timeout."""
+        with self._idle:
+            return self._idle.wait_for(lambda: self._pending <= 0, timeout)
+
+    # -- jobs --------------------------------------------------------------------
+
+    def sync_watches(self) -> None:
+        """Make the APScheduler jobs match the Watch rows: add new watches, reschedule
+        changed ones, remove deleted ones. A new watch runs at once; a known one resumes
+        from its persisted ``next_run_at`` (at most one period ahead)."""
+        aps = self.aps
+        assert aps is not None
+        with Session(self.engine) as session:
+            watches = list(session.exec(select(Watch).order_by(Watch.name)))
+            states = {s.job_id: s for s in session.exec(select(ScheduleState))}
+        now = self.clock()
+        seen: set[str] = set()
+        for watch in watches:
+            job_id = WATCH_PREFIX + watch.name
+            seen.add(job_id)
+            key = (watch.interval_minutes, watch.params.get("cron"), self.settings.jitter_seconds)
+            if self._watch_keys.get(job_id) == key:
+                continue
+            trigger = watch_trigger(watch, jitter_seconds=self.settings.jitter_seconds, start=now)
+            period = dt.timedelta(seconds=period_seconds(trigger, now))
+            state = states.get(job_id)
+            if state is not None and state.next_run_at is not None:
+                first = min(state.next_run_at, now + period)
+            elif isinstance(trigger, CronTrigger):
+                first = trigger.get_next_fire_time(None, now)
+            else:
+                first = now
+            aps.add_job(
+                self._watch_job,
+                trigger=trigger,
+                args=[watch.name],
+                id=job_id,
+                name=job_id,
+                next_run_time=first,
+                misfire_grace_time=misfire_grace_seconds(trigger, now),
+                replace_existing=True,
+            )
+            self._watch_keys[job_id] = key
+            self._save_state(job_id, next_run_at=first)
+        for job_id in set(self._watch_keys) - seen:
+            aps.remove_job(job_id)
+            del self._watch_keys[job_id]
+            log.info("watch job %s removed (its watch is gone)", job_id)
+
+    def _add_after_cycle_job(self) -> None:
+        assert self.aps is not None
+        now = self.clock()
+        trigger = IntervalTrigger(
+            minutes=self.settings.site_interval_minutes, start_date=now, timezone=UTC
+        )
+        period = dt.timedelta(minutes=self.settings.site_interval_minutes)
+        with Session(self.engine) as session:
+            state = session.get(ScheduleState, AFTER_CYCLE)
+            first = (
+                min(state.next_run_at, now + period)
+                if state and state.next_run_at
+                else now + period
+            )
+        self.aps.add_job(
+            self._after_cycle_job,
+            trigger=trigger,
+            id=AFTER_CYCLE,
+            name=AFTER_CYCLE,
+            next_run_time=first,
+            misfire_grace_time=misfire_grace_seconds(trigger, now),
+            replace_existing=True,
+        )
+        self._save_state(AFTER_CYCLE, next_run_at=first)
+
+    @contextmanager
+    def _slot(self) -> Iterator[bool]:
+        """Count a running job; yields False once shutdown began (then do nothing). shutdown()
+        sets ``_stopping`` before waiting for the count, so no job touches APScheduler while
+        ``aps.shutdown()`` holds its job store lock."""
+        with self._idle:
+            self._running += 1
+        try:
+            yield not self._stopping.is_set()
+        finally:
+            with self._idle:
+                self._running -= 1
+                self._idle.notify_all()
+
+    def _watch_job(self, name: str) -> None:
+        job_id = WATCH_PREFIX + name
+        with self._slot() as go:
+            if not go:
+                log.info("not starting %s: shutting down", job_id)
+                return
+            try:
+                with self._recorded(job_id):
+                    self.run_watch(name)
+            finally:
+                self._request_after_cycle()
+
+    def _after_cycle_job(self) -> None:
+        if self.drain_outbox is None and self.rebuild_site is None:
+            return
+        with self._slot() as go:
+            if not go:
+                return
+            with self._recorded(AFTER_CYCLE):
+                # max_instances=1 skips a request that arrives while this runs, so loop
+                # while watch runs keep finishing: no change is left out of the site.
+                for _round in range(3):
+                    self._dirty.clear()
+                    if self.drain_outbox is not None:
+                        self.drain_outbox()
+                    if self.rebuild_site is not None:
+                        self.rebuild_site()
+                    if not self._dirty.is_set() or self._stopping.is_set():
+                        break
+
+    def _request_after_cycle(self, extra_seconds: float = 0.0) -> None:
+        self._dirty.set()
+        aps = self.aps
+        if aps is None or self._stopping.is_set():
+            return
+        when = self.clock() + dt.timedelta(seconds=self.settings.settle_seconds + extra_seconds)
+        job = aps.get_job(AFTER_CYCLE)
+        if job is not None and (job.next_run_time is None or job.next_run_time > when):
+            aps.modify_job(AFTER_CYCLE, next_run_time=when)
+
+    # -- bookkeeping -------------------------------------------------------------
+
+    def _on_submitted(self, event: JobEvent) -> None:
+        with self._idle:
+            self._pending += 1
+        aps = self.aps
+        job = aps.get_job(event.job_id) if aps is not None else None
+        if job is not None:
+            self._save_state(event.job_id, next_run_at=job.next_run_time)
+
+    def _on_max_instances(self, event: JobEvent) -> None:
+        # An after-cycle request that arrived while the job ran was skipped by
+        # max_instances=1; ask again shortly so the last watch run reaches the site.
+        if event.job_id == AFTER_CYCLE and self._dirty.is_set():
+            self._request_after_cycle(extra_seconds=1.0)
+
+    def _on_done(self, event: JobEvent) -> None:
+        if event.code == EVENT_JOB_MISSED:
+            self._save_state(event.job_id, last_outcome="missed")
+        with self._idle:
+            self._pending -= 1
+            self._idle.notify_all()
+
+    @contextmanager
+    def _recorded(self, job_id: str) -> Iterator[None]:
+        self._save_state(job_id, last_started_at=self.clock())
+        try:
+            yield
+        except Exception as exc:
+            self._save_state(
+                job_id,
+                last_finished_at=self.clock(),
+                last_outcome="error",
+                last_error=str(exc)[:500],
+            )
+            raise
+        self._save_state(job_id, last_finished_at=self.clock(), last_outcome="ok", last_error=None)
+
+    def _persist_next_runs(self, jobs: list[Any]) -> None:
+        for job in jobs:
+            self._save_state(job.id, next_run_at=job.next_run_time)
+
+    def _save_state(self, job_id: str, **values: Any) -> None:
+        """Upsert one schedulestate row in its own short transaction (single scheduler: the
+        lease guarantees no concurrent inserter of the same job id in another process)."""
+        with _STATE_LOCK, Session(self.engine) as session:
+            row = session.get(ScheduleState, job_id) or ScheduleState(job_id=job_id)
+            for name, value in values.items():
+                setattr(row, name, value)
+            session.add(row)
+            session.commit()
+
+
+# Serializes the get-or-create above between this process's threads.
+_STATE_LOCK = threading.Lock()

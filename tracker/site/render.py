@@ -1,0 +1,74 @@
+"""Site stage 2 helper: the one Jinja2 Environment and its filters, registered here.
+
+Autoescape is on for every template and ``StrictUndefined`` turns a misspelt name
+into an error instead of an empty cell.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+import tracker
+from tracker.eventtext import as_utc, iso_z
+from tracker.site.writer import SiteError
+
+
+def templates_dir() -> Path:
+    """``templates/`` beside the ``tracker`` package (a checkout or an editable install).
+
+    Raises :class:`SiteError` when it is missing (e.g. a non-editable wheel install).
+    """
+    path = Path(tracker.__file__).resolve().parent.parent / "templates"
+    if not (path / "base.html").is_file():
+        raise SiteError(f"site templates not found at {path}; install from a checkout (pip -e)")
+    return path
+
+
+def utc_text(moment: dt.datetime | None) -> str:
+    """``2026-11-29 14:05 UTC`` (empty for None)."""
+    if moment is None:
+        return ""
+    return as_utc(moment).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def utc_date(moment: dt.datetime | None) -> str:
+    """``2026-11-29`` (empty for None)."""
+    return as_utc(moment).strftime("%Y-%m-%d") if moment else ""
+
+
+def short_hash(sha: str | None) -> str:
+    """First 12 hex digits of a sha256 (the full one goes in ``title``)."""
+    return (sha or "")[:12]
+
+
+def plural(n: int, word: str) -> str:
+    """``1 day``, ``3 days``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+FILTERS: dict[str, Any] = {
+    "utc": utc_text,
+    "utc_date": utc_date,
+    "isoz": iso_z,
+    "short_hash": short_hash,
+    "plural": plural,
+}
+
+
+def make_environment(path: Path | None = None) -> Environment:
+    """The site's Environment: autoescape on for all templates, StrictUndefined,
+    filters from :data:`FILTERS`, trailing newlines kept, blocks trimmed."""
+    env = Environment(
+        loader=FileSystemLoader(str(path or templates_dir())),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters.update(FILTERS)
+    return env

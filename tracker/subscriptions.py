@@ -1,0 +1,122 @@
+"""Alert subscriptions: ``data/subscriptions.toml`` plus ``TRACKER_APPRISE_URLS``.
+
+File format (one table per subscription)::
+
+    [[subscription]]
+    name = "team-discord"                 # unique; the delivery log's key
+    url = "discord://ID/TOKEN"            # any Apprise URL (https://appriseit.com/services/)
+    subjects = ["kimi-k3.1-pro"]          # optional; default: every subject
+    kinds = ["weights_landed", "license_changed"]   # optional; default: every kind of the audience
+    audience = "subscriber"               # or "operator" (watch_failing, watch_recovered, ...)
+    max_length = 2000                     # optional cap below the channel's own limit
+
+``TRACKER_APPRISE_URLS`` (URLs separated by spaces or commas) adds one subscriber
+subscription per URL, named ``env-1``, ``env-2``, ... with no filter.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from claims.events import EVENT_KINDS
+from tracker.errors import ConfigError
+
+DEFAULT_PATH = Path("data") / "subscriptions.toml"
+ENV_URLS = "TRACKER_APPRISE_URLS"
+AUDIENCES = ("subscriber", "operator")
+_KEYS = {"name", "url", "subjects", "kinds", "audience", "max_length"}
+
+
+@dataclass(frozen=True)
+class Subscription:
+    """Where and what to alert. Empty ``subjects``/``kinds`` mean "all"."""
+
+    name: str
+    url: str
+    subjects: frozenset[str] = frozenset()
+    kinds: frozenset[str] = frozenset()
+    audience: str = "subscriber"
+    max_length: int | None = None
+
+    def wants(self, kind: str, audience: str, subject_slug: str | None) -> bool:
+        """True when an event of ``kind``/``audience`` about ``subject_slug`` goes here.
+
+        Operator events go to operator subscriptions only, and subscriber events to
+        subscriber subscriptions only.
+        """
+        if audience != self.audience:
+            return False
+        if self.kinds and kind not in self.kinds:
+            return False
+        return not self.subjects or subject_slug in self.subjects
+
+
+def load_subscriptions(
+    path: Path | None = None, env: Mapping[str, str] | None = None
+) -> list[Subscription]:
+    """Read the config file (missing file: none) and the environment variable.
+
+    Raises :class:`ConfigError` naming the file, the entry and the field for an unknown
+    key, an unknown kind, an operator kind on a subscriber subscription (or the reverse),
+    a missing url, or a duplicate name.
+    """
+    env = os.environ if env is None else env
+    path = path or DEFAULT_PATH
+    subs: list[Subscription] = []
+    if path.is_file():
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{path}: {exc}") from exc
+        for i, entry in enumerate(data.get("subscription", []), start=1):
+            subs.append(_entry(path, i, entry))
+    urls = [u for u in env.get(ENV_URLS, "").replace(",", " ").split() if u]
+    subs += [Subscription(name=f"env-{i}", url=u) for i, u in enumerate(urls, start=1)]
+    seen: set[str] = set()
+    for s in subs:
+        if s.name in seen:
+            raise ConfigError(f"{path}: subscription name {s.name!r} is used twice")
+        seen.add(s.name)
+    return subs
+
+
+def _entry(path: Path, i: int, entry: object) -> Subscription:
+    where = f"{path}: subscription #{i}"
+    if not isinstance(entry, dict):
+        raise ConfigError(f"{where}: expected a table")
+    unknown = set(entry) - _KEYS
+    if unknown:
+        raise ConfigError(f"{where}: unknown field {sorted(unknown)[0]!r}")
+    name, url = entry.get("name"), entry.get("url")
+    if not isinstance(name, str) or not name:
+        raise ConfigError(f"{where}: field 'name' is required")
+    where = f"{path}: subscription {name!r}"
+    if not isinstance(url, str) or "://" not in url:
+        raise ConfigError(f"{where}: field 'url' must be an Apprise URL")
+    audience = entry.get("audience", "subscriber")
+    if audience not in AUDIENCES:
+        raise ConfigError(f"{where}: field 'audience' must be one of {AUDIENCES}")
+    kinds = entry.get("kinds", [])
+    for kind in kinds:
+        if kind not in EVENT_KINDS:
+            raise ConfigError(f"{where}: field 'kinds': unknown event kind {kind!r}")
+        if EVENT_KINDS[kind][0] != audience:
+            raise ConfigError(
+                f"{where}: field 'kinds': {kind!r} is an {EVENT_KINDS[kind][0]} kind, "
+                f"not for a {audience} subscription"
+            )
+    max_length = entry.get("max_length")
+    if max_length is not None and (not isinstance(max_length, int) or max_length < 200):
+        raise ConfigError(f"{where}: field 'max_length' must be an integer of at least 200")
+    return Subscription(
+        name=name,
+        url=url,
+        subjects=frozenset(entry.get("subjects", [])),
+        kinds=frozenset(kinds),
+        audience=audience,
+        max_length=max_length,
+    )
