@@ -243,26 +243,25 @@ def import_baseline() -> int:
 # -- site build and extraction -----------------------------------------------------
 
 
-def site_bench(tmp: Path, subjects: int = 1000, claims_per: int = 30) -> dict | None:
-    """Full build pages/s and one-claim rebuild seconds, or None when tracker.site is absent."""
+def site_bench(tmp: Path) -> dict | None:
+    """Full build pages/s and one-claim rebuild seconds (bench/site_bench.py's data:
+    1,000 subjects x 30 claims with verdicts), or None when tracker.site is absent."""
     try:
         from tracker.site import build_site
     except ImportError:
         return None
-    import site_data
+    import site_bench as sb
 
-    db = tmp / "site.db"
-    engine = make_engine(db)
-    site_data.populate(engine, subjects, claims_per)
+    engine = make_engine(tmp / "site.db")
+    sb.populate(engine)
     out = tmp / "site"
-    now = dt.datetime(2026, 11, 29, tzinfo=dt.UTC)
     t0, c0 = time.perf_counter(), time.process_time()
-    report = build_site(engine, out, now=now)
+    report = build_site(engine, out, now=sb.NOW)
     full, full_cpu = time.perf_counter() - t0, time.process_time() - c0
     n_pages = report.pages_written + report.pages_unchanged
-    site_data.touch_one_claim(engine)
+    sb.touch_one_claim(engine)
     t0 = time.perf_counter()
-    report2 = build_site(engine, out, now=now)
+    report2 = build_site(engine, out, now=sb.NOW)
     one = time.perf_counter() - t0
     profile = None
     if n_pages / full < 500:
@@ -271,12 +270,14 @@ def site_bench(tmp: Path, subjects: int = 1000, claims_per: int = 30) -> dict | 
         prof_path = tmp / "site.prof"
         prof = cProfile.Profile(time.process_time)
         prof.enable()
-        build_site(engine, tmp / "site-profiled", now=now)
+        build_site(engine, tmp / "site-profiled", now=sb.NOW)
         prof.disable()
         prof.dump_stats(str(prof_path))
         profile = profile_top(prof_path)
     engine.dispose()
     return {
+        "subjects": sb.SUBJECTS,
+        "claims": sb.SUBJECTS * sb.CLAIMS_PER_SUBJECT,
         "pages": n_pages,
         "full_s": full,
         "full_cpu_s": full_cpu,
@@ -397,7 +398,8 @@ def main(argv: list[str] | None = None) -> int:
             print_table(f"Side by side with urlwatch, {args.pages} pages", ratio_rows)
         if site:
             print(
-                f"\nSite build: {site['pages']} pages in {site['full_s']:.2f} s = "
+                f"\nSite build ({site['subjects']:,} subjects, {site['claims']:,} claims): "
+                f"{site['pages']} pages in {site['full_s']:.2f} s = "
                 f"{site['pages_per_s']:.0f} pages/s; one-claim rebuild {site['one_claim_s']:.2f} s "
                 f"({site['rewritten']} files rewritten); {site['full_cpu_s']:.2f} CPU s = "
                 f"{site['pages'] / site['full_cpu_s']:.0f} pages per CPU second"

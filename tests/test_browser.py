@@ -109,3 +109,27 @@ def test_page_renders_without_errors(served, tmp_path, path, shot):
     )
     assert pic.returncode == 0, pic.stderr[-2000:]
     assert target.stat().st_size > 1000
+
+
+def test_console_check_catches_a_script_error(tmp_path):
+    """Canary: the same checks flag a page whose script throws or injects an <img>."""
+    binary = chromium()
+    site = tmp_path / "broken"
+    site.mkdir()
+    (site / "index.html").write_text(
+        "<!DOCTYPE html><html><body><script>"
+        "document.body.insertAdjacentHTML('beforeend', '<img src=x>');"
+        "throw new Error('boom')</script></body></html>"
+    )
+    server = make_server(site, 0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/index.html"
+        dom = run_chromium(binary, tmp_path / "profile", "--dump-dom", url)
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+    assert any("Uncaught Error: boom" in line for line in console_lines(dom.stderr))
+    assert "<img" in dom.stdout

@@ -51,7 +51,7 @@ def test_naive_hub_total_would_contradict_and_says_by_how_much():
     assert d.status == "contradicted"
     assert d.reason == (
         "observed ≈170.74B (170,738,182,128) params (observation #6) vs claimed 1T params: off by "
-        "329.261817872B params beyond the stated precision, -82.9 %"
+        "≈329.26B (329,261,817,872) params beyond the stated precision, -82.9 %"
     )
 
 

@@ -10,7 +10,7 @@ import datetime as dt
 import json
 import re
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.engine import Engine
@@ -126,7 +126,6 @@ class SiteContext:
     watches: list[Watch]
     events: list[EventView]
     data_as_of: dt.datetime | None
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def collect(engine: Engine) -> SiteContext:
