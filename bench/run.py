@@ -267,11 +267,19 @@ def site_bench(tmp: Path) -> dict | None:
     if n_pages / full < 500:
         import cProfile
 
+        # Profile a 100-subject build (same shape, a tenth of the time).
+        small = make_engine(tmp / "site-small.db")
+        full_size, sb.SUBJECTS = sb.SUBJECTS, 100
+        try:
+            sb.populate(small)
+        finally:
+            sb.SUBJECTS = full_size
         prof_path = tmp / "site.prof"
         prof = cProfile.Profile(time.process_time)
         prof.enable()
-        build_site(engine, tmp / "site-profiled", now=sb.NOW)
+        build_site(small, tmp / "site-profiled", now=sb.NOW)
         prof.disable()
+        small.dispose()
         prof.dump_stats(str(prof_path))
         profile = profile_top(prof_path)
     engine.dispose()
@@ -405,7 +413,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{site['pages'] / site['full_cpu_s']:.0f} pages per CPU second"
             )
             if site["profile"]:
-                print("cProfile of a full site build (top by own CPU time):")
+                print("cProfile of a 100-subject site build (top by own CPU time):")
                 print(site["profile"])
         else:
             print("\nSite build: not available (tracker.site.build_site is not in this checkout)")
