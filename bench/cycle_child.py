@@ -19,6 +19,11 @@ def main() -> None:
     ap.add_argument("--profile", help="write cProfile stats of the cycle to this file")
     ap.add_argument("--import-only", action="store_true", help="import everything, run nothing")
     ap.add_argument("--import-profile", action="store_true", help="RSS after each big import")
+    ap.add_argument(
+        "--mem-sites",
+        action="store_true",
+        help="check one watch under tracemalloc; print the top allocation sites alive then",
+    )
     args = ap.parse_args()
     if args.import_profile:
         print(json.dumps(import_profile()))
@@ -36,6 +41,9 @@ def main() -> None:
         return
     engine = make_engine(args.db)
     store = SnapshotStore(args.snapshots)
+    if args.mem_sites:
+        print(json.dumps(mem_sites(engine, store, run_check, make_client, FetchSettings)))
+        return
     prof = None
     if args.profile:
         import cProfile
@@ -56,6 +64,34 @@ def main() -> None:
     out = {k: v for k, v in summary.to_dict().items() if k != "results"}
     errors = sorted({r.error_kind for r in summary.results if r.error_kind})
     print(json.dumps({"cycle_s": cycle_s, **out, "error_kinds": errors}))
+
+
+def mem_sites(engine, store, run_check, make_client, settings_cls) -> dict:  # type: ignore[no-untyped-def]
+    """Traced memory while run_check holds what it loaded up front (snapshot taken when the
+    first watch is done), with the top allocation sites in MiB."""
+    import tracemalloc
+
+    from sqlalchemy import text
+
+    with engine.connect() as conn:
+        first = conn.execute(text("SELECT name FROM watch ORDER BY name LIMIT 1")).scalar_one()
+    taken: list[tracemalloc.Snapshot] = []
+    tracemalloc.start()
+    with make_client(settings_cls(min_interval=0.0)) as client:
+        run_check(
+            engine,
+            client,
+            snapshot_store=store,
+            watch_names=[first],
+            progress=lambda _r: taken.append(tracemalloc.take_snapshot()),
+        )
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    stats = taken[0].statistics("filename")[:6]
+    return {
+        "peak_mib": peak / 2**20,
+        "sites": [(str(st.traceback[0].filename), st.size / 2**20, st.count) for st in stats],
+    }
 
 
 IMPORTS = (

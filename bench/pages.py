@@ -38,13 +38,14 @@ def name(index: int) -> str:
 
 
 def figures(index: int, version: int) -> dict[str, str]:
-    """The specs of page ``index`` at ``version`` as the page prints them."""
-    rng = random.Random(index * 1_000_003 + version)
+    """The specs of page ``index`` at ``version`` as the page prints them; every figure
+    differs from one version to the next (so a changed page changes all four values)."""
+    rng = random.Random(index)
     return {
-        "total_params": f"{rng.randint(1, 999) * 10**9:,}",
+        "total_params": f"{(rng.randint(1, 999) + version) * 10**9:,}",
         "license": LICENSES[(index + version) % len(LICENSES)],
-        "price_input_usd_per_mtok": f"${rng.randint(5, 2000) / 100:.2f}",
-        "output_tokens_per_second": f"{rng.randint(20, 3000)}",
+        "price_input_usd_per_mtok": f"${(rng.randint(5, 2000) + version) / 100:.2f}",
+        "output_tokens_per_second": f"{rng.randint(20, 3000) + version}",
     }
 
 

@@ -191,6 +191,7 @@ class Urlwatch:
 # -- the cycle bench ---------------------------------------------------------------
 
 SCENARIOS = ("first", "unchanged", "changed10")
+MEM: dict[int, dict | None] = {}  # pages -> mem_sites() of that run
 
 
 def cycle_bench(n: int, with_urlwatch: bool, tmp: Path) -> dict[str, dict[str, Run]]:
@@ -223,6 +224,7 @@ def cycle_bench(n: int, with_urlwatch: bool, tmp: Path) -> dict[str, dict[str, R
                     f"  urlwatch  {n:>5} {scenario:<10} {fmt_run(results['urlwatch'][scenario])}",
                     flush=True,
                 )
+        MEM[n] = mem_sites(work)
     return results
 
 
@@ -427,6 +429,11 @@ def main(argv: list[str] | None = None) -> int:
         print_table("Targets", [["target", "measured", "status"], *targets])
         if any(t[2] == "MISSED" and "RSS" in t[0] for t in targets):
             print_import_profile()
+        if big and any(
+            t[2] == "MISSED" and t[0].startswith(f"peak RSS at {args.big_pages}") for t in targets
+        ):
+            print_mem_sites(MEM.get(args.pages), args.pages)
+            print_mem_sites(MEM.get(args.big_pages), args.big_pages)
         missed_time = [t for t in targets[:2] if t[2] == "MISSED"]
         if missed_time and not args.no_profile:
             profile_missed(tmp, args.pages, missed_time)
@@ -495,6 +502,29 @@ def print_import_profile() -> None:
     for name, kib in steps:
         print(f"    {name:<14} {kib / 1024:6.1f}  (+{(kib - prev) / 1024:.1f})")
         prev = kib
+
+
+def mem_sites(work: Path) -> dict | None:
+    """What run_check holds after its up-front loads (a child checks one watch under
+    tracemalloc): peak traced MiB and the top files by size."""
+    import json
+
+    cmd = [sys.executable, str(HERE / "cycle_child.py"), str(work / "tracker.db"),
+           str(work / "snaps"), "--mem-sites"]  # fmt: skip
+    _, _, text, rc, _ = run_process(cmd, child_env())
+    return json.loads(text.strip().splitlines()[-1]) if rc == 0 else None
+
+
+def print_mem_sites(data: dict | None, n: int) -> None:
+    """Why RSS grows with the number of watches (see :func:`mem_sites`)."""
+    if data is None:
+        print(f"  (memory sites at {n} watches: child failed)")
+        return
+    print(f"\ntracemalloc, {n} watches: peak {data['peak_mib']:.1f} MiB traced; alive after the"
+          " first watch (run_check's up-front loads), top files:")  # fmt: skip
+    for name, mib, count in data["sites"]:
+        short = name.split("site-packages/")[-1].replace(str(ROOT) + "/", "")
+        print(f"    {mib:6.2f} MiB  {count:>7} blocks  {short}")
 
 
 def profile_missed(tmp: Path, n: int, missed: list[list[str]]) -> None:
