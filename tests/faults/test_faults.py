@@ -155,6 +155,11 @@ def test_misbehaving_server_never_cries_wolf(engine, tmp_path, server):
         bad = cycle()
         assert (bad.checked, bad.failing, bad.observations) == (15, 15, 0)
         assert {r.name: r.error_kind for r in bad.results} == {k: v[1] for k, v in FAULTS.items()}
+        # The off-host redirect target is logged with the result (cases/C12 B).
+        by_name = {r.name: r for r in bad.results}
+        assert by_name["redirect-other-host"].redirects == [
+            f"{server.url('redirect-other-host')} -> http://localhost:{server.port}/parked"
+        ]
         # Retry-After: 1 was waited for (twice per cycle: 3 attempts), never less.
         assert sleeps.count(1.0) == 2 * n
     assert len(events(engine, "subscriber")) == subscriber_before  # 0 subscriber events
