@@ -135,3 +135,6 @@ def find_subject(session: Session, name: str) -> models.Subject:
 def main() -> None:
     """Console-script entry point (``tracker``)."""
     app()
+
+
+from tracker import cli_schedule  # noqa: E402, F401  (registers `schedule` and `watches`)
