@@ -7,6 +7,7 @@ import json
 import logging
 import os
 import socket
+import threading
 
 import pytest
 from apscheduler.triggers.cron import CronTrigger
@@ -22,8 +23,8 @@ from tracker.schedule import (
     Scheduler,
     ScheduleSettings,
     SteppedScheduler,
-    watch_trigger,
 )
+from tracker.triggers import watch_trigger
 
 FAST = ScheduleSettings(jitter_seconds=0, settle_seconds=0, executor="debug")
 
@@ -283,3 +284,43 @@ def test_a_failing_watch_job_is_recorded_and_does_not_stop_the_others(engine, cl
     bad = state(engine, "watch:bad")
     assert (bad.last_outcome, bad.last_error) == ("error", "boom")
     assert bad.next_run_at == T0 + dt.timedelta(hours=1)
+
+
+def test_a_bad_cron_added_while_running_is_logged_and_the_rest_keep_running(engine, clock, caplog):
+    add_watch(engine, "a")
+    rec = Recorder(clock)
+    sched = make(engine, rec)
+    sched.start()
+    add_watch(engine, "bad", params={"cron": "61 * * * *"})
+    with caplog.at_level(logging.ERROR, logger="tracker.schedule"):
+        sched.sync_watches(strict=False)
+    assert [r.getMessage() for r in caplog.records if r.name == "tracker.schedule"] == [
+        "watch 'bad': bad cron expression '61 * * * *': "
+        "Error validating expression '61': the last value (61) is higher than the maximum "
+        "value (59); keeping its previous schedule"
+    ]
+    assert sorted(j.id for j in sched.aps.get_jobs()) == [AFTER_CYCLE, "watch:a"]
+    sched.run_pending()
+    assert rec.watch_runs == [("a", T0)]
+    sched.shutdown()
+    with pytest.raises(ConfigError, match="watch 'bad'"):
+        make(engine, rec).start()  # at start a bad schedule is refused outright
+    with Session(engine) as s:
+        assert s.exec(select(SchedulerLock)).all() == []  # and the lease is not left behind
+
+
+def test_run_until_stops_when_another_process_took_the_lease_over(engine, clock):
+    add_watch(engine, "a")
+    rec = Recorder(clock)
+    settings = ScheduleSettings(
+        jitter_seconds=0, settle_seconds=0, executor="debug", heartbeat_seconds=0.01
+    )
+    sched = make(engine, rec, settings)
+    sched.start()
+    clock.advance(seconds=settings.lock_ttl_seconds + 1)  # we "hung" past our lease
+    thief = Lease(engine, clock=clock, pid=999, host="other")
+    thief.acquire()
+    with pytest.raises(LockLost):
+        sched.run_until(threading.Event())
+    assert sched.aps is None
+    assert thief.holder().owner == thief.owner  # the new holder's row is left alone

@@ -30,8 +30,13 @@ def default_jobs(engine: Engine, *, snapshot_dir: Path | str = Path("data") / "s
     ``run_watch(name)`` calls ``tracker.cycle.run_check(engine, client, snapshot_store=...,
     watch_names=[name])`` with a client from ``tracker.fetch.make_client()``; the site and
     outbox jobs are used when ``tracker.site.build_site`` / ``tracker.notify.drain_outbox``
-    exist. Raises ConfigError at run time when ``tracker.cycle`` is missing.
+    exist. Raises ConfigError at once when ``tracker.cycle`` is missing.
     """
+
+    if importlib.util.find_spec("tracker.cycle") is None:
+        raise ConfigError(
+            "this build has no watch cycle (tracker.cycle); pass --jobs MODULE:FACTORY"
+        )
 
     def run_watch(name: str) -> Any:
         try:

@@ -11,7 +11,8 @@ from sqlmodel import Session, select
 
 from claims.models import ScheduleState, Watch, utcnow
 from tracker.locks import Lease
-from tracker.schedule import WATCH_PREFIX, describe_schedule
+from tracker.schedule import WATCH_PREFIX
+from tracker.triggers import describe_schedule
 
 
 def iso(moment: dt.datetime | None) -> str | None:
