@@ -121,6 +121,8 @@ class Scheduler:
         Raises SchedulerBusy (another live scheduler) or ConfigError (a bad watch schedule).
         """
         self.lease.acquire()
+        self._stopping.clear()  # a stopped Scheduler may be started again
+        self._watch_keys = {}
         try:
             executor = (
                 DebugExecutor()
