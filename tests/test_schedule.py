@@ -324,3 +324,51 @@ def test_run_until_stops_when_another_process_took_the_lease_over(engine, clock)
         sched.run_until(threading.Event())
     assert sched.aps is None
     assert thief.holder().owner == thief.owner  # the new holder's row is left alone
+
+
+def test_a_watch_finishing_during_a_rebuild_gets_a_rebuild_after_it(engine, clock):
+    """max_instances=1 skips the request made while the rebuild runs; the rebuild loops
+    (and re-requests itself), so the last watch run still reaches the site."""
+    add_watch(engine, "a")
+    add_watch(engine, "b")
+    rebuild_started, release, a_done, b_done = (threading.Event() for _ in range(4))
+    seen_by_rebuild: list[list[str]] = []
+    finished: list[str] = []
+    active = [0, 0]  # now, most ever
+
+    def run_watch(name: str) -> None:
+        if name == "b":
+            assert rebuild_started.wait(10)  # b finishes while the first rebuild runs
+        finished.append(name)
+        (a_done if name == "a" else b_done).set()
+
+    def rebuild_site() -> None:
+        active[0] += 1
+        active[1] = max(active)
+        seen_by_rebuild.append(sorted(finished))
+        rebuild_started.set()
+        assert release.wait(10)
+        active[0] -= 1
+
+    sched = Scheduler(
+        engine,
+        run_watch,
+        rebuild_site,
+        settings=ScheduleSettings(jitter_seconds=0, settle_seconds=0),  # thread pool
+        clock=clock,
+        scheduler_class=SteppedScheduler,
+    )
+    sched.start()
+    sched.aps.step()  # submits a and b
+    assert a_done.wait(10)
+    sched.aps.step()  # a's request: the first rebuild starts and blocks
+    assert b_done.wait(10)
+    sched.aps.step()  # b's request: skipped, the rebuild is still running
+    release.set()
+    assert sched.wait_idle(10)
+    assert seen_by_rebuild == [["a"], ["a", "b"]]  # looped once more for b
+    clock.advance(seconds=1)
+    sched.run_pending()  # the re-request made when b's was skipped
+    sched.shutdown()
+    assert seen_by_rebuild == [["a"], ["a", "b"], ["a", "b"]]
+    assert active[1] == 1
