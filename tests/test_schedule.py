@@ -372,3 +372,21 @@ def test_a_watch_finishing_during_a_rebuild_gets_a_rebuild_after_it(engine, cloc
     sched.shutdown()
     assert seen_by_rebuild == [["a"], ["a", "b"], ["a", "b"]]
     assert active[1] == 1
+
+
+def test_a_database_made_before_the_scheduler_tables_upgrades_in_place(tmp_path):
+    from sqlalchemy import inspect
+
+    from claims.db import make_engine
+
+    old = make_engine(tmp_path / "old.db")
+    with old.begin() as conn:  # as version 1 left it
+        conn.exec_driver_sql("DROP TABLE schedulerlock")
+        conn.exec_driver_sql("DROP TABLE schedulestate")
+        conn.exec_driver_sql("DELETE FROM schemaversion WHERE version = 2")
+    old.dispose()
+    engine = make_engine(tmp_path / "old.db")
+    assert {"schedulerlock", "schedulestate"} <= set(inspect(engine).get_table_names())
+    with engine.connect() as conn:
+        versions = conn.exec_driver_sql("SELECT version FROM schemaversion ORDER BY version")
+        assert [v for (v,) in versions] == [1, 2]
