@@ -8,6 +8,7 @@ import logging
 import os
 import socket
 import threading
+import time
 
 import pytest
 from apscheduler.triggers.cron import CronTrigger
@@ -359,10 +360,19 @@ def test_a_watch_finishing_during_a_rebuild_gets_a_rebuild_after_it(engine, cloc
         scheduler_class=SteppedScheduler,
     )
     sched.start()
+
+    def after_cycle_requested() -> bool:  # a watch job's last act: request the rebuild
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            if sched.aps.get_job(AFTER_CYCLE).next_run_time <= clock():
+                return True
+            time.sleep(0.005)
+        return False
+
     sched.aps.step()  # submits a and b
-    assert a_done.wait(10)
+    assert a_done.wait(10) and after_cycle_requested()
     sched.aps.step()  # a's request: the first rebuild starts and blocks
-    assert b_done.wait(10)
+    assert b_done.wait(10) and after_cycle_requested()
     sched.aps.step()  # b's request: skipped, the rebuild is still running
     release.set()
     assert sched.wait_idle(10)
