@@ -149,7 +149,7 @@ class ScheduleState(SQLModel, table=True):
     next_run_at: dt.datetime | None = None
     last_started_at: dt.datetime | None = None
     last_finished_at: dt.datetime | None = None
-    last_outcome: str | None = None  # ok / error / skipped
+    last_outcome: str | None = None  # ok / error / missed
     last_error: str | None = None
 
 

@@ -195,8 +195,9 @@ def main() -> None:
     app()
 
 
-from tracker import cli_site, cli_verify, cli_watch  # noqa: E402 - command modules
+from tracker import cli_schedule, cli_site, cli_verify, cli_watch  # noqa: E402 - command modules
 
 cli_watch.register(app)
 cli_verify.register(app)
 cli_site.register(app)
+cli_schedule.register(app)
