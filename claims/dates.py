@@ -125,11 +125,12 @@ def _patterns(lang: str) -> tuple[re.Pattern[str], ...]:
         r"(?<![\d/.])(?P<a>[0-3]?\d)/(?P<b>[01]?\d)/(?P<y>\d{4}|\d{2})(?![\d/])"
         r"(?:,?\s*(?:às\s+|at\s+)?(?P<hh>[0-2]?\d)[:h](?P<mm>[0-5]\d))?"
     )
-    monyy = r"(?<!\w)(?P<mon>" + mon_alt + r")/(?P<yy>\d{2})(?!\d)"
+    # Any short word before "/YY"; _read() keeps it only when it is a CLDR month (speed).
+    monyy = r"(?<!\w)(?P<mon>[^\W\d_]{3,9})\.?/(?P<yy>\d{2})(?!\d)"
     if lang == "pt":
         named = rf"(?<!\d){day}\s+de\s+{mon}(?:\s+de\s+{year})?(?!\w)"
         named2 = r"(?!)"
-        month_only = rf"\b(?P<mon>{wide})(?:\s+de\s+{year})?(?!\w)"
+        month_only = rf"\b(?=[jfmasondJFMASOND])(?P<mon>{wide})(?:\s+de\s+{year})?(?!\w)"
         words = NUMBER_WORDS_PT
         relative = (
             rf"\b(?P<rel>há|em|daqui\s+a|dentro\s+de)\s+(?P<n>\d+|{words})\s+"
@@ -139,10 +140,10 @@ def _patterns(lang: str) -> tuple[re.Pattern[str], ...]:
     else:
         named = rf"\b{mon}\s+{day}(?:,?\s+{year})?(?!\w)"
         named2 = rf"(?<!\d){day}\s+{mon}(?:,?\s+{year})?(?!\w)"
-        month_only = rf"\b(?P<mon>{wide})(?:\s+{year})?(?!\w)"
+        month_only = rf"\b(?=[jfmasondJFMASOND])(?P<mon>{wide})(?:\s+{year})?(?!\w)"
         words = NUMBER_WORDS_EN
         relative = (
-            rf"\b(?P<rel>in|within)?\s*(?P<n>\d+|{words}|a)\s+"
+            rf"(?:\b(?P<rel>in|within)\s+)?\b(?P<n>\d+|{words}|a)\s+"
             r"(?P<unit>days?|weeks?|months?|years?)\b(?P<ago>\s+ago)?"
         )
         endof = r"\b(?:the\s+)?end\s+of\s+(?:the\s+)?(?P<eo>year|month)\b"

@@ -123,16 +123,21 @@ class _Context:
         ]
         self.generics = R.find_generic(text)
         self.date_spans = scan_dates(text, locale, published, tz)
-        self.claimants: list[ClaimantMention] = []
-        for s in self.seg.sentences:
-            for c in find_claimants(s.text, self.index.organizations()):
-                self.claimants.append(replace(c, start=c.start + s.start, end=c.end + s.start))
-        self.claimants = [c for c in self.claimants if c.pronoun or not self.index.mentions(c.name)]
+        self.claimants: list[ClaimantMention] = find_claimants(text, self.index.organizations())
+        self.claimants = [c for c in self.claimants if c.pronoun or not self.index.is_name(c.name)]
         self.claimant_names = sorted(
             {c.name for c in self.claimants if c.name}, key=len, reverse=True
         )
-        self.masked = taken + [(c.start, c.end) for c in self.competitors]
-        self.masked += [(d.start, d.end) for d in self.date_spans]
+        firsts = {n.split()[0]: n for n in reversed(self.claimant_names)}
+        self._claimant_word = (
+            re.compile(r"\b(" + "|".join(re.escape(f) for f in firsts) + r")\b") if firsts else None
+        )
+        self._claimant_by_first = firsts
+        masked = taken + [(c.start, c.end) for c in self.competitors]
+        masked += [(d.start, d.end) for d in self.date_spans]
+        self.mask = bytearray(len(text))
+        for a, b in masked:
+            self.mask[a:b] = b"\x01" * (b - a)
 
     # -- candidates by kind -------------------------------------------------------
 
@@ -140,7 +145,7 @@ class _Context:
         figs = [
             f
             for f in scan_figures(self.text, self.locale)
-            if f.kind != "ordinal" and not _overlaps(f.start, f.end, self.masked)
+            if f.kind != "ordinal" and self.mask.find(1, f.start, f.end) == -1
         ]
         figs = _merge_parenthetical(figs, self.text)
         out: list[Candidate] = []
@@ -264,14 +269,16 @@ class _Context:
         return out
 
     def licenses(self) -> list[Candidate]:
+        """A licence name with the word licence/licença within 25 characters of it, in a
+        sentence that does not deny it ("não há licença", "no license yet")."""
         out = []
-        for m in R.LICENSE_RE.finditer(self.text):
-            n = R.LICENSE_NAME_RE.match(self.text, m.end())
-            if not n:
+        for n in R.LICENSE_NAME_RE.finditer(self.text):
+            near = self.text[max(0, n.start() - 25) : n.end() + 25]
+            if not R.LICENSE_WORD_RE.search(near):
                 continue
-            s = self.seg.at(m.start())
+            s = self.seg.at(n.start())
             if s.hypothetical or re.search(
-                r"\b(?:não|sem|no|not|without)\b", self.text[s.start : m.start()]
+                r"\b(?:não|sem|no|not|without)\b", self.text[s.start : n.start()]
             ):
                 continue
             v = text_value(R.license_id(n.group("lic")))
@@ -336,10 +343,10 @@ class _Context:
     def _claimant(self, c: Candidate, s: Sentence) -> None:
         cs, ce = s.clause_bounds(c.start)
         clause_text = self.text[cs : c.start]
-        for name in self.claimant_names:
-            if re.search(rf"\b{re.escape(name.split()[0])}\b", clause_text):
-                c.claimant = name
-                return
+        hit = self._claimant_word.search(clause_text) if self._claimant_word else None
+        if hit:
+            c.claimant = self._claimant_by_first[hit.group(1)]
+            return
         in_s = [m for m in self.claimants if s.start <= m.start < s.end]
         before = [m for m in in_s if m.start < c.start]
         after = [m for m in in_s if m.start >= c.start]

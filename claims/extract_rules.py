@@ -32,8 +32,11 @@ _STOP_CAPS = frozenset(
     "A O As Os No Na Nos Nas Em De Do Da Com Para Por Pelo Pela The In On At Of For With And "
     "E Um Uma Its Seu Sua Neste Nesta No Segundo Como Mas".split()
 )
+_BENCH_HEAD_RE = re.compile(
+    r"[Bb]ench|Index|Arena|Eval|MMLU|GPQA|AIME|HLE|HumanEval|BrowseComp|ARC-AGI|MATH-500|Humanity"
+)
 _BENCH_RE = re.compile(
-    r"(?P<name>(?:[A-Z][\w'’-]*\s+){0,3}"
+    r"(?<![\w'’-])(?P<name>(?:[A-Z][\w'’-]*\s+){0,3}"
     r"(?:[\w-]*[Bb]ench|Index|Arena|Eval)(?:\s+(?:WebDev|Verified|Pro|Lite|Hard|Text|Vision|Diamond))?"
     r"|MMLU(?:-Pro)?|GPQA(?:\s+Diamond)?|AIME|HLE|HumanEval|LiveCodeBench|BrowseComp"
     r"|ARC-AGI(?:-\d)?|MATH-500|Humanity's Last Exam)"
@@ -55,7 +58,15 @@ GENERIC_BENCH_RE = re.compile(
 def find_benchmarks(text: str) -> list[Named]:
     """Benchmark/leaderboard names with versions ("Terminal-Bench 4.0", "Code Arena WebDev")."""
     out: list[Named] = []
-    for m in _BENCH_RE.finditer(text):
+    windows: list[list[int]] = []
+    for h in _BENCH_HEAD_RE.finditer(text):
+        lo, hi = max(0, h.start() - 60), h.end() + 25
+        if windows and lo <= windows[-1][1]:
+            windows[-1][1] = hi
+        else:
+            windows.append([lo, hi])
+    matches = [m for lo, hi in windows for m in _BENCH_RE.finditer(text, lo, min(hi, len(text)))]
+    for m in matches:
         words = m.group("name").split()
         start = m.start()
         while len(words) > 1 and words[0] in _STOP_CAPS:
@@ -184,6 +195,7 @@ _DIRECT_KIND = re.compile(
     r"^\s*(?:de\s+)?(?:(?:parâmetros|parameters|params)\s+)?(ativ\w*|active|activated|total|totais|in\s+total)\b",
     re.I,
 )
+_CONJ = re.compile(r"\s(?:e|and)\s")
 _BITS_AFTER = re.compile(r"^\s*-?\s*bits?\b", re.I)
 PRICE_CONTEXT = re.compile(
     r"preç|price|pricing|tabela|custo|cost|barat|cheap|caro|expensive|por\s+milhão|US\$|\$", re.I
@@ -205,15 +217,11 @@ RELEASE_KW = re.compile(
     r"disponível\s+desde|available\s+since",
     re.I,
 )
-LICENSE_RE = re.compile(
-    r"licen[cs]ed?\s+(?:under\s+)?(?:a\s+|the\s+)?|licen[cs]a\s+(?:de\s+uso\s+)?(?:é\s+)?(?:a\s+)?",
-    re.I,
-)
 LICENSE_NAME_RE = re.compile(
-    r"(?P<lic>modified\s+MIT|MIT|Apache(?:[- ]2\.0|\s+License\s+2\.0)?"
-    r"|CC[- ]BY(?:-[A-Z]{2})*(?:[- ]\d\.\d)?|"
-    r"OpenRAIL(?:-M)?|GPL-?3\.0|Llama\s+\d(?:\.\d)?\s+Community)\b"
+    r"(?<![\w-])(?P<lic>modified\s+MIT|MIT|Apache(?:[- ]2\.0|\s+License\s+2\.0)?"
+    r"|CC[- ]BY(?:-[A-Z]{2})*(?:[- ]\d\.\d)?|OpenRAIL(?:-M)?|GPL-?3\.0|Llama\s+\d(?:\.\d)?\s+Community)(?![\w-])"
 )
+LICENSE_WORD_RE = re.compile(r"licen[cçs]", re.I)
 
 
 def nearest(pattern: re.Pattern[str], before: str, after: str) -> tuple[int, bool] | None:
@@ -245,7 +253,7 @@ def params_attribute(fig: Figure, before: str, after: str) -> str | None:
     direct = _DIRECT_KIND.match(after)
     if direct:
         return "active_params" if _ACTIVE_KW.match(direct.group(1)) else "total_params"
-    before = re.split(r"\s(?:e|and)\s", before)[-1]
+    before = _CONJ.split(before)[-1]
     act = nearest(_ACTIVE_KW, before, after)
     tot = nearest(_TOTAL_KW, before, after)
     if act and (not tot or act[0] < tot[0]):
@@ -272,7 +280,7 @@ def price_side(before: str, after: str) -> str | None:
         if i_after and (not o_after or i_after.start() < o_after.start()):
             return "input"
         return "output"
-    before = re.split(r"\s(?:e|and)\s", before)[-1]
+    before = _CONJ.split(before)[-1]
     i = nearest(_INPUT_KW, before, after)
     o = nearest(_OUTPUT_KW, before, after)
     if i and (not o or i[0] < o[0]):

@@ -82,7 +82,7 @@ def figure_regex(locale: str) -> re.Pattern[str]:
     num = rf"\d{{1,3}}(?:[.,{spaces}]\d{{3}})+(?:[.,]\d+)?(?!\d)|\d+(?:[.,]\d+)?"
     words = NUMBER_WORDS_PT if locale.startswith("pt") else NUMBER_WORDS_EN
     number = rf"(?:{num}|(?i:\b(?:{words})\b))"
-    scale = rf"(?:\s*(?P<{{s}}>{SCALE_WORD_PATTERN})\b(?:\s+de\b)?|(?P<{{x}}>[kKMBT])(?![\w-]))"
+    scale = rf"(?:\s*(?P<{{s}}>{SCALE_WORD_PATTERN})\b(?:\s+de\b)?|(?P<{{x}}>[kKMBT])(?:(?![\w-])|(?=-tokens?\b)))"
     pattern = (
         rf"(?:(?P<approx>(?i:{APPROX_WORDS}))\s*)?"
         rf"(?:(?P<lo>(?i:{LOWER_BOUND_WORDS}))\s+|(?P<hi>(?i:{UPPER_BOUND_WORDS}))\s+)?"
@@ -103,6 +103,21 @@ def figure_regex(locale: str) -> re.Pattern[str]:
         rf"(?P<pertail>\s*(?:/|\bpor\b|\bper\b|\ba\s+cada\b)\s*(?:1\s*)?(?P<per>{PER_UNIT})(?!\w))?"
     )
     return re.compile(pattern)
+
+
+@lru_cache(maxsize=16)
+def _anchor_regexes(locale: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """(number anchor, prefix-before-anchor) patterns: the figure pattern is tried only where
+    a number starts, from the earliest approx/bound/currency words before it (speed)."""
+    words = NUMBER_WORDS_PT if locale.startswith("pt") else NUMBER_WORDS_EN
+    anchor = re.compile(rf"(?<![^\W_])\d+|(?i:\b(?:{words})\b)")
+    prefix = re.compile(
+        rf"(?:(?i:{APPROX_WORDS})\s*)?"
+        rf"(?:(?i:{LOWER_BOUND_WORDS})\s+|(?i:{UPPER_BOUND_WORDS})\s+)?"
+        rf"(?:(?i:entre|between)\s+)?"
+        rf"(?:(?<![\w$])(?:{CURRENCY_BEFORE})\s?)?[-−]?$"
+    )
+    return anchor, prefix
 
 
 @dataclass(frozen=True)
@@ -188,8 +203,26 @@ def scan_figures(text: str, locale: str) -> list[Figure]:
     Digits glued to letters or hyphens ("K3.1", "WSE-3T", "GPT-6", "FP16") are not figures.
     """
     loc = normalize_locale(locale)
+    full = figure_regex(loc)
+    anchor, prefix = _anchor_regexes(loc)
     out: list[Figure] = []
-    for m in figure_regex(loc).finditer(text):
+    done = 0
+    for a in anchor.finditer(text):
+        if a.start() < done:
+            continue
+        p = prefix.search(text, max(done, a.start() - 40), a.start())
+        start = p.start() if p else a.start()
+        m = full.match(text, start)
+        while m is None or m.group("n1") is None or m.start("n1") != a.start():
+            # A prefix that is not one (e.g. "a" read as a range word): retry closer.
+            if start >= a.start():
+                m = None
+                break
+            start += 1
+            m = full.match(text, start)
+        if m is None:
+            continue
+        done = m.end()
         fig = _figure_from_match(m, loc)
         if fig is not None:
             out.append(fig)

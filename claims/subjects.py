@@ -97,6 +97,10 @@ class SubjectIndex:
         out.sort(key=lambda x: x.start)
         return out
 
+    def is_name(self, text: str) -> bool:
+        """True when ``text`` starts with one of the subjects' names (not a claimant)."""
+        return self._name_re is not None and self._name_re.match(text) is not None
+
     def organization(self, slug: str | None) -> str | None:
         s = self.subjects.get(slug or "")
         return s.organization if s else None
