@@ -219,7 +219,8 @@ RELEASE_KW = re.compile(
 )
 LICENSE_NAME_RE = re.compile(
     r"(?<![\w-])(?P<lic>modified\s+MIT|MIT|Apache(?:[- ]2\.0|\s+License\s+2\.0)?"
-    r"|CC[- ]BY(?:-[A-Z]{2})*(?:[- ]\d\.\d)?|OpenRAIL(?:-M)?|GPL-?3\.0|Llama\s+\d(?:\.\d)?\s+Community)(?![\w-])"
+    r"|CC[- ]BY(?:-[A-Z]{2})*(?:[- ]\d\.\d)?|OpenRAIL(?:-M)?|GPL-?3\.0"
+    r"|Llama\s+\d(?:\.\d)?\s+Community)(?![\w-])"
 )
 LICENSE_WORD_RE = re.compile(r"licen[cçs]", re.I)
 

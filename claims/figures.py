@@ -82,7 +82,10 @@ def figure_regex(locale: str) -> re.Pattern[str]:
     num = rf"\d{{1,3}}(?:[.,{spaces}]\d{{3}})+(?:[.,]\d+)?(?!\d)|\d+(?:[.,]\d+)?"
     words = NUMBER_WORDS_PT if locale.startswith("pt") else NUMBER_WORDS_EN
     number = rf"(?:{num}|(?i:\b(?:{words})\b))"
-    scale = rf"(?:\s*(?P<{{s}}>{SCALE_WORD_PATTERN})\b(?:\s+de\b)?|(?P<{{x}}>[kKMBT])(?:(?![\w-])|(?=-tokens?\b)))"
+    scale = (
+        rf"(?:\s*(?P<{{s}}>{SCALE_WORD_PATTERN})\b(?:\s+de\b)?"
+        rf"|(?P<{{x}}>[kKMBT])(?:(?![\w-])|(?=-tokens?\b)))"
+    )
     pattern = (
         rf"(?:(?P<approx>(?i:{APPROX_WORDS}))\s*)?"
         rf"(?:(?P<lo>(?i:{LOWER_BOUND_WORDS}))\s+|(?P<hi>(?i:{UPPER_BOUND_WORDS}))\s+)?"

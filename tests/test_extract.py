@@ -101,7 +101,8 @@ def test_pt_br_without_default_subject_leaves_unnamed_paragraphs_unattributed(su
     assert (c.subject, c.attribute, c.how) == (None, "context_window", "none")
 
 
-PT_PT = """O Kimi K3.1 Pro tem 2,8 biliões de parâmetros no total e 104 mil milhões activos por token.
+PT_PT = """O Kimi K3.1 Pro tem 2,8 biliões de parâmetros no total e 104 mil milhões activos \
+por token.
 
 A janela de contexto é de 1 000 000 de tokens e o preço de saída é de 10 € por milhão de \
 tokens. Os pesos serão publicados até ao dia 4 de novembro.

@@ -12,8 +12,6 @@ import datetime as dt
 import tomllib
 from pathlib import Path
 
-import pytest
-
 from claims.extract import extract
 from claims.subjects import subjects_from_config
 from claims.values import date_value, quantity, value_range
