@@ -19,3 +19,7 @@ app = typer.Typer(
 def main() -> None:
     """Console-script entry point (``tracker``)."""
     app()
+
+from tracker.cli_claims import claims_app  # noqa: E402
+
+app.add_typer(claims_app, name="claims")
