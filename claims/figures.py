@@ -114,13 +114,12 @@ def _anchor_regexes(locale: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     a number starts, from the earliest approx/bound/currency words before it (speed)."""
     words = NUMBER_WORDS_PT if locale.startswith("pt") else NUMBER_WORDS_EN
     anchor = re.compile(rf"(?<![^\W_])\d+|(?i:\b(?:{words})\b)")
-    prefix = re.compile(
-        rf"(?:(?i:{APPROX_WORDS})\s*)?"
-        rf"(?:(?i:{LOWER_BOUND_WORDS})\s+|(?i:{UPPER_BOUND_WORDS})\s+)?"
-        rf"(?:(?i:entre|between)\s+)?"
-        rf"(?:(?<![\w$])(?:{CURRENCY_BEFORE})\s?)?[-−]?$"
+    # Any one prefix piece (with the spaces after it); chained backwards from an anchor.
+    piece = re.compile(
+        rf"(?:(?<!\w)(?i:{APPROX_WORDS}|{LOWER_BOUND_WORDS}|{UPPER_BOUND_WORDS}|entre|between)(?!\w)"
+        rf"|(?<![\w$])(?:{CURRENCY_BEFORE})|[-−~≈]|aprox\.)\s*"
     )
-    return anchor, prefix
+    return anchor, piece
 
 
 @dataclass(frozen=True)
@@ -207,14 +206,21 @@ def scan_figures(text: str, locale: str) -> list[Figure]:
     """
     loc = normalize_locale(locale)
     full = figure_regex(loc)
-    anchor, prefix = _anchor_regexes(loc)
+    anchor, piece = _anchor_regexes(loc)
+    starts_by_end: dict[int, int] = {}
+    for p in piece.finditer(text):
+        starts_by_end.setdefault(p.end(), p.start())
     out: list[Figure] = []
     done = 0
     for a in anchor.finditer(text):
         if a.start() < done:
             continue
-        p = prefix.search(text, max(done, a.start() - 40), a.start())
-        start = p.start() if p else a.start()
+        start = a.start()
+        for _ in range(5):  # approx, bound, "entre", currency, sign
+            before = starts_by_end.get(start)
+            if before is None or before < done:
+                break
+            start = before
         m = full.match(text, start)
         while m is None or m.group("n1") is None or m.start("n1") != a.start():
             # A prefix that is not one (e.g. "a" read as a range word): retry closer.
