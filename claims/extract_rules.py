@@ -40,7 +40,7 @@ _BENCH_RE = re.compile(
     r"(?:[\w-]*[Bb]ench|Index|Arena|Eval)(?:\s+(?:WebDev|Verified|Pro|Lite|Hard|Text|Vision|Diamond))?"
     r"|MMLU(?:-Pro)?|GPQA(?:\s+Diamond)?|AIME|HLE|HumanEval|LiveCodeBench|BrowseComp"
     r"|ARC-AGI(?:-\d)?|MATH-500|Humanity's Last Exam)"
-    r"(?:\s+(?P<ver>v?\d+(?:\.\d+)+|\d{4}|v\d+))?(?![\w.])"
+    r"(?:\s+(?P<ver>v?\d+(?:\.\d+)+|\d{4}|v\d+))?(?!\w|\.\d)"
 )
 # Canonical names, so figures from different articles share a qualifier (project table).
 BENCHMARK_CANONICAL: dict[str, str] = {
