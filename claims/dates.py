@@ -189,8 +189,12 @@ def scan_dates(
             rel = _relation_before(text, s)
             if kind == "endof":
                 rel = "by" if rel in ("on", "by") else rel
-            if kind == "relative" and m.group("rel") and m.group("rel").lower() in ("há",):
-                rel = "on"
+            if kind == "relative" and m.group("rel"):
+                word = m.group("rel").lower()
+                if word == "há":
+                    rel = "on"
+                elif word in ("within", "dentro de"):
+                    rel = "by"
             reading = DateReading(reading.iso, reading.precision, rel, reading.moment)
             taken.append((s, e))
             out.append(DateSpan(s, e, text[s:e], reading))

@@ -27,6 +27,7 @@ from claims.values import Value, quantity, text_value
 
 _POINTS_AFTER = re.compile(r"^\s*(?:pontos|points|pts)\b", re.I)
 _FACTOR_WORD_RE = re.compile(r"\b(?:o\s+|the\s+)?(?P<w>dobro|triplo|twice|double|triple)\b", re.I)
+_RELATIVE_START = re.compile(r"(?:which|that|who|whose|que|cujo|cuja|o\s+qual|a\s+qual)\b", re.I)
 _FACTORS = {"dobro": "2", "twice": "2", "double": "2", "triplo": "3", "triple": "3"}
 
 
@@ -287,6 +288,14 @@ class _Context:
 
     # -- helpers ------------------------------------------------------------------
 
+    def sentence_claimant(self, pos: int) -> str | None:
+        """The first named claimant of the sentence holding ``pos`` (pronouns excluded)."""
+        s = self.seg.at(pos)
+        for m in self.claimants:
+            if s.start <= m.start < s.end and m.name:
+                return m.name
+        return None
+
     def _candidate(
         self, attr: str, v: Value, start: int, end: int, s: Sentence, q: dict[str, str]
     ) -> Candidate:
@@ -402,6 +411,12 @@ def _resolve(items: list[Candidate], ctx: _Context, default_subject: str | None)
         later = [e for e in entities if c.end <= e[0] and e[1] <= ce and e[2] == "mention"]
         if later:
             c.subject, c.how = later[0][3].slug, "clause"
+            continue
+        # "..., than Kimi K3, which cost $15": a relative clause is about the name before it.
+        if _RELATIVE_START.match(ctx.text, cs):
+            prev = [m for m in ctx.mentions + ctx.comparative_mentions if 0 <= cs - m.end <= 3]
+            if prev:
+                c.subject, c.how = prev[0].slug, "clause"
     # Claimant -> subject, learnt from figures whose subject the clause names.
     seen: dict[str, Counter[str]] = {}
     for c in items:
@@ -426,10 +441,14 @@ def _resolve(items: list[Candidate], ctx: _Context, default_subject: str | None)
             continue
         s = c._sentence
         assert s is not None
+        # The paragraph's last subject, unless it was named in another claimant's statement
+        # ("Cerebras says Kimi K3 ..." does not make Kimi K3 the topic of unclaimed figures).
         para = [
             m
             for m in ctx.mentions
-            if m.start < c.start and ctx.seg.at(m.start).paragraph == s.paragraph
+            if m.start < c.start
+            and ctx.seg.at(m.start).paragraph == s.paragraph
+            and ctx.sentence_claimant(m.start) in (None, c.claimant)
         ]
         if para:
             c.subject, c.how = para[-1].slug, "paragraph"

@@ -200,3 +200,44 @@ def test_candidate_dict_shape(subjects):
         "how": "clause",
         "warnings": [],
     }
+
+
+EN_NEWS = """Moonshot's Kimi K3.1 Pro lands with a 1,048,576-token context window
+
+Moonshot AI announced Kimi K3.1 Pro on Thursday. The company says the model has 2.8 trillion \
+parameters, of which 104 billion are active per token. It is priced at $2.00/M input and \
+$10.00/M output tokens, roughly a third cheaper than Kimi K3, which cost $15 per million output \
+tokens.
+
+On Terminal-Bench 4.0, Kimi K3.1 Pro scored 65.7%, while GPT-6 scored 69%. Artificial Analysis \
+ranks it 4th on its Intelligence Index, with a score of 55.
+
+Cerebras claims Kimi K3 reaches up to 2,000 tokens/s on its wafers. Weights are expected within \
+two weeks, and the license has not been announced.
+"""
+
+
+def test_en_relative_clause_other_claimants_paragraph_and_within(subjects):
+    got = run(EN_NEWS, subjects, "en")
+    assert as_set(got) == {
+        (PRO, "context_window", (), quantity("1048576", "tokens")),
+        (PRO, "total_params", (), quantity("2.8", "params", scale=T)),
+        (PRO, "active_params", (), quantity("104", "params", scale=B)),
+        (PRO, "price_input_usd_per_mtok", (), quantity("2.00", "usd_per_mtok")),
+        (PRO, "price_output_usd_per_mtok", (), quantity("10.00", "usd_per_mtok")),
+        (K3, "price_output_usd_per_mtok", (), quantity("15", "usd_per_mtok")),  # "which cost $15"
+        (PRO, "benchmark_score", TB4, quantity("65.7", "percent")),
+        (None, "benchmark_score", TB4, quantity("69", "percent")),  # GPT-6's
+        (PRO, "leaderboard_rank", AA_BOARD, quantity("4", "rank")),
+        (
+            K3,
+            "output_tokens_per_second",
+            (),
+            quantity("2000", "tokens_per_second", relation="at_most"),
+        ),
+        # Not Kimi K3's although the paragraph names it: that sentence is Cerebras speaking.
+        (PRO, "weights_release_date", (), date_value("2026-11-10", "by")),
+    }
+    by_text = {c.text: c for c in got}
+    assert by_text["2.8 trillion"].claimant == "Moonshot AI"  # "The company says"
+    assert by_text["up to 2,000"].claimant == "Cerebras"
