@@ -70,6 +70,7 @@ class DateReading:
     moment: dt.datetime | None = None
 
     def to_value(self) -> Value:
+        """The reading as a ``date`` :class:`Value` (the time of day is not part of it)."""
         return date_value(self.iso, self.relation, precision=self.precision)
 
 

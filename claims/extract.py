@@ -3,19 +3,20 @@
 Called by the CLI (``tracker claims extract``) and by any code holding article text.
 Pure: no I/O. Figures are read by :mod:`claims.figures` and :mod:`claims.dates`, their
 attribute by :mod:`claims.extract_rules`, who states them by :mod:`claims.claimants`;
-this module decides which subject each figure is about (see :func:`extract`).
+which subject each is about by :mod:`claims.attribution`; this module finds and
+classifies the candidates (see :func:`extract`).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
-from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import replace
 
 from claims import extract_rules as R
+from claims.attribution import resolve
+from claims.candidates import Candidate
 from claims.claimants import ClaimantMention, find_claimants, named_org_after
 from claims.dates import scan_dates
 from claims.figures import Figure, scan_figures
@@ -27,47 +28,7 @@ from claims.values import Value, quantity, text_value
 
 _POINTS_AFTER = re.compile(r"^\s*(?:pontos|points|pts)\b", re.I)
 _FACTOR_WORD_RE = re.compile(r"\b(?:o\s+|the\s+)?(?P<w>dobro|triplo|twice|double|triple)\b", re.I)
-_RELATIVE_START = re.compile(r"(?:which|that|who|whose|que|cujo|cuja|o\s+qual|a\s+qual)\b", re.I)
 _FACTORS = {"dobro": "2", "twice": "2", "double": "2", "triplo": "3", "triple": "3"}
-
-
-@dataclass
-class Candidate:
-    """One candidate claim. ``start``/``end`` are character offsets of ``text`` (the figure as
-    written) in the article; ``how`` says how the subject was decided (``clause``, ``sentence``,
-    ``claimant``, ``restated``, ``paragraph``, ``default``, ``other`` or ``none``)."""
-
-    subject: str | None
-    attribute: str
-    qualifiers: dict[str, str]
-    value: Value
-    claimant: str | None
-    start: int
-    end: int
-    text: str
-    how: str = "none"
-    warnings: list[str] = field(default_factory=list)
-    # internal resolution state
-    _sentence: Sentence | None = field(default=None, repr=False)
-    _hard_null: bool = field(default=False, repr=False)
-    _soft_null: bool = field(default=False, repr=False)
-    _claimant_pronoun: bool = field(default=False, repr=False)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON shape of issue 3: subject, attribute, qualifiers, value (Value.to_dict), claimant,
-        start, end, text, plus ``how`` and ``warnings``."""
-        return {
-            "subject": self.subject,
-            "attribute": self.attribute,
-            "qualifiers": dict(self.qualifiers),
-            "value": self.value.to_dict(),
-            "claimant": self.claimant,
-            "start": self.start,
-            "end": self.end,
-            "text": self.text,
-            "how": self.how,
-            "warnings": list(self.warnings),
-        }
 
 
 def extract(
@@ -95,7 +56,7 @@ def extract(
     ctx = _Context(text, subjects, locale, published, tz)
     items = ctx.figures() + ctx.ranks() + ctx.dates() + ctx.licenses()
     items.sort(key=lambda c: c.start)
-    _resolve(items, ctx, default_subject)
+    resolve(items, ctx, default_subject)
     return [c for c in items if c.attribute]
 
 
@@ -143,6 +104,7 @@ class _Context:
     # -- candidates by kind -------------------------------------------------------
 
     def figures(self) -> list[Candidate]:
+        """Numeric figures (and "o dobro"/"twice") classified into attributes."""
         figs = [
             f
             for f in scan_figures(self.text, self.locale)
@@ -233,6 +195,7 @@ class _Context:
         return make(attr, "params") if attr else None
 
     def ranks(self) -> list[Candidate]:
+        """Leaderboard ranks ("4º lugar", "em oitavo", "ranked #2") with a named leaderboard."""
         out = []
         for m in R.RANK_RE.finditer(self.text):
             if _overlaps(m.start(), m.end(), [(d.start, d.end) for d in self.date_spans]):
@@ -249,6 +212,7 @@ class _Context:
         return out
 
     def dates(self) -> list[Candidate]:
+        """Dates next to weights words (weights_release_date) or release words (release_date)."""
         out = []
         spans = self.date_spans
         for i, d in enumerate(spans):
@@ -387,130 +351,6 @@ class _Context:
 
 
 # -- subject resolution -------------------------------------------------------------
-
-
-def _resolve(items: list[Candidate], ctx: _Context, default_subject: str | None) -> None:
-    entities = [(m.start, m.end, "mention", m) for m in ctx.mentions]
-    entities += [(c.start, c.end, "competitor", c) for c in ctx.competitors]
-    entities += [(g.start, g.end, "generic", g) for g in ctx.generics]
-    entities.sort(key=lambda e: e[0])
-    for c in items:
-        s = c._sentence
-        assert s is not None
-        cs, ce = s.clause_bounds(c.start)
-        before = [e for e in entities if cs <= e[0] and e[1] <= c.start]
-        if before:
-            start, end, kind, obj = before[-1]
-            if kind == "mention":
-                c.subject, c.how = obj.slug, "clause"
-            elif kind == "competitor":
-                c._hard_null, c.how = True, "other"
-            else:
-                c._soft_null, c.how = True, "other"
-            continue
-        later = [e for e in entities if c.end <= e[0] and e[1] <= ce and e[2] == "mention"]
-        if later:
-            c.subject, c.how = later[0][3].slug, "clause"
-            continue
-        # "..., than Kimi K3, which cost $15": a relative clause is about the name before it.
-        if _RELATIVE_START.match(ctx.text, cs):
-            prev = [m for m in ctx.mentions + ctx.comparative_mentions if 0 <= cs - m.end <= 3]
-            if prev:
-                c.subject, c.how = prev[0].slug, "clause"
-    # Claimant -> subject, learnt from figures whose subject the clause names.
-    seen: dict[str, Counter[str]] = {}
-    for c in items:
-        if c.how == "clause" and c.claimant and c.subject:
-            seen.setdefault(c.claimant, Counter())[c.subject] += 1
-    claimant_subject = {k: v.most_common(1)[0][0] for k, v in seen.items()}
-    for c in items:
-        if c.how != "none":
-            continue
-        if c.claimant in claimant_subject:
-            c.subject, c.how = claimant_subject[c.claimant], "claimant"
-            continue
-        s = c._sentence
-        assert s is not None
-        in_s = [m for m in ctx.mentions if s.start <= m.start < s.end]
-        if in_s:
-            prev = [m for m in in_s if m.start < c.start]
-            c.subject, c.how = (prev[-1] if prev else in_s[0]).slug, "sentence"
-    _restatements(items)
-    for c in items:
-        if c.subject or c._hard_null or c._soft_null or c.attribute == "price_usd_per_mtok":
-            continue
-        s = c._sentence
-        assert s is not None
-        # The paragraph's last subject, unless it was named in another claimant's statement
-        # ("Cerebras says Kimi K3 ..." does not make Kimi K3 the topic of unclaimed figures).
-        para = [
-            m
-            for m in ctx.mentions
-            if m.start < c.start
-            and ctx.seg.at(m.start).paragraph == s.paragraph
-            and ctx.sentence_claimant(m.start) in (None, c.claimant)
-        ]
-        if para:
-            c.subject, c.how = para[-1].slug, "paragraph"
-        elif default_subject:
-            c.subject, c.how = default_subject, "default"
-    _restatements(items)
-    for c in items:
-        if c.attribute == "price_usd_per_mtok":
-            c.attribute = ""  # input or output never said, and not a restatement: dropped
-        if c._claimant_pronoun and not c.claimant:
-            c.claimant = ctx.index.organization(c.subject)
-        if c.subject is None and c.how == "none":
-            c.how = "none"
-
-
-def _restatements(items: list[Candidate]) -> None:
-    attributed = [c for c in items if c.subject]
-    for c in items:
-        if c.subject or c._hard_null:
-            continue
-        match = _restated(c, attributed)
-        if match is not None:
-            c.subject, c.how = match.subject, "restated"
-            c.claimant = c.claimant or match.claimant
-            if c.attribute == "price_usd_per_mtok":
-                c.attribute = match.attribute
-            for k, v in match.qualifiers.items():
-                c.qualifiers.setdefault(k, v)
-
-
-def _restated(c: Candidate, attributed: list[Candidate]) -> Candidate | None:
-    """The attributed figure ``c`` repeats (same attribute, same value or a range end, no
-    conflicting qualifier), when all such figures agree on the subject."""
-    hits = []
-    for a in attributed:
-        same_attr = a.attribute == c.attribute or (
-            c.attribute == "price_usd_per_mtok"
-            and a.attribute.startswith("price_")
-            and "mtok" in a.attribute
-        )
-        if not same_attr or a is c:
-            continue
-        if any(a.qualifiers.get(k) not in (None, v) for k, v in c.qualifiers.items()):
-            continue
-        if _same_value(c.value, a.value):
-            hits.append(a)
-    subjects = {h.subject for h in hits}
-    if len(subjects) != 1:
-        return None
-    return hits[0]
-
-
-def _same_value(x: Value, y: Value) -> bool:
-    if x == y:
-        return True
-    if x.kind == "quantity" and y.kind == "quantity":
-        return x.value == y.value and x.unit == y.unit
-    if x.kind == "quantity" and y.kind == "range":
-        return x.value in (y.low, y.high) and x.unit == y.unit
-    if x.kind == "date" and y.kind == "date":
-        return x.value == y.value
-    return False
 
 
 def _merge_parenthetical(figs: list[Figure], text: str) -> list[Figure]:

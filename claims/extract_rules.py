@@ -303,16 +303,19 @@ def factor_attribute(clause_after: str, clause_before: str) -> str | None:
 
 
 def is_tokens_per_second(after: str) -> bool:
+    """ "tokens/s", "tokens por segundo", "tokens per second" right after the figure."""
     return bool(_TOKENS_PER_SEC.match(after))
 
 
 def is_context_window(before: str, after: str, clause: str) -> bool:
+    """Tokens with "contexto/janela/context/window" in the clause, or "contexto de 1M"."""
     if _TOKENS.match(after) and _CONTEXT_KW.search(clause):
         return True
     return bool(_CONTEXT_BEFORE.search(before))
 
 
 def is_bits(after: str) -> bool:
+    """ "4 bits", "4-bit" right after the figure."""
     return bool(_BITS_AFTER.match(after))
 
 

@@ -153,10 +153,12 @@ class Figure:
 
     @property
     def is_range(self) -> bool:
+        """True for "X a Y", "X-Y", "entre X e Y"."""
         return self.high_text is not None
 
     @property
     def readable(self) -> bool:
+        """False when a number or scale word was ambiguous in the locale."""
         return self.low_text is not None and not any("ambiguous" in w for w in self.warnings)
 
     def to_value(self, unit: str | None = None) -> Value | None:
@@ -185,6 +187,7 @@ class Figure:
         )
 
     def default_unit(self) -> str:
+        """``percent``, ``times``, ``<cur>_per_mtok``, ``<cur>_per_month``, ``<cur>``, ``count``."""
         if self.kind == "percent":
             return "percent"
         if self.kind == "times":

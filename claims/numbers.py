@@ -42,6 +42,7 @@ class NumberReading:
 
     @property
     def value(self) -> Decimal | None:
+        """The number as an exact Decimal, ``None`` when ambiguous."""
         return Decimal(self.text) if self.text is not None else None
 
 

@@ -65,9 +65,6 @@ class Segments:
         i = max(0, bisect.bisect_right(self._starts, pos) - 1)
         return self.sentences[i]
 
-    def index(self, sentence: Sentence) -> int:
-        return self._starts.index(sentence.start)
-
 
 def _split(text: str):  # type: ignore[no-untyped-def]
     para = 0

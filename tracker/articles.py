@@ -59,6 +59,7 @@ class Article:
 
 
 def looks_like_html(body: str) -> bool:
+    """True when the first 500 characters look like an HTML document or fragment."""
     head = body.lstrip()[:500].lower()
     return (
         head.startswith("<!doctype html")
