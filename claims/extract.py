@@ -39,6 +39,7 @@ def extract(
     published: dt.date | None = None,
     default_subject: str | None = None,
     tz: str | None = None,
+    warnings: list[str] | None = None,
 ) -> list[Candidate]:
     """Candidate claims in article ``text``, in text order.
 
@@ -50,11 +51,15 @@ def extract(
     claimant was seen speaking about ("post da Cerebras" -> Kimi K3), a subject named in the
     sentence, a restatement of a figure already attributed, the last subject named in the
     paragraph, then ``default_subject``. Conditional sentences ("Se ...", "If ...") and
-    questions yield nothing. Raises nothing on odd text; ambiguous numbers are skipped.
+    questions yield nothing. Raises nothing on odd text: a figure that cannot be read
+    unambiguously ("1,000" in pt, "bilhões" in pt-PT) yields no candidate, and its reason
+    is appended to ``warnings`` when a list is given.
     """
     locale = detect_locale(text) if not lang or lang == "auto" else normalize_locale(lang)
     ctx = _Context(text, subjects, locale, published, tz)
     items = ctx.figures() + ctx.ranks() + ctx.dates() + ctx.licenses()
+    if warnings is not None:
+        warnings.extend(ctx.warnings)
     items.sort(key=lambda c: c.start)
     resolve(items, ctx, default_subject)
     return [c for c in items if c.attribute]
@@ -72,6 +77,7 @@ class _Context:
         tz: str | None,
     ) -> None:
         self.text, self.locale, self.published, self.tz = text, locale, published, tz
+        self.warnings: list[str] = []
         self.index = SubjectIndex(subjects)
         self.seg = Segments(text)
         self.benches = R.find_benchmarks(text)
@@ -111,6 +117,7 @@ class _Context:
             if f.kind != "ordinal" and self.mask.find(1, f.start, f.end) == -1
         ]
         figs = _merge_parenthetical(figs, self.text)
+        self.warnings += [f"at {f.start}: {w}" for f in figs if not f.readable for w in f.warnings]
         out: list[Candidate] = []
         for i, f in enumerate(figs):
             s = self.seg.at(f.start)

@@ -198,3 +198,11 @@ def test_c11_html_cell_reads_1048576():
     article = article_from_html("<table><tr><td>1&nbsp;048&nbsp;576 tokens</td></tr></table>")
     assert article.text == "1\u00a0048\u00a0576 tokens"
     assert parse_figure(article.text, "pt-BR", "tokens").value == 1048576
+
+
+def test_extract_warns_on_stderr_about_ambiguous_figures(tmp_path):
+    f = tmp_path / "a.txt"
+    f.write_text("O Kimi K3.1 Pro tem janela de contexto de 1,000 tokens.\n", encoding="utf-8")
+    r = _extract(str(f), "--lang", "pt-BR", "--json")
+    assert (r.exit_code, r.stdout) == (0, "[]\n")
+    assert r.stderr == "warning: at 42: '1,000': ambiguous in pt-BR (thousands or decimals?)\n"

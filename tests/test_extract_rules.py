@@ -97,6 +97,15 @@ def test_earlier_model_figures_go_to_it_and_comparisons_do_not_steal():
     ]
 
 
+def test_unreadable_figures_are_reported_not_guessed():
+    notes: list[str] = []
+    got = extract(
+        "O Kimi K3.1 Pro tem janela de 1,000 tokens.", SUBJECTS, lang="pt-BR", warnings=notes
+    )
+    assert got == []
+    assert notes == ["at 30: '1,000': ambiguous in pt-BR (thousands or decimals?)"]
+
+
 def test_language_detection():
     assert detect_locale("O modelo tem 2,8 trilhões de parâmetros e é da Moonshot.") == "pt-BR"
     assert (

@@ -118,15 +118,19 @@ def extract_cmd(
         use_lang = lang
         if lang == "auto" and article.language:
             use_lang = article.language
+        notes: list[str] = []
         found = extract(
             article.text,
             refs,
             lang=use_lang,
             published=day or article.published,
             default_subject=subject,
+            warnings=notes,
         )
     except TrackerError as exc:
         raise _fail(exc) from None
+    for note in notes:
+        typer.echo(f"warning: {note}", err=True)
     if as_json:
         sys.stdout.write(
             json.dumps([c.to_dict() for c in found], ensure_ascii=False, indent=2) + "\n"
