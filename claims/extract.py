@@ -271,6 +271,13 @@ class _Context:
         self, attr: str, v: Value, start: int, end: int, s: Sentence, q: dict[str, str]
     ) -> Candidate:
         c = Candidate(None, attr, dict(q), v, None, start, end, self.text[start:end], _sentence=s)
+        if "variant" not in c.qualifiers:
+            # A variant named in the figure's own clause qualifies it ("256K in the Highspeed").
+            cs, ce = s.clause_bounds(start)
+            for m in self.mentions:
+                if m.kind == "variant" and cs <= m.start < ce:
+                    c.qualifiers["variant"] = m.name
+                    break
         self._claimant(c, s)
         return c
 

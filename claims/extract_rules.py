@@ -178,11 +178,12 @@ _TOKENS_PER_SEC = re.compile(
     re.I,
 )
 _TOKENS = re.compile(r"^\s*-?\s*(?:de\s+)?tokens?\b", re.I)
+_CONTEXT_AFTER = re.compile(r"^\s*-?\s*(?:tokens?\s+)?(?:de\s+)?(?:context|contexto)\b", re.I)
 _CONTEXT_KW = re.compile(r"context|janela|window", re.I)
 _CONTEXT_BEFORE = re.compile(
     r"(?:contexto|janela|context(?:\s+window)?|window)\s+(?:de|of)?\s*(?:até\s+)?$", re.I
 )
-_PARAMS_AFTER = re.compile(r"^\s*(?:de\s+)?(?:parâmetros|parametros|parameters|params)\b", re.I)
+_PARAMS_AFTER = re.compile(r"^\s*-?(?:de\s+)?(?:parâmetros|parametros|parameters|params)\b", re.I)
 _OTHER_NOUN_AFTER = re.compile(
     r"^\s*(?:de\s+)?(?!parâm|param|capacidade|ativa|total)(?:tokens?|usu[áa]rios|users|d[óo]lares|dollars|reais|"
     r"downloads|linhas|lines|palavras|words|horas|hours|dias|days|requisições|requests|p[áa]ginas|"
@@ -309,7 +310,7 @@ def is_tokens_per_second(after: str) -> bool:
 
 def is_context_window(before: str, after: str, clause: str) -> bool:
     """Tokens with "contexto/janela/context/window" in the clause, or "contexto de 1M"."""
-    if _TOKENS.match(after) and _CONTEXT_KW.search(clause):
+    if _TOKENS.match(after) and _CONTEXT_KW.search(clause) or _CONTEXT_AFTER.match(after):
         return True
     return bool(_CONTEXT_BEFORE.search(before))
 

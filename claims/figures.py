@@ -84,7 +84,7 @@ def figure_regex(locale: str) -> re.Pattern[str]:
     number = rf"(?:{num}|(?i:\b(?:{words})\b))"
     scale = (
         rf"(?:\s*(?P<{{s}}>{SCALE_WORD_PATTERN})\b(?:\s+de\b)?"
-        rf"|(?P<{{x}}>[kKMBT])(?:(?![\w-])|(?=-tokens?\b)))"
+        rf"|(?P<{{x}}>[kKMBT])(?:(?![\w-])|(?=-(?:tokens?|param))))"
     )
     pattern = (
         rf"(?:(?P<approx>(?i:{APPROX_WORDS}))\s*)?"

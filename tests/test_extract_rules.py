@@ -127,3 +127,24 @@ def test_claims_core_imports_no_io_libraries():
                 names = [node.module]
             for name in names:
                 assert name.split(".")[0] not in forbidden, f"{path.name} imports {name}"
+
+
+def test_hyphenated_units_suffix_context_and_clause_variant():
+    text = (
+        "Kimi K3.1 Pro is a 2.8T-parameter MoE with a 128K context window and 104B-parameter "
+        "activation. It offers 256K tokens of context in the Highspeed variant. Kimi K3 had 1T "
+        "parameters."
+    )
+    got = extract(text, SUBJECTS, lang="en", published=DAY)
+    assert [(c.subject, c.attribute, c.qualifiers, c.value) for c in got] == [
+        ("kimi-k3.1-pro", "total_params", {}, quantity("2.8", "params", scale=10**12)),
+        ("kimi-k3.1-pro", "context_window", {}, quantity("128", "tokens", scale=1000)),
+        ("kimi-k3.1-pro", "active_params", {}, quantity("104", "params", scale=10**9)),
+        (
+            "kimi-k3.1-pro",
+            "context_window",
+            {"variant": "Highspeed"},
+            quantity("256", "tokens", scale=1000),
+        ),
+        ("kimi-k3", "total_params", {}, quantity("1", "params", scale=10**12)),
+    ]
