@@ -206,3 +206,20 @@ def test_extract_warns_on_stderr_about_ambiguous_figures(tmp_path):
     r = _extract(str(f), "--lang", "pt-BR", "--json")
     assert (r.exit_code, r.stdout) == (0, "[]\n")
     assert r.stderr == "warning: at 42: '1,000': ambiguous in pt-BR (thousands or decimals?)\n"
+
+
+def test_subjects_can_come_from_the_database(tmp_path):
+    from claims.db import make_engine
+    from claims.subjects import SubjectRef
+    from tracker.claim_import import SourceInfo, import_candidates, subjects_from_db
+
+    engine = make_engine(tmp_path / "t.db")
+    ref = SubjectRef("kimi-k3", ("Kimi K3", "K3"), ("Standard",), "Moonshot AI")
+    item = {
+        "subject": "kimi-k3", "attribute": "total_params", "qualifiers": {},
+        "value": {"kind": "quantity", "value": 1000000000000, "unit": "params"},
+        "claimant": None, "start": 0, "end": 2, "text": "1T",
+    }  # fmt: skip
+    result = import_candidates(engine, [item], SourceInfo("s1"), [ref])
+    assert (result.stored, result.present, result.skipped) == (1, 0, 0)
+    assert subjects_from_db(engine) == [ref]
