@@ -160,13 +160,15 @@ class _Context:
         if f.kind == "money":
             if not (f.per and f.to_value() and f.default_unit().endswith("_per_mtok")):
                 return None
+            if f.currency != "usd":
+                # Price attributes are in USD; no exchange rate is guessed.
+                self.warnings.append(f"at {f.start}: {f.text!r}: price in {f.currency}, not USD")
+                return None
             side = R.price_side(before, after)
             if side is None:
                 c = make("price_usd_per_mtok", None)  # settled by a restatement, else dropped
             else:
                 c = make(f"price_{side}_usd_per_mtok", None)
-            if c and f.currency != "usd":
-                c.warnings.append(f"{f.text!r}: price in {f.currency}, not USD")
             return c
         if f.kind == "percent":
             sb, sa = self.text[s.start : f.start], self.text[f.end : s.end]
