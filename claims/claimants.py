@@ -84,7 +84,7 @@ def _expand(name: str, orgs: list[str]) -> str:
 
 
 def named_org_after(text: str, names: Iterable[str]) -> str | None:
-    """A known claimant named right after a figure as its owner ("2.000 tokens/s da Cerebras")."""
+    """A known claimant named right after a figure as its owner ("1.500 tokens/s da Cerebras")."""
     for n in names:
         first = re.escape(n.split()[0])
         if re.match(rf"^\s*(?:[\w/%$.+-]+\s+){{0,3}}?(?:d[ao]|from|by)\s+{first}\b", text):

@@ -126,7 +126,7 @@ def find_competitors(text: str) -> list[Named]:
 
 
 def find_generic(text: str) -> list[Named]:
-    """Indefinite or generic models ("um modelo denso de", "o carro-chefe", "da classe")."""
+    """Indefinite or generic models ("um modelo", "a dense model", "carro-chefe", "classe")."""
     return [Named(m.start(), m.end(), "generic", m.group(0)) for m in _GENERIC_RE.finditer(text)]
 
 
@@ -264,7 +264,7 @@ def params_attribute(fig: Figure, before: str, after: str) -> str | None:
 
 
 def price_direction(before: str, after: str) -> int | None:
-    """-1 for a cut ("menor", "cortou", "lower"), +1 for a rise, ``None`` when unsaid."""
+    """-1 for a cut ("menor", "corte", "lower"), +1 for a rise, ``None`` when unsaid."""
     down = nearest(_DOWN_KW, before, after)
     up = nearest(_UP_KW, before, after)
     if down and (not up or down[0] <= up[0]):

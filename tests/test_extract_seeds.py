@@ -2,8 +2,8 @@
 Pro or Kimi K3 comes out right, and nothing of another model goes to K3.1 Pro.
 
 Expected sets were built by reading each article; figures whose subject the text does not
-settle (a generic "modelo denso de ~100B", another lab's "2.4T", a rival's 69 %) must stay
-unattributed. Skips when ../shared is absent.
+settle (a generic dense model's ~100B, another lab's 2.4T flagship, a rival's 69 %) must
+stay unattributed. Skips when ../shared is absent.
 """
 
 from __future__ import annotations
@@ -54,8 +54,8 @@ def test_seed_000(shared_dir):
             quantity("65.7", "percent"),
         ),
         (PRO, "price_output_usd_per_mtok", (), quantity("10", "usd_per_mtok")),
-        (PRO, "price_change_pct", (), quantity("-33", "percent")),  # "preço 33% menor"
-        (PRO, "price_change_pct", (), quantity("-33", "percent", approx=True)),  # "cerca de 33%"
+        (PRO, "price_change_pct", (), quantity("-33", "percent")),  # the title's figure
+        (PRO, "price_change_pct", (), quantity("-33", "percent", approx=True)),  # the body's approximate one
         (PRO, "weights_release_date", (), date_value("2026-11-04", "before")),
         (PRO, "weights_release_date", (), date_value("2026-11-04", "on")),
         (PRO, "release_date", (), date_value("2026-10-23", "on")),
@@ -76,7 +76,7 @@ def test_seed_000(shared_dir):
         by_text.setdefault(c.text, []).append(c)
     assert {c.claimant for c in by_text["65,7%"]} == {"Moonshot AI"}
     assert {c.claimant for c in got if c.subject == K3} == {"Cerebras"}
-    # "um modelo denso de ~100B" / "um denso de 100B" are nobody's figures.
+    # The two ~100B / 100B figures describe a generic dense model: nobody's.
     assert {c.subject for c in by_text["~100B"] + by_text["100B"]} == {None}
 
 
@@ -99,7 +99,7 @@ def test_seed_003(shared_dir):
     (rival,) = [c for c in got if c.text == "2.4T"]  # another lab's flagship
     assert (rival.subject, rival.attribute) == (None, "total_params")
     assert rival.warnings == ["'2.4': nonstandard decimal separator for pt-BR"]
-    # "a empresa confirmou ... 4 de novembro de 2026": the company is the subject's vendor.
+    # "the company" confirming the weights date is the subject's vendor.
     assert {
         c.claimant
         for c in got
