@@ -55,7 +55,7 @@ def test_seed_000(shared_dir):
         ),
         (PRO, "price_output_usd_per_mtok", (), quantity("10", "usd_per_mtok")),
         (PRO, "price_change_pct", (), quantity("-33", "percent")),  # the title's figure
-        (PRO, "price_change_pct", (), quantity("-33", "percent", approx=True)),  # the body's approximate one
+        (PRO, "price_change_pct", (), quantity("-33", "percent", approx=True)),  # body: "about"
         (PRO, "weights_release_date", (), date_value("2026-11-04", "before")),
         (PRO, "weights_release_date", (), date_value("2026-11-04", "on")),
         (PRO, "release_date", (), date_value("2026-10-23", "on")),
