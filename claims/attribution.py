@@ -4,6 +4,7 @@ applied to all candidates of an article at once (some rules learn from other can
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
 from typing import Protocol
@@ -41,11 +42,14 @@ def resolve(items: list[Candidate], ctx: ArticleContext, default_subject: str | 
     entities += [(c.start, c.end, "competitor", c) for c in ctx.competitors]
     entities += [(g.start, g.end, "generic", g) for g in ctx.generics]
     entities.sort(key=lambda e: e[0])
+    starts = [e[0] for e in entities]
     for c in items:
         s = c._sentence
         assert s is not None
         cs, ce = s.clause_bounds(c.start)
-        before = [e for e in entities if cs <= e[0] and e[1] <= c.start]
+        lo, hi = bisect.bisect_left(starts, cs), bisect.bisect_left(starts, ce)
+        near = entities[lo:hi]
+        before = [e for e in near if e[1] <= c.start]
         if before:
             start, end, kind, obj = before[-1]
             if kind == "mention":
@@ -55,7 +59,7 @@ def resolve(items: list[Candidate], ctx: ArticleContext, default_subject: str | 
             else:
                 c._soft_null, c.how = True, "other"
             continue
-        later = [e for e in entities if c.end <= e[0] and e[1] <= ce and e[2] == "mention"]
+        later = [e for e in near if c.end <= e[0] and e[1] <= ce and e[2] == "mention"]
         if later:
             c.subject, c.how = later[0][3].slug, "clause"
             continue
@@ -83,6 +87,7 @@ def resolve(items: list[Candidate], ctx: ArticleContext, default_subject: str | 
             prev = [m for m in in_s if m.start < c.start]
             c.subject, c.how = (prev[-1] if prev else in_s[0]).slug, "sentence"
     _restatements(items)
+    where = {id(m): (ctx.seg.at(m.start).paragraph, ctx.sentence_claimant(m.start)) for m in ctx.mentions}
     for c in items:
         if c.subject or c._hard_null or c._soft_null or c.attribute == "price_usd_per_mtok":
             continue
@@ -94,8 +99,8 @@ def resolve(items: list[Candidate], ctx: ArticleContext, default_subject: str | 
             m
             for m in ctx.mentions
             if m.start < c.start
-            and ctx.seg.at(m.start).paragraph == s.paragraph
-            and ctx.sentence_claimant(m.start) in (None, c.claimant)
+            and where[id(m)][0] == s.paragraph
+            and where[id(m)][1] in (None, c.claimant)
         ]
         if para:
             c.subject, c.how = para[-1].slug, "paragraph"

@@ -78,6 +78,7 @@ class _Context:
     ) -> None:
         self.text, self.locale, self.published, self.tz = text, locale, published, tz
         self.warnings: list[str] = []
+        self._by_sentence: dict[int, list[ClaimantMention]] = {}
         self.index = SubjectIndex(subjects)
         self.seg = Segments(text)
         self.benches = R.find_benchmarks(text)
@@ -263,11 +264,17 @@ class _Context:
 
     def sentence_claimant(self, pos: int) -> str | None:
         """The first named claimant of the sentence holding ``pos`` (pronouns excluded)."""
-        s = self.seg.at(pos)
-        for m in self.claimants:
-            if s.start <= m.start < s.end and m.name:
+        for m in self._claimants_in(self.seg.at(pos)):
+            if m.name:
                 return m.name
         return None
+
+    def _claimants_in(self, s: Sentence) -> list[ClaimantMention]:
+        found = self._by_sentence.get(s.start)
+        if found is None:
+            found = [m for m in self.claimants if s.start <= m.start < s.end]
+            self._by_sentence[s.start] = found
+        return found
 
     def _candidate(
         self, attr: str, v: Value, start: int, end: int, s: Sentence, q: dict[str, str]
@@ -336,7 +343,7 @@ class _Context:
         if hit:
             c.claimant = self._claimant_by_first[hit.group(1)]
             return
-        in_s = [m for m in self.claimants if s.start <= m.start < s.end]
+        in_s = self._claimants_in(s)
         before = [m for m in in_s if m.start < c.start]
         after = [m for m in in_s if m.start >= c.start]
         pick = before[-1] if before else (after[0] if after else None)

@@ -259,8 +259,10 @@ def _number(token: str, loc: str, warnings: list[str]) -> tuple[str | None, bool
     return (str(n) if n is not None else None), True
 
 
-def _scale(m: re.Match[str], s: str, x: str, loc: str, warnings: list[str]) -> Decimal | None:
-    word = m.group(s) or m.group(x)
+def _scale(
+    g: dict[str, str | None], s: str, x: str, loc: str, warnings: list[str]
+) -> Decimal | None:
+    word = g[s] or g[x]
     if not word:
         return None
     sc = scale_of(word, loc)
@@ -271,36 +273,37 @@ def _scale(m: re.Match[str], s: str, x: str, loc: str, warnings: list[str]) -> D
 
 
 def _figure_from_match(m: re.Match[str], loc: str) -> Figure | None:
+    g = m.groupdict()
     warnings: list[str] = []
-    n1, is_word = _number(m.group("n1"), loc, warnings)
-    n2 = _number(m.group("n2"), loc, warnings)[0] if m.group("n2") else None
-    s1 = _scale(m, "s1", "x1", loc, warnings)
-    s2 = _scale(m, "s2", "x2", loc, warnings) if m.group("n2") else None
+    n1, is_word = _number(g["n1"], loc, warnings)
+    n2 = _number(g["n2"], loc, warnings)[0] if g["n2"] else None
+    s1 = _scale(g, "s1", "x1", loc, warnings)
+    s2 = _scale(g, "s2", "x2", loc, warnings) if g["n2"] else None
     if any("ambiguous scale" in w for w in warnings):
         n1 = None
-    cur = m.group("cur") or m.group("cur2")
+    cur = g["cur"] or g["cur2"]
     kind = "plain"
-    if m.group("ord"):
+    if g["ord"]:
         kind = "ordinal"
-    elif m.group("pct"):
+    elif g["pct"]:
         kind = "percent"
-    elif m.group("times"):
+    elif g["times"]:
         kind = "times"
     elif cur:
         kind = "money"
     if is_word and kind == "plain" and not (s1 or s2):
         return None  # bare number words ("um", "duas") are not figures on their own
-    if m.group("n2") and n2 is None:
+    if g["n2"] and n2 is None:
         n1 = None
-    per = m.group("per") if kind == "money" else None
-    end = m.end() if (per or not m.group("pertail")) else m.start("pertail")
+    per = g["per"] if kind == "money" else None
+    end = m.end() if (per or not g["pertail"]) else m.start("pertail")
     text = _TRAILING_DE.sub("", m.string[m.start() : end].rstrip())
-    is_range = m.group("n2") is not None
+    is_range = g["n2"] is not None
     relation = None
     if not is_range:
-        if m.group("lo") or m.group("plus"):
+        if g["lo"] or g["plus"]:
             relation = "at_least"
-        elif m.group("hi"):
+        elif g["hi"]:
             relation = "at_most"
     if per and per.lower() == "milhao":
         per = "milhão"
@@ -312,10 +315,10 @@ def _figure_from_match(m: re.Match[str], loc: str) -> Figure | None:
         high_text=n2 if is_range else None,
         scale=s2 or s1 or Decimal(1),
         scaled=bool(s1 or s2),
-        approx=bool(m.group("approx")),
+        approx=bool(g["approx"]),
         relation=relation,
-        open_high=bool(m.group("plus")) and is_range,
-        negative=bool(m.group("neg")),
+        open_high=bool(g["plus"]) and is_range,
+        negative=bool(g["neg"]),
         kind=kind,
         currency=_CURRENCY_CODES.get(cur) if cur else None,
         per=per,

@@ -77,6 +77,7 @@ def separators(locale: str) -> tuple[str, str]:
     return get_decimal_symbol(loc), get_group_symbol(loc)
 
 
+@lru_cache(maxsize=4096)
 def read_number(token: str, locale: str) -> NumberReading:
     """Read one numeric token in ``locale``; never guesses across a 100x/1000x ambiguity.
 
