@@ -160,7 +160,8 @@ def scan_dates(
 ) -> list[DateSpan]:
     """Every date expression in ``text`` (non-overlapping, in order) with its relation.
 
-    A missing year is the published date's year; relative phrases are computed from
+    A missing year is the published date's year (the next year when that would put the
+    day more than six months before publication); relative phrases are computed from
     ``published`` (skipped when it is ``None``). Numeric dates follow the CLDR short date
     order of ``locale`` (pt: day/month/year, en: month/day/year, en-GB: day/month), and
     ISO ``YYYY-MM-DD`` is never reordered (cases/C09).
@@ -246,7 +247,11 @@ def _read(
             year = int(m["year"]) if m["year"] else base_year
             if year is None:
                 return None
-            return DateReading(dt.date(year, month, int(m["day"])).isoformat())
+            day = dt.date(year, month, int(m["day"]))
+            if not m["year"] and published and (published - day).days > 183:
+                # "4 de janeiro" in a December article is next January, not eleven months ago.
+                day = dt.date(year + 1, month, int(m["day"]))
+            return DateReading(day.isoformat())
         if kind in ("monyy", "month"):
             month = _month_table(lang)[_fold(m["mon"])]
             if kind == "monyy":
