@@ -87,7 +87,9 @@ def resolve(items: list[Candidate], ctx: ArticleContext, default_subject: str | 
             prev = [m for m in in_s if m.start < c.start]
             c.subject, c.how = (prev[-1] if prev else in_s[0]).slug, "sentence"
     _restatements(items)
-    where = {id(m): (ctx.seg.at(m.start).paragraph, ctx.sentence_claimant(m.start)) for m in ctx.mentions}
+    where = {
+        id(m): (ctx.seg.at(m.start).paragraph, ctx.sentence_claimant(m.start)) for m in ctx.mentions
+    }
     for c in items:
         if c.subject or c._hard_null or c._soft_null or c.attribute == "price_usd_per_mtok":
             continue
