@@ -201,3 +201,7 @@ cli_watch.register(app)
 cli_verify.register(app)
 cli_site.register(app)
 cli_schedule.register(app)
+
+from tracker.cli_claims import claims_app  # noqa: E402
+
+app.add_typer(claims_app, name="claims")
