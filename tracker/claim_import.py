@@ -5,7 +5,6 @@ same candidates twice stores them once.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -13,6 +12,7 @@ from typing import Any
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
+from claims.loader import claim_key as loader_claim_key
 from claims.models import Claim, Source, Subject, SubjectAlias, SubjectVariant, dumps
 from claims.subjects import SubjectRef
 from claims.values import Value, ValueError_
@@ -43,22 +43,20 @@ class ImportResult:
 
 
 def claim_key(source_key: str, item: Mapping[str, Any]) -> str:
-    """sha256 of what a claim says: source, subject, attribute, qualifiers, value, claimant.
+    """The curated loader's content key (:func:`claims.loader.claim_key`) of a candidate, so
+    an imported claim and the same curated claim are one row.
 
     The character span is left out on purpose: the same figure repeated in one article is
     one claim of that source (the first span is kept as its locator).
     """
-    value = dict(item["value"])
-    value.pop("extra", None)
-    payload = {
-        "source": source_key,
-        "subject": item["subject"],
-        "attribute": item["attribute"],
-        "qualifiers": item.get("qualifiers") or {},
-        "value": value,
-        "claimant": item.get("claimant"),
-    }
-    return hashlib.sha256(dumps(payload).encode()).hexdigest()
+    return loader_claim_key(
+        item["subject"],
+        item["attribute"],
+        item.get("qualifiers") or {},
+        Value.from_dict(item["value"]),
+        source_key,
+        item.get("claimant"),
+    )
 
 
 def validate_candidates(items: Any) -> list[dict[str, Any]]:
