@@ -20,7 +20,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
 bench: $(STAMP)
-	$(BIN)/python bench/run.py
+	$(BIN)/python bench/run.py $(BENCH_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/python -m ruff check claims tracker tests

@@ -1,97 +1,566 @@
-"""Site build benchmark: 1,000 subjects x 30 claims; full build, then a one-claim rebuild.
+"""release-tracker benchmarks: watch cycles (and urlwatch side by side), site build,
+extraction. Prints one table of figures and which targets are met.
 
-Run with ``make bench``. Prints pages per second for the full build and the time of a
-rebuild after one claim changed (which rewrites only the files whose bytes changed).
+    python bench/run.py [--pages 500] [--big-pages 5000] [--with-urlwatch] [--no-big]
+
+Every cycle runs in a child process (``bench/cycle_child.py``) whose peak RSS is read
+with ``os.wait4``; requests and bytes are counted by the bench's own page server on
+127.0.0.1 (bytes on the wire: status line, headers and body). Nothing here is a test.
 """
 
 from __future__ import annotations
 
+import argparse
 import datetime as dt
+import os
+import subprocess
+import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from sqlmodel import Session, select
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT))
 
-from claims.db import make_engine
-from claims.models import Claim, Source, Subject, Verdict, dumps
-from claims.values import quantity
-from claims.vocabulary import ATTRIBUTES
-from tracker.site import build_site
+import pages  # noqa: E402
+import server  # noqa: E402
+from sqlalchemy import insert  # noqa: E402
 
-SUBJECTS, CLAIMS_PER_SUBJECT, SOURCES = 1000, 30, 50
-NOW = dt.datetime(2026, 11, 29, 12, tzinfo=dt.UTC)
+from claims.db import make_engine  # noqa: E402
+from claims.models import Subject, SubjectAlias, Watch, dumps  # noqa: E402
 
-
-def populate(engine) -> None:  # type: ignore[no-untyped-def]
-    numeric = [a for a, (kinds, unit) in ATTRIBUTES.items() if "quantity" in kinds and unit]
-    with Session(engine) as s:
-        sources = [
-            Source(key=f"src-{i}", title=f"Source {i}", language="en") for i in range(SOURCES)
-        ]
-        s.add_all(sources)
-        s.flush()
-        for n in range(SUBJECTS):
-            subj = Subject(slug=f"model-{n:04d}", name=f"Model {n:04d}", organization="Lab")
-            s.add(subj)
-            s.flush()
-            made = []
-            for k in range(CLAIMS_PER_SUBJECT):
-                attr = numeric[k % len(numeric)]
-                unit = ATTRIBUTES[attr][1]
-                value = quantity(str(k + 1), unit or "points")
-                c = Claim(
-                    key=f"{n}-{k}",
-                    subject_id=subj.id,
-                    attribute=attr,
-                    qualifiers_json=dumps({"variant": f"v{k // len(numeric)}"}),
-                    value_json=dumps(value.to_dict()),
-                    raw_text=str(k + 1),
-                    source_id=sources[(n + k) % SOURCES].id,
-                    claimant="Lab",
-                    created_at=NOW,
-                )
-                made.append(c)
-            s.add_all(made)
-            s.flush()
-            for c in made:
-                s.add(
-                    Verdict(
-                        claim_id=c.id,
-                        status="unverified",
-                        reason="nothing observed",
-                        checked_at=NOW,
-                    )
-                )
-        s.commit()
+MIB = 1024 * 1024
 
 
-def main() -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
-        engine = make_engine(root / "bench.db")
+@dataclass
+class Run:
+    """One measured process: wall seconds, peak RSS (bytes), its JSON line, server deltas."""
+
+    wall_s: float
+    rss: int
+    cpu_s: float = 0.0
+    out: dict = field(default_factory=dict)
+    requests: int = 0
+    bytes: int = 0
+    not_modified: int = 0
+    body_bytes: int = 0
+
+
+def run_process(
+    cmd: list[str], env: dict[str, str] | None = None
+) -> tuple[float, int, str, int, float]:
+    """Run ``cmd``; return (wall s, peak RSS bytes, stdout, exit code, CPU s) of it and
+    its reaped children (rusage from ``os.wait4``: ru_maxrss KiB, user + system time)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         t0 = time.perf_counter()
-        populate(engine)
-        took = time.perf_counter() - t0
-        print(f"database: {SUBJECTS} subjects x {CLAIMS_PER_SUBJECT} claims in {took:.1f} s")
-        t0 = time.perf_counter()
-        full = build_site(engine, root / "site", now=NOW)
-        took = time.perf_counter() - t0
-        files = full.pages_written + full.pages_unchanged
-        print(f"full build: {files} files in {took:.1f} s = {files / took:.0f} files/s")
-        with Session(engine) as s:
-            claim = s.exec(select(Claim).where(Claim.key == "500-3")).one()
-            claim.claimant = "Another lab"
-            s.add(claim)
-            s.commit()
-        t0 = time.perf_counter()
-        again = build_site(engine, root / "site", now=NOW)
-        took = time.perf_counter() - t0
-        print(
-            f"one-claim rebuild: {took:.1f} s, {again.pages_written} files rewritten, "
-            f"{again.pages_unchanged} unchanged"
+        p = subprocess.Popen(cmd, stdout=out, stderr=err, env=env)
+        _, status, usage = os.wait4(p.pid, 0)
+        wall = time.perf_counter() - t0
+        p.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        text = out.read().decode("utf-8", "replace")
+        if p.returncode != 0:
+            sys.stderr.write(err.read().decode("utf-8", "replace")[-3000:])
+        cpu = usage.ru_utime + usage.ru_stime
+        return wall, usage.ru_maxrss * 1024, text, p.returncode, cpu
+
+
+def measured(site: server.PageSite, cmd: list[str], env: dict[str, str] | None = None) -> Run:
+    import json
+
+    r0, m0, b0, d0 = site.counters.snapshot()
+    wall, rss, text, rc, cpu = run_process(cmd, env)
+    r1, m1, b1, d1 = site.counters.snapshot()
+    if rc != 0:
+        raise SystemExit(f"bench: {cmd[:3]} exited {rc}")
+    lines = [ln for ln in text.splitlines() if ln.startswith("{")]
+    out = json.loads(lines[-1]) if lines else {}
+    return Run(wall, rss, cpu, out, r1 - r0, b1 - b0, m1 - m0, d1 - d0)
+
+
+# -- release-tracker ---------------------------------------------------------------
+
+
+def setup_tracker(work: Path, n: int, base_url: str) -> Path:
+    """A temp SQLite database with ``n`` subjects (name aliases) and ``n`` html_page watches."""
+    db = work / "tracker.db"
+    engine = make_engine(db)
+    params = dumps(pages.WATCH_PARAMS)
+    with engine.begin() as conn:
+        conn.execute(
+            insert(Subject),
+            [{"id": i + 1, "slug": pages.slug(i), "name": pages.name(i)} for i in range(n)],
         )
+        conn.execute(
+            insert(SubjectAlias),
+            [{"subject_id": i + 1, "namespace": "name", "alias": pages.name(i)} for i in range(n)],
+        )
+        conn.execute(
+            insert(Watch),
+            [
+                {
+                    "name": f"card-{i:05d}",
+                    "adapter": "html_page",
+                    "url": f"{base_url}/m/{i}",
+                    "params_json": params,
+                    "interval_minutes": 60,
+                    "state": "new",
+                    "consecutive_failures": 0,
+                }
+                for i in range(n)
+            ],
+        )
+    engine.dispose()
+    return db
+
+
+def ours(site: server.PageSite, work: Path, profile: Path | None = None) -> Run:
+    cmd = [
+        sys.executable,
+        str(HERE / "cycle_child.py"),
+        str(work / "tracker.db"),
+        str(work / "snaps"),
+    ]
+    if profile:
+        cmd += ["--profile", str(profile)]
+    return measured(site, cmd, child_env())
+
+
+def child_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    env.pop("HTTP_PROXY", None)
+    env.pop("http_proxy", None)
+    env["NO_PROXY"] = "127.0.0.1,localhost"
+    return env
+
+
+# -- urlwatch ----------------------------------------------------------------------
+
+
+class Urlwatch:
+    """urlwatch in a throwaway virtualenv, with its urls, config and cache in ``work``."""
+
+    def __init__(self, work: Path, n: int, base_url: str) -> None:
+        self.work = work
+        venv = work / "venv"
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        subprocess.run(
+            [
+                str(venv / "bin" / "pip"),
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+                "urlwatch",
+            ],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+        self.install_s = time.perf_counter() - t0
+        self.exe = str(venv / "bin" / "urlwatch")
+        self.version = subprocess.run(
+            [self.exe, "--version"], capture_output=True, text=True, check=True
+        ).stdout.strip()
+        jobs = [f"name: card {i}\nurl: {base_url}/m/{i}\n" for i in range(n)]
+        (work / "urls.yaml").write_text("---\n".join(jobs))
+        # No filters; the default stdout report (its output is discarded by the bench).
+        (work / "urlwatch.yaml").write_text(
+            "report:\n  stdout:\n    enabled: true\n    color: false\n"
+        )
+        self.env = child_env()
+        for var in ("HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"):
+            self.env[var] = str(work)
+
+    def run(self, site: server.PageSite) -> Run:
+        w = self.work
+        cmd = [
+            self.exe,
+            "--urls", str(w / "urls.yaml"),
+            "--config", str(w / "urlwatch.yaml"),
+            "--cache", str(w / "cache.db"),
+            "--hooks", str(w / "hooks.py"),
+        ]  # fmt: skip
+        return measured(site, cmd, self.env)
+
+
+# -- the cycle bench ---------------------------------------------------------------
+
+SCENARIOS = ("first", "unchanged", "changed10")
+MEM: dict[int, dict | None] = {}  # pages -> mem_sites() of that run
+
+
+def cycle_bench(n: int, with_urlwatch: bool, tmp: Path) -> dict[str, dict[str, Run]]:
+    """Run the three scenarios over ``n`` pages; returns {tool: {scenario: Run}}."""
+    site = server.PageSite(n)
+    results: dict[str, dict[str, Run]] = {"ours": {}}
+    with server.serve(site) as base:
+        work = tmp / f"ours-{n}"
+        work.mkdir()
+        setup_tracker(work, n, base)
+        uw = None
+        if with_urlwatch:
+            results["urlwatch"] = {}
+            print(f"  installing urlwatch into a throwaway venv ({tmp})...", flush=True)
+            uwork = tmp / f"urlwatch-{n}"
+            uwork.mkdir()
+            uw = Urlwatch(uwork, n, base)
+            print(f"  {uw.version} installed in {uw.install_s:.0f} s", flush=True)
+        for scenario in SCENARIOS:
+            if scenario == "changed10":
+                site.change(list(range(0, n, 10)))
+            results["ours"][scenario] = ours(site, work)
+            print(
+                f"  ours      {n:>5} {scenario:<10} {fmt_run(results['ours'][scenario])}",
+                flush=True,
+            )
+            if uw is not None:
+                results["urlwatch"][scenario] = uw.run(site)
+                print(
+                    f"  urlwatch  {n:>5} {scenario:<10} {fmt_run(results['urlwatch'][scenario])}",
+                    flush=True,
+                )
+        MEM[n] = mem_sites(work)
+    return results
+
+
+def fmt_run(r: Run) -> str:
+    return (
+        f"{r.wall_s:6.2f} s wall  {r.cpu_s:6.2f} s CPU  {r.rss / MIB:5.1f} MiB  "
+        f"{r.requests} req  {r.bytes} B"
+    )
+
+
+def import_baseline() -> int:
+    """Peak RSS (bytes) of a child that only imports what a cycle imports."""
+    cmd = [sys.executable, str(HERE / "cycle_child.py"), "-", "-", "--import-only"]
+    _, rss, _, _, _ = run_process(cmd, child_env())
+    return rss
+
+
+# -- site build and extraction -----------------------------------------------------
+
+
+def site_bench(tmp: Path) -> dict | None:
+    """Full build pages/s and one-claim rebuild seconds (bench/site_bench.py's data:
+    1,000 subjects x 30 claims with verdicts), or None when tracker.site is absent."""
+    try:
+        from tracker.site import build_site
+    except ImportError:
+        return None
+    import site_bench as sb
+
+    engine = make_engine(tmp / "site.db")
+    sb.populate(engine)
+    out = tmp / "site"
+    t0, c0 = time.perf_counter(), time.process_time()
+    report = build_site(engine, out, now=sb.NOW)
+    full, full_cpu = time.perf_counter() - t0, time.process_time() - c0
+    n_pages = report.pages_written + report.pages_unchanged
+    sb.touch_one_claim(engine)
+    t0 = time.perf_counter()
+    report2 = build_site(engine, out, now=sb.NOW)
+    one = time.perf_counter() - t0
+    profile = None
+    if n_pages / full < 500:
+        import cProfile
+
+        # Profile a 100-subject build (same shape, a tenth of the time).
+        small = make_engine(tmp / "site-small.db")
+        full_size, sb.SUBJECTS = sb.SUBJECTS, 100
+        try:
+            sb.populate(small)
+        finally:
+            sb.SUBJECTS = full_size
+        prof_path = tmp / "site.prof"
+        prof = cProfile.Profile(time.process_time)
+        prof.enable()
+        build_site(small, tmp / "site-profiled", now=sb.NOW)
+        prof.disable()
+        small.dispose()
+        prof.dump_stats(str(prof_path))
+        profile = profile_top(prof_path)
+    engine.dispose()
+    return {
+        "subjects": sb.SUBJECTS,
+        "claims": sb.SUBJECTS * sb.CLAIMS_PER_SUBJECT,
+        "pages": n_pages,
+        "full_s": full,
+        "full_cpu_s": full_cpu,
+        "profile": profile,
+        "pages_per_s": n_pages / full,
+        "one_claim_s": one,
+        "rewritten": report2.pages_written,
+    }
+
+
+def extract_bench() -> str | None:
+    """Output of bench/extract_bench.py (written with the extraction work), if present."""
+    script = HERE / "extract_bench.py"
+    if not script.exists():
+        return None
+    _, _, text, rc, _ = run_process([sys.executable, str(script)], child_env())
+    return text.strip() if rc == 0 else f"extract_bench.py failed (exit {rc})"
+
+
+# -- report ------------------------------------------------------------------------
+
+
+def print_table(title: str, rows: list[list[str]]) -> None:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    print(f"\n{title}")
+    for j, r in enumerate(rows):
+        print(
+            "  "
+            + "  ".join(
+                c.rjust(w) if i else c.ljust(w)
+                for i, (c, w) in enumerate(zip(r, widths, strict=True))
+            )
+        )
+        if j == 0:
+            print("  " + "  ".join("-" * w for w in widths))
+
+
+def cycle_rows(n: int, res: dict[str, dict[str, Run]]) -> list[list[str]]:
+    rows = []
+    for tool, runs in res.items():
+        for scenario, r in runs.items():
+            obs = str(r.out.get("observations", "")) if tool == "ours" else "-"
+            ev = str(r.out.get("events", "")) if tool == "ours" else "-"
+            rows.append(
+                [
+                    f"{tool} {n}",
+                    scenario,
+                    f"{r.wall_s:.2f}",
+                    f"{r.cpu_s:.2f}",
+                    f"{r.out['cycle_s']:.2f}" if "cycle_s" in r.out else "-",
+                    f"{r.rss / MIB:.1f}",
+                    str(r.requests),
+                    str(r.not_modified),
+                    f"{r.bytes:,}",
+                    obs,
+                    ev,
+                ]
+            )
+    return rows
+
+
+def profile_top(path: Path, limit: int = 12) -> str:
+    """Two views of a cProfile file: the project's own functions by cumulative CPU time
+    (where the time goes, in our terms), then every function by own time (what it is)."""
+    import pstats
+
+    stats = pstats.Stats(str(path))
+    total = stats.total_tt  # type: ignore[attr-defined]
+    rows = stats.stats  # type: ignore[attr-defined]
+    ours = sorted(
+        ((ct, nc, f"{Path(fn).relative_to(ROOT)}:{ln}({name})")
+         for (fn, ln, name), (_cc, nc, _tt, ct, _callers) in rows.items()
+         if fn.startswith(str(ROOT)) and "/.venv/" not in fn and "/bench/" not in fn),
+        reverse=True,
+    )[:limit]  # fmt: skip
+    lines = [f"    total {total:.2f} CPU s profiled; project functions by cumulative time:"]
+    lines += [
+        f"    {ct:8.2f} s {100 * ct / total:5.1f} %  {nc:>7} calls  {where}"
+        for ct, nc, where in ours
+    ]
+    own = sorted(
+        ((tt, nc, f"{fn.split('site-packages/')[-1]}:{ln}({name})")
+         for (fn, ln, name), (_cc, nc, tt, _ct, _callers) in rows.items()),
+        reverse=True,
+    )[:limit]  # fmt: skip
+    lines.append("    all functions by own time:")
+    lines += [
+        f"    {tt:8.2f} s {100 * tt / total:5.1f} %  {nc:>7} calls  {where}"
+        for tt, nc, where in own
+    ]
+    return "\n".join(ln[:160] for ln in lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--pages", type=int, default=500, help="pages in the main cycle bench (500)")
+    ap.add_argument("--big-pages", type=int, default=5000, help="pages in the growth run (5000)")
+    ap.add_argument("--no-big", action="store_true", help="skip the growth run")
+    ap.add_argument("--with-urlwatch", action="store_true", help="also run urlwatch (pip install)")
+    ap.add_argument("--no-profile", action="store_true", help="no cProfile of missed time targets")
+    args = ap.parse_args(argv)
+    started = time.perf_counter()
+    print(
+        f"release-tracker bench: python {sys.version.split()[0]}, {os.cpu_count()} CPUs, "
+        f"{dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC"
+    )
+    with tempfile.TemporaryDirectory(prefix="rt-bench-") as tmpname:
+        tmp = Path(tmpname)
+        base_rss = import_baseline()
+        print(f"\nwatch cycle, {args.pages} pages (~2 KB each) on 127.0.0.1")
+        small = cycle_bench(args.pages, args.with_urlwatch, tmp)
+        big = None
+        if not args.no_big:
+            print(f"\nwatch cycle, {args.big_pages} pages")
+            big = cycle_bench(args.big_pages, False, tmp)
+        print("\nsite build")
+        site = site_bench(tmp)
+        ext = extract_bench()
+
+        header = [
+            "run", "scenario", "wall s", "CPU s", "cycle s", "peak MiB", "requests", "304s",
+            "bytes recv", "observations", "events",
+        ]  # fmt: skip
+        rows = [header, *cycle_rows(args.pages, small)]
+        if big:
+            rows += cycle_rows(args.big_pages, big)
+        print_table(
+            "Watch cycle (wall = whole process incl. start-up; cycle = run_check only)", rows
+        )
+        print(f"  import-only baseline of a cycle process: {base_rss / MIB:.1f} MiB peak RSS")
+        if "urlwatch" in small:
+            ratio_rows = [["scenario", "wall ours/urlwatch", "peak RSS ours/urlwatch"]]
+            for sc in SCENARIOS:
+                o, u = small["ours"][sc], small["urlwatch"][sc]
+                ratio_rows.append([sc, f"{o.wall_s / u.wall_s:.2f}", f"{o.rss / u.rss:.2f}"])
+            print_table(f"Side by side with urlwatch, {args.pages} pages", ratio_rows)
+        if site:
+            print(
+                f"\nSite build ({site['subjects']:,} subjects, {site['claims']:,} claims): "
+                f"{site['pages']} pages in {site['full_s']:.2f} s = "
+                f"{site['pages_per_s']:.0f} pages/s; one-claim rebuild {site['one_claim_s']:.2f} s "
+                f"({site['rewritten']} files rewritten); {site['full_cpu_s']:.2f} CPU s = "
+                f"{site['pages'] / site['full_cpu_s']:.0f} pages per CPU second"
+            )
+            if site["profile"]:
+                print("cProfile of a 100-subject site build (top by own CPU time):")
+                print(site["profile"])
+        else:
+            print("\nSite build: not available (tracker.site.build_site is not in this checkout)")
+        print(
+            f"Extraction: {ext}"
+            if ext
+            else "Extraction: not available (bench/extract_bench.py absent)"
+        )
+
+        targets = evaluate(args, small, big, site)
+        print_table("Targets", [["target", "measured", "status"], *targets])
+        if any(t[2] == "MISSED" and "RSS" in t[0] for t in targets):
+            print_import_profile()
+        if big and any(
+            t[2] == "MISSED" and t[0].startswith(f"peak RSS at {args.big_pages}") for t in targets
+        ):
+            print_mem_sites(MEM.get(args.pages), args.pages)
+            print_mem_sites(MEM.get(args.big_pages), args.big_pages)
+        missed_time = [t for t in targets[:2] if t[2] == "MISSED"]
+        if missed_time and not args.no_profile:
+            profile_missed(tmp, args.pages, missed_time)
+    print(f"\nbench finished in {time.perf_counter() - started:.0f} s")
+    return 0
+
+
+def evaluate(args, small, big, site) -> list[list[str]]:
+    out: list[list[str]] = []
+    o = small["ours"]
+    for sc in ("first", "unchanged"):
+        if "urlwatch" in small:
+            ratio = o[sc].wall_s / small["urlwatch"][sc].wall_s
+            out.append([f"{sc} cycle wall <= 0.5 x urlwatch", f"{ratio:.2f} x", met(ratio <= 0.5)])
+        else:
+            out.append([f"{sc} cycle wall <= 0.5 x urlwatch", "not run", "n/a (--with-urlwatch)"])
+    share = o["unchanged"].bytes / o["first"].bytes
+    body = o["unchanged"].body_bytes / o["first"].body_bytes
+    out.append(
+        [
+            "unchanged-cycle bytes < 5 % of first",
+            f"{share:.1%} on the wire ({body:.0%} of body bytes)",
+            met(share < 0.05),
+        ]
+    )
+    peak_small = max(r.rss for r in o.values())
+    out.append(
+        [
+            f"peak RSS < 60 MiB at {args.pages}",
+            f"{peak_small / MIB:.1f} MiB",
+            met(peak_small < 60 * MIB),
+        ]
+    )
+    if big:
+        peak_big = max(r.rss for r in big["ours"].values())
+        growth = peak_big / peak_small - 1
+        out.append(
+            [f"peak RSS at {args.big_pages} <= +10 %", f"{growth:+.1%}", met(growth <= 0.10)]
+        )
+    if site:
+        out.append(
+            [
+                "site build >= 500 pages/s",
+                f"{site['pages_per_s']:.0f} pages/s",
+                met(site["pages_per_s"] >= 500),
+            ]
+        )
+    else:
+        out.append(["site build >= 500 pages/s", "not available", "n/a"])
+    return out
+
+
+def met(ok: bool) -> str:
+    return "met" if ok else "MISSED"
+
+
+def print_import_profile() -> None:
+    """Why the RSS floor is where it is: RSS growth per imported library (a child)."""
+    import json
+
+    cmd = [sys.executable, str(HERE / "cycle_child.py"), "-", "-", "--import-profile"]
+    _, _, text, _, _ = run_process(cmd, child_env())
+    steps = json.loads(text.strip().splitlines()[-1])
+    print("\nRSS profile of a cycle process's imports (MiB after each import, +growth):")
+    prev = 0
+    for name, kib in steps:
+        print(f"    {name:<14} {kib / 1024:6.1f}  (+{(kib - prev) / 1024:.1f})")
+        prev = kib
+
+
+def mem_sites(work: Path) -> dict | None:
+    """What run_check holds after its up-front loads (a child checks one watch under
+    tracemalloc): peak traced MiB and the top files by size."""
+    import json
+
+    cmd = [sys.executable, str(HERE / "cycle_child.py"), str(work / "tracker.db"),
+           str(work / "snaps"), "--mem-sites"]  # fmt: skip
+    _, _, text, rc, _ = run_process(cmd, child_env())
+    return json.loads(text.strip().splitlines()[-1]) if rc == 0 else None
+
+
+def print_mem_sites(data: dict | None, n: int) -> None:
+    """Why RSS grows with the number of watches (see :func:`mem_sites`)."""
+    if data is None:
+        print(f"  (memory sites at {n} watches: child failed)")
+        return
+    print(f"\ntracemalloc, {n} watches: peak {data['peak_mib']:.1f} MiB traced; alive after the"
+          " first watch (run_check's up-front loads), top files:")  # fmt: skip
+    for name, mib, count in data["sites"]:
+        short = name.split("site-packages/")[-1].replace(str(ROOT) + "/", "")
+        print(f"    {mib:6.2f} MiB  {count:>7} blocks  {short}")
+
+
+def profile_missed(tmp: Path, n: int, missed: list[list[str]]) -> None:
+    """Re-run the missed scenarios under cProfile on a fresh database; print top entries."""
+    site = server.PageSite(n)
+    with server.serve(site) as base:
+        work = tmp / f"profile-{n}"
+        work.mkdir()
+        setup_tracker(work, n, base)
+        for sc in ("first", "unchanged"):
+            prof = work / f"{sc}.prof"
+            ours(site, work, profile=prof)
+            if any(m[0].startswith(sc) for m in missed):
+                print(f"\ncProfile of our {sc} cycle over {n} pages (top by own time):")
+                print(profile_top(prof))
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

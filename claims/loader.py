@@ -279,6 +279,9 @@ def _read_source_file(f: _File) -> tuple[SourceSpec, list[ClaimSpec]]:
     published = src.get("published")
     if published is not None and not re.match(r"^\d{4}-\d{2}(-\d{2})?$", str(published)):
         raise s_err("published", f"{published!r} is not an ISO date (YYYY-MM-DD or YYYY-MM)")
+    for name in ("url", "publisher", "published_precision", "language", "seed"):
+        if src.get(name) is not None and not isinstance(src[name], str):
+            raise s_err(name, f"expected text, got {type(src[name]).__name__}")
     source = SourceSpec(
         key=key,
         title=title,

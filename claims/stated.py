@@ -18,7 +18,7 @@ import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from claims.values import Value, boolean_value, date_value, quantity, text_value, value_range
+from claims.values import Value, ValueError_, boolean_value, date_value, quantity, text_value, value_range
 from claims.vocabulary import ATTRIBUTES
 
 SUFFIX = {"": 1, "K": 10**3, "M": 10**6, "B": 10**9, "T": 10**12}
@@ -62,7 +62,10 @@ def parse_stated(
         if not m:
             raise StatedValueError(f"{text!r}: expected 'on|before|by|after YYYY-MM-DD'")
         iso = m.group("iso")
-        return date_value(iso, m.group("rel"), precision="month" if len(iso) == 7 else "day")
+        try:
+            return date_value(iso, m.group("rel"), precision="month" if len(iso) == 7 else "day")
+        except ValueError_ as exc:  # e.g. 2026-02-30: shaped like a date, but no such day
+            raise StatedValueError(f"{text!r}: {exc}") from exc
     if kinds == ("text",):
         return text_value(text)
     if kinds == ("boolean",):

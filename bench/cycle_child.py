@@ -1,0 +1,129 @@
+"""One release-tracker check cycle in its own process, so the bench can read its peak RSS.
+
+Usage: ``python bench/cycle_child.py DB SNAPSHOT_DIR [--profile FILE] [--import-only]``.
+Prints one JSON line: cycle seconds, watches checked/changed/unchanged/failing, new
+observation rows and events (the cycle's own counts).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("db")
+    ap.add_argument("snapshots")
+    ap.add_argument("--profile", help="write cProfile stats of the cycle to this file")
+    ap.add_argument("--import-only", action="store_true", help="import everything, run nothing")
+    ap.add_argument("--import-profile", action="store_true", help="RSS after each big import")
+    ap.add_argument(
+        "--mem-sites",
+        action="store_true",
+        help="check one watch under tracemalloc; print the top allocation sites alive then",
+    )
+    args = ap.parse_args()
+    if args.import_profile:
+        print(json.dumps(import_profile()))
+        return
+
+    from claims.db import make_engine
+    from tracker.cycle import run_check
+    from tracker.fetch import FetchSettings, make_client
+    from tracker.snapshots import SnapshotStore
+
+    if args.import_only:
+        import tracker.adapters  # noqa: F401  (registers adapters: same imports as a cycle)
+
+        print(json.dumps({"cycle_s": 0.0}))
+        return
+    engine = make_engine(args.db)
+    store = SnapshotStore(args.snapshots)
+    if args.mem_sites:
+        print(json.dumps(mem_sites(engine, store, run_check, make_client, FetchSettings)))
+        return
+    prof = None
+    if args.profile:
+        import cProfile
+
+        prof = cProfile.Profile(time.process_time)  # CPU time: robust to a busy machine
+    t0 = time.perf_counter()
+    # The bench server is local: no per-host politeness interval (urlwatch has none).
+    with make_client(FetchSettings(min_interval=0.0)) as client:
+        if prof:
+            prof.enable()
+        summary = run_check(engine, client, snapshot_store=store)
+        if prof:
+            prof.disable()
+    cycle_s = time.perf_counter() - t0
+    if prof:
+        prof.dump_stats(args.profile)
+    engine.dispose()
+    out = {k: v for k, v in summary.to_dict().items() if k != "results"}
+    errors = sorted({r.error_kind for r in summary.results if r.error_kind})
+    print(json.dumps({"cycle_s": cycle_s, **out, "error_kinds": errors}))
+
+
+def mem_sites(engine, store, run_check, make_client, settings_cls) -> dict:  # type: ignore[no-untyped-def]
+    """Traced memory while run_check holds what it loaded up front (snapshot taken when the
+    first watch is done), with the top allocation sites in MiB."""
+    import tracemalloc
+
+    from sqlalchemy import text
+
+    with engine.connect() as conn:
+        first = conn.execute(text("SELECT name FROM watch ORDER BY name LIMIT 1")).scalar_one()
+    taken: list[tracemalloc.Snapshot] = []
+    tracemalloc.start()
+    with make_client(settings_cls(min_interval=0.0)) as client:
+        run_check(
+            engine,
+            client,
+            snapshot_store=store,
+            watch_names=[first],
+            progress=lambda _r: taken.append(tracemalloc.take_snapshot()),
+        )
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    stats = taken[0].statistics("filename")[:6]
+    return {
+        "peak_mib": peak / 2**20,
+        "sites": [(str(st.traceback[0].filename), st.size / 2**20, st.count) for st in stats],
+    }
+
+
+IMPORTS = (
+    "sqlalchemy",
+    "pydantic",
+    "sqlmodel",
+    "httpx",
+    "lxml.etree",
+    "bs4",
+    "claims.models",
+    "tracker.cycle",
+)
+
+
+def _rss_kib() -> int:
+    with open("/proc/self/status") as fh:
+        for line in fh:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def import_profile() -> list[tuple[str, int]]:
+    """[(module, RSS KiB after importing it)], starting with the bare interpreter."""
+    import importlib
+
+    out = [("python", _rss_kib())]
+    for name in IMPORTS:
+        importlib.import_module(name)
+        out.append((name, _rss_kib()))
+    return out
+
+
+if __name__ == "__main__":
+    main()
