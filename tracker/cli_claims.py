@@ -22,6 +22,7 @@ from claims.extract import extract
 from claims.numbers import normalize_locale
 from claims.subjects import SubjectRef, subjects_from_config
 from tracker.articles import Article, fetch_article, read_article_file
+from tracker.cli_common import open_db
 from tracker.errors import ConfigError, TrackerError
 
 claims_app = typer.Typer(
@@ -60,10 +61,9 @@ def load_subjects(path: Path | None, db: str | None = None) -> list[SubjectRef]:
     if path is not None:
         raise ConfigError(f"{path}: no such subjects file")
     if db:
-        from claims.db import make_engine
         from tracker.claim_import import subjects_from_db
 
-        refs = subjects_from_db(make_engine(db))
+        refs = subjects_from_db(open_db(db))
         if refs:
             return refs
     raise ConfigError(f"{DEFAULT_SUBJECTS} not found; pass --subjects FILE or --db PATH")
@@ -171,7 +171,6 @@ def import_cmd(
     subjects_file: Annotated[Path | None, typer.Option("--subjects", help="Subjects TOML.")] = None,
 ) -> None:
     """Store reviewed candidates as claims of SOURCE; importing twice stores them once."""
-    from claims.db import make_engine
     from tracker.claim_import import SourceInfo, import_candidates, validate_candidates
 
     try:
@@ -187,7 +186,7 @@ def import_cmd(
             key=source, title=title, url=url, publisher=publisher,
             published=day.isoformat() if day else None, language=language, kind=kind,
         )  # fmt: skip
-        result = import_candidates(make_engine(db), items, info, refs)
+        result = import_candidates(open_db(db, create=True), items, info, refs)
     except TrackerError as exc:
         raise _fail(exc) from None
     typer.echo(

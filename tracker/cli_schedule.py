@@ -13,8 +13,7 @@ from typing import Annotated
 
 import typer
 
-from claims.db import make_engine
-from tracker.cli_common import DbOpt, JsonOpt, console, friendly_errors, print_json
+from tracker.cli_common import DbOpt, JsonOpt, console, friendly_errors, open_db, print_json
 from tracker.jobs import load_jobs
 from tracker.locks import SchedulerBusy
 from tracker.schedule import Scheduler, ScheduleSettings
@@ -63,7 +62,7 @@ def schedule_cmd(
     Only one scheduler runs per database: a second one logs who holds it and exits 1.
     """
     _setup_logging()
-    engine = make_engine(db)
+    engine = open_db(db)
     bundle = load_jobs(jobs, engine)
     settings = ScheduleSettings(
         jitter_seconds=jitter,
@@ -95,7 +94,7 @@ def schedule_cmd(
 @friendly_errors
 def watches_cmd(db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """Every watch: schedule, last run, next run, state, last error; and who schedules them."""
-    listing = list_watches(make_engine(db))
+    listing = list_watches(open_db(db))
     if json_out:
         print_json(listing)
         return
