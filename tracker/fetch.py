@@ -54,10 +54,13 @@ class FetchSettings:
     max_redirects: int = 5
     max_bytes: int = DEFAULT_MAX_BYTES
     # Live runs only: seconds between requests to one host (per-host overrides) and
-    # concurrent requests per host (tracker.throttle.HostThrottle).
+    # concurrent requests per host (per-host overrides; tracker.throttle.HostThrottle).
     min_interval: float = 1.0
     per_host_interval: Mapping[str, float] = field(default_factory=dict)
     max_concurrent_per_host: int = 2
+    per_host_concurrent: Mapping[str, int] = field(default_factory=dict)
+    # Watches fetched at once by one cycle (tracker.cycle.run_check ``concurrency``).
+    max_concurrent: int = 8
 
     @classmethod
     def from_env(cls) -> FetchSettings:
@@ -103,6 +106,7 @@ def live_transport(settings: FetchSettings) -> httpx.BaseTransport:
         min_interval=settings.min_interval,
         per_host=settings.per_host_interval,
         max_concurrent=settings.max_concurrent_per_host,
+        per_host_concurrent=settings.per_host_concurrent,
     )
 
 

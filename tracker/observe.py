@@ -18,6 +18,9 @@ from claims.models import Event, Observation, Snapshot, Watch, dumps
 from tracker.adapters.base import Fetched, ObservedValue, ParseResult
 from tracker.errors import ParseError
 
+# Attributes whose change is announced as ``license_changed`` rather than ``value_changed``.
+LICENSE_TEXT_ATTRIBUTES: tuple[str, ...] = ("license_text_sha256",)
+
 
 @dataclass
 class WatchResult:
@@ -246,6 +249,7 @@ def record_success(
                 )
                 result.observations += int(new_row)
                 changed = changed or new_row or value_changed
+            _note_stale(s, spec, pages, result.warnings)
             listing = {p.listing for _f, p in pages}
             if complete and len(listing) == 1 and None not in listing:
                 attribute = str(next(iter(listing)))
@@ -286,6 +290,30 @@ def record_success(
     return result
 
 
+def _note_stale(
+    s: Session, spec: WatchSpec, pages: list[tuple[Fetched, ParseResult]], warnings: list[str]
+) -> None:
+    """Warn about the current values of attributes a page marks ``stale`` (e.g. a gated
+    repo's file-derived values): they stay current (last good value), are not re-seen,
+    and emit no event; their ``last_seen`` says when they were last confirmed."""
+    stale = sorted({a for _f, p in pages for a in p.stale})
+    if not stale:
+        return
+    for o in s.exec(
+        select(Observation)
+        .where(
+            Observation.watch_id == spec.id,
+            Observation.current,
+            Observation.attribute.in_(stale),  # type: ignore[attr-defined]
+        )
+        .order_by(Observation.attribute, Observation.id)  # type: ignore[arg-type]
+    ).all():
+        warnings.append(
+            f"{spec.name}: {o.attribute} {o.qualifiers_json} is stale (could not be read this "
+            f"run); kept as last seen {o.last_seen.isoformat()}"
+        )
+
+
 def _drop_conflicts(
     resolved: list[tuple[Fetched, int, ObservedValue]],
     names: dict[int | None, str],
@@ -320,7 +348,8 @@ def _upsert(
 
     One row per distinct value (subject, attribute, qualifiers, value, watch): the same
     value bumps ``last_seen``; a different value from the same watch makes the old
-    row(s) not current and emits ``value_changed``; the first ``weights_available =
+    row(s) not current and emits ``value_changed`` (``license_changed`` for a LICENSE
+    text hash); the first ``weights_available =
     true`` of a subject emits ``weights_landed``, a further new repo ``subject_discovered``.
     """
     qj = dumps(dict(ov.qualifiers))
@@ -364,9 +393,11 @@ def _upsert(
     subject = names.get(subject_id, str(subject_id))
     if previous:
         old_value = previous[0].value
+        # A new LICENSE text under the same licence id is a licence change (issue 5).
+        kind = "license_changed" if ov.attribute in LICENSE_TEXT_ATTRIBUTES else "value_changed"
         outbox.add(
             make_event(
-                "value_changed",
+                kind,
                 f"{subject}: {ov.attribute} changed from {old_value.display()} "
                 f"to {ov.value.display()}",
                 subject_id=subject_id,

@@ -104,15 +104,26 @@ class ParseResult:
     never become observations. ``listing`` names an attribute these pages list
     completely (an org's repos): a value of it absent from a complete, non-empty
     listing is no longer current.
+
+    ``files`` (first page only) maps a file name to a URL the cycle fetches in the same
+    watch run and hands, with the page, to the adapter's ``combine`` (a model repo's
+    ``config.json``, ``model.safetensors.index.json``, ``LICENSE``). ``stale`` names
+    attributes this run could not read (e.g. gated files): their last values stay
+    current, are not re-seen, and the run says so in a warning (no event).
     """
 
     values: list[ObservedValue]
     next_url: str | None = None
     warnings: list[str] = field(default_factory=list)
     listing: str | None = None
+    files: Mapping[str, str] = field(default_factory=dict)
+    stale: tuple[str, ...] = ()
 
 
 ParseFn = Callable[[Fetched, Mapping[str, Any]], ParseResult]
+# combine(first page, {file name: Fetched, or the FetchError it answered}, params)
+#   -> {file name ("" = the first page): what was read with that file as its source}
+CombineFn = Callable[[Fetched, Mapping[str, Any], Mapping[str, Any]], dict[str, ParseResult]]
 
 
 @dataclass(frozen=True)
@@ -126,6 +137,7 @@ class Adapter:
     kind: str
     parse: ParseFn
     description: str = ""
+    combine: CombineFn | None = None
 
 
 _REGISTRY: dict[str, Adapter] = {}
@@ -138,6 +150,21 @@ def register(kind: str, description: str = "") -> Callable[[ParseFn], ParseFn]:
         if kind in _REGISTRY:
             raise ConfigError(f"adapter kind {kind!r} is registered twice")
         _REGISTRY[kind] = Adapter(kind=kind, parse=fn, description=description)
+        return fn
+
+    return deco
+
+
+def register_combine(kind: str) -> Callable[[CombineFn], CombineFn]:
+    """Decorator giving the adapter registered as ``kind`` a pure ``combine`` step for
+    the ``files`` its first page asks for; ConfigError when ``kind`` is unknown or
+    already has one."""
+
+    def deco(fn: CombineFn) -> CombineFn:
+        adapter = _REGISTRY.get(kind)
+        if adapter is None or adapter.combine is not None:
+            raise ConfigError(f"adapter kind {kind!r} is unknown or already has a combine step")
+        _REGISTRY[kind] = Adapter(adapter.kind, adapter.parse, adapter.description, fn)
         return fn
 
     return deco
