@@ -65,11 +65,14 @@ def test_record_then_replay_gives_the_same_observations(tmp_path):
     )
     assert summary.failing == 0 and summary.checked == 5
     doc = json.loads(path.read_text())
-    assert len(doc["log"]["entries"]) == 5
+    # 5 watch URLs + the model watch's config.json, index and LICENSE (config.json twice)
+    assert len(doc["log"]["entries"]) == 8
     second = make_engine(tmp_path / "b.db")
     add_subjects(second)
     add_watches(second)
     client = make_client(transport=HarReplayTransport(path))
     run_check(second, client, snapshot_store=SnapshotStore(tmp_path / "s"))
     assert observed(second) == observed(first)
-    assert len(observed(first)) == 20  # K2 Thinking 8 hub + 3 OpenRouter; K3.1 Pro 6; K3 3
+    # K2 Thinking 10 hub (with total_params, license_text_sha256) + 3 OpenRouter;
+    # K3.1 Pro 6; K3 3
+    assert len(observed(first)) == 22

@@ -394,12 +394,21 @@ def _upsert(
     if previous:
         old_value = previous[0].value
         # A new LICENSE text under the same licence id is a licence change (issue 5).
-        kind = "license_changed" if ov.attribute in LICENSE_TEXT_ATTRIBUTES else "value_changed"
+        kind, title = (
+            "value_changed",
+            f"{subject}: {ov.attribute} changed from {old_value.display()} to {ov.value.display()}",
+        )
+        if ov.attribute in LICENSE_TEXT_ATTRIBUTES:
+            where = ov.qualifiers.get("repo") or spec.name
+            kind = "license_changed"
+            title = (
+                f"{subject}: LICENSE text changed in {where} "
+                f"(sha256 {str(old_value.value)[:12]}... -> {str(ov.value.value)[:12]}...)"
+            )
         outbox.add(
             make_event(
                 kind,
-                f"{subject}: {ov.attribute} changed from {old_value.display()} "
-                f"to {ov.value.display()}",
+                title,
                 subject_id=subject_id,
                 watch_id=spec.id,
                 detail={
