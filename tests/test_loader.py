@@ -29,10 +29,7 @@ def test_real_data_loads_with_expected_claims():
         for c in data.claims
         if c.qualifiers.get("benchmark") == "Terminal-Bench"
     }
-    assert tb == {
-        "4.0": ("maquinaweb-k31-cerebras", Decimal("65.7")),
-        "3.0": ("report-k31-launch", Decimal("65.7")),
-    }
+    assert tb == {"4.0": ("maquinaweb-k31-cerebras", Decimal("65.7")), "3.0": ("report-k31-launch", Decimal("65.7"))}
     promises = sorted(
         (c.source, c.value.relation, c.value.value)
         for c in data.claims
@@ -127,11 +124,7 @@ def test_toml_syntax_error_names_line(tmp_path):
 )
 def test_bad_claim_fields(tmp_path, snippet, field):
     data = _copy_data(tmp_path)
-    base = {
-        "subject": 'subject = "kimi-k3"',
-        "attribute": 'attribute = "total_params"',
-        "value": 'value = "3T"',
-    }
+    base = {"subject": 'subject = "kimi-k3"', "attribute": 'attribute = "total_params"', "value": 'value = "3T"'}
     key = snippet.split(" =")[0]
     base[key] = snippet
     (data / "claims" / "zz.toml").write_text(
