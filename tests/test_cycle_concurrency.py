@@ -184,3 +184,21 @@ def test_concurrent_demo_cycle_equals_the_sequential_one(tmp_path):
     summary, obs, events, _snaps, _watches = concurrent
     assert (summary["checked"], summary["failing"], len(events)) == (5, 0, 1)
     assert len(obs) == summary["observations"] > 0
+
+
+def test_concurrency_setting_comes_from_the_environment(engine, tmp_path, monkeypatch):
+    import pytest
+
+    from tracker.errors import ConfigError
+    from tracker.fetch import FetchSettings
+
+    assert FetchSettings().max_concurrent == 8
+    monkeypatch.setenv("TRACKER_CONCURRENCY", "3")
+    assert FetchSettings.from_env().max_concurrent == 3
+    monkeypatch.setenv("TRACKER_CONCURRENCY", "0")
+    with pytest.raises(ConfigError, match="TRACKER_CONCURRENCY must be a positive integer"):
+        run_check(
+            engine,
+            make_client(transport=HarReplayTransport(DEMO_HAR)),
+            snapshot_store=SnapshotStore(tmp_path),
+        )

@@ -37,15 +37,17 @@ def kimi_like(**changes) -> dict:
     return info | changes
 
 
-def repo_server(info: dict, files: dict[str, httpx.Response]):
-    """A client answering the model info and each file URL (name -> response)."""
+def repo_server(info: dict, files: dict[str, httpx.Response], etag: str = '"v1"'):
+    """A client answering the model info (with ``etag``, honoured) and each file URL."""
     requested: list[str] = []
 
     def handler(request):
         url = str(request.url)
         requested.append(url)
         if url == MODEL_URL:
-            return httpx.Response(200, json=info)
+            if request.headers.get("if-none-match") == etag:
+                return httpx.Response(304, headers={"ETag": etag})
+            return httpx.Response(200, headers={"ETag": etag}, json=info)
         return files[url.removeprefix(FILE)]
 
     return make_client(transport=httpx.MockTransport(handler)), requested
@@ -86,8 +88,9 @@ def test_gated_files_keep_metadata_and_leave_file_values_stale_without_events(en
         ("license_text_sha256", True, DAY1, DAY1),
         ("total_params", True, DAY1, DAY1),
     ]
+    assert rows(engine, Watch)[0].etag == '"v1"'
     denied = {name: httpx.Response(401, headers=GATED, text="restricted") for name in FILES}
-    client, _ = repo_server(kimi_like(gated="manual", likes=7), denied)
+    client, _ = repo_server(kimi_like(gated="manual", likes=7), denied, etag='"v2"')
     events_before = len(rows(engine, Event))
     second = run_check(engine, client, snapshot_store=store, now=DAY2)
     assert [(r.outcome, r.error, r.events) for r in second.results] == [("unchanged", None, 0)]
@@ -101,7 +104,9 @@ def test_gated_files_keep_metadata_and_leave_file_values_stale_without_events(en
     assert len(rows(engine, Event)) == events_before
     gated = rows(engine, Observation, Observation.attribute == "gated")
     assert [(o.value.value, o.last_seen) for o in gated] == [("manual", DAY2)]  # metadata kept
-    assert rows(engine, Watch)[0].state == "ok"
+    w = rows(engine, Watch)[0]
+    # Stale values: no validators kept, so the next run reads in full, not a 304.
+    assert (w.state, w.etag, w.last_success) == ("ok", None, DAY2)
 
 
 def test_new_license_text_under_the_same_id_is_a_license_change(engine, tmp_path):
@@ -110,7 +115,9 @@ def test_new_license_text_under_the_same_id_is_a_license_change(engine, tmp_path
     info = kimi_like()
     client, _ = repo_server(info, readable(info, "Modified MIT License\n\nv1"))
     run_check(engine, client, snapshot_store=store, now=DAY1)
-    client, _ = repo_server(info, readable(info, "Modified MIT License\n\nv2 adds a clause"))
+    client, _ = repo_server(
+        info, readable(info, "Modified MIT License\n\nv2 adds a clause"), etag='"v2"'
+    )
     summary = run_check(engine, client, snapshot_store=store, now=DAY2)
     assert (summary.changed, summary.observations, summary.events) == (1, 1, 1)
     lic = rows(engine, Observation, Observation.attribute == "license")

@@ -22,7 +22,7 @@ from claims.values import ValueError_
 from claims.vocabulary import ATTRIBUTES
 from tracker.adapters.base import Adapter, Fetched, ObservedValue, ParseResult, get_adapter
 from tracker.errors import BadStatus, ConfigError, ParseError, TrackerError
-from tracker.fetch import MissingCredential, auth_headers, fetch
+from tracker.fetch import FetchSettings, MissingCredential, auth_headers, fetch
 from tracker.observe import WatchResult, WatchSpec, record_failure, record_success
 from tracker.robots import RobotsPolicy
 from tracker.snapshots import SnapshotStore
@@ -31,7 +31,6 @@ log = logging.getLogger(__name__)
 
 FAILING_AFTER = 3  # consecutive failures before a watch is "failing" (watch param overrides)
 MAX_PAGES = 20  # cursor pages followed per watch and run
-CONCURRENCY = 8  # watches fetched at once (FetchSettings.max_concurrent)
 # BadStatus kinds that are a file's definite answer, passed to the adapter's combine
 # step (gated repo, private, no such file) rather than failing the watch.
 FILE_ANSWER_KINDS = frozenset(
@@ -96,7 +95,8 @@ def run_check(
     freezes the clock (tests; it is also the fetch time when the transport gives no
     recorded time). ``progress`` is called with each :class:`WatchResult`.
 
-    Concurrency: up to ``concurrency`` watches (default :data:`CONCURRENCY`; 1 runs them
+    Concurrency: up to ``concurrency`` watches (default
+    ``FetchSettings.from_env().max_concurrent``: ``TRACKER_CONCURRENCY`` or 8; 1 runs them
     one after another) fetch and parse at once in worker threads, each through the one
     ``client`` (thread-safe; a live client's :class:`~tracker.throttle.HostThrottle`
     caps requests and spacing per host). Workers never touch the database: the calling
@@ -134,7 +134,9 @@ def run_check(
     noticed: set[str] = set()
     ctx = _FetchContext(client, snapshot_store, clock, sleep, robots)
     jobs: list[tuple[WatchSpec, Future[_Gathered] | None, str | None]] = []
-    workers = max(1, CONCURRENCY if concurrency is None else concurrency)
+    if concurrency is None:
+        concurrency = FetchSettings.from_env().max_concurrent
+    workers = max(1, concurrency)
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="watch") as pool:
         for spec in specs:
             try:

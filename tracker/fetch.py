@@ -2,7 +2,8 @@
 
 Input: a URL and stored validators; output: a :class:`~tracker.adapters.base.Fetched`
 or a :class:`~tracker.errors.FetchError`. Only this module (and ``tracker.har``)
-imports httpx. Environment read here and nowhere else: ``TRACKER_CONTACT``.
+imports httpx. Environment read here and nowhere else: ``TRACKER_CONTACT``,
+``TRACKER_CONCURRENCY`` (watches fetched at once; default 8).
 """
 
 from __future__ import annotations
@@ -21,13 +22,21 @@ from typing import Any
 import httpx
 
 from tracker.adapters.base import Fetched
-from tracker.errors import BadStatus, FetchError, FetchTimeout, RateLimited, TooLarge
+from tracker.errors import (
+    BadStatus,
+    ConfigError,
+    FetchError,
+    FetchTimeout,
+    RateLimited,
+    TooLarge,
+)
 
 DEFAULT_MAX_BYTES = 20 * 1024 * 1024
 # Retry-After longer than this is not waited for: the watch fails as rate_limited
 # and the next scheduled run tries again.
 MAX_RETRY_WAIT_S = 600.0
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+DEFAULT_CONCURRENCY = 8  # watches fetched at once by one cycle
 
 
 def _version() -> str:
@@ -60,12 +69,24 @@ class FetchSettings:
     max_concurrent_per_host: int = 2
     per_host_concurrent: Mapping[str, int] = field(default_factory=dict)
     # Watches fetched at once by one cycle (tracker.cycle.run_check ``concurrency``).
-    max_concurrent: int = 8
+    max_concurrent: int = DEFAULT_CONCURRENCY
 
     @classmethod
     def from_env(cls) -> FetchSettings:
+        """Defaults, with ``TRACKER_CONTACT`` and ``TRACKER_CONCURRENCY`` (a positive
+        integer) when set; raises ConfigError for a malformed ``TRACKER_CONCURRENCY``."""
+        kw: dict[str, Any] = {}
         contact = os.environ.get("TRACKER_CONTACT", "").strip()
-        return cls(contact=contact) if contact else cls()
+        if contact:
+            kw["contact"] = contact
+        workers = os.environ.get("TRACKER_CONCURRENCY", "").strip()
+        if workers:
+            if not workers.isdigit() or int(workers) < 1:
+                raise ConfigError(
+                    f"TRACKER_CONCURRENCY must be a positive integer, not {workers!r}"
+                )
+            kw["max_concurrent"] = int(workers)
+        return cls(**kw)
 
     @property
     def user_agent(self) -> str:

@@ -167,7 +167,7 @@ def record_success(
     value missing from it is marked not current with a ``repo_disappeared`` event
     (history is kept); an empty listing never marks anything gone. Watch health is
     reset (``watch_recovered`` if it was failing) and the first page's ETag /
-    Last-Modified are stored.
+    Last-Modified are stored, unless a page marks values ``stale`` (then none are).
     """
     result = WatchResult(spec.name, "unchanged")
     with Session(engine) as s:
@@ -218,8 +218,11 @@ def record_success(
                     )
                 changed = changed or gone > 0
             first = pages[0][0]
-            w.etag = first.headers.get("etag")
-            w.last_modified = first.headers.get("last-modified")
+            # A run that left values stale (gated files) did not read everything: keep no
+            # validators, so the next run fetches in full instead of a 304 re-seeing them.
+            complete_read = not any(p.stale for _f, p in pages)
+            w.etag = first.headers.get("etag") if complete_read else None
+            w.last_modified = first.headers.get("last-modified") if complete_read else None
         if w.state == "failing":
             outbox.add(
                 make_event(
