@@ -10,7 +10,7 @@ import logging
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from sqlalchemy.engine import Engine
@@ -20,8 +20,15 @@ from claims.matching import AliasIndex
 from claims.models import Subject, SubjectAlias, Watch
 from claims.values import ValueError_
 from claims.vocabulary import ATTRIBUTES
-from tracker.adapters.base import Adapter, Fetched, ObservedValue, ParseResult, get_adapter
-from tracker.errors import BadStatus, ConfigError, ParseError, TrackerError
+from tracker.adapters.base import (
+    Adapter,
+    Fetched,
+    ObservedValue,
+    ParseResult,
+    get_adapter,
+    read_files,
+)
+from tracker.errors import ConfigError, ParseError, TrackerError
 from tracker.fetch import FetchSettings, MissingCredential, auth_headers, fetch
 from tracker.observe import WatchResult, WatchSpec, record_failure, record_success
 from tracker.robots import RobotsPolicy
@@ -31,11 +38,6 @@ log = logging.getLogger(__name__)
 
 FAILING_AFTER = 3  # consecutive failures before a watch is "failing" (watch param overrides)
 MAX_PAGES = 20  # cursor pages followed per watch and run
-# BadStatus kinds that are a file's definite answer, passed to the adapter's combine
-# step (gated repo, private, no such file) rather than failing the watch.
-FILE_ANSWER_KINDS = frozenset(
-    {"gated", "unauthorized", "missing_or_private", "not_found", "entry_not_found"}
-)
 
 
 @dataclass
@@ -239,44 +241,21 @@ def _gather_files(
     out: _Gathered,
     extra_headers: dict[str, str],
 ) -> None:
-    """Fetch the ``files`` the first page asks for and let the adapter combine them.
+    """Fetch the ``files`` the first page asks for (each stored as a snapshot) and let
+    the adapter combine them (:func:`tracker.adapters.base.read_files`)."""
 
-    A file the server answers with a definite "no" (gated, unauthorized, missing) is
-    handed to ``combine`` as its :class:`~tracker.errors.BadStatus`; anything transient
-    (429, 5xx, timeout) fails the whole watch, so a half-read repo never records a value.
-    """
-    if adapter.combine is None:
-        raise ConfigError(f"adapter {spec.adapter} asks for files but has no combine step")
-    main, parsed = out.pages[0]
-    got: dict[str, Fetched | BadStatus] = {}
-    for name, furl in parsed.files.items():
-        try:
-            f = _get(ctx, spec, furl, extra_headers)
-        except BadStatus as exc:
-            if exc.kind not in FILE_ANSWER_KINDS:
-                raise
-            got[name] = exc
-            continue
+    def get(url: str) -> Fetched:
+        f = _get(ctx, spec, url, extra_headers)
         ctx.store.put(f.body)
         out.fetched.append(f)
-        got[name] = f
-    combined = adapter.combine(main, got, spec.params)
-    for result in combined.values():
+        return f
+
+    main, parsed = out.pages[0]
+    pages = read_files(adapter, main, parsed, get, spec.params)
+    for _f, result in pages:
         for ov in result.values:
             _check_vocabulary(ov, spec)
-    extra = combined.get("", ParseResult(values=[]))
-    out.pages[0] = (
-        main,
-        replace(
-            parsed,
-            values=[*parsed.values, *extra.values],
-            warnings=[*parsed.warnings, *extra.warnings],
-            stale=(*parsed.stale, *extra.stale),
-        ),
-    )
-    for name, f in got.items():
-        if isinstance(f, Fetched):
-            out.pages.append((f, combined.get(name, ParseResult(values=[]))))
+    out.pages[0:1] = pages
 
 
 def _record(

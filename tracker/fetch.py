@@ -1,8 +1,8 @@
 """The one network seam: an httpx client and a polite, honest ``fetch`` of one URL.
 
 Input: a URL and stored validators; output: a :class:`~tracker.adapters.base.Fetched`
-or a :class:`~tracker.errors.FetchError`. Only this module (and ``tracker.har``)
-imports httpx. Environment read here and nowhere else: ``TRACKER_CONTACT``,
+or a :class:`~tracker.errors.FetchError`. Only this module (and ``tracker.har``,
+``tracker.throttle``: the rest of the fetch layer) imports httpx. Environment read here and nowhere else: ``TRACKER_CONTACT``,
 ``TRACKER_CONCURRENCY`` (watches fetched at once; default 8).
 """
 

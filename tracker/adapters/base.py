@@ -11,11 +11,11 @@ import hashlib
 import json
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from claims.values import Value
-from tracker.errors import ConfigError, ParseError
+from tracker.errors import BadStatus, ConfigError, ParseError
 
 
 @dataclass(frozen=True)
@@ -141,6 +141,53 @@ class Adapter:
 
 
 _REGISTRY: dict[str, Adapter] = {}
+
+# BadStatus kinds that are a file's definite answer, handed to ``combine`` (gated repo,
+# private, no such file) rather than failing the watch.
+FILE_ANSWER_KINDS = frozenset(
+    {"gated", "unauthorized", "missing_or_private", "not_found", "entry_not_found"}
+)
+
+
+def read_files(
+    adapter: Adapter,
+    main: Fetched,
+    parsed: ParseResult,
+    get: Callable[[str], Fetched],
+    params: Mapping[str, Any],
+) -> list[tuple[Fetched, ParseResult]]:
+    """Fetch the ``files`` a first page asks for with ``get(url)`` and run the adapter's
+    ``combine``; returns the pages to record: the first page with the combined values
+    sourced to it, then each file fetched with the values sourced to that file.
+
+    ``get`` raises :class:`~tracker.errors.BadStatus` for a non-2xx answer; one of
+    :data:`FILE_ANSWER_KINDS` is handed to ``combine``, any other FetchError propagates
+    (429, 5xx, timeout: a half-read repo records nothing). Used by the cycle and by
+    ``tracker parse``. Raises ConfigError when the adapter has no combine step.
+    """
+    if adapter.combine is None:
+        raise ConfigError(f"adapter {adapter.kind} asks for files but has no combine step")
+    got: dict[str, Fetched | BadStatus] = {}
+    for name, url in parsed.files.items():
+        try:
+            got[name] = get(url)
+        except BadStatus as exc:
+            if exc.kind not in FILE_ANSWER_KINDS:
+                raise
+            got[name] = exc
+    combined = adapter.combine(main, got, params)
+    extra = combined.get("", ParseResult(values=[]))
+    first = replace(
+        parsed,
+        values=[*parsed.values, *extra.values],
+        warnings=[*parsed.warnings, *extra.warnings],
+        stale=(*parsed.stale, *extra.stale),
+    )
+    pages = [(main, first)]
+    for name, f in got.items():
+        if isinstance(f, Fetched):
+            pages.append((f, combined.get(name, ParseResult(values=[]))))
+    return pages
 
 
 def register(kind: str, description: str = "") -> Callable[[ParseFn], ParseFn]:
