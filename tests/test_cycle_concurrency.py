@@ -202,3 +202,32 @@ def test_concurrency_setting_comes_from_the_environment(engine, tmp_path, monkey
             make_client(transport=HarReplayTransport(DEMO_HAR)),
             snapshot_store=SnapshotStore(tmp_path),
         )
+
+
+def test_workers_share_one_robots_txt_fetch_per_origin(engine, tmp_path):
+    from tracker.robots import RobotsPolicy
+
+    add_model_watches(engine, {"h.example": 4})
+    asked: list[str] = []
+    overlap = threading.Event()
+
+    def fetch_text(url: str) -> str:
+        asked.append(url)
+        if len(asked) > 1:
+            overlap.set()  # only possible if two workers fetched robots.txt at once
+        else:
+            overlap.wait(0.3)  # give a racing worker the chance to ask too
+        return "User-agent: *\nAllow: /\n"
+
+    client = make_client(
+        transport=httpx.MockTransport(lambda r: httpx.Response(200, json=info("o/m")))
+    )
+    summary = run_check(
+        engine,
+        client,
+        snapshot_store=SnapshotStore(tmp_path),
+        robots=RobotsPolicy(fetch_text),
+        concurrency=4,
+    )
+    assert summary.failing == 0
+    assert asked == ["https://h.example/robots.txt"]
