@@ -42,6 +42,9 @@ REQUIRED_QUALIFIERS: dict[str, tuple[str, ...]] = {
     "leaderboard_rank": ("leaderboard", "date"),
     "hardware_units": ("hardware",),
 }
+# Qualifiers naming an offering: missing (or "standard") is the base offering (C07 :free).
+OFFERING_QUALIFIERS: tuple[str, ...] = ("variant", "offering")
+BASE_OFFERING_NAMES: tuple[str, ...] = ("standard", "default", "base")
 # Attributes whose values are dates with a relation.
 DATE_ATTRIBUTES: tuple[str, ...] = ("release_date", "weights_release_date")
 
@@ -72,6 +75,13 @@ def _norm(x: Any) -> str:
     return " ".join(str(x).strip().lower().split())
 
 
+def _offering(x: Any) -> str | None:
+    if x is None or str(x).strip() == "":
+        return None
+    n = _norm(x)
+    return None if n in BASE_OFFERING_NAMES else n
+
+
 def qualifier_date(claim_qualifiers: dict[str, Any], stated_date: str | None) -> str | None:
     """The date a rank or score is "as of": the ``date`` qualifier, else the stated date."""
     d = claim_qualifiers.get("date")
@@ -83,10 +93,16 @@ def qualifiers_compatible(attribute: str, a: dict[str, Any], b: dict[str, Any]) 
 
     A qualifier present on both sides must be equal (case-insensitive); one missing on a
     side is unknown, not different, except the ones :data:`REQUIRED_QUALIFIERS` names
-    (benchmark; leaderboard + date for ranks; hardware). Returns (ok, why not)."""
+    (benchmark; leaderboard + date for ranks; hardware) and the offering qualifiers
+    (``variant``, ``offering``): missing there means the base offering, so a Highspeed
+    price never confirms or contradicts the standard one. Returns (ok, why not)."""
     for q in REQUIRED_QUALIFIERS.get(attribute, ()):
         if not a.get(q) or not b.get(q):
             return False, f"{q} not stated on both sides"
+    for q in OFFERING_QUALIFIERS:
+        va, vb = _offering(a.get(q)), _offering(b.get(q))
+        if va != vb:
+            return False, f"different {q} ({a.get(q) or 'base'} vs {b.get(q) or 'base'})"
     for q in sorted(set(a) & set(b)):
         if a[q] is not None and b[q] is not None and _norm(a[q]) != _norm(b[q]):
             return False, f"different {q} ({a[q]} vs {b[q]})"
@@ -277,7 +293,8 @@ def find_conflicts(claims: Sequence[ClaimView]) -> list[Finding]:
 def find_cross_subject_notes(claims: Sequence[ClaimView]) -> list[Finding]:
     """Notes (state ``dismissed``) for figures of one attribute that one source gives about
     two different subjects, e.g. a press article quoting Cerebras' "about 3T" for Kimi K3
-    beside Moonshot's 2.8T for K3.1 Pro: recorded so a reader sees why it is no conflict."""
+    beside Moonshot's 2.8T for K3.1 Pro: recorded so a reader sees why it is no conflict.
+    Skipped when one claimant gives two different figures (a board ranking two models)."""
     out: list[Finding] = []
     by_source: dict[tuple[int, str], list[ClaimView]] = {}
     for c in claims:
@@ -288,6 +305,9 @@ def find_cross_subject_notes(claims: Sequence[ClaimView]) -> list[Finding]:
             for b in group[i + 1 :]:
                 if a.subject_id == b.subject_id or a.qualifiers != b.qualifiers:
                     continue
+                same_voice = _norm(a.claimant or "") == _norm(b.claimant or "")
+                if same_voice and values_conflict(attribute, a.value, b.value)[0] is not None:
+                    continue  # one claimant ranking two models: plainly two figures
                 check = compare_claims(a, b)
                 first, second = (a, b) if a.subject <= b.subject else (b, a)
                 key = discrepancy_key(

@@ -200,6 +200,10 @@ def parameter_count(
     bookkeeping = 0
     if quant.group_size:
         bookkeeping = per_group * unpacked // quant.group_size
+    else:
+        warnings.append(
+            "group size unknown: per-group scales not subtracted, the count is slightly high"
+        )
     rest = {d: n for d, n in params.items() if d not in PACKED_DTYPES}
     holder = next((d for d in SCALE_DTYPES if rest.get(d, 0) >= bookkeeping), None)
     if bookkeeping and holder is None:

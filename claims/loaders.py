@@ -9,19 +9,18 @@ from collections.abc import Sequence
 
 from sqlmodel import Session, select
 
+from claims.derived import derive_total_params
 from claims.facts import ClaimView, ObsView
 from claims.judge import effective_value
-from claims.models import Claim, Observation, Source, Subject, SubjectAlias, Watch
+from claims.models import Claim, Observation, Source, Subject, SubjectAlias, Watch, as_utc
 
 HUB_ORG_ADAPTER = "huggingface_org"
 HUB_MODEL_ADAPTER = "huggingface_model"
 
 
 def aware(t: dt.datetime | None) -> dt.datetime | None:
-    """SQLite hands datetimes back naive; they are stored as UTC."""
-    if t is None:
-        return None
-    return t.replace(tzinfo=dt.UTC) if t.tzinfo is None else t.astimezone(dt.UTC)
+    """:func:`claims.models.as_utc` that lets ``None`` through."""
+    return None if t is None else as_utc(t)
 
 
 def load_claims(session: Session) -> list[ClaimView]:
@@ -50,7 +49,9 @@ def load_claims(session: Session) -> list[ClaimView]:
 
 
 def load_observations(session: Session) -> list[ObsView]:
-    """Every observation with its effective value (:func:`claims.judge.effective_value`)."""
+    """Every observation with its effective value (:func:`claims.judge.effective_value`),
+    plus ``total_params`` views derived from ``hub_params_raw`` + weight bits
+    (:func:`claims.derived.derive_total_params`)."""
     out = []
     for o in session.exec(select(Observation).order_by(Observation.id)).all():  # type: ignore[arg-type]
         assert o.id is not None
@@ -69,7 +70,7 @@ def load_observations(session: Session) -> list[ObsView]:
                 watch_id=o.watch_id,
             )
         )
-    return out
+    return out + derive_total_params(out)
 
 
 def hub_watches(session: Session, subject: Subject, observations: Sequence[ObsView]) -> list[Watch]:

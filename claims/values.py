@@ -339,14 +339,18 @@ _UNIT_LABEL = {
 
 
 def _short(x: Decimal, unit: str | None) -> str:
-    if unit == "tokens" and x % 1024 == 0 and 1024 <= x < 10**7 and x % 1000 != 0:
-        return f"{int(x) // 1024}K ({int(x):,})"  # context windows: 256K = 262,144
+    if unit == "tokens" and x >= 1024 and x % 1000 != 0:
+        # Context windows are powers of two: 256K = 262,144; 1M = 1,048,576.
+        for size, suffix in ((1 << 20, "M"), (1 << 10, "K")):
+            if x % size == 0:
+                return f"{int(x) // size}{suffix} ({int(x):,})"
     if unit in ("params", "tokens"):
         for size, suffix in _SUFFIXES:
             if abs(x) >= size:
                 q = (x / size).normalize()
-                txt = f"{q:f}"
-                return f"{txt}{suffix}"
+                if -q.as_tuple().exponent > 2:  # type: ignore[operator]
+                    return f"≈{q:.2f}{suffix} ({x:,f})"  # a measured count: readable and exact
+                return f"{q:f}{suffix}"
     if unit == "usd_per_mtok":
         return f"${x:.2f}" if x == x.quantize(Decimal("0.01")) else f"${x.normalize():f}"
     if unit == "rank":

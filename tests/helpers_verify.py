@@ -6,6 +6,7 @@ import datetime as dt
 import hashlib
 import json
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 from sqlmodel import Session
@@ -13,6 +14,14 @@ from sqlmodel import Session
 from claims.facts import ClaimView, ObsView
 from claims.models import Claim, Observation, Source, Subject, SubjectAlias, Watch, dumps
 from claims.values import Value, boolean_value, date_value, quantity, text_value, value_range
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def real(name: str):
+    """A payload from tests/data (byte-identical copies of ../shared/fixtures/real)."""
+    return json.loads((DATA / name).read_text())
+
 
 SUBJECTS = {1: "kimi-k3.1-pro", 2: "kimi-k3", 3: "kimi-k2-thinking"}
 
@@ -110,24 +119,28 @@ def add_observation(s, subject, attribute, value, watch, first, q=None):
     return o
 
 
-def _kimi_params_value(shared) -> Value:
-    info = json.loads(
-        (
-            shared / "fixtures/real/synthetic_hf_model_info_int4_compressed_tensors_kimi_like.json"
-        ).read_text()
-    )
+def _kimi_params_value() -> Value:
+    """``hub_params_raw`` as tracker's huggingface_model adapter stores it (main branch):
+    safetensors.total, extra = per-dtype counts, total, quant_method, config subset."""
+    info = real("synthetic_hf_model_info_int4_compressed_tensors_kimi_like.json")
     total = Decimal(info["safetensors"]["total"])
+    cfg = {k: info["config"][k] for k in ("architectures", "model_type")}
     return Value(
         kind="quantity",
         value=total,
         unit="params",
         low=total,
         high=total,
-        extra={"safetensors": info["safetensors"], "config": info["_raw_config_json_excerpt"]},
+        extra={
+            "parameters": info["safetensors"]["parameters"],
+            "total": info["safetensors"]["total"],
+            "quant_method": info["config"]["quantization_config"]["quant_method"],
+            "config": cfg,
+        },
     )
 
 
-def build_demo_db(engine, shared_dir):
+def build_demo_db(engine):
     """Subjects, sources, claims, watches and observations like the lead's demo."""
     with Session(engine) as s:
         k31 = Subject(slug="kimi-k3.1-pro", name="Kimi K3.1 Pro", hub_org="moonshotai")
@@ -165,7 +178,15 @@ def build_demo_db(engine, shared_dir):
             state="ok",
             last_success=CHECK,
         )
-        s.add_all([org, model])
+        config = Watch(
+            name="hf-config-k2",
+            adapter="huggingface_config",
+            url=f"https://huggingface.co/{K2_REPO}/resolve/main/config.json",
+            params_json=dumps({"repo": K2_REPO}),
+            state="ok",
+            last_success=CHECK,
+        )
+        s.add_all([org, model, config])
         s.flush()
         c = {}
         c["before"] = _claim(
@@ -234,7 +255,11 @@ def build_demo_db(engine, shared_dir):
             s, k2, "weights_available", boolean_value(True), org, CHECK, {"repo": K2_REPO}
         )
         o["k2p"] = add_observation(
-            s, k2, "total_params", _kimi_params_value(shared_dir), model, CHECK, {"repo": K2_REPO}
+            s, k2, "hub_params_raw", _kimi_params_value(), model, CHECK, {"repo": K2_REPO}
+        )
+        four = quantity("4", "bits", exact=True)  # config_groups.*.weights.num_bits
+        o["k2bits"] = add_observation(
+            s, k2, "weights_precision_bits", four, config, CHECK, {"repo": K2_REPO}
         )
         o["k2lic"] = add_observation(
             s, k2, "license", text_value("modified-mit"), model, CHECK, {"repo": K2_REPO}

@@ -13,8 +13,8 @@ from tracker import cli_verify
 
 
 @pytest.fixture
-def cli(engine, shared_dir):
-    build_demo_db(engine, shared_dir)
+def cli(engine):
+    build_demo_db(engine)
     app = typer.Typer()
     cli_verify.register(app)
     runner = CliRunner()

@@ -135,7 +135,12 @@ def test_open_top_range_is_a_lower_bound_at_the_top():
         q={"variant": "Highspeed"},
     )
     assert compare_claims(rng, big).rule is None
-    small = cv(3, "output_tokens_per_second", quantity("500", "tokens_per_second"))
+    small = cv(
+        3,
+        "output_tokens_per_second",
+        quantity("500", "tokens_per_second"),
+        q={"variant": "Highspeed"},
+    )
     assert compare_claims(rng, small).rule == "values_disagree"
     std = cv(
         4,
@@ -184,3 +189,19 @@ def test_qualifier_missing_on_one_side_is_unknown_not_different():
         False,
         "benchmark not stated on both sides",
     )
+
+
+def test_one_claimant_ranking_two_models_needs_no_note():
+    board = {"leaderboard": "Code Arena WebDev"}
+    r8 = cv(1, "leaderboard_rank", quantity("8", "rank"), q=board, claimant="Code Arena", source=3)
+    r17 = cv(
+        2,
+        "leaderboard_rank",
+        quantity("17", "rank"),
+        subject=2,
+        q=board,
+        claimant="Code Arena",
+        source=3,
+    )
+    assert find_cross_subject_notes([r8, r17]) == []
+    assert find_conflicts([r8, r17]) == []

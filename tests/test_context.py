@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+from helpers_verify import real
 
 from claims.context import context_window
 from claims.values import intervals_overlap, quantity
@@ -23,10 +23,6 @@ C03_A = {
         "image_size": 448,
     },
 }
-
-
-def _real(shared_dir, name):
-    return json.loads((shared_dir / "fixtures" / "real" / name).read_text())
 
 
 def test_c03_a_nested_text_config():
@@ -63,8 +59,8 @@ def test_unknown_is_none_with_reason_never_the_vision_tower():
     )
 
 
-def test_yarn_deepseek_agrees_with_its_own_length(shared_dir):
-    cfg = _real(shared_dir, "hf_config_deepseek-ai_DeepSeek-V3.json")
+def test_yarn_deepseek_agrees_with_its_own_length():
+    cfg = real("hf_config_deepseek-ai_DeepSeek-V3.json")
     r = context_window(cfg)
     assert (r.tokens, r.provenance, r.native) == (163840, "max_position_embeddings", None)
 

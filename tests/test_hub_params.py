@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from decimal import Decimal
+
+from helpers_verify import real
 
 from claims.hub_params import find_quantization, param_count_value, parameter_count
 from claims.values import intervals_overlap, quantity
@@ -19,10 +20,6 @@ MLX_CONFIG_8 = {
     "quantization_config": {"group_size": 64, "bits": 8},
 }
 INDEX_A = {"total_size": 68042750000, "total_parameters": 119912000000}
-
-
-def _real(shared_dir, name):
-    return json.loads((shared_dir / "fixtures" / "real" / name).read_text())
 
 
 def test_c01_a1_declared_total_of_mlx_4bit():
@@ -73,12 +70,12 @@ def test_c01_b_implausible_declared_total_rejected():
     assert any("safetensors.total 412,160" in w for w in pc.warnings)
 
 
-def _kimi(shared_dir):
-    return _real(shared_dir, "synthetic_hf_model_info_int4_compressed_tensors_kimi_like.json")
+def _kimi():
+    return real("synthetic_hf_model_info_int4_compressed_tensors_kimi_like.json")
 
 
-def test_kimi_like_int4_compressed_tensors(shared_dir):
-    info = _kimi(shared_dir)
+def test_kimi_like_int4_compressed_tensors():
+    info = _kimi()
     assert info["safetensors"]["total"] == 170_738_182_128  # the naive ~170.7B
     pc = parameter_count(info["safetensors"], info["_raw_config_json_excerpt"], None)
     # I32 126,835,891,200 x 8 + BF16 43,902,267,888 - scales (x8 / 32) + F32 23,040
@@ -90,8 +87,8 @@ def test_kimi_like_int4_compressed_tensors(shared_dir):
     assert intervals_overlap(one_t, param_count_value(pc))
 
 
-def test_kimi_like_api_config_without_bits_is_a_lower_bound(shared_dir):
-    info = _kimi(shared_dir)
+def test_kimi_like_api_config_without_bits_is_a_lower_bound():
+    info = _kimi()
     pc = parameter_count(info["safetensors"], info["config"], None)
     assert pc.total == 170_738_182_128
     assert pc.method == "lower_bound"
@@ -106,8 +103,8 @@ def test_quantization_found_nested_in_text_config():
     assert (q.bits, q.group_size, q.method, q.where) == (4, 32, "mlx", "text_config.quantization")
 
 
-def test_fp8_checkpoint_counts_elements(shared_dir):
-    cfg = _real(shared_dir, "hf_config_deepseek-ai_DeepSeek-V3.json")
+def test_fp8_checkpoint_counts_elements():
+    cfg = real("hf_config_deepseek-ai_DeepSeek-V3.json")
     st = {"parameters": {"BF16": 3918786560, "F8_E4M3": 680571043840, "F32": 41555600}}
     pc = parameter_count(st, cfg, None)
     assert pc.total == 3918786560 + 680571043840 + 41555600

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from decimal import Decimal
 
-from helpers_verify import cv, ov, ts
+from helpers_verify import cv, ov, real, ts
 
 from claims.compare import Finding
 from claims.judge import effective_value, judge_claim
@@ -18,13 +17,8 @@ def judge(claim, obs, disputes=()):
     return judge_claim(claim, obs, last_check=None, disputes=list(disputes), now=NOW)
 
 
-def kimi_obs_value(shared_dir, *, raw_config=True) -> Value:
-    info = json.loads(
-        (
-            shared_dir
-            / "fixtures/real/synthetic_hf_model_info_int4_compressed_tensors_kimi_like.json"
-        ).read_text()
-    )
+def kimi_obs_value(*, raw_config=True) -> Value:
+    info = real("synthetic_hf_model_info_int4_compressed_tensors_kimi_like.json")
     total = Decimal(info["safetensors"]["total"])
     cfg = info["_raw_config_json_excerpt"] if raw_config else info["config"]
     return Value(
@@ -37,36 +31,36 @@ def kimi_obs_value(shared_dir, *, raw_config=True) -> Value:
     )
 
 
-def test_k2_thinking_1t_confirmed_against_packed_int4_counts(shared_dir):
+def test_k2_thinking_1t_confirmed_against_packed_int4_counts():
     claim = cv(1, "total_params", quantity("1", "params", scale=10**12), subject=3)
-    raw = kimi_obs_value(shared_dir)
+    raw = kimi_obs_value()
     assert effective_value("total_params", raw).value == Decimal(1026880447728)
     obs = ov(5, "total_params", effective_value("total_params", raw), subject=3)
     d = judge(claim, [obs])
     assert (d.status, d.evidence) == ("confirmed", (5,))
     assert d.reason == (
-        "observed 1.026880447728T params (observation #5) is within the claim's 1T params "
+        "observed ≈1.03T (1,026,880,447,728) params (observation #5) is within the claim's 1T params "
         "(500B–1.5T params) [hub count, derived_packed]"
     )
 
 
-def test_naive_hub_total_would_contradict_and_says_by_how_much(shared_dir):
+def test_naive_hub_total_would_contradict_and_says_by_how_much():
     claim = cv(1, "total_params", quantity("1", "params", scale=10**12), subject=3)
     naive = quantity("170738182128", "params", exact=True)
     d = judge(claim, [ov(6, "total_params", naive, subject=3)])
     assert d.status == "contradicted"
     assert d.reason == (
-        "observed 170.738182128B params (observation #6) vs claimed 1T params: off by "
-        "329.261817872B params beyond the stated precision, -82.9 %"
+        "observed ≈170.74B (170,738,182,128) params (observation #6) vs claimed 1T params: off by "
+        "≈329.26B (329,261,817,872) params beyond the stated precision, -82.9 %"
     )
 
 
-def test_hub_config_without_bits_gives_a_bound_only(shared_dir):
+def test_hub_config_without_bits_gives_a_bound_only():
     claim = cv(1, "total_params", quantity("1", "params", scale=10**12), subject=3)
-    eff = effective_value("total_params", kimi_obs_value(shared_dir, raw_config=False))
+    eff = effective_value("total_params", kimi_obs_value(raw_config=False))
     d = judge(claim, [ov(7, "total_params", eff, subject=3)])
     assert d.status == "unverified"
-    assert d.reason.startswith("only a bound is observed: at least 170.738182128B params")
+    assert d.reason.startswith("only a bound is observed: at least ≈170.74B (170,738,182,128) params")
 
 
 def test_context_window_256k_confirmed():
@@ -75,42 +69,36 @@ def test_context_window_256k_confirmed():
     assert d.status == "confirmed"
 
 
-def test_price_exact_match_and_mismatch():
-    claim = cv(1, "price_input_usd_per_mtok", quantity("0.57", "usd_per_mtok", exact=True))
-    ok = ov(
-        2,
-        "price_input_usd_per_mtok",
-        quantity("0.57", "usd_per_mtok", exact=True),
-        q={"offering": "acme/orca-9b"},
-    )
-    assert judge(claim, [ok]).status == "confirmed"
-    free = ov(
-        3,
-        "price_input_usd_per_mtok",
-        quantity("0", "usd_per_mtok", exact=True),
-        q={"offering": "acme/orca-9b:free"},
-    )
-    paid_claim = cv(
-        4,
-        "price_input_usd_per_mtok",
-        quantity("0.57", "usd_per_mtok", exact=True),
-        q={"offering": "acme/orca-9b"},
-    )
-    assert judge(paid_claim, [ok, free]).evidence == (2,)  # :free is another offering
-    old = ov(
-        5,
-        "price_input_usd_per_mtok",
-        quantity("0.80", "usd_per_mtok", exact=True),
-        q={"offering": "acme/orca-9b"},
-        current=False,
-    )
-    assert judge(paid_claim, [old, ok]).status == "confirmed"  # history does not contradict
-    d = judge(paid_claim, [old])
+def test_price_exact_match_free_offering_and_history():
+    # as the openrouter_models adapter stores them: the base id has no offering
+    # qualifier, ":free" gives qualifier offering="free" (C07)
+    price = "price_input_usd_per_mtok"
+    claim = cv(1, price, quantity("0.57", "usd_per_mtok", exact=True))
+    ok = ov(2, price, quantity("0.57", "usd_per_mtok", exact=True))
+    free = ov(3, price, quantity("0", "usd_per_mtok", exact=True), q={"offering": "free"})
+    d = judge(claim, [ok, free])
+    assert (d.status, d.evidence) == ("confirmed", (2,))  # :free is another offering
+    assert judge(claim, [free]).status == "unverified"
+    free_claim = cv(4, price, quantity("0", "usd_per_mtok", exact=True), q={"offering": "free"})
+    assert judge(free_claim, [ok, free]).evidence == (3,)
+    old = ov(5, price, quantity("0.80", "usd_per_mtok", exact=True), current=False)
+    assert judge(claim, [old, ok]).status == "confirmed"  # history does not contradict
+    d = judge(claim, [old])
     assert d.status == "contradicted"
     assert d.reason == (
         "observed $0.80 per 1M tokens (observation #5) vs claimed $0.57 per 1M tokens: off by "
         "$0.23 per 1M tokens beyond the stated precision, +40.4 %"
     )
+
+
+def test_highspeed_price_never_judges_the_standard_claim():
+    price = "price_output_usd_per_mtok"
+    claim = cv(1, price, quantity("10", "usd_per_mtok"))
+    fast = ov(2, price, quantity("20", "usd_per_mtok", exact=True), q={"variant": "Highspeed"})
+    assert judge(claim, [fast]).status == "unverified"
+    std = cv(3, price, quantity("10", "usd_per_mtok"), q={"variant": "Standard"})
+    base = ov(4, price, quantity("10", "usd_per_mtok", exact=True), q={"provider": "moonshot"})
+    assert judge(std, [fast, base]).evidence == (4,)
 
 
 def test_throughput_unverified_without_measurement_conditions():
@@ -176,12 +164,10 @@ def test_disputed_when_sources_disagree_without_observation():
     assert judge(claim, []).reason == "no observation of benchmark_score for kimi-k3.1-pro"
 
 
-def test_price_cut_relative_to_another_subject_from_litellm_prices(shared_dir):
+def test_price_cut_relative_to_another_subject_from_litellm_prices():
     from claims.prices import litellm_price, price_value
 
-    data = json.loads(
-        (shared_dir / "fixtures/real/litellm_model_prices_moonshot_excerpt.json").read_text()
-    )
+    data = real("litellm_model_prices_moonshot_excerpt.json")
     k31 = litellm_price("moonshot/kimi-k3.1-pro", data["moonshot/kimi-k3.1-pro"])
     k3 = litellm_price("moonshot/kimi-k3", data["moonshot/kimi-k3"])
     assert k31 is not None and k3 is not None

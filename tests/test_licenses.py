@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+from helpers_verify import real
 
 from claims.licenses import (
     LicenseReading,
@@ -16,26 +16,22 @@ from claims.licenses import (
 )
 
 
-def _real(shared_dir, name):
-    return json.loads((shared_dir / "fixtures" / "real" / name).read_text())
-
-
-def test_other_with_license_name(shared_dir):
-    info = _real(shared_dir, "synthetic_hf_model_info_int4_compressed_tensors_kimi_like.json")
+def test_other_with_license_name():
+    info = real("synthetic_hf_model_info_int4_compressed_tensors_kimi_like.json")
     r = hub_license(info["cardData"], ["license:other"])
     assert (r.id, r.provenance, r.warnings) == ("modified-mit", "cardData.license_name", ())
     assert spdx_id("modified-mit") is None
 
 
-def test_real_bert_apache(shared_dir):
-    info = _real(shared_dir, "hf_model_info_google-bert_bert-base-uncased.json")
+def test_real_bert_apache():
+    info = real("hf_model_info_google-bert_bert-base-uncased.json")
     r = hub_license(info["cardData"], info["tags"])
     assert (r.id, r.provenance) == ("apache-2.0", "cardData.license")
     assert spdx_id(r.id) == "Apache-2.0"
 
 
-def test_listing_item_tags_only(shared_dir):
-    items = _real(shared_dir, "hf_models_list_default_fields_excerpt_2025-11.json")
+def test_listing_item_tags_only():
+    items = real("hf_models_list_default_fields_excerpt_2025-11.json")
     k2 = next(i for i in items if i["id"] == "moonshotai/Kimi-K2-Thinking")
     r = hub_license(None, k2["tags"])
     assert r.id == "other"

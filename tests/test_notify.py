@@ -177,3 +177,23 @@ def test_subscriptions_file_and_env(tmp_path: Path):
         ConfigError, match=r"subscription 'x': field 'kinds': 'watch_failing' is an operator kind"
     ):
         load_subscriptions(path, env={})
+
+
+def test_concurrent_drain_never_sends_twice(engine):
+    """A second drain running while the first is mid-send finds the row claimed."""
+    from tracker.notify import SendResult
+
+    populate(engine)
+    subs = [Subscription(name="k2", url="json://127.0.0.1:9/", kinds=frozenset({"weights_landed"}))]
+    sent: list[str] = []
+    inner: list[object] = []
+
+    def sender(url: str, title: str, body: str) -> SendResult:
+        sent.append(title)
+        if not inner:  # the "other process" runs while we are sending
+            inner.append(drain(engine, subs, now=NOW, sender=sender, **OPTS))
+        return SendResult(ok=True)
+
+    outer = drain(engine, subs, now=NOW, sender=sender, **OPTS)
+    assert sent == ["Kimi K2 Thinking weights landed"]
+    assert (outer.delivered, inner[0].delivered) == (1, 0)  # type: ignore[attr-defined]

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
 from decimal import Decimal
+
+from helpers_verify import real
 
 from claims.prices import (
     litellm_price,
@@ -41,10 +42,6 @@ C07 = {
         },
     ]
 }
-
-
-def _real(shared_dir, name):
-    return json.loads((shared_dir / "fixtures" / "real" / name).read_text())
 
 
 def test_c07_dynamic_price_has_no_number():
@@ -91,8 +88,8 @@ def test_c08_c_portuguese_per_thousand_decimal_comma():
     assert parse_price_text(text) == {"input": Decimal("3.2"), "output": Decimal("9.7")}
 
 
-def test_litellm_real_excerpt(shared_dir):
-    data = _real(shared_dir, "litellm_model_prices_moonshot_excerpt.json")
+def test_litellm_real_excerpt():
+    data = real("litellm_model_prices_moonshot_excerpt.json")
     assert litellm_price("sample_spec", data["sample_spec"]) is None
     assert litellm_price("moonshot/kimi-latest", data["moonshot/kimi-latest"]) is None
     p = litellm_price("moonshot/kimi-k3.1-pro", data["moonshot/kimi-k3.1-pro"])
@@ -101,8 +98,8 @@ def test_litellm_real_excerpt(shared_dir):
     assert k27 is not None and (k27.input, k27.output) == (Decimal("0.95"), Decimal(4))
 
 
-def test_openrouter_real_kimi_k2_thinking(shared_dir):
-    item = _real(shared_dir, "openrouter_model_moonshotai_kimi-k2-thinking.json")
+def test_openrouter_real_kimi_k2_thinking():
+    item = real("openrouter_model_moonshotai_kimi-k2-thinking.json")
     item = item.get("data", item)
     p = openrouter_price(item)
     assert (p.input, p.output) == (Decimal("0.6"), Decimal("2.5"))

@@ -114,14 +114,14 @@ def test_exports(built):
         "promises": [
             {
                 "date": "2026-11-04",
-                "relation": "on",
-                "source": "Artigo A",
+                "relation": "before",
+                "source": "Artigo B",
                 "claimant": "Moonshot AI",
             },
             {
                 "date": "2026-11-04",
-                "relation": "before",
-                "source": "Artigo B",
+                "relation": "on",
+                "source": "Artigo A",
                 "claimant": "Moonshot AI",
             },
         ],
@@ -229,3 +229,22 @@ def test_bad_slug_is_refused(engine, tmp_path):
     with pytest.raises(SiteError, match="cannot be a page path"):
         build_site(engine, tmp_path / "site")
     assert not (tmp_path / "evil").exists()
+
+
+def test_scraped_urls_only_link_when_http(engine, tmp_path):
+    from claims.models import Source
+
+    populate(engine)
+    with Session(engine) as s:
+        src = s.exec(select(Source).where(Source.key == "scraped")).one()
+        src.url = " JavaScript:alert(1)"
+        s.add(src)
+        s.commit()
+    out = tmp_path / "site"
+    build_site(engine, out, now=NOW)
+    for path in out.rglob("*.html"):
+        assert "javascript:" not in path.read_text().lower(), path
+    sources = (out / "sources.html").read_text()
+    assert '<th scope="row">Acme &lt;Orca&gt; page</th>' in sources
+    assert "<td>disputed: 1, overdue: 1</td>" in sources
+    assert "<td>unverified: 2</td>" in sources

@@ -26,8 +26,8 @@ NOW = dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC)
 
 
 @pytest.fixture
-def demo(engine, shared_dir):
-    return build_demo_db(engine, shared_dir)
+def demo(engine):
+    return build_demo_db(engine)
 
 
 def _verdicts(s):
@@ -69,7 +69,7 @@ def test_verify_all_on_demo_like_database(demo):
         assert v[c["before"]].reason.startswith("overdue by 25 days as of 2026-11-28T06:00Z")
         assert v[c["on_b"]].as_of.replace(tzinfo=dt.UTC) == CHECK
         assert v[c["k2p"]].reason == (
-            f"observed 1.026880447728T params (observation #{o['k2p']}) is within the claim's "
+            f"observed ≈1.06T (1,058,589,420,528) params (observation #{o['k2p']}) is within the claim's "
             "1T params (500B–1.5T params) [hub count, derived_packed]"
         )
         assert json.loads(v[c["k2p"]].evidence_json) == [o["k2p"]]

@@ -195,8 +195,13 @@ def main() -> None:
     app()
 
 
-from tracker import cli_site, cli_verify, cli_watch  # noqa: E402 - command modules
+from tracker import cli_schedule, cli_site, cli_verify, cli_watch  # noqa: E402 - command modules
 
 cli_watch.register(app)
 cli_verify.register(app)
 cli_site.register(app)
+cli_schedule.register(app)
+
+from tracker.cli_claims import claims_app  # noqa: E402
+
+app.add_typer(claims_app, name="claims")

@@ -5,8 +5,9 @@ Why Apprise: one URL syntax for ~100 chat, mail and push services
 (``body_maxlen``/``title_maxlen``), and it is maintained. Delivery rules:
 
 - one :class:`claims.models.Delivery` row per (event, subscription) under a unique
-  index; the row is marked ``sending`` and committed *before* the send, so a crash
-  or a second process never sends twice (at most once);
+  index; the row is switched from ``pending`` to ``sending`` (compare-and-set) and
+  committed *before* the send, so a crash or a second process never sends twice
+  (at most once: a row a crash leaves in ``sending`` is not resent by itself);
 - a 2xx marks it ``delivered``; anything else is logged in ``last_error`` and retried
   with exponential backoff, ``dead`` after :data:`MAX_ATTEMPTS`;
 - each row is sent on its own: one failing channel never blocks the others;
@@ -24,6 +25,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 import apprise
+from sqlalchemy import update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
@@ -210,9 +212,8 @@ def drain(
                 continue
             event = session.get(Event, d.event_id)
             subject = session.get(Subject, event.subject_id) if event and event.subject_id else None
-            d.state, d.last_attempt_at = "sending", now
-            session.add(d)
-            session.commit()  # claimed before sending: never sent twice
+            if not _claim(session, d, now):
+                continue  # another process took it
             result, chars = _send_fitted(send, sub, compose(event, subject, base), d.attempts)  # type: ignore[arg-type]
             d.attempts += 1
             if result.ok:
@@ -230,6 +231,19 @@ def drain(
             session.add(d)
             session.commit()
     return DrainReport(planned=planned, delivered=delivered, failed=failed, dead=dead)
+
+
+def _claim(session: Session, d: Delivery, now: dt.datetime) -> bool:
+    """Mark ``d`` as ``sending`` only if it is still ``pending`` (a compare-and-set that
+    two concurrent drains cannot both win), committed before anything is sent."""
+    claimed = session.exec(  # type: ignore[call-overload]
+        update(Delivery)
+        .where(Delivery.id == d.id, Delivery.state == "pending")
+        .values(state="sending", last_attempt_at=now)
+    )
+    session.commit()
+    session.refresh(d)
+    return bool(claimed.rowcount == 1)
 
 
 def _send_fitted(

@@ -10,7 +10,7 @@ import datetime as dt
 import json
 import re
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.engine import Engine
@@ -29,9 +29,9 @@ from claims.models import (
     Verdict,
     Watch,
 )
+from claims.status import WeightsStatus, weights_status
 from tracker.eventtext import as_utc, describe_change
 from tracker.site.charts import Chart, build_charts
-from tracker.site.weights import WeightsStatus, weights_status
 from tracker.site.writer import SiteError
 
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
@@ -126,7 +126,6 @@ class SiteContext:
     watches: list[Watch]
     events: list[EventView]
     data_as_of: dt.datetime | None
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def collect(engine: Engine) -> SiteContext:

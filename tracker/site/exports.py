@@ -118,12 +118,13 @@ def exports(ctx: SiteContext) -> dict[str, str]:
     """Relative path -> file text for every export."""
     all_claims = [cv for sv in ctx.subjects for _, rows in sv.groups for cv in rows]
     all_claims.sort(key=lambda cv: cv.claim.id or 0)
+    records = {id(cv): claim_record(cv) for cv in all_claims}  # each claim encoded once
     out = {
         "api/subjects.json": _dump(
             {"schema": SCHEMA_VERSION, "subjects": [subject_summary(sv) for sv in ctx.subjects]}
         ),
         "api/claims.json": _dump(
-            {"schema": SCHEMA_VERSION, "claims": [claim_record(cv) for cv in all_claims]}
+            {"schema": SCHEMA_VERSION, "claims": [records[id(cv)] for cv in all_claims]}
         ),
         "api/discrepancies.json": _dump(
             {
@@ -137,7 +138,7 @@ def exports(ctx: SiteContext) -> dict[str, str]:
         record = subject_summary(sv)
         record["aliases"] = sv.aliases
         record["variants"] = sv.variants
-        record["claims"] = [claim_record(cv) for _, rows in sv.groups for cv in rows]
+        record["claims"] = [records[id(cv)] for _, rows in sv.groups for cv in rows]
         record["discrepancies"] = [discrepancy_record(dv) for dv in sv.discrepancies]
         record["events"] = [
             {

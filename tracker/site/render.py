@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
@@ -45,6 +46,14 @@ def short_hash(sha: str | None) -> str:
     return (sha or "")[:12]
 
 
+def http_url(url: str | None) -> str:
+    """``url`` when it is http(s), else ``""``: a scraped ``javascript:`` or ``data:``
+    URL never becomes a link."""
+    if not url:
+        return ""
+    return url if urlsplit(url.strip()).scheme.lower() in ("http", "https") else ""
+
+
 def plural(n: int, word: str) -> str:
     """``1 day``, ``3 days``."""
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
@@ -56,6 +65,7 @@ FILTERS: dict[str, Any] = {
     "isoz": iso_z,
     "short_hash": short_hash,
     "plural": plural,
+    "http_url": http_url,
 }
 
 
