@@ -231,3 +231,36 @@ def test_workers_share_one_robots_txt_fetch_per_origin(engine, tmp_path):
     )
     assert summary.failing == 0
     assert asked == ["https://h.example/robots.txt"]
+
+
+def test_recording_never_holds_a_write_transaction_while_workers_fetch(engine, tmp_path):
+    """cases/C17 with workers: watch a is recorded (committed) while b's request is still
+    in flight, and b's request itself commits another write meanwhile."""
+    add_model_watches(engine, {"a.example": 1, "b.example": 1})
+    a_recorded = threading.Event()
+
+    def handler(request):
+        if request.url.host == "b.example":
+            assert a_recorded.wait(BARRIER_TIMEOUT_S)  # a was recorded while b waits here
+            with Session(engine) as s:  # another writer commits during b's network I/O
+                w = s.exec(select(Watch).where(Watch.name == "a.example-0")).one()
+                w.interval_minutes = 30
+                s.add(w)
+                s.commit()
+        return httpx.Response(200, json=info("org/x"))
+
+    def progress(result):
+        if result.name == "a.example-0":
+            a_recorded.set()
+
+    client = make_client(transport=httpx.MockTransport(handler))
+    summary = run_check(
+        engine, client, snapshot_store=SnapshotStore(tmp_path), progress=progress, concurrency=2
+    )
+    assert [(r.name, r.outcome) for r in summary.results] == [
+        ("a.example-0", "unchanged"),
+        ("b.example-0", "unchanged"),
+    ]
+    with Session(engine) as s:
+        a = s.exec(select(Watch).where(Watch.name == "a.example-0")).one()
+    assert (a.interval_minutes, a.state) == (30, "ok")
