@@ -264,3 +264,26 @@ def test_recording_never_holds_a_write_transaction_while_workers_fetch(engine, t
     with Session(engine) as s:
         a = s.exec(select(Watch).where(Watch.name == "a.example-0")).one()
     assert (a.interval_minutes, a.state) == (30, "ok")
+
+
+def test_scheduled_watch_jobs_share_one_client_and_its_per_host_caps(engine, tmp_path, monkeypatch):
+    import tracker.fetch
+    from tracker.jobs import default_jobs
+
+    add_model_watches(engine, {"h.example": 2})
+    made: list[object] = []
+
+    def fake_make_client(settings=None, transport=None):
+        def handler(request):
+            if request.url.path == "/robots.txt":
+                return httpx.Response(404)
+            return httpx.Response(200, json=info("o/m"))
+
+        made.append(object())
+        return httpx.Client(transport=httpx.MockTransport(handler))
+
+    monkeypatch.setattr(tracker.fetch, "make_client", fake_make_client)
+    jobs = default_jobs(engine, snapshot_dir=tmp_path / "s", site_dir=tmp_path / "site")
+    results = [jobs.run_watch(name) for name in ("h.example-0", "h.example-1", "h.example-0")]
+    assert [r.results[0].outcome for r in results] == ["unchanged"] * 3
+    assert len(made) == 1  # one client (one HostThrottle) for every watch job
