@@ -31,8 +31,8 @@ def default_jobs(
 ) -> Jobs:
     """Jobs wired to the real pipeline.
 
-    ``run_watch(name)`` runs :func:`tracker.cycle.run_check` for that watch with a live
-    client (robots.txt obeyed); ``drain_outbox`` sends pending alerts through
+    ``run_watch(name)`` runs :func:`tracker.cycle.run_check` for that watch with the
+    bundle's one live client (robots.txt obeyed; per-host caps shared by all jobs); ``drain_outbox`` sends pending alerts through
     :func:`tracker.notify.drain`; ``rebuild_site`` verifies every claim
     (:func:`claims.verify.verify_all`) and rebuilds the static site into ``site_dir``.
     """
@@ -48,11 +48,13 @@ def default_jobs(
     from tracker.subscriptions import load_subscriptions
 
     store = SnapshotStore(Path(snapshot_dir))
+    # One client for every watch job: its HostThrottle's per-host caps and spacing then
+    # hold across jobs the scheduler runs at the same time (httpx.Client is thread-safe).
+    client = make_client()
 
     def run_watch(name: str) -> Any:
-        with make_client() as client:
-            robots = RobotsPolicy.for_client(client)
-            return run_check(engine, client, snapshot_store=store, watch_names=[name], robots=robots)
+        robots = RobotsPolicy.for_client(client)  # robots.txt cached for this run only
+        return run_check(engine, client, snapshot_store=store, watch_names=[name], robots=robots)
 
     def rebuild_site() -> Any:
         with Session(engine) as session:
