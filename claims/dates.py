@@ -70,6 +70,7 @@ class DateReading:
     moment: dt.datetime | None = None
 
     def to_value(self) -> Value:
+        """The reading as a ``date`` :class:`Value` (the time of day is not part of it)."""
         return date_value(self.iso, self.relation, precision=self.precision)
 
 
@@ -125,11 +126,12 @@ def _patterns(lang: str) -> tuple[re.Pattern[str], ...]:
         r"(?<![\d/.])(?P<a>[0-3]?\d)/(?P<b>[01]?\d)/(?P<y>\d{4}|\d{2})(?![\d/])"
         r"(?:,?\s*(?:às\s+|at\s+)?(?P<hh>[0-2]?\d)[:h](?P<mm>[0-5]\d))?"
     )
-    monyy = r"(?<!\w)(?P<mon>" + mon_alt + r")/(?P<yy>\d{2})(?!\d)"
+    # Any short word before "/YY"; _read() keeps it only when it is a CLDR month (speed).
+    monyy = r"(?<!\w)(?P<mon>[^\W\d_]{3,9})\.?/(?P<yy>\d{2})(?!\d)"
     if lang == "pt":
         named = rf"(?<!\d){day}\s+de\s+{mon}(?:\s+de\s+{year})?(?!\w)"
         named2 = r"(?!)"
-        month_only = rf"\b(?P<mon>{wide})(?:\s+de\s+{year})?(?!\w)"
+        month_only = rf"\b(?=[jfmasondJFMASOND])(?P<mon>{wide})(?:\s+de\s+{year})?(?!\w)"
         words = NUMBER_WORDS_PT
         relative = (
             rf"\b(?P<rel>há|em|daqui\s+a|dentro\s+de)\s+(?P<n>\d+|{words})\s+"
@@ -139,10 +141,10 @@ def _patterns(lang: str) -> tuple[re.Pattern[str], ...]:
     else:
         named = rf"\b{mon}\s+{day}(?:,?\s+{year})?(?!\w)"
         named2 = rf"(?<!\d){day}\s+{mon}(?:,?\s+{year})?(?!\w)"
-        month_only = rf"\b(?P<mon>{wide})(?:\s+{year})?(?!\w)"
+        month_only = rf"\b(?=[jfmasondJFMASOND])(?P<mon>{wide})(?:\s+{year})?(?!\w)"
         words = NUMBER_WORDS_EN
         relative = (
-            rf"\b(?P<rel>in|within)?\s*(?P<n>\d+|{words}|a)\s+"
+            rf"(?:\b(?P<rel>in|within)\s+)?\b(?P<n>\d+|{words}|a)\s+"
             r"(?P<unit>days?|weeks?|months?|years?)\b(?P<ago>\s+ago)?"
         )
         endof = r"\b(?:the\s+)?end\s+of\s+(?:the\s+)?(?P<eo>year|month)\b"
@@ -158,7 +160,8 @@ def scan_dates(
 ) -> list[DateSpan]:
     """Every date expression in ``text`` (non-overlapping, in order) with its relation.
 
-    A missing year is the published date's year; relative phrases are computed from
+    A missing year is the published date's year (the next year when that would put the
+    day more than six months before publication); relative phrases are computed from
     ``published`` (skipped when it is ``None``). Numeric dates follow the CLDR short date
     order of ``locale`` (pt: day/month/year, en: month/day/year, en-GB: day/month), and
     ISO ``YYYY-MM-DD`` is never reordered (cases/C09).
@@ -188,8 +191,12 @@ def scan_dates(
             rel = _relation_before(text, s)
             if kind == "endof":
                 rel = "by" if rel in ("on", "by") else rel
-            if kind == "relative" and m.group("rel") and m.group("rel").lower() in ("há",):
-                rel = "on"
+            if kind == "relative" and m.group("rel"):
+                word = m.group("rel").lower()
+                if word == "há":
+                    rel = "on"
+                elif word in ("within", "dentro de"):
+                    rel = "by"
             reading = DateReading(reading.iso, reading.precision, rel, reading.moment)
             taken.append((s, e))
             out.append(DateSpan(s, e, text[s:e], reading))
@@ -240,7 +247,11 @@ def _read(
             year = int(m["year"]) if m["year"] else base_year
             if year is None:
                 return None
-            return DateReading(dt.date(year, month, int(m["day"])).isoformat())
+            day = dt.date(year, month, int(m["day"]))
+            if not m["year"] and published and (published - day).days > 183:
+                # "4 de janeiro" in a December article is next January, not eleven months ago.
+                day = dt.date(year + 1, month, int(m["day"]))
+            return DateReading(day.isoformat())
         if kind in ("monyy", "month"):
             month = _month_table(lang)[_fold(m["mon"])]
             if kind == "monyy":

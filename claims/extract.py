@@ -3,19 +3,20 @@
 Called by the CLI (``tracker claims extract``) and by any code holding article text.
 Pure: no I/O. Figures are read by :mod:`claims.figures` and :mod:`claims.dates`, their
 attribute by :mod:`claims.extract_rules`, who states them by :mod:`claims.claimants`;
-this module decides which subject each figure is about (see :func:`extract`).
+which subject each is about by :mod:`claims.attribution`; this module finds and
+classifies the candidates (see :func:`extract`).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
-from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import replace
 
 from claims import extract_rules as R
+from claims.attribution import resolve
+from claims.candidates import Candidate
 from claims.claimants import ClaimantMention, find_claimants, named_org_after
 from claims.dates import scan_dates
 from claims.figures import Figure, scan_figures
@@ -30,45 +31,6 @@ _FACTOR_WORD_RE = re.compile(r"\b(?:o\s+|the\s+)?(?P<w>dobro|triplo|twice|double
 _FACTORS = {"dobro": "2", "twice": "2", "double": "2", "triplo": "3", "triple": "3"}
 
 
-@dataclass
-class Candidate:
-    """One candidate claim. ``start``/``end`` are character offsets of ``text`` (the figure as
-    written) in the article; ``how`` says how the subject was decided (``clause``, ``sentence``,
-    ``claimant``, ``restated``, ``paragraph``, ``default``, ``other`` or ``none``)."""
-
-    subject: str | None
-    attribute: str
-    qualifiers: dict[str, str]
-    value: Value
-    claimant: str | None
-    start: int
-    end: int
-    text: str
-    how: str = "none"
-    warnings: list[str] = field(default_factory=list)
-    # internal resolution state
-    _sentence: Sentence | None = field(default=None, repr=False)
-    _hard_null: bool = field(default=False, repr=False)
-    _soft_null: bool = field(default=False, repr=False)
-    _claimant_pronoun: bool = field(default=False, repr=False)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON shape of issue 3: subject, attribute, qualifiers, value (Value.to_dict), claimant,
-        start, end, text, plus ``how`` and ``warnings``."""
-        return {
-            "subject": self.subject,
-            "attribute": self.attribute,
-            "qualifiers": dict(self.qualifiers),
-            "value": self.value.to_dict(),
-            "claimant": self.claimant,
-            "start": self.start,
-            "end": self.end,
-            "text": self.text,
-            "how": self.how,
-            "warnings": list(self.warnings),
-        }
-
-
 def extract(
     text: str,
     subjects: Sequence[SubjectRef],
@@ -77,6 +39,7 @@ def extract(
     published: dt.date | None = None,
     default_subject: str | None = None,
     tz: str | None = None,
+    warnings: list[str] | None = None,
 ) -> list[Candidate]:
     """Candidate claims in article ``text``, in text order.
 
@@ -88,13 +51,17 @@ def extract(
     claimant was seen speaking about ("post da Cerebras" -> Kimi K3), a subject named in the
     sentence, a restatement of a figure already attributed, the last subject named in the
     paragraph, then ``default_subject``. Conditional sentences ("Se ...", "If ...") and
-    questions yield nothing. Raises nothing on odd text; ambiguous numbers are skipped.
+    questions yield nothing. Raises nothing on odd text: a figure that cannot be read
+    unambiguously ("1,000" in pt, "bilhões" in pt-PT) yields no candidate, and its reason
+    is appended to ``warnings`` when a list is given.
     """
     locale = detect_locale(text) if not lang or lang == "auto" else normalize_locale(lang)
     ctx = _Context(text, subjects, locale, published, tz)
     items = ctx.figures() + ctx.ranks() + ctx.dates() + ctx.licenses()
+    if warnings is not None:
+        warnings.extend(ctx.warnings)
     items.sort(key=lambda c: c.start)
-    _resolve(items, ctx, default_subject)
+    resolve(items, ctx, default_subject)
     return [c for c in items if c.attribute]
 
 
@@ -110,6 +77,8 @@ class _Context:
         tz: str | None,
     ) -> None:
         self.text, self.locale, self.published, self.tz = text, locale, published, tz
+        self.warnings: list[str] = []
+        self._by_sentence: dict[int, list[ClaimantMention]] = {}
         self.index = SubjectIndex(subjects)
         self.seg = Segments(text)
         self.benches = R.find_benchmarks(text)
@@ -123,26 +92,33 @@ class _Context:
         ]
         self.generics = R.find_generic(text)
         self.date_spans = scan_dates(text, locale, published, tz)
-        self.claimants: list[ClaimantMention] = []
-        for s in self.seg.sentences:
-            for c in find_claimants(s.text, self.index.organizations()):
-                self.claimants.append(replace(c, start=c.start + s.start, end=c.end + s.start))
-        self.claimants = [c for c in self.claimants if c.pronoun or not self.index.mentions(c.name)]
+        self.claimants: list[ClaimantMention] = find_claimants(text, self.index.organizations())
+        self.claimants = [c for c in self.claimants if c.pronoun or not self.index.is_name(c.name)]
         self.claimant_names = sorted(
             {c.name for c in self.claimants if c.name}, key=len, reverse=True
         )
-        self.masked = taken + [(c.start, c.end) for c in self.competitors]
-        self.masked += [(d.start, d.end) for d in self.date_spans]
+        firsts = {n.split()[0]: n for n in reversed(self.claimant_names)}
+        self._claimant_word = (
+            re.compile(r"\b(" + "|".join(re.escape(f) for f in firsts) + r")\b") if firsts else None
+        )
+        self._claimant_by_first = firsts
+        masked = taken + [(c.start, c.end) for c in self.competitors]
+        masked += [(d.start, d.end) for d in self.date_spans]
+        self.mask = bytearray(len(text))
+        for a, b in masked:
+            self.mask[a:b] = b"\x01" * (b - a)
 
     # -- candidates by kind -------------------------------------------------------
 
     def figures(self) -> list[Candidate]:
+        """Numeric figures (and "o dobro"/"twice") classified into attributes."""
         figs = [
             f
             for f in scan_figures(self.text, self.locale)
-            if f.kind != "ordinal" and not _overlaps(f.start, f.end, self.masked)
+            if f.kind != "ordinal" and self.mask.find(1, f.start, f.end) == -1
         ]
         figs = _merge_parenthetical(figs, self.text)
+        self.warnings += [f"at {f.start}: {w}" for f in figs if not f.readable for w in f.warnings]
         out: list[Candidate] = []
         for i, f in enumerate(figs):
             s = self.seg.at(f.start)
@@ -185,13 +161,15 @@ class _Context:
         if f.kind == "money":
             if not (f.per and f.to_value() and f.default_unit().endswith("_per_mtok")):
                 return None
+            if f.currency != "usd":
+                # Price attributes are in USD; no exchange rate is guessed.
+                self.warnings.append(f"at {f.start}: {f.text!r}: price in {f.currency}, not USD")
+                return None
             side = R.price_side(before, after)
             if side is None:
                 c = make("price_usd_per_mtok", None)  # settled by a restatement, else dropped
             else:
                 c = make(f"price_{side}_usd_per_mtok", None)
-            if c and f.currency != "usd":
-                c.warnings.append(f"{f.text!r}: price in {f.currency}, not USD")
             return c
         if f.kind == "percent":
             sb, sa = self.text[s.start : f.start], self.text[f.end : s.end]
@@ -227,6 +205,7 @@ class _Context:
         return make(attr, "params") if attr else None
 
     def ranks(self) -> list[Candidate]:
+        """Leaderboard ranks ("4º lugar", "em oitavo", "ranked #2") with a named leaderboard."""
         out = []
         for m in R.RANK_RE.finditer(self.text):
             if _overlaps(m.start(), m.end(), [(d.start, d.end) for d in self.date_spans]):
@@ -243,6 +222,7 @@ class _Context:
         return out
 
     def dates(self) -> list[Candidate]:
+        """Dates next to weights words (weights_release_date) or release words (release_date)."""
         out = []
         spans = self.date_spans
         for i, d in enumerate(spans):
@@ -264,14 +244,16 @@ class _Context:
         return out
 
     def licenses(self) -> list[Candidate]:
+        """A licence name with the word licence/licença within 25 characters of it, in a
+        sentence that does not deny it ("não há licença", "no license yet")."""
         out = []
-        for m in R.LICENSE_RE.finditer(self.text):
-            n = R.LICENSE_NAME_RE.match(self.text, m.end())
-            if not n:
+        for n in R.LICENSE_NAME_RE.finditer(self.text):
+            near = self.text[max(0, n.start() - 25) : n.end() + 25]
+            if not R.LICENSE_WORD_RE.search(near):
                 continue
-            s = self.seg.at(m.start())
+            s = self.seg.at(n.start())
             if s.hypothetical or re.search(
-                r"\b(?:não|sem|no|not|without)\b", self.text[s.start : m.start()]
+                r"\b(?:não|sem|no|not|without)\b", self.text[s.start : n.start()]
             ):
                 continue
             v = text_value(R.license_id(n.group("lic")))
@@ -280,10 +262,31 @@ class _Context:
 
     # -- helpers ------------------------------------------------------------------
 
+    def sentence_claimant(self, pos: int) -> str | None:
+        """The first named claimant of the sentence holding ``pos`` (pronouns excluded)."""
+        for m in self._claimants_in(self.seg.at(pos)):
+            if m.name:
+                return m.name
+        return None
+
+    def _claimants_in(self, s: Sentence) -> list[ClaimantMention]:
+        found = self._by_sentence.get(s.start)
+        if found is None:
+            found = [m for m in self.claimants if s.start <= m.start < s.end]
+            self._by_sentence[s.start] = found
+        return found
+
     def _candidate(
         self, attr: str, v: Value, start: int, end: int, s: Sentence, q: dict[str, str]
     ) -> Candidate:
         c = Candidate(None, attr, dict(q), v, None, start, end, self.text[start:end], _sentence=s)
+        if "variant" not in c.qualifiers:
+            # A variant named in the figure's own clause qualifies it ("256K in the Highspeed").
+            cs, ce = s.clause_bounds(start)
+            for m in self.mentions:
+                if m.kind == "variant" and cs <= m.start < ce:
+                    c.qualifiers["variant"] = m.name
+                    break
         self._claimant(c, s)
         return c
 
@@ -336,11 +339,11 @@ class _Context:
     def _claimant(self, c: Candidate, s: Sentence) -> None:
         cs, ce = s.clause_bounds(c.start)
         clause_text = self.text[cs : c.start]
-        for name in self.claimant_names:
-            if re.search(rf"\b{re.escape(name.split()[0])}\b", clause_text):
-                c.claimant = name
-                return
-        in_s = [m for m in self.claimants if s.start <= m.start < s.end]
+        hit = self._claimant_word.search(clause_text) if self._claimant_word else None
+        if hit:
+            c.claimant = self._claimant_by_first[hit.group(1)]
+            return
+        in_s = self._claimants_in(s)
         before = [m for m in in_s if m.start < c.start]
         after = [m for m in in_s if m.start >= c.start]
         pick = before[-1] if before else (after[0] if after else None)
@@ -371,120 +374,6 @@ class _Context:
 
 
 # -- subject resolution -------------------------------------------------------------
-
-
-def _resolve(items: list[Candidate], ctx: _Context, default_subject: str | None) -> None:
-    entities = [(m.start, m.end, "mention", m) for m in ctx.mentions]
-    entities += [(c.start, c.end, "competitor", c) for c in ctx.competitors]
-    entities += [(g.start, g.end, "generic", g) for g in ctx.generics]
-    entities.sort(key=lambda e: e[0])
-    for c in items:
-        s = c._sentence
-        assert s is not None
-        cs, ce = s.clause_bounds(c.start)
-        before = [e for e in entities if cs <= e[0] and e[1] <= c.start]
-        if before:
-            start, end, kind, obj = before[-1]
-            if kind == "mention":
-                c.subject, c.how = obj.slug, "clause"
-            elif kind == "competitor":
-                c._hard_null, c.how = True, "other"
-            else:
-                c._soft_null, c.how = True, "other"
-            continue
-        later = [e for e in entities if c.end <= e[0] and e[1] <= ce and e[2] == "mention"]
-        if later:
-            c.subject, c.how = later[0][3].slug, "clause"
-    # Claimant -> subject, learnt from figures whose subject the clause names.
-    seen: dict[str, Counter[str]] = {}
-    for c in items:
-        if c.how == "clause" and c.claimant and c.subject:
-            seen.setdefault(c.claimant, Counter())[c.subject] += 1
-    claimant_subject = {k: v.most_common(1)[0][0] for k, v in seen.items()}
-    for c in items:
-        if c.how != "none":
-            continue
-        if c.claimant in claimant_subject:
-            c.subject, c.how = claimant_subject[c.claimant], "claimant"
-            continue
-        s = c._sentence
-        assert s is not None
-        in_s = [m for m in ctx.mentions if s.start <= m.start < s.end]
-        if in_s:
-            prev = [m for m in in_s if m.start < c.start]
-            c.subject, c.how = (prev[-1] if prev else in_s[0]).slug, "sentence"
-    _restatements(items)
-    for c in items:
-        if c.subject or c._hard_null or c._soft_null or c.attribute == "price_usd_per_mtok":
-            continue
-        s = c._sentence
-        assert s is not None
-        para = [
-            m
-            for m in ctx.mentions
-            if m.start < c.start and ctx.seg.at(m.start).paragraph == s.paragraph
-        ]
-        if para:
-            c.subject, c.how = para[-1].slug, "paragraph"
-        elif default_subject:
-            c.subject, c.how = default_subject, "default"
-    _restatements(items)
-    for c in items:
-        if c.attribute == "price_usd_per_mtok":
-            c.attribute = ""  # input or output never said, and not a restatement: dropped
-        if c._claimant_pronoun and not c.claimant:
-            c.claimant = ctx.index.organization(c.subject)
-        if c.subject is None and c.how == "none":
-            c.how = "none"
-
-
-def _restatements(items: list[Candidate]) -> None:
-    attributed = [c for c in items if c.subject]
-    for c in items:
-        if c.subject or c._hard_null:
-            continue
-        match = _restated(c, attributed)
-        if match is not None:
-            c.subject, c.how = match.subject, "restated"
-            c.claimant = c.claimant or match.claimant
-            if c.attribute == "price_usd_per_mtok":
-                c.attribute = match.attribute
-            for k, v in match.qualifiers.items():
-                c.qualifiers.setdefault(k, v)
-
-
-def _restated(c: Candidate, attributed: list[Candidate]) -> Candidate | None:
-    """The attributed figure ``c`` repeats (same attribute, same value or a range end, no
-    conflicting qualifier), when all such figures agree on the subject."""
-    hits = []
-    for a in attributed:
-        same_attr = a.attribute == c.attribute or (
-            c.attribute == "price_usd_per_mtok"
-            and a.attribute.startswith("price_")
-            and "mtok" in a.attribute
-        )
-        if not same_attr or a is c:
-            continue
-        if any(a.qualifiers.get(k) not in (None, v) for k, v in c.qualifiers.items()):
-            continue
-        if _same_value(c.value, a.value):
-            hits.append(a)
-    subjects = {h.subject for h in hits}
-    if len(subjects) != 1:
-        return None
-    return hits[0]
-
-
-def _same_value(x: Value, y: Value) -> bool:
-    if x == y:
-        return True
-    if x.kind == "quantity" and y.kind == "quantity":
-        return x.value == y.value and x.unit == y.unit
-    if x.kind == "quantity" and y.kind == "range":
-        return x.value in (y.low, y.high) and x.unit == y.unit
-    if x.kind == "date" and y.kind == "date":
-        return x.value == y.value
-    return False
 
 
 def _merge_parenthetical(figs: list[Figure], text: str) -> list[Figure]:

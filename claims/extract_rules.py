@@ -32,12 +32,15 @@ _STOP_CAPS = frozenset(
     "A O As Os No Na Nos Nas Em De Do Da Com Para Por Pelo Pela The In On At Of For With And "
     "E Um Uma Its Seu Sua Neste Nesta No Segundo Como Mas".split()
 )
+_BENCH_HEAD_RE = re.compile(
+    r"[Bb]ench|Index|Arena|Eval|MMLU|GPQA|AIME|HLE|HumanEval|BrowseComp|ARC-AGI|MATH-500|Humanity"
+)
 _BENCH_RE = re.compile(
-    r"(?P<name>(?:[A-Z][\w'’-]*\s+){0,3}"
+    r"(?<![\w'’-])(?P<name>(?:[A-Z][\w'’-]*\s+){0,3}"
     r"(?:[\w-]*[Bb]ench|Index|Arena|Eval)(?:\s+(?:WebDev|Verified|Pro|Lite|Hard|Text|Vision|Diamond))?"
     r"|MMLU(?:-Pro)?|GPQA(?:\s+Diamond)?|AIME|HLE|HumanEval|LiveCodeBench|BrowseComp"
     r"|ARC-AGI(?:-\d)?|MATH-500|Humanity's Last Exam)"
-    r"(?:\s+(?P<ver>v?\d+(?:\.\d+)+|\d{4}|v\d+))?(?![\w.])"
+    r"(?:\s+(?P<ver>v?\d+(?:\.\d+)+|\d{4}|v\d+))?(?!\w|\.\d)"
 )
 # Canonical names, so figures from different articles share a qualifier (project table).
 BENCHMARK_CANONICAL: dict[str, str] = {
@@ -55,7 +58,15 @@ GENERIC_BENCH_RE = re.compile(
 def find_benchmarks(text: str) -> list[Named]:
     """Benchmark/leaderboard names with versions ("Terminal-Bench 4.0", "Code Arena WebDev")."""
     out: list[Named] = []
-    for m in _BENCH_RE.finditer(text):
+    windows: list[list[int]] = []
+    for h in _BENCH_HEAD_RE.finditer(text):
+        lo, hi = max(0, h.start() - 60), h.end() + 25
+        if windows and lo <= windows[-1][1]:
+            windows[-1][1] = hi
+        else:
+            windows.append([lo, hi])
+    matches = [m for lo, hi in windows for m in _BENCH_RE.finditer(text, lo, min(hi, len(text)))]
+    for m in matches:
         words = m.group("name").split()
         start = m.start()
         while len(words) > 1 and words[0] in _STOP_CAPS:
@@ -115,7 +126,7 @@ def find_competitors(text: str) -> list[Named]:
 
 
 def find_generic(text: str) -> list[Named]:
-    """Indefinite or generic models ("um modelo denso de", "o carro-chefe", "da classe")."""
+    """Indefinite or generic models ("um modelo", "a dense model", "carro-chefe", "classe")."""
     return [Named(m.start(), m.end(), "generic", m.group(0)) for m in _GENERIC_RE.finditer(text)]
 
 
@@ -167,11 +178,12 @@ _TOKENS_PER_SEC = re.compile(
     re.I,
 )
 _TOKENS = re.compile(r"^\s*-?\s*(?:de\s+)?tokens?\b", re.I)
+_CONTEXT_AFTER = re.compile(r"^\s*-?\s*(?:tokens?\s+)?(?:de\s+)?(?:context|contexto)\b", re.I)
 _CONTEXT_KW = re.compile(r"context|janela|window", re.I)
 _CONTEXT_BEFORE = re.compile(
     r"(?:contexto|janela|context(?:\s+window)?|window)\s+(?:de|of)?\s*(?:até\s+)?$", re.I
 )
-_PARAMS_AFTER = re.compile(r"^\s*(?:de\s+)?(?:parâmetros|parametros|parameters|params)\b", re.I)
+_PARAMS_AFTER = re.compile(r"^\s*-?(?:de\s+)?(?:parâmetros|parametros|parameters|params)\b", re.I)
 _OTHER_NOUN_AFTER = re.compile(
     r"^\s*(?:de\s+)?(?!parâm|param|capacidade|ativa|total)(?:tokens?|usu[áa]rios|users|d[óo]lares|dollars|reais|"
     r"downloads|linhas|lines|palavras|words|horas|hours|dias|days|requisições|requests|p[áa]ginas|"
@@ -184,6 +196,7 @@ _DIRECT_KIND = re.compile(
     r"^\s*(?:de\s+)?(?:(?:parâmetros|parameters|params)\s+)?(ativ\w*|active|activated|total|totais|in\s+total)\b",
     re.I,
 )
+_CONJ = re.compile(r"\s(?:e|and)\s")
 _BITS_AFTER = re.compile(r"^\s*-?\s*bits?\b", re.I)
 PRICE_CONTEXT = re.compile(
     r"preç|price|pricing|tabela|custo|cost|barat|cheap|caro|expensive|por\s+milhão|US\$|\$", re.I
@@ -205,15 +218,12 @@ RELEASE_KW = re.compile(
     r"disponível\s+desde|available\s+since",
     re.I,
 )
-LICENSE_RE = re.compile(
-    r"licen[cs]ed?\s+(?:under\s+)?(?:a\s+|the\s+)?|licen[cs]a\s+(?:de\s+uso\s+)?(?:é\s+)?(?:a\s+)?",
-    re.I,
-)
 LICENSE_NAME_RE = re.compile(
-    r"(?P<lic>modified\s+MIT|MIT|Apache(?:[- ]2\.0|\s+License\s+2\.0)?"
-    r"|CC[- ]BY(?:-[A-Z]{2})*(?:[- ]\d\.\d)?|"
-    r"OpenRAIL(?:-M)?|GPL-?3\.0|Llama\s+\d(?:\.\d)?\s+Community)\b"
+    r"(?<![\w-])(?P<lic>modified\s+MIT|MIT|Apache(?:[- ]2\.0|\s+License\s+2\.0)?"
+    r"|CC[- ]BY(?:-[A-Z]{2})*(?:[- ]\d\.\d)?|OpenRAIL(?:-M)?|GPL-?3\.0"
+    r"|Llama\s+\d(?:\.\d)?\s+Community)(?![\w-])"
 )
+LICENSE_WORD_RE = re.compile(r"licen[cçs]", re.I)
 
 
 def nearest(pattern: re.Pattern[str], before: str, after: str) -> tuple[int, bool] | None:
@@ -245,7 +255,7 @@ def params_attribute(fig: Figure, before: str, after: str) -> str | None:
     direct = _DIRECT_KIND.match(after)
     if direct:
         return "active_params" if _ACTIVE_KW.match(direct.group(1)) else "total_params"
-    before = re.split(r"\s(?:e|and)\s", before)[-1]
+    before = _CONJ.split(before)[-1]
     act = nearest(_ACTIVE_KW, before, after)
     tot = nearest(_TOTAL_KW, before, after)
     if act and (not tot or act[0] < tot[0]):
@@ -254,7 +264,7 @@ def params_attribute(fig: Figure, before: str, after: str) -> str | None:
 
 
 def price_direction(before: str, after: str) -> int | None:
-    """-1 for a cut ("menor", "cortou", "lower"), +1 for a rise, ``None`` when unsaid."""
+    """-1 for a cut ("menor", "corte", "lower"), +1 for a rise, ``None`` when unsaid."""
     down = nearest(_DOWN_KW, before, after)
     up = nearest(_UP_KW, before, after)
     if down and (not up or down[0] <= up[0]):
@@ -272,7 +282,7 @@ def price_side(before: str, after: str) -> str | None:
         if i_after and (not o_after or i_after.start() < o_after.start()):
             return "input"
         return "output"
-    before = re.split(r"\s(?:e|and)\s", before)[-1]
+    before = _CONJ.split(before)[-1]
     i = nearest(_INPUT_KW, before, after)
     o = nearest(_OUTPUT_KW, before, after)
     if i and (not o or i[0] < o[0]):
@@ -294,16 +304,19 @@ def factor_attribute(clause_after: str, clause_before: str) -> str | None:
 
 
 def is_tokens_per_second(after: str) -> bool:
+    """ "tokens/s", "tokens por segundo", "tokens per second" right after the figure."""
     return bool(_TOKENS_PER_SEC.match(after))
 
 
 def is_context_window(before: str, after: str, clause: str) -> bool:
-    if _TOKENS.match(after) and _CONTEXT_KW.search(clause):
+    """Tokens with "contexto/janela/context/window" in the clause, or "contexto de 1M"."""
+    if _TOKENS.match(after) and _CONTEXT_KW.search(clause) or _CONTEXT_AFTER.match(after):
         return True
     return bool(_CONTEXT_BEFORE.search(before))
 
 
 def is_bits(after: str) -> bool:
+    """ "4 bits", "4-bit" right after the figure."""
     return bool(_BITS_AFTER.match(after))
 
 

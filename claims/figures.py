@@ -82,7 +82,10 @@ def figure_regex(locale: str) -> re.Pattern[str]:
     num = rf"\d{{1,3}}(?:[.,{spaces}]\d{{3}})+(?:[.,]\d+)?(?!\d)|\d+(?:[.,]\d+)?"
     words = NUMBER_WORDS_PT if locale.startswith("pt") else NUMBER_WORDS_EN
     number = rf"(?:{num}|(?i:\b(?:{words})\b))"
-    scale = rf"(?:\s*(?P<{{s}}>{SCALE_WORD_PATTERN})\b(?:\s+de\b)?|(?P<{{x}}>[kKMBT])(?![\w-]))"
+    scale = (
+        rf"(?:\s*(?P<{{s}}>{SCALE_WORD_PATTERN})\b(?:\s+de\b)?"
+        rf"|(?P<{{x}}>[kKMBT])(?:(?![\w-])|(?=-(?:tokens?|param))))"
+    )
     pattern = (
         rf"(?:(?P<approx>(?i:{APPROX_WORDS}))\s*)?"
         rf"(?:(?P<lo>(?i:{LOWER_BOUND_WORDS}))\s+|(?P<hi>(?i:{UPPER_BOUND_WORDS}))\s+)?"
@@ -103,6 +106,20 @@ def figure_regex(locale: str) -> re.Pattern[str]:
         rf"(?P<pertail>\s*(?:/|\bpor\b|\bper\b|\ba\s+cada\b)\s*(?:1\s*)?(?P<per>{PER_UNIT})(?!\w))?"
     )
     return re.compile(pattern)
+
+
+@lru_cache(maxsize=16)
+def _anchor_regexes(locale: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """(number anchor, prefix-before-anchor) patterns: the figure pattern is tried only where
+    a number starts, from the earliest approx/bound/currency words before it (speed)."""
+    words = NUMBER_WORDS_PT if locale.startswith("pt") else NUMBER_WORDS_EN
+    anchor = re.compile(rf"(?<![^\W_])\d+|(?i:\b(?:{words})\b)")
+    # Any one prefix piece (with the spaces after it); chained backwards from an anchor.
+    piece = re.compile(
+        rf"(?:(?<!\w)(?i:{APPROX_WORDS}|{LOWER_BOUND_WORDS}|{UPPER_BOUND_WORDS}|entre|between)(?!\w)"
+        rf"|(?<![\w$])(?:{CURRENCY_BEFORE})|[-−~≈]|aprox\.)\s*"
+    )
+    return anchor, piece
 
 
 @dataclass(frozen=True)
@@ -136,10 +153,12 @@ class Figure:
 
     @property
     def is_range(self) -> bool:
+        """True for "X a Y", "X-Y", "entre X e Y"."""
         return self.high_text is not None
 
     @property
     def readable(self) -> bool:
+        """False when a number or scale word was ambiguous in the locale."""
         return self.low_text is not None and not any("ambiguous" in w for w in self.warnings)
 
     def to_value(self, unit: str | None = None) -> Value | None:
@@ -168,6 +187,7 @@ class Figure:
         )
 
     def default_unit(self) -> str:
+        """``percent``, ``times``, ``<cur>_per_mtok``, ``<cur>_per_month``, ``<cur>``, ``count``."""
         if self.kind == "percent":
             return "percent"
         if self.kind == "times":
@@ -188,8 +208,33 @@ def scan_figures(text: str, locale: str) -> list[Figure]:
     Digits glued to letters or hyphens ("K3.1", "WSE-3T", "GPT-6", "FP16") are not figures.
     """
     loc = normalize_locale(locale)
+    full = figure_regex(loc)
+    anchor, piece = _anchor_regexes(loc)
+    starts_by_end: dict[int, int] = {}
+    for p in piece.finditer(text):
+        starts_by_end.setdefault(p.end(), p.start())
     out: list[Figure] = []
-    for m in figure_regex(loc).finditer(text):
+    done = 0
+    for a in anchor.finditer(text):
+        if a.start() < done:
+            continue
+        start = a.start()
+        for _ in range(5):  # approx, bound, "entre", currency, sign
+            before = starts_by_end.get(start)
+            if before is None or before < done:
+                break
+            start = before
+        m = full.match(text, start)
+        while m is None or m.group("n1") is None or m.start("n1") != a.start():
+            # A prefix that is not one (e.g. "a" read as a range word): retry closer.
+            if start >= a.start():
+                m = None
+                break
+            start += 1
+            m = full.match(text, start)
+        if m is None:
+            continue
+        done = m.end()
         fig = _figure_from_match(m, loc)
         if fig is not None:
             out.append(fig)
@@ -214,8 +259,10 @@ def _number(token: str, loc: str, warnings: list[str]) -> tuple[str | None, bool
     return (str(n) if n is not None else None), True
 
 
-def _scale(m: re.Match[str], s: str, x: str, loc: str, warnings: list[str]) -> Decimal | None:
-    word = m.group(s) or m.group(x)
+def _scale(
+    g: dict[str, str | None], s: str, x: str, loc: str, warnings: list[str]
+) -> Decimal | None:
+    word = g[s] or g[x]
     if not word:
         return None
     sc = scale_of(word, loc)
@@ -226,36 +273,37 @@ def _scale(m: re.Match[str], s: str, x: str, loc: str, warnings: list[str]) -> D
 
 
 def _figure_from_match(m: re.Match[str], loc: str) -> Figure | None:
+    g = m.groupdict()
     warnings: list[str] = []
-    n1, is_word = _number(m.group("n1"), loc, warnings)
-    n2 = _number(m.group("n2"), loc, warnings)[0] if m.group("n2") else None
-    s1 = _scale(m, "s1", "x1", loc, warnings)
-    s2 = _scale(m, "s2", "x2", loc, warnings) if m.group("n2") else None
+    n1, is_word = _number(g["n1"], loc, warnings)
+    n2 = _number(g["n2"], loc, warnings)[0] if g["n2"] else None
+    s1 = _scale(g, "s1", "x1", loc, warnings)
+    s2 = _scale(g, "s2", "x2", loc, warnings) if g["n2"] else None
     if any("ambiguous scale" in w for w in warnings):
         n1 = None
-    cur = m.group("cur") or m.group("cur2")
+    cur = g["cur"] or g["cur2"]
     kind = "plain"
-    if m.group("ord"):
+    if g["ord"]:
         kind = "ordinal"
-    elif m.group("pct"):
+    elif g["pct"]:
         kind = "percent"
-    elif m.group("times"):
+    elif g["times"]:
         kind = "times"
     elif cur:
         kind = "money"
     if is_word and kind == "plain" and not (s1 or s2):
         return None  # bare number words ("um", "duas") are not figures on their own
-    if m.group("n2") and n2 is None:
+    if g["n2"] and n2 is None:
         n1 = None
-    per = m.group("per") if kind == "money" else None
-    end = m.end() if (per or not m.group("pertail")) else m.start("pertail")
+    per = g["per"] if kind == "money" else None
+    end = m.end() if (per or not g["pertail"]) else m.start("pertail")
     text = _TRAILING_DE.sub("", m.string[m.start() : end].rstrip())
-    is_range = m.group("n2") is not None
+    is_range = g["n2"] is not None
     relation = None
     if not is_range:
-        if m.group("lo") or m.group("plus"):
+        if g["lo"] or g["plus"]:
             relation = "at_least"
-        elif m.group("hi"):
+        elif g["hi"]:
             relation = "at_most"
     if per and per.lower() == "milhao":
         per = "milhão"
@@ -267,10 +315,10 @@ def _figure_from_match(m: re.Match[str], loc: str) -> Figure | None:
         high_text=n2 if is_range else None,
         scale=s2 or s1 or Decimal(1),
         scaled=bool(s1 or s2),
-        approx=bool(m.group("approx")),
+        approx=bool(g["approx"]),
         relation=relation,
-        open_high=bool(m.group("plus")) and is_range,
-        negative=bool(m.group("neg")),
+        open_high=bool(g["plus"]) and is_range,
+        negative=bool(g["neg"]),
         kind=kind,
         currency=_CURRENCY_CODES.get(cur) if cur else None,
         per=per,

@@ -12,17 +12,15 @@ from sqlmodel import Session, select
 from claims.derived import derive_total_params
 from claims.facts import ClaimView, ObsView
 from claims.judge import effective_value
-from claims.models import Claim, Observation, Source, Subject, SubjectAlias, Watch
+from claims.models import Claim, Observation, Source, Subject, SubjectAlias, Watch, as_utc
 
 HUB_ORG_ADAPTER = "huggingface_org"
 HUB_MODEL_ADAPTER = "huggingface_model"
 
 
 def aware(t: dt.datetime | None) -> dt.datetime | None:
-    """SQLite hands datetimes back naive; they are stored as UTC."""
-    if t is None:
-        return None
-    return t.replace(tzinfo=dt.UTC) if t.tzinfo is None else t.astimezone(dt.UTC)
+    """:func:`claims.models.as_utc` that lets ``None`` through."""
+    return None if t is None else as_utc(t)
 
 
 def load_claims(session: Session) -> list[ClaimView]:

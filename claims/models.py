@@ -21,6 +21,11 @@ def utcnow() -> dt.datetime:
     return dt.datetime.now(dt.UTC).replace(microsecond=0)
 
 
+def as_utc(t: dt.datetime) -> dt.datetime:
+    """Aware UTC: SQLite hands datetimes back naive, and the database only holds UTC."""
+    return t.replace(tzinfo=dt.UTC) if t.tzinfo is None else t.astimezone(dt.UTC)
+
+
 def dumps(obj: Any) -> str:
     """Canonical JSON (sorted keys, no spaces) used for stored JSON and content keys."""
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
@@ -144,7 +149,7 @@ class ScheduleState(SQLModel, table=True):
     next_run_at: dt.datetime | None = None
     last_started_at: dt.datetime | None = None
     last_finished_at: dt.datetime | None = None
-    last_outcome: str | None = None  # ok / error / skipped
+    last_outcome: str | None = None  # ok / error / missed
     last_error: str | None = None
 
 

@@ -42,6 +42,7 @@ class NumberReading:
 
     @property
     def value(self) -> Decimal | None:
+        """The number as an exact Decimal, ``None`` when ambiguous."""
         return Decimal(self.text) if self.text is not None else None
 
 
@@ -76,6 +77,7 @@ def separators(locale: str) -> tuple[str, str]:
     return get_decimal_symbol(loc), get_group_symbol(loc)
 
 
+@lru_cache(maxsize=4096)
 def read_number(token: str, locale: str) -> NumberReading:
     """Read one numeric token in ``locale``; never guesses across a 100x/1000x ambiguity.
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 # Words whose trailing period does not end a sentence.
 ABBREVIATIONS = frozenset(
@@ -34,15 +35,19 @@ class Sentence:
         """Conditional or question ("Se ...", "If ...", ends with "?"): figures are not claims."""
         return bool(HYPOTHETICAL_RE.match(self.text)) or self.text.rstrip().endswith("?")
 
+    @cached_property
+    def _separators(self) -> list[tuple[int, int]]:
+        return [m.span() for m in _CLAUSE_RE.finditer(self.text)]
+
     def clause_bounds(self, pos: int) -> tuple[int, int]:
         """Absolute (start, end) of the clause holding absolute offset ``pos``."""
         rel = pos - self.start
         lo, hi = 0, len(self.text)
-        for m in _CLAUSE_RE.finditer(self.text):
-            if m.end() <= rel:
-                lo = m.end()
-            elif m.start() >= rel:
-                hi = m.start()
+        for a, b in self._separators:
+            if b <= rel:
+                lo = b
+            elif a >= rel:
+                hi = a
                 break
         return self.start + lo, self.start + hi
 
@@ -59,9 +64,6 @@ class Segments:
         """The sentence containing absolute offset ``pos``."""
         i = max(0, bisect.bisect_right(self._starts, pos) - 1)
         return self.sentences[i]
-
-    def index(self, sentence: Sentence) -> int:
-        return self._starts.index(sentence.start)
 
 
 def _split(text: str):  # type: ignore[no-untyped-def]

@@ -5,13 +5,14 @@ how late are the promises. Reads observations, claims and watch checks; pure que
 from __future__ import annotations
 
 import datetime as dt
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
 from sqlmodel import Session, select
 
 from claims import models
+from claims.loaders import last_hub_check, load_observations
+from claims.models import as_utc
 from claims.values import Value
 
 
@@ -78,38 +79,6 @@ class WeightsStatus:
         }
 
 
-def as_utc(t: dt.datetime) -> dt.datetime:
-    """SQLite hands datetimes back naive; the database only holds UTC."""
-    return t if t.tzinfo else t.replace(tzinfo=dt.UTC)
-
-
-def last_hub_check(session: Session, subject: models.Subject) -> dt.datetime | None:
-    """Last successful run of a Hub watch that covers the subject (org listing or its repo)."""
-    repos = {
-        a.alias.lower()
-        for a in session.exec(
-            select(models.SubjectAlias).where(
-                models.SubjectAlias.subject_id == subject.id,
-                models.SubjectAlias.namespace == "huggingface",
-            )
-        )
-    }
-    best: dt.datetime | None = None
-    for w in session.exec(
-        select(models.Watch).where(models.Watch.adapter.startswith("huggingface"))
-    ):  # type: ignore[attr-defined]
-        params = json.loads(w.params_json or "{}")
-        covers = (
-            w.adapter == "huggingface_org"
-            and subject.hub_org
-            and params.get("org") == subject.hub_org
-        ) or (w.adapter == "huggingface_model" and str(params.get("repo", "")).lower() in repos)
-        if covers and w.last_success is not None:
-            t = as_utc(w.last_success)
-            best = t if best is None or t > best else best
-    return best
-
-
 def weights_status(session: Session, subject: models.Subject) -> WeightsStatus:
     """Compute :class:`WeightsStatus` for ``subject`` from the database."""
     status = WeightsStatus(slug=subject.slug, name=subject.name, landed=False)
@@ -152,7 +121,8 @@ def weights_status(session: Session, subject: models.Subject) -> WeightsStatus:
             Promise(str(v.value), str(v.relation), source.title, claim.claimant, claim.id)
         )
     status.promises.sort(key=lambda p: (p.date, p.relation, p.source))
-    status.as_of = last_hub_check(session, subject)
+    own = [o for o in load_observations(session) if o.subject_id == subject.id]
+    status.as_of = last_hub_check(session, subject, own)
     if not status.landed and status.promises and status.as_of is not None:
         latest_deadline = max(p.deadline() for p in status.promises)
         late = (status.as_of.date() - latest_deadline).days

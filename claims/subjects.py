@@ -97,11 +97,17 @@ class SubjectIndex:
         out.sort(key=lambda x: x.start)
         return out
 
+    def is_name(self, text: str) -> bool:
+        """True when ``text`` starts with one of the subjects' names (not a claimant)."""
+        return self._name_re is not None and self._name_re.match(text) is not None
+
     def organization(self, slug: str | None) -> str | None:
+        """The organization of subject ``slug`` ("Moonshot AI"), if known."""
         s = self.subjects.get(slug or "")
         return s.organization if s else None
 
     def organizations(self) -> Iterable[str]:
+        """All known organizations, used to expand "Moonshot" to "Moonshot AI"."""
         return [s.organization for s in self.subjects.values() if s.organization]
 
 

@@ -31,6 +31,9 @@ ATTRIBUTES: dict[str, tuple[tuple[str, ...], str | None]] = {
     # safetensors element count as the Hub reports it, NOT quantization-aware (packed
     # INT4 in I32 counts 1/8); extra holds per-dtype counts. Never compared to claims.
     "hub_params_raw": (("quantity",), "params"),
+    # sha256 (hex) of a repo's LICENSE file text, normalized by
+    # claims.licenses.license_text_sha256; a new hash is a licence change.
+    "license_text_sha256": (("text",), None),
 }
 
 # Qualifiers that make two figures of one attribute comparable.

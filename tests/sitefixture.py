@@ -95,6 +95,7 @@ def populate(engine) -> dict[str, int]:  # type: ignore[no-untyped-def]
             name="hf-moonshotai",
             adapter="huggingface_org",
             url="https://huggingface.co/api/models?author=moonshotai",
+            params_json='{"org": "moonshotai"}',
             state="ok",
             last_run=t(20),
             last_success=t(20),

@@ -133,3 +133,55 @@ def test_console_check_catches_a_script_error(tmp_path):
         thread.join()
     assert any("Uncaught Error: boom" in line for line in console_lines(dom.stderr))
     assert "<img" in dom.stdout
+
+
+@pytest.fixture(scope="module")
+def demo_served(tmp_path_factory):
+    """The real demo: curated data + the recorded Hub/price responses, built and served."""
+    from claims.db import make_engine
+    from tracker.demo import run_demo
+
+    binary = chromium()
+    root = tmp_path_factory.mktemp("demo")
+    repo = Path(__file__).resolve().parent.parent
+    run_demo(
+        make_engine(root / "t.db"),
+        data_dir=repo / "data",
+        har=repo / "data" / "recordings" / "demo.har",
+        out_dir=root / "site",
+        snapshot_dir=root / "snapshots",
+    )
+    server = make_server(root / "site", 0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield binary, f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+    thread.join()
+
+
+@pytest.mark.parametrize(
+    "path,expected",
+    [
+        (
+            "index.html",
+            ["Kimi K3.1 Pro", "not landed", "overdue by 24 days", "moonshotai/Kimi-K2-Thinking"],
+        ),
+        ("subjects/kimi-k3.1-pro/index.html", ["Terminal-Bench", "disputed", "overdue"]),
+        ("discrepancies.html", ["Terminal-Bench 4.0", "Terminal-Bench 3.0", "before 2026-11-04"]),
+    ],
+)
+def test_demo_site_in_browser(demo_served, tmp_path, path, expected):
+    binary, base = demo_served
+    dom = run_chromium(binary, tmp_path / "profile", "--dump-dom", base + path)
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    assert console_lines(dom.stderr) == []
+    for text in expected:
+        assert text in dom.stdout, text
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    target = ARTIFACTS / ("demo-" + path.replace("/", "-").replace(".html", ".png"))
+    target.unlink(missing_ok=True)
+    pic = run_chromium(
+        binary, tmp_path / "p2", f"--screenshot={target}", "--window-size=1280,1000", base + path
+    )
+    assert pic.returncode == 0 and target.stat().st_size > 1000

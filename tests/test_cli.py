@@ -77,6 +77,7 @@ def test_demo_end_to_end_and_status(tmp_path, monkeypatch):
 
 def test_unknown_subject_is_one_line_error(tmp_path, monkeypatch):
     monkeypatch.chdir(ROOT)
+    assert _run("load", "--db", str(tmp_path / "x.db"))[0] == 0
     code, out = _run("status", "gpt-9", "--db", str(tmp_path / "x.db"))
     assert code == 1
     assert out.strip().startswith("error: unknown subject 'gpt-9'")
@@ -111,11 +112,31 @@ def test_check_replay_of_missing_url_fails_the_watch_not_the_run(tmp_path, monke
     assert "https://openrouter.ai/api/v1/models" in failed[0]["error"]
 
 
-def test_check_with_missing_har_file(tmp_path):
-    code, out = _run(
-        "check", "--replay", str(tmp_path / "nope.har"), "--db", str(tmp_path / "t.db")
-    )
+def test_check_with_missing_har_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    assert _run("load", "--db", str(tmp_path / "t.db"))[0] == 0
+    code, out = _run("check", "--replay", str(tmp_path / "nope.har"), "--db", str(tmp_path / "t.db"))
     assert code == 1 and "no such HAR file" in out
+
+
+def test_reading_commands_never_create_a_database(tmp_path):
+    missing = tmp_path / "nodir" / "x.db"
+    for args in (["status", "kimi-k3.1-pro"], ["verify"], ["discrepancies"], ["build", "--out", str(tmp_path / "s")]):
+        code, out = _run(*args, "--db", str(missing))
+        assert code == 1, args
+        assert out.strip() == (
+            f"error: database {missing} does not exist; run `tracker demo` or `tracker load` first, or pass --db"
+        )
+    assert not missing.parent.exists()
+
+
+def test_bad_data_creates_no_database(tmp_path):
+    bad = tmp_path / "data"
+    (bad / "claims").mkdir(parents=True)
+    (bad / "subjects.toml").write_text('[[subject]]\nslug = "x"\nname = "X\n')
+    code, out = _run("load", "--data", str(bad), "--db", str(tmp_path / "new.db"))
+    assert code == 1 and out.startswith(f"error: {bad / 'subjects.toml'}:3: toml: ")
+    assert not (tmp_path / "new.db").exists()
 
 
 def test_parse_reruns_adapter_on_recording():

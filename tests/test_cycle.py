@@ -73,6 +73,11 @@ def test_demo_cycle_finds_k2_thinking_weights_and_no_k31_pro(engine, tmp_path):
         ("gated", repo): "false",
         ("repo_created", repo): "2025-11-04",
         ("hub_params_raw", repo): 170738182128,
+        # From the same run's config.json + index + LICENSE (hub_files; cases/C01):
+        ("total_params", repo): 1026880447728,
+        ("license_text_sha256", repo): (
+            "5a5323f745fa09cf5bba73fb84b0962567e8c9cb35c2f65e9599f73f79c977a5"
+        ),
         ("context_window", repo): 262144,
         ("weights_precision_bits", repo): 4,
         ("price_input_usd_per_mtok", "{}"): Decimal("0.6"),  # OpenRouter, via hugging_face_id
@@ -107,7 +112,8 @@ def test_demo_cycle_finds_k2_thinking_weights_and_no_k31_pro(engine, tmp_path):
     }
     assert summary.events == 1
     snaps = rows(engine, Snapshot)
-    assert len(snaps) == 5 and all(store.get(s.sha256) for s in snaps)
+    # 7 distinct URLs; config.json is fetched by its own watch and by the model watch
+    assert len(snaps) == 8 and all(store.get(s.sha256) for s in snaps)
     watch = rows(engine, Watch, Watch.name == "hf-org-moonshotai")[0]
     assert watch.state == "ok" and watch.last_success == RECORDED
     assert watch.etag == 'W/"56a6a989f23338b852d3772477f"'
@@ -127,7 +133,9 @@ def test_second_cycle_sends_validators_and_records_nothing_new(engine, tmp_path)
     assert summary.observations == 0 and summary.events == 0
     assert [(o.id, o.value_key, o.current) for o in rows(engine, Observation)] == before
     assert len(rows(engine, Event)) == 1
-    assert len(rows(engine, Snapshot)) == 5  # 304s and identical bodies add none
+    assert len(rows(engine, Snapshot)) == 8  # 304s and identical bodies add none
+    # The model info's 304 means an unchanged repo: its files are not fetched again.
+    assert not any("/resolve/main/LICENSE" in str(r.url) for r in spy.requests)
 
 
 def test_identical_cycle_without_validators_adds_no_events(engine, tmp_path):

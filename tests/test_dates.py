@@ -80,6 +80,12 @@ def test_relations_and_resolution_against_published_date(text, locale, iso, rela
     assert (r.iso, r.relation) == (iso, relation)
 
 
+def test_missing_year_near_new_year_looks_ahead():
+    december = dt.date(2026, 12, 20)
+    assert parse_date("antes de 4 de janeiro", "pt-BR", december).iso == "2027-01-04"
+    assert parse_date("em 23 de outubro", "pt-BR", december).iso == "2026-10-23"
+
+
 def test_numeric_order_follows_cldr_locale():
     assert parse_date("06/02/2026", "en", FETCHED).iso == "2026-06-02"  # en (US): M/d/y
     assert parse_date("06/02/2026", "en-GB", FETCHED).iso == "2026-02-06"

@@ -98,11 +98,14 @@ def test_demo_har_is_reproducible_from_its_generator(tmp_path):
     comments = [e["comment"] for e in doc["log"]["entries"]]
     assert comments[0].startswith("Body items are REAL listing items")
     assert [c.split()[0].rstrip(":") for c in comments[1:]] == [
-        "CONSTRUCTED",
-        "CONSTRUCTED",
+        "CONSTRUCTED",  # model info
+        "CONSTRUCTED",  # config.json
+        "CONSTRUCTED",  # model.safetensors.index.json
+        "CONSTRUCTED",  # LICENSE
         "REAL",
         "REAL",
     ]
+    assert "NOT the repo's real LICENSE" in comments[4]
 
 
 def test_every_demo_watch_has_a_known_adapter_and_a_recorded_answer():
@@ -115,7 +118,12 @@ def test_every_demo_watch_has_a_known_adapter_and_a_recorded_answer():
     watches = tomllib.loads(WATCHES.read_text())["watch"]
     recorded = set(HarReplayTransport(DEMO_HAR).urls())
     assert {w["adapter"] for w in watches} <= set(adapter_kinds())
-    assert {w["url"] for w in watches} == recorded
+    files = {  # repo files a model watch reads in its run (param files)
+        f"https://huggingface.co/{w['params']['repo']}/resolve/main/{name}"
+        for w in watches
+        for name in w.get("params", {}).get("files", [])
+    }
+    assert {w["url"] for w in watches} | files == recorded
     assert len({w["name"] for w in watches}) == len(watches)
 
 

@@ -29,6 +29,18 @@ def test_parse_har_reruns_an_adapter_on_one_recorded_url():
     assert lic == ["modified-mit"]
 
 
+def test_parse_har_combines_the_recorded_repo_files_a_model_page_asks_for():
+    files = ["config.json", "model.safetensors.index.json", "LICENSE"]
+    [item] = parse_har("huggingface_model", DEMO_HAR, url=MODEL, params={"files": files})
+    got = {v.attribute: v.value.value for v in item.result.values}
+    assert got["total_params"] == 1026880447728  # packed INT4 words recounted (C01)
+    assert got["license_text_sha256"] == (
+        "5a5323f745fa09cf5bba73fb84b0962567e8c9cb35c2f65e9599f73f79c977a5"
+    )
+    [missing] = parse_har("huggingface_model", DEMO_HAR, url=MODEL, params={"files": ["NOTICE"]})
+    assert (missing.result, missing.error_kind) == (None, "not_recorded")
+
+
 def test_parse_har_reports_a_wrong_adapter_per_url_and_unknown_urls():
     items = parse_har("openrouter_models", DEMO_HAR)
     assert [(i.url.split("/")[2], i.error_kind) for i in items][:3] == [
@@ -65,11 +77,14 @@ def test_record_then_replay_gives_the_same_observations(tmp_path):
     )
     assert summary.failing == 0 and summary.checked == 5
     doc = json.loads(path.read_text())
-    assert len(doc["log"]["entries"]) == 5
+    # 5 watch URLs + the model watch's config.json, index and LICENSE (config.json twice)
+    assert len(doc["log"]["entries"]) == 8
     second = make_engine(tmp_path / "b.db")
     add_subjects(second)
     add_watches(second)
     client = make_client(transport=HarReplayTransport(path))
     run_check(second, client, snapshot_store=SnapshotStore(tmp_path / "s"))
     assert observed(second) == observed(first)
-    assert len(observed(first)) == 20  # K2 Thinking 8 hub + 3 OpenRouter; K3.1 Pro 6; K3 3
+    # K2 Thinking 10 hub (with total_params, license_text_sha256) + 3 OpenRouter;
+    # K3.1 Pro 6; K3 3
+    assert len(observed(first)) == 22

@@ -7,6 +7,8 @@ import json
 import logging
 import os
 import socket
+import threading
+import time
 
 import pytest
 from apscheduler.triggers.cron import CronTrigger
@@ -22,8 +24,8 @@ from tracker.schedule import (
     Scheduler,
     ScheduleSettings,
     SteppedScheduler,
-    watch_trigger,
 )
+from tracker.triggers import watch_trigger
 
 FAST = ScheduleSettings(jitter_seconds=0, settle_seconds=0, executor="debug")
 
@@ -283,3 +285,118 @@ def test_a_failing_watch_job_is_recorded_and_does_not_stop_the_others(engine, cl
     bad = state(engine, "watch:bad")
     assert (bad.last_outcome, bad.last_error) == ("error", "boom")
     assert bad.next_run_at == T0 + dt.timedelta(hours=1)
+
+
+def test_a_bad_cron_added_while_running_is_logged_and_the_rest_keep_running(engine, clock, caplog):
+    add_watch(engine, "a")
+    rec = Recorder(clock)
+    sched = make(engine, rec)
+    sched.start()
+    add_watch(engine, "bad", params={"cron": "61 * * * *"})
+    with caplog.at_level(logging.ERROR, logger="tracker.schedule"):
+        sched.sync_watches(strict=False)
+    assert [r.getMessage() for r in caplog.records if r.name == "tracker.schedule"] == [
+        "watch 'bad': bad cron expression '61 * * * *': "
+        "Error validating expression '61': the last value (61) is higher than the maximum "
+        "value (59); keeping its previous schedule"
+    ]
+    assert sorted(j.id for j in sched.aps.get_jobs()) == [AFTER_CYCLE, "watch:a"]
+    sched.run_pending()
+    assert rec.watch_runs == [("a", T0)]
+    sched.shutdown()
+    with pytest.raises(ConfigError, match="watch 'bad'"):
+        make(engine, rec).start()  # at start a bad schedule is refused outright
+    with Session(engine) as s:
+        assert s.exec(select(SchedulerLock)).all() == []  # and the lease is not left behind
+
+
+def test_run_until_stops_when_another_process_took_the_lease_over(engine, clock):
+    add_watch(engine, "a")
+    rec = Recorder(clock)
+    settings = ScheduleSettings(
+        jitter_seconds=0, settle_seconds=0, executor="debug", heartbeat_seconds=0.01
+    )
+    sched = make(engine, rec, settings)
+    sched.start()
+    clock.advance(seconds=settings.lock_ttl_seconds + 1)  # we "hung" past our lease
+    thief = Lease(engine, clock=clock, pid=999, host="other")
+    thief.acquire()
+    with pytest.raises(LockLost):
+        sched.run_until(threading.Event())
+    assert sched.aps is None
+    assert thief.holder().owner == thief.owner  # the new holder's row is left alone
+
+
+def test_a_watch_finishing_during_a_rebuild_gets_a_rebuild_after_it(engine, clock):
+    """max_instances=1 skips the request made while the rebuild runs; the rebuild loops
+    (and re-requests itself), so the last watch run still reaches the site."""
+    add_watch(engine, "a")
+    add_watch(engine, "b")
+    rebuild_started, release, a_done, b_done = (threading.Event() for _ in range(4))
+    seen_by_rebuild: list[list[str]] = []
+    finished: list[str] = []
+    active = [0, 0]  # now, most ever
+
+    def run_watch(name: str) -> None:
+        if name == "b":
+            assert rebuild_started.wait(10)  # b finishes while the first rebuild runs
+        finished.append(name)
+        (a_done if name == "a" else b_done).set()
+
+    def rebuild_site() -> None:
+        active[0] += 1
+        active[1] = max(active)
+        seen_by_rebuild.append(sorted(finished))
+        rebuild_started.set()
+        assert release.wait(10)
+        active[0] -= 1
+
+    sched = Scheduler(
+        engine,
+        run_watch,
+        rebuild_site,
+        settings=ScheduleSettings(jitter_seconds=0, settle_seconds=0),  # thread pool
+        clock=clock,
+        scheduler_class=SteppedScheduler,
+    )
+    sched.start()
+
+    def after_cycle_requested() -> bool:  # a watch job's last act: request the rebuild
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            if sched.aps.get_job(AFTER_CYCLE).next_run_time <= clock():
+                return True
+            time.sleep(0.005)
+        return False
+
+    sched.aps.step()  # submits a and b
+    assert a_done.wait(10) and after_cycle_requested()
+    sched.aps.step()  # a's request: the first rebuild starts and blocks
+    assert b_done.wait(10) and after_cycle_requested()
+    sched.aps.step()  # b's request: skipped, the rebuild is still running
+    release.set()
+    assert sched.wait_idle(10)
+    assert seen_by_rebuild == [["a"], ["a", "b"]]  # looped once more for b
+    clock.advance(seconds=1)
+    sched.run_pending()  # the re-request made when b's was skipped
+    sched.shutdown()
+    assert seen_by_rebuild == [["a"], ["a", "b"], ["a", "b"]]
+    assert active[1] == 1
+
+
+def test_a_database_made_before_the_scheduler_tables_upgrades_in_place(tmp_path):
+    from sqlalchemy import inspect
+
+    from claims.db import make_engine
+
+    old = make_engine(tmp_path / "old.db")
+    with old.begin() as conn:  # as version 1 left it
+        conn.exec_driver_sql("DROP TABLE schedulerlock")
+        conn.exec_driver_sql("DROP TABLE schedulestate")
+        conn.exec_driver_sql("DELETE FROM schemaversion WHERE version = 2")
+    old.dispose()
+    engine = make_engine(tmp_path / "old.db")
+    assert {"schedulerlock", "schedulestate"} <= set(inspect(engine).get_table_names())
+    with engine.connect() as conn:
+        versions = conn.exec_driver_sql("SELECT version FROM schemaversion ORDER BY version")
+        assert [v for (v,) in versions] == [1, 2]

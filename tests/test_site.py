@@ -114,14 +114,14 @@ def test_exports(built):
         "promises": [
             {
                 "date": "2026-11-04",
-                "relation": "on",
-                "source": "Artigo A",
+                "relation": "before",
+                "source": "Artigo B",
                 "claimant": "Moonshot AI",
             },
             {
                 "date": "2026-11-04",
-                "relation": "before",
-                "source": "Artigo B",
+                "relation": "on",
+                "source": "Artigo A",
                 "claimant": "Moonshot AI",
             },
         ],

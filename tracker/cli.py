@@ -13,7 +13,6 @@ import typer
 from sqlmodel import Session, select
 
 from claims import models
-from claims.db import make_engine
 from claims.status import weights_status
 from tracker.cli_common import (  # noqa: F401  (re-exported for command modules)
     DataOpt,
@@ -22,6 +21,7 @@ from tracker.cli_common import (  # noqa: F401  (re-exported for command modules
     console,
     err_console,
     friendly_errors,
+    open_db,
     print_json,
 )
 from tracker.errors import TrackerError
@@ -42,9 +42,10 @@ def load(data: DataOpt = Path("data"), db: DbOpt = None, json_out: JsonOpt = Fal
 
     A malformed file stops with its path, line and field; nothing is written.
     """
-    from tracker.loading import load_curated
+    from tracker.loading import store_curated, validate_curated
 
-    report = load_curated(make_engine(db), data)
+    curated = validate_curated(data)  # before the database is opened: bad data writes nothing
+    report = store_curated(open_db(db, create=True), curated)
     if json_out:
         print_json(report.__dict__)
     else:
@@ -68,7 +69,7 @@ def status(
     Shows the repo and first-seen time when the weights landed; otherwise every
     promised date, by which source, and how many days overdue as of the last Hub check.
     """
-    engine = make_engine(db)
+    engine = open_db(db)
     with Session(engine) as session:
         row = find_subject(session, subject)
         st = weights_status(session, row)
@@ -127,7 +128,7 @@ def demo(
     with console.status(
         "loading data, replaying recorded responses, verifying, building the site..."
     ):
-        report = run_demo(make_engine(db), out_dir=out)
+        report = run_demo(open_db(db, create=True), out_dir=out)
     if json_out:
         print_json(report.to_dict())
         return
@@ -181,7 +182,7 @@ def build(
     """Build the static site (pages, JSON/CSV exports, Atom feeds); rewrites only changed files."""
     from tracker.site import build_site
 
-    report = build_site(make_engine(db), out, base_url=base_url)
+    report = build_site(open_db(db), out, base_url=base_url)
     if json_out:
         print_json({k: str(v) if isinstance(v, Path) else v for k, v in report.__dict__.items()})
     else:
@@ -195,8 +196,13 @@ def main() -> None:
     app()
 
 
-from tracker import cli_site, cli_verify, cli_watch  # noqa: E402 - command modules
+from tracker import cli_schedule, cli_site, cli_verify, cli_watch  # noqa: E402 - command modules
 
 cli_watch.register(app)
 cli_verify.register(app)
 cli_site.register(app)
+cli_schedule.register(app)
+
+from tracker.cli_claims import claims_app  # noqa: E402
+
+app.add_typer(claims_app, name="claims")

@@ -11,12 +11,17 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import SQLAlchemyError
 
+from claims.db import database_url, make_engine
 from claims.loader import DataFileError
 from tracker.errors import TrackerError
 
-console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False)
+# Piped output is not wrapped at 80 columns: scripts and logs get whole lines.
+_WIDTH = None if sys.stdout.isatty() else 200
+console = Console(highlight=False, soft_wrap=not sys.stdout.isatty(), width=_WIDTH)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 DbOpt = Annotated[
     str | None,
@@ -43,6 +48,10 @@ def friendly_errors(fn: F) -> F:
         except (TrackerError, DataFileError) as exc:
             err_console.print(f"error: {exc}", markup=False)
             raise typer.Exit(1) from None
+        except SQLAlchemyError as exc:
+            reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+            err_console.print(f"error: database: {reason}", markup=False)
+            raise typer.Exit(1) from None
         except OSError as exc:
             where = f": {exc.filename}" if exc.filename else ""
             err_console.print(f"error: {exc.strerror or exc}{where}", markup=False)
@@ -54,3 +63,24 @@ def friendly_errors(fn: F) -> F:
 def print_json(obj: Any) -> None:
     """JSON to stdout (plain, so pipes get exactly the document)."""
     sys.stdout.write(json.dumps(obj, indent=2, ensure_ascii=False, default=str) + "\n")
+
+
+def open_db(db: str | None, *, create: bool = False) -> Engine:
+    """The engine for ``--db`` (or ``TRACKER_DATABASE_URL``, or the default file).
+
+    Commands that only read pass ``create=False``: a SQLite file that does not exist is
+    an error (never silently created empty). Raises TrackerError with one clear line.
+    """
+    url = database_url(db)
+    if not create and url.startswith("sqlite:///"):
+        path = Path(url.removeprefix("sqlite:///"))
+        if not path.is_file():
+            raise TrackerError(
+                f"database {path} does not exist; run `tracker demo` or `tracker load` first, or pass --db"
+            )
+    try:
+        return make_engine(db)
+    except SQLAlchemyError as exc:
+        reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+        shown = make_url(url).render_as_string(hide_password=True) if "://" in url else url
+        raise TrackerError(f"cannot open database {shown}: {reason}") from None

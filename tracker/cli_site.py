@@ -13,6 +13,7 @@ from typing import Annotated
 
 import typer
 
+from tracker.cli_common import open_db
 from tracker.errors import TrackerError
 
 alerts_app = typer.Typer(help="Push alerts through Apprise.", no_args_is_help=True)
@@ -109,13 +110,12 @@ def alerts_send(
     ] = None,
 ) -> None:
     """Drain the outbox: deliver due alerts once each, retry failed ones later."""
-    from claims.db import make_engine
     from tracker.notify import drain
     from tracker.subscriptions import load_subscriptions
 
     try:
         subs = load_subscriptions(config)
-        report = drain(make_engine(db), subs, base_url=site_url)
+        report = drain(open_db(db), subs, base_url=site_url)
     except TrackerError as exc:
         raise _fail(exc) from None
     print(

@@ -13,14 +13,10 @@ from typing import Annotated, Any
 import typer
 from sqlmodel import Session
 
-from claims.db import make_engine
 from claims.review import ReviewError, dismiss_discrepancy, list_discrepancies
 from claims.verify import verify_all
-
-DbOpt = Annotated[
-    str | None, typer.Option("--db", help="Database path or URL (default: TRACKER_DATABASE_URL)")
-]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output")]
+from claims.vocabulary import DISCREPANCY_STATES
+from tracker.cli_common import DbOpt, JsonOpt, friendly_errors, open_db
 
 
 def _fail(message: str) -> None:
@@ -39,6 +35,7 @@ def _parse_now(text: str | None) -> dt.datetime | None:
     return t if t.tzinfo else t.replace(tzinfo=dt.UTC)
 
 
+@friendly_errors
 def verify_cmd(
     db: DbOpt = None,
     json_out: JsonOpt = False,
@@ -48,7 +45,7 @@ def verify_cmd(
 ) -> None:
     """Verify every claim: verdicts, discrepancies and events (idempotent)."""
     as_of = _parse_now(now)
-    with Session(make_engine(db)) as session:
+    with Session(open_db(db)) as session:
         report = verify_all(session, now=as_of)
     if json_out:
         typer.echo(json.dumps(report.to_dict(), indent=2, sort_keys=True))
@@ -74,6 +71,7 @@ def _side_text(side: dict[str, Any]) -> str:
     return f"    observation #{side['observation_id']}: {side['value']} (first seen {seen})"
 
 
+@friendly_errors
 def discrepancies_cmd(
     db: DbOpt = None,
     json_out: JsonOpt = False,
@@ -83,7 +81,9 @@ def discrepancies_cmd(
     ] = None,
 ) -> None:
     """List discrepancies (open first) with both sides, sources and claimants."""
-    with Session(make_engine(db)) as session:
+    if state is not None and state not in DISCREPANCY_STATES:
+        _fail(f"--state: {state!r} is not one of {', '.join(DISCREPANCY_STATES)}")
+    with Session(open_db(db)) as session:
         try:
             rows = list_discrepancies(session, subject=subject, state=state)
         except ReviewError as exc:
@@ -103,6 +103,7 @@ def discrepancies_cmd(
             typer.echo(_side_text(side))
 
 
+@friendly_errors
 def review_cmd(
     discrepancy_id: Annotated[int, typer.Argument(help="Discrepancy id")],
     dismiss: Annotated[
@@ -111,7 +112,7 @@ def review_cmd(
     db: DbOpt = None,
 ) -> None:
     """Dismiss a discrepancy with a reviewer's note; the next run does not reopen it."""
-    with Session(make_engine(db)) as session:
+    with Session(open_db(db)) as session:
         try:
             row = dismiss_discrepancy(session, discrepancy_id, dismiss)
         except ReviewError as exc:

@@ -11,8 +11,7 @@ from typing import Annotated, Any
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-from claims.db import make_engine
-from tracker.cli_common import DbOpt, JsonOpt, console, friendly_errors, print_json
+from tracker.cli_common import DbOpt, JsonOpt, console, friendly_errors, open_db, print_json
 from tracker.cycle import CycleSummary, WatchResult, run_check
 from tracker.errors import ConfigError
 from tracker.snapshots import DEFAULT_ROOT, SnapshotStore
@@ -59,7 +58,7 @@ def run_cycle(
     recorder: Any = None,
 ) -> CycleSummary:
     """One cycle over the watches (all, or those named), with a progress bar on a terminal."""
-    engine = make_engine(db)
+    engine = open_db(db)
     client = _client(replay)
     store = SnapshotStore(snapshots)
     robots = _robots(replay, client)
@@ -152,7 +151,7 @@ def record(
     from tracker.offline import record_check
 
     summary, path = record_check(
-        make_engine(db), out, snapshot_store=SnapshotStore(snapshots), watch_names=watch
+        open_db(db), out, snapshot_store=SnapshotStore(snapshots), watch_names=watch
     )
     if json_out:
         print_json({"har": str(path), **summary.to_dict()})

@@ -1,6 +1,6 @@
-"""One check cycle: for each watch, fetch (no transaction open), store the snapshot,
-parse, match subjects, then record observations, events and watch health in ONE
-transaction. Input: Watch rows; output: a :class:`CycleSummary`.
+"""One check cycle: for each watch, fetch (worker threads, no transaction open), store
+the snapshot, parse, match subjects, then record observations, events and watch health
+in ONE transaction per watch, in name order. Input: Watch rows; output: a :class:`CycleSummary`.
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ import datetime as dt
 import logging
 import time
 from collections.abc import Callable, Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -19,9 +20,16 @@ from claims.matching import AliasIndex
 from claims.models import Subject, SubjectAlias, Watch
 from claims.values import ValueError_
 from claims.vocabulary import ATTRIBUTES
-from tracker.adapters.base import Fetched, ObservedValue, ParseResult, get_adapter
+from tracker.adapters.base import (
+    Adapter,
+    Fetched,
+    ObservedValue,
+    ParseResult,
+    get_adapter,
+    read_files,
+)
 from tracker.errors import ConfigError, ParseError, TrackerError
-from tracker.fetch import MissingCredential, auth_headers, fetch
+from tracker.fetch import FetchSettings, MissingCredential, auth_headers, fetch
 from tracker.observe import WatchResult, WatchSpec, record_failure, record_success
 from tracker.robots import RobotsPolicy
 from tracker.snapshots import SnapshotStore
@@ -81,12 +89,21 @@ def run_check(
     failing_after: int = FAILING_AFTER,
     sleep: Callable[[float], None] = time.sleep,
     robots: RobotsPolicy | None = None,
+    concurrency: int | None = None,
 ) -> CycleSummary:
-    """Check every watch (or those named), in name order; return the totals.
+    """Check every watch (or those named); return the totals.
 
     ``client`` is an ``httpx.Client`` from :func:`tracker.fetch.make_client`. ``now``
     freezes the clock (tests; it is also the fetch time when the transport gives no
     recorded time). ``progress`` is called with each :class:`WatchResult`.
+
+    Concurrency: up to ``concurrency`` watches (default
+    ``FetchSettings.from_env().max_concurrent``: ``TRACKER_CONCURRENCY`` or 8; 1 runs them
+    one after another) fetch and parse at once in worker threads, each through the one
+    ``client`` (thread-safe; a live client's :class:`~tracker.throttle.HostThrottle`
+    caps requests and spacing per host). Workers never touch the database: the calling
+    thread records each watch's outcome in ONE transaction, in watch-name order, and
+    calls ``progress`` then, so results, row ids and events do not depend on timing.
 
     Per watch (cases/C06, C12, C17): the fetch runs with the watch's stored
     validators and outside any transaction; a failed fetch or parse records no
@@ -117,85 +134,147 @@ def run_check(
         specs = [w for w in specs if w.name in wanted]
     summary = CycleSummary()
     noticed: set[str] = set()
-    for spec in specs:
+    ctx = _FetchContext(client, snapshot_store, clock, sleep, robots)
+    jobs: list[tuple[WatchSpec, Future[_Gathered] | None, str | None]] = []
+    if concurrency is None:
+        concurrency = FetchSettings.from_env().max_concurrent
+    workers = max(1, concurrency)
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="watch") as pool:
+        for spec in specs:
+            try:
+                extra_headers = auth_headers(spec.params)
+            except MissingCredential as exc:
+                if exc.env not in noticed:  # one notice per missing key, not one per watch
+                    noticed.add(exc.env)
+                    log.warning("%s is not set: skipping the watches that need it", exc.env)
+                jobs.append((spec, None, exc.env))
+                continue
+            jobs.append((spec, pool.submit(_gather, ctx, spec, extra_headers), None))
         try:
-            extra_headers = auth_headers(spec.params)
-        except MissingCredential as exc:
-            if exc.env not in noticed:  # one notice per missing key, not one per watch
-                noticed.add(exc.env)
-                log.warning("%s is not set: skipping the watches that need it", exc.env)
-            skipped = WatchResult(spec.name, "skipped", error=f"{exc.env} is not set")
-            summary.add(skipped)
-            if progress is not None:
-                progress(skipped)
-            continue
-        result = _check_one(
-            engine,
-            client,
-            spec,
-            snapshot_store,
-            index,
-            names,
-            clock,
-            failing_after,
-            sleep,
-            extra_headers,
-            robots,
-        )
-        summary.add(result)
-        if progress is not None:
-            progress(result)
+            for spec, future, missing in jobs:  # name order, whatever finishes first
+                if future is None:
+                    result = WatchResult(spec.name, "skipped", error=f"{missing} is not set")
+                else:
+                    result = _record(
+                        engine, spec, future.result(), index, names, clock, failing_after
+                    )
+                summary.add(result)
+                if progress is not None:
+                    progress(result)
+        except BaseException:
+            for _spec, future, _missing in jobs:
+                if future is not None:
+                    future.cancel()
+            raise
     return summary
 
 
-def _check_one(
-    engine: Engine,
-    client: Any,
+@dataclass(frozen=True)
+class _FetchContext:
+    """What every worker shares: the client, the snapshot store, clock, sleep, robots."""
+
+    client: Any
+    store: SnapshotStore
+    clock: Callable[[], dt.datetime]
+    sleep: Callable[[float], None]
+    robots: RobotsPolicy | None
+
+
+@dataclass
+class _Gathered:
+    """One watch's network step: pages read (or a 304), every body fetched, or the error."""
+
+    pages: list[tuple[Fetched, ParseResult]] = field(default_factory=list)
+    fetched: list[Fetched] = field(default_factory=list)
+    not_modified: Fetched | None = None
+    complete: bool = True
+    error: Exception | None = None
+
+
+def _get(
+    ctx: _FetchContext, spec: WatchSpec, url: str, headers: dict[str, str], **kw: Any
+) -> Fetched:
+    if ctx.robots is not None and spec.params.get("robots", True) is not False:
+        ctx.robots.check(url)
+    return fetch(ctx.client, url, sleep=ctx.sleep, clock=ctx.clock, headers=headers, **kw)
+
+
+def _gather(ctx: _FetchContext, spec: WatchSpec, extra_headers: dict[str, str]) -> _Gathered:
+    """Fetch and parse one watch (worker thread; no database). Never raises a
+    TrackerError: it is returned in ``error`` for the recording step."""
+    out = _Gathered()
+    url: str | None = spec.url
+    try:
+        adapter = get_adapter(spec.adapter)
+        while url and len(out.fetched) < MAX_PAGES:
+            first = not out.fetched
+            f = _get(
+                ctx,
+                spec,
+                url,
+                extra_headers,
+                etag=spec.etag if first else None,
+                last_modified=spec.last_modified if first else None,
+            )
+            if f.unchanged:
+                out.not_modified = f
+                break
+            ctx.store.put(f.body)
+            out.fetched.append(f)
+            parsed = adapter.parse(f, spec.params)
+            for ov in parsed.values:
+                _check_vocabulary(ov, spec)
+            out.pages.append((f, parsed))
+            url = parsed.next_url
+        out.complete = not url  # False when MAX_PAGES cut the listing short
+        if out.pages and out.pages[0][1].files:
+            _gather_files(ctx, spec, adapter, out, extra_headers)
+    except (TrackerError, ValueError_) as exc:
+        out.error = exc
+    return out
+
+
+def _gather_files(
+    ctx: _FetchContext,
     spec: WatchSpec,
-    store: SnapshotStore,
+    adapter: Adapter,
+    out: _Gathered,
+    extra_headers: dict[str, str],
+) -> None:
+    """Fetch the ``files`` the first page asks for (each stored as a snapshot) and let
+    the adapter combine them (:func:`tracker.adapters.base.read_files`)."""
+
+    def get(url: str) -> Fetched:
+        f = _get(ctx, spec, url, extra_headers)
+        ctx.store.put(f.body)
+        out.fetched.append(f)
+        return f
+
+    main, parsed = out.pages[0]
+    pages = read_files(adapter, main, parsed, get, spec.params)
+    for _f, result in pages:
+        for ov in result.values:
+            _check_vocabulary(ov, spec)
+    out.pages[0:1] = pages
+
+
+def _record(
+    engine: Engine,
+    spec: WatchSpec,
+    got: _Gathered,
     index: AliasIndex,
     names: dict[int | None, str],
     clock: Callable[[], dt.datetime],
     failing_after: int,
-    sleep: Callable[[float], None],
-    extra_headers: dict[str, str],
-    robots: RobotsPolicy | None,
 ) -> WatchResult:
-    pages: list[tuple[Fetched, ParseResult]] = []
-    fetched: list[Fetched] = []
-    not_modified: Fetched | None = None
-    try:
-        adapter = get_adapter(spec.adapter)
-        url: str | None = spec.url
-        while url and len(fetched) < MAX_PAGES:
-            first = not fetched
-            if robots is not None and spec.params.get("robots", True) is not False:
-                robots.check(url)
-            f = fetch(
-                client,
-                url,
-                etag=spec.etag if first else None,
-                last_modified=spec.last_modified if first else None,
-                sleep=sleep,
-                clock=clock,
-                headers=extra_headers,
-            )
-            if f.unchanged:
-                not_modified = f
-                break
-            store.put(f.body)
-            fetched.append(f)
-            parsed = adapter.parse(f, spec.params)
-            for ov in parsed.values:
-                _check_vocabulary(ov, spec)
-            pages.append((f, parsed))
-            url = parsed.next_url
-    except (TrackerError, ValueError_) as exc:
-        result = record_failure(engine, spec, exc, fetched, clock(), failing_after)
+    """Record one watch's outcome (calling thread, one transaction) and log it."""
+    if got.error is not None:
+        result = record_failure(engine, spec, got.error, got.fetched, clock(), failing_after)
     else:
-        complete = not url  # False when MAX_PAGES cut the listing short
-        result = record_success(engine, spec, pages, not_modified, index, names, complete)
-    for f in fetched:
+        result = record_success(
+            engine, spec, got.pages, got.not_modified, index, names, got.complete
+        )
+    for f in got.fetched:
         if f.redirects:
             result.redirects.append(f"{f.url} -> {f.final_url}")
             log.info("watch %s: %s redirected to %s", spec.name, f.url, f.final_url)

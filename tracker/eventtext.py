@@ -10,15 +10,8 @@ import datetime as dt
 import json
 from typing import Any
 
-from claims.models import Event
+from claims.models import Event, as_utc  # noqa: F401  (re-exported for the site)
 from claims.values import Value, ValueError_
-
-
-def as_utc(moment: dt.datetime) -> dt.datetime:
-    """An aware UTC datetime: naive input is taken as UTC (the database stores UTC)."""
-    if moment.tzinfo is None:
-        return moment.replace(tzinfo=dt.UTC)
-    return moment.astimezone(dt.UTC)
 
 
 def iso_z(moment: dt.datetime | None) -> str:

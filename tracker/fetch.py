@@ -1,8 +1,9 @@
 """The one network seam: an httpx client and a polite, honest ``fetch`` of one URL.
 
 Input: a URL and stored validators; output: a :class:`~tracker.adapters.base.Fetched`
-or a :class:`~tracker.errors.FetchError`. Only this module (and ``tracker.har``)
-imports httpx. Environment read here and nowhere else: ``TRACKER_CONTACT``.
+or a :class:`~tracker.errors.FetchError`. Only this module (and ``tracker.har``,
+``tracker.throttle``: the rest of the fetch layer) imports httpx. Environment read here and nowhere else: ``TRACKER_CONTACT``,
+``TRACKER_CONCURRENCY`` (watches fetched at once; default 8).
 """
 
 from __future__ import annotations
@@ -21,13 +22,21 @@ from typing import Any
 import httpx
 
 from tracker.adapters.base import Fetched
-from tracker.errors import BadStatus, FetchError, FetchTimeout, RateLimited, TooLarge
+from tracker.errors import (
+    BadStatus,
+    ConfigError,
+    FetchError,
+    FetchTimeout,
+    RateLimited,
+    TooLarge,
+)
 
 DEFAULT_MAX_BYTES = 20 * 1024 * 1024
 # Retry-After longer than this is not waited for: the watch fails as rate_limited
 # and the next scheduled run tries again.
 MAX_RETRY_WAIT_S = 600.0
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+DEFAULT_CONCURRENCY = 8  # watches fetched at once by one cycle
 
 
 def _version() -> str:
@@ -54,15 +63,30 @@ class FetchSettings:
     max_redirects: int = 5
     max_bytes: int = DEFAULT_MAX_BYTES
     # Live runs only: seconds between requests to one host (per-host overrides) and
-    # concurrent requests per host (tracker.throttle.HostThrottle).
+    # concurrent requests per host (per-host overrides; tracker.throttle.HostThrottle).
     min_interval: float = 1.0
     per_host_interval: Mapping[str, float] = field(default_factory=dict)
     max_concurrent_per_host: int = 2
+    per_host_concurrent: Mapping[str, int] = field(default_factory=dict)
+    # Watches fetched at once by one cycle (tracker.cycle.run_check ``concurrency``).
+    max_concurrent: int = DEFAULT_CONCURRENCY
 
     @classmethod
     def from_env(cls) -> FetchSettings:
+        """Defaults, with ``TRACKER_CONTACT`` and ``TRACKER_CONCURRENCY`` (a positive
+        integer) when set; raises ConfigError for a malformed ``TRACKER_CONCURRENCY``."""
+        kw: dict[str, Any] = {}
         contact = os.environ.get("TRACKER_CONTACT", "").strip()
-        return cls(contact=contact) if contact else cls()
+        if contact:
+            kw["contact"] = contact
+        workers = os.environ.get("TRACKER_CONCURRENCY", "").strip()
+        if workers:
+            if not workers.isdigit() or int(workers) < 1:
+                raise ConfigError(
+                    f"TRACKER_CONCURRENCY must be a positive integer, not {workers!r}"
+                )
+            kw["max_concurrent"] = int(workers)
+        return cls(**kw)
 
     @property
     def user_agent(self) -> str:
@@ -103,6 +127,7 @@ def live_transport(settings: FetchSettings) -> httpx.BaseTransport:
         min_interval=settings.min_interval,
         per_host=settings.per_host_interval,
         max_concurrent=settings.max_concurrent_per_host,
+        per_host_concurrent=settings.per_host_concurrent,
     )
 
 

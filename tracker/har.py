@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import datetime as dt
 import json
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -89,6 +90,7 @@ class HarReplayTransport(httpx.BaseTransport):
     - Each response carries ``extensions["recorded_at"]`` (the entry's
       ``startedDateTime``, aware UTC) which :func:`tracker.fetch.fetch` uses as the fetch
       time, so replayed observations carry the recorded time, not now.
+    - Thread-safe: each key's entries are served in order whichever thread asks.
 
     Raises :class:`ConfigError` when the file is not a readable HAR 1.2 log.
     """
@@ -112,6 +114,7 @@ class HarReplayTransport(httpx.BaseTransport):
                 self._urls.append(entry["request"]["url"])
             self._entries.setdefault(key, []).append(_Recorded(entry, where))
         self._served: dict[tuple[str, str], int] = {}
+        self._lock = threading.Lock()  # the concurrent cycle replays from worker threads
 
     def urls(self) -> list[str]:
         """Every recorded URL, in file order of first appearance."""
@@ -125,8 +128,9 @@ class HarReplayTransport(httpx.BaseTransport):
                 f"{request.method} {request.url} is not recorded in {self.path}",
                 url=str(request.url),
             )
-        n = self._served.get(key, 0)
-        self._served[key] = n + 1
+        with self._lock:
+            n = self._served.get(key, 0)
+            self._served[key] = n + 1
         rec = recorded[min(n, len(recorded) - 1)]
         ext = {"recorded_at": rec.recorded_at}
         if 200 <= rec.status < 300 and _not_modified(request, rec):

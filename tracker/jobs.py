@@ -1,10 +1,9 @@
 """What the scheduler runs: the :class:`Jobs` bundle, and its default wiring to the
-pipeline (tracker.cycle, tracker.site, tracker.notify), imported lazily."""
+pipeline (tracker.cycle, claims.verify, tracker.site, tracker.notify)."""
 
 from __future__ import annotations
 
 import importlib
-import importlib.util
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,48 +23,48 @@ class Jobs:
     drain_outbox: Callable[[], Any] | None = None
 
 
-def default_jobs(engine: Engine, *, snapshot_dir: Path | str = Path("data") / "snapshots") -> Jobs:
-    """Jobs wired to the real pipeline, imported lazily so this module works without it.
+def default_jobs(
+    engine: Engine,
+    *,
+    snapshot_dir: Path | str = Path("data") / "snapshots",
+    site_dir: Path | str = Path("site"),
+) -> Jobs:
+    """Jobs wired to the real pipeline.
 
-    ``run_watch(name)`` calls ``tracker.cycle.run_check(engine, client, snapshot_store=...,
-    watch_names=[name])`` with a client from ``tracker.fetch.make_client()``; the site and
-    outbox jobs are used when ``tracker.site.build_site`` / ``tracker.notify.drain_outbox``
-    exist. Raises ConfigError at run time when ``tracker.cycle`` is missing.
+    ``run_watch(name)`` runs :func:`tracker.cycle.run_check` for that watch with the
+    bundle's one live client (robots.txt obeyed; per-host caps shared by all jobs); ``drain_outbox`` sends pending alerts through
+    :func:`tracker.notify.drain`; ``rebuild_site`` verifies every claim
+    (:func:`claims.verify.verify_all`) and rebuilds the static site into ``site_dir``.
     """
+    from sqlmodel import Session
+
+    from claims.verify import verify_all
+    from tracker.cycle import run_check
+    from tracker.fetch import make_client
+    from tracker.notify import drain
+    from tracker.robots import RobotsPolicy
+    from tracker.site import build_site
+    from tracker.snapshots import SnapshotStore
+    from tracker.subscriptions import load_subscriptions
+
+    store = SnapshotStore(Path(snapshot_dir))
+    # One client for every watch job: its HostThrottle's per-host caps and spacing then
+    # hold across jobs the scheduler runs at the same time (httpx.Client is thread-safe).
+    client = make_client()
 
     def run_watch(name: str) -> Any:
-        try:
-            from tracker.cycle import run_check  # type: ignore[import-not-found]
-            from tracker.fetch import make_client  # type: ignore[import-not-found]
-        except ImportError as exc:
-            raise ConfigError(f"watch runs need tracker.cycle and tracker.fetch: {exc}") from None
-        store = _snapshot_store(snapshot_dir)
-        client = make_client()
-        try:
-            return run_check(engine, client, snapshot_store=store, watch_names=[name])
-        finally:
-            close = getattr(client, "close", None)
-            if callable(close):
-                close()
+        robots = RobotsPolicy.for_client(client)  # robots.txt cached for this run only
+        return run_check(engine, client, snapshot_store=store, watch_names=[name], robots=robots)
 
-    rebuild = _optional("tracker.site", "build_site")
-    drain = _optional("tracker.notify", "drain_outbox")
-    return Jobs(
-        run_watch=run_watch,
-        rebuild_site=(lambda: rebuild(engine)) if rebuild else None,
-        drain_outbox=(lambda: drain(engine)) if drain else None,
-    )
+    def rebuild_site() -> Any:
+        with Session(engine) as session:
+            verify_all(session)
+        return build_site(engine, Path(site_dir))
 
+    def drain_outbox() -> Any:
+        return drain(engine, load_subscriptions())
 
-def _snapshot_store(snapshot_dir: Path | str) -> Any:
-    store_cls = _optional("tracker.snapshots", "SnapshotStore")
-    return store_cls(Path(snapshot_dir)) if store_cls else Path(snapshot_dir)
-
-
-def _optional(module: str, attr: str) -> Any:
-    if importlib.util.find_spec(module) is None:
-        return None
-    return getattr(importlib.import_module(module), attr, None)
+    return Jobs(run_watch=run_watch, rebuild_site=rebuild_site, drain_outbox=drain_outbox)
 
 
 def load_jobs(spec: str, engine: Engine) -> Jobs:

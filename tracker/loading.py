@@ -7,7 +7,7 @@ from pathlib import Path
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
-from claims.loader import LoadReport, load_data, store
+from claims.loader import CuratedData, LoadReport, load_data, store
 
 
 def known_adapters() -> set[str] | None:
@@ -19,13 +19,23 @@ def known_adapters() -> set[str] | None:
     return set(adapter_kinds())
 
 
+def validate_curated(data_dir: Path | str) -> CuratedData:
+    """Read and validate everything under ``data_dir`` (adapters checked against the
+    registry). Raises :class:`claims.loader.DataFileError` (path, line, field)."""
+    return load_data(data_dir, known_adapters=known_adapters())
+
+
+def store_curated(engine: Engine, data: CuratedData) -> LoadReport:
+    """Store validated data in one transaction (idempotent)."""
+    with Session(engine) as session:
+        report = store(session, data)
+        session.commit()
+    return report
+
+
 def load_curated(engine: Engine, data_dir: Path | str) -> LoadReport:
     """Validate everything under ``data_dir`` first, then store it in one transaction.
 
     Raises :class:`claims.loader.DataFileError` (path, line, field) before any write.
     """
-    data = load_data(data_dir, known_adapters=known_adapters())
-    with Session(engine) as session:
-        report = store(session, data)
-        session.commit()
-    return report
+    return store_curated(engine, validate_curated(data_dir))

@@ -17,6 +17,10 @@ from claims.matching import AliasIndex
 from claims.models import Event, Observation, Snapshot, Watch, dumps
 from tracker.adapters.base import Fetched, ObservedValue, ParseResult
 from tracker.errors import ParseError
+from tracker.observe_rules import drop_conflicts, mark_gone, note_stale
+
+# Attributes whose change is announced as ``license_changed`` rather than ``value_changed``.
+LICENSE_TEXT_ATTRIBUTES: tuple[str, ...] = ("license_text_sha256",)
 
 
 @dataclass
@@ -96,50 +100,6 @@ class _Outbox:
         self.added += 1
 
 
-def _mark_gone(
-    s: Session,
-    outbox: _Outbox,
-    spec: WatchSpec,
-    attribute: str,
-    listed: set[tuple[int, str, str]],
-    total: int,
-    at: dt.datetime,
-    names: dict[int | None, str],
-) -> int:
-    """Mark current ``attribute`` rows of this watch that the listing no longer shows;
-    returns how many, or -1 when the listing was empty (suspicious: nothing marked)."""
-    rows = s.exec(
-        select(Observation).where(
-            Observation.watch_id == spec.id,
-            Observation.attribute == attribute,
-            Observation.current,
-        )
-    ).all()
-    gone = [o for o in rows if (o.subject_id, o.attribute, o.qualifiers_json) not in listed]
-    if gone and total == 0:
-        return -1
-    for o in gone:
-        o.current = False
-        s.add(o)
-        repo = o.qualifiers.get("repo", "")
-        outbox.add(
-            make_event(
-                "repo_disappeared",
-                f"{names.get(o.subject_id, o.subject_id)}: {repo or attribute} is no longer "
-                f"listed by {spec.name}",
-                subject_id=o.subject_id,
-                watch_id=spec.id,
-                detail={
-                    "attribute": attribute,
-                    "qualifiers": o.qualifiers,
-                    "last_seen": o.last_seen.isoformat(),
-                    "missing_at": at.isoformat(),
-                },
-            )
-        )
-    return len(gone)
-
-
 def record_failure(
     engine: Engine,
     spec: WatchSpec,
@@ -207,7 +167,7 @@ def record_success(
     value missing from it is marked not current with a ``repo_disappeared`` event
     (history is kept); an empty listing never marks anything gone. Watch health is
     reset (``watch_recovered`` if it was failing) and the first page's ETag /
-    Last-Modified are stored.
+    Last-Modified are stored, unless a page marks values ``stale`` (then none are).
     """
     result = WatchResult(spec.name, "unchanged")
     with Session(engine) as s:
@@ -236,7 +196,7 @@ def record_success(
                     else:
                         resolved.append((f, sid, ov))
             listed = {(sid, ov.attribute, dumps(dict(ov.qualifiers))) for _f, sid, ov in resolved}
-            resolved = _drop_conflicts(resolved, names, result.warnings)
+            resolved = drop_conflicts(resolved, names, result.warnings)
             snap_ids: dict[int, int | None] = {}
             for f, _parsed in pages:
                 snap_ids[id(f)] = _snapshot_id(s, spec, f)
@@ -246,19 +206,23 @@ def record_success(
                 )
                 result.observations += int(new_row)
                 changed = changed or new_row or value_changed
+            note_stale(s, spec, pages, result.warnings)
             listing = {p.listing for _f, p in pages}
             if complete and len(listing) == 1 and None not in listing:
                 attribute = str(next(iter(listing)))
                 total = sum(len(p.values) for _f, p in pages)
-                gone = _mark_gone(s, outbox, spec, attribute, listed, total, seen_at, names)
+                gone = mark_gone(s, outbox, spec, attribute, listed, total, seen_at, names)
                 if gone < 0:
                     result.warnings.append(
                         f"{spec.name}: the listing came back empty; nothing marked gone"
                     )
                 changed = changed or gone > 0
             first = pages[0][0]
-            w.etag = first.headers.get("etag")
-            w.last_modified = first.headers.get("last-modified")
+            # A run that left values stale (gated files) did not read everything: keep no
+            # validators, so the next run fetches in full instead of a 304 re-seeing them.
+            complete_read = not any(p.stale for _f, p in pages)
+            w.etag = first.headers.get("etag") if complete_read else None
+            w.last_modified = first.headers.get("last-modified") if complete_read else None
         if w.state == "failing":
             outbox.add(
                 make_event(
@@ -286,26 +250,6 @@ def record_success(
     return result
 
 
-def _drop_conflicts(
-    resolved: list[tuple[Fetched, int, ObservedValue]],
-    names: dict[int | None, str],
-    warnings: list[str],
-) -> list[tuple[Fetched, int, ObservedValue]]:
-    """Drop values where one run gives one subject/attribute/qualifiers two different
-    values (e.g. two price-list keys aliased to one subject): recording either would
-    make the value flip between runs and alert each time. A warning names them."""
-    seen: dict[tuple[int, str, str], set[str]] = {}
-    for _f, sid, ov in resolved:
-        seen.setdefault((sid, ov.attribute, dumps(dict(ov.qualifiers))), set()).add(ov.value.key())
-    bad = {k for k, keys in seen.items() if len(keys) > 1}
-    for sid, attribute, qj in sorted(bad):
-        warnings.append(
-            f"{names.get(sid, sid)}: {attribute} {qj} has {len(seen[(sid, attribute, qj)])} "
-            "different values in one response; none recorded (check the aliases)"
-        )
-    return [r for r in resolved if (r[1], r[2].attribute, dumps(dict(r[2].qualifiers))) not in bad]
-
-
 def _upsert(
     s: Session,
     outbox: _Outbox,
@@ -320,7 +264,8 @@ def _upsert(
 
     One row per distinct value (subject, attribute, qualifiers, value, watch): the same
     value bumps ``last_seen``; a different value from the same watch makes the old
-    row(s) not current and emits ``value_changed``; the first ``weights_available =
+    row(s) not current and emits ``value_changed`` (``license_changed`` for a LICENSE
+    text hash); the first ``weights_available =
     true`` of a subject emits ``weights_landed``, a further new repo ``subject_discovered``.
     """
     qj = dumps(dict(ov.qualifiers))
@@ -364,11 +309,22 @@ def _upsert(
     subject = names.get(subject_id, str(subject_id))
     if previous:
         old_value = previous[0].value
+        # A new LICENSE text under the same licence id is a licence change (issue 5).
+        kind, title = (
+            "value_changed",
+            f"{subject}: {ov.attribute} changed from {old_value.display()} to {ov.value.display()}",
+        )
+        if ov.attribute in LICENSE_TEXT_ATTRIBUTES:
+            where = ov.qualifiers.get("repo") or spec.name
+            kind = "license_changed"
+            title = (
+                f"{subject}: LICENSE text changed in {where} "
+                f"(sha256 {str(old_value.value)[:12]}... -> {str(ov.value.value)[:12]}...)"
+            )
         outbox.add(
             make_event(
-                "value_changed",
-                f"{subject}: {ov.attribute} changed from {old_value.display()} "
-                f"to {ov.value.display()}",
+                kind,
+                title,
                 subject_id=subject_id,
                 watch_id=spec.id,
                 detail={

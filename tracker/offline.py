@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy.engine import Engine
 
-from tracker.adapters.base import Fetched, ParseResult, get_adapter
+from tracker.adapters.base import Fetched, ParseResult, get_adapter, read_files
 from tracker.cycle import CycleSummary, run_check
 from tracker.errors import ConfigError, TrackerError
 from tracker.fetch import FetchSettings, fetch, live_transport, make_client
@@ -42,7 +42,9 @@ def parse_har(
     """Run adapter ``kind`` on every response recorded in ``har_path`` (or only ``url``).
 
     Each item carries the ParseResult or the FetchError/ParseError text and kind, so a
-    parser change can be checked against old captures. Raises ConfigError for an
+    parser change can be checked against old captures. A page that asks for ``files``
+    (``huggingface_model`` with param ``files``) is combined with their recorded answers
+    as in the cycle; the result then holds the values read from every file. Raises ConfigError for an
     unknown adapter, an unreadable HAR, or a ``url`` not in the file.
     """
     adapter = get_adapter(kind)
@@ -57,7 +59,17 @@ def parse_har(
     for u in urls:
         try:
             f = fetch(client, u, retries=1)
-            out.append(Reparsed(u, f.fetched_at, adapter.parse(f, params or {})))
+            result = adapter.parse(f, params or {})
+            if result.files:  # e.g. a model page's repo files, when recorded too
+                pages = read_files(
+                    adapter,
+                    f,
+                    result,
+                    lambda file_url: fetch(client, file_url, retries=1),
+                    params or {},
+                )
+                result = replace(pages[0][1], values=[v for _f, page in pages for v in page.values])
+            out.append(Reparsed(u, f.fetched_at, result))
         except TrackerError as exc:
             out.append(Reparsed(u, None, None, str(exc), exc.kind))
     return out

@@ -6,6 +6,7 @@ object caches each origin's robots.txt for the length of one cycle.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -32,6 +33,9 @@ class RobotsPolicy:
         self.fetch_text = fetch_text
         self.user_agent = user_agent
         self._cache: dict[str, Protego | Exception | None] = {}
+        # Worker threads of a concurrent cycle share one policy: one robots.txt fetch
+        # per origin, never two racing ones.
+        self._lock = threading.Lock()
 
     @classmethod
     def for_client(cls, client: Any, **fetch_kwargs: Any) -> RobotsPolicy:
@@ -47,6 +51,10 @@ class RobotsPolicy:
     def _rules(self, url: str) -> Protego | Exception | None:
         parts = urlsplit(url)
         origin = urlunsplit((parts.scheme, parts.netloc, "", "", ""))
+        with self._lock:
+            return self._rules_locked(origin)
+
+    def _rules_locked(self, origin: str) -> Protego | Exception | None:
         if origin not in self._cache:
             try:
                 self._cache[origin] = Protego.parse(self.fetch_text(origin + "/robots.txt"))

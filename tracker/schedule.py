@@ -6,7 +6,6 @@ output: jobs run on time in UTC, schedule state persisted in ``schedulestate``.
 
 from __future__ import annotations
 
-import copy
 import datetime as dt
 import logging
 import threading
@@ -27,16 +26,22 @@ from apscheduler.executors.debug import DebugExecutor
 from apscheduler.executors.pool import ThreadPoolExecutor
 from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.schedulers.base import BaseScheduler
-from apscheduler.triggers.base import BaseTrigger
 from apscheduler.triggers.cron import CronTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session, select
 
 from claims.models import ScheduleState, Watch, utcnow
 from tracker.errors import ConfigError
 from tracker.jobs import Jobs  # noqa: F401  (re-exported: Scheduler users build Jobs)
-from tracker.locks import Lease, SchedulerBusy
+from tracker.locks import Lease, LockLost, SchedulerBusy
+from tracker.triggers import (
+    SteppedScheduler,
+    misfire_grace_seconds,
+    period_seconds,
+    watch_trigger,
+)
 
 log = logging.getLogger("tracker.schedule")
 
@@ -67,74 +72,6 @@ class ScheduleSettings:
     heartbeat_seconds: float = 30.0
     shutdown_timeout_seconds: float = 300.0
     executor: str = "threadpool"
-
-
-def watch_trigger(watch: Watch, *, jitter_seconds: int, start: dt.datetime) -> BaseTrigger:
-    """The APScheduler 3.x trigger of one watch, in UTC.
-
-    ``params["cron"]`` (5 crontab fields, APScheduler 3.x ``CronTrigger.from_crontab``:
-    beware, day-of-week 0 is Monday there; prefer names such as ``mon-fri``) wins over
-    ``interval_minutes``. Raises ConfigError naming the watch for a bad expression.
-    """
-    jitter = jitter_seconds or None
-    cron = watch.params.get("cron")
-    if cron:
-        try:
-            trigger = CronTrigger.from_crontab(str(cron), timezone=UTC)
-        except ValueError as exc:
-            raise ConfigError(
-                f"watch {watch.name!r}: bad cron expression {cron!r}: {exc}"
-            ) from None
-        trigger.jitter = jitter
-        return trigger
-    if watch.interval_minutes < 1:
-        raise ConfigError(f"watch {watch.name!r}: interval_minutes must be >= 1")
-    return IntervalTrigger(
-        minutes=watch.interval_minutes, start_date=start, timezone=UTC, jitter=jitter
-    )
-
-
-def describe_schedule(watch: Watch) -> str:
-    """``cron <expr> UTC`` or ``every N min`` for listings."""
-    cron = watch.params.get("cron")
-    return f"cron {cron} UTC" if cron else f"every {watch.interval_minutes} min"
-
-
-def period_seconds(trigger: BaseTrigger, now: dt.datetime) -> float:
-    """One period of ``trigger``: its interval, or the gap between the next two cron fires."""
-    if isinstance(trigger, IntervalTrigger):
-        return trigger.interval_length
-    trigger = copy.copy(trigger)
-    trigger.jitter = None  # type: ignore[attr-defined]
-    first = trigger.get_next_fire_time(None, now)
-    second = trigger.get_next_fire_time(first, first) if first else None
-    return (second - first).total_seconds() if first and second else 3600.0
-
-
-def misfire_grace_seconds(trigger: BaseTrigger, now: dt.datetime) -> int:
-    """One period plus jitter. With ``coalesce=True`` APScheduler 3.x runs only the latest
-    missed fire time, which is always less than one period (+ jitter) old, so a scheduler
-    that was down for days makes exactly one catch-up run instead of skipping it (the
-    1-second default would skip it)."""
-    return int(period_seconds(trigger, now) + (getattr(trigger, "jitter", None) or 0)) + 1
-
-
-class SteppedScheduler(BaseScheduler):
-    """An APScheduler 3.x scheduler without a thread of its own: :meth:`step` runs what is due.
-
-    Used with a fake clock in tests (APScheduler 3.x reads ``datetime.now`` itself, so the
-    tests patch it) and for one-shot runs.
-    """
-
-    def wakeup(self) -> None:  # nothing sleeps
-        pass
-
-    def shutdown(self, wait: bool = True) -> None:
-        super().shutdown(wait)
-
-    def step(self) -> float | None:
-        """Submit every due job once; returns seconds until the next one (None: no jobs)."""
-        return self._process_jobs()
 
 
 class Scheduler:
@@ -184,6 +121,8 @@ class Scheduler:
         Raises SchedulerBusy (another live scheduler) or ConfigError (a bad watch schedule).
         """
         self.lease.acquire()
+        self._stopping.clear()  # a stopped Scheduler may be started again
+        self._watch_keys = {}
         try:
             executor = (
                 DebugExecutor()
@@ -223,10 +162,14 @@ class Scheduler:
         while not stop.wait(self.settings.heartbeat_seconds):
             try:
                 self.lease.renew()
-            except Exception:
+                self.sync_watches(strict=False)
+            except LockLost:
                 self.shutdown(release=False)
                 raise
-            self.sync_watches()
+            except SQLAlchemyError as exc:
+                # e.g. the disk was busy past busy_timeout: retry at the next heartbeat;
+                # if our lease expires meanwhile, renew() raises LockLost and we stop.
+                log.warning("heartbeat failed, retrying: %s", exc)
         self.shutdown()
 
     def shutdown(self, *, release: bool = True) -> None:
@@ -249,7 +192,7 @@ class Scheduler:
                 self.settings.shutdown_timeout_seconds,
             )
         self._persist_next_runs(aps.get_jobs())
-        aps.shutdown(wait=True)
+        aps.shutdown(wait=idle)
         self.aps = None
         if release and self.lease.held:
             self.lease.release()
@@ -278,10 +221,13 @@ class Scheduler:
 
     # -- jobs --------------------------------------------------------------------
 
-    def sync_watches(self) -> None:
+    def sync_watches(self, *, strict: bool = True) -> None:
         """Make the APScheduler jobs match the Watch rows: add new watches, reschedule
         changed ones, remove deleted ones. A new watch runs at once; a known one resumes
-        from its persisted ``next_run_at`` (at most one period ahead)."""
+        from its persisted ``next_run_at`` (at most one period ahead).
+
+        A bad schedule (e.g. cron) raises ConfigError when ``strict`` (at start); while
+        running it is logged and that watch keeps its previous job, if any."""
         aps = self.aps
         assert aps is not None
         with Session(self.engine) as session:
@@ -295,7 +241,15 @@ class Scheduler:
             key = (watch.interval_minutes, watch.params.get("cron"), self.settings.jitter_seconds)
             if self._watch_keys.get(job_id) == key:
                 continue
-            trigger = watch_trigger(watch, jitter_seconds=self.settings.jitter_seconds, start=now)
+            try:
+                trigger = watch_trigger(
+                    watch, jitter_seconds=self.settings.jitter_seconds, start=now
+                )
+            except ConfigError as exc:
+                if strict:
+                    raise
+                log.error("%s; keeping its previous schedule", exc)
+                continue
             period = dt.timedelta(seconds=period_seconds(trigger, now))
             state = states.get(job_id)
             if state is not None and state.next_run_at is not None:

@@ -17,7 +17,9 @@ DEFAULT_MAX_CONCURRENT = 2
 class HostThrottle(httpx.BaseTransport):
     """Wraps ``inner``; requests to one host start at least ``min_interval`` seconds
     apart (``per_host`` overrides by host name) and at most ``max_concurrent`` run at
-    once per host. ``sleep`` / ``monotonic`` are injectable for tests. Thread-safe.
+    once per host (``per_host_concurrent`` overrides by host name). ``sleep`` /
+    ``monotonic`` are injectable for tests. Thread-safe: the concurrent cycle
+    (``tracker.cycle.run_check`` with ``concurrency`` > 1) calls it from worker threads.
     """
 
     def __init__(
@@ -27,6 +29,7 @@ class HostThrottle(httpx.BaseTransport):
         min_interval: float = DEFAULT_MIN_INTERVAL_S,
         per_host: Mapping[str, float] | None = None,
         max_concurrent: int = DEFAULT_MAX_CONCURRENT,
+        per_host_concurrent: Mapping[str, int] | None = None,
         sleep: Callable[[float], None] = time.sleep,
         monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -34,6 +37,7 @@ class HostThrottle(httpx.BaseTransport):
         self.min_interval = min_interval
         self.per_host = dict(per_host or {})
         self.max_concurrent = max_concurrent
+        self.per_host_concurrent = dict(per_host_concurrent or {})
         self.sleep = sleep
         self.monotonic = monotonic
         self._lock = threading.Lock()
@@ -43,7 +47,8 @@ class HostThrottle(httpx.BaseTransport):
     def _slot(self, host: str) -> threading.BoundedSemaphore:
         with self._lock:
             if host not in self._slots:
-                self._slots[host] = threading.BoundedSemaphore(self.max_concurrent)
+                cap = self.per_host_concurrent.get(host, self.max_concurrent)
+                self._slots[host] = threading.BoundedSemaphore(max(1, cap))
             return self._slots[host]
 
     def _reserve(self, host: str) -> float:

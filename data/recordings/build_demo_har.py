@@ -125,6 +125,83 @@ def config_json() -> dict:
     )
 
 
+def safetensors_index() -> dict:
+    synth = _load("synthetic_hf_model_info_int4_compressed_tensors_kimi_like.json")
+    params = synth["safetensors"]["parameters"]  # type: ignore[index]
+    # Bytes per element of each safetensors dtype; total_size is the sum of tensor bytes.
+    width = {"BF16": 2, "F16": 2, "F32": 4, "I32": 4, "U32": 4, "I8": 1, "U8": 1}
+    total_size = sum(width[dtype] * n for dtype, n in sorted(params.items()))
+    body = json.dumps({"metadata": {"total_size": total_size}, "weight_map": {}}, indent=2).encode()
+    return har_entry(
+        "GET",
+        f"{HUB}/moonshotai/Kimi-K2-Thinking/resolve/main/model.safetensors.index.json",
+        200,
+        _headers(body, "text/plain; charset=utf-8"),
+        body,
+        RECORDED_AT,
+        status_text="OK",
+        comment=(
+            "CONSTRUCTED in the layout transformers writes ({metadata: {total_size}, "
+            "weight_map}); NOT the real file. total_size is computed from the synthetic "
+            "per-dtype counts (tests/data/synthetic_hf_model_info_int4_compressed_tensors_"
+            "kimi_like.json) x bytes per element; weight_map is left empty; no "
+            "total_parameters is declared, so the count is derived from the packed INT4 words."
+        ),
+    )
+
+
+# Standard MIT text (opensource.org/license/mit) plus the modification paragraph of
+# Moonshot's "Modified MIT License" as quoted from moonshotai/Kimi-K2 LICENSE by
+# secondary sources; heading, copyright line and wrapping are assumptions.
+LICENSE_TEXT = """Modified MIT License
+
+Copyright (c) 2025 Moonshot AI
+
+Permission is hereby granted, free of charge, to any person obtaining a copy
+of this software and associated documentation files (the "Software"), to deal
+in the Software without restriction, including without limitation the rights
+to use, copy, modify, merge, publish, distribute, sublicense, and/or sell
+copies of the Software, and to permit persons to whom the Software is
+furnished to do so, subject to the following conditions:
+
+The above copyright notice and this permission notice shall be included in all
+copies or substantial portions of the Software.
+
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
+SOFTWARE.
+
+Our only modification part is that, if the Software (or any derivative works
+thereof) is used for any of your commercial products or services that have
+more than 100 million monthly active users, or more than 20 million US dollars
+(or equivalent in other currencies) in monthly revenue, you shall prominently
+display "Kimi K2" on the user interface of such product or service.
+"""
+
+
+def license_file() -> dict:
+    body = LICENSE_TEXT.encode("utf-8")
+    return har_entry(
+        "GET",
+        f"{HUB}/moonshotai/Kimi-K2-Thinking/resolve/main/LICENSE",
+        200,
+        _headers(body, "text/plain; charset=utf-8"),
+        body,
+        RECORDED_AT,
+        status_text="OK",
+        comment=(
+            "CONSTRUCTED: NOT the repo's real LICENSE file (its hash differs); the "
+            "standard MIT text plus the 'Our only modification part is that...' paragraph "
+            "of Moonshot's Modified MIT License as quoted by secondary sources for "
+            "moonshotai/Kimi-K2; heading, copyright line and line wrapping are assumed."
+        ),
+    )
+
+
 def openrouter_models() -> dict:
     body = (SRC / "openrouter_models_excerpt_2025-11-08.json").read_bytes()
     return har_entry(
@@ -168,7 +245,15 @@ LITELLM_URL = (
 
 def build(out: Path = OUT) -> Path:
     """Write the demo HAR to ``out`` and return the path."""
-    entries = [org_listing(), model_info(), config_json(), openrouter_models(), litellm_prices()]
+    entries = [
+        org_listing(),
+        model_info(),
+        config_json(),
+        safetensors_index(),
+        license_file(),
+        openrouter_models(),
+        litellm_prices(),
+    ]
     return write_har(
         out,
         entries,

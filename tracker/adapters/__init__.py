@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from tracker.adapters import (  # noqa: F401  (importing registers the adapters)
     html_page,
+    hub_files,
     huggingface,
     leaderboards,
     prices,

@@ -11,11 +11,11 @@ import hashlib
 import json
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from claims.values import Value
-from tracker.errors import ConfigError, ParseError
+from tracker.errors import BadStatus, ConfigError, ParseError
 
 
 @dataclass(frozen=True)
@@ -104,15 +104,26 @@ class ParseResult:
     never become observations. ``listing`` names an attribute these pages list
     completely (an org's repos): a value of it absent from a complete, non-empty
     listing is no longer current.
+
+    ``files`` (first page only) maps a file name to a URL the cycle fetches in the same
+    watch run and hands, with the page, to the adapter's ``combine`` (a model repo's
+    ``config.json``, ``model.safetensors.index.json``, ``LICENSE``). ``stale`` names
+    attributes this run could not read (e.g. gated files): their last values stay
+    current, are not re-seen, and the run says so in a warning (no event).
     """
 
     values: list[ObservedValue]
     next_url: str | None = None
     warnings: list[str] = field(default_factory=list)
     listing: str | None = None
+    files: Mapping[str, str] = field(default_factory=dict)
+    stale: tuple[str, ...] = ()
 
 
 ParseFn = Callable[[Fetched, Mapping[str, Any]], ParseResult]
+# combine(first page, {file name: Fetched, or the FetchError it answered}, params)
+#   -> {file name ("" = the first page): what was read with that file as its source}
+CombineFn = Callable[[Fetched, Mapping[str, Any], Mapping[str, Any]], dict[str, ParseResult]]
 
 
 @dataclass(frozen=True)
@@ -126,9 +137,57 @@ class Adapter:
     kind: str
     parse: ParseFn
     description: str = ""
+    combine: CombineFn | None = None
 
 
 _REGISTRY: dict[str, Adapter] = {}
+
+# BadStatus kinds that are a file's definite answer, handed to ``combine`` (gated repo,
+# private, no such file) rather than failing the watch.
+FILE_ANSWER_KINDS = frozenset(
+    {"gated", "unauthorized", "missing_or_private", "not_found", "entry_not_found"}
+)
+
+
+def read_files(
+    adapter: Adapter,
+    main: Fetched,
+    parsed: ParseResult,
+    get: Callable[[str], Fetched],
+    params: Mapping[str, Any],
+) -> list[tuple[Fetched, ParseResult]]:
+    """Fetch the ``files`` a first page asks for with ``get(url)`` and run the adapter's
+    ``combine``; returns the pages to record: the first page with the combined values
+    sourced to it, then each file fetched with the values sourced to that file.
+
+    ``get`` raises :class:`~tracker.errors.BadStatus` for a non-2xx answer; one of
+    :data:`FILE_ANSWER_KINDS` is handed to ``combine``, any other FetchError propagates
+    (429, 5xx, timeout: a half-read repo records nothing). Used by the cycle and by
+    ``tracker parse``. Raises ConfigError when the adapter has no combine step.
+    """
+    if adapter.combine is None:
+        raise ConfigError(f"adapter {adapter.kind} asks for files but has no combine step")
+    got: dict[str, Fetched | BadStatus] = {}
+    for name, url in parsed.files.items():
+        try:
+            got[name] = get(url)
+        except BadStatus as exc:
+            if exc.kind not in FILE_ANSWER_KINDS:
+                raise
+            got[name] = exc
+    combined = adapter.combine(main, got, params)
+    extra = combined.get("", ParseResult(values=[]))
+    first = replace(
+        parsed,
+        values=[*parsed.values, *extra.values],
+        warnings=[*parsed.warnings, *extra.warnings],
+        stale=(*parsed.stale, *extra.stale),
+    )
+    pages = [(main, first)]
+    for name, f in got.items():
+        if isinstance(f, Fetched):
+            pages.append((f, combined.get(name, ParseResult(values=[]))))
+    return pages
 
 
 def register(kind: str, description: str = "") -> Callable[[ParseFn], ParseFn]:
@@ -138,6 +197,21 @@ def register(kind: str, description: str = "") -> Callable[[ParseFn], ParseFn]:
         if kind in _REGISTRY:
             raise ConfigError(f"adapter kind {kind!r} is registered twice")
         _REGISTRY[kind] = Adapter(kind=kind, parse=fn, description=description)
+        return fn
+
+    return deco
+
+
+def register_combine(kind: str) -> Callable[[CombineFn], CombineFn]:
+    """Decorator giving the adapter registered as ``kind`` a pure ``combine`` step for
+    the ``files`` its first page asks for; ConfigError when ``kind`` is unknown or
+    already has one."""
+
+    def deco(fn: CombineFn) -> CombineFn:
+        adapter = _REGISTRY.get(kind)
+        if adapter is None or adapter.combine is not None:
+            raise ConfigError(f"adapter kind {kind!r} is unknown or already has a combine step")
+        _REGISTRY[kind] = Adapter(adapter.kind, adapter.parse, adapter.description, fn)
         return fn
 
     return deco

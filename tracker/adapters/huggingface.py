@@ -111,6 +111,11 @@ def parse_model_info(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult
       INT4 stored in I32 is counted 1/8, so this is never ``total_params``; the
       quantization-aware count is computed in ``claims/`` from these extras.
 
+    With watch param ``files`` (e.g. ``["config.json", "model.safetensors.index.json",
+    "LICENSE"]``) the result asks the cycle for those repo files; the adapter's combine
+    step (:mod:`tracker.adapters.hub_files`) turns them into ``total_params`` and
+    ``license_text_sha256``.
+
     Raises LayoutChanged when the body is not an object with an ``id``.
     """
     info = fetched.json()
@@ -162,7 +167,9 @@ def parse_model_info(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult
             extra["config"] = cfg
         value = with_extra(quantity(Decimal(st["total"]), "params", exact=True), **extra)
         out.append(ObservedValue(ref, "hub_params_raw", value, q, note="not quantization-aware"))
-    return ParseResult(values=out)
+    from tracker.adapters.hub_files import file_urls
+
+    return ParseResult(values=out, files=file_urls(fetched, repo, params))
 
 
 def repo_from_resolve_url(url: str) -> str:

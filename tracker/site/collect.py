@@ -29,9 +29,9 @@ from claims.models import (
     Verdict,
     Watch,
 )
+from claims.status import WeightsStatus, weights_status
 from tracker.eventtext import as_utc, describe_change
 from tracker.site.charts import Chart, build_charts
-from tracker.site.weights import WeightsStatus, weights_status
 from tracker.site.writer import SiteError
 
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")

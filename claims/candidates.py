@@ -1,0 +1,48 @@
+"""A candidate claim read from an article: what :func:`claims.extract.extract` returns."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from claims.segment import Sentence
+from claims.values import Value
+
+
+@dataclass
+class Candidate:
+    """One candidate claim. ``start``/``end`` are character offsets of ``text`` (the figure as
+    written) in the article; ``how`` says how the subject was decided (``clause``, ``sentence``,
+    ``claimant``, ``restated``, ``paragraph``, ``default``, ``other`` or ``none``)."""
+
+    subject: str | None
+    attribute: str
+    qualifiers: dict[str, str]
+    value: Value
+    claimant: str | None
+    start: int
+    end: int
+    text: str
+    how: str = "none"
+    warnings: list[str] = field(default_factory=list)
+    # internal resolution state
+    _sentence: Sentence | None = field(default=None, repr=False)
+    _hard_null: bool = field(default=False, repr=False)
+    _soft_null: bool = field(default=False, repr=False)
+    _claimant_pronoun: bool = field(default=False, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON shape of issue 3: subject, attribute, qualifiers, value (Value.to_dict), claimant,
+        start, end, text, plus ``how`` and ``warnings``."""
+        return {
+            "subject": self.subject,
+            "attribute": self.attribute,
+            "qualifiers": dict(self.qualifiers),
+            "value": self.value.to_dict(),
+            "claimant": self.claimant,
+            "start": self.start,
+            "end": self.end,
+            "text": self.text,
+            "how": self.how,
+            "warnings": list(self.warnings),
+        }

@@ -1,0 +1,225 @@
+"""`tracker claims extract` (file, HTML, URL through a MockTransport) and `tracker claims
+import` (idempotent), plus the article reader."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import httpx
+import pytest
+from sqlmodel import Session, select
+from typer.testing import CliRunner
+
+from claims.figures import parse_figure
+from claims.models import Claim, Source, Subject, SubjectAlias, SubjectVariant
+from tracker import cli_claims
+from tracker.articles import article_from_html, fetch_article
+from tracker.cli import app
+from tracker.errors import BadStatus
+
+SUBJECTS = str(Path(__file__).parent / "data" / "subjects.toml")
+runner = CliRunner()
+
+TEXT = (
+    "O Kimi K3.1 Pro tem 2,8 trilhões de parâmetros e janela de contexto de 1 milhão de tokens.\n\n"
+    "Os pesos abertos foram prometidos para antes de 4 de novembro.\n"
+)
+HTML = """<!doctype html><html lang="pt-BR"><head><title>Kimi K3.1 Pro</title>
+<meta property="og:site_name" content="Blog Exemplo">
+<meta property="article:published_time" content="2026-10-27T09:00:00-03:00"></head>
+<body><nav>Menu 3 itens</nav><article><h1>Kimi K3.1 Pro</h1>
+<p>O <b>Kimi K3.1 Pro</b> custa US$ 10,00 por milhão de tokens de saída.</p>
+<p>Os pesos abertos foram prometidos para antes de 4 de novembro.</p>
+<table><tr><td>Contexto</td><td>1&nbsp;048&nbsp;576 tokens</td></tr></table>
+</article><script>var x = 5;</script></body></html>"""
+
+
+def _extract(*args: str):
+    return runner.invoke(app, ["claims", "extract", *args, "--subjects", SUBJECTS])
+
+
+def test_extract_text_file_json(tmp_path):
+    f = tmp_path / "a.txt"
+    f.write_text(TEXT, encoding="utf-8")
+    r = _extract(
+        str(f), "--lang", "pt", "--published", "2026-10-27", "--subject", "kimi-k3.1-pro", "--json"
+    )
+    assert r.exit_code == 0, r.output
+    got = [
+        (c["subject"], c["attribute"], c["value"]["value"], c["value"].get("relation"))
+        for c in json.loads(r.stdout)
+    ]
+    assert got == [
+        ("kimi-k3.1-pro", "total_params", 2800000000000, None),
+        ("kimi-k3.1-pro", "context_window", 1000000, None),
+        ("kimi-k3.1-pro", "weights_release_date", "2026-11-04", "before"),
+    ]
+
+
+def test_extract_html_uses_main_text_and_metadata_date(tmp_path):
+    f = tmp_path / "a.html"
+    f.write_text(HTML, encoding="utf-8")
+    r = _extract(str(f), "--subject", "kimi-k3.1-pro", "--json")
+    assert r.exit_code == 0, r.output
+    items = json.loads(r.stdout)
+    assert [(c["attribute"], c["value"]["value"], c["text"]) for c in items] == [
+        ("price_output_usd_per_mtok", 10, "US$ 10,00 por milhão"),
+        ("weights_release_date", "2026-11-04", "4 de novembro"),  # year from article:published_time
+    ]
+
+
+def test_extract_table_output(tmp_path):
+    f = tmp_path / "a.txt"
+    f.write_text(TEXT, encoding="utf-8")
+    r = runner.invoke(
+        app,
+        ["claims", "extract", str(f), "--subjects", SUBJECTS, "--published", "2026-10-27"],
+        env={"COLUMNS": "200"},
+    )
+    assert r.exit_code == 0
+    assert (
+        "total_params" in r.stdout and "2.8T params" in r.stdout and "before 2026-11-04" in r.stdout
+    )
+
+
+def test_extract_url_through_fetch_seam(monkeypatch):
+    def handler(request: httpx.Request) -> httpx.Response:
+        assert str(request.url) == "https://example.org/kimi"
+        return httpx.Response(200, html=HTML)
+
+    monkeypatch.setattr(
+        cli_claims, "make_client", lambda: httpx.Client(transport=httpx.MockTransport(handler))
+    )
+    r = _extract("https://example.org/kimi", "--json")
+    assert r.exit_code == 0, r.output
+    assert [c["attribute"] for c in json.loads(r.stdout)] == [
+        "price_output_usd_per_mtok",
+        "weights_release_date",
+    ]
+
+
+def test_extract_url_error_is_one_line(monkeypatch):
+    transport = httpx.MockTransport(lambda request: httpx.Response(404))
+    monkeypatch.setattr(cli_claims, "make_client", lambda: httpx.Client(transport=transport))
+    r = _extract("https://example.org/gone")
+    assert r.exit_code == 1
+    assert r.stderr == "error: https://example.org/gone: HTTP 404\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["missing.txt"], "error: missing.txt: no such file\n"),
+        (["x.txt", "--subject", "nope"], "error: --subject: unknown slug 'nope'\n"),
+        (
+            ["x.txt", "--published", "27/10/2026"],
+            "error: --published: '27/10/2026' is not a YYYY-MM-DD date\n",
+        ),
+        (["x.txt", "--lang", "fr"], "error: --lang: 'fr' is not pt, pt-BR, pt-PT, en or auto\n"),
+    ],
+)
+def test_extract_errors(args, message):
+    r = _extract(*args)
+    assert (r.exit_code, r.stderr) == (1, message)
+
+
+def test_import_is_idempotent(tmp_path):
+    f = tmp_path / "a.txt"
+    f.write_text(TEXT, encoding="utf-8")
+    r = _extract(
+        str(f), "--lang", "pt", "--published", "2026-10-27", "--subject", "kimi-k3.1-pro", "--json"
+    )
+    items = json.loads(r.stdout) + [
+        {"subject": None, "attribute": "total_params", "qualifiers": {},
+         "value": {"kind": "quantity", "value": 100, "unit": "params"}, "claimant": None,
+         "start": 0, "end": 3, "text": "100"},
+    ]  # fmt: skip
+    cands = tmp_path / "c.json"
+    cands.write_text(json.dumps(items), encoding="utf-8")
+    db = tmp_path / "t.db"
+    args = [
+        "claims", "import", str(cands), "--source", "blog-1", "--db", str(db),
+        "--subjects", SUBJECTS, "--title", "Kimi K3.1 Pro", "--published", "2026-10-27",
+        "--language", "pt-BR",
+    ]  # fmt: skip
+    first = runner.invoke(app, args)
+    assert first.stdout == "imported 3 claims (0 already present, 1 skipped without subject)\n"
+    second = runner.invoke(app, args)
+    assert second.stdout == "imported 0 claims (3 already present, 1 skipped without subject)\n"
+    from claims.db import make_engine
+
+    with Session(make_engine(db)) as s:
+        claims = s.exec(select(Claim).order_by(Claim.id)).all()
+        assert [(c.attribute, c.value.display(), c.raw_text, c.stated_date) for c in claims] == [
+            ("total_params", "2.8T params", "2,8 trilhões", "2026-10-27"),
+            ("context_window", "1M tokens", "1 milhão", "2026-10-27"),
+            ("weights_release_date", "before 2026-11-04", "4 de novembro", "2026-10-27"),
+        ]
+        (src,) = s.exec(select(Source)).all()
+        assert (src.key, src.title, src.language, src.kind) == (
+            "blog-1",
+            "Kimi K3.1 Pro",
+            "pt-BR",
+            "press",
+        )
+        (subj,) = s.exec(select(Subject)).all()
+        assert (subj.slug, subj.name, subj.organization) == (
+            "kimi-k3.1-pro",
+            "Kimi K3.1 Pro",
+            "Moonshot AI",
+        )
+        assert sorted(a.alias for a in s.exec(select(SubjectAlias)).all()) == [
+            "K3.1 Pro", "Kimi 3.1 Pro", "Kimi K3.1 Pro",
+        ]  # fmt: skip
+        assert sorted(v.name for v in s.exec(select(SubjectVariant)).all()) == [
+            "Highspeed",
+            "Standard",
+        ]
+
+
+def test_import_rejects_bad_candidates(tmp_path):
+    cands = tmp_path / "c.json"
+    cands.write_text(json.dumps([{"subject": "kimi-k3", "attribute": "colour", "value": {}}]))
+    r = runner.invoke(
+        app, ["claims", "import", str(cands), "--source", "s", "--db", str(tmp_path / "t.db")]
+    )
+    assert (r.exit_code, r.stderr) == (1, "error: candidate #1: unknown attribute 'colour'\n")
+
+
+def test_fetch_article_bad_status_raises():
+    client = httpx.Client(transport=httpx.MockTransport(lambda request: httpx.Response(503)))
+    with pytest.raises(BadStatus) as err:
+        fetch_article("https://example.org/x", client)
+    assert err.value.status == 503
+
+
+def test_c11_html_cell_reads_1048576():
+    article = article_from_html("<table><tr><td>1&nbsp;048&nbsp;576 tokens</td></tr></table>")
+    assert article.text == "1\u00a0048\u00a0576 tokens"
+    assert parse_figure(article.text, "pt-BR", "tokens").value == 1048576
+
+
+def test_extract_warns_on_stderr_about_ambiguous_figures(tmp_path):
+    f = tmp_path / "a.txt"
+    f.write_text("O Kimi K3.1 Pro tem janela de contexto de 1,000 tokens.\n", encoding="utf-8")
+    r = _extract(str(f), "--lang", "pt-BR", "--json")
+    assert (r.exit_code, r.stdout) == (0, "[]\n")
+    assert r.stderr == "warning: at 42: '1,000': ambiguous in pt-BR (thousands or decimals?)\n"
+
+
+def test_subjects_can_come_from_the_database(tmp_path):
+    from claims.db import make_engine
+    from claims.subjects import SubjectRef
+    from tracker.claim_import import SourceInfo, import_candidates, subjects_from_db
+
+    engine = make_engine(tmp_path / "t.db")
+    ref = SubjectRef("kimi-k3", ("Kimi K3", "K3"), ("Standard",), "Moonshot AI")
+    item = {
+        "subject": "kimi-k3", "attribute": "total_params", "qualifiers": {},
+        "value": {"kind": "quantity", "value": 1000000000000, "unit": "params"},
+        "claimant": None, "start": 0, "end": 2, "text": "1T",
+    }  # fmt: skip
+    result = import_candidates(engine, [item], SourceInfo("s1"), [ref])
+    assert (result.stored, result.present, result.skipped) == (1, 0, 0)
+    assert subjects_from_db(engine) == [ref]

@@ -1,0 +1,245 @@
+"""cases/C17 and issue 7: concurrent jobs, writers and readers on one SQLite file (WAL)."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from sqlalchemy import event as sa_event
+from sqlalchemy.exc import OperationalError
+from sqlmodel import Session, func, select
+
+from claims.db import make_engine
+from claims.events import make_event
+from claims.models import Event, Observation, ScheduleState, Subject, Watch, utcnow
+from tracker.schedule import Scheduler, ScheduleSettings
+from tracker.watchlist import list_watches
+
+
+def seed_subject(engine) -> int:
+    with Session(engine) as s:
+        subject = Subject(slug="acme/orca-9b", name="Orca 9B")
+        s.add(subject)
+        s.commit()
+        assert subject.id is not None
+        return subject.id
+
+
+def observation(subject_id: int, key: str) -> Observation:
+    now = utcnow()
+    return Observation(
+        subject_id=subject_id,
+        attribute="price_input_usd_per_mtok",
+        value_json="{}",
+        value_key=key,
+        first_seen=now,
+        last_seen=now,
+    )
+
+
+def count(engine, table) -> int:
+    with Session(engine) as s:
+        return s.exec(select(func.count()).select_from(table)).one()
+
+
+def is_lock_error(exc: BaseException) -> bool:
+    return isinstance(exc, OperationalError) and "database is locked" in str(exc)
+
+
+def job_b_alert_dispatcher(engine) -> None:
+    """One alert row plus one log row (the job's own run record), in one transaction."""
+    with Session(engine) as s:
+        s.add(make_event("price_changed", "orca input price 0.57 -> 0.45", detail={"to": "0.45"}))
+        s.add(
+            ScheduleState(job_id="alert_dispatcher", last_finished_at=utcnow(), last_outcome="ok")
+        )
+        s.commit()
+
+
+def test_c17_connection_reports_wal_and_busy_timeout(tmp_path):
+    engine = make_engine(tmp_path / "p.db")
+    with engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() >= 5000
+
+
+def test_c17_job_a_fetches_without_a_write_transaction_so_b_commits_at_once(tmp_path):
+    engine = make_engine(tmp_path / "ab.db")
+    subject_id = seed_subject(engine)
+    a_fetching = threading.Event()
+    b_done = threading.Event()
+    outcome: dict[str, object] = {}
+    errors: list[BaseException] = []
+
+    def job_a() -> None:
+        try:
+            with Session(engine) as s:  # read the model list, then close the session
+                models = s.exec(select(Subject)).all()
+            a_fetching.set()
+            # the 6 s remote page, mocked: it "returns" when B is done (2 s at most)
+            outcome["b_done_during_fetch"] = b_done.wait(timeout=2.0)
+            with Session(engine) as s:
+                for i in range(200):
+                    s.add(observation(models[0].id, f"a-{i}"))
+                s.commit()
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    def job_b() -> None:
+        a_fetching.wait(10)  # B starts once A is inside its fetch
+        started = time.monotonic()
+        try:
+            job_b_alert_dispatcher(engine)
+        except BaseException as exc:  # noqa: BLE001
+            errors.append(exc)
+        outcome["b_seconds"] = time.monotonic() - started
+        b_done.set()
+
+    threads = [threading.Thread(target=job_a), threading.Thread(target=job_b)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert errors == []
+    assert outcome["b_done_during_fetch"] is True
+    assert outcome["b_seconds"] < 1.0  # C17: B completes within 1 s (a lock wait is 10 s)
+    assert count(engine, Observation) == 200
+    assert count(engine, Event) == 1
+    assert subject_id == 1
+
+
+def test_c17_control_a_write_transaction_held_across_the_fetch_does_block_b(tmp_path):
+    """The check above can fail: hold a write transaction over the fetch and B times out."""
+    engine = make_engine(tmp_path / "bad.db")
+    seed_subject(engine)
+    impatient = make_engine(tmp_path / "bad.db")
+
+    @sa_event.listens_for(impatient, "connect")
+    def _short_timeout(dbapi_conn, _record) -> None:  # type: ignore[no-untyped-def]
+        dbapi_conn.execute("PRAGMA busy_timeout=200")
+
+    impatient.dispose()
+    with Session(engine) as a:
+        a.add(observation(1, "a-0"))
+        a.flush()  # A now holds SQLite's write lock, then "fetches"
+        with pytest.raises(OperationalError, match="database is locked"):
+            job_b_alert_dispatcher(impatient)
+        a.rollback()
+
+
+def test_c17_four_writers_250_rows_each_while_a_reader_polls(tmp_path):
+    engine = make_engine(tmp_path / "stress.db")
+    subject_id = seed_subject(engine)
+    lock_errors: list[BaseException] = []
+    other_errors: list[BaseException] = []
+    writers_done = threading.Event()
+    reads: list[int] = []
+
+    def writer(n: int) -> None:
+        own = make_engine(tmp_path / "stress.db")  # a connection pool per writer
+        for i in range(250):
+            try:
+                with Session(own) as s:  # one short transaction per row
+                    s.add(observation(subject_id, f"w{n}-{i}"))
+                    s.commit()
+            except BaseException as exc:  # noqa: BLE001
+                (lock_errors if is_lock_error(exc) else other_errors).append(exc)
+
+    def reader() -> None:  # the "site rebuild": read all rows every 100 ms
+        own = make_engine(tmp_path / "stress.db")
+        while True:
+            try:
+                with Session(own) as s:
+                    reads.append(len(s.exec(select(Observation)).all()))
+            except BaseException as exc:  # noqa: BLE001
+                (lock_errors if is_lock_error(exc) else other_errors).append(exc)
+            if writers_done.wait(0.1):
+                return
+
+    read_thread = threading.Thread(target=reader)
+    read_thread.start()
+    writers = [threading.Thread(target=writer, args=(n,)) for n in range(4)]
+    for t in writers:
+        t.start()
+    for t in writers:
+        t.join(120)
+    writers_done.set()
+    read_thread.join(30)
+    assert (lock_errors, other_errors) == ([], [])
+    assert count(engine, Observation) == 1000
+    assert reads and reads == sorted(reads)  # the reader ran and never saw rows vanish
+
+
+def test_issue7_scheduler_site_build_and_cli_readers_at_once_1000_writes_no_lock_errors(tmp_path):
+    db = tmp_path / "issue7.db"
+    engine = make_engine(db)
+    subject_id = seed_subject(engine)
+    with Session(engine) as s:
+        for n in range(4):
+            s.add(Watch(name=f"w{n}", adapter="html_page", url=f"https://example.test/{n}"))
+        s.commit()
+    lock_errors: list[BaseException] = []
+    other_errors: list[BaseException] = []
+    readers_running = threading.Event()
+    all_written = threading.Event()
+    finished: list[str] = []
+    rebuilds: list[int] = []
+    guard = threading.Lock()
+
+    def record(exc: BaseException) -> None:
+        (lock_errors if is_lock_error(exc) else other_errors).append(exc)
+
+    def run_watch(name: str) -> None:  # 250 writes, each its own short transaction
+        readers_running.wait(30)
+        for i in range(250):
+            try:
+                with Session(engine) as s:
+                    s.add(observation(subject_id, f"{name}-{i}"))
+                    s.commit()
+            except BaseException as exc:  # noqa: BLE001
+                record(exc)
+        with guard:
+            finished.append(name)
+            if len(finished) == 4:
+                all_written.set()
+
+    def rebuild_site() -> None:  # a site build: read everything
+        with Session(engine) as s:
+            rows = s.exec(select(Observation)).all()
+        with guard:
+            rebuilds.append(len(rows))
+
+    def cli_reader() -> None:  # what `tracker watches` runs, on its own engine
+        own = make_engine(db)
+        readers_running.set()
+        while not all_written.is_set():
+            try:
+                listing = list_watches(own)
+                assert [w["name"] for w in listing["watches"]] == ["w0", "w1", "w2", "w3"]
+            except BaseException as exc:  # noqa: BLE001
+                record(exc)
+            time.sleep(0.02)
+
+    sched = Scheduler(
+        engine,
+        run_watch,
+        rebuild_site,
+        settings=ScheduleSettings(jitter_seconds=0, settle_seconds=0, max_workers=4),
+    )
+    readers = [threading.Thread(target=cli_reader) for _ in range(2)]
+    sched.start()
+    for t in readers:
+        t.start()
+    assert all_written.wait(120)
+    for t in readers:
+        t.join(30)
+    deadline = time.monotonic() + 60  # the last run's rebuild request is served
+    while 1000 not in rebuilds and time.monotonic() < deadline:
+        time.sleep(0.01)
+    sched.shutdown()
+    assert (lock_errors, other_errors) == ([], [])
+    assert sorted(finished) == ["w0", "w1", "w2", "w3"]
+    assert count(engine, Observation) == 1000
+    assert rebuilds[-1] == 1000  # the site build saw every write
+    assert rebuilds == sorted(rebuilds)

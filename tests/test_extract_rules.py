@@ -1,0 +1,150 @@
+"""Smaller extraction rules: conditionals, licences, ranks, dates in context, language
+detection, the claims/ import boundary."""
+
+from __future__ import annotations
+
+import ast
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from claims.extract import extract
+from claims.language import detect_locale
+from claims.subjects import SubjectIndex, SubjectRef
+from claims.values import date_value, quantity, text_value
+
+PRO = SubjectRef(
+    "kimi-k3.1-pro", ("Kimi K3.1 Pro", "K3.1 Pro"), ("Standard", "Highspeed"), "Moonshot AI"
+)
+K3 = SubjectRef("kimi-k3", ("Kimi K3", "K3"))
+SUBJECTS = [PRO, K3]
+DAY = dt.date(2026, 10, 27)
+
+
+def one(text: str, lang: str = "pt-BR"):
+    return [
+        (c.subject, c.attribute, c.value) for c in extract(text, SUBJECTS, lang=lang, published=DAY)
+    ]
+
+
+def test_names_do_not_match_inside_longer_versions():
+    idx = SubjectIndex(SUBJECTS)
+    assert [(m.slug, m.name) for m in idx.mentions("Kimi K3.1 Pro e o K3, não o K3.5")] == [
+        ("kimi-k3.1-pro", "Kimi K3.1 Pro"),
+        ("kimi-k3", "K3"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Se o Kimi K3.1 Pro usar 2 bits, a qualidade cai.",
+        "If Kimi K3.1 Pro ships 2-bit weights, quality drops.",
+        "O Kimi K3.1 Pro terá 2 milhões de tokens de contexto?",
+    ],
+)
+def test_conditionals_and_questions_state_nothing(text):
+    assert one(text, "en" if text.startswith("If") else "pt-BR") == []
+
+
+def test_licence_and_its_denial():
+    assert one("O Kimi K3.1 Pro sai sob licença Apache 2.0.") == [
+        ("kimi-k3.1-pro", "license", text_value("apache-2.0"))
+    ]
+    assert one("Ainda não há licença MIT para o Kimi K3.1 Pro.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "rank"),
+    [
+        ("O Kimi K3.1 Pro ficou em 3º lugar no Code Arena WebDev.", "pt-BR", 3),
+        ("O Kimi K3.1 Pro ficou em oitavo no Code Arena WebDev.", "pt-BR", 8),
+        ("Kimi K3.1 Pro ranked #2 on the Code Arena WebDev leaderboard.", "en", 2),
+        ("Kimi K3.1 Pro placed fifth on the Code Arena WebDev.", "en", 5),
+    ],
+)
+def test_ranks_need_a_leaderboard(text, lang, rank):
+    (c,) = extract(text, SUBJECTS, lang=lang, published=DAY)
+    assert (c.subject, c.attribute, c.qualifiers, c.value) == (
+        "kimi-k3.1-pro",
+        "leaderboard_rank",
+        {"leaderboard": "Code Arena WebDev"},
+        quantity(str(rank), "rank"),
+    )
+
+
+def test_ordinals_without_ranking_words_are_not_ranks():
+    assert one("O terceiro levantamento independente citou o Kimi K3.1 Pro.") == []
+
+
+def test_release_and_weights_dates_in_context():
+    assert one(
+        "O Kimi K3.1 Pro foi lançado em 23 de outubro e os pesos saem até o fim do ano."
+    ) == [
+        ("kimi-k3.1-pro", "release_date", date_value("2026-10-23", "on")),
+        ("kimi-k3.1-pro", "weights_release_date", date_value("2026-12-31", "by")),
+    ]
+    assert one("O Kimi K3.1 Pro foi discutido num evento em 26 de outubro.") == []
+
+
+def test_earlier_model_figures_go_to_it_and_comparisons_do_not_steal():
+    assert one("O preço do Kimi K3.1 Pro ficou 33% abaixo do K3.") == [
+        ("kimi-k3.1-pro", "price_change_pct", quantity("-33", "percent"))
+    ]
+    assert one("O Kimi K3 tinha 1 trilhão de parâmetros.") == [
+        ("kimi-k3", "total_params", quantity("1", "params", scale=10**12))
+    ]
+
+
+def test_unreadable_figures_are_reported_not_guessed():
+    notes: list[str] = []
+    got = extract(
+        "O Kimi K3.1 Pro tem janela de 1,000 tokens.", SUBJECTS, lang="pt-BR", warnings=notes
+    )
+    assert got == []
+    assert notes == ["at 30: '1,000': ambiguous in pt-BR (thousands or decimals?)"]
+
+
+def test_language_detection():
+    assert detect_locale("O modelo tem 2,8 trilhões de parâmetros e é da Moonshot.") == "pt-BR"
+    assert (
+        detect_locale("O modelo tem 2,8 biliões de parâmetros e a equipa diz que é o facto.")
+        == "pt-PT"
+    )
+    assert detect_locale("The model has 2.8T parameters and is from Moonshot.") == "en"
+
+
+def test_claims_core_imports_no_io_libraries():
+    forbidden = {"tracker", "httpx", "bs4", "apscheduler", "jinja2"}
+    root = Path(__file__).resolve().parent.parent / "claims"
+    for path in root.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            for name in names:
+                assert name.split(".")[0] not in forbidden, f"{path.name} imports {name}"
+
+
+def test_hyphenated_units_suffix_context_and_clause_variant():
+    text = (
+        "Kimi K3.1 Pro is a 2.8T-parameter MoE with a 128K context window and 104B-parameter "
+        "activation. It offers 256K tokens of context in the Highspeed variant. Kimi K3 had 1T "
+        "parameters."
+    )
+    got = extract(text, SUBJECTS, lang="en", published=DAY)
+    assert [(c.subject, c.attribute, c.qualifiers, c.value) for c in got] == [
+        ("kimi-k3.1-pro", "total_params", {}, quantity("2.8", "params", scale=10**12)),
+        ("kimi-k3.1-pro", "context_window", {}, quantity("128", "tokens", scale=1000)),
+        ("kimi-k3.1-pro", "active_params", {}, quantity("104", "params", scale=10**9)),
+        (
+            "kimi-k3.1-pro",
+            "context_window",
+            {"variant": "Highspeed"},
+            quantity("256", "tokens", scale=1000),
+        ),
+        ("kimi-k3", "total_params", {}, quantity("1", "params", scale=10**12)),
+    ]

@@ -1,0 +1,140 @@
+"""The scheduler lease on PostgreSQL: one winner among racing processes' engines, stale takeover.
+
+Starts a throwaway PostgreSQL server (initdb + pg_ctl, Unix socket only) when the server
+binaries and psycopg are installed; skipped otherwise.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+from pathlib import Path
+
+import pytest
+from fakeclock import FakeClock
+
+from claims.db import make_engine
+from tracker.locks import Lease, LockLost, SchedulerBusy
+
+pytestmark = pytest.mark.postgres
+
+
+@pytest.fixture
+def pg_engine(pg_server):
+    """make_engine(url) for this test; every engine is disposed at the end (no open sockets)."""
+    made = []
+
+    def make():
+        made.append(make_engine(pg_server))
+        return made[-1]
+
+    yield make
+    for engine in made:
+        engine.dispose()
+
+
+@pytest.fixture(scope="module")
+def pg_server():
+    pytest.importorskip("psycopg")
+    initdb, pg_ctl = shutil.which("initdb"), shutil.which("pg_ctl")
+    if not (initdb and pg_ctl):
+        pytest.skip("PostgreSQL server binaries (initdb, pg_ctl) not found")
+    base = Path(tempfile.mkdtemp(prefix="tracker-pg-"))
+    as_user: list[str] = []
+    if os.geteuid() == 0:  # PostgreSQL refuses to run as root
+        if shutil.which("runuser") is None:
+            pytest.skip("running as root without runuser")
+        shutil.chown(base, "postgres")
+        as_user = ["runuser", "-u", "postgres", "--"]
+    data = base / "data"
+    try:
+        subprocess.run(
+            [*as_user, initdb, "-D", str(data), "-U", "tracker", "--auth=trust", "-E", "UTF8"],
+            check=True,
+            capture_output=True,
+        )
+        subprocess.run(
+            [
+                *as_user,
+                pg_ctl,
+                "-D",
+                str(data),
+                "-l",
+                str(base / "log"),
+                "-w",
+                "start",
+                "-o",
+                f"-k {base} -c listen_addresses=''",
+            ],  # fmt: skip
+            check=True,
+            capture_output=True,
+        )
+    except subprocess.CalledProcessError as exc:
+        shutil.rmtree(base, ignore_errors=True)
+        pytest.skip(f"could not start PostgreSQL: {exc.stderr.decode(errors='replace')[-300:]}")
+    try:
+        yield f"postgresql+psycopg://tracker@/postgres?host={base}"
+    finally:
+        subprocess.run([*as_user, pg_ctl, "-D", str(data), "-m", "fast", "stop"], check=False)
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def test_pg_four_engines_race_for_the_lease_and_exactly_one_wins(pg_engine):
+    engines = [pg_engine() for _ in range(4)]
+    barrier = threading.Barrier(4)
+    results: list[str] = []
+
+    def worker(engine) -> None:
+        lease = Lease(engine)
+        barrier.wait()
+        try:
+            lease.acquire()
+            results.append("won")
+        except SchedulerBusy as exc:
+            results.append(str(exc))
+
+    threads = [threading.Thread(target=worker, args=(e,)) for e in engines]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert results.count("won") == 1
+    losers = [r for r in results if r != "won"]
+    assert len(losers) == 3
+    for message in losers:
+        assert message.startswith("a scheduler is already running against postgresql+psycopg://")
+        assert message.endswith("); not starting another")
+    with engines[0].begin() as conn:
+        conn.exec_driver_sql("DELETE FROM schedulerlock")
+
+
+def test_pg_stale_lease_is_taken_over_by_exactly_one(pg_engine):
+    clock = FakeClock()
+    crashed = Lease(pg_engine(), ttl_seconds=60, clock=clock, pid=1, host="gone")
+    crashed.acquire()
+    clock.advance(seconds=61)
+    contenders = [Lease(pg_engine(), ttl_seconds=60, clock=clock) for _ in range(4)]
+    barrier = threading.Barrier(4)
+    won: list[Lease] = []
+
+    def worker(lease: Lease) -> None:
+        barrier.wait()
+        try:
+            lease.acquire()
+            won.append(lease)
+        except SchedulerBusy:
+            pass
+
+    threads = [threading.Thread(target=worker, args=(c,)) for c in contenders]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert len(won) == 1
+    assert won[0].holder().owner == won[0].owner
+    with pytest.raises(LockLost):
+        crashed.renew()
+    assert won[0].release() is True

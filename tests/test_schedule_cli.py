@@ -1,0 +1,172 @@
+"""`tracker schedule` as a process (SIGTERM/SIGINT, refusal) and `tracker watches`."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from fakeclock import FakeClock
+from sqlmodel import Session, func, select
+from typer.testing import CliRunner
+
+from claims.db import make_engine
+from claims.models import Observation, SchedulerLock, ScheduleState, Subject, Watch
+from tracker.cli import app
+from tracker.locks import Lease
+from tracker.schedule import Scheduler, ScheduleSettings, SteppedScheduler
+
+TESTS = Path(__file__).resolve().parent
+
+
+def tracker_cmd(*args: str) -> list[str]:
+    script = Path(sys.executable).parent / "tracker"
+    if script.exists():
+        return [str(script), *args]
+    return [sys.executable, "-c", "from tracker.cli import main; main()", *args]
+
+
+def seeded_db(path: Path) -> Path:
+    engine = make_engine(path)
+    with Session(engine) as s:
+        s.add(Subject(slug="acme/orca-9b", name="Orca 9B"))
+        s.add(Watch(name="slow", adapter="html_page", url="https://example.test/slow"))
+        s.commit()
+    engine.dispose()
+    return path
+
+
+def start_schedule(db: Path, marks: Path, *extra: str) -> subprocess.Popen[str]:
+    env = dict(os.environ, SCHED_TEST_DIR=str(marks), PYTHONPATH=str(TESTS))
+    return subprocess.Popen(
+        tracker_cmd("schedule", "--db", str(db), "--jobs", "sched_jobs:slow_jobs", *extra),
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def wait_for(path: Path, proc: subprocess.Popen[str], seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not path.exists():
+        if proc.poll() is not None:
+            raise AssertionError(f"exited early: {proc.returncode} {proc.stderr.read()}")
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{path.name} never appeared")
+        time.sleep(0.02)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_signal_finishes_the_running_job_commits_and_exits_0(tmp_path, sig):
+    db = seeded_db(tmp_path / "s.db")
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    proc = start_schedule(db, marks, "--jitter", "0", "--heartbeat", "0.2")
+    wait_for(marks / "started-slow", proc)
+    proc.send_signal(sig)  # while the job is "fetching"
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert (marks / "done-slow").exists()
+    assert f"{sig.name} received: finishing running jobs, then stopping" in err
+    assert "scheduler stopped" in err
+    con = sqlite3.connect(db)
+    try:
+        assert con.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    finally:
+        con.close()
+    engine = make_engine(db)
+    with Session(engine) as s:
+        assert s.exec(select(func.count()).select_from(Observation)).one() == 100
+        assert s.exec(select(SchedulerLock)).all() == []  # lease released
+        state = s.get(ScheduleState, "watch:slow")
+        assert state.last_outcome == "ok"
+        assert state.next_run_at - state.last_started_at > dt.timedelta(minutes=59)
+
+
+def test_second_schedule_process_logs_who_runs_and_exits_1(tmp_path):
+    db = seeded_db(tmp_path / "s.db")
+    engine = make_engine(db)
+    holder = Lease(engine, pid=4242, host="web-1")
+    holder.acquire()
+    since = holder.holder().acquired_at.strftime("%Y-%m-%dT%H:%M:%SZ")
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    proc = start_schedule(db, marks)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1
+    assert lines[0].endswith(
+        f"WARNING tracker.schedule: a scheduler is already running against {db} "
+        f"(pid 4242 on host web-1 since {since}); not starting another"
+    )
+    assert not (marks / "started-slow").exists()
+
+
+def test_watches_json_shows_schedule_runs_state_and_errors(tmp_path, monkeypatch):
+    db = seeded_db(tmp_path / "w.db")
+    engine = make_engine(db)
+    with Session(engine) as s:
+        s.add(
+            Watch(
+                name="prices",
+                adapter="openrouter_models",
+                url="https://example.test/prices",
+                params_json='{"cron": "30 */6 * * *"}',
+                state="failing",
+                consecutive_failures=3,
+                last_error="HTTP 503",
+            )
+        )
+        s.commit()
+    clock = FakeClock()
+    clock.patch_apscheduler(monkeypatch)
+    sched = Scheduler(
+        engine,
+        lambda name: None,
+        settings=ScheduleSettings(jitter_seconds=0, executor="debug"),
+        clock=clock,
+        scheduler_class=SteppedScheduler,
+    )
+    sched.start()
+    sched.run_pending()
+    result = CliRunner().invoke(app, ["watches", "--db", str(db), "--json"])
+    sched.shutdown()
+    assert result.exit_code == 0, result.output
+    listing = json.loads(result.stdout)
+    assert listing["scheduler"]["since"] == "2026-03-02T12:00:00Z"
+    assert listing["scheduler"]["pid"] == os.getpid()
+    assert listing["watches"] == [
+        {
+            "name": "prices",
+            "adapter": "openrouter_models",
+            "url": "https://example.test/prices",
+            "schedule": "cron 30 */6 * * * UTC",
+            "state": "failing",
+            "consecutive_failures": 3,
+            "last_run": None,
+            "last_success": None,
+            "next_run": "2026-03-02T12:30:00Z",
+            "last_error": "HTTP 503",
+        },
+        {
+            "name": "slow",
+            "adapter": "html_page",
+            "url": "https://example.test/slow",
+            "schedule": "every 60 min",
+            "state": "new",
+            "consecutive_failures": 0,
+            "last_run": "2026-03-02T12:00:00Z",
+            "last_success": None,
+            "next_run": "2026-03-02T13:00:00Z",
+            "last_error": None,
+        },
+    ]

@@ -1,0 +1,204 @@
+"""``tracker claims``: extract candidate claims from an article, import reviewed ones.
+
+A thin layer over :func:`claims.extract.extract`, :mod:`tracker.articles` and
+:mod:`tracker.claim_import`; every TrackerError becomes one line on stderr and exit 1.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import sys
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from claims.extract import extract
+from claims.numbers import normalize_locale
+from claims.subjects import SubjectRef, subjects_from_config
+from tracker.articles import Article, fetch_article, read_article_file
+from tracker.cli_common import open_db
+from tracker.errors import ConfigError, TrackerError
+
+claims_app = typer.Typer(
+    help="Read figures from articles as candidate claims, and import reviewed candidates.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+DEFAULT_SUBJECTS = Path("data") / "subjects.toml"
+
+
+def _client_factory() -> Any:
+    """The fetch seam, imported lazily (tests replace this function)."""
+    from tracker.fetch import make_client
+
+    return make_client()
+
+
+make_client: Callable[[], Any] = _client_factory
+
+
+def _fail(exc: TrackerError) -> typer.Exit:
+    typer.echo(f"error: {exc}", err=True)
+    return typer.Exit(1)
+
+
+def load_subjects(path: Path | None, db: str | None = None) -> list[SubjectRef]:
+    """Subject refs from a subjects TOML file (default ``data/subjects.toml``), else from the
+    database named by ``db``. Raises :class:`ConfigError` when neither gives any."""
+    file = path or DEFAULT_SUBJECTS
+    if file.is_file():
+        try:
+            return subjects_from_config(tomllib.loads(file.read_text(encoding="utf-8")))
+        except (tomllib.TOMLDecodeError, ValueError) as exc:
+            raise ConfigError(f"{file}: {exc}") from exc
+    if path is not None:
+        raise ConfigError(f"{path}: no such subjects file")
+    if db:
+        from tracker.claim_import import subjects_from_db
+
+        refs = subjects_from_db(open_db(db))
+        if refs:
+            return refs
+    raise ConfigError(f"{DEFAULT_SUBJECTS} not found; pass --subjects FILE or --db PATH")
+
+
+def _read(source: str) -> Article:
+    if source.startswith(("http://", "https://")):
+        with make_client() as client:
+            return fetch_article(source, client)
+    path = Path(source)
+    if not path.is_file():
+        raise ConfigError(f"{source}: no such file")
+    return read_article_file(path)
+
+
+def _parse_day(text: str | None, option: str) -> dt.date | None:
+    if not text:
+        return None
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError as exc:
+        raise ConfigError(f"{option}: {text!r} is not a YYYY-MM-DD date") from exc
+
+
+@claims_app.command("extract")
+def extract_cmd(
+    source: Annotated[str, typer.Argument(help="Article: a text or HTML file, or an http(s) URL.")],
+    lang: Annotated[str, typer.Option(help="pt, pt-BR, pt-PT, en or auto.")] = "auto",
+    published: Annotated[
+        str | None, typer.Option(help="YYYY-MM-DD; default: the article's metadata.")
+    ] = None,
+    subject: Annotated[
+        str | None, typer.Option(help="Slug for figures whose paragraph names no subject.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON array.")] = False,
+    subjects_file: Annotated[Path | None, typer.Option("--subjects", help="Subjects TOML.")] = None,
+    db: Annotated[str | None, typer.Option(help="Database for subjects if no TOML.")] = None,
+) -> None:
+    """Print the candidate claims of one article (a table, or JSON with --json)."""
+    try:
+        refs = load_subjects(subjects_file, db)
+        if subject and subject not in {r.slug for r in refs}:
+            raise ConfigError(f"--subject: unknown slug {subject!r}")
+        if lang not in ("auto", "pt", "en") and normalize_locale(lang) not in (
+            "pt-BR",
+            "pt-PT",
+            "en",
+        ):
+            raise ConfigError(f"--lang: {lang!r} is not pt, pt-BR, pt-PT, en or auto")
+        day = _parse_day(published, "--published")
+        article = _read(source)
+        use_lang = lang
+        if lang == "auto" and article.language:
+            use_lang = article.language
+        notes: list[str] = []
+        found = extract(
+            article.text,
+            refs,
+            lang=use_lang,
+            published=day or article.published,
+            default_subject=subject,
+            warnings=notes,
+        )
+    except TrackerError as exc:
+        raise _fail(exc) from None
+    for note in notes:
+        typer.echo(f"warning: {note}", err=True)
+    if as_json:
+        sys.stdout.write(
+            json.dumps([c.to_dict() for c in found], ensure_ascii=False, indent=2) + "\n"
+        )
+        return
+    table = Table(title=article.title or source)
+    for col in ("subject", "attribute", "qualifiers", "value", "claimant", "text", "at"):
+        table.add_column(col)
+    for c in found:
+        quals = ", ".join(f"{k}={v}" for k, v in c.qualifiers.items())
+        table.add_row(
+            c.subject or "—",
+            c.attribute,
+            quals,
+            c.value.display(),
+            c.claimant or "",
+            c.text,
+            str(c.start),
+        )
+    Console().print(table)
+
+
+@claims_app.command("import")
+def import_cmd(
+    file: Annotated[
+        Path, typer.Argument(help="Reviewed candidates (JSON array from extract --json).")
+    ],
+    source: Annotated[str, typer.Option(help="Source key (e.g. the article URL or a short id).")],
+    db: Annotated[str | None, typer.Option(help="Database path or URL.")] = None,
+    title: Annotated[str | None, typer.Option(help="Source title (new sources).")] = None,
+    url: Annotated[str | None, typer.Option(help="Source URL.")] = None,
+    publisher: Annotated[str | None, typer.Option(help="Source publisher.")] = None,
+    published: Annotated[str | None, typer.Option(help="Source date, YYYY-MM-DD.")] = None,
+    language: Annotated[str | None, typer.Option(help="Source language, e.g. pt-BR.")] = None,
+    kind: Annotated[
+        str, typer.Option(help="vendor, press, third_party, hub, pricing, leaderboard.")
+    ] = "press",
+    subjects_file: Annotated[Path | None, typer.Option("--subjects", help="Subjects TOML.")] = None,
+) -> None:
+    """Store reviewed candidates as claims of SOURCE; importing twice stores them once."""
+    from tracker.claim_import import SourceInfo, import_candidates, validate_candidates
+
+    try:
+        try:
+            items = validate_candidates(json.loads(file.read_text(encoding="utf-8")))
+        except OSError as exc:
+            raise ConfigError(f"{file}: cannot read ({exc.__class__.__name__})") from exc
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"{file}: not JSON ({exc.msg}, line {exc.lineno})") from exc
+        day = _parse_day(published, "--published")
+        refs = _optional_subjects(subjects_file)
+        info = SourceInfo(
+            key=source, title=title, url=url, publisher=publisher,
+            published=day.isoformat() if day else None, language=language, kind=kind,
+        )  # fmt: skip
+        result = import_candidates(open_db(db, create=True), items, info, refs)
+    except TrackerError as exc:
+        raise _fail(exc) from None
+    typer.echo(
+        f"imported {result.stored} claims ({result.present} already present, "
+        f"{result.skipped} skipped without subject)"
+    )
+
+
+def _optional_subjects(path: Path | None) -> list[SubjectRef]:
+    try:
+        return load_subjects(path)
+    except ConfigError:
+        if path is not None:
+            raise
+        return []

@@ -1,0 +1,128 @@
+"""CLI commands ``tracker schedule`` (the daemon) and ``tracker watches`` (the listing).
+
+Registered on the main app by :func:`register`.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import sys
+import threading
+from typing import Annotated
+
+import typer
+
+from tracker.cli_common import DbOpt, JsonOpt, console, friendly_errors, open_db, print_json
+from tracker.jobs import load_jobs
+from tracker.locks import SchedulerBusy
+from tracker.schedule import Scheduler, ScheduleSettings
+from tracker.watchlist import list_watches
+
+log = logging.getLogger("tracker.schedule")
+
+JobsOpt = Annotated[
+    str,
+    typer.Option("--jobs", help="MODULE:FACTORY returning tracker.jobs.Jobs for an engine."),
+]
+
+
+_handler: logging.Handler | None = None
+
+
+def _setup_logging() -> None:
+    """Log lines to stderr for the daemon (once per process, however often it is called)."""
+    global _handler
+    for name in ("tracker", "apscheduler"):
+        logger = logging.getLogger(name)
+        logger.setLevel(logging.INFO)
+        if _handler is not None:
+            logger.removeHandler(_handler)
+    _handler = logging.StreamHandler(sys.stderr)
+    _handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    for name in ("tracker", "apscheduler"):
+        logging.getLogger(name).addHandler(_handler)
+
+
+@friendly_errors
+def schedule_cmd(
+    db: DbOpt = None,
+    jobs: JobsOpt = "tracker.jobs:default_jobs",
+    jitter: Annotated[int, typer.Option(help="Random delay 0..N s added to each run.")] = 30,
+    workers: Annotated[int, typer.Option(help="Watch runs at the same time.")] = 4,
+    site_interval: Annotated[
+        int, typer.Option(help="Rebuild the site at least every N minutes.")
+    ] = 24 * 60,
+    settle: Annotated[float, typer.Option(help="Seconds after a run before rebuilding.")] = 5.0,
+    heartbeat: Annotated[float, typer.Option(help="Lease renewal period, seconds.")] = 30.0,
+    lock_ttl: Annotated[float, typer.Option(help="Lease expiry, seconds.")] = 120.0,
+) -> None:
+    """Run every watch on its schedule until SIGTERM/SIGINT (then finish, commit, exit 0).
+
+    Only one scheduler runs per database: a second one logs who holds it and exits 1.
+    """
+    _setup_logging()
+    engine = open_db(db)
+    bundle = load_jobs(jobs, engine)
+    settings = ScheduleSettings(
+        jitter_seconds=jitter,
+        max_workers=workers,
+        site_interval_minutes=site_interval,
+        settle_seconds=settle,
+        heartbeat_seconds=heartbeat,
+        lock_ttl_seconds=lock_ttl,
+    )
+    sched = Scheduler(
+        engine, bundle.run_watch, bundle.rebuild_site, bundle.drain_outbox, settings=settings
+    )
+    stop = threading.Event()
+
+    def on_signal(signum: int, _frame: object) -> None:
+        log.info("%s received: finishing running jobs, then stopping", signal.Signals(signum).name)
+        stop.set()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    try:
+        sched.start()
+    except SchedulerBusy as exc:
+        log.warning("%s", exc)  # the log line is the one message (cases/C14)
+        raise typer.Exit(1) from None
+    sched.run_until(stop)
+
+
+@friendly_errors
+def watches_cmd(db: DbOpt = None, json_out: JsonOpt = False) -> None:
+    """Every watch: schedule, last run, next run, state, last error; and who schedules them."""
+    listing = list_watches(open_db(db))
+    if json_out:
+        print_json(listing)
+        return
+    sched = listing["scheduler"]
+    if sched is None:
+        console.print("scheduler: not running")
+    else:
+        status = "running" if sched["live"] else "stale (lease expired)"
+        console.print(
+            f"scheduler: {status}, pid {sched['pid']} on {sched['host']} since {sched['since']}"
+        )
+    from rich.table import Table
+
+    table = Table("watch", "adapter", "schedule", "last run", "next run", "state", "last error")
+    for w in listing["watches"]:
+        table.add_row(
+            w["name"],
+            w["adapter"],
+            w["schedule"],
+            w["last_run"] or "-",
+            w["next_run"] or "-",
+            w["state"],
+            w["last_error"] or "",
+        )
+    console.print(table)
+
+
+def register(app: typer.Typer) -> None:
+    """Add schedule and watches to the main app."""
+    app.command("schedule")(schedule_cmd)
+    app.command("watches")(watches_cmd)

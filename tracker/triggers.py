@@ -1,0 +1,86 @@
+"""Triggers of watch jobs (APScheduler 3.x, UTC) and their misfire grace; and a scheduler
+without a thread of its own for stepping by hand."""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+
+from apscheduler.schedulers.base import BaseScheduler
+from apscheduler.triggers.base import BaseTrigger
+from apscheduler.triggers.cron import CronTrigger
+from apscheduler.triggers.interval import IntervalTrigger
+
+from claims.models import Watch
+from tracker.errors import ConfigError
+
+UTC = dt.UTC
+
+
+def watch_trigger(watch: Watch, *, jitter_seconds: int, start: dt.datetime) -> BaseTrigger:
+    """The APScheduler 3.x trigger of one watch, in UTC.
+
+    ``params["cron"]`` (5 crontab fields, APScheduler 3.x ``CronTrigger.from_crontab``:
+    beware, day-of-week 0 is Monday there; prefer names such as ``mon-fri``) wins over
+    ``interval_minutes``. Raises ConfigError naming the watch for a bad expression.
+    """
+    jitter = jitter_seconds or None
+    cron = watch.params.get("cron")
+    if cron:
+        try:
+            trigger = CronTrigger.from_crontab(str(cron), timezone=UTC)
+        except ValueError as exc:
+            raise ConfigError(
+                f"watch {watch.name!r}: bad cron expression {cron!r}: {exc}"
+            ) from None
+        trigger.jitter = jitter
+        return trigger
+    if watch.interval_minutes < 1:
+        raise ConfigError(f"watch {watch.name!r}: interval_minutes must be >= 1")
+    return IntervalTrigger(
+        minutes=watch.interval_minutes, start_date=start, timezone=UTC, jitter=jitter
+    )
+
+
+def describe_schedule(watch: Watch) -> str:
+    """``cron <expr> UTC`` or ``every N min`` for listings."""
+    cron = watch.params.get("cron")
+    return f"cron {cron} UTC" if cron else f"every {watch.interval_minutes} min"
+
+
+def period_seconds(trigger: BaseTrigger, now: dt.datetime) -> float:
+    """One period of ``trigger``: its interval, or the gap between the next two cron fires."""
+    if isinstance(trigger, IntervalTrigger):
+        return trigger.interval_length
+    trigger = copy.copy(trigger)
+    trigger.jitter = None  # type: ignore[attr-defined]
+    first = trigger.get_next_fire_time(None, now)
+    second = trigger.get_next_fire_time(first, first) if first else None
+    return (second - first).total_seconds() if first and second else 3600.0
+
+
+def misfire_grace_seconds(trigger: BaseTrigger, now: dt.datetime) -> int:
+    """One period plus jitter. With ``coalesce=True`` APScheduler 3.x runs only the latest
+    missed fire time, which is always less than one period (+ jitter) old, so a scheduler
+    that was down for days makes exactly one catch-up run instead of skipping it (the
+    1-second default would skip it)."""
+    return int(period_seconds(trigger, now) + (getattr(trigger, "jitter", None) or 0)) + 1
+
+
+class SteppedScheduler(BaseScheduler):
+    """An APScheduler 3.x scheduler without a thread of its own: :meth:`step` runs what is due.
+
+    Used with a fake clock in tests (APScheduler 3.x reads ``datetime.now`` itself, so the
+    tests patch it) and for one-shot runs.
+    """
+
+    def wakeup(self) -> None:  # nothing sleeps
+        pass
+
+    def shutdown(self, wait: bool = True) -> None:
+        """Stop; with ``wait``, let submitted jobs finish (APScheduler 3.x semantics)."""
+        super().shutdown(wait)
+
+    def step(self) -> float | None:
+        """Submit every due job once; returns seconds until the next one (None: no jobs)."""
+        return self._process_jobs()

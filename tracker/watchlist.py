@@ -1,0 +1,72 @@
+"""Watch listing for ``tracker watches``: Watch rows joined with their persisted schedule
+and the scheduler lease (who runs them), as plain dicts."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, select
+
+from claims.models import ScheduleState, Watch, utcnow
+from tracker.locks import Lease
+from tracker.schedule import WATCH_PREFIX
+from tracker.triggers import describe_schedule
+
+
+def iso(moment: dt.datetime | None) -> str | None:
+    """``2026-03-02T12:00:00Z`` (UTC, seconds), or None."""
+    if moment is None:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=dt.UTC)
+    return moment.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _latest(*moments: dt.datetime | None) -> dt.datetime | None:
+    present = [m for m in moments if m is not None]
+    return max(present) if present else None
+
+
+def list_watches(engine: Engine, *, now: dt.datetime | None = None) -> dict[str, Any]:
+    """``{"scheduler": {...} | None, "watches": [...]}`` ordered by watch name.
+
+    Each watch: name, adapter, url, schedule, state, consecutive_failures, last_run (the
+    later of the cycle's ``Watch.last_run`` and the scheduler's last start), last_success,
+    next_run (persisted by the scheduler; None before any scheduler ran), last_error (the
+    watch's fetch/parse error, else the job's own error). ``scheduler`` describes the lease
+    holder with ``live`` = its lease has not expired at ``now``. Read-only.
+    """
+    now = now or utcnow()
+    with Session(engine) as session:
+        watches = session.exec(select(Watch).order_by(Watch.name)).all()
+        states = {s.job_id: s for s in session.exec(select(ScheduleState))}
+    holder = Lease(engine).holder()
+    rows = []
+    for w in watches:
+        st = states.get(WATCH_PREFIX + w.name)
+        rows.append(
+            {
+                "name": w.name,
+                "adapter": w.adapter,
+                "url": w.url,
+                "schedule": describe_schedule(w),
+                "state": w.state,
+                "consecutive_failures": w.consecutive_failures,
+                "last_run": iso(_latest(w.last_run, st.last_started_at if st else None)),
+                "last_success": iso(w.last_success),
+                "next_run": iso(st.next_run_at if st else None),
+                "last_error": w.last_error or (st.last_error if st else None),
+            }
+        )
+    scheduler = None
+    if holder is not None:
+        scheduler = {
+            "pid": holder.pid,
+            "host": holder.host,
+            "since": iso(holder.acquired_at),
+            "heartbeat": iso(holder.heartbeat_at),
+            "live": holder.expires_at > now,
+        }
+    return {"scheduler": scheduler, "watches": rows}
