@@ -558,7 +558,7 @@ def profile_missed(tmp: Path, n: int, missed: list[list[str]]) -> None:
             prof = work / f"{sc}.prof"
             ours(site, work, profile=prof)
             if any(m[0].startswith(sc) for m in missed):
-                print(f"\ncProfile (CPU time) of our {sc} cycle over {n} pages:")
+                print(f"\ncProfile (CPU time, workers run inline) of our {sc} cycle over {n} pages:")
                 print(profile_top(prof))
 
 
