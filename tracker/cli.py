@@ -13,7 +13,7 @@ import typer
 from sqlmodel import Session, select
 
 from claims import models
-from claims.status import weights_status
+from claims.status import WeightsStatus, weights_status
 from tracker.cli_common import (  # noqa: F401  (re-exported for command modules)
     DataOpt,
     DbOpt,
@@ -79,7 +79,7 @@ def status(
     d = st.to_dict()
     console.print(f"[bold]{st.name}[/bold] ({st.slug})")
     if st.landed:
-        console.print(f"  weights: landed — {st.repo}, first seen {d['landed_at']}")
+        console.print(f"  weights: landed — {st.repo}, {landed_text(st)}")
     else:
         console.print("  weights: [bold red]not landed[/bold red]")
     for p in st.promises:
@@ -91,6 +91,15 @@ def status(
     elif not st.landed and d["as_of"] is None:
         console.print("  no Hub check has run yet: run `tracker check`")
     console.print(f"  licence: {st.license or 'unknown'}")
+
+
+def landed_text(st: WeightsStatus) -> str:
+    """'first seen T', noting when T is only the first check (the repo was already there)."""
+    seen = st.to_dict()["landed_at"]
+    if st.at_first_check:
+        created = f"; repo created {st.repo_created}" if st.repo_created else ""
+        return f"already listed at the first Hub check {seen}{created}"
+    return f"first seen {seen}"
 
 
 def find_subject(session: Session, name: str) -> models.Subject:
@@ -146,7 +155,7 @@ def demo(
     for st in report.subjects:
         d = st.to_dict()
         if st.landed:
-            line = f"landed {d['landed_at']} in {st.repo}"
+            line = f"landed in {st.repo} ({landed_text(st)})"
         elif st.promises:
             dates = sorted({f"{p.relation} {p.date}" for p in st.promises})
             line = f"not landed; promised {' / '.join(dates)} by {len(st.promises)} sources"
