@@ -30,6 +30,13 @@ class Promise:
         """Unpacks as ``(date, relation, source, claimant)`` for templates."""
         return iter((self.date, self.relation, self.source, self.claimant))
 
+    def days_overdue(self, as_of: dt.datetime | None) -> int | None:
+        """Whole days past :meth:`deadline` at ``as_of`` (None when not past or unknown)."""
+        if as_of is None:
+            return None
+        late = (as_of.date() - self.deadline()).days
+        return late if late > 0 else None
+
     def deadline(self) -> dt.date:
         """Last day that keeps the promise: the day before for "before", else the date."""
         d = Value(kind="date", value=self.date, relation=self.relation).as_date()
@@ -83,7 +90,13 @@ class WeightsStatus:
             "license": self.license,
             "license_source": self.license_source,
             "promises": [
-                {"date": p.date, "relation": p.relation, "source": p.source, "claimant": p.claimant}
+                {
+                    "date": p.date,
+                    "relation": p.relation,
+                    "source": p.source,
+                    "claimant": p.claimant,
+                    "days_overdue": None if self.landed else p.days_overdue(self.as_of),
+                }
                 for p in self.promises
             ],
             "overdue_days": self.overdue_days,

@@ -59,7 +59,10 @@ def load(data: DataOpt = Path("data"), db: DbOpt = None, json_out: JsonOpt = Fal
 @friendly_errors
 def status(
     subject: Annotated[
-        str, typer.Argument(help="Subject slug or alias, e.g. kimi-k3.1-pro or 'Kimi K3.1 Pro'.")
+        str,
+        typer.Argument(
+            metavar="SUBJECT", help="Subject slug or alias, e.g. kimi-k3.1-pro or 'Kimi K3.1 Pro'."
+        ),
     ],
     db: DbOpt = None,
     json_out: JsonOpt = False,
@@ -83,8 +86,10 @@ def status(
     else:
         console.print("  weights: [bold red]not landed[/bold red]")
     for p in st.promises:
+        late = None if st.landed else p.days_overdue(st.as_of)
+        note = f" — {late} days overdue" if late else ""
         console.print(
-            f"  promised: {p.relation} {p.date} — {p.source} (claimant: {p.claimant or 'unknown'})"
+            f"  promised: {p.relation} {p.date} — {p.source} (claimant: {p.claimant or 'unknown'}){note}"
         )
     if st.overdue_days:
         console.print(f"  overdue by {st.overdue_days} days as of {d['as_of']}")
