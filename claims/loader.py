@@ -8,6 +8,7 @@ database is left as it was.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import re
 import tomllib
@@ -277,8 +278,8 @@ def _read_source_file(f: _File) -> tuple[SourceSpec, list[ClaimSpec]]:
     if kind not in SOURCE_KINDS:
         raise s_err("kind", f"{kind!r} is not one of {SOURCE_KINDS}")
     published = src.get("published")
-    if published is not None and not re.match(r"^\d{4}-\d{2}(-\d{2})?$", str(published)):
-        raise s_err("published", f"{published!r} is not an ISO date (YYYY-MM-DD or YYYY-MM)")
+    if published is not None and not _is_iso_date(str(published)):
+        raise s_err("published", f"{published!r} is not a real ISO date (YYYY-MM-DD or YYYY-MM)")
     for name in ("url", "publisher", "published_precision", "language", "seed"):
         if src.get(name) is not None and not isinstance(src[name], str):
             raise s_err(name, f"expected text, got {type(src[name]).__name__}")
@@ -331,6 +332,16 @@ def _read_source_file(f: _File) -> tuple[SourceSpec, list[ClaimSpec]]:
             )
         )
     return source, claims
+
+
+def _is_iso_date(text: str) -> bool:
+    if not re.match(r"^\d{4}-\d{2}(-\d{2})?$", text):
+        return False
+    try:
+        dt.date.fromisoformat(text if len(text) == 10 else text + "-01")
+    except ValueError:
+        return False
+    return True
 
 
 def load_data(data_dir: Path | str, *, known_adapters: Iterable[str] | None = None) -> CuratedData:

@@ -18,7 +18,15 @@ import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from claims.values import Value, ValueError_, boolean_value, date_value, quantity, text_value, value_range
+from claims.values import (
+    Value,
+    ValueError_,
+    boolean_value,
+    date_value,
+    quantity,
+    text_value,
+    value_range,
+)
 from claims.vocabulary import ATTRIBUTES
 
 SUFFIX = {"": 1, "K": 10**3, "M": 10**6, "B": 10**9, "T": 10**12}
@@ -30,6 +38,10 @@ RANGE_RE = re.compile(
     rf"^(?P<approx>~)?(?P<lo>{_NUM})(?P<s1>[KMBT]?)-(?P<hi>{_NUM})(?P<s2>[KMBT]?)(?P<open>\+)?(?P<pct>%)?$"
 )
 DATE_RE = re.compile(r"^(?P<rel>on|before|by|after)\s+(?P<iso>\d{4}-\d{2}(?:-\d{2})?)$")
+
+
+# Attributes whose figures may be below zero (a price cut is -33 %).
+SIGNED = frozenset({"price_change_pct"})
 
 
 class StatedValueError(ValueError):
@@ -70,6 +82,11 @@ def parse_stated(
         return text_value(text)
     if kinds == ("boolean",):
         raise StatedValueError(f"{attribute} takes true or false")
+    m = QTY_RE.match(text) or RANGE_RE.match(text)
+    if m and m.group("pct") and default_unit not in (None, "percent"):
+        raise StatedValueError(f"{text!r}: {attribute} is in {default_unit}, not percent")
+    if m and text.lstrip("~").startswith("-") and attribute not in SIGNED:
+        raise StatedValueError(f"{text!r}: {attribute} cannot be negative")
     m = QTY_RE.match(text)
     if m:
         u = "percent" if m.group("pct") else (unit or default_unit)

@@ -30,6 +30,13 @@ class Promise:
         """Unpacks as ``(date, relation, source, claimant)`` for templates."""
         return iter((self.date, self.relation, self.source, self.claimant))
 
+    def days_overdue(self, as_of: dt.datetime | None) -> int | None:
+        """Whole days past :meth:`deadline` at ``as_of`` (None when not past or unknown)."""
+        if as_of is None:
+            return None
+        late = (as_of.date() - self.deadline()).days
+        return late if late > 0 else None
+
     def deadline(self) -> dt.date:
         """Last day that keeps the promise: the day before for "before", else the date."""
         d = Value(kind="date", value=self.date, relation=self.relation).as_date()
@@ -56,6 +63,10 @@ class WeightsStatus:
     promises: list[Promise] = field(default_factory=list)
     overdue_days: int | None = None
     as_of: dt.datetime | None = None
+    # The repo was already listed the first time its watch ran: ``landed_at`` is then
+    # only "by this time", not the landing date. ``repo_created`` is the Hub's createdAt.
+    at_first_check: bool = False
+    repo_created: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         def iso(t: dt.datetime | None) -> str | None:
@@ -68,10 +79,24 @@ class WeightsStatus:
             "landed": self.landed,
             "repo": self.repo,
             "landed_at": iso(self.landed_at),
+            "landed_at_meaning": (
+                "first seen at the first check (landed earlier)"
+                if self.at_first_check
+                else "first seen"
+            )
+            if self.landed
+            else None,
+            "repo_created": self.repo_created,
             "license": self.license,
             "license_source": self.license_source,
             "promises": [
-                {"date": p.date, "relation": p.relation, "source": p.source, "claimant": p.claimant}
+                {
+                    "date": p.date,
+                    "relation": p.relation,
+                    "source": p.source,
+                    "claimant": p.claimant,
+                    "days_overdue": None if self.landed else p.days_overdue(self.as_of),
+                }
                 for p in self.promises
             ],
             "overdue_days": self.overdue_days,
@@ -94,6 +119,16 @@ def weights_status(session: Session, subject: models.Subject) -> WeightsStatus:
         status.landed = True
         status.repo = first.qualifiers.get("repo")
         status.landed_at = as_utc(first.first_seen)
+        same_watch = session.exec(
+            select(models.Observation.first_seen).where(
+                models.Observation.watch_id == first.watch_id
+            )
+        ).all()
+        status.at_first_check = (
+            bool(same_watch) and min(as_utc(t) for t in same_watch) == status.landed_at
+        )
+        created = first.value.extra.get("created_at")
+        status.repo_created = str(created)[:10] if created else None
     lic = session.exec(
         select(models.Observation).where(
             models.Observation.subject_id == subject.id,

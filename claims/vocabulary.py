@@ -49,6 +49,8 @@ QUALIFIERS: tuple[str, ...] = (
     "repo",
     "provider",
     "offering",
+    "date",  # the day a rank or score was read off its board
+    "side",  # which price a price_change_pct is about (input / output)
 )
 
 VERDICT_STATUSES: dict[str, str] = {

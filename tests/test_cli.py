@@ -115,13 +115,20 @@ def test_check_replay_of_missing_url_fails_the_watch_not_the_run(tmp_path, monke
 def test_check_with_missing_har_file(tmp_path, monkeypatch):
     monkeypatch.chdir(ROOT)
     assert _run("load", "--db", str(tmp_path / "t.db"))[0] == 0
-    code, out = _run("check", "--replay", str(tmp_path / "nope.har"), "--db", str(tmp_path / "t.db"))
+    code, out = _run(
+        "check", "--replay", str(tmp_path / "nope.har"), "--db", str(tmp_path / "t.db")
+    )
     assert code == 1 and "no such HAR file" in out
 
 
 def test_reading_commands_never_create_a_database(tmp_path):
     missing = tmp_path / "nodir" / "x.db"
-    for args in (["status", "kimi-k3.1-pro"], ["verify"], ["discrepancies"], ["build", "--out", str(tmp_path / "s")]):
+    for args in (
+        ["status", "kimi-k3.1-pro"],
+        ["verify"],
+        ["discrepancies"],
+        ["build", "--out", str(tmp_path / "s")],
+    ):
         code, out = _run(*args, "--db", str(missing))
         assert code == 1, args
         assert out.strip() == (
@@ -180,3 +187,17 @@ def test_record_then_replay_gives_the_same_observations(tmp_path, monkeypatch):
     first = observed(db1)
     assert len(first) >= 8
     assert first == observed(db2)
+
+
+def test_parse_without_url_uses_the_adapters_watches(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    code, out = _run("parse", "huggingface_model", "--har", str(DEMO_HAR), "--json")
+    assert code == 0, out
+    pages = json.loads(out)
+    assert [p["url"] for p in pages] == [
+        "https://huggingface.co/api/models/moonshotai/Kimi-K2-Thinking"
+    ]
+    values = {v["attribute"]: v["value"]["value"] for v in pages[0]["values"]}
+    # The watch's params (its repo files) come along: the packed INT4 count is corrected.
+    assert values["total_params"] == 1026880447728
+    assert values["license"] == "modified-mit"

@@ -134,3 +134,22 @@ def test_bad_claim_fields(tmp_path, snippet, field):
         load_data(data)
     assert err.value.field == field
     assert err.value.line is not None
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "field", "message"),
+    [
+        ('published = "2025-11-06"', 'published = "2025-13-45"', "source.published", "is not a real ISO date"),
+        ('value = "32B"', 'value = "-5B"', "claim[1].value", "active_params cannot be negative"),
+        ('value = "32B"', 'value = "200%"', "claim[1].value", "active_params is in params, not percent"),
+        ('value = "on 2025-11-06"', 'value = "on 2025-02-30"', "claim[5].value", "is not an ISO date"),
+    ],
+)
+def test_impossible_values_are_refused(tmp_path, old, new, field, message):
+    data = _copy_data(tmp_path)
+    path = data / "claims" / "kimi-k2-thinking-card.toml"
+    path.write_text(path.read_text().replace(old, new, 1))
+    with pytest.raises(DataFileError) as err:
+        load_data(data)
+    assert err.value.field == field
+    assert message in err.value.message

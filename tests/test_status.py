@@ -78,6 +78,9 @@ def test_landed_with_repo_and_licence(engine):
     assert st.landed is True
     assert st.repo == "moonshotai/Kimi-K2-Thinking"
     assert st.landed_at == CHECK
+    # Already listed the first time the watch ran: CHECK only bounds the landing date.
+    assert st.at_first_check is True
+    assert st.to_dict()["landed_at_meaning"] == "first seen at the first check (landed earlier)"
     assert st.license == "modified-mit"
     assert st.overdue_days is None
 

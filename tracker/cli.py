@@ -13,7 +13,7 @@ import typer
 from sqlmodel import Session, select
 
 from claims import models
-from claims.status import weights_status
+from claims.status import WeightsStatus, weights_status
 from tracker.cli_common import (  # noqa: F401  (re-exported for command modules)
     DataOpt,
     DbOpt,
@@ -59,7 +59,10 @@ def load(data: DataOpt = Path("data"), db: DbOpt = None, json_out: JsonOpt = Fal
 @friendly_errors
 def status(
     subject: Annotated[
-        str, typer.Argument(help="Subject slug or alias, e.g. kimi-k3.1-pro or 'Kimi K3.1 Pro'.")
+        str,
+        typer.Argument(
+            metavar="SUBJECT", help="Subject slug or alias, e.g. kimi-k3.1-pro or 'Kimi K3.1 Pro'."
+        ),
     ],
     db: DbOpt = None,
     json_out: JsonOpt = False,
@@ -79,18 +82,29 @@ def status(
     d = st.to_dict()
     console.print(f"[bold]{st.name}[/bold] ({st.slug})")
     if st.landed:
-        console.print(f"  weights: landed — {st.repo}, first seen {d['landed_at']}")
+        console.print(f"  weights: landed — {st.repo}, {landed_text(st)}")
     else:
         console.print("  weights: [bold red]not landed[/bold red]")
     for p in st.promises:
+        late = None if st.landed else p.days_overdue(st.as_of)
+        note = f" — {late} days overdue" if late else ""
         console.print(
-            f"  promised: {p.relation} {p.date} — {p.source} (claimant: {p.claimant or 'unknown'})"
+            f"  promised: {p.relation} {p.date} — {p.source} (claimant: {p.claimant or 'unknown'}){note}"
         )
     if st.overdue_days:
         console.print(f"  overdue by {st.overdue_days} days as of {d['as_of']}")
     elif not st.landed and d["as_of"] is None:
         console.print("  no Hub check has run yet: run `tracker check`")
     console.print(f"  licence: {st.license or 'unknown'}")
+
+
+def landed_text(st: WeightsStatus) -> str:
+    """'first seen T', noting when T is only the first check (the repo was already there)."""
+    seen = st.to_dict()["landed_at"]
+    if st.at_first_check:
+        created = f"; repo created {st.repo_created}" if st.repo_created else ""
+        return f"already listed at the first Hub check {seen}{created}"
+    return f"first seen {seen}"
 
 
 def find_subject(session: Session, name: str) -> models.Subject:
@@ -146,7 +160,7 @@ def demo(
     for st in report.subjects:
         d = st.to_dict()
         if st.landed:
-            line = f"landed {d['landed_at']} in {st.repo}"
+            line = f"landed in {st.repo} ({landed_text(st)})"
         elif st.promises:
             dates = sorted({f"{p.relation} {p.date}" for p in st.promises})
             line = f"not landed; promised {' / '.join(dates)} by {len(st.promises)} sources"

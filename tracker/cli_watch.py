@@ -11,7 +11,15 @@ from typing import Annotated, Any
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-from tracker.cli_common import DbOpt, JsonOpt, console, friendly_errors, open_db, print_json
+from tracker.cli_common import (
+    DataOpt,
+    DbOpt,
+    JsonOpt,
+    console,
+    friendly_errors,
+    open_db,
+    print_json,
+)
 from tracker.cycle import CycleSummary, WatchResult, run_check
 from tracker.errors import ConfigError
 from tracker.snapshots import DEFAULT_ROOT, SnapshotStore
@@ -168,25 +176,33 @@ def parse(
     ],
     har: Annotated[Path, typer.Option("--har", help="HAR file with the recorded response(s).")],
     url: Annotated[
-        str | None, typer.Option("--url", help="Only this recorded URL (default: every URL).")
+        str | None,
+        typer.Option(
+            "--url",
+            help="Only this recorded URL (default: the URLs of this adapter's watches in --data, else every URL).",
+        ),
     ] = None,
     params: Annotated[
-        str,
+        str | None,
         typer.Option(
-            "--params", help='The watch\'s params as JSON, e.g. \'{"org": "moonshotai"}\'.'
+            "--params",
+            help="The watch's params as JSON (default: those of the matching watch in --data).",
         ),
-    ] = "{}",
+    ] = None,
+    data: DataOpt = Path("data"),
     json_out: JsonOpt = False,
 ) -> None:
     """Re-run an adapter on recorded responses and print what it reads (no database)."""
     from tracker.offline import parse_har
 
     try:
-        watch_params = json.loads(params)
+        watch_params = json.loads(params) if params is not None else None
     except json.JSONDecodeError as exc:
         raise ConfigError(f"--params: not JSON ({exc})") from exc
+    jobs = _parse_targets(adapter, har, url, watch_params, data)
     out: list[dict[str, Any]] = []
-    for page in parse_har(adapter, har, url=url, params=watch_params):
+    pages = [p for target, ps in jobs for p in parse_har(adapter, har, url=target, params=ps)]
+    for page in pages:
         if page.result is None:
             out.append(
                 {
@@ -230,6 +246,27 @@ def parse(
             )
         for w in page["warnings"]:
             console.print(f"  [yellow]warning[/yellow] {w}", highlight=False)
+
+
+def _parse_targets(
+    adapter: str, har: Path, url: str | None, params: dict[str, Any] | None, data: Path
+) -> list[tuple[str | None, dict[str, Any]]]:
+    """Which recorded URLs to parse, with which params: ``--url`` as given; otherwise the
+    URLs of the curated watches of this adapter that the HAR holds (with their params);
+    otherwise every recorded URL."""
+    if url is not None:
+        return [(url, params or {})]
+    from claims.loader import load_data
+    from tracker.har import HarReplayTransport
+
+    recorded = set(HarReplayTransport(har).urls())
+    watches = load_data(data).watches if (data / "watches.toml").is_file() else []
+    mine = [
+        (w.url, params if params is not None else w.params)
+        for w in watches
+        if w.adapter == adapter and w.url in recorded
+    ]
+    return mine or [(None, params or {})]
 
 
 def register(app: typer.Typer) -> None:
