@@ -245,7 +245,7 @@ def import_baseline() -> int:
 # -- site build and extraction -----------------------------------------------------
 
 
-def site_bench(tmp: Path) -> dict | None:
+def site_bench(tmp: Path, profile_missed: bool = True) -> dict | None:
     """Full build pages/s and one-claim rebuild seconds (bench/site_bench.py's data:
     1,000 subjects x 30 claims with verdicts), or None when tracker.site is absent."""
     try:
@@ -266,7 +266,7 @@ def site_bench(tmp: Path) -> dict | None:
     report2 = build_site(engine, out, now=sb.NOW)
     one = time.perf_counter() - t0
     profile = None
-    if n_pages / full < 500:
+    if profile_missed and n_pages / full < 500:
         import cProfile
 
         # Profile a 100-subject build (same shape, a tenth of the time).
@@ -389,7 +389,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--big-pages", type=int, default=5000, help="pages in the growth run (5000)")
     ap.add_argument("--no-big", action="store_true", help="skip the growth run")
     ap.add_argument("--with-urlwatch", action="store_true", help="also run urlwatch (pip install)")
-    ap.add_argument("--no-profile", action="store_true", help="no cProfile of missed time targets")
+    ap.add_argument("--no-profile", action="store_true", help="no cProfile of missed speed targets")
     args = ap.parse_args(argv)
     started = time.perf_counter()
     print(
@@ -406,7 +406,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"\nwatch cycle, {args.big_pages} pages")
             big = cycle_bench(args.big_pages, False, tmp)
         print("\nsite build")
-        site = site_bench(tmp)
+        site = site_bench(tmp, profile_missed=not args.no_profile)
         ext = extract_bench()
 
         header = [
@@ -558,7 +558,9 @@ def profile_missed(tmp: Path, n: int, missed: list[list[str]]) -> None:
             prof = work / f"{sc}.prof"
             ours(site, work, profile=prof)
             if any(m[0].startswith(sc) for m in missed):
-                print(f"\ncProfile (CPU time, workers run inline) of our {sc} cycle over {n} pages:")
+                print(
+                    f"\ncProfile (CPU time, workers run inline) of our {sc} cycle over {n} pages:"
+                )
                 print(profile_top(prof))
 
 
