@@ -256,11 +256,14 @@ def fetch(
                     else:
                         last_error = _bad_status(url, response)
                         wait = _backoff(attempt, rng)
+                    _drain(response)
                 elif status == 304:
+                    _drain(response)
                     return _fetched(url, response, b"", clock)
                 elif 200 <= status < 300:
                     return _fetched(url, response, _read_capped(url, response, max_bytes), clock)
                 else:
+                    _drain(response)
                     raise _bad_status(url, response)
         except httpx.TimeoutException as exc:
             last_error = FetchTimeout(f"{url}: timed out ({type(exc).__name__})", url=url)
@@ -283,6 +286,25 @@ def fetch(
 def _backoff(attempt: int, rng: random.Random) -> float:
     """2, 4, 8... seconds plus up to 1 s of jitter, so retries from many watches spread."""
     return float(2**attempt) + rng.random()
+
+
+DRAIN_MAX_BYTES = 64 * 1024
+
+
+def _drain(response: httpx.Response) -> None:
+    """Read what is left of a body we do not use (a 304's empty one, a short error page),
+    so the connection goes back to the pool for the next request instead of being
+    closed; a longer or broken body is left, and the connection closed as before."""
+    if response.is_stream_consumed or response.is_closed:
+        return
+    size = 0
+    try:
+        for chunk in response.iter_raw():
+            size += len(chunk)
+            if size > DRAIN_MAX_BYTES:
+                return
+    except (httpx.HTTPError, httpx.StreamError):
+        return
 
 
 def _read_capped(url: str, response: httpx.Response, max_bytes: int) -> bytes:

@@ -6,18 +6,24 @@ Input: parsed pages or the error; output: a :class:`WatchResult`.
 from __future__ import annotations
 
 import datetime as dt
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy import select, update
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from claims.events import make_event
 from claims.matching import AliasIndex
-from claims.models import Event, Observation, Snapshot, Watch, dumps
+from claims.models import Event, Watch, dumps
+from claims.values import Value
 from tracker.adapters.base import Fetched, ObservedValue, ParseResult
 from tracker.errors import ParseError
+from tracker.observe_rows import WatchRows, confirm_current, snapshot_id, weights_others
 from tracker.observe_rules import drop_conflicts, mark_gone, note_stale
+
+WATCH = Watch.__table__  # type: ignore[attr-defined]
 
 # Attributes whose change is announced as ``license_changed`` rather than ``value_changed``.
 LICENSE_TEXT_ATTRIBUTES: tuple[str, ...] = ("license_text_sha256",)
@@ -54,32 +60,19 @@ class WatchSpec:
     last_modified: str | None
 
 
-def _snapshot_row(spec: WatchSpec, f: Fetched) -> Snapshot:
-    return Snapshot(
-        watch_id=spec.id,
-        url=f.final_url,
-        status=f.status,
-        headers_json=dumps(dict(f.headers)),
-        fetched_at=f.fetched_at,
-        sha256=f.sha256,
-        size=len(f.body),
-    )
-
-
 def _snapshot_id(s: Session, spec: WatchSpec, f: Fetched) -> int | None:
     """Id of this watch's snapshot row with the same URL and body, else of a new row
     (a body fetched again unchanged is one snapshot, not one per run)."""
-    same = s.exec(
-        select(Snapshot.id).where(
-            Snapshot.watch_id == spec.id, Snapshot.url == f.final_url, Snapshot.sha256 == f.sha256
-        )
-    ).first()
-    if same is not None:
-        return same
-    snap = _snapshot_row(spec, f)
-    s.add(snap)
-    s.flush()
-    return snap.id
+    row = {
+        "watch_id": spec.id,
+        "url": f.final_url,
+        "status": f.status,
+        "headers_json": dumps(dict(f.headers)),
+        "fetched_at": f.fetched_at,
+        "sha256": f.sha256,
+        "size": len(f.body),
+    }
+    return snapshot_id(s, spec.id, f.final_url, f.sha256, row)
 
 
 class _Outbox:
@@ -94,7 +87,7 @@ class _Outbox:
         if event.key in self.keys:
             return
         self.keys.add(event.key)
-        if self.session.exec(select(Event.id).where(Event.key == event.key)).first() is not None:
+        if self.session.execute(select(Event.id).where(Event.key == event.key)).first() is not None:
             return
         self.session.add(event)
         self.added += 1
@@ -172,18 +165,15 @@ def record_success(
     result = WatchResult(spec.name, "unchanged")
     with Session(engine) as s:
         outbox = _Outbox(s)
-        w = s.get(Watch, spec.id)
-        assert w is not None
+        w = s.execute(
+            select(WATCH.c.state, WATCH.c.failing_since).where(WATCH.c.id == spec.id)
+        ).one()
         changed = False
+        validators: dict[str, Any] = {}
         if not_modified is not None:
             seen_at = not_modified.fetched_at
             # A 304 confirms every current value of this watch as of now.
-            for o in s.exec(
-                select(Observation).where(Observation.watch_id == spec.id, Observation.current)
-            ).all():
-                if seen_at > o.last_seen:
-                    o.last_seen = seen_at
-                    s.add(o)
+            confirm_current(s, spec.id, seen_at)
         else:
             seen_at = pages[0][0].fetched_at
             resolved: list[tuple[Fetched, int, ObservedValue]] = []
@@ -200,12 +190,14 @@ def record_success(
             snap_ids: dict[int, int | None] = {}
             for f, _parsed in pages:
                 snap_ids[id(f)] = _snapshot_id(s, spec, f)
+            rows = WatchRows(s, spec.id)
             for f, sid, ov in resolved:
                 new_row, value_changed = _upsert(
-                    s, outbox, spec, sid, ov, f, snap_ids[id(f)], names
+                    rows, outbox, spec, sid, ov, f, snap_ids[id(f)], names
                 )
                 result.observations += int(new_row)
                 changed = changed or new_row or value_changed
+            rows.flush()
             note_stale(s, spec, pages, result.warnings)
             listing = {p.listing for _f, p in pages}
             if complete and len(listing) == 1 and None not in listing:
@@ -221,9 +213,12 @@ def record_success(
             # A run that left values stale (gated files) did not read everything: keep no
             # validators, so the next run fetches in full instead of a 304 re-seeing them.
             complete_read = not any(p.stale for _f, p in pages)
-            w.etag = first.headers.get("etag") if complete_read else None
-            w.last_modified = first.headers.get("last-modified") if complete_read else None
+            validators = {
+                "etag": first.headers.get("etag") if complete_read else None,
+                "last_modified": first.headers.get("last-modified") if complete_read else None,
+            }
         if w.state == "failing":
+            since = w.failing_since  # as stored (naive on SQLite), like the ORM row gave
             outbox.add(
                 make_event(
                     "watch_recovered",
@@ -231,19 +226,25 @@ def record_success(
                     watch_id=spec.id,
                     detail={
                         "watch": spec.name,
-                        "failing_since": w.failing_since.isoformat() if w.failing_since else None,
+                        "failing_since": since.isoformat() if since else None,
                         "recovered_at": seen_at.isoformat(),
                     },
                 )
             )
-        w.state = "ok"
-        w.consecutive_failures = 0
-        w.failing_since = None
-        w.last_error = None
-        w.last_error_kind = None
-        w.last_run = seen_at
-        w.last_success = seen_at
-        s.add(w)
+        s.execute(
+            update(WATCH)
+            .where(WATCH.c.id == spec.id)
+            .values(
+                state="ok",
+                consecutive_failures=0,
+                failing_since=None,
+                last_error=None,
+                last_error_kind=None,
+                last_run=seen_at,
+                last_success=seen_at,
+                **validators,
+            )
+        )
         s.commit()
     result.outcome = "changed" if changed else "unchanged"
     result.events = outbox.added
@@ -251,7 +252,7 @@ def record_success(
 
 
 def _upsert(
-    s: Session,
+    rows: WatchRows,
     outbox: _Outbox,
     spec: WatchSpec,
     subject_id: int,
@@ -269,46 +270,18 @@ def _upsert(
     true`` of a subject emits ``weights_landed``, a further new repo ``subject_discovered``.
     """
     qj = dumps(dict(ov.qualifiers))
-    vk = ov.value.key()
-    same = (
-        Observation.subject_id == subject_id,
-        Observation.attribute == ov.attribute,
-        Observation.qualifiers_json == qj,
-        Observation.watch_id == spec.id,
-    )
-    row = s.exec(select(Observation).where(*same, Observation.value_key == vk)).first()
-    previous = s.exec(
-        select(Observation).where(*same, Observation.current, Observation.value_key != vk)
-    ).all()
     at = f.fetched_at
-    new_row = row is None
-    if row is None:
-        row = Observation(
-            subject_id=subject_id,
-            attribute=ov.attribute,
-            qualifiers_json=qj,
-            value_json=dumps(ov.value.to_dict()),
-            value_key=vk,
-            watch_id=spec.id,
-            snapshot_id=snapshot_id,
-            source_url=f.final_url,
-            first_seen=at,
-            last_seen=at,
-            current=True,
-        )
-    else:
-        if at > row.last_seen:
-            row.last_seen = at
-        row.snapshot_id = snapshot_id
-        row.current = True
-    s.add(row)
-    for old in previous:
-        old.current = False
-        s.add(old)
-    s.flush()
+    new_row, replaced = rows.record(
+        (subject_id, ov.attribute, qj),
+        ov.value.key(),
+        ov.value.to_dict(),
+        at,
+        snapshot_id,
+        f.final_url,
+    )
     subject = names.get(subject_id, str(subject_id))
-    if previous:
-        old_value = previous[0].value
+    if replaced is not None:
+        old_value = Value.from_dict(json.loads(replaced.value_json))
         # A new LICENSE text under the same licence id is a licence change (issue 5).
         kind, title = (
             "value_changed",
@@ -337,28 +310,26 @@ def _upsert(
             )
         )
     if new_row and ov.attribute == "weights_available" and ov.value.value is True:
-        _weights_events(s, outbox, spec, subject_id, subject, ov, row, at)
-    return new_row, bool(previous)
+        _weights_events(rows, outbox, spec, subject_id, subject, ov, qj, at)
+    return new_row, replaced is not None
 
 
 def _weights_events(
-    s: Session,
+    rows: WatchRows,
     outbox: _Outbox,
     spec: WatchSpec,
     subject_id: int,
     subject: str,
     ov: ObservedValue,
-    row: Observation,
+    qj: str,
     at: dt.datetime,
 ) -> None:
-    others = s.exec(
-        select(Observation).where(
-            Observation.subject_id == subject_id,
-            Observation.attribute == "weights_available",
-            Observation.value_key == row.value_key,
-            Observation.id != row.id,
-        )
-    ).all()
+    rows.flush()  # the subject's other rows, this run's included, are read from the table
+    others = [
+        other_qj
+        for watch_id, other_qj in weights_others(rows.s, subject_id, ov.value.key())
+        if (watch_id, other_qj) != (spec.id, qj)  # the unique row just recorded
+    ]
     repo = ov.qualifiers.get("repo")
     detail = {"repo": repo, "first_seen": at.isoformat()}
     if "created_at" in ov.value.extra:
@@ -373,7 +344,7 @@ def _weights_events(
                 detail=detail,
             )
         )
-    elif all(o.qualifiers_json != row.qualifiers_json for o in others):
+    elif all(other_qj != qj for other_qj in others):
         outbox.add(
             make_event(
                 "subject_discovered",

@@ -2,8 +2,10 @@
 
 Usage: ``python crash_child.py DB SNAPSHOT_DIR``; prints ``checked failing`` and exits 0.
 The test kills this process with SIGKILL at chosen points of the cycle: from the page
-server after its K-th answer, or, with ``CRASH_AT_FLUSH=N``, the process kills itself
-on the N-th ORM flush, i.e. inside an open write transaction before its commit.
+server after its K-th answer, or, with ``CRASH_AT_WRITE=N``, the process kills itself
+right after its N-th write statement (INSERT/UPDATE/DELETE, ORM flush or Core), i.e.
+inside an open write transaction before its commit. Counting statements, not ORM
+flushes, keeps the kill points inside transactions that write with Core statements.
 """
 
 from __future__ import annotations
@@ -18,24 +20,26 @@ from tracker.fetch import FetchSettings, make_client
 from tracker.snapshots import SnapshotStore
 
 
-def arm_flush_kill(n: int) -> None:
+def arm_write_kill(n: int) -> None:
     from sqlalchemy import event
-    from sqlalchemy.orm import Session
+    from sqlalchemy.engine import Engine
 
-    flushes = 0
+    writes = 0
 
-    @event.listens_for(Session, "after_flush")
-    def _kill(session, context) -> None:  # type: ignore[no-untyped-def]
-        nonlocal flushes
-        flushes += 1
-        if flushes == n:
+    @event.listens_for(Engine, "after_cursor_execute")
+    def _kill(conn, cursor, statement, parameters, context, executemany) -> None:  # type: ignore[no-untyped-def]
+        nonlocal writes
+        if statement.lstrip().split(None, 1)[0].upper() not in ("INSERT", "UPDATE", "DELETE"):
+            return
+        writes += 1
+        if writes == n:
             os.kill(os.getpid(), signal.SIGKILL)
 
 
 def main() -> None:
     db, snapshots = sys.argv[1], sys.argv[2]
-    if os.environ.get("CRASH_AT_FLUSH"):
-        arm_flush_kill(int(os.environ["CRASH_AT_FLUSH"]))
+    if os.environ.get("CRASH_AT_WRITE"):
+        arm_write_kill(int(os.environ["CRASH_AT_WRITE"]))
     engine = make_engine(db)
     # A local test server: no per-host politeness interval.
     with make_client(FetchSettings(min_interval=0.0)) as client:

@@ -2,8 +2,8 @@
 lose no observation, duplicate no event, and keep SQLite's integrity check ``ok``.
 
 Kill points: the page server kills the child right after answering its K-th request
-(while it waits for, parses or stores that page), or the child kills itself on its
-N-th ORM flush (inside an open write transaction, before the commit). The result is
+(while it waits for, parses or stores that page), or the child kills itself right after
+its N-th write statement (inside an open write transaction, before the commit). The result is
 compared with the same history run in-process without kills.
 """
 
@@ -130,12 +130,13 @@ def run_child(
     pages: Pages,
     kill_at: int | None = None,
     delay: float = 0.0,
-    at_flush: int | None = None,
+    at_write: int | None = None,
 ) -> int:
-    """Run one cycle in a child; SIGKILL it after request ``kill_at`` or at flush ``at_flush``."""
+    """Run one cycle in a child; SIGKILL it after request ``kill_at`` or after write
+    statement ``at_write``."""
     env = {**os.environ, "NO_PROXY": "127.0.0.1"}
-    if at_flush is not None:
-        env["CRASH_AT_FLUSH"] = str(at_flush)
+    if at_write is not None:
+        env["CRASH_AT_WRITE"] = str(at_write)
     p = subprocess.Popen(
         [sys.executable, str(CHILD), str(db), str(snaps)],
         stdout=subprocess.PIPE,
@@ -146,7 +147,7 @@ def run_child(
         pages.arm(p.pid, kill_at, delay)
     out, err = p.communicate(timeout=60)
     pages.victim = None
-    if kill_at is None and at_flush is None:
+    if kill_at is None and at_write is None:
         assert p.returncode == 0, err.decode()[-2000:]
         assert out.decode().split() == [str(N_WATCHES), "0"]
     return p.returncode
@@ -196,17 +197,19 @@ def test_sigkill_mid_cycle_loses_nothing_and_duplicates_nothing(tmp_path, server
     changed = list(range(0, N_WATCHES, 2))
 
     # First cycle: killed after an answer, then inside a write transaction (today's cycle
-    # flushes 5 times per new page: snapshot, 3 values, health; flush 22 is the 5th
-    # watch's first value, uncommitted), then completed.
+    # writes 3 statements per new page: snapshot, the 3 values in one INSERT, health;
+    # write 14 is the 5th watch's values, uncommitted), then completed.
     assert run_child(db, snaps, pages, kill_at=3, delay=0.003) == -signal.SIGKILL
-    assert run_child(db, snaps, pages, at_flush=22) == -signal.SIGKILL
+    assert run_child(db, snaps, pages, at_write=14) == -signal.SIGKILL
     run_child(db, snaps, pages)
-    # Half the pages change; that cycle is killed inside a transaction (flush 13: the 3rd
-    # watch's new value inserted, the old one marked not current, no event or commit
-    # yet), then after an answer; then completed.
+    # Half the pages change; that cycle is killed inside a transaction (a changed watch
+    # writes 7 statements: snapshot, its 3 events, the new values, the old ones marked
+    # not current, health; an unchanged one 2: last seen, health. Write 15: the 3rd
+    # watch's new values inserted and the old ones marked not current, no commit yet),
+    # then after an answer; then completed.
     for i in changed:
         pages.versions[i] = 1
-    assert run_child(db, snaps, pages, at_flush=13) == -signal.SIGKILL
+    assert run_child(db, snaps, pages, at_write=15) == -signal.SIGKILL
     assert run_child(db, snaps, pages, kill_at=17, delay=0.0) == -signal.SIGKILL
     run_child(db, snaps, pages)
 

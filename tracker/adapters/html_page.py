@@ -1,5 +1,10 @@
 """Generic HTML watch: CSS selector (+ optional regex) to typed values, for vendor
 pricing pages and leaderboards without an API. Fails loudly rather than guess (C12).
+
+Parsed with lxml directly (cssselect for the selector), not BeautifulSoup: the same
+libxml2 tree at about a twentieth of the cost per page (bench/RESULTS.md). The text
+rules are BeautifulSoup's ``get_text(" ", strip=True)``: strings inside script, style,
+template, rt and rp, and comments, are not page text.
 """
 
 from __future__ import annotations
@@ -9,7 +14,12 @@ from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from bs4 import BeautifulSoup, Tag
+import codecs
+import functools
+import threading
+
+from lxml import etree, html
+from lxml.cssselect import CSSSelector
 
 from claims.values import Value, quantity, text_value, with_extra
 from claims.vocabulary import ATTRIBUTES
@@ -58,16 +68,68 @@ def read_number(text: str, decimal: str = ".") -> Decimal:
         raise LayoutChanged(f"unreadable number {token!r}") from None
 
 
-def _text(node: Tag) -> str:
-    return " ".join(node.get_text(" ", strip=True).split())
+# Text nodes BeautifulSoup's get_text counts: not inside script/style/template/rt/rp
+# (its special string containers); comments and processing instructions are not text.
+_STRINGS = etree.XPath(
+    "descendant::text()[not(ancestor::script or ancestor::style or ancestor::template"
+    " or ancestor::rt or ancestor::rp)]"
+)
+_CHARSET = re.compile(rb"""<\s*meta[^>]+charset\s*=\s*["']?\s*([^\s"'/>;]+)""", re.I)
+_XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>")
+_local = threading.local()  # one HTMLParser per worker thread (parsers are not shared)
 
 
-def _is_placeholder(node: Tag) -> bool:
-    for el in [node, *node.find_all(True)]:
-        classes = " ".join(el.get("class") or []).lower()
+def _get_text(node: etree._Element) -> str:
+    """``node.get_text(" ", strip=True)`` as BeautifulSoup gives it."""
+    return " ".join(t for t in (str(s).strip() for s in _STRINGS(node)) if t)
+
+
+def _text(node: etree._Element) -> str:
+    return " ".join(_get_text(node).split())
+
+
+def _is_placeholder(node: etree._Element) -> bool:
+    for el in node.iter(etree.Element):
+        classes = (el.get("class") or "").lower()
         if any(c in classes for c in PLACEHOLDER_CLASSES):
             return True
     return False
+
+
+def _decode(body: bytes) -> str:
+    """The page as text, as BeautifulSoup would decode it: a BOM, else the declared
+    ``<meta charset>`` when the bytes decode with it, else UTF-8, else windows-1252."""
+    for bom, enc in ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"),
+                     (codecs.BOM_UTF16_BE, "utf-16-be")):  # fmt: skip
+        if body.startswith(bom):
+            return body[len(bom) :].decode(enc, "replace")
+    m = _CHARSET.search(body[:4096])
+    candidates = [m.group(1).decode("ascii", "replace")] if m else []
+    for enc in [*candidates, "utf-8"]:
+        try:
+            return body.decode(enc)
+        except (LookupError, UnicodeDecodeError):
+            continue
+    return body.decode("windows-1252", "replace")
+
+
+def _parse(body: bytes) -> etree._Element:
+    """The document root (an empty ``<html>`` for an empty or unparsable page)."""
+    text = _XML_DECL.sub("", _decode(body), count=1)
+    parser = getattr(_local, "parser", None)
+    if parser is None:
+        parser = _local.parser = html.HTMLParser()
+    try:
+        root = html.document_fromstring(text, parser=parser)
+    except (etree.ParserError, ValueError):
+        root = None
+    return root if root is not None else html.Element("html")
+
+
+@functools.lru_cache(maxsize=256)
+def _selector(css: str) -> CSSSelector:
+    """A compiled selector (translating CSS to XPath costs more than parsing a page)."""
+    return CSSSelector(css, translator="html")
 
 
 def _value(attribute: str, raw: str, params: Mapping[str, Any]) -> Value:
@@ -114,13 +176,13 @@ def parse_html(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult:
     selector = params.get("selector")
     if not selector:
         raise ConfigError("html_page: watch param 'selector' is required")
-    soup = BeautifulSoup(fetched.body, "lxml")
-    page_text = soup.get_text(" ", strip=True).lower()
+    root = _parse(fetched.body)
+    page_text = _get_text(root).lower()
     raw_lower = fetched.body[:20000].decode("utf-8", "replace").lower()
     url = fetched.final_url
     if any(m in page_text or m in raw_lower for m in BOT_MARKERS[:3]):
         raise LayoutChanged(f"{url}: a bot challenge page, not the content")
-    matches = soup.select(selector)
+    matches = _selector(selector)(root)
     expect_min = int(params.get("expect_min", 1))
     if len(matches) < expect_min:
         why = "selector not found"
@@ -141,8 +203,8 @@ def parse_html(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult:
             if attr not in ATTRIBUTES:
                 raise ConfigError(f"html_page: unknown attribute {attr!r} in columns")
         for row in matches:
-            cells = row.find_all(["td", "th"], recursive=False)
-            if not row.find_all("td", recursive=False):
+            cells = [c for c in row if c.tag in ("td", "th")]
+            if not any(c.tag == "td" for c in cells):
                 continue  # a header row
             needed = [name_cell, *wanted]
             if max(needed) >= len(cells):
