@@ -6,12 +6,14 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
 .PHONY: demo test bench lint clean
 
+# pip's and setuptools' chatter goes to a log; it is shown only when the install fails.
 $(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
-	rm -f $(VENV)/.installed-*
-	touch $(STAMP)
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@echo "installing release-tracker and its test extras into $(VENV) (log: $(VENV)/install.log)"
+	@($(BIN)/python -m pip install --upgrade pip && $(BIN)/python -m pip install -e '.[test]') \
+		> $(VENV)/install.log 2>&1 || (tail -30 $(VENV)/install.log; exit 1)
+	@rm -f $(VENV)/.installed-*
+	@touch $(STAMP)
 
 demo: $(STAMP)
 	$(BIN)/tracker demo
