@@ -119,7 +119,7 @@ def weights_statuses(
     Why a batch: the site shows every subject's status, and reading observations,
     watches and aliases once per subject made the build quadratic (issue 7)."""
     wanted = {s.id for s in subjects}
-    O, C = models.Observation, models.Claim  # noqa: N806
+    O, C = models.Observation, models.Claim  # noqa: N806, E741
     weights_obs: dict[int, list[models.Observation]] = defaultdict(list)
     licence_obs: dict[int, list[models.Observation]] = defaultdict(list)
     for o in session.exec(

@@ -184,14 +184,16 @@ def _load(engine: Engine) -> tuple[list[WatchSpec], AliasIndex, dict[int | None,
     w, sub, al = Watch.__table__, Subject.__table__, SubjectAlias.__table__  # type: ignore[attr-defined]
     with engine.connect() as conn:
         watch_rows = conn.execute(
-            select(w.c.id, w.c.name, w.c.adapter, w.c.url, w.c.params_json, w.c.etag,
-                   w.c.last_modified).order_by(w.c.name)  # fmt: skip
+            select(
+                w.c.id, w.c.name, w.c.adapter, w.c.url, w.c.params_json, w.c.etag, w.c.last_modified
+            ).order_by(w.c.name)  # fmt: skip
         ).all()
         subjects = conn.execute(select(sub.c.id, sub.c.name, sub.c.hub_org)).all()
         aliases = conn.execute(select(al.c.subject_id, al.c.namespace, al.c.alias)).all()
     specs = [
-        WatchSpec(r.id, r.name, r.adapter, r.url, json.loads(r.params_json), r.etag,
-                  r.last_modified)  # fmt: skip
+        WatchSpec(
+            r.id, r.name, r.adapter, r.url, json.loads(r.params_json), r.etag, r.last_modified
+        )  # fmt: skip
         for r in watch_rows
     ]
     index = AliasIndex.build(subjects, aliases)  # type: ignore[arg-type]  (same attributes)
