@@ -78,19 +78,30 @@ def hub_watches(session: Session, subject: Subject, observations: Sequence[ObsVi
     ``params.org`` (or ``author``) is the subject's ``hub_org``, or a ``huggingface_model``
     watch whose ``params.repo`` is a ``huggingface`` alias of the subject, a repo
     qualifier of its observations, or that produced one of its observations."""
+    aliases = session.exec(select(SubjectAlias).where(SubjectAlias.subject_id == subject.id)).all()
+    watches = session.exec(select(Watch).order_by(Watch.id)).all()  # type: ignore[arg-type]
+    return hub_watches_of(subject, observations, watches, aliases)
+
+
+def hub_watches_of(
+    subject: Subject,
+    observations: Sequence[ObsView],
+    watches: Sequence[Watch],
+    aliases: Sequence[SubjectAlias],
+) -> list[Watch]:
+    """:func:`hub_watches` over rows already read (``watches`` in id order, ``aliases``
+    of any subjects), so a caller that needs it for every subject reads them once."""
     repos = {
         a.alias.lower()
-        for a in session.exec(
-            select(SubjectAlias).where(SubjectAlias.subject_id == subject.id)
-        ).all()
-        if a.namespace == "huggingface"
+        for a in aliases
+        if a.subject_id == subject.id and a.namespace == "huggingface"
     }
     own = [o for o in observations if o.subject_id == subject.id]
     repos |= {str(o.qualifiers["repo"]).lower() for o in own if o.qualifiers.get("repo")}
     produced = {o.watch_id for o in own if o.watch_id is not None}
     org = (subject.hub_org or "").lower()
     out = []
-    for w in session.exec(select(Watch).order_by(Watch.id)).all():  # type: ignore[arg-type]
+    for w in watches:
         p = w.params
         if (
             w.adapter == HUB_ORG_ADAPTER
@@ -109,6 +120,20 @@ def last_hub_check(
     session: Session, subject: Subject, observations: Sequence[ObsView]
 ) -> dt.datetime | None:
     """The last successful check among :func:`hub_watches` (what "as of" means)."""
-    times = [aware(w.last_success) for w in hub_watches(session, subject, observations)]
+    return _latest(hub_watches(session, subject, observations))
+
+
+def hub_check_time(
+    subject: Subject,
+    observations: Sequence[ObsView],
+    watches: Sequence[Watch],
+    aliases: Sequence[SubjectAlias],
+) -> dt.datetime | None:
+    """:func:`last_hub_check` over rows already read (see :func:`hub_watches_of`)."""
+    return _latest(hub_watches_of(subject, observations, watches, aliases))
+
+
+def _latest(watches: Sequence[Watch]) -> dt.datetime | None:
+    times = [aware(w.last_success) for w in watches]
     known = [t for t in times if t is not None]
     return max(known) if known else None

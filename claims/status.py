@@ -5,13 +5,15 @@ how late are the promises. Reads observations, claims and watch checks; pure que
 from __future__ import annotations
 
 import datetime as dt
+from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from sqlmodel import Session, select
 
 from claims import models
-from claims.loaders import last_hub_check, load_observations
+from claims.loaders import hub_check_time, load_observations
 from claims.models import as_utc
 from claims.values import Value
 
@@ -106,60 +108,89 @@ class WeightsStatus:
 
 def weights_status(session: Session, subject: models.Subject) -> WeightsStatus:
     """Compute :class:`WeightsStatus` for ``subject`` from the database."""
-    status = WeightsStatus(slug=subject.slug, name=subject.name, landed=False)
-    obs = session.exec(
-        select(models.Observation).where(
-            models.Observation.subject_id == subject.id,
-            models.Observation.attribute == "weights_available",
-        )
-    ).all()
-    landed = [o for o in obs if o.value.value is True]
-    if landed:
-        first = min(landed, key=lambda o: as_utc(o.first_seen))
-        status.landed = True
-        status.repo = first.qualifiers.get("repo")
-        status.landed_at = as_utc(first.first_seen)
-        same_watch = session.exec(
-            select(models.Observation.first_seen).where(
-                models.Observation.watch_id == first.watch_id
+    return weights_statuses(session, [subject])[subject.id]  # type: ignore[index]
+
+
+def weights_statuses(
+    session: Session, subjects: Sequence[models.Subject]
+) -> dict[int | None, WeightsStatus]:
+    """:class:`WeightsStatus` of each of ``subjects`` by id, from one read of each table.
+
+    Why a batch: the site shows every subject's status, and reading observations,
+    watches and aliases once per subject made the build quadratic (issue 7)."""
+    wanted = {s.id for s in subjects}
+    O, C = models.Observation, models.Claim  # noqa: N806, E741
+    weights_obs: dict[int, list[models.Observation]] = defaultdict(list)
+    licence_obs: dict[int, list[models.Observation]] = defaultdict(list)
+    for o in session.exec(
+        select(O)
+        .where(O.attribute.in_(("weights_available", "license")))  # type: ignore[attr-defined]
+        .order_by(O.id)  # type: ignore[arg-type]
+    ).all():
+        if o.subject_id not in wanted:
+            continue
+        if o.attribute == "weights_available":
+            weights_obs[o.subject_id].append(o)
+        elif o.current:
+            licence_obs[o.subject_id].append(o)
+    promises: dict[int, list[tuple[models.Claim, models.Source]]] = defaultdict(list)
+    for claim, source in session.exec(
+        select(C, models.Source)
+        .where(C.attribute == "weights_release_date", C.source_id == models.Source.id)
+        .order_by(C.id)  # type: ignore[arg-type]
+    ).all():
+        promises[claim.subject_id].append((claim, source))
+    observations = load_observations(session)
+    own: dict[int, list[Any]] = defaultdict(list)
+    for ov in observations:
+        own[ov.subject_id].append(ov)
+    watches = session.exec(select(models.Watch).order_by(models.Watch.id)).all()  # type: ignore[arg-type]
+    aliases: dict[int, list[models.SubjectAlias]] = defaultdict(list)
+    for a in session.exec(select(models.SubjectAlias)).all():
+        aliases[a.subject_id].append(a)
+    first_seen_of: dict[int | None, list[dt.datetime]] = {}
+
+    def watch_first_seen(watch_id: int | None) -> list[dt.datetime]:
+        if watch_id not in first_seen_of:
+            first_seen_of[watch_id] = list(
+                session.exec(select(O.first_seen).where(O.watch_id == watch_id)).all()
             )
-        ).all()
-        status.at_first_check = (
-            bool(same_watch) and min(as_utc(t) for t in same_watch) == status.landed_at
-        )
-        created = first.value.extra.get("created_at")
-        status.repo_created = str(created)[:10] if created else None
-    lic = session.exec(
-        select(models.Observation).where(
-            models.Observation.subject_id == subject.id,
-            models.Observation.attribute == "license",
-            models.Observation.current == True,  # noqa: E712
-        )
-    ).all()
-    if lic:
-        latest = max(lic, key=lambda o: as_utc(o.last_seen))
-        status.license, status.license_source = (
-            str(latest.value.value),
-            latest.source_url or "observed",
-        )
-    rows = session.exec(
-        select(models.Claim, models.Source)
-        .where(
-            models.Claim.subject_id == subject.id, models.Claim.attribute == "weights_release_date"
-        )
-        .where(models.Claim.source_id == models.Source.id)
-    ).all()
-    for claim, source in rows:
-        v = claim.value
-        assert claim.id is not None
-        status.promises.append(
-            Promise(str(v.value), str(v.relation), source.title, claim.claimant, claim.id)
-        )
-    status.promises.sort(key=lambda p: (p.date, p.relation, p.source))
-    own = [o for o in load_observations(session) if o.subject_id == subject.id]
-    status.as_of = last_hub_check(session, subject, own)
-    if not status.landed and status.promises and status.as_of is not None:
-        latest_deadline = max(p.deadline() for p in status.promises)
-        late = (status.as_of.date() - latest_deadline).days
-        status.overdue_days = late if late > 0 else None
-    return status
+        return first_seen_of[watch_id]
+
+    out: dict[int | None, WeightsStatus] = {}
+    for subject in subjects:
+        status = WeightsStatus(slug=subject.slug, name=subject.name, landed=False)
+        sid: int = subject.id  # type: ignore[assignment]
+        landed = [o for o in weights_obs[sid] if o.value.value is True]
+        if landed:
+            first = min(landed, key=lambda o: as_utc(o.first_seen))
+            status.landed = True
+            status.repo = first.qualifiers.get("repo")
+            status.landed_at = as_utc(first.first_seen)
+            same_watch = watch_first_seen(first.watch_id)
+            status.at_first_check = (
+                bool(same_watch) and min(as_utc(t) for t in same_watch) == status.landed_at
+            )
+            created = first.value.extra.get("created_at")
+            status.repo_created = str(created)[:10] if created else None
+        lic = licence_obs[sid]
+        if lic:
+            latest = max(lic, key=lambda o: as_utc(o.last_seen))
+            status.license, status.license_source = (
+                str(latest.value.value),
+                latest.source_url or "observed",
+            )
+        for claim, source in promises[sid]:
+            v = claim.value
+            assert claim.id is not None
+            status.promises.append(
+                Promise(str(v.value), str(v.relation), source.title, claim.claimant, claim.id)
+            )
+        status.promises.sort(key=lambda p: (p.date, p.relation, p.source))
+        status.as_of = hub_check_time(subject, own[sid], watches, aliases[sid])
+        if not status.landed and status.promises and status.as_of is not None:
+            latest_deadline = max(p.deadline() for p in status.promises)
+            late = (status.as_of.date() - latest_deadline).days
+            status.overdue_days = late if late > 0 else None
+        out[subject.id] = status
+    return out

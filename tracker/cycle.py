@@ -39,6 +39,7 @@ log = logging.getLogger(__name__)
 
 FAILING_AFTER = 3  # consecutive failures before a watch is "failing" (watch param overrides)
 MAX_PAGES = 20  # cursor pages followed per watch and run
+AHEAD_PER_WORKER = 4  # watches fetched ahead of the recording thread, per worker
 
 
 @dataclass
@@ -129,36 +130,49 @@ def run_check(
     summary = CycleSummary()
     noticed: set[str] = set()
     ctx = _FetchContext(client, snapshot_store, clock, sleep, robots)
-    jobs: list[tuple[WatchSpec, Future[_Gathered] | None, str | None]] = []
+    planned: list[tuple[WatchSpec, dict[str, str], str | None]] = []
+    for spec in specs:
+        try:
+            planned.append((spec, auth_headers(spec.params), None))
+        except MissingCredential as exc:
+            if exc.env not in noticed:  # one notice per missing key, not one per watch
+                noticed.add(exc.env)
+                log.warning("%s is not set: skipping the watches that need it", exc.env)
+            planned.append((spec, {}, exc.env))
     if concurrency is None:
         concurrency = FetchSettings.from_env().max_concurrent
     workers = max(1, concurrency)
+    # Workers run at most this many watches ahead of the recording thread: finished
+    # pages wait in memory for their turn, and with thousands of watches an unbounded
+    # lead held every body and parse result at once (issue 7: peak RSS).
+    window = workers * AHEAD_PER_WORKER
+    futures: dict[int, Future[_Gathered]] = {}
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="watch") as pool:
-        for spec in specs:
-            try:
-                extra_headers = auth_headers(spec.params)
-            except MissingCredential as exc:
-                if exc.env not in noticed:  # one notice per missing key, not one per watch
-                    noticed.add(exc.env)
-                    log.warning("%s is not set: skipping the watches that need it", exc.env)
-                jobs.append((spec, None, exc.env))
-                continue
-            jobs.append((spec, pool.submit(_gather, ctx, spec, extra_headers), None))
+        submitted = 0
+
+        def submit_upto(limit: int) -> None:
+            nonlocal submitted
+            while submitted < min(limit, len(planned)):
+                spec, headers, missing = planned[submitted]
+                if missing is None:
+                    futures[submitted] = pool.submit(_gather, ctx, spec, headers)
+                submitted += 1
+
         try:
-            for spec, future, missing in jobs:  # name order, whatever finishes first
-                if future is None:
+            for i, (spec, _headers, missing) in enumerate(planned):  # name order
+                submit_upto(i + window)
+                if missing is not None:
                     result = WatchResult(spec.name, "skipped", error=f"{missing} is not set")
                 else:
                     result = _record(
-                        engine, spec, future.result(), index, names, clock, failing_after
+                        engine, spec, futures.pop(i).result(), index, names, clock, failing_after
                     )
                 summary.add(result)
                 if progress is not None:
                     progress(result)
         except BaseException:
-            for _spec, future, _missing in jobs:
-                if future is not None:
-                    future.cancel()
+            for future in futures.values():
+                future.cancel()
             raise
     return summary
 
@@ -170,14 +184,16 @@ def _load(engine: Engine) -> tuple[list[WatchSpec], AliasIndex, dict[int | None,
     w, sub, al = Watch.__table__, Subject.__table__, SubjectAlias.__table__  # type: ignore[attr-defined]
     with engine.connect() as conn:
         watch_rows = conn.execute(
-            select(w.c.id, w.c.name, w.c.adapter, w.c.url, w.c.params_json, w.c.etag,
-                   w.c.last_modified).order_by(w.c.name)  # fmt: skip
+            select(
+                w.c.id, w.c.name, w.c.adapter, w.c.url, w.c.params_json, w.c.etag, w.c.last_modified
+            ).order_by(w.c.name)  # fmt: skip
         ).all()
         subjects = conn.execute(select(sub.c.id, sub.c.name, sub.c.hub_org)).all()
         aliases = conn.execute(select(al.c.subject_id, al.c.namespace, al.c.alias)).all()
     specs = [
-        WatchSpec(r.id, r.name, r.adapter, r.url, json.loads(r.params_json), r.etag,
-                  r.last_modified)  # fmt: skip
+        WatchSpec(
+            r.id, r.name, r.adapter, r.url, json.loads(r.params_json), r.etag, r.last_modified
+        )  # fmt: skip
         for r in watch_rows
     ]
     index = AliasIndex.build(subjects, aliases)  # type: ignore[arg-type]  (same attributes)

@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import bindparam, select, update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
@@ -24,6 +24,16 @@ from tracker.observe_rows import WatchRows, confirm_current, snapshot_id, weight
 from tracker.observe_rules import drop_conflicts, mark_gone, note_stale
 
 WATCH = Watch.__table__  # type: ignore[attr-defined]
+# Built once (see tracker/observe_rows.py): the watch's health, read and reset.
+_HEALTH = select(WATCH.c.state, WATCH.c.failing_since).where(WATCH.c.id == bindparam("wid"))
+_OK = dict(state="ok", consecutive_failures=0, failing_since=None, last_error=None,
+           last_error_kind=None, last_run=bindparam("at"), last_success=bindparam("at"))  # fmt: skip
+_RESET = update(WATCH).where(WATCH.c.id == bindparam("wid")).values(**_OK)
+_RESET_VALIDATORS = (
+    update(WATCH)
+    .where(WATCH.c.id == bindparam("wid"))
+    .values(**_OK, etag=bindparam("etag"), last_modified=bindparam("lm"))
+)
 
 # Attributes whose change is announced as ``license_changed`` rather than ``value_changed``.
 LICENSE_TEXT_ATTRIBUTES: tuple[str, ...] = ("license_text_sha256",)
@@ -165,9 +175,7 @@ def record_success(
     result = WatchResult(spec.name, "unchanged")
     with Session(engine) as s:
         outbox = _Outbox(s)
-        w = s.execute(
-            select(WATCH.c.state, WATCH.c.failing_since).where(WATCH.c.id == spec.id)
-        ).one()
+        w = s.execute(_HEALTH, {"wid": spec.id}).one()
         changed = False
         validators: dict[str, Any] = {}
         if not_modified is not None:
@@ -215,7 +223,7 @@ def record_success(
             complete_read = not any(p.stale for _f, p in pages)
             validators = {
                 "etag": first.headers.get("etag") if complete_read else None,
-                "last_modified": first.headers.get("last-modified") if complete_read else None,
+                "lm": first.headers.get("last-modified") if complete_read else None,
             }
         if w.state == "failing":
             since = w.failing_since  # as stored (naive on SQLite), like the ORM row gave
@@ -231,20 +239,10 @@ def record_success(
                     },
                 )
             )
-        s.execute(
-            update(WATCH)
-            .where(WATCH.c.id == spec.id)
-            .values(
-                state="ok",
-                consecutive_failures=0,
-                failing_since=None,
-                last_error=None,
-                last_error_kind=None,
-                last_run=seen_at,
-                last_success=seen_at,
-                **validators,
-            )
-        )
+        if validators:
+            s.execute(_RESET_VALIDATORS, {"wid": spec.id, "at": seen_at, **validators})
+        else:
+            s.execute(_RESET, {"wid": spec.id, "at": seen_at})
         s.commit()
     result.outcome = "changed" if changed else "unchanged"
     result.events = outbox.added

@@ -9,14 +9,13 @@ template, rt and rp, and comments, are not page text.
 
 from __future__ import annotations
 
+import codecs
+import functools
 import re
+import threading
 from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 from typing import Any
-
-import codecs
-import functools
-import threading
 
 from lxml import etree, html
 from lxml.cssselect import CSSSelector

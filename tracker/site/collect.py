@@ -29,7 +29,7 @@ from claims.models import (
     Verdict,
     Watch,
 )
-from claims.status import WeightsStatus, weights_status
+from claims.status import WeightsStatus, weights_statuses
 from tracker.eventtext import as_utc, describe_change
 from tracker.site.charts import Chart, build_charts
 from tracker.site.writer import SiteError
@@ -156,7 +156,7 @@ def collect(engine: Engine) -> SiteContext:
             select(Event).order_by(Event.created_at.desc(), Event.id.desc())  # type: ignore[attr-defined]
         ).all()
         watches = list(session.exec(select(Watch).order_by(Watch.name)).all())
-        weights = {s.id: weights_status(session, s) for s in subjects}
+        weights = weights_statuses(session, subjects)
 
     def evidence(oid: int) -> EvidenceView | None:
         o = obs_by_id.get(oid)
