@@ -11,7 +11,8 @@ import pytest
 from sqlmodel import Session, func, select
 
 from claims import models
-from claims.loader import DataFileError, load_data, store
+from claims.curated_store import store
+from claims.loader import DataFileError, load_data
 from tracker.loading import load_curated
 
 DATA = Path(__file__).resolve().parent.parent / "data"

@@ -16,7 +16,7 @@ from tracker.site import SiteError, build_site
 from tracker.site.render import make_environment
 from tracker.site.writer import Writer, safe_join
 
-GOLDEN = Path(__file__).parent / "golden" / "site"
+GOLDEN = Path(__file__).parent / "golden" / "fixture-build"
 GOLDEN_FILES = (
     "index.html",
     "subjects/kimi-k3.1-pro/index.html",

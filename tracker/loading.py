@@ -7,7 +7,8 @@ from pathlib import Path
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
-from claims.loader import CuratedData, LoadReport, load_data, store
+from claims.curated_store import store
+from claims.loader import CuratedData, LoadReport, load_data
 
 
 def known_adapters() -> set[str] | None:

@@ -1,0 +1,97 @@
+"""Store validated curated data (:mod:`claims.loader` specs) as database rows.
+
+Idempotent upserts: subjects by slug, sources by key, watches by name, claims by their
+content key; the caller commits (one transaction for the whole load).
+"""
+
+from __future__ import annotations
+
+from sqlmodel import Session, select
+
+from claims import models
+from claims.loader import CuratedData, LoadReport
+
+
+def store(session: Session, data: CuratedData) -> LoadReport:
+    """Upsert validated data into the database (caller commits). Idempotent."""
+    report = LoadReport()
+    subject_ids: dict[str, int] = {}
+    for spec in data.subjects:
+        row = session.exec(select(models.Subject).where(models.Subject.slug == spec.slug)).first()
+        if row is None:
+            row = models.Subject(slug=spec.slug, name=spec.name)
+        row.name, row.organization, row.family = spec.name, spec.organization, spec.family
+        row.hub_org, row.description = spec.hub_org, spec.description
+        session.add(row)
+        session.flush()
+        assert row.id is not None
+        subject_ids[spec.slug] = row.id
+        report.subjects += 1
+        aliases = [("name", a) for a in (spec.name, *spec.aliases)]
+        aliases += [(ns, a) for ns, vals in spec.ids.items() for a in vals]
+        for ns, alias in dict.fromkeys(aliases):
+            exists = session.exec(
+                select(models.SubjectAlias).where(
+                    models.SubjectAlias.namespace == ns, models.SubjectAlias.alias == alias
+                )
+            ).first()
+            if exists is None:
+                session.add(models.SubjectAlias(subject_id=row.id, namespace=ns, alias=alias))
+        for v in spec.variants:
+            exists = session.exec(
+                select(models.SubjectVariant).where(
+                    models.SubjectVariant.subject_id == row.id, models.SubjectVariant.name == v
+                )
+            ).first()
+            if exists is None:
+                session.add(models.SubjectVariant(subject_id=row.id, name=v))
+    for w in data.watches:
+        row_w = session.exec(select(models.Watch).where(models.Watch.name == w.name)).first()
+        if row_w is None:
+            row_w = models.Watch(name=w.name, adapter=w.adapter, url=w.url)
+        row_w.adapter, row_w.url, row_w.interval_minutes = w.adapter, w.url, w.interval_minutes
+        row_w.params_json = models.dumps(w.params)
+        session.add(row_w)
+        report.watches += 1
+    source_ids: dict[str, int] = {}
+    for s in data.sources:
+        row_s = session.exec(select(models.Source).where(models.Source.key == s.key)).first()
+        if row_s is None:
+            row_s = models.Source(key=s.key, title=s.title)
+        for attr in (
+            "title",
+            "url",
+            "publisher",
+            "published",
+            "published_precision",
+            "language",
+            "kind",
+        ):
+            setattr(row_s, attr, getattr(s, attr))
+        session.add(row_s)
+        session.flush()
+        assert row_s.id is not None
+        source_ids[s.key] = row_s.id
+        report.sources += 1
+    for c in data.claims:
+        key = c.key()
+        if session.exec(select(models.Claim).where(models.Claim.key == key)).first() is not None:
+            report.claims_unchanged += 1
+            continue
+        session.add(
+            models.Claim(
+                key=key,
+                subject_id=subject_ids[c.subject],
+                attribute=c.attribute,
+                qualifiers_json=models.dumps(c.qualifiers),
+                value_json=models.dumps(c.value.to_dict()),
+                raw_text=c.raw,
+                source_id=source_ids[c.source],
+                claimant=c.claimant,
+                locator=c.locator,
+                stated_date=c.stated_date,
+                note=c.note,
+            )
+        )
+        report.claims_added += 1
+    return report
