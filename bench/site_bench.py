@@ -18,7 +18,7 @@ from claims.db import make_engine
 from claims.models import Claim, Source, Subject, Verdict, dumps
 from claims.values import quantity
 from claims.vocabulary import ATTRIBUTES
-from tracker.site import build_site
+from tracker.website import build_site
 
 SUBJECTS, CLAIMS_PER_SUBJECT, SOURCES = 1000, 30, 50
 NOW = dt.datetime(2026, 11, 29, 12, tzinfo=dt.UTC)

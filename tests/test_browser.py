@@ -15,7 +15,7 @@ import pytest
 from sitefixture import NOW, populate
 
 from tracker.cli_site import make_server
-from tracker.site import build_site
+from tracker.website import build_site
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "browser"

@@ -11,7 +11,7 @@ from webhook import Hook
 
 from tracker.cli import app
 from tracker.cli_site import make_server
-from tracker.site import build_site
+from tracker.website import build_site
 
 runner = CliRunner()
 

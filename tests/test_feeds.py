@@ -9,7 +9,7 @@ from lxml import etree
 from sitefixture import NOW, populate
 
 from tracker.feeds import FeedEntry, render_atom, tag_uri
-from tracker.site import build_site
+from tracker.website import build_site
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 FEED_URL = "https://dash.example.org/feed.atom"

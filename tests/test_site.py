@@ -12,9 +12,9 @@ from sitefixture import C19_EXCERPT, C19_NAME, NOW, SHA_PRICE_2, populate
 from sqlmodel import Session, select
 
 from claims.models import Claim
-from tracker.site import SiteError, build_site
-from tracker.site.render import make_environment
-from tracker.site.writer import Writer, safe_join
+from tracker.website import SiteError, build_site
+from tracker.website.render import make_environment
+from tracker.website.writer import Writer, safe_join
 
 GOLDEN = Path(__file__).parent / "golden" / "fixture-build"
 GOLDEN_FILES = (

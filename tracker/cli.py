@@ -194,7 +194,7 @@ def build(
     json_out: JsonOpt = False,
 ) -> None:
     """Build the static site (pages, JSON/CSV exports, Atom feeds); rewrites only changed files."""
-    from tracker.site import build_site
+    from tracker.website import build_site
 
     report = build_site(open_db(db), out, base_url=base_url)
     if json_out:

@@ -60,7 +60,7 @@ def run_demo(
     """Load, check (replaying ``har``), verify, build. Idempotent: a second run adds no
     claims, observations or events. Raises TrackerError / DataFileError on bad input."""
     from claims.verify import verify_all
-    from tracker.site import build_site
+    from tracker.website import build_site
 
     loaded = load_curated(engine, data_dir)
     with make_client(transport=HarReplayTransport(har)) as client:

@@ -20,7 +20,7 @@ from claims.models import Subject
 from tracker.eventtext import as_utc
 
 if TYPE_CHECKING:
-    from tracker.site.collect import EventView
+    from tracker.website.collect import EventView
 
 TAG_YEAR = 2026  # the tag URI's authority date (RFC 4151); never changes once published
 FEED_EPOCH = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)  # ``updated`` of a feed with no entries

@@ -1,5 +1,5 @@
 """What the scheduler runs: the :class:`Jobs` bundle, and its default wiring to the
-pipeline (tracker.cycle, claims.verify, tracker.site, tracker.notify)."""
+pipeline (tracker.cycle, claims.verify, tracker.website, tracker.notify)."""
 
 from __future__ import annotations
 
@@ -43,9 +43,9 @@ def default_jobs(
     from tracker.fetch import make_client
     from tracker.notify import drain
     from tracker.robots import RobotsPolicy
-    from tracker.site import build_site
     from tracker.snapshots import SnapshotStore
     from tracker.subscriptions import load_subscriptions
+    from tracker.website import build_site
 
     store = SnapshotStore(Path(snapshot_dir))
     # One client for every watch job: its HostThrottle's per-host caps and spacing then

@@ -33,8 +33,8 @@ from sqlmodel import Session, select
 from claims.models import Delivery, Event, Subject, utcnow
 from tracker.errors import TrackerError
 from tracker.eventtext import as_utc, describe_change, event_detail
-from tracker.site.build import resolve_base_url
 from tracker.subscriptions import Subscription
+from tracker.website.build import resolve_base_url
 
 MAX_ATTEMPTS = 6
 BACKOFF_BASE = dt.timedelta(minutes=1)  # 1, 4, 16, 64 min, then capped

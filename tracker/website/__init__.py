@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tracker.site.build import BuildReport, build_site
-from tracker.site.writer import SiteError
+from tracker.website.build import BuildReport, build_site
+from tracker.website.writer import SiteError
 
 __all__ = ["BuildReport", "SiteError", "build_site"]

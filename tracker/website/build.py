@@ -18,10 +18,10 @@ from typing import Any
 from sqlalchemy.engine import Engine
 
 from tracker import feeds
-from tracker.site.collect import SiteContext, SubjectView, collect
-from tracker.site.exports import exports
-from tracker.site.render import make_environment, templates_dir
-from tracker.site.writer import SiteError, Writer, safe_join
+from tracker.website.collect import SiteContext, SubjectView, collect
+from tracker.website.exports import exports
+from tracker.website.render import make_environment, templates_dir
+from tracker.website.writer import SiteError, Writer, safe_join
 
 DEFAULT_BASE_URL = "http://localhost:8000/"
 BASE_URL_ENV = "TRACKER_SITE_URL"

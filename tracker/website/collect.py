@@ -31,8 +31,8 @@ from claims.models import (
 )
 from claims.status import WeightsStatus, weights_statuses
 from tracker.eventtext import as_utc, describe_change
-from tracker.site.charts import Chart, build_charts
-from tracker.site.writer import SiteError
+from tracker.website.charts import Chart, build_charts
+from tracker.website.writer import SiteError
 
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 

@@ -15,7 +15,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 import tracker
 from tracker.eventtext import as_utc, iso_z
-from tracker.site.writer import SiteError
+from tracker.website.writer import SiteError
 
 
 def templates_dir() -> Path:

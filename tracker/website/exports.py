@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from tracker.eventtext import iso_z
-from tracker.site.collect import ClaimView, DiscrepancyView, SiteContext, SubjectView
+from tracker.website.collect import ClaimView, DiscrepancyView, SiteContext, SubjectView
 
 SCHEMA_VERSION = 1
 CSV_COLUMNS = (
