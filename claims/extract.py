@@ -23,6 +23,7 @@ from claims.figures import Figure, scan_figures
 from claims.language import detect_locale
 from claims.numbers import normalize_locale
 from claims.segment import Segments, Sentence
+from claims.spans import after_marker, merge_parenthetical, overlaps
 from claims.subjects import Mention, SubjectIndex, SubjectRef
 from claims.values import Value, quantity, text_value
 
@@ -84,11 +85,11 @@ class _Context:
         self.benches = R.find_benchmarks(text)
         comparatives = R.find_comparatives(text)
         mentions = self.index.mentions(text)
-        self.comparative_mentions = [m for m in mentions if _after_marker(m.start, comparatives)]
+        self.comparative_mentions = [m for m in mentions if after_marker(m.start, comparatives)]
         self.mentions = [m for m in mentions if m not in self.comparative_mentions]
         taken = [(m.start, m.end) for m in mentions] + [(b.start, b.end) for b in self.benches]
         self.competitors = [
-            c for c in R.find_competitors(text) if not _overlaps(c.start, c.end, taken)
+            c for c in R.find_competitors(text) if not overlaps(c.start, c.end, taken)
         ]
         self.generics = R.find_generic(text)
         self.date_spans = scan_dates(text, locale, published, tz)
@@ -117,7 +118,7 @@ class _Context:
             for f in scan_figures(self.text, self.locale)
             if f.kind != "ordinal" and self.mask.find(1, f.start, f.end) == -1
         ]
-        figs = _merge_parenthetical(figs, self.text)
+        figs = merge_parenthetical(figs, self.text)
         self.warnings += [f"at {f.start}: {w}" for f in figs if not f.readable for w in f.warnings]
         out: list[Candidate] = []
         for i, f in enumerate(figs):
@@ -208,7 +209,7 @@ class _Context:
         """Leaderboard ranks ("4º lugar", "em oitavo", "ranked #2") with a named leaderboard."""
         out = []
         for m in R.RANK_RE.finditer(self.text):
-            if _overlaps(m.start(), m.end(), [(d.start, d.end) for d in self.date_spans]):
+            if overlaps(m.start(), m.end(), [(d.start, d.end) for d in self.date_spans]):
                 continue
             s = self.seg.at(m.start())
             if s.hypothetical or not R.RANK_CONTEXT_RE.search(s.text):
@@ -371,35 +372,6 @@ class _Context:
             c._claimant_pronoun = True
         else:
             c.claimant = pick.name
-
-
-# -- subject resolution -------------------------------------------------------------
-
-
-def _merge_parenthetical(figs: list[Figure], text: str) -> list[Figure]:
-    """ "2,8 trilhões (2.8T)" is one statement: keep the first figure, spanning both."""
-    out: list[Figure] = []
-    for f in figs:
-        if out:
-            p = out[-1]
-            between = text[p.end : f.start]
-            if (
-                between.strip() == "("
-                and text[f.end : f.end + 1] == ")"
-                and p.to_value() == f.to_value()
-            ):
-                out[-1] = replace(p, end=f.end + 1, text=text[p.start : f.end + 1])
-                continue
-        out.append(f)
-    return out
-
-
-def _after_marker(pos: int, markers: list[R.Named]) -> bool:
-    return any(0 <= pos - m.end <= 3 for m in markers)
-
-
-def _overlaps(s: int, e: int, spans: list[tuple[int, int]]) -> bool:
-    return any(s < b and a < e for a, b in spans)
 
 
 __all__ = ["Candidate", "Mention", "extract"]
