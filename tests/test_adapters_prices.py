@@ -55,33 +55,7 @@ def test_openrouter_real_excerpt_prices_are_exact_per_million():
 
 
 def test_c07_sentinel_and_free_offering():
-    body = {
-        "data": [
-            {
-                "id": "router/auto",
-                "name": "Auto Router",
-                "context_length": 1000000,
-                "pricing": {"prompt": "-1", "completion": "-1", "request": "0", "image": "0"},
-            },
-            {
-                "id": "acme/orca-9b",
-                "name": "Acme: Orca 9B",
-                "context_length": 131072,
-                "pricing": {
-                    "prompt": "0.00000057",
-                    "completion": "0.0000033",
-                    "request": "0",
-                    "image": "0",
-                },
-            },
-            {
-                "id": "acme/orca-9b:free",
-                "name": "Acme: Orca 9B (free)",
-                "context_length": 131072,
-                "pricing": {"prompt": "0", "completion": "0"},
-            },
-        ]
-    }
+    body = json.loads((DATA / "c07_openrouter_models.json").read_text())
     result = parse("openrouter_models", body)
     assert table(result) == {
         ("router/auto", "context_window", ()): Decimal(1000000),

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 from decimal import Decimal
+from pathlib import Path
 
 from helpers_verify import real
 
@@ -15,33 +17,7 @@ from claims.prices import (
     price_history,
 )
 
-C07 = {
-    "data": [
-        {
-            "id": "router/auto",
-            "name": "Auto Router",
-            "context_length": 1000000,
-            "pricing": {"prompt": "-1", "completion": "-1", "request": "0", "image": "0"},
-        },
-        {
-            "id": "acme/orca-9b",
-            "name": "Acme: Orca 9B",
-            "context_length": 131072,
-            "pricing": {
-                "prompt": "0.00000057",
-                "completion": "0.0000033",
-                "request": "0",
-                "image": "0",
-            },
-        },
-        {
-            "id": "acme/orca-9b:free",
-            "name": "Acme: Orca 9B (free)",
-            "context_length": 131072,
-            "pricing": {"prompt": "0", "completion": "0"},
-        },
-    ]
-}
+C07 = json.loads((Path(__file__).parent / "data" / "c07_openrouter_models.json").read_text())
 
 
 def test_c07_dynamic_price_has_no_number():
