@@ -22,6 +22,7 @@ from tracker.cli_common import (  # noqa: F401  (re-exported for command modules
     err_console,
     friendly_errors,
     open_db,
+    plural,
     print_json,
 )
 from tracker.errors import TrackerError
@@ -92,7 +93,9 @@ def status(
             f"  promised: {p.relation} {p.date} — {p.source} (claimant: {p.claimant or 'unknown'}){note}"
         )
     if st.overdue_days:
-        console.print(f"  overdue by {st.overdue_days} days as of {d['as_of']}")
+        console.print(
+            f"  overdue by {st.overdue_days} days as of {d['as_of']} (counted from the latest promised date)"
+        )
     elif not st.landed and d["as_of"] is None:
         console.print("  no Hub check has run yet: run `tracker check`")
     console.print(f"  licence: {st.license or 'unknown'}")
@@ -153,7 +156,7 @@ def demo(
     )
     console.print(
         f"checked {c.checked} watches (replayed): {c.changed} changed, {c.unchanged} unchanged, "
-        f"{c.failing} failing; {c.observations} new observations, {c.events} events"
+        f"{c.failing} failing; {plural(c.observations, 'new observation')}, {plural(c.events, 'event')}"
     )
     console.print("verdicts: " + ", ".join(f"{k} {v}" for k, v in sorted(report.verdicts.items())))
     console.print()
@@ -165,9 +168,7 @@ def demo(
             dates = sorted({f"{p.relation} {p.date}" for p in st.promises})
             line = f"not landed; promised {' / '.join(dates)} by {len(st.promises)} sources"
             if st.overdue_days:
-                line += (
-                    f"; [bold red]overdue by {st.overdue_days} days[/bold red] as of {d['as_of']}"
-                )
+                line += f"; [bold red]overdue by {st.overdue_days} days[/bold red] (from the latest promised date) as of {d['as_of']}"
         else:
             line = "not landed; no promise on record"
         console.print(

@@ -84,3 +84,8 @@ def open_db(db: str | None, *, create: bool = False) -> Engine:
         reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
         shown = make_url(url).render_as_string(hide_password=True) if "://" in url else url
         raise TrackerError(f"cannot open database {shown}: {reason}") from None
+
+
+def plural(n: int, word: str) -> str:
+    """``1 event``, ``2 events``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"

@@ -18,6 +18,7 @@ from tracker.cli_common import (
     console,
     friendly_errors,
     open_db,
+    plural,
     print_json,
 )
 from tracker.cycle import CycleSummary, WatchResult, run_check
@@ -110,14 +111,14 @@ def print_summary(summary: CycleSummary) -> None:
             console.print(f"  [yellow]skipped[/yellow] {r.name}: {r.error}", highlight=False)
         elif r.outcome == "changed":
             console.print(
-                f"  [green]changed[/green] {r.name}: {r.observations} new values, {r.events} events"
+                f"  [green]changed[/green] {r.name}: {plural(r.observations, 'new value')}, {plural(r.events, 'event')}"
             )
         for w in r.warnings:
             console.print(f"  [yellow]warning[/yellow] {r.name}: {w}", highlight=False)
     console.print(
         f"checked {summary.checked}: {summary.unchanged} unchanged, {summary.changed} changed, "
         f"{summary.failing} failing, {summary.skipped} skipped; "
-        f"{summary.observations} new observations, {summary.events} events"
+        f"{plural(summary.observations, 'new observation')}, {plural(summary.events, 'event')}"
     )
 
 
