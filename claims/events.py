@@ -8,9 +8,12 @@ restart or a second process never records (or alerts) the same thing twice.
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from claims.models import Event, dumps
+from claims.canonical import dumps, utcnow
+
+if TYPE_CHECKING:
+    from claims.models import Event
 
 # kind -> (audience, one-line meaning)
 EVENT_KINDS: dict[str, tuple[str, str]] = {
@@ -54,6 +57,36 @@ def event_key(
     return hashlib.sha256(payload.encode()).hexdigest()
 
 
+def event_row(
+    kind: str,
+    title: str,
+    *,
+    subject_id: int | None = None,
+    watch_id: int | None = None,
+    detail: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The columns of one ``event`` row (``key``, ``kind``, ``audience``, ``subject_id``,
+    ``watch_id``, ``title``, ``detail_json``, ``created_at``) as a plain dict, for writers
+    that do not use the ORM (the watch cycle). Raises KeyError for unknown kinds.
+
+    ``detail`` must say what changed, e.g. ``{"attribute": ..., "from": ..., "to": ...}``;
+    include whatever makes two distinct happenings distinct (e.g. the snapshot sha256).
+    """
+    if kind not in EVENT_KINDS:
+        raise KeyError(f"unknown event kind {kind!r}")
+    detail = detail or {}
+    return {
+        "key": event_key(kind, subject_id, watch_id, detail),
+        "kind": kind,
+        "audience": audience_of(kind),
+        "subject_id": subject_id,
+        "watch_id": watch_id,
+        "title": title,
+        "detail_json": dumps(detail),
+        "created_at": utcnow(),
+    }
+
+
 def make_event(
     kind: str,
     title: str,
@@ -62,20 +95,8 @@ def make_event(
     watch_id: int | None = None,
     detail: dict[str, Any] | None = None,
 ) -> Event:
-    """Build an :class:`Event` row with its content key. Raises KeyError for unknown kinds.
+    """:func:`event_row` as an :class:`~claims.models.Event` (not yet added to a session).
+    Raises KeyError for unknown kinds."""
+    from claims.models import Event  # the ORM is loaded only by callers that use it
 
-    ``detail`` must say what changed, e.g. ``{"attribute": ..., "from": ..., "to": ...}``;
-    include whatever makes two distinct happenings distinct (e.g. the snapshot sha256).
-    """
-    if kind not in EVENT_KINDS:
-        raise KeyError(f"unknown event kind {kind!r}")
-    detail = detail or {}
-    return Event(
-        key=event_key(kind, subject_id, watch_id, detail),
-        kind=kind,
-        audience=audience_of(kind),
-        subject_id=subject_id,
-        watch_id=watch_id,
-        title=title,
-        detail_json=dumps(detail),
-    )
+    return Event(**event_row(kind, title, subject_id=subject_id, watch_id=watch_id, detail=detail))

@@ -11,8 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from claims.models import Subject, SubjectAlias
+if TYPE_CHECKING:
+    from claims.models import Subject, SubjectAlias
 
 # Namespaces whose ids are case-insensitive at the source (the Hub redirects
 # "moonshotai/kimi-k2-thinking" to "moonshotai/Kimi-K2-Thinking").

@@ -13,22 +13,8 @@ from typing import Any
 from sqlalchemy import UniqueConstraint
 from sqlmodel import Field, SQLModel
 
+from claims.canonical import as_utc, dumps, utcnow  # noqa: F401  (re-exported)
 from claims.values import Value
-
-
-def utcnow() -> dt.datetime:
-    """Aware UTC now, microseconds dropped (stable text in feeds and keys)."""
-    return dt.datetime.now(dt.UTC).replace(microsecond=0)
-
-
-def as_utc(t: dt.datetime) -> dt.datetime:
-    """Aware UTC: SQLite hands datetimes back naive, and the database only holds UTC."""
-    return t.replace(tzinfo=dt.UTC) if t.tzinfo is None else t.astimezone(dt.UTC)
-
-
-def dumps(obj: Any) -> str:
-    """Canonical JSON (sorted keys, no spaces) used for stored JSON and content keys."""
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 class Subject(SQLModel, table=True):

@@ -12,13 +12,10 @@ import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
-from typing import Any
-
-from sqlalchemy import select
-from sqlalchemy.engine import Engine
+from typing import Any, NamedTuple
 
 from claims.matching import AliasIndex
-from claims.models import Subject, SubjectAlias, Watch
+from claims.rawdb import RawDB
 from claims.values import ValueError_
 from claims.vocabulary import ATTRIBUTES
 from tracker.adapters.base import (
@@ -81,7 +78,7 @@ def _utcnow() -> dt.datetime:
 
 
 def run_check(
-    engine: Engine,
+    db: Any,
     client: Any,
     *,
     snapshot_store: SnapshotStore,
@@ -95,7 +92,10 @@ def run_check(
 ) -> CycleSummary:
     """Check every watch (or those named); return the totals.
 
-    ``client`` is an ``httpx.Client`` from :func:`tracker.fetch.make_client`. ``now``
+    ``db`` is the claims database: a :class:`~claims.rawdb.RawDB` (used as is), a path or
+    URL (opened with :meth:`RawDB.open`, closed at the end; the schema must exist), or a
+    SQLAlchemy engine from :func:`claims.db.make_engine` (one pooled connection is used).
+    The cycle itself runs plain SQL, never the ORM (see :mod:`claims.rawdb`). ``client`` is an ``httpx.Client`` from :func:`tracker.fetch.make_client`. ``now``
     freezes the clock (tests; it is also the fetch time when the transport gives no
     recorded time). ``progress`` is called with each :class:`WatchResult`.
 
@@ -119,8 +119,40 @@ def run_check(
     a disallowed URL fails the watch with kind ``robots_disallowed``. Raises
     ConfigError when ``watch_names`` names an unknown watch.
     """
+    raw, owned = _connect(db)
+    try:
+        return _run(
+            raw, client, snapshot_store, watch_names, now, progress, failing_after, sleep,
+            robots, concurrency,
+        )  # fmt: skip
+    finally:
+        if owned:
+            raw.close()
+
+
+def _connect(db: Any) -> tuple[RawDB, bool]:
+    """(connection, whether this call opened it and must close it)."""
+    if isinstance(db, RawDB):
+        return db, False
+    if hasattr(db, "raw_connection"):  # a SQLAlchemy engine (not imported here)
+        return RawDB.from_engine(db), True
+    return RawDB.open(db), True
+
+
+def _run(
+    raw: RawDB,
+    client: Any,
+    snapshot_store: SnapshotStore,
+    watch_names: Iterable[str] | None,
+    now: dt.datetime | None,
+    progress: Callable[[WatchResult], None] | None,
+    failing_after: int,
+    sleep: Callable[[float], None],
+    robots: RobotsPolicy | None,
+    concurrency: int | None,
+) -> CycleSummary:
     clock = (lambda: now) if now is not None else _utcnow
-    specs, index, names = _load(engine)
+    specs, index, names = _load(raw)
     if watch_names is not None:
         wanted = list(watch_names)
         unknown = sorted(set(wanted) - {w.name for w in specs})
@@ -165,7 +197,7 @@ def run_check(
                     result = WatchResult(spec.name, "skipped", error=f"{missing} is not set")
                 else:
                     result = _record(
-                        engine, spec, futures.pop(i).result(), index, names, clock, failing_after
+                        raw, spec, futures.pop(i).result(), index, names, clock, failing_after
                     )
                 summary.add(result)
                 if progress is not None:
@@ -177,24 +209,33 @@ def run_check(
     return summary
 
 
-def _load(engine: Engine) -> tuple[list[WatchSpec], AliasIndex, dict[int | None, str]]:
-    """Watch specs (name order), the alias index and subject names, read with Core
-    selects of the columns the cycle uses: plain rows, not ORM objects, so memory
-    grows little with thousands of watches; subjects are read once."""
-    w, sub, al = Watch.__table__, Subject.__table__, SubjectAlias.__table__  # type: ignore[attr-defined]
-    with engine.connect() as conn:
-        watch_rows = conn.execute(
-            select(
-                w.c.id, w.c.name, w.c.adapter, w.c.url, w.c.params_json, w.c.etag, w.c.last_modified
-            ).order_by(w.c.name)  # fmt: skip
-        ).all()
-        subjects = conn.execute(select(sub.c.id, sub.c.name, sub.c.hub_org)).all()
-        aliases = conn.execute(select(al.c.subject_id, al.c.namespace, al.c.alias)).all()
+class _SubjectRow(NamedTuple):
+    id: int
+    name: str
+    hub_org: str | None
+
+
+class _AliasRow(NamedTuple):
+    subject_id: int
+    namespace: str
+    alias: str
+
+
+_WATCHES = (
+    "SELECT id, name, adapter, url, params_json, etag, last_modified FROM watch ORDER BY name"
+)
+
+
+def _load(raw: RawDB) -> tuple[list[WatchSpec], AliasIndex, dict[int | None, str]]:
+    """Watch specs (name order), the alias index and subject names: plain rows of the
+    columns the cycle uses, so memory grows little with thousands of watches."""
     specs = [
-        WatchSpec(
-            r.id, r.name, r.adapter, r.url, json.loads(r.params_json), r.etag, r.last_modified
-        )  # fmt: skip
-        for r in watch_rows
+        WatchSpec(wid, name, adapter, url, json.loads(params), etag, lm)
+        for wid, name, adapter, url, params, etag, lm in raw.execute(_WATCHES)
+    ]
+    subjects = [_SubjectRow(*r) for r in raw.execute("SELECT id, name, hub_org FROM subject")]
+    aliases = [
+        _AliasRow(*r) for r in raw.execute("SELECT subject_id, namespace, alias FROM subjectalias")
     ]
     index = AliasIndex.build(subjects, aliases)  # type: ignore[arg-type]  (same attributes)
     names: dict[int | None, str] = {r.id: r.name for r in subjects}
@@ -291,7 +332,7 @@ def _gather_files(
 
 
 def _record(
-    engine: Engine,
+    raw: RawDB,
     spec: WatchSpec,
     got: _Gathered,
     index: AliasIndex,
@@ -301,10 +342,10 @@ def _record(
 ) -> WatchResult:
     """Record one watch's outcome (calling thread, one transaction) and log it."""
     if got.error is not None:
-        result = record_failure(engine, spec, got.error, got.fetched, clock(), failing_after)
+        result = record_failure(raw, spec, got.error, got.fetched, clock(), failing_after)
     else:
         result = record_success(
-            engine, spec, got.pages, got.not_modified, index, names, got.complete
+            raw, spec, got.pages, got.not_modified, index, names, got.complete
         )
     for f in got.fetched:
         if f.redirects:

@@ -10,29 +10,33 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import bindparam, select, update
-from sqlalchemy.engine import Engine
-from sqlmodel import Session
-
-from claims.events import make_event
+from claims.canonical import dumps
+from claims.events import event_row
 from claims.matching import AliasIndex
-from claims.models import Event, Watch, dumps
+from claims.rawdb import RawDB
 from claims.values import Value
 from tracker.adapters.base import Fetched, ObservedValue, ParseResult
 from tracker.errors import ParseError
 from tracker.observe_rows import WatchRows, confirm_current, snapshot_id, weights_others
 from tracker.observe_rules import drop_conflicts, mark_gone, note_stale
 
-WATCH = Watch.__table__  # type: ignore[attr-defined]
-# Built once (see tracker/observe_rows.py): the watch's health, read and reset.
-_HEALTH = select(WATCH.c.state, WATCH.c.failing_since).where(WATCH.c.id == bindparam("wid"))
-_OK = dict(state="ok", consecutive_failures=0, failing_since=None, last_error=None,
-           last_error_kind=None, last_run=bindparam("at"), last_success=bindparam("at"))  # fmt: skip
-_RESET = update(WATCH).where(WATCH.c.id == bindparam("wid")).values(**_OK)
-_RESET_VALIDATORS = (
-    update(WATCH)
-    .where(WATCH.c.id == bindparam("wid"))
-    .values(**_OK, etag=bindparam("etag"), last_modified=bindparam("lm"))
+# The watch's health, read and reset (plain SQL: see claims/rawdb.py for why).
+_HEALTH = "SELECT state, failing_since, consecutive_failures FROM watch WHERE id = :wid"
+_OK = (
+    "UPDATE watch SET state = 'ok', consecutive_failures = 0, failing_since = NULL, "
+    "last_error = NULL, last_error_kind = NULL, last_run = :at, last_success = :at"
+)
+_RESET = _OK + " WHERE id = :wid"
+_RESET_VALIDATORS = _OK + ", etag = :etag, last_modified = :lm WHERE id = :wid"
+_FAILED = (
+    "UPDATE watch SET last_run = :at, consecutive_failures = :n, last_error = :err, "
+    "last_error_kind = :kind, failing_since = :since, state = :state WHERE id = :wid"
+)
+_EVENT_EXISTS = "SELECT id FROM event WHERE key = :key"
+_INSERT_EVENT = (
+    "INSERT INTO event (key, kind, audience, subject_id, watch_id, title, detail_json, "
+    "created_at) VALUES (:key, :kind, :audience, :subject_id, :watch_id, :title, "
+    ":detail_json, :created_at)"
 )
 
 # Attributes whose change is announced as ``license_changed`` rather than ``value_changed``.
@@ -70,7 +74,7 @@ class WatchSpec:
     last_modified: str | None
 
 
-def _snapshot_id(s: Session, spec: WatchSpec, f: Fetched) -> int | None:
+def _snapshot_id(s: RawDB, spec: WatchSpec, f: Fetched) -> int | None:
     """Id of this watch's snapshot row with the same URL and body, else of a new row
     (a body fetched again unchanged is one snapshot, not one per run)."""
     row = {
@@ -86,25 +90,27 @@ def _snapshot_id(s: Session, spec: WatchSpec, f: Fetched) -> int | None:
 
 
 class _Outbox:
-    """Events of one transaction, skipping any whose content key is already stored."""
+    """Events of one transaction (rows from :func:`claims.events.event_row`), skipping any
+    whose content key is already stored."""
 
-    def __init__(self, session: Session) -> None:
-        self.session = session
+    def __init__(self, s: RawDB) -> None:
+        self.s = s
         self.keys: set[str] = set()
         self.added = 0
 
-    def add(self, event: Event) -> None:
-        if event.key in self.keys:
+    def add(self, event: dict[str, Any]) -> None:
+        key = event["key"]
+        if key in self.keys:
             return
-        self.keys.add(event.key)
-        if self.session.execute(select(Event.id).where(Event.key == event.key)).first() is not None:
+        self.keys.add(key)
+        if self.s.one(_EVENT_EXISTS, {"key": key}) is not None:
             return
-        self.session.add(event)
+        self.s.execute(_INSERT_EVENT, event)
         self.added += 1
 
 
 def record_failure(
-    engine: Engine,
+    db: RawDB,
     spec: WatchSpec,
     exc: Exception,
     fetched: list[Fetched],
@@ -118,41 +124,43 @@ def record_failure(
     before the error keep their snapshot rows (for ``tracker parse`` after a fix)."""
     kind = getattr(exc, "kind", "parse_error")
     threshold = int(spec.params.get("failing_after", failing_after))
-    with Session(engine) as s:
+    with db.transaction() as s:
         outbox = _Outbox(s)
         for f in fetched:  # kept so `tracker parse` can re-run a fixed parser on them
             _snapshot_id(s, spec, f)
-        w = s.get(Watch, spec.id)
-        assert w is not None
-        w.last_run = at
-        w.consecutive_failures += 1
-        w.last_error = str(exc)
-        w.last_error_kind = kind
-        if w.consecutive_failures == 1 or w.failing_since is None:
-            w.failing_since = at
-        if w.consecutive_failures >= threshold and w.state != "failing":
-            w.state = "failing"
+        row = s.one(_HEALTH, {"wid": spec.id})
+        assert row is not None
+        state, stored_since, failures = row
+        failures += 1
+        since = s.datetime(stored_since)
+        if failures == 1 or since is None:
+            since = at
+        if failures >= threshold and state != "failing":
+            state = "failing"
             ev_kind = "extraction_failed" if isinstance(exc, ParseError) else "watch_failing"
             outbox.add(
-                make_event(
+                event_row(
                     ev_kind,
-                    f"Watch {spec.name} failed {w.consecutive_failures} times in a row ({kind})",
+                    f"Watch {spec.name} failed {failures} times in a row ({kind})",
                     watch_id=spec.id,
                     detail={
                         "watch": spec.name,
-                        "failing_since": w.failing_since.isoformat(),
+                        "failing_since": since.isoformat(),
                         "error_kind": kind,
-                        "failures": w.consecutive_failures,
+                        "failures": failures,
                     },
                 )
             )
-        s.add(w)
-        s.commit()
+        s.execute(
+            _FAILED,
+            {"at": at, "n": failures, "err": str(exc), "kind": kind, "since": since,
+             "state": state, "wid": spec.id},  # fmt: skip
+        )
     return WatchResult(spec.name, "failed", events=outbox.added, error=str(exc), error_kind=kind)
 
 
 def record_success(
-    engine: Engine,
+    db: RawDB,
     spec: WatchSpec,
     pages: list[tuple[Fetched, ParseResult]],
     not_modified: Fetched | None,
@@ -173,9 +181,9 @@ def record_success(
     Last-Modified are stored, unless a page marks values ``stale`` (then none are).
     """
     result = WatchResult(spec.name, "unchanged")
-    with Session(engine) as s:
+    with db.transaction() as s:
         outbox = _Outbox(s)
-        w = s.execute(_HEALTH, {"wid": spec.id}).one()
+        state, stored_since, _failures = s.one(_HEALTH, {"wid": spec.id}) or (None, None, 0)
         changed = False
         validators: dict[str, Any] = {}
         if not_modified is not None:
@@ -225,10 +233,10 @@ def record_success(
                 "etag": first.headers.get("etag") if complete_read else None,
                 "lm": first.headers.get("last-modified") if complete_read else None,
             }
-        if w.state == "failing":
-            since = w.failing_since  # as stored (naive on SQLite), like the ORM row gave
+        if state == "failing":
+            since = s.datetime(stored_since)
             outbox.add(
-                make_event(
+                event_row(
                     "watch_recovered",
                     f"Watch {spec.name} works again",
                     watch_id=spec.id,
@@ -243,7 +251,6 @@ def record_success(
             s.execute(_RESET_VALIDATORS, {"wid": spec.id, "at": seen_at, **validators})
         else:
             s.execute(_RESET, {"wid": spec.id, "at": seen_at})
-        s.commit()
     result.outcome = "changed" if changed else "unchanged"
     result.events = outbox.added
     return result
@@ -293,7 +300,7 @@ def _upsert(
                 f"(sha256 {str(old_value.value)[:12]}... -> {str(ov.value.value)[:12]}...)"
             )
         outbox.add(
-            make_event(
+            event_row(
                 kind,
                 title,
                 subject_id=subject_id,
@@ -334,7 +341,7 @@ def _weights_events(
         detail["created_at"] = ov.value.extra["created_at"]
     if not others:
         outbox.add(
-            make_event(
+            event_row(
                 "weights_landed",
                 f"{subject}: weights available on Hugging Face ({repo})",
                 subject_id=subject_id,
@@ -344,7 +351,7 @@ def _weights_events(
         )
     elif all(other_qj != qj for other_qj in others):
         outbox.add(
-            make_event(
+            event_row(
                 "subject_discovered",
                 f"{subject}: new weights repo {repo}",
                 subject_id=subject_id,

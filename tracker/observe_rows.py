@@ -1,7 +1,8 @@
 """One watch's observation rows inside its recording transaction, read ONCE and written
 in batches with Core statements.
 
-Why: recording a value used to cost two SELECTs, an ORM INSERT/UPDATE and a flush per
+Statements are plain SQL run through :class:`claims.rawdb.RawDB` (no ORM in a cycle
+process). Why batched: recording a value used to cost two SELECTs, an ORM INSERT/UPDATE and a flush per
 value (65 % of a 500-page first cycle, bench/RESULTS.md). Reading the watch's rows
 once and writing every new row in one ``executemany`` keeps the same rows, ids (new
 rows are inserted in the order the values were read), first/last seen and currency.
@@ -13,42 +14,40 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import bindparam, insert, select, update
-from sqlmodel import Session
-
-from claims.models import Observation, Snapshot, as_utc, dumps
-
-OBS = Observation.__table__  # type: ignore[attr-defined]
-SNAP = Snapshot.__table__  # type: ignore[attr-defined]
+from claims.canonical import dumps
+from claims.rawdb import RawDB
 
 Key = tuple[int, str, str]  # subject id, attribute, qualifiers JSON (one per watch)
 
-# Statements built once with bound parameters: building and hashing a new statement
-# object per watch cost more CPU than running it (profile of a 300-page first cycle).
-_ROWS = select(OBS.c.id, OBS.c.subject_id, OBS.c.attribute, OBS.c.qualifiers_json,
-               OBS.c.value_key, OBS.c.value_json, OBS.c.last_seen, OBS.c.current).where(
-    OBS.c.watch_id == bindparam("wid")).order_by(OBS.c.id)  # fmt: skip
-_INSERT = insert(OBS)
-_SEEN_AGAIN = (
-    update(OBS)
-    .where(OBS.c.id == bindparam("oid"))
-    .values(last_seen=bindparam("ls"), snapshot_id=bindparam("sid"), current=bindparam("cur"))
+_ROWS = (
+    "SELECT id, subject_id, attribute, qualifiers_json, value_key, value_json, last_seen, "
+    "current FROM observation WHERE watch_id = :wid ORDER BY id"
 )
+_IDS = (
+    "SELECT id, subject_id, attribute, qualifiers_json, value_key FROM observation "
+    "WHERE watch_id = :wid"
+)
+_INSERT = (
+    "INSERT INTO observation (subject_id, attribute, qualifiers_json, value_json, value_key, "
+    "watch_id, snapshot_id, source_url, first_seen, last_seen, current) VALUES (:subject_id, "
+    ":attribute, :qualifiers_json, :value_json, :value_key, :watch_id, :snapshot_id, "
+    ":source_url, :first_seen, :last_seen, :current)"
+)
+_SEEN_AGAIN = (
+    "UPDATE observation SET last_seen = :ls, snapshot_id = :sid, current = :cur WHERE id = :oid"
+)
+_RETIRE = "UPDATE observation SET current = :cur WHERE id = :oid"
 _CONFIRM = (
-    update(OBS)
-    .where(OBS.c.watch_id == bindparam("wid"), OBS.c.current, OBS.c.last_seen < bindparam("seen"))
-    .values(last_seen=bindparam("seen"))
+    "UPDATE observation SET last_seen = :seen "
+    "WHERE watch_id = :wid AND current AND last_seen < :seen"
 )
 _SAME_SNAPSHOT = (
-    select(SNAP.c.id)
-    .where(
-        SNAP.c.watch_id == bindparam("wid"),
-        SNAP.c.url == bindparam("url"),
-        SNAP.c.sha256 == bindparam("sha"),
-    )
-    .limit(1)
+    "SELECT id FROM snapshot WHERE watch_id = :wid AND url = :url AND sha256 = :sha LIMIT 1"
 )
-_NEW_SNAPSHOT = insert(SNAP)
+_WEIGHTS_OTHERS = (
+    "SELECT watch_id, qualifiers_json FROM observation WHERE subject_id = :sid "
+    "AND attribute = 'weights_available' AND value_key = :vk"
+)
 
 
 @dataclass(slots=True)
@@ -67,16 +66,18 @@ class WatchRows:
     """Every observation row of one watch, keyed by (subject, attribute, qualifiers), with
     the writes still to send. Call :meth:`flush` before anything else reads the table."""
 
-    def __init__(self, s: Session, watch_id: int) -> None:
+    def __init__(self, s: RawDB, watch_id: int) -> None:
         self.s = s
         self.watch_id = watch_id
         self.by_key: dict[Key, list[Row]] = {}
         self._inserts: list[dict[str, Any]] = []
         self._updates: dict[int, dict[str, Any]] = {}
         self._retired: set[int] = set()
-        for r in s.execute(_ROWS, {"wid": watch_id}):
-            row = Row(r.id, r.value_key, r.value_json, as_utc(r.last_seen), bool(r.current))
-            self.by_key.setdefault((r.subject_id, r.attribute, r.qualifiers_json), []).append(row)
+        for oid, sid, attribute, qj, vk, vj, last_seen, current in s.execute(
+            _ROWS, {"wid": watch_id}
+        ):
+            row = Row(oid, vk, vj, s.datetime(last_seen), bool(current))  # type: ignore[arg-type]
+            self.by_key.setdefault((sid, attribute, qj), []).append(row)
 
     def record(
         self,
@@ -142,24 +143,22 @@ class WatchRows:
     def _load_ids(self) -> None:
         """Fill in the ids of rows written by :meth:`flush` (needed only when a row
         inserted earlier in this run changes again after a mid-run flush)."""
-        cols = (OBS.c.id, OBS.c.subject_id, OBS.c.attribute, OBS.c.qualifiers_json,
-                OBS.c.value_key)  # fmt: skip
-        for r in self.s.execute(select(*cols).where(OBS.c.watch_id == self.watch_id)):
-            for row in self.by_key.get((r.subject_id, r.attribute, r.qualifiers_json), []):
-                if row.value_key == r.value_key:
-                    row.id = r.id
+        for oid, sid, attribute, qj, vk in self.s.execute(_IDS, {"wid": self.watch_id}):
+            for row in self.by_key.get((sid, attribute, qj), []):
+                if row.value_key == vk:
+                    row.id = oid
 
     def flush(self) -> None:
         """Send the pending writes: one INSERT (executemany), one UPDATE per row seen
         again (executemany) and one UPDATE for the rows no longer current."""
         if self._inserts:
-            self.s.execute(_INSERT, self._inserts)
+            self.s.executemany(_INSERT, self._inserts)
             for rows in self.by_key.values():
                 for row in rows:
                     row.pending = None  # written; its id is not needed by recording
             self._inserts = []
         if self._updates:
-            self.s.execute(
+            self.s.executemany(
                 _SEEN_AGAIN,
                 [
                     {"oid": oid, "ls": v["last_seen"], "sid": v["snapshot_id"], "cur": v["current"]}
@@ -168,38 +167,28 @@ class WatchRows:
             )
             self._updates = {}
         if self._retired:
-            ids = sorted(self._retired)
-            self.s.execute(update(OBS).where(OBS.c.id.in_(ids)).values(current=False))
+            self.s.executemany(_RETIRE, [{"oid": oid, "cur": False} for oid in sorted(self._retired)])
             self._retired = set()
 
 
-def confirm_current(s: Session, watch_id: int, seen_at: dt.datetime) -> None:
+def confirm_current(s: RawDB, watch_id: int, seen_at: dt.datetime) -> None:
     """A 304: every current value of the watch is seen again at ``seen_at`` (one UPDATE;
     ``last_seen`` never moves back)."""
     s.execute(_CONFIRM, {"wid": watch_id, "seen": seen_at})
 
 
 def snapshot_id(
-    s: Session, watch_id: int, url: str, sha256: str, row: dict[str, Any]
+    s: RawDB, watch_id: int, url: str, sha256: str, row: dict[str, Any]
 ) -> int | None:
     """Id of this watch's snapshot row with the same URL and body, else of a new row made
     from ``row`` (a body fetched again unchanged is one snapshot, not one per run)."""
-    same = s.execute(_SAME_SNAPSHOT, {"wid": watch_id, "url": url, "sha": sha256}).scalar()
+    same = s.one(_SAME_SNAPSHOT, {"wid": watch_id, "url": url, "sha": sha256})
     if same is not None:
-        return int(same)
-    return s.execute(_NEW_SNAPSHOT, row).inserted_primary_key[0]
+        return int(same[0])
+    return s.insert("snapshot", row)
 
 
-def weights_others(s: Session, subject_id: int, value_key: str) -> list[tuple[int | None, str]]:
+def weights_others(s: RawDB, subject_id: int, value_key: str) -> list[tuple[int | None, str]]:
     """(watch id, qualifiers JSON) of every ``weights_available`` row of the subject with
     this value (all watches); pending writes must be flushed first."""
-    return [
-        (r.watch_id, r.qualifiers_json)
-        for r in s.execute(
-            select(OBS.c.watch_id, OBS.c.qualifiers_json).where(
-                OBS.c.subject_id == subject_id,
-                OBS.c.attribute == "weights_available",
-                OBS.c.value_key == value_key,
-            )
-        )
-    ]
+    return [(wid, qj) for wid, qj in s.execute(_WEIGHTS_OTHERS, {"sid": subject_id, "vk": value_key})]

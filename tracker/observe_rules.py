@@ -6,20 +6,27 @@ read (stale), and one subject/attribute given two values (recorded as neither).
 from __future__ import annotations
 
 import datetime as dt
+import json
 from typing import TYPE_CHECKING
 
-from sqlmodel import Session, select
-
-from claims.events import make_event
-from claims.models import Observation, dumps
+from claims.canonical import dumps
+from claims.events import event_row
+from claims.rawdb import RawDB
 from tracker.adapters.base import Fetched, ObservedValue, ParseResult
 
 if TYPE_CHECKING:
     from tracker.observe import WatchSpec, _Outbox
 
 
+_CURRENT_OF = (
+    "SELECT id, subject_id, attribute, qualifiers_json, last_seen FROM observation "
+    "WHERE watch_id = :wid AND attribute = :attribute AND current ORDER BY id"
+)
+_RETIRE = "UPDATE observation SET current = :cur WHERE id = :oid"
+
+
 def mark_gone(
-    s: Session,
+    s: RawDB,
     outbox: _Outbox,
     spec: WatchSpec,
     attribute: str,
@@ -30,31 +37,27 @@ def mark_gone(
 ) -> int:
     """Mark current ``attribute`` rows of this watch that the listing no longer shows;
     returns how many, or -1 when the listing was empty (suspicious: nothing marked)."""
-    rows = s.exec(
-        select(Observation).where(
-            Observation.watch_id == spec.id,
-            Observation.attribute == attribute,
-            Observation.current,
-        )
-    ).all()
-    gone = [o for o in rows if (o.subject_id, o.attribute, o.qualifiers_json) not in listed]
+    rows = s.execute(_CURRENT_OF, {"wid": spec.id, "attribute": attribute}).fetchall()
+    gone = [r for r in rows if (r[1], r[2], r[3]) not in listed]
     if gone and total == 0:
         return -1
-    for o in gone:
-        o.current = False
-        s.add(o)
-        repo = o.qualifiers.get("repo", "")
+    s.executemany(_RETIRE, [{"oid": r[0], "cur": False} for r in gone])
+    for _oid, subject_id, _attribute, qj, last_seen in gone:
+        qualifiers = json.loads(qj)
+        repo = qualifiers.get("repo", "")
+        seen = s.datetime(last_seen)
+        assert seen is not None
         outbox.add(
-            make_event(
+            event_row(
                 "repo_disappeared",
-                f"{names.get(o.subject_id, o.subject_id)}: {repo or attribute} is no longer "
+                f"{names.get(subject_id, subject_id)}: {repo or attribute} is no longer "
                 f"listed by {spec.name}",
-                subject_id=o.subject_id,
+                subject_id=subject_id,
                 watch_id=spec.id,
                 detail={
                     "attribute": attribute,
-                    "qualifiers": o.qualifiers,
-                    "last_seen": o.last_seen.isoformat(),
+                    "qualifiers": qualifiers,
+                    "last_seen": seen.isoformat(),
                     "missing_at": at.isoformat(),
                 },
             )
@@ -63,7 +66,7 @@ def mark_gone(
 
 
 def note_stale(
-    s: Session, spec: WatchSpec, pages: list[tuple[Fetched, ParseResult]], warnings: list[str]
+    s: RawDB, spec: WatchSpec, pages: list[tuple[Fetched, ParseResult]], warnings: list[str]
 ) -> None:
     """Warn about the current values of attributes a page marks ``stale`` (e.g. a gated
     repo's file-derived values): they stay current (last good value), are not re-seen,
@@ -71,18 +74,18 @@ def note_stale(
     stale = sorted({a for _f, p in pages for a in p.stale})
     if not stale:
         return
-    for o in s.exec(
-        select(Observation)
-        .where(
-            Observation.watch_id == spec.id,
-            Observation.current,
-            Observation.attribute.in_(stale),  # type: ignore[attr-defined]
-        )
-        .order_by(Observation.attribute, Observation.id)  # type: ignore[arg-type]
-    ).all():
+    marks = ", ".join(f":a{i}" for i in range(len(stale)))
+    rows = s.execute(
+        "SELECT attribute, qualifiers_json, last_seen FROM observation WHERE watch_id = :wid "
+        f"AND current AND attribute IN ({marks}) ORDER BY attribute, id",
+        {"wid": spec.id, **{f"a{i}": a for i, a in enumerate(stale)}},
+    ).fetchall()
+    for attribute, qj, last_seen in rows:
+        seen = s.datetime(last_seen)
+        assert seen is not None
         warnings.append(
-            f"{spec.name}: {o.attribute} {o.qualifiers_json} is stale (could not be read this "
-            f"run); kept as last seen {o.last_seen.isoformat()}"
+            f"{spec.name}: {attribute} {qj} is stale (could not be read this "
+            f"run); kept as last seen {seen.isoformat()}"
         )
 
 
