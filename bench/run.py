@@ -307,7 +307,9 @@ def main(argv: list[str] | None = None) -> int:
                 print("cProfile (CPU time) of a 100-subject site build:")
                 print(site["profile"])
         else:
-            print("\nSite build: not available (tracker.website.build_site is not in this checkout)")
+            print(
+                "\nSite build: not available (tracker.website.build_site is not in this checkout)"
+            )
         print(
             f"Extraction: {ext}"
             if ext

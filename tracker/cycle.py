@@ -344,9 +344,7 @@ def _record(
     if got.error is not None:
         result = record_failure(raw, spec, got.error, got.fetched, clock(), failing_after)
     else:
-        result = record_success(
-            raw, spec, got.pages, got.not_modified, index, names, got.complete
-        )
+        result = record_success(raw, spec, got.pages, got.not_modified, index, names, got.complete)
     for f in got.fetched:
         if f.redirects:
             result.redirects.append(f"{f.url} -> {f.final_url}")

@@ -153,8 +153,15 @@ def record_failure(
             )
         s.execute(
             _FAILED,
-            {"at": at, "n": failures, "err": str(exc), "kind": kind, "since": since,
-             "state": state, "wid": spec.id},  # fmt: skip
+            {
+                "at": at,
+                "n": failures,
+                "err": str(exc),
+                "kind": kind,
+                "since": since,
+                "state": state,
+                "wid": spec.id,
+            },  # fmt: skip
         )
     return WatchResult(spec.name, "failed", events=outbox.added, error=str(exc), error_kind=kind)
 

@@ -167,7 +167,9 @@ class WatchRows:
             )
             self._updates = {}
         if self._retired:
-            self.s.executemany(_RETIRE, [{"oid": oid, "cur": False} for oid in sorted(self._retired)])
+            self.s.executemany(
+                _RETIRE, [{"oid": oid, "cur": False} for oid in sorted(self._retired)]
+            )
             self._retired = set()
 
 
@@ -177,9 +179,7 @@ def confirm_current(s: RawDB, watch_id: int, seen_at: dt.datetime) -> None:
     s.execute(_CONFIRM, {"wid": watch_id, "seen": seen_at})
 
 
-def snapshot_id(
-    s: RawDB, watch_id: int, url: str, sha256: str, row: dict[str, Any]
-) -> int | None:
+def snapshot_id(s: RawDB, watch_id: int, url: str, sha256: str, row: dict[str, Any]) -> int | None:
     """Id of this watch's snapshot row with the same URL and body, else of a new row made
     from ``row`` (a body fetched again unchanged is one snapshot, not one per run)."""
     same = s.one(_SAME_SNAPSHOT, {"wid": watch_id, "url": url, "sha": sha256})
@@ -191,4 +191,6 @@ def snapshot_id(
 def weights_others(s: RawDB, subject_id: int, value_key: str) -> list[tuple[int | None, str]]:
     """(watch id, qualifiers JSON) of every ``weights_available`` row of the subject with
     this value (all watches); pending writes must be flushed first."""
-    return [(wid, qj) for wid, qj in s.execute(_WEIGHTS_OTHERS, {"sid": subject_id, "vk": value_key})]
+    return [
+        (wid, qj) for wid, qj in s.execute(_WEIGHTS_OTHERS, {"sid": subject_id, "vk": value_key})
+    ]
