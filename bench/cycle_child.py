@@ -29,7 +29,7 @@ def main() -> None:
         print(json.dumps(import_profile()))
         return
 
-    from claims.db import make_engine
+    from claims.rawdb import RawDB
     from tracker.cycle import run_check
     from tracker.fetch import FetchSettings, make_client
     from tracker.snapshots import SnapshotStore
@@ -39,7 +39,8 @@ def main() -> None:
 
         print(json.dumps({"cycle_s": 0.0}))
         return
-    engine = make_engine(args.db)
+    # The lean path `tracker check` and the scheduler use: plain DB-API, no ORM.
+    engine = RawDB.open(args.db)
     store = SnapshotStore(args.snapshots)
     if args.mem_sites:
         print(json.dumps(mem_sites(engine, store, run_check, make_client, FetchSettings)))
@@ -69,7 +70,7 @@ def main() -> None:
     cycle_s = time.perf_counter() - t0
     if prof:
         prof.dump_stats(args.profile)
-    engine.dispose()
+    engine.close()
     out = {k: v for k, v in summary.to_dict().items() if k != "results"}
     errors = sorted({r.error_kind for r in summary.results if r.error_kind})
     print(json.dumps({"cycle_s": cycle_s, **out, "error_kinds": errors}))
@@ -80,10 +81,7 @@ def mem_sites(engine, store, run_check, make_client, settings_cls) -> dict:  # t
     first watch is done), with the top allocation sites in MiB."""
     import tracemalloc
 
-    from sqlalchemy import text
-
-    with engine.connect() as conn:
-        first = conn.execute(text("SELECT name FROM watch ORDER BY name LIMIT 1")).scalar_one()
+    first = engine.one("SELECT name FROM watch ORDER BY name LIMIT 1")[0]
     taken: list[tracemalloc.Snapshot] = []
     tracemalloc.start()
     with make_client(settings_cls(min_interval=0.0)) as client:
@@ -134,14 +132,12 @@ def _run_workers_inline() -> None:
 
 
 IMPORTS = (
-    "sqlalchemy",
-    "pydantic",
-    "sqlmodel",
+    "sqlite3",
     "httpx",
     "lxml.etree",
-    "bs4",
-    "claims.models",
+    "claims.rawdb",
     "tracker.cycle",
+    "tracker.adapters",
 )
 
 

@@ -36,9 +36,17 @@ class Run:
 def run_process(
     cmd: list[str], env: dict[str, str] | None = None
 ) -> tuple[float, int, str, int, float]:
-    """Run ``cmd``; return (wall s, peak RSS bytes, stdout, exit code, CPU s) of it and
-    its reaped children (rusage from ``os.wait4``: ru_maxrss KiB, user + system time)."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+    """Run the Python script ``cmd`` (``[python, script, *args]``) under ``bench/hwm.py``;
+    return (wall s, peak RSS bytes, stdout, exit code, CPU s). CPU is user + system time
+    from ``os.wait4``; peak RSS is the script's own ``VmHWM`` (see hwm.py for why not
+    ``ru_maxrss``)."""
+    with (
+        tempfile.TemporaryFile() as out,
+        tempfile.TemporaryFile() as err,
+        tempfile.NamedTemporaryFile("r", suffix=".hwm") as hwm,
+    ):
+        env = dict(os.environ if env is None else env, BENCH_HWM_FILE=hwm.name)
+        cmd = [cmd[0], str(HERE / "hwm.py"), *cmd[1:]]
         t0 = time.perf_counter()
         p = subprocess.Popen(cmd, stdout=out, stderr=err, env=env)
         _, status, usage = os.wait4(p.pid, 0)
@@ -50,7 +58,8 @@ def run_process(
         if p.returncode != 0:
             sys.stderr.write(err.read().decode("utf-8", "replace")[-3000:])
         cpu = usage.ru_utime + usage.ru_stime
-        return wall, usage.ru_maxrss * 1024, text, p.returncode, cpu
+        peak = hwm.read().strip()
+        return wall, int(peak or 0) * 1024, text, p.returncode, cpu
 
 
 def measured(site: server.PageSite, cmd: list[str], env: dict[str, str] | None = None) -> Run:

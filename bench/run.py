@@ -129,6 +129,7 @@ class Urlwatch:
     def run(self, site: server.PageSite) -> Run:
         w = self.work
         cmd = [
+            str(w / "venv" / "bin" / "python"),
             self.exe,
             "--urls", str(w / "urls.yaml"),
             "--config", str(w / "urlwatch.yaml"),

@@ -41,14 +41,16 @@ class AliasIndex:
     """Lookup tables built once per cycle from Subject and SubjectAlias rows.
 
     ``explicit`` maps (namespace, id) to a subject id. ``by_name`` maps a normalized
-    name to the subject ids going by it (more than one means ambiguous: no match).
-    ``hub_org`` restricts name matching to repos of the subject's Hub organization,
-    so a community re-upload under another account is not read as the vendor's weights.
+    name to the subject id going by it, or to the set of ids when several do (ambiguous:
+    no match). ``hub_org`` (only subjects that set one) restricts name matching to repos
+    of the subject's Hub organization, so a community re-upload under another account
+    is not read as the vendor's weights. Kept compact (an int rather than a one-element
+    set per name): a cycle holds it for every subject (issue 7: memory at 5,000 watches).
     """
 
     explicit: dict[tuple[str, str], int] = field(default_factory=dict)
-    by_name: dict[str, set[int]] = field(default_factory=dict)
-    hub_org: dict[int, str | None] = field(default_factory=dict)
+    by_name: dict[str, int | set[int]] = field(default_factory=dict)
+    hub_org: dict[int, str] = field(default_factory=dict)
 
     @classmethod
     def build(cls, subjects: Iterable[Subject], aliases: Iterable[SubjectAlias]) -> AliasIndex:
@@ -57,7 +59,8 @@ class AliasIndex:
         index = cls()
         for s in subjects:
             assert s.id is not None
-            index.hub_org[s.id] = s.hub_org.casefold() if s.hub_org else None
+            if s.hub_org:
+                index.hub_org[s.id] = s.hub_org.casefold()
             index._add_name(s.name, s.id)
         for a in aliases:
             index.explicit[(a.namespace, _fold(a.namespace, a.alias))] = a.subject_id
@@ -67,8 +70,21 @@ class AliasIndex:
 
     def _add_name(self, name: str, subject_id: int) -> None:
         key = normalize_name(name)
-        if key:
-            self.by_name.setdefault(key, set()).add(subject_id)
+        if not key:
+            return
+        held = self.by_name.get(key)
+        if held is None:
+            self.by_name[key] = subject_id
+        elif isinstance(held, set):
+            held.add(subject_id)
+        elif held != subject_id:
+            self.by_name[key] = {held, subject_id}
+
+    def _named(self, name: str) -> set[int]:
+        held = self.by_name.get(normalize_name(name))
+        if held is None:
+            return set()
+        return set(held) if isinstance(held, set) else {held}
 
     def resolve(self, namespace: str, ident: str) -> int | None:
         """The subject id ``(namespace, ident)`` names, or None.
@@ -86,15 +102,13 @@ class AliasIndex:
         if hit is not None:
             return hit
         if namespace == "name":  # a model name as a page prints it ("Kimi K3.1 Pro")
-            named = self.by_name.get(normalize_name(ident), set())
+            named = self._named(ident)
             return next(iter(named)) if len(named) == 1 else None
         if namespace != HUB_NAMESPACE or "/" not in ident:
             return None
         org, _, repo = ident.partition("/")
         candidates = {
-            sid
-            for sid in self.by_name.get(normalize_name(repo), set())
-            if self.hub_org.get(sid) in (None, org.casefold())
+            sid for sid in self._named(repo) if self.hub_org.get(sid) in (None, org.casefold())
         }
         return candidates.pop() if len(candidates) == 1 else None
 

@@ -69,6 +69,7 @@ class RawDB:
         self.dialect = dialect
         self._release = release or conn.close
         self._sql: dict[str, str] = {}
+        self._dt_text: dict[dt.datetime, str] = {}  # one watch's rows share a few times
 
     @classmethod
     def open(cls, db: str | os.PathLike[str] | None = None) -> RawDB:
@@ -136,13 +137,22 @@ class RawDB:
         if isinstance(value, dt.datetime):
             if value.tzinfo is None:  # as SQLModel's UTCDateTime: never guess a zone
                 raise ValueError("datetimes must be timezone-aware (UTC is stored)")
-            if self.dialect == "sqlite":
-                return sqlite_datetime(value)
-            return value.astimezone(dt.UTC)
+            if self.dialect != "sqlite":
+                return value.astimezone(dt.UTC)
+            text = self._dt_text.get(value)
+            if text is None:
+                if len(self._dt_text) > 256:
+                    self._dt_text.clear()
+                text = self._dt_text[value] = sqlite_datetime(value)
+            return text
         return value
 
     def _params(self, params: Mapping[str, Any] | None) -> dict[str, Any]:
-        return {k: self.param(v) for k, v in (params or {}).items()}
+        out = dict(params or {})
+        for k, v in out.items():
+            if isinstance(v, dt.datetime):
+                out[k] = self.param(v)
+        return out
 
     def execute(self, sql: str, params: Mapping[str, Any] | None = None) -> Any:
         """Run one statement; returns the DB-API cursor (iterate it for rows as tuples)."""

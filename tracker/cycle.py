@@ -9,7 +9,8 @@ import datetime as dt
 import json
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any, NamedTuple
@@ -152,61 +153,69 @@ def _run(
     concurrency: int | None,
 ) -> CycleSummary:
     clock = (lambda: now) if now is not None else _utcnow
-    specs, index, names = _load(raw)
-    if watch_names is not None:
-        wanted = list(watch_names)
-        unknown = sorted(set(wanted) - {w.name for w in specs})
+    wanted = None if watch_names is None else set(watch_names)
+    if wanted:
+        unknown = sorted(n for n in wanted if raw.one(_WATCH_NAMED, {"name": n}) is None)
         if unknown:
             raise ConfigError(f"unknown watch name(s): {', '.join(unknown)}")
-        specs = [w for w in specs if w.name in wanted]
+    index, names = _load_subjects(raw)
     summary = CycleSummary()
-    noticed: set[str] = set()
     ctx = _FetchContext(client, snapshot_store, clock, sleep, robots)
-    planned: list[tuple[WatchSpec, dict[str, str], str | None]] = []
-    for spec in specs:
-        try:
-            planned.append((spec, auth_headers(spec.params), None))
-        except MissingCredential as exc:
-            if exc.env not in noticed:  # one notice per missing key, not one per watch
-                noticed.add(exc.env)
-                log.warning("%s is not set: skipping the watches that need it", exc.env)
-            planned.append((spec, {}, exc.env))
+    planned = _plan(_iter_specs(raw, wanted))
     if concurrency is None:
         concurrency = FetchSettings.from_env().max_concurrent
     workers = max(1, concurrency)
     # Workers run at most this many watches ahead of the recording thread: finished
     # pages wait in memory for their turn, and with thousands of watches an unbounded
-    # lead held every body and parse result at once (issue 7: peak RSS).
+    # lead held every body and parse result at once (issue 7: peak RSS). Watch rows are
+    # read as they are needed, in pages, for the same reason.
     window = workers * AHEAD_PER_WORKER
-    futures: dict[int, Future[_Gathered]] = {}
+    pending: deque[tuple[WatchSpec, str | None, Future[_Gathered] | None]] = deque()
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="watch") as pool:
-        submitted = 0
 
-        def submit_upto(limit: int) -> None:
-            nonlocal submitted
-            while submitted < min(limit, len(planned)):
-                spec, headers, missing = planned[submitted]
-                if missing is None:
-                    futures[submitted] = pool.submit(_gather, ctx, spec, headers)
-                submitted += 1
+        def fill() -> None:
+            while len(pending) < window:
+                item = next(planned, None)
+                if item is None:
+                    return
+                spec, headers, missing = item
+                future = pool.submit(_gather, ctx, spec, headers) if missing is None else None
+                pending.append((spec, missing, future))
 
         try:
-            for i, (spec, _headers, missing) in enumerate(planned):  # name order
-                submit_upto(i + window)
-                if missing is not None:
+            fill()
+            while pending:  # name order
+                spec, missing, future = pending.popleft()
+                fill()
+                if future is None:
                     result = WatchResult(spec.name, "skipped", error=f"{missing} is not set")
                 else:
-                    result = _record(
-                        raw, spec, futures.pop(i).result(), index, names, clock, failing_after
-                    )
+                    result = _record(raw, spec, future.result(), index, names, clock, failing_after)
                 summary.add(result)
                 if progress is not None:
                     progress(result)
         except BaseException:
-            for future in futures.values():
-                future.cancel()
+            for _spec, _missing, pending_future in pending:
+                if pending_future is not None:
+                    pending_future.cancel()
             raise
     return summary
+
+
+def _plan(
+    specs: Iterator[WatchSpec],
+) -> Iterator[tuple[WatchSpec, dict[str, str], str | None]]:
+    """(spec, auth headers, missing credential env or None) for each watch, with one
+    warning per missing key, not one per watch."""
+    noticed: set[str] = set()
+    for spec in specs:
+        try:
+            yield spec, auth_headers(spec.params), None
+        except MissingCredential as exc:
+            if exc.env not in noticed:
+                noticed.add(exc.env)
+                log.warning("%s is not set: skipping the watches that need it", exc.env)
+            yield spec, {}, exc.env
 
 
 class _SubjectRow(NamedTuple):
@@ -221,25 +230,54 @@ class _AliasRow(NamedTuple):
     alias: str
 
 
-_WATCHES = (
-    "SELECT id, name, adapter, url, params_json, etag, last_modified FROM watch ORDER BY name"
+_WATCH_PAGE = (
+    "SELECT id, name, adapter, url, params_json, etag, last_modified FROM watch "
+    "WHERE name > :after ORDER BY name LIMIT :n"
 )
+_WATCH_NAMED = "SELECT id FROM watch WHERE name = :name"
+WATCH_PAGE_ROWS = 256
 
 
-def _load(raw: RawDB) -> tuple[list[WatchSpec], AliasIndex, dict[int | None, str]]:
-    """Watch specs (name order), the alias index and subject names: plain rows of the
-    columns the cycle uses, so memory grows little with thousands of watches."""
-    specs = [
-        WatchSpec(wid, name, adapter, url, json.loads(params), etag, lm)
-        for wid, name, adapter, url, params, etag, lm in raw.execute(_WATCHES)
-    ]
-    subjects = [_SubjectRow(*r) for r in raw.execute("SELECT id, name, hub_org FROM subject")]
-    aliases = [
+def _iter_specs(raw: RawDB, wanted: set[str] | None) -> Iterator[WatchSpec]:
+    """Watch specs in name order (only ``wanted`` names when given), read a page of rows
+    at a time (keyset pagination on the unique name), so a cycle never holds every
+    watch's params at once. No cursor stays open across the recording commits."""
+    after = ""
+    while True:
+        rows = raw.execute(_WATCH_PAGE, {"after": after, "n": WATCH_PAGE_ROWS}).fetchall()
+        for wid, name, adapter, url, params, etag, lm in rows:
+            if wanted is None or name in wanted:
+                yield WatchSpec(wid, name, adapter, url, json.loads(params), etag, lm)
+        if len(rows) < WATCH_PAGE_ROWS:
+            return
+        after = rows[-1][1]
+
+
+class SubjectNames:
+    """Subject id -> display name, read from the database when first asked (events and
+    warnings name few subjects; holding every name cost memory at 5,000 watches).
+    Supports ``names.get(id, default)`` like the dict it replaces."""
+
+    def __init__(self, raw: RawDB) -> None:
+        self.raw = raw
+        self._cache: dict[int | None, str | None] = {}
+
+    def get(self, subject_id: int | None, default: Any = None) -> Any:
+        if subject_id not in self._cache:
+            row = self.raw.one("SELECT name FROM subject WHERE id = :id", {"id": subject_id})
+            self._cache[subject_id] = row[0] if row else None
+        name = self._cache[subject_id]
+        return default if name is None else name
+
+
+def _load_subjects(raw: RawDB) -> tuple[AliasIndex, SubjectNames]:
+    """The alias index (built from plain rows of the columns it needs) and subject names."""
+    subjects = (_SubjectRow(*r) for r in raw.execute("SELECT id, name, hub_org FROM subject"))
+    aliases = (
         _AliasRow(*r) for r in raw.execute("SELECT subject_id, namespace, alias FROM subjectalias")
-    ]
+    )
     index = AliasIndex.build(subjects, aliases)  # type: ignore[arg-type]  (same attributes)
-    names: dict[int | None, str] = {r.id: r.name for r in subjects}
-    return specs, index, names
+    return index, SubjectNames(raw)
 
 
 @dataclass(frozen=True)

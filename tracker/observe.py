@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from claims.canonical import dumps
 from claims.events import event_row
@@ -43,7 +43,13 @@ _INSERT_EVENT = (
 LICENSE_TEXT_ATTRIBUTES: tuple[str, ...] = ("license_text_sha256",)
 
 
-@dataclass
+class NameLookup(Protocol):
+    """Subject id -> display name (a dict, or :class:`tracker.cycle.SubjectNames`)."""
+
+    def get(self, subject_id: int | None, default: Any = None, /) -> Any: ...
+
+
+@dataclass(slots=True)
 class WatchResult:
     """How one watch's check went: ``outcome`` is ``changed``, ``unchanged``, ``failed``
     or ``skipped`` (a credential it needs is not configured; nothing recorded)."""
@@ -172,7 +178,7 @@ def record_success(
     pages: list[tuple[Fetched, ParseResult]],
     not_modified: Fetched | None,
     index: AliasIndex,
-    names: dict[int | None, str],
+    names: NameLookup,
     complete: bool = True,
 ) -> WatchResult:
     """Record a successful check in one transaction and return its result.
@@ -271,7 +277,7 @@ def _upsert(
     ov: ObservedValue,
     f: Fetched,
     snapshot_id: int | None,
-    names: dict[int | None, str],
+    names: NameLookup,
 ) -> tuple[bool, bool]:
     """Record one observed value; returns (new row, value changed).
 

@@ -15,7 +15,7 @@ from claims.rawdb import RawDB
 from tracker.adapters.base import Fetched, ObservedValue, ParseResult
 
 if TYPE_CHECKING:
-    from tracker.observe import WatchSpec, _Outbox
+    from tracker.observe import NameLookup, WatchSpec, _Outbox
 
 
 _CURRENT_OF = (
@@ -33,7 +33,7 @@ def mark_gone(
     listed: set[tuple[int, str, str]],
     total: int,
     at: dt.datetime,
-    names: dict[int | None, str],
+    names: NameLookup,
 ) -> int:
     """Mark current ``attribute`` rows of this watch that the listing no longer shows;
     returns how many, or -1 when the listing was empty (suspicious: nothing marked)."""
@@ -91,7 +91,7 @@ def note_stale(
 
 def drop_conflicts(
     resolved: list[tuple[Fetched, int, ObservedValue]],
-    names: dict[int | None, str],
+    names: NameLookup,
     warnings: list[str],
 ) -> list[tuple[Fetched, int, ObservedValue]]:
     """Drop values where one run gives one subject/attribute/qualifiers two different

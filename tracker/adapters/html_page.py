@@ -73,6 +73,7 @@ _STRINGS = etree.XPath(
     "descendant::text()[not(ancestor::script or ancestor::style or ancestor::template"
     " or ancestor::rt or ancestor::rp)]"
 )
+_NO_TEXT = frozenset({"script", "style", "template", "rt", "rp"})
 _CHARSET = re.compile(rb"""<\s*meta[^>]+charset\s*=\s*["']?\s*([^\s"'/>;]+)""", re.I)
 _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>")
 _local = threading.local()  # one HTMLParser per worker thread (parsers are not shared)
@@ -80,6 +81,8 @@ _local = threading.local()  # one HTMLParser per worker thread (parsers are not 
 
 def _get_text(node: etree._Element) -> str:
     """``node.get_text(" ", strip=True)`` as BeautifulSoup gives it."""
+    if len(node) == 0 and node.tag not in _NO_TEXT:  # a leaf (most table cells): no XPath
+        return (node.text or "").strip()
     return " ".join(t for t in (str(s).strip() for s in _STRINGS(node)) if t)
 
 
