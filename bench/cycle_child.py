@@ -64,7 +64,15 @@ def main() -> None:
     with make_client(settings) as client:
         if prof:
             prof.enable()
-        summary = run_check(engine, client, snapshot_store=store)
+        # As `tracker check` without --json: results go to a callback as they are
+        # recorded (the CLI prints them), the summary keeps only the totals.
+        errors: set[str] = set()
+
+        def seen(r):  # type: ignore[no-untyped-def]
+            if r.error_kind:
+                errors.add(r.error_kind)
+
+        summary = run_check(engine, client, snapshot_store=store, progress=seen, keep_results=False)
         if prof:
             prof.disable()
     cycle_s = time.perf_counter() - t0
@@ -72,8 +80,7 @@ def main() -> None:
         prof.dump_stats(args.profile)
     engine.close()
     out = {k: v for k, v in summary.to_dict().items() if k != "results"}
-    errors = sorted({r.error_kind for r in summary.results if r.error_kind})
-    print(json.dumps({"cycle_s": cycle_s, **out, "error_kinds": errors}))
+    print(json.dumps({"cycle_s": cycle_s, **out, "error_kinds": sorted(errors)}))
 
 
 def mem_sites(engine, store, run_check, make_client, settings_cls) -> dict:  # type: ignore[no-untyped-def]

@@ -93,20 +93,21 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(404, {"Content-Length": "0"}, b"")
             return
         page = self.site.pages[int(parts[1])]
-        common = {
-            "ETag": page.etag,
-            "Last-Modified": page.last_modified,
-            "Date": self.date_time_string(),
-        }
+        date = self.date_time_string()
         inm = self.headers.get("If-None-Match")
         ims = self.headers.get("If-Modified-Since")
         if (inm is not None and inm == page.etag) or (inm is None and ims == page.last_modified):
-            self._send(304, {**common, "Content-Length": "0"}, b"")
+            # RFC 9110 section 15.4.5: a 304 carries Date and ETag (as a 200 would), SHOULD
+            # NOT carry other representation metadata such as Last-Modified when an ETag is
+            # sent, and MUST NOT carry a Content-Length other than the 200's (section 8.6).
+            self._send(304, {"Date": date, "ETag": page.etag}, b"")
             return
         self._send(
             200,
             {
-                **common,
+                "Date": date,
+                "ETag": page.etag,
+                "Last-Modified": page.last_modified,
                 "Content-Type": "text/html; charset=utf-8",
                 "Content-Length": str(len(page.body)),
             },

@@ -1,7 +1,12 @@
-"""Shared test helpers: paths to ../shared (skipped when absent) and a fresh database."""
+"""Shared test helpers: paths to ../shared (skipped when absent), a fresh database, a
+throwaway PostgreSQL server."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -23,3 +28,51 @@ def engine(tmp_path):
     from claims.db import make_engine
 
     return make_engine(tmp_path / "test.db")
+
+
+@pytest.fixture(scope="module")
+def pg_server():
+    """A throwaway PostgreSQL server (initdb + pg_ctl, Unix socket only) for the tests of one
+    module; yields its SQLAlchemy URL. Skips when psycopg or the binaries are missing."""
+    pytest.importorskip("psycopg")
+    initdb, pg_ctl = shutil.which("initdb"), shutil.which("pg_ctl")
+    if not (initdb and pg_ctl):
+        pytest.skip("PostgreSQL server binaries (initdb, pg_ctl) not found")
+    base = Path(tempfile.mkdtemp(prefix="tracker-pg-"))
+    as_user: list[str] = []
+    if os.geteuid() == 0:  # PostgreSQL refuses to run as root
+        if shutil.which("runuser") is None:
+            pytest.skip("running as root without runuser")
+        shutil.chown(base, "postgres")
+        as_user = ["runuser", "-u", "postgres", "--"]
+    data = base / "data"
+    try:
+        subprocess.run(
+            [*as_user, initdb, "-D", str(data), "-U", "tracker", "--auth=trust", "-E", "UTF8"],
+            check=True,
+            capture_output=True,
+        )
+        subprocess.run(
+            [
+                *as_user,
+                pg_ctl,
+                "-D",
+                str(data),
+                "-l",
+                str(base / "log"),
+                "-w",
+                "start",
+                "-o",
+                f"-k {base} -c listen_addresses=''",
+            ],  # fmt: skip
+            check=True,
+            capture_output=True,
+        )
+    except subprocess.CalledProcessError as exc:
+        shutil.rmtree(base, ignore_errors=True)
+        pytest.skip(f"could not start PostgreSQL: {exc.stderr.decode(errors='replace')[-300:]}")
+    try:
+        yield f"postgresql+psycopg://tracker@/postgres?host={base}"
+    finally:
+        subprocess.run([*as_user, pg_ctl, "-D", str(data), "-m", "fast", "stop"], check=False)
+        shutil.rmtree(base, ignore_errors=True)

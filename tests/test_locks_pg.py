@@ -1,17 +1,12 @@
 """The scheduler lease on PostgreSQL: one winner among racing processes' engines, stale takeover.
 
-Starts a throwaway PostgreSQL server (initdb + pg_ctl, Unix socket only) when the server
-binaries and psycopg are installed; skipped otherwise.
+Uses the throwaway PostgreSQL server of conftest's ``pg_server`` fixture; skipped when the
+server binaries or psycopg are missing.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import tempfile
 import threading
-from pathlib import Path
 
 import pytest
 from fakeclock import FakeClock
@@ -34,52 +29,6 @@ def pg_engine(pg_server):
     yield make
     for engine in made:
         engine.dispose()
-
-
-@pytest.fixture(scope="module")
-def pg_server():
-    pytest.importorskip("psycopg")
-    initdb, pg_ctl = shutil.which("initdb"), shutil.which("pg_ctl")
-    if not (initdb and pg_ctl):
-        pytest.skip("PostgreSQL server binaries (initdb, pg_ctl) not found")
-    base = Path(tempfile.mkdtemp(prefix="tracker-pg-"))
-    as_user: list[str] = []
-    if os.geteuid() == 0:  # PostgreSQL refuses to run as root
-        if shutil.which("runuser") is None:
-            pytest.skip("running as root without runuser")
-        shutil.chown(base, "postgres")
-        as_user = ["runuser", "-u", "postgres", "--"]
-    data = base / "data"
-    try:
-        subprocess.run(
-            [*as_user, initdb, "-D", str(data), "-U", "tracker", "--auth=trust", "-E", "UTF8"],
-            check=True,
-            capture_output=True,
-        )
-        subprocess.run(
-            [
-                *as_user,
-                pg_ctl,
-                "-D",
-                str(data),
-                "-l",
-                str(base / "log"),
-                "-w",
-                "start",
-                "-o",
-                f"-k {base} -c listen_addresses=''",
-            ],  # fmt: skip
-            check=True,
-            capture_output=True,
-        )
-    except subprocess.CalledProcessError as exc:
-        shutil.rmtree(base, ignore_errors=True)
-        pytest.skip(f"could not start PostgreSQL: {exc.stderr.decode(errors='replace')[-300:]}")
-    try:
-        yield f"postgresql+psycopg://tracker@/postgres?host={base}"
-    finally:
-        subprocess.run([*as_user, pg_ctl, "-D", str(data), "-m", "fast", "stop"], check=False)
-        shutil.rmtree(base, ignore_errors=True)
 
 
 def test_pg_four_engines_race_for_the_lease_and_exactly_one_wins(pg_engine):

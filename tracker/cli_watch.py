@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -65,15 +66,23 @@ def run_cycle(
     *,
     show_progress: bool,
     recorder: Any = None,
+    on_result: Callable[[WatchResult], None] | None = None,
 ) -> CycleSummary:
-    """One cycle over the watches (all, or those named), with a progress bar on a terminal."""
+    """One cycle over the watches (all, or those named), with a progress bar on a terminal.
+
+    With ``on_result`` each watch's result is handed to it as it is recorded and the
+    summary keeps only the totals (thousands of watches hold no per-watch state)."""
+    keep = on_result is None
     engine = open_db(db)
     client = _client(replay)
     store = SnapshotStore(snapshots)
     robots = _robots(replay, client)
     if not show_progress:
         with client:
-            return run_check(engine, client, snapshot_store=store, watch_names=watch, robots=robots)
+            return run_check(
+                engine, client, snapshot_store=store, watch_names=watch, robots=robots,
+                progress=on_result, keep_results=keep,
+            )  # fmt: skip
     from sqlmodel import Session, func, select
 
     from claims.models import Watch
@@ -94,27 +103,34 @@ def run_cycle(
 
         def step(r: WatchResult) -> None:
             bar.update(task, advance=1, name=r.name)
+            if on_result is not None:
+                on_result(r)
 
         return run_check(
-            engine, client, snapshot_store=store, watch_names=watch, progress=step, robots=robots
+            engine, client, snapshot_store=store, watch_names=watch, progress=step, robots=robots,
+            keep_results=keep,
+        )  # fmt: skip
+
+
+def print_result(r: WatchResult) -> None:
+    """One line for a watch that did not stay unchanged, and one per warning."""
+    if r.outcome == "failed":
+        console.print(f"  [red]failed[/red]  {r.name}: {r.error_kind}: {r.error}", highlight=False)
+    elif r.outcome == "skipped":
+        console.print(f"  [yellow]skipped[/yellow] {r.name}: {r.error}", highlight=False)
+    elif r.outcome == "changed":
+        console.print(
+            f"  [green]changed[/green] {r.name}: {plural(r.observations, 'new value')}, "
+            f"{plural(r.events, 'event')}"
         )
+    for w in r.warnings:
+        console.print(f"  [yellow]warning[/yellow] {r.name}: {w}", highlight=False)
 
 
 def print_summary(summary: CycleSummary) -> None:
-    """Human summary of a cycle: one line per watch that did not stay unchanged, then totals."""
+    """Human summary of a cycle: :func:`print_result` for each result it kept, then totals."""
     for r in summary.results:
-        if r.outcome == "failed":
-            console.print(
-                f"  [red]failed[/red]  {r.name}: {r.error_kind}: {r.error}", highlight=False
-            )
-        elif r.outcome == "skipped":
-            console.print(f"  [yellow]skipped[/yellow] {r.name}: {r.error}", highlight=False)
-        elif r.outcome == "changed":
-            console.print(
-                f"  [green]changed[/green] {r.name}: {plural(r.observations, 'new value')}, {plural(r.events, 'event')}"
-            )
-        for w in r.warnings:
-            console.print(f"  [yellow]warning[/yellow] {r.name}: {w}", highlight=False)
+        print_result(r)
     console.print(
         f"checked {summary.checked}: {summary.unchanged} unchanged, {summary.changed} changed, "
         f"{summary.failing} failing, {summary.skipped} skipped; "
@@ -135,9 +151,11 @@ def check(
     A failed fetch or an extraction that finds nothing never records a value or a
     subscriber event; the watch's health records the error instead.
     """
+    # Plain output prints each watch's line as it is recorded; --json needs every result.
     summary = run_cycle(
-        db, replay, watch, snapshots, show_progress=not json_out and sys.stdout.isatty()
-    )
+        db, replay, watch, snapshots, show_progress=not json_out and sys.stdout.isatty(),
+        on_result=None if json_out else print_result,
+    )  # fmt: skip
     if json_out:
         print_json(summary.to_dict())
     else:

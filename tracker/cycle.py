@@ -56,8 +56,10 @@ class CycleSummary:
     events: int = 0
     results: list[WatchResult] = field(default_factory=list)
 
-    def add(self, r: WatchResult) -> None:
-        self.results.append(r)
+    def add(self, r: WatchResult, keep: bool = True) -> None:
+        """Count ``r``; keep it in :attr:`results` when ``keep``."""
+        if keep:
+            self.results.append(r)
         self.checked += 1
         self.observations += r.observations
         self.events += r.events
@@ -90,6 +92,7 @@ def run_check(
     sleep: Callable[[float], None] = time.sleep,
     robots: RobotsPolicy | None = None,
     concurrency: int | None = None,
+    keep_results: bool = True,
 ) -> CycleSummary:
     """Check every watch (or those named); return the totals.
 
@@ -98,7 +101,9 @@ def run_check(
     SQLAlchemy engine from :func:`claims.db.make_engine` (one pooled connection is used).
     The cycle itself runs plain SQL, never the ORM (see :mod:`claims.rawdb`). ``client`` is an ``httpx.Client`` from :func:`tracker.fetch.make_client`. ``now``
     freezes the clock (tests; it is also the fetch time when the transport gives no
-    recorded time). ``progress`` is called with each :class:`WatchResult`.
+    recorded time). ``progress`` is called with each :class:`WatchResult`; with
+    ``keep_results`` False the summary keeps only the totals, not every result (a long
+    cycle that reports through ``progress`` then holds no per-watch state: issue 7).
 
     Concurrency: up to ``concurrency`` watches (default
     ``FetchSettings.from_env().max_concurrent``: ``TRACKER_CONCURRENCY`` or 8; 1 runs them
@@ -124,7 +129,7 @@ def run_check(
     try:
         return _run(
             raw, client, snapshot_store, watch_names, now, progress, failing_after, sleep,
-            robots, concurrency,
+            robots, concurrency, keep_results,
         )  # fmt: skip
     finally:
         if owned:
@@ -151,6 +156,7 @@ def _run(
     sleep: Callable[[float], None],
     robots: RobotsPolicy | None,
     concurrency: int | None,
+    keep_results: bool,
 ) -> CycleSummary:
     clock = (lambda: now) if now is not None else _utcnow
     wanted = None if watch_names is None else set(watch_names)
@@ -191,7 +197,7 @@ def _run(
                     result = WatchResult(spec.name, "skipped", error=f"{missing} is not set")
                 else:
                     result = _record(raw, spec, future.result(), index, names, clock, failing_after)
-                summary.add(result)
+                summary.add(result, keep_results)
                 if progress is not None:
                     progress(result)
         except BaseException:
