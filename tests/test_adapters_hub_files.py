@@ -68,7 +68,7 @@ def test_kimi_like_int4_gives_total_params_from_packed_words_and_the_license_has
             "LICENSE": file(KIMI, "LICENSE", LICENSE.encode()),
         },
     )
-    assert sorted(got) == ["", "LICENSE"]
+    assert sorted(got) == ["", "LICENSE", "config.json"]
     [total] = got[""].values
     assert (total.subject_ref, total.attribute, dict(total.qualifiers)) == (
         ("huggingface", KIMI),
@@ -88,6 +88,10 @@ def test_kimi_like_int4_gives_total_params_from_packed_words_and_the_license_has
     assert lic.attribute == "license_text_sha256"
     assert lic.value.value == license_text_sha256(LICENSE)
     assert lic.value.value == license_text_sha256(LICENSE.replace("\r\n", "\n"))  # CRLF same
+    # config.json's own values, sourced to the file (no huggingface_config watch needed)
+    from_config = {v.attribute: v.value.value for v in got["config.json"].values}
+    assert from_config == {"context_window": 262144, "weights_precision_bits": 4}
+    assert {dict(v.qualifiers)["repo"] for v in got["config.json"].values} == {KIMI}
 
 
 def test_c01_declared_total_from_the_index_and_derived_without_it():
@@ -142,7 +146,12 @@ def test_gated_files_mark_file_values_stale_and_read_nothing():
     )
     assert sorted(got) == [""]
     assert got[""].values == []
-    assert got[""].stale == ("license_text_sha256", "total_params")
+    assert got[""].stale == (
+        "context_window",
+        "license_text_sha256",
+        "total_params",
+        "weights_precision_bits",
+    )
     assert got[""].warnings == [
         f"{KIMI}: config.json not readable (gated, HTTP 401)",
         f"{KIMI}: model.safetensors.index.json not readable (gated, HTTP 403)",

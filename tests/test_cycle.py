@@ -54,7 +54,7 @@ def demo(engine, tmp_path):
 def test_demo_cycle_finds_k2_thinking_weights_and_no_k31_pro(engine, tmp_path):
     client, _spy, store = demo(engine, tmp_path)
     summary = run_check(engine, client, snapshot_store=store, now=NOW)
-    assert (summary.checked, summary.changed, summary.unchanged, summary.failing) == (5, 5, 0, 0)
+    assert (summary.checked, summary.changed, summary.unchanged, summary.failing) == (4, 4, 0, 0)
     ids = slug_ids(engine)
     weights = rows(engine, Observation, Observation.attribute == "weights_available")
     assert {(o.subject_id, o.qualifiers_json, o.value.value) for o in weights} == {
@@ -112,8 +112,8 @@ def test_demo_cycle_finds_k2_thinking_weights_and_no_k31_pro(engine, tmp_path):
     }
     assert summary.events == 1
     snaps = rows(engine, Snapshot)
-    # 7 distinct URLs; config.json is fetched by its own watch and by the model watch
-    assert len(snaps) == 8 and all(store.get(s.sha256) for s in snaps)
+    # 7 distinct URLs, each fetched once (config.json only by the model watch)
+    assert len(snaps) == 7 and all(store.get(s.sha256) for s in snaps)
     watch = rows(engine, Watch, Watch.name == "hf-org-moonshotai")[0]
     assert watch.state == "ok" and watch.last_success == RECORDED
     assert watch.etag == 'W/"56a6a989f23338b852d3772477f"'
@@ -128,12 +128,12 @@ def test_second_cycle_sends_validators_and_records_nothing_new(engine, tmp_path)
     etags = {w.url: w.etag for w in rows(engine, Watch)}
     sent = {str(r.url): r.headers.get("if-none-match") for r in spy.requests}
     assert sent == etags
-    assert sum(1 for v in sent.values() if v) == 3  # the Hub entries carry an ETag
-    assert (summary.checked, summary.unchanged, summary.changed) == (5, 5, 0)
+    assert sum(1 for v in sent.values() if v) == 2  # the Hub entries carry an ETag
+    assert (summary.checked, summary.unchanged, summary.changed) == (4, 4, 0)
     assert summary.observations == 0 and summary.events == 0
     assert [(o.id, o.value_key, o.current) for o in rows(engine, Observation)] == before
     assert len(rows(engine, Event)) == 1
-    assert len(rows(engine, Snapshot)) == 8  # 304s and identical bodies add none
+    assert len(rows(engine, Snapshot)) == 7  # 304s and identical bodies add none
     # The model info's 304 means an unchanged repo: its files are not fetched again.
     assert not any("/resolve/main/LICENSE" in str(r.url) for r in spy.requests)
 
@@ -149,7 +149,7 @@ def test_identical_cycle_without_validators_adds_no_events(engine, tmp_path):
     n_obs = len(rows(engine, Observation))
     summary = run_check(engine, client, snapshot_store=store, now=NOW)
     assert (summary.unchanged, summary.changed, summary.events, summary.observations) == (
-        5,
+        4,
         0,
         0,
         0,

@@ -23,6 +23,13 @@ MODEL_URL = f"https://huggingface.co/api/models/{KIMI}"
 FILE = f"https://huggingface.co/{KIMI}/resolve/main/"
 FILES = ["config.json", "model.safetensors.index.json", "LICENSE"]
 GATED = {"X-Error-Code": "GatedRepo", "X-Error-Message": "Access to model is restricted."}
+# Values read from the files (config.json gives the last two)
+FILE_ATTRIBUTES = (
+    "total_params",
+    "license_text_sha256",
+    "context_window",
+    "weights_precision_bits",
+)
 
 
 def rows(engine, model, *where):
@@ -65,7 +72,7 @@ def file_values(engine):
     return sorted(
         (o.attribute, o.value_key[:60], o.current, o.first_seen, o.last_seen)
         for o in rows(engine, Observation)
-        if o.attribute in ("total_params", "license_text_sha256")
+        if o.attribute in FILE_ATTRIBUTES
     )
 
 
@@ -82,11 +89,13 @@ def test_gated_files_keep_metadata_and_leave_file_values_stale_without_events(en
     client, requested = repo_server(info, readable(info))
     first = run_check(engine, client, snapshot_store=store, now=DAY1)
     assert requested == [MODEL_URL] + [FILE + name for name in FILES]
-    assert (first.observations, first.failing) == (7, 0)
+    assert (first.observations, first.failing) == (9, 0)
     before = file_values(engine)
     assert [(a, cur, fs, ls) for a, _k, cur, fs, ls in before] == [
+        ("context_window", True, DAY1, DAY1),
         ("license_text_sha256", True, DAY1, DAY1),
         ("total_params", True, DAY1, DAY1),
+        ("weights_precision_bits", True, DAY1, DAY1),
     ]
     assert rows(engine, Watch)[0].etag == '"v1"'
     denied = {name: httpx.Response(401, headers=GATED, text="restricted") for name in FILES}
@@ -95,11 +104,10 @@ def test_gated_files_keep_metadata_and_leave_file_values_stale_without_events(en
     second = run_check(engine, client, snapshot_store=store, now=DAY2)
     assert [(r.outcome, r.error, r.events) for r in second.results] == [("unchanged", None, 0)]
     assert file_values(engine) == before  # still current, not re-seen, not deleted
-    assert second.results[0].warnings[-2:] == [
-        'hf-model-k2t: license_text_sha256 {"repo":"moonshotai/Kimi-K2-Thinking"} is stale '
-        "(could not be read this run); kept as last seen 2026-11-28T06:00:00+00:00",
-        'hf-model-k2t: total_params {"repo":"moonshotai/Kimi-K2-Thinking"} is stale '
-        "(could not be read this run); kept as last seen 2026-11-28T06:00:00+00:00",
+    assert second.results[0].warnings[-4:] == [
+        f'hf-model-k2t: {attribute} {{"repo":"moonshotai/Kimi-K2-Thinking"}} is stale '
+        "(could not be read this run); kept as last seen 2026-11-28T06:00:00+00:00"
+        for attribute in sorted(FILE_ATTRIBUTES)
     ]
     assert len(rows(engine, Event)) == events_before
     gated = rows(engine, Observation, Observation.attribute == "gated")

@@ -10,7 +10,7 @@ from cycle_setup import DATA, DEMO_HAR, add_subjects, add_watches
 from sqlmodel import Session, select
 
 from claims.db import make_engine
-from claims.models import Observation
+from claims.models import Observation, Snapshot
 from tracker.cycle import run_check
 from tracker.errors import ConfigError
 from tracker.fetch import make_client
@@ -75,10 +75,11 @@ def test_record_then_replay_gives_the_same_observations(tmp_path):
     summary, path = record_check(
         first, tmp_path / "rec.har", snapshot_store=SnapshotStore(tmp_path / "s"), inner=live
     )
-    assert summary.failing == 0 and summary.checked == 5
+    assert summary.failing == 0 and summary.checked == 4
     doc = json.loads(path.read_text())
-    # 5 watch URLs + the model watch's config.json, index and LICENSE (config.json twice)
-    assert len(doc["log"]["entries"]) == 8
+    # 4 watch URLs + the model watch's config.json, index and LICENSE: each URL once
+    urls = [e["request"]["url"] for e in doc["log"]["entries"]]
+    assert len(urls) == 7 and len(set(urls)) == 7
     second = make_engine(tmp_path / "b.db")
     add_subjects(second)
     add_watches(second)
@@ -88,3 +89,21 @@ def test_record_then_replay_gives_the_same_observations(tmp_path):
     # K2 Thinking 10 hub (with total_params, license_text_sha256) + 3 OpenRouter;
     # K3.1 Pro 6; K3 3
     assert len(observed(first)) == 22
+
+
+def test_demo_watches_record_each_config_value_once(tmp_path):
+    """config.json is read by the model watch alone: one snapshot per cycle, and no value
+    observed twice from the same URL (two watches on one file listed it twice)."""
+    engine = make_engine(tmp_path / "d.db")
+    add_subjects(engine)
+    add_watches(engine)
+    client = make_client(transport=HarReplayTransport(DEMO_HAR))
+    run_check(engine, client, snapshot_store=SnapshotStore(tmp_path / "s"))
+    with Session(engine) as s:
+        config_snaps = [x for x in s.exec(select(Snapshot)).all() if x.url.endswith("/config.json")]
+        rows = s.exec(select(Observation)).all()
+    assert len(config_snaps) == 1
+    seen = [(o.subject_id, o.attribute, o.qualifiers_json, o.value_key, o.source_url) for o in rows]
+    assert len(seen) == len(set(seen))
+    from_config = sorted(o.attribute for o in rows if o.source_url.endswith("/config.json"))
+    assert from_config == ["context_window", "weights_precision_bits"]

@@ -1,5 +1,6 @@
 """Hub repo files read in the model watch's run: ``config.json``,
-``model.safetensors.index.json`` and ``LICENSE`` -> ``total_params``, ``license_text_sha256``.
+``model.safetensors.index.json`` and ``LICENSE`` -> ``total_params``, ``license_text_sha256``,
+and the ``config.json`` values (``context_window``, ``weights_precision_bits``).
 
 The ``huggingface_model`` page (``GET /api/models/{repo}``) asks for the files a watch
 lists in param ``files``; the cycle fetches them from the file resolver
@@ -21,7 +22,7 @@ from urllib.parse import quote, urlsplit
 from claims.hub_params import param_count_value, parameter_count
 from claims.licenses import license_text_sha256
 from claims.values import text_value, with_extra
-from tracker.adapters import huggingface  # noqa: F401  (registers the kind combined here)
+from tracker.adapters import huggingface  # registers the kind combined here
 from tracker.adapters.base import Fetched, ObservedValue, ParseResult, register_combine
 from tracker.errors import BadStatus, LayoutChanged
 
@@ -30,7 +31,7 @@ HUB = "huggingface"
 # _http.py: 401/403 + X-Error-Code GatedRepo; 401 RepoNotFound when private).
 DENIED_KINDS = frozenset({"gated", "unauthorized", "missing_or_private"})
 # Values read from files; when a file they need is denied they are marked stale.
-FILE_ATTRIBUTES = ("total_params", "license_text_sha256")
+FILE_ATTRIBUTES = ("total_params", "license_text_sha256", *huggingface.CONFIG_ATTRIBUTES)
 
 
 def file_urls(fetched: Fetched, repo: str, params: Mapping[str, Any]) -> dict[str, str]:
@@ -107,6 +108,9 @@ def combine_model_files(
       ``config`` block when the file is missing) and the index ``metadata`` — never the
       packed element count (cases/C01). ``extra``: method, warnings, inputs.
     - ``license_text_sha256`` (LICENSE file).
+    - ``context_window`` and ``weights_precision_bits`` (``config.json`` file, as the
+      ``huggingface_config`` adapter reads them): the model watch that fetches the file
+      reads them too, so no second watch needs to fetch the same file.
 
     A denied file (gated repo: 401/403 GatedRepo) makes the values that need it
     ``stale``: the previous ones stay current and no event is emitted. A missing file
@@ -137,6 +141,7 @@ def combine_model_files(
         if role == "config":
             config = _json_object(got, "config.json")
             inputs.append(name)
+            results[name] = ParseResult(huggingface.config_values(config, repo))
         elif role == "index":
             index = index_metadata(got)
             inputs.append(name)
@@ -145,6 +150,8 @@ def combine_model_files(
             results[name] = ParseResult([ObservedValue(ref, "license_text_sha256", value, q)])
     if denied["license"]:
         stale.append("license_text_sha256")
+    if denied["config"]:
+        stale.extend(huggingface.CONFIG_ATTRIBUTES)
     values: list[ObservedValue] = []
     st = info.get("safetensors")
     if isinstance(st, dict) and isinstance(st.get("parameters"), dict):
@@ -158,5 +165,5 @@ def combine_model_files(
             value = with_extra(param_count_value(count), inputs=inputs)
             values.append(ObservedValue(ref, "total_params", value, q))
             warnings.extend(f"{repo}: {w}" for w in count.warnings)
-    results[""] = ParseResult(values, warnings=warnings, stale=tuple(stale))
+    results[""] = ParseResult(values, warnings=warnings, stale=tuple(sorted(stale)))
     return results

@@ -236,7 +236,17 @@ def parse_config(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult:
     config = fetched.json()
     if not isinstance(config, dict):
         raise LayoutChanged(f"{fetched.final_url}: config.json is not a JSON object")
-    repo = repo_from_resolve_url(fetched.url)
+    return ParseResult(values=config_values(config, repo_from_resolve_url(fetched.url)))
+
+
+# Attributes read from a repo's config.json (by huggingface_config, and by
+# huggingface_model when its watch lists the file in param ``files``).
+CONFIG_ATTRIBUTES = ("context_window", "weights_precision_bits")
+
+
+def config_values(config: Mapping[str, Any], repo: str) -> list[ObservedValue]:
+    """``context_window`` (tokens, provenance in ``extra.key``) and, for a quantized
+    checkpoint, ``weights_precision_bits`` of one repo's ``config.json``, qualifier ``repo``."""
     ref, q = (HUB, repo), {"repo": repo}
     out: list[ObservedValue] = []
     ctx = context_length_of(config)
@@ -250,4 +260,4 @@ def parse_config(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult:
                 ref, "weights_precision_bits", quantity(Decimal(bits), "bits", exact=True), q
             )
         )
-    return ParseResult(values=out)
+    return out
