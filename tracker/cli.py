@@ -18,6 +18,7 @@ from tracker.cli_common import (  # noqa: F401  (re-exported for command modules
     DataOpt,
     DbOpt,
     JsonOpt,
+    TrackerTyper,
     console,
     err_console,
     friendly_errors,
@@ -27,7 +28,7 @@ from tracker.cli_common import (  # noqa: F401  (re-exported for command modules
 )
 from tracker.errors import TrackerError
 
-app = typer.Typer(
+app = TrackerTyper(
     help="Track AI model releases: which stated figures hold, where sources disagree, "
     "and whether the weights landed. Start with `tracker demo`, then `tracker status SUBJECT`.",
     no_args_is_help=True,

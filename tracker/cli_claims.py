@@ -22,10 +22,10 @@ from claims.extract import extract
 from claims.numbers import normalize_locale
 from claims.subjects import SubjectRef, subjects_from_config
 from tracker.articles import Article, fetch_article, read_article_file
-from tracker.cli_common import open_db
+from tracker.cli_common import TrackerTyper, open_db
 from tracker.errors import ConfigError, TrackerError
 
-claims_app = typer.Typer(
+claims_app = TrackerTyper(
     help="Read figures from articles as candidate claims, and import reviewed candidates.",
     no_args_is_help=True,
     add_completion=False,
@@ -90,7 +90,12 @@ def _parse_day(text: str | None, option: str) -> dt.date | None:
 
 @claims_app.command("extract")
 def extract_cmd(
-    source: Annotated[str, typer.Argument(help="Article: a text or HTML file, or an http(s) URL.")],
+    source: Annotated[
+        str,
+        typer.Argument(
+            metavar="FILE_OR_URL", help="Article: a text or HTML file, or an http(s) URL."
+        ),
+    ],
     lang: Annotated[str, typer.Option(help="pt, pt-BR, pt-PT, en or auto.")] = "auto",
     published: Annotated[
         str | None, typer.Option(help="YYYY-MM-DD; default: the article's metadata.")
@@ -100,7 +105,9 @@ def extract_cmd(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON array.")] = False,
     subjects_file: Annotated[Path | None, typer.Option("--subjects", help="Subjects TOML.")] = None,
-    db: Annotated[str | None, typer.Option(help="Database for subjects if no TOML.")] = None,
+    db: Annotated[
+        str | None, typer.Option(metavar="<path|url>", help="Database for subjects if no TOML.")
+    ] = None,
 ) -> None:
     """Print the candidate claims of one article (a table, or JSON with --json)."""
     try:
@@ -156,10 +163,15 @@ def extract_cmd(
 @claims_app.command("import")
 def import_cmd(
     file: Annotated[
-        Path, typer.Argument(help="Reviewed candidates (JSON array from extract --json).")
+        Path,
+        typer.Argument(
+            metavar="FILE", help="Reviewed candidates (JSON array from extract --json)."
+        ),
     ],
     source: Annotated[str, typer.Option(help="Source key (e.g. the article URL or a short id).")],
-    db: Annotated[str | None, typer.Option(help="Database path or URL.")] = None,
+    db: Annotated[
+        str | None, typer.Option(metavar="<path|url>", help="Database path or URL.")
+    ] = None,
     title: Annotated[str | None, typer.Option(help="Source title (new sources).")] = None,
     url: Annotated[str | None, typer.Option(help="Source URL.")] = None,
     publisher: Annotated[str | None, typer.Option(help="Source publisher.")] = None,

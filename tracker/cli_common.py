@@ -18,6 +18,42 @@ from claims.db import database_url, make_engine
 from claims.loader import DataFileError
 from tracker.errors import TrackerError
 
+
+class _FlagsTakeNoValue:
+    """Typer's rich help prints a flag's Python type (``--json <bool>``, ``--help
+    <bool>``) as if it took a value; an empty metavar leaves the type column blank."""
+
+    # Any: these are typer's vendored click classes (typer._click), not a public API.
+    def get_params(self, ctx: Any) -> list[Any]:
+        params: list[Any] = super().get_params(ctx)  # type: ignore[misc]
+        for param in params:
+            if getattr(param, "is_flag", False) and param.metavar is None:
+                param.metavar = ""
+        return params
+
+
+class TrackerCommand(_FlagsTakeNoValue, typer.core.TyperCommand):
+    """A command whose ``--help`` shows flags without a value type."""
+
+
+class TrackerGroup(_FlagsTakeNoValue, typer.core.TyperGroup):
+    """A command group whose ``--help`` shows flags without a value type."""
+
+
+class TrackerTyper(typer.Typer):
+    """``typer.Typer`` whose group and commands use :class:`TrackerGroup` and
+    :class:`TrackerCommand` (every ``tracker ... --help``, sub-apps included)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("cls", TrackerGroup)
+        super().__init__(**kwargs)
+
+    def command(self, name: str | None = None, **kwargs: Any) -> Callable[[F], F]:  # type: ignore[override]
+        """``Typer.command`` with :class:`TrackerCommand` unless ``cls`` is given."""
+        kwargs.setdefault("cls", TrackerCommand)
+        return super().command(name, **kwargs)  # type: ignore[return-value]
+
+
 # Piped output is not wrapped at 80 columns: scripts and logs get whole lines.
 _WIDTH = None if sys.stdout.isatty() else 200
 console = Console(highlight=False, soft_wrap=not sys.stdout.isatty(), width=_WIDTH)
@@ -27,6 +63,7 @@ DbOpt = Annotated[
     str | None,
     typer.Option(
         "--db",
+        metavar="<path|url>",
         help="SQLite path or database URL (default: $TRACKER_DATABASE_URL or data/tracker.db).",
     ),
 ]

@@ -13,10 +13,10 @@ from typing import Annotated
 
 import typer
 
-from tracker.cli_common import open_db
+from tracker.cli_common import TrackerTyper, open_db
 from tracker.errors import TrackerError
 
-alerts_app = typer.Typer(help="Push alerts through Apprise.", no_args_is_help=True)
+alerts_app = TrackerTyper(help="Push alerts through Apprise.", no_args_is_help=True)
 
 
 def register(app: typer.Typer) -> None:
@@ -103,7 +103,9 @@ def alerts_test(
 
 @alerts_app.command("send")
 def alerts_send(
-    db: Annotated[str | None, typer.Option("--db", help="Database path or URL.")] = None,
+    db: Annotated[
+        str | None, typer.Option("--db", metavar="<path|url>", help="Database path or URL.")
+    ] = None,
     config: ConfigOpt = None,
     site_url: Annotated[
         str | None, typer.Option("--site-url", help="Public site URL for links.")

@@ -105,7 +105,7 @@ def discrepancies_cmd(
 
 @friendly_errors
 def review_cmd(
-    discrepancy_id: Annotated[int, typer.Argument(help="Discrepancy id")],
+    discrepancy_id: Annotated[int, typer.Argument(metavar="ID", help="Discrepancy id")],
     dismiss: Annotated[
         str, typer.Option("--dismiss", help="Dismiss it with this note (kept on later runs)")
     ],

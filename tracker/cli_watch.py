@@ -31,7 +31,8 @@ ReplayOpt = Annotated[
     typer.Option("--replay", help="Serve responses from this HAR 1.2 file instead of the network."),
 ]
 WatchOpt = Annotated[
-    list[str] | None, typer.Option("--watch", "-w", help="Only this watch (repeatable).")
+    list[str] | None,
+    typer.Option("--watch", "-w", metavar="<name>", help="Only this watch (repeatable)."),
 ]
 SnapOpt = Annotated[
     Path, typer.Option("--snapshots", help="Folder of the content-addressed snapshot store.")
@@ -191,7 +192,10 @@ def record(
 def parse(
     adapter: Annotated[
         str,
-        typer.Argument(help="Adapter kind, e.g. huggingface_org, openrouter_models, html_page."),
+        typer.Argument(
+            metavar="ADAPTER",
+            help="Adapter kind, e.g. huggingface_org, openrouter_models, html_page.",
+        ),
     ],
     har: Annotated[Path, typer.Option("--har", help="HAR file with the recorded response(s).")],
     url: Annotated[
