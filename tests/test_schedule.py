@@ -115,6 +115,27 @@ def test_jobs_use_utc_jitter_coalesce_one_instance_and_a_long_misfire_grace(engi
         sched.shutdown()
 
 
+def test_a_watch_checked_before_the_scheduler_started_waits_for_its_interval(engine, clock):
+    """No saved schedule, but `tracker check` ran it 20 minutes ago: the first run is one
+    interval after that check (what `tracker watches` shows as due), not at once."""
+    add_watch(engine, "hub", interval=60)
+    add_watch(engine, "prices", interval=60)
+    with Session(engine) as s:
+        hub = s.exec(select(Watch).where(Watch.name == "hub")).one()
+        hub.last_run = T0 - dt.timedelta(minutes=20)
+        s.add(hub)
+        s.commit()
+    sched = make(engine, Recorder(clock))
+    sched.start()
+    try:
+        jobs = {j.id: j for j in sched.aps.get_jobs()}
+        assert jobs["watch:hub"].next_run_time == T0 + dt.timedelta(minutes=40)
+        assert jobs["watch:prices"].next_run_time == T0  # never checked: at once
+        assert state(engine, "watch:hub").next_run_at == T0 + dt.timedelta(minutes=40)
+    finally:
+        sched.shutdown()
+
+
 def test_bad_cron_expression_names_the_watch(engine):
     add_watch(engine, "bad", params={"cron": "every day"})
     with Session(engine) as s:

@@ -138,11 +138,13 @@ def test_watches_json_shows_schedule_runs_state_and_errors(tmp_path, monkeypatch
     )
     sched.start()
     sched.run_pending()
+    monkeypatch.setattr("tracker.cli_schedule.utcnow", clock)  # the scheduler's clock
     result = CliRunner().invoke(app, ["watches", "--db", str(db), "--json"])
     sched.shutdown()
     assert result.exit_code == 0, result.output
     listing = json.loads(result.stdout)
     assert listing["scheduler"]["since"] == "2026-03-02T12:00:00Z"
+    assert listing["scheduler"]["live"] is True
     assert listing["scheduler"]["pid"] == os.getpid()
     assert listing["watches"] == [
         {
@@ -155,6 +157,7 @@ def test_watches_json_shows_schedule_runs_state_and_errors(tmp_path, monkeypatch
             "last_run": None,
             "last_success": None,
             "next_run": "2026-03-02T12:30:00Z",
+            "next_run_kind": "scheduled",
             "last_error": "HTTP 503",
         },
         {
@@ -167,6 +170,66 @@ def test_watches_json_shows_schedule_runs_state_and_errors(tmp_path, monkeypatch
             "last_run": "2026-03-02T12:00:00Z",
             "last_success": None,
             "next_run": "2026-03-02T13:00:00Z",
+            "next_run_kind": "scheduled",
             "last_error": None,
         },
     ]
+
+
+def test_watches_without_a_scheduler_show_when_each_watch_is_due(tmp_path, monkeypatch):
+    """No scheduler running: next run is when the watch is due by its schedule and last
+    check (the rule a starting scheduler uses), labelled "due", as ISO 8601 UTC in JSON."""
+    now = dt.datetime(2026, 3, 2, 12, 0, tzinfo=dt.UTC)
+    db = tmp_path / "due.db"
+    engine = make_engine(db)
+    with Session(engine) as s:
+        s.add_all(
+            [
+                # checked 20 min ago, hourly: due in 40 min
+                Watch(name="a-hourly", adapter="html_page", url="https://example.test/a",
+                      last_run=now - dt.timedelta(minutes=20)),
+                # checked 3 h ago, hourly: overdue since 2 h
+                Watch(name="b-late", adapter="html_page", url="https://example.test/b",
+                      last_run=now - dt.timedelta(hours=3)),
+                # cron at :30 past every 6th hour, checked at 06:30: next 12:30
+                Watch(name="c-cron", adapter="html_page", url="https://example.test/c",
+                      params_json='{"cron": "30 */6 * * *"}',
+                      last_run=dt.datetime(2026, 3, 2, 6, 30, tzinfo=dt.UTC)),
+                # never checked: due at once
+                Watch(name="d-new", adapter="html_page", url="https://example.test/d"),
+                # a stopped scheduler saved 12:10; a restart would resume from it
+                Watch(name="e-saved", adapter="html_page", url="https://example.test/e",
+                      last_run=now - dt.timedelta(minutes=50)),
+            ]
+        )  # fmt: skip
+        s.add(ScheduleState(job_id="watch:e-saved", next_run_at=now + dt.timedelta(minutes=10)))
+        s.commit()
+    from tracker.watchlist import list_watches, next_run_text
+
+    listing = list_watches(engine, now=now)
+    assert listing["scheduler"] is None
+    got = {w["name"]: (w["next_run"], w["next_run_kind"]) for w in listing["watches"]}
+    assert got == {
+        "a-hourly": ("2026-03-02T12:40:00Z", "due"),
+        "b-late": ("2026-03-02T10:00:00Z", "due"),
+        "c-cron": ("2026-03-02T12:30:00Z", "due"),
+        "d-new": ("2026-03-02T12:00:00Z", "due"),
+        "e-saved": ("2026-03-02T12:10:00Z", "due"),
+    }
+    texts = [next_run_text(w, now) for w in listing["watches"]]
+    assert texts == [
+        "due 2026-03-02T12:40:00Z",
+        "due now (since 2026-03-02T10:00:00Z)",
+        "due 2026-03-02T12:30:00Z",
+        "due now (since 2026-03-02T12:00:00Z)",
+        "due 2026-03-02T12:10:00Z",
+    ]
+    # The command uses the same clock-free rule; with its clock fixed it prints the same.
+    monkeypatch.setattr("tracker.cli_schedule.utcnow", lambda: now)
+    result = CliRunner().invoke(app, ["watches", "--db", str(db)], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "scheduler: not running" in result.output
+    for text in texts:
+        assert text in result.output
+    result = CliRunner().invoke(app, ["watches", "--db", str(db), "--json"])
+    assert json.loads(result.stdout)["watches"][0]["next_run"] == "2026-03-02T12:40:00Z"

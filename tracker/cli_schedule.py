@@ -13,11 +13,12 @@ from typing import Annotated
 
 import typer
 
+from claims.models import utcnow
 from tracker.cli_common import DbOpt, JsonOpt, console, friendly_errors, open_db, print_json
 from tracker.jobs import load_jobs
 from tracker.locks import SchedulerBusy
 from tracker.schedule import Scheduler, ScheduleSettings
-from tracker.watchlist import list_watches
+from tracker.watchlist import list_watches, next_run_text
 
 log = logging.getLogger("tracker.schedule")
 
@@ -94,7 +95,8 @@ def schedule_cmd(
 @friendly_errors
 def watches_cmd(db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """Every watch: schedule, last run, next run, state, last error; and who schedules them."""
-    listing = list_watches(open_db(db))
+    now = utcnow()
+    listing = list_watches(open_db(db), now=now)
     if json_out:
         print_json(listing)
         return
@@ -115,7 +117,7 @@ def watches_cmd(db: DbOpt = None, json_out: JsonOpt = False) -> None:
             w["adapter"],
             w["schedule"],
             w["last_run"] or "-",
-            w["next_run"] or "-",
+            next_run_text(w, now),
             w["state"],
             w["last_error"] or "",
         )

@@ -25,13 +25,12 @@ from apscheduler.executors.debug import DebugExecutor
 from apscheduler.executors.pool import ThreadPoolExecutor
 from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.schedulers.base import BaseScheduler
-from apscheduler.triggers.cron import CronTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session, select
 
-from claims.models import ScheduleState, Watch, utcnow
+from claims.models import ScheduleState, Watch, as_utc, utcnow
 from tracker.errors import ConfigError
 from tracker.jobs import Jobs  # noqa: F401  (re-exported: Scheduler users build Jobs)
 from tracker.locks import Lease, LockLost, SchedulerBusy
@@ -39,7 +38,7 @@ from tracker.schedule_settings import ScheduleSettings
 from tracker.triggers import (
     SteppedScheduler,
     misfire_grace_seconds,
-    period_seconds,
+    next_due,
     watch_trigger,
 )
 
@@ -199,8 +198,11 @@ class Scheduler:
 
     def sync_watches(self, *, strict: bool = True) -> None:
         """Make the APScheduler jobs match the Watch rows: add new watches, reschedule
-        changed ones, remove deleted ones. A new watch runs at once; a known one resumes
-        from its persisted ``next_run_at`` (at most one period ahead).
+        changed ones, remove deleted ones. A known watch resumes from its persisted
+        ``next_run_at`` (at most one period ahead); one without a saved schedule runs
+        when its last check (e.g. by ``tracker check``) is one interval old, or at the
+        next cron time after it, at once if never checked
+        (:func:`tracker.triggers.next_due`, the rule ``tracker watches`` shows).
 
         A bad schedule (e.g. cron) raises ConfigError when ``strict`` (at start); while
         running it is logged and that watch keeps its previous job, if any."""
@@ -226,14 +228,17 @@ class Scheduler:
                     raise
                 log.error("%s; keeping its previous schedule", exc)
                 continue
-            period = dt.timedelta(seconds=period_seconds(trigger, now))
             state = states.get(job_id)
-            if state is not None and state.next_run_at is not None:
-                first = min(state.next_run_at, now + period)
-            elif isinstance(trigger, CronTrigger):
-                first = trigger.get_next_fire_time(None, now)
-            else:
-                first = now
+            persisted = state.next_run_at if state is not None else None
+            first = next_due(
+                watch,
+                now=now,
+                last_check=latest_check(watch, state),
+                persisted=persisted,
+                trigger=trigger,
+            )
+            if persisted is None:
+                first = max(first, now)  # overdue: run at once, not at a past time
             aps.add_job(
                 self._watch_job,
                 trigger=trigger,
@@ -381,6 +386,17 @@ class Scheduler:
                 setattr(row, name, value)
             session.add(row)
             session.commit()
+
+
+def latest_check(watch: Watch, state: ScheduleState | None) -> dt.datetime | None:
+    """The later of the watch's last check (``Watch.last_run``, set by every cycle) and
+    its scheduler job's last start, in UTC; None when it never ran."""
+    moments = [
+        as_utc(m)
+        for m in (watch.last_run, state.last_started_at if state is not None else None)
+        if m is not None
+    ]
+    return max(moments) if moments else None
 
 
 # Serializes the get-or-create above between this process's threads.

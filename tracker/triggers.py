@@ -11,7 +11,7 @@ from apscheduler.triggers.base import BaseTrigger
 from apscheduler.triggers.cron import CronTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 
-from claims.models import Watch
+from claims.models import Watch, as_utc
 from tracker.errors import ConfigError
 
 UTC = dt.UTC
@@ -57,6 +57,41 @@ def period_seconds(trigger: BaseTrigger, now: dt.datetime) -> float:
     first = trigger.get_next_fire_time(None, now)
     second = trigger.get_next_fire_time(first, first) if first else None
     return (second - first).total_seconds() if first and second else 3600.0
+
+
+def next_due(
+    watch: Watch,
+    *,
+    now: dt.datetime,
+    last_check: dt.datetime | None = None,
+    persisted: dt.datetime | None = None,
+    trigger: BaseTrigger | None = None,
+) -> dt.datetime:
+    """When ``watch`` is next due: the first run a scheduler starting at ``now`` gives it.
+
+    - ``persisted`` (the next run a scheduler saved in ``schedulestate``): that time, but
+      at most one period after ``now``;
+    - else, after a check at ``last_check`` (by a scheduler or ``tracker check``): one
+      interval later, or the first cron time after it;
+    - never checked: ``now`` for an interval (it runs at once), else the next cron time.
+
+    The result may lie before ``now``: the watch is overdue, and a scheduler runs it at
+    once. ``trigger`` defaults to :func:`watch_trigger` without jitter (the scheduler
+    passes its own). Raises ConfigError for a bad schedule.
+    """
+    trigger = trigger or watch_trigger(watch, jitter_seconds=0, start=now)
+    if persisted is not None:
+        return min(as_utc(persisted), now + dt.timedelta(seconds=period_seconds(trigger, now)))
+    if last_check is None:
+        if isinstance(trigger, IntervalTrigger):
+            return now
+        first = trigger.get_next_fire_time(None, now)
+        return first if first is not None else now
+    last = as_utc(last_check)
+    if isinstance(trigger, IntervalTrigger):
+        return last + dt.timedelta(seconds=trigger.interval_length)
+    after = trigger.get_next_fire_time(last, last)  # the first cron time after the check
+    return after if after is not None else now
 
 
 def misfire_grace_seconds(trigger: BaseTrigger, now: dt.datetime) -> int:

@@ -10,9 +10,10 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from claims.models import ScheduleState, Watch, utcnow
+from tracker.errors import ConfigError
 from tracker.locks import Lease
-from tracker.schedule import WATCH_PREFIX
-from tracker.triggers import describe_schedule
+from tracker.schedule import WATCH_PREFIX, latest_check
+from tracker.triggers import describe_schedule, next_due
 
 
 def iso(moment: dt.datetime | None) -> str | None:
@@ -29,23 +30,43 @@ def _latest(*moments: dt.datetime | None) -> dt.datetime | None:
     return max(present) if present else None
 
 
+def next_run_of(
+    w: Watch, st: ScheduleState | None, *, live: bool, now: dt.datetime
+) -> tuple[dt.datetime | None, str | None]:
+    """(time, kind) of a watch's next run: ``scheduled`` (a live scheduler holds the
+    lease and saved it), else ``due``: when a scheduler starting ``now`` would first run
+    it (:func:`tracker.triggers.next_due` from its schedule, last check and any saved next
+    run; it may be past: overdue). (None, None) for a schedule that does not parse."""
+    persisted = st.next_run_at if st is not None else None
+    if live and persisted is not None:
+        return persisted, "scheduled"
+    try:
+        due = next_due(w, now=now, last_check=latest_check(w, st), persisted=persisted)
+    except ConfigError:
+        return None, None
+    return due, "due"
+
+
 def list_watches(engine: Engine, *, now: dt.datetime | None = None) -> dict[str, Any]:
     """``{"scheduler": {...} | None, "watches": [...]}`` ordered by watch name.
 
     Each watch: name, adapter, url, schedule, state, consecutive_failures, last_run (the
     later of the cycle's ``Watch.last_run`` and the scheduler's last start), last_success,
-    next_run (persisted by the scheduler; None before any scheduler ran), last_error (the
-    watch's fetch/parse error, else the job's own error). ``scheduler`` describes the lease
-    holder with ``live`` = its lease has not expired at ``now``. Read-only.
+    next_run and next_run_kind (see :func:`next_run_of`: ``scheduled`` by a running
+    scheduler, else ``due`` by the schedule and last check, ISO 8601 UTC), last_error
+    (the watch's fetch/parse error, else the job's own error). ``scheduler`` describes the
+    lease holder with ``live`` = its lease has not expired at ``now``. Read-only.
     """
     now = now or utcnow()
     with Session(engine) as session:
         watches = session.exec(select(Watch).order_by(Watch.name)).all()
         states = {s.job_id: s for s in session.exec(select(ScheduleState))}
     holder = Lease(engine).holder()
+    live = holder is not None and holder.expires_at > now
     rows = []
     for w in watches:
         st = states.get(WATCH_PREFIX + w.name)
+        next_run, kind = next_run_of(w, st, live=live, now=now)
         rows.append(
             {
                 "name": w.name,
@@ -56,7 +77,8 @@ def list_watches(engine: Engine, *, now: dt.datetime | None = None) -> dict[str,
                 "consecutive_failures": w.consecutive_failures,
                 "last_run": iso(_latest(w.last_run, st.last_started_at if st else None)),
                 "last_success": iso(w.last_success),
-                "next_run": iso(st.next_run_at if st else None),
+                "next_run": iso(next_run),
+                "next_run_kind": kind,
                 "last_error": w.last_error or (st.last_error if st else None),
             }
         )
@@ -67,6 +89,17 @@ def list_watches(engine: Engine, *, now: dt.datetime | None = None) -> dict[str,
             "host": holder.host,
             "since": iso(holder.acquired_at),
             "heartbeat": iso(holder.heartbeat_at),
-            "live": holder.expires_at > now,
+            "live": live,
         }
     return {"scheduler": scheduler, "watches": rows}
+
+
+def next_run_text(row: dict[str, Any], now: dt.datetime) -> str:
+    """A listing row's next run for people: ``scheduled T``, ``due T``, or ``due now
+    (since T)`` when that time has passed; ``-`` when unknown."""
+    at, kind = row.get("next_run"), row.get("next_run_kind")
+    if at is None or kind is None:
+        return "-"
+    if kind == "due" and at <= iso(now):  # ISO 8601 UTC strings sort as times
+        return f"due now (since {at})"
+    return f"{kind} {at}"
