@@ -107,3 +107,74 @@ def test_demo_watches_record_each_config_value_once(tmp_path):
     assert len(seen) == len(set(seen))
     from_config = sorted(o.attribute for o in rows if o.source_url.endswith("/config.json"))
     assert from_config == ["context_window", "weights_precision_bits"]
+
+
+def test_record_writes_entries_in_watch_order_whatever_order_they_complete(tmp_path):
+    """Watch a's answer is held until watch b has fetched both its pages, so b's first
+    page completes first; the HAR still lists a, then b's pages in request order."""
+    import threading
+
+    import httpx
+
+    from claims.models import Watch
+
+    a, b1, b2 = "https://a.example/models", "https://b.example/models", "https://b.example/p2"
+    b_done = threading.Event()
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        url = str(request.url)
+        if url == a:
+            assert b_done.wait(30), "watch b never reached its second page"
+        if url == b1:
+            return httpx.Response(200, json=[], headers={"Link": f'<{b2}>; rel="next"'})
+        if url == b2:
+            b_done.set()
+        return httpx.Response(200, json=[])
+
+    engine = make_engine(tmp_path / "r.db")
+    with Session(engine) as s:
+        s.add(Watch(name="a-first", adapter="huggingface_org", url=a))
+        s.add(Watch(name="b-second", adapter="huggingface_org", url=b1))
+        s.commit()
+    summary, path = record_check(
+        engine,
+        tmp_path / "rec.har",
+        snapshot_store=SnapshotStore(tmp_path / "s"),
+        inner=httpx.MockTransport(handler),
+        concurrency=2,
+    )
+    assert (summary.checked, summary.failing) == (2, 0)
+    urls = [e["request"]["url"] for e in json.loads(path.read_text())["log"]["entries"]]
+    assert urls == [a, b1, b2]
+
+
+def test_in_watch_order_follows_each_thread_and_puts_robots_with_its_request():
+    from tracker.har import in_watch_order
+
+    def entry(url: str) -> dict:
+        return {"request": {"url": url}}
+
+    # thread 1 runs watch y (robots.txt, page, retry of the page, a file), then watch z;
+    # thread 2 runs watch x; they finish interleaved.
+    done = [
+        (1, "https://y.example/robots.txt"),
+        (1, "https://y.example/list"),
+        (2, "https://x.example/list"),
+        (1, "https://y.example/list"),
+        (1, "https://y.example/file"),
+        (1, "https://z.example/list"),
+    ]
+    entries = [entry(u) for _t, u in done]
+    ordered = in_watch_order(entries, [t for t, _u in done], [
+        "https://x.example/list",
+        "https://y.example/list",
+        "https://z.example/list",
+    ])  # fmt: skip
+    assert [e["request"]["url"] for e in ordered] == [
+        "https://x.example/list",
+        "https://y.example/robots.txt",
+        "https://y.example/list",
+        "https://y.example/list",
+        "https://y.example/file",
+        "https://z.example/list",
+    ]

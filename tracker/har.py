@@ -11,7 +11,7 @@ import base64
 import datetime as dt
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -256,7 +256,9 @@ class HarRecorder(httpx.BaseTransport):
         self.inner = inner or httpx.HTTPTransport()
         self.clock = clock
         self.comment = comment
-        self.entries: list[dict[str, Any]] = []
+        self.entries: list[dict[str, Any]] = []  # in completion order
+        self._threads: list[int] = []  # the thread that made each entry's request
+        self._lock = threading.Lock()
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         started = self.clock()
@@ -272,18 +274,19 @@ class HarRecorder(httpx.BaseTransport):
         req_headers = [
             (k, v) for k, v in request.headers.multi_items() if k.lower() not in _SECRET_HEADERS
         ]
-        self.entries.append(
-            har_entry(
-                request.method,
-                str(request.url),
-                response.status_code,
-                headers,
-                body,
-                started,
-                comment=self.comment,
-                request_headers=req_headers,
-            )
+        entry = har_entry(
+            request.method,
+            str(request.url),
+            response.status_code,
+            headers,
+            body,
+            started,
+            comment=self.comment,
+            request_headers=req_headers,
         )
+        with self._lock:
+            self.entries.append(entry)
+            self._threads.append(threading.get_ident())
         return httpx.Response(
             response.status_code,
             headers=headers,
@@ -292,9 +295,50 @@ class HarRecorder(httpx.BaseTransport):
             extensions={"recorded_at": started},
         )
 
-    def save(self, path: str | Path) -> Path:
-        """Write every recorded exchange to ``path`` as HAR 1.2."""
-        return write_har(path, self.entries)
+    def save(self, path: str | Path, watch_urls: Sequence[str] | None = None) -> Path:
+        """Write every recorded exchange to ``path`` as HAR 1.2: in completion order, or,
+        given the cycle's ``watch_urls`` (in watch order), grouped by watch in that order
+        (:func:`in_watch_order`), so two recordings of one cycle list entries alike."""
+        with self._lock:
+            entries, threads = list(self.entries), list(self._threads)
+        if watch_urls is not None:
+            entries = in_watch_order(entries, threads, watch_urls)
+        return write_har(path, entries)
 
     def close(self) -> None:
         self.inner.close()
+
+
+def in_watch_order(
+    entries: Sequence[dict[str, Any]], threads: Sequence[int], watch_urls: Sequence[str]
+) -> list[dict[str, Any]]:
+    """HAR ``entries`` (completion order; ``threads[i]`` made entry ``i``'s request)
+    regrouped by watch, in the order of ``watch_urls``, each group in request order.
+
+    A cycle runs each watch start to end in one worker thread, its own URL first, then
+    its cursor pages and repo files; so an entry belongs to the watch whose URL that
+    thread requested last. A robots.txt request belongs to the request it gates, the next
+    one of its thread. Entries of no watch (none expected) go last, in completion order.
+    """
+    position: dict[str, list[int]] = {}
+    for i, url in enumerate(watch_urls):
+        position.setdefault(_key("GET", url)[1], []).append(i)
+    started: set[int] = set()
+    current: dict[int, int] = {}  # thread -> the watch it runs now
+    pending: dict[int, list[int]] = {}  # thread -> robots.txt entries awaiting their request
+    group: dict[int, int] = {}
+    last = len(watch_urls)
+    for i, (entry, thread) in enumerate(zip(entries, threads, strict=True)):
+        url = _key("GET", entry["request"]["url"])[1]
+        if httpx.URL(url).path == "/robots.txt":
+            pending.setdefault(thread, []).append(i)
+            continue
+        fresh = [w for w in position.get(url, []) if w not in started]
+        if fresh:  # the first request of a watch (a watch URL seen again is a retry)
+            current[thread] = fresh[0]
+            started.add(fresh[0])
+        group[i] = current.get(thread, last)
+        for j in pending.pop(thread, []):
+            group[j] = group[i]
+    order = sorted(range(len(entries)), key=lambda i: (group.get(i, last), i))
+    return [entries[i] for i in order]

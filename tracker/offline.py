@@ -12,7 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy.engine import Engine
+from sqlmodel import Session, select
 
+from claims.models import Watch
 from tracker.adapters.base import Fetched, ParseResult, get_adapter, read_files
 from tracker.cycle import CycleSummary, run_check
 from tracker.errors import ConfigError, TrackerError
@@ -109,4 +111,11 @@ def record_check(
     recorder = HarRecorder(inner if inner is not None else live_transport(s))
     with make_client(s, transport=recorder) as client:
         summary = run_check(engine, client, snapshot_store=snapshot_store, **run_kwargs)
-    return summary, recorder.save(out)
+    # Workers finish in any order; the file lists the exchanges watch by watch, in the
+    # cycle's (name) order, so recording the same cycle twice gives the same file.
+    wanted = run_kwargs.get("watch_names")
+    names = set(wanted) if wanted is not None else None
+    with Session(engine) as session:
+        rows = session.exec(select(Watch.name, Watch.url).order_by(Watch.name)).all()
+    urls = [url for name, url in rows if names is None or name in names]
+    return summary, recorder.save(out, watch_urls=urls)
