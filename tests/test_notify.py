@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 from pathlib import Path
 
 import pytest
@@ -135,6 +136,56 @@ def test_c20_too_long_for_channel_is_shortened_keeping_link(engine):
     assert (report.delivered, rerun.delivered, rerun.planned) == (1, 0, 0)
     [row] = deliveries(engine)
     assert (row.state, row.sent_chars) == ("delivered", 2000)
+
+
+def test_c20_discord_counts_the_title_in_its_2000_characters(engine, monkeypatch):
+    """cases/C20 through Apprise's own Discord plugin (its HTTP post replaced by the case's
+    mock): Apprise posts ``title\\r\\nbody`` as one ``content``, so the title counts against
+    Discord's 2,000. Every post must fit: one 204, no 400 first, the link whole."""
+    import apprise.plugins.discord as discord_plugin
+
+    populate(engine)
+    with Session(engine) as s:
+        k31 = s.exec(select(Subject).where(Subject.slug == "kimi-k3.1-pro")).one()
+        ev = make_event(
+            "price_changed",
+            "T" * 300,
+            subject_id=k31.id,
+            detail={"summary": ("acme/model-xx: $0.60 → $0.45; " * 100)[:2600], "url": C20_LINK},
+        )
+        ev.created_at = NOW
+        s.add(ev)
+        s.commit()
+    posts: list[dict] = []  # type: ignore[type-arg]
+
+    class Answer:
+        def __init__(self, status: int) -> None:
+            self.status_code, self.headers = status, {}
+            self.content = b'{"content": ["too long"]}' if status == 400 else b""
+
+    def post(url, data=None, **kwargs):  # type: ignore[no-untyped-def]
+        payload = json.loads(data)
+        posts.append(payload)
+        too_long = len(payload.get("content", "")) > 2000 or any(
+            len(e.get("title", "")) > 256 for e in payload.get("embeds", [])
+        )
+        return Answer(400 if too_long else 204)
+
+    monkeypatch.setattr(discord_plugin.requests, "post", post)
+    subs = [
+        Subscription(
+            name="discord", url="discord://123456/abcdef", kinds=frozenset({"price_changed"})
+        )
+    ]
+    report = drain(engine, subs, now=NOW, base_url=BASE, backlog=dt.timedelta(hours=1))
+    assert report.delivered == 1
+    assert len(posts) == 1  # fitted the first time: no 400 to recover from
+    content = posts[0]["content"]
+    title, _, body = content.partition("\r\n")
+    assert len(content) <= 2000 and len(title) <= 256
+    assert body.endswith("…\n" + C20_LINK)
+    [row] = deliveries(engine)
+    assert (row.state, row.sent_chars) == ("delivered", len(body))
 
 
 def test_c20_first_400_is_logged_when_nothing_shorter_works(engine):

@@ -11,8 +11,11 @@ Why Apprise: one URL syntax for ~100 chat, mail and push services
 - a 2xx marks it ``delivered``; anything else is logged in ``last_error`` and retried
   with exponential backoff, ``dead`` after :data:`MAX_ATTEMPTS`;
 - each row is sent on its own: one failing channel never blocks the others;
-- a message longer than the channel takes is cut with ``…`` keeping the full link;
-  a 400/413/422 answer retries at once in a shorter form (cases/C20).
+- a message longer than the channel takes is cut with ``…`` keeping the full link
+  (where the channel posts title and body as one text, as Discord does, the title
+  counts too); a 400/413/422 answer retries at once in a shorter form (cases/C20).
+  Cases/C20 allows cutting or splitting into parts: one cut message keeps an alert one
+  delivery (one row, delivered or not) and its link always present.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ SHORTER = (2000, 1000, 500)  # lengths tried after a "too long"-looking rejectio
 TITLE_CAP = 256  # Discord embed titles; no chat shows more
 RETRY_AT_ONCE = {400, 413, 422}
 ELLIPSIS = "…"
+JOIN = "\r\n"  # what Apprise puts between title and body when it posts them as one text
 
 
 class NotifyError(TrackerError):
@@ -64,20 +68,35 @@ class SendResult:
 Sender = Callable[[str, str, str], SendResult]  # (apprise url, title, body) -> result
 
 
+def _cut(text: str, limit: int) -> str:
+    """``text`` within ``limit`` characters, cut with ``…`` (empty when no room)."""
+    if len(text) <= limit:
+        return text
+    return text[: limit - 1] + ELLIPSIS if limit > 1 else ""
+
+
 @dataclass(frozen=True)
 class Message:
+    """An alert: title, what changed, and the link that must reach the reader whole."""
+
     title: str
     text: str
     link: str
 
-    def fit(self, limit: int, title_limit: int = TITLE_CAP) -> tuple[str, str]:
+    def fit(
+        self, limit: int, title_limit: int = TITLE_CAP, *, joined: bool = False
+    ) -> tuple[str, str]:
         """(title, body) within the limits: body = text + newline + link, the text cut
-        with ``…`` when needed so the link always survives whole."""
-        title = (
-            self.title
-            if len(self.title) <= title_limit
-            else self.title[: title_limit - 1] + ELLIPSIS
-        )
+        with ``…`` when needed so the link always survives whole.
+
+        ``joined``: the channel posts title and body as one text (``title\\r\\nbody``:
+        Discord's ``content`` through Apprise, or a service without titles), so the
+        title counts against ``limit`` too (cut first if it would leave no room for the
+        link). Raises NotifyError when the link alone does not fit."""
+        title = _cut(self.title, title_limit)
+        if joined and title:
+            title = _cut(title, limit - len(JOIN) - len(self.link) - len(ELLIPSIS) - 1)
+            limit -= (len(title) + len(JOIN)) if title else 0
         body = f"{self.text}\n{self.link}"
         if len(body) <= limit:
             return title, body
@@ -89,6 +108,8 @@ class Message:
 
 @dataclass(frozen=True)
 class DrainReport:
+    """Counts of one :func:`drain`: deliveries planned, delivered, failed (to retry), dead."""
+
     planned: int
     delivered: int
     failed: int
@@ -136,16 +157,21 @@ def apprise_send(url: str, title: str, body: str) -> SendResult:
     return SendResult(ok=ok, detail=detail, status=int(m.group(1)) if m else None)
 
 
-def channel_limits(sub: Subscription) -> tuple[int, int]:
-    """(body, title) limits: the Apprise plugin's own, lowered by ``max_length``."""
+def channel_limits(sub: Subscription) -> tuple[int, int, bool]:
+    """(body, title, joined): the Apprise plugin's own limits, the body lowered by
+    ``max_length``; ``joined`` when the service counts the title in the body's limit
+    (``overflow_amalgamate_title``, e.g. Discord's 2,000-character ``content``) or has no
+    title (Apprise then puts it before the body)."""
     plugin = apprise.Apprise.instantiate(sub.url)
     if not plugin:
         raise NotifyError(f"subscription {sub.name!r}: not a usable Apprise URL")
     body = int(getattr(plugin, "body_maxlen", 0) or 32768)
-    title = int(getattr(plugin, "title_maxlen", 0) or TITLE_CAP)
+    raw_title = int(getattr(plugin, "title_maxlen", 0) or 0)
+    joined = bool(getattr(plugin, "overflow_amalgamate_title", False)) or raw_title <= 0
+    title = raw_title or TITLE_CAP
     if sub.max_length:
         body = min(body, sub.max_length)
-    return body, min(title, TITLE_CAP)
+    return body, min(title, TITLE_CAP), joined
 
 
 def backoff(attempts: int) -> dt.timedelta:
@@ -253,17 +279,18 @@ def _send_fitted(
 
     Earlier failed attempts start the ladder lower, so a retried alert goes out shorter.
     """
-    body_max, title_max = channel_limits(sub)
+    body_max, title_max, joined = channel_limits(sub)
     ladder = [body_max] + [n for n in SHORTER if n < body_max]
     errors: list[str] = []
     rungs = ladder[min(attempts, len(ladder) - 1) :]
     for i, limit in enumerate(rungs):
-        title, body = msg.fit(limit, title_max)
+        title, body = msg.fit(limit, title_max, joined=joined)
         result = send(sub.url, title, body)
         if result.ok:
             return result, len(body)
-        errors.append(f"{len(body)} chars: {result.detail or 'failed'}")
-        shorter_helps = i + 1 < len(rungs) and len(body) > rungs[i + 1]
+        sent = len(title) + len(JOIN) + len(body) if joined and title else len(body)
+        errors.append(f"{sent} chars: {result.detail or 'failed'}")
+        shorter_helps = i + 1 < len(rungs) and sent > rungs[i + 1]
         if result.status not in RETRY_AT_ONCE or not shorter_helps:
             break
     return SendResult(ok=False, detail=" ; ".join(errors), status=result.status), 0
