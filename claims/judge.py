@@ -21,6 +21,7 @@ from claims.hub_params import param_count_value, parameter_count
 from claims.licenses import license_has_property, license_property, normalize_license_text
 from claims.promises import evaluate_promise
 from claims.values import Value, distance, format_value
+from claims.vocabulary import attribute_phrase, rule_label
 
 # Qualifiers a tokens/s observation must carry to count as a measurement.
 THROUGHPUT_CONDITIONS: tuple[str, ...] = ("conditions", "provider")
@@ -222,7 +223,7 @@ def judge_claim(
         out = evaluate_promise(claim.value, own, last_check, now, first_checks)
         reason = out.reason
         if disputes and out.status in ("pending", "overdue", "unknown"):
-            reason += "; sources disagree: " + "; ".join(f.rule for f in disputes)
+            reason += "; sources disagree: " + "; ".join(rule_label(f.rule) for f in disputes)
         return Decision(out.verdict, reason, out.evidence, out.as_of)
     if claim.attribute == "price_change_pct" and claim.qualifiers.get("relative_to"):
         derived = judge_price_change(claim, observations, subject_ids or {})
@@ -243,7 +244,7 @@ def judge_claim(
         return Decision(
             "disputed",
             "no observation; sources disagree: "
-            + "; ".join(f"{f.rule}: {f.reason}" for f in disputes),
+            + "; ".join(f"{rule_label(f.rule)}: {f.reason}" for f in disputes),
             (),
             None,
         )
@@ -252,7 +253,7 @@ def judge_claim(
     if claim.attribute in THROUGHPUT_ATTRIBUTES:
         why = "no throughput measurement with stated conditions (provider, batch, context)"
     else:
-        why = f"no observation of {claim.attribute} for {claim.subject}"
+        why = f"no observation of {attribute_phrase(claim.attribute)} for {claim.subject}"
     return Decision("unverified", why, (), None)
 
 

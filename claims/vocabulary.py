@@ -65,3 +65,57 @@ VERDICT_STATUSES: dict[str, str] = {
 SOURCE_KINDS: tuple[str, ...] = ("vendor", "press", "third_party", "hub", "pricing", "leaderboard")
 
 DISCREPANCY_STATES: tuple[str, ...] = ("open", "resolved", "dismissed")
+
+# Labels for people (site, CLI text, alerts); exports, JSON and data files keep the names.
+# No units: every value displays its own ("$0.45 per 1M tokens", "4 bits").
+# One entry per ATTRIBUTES key (tests/test_vocabulary.py checks both lists match).
+ATTRIBUTE_LABELS: dict[str, str] = {
+    "total_params": "Total parameters",
+    "active_params": "Active parameters",
+    "context_window": "Context window",
+    "price_input_usd_per_mtok": "Input price",
+    "price_output_usd_per_mtok": "Output price",
+    "price_change_pct": "Price change",
+    "release_date": "Release date",
+    "weights_release_date": "Open-weights date",
+    "weights_available": "Weights available",
+    "license": "Licence",
+    "output_tokens_per_second": "Output speed",
+    "weights_precision_bits": "Weight precision",
+    "benchmark_score": "Benchmark score",
+    "leaderboard_rank": "Leaderboard rank",
+    "hardware_units": "Hardware units",
+    "speedup_factor": "Speed-up factor",
+    "price_factor": "Price factor",
+    "gated": "Gated access",
+    "repo_created": "Repo created",
+    "hub_params_raw": "Hub parameter count (raw, packed)",
+    "license_text_sha256": "Licence text hash",
+}
+
+# What each discrepancy rule (claims.compare.RULES, stored in Discrepancy.rule) means, as
+# a sentence fragment that reads after "open:" or "sources disagree:".
+RULE_LABELS: dict[str, str] = {
+    "values_disagree": "the stated values cannot both hold",
+    "dates_disagree": "the stated dates cannot both hold",
+    "date_relation_mismatch": "the same date with relations that exclude each other (e.g. 'before' vs 'on')",
+    "same_value_different_version": "the same score reported for two versions of a benchmark",
+    "contradicted_by_observation": "an observed value contradicts the claim",
+    "different_subject": "figures about two different subjects (a note, not a conflict)",
+}
+
+
+def attribute_label(name: str) -> str:
+    """``benchmark_score`` -> ``Benchmark score``; an unknown name reads with spaces."""
+    return ATTRIBUTE_LABELS.get(name) or name.replace("_", " ").capitalize()
+
+
+def attribute_phrase(name: str) -> str:
+    """The label inside a sentence: ``no observation of the benchmark score``."""
+    label = attribute_label(name)
+    return label[0].lower() + label[1:]
+
+
+def rule_label(name: str) -> str:
+    """``same_value_different_version`` -> a sentence fragment saying what it means."""
+    return RULE_LABELS.get(name) or name.replace("_", " ")

@@ -43,7 +43,9 @@ def test_discrepancies_and_review(cli):
     r = cli("discrepancies", "--subject", "kimi-k3.1-pro")
     assert r.exit_code == 0, r.output
     lines = r.output.splitlines()
-    assert lines[0] == "#1 [open] kimi-k3.1-pro benchmark_score same_value_different_version"
+    assert lines[0] == (
+        "#1 [open] kimi-k3.1-pro Benchmark score: the same score reported for two versions of a benchmark"
+    )
     assert (
         "    claim #4 kimi-k3.1-pro: 65.7% [benchmark=Terminal-Bench, version=4.0] — "
         "Moonshot AI via Article A" in lines
@@ -56,7 +58,7 @@ def test_discrepancies_and_review(cli):
     ]
     r = cli("review", "1", "--dismiss", "version 4.0 confirmed by the vendor post")
     assert r.output.strip() == (
-        "dismissed discrepancy #1 (same_value_different_version): "
+        "dismissed discrepancy #1 (the same score reported for two versions of a benchmark): "
         "version 4.0 confirmed by the vendor post"
     )
     cli("verify", "--now", "2026-11-29T13:00Z")

@@ -161,9 +161,9 @@ def test_disputed_when_sources_disagree_without_observation():
     d = judge(claim, [], [f])
     assert (d.status, d.reason) == (
         "disputed",
-        "no observation; sources disagree: same_value_different_version: why",
+        "no observation; sources disagree: the same score reported for two versions of a benchmark: why",
     )
-    assert judge(claim, []).reason == "no observation of benchmark_score for kimi-k3.1-pro"
+    assert judge(claim, []).reason == "no observation of benchmark score for kimi-k3.1-pro"
 
 
 def test_price_cut_relative_to_another_subject_from_litellm_prices():

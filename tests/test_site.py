@@ -12,6 +12,7 @@ from sitefixture import C19_EXCERPT, C19_NAME, NOW, SHA_PRICE_2, populate
 from sqlmodel import Session, select
 
 from claims.models import Claim
+from claims.vocabulary import rule_label
 from tracker.website import SiteError, build_site
 from tracker.website.render import make_environment
 from tracker.website.writer import Writer, safe_join
@@ -80,7 +81,10 @@ def test_subject_page_claims_evidence_and_chart(built):
     assert f'<code title="{SHA_PRICE_2}">{SHA_PRICE_2[:12]}</code>' in html
     assert 'fetched <time datetime="2026-11-10T12:00:00Z">' in html
     assert '<polyline points="8.0,8.0 152.0,8.0 152.0,112.0 312.0,112.0"' in html
-    assert "price_input_usd_per_mtok: $0.60 per 1M tokens → $0.45 per 1M tokens" in html
+    assert "Input price: $0.60 per 1M tokens → $0.45 per 1M tokens" in html  # a label
+    assert '<caption><span title="benchmark_score">Benchmark score</span>: 2 stated' in html
+    assert "same_value_different_version</span>" not in html  # the rule reads as words
+    assert f">{rule_label('same_value_different_version')}</span>:" in html
 
 
 def test_discrepancies_page_both_sides(built):

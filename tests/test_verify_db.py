@@ -64,7 +64,8 @@ def test_verify_all_on_demo_like_database(demo):
         }
         assert v[c["on_b"]].reason == (
             "overdue by 24 days as of 2026-11-28T06:00Z: promised on 2026-11-04 (deadline "
-            "2026-11-04), no weights seen on the hub; sources disagree: date_relation_mismatch"
+            "2026-11-04), no weights seen on the hub; sources disagree: "
+            "the same date with relations that exclude each other (e.g. 'before' vs 'on')"
         )
         assert v[c["before"]].reason.startswith("overdue by 25 days as of 2026-11-28T06:00Z")
         assert v[c["on_b"]].as_of.replace(tzinfo=dt.UTC) == CHECK
@@ -78,7 +79,7 @@ def test_verify_all_on_demo_like_database(demo):
             == f"observed modified-mit (observation #{o['k2lic']}) vs claimed mit"
         )
         assert v[c["tb4"]].reason.startswith(
-            "no observation; sources disagree: same_value_different_version: 65.7% reported for "
+            "no observation; sources disagree: the same score reported for two versions of a benchmark: 65.7% reported for "
             "Terminal-Bench 4.0 by Moonshot AI via Article A and for Terminal-Bench 3.0 by "
             "Moonshot AI via Article B"
         )

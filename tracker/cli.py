@@ -14,6 +14,7 @@ from sqlmodel import Session, select
 
 from claims import models
 from claims.status import WeightsStatus, weights_status
+from claims.vocabulary import attribute_label, rule_label
 from tracker.cli_common import (  # noqa: F401  (re-exported for command modules)
     DataOpt,
     DbOpt,
@@ -178,7 +179,10 @@ def demo(
     console.print()
     console.print(f"open discrepancies: {len(report.open_discrepancies)}")
     for disc in report.open_discrepancies[:8]:
-        console.print(f"  {disc['subject']} {disc['attribute']} ({disc['rule']}): {disc['reason']}")
+        console.print(
+            f"  {disc['subject']} {attribute_label(disc['attribute'])} "
+            f"({rule_label(disc['rule'])}): {disc['reason']}"
+        )
     console.print()
     console.print(f"site: {report.site_index}  (preview: .venv/bin/tracker serve)")
 

@@ -15,7 +15,7 @@ from sqlmodel import Session
 
 from claims.review import ReviewError, dismiss_discrepancy, list_discrepancies
 from claims.verify import verify_all
-from claims.vocabulary import DISCREPANCY_STATES
+from claims.vocabulary import DISCREPANCY_STATES, attribute_label, rule_label
 from tracker.cli_common import DbOpt, JsonOpt, friendly_errors, open_db
 
 
@@ -95,7 +95,10 @@ def discrepancies_cmd(
         typer.echo("no discrepancies")
         return
     for r in rows:
-        typer.echo(f"#{r['id']} [{r['state']}] {r['subject']} {r['attribute']} {r['rule']}")
+        typer.echo(
+            f"#{r['id']} [{r['state']}] {r['subject']} {attribute_label(r['attribute'])}: "
+            f"{rule_label(r['rule'])}"
+        )
         typer.echo(f"    {r['reason']}")
         if r["note"]:
             typer.echo(f"    note: {r['note']}")
@@ -117,7 +120,7 @@ def review_cmd(
             row = dismiss_discrepancy(session, discrepancy_id, dismiss)
         except ReviewError as exc:
             _fail(str(exc))
-        typer.echo(f"dismissed discrepancy #{row.id} ({row.rule}): {row.note}")
+        typer.echo(f"dismissed discrepancy #{row.id} ({rule_label(row.rule)}): {row.note}")
 
 
 def register(app: typer.Typer) -> None:

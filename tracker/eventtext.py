@@ -12,6 +12,7 @@ from typing import Any
 
 from claims.models import Event, as_utc  # noqa: F401  (re-exported for the site)
 from claims.values import Value, ValueError_
+from claims.vocabulary import attribute_label
 
 
 def iso_z(moment: dt.datetime | None) -> str:
@@ -47,7 +48,8 @@ def event_detail(event: Event) -> dict[str, Any]:
 
 
 def describe_change(event: Event) -> str:
-    """One line saying what changed, e.g. ``license: modified-mit → apache-2.0``.
+    """One line saying what changed, e.g. ``Licence: modified-mit → apache-2.0``
+    (attribute names as labels, :func:`claims.vocabulary.attribute_label`).
 
     Reads ``detail`` keys ``summary`` (a ready text, e.g. a many-row price diff), else
     ``attribute``, ``from``, ``to`` (see ``claims.events.make_event``); falls back to
@@ -57,6 +59,7 @@ def describe_change(event: Event) -> str:
     if isinstance(detail.get("summary"), str) and detail["summary"]:
         return str(detail["summary"])
     what = detail.get("attribute") or detail.get("field") or ""
+    what = attribute_label(str(what)) if what else ""
     if "from" in detail or "to" in detail:
         change = f"{show_value(detail.get('from'))} → {show_value(detail.get('to'))}"
         return f"{what}: {change}" if what else change

@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 import tracker
+from claims.vocabulary import attribute_label, rule_label
 from tracker.eventtext import as_utc, iso_z
 from tracker.website.writer import SiteError
 
@@ -66,6 +67,10 @@ FILTERS: dict[str, Any] = {
     "short_hash": short_hash,
     "plural": plural,
     "http_url": http_url,
+    # `benchmark_score` -> "Benchmark score"; rule names -> what they mean (one mapping,
+    # claims/vocabulary.py, shared with the CLI)
+    "attribute_label": attribute_label,
+    "rule_label": rule_label,
 }
 
 
