@@ -191,6 +191,15 @@ def populate(engine) -> dict[str, int]:  # type: ignore[no-untyped-def]
             C19_EXCERPT,
         )
         c_orca2 = claim(orca, "license", text_value("apache-2.0"), scraped, "Acme", SCRIPT_PAYLOAD)
+        # Article A also gives K2 Thinking's price: another subject, so only a note.
+        c_k2_price = claim(
+            k2,
+            "price_input_usd_per_mtok",
+            quantity("0.60", "usd_per_mtok", exact=True),
+            press_a,
+            "Moonshot AI",
+            "US$ 0,60",
+        )
 
         def obs(subject, attr, value, first, last, snap, quals=None, current=True):  # type: ignore[no-untyped-def]
             o = Observation(
@@ -296,7 +305,19 @@ def populate(engine) -> dict[str, int]:  # type: ignore[no-untyped-def]
             opened_at=t(3),
             closed_at=t(10),
         )
-        s.add_all([d_tb, d_date, d_price])
+        d_note = Discrepancy(
+            key="d-note",
+            subject_id=k2.id,
+            attribute="price_input_usd_per_mtok",
+            rule="different_subject",
+            claim_ids_json=dumps([c_price.id, c_k2_price.id]),
+            state="dismissed",
+            reason="not a conflict: different subjects (kimi-k2-thinking vs kimi-k3.1-pro)",
+            note="not comparable: different subjects",
+            opened_at=t(3),
+            closed_at=t(3),
+        )
+        s.add_all([d_tb, d_date, d_price, d_note])
 
         e1 = make_event(
             "price_changed",

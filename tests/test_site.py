@@ -90,7 +90,17 @@ def test_subject_page_claims_evidence_and_chart(built):
 def test_discrepancies_page_both_sides(built):
     _, out, _ = built
     html = (out / "discrepancies.html").read_text()
-    assert "<p>2 open, 1 settled.</p>" in html
+    assert "<p>2 open, 1 resolved by an observation, 1 dismissed.</p>" in html
+    # The dismissed different-subject note is not among the open ones: it sits, with its
+    # reason, in the collapsed section after them.
+    open_part = html[html.index('<h2 id="open">') : html.index('<h2 id="resolved">')]
+    assert re.findall(r'<section id="(d\d+)"', open_part) == ["d1", "d2"]
+    dismissed = html[html.index('<h2 id="dismissed">') :]
+    assert dismissed.index("<details>") < dismissed.index('<section id="d4"')
+    assert "<details open" not in html
+    note = dismissed[dismissed.index('<section id="d4"') :]
+    assert "Dismissed: not comparable: different subjects" in note
+    assert "not a conflict: different subjects (kimi-k2-thinking vs kimi-k3.1-pro)" in note
     section = html[html.index('<section id="d1"') : html.index("</section>")]
     assert "65.7% reported for Terminal-Bench 3.0 and for 4.0" in section
     assert section.count("<tr><td>") == 2
