@@ -111,6 +111,45 @@ def test_page_renders_without_errors(served, tmp_path, path, shot):
     assert target.stat().st_size > 1000
 
 
+# A page that frames another at a phone's width and writes what the browser measured into
+# its own DOM (headless Chromium will not make a window narrower than 500 px).
+PROBE = """<!DOCTYPE html><html><body style="margin:0">
+<iframe id="f" src="{src}" style="width:{width}px;height:844px;border:0"></iframe>
+<script>addEventListener("load", function () {{
+  var doc = document.getElementById("f").contentDocument, root = doc.documentElement;
+  var widest = 0;
+  doc.querySelectorAll("table").forEach(function (t) {{
+    widest = Math.max(widest, t.scrollWidth - t.clientWidth);
+  }});
+  document.body.setAttribute("data-widths",
+    [root.scrollWidth, root.clientWidth, widest].join(","));
+}});</script></body></html>"""
+
+
+def widths_at(binary: str, profile: Path, site: Path, base: str, path: str, width: int = 390):
+    """(document scrollWidth, its clientWidth, most any table overflows) of ``path``
+    framed ``width`` px wide."""
+    probe = f"probe-{width}.html"
+    (site / probe).write_text(PROBE.format(src=path, width=width))
+    dom = run_chromium(binary, profile, "--dump-dom", base + probe)
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    m = re.search(r'data-widths="(\d+),(\d+),(-?\d+)"', dom.stdout)
+    assert m, dom.stdout[-2000:]
+    return tuple(int(g) for g in m.groups())
+
+
+def test_index_fits_a_390_px_phone_without_sideways_scrolling(served, demo_served, tmp_path):
+    """The subjects table stacks on a phone: neither the page nor the table scrolls sideways."""
+    binary, base, root = served
+    for name, (site, url) in {
+        "fixture": (root / "site", base),
+        "demo": (demo_served[2], demo_served[1]),
+    }.items():
+        scroll, client, overflow = widths_at(binary, tmp_path / name, site, url, "index.html")
+        assert scroll <= 390 and scroll <= client, (name, scroll, client)
+        assert overflow <= 0, (name, overflow)
+
+
 def test_console_check_catches_a_script_error(tmp_path):
     """Canary: the same checks flag a page whose script throws or injects an <img>."""
     binary = chromium()
@@ -154,7 +193,7 @@ def demo_served(tmp_path_factory):
     server = make_server(root / "site", 0)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield binary, f"http://127.0.0.1:{server.server_address[1]}/"
+    yield binary, f"http://127.0.0.1:{server.server_address[1]}/", root / "site"
     server.shutdown()
     server.server_close()
     thread.join()
@@ -172,7 +211,7 @@ def demo_served(tmp_path_factory):
     ],
 )
 def test_demo_site_in_browser(demo_served, tmp_path, path, expected):
-    binary, base = demo_served
+    binary, base, _ = demo_served
     dom = run_chromium(binary, tmp_path / "profile", "--dump-dom", base + path)
     assert dom.returncode == 0, dom.stderr[-2000:]
     assert console_lines(dom.stderr) == []

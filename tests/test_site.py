@@ -57,7 +57,10 @@ def test_index_weights_status(built):
     assert "promised before 2026-11-04 <small>(Artigo B; Moonshot AI)</small>" in k31
     assert "overdue by 16 days" in k31
     assert '<time datetime="2026-11-20T12:00:00Z">2026-11-20 12:00 UTC</time>' in k31
-    assert '<td class="num"><a href="subjects/kimi-k3.1-pro/index.html#discrepancies">2</a>' in k31
+    assert (
+        'data-label="Open discrepancies"><a href="subjects/kimi-k3.1-pro/index.html#discrepancies">2</a>'
+        in k31
+    )
     k2 = html[html.index('href="subjects/kimi-k2-thinking/index.html"') :].split("</tr>")[0]
     assert '<strong class="ok">landed</strong>' in k2
     assert "<code>moonshotai/Kimi-K2-Thinking</code>" in k2
