@@ -43,6 +43,11 @@ def test_demo_end_to_end_and_status(tmp_path, monkeypatch):
         assert (site / "subjects" / slug / "index.html").is_file()
     disc = (site / "discrepancies.html").read_text()
     assert "Terminal-Bench" in disc and "3.0" in disc and "4.0" in disc
+    # "Data as of" is the recorded Hub check, not when the demo ran (events, claims).
+    assert (
+        'Data as of the latest watch check, <time datetime="2026-11-28T06:00:00Z">'
+        in (site / "index.html").read_text()
+    )
 
     code, out = _run("status", "kimi-k3.1-pro", "--db", str(db), "--json")
     assert code == 0

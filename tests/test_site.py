@@ -111,6 +111,13 @@ def test_discrepancies_page_both_sides(built):
     assert "Artigo A" in section and "Artigo B" in section
 
 
+def test_data_as_of_is_the_latest_watch_check_not_a_later_event(built):
+    _, out, _ = built
+    html = (out / "index.html").read_text()
+    # the last successful check is 2026-11-20 12:00; a watch_failing event came on the 22nd
+    assert 'Data as of the latest watch check, <time datetime="2026-11-20T12:00:00Z">' in html
+
+
 def test_operator_pages(built):
     _, out, _ = built
     watches = (out / "watches.html").read_text()

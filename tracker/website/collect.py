@@ -118,7 +118,7 @@ class SourceView:
 
 @dataclass
 class SiteContext:
-    """Everything a build shows; ``data_as_of`` is the newest time in the data."""
+    """Everything a build shows; ``data_as_of`` is the latest successful watch check."""
 
     subjects: list[SubjectView]
     discrepancies: list[DiscrepancyView]
@@ -274,14 +274,14 @@ def collect(engine: Engine) -> SiteContext:
             counts[cv.verdict.status if cv.verdict else "none"] += 1
         source_views.append(SourceView(source=src, claims=mine, counts=dict(counts)))
 
-    moments = [ev.created_at for ev in event_views]
-    moments += [as_utc(o.last_seen) for o in observations]
-    moments += [as_utc(c.created_at) for c in claims]
+    # Data time, not build time: the latest successful watch check (claims loaded or
+    # events written later do not make the observed data newer).
+    checks = [as_utc(w.last_success) for w in watches if w.last_success is not None]
     return SiteContext(
         subjects=subject_views,
         discrepancies=disc_views,
         sources=source_views,
         watches=watches,
         events=event_views,
-        data_as_of=max(moments) if moments else None,
+        data_as_of=max(checks) if checks else None,
     )
