@@ -16,7 +16,8 @@ from claims.values import Value
 
 @dataclass(frozen=True)
 class ClaimView:
-    """One claim with what a reason needs to name it (subject slug, source title, claimant)."""
+    """One claim with what a reason needs to name it: subject slug, claimant, and
+    ``source``, the source's short name (:attr:`claims.models.Source.short_name`)."""
 
     id: int
     key: str
@@ -31,8 +32,9 @@ class ClaimView:
     stated_date: str | None = None
 
     def who(self) -> str:
-        """``claimant via source`` for reasons."""
-        if self.claimant and self.source:
+        """``claimant via source`` for reasons (just ``claimant`` when the source is the
+        claimant's own, e.g. Moonshot AI's model card)."""
+        if self.claimant and self.source and self.claimant.casefold() != self.source.casefold():
             return f"{self.claimant} via {self.source}"
         return self.claimant or self.source or f"claim #{self.id}"
 

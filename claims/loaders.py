@@ -24,9 +24,11 @@ def aware(t: dt.datetime | None) -> dt.datetime | None:
 
 
 def load_claims(session: Session) -> list[ClaimView]:
-    """Every claim as a :class:`ClaimView` (subject slug, source title, claimant)."""
+    """Every claim as a :class:`ClaimView` (subject slug, the source's short name for
+    reasons, claimant)."""
     subjects = {s.id: s.slug for s in session.exec(select(Subject)).all()}
-    sources = {s.id: s.title for s in session.exec(select(Source)).all()}
+    # Reasons name a source briefly (publisher or site); long titles made them unreadable.
+    sources = {s.id: s.short_name for s in session.exec(select(Source)).all()}
     out = []
     for c in session.exec(select(Claim).order_by(Claim.id)).all():  # type: ignore[arg-type]
         assert c.id is not None

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from typing import Any
+from urllib.parse import urlsplit
 
 from sqlalchemy import UniqueConstraint
 from sqlmodel import Field, SQLModel
@@ -62,6 +63,15 @@ class Source(SQLModel, table=True):
     published_precision: str | None = None  # day / month / estimated
     language: str | None = None
     kind: str = "press"
+
+    @property
+    def short_name(self) -> str:
+        """The source in a sentence: its publisher, else its site (``news.example.com``),
+        else its key. The full title is for links and tooltips, not for reasons."""
+        if self.publisher and self.publisher.strip():
+            return self.publisher.strip()
+        host = urlsplit(self.url.strip()).hostname if self.url else None
+        return host.removeprefix("www.") if host else self.key
 
 
 class Claim(SQLModel, table=True):

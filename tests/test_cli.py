@@ -43,6 +43,13 @@ def test_demo_end_to_end_and_status(tmp_path, monkeypatch):
         assert (site / "subjects" / slug / "index.html").is_file()
     disc = (site / "discrepancies.html").read_text()
     assert "Terminal-Bench" in disc and "3.0" in disc and "4.0" in disc
+    # Reasons name sources briefly (publisher, else key); full titles stay in the Source
+    # column, not in the sentence.
+    reason = disc[disc.index('<section id="d1"') :].split("<table>")[0]
+    assert "by Moonshot AI via Máquina Web and for Terminal-Bench 3.0 by Moonshot AI via " in reason
+    assert "via report-k31-launch: one of the versions is wrong" in reason
+    assert "Kimi K3.1 Pro launch: architecture" not in reason
+    assert "Kimi K3.1 Pro launch: architecture, pricing and open-weights date" in disc
     # "Data as of" is the recorded Hub check, not when the demo ran (events, claims).
     assert (
         'Data as of the latest watch check, <time datetime="2026-11-28T06:00:00Z">'

@@ -80,8 +80,8 @@ def test_verify_all_on_demo_like_database(demo):
         )
         assert v[c["tb4"]].reason.startswith(
             "no observation; sources disagree: the same score reported for two versions of a benchmark: 65.7% reported for "
-            "Terminal-Bench 4.0 by Moonshot AI via Article A and for Terminal-Bench 3.0 by "
-            "Moonshot AI via Article B"
+            "Terminal-Bench 4.0 by Moonshot AI via s0 and for Terminal-Bench 3.0 by "
+            "Moonshot AI via s1"  # sources named by key: no publisher, no URL
         )
         assert (
             v[c["tps"]].reason
@@ -272,3 +272,28 @@ def test_leaderboard_observation_settles_the_benchmark_version(demo):
             f"settled by observation #{seen.id}: claim #{c['tb4']} confirmed, "
             f"claim #{c['tb3']} contradicted"
         )
+
+
+def test_source_short_name_for_reasons():
+    from claims.models import Source
+
+    assert Source(key="k", title="A very long title", publisher=" Máquina Web ").short_name == (
+        "Máquina Web"
+    )
+    assert Source(key="k", title="T", url="https://www.example.com/a?b=1").short_name == (
+        "example.com"
+    )
+    assert Source(key="report-k31-launch", title="T").short_name == "report-k31-launch"
+
+
+def test_who_names_a_claimant_once_when_the_source_is_its_own():
+    from claims.facts import ClaimView
+    from claims.values import quantity
+
+    def view(claimant: str, source: str) -> ClaimView:
+        return ClaimView(
+            1, "k", 1, "s", "total_params", quantity("1", "params"), {}, 1, source, claimant
+        )
+
+    assert view("Moonshot AI", "Moonshot AI").who() == "Moonshot AI"
+    assert view("Cerebras", "Máquina Web").who() == "Cerebras via Máquina Web"
