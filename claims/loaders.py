@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
+from dataclasses import replace
 
 from sqlmodel import Session, select
 
@@ -53,24 +54,41 @@ def load_claims(session: Session) -> list[ClaimView]:
 def load_observations(session: Session) -> list[ObsView]:
     """Every observation with its effective value (:func:`claims.judge.effective_value`),
     plus ``total_params`` views derived from ``hub_params_raw`` + weight bits
-    (:func:`claims.derived.derive_total_params`)."""
-    out = []
+    (:func:`claims.derived.derive_total_params`).
+
+    The same value read from the same URL by two watches (e.g. a ``huggingface_config``
+    watch and a model watch that also reads that ``config.json``, or a watch removed from
+    watches.toml whose rows stay current) is one fact: it is counted once, as the row
+    seen last, spanning both rows' first and last seen."""
+    out: list[ObsView] = []
+    same: dict[tuple[object, ...], int] = {}  # (subject, attribute, ..., url) -> index in out
     for o in session.exec(select(Observation).order_by(Observation.id)).all():  # type: ignore[arg-type]
         assert o.id is not None
         first, last = aware(o.first_seen), aware(o.last_seen)
         assert first is not None and last is not None
-        out.append(
-            ObsView(
-                id=o.id,
-                subject_id=o.subject_id,
-                attribute=o.attribute,
-                value=effective_value(o.attribute, o.value),
-                first_seen=first,
-                last_seen=last,
-                qualifiers=o.qualifiers,
-                current=o.current,
-                watch_id=o.watch_id,
-            )
+        view = ObsView(
+            id=o.id,
+            subject_id=o.subject_id,
+            attribute=o.attribute,
+            value=effective_value(o.attribute, o.value),
+            first_seen=first,
+            last_seen=last,
+            qualifiers=o.qualifiers,
+            current=o.current,
+            watch_id=o.watch_id,
+        )
+        key = (o.subject_id, o.attribute, o.qualifiers_json, o.value_key, o.source_url, o.current)
+        earlier = same.get(key) if o.source_url else None
+        if earlier is None or out[earlier].watch_id == o.watch_id:
+            same.setdefault(key, len(out))
+            out.append(view)
+            continue
+        kept = out[earlier]
+        newer = view if view.last_seen > kept.last_seen else kept
+        out[earlier] = replace(
+            newer,
+            first_seen=min(kept.first_seen, view.first_seen),
+            last_seen=max(kept.last_seen, view.last_seen),
         )
     return out + derive_total_params(out)
 

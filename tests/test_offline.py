@@ -178,3 +178,31 @@ def test_in_watch_order_follows_each_thread_and_puts_robots_with_its_request():
         "https://y.example/file",
         "https://z.example/list",
     ]
+
+
+def test_one_value_from_one_url_by_two_watches_is_evidence_once(tmp_path):
+    """A database that still has a huggingface_config watch on the model watch's
+    config.json (e.g. one made before it was dropped from watches.toml) records the
+    context window twice; verification counts that fact once."""
+    from cycle_setup import add_watch
+
+    from claims.loaders import load_observations
+
+    engine = make_engine(tmp_path / "two.db")
+    add_subjects(engine)
+    add_watches(engine)
+    config = "https://huggingface.co/moonshotai/Kimi-K2-Thinking/resolve/main/config.json"
+    add_watch(engine, "hf-config-kimi-k2-thinking", "huggingface_config", config)
+    client = make_client(transport=HarReplayTransport(DEMO_HAR))
+    run_check(engine, client, snapshot_store=SnapshotStore(tmp_path / "s"))
+    with Session(engine) as s:
+        rows = s.exec(select(Observation).where(Observation.source_url == config)).all()
+        views = load_observations(s)
+    assert sorted(o.attribute for o in rows) == ["context_window", "context_window",
+                                                 "weights_precision_bits",
+                                                 "weights_precision_bits"]  # fmt: skip
+    ids = {o.id for o in rows}
+    assert sorted(v.attribute for v in views if v.id in ids) == [
+        "context_window",
+        "weights_precision_bits",
+    ]
