@@ -134,17 +134,40 @@ def test_keep_results_false_keeps_totals_and_streams_results(engine, tmp_path):
 
 
 def test_a_cycle_process_loads_no_orm():
-    """What `tracker check`'s cycle and the bench import: no SQLAlchemy/SQLModel/pydantic,
-    and not httpx's command-line client (click, rich)."""
+    """What `tracker check` (the whole CLI app, commands registered) and the bench's cycle
+    import: no SQLAlchemy/SQLModel/pydantic; the cycle alone not even click or rich
+    (httpx's command-line client)."""
     code = (
-        "import sys, claims.rawdb, tracker.cycle, tracker.fetch, tracker.adapters, httpx;"
+        "import sys, claims.rawdb, tracker.cycle, tracker.fetch, tracker.adapters, httpx,"
+        " tracker.cli;"
         "print(json.dumps(sorted(m for m in ('sqlalchemy', 'sqlmodel', 'pydantic', 'click',"
         " 'rich') if m in sys.modules)))"
     )
     out = subprocess.run(
         [sys.executable, "-c", "import json;" + code], capture_output=True, text=True, check=True
     )
+    assert json.loads(out.stdout) == ["rich"]  # typer's help and our console
+    cycle_only = code.replace(" tracker.cli;", ";").replace("httpx,", "httpx;")
+    out = subprocess.run(
+        [sys.executable, "-c", "import json;" + cycle_only],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
     assert json.loads(out.stdout) == []
+
+
+def test_cycle_db_migrates_an_older_schema_and_refuses_a_missing_file(tmp_path):
+    from tracker.cli_common import open_cycle_db
+    from tracker.errors import TrackerError
+
+    make_engine(tmp_path / "old.db").dispose()
+    with sqlite3.connect(tmp_path / "old.db") as conn:
+        conn.execute("DELETE FROM schemaversion WHERE version = 2")
+    raw = open_cycle_db(str(tmp_path / "old.db"))
+    assert sorted(v for (v,) in raw.execute("SELECT version FROM schemaversion")) == [1, 2]
+    raw.close()
+    with pytest.raises(TrackerError, match="does not exist"):
+        open_cycle_db(str(tmp_path / "absent.db"))
+    assert not (tmp_path / "absent.db").exists()
 
 
 @pytest.mark.postgres

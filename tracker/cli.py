@@ -7,13 +7,10 @@ Every command prints one clear line and exits 1 on a known error (no traceback);
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from sqlmodel import Session, select
 
-from claims import models
-from claims.status import WeightsStatus, weights_status
 from claims.vocabulary import attribute_label, rule_label
 from tracker.cli_common import (  # noqa: F401  (re-exported for command modules)
     DataOpt,
@@ -28,6 +25,15 @@ from tracker.cli_common import (  # noqa: F401  (re-exported for command modules
     print_json,
 )
 from tracker.errors import TrackerError
+
+if TYPE_CHECKING:
+    from sqlmodel import Session
+
+    from claims import models
+    from claims.status import WeightsStatus
+
+# Commands import the ORM, the site, the scheduler... in their bodies: `tracker check`
+# and `--help` then start without them (issue 7: a cycle process's start-up and memory).
 
 app = TrackerTyper(
     help="Track AI model releases: which stated figures hold, where sources disagree, "
@@ -76,6 +82,10 @@ def status(
     promised date, by which source, and how many days overdue as of the last Hub check.
     """
     engine = open_db(db)
+    from sqlmodel import Session
+
+    from claims.status import weights_status
+
     with Session(engine) as session:
         row = find_subject(session, subject)
         st = weights_status(session, row)
@@ -114,6 +124,10 @@ def landed_text(st: WeightsStatus) -> str:
 
 def find_subject(session: Session, name: str) -> models.Subject:
     """A subject by slug or by any alias (case-insensitive); TrackerError naming the known slugs."""
+    from sqlmodel import select
+
+    from claims import models
+
     row = session.exec(select(models.Subject).where(models.Subject.slug == name)).first()
     if row is None:
         for alias in session.exec(select(models.SubjectAlias)):

@@ -12,18 +12,18 @@ import sys
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from claims.extract import extract
-from claims.numbers import normalize_locale
-from claims.subjects import SubjectRef, subjects_from_config
-from tracker.articles import Article, fetch_article, read_article_file
 from tracker.cli_common import TrackerTyper, open_db
 from tracker.errors import ConfigError, TrackerError
+
+if TYPE_CHECKING:
+    from claims.subjects import SubjectRef
+    from tracker.articles import Article
 
 claims_app = TrackerTyper(
     help="Read figures from articles as candidate claims, and import reviewed candidates.",
@@ -52,6 +52,8 @@ def _fail(exc: TrackerError) -> typer.Exit:
 def load_subjects(path: Path | None, db: str | None = None) -> list[SubjectRef]:
     """Subject refs from a subjects TOML file (default ``data/subjects.toml``), else from the
     database named by ``db``. Raises :class:`ConfigError` when neither gives any."""
+    from claims.subjects import subjects_from_config
+
     file = path or DEFAULT_SUBJECTS
     if file.is_file():
         try:
@@ -70,6 +72,8 @@ def load_subjects(path: Path | None, db: str | None = None) -> list[SubjectRef]:
 
 
 def _read(source: str) -> Article:
+    from tracker.articles import fetch_article, read_article_file
+
     if source.startswith(("http://", "https://")):
         with make_client() as client:
             return fetch_article(source, client)
@@ -110,6 +114,9 @@ def extract_cmd(
     ] = None,
 ) -> None:
     """Print the candidate claims of one article (a table, or JSON with --json)."""
+    from claims.extract import extract
+    from claims.numbers import normalize_locale
+
     try:
         refs = load_subjects(subjects_file, db)
         if subject and subject not in {r.slug for r in refs}:

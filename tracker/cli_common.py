@@ -7,16 +7,16 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
-from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import SQLAlchemyError
 
-from claims.db import database_url, make_engine
-from claims.loader import DataFileError
+from claims.rawdb import RawDB, SchemaMissing
 from tracker.errors import TrackerError
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine
 
 
 class _FlagsTakeNoValue:
@@ -75,24 +75,47 @@ DataOpt = Annotated[
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def _loaded_error(exc: BaseException, module: str, name: str) -> bool:
+    """Whether ``exc`` is a ``module.name``. An error class can only have been raised if
+    its module was imported, so this needs no import: commands load the ORM, the loader
+    or a database driver only when they use them (a fast `tracker check`, issue 7)."""
+    cls = getattr(sys.modules.get(module), name, None)
+    return cls is not None and isinstance(exc, cls)
+
+
+def _database_error(exc: BaseException) -> bool:
+    return (
+        _loaded_error(exc, "sqlalchemy.exc", "SQLAlchemyError")
+        or _loaded_error(exc, "sqlite3", "Error")
+        or _loaded_error(exc, "psycopg", "Error")
+    )
+
+
 def friendly_errors(fn: F) -> F:
-    """Turn known errors into one line on stderr and exit status 1 (no traceback)."""
+    """Turn known errors into one line on stderr and exit status 1 (no traceback):
+    TrackerError, SchemaMissing, claims.loader.DataFileError (``path:line: field``) and
+    database errors (SQLAlchemy, sqlite3, psycopg)."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
-        except (TrackerError, DataFileError) as exc:
+        except (TrackerError, SchemaMissing) as exc:
             err_console.print(f"error: {exc}", markup=False)
             raise typer.Exit(1) from None
-        except SQLAlchemyError as exc:
-            reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
-            err_console.print(f"error: database: {reason}", markup=False)
-            raise typer.Exit(1) from None
-        except OSError as exc:
-            where = f": {exc.filename}" if exc.filename else ""
-            err_console.print(f"error: {exc.strerror or exc}{where}", markup=False)
-            raise typer.Exit(1) from None
+        except Exception as exc:
+            if _loaded_error(exc, "claims.loader", "DataFileError"):
+                err_console.print(f"error: {exc}", markup=False)
+                raise typer.Exit(1) from None
+            if _database_error(exc):
+                reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+                err_console.print(f"error: database: {reason}", markup=False)
+                raise typer.Exit(1) from None
+            if isinstance(exc, OSError):
+                where = f": {exc.filename}" if exc.filename else ""
+                err_console.print(f"error: {exc.strerror or exc}{where}", markup=False)
+                raise typer.Exit(1) from None
+            raise
 
     return wrapper  # type: ignore[return-value]
 
@@ -108,6 +131,11 @@ def open_db(db: str | None, *, create: bool = False) -> Engine:
     Commands that only read pass ``create=False``: a SQLite file that does not exist is
     an error (never silently created empty). Raises TrackerError with one clear line.
     """
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from claims.db import database_url, make_engine
+
     url = database_url(db)
     if not create and url.startswith("sqlite:///"):
         path = Path(url.removeprefix("sqlite:///"))
@@ -121,6 +149,17 @@ def open_db(db: str | None, *, create: bool = False) -> Engine:
         reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
         shown = make_url(url).render_as_string(hide_password=True) if "://" in url else url
         raise TrackerError(f"cannot open database {shown}: {reason}") from None
+
+
+def open_cycle_db(db: str | None) -> RawDB:
+    """The plain DB-API connection the watch cycle records through (:mod:`claims.rawdb`;
+    no ORM loaded). A database whose schema is older than this code is migrated first
+    through :func:`open_db`; a missing SQLite file is the same clear error as there."""
+    try:
+        return RawDB.open(db)
+    except SchemaMissing:
+        open_db(db).dispose()  # refuses a missing file; creates/migrates the schema
+    return RawDB.open(db)
 
 
 def plural(n: int, word: str) -> str:

@@ -13,12 +13,8 @@ from typing import Annotated
 
 import typer
 
-from claims.models import utcnow
+from claims.canonical import utcnow
 from tracker.cli_common import DbOpt, JsonOpt, console, friendly_errors, open_db, print_json
-from tracker.jobs import load_jobs
-from tracker.locks import SchedulerBusy
-from tracker.schedule import Scheduler, ScheduleSettings
-from tracker.watchlist import list_watches, next_run_text
 
 log = logging.getLogger("tracker.schedule")
 
@@ -62,6 +58,10 @@ def schedule_cmd(
 
     Only one scheduler runs per database: a second one logs who holds it and exits 1.
     """
+    from tracker.jobs import load_jobs
+    from tracker.locks import SchedulerBusy
+    from tracker.schedule import Scheduler, ScheduleSettings
+
     _setup_logging()
     engine = open_db(db)
     bundle = load_jobs(jobs, engine)
@@ -95,6 +95,8 @@ def schedule_cmd(
 @friendly_errors
 def watches_cmd(db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """Every watch: schedule, last run, next run, state, last error; and who schedules them."""
+    from tracker.watchlist import list_watches, next_run_text
+
     now = utcnow()
     listing = list_watches(open_db(db), now=now)
     if json_out:

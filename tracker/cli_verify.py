@@ -11,10 +11,7 @@ import json
 from typing import Annotated, Any
 
 import typer
-from sqlmodel import Session
 
-from claims.review import ReviewError, dismiss_discrepancy, list_discrepancies
-from claims.verify import verify_all
 from claims.vocabulary import DISCREPANCY_STATES, attribute_label, rule_label
 from tracker.cli_common import DbOpt, JsonOpt, friendly_errors, open_db
 
@@ -44,6 +41,10 @@ def verify_cmd(
     ] = None,
 ) -> None:
     """Verify every claim: verdicts, discrepancies and events (idempotent)."""
+    from sqlmodel import Session
+
+    from claims.verify import verify_all
+
     as_of = _parse_now(now)
     with Session(open_db(db)) as session:
         report = verify_all(session, now=as_of)
@@ -81,6 +82,10 @@ def discrepancies_cmd(
     ] = None,
 ) -> None:
     """List discrepancies (open first) with both sides, sources and claimants."""
+    from sqlmodel import Session
+
+    from claims.review import ReviewError, list_discrepancies
+
     if state is not None and state not in DISCREPANCY_STATES:
         _fail(f"--state: {state!r} is not one of {', '.join(DISCREPANCY_STATES)}")
     with Session(open_db(db)) as session:
@@ -115,6 +120,10 @@ def review_cmd(
     db: DbOpt = None,
 ) -> None:
     """Dismiss a discrepancy with a reviewer's note; the next run does not reopen it."""
+    from sqlmodel import Session
+
+    from claims.review import ReviewError, dismiss_discrepancy
+
     with Session(open_db(db)) as session:
         try:
             row = dismiss_discrepancy(session, discrepancy_id, dismiss)

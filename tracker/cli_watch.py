@@ -12,12 +12,14 @@ from typing import Annotated, Any
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
+from claims.rawdb import RawDB
 from tracker.cli_common import (
     DataOpt,
     DbOpt,
     JsonOpt,
     console,
     friendly_errors,
+    open_cycle_db,
     open_db,
     plural,
     print_json,
@@ -74,22 +76,33 @@ def run_cycle(
     With ``on_result`` each watch's result is handed to it as it is recorded and the
     summary keeps only the totals (thousands of watches hold no per-watch state)."""
     keep = on_result is None
-    engine = open_db(db)
+    raw = open_cycle_db(db)  # plain DB-API: `tracker check` never loads the ORM
+    try:
+        return _cycle(raw, replay, watch, snapshots, show_progress, on_result, keep)
+    finally:
+        raw.close()
+
+
+def _cycle(
+    raw: RawDB,
+    replay: Path | None,
+    watch: list[str] | None,
+    snapshots: Path,
+    show_progress: bool,
+    on_result: Callable[[WatchResult], None] | None,
+    keep: bool,
+) -> CycleSummary:
     client = _client(replay)
     store = SnapshotStore(snapshots)
     robots = _robots(replay, client)
     if not show_progress:
         with client:
             return run_check(
-                engine, client, snapshot_store=store, watch_names=watch, robots=robots,
+                raw, client, snapshot_store=store, watch_names=watch, robots=robots,
                 progress=on_result, keep_results=keep,
             )  # fmt: skip
-    from sqlmodel import Session, func, select
-
-    from claims.models import Watch
-
-    with Session(engine) as s:
-        total = len(watch) if watch else s.exec(select(func.count()).select_from(Watch)).one()
+    counted = raw.one("SELECT count(*) FROM watch")
+    total = len(watch) if watch else int(counted[0] if counted else 0)
     with (
         client,
         Progress(
@@ -108,7 +121,7 @@ def run_cycle(
                 on_result(r)
 
         return run_check(
-            engine, client, snapshot_store=store, watch_names=watch, progress=step, robots=robots,
+            raw, client, snapshot_store=store, watch_names=watch, progress=step, robots=robots,
             keep_results=keep,
         )  # fmt: skip
 
