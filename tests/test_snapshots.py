@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import shutil
 
 import pytest
 
@@ -27,3 +28,19 @@ def test_missing_and_malformed_digests(tmp_path):
         store.get("0" * 64)
     with pytest.raises(ValueError, match="not a sha256"):
         store.get("../etc/passwd")
+
+
+def test_put_recreates_a_shard_folder_removed_while_running(tmp_path):
+    store = SnapshotStore(tmp_path)
+    sha = store.put(b"first")
+    shutil.rmtree(tmp_path / sha[:2])
+    assert store.put(b"first") == sha  # the cached folder is gone: made again
+    assert store.get(sha) == b"first"
+
+
+def test_put_with_a_known_digest_stores_under_it(tmp_path):
+    store = SnapshotStore(tmp_path)
+    body = b"<html>page</html>"
+    sha = hashlib.sha256(body).hexdigest()
+    assert store.put(body, sha) == sha
+    assert store.get(sha) == body

@@ -336,7 +336,7 @@ def _gather(ctx: _FetchContext, spec: WatchSpec, extra_headers: dict[str, str]) 
             if f.unchanged:
                 out.not_modified = f
                 break
-            ctx.store.put(f.body)
+            ctx.store.put(f.body, f.sha256)
             out.fetched.append(f)
             parsed = adapter.parse(f, spec.params)
             for ov in parsed.values:
@@ -363,7 +363,7 @@ def _gather_files(
 
     def get(url: str) -> Fetched:
         f = _get(ctx, spec, url, extra_headers)
-        ctx.store.put(f.body)
+        ctx.store.put(f.body, f.sha256)
         out.fetched.append(f)
         return f
 

@@ -25,6 +25,7 @@ class SnapshotStore:
 
     def __init__(self, root: str | os.PathLike[str] = DEFAULT_ROOT) -> None:
         self.root = Path(root)
+        self._dirs: set[str] = set()  # shard folders known to exist (one mkdir each)
 
     def path(self, sha: str) -> Path:
         """Where the body of ``sha`` lives; raises ValueError for a malformed digest."""
@@ -32,14 +33,23 @@ class SnapshotStore:
             raise ValueError(f"not a sha256 hex digest: {sha!r}")
         return self.root / sha[:2] / sha
 
-    def put(self, body: bytes) -> str:
-        """Store ``body``; return its sha256 hex digest."""
-        sha = hashlib.sha256(body).hexdigest()
+    def put(self, body: bytes, sha: str | None = None) -> str:
+        """Store ``body``; return its sha256 hex digest. ``sha``, when the caller already
+        has it (a fetch hashes every body), saves hashing twice; it must be the body's."""
+        if sha is None:
+            sha = hashlib.sha256(body).hexdigest()
         target = self.path(sha)
         if target.exists():
             return sha
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
+        shard = str(target.parent)
+        if shard not in self._dirs:  # a set lookup instead of a mkdir per body
+            target.parent.mkdir(parents=True, exist_ok=True)
+            self._dirs.add(shard)
+        try:
+            fd, tmp = tempfile.mkstemp(dir=shard, prefix=".tmp-")
+        except FileNotFoundError:  # the folder was removed since (a long-running scheduler)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=shard, prefix=".tmp-")
         try:
             with os.fdopen(fd, "wb") as fh:
                 fh.write(body)
