@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import functools
 import os
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -95,22 +97,26 @@ def ours(site: server.PageSite, work: Path, profile: Path | None = None) -> Run:
 class Urlwatch:
     """urlwatch in a throwaway virtualenv, with its urls, config and cache in ``work``."""
 
-    def __init__(self, work: Path, n: int, base_url: str) -> None:
+    def __init__(self, work: Path, n: int, base_url: str, venv: Path | None = None) -> None:
+        """Install urlwatch into ``work/venv`` (or reuse ``venv``); write its files for
+        ``n`` pages under ``base_url``."""
         self.work = work
-        venv = work / "venv"
         t0 = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-        subprocess.run(
-            [
-                str(venv / "bin" / "pip"),
-                "install",
-                "--quiet",
-                "--disable-pip-version-check",
-                "urlwatch",
-            ],
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
+        if venv is None:
+            venv = work / "venv"
+            subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+            subprocess.run(
+                [
+                    str(venv / "bin" / "pip"),
+                    "install",
+                    "--quiet",
+                    "--disable-pip-version-check",
+                    "urlwatch",
+                ],
+                check=True,
+                stdout=subprocess.DEVNULL,
+            )
+        self.venv = venv
         self.install_s = time.perf_counter() - t0
         self.exe = str(venv / "bin" / "urlwatch")
         self.version = subprocess.run(
@@ -129,7 +135,7 @@ class Urlwatch:
     def run(self, site: server.PageSite) -> Run:
         w = self.work
         cmd = [
-            str(w / "venv" / "bin" / "python"),
+            str(self.venv / "bin" / "python"),
             self.exe,
             "--urls", str(w / "urls.yaml"),
             "--config", str(w / "urlwatch.yaml"),
@@ -145,38 +151,51 @@ SCENARIOS = ("first", "unchanged", "changed10")
 MEM: dict[int, dict | None] = {}  # pages -> mem_sites() of that run
 
 
-def cycle_bench(n: int, with_urlwatch: bool, tmp: Path) -> dict[str, dict[str, Run]]:
-    """Run the three scenarios over ``n`` pages; returns {tool: {scenario: Run}}."""
-    site = server.PageSite(n)
-    results: dict[str, dict[str, Run]] = {"ours": {}}
-    with server.serve(site) as base:
-        work = tmp / f"ours-{n}"
-        work.mkdir()
-        setup_tracker(work, n, base)
-        uw = None
-        if with_urlwatch:
-            results["urlwatch"] = {}
-            print(f"  installing urlwatch into a throwaway venv ({tmp})...", flush=True)
-            uwork = tmp / f"urlwatch-{n}"
-            uwork.mkdir()
-            uw = Urlwatch(uwork, n, base)
-            print(f"  {uw.version} installed in {uw.install_s:.0f} s", flush=True)
-        for scenario in SCENARIOS:
-            if scenario == "changed10":
-                site.change(list(range(0, n, 10)))
-            results["ours"][scenario] = ours(site, work)
-            print(
-                f"  ours      {n:>5} {scenario:<10} {fmt_run(results['ours'][scenario])}",
-                flush=True,
-            )
+def cycle_bench(
+    n: int, with_urlwatch: bool, tmp: Path, repeat: int = 1
+) -> dict[str, dict[str, Run]]:
+    """Run the three scenarios over ``n`` pages ``repeat`` times (each time on fresh pages,
+    a fresh database and a fresh urlwatch cache; who goes first alternates); returns
+    {tool: {scenario: the run with the median wall time}}. Every run is printed."""
+    runs: dict[str, dict[str, list[Run]]] = {"ours": {sc: [] for sc in SCENARIOS}}
+    venv: Path | None = None
+    for rep in range(repeat):
+        site = server.PageSite(n)
+        with server.serve(site) as base:
+            work = tmp / f"ours-{n}-{rep}"
+            work.mkdir()
+            setup_tracker(work, n, base)
+            uw = None
+            if with_urlwatch:
+                runs.setdefault("urlwatch", {sc: [] for sc in SCENARIOS})
+                uwork = tmp / f"urlwatch-{n}-{rep}"
+                uwork.mkdir()
+                if venv is None:
+                    print(f"  installing urlwatch into a throwaway venv ({tmp})...", flush=True)
+                uw = Urlwatch(uwork, n, base, venv=venv)
+                if venv is None:
+                    print(f"  {uw.version} installed in {uw.install_s:.0f} s", flush=True)
+                venv = uw.venv
+            tools: list[tuple[str, Callable[[], Run]]] = [
+                ("ours", functools.partial(ours, site, work))
+            ]
             if uw is not None:
-                results["urlwatch"][scenario] = uw.run(site)
-                print(
-                    f"  urlwatch  {n:>5} {scenario:<10} {fmt_run(results['urlwatch'][scenario])}",
-                    flush=True,
-                )
-        MEM[n] = mem_sites(work)
-    return results
+                tools.append(("urlwatch", functools.partial(uw.run, site)))
+                if rep % 2:
+                    tools.reverse()
+            for scenario in SCENARIOS:
+                if scenario == "changed10":
+                    site.change(list(range(0, n, 10)))
+                for tool, run in tools:
+                    r = run()
+                    runs[tool][scenario].append(r)
+                    print(f"  {tool:<9} {n:>5} {scenario:<10} {fmt_run(r)}", flush=True)
+            if rep == 0:
+                MEM[n] = mem_sites(work)
+    return {
+        tool: {sc: sorted(rs, key=lambda r: r.wall_s)[len(rs) // 2] for sc, rs in by_sc.items()}
+        for tool, by_sc in runs.items()
+    }
 
 
 def import_baseline() -> int:
@@ -260,6 +279,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-big", action="store_true", help="skip the growth run")
     ap.add_argument("--with-urlwatch", action="store_true", help="also run urlwatch (pip install)")
     ap.add_argument("--no-profile", action="store_true", help="no cProfile of missed speed targets")
+    ap.add_argument(
+        "--repeat",
+        type=int,
+        default=3,
+        help="runs of each scenario at --pages; the median wall time is reported (3)",
+    )
     args = ap.parse_args(argv)
     started = time.perf_counter()
     print(
@@ -270,7 +295,7 @@ def main(argv: list[str] | None = None) -> int:
         tmp = Path(tmpname)
         base_rss = import_baseline()
         print(f"\nwatch cycle, {args.pages} pages (~2 KB each) on 127.0.0.1")
-        small = cycle_bench(args.pages, args.with_urlwatch, tmp)
+        small = cycle_bench(args.pages, args.with_urlwatch, tmp, max(1, args.repeat))
         big = None
         if not args.no_big:
             print(f"\nwatch cycle, {args.big_pages} pages")

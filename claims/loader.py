@@ -346,9 +346,21 @@ def load_data(data_dir: Path | str, *, known_adapters: Iterable[str] | None = No
     """Read and validate ``subjects.toml``, ``watches.toml`` and ``claims/*.toml`` under ``data_dir``.
 
     Cross-checks: slugs, source keys and watch names are unique; every claim names a
-    known subject. Raises :class:`DataFileError` (path, line, field) on the first problem.
+    known subject. Raises :class:`DataFileError` (path, line, field) on the first problem,
+    also when ``data_dir`` is not a folder or holds none of those files (a mistyped
+    ``--data`` must not "load" nothing).
     """
     root = Path(data_dir)
+    if not root.is_dir():
+        raise DataFileError(root, None, "data", "no such folder")
+    if not (
+        (root / "subjects.toml").exists()
+        or (root / "watches.toml").exists()
+        or any((root / "claims").glob("*.toml"))
+    ):
+        raise DataFileError(
+            root, None, "data", "no subjects.toml, watches.toml or claims/*.toml here"
+        )
     adapters = set(known_adapters) if known_adapters is not None else None
     data = CuratedData()
     subj_path = root / "subjects.toml"

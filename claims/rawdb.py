@@ -80,7 +80,7 @@ class RawDB:
         error when the database cannot be opened."""
         url = database_url(db)
         scheme, sep, rest = url.partition("://")
-        if scheme == "sqlite" and sep:
+        if scheme.split("+")[0] == "sqlite" and sep:
             path = rest.removeprefix("/")
             if path in ("", ":memory:"):
                 raise SchemaMissing("an in-memory database has no schema; use a file")

@@ -143,10 +143,40 @@ def test_reading_commands_never_create_a_database(tmp_path):
     ):
         code, out = _run(*args, "--db", str(missing))
         assert code == 1, args
-        assert out.strip() == (
-            f"error: database {missing} does not exist; run `tracker demo` or `tracker load` first, or pass --db"
+        assert out.strip() == (  # --db was given: no "or pass --db" hint
+            f"error: database {missing} does not exist; run `tracker demo` or `tracker load` first"
         )
     assert not missing.parent.exists()
+
+
+def test_database_urls_other_than_sqlite_or_postgresql_are_one_line_errors(tmp_path):
+    for url in ("mysql://u@h/db", "foo://bar"):
+        for args in (["status", "kimi-k3"], ["watches"], ["check"]):
+            code, out = _run(*args, "--db", url)
+            assert (code, out.strip()) == (
+                1,
+                f"error: unsupported database {url}: use a file path, sqlite:///PATH or "
+                "postgresql+psycopg://USER@HOST/DB",
+            ), args
+
+
+def test_driver_qualified_sqlite_urls_never_create_a_database(tmp_path):
+    missing = tmp_path / "nope.db"
+    for args in (["status", "kimi-k3"], ["check"]):
+        code, out = _run(*args, "--db", f"sqlite+pysqlite:///{missing}")
+        assert (code, out.strip()) == (
+            1,
+            f"error: database {missing} does not exist; run `tracker demo` or `tracker load` first",
+        ), args
+    assert not missing.exists()
+
+
+def test_load_from_a_missing_or_empty_data_folder_fails_and_creates_nothing(tmp_path):
+    (tmp_path / "empty").mkdir()
+    for folder, why in (("absent", "no such folder"), ("empty", "no subjects.toml")):
+        code, out = _run("load", "--data", str(tmp_path / folder), "--db", str(tmp_path / "n.db"))
+        assert code == 1 and out.startswith(f"error: {tmp_path / folder}: data: {why}"), out
+    assert not (tmp_path / "n.db").exists()
 
 
 def test_bad_data_creates_no_database(tmp_path):

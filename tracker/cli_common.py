@@ -132,23 +132,37 @@ def open_db(db: str | None, *, create: bool = False) -> Engine:
     an error (never silently created empty). Raises TrackerError with one clear line.
     """
     from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import SQLAlchemyError
+    from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
     from claims.db import database_url, make_engine
 
     url = database_url(db)
-    if not create and url.startswith("sqlite:///"):
-        path = Path(url.removeprefix("sqlite:///"))
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise TrackerError(f"{url!r} is not a database path or URL") from None
+    shown = parsed.render_as_string(hide_password=True)
+    backend = parsed.get_backend_name()
+    if backend not in ("sqlite", "postgresql"):
+        raise TrackerError(
+            f"unsupported database {shown}: use a file path, sqlite:///PATH or "
+            "postgresql+psycopg://USER@HOST/DB"
+        )
+    if not create and backend == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        path = Path(parsed.database)
         if not path.is_file():
+            hint = "" if db else ", or pass --db"
+            what = "is a folder, not a database" if path.is_dir() else "does not exist"
             raise TrackerError(
-                f"database {path} does not exist; run `tracker demo` or `tracker load` first, or pass --db"
+                f"database {path} {what}; run `tracker demo` or `tracker load` first{hint}"
             )
     try:
         return make_engine(db)
     except SQLAlchemyError as exc:
         reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
-        shown = make_url(url).render_as_string(hide_password=True) if "://" in url else url
         raise TrackerError(f"cannot open database {shown}: {reason}") from None
+    except ImportError as exc:  # a driver that is not installed
+        raise TrackerError(f"cannot open database {shown}: {exc}") from None
 
 
 def open_cycle_db(db: str | None) -> RawDB:
@@ -157,8 +171,10 @@ def open_cycle_db(db: str | None) -> RawDB:
     through :func:`open_db`; a missing SQLite file is the same clear error as there."""
     try:
         return RawDB.open(db)
-    except SchemaMissing:
-        open_db(db).dispose()  # refuses a missing file; creates/migrates the schema
+    except (SchemaMissing, ValueError):
+        # open_db explains a missing file or an unsupported URL in one line, and
+        # creates or migrates the schema of an existing database
+        open_db(db).dispose()
     return RawDB.open(db)
 
 
