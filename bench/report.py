@@ -121,7 +121,7 @@ def evaluate(args, small, big, site) -> list[list[str]]:
             ]
         )
     else:
-        out.append(["site build >= 500 pages/s", "not available", "n/a"])
+        out.append(["site build >= 500 pages/s", "not run", "n/a"])
     return out
 
 
