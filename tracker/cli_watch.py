@@ -147,7 +147,9 @@ def print_summary(summary: CycleSummary) -> None:
         print_result(r)
     console.print(
         f"checked {summary.checked}: {summary.unchanged} unchanged, {summary.changed} changed, "
-        f"{summary.failing} failing, {summary.skipped} skipped; "
+        # "failed": this cycle's failures; a watch's state turns "failing" only after
+        # several in a row (tracker watches), so the words differ on purpose
+        f"{summary.failing} failed, {summary.skipped} skipped; "
         f"{plural(summary.observations, 'new observation')}, {plural(summary.events, 'event')}"
     )
 
