@@ -103,8 +103,9 @@ def test_operator_events_only_to_operator_subscriptions(engine):
     assert "openrouter failing" in titles
 
 
-def test_c20_too_long_for_channel_is_shortened_keeping_link(engine):
-    """cases/C20: the mock answers 400 over 2,000 characters of content, else 204."""
+def _c20_event(engine) -> None:
+    """The demo subjects plus cases/C20's event: a 300-character title and a 2,600-character
+    summary ending in a link that must survive whole."""
     populate(engine)
     with Session(engine) as s:
         k31 = s.exec(select(Subject).where(Subject.slug == "kimi-k3.1-pro")).one()
@@ -117,6 +118,11 @@ def test_c20_too_long_for_channel_is_shortened_keeping_link(engine):
         ev.created_at = NOW
         s.add(ev)
         s.commit()
+
+
+def test_c20_too_long_for_channel_is_shortened_keeping_link(engine):
+    """cases/C20: the mock answers 400 over 2,000 characters of content, else 204."""
+    _c20_event(engine)
 
     def discord_like(body: dict) -> int:  # type: ignore[type-arg]
         return 400 if len(body["content"]) > 2000 or len(body.get("title", "")) > 256 else 204
@@ -144,18 +150,7 @@ def test_c20_discord_counts_the_title_in_its_2000_characters(engine, monkeypatch
     Discord's 2,000. Every post must fit: one 204, no 400 first, the link whole."""
     import apprise.plugins.discord as discord_plugin
 
-    populate(engine)
-    with Session(engine) as s:
-        k31 = s.exec(select(Subject).where(Subject.slug == "kimi-k3.1-pro")).one()
-        ev = make_event(
-            "price_changed",
-            "T" * 300,
-            subject_id=k31.id,
-            detail={"summary": ("acme/model-xx: $0.60 → $0.45; " * 100)[:2600], "url": C20_LINK},
-        )
-        ev.created_at = NOW
-        s.add(ev)
-        s.commit()
+    _c20_event(engine)
     posts: list[dict] = []  # type: ignore[type-arg]
 
     class Answer:
