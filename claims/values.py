@@ -148,10 +148,15 @@ class Value:
             raise ValueError_(f"value: {exc}") from exc
 
     def key(self) -> str:
-        """Stable text identity of what the value says (used for observation dedup)."""
-        d = self.to_dict()
-        d.pop("extra", None)
-        return repr(sorted(d.items()))
+        """Stable text identity of what the value says (used for observation dedup);
+        computed once per (immutable) value: recording asks for it several times."""
+        cached: str | None = self.__dict__.get("_key")
+        if cached is None:
+            d = self.to_dict()
+            d.pop("extra", None)
+            cached = repr(sorted(d.items()))
+            object.__setattr__(self, "_key", cached)  # frozen: a memo, not a field
+        return cached
 
     def display(self) -> str:
         """Short human text, e.g. ``2.8T params``, ``before 2026-11-04``, ``1,000-2,000+``."""

@@ -214,7 +214,7 @@ def record_success(
                         result.unmatched += 1
                     else:
                         resolved.append((f, sid, ov))
-            listed = {(sid, ov.attribute, dumps(dict(ov.qualifiers))) for _f, sid, ov in resolved}
+            listed = {(sid, ov.attribute, ov.qualifiers_json) for _f, sid, ov in resolved}
             resolved = drop_conflicts(resolved, names, result.warnings)
             snap_ids: dict[int, int | None] = {}
             for f, _parsed in pages:
@@ -287,7 +287,7 @@ def _upsert(
     text hash); the first ``weights_available =
     true`` of a subject emits ``weights_landed``, a further new repo ``subject_discovered``.
     """
-    qj = dumps(dict(ov.qualifiers))
+    qj = ov.qualifiers_json
     at = f.fetched_at
     new_row, replaced = rows.record(
         (subject_id, ov.attribute, qj),

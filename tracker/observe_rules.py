@@ -9,7 +9,6 @@ import datetime as dt
 import json
 from typing import TYPE_CHECKING
 
-from claims.canonical import dumps
 from claims.events import event_row
 from claims.rawdb import RawDB
 from tracker.adapters.base import Fetched, ObservedValue, ParseResult
@@ -99,11 +98,13 @@ def drop_conflicts(
     make the value flip between runs and alert each time. A warning names them."""
     seen: dict[tuple[int, str, str], set[str]] = {}
     for _f, sid, ov in resolved:
-        seen.setdefault((sid, ov.attribute, dumps(dict(ov.qualifiers))), set()).add(ov.value.key())
+        seen.setdefault((sid, ov.attribute, ov.qualifiers_json), set()).add(ov.value.key())
     bad = {k for k, keys in seen.items() if len(keys) > 1}
     for sid, attribute, qj in sorted(bad):
         warnings.append(
             f"{names.get(sid, sid)}: {attribute} {qj} has {len(seen[(sid, attribute, qj)])} "
             "different values in one response; none recorded (check the aliases)"
         )
-    return [r for r in resolved if (r[1], r[2].attribute, dumps(dict(r[2].qualifiers))) not in bad]
+    if not bad:
+        return resolved
+    return [r for r in resolved if (r[1], r[2].attribute, r[2].qualifiers_json) not in bad]

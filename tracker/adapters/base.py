@@ -7,6 +7,7 @@ fetch time, never the network or the database (STYLE.md "Pure adapters").
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import json
 import re
@@ -14,6 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from claims.canonical import dumps
 from claims.values import Value
 from tracker.errors import BadStatus, ConfigError, ParseError
 
@@ -94,6 +96,12 @@ class ObservedValue:
     qualifiers: Mapping[str, str] = field(default_factory=dict)
     note: str | None = None
     alt_refs: tuple[tuple[str, str], ...] = ()
+
+    @functools.cached_property
+    def qualifiers_json(self) -> str:
+        """``qualifiers`` as canonical JSON (the observation row's ``qualifiers_json``),
+        computed once: recording needs it for listing, conflicts and the row itself."""
+        return dumps(dict(self.qualifiers))
 
 
 @dataclass(frozen=True)
