@@ -1,0 +1,210 @@
+"""Site view data: plain, already-formatted values that pages, exports and feeds read.
+
+Built once by :func:`tracker.website.collect.collect`; no ORM objects, so templates do
+cheap attribute reads and :func:`plain` turns any view into JSON for page hashes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from claims.status import WeightsStatus
+from tracker.website.charts import Chart
+
+
+@dataclass
+class SourceInfo:
+    """A source as pages show it; ``link`` is its rendered link (set by the build)."""
+
+    id: int
+    key: str
+    title: str
+    url: str | None
+    publisher: str | None
+    published: str | None
+    language: str | None
+    kind: str
+    link: str = ""
+
+
+@dataclass
+class EvidenceView:
+    observation_id: int
+    attribute: str
+    value: str
+    first_seen: dt.datetime
+    last_seen: dt.datetime
+    current: bool
+    source_url: str | None
+    sha256: str | None
+    fetched_at: dt.datetime | None
+
+
+@dataclass
+class VerdictView:
+    status: str
+    reason: str
+    as_of: dt.datetime | None
+    evidence: list[EvidenceView]
+    evidence_ids: list[int]
+
+
+@dataclass
+class ClaimView:
+    """One claim; ``qualifiers`` and ``value`` are display text, the ``*_dict`` fields
+    the stored JSON decoded (for exports)."""
+
+    id: int
+    subject_id: int
+    subject_slug: str
+    subject_name: str
+    attribute: str
+    qualifiers: str
+    qualifiers_dict: dict[str, Any]
+    value: str
+    value_dict: dict[str, Any]
+    raw_text: str | None
+    claimant: str | None
+    locator: str | None
+    stated_date: str | None
+    source: SourceInfo
+    verdict: VerdictView | None
+
+
+@dataclass
+class SourceClaim:
+    """A claim as ``sources.html`` lists it (only what that page shows)."""
+
+    id: int
+    subject_slug: str
+    subject_name: str
+    attribute: str
+    value: str
+    qualifiers: str
+    status: str | None
+
+
+@dataclass
+class EventView:
+    id: int
+    key: str
+    kind: str
+    audience: str
+    title: str
+    created_at: dt.datetime
+    change: str
+    subject_id: int | None
+    subject_slug: str | None
+    subject_name: str | None
+
+
+@dataclass
+class DiscrepancyView:
+    id: int
+    subject_id: int
+    subject_slug: str
+    subject_name: str
+    attribute: str
+    rule: str
+    state: str
+    reason: str
+    note: str | None
+    opened_at: dt.datetime
+    closed_at: dt.datetime | None
+    claims: list[ClaimView]
+    observations: list[EvidenceView]
+    claim_ids: list[int]
+    observation_ids: list[int]
+
+
+@dataclass
+class IndexRow:
+    """A subject as the index views show it (one table row)."""
+
+    slug: str
+    name: str
+    organization: str | None
+    aliases: list[str]
+    weights: WeightsStatus
+    open_discrepancies: int
+    last_change: dt.datetime | None
+
+
+@dataclass
+class SubjectView:
+    """Everything a subject's page and its JSON export show."""
+
+    slug: str
+    name: str
+    organization: str | None
+    aliases: list[str]
+    variants: list[str]
+    weights: WeightsStatus
+    open_discrepancies: int
+    last_change: dt.datetime | None
+    groups: list[tuple[str, list[ClaimView]]]
+    events: list[EventView]
+    discrepancies: list[DiscrepancyView]
+    charts: list[Chart]
+
+    def row(self) -> IndexRow:
+        """This subject's index row."""
+        return IndexRow(
+            slug=self.slug,
+            name=self.name,
+            organization=self.organization,
+            aliases=self.aliases,
+            weights=self.weights,
+            open_discrepancies=self.open_discrepancies,
+            last_change=self.last_change,
+        )
+
+
+@dataclass
+class SourceView:
+    source: SourceInfo
+    claims: list[SourceClaim]
+    counts: dict[str, int]
+
+
+@dataclass
+class WatchView:
+    name: str
+    url: str
+    adapter: str
+    state: str
+    last_success: dt.datetime | None
+    consecutive_failures: int
+    failing_since: dt.datetime | None
+    last_error: str | None
+    last_error_kind: str | None
+
+
+@dataclass
+class SiteContext:
+    """Everything a build shows; ``data_as_of`` is the newest time in the data."""
+
+    subjects: list[SubjectView]
+    discrepancies: list[DiscrepancyView]
+    sources: list[SourceView]
+    watches: list[WatchView]
+    events: list[EventView]
+    data_as_of: dt.datetime | None
+
+
+def plain(obj: Any) -> Any:
+    """``json.dumps(default=plain)``: a dataclass as the list of its field values (in
+    field order: the classes here are part of the code fingerprint), datetimes and
+    decimals as text. Raises TypeError for anything else, so nothing is skipped."""
+    fields = getattr(obj, "__dict__", None)
+    if fields is not None and dataclasses.is_dataclass(obj):
+        return tuple(fields.values())
+    if isinstance(obj, dt.datetime):
+        return obj.isoformat()
+    if isinstance(obj, Decimal):
+        return str(obj)
+    raise TypeError(f"not plain data: {type(obj).__name__}")
