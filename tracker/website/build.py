@@ -185,7 +185,8 @@ def _build(engine: Engine, out_dir: Path, base: str) -> BuildReport:
             continue
         data: Any = job.render()
         payload = data.encode("utf-8") if isinstance(data, str) else data
-        writer.write(job.path, payload)
+        # A file no earlier build listed is new: no need to read what is there.
+        writer.write(job.path, payload, compare=before is not None)
         rendered.append(job.path)
         entries[job.path] = Entry(job.key, len(payload))
     removed = remove_stale(out_dir, previous, writer.paths)

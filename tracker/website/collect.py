@@ -51,6 +51,11 @@ from tracker.website.writer import SiteError
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 
 
+def _ids(text: str | None) -> list[int]:
+    """A stored JSON list of ids; most verdicts have none, so skip the decoder then."""
+    return [] if not text or text == "[]" else [int(i) for i in json.loads(text)]
+
+
 def collect(engine: Engine) -> SiteContext:
     """Read subjects, sources, claims, verdicts, observations, snapshots, discrepancies,
     events and watches in one session. Raises :class:`SiteError` for a slug that cannot
@@ -104,18 +109,7 @@ def collect(engine: Engine) -> SiteContext:
             ).all()
         }
         observations = session.exec(select(Observation).order_by(Observation.id)).all()
-        verdicts = {
-            r.claim_id: r
-            for r in session.exec(
-                select(
-                    Verdict.claim_id,
-                    Verdict.status,
-                    Verdict.reason,
-                    Verdict.evidence_json,
-                    Verdict.as_of,
-                )
-            ).all()
-        }
+        # One outer join: a claim and its verdict (if any) in one row.
         claim_rows = session.exec(
             select(
                 Claim.id,
@@ -128,7 +122,13 @@ def collect(engine: Engine) -> SiteContext:
                 Claim.claimant,
                 Claim.locator,
                 Claim.stated_date,
-            ).order_by(Claim.attribute, Claim.id)
+                Verdict.status,
+                Verdict.reason,
+                Verdict.evidence_json,
+                Verdict.as_of,
+            )
+            .outerjoin(Verdict, Verdict.claim_id == Claim.id)  # type: ignore[arg-type]
+            .order_by(Claim.attribute, Claim.id)
         ).all()
         newest_claim = session.exec(select(func.max(Claim.created_at))).one()
         discs = session.exec(select(Discrepancy).order_by(Discrepancy.id)).all()
@@ -178,18 +178,17 @@ def collect(engine: Engine) -> SiteContext:
     claim_views: dict[int, ClaimView] = {}
     for c in claim_rows:
         subj = by_id[c.subject_id]
-        verdict = verdicts.get(c.id)
         vview = None
-        if verdict is not None:
-            ids = [int(i) for i in json.loads(verdict.evidence_json or "[]")]
+        if c.status is not None:  # the claim has a verdict
+            ids = _ids(c.evidence_json)
             vview = VerdictView(
-                status=verdict.status,
-                reason=verdict.reason,
-                as_of=as_utc(verdict.as_of) if verdict.as_of else None,
+                status=c.status,
+                reason=c.reason,
+                as_of=as_utc(c.as_of) if c.as_of else None,
                 evidence=[e for e in (evidence(i) for i in ids) if e is not None],
                 evidence_ids=ids,
             )
-        quals = json.loads(c.qualifiers_json)
+        quals = json.loads(c.qualifiers_json) if c.qualifiers_json != "{}" else {}
         value_dict = json.loads(c.value_json)
         claim_views[c.id] = ClaimView(
             id=c.id,
@@ -226,8 +225,8 @@ def collect(engine: Engine) -> SiteContext:
     ]
     disc_views = []
     for d in discs:
-        cids = [int(i) for i in json.loads(d.claim_ids_json or "[]")]
-        oids = [int(i) for i in json.loads(d.observation_ids_json or "[]")]
+        cids = _ids(d.claim_ids_json)
+        oids = _ids(d.observation_ids_json)
         subj = by_id[d.subject_id]
         disc_views.append(
             DiscrepancyView(

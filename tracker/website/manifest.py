@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,10 +67,10 @@ def still_there(out_dir: Path, relpath: str, entry: Entry | None) -> bool:
     if entry is None or entry.size is None:
         return False
     try:
-        st = os.stat(out_dir / relpath)
+        st = os.stat(os.path.join(out_dir, relpath))
     except OSError:
         return False
-    return st.st_size == entry.size and os.path.isfile(out_dir / relpath)
+    return st.st_size == entry.size and stat.S_ISREG(st.st_mode)
 
 
 def remove_stale(out_dir: Path, previous: Iterable[str], keep: set[str]) -> int:

@@ -72,24 +72,28 @@ class Writer:
             raise SiteError(f"output path {relpath!r} leaves the output folder {self.out_dir}")
         return target
 
-    def write(self, relpath: str, data: str | bytes) -> bool:
+    def write(self, relpath: str, data: str | bytes, *, compare: bool = True) -> bool:
         """Write ``data`` (str is UTF-8 encoded) at ``relpath``; True when bytes changed.
 
-        Raises :class:`SiteError` when ``relpath`` was already written in this build or
-        is unsafe (see :func:`safe_join`). Writes through a temp file and rename, so a
-        reader never sees half a page.
+        ``compare=False`` skips reading the file already there (the caller knows it is
+        new): the write then always counts as a change. Raises :class:`SiteError` when
+        ``relpath`` was already written in this build or is unsafe (see
+        :func:`safe_join`). Writes through a temp file and rename, so a reader never
+        sees half a page.
         """
         if relpath in self._seen:
             raise SiteError(f"refusing to write {relpath} twice in one build")
         target = self._target(relpath)
         self._seen.add(relpath)
         payload = data.encode("utf-8") if isinstance(data, str) else data
+        same = False
         try:
-            with open(target, "rb") as existing:
-                same = os.fstat(existing.fileno()).st_size == len(payload)
-                same = same and existing.read() == payload
+            if compare:
+                with open(target, "rb") as existing:
+                    same = os.fstat(existing.fileno()).st_size == len(payload)
+                    same = same and existing.read() == payload
         except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
-            same = False
+            pass
         if same:
             self.unchanged.append(relpath)
             return False
