@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections import defaultdict
+from typing import Any
 
 from sqlalchemy import func
 from sqlalchemy.engine import Engine
@@ -54,6 +55,19 @@ SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 def _ids(text: str | None) -> list[int]:
     """A stored JSON list of ids; most verdicts have none, so skip the decoder then."""
     return [] if not text or text == "[]" else [int(i) for i in json.loads(text)]
+
+
+def _decode_all(texts: list[str]) -> list[Any]:
+    """``[json.loads(t) for t in texts]`` in one decoder call: 30,000 separate calls
+    cost twice as much, and one call shares the decoded keys. A bad text raises the
+    error that decoding it alone would."""
+    try:
+        decoded = json.loads(f"[{','.join(texts)}]")
+    except json.JSONDecodeError:
+        decoded = [json.loads(t) for t in texts]  # raises for the bad one
+    if len(decoded) != len(texts):  # a text such as '1,2' holds more than one value
+        decoded = [json.loads(t) for t in texts]
+    return decoded  # type: ignore[no-any-return]
 
 
 def collect(engine: Engine) -> SiteContext:
@@ -176,7 +190,9 @@ def collect(engine: Engine) -> SiteContext:
         return view
 
     claim_views: dict[int, ClaimView] = {}
-    for c in claim_rows:
+    all_quals = _decode_all([c.qualifiers_json for c in claim_rows])
+    all_values = _decode_all([c.value_json for c in claim_rows])
+    for c, quals, value_dict in zip(claim_rows, all_quals, all_values, strict=True):
         subj = by_id[c.subject_id]
         vview = None
         if c.status is not None:  # the claim has a verdict
@@ -188,8 +204,6 @@ def collect(engine: Engine) -> SiteContext:
                 evidence=[e for e in (evidence(i) for i in ids) if e is not None],
                 evidence_ids=ids,
             )
-        quals = json.loads(c.qualifiers_json) if c.qualifiers_json != "{}" else {}
-        value_dict = json.loads(c.value_json)
         claim_views[c.id] = ClaimView(
             id=c.id,
             subject_id=c.subject_id,
