@@ -60,7 +60,9 @@ def test_hub_config_without_bits_gives_a_bound_only():
     eff = effective_value("total_params", kimi_obs_value(raw_config=False))
     d = judge(claim, [ov(7, "total_params", eff, subject=3)])
     assert d.status == "unverified"
-    assert d.reason.startswith("only a bound is observed: at least ≈170.74B (170,738,182,128) params")
+    assert d.reason.startswith(
+        "only a bound is observed: at least ≈170.74B (170,738,182,128) params"
+    )
 
 
 def test_context_window_256k_confirmed():

@@ -30,7 +30,10 @@ def test_real_data_loads_with_expected_claims():
         for c in data.claims
         if c.qualifiers.get("benchmark") == "Terminal-Bench"
     }
-    assert tb == {"4.0": ("maquinaweb-k31-cerebras", Decimal("65.7")), "3.0": ("report-k31-launch", Decimal("65.7"))}
+    assert tb == {
+        "4.0": ("maquinaweb-k31-cerebras", Decimal("65.7")),
+        "3.0": ("report-k31-launch", Decimal("65.7")),
+    }
     promises = sorted(
         (c.source, c.value.relation, c.value.value)
         for c in data.claims
@@ -125,7 +128,11 @@ def test_toml_syntax_error_names_line(tmp_path):
 )
 def test_bad_claim_fields(tmp_path, snippet, field):
     data = _copy_data(tmp_path)
-    base = {"subject": 'subject = "kimi-k3"', "attribute": 'attribute = "total_params"', "value": 'value = "3T"'}
+    base = {
+        "subject": 'subject = "kimi-k3"',
+        "attribute": 'attribute = "total_params"',
+        "value": 'value = "3T"',
+    }
     key = snippet.split(" =")[0]
     base[key] = snippet
     (data / "claims" / "zz.toml").write_text(
@@ -140,10 +147,25 @@ def test_bad_claim_fields(tmp_path, snippet, field):
 @pytest.mark.parametrize(
     ("old", "new", "field", "message"),
     [
-        ('published = "2025-11-06"', 'published = "2025-13-45"', "source.published", "is not a real ISO date"),
+        (
+            'published = "2025-11-06"',
+            'published = "2025-13-45"',
+            "source.published",
+            "is not a real ISO date",
+        ),
         ('value = "32B"', 'value = "-5B"', "claim[1].value", "active_params cannot be negative"),
-        ('value = "32B"', 'value = "200%"', "claim[1].value", "active_params is in params, not percent"),
-        ('value = "on 2025-11-06"', 'value = "on 2025-02-30"', "claim[5].value", "is not an ISO date"),
+        (
+            'value = "32B"',
+            'value = "200%"',
+            "claim[1].value",
+            "active_params is in params, not percent",
+        ),
+        (
+            'value = "on 2025-11-06"',
+            'value = "on 2025-02-30"',
+            "claim[5].value",
+            "is not an ISO date",
+        ),
     ],
 )
 def test_impossible_values_are_refused(tmp_path, old, new, field, message):
