@@ -53,10 +53,8 @@ def read_manifest(out_dir: Path) -> dict[str, Entry]:
 
 def manifest_text(entries: dict[str, Entry]) -> str:
     """The manifest file for ``entries``: sorted, one file a line (diffs stay readable)."""
-    lines = [
-        f"{json.dumps(p, ensure_ascii=False)}: {json.dumps([e.key, e.size])}"
-        for p, e in sorted(entries.items())
-    ]
+    enc = json.JSONEncoder(ensure_ascii=False).encode  # one encoder for ~3,000 lines
+    lines = [f"{enc(p)}: {enc([e.key, e.size])}" for p, e in sorted(entries.items())]
     body = ",\n".join(lines)
     return f'{{"format": {FORMAT}, "files": {{\n{body}\n}}}}\n'
 
