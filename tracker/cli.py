@@ -213,7 +213,8 @@ def build(
     ] = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Build the static site (pages, JSON/CSV exports, Atom feeds); rewrites only changed files."""
+    """Build the static site (pages, JSON/CSV exports, Atom feeds); renders only files whose
+    input changed and rewrites only files whose bytes changed."""
     from tracker.website import build_site
 
     report = build_site(open_db(db), out, base_url=base_url)
@@ -221,7 +222,8 @@ def build(
         print_json({k: str(v) if isinstance(v, Path) else v for k, v in report.__dict__.items()})
     else:
         console.print(
-            f"site built in {out}: {report.pages_written} files written, {report.pages_unchanged} unchanged"
+            f"site built in {out}: {report.pages_written} files written, "
+            f"{report.pages_unchanged} unchanged ({report.pages_rendered} rendered)"
         )
 
 

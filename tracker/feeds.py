@@ -8,19 +8,19 @@ and id ourselves, which byte-identical rebuilds need (cases/C18).
 from __future__ import annotations
 
 import datetime as dt
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 from urllib.parse import urlsplit
 
 from feedgen.feed import FeedGenerator
 from markupsafe import escape
 
-from claims.models import Subject
 from tracker.eventtext import as_utc
 
 if TYPE_CHECKING:
-    from tracker.website.collect import EventView
+    from tracker.website.views import EventView
 
 TAG_YEAR = 2026  # the tag URI's authority date (RFC 4151); never changes once published
 FEED_EPOCH = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)  # ``updated`` of a feed with no entries
@@ -89,35 +89,68 @@ def event_entry(ev: EventView, base_url: str) -> FeedEntry:
     about = escape(ev.subject_name or "release-tracker")
     body = f'<p>{escape(ev.change)}</p><p><a href="{escape(link)}">{about}</a></p>'
     return FeedEntry(
-        id=tag_uri(base_url, f"event/{ev.event.key}"),
-        title=ev.event.title,
+        id=tag_uri(base_url, f"event/{ev.key}"),
+        title=ev.title,
         updated=ev.created_at,
         content_html=body,
         link=link,
     )
 
 
-def site_feeds(
-    events: Iterable[EventView], subjects: Iterable[Subject], base_url: str
-) -> dict[str, bytes]:
+class Named(Protocol):
+    """A subject as feeds need it (``Subject`` rows and site views both fit)."""
+
+    slug: str
+    name: str
+
+
+@dataclass(frozen=True)
+class FeedSpec:
+    """One feed's input: the arguments of :func:`render_atom` (plain data, so a site
+    build can hash it and skip an unchanged feed)."""
+
+    feed_url: str
+    title: str
+    entries: tuple[FeedEntry, ...]
+    site_url: str | None = None
+
+    def render(self) -> bytes:
+        """The feed's Atom bytes."""
+        return render_atom(self.feed_url, self.title, self.entries, site_url=self.site_url)
+
+
+def site_feed_specs(
+    events: Iterable[EventView], subjects: Iterable[Named], base_url: str
+) -> dict[str, FeedSpec]:
     """``feeds/all.atom`` and ``feeds/<slug>.atom`` from subscriber events (newest first,
     at most :data:`FEED_LIMIT` each); ``base_url`` ends with ``/``."""
-    public = [ev for ev in events if ev.event.audience == "subscriber"]
-    public.sort(key=lambda ev: (ev.created_at, ev.event.id or 0), reverse=True)
+    public = [ev for ev in events if ev.audience == "subscriber"]
+    public.sort(key=lambda ev: (ev.created_at, ev.id or 0), reverse=True)
     out = {
-        "feeds/all.atom": render_atom(
+        "feeds/all.atom": FeedSpec(
             f"{base_url}feeds/all.atom",
             "release-tracker: all changes",
-            [event_entry(ev, base_url) for ev in public[:FEED_LIMIT]],
+            tuple(event_entry(ev, base_url) for ev in public[:FEED_LIMIT]),
             site_url=base_url,
         )
     }
+    by_slug: dict[str | None, list[EventView]] = defaultdict(list)
+    for ev in public:  # grouped once: a scan per subject is quadratic
+        by_slug[ev.subject_slug].append(ev)
     for s in subjects:
-        mine = [ev for ev in public if ev.subject_slug == s.slug][:FEED_LIMIT]
-        out[f"feeds/{s.slug}.atom"] = render_atom(
+        out[f"feeds/{s.slug}.atom"] = FeedSpec(
             f"{base_url}feeds/{s.slug}.atom",
             f"release-tracker: {s.name}",
-            [event_entry(ev, base_url) for ev in mine],
+            tuple(event_entry(ev, base_url) for ev in by_slug[s.slug][:FEED_LIMIT]),
             site_url=f"{base_url}subjects/{s.slug}/",
         )
     return out
+
+
+def site_feeds(
+    events: Iterable[EventView], subjects: Iterable[Named], base_url: str
+) -> dict[str, bytes]:
+    """:func:`site_feed_specs`, rendered: path -> Atom bytes."""
+    return {
+        path: spec.render() for path, spec in site_feed_specs(events, subjects, base_url).items()
+    }

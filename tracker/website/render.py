@@ -16,6 +16,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 import tracker
 from claims.vocabulary import attribute_label, rule_label
 from tracker.eventtext import as_utc, iso_z
+from tracker.website.views import SiteContext
 from tracker.website.writer import SiteError
 
 
@@ -76,10 +77,13 @@ FILTERS: dict[str, Any] = {
 
 def make_environment(path: Path | None = None) -> Environment:
     """The site's Environment: autoescape on for all templates, StrictUndefined,
-    filters from :data:`FILTERS`, trailing newlines kept, blocks trimmed."""
+    filters from :data:`FILTERS`, trailing newlines kept, blocks trimmed; templates are
+    compiled once and not re-checked on disk (an Environment serves one build)."""
     env = Environment(
         loader=FileSystemLoader(str(path or templates_dir())),
         autoescape=True,
+        auto_reload=False,  # one build: no mtime check on every get_template
+        cache_size=-1,  # keep every template compiled (there are a handful)
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
@@ -87,3 +91,11 @@ def make_environment(path: Path | None = None) -> Environment:
     )
     env.filters.update(FILTERS)
     return env
+
+
+def attach_fragments(ctx: SiteContext, env: Environment) -> None:
+    """Render fragments that many pages share once, before pages are keyed: each
+    source's link (``_macros.html`` ``source_link``), shown beside each of its claims."""
+    macros = env.get_template("_macros.html").module
+    for sv in ctx.sources:  # claims share these SourceInfo objects
+        sv.source.link = macros.source_link(sv.source)  # type: ignore[attr-defined]

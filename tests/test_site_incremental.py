@@ -1,0 +1,188 @@
+"""Incremental site builds: a rebuild renders only files whose input changed, and the
+result equals a build from scratch byte for byte."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from sitefixture import NOW, populate
+from sqlmodel import Session, select
+
+from claims.models import Claim, Subject, Watch
+from tracker.website import build as build_module
+from tracker.website import build_site
+from tracker.website import render as render_module
+from tracker.website.exports import _dump, dump_with_encoded
+from tracker.website.manifest import MANIFEST
+
+BASE = "https://dash.example.org/"
+ASSETS = {"assets/filter.js", "assets/site.css"}
+
+
+def build(engine, out: Path):  # type: ignore[no-untyped-def]
+    return build_site(engine, out, now=NOW, base_url=BASE)
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+
+def set_claimant(engine, raw_text: str, claimant: str) -> None:  # type: ignore[no-untyped-def]
+    with Session(engine) as s:
+        for claim in s.exec(select(Claim).where(Claim.raw_text == raw_text)).all():
+            claim.claimant = claimant
+            s.add(claim)
+        s.commit()
+
+
+@pytest.fixture
+def site(engine, tmp_path):
+    populate(engine)
+    out = tmp_path / "site"
+    first = build(engine, out)
+    return engine, out, first
+
+
+def test_first_build_renders_every_file(site):
+    _, out, first = site
+    assert first.pages_rendered == len(first.rendered_paths) == 45
+    assert set(first.rendered_paths) == set(tree(out)) - {MANIFEST}
+
+
+def test_unchanged_rebuild_renders_nothing(site):
+    engine, out, _ = site
+    again = build(engine, out)
+    assert again.rendered_paths == ()
+    assert (again.pages_written, again.pages_unchanged) == (0, 46)
+
+
+def test_one_claim_renders_only_what_shows_it(site, tmp_path):
+    """The claimant shows on the subject page and in the claim exports; the claim is in no
+    discrepancy, and the index, sources page and feeds do not show claimants."""
+    engine, out, _ = site
+    set_claimant(engine, "<img src=x onerror=alert(1)> AT&T R&D", "Acme Labs")
+    again = build(engine, out)
+    assert sorted(again.rendered_paths) == [
+        "api/claims.csv",
+        "api/claims.json",
+        "api/subjects/orca-9b.json",
+        "subjects/orca-9b/index.html",
+    ]
+    assert sorted(again.written_paths) == sorted([*again.rendered_paths, MANIFEST])
+    assert "Acme Labs" in (out / "subjects" / "orca-9b" / "index.html").read_text()
+    scratch = tmp_path / "scratch"
+    build(engine, scratch)
+    assert tree(out) == tree(scratch)
+
+
+def test_claim_in_a_discrepancy_renders_that_page_too(site, tmp_path):
+    engine, out, _ = site
+    set_claimant(engine, "65,7%", "Moonshot AI (blog)")  # both Terminal-Bench claims
+    again = build(engine, out)
+    assert sorted(again.rendered_paths) == [
+        "api/claims.csv",
+        "api/claims.json",
+        "api/subjects/kimi-k3.1-pro.json",
+        "discrepancies.html",
+        "subjects/kimi-k3.1-pro/index.html",
+    ]
+    scratch = tmp_path / "scratch"
+    build(engine, scratch)
+    assert tree(out) == tree(scratch)
+
+
+def test_renamed_subject_renders_its_rows_and_feeds(site, tmp_path):
+    engine, out, _ = site
+    with Session(engine) as s:
+        orca = s.exec(select(Subject).where(Subject.slug == "orca-9b")).one()
+        orca.name = "Orca 9B"
+        s.add(orca)
+        s.commit()
+    pages = {p: data for p, data in tree(out).items() if p.endswith(".html")}
+    listing = {p for p, data in pages.items() if b"subjects/orca-9b/index.html" in data}
+    again = build(engine, out)
+    assert set(again.rendered_paths) == listing | {
+        "subjects/orca-9b/index.html",
+        "api/claims.csv",
+        "api/claims.json",
+        "api/subjects.json",
+        "api/subjects/orca-9b.json",
+        "feeds/all.atom",
+        "feeds/orca-9b.atom",
+    }
+    scratch = tmp_path / "scratch"
+    build(engine, scratch)
+    assert tree(out) == tree(scratch)
+
+
+def test_newer_watch_check_renders_every_page_footer(site, tmp_path):
+    """'Data as of' (the latest successful watch check) is in every page's footer, so it is
+    part of every page's key (feeds do not show it)."""
+    engine, out, _ = site
+    with Session(engine) as s:
+        hf = s.exec(select(Watch).where(Watch.name == "hf-moonshotai")).one()
+        hf.last_success = NOW
+        s.add(hf)
+        s.commit()
+    again = build(engine, out)
+    pages = {p for p in tree(out) if p.endswith(".html")}
+    assert {p for p in again.rendered_paths if p.endswith(".html")} == pages
+    # Besides pages, only files whose bytes changed (the hub watch's check shows in the
+    # weights status of the subjects it covers) were rendered.
+    others = {p for p in again.rendered_paths if not p.endswith(".html")}
+    assert others and others <= set(again.written_paths)
+    assert not any(p.startswith("feeds/") for p in others)
+    stamp = 'Data as of the latest watch check, <time datetime="2026-11-29T16:00:00Z">'
+    assert all(stamp in (out / p).read_text() for p in pages)
+    scratch = tmp_path / "scratch"
+    build(engine, scratch)
+    assert tree(out) == tree(scratch)
+
+
+def test_deleted_or_truncated_file_renders_again(site):
+    engine, out, _ = site
+    page = out / "subjects" / "orca-9b" / "index.html"
+    feed = out / "feeds" / "orca-9b.atom"
+    before = page.read_bytes(), feed.read_bytes()
+    page.unlink()
+    feed.write_bytes(before[1][:100])
+    again = build(engine, out)
+    assert sorted(again.rendered_paths) == ["feeds/orca-9b.atom", "subjects/orca-9b/index.html"]
+    assert (page.read_bytes(), feed.read_bytes()) == before
+
+
+def test_template_change_renders_every_page(site, tmp_path, monkeypatch):
+    engine, out, _ = site
+    templates = tmp_path / "templates"
+    shutil.copytree(render_module.templates_dir(), templates)
+    monkeypatch.setattr(render_module, "templates_dir", lambda: templates)
+    monkeypatch.setattr(build_module, "templates_dir", lambda: templates)
+    assert build(engine, out).rendered_paths == ()  # same sources, same keys
+    base = templates / "base.html"
+    base.write_text(base.read_text().replace("<footer>", "<footer>\n<!-- edited -->"))
+    again = build(engine, out)
+    every = set(tree(out)) - {MANIFEST}
+    assert set(again.rendered_paths) == every - ASSETS  # assets are keyed by their bytes
+    pages = {p for p in every if p.endswith(".html")}
+    assert set(again.written_paths) == pages | {MANIFEST}
+    assert all("<!-- edited -->" in (out / p).read_text() for p in pages)
+
+
+def test_manifest_of_an_older_build_renders_everything(site):
+    engine, out, _ = site
+    files = sorted(set(tree(out)) - {MANIFEST})
+    (out / MANIFEST).write_text(json.dumps([*files, "old.html"]))
+    (out / "old.html").write_text("stale")
+    again = build(engine, out)
+    assert len(again.rendered_paths) == 45 and again.pages_removed == 1
+    assert again.written_paths == (MANIFEST,)  # every page came out byte-identical
+
+
+def test_dump_with_encoded_matches_dump():
+    obj = {"schema": 1, "name": 'Orca <9B> & "Chat"', "z": [1.5, None, {"b": 2, "a": "é"}]}
+    claims = [{"id": 2, "raw_text": "65,7%"}, {"id": 1, "value": {"unit": "%", "kind": "q"}}]
+    encoded = {"claims": _dump(claims).rstrip("\n")}
+    assert dump_with_encoded(obj, encoded) == _dump({**obj, "claims": claims})

@@ -1,0 +1,226 @@
+"""Site view data: plain, already-formatted values that pages, exports and feeds read.
+
+Built once by :func:`tracker.website.collect.collect`; no ORM objects, so templates do
+cheap attribute reads and :func:`plain` turns any view into JSON for page hashes.
+The per-claim views are NamedTuples: the JSON encoder writes a tuple in C, where a
+dataclass costs a Python call each (30,000 claims are hashed every build). The others
+are slotted dataclasses (``SourceInfo`` gets its rendered link after collect).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from collections.abc import Callable
+from dataclasses import dataclass
+from decimal import Decimal
+from operator import attrgetter
+from typing import Any, NamedTuple
+
+from claims.status import WeightsStatus
+from tracker.website.charts import Chart
+
+
+@dataclass(slots=True)
+class SourceInfo:
+    """A source as pages show it; ``link`` is its rendered link (set by the build)."""
+
+    id: int
+    key: str
+    title: str
+    url: str | None
+    publisher: str | None
+    published: str | None
+    language: str | None
+    kind: str
+    link: str = ""
+
+
+class EvidenceView(NamedTuple):
+    observation_id: int
+    attribute: str
+    value: str
+    first_seen: dt.datetime
+    last_seen: dt.datetime
+    current: bool
+    source_url: str | None
+    sha256: str | None
+    fetched_at: dt.datetime | None
+
+
+class VerdictView(NamedTuple):
+    status: str
+    reason: str
+    as_of: dt.datetime | None
+    evidence: list[EvidenceView]
+    evidence_ids: list[int]
+
+
+class ClaimView(NamedTuple):
+    """One claim; ``qualifiers`` and ``value`` are display text, the ``*_dict`` fields
+    the stored JSON decoded (for exports)."""
+
+    id: int
+    subject_id: int
+    subject_slug: str
+    subject_name: str
+    attribute: str
+    qualifiers: str
+    qualifiers_dict: dict[str, Any]
+    value: str
+    value_dict: dict[str, Any]
+    raw_text: str | None
+    claimant: str | None
+    locator: str | None
+    stated_date: str | None
+    source: SourceInfo
+    verdict: VerdictView | None
+
+
+class SourceClaim(NamedTuple):
+    """A claim as ``sources.html`` lists it (only what that page shows)."""
+
+    id: int
+    subject_slug: str
+    subject_name: str
+    attribute: str
+    value: str
+    qualifiers: str
+    status: str | None
+
+
+@dataclass(slots=True)
+class EventView:
+    id: int
+    key: str
+    kind: str
+    audience: str
+    title: str
+    created_at: dt.datetime
+    change: str
+    subject_id: int | None
+    subject_slug: str | None
+    subject_name: str | None
+
+
+@dataclass(slots=True)
+class DiscrepancyView:
+    id: int
+    subject_id: int
+    subject_slug: str
+    subject_name: str
+    attribute: str
+    rule: str
+    state: str
+    reason: str
+    note: str | None
+    opened_at: dt.datetime
+    closed_at: dt.datetime | None
+    claims: list[ClaimView]
+    observations: list[EvidenceView]
+    claim_ids: list[int]
+    observation_ids: list[int]
+
+
+@dataclass(slots=True)
+class IndexRow:
+    """A subject as the index views show it (one table row)."""
+
+    slug: str
+    name: str
+    organization: str | None
+    aliases: list[str]
+    weights: WeightsStatus
+    open_discrepancies: int
+    last_change: dt.datetime | None
+
+
+@dataclass(slots=True)
+class SubjectView:
+    """Everything a subject's page and its JSON export show; ``discrepancies`` are this
+    subject's, without their sides (``claims``/``observations`` empty: both sides are
+    shown on discrepancies.html only)."""
+
+    slug: str
+    name: str
+    organization: str | None
+    aliases: list[str]
+    variants: list[str]
+    weights: WeightsStatus
+    open_discrepancies: int
+    last_change: dt.datetime | None
+    groups: list[tuple[str, list[ClaimView]]]
+    events: list[EventView]
+    discrepancies: list[DiscrepancyView]
+    charts: list[Chart]
+
+    def row(self) -> IndexRow:
+        """This subject's index row."""
+        return IndexRow(
+            slug=self.slug,
+            name=self.name,
+            organization=self.organization,
+            aliases=self.aliases,
+            weights=self.weights,
+            open_discrepancies=self.open_discrepancies,
+            last_change=self.last_change,
+        )
+
+
+@dataclass(slots=True)
+class SourceView:
+    source: SourceInfo
+    claims: list[SourceClaim]
+    counts: dict[str, int]
+
+
+@dataclass(slots=True)
+class WatchView:
+    name: str
+    url: str
+    adapter: str
+    state: str
+    last_success: dt.datetime | None
+    consecutive_failures: int
+    failing_since: dt.datetime | None
+    last_error: str | None
+    last_error_kind: str | None
+
+
+@dataclass(slots=True)
+class SiteContext:
+    """Everything a build shows; ``data_as_of`` is the latest successful watch check."""
+
+    subjects: list[SubjectView]
+    discrepancies: list[DiscrepancyView]
+    sources: list[SourceView]
+    watches: list[WatchView]
+    events: list[EventView]
+    data_as_of: dt.datetime | None
+
+
+_FIELDS: dict[type, Callable[[Any], Any]] = {}
+
+
+def _field_getter(kind: type) -> Callable[[Any], Any]:
+    names = [f.name for f in dataclasses.fields(kind)]
+    if len(names) == 1:
+        return lambda obj: (getattr(obj, names[0]),)
+    return attrgetter(*names)  # one C call returns every field, in field order
+
+
+def plain(obj: Any) -> Any:
+    """``json.dumps(default=plain)``: a dataclass as the tuple of its field values (in
+    field order: the classes here are part of the code fingerprint), datetimes and
+    decimals as text. Raises TypeError for anything else, so nothing is skipped."""
+    kind = type(obj)
+    getter = _FIELDS.get(kind)
+    if getter is None:
+        if isinstance(obj, dt.datetime):
+            return obj.isoformat()
+        if isinstance(obj, Decimal):
+            return str(obj)
+        if not dataclasses.is_dataclass(kind):
+            raise TypeError(f"not plain data: {kind.__name__}")
+        getter = _FIELDS[kind] = _field_getter(kind)
+    return getter(obj)
