@@ -118,9 +118,10 @@ def test_renamed_subject_renders_its_rows_and_feeds(site, tmp_path):
     assert tree(out) == tree(scratch)
 
 
-def test_newer_watch_check_renders_every_page_footer(site, tmp_path):
-    """'Data as of' (the latest successful watch check) is in every page's footer, so it is
-    part of every page's key (feeds do not show it)."""
+def test_newer_watch_check_renders_the_pages_that_show_it(site, tmp_path):
+    """'Data as of' (the latest successful watch check) shows on the index views and the
+    watches page only, so a cycle re-renders those (and the subject pages whose weights
+    cells show that watch's check time), not the whole site."""
     engine, out, _ = site
     with Session(engine) as s:
         hf = s.exec(select(Watch).where(Watch.name == "hf-moonshotai")).one()
@@ -129,14 +130,16 @@ def test_newer_watch_check_renders_every_page_footer(site, tmp_path):
         s.commit()
     again = build(engine, out)
     pages = {p for p in tree(out) if p.endswith(".html")}
-    assert {p for p in again.rendered_paths if p.endswith(".html")} == pages
-    # Besides pages, only files whose bytes changed (the hub watch's check shows in the
-    # weights status of the subjects it covers) were rendered.
-    others = {p for p in again.rendered_paths if not p.endswith(".html")}
-    assert others and others <= set(again.written_paths)
-    assert not any(p.startswith("feeds/") for p in others)
+    rendered = {p for p in again.rendered_paths if p.endswith(".html")}
+    shows_it = {p for p in pages if p == "index.html" or p.startswith("index/")}
+    shows_it.add("watches.html")
+    assert shows_it <= rendered
+    assert {"discrepancies.html", "sources.html", "changes.html"}.isdisjoint(rendered)
+    assert {p for p in rendered - shows_it} <= {p for p in pages if p.startswith("subjects/")}
     stamp = 'Data as of the latest watch check, <time datetime="2026-11-29T16:00:00Z">'
-    assert all(stamp in (out / p).read_text() for p in pages)
+    assert all(stamp in (out / p).read_text() for p in shows_it)
+    assert not any("Data as of" in (out / p).read_text() for p in pages - shows_it)
+    assert not any(p.startswith("feeds/") for p in again.rendered_paths)
     scratch = tmp_path / "scratch"
     build(engine, scratch)
     assert tree(out) == tree(scratch)

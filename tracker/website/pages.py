@@ -97,15 +97,23 @@ def page_jobs(
         "index_path": index_path,
     }
 
-    def job(template: str, path: str, key_input: Any, values: Callable[[], dict[str, Any]]) -> Job:
+    def job(
+        template: str,
+        path: str,
+        key_input: Any,
+        values: Callable[[], dict[str, Any]],
+        as_of: bool = False,
+    ) -> Job:
         """``values`` makes the template's variables, only when the page is rendered;
-        ``key_input`` must cover everything they show."""
-        key = key_of(fingerprint, template, path, ctx.data_as_of, key_input)
+        ``key_input`` must cover everything they show. Only pages with ``as_of`` (the
+        index views, the watches page) show "Data as of": it moves with every watch
+        check, and in every footer it re-rendered the whole site after each cycle."""
+        key = key_of(fingerprint, template, path, ctx.data_as_of if as_of else None, key_input)
         root = "../" * path.count("/")
 
         def render() -> str:
             return env.get_template(template).render(
-                root=root, page_path=path, **common, **values()
+                root=root, page_path=path, show_as_of=as_of, **common, **values()
             )
 
         return Job(path, key, render)
@@ -134,7 +142,7 @@ def page_jobs(
             root = "../" * path.count("/")
             key_input = [sort, only, [digests.row[rows[i].slug] for i in shown]]
             values = partial(index_values, shown, sort, only, root)
-            jobs.append(job("index.html", path, key_input, values))
+            jobs.append(job("index.html", path, key_input, values, as_of=True))
     for sv in ctx.subjects:
         jobs.append(
             job(
@@ -151,5 +159,9 @@ def page_jobs(
         ("watches.html", {"watches": ctx.watches}),
         ("changes.html", {"events": events}),
     ):
-        jobs.append(job(template, template, values, lambda values=values: values))
+        jobs.append(
+            job(
+                template, template, values, lambda values=values: values, template == "watches.html"
+            )
+        )
     return jobs
