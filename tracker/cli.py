@@ -172,7 +172,7 @@ def demo(
     )
     console.print(
         f"checked {c.checked} watches (replayed): {c.changed} changed, {c.unchanged} unchanged, "
-        f"{c.failing} failing; {plural(c.observations, 'new observation')}, {plural(c.events, 'event')}"
+        f"{c.failing} failed; {plural(c.observations, 'new observation')}, {plural(c.events, 'event')}"
     )
     console.print("verdicts: " + ", ".join(f"{k} {v}" for k, v in sorted(report.verdicts.items())))
     console.print()
