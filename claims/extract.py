@@ -93,6 +93,16 @@ class _Context:
         ]
         self.generics = R.find_generic(text)
         self.date_spans = scan_dates(text, locale, published, tz)
+        if published is None:
+            # A date without a year, or a relative one ("há 3 dias"), needs the article's
+            # date; say how many were left out rather than dropping them silently.
+            based = scan_dates(text, locale, dt.date(2000, 1, 1), tz)
+            missing = len(based) - len(self.date_spans)
+            if missing > 0:
+                self.warnings.append(
+                    f"{missing} date(s) without a year or relative to the article were "
+                    "skipped: give the published date (--published YYYY-MM-DD)"
+                )
         self.claimants: list[ClaimantMention] = find_claimants(text, self.index.organizations())
         self.claimants = [c for c in self.claimants if c.pronoun or not self.index.is_name(c.name)]
         self.claimant_names = sorted(

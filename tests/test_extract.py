@@ -241,3 +241,20 @@ def test_en_relative_clause_other_claimants_paragraph_and_within(subjects):
     by_text = {c.text: c for c in got}
     assert by_text["2.8 trillion"].claimant == "Moonshot AI"  # "The company says"
     assert by_text["up to 2,000"].claimant == "Cerebras"
+
+
+def test_dates_that_need_the_published_date_are_reported_not_dropped_silently(subjects):
+    text = "Moonshot AI promised that Kimi K3.1 Pro open weights arrive by November 4."
+    notes: list[str] = []
+    without = extract(text, subjects, lang="en", warnings=notes)
+    assert [c.attribute for c in without if c.attribute == "weights_release_date"] == []
+    assert notes == [
+        "1 date(s) without a year or relative to the article were skipped: give the "
+        "published date (--published YYYY-MM-DD)"
+    ]
+    notes = []
+    dated = extract(text, subjects, lang="en", published=dt.date(2026, 10, 27), warnings=notes)
+    assert [c.value for c in dated if c.attribute == "weights_release_date"] == [
+        date_value("2026-11-04", relation="by")
+    ]
+    assert notes == []
