@@ -53,8 +53,14 @@ def test_index_weights_status(built):
     html = (out / "index.html").read_text()
     k31 = html[html.index('href="subjects/kimi-k3.1-pro/index.html"') :].split("</tr>")[0]
     assert "not landed" in k31
-    assert 'promised <span class="nowrap">on 2026-11-04</span> <small>(Artigo A; Moonshot AI)</small>' in k31
-    assert 'promised <span class="nowrap">before 2026-11-04</span> <small>(Artigo B; Moonshot AI)</small>' in k31
+    assert (
+        'promised <span class="nowrap">on 2026-11-04</span> <small>(Artigo A; Moonshot AI)</small>'
+        in k31
+    )
+    assert (
+        'promised <span class="nowrap">before 2026-11-04</span> <small>(Artigo B; Moonshot AI)</small>'
+        in k31
+    )
     assert "overdue by 16 days" in k31
     assert '<time datetime="2026-11-20T12:00:00Z">2026-11-20 12:00 UTC</time>' in k31
     assert (
