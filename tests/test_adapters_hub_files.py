@@ -172,3 +172,18 @@ def test_gated_files_mark_file_values_stale_and_read_nothing():
 def test_file_bodies_of_the_wrong_shape_are_layout_errors(name, body, message):
     with pytest.raises(ParseError, match=message):  # LayoutChanged is a ParseError
         combine(kimi_like(), {name: file(KIMI, name, body)})
+
+
+def test_hub_kinds_load_with_the_combine_step_whichever_is_asked_first():
+    """Built-in adapters are imported on first use; asking for huggingface_org first must
+    still give huggingface_model its files step (hub_files registers it)."""
+    import subprocess
+    import sys
+
+    code = (
+        "from tracker.adapters.base import get_adapter;"
+        "get_adapter('huggingface_org');"
+        "print(get_adapter('huggingface_model').combine is not None)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "True"

@@ -149,6 +149,14 @@ def test_a_cycle_process_loads_no_orm():
     starts) adds only rich (typer's help, our console)."""
     cycle = "claims.rawdb, tracker.cycle, tracker.fetch, tracker.adapters, httpx"
     assert _heavy_modules_after(cycle) == []
+    # adapters load on first use: a cycle over html_page watches never loads the others
+    code = (
+        f"import json, sys, {cycle}; from tracker.adapters.base import get_adapter;"
+        "get_adapter('html_page');"
+        "print(json.dumps(sorted(m for m in sys.modules if m.startswith('tracker.adapters.'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout) == ["tracker.adapters.base", "tracker.adapters.html_page"]
     assert _heavy_modules_after(cycle + ", tracker.cli") == ["rich"]
 
 

@@ -1,18 +1,11 @@
 """Adapters by kind: each turns one fetched response into observed values (pure).
 
-Importing this package registers the built-in adapters; look one up with
-:func:`tracker.adapters.base.get_adapter`.
+Look one up with :func:`tracker.adapters.base.get_adapter`, which imports a built-in
+adapter's module on first use (``base.BUILTIN``); :func:`adapter_kinds` imports them all.
 """
 
 from __future__ import annotations
 
-from tracker.adapters import (  # noqa: F401  (importing registers the adapters)
-    html_page,
-    hub_files,
-    huggingface,
-    leaderboards,
-    prices,
-)
 from tracker.adapters.base import (
     Adapter,
     Fetched,

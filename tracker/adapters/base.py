@@ -9,9 +9,10 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import hashlib
+import importlib
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -225,21 +226,42 @@ def register_combine(kind: str) -> Callable[[CombineFn], CombineFn]:
     return deco
 
 
-def get_adapter(kind: str) -> Adapter:
-    """The adapter registered as ``kind``; raises ConfigError naming it when unknown."""
-    import tracker.adapters  # noqa: F401  (registers the built-in adapters)
+# Built-in kind -> the module that registers it, imported on first use: a cycle over
+# html_page watches then never loads the Hub, price or leaderboard parsers (start-up,
+# issue 7). The Hugging Face kinds load hub_files, which adds huggingface_model's
+# combine step to what huggingface.py registers.
+BUILTIN: dict[str, str] = {
+    "html_page": "tracker.adapters.html_page",
+    "huggingface_org": "tracker.adapters.hub_files",
+    "huggingface_model": "tracker.adapters.hub_files",
+    "huggingface_config": "tracker.adapters.hub_files",
+    "lmarena_catalog": "tracker.adapters.leaderboards",
+    "artificial_analysis": "tracker.adapters.leaderboards",
+    "openrouter_models": "tracker.adapters.prices",
+    "litellm_prices": "tracker.adapters.prices",
+}
 
+
+def _load(modules: Iterable[str]) -> None:
+    for module in modules:
+        importlib.import_module(module)
+
+
+def get_adapter(kind: str) -> Adapter:
+    """The adapter registered as ``kind`` (a built-in one is imported on first use);
+    raises ConfigError naming it and the known kinds when unknown."""
+    if kind not in _REGISTRY and kind in BUILTIN:
+        _load([BUILTIN[kind]])
     try:
         return _REGISTRY[kind]
     except KeyError:
-        known = ", ".join(sorted(_REGISTRY))
+        known = ", ".join(adapter_kinds())
         raise ConfigError(f"unknown adapter kind {kind!r} (known: {known})") from None
 
 
 def adapter_kinds() -> list[str]:
-    """Sorted kinds of every registered adapter."""
-    import tracker.adapters  # noqa: F401
-
+    """Sorted kinds of every registered adapter (every built-in one imported)."""
+    _load(sorted(set(BUILTIN.values())))
     return sorted(_REGISTRY)
 
 
