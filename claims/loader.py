@@ -353,11 +353,8 @@ def load_data(data_dir: Path | str, *, known_adapters: Iterable[str] | None = No
     root = Path(data_dir)
     if not root.is_dir():
         raise DataFileError(root, None, "data", "no such folder")
-    if not (
-        (root / "subjects.toml").exists()
-        or (root / "watches.toml").exists()
-        or any((root / "claims").glob("*.toml"))
-    ):
+    names = ("subjects.toml", "watches.toml")
+    if not any((root / n).exists() for n in names) and not any(root.glob("claims/*.toml")):
         raise DataFileError(
             root, None, "data", "no subjects.toml, watches.toml or claims/*.toml here"
         )

@@ -6,14 +6,13 @@ in ONE transaction per watch, in name order. Input: Watch rows; output: a :class
 from __future__ import annotations
 
 import datetime as dt
-import json
 import logging
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 from claims.matching import AliasIndex
 from claims.rawdb import RawDB
@@ -27,6 +26,7 @@ from tracker.adapters.base import (
     get_adapter,
     read_files,
 )
+from tracker.cycle_rows import WATCH_NAMED, iter_specs, load_subjects
 from tracker.errors import ConfigError, ParseError, TrackerError
 from tracker.fetch import FetchSettings, MissingCredential, auth_headers, fetch
 from tracker.observe import WatchResult, WatchSpec, record_failure, record_success
@@ -161,13 +161,13 @@ def _run(
     clock = (lambda: now) if now is not None else _utcnow
     wanted = None if watch_names is None else set(watch_names)
     if wanted:
-        unknown = sorted(n for n in wanted if raw.one(_WATCH_NAMED, {"name": n}) is None)
+        unknown = sorted(n for n in wanted if raw.one(WATCH_NAMED, {"name": n}) is None)
         if unknown:
             raise ConfigError(f"unknown watch name(s): {', '.join(unknown)}")
-    index, names = _load_subjects(raw)
+    index, names = load_subjects(raw)
     summary = CycleSummary()
     ctx = _FetchContext(client, snapshot_store, clock, sleep, robots)
-    planned = _plan(_iter_specs(raw, wanted))
+    planned = _plan(iter_specs(raw, wanted))
     if concurrency is None:
         concurrency = FetchSettings.from_env().max_concurrent
     workers = max(1, concurrency)
@@ -222,68 +222,6 @@ def _plan(
                 noticed.add(exc.env)
                 log.warning("%s is not set: skipping the watches that need it", exc.env)
             yield spec, {}, exc.env
-
-
-class _SubjectRow(NamedTuple):
-    id: int
-    name: str
-    hub_org: str | None
-
-
-class _AliasRow(NamedTuple):
-    subject_id: int
-    namespace: str
-    alias: str
-
-
-_WATCH_PAGE = (
-    "SELECT id, name, adapter, url, params_json, etag, last_modified FROM watch "
-    "WHERE name > :after ORDER BY name LIMIT :n"
-)
-_WATCH_NAMED = "SELECT id FROM watch WHERE name = :name"
-WATCH_PAGE_ROWS = 256
-
-
-def _iter_specs(raw: RawDB, wanted: set[str] | None) -> Iterator[WatchSpec]:
-    """Watch specs in name order (only ``wanted`` names when given), read a page of rows
-    at a time (keyset pagination on the unique name), so a cycle never holds every
-    watch's params at once. No cursor stays open across the recording commits."""
-    after = ""
-    while True:
-        rows = raw.execute(_WATCH_PAGE, {"after": after, "n": WATCH_PAGE_ROWS}).fetchall()
-        for wid, name, adapter, url, params, etag, lm in rows:
-            if wanted is None or name in wanted:
-                yield WatchSpec(wid, name, adapter, url, json.loads(params), etag, lm)
-        if len(rows) < WATCH_PAGE_ROWS:
-            return
-        after = rows[-1][1]
-
-
-class SubjectNames:
-    """Subject id -> display name, read from the database when first asked (events and
-    warnings name few subjects; holding every name cost memory at 5,000 watches).
-    Supports ``names.get(id, default)`` like the dict it replaces."""
-
-    def __init__(self, raw: RawDB) -> None:
-        self.raw = raw
-        self._cache: dict[int | None, str | None] = {}
-
-    def get(self, subject_id: int | None, default: Any = None) -> Any:
-        if subject_id not in self._cache:
-            row = self.raw.one("SELECT name FROM subject WHERE id = :id", {"id": subject_id})
-            self._cache[subject_id] = row[0] if row else None
-        name = self._cache[subject_id]
-        return default if name is None else name
-
-
-def _load_subjects(raw: RawDB) -> tuple[AliasIndex, SubjectNames]:
-    """The alias index (built from plain rows of the columns it needs) and subject names."""
-    subjects = (_SubjectRow(*r) for r in raw.execute("SELECT id, name, hub_org FROM subject"))
-    aliases = (
-        _AliasRow(*r) for r in raw.execute("SELECT subject_id, namespace, alias FROM subjectalias")
-    )
-    index = AliasIndex.build(subjects, aliases)  # type: ignore[arg-type]  (same attributes)
-    return index, SubjectNames(raw)
 
 
 @dataclass(frozen=True)

@@ -44,7 +44,7 @@ LICENSE_TEXT_ATTRIBUTES: tuple[str, ...] = ("license_text_sha256",)
 
 
 class NameLookup(Protocol):
-    """Subject id -> display name (a dict, or :class:`tracker.cycle.SubjectNames`)."""
+    """Subject id -> display name (a dict, or :class:`tracker.cycle_rows.SubjectNames`)."""
 
     def get(self, subject_id: int | None, default: Any = None, /) -> Any: ...
 

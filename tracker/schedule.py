@@ -30,13 +30,14 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session, select
 
-from claims.models import ScheduleState, Watch, as_utc, utcnow
+from claims.models import ScheduleState, Watch, utcnow
 from tracker.errors import ConfigError
 from tracker.jobs import Jobs  # noqa: F401  (re-exported: Scheduler users build Jobs)
 from tracker.locks import Lease, LockLost, SchedulerBusy
 from tracker.schedule_settings import ScheduleSettings
 from tracker.triggers import (
     SteppedScheduler,
+    latest_check,
     misfire_grace_seconds,
     next_due,
     watch_trigger,
@@ -386,17 +387,6 @@ class Scheduler:
                 setattr(row, name, value)
             session.add(row)
             session.commit()
-
-
-def latest_check(watch: Watch, state: ScheduleState | None) -> dt.datetime | None:
-    """The later of the watch's last check (``Watch.last_run``, set by every cycle) and
-    its scheduler job's last start, in UTC; None when it never ran."""
-    moments = [
-        as_utc(m)
-        for m in (watch.last_run, state.last_started_at if state is not None else None)
-        if m is not None
-    ]
-    return max(moments) if moments else None
 
 
 # Serializes the get-or-create above between this process's threads.

@@ -11,7 +11,7 @@ from apscheduler.triggers.base import BaseTrigger
 from apscheduler.triggers.cron import CronTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 
-from claims.models import Watch, as_utc
+from claims.models import ScheduleState, Watch, as_utc
 from tracker.errors import ConfigError
 
 UTC = dt.UTC
@@ -119,3 +119,14 @@ class SteppedScheduler(BaseScheduler):
     def step(self) -> float | None:
         """Submit every due job once; returns seconds until the next one (None: no jobs)."""
         return self._process_jobs()
+
+
+def latest_check(watch: Watch, state: ScheduleState | None) -> dt.datetime | None:
+    """The later of the watch's last check (``Watch.last_run``, set by every cycle) and
+    its scheduler job's last start, in UTC; None when it never ran."""
+    moments = [
+        as_utc(m)
+        for m in (watch.last_run, state.last_started_at if state is not None else None)
+        if m is not None
+    ]
+    return max(moments) if moments else None

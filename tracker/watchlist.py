@@ -12,8 +12,8 @@ from sqlmodel import Session, select
 from claims.models import ScheduleState, Watch, utcnow
 from tracker.errors import ConfigError
 from tracker.locks import Lease
-from tracker.schedule import WATCH_PREFIX, latest_check
-from tracker.triggers import describe_schedule, next_due
+from tracker.schedule import WATCH_PREFIX
+from tracker.triggers import describe_schedule, latest_check, next_due
 
 
 def iso(moment: dt.datetime | None) -> str | None:
