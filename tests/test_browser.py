@@ -224,3 +224,11 @@ def test_demo_site_in_browser(demo_served, tmp_path, path, expected):
         binary, tmp_path / "p2", f"--screenshot={target}", "--window-size=1280,1000", base + path
     )
     assert pic.returncode == 0 and target.stat().st_size > 1000
+
+
+def test_demo_watches_table_fits_a_desktop_width(demo_served, tmp_path):
+    """The watches table (long watch URLs, adapter names, errors) fits 1,100 px: URLs and
+    errors wrap, adapter names do not break mid-word, no column scrolls out of sight."""
+    binary, url, site = demo_served
+    scroll, client, overflow = widths_at(binary, tmp_path / "w", site, url, "watches.html", 1100)
+    assert scroll <= client and overflow <= 0, (scroll, client, overflow)

@@ -213,8 +213,10 @@ def build(
     ] = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Build the static site (pages, JSON/CSV exports, Atom feeds); renders only files whose
-    input changed and rewrites only files whose bytes changed."""
+    """Build the static site (pages, JSON/CSV exports, Atom feeds).
+
+    Renders only files whose input changed and rewrites only files whose bytes changed.
+    """
     from tracker.website import build_site
 
     report = build_site(open_db(db), out, base_url=base_url)
