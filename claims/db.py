@@ -14,9 +14,12 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, create_engine, select
 
 from claims import models
-
-DEFAULT_DB_PATH = Path("data") / "tracker.db"
-BUSY_TIMEOUT_MS = 10_000
+from claims.rawdb import (  # noqa: F401  (database_url, DEFAULT_DB_PATH re-exported)
+    BUSY_TIMEOUT_MS,
+    DEFAULT_DB_PATH,
+    database_url,
+    sqlite_pragmas,
+)
 
 # Ordered schema migrations: (version, name). Version 1 is the initial create_all.
 MIGRATIONS: tuple[tuple[int, str], ...] = (
@@ -25,24 +28,8 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
 )
 
 
-def database_url(db: str | os.PathLike[str] | None = None) -> str:
-    """Resolve ``--db`` (a path or URL), then ``TRACKER_DATABASE_URL``, then the default file."""
-    if db:
-        text = str(db)
-        return text if "://" in text else f"sqlite:///{Path(text)}"
-    env = os.environ.get("TRACKER_DATABASE_URL")
-    if env:
-        return env
-    return f"sqlite:///{DEFAULT_DB_PATH}"
-
-
 def _sqlite_pragmas(dbapi_conn, _record) -> None:  # type: ignore[no-untyped-def]
-    cur = dbapi_conn.cursor()
-    cur.execute("PRAGMA journal_mode=WAL")
-    cur.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-    cur.execute("PRAGMA foreign_keys=ON")
-    cur.execute("PRAGMA synchronous=NORMAL")
-    cur.close()
+    sqlite_pragmas(dbapi_conn)
 
 
 def make_engine(db: str | os.PathLike[str] | None = None) -> Engine:

@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-# Same as claims.db (not imported: it loads SQLAlchemy).
+# claims.db takes these from here (this module must not import SQLAlchemy).
 BUSY_TIMEOUT_MS = 10_000
 DEFAULT_DB_PATH = Path("data") / "tracker.db"
 SCHEMA_VERSION = 2  # the last of claims.db.MIGRATIONS; a test keeps them equal
@@ -41,11 +41,23 @@ class SchemaMissing(RuntimeError):
 
 def database_url(db: str | os.PathLike[str] | None = None) -> str:
     """Resolve ``--db`` (a path or URL), then ``TRACKER_DATABASE_URL``, then the default
-    file: the same rule as :func:`claims.db.database_url`."""
+    file (``data/tracker.db``). The one rule; :mod:`claims.db` uses it too."""
     if db:
         text = str(db)
         return text if "://" in text else f"sqlite:///{Path(text)}"
     return os.environ.get("TRACKER_DATABASE_URL") or f"sqlite:///{DEFAULT_DB_PATH}"
+
+
+def sqlite_pragmas(conn: Any) -> None:
+    """WAL (readers never block the writer), a busy timeout (short write contention waits
+    instead of failing, cases/C17), foreign keys, ``synchronous=NORMAL``: for every
+    SQLite connection, the ORM's (:func:`claims.db.make_engine`) and the cycle's."""
+    cur = conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.close()
 
 
 def sqlite_datetime(t: dt.datetime) -> str:
@@ -89,10 +101,7 @@ class RawDB:
             if not Path(path).exists():
                 raise SchemaMissing(f"{path}: no such database (run `tracker load` first)")
             conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False)
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-            conn.execute("PRAGMA foreign_keys=ON")
-            conn.execute("PRAGMA synchronous=NORMAL")
+            sqlite_pragmas(conn)
             raw = cls(conn, "sqlite")
         elif scheme.split("+")[0] in ("postgresql", "postgres") and sep:
             import psycopg
