@@ -5,6 +5,7 @@ in ONE transaction per watch, in name order. Input: Watch rows; output: a :class
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import logging
 import time
@@ -23,6 +24,7 @@ from tracker.adapters.base import (
     Fetched,
     ObservedValue,
     ParseResult,
+    check_kind,
     get_adapter,
     read_files,
 )
@@ -38,6 +40,9 @@ log = logging.getLogger(__name__)
 FAILING_AFTER = 3  # consecutive failures before a watch is "failing" (watch param overrides)
 MAX_PAGES = 20  # cursor pages followed per watch and run
 AHEAD_PER_WORKER = 4  # watches fetched ahead of the recording thread, per worker
+# Group commit (RawDB.grouped): at most this many watches, or seconds, per commit.
+GROUP_MAX = 64
+GROUP_MAX_S = 0.25
 
 
 @dataclass
@@ -110,8 +115,12 @@ def run_check(
     one after another) fetch and parse at once in worker threads, each through the one
     ``client`` (thread-safe; a live client's :class:`~tracker.throttle.HostThrottle`
     caps requests and spacing per host). Workers never touch the database: the calling
-    thread records each watch's outcome in ONE transaction, in watch-name order, and
-    calls ``progress`` then, so results, row ids and events do not depend on timing.
+    thread records each watch's outcome as one unit (a savepoint), in watch-name order,
+    so results, row ids and events do not depend on timing. Recorded watches are
+    committed together (group commit: every ``GROUP_MAX`` watches or ``GROUP_MAX_S``
+    seconds, and before waiting for a fetch, so the write lock is never held across
+    network waits); ``progress`` is called for each once it is committed, and a kill
+    loses only uncommitted watches, each whole (the next run checks them again).
 
     Per watch (cases/C06, C12, C17): the fetch runs with the watch's stored
     validators and outside any transaction; a failed fetch or parse records no
@@ -188,24 +197,71 @@ def _run(
                 future = pool.submit(_gather, ctx, spec, headers) if missing is None else None
                 pending.append((spec, missing, future))
 
-        try:
-            fill()
-            while pending:  # name order
-                spec, missing, future = pending.popleft()
+        group = _Group(raw, summary, progress, keep_results)
+        with raw.grouped():
+            try:
                 fill()
-                if future is None:
-                    result = WatchResult(spec.name, "skipped", error=f"{missing} is not set")
-                else:
-                    result = _record(raw, spec, future.result(), index, names, clock, failing_after)
-                summary.add(result, keep_results)
-                if progress is not None:
-                    progress(result)
-        except BaseException:
-            for _spec, _missing, pending_future in pending:
-                if pending_future is not None:
-                    pending_future.cancel()
-            raise
+                while pending:  # name order
+                    spec, missing, future = pending.popleft()
+                    fill()
+                    if future is None:
+                        result = WatchResult(spec.name, "skipped", error=f"{missing} is not set")
+                    else:
+                        if not future.done():
+                            group.commit()  # never hold the write lock while waiting
+                        got = future.result()
+                        result = _record(raw, spec, got, index, names, clock, failing_after)
+                    group.add(result)
+                group.commit()
+            except BaseException:
+                for _spec, _missing, pending_future in pending:
+                    if pending_future is not None:
+                        pending_future.cancel()
+                # The watches recorded before the error are whole: keep them (the failed
+                # one was rolled back to its savepoint).
+                with contextlib.suppress(Exception):
+                    group.commit()
+                raise
     return summary
+
+
+class _Group:
+    """Watches recorded since the last commit of the cycle's group transaction
+    (:meth:`claims.rawdb.RawDB.grouped`): committed every ``GROUP_MAX`` watches or
+    ``GROUP_MAX_S`` seconds, and before waiting for a fetch; ``progress`` hears of a
+    watch only once it is committed."""
+
+    def __init__(
+        self,
+        raw: RawDB,
+        summary: CycleSummary,
+        progress: Callable[[WatchResult], None] | None,
+        keep_results: bool,
+    ) -> None:
+        self.raw = raw
+        self.summary = summary
+        self.progress = progress
+        self.keep_results = keep_results
+        self.results: list[WatchResult] = []
+        self.started = 0.0
+
+    def add(self, result: WatchResult) -> None:
+        if not self.results:
+            self.started = time.monotonic()
+        self.results.append(result)
+        if len(self.results) >= GROUP_MAX or time.monotonic() - self.started >= GROUP_MAX_S:
+            self.commit()
+
+    def commit(self) -> None:
+        self.raw.commit_group()
+        self.report()
+
+    def report(self) -> None:
+        results, self.results = self.results, []
+        for result in results:
+            self.summary.add(result, self.keep_results)
+            if self.progress is not None:
+                self.progress(result)
 
 
 def _plan(
@@ -260,7 +316,8 @@ def _gather(ctx: _FetchContext, spec: WatchSpec, extra_headers: dict[str, str]) 
     out = _Gathered()
     url: str | None = spec.url
     try:
-        adapter = get_adapter(spec.adapter)
+        check_kind(spec.adapter)  # a misconfigured watch sends no request
+        adapter: Adapter | None = None  # loaded after a 304 is ruled out (import time)
         while url and len(out.fetched) < MAX_PAGES:
             first = not out.fetched
             f = _get(
@@ -276,13 +333,14 @@ def _gather(ctx: _FetchContext, spec: WatchSpec, extra_headers: dict[str, str]) 
                 break
             ctx.store.put(f.body, f.sha256)
             out.fetched.append(f)
+            adapter = adapter or get_adapter(spec.adapter)
             parsed = adapter.parse(f, spec.params)
             for ov in parsed.values:
                 _check_vocabulary(ov, spec)
             out.pages.append((f, parsed))
             url = parsed.next_url
         out.complete = not url  # False when MAX_PAGES cut the listing short
-        if out.pages and out.pages[0][1].files:
+        if adapter is not None and out.pages and out.pages[0][1].files:
             _gather_files(ctx, spec, adapter, out, extra_headers)
     except (TrackerError, ValueError_) as exc:
         out.error = exc

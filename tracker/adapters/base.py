@@ -259,6 +259,13 @@ def get_adapter(kind: str) -> Adapter:
         raise ConfigError(f"unknown adapter kind {kind!r} (known: {known})") from None
 
 
+def check_kind(kind: str) -> None:
+    """Raise ConfigError (as :func:`get_adapter`) unless ``kind`` is registered or built
+    in, without importing its module (a cycle of 304s never needs the parser)."""
+    if kind not in _REGISTRY and kind not in BUILTIN:
+        get_adapter(kind)
+
+
 def adapter_kinds() -> list[str]:
     """Sorted kinds of every registered adapter (every built-in one imported)."""
     _load(sorted(set(BUILTIN.values())))
