@@ -44,3 +44,23 @@ def test_put_with_a_known_digest_stores_under_it(tmp_path):
     sha = hashlib.sha256(body).hexdigest()
     assert store.put(body, sha) == sha
     assert store.get(sha) == body
+
+
+def test_a_temp_file_left_by_a_crash_does_not_block_the_write(tmp_path):
+    """A killed process can leave its temp file; a later one with the same pid and
+    thread id falls back to a fresh temp name instead of failing or overwriting it."""
+    import os
+    import threading
+
+    store = SnapshotStore(tmp_path)
+    body = b"a page fetched again after a crash"
+    sha = hashlib.sha256(body).hexdigest()
+    (tmp_path / sha[:2]).mkdir()
+    left = tmp_path / sha[:2] / f".tmp-{sha[:16]}-{os.getpid()}-{threading.get_ident()}"
+    left.write_bytes(b"half a bo")
+    assert store.put(body, sha) == sha
+    assert store.get(sha) == body
+    assert left.read_bytes() == b"half a bo"
+    assert sorted(p.name for p in left.parent.iterdir()) == sorted([sha, left.name])
+    with pytest.raises(ValueError, match="not a sha256"):
+        store.put(body, "../../x")

@@ -6,10 +6,12 @@ Input: bytes; output: their sha256 (hex). Storage only; the refetch policy
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
 import tempfile
+import threading
 from pathlib import Path
 
 DEFAULT_ROOT = Path("data") / "snapshots"
@@ -38,24 +40,32 @@ class SnapshotStore:
         has it (a fetch hashes every body), saves hashing twice; it must be the body's."""
         if sha is None:
             sha = hashlib.sha256(body).hexdigest()
-        target = self.path(sha)
-        if target.exists():
+        elif not _SHA.match(sha):
+            raise ValueError(f"not a sha256 hex digest: {sha!r}")
+        shard = os.path.join(self.root, sha[:2])
+        target = os.path.join(shard, sha)
+        if os.path.exists(target):
             return sha
-        shard = str(target.parent)
         if shard not in self._dirs:  # a set lookup instead of a mkdir per body
-            target.parent.mkdir(parents=True, exist_ok=True)
+            os.makedirs(shard, exist_ok=True)
             self._dirs.add(shard)
+        # One writer per (process, thread) at a time, so this temp name is free unless a
+        # crashed process with the same pid left it: then O_EXCL fails and mkstemp picks.
+        tmp = os.path.join(shard, f".tmp-{sha[:16]}-{os.getpid()}-{threading.get_ident()}")
         try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
             fd, tmp = tempfile.mkstemp(dir=shard, prefix=".tmp-")
         except FileNotFoundError:  # the folder was removed since (a long-running scheduler)
-            target.parent.mkdir(parents=True, exist_ok=True)
+            os.makedirs(shard, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=shard, prefix=".tmp-")
         try:
             with os.fdopen(fd, "wb") as fh:
                 fh.write(body)
             os.replace(tmp, target)
         except BaseException:
-            Path(tmp).unlink(missing_ok=True)
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
             raise
         return sha
 
