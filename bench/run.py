@@ -32,7 +32,9 @@ from procs import MIB, Run, child_env, fmt_run, measured, run_process  # noqa: E
 from report import (  # noqa: E402
     cycle_rows,
     evaluate,
+    median,
     mem_sites,
+    paired_ratios,
     print_import_profile,
     print_mem_sites,
     print_table,
@@ -149,6 +151,9 @@ class Urlwatch:
 
 SCENARIOS = ("first", "unchanged", "changed10")
 MEM: dict[int, dict | None] = {}  # pages -> mem_sites() of that run
+# pages -> {tool: {scenario: [Run per repetition]}}; repetition i of both tools ran
+# back to back, so their ratio is paired (the same machine conditions).
+RUNS: dict[int, dict[str, dict[str, list[Run]]]] = {}
 
 
 def cycle_bench(
@@ -192,6 +197,7 @@ def cycle_bench(
                     print(f"  {tool:<9} {n:>5} {scenario:<10} {fmt_run(r)}", flush=True)
             if rep == 0:
                 MEM[n] = mem_sites(work)
+    RUNS[n] = runs
     return {
         tool: {sc: sorted(rs, key=lambda r: r.wall_s)[len(rs) // 2] for sc, rs in by_sc.items()}
         for tool, by_sc in runs.items()
@@ -321,11 +327,23 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(f"  import-only baseline of a cycle process: {base_rss / MIB:.1f} MiB peak RSS")
         if "urlwatch" in small:
-            ratio_rows = [["scenario", "wall ours/urlwatch", "peak RSS ours/urlwatch"]]
+            ratio_rows = [
+                ["scenario", "wall ratio: paired median (range)", "of medians", "CPU ratio",
+                 "peak RSS ratio"]
+            ]  # fmt: skip
             for sc in SCENARIOS:
                 o, u = small["ours"][sc], small["urlwatch"][sc]
-                ratio_rows.append([sc, f"{o.wall_s / u.wall_s:.2f}", f"{o.rss / u.rss:.2f}"])
-            print_table(f"Side by side with urlwatch, {args.pages} pages", ratio_rows)
+                walls = paired_ratios(RUNS[args.pages], sc, "wall_s")
+                cpus = paired_ratios(RUNS[args.pages], sc, "cpu_s")
+                ratio_rows.append([
+                    sc, f"{median(walls):.2f} ({min(walls):.2f}-{max(walls):.2f})",
+                    f"{o.wall_s / u.wall_s:.2f}", f"{median(cpus):.2f}", f"{o.rss / u.rss:.2f}",
+                ])  # fmt: skip
+            print_table(
+                f"Side by side with urlwatch, {args.pages} pages (ours / urlwatch; a pair is "
+                "one repetition, run back to back)",
+                ratio_rows,
+            )
         if site:
             print(
                 f"\nSite build ({site['subjects']:,} subjects, {site['claims']:,} claims): "
@@ -348,7 +366,7 @@ def main(argv: list[str] | None = None) -> int:
             else "Extraction: not available (bench/extract_bench.py absent)"
         )
 
-        targets = evaluate(args, small, big, site)
+        targets = evaluate(args, small, big, site, RUNS.get(args.pages))
         print_table("Targets", [["target", "measured", "status"], *targets])
         if any(t[2] == "MISSED" and "RSS" in t[0] for t in targets):
             print_import_profile()
