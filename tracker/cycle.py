@@ -1,6 +1,7 @@
 """One check cycle: for each watch, fetch (worker threads, no transaction open), store
-the snapshot, parse, match subjects, then record observations, events and watch health
-in ONE transaction per watch, in name order. Input: Watch rows; output: a :class:`CycleSummary`.
+the snapshot, parse, match subjects, then record observations, events and watch health,
+each watch all or nothing (a savepoint; watches are committed in groups), in name order.
+Input: Watch rows; output: a :class:`CycleSummary`.
 """
 
 from __future__ import annotations
@@ -380,7 +381,7 @@ def _record(
     clock: Callable[[], dt.datetime],
     failing_after: int,
 ) -> WatchResult:
-    """Record one watch's outcome (calling thread, one transaction) and log it."""
+    """Record one watch's outcome (calling thread, one transaction or savepoint) and log it."""
     if got.error is not None:
         result = record_failure(raw, spec, got.error, got.fetched, clock(), failing_after)
     else:

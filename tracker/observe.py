@@ -1,4 +1,5 @@
-"""Recording one watch's outcome in ONE transaction: snapshot rows, observations (one
+"""Recording one watch's outcome in ONE transaction (a savepoint inside the cycle's group
+commit, :meth:`claims.rawdb.RawDB.grouped`): snapshot rows, observations (one
 row per distinct value, first/last seen), subscriber events, and watch health.
 Input: parsed pages or the error; output: a :class:`WatchResult`.
 """
