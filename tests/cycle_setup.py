@@ -38,6 +38,16 @@ SUBJECTS = [
 ]
 
 
+def add_named_subject(s: Session, slug: str, name: str) -> int:
+    """A subject whose ``name`` alias is ``name`` (how html_page rows find it); its id."""
+    subject = Subject(slug=slug, name=name)
+    s.add(subject)
+    s.flush()
+    assert subject.id is not None
+    s.add(SubjectAlias(subject_id=subject.id, namespace="name", alias=name))
+    return subject.id
+
+
 def add_subjects(engine) -> dict[str, int]:
     """Insert the three demo subjects with aliases; returns slug -> id."""
     ids: dict[str, int] = {}

@@ -9,10 +9,9 @@ import threading
 
 import httpx
 import pytest
-from cycle_setup import add_watch
+from cycle_setup import add_named_subject, add_watch
 from sqlmodel import Session
 
-from claims.models import Subject, SubjectAlias
 from claims.rawdb import RawDB
 from tracker.cycle import run_check
 from tracker.fetch import make_client
@@ -77,10 +76,7 @@ def _add_page_watches(engine, n: int) -> None:
     """``n`` watches of one-row pages, each naming its own subject ``Model <i>``."""
     with Session(engine) as s:
         for i in range(n):
-            subject = Subject(slug=f"model-{i}", name=f"Model {i}")
-            s.add(subject)
-            s.flush()
-            s.add(SubjectAlias(subject_id=subject.id, namespace="name", alias=f"Model {i}"))
+            add_named_subject(s, f"model-{i}", f"Model {i}")
         s.commit()
     for i in range(n):
         add_watch(engine, f"p{i:02d}", "html_page", f"https://example.org/m/{i}",

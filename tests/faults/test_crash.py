@@ -19,11 +19,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from cycle_setup import add_named_subject
 from sqlalchemy import text
 from sqlmodel import Session, select
 
 from claims.db import make_engine
-from claims.models import Event, Observation, Subject, SubjectAlias, Watch, dumps
+from claims.models import Event, Observation, Watch, dumps
 from tracker.cycle import run_check
 from tracker.fetch import FetchSettings, make_client
 from tracker.snapshots import SnapshotStore
@@ -108,10 +109,7 @@ def seed(db: Path, base: str) -> None:
     engine = make_engine(db)
     with Session(engine) as s:
         for i in range(N_WATCHES):
-            subj = Subject(slug=f"crash-model-{i}", name=f"Crash Model {i}")
-            s.add(subj)
-            s.flush()
-            s.add(SubjectAlias(subject_id=subj.id, namespace="name", alias=f"Crash Model {i}"))
+            add_named_subject(s, f"crash-model-{i}", f"Crash Model {i}")
             s.add(
                 Watch(
                     name=f"card-{i:02d}",
