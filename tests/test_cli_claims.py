@@ -223,3 +223,28 @@ def test_subjects_can_come_from_the_database(tmp_path):
     result = import_candidates(engine, [item], SourceInfo("s1"), [ref])
     assert (result.stored, result.present, result.skipped) == (1, 0, 0)
     assert subjects_from_db(engine) == [ref]
+
+
+# A headline shown twice, a figure in a long qualifier, a date without its year, and the
+# headline's figure again in another sentence.
+REPEATS = (
+    "Kimi K3.1 Pro chega com 2,8 trilhões de parâmetros\n\n"
+    "Kimi K3.1 Pro chega com 2,8 trilhões de parâmetros\n\n"
+    "O Kimi K3.1 Pro marcou 65,7% no Terminal-Bench 4.0, segundo a Moonshot AI. "
+    "Os pesos abertos ficam para 4 de novembro.\n\n"
+    "O modelo tem 2,8 trilhões de parâmetros no total.\n"
+)
+
+
+def test_extract_json_gives_a_repeated_headline_once(tmp_path):
+    f = tmp_path / "a.txt"
+    f.write_text(REPEATS, encoding="utf-8")
+    r = _extract(str(f), "--lang", "pt-BR", "--published", "2026-10-27", "--json")
+    assert r.exit_code == 0, r.output
+    got = [(c["start"], c["attribute"], c["text"]) for c in json.loads(r.stdout)]
+    assert got == [
+        (24, "total_params", "2,8 trilhões"),  # the second headline (at 76) is dropped
+        (127, "benchmark_score", "65,7%"),
+        (207, "weights_release_date", "4 de novembro"),
+        (236, "total_params", "2,8 trilhões"),  # another sentence: kept
+    ]
