@@ -236,6 +236,30 @@ REPEATS = (
 )
 
 
+def test_extract_piped_table_keeps_cells_whole_after_the_warnings(tmp_path):
+    f = tmp_path / "a.txt"
+    f.write_text(REPEATS, encoding="utf-8")
+    r = _extract(str(f), "--lang", "pt-BR")  # CliRunner's stdout is not a terminal
+    assert r.exit_code == 0, r.output
+    # the warning comes before the table (r.output interleaves stderr and stdout)
+    assert r.output.splitlines()[0] == (
+        "warning: 1 date(s) without a year or relative to the article were skipped: give the "
+        "published date (--published YYYY-MM-DD)"
+    )
+    rows = [line for line in r.stdout.splitlines() if line.startswith("│")]
+    assert rows == [
+        "│ kimi-k3.1-pro │ total_params    │                                       │ 2.8T params "
+        "│             │ 2,8 trilhões │ 24  │",
+        "│ kimi-k3.1-pro │ benchmark_score │ benchmark=Terminal-Bench, version=4.0 │ 65.7%       "
+        "│ Moonshot AI │ 65,7%        │ 127 │",
+        "│ kimi-k3.1-pro │ total_params    │                                       │ 2.8T params "
+        "│             │ 2,8 trilhões │ 236 │",
+    ]
+    assert r.stdout.splitlines()[-1].strip() == (
+        "3 candidates; 1 warning printed before this table (stderr)"
+    )
+
+
 def test_extract_json_gives_a_repeated_headline_once(tmp_path):
     f = tmp_path / "a.txt"
     f.write_text(REPEATS, encoding="utf-8")

@@ -16,6 +16,7 @@ from claims.rawdb import RawDB, SchemaMissing
 from tracker.errors import TrackerError
 
 if TYPE_CHECKING:
+    from rich.table import Table
     from sqlalchemy.engine import Engine
 
 
@@ -104,6 +105,23 @@ class TrackerTyper(typer.Typer):
 _WIDTH = None if sys.stdout.isatty() else 200
 console = Console(highlight=False, soft_wrap=not sys.stdout.isatty(), width=_WIDTH)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+
+_UNBOUNDED = 1_000_000  # a width no table reaches: measure it unconstrained
+
+
+def print_table(table: Table) -> None:
+    """Print ``table`` without losing text. Piped or redirected, it is laid out at its
+    natural width (as wide as its longest cells, one line per row), so scripts and logs
+    get every cell whole; on a terminal a cell too long for its column wraps instead of
+    ending in "…"."""
+    for column in table.columns:
+        column.overflow = "fold"
+    if console.is_terminal:
+        console.print(table)
+        return
+    natural = console.measure(table, options=console.options.update_width(_UNBOUNDED)).maximum
+    Console(file=console.file, width=max(natural, 1), highlight=False).print(table)
+
 
 DbOpt = Annotated[
     str | None,
