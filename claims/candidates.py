@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,3 +47,23 @@ class Candidate:
             "how": self.how,
             "warnings": list(self.warnings),
         }
+
+
+def drop_repeats(candidates: Sequence[Candidate]) -> list[Candidate]:
+    """``candidates`` without repeats of one sentence: a headline printed twice (page
+    title and heading) states its figures once. Candidates alike in subject, attribute,
+    qualifiers, value, claimant, the figure as written and its sentence's text (at the
+    same place in it) keep only the first; the same figure in another sentence stays."""
+    seen: set[tuple[object, ...]] = set()
+    out: list[Candidate] = []
+    for c in candidates:
+        s = c._sentence
+        quote = (s.text.strip(), c.start - s.start) if s is not None else (None, c.start)
+        key = (
+            c.subject, c.attribute, tuple(sorted(c.qualifiers.items())), c.value.key(),
+            c.claimant, c.text, quote,
+        )  # fmt: skip
+        if key not in seen:
+            seen.add(key)
+            out.append(c)
+    return out

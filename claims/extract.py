@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from claims import extract_rules as R
 from claims.attribution import resolve
-from claims.candidates import Candidate
+from claims.candidates import Candidate, drop_repeats
 from claims.claimants import ClaimantMention, find_claimants, named_org_after
 from claims.dates import scan_dates
 from claims.figures import Figure, scan_figures
@@ -54,7 +54,8 @@ def extract(
     paragraph, then ``default_subject``. Conditional sentences ("Se ...", "If ...") and
     questions yield nothing. Raises nothing on odd text: a figure that cannot be read
     unambiguously ("1,000" in pt, "bilhões" in pt-PT) yields no candidate, and its reason
-    is appended to ``warnings`` when a list is given.
+    is appended to ``warnings`` when a list is given. A sentence repeated word for word
+    (a headline shown twice) gives its candidates once (:func:`drop_repeats`).
     """
     locale = detect_locale(text) if not lang or lang == "auto" else normalize_locale(lang)
     ctx = _Context(text, subjects, locale, published, tz)
@@ -63,7 +64,7 @@ def extract(
         warnings.extend(ctx.warnings)
     items.sort(key=lambda c: c.start)
     resolve(items, ctx, default_subject)
-    return [c for c in items if c.attribute]
+    return drop_repeats([c for c in items if c.attribute])
 
 
 class _Context:

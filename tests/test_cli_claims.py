@@ -223,3 +223,52 @@ def test_subjects_can_come_from_the_database(tmp_path):
     result = import_candidates(engine, [item], SourceInfo("s1"), [ref])
     assert (result.stored, result.present, result.skipped) == (1, 0, 0)
     assert subjects_from_db(engine) == [ref]
+
+
+# A headline shown twice, a figure in a long qualifier, a date without its year, and the
+# headline's figure again in another sentence.
+REPEATS = (
+    "Kimi K3.1 Pro chega com 2,8 trilhões de parâmetros\n\n"
+    "Kimi K3.1 Pro chega com 2,8 trilhões de parâmetros\n\n"
+    "O Kimi K3.1 Pro marcou 65,7% no Terminal-Bench 4.0, segundo a Moonshot AI. "
+    "Os pesos abertos ficam para 4 de novembro.\n\n"
+    "O modelo tem 2,8 trilhões de parâmetros no total.\n"
+)
+
+
+def test_extract_piped_table_keeps_cells_whole_after_the_warnings(tmp_path):
+    f = tmp_path / "a.txt"
+    f.write_text(REPEATS, encoding="utf-8")
+    r = _extract(str(f), "--lang", "pt-BR")  # CliRunner's stdout is not a terminal
+    assert r.exit_code == 0, r.output
+    # the warning comes before the table (r.output interleaves stderr and stdout)
+    assert r.output.splitlines()[0] == (
+        "warning: 1 date(s) without a year or relative to the article were skipped: give the "
+        "published date (--published YYYY-MM-DD)"
+    )
+    rows = [line for line in r.stdout.splitlines() if line.startswith("│")]
+    assert rows == [
+        "│ kimi-k3.1-pro │ total_params    │                                       │ 2.8T params "
+        "│             │ 2,8 trilhões │ 24  │",
+        "│ kimi-k3.1-pro │ benchmark_score │ benchmark=Terminal-Bench, version=4.0 │ 65.7%       "
+        "│ Moonshot AI │ 65,7%        │ 127 │",
+        "│ kimi-k3.1-pro │ total_params    │                                       │ 2.8T params "
+        "│             │ 2,8 trilhões │ 236 │",
+    ]
+    assert r.stdout.splitlines()[-1].strip() == (
+        "3 candidates; 1 warning printed before this table (stderr)"
+    )
+
+
+def test_extract_json_gives_a_repeated_headline_once(tmp_path):
+    f = tmp_path / "a.txt"
+    f.write_text(REPEATS, encoding="utf-8")
+    r = _extract(str(f), "--lang", "pt-BR", "--published", "2026-10-27", "--json")
+    assert r.exit_code == 0, r.output
+    got = [(c["start"], c["attribute"], c["text"]) for c in json.loads(r.stdout)]
+    assert got == [
+        (24, "total_params", "2,8 trilhões"),  # the second headline (at 76) is dropped
+        (127, "benchmark_score", "65,7%"),
+        (207, "weights_release_date", "4 de novembro"),
+        (236, "total_params", "2,8 trilhões"),  # another sentence: kept
+    ]

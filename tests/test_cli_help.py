@@ -35,3 +35,34 @@ def test_help_shows_no_bool_type_and_no_python_types(path):
     assert "<list[" not in text  # a repeatable option names what it takes
     assert re.search(r"--help\s+Show this message and exit\.", text)
     assert not re.search(r"--(json|help)\s+<", text), "a flag takes no value: no type shown"
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["review"], "error: missing argument 'ID'; see `tracker review --help`"),
+        (["review", "3"], "error: missing option '--dismiss'; see `tracker review --help`"),
+        (["status"], "error: missing argument 'SUBJECT'; see `tracker status --help`"),
+        (["check", "--bogus"], "error: no such option: --bogus; see `tracker check --help`"),
+        (
+            ["serve", "--port", "x"],
+            "error: invalid value for '--port': Input should be a valid integer, unable to "
+            "parse string as an integer; see `tracker serve --help`",
+        ),
+        (["nosuch"], "error: no such command 'nosuch'; see `tracker --help`"),
+        (["claims", "nosuch"], "error: no such command 'nosuch'; see `tracker claims --help`"),
+        (
+            ["alerts", "test", "--to"],
+            "error: option '--to' requires an argument; see `tracker alerts test --help`",
+        ),
+    ],
+)
+def test_usage_errors_are_one_line_and_exit_2(args, line):
+    result = CliRunner().invoke(app, args, prog_name="tracker")
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", line + "\n")
+
+
+def test_a_group_without_a_command_still_shows_its_help():
+    result = CliRunner().invoke(app, ["claims"], prog_name="tracker")
+    assert "Usage: tracker claims [OPTIONS] COMMAND [ARGS]..." in result.output
+    assert "error:" not in result.output

@@ -81,3 +81,33 @@ def test_errors_are_one_line_and_exit_1(cli):
         r.output.strip()
         == "error: --now: 'yesterday' is not an ISO date-time (e.g. 2026-11-29T12:00Z)"
     )
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        ("abc", "'abc' is not a discrepancy id (a number such as 3, from `tracker discrepancies`)"),
+        ("1.5", "'1.5' is not a discrepancy id (a number such as 3, from `tracker discrepancies`)"),
+    ],
+)
+def test_review_with_a_bad_id_is_one_line_and_exit_2(engine, given, said):
+    from tracker.cli import app
+
+    build_demo_db(engine)
+    r = CliRunner().invoke(
+        app,
+        ["review", given, "--dismiss", "x", "--db", str(engine.url.database)],
+        prog_name="tracker",
+    )
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr == (f"error: invalid value for 'ID': {said}; see `tracker review --help`\n")
+
+
+def test_review_takes_an_id_as_discrepancies_prints_it(cli):
+    cli("verify", "--now", "2026-11-29T12:00Z")
+    r = cli("review", "#1", "--dismiss", "checked")
+    assert (r.exit_code, r.output) == (
+        0,
+        "dismissed discrepancy #1 (the same score reported for two versions of a benchmark): "
+        "checked\n",
+    )

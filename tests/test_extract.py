@@ -258,3 +258,14 @@ def test_dates_that_need_the_published_date_are_reported_not_dropped_silently(su
         date_value("2026-11-04", relation="by")
     ]
     assert notes == []
+
+
+def test_a_sentence_repeated_word_for_word_gives_its_candidates_once(subjects):
+    headline = "Kimi K3.1 Pro tem 2,8 trilhões de parâmetros e 104 bilhões ativos."
+    text = f"{headline}\n\n{headline}\n\nO Kimi K3.1 Pro tem 2,8 trilhões de parâmetros.\n"
+    got = [(c.start, c.attribute, c.value) for c in run(text, subjects, "pt-BR")]
+    assert got == [
+        (18, "total_params", quantity("2.8", "params", scale=T)),
+        (47, "active_params", quantity("104", "params", scale=B)),
+        (156, "total_params", quantity("2.8", "params", scale=T)),
+    ]

@@ -233,3 +233,28 @@ def test_watches_without_a_scheduler_show_when_each_watch_is_due(tmp_path, monke
         assert text in result.output
     result = CliRunner().invoke(app, ["watches", "--db", str(db), "--json"])
     assert json.loads(result.stdout)["watches"][0]["next_run"] == "2026-03-02T12:40:00Z"
+
+
+def test_watches_piped_keeps_a_long_error_whole_on_its_row(tmp_path):
+    db = seeded_db(tmp_path / "long.db")
+    error = (
+        "https://example.test/api/models?author=someone&sort=createdAt&direction=-1"
+        "&limit=100: network error ([Errno -2] Name or service not known)"
+    )
+    engine = make_engine(db)
+    with Session(engine) as s:
+        s.add(
+            Watch(
+                name="listing",
+                adapter="huggingface_org",
+                url="https://example.test/api/models",
+                state="failing",
+                last_error=error,
+            )
+        )
+        s.commit()
+    engine.dispose()
+    result = CliRunner().invoke(app, ["watches", "--db", str(db)])  # stdout is not a tty
+    assert result.exit_code == 0, result.output
+    row = next(line for line in result.stdout.splitlines() if "│ listing " in line)
+    assert row.endswith(f"│ {error} │")

@@ -15,10 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
-from tracker.cli_common import TrackerTyper, open_db
+from tracker.cli_common import TrackerTyper, open_db, plural, print_table
 from tracker.errors import ConfigError, TrackerError
 
 if TYPE_CHECKING:
@@ -143,6 +142,7 @@ def extract_cmd(
         )
     except TrackerError as exc:
         raise _fail(exc) from None
+    # Warnings go out before any result (stderr, flushed); the table's caption counts them.
     for note in notes:
         typer.echo(f"warning: {note}", err=True)
     if as_json:
@@ -150,9 +150,13 @@ def extract_cmd(
             json.dumps([c.to_dict() for c in found], ensure_ascii=False, indent=2) + "\n"
         )
         return
-    table = Table(title=article.title or source)
+    caption = plural(len(found), "candidate")
+    if notes:
+        caption += f"; {plural(len(notes), 'warning')} printed before this table (stderr)"
+    table = Table(title=article.title or source, caption=caption)
     for col in ("subject", "attribute", "qualifiers", "value", "claimant", "text", "at"):
-        table.add_column(col)
+        # names and offsets stay on one line; the free text wraps first
+        table.add_column(col, no_wrap=col in ("subject", "attribute", "at"))
     for c in found:
         quals = ", ".join(f"{k}={v}" for k, v in c.qualifiers.items())
         table.add_row(
@@ -164,7 +168,7 @@ def extract_cmd(
             c.text,
             str(c.start),
         )
-    Console().print(table)
+    print_table(table)
 
 
 @claims_app.command("import")

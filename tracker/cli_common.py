@@ -16,6 +16,7 @@ from claims.rawdb import RawDB, SchemaMissing
 from tracker.errors import TrackerError
 
 if TYPE_CHECKING:
+    from rich.table import Table
     from sqlalchemy.engine import Engine
 
 
@@ -32,12 +33,58 @@ class _FlagsTakeNoValue:
         return params
 
 
-class TrackerCommand(_FlagsTakeNoValue, typer.core.TyperCommand):
-    """A command whose ``--help`` shows flags without a value type."""
+# click's UsageError, found through typer's public BadParameter: typer vendors click.
+_UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
 
 
-class TrackerGroup(_FlagsTakeNoValue, typer.core.TyperGroup):
-    """A command group whose ``--help`` shows flags without a value type."""
+def usage_error_line(exc: Any, command_path: str = "tracker") -> str:
+    """A click usage error as one line: ``error: missing argument 'ID'; see `tracker
+    review --help```, instead of typer's boxed usage panel. ``command_path`` is used
+    when the error carries no context."""
+    message = " ".join(exc.format_message().split("\n")).strip().rstrip(".")
+    if message[:1].isupper() and message[1:2].islower():  # "Missing ..." but not "ID ..."
+        message = message[0].lower() + message[1:]
+    where = exc.ctx.command_path if exc.ctx is not None else command_path
+    return f"error: {message}; see `{where} --help`"
+
+
+def _one_line_usage_errors(exc: Exception, command_path: str) -> typer.Exit:
+    err_console.print(usage_error_line(exc, command_path), markup=False)
+    return typer.Exit(2)  # click's status for usage errors
+
+
+class _OneLineUsageErrors:
+    """A bad or missing argument or option, or an unknown command, is one ``error:`` line
+    on stderr and exit status 2, like the CLI's other errors (no usage panel)."""
+
+    # Any: typer's vendored click classes again.
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any
+    ) -> Any:
+        try:
+            return super().make_context(info_name, args, parent, **extra)  # type: ignore[misc]
+        except _UsageError as exc:
+            if type(exc).__name__ == "NoArgsIsHelpError":  # `tracker claims`: show help
+                raise
+            path = " ".join(p for p in (parent and parent.command_path, info_name) if p)
+            raise _one_line_usage_errors(exc, path or "tracker") from None
+
+
+class TrackerCommand(_OneLineUsageErrors, _FlagsTakeNoValue, typer.core.TyperCommand):
+    """A command whose ``--help`` shows flags without a value type and whose usage errors
+    are one line."""
+
+
+class TrackerGroup(_OneLineUsageErrors, _FlagsTakeNoValue, typer.core.TyperGroup):
+    """A command group whose ``--help`` shows flags without a value type and whose usage
+    errors (an unknown command included) are one line."""
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        """``TyperGroup.resolve_command``; "No such command" becomes one line."""
+        try:
+            return super().resolve_command(ctx, args)
+        except _UsageError as exc:
+            raise _one_line_usage_errors(exc, ctx.command_path) from None
 
 
 class TrackerTyper(typer.Typer):
@@ -58,6 +105,23 @@ class TrackerTyper(typer.Typer):
 _WIDTH = None if sys.stdout.isatty() else 200
 console = Console(highlight=False, soft_wrap=not sys.stdout.isatty(), width=_WIDTH)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+
+_UNBOUNDED = 1_000_000  # a width no table reaches: measure it unconstrained
+
+
+def print_table(table: Table) -> None:
+    """Print ``table`` without losing text. Piped or redirected, it is laid out at its
+    natural width (as wide as its longest cells, one line per row), so scripts and logs
+    get every cell whole; on a terminal a cell too long for its column wraps instead of
+    ending in "…"."""
+    for column in table.columns:
+        column.overflow = "fold"
+    if console.is_terminal:
+        console.print(table)
+        return
+    natural = console.measure(table, options=console.options.update_width(_UNBOUNDED)).maximum
+    Console(file=console.file, width=max(natural, 1), highlight=False).print(table)
+
 
 DbOpt = Annotated[
     str | None,

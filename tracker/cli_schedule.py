@@ -14,7 +14,15 @@ from typing import Annotated
 import typer
 
 from claims.canonical import utcnow
-from tracker.cli_common import DbOpt, JsonOpt, console, friendly_errors, open_db, print_json
+from tracker.cli_common import (
+    DbOpt,
+    JsonOpt,
+    console,
+    friendly_errors,
+    open_db,
+    print_json,
+    print_table,
+)
 
 log = logging.getLogger("tracker.schedule")
 
@@ -123,7 +131,7 @@ def watches_cmd(db: DbOpt = None, json_out: JsonOpt = False) -> None:
             w["state"],
             w["last_error"] or "",
         )
-    console.print(table)
+    print_table(table)
 
 
 def register(app: typer.Typer) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 from typing import Annotated, Any
 
 import typer
@@ -111,9 +112,22 @@ def discrepancies_cmd(
             typer.echo(_side_text(side))
 
 
+def _discrepancy_id(text: str) -> int:
+    """``ID`` of ``tracker review``: a whole number, or ``#3`` as `tracker discrepancies`
+    prints it; anything else is a usage error (one line, exit 2)."""
+    digits = text.strip().removeprefix("#")
+    if not re.fullmatch(r"[0-9]+", digits):
+        raise typer.BadParameter(
+            f"{text!r} is not a discrepancy id (a number such as 3, from `tracker discrepancies`)"
+        )
+    return int(digits)
+
+
 @friendly_errors
 def review_cmd(
-    discrepancy_id: Annotated[int, typer.Argument(metavar="ID", help="Discrepancy id")],
+    discrepancy_id: Annotated[
+        int, typer.Argument(metavar="ID", help="Discrepancy id", parser=_discrepancy_id)
+    ],
     dismiss: Annotated[
         str, typer.Option("--dismiss", help="Dismiss it with this note (kept on later runs)")
     ],

@@ -18,6 +18,7 @@ from tracker.cli_common import (
     DbOpt,
     JsonOpt,
     console,
+    err_console,
     friendly_errors,
     open_cycle_db,
     open_db,
@@ -189,17 +190,36 @@ def record(
     """Run one live cycle and save every HTTP exchange as HAR 1.2.
 
     Replay it later with `tracker check --replay FILE` to get the same observations
-    offline. Credential headers are never written.
+    offline. Credential headers are never written. Exit status: 0 every watch recorded;
+    3 some watches failed (the others are recorded); 1 none succeeded, and FILE is
+    left as it was (not created, not overwritten).
     """
-    from tracker.offline import record_check
+    from tracker.errors import NothingRecorded
+    from tracker.offline import failed_names, record_check
 
-    summary, path = record_check(
-        open_db(db), out, snapshot_store=SnapshotStore(snapshots), watch_names=watch
-    )
+    try:
+        summary, path = record_check(
+            open_db(db), out, snapshot_store=SnapshotStore(snapshots), watch_names=watch
+        )
+    except NothingRecorded as exc:
+        _show_record(exc.summary, None, json_out)
+        raise  # friendly_errors: one `error:` line, exit 1
+    _show_record(summary, path, json_out)
+    if summary.failing:
+        err_console.print(
+            f"warning: {summary.failing} of {summary.checked} watches failed "
+            f"({failed_names(summary)}); {path} holds the others",
+            markup=False,
+        )
+        raise typer.Exit(3)
+
+
+def _show_record(summary: CycleSummary, path: Path | None, json_out: bool) -> None:
     if json_out:
-        print_json({"har": str(path), **summary.to_dict()})
-    else:
-        print_summary(summary)
+        print_json({"har": str(path) if path else None, **summary.to_dict()})
+        return
+    print_summary(summary)
+    if path is not None:
         console.print(f"recorded to {path}")
 
 

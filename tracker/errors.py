@@ -9,9 +9,11 @@
     │   ├── TooLarge              body over the size cap
     │   ├── NotRecorded           --replay: the request is not in the HAR file
     │   └── Disallowed            robots.txt disallows the URL (or is unreachable)
-    └── ParseError                the body cannot be read as the adapter's format
-        └── LayoutChanged         the expected element/key is missing: the watch is
-                                  marked failing; never read as "the value disappeared"
+    ├── ParseError                the body cannot be read as the adapter's format
+    │   └── LayoutChanged         the expected element/key is missing: the watch is
+    │                             marked failing; never read as "the value disappeared"
+    └── NothingRecorded           `tracker record`: no watch fetched anything, so no
+                                  HAR file was written (one already there is kept)
 
 Each FetchError/ParseError carries ``kind`` (a short machine name stored on the watch).
 """
@@ -90,3 +92,14 @@ class ParseError(TrackerError):
 
 class LayoutChanged(ParseError):
     kind = "layout_changed"
+
+
+class NothingRecorded(TrackerError):
+    """A recording cycle in which no watch succeeded; ``summary`` is its CycleSummary
+    (the CLI still prints it). The HAR file was not written."""
+
+    kind = "nothing_recorded"
+
+    def __init__(self, message: str, summary: object) -> None:
+        super().__init__(message)
+        self.summary = summary

@@ -230,7 +230,10 @@ def write_har(path: str | Path, entries: list[dict[str, Any]], *, comment: str =
     out = Path(path)
     out.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(har_document(entries, comment=comment), indent=2, ensure_ascii=False)
-    out.write_text(text + "\n", encoding="utf-8")
+    # Written beside and renamed: an interrupted write never truncates an older capture.
+    tmp = out.with_name(f".{out.name}.tmp")
+    tmp.write_text(text + "\n", encoding="utf-8")
+    tmp.replace(out)
     return out
 
 

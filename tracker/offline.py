@@ -17,7 +17,7 @@ from sqlmodel import Session, select
 from claims.models import Watch
 from tracker.adapters.base import Fetched, ParseResult, get_adapter, read_files
 from tracker.cycle import CycleSummary, run_check
-from tracker.errors import ConfigError, TrackerError
+from tracker.errors import ConfigError, NothingRecorded, TrackerError
 from tracker.fetch import FetchSettings, fetch, live_transport, make_client
 from tracker.har import HarRecorder, HarReplayTransport
 from tracker.snapshots import SnapshotStore
@@ -106,11 +106,18 @@ def record_check(
 
     ``inner`` is the transport to record (default: the live, per-host-throttled one;
     tests pass a MockTransport). ``run_kwargs`` go to :func:`run_check`.
+
+    Raises :class:`NothingRecorded` (carrying the summary) when no watch succeeded:
+    ``out`` is then neither created nor overwritten, so an earlier capture is kept.
+    Some watches failing is not an error: the others are written, and the summary's
+    ``failing`` says how many did not make it.
     """
     s = settings or FetchSettings.from_env()
     recorder = HarRecorder(inner if inner is not None else live_transport(s))
     with make_client(s, transport=recorder) as client:
         summary = run_check(engine, client, snapshot_store=snapshot_store, **run_kwargs)
+    if summary.changed + summary.unchanged == 0:
+        raise NothingRecorded(f"{nothing_recorded(summary)}; {out} not written", summary)
     # Workers finish in any order; the file lists the exchanges watch by watch, in the
     # cycle's (name) order, so recording the same cycle twice gives the same file.
     wanted = run_kwargs.get("watch_names")
@@ -119,3 +126,26 @@ def record_check(
         rows = session.exec(select(Watch.name, Watch.url).order_by(Watch.name)).all()
     urls = [url for name, url in rows if names is None or name in names]
     return summary, recorder.save(out, watch_urls=urls)
+
+
+def failed_names(summary: CycleSummary, limit: int = 3) -> str:
+    """The watches that failed in ``summary``, by name: ``a, b, c and 2 more``."""
+    names = [r.name for r in summary.results if r.outcome == "failed"]
+    if not names:  # results not kept: totals only
+        return f"{summary.failing} of {summary.checked}"
+    if len(names) <= limit + 1:  # "and 1 more" would be no shorter
+        return ", ".join(names)
+    return ", ".join(names[:limit]) + f" and {len(names) - limit} more"
+
+
+def nothing_recorded(summary: CycleSummary) -> str:
+    """Why a recording cycle has nothing to save, in one line: the watches that failed
+    and the first error (or why none was checked)."""
+    if summary.failing:
+        first = next((r for r in summary.results if r.outcome == "failed"), None)
+        why = f"; {first.name}: {first.error_kind}: {first.error}" if first else ""
+        return f"every watch failed ({failed_names(summary)}){why}"
+    skipped = [r for r in summary.results if r.outcome == "skipped"]
+    if skipped:
+        return f"every watch was skipped ({skipped[0].name}: {skipped[0].error})"
+    return "no watch to check (run `tracker load` first)"
