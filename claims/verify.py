@@ -37,6 +37,7 @@ from claims.models import (
     dumps,
     utcnow,
 )
+from claims.vocabulary import attribute_label, rule_label
 
 # Verdict statuses that rest on an observation (they settle a claim-vs-claim discrepancy).
 OBSERVED_STATUSES: tuple[str, ...] = ("confirmed", "contradicted")
@@ -121,7 +122,8 @@ def verify_all(session: Session, *, now: dt.datetime | None = None) -> VerifyRep
         )
 
     decisions.update(settle_versions(conflicts, decisions, claims))
-    report.events_added += _store_verdicts(session, claims, decisions, report)
+    names = {sid: subj.name for sid, subj in subjects.items() if sid is not None}
+    report.events_added += _store_verdicts(session, claims, decisions, report, names)
     report.events_added += _sync_discrepancies(
         session,
         claims,
@@ -130,6 +132,7 @@ def verify_all(session: Session, *, now: dt.datetime | None = None) -> VerifyRep
         existing,
         now,
         report,
+        names,
     )
     session.commit()
     report.statuses = dict(Counter(d.status for d in decisions.values()))
@@ -144,6 +147,7 @@ def _store_verdicts(
     claims: Sequence[ClaimView],
     decisions: dict[int, Decision],
     report: VerifyReport,
+    names: dict[int, str],
 ) -> int:
     added = 0
     rows = {v.claim_id: v for v in session.exec(select(Verdict)).all()}
@@ -173,13 +177,32 @@ def _store_verdicts(
                 "reason": d.reason,
                 "as_of": d.as_of.isoformat() if d.as_of else None,
             }
-            title = f"{c.subject} {c.attribute} {c.value.display()}: {old or 'new'} -> {d.status}"
+            title = verdict_title(c, names.get(c.subject_id, c.subject), old, d.status)
             added += _add_event(
                 session,
                 make_event("verdict_changed", title, subject_id=c.subject_id, detail=detail),
             )
     session.flush()
     return added
+
+
+def verdict_title(c: ClaimView, subject: str, old: str | None, status: str) -> str:
+    """An event title naming the claim in words, e.g. ``Kimi K3.1 Pro: Benchmark score
+    65.7% [benchmark: Terminal-Bench, version: 4.0] (Moonshot AI via Máquina Web) is now
+    contradicted (was confirmed)``; qualifiers, claimant and source tell apart claims of
+    the same figure (the site shows qualifiers the same way)."""
+    quals = ", ".join(f"{k}: {c.qualifiers[k]}" for k in sorted(c.qualifiers))
+    figure = f"{c.value.display()} [{quals}]" if quals else c.value.display()
+    what = f"{subject}: {attribute_label(c.attribute)} {figure} ({c.who()})"
+    if old is None:
+        return f"{what} is {status}"
+    return f"{what} is now {status} (was {old})"
+
+
+def discrepancy_title(subject: str, row: Discrepancy) -> str:
+    """``Kimi K3.1 Pro: Benchmark score: the same score reported for two versions of a
+    benchmark (open)``."""
+    return f"{subject}: {attribute_label(row.attribute)}: {rule_label(row.rule)} ({row.state})"
 
 
 def _observation_findings(
@@ -226,9 +249,9 @@ def _sync_discrepancies(
     existing: dict[str, Discrepancy],
     now: dt.datetime,
     report: VerifyReport,
+    subjects: dict[int, str],
 ) -> int:
     added = 0
-    subjects = {c.subject_id: c.subject for c in claims}
     found: list[tuple[Finding, tuple[int, ...]]] = [(f, ()) for f in findings]
     found += _observation_findings(claims, decisions)
     seen: set[str] = set()
@@ -322,7 +345,5 @@ def _event(
     }
     if reopened_at is not None:
         detail["reopened_at"] = reopened_at.isoformat()
-    title = (
-        f"{subjects.get(row.subject_id, row.subject_id)} {row.attribute}: {row.rule} {row.state}"
-    )
+    title = discrepancy_title(subjects.get(row.subject_id, str(row.subject_id)), row)
     return _add_event(session, make_event(kind, title, subject_id=row.subject_id, detail=detail))

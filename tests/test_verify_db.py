@@ -297,3 +297,34 @@ def test_who_names_a_claimant_once_when_the_source_is_its_own():
 
     assert view("Moonshot AI", "Moonshot AI").who() == "Moonshot AI"
     assert view("Cerebras", "Máquina Web").who() == "Cerebras via Máquina Web"
+
+
+def test_event_titles_name_subject_label_qualifiers_and_source(demo):
+    """Alerts and feeds show event titles: each names the subject and attribute in words
+    and tells apart claims of the same figure (three 'on'/'before' promises, two versions
+    of one score)."""
+    engine, c, _o = demo
+    with Session(engine) as s:
+        verify_all(s, now=NOW)
+        titles = [e.title for e in s.exec(select(Event).order_by(Event.id)).all()]
+        assert len(set(titles)) == len(titles)
+        assert titles[3] == (
+            "Kimi K3.1 Pro: Benchmark score 65.7% [benchmark: Terminal-Bench, version: 4.0] "
+            "(Moonshot AI via s0) is disputed"
+        )
+        assert (
+            "Kimi K3.1 Pro: Benchmark score: the same score reported for two versions of a "
+            "benchmark (open)"
+        ) in titles
+        tb = s.exec(
+            select(Discrepancy).where(Discrepancy.rule == "same_value_different_version")
+        ).one()
+        dismiss_discrepancy(s, tb.id, "the lab's own post says 4.0", now=NOW)
+        verify_all(s, now=NOW)
+        changed = s.exec(select(Event).where(Event.id > len(titles)).order_by(Event.id)).all()
+        assert [e.title for e in changed] == [
+            "Kimi K3.1 Pro: Benchmark score 65.7% [benchmark: Terminal-Bench, version: 4.0] "
+            "(Moonshot AI via s0) is now unverified (was disputed)",
+            "Kimi K3.1 Pro: Benchmark score 65.7% [benchmark: Terminal-Bench, version: 3.0] "
+            "(Moonshot AI via s1) is now unverified (was disputed)",
+        ]
