@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from claims.values import Value
+from claims.values import Value, normalize_decimal
 
 MTOK = Decimal(1_000_000)
 # Above this many USD per 1M tokens a text-model price is read as a unit error (the
@@ -58,14 +58,7 @@ def per_token_to_per_mtok(raw: Any) -> Decimal | None:
     d = _dec(raw)
     if d is None:
         return None
-    return _clean(d * MTOK)
-
-
-def _clean(d: Decimal) -> Decimal:
-    n = d.normalize()
-    if n == n.to_integral_value():
-        return n.quantize(Decimal(1))
-    return n
+    return normalize_decimal(d * MTOK)
 
 
 def _check(value: Decimal | None, name: str, warnings: list[str]) -> Decimal | None:
@@ -152,7 +145,7 @@ def parse_price_text(text: str) -> dict[str, Decimal]:
         side = m.group("side").lower()
         key = "input" if side in ("input", "entrada") else "output"
         price = Decimal(_delocalize(m.group("num"))) * (MTOK / per)
-        out.setdefault(key, _clean(price))
+        out.setdefault(key, normalize_decimal(price))
     return out
 
 

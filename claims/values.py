@@ -243,10 +243,10 @@ def quantity(
         precision = str(step if step is not None else stated_step(text))
     return Value(
         kind="quantity",
-        value=_normalize(v),
+        value=normalize_decimal(v),
         unit=unit,
-        low=_normalize(low),
-        high=_normalize(high),
+        low=normalize_decimal(low),
+        high=normalize_decimal(high),
         approx=approx,
         relation=relation,
         precision=precision,
@@ -266,8 +266,8 @@ def value_range(
         kind="range",
         value=None,
         unit=unit,
-        low=_normalize(Decimal(low)),
-        high=_normalize(Decimal(high)),
+        low=normalize_decimal(Decimal(low)),
+        high=normalize_decimal(Decimal(high)),
         open_high=open_high,
         approx=approx,
     )
@@ -286,11 +286,14 @@ def boolean_value(flag: bool) -> Value:
     return Value(kind="boolean", value=bool(flag))
 
 
-def _normalize(d: Decimal) -> Decimal:
-    """Drop trailing zeros without going to exponent form for integers."""
+def normalize_decimal(d: Decimal) -> Decimal:
+    """Drop trailing zeros without going to exponent form for integers (``2.50`` ->
+    ``2.5``, ``1E+3`` -> ``1000``); exact for integers of any size."""
     n = d.normalize()
     if n == n.to_integral_value():
-        return n.quantize(Decimal(1))
+        # Decimal(int) is exact; quantize would raise InvalidOperation past the
+        # context's 28 digits (a 28-digit figure's interval bound, found by hypothesis).
+        return Decimal(int(n))
     return n
 
 

@@ -27,3 +27,13 @@ def test_overlap_symmetric():
     c = quantity("2.4", "params", scale=10**12)
     assert intervals_overlap(a, b) and intervals_overlap(b, a)
     assert not intervals_overlap(a, c) and not intervals_overlap(c, a)
+
+
+def test_a_figure_wider_than_the_decimal_context_keeps_its_exact_value():
+    from claims.values import normalize_decimal
+
+    v = quantity("9999999999999999999999999999", "count")
+    assert v.value == Decimal("9999999999999999999999999999")
+    assert v.high == Decimal("10000000000000000000000000000")
+    assert str(normalize_decimal(Decimal("1E+3"))) == "1000"
+    assert str(normalize_decimal(Decimal("2.50"))) == "2.5"
