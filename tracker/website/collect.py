@@ -191,7 +191,19 @@ def collect(engine: Engine) -> SiteContext:
     claim_views: dict[int, ClaimView] = {}
     all_quals = _decode_all([c.qualifiers_json for c in claim_rows])
     all_values = _decode_all([c.value_json for c in claim_rows])
+    # Display text by stored JSON: many claims state the same value or qualifiers, and
+    # parsing a Value to format it was a third of collect on the 30,000-claim bench.
+    shown_value: dict[str, str] = {}
+    shown_quals: dict[str, str] = {}
     for c, quals, value_dict in zip(claim_rows, all_quals, all_values, strict=True):
+        value_text = shown_value.get(c.value_json)
+        if value_text is None:
+            value_text = shown_value[c.value_json] = Value.from_dict(value_dict).display()
+        quals_text = shown_quals.get(c.qualifiers_json)
+        if quals_text is None:
+            quals_text = shown_quals[c.qualifiers_json] = ", ".join(
+                f"{k}: {quals[k]}" for k in sorted(quals)
+            )
         subj = by_id[c.subject_id]
         vview = None
         if c.status is not None:  # the claim has a verdict
@@ -209,9 +221,9 @@ def collect(engine: Engine) -> SiteContext:
             subject_slug=subj.slug,
             subject_name=subj.name,
             attribute=c.attribute,
-            qualifiers=", ".join(f"{k}: {quals[k]}" for k in sorted(quals)),
+            qualifiers=quals_text,
             qualifiers_dict=quals,
-            value=Value.from_dict(value_dict).display(),
+            value=value_text,
             value_dict=value_dict,
             raw_text=c.raw_text,
             claimant=c.claimant,
