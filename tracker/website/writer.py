@@ -2,14 +2,24 @@
 
 Pelican's lessons: a build never writes one file twice and never writes outside its
 output folder (``sanitised_join``); a file whose bytes did not change is left alone.
+A large build can hand the file system calls to a helper process (:meth:`Writer.offloaded`):
+creating thousands of files is system time that then overlaps rendering.
 """
 
 from __future__ import annotations
 
 import os
+import socket
+import subprocess
+import sys
+from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from pathlib import Path
 
+import tracker
 from tracker.errors import TrackerError
 
 
@@ -54,6 +64,9 @@ class Writer:
     # each folder once; os.path rather than pathlib: this runs for every file.
     _dirs: dict[str, str] = field(default_factory=dict)
     _made: set[str] = field(default_factory=set)
+    _helper: _Helper | None = None
+    # Inside offloaded(): (path, sent to the helper?) in call order, so the counts keep it.
+    _order: list[tuple[str, bool]] = field(default_factory=list)
 
     def _target(self, relpath: str) -> str:
         """What :func:`safe_join` returns (as a string), resolving each folder once."""
@@ -72,8 +85,9 @@ class Writer:
             raise SiteError(f"output path {relpath!r} leaves the output folder {self.out_dir}")
         return target
 
-    def write(self, relpath: str, data: str | bytes, *, compare: bool = True) -> bool:
-        """Write ``data`` (str is UTF-8 encoded) at ``relpath``; True when bytes changed.
+    def write(self, relpath: str, data: str | bytes, *, compare: bool = True) -> bool | None:
+        """Write ``data`` (str is UTF-8 encoded) at ``relpath``; True when bytes changed,
+        None inside :meth:`offloaded` (the helper writes it; counted when the block ends).
 
         ``compare=False`` skips reading the file already there (the caller knows it is
         new): the write then always counts as a change. Raises :class:`SiteError` when
@@ -86,27 +100,15 @@ class Writer:
         target = self._target(relpath)
         self._seen.add(relpath)
         payload = data.encode("utf-8") if isinstance(data, str) else data
-        same = False
-        try:
-            if compare:
-                with open(target, "rb") as existing:
-                    same = os.fstat(existing.fileno()).st_size == len(payload)
-                    same = same and existing.read() == payload
-        except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
-            pass
-        if same:
-            self.unchanged.append(relpath)
-            return False
-        folder = os.path.dirname(target)
-        if folder not in self._made:
-            os.makedirs(folder, exist_ok=True)
-            self._made.add(folder)
-        tmp = os.path.join(folder, f".{os.path.basename(target)}.tmp")
-        with open(tmp, "wb") as out:
-            out.write(payload)
-        os.replace(tmp, target)
-        self.written.append(relpath)
-        return True
+        if self._helper is not None:
+            self._helper.send((target, payload, compare))
+            self._order.append((relpath, True))
+            return None
+        if store(target, payload, compare, self._made):
+            self.written.append(relpath)
+            return True
+        self.unchanged.append(relpath)
+        return False
 
     def keep(self, relpath: str) -> None:
         """Count ``relpath`` as produced and unchanged without writing it (a file the
@@ -115,9 +117,191 @@ class Writer:
             raise SiteError(f"refusing to write {relpath} twice in one build")
         _check_relpath(relpath)
         self._seen.add(relpath)
-        self.unchanged.append(relpath)
+        if self._helper is not None:
+            self._order.append((relpath, False))
+        else:
+            self.unchanged.append(relpath)
+
+    @contextmanager
+    def offloaded(self) -> Iterator[None]:
+        """Inside the block, :meth:`write` checks the path and hands the bytes to a helper
+        process that does the file system calls (same temp file and rename), so they
+        overlap the caller's rendering; ``written`` and ``unchanged`` are filled, in call
+        order, when the block ends, which also raises the helper's first error (no file
+        after it is written). The helper is a new interpreter (fork and exec, as the
+        'spawn' start method does: this process may run threads, so it is never forked
+        to run Python); when it does not come up, the files are written here instead."""
+        try:
+            helper = _Helper()
+        except (OSError, ValueError):  # no interpreter to start (an embedded Python)
+            yield
+            return
+        self._helper, self._order = helper, []
+        try:
+            yield
+        except BaseException:
+            helper.abort()
+            raise
+        finally:
+            self._helper = None
+        held = list(helper.held)
+        flags = helper.finish()
+        if flags is None:  # it never came up: every file is still held
+            flags = [
+                store(target, payload, compare, self._made) for target, payload, compare in held
+            ]
+        changed = iter(flags)
+        for relpath, sent in self._order:
+            (self.written if sent and next(changed) else self.unchanged).append(relpath)
+        self._order = []
 
     @property
     def paths(self) -> set[str]:
         """Every relative path this build produced (written or unchanged)."""
         return set(self._seen)
+
+
+def store(target: str, payload: bytes, compare: bool, made: set[str]) -> bool:
+    """Put ``payload`` at the absolute path ``target`` through a temp file and rename (a
+    reader never sees half a page); False, writing nothing, when ``compare`` and the
+    file already holds these bytes. ``made``: folders already created (updated)."""
+    try:
+        if compare:
+            with open(target, "rb") as existing:
+                if os.fstat(existing.fileno()).st_size == len(payload):
+                    if existing.read() == payload:
+                        return False
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+        pass
+    folder = os.path.dirname(target)
+    if folder not in made:
+        os.makedirs(folder, exist_ok=True)
+        made.add(folder)
+    tmp = os.path.join(folder, f".{os.path.basename(target)}.tmp")
+    with open(tmp, "wb") as out:
+        out.write(payload)
+    os.replace(tmp, target)
+    return True
+
+
+class _Helper:
+    """The parent's end of the helper process. Files are held here until the helper
+    says it is up, then sent as they come; a helper that never comes up leaves them to
+    be written here when the block ends."""
+
+    def __init__(self) -> None:
+        ours, theirs = socket.socketpair()
+        root = str(Path(tracker.__file__).resolve().parent.parent)  # where tracker is
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+        try:
+            self._proc = subprocess.Popen(
+                [sys.executable, "-c", _HELPER_MAIN, str(theirs.fileno())],
+                pass_fds=(theirs.fileno(),),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                env=env,
+            )
+        except BaseException:
+            ours.close()
+            raise
+        finally:
+            theirs.close()
+        self._conn = Connection(ours.detach())
+        self.held: list[tuple[str, bytes, bool]] = []
+        self._state = "starting"  # then "up", or "failed" when it never came up
+
+    def send(self, item: tuple[str, bytes, bool]) -> None:
+        """Queue one file, sending all that is held once the helper is up."""
+        self.held.append(item)
+        if self._state == "starting" and self._conn.poll():
+            self._hello()
+        if self._state == "up":
+            try:
+                for held in self.held:
+                    self._conn.send(held)
+            except OSError as exc:
+                raise self._lost() from exc
+            self.held.clear()
+
+    def finish(self) -> list[bool] | None:
+        """Send what is left and wait for the helper: per file sent, whether its bytes
+        changed; None when it never came up (``held`` has every file). Raises the
+        helper's first error, or :class:`SiteError` when it ended early."""
+        try:
+            if self._state == "starting":
+                self._hello()
+            if self._state == "failed":
+                return None
+            try:
+                for held in self.held:
+                    self._conn.send(held)
+                self.held.clear()
+                self._conn.send(None)
+                changed, error = self._conn.recv()
+            except (EOFError, OSError) as exc:
+                raise self._lost() from exc
+        finally:
+            self.abort()
+        if error is not None:
+            raise error
+        return changed  # type: ignore[no-any-return]
+
+    def abort(self) -> None:
+        """Stop the helper: it exits when its end of the socket closes."""
+        self._conn.close()
+        try:
+            self._proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self._proc.kill()
+            self._proc.wait()
+
+    def _hello(self) -> None:
+        try:
+            self._conn.recv()
+            self._state = "up"
+        except (EOFError, OSError):
+            self._state = "failed"
+
+    def _lost(self) -> SiteError:
+        self.abort()
+        return SiteError(f"the site writer process ended early (exit {self._proc.returncode})")
+
+
+# The helper's program: it imports this module only (not the caller's __main__, as a
+# multiprocessing 'spawn' child would: that costs a second and may run a script twice).
+_HELPER_MAIN = "import sys; from tracker.website.writer import serve; serve(int(sys.argv[1]))"
+
+
+def serve(fd: int) -> None:
+    """The helper process, on the socket ``fd``: read files as they arrive (so the
+    parent seldom waits on a full socket), store them in order, then reply with the
+    changed flags and the first error (None). Exits quietly when the parent goes."""
+    conn = Connection(fd)
+    todo: deque[tuple[str, bytes, bool]] = deque()
+    made: set[str] = set()
+    changed: list[bool] = []
+    error: BaseException | None = None
+    ended = False
+    try:
+        conn.send("up")
+        while not ended or todo:
+            if not ended and (not todo or conn.poll()):
+                item = conn.recv()
+                if item is None:
+                    ended = True
+                else:
+                    todo.append(item)
+                continue
+            target, payload, compare = todo.popleft()
+            if error is None:
+                try:
+                    changed.append(store(target, payload, compare, made))
+                except Exception as exc:  # the parent raises it
+                    error = exc
+        try:
+            conn.send((changed, error))
+        except Exception:  # an error that does not pickle: send its text
+            conn.send((changed, SiteError(f"writing the site failed: {error!r}")))
+    except (EOFError, OSError):
+        pass  # the parent went away (its build failed): just stop
