@@ -83,3 +83,12 @@ def test_failed_build_stops_the_helper(tmp_path):
         w.write("one.html", "1")
         raise RuntimeError("render failed")
     assert w.written == []  # nothing counted; the helper has exited
+
+
+def test_helper_makes_the_folders_first(tmp_path):
+    (tmp_path / "a").write_text("a file where a folder should be")
+    w = Writer(tmp_path)
+    with pytest.raises(OSError), w.offloaded(["x/y/one.html", "a/b.html", "top.html"]):
+        w.write("x/y/one.html", "1")
+        w.write("a/b.html", "x")
+    assert (tmp_path / "x" / "y" / "one.html").read_text() == "1"

@@ -185,8 +185,8 @@ def _build(engine: Engine, out_dir: Path, base: str) -> BuildReport:
         before = previous.get(job.path)
         kept = before is not None and before.key == job.key
         plan.append((job, before, not (kept and still_there(out_dir, job.path, before))))
-    many = sum(1 for _, _, render in plan if render) >= OFFLOAD_AT
-    with writer.offloaded() if many else nullcontext():
+    todo = [job.path for job, _, render in plan if render]
+    with writer.offloaded(todo) if len(todo) >= OFFLOAD_AT else nullcontext():
         for job, before, render in plan:
             if not render:
                 writer.keep(job.path)

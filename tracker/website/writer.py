@@ -13,7 +13,7 @@ import socket
 import subprocess
 import sys
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -68,16 +68,23 @@ class Writer:
     # Inside offloaded(): (path, sent to the helper?) in call order, so the counts keep it.
     _order: list[tuple[str, bool]] = field(default_factory=list)
 
+    def _folder(self, folder: str) -> str:
+        """The real path of ``folder`` (relative, ``""`` for the output folder), resolved
+        once per build."""
+        real = self._dirs.get(folder)
+        if real is None:
+            base = self._dirs.get("")
+            if base is None:
+                base = self._dirs[""] = os.path.realpath(self.out_dir)
+            real = self._dirs[folder] = os.path.realpath(os.path.join(base, folder))
+        return real
+
     def _target(self, relpath: str) -> str:
         """What :func:`safe_join` returns (as a string), resolving each folder once."""
         _check_relpath(relpath)
         folder, _, name = relpath.rpartition("/")
-        base = self._dirs.get("")
-        if base is None:
-            base = self._dirs[""] = os.path.realpath(self.out_dir)
-        parent = self._dirs.get(folder)
-        if parent is None:
-            parent = self._dirs[folder] = os.path.realpath(os.path.join(base, folder))
+        parent = self._folder(folder)
+        base = self._dirs[""]
         target = os.path.join(parent, name)
         if os.path.islink(target):
             target = os.path.realpath(target)
@@ -123,20 +130,29 @@ class Writer:
             self.unchanged.append(relpath)
 
     @contextmanager
-    def offloaded(self) -> Iterator[None]:
+    def offloaded(self, relpaths: Iterable[str] = ()) -> Iterator[None]:
         """Inside the block, :meth:`write` checks the path and hands the bytes to a helper
         process that does the file system calls (same temp file and rename), so they
         overlap the caller's rendering; ``written`` and ``unchanged`` are filled, in call
         order, when the block ends, which also raises the helper's first error (no file
-        after it is written). The helper is a new interpreter (fork and exec, as the
-        'spawn' start method does: this process may run threads, so it is never forked
-        to run Python); when it does not come up, the files are written here instead."""
+        after it is written). The helper first makes the folders of ``relpaths`` (the
+        files to come), while the first files render. It is a new interpreter (fork and
+        exec, as the 'spawn' start method does: this process may run threads, so it is
+        never forked to run Python); when it does not come up, files are written here."""
         try:
             helper = _Helper()
         except (OSError, ValueError):  # no interpreter to start (an embedded Python)
             yield
             return
         self._helper, self._order = helper, []
+        base = self._folder("")
+        folders = []
+        for folder in sorted({rel.rpartition("/")[0] for rel in relpaths} - {""}):
+            _check_relpath(folder)
+            real = self._folder(folder)
+            if real.startswith(base.rstrip(os.sep) + os.sep):  # else write() raises
+                folders.append(real)
+        helper.send(folders)
         try:
             yield
         except BaseException:
@@ -147,9 +163,7 @@ class Writer:
         held = list(helper.held)
         flags = helper.finish()
         if flags is None:  # it never came up: every file is still held
-            flags = [
-                store(target, payload, compare, self._made) for target, payload, compare in held
-            ]
+            flags = [store(*item, self._made) for item in held if isinstance(item, tuple)]
         changed = iter(flags)
         for relpath, sent in self._order:
             (self.written if sent and next(changed) else self.unchanged).append(relpath)
@@ -208,11 +222,12 @@ class _Helper:
         finally:
             theirs.close()
         self._conn = Connection(ours.detach())
-        self.held: list[tuple[str, bytes, bool]] = []
+        self.held: list[tuple[str, bytes, bool] | list[str]] = []
         self._state = "starting"  # then "up", or "failed" when it never came up
 
-    def send(self, item: tuple[str, bytes, bool]) -> None:
-        """Queue one file, sending all that is held once the helper is up."""
+    def send(self, item: tuple[str, bytes, bool] | list[str]) -> None:
+        """Queue one file (or a list of folders to make first), sending all that is held
+        once the helper is up."""
         self.held.append(item)
         if self._state == "starting" and self._conn.poll():
             self._hello()
@@ -268,6 +283,17 @@ class _Helper:
         return SiteError(f"the site writer process ended early (exit {self._proc.returncode})")
 
 
+def _make_folders(folders: list[str], made: set[str]) -> None:
+    """Make ``folders`` ahead of their files; a folder that cannot be made is left to
+    :func:`store`, which raises for the file that needs it, in order."""
+    for folder in folders:
+        try:
+            os.makedirs(folder, exist_ok=True)
+        except OSError:
+            continue
+        made.add(folder)
+
+
 # The helper's program: it imports this module only (not the caller's __main__, as a
 # multiprocessing 'spawn' child would: that costs a second and may run a script twice).
 _HELPER_MAIN = "import sys; from tracker.website.writer import serve; serve(int(sys.argv[1]))"
@@ -278,7 +304,7 @@ def serve(fd: int) -> None:
     parent seldom waits on a full socket), store them in order, then reply with the
     changed flags and the first error (None). Exits quietly when the parent goes."""
     conn = Connection(fd)
-    todo: deque[tuple[str, bytes, bool]] = deque()
+    todo: deque[tuple[str, bytes, bool] | list[str]] = deque()
     made: set[str] = set()
     changed: list[bool] = []
     error: BaseException | None = None
@@ -293,10 +319,12 @@ def serve(fd: int) -> None:
                 else:
                     todo.append(item)
                 continue
-            target, payload, compare = todo.popleft()
-            if error is None:
+            item = todo.popleft()
+            if isinstance(item, list):
+                _make_folders(item, made)
+            elif error is None:
                 try:
-                    changed.append(store(target, payload, compare, made))
+                    changed.append(store(*item, made))
                 except Exception as exc:  # the parent raises it
                     error = exc
         try:
