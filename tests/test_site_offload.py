@@ -12,7 +12,7 @@ from test_site_incremental import set_claimant, tree
 from tracker.website import build as build_module
 from tracker.website import build_site
 from tracker.website import writer as writer_module
-from tracker.website.writer import Writer
+from tracker.website.writer import SiteError, Writer
 
 BASE = "https://dash.example.org/"
 
@@ -92,3 +92,18 @@ def test_helper_makes_the_folders_first(tmp_path):
         w.write("x/y/one.html", "1")
         w.write("a/b.html", "x")
     assert (tmp_path / "x" / "y" / "one.html").read_text() == "1"
+
+
+def test_writer_refuses_a_folder_linked_outside(tmp_path):
+    out, outside = tmp_path / "out", tmp_path / "outside"
+    (out / "a").mkdir(parents=True)
+    outside.mkdir()
+    (out / "a" / "link").symlink_to(outside)
+    (out / "inside").symlink_to(out / "a")
+    w = Writer(out)
+    for bad in ("a/link/x.html", "a/link/deeper/x.html"):
+        with pytest.raises(SiteError, match="leaves the output folder"):
+            w.write(bad, "x")
+    assert w.write("inside/ok.html", "ok") is True
+    assert (out / "a" / "ok.html").read_text() == "ok"
+    assert list(outside.iterdir()) == []

@@ -73,10 +73,16 @@ class Writer:
         once per build."""
         real = self._dirs.get(folder)
         if real is None:
-            base = self._dirs.get("")
-            if base is None:
-                base = self._dirs[""] = os.path.realpath(self.out_dir)
-            real = self._dirs[folder] = os.path.realpath(os.path.join(base, folder))
+            if not folder:
+                real = os.path.realpath(self.out_dir)
+            else:
+                # Below an already real folder only the last part can be a link: one
+                # lstat per folder instead of one per part of the whole path.
+                parent, _, name = folder.rpartition("/")
+                real = os.path.join(self._folder(parent), name)
+                if os.path.islink(real):
+                    real = os.path.realpath(real)
+            self._dirs[folder] = real
         return real
 
     def _target(self, relpath: str) -> str:
