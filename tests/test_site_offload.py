@@ -106,4 +106,8 @@ def test_writer_refuses_a_folder_linked_outside(tmp_path):
             w.write(bad, "x")
     assert w.write("inside/ok.html", "ok") is True
     assert (out / "a" / "ok.html").read_text() == "ok"
+    (out / "a" / "file.html").symlink_to(outside / "file.html")  # a file linked outside
+    with pytest.raises(SiteError, match="leaves the output folder"):
+        w.write("a/file.html", "x")
+    assert w.write("new/deep/x.html", "new") is True  # folders made by the build
     assert list(outside.iterdir()) == []

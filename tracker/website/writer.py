@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import socket
+import stat
 import subprocess
 import sys
 from collections import deque
@@ -64,6 +65,9 @@ class Writer:
     # each folder once; os.path rather than pathlib: this runs for every file.
     _dirs: dict[str, str] = field(default_factory=dict)
     _made: set[str] = field(default_factory=set)
+    # Folders that did not exist when resolved: no file in them can be a link, so their
+    # files need no lstat (which also waits while the helper creates files there).
+    _fresh: set[str] = field(default_factory=set)
     _helper: _Helper | None = None
     # Inside offloaded(): (path, sent to the helper?) in call order, so the counts keep it.
     _order: list[tuple[str, bool]] = field(default_factory=list)
@@ -80,8 +84,14 @@ class Writer:
                 # lstat per folder instead of one per part of the whole path.
                 parent, _, name = folder.rpartition("/")
                 real = os.path.join(self._folder(parent), name)
-                if os.path.islink(real):
-                    real = os.path.realpath(real)
+                if parent in self._fresh:
+                    self._fresh.add(folder)
+                else:
+                    try:
+                        if stat.S_ISLNK(os.lstat(real).st_mode):
+                            real = os.path.realpath(real)
+                    except FileNotFoundError:
+                        self._fresh.add(folder)
             self._dirs[folder] = real
         return real
 
@@ -92,7 +102,7 @@ class Writer:
         parent = self._folder(folder)
         base = self._dirs[""]
         target = os.path.join(parent, name)
-        if os.path.islink(target):
+        if folder not in self._fresh and os.path.islink(target):
             target = os.path.realpath(target)
         if not target.startswith(base.rstrip(os.sep) + os.sep):
             raise SiteError(f"output path {relpath!r} leaves the output folder {self.out_dir}")
