@@ -222,15 +222,14 @@ class _Helper:
     def __init__(self) -> None:
         ours, theirs = socket.socketpair()
         root = str(Path(tracker.__file__).resolve().parent.parent)  # where tracker is
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
         try:
+            # -I: no current folder or PYTHONPATH on its path, so it imports this very
+            # tracker package (root), not one that happens to be where it runs.
             self._proc = subprocess.Popen(
-                [sys.executable, "-c", _HELPER_MAIN, str(theirs.fileno())],
+                [sys.executable, "-I", "-c", _HELPER_MAIN, str(theirs.fileno()), root],
                 pass_fds=(theirs.fileno(),),
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
-                env=env,
             )
         except BaseException:
             ours.close()
@@ -312,7 +311,10 @@ def _make_folders(folders: list[str], made: set[str]) -> None:
 
 # The helper's program: it imports this module only (not the caller's __main__, as a
 # multiprocessing 'spawn' child would: that costs a second and may run a script twice).
-_HELPER_MAIN = "import sys; from tracker.website.writer import serve; serve(int(sys.argv[1]))"
+_HELPER_MAIN = (
+    "import sys; sys.path.insert(0, sys.argv[2]); "
+    "from tracker.website.writer import serve; serve(int(sys.argv[1]))"
+)
 
 
 def serve(fd: int) -> None:
