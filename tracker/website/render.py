@@ -12,8 +12,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
-from jinja2.compiler import CodeGenerator
-from markupsafe import Markup, escape
 
 import tracker
 from claims.vocabulary import attribute_label, rule_label
@@ -77,54 +75,11 @@ FILTERS: dict[str, Any] = {
 }
 
 
-def output_text(value: Any) -> str:
-    """The text ``escape(value)`` stands for, as a template writes a ``{{ }}``: plain
-    str (markupsafe's own five replacements), Markup as it is, int as digits; anything
-    else goes through ``escape``. Why: the pieces of a page are only joined, and the
-    Markup that markupsafe 3 builds in Python around each one was a fifth of a full
-    build (700,000 calls on the bench)."""
-    kind = type(value)
-    if kind is str:
-        return (
-            value.replace("&", "&amp;")
-            .replace(">", "&gt;")
-            .replace("<", "&lt;")
-            .replace("'", "&#39;")
-            .replace('"', "&#34;")
-        )
-    if kind is Markup:
-        return value  # type: ignore[no-any-return]
-    if kind is int:
-        return str(value)
-    return escape(value)
-
-
-class _OutputCode(CodeGenerator):
-    """Jinja's code generator, writing ``environment.output_text(...)`` where it writes
-    ``escape(...)`` for a ``{{ }}`` under autoescape (the only change)."""
-
-    def _output_child_pre(self, node: Any, frame: Any, finalize: Any) -> None:
-        if frame.eval_ctx.volatile or not frame.eval_ctx.autoescape:
-            super()._output_child_pre(node, frame, finalize)
-            return
-        self.write("environment.output_text(")
-        if finalize.src is not None:
-            self.write(finalize.src)
-
-
-class SiteEnvironment(Environment):
-    """An Environment whose templates escape through :func:`output_text`."""
-
-    code_generator_class = _OutputCode
-    output_text = staticmethod(output_text)
-
-
 def make_environment(path: Path | None = None) -> Environment:
-    """The site's Environment (:class:`SiteEnvironment`): autoescape on for all
-    templates, StrictUndefined, filters from :data:`FILTERS`, trailing newlines kept,
-    blocks trimmed; templates are compiled once and not re-checked on disk (an
-    Environment serves one build)."""
-    env = SiteEnvironment(
+    """The site's Environment: autoescape on for all templates, StrictUndefined,
+    filters from :data:`FILTERS`, trailing newlines kept, blocks trimmed; templates are
+    compiled once and not re-checked on disk (an Environment serves one build)."""
+    env = Environment(
         loader=FileSystemLoader(str(path or templates_dir())),
         autoescape=True,
         auto_reload=False,  # one build: no mtime check on every get_template
