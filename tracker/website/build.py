@@ -14,7 +14,7 @@ import gc
 import hashlib
 import os
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from functools import cache, partial
 from pathlib import Path
@@ -44,6 +44,9 @@ __all__ = ["BuildReport", "build_site", "index_path", "resolve_base_url"]
 DEFAULT_BASE_URL = "http://localhost:8000/"
 BASE_URL_ENV = "TRACKER_SITE_URL"
 ASSETS = ("site.css", "filter.js")
+# From this many files to render, a helper process does the file writes (Writer.offloaded):
+# its start-up (a spawned interpreter) costs more than it saves on a small rebuild.
+OFFLOAD_AT = 300
 
 
 @dataclass(frozen=True)
@@ -177,18 +180,24 @@ def _build(engine: Engine, out_dir: Path, base: str) -> BuildReport:
     writer = Writer(out_dir)
     entries: dict[str, Entry] = {}
     rendered: list[str] = []
+    plan = []  # (job, its manifest entry, render it?)
     for job in sorted(jobs, key=lambda j: j.path):
         before = previous.get(job.path)
-        if before is not None and before.key == job.key and still_there(out_dir, job.path, before):
-            writer.keep(job.path)
-            entries[job.path] = before
-            continue
-        data: Any = job.render()
-        payload = data.encode("utf-8") if isinstance(data, str) else data
-        # A file no earlier build listed is new: no need to read what is there.
-        writer.write(job.path, payload, compare=before is not None)
-        rendered.append(job.path)
-        entries[job.path] = Entry(job.key, len(payload))
+        kept = before is not None and before.key == job.key
+        plan.append((job, before, not (kept and still_there(out_dir, job.path, before))))
+    todo = [job.path for job, _, render in plan if render]
+    with writer.offloaded(todo) if len(todo) >= OFFLOAD_AT else nullcontext():
+        for job, before, render in plan:
+            if not render:
+                writer.keep(job.path)
+                entries[job.path] = before  # type: ignore[assignment]
+                continue
+            data: Any = job.render()
+            payload = data.encode("utf-8") if isinstance(data, str) else data
+            # A file no earlier build listed is new: no need to read what is there.
+            writer.write(job.path, payload, compare=before is not None)
+            rendered.append(job.path)
+            entries[job.path] = Entry(job.key, len(payload))
     removed = remove_stale(out_dir, previous, writer.paths)
     writer.write(MANIFEST, manifest_text(entries))
     return BuildReport(
