@@ -293,8 +293,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--repeat",
         type=int,
-        default=3,
-        help="runs of each scenario at --pages; the median wall time is reported (3)",
+        default=5,
+        help="runs of each scenario at --pages; medians (and median paired ratios) are "
+        "reported (5: the machine's speed swings between runs)",
     )
     args = ap.parse_args(argv)
     started = time.perf_counter()
