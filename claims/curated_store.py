@@ -1,7 +1,9 @@
 """Store validated curated data (:mod:`claims.loader` specs) as database rows.
 
 Idempotent upserts: subjects by slug, sources by key, watches by name, claims by their
-content key; the caller commits (one transaction for the whole load).
+content key; the caller commits (one transaction for the whole load). A claim stored for
+one of the data's sources that the data no longer states is reported, and removed only
+when asked (``prune``): a source's claims may also come from ``tracker claims import``.
 """
 
 from __future__ import annotations
@@ -12,8 +14,10 @@ from claims import models
 from claims.loader import CuratedData, LoadReport
 
 
-def store(session: Session, data: CuratedData) -> LoadReport:
-    """Upsert validated data into the database (caller commits). Idempotent."""
+def store(session: Session, data: CuratedData, *, prune: bool = False) -> LoadReport:
+    """Upsert validated data into the database (caller commits). Idempotent. With
+    ``prune``, claims of the data's sources that the data no longer states are deleted
+    with their verdicts (the next verification resolves discrepancies they were in)."""
     report = LoadReport()
     subject_ids: dict[str, int] = {}
     for spec in data.subjects:
@@ -73,8 +77,10 @@ def store(session: Session, data: CuratedData) -> LoadReport:
         assert row_s.id is not None
         source_ids[s.key] = row_s.id
         report.sources += 1
+    keys: dict[str, set[str]] = {s.key: set() for s in data.sources}
     for c in data.claims:
         key = c.key()
+        keys[c.source].add(key)
         if session.exec(select(models.Claim).where(models.Claim.key == key)).first() is not None:
             report.claims_unchanged += 1
             continue
@@ -94,4 +100,36 @@ def store(session: Session, data: CuratedData) -> LoadReport:
             )
         )
         report.claims_added += 1
+    _stale_claims(session, report, source_ids, keys, prune)
     return report
+
+
+def _stale_claims(
+    session: Session,
+    report: LoadReport,
+    source_ids: dict[str, int],
+    keys: dict[str, set[str]],
+    prune: bool,
+) -> None:
+    slugs = {s.id: s.slug for s in session.exec(select(models.Subject)).all()}
+    for source_key, source_id in source_ids.items():
+        rows = session.exec(select(models.Claim).where(models.Claim.source_id == source_id))
+        for claim in rows.all():
+            if claim.key in keys[source_key]:
+                continue
+            report.claims_stale.append(
+                {
+                    "id": claim.id,
+                    "source": source_key,
+                    "subject": slugs.get(claim.subject_id),
+                    "attribute": claim.attribute,
+                    "value": claim.value.display(),
+                }
+            )
+            if prune:
+                verdicts = select(models.Verdict).where(models.Verdict.claim_id == claim.id)
+                for verdict in session.exec(verdicts).all():
+                    session.delete(verdict)
+                session.flush()  # the verdict before the claim it points to
+                session.delete(claim)
+                report.claims_removed += 1

@@ -243,3 +243,49 @@ def test_parse_without_url_uses_the_adapters_watches(monkeypatch):
     # The watch's params (its repo files) come along: the packed INT4 count is corrected.
     assert values["total_params"] == 1026880447728
     assert values["license"] == "modified-mit"
+
+
+def test_a_corrected_claim_leaves_the_old_one_listed_then_pruned(tmp_path, monkeypatch):
+    """A trial corrected a claim's value in its file: `load` stored the new claim and
+    kept the wrong one with no word, and its false discrepancy stayed open. Now the old
+    claim is listed, `--prune` removes it with its verdict, and verify resolves the
+    discrepancy it was in."""
+    import shutil
+
+    monkeypatch.chdir(tmp_path)
+    data = tmp_path / "data"
+    shutil.copytree(ROOT / "data", data, ignore=shutil.ignore_patterns("*.db*", "snapshots"))
+    db = str(tmp_path / "t.db")
+    assert _run("load", "--data", str(data), "--db", db)[0] == 0
+    path = data / "claims" / "report-k31-launch.toml"
+    text = path.read_text()
+    assert text.count('value = "2.8T"') == 1
+    path.write_text(text.replace('value = "2.8T"', 'value = "2.8"'))
+    code, out = _run("load", "--data", str(data), "--db", db)
+    assert code == 0
+    assert "claims: 1 new, 39 unchanged" in out
+    assert "warning: 1 stored claim no longer in the data files" in out
+    stale = next(ln for ln in out.splitlines() if "stale claim #" in ln)
+    assert stale.endswith("(report-k31-launch): kimi-k3.1-pro Total parameters 2.8T params")
+    old_id = int(stale.split("#")[1].split()[0])
+    assert _run("verify", "--db", db)[0] == 0
+    engine = make_engine(db)
+    with Session(engine) as s:
+        opened = [d.key for d in s.exec(select(models.Discrepancy)) if d.state == "open"]
+    path.write_text(text)  # the fix is undone: the 2.8 claim is now the stale one
+    code, out = _run("load", "--data", str(data), "--db", db, "--prune")
+    assert code == 0, out
+    assert "claims: 0 new, 40 unchanged, 1 removed" in out
+    removed = next(ln for ln in out.splitlines() if "removed claim #" in ln)
+    assert removed.endswith("(report-k31-launch): kimi-k3.1-pro Total parameters 2.8 params")
+    removed_id = int(removed.split("#")[1].split()[0])
+    assert _run("verify", "--db", db)[0] == 0
+    with Session(engine) as s:
+        assert s.get(models.Claim, old_id) is not None  # the original claim was kept
+        assert s.get(models.Claim, removed_id) is None
+        assert len(s.exec(select(models.Claim)).all()) == 40
+        assert removed_id not in {v.claim_id for v in s.exec(select(models.Verdict))}
+        still_open = [d.key for d in s.exec(select(models.Discrepancy)) if d.state == "open"]
+    assert len(still_open) == len(opened) - 1
+    code, out = _run("load", "--data", str(data), "--db", db)
+    assert "warning" not in out

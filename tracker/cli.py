@@ -46,21 +46,51 @@ app = TrackerTyper(
 
 @app.command()
 @friendly_errors
-def load(data: DataOpt = Path("data"), db: DbOpt = None, json_out: JsonOpt = False) -> None:
+def load(
+    data: DataOpt = Path("data"),
+    db: DbOpt = None,
+    prune: Annotated[
+        bool,
+        typer.Option(
+            "--prune",
+            help="Remove stored claims of the data's sources that its files no longer state "
+            "(a corrected or deleted claim), with their verdicts; without it they are listed.",
+        ),
+    ] = False,
+    json_out: JsonOpt = False,
+) -> None:
     """Validate the curated data (subjects, watches, claims) and store it.
 
-    A malformed file stops with its path, line and field; nothing is written.
+    A malformed file stops with its path, line and field; nothing is written. A claim
+    changed in its file is stored as a new claim; the old one is listed (or, with
+    --prune, removed: run `tracker verify` then).
     """
     from tracker.loading import store_curated, validate_curated
 
     curated = validate_curated(data)  # before the database is opened: bad data writes nothing
-    report = store_curated(open_db(db, create=True), curated)
+    report = store_curated(open_db(db, create=True), curated, prune=prune)
     if json_out:
         print_json(report.__dict__)
-    else:
-        console.print(
-            f"loaded {report.subjects} subjects, {report.sources} sources, {report.watches} watches; "
-            f"claims: {report.claims_added} new, {report.claims_unchanged} unchanged"
+        return
+    console.print(
+        f"loaded {report.subjects} subjects, {report.sources} sources, {report.watches} watches; "
+        f"claims: {report.claims_added} new, {report.claims_unchanged} unchanged"
+        + (f", {report.claims_removed} removed" if report.claims_removed else "")
+    )
+    if report.claims_stale and not prune:
+        n = len(report.claims_stale)
+        err_console.print(
+            f"warning: {plural(n, 'stored claim')} no longer in the data files "
+            "(changed or deleted there); `tracker load --prune` removes "
+            f"{'it' if n == 1 else 'them'}:",
+            highlight=False,
+        )
+    for c in report.claims_stale:
+        done = "removed" if prune else "stale"
+        (console if prune else err_console).print(
+            f"  {done} claim #{c['id']} ({c['source']}): {c['subject']} "
+            f"{attribute_label(c['attribute'])} {c['value']}",
+            highlight=False,
         )
 
 
@@ -170,6 +200,13 @@ def demo(
         f"[bold]release-tracker demo[/bold]: {report.loaded.subjects} subjects, {report.loaded.sources} sources, "
         f"claims {report.loaded.claims_added} new / {report.loaded.claims_unchanged} unchanged"
     )
+    if report.loaded.claims_stale:
+        err_console.print(
+            f"warning: {plural(len(report.loaded.claims_stale), 'stored claim')} no longer in "
+            "the data files (changed or deleted there): `tracker load --prune` lists and "
+            "removes them",
+            highlight=False,
+        )
     console.print(
         f"checked {c.checked} watches (replayed): {c.changed} changed, {c.unchanged} unchanged, "
         f"{c.failing} failed; {plural(c.observations, 'new observation')}, {plural(c.events, 'event')}"

@@ -20,6 +20,7 @@ from tracker.cli_common import (
     console,
     friendly_errors,
     open_db,
+    plural,
     print_json,
     print_table,
 )
@@ -128,10 +129,21 @@ def watches_cmd(db: DbOpt = None, json_out: JsonOpt = False) -> None:
             w["schedule"],
             w["last_run"] or "-",
             next_run_text(w, now),
-            w["state"],
+            state_text(w),
             w["last_error"] or "",
         )
     print_table(table)
+
+
+def state_text(w: dict) -> str:
+    """A watch's state with its run of failures: a watch turns ``failing`` only after
+    several in a row, and "ok" beside an error read as a contradiction."""
+    n = w.get("consecutive_failures") or 0
+    if n and w["state"] != "failing":
+        return f"{w['state']} ({plural(n, 'failure')} in a row)"
+    if n:
+        return f"{w['state']} ({n} in a row)"
+    return str(w["state"])
 
 
 def register(app: typer.Typer) -> None:

@@ -26,10 +26,11 @@ def validate_curated(data_dir: Path | str) -> CuratedData:
     return load_data(data_dir, known_adapters=known_adapters())
 
 
-def store_curated(engine: Engine, data: CuratedData) -> LoadReport:
-    """Store validated data in one transaction (idempotent)."""
+def store_curated(engine: Engine, data: CuratedData, *, prune: bool = False) -> LoadReport:
+    """Store validated data in one transaction (idempotent); ``prune`` as in
+    :func:`claims.curated_store.store`."""
     with Session(engine) as session:
-        report = store(session, data)
+        report = store(session, data, prune=prune)
         session.commit()
     return report
 
