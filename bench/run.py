@@ -370,7 +370,7 @@ def main(argv: list[str] | None = None) -> int:
             else "Extraction: not available (bench/extract_bench.py absent)"
         )
 
-        targets = evaluate(args, small, big, site, RUNS.get(args.pages))
+        targets = evaluate(args, small, big, site, RUNS.get(args.pages), ext)
         print_table("Targets", [["target", "measured", "status"], *targets])
         if any(t[2] == "MISSED" and "RSS" in t[0] for t in targets):
             print_import_profile()
