@@ -289,3 +289,29 @@ def test_a_corrected_claim_leaves_the_old_one_listed_then_pruned(tmp_path, monke
     assert len(still_open) == len(opened) - 1
     code, out = _run("load", "--data", str(data), "--db", db)
     assert "warning" not in out
+
+
+def test_a_failed_watch_is_reported_once_by_check(tmp_path, monkeypatch):
+    """In a real process (no pytest log capture), logging's last-resort handler printed
+    the cycle's warning on stderr beside the command's own `failed` line."""
+    import subprocess
+    import sys
+
+    monkeypatch.chdir(ROOT)
+    db = str(tmp_path / "t.db")
+    assert _run("load", "--db", db)[0] == 0
+    har = json.loads(DEMO_HAR.read_text())
+    har["log"]["entries"] = [
+        e for e in har["log"]["entries"] if "openrouter" not in e["request"]["url"]
+    ]
+    partial = tmp_path / "partial.har"
+    partial.write_text(json.dumps(har))
+    r = subprocess.run(
+        [sys.executable, "-c", "from tracker.cli import main; main()", "check", "--replay",
+         str(partial), "--db", db, "--snapshots", str(tmp_path / "snap")],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    both = r.stdout + r.stderr
+    assert both.count("openrouter-models") == 1
+    assert "  failed  openrouter-models: not_recorded: " in r.stdout

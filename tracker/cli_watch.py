@@ -62,6 +62,16 @@ def _robots(replay: Path | None, client: Any) -> Any:
     return RobotsPolicy.for_client(client)
 
 
+def _results_printed_here() -> None:
+    """The cycle logs each failed watch as a warning; a command that prints every result
+    itself would show it twice (once through logging's last-resort stderr handler)."""
+    import logging
+
+    cycle_log = logging.getLogger("tracker.cycle")
+    if not cycle_log.handlers:
+        cycle_log.addHandler(logging.NullHandler())
+
+
 def run_cycle(
     db: str | None,
     replay: Path | None,
@@ -77,6 +87,7 @@ def run_cycle(
     With ``on_result`` each watch's result is handed to it as it is recorded and the
     summary keeps only the totals (thousands of watches hold no per-watch state)."""
     keep = on_result is None
+    _results_printed_here()
     raw = open_cycle_db(db)  # plain DB-API: `tracker check` never loads the ORM
     try:
         return _cycle(raw, replay, watch, snapshots, show_progress, on_result, keep)
@@ -197,6 +208,7 @@ def record(
     from tracker.errors import NothingRecorded
     from tracker.offline import failed_names, record_check
 
+    _results_printed_here()
     try:
         summary, path = record_check(
             open_db(db), out, snapshot_store=SnapshotStore(snapshots), watch_names=watch
