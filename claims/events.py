@@ -43,6 +43,28 @@ EVENT_KINDS: dict[str, tuple[str, str]] = {
     "extraction_failed": ("operator", "a page was fetched but its selector/format yielded nothing"),
 }
 
+# Labels for people (site, alerts); JSON, CSV and feeds keep the kind names.
+# One entry per EVENT_KINDS key (tests/test_vocabulary.py checks both lists match).
+EVENT_LABELS: dict[str, str] = {
+    "value_changed": "Value changed",
+    "subject_discovered": "Subject discovered",
+    "weights_landed": "Weights landed",
+    "license_changed": "Licence changed",
+    "price_changed": "Price changed",
+    "verdict_changed": "Verdict changed",
+    "discrepancy_opened": "Discrepancy opened",
+    "discrepancy_resolved": "Discrepancy resolved",
+    "repo_disappeared": "Repo disappeared",
+    "watch_failing": "Watch failing",
+    "watch_recovered": "Watch recovered",
+    "extraction_failed": "Extraction failed",
+}
+
+
+def event_label(kind: str) -> str:
+    """``verdict_changed`` -> ``Verdict changed``; an unknown kind reads with spaces."""
+    return EVENT_LABELS.get(kind) or kind.replace("_", " ").capitalize()
+
 
 def audience_of(kind: str) -> str:
     """``subscriber`` or ``operator``; raises KeyError for an unknown kind."""

@@ -50,6 +50,20 @@ class ParamCount:
     warnings: tuple[str, ...] = field(default_factory=tuple)
 
 
+# ParamCount.method as a clause for people (verdict reasons); Value.extra keeps the name.
+METHOD_PHRASES: dict[str, str] = {
+    "declared_total": "the Hub count is the total declared in the checkpoint index",
+    "derived_packed": "the Hub count is derived from packed quantized weights",
+    "element_count": "the Hub count sums the tensors' element counts",
+    "lower_bound": "the Hub count is a lower bound (packed weights of unknown bit width)",
+}
+
+
+def method_phrase(method: str) -> str:
+    """``derived_packed`` -> ``the Hub count is derived from packed quantized weights``."""
+    return METHOD_PHRASES.get(method) or f"Hub count method: {method.replace('_', ' ')}"
+
+
 def _as_int(x: Any) -> int | None:
     if isinstance(x, bool):
         return None

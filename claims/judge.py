@@ -17,7 +17,7 @@ from typing import Any
 from claims.compare import Finding, qualifiers_compatible, span_text, values_conflict
 from claims.derived import judge_price_change
 from claims.facts import ClaimView, ObsView
-from claims.hub_params import param_count_value, parameter_count
+from claims.hub_params import method_phrase, param_count_value, parameter_count
 from claims.licenses import license_has_property, license_property, normalize_license_text
 from claims.promises import evaluate_promise
 from claims.values import Value, distance, format_value
@@ -142,7 +142,7 @@ def _judge_numeric(claim: ClaimView, obs: Sequence[ObsView]) -> Decision | None:
 
 def _note(v: Value) -> str:
     method = v.extra.get("method")
-    return f" [hub count, {method}]" if method else ""
+    return f"; {method_phrase(method)}" if method else ""
 
 
 def _judge_text(claim: ClaimView, obs: Sequence[ObsView]) -> Decision | None:

@@ -105,6 +105,25 @@ RULE_LABELS: dict[str, str] = {
 }
 
 
+# Qualifier keys as people read them, before ": value" ("relative to: kimi-k3").
+# One entry per QUALIFIERS name (tests/test_vocabulary.py checks both lists match).
+QUALIFIER_LABELS: dict[str, str] = {
+    "benchmark": "benchmark",
+    "version": "version",
+    "leaderboard": "leaderboard",
+    "variant": "variant",
+    "hardware": "hardware",
+    "conditions": "conditions",
+    "agent": "agent",
+    "relative_to": "relative to",
+    "repo": "repo",
+    "provider": "provider",
+    "offering": "offering",
+    "date": "as of",
+    "side": "price side",
+}
+
+
 def attribute_label(name: str) -> str:
     """``benchmark_score`` -> ``Benchmark score``; an unknown name reads with spaces."""
     return ATTRIBUTE_LABELS.get(name) or name.replace("_", " ").capitalize()
@@ -119,3 +138,8 @@ def attribute_phrase(name: str) -> str:
 def rule_label(name: str) -> str:
     """``same_value_different_version`` -> a sentence fragment saying what it means."""
     return RULE_LABELS.get(name) or name.replace("_", " ")
+
+
+def qualifier_label(name: str) -> str:
+    """``relative_to`` -> ``relative to``; an unknown key reads with spaces."""
+    return QUALIFIER_LABELS.get(name) or name.replace("_", " ")

@@ -150,6 +150,16 @@ def test_index_fits_a_390_px_phone_without_sideways_scrolling(served, demo_serve
         assert overflow <= 0, (name, overflow)
 
 
+@pytest.mark.parametrize("path", ["changes.html", "subjects/kimi-k3.1-pro/index.html"])
+def test_changes_and_claims_fit_a_390_px_phone(demo_served, tmp_path, path):
+    """The changes table and a subject's claim tables stack on a phone: "What changed",
+    Claimant, Date and Verdict stay on screen, nothing scrolls sideways."""
+    binary, url, site = demo_served
+    scroll, client, overflow = widths_at(binary, tmp_path / "p", site, url, path)
+    assert scroll <= 390 and scroll <= client, (path, scroll, client)
+    assert overflow <= 0, (path, overflow)
+
+
 def test_console_check_catches_a_script_error(tmp_path):
     """Canary: the same checks flag a page whose script throws or injects an <img>."""
     binary = chromium()
@@ -206,7 +216,11 @@ def demo_served(tmp_path_factory):
             "index.html",
             ["Kimi K3.1 Pro", "not landed", "overdue by 24 days", "moonshotai/Kimi-K2-Thinking"],
         ),
-        ("subjects/kimi-k3.1-pro/index.html", ["Terminal-Bench", "disputed", "overdue"]),
+        (
+            "subjects/kimi-k3.1-pro/index.html",
+            ["Terminal-Bench", "disputed", "overdue", "relative to: kimi-k3", "Verdict changed"],
+        ),
+        ("changes.html", ["Verdict changed", "Discrepancy opened", "Weights landed"]),
         ("discrepancies.html", ["Terminal-Bench 4.0", "Terminal-Bench 3.0", "before 2026-11-04"]),
     ],
 )

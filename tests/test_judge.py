@@ -40,7 +40,7 @@ def test_k2_thinking_1t_confirmed_against_packed_int4_counts():
     assert (d.status, d.evidence) == ("confirmed", (5,))
     assert d.reason == (
         "observed ≈1.03T (1,026,880,447,728) params (observation #5) is within the claim's 1T params "
-        "(500B–1.5T params) [hub count, derived_packed]"
+        "(500B–1.5T params); the Hub count is derived from packed quantized weights"
     )
 
 

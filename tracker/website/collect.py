@@ -32,6 +32,7 @@ from claims.models import (
 )
 from claims.status import weights_statuses
 from claims.values import Value
+from claims.vocabulary import qualifier_label
 from tracker.eventtext import as_utc, describe_change
 from tracker.website.charts import build_charts
 from tracker.website.views import (
@@ -221,7 +222,7 @@ def collect(engine: Engine) -> SiteContext:
         quals_text = shown_quals.get(quals_json)
         if quals_text is None:
             quals_text = shown_quals[quals_json] = ", ".join(
-                f"{k}: {quals[k]}" for k in sorted(quals)
+                f"{qualifier_label(k)}: {quals[k]}" for k in sorted(quals)
             )
         slug, name = names[subject_id]
         vview = None

@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 import tracker
+from claims.events import event_label
 from claims.vocabulary import attribute_label, rule_label
 from tracker.eventtext import as_utc, iso_z
 from tracker.website.views import SiteContext
@@ -69,9 +70,10 @@ FILTERS: dict[str, Any] = {
     "plural": plural,
     "http_url": http_url,
     # `benchmark_score` -> "Benchmark score"; rule names -> what they mean (one mapping,
-    # claims/vocabulary.py, shared with the CLI)
+    # claims/vocabulary.py, shared with the CLI); event kinds likewise (claims/events.py)
     "attribute_label": attribute_label,
     "rule_label": rule_label,
+    "event_label": event_label,
 }
 
 
