@@ -47,7 +47,7 @@ def test_discrepancies_and_review(cli):
         "#1 [open] kimi-k3.1-pro Benchmark score: the same score reported for two versions of a benchmark"
     )
     assert (
-        "    claim #4 kimi-k3.1-pro: 65.7% [benchmark=Terminal-Bench, version=4.0] — "
+        "    claim #4 kimi-k3.1-pro: 65.7% [benchmark: Terminal-Bench, version: 4.0] — "
         "Moonshot AI via Article A" in lines
     )
     data = json.loads(cli("discrepancies", "--json", "--state", "open").output)
