@@ -55,8 +55,14 @@ def test_alerts_send_drains_once(tmp_path, monkeypatch):
         first = runner.invoke(app, args)
         second = runner.invoke(app, args)
     assert first.exit_code == 0, first.output
-    assert first.output == "alerts: 1 planned, 1 delivered, 0 to retry, 0 given up\n"
-    assert second.output == "alerts: 0 planned, 0 delivered, 0 to retry, 0 given up\n"
+    assert (
+        first.output
+        == "alerts: 1 planned, 1 delivered, 0 to retry, 0 given up, 0 waiting to retry\n"
+    )
+    assert (
+        second.output
+        == "alerts: 0 planned, 0 delivered, 0 to retry, 0 given up, 0 waiting to retry\n"
+    )
     assert [p["title"] for p in hook.posts] == ["Kimi K2 Thinking weights landed"]
 
 
@@ -87,3 +93,37 @@ def test_serve_without_site_is_one_line(tmp_path):
         result.output
         == f"error: {tmp_path / 'none'}/index.html not found; run `tracker build` first\n"
     )
+
+
+def test_alerts_send_says_why_and_counts_waiting(tmp_path):
+    """Failures: one stderr warning per subscription; a re-run counts what still waits."""
+    import json
+    import sqlite3
+
+    from claims.db import make_engine
+
+    db = tmp_path / "t.db"
+    populate(make_engine(db))
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE event SET created_at = datetime('now')")
+    bad_config = tmp_path / "bad.toml"
+    bad_config.write_text('[[subscription]]\nname = "x"\nurl = "nope://x"\n')
+    base = ["alerts", "send", "--db", str(db), "--config"]
+    bad = runner.invoke(app, [*base, str(bad_config)])
+    assert (bad.exit_code, bad.stderr) == (1, "error: subscription 'x': not a usable Apprise URL\n")
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT count(*) FROM delivery").fetchone() == (0,)  # nothing claimed
+    with Hook(lambda body: 500) as hook:
+        config = tmp_path / "subs.toml"
+        config.write_text(f'[[subscription]]\nname = "x"\nurl = "json://127.0.0.1:{hook.port}/"\n')
+        first = runner.invoke(app, [*base, str(config)])
+        second = runner.invoke(app, [*base, str(config), "--json"])
+    assert first.exit_code == 1
+    assert first.stdout.startswith("alerts: 3 planned, 0 delivered, 3 to retry, 0 given up, 0 w")
+    [warning] = first.stderr.splitlines()
+    assert warning.startswith("warning: subscription 'x': 3 deliveries failed (")
+    assert "error=500" in warning and "; next attempt after 20" in warning
+    assert second.exit_code == 0 and second.stderr == ""
+    out = json.loads(second.stdout)
+    assert (out["planned"], out["failed"], out["waiting"], out["failures"]) == (0, 0, 3, [])
+    assert out["next_retry_at"].endswith("+00:00")

@@ -14,7 +14,15 @@ from webhook import Hook
 from claims.events import make_event
 from claims.models import Delivery, Subject
 from tracker.errors import ConfigError
-from tracker.notify import MAX_ATTEMPTS, NotifyError, backoff, drain, send_test
+from tracker.notify import (
+    MAX_ATTEMPTS,
+    NotifyError,
+    NotSent,
+    SendResult,
+    backoff,
+    drain,
+    send_test,
+)
 from tracker.subscriptions import Subscription, load_subscriptions
 
 BASE = "https://dash.example.org/"
@@ -243,3 +251,99 @@ def test_concurrent_drain_never_sends_twice(engine):
     outer = drain(engine, subs, now=NOW, sender=sender, **OPTS)
     assert sent == ["Kimi K2 Thinking weights landed"]
     assert (outer.delivered, inner[0].delivered) == (1, 0)  # type: ignore[attr-defined]
+
+
+def test_bad_url_claims_nothing_then_fixed_url_sends(engine):
+    """A URL Apprise cannot use is found before anything is planned or claimed."""
+    populate(engine)
+    kinds = frozenset({"weights_landed"})
+    with Hook(lambda body: 204) as hook:
+        good = Subscription(name="good", url=json_url(hook), kinds=kinds)
+        with pytest.raises(NotifyError, match="subscription 'bad': not a usable Apprise URL"):
+            drain(
+                engine,
+                [good, Subscription(name="bad", url="garbage", kinds=kinds)],
+                now=NOW,
+                **OPTS,
+            )
+        assert deliveries(engine) == [] and hook.posts == []
+        fixed = Subscription(name="bad", url=json_url(hook), kinds=kinds)
+        report = drain(engine, [good, fixed], now=NOW, **OPTS)
+    assert report.delivered == 2
+    assert [(d.state, d.attempts) for d in deliveries(engine)] == [("delivered", 1)] * 2
+
+
+@pytest.mark.parametrize("where", ["compose", "not-sent"])
+def test_error_before_hand_off_puts_claimed_row_back(engine, monkeypatch, where):
+    """Claimed, then an error before the message reached Apprise: the row is pending
+    again with no attempt counted, and the next drain sends it."""
+    import tracker.notify as notify
+
+    populate(engine)
+    subs = [Subscription(name="k2", url="json://127.0.0.1:9/", kinds=frozenset({"weights_landed"}))]
+
+    def broken_compose(*args: object) -> None:
+        raise RuntimeError("compose bug")
+
+    def not_sent(url: str, title: str, body: str) -> SendResult:
+        raise NotSent("rejected before sending")
+
+    if where == "compose":
+        monkeypatch.setattr(notify, "compose", broken_compose)
+    with pytest.raises((RuntimeError, NotSent)):
+        drain(engine, subs, now=NOW, sender=not_sent, **OPTS)
+    [row] = deliveries(engine)
+    assert (row.state, row.attempts) == ("pending", 0)
+    monkeypatch.undo()
+    sent: list[str] = []
+    report = drain(
+        engine, subs, now=NOW, sender=lambda u, t, b: sent.append(t) or SendResult(ok=True), **OPTS
+    )
+    assert (report.delivered, sent) == (1, ["Kimi K2 Thinking weights landed"])
+
+
+def test_crash_during_send_is_never_resent(engine):
+    """At most once: a send that dies midway may have gone out, so its row stays
+    ``sending`` and later drains leave it alone."""
+    populate(engine)
+    subs = [Subscription(name="k2", url="json://127.0.0.1:9/", kinds=frozenset({"weights_landed"}))]
+    calls: list[str] = []
+
+    def dies(url: str, title: str, body: str) -> SendResult:
+        calls.append(title)
+        raise KeyboardInterrupt  # e.g. Ctrl-C while Apprise is posting
+
+    with pytest.raises(KeyboardInterrupt):
+        drain(engine, subs, now=NOW, sender=dies, **OPTS)
+    report = drain(engine, subs, now=NOW + dt.timedelta(hours=1), sender=dies, **OPTS)
+    [row] = deliveries(engine)
+    assert (row.state, len(calls), report.delivered, report.waiting) == ("sending", 1, 0, 0)
+
+
+def test_report_names_each_failing_subscription_and_counts_waiting(engine):
+    populate(engine)
+    with Hook(lambda body: 500) as bad, Hook(lambda body: 204) as good:
+        subs = [
+            Subscription(name="bad", url=json_url(bad)),
+            Subscription(name="good", url=json_url(good)),
+        ]
+        first = drain(engine, subs, now=NOW, **OPTS)
+        second = drain(engine, subs, now=NOW + dt.timedelta(seconds=30), **OPTS)
+    assert (first.delivered, first.failed, first.waiting) == (3, 3, 0)
+    [failures] = first.failures.values()
+    retry_at = NOW + dt.timedelta(minutes=1)
+    assert (failures.subscription, failures.failed, failures.next_attempt_at) == (
+        "bad",
+        3,
+        retry_at,
+    )
+    assert "error=500" in failures.first_error
+    assert failures.warning().startswith("subscription 'bad': 3 deliveries failed (")
+    assert failures.warning().endswith("); next attempt after 2026-11-29 16:01 UTC")
+    assert (second.planned, second.failed, second.waiting, second.failures) == (0, 0, 3, {})
+    assert second.next_retry_at == retry_at
+    assert second.summary() == (
+        "alerts: 0 planned, 0 delivered, 0 to retry, 0 given up, "
+        "3 waiting to retry (next at 16:01 UTC)"
+    )
+    assert second.to_dict()["next_retry_at"] == "2026-11-29T16:01:00+00:00"

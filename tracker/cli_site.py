@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from tracker.cli_common import TrackerTyper, open_db
+from tracker.cli_common import JsonOpt, TrackerTyper, open_db, print_json
 from tracker.errors import TrackerError
 
 alerts_app = TrackerTyper(help="Push alerts through Apprise.", no_args_is_help=True)
@@ -110,8 +110,13 @@ def alerts_send(
     site_url: Annotated[
         str | None, typer.Option("--site-url", help="Public site URL for links.")
     ] = None,
+    json_out: JsonOpt = False,
 ) -> None:
-    """Drain the outbox: deliver due alerts once each, retry failed ones later."""
+    """Drain the outbox: deliver due alerts once each, retry failed ones later.
+
+    Prints one ``warning:`` line on stderr per subscription with failures (count, first
+    error, next attempt); exits 1 when a delivery failed or was given up in this run.
+    """
     from tracker.notify import drain
     from tracker.subscriptions import load_subscriptions
 
@@ -120,9 +125,11 @@ def alerts_send(
         report = drain(open_db(db), subs, base_url=site_url)
     except TrackerError as exc:
         raise _fail(exc) from None
-    print(
-        f"alerts: {report.planned} planned, {report.delivered} delivered, "
-        f"{report.failed} to retry, {report.dead} given up"
-    )
+    for failures in report.failures.values():
+        print(f"warning: {failures.warning()}", file=sys.stderr)
+    if json_out:
+        print_json(report.to_dict())
+    else:
+        print(report.summary())
     if report.failed or report.dead:
         raise typer.Exit(1)

@@ -8,6 +8,8 @@ Why Apprise: one URL syntax for ~100 chat, mail and push services
   index; the row is switched from ``pending`` to ``sending`` (compare-and-set) and
   committed *before* the send, so a crash or a second process never sends twice
   (at most once: a row a crash leaves in ``sending`` is not resent by itself);
+  every URL is checked before any claim, and an error after a claim but before the
+  message reaches the sender puts the row back to ``pending`` (it was not sent);
 - a 2xx marks it ``delivered``; anything else is logged in ``last_error`` and retried
   with exponential backoff, ``dead`` after :data:`MAX_ATTEMPTS`;
 - each row is sent on its own: one failing channel never blocks the others;
@@ -36,6 +38,7 @@ from sqlmodel import Session, select
 from claims.models import Delivery, Event, Subject, utcnow
 from tracker.errors import TrackerError
 from tracker.eventtext import as_utc, describe_change, event_detail
+from tracker.notify_report import DrainReport, count_waiting
 from tracker.subscriptions import Subscription
 from tracker.website.build import resolve_base_url
 
@@ -54,6 +57,11 @@ class NotifyError(TrackerError):
     """An alert could not be sent (``tracker alerts test``) or a URL is unusable."""
 
     kind = "notify"
+
+
+class NotSent(NotifyError):
+    """Raised by a sender that knows nothing went out (e.g. a URL Apprise rejects), so
+    the claimed delivery can go back to ``pending``."""
 
 
 @dataclass(frozen=True)
@@ -106,16 +114,6 @@ class Message:
         return title, f"{self.text[:room].rstrip()}{ELLIPSIS}\n{self.link}"
 
 
-@dataclass(frozen=True)
-class DrainReport:
-    """Counts of one :func:`drain`: deliveries planned, delivered, failed (to retry), dead."""
-
-    planned: int
-    delivered: int
-    failed: int
-    dead: int
-
-
 def compose(event: Event, subject: Subject | None, base_url: str) -> Message:
     """The alert for an event: its title, what changed from what to what, and a link
     (the subject page, or ``detail["url"]`` when the event names its own page)."""
@@ -146,10 +144,10 @@ def _captured(logger_name: str = "apprise") -> Iterator[list[str]]:
 
 def apprise_send(url: str, title: str, body: str) -> SendResult:
     """Send through Apprise; returns its verdict and the warnings it logged (which carry
-    ``error=<status>`` for HTTP plugins). Raises :class:`NotifyError` for a bad URL."""
+    ``error=<status>`` for HTTP plugins). Raises :class:`NotSent` for a bad URL."""
     app = apprise.Apprise()
     if not app.add(url):
-        raise NotifyError("not a usable Apprise URL (see https://appriseit.com/services/)")
+        raise NotSent("not a usable Apprise URL (see https://appriseit.com/services/)")
     with _captured() as lines:
         ok = bool(app.notify(body=body, title=title, body_format=apprise.NotifyFormat.TEXT))
     detail = " | ".join(lines)
@@ -220,15 +218,18 @@ def drain(
     """Plan, then send every due delivery once. Idempotent: a re-run sends nothing new.
 
     Events older than ``backlog`` are not planned (a new subscription is not flooded
-    with history). ``sender`` defaults to :func:`apprise_send`. Returns counts.
+    with history). ``sender`` defaults to :func:`apprise_send`. Returns counts, with
+    each failing subscription's first error. Raises :class:`NotifyError` for an unusable
+    URL before anything is planned or claimed.
     """
     now = as_utc(now or utcnow())
     send = sender or apprise_send
     base = resolve_base_url(base_url)
+    limits = validate(subs)  # before anything is planned or claimed
     by_name = {s.name: s for s in subs}
-    delivered = failed = dead = 0
+    tried: list[int] = []
     with Session(engine) as session:
-        planned = plan(session, subs, now, backlog)
+        report = DrainReport(planned=plan(session, subs, now, backlog))
         due = session.exec(
             select(Delivery).where(Delivery.state == "pending").order_by(Delivery.id)
         ).all()
@@ -240,23 +241,53 @@ def drain(
             subject = session.get(Subject, event.subject_id) if event and event.subject_id else None
             if not _claim(session, d, now):
                 continue  # another process took it
-            result, chars = _send_fitted(send, sub, compose(event, subject, base), d.attempts)  # type: ignore[arg-type]
+            tried.append(d.id)  # type: ignore[arg-type]
+            with _release_unless_handed(session, d) as handed:
+                msg = compose(event, subject, base)  # type: ignore[arg-type]
+                result, chars = _send_fitted(send, sub, msg, d.attempts, limits[sub.name], handed)
             d.attempts += 1
             if result.ok:
                 d.state, d.delivered_at, d.sent_chars, d.parts = "delivered", now, chars, 1
                 d.last_error = None
-                delivered += 1
+                report.delivered += 1
             else:
                 d.last_error = (result.detail or "send failed")[:500]
                 if d.attempts >= MAX_ATTEMPTS:
                     d.state = "dead"
-                    dead += 1
+                    report.record_failure(sub.name, d.last_error, None)
                 else:
                     d.state, d.next_attempt_at = "pending", now + backoff(d.attempts)
-                    failed += 1
+                    report.record_failure(sub.name, d.last_error, d.next_attempt_at)
             session.add(d)
             session.commit()
-    return DrainReport(planned=planned, delivered=delivered, failed=failed, dead=dead)
+        report.waiting, report.next_retry_at = count_waiting(session, by_name, tried, now)
+    return report
+
+
+def validate(subs: Sequence[Subscription]) -> dict[str, tuple[int, int, bool]]:
+    """Every subscription's :func:`channel_limits` by name; raises :class:`NotifyError`
+    naming the first unusable URL, so a bad configuration claims nothing."""
+    return {sub.name: channel_limits(sub) for sub in subs}
+
+
+@contextmanager
+def _release_unless_handed(session: Session, d: Delivery) -> Iterator[list[bool]]:
+    """Guard the claimed window: an error before the message reached the sender (or a
+    :class:`NotSent` from it) puts ``d`` back to ``pending``; once it may have gone out,
+    the row stays ``sending`` (at most once). Yields the flag the sender sets."""
+    handed = [False]
+    try:
+        yield handed
+    except BaseException as exc:
+        if not handed[0] or isinstance(exc, NotSent):
+            session.rollback()
+            session.exec(  # type: ignore[call-overload]
+                update(Delivery)
+                .where(Delivery.id == d.id, Delivery.state == "sending")
+                .values(state="pending")
+            )
+            session.commit()
+        raise
 
 
 def _claim(session: Session, d: Delivery, now: dt.datetime) -> bool:
@@ -273,21 +304,29 @@ def _claim(session: Session, d: Delivery, now: dt.datetime) -> bool:
 
 
 def _send_fitted(
-    send: Sender, sub: Subscription, msg: Message, attempts: int
+    send: Sender,
+    sub: Subscription,
+    msg: Message,
+    attempts: int,
+    limits: tuple[int, int, bool],
+    handed: list[bool],
 ) -> tuple[SendResult, int]:
-    """Send within the channel's limits; after a 400/413/422 retry at once shorter.
+    """Send within the channel's ``limits``; after a 400/413/422 retry at once shorter.
 
     Earlier failed attempts start the ladder lower, so a retried alert goes out shorter.
+    ``handed[0]`` is True while a send is in flight (then it may have gone out).
     """
-    body_max, title_max, joined = channel_limits(sub)
+    body_max, title_max, joined = limits
     ladder = [body_max] + [n for n in SHORTER if n < body_max]
     errors: list[str] = []
     rungs = ladder[min(attempts, len(ladder) - 1) :]
     for i, limit in enumerate(rungs):
         title, body = msg.fit(limit, title_max, joined=joined)
+        handed[0] = True
         result = send(sub.url, title, body)
         if result.ok:
             return result, len(body)
+        handed[0] = False  # a failure answer: known not delivered
         sent = len(title) + len(JOIN) + len(body) if joined and title else len(body)
         errors.append(f"{sent} chars: {result.detail or 'failed'}")
         shorter_helps = i + 1 < len(rungs) and sent > rungs[i + 1]

@@ -1,0 +1,126 @@
+"""What one ``tracker alerts send`` did, per subscription: counts, first error, next retry.
+
+Kept apart from :mod:`tracker.notify` (the sending) so the CLI can print why deliveries
+failed, and how many wait for a later retry, without a second pass over the outbox.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Collection
+from dataclasses import dataclass, field
+
+from sqlmodel import Session, func, select
+
+from claims.models import Delivery
+from tracker.eventtext import as_utc
+
+
+@dataclass
+class SubscriptionFailures:
+    """One subscription's failed deliveries in a drain: retried later, or given up."""
+
+    subscription: str
+    failed: int = 0
+    dead: int = 0
+    first_error: str = ""
+    next_attempt_at: dt.datetime | None = None
+
+    def add(self, error: str, next_attempt_at: dt.datetime | None) -> None:
+        """Count one failure: ``next_attempt_at`` None means it was given up."""
+        if next_attempt_at is None:
+            self.dead += 1
+        else:
+            self.failed += 1
+            if self.next_attempt_at is None or next_attempt_at < self.next_attempt_at:
+                self.next_attempt_at = next_attempt_at
+        self.first_error = self.first_error or error
+
+    def warning(self) -> str:
+        """One line for stderr: how many failed, the first error, when the next try is."""
+        n = self.failed + self.dead
+        what = f"{n} deliver{'y' if n == 1 else 'ies'} failed ({self.first_error})"
+        parts = [f"subscription {self.subscription!r}: {what}"]
+        if self.dead:
+            parts.append(f"{self.dead} given up")
+        if self.next_attempt_at:
+            parts.append(f"next attempt after {_stamp(self.next_attempt_at)}")
+        return "; ".join(parts)
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready fields (times as ISO 8601 UTC)."""
+        return {
+            "subscription": self.subscription,
+            "failed": self.failed,
+            "dead": self.dead,
+            "first_error": self.first_error,
+            "next_attempt_at": _iso(self.next_attempt_at),
+        }
+
+
+@dataclass
+class DrainReport:
+    """Counts of one drain: deliveries planned, delivered, failed (to retry), dead, and
+    ``waiting``: earlier failures not due yet (``next_retry_at`` the soonest)."""
+
+    planned: int
+    delivered: int = 0
+    failed: int = 0
+    dead: int = 0
+    waiting: int = 0
+    next_retry_at: dt.datetime | None = None
+    failures: dict[str, SubscriptionFailures] = field(default_factory=dict)
+
+    def record_failure(self, sub: str, error: str, next_attempt_at: dt.datetime | None) -> None:
+        """Count a failed delivery of ``sub``; ``next_attempt_at`` None: given up."""
+        if next_attempt_at is None:
+            self.dead += 1
+        else:
+            self.failed += 1
+        self.failures.setdefault(sub, SubscriptionFailures(sub)).add(error, next_attempt_at)
+
+    def summary(self) -> str:
+        """The one-line stdout summary of ``tracker alerts send``."""
+        line = (
+            f"alerts: {self.planned} planned, {self.delivered} delivered, "
+            f"{self.failed} to retry, {self.dead} given up, {self.waiting} waiting to retry"
+        )
+        if self.waiting and self.next_retry_at:
+            line += f" (next at {self.next_retry_at:%H:%M} UTC)"
+        return line
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready counts plus one entry per subscription with failures."""
+        return {
+            "planned": self.planned,
+            "delivered": self.delivered,
+            "failed": self.failed,
+            "dead": self.dead,
+            "waiting": self.waiting,
+            "next_retry_at": _iso(self.next_retry_at),
+            "failures": [f.to_dict() for f in self.failures.values()],
+        }
+
+
+def count_waiting(
+    session: Session, subs: Collection[str], tried: Collection[int], now: dt.datetime
+) -> tuple[int, dt.datetime | None]:
+    """(count, soonest) of pending deliveries of ``subs`` not due before ``now`` and not
+    tried in this drain (those are already counted as failed)."""
+    query = select(func.count(), func.min(Delivery.next_attempt_at)).where(
+        Delivery.state == "pending",
+        Delivery.subscription.in_(list(subs)),  # type: ignore[attr-defined]
+        Delivery.next_attempt_at > now,  # type: ignore[operator]
+    )
+    if tried:
+        query = query.where(Delivery.id.not_in(list(tried)))  # type: ignore[union-attr]
+    count, soonest = session.exec(query).one()
+    return int(count), as_utc(soonest) if soonest else None
+
+
+def _stamp(t: dt.datetime) -> str:
+    return f"{as_utc(t):%Y-%m-%d %H:%M} UTC"
+
+
+def _iso(t: dt.datetime | None) -> str | None:
+    return as_utc(t).isoformat() if t else None
