@@ -338,6 +338,8 @@ def test_report_names_each_failing_subscription_and_counts_waiting(engine):
         retry_at,
     )
     assert "error=500" in failures.first_error
+    assert " chars: " not in failures.first_error  # the log's size tag is not for people
+    assert failures.first_error[:1].isalpha()
     assert failures.warning().startswith("subscription 'bad': 3 deliveries failed (")
     assert failures.warning().endswith("); next attempt after 2026-11-29 16:01 UTC")
     assert (second.planned, second.failed, second.waiting, second.failures) == (0, 0, 3, {})

@@ -7,6 +7,7 @@ failed, and how many wait for a later retry, without a second pass over the outb
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
@@ -14,6 +15,9 @@ from sqlmodel import Session, func, select
 
 from claims.models import Delivery
 from tracker.eventtext import as_utc
+
+
+_SIZE_TAG = re.compile(r"(^|; )\d+ chars: ")
 
 
 @dataclass
@@ -34,7 +38,8 @@ class SubscriptionFailures:
             self.failed += 1
             if self.next_attempt_at is None or next_attempt_at < self.next_attempt_at:
                 self.next_attempt_at = next_attempt_at
-        self.first_error = self.first_error or error
+        # The log keeps each try's size ("76 chars: ..."); a person needs the error.
+        self.first_error = self.first_error or _SIZE_TAG.sub(r"\1", error)
 
     def warning(self) -> str:
         """One line for stderr: how many failed, the first error, when the next try is."""
