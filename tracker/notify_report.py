@@ -16,7 +16,6 @@ from sqlmodel import Session, func, select
 from claims.models import Delivery
 from tracker.eventtext import as_utc
 
-
 _SIZE_TAG = re.compile(r"(^|; )\d+ chars: ")
 
 
