@@ -245,8 +245,9 @@ class SchemaVersion(SQLModel, table=True):
 class Delivery(SQLModel, table=True):
     """The alert outbox log: one row per (event, subscription), so nothing is sent twice.
 
-    ``state``: ``pending`` (waiting for ``next_attempt_at``), ``delivered`` (a 2xx came
-    back), ``dead`` (gave up after the retry budget). ``last_error`` keeps what the
+    ``state``: ``pending`` (waiting for ``next_attempt_at``), ``sending`` (claimed and
+    handed to the channel; a crash leaves it there and it is not resent by itself),
+    ``delivered`` (a 2xx came back), ``dead`` (gave up after the retry budget). ``last_error`` keeps what the
     channel answered; ``parts`` counts the messages a split delivery used.
     """
 
