@@ -11,6 +11,7 @@ import hashlib
 from typing import TYPE_CHECKING, Any
 
 from claims.canonical import dumps, utcnow
+from claims.vocabulary import label_from
 
 if TYPE_CHECKING:
     from claims.models import Event
@@ -63,7 +64,7 @@ EVENT_LABELS: dict[str, str] = {
 
 def event_label(kind: str) -> str:
     """``verdict_changed`` -> ``Verdict changed``; an unknown kind reads with spaces."""
-    return EVENT_LABELS.get(kind) or kind.replace("_", " ").capitalize()
+    return label_from(EVENT_LABELS, kind, capital=True)
 
 
 def audience_of(kind: str) -> str:

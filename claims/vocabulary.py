@@ -5,6 +5,8 @@ Every table, template and adapter uses these names; loaders reject anything else
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 # attribute -> (value kinds allowed, unit for quantities or None)
 ATTRIBUTES: dict[str, tuple[tuple[str, ...], str | None]] = {
     "total_params": (("quantity", "range"), "params"),
@@ -124,9 +126,18 @@ QUALIFIER_LABELS: dict[str, str] = {
 }
 
 
+def label_from(labels: Mapping[str, str], name: str, *, capital: bool = False) -> str:
+    """``labels[name]``; a name missing from it reads with spaces (capitalised when
+    ``capital``), so a new name never shows as a snake_case id."""
+    if name in labels:
+        return labels[name]
+    words = name.replace("_", " ")
+    return words.capitalize() if capital else words
+
+
 def attribute_label(name: str) -> str:
     """``benchmark_score`` -> ``Benchmark score``; an unknown name reads with spaces."""
-    return ATTRIBUTE_LABELS.get(name) or name.replace("_", " ").capitalize()
+    return label_from(ATTRIBUTE_LABELS, name, capital=True)
 
 
 def attribute_phrase(name: str) -> str:
@@ -137,9 +148,9 @@ def attribute_phrase(name: str) -> str:
 
 def rule_label(name: str) -> str:
     """``same_value_different_version`` -> a sentence fragment saying what it means."""
-    return RULE_LABELS.get(name) or name.replace("_", " ")
+    return label_from(RULE_LABELS, name)
 
 
 def qualifier_label(name: str) -> str:
     """``relative_to`` -> ``relative to``; an unknown key reads with spaces."""
-    return QUALIFIER_LABELS.get(name) or name.replace("_", " ")
+    return label_from(QUALIFIER_LABELS, name)

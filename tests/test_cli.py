@@ -96,16 +96,22 @@ def test_unknown_subject_is_one_line_error(tmp_path, monkeypatch):
     assert "Traceback" not in out
 
 
-def test_check_replay_of_missing_url_fails_the_watch_not_the_run(tmp_path, monkeypatch):
-    monkeypatch.chdir(ROOT)
-    db = str(tmp_path / "t.db")
-    assert _run("load", "--db", db)[0] == 0
+def _har_without_openrouter(tmp_path: Path) -> Path:
+    """The demo recording minus OpenRouter's answer: that watch fails on replay."""
     har = json.loads(DEMO_HAR.read_text())
     har["log"]["entries"] = [
         e for e in har["log"]["entries"] if "openrouter" not in e["request"]["url"]
     ]
     partial = tmp_path / "partial.har"
     partial.write_text(json.dumps(har))
+    return partial
+
+
+def test_check_replay_of_missing_url_fails_the_watch_not_the_run(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    db = str(tmp_path / "t.db")
+    assert _run("load", "--db", db)[0] == 0
+    partial = _har_without_openrouter(tmp_path)
     code, out = _run(
         "check",
         "--replay",
@@ -300,12 +306,7 @@ def test_a_failed_watch_is_reported_once_by_check(tmp_path, monkeypatch):
     monkeypatch.chdir(ROOT)
     db = str(tmp_path / "t.db")
     assert _run("load", "--db", db)[0] == 0
-    har = json.loads(DEMO_HAR.read_text())
-    har["log"]["entries"] = [
-        e for e in har["log"]["entries"] if "openrouter" not in e["request"]["url"]
-    ]
-    partial = tmp_path / "partial.har"
-    partial.write_text(json.dumps(har))
+    partial = _har_without_openrouter(tmp_path)
     r = subprocess.run(
         [sys.executable, "-c", "from tracker.cli import main; main()", "check", "--replay",
          str(partial), "--db", db, "--snapshots", str(tmp_path / "snap")],
