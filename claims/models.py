@@ -51,6 +51,9 @@ class SubjectVariant(SQLModel, table=True):
     name: str
 
 
+SHORT_TITLE = 28  # characters of a title that name a source in a sentence
+
+
 class Source(SQLModel, table=True):
     """Where a statement was read: article, announcement, API endpoint or page."""
 
@@ -67,11 +70,20 @@ class Source(SQLModel, table=True):
     @property
     def short_name(self) -> str:
         """The source in a sentence: its publisher, else its site (``news.example.com``),
-        else its key. The full title is for links and tooltips, not for reasons."""
+        else the start of its title in quotes (``“Kimi K3.1 Pro launch…”``), else its key.
+        The full title is for links and tooltips, not for reasons."""
         if self.publisher and self.publisher.strip():
             return self.publisher.strip()
         host = urlsplit(self.url.strip()).hostname if self.url else None
-        return host.removeprefix("www.") if host else self.key
+        if host:
+            return host.removeprefix("www.")
+        title = " ".join((self.title or "").split())
+        if not title or title == self.key:
+            return self.key
+        if len(title) > SHORT_TITLE:
+            cut = title[:SHORT_TITLE].rsplit(" ", 1)[0].rstrip(" :,;-–")
+            title = f"{cut}…"
+        return f"“{title}”"
 
 
 class Claim(SQLModel, table=True):

@@ -94,7 +94,7 @@ def parse_stated(
             raise StatedValueError(f"{attribute} needs a unit (set unit = ...)")
         relation = {">=": "at_least", "<=": "at_most"}.get(m.group("bound") or "")
         try:
-            return quantity(
+            value = quantity(
                 m.group("num"),
                 u,
                 scale=SUFFIX[m.group("suffix")],
@@ -104,6 +104,8 @@ def parse_stated(
             )
         except InvalidOperation as exc:  # pragma: no cover - regex admits only numbers
             raise StatedValueError(str(exc)) from exc
+        _check_scale(text, u, value.value)
+        return value
     m = RANGE_RE.match(text)
     if m and "range" in kinds:
         u = "percent" if m.group("pct") else (unit or default_unit)
@@ -113,7 +115,20 @@ def parse_stated(
         hi = Decimal(m.group("hi")) * SUFFIX[m.group("s2")]
         if lo > hi:
             raise StatedValueError(f"{text!r}: range low is above high")
+        _check_scale(text, u, lo)
         return value_range(
             lo, hi, u, open_high=bool(m.group("open")), approx=bool(m.group("approx"))
         )
     raise StatedValueError(f"{text!r} is not a figure (e.g. 2.8T, ~3T, 65.7%, 1000-2000+)")
+
+
+# No language model has fewer parameters than this: "2.8" for "2.8T" is a lost scale.
+MIN_PARAMS = Decimal(1_000_000)
+
+
+def _check_scale(text: str, unit: str, number: Any) -> None:
+    if unit == "params" and number is not None and Decimal(number) < MIN_PARAMS:
+        raise StatedValueError(
+            f"{text!r}: under a million parameters is not a model size; "
+            "write the scale (e.g. 2.8T, 104B, 7.5M)"
+        )

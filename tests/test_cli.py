@@ -47,7 +47,7 @@ def test_demo_end_to_end_and_status(tmp_path, monkeypatch):
     # column, not in the sentence.
     reason = disc[disc.index('<section id="d1"') :].split("<table>")[0]
     assert "by Moonshot AI via Máquina Web and for Terminal-Bench 3.0 by Moonshot AI via " in reason
-    assert "via report-k31-launch: one of the versions is wrong" in reason
+    assert "via “Kimi K3.1 Pro launch…”: one of the versions is wrong" in reason
     assert "Kimi K3.1 Pro launch: architecture" not in reason
     assert "Kimi K3.1 Pro launch: architecture, pricing and open-weights date" in disc
     # "Data as of" is the recorded Hub check, not when the demo ran (events, claims).
@@ -266,7 +266,7 @@ def test_a_corrected_claim_leaves_the_old_one_listed_then_pruned(tmp_path, monke
     path = data / "claims" / "report-k31-launch.toml"
     text = path.read_text()
     assert text.count('value = "2.8T"') == 1
-    path.write_text(text.replace('value = "2.8T"', 'value = "2.8"'))
+    path.write_text(text.replace('value = "2.8T"', 'value = "3.8T"'))
     code, out = _run("load", "--data", str(data), "--db", db)
     assert code == 0
     assert "claims: 1 new, 39 unchanged" in out
@@ -278,12 +278,12 @@ def test_a_corrected_claim_leaves_the_old_one_listed_then_pruned(tmp_path, monke
     engine = make_engine(db)
     with Session(engine) as s:
         opened = [d.key for d in s.exec(select(models.Discrepancy)) if d.state == "open"]
-    path.write_text(text)  # the fix is undone: the 2.8 claim is now the stale one
+    path.write_text(text)  # the edit is undone: the 3.8T claim is now the stale one
     code, out = _run("load", "--data", str(data), "--db", db, "--prune")
     assert code == 0, out
     assert "claims: 0 new, 40 unchanged, 1 removed" in out
     removed = next(ln for ln in out.splitlines() if "removed claim #" in ln)
-    assert removed.endswith("(report-k31-launch): kimi-k3.1-pro Total parameters 2.8 params")
+    assert removed.endswith("(report-k31-launch): kimi-k3.1-pro Total parameters 3.8T params")
     removed_id = int(removed.split("#")[1].split()[0])
     assert _run("verify", "--db", db)[0] == 0
     with Session(engine) as s:

@@ -166,6 +166,12 @@ def test_bad_claim_fields(tmp_path, snippet, field):
             "claim[5].value",
             "is not an ISO date",
         ),
+        (  # a lost scale letter: a trial's "2.8" for "2.8T" was stored as 2.8 params
+            'value = "1T"',
+            'value = "1"',
+            "claim[0].value",
+            "under a million parameters is not a model size",
+        ),
     ],
 )
 def test_impossible_values_are_refused(tmp_path, old, new, field, message):

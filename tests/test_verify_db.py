@@ -80,8 +80,8 @@ def test_verify_all_on_demo_like_database(demo):
         )
         assert v[c["tb4"]].reason.startswith(
             "no observation; sources disagree: the same score reported for two versions of a benchmark: 65.7% reported for "
-            "Terminal-Bench 4.0 by Moonshot AI via s0 and for Terminal-Bench 3.0 by "
-            "Moonshot AI via s1"  # sources named by key: no publisher, no URL
+            "Terminal-Bench 4.0 by Moonshot AI via “Article A” and for Terminal-Bench 3.0 by "
+            "Moonshot AI via “Article B”"  # no publisher, no URL: named by title
         )
         assert (
             v[c["tps"]].reason
@@ -283,7 +283,12 @@ def test_source_short_name_for_reasons():
     assert Source(key="k", title="T", url="https://www.example.com/a?b=1").short_name == (
         "example.com"
     )
-    assert Source(key="report-k31-launch", title="T").short_name == "report-k31-launch"
+    assert Source(key="report-k31-launch", title="T").short_name == "“T”"
+    long = Source(
+        key="k", title="Kimi K3.1 Pro launch: architecture, pricing and open-weights date"
+    )
+    assert long.short_name == "“Kimi K3.1 Pro launch…”"  # cut at a word, not mid-word
+    assert Source(key="report-k31-launch", title=" ").short_name == "report-k31-launch"
 
 
 def test_who_names_a_claimant_once_when_the_source_is_its_own():
@@ -310,7 +315,7 @@ def test_event_titles_name_subject_label_qualifiers_and_source(demo):
         assert len(set(titles)) == len(titles)
         assert titles[3] == (
             "Kimi K3.1 Pro: Benchmark score 65.7% [benchmark: Terminal-Bench, version: 4.0] "
-            "(Moonshot AI via s0) is disputed"
+            "(Moonshot AI via “Article A”) is disputed"
         )
         assert (
             "Kimi K3.1 Pro: Benchmark score: the same score reported for two versions of a "
@@ -324,7 +329,7 @@ def test_event_titles_name_subject_label_qualifiers_and_source(demo):
         changed = s.exec(select(Event).where(Event.id > len(titles)).order_by(Event.id)).all()
         assert [e.title for e in changed] == [
             "Kimi K3.1 Pro: Benchmark score 65.7% [benchmark: Terminal-Bench, version: 4.0] "
-            "(Moonshot AI via s0) is now unverified (was disputed)",
+            "(Moonshot AI via “Article A”) is now unverified (was disputed)",
             "Kimi K3.1 Pro: Benchmark score 65.7% [benchmark: Terminal-Bench, version: 3.0] "
-            "(Moonshot AI via s1) is now unverified (was disputed)",
+            "(Moonshot AI via “Article B”) is now unverified (was disputed)",
         ]

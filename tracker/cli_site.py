@@ -114,7 +114,7 @@ def alerts_send(
 ) -> None:
     """Drain the outbox: deliver due alerts once each, retry failed ones later.
 
-    Prints one ``warning:`` line on stderr per subscription with failures (count, first
+    Prints one "warning:" line on stderr per subscription with failures (count, first
     error, next attempt); exits 1 when a delivery failed or was given up in this run.
     """
     from tracker.notify import drain

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from decimal import Decimal
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -109,6 +110,11 @@ def _digits(x: Decimal) -> int:
 )
 def test_well_formed_quantities_always_parse(num, suffix):
     text = f"{num.normalize():f}{suffix}"
+    scale = {"": 1, "K": 10**3, "M": 10**6, "B": 10**9, "T": 10**12}[suffix]
+    if num * scale < 1_000_000:  # not a model size: refused, never stored (MIN_PARAMS)
+        with pytest.raises(StatedValueError, match="under a million parameters"):
+            parse_stated(text, "total_params")
+        return
     value = parse_stated(text, "total_params")
     assert value.kind == "quantity"
     low, high = value.interval()
