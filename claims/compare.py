@@ -202,14 +202,19 @@ def values_conflict(attribute: str, a: Value, b: Value) -> tuple[str | None, str
     return None, f"{a.kind} and {b.kind} values are not comparable"
 
 
-def compare_claims(a: ClaimView, b: ClaimView) -> PairCheck:
-    """Compare two claims (rules of issue 4, "Discrepancies").
+def compare_claims(
+    a: ClaimView, b: ClaimView, who_a: str | None = None, who_b: str | None = None
+) -> PairCheck:
+    """Compare two claims (rules of issue 4, "Discrepancies"). ``who_a`` / ``who_b`` name
+    each side in the reason when a side is several claims (default: the claim's own
+    :meth:`~claims.facts.ClaimView.who`).
 
     Different subjects: never comparable (the reason still says whether the intervals
     would overlap: Cerebras' "about 3T" about Kimi K3 vs Moonshot's 2.8T about K3.1 Pro).
     Benchmark scores under the same benchmark but different versions: not comparable as
     scores, but the *same* value under both is ``same_value_different_version``.
     Otherwise qualifiers must be compatible, then :func:`values_conflict` decides."""
+    who_a, who_b = who_a or a.who(), who_b or b.who()
     if a.subject_id != b.subject_id:
         why = f"different subjects ({a.subject} vs {b.subject}): never compared"
         if a.attribute == b.attribute and a.value.numeric and b.value.numeric:
@@ -238,8 +243,8 @@ def compare_claims(a: ClaimView, b: ClaimView) -> PairCheck:
             return PairCheck(
                 True,
                 SAME_VALUE_DIFFERENT_VERSION,
-                f"{format_value(a.value)} reported for {bench} {qa['version']} by {a.who()} and "
-                f"for {bench} {qb['version']} by {b.who()}: one of the versions is wrong",
+                f"{format_value(a.value)} reported for {bench} {qa['version']} by {who_a} and "
+                f"for {bench} {qb['version']} by {who_b}: one of the versions is wrong",
             )
         return PairCheck(
             False, None, f"different benchmark versions ({qa['version']} vs {qb['version']})"
@@ -250,7 +255,19 @@ def compare_claims(a: ClaimView, b: ClaimView) -> PairCheck:
     rule, why = values_conflict(a.attribute, a.value, b.value)
     if rule is None:
         return PairCheck(True, None, why)
-    return PairCheck(True, rule, f"{why} ({a.who()} vs {b.who()})")
+    return PairCheck(True, rule, f"{why} ({who_a} vs {who_b})")
+
+
+def side_who(side: Sequence[ClaimView]) -> str:
+    """Everyone on one side: ``Moonshot AI via Máquina Web and “Kimi K3.1 Pro launch…”``
+    (one claimant named once when all of them share it)."""
+    claimants = {c.claimant for c in side}
+    if len(claimants) == 1 and None not in claimants and len(side) > 1:
+        claimant = str(side[0].claimant)
+        sources = [c.source or f"claim #{c.id}" for c in side]
+        others = [s for s in dict.fromkeys(sources) if s.casefold() != claimant.casefold()]
+        return f"{claimant} via {' and '.join(others)}" if others else claimant
+    return " and ".join(dict.fromkeys(c.who() for c in side))
 
 
 def side_key(c: ClaimView) -> str:
@@ -281,7 +298,7 @@ def find_conflicts(claims: Sequence[ClaimView]) -> list[Finding]:
         for i, ka in enumerate(keys):
             for kb in keys[i + 1 :]:
                 a, b = sides[ka][0], sides[kb][0]
-                check = compare_claims(a, b)
+                check = compare_claims(a, b, side_who(sides[ka]), side_who(sides[kb]))
                 if check.rule is None:
                     continue
                 ids = tuple(sorted(c.id for c in sides[ka] + sides[kb]))

@@ -205,3 +205,22 @@ def test_one_claimant_ranking_two_models_needs_no_note():
     )
     assert find_cross_subject_notes([r8, r17]) == []
     assert find_conflicts([r8, r17]) == []
+
+
+def test_a_side_of_several_claims_names_every_source():
+    """Two articles say 'on 2026-11-04', one 'before': the reason named only the first
+    of the two, so a three-source discrepancy read as two sources."""
+    before = cv(1, "weights_release_date", date_value("2026-11-04", "before"), source=1)
+    on_b = cv(2, "weights_release_date", date_value("2026-11-04", "on"), source=2)
+    on_c = cv(3, "weights_release_date", date_value("2026-11-04", "on"), source=3)
+    [finding] = find_conflicts([before, on_b, on_c])
+    assert finding.claim_ids == (1, 2, 3)
+    assert finding.reason.endswith(
+        "(Moonshot AI via source 1 vs Moonshot AI via source 2 and source 3)"
+    )
+    other = cv(4, "weights_release_date", date_value("2026-11-04", "on"), source=4,
+               claimant="A reporter")  # fmt: skip
+    [mixed] = find_conflicts([before, on_b, other])
+    assert mixed.reason.endswith(
+        "(Moonshot AI via source 1 vs Moonshot AI via source 2 and A reporter via source 4)"
+    )

@@ -455,5 +455,9 @@ def test_watch_names_select_and_unknown_names_are_an_error(engine, tmp_path):
     )
     assert [r.name for r in summary.results] == ["openrouter-models"] == [r.name for r in seen]
     assert summary.to_dict()["checked"] == 1
-    with pytest.raises(ConfigError, match="unknown watch name\\(s\\): nope"):
+    with pytest.raises(ConfigError) as err:
         run_check(engine, client, snapshot_store=store, watch_names=["nope"])
+    assert str(err.value) == (
+        "unknown watch name(s): nope (known: hf-model-kimi-k2-thinking, hf-org-moonshotai, "
+        "litellm-prices, openrouter-models; `tracker watches` lists them)"
+    )

@@ -173,7 +173,12 @@ def _run(
     if wanted:
         unknown = sorted(n for n in wanted if raw.one(WATCH_NAMED, {"name": n}) is None)
         if unknown:
-            raise ConfigError(f"unknown watch name(s): {', '.join(unknown)}")
+            known = [r[0] for r in raw.execute("SELECT name FROM watch ORDER BY name LIMIT 21")]
+            hint = ", ".join(known[:20]) + (", ..." if len(known) > 20 else "")
+            raise ConfigError(
+                f"unknown watch name(s): {', '.join(unknown)} (known: {hint or 'none'}; "
+                "`tracker watches` lists them)"
+            )
     index, names = load_subjects(raw)
     summary = CycleSummary()
     ctx = _FetchContext(client, snapshot_store, clock, sleep, robots)
