@@ -150,10 +150,14 @@ def test_index_fits_a_390_px_phone_without_sideways_scrolling(served, demo_serve
         assert overflow <= 0, (name, overflow)
 
 
-@pytest.mark.parametrize("path", ["changes.html", "subjects/kimi-k3.1-pro/index.html"])
+@pytest.mark.parametrize(
+    "path",
+    ["changes.html", "subjects/kimi-k3.1-pro/index.html", "sources.html", "discrepancies.html"],
+)
 def test_changes_and_claims_fit_a_390_px_phone(demo_served, tmp_path, path):
-    """The changes table and a subject's claim tables stack on a phone: "What changed",
-    Claimant, Date and Verdict stay on screen, nothing scrolls sideways."""
+    """The changes table, a subject's claim tables, the sources table and a discrepancy's
+    sides stack on a phone: "What changed", Claimant, Date, Verdict, Confirmed and
+    Contradicted stay on screen, nothing scrolls sideways."""
     binary, url, site = demo_served
     scroll, client, overflow = widths_at(binary, tmp_path / "p", site, url, path)
     assert scroll <= 390 and scroll <= client, (path, scroll, client)

@@ -45,7 +45,7 @@ def test_demo_end_to_end_and_status(tmp_path, monkeypatch):
     assert "Terminal-Bench" in disc and "3.0" in disc and "4.0" in disc
     # Reasons name sources briefly (publisher, else key); full titles stay in the Source
     # column, not in the sentence.
-    reason = disc[disc.index('<section id="d1"') :].split("<table>")[0]
+    reason = disc[disc.index('<section id="d1"') :].split("<table")[0]
     assert "by Moonshot AI via Máquina Web and for Terminal-Bench 3.0 by Moonshot AI via " in reason
     assert "via “Kimi K3.1 Pro launch…”: one of the versions is wrong" in reason
     assert "Kimi K3.1 Pro launch: architecture" not in reason

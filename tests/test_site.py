@@ -112,7 +112,7 @@ def test_discrepancies_page_both_sides(built):
     assert "not a conflict: different subjects (kimi-k2-thinking vs kimi-k3.1-pro)" in note
     section = html[html.index('<section id="d1"') : html.index("</section>")]
     assert "65.7% reported for Terminal-Bench 3.0 and for 4.0" in section
-    assert section.count("<tr><td>") == 2
+    assert section.count('<tr><td data-label="Value">') == 2
     assert "version: 3.0" in section and "version: 4.0" in section
     assert "Artigo A" in section and "Artigo B" in section
 
@@ -279,5 +279,5 @@ def test_scraped_urls_only_link_when_http(engine, tmp_path):
         assert "javascript:" not in path.read_text().lower(), path
     sources = (out / "sources.html").read_text()
     assert '<th scope="row">Acme &lt;Orca&gt; page</th>' in sources
-    assert "<td>disputed: 1, overdue: 1</td>" in sources
-    assert "<td>unverified: 2</td>" in sources
+    assert '<td data-label="Other verdicts">disputed: 1, overdue: 1</td>' in sources
+    assert '<td data-label="Other verdicts">unverified: 2</td>' in sources
