@@ -8,10 +8,29 @@ when asked (``prune``): a source's claims may also come from ``tracker claims im
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import Any
+
 from sqlmodel import Session, select
 
 from claims import models
-from claims.loader import CuratedData, LoadReport
+from claims.loader import CuratedData
+
+
+@dataclass
+class LoadReport:
+    """What a load stored. ``claims_stale``: claims stored for one of the data folder's
+    sources that its files no longer state (a corrected or deleted claim), each as
+    ``{"id", "source", "subject", "attribute", "value"}``; ``claims_removed`` of them were
+    removed (``prune``)."""
+
+    subjects: int = 0
+    sources: int = 0
+    claims_added: int = 0
+    claims_unchanged: int = 0
+    watches: int = 0
+    claims_stale: list[dict[str, Any]] = field(default_factory=list)
+    claims_removed: int = 0
 
 
 def store(session: Session, data: CuratedData, *, prune: bool = False) -> LoadReport:

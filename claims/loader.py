@@ -101,22 +101,6 @@ class CuratedData:
     claims: list[ClaimSpec] = field(default_factory=list)
 
 
-@dataclass
-class LoadReport:
-    """What a load stored. ``claims_stale``: claims stored for one of the data folder's
-    sources that its files no longer state (a corrected or deleted claim), each as
-    ``{"id", "source", "subject", "attribute", "value"}``; ``claims_removed`` of them were
-    removed (``prune``)."""
-
-    subjects: int = 0
-    sources: int = 0
-    claims_added: int = 0
-    claims_unchanged: int = 0
-    watches: int = 0
-    claims_stale: list[dict[str, Any]] = field(default_factory=list)
-    claims_removed: int = 0
-
-
 def claim_key(
     subject: str,
     attribute: str,

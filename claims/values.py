@@ -291,8 +291,7 @@ def normalize_decimal(d: Decimal) -> Decimal:
     ``2.5``, ``1E+3`` -> ``1000``); exact for integers of any size."""
     n = d.normalize()
     if n == n.to_integral_value():
-        # Decimal(int) is exact; quantize would raise InvalidOperation past the
-        # context's 28 digits (a 28-digit figure's interval bound, found by hypothesis).
+        # exact; quantize raised InvalidOperation past 28 digits (found by hypothesis)
         return Decimal(int(n))
     return n
 

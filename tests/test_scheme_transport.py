@@ -1,4 +1,4 @@
-"""tracker.fetch.SchemeTransport: the verified https transport is built on the first
+"""tracker.transport.SchemeTransport: the verified https transport is built on the first
 https request only; plain http never loads a CA bundle and could not trust a server."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import ssl
 import httpx
 import pytest
 
-import tracker.fetch as fetch_mod
-from tracker.fetch import SchemeTransport
+import tracker.transport as transport_mod
+from tracker.transport import SchemeTransport
 
 
 class RecordingTransport(httpx.BaseTransport):
@@ -34,7 +34,7 @@ class RecordingTransport(httpx.BaseTransport):
 @pytest.fixture
 def recording(monkeypatch):
     RecordingTransport.built = []
-    monkeypatch.setattr(fetch_mod.httpx, "HTTPTransport", RecordingTransport)
+    monkeypatch.setattr(transport_mod.httpx, "HTTPTransport", RecordingTransport)
     return RecordingTransport.built
 
 

@@ -29,6 +29,7 @@ from tracker.adapters.base import (
     get_adapter,
     read_files,
 )
+from tracker.cycle_commit import GroupCommit
 from tracker.cycle_rows import WATCH_NAMED, iter_specs, load_subjects
 from tracker.errors import ConfigError, ParseError, TrackerError
 from tracker.fetch import FetchSettings, MissingCredential, auth_headers, fetch
@@ -41,9 +42,6 @@ log = logging.getLogger(__name__)
 FAILING_AFTER = 3  # consecutive failures before a watch is "failing" (watch param overrides)
 MAX_PAGES = 20  # cursor pages followed per watch and run
 AHEAD_PER_WORKER = 4  # watches fetched ahead of the recording thread, per worker
-# Group commit (RawDB.grouped): at most this many watches, or seconds, per commit.
-GROUP_MAX = 64
-GROUP_MAX_S = 0.25
 
 
 @dataclass
@@ -203,7 +201,7 @@ def _run(
                 future = pool.submit(_gather, ctx, spec, headers) if missing is None else None
                 pending.append((spec, missing, future))
 
-        group = _Group(raw, summary, progress, keep_results)
+        group = GroupCommit(raw, summary, progress, keep_results)
         with raw.grouped():
             try:
                 fill()
@@ -229,45 +227,6 @@ def _run(
                     group.commit()
                 raise
     return summary
-
-
-class _Group:
-    """Watches recorded since the last commit of the cycle's group transaction
-    (:meth:`claims.rawdb.RawDB.grouped`): committed every ``GROUP_MAX`` watches or
-    ``GROUP_MAX_S`` seconds, and before waiting for a fetch; ``progress`` hears of a
-    watch only once it is committed."""
-
-    def __init__(
-        self,
-        raw: RawDB,
-        summary: CycleSummary,
-        progress: Callable[[WatchResult], None] | None,
-        keep_results: bool,
-    ) -> None:
-        self.raw = raw
-        self.summary = summary
-        self.progress = progress
-        self.keep_results = keep_results
-        self.results: list[WatchResult] = []
-        self.started = 0.0
-
-    def add(self, result: WatchResult) -> None:
-        if not self.results:
-            self.started = time.monotonic()
-        self.results.append(result)
-        if len(self.results) >= GROUP_MAX or time.monotonic() - self.started >= GROUP_MAX_S:
-            self.commit()
-
-    def commit(self) -> None:
-        self.raw.commit_group()
-        self.report()
-
-    def report(self) -> None:
-        results, self.results = self.results, []
-        for result in results:
-            self.summary.add(result, self.keep_results)
-            if self.progress is not None:
-                self.progress(result)
 
 
 def _plan(

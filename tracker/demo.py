@@ -13,7 +13,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from claims import models
-from claims.loader import LoadReport
+from claims.curated_store import LoadReport
 from claims.status import WeightsStatus, weights_status
 from tracker.cycle import CycleSummary, run_check
 from tracker.fetch import make_client

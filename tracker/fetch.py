@@ -2,7 +2,7 @@
 
 Input: a URL and stored validators; output: a :class:`~tracker.adapters.base.Fetched`
 or a :class:`~tracker.errors.FetchError`. Only this module (and ``tracker.har``,
-``tracker.throttle``: the rest of the fetch layer) imports httpx. Environment read here and nowhere else: ``TRACKER_CONTACT``,
+``tracker.throttle``, ``tracker.transport``: the rest of the fetch layer) imports httpx. Environment read here and nowhere else: ``TRACKER_CONTACT``,
 ``TRACKER_CONCURRENCY`` (watches fetched at once; default 8).
 """
 
@@ -14,7 +14,6 @@ import hashlib
 import os
 import random
 import re
-import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -123,6 +122,7 @@ def live_transport(settings: FetchSettings) -> httpx.BaseTransport:
     """httpx's network transport (:class:`SchemeTransport`) behind the per-host
     :class:`~tracker.throttle.HostThrottle`."""
     from tracker.throttle import HostThrottle
+    from tracker.transport import SchemeTransport
 
     return HostThrottle(
         SchemeTransport(),
@@ -131,48 +131,6 @@ def live_transport(settings: FetchSettings) -> httpx.BaseTransport:
         max_concurrent=settings.max_concurrent_per_host,
         per_host_concurrent=settings.per_host_concurrent,
     )
-
-
-class SchemeTransport(httpx.BaseTransport):
-    """httpx's ``HTTPTransport``, one per URL scheme, each built on first use.
-
-    Building the https one loads the CA bundle into a TLS context (about 0.1 s, every
-    process), so a cycle that only fetches ``http://`` URLs never pays for it; the
-    first ``https://`` request builds it exactly as ``httpx.HTTPTransport()`` would
-    (certificate and host name verified). The ``http://`` one gets a TLS context that
-    verifies but trusts no CA: it never makes a TLS connection, and would fail closed if
-    it did. A redirect from http to https is a new request and goes to the https one.
-    Thread-safe.
-    """
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._by_scheme: dict[str, httpx.BaseTransport] = {}
-
-    def _transport(self, scheme: str) -> httpx.BaseTransport:
-        transport = self._by_scheme.get(scheme)
-        if transport is None:
-            with self._lock:
-                transport = self._by_scheme.get(scheme)
-                if transport is None:
-                    if scheme == "http":
-                        import ssl
-
-                        untrusting = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-                        transport = httpx.HTTPTransport(verify=untrusting)
-                    else:  # https, and anything else httpx itself should refuse
-                        transport = httpx.HTTPTransport()
-                    self._by_scheme[scheme] = transport
-        return transport
-
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
-        return self._transport(request.url.scheme).handle_request(request)
-
-    def close(self) -> None:
-        with self._lock:
-            transports, self._by_scheme = list(self._by_scheme.values()), {}
-        for transport in transports:
-            transport.close()
 
 
 def _utcnow() -> dt.datetime:

@@ -7,8 +7,8 @@ from pathlib import Path
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
-from claims.curated_store import store
-from claims.loader import CuratedData, LoadReport, load_data
+from claims.curated_store import LoadReport, store
+from claims.loader import CuratedData, load_data
 
 
 def known_adapters() -> set[str] | None:
