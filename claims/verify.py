@@ -37,7 +37,7 @@ from claims.models import (
     dumps,
     utcnow,
 )
-from claims.vocabulary import attribute_label, qualifier_label, rule_label
+from claims.vocabulary import attribute_label, qualifiers_text, rule_label
 
 # Verdict statuses that rest on an observation (they settle a claim-vs-claim discrepancy).
 OBSERVED_STATUSES: tuple[str, ...] = ("confirmed", "contradicted")
@@ -191,7 +191,7 @@ def verdict_title(c: ClaimView, subject: str, old: str | None, status: str) -> s
     65.7% [benchmark: Terminal-Bench, version: 4.0] (Moonshot AI via Máquina Web) is now
     contradicted (was confirmed)``; qualifiers, claimant and source tell apart claims of
     the same figure (the site shows qualifiers the same way)."""
-    quals = ", ".join(f"{qualifier_label(k)}: {c.qualifiers[k]}" for k in sorted(c.qualifiers))
+    quals = qualifiers_text(c.qualifiers)
     figure = f"{c.value.display()} [{quals}]" if quals else c.value.display()
     what = f"{subject}: {attribute_label(c.attribute)} {figure} ({c.who()})"
     if old is None:

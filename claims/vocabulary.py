@@ -154,3 +154,10 @@ def rule_label(name: str) -> str:
 def qualifier_label(name: str) -> str:
     """``relative_to`` -> ``relative to``; an unknown key reads with spaces."""
     return label_from(QUALIFIER_LABELS, name)
+
+
+def qualifiers_text(qualifiers: Mapping[str, object]) -> str:
+    """``{"benchmark": "Terminal-Bench", "version": "4.0"}`` -> ``benchmark:
+    Terminal-Bench, version: 4.0`` (keys labelled and sorted): how people read them on
+    the site, in the CLI and in event titles."""
+    return ", ".join(f"{qualifier_label(k)}: {qualifiers[k]}" for k in sorted(qualifiers))

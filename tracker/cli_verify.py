@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
-from claims.vocabulary import DISCREPANCY_STATES, attribute_label, qualifier_label, rule_label
+from claims.vocabulary import DISCREPANCY_STATES, attribute_label, qualifiers_text, rule_label
 from tracker.cli_common import DbOpt, JsonOpt, friendly_errors, open_db
 
 
@@ -63,7 +63,7 @@ def verify_cmd(
 
 def _side_text(side: dict[str, Any]) -> str:
     if side["side"] == "claim":
-        q = ", ".join(f"{qualifier_label(k)}: {v}" for k, v in sorted(side["qualifiers"].items()))
+        q = qualifiers_text(side["qualifiers"])
         who = side["claimant"] or "?"
         return (
             f"    claim #{side['claim_id']} {side['subject']}: {side['value']}"

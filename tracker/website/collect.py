@@ -32,7 +32,7 @@ from claims.models import (
 )
 from claims.status import weights_statuses
 from claims.values import Value
-from claims.vocabulary import qualifier_label
+from claims.vocabulary import qualifiers_text
 from tracker.eventtext import as_utc, describe_change
 from tracker.website.charts import build_charts
 from tracker.website.views import (
@@ -221,9 +221,7 @@ def collect(engine: Engine) -> SiteContext:
             value_text = shown_value[value_json] = Value.from_dict(value_dict).display()
         quals_text = shown_quals.get(quals_json)
         if quals_text is None:
-            quals_text = shown_quals[quals_json] = ", ".join(
-                f"{qualifier_label(k)}: {quals[k]}" for k in sorted(quals)
-            )
+            quals_text = shown_quals[quals_json] = qualifiers_text(quals)
         slug, name = names[subject_id]
         vview = None
         if status is not None:  # the claim has a verdict
