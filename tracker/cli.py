@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 app = TrackerTyper(
     help="Track AI model releases: which stated figures hold, where sources disagree, "
-    "and whether the weights landed. Start with `tracker demo`, then `tracker status SUBJECT`.",
+    "and whether the weights landed. Start with: tracker demo, then tracker status SUBJECT.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -61,9 +61,9 @@ def load(
 ) -> None:
     """Validate the curated data (subjects, watches, claims) and store it.
 
-    A malformed file stops with its path, line and field; nothing is written. A claim
-    changed in its file is stored as a new claim; the old one is listed (or, with
-    --prune, removed: run `tracker verify` then).
+    A malformed file stops with its path, line and field; nothing is
+    written. A claim changed in its file is stored as a new claim; the old
+    one is listed (or, with --prune, removed: run tracker verify then).
     """
     from tracker.loading import store_curated, validate_curated
 

@@ -114,8 +114,9 @@ def alerts_send(
 ) -> None:
     """Drain the outbox: deliver due alerts once each, retry failed ones later.
 
-    Prints one "warning:" line on stderr per subscription with failures (count, first
-    error, next attempt); exits 1 when a delivery failed or was given up in this run.
+    Prints one "warning:" line on stderr per subscription with failures
+    (count, first error, next attempt); exits 1 when a delivery failed or
+    was given up in this run.
     """
     from tracker.notify import drain
     from tracker.subscriptions import load_subscriptions
