@@ -77,7 +77,9 @@ def _side_text(side: dict[str, Any]) -> str:
 def discrepancies_cmd(
     db: DbOpt = None,
     json_out: JsonOpt = False,
-    subject: Annotated[str | None, typer.Option("--subject", help="Only this subject (slug).")] = None,
+    subject: Annotated[
+        str | None, typer.Option("--subject", help="Only this subject (slug).")
+    ] = None,
     state: Annotated[
         str | None, typer.Option("--state", help="open, resolved or dismissed")
     ] = None,
