@@ -73,6 +73,20 @@ def measured(site: server.PageSite, cmd: list[str], env: dict[str, str] | None =
     return Run(wall, rss, cpu, out, r1 - r0, b1 - b0, m1 - m0, d1 - d0)
 
 
+def compile_sources() -> None:
+    """Write the .pyc files of ``claims`` and ``tracker`` before anything is timed.
+
+    ``pip install`` compiles what it installs (urlwatch, httpx, ...), but an editable
+    install leaves our sources to be compiled on first import, and with
+    ``PYTHONDONTWRITEBYTECODE`` set (as on this project's machine) every cycle process
+    compiled them again: ~0.05 s a process that a normal install never pays.
+    """
+    import compileall
+
+    for package in ("claims", "tracker"):
+        compileall.compile_dir(str(ROOT / package), quiet=1)
+
+
 def child_env() -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)

@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 import pages  # noqa: E402
 import server  # noqa: E402
-from procs import MIB, Run, child_env, fmt_run, measured, run_process  # noqa: E402
+from procs import MIB, Run, child_env, compile_sources, fmt_run, measured, run_process  # noqa: E402
 from report import (  # noqa: E402
     cycle_rows,
     evaluate,
@@ -303,6 +303,7 @@ def main(argv: list[str] | None = None) -> int:
         f"release-tracker bench: python {sys.version.split()[0]}, {os.cpu_count()} CPUs, "
         f"{dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC"
     )
+    compile_sources()
     with tempfile.TemporaryDirectory(prefix="rt-bench-") as tmpname:
         tmp = Path(tmpname)
         base_rss = import_baseline()

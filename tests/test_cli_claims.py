@@ -17,6 +17,7 @@ from tracker import cli_claims
 from tracker.articles import article_from_html, fetch_article
 from tracker.cli import app
 from tracker.errors import BadStatus
+from tracker.fetch import make_client
 
 SUBJECTS = str(Path(__file__).parent / "data" / "subjects.toml")
 runner = CliRunner()
@@ -89,7 +90,7 @@ def test_extract_url_through_fetch_seam(monkeypatch):
         return httpx.Response(200, html=HTML)
 
     monkeypatch.setattr(
-        cli_claims, "make_client", lambda: httpx.Client(transport=httpx.MockTransport(handler))
+        cli_claims, "make_client", lambda: make_client(transport=httpx.MockTransport(handler))
     )
     r = _extract("https://example.org/kimi", "--json")
     assert r.exit_code == 0, r.output
@@ -101,7 +102,7 @@ def test_extract_url_through_fetch_seam(monkeypatch):
 
 def test_extract_url_error_is_one_line(monkeypatch):
     transport = httpx.MockTransport(lambda request: httpx.Response(404))
-    monkeypatch.setattr(cli_claims, "make_client", lambda: httpx.Client(transport=transport))
+    monkeypatch.setattr(cli_claims, "make_client", lambda: make_client(transport=transport))
     r = _extract("https://example.org/gone")
     assert r.exit_code == 1
     assert r.stderr == "error: https://example.org/gone: HTTP 404\n"
@@ -188,7 +189,7 @@ def test_import_rejects_bad_candidates(tmp_path):
 
 
 def test_fetch_article_bad_status_raises():
-    client = httpx.Client(transport=httpx.MockTransport(lambda request: httpx.Response(503)))
+    client = make_client(transport=httpx.MockTransport(lambda request: httpx.Response(503)))
     with pytest.raises(BadStatus) as err:
         fetch_article("https://example.org/x", client)
     assert err.value.status == 503

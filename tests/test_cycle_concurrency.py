@@ -280,7 +280,7 @@ def test_scheduled_watch_jobs_share_one_client_and_its_per_host_caps(engine, tmp
             return httpx.Response(200, json=info("o/m"))
 
         made.append(object())
-        return httpx.Client(transport=httpx.MockTransport(handler))
+        return make_client(transport=httpx.MockTransport(handler))  # the real factory
 
     monkeypatch.setattr(tracker.fetch, "make_client", fake_make_client)
     jobs = default_jobs(engine, snapshot_dir=tmp_path / "s", site_dir=tmp_path / "site")

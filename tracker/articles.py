@@ -1,5 +1,5 @@
 """Read an article for extraction: plain text or HTML from a file, or a URL through an
-``httpx.Client`` (the fetch seam). Output: :class:`Article` (main text plus title,
+``tracker.client.HttpClient`` (the fetch seam). Output: :class:`Article` (main text plus title,
 publisher, published date and language from metadata when present).
 """
 

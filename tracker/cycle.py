@@ -103,7 +103,8 @@ def run_check(
     ``db`` is the claims database: a :class:`~claims.rawdb.RawDB` (used as is), a path or
     URL (opened with :meth:`RawDB.open`, closed at the end; the schema must exist), or a
     SQLAlchemy engine from :func:`claims.db.make_engine` (one pooled connection is used).
-    The cycle itself runs plain SQL, never the ORM (see :mod:`claims.rawdb`). ``client`` is an ``httpx.Client`` from :func:`tracker.fetch.make_client`. ``now``
+    The cycle itself runs plain SQL, never the ORM (see :mod:`claims.rawdb`). ``client``
+    is a :class:`~tracker.client.HttpClient` from :func:`tracker.fetch.make_client`. ``now``
     freezes the clock (tests; it is also the fetch time when the transport gives no
     recorded time). ``progress`` is called with each :class:`WatchResult`; with
     ``keep_results`` False the summary keeps only the totals, not every result (a long

@@ -2,7 +2,8 @@
 
 Input: a URL and stored validators; output: a :class:`~tracker.adapters.base.Fetched`
 or a :class:`~tracker.errors.FetchError`. Only this module (and ``tracker.har``,
-``tracker.throttle``, ``tracker.transport``: the rest of the fetch layer) imports httpx. Environment read here and nowhere else: ``TRACKER_CONTACT``,
+``tracker.client``, ``tracker.throttle``, ``tracker.transport``: the rest of the fetch layer)
+imports httpx. Environment read here and nowhere else: ``TRACKER_CONTACT``,
 ``TRACKER_CONCURRENCY`` (watches fetched at once; default 8).
 """
 
@@ -22,6 +23,7 @@ from typing import Any
 import httpx
 
 from tracker.adapters.base import Fetched
+from tracker.client import HttpClient
 from tracker.errors import (
     BadStatus,
     ConfigError,
@@ -95,8 +97,8 @@ class FetchSettings:
 
 def make_client(
     settings: FetchSettings | None = None, transport: httpx.BaseTransport | None = None
-) -> httpx.Client:
-    """The client every fetch goes through.
+) -> HttpClient:
+    """The client every fetch goes through (:class:`tracker.client.HttpClient`).
 
     ``transport=None`` uses httpx's own network transport (live runs) behind a per-host
     :class:`~tracker.throttle.HostThrottle`; tests pass ``httpx.MockTransport``;
@@ -106,14 +108,13 @@ def make_client(
     s = settings or FetchSettings.from_env()
     if transport is None:
         transport = live_transport(s)
-    return httpx.Client(
-        transport=transport,
+    return HttpClient(
+        transport,
         headers={
             "User-Agent": s.user_agent,
             "Accept": "application/json, text/html;q=0.9, */*;q=0.5",
         },
         timeout=httpx.Timeout(s.read_timeout, connect=s.connect_timeout),
-        follow_redirects=True,
         max_redirects=s.max_redirects,
     )
 
@@ -198,7 +199,7 @@ def _bad_status(url: str, response: httpx.Response) -> BadStatus:
 
 
 def fetch(
-    client: httpx.Client,
+    client: HttpClient,
     url: str,
     *,
     etag: str | None = None,
@@ -237,7 +238,8 @@ def fetch(
     for attempt in range(1, retries + 1):
         wait: float | None = None
         try:
-            with client.stream("GET", url, headers=headers) as response:
+            response = client.get(url, headers)
+            try:
                 status = response.status_code
                 if status in RETRY_STATUSES:
                     advertised = retry_after_seconds(response.headers, clock())
@@ -267,6 +269,8 @@ def fetch(
                 else:
                     _drain(response)
                     raise _bad_status(url, response)
+            finally:
+                response.close()
         except httpx.TimeoutException as exc:
             last_error = FetchTimeout(f"{url}: timed out ({type(exc).__name__})", url=url)
             wait = _backoff(attempt, rng)

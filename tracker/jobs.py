@@ -49,7 +49,7 @@ def default_jobs(
 
     store = SnapshotStore(Path(snapshot_dir))
     # One client for every watch job: its HostThrottle's per-host caps and spacing then
-    # hold across jobs the scheduler runs at the same time (httpx.Client is thread-safe).
+    # hold across jobs the scheduler runs at the same time (the client and httpx transport are thread-safe).
     client = make_client()
 
     def run_watch(name: str) -> Any:
