@@ -77,6 +77,24 @@ def test_cross_origin_redirect_drops_the_callers_headers_same_origin_keeps_them(
     ]
 
 
+def test_a_huge_redirect_body_is_not_read_into_memory():
+    read: list[int] = []
+
+    def endless():
+        for _ in range(10_000):  # 10 MB, generated as it is read
+            read.append(1)
+            yield b"x" * 1024
+
+    def handler(request):
+        if request.url.path == "/old":
+            return httpx.Response(302, headers={"Location": "/new"}, content=endless())
+        return httpx.Response(200, text="ok")
+
+    response = _client(handler).get("http://a.example/old")
+    assert response.read() == b"ok"
+    assert len(read) == 65  # stopped just past 64 KiB; the rest was never produced
+
+
 def test_redirect_loop_stops_after_max_redirects_like_httpx():
     hits: list[str] = []
 

@@ -22,6 +22,7 @@ import httpx
 # 304 are not redirections to follow. httpx's `Response.has_redirect_location` is the
 # same rule.
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+REDIRECT_BODY_MAX = 64 * 1024
 # httpx's own defaults for what a client sends on every request.
 BASE_HEADERS = {"Accept-Encoding": "gzip, deflate", "Connection": "keep-alive"}
 
@@ -86,8 +87,7 @@ class HttpClient:
                 response.close()
                 raise httpx.TooManyRedirects("Exceeded maximum allowed redirects.", request=request)
             target = _redirect_url(request, response)
-            response.read()  # a redirect's body is short; reading it frees the connection
-            response.close()
+            _discard(response)
             history.append(response)
             same_origin = _origin(target) == _origin(request.url)
             request = self._request(target, extra if same_origin else httpx.Headers())
@@ -100,6 +100,22 @@ class HttpClient:
         headers = self.headers.copy()
         headers.update(extra)
         return httpx.Request("GET", url, headers=headers, extensions=self._extensions)
+
+
+def _discard(response: httpx.Response) -> None:
+    """Read and drop a redirect's body (usually a line of HTML), so its connection goes
+    back to the pool; past ``REDIRECT_BODY_MAX`` bytes the connection is closed instead
+    (httpx's Client read any length into memory)."""
+    size = 0
+    try:
+        if response.is_stream_consumed:  # an in-memory body (a mock's or a replay's)
+            return
+        for chunk in response.iter_raw():
+            size += len(chunk)
+            if size > REDIRECT_BODY_MAX:
+                break
+    finally:
+        response.close()
 
 
 def _origin(url: httpx.URL) -> tuple[str, str, int | None]:
