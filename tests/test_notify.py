@@ -349,3 +349,30 @@ def test_report_names_each_failing_subscription_and_counts_waiting(engine):
         "3 waiting to retry (next at 16:01 UTC)"
     )
     assert second.to_dict()["next_retry_at"] == "2026-11-29T16:01:00+00:00"
+
+
+def test_an_alert_that_cannot_fit_its_channel_is_given_up_and_the_run_goes_on(engine):
+    """A link longer than the channel allows fails the same way every time: that
+    delivery is given up at once (dead, its error kept) instead of blocking every later
+    run, and the other subscription still gets its alert."""
+    populate(engine)
+    kinds = frozenset({"weights_landed"})
+    sent: list[str] = []
+
+    def sender(url: str, title: str, body: str) -> SendResult:
+        sent.append(url)
+        return SendResult(ok=True)
+
+    subs = [
+        Subscription(name="tiny", url="json://127.0.0.1:9/tiny", kinds=kinds, max_length=20),
+        Subscription(name="wide", url="json://127.0.0.1:9/wide", kinds=kinds),
+    ]
+    report = drain(engine, subs, now=NOW, sender=sender, **OPTS)
+    assert (report.delivered, report.dead, report.failed) == (1, 1, 0)
+    assert sent == ["json://127.0.0.1:9/wide"]
+    tiny, wide = deliveries(engine)
+    assert (tiny.subscription, tiny.state, tiny.attempts) == ("tiny", "dead", 1)
+    assert tiny.last_error is not None and "does not fit in 20" in tiny.last_error
+    assert (wide.state, wide.attempts) == ("delivered", 1)
+    again = drain(engine, subs, now=NOW + dt.timedelta(days=1), sender=sender, **OPTS)
+    assert (again.planned, again.delivered, again.dead, sent) == (0, 0, 0, sent)

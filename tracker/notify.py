@@ -59,6 +59,11 @@ class NotifyError(TrackerError):
     kind = "notify"
 
 
+class DoesNotFit(NotifyError):
+    """The alert cannot be made to fit the channel (its link alone is longer than the
+    channel allows): retrying cannot help, so the delivery is given up, not retried."""
+
+
 class NotSent(NotifyError):
     """Raised by a sender that knows nothing went out (e.g. a URL Apprise rejects), so
     the claimed delivery can go back to ``pending``."""
@@ -100,7 +105,7 @@ class Message:
         ``joined``: the channel posts title and body as one text (``title\\r\\nbody``:
         Discord's ``content`` through Apprise, or a service without titles), so the
         title counts against ``limit`` too (cut first if it would leave no room for the
-        link). Raises NotifyError when the link alone does not fit."""
+        link). Raises :class:`DoesNotFit` when the link alone does not fit."""
         title = _cut(self.title, title_limit)
         if joined and title:
             title = _cut(title, limit - len(JOIN) - len(self.link) - len(ELLIPSIS) - 1)
@@ -110,7 +115,7 @@ class Message:
             return title, body
         room = limit - len(self.link) - len(ELLIPSIS) - 1
         if room < 0:
-            raise NotifyError(f"link of {len(self.link)} characters does not fit in {limit}")
+            raise DoesNotFit(f"link of {len(self.link)} characters does not fit in {limit}")
         return title, f"{self.text[:room].rstrip()}{ELLIPSIS}\n{self.link}"
 
 
@@ -219,7 +224,9 @@ def drain(
 
     Events older than ``backlog`` are not planned (a new subscription is not flooded
     with history). ``sender`` defaults to :func:`apprise_send`. Returns counts, with
-    each failing subscription's first error. Raises :class:`NotifyError` for an unusable
+    each failing subscription's first error. An alert that cannot fit its channel
+    (:class:`DoesNotFit`) is given up at once (``dead``) and the run goes on; any other
+    error before the hand-off puts the row back to ``pending`` and is raised. Raises :class:`NotifyError` for an unusable
     URL before anything is planned or claimed.
     """
     now = as_utc(now or utcnow())
@@ -242,9 +249,15 @@ def drain(
             if not _claim(session, d, now):
                 continue  # another process took it
             tried.append(d.id)  # type: ignore[arg-type]
+            hopeless = False
             with _release_unless_handed(session, d) as handed:
                 msg = compose(event, subject, base)  # type: ignore[arg-type]
-                result, chars = _send_fitted(send, sub, msg, d.attempts, limits[sub.name], handed)
+                try:
+                    result, chars = _send_fitted(
+                        send, sub, msg, d.attempts, limits[sub.name], handed
+                    )
+                except DoesNotFit as exc:  # the same next time: give this one up, go on
+                    result, chars, hopeless = SendResult(ok=False, detail=str(exc)), 0, True
             d.attempts += 1
             if result.ok:
                 d.state, d.delivered_at, d.sent_chars, d.parts = "delivered", now, chars, 1
@@ -252,7 +265,7 @@ def drain(
                 report.delivered += 1
             else:
                 d.last_error = (result.detail or "send failed")[:500]
-                if d.attempts >= MAX_ATTEMPTS:
+                if hopeless or d.attempts >= MAX_ATTEMPTS:
                     d.state = "dead"
                     report.record_failure(sub.name, d.last_error, None)
                 else:
