@@ -79,3 +79,16 @@ def test_demo_summary_counts_every_event_it_stored(tmp_path, monkeypatch):
     assert changes.count('<td data-label="When">') == 19
     again = _demo(tmp_path)
     assert "events: none new (nothing changed since the last run)\n" in again
+
+
+def test_subject_page_counts_claims_and_distinct_values(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    _demo(tmp_path)
+    page = (tmp_path / "site" / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
+    captions = dict(
+        re.sub(r"<[^>]+>", "", c).split(": ", 1)
+        for c in re.findall(r"<caption>(.*?)</caption>", page)
+    )
+    assert captions["Open-weights date"] == "3 claims, 2 distinct values"  # before / on
+    assert captions["Context window"] == "3 claims, all stating one value"
+    assert captions["Input price"] == "1 claim"
