@@ -1,0 +1,46 @@
+"""Wording found by fresh-user trials: one quote style in discrepancy sentences, readable
+help placeholders, schedules in hours, one term for what a check records."""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tracker.cli import app
+
+ROOT = Path(__file__).resolve().parent.parent
+DEMO_HAR = ROOT / "data" / "recordings" / "demo.har"
+runner = CliRunner()
+
+
+def _ok(*args: str) -> str:
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+@pytest.fixture(scope="module")
+def demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tmp = tmp_path_factory.mktemp("demo")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(ROOT)  # the demo reads data/ relative to the checkout
+        _ok("demo", "--db", str(tmp / "t.db"), "--out", str(tmp / "site"))
+    return tmp / "t.db"
+
+
+def test_discrepancy_sentences_quote_with_curly_quotes_only(demo_db):
+    out = _ok("discrepancies", "--db", str(demo_db))
+    # rule label and reason of the open-weights date discrepancy
+    assert "e.g. “before” vs “on”\n" in out
+    assert "    “before 2026-11-04” vs “on 2026-11-04”: different promises" in out
+    assert "via “Kimi K3.1 Pro launch…”" in out  # a source named by its title, as before
+    # headings and reasons (not the source titles listed under them) hold no straight quote
+    sentences = [line for line in out.splitlines() if not line.startswith("    claim #")]
+    assert sentences and not [line for line in sentences if "'" in line or '"' in line]
+    page = html.unescape((demo_db.parent / "site" / "discrepancies.html").read_text())
+    assert "e.g. “before” vs “on”" in page
+    assert "“before 2026-11-04” vs “on 2026-11-04”: different promises" in page
+    assert "'before" not in page and "'on'" not in page
