@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -20,9 +21,20 @@ if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
 
 
-class _FlagsTakeNoValue:
-    """Typer's rich help prints a flag's Python type (``--json <bool>``, ``--help
-    <bool>``) as if it took a value; an empty metavar leaves the type column blank."""
+# Python type names as typer shows them, in words a user reads.
+_TYPE_WORDS = {"<str>": "<text>", "<int>": "<integer>", "<float>": "<number>"}
+
+
+def _readable_type(param: Any, ctx: Any) -> str | None:
+    shown = type(param).display_type_rich(param, ctx)
+    return _TYPE_WORDS.get(shown, shown) if isinstance(shown, str) else shown
+
+
+class _ReadableHelp:
+    """Typer's rich help shows Python internals: a flag's type (``--json <bool>``) as if
+    it took a value, ``<str>``/``<int>`` for values, and a required argument as
+    ``{SUBJECT}`` in the usage line. Flags get an empty metavar, value types read
+    ``<text>``/``<integer>``/``<number>``, and the usage line says ``SUBJECT``."""
 
     # Any: these are typer's vendored click classes (typer._click), not a public API.
     def get_params(self, ctx: Any) -> list[Any]:
@@ -30,7 +42,14 @@ class _FlagsTakeNoValue:
         for param in params:
             if getattr(param, "is_flag", False) and param.metavar is None:
                 param.metavar = ""
+            elif hasattr(param, "display_type_rich"):
+                param.display_type_rich = functools.partial(_readable_type, param)
         return params
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        """The usage line's pieces; ``{NAME}`` (typer's required argument) -> ``NAME``."""
+        pieces: list[str] = super().collect_usage_pieces(ctx)  # type: ignore[misc]
+        return [re.sub(r"^\{(.*)\}(\.\.\.)?$", r"\1\2", p) for p in pieces]
 
 
 # click's UsageError, found through typer's public BadParameter: typer vendors click.
@@ -70,12 +89,12 @@ class _OneLineUsageErrors:
             raise _one_line_usage_errors(exc, path or "tracker") from None
 
 
-class TrackerCommand(_OneLineUsageErrors, _FlagsTakeNoValue, typer.core.TyperCommand):
+class TrackerCommand(_OneLineUsageErrors, _ReadableHelp, typer.core.TyperCommand):
     """A command whose ``--help`` shows flags without a value type and whose usage errors
     are one line."""
 
 
-class TrackerGroup(_OneLineUsageErrors, _FlagsTakeNoValue, typer.core.TyperGroup):
+class TrackerGroup(_OneLineUsageErrors, _ReadableHelp, typer.core.TyperGroup):
     """A command group whose ``--help`` shows flags without a value type and whose usage
     errors (an unknown command included) are one line."""
 
