@@ -4,12 +4,15 @@ help placeholders, schedules in hours, one term for what a check records."""
 from __future__ import annotations
 
 import html
+import json
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
+from claims.models import Watch
 from tracker.cli import app
+from tracker.triggers import describe_schedule
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO_HAR = ROOT / "data" / "recordings" / "demo.har"
@@ -44,3 +47,34 @@ def test_discrepancy_sentences_quote_with_curly_quotes_only(demo_db):
     assert "e.g. “before” vs “on”" in page
     assert "“before 2026-11-04” vs “on 2026-11-04”: different promises" in page
     assert "'before" not in page and "'on'" not in page
+
+
+@pytest.mark.parametrize(
+    ("minutes", "params", "shown"),
+    [
+        (360, {}, "every 6 h"),
+        (60, {}, "every 1 h"),
+        (1440, {}, "every 24 h"),
+        (90, {}, "every 90 min"),  # not whole hours
+        (30, {}, "every 30 min"),
+        (60, {"cron": "30 */6 * * *"}, "cron 30 */6 * * * UTC"),
+    ],
+)
+def test_schedules_read_in_hours_when_whole(minutes, params, shown):
+    watch = Watch(
+        name="w",
+        adapter="html_page",
+        url="https://x.test/",
+        interval_minutes=minutes,
+        params_json=json.dumps(params),
+    )
+    assert describe_schedule(watch) == shown
+
+
+def test_watches_lists_the_demo_schedules_in_hours(demo_db):
+    out = _ok("watches", "--db", str(demo_db))
+    rows = {line.split()[1]: line for line in out.splitlines() if line.startswith("│ ")}
+    assert "every 6 h" in rows["hf-model-kimi-k2-thinking"]  # 360 min in data/watches.toml
+    assert "every 1 h" in rows["hf-org-moonshotai"]
+    assert "every 12 h" in rows["litellm-prices"]
+    assert " min " not in out
