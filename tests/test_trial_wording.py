@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -78,3 +79,23 @@ def test_watches_lists_the_demo_schedules_in_hours(demo_db):
     assert "every 1 h" in rows["hf-org-moonshotai"]
     assert "every 12 h" in rows["litellm-prices"]
     assert " min " not in out
+
+
+def test_check_counts_observations_in_one_term(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    db = str(tmp_path / "t.db")
+    _ok("load", "--db", db)
+    out = _ok("check", "--replay", str(DEMO_HAR), "--db", db, "--snapshots", str(tmp_path / "s"))
+    per_watch = re.findall(r"^  changed (\S+): (\d+) new observations?, (\d+) events?$", out, re.M)
+    assert per_watch == [
+        ("hf-model-kimi-k2-thinking", "9", "1"),
+        ("hf-org-moonshotai", "1", "0"),
+        ("litellm-prices", "9", "0"),
+        ("openrouter-models", "3", "0"),
+    ]
+    assert out.splitlines()[-1] == (
+        "checked 4 watches: 4 changed, 0 unchanged, 0 failed, 0 skipped; "
+        "22 new observations, 1 event"
+    )  # the per-watch counts add up to the total
+    assert sum(int(n) for _w, n, _e in per_watch) == 22
+    assert "new value" not in out

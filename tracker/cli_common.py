@@ -261,6 +261,7 @@ def open_cycle_db(db: str | None) -> RawDB:
     return RawDB.open(db)
 
 
-def plural(n: int, word: str) -> str:
-    """``1 event``, ``2 events``."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 event``, ``2 events``; ``many`` is the plural when it is not ``word + "s"``
+    (``plural(2, "watch", "watches")``)."""
+    return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
