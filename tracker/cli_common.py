@@ -126,16 +126,60 @@ console = Console(highlight=False, soft_wrap=not sys.stdout.isatty(), width=_WID
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 _UNBOUNDED = 1_000_000  # a width no table reaches: measure it unconstrained
+_FREE_TEXT_MIN = 12  # a breakable column is never made narrower than this to fit
 
 
-def print_table(table: Table) -> None:
+def _content_widths(table: Table) -> tuple[list[int], list[int], int]:
+    """Per column, the width of its longest word and of its longest line (header
+    included), and what borders and padding add to the table's width."""
+    from rich.measure import Measurement
+
+    options = console.options.update_width(_UNBOUNDED)
+    lows, highs = [], []
+    for column in table.columns:
+        sizes = [Measurement.get(console, options, c) for c in (column.header, *column.cells)]
+        lows.append(max(m.minimum for m in sizes))
+        highs.append(max(m.maximum for m in sizes))
+    natural = console.measure(table, options=options).maximum
+    return lows, highs, natural - sum(highs)
+
+
+def whole_word_widths(table: Table, width: int, breakable: int | None = None) -> list[int] | None:
+    """Column widths (content, no padding) that fit ``table`` in ``width`` characters
+    with no word broken, the columns that need least room to show their lines whole
+    served first; None when its longest words do not fit side by side. Words of column index ``breakable``
+    (free text such as an error message) may be folded to make the rest fit."""
+    lows, highs, extra = _content_widths(table)
+    room = width - extra
+    if sum(highs) <= room:
+        return highs
+    if breakable is not None:  # folded free text is better than any other column wrapped
+        others = sum(lows) - lows[breakable]
+        lows[breakable] = max(min(lows[breakable], _FREE_TEXT_MIN, room - others), 1)
+    if sum(lows) > room:
+        return None
+    widths, room = list(lows), room - sum(lows)
+    # The rest goes to the columns that need least to fit on one line, first, and to
+    # the free text last: short values (a time, a state) stay on one line.
+    for i in sorted(range(len(widths)), key=lambda i: (i == breakable, highs[i] - widths[i])):
+        give = min(highs[i] - widths[i], room)
+        widths[i], room = widths[i] + give, room - give
+    return widths
+
+
+def print_table(table: Table, breakable: int | None = None) -> None:
     """Print ``table`` without losing text. Piped or redirected, it is laid out at its
     natural width (as wide as its longest cells, one line per row), so scripts and logs
-    get every cell whole; on a terminal a cell too long for its column wraps instead of
-    ending in "…"."""
+    get every cell whole; on a terminal too narrow for it, columns wrap between words
+    (:func:`whole_word_widths`; ``breakable`` as there) and only a word longer than its
+    column folds, never ending in "…"."""
     for column in table.columns:
         column.overflow = "fold"
     if console.is_terminal:
+        widths = whole_word_widths(table, console.width, breakable)
+        if widths is not None:
+            for column, w in zip(table.columns, widths, strict=True):
+                column.width = w
         console.print(table)
         return
     natural = console.measure(table, options=console.options.update_width(_UNBOUNDED)).maximum
