@@ -20,7 +20,8 @@ from tracker.cli import app
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO_HAR = ROOT / "data" / "recordings" / "demo.har"
-ERROR = "https://huggingface.co/api/models?author=moonshotai&sort=createdAt: HTTP 503"
+# "[retry later]" would be read as a rich style tag, and vanish, if printed as markup
+ERROR = "https://huggingface.co/api/models?author=moonshotai&sort=createdAt: HTTP 503 [retry later]"
 runner = CliRunner()
 
 

@@ -125,17 +125,18 @@ def watches_cmd(db: DbOpt = None, json_out: JsonOpt = False) -> None:
             f"scheduler: {status}, pid {sched['pid']} on {sched['host']} since {sched['since']}"
         )
     from rich.table import Table
+    from rich.text import Text  # plain text: a "[...]" in a name or error is no markup
 
     table = Table("watch", "adapter", "schedule", "last run", "next run", "state", "last error")
     for w in listing["watches"]:
         table.add_row(
-            w["name"],
+            Text(w["name"]),
             w["adapter"],
             w["schedule"],
             w["last_run"] or "-",
             next_run_text(w, now),
             state_text(w),
-            w["last_error"] or "",
+            Text(w["last_error"] or ""),
         )
     if console.is_terminal and whole_word_widths(table, console.width, breakable=6) is None:
         table = narrow_watch_table(listing["watches"], now)
@@ -152,6 +153,7 @@ def narrow_watch_table(watches: list[dict], now: dt.datetime) -> Table:
     under the name, times to the minute as ``2026-11-28 06:00`` under a UTC header, and
     the last error under the state, so names and times wrap between words, not inside."""
     from rich.table import Table
+    from rich.text import Text  # plain text: a "[...]" in a name or error is no markup
 
     from tracker.watchlist import next_run_text
 
@@ -162,9 +164,8 @@ def narrow_watch_table(watches: list[dict], now: dt.datetime) -> Table:
         if w["next_run"]:
             next_run = next_run.replace(w["next_run"], _minutes(w["next_run"]))
         state = state_text(w) + (f": {w['last_error']}" if w["last_error"] else "")
-        table.add_row(
-            f"{w['name']}\n[dim]{w['adapter']}[/dim]", w["schedule"], last_run, next_run, state
-        )
+        name = Text(w["name"] + "\n") + Text(w["adapter"], style="dim")
+        table.add_row(name, w["schedule"], last_run, next_run, Text(state))
     return table
 
 
