@@ -186,10 +186,10 @@ def values_conflict(attribute: str, a: Value, b: Value) -> tuple[str | None, str
         if a.value == b.value:
             da, db = date_window(a)[1], date_window(b)[1]
             return DATE_RELATION_MISMATCH, (
-                f"'{format_value(a)}' vs '{format_value(b)}': different promises "
+                f"“{format_value(a)}” vs “{format_value(b)}”: different promises "
                 f"(last day {da} vs {db})"
             )
-        return DATES_DISAGREE, f"'{format_value(a)}' vs '{format_value(b)}' cannot both hold"
+        return DATES_DISAGREE, f"“{format_value(a)}” vs “{format_value(b)}” cannot both hold"
     if a.kind == "text" and b.kind == "text":
         ta, tb = normalize_license_text(str(a.value)), normalize_license_text(str(b.value))
         if ta == tb:

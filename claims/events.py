@@ -7,6 +7,7 @@ restart or a second process never records (or alerts) the same thing twice.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 from typing import TYPE_CHECKING, Any
 
@@ -87,6 +88,7 @@ def event_row(
     subject_id: int | None = None,
     watch_id: int | None = None,
     detail: dict[str, Any] | None = None,
+    at: dt.datetime | None = None,
 ) -> dict[str, Any]:
     """The columns of one ``event`` row (``key``, ``kind``, ``audience``, ``subject_id``,
     ``watch_id``, ``title``, ``detail_json``, ``created_at``) as a plain dict, for writers
@@ -94,6 +96,8 @@ def event_row(
 
     ``detail`` must say what changed, e.g. ``{"attribute": ..., "from": ..., "to": ...}``;
     include whatever makes two distinct happenings distinct (e.g. the snapshot sha256).
+    ``at`` (aware UTC) is when it happened: the fetch that observed it, the verification
+    run's time; default now. A replayed recording's events then carry its time.
     """
     if kind not in EVENT_KINDS:
         raise KeyError(f"unknown event kind {kind!r}")
@@ -106,7 +110,7 @@ def event_row(
         "watch_id": watch_id,
         "title": title,
         "detail_json": dumps(detail),
-        "created_at": utcnow(),
+        "created_at": at or utcnow(),
     }
 
 
@@ -117,9 +121,11 @@ def make_event(
     subject_id: int | None = None,
     watch_id: int | None = None,
     detail: dict[str, Any] | None = None,
+    at: dt.datetime | None = None,
 ) -> Event:
     """:func:`event_row` as an :class:`~claims.models.Event` (not yet added to a session).
     Raises KeyError for unknown kinds."""
     from claims.models import Event  # the ORM is loaded only by callers that use it
 
-    return Event(**event_row(kind, title, subject_id=subject_id, watch_id=watch_id, detail=detail))
+    row = event_row(kind, title, subject_id=subject_id, watch_id=watch_id, detail=detail, at=at)
+    return Event(**row)

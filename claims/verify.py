@@ -180,7 +180,13 @@ def _store_verdicts(
             title = verdict_title(c, names.get(c.subject_id, c.subject), old, d.status)
             added += _add_event(
                 session,
-                make_event("verdict_changed", title, subject_id=c.subject_id, detail=detail),
+                make_event(
+                    "verdict_changed",
+                    title,
+                    subject_id=c.subject_id,
+                    detail=detail,
+                    at=report.as_of,
+                ),
             )
     session.flush()
     return added
@@ -285,7 +291,7 @@ def _sync_discrepancies(
             existing[f.key] = row
             if state == "open":
                 report.opened.append(row.id or 0)
-                added += _event(session, "discrepancy_opened", row, subjects, None)
+                added += _event(session, "discrepancy_opened", row, subjects, None, now)
             continue
         if row.state == "dismissed":
             continue  # a reviewer's (or the rule's) dismissal holds
@@ -301,11 +307,11 @@ def _sync_discrepancies(
             if state == "resolved":
                 report.resolved.append(row.id or 0)
                 row.reason = reason
-                added += _event(session, "discrepancy_resolved", row, subjects, None)
+                added += _event(session, "discrepancy_resolved", row, subjects, None, now)
             else:
                 report.opened.append(row.id or 0)
                 row.reason = reason
-                added += _event(session, "discrepancy_opened", row, subjects, now)
+                added += _event(session, "discrepancy_opened", row, subjects, now, now)
         if changed:
             row.claim_ids_json, row.observation_ids_json, row.reason = claim_ids, obs_json, reason
             session.add(row)
@@ -316,7 +322,7 @@ def _sync_discrepancies(
         row.reason = f"{row.reason}; no longer found ({_why_gone(row, decisions)})"
         session.add(row)
         report.resolved.append(row.id or 0)
-        added += _event(session, "discrepancy_resolved", row, subjects, None)
+        added += _event(session, "discrepancy_resolved", row, subjects, None, now)
     session.flush()
     return added
 
@@ -335,6 +341,7 @@ def _event(
     row: Discrepancy,
     subjects: dict[int, str],
     reopened_at: dt.datetime | None,
+    at: dt.datetime,
 ) -> int:
     detail: dict[str, Any] = {
         "discrepancy": row.key,
@@ -346,4 +353,5 @@ def _event(
     if reopened_at is not None:
         detail["reopened_at"] = reopened_at.isoformat()
     title = discrepancy_title(subjects.get(row.subject_id, str(row.subject_id)), row)
-    return _add_event(session, make_event(kind, title, subject_id=row.subject_id, detail=detail))
+    event = make_event(kind, title, subject_id=row.subject_id, detail=detail, at=at)
+    return _add_event(session, event)

@@ -100,7 +100,7 @@ ATTRIBUTE_LABELS: dict[str, str] = {
 RULE_LABELS: dict[str, str] = {
     "values_disagree": "the stated values cannot both hold",
     "dates_disagree": "the stated dates cannot both hold",
-    "date_relation_mismatch": "the same date with relations that exclude each other, e.g. 'before' vs 'on'",
+    "date_relation_mismatch": "the same date with relations that exclude each other, e.g. “before” vs “on”",
     "same_value_different_version": "the same score reported for two versions of a benchmark",
     "contradicted_by_observation": "an observed value contradicts the claim",
     "different_subject": "figures about two different subjects (a note, not a conflict)",

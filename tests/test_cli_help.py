@@ -1,4 +1,5 @@
-"""Every ``tracker ... --help`` renders flags as flags: no ``<bool>`` value type."""
+"""Every ``tracker ... --help`` renders flags as flags (no ``<bool>`` value type) and names
+arguments and value types in words (``SUBJECT``, ``<text>``), not Python's."""
 
 from __future__ import annotations
 
@@ -35,6 +36,29 @@ def test_help_shows_no_bool_type_and_no_python_types(path):
     assert "<list[" not in text  # a repeatable option names what it takes
     assert re.search(r"--help\s+Show this message and exit\.", text)
     assert not re.search(r"--(json|help)\s+<", text), "a flag takes no value: no type shown"
+    # placeholders in words: no Python type names, no braces around a required argument
+    assert not re.search(r"<(str|int|float)>", text)
+    assert not re.search(r"Usage: .*\{", text)
+
+
+@pytest.mark.parametrize(
+    ("path", "usage", "row"),
+    [
+        (["status"], "Usage: tracker status [OPTIONS] SUBJECT\n", r"\*\s+SUBJECT\s+<text>\s"),
+        (["review"], "Usage: tracker review [OPTIONS] ID\n", r"\*\s+ID\s+<integer>\s"),
+        (
+            ["claims", "import"],
+            "Usage: tracker claims import [OPTIONS] FILE\n",
+            r"--url\s+<text>\s",
+        ),
+        (["schedule"], "Usage: tracker schedule [OPTIONS]\n", r"--lock-ttl\s+<number>\s"),
+    ],
+)
+def test_help_names_arguments_and_value_types_readably(path, usage, row):
+    result = CliRunner().invoke(app, [*path, "--help"], env={"COLUMNS": "100"}, prog_name="tracker")
+    text = re.sub(r" +\n", "\n", result.output)  # rich pads lines to the width
+    assert usage in text
+    assert re.search(row, text)
 
 
 @pytest.mark.parametrize(

@@ -87,7 +87,7 @@ def test_before_and_on_the_same_date_are_different_promises():
     check = compare_claims(before, on)
     assert check.rule == "date_relation_mismatch"
     assert check.reason == (
-        "'before 2026-11-04' vs 'on 2026-11-04': different promises (last day 2026-11-03 vs "
+        "“before 2026-11-04” vs “on 2026-11-04”: different promises (last day 2026-11-03 vs "
         "2026-11-04) (Moonshot AI via source 1 vs Moonshot AI via source 2)"
     )
     by = cv(3, "weights_release_date", date_value("2026-11-04", "by"))

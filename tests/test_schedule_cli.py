@@ -164,7 +164,7 @@ def test_watches_json_shows_schedule_runs_state_and_errors(tmp_path, monkeypatch
             "name": "slow",
             "adapter": "html_page",
             "url": "https://example.test/slow",
-            "schedule": "every 60 min",
+            "schedule": "every 1 h",
             "state": "new",
             "consecutive_failures": 0,
             "last_run": "2026-03-02T12:00:00Z",

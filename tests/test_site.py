@@ -91,7 +91,11 @@ def test_subject_page_claims_evidence_and_chart(built):
     assert 'fetched <time datetime="2026-11-10T12:00:00Z">' in html
     assert '<polyline points="8.0,8.0 152.0,8.0 152.0,112.0 312.0,112.0"' in html
     assert "Input price: $0.60 per 1M tokens → $0.45 per 1M tokens" in html  # a label
-    assert '<caption><span title="benchmark_score">Benchmark score</span>: 2 stated' in html
+    # the caption counts claims, and says how many distinct values they state
+    assert (
+        '<caption><span title="benchmark_score">Benchmark score</span>: 2 claims, '
+        "all stating one value</caption>" in html
+    )
     assert "same_value_different_version</span>" not in html  # the rule reads as words
     assert f">{rule_label('same_value_different_version')}</span>:" in html
 

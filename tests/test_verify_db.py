@@ -65,7 +65,7 @@ def test_verify_all_on_demo_like_database(demo):
         assert v[c["on_b"]].reason == (
             "overdue by 24 days as of 2026-11-28T06:00Z: promised on 2026-11-04 (deadline "
             "2026-11-04), no weights seen on the hub; sources disagree: "
-            "the same date with relations that exclude each other, e.g. 'before' vs 'on'"
+            "the same date with relations that exclude each other, e.g. “before” vs “on”"
         )
         assert v[c["before"]].reason.startswith("overdue by 25 days as of 2026-11-28T06:00Z")
         assert v[c["on_b"]].as_of.replace(tzinfo=dt.UTC) == CHECK

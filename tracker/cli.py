@@ -27,6 +27,8 @@ from tracker.cli_common import (  # noqa: F401  (re-exported for command modules
 from tracker.errors import TrackerError
 
 if TYPE_CHECKING:
+    from collections import Counter
+
     from sqlmodel import Session
 
     from claims import models
@@ -143,6 +145,19 @@ def status(
     console.print(f"  licence: {st.license or 'unknown'}")
 
 
+def demo_events_line(events: Counter[str]) -> str:
+    """``events: 19 new (Verdict changed 16, Discrepancy opened 2, Weights landed 1); the
+    site's Changes page lists them``: every event one demo run stored, by kind, most first."""
+    from claims.events import event_label
+
+    total = sum(events.values())
+    if not total:
+        return "events: none new (nothing changed since the last run)"
+    kinds = sorted(events.items(), key=lambda kv: (-kv[1], kv[0]))
+    by_kind = ", ".join(f"{event_label(k)} {n}" for k, n in kinds)
+    return f"events: {total} new ({by_kind}); the site's Changes page lists them"
+
+
 def landed_text(st: WeightsStatus) -> str:
     """'first seen T', noting when T is only the first check (the repo was already there)."""
     seen = st.to_dict()["landed_at"]
@@ -207,11 +222,13 @@ def demo(
             "removes them",
             highlight=False,
         )
+    as_of = f" as of {report.to_dict()['as_of']}" if report.as_of else ""
     console.print(
-        f"checked {c.checked} watches (replayed): {c.changed} changed, {c.unchanged} unchanged, "
-        f"{c.failing} failed; {plural(c.observations, 'new observation')}, {plural(c.events, 'event')}"
+        f"checked {c.checked} watches (replayed{as_of}): {c.changed} changed, "
+        f"{c.unchanged} unchanged, {c.failing} failed; {plural(c.observations, 'new observation')}"
     )
     console.print("verdicts: " + ", ".join(f"{k} {v}" for k, v in sorted(report.verdicts.items())))
+    console.print(demo_events_line(report.events))
     console.print()
     for st in report.subjects:
         d = st.to_dict()

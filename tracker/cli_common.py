@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -20,9 +21,20 @@ if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
 
 
-class _FlagsTakeNoValue:
-    """Typer's rich help prints a flag's Python type (``--json <bool>``, ``--help
-    <bool>``) as if it took a value; an empty metavar leaves the type column blank."""
+# Python type names as typer shows them, in words a user reads.
+_TYPE_WORDS = {"<str>": "<text>", "<int>": "<integer>", "<float>": "<number>"}
+
+
+def _readable_type(param: Any, ctx: Any) -> str | None:
+    shown = type(param).display_type_rich(param, ctx)
+    return _TYPE_WORDS.get(shown, shown) if isinstance(shown, str) else shown
+
+
+class _ReadableHelp:
+    """Typer's rich help shows Python internals: a flag's type (``--json <bool>``) as if
+    it took a value, ``<str>``/``<int>`` for values, and a required argument as
+    ``{SUBJECT}`` in the usage line. Flags get an empty metavar, value types read
+    ``<text>``/``<integer>``/``<number>``, and the usage line says ``SUBJECT``."""
 
     # Any: these are typer's vendored click classes (typer._click), not a public API.
     def get_params(self, ctx: Any) -> list[Any]:
@@ -30,7 +42,14 @@ class _FlagsTakeNoValue:
         for param in params:
             if getattr(param, "is_flag", False) and param.metavar is None:
                 param.metavar = ""
+            elif hasattr(param, "display_type_rich"):
+                param.display_type_rich = functools.partial(_readable_type, param)
         return params
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        """The usage line's pieces; ``{NAME}`` (typer's required argument) -> ``NAME``."""
+        pieces: list[str] = super().collect_usage_pieces(ctx)  # type: ignore[misc]
+        return [re.sub(r"^\{(.*)\}(\.\.\.)?$", r"\1\2", p) for p in pieces]
 
 
 # click's UsageError, found through typer's public BadParameter: typer vendors click.
@@ -70,12 +89,12 @@ class _OneLineUsageErrors:
             raise _one_line_usage_errors(exc, path or "tracker") from None
 
 
-class TrackerCommand(_OneLineUsageErrors, _FlagsTakeNoValue, typer.core.TyperCommand):
+class TrackerCommand(_OneLineUsageErrors, _ReadableHelp, typer.core.TyperCommand):
     """A command whose ``--help`` shows flags without a value type and whose usage errors
     are one line."""
 
 
-class TrackerGroup(_OneLineUsageErrors, _FlagsTakeNoValue, typer.core.TyperGroup):
+class TrackerGroup(_OneLineUsageErrors, _ReadableHelp, typer.core.TyperGroup):
     """A command group whose ``--help`` shows flags without a value type and whose usage
     errors (an unknown command included) are one line."""
 
@@ -107,16 +126,60 @@ console = Console(highlight=False, soft_wrap=not sys.stdout.isatty(), width=_WID
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 _UNBOUNDED = 1_000_000  # a width no table reaches: measure it unconstrained
+_FREE_TEXT_MIN = 12  # a breakable column is never made narrower than this to fit
 
 
-def print_table(table: Table) -> None:
+def _content_widths(table: Table) -> tuple[list[int], list[int], int]:
+    """Per column, the width of its longest word and of its longest line (header
+    included), and what borders and padding add to the table's width."""
+    from rich.measure import Measurement
+
+    options = console.options.update_width(_UNBOUNDED)
+    lows, highs = [], []
+    for column in table.columns:
+        sizes = [Measurement.get(console, options, c) for c in (column.header, *column.cells)]
+        lows.append(max(m.minimum for m in sizes))
+        highs.append(max(m.maximum for m in sizes))
+    natural = console.measure(table, options=options).maximum
+    return lows, highs, natural - sum(highs)
+
+
+def whole_word_widths(table: Table, width: int, breakable: int | None = None) -> list[int] | None:
+    """Column widths (content, no padding) that fit ``table`` in ``width`` characters
+    with no word broken, the columns that need least room to show their lines whole
+    served first; None when its longest words do not fit side by side. Words of column index ``breakable``
+    (free text such as an error message) may be folded to make the rest fit."""
+    lows, highs, extra = _content_widths(table)
+    room = width - extra
+    if sum(highs) <= room:
+        return highs
+    if breakable is not None:  # folded free text is better than any other column wrapped
+        others = sum(lows) - lows[breakable]
+        lows[breakable] = max(min(lows[breakable], _FREE_TEXT_MIN, room - others), 1)
+    if sum(lows) > room:
+        return None
+    widths, room = list(lows), room - sum(lows)
+    # The rest goes to the columns that need least to fit on one line, first, and to
+    # the free text last: short values (a time, a state) stay on one line.
+    for i in sorted(range(len(widths)), key=lambda i: (i == breakable, highs[i] - widths[i])):
+        give = min(highs[i] - widths[i], room)
+        widths[i], room = widths[i] + give, room - give
+    return widths
+
+
+def print_table(table: Table, breakable: int | None = None) -> None:
     """Print ``table`` without losing text. Piped or redirected, it is laid out at its
     natural width (as wide as its longest cells, one line per row), so scripts and logs
-    get every cell whole; on a terminal a cell too long for its column wraps instead of
-    ending in "…"."""
+    get every cell whole; on a terminal too narrow for it, columns wrap between words
+    (:func:`whole_word_widths`; ``breakable`` as there) and only a word longer than its
+    column folds, never ending in "…"."""
     for column in table.columns:
         column.overflow = "fold"
     if console.is_terminal:
+        widths = whole_word_widths(table, console.width, breakable)
+        if widths is not None:
+            for column, w in zip(table.columns, widths, strict=True):
+                column.width = w
         console.print(table)
         return
     natural = console.measure(table, options=console.options.update_width(_UNBOUNDED)).maximum
@@ -242,6 +305,7 @@ def open_cycle_db(db: str | None) -> RawDB:
     return RawDB.open(db)
 
 
-def plural(n: int, word: str) -> str:
-    """``1 event``, ``2 events``."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 event``, ``2 events``; ``many`` is the plural when it is not ``word + "s"``
+    (``plural(2, "watch", "watches")``)."""
+    return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"

@@ -5,11 +5,12 @@ Registered on the main app by :func:`register`.
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import signal
 import sys
 import threading
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -23,7 +24,11 @@ from tracker.cli_common import (
     plural,
     print_json,
     print_table,
+    whole_word_widths,
 )
+
+if TYPE_CHECKING:
+    from rich.table import Table
 
 log = logging.getLogger("tracker.schedule")
 
@@ -120,19 +125,48 @@ def watches_cmd(db: DbOpt = None, json_out: JsonOpt = False) -> None:
             f"scheduler: {status}, pid {sched['pid']} on {sched['host']} since {sched['since']}"
         )
     from rich.table import Table
+    from rich.text import Text  # plain text: a "[...]" in a name or error is no markup
 
     table = Table("watch", "adapter", "schedule", "last run", "next run", "state", "last error")
     for w in listing["watches"]:
         table.add_row(
-            w["name"],
+            Text(w["name"]),
             w["adapter"],
             w["schedule"],
             w["last_run"] or "-",
             next_run_text(w, now),
             state_text(w),
-            w["last_error"] or "",
+            Text(w["last_error"] or ""),
         )
-    print_table(table)
+    if console.is_terminal and whole_word_widths(table, console.width, breakable=6) is None:
+        table = narrow_watch_table(listing["watches"], now)
+    print_table(table, breakable=len(table.columns) - 1)
+
+
+def _minutes(iso: str) -> str:
+    """``2026-11-28T06:00:00Z`` -> ``2026-11-28 06:00`` (the column header says UTC)."""
+    return iso[:16].replace("T", " ") if iso.endswith("Z") else iso
+
+
+def narrow_watch_table(watches: list[dict], now: dt.datetime) -> Table:
+    """The listing for a terminal too narrow for one column each (80 columns): adapter
+    under the name, times to the minute as ``2026-11-28 06:00`` under a UTC header, and
+    the last error under the state, so names and times wrap between words, not inside."""
+    from rich.table import Table
+    from rich.text import Text  # plain text: a "[...]" in a name or error is no markup
+
+    from tracker.watchlist import next_run_text
+
+    table = Table("watch", "schedule", "last run (UTC)", "next run (UTC)", "state")
+    for w in watches:
+        last_run = _minutes(w["last_run"]) if w["last_run"] else "-"
+        next_run = next_run_text(w, now)
+        if w["next_run"]:
+            next_run = next_run.replace(w["next_run"], _minutes(w["next_run"]))
+        state = state_text(w) + (f": {w['last_error']}" if w["last_error"] else "")
+        name = Text(w["name"] + "\n") + Text(w["adapter"], style="dim")
+        table.add_row(name, w["schedule"], last_run, next_run, Text(state))
+    return table
 
 
 def state_text(w: dict) -> str:

@@ -146,7 +146,7 @@ def print_result(r: WatchResult) -> None:
         console.print(f"  [yellow]skipped[/yellow] {r.name}: {r.error}", highlight=False)
     elif r.outcome == "changed":
         console.print(
-            f"  [green]changed[/green] {r.name}: {plural(r.observations, 'new value')}, "
+            f"  [green]changed[/green] {r.name}: {plural(r.observations, 'new observation')}, "
             f"{plural(r.events, 'event')}"
         )
     for w in r.warnings:
@@ -158,7 +158,8 @@ def print_summary(summary: CycleSummary) -> None:
     for r in summary.results:
         print_result(r)
     console.print(
-        f"checked {summary.checked}: {summary.unchanged} unchanged, {summary.changed} changed, "
+        f"checked {plural(summary.checked, 'watch', 'watches')}: {summary.changed} changed, "
+        f"{summary.unchanged} unchanged, "
         # "failed": this cycle's failures; a watch's state turns "failing" only after
         # several in a row (tracker watches), so the words differ on purpose
         f"{summary.failing} failed, {summary.skipped} skipped; "

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, select
+from sqlmodel import Session, func, select
 
 from claims import models
 from claims.curated_store import LoadReport
@@ -26,11 +26,18 @@ DEMO_HAR = Path("data") / "recordings" / "demo.har"
 
 @dataclass
 class DemoReport:
-    """What the demo did: load counts, cycle totals, verdict counts, site path."""
+    """What the demo did: load counts, cycle totals, verdict counts, site path.
+
+    ``as_of`` is the time the demo ran at (the recording's latest response, aware UTC);
+    ``events`` counts the events this run stored, by kind (the cycle's and
+    verification's alike), so a second run counts none.
+    """
 
     loaded: LoadReport
     cycle: CycleSummary
+    as_of: dt.datetime | None = None
     verdicts: Counter[str] = field(default_factory=Counter)
+    events: Counter[str] = field(default_factory=Counter)
     open_discrepancies: list[dict[str, Any]] = field(default_factory=list)
     subjects: list[WeightsStatus] = field(default_factory=list)
     site_index: Path | None = None
@@ -40,7 +47,9 @@ class DemoReport:
         return {
             "loaded": self.loaded.__dict__,
             "cycle": {k: v for k, v in self.cycle.to_dict().items() if k != "results"},
+            "as_of": self.as_of.isoformat().replace("+00:00", "Z") if self.as_of else None,
             "verdicts": dict(self.verdicts),
+            "events": dict(sorted(self.events.items())),
             "open_discrepancies": self.open_discrepancies,
             "subjects": [s.to_dict() for s in self.subjects],
             "site_index": str(self.site_index) if self.site_index else None,
@@ -58,19 +67,32 @@ def run_demo(
     now: dt.datetime | None = None,
 ) -> DemoReport:
     """Load, check (replaying ``har``), verify, build. Idempotent: a second run adds no
-    claims, observations or events. Raises TrackerError / DataFileError on bad input."""
+    claims, observations or events. Raises TrackerError / DataFileError on bad input.
+
+    The check and verification run at ``now``, by default the time of the recording's
+    latest response: the replayed data is as of then, so events, verdicts and "Data as
+    of" on the site share one timeline instead of events looking newer than their data.
+    """
     from claims.verify import verify_all
     from tracker.website import build_site
 
+    transport = HarReplayTransport(har)
+    now = now or transport.latest_recorded_at()
+    with Session(engine) as session:
+        last_event = session.exec(select(func.max(models.Event.id))).one() or 0
     loaded = load_curated(engine, data_dir)
-    with make_client(transport=HarReplayTransport(har)) as client:
-        cycle = run_check(engine, client, snapshot_store=SnapshotStore(snapshot_dir))
+    with make_client(transport=transport) as client:
+        cycle = run_check(engine, client, snapshot_store=SnapshotStore(snapshot_dir), now=now)
     with Session(engine) as session:
         verify_all(session, now=now)
     built = build_site(engine, out_dir, now=now)
-    report = DemoReport(loaded=loaded, cycle=cycle, site_index=(out_dir / "index.html").resolve())
+    report = DemoReport(
+        loaded=loaded, cycle=cycle, as_of=now, site_index=(out_dir / "index.html").resolve()
+    )
     report.pages_written = getattr(built, "pages_written", 0)
     with Session(engine) as session:
+        new_events = select(models.Event.kind).where(models.Event.id > last_event)
+        report.events.update(session.exec(new_events))
         for verdict in session.exec(select(models.Verdict)):
             report.verdicts[verdict.status] += 1
         for d in session.exec(select(models.Discrepancy).where(models.Discrepancy.state == "open")):

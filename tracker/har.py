@@ -120,6 +120,12 @@ class HarReplayTransport(httpx.BaseTransport):
         """Every recorded URL, in file order of first appearance."""
         return list(self._urls)
 
+    def latest_recorded_at(self) -> dt.datetime | None:
+        """The latest ``startedDateTime`` in the file (aware UTC), None for an empty log:
+        the time the recorded data is as of."""
+        times = [rec.recorded_at for recs in self._entries.values() for rec in recs]
+        return max(times) if times else None
+
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         key = _key(request.method, request.url)
         recorded = self._entries.get(key)

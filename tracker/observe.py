@@ -156,6 +156,7 @@ def record_failure(
                         "error_kind": kind,
                         "failures": failures,
                     },
+                    at=at,
                 )
             )
         s.execute(
@@ -259,6 +260,7 @@ def record_success(
                         "failing_since": since.isoformat() if since else None,
                         "recovered_at": seen_at.isoformat(),
                     },
+                    at=seen_at,
                 )
             )
         if validators:
@@ -326,6 +328,7 @@ def _upsert(
                     "to": _plain(ov.value.to_dict()),
                     "observed_at": at.isoformat(),
                 },
+                at=at,
             )
         )
     if new_row and ov.attribute == "weights_available" and ov.value.value is True:
@@ -361,6 +364,7 @@ def _weights_events(
                 subject_id=subject_id,
                 watch_id=spec.id,
                 detail=detail,
+                at=at,
             )
         )
     elif all(other_qj != qj for other_qj in others):
@@ -371,6 +375,7 @@ def _weights_events(
                 subject_id=subject_id,
                 watch_id=spec.id,
                 detail=detail,
+                at=at,
             )
         )
 

@@ -59,6 +59,7 @@ def mark_gone(
                     "last_seen": seen.isoformat(),
                     "missing_at": at.isoformat(),
                 },
+                at=at,
             )
         )
     return len(gone)

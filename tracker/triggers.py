@@ -43,9 +43,15 @@ def watch_trigger(watch: Watch, *, jitter_seconds: int, start: dt.datetime) -> B
 
 
 def describe_schedule(watch: Watch) -> str:
-    """``cron <expr> UTC`` or ``every N min`` for listings."""
+    """``cron <expr> UTC``, ``every N h`` (whole hours: 360 min -> ``every 6 h``) or
+    ``every N min`` for listings."""
     cron = watch.params.get("cron")
-    return f"cron {cron} UTC" if cron else f"every {watch.interval_minutes} min"
+    if cron:
+        return f"cron {cron} UTC"
+    minutes = watch.interval_minutes
+    if minutes >= 60 and minutes % 60 == 0:
+        return f"every {minutes // 60} h"
+    return f"every {minutes} min"
 
 
 def period_seconds(trigger: BaseTrigger, now: dt.datetime) -> float:

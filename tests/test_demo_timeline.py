@@ -1,0 +1,94 @@
+"""The offline demo's timeline and summary: its events carry the replayed data's time,
+and its summary counts every event it stored (fresh-user trials)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from pathlib import Path
+
+from sqlmodel import Session, select
+from typer.testing import CliRunner
+
+from claims import models
+from claims.db import make_engine
+from claims.events import event_row, make_event
+from tracker.cli import app
+from tracker.har import HarReplayTransport
+
+ROOT = Path(__file__).resolve().parent.parent
+DEMO_HAR = ROOT / "data" / "recordings" / "demo.har"
+RECORDED = dt.datetime(2026, 11, 28, 6, 0, tzinfo=dt.UTC)  # every response in demo.har
+runner = CliRunner()
+
+
+def _demo(tmp_path: Path) -> str:
+    db, site = tmp_path / "t.db", tmp_path / "site"
+    result = runner.invoke(app, ["demo", "--db", str(db), "--out", str(site)])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_har_knows_when_its_data_is_from():
+    assert HarReplayTransport(DEMO_HAR).latest_recorded_at() == RECORDED
+
+
+def test_event_time_is_when_it_happened_not_when_it_was_written():
+    row = event_row("watch_failing", "Watch x failed 3 times", watch_id=1, at=RECORDED)
+    assert row["created_at"] == RECORDED
+    assert make_event("weights_landed", "landed", subject_id=1, at=RECORDED).created_at == RECORDED
+    # without a time: now
+    now = dt.datetime.now(dt.UTC)
+    assert abs(event_row("watch_failing", "t", watch_id=1)["created_at"] - now).seconds < 5
+
+
+def test_demo_events_share_the_replayed_datas_time(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)  # the demo reads data/ relative to the checkout
+    _demo(tmp_path)
+    with Session(make_engine(tmp_path / "t.db")) as s:
+        events = s.exec(select(models.Event)).all()
+        verdict_times = {models.as_utc(v.as_of) for v in s.exec(select(models.Verdict)) if v.as_of}
+    assert len(events) == 19
+    # the cycle's weights_landed and verification's events alike: the recording's time
+    assert {models.as_utc(e.created_at) for e in events} == {RECORDED}
+    assert verdict_times == {RECORDED}
+    index = (tmp_path / "site" / "index.html").read_text()
+    assert 'Data as of the latest watch check, <time datetime="2026-11-28T06:00:00Z">' in index
+    last_changes = re.findall(r'data-label="Last change"><time datetime="([^"]+)"', index)
+    assert last_changes == ["2026-11-28T06:00:00Z", "2026-11-28T06:00:00Z"]
+    changes = (tmp_path / "site" / "changes.html").read_text()
+    assert set(re.findall(r'data-label="When"><time datetime="([^"]+)"', changes)) == {
+        "2026-11-28T06:00:00Z"
+    }
+
+
+def test_demo_summary_counts_every_event_it_stored(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    out = _demo(tmp_path)
+    assert (
+        "checked 4 watches (replayed as of 2026-11-28T06:00:00Z): 4 changed, 0 unchanged, "
+        "0 failed; 22 new observations\n" in out
+    )
+    assert (
+        "events: 19 new (Verdict changed 16, Discrepancy opened 2, Weights landed 1); "
+        "the site's Changes page lists them\n" in out
+    )
+    # ... as many as the site's Changes page lists
+    changes = (tmp_path / "site" / "changes.html").read_text()
+    assert "Newest first (19 shown)" in changes
+    assert changes.count('<td data-label="When">') == 19
+    again = _demo(tmp_path)
+    assert "events: none new (nothing changed since the last run)\n" in again
+
+
+def test_subject_page_counts_claims_and_distinct_values(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    _demo(tmp_path)
+    page = (tmp_path / "site" / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
+    captions = dict(
+        re.sub(r"<[^>]+>", "", c).split(": ", 1)
+        for c in re.findall(r"<caption>(.*?)</caption>", page)
+    )
+    assert captions["Open-weights date"] == "3 claims, 2 distinct values"  # before / on
+    assert captions["Context window"] == "3 claims, all stating one value"
+    assert captions["Input price"] == "1 claim"
