@@ -92,3 +92,28 @@ def test_subject_page_counts_claims_and_distinct_values(tmp_path, monkeypatch):
     assert captions["Open-weights date"] == "3 claims, 2 distinct values"  # before / on
     assert captions["Context window"] == "3 claims, all stating one value"
     assert captions["Input price"] == "1 claim"
+
+
+def test_estimated_publication_dates_are_not_shown_as_exact(tmp_path, monkeypatch):
+    """data/claims gives the seed articles' dates as estimates: the site marks them so."""
+    monkeypatch.chdir(ROOT)
+    _demo(tmp_path)
+    page = (tmp_path / "site" / "sources.html").read_text()
+    dates = re.findall(r'data-label="Published">([^<]*)<', page)
+    assert sorted(dates) == ["2025-11-06", "c. 2026-10-27", "c. 2026-10-27", "c. 2026-10-27"]
+
+
+def test_published_label_per_precision():
+    from tracker.website.views import SourceInfo
+
+    def label(precision: str | None) -> str | None:
+        return SourceInfo(
+            1, "k", "t", None, None, "2026-10-27", None, "press", published_precision=precision
+        ).published_label
+
+    assert [label(None), label("day"), label("month"), label("estimated")] == [
+        "2026-10-27",
+        "2026-10-27",
+        "2026-10",
+        "c. 2026-10-27",
+    ]

@@ -103,6 +103,7 @@ def collect(engine: Engine) -> SiteContext:
                 published=r.published,
                 language=r.language,
                 kind=r.kind,
+                published_precision=r.published_precision,
             )
             for r in session.exec(
                 select(
@@ -114,6 +115,7 @@ def collect(engine: Engine) -> SiteContext:
                     Source.published,
                     Source.language,
                     Source.kind,
+                    Source.published_precision,
                 ).order_by(Source.key)
             ).all()
         }

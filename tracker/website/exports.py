@@ -100,6 +100,7 @@ def claim_record(cv: ClaimView) -> dict[str, Any]:
             "url": src.url,
             "publisher": src.publisher,
             "published": src.published,
+            "published_precision": src.published_precision,
             "language": src.language,
             "kind": src.kind,
         },

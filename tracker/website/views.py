@@ -33,7 +33,20 @@ class SourceInfo:
     published: str | None
     language: str | None
     kind: str
+    published_precision: str | None = None  # day / month / estimated (claims.models.Source)
     link: str = ""
+
+    @property
+    def published_label(self) -> str | None:
+        """The publication date as far as it is known: ``2026-10-27``, ``2026-10`` for a
+        month, ``c. 2026-10-27`` for an estimate (the source gives no exact date)."""
+        if not self.published:
+            return None
+        if self.published_precision == "month":
+            return self.published[:7]
+        if self.published_precision == "estimated":
+            return f"c. {self.published}"
+        return self.published
 
 
 class EvidenceView(NamedTuple):
