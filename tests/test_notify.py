@@ -376,3 +376,26 @@ def test_an_alert_that_cannot_fit_its_channel_is_given_up_and_the_run_goes_on(en
     assert (wide.state, wide.attempts) == ("delivered", 1)
     again = drain(engine, subs, now=NOW + dt.timedelta(days=1), sender=sender, **OPTS)
     assert (again.planned, again.delivered, again.dead, sent) == (0, 0, 0, sent)
+
+
+def test_a_new_subscriptions_silence_about_older_events_is_explained(engine):
+    """Events older than the backlog are not sent to a new subscription, and the summary
+    says how many, so `tracker alerts send` after an old import does not look broken."""
+    populate(engine)  # three subscriber events, 2 to 23 days before NOW
+    sent: list[str] = []
+
+    def sender(url: str, title: str, body: str) -> SendResult:
+        sent.append(title)
+        return SendResult(ok=True)
+
+    subs = [Subscription(name="all", url="json://127.0.0.1:9/")]
+    first = drain(engine, subs, now=NOW, sender=sender, base_url=BASE)
+    assert (first.planned, first.too_old, sent) == (0, 3, [])
+    assert first.summary().endswith(
+        "; 3 older event(s) not sent: a new subscription gets only the last 48 h"
+    )
+    assert first.to_dict()["too_old"] == 3
+    wide = drain(engine, subs, now=NOW, sender=sender, **OPTS)  # a 60-day backlog
+    assert (wide.delivered, wide.too_old) == (3, 0)
+    later = drain(engine, subs, now=NOW, sender=sender, base_url=BASE)
+    assert (later.planned, later.too_old) == (0, 0)  # no longer a new subscription

@@ -187,15 +187,23 @@ def plan(
     subs: Sequence[Subscription],
     now: dt.datetime,
     backlog: dt.timedelta = BACKLOG,
-) -> int:
+) -> tuple[int, int]:
     """Create pending Delivery rows for recent events each subscription wants; returns
-    how many were new (existing rows are never recreated: nothing is sent twice)."""
+    (rows created, events too old for a subscription that has never had a delivery).
+    Existing rows are never recreated: nothing is sent twice."""
     slugs = {s.id: s.slug for s in session.exec(select(Subject)).all()}
     events = session.exec(select(Event).order_by(Event.created_at, Event.id)).all()
     have = {(d.event_id, d.subscription) for d in session.exec(select(Delivery)).all()}
-    new = 0
+    served = {name for _id, name in have}
+    fresh = [sub for sub in subs if sub.name not in served]
+    new = too_old = 0
     for ev in events:
         if as_utc(ev.created_at) < now - backlog:
+            # Said in the summary, so a new subscription's silence is explained.
+            too_old += any(
+                sub.wants(ev.kind, ev.audience, slugs.get(ev.subject_id))  # type: ignore[arg-type]
+                for sub in fresh
+            )
             continue
         for sub in subs:
             if (ev.id, sub.name) in have:
@@ -208,7 +216,7 @@ def plan(
                 new += 1
             except IntegrityError:  # another process planned it first
                 session.rollback()
-    return new
+    return new, too_old
 
 
 def drain(
@@ -236,7 +244,8 @@ def drain(
     by_name = {s.name: s for s in subs}
     tried: list[int] = []
     with Session(engine) as session:
-        report = DrainReport(planned=plan(session, subs, now, backlog))
+        planned, too_old = plan(session, subs, now, backlog)
+        report = DrainReport(planned=planned, too_old=too_old, backlog=backlog)
         due = session.exec(
             select(Delivery).where(Delivery.state == "pending").order_by(Delivery.id)
         ).all()

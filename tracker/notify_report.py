@@ -65,9 +65,13 @@ class SubscriptionFailures:
 @dataclass
 class DrainReport:
     """Counts of one drain: deliveries planned, delivered, failed (to retry), dead, and
-    ``waiting``: earlier failures not due yet (``next_retry_at`` the soonest)."""
+    ``waiting``: earlier failures not due yet (``next_retry_at`` the soonest);
+    ``too_old``: events older than ``backlog`` that a subscription with no delivery yet
+    would have wanted (not sent, and said so)."""
 
     planned: int
+    too_old: int = 0  # events a new subscription would want, older than ``backlog``
+    backlog: dt.timedelta = dt.timedelta(hours=48)
     delivered: int = 0
     failed: int = 0
     dead: int = 0
@@ -91,12 +95,19 @@ class DrainReport:
         )
         if self.waiting and self.next_retry_at:
             line += f" (next at {self.next_retry_at:%H:%M} UTC)"
+        if self.too_old:
+            hours = round(self.backlog.total_seconds() / 3600)
+            line += (
+                f"; {self.too_old} older event(s) not sent: a new subscription gets only "
+                f"the last {hours} h"
+            )
         return line
 
     def to_dict(self) -> dict[str, object]:
         """JSON-ready counts plus one entry per subscription with failures."""
         return {
             "planned": self.planned,
+            "too_old": self.too_old,
             "delivered": self.delivered,
             "failed": self.failed,
             "dead": self.dead,
