@@ -11,30 +11,18 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import re
-import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from claims import models
+from claims import datafile, models
+from claims.datafile import DataFile, DataFileError
 from claims.stated import StatedValueError, parse_stated
 from claims.values import Value
 from claims.vocabulary import ATTRIBUTES, QUALIFIERS, SOURCE_KINDS
 
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9.\-]*$")
-
-
-class DataFileError(ValueError):
-    """A curated data file is malformed. ``str()`` reads ``path:line: field: message``."""
-
-    def __init__(self, path: Path | str, line: int | None, field_name: str, message: str) -> None:
-        self.path = str(path)
-        self.line = line
-        self.field = field_name
-        self.message = message
-        where = f"{self.path}:{line}" if line else self.path
-        super().__init__(f"{where}: {field_name}: {message}")
 
 
 @dataclass(frozen=True)
@@ -126,53 +114,14 @@ def claim_key(
 # -- reading -------------------------------------------------------------------
 
 
-class _File:
-    """One TOML file with a way to find the line of a field of the n-th array table."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        try:
-            self.text = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError as exc:
-            raise DataFileError(path, None, "encoding", f"not UTF-8 ({exc.reason})") from exc
-        try:
-            self.data = tomllib.loads(self.text)
-        except tomllib.TOMLDecodeError as exc:
-            m = re.search(r"line (\d+)", str(exc))
-            raise DataFileError(path, int(m.group(1)) if m else None, "toml", str(exc)) from exc
-        self.lines = self.text.splitlines()
-
-    def line_of(self, table: str, index: int, field_name: str | None = None) -> int | None:
-        """1-based line of ``[[table]]`` number ``index`` (or of its ``field_name``)."""
-        headers = [i for i, ln in enumerate(self.lines) if ln.strip() == f"[[{table}]]"]
-        if index >= len(headers):
-            return None
-        start = headers[index]
-        end = headers[index + 1] if index + 1 < len(headers) else len(self.lines)
-        if field_name:
-            pat = re.compile(rf"^\s*{re.escape(field_name)}\s*=")
-            for i in range(start, end):
-                if pat.match(self.lines[i]):
-                    return i + 1
-        return start + 1
-
-    def error(self, table: str, index: int, field_name: str, message: str) -> DataFileError:
-        return DataFileError(
-            self.path,
-            self.line_of(table, index, field_name),
-            f"{table}[{index}].{field_name}",
-            message,
-        )
-
-
-def _req_str(f: _File, table: str, i: int, entry: dict[str, Any], name: str) -> str:
+def _req_str(f: DataFile, table: str, i: int, entry: dict[str, Any], name: str) -> str:
     val = entry.get(name)
     if not isinstance(val, str) or not val.strip():
         raise f.error(table, i, name, "required text is missing or empty")
     return val
 
 
-def _opt_str(f: _File, table: str, i: int, entry: dict[str, Any], name: str) -> str | None:
+def _opt_str(f: DataFile, table: str, i: int, entry: dict[str, Any], name: str) -> str | None:
     val = entry.get(name)
     if val is None:
         return None
@@ -181,16 +130,17 @@ def _opt_str(f: _File, table: str, i: int, entry: dict[str, Any], name: str) -> 
     return val
 
 
-def _str_list(f: _File, table: str, i: int, entry: dict[str, Any], name: str) -> tuple[str, ...]:
+def _str_list(f: DataFile, table: str, i: int, entry: dict[str, Any], name: str) -> tuple[str, ...]:
     val = entry.get(name, [])
     if not isinstance(val, list) or not all(isinstance(x, str) for x in val):
         raise f.error(table, i, name, "expected a list of text")
     return tuple(val)
 
 
-def _read_subjects(f: _File) -> list[SubjectSpec]:
+def _read_subjects(f: DataFile) -> list[SubjectSpec]:
     out = []
     for i, entry in enumerate(f.data.get("subject", [])):
+        f.check_keys(entry, datafile.SUBJECT, f"subject[{i}]", f.line_of("subject", i))
         slug = _req_str(f, "subject", i, entry, "slug")
         if not SLUG_RE.match(slug):
             raise f.error("subject", i, "slug", f"{slug!r} is not a lower-case slug")
@@ -218,9 +168,10 @@ def _read_subjects(f: _File) -> list[SubjectSpec]:
     return out
 
 
-def _read_watches(f: _File, known_adapters: set[str] | None) -> list[WatchSpec]:
+def _read_watches(f: DataFile, known_adapters: set[str] | None) -> list[WatchSpec]:
     out = []
     for i, entry in enumerate(f.data.get("watch", [])):
+        f.check_keys(entry, datafile.WATCH, f"watch[{i}]", f.line_of("watch", i))
         name = _req_str(f, "watch", i, entry, "name")
         adapter = _req_str(f, "watch", i, entry, "adapter")
         if known_adapters is not None and adapter not in known_adapters:
@@ -247,7 +198,7 @@ def _read_watches(f: _File, known_adapters: set[str] | None) -> list[WatchSpec]:
     return out
 
 
-def _read_source_file(f: _File) -> tuple[SourceSpec, list[ClaimSpec]]:
+def _read_source_file(f: DataFile) -> tuple[SourceSpec, list[ClaimSpec]]:
     src = f.data.get("source")
     if not isinstance(src, dict):
         raise DataFileError(f.path, None, "source", "missing [source] table")
@@ -257,6 +208,7 @@ def _read_source_file(f: _File) -> tuple[SourceSpec, list[ClaimSpec]]:
         line = next((i + 1 for i, ln in enumerate(f.lines) if pat.match(ln)), None)
         return DataFileError(f.path, line, f"source.{name}", msg)
 
+    f.check_keys(src, datafile.SOURCE, "source", None)
     key = src.get("key")
     if not isinstance(key, str) or not SLUG_RE.match(key):
         raise s_err("key", "required lower-case slug")
@@ -272,6 +224,8 @@ def _read_source_file(f: _File) -> tuple[SourceSpec, list[ClaimSpec]]:
     for name in ("url", "publisher", "published_precision", "language", "seed"):
         if src.get(name) is not None and not isinstance(src[name], str):
             raise s_err(name, f"expected text, got {type(src[name]).__name__}")
+    if src.get("published_precision") not in (None, *datafile.PUBLISHED_PRECISIONS):
+        raise s_err("published_precision", f"not one of {datafile.PUBLISHED_PRECISIONS}")
     source = SourceSpec(
         key=key,
         title=title,
@@ -285,6 +239,7 @@ def _read_source_file(f: _File) -> tuple[SourceSpec, list[ClaimSpec]]:
     )
     claims = []
     for i, entry in enumerate(f.data.get("claim", [])):
+        f.check_keys(entry, datafile.CLAIM, f"claim[{i}]", f.line_of("claim", i))
         subject = _req_str(f, "claim", i, entry, "subject")
         attribute = _req_str(f, "claim", i, entry, "attribute")
         if attribute not in ATTRIBUTES:
@@ -353,13 +308,18 @@ def load_data(data_dir: Path | str, *, known_adapters: Iterable[str] | None = No
     data = CuratedData()
     subj_path = root / "subjects.toml"
     if subj_path.exists():
-        data.subjects = _read_subjects(_File(subj_path))
+        f = DataFile(subj_path)
+        f.check_keys(f.data, datafile.TOP_LEVEL["subjects.toml"], "", None)
+        data.subjects = _read_subjects(f)
     watch_path = root / "watches.toml"
     if watch_path.exists():
-        data.watches = _read_watches(_File(watch_path), adapters)
+        f = DataFile(watch_path)
+        f.check_keys(f.data, datafile.TOP_LEVEL["watches.toml"], "", None)
+        data.watches = _read_watches(f, adapters)
     claim_files: dict[str, Path] = {}
     for path in sorted((root / "claims").glob("*.toml")):
-        f = _File(path)
+        f = DataFile(path)
+        f.check_keys(f.data, datafile.TOP_LEVEL["claims"], "", None)
         source, claims = _read_source_file(f)
         if source.key in claim_files:
             raise DataFileError(

@@ -185,6 +185,17 @@ def test_load_from_a_missing_or_empty_data_folder_fails_and_creates_nothing(tmp_
     assert not (tmp_path / "n.db").exists()
 
 
+def test_load_warns_when_watches_toml_is_missing(tmp_path):
+    """A deleted or misnamed watches.toml used to "load 0 watches" with no word of it."""
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "subjects.toml").write_text('[[subject]]\nslug = "x"\nname = "X"\n')
+    code, out = _run("load", "--data", str(data), "--db", str(tmp_path / "n.db"))
+    assert code == 0
+    assert f"warning: {data / 'watches.toml'} not found: none loaded from it" in out
+    assert ", 0 watches;" in out
+
+
 def test_bad_data_creates_no_database(tmp_path):
     bad = tmp_path / "data"
     (bad / "claims").mkdir(parents=True)

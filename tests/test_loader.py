@@ -182,3 +182,47 @@ def test_impossible_values_are_refused(tmp_path, old, new, field, message):
         load_data(data)
     assert err.value.field == field
     assert message in err.value.message
+
+
+def test_misspelled_claim_key_is_refused_at_its_line_not_ignored(tmp_path, engine):
+    """`qualifers` for `qualifiers` used to load the claim without its benchmark version,
+    so the Terminal-Bench 3.0 / 4.0 discrepancy silently vanished (fresh-user trial)."""
+    load_curated(engine, DATA)
+    with Session(engine) as s:
+        before = s.exec(select(func.count()).select_from(models.Claim)).one()
+    data = _copy_data(tmp_path)
+    path = data / "claims" / "report-k31-launch.toml"
+    lines = path.read_text().splitlines()
+    idx = next(i for i, ln in enumerate(lines) if ln.startswith("qualifiers ="))
+    lines[idx] = lines[idx].replace("qualifiers", "qualifers")
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(DataFileError) as err:
+        load_curated(engine, data)
+    n = sum(ln == "[[claim]]" for ln in lines[:idx]) - 1  # the claim that line belongs to
+    assert (err.value.line, err.value.field) == (idx + 1, f"claim[{n}].qualifers")
+    assert err.value.message == "unknown key (did you mean 'qualifiers'?)"
+    with Session(engine) as s:
+        assert s.exec(select(func.count()).select_from(models.Claim)).one() == before
+
+
+@pytest.mark.parametrize(
+    ("file", "text", "line", "field", "message"),
+    [
+        ("watches.toml", '[[watchs]]\nname = "x"\n', 1, "watchs", "unknown key (did you mean 'watch'?)"),
+        ("subjects.toml", '[[subject]]\nslug = "a"\nname = "A"\nalias = ["b"]\n', 4,
+         "subject[0].alias", "unknown key (did you mean 'aliases'?)"),
+        ("claims/zz.toml", '[source]\nkey = "zz"\ntitle = "t"\ncolour = "red"\n', 4,
+         "source.colour", "unknown key (known: key, kind, language, published, "
+         "published_precision, publisher, seed, title, url)"),
+        ("claims/zz.toml", '[source]\nkey = "zz"\ntitle = "t"\npublished_precision = "week"\n',
+         4, "source.published_precision", "not one of ('day', 'month', 'estimated')"),
+    ],
+)  # fmt: skip
+def test_unknown_keys_are_refused_in_every_file(tmp_path, file, text, line, field, message):
+    data = tmp_path / "data"
+    (data / "claims").mkdir(parents=True)
+    (data / file).write_text(text)
+    with pytest.raises(DataFileError) as err:
+        load_data(data)
+    assert (err.value.path, err.value.line) == (str(data / file), line)
+    assert (err.value.field, err.value.message) == (field, message)

@@ -71,6 +71,9 @@ def load(
 
     curated = validate_curated(data)  # before the database is opened: bad data writes nothing
     report = store_curated(open_db(db, create=True), curated, prune=prune)
+    for name in ("subjects.toml", "watches.toml"):  # a deleted or misnamed file loads nothing
+        if not (data / name).exists():
+            err_console.print(f"warning: {data / name} not found: none loaded from it")
     if json_out:
         print_json(report.__dict__)
         return
