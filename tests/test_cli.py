@@ -122,12 +122,20 @@ def test_check_replay_of_missing_url_fails_the_watch_not_the_run(tmp_path, monke
         "--snapshots",
         str(tmp_path / "snap"),
     )
-    assert code == 0, out
+    assert code == 3, out  # some watches failed, the others were recorded
     summary = json.loads(out)
     failed = [r for r in summary["results"] if r["outcome"] == "failed"]
     assert [r["name"] for r in failed] == ["openrouter-models"]
     assert failed[0]["error_kind"] == "not_recorded"
     assert "https://openrouter.ai/api/v1/models" in failed[0]["error"]
+    assert summary["checked"] - summary["failing"] == 3
+    # Every watch checked failed: exit 1, as `tracker record` does (cron can tell).
+    code, out = _run(
+        "check", "--replay", str(partial), "--db", db, "-w", "openrouter-models",
+        "--snapshots", str(tmp_path / "snap"),
+    )  # fmt: skip
+    assert code == 1, out
+    assert "checked 1 watch: 0 changed, 0 unchanged, 1 failed" in out
 
 
 def test_check_with_missing_har_file(tmp_path, monkeypatch):
@@ -323,7 +331,7 @@ def test_a_failed_watch_is_reported_once_by_check(tmp_path, monkeypatch):
          str(partial), "--db", db, "--snapshots", str(tmp_path / "snap")],
         capture_output=True, text=True, check=False,
     )  # fmt: skip
-    assert r.returncode == 0, r.stderr
+    assert r.returncode == 3, r.stderr  # one of four watches failed
     both = r.stdout + r.stderr
     assert both.count("openrouter-models") == 1
     assert "  failed  openrouter-models: not_recorded: " in r.stdout

@@ -178,7 +178,9 @@ def check(
     """Run one cycle over all watches: fetch, store snapshots, read observations.
 
     A failed fetch or an extraction that finds nothing never records a value or a
-    subscriber event; the watch's health records the error instead.
+    subscriber event; the watch's health records the error instead. Exit status: 0
+    no watch failed; 3 some failed (the others are recorded); 1 every watch checked
+    failed (skipped watches, e.g. a missing API key, do not count).
     """
     # Plain output prints each watch's line as it is recorded; --json needs every result.
     summary = run_cycle(
@@ -189,6 +191,8 @@ def check(
         print_json(summary.to_dict())
     else:
         print_summary(summary)
+    if summary.failing:  # scripts and cron see it, as with `tracker record`
+        raise typer.Exit(1 if summary.failing == summary.checked - summary.skipped else 3)
 
 
 @friendly_errors
