@@ -66,6 +66,19 @@ def test_alerts_send_drains_once(tmp_path, monkeypatch):
     assert [p["title"] for p in hook.posts] == ["Kimi K2 Thinking weights landed"]
 
 
+def test_alerts_send_without_any_subscription_is_an_error(engine, tmp_path, monkeypatch):
+    """It printed "0 planned" and exited 0, as if alerts were set up (fresh-user trial)."""
+    populate(engine)
+    monkeypatch.delenv("TRACKER_APPRISE_URLS", raising=False)
+    db = engine.url.database
+    absent = tmp_path / "none.toml"
+    result = runner.invoke(app, ["alerts", "send", "--db", str(db), "--config", str(absent)])
+    assert (result.exit_code, result.output) == (
+        1,
+        "error: no subscriptions: set TRACKER_APPRISE_URLS or write a config file\n",
+    )
+
+
 def test_serve_previews_on_loopback(engine, tmp_path):
     populate(engine)
     build_site(engine, tmp_path / "site", now=NOW)

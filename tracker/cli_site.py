@@ -85,7 +85,11 @@ def alerts_test(
     to: Annotated[str | None, typer.Option("--to", help="Send to this Apprise URL only.")] = None,
     config: ConfigOpt = None,
 ) -> None:
-    """Send a test alert to --to, or to every configured subscription."""
+    """Send a test alert to --to, or to every configured subscription.
+
+    Subscriptions come from the config file and from TRACKER_APPRISE_URLS
+    (Apprise URLs, space- or comma-separated).
+    """
     from tracker.notify import NotifyError, send_test
     from tracker.subscriptions import Subscription, load_subscriptions
 
@@ -114,15 +118,20 @@ def alerts_send(
 ) -> None:
     """Drain the outbox: deliver due alerts once each, retry failed ones later.
 
-    Prints one "warning:" line on stderr per subscription with failures
-    (count, first error, next attempt); exits 1 when a delivery failed or
-    was given up in this run.
+    Subscriptions come from the config file and from TRACKER_APPRISE_URLS
+    (Apprise URLs, space- or comma-separated). Events of the last 48 hours
+    are sent; a new subscription is not sent older ones (the summary says
+    how many). Prints one "warning:" line on stderr per subscription with
+    failures (count, first error, next attempt); exits 1 when a delivery
+    failed or was given up in this run, or when there is no subscription.
     """
-    from tracker.notify import drain
+    from tracker.notify import NotifyError, drain
     from tracker.subscriptions import load_subscriptions
 
     try:
         subs = load_subscriptions(config)
+        if not subs:
+            raise NotifyError("no subscriptions: set TRACKER_APPRISE_URLS or write a config file")
         report = drain(open_db(db), subs, base_url=site_url)
     except TrackerError as exc:
         raise _fail(exc) from None
