@@ -102,13 +102,18 @@ def test_demo_cycle_finds_k2_thinking_weights_and_no_k31_pro(engine, tmp_path):
         (
             "weights_landed",
             ids["kimi-k2-thinking"],
-            "Kimi K2 Thinking: weights available on Hugging Face (moonshotai/Kimi-K2-Thinking)",
+            # listed at the watch's first check: not "landed" now (fresh-user trial)
+            "Kimi K2 Thinking: weights already on Hugging Face at the first check "
+            "(moonshotai/Kimi-K2-Thinking)",
         )
     ]
     assert json.loads(events[0].detail_json) == {
         "created_at": "2025-11-04T08:25:31.000Z",
         "first_seen": "2026-11-28T06:00:00+00:00",
         "repo": "moonshotai/Kimi-K2-Thinking",
+        "at_first_check": True,
+        "summary": "moonshotai/Kimi-K2-Thinking was already listed at the first check "
+        "(repo created 2025-11-04)",
     }
     assert summary.events == 1
     snaps = rows(engine, Snapshot)
@@ -304,6 +309,36 @@ def test_org_listing_pages_are_followed(engine, tmp_path):
     }
     assert summary.results[0].unmatched == 1  # MiniMaxAI/MiniMax-M2 is no subject of ours
     assert sorted(e.kind for e in rows(engine, Event)) == ["weights_landed", "weights_landed"]
+
+
+def test_weights_listed_at_the_first_check_are_not_said_to_land_then(engine, tmp_path):
+    """A repo already on the Hub when its watch first runs gets "already ... at the first
+    check" (it may be a year old); one that appears at a later check "landed" then."""
+    ids = add_subjects(engine)
+    url = "https://huggingface.co/api/models?author=moonshotai"
+    add_watch(engine, "hf-org", "huggingface_org", url)
+    k2t = {"id": "moonshotai/Kimi-K2-Thinking", "createdAt": "2025-11-04T08:25:31.000Z"}
+    k3 = {"id": "moonshotai/Kimi-K3", "createdAt": "2026-11-29T09:00:00.000Z"}
+    listing = [[k2t], [k2t, k3]]
+    client = make_client(
+        transport=httpx.MockTransport(lambda r: httpx.Response(200, json=listing[0]))
+    )
+    run_check(engine, client, snapshot_store=SnapshotStore(tmp_path), now=NOW)
+    listing.pop(0)
+    later = NOW + dt.timedelta(hours=6)
+    run_check(engine, client, snapshot_store=SnapshotStore(tmp_path), now=later)
+    events = rows(engine, Event)
+    assert [(e.subject_id, e.title) for e in events] == [
+        (ids["kimi-k2-thinking"], "Kimi K2 Thinking: weights already on Hugging Face at the "
+         "first check (moonshotai/Kimi-K2-Thinking)"),
+        (ids["kimi-k3"], "Kimi K3: weights available on Hugging Face (moonshotai/Kimi-K3)"),
+    ]  # fmt: skip
+    first, landed = (json.loads(e.detail_json) for e in events)
+    assert first["summary"] == (
+        "moonshotai/Kimi-K2-Thinking was already listed at the first check "
+        "(repo created 2025-11-04)"
+    )
+    assert "at_first_check" not in landed and landed["first_seen"] == later.isoformat()
 
 
 def test_no_write_transaction_is_open_while_fetching(engine, tmp_path):

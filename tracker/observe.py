@@ -336,6 +336,10 @@ def _upsert(
     return new_row, replaced is not None
 
 
+# Any observation this watch made before ``at``: none means this is its first check.
+FIRST_CHECK = "SELECT 1 FROM observation WHERE watch_id = :watch_id AND first_seen < :at LIMIT 1"
+
+
 def _weights_events(
     rows: WatchRows,
     outbox: _Outbox,
@@ -353,14 +357,24 @@ def _weights_events(
         if (watch_id, other_qj) != (spec.id, qj)  # the unique row just recorded
     ]
     repo = ov.qualifiers.get("repo")
-    detail = {"repo": repo, "first_seen": at.isoformat()}
-    if "created_at" in ov.value.extra:
-        detail["created_at"] = ov.value.extra["created_at"]
+    detail: dict[str, Any] = {"repo": repo, "first_seen": at.isoformat()}
+    created = ov.value.extra.get("created_at")
+    if created:
+        detail["created_at"] = created
+    title = f"{subject}: weights available on Hugging Face ({repo})"
+    # Listed at this watch's first check: when it landed is not known, and saying it
+    # "landed" now would be wrong for a repo created long before (claims.status agrees).
+    earlier = rows.s.one(FIRST_CHECK, {"watch_id": spec.id, "at": at})
+    if earlier is None:
+        title = f"{subject}: weights already on Hugging Face at the first check ({repo})"
+        since = f" (repo created {str(created)[:10]})" if created else ""
+        detail["at_first_check"] = True
+        detail["summary"] = f"{repo} was already listed at the first check{since}"
     if not others:
         outbox.add(
             event_row(
                 "weights_landed",
-                f"{subject}: weights available on Hugging Face ({repo})",
+                title,
                 subject_id=subject_id,
                 watch_id=spec.id,
                 detail=detail,
