@@ -38,6 +38,7 @@ def discrepancy_sides(session: Session, row: Discrepancy) -> list[dict[str, Any]
                 "qualifiers": c.qualifiers,
                 "claimant": c.claimant,
                 "source": src.title if src else None,
+                "source_name": src.short_name if src else None,  # as reasons name it
                 "source_url": src.url if src else None,
                 "publisher": src.publisher if src else None,
             }

@@ -184,7 +184,7 @@ def weights_statuses(
             v = claim.value
             assert claim.id is not None
             status.promises.append(
-                Promise(str(v.value), str(v.relation), source.title, claim.claimant, claim.id)
+                Promise(str(v.value), str(v.relation), source.short_name, claim.claimant, claim.id)
             )
         status.promises.sort(key=lambda p: (p.date, p.relation, p.source))
         status.as_of = hub_check_time(subject, own[sid], watches, aliases[sid])

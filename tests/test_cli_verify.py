@@ -48,7 +48,7 @@ def test_discrepancies_and_review(cli):
     )
     assert (
         "    claim #4 kimi-k3.1-pro: 65.7% [benchmark: Terminal-Bench, version: 4.0] — "
-        "Moonshot AI via Article A" in lines
+        "Moonshot AI via “Article A”" in lines
     )
     data = json.loads(cli("discrepancies", "--json", "--state", "open").output)
     assert [d["rule"] for d in data] == [

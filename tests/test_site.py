@@ -54,11 +54,11 @@ def test_index_weights_status(built):
     k31 = html[html.index('href="subjects/kimi-k3.1-pro/index.html"') :].split("</tr>")[0]
     assert "not landed" in k31
     assert (
-        'promised <span class="nowrap">on 2026-11-04</span> <small>(Artigo A; Moonshot AI)</small>'
+        'promised <span class="nowrap">on 2026-11-04</span> <small>(Jornal A; Moonshot AI)</small>'
         in k31
     )
     assert (
-        'promised <span class="nowrap">before 2026-11-04</span> <small>(Artigo B; Moonshot AI)</small>'
+        'promised <span class="nowrap">before 2026-11-04</span> <small>(Revista B; Moonshot AI)</small>'
         in k31
     )
     assert "overdue by 16 days" in k31
@@ -149,13 +149,13 @@ def test_exports(built):
             {
                 "date": "2026-11-04",
                 "relation": "before",
-                "source": "Artigo B",
+                "source": "Revista B",  # the source's short name, as sentences use
                 "claimant": "Moonshot AI",
             },
             {
                 "date": "2026-11-04",
                 "relation": "on",
-                "source": "Artigo A",
+                "source": "Jornal A",
                 "claimant": "Moonshot AI",
             },
         ],

@@ -67,7 +67,7 @@ def _side_text(side: dict[str, Any]) -> str:
         who = side["claimant"] or "?"
         return (
             f"    claim #{side['claim_id']} {side['subject']}: {side['value']}"
-            f"{f' [{q}]' if q else ''} — {who} via {side['source']}"
+            f"{f' [{q}]' if q else ''} — {who} via {side['source_name']}"
         )
     seen = side["first_seen"]
     return f"    observation #{side['observation_id']}: {side['value']} (first seen {seen})"
