@@ -246,7 +246,8 @@ class _Context:
             before, after = self.text[lo : d.start], self.text[d.end : hi]
             w = R.nearest(R.WEIGHTS_KW, before, after)
             r = R.nearest(R.RELEASE_KW, before, after)
-            if w and (not r or w[0] <= r[0] or r[0] > 40):
+            said = r is not None and not r[1] and R.weights_released(before) == r[0]
+            if w and (not r or w[0] <= r[0] or r[0] > 40 or said):
                 attr = "weights_release_date"
             elif r:
                 attr = "release_date"
@@ -348,6 +349,14 @@ class _Context:
             q["version"] = version
         return q
 
+    def _opens_statement(self, m: ClaimantMention, clause_end: int) -> bool:
+        """True when ``m`` ("Groq claims ...") is after ``clause_end`` and words follow its
+        verb in its own clause; "..., Cerebras says." still speaks for what precedes it."""
+        if m.verb_end is None or m.start < clause_end:
+            return False
+        _, end = self.seg.at(m.start).clause_bounds(m.start)
+        return bool(self.text[m.verb_end : end].strip(' .!"”'))
+
     def _claimant(self, c: Candidate, s: Sentence) -> None:
         cs, ce = s.clause_bounds(c.start)
         clause_text = self.text[cs : c.start]
@@ -357,7 +366,9 @@ class _Context:
             return
         in_s = self._claimants_in(s)
         before = [m for m in in_s if m.start < c.start]
-        after = [m for m in in_s if m.start >= c.start]
+        # "..., and Groq claims 1,500 tokens/s": a claimant whose verb opens its own
+        # statement in a later clause speaks for what follows it, not for this figure.
+        after = [m for m in in_s if m.start >= c.start and not self._opens_statement(m, ce)]
         pick = before[-1] if before else (after[0] if after else None)
         if pick is None:
             name = named_org_after(self.text[c.end : s.end], self.claimant_names)
