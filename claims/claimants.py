@@ -8,20 +8,20 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from claims.segment import Segments
+
 _ORG = r"(?P<org>[A-Z][\w.&-]*(?:\s+(?:AI|Labs?|Research|Analysis|[A-Z][\w.&-]*)){0,3})"
 SAY_VERBS = (
     r"reporta|relata|afirma|afirmou|diz|disse|declara|declarou|informa|informou|anunciou|anuncia|"
     r"confirmou|confirma|publicou|colocou|coloca|mediu|mede|estima|promete|prometeu|cita|fala|"
     r"says|said|reports|reported|claims|claimed|states|stated|announced|confirmed|measured|put|"
     r"puts|placed|ranked|ranks|estimates|promised|lists|"
-    r"announces|unveiled|unveils|introduced|introduces|launched|launches"
+    r"announces|unveiled|unveils|introduced|introduces"
 )
 # An organization that announces a model is the author of the announcement: like a
 # post's author it speaks for the rest of its paragraph ("X announced Y ... The weights ...").
 # English only for now: "anunciou" would change the attribution of the reviewed pt seeds.
-_ANNOUNCE_RE = re.compile(
-    r"(?:announced|announces|unveiled|unveils|introduced|introduces|launched|launches)$"
-)
+_ANNOUNCE_RE = re.compile(r"(?:announced|announces|unveiled|unveils|introduced|introduces)$")
 _SAY_RE = re.compile(rf"\b(?:{SAY_VERBS})\b")
 # Looked for only in the 60 characters before a saying verb (speed: verbs are rare).
 # Adverbs may stand between name and verb ("Nimbus Labs today announced").
@@ -105,3 +105,13 @@ def named_org_after(text: str, names: Iterable[str]) -> str | None:
         if re.match(rf"^\s*(?:[\w/%$.+-]+\s+){{0,3}}?(?:d[ao]|from|by)\s+{first}\b", text):
             return n
     return None
+
+
+def opens_statement(m: ClaimantMention, seg: Segments, clause_end: int) -> bool:
+    """True when ``m`` ("Groq claims ...") starts after ``clause_end`` (the end of a figure's
+    clause) and words follow its verb in its own clause: it speaks for what follows it,
+    not for the figure. "..., Cerebras says." still speaks for what precedes it."""
+    if m.verb_end is None or m.start < clause_end:
+        return False
+    _, end = seg.at(m.start).clause_bounds(m.start)
+    return bool(seg.text[m.verb_end : end].strip(' .!"”'))

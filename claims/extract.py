@@ -17,7 +17,7 @@ from dataclasses import replace
 from claims import extract_rules as R
 from claims.attribution import resolve
 from claims.candidates import Candidate, drop_repeats
-from claims.claimants import ClaimantMention, find_claimants, named_org_after
+from claims.claimants import ClaimantMention, find_claimants, named_org_after, opens_statement
 from claims.dates import scan_dates
 from claims.figures import Figure, scan_figures
 from claims.language import detect_locale
@@ -105,7 +105,13 @@ class _Context:
                     "skipped: give the published date (--published YYYY-MM-DD)"
                 )
         self.claimants: list[ClaimantMention] = find_claimants(text, self.index.organizations())
-        self.claimants = [c for c in self.claimants if c.pronoun or not self.index.is_name(c.name)]
+        # A subject or another model ("Orion-5 Max introduced ...") is not a claimant.
+        models = [(m.start, m.end) for m in self.competitors]
+        self.claimants = [
+            c
+            for c in self.claimants
+            if c.pronoun or not (self.index.is_name(c.name) or overlaps(c.start, c.end, models))
+        ]
         self.claimant_names = sorted(
             {c.name for c in self.claimants if c.name}, key=len, reverse=True
         )
@@ -349,14 +355,6 @@ class _Context:
             q["version"] = version
         return q
 
-    def _opens_statement(self, m: ClaimantMention, clause_end: int) -> bool:
-        """True when ``m`` ("Groq claims ...") is after ``clause_end`` and words follow its
-        verb in its own clause; "..., Cerebras says." still speaks for what precedes it."""
-        if m.verb_end is None or m.start < clause_end:
-            return False
-        _, end = self.seg.at(m.start).clause_bounds(m.start)
-        return bool(self.text[m.verb_end : end].strip(' .!"”'))
-
     def _claimant(self, c: Candidate, s: Sentence) -> None:
         cs, ce = s.clause_bounds(c.start)
         clause_text = self.text[cs : c.start]
@@ -368,7 +366,7 @@ class _Context:
         before = [m for m in in_s if m.start < c.start]
         # "..., and Groq claims 1,500 tokens/s": a claimant whose verb opens its own
         # statement in a later clause speaks for what follows it, not for this figure.
-        after = [m for m in in_s if m.start >= c.start and not self._opens_statement(m, ce)]
+        after = [m for m in in_s if m.start >= c.start and not opens_statement(m, self.seg, ce)]
         pick = before[-1] if before else (after[0] if after else None)
         if pick is None:
             name = named_org_after(self.text[c.end : s.end], self.claimant_names)

@@ -92,3 +92,8 @@ def test_a_claimant_in_a_later_clause_speaks_for_what_follows_it():
         ("kimi-k3", "output_tokens_per_second", "about 2,000 tokens/s", "Cerebras"),
         ("kimi-k3", "output_tokens_per_second", "1,800 tokens/s", "Cerebras"),
     ]
+
+
+def test_a_model_that_introduces_something_is_not_a_claimant():
+    text = "Orion-5 Max introduced a 256K context window.\n"
+    assert rows(text, refs=(K3,)) == [(None, "context_window", "256K tokens", None)]
