@@ -1,5 +1,6 @@
 """English announcement paragraphs: weights dates, and who states each figure (the
-announcing organization, "According to X," and "Y claims") with its full name."""
+announcing organization, "According to X," and "Y claims") with its full name; the pt
+forms of the same rules ("os pesos ... serão liberados", "Segundo a X," opening a sentence)."""
 
 from __future__ import annotations
 
@@ -97,3 +98,15 @@ def test_a_claimant_in_a_later_clause_speaks_for_what_follows_it():
 def test_a_model_that_introduces_something_is_not_a_claimant():
     text = "Orion-5 Max introduced a 256K context window.\n"
     assert rows(text, refs=(K3,)) == [(None, "context_window", "256K tokens", None)]
+
+
+def test_pt_segundo_opening_a_sentence_names_the_claimant():
+    text = (
+        "Segundo a Artificial Analysis, o Kimi K3 marcou 71,2% no GPQA Diamond.\n\n"
+        "De acordo com a Artificial Analysis, o Kimi K3 marcou 70,1% no GPQA Diamond.\n"
+    )
+    got = extract(text, [K3], lang="pt-BR", published=DAY)
+    assert [(c.subject, c.value.display(), c.claimant) for c in got] == [
+        ("kimi-k3", "71.2%", "Artificial Analysis"),
+        ("kimi-k3", "70.1%", "Artificial Analysis"),
+    ]
