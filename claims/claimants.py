@@ -8,18 +8,30 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from claims.segment import Segments
+
 _ORG = r"(?P<org>[A-Z][\w.&-]*(?:\s+(?:AI|Labs?|Research|Analysis|[A-Z][\w.&-]*)){0,3})"
 SAY_VERBS = (
     r"reporta|relata|afirma|afirmou|diz|disse|declara|declarou|informa|informou|anunciou|anuncia|"
     r"confirmou|confirma|publicou|colocou|coloca|mediu|mede|estima|promete|prometeu|cita|fala|"
     r"says|said|reports|reported|claims|claimed|states|stated|announced|confirmed|measured|put|"
-    r"puts|placed|ranked|ranks|estimates|promised|lists"
+    r"puts|placed|ranked|ranks|estimates|promised|lists|"
+    r"announces|unveiled|unveils|introduced|introduces"
 )
+# An organization that announces a model is the author of the announcement: like a
+# post's author it speaks for the rest of its paragraph ("X announced Y ... The weights ...").
+# English only for now: "anunciou" would change the attribution of the reviewed pt seeds.
+_ANNOUNCE_RE = re.compile(r"(?:announced|announces|unveiled|unveils|introduced|introduces)$")
 _SAY_RE = re.compile(rf"\b(?:{SAY_VERBS})\b")
 # Looked for only in the 60 characters before a saying verb (speed: verbs are rare).
-_VERB_RE = re.compile(rf"(?<![\w.&-]){_ORG}\s+(?:\w+mente\s+|also\s+)?$")
+# Adverbs may stand between name and verb ("Nimbus Labs today announced").
+_VERB_RE = re.compile(
+    rf"(?<![\w.&-]){_ORG}\s+"
+    r"(?:(?:\w+mente|[a-z]+ly|also|today|yesterday|now|hoje|ontem|on\s+[A-Z][a-z]+day)\s+){0,2}$"
+)
+# The preposition may open the sentence ("According to X, ..."); the name keeps its capital.
 _PREP_RE = re.compile(
-    rf"\b(?:segundo|de\s+acordo\s+com|conforme|according\s+to|per)\s+(?:[ao]s?\s+|the\s+)?{_ORG}"
+    r"\b(?i:segundo|de\s+acordo\s+com|conforme|according\s+to|per)\s+(?:[ao]s?\s+|the\s+)?" + _ORG
 )
 _DOC_RE = re.compile(
     rf"\b(?:post|blog|anúncio|comunicado|relatório|paper|artigo|announcement|report|nota)"
@@ -39,13 +51,16 @@ _NOT_ORG = frozenset(
 @dataclass(frozen=True)
 class ClaimantMention:
     """A claimant named at ``start``-``end``; ``document`` when named as the author of a
-    post/report (then it speaks for the rest of its paragraph); ``pronoun`` for "a empresa"."""
+    post/report or as the organization announcing (then it speaks for the rest of its
+    paragraph); ``pronoun`` for "a empresa"; ``verb_end`` is the end of the saying verb
+    after the name ("Groq claims"), ``None`` for "according to X" and documents."""
 
     start: int
     end: int
     name: str
     document: bool = False
     pronoun: bool = False
+    verb_end: int | None = None
 
 
 def find_claimants(text: str, organizations: Iterable[str] = ()) -> list[ClaimantMention]:
@@ -53,14 +68,14 @@ def find_claimants(text: str, organizations: Iterable[str] = ()) -> list[Claiman
     organization that starts with it ("Moonshot AI")."""
     orgs = list(organizations)
     out: list[ClaimantMention] = []
-    found: list[tuple[re.Match[str], bool]] = []
+    found: list[tuple[re.Match[str], bool, int | None]] = []
     for v in _SAY_RE.finditer(text):
         m = _VERB_RE.search(text, max(0, v.start() - 60), v.start())
         if m:
-            found.append((m, False))
+            found.append((m, bool(_ANNOUNCE_RE.match(v.group(0))), v.end()))
     for rx, doc in ((_PREP_RE, False), (_DOC_RE, True)):
-        found.extend((m, doc) for m in rx.finditer(text))
-    for m, doc in found:
+        found.extend((m, doc, None) for m in rx.finditer(text))
+    for m, doc, verb_end in found:
         name = m.group("org").strip()
         words = name.split()
         while words and words[0] in _ARTICLES:
@@ -69,7 +84,7 @@ def find_claimants(text: str, organizations: Iterable[str] = ()) -> list[Claiman
             continue
         name = " ".join(words)
         start = m.end("org") - len(name)
-        out.append(ClaimantMention(start, m.end("org"), _expand(name, orgs), doc))
+        out.append(ClaimantMention(start, m.end("org"), _expand(name, orgs), doc, False, verb_end))
     for m in _PRONOUN_ORG_RE.finditer(text):
         out.append(ClaimantMention(m.start(), m.end(), "", pronoun=True))
     out.sort(key=lambda c: c.start)
@@ -90,3 +105,13 @@ def named_org_after(text: str, names: Iterable[str]) -> str | None:
         if re.match(rf"^\s*(?:[\w/%$.+-]+\s+){{0,3}}?(?:d[ao]|from|by)\s+{first}\b", text):
             return n
     return None
+
+
+def opens_statement(m: ClaimantMention, seg: Segments, clause_end: int) -> bool:
+    """True when ``m`` ("Groq claims ...") starts after ``clause_end`` (the end of a figure's
+    clause) and words follow its verb in its own clause: it speaks for what follows it,
+    not for the figure. "..., Cerebras says." still speaks for what precedes it."""
+    if m.verb_end is None or m.start < clause_end:
+        return False
+    _, end = seg.at(m.start).clause_bounds(m.start)
+    return bool(seg.text[m.verb_end : end].strip(' .!"”'))

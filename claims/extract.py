@@ -17,7 +17,7 @@ from dataclasses import replace
 from claims import extract_rules as R
 from claims.attribution import resolve
 from claims.candidates import Candidate, drop_repeats
-from claims.claimants import ClaimantMention, find_claimants, named_org_after
+from claims.claimants import ClaimantMention, find_claimants, named_org_after, opens_statement
 from claims.dates import scan_dates
 from claims.figures import Figure, scan_figures
 from claims.language import detect_locale
@@ -105,7 +105,13 @@ class _Context:
                     "skipped: give the published date (--published YYYY-MM-DD)"
                 )
         self.claimants: list[ClaimantMention] = find_claimants(text, self.index.organizations())
-        self.claimants = [c for c in self.claimants if c.pronoun or not self.index.is_name(c.name)]
+        # A subject or another model ("Orion-5 Max introduced ...") is not a claimant.
+        models = [(m.start, m.end) for m in self.competitors]
+        self.claimants = [
+            c
+            for c in self.claimants
+            if c.pronoun or not (self.index.is_name(c.name) or overlaps(c.start, c.end, models))
+        ]
         self.claimant_names = sorted(
             {c.name for c in self.claimants if c.name}, key=len, reverse=True
         )
@@ -246,7 +252,8 @@ class _Context:
             before, after = self.text[lo : d.start], self.text[d.end : hi]
             w = R.nearest(R.WEIGHTS_KW, before, after)
             r = R.nearest(R.RELEASE_KW, before, after)
-            if w and (not r or w[0] <= r[0] or r[0] > 40):
+            said = r is not None and not r[1] and R.weights_released(before) == r[0]
+            if w and (not r or w[0] <= r[0] or r[0] > 40 or said):
                 attr = "weights_release_date"
             elif r:
                 attr = "release_date"
@@ -357,7 +364,9 @@ class _Context:
             return
         in_s = self._claimants_in(s)
         before = [m for m in in_s if m.start < c.start]
-        after = [m for m in in_s if m.start >= c.start]
+        # "..., and Groq claims 1,500 tokens/s": a claimant whose verb opens its own
+        # statement in a later clause speaks for what follows it, not for this figure.
+        after = [m for m in in_s if m.start >= c.start and not opens_statement(m, self.seg, ce)]
         pick = before[-1] if before else (after[0] if after else None)
         if pick is None:
             name = named_org_after(self.text[c.end : s.end], self.claimant_names)

@@ -218,6 +218,16 @@ RELEASE_KW = re.compile(
     r"disponível\s+desde|available\s+since",
     re.I,
 )
+# The weights are what is released ("the open weights will be released on", "os pesos do
+# Kimi K3 serão liberados em"); not "a model with open weights was released on".
+_WEIGHTS_RELEASED_RE = re.compile(
+    r"(?<!with\s)(?<!with\sopen\s)(?<!with\sopen-)(?<!com\s)\b(?:weights|checkpoints?|pesos)\b"
+    r"(?:\s+abertos)?(?:\s+(?:d[oa]s?|of)(?:\s+[\w.-]+){1,3}?)?"
+    r"\s+(?:(?:will|would|are|is|was|were|to|be|been|being|get|gets|shall|should|must|also|"
+    r"then|only|finally|now|that|which|que|serão|será|vão|vai|devem|deverão|ser|são|foram|estarão)\s+){0,4}"
+    r"(?:released|launched|liberad|lançad)",  # ends where RELEASE_KW's match ends
+    re.I,
+)
 LICENSE_NAME_RE = re.compile(
     r"(?<![\w-])(?P<lic>modified\s+MIT|MIT|Apache(?:[- ]2\.0|\s+License\s+2\.0)?"
     r"|CC[- ]BY(?:-[A-Z]{2})*(?:[- ]\d\.\d)?|OpenRAIL(?:-M)?|GPL-?3\.0"
@@ -237,6 +247,15 @@ def nearest(pattern: re.Pattern[str], before: str, after: str) -> tuple[int, boo
     if m2 and (best is None or m2.start() < best[0]):
         best = (m2.start(), True)
     return best
+
+
+def weights_released(before: str) -> int | None:
+    """Distance from the end of ``before`` to the release word of the last "weights ...
+    released" phrase in it (compare with :func:`nearest` of ``RELEASE_KW``), else ``None``."""
+    last = None
+    for m in _WEIGHTS_RELEASED_RE.finditer(before):
+        last = len(before) - m.end()
+    return last
 
 
 def params_attribute(fig: Figure, before: str, after: str) -> str | None:

@@ -139,6 +139,9 @@ def test_import_is_idempotent(tmp_path):
     cands = tmp_path / "c.json"
     cands.write_text(json.dumps(items), encoding="utf-8")
     db = tmp_path / "t.db"
+    from claims.db import make_engine
+
+    make_engine(db).dispose()  # import refuses a database that does not exist
     args = [
         "claims", "import", str(cands), "--source", "blog-1", "--db", str(db),
         "--subjects", SUBJECTS, "--title", "Kimi K3.1 Pro", "--published", "2026-10-27",
@@ -148,7 +151,6 @@ def test_import_is_idempotent(tmp_path):
     assert first.stdout == "imported 3 claims (0 already present, 1 skipped without subject)\n"
     second = runner.invoke(app, args)
     assert second.stdout == "imported 0 claims (3 already present, 1 skipped without subject)\n"
-    from claims.db import make_engine
 
     with Session(make_engine(db)) as s:
         claims = s.exec(select(Claim).order_by(Claim.id)).all()
@@ -273,3 +275,66 @@ def test_extract_json_gives_a_repeated_headline_once(tmp_path):
         (207, "weights_release_date", "4 de novembro"),
         (236, "total_params", "2,8 trilhões"),  # another sentence: kept
     ]
+
+
+# A made-up model that no subjects file knows.
+UNKNOWN = (
+    "Vega Systems today announced Orion-5 Max, with 2.4 trillion total parameters, a 256K "
+    "context window and open weights that will be released on March 3, 2027.\n"
+)
+NO_SUBJECT = (
+    "warning: 3 of 3 candidates have no known subject (—), and `claims import` skips them: "
+    f"add the model (slug, name, aliases as written) to {SUBJECTS} and extract again, or "
+    "pass --subject SLUG (a subject of that file) for figures naming no model\n"
+)
+
+
+def test_extract_warns_when_candidates_have_no_known_subject(tmp_path):
+    f = tmp_path / "a.txt"
+    f.write_text(UNKNOWN, encoding="utf-8")
+    r = _extract(str(f), "--lang", "en", "--published", "2026-11-30", "--json")
+    assert (r.exit_code, r.stderr) == (0, NO_SUBJECT)
+    got = [(c["subject"], c["attribute"], c["claimant"]) for c in json.loads(r.stdout)]
+    assert got == [
+        (None, "total_params", "Vega Systems"),
+        (None, "context_window", "Vega Systems"),
+        (None, "weights_release_date", "Vega Systems"),
+    ]
+    table = _extract(str(f), "--lang", "en", "--published", "2026-11-30")
+    assert table.stdout.splitlines()[-1].strip() == (
+        "3 candidates; 1 warning printed before this table (stderr)"
+    )
+
+
+def test_import_of_candidates_without_subject_fails_with_the_fix(tmp_path):
+    f = tmp_path / "a.txt"
+    f.write_text(UNKNOWN, encoding="utf-8")
+    r = _extract(str(f), "--lang", "en", "--published", "2026-11-30", "--json")
+    cands = tmp_path / "c.json"
+    cands.write_text(r.stdout, encoding="utf-8")
+    db = tmp_path / "t.db"
+    from claims.db import make_engine
+
+    engine = make_engine(db)
+    args = ["claims", "import", str(cands), "--source", "s1", "--db", str(db)]
+    r = runner.invoke(app, [*args, "--subjects", SUBJECTS])
+    assert (r.exit_code, r.stdout) == (1, "")
+    assert r.stderr == (
+        f"warning: {cands}: none of 3 candidates has a subject, so nothing was imported: "
+        f"add the model (slug, name, aliases as written) to {SUBJECTS} and extract again, or "
+        "pass --subject SLUG (a subject of that file) for figures naming no model\n"
+    )
+    with Session(engine) as s:
+        assert s.exec(select(Source)).all() == []  # not even the source was stored
+
+
+def test_import_refuses_a_missing_database(tmp_path):
+    cands = tmp_path / "c.json"
+    cands.write_text("[]", encoding="utf-8")
+    db = tmp_path / "missing.db"
+    r = runner.invoke(app, ["claims", "import", str(cands), "--source", "s1", "--db", str(db)])
+    assert (r.exit_code, r.stderr) == (
+        1,
+        f"error: database {db} does not exist; run `tracker demo` or `tracker load` first\n",
+    )
+    assert not db.exists()

@@ -70,6 +70,15 @@ def load_subjects(path: Path | None, db: str | None = None) -> list[SubjectRef]:
     raise ConfigError(f"{DEFAULT_SUBJECTS} not found; pass --subjects FILE or --db PATH")
 
 
+def _subject_fix(subjects_file: Path | None) -> str:
+    """How to give candidates a subject: the one fix line of extract and import warnings."""
+    file = subjects_file or DEFAULT_SUBJECTS
+    return (
+        f"add the model (slug, name, aliases as written) to {file} and extract again, "
+        "or pass --subject SLUG (a subject of that file) for figures naming no model"
+    )
+
+
 def _read(source: str) -> Article:
     from tracker.articles import fetch_article, read_article_file
 
@@ -142,6 +151,12 @@ def extract_cmd(
         )
     except TrackerError as exc:
         raise _fail(exc) from None
+    unknown = sum(1 for c in found if c.subject is None)
+    if unknown:
+        notes.append(
+            f"{unknown} of {plural(len(found), 'candidate')} have no known subject (—), and "
+            f"`claims import` skips them: {_subject_fix(subjects_file)}"
+        )
     # Warnings go out before any result (stderr, flushed); the table's caption counts them.
     for note in notes:
         typer.echo(f"warning: {note}", err=True)
@@ -209,7 +224,17 @@ def import_cmd(
             key=source, title=title, url=url, publisher=publisher,
             published=day.isoformat() if day else None, language=language, kind=kind,
         )  # fmt: skip
-        result = import_candidates(open_db(db, create=True), items, info, refs)
+        # Like every command but `load`/`demo`: a missing database is an error, not a new file.
+        engine = open_db(db, create=False)
+        if items and not any(item.get("subject") for item in items):
+            # Nothing would be stored (not even the source): say why and how to fix it.
+            typer.echo(
+                f"warning: {file}: none of {plural(len(items), 'candidate')} has a subject, so "
+                f"nothing was imported: {_subject_fix(subjects_file)}",
+                err=True,
+            )
+            raise typer.Exit(1)
+        result = import_candidates(engine, items, info, refs)
     except TrackerError as exc:
         raise _fail(exc) from None
     typer.echo(
