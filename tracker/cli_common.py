@@ -126,36 +126,48 @@ console = Console(highlight=False, soft_wrap=not sys.stdout.isatty(), width=_WID
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 _UNBOUNDED = 1_000_000  # a width no table reaches: measure it unconstrained
-_FREE_TEXT_MIN = 12  # a breakable column is never made narrower than this to fit
+# A free-text column (an error message) is never made narrower than this to fit: its
+# long words (URLs) end in "…" at this width, which still shows the host and path start.
+FREE_TEXT_MIN = 20
 
 
-def _content_widths(table: Table) -> tuple[list[int], list[int], int]:
-    """Per column, the width of its longest word and of its longest line (header
-    included), and what borders and padding add to the table's width."""
+def _content_widths(table: Table) -> tuple[list[int], list[int], list[int], int]:
+    """Per column, the width of its longest word and of its longest line (cells and
+    header), the width of its header's longest word, and what borders and padding add
+    to the table's width."""
     from rich.measure import Measurement
 
     options = console.options.update_width(_UNBOUNDED)
-    lows, highs = [], []
+    lows, highs, heads = [], [], []
     for column in table.columns:
         sizes = [Measurement.get(console, options, c) for c in (column.header, *column.cells)]
         lows.append(max(m.minimum for m in sizes))
         highs.append(max(m.maximum for m in sizes))
+        heads.append(Measurement.get(console, options, column.header).minimum)
     natural = console.measure(table, options=options).maximum
-    return lows, highs, natural - sum(highs)
+    return lows, highs, heads, natural - sum(highs)
 
 
-def whole_word_widths(table: Table, width: int, breakable: int | None = None) -> list[int] | None:
+def whole_word_widths(
+    table: Table, width: int, breakable: int | None = None, *, whole_lines: bool = False
+) -> list[int] | None:
     """Column widths (content, no padding) that fit ``table`` in ``width`` characters
     with no word broken, the columns that need least room to show their lines whole
-    served first; None when its longest words do not fit side by side. Words of column index ``breakable``
-    (free text such as an error message) may be folded to make the rest fit."""
-    lows, highs, extra = _content_widths(table)
+    served first; None when its longest words do not fit side by side.
+
+    ``breakable``: index of a free-text column (an error message) whose words longer
+    than its width are shortened with "…" by :func:`print_table`; it gets at least
+    :data:`FREE_TEXT_MIN` characters (or its longest line, if shorter) and never less
+    than its header's longest word. ``whole_lines``: every other column must show each
+    of its lines whole (no wrapping at all), else None."""
+    lows, highs, heads, extra = _content_widths(table)
     room = width - extra
     if sum(highs) <= room:
         return highs
-    if breakable is not None:  # folded free text is better than any other column wrapped
-        others = sum(lows) - lows[breakable]
-        lows[breakable] = max(min(lows[breakable], _FREE_TEXT_MIN, room - others), 1)
+    if whole_lines:
+        lows = [low if i == breakable else highs[i] for i, low in enumerate(lows)]
+    if breakable is not None:  # shortened free text is better than any column wrapped
+        lows[breakable] = min(highs[breakable], max(FREE_TEXT_MIN, heads[breakable]))
     if sum(lows) > room:
         return None
     widths, room = list(lows), room - sum(lows)
@@ -168,13 +180,14 @@ def whole_word_widths(table: Table, width: int, breakable: int | None = None) ->
 
 
 def print_table(table: Table, breakable: int | None = None) -> None:
-    """Print ``table`` without losing text. Piped or redirected, it is laid out at its
+    """Print ``table`` without breaking words. Piped or redirected, it is laid out at its
     natural width (as wide as its longest cells, one line per row), so scripts and logs
     get every cell whole; on a terminal too narrow for it, columns wrap between words
-    (:func:`whole_word_widths`; ``breakable`` as there) and only a word longer than its
-    column folds, never ending in "…"."""
-    for column in table.columns:
-        column.overflow = "fold"
+    (:func:`whole_word_widths`; ``breakable`` as there): a word of the ``breakable``
+    column longer than its width ends in "…", a word of another column (only when even
+    the longest words do not fit side by side) folds."""
+    for i, column in enumerate(table.columns):
+        column.overflow = "ellipsis" if i == breakable and console.is_terminal else "fold"
     if console.is_terminal:
         widths = whole_word_widths(table, console.width, breakable)
         if widths is not None:
