@@ -53,7 +53,10 @@ def test_demo_events_share_the_replayed_datas_time(tmp_path, monkeypatch):
     assert {models.as_utc(e.created_at) for e in events} == {RECORDED}
     assert verdict_times == {RECORDED}
     index = (tmp_path / "site" / "index.html").read_text()
-    assert 'Data as of the latest watch check, <time datetime="2026-11-28T06:00:00Z">' in index
+    assert (
+        'Data as of the latest successful watch check, <time datetime="2026-11-28T06:00:00Z">'
+        in index
+    )
     last_changes = re.findall(r'data-label="Last change"><time datetime="([^"]+)"', index)
     assert last_changes == ["2026-11-28T06:00:00Z", "2026-11-28T06:00:00Z"]
     changes = (tmp_path / "site" / "changes.html").read_text()
