@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import inspect
 import json
 import re
 import sys
@@ -30,6 +31,15 @@ def _readable_type(param: Any, ctx: Any) -> str | None:
     return _TYPE_WORDS.get(shown, shown) if isinstance(shown, str) else shown
 
 
+def reflow_help(text: str) -> str:
+    """A docstring's paragraphs each as one line, so that ``--help`` wraps them at the
+    terminal's width: typer keeps a docstring's single line breaks, which left single
+    words on lines at 80 columns. Paragraphs stay apart; one starting with ``\\b``
+    (click's "keep as written") is kept as is."""
+    paragraphs = inspect.cleandoc(text).split("\n\n")
+    return "\n\n".join(p if p.startswith("\b") else " ".join(p.split("\n")) for p in paragraphs)
+
+
 class _ReadableHelp:
     """Typer's rich help shows Python internals: a flag's type (``--json <bool>``) as if
     it took a value, ``<str>``/``<int>`` for values, and a required argument as
@@ -37,6 +47,11 @@ class _ReadableHelp:
     ``<text>``/``<integer>``/``<number>``, and the usage line says ``SUBJECT``."""
 
     # Any: these are typer's vendored click classes (typer._click), not a public API.
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if getattr(self, "help", None):
+            self.help = reflow_help(self.help)  # type: ignore[has-type]
+
     def get_params(self, ctx: Any) -> list[Any]:
         params: list[Any] = super().get_params(ctx)  # type: ignore[misc]
         for param in params:
@@ -58,9 +73,14 @@ _UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "Usage
 
 def usage_error_line(exc: Any, command_path: str = "tracker") -> str:
     """A click usage error as one line: ``error: missing argument 'ID'; see `tracker
-    review --help```, instead of typer's boxed usage panel. ``command_path`` is used
-    when the error carries no context."""
-    message = " ".join(exc.format_message().split("\n")).strip().rstrip(".")
+    review --help```, instead of typer's boxed usage panel; click's suggestion goes in
+    parentheses (``error: no such command 'statu' (did you mean 'status'?); see ...``).
+    ``command_path`` is used when the error carries no context."""
+    message = " ".join(exc.format_message().split()).strip()
+    message, _, hint = message.partition(" Did you mean ")
+    message = message.rstrip(".")
+    if hint:
+        message += f" (did you mean {hint})"
     if message[:1].isupper() and message[1:2].islower():  # "Missing ..." but not "ID ..."
         message = message[0].lower() + message[1:]
     where = exc.ctx.command_path if exc.ctx is not None else command_path
@@ -99,11 +119,35 @@ class TrackerGroup(_OneLineUsageErrors, _ReadableHelp, typer.core.TyperGroup):
     errors (an unknown command included) are one line."""
 
     def resolve_command(self, ctx: Any, args: list[str]) -> Any:
-        """``TyperGroup.resolve_command``; "No such command" becomes one line."""
+        """``TyperGroup.resolve_command``; "No such command" becomes one line, which
+        names the command meant by a common other name (``site`` -> ``build``)."""
         try:
             return super().resolve_command(ctx, args)
         except _UsageError as exc:
+            meant = _OTHER_NAMES.get(args[0] if args else "")
+            if meant in self.commands:
+                err_console.print(
+                    f"error: no such command {args[0]!r} (did you mean {meant!r}?); "
+                    f"see `{ctx.command_path} --help`",
+                    markup=False,
+                )
+                raise typer.Exit(2) from None
             raise _one_line_usage_errors(exc, ctx.command_path) from None
+
+
+# Names a user may try for a command that has another name (click suggests only
+# near-spellings). Applied only where the group has the command meant.
+_OTHER_NAMES = {
+    "site": "build",
+    "website": "build",
+    "html": "build",
+    "fetch": "check",
+    "run": "check",
+    "watch": "watches",
+    "discrepancy": "discrepancies",
+    "subjects": "status",
+    "daemon": "schedule",
+}
 
 
 class TrackerTyper(typer.Typer):

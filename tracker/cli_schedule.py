@@ -34,7 +34,13 @@ log = logging.getLogger("tracker.schedule")
 
 JobsOpt = Annotated[
     str,
-    typer.Option("--jobs", help="MODULE:FACTORY returning tracker.jobs.Jobs for an engine."),
+    typer.Option(
+        "--jobs",
+        metavar="<module:function>",
+        help="What each run does, for developers: a Python function (given the database "
+        "engine, returning tracker.jobs.Jobs). The default checks the watch, then "
+        "verifies, rebuilds the site and sends alerts.",
+    ),
 ]
 
 
@@ -65,8 +71,20 @@ def schedule_cmd(
         int, typer.Option(help="Rebuild the site at least every N minutes.")
     ] = 24 * 60,
     settle: Annotated[float, typer.Option(help="Seconds after a run before rebuilding.")] = 5.0,
-    heartbeat: Annotated[float, typer.Option(help="Lease renewal period, seconds.")] = 30.0,
-    lock_ttl: Annotated[float, typer.Option(help="Lease expiry, seconds.")] = 120.0,
+    heartbeat: Annotated[
+        float,
+        typer.Option(
+            help="How often, in seconds, this scheduler records that it is still running "
+            "(renews its claim to the database)."
+        ),
+    ] = 30.0,
+    lock_ttl: Annotated[
+        float,
+        typer.Option(
+            help="Seconds without that record after which another scheduler may take "
+            "over (this one is taken to have crashed)."
+        ),
+    ] = 120.0,
 ) -> None:
     """Run every watch on its schedule until SIGTERM/SIGINT (then finish, commit, exit 0).
 

@@ -38,7 +38,13 @@ def verify_cmd(
     db: DbOpt = None,
     json_out: JsonOpt = False,
     now: Annotated[
-        str | None, typer.Option("--now", help="Verify as of this UTC time (frozen clock)")
+        str | None,
+        typer.Option(
+            "--now",
+            metavar="<date-time>",
+            help="Verify as if it were this time: ISO 8601, UTC unless it has an offset "
+            "(e.g. 2026-11-29T12:00Z or 2026-11-29). Default: now.",
+        ),
     ] = None,
 ) -> None:
     """Verify every claim: verdicts, discrepancies and events (idempotent)."""
@@ -81,7 +87,12 @@ def discrepancies_cmd(
         str | None, typer.Option("--subject", help="Only this subject (slug).")
     ] = None,
     state: Annotated[
-        str | None, typer.Option("--state", help="open, resolved or dismissed")
+        str | None,
+        typer.Option(
+            "--state",
+            metavar="<open|resolved|dismissed>",
+            help="Only discrepancies in this state (default: all).",
+        ),
     ] = None,
 ) -> None:
     """List discrepancies (open first) with both sides, sources and claimants."""
