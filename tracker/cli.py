@@ -168,12 +168,14 @@ def landed_text(st: WeightsStatus) -> str:
 
 
 def find_subject(session: Session, name: str) -> models.Subject:
-    """A subject by slug or by any alias (case-insensitive); TrackerError naming the known slugs."""
-    from sqlmodel import select
+    """A subject by slug or by any alias, both case-insensitive (``KIMI-K3.1-PRO``,
+    ``kimi k3.1 pro``); TrackerError naming the known slugs."""
+    from sqlmodel import func, select
 
     from claims import models
 
-    row = session.exec(select(models.Subject).where(models.Subject.slug == name)).first()
+    slug = func.lower(models.Subject.slug)
+    row = session.exec(select(models.Subject).where(slug == name.lower())).first()
     if row is None:
         for alias in session.exec(select(models.SubjectAlias)):
             if alias.alias.lower() == name.lower():

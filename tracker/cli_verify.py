@@ -84,7 +84,7 @@ def discrepancies_cmd(
     db: DbOpt = None,
     json_out: JsonOpt = False,
     subject: Annotated[
-        str | None, typer.Option("--subject", help="Only this subject (slug).")
+        str | None, typer.Option("--subject", help="Only this subject (slug or alias).")
     ] = None,
     state: Annotated[
         str | None,
@@ -103,6 +103,10 @@ def discrepancies_cmd(
     if state is not None and state not in DISCREPANCY_STATES:
         _fail(f"--state: {state!r} is not one of {', '.join(DISCREPANCY_STATES)}")
     with Session(open_db(db)) as session:
+        if subject is not None:  # an alias or any case works, as for `tracker status`
+            from tracker.cli import find_subject
+
+            subject = find_subject(session, subject).slug
         try:
             rows = list_discrepancies(session, subject=subject, state=state)
         except ReviewError as exc:
