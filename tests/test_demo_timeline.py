@@ -102,8 +102,14 @@ def test_estimated_publication_dates_are_not_shown_as_exact(tmp_path, monkeypatc
     monkeypatch.chdir(ROOT)
     _demo(tmp_path)
     page = (tmp_path / "site" / "sources.html").read_text()
-    dates = re.findall(r'data-label="Published">([^<]*)<', page)
-    assert sorted(dates) == ["2025-11-06", "c. 2026-10-27", "c. 2026-10-27", "c. 2026-10-27"]
+    dates = re.findall(r'data-label="Published">(.*?)</td>', page)
+    circa = (
+        '<abbr title="circa: an estimated date, the source shows no exact publication date">'
+        "c. 2026-10-27</abbr>"
+    )
+    assert sorted(dates) == ["2025-11-06", circa, circa, circa]
+    subject = (tmp_path / "site" / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
+    assert f'<td data-label="Date" class="nowrap">{circa}</td>' in subject
 
 
 def test_published_label_per_precision():

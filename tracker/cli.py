@@ -7,7 +7,7 @@ Every command prints one clear line and exits 1 on a known error (no traceback);
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -279,10 +279,24 @@ def build(
     if json_out:
         print_json({k: str(v) if isinstance(v, Path) else v for k, v in report.__dict__.items()})
     else:
-        console.print(
-            f"site built in {out}: {report.pages_written} files written, "
-            f"{report.pages_unchanged} unchanged ({report.pages_rendered} rendered)"
-        )
+        console.print(build_summary(report, out))
+
+
+def build_summary(report: Any, out: Path) -> str:
+    """``tracker build``'s line: ``site built in site: 45 files, 3 rendered (42 up
+    to date); 2 written (new or changed), 43 left as they were``. ``report`` is a
+    :class:`tracker.website.build.BuildReport`; the build manifest (a bookkeeping file)
+    is not counted."""
+    from tracker.website.manifest import MANIFEST
+
+    wrote = sum(1 for p in report.written_paths if p != MANIFEST)
+    same = report.pages_unchanged - (0 if MANIFEST in report.written_paths else 1)
+    total, rendered = wrote + same, report.pages_rendered
+    return (
+        f"site built in {out}: {plural(total, 'file')}, {rendered} rendered "
+        f"({total - rendered} up to date); {wrote} written (new or changed), "
+        f"{same} left as they were"
+    )
 
 
 def main() -> None:

@@ -14,7 +14,7 @@ from typing import Annotated, Any
 import typer
 
 from claims.vocabulary import DISCREPANCY_STATES, attribute_label, qualifiers_text, rule_label
-from tracker.cli_common import DbOpt, JsonOpt, friendly_errors, open_db
+from tracker.cli_common import DbOpt, JsonOpt, friendly_errors, open_db, plural
 
 
 def _fail(message: str) -> None:
@@ -61,9 +61,11 @@ def verify_cmd(
     counts = ", ".join(f"{n} {status}" for status, n in sorted(report.statuses.items()))
     total = sum(report.statuses.values())
     typer.echo(
-        f"verified {total} claims ({counts or 'none'}); {report.open_discrepancies} open "
-        f"discrepancies; {len(report.changed)} verdicts changed, {len(report.opened)} "
-        f"discrepancies opened, {len(report.resolved)} resolved, {report.events_added} events"
+        f"verified {plural(total, 'claim')} ({counts or 'none'}); "
+        f"{plural(report.open_discrepancies, 'open discrepancy', 'open discrepancies')}; "
+        f"{plural(len(report.changed), 'verdict')} changed, "
+        f"{plural(len(report.opened), 'discrepancy', 'discrepancies')} opened, "
+        f"{len(report.resolved)} resolved, {plural(report.events_added, 'event')}"
     )
 
 
