@@ -49,7 +49,7 @@ def deadline_of(promise: Value) -> dt.date | None:
 
 
 def _ts(t: dt.datetime) -> str:
-    return t.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%MZ")
+    return t.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
 def weights_evidence(observations: Sequence[ObsView]) -> ObsView | None:

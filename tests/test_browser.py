@@ -250,3 +250,33 @@ def test_demo_watches_table_fits_a_desktop_width(demo_served, tmp_path):
     binary, url, site = demo_served
     scroll, client, overflow = widths_at(binary, tmp_path / "w", site, url, "watches.html", 1100)
     assert scroll <= client and overflow <= 0, (scroll, client, overflow)
+
+
+def test_watches_with_failures_fit_a_390_px_phone(served, tmp_path):
+    """The watches table stacks on a phone like the other tables: state, failure times
+    and a long error (a URL) stay on screen, nothing scrolls sideways."""
+    from sqlmodel import Session, select
+
+    from claims.db import make_engine
+    from claims.models import Watch
+
+    binary, base, root = served
+    engine = make_engine(tmp_path / "w.db")
+    populate(engine)
+    with Session(engine) as s:
+        w = s.exec(select(Watch).where(Watch.name == "hf-moonshotai")).one()
+        w.consecutive_failures, w.last_error = (
+            2,
+            (
+                "GET https://huggingface.co/api/models?author=moonshotai&sort=createdAt"
+                "&direction=-1&limit=100 is not recorded in /tmp/somewhere/empty.har"
+            ),
+        )
+        s.add(w)
+        s.commit()
+    build_site(engine, root / "site" / "failing", now=NOW)
+    scroll, client, overflow = widths_at(
+        binary, tmp_path / "p", root / "site", base, "failing/watches.html"
+    )
+    assert scroll <= 390 and scroll <= client, (scroll, client)
+    assert overflow <= 0, overflow

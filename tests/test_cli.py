@@ -52,7 +52,7 @@ def test_demo_end_to_end_and_status(tmp_path, monkeypatch):
     assert "Kimi K3.1 Pro launch: architecture, pricing and open-weights date" in disc
     # "Data as of" is the recorded Hub check, not when the demo ran (events, claims).
     assert (
-        'Data as of the latest watch check, <time datetime="2026-11-28T06:00:00Z">'
+        'Data as of the latest successful watch check, <time datetime="2026-11-28T06:00:00Z">'
         in (site / "index.html").read_text()
     )
 

@@ -90,3 +90,64 @@ def test_a_group_without_a_command_still_shows_its_help():
     result = CliRunner().invoke(app, ["claims"], prog_name="tracker")
     assert "Usage: tracker claims [OPTIONS] COMMAND [ARGS]..." in result.output
     assert "error:" not in result.output
+
+
+def _description_paragraphs(text: str) -> list[list[str]]:
+    """The help's prose above the option panels, as paragraphs of stripped lines."""
+    prose = text.split("╭─")[0].split("\n")[2:]  # below the usage line
+    paragraphs: list[list[str]] = [[]]
+    for line in (ln.strip() for ln in prose):
+        if line:
+            paragraphs[-1].append(line)
+        elif paragraphs[-1]:
+            paragraphs.append([])
+    return [p for p in paragraphs if p]
+
+
+@pytest.mark.parametrize("path", [p for p in PATHS if p], ids=" ".join)
+def test_help_prose_wraps_at_the_terminal_width_not_at_the_docstrings_breaks(path):
+    """A docstring's line breaks left single words on lines at 80 columns."""
+    result = CliRunner().invoke(app, [*path, "--help"], env={"COLUMNS": "80"})
+    for paragraph in _description_paragraphs(result.output):
+        for line, following in zip(paragraph, paragraph[1:], strict=False):
+            # a line ends early only when the next word would not fit on it
+            assert len(line) + 1 + len(following.split()[0]) > 78, (line, following)
+
+
+def test_record_help_reads_as_whole_sentences():
+    result = CliRunner().invoke(app, ["record", "--help"], env={"COLUMNS": "80"})
+    prose = " ".join(" ".join(p) for p in _description_paragraphs(result.output))
+    assert "to get the same observations offline. Credential headers are never written." in prose
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["site"], "error: no such command 'site' (did you mean 'build'?); see `tracker --help`"),
+        (
+            ["statu"],
+            "error: no such command 'statu' (did you mean 'status'?); see `tracker --help`",
+        ),
+        (["nonsense"], "error: no such command 'nonsense'; see `tracker --help`"),
+    ],
+)
+def test_unknown_command_suggests_the_command_meant(args, line):
+    result = CliRunner().invoke(app, args, prog_name="tracker")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == line
+
+
+@pytest.mark.parametrize(
+    ("path", "option", "words"),
+    [
+        (["verify"], "--now", "<date-time>  Verify as if it were this time: ISO 8601, UTC"),
+        (["discrepancies"], "--state", "<open|resolved|dismissed>  Only discrepancies in this"),
+        (["schedule"], "--jobs", "<module:function>  What each run does, for developers"),
+        (["schedule"], "--heartbeat", "<number>  How often, in seconds, this scheduler records"),
+        (["schedule"], "--lock-ttl", "<number>  Seconds without that record after which"),
+    ],
+)
+def test_option_help_says_what_values_mean(path, option, words):
+    result = CliRunner().invoke(app, [*path, "--help"], env={"COLUMNS": "200"})
+    row = next(ln for ln in result.output.splitlines() if f" {option} " in ln)
+    assert words in re.sub(r"\s{2,}", "  ", row.split(option, 1)[1]).strip()

@@ -74,7 +74,10 @@ def test_errors_are_one_line_and_exit_1(cli):
     r = cli("review", "99", "--dismiss", "x")
     assert (r.exit_code, r.output.strip()) == (1, "error: no discrepancy with id 99")
     r = cli("discrepancies", "--subject", "nope")
-    assert (r.exit_code, r.output.strip()) == (1, "error: unknown subject 'nope'")
+    assert (r.exit_code, r.output.strip()) == (
+        1,
+        "error: unknown subject 'nope'; known: kimi-k3.1-pro, kimi-k3, kimi-k2-thinking",
+    )
     r = cli("verify", "--now", "yesterday")
     assert r.exit_code == 1
     assert (

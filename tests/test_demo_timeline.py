@@ -53,7 +53,10 @@ def test_demo_events_share_the_replayed_datas_time(tmp_path, monkeypatch):
     assert {models.as_utc(e.created_at) for e in events} == {RECORDED}
     assert verdict_times == {RECORDED}
     index = (tmp_path / "site" / "index.html").read_text()
-    assert 'Data as of the latest watch check, <time datetime="2026-11-28T06:00:00Z">' in index
+    assert (
+        'Data as of the latest successful watch check, <time datetime="2026-11-28T06:00:00Z">'
+        in index
+    )
     last_changes = re.findall(r'data-label="Last change"><time datetime="([^"]+)"', index)
     assert last_changes == ["2026-11-28T06:00:00Z", "2026-11-28T06:00:00Z"]
     changes = (tmp_path / "site" / "changes.html").read_text()
@@ -99,8 +102,14 @@ def test_estimated_publication_dates_are_not_shown_as_exact(tmp_path, monkeypatc
     monkeypatch.chdir(ROOT)
     _demo(tmp_path)
     page = (tmp_path / "site" / "sources.html").read_text()
-    dates = re.findall(r'data-label="Published">([^<]*)<', page)
-    assert sorted(dates) == ["2025-11-06", "c. 2026-10-27", "c. 2026-10-27", "c. 2026-10-27"]
+    dates = re.findall(r'data-label="Published">(.*?)</td>', page)
+    circa = (
+        '<abbr title="circa: an estimated date, the source shows no exact publication date">'
+        "c. 2026-10-27</abbr>"
+    )
+    assert sorted(dates) == ["2025-11-06", circa, circa, circa]
+    subject = (tmp_path / "site" / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
+    assert f'<td data-label="Date" class="nowrap">{circa}</td>' in subject
 
 
 def test_published_label_per_precision():

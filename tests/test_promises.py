@@ -28,7 +28,7 @@ def test_overdue_as_of_last_check_before_is_one_day_more():
     assert (on.status, on.days, on.verdict, on.as_of) == ("overdue", 24, "overdue", LAST_CHECK)
     assert (before.status, before.days) == ("overdue", 25)
     assert on.reason == (
-        "overdue by 24 days as of 2026-11-28T06:00Z: promised on 2026-11-04 (deadline "
+        "overdue by 24 days as of 2026-11-28 06:00 UTC: promised on 2026-11-04 (deadline "
         "2026-11-04), no weights seen on the hub"
     )
 
@@ -38,7 +38,7 @@ def test_pending_before_the_deadline():
     assert (out.status, out.verdict) == ("pending", "pending")
     assert out.reason == (
         "promised on 2026-11-04 (deadline 2026-11-04); not due yet, no weights seen "
-        "(last hub check 2026-11-01T06:00Z)"
+        "(last hub check 2026-11-01 06:00 UTC)"
     )
 
 
@@ -47,7 +47,7 @@ def test_deadline_passed_without_a_check_since_is_unknown():
     assert (out.status, out.verdict) == ("unknown", "unverified")
     assert out.reason == (
         "deadline 2026-11-04 has passed but the hub has not been checked since "
-        "(last checked 2026-11-03T06:00Z)"
+        "(last checked 2026-11-03 06:00 UTC)"
     )
 
 
@@ -69,7 +69,7 @@ def test_met_and_met_late_settled_by_first_seen_not_created_at():
         (9,),
     )
     assert late.reason == (
-        "late by 2 days: weights first seen 2026-11-06T10:00Z (observation #9); promised on "
+        "late by 2 days: weights first seen 2026-11-06 10:00 UTC (observation #9); promised on "
         "2026-11-04 (deadline 2026-11-04)"
     )
     assert evaluate_promise(BEFORE, [landed], LAST_CHECK, NOW).days == 3
@@ -77,7 +77,7 @@ def test_met_and_met_late_settled_by_first_seen_not_created_at():
     met = evaluate_promise(BEFORE, [landed, early], LAST_CHECK, NOW)
     assert (met.status, met.verdict, met.evidence) == ("met", "confirmed", (10,))
     assert met.reason == (
-        "met: weights first seen 2026-11-03T23:00Z (observation #10); promised before 2026-11-04"
+        "met: weights first seen 2026-11-03 23:00 UTC (observation #10); promised before 2026-11-04"
     )
 
 
@@ -103,7 +103,7 @@ def test_repo_already_listed_at_the_first_check_cannot_be_late():
     out = evaluate_promise(old_promise, [k2], LAST_CHECK, NOW, {1: LAST_CHECK})
     assert (out.status, out.verdict, out.evidence) == ("unknown", "unverified", (13,))
     assert out.reason == (
-        "weights already listed at the first hub check 2026-11-28T06:00Z (observation #13); "
+        "weights already listed at the first hub check 2026-11-28 06:00 UTC (observation #13); "
         "whether they landed by 2025-11-06 cannot be told from it"
     )
     # seen by a later check of the same watch: a real landing time

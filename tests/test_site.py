@@ -8,10 +8,10 @@ import re
 from pathlib import Path
 
 import pytest
-from sitefixture import C19_EXCERPT, C19_NAME, NOW, SHA_PRICE_2, populate
+from sitefixture import C19_EXCERPT, C19_NAME, NOW, SHA_PRICE_2, populate, t
 from sqlmodel import Session, select
 
-from claims.models import Claim
+from claims.models import Claim, Watch
 from claims.vocabulary import rule_label
 from tracker.website import SiteError, build_site
 from tracker.website.render import make_environment
@@ -125,13 +125,16 @@ def test_data_as_of_is_the_latest_watch_check_not_a_later_event(built):
     _, out, _ = built
     html = (out / "index.html").read_text()
     # the last successful check is 2026-11-20 12:00; a watch_failing event came on the 22nd
-    assert 'Data as of the latest watch check, <time datetime="2026-11-20T12:00:00Z">' in html
+    assert (
+        'Data as of the latest successful watch check, <time datetime="2026-11-20T12:00:00Z">'
+        in html
+    )
 
 
 def test_operator_pages(built):
     _, out, _ = built
     watches = (out / "watches.html").read_text()
-    assert '<span class="state state-failing">failing</span>' in watches
+    assert '<span class="state state-failing">failing (3 in a row)</span>' in watches
     assert "<code>bad_status</code> HTTP 503 &lt;html&gt;" in watches
     changes = (out / "changes.html").read_text()
     assert changes.index("openrouter failing") < changes.index("Orca licence")
@@ -285,3 +288,29 @@ def test_scraped_urls_only_link_when_http(engine, tmp_path):
     assert '<th scope="row">Acme &lt;Orca&gt; page</th>' in sources
     assert '<td data-label="Other verdicts">disputed: 1, overdue: 1</td>' in sources
     assert '<td data-label="Other verdicts">unverified: 2</td>' in sources
+
+
+def test_watches_page_shows_runs_of_failures_and_the_latest_attempt(built):
+    """A watch with failures below the failing threshold read 'ok' beside 'Failing
+    since'; the footer named only the latest successful check although later ones ran."""
+    engine, out, _ = built
+    with Session(engine) as s:
+        hf = s.exec(select(Watch).where(Watch.name == "hf-moonshotai")).one()
+        hf.consecutive_failures, hf.failing_since, hf.last_run = 2, t(23, 5), t(23, 6)
+        hf.last_error = "network error"
+        s.add(hf)
+        s.commit()
+    build_site(engine, out, now=NOW)
+    html = (out / "watches.html").read_text()
+    row = html[html.index('<tr id="watch-hf-moonshotai">') :].split("</tr>")[0]
+    assert '<span class="state state-ok">ok (2 failures in a row)</span>' in row
+    assert '<td data-label="Last check"><time datetime="2026-11-23T06:00:00Z">' in row
+    assert '<td data-label="Failures since"><time datetime="2026-11-23T05:00:00Z">' in row
+    other = html[html.index('<tr id="watch-openrouter">') :].split("</tr>")[0]
+    assert "failing (3 in a row)" in other
+    footer = html[html.index("<footer>") :]
+    assert (
+        'Data as of the latest successful watch check, <time datetime="2026-11-20T12:00:00Z">'
+        "2026-11-20 12:00 UTC</time>.\nLatest check attempt: "
+        '<time datetime="2026-11-23T06:00:00Z">2026-11-23 06:00 UTC</time> (unsuccessful).'
+    ) in footer

@@ -136,7 +136,7 @@ def test_newer_watch_check_renders_the_pages_that_show_it(site, tmp_path):
     assert shows_it <= rendered
     assert {"discrepancies.html", "sources.html", "changes.html"}.isdisjoint(rendered)
     assert {p for p in rendered - shows_it} <= {p for p in pages if p.startswith("subjects/")}
-    stamp = 'Data as of the latest watch check, <time datetime="2026-11-29T16:00:00Z">'
+    stamp = 'Data as of the latest successful watch check, <time datetime="2026-11-29T16:00:00Z">'
     assert all(stamp in (out / p).read_text() for p in shows_it)
     assert not any("Data as of" in (out / p).read_text() for p in pages - shows_it)
     assert not any(p.startswith("feeds/") for p in again.rendered_paths)

@@ -63,11 +63,11 @@ def test_verify_all_on_demo_like_database(demo):
             "contradicted": 1,
         }
         assert v[c["on_b"]].reason == (
-            "overdue by 24 days as of 2026-11-28T06:00Z: promised on 2026-11-04 (deadline "
+            "overdue by 24 days as of 2026-11-28 06:00 UTC: promised on 2026-11-04 (deadline "
             "2026-11-04), no weights seen on the hub; sources disagree: "
             "the same date with relations that exclude each other, e.g. “before” vs “on”"
         )
-        assert v[c["before"]].reason.startswith("overdue by 25 days as of 2026-11-28T06:00Z")
+        assert v[c["before"]].reason.startswith("overdue by 25 days as of 2026-11-28 06:00 UTC")
         assert v[c["on_b"]].as_of.replace(tzinfo=dt.UTC) == CHECK
         assert v[c["k2p"]].reason == (
             f"observed ≈1.06T (1,058,589,420,528) params (observation #{o['k2p']}) is within the claim's "
@@ -184,7 +184,7 @@ def test_dismissal_is_kept_and_weights_landing_resolves_the_date_discrepancy(dem
         v = _verdicts(s)
         assert (v[c["on_b"]].status, v[c["before"]].status) == ("contradicted", "contradicted")
         assert v[c["on_b"]].reason.startswith(
-            "late by 26 days: weights first seen 2026-11-30T08:00Z"
+            "late by 26 days: weights first seen 2026-11-30 08:00 UTC"
         )
         assert v[c["before"]].reason.startswith("late by 27 days")
         date_d = s.exec(

@@ -60,45 +60,68 @@ def _cell_lines(text: str) -> list[list[str]]:
     ]
 
 
-def test_watches_at_80_columns_breaks_no_name_adapter_or_time(checked_db, monkeypatch):
-    out = _terminal(monkeypatch, 80)
+def _words_of(*texts: str) -> set[str]:
+    return {w for t in texts for w in t.split()}
+
+
+# every word that may appear in a table cell or header, whole (the error's URL may be
+# shortened with "…"; it is checked apart)
+HEADERS = {"watch", "adapter", "schedule", "last", "next", "run", "(UTC)", "state", "error"}
+
+
+@pytest.mark.parametrize("width", [80, 100, 120, 122, 160, 200])
+def test_watches_breaks_no_header_or_value_inside_a_word(checked_db, monkeypatch, width):
+    out = _terminal(monkeypatch, width)
     result = runner.invoke(app, ["watches", "--db", str(checked_db)])
     assert result.exit_code == 0, result.output
     text = out.getvalue()
-    assert max(len(line) for line in text.splitlines()) <= 80
-    assert "┃ watch " in text and "┃ schedule " in text  # the narrow layout
-    lines = _cell_lines(text)
+    assert max(len(line) for line in text.splitlines()) <= width
+    header = {
+        w for line in text.splitlines() if line.startswith("┃") for w in line.strip("┃").split()
+    }
+    assert header - {"┃"} <= HEADERS
+    cells = _words_of(*(c for row in _cell_lines(text) for c in row))
+    names = {"hf-model-kimi-k2-thinking", "hf-org-moonshotai", "litellm-prices"}
+    names |= {"openrouter-models", "huggingface_model", "huggingface_org", "litellm_prices"}
+    names |= {"openrouter_models"}
+    assert names <= cells  # names and adapters whole
+    # schedules and times: one format (to the minute, the header says UTC), whole
+    assert {"every", "6", "12", "h", "2026-11-28", "06:00", "due", "now", "(since"} <= cells
+    assert not any("T06:00" in w for w in cells)
+    # the error: whole words but its URL, which is shortened with "…" when too long
+    error_words = ERROR.split()
+    url = error_words[0]
+    assert set(error_words[1:]) <= {w.rstrip(":") for w in cells} | {"[retry", "later]"}
+    assert "[retry" in cells and "later]" in cells
+    shown = [w for w in cells if w.startswith("https://")]
+    assert len(shown) == 1 and url.startswith(shown[0].rstrip("…"))
+    assert shown[0] == url or shown[0].endswith("…")
+    assert {"failing", "(3", "in", "a"} <= cells and cells & {"row)", "row):"}
+
+
+def test_watches_at_80_columns_stacks_adapter_and_schedule_under_the_name(checked_db, monkeypatch):
+    out = _terminal(monkeypatch, 80)
+    assert runner.invoke(app, ["watches", "--db", str(checked_db)]).exit_code == 0
+    lines = _cell_lines(out.getvalue())
+    assert len(lines) <= 20  # 4 watches, the failing one's error over a few lines
     names = [row[0] for row in lines]
-    for name, adapter in (
-        ("hf-model-kimi-k2-thinking", "huggingface_model"),
-        ("hf-org-moonshotai", "huggingface_org"),
-        ("litellm-prices", "litellm_prices"),
-        ("openrouter-models", "openrouter_models"),
-    ):
-        assert names[names.index(name) + 1] == adapter  # each whole, adapter under the name
-    # every word of the other columns is whole: a date, a time, a schedule word...
-    words = {w for row in lines for cell in row[1:4] for w in cell.split()}
-    assert words == {
-        "every", "1", "6", "12", "h", "2026-11-28", "06:00",
-        "due", "now", "(since", "07:00)", "12:00)", "18:00)",
-    }  # fmt: skip
-    # the state column keeps "failing (3 in a row):" whole; only the URL is folded
-    state = " ".join(row[4] for row in lines if row[4])
-    assert "failing (3 in a row):" in state
-    assert "".join(state.split()).count("".join(ERROR.split())) == 1
+    i = names.index("litellm-prices")
+    assert names[i + 1 : i + 3] == ["litellm_prices", "every 12 h"]
+    assert lines[i][1:3] == ["2026-11-28", "due now"]  # times wrap between words
 
 
 def test_watches_on_a_wide_terminal_keeps_one_column_each(checked_db, monkeypatch):
-    out = _terminal(monkeypatch, 200)
+    out = _terminal(monkeypatch, 240)
     assert runner.invoke(app, ["watches", "--db", str(checked_db)]).exit_code == 0
-    row = next(r for r in _cell_lines(out.getvalue()) if r[0] == "hf-model-kimi-k2-thinking")
-    assert row[:5] == [
+    rows = {r[0]: r for r in _cell_lines(out.getvalue()) if r[0]}
+    assert rows["hf-model-kimi-k2-thinking"][:5] == [
         "hf-model-kimi-k2-thinking",
         "huggingface_model",
         "every 6 h",
-        "2026-11-28T06:00:00Z",
-        "due now (since 2026-11-28T12:00:00Z)",
+        "2026-11-28 06:00",
+        "due now (since 2026-11-28 12:00)",
     ]
+    assert rows["litellm-prices"][5:] == ["failing (3 in a row)", ERROR]
 
 
 def test_watches_piped_prints_every_cell_on_one_line(checked_db):
@@ -123,4 +146,9 @@ def test_whole_word_widths_fit_words_and_share_the_rest(monkeypatch):
     assert widths is not None and sum(widths) == 33 and widths[0] == 16
     assert cli_common.whole_word_widths(table, 200) == [16, 33]  # as wide as it wants
     assert cli_common.whole_word_widths(table, 27) is None  # 16 + 5 + 7 > 27
-    assert cli_common.whole_word_widths(table, 27, breakable=1) == [16, 4]
+    # free text keeps at least its header's longest word and FREE_TEXT_MIN characters
+    assert cli_common.whole_word_widths(table, 27, breakable=1) is None
+    assert cli_common.whole_word_widths(table, 43, breakable=1) == [16, 20]
+    header = Table("name", "explanation")
+    header.add_row("alpha-beta-gamma", "x")
+    assert cli_common.whole_word_widths(header, 34, breakable=1) == [16, 11]

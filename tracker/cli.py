@@ -7,7 +7,7 @@ Every command prints one clear line and exits 1 on a known error (no traceback);
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -171,12 +171,14 @@ def landed_text(st: WeightsStatus) -> str:
 
 
 def find_subject(session: Session, name: str) -> models.Subject:
-    """A subject by slug or by any alias (case-insensitive); TrackerError naming the known slugs."""
-    from sqlmodel import select
+    """A subject by slug or by any alias, both case-insensitive (``KIMI-K3.1-PRO``,
+    ``kimi k3.1 pro``); TrackerError naming the known slugs."""
+    from sqlmodel import func, select
 
     from claims import models
 
-    row = session.exec(select(models.Subject).where(models.Subject.slug == name)).first()
+    slug = func.lower(models.Subject.slug)
+    row = session.exec(select(models.Subject).where(slug == name.lower())).first()
     if row is None:
         for alias in session.exec(select(models.SubjectAlias)):
             if alias.alias.lower() == name.lower():
@@ -280,10 +282,24 @@ def build(
     if json_out:
         print_json({k: str(v) if isinstance(v, Path) else v for k, v in report.__dict__.items()})
     else:
-        console.print(
-            f"site built in {out}: {report.pages_written} files written, "
-            f"{report.pages_unchanged} unchanged ({report.pages_rendered} rendered)"
-        )
+        console.print(build_summary(report, out))
+
+
+def build_summary(report: Any, out: Path) -> str:
+    """``tracker build``'s line: ``site built in site: 45 files, 3 rendered (42 up
+    to date); 2 written (new or changed), 43 left as they were``. ``report`` is a
+    :class:`tracker.website.build.BuildReport`; the build manifest (a bookkeeping file)
+    is not counted."""
+    from tracker.website.manifest import MANIFEST
+
+    wrote = sum(1 for p in report.written_paths if p != MANIFEST)
+    same = report.pages_unchanged - (0 if MANIFEST in report.written_paths else 1)
+    total, rendered = wrote + same, report.pages_rendered
+    return (
+        f"site built in {out}: {plural(total, 'file')}, {rendered} rendered "
+        f"({total - rendered} up to date); {wrote} written (new or changed), "
+        f"{same} left as they were"
+    )
 
 
 def main() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import inspect
 import json
 import re
 import sys
@@ -30,6 +31,15 @@ def _readable_type(param: Any, ctx: Any) -> str | None:
     return _TYPE_WORDS.get(shown, shown) if isinstance(shown, str) else shown
 
 
+def reflow_help(text: str) -> str:
+    """A docstring's paragraphs each as one line, so that ``--help`` wraps them at the
+    terminal's width: typer keeps a docstring's single line breaks, which left single
+    words on lines at 80 columns. Paragraphs stay apart; one starting with ``\\b``
+    (click's "keep as written") is kept as is."""
+    paragraphs = inspect.cleandoc(text).split("\n\n")
+    return "\n\n".join(p if p.startswith("\b") else " ".join(p.split("\n")) for p in paragraphs)
+
+
 class _ReadableHelp:
     """Typer's rich help shows Python internals: a flag's type (``--json <bool>``) as if
     it took a value, ``<str>``/``<int>`` for values, and a required argument as
@@ -37,6 +47,11 @@ class _ReadableHelp:
     ``<text>``/``<integer>``/``<number>``, and the usage line says ``SUBJECT``."""
 
     # Any: these are typer's vendored click classes (typer._click), not a public API.
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if getattr(self, "help", None):
+            self.help = reflow_help(self.help)  # type: ignore[has-type]
+
     def get_params(self, ctx: Any) -> list[Any]:
         params: list[Any] = super().get_params(ctx)  # type: ignore[misc]
         for param in params:
@@ -58,9 +73,14 @@ _UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "Usage
 
 def usage_error_line(exc: Any, command_path: str = "tracker") -> str:
     """A click usage error as one line: ``error: missing argument 'ID'; see `tracker
-    review --help```, instead of typer's boxed usage panel. ``command_path`` is used
-    when the error carries no context."""
-    message = " ".join(exc.format_message().split("\n")).strip().rstrip(".")
+    review --help```, instead of typer's boxed usage panel; click's suggestion goes in
+    parentheses (``error: no such command 'statu' (did you mean 'status'?); see ...``).
+    ``command_path`` is used when the error carries no context."""
+    message = " ".join(exc.format_message().split()).strip()
+    message, _, hint = message.partition(" Did you mean ")
+    message = message.rstrip(".")
+    if hint:
+        message += f" (did you mean {hint})"
     if message[:1].isupper() and message[1:2].islower():  # "Missing ..." but not "ID ..."
         message = message[0].lower() + message[1:]
     where = exc.ctx.command_path if exc.ctx is not None else command_path
@@ -99,11 +119,35 @@ class TrackerGroup(_OneLineUsageErrors, _ReadableHelp, typer.core.TyperGroup):
     errors (an unknown command included) are one line."""
 
     def resolve_command(self, ctx: Any, args: list[str]) -> Any:
-        """``TyperGroup.resolve_command``; "No such command" becomes one line."""
+        """``TyperGroup.resolve_command``; "No such command" becomes one line, which
+        names the command meant by a common other name (``site`` -> ``build``)."""
         try:
             return super().resolve_command(ctx, args)
         except _UsageError as exc:
+            meant = _OTHER_NAMES.get(args[0] if args else "")
+            if meant in self.commands:
+                err_console.print(
+                    f"error: no such command {args[0]!r} (did you mean {meant!r}?); "
+                    f"see `{ctx.command_path} --help`",
+                    markup=False,
+                )
+                raise typer.Exit(2) from None
             raise _one_line_usage_errors(exc, ctx.command_path) from None
+
+
+# Names a user may try for a command that has another name (click suggests only
+# near-spellings). Applied only where the group has the command meant.
+_OTHER_NAMES = {
+    "site": "build",
+    "website": "build",
+    "html": "build",
+    "fetch": "check",
+    "run": "check",
+    "watch": "watches",
+    "discrepancy": "discrepancies",
+    "subjects": "status",
+    "daemon": "schedule",
+}
 
 
 class TrackerTyper(typer.Typer):
@@ -126,36 +170,48 @@ console = Console(highlight=False, soft_wrap=not sys.stdout.isatty(), width=_WID
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 _UNBOUNDED = 1_000_000  # a width no table reaches: measure it unconstrained
-_FREE_TEXT_MIN = 12  # a breakable column is never made narrower than this to fit
+# A free-text column (an error message) is never made narrower than this to fit: its
+# long words (URLs) end in "…" at this width, which still shows the host and path start.
+FREE_TEXT_MIN = 20
 
 
-def _content_widths(table: Table) -> tuple[list[int], list[int], int]:
-    """Per column, the width of its longest word and of its longest line (header
-    included), and what borders and padding add to the table's width."""
+def _content_widths(table: Table) -> tuple[list[int], list[int], list[int], int]:
+    """Per column, the width of its longest word and of its longest line (cells and
+    header), the width of its header's longest word, and what borders and padding add
+    to the table's width."""
     from rich.measure import Measurement
 
     options = console.options.update_width(_UNBOUNDED)
-    lows, highs = [], []
+    lows, highs, heads = [], [], []
     for column in table.columns:
         sizes = [Measurement.get(console, options, c) for c in (column.header, *column.cells)]
         lows.append(max(m.minimum for m in sizes))
         highs.append(max(m.maximum for m in sizes))
+        heads.append(Measurement.get(console, options, column.header).minimum)
     natural = console.measure(table, options=options).maximum
-    return lows, highs, natural - sum(highs)
+    return lows, highs, heads, natural - sum(highs)
 
 
-def whole_word_widths(table: Table, width: int, breakable: int | None = None) -> list[int] | None:
+def whole_word_widths(
+    table: Table, width: int, breakable: int | None = None, *, whole_lines: bool = False
+) -> list[int] | None:
     """Column widths (content, no padding) that fit ``table`` in ``width`` characters
     with no word broken, the columns that need least room to show their lines whole
-    served first; None when its longest words do not fit side by side. Words of column index ``breakable``
-    (free text such as an error message) may be folded to make the rest fit."""
-    lows, highs, extra = _content_widths(table)
+    served first; None when its longest words do not fit side by side.
+
+    ``breakable``: index of a free-text column (an error message) whose words longer
+    than its width are shortened with "…" by :func:`print_table`; it gets at least
+    :data:`FREE_TEXT_MIN` characters (or its longest line, if shorter) and never less
+    than its header's longest word. ``whole_lines``: every other column must show each
+    of its lines whole (no wrapping at all), else None."""
+    lows, highs, heads, extra = _content_widths(table)
     room = width - extra
     if sum(highs) <= room:
         return highs
-    if breakable is not None:  # folded free text is better than any other column wrapped
-        others = sum(lows) - lows[breakable]
-        lows[breakable] = max(min(lows[breakable], _FREE_TEXT_MIN, room - others), 1)
+    if whole_lines:
+        lows = [low if i == breakable else highs[i] for i, low in enumerate(lows)]
+    if breakable is not None:  # shortened free text is better than any column wrapped
+        lows[breakable] = min(highs[breakable], max(FREE_TEXT_MIN, heads[breakable]))
     if sum(lows) > room:
         return None
     widths, room = list(lows), room - sum(lows)
@@ -168,13 +224,14 @@ def whole_word_widths(table: Table, width: int, breakable: int | None = None) ->
 
 
 def print_table(table: Table, breakable: int | None = None) -> None:
-    """Print ``table`` without losing text. Piped or redirected, it is laid out at its
+    """Print ``table`` without breaking words. Piped or redirected, it is laid out at its
     natural width (as wide as its longest cells, one line per row), so scripts and logs
     get every cell whole; on a terminal too narrow for it, columns wrap between words
-    (:func:`whole_word_widths`; ``breakable`` as there) and only a word longer than its
-    column folds, never ending in "…"."""
-    for column in table.columns:
-        column.overflow = "fold"
+    (:func:`whole_word_widths`; ``breakable`` as there): a word of the ``breakable``
+    column longer than its width ends in "…", a word of another column (only when even
+    the longest words do not fit side by side) folds."""
+    for i, column in enumerate(table.columns):
+        column.overflow = "ellipsis" if i == breakable and console.is_terminal else "fold"
     if console.is_terminal:
         widths = whole_word_widths(table, console.width, breakable)
         if widths is not None:

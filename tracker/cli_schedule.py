@@ -34,7 +34,13 @@ log = logging.getLogger("tracker.schedule")
 
 JobsOpt = Annotated[
     str,
-    typer.Option("--jobs", help="MODULE:FACTORY returning tracker.jobs.Jobs for an engine."),
+    typer.Option(
+        "--jobs",
+        metavar="<module:function>",
+        help="What each run does, for developers: a Python function (given the database "
+        "engine, returning tracker.jobs.Jobs). The default checks the watch, then "
+        "verifies, rebuilds the site and sends alerts.",
+    ),
 ]
 
 
@@ -65,8 +71,20 @@ def schedule_cmd(
         int, typer.Option(help="Rebuild the site at least every N minutes.")
     ] = 24 * 60,
     settle: Annotated[float, typer.Option(help="Seconds after a run before rebuilding.")] = 5.0,
-    heartbeat: Annotated[float, typer.Option(help="Lease renewal period, seconds.")] = 30.0,
-    lock_ttl: Annotated[float, typer.Option(help="Lease expiry, seconds.")] = 120.0,
+    heartbeat: Annotated[
+        float,
+        typer.Option(
+            help="How often, in seconds, this scheduler records that it is still running "
+            "(renews its claim to the database)."
+        ),
+    ] = 30.0,
+    lock_ttl: Annotated[
+        float,
+        typer.Option(
+            help="Seconds without that record after which another scheduler may take "
+            "over (this one is taken to have crashed)."
+        ),
+    ] = 120.0,
 ) -> None:
     """Run every watch on its schedule until SIGTERM/SIGINT (then finish, commit, exit 0).
 
@@ -108,8 +126,10 @@ def schedule_cmd(
 
 @friendly_errors
 def watches_cmd(db: DbOpt = None, json_out: JsonOpt = False) -> None:
-    """Every watch: schedule, last run, next run, state, last error; and who schedules them."""
-    from tracker.watchlist import list_watches, next_run_text
+    """Every watch: schedule, last run, next run, state, last error; and who schedules them.
+
+    Times read ``2026-11-28 06:00`` (UTC, to the minute); ``--json`` keeps ISO 8601."""
+    from tracker.watchlist import list_watches
 
     now = utcnow()
     listing = list_watches(open_db(db), now=now)
@@ -122,50 +142,65 @@ def watches_cmd(db: DbOpt = None, json_out: JsonOpt = False) -> None:
     else:
         status = "running" if sched["live"] else "stale (lease expired)"
         console.print(
-            f"scheduler: {status}, pid {sched['pid']} on {sched['host']} since {sched['since']}"
+            f"scheduler: {status}, pid {sched['pid']} on {sched['host']} "
+            f"since {minutes(sched['since'])} UTC"
         )
-    from rich.table import Table
-    from rich.text import Text  # plain text: a "[...]" in a name or error is no markup
-
-    table = Table("watch", "adapter", "schedule", "last run", "next run", "state", "last error")
-    for w in listing["watches"]:
-        table.add_row(
-            Text(w["name"]),
-            w["adapter"],
-            w["schedule"],
-            w["last_run"] or "-",
-            next_run_text(w, now),
-            state_text(w),
-            Text(w["last_error"] or ""),
-        )
-    if console.is_terminal and whole_word_widths(table, console.width, breakable=6) is None:
+    table = wide_watch_table(listing["watches"], now)
+    if console.is_terminal and (
+        whole_word_widths(table, console.width, breakable=6, whole_lines=True) is None
+    ):
         table = narrow_watch_table(listing["watches"], now)
     print_table(table, breakable=len(table.columns) - 1)
 
 
-def _minutes(iso: str) -> str:
-    """``2026-11-28T06:00:00Z`` -> ``2026-11-28 06:00`` (the column header says UTC)."""
+def minutes(iso: str | None) -> str:
+    """``2026-11-28T06:00:00Z`` -> ``2026-11-28 06:00`` (headers say UTC); None -> ``-``."""
+    if not iso:
+        return "-"
     return iso[:16].replace("T", " ") if iso.endswith("Z") else iso
 
 
-def narrow_watch_table(watches: list[dict], now: dt.datetime) -> Table:
-    """The listing for a terminal too narrow for one column each (80 columns): adapter
-    under the name, times to the minute as ``2026-11-28 06:00`` under a UTC header, and
-    the last error under the state, so names and times wrap between words, not inside."""
+def _next_run(w: dict, now: dt.datetime) -> str:
+    from tracker.watchlist import next_run_text
+
+    text = next_run_text(w, now)
+    return text.replace(w["next_run"], minutes(w["next_run"])) if w["next_run"] else text
+
+
+def wide_watch_table(watches: list[dict], now: dt.datetime) -> Table:
+    """The listing with one column each (piped, or a terminal wide enough for every
+    column but the last error on one line)."""
     from rich.table import Table
     from rich.text import Text  # plain text: a "[...]" in a name or error is no markup
 
-    from tracker.watchlist import next_run_text
-
-    table = Table("watch", "schedule", "last run (UTC)", "next run (UTC)", "state")
+    table = Table(
+        "watch", "adapter", "schedule", "last run (UTC)", "next run (UTC)", "state", "last error"
+    )
     for w in watches:
-        last_run = _minutes(w["last_run"]) if w["last_run"] else "-"
-        next_run = next_run_text(w, now)
-        if w["next_run"]:
-            next_run = next_run.replace(w["next_run"], _minutes(w["next_run"]))
+        table.add_row(
+            Text(w["name"]),
+            w["adapter"],
+            w["schedule"],
+            minutes(w["last_run"]),
+            _next_run(w, now),
+            state_text(w),
+            Text(w["last_error"] or ""),
+        )
+    return table
+
+
+def narrow_watch_table(watches: list[dict], now: dt.datetime) -> Table:
+    """The listing for a narrower terminal (80 columns and up): adapter and schedule
+    under the name, the last error after the state, so that names, schedules and times
+    fit whole and the error gets the room that is left."""
+    from rich.table import Table
+    from rich.text import Text  # plain text: a "[...]" in a name or error is no markup
+
+    table = Table("watch", "last run (UTC)", "next run (UTC)", "state")
+    for w in watches:
         state = state_text(w) + (f": {w['last_error']}" if w["last_error"] else "")
-        name = Text(w["name"] + "\n") + Text(w["adapter"], style="dim")
-        table.add_row(name, w["schedule"], last_run, next_run, Text(state))
+        name = Text(w["name"] + "\n") + Text(f"{w['adapter']}\n{w['schedule']}", style="dim")
+        table.add_row(name, minutes(w["last_run"]), _next_run(w, now), Text(state))
     return table
 
 

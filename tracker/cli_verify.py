@@ -14,7 +14,7 @@ from typing import Annotated, Any
 import typer
 
 from claims.vocabulary import DISCREPANCY_STATES, attribute_label, qualifiers_text, rule_label
-from tracker.cli_common import DbOpt, JsonOpt, friendly_errors, open_db
+from tracker.cli_common import DbOpt, JsonOpt, friendly_errors, open_db, plural
 
 
 def _fail(message: str) -> None:
@@ -38,7 +38,13 @@ def verify_cmd(
     db: DbOpt = None,
     json_out: JsonOpt = False,
     now: Annotated[
-        str | None, typer.Option("--now", help="Verify as of this UTC time (frozen clock)")
+        str | None,
+        typer.Option(
+            "--now",
+            metavar="<date-time>",
+            help="Verify as if it were this time: ISO 8601, UTC unless it has an offset "
+            "(e.g. 2026-11-29T12:00Z or 2026-11-29). Default: now.",
+        ),
     ] = None,
 ) -> None:
     """Verify every claim: verdicts, discrepancies and events (idempotent)."""
@@ -55,9 +61,11 @@ def verify_cmd(
     counts = ", ".join(f"{n} {status}" for status, n in sorted(report.statuses.items()))
     total = sum(report.statuses.values())
     typer.echo(
-        f"verified {total} claims ({counts or 'none'}); {report.open_discrepancies} open "
-        f"discrepancies; {len(report.changed)} verdicts changed, {len(report.opened)} "
-        f"discrepancies opened, {len(report.resolved)} resolved, {report.events_added} events"
+        f"verified {plural(total, 'claim')} ({counts or 'none'}); "
+        f"{plural(report.open_discrepancies, 'open discrepancy', 'open discrepancies')}; "
+        f"{plural(len(report.changed), 'verdict')} changed, "
+        f"{plural(len(report.opened), 'discrepancy', 'discrepancies')} opened, "
+        f"{len(report.resolved)} resolved, {plural(report.events_added, 'event')}"
     )
 
 
@@ -78,10 +86,15 @@ def discrepancies_cmd(
     db: DbOpt = None,
     json_out: JsonOpt = False,
     subject: Annotated[
-        str | None, typer.Option("--subject", help="Only this subject (slug).")
+        str | None, typer.Option("--subject", help="Only this subject (slug or alias).")
     ] = None,
     state: Annotated[
-        str | None, typer.Option("--state", help="open, resolved or dismissed")
+        str | None,
+        typer.Option(
+            "--state",
+            metavar="<open|resolved|dismissed>",
+            help="Only discrepancies in this state (default: all).",
+        ),
     ] = None,
 ) -> None:
     """List discrepancies (open first) with both sides, sources and claimants."""
@@ -92,6 +105,10 @@ def discrepancies_cmd(
     if state is not None and state not in DISCREPANCY_STATES:
         _fail(f"--state: {state!r} is not one of {', '.join(DISCREPANCY_STATES)}")
     with Session(open_db(db)) as session:
+        if subject is not None:  # an alias or any case works, as for `tracker status`
+            from tracker.cli import find_subject
+
+            subject = find_subject(session, subject).slug
         try:
             rows = list_discrepancies(session, subject=subject, state=state)
         except ReviewError as exc:

@@ -60,6 +60,8 @@ def describe_change(event: Event) -> str:
         return str(detail["summary"])
     what = detail.get("attribute") or detail.get("field") or ""
     what = attribute_label(str(what)) if what else ""
+    if event.kind == "verdict_changed" and detail.get("from") is None and "to" in detail:
+        return f"first verdict: {show_value(detail.get('to'))}"  # not "nothing → confirmed"
     if "from" in detail or "to" in detail:
         change = f"{show_value(detail.get('from'))} → {show_value(detail.get('to'))}"
         return f"{what}: {change}" if what else change

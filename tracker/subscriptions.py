@@ -99,7 +99,7 @@ def _entry(path: Path, i: int, entry: object) -> Subscription:
         raise ConfigError(f"{where}: field 'url' must be an Apprise URL")
     audience = entry.get("audience", "subscriber")
     if audience not in AUDIENCES:
-        raise ConfigError(f"{where}: field 'audience' must be one of {AUDIENCES}")
+        raise ConfigError(f"{where}: field 'audience' must be one of {', '.join(AUDIENCES)}")
     kinds = entry.get("kinds", [])
     for kind in kinds:
         if kind not in EVENT_KINDS:

@@ -157,6 +157,7 @@ def collect(engine: Engine) -> SiteContext:
                 url=w.url,
                 adapter=w.adapter,
                 state=w.state,
+                last_run=as_utc(w.last_run) if w.last_run else None,
                 last_success=as_utc(w.last_success) if w.last_success else None,
                 consecutive_failures=w.consecutive_failures,
                 failing_since=as_utc(w.failing_since) if w.failing_since else None,
@@ -359,6 +360,7 @@ def collect(engine: Engine) -> SiteContext:
     # Data time, not build time: the latest successful watch check (claims loaded or
     # events written later do not make the observed data newer).
     checks = [w.last_success for w in watches if w.last_success is not None]
+    attempts = [w.last_run for w in watches if w.last_run is not None]
     return SiteContext(
         subjects=subject_views,
         discrepancies=disc_views,
@@ -366,4 +368,5 @@ def collect(engine: Engine) -> SiteContext:
         watches=watches,
         events=event_views,
         data_as_of=max(checks) if checks else None,
+        latest_check=max(attempts) if attempts else None,
     )

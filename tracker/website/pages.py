@@ -92,6 +92,7 @@ def page_jobs(
     sources, watches and changes. Keys include ``fingerprint`` (templates and code)."""
     common = {
         "data_as_of": ctx.data_as_of,
+        "latest_check": ctx.latest_check,
         "sorts": {k: v[0] for k, v in SORTS.items()},
         "filters": {k: v[0] for k, v in FILTERS.items()},
         "index_path": index_path,
@@ -108,7 +109,8 @@ def page_jobs(
         ``key_input`` must cover everything they show. Only pages with ``as_of`` (the
         index views, the watches page) show "Data as of": it moves with every watch
         check, and in every footer it re-rendered the whole site after each cycle."""
-        key = key_of(fingerprint, template, path, ctx.data_as_of if as_of else None, key_input)
+        shown = (ctx.data_as_of, ctx.latest_check) if as_of else None
+        key = key_of(fingerprint, template, path, shown, key_input)
         root = "../" * path.count("/")
 
         def render() -> str:

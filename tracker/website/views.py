@@ -193,16 +193,30 @@ class WatchView:
     url: str
     adapter: str
     state: str
+    last_run: dt.datetime | None
     last_success: dt.datetime | None
     consecutive_failures: int
     failing_since: dt.datetime | None
     last_error: str | None
     last_error_kind: str | None
 
+    @property
+    def state_text(self) -> str:
+        """The state with a run of failures, as ``tracker watches`` shows it: a watch
+        turns ``failing`` only after several in a row, and a bare "ok" beside a failure
+        time read as a contradiction: ``ok (2 failures in a row)``."""
+        n = self.consecutive_failures
+        if not n:
+            return self.state
+        if self.state != "failing":
+            return f"{self.state} ({n} failure{'' if n == 1 else 's'} in a row)"
+        return f"{self.state} ({n} in a row)"
+
 
 @dataclass(slots=True)
 class SiteContext:
-    """Everything a build shows; ``data_as_of`` is the latest successful watch check."""
+    """Everything a build shows; ``data_as_of`` is the latest successful watch check,
+    ``latest_check`` the latest check attempt (successful or not), both UTC or None."""
 
     subjects: list[SubjectView]
     discrepancies: list[DiscrepancyView]
@@ -210,6 +224,7 @@ class SiteContext:
     watches: list[WatchView]
     events: list[EventView]
     data_as_of: dt.datetime | None
+    latest_check: dt.datetime | None = None
 
 
 _FIELDS: dict[type, Callable[[Any], Any]] = {}

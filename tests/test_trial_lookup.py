@@ -1,0 +1,91 @@
+"""A fresh user's trial: subjects found by slug in any case, unknown subjects answered with
+the known ones, verify's counts in singular and plural, the subject page's wording, build's counts."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tracker.cli import app
+
+ROOT = Path(__file__).resolve().parent.parent
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tmp = tmp_path_factory.mktemp("demo")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(ROOT)  # the demo reads data/ relative to the checkout
+        result = runner.invoke(app, ["demo", "--db", str(tmp / "t.db"), "--out", str(tmp / "s")])
+        assert result.exit_code == 0, result.output
+    return tmp / "t.db"
+
+
+@pytest.mark.parametrize("name", ["KIMI-K3.1-PRO", "Kimi-K3.1-Pro", "kimi k3.1 pro"])
+def test_status_finds_a_slug_or_alias_in_any_case(demo_db, name):
+    result = runner.invoke(app, ["status", name, "--db", str(demo_db)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == "Kimi K3.1 Pro (kimi-k3.1-pro)"
+
+
+def test_discrepancies_for_an_unknown_subject_lists_the_known_ones(demo_db):
+    result = runner.invoke(app, ["discrepancies", "--subject", "nope", "--db", str(demo_db)])
+    assert result.exit_code == 1
+    assert result.stderr.strip() == (
+        "error: unknown subject 'nope'; known: kimi-k3.1-pro, kimi-k3, kimi-k2-thinking"
+    )
+
+
+def test_discrepancies_take_an_alias_or_any_case(demo_db):
+    by_slug = runner.invoke(
+        app, ["discrepancies", "--subject", "kimi-k3.1-pro", "--db", str(demo_db)]
+    )
+    for name in ("KIMI-K3.1-PRO", "Kimi K3.1 Pro"):
+        result = runner.invoke(app, ["discrepancies", "--subject", name, "--db", str(demo_db)])
+        assert result.exit_code == 0, result.output
+        assert result.stdout == by_slug.stdout
+    assert by_slug.stdout.startswith("#1 [open] kimi-k3.1-pro ")
+
+
+def test_verify_counts_read_in_singular_and_plural(demo_db, monkeypatch):
+    from types import SimpleNamespace
+
+    import claims.verify
+
+    report = SimpleNamespace(
+        statuses={"confirmed": 1}, open_discrepancies=1, changed=[7], opened=[3],
+        resolved=[], events_added=1, to_dict=dict,
+    )  # fmt: skip
+    monkeypatch.setattr(claims.verify, "verify_all", lambda session, now=None: report)
+    result = runner.invoke(app, ["verify", "--db", str(demo_db)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip() == (
+        "verified 1 claim (1 confirmed); 1 open discrepancy; 1 verdict changed, "
+        "1 discrepancy opened, 0 resolved, 1 event"
+    )
+
+
+def test_subject_page_says_first_verdict_and_one_time_format(demo_db):
+    page = (demo_db.parent / "s" / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
+    assert "nothing →" not in page
+    assert "<br>first verdict: confirmed <small>" in page
+    assert "overdue by 25 days as of 2026-11-28 06:00 UTC: promised before 2026-11-04" in page
+    shown = re.sub(r'(datetime|href|src)="[^"]*"', "", page)  # machine-readable times stay ISO
+    assert not re.search(r"T\d\d:\d\d(:\d\d)?Z", shown)
+
+
+def test_build_says_what_its_counts_mean(demo_db, tmp_path):
+    args = ["build", "--db", str(demo_db), "--out", str(tmp_path / "site")]
+    first, again = runner.invoke(app, args), runner.invoke(app, args)
+    assert first.stdout.strip() == (
+        f"site built in {tmp_path / 'site'}: 45 files, 45 rendered (0 up to date); "
+        "45 written (new or changed), 0 left as they were"
+    )
+    assert again.stdout.strip() == (
+        f"site built in {tmp_path / 'site'}: 45 files, 0 rendered (45 up to date); "
+        "0 written (new or changed), 45 left as they were"
+    )
