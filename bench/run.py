@@ -107,7 +107,9 @@ class Urlwatch:
         if venv is None:
             venv = work / "venv"
             subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-            subprocess.run(
+            # pip's warnings (e.g. about unreachable index folders in a machine's pip
+            # config) are shown only when the install fails.
+            pip = subprocess.run(
                 [
                     str(venv / "bin" / "pip"),
                     "install",
@@ -115,9 +117,13 @@ class Urlwatch:
                     "--disable-pip-version-check",
                     "urlwatch",
                 ],
-                check=True,
-                stdout=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                check=False,
             )
+            if pip.returncode != 0:
+                sys.stderr.write(pip.stdout + pip.stderr)
+                raise SystemExit(f"installing urlwatch failed (pip exit {pip.returncode})")
         self.venv = venv
         self.install_s = time.perf_counter() - t0
         self.exe = str(venv / "bin" / "urlwatch")

@@ -78,6 +78,8 @@ def test_signal_finishes_the_running_job_commits_and_exits_0(tmp_path, sig):
     assert (marks / "done-slow").exists()
     assert f"{sig.name} received: finishing running jobs, then stopping" in err
     assert "scheduler stopped" in err
+    # APScheduler's own INFO lines repeated ours ("Adding job tentatively" per watch)
+    assert " INFO apscheduler" not in err
     con = sqlite3.connect(db)
     try:
         assert con.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
@@ -278,3 +280,30 @@ def test_watches_shows_a_run_of_failures_beside_the_state(tmp_path):
     rows = {ln.split("│")[1].strip(): ln for ln in result.stdout.splitlines() if "│ " in ln}
     assert "│ ok (2 failures in a row) │" in rows["a-flaky"]
     assert "│ failing (4 in a row) " in rows["b-down"]
+
+
+def test_schedule_options_reach_a_jobs_factory_that_takes_them(tmp_path):
+    """--out and --snapshots go to the factory (default_jobs builds the site there; it
+    always rebuilt ./site whatever --db said); a factory taking only the engine still works."""
+    from tracker.jobs import Jobs, load_jobs
+
+    got: dict[str, object] = {}
+
+    def factory(engine, *, site_dir, snapshot_dir):  # type: ignore[no-untyped-def]
+        got.update(engine=engine, site_dir=site_dir, snapshot_dir=snapshot_dir)
+        return Jobs(run_watch=lambda name: None)
+
+    import types
+
+    module = types.ModuleType("rt_test_jobs")
+    module.factory = factory  # type: ignore[attr-defined]
+    module.plain = lambda engine: Jobs(run_watch=lambda name: None)  # type: ignore[attr-defined]
+    sys.modules["rt_test_jobs"] = module
+    try:
+        load_jobs("rt_test_jobs:factory", "ENGINE", site_dir=tmp_path / "s", snapshot_dir="snaps")
+        assert got == {"engine": "ENGINE", "site_dir": tmp_path / "s", "snapshot_dir": "snaps"}
+        assert isinstance(load_jobs("rt_test_jobs:plain", "ENGINE", site_dir="x"), Jobs)
+    finally:
+        del sys.modules["rt_test_jobs"]
+    help_text = CliRunner().invoke(app, ["schedule", "--help"], env={"COLUMNS": "200"}).output
+    assert "--out" in help_text and "Folder the site is rebuilt into." in help_text

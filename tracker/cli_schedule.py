@@ -10,6 +10,7 @@ import logging
 import signal
 import sys
 import threading
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -50,9 +51,12 @@ _handler: logging.Handler | None = None
 def _setup_logging() -> None:
     """Log lines to stderr for the daemon (once per process, however often it is called)."""
     global _handler
-    for name in ("tracker", "apscheduler"):
+    # APScheduler's own INFO lines repeat ours ("Adding job tentatively" per watch) and
+    # say "executed successfully" after a watch that failed: only its warnings show.
+    levels = {"tracker": logging.INFO, "apscheduler": logging.WARNING}
+    for name, level in levels.items():
         logger = logging.getLogger(name)
-        logger.setLevel(logging.INFO)
+        logger.setLevel(level)
         if _handler is not None:
             logger.removeHandler(_handler)
     _handler = logging.StreamHandler(sys.stderr)
@@ -85,6 +89,12 @@ def schedule_cmd(
             "over (this one is taken to have crashed)."
         ),
     ] = 120.0,
+    out: Annotated[Path, typer.Option("--out", help="Folder the site is rebuilt into.")] = Path(
+        "site"
+    ),
+    snapshots: Annotated[
+        Path, typer.Option("--snapshots", help="Folder of the content-addressed snapshot store.")
+    ] = Path("data") / "snapshots",
 ) -> None:
     """Run every watch on its schedule until SIGTERM/SIGINT (then finish, commit, exit 0).
 
@@ -96,7 +106,7 @@ def schedule_cmd(
 
     _setup_logging()
     engine = open_db(db)
-    bundle = load_jobs(jobs, engine)
+    bundle = load_jobs(jobs, engine, site_dir=out, snapshot_dir=snapshots)
     settings = ScheduleSettings(
         jitter_seconds=jitter,
         max_workers=workers,

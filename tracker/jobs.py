@@ -4,6 +4,7 @@ pipeline (tracker.cycle, claims.verify, tracker.website, tracker.notify)."""
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -67,14 +68,19 @@ def default_jobs(
     return Jobs(run_watch=run_watch, rebuild_site=rebuild_site, drain_outbox=drain_outbox)
 
 
-def load_jobs(spec: str, engine: Engine) -> Jobs:
-    """``module:factory`` -> ``factory(engine)`` returning :class:`Jobs` (ConfigError otherwise)."""
+def load_jobs(spec: str, engine: Engine, **options: Any) -> Jobs:
+    """``module:factory`` -> ``factory(engine, **options)`` returning :class:`Jobs`
+    (ConfigError otherwise). Only the ``options`` the factory's signature names are
+    passed (e.g. ``site_dir``, ``snapshot_dir`` of :func:`default_jobs`), so a factory
+    taking just the engine still works."""
     module_name, _, attr = spec.partition(":")
     try:
         factory = getattr(importlib.import_module(module_name), attr or "jobs")
     except (ImportError, AttributeError) as exc:
         raise ConfigError(f"--jobs {spec!r}: {exc}") from None
-    jobs = factory(engine)
+    params = inspect.signature(factory).parameters
+    takes_all = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+    jobs = factory(engine, **{k: v for k, v in options.items() if takes_all or k in params})
     if not isinstance(jobs, Jobs):
         raise ConfigError(
             f"--jobs {spec!r} returned {type(jobs).__name__}, not tracker.schedule.Jobs"
