@@ -84,30 +84,37 @@ def _copy_data(tmp_path: Path) -> Path:
     return dst
 
 
-def test_malformed_value_names_file_line_field_and_writes_nothing(tmp_path, engine):
-    load_curated(engine, DATA)
+def _claims_stored(engine) -> int:  # type: ignore[no-untyped-def]
     with Session(engine) as s:
-        before = s.exec(select(func.count()).select_from(models.Claim)).one()
-    data = _copy_data(tmp_path)
-    path = data / "claims" / "report-k31-launch.toml"
-    lines = path.read_text().splitlines()
+        return s.exec(select(func.count()).select_from(models.Claim)).one()
+
+
+def _stored_and_a_copy(engine, tmp_path: Path) -> tuple[int, Path, list[str]]:  # type: ignore[no-untyped-def]
+    """Load the real data, then copy it: (claims stored, the launch report's path in the
+    copy, its lines) for a test to break and reload."""
+    load_curated(engine, DATA)
+    path = _copy_data(tmp_path) / "claims" / "report-k31-launch.toml"
+    return _claims_stored(engine), path, path.read_text().splitlines()
+
+
+def test_malformed_value_names_file_line_field_and_writes_nothing(tmp_path, engine):
+    before, path, lines = _stored_and_a_copy(engine, tmp_path)
     idx = next(i for i, ln in enumerate(lines) if ln == 'value = "104B"')
     lines[idx] = 'value = "104 bilhões"'
     path.write_text("\n".join(lines) + "\n")
     # A new claim in another file must not be stored either.
-    extra = data / "claims" / "aaa-new.toml"
+    extra = path.parent / "aaa-new.toml"
     extra.write_text(
         '[source]\nkey = "aaa-new"\ntitle = "t"\n[[claim]]\nsubject = "kimi-k3"\n'
         'attribute = "context_window"\nvalue = "2M"\n'
     )
     with pytest.raises(DataFileError) as err:
-        load_curated(engine, data)
+        load_curated(engine, path.parent.parent)
     assert err.value.path == str(path)
     assert err.value.line == idx + 1
     assert err.value.field == "claim[1].value"
     assert str(err.value).startswith(f"{path}:{idx + 1}: claim[1].value: ")
-    with Session(engine) as s:
-        assert s.exec(select(func.count()).select_from(models.Claim)).one() == before
+    assert _claims_stored(engine) == before
 
 
 def test_toml_syntax_error_names_line(tmp_path):
@@ -187,22 +194,16 @@ def test_impossible_values_are_refused(tmp_path, old, new, field, message):
 def test_misspelled_claim_key_is_refused_at_its_line_not_ignored(tmp_path, engine):
     """`qualifers` for `qualifiers` used to load the claim without its benchmark version,
     so the Terminal-Bench 3.0 / 4.0 discrepancy silently vanished (fresh-user trial)."""
-    load_curated(engine, DATA)
-    with Session(engine) as s:
-        before = s.exec(select(func.count()).select_from(models.Claim)).one()
-    data = _copy_data(tmp_path)
-    path = data / "claims" / "report-k31-launch.toml"
-    lines = path.read_text().splitlines()
+    before, path, lines = _stored_and_a_copy(engine, tmp_path)
     idx = next(i for i, ln in enumerate(lines) if ln.startswith("qualifiers ="))
     lines[idx] = lines[idx].replace("qualifiers", "qualifers")
     path.write_text("\n".join(lines) + "\n")
     with pytest.raises(DataFileError) as err:
-        load_curated(engine, data)
+        load_curated(engine, path.parent.parent)
     n = sum(ln == "[[claim]]" for ln in lines[:idx]) - 1  # the claim that line belongs to
     assert (err.value.line, err.value.field) == (idx + 1, f"claim[{n}].qualifers")
     assert err.value.message == "unknown key (did you mean 'qualifiers'?)"
-    with Session(engine) as s:
-        assert s.exec(select(func.count()).select_from(models.Claim)).one() == before
+    assert _claims_stored(engine) == before
 
 
 @pytest.mark.parametrize(
