@@ -22,7 +22,6 @@ from tracker.cli_common import (
     console,
     friendly_errors,
     open_db,
-    plural,
     print_json,
     print_table,
     whole_word_widths,
@@ -215,14 +214,10 @@ def narrow_watch_table(watches: list[dict], now: dt.datetime) -> Table:
 
 
 def state_text(w: dict) -> str:
-    """A watch's state with its run of failures: a watch turns ``failing`` only after
-    several in a row, and "ok" beside an error read as a contradiction."""
-    n = w.get("consecutive_failures") or 0
-    if n and w["state"] != "failing":
-        return f"{w['state']} ({plural(n, 'failure')} in a row)"
-    if n:
-        return f"{w['state']} ({n} in a row)"
-    return str(w["state"])
+    """A watch row's state with its run of failures (:func:`tracker.eventtext.watch_state_text`)."""
+    from tracker.eventtext import watch_state_text
+
+    return watch_state_text(str(w["state"]), w.get("consecutive_failures") or 0)
 
 
 def register(app: typer.Typer) -> None:

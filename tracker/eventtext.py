@@ -1,7 +1,7 @@
 """Event rows to human text: what changed, from what to what (site, feeds, alerts).
 
-Also the UTC helpers every output uses: SQLite hands datetimes back naive, and the
-application only ever writes UTC, so naive means UTC.
+Also the UTC helpers every output uses (SQLite hands datetimes back naive, and the
+application only ever writes UTC, so naive means UTC) and a watch's health in words.
 """
 
 from __future__ import annotations
@@ -69,3 +69,15 @@ def describe_change(event: Event) -> str:
     if parts:
         return f"{what}: {'; '.join(parts)}" if what else "; ".join(parts)
     return event.title
+
+
+def watch_state_text(state: str, failures: int) -> str:
+    """A watch's state with its run of failures, as ``tracker watches`` and the site's
+    watches page show it: ``ok (2 failures in a row)``, ``failing (4 in a row)``, ``ok``.
+    A watch turns ``failing`` only after several failures in a row, and a bare "ok"
+    beside an error or a failure time read as a contradiction."""
+    if not failures:
+        return state
+    if state != "failing":
+        return f"{state} ({failures} failure{'' if failures == 1 else 's'} in a row)"
+    return f"{state} ({failures} in a row)"

@@ -202,15 +202,10 @@ class WatchView:
 
     @property
     def state_text(self) -> str:
-        """The state with a run of failures, as ``tracker watches`` shows it: a watch
-        turns ``failing`` only after several in a row, and a bare "ok" beside a failure
-        time read as a contradiction: ``ok (2 failures in a row)``."""
-        n = self.consecutive_failures
-        if not n:
-            return self.state
-        if self.state != "failing":
-            return f"{self.state} ({n} failure{'' if n == 1 else 's'} in a row)"
-        return f"{self.state} ({n} in a row)"
+        """The state with its run of failures (:func:`tracker.eventtext.watch_state_text`)."""
+        from tracker.eventtext import watch_state_text
+
+        return watch_state_text(self.state, self.consecutive_failures)
 
 
 @dataclass(slots=True)
