@@ -137,6 +137,13 @@ def _str_list(f: DataFile, table: str, i: int, entry: dict[str, Any], name: str)
     return tuple(val)
 
 
+def _unique(f: DataFile, table: str, i: int, name: str, value: str, earlier: list[str]) -> None:
+    """Raise at ``[[table]]`` number ``i`` when an earlier entry has the same ``name``."""
+    if value in earlier:
+        first = f.line_of(table, earlier.index(value), name)
+        raise f.error(table, i, name, f"duplicate {name} {value!r} (first at line {first})")
+
+
 def _read_subjects(f: DataFile) -> list[SubjectSpec]:
     out = []
     for i, entry in enumerate(f.data.get("subject", [])):
@@ -144,6 +151,7 @@ def _read_subjects(f: DataFile) -> list[SubjectSpec]:
         slug = _req_str(f, "subject", i, entry, "slug")
         if not SLUG_RE.match(slug):
             raise f.error("subject", i, "slug", f"{slug!r} is not a lower-case slug")
+        _unique(f, "subject", i, "slug", slug, [s.slug for s in out])
         ids_raw = entry.get("ids", {})
         if not isinstance(ids_raw, dict):
             raise f.error("subject", i, "ids", "expected a table of namespace = [ids]")
@@ -173,6 +181,7 @@ def _read_watches(f: DataFile, known_adapters: set[str] | None) -> list[WatchSpe
     for i, entry in enumerate(f.data.get("watch", [])):
         f.check_keys(entry, datafile.WATCH, f"watch[{i}]", f.line_of("watch", i))
         name = _req_str(f, "watch", i, entry, "name")
+        _unique(f, "watch", i, "name", name, [w.name for w in out])
         adapter = _req_str(f, "watch", i, entry, "adapter")
         if known_adapters is not None and adapter not in known_adapters:
             raise f.error(
@@ -334,16 +343,4 @@ def load_data(data_dir: Path | str, *, known_adapters: Iterable[str] | None = No
                     "claim", i, "subject", f"unknown subject {c.subject!r}; known: {sorted(slugs)}"
                 )
         data.claims.extend(claims)
-    seen: set[str] = set()
-    for s in data.subjects:
-        if s.slug in seen:
-            raise DataFileError(subj_path, None, "subject.slug", f"duplicate slug {s.slug!r}")
-        seen.add(s.slug)
-    names: dict[str, str] = {}
-    for w in data.watches:
-        if w.name in names:
-            raise DataFileError(
-                watch_path, None, "watch.name", f"duplicate watch {w.name!r} ({w.origin})"
-            )
-        names[w.name] = w.origin
     return data

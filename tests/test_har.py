@@ -138,3 +138,21 @@ def test_percent_encoded_query_in_the_har_matches_the_request(tmp_path):
     assert json.loads(got.body)["safetensors"]["total"] == 235093634560
     with pytest.raises(NotRecorded):
         fetch(client, "https://huggingface.co/api/models/Qwen/Qwen3-235B-A22B?expand[]=config")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"entries": []}', "not a HAR file: no log.entries list (HAR 1.2, "),
+        ('{"log": 3}', "not a HAR file: no log.entries list (HAR 1.2, "),
+        ("{not json", "not a readable HAR file (Expecting property name"),
+    ],
+)
+def test_a_file_that_is_not_har_says_what_is_missing(tmp_path, text, message):
+    from tracker.errors import ConfigError
+
+    path = tmp_path / "x.har"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as err:
+        HarReplayTransport(path)
+    assert str(err.value).startswith(f"{path}: {message}")

@@ -227,3 +227,23 @@ def test_unknown_keys_are_refused_in_every_file(tmp_path, file, text, line, fiel
         load_data(data)
     assert (err.value.path, err.value.line) == (str(data / file), line)
     assert (err.value.field, err.value.message) == (field, message)
+
+
+@pytest.mark.parametrize(
+    ("file", "text", "line", "field", "message"),
+    [
+        ("subjects.toml", '[[subject]]\nslug = "a"\nname = "A"\n\n[[subject]]\nslug = "a"\nname = "B"\n',
+         6, "subject[1].slug", "duplicate slug 'a' (first at line 2)"),
+        ("watches.toml", '[[watch]]\nname = "w"\nadapter = "html_page"\nurl = "https://a.example/"\n'
+         '[[watch]]\nname = "w"\nadapter = "html_page"\nurl = "https://b.example/"\n',
+         6, "watch[1].name", "duplicate name 'w' (first at line 2)"),
+    ],
+)  # fmt: skip
+def test_a_duplicate_names_both_lines(tmp_path, file, text, line, field, message):
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / file).write_text(text)
+    with pytest.raises(DataFileError) as err:
+        load_data(data)
+    assert (err.value.path, err.value.line) == (str(data / file), line)
+    assert (err.value.field, err.value.message) == (field, message)

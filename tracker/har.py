@@ -100,7 +100,12 @@ class HarReplayTransport(httpx.BaseTransport):
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
             entries = data["log"]["entries"]
-        except (OSError, ValueError, KeyError, TypeError) as exc:
+        except (KeyError, TypeError) as exc:  # JSON, but not HAR 1.2's shape
+            raise ConfigError(
+                f"{self.path}: not a HAR file: no log.entries list (HAR 1.2, "
+                "http://www.softwareishard.com/blog/har-12-spec/)"
+            ) from exc
+        except (OSError, ValueError) as exc:
             raise ConfigError(f"{self.path}: not a readable HAR file ({exc})") from exc
         self._entries: dict[tuple[str, str], list[_Recorded]] = {}
         self._urls: list[str] = []
