@@ -105,13 +105,20 @@ def dismiss_discrepancy(
     session: Session, discrepancy_id: int, note: str, *, now: dt.datetime | None = None
 ) -> Discrepancy:
     """A reviewer dismisses a discrepancy with a note (required); commits. The state stays
-    ``dismissed`` on later runs. Raises :class:`ReviewError` for an unknown id or empty note."""
+    ``dismissed`` on later runs. Dismissing it again adds the note, dated, after the
+    earlier one (``first note | 2026-11-30: second note``) and keeps the first dismissal's
+    time: a reviewer's reason is never overwritten. Raises :class:`ReviewError` for an
+    unknown id or empty note."""
     row = session.get(Discrepancy, discrepancy_id)
     if row is None:
         raise ReviewError(f"no discrepancy with id {discrepancy_id}")
     if not note.strip():
         raise ReviewError("a dismissal needs a note saying why")
-    row.state, row.note, row.closed_at = "dismissed", note.strip(), now or utcnow()
+    now = now or utcnow()
+    if row.state == "dismissed" and row.note:
+        row.note = f"{row.note} | {now:%Y-%m-%d}: {note.strip()}"
+    else:
+        row.state, row.note, row.closed_at = "dismissed", note.strip(), now
     session.add(row)
     session.commit()
     session.refresh(row)

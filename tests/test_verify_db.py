@@ -16,6 +16,7 @@ from claims.models import (
     Subject,
     Verdict,
     Watch,
+    as_utc,
 )
 from claims.review import ReviewError, dismiss_discrepancy, list_discrepancies
 from claims.values import boolean_value, quantity
@@ -333,3 +334,22 @@ def test_event_titles_name_subject_label_qualifiers_and_source(demo):
             "Kimi K3.1 Pro: Benchmark score 65.7% [benchmark: Terminal-Bench, version: 3.0] "
             "(Moonshot AI via “Article B”) is now unverified (was disputed)",
         ]
+
+
+def test_a_second_dismissal_adds_its_note_and_keeps_the_first(demo):
+    """A second `review N --dismiss` replaced the first reviewer's note (fresh-user trial)."""
+    engine, _c, _o = demo
+    with Session(engine) as s:
+        verify_all(s, now=NOW)
+        tb = s.exec(
+            select(Discrepancy).where(Discrepancy.rule == "same_value_different_version")
+        ).one()
+        dismiss_discrepancy(s, tb.id, "article B misread it", now=NOW)
+        later = NOW + dt.timedelta(days=2)
+        dismiss_discrepancy(s, tb.id, "confirmed with the lab", now=later)
+        s.refresh(tb)
+        assert (tb.state, tb.note) == (
+            "dismissed",
+            f"article B misread it | {later:%Y-%m-%d}: confirmed with the lab",
+        )
+        assert as_utc(tb.closed_at) == NOW  # the first dismissal's time
