@@ -71,11 +71,18 @@ def test_alerts_send_without_any_subscription_is_an_error(engine, tmp_path, monk
     populate(engine)
     monkeypatch.delenv("TRACKER_APPRISE_URLS", raising=False)
     db = engine.url.database
-    absent = tmp_path / "none.toml"
+    monkeypatch.chdir(tmp_path)  # no data/subscriptions.toml here
+    result = runner.invoke(app, ["alerts", "send", "--db", str(db)])
+    assert (result.exit_code, result.output) == (
+        1,
+        "error: no subscriptions: set TRACKER_APPRISE_URLS or write data/subscriptions.toml "
+        "(docs/alerts.md)\n",
+    )
+    absent = tmp_path / "nope.toml"  # a mistyped --config is not "no subscriptions"
     result = runner.invoke(app, ["alerts", "send", "--db", str(db), "--config", str(absent)])
     assert (result.exit_code, result.output) == (
         1,
-        "error: no subscriptions: set TRACKER_APPRISE_URLS or write a config file\n",
+        f"error: {absent}: no such subscriptions file\n",
     )
 
 

@@ -231,6 +231,14 @@ def test_subscriptions_file_and_env(tmp_path: Path):
         ConfigError, match=r"subscription 'x': field 'kinds': 'watch_failing' is an operator kind"
     ):
         load_subscriptions(path, env={})
+    path.write_text('[[subscription]]\nname = "x"\nurl = "json://h/"\nsubject = ["a"]\n')
+    with pytest.raises(ConfigError) as err:
+        load_subscriptions(path, env={})
+    assert str(err.value) == (
+        f"{path}: subscription #1: unknown field 'subject' (did you mean 'subjects'?)"
+    )
+    with pytest.raises(ConfigError, match="no such subscriptions file"):
+        load_subscriptions(tmp_path / "nope.toml", env={})
 
 
 def test_concurrent_drain_never_sends_twice(engine):
@@ -392,7 +400,7 @@ def test_a_new_subscriptions_silence_about_older_events_is_explained(engine):
     first = drain(engine, subs, now=NOW, sender=sender, base_url=BASE)
     assert (first.planned, first.too_old, sent) == (0, 3, [])
     assert first.summary().endswith(
-        "; 3 older event(s) not sent: a new subscription gets only the last 48 h"
+        "; 3 older events not sent: a new subscription gets only the last 48 h"
     )
     assert first.to_dict()["too_old"] == 3
     wide = drain(engine, subs, now=NOW, sender=sender, **OPTS)  # a 60-day backlog

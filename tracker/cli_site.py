@@ -131,7 +131,10 @@ def alerts_send(
     try:
         subs = load_subscriptions(config)
         if not subs:
-            raise NotifyError("no subscriptions: set TRACKER_APPRISE_URLS or write a config file")
+            raise NotifyError(
+                "no subscriptions: set TRACKER_APPRISE_URLS or write data/subscriptions.toml "
+                "(docs/alerts.md)"
+            )
         report = drain(open_db(db), subs, base_url=site_url)
     except TrackerError as exc:
         raise _fail(exc) from None

@@ -98,8 +98,8 @@ class DrainReport:
         if self.too_old:
             hours = round(self.backlog.total_seconds() / 3600)
             line += (
-                f"; {self.too_old} older event(s) not sent: a new subscription gets only "
-                f"the last {hours} h"
+                f"; {self.too_old} older event{'' if self.too_old == 1 else 's'} not sent: "
+                f"a new subscription gets only the last {hours} h"
             )
         return line
 

@@ -16,6 +16,7 @@ subscription per URL, named ``env-1``, ``env-2``, ... with no filter.
 
 from __future__ import annotations
 
+import difflib
 import os
 import tomllib
 from collections.abc import Mapping
@@ -58,13 +59,17 @@ class Subscription:
 def load_subscriptions(
     path: Path | None = None, env: Mapping[str, str] | None = None
 ) -> list[Subscription]:
-    """Read the config file (missing file: none) and the environment variable.
+    """Read the config file and the environment variable. ``path`` None reads
+    ``data/subscriptions.toml`` when it exists; a ``path`` given that does not exist is
+    an error (a mistyped ``--config`` must not read as "no subscriptions").
 
     Raises :class:`ConfigError` naming the file, the entry and the field for an unknown
-    key, an unknown kind, an operator kind on a subscriber subscription (or the reverse),
-    a missing url, or a duplicate name.
+    key (with the nearest known one), an unknown kind, an operator kind on a subscriber
+    subscription (or the reverse), a missing url, or a duplicate name.
     """
     env = os.environ if env is None else env
+    if path is not None and not path.is_file():
+        raise ConfigError(f"{path}: no such subscriptions file")
     path = path or DEFAULT_PATH
     subs: list[Subscription] = []
     if path.is_file():
@@ -88,9 +93,11 @@ def _entry(path: Path, i: int, entry: object) -> Subscription:
     where = f"{path}: subscription #{i}"
     if not isinstance(entry, dict):
         raise ConfigError(f"{where}: expected a table")
-    unknown = set(entry) - _KEYS
+    unknown = sorted(set(entry) - _KEYS)
     if unknown:
-        raise ConfigError(f"{where}: unknown field {sorted(unknown)[0]!r}")
+        near = difflib.get_close_matches(unknown[0], sorted(_KEYS), n=1, cutoff=0.75)
+        hint = f" (did you mean {near[0]!r}?)" if near else f"; known: {', '.join(sorted(_KEYS))}"
+        raise ConfigError(f"{where}: unknown field {unknown[0]!r}{hint}")
     name, url = entry.get("name"), entry.get("url")
     if not isinstance(name, str) or not name:
         raise ConfigError(f"{where}: field 'name' is required")
