@@ -4,6 +4,7 @@ import` (idempotent), plus the article reader."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import httpx
@@ -338,3 +339,30 @@ def test_import_refuses_a_missing_database(tmp_path):
         f"error: database {db} does not exist; run `tracker demo` or `tracker load` first\n",
     )
     assert not db.exists()
+
+
+def test_extract_on_an_80_column_terminal_stacks_candidates_whole(tmp_path, monkeypatch):
+    """Seven columns cannot fit 80 characters without cutting words ("trilli|on"): each
+    candidate is a block of named fields instead (fresh-user trial)."""
+    import io
+
+    from rich.console import Console
+
+    f = tmp_path / "a.txt"
+    f.write_text(REPEATS, encoding="utf-8")
+    out = io.StringIO()
+    narrow = Console(file=out, width=80, force_terminal=True, color_system=None)
+    monkeypatch.setattr(cli_claims, "console", narrow)
+    r = _extract(str(f), "--lang", "pt-BR", "--published", "2026-10-27")
+    assert r.exit_code == 0, r.output
+    lines = out.getvalue().splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert [line.rstrip() for line in lines[1:6]] == [
+        "1. kimi-k3.1-pro  total_params  2.8T params",
+        "   as written “2,8 trilhões” at 24",
+        "2. kimi-k3.1-pro  benchmark_score  65.7%",
+        "   as written “65,7%” at 127; claimant: Moonshot AI; qualifiers:",
+        "benchmark=Terminal-Bench, version=4.0",  # wrapped between words
+    ]
+    blocks = [line for line in lines if re.match(r"\d+\. ", line)]
+    assert lines[-1] == f"{len(blocks)} candidates; 1 warning printed before this table (stderr)"

@@ -17,7 +17,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.table import Table
 
-from tracker.cli_common import TrackerTyper, open_db, plural, print_table
+from tracker.cli_common import (
+    TrackerTyper,
+    console,
+    open_db,
+    plural,
+    print_table,
+    whole_word_widths,
+)
 from tracker.errors import ConfigError, TrackerError
 
 if TYPE_CHECKING:
@@ -183,7 +190,26 @@ def extract_cmd(
             c.text,
             str(c.start),
         )
-    print_table(table)
+    if console.is_terminal and whole_word_widths(table, console.width) is None:
+        _print_stacked(table, article.title or str(source), caption)
+    else:
+        print_table(table)
+
+
+def _print_stacked(table: Table, title: str, caption: str) -> None:
+    """The candidates one block each, for a terminal too narrow for the table's seven
+    columns without breaking words (an 80-column one): the same fields, named."""
+    columns = [[str(cell) for cell in col.cells] for col in table.columns]
+    console.print(title, style="italic", markup=False)
+    for i, (subj, attr, quals, value, claimant, text, at) in enumerate(
+        zip(*columns, strict=True), 1
+    ):
+        console.print(f"{i}. {subj}  {attr}  {value}", highlight=False, markup=False)
+        extra = [f"as written “{text}” at {at}"]
+        extra += [f"claimant: {claimant}"] if claimant else []
+        extra += [f"qualifiers: {quals}"] if quals else []
+        console.print("   " + "; ".join(extra), highlight=False, markup=False)
+    console.print(caption, style="italic")
 
 
 @claims_app.command("import")
