@@ -36,15 +36,21 @@ CLAIM = frozenset(
 PUBLISHED_PRECISIONS = ("day", "month", "estimated")
 
 
-def unknown_key(entry: Mapping[str, Any], allowed: Iterable[str]) -> tuple[str, str] | None:
-    """The first key of ``entry`` not in ``allowed``, with a hint: ``(key, "did you mean
-    'x'?")`` for a near miss, else ``(key, "known: a, b, ...")``; None when all are known."""
+def nearest(name: str, allowed: Iterable[str]) -> str:
+    """A hint for a name not in ``allowed``: ``did you mean 'x'?`` for a near miss
+    (difflib ratio >= 0.75), else ``known: a, b, ...``."""
     known = sorted(allowed)
+    near = difflib.get_close_matches(name, known, n=1, cutoff=0.75)
+    return f"did you mean {near[0]!r}?" if near else "known: " + ", ".join(known)
+
+
+def unknown_key(entry: Mapping[str, Any], allowed: Iterable[str]) -> tuple[str, str] | None:
+    """The first key of ``entry`` not in ``allowed`` with :func:`nearest`'s hint; None
+    when all are known."""
+    known = set(allowed)
     for key in entry:
-        if key in known:
-            continue
-        near = difflib.get_close_matches(key, known, n=1, cutoff=0.75)
-        return key, (f"did you mean {near[0]!r}?" if near else "known: " + ", ".join(known))
+        if key not in known:
+            return key, nearest(key, known)
     return None
 
 
@@ -103,6 +109,11 @@ class DataFile:
             own = next((n for n, text in rows if pat.match(text)), None)
             name = f"{where}.{key}" if where else key
             raise DataFileError(self.path, own or line, name, f"unknown key ({hint})")
+
+    def line_of_key(self, name: str) -> int | None:
+        """1-based line of the first ``name = ...`` in the file (a ``[source]`` key)."""
+        pat = re.compile(rf"^\s*{re.escape(name)}\s*=")
+        return next((i + 1 for i, ln in enumerate(self.lines) if pat.match(ln)), None)
 
     def error(self, table: str, index: int, field_name: str, message: str) -> DataFileError:
         return DataFileError(

@@ -213,9 +213,7 @@ def _read_source_file(f: DataFile) -> tuple[SourceSpec, list[ClaimSpec]]:
         raise DataFileError(f.path, None, "source", "missing [source] table")
 
     def s_err(name: str, msg: str) -> DataFileError:
-        pat = re.compile(rf"^\s*{re.escape(name)}\s*=")
-        line = next((i + 1 for i, ln in enumerate(f.lines) if pat.match(ln)), None)
-        return DataFileError(f.path, line, f"source.{name}", msg)
+        return DataFileError(f.path, f.line_of_key(name), f"source.{name}", msg)
 
     f.check_keys(src, datafile.SOURCE, "source", None)
     key = src.get("key")
@@ -226,7 +224,7 @@ def _read_source_file(f: DataFile) -> tuple[SourceSpec, list[ClaimSpec]]:
         raise s_err("title", "required text")
     kind = src.get("kind", "press")
     if kind not in SOURCE_KINDS:
-        raise s_err("kind", f"{kind!r} is not one of {SOURCE_KINDS}")
+        raise s_err("kind", f"{kind!r} is not one of {', '.join(SOURCE_KINDS)}")
     published = src.get("published")
     if published is not None and not _is_iso_date(str(published)):
         raise s_err("published", f"{published!r} is not a real ISO date (YYYY-MM-DD or YYYY-MM)")
@@ -234,7 +232,7 @@ def _read_source_file(f: DataFile) -> tuple[SourceSpec, list[ClaimSpec]]:
         if src.get(name) is not None and not isinstance(src[name], str):
             raise s_err(name, f"expected text, got {type(src[name]).__name__}")
     if src.get("published_precision") not in (None, *datafile.PUBLISHED_PRECISIONS):
-        raise s_err("published_precision", f"not one of {datafile.PUBLISHED_PRECISIONS}")
+        raise s_err("published_precision", f"not one of {', '.join(datafile.PUBLISHED_PRECISIONS)}")
     source = SourceSpec(
         key=key,
         title=title,
@@ -252,14 +250,18 @@ def _read_source_file(f: DataFile) -> tuple[SourceSpec, list[ClaimSpec]]:
         subject = _req_str(f, "claim", i, entry, "subject")
         attribute = _req_str(f, "claim", i, entry, "attribute")
         if attribute not in ATTRIBUTES:
-            raise f.error("claim", i, "attribute", f"unknown attribute {attribute!r}")
+            hint = datafile.nearest(attribute, ATTRIBUTES)
+            raise f.error("claim", i, "attribute", f"unknown attribute {attribute!r} ({hint})")
         quals = entry.get("qualifiers", {})
         if not isinstance(quals, dict) or not all(isinstance(v, str) for v in quals.values()):
             raise f.error("claim", i, "qualifiers", "expected a table of text values")
         for q in quals:
             if q not in QUALIFIERS:
                 raise f.error(
-                    "claim", i, "qualifiers", f"unknown qualifier {q!r}; known: {QUALIFIERS}"
+                    "claim",
+                    i,
+                    "qualifiers",
+                    f"unknown qualifier {q!r} ({datafile.nearest(q, QUALIFIERS)})",
                 )
         if "value" not in entry:
             raise f.error("claim", i, "value", "required")
@@ -332,7 +334,10 @@ def load_data(data_dir: Path | str, *, known_adapters: Iterable[str] | None = No
         source, claims = _read_source_file(f)
         if source.key in claim_files:
             raise DataFileError(
-                path, None, "source.key", f"{source.key!r} also used in {claim_files[source.key]}"
+                path,
+                f.line_of_key("key"),
+                "source.key",
+                f"{source.key!r} also used in {claim_files[source.key]}",
             )
         claim_files[source.key] = path
         data.sources.append(source)

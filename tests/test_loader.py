@@ -216,7 +216,7 @@ def test_misspelled_claim_key_is_refused_at_its_line_not_ignored(tmp_path, engin
          "source.colour", "unknown key (known: key, kind, language, published, "
          "published_precision, publisher, seed, title, url)"),
         ("claims/zz.toml", '[source]\nkey = "zz"\ntitle = "t"\npublished_precision = "week"\n',
-         4, "source.published_precision", "not one of ('day', 'month', 'estimated')"),
+         4, "source.published_precision", "not one of day, month, estimated"),
     ],
 )  # fmt: skip
 def test_unknown_keys_are_refused_in_every_file(tmp_path, file, text, line, field, message):
@@ -247,3 +247,29 @@ def test_a_duplicate_names_both_lines(tmp_path, file, text, line, field, message
         load_data(data)
     assert (err.value.path, err.value.line) == (str(data / file), line)
     assert (err.value.field, err.value.message) == (field, message)
+
+
+def test_near_misses_are_named_and_a_duplicate_source_key_has_its_line(tmp_path):
+    data = tmp_path / "data"
+    (data / "claims").mkdir(parents=True)
+    (data / "subjects.toml").write_text('[[subject]]\nslug = "a"\nname = "A"\n')
+    bad = data / "claims" / "a.toml"
+    bad.write_text(
+        '[source]\nkey = "s"\ntitle = "t"\n[[claim]]\nsubject = "a"\n'
+        'attribute = "total_param"\nvalue = "3T"\n'
+    )
+    with pytest.raises(DataFileError) as err:
+        load_data(data)
+    assert (err.value.line, err.value.message) == (
+        6,
+        "unknown attribute 'total_param' (did you mean 'total_params'?)",
+    )
+    bad.write_text('[source]\nkey = "s"\ntitle = "t"\n')
+    (data / "claims" / "b.toml").write_text('# copy\n[source]\nkey = "s"\ntitle = "u"\n')
+    with pytest.raises(DataFileError) as err:
+        load_data(data)
+    assert (err.value.path, err.value.line, err.value.message) == (
+        str(data / "claims" / "b.toml"),
+        3,
+        f"'s' also used in {bad}",
+    )
