@@ -4,6 +4,9 @@ Idempotent upserts: subjects by slug, sources by key, watches by name, claims by
 content key; the caller commits (one transaction for the whole load). A claim stored for
 one of the data's sources that the data no longer states is reported, and removed only
 when asked (``prune``): a source's claims may also come from ``tracker claims import``.
+Likewise a stored watch the data no longer defines is reported, and retired (state
+``retired``: never checked or scheduled again, its history kept) only with ``prune``;
+defined again, it is brought back.
 """
 
 from __future__ import annotations
@@ -16,13 +19,16 @@ from sqlmodel import Session, select
 from claims import models
 from claims.loader import CuratedData
 
+RETIRED = "retired"  # a watch's state once its data file no longer defines it
+
 
 @dataclass
 class LoadReport:
     """What a load stored. ``claims_stale``: claims stored for one of the data folder's
     sources that its files no longer state (a corrected or deleted claim), each as
     ``{"id", "source", "subject", "attribute", "value"}``; ``claims_removed`` of them were
-    removed (``prune``)."""
+    removed (``prune``). ``watches_stale``: names of stored watches the data no longer
+    defines (still checked unless retired); ``watches_retired`` of them were retired."""
 
     subjects: int = 0
     sources: int = 0
@@ -31,6 +37,8 @@ class LoadReport:
     watches: int = 0
     claims_stale: list[dict[str, Any]] = field(default_factory=list)
     claims_removed: int = 0
+    watches_stale: list[str] = field(default_factory=list)
+    watches_retired: int = 0
 
 
 def store(session: Session, data: CuratedData, *, prune: bool = False) -> LoadReport:
@@ -74,8 +82,11 @@ def store(session: Session, data: CuratedData, *, prune: bool = False) -> LoadRe
             row_w = models.Watch(name=w.name, adapter=w.adapter, url=w.url)
         row_w.adapter, row_w.url, row_w.interval_minutes = w.adapter, w.url, w.interval_minutes
         row_w.params_json = models.dumps(w.params)
+        if row_w.state == RETIRED:  # defined again: checked again, from a clean slate
+            row_w.state, row_w.consecutive_failures, row_w.failing_since = "new", 0, None
         session.add(row_w)
         report.watches += 1
+    _stale_watches(session, report, {w.name for w in data.watches}, prune)
     source_ids: dict[str, int] = {}
     for s in data.sources:
         row_s = session.exec(select(models.Source).where(models.Source.key == s.key)).first()
@@ -121,6 +132,18 @@ def store(session: Session, data: CuratedData, *, prune: bool = False) -> LoadRe
         report.claims_added += 1
     _stale_claims(session, report, source_ids, keys, prune)
     return report
+
+
+def _stale_watches(session: Session, report: LoadReport, defined: set[str], prune: bool) -> None:
+    live = select(models.Watch).where(models.Watch.state != RETIRED).order_by(models.Watch.name)
+    for row in session.exec(live).all():
+        if row.name in defined:
+            continue
+        report.watches_stale.append(row.name)
+        if prune:
+            row.state = RETIRED
+            session.add(row)
+            report.watches_retired += 1
 
 
 def _stale_claims(

@@ -121,7 +121,7 @@ class Watch(SQLModel, table=True):
     url: str
     params_json: str = "{}"
     interval_minutes: int = 60
-    state: str = "new"  # new / ok / failing
+    state: str = "new"  # new / ok / failing / retired (no longer in the data files)
     consecutive_failures: int = 0
     last_run: dt.datetime | None = None
     last_success: dt.datetime | None = None

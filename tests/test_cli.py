@@ -335,3 +335,37 @@ def test_a_failed_watch_is_reported_once_by_check(tmp_path, monkeypatch):
     both = r.stdout + r.stderr
     assert both.count("openrouter-models") == 1
     assert "  failed  openrouter-models: not_recorded: " in r.stdout
+
+
+def test_a_watch_removed_from_watches_toml_is_listed_then_retired_with_prune(tmp_path):
+    """It kept running forever, and no command removed it (fresh-user trial)."""
+    import shutil
+
+    from sqlmodel import Session, select
+
+    from claims.db import make_engine
+    from claims.models import Watch
+
+    data = tmp_path / "data"
+    shutil.copytree(ROOT / "data", data, ignore=shutil.ignore_patterns("*.db*", "snapshots"))
+    db = str(tmp_path / "t.db")
+    assert _run("load", "--data", str(data), "--db", db)[0] == 0
+    text = (data / "watches.toml").read_text()
+    start = text.index('[[watch]]\nname = "litellm-prices"')
+    (data / "watches.toml").write_text(text[:start])  # the last watch deleted
+    code, out = _run("load", "--data", str(data), "--db", db)
+    assert code == 0
+    assert (
+        "warning: 1 stored watch no longer in watches.toml and still checked: litellm-prices; "
+        "`tracker load --prune` retires them (their history is kept)"
+    ) in " ".join(out.split())
+    code, out = _run("load", "--data", str(data), "--db", db, "--prune")
+    assert code == 0 and "retired 1 watch: litellm-prices" in out
+    snaps = str(tmp_path / "s")
+    code, out = _run("check", "--replay", str(DEMO_HAR), "--db", db, "--snapshots", snaps)
+    assert code == 0 and "checked 3 watches" in out and "litellm-prices" not in out
+    (data / "watches.toml").write_text(text)  # defined again: checked again
+    assert _run("load", "--data", str(data), "--db", db, "--prune")[0] == 0
+    with Session(make_engine(db)) as s:
+        w = s.exec(select(Watch).where(Watch.name == "litellm-prices")).one()
+        assert (w.state, w.consecutive_failures) == ("new", 0)

@@ -277,6 +277,13 @@ def test_watches_added_changed_and_removed_are_picked_up(engine, clock):
         s.commit()
     sched.sync_watches()
     assert sorted(j.id for j in sched.aps.get_jobs()) == [AFTER_CYCLE, "watch:a"]
+    with Session(engine) as s:  # `tracker load --prune` retires a watch its file dropped
+        a = s.exec(select(Watch).where(Watch.name == "a")).one()
+        a.state = "retired"
+        s.add(a)
+        s.commit()
+    sched.sync_watches()
+    assert sorted(j.id for j in sched.aps.get_jobs()) == [AFTER_CYCLE]
     sched.shutdown()
 
 

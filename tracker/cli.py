@@ -56,7 +56,9 @@ def load(
         typer.Option(
             "--prune",
             help="Remove stored claims of the data's sources that its files no longer state "
-            "(a corrected or deleted claim), with their verdicts; without it they are listed.",
+            "(a corrected or deleted claim), with their verdicts, and retire stored watches "
+            "watches.toml no longer defines (never checked again, history kept); without it "
+            "both are listed.",
         ),
     ] = False,
     json_out: JsonOpt = False,
@@ -95,6 +97,16 @@ def load(
         (console if prune else err_console).print(
             f"  {done} claim #{c['id']} ({c['source']}): {c['subject']} "
             f"{attribute_label(c['attribute'])} {c['value']}",
+            highlight=False,
+        )
+    stale = report.watches_stale
+    if stale and prune:
+        console.print(f"retired {plural(len(stale), 'watch', 'watches')}: {', '.join(stale)}")
+    elif stale:
+        err_console.print(
+            f"warning: {plural(len(stale), 'stored watch', 'stored watches')} no longer in "
+            f"watches.toml and still checked: {', '.join(stale)}; `tracker load --prune` "
+            "retires them (their history is kept)",
             highlight=False,
         )
 

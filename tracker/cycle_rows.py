@@ -29,7 +29,7 @@ class _AliasRow(NamedTuple):
 
 _WATCH_PAGE = (
     "SELECT id, name, adapter, url, params_json, etag, last_modified FROM watch "
-    "WHERE name > :after ORDER BY name LIMIT :n"
+    "WHERE name > :after AND state != 'retired' ORDER BY name LIMIT :n"
 )
 WATCH_NAMED = "SELECT id FROM watch WHERE name = :name"
 WATCH_PAGE_ROWS = 256

@@ -210,7 +210,8 @@ class Scheduler:
         aps = self.aps
         assert aps is not None
         with Session(self.engine) as session:
-            watches = list(session.exec(select(Watch).order_by(Watch.name)))
+            live = select(Watch).where(Watch.state != "retired").order_by(Watch.name)
+            watches = list(session.exec(live))
             states = {s.job_id: s for s in session.exec(select(ScheduleState))}
         now = self.clock()
         seen: set[str] = set()
