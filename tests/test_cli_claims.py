@@ -366,3 +366,28 @@ def test_extract_on_an_80_column_terminal_stacks_candidates_whole(tmp_path, monk
     ]
     blocks = [line for line in lines if re.match(r"\d+\. ", line)]
     assert lines[-1] == f"{len(blocks)} candidates; 1 warning printed before this table (stderr)"
+
+
+def test_import_refuses_a_source_that_a_data_file_defines(tmp_path):
+    """`tracker load` removes the claims a data file no longer states, so claims imported
+    into a source a data file defines would vanish at the next load: refused up front."""
+    data = tmp_path / "data"
+    (data / "claims").mkdir(parents=True)
+    subjects = data / "subjects.toml"
+    subjects.write_text(Path(SUBJECTS).read_text(encoding="utf-8"), encoding="utf-8")
+    defined = data / "claims" / "launch.toml"
+    defined.write_text('[source]\nkey = "launch"\ntitle = "Launch"\n', encoding="utf-8")
+    cands = tmp_path / "c.json"
+    cands.write_text("[]", encoding="utf-8")
+    db = tmp_path / "t.db"
+    from claims.db import make_engine
+
+    make_engine(db).dispose()
+    args = ["claims", "import", str(cands), "--db", str(db), "--subjects", str(subjects)]
+    r = runner.invoke(app, [*args, "--source", "launch"])
+    assert (r.exit_code, r.stderr) == (
+        1,
+        f"error: --source 'launch' is defined by {defined}: add these claims to that file "
+        "and run `tracker load`, or import under another source key\n",
+    )
+    assert runner.invoke(app, [*args, "--source", "blog-2"]).exit_code == 0

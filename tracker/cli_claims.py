@@ -245,6 +245,7 @@ def import_cmd(
         except json.JSONDecodeError as exc:
             raise ConfigError(f"{file}: not JSON ({exc.msg}, line {exc.lineno})") from exc
         day = _parse_day(published, "--published")
+        _not_a_curated_source(source, (subjects_file or DEFAULT_SUBJECTS).parent / "claims")
         refs = _optional_subjects(subjects_file)
         info = SourceInfo(
             key=source, title=title, url=url, publisher=publisher,
@@ -267,6 +268,24 @@ def import_cmd(
         f"imported {result.stored} claims ({result.present} already present, "
         f"{result.skipped} skipped without subject)"
     )
+
+
+def _not_a_curated_source(key: str, claims_dir: Path) -> None:
+    """Raise ConfigError when a data file under ``claims_dir`` defines source ``key``:
+    `tracker load` owns that source's claims (it removes those its file no longer
+    states), so imported ones would not survive the next load."""
+    import tomllib
+
+    for path in sorted(claims_dir.glob("*.toml")):
+        try:
+            defined = tomllib.loads(path.read_text(encoding="utf-8")).get("source", {})
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            continue  # `tracker load` reports a broken data file
+        if isinstance(defined, dict) and defined.get("key") == key:
+            raise ConfigError(
+                f"--source {key!r} is defined by {path}: add these claims to that file and "
+                "run `tracker load`, or import under another source key"
+            )
 
 
 def _optional_subjects(path: Path | None) -> list[SubjectRef]:
