@@ -114,3 +114,27 @@ def test_review_takes_an_id_as_discrepancies_prints_it(cli):
         "dismissed discrepancy #1 (the same score reported for two versions of a benchmark): "
         "checked\n",
     )
+
+
+def test_discrepancy_lines_wrap_between_words_on_a_terminal(monkeypatch, capsys):
+    """Lines of 200+ characters were cut by the terminal wherever its edge fell."""
+    import os
+    import shutil
+    import sys
+
+    from tracker.cli_verify import _echo_wrapped
+
+    line = "    claim #15 kimi-k3.1-pro: 65.7% [benchmark: Terminal-Bench, version: 4.0] — " + (
+        "Moonshot AI via Máquina Web"
+    )
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setattr(shutil, "get_terminal_size", lambda *a: os.terminal_size((60, 24)))
+    _echo_wrapped(line)
+    assert capsys.readouterr().out.splitlines() == [  # no word (nor "Terminal-Bench") cut
+        "    claim #15 kimi-k3.1-pro: 65.7% [benchmark:",
+        "      Terminal-Bench, version: 4.0] — Moonshot AI via",
+        "      Máquina Web",
+    ]
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: False)
+    _echo_wrapped(line)
+    assert capsys.readouterr().out == line + "\n"  # piped: one line per item

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
+import sys
 from typing import Annotated, Any
 
 import typer
@@ -120,15 +121,31 @@ def discrepancies_cmd(
         typer.echo("no discrepancies")
         return
     for r in rows:
-        typer.echo(
+        _echo_wrapped(
             f"#{r['id']} [{r['state']}] {r['subject']} {attribute_label(r['attribute'])}: "
             f"{rule_label(r['rule'])}"
         )
-        typer.echo(f"    {r['reason']}")
+        _echo_wrapped(f"    {r['reason']}")
         if r["note"]:
-            typer.echo(f"    note: {r['note']}")
+            _echo_wrapped(f"    note: {r['note']}")
         for side in r["sides"]:
-            typer.echo(_side_text(side))
+            _echo_wrapped(_side_text(side))
+
+
+def _echo_wrapped(line: str) -> None:
+    """``line`` as is when piped (one line per item for scripts); on a terminal, wrapped
+    between words at its width with the line's indent kept, so the terminal does not
+    cut words at its edge."""
+    import shutil
+    import textwrap
+
+    if not sys.stdout.isatty():
+        typer.echo(line)
+        return
+    indent = " " * (len(line) - len(line.lstrip(" ")) + 2)
+    width = shutil.get_terminal_size().columns
+    typer.echo(textwrap.fill(line, width=width, subsequent_indent=indent, break_long_words=False,
+                             break_on_hyphens=False))  # fmt: skip
 
 
 def _discrepancy_id(text: str) -> int:
