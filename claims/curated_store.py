@@ -86,7 +86,8 @@ def store(session: Session, data: CuratedData, *, prune: bool = False) -> LoadRe
             row_w.state, row_w.consecutive_failures, row_w.failing_since = "new", 0, None
         session.add(row_w)
         report.watches += 1
-    _stale_watches(session, report, {w.name for w in data.watches}, prune)
+    if data.watch_file:  # a folder without watches.toml says nothing about watches
+        _stale_watches(session, report, {w.name for w in data.watches}, prune)
     source_ids: dict[str, int] = {}
     for s in data.sources:
         row_s = session.exec(select(models.Source).where(models.Source.key == s.key)).first()

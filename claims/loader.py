@@ -83,8 +83,12 @@ class ClaimSpec:
 
 @dataclass
 class CuratedData:
+    """Everything a data folder states. ``watch_file``: the folder has a watches.toml
+    (when it has none, stored watches are left alone, never retired)."""
+
     subjects: list[SubjectSpec] = field(default_factory=list)
     watches: list[WatchSpec] = field(default_factory=list)
+    watch_file: bool = False
     sources: list[SourceSpec] = field(default_factory=list)
     claims: list[ClaimSpec] = field(default_factory=list)
 
@@ -327,6 +331,7 @@ def load_data(data_dir: Path | str, *, known_adapters: Iterable[str] | None = No
         f = DataFile(watch_path)
         f.check_keys(f.data, datafile.TOP_LEVEL["watches.toml"], "", None)
         data.watches = _read_watches(f, adapters)
+        data.watch_file = True
     claim_files: dict[str, Path] = {}
     for path in sorted((root / "claims").glob("*.toml")):
         f = DataFile(path)

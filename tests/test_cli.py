@@ -273,8 +273,8 @@ def test_parse_without_url_uses_the_adapters_watches(monkeypatch):
 def test_a_corrected_claim_leaves_the_old_one_listed_then_pruned(tmp_path, monkeypatch):
     """A trial corrected a claim's value in its file: `load` stored the new claim and
     kept the wrong one with no word, and its false discrepancy stayed open. Now the old
-    claim is listed with `--keep-stale` and removed with its verdict by default, and
-    verify resolves the discrepancy it was in."""
+    claim is listed, `--prune` removes it with its verdict, and verify resolves the
+    discrepancy it was in."""
     import shutil
 
     monkeypatch.chdir(tmp_path)
@@ -286,7 +286,7 @@ def test_a_corrected_claim_leaves_the_old_one_listed_then_pruned(tmp_path, monke
     text = path.read_text()
     assert text.count('value = "2.8T"') == 1
     path.write_text(text.replace('value = "2.8T"', 'value = "3.8T"'))
-    code, out = _run("load", "--data", str(data), "--db", db, "--keep-stale")
+    code, out = _run("load", "--data", str(data), "--db", db)
     assert code == 0
     assert "claims: 1 new, 39 unchanged" in out
     assert "warning: 1 stored claim no longer in the data files" in out
@@ -298,7 +298,7 @@ def test_a_corrected_claim_leaves_the_old_one_listed_then_pruned(tmp_path, monke
     with Session(engine) as s:
         opened = [d.key for d in s.exec(select(models.Discrepancy)) if d.state == "open"]
     path.write_text(text)  # the edit is undone: the 3.8T claim is now the stale one
-    code, out = _run("load", "--data", str(data), "--db", db)  # removes it by default
+    code, out = _run("load", "--data", str(data), "--db", db, "--prune")
     assert code == 0, out
     assert "claims: 0 new, 40 unchanged, 1 removed" in out
     removed = next(ln for ln in out.splitlines() if "removed claim #" in ln)
@@ -337,7 +337,7 @@ def test_a_failed_watch_is_reported_once_by_check(tmp_path, monkeypatch):
     assert "  failed  openrouter-models: not_recorded: " in r.stdout
 
 
-def test_a_watch_removed_from_watches_toml_is_retired_or_listed_with_keep_stale(tmp_path):
+def test_a_watch_removed_from_watches_toml_is_listed_then_retired_with_prune(tmp_path):
     """It kept running forever, and no command removed it (fresh-user trial)."""
     import shutil
 
@@ -353,19 +353,28 @@ def test_a_watch_removed_from_watches_toml_is_retired_or_listed_with_keep_stale(
     text = (data / "watches.toml").read_text()
     start = text.index('[[watch]]\nname = "litellm-prices"')
     (data / "watches.toml").write_text(text[:start])  # the last watch deleted
-    code, out = _run("load", "--data", str(data), "--db", db, "--keep-stale")
+    code, out = _run("load", "--data", str(data), "--db", db)
     assert code == 0
     assert (
         "warning: 1 stored watch no longer in watches.toml and still checked: litellm-prices; "
-        "`tracker load` without --keep-stale retires them (their history is kept)"
+        "`tracker load --prune` retires them (their history is kept)"
     ) in " ".join(out.split())
-    code, out = _run("load", "--data", str(data), "--db", db)
+    code, out = _run("load", "--data", str(data), "--db", db, "--prune")
     assert code == 0 and "retired 1 watch: litellm-prices" in out
     snaps = str(tmp_path / "s")
     code, out = _run("check", "--replay", str(DEMO_HAR), "--db", db, "--snapshots", snaps)
     assert code == 0 and "checked 3 watches" in out and "litellm-prices" not in out
+    code, out = _run("check", "--replay", str(DEMO_HAR), "--db", db, "-w", "litellm-prices")
+    assert (code, " ".join(out.split())) == (
+        1,
+        "error: watch litellm-prices is retired (watches.toml no longer defines it); define "
+        "it again and run `tracker load` to check it",
+    )
     (data / "watches.toml").write_text(text)  # defined again: checked again
-    assert _run("load", "--data", str(data), "--db", db)[0] == 0
+    assert _run("load", "--data", str(data), "--db", db, "--prune")[0] == 0
     with Session(make_engine(db)) as s:
         w = s.exec(select(Watch).where(Watch.name == "litellm-prices")).one()
         assert (w.state, w.consecutive_failures) == ("new", 0)
+    (data / "watches.toml").unlink()  # a missing file is a mistake, not "retire them all"
+    code, out = _run("load", "--data", str(data), "--db", db, "--prune")
+    assert code == 0 and "retired" not in out and "not found: none loaded from it" in out

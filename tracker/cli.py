@@ -54,21 +54,21 @@ def load(
     prune: Annotated[
         bool,
         typer.Option(
-            "--prune/--keep-stale",
+            "--prune",
             help="Remove stored claims of the data's sources that its files no longer state "
-            "(a corrected or deleted claim), with their verdicts, and retire stored watches "
-            "watches.toml no longer defines (never checked again, history kept). "
-            "--keep-stale only lists them.",
+            "(a corrected or deleted claim), with their verdicts, and retire the stored "
+            "watches that watches.toml no longer defines (never checked again, history "
+            "kept). Without it both are listed.",
         ),
-    ] = True,
+    ] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Validate the curated data (subjects, watches, claims) and store it.
 
     A malformed file stops with its path, line and field; nothing is
-    written. A claim changed or deleted in its file is removed with its
-    verdicts (run tracker verify then), and a watch deleted from
-    watches.toml is retired; --keep-stale only lists them.
+    written. A claim changed or deleted in its file, and a watch deleted
+    from watches.toml, are listed; --prune removes such claims with their
+    verdicts (run tracker verify then) and retires such watches.
     """
     from tracker.loading import store_curated, validate_curated
 
@@ -89,7 +89,7 @@ def load(
         n = len(report.claims_stale)
         err_console.print(
             f"warning: {plural(n, 'stored claim')} no longer in the data files "
-            "(changed or deleted there); `tracker load` without --keep-stale removes "
+            "(changed or deleted there), still verified; `tracker load --prune` removes "
             f"{'it' if n == 1 else 'them'}:",
             highlight=False,
         )
@@ -106,8 +106,8 @@ def load(
     elif stale:
         err_console.print(
             f"warning: {plural(len(stale), 'stored watch', 'stored watches')} no longer in "
-            f"watches.toml and still checked: {', '.join(stale)}; `tracker load` without "
-            "--keep-stale retires them (their history is kept)",
+            f"watches.toml and still checked: {', '.join(stale)}; `tracker load --prune` "
+            "retires them (their history is kept)",
             highlight=False,
         )
 
@@ -236,7 +236,7 @@ def demo(
     if report.loaded.claims_stale:
         err_console.print(
             f"warning: {plural(len(report.loaded.claims_stale), 'stored claim')} no longer in "
-            "the data files (changed or deleted there): `tracker load` removes them",
+            "the data files (changed or deleted there): `tracker load --prune` removes them",
             highlight=False,
         )
     as_of = f" as of {report.to_dict()['as_of']}" if report.as_of else ""

@@ -30,7 +30,7 @@ from tracker.adapters.base import (
     read_files,
 )
 from tracker.cycle_commit import GroupCommit
-from tracker.cycle_rows import WATCH_NAMED, iter_specs, load_subjects
+from tracker.cycle_rows import WATCH_NAMED, WATCH_RETIRED, iter_specs, load_subjects
 from tracker.errors import ConfigError, ParseError, TrackerError
 from tracker.fetch import FetchSettings, MissingCredential, auth_headers, fetch
 from tracker.observe import WatchResult, WatchSpec, record_failure, record_success
@@ -171,6 +171,12 @@ def _run(
     wanted = None if watch_names is None else set(watch_names)
     if wanted:
         unknown = sorted(n for n in wanted if raw.one(WATCH_NAMED, {"name": n}) is None)
+        retired = sorted(n for n in wanted - set(unknown) if raw.one(WATCH_RETIRED, {"name": n}))
+        if retired:
+            raise ConfigError(
+                f"watch {', '.join(retired)} is retired (watches.toml no longer defines it); "
+                "define it again and run `tracker load` to check it"
+            )
         if unknown:
             known = [r[0] for r in raw.execute("SELECT name FROM watch ORDER BY name LIMIT 21")]
             hint = ", ".join(known[:20]) + (", ..." if len(known) > 20 else "")

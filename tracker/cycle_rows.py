@@ -32,6 +32,7 @@ _WATCH_PAGE = (
     "WHERE name > :after AND state != 'retired' ORDER BY name LIMIT :n"
 )
 WATCH_NAMED = "SELECT id FROM watch WHERE name = :name"
+WATCH_RETIRED = "SELECT id FROM watch WHERE name = :name AND state = 'retired'"
 WATCH_PAGE_ROWS = 256
 
 
