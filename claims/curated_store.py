@@ -18,8 +18,9 @@ from sqlmodel import Session, select
 
 from claims import models
 from claims.loader import CuratedData
+from claims.vocabulary import RETIRED_STATE
 
-RETIRED = "retired"  # a watch's state once its data file no longer defines it
+RETIRED = RETIRED_STATE
 
 
 @dataclass

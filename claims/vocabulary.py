@@ -161,3 +161,8 @@ def qualifiers_text(qualifiers: Mapping[str, object]) -> str:
     Terminal-Bench, version: 4.0`` (keys labelled and sorted): how people read them on
     the site, in the CLI and in event titles."""
     return ", ".join(f"{qualifier_label(k)}: {qualifiers[k]}" for k in sorted(qualifiers))
+
+
+# A watch's state once its data file no longer defines it: never checked or scheduled
+# again, its history kept (claims.curated_store; the cycle and the scheduler skip it).
+RETIRED_STATE = "retired"

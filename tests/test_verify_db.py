@@ -35,6 +35,12 @@ def _verdicts(s):
     return {v.claim_id: v for v in s.exec(select(Verdict)).all()}
 
 
+def _terminal_bench(s: Session) -> Discrepancy:
+    """The demo's one Terminal-Bench 3.0 / 4.0 discrepancy."""
+    rule = Discrepancy.rule == "same_value_different_version"
+    return s.exec(select(Discrepancy).where(rule)).one()
+
+
 def test_verify_all_on_demo_like_database(demo):
     engine, c, o = demo
     with Session(engine) as s:
@@ -150,9 +156,7 @@ def test_dismissal_is_kept_and_weights_landing_resolves_the_date_discrepancy(dem
     engine, c, o = demo
     with Session(engine) as s:
         verify_all(s, now=NOW)
-        tb = s.exec(
-            select(Discrepancy).where(Discrepancy.rule == "same_value_different_version")
-        ).one()
+        tb = _terminal_bench(s)
         with pytest.raises(ReviewError):
             dismiss_discrepancy(s, tb.id, "  ")
         dismiss_discrepancy(s, tb.id, "Moonshot's own post says 4.0; article B misread it", now=NOW)
@@ -265,9 +269,7 @@ def test_leaderboard_observation_settles_the_benchmark_version(demo):
             f"65.7% is observed for Terminal-Bench 4.0 (observation #{seen.id}), "
             "not for version 3.0"
         )
-        tb = s.exec(
-            select(Discrepancy).where(Discrepancy.rule == "same_value_different_version")
-        ).one()
+        tb = _terminal_bench(s)
         assert tb.state == "resolved" and tb.id in report.resolved
         assert tb.reason.endswith(
             f"settled by observation #{seen.id}: claim #{c['tb4']} confirmed, "
@@ -322,9 +324,7 @@ def test_event_titles_name_subject_label_qualifiers_and_source(demo):
             "Kimi K3.1 Pro: Benchmark score: the same score reported for two versions of a "
             "benchmark (open)"
         ) in titles
-        tb = s.exec(
-            select(Discrepancy).where(Discrepancy.rule == "same_value_different_version")
-        ).one()
+        tb = _terminal_bench(s)
         dismiss_discrepancy(s, tb.id, "the lab's own post says 4.0", now=NOW)
         verify_all(s, now=NOW)
         changed = s.exec(select(Event).where(Event.id > len(titles)).order_by(Event.id)).all()
@@ -341,9 +341,7 @@ def test_a_second_dismissal_adds_its_note_and_keeps_the_first(demo):
     engine, _c, _o = demo
     with Session(engine) as s:
         verify_all(s, now=NOW)
-        tb = s.exec(
-            select(Discrepancy).where(Discrepancy.rule == "same_value_different_version")
-        ).one()
+        tb = _terminal_bench(s)
         dismiss_discrepancy(s, tb.id, "article B misread it", now=NOW)
         later = NOW + dt.timedelta(days=2)
         dismiss_discrepancy(s, tb.id, "confirmed with the lab", now=later)

@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 
 from claims.matching import AliasIndex
 from claims.rawdb import RawDB
+from claims.vocabulary import RETIRED_STATE
 from tracker.observe import WatchSpec
 
 
@@ -29,10 +30,10 @@ class _AliasRow(NamedTuple):
 
 _WATCH_PAGE = (
     "SELECT id, name, adapter, url, params_json, etag, last_modified FROM watch "
-    "WHERE name > :after AND state != 'retired' ORDER BY name LIMIT :n"
+    f"WHERE name > :after AND state != '{RETIRED_STATE}' ORDER BY name LIMIT :n"
 )
 WATCH_NAMED = "SELECT id FROM watch WHERE name = :name"
-WATCH_RETIRED = "SELECT id FROM watch WHERE name = :name AND state = 'retired'"
+WATCH_RETIRED = f"SELECT id FROM watch WHERE name = :name AND state = '{RETIRED_STATE}'"
 WATCH_PAGE_ROWS = 256
 
 

@@ -31,6 +31,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session, select
 
 from claims.models import ScheduleState, Watch, utcnow
+from claims.vocabulary import RETIRED_STATE
 from tracker.errors import ConfigError
 from tracker.jobs import Jobs  # noqa: F401  (re-exported: Scheduler users build Jobs)
 from tracker.locks import Lease, LockLost, SchedulerBusy
@@ -210,7 +211,7 @@ class Scheduler:
         aps = self.aps
         assert aps is not None
         with Session(self.engine) as session:
-            live = select(Watch).where(Watch.state != "retired").order_by(Watch.name)
+            live = select(Watch).where(Watch.state != RETIRED_STATE).order_by(Watch.name)
             watches = list(session.exec(live))
             states = {s.job_id: s for s in session.exec(select(ScheduleState))}
         now = self.clock()
