@@ -122,7 +122,7 @@ def test_discrepancy_lines_wrap_between_words_on_a_terminal(monkeypatch, capsys)
     import shutil
     import sys
 
-    from tracker.cli_verify import _echo_wrapped
+    from tracker.cli_common import echo_wrapped as _echo_wrapped
 
     line = "    claim #15 kimi-k3.1-pro: 65.7% [benchmark: Terminal-Bench, version: 4.0] — " + (
         "Moonshot AI via Máquina Web"

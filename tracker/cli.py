@@ -18,6 +18,7 @@ from tracker.cli_common import (  # noqa: F401  (re-exported for command modules
     JsonOpt,
     TrackerTyper,
     console,
+    echo_wrapped,
     err_console,
     friendly_errors,
     open_db,
@@ -143,17 +144,17 @@ def status(
     d = st.to_dict()
     console.print(f"[bold]{st.name}[/bold] ({st.slug})")
     if st.landed:
-        console.print(f"  weights: landed — {st.repo}, {landed_text(st)}")
+        echo_wrapped(f"  weights: landed — {st.repo}, {landed_text(st)}")
     else:
         console.print("  weights: [bold red]not landed[/bold red]")
     for p in st.promises:
         late = None if st.landed else p.days_overdue(st.as_of)
         note = f" — {late} days overdue" if late else ""
-        console.print(
+        echo_wrapped(
             f"  promised: {p.relation} {p.date} — {p.source} (claimant: {p.claimant or 'unknown'}){note}"
         )
     if st.overdue_days:
-        console.print(
+        echo_wrapped(
             f"  overdue by {st.overdue_days} days as of {d['as_of']} (counted from the latest promised date)"
         )
     elif not st.landed and d["as_of"] is None:

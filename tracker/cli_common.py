@@ -366,3 +366,19 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     """``1 event``, ``2 events``; ``many`` is the plural when it is not ``word + "s"``
     (``plural(2, "watch", "watches")``)."""
     return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
+
+
+def echo_wrapped(line: str) -> None:
+    """Print ``line`` as is when piped (one line per item for scripts); on a terminal, wrapped
+    between words at its width with the line's indent kept, so the terminal does not
+    cut words at its edge."""
+    import shutil
+    import textwrap
+
+    if not sys.stdout.isatty():
+        typer.echo(line)
+        return
+    indent = " " * (len(line) - len(line.lstrip(" ")) + 2)
+    width = shutil.get_terminal_size().columns
+    typer.echo(textwrap.fill(line, width=width, subsequent_indent=indent, break_long_words=False,
+                             break_on_hyphens=False))  # fmt: skip

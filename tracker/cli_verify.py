@@ -9,13 +9,12 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-import sys
 from typing import Annotated, Any
 
 import typer
 
 from claims.vocabulary import DISCREPANCY_STATES, attribute_label, qualifiers_text, rule_label
-from tracker.cli_common import DbOpt, JsonOpt, friendly_errors, open_db, plural
+from tracker.cli_common import DbOpt, JsonOpt, echo_wrapped, friendly_errors, open_db, plural
 
 
 def _fail(message: str) -> None:
@@ -121,31 +120,15 @@ def discrepancies_cmd(
         typer.echo("no discrepancies")
         return
     for r in rows:
-        _echo_wrapped(
+        echo_wrapped(
             f"#{r['id']} [{r['state']}] {r['subject']} {attribute_label(r['attribute'])}: "
             f"{rule_label(r['rule'])}"
         )
-        _echo_wrapped(f"    {r['reason']}")
+        echo_wrapped(f"    {r['reason']}")
         if r["note"]:
-            _echo_wrapped(f"    note: {r['note']}")
+            echo_wrapped(f"    note: {r['note']}")
         for side in r["sides"]:
-            _echo_wrapped(_side_text(side))
-
-
-def _echo_wrapped(line: str) -> None:
-    """``line`` as is when piped (one line per item for scripts); on a terminal, wrapped
-    between words at its width with the line's indent kept, so the terminal does not
-    cut words at its edge."""
-    import shutil
-    import textwrap
-
-    if not sys.stdout.isatty():
-        typer.echo(line)
-        return
-    indent = " " * (len(line) - len(line.lstrip(" ")) + 2)
-    width = shutil.get_terminal_size().columns
-    typer.echo(textwrap.fill(line, width=width, subsequent_indent=indent, break_long_words=False,
-                             break_on_hyphens=False))  # fmt: skip
+            echo_wrapped(_side_text(side))
 
 
 def _discrepancy_id(text: str) -> int:
