@@ -39,6 +39,7 @@ def test_help_shows_no_bool_type_and_no_python_types(path):
     # placeholders in words: no Python type names, no braces around a required argument
     assert not re.search(r"<(str|int|float)>", text)
     assert not re.search(r"Usage: .*\{", text)
+    assert "``" not in text  # reST markup from a docstring is not shown to users
 
 
 @pytest.mark.parametrize(

@@ -137,7 +137,7 @@ def schedule_cmd(
 def watches_cmd(db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """Every watch: schedule, last run, next run, state, last error; and who schedules them.
 
-    Times read ``2026-11-28 06:00`` (UTC, to the minute); ``--json`` keeps ISO 8601."""
+    Times read 2026-11-28 06:00 (UTC, to the minute); --json keeps ISO 8601."""
     from tracker.watchlist import list_watches
 
     now = utcnow()
