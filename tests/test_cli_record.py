@@ -94,3 +94,18 @@ def test_some_fetches_failing_records_the_rest_and_exits_3(db, tmp_path, monkeyp
     )
     urls = [e["request"]["url"] for e in json.loads(out.read_text())["log"]["entries"]]
     assert len(urls) == 6 and not any("openrouter" in u for u in urls)
+
+
+def test_snapshot_prints_a_stored_body_by_the_start_of_its_digest(tmp_path):
+    from tracker.snapshots import SnapshotStore
+
+    with SnapshotStore(tmp_path / "s") as store:
+        sha = store.put(b'{"model_type": "kimi_k2"}')
+        other = store.put(b"<html>other</html>")
+    snaps = ["--snapshots", str(tmp_path / "s")]
+    res = CliRunner().invoke(app, ["snapshot", sha[:8], *snaps])
+    assert res.exit_code == 0 and res.stdout == '{"model_type": "kimi_k2"}'
+    res = CliRunner().invoke(app, ["snapshot", other, *snaps, "--out", str(tmp_path / "b")])
+    assert res.exit_code == 0 and (tmp_path / "b").read_bytes() == b"<html>other</html>"
+    res = CliRunner().invoke(app, ["snapshot", "0000", *snaps])
+    assert res.exit_code == 1 and "no snapshot starting with 0000" in res.output

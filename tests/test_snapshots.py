@@ -1,41 +1,51 @@
-"""tracker.snapshots: content-addressed, idempotent, atomic store."""
+"""tracker.snapshots: content-addressed, idempotent store in one SQLite file."""
 
 from __future__ import annotations
 
 import hashlib
-import shutil
+import sqlite3
+import threading
 
 import pytest
 
-from tracker.snapshots import SnapshotStore
+from tracker.snapshots import FILE_NAME, SnapshotStore
 
 
-def test_put_files_by_sha_and_get_returns_the_bytes(tmp_path):
+def test_put_stores_by_sha_and_get_returns_the_bytes(tmp_path):
     store = SnapshotStore(tmp_path / "snaps")
     body = b'[{"id":"moonshotai/Kimi-K2-Thinking"}]'
     sha = store.put(body)
     assert sha == hashlib.sha256(body).hexdigest()
-    assert (tmp_path / "snaps" / sha[:2] / sha).read_bytes() == body
     assert store.get(sha) == body
     assert store.put(body) == sha  # idempotent
     assert sha in store
-    assert [p.name for p in (tmp_path / "snaps" / sha[:2]).iterdir()] == [sha]  # no temp left
+    store.close()
+    with sqlite3.connect(tmp_path / "snaps" / FILE_NAME) as conn:
+        assert conn.execute("SELECT sha256, data FROM body").fetchall() == [(sha, body)]
+
+
+def test_a_put_is_committed_at_once_for_another_process_to_read(tmp_path):
+    """Each body is its own transaction: a reader on another connection (another
+    process, or the next run after a kill) sees it without any close or flush."""
+    store = SnapshotStore(tmp_path)
+    sha = store.put(b"<html>v1</html>")
+    with sqlite3.connect(tmp_path / FILE_NAME) as other:
+        assert other.execute("SELECT data FROM body WHERE sha256 = ?", (sha,)).fetchone() == (
+            b"<html>v1</html>",
+        )
+    assert SnapshotStore(tmp_path).get(sha) == b"<html>v1</html>"
 
 
 def test_missing_and_malformed_digests(tmp_path):
-    store = SnapshotStore(tmp_path)
+    store = SnapshotStore(tmp_path / "none")
     with pytest.raises(KeyError, match="0" * 64):
         store.get("0" * 64)
+    assert "0" * 64 not in store
+    assert not (tmp_path / "none").exists()  # reading creates no store
     with pytest.raises(ValueError, match="not a sha256"):
         store.get("../etc/passwd")
-
-
-def test_put_recreates_a_shard_folder_removed_while_running(tmp_path):
-    store = SnapshotStore(tmp_path)
-    sha = store.put(b"first")
-    shutil.rmtree(tmp_path / sha[:2])
-    assert store.put(b"first") == sha  # the cached folder is gone: made again
-    assert store.get(sha) == b"first"
+    with pytest.raises(ValueError, match="not a sha256"):
+        store.put(b"x", "../../x")
 
 
 def test_put_with_a_known_digest_stores_under_it(tmp_path):
@@ -46,21 +56,45 @@ def test_put_with_a_known_digest_stores_under_it(tmp_path):
     assert store.get(sha) == body
 
 
-def test_a_temp_file_left_by_a_crash_does_not_block_the_write(tmp_path):
-    """A killed process can leave its temp file; a later one with the same pid and
-    thread id falls back to a fresh temp name instead of failing or overwriting it."""
-    import os
-    import threading
-
-    store = SnapshotStore(tmp_path)
-    body = b"a page fetched again after a crash"
+def test_bodies_filed_by_an_earlier_version_are_still_read(tmp_path):
+    """Before the SQLite file, each body was a file ``<root>/<sha[:2]>/<sha>``."""
+    body = b"<html>stored as a file</html>"
     sha = hashlib.sha256(body).hexdigest()
     (tmp_path / sha[:2]).mkdir()
-    left = tmp_path / sha[:2] / f".tmp-{sha[:16]}-{os.getpid()}-{threading.get_ident()}"
-    left.write_bytes(b"half a bo")
-    assert store.put(body, sha) == sha
+    (tmp_path / sha[:2] / sha).write_bytes(body)
+    store = SnapshotStore(tmp_path)
     assert store.get(sha) == body
-    assert left.read_bytes() == b"half a bo"
-    assert sorted(p.name for p in left.parent.iterdir()) == sorted([sha, left.name])
-    with pytest.raises(ValueError, match="not a sha256"):
-        store.put(body, "../../x")
+    assert sha in store
+    assert store.put(b"new") == hashlib.sha256(b"new").hexdigest()
+    assert store.get(sha) == body  # still read once the SQLite file exists
+
+
+def test_worker_threads_share_one_store(tmp_path):
+    store = SnapshotStore(tmp_path)
+    bodies = [f"<p>{i}</p>".encode() * 50 for i in range(200)]
+
+    def put(chunk: list[bytes]) -> None:
+        for b in chunk:
+            store.put(b)
+
+    threads = [threading.Thread(target=put, args=(bodies[i::4],)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(store.get(hashlib.sha256(b).hexdigest()) == b for b in bodies)
+    with sqlite3.connect(tmp_path / FILE_NAME) as conn:
+        assert conn.execute("SELECT count(*) FROM body").fetchone() == (200,)
+
+
+def test_find_by_the_start_of_a_digest_in_both_layouts(tmp_path):
+    store = SnapshotStore(tmp_path)
+    a = store.put(b"<html>a</html>")
+    old = hashlib.sha256(b"old file").hexdigest()
+    (tmp_path / old[:2]).mkdir()
+    (tmp_path / old[:2] / old).write_bytes(b"old file")
+    assert store.find(a[:8]) == [a]
+    assert store.find(old[:6]) == [old]
+    assert store.find("ffff" if not a.startswith("ffff") else "0000") == []
+    with pytest.raises(ValueError, match="4 to 64 hex digits"):
+        store.find(a[:3])

@@ -344,8 +344,45 @@ def _parse_targets(
     return mine or [(None, params or {})]
 
 
+@friendly_errors
+def snapshot(
+    sha: Annotated[
+        str,
+        typer.Argument(
+            metavar="SHA256",
+            help="The snapshot's sha256, or its start as the site shows it (e.g. 3f2a9c41).",
+        ),
+    ],
+    snapshots: SnapOpt = DEFAULT_ROOT,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write the body to this file instead.")
+    ] = None,
+) -> None:
+    """Print the body a watch fetched (a snapshot), as it was received."""
+    with SnapshotStore(snapshots) as store:
+        try:
+            found = store.find(sha.lower())
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
+        if not found:
+            raise ConfigError(f"no snapshot starting with {sha} in {snapshots}")
+        if len(found) > 1:
+            raise ConfigError(
+                f"{sha} is the start of several snapshots ({', '.join(f[:12] for f in found)}"
+                "...); give more of the digest"
+            )
+        body = store.get(found[0])
+    if out is not None:
+        out.write_bytes(body)
+        console.print(f"wrote {len(body):,} bytes of snapshot {found[0][:12]} to {out}")
+        return
+    sys.stdout.buffer.write(body)
+    sys.stdout.buffer.flush()
+
+
 def register(app: typer.Typer) -> None:
-    """Add check, record and parse to the main app."""
+    """Add check, record, parse and snapshot to the main app."""
     app.command()(check)
     app.command()(record)
     app.command()(parse)
+    app.command()(snapshot)
