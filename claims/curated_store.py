@@ -1,10 +1,13 @@
 """Store validated curated data (:mod:`claims.loader` specs) as database rows.
 
 Idempotent upserts: subjects by slug, sources by key, watches by name, claims by their
-content key; the caller commits (one transaction for the whole load). A claim stored for
-one of the data's sources that the data no longer states is reported, and removed only
-when asked (``prune``): a source's claims may also come from ``tracker claims import``.
-Likewise a stored watch the data no longer defines is reported, and retired (state
+content key; the caller commits (one transaction for the whole load). Each stated claim
+is stamped with its file (``Claim.origin``, a ``file://`` URI). A stored claim the data
+no longer states is removed with its verdicts when its origin is a file of this
+folder's ``claims/`` (corrected, deleted, or its file deleted or re-keyed): the folder
+put it there, so the folder's files are its whole truth. Other stored claims of the
+data's sources (imported with ``tracker claims import``, or stored before origins were
+kept) are reported, and removed only when asked (``prune``). Likewise a stored watch the data no longer defines is reported, and retired (state
 ``retired``: never checked or scheduled again, its history kept) only with ``prune``;
 defined again, it is brought back.
 """
@@ -25,10 +28,11 @@ RETIRED = RETIRED_STATE
 
 @dataclass
 class LoadReport:
-    """What a load stored. ``claims_stale``: claims stored for one of the data folder's
-    sources that its files no longer state (a corrected or deleted claim), each as
-    ``{"id", "source", "subject", "attribute", "value"}``; ``claims_removed`` of them were
-    removed (``prune``). ``watches_stale``: names of stored watches the data no longer
+    """What a load stored. ``claims_stale``: stored claims the data folder no longer
+    states (a corrected or deleted claim, a deleted claims file), each as ``{"id",
+    "source", "subject", "attribute", "value", "removed"}``; ``removed`` is true for the
+    ``claims_removed`` of them that were deleted (those the folder's files had stored,
+    or all with ``prune``). ``watches_stale``: names of stored watches the data no longer
     defines (still checked unless retired); ``watches_retired`` of them were retired."""
 
     subjects: int = 0
@@ -113,7 +117,12 @@ def store(session: Session, data: CuratedData, *, prune: bool = False) -> LoadRe
     for c in data.claims:
         key = c.key()
         keys[c.source].add(key)
-        if session.exec(select(models.Claim).where(models.Claim.key == key)).first() is not None:
+        origin = data.claim_files[c.source].as_uri() if c.source in data.claim_files else None
+        stored = session.exec(select(models.Claim).where(models.Claim.key == key)).first()
+        if stored is not None:
+            if origin is not None and stored.origin != origin:  # moved folder, older row
+                stored.origin = origin
+                session.add(stored)
             report.claims_unchanged += 1
             continue
         session.add(
@@ -129,10 +138,12 @@ def store(session: Session, data: CuratedData, *, prune: bool = False) -> LoadRe
                 locator=c.locator,
                 stated_date=c.stated_date,
                 note=c.note,
+                origin=origin,
             )
         )
         report.claims_added += 1
-    _stale_claims(session, report, source_ids, keys, prune)
+    session.flush()
+    _stale_claims(session, report, data, source_ids, keys, prune)
     return report
 
 
@@ -151,29 +162,43 @@ def _stale_watches(session: Session, report: LoadReport, defined: set[str], prun
 def _stale_claims(
     session: Session,
     report: LoadReport,
+    data: CuratedData,
     source_ids: dict[str, int],
     keys: dict[str, set[str]],
     prune: bool,
 ) -> None:
+    """Report (and remove, see the module doc) stored claims the data no longer states:
+    those of the data's sources, and those whose origin is a file of its ``claims/``."""
+    stated = set().union(*keys.values()) if keys else set()
+    candidates = select(models.Claim).where(models.Claim.source_id.in_(source_ids.values()))
+    found = {c.id: c for c in session.exec(candidates).all() if c.key not in stated}
+    if data.claims_dir is not None:
+        # A URI prefix: "file:///…/data/claims/" (a trailing slash, so "claims2/" is not in).
+        mine = data.claims_dir.as_uri().rstrip("/") + "/"
+        by_origin = select(models.Claim).where(models.Claim.origin.startswith(mine))
+        found.update({c.id: c for c in session.exec(by_origin).all() if c.key not in stated})
+    else:
+        mine = None
+    if not found:
+        return
     slugs = {s.id: s.slug for s in session.exec(select(models.Subject)).all()}
-    for source_key, source_id in source_ids.items():
-        rows = session.exec(select(models.Claim).where(models.Claim.source_id == source_id))
-        for claim in rows.all():
-            if claim.key in keys[source_key]:
-                continue
-            report.claims_stale.append(
-                {
-                    "id": claim.id,
-                    "source": source_key,
-                    "subject": slugs.get(claim.subject_id),
-                    "attribute": claim.attribute,
-                    "value": claim.value.display(),
-                }
-            )
-            if prune:
-                verdicts = select(models.Verdict).where(models.Verdict.claim_id == claim.id)
-                for verdict in session.exec(verdicts).all():
-                    session.delete(verdict)
-                session.flush()  # the verdict before the claim it points to
-                session.delete(claim)
-                report.claims_removed += 1
+    source_keys = {s.id: s.key for s in session.exec(select(models.Source)).all()}
+    for claim in sorted(found.values(), key=lambda c: c.id or 0):
+        remove = prune or (mine is not None and (claim.origin or "").startswith(mine))
+        report.claims_stale.append(
+            {
+                "id": claim.id,
+                "source": source_keys.get(claim.source_id),
+                "subject": slugs.get(claim.subject_id),
+                "attribute": claim.attribute,
+                "value": claim.value.display(),
+                "removed": remove,
+            }
+        )
+        if remove:
+            verdicts = select(models.Verdict).where(models.Verdict.claim_id == claim.id)
+            for verdict in session.exec(verdicts).all():
+                session.delete(verdict)
+            session.flush()  # the verdict before the claim it points to
+            session.delete(claim)
+            report.claims_removed += 1

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from sqlalchemy import event
+from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, create_engine, select
 
@@ -25,7 +25,10 @@ from claims.rawdb import (  # noqa: F401  (database_url, DEFAULT_DB_PATH re-expo
 MIGRATIONS: tuple[tuple[int, str], ...] = (
     (1, "initial schema"),
     (2, "scheduler lock and schedule state tables"),
+    (3, "claim origin column"),
 )
+# Columns added to an existing table by a migration (create_all makes new tables only).
+_ADDED_COLUMNS: dict[int, tuple[str, str, str]] = {3: ("claim", "origin", "VARCHAR")}
 
 
 def _sqlite_pragmas(dbapi_conn, _record) -> None:  # type: ignore[no-untyped-def]
@@ -55,12 +58,21 @@ def make_engine(db: str | os.PathLike[str] | None = None) -> Engine:
 
 
 def migrate(engine: Engine) -> list[int]:
-    """Apply missing migrations in order and record them; returns versions applied."""
+    """Apply missing migrations in order and record them; returns versions applied.
+
+    New tables come from the models (``create_all``); a column a migration adds to an
+    existing table is added with ``ALTER TABLE … ADD COLUMN`` (SQLite and PostgreSQL),
+    unless the table was just created with it."""
     SQLModel.metadata.create_all(engine)
     applied: list[int] = []
     with Session(engine) as session:
         done = {v.version for v in session.exec(select(models.SchemaVersion)).all()}
         for version, name in MIGRATIONS:
+            if version in _ADDED_COLUMNS and version not in done:
+                table, column, sql_type = _ADDED_COLUMNS[version]
+                present = {c["name"] for c in inspect(session.connection()).get_columns(table)}
+                if column not in present:
+                    session.execute(text(f"ALTER TABLE {table} ADD COLUMN {column} {sql_type}"))
             if version not in done:
                 session.add(models.SchemaVersion(version=version, name=name))
                 applied.append(version)

@@ -84,8 +84,12 @@ class ClaimSpec:
 @dataclass
 class CuratedData:
     """Everything a data folder states. ``watch_file``: the folder has a watches.toml
-    (when it has none, stored watches are left alone, never retired)."""
+    (when it has none, stored watches are left alone, never retired). ``claims_dir``:
+    the folder's ``claims/`` (resolved; None when not read from a folder) and
+    ``claim_files``: source key -> the file that states it."""
 
+    claims_dir: Path | None = None
+    claim_files: dict[str, Path] = field(default_factory=dict)
     subjects: list[SubjectSpec] = field(default_factory=list)
     watches: list[WatchSpec] = field(default_factory=list)
     watch_file: bool = False
@@ -320,7 +324,7 @@ def load_data(data_dir: Path | str, *, known_adapters: Iterable[str] | None = No
             root, None, "data", "no subjects.toml, watches.toml or claims/*.toml here"
         )
     adapters = set(known_adapters) if known_adapters is not None else None
-    data = CuratedData()
+    data = CuratedData(claims_dir=(root / "claims").resolve())
     subj_path = root / "subjects.toml"
     if subj_path.exists():
         f = DataFile(subj_path)
@@ -345,6 +349,7 @@ def load_data(data_dir: Path | str, *, known_adapters: Iterable[str] | None = No
                 f"{source.key!r} also used in {claim_files[source.key]}",
             )
         claim_files[source.key] = path
+        data.claim_files[source.key] = path.resolve()
         data.sources.append(source)
         slugs = {s.slug for s in data.subjects}
         for i, c in enumerate(claims):

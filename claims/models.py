@@ -102,6 +102,10 @@ class Claim(SQLModel, table=True):
     stated_date: str | None = None
     note: str | None = None
     created_at: dt.datetime = Field(default_factory=utcnow)
+    # Who stored it: the data file's URI (``file:///…/claims/x.toml``) for `tracker load`,
+    # "import" for `tracker claims import`, None for rows stored before this was kept.
+    # `tracker load` removes a claim its own folder's files no longer state (by origin).
+    origin: str | None = None
 
     @property
     def qualifiers(self) -> dict[str, str]:

@@ -270,50 +270,110 @@ def test_parse_without_url_uses_the_adapters_watches(monkeypatch):
     assert values["license"] == "modified-mit"
 
 
-def test_a_corrected_claim_leaves_the_old_one_listed_then_pruned(tmp_path, monkeypatch):
-    """A trial corrected a claim's value in its file: `load` stored the new claim and
-    kept the wrong one with no word, and its false discrepancy stayed open. Now the old
-    claim is listed, `--prune` removes it with its verdict, and verify resolves the
-    discrepancy it was in."""
+def _data_copy(tmp_path: Path) -> Path:
     import shutil
 
-    monkeypatch.chdir(tmp_path)
     data = tmp_path / "data"
     shutil.copytree(ROOT / "data", data, ignore=shutil.ignore_patterns("*.db*", "snapshots"))
+    return data
+
+
+def test_a_corrected_claim_is_replaced_and_its_discrepancy_resolved(tmp_path, monkeypatch):
+    """A trial corrected a claim's value in its file: `load` stored the new claim and
+    kept the wrong one, verified, with its false discrepancy open. The folder's files
+    stored that claim (its origin), so `load` now removes it with its verdict; verify
+    then resolves the discrepancy it was in."""
+    monkeypatch.chdir(tmp_path)
+    data = _data_copy(tmp_path)
     db = str(tmp_path / "t.db")
     assert _run("load", "--data", str(data), "--db", db)[0] == 0
+    assert _run("verify", "--db", db)[0] == 0
+    engine = make_engine(db)
+    with Session(engine) as s:
+        before = {d.key for d in s.exec(select(models.Discrepancy)) if d.state == "open"}
     path = data / "claims" / "report-k31-launch.toml"
     text = path.read_text()
     assert text.count('value = "2.8T"') == 1
     path.write_text(text.replace('value = "2.8T"', 'value = "3.8T"'))
     code, out = _run("load", "--data", str(data), "--db", db)
     assert code == 0
-    assert "claims: 1 new, 39 unchanged" in out
-    assert "warning: 1 stored claim no longer in the data files" in out
-    stale = next(ln for ln in out.splitlines() if "stale claim #" in ln)
-    assert stale.endswith("(report-k31-launch): kimi-k3.1-pro Total parameters 2.8T params")
-    old_id = int(stale.split("#")[1].split()[0])
+    assert "claims: 1 new, 39 unchanged, 1 removed" in out
+    assert "warning" not in out
+    removed = next(ln for ln in out.splitlines() if "removed claim #" in ln)
+    assert removed.endswith("(report-k31-launch): kimi-k3.1-pro Total parameters 2.8T params")
+    assert "run `tracker verify` to update verdicts and discrepancies" in out
+    old_id = int(removed.split("#")[1].split()[0])
     assert _run("verify", "--db", db)[0] == 0
+    with Session(engine) as s:
+        assert s.get(models.Claim, old_id) is None
+        assert old_id not in {v.claim_id for v in s.exec(select(models.Verdict))}
+        opened = {d.key for d in s.exec(select(models.Discrepancy)) if d.state == "open"}
+    path.write_text(text)  # the edit undone: the 3.8T claim goes, 2.8T comes back
+    code, out = _run("load", "--data", str(data), "--db", db)
+    assert "claims: 1 new, 39 unchanged, 1 removed" in out
+    assert next(ln for ln in out.splitlines() if "removed claim #" in ln).endswith(
+        "Total parameters 3.8T params"
+    )
+    assert _run("verify", "--db", db)[0] == 0
+    with Session(engine) as s:
+        assert len(s.exec(select(models.Claim)).all()) == 40
+        now_open = {d.key for d in s.exec(select(models.Discrepancy)) if d.state == "open"}
+    assert len(opened - before) == 1  # 3.8T against the other sources' 2.8T
+    assert now_open == before  # corrected back: that discrepancy is resolved
+    assert _run("load", "--data", str(data), "--db", db)[1].count("removed") == 0
+
+
+def test_a_deleted_claims_file_takes_its_claims_and_another_folder_takes_none(
+    tmp_path, monkeypatch
+):
+    monkeypatch.chdir(tmp_path)
+    data = _data_copy(tmp_path)
+    db = str(tmp_path / "t.db")
+    assert _run("load", "--data", str(data), "--db", db)[0] == 0
     engine = make_engine(db)
     with Session(engine) as s:
-        opened = [d.key for d in s.exec(select(models.Discrepancy)) if d.state == "open"]
-    path.write_text(text)  # the edit is undone: the 3.8T claim is now the stale one
-    code, out = _run("load", "--data", str(data), "--db", db, "--prune")
-    assert code == 0, out
-    assert "claims: 0 new, 40 unchanged, 1 removed" in out
-    removed = next(ln for ln in out.splitlines() if "removed claim #" in ln)
-    assert removed.endswith("(report-k31-launch): kimi-k3.1-pro Total parameters 3.8T params")
-    removed_id = int(removed.split("#")[1].split()[0])
-    assert _run("verify", "--db", db)[0] == 0
-    with Session(engine) as s:
-        assert s.get(models.Claim, old_id) is not None  # the original claim was kept
-        assert s.get(models.Claim, removed_id) is None
-        assert len(s.exec(select(models.Claim)).all()) == 40
-        assert removed_id not in {v.claim_id for v in s.exec(select(models.Verdict))}
-        still_open = [d.key for d in s.exec(select(models.Discrepancy)) if d.state == "open"]
-    assert len(still_open) == len(opened) - 1
+        src = s.exec(select(models.Source).where(models.Source.key == "report-k31-launch")).one()
+        theirs = len(s.exec(select(models.Claim).where(models.Claim.source_id == src.id)).all())
+    assert theirs > 0
+    other = tmp_path / "other"
+    (other / "claims").mkdir(parents=True)
+    (other / "subjects.toml").write_text((data / "subjects.toml").read_text())
+    code, out = _run("load", "--data", str(other), "--db", db)
+    assert code == 0 and "removed" not in out  # not this folder's claims: left alone
+    (data / "claims" / "report-k31-launch.toml").unlink()
     code, out = _run("load", "--data", str(data), "--db", db)
-    assert "warning" not in out
+    assert code == 0, out
+    assert f"claims: 0 new, {40 - theirs} unchanged, {theirs} removed" in out
+    assert out.count("removed claim #") == theirs
+
+
+def test_claims_stored_before_origins_are_listed_and_removed_only_with_prune(tmp_path, monkeypatch):
+    """A database from before claims recorded their file: a corrected claim cannot be
+    told from an imported one, so it is listed (still verified) until `--prune`."""
+    monkeypatch.chdir(tmp_path)
+    data = _data_copy(tmp_path)
+    db = str(tmp_path / "t.db")
+    assert _run("load", "--data", str(data), "--db", db)[0] == 0
+    engine = make_engine(db)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("UPDATE claim SET origin = NULL")
+    path = data / "claims" / "report-k31-launch.toml"
+    path.write_text(path.read_text().replace('value = "2.8T"', 'value = "3.8T"'))
+    code, out = _run("load", "--data", str(data), "--db", db)
+    assert code == 0
+    assert "claims: 1 new, 39 unchanged" in out and "removed" not in out
+    assert "warning: 1 stored claim of these sources not in the data files" in out
+    stale = next(ln for ln in out.splitlines() if "stale claim #" in ln)
+    assert stale.endswith("(report-k31-launch): kimi-k3.1-pro Total parameters 2.8T params")
+    with Session(engine) as s:  # the stated claims were stamped with their file meanwhile
+        origins = {c.origin for c in s.exec(select(models.Claim))}
+    assert (
+        None in origins
+        and (data / "claims" / "report-k31-launch.toml").resolve().as_uri() in origins
+    )
+    code, out = _run("load", "--data", str(data), "--db", db, "--prune")
+    assert "claims: 0 new, 40 unchanged, 1 removed" in out
+    assert "removed claim #" in out and "warning" not in out
 
 
 def test_a_failed_watch_is_reported_once_by_check(tmp_path, monkeypatch):

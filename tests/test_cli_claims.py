@@ -160,6 +160,8 @@ def test_import_is_idempotent(tmp_path):
             ("context_window", "1M tokens", "1 milhão", "2026-10-27"),
             ("weights_release_date", "before 2026-11-04", "4 de novembro", "2026-10-27"),
         ]
+        # Not from a data file: `tracker load` never removes these unless --prune.
+        assert {c.origin for c in claims} == {"import"}
         (src,) = s.exec(select(Source)).all()
         assert (src.key, src.title, src.language, src.kind) == (
             "blog-1",

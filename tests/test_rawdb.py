@@ -168,7 +168,7 @@ def test_cycle_db_migrates_an_older_schema_and_refuses_a_missing_file(tmp_path):
     with sqlite3.connect(tmp_path / "old.db") as conn:
         conn.execute("DELETE FROM schemaversion WHERE version = 2")
     raw = open_cycle_db(str(tmp_path / "old.db"))
-    assert sorted(v for (v,) in raw.execute("SELECT version FROM schemaversion")) == [1, 2]
+    assert sorted(v for (v,) in raw.execute("SELECT version FROM schemaversion")) == [1, 2, 3]
     raw.close()
     with pytest.raises(TrackerError, match="does not exist"):
         open_cycle_db(str(tmp_path / "absent.db"))
@@ -205,3 +205,41 @@ def test_demo_cycle_on_postgresql_through_rawdb(pg_server, tmp_path):
 def _rerun(db, tmp_path):
     with make_client(transport=HarReplayTransport(DEMO_HAR)) as client:
         return run_check(db, client, snapshot_store=SnapshotStore(tmp_path / "snaps-pg"), now=NOW)
+
+
+def test_a_claim_table_without_origin_gets_the_column(tmp_path):
+    """Migration 3 adds ``claim.origin`` to a database made before it (create_all makes
+    only missing tables); the rows already there keep their values, origin NULL."""
+    from sqlalchemy import inspect
+
+    make_engine(tmp_path / "old.db").dispose()
+    with sqlite3.connect(tmp_path / "old.db") as conn:
+        conn.execute("ALTER TABLE claim DROP COLUMN origin")
+        conn.execute("DELETE FROM schemaversion WHERE version = 3")
+        conn.execute("INSERT INTO subject (id, slug, name) VALUES (1, 's', 'S')")
+        conn.execute("INSERT INTO source (id, key, title, kind) VALUES (1, 'k', 'T', 'press')")
+        conn.execute(
+            "INSERT INTO claim (key, subject_id, attribute, qualifiers_json, value_json, "
+            "source_id, created_at) VALUES ('c1', 1, 'license', '{}', '{}', 1, '2026-11-01')"
+        )
+    engine = make_engine(tmp_path / "old.db")
+    assert "origin" in {c["name"] for c in inspect(engine).get_columns("claim")}
+    with engine.connect() as conn:
+        assert conn.exec_driver_sql("SELECT key, origin FROM claim").all() == [("c1", None)]
+    assert make_engine(tmp_path / "old.db") is not None  # applied once: no second ALTER
+
+
+@pytest.mark.postgres
+def test_the_origin_column_is_added_on_postgresql(pg_server):
+    from sqlalchemy import inspect
+
+    pg = make_engine(pg_server)
+    try:
+        with pg.begin() as conn:
+            conn.exec_driver_sql("ALTER TABLE claim DROP COLUMN origin")
+            conn.exec_driver_sql("DELETE FROM schemaversion WHERE version = 3")
+        pg.dispose()
+        pg = make_engine(pg_server)
+        assert "origin" in {c["name"] for c in inspect(pg).get_columns("claim")}
+    finally:
+        pg.dispose()

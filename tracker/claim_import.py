@@ -136,6 +136,7 @@ def import_candidates(
                     claimant=item.get("claimant"),
                     locator=f"chars {item['start']}-{item['end']}" if "start" in item else None,
                     stated_date=source.published,
+                    origin="import",
                 )
             )
             stored += 1

@@ -47,6 +47,12 @@ app = TrackerTyper(
 )
 
 
+def _stale_text(c: dict[str, Any]) -> str:
+    return (
+        f"#{c['id']} ({c['source']}): {c['subject']} {attribute_label(c['attribute'])} {c['value']}"
+    )
+
+
 @app.command()
 @friendly_errors
 def load(
@@ -56,10 +62,10 @@ def load(
         bool,
         typer.Option(
             "--prune",
-            help="Remove stored claims of the data's sources that its files no longer state "
-            "(a corrected or deleted claim), with their verdicts, and retire the stored "
-            "watches that watches.toml no longer defines (never checked again, history "
-            "kept). Without it both are listed.",
+            help="Also remove the claims of the data's sources that did not come from "
+            "these files (imported, or stored by a version that did not record where a "
+            "claim came from), and retire the stored watches that watches.toml no longer "
+            "defines (never checked again, history kept). Without it both are listed.",
         ),
     ] = False,
     json_out: JsonOpt = False,
@@ -67,9 +73,10 @@ def load(
     """Validate the curated data (subjects, watches, claims) and store it.
 
     A malformed file stops with its path, line and field; nothing is
-    written. A claim changed or deleted in its file, and a watch deleted
-    from watches.toml, are listed; --prune removes such claims with their
-    verdicts (run tracker verify then) and retires such watches.
+    written. A claim these files stored and no longer state (changed or
+    deleted in its file, or its file deleted) is removed with its verdicts;
+    run tracker verify then. Other claims of the same sources, and watches
+    deleted from watches.toml, are listed; --prune removes and retires them.
     """
     from tracker.loading import store_curated, validate_curated
 
@@ -86,21 +93,22 @@ def load(
         f"claims: {report.claims_added} new, {report.claims_unchanged} unchanged"
         + (f", {report.claims_removed} removed" if report.claims_removed else "")
     )
-    if report.claims_stale and not prune:
-        n = len(report.claims_stale)
-        err_console.print(
-            f"warning: {plural(n, 'stored claim')} no longer in the data files "
-            "(changed or deleted there), still verified; `tracker load --prune` removes "
-            f"{'it' if n == 1 else 'them'}:",
-            highlight=False,
-        )
     for c in report.claims_stale:
-        done = "removed" if prune else "stale"
-        (console if prune else err_console).print(
-            f"  {done} claim #{c['id']} ({c['source']}): {c['subject']} "
-            f"{attribute_label(c['attribute'])} {c['value']}",
+        if c["removed"]:
+            console.print(f"  removed claim {_stale_text(c)}", highlight=False)
+    kept = [c for c in report.claims_stale if not c["removed"]]
+    if kept:
+        n = len(kept)
+        err_console.print(
+            f"warning: {plural(n, 'stored claim')} of these sources not in the data files "
+            "and not stored from them (imported, or stored before claims recorded their "
+            f"file), still verified; `tracker load --prune` removes {'it' if n == 1 else 'them'}:",
             highlight=False,
         )
+        for c in kept:
+            err_console.print(f"  stale claim {_stale_text(c)}", highlight=False)
+    if report.claims_removed:
+        console.print("run `tracker verify` to update verdicts and discrepancies")
     stale = report.watches_stale
     if stale and prune:
         console.print(f"retired {plural(len(stale), 'watch', 'watches')}: {', '.join(stale)}")
@@ -234,10 +242,16 @@ def demo(
         f"[bold]release-tracker demo[/bold]: {report.loaded.subjects} subjects, {report.loaded.sources} sources, "
         f"claims {report.loaded.claims_added} new / {report.loaded.claims_unchanged} unchanged"
     )
-    if report.loaded.claims_stale:
+    kept = [c for c in report.loaded.claims_stale if not c["removed"]]
+    if report.loaded.claims_removed:
+        console.print(
+            f"removed {plural(report.loaded.claims_removed, 'stored claim')} the data files "
+            "no longer state (changed or deleted there)"
+        )
+    if kept:
         err_console.print(
-            f"warning: {plural(len(report.loaded.claims_stale), 'stored claim')} no longer in "
-            "the data files (changed or deleted there): `tracker load --prune` removes them",
+            f"warning: {plural(len(kept), 'stored claim')} not in the data files and not "
+            "stored from them: `tracker load --prune` removes them",
             highlight=False,
         )
     as_of = f" as of {report.to_dict()['as_of']}" if report.as_of else ""
