@@ -32,13 +32,14 @@ class LoadReport:
     states (a corrected or deleted claim, a deleted claims file), each as ``{"id",
     "source", "subject", "attribute", "value", "removed"}``; ``removed`` is true for the
     ``claims_removed`` of them that were deleted (those the folder's files had stored,
-    or all with ``prune``). ``watches_stale``: names of stored watches the data no longer
+    or all with ``prune``). ``claims_updated``: stored claims (same content key) whose ``raw``, ``locator``, ``stated_date`` or ``note`` changed in their file. ``watches_stale``: names of stored watches the data no longer
     defines (still checked unless retired); ``watches_retired`` of them were retired."""
 
     subjects: int = 0
     sources: int = 0
     claims_added: int = 0
     claims_unchanged: int = 0
+    claims_updated: int = 0
     watches: int = 0
     claims_stale: list[dict[str, Any]] = field(default_factory=list)
     claims_removed: int = 0
@@ -120,10 +121,24 @@ def store(session: Session, data: CuratedData, *, prune: bool = False) -> LoadRe
         origin = data.claim_files[c.source].as_uri() if c.source in data.claim_files else None
         stored = session.exec(select(models.Claim).where(models.Claim.key == key)).first()
         if stored is not None:
-            if origin is not None and stored.origin != origin:  # moved folder, older row
-                stored.origin = origin
+            # Fields outside the content key (the figure as written, where, when, a note)
+            # follow the file; the origin too (a moved folder, a row from before origins).
+            fresh = {
+                "raw_text": c.raw,
+                "locator": c.locator,
+                "stated_date": c.stated_date,
+                "note": c.note,
+                "origin": origin or stored.origin,
+            }
+            edited = {k: v for k, v in fresh.items() if getattr(stored, k) != v}
+            if edited:
+                for k, v in edited.items():
+                    setattr(stored, k, v)
                 session.add(stored)
-            report.claims_unchanged += 1
+            if set(edited) - {"origin"}:
+                report.claims_updated += 1
+            else:
+                report.claims_unchanged += 1
             continue
         session.add(
             models.Claim(

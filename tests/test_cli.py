@@ -438,3 +438,22 @@ def test_a_watch_removed_from_watches_toml_is_listed_then_retired_with_prune(tmp
     (data / "watches.toml").unlink()  # a missing file is a mistake, not "retire them all"
     code, out = _run("load", "--data", str(data), "--db", db, "--prune")
     assert code == 0 and "retired" not in out and "not found: none loaded from it" in out
+
+
+def test_an_edited_raw_text_or_note_updates_the_stored_claim(tmp_path, monkeypatch):
+    """`raw`, `locator`, `stated_date` and `note` are not part of a claim's content key:
+    editing them used to be ignored (the claim was "unchanged"); now they follow the file."""
+    monkeypatch.chdir(tmp_path)
+    data = _data_copy(tmp_path)
+    db = str(tmp_path / "t.db")
+    assert _run("load", "--data", str(data), "--db", db)[0] == 0
+    path = data / "claims" / "report-k31-launch.toml"
+    text = path.read_text()
+    assert text.count('raw = "2,8 trilhões (2.8T)"') == 1
+    path.write_text(text.replace('raw = "2,8 trilhões (2.8T)"', 'raw = "2,8 tri"'))
+    code, out = _run("load", "--data", str(data), "--db", db)
+    assert code == 0 and "claims: 0 new, 39 unchanged, 1 updated" in out
+    with Session(make_engine(db)) as s:
+        raws = {c.raw_text for c in s.exec(select(models.Claim))}
+    assert "2,8 tri" in raws and "2,8 trilhões (2.8T)" not in raws
+    assert "updated" not in _run("load", "--data", str(data), "--db", db)[1]

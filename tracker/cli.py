@@ -91,6 +91,7 @@ def load(
     console.print(
         f"loaded {report.subjects} subjects, {report.sources} sources, {report.watches} watches; "
         f"claims: {report.claims_added} new, {report.claims_unchanged} unchanged"
+        + (f", {report.claims_updated} updated" if report.claims_updated else "")
         + (f", {report.claims_removed} removed" if report.claims_removed else "")
     )
     for c in report.claims_stale:
