@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -152,7 +152,7 @@ def _unique(f: DataFile, table: str, i: int, name: str, value: str, earlier: lis
         raise f.error(table, i, name, f"duplicate {name} {value!r} (first at line {first})")
 
 
-def _read_subjects(f: DataFile) -> list[SubjectSpec]:
+def _read_subjects(f: DataFile, namespaces: Iterable[str] | None) -> list[SubjectSpec]:
     out = []
     for i, entry in enumerate(f.data.get("subject", [])):
         f.check_keys(entry, datafile.SUBJECT, f"subject[{i}]", f.line_of("subject", i))
@@ -163,6 +163,8 @@ def _read_subjects(f: DataFile) -> list[SubjectSpec]:
         ids_raw = entry.get("ids", {})
         if not isinstance(ids_raw, dict):
             raise f.error("subject", i, "ids", "expected a table of namespace = [ids]")
+        if namespaces is not None:  # `hf` for `huggingface` matched nothing, silently
+            f.check_keys(ids_raw, namespaces, f"subject[{i}].ids", f.line_of("subject", i))
         ids = {}
         for ns, vals in ids_raw.items():
             if not isinstance(vals, list) or not all(isinstance(x, str) for x in vals):
@@ -184,7 +186,9 @@ def _read_subjects(f: DataFile) -> list[SubjectSpec]:
     return out
 
 
-def _read_watches(f: DataFile, known_adapters: set[str] | None) -> list[WatchSpec]:
+def _read_watches(
+    f: DataFile, known_adapters: set[str] | None, known_params: Mapping[str, Iterable[str]]
+) -> list[WatchSpec]:
     out = []
     for i, entry in enumerate(f.data.get("watch", [])):
         f.check_keys(entry, datafile.WATCH, f"watch[{i}]", f.line_of("watch", i))
@@ -207,6 +211,9 @@ def _read_watches(f: DataFile, known_adapters: set[str] | None) -> list[WatchSpe
         params = entry.get("params", {})
         if not isinstance(params, dict):
             raise f.error("watch", i, "params", "expected a table")
+        if adapter in known_params:  # a likely typo, e.g. `selectr` (the adapter reads none)
+            where = f"watch[{i}].params"
+            f.check_keys(params, known_params[adapter], where, f.line_of("watch", i))
         out.append(
             WatchSpec(
                 name, adapter, url, interval, params, origin=f"{f.path}:{f.line_of('watch', i)}"
@@ -307,11 +314,20 @@ def _is_iso_date(text: str) -> bool:
     return True
 
 
-def load_data(data_dir: Path | str, *, known_adapters: Iterable[str] | None = None) -> CuratedData:
+def load_data(
+    data_dir: Path | str,
+    *,
+    known_adapters: Iterable[str] | None = None,
+    known_params: Mapping[str, Iterable[str]] | None = None,
+    known_namespaces: Iterable[str] | None = None,
+) -> CuratedData:
     """Read and validate ``subjects.toml``, ``watches.toml`` and ``claims/*.toml`` under ``data_dir``.
 
     Cross-checks: slugs, source keys and watch names are unique; every claim names a
-    known subject. Raises :class:`DataFileError` (path, line, field) on the first problem,
+    known subject; with ``known_adapters``, every watch's adapter is one of them; with
+    ``known_params`` (adapter kind -> the watch params it reads), a watch of such a kind
+    sets no other param; with ``known_namespaces``, a subject's ``[subject.ids]`` uses
+    only those (the namespaces adapters match ids in). Raises :class:`DataFileError` (path, line, field) on the first problem,
     also when ``data_dir`` is not a folder or holds none of those files (a mistyped
     ``--data`` must not "load" nothing).
     """
@@ -329,12 +345,12 @@ def load_data(data_dir: Path | str, *, known_adapters: Iterable[str] | None = No
     if subj_path.exists():
         f = DataFile(subj_path)
         f.check_keys(f.data, datafile.TOP_LEVEL["subjects.toml"], "", None)
-        data.subjects = _read_subjects(f)
+        data.subjects = _read_subjects(f, known_namespaces)
     watch_path = root / "watches.toml"
     if watch_path.exists():
         f = DataFile(watch_path)
         f.check_keys(f.data, datafile.TOP_LEVEL["watches.toml"], "", None)
-        data.watches = _read_watches(f, adapters)
+        data.watches = _read_watches(f, adapters, known_params or {})
         data.watch_file = True
     claim_files: dict[str, Path] = {}
     for path in sorted((root / "claims").glob("*.toml")):

@@ -273,3 +273,84 @@ def test_near_misses_are_named_and_a_duplicate_source_key_has_its_line(tmp_path)
         3,
         f"'s' also used in {bad}",
     )
+
+
+def test_a_mistyped_watch_param_is_refused_at_its_line(tmp_path):
+    """`selectr` for `selector` loaded and failed only at check time; a built-in
+    adapter's watch may set only the params it (or every watch) reads."""
+    from tracker.loading import validate_curated
+
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "watches.toml").write_text(
+        '[[watch]]\nname = "w"\nadapter = "html_page"\nurl = "https://a.example/"\n'
+        '[watch.params]\nselectr = "table tr"\nrobots = false\n\n'
+        '[[watch]]\nname = "v"\nadapter = "openrouter_models"\nurl = "https://b.example/"\n'
+        "[watch.params]\nrobots = false\nvariant = {}\n"
+    )
+    with pytest.raises(DataFileError) as err:
+        validate_curated(data)
+    assert (err.value.line, err.value.field) == (6, "watch[0].params.selectr")
+    assert err.value.message == "unknown key (did you mean 'selector'?)"
+    text = (data / "watches.toml").read_text().replace("selectr", "selector")
+    (data / "watches.toml").write_text(text)
+    with pytest.raises(DataFileError) as err:
+        validate_curated(data)
+    assert (err.value.line, err.value.field) == (15, "watch[1].params.variant")
+    assert err.value.message == "unknown key (did you mean 'variants'?)"
+    (data / "watches.toml").write_text(text.replace("variant =", "variants ="))
+    assert [w.params for w in validate_curated(data).watches][0] == {
+        "selector": "table tr",
+        "robots": False,
+    }
+
+
+def test_every_param_an_adapter_reads_is_declared():
+    """The declaration is checked against the adapters' own code: a param read with
+    ``params.get("x")`` / ``params["x"]`` in an adapter module must be declared for the
+    one of the kinds that module registers, or common to all (else `tracker load` would
+    refuse a param the adapter needs)."""
+    import re
+
+    from tracker.adapters.base import BUILTIN, COMMON_PARAMS, known_params
+
+    allowed = known_params()
+    root = Path(__file__).resolve().parent.parent
+    modules = {m: [k for k, mm in BUILTIN.items() if mm == m] for m in set(BUILTIN.values())}
+    modules["tracker.adapters.huggingface"] = modules["tracker.adapters.hub_files"]
+    read = re.compile(r"""params(?:\.get\(|\[)\s*["']([a-z_]+)["']""")
+    for module, kinds in modules.items():
+        source = (root / (module.replace(".", "/") + ".py")).read_text()
+        for name in read.findall(source):
+            assert any(name in allowed[k] for k in kinds), (module, name)
+    for path in ("tracker/cycle.py", "tracker/fetch.py", "tracker/schedule.py"):
+        for name in read.findall((root / path).read_text()):
+            assert name in COMMON_PARAMS, (path, name)
+
+
+def test_a_mistyped_id_namespace_is_refused_and_every_used_one_is_known(tmp_path):
+    """`[subject.ids] hf = [...]` matched nothing, silently: the Hub's namespace is
+    `huggingface`. The known namespaces are those the adapters resolve ids in."""
+    import re
+
+    from tracker.adapters.base import ID_NAMESPACES
+    from tracker.loading import validate_curated
+
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "subjects.toml").write_text(
+        '[[subject]]\nslug = "a"\nname = "A"\n\n[subject.ids]\nopenrouter = ["x/a"]\n'
+        'huggingfce = ["x/A"]\n'
+    )
+    with pytest.raises(DataFileError) as err:
+        validate_curated(data)
+    assert (err.value.line, err.value.field) == (7, "subject[0].ids.huggingfce")
+    assert err.value.message == "unknown key (did you mean 'huggingface'?)"
+    root = Path(__file__).resolve().parent.parent / "tracker" / "adapters"
+    used = set()
+    for path in root.glob("*.py"):
+        text = path.read_text()
+        used |= set(re.findall(r"""ObservedValue\(\(\s*["']([a-z_]+)["']""", text))
+        used |= set(re.findall(r"""ref = \(\s*["']([a-z_]+)["']""", text))
+        used |= set(re.findall(r"""^HUB = ["']([a-z_]+)["']""", text, re.M))
+    assert used - {"name"} == set(ID_NAMESPACES)  # "name" is the aliases' namespace

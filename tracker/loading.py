@@ -22,8 +22,16 @@ def known_adapters() -> set[str] | None:
 
 def validate_curated(data_dir: Path | str) -> CuratedData:
     """Read and validate everything under ``data_dir`` (adapters checked against the
-    registry). Raises :class:`claims.loader.DataFileError` (path, line, field)."""
-    return load_data(data_dir, known_adapters=known_adapters())
+    registry, watch params against what each built-in adapter reads). Raises
+    :class:`claims.loader.DataFileError` (path, line, field)."""
+    from tracker.adapters.base import ID_NAMESPACES, known_params
+
+    return load_data(
+        data_dir,
+        known_adapters=known_adapters(),
+        known_params=known_params(),
+        known_namespaces=ID_NAMESPACES,
+    )
 
 
 def store_curated(engine: Engine, data: CuratedData, *, prune: bool = False) -> LoadReport:

@@ -242,6 +242,53 @@ BUILTIN: dict[str, str] = {
 }
 
 
+# Watch params any watch may set: read by the cycle (robots, failing_after, auth), the
+# scheduler (cron) and `tracker status` (org/author, repo/repo_id name what it watches).
+COMMON_PARAMS = frozenset(
+    {"robots", "failing_after", "cron", "auth", "org", "author", "repo", "repo_id"}
+)
+# The params each built-in adapter reads (see its parse function's docstring). A watch
+# param outside these and COMMON_PARAMS is refused by `tracker load` as a likely typo (a
+# mistyped `selector` used to load and fail only at check time).
+BUILTIN_PARAMS: dict[str, frozenset[str]] = {
+    "html_page": frozenset(
+        {
+            "selector",
+            "expect_min",
+            "columns",
+            "name_cell",
+            "subject",
+            "attribute",
+            "regex",
+            "decimal",
+            "scale",
+            "unit",
+            "qualifiers",
+        }
+    ),  # fmt: skip
+    "huggingface_org": frozenset(),
+    "huggingface_model": frozenset({"files", "revision"}),
+    "huggingface_config": frozenset(),
+    "lmarena_catalog": frozenset({"leaderboard"}),
+    "artificial_analysis": frozenset(),
+    "openrouter_models": frozenset({"variants"}),
+    "litellm_prices": frozenset({"variants"}),
+}
+
+
+# Namespaces the built-in adapters resolve subject ids in (`[subject.ids]` keys): each
+# adapter looks a model up by (namespace, id), e.g. ("openrouter", "moonshotai/kimi-k2").
+ID_NAMESPACES = frozenset(
+    {"huggingface", "openrouter", "litellm", "lmarena", "artificial_analysis"}
+)
+
+
+def known_params() -> dict[str, frozenset[str]]:
+    """Adapter kind -> every watch param it accepts (its own and COMMON_PARAMS), for the
+    built-in kinds; an adapter registered elsewhere declares none and is not checked."""
+    return {kind: own | COMMON_PARAMS for kind, own in BUILTIN_PARAMS.items()}
+
+
 def _load(modules: Iterable[str]) -> None:
     for module in modules:
         importlib.import_module(module)
