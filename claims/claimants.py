@@ -81,7 +81,7 @@ class ClaimantMention:
 def claimant_keys(names: Iterable[str]) -> dict[str, str]:
     """Claimant names by the word that recalls them later in the text ("Moonshot AI" by
     "Moonshot"); for "The Information" both words, as "The" alone opens many sentences.
-    ``names`` longest first: a shorter name sharing the word wins (it is the later one)."""
+    ``names`` longest first; of names sharing the word the longest wins."""
     return {" ".join(n.split()[: 2 if n.startswith("The ") else 1]): n for n in reversed(names)}
 
 

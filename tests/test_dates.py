@@ -138,6 +138,8 @@ def test_end_of_a_named_month_is_a_deadline(text, locale, iso, relation):
         ("os pesos não sairão depois de janeiro de 2027", "pt-BR", "2027-01", "by"),
         # A negation that governs something else leaves the date alone.
         ("is not open source and was released on July 1, 2026", "en", "2026-07-01", "on"),
+        # Doubt is not denial: the date reads as written.
+        ("not clear whether the weights come before March 2027", "en", "2027-03", "before"),
     ],
 )
 def test_negated_relation_becomes_its_complement(text, locale, iso, relation):

@@ -40,6 +40,12 @@ def values(text: str, lang: str = "en"):
             "en",
         ),
         ("Vega Systems said Orion-5 Max costs input $1, output $4 per 1M tokens.", "en"),
+        ("Vega Systems said Orion-5 Max costs $1 input / $4 output per 1M tokens.", "en"),
+        (
+            "A Vega Systems disse que o Orion-5 Max custa US$ 1 de entrada e US$ 4 de saída "
+            "por milhão de tokens.",
+            "pt-BR",
+        ),
         (
             "A Vega Systems disse que o Orion-5 Max custa US$ 1 / US$ 4 por milhão de tokens "
             "de entrada/saída.",
