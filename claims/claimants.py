@@ -37,6 +37,16 @@ _DOC_RE = re.compile(
     rf"\b(?:post|blog|anúncio|comunicado|relatório|paper|artigo|announcement|report|nota)"
     rf"(?:\s+de\s+engenharia|\s+técnico)?\s+(?:d[ao]\s+|by\s+|from\s+)(?:[ao]\s+)?{_ORG}"
 )
+# People of an organization who state a figure: "Analysts at SemiAnalysis estimate",
+# "researchers from X say", "analistas da X estimam". The organization is the claimant.
+_STAFF_RE = re.compile(
+    r"\b(?i:analysts?|researchers?|engineers?|scientists?|experts?|sources?|people|analistas|"
+    r"pesquisadores|engenheiros|cientistas|especialistas|fontes)\s+(?:at|from|with|of|d[ao]s?|n[ao]s?)"
+    rf"\s+(?:the\s+|[ao]\s+)?{_ORG}\s+(?:\w+ly\s+|also\s+)?"
+    r"(?:estimate[sd]?|say|said|believe[sd]?|claim(?:s|ed)?|think|thought|expect(?:s|ed)?|"
+    r"calculate[sd]?|reckon(?:s|ed)?|report(?:s|ed)?|put|suggest(?:s|ed)?|argue[sd]?|"
+    r"estimam|estimaram|dizem|disseram|afirmam|afirmaram|acreditam|calculam|calcularam)\b"
+)
 _PRONOUN_ORG_RE = re.compile(
     rf"\b(?:a\s+empresa|a\s+companhia|a\s+startup|o\s+laborat[óo]rio|the\s+company|the\s+lab)\s+"
     rf"(?:\w+mente\s+)?(?:{SAY_VERBS})\b",
@@ -62,6 +72,18 @@ class ClaimantMention:
     pronoun: bool = False
     verb_end: int | None = None
 
+    @property
+    def bare(self) -> str:
+        """The name without a leading "The" (to compare with subject names)."""
+        return self.name.removeprefix("The ")
+
+
+def claimant_keys(names: Iterable[str]) -> dict[str, str]:
+    """Claimant names by the word that recalls them later in the text ("Moonshot AI" by
+    "Moonshot"); for "The Information" both words, as "The" alone opens many sentences.
+    ``names`` longest first; of names sharing the word the longest wins."""
+    return {" ".join(n.split()[: 2 if n.startswith("The ") else 1]): n for n in reversed(names)}
+
 
 def find_claimants(text: str, organizations: Iterable[str] = ()) -> list[ClaimantMention]:
     """Claimant mentions in ``text``; a short name ("Moonshot") is expanded to a known
@@ -75,10 +97,11 @@ def find_claimants(text: str, organizations: Iterable[str] = ()) -> list[Claiman
             found.append((m, bool(_ANNOUNCE_RE.match(v.group(0))), v.end()))
     for rx, doc in ((_PREP_RE, False), (_DOC_RE, True)):
         found.extend((m, doc, None) for m in rx.finditer(text))
+    found.extend((m, False, m.end()) for m in _STAFF_RE.finditer(text))
     for m, doc, verb_end in found:
         name = m.group("org").strip()
         words = name.split()
-        while words and words[0] in _ARTICLES:
+        while words and words[0] in _ARTICLES and not _titled(words, orgs):
             words = words[1:]
         if not words or words[0] in _NOT_ORG:
             continue
@@ -89,6 +112,13 @@ def find_claimants(text: str, organizations: Iterable[str] = ()) -> list[Claiman
         out.append(ClaimantMention(m.start(), m.end(), "", pronoun=True))
     out.sort(key=lambda c: c.start)
     return out
+
+
+def _titled(words: list[str], orgs: list[str]) -> bool:
+    """True when a leading "The" belongs to the name ("The Information", "The Verge"):
+    kept unless what follows it is a known organization ("The Moonshot AI" -> Moonshot AI)."""
+    rest = " ".join(words[1:])
+    return words[0] == "The" and bool(rest) and not any(o.startswith(rest) for o in orgs)
 
 
 def _expand(name: str, orgs: list[str]) -> str:

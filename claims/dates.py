@@ -22,7 +22,10 @@ from claims.numbers import NUMBER_WORDS_EN, NUMBER_WORDS_PT, normalize_locale, w
 from claims.values import Value, date_value
 
 # Relation words right before a date (longest first); "a partir de"/"from" = on that day.
+# "not_before" (on or after the date) is stored as "after" the unit before it.
 RELATION_WORDS: tuple[tuple[str, str], ...] = (
+    ("no earlier than", "not_before"),
+    ("no sooner than", "not_before"),
     ("no mais tardar", "by"),
     ("antes do dia", "before"),
     ("antes de", "before"),
@@ -57,17 +60,33 @@ _REL_RE = re.compile(
     re.IGNORECASE,
 )
 _REL_MAP = dict(RELATION_WORDS)
+# A negation governing the relation word: "will not be released before", "não serão
+# liberados antes de", "won't ship until"; at most six words between, none a conjunction
+# ("is not open source and was released on" keeps its date) nor "whether/if/that" ("not
+# clear whether ... before March" is doubt, not a denial: left as it reads).
+_NEG_RE = re.compile(
+    r"(?:\b(?:not|never|cannot|não|nunca|jamais)|n[’']t)\s+"
+    r"(?:(?!(?:and|but|or|e|mas|ou|whether|if|that|se|que|quando|when)\s)[\w’'-]+\s+){0,6}$",
+    re.IGNORECASE,
+)
+# Negated relation -> its complement: not before D = on or after D; not by D = after D;
+# not after D = by D; "not until" = not before. "não ... até" (not by, or not until?) and
+# "not on D" say no date: the reading is marked ``denied``.
+_NEGATED = {"before": "not_before", "by": "after", "after": "by"}
 
 
 @dataclass(frozen=True)
 class DateReading:
     """A date read from text: ISO ``iso`` (``YYYY-MM-DD`` or ``YYYY-MM``), ``precision``
-    (``day``/``month``), ``relation``, and ``moment`` (aware datetime) when a time was stated."""
+    (``day``/``month``), ``relation``, and ``moment`` (aware datetime) when a time was stated.
+    ``denied``: the text negates the date without saying another ("not in March", "não
+    ... até março"); it is no claim of a date."""
 
     iso: str
     precision: str = "day"
     relation: str = "on"
     moment: dt.datetime | None = None
+    denied: bool = False
 
     def to_value(self) -> Value:
         """The reading as a ``date`` :class:`Value` (the time of day is not part of it)."""
@@ -137,7 +156,10 @@ def _patterns(lang: str) -> tuple[re.Pattern[str], ...]:
             rf"\b(?P<rel>há|em|daqui\s+a|dentro\s+de)\s+(?P<n>\d+|{words})\s+"
             r"(?P<unit>dias?|semanas?|m[eê]s|meses|anos?)\b(?P<ago>\s+atr[aá]s)?"
         )
-        endof = r"\b(?:n?o\s+)?(?:fim|final)\s+d[oe]\s+(?P<eo>ano|m[eê]s)\b"
+        endof = (
+            r"\b(?:n?o\s+)?(?:fim|final)\s+d[oe]\s+(?:(?P<eo>ano|m[eê]s)\b"
+            rf"|(?P<eom>{wide})(?:\s+de\s+(?P<eoy>\d{{4}}))?(?!\w))"
+        )
     else:
         named = rf"\b{mon}\s+{day}(?:,?\s+{year})?(?!\w)"
         named2 = rf"(?<!\d){day}\s+{mon}(?:,?\s+{year})?(?!\w)"
@@ -147,7 +169,10 @@ def _patterns(lang: str) -> tuple[re.Pattern[str], ...]:
             rf"(?:\b(?P<rel>in|within)\s+)?\b(?P<n>\d+|{words}|a)\s+"
             r"(?P<unit>days?|weeks?|months?|years?)\b(?P<ago>\s+ago)?"
         )
-        endof = r"\b(?:the\s+)?end\s+of\s+(?:the\s+)?(?P<eo>year|month)\b"
+        endof = (
+            r"\b(?:the\s+)?end\s+of\s+(?:(?:the\s+)?(?P<eo>year|month)\b"
+            rf"|(?P<eom>{wide})(?:,?\s+(?P<eoy>\d{{4}}))?(?!\w))"
+        )
     flags = re.IGNORECASE
     return tuple(
         re.compile(p, flags)
@@ -188,7 +213,7 @@ def scan_dates(
             s += lead
             if text[e - 1] == "." and _fold(text[s:e].rstrip(".").split()[-1]) in _wide(lang):
                 e -= 1  # a sentence's full stop after a full month name
-            rel = _relation_before(text, s)
+            rel, negated = _relation_before(text, s)
             if kind == "endof":
                 rel = "by" if rel in ("on", "by") else rel
             if kind == "relative" and m.group("rel"):
@@ -197,7 +222,13 @@ def scan_dates(
                     rel = "on"
                 elif word in ("within", "dentro de"):
                     rel = "by"
-            reading = DateReading(reading.iso, reading.precision, rel, reading.moment)
+            iso, denied = reading.iso, False
+            if negated:
+                flipped = None if negated.startswith("até") else _NEGATED.get(rel)
+                denied, rel = flipped is None, flipped or rel
+            if rel == "not_before":
+                iso, rel = _unit_before(iso, reading.precision), "after"
+            reading = DateReading(iso, reading.precision, rel, reading.moment, denied)
             taken.append((s, e))
             out.append(DateSpan(s, e, text[s:e], reading))
     out.sort(key=lambda d: d.start)
@@ -212,11 +243,27 @@ def parse_date(
     return spans[0].reading if spans else None
 
 
-def _relation_before(text: str, start: int) -> str:
-    m = _REL_RE.search(text[max(0, start - 30) : start])
+def _relation_before(text: str, start: int) -> tuple[str, str | None]:
+    """(relation, None) for the relation words before ``start``; when a negation governs
+    them, (relation, the words) instead, "until" read as "before" ("not until March")."""
+    lo = max(0, start - 30)
+    m = _REL_RE.search(text[lo:start])
     if not m:
-        return "on"
-    return _REL_MAP[" ".join(m.group(1).lower().split())]
+        return "on", None
+    words = " ".join(m.group(1).lower().split())
+    rel = _REL_MAP[words]
+    rel_start = lo + m.start(1)
+    if rel != "not_before" and _NEG_RE.search(text[max(0, rel_start - 80) : rel_start]):
+        return ("before" if words == "until" else rel), words
+    return rel, None
+
+
+def _unit_before(iso: str, precision: str) -> str:
+    """The day (or month) before ``iso``: "on or after D" is "after" that one."""
+    if precision == "month":
+        y, mo = int(iso[:4]), int(iso[5:7])
+        return f"{y - (mo == 1):04d}-{(mo - 2) % 12 + 1:02d}"
+    return (dt.date.fromisoformat(iso) - dt.timedelta(days=1)).isoformat()
 
 
 def _year(y: str) -> int:
@@ -266,6 +313,8 @@ def _read(
         if kind == "relative":
             return _relative(m, lang, published)
         if kind == "endof":
+            if m["eom"]:
+                return _end_of_month(m, lang, published)
             if published is None:
                 return None
             if m["eo"].lower() in ("ano", "year"):
@@ -277,6 +326,22 @@ def _read(
     except (ValueError, KeyError):
         return None
     return None
+
+
+def _end_of_month(m: re.Match[str], lang: str, published: dt.date | None) -> DateReading | None:
+    """ "the end of December [2026]": that month's last day, a deadline ("by"). A missing
+    year is the published year, or the next one when that day is over six months past."""
+    month = _month_table(lang)[_fold(m["eom"])]
+    if m["eoy"]:
+        year = int(m["eoy"])
+    elif published is None:
+        return None
+    else:
+        year = published.year
+        if (published - dt.date(year, month, 1)).days > 183:
+            year += 1
+    last = calendar.monthrange(year, month)[1]
+    return DateReading(dt.date(year, month, last).isoformat(), relation="by")
 
 
 def _relative(m: re.Match[str], lang: str, published: dt.date | None) -> DateReading | None:

@@ -14,14 +14,15 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
+from claims import claimants as CL
 from claims import extract_rules as R
 from claims.attribution import resolve
 from claims.candidates import Candidate, drop_repeats
-from claims.claimants import ClaimantMention, find_claimants, named_org_after, opens_statement
 from claims.dates import scan_dates
 from claims.figures import Figure, scan_figures
 from claims.language import detect_locale
 from claims.numbers import normalize_locale
+from claims.price_pairs import pair_prices
 from claims.segment import Segments, Sentence
 from claims.spans import after_marker, merge_parenthetical, overlaps
 from claims.subjects import Mention, SubjectIndex, SubjectRef
@@ -80,7 +81,8 @@ class _Context:
     ) -> None:
         self.text, self.locale, self.published, self.tz = text, locale, published, tz
         self.warnings: list[str] = []
-        self._by_sentence: dict[int, list[ClaimantMention]] = {}
+        self._by_sentence: dict[int, list[CL.ClaimantMention]] = {}
+        self._price_sides: dict[int, str] = {}
         self.index = SubjectIndex(subjects)
         self.seg = Segments(text)
         self.benches = R.find_benchmarks(text)
@@ -104,18 +106,20 @@ class _Context:
                     f"{missing} date(s) without a year or relative to the article were "
                     "skipped: give the published date (--published YYYY-MM-DD)"
                 )
-        self.claimants: list[ClaimantMention] = find_claimants(text, self.index.organizations())
+        self.claimants: list[CL.ClaimantMention] = CL.find_claimants(
+            text, self.index.organizations()
+        )
         # A subject or another model ("Orion-5 Max introduced ...") is not a claimant.
         models = [(m.start, m.end) for m in self.competitors]
         self.claimants = [
             c
             for c in self.claimants
-            if c.pronoun or not (self.index.is_name(c.name) or overlaps(c.start, c.end, models))
+            if c.pronoun or not (self.index.is_name(c.bare) or overlaps(c.start, c.end, models))
         ]
         self.claimant_names = sorted(
             {c.name for c in self.claimants if c.name}, key=len, reverse=True
         )
-        firsts = {n.split()[0]: n for n in reversed(self.claimant_names)}
+        firsts = CL.claimant_keys(self.claimant_names)
         self._claimant_word = (
             re.compile(r"\b(" + "|".join(re.escape(f) for f in firsts) + r")\b") if firsts else None
         )
@@ -136,6 +140,7 @@ class _Context:
             if f.kind != "ordinal" and self.mask.find(1, f.start, f.end) == -1
         ]
         figs = merge_parenthetical(figs, self.text)
+        figs, self._price_sides = pair_prices(figs, self.text, lambda p: self.seg.at(p).end)
         self.warnings += [f"at {f.start}: {w}" for f in figs if not f.readable for w in f.warnings]
         out: list[Candidate] = []
         for i, f in enumerate(figs):
@@ -183,12 +188,9 @@ class _Context:
                 # Price attributes are in USD; no exchange rate is guessed.
                 self.warnings.append(f"at {f.start}: {f.text!r}: price in {f.currency}, not USD")
                 return None
-            side = R.price_side(before, after)
-            if side is None:
-                c = make("price_usd_per_mtok", None)  # settled by a restatement, else dropped
-            else:
-                c = make(f"price_{side}_usd_per_mtok", None)
-            return c
+            side = self._price_sides.get(f.start) or R.price_side(before, after)
+            # No side: "price_usd_per_mtok", settled by a restatement, else dropped.
+            return make(f"price_{side}_usd_per_mtok" if side else "price_usd_per_mtok", None)
         if f.kind == "percent":
             sb, sa = self.text[s.start : f.start], self.text[f.end : s.end]
             if (
@@ -245,7 +247,7 @@ class _Context:
         spans = self.date_spans
         for i, d in enumerate(spans):
             s = self.seg.at(d.start)
-            if s.hypothetical:
+            if s.hypothetical or d.reading.denied:  # "not in March" states no date
                 continue
             lo = spans[i - 1].end if i and spans[i - 1].end > s.start else s.start
             hi = spans[i + 1].start if i + 1 < len(spans) and spans[i + 1].start < s.end else s.end
@@ -288,7 +290,7 @@ class _Context:
                 return m.name
         return None
 
-    def _claimants_in(self, s: Sentence) -> list[ClaimantMention]:
+    def _claimants_in(self, s: Sentence) -> list[CL.ClaimantMention]:
         found = self._by_sentence.get(s.start)
         if found is None:
             found = [m for m in self.claimants if s.start <= m.start < s.end]
@@ -366,10 +368,10 @@ class _Context:
         before = [m for m in in_s if m.start < c.start]
         # "..., and Groq claims 1,500 tokens/s": a claimant whose verb opens its own
         # statement in a later clause speaks for what follows it, not for this figure.
-        after = [m for m in in_s if m.start >= c.start and not opens_statement(m, self.seg, ce)]
+        after = [m for m in in_s if m.start >= c.start and not CL.opens_statement(m, self.seg, ce)]
         pick = before[-1] if before else (after[0] if after else None)
         if pick is None:
-            name = named_org_after(self.text[c.end : s.end], self.claimant_names)
+            name = CL.named_org_after(self.text[c.end : s.end], self.claimant_names)
             if name:
                 c.claimant = name
                 return

@@ -107,3 +107,48 @@ def test_relative_dates_need_a_published_date():
 def test_full_stop_after_month_is_not_part_of_the_span():
     (span,) = scan_dates("Os pesos chegam em 4 de novembro.", "pt-BR", SEED_DAY)
     assert span.text == "4 de novembro"
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "iso", "relation"),
+    [
+        # The end of a named month is a deadline on its last day (year from publication).
+        ("released by the end of December", "en", "2026-12-31", "by"),
+        ("before the end of February 2028", "en", "2028-02-29", "before"),
+        ("até o fim de dezembro", "pt-BR", "2026-12-31", "by"),
+        ("até ao final de março de 2027", "pt-PT", "2027-03-31", "by"),
+        # More than six months before publication: next year's.
+        ("by the end of March", "en", "2027-03-31", "by"),
+    ],
+)
+def test_end_of_a_named_month_is_a_deadline(text, locale, iso, relation):
+    r = parse_date(text, locale, SEED_DAY)
+    assert (r.iso, r.precision, r.relation, r.denied) == (iso, "day", relation, False)
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "iso", "relation"),
+    [
+        # Not before D = on or after D = after the month (day) before D.
+        ("the weights will not be released before March 2027", "en", "2027-02", "after"),
+        ("os pesos não serão liberados antes de março de 2027", "pt-BR", "2027-02", "after"),
+        ("weights won't ship until March 3, 2027", "en", "2027-03-02", "after"),
+        ("released no earlier than January 2027", "en", "2026-12", "after"),
+        ("will not be released by the end of December", "en", "2026-12-31", "after"),
+        ("os pesos não sairão depois de janeiro de 2027", "pt-BR", "2027-01", "by"),
+        # A negation that governs something else leaves the date alone.
+        ("is not open source and was released on July 1, 2026", "en", "2026-07-01", "on"),
+        # Doubt is not denial: the date reads as written.
+        ("not clear whether the weights come before March 2027", "en", "2027-03", "before"),
+    ],
+)
+def test_negated_relation_becomes_its_complement(text, locale, iso, relation):
+    r = parse_date(text, locale, SEED_DAY)
+    assert (r.iso, r.relation, r.denied) == (iso, relation, False)
+
+
+def test_negation_without_a_complement_denies_the_date():
+    # "Not in March" and pt "não ... até" (not by, or not until?) state no date.
+    assert parse_date("will not be released in March 2027", "en", SEED_DAY).denied
+    assert parse_date("não serão liberados até março de 2027", "pt-BR", SEED_DAY).denied
+    assert not parse_date("serão liberados até março de 2027", "pt-BR", SEED_DAY).denied
