@@ -1,0 +1,55 @@
+"""Fresh-user trials of the demo site: how observations, negative ranges, exports,
+notes and source names read on the pages a first-time user opens."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from sitefixture import NOW, populate
+from typer.testing import CliRunner
+
+from tracker.cli import app
+from tracker.website import build_site
+
+ROOT = Path(__file__).resolve().parent.parent
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def demo_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo's database and site, built once: returns the site folder (``t.db`` beside it)."""
+    tmp = tmp_path_factory.mktemp("demo")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(ROOT)  # the demo reads data/ relative to the checkout
+        result = runner.invoke(app, ["demo", "--db", str(tmp / "t.db"), "--out", str(tmp / "s")])
+        assert result.exit_code == 0, result.output
+    return tmp / "s"
+
+
+def _text(html: str) -> str:
+    """Visible text of a page fragment: tags dropped, spaces collapsed."""
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html))
+
+
+def test_observation_seen_once_reads_seen_x_not_x_to_x(demo_site):
+    page = (demo_site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
+    text = _text(page)
+    assert "seen 2026-11-28 06:00 UTC to 2026-11-28 06:00 UTC" not in text
+    assert "seen 2026-11-28 06:00 UTC; snapshot" in text
+
+
+def test_observation_seen_over_a_period_keeps_its_range(engine, tmp_path):
+    populate(engine)
+    build_site(engine, tmp_path / "site", now=NOW)
+    text = _text((tmp_path / "site" / "subjects" / "kimi-k3.1-pro" / "index.html").read_text())
+    assert "seen 2026-11-10 12:00 UTC to 2026-11-20 12:00 UTC" in text
+
+
+def test_negative_percentages_use_a_minus_sign_and_a_readable_range(demo_site):
+    page = (demo_site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
+    assert (
+        "(observation #18): \u221233.3%, claim about \u221233% (\u221236.3% to \u221229.7%)" in page
+    )
+    assert not re.search(r"[-–]-\d", page)  # no "–-29.7" or "--" before a number
