@@ -171,7 +171,8 @@ def test_exports(built):
     csv_lines = (out / "api" / "claims.csv").read_bytes().split(b"\r\n")
     assert csv_lines[0] == (
         b"id,subject,attribute,qualifiers,value,raw_text,source_key,source_url,"
-        b"source_language,claimant,stated_date,verdict,verdict_reason"
+        b"source_language,published,published_precision,claimant,stated_date,verdict,"
+        b"verdict_reason"
     )
     assert (
         b"6,orca-9b,context_window,{},128K tokens,<img src=x onerror=alert(1)> AT&T R&D"

@@ -53,3 +53,23 @@ def test_negative_percentages_use_a_minus_sign_and_a_readable_range(demo_site):
         "(observation #18): \u221233.3%, claim about \u221233% (\u221236.3% to \u221229.7%)" in page
     )
     assert not re.search(r"[-–]-\d", page)  # no "–-29.7" or "--" before a number
+
+
+def _csv_rows(site: Path) -> list[dict[str, str]]:
+    import csv
+    import io
+
+    text = (site / "api" / "claims.csv").read_text(encoding="utf-8")
+    return list(csv.DictReader(io.StringIO(text, newline="")))
+
+
+def test_claims_csv_gives_the_sources_publication_date_and_precision(demo_site):
+    """stated_date was empty on every row and nothing said when the source was published."""
+    rows = _csv_rows(demo_site)
+    card = next(r for r in rows if r["source_key"] == "kimi-k2-thinking-card")
+    assert (card["published"], card["published_precision"]) == ("2025-11-06", "day")
+    launch = next(r for r in rows if r["source_key"] == "report-k31-launch")
+    assert (launch["published"], launch["published_precision"]) == ("2026-10-27", "estimated")
+    # the curated data gives no claim a date of its own: stated_date stays empty
+    assert {r["stated_date"] for r in rows} == {""}
+    assert all(r["published"] for r in rows)
