@@ -73,3 +73,37 @@ def test_claims_csv_gives_the_sources_publication_date_and_precision(demo_site):
     # the curated data gives no claim a date of its own: stated_date stays empty
     assert {r["stated_date"] for r in rows} == {""}
     assert all(r["published"] for r in rows)
+
+
+def test_demo_discrepancies_page_counts_no_note(demo_site):
+    """The demo's different-subject note was counted "1 dismissed" among discrepancies."""
+    html = (demo_site / "discrepancies.html").read_text()
+    assert "<p>2 open, 0 resolved by an observation, 0 dismissed by a reviewer.</p>" in html
+    real = html[: html.index('<h2 id="notes">')]
+    assert "Total parameters" not in _text(real)
+    note = _text(html[html.index('<h2 id="notes">') : html.index("</main>")])
+    assert "2.8T params for Kimi K3.1 Pro (Moonshot AI) and about 3T params for Kimi K3 " in note
+    k3 = _text((demo_site / "subjects" / "kimi-k3" / "index.html").read_text())
+    assert "Discrepancies None. Not a conflict: a source gives total parameters figures" in k3
+    assert "Dismissed (" not in k3
+
+
+def test_a_reviewers_dismissal_is_still_counted_apart_from_notes(engine, tmp_path):
+    from sqlmodel import Session, select
+
+    from claims.models import Discrepancy
+
+    populate(engine)
+    with Session(engine) as s:
+        tb = s.exec(select(Discrepancy).where(Discrepancy.key == "d-tb")).one()
+        tb.state, tb.note = "dismissed", "the lab's post says 4.0"
+        s.add(tb)
+        s.commit()
+    build_site(engine, tmp_path / "site", now=NOW)
+    html = (tmp_path / "site" / "discrepancies.html").read_text()
+    assert "<p>1 open, 1 resolved by an observation, 1 dismissed by a reviewer.</p>" in html
+    dismissed = html[html.index('<h2 id="dismissed">') : html.index('<h2 id="notes">')]
+    assert re.findall(r'<section id="(d\d+)"', dismissed) == ["d1"]
+    assert "Dismissed: the lab&#39;s post says 4.0" in dismissed
+    page = _text((tmp_path / "site" / "subjects" / "kimi-k2-thinking" / "index.html").read_text())
+    assert "Not a conflict: a source gives input price figures for this subject" in page

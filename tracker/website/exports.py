@@ -25,12 +25,13 @@ CSV_COLUMNS = (
     "source_key",
     "source_url",
     "source_language",
-    "published",  # the source's publication date as stored (ISO, YYYY-MM-DD or YYYY-MM)
-    "published_precision",  # day / month / estimated, empty when the data does not say
     "claimant",
     "stated_date",  # only when the data gives the claim its own date (docs/site-api.md)
     "verdict",
     "verdict_reason",
+    # added later, so at the end: a reader that counts columns keeps working
+    "published",  # the source's publication date as stored (ISO, YYYY-MM-DD or YYYY-MM)
+    "published_precision",  # day / month / estimated, empty when the data does not say
 )
 
 
@@ -222,12 +223,12 @@ def claims_csv(claims: list[ClaimView]) -> str:
                 cv.source.key,
                 cv.source.url or "",
                 cv.source.language or "",
-                cv.source.published or "",
-                cv.source.published_precision or "",
                 cv.claimant or "",
                 cv.stated_date or "",
                 cv.verdict.status if cv.verdict else "",
                 cv.verdict.reason if cv.verdict else "",
+                cv.source.published or "",
+                cv.source.published_precision or "",
             ]
         )
     return buf.getvalue()
