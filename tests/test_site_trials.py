@@ -107,3 +107,28 @@ def test_a_reviewers_dismissal_is_still_counted_apart_from_notes(engine, tmp_pat
     assert "Dismissed: the lab&#39;s post says 4.0" in dismissed
     page = _text((tmp_path / "site" / "subjects" / "kimi-k2-thinking" / "index.html").read_text())
     assert "Not a conflict: a source gives input price figures for this subject" in page
+
+
+def test_two_title_named_sources_read_apart_everywhere(demo_site):
+    """“Kimi 3.1 Pro: 2.8T open…” and “Kimi K3.1 Pro launch…” read alike (fresh-user
+    trial); each source now has one distinct name on the site, in events and the CLI."""
+    import html as html_lib
+    import json
+
+    one = "“Kimi 3.1 Pro: 2.8T open weights against Fable 5.1”"
+    two = "“Kimi K3.1 Pro launch: architecture, pricing…”"
+    disc = html_lib.unescape((demo_site / "discrepancies.html").read_text())
+    assert f"Moonshot AI via {one} and {two})" in disc
+    changes = html_lib.unescape((demo_site / "changes.html").read_text())
+    assert f"version: 3.0] (Moonshot AI via {two}) is disputed" in changes
+    index = html_lib.unescape((demo_site / "index.html").read_text())
+    assert f"<small>({one}; Moonshot AI)" in index and f"<small>({two}; Moonshot AI)" in index
+    result = runner.invoke(app, ["discrepancies", "--json", "--db", str(demo_site.parent / "t.db")])
+    assert result.exit_code == 0, result.output
+    names = {
+        side["source_name"]
+        for row in json.loads(result.output)
+        for side in row["sides"]
+        if side["side"] == "claim"
+    }
+    assert names == {"Máquina Web", one, two}

@@ -297,8 +297,52 @@ def test_source_short_name_for_reasons():
     long = Source(
         key="k", title="Kimi K3.1 Pro launch: architecture, pricing and open-weights date"
     )
-    assert long.short_name == "“Kimi K3.1 Pro launch…”"  # cut at a word, not mid-word
+    # cut at a word, not mid-word, nor after "and"
+    assert long.short_name == "“Kimi K3.1 Pro launch: architecture, pricing…”"
     assert Source(key="report-k31-launch", title=" ").short_name == "report-k31-launch"
+
+
+def test_sources_that_would_read_alike_get_names_that_differ():
+    """Two seed articles without publisher or URL were "Kimi 3.1 Pro: 2.8T open…" and
+    "Kimi K3.1 Pro launch…" (fresh-user trial); two articles of one publisher shared its
+    name; sources with one title shared it."""
+    from claims.models import Source
+    from claims.sourcenames import source_names
+
+    def names(*sources: Source) -> list[str]:
+        for i, s in enumerate(sources):
+            s.id = i + 1
+        got = source_names(sources)
+        return [got[s.id] for s in sources]
+
+    assert names(
+        Source(key="a", title="Kimi 3.1 Pro: 2.8T open weights against Fable 5.1"),
+        Source(key="b", title="Kimi K3.1 Pro launch: architecture, pricing and open-weights date"),
+    ) == [
+        "“Kimi 3.1 Pro: 2.8T open weights against Fable 5.1”",  # short enough to be whole
+        "“Kimi K3.1 Pro launch: architecture, pricing…”",
+    ]
+    start = "Kimi K3.1 Pro launch: architecture, pricing and open weights, "
+    assert names(
+        Source(key="a", title=start + "the full interview with the team"),
+        Source(key="b", title=start + "a summary"),
+    ) == [
+        "“Kimi K3.1 Pro launch: architecture, pricing and open weights, the full…”",
+        "“Kimi K3.1 Pro launch: architecture, pricing and open weights, a summary”",
+    ]
+    assert names(
+        Source(key="a", title="Kimi K3.1 Pro: 104B active", publisher="Máquina Web"),
+        Source(key="b", title="Cerebras serves Kimi at 2,000 tokens/s", publisher="Máquina Web"),
+        Source(key="c", title="Other", publisher="Jornal A"),
+    ) == [
+        "Máquina Web: “Kimi K3.1 Pro: 104B active”",
+        "Máquina Web: “Cerebras serves Kimi at 2,000 tokens/s”",
+        "Jornal A",
+    ]
+    assert names(Source(key="a", title="Launch"), Source(key="b", title="launch")) == [
+        "“Launch” [a]",
+        "“launch” [b]",
+    ]
 
 
 def test_who_names_a_claimant_once_when_the_source_is_its_own():
