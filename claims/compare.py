@@ -18,7 +18,7 @@ from typing import Any
 from claims.facts import ClaimView
 from claims.licenses import normalize_license_text
 from claims.models import dumps
-from claims.values import Value, distance, format_value, intervals_overlap
+from claims.values import MINUS, Value, distance, format_value, intervals_overlap
 
 # Rule names stored in Discrepancy.rule.
 VALUES_DISAGREE = "values_disagree"  # numeric intervals / texts / booleans cannot both hold
@@ -141,14 +141,17 @@ def _windows_meet(a: Value, b: Value) -> bool:
 
 def span_text(v: Value) -> str:
     """The interval a numeric value allows, e.g. ``2.75T–2.85T params``; ``∞`` for an
-    open end."""
+    open end; with a negative end both ends keep their unit, joined by "to" and written
+    with a minus sign (``−36.3% to −29.7%``)."""
     lo, hi = v.interval()
 
     def one(x: Any) -> str:
         return format_value(Value(kind="quantity", value=x, unit=v.unit))
 
-    low = one(lo) if lo is not None else "-∞"
+    low = one(lo) if lo is not None else MINUS + "∞"
     high = one(hi) if hi is not None else "∞"
+    if lo is None or lo < 0:
+        return f"{low} to {high}"
     unit = " " + high.split(" ", 1)[1] if " " in high else ("%" if high.endswith("%") else "")
     if unit and low.endswith(unit):
         low = low[: -len(unit)]

@@ -61,10 +61,11 @@ def judge_price_change(
             pct = price_change_pct(b.value.value, a.value.value)  # type: ignore[arg-type]
             observed = Value(kind="quantity", value=pct, unit="percent", low=pct, high=pct)
             rule, _ = values_conflict(claim.attribute, claim.value, observed)
+            change = ("+" if pct > 0 else "") + format_value(observed)  # −33.3% with a minus
             reason = (
                 f"observed {name} price {format_value(a.value)} (observation #{a.id}) vs "
                 f"{format_value(b.value)} for {claim.qualifiers['relative_to']} (observation "
-                f"#{b.id}): {pct:+}%, claim {format_value(claim.value)} "
+                f"#{b.id}): {change}, claim {format_value(claim.value)} "
                 f"({span_text(claim.value)})"
             )
             results.append(("confirmed" if rule is None else "contradicted", reason, (a.id, b.id)))

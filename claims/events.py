@@ -30,7 +30,10 @@ EVENT_KINDS: dict[str, tuple[str, str]] = {
     "weights_landed": ("subscriber", "weights of a subject became available on a hub"),
     "license_changed": ("subscriber", "a subject's licence id or LICENSE text changed"),
     "price_changed": ("subscriber", "an input or output price changed"),
-    "verdict_changed": ("subscriber", "a claim's verdict changed status"),
+    "verdict_changed": (
+        "subscriber",
+        "a claim's verdict changed status (a first verdict only when disputed or contradicted)",
+    ),
     "discrepancy_opened": ("subscriber", "sources or observations started to disagree"),
     "discrepancy_resolved": ("subscriber", "a discrepancy was settled by an observation"),
     "repo_disappeared": (

@@ -17,7 +17,7 @@ from claims.values import Value
 @dataclass(frozen=True)
 class ClaimView:
     """One claim with what a reason needs to name it: subject slug, claimant, and
-    ``source``, the source's short name (:attr:`claims.models.Source.short_name`)."""
+    ``source``, the name sentences give its source (:func:`claims.sourcenames.source_names`)."""
 
     id: int
     key: str

@@ -14,6 +14,7 @@ from claims.derived import derive_total_params
 from claims.facts import ClaimView, ObsView
 from claims.judge import effective_value
 from claims.models import Claim, Observation, Source, Subject, SubjectAlias, Watch, as_utc
+from claims.sourcenames import source_names
 
 HUB_ORG_ADAPTER = "huggingface_org"
 HUB_MODEL_ADAPTER = "huggingface_model"
@@ -28,8 +29,8 @@ def load_claims(session: Session) -> list[ClaimView]:
     """Every claim as a :class:`ClaimView` (subject slug, the source's short name for
     reasons, claimant)."""
     subjects = {s.id: s.slug for s in session.exec(select(Subject)).all()}
-    # Reasons name a source briefly (publisher or site); long titles made them unreadable.
-    sources = {s.id: s.short_name for s in session.exec(select(Source)).all()}
+    # Reasons name a source briefly (publisher or site), and two sources differently.
+    sources = source_names(session.exec(select(Source)).all())
     out = []
     for c in session.exec(select(Claim).order_by(Claim.id)).all():  # type: ignore[arg-type]
         assert c.id is not None

@@ -9,12 +9,12 @@ from __future__ import annotations
 import datetime as dt
 import json
 from typing import Any
-from urllib.parse import urlsplit
 
 from sqlalchemy import UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from claims.canonical import as_utc, dumps, utcnow  # noqa: F401  (re-exported)
+from claims.sourcenames import base_name
 from claims.values import Value
 
 
@@ -51,9 +51,6 @@ class SubjectVariant(SQLModel, table=True):
     name: str
 
 
-SHORT_TITLE = 28  # characters of a title that name a source in a sentence
-
-
 class Source(SQLModel, table=True):
     """Where a statement was read: article, announcement, API endpoint or page."""
 
@@ -69,21 +66,12 @@ class Source(SQLModel, table=True):
 
     @property
     def short_name(self) -> str:
-        """The source in a sentence: its publisher, else its site (``news.example.com``),
-        else the start of its title in quotes (``“Kimi K3.1 Pro launch…”``), else its key.
-        The full title is for links and tooltips, not for reasons."""
-        if self.publisher and self.publisher.strip():
-            return self.publisher.strip()
-        host = urlsplit(self.url.strip()).hostname if self.url else None
-        if host:
-            return host.removeprefix("www.")
-        title = " ".join((self.title or "").split())
-        if not title or title == self.key:
-            return self.key
-        if len(title) > SHORT_TITLE:
-            cut = title[:SHORT_TITLE].rsplit(" ", 1)[0].rstrip(" :,;-–")
-            title = f"{cut}…"
-        return f"“{title}”"
+        """The source in a sentence when no other source is named beside it: its
+        publisher, else its site, else the start of its title in quotes, else its key
+        (:func:`claims.sourcenames.base_name`). Where several sources are named, use
+        :func:`claims.sourcenames.source_names`, which keeps names of different sources
+        different."""
+        return base_name(self)
 
 
 class Claim(SQLModel, table=True):

@@ -13,15 +13,21 @@ from typing import Any
 from sqlmodel import Session, select
 
 from claims.models import Claim, Discrepancy, Observation, Source, Subject, utcnow
+from claims.sourcenames import source_names
 
 
 class ReviewError(LookupError):
     """A discrepancy id or subject that does not exist; the message names it."""
 
 
-def discrepancy_sides(session: Session, row: Discrepancy) -> list[dict[str, Any]]:
+def discrepancy_sides(
+    session: Session, row: Discrepancy, names: dict[int | None, str] | None = None
+) -> list[dict[str, Any]]:
     """Each claim of a discrepancy with its value, qualifiers, subject, source and claimant,
-    then each observation (``side`` = ``observation``)."""
+    then each observation (``side`` = ``observation``). ``names``: source id -> name
+    (:func:`claims.sourcenames.source_names` of every source; read when not given)."""
+    if names is None:
+        names = source_names(session.exec(select(Source)).all())
     sides: list[dict[str, Any]] = []
     for cid in json.loads(row.claim_ids_json):
         c = session.get(Claim, cid)
@@ -38,7 +44,7 @@ def discrepancy_sides(session: Session, row: Discrepancy) -> list[dict[str, Any]
                 "qualifiers": c.qualifiers,
                 "claimant": c.claimant,
                 "source": src.title if src else None,
-                "source_name": src.short_name if src else None,  # as reasons name it
+                "source_name": names.get(src.id) if src else None,  # as reasons name it
                 "source_url": src.url if src else None,
                 "publisher": src.publisher if src else None,
             }
@@ -60,8 +66,11 @@ def discrepancy_sides(session: Session, row: Discrepancy) -> list[dict[str, Any]
     return sides
 
 
-def discrepancy_record(session: Session, row: Discrepancy) -> dict[str, Any]:
-    """One discrepancy as a JSON-ready dict (for ``tracker discrepancies --json``)."""
+def discrepancy_record(
+    session: Session, row: Discrepancy, names: dict[int | None, str] | None = None
+) -> dict[str, Any]:
+    """One discrepancy as a JSON-ready dict (for ``tracker discrepancies --json``);
+    ``names`` as for :func:`discrepancy_sides`."""
     subj = session.get(Subject, row.subject_id)
     return {
         "id": row.id,
@@ -73,7 +82,7 @@ def discrepancy_record(session: Session, row: Discrepancy) -> dict[str, Any]:
         "note": row.note,
         "opened_at": row.opened_at.isoformat() if row.opened_at else None,
         "closed_at": row.closed_at.isoformat() if row.closed_at else None,
-        "sides": discrepancy_sides(session, row),
+        "sides": discrepancy_sides(session, row, names),
     }
 
 
@@ -98,7 +107,8 @@ def list_discrepancies(
         ]
     order = {"open": 0, "resolved": 1, "dismissed": 2}
     rows.sort(key=lambda d: (order.get(d.state, 3), d.id or 0))
-    return [discrepancy_record(session, d) for d in rows]
+    names = source_names(session.exec(select(Source)).all())
+    return [discrepancy_record(session, d, names) for d in rows]
 
 
 def dismiss_discrepancy(

@@ -15,6 +15,7 @@ from sqlmodel import Session, select
 from claims import models
 from claims.loaders import hub_check_time, load_observations
 from claims.models import as_utc
+from claims.sourcenames import source_names
 from claims.values import Value
 
 
@@ -133,6 +134,7 @@ def weights_statuses(
             weights_obs[o.subject_id].append(o)
         elif o.current:
             licence_obs[o.subject_id].append(o)
+    names = source_names(session.exec(select(models.Source)).all())  # as reasons name them
     promises: dict[int, list[tuple[models.Claim, models.Source]]] = defaultdict(list)
     for claim, source in session.exec(
         select(C, models.Source)
@@ -184,7 +186,7 @@ def weights_statuses(
             v = claim.value
             assert claim.id is not None
             status.promises.append(
-                Promise(str(v.value), str(v.relation), source.short_name, claim.claimant, claim.id)
+                Promise(str(v.value), str(v.relation), names[source.id], claim.claimant, claim.id)
             )
         status.promises.sort(key=lambda p: (p.date, p.relation, p.source))
         status.as_of = hub_check_time(subject, own[sid], watches, aliases[sid])

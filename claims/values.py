@@ -345,7 +345,13 @@ _UNIT_LABEL = {
 }
 
 
+# People read a hyphen before a number as a dash ("-36.3–-29.7%"): a real minus sign.
+MINUS = "\u2212"
+
+
 def _short(x: Decimal, unit: str | None) -> str:
+    if x < 0:
+        return MINUS + _short(-x, unit)
     if unit == "tokens" and x >= 1024 and x % 1000 != 0:
         # Context windows are powers of two: 256K = 262,144; 1M = 1,048,576.
         for size, suffix in ((1 << 20, "M"), (1 << 10, "K")):
@@ -385,6 +391,8 @@ def format_value(v: Value) -> str:
     if v.kind == "range":
         assert v.low is not None and v.high is not None
         top = _short(v.high, v.unit) + ("+" if v.open_high else "")
+        if v.low < 0:  # "−36% to −30%": a dash between two minus signs reads badly
+            return f"{_short(v.low, v.unit)}{sep}{unit} to {top}{sep}{unit}".strip()
         return f"{_short(v.low, v.unit)}–{top}{sep}{unit}".strip()
     if v.kind == "date":
         return f"{v.relation} {v.value}"

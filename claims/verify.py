@@ -42,6 +42,11 @@ from claims.vocabulary import attribute_label, qualifiers_text, rule_label
 # Verdict statuses that rest on an observation (they settle a claim-vs-claim discrepancy).
 OBSERVED_STATUSES: tuple[str, ...] = ("confirmed", "contradicted")
 
+# A claim's first verdict is an event only when a stated figure does not hold (product
+# decision): a first confirmed, unverified, pending or overdue shows on the site but
+# alerts nobody. Any later change of status is an event.
+FIRST_VERDICT_EVENTS: tuple[str, ...] = ("disputed", "contradicted")
+
 
 @dataclass
 class VerifyReport:
@@ -80,8 +85,9 @@ def verify_all(session: Session, *, now: dt.datetime | None = None) -> VerifyRep
     Writes one Verdict per claim (status, reason, evidence = observation ids, ``as_of``),
     Discrepancy rows (claim-vs-claim rules of :mod:`claims.compare`, claims contradicted
     by an observation, and dismissed ``different_subject`` notes), and Events
-    (``verdict_changed`` when a status changes, except a first ``unverified``;
-    ``discrepancy_opened`` / ``discrepancy_resolved`` on state changes). A dismissed
+    (``verdict_changed`` when a status changes, a first verdict only when it is one of
+    :data:`FIRST_VERDICT_EVENTS`; ``discrepancy_opened`` / ``discrepancy_resolved`` on
+    state changes); ``report.changed`` lists the same verdict changes. A dismissed
     discrepancy stays dismissed. Running twice with the same data changes nothing."""
     now = aware(now) or utcnow()
     report = VerifyReport(as_of=now)
@@ -168,7 +174,7 @@ def _store_verdicts(
         row.status, row.reason, row.evidence_json, row.as_of = d.status, d.reason, evidence, d.as_of
         row.checked_at = report.as_of
         session.add(row)
-        if old != d.status and not (old is None and d.status == "unverified"):
+        if old != d.status and (old is not None or d.status in FIRST_VERDICT_EVENTS):
             report.changed.append({"claim_id": c.id, "from": old, "to": d.status})
             detail = {
                 "claim": c.key,

@@ -208,8 +208,9 @@ def test_price_cut_relative_to_another_subject_from_litellm_prices():
     assert (d.status, d.evidence) == ("confirmed", (1, 2))
     assert d.reason == (
         "observed output price $10.00 per 1M tokens (observation #1) vs $15.00 per 1M tokens "
-        "for kimi-k3 (observation #2): -33.3%, claim about -33% (-36.3–-29.7%)"
-    )
+        "for kimi-k3 (observation #2): \u221233.3%, claim about \u221233% "
+        "(\u221236.3% to \u221229.7%)"
+    )  # real minus signs (U+2212), and "to" rather than a dash between negatives
     wrong = cv(10, "price_change_pct", quantity("-50", "percent"), q={"relative_to": "kimi-k3"})
     d = judge_claim(
         wrong,

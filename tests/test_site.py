@@ -103,17 +103,17 @@ def test_subject_page_claims_evidence_and_chart(built):
 def test_discrepancies_page_both_sides(built):
     _, out, _ = built
     html = (out / "discrepancies.html").read_text()
-    assert "<p>2 open, 1 resolved by an observation, 1 dismissed.</p>" in html
-    # The dismissed different-subject note is not among the open ones: it sits, with its
-    # reason, in the collapsed section after them.
+    # the different-subject note is no discrepancy: not counted, listed after them all
+    assert "<p>2 open, 1 resolved by an observation, 0 dismissed by a reviewer.</p>" in html
     open_part = html[html.index('<h2 id="open">') : html.index('<h2 id="resolved">')]
     assert re.findall(r'<section id="(d\d+)"', open_part) == ["d1", "d2"]
-    dismissed = html[html.index('<h2 id="dismissed">') :]
-    assert dismissed.index("<details>") < dismissed.index('<section id="d4"')
-    assert "<details open" not in html
-    note = dismissed[dismissed.index('<section id="d4"') :]
-    assert "Dismissed: not comparable: different subjects" in note
-    assert "not a conflict: different subjects (kimi-k2-thinking vs kimi-k3.1-pro)" in note
+    assert '<h2 id="dismissed">' not in html
+    notes = html[html.index('<h2 id="notes">Notes, not conflicts</h2>') : html.index("</main>")]
+    assert '<section id="d4"' not in html
+    assert re.sub(r"<[^>]+>", "", notes[notes.index('<li id="d4">') :].split("</li>")[0]) == (
+        "Input price: $0.45 per 1M tokens for Kimi K3.1 Pro (Moonshot AI) and $0.60 per 1M "
+        "tokens for Kimi K2 Thinking (Moonshot AI), both in Artigo A (Jornal A)."
+    )
     section = html[html.index('<section id="d1"') : html.index("</section>")]
     assert "65.7% reported for Terminal-Bench 3.0 and for 4.0" in section
     assert section.count('<tr><td data-label="Value">') == 2
@@ -171,7 +171,8 @@ def test_exports(built):
     csv_lines = (out / "api" / "claims.csv").read_bytes().split(b"\r\n")
     assert csv_lines[0] == (
         b"id,subject,attribute,qualifiers,value,raw_text,source_key,source_url,"
-        b"source_language,claimant,stated_date,verdict,verdict_reason"
+        b"source_language,claimant,stated_date,verdict,verdict_reason,published,"
+        b"published_precision"
     )
     assert (
         b"6,orca-9b,context_window,{},128K tokens,<img src=x onerror=alert(1)> AT&T R&D"

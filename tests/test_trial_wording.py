@@ -40,7 +40,7 @@ def test_discrepancy_sentences_quote_with_curly_quotes_only(demo_db):
     # rule label and reason of the open-weights date discrepancy
     assert "e.g. “before” vs “on”\n" in out
     assert "    “before 2026-11-04” vs “on 2026-11-04”: different promises" in out
-    assert "via “Kimi K3.1 Pro launch…”" in out  # a source named by its title, as before
+    assert "via “Kimi K3.1 Pro launch: architecture, pricing…”" in out  # named by its title
     # headings and reasons (not the source titles listed under them) hold no straight quote
     sentences = [line for line in out.splitlines() if not line.startswith("    claim #")]
     assert sentences and not [line for line in sentences if "'" in line or '"' in line]

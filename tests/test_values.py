@@ -37,3 +37,14 @@ def test_a_figure_wider_than_the_decimal_context_keeps_its_exact_value():
     assert v.high == Decimal("10000000000000000000000000000")
     assert str(normalize_decimal(Decimal("1E+3"))) == "1000"
     assert str(normalize_decimal(Decimal("2.50"))) == "2.5"
+
+
+def test_negative_numbers_read_with_a_minus_sign_and_ranges_with_to():
+    """A hyphen before a number read as a dash (fresh-user trial): U+2212, "to" between negatives."""
+    from claims.compare import span_text
+
+    assert quantity("-33", "percent", approx=True).display() == "about \u221233%"
+    assert value_range("-40", "-30", "percent").display() == "\u221240% to \u221230%"
+    assert value_range("10", "20", "percent").display() == "10–20%"
+    assert span_text(quantity("-33", "percent", approx=True)) == "\u221236.3% to \u221229.7%"
+    assert span_text(quantity("2.8", "params", scale=10**12)) == "2.75T–2.85T params"

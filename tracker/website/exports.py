@@ -26,9 +26,12 @@ CSV_COLUMNS = (
     "source_url",
     "source_language",
     "claimant",
-    "stated_date",
+    "stated_date",  # only when the data gives the claim its own date (docs/site-api.md)
     "verdict",
     "verdict_reason",
+    # added later, so at the end: a reader that counts columns keeps working
+    "published",  # the source's publication date as stored (ISO, YYYY-MM-DD or YYYY-MM)
+    "published_precision",  # day / month / estimated, empty when the data does not say
 )
 
 
@@ -224,6 +227,8 @@ def claims_csv(claims: list[ClaimView]) -> str:
                 cv.stated_date or "",
                 cv.verdict.status if cv.verdict else "",
                 cv.verdict.reason if cv.verdict else "",
+                cv.source.published or "",
+                cv.source.published_precision or "",
             ]
         )
     return buf.getvalue()

@@ -17,6 +17,7 @@ from decimal import Decimal
 from operator import attrgetter
 from typing import Any, NamedTuple
 
+from claims.compare import DIFFERENT_SUBJECT
 from claims.status import WeightsStatus
 from tracker.website.charts import Chart
 
@@ -133,6 +134,12 @@ class DiscrepancyView:
     observations: list[EvidenceView]
     claim_ids: list[int]
     observation_ids: list[int]
+
+    @property
+    def is_note(self) -> bool:
+        """A ``different_subject`` note (stored dismissed): figures one source gives about
+        two subjects, never a conflict, so pages list it apart and count it nowhere."""
+        return self.rule == DIFFERENT_SUBJECT
 
 
 @dataclass(slots=True)

@@ -1,0 +1,134 @@
+"""Fresh-user trials of the demo site: how observations, negative ranges, exports,
+notes and source names read on the pages a first-time user opens."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from sitefixture import NOW, populate
+from typer.testing import CliRunner
+
+from tracker.cli import app
+from tracker.website import build_site
+
+ROOT = Path(__file__).resolve().parent.parent
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def demo_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo's database and site, built once: returns the site folder (``t.db`` beside it)."""
+    tmp = tmp_path_factory.mktemp("demo")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(ROOT)  # the demo reads data/ relative to the checkout
+        result = runner.invoke(app, ["demo", "--db", str(tmp / "t.db"), "--out", str(tmp / "s")])
+        assert result.exit_code == 0, result.output
+    return tmp / "s"
+
+
+def _text(html: str) -> str:
+    """Visible text of a page fragment: tags dropped, spaces collapsed."""
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html))
+
+
+def test_observation_seen_once_reads_seen_x_not_x_to_x(demo_site):
+    page = (demo_site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
+    text = _text(page)
+    assert "seen 2026-11-28 06:00 UTC to 2026-11-28 06:00 UTC" not in text
+    assert "seen 2026-11-28 06:00 UTC; snapshot" in text
+
+
+def test_observation_seen_over_a_period_keeps_its_range(engine, tmp_path):
+    populate(engine)
+    build_site(engine, tmp_path / "site", now=NOW)
+    text = _text((tmp_path / "site" / "subjects" / "kimi-k3.1-pro" / "index.html").read_text())
+    assert "seen 2026-11-10 12:00 UTC to 2026-11-20 12:00 UTC" in text
+
+
+def test_negative_percentages_use_a_minus_sign_and_a_readable_range(demo_site):
+    page = (demo_site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
+    assert (
+        "(observation #18): \u221233.3%, claim about \u221233% (\u221236.3% to \u221229.7%)" in page
+    )
+    assert not re.search(r"[-–]-\d", page)  # no "–-29.7" or "--" before a number
+
+
+def _csv_rows(site: Path) -> list[dict[str, str]]:
+    import csv
+    import io
+
+    text = (site / "api" / "claims.csv").read_text(encoding="utf-8")
+    return list(csv.DictReader(io.StringIO(text, newline="")))
+
+
+def test_claims_csv_gives_the_sources_publication_date_and_precision(demo_site):
+    """stated_date was empty on every row and nothing said when the source was published."""
+    rows = _csv_rows(demo_site)
+    card = next(r for r in rows if r["source_key"] == "kimi-k2-thinking-card")
+    assert (card["published"], card["published_precision"]) == ("2025-11-06", "day")
+    launch = next(r for r in rows if r["source_key"] == "report-k31-launch")
+    assert (launch["published"], launch["published_precision"]) == ("2026-10-27", "estimated")
+    # the curated data gives no claim a date of its own: stated_date stays empty
+    assert {r["stated_date"] for r in rows} == {""}
+    assert all(r["published"] for r in rows)
+
+
+def test_demo_discrepancies_page_counts_no_note(demo_site):
+    """The demo's different-subject note was counted "1 dismissed" among discrepancies."""
+    html = (demo_site / "discrepancies.html").read_text()
+    assert "<p>2 open, 0 resolved by an observation, 0 dismissed by a reviewer.</p>" in html
+    real = html[: html.index('<h2 id="notes">')]
+    assert "Total parameters" not in _text(real)
+    note = _text(html[html.index('<h2 id="notes">') : html.index("</main>")])
+    assert "2.8T params for Kimi K3.1 Pro (Moonshot AI) and about 3T params for Kimi K3 " in note
+    k3 = _text((demo_site / "subjects" / "kimi-k3" / "index.html").read_text())
+    assert "Discrepancies None. Not a conflict: a source gives total parameters figures" in k3
+    assert "Dismissed (" not in k3
+
+
+def test_a_reviewers_dismissal_is_still_counted_apart_from_notes(engine, tmp_path):
+    from sqlmodel import Session, select
+
+    from claims.models import Discrepancy
+
+    populate(engine)
+    with Session(engine) as s:
+        tb = s.exec(select(Discrepancy).where(Discrepancy.key == "d-tb")).one()
+        tb.state, tb.note = "dismissed", "the lab's post says 4.0"
+        s.add(tb)
+        s.commit()
+    build_site(engine, tmp_path / "site", now=NOW)
+    html = (tmp_path / "site" / "discrepancies.html").read_text()
+    assert "<p>1 open, 1 resolved by an observation, 1 dismissed by a reviewer.</p>" in html
+    dismissed = html[html.index('<h2 id="dismissed">') : html.index('<h2 id="notes">')]
+    assert re.findall(r'<section id="(d\d+)"', dismissed) == ["d1"]
+    assert "Dismissed: the lab&#39;s post says 4.0" in dismissed
+    page = _text((tmp_path / "site" / "subjects" / "kimi-k2-thinking" / "index.html").read_text())
+    assert "Not a conflict: a source gives input price figures for this subject" in page
+
+
+def test_two_title_named_sources_read_apart_everywhere(demo_site):
+    """“Kimi 3.1 Pro: 2.8T open…” and “Kimi K3.1 Pro launch…” read alike (fresh-user
+    trial); each source now has one distinct name on the site, in events and the CLI."""
+    import html as html_lib
+    import json
+
+    one = "“Kimi 3.1 Pro: 2.8T open weights against Fable 5.1”"
+    two = "“Kimi K3.1 Pro launch: architecture, pricing…”"
+    disc = html_lib.unescape((demo_site / "discrepancies.html").read_text())
+    assert f"Moonshot AI via {one} and {two})" in disc
+    changes = html_lib.unescape((demo_site / "changes.html").read_text())
+    assert f"version: 3.0] (Moonshot AI via {two}) is disputed" in changes
+    index = html_lib.unescape((demo_site / "index.html").read_text())
+    assert f"<small>({one}; Moonshot AI)" in index and f"<small>({two}; Moonshot AI)" in index
+    result = runner.invoke(app, ["discrepancies", "--json", "--db", str(demo_site.parent / "t.db")])
+    assert result.exit_code == 0, result.output
+    names = {
+        side["source_name"]
+        for row in json.loads(result.output)
+        for side in row["sides"]
+        if side["side"] == "claim"
+    }
+    assert names == {"Máquina Web", one, two}
