@@ -32,7 +32,7 @@ EVENT_KINDS: dict[str, tuple[str, str]] = {
     "price_changed": ("subscriber", "an input or output price changed"),
     "verdict_changed": (
         "subscriber",
-        "a claim's verdict changed status (a first verdict only when disputed or contradicted)",
+        "a claim's verdict changed status (a first verdict only when disputed, contradicted or overdue)",
     ),
     "discrepancy_opened": ("subscriber", "sources or observations started to disagree"),
     "discrepancy_resolved": ("subscriber", "a discrepancy was settled by an observation"),

@@ -42,10 +42,11 @@ from claims.vocabulary import attribute_label, qualifiers_text, rule_label
 # Verdict statuses that rest on an observation (they settle a claim-vs-claim discrepancy).
 OBSERVED_STATUSES: tuple[str, ...] = ("confirmed", "contradicted")
 
-# A claim's first verdict is an event only when a stated figure does not hold (product
-# decision): a first confirmed, unverified, pending or overdue shows on the site but
-# alerts nobody. Any later change of status is an event.
-FIRST_VERDICT_EVENTS: tuple[str, ...] = ("disputed", "contradicted")
+# A claim's first verdict is an event only when a stated figure does not hold or a
+# promise is already broken (product decision: late weights are what subscribers follow):
+# a first confirmed, unverified or pending shows on the site but alerts nobody. Any
+# later change of status is an event.
+FIRST_VERDICT_EVENTS: tuple[str, ...] = ("disputed", "contradicted", "overdue")
 
 
 @dataclass

@@ -48,7 +48,7 @@ def test_demo_events_share_the_replayed_datas_time(tmp_path, monkeypatch):
     with Session(make_engine(tmp_path / "t.db")) as s:
         events = s.exec(select(models.Event)).all()
         verdict_times = {models.as_utc(v.as_of) for v in s.exec(select(models.Verdict)) if v.as_of}
-    assert len(events) == 5
+    assert len(events) == 8
     # the cycle's weights_landed and verification's events alike: the recording's time
     assert {models.as_utc(e.created_at) for e in events} == {RECORDED}
     assert verdict_times == {RECORDED}
@@ -73,16 +73,18 @@ def test_demo_summary_counts_every_event_it_stored(tmp_path, monkeypatch):
         "0 failed; 22 new observations\n" in out
     )
     assert (
-        "events: 5 new (Discrepancy opened 2, Verdict changed 2, Weights landed 1); "
+        "events: 8 new (Verdict changed 5, Discrepancy opened 2, Weights landed 1); "
         "the site's Changes page lists them\n" in out
     )
     # ... as many as the site's Changes page lists
     changes = (tmp_path / "site" / "changes.html").read_text()
-    assert "Newest first (5 shown)" in changes
-    assert changes.count('<td data-label="When">') == 5
+    assert "Newest first (8 shown)" in changes
+    assert changes.count('<td data-label="When">') == 8
     # a first confirmed verdict is shown on the site, not announced as a change
     assert "first verdict: confirmed" not in changes
     assert changes.count("first verdict: disputed") == 2
+    # a promise already broken is announced: the open weights are late (3 sources)
+    assert changes.count("first verdict: overdue") == 3
     again = _demo(tmp_path)
     assert "events: none new (nothing changed since the last run)\n" in again
 

@@ -123,14 +123,15 @@ def test_verify_all_on_demo_like_database(demo):
         assert report.open_discrepancies == 3
         events = s.exec(select(Event)).all()
         kinds = sorted(e.kind for e in events)
-        # first verdicts alert only when a figure does not hold: the contradicted licence
-        # and the two disputed scores; the confirmed, pending and overdue ones do not
-        assert kinds == ["discrepancy_opened"] * 3 + ["verdict_changed"] * 3
+        # first verdicts alert only when a figure does not hold or a promise is broken: the
+        # contradicted licence, the two disputed scores and the three overdue weights dates;
+        # the confirmed and unverified ones do not
+        assert kinds == ["discrepancy_opened"] * 3 + ["verdict_changed"] * 6
         firsts = sorted(
             json.loads(e.detail_json)["to"] for e in events if e.kind == "verdict_changed"
         )
-        assert firsts == ["contradicted", "disputed", "disputed"]
-        assert report.events_added == 6
+        assert firsts == ["contradicted", "disputed", "disputed", "overdue", "overdue", "overdue"]
+        assert report.events_added == 9
         assert sorted(x["to"] for x in report.changed) == firsts
 
 
