@@ -6,6 +6,7 @@ Every command prints one clear line and exits 1 on a known error (no traceback);
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -45,6 +46,38 @@ app = TrackerTyper(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+PACKAGE = "release-tracker"  # the distribution name in pyproject.toml
+
+
+def _print_version(wanted: bool) -> None:
+    """``--version``: ``release-tracker 0.1.0`` (the installed distribution's version,
+    from importlib.metadata) on stdout, exit 0."""
+    if not wanted:
+        return
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        typer.echo(f"{PACKAGE} {version(PACKAGE)}")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        typer.echo(f"{PACKAGE} (version unknown: not installed; pip install -e .)")
+    raise typer.Exit(0)
+
+
+@app.callback()
+def _options(
+    _version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            is_eager=True,
+            callback=_print_version,
+            help="Print the release-tracker version and exit.",
+        ),
+    ] = False,
+) -> None:
+    # The help text is the app's (above); this callback only carries --version.
+    pass
 
 
 @app.command()
@@ -316,8 +349,22 @@ def build_summary(report: Any, out: Path) -> str:
 
 
 def main() -> None:
-    """Console-script entry point (``tracker``)."""
-    app()
+    """Console-script entry point (``tracker``).
+
+    Output piped into a reader that stops early (``tracker status X | head -1``) ends
+    quietly with exit status 1, as the Python docs advise (signal module, "Note on
+    SIGPIPE"): stdout is pointed at /dev/null so the flush at exit cannot fail again."""
+    import os
+
+    try:
+        try:
+            app()
+        finally:
+            sys.stdout.flush()  # inside the try: a closed pipe shows here, not at exit
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(1)
 
 
 from tracker import cli_schedule, cli_site, cli_verify, cli_watch  # noqa: E402 - command modules
