@@ -15,6 +15,7 @@ import typer
 
 from claims.vocabulary import DISCREPANCY_STATES, attribute_label, qualifiers_text, rule_label
 from tracker.cli_common import DbOpt, JsonOpt, echo_wrapped, friendly_errors, open_db, plural
+from tracker.cli_values import choice, choices_metavar
 
 
 def _fail(message: str) -> None:
@@ -92,7 +93,8 @@ def discrepancies_cmd(
         str | None,
         typer.Option(
             "--state",
-            metavar="<open|resolved|dismissed>",
+            metavar=choices_metavar(DISCREPANCY_STATES),
+            parser=choice(DISCREPANCY_STATES),
             help="Only discrepancies in this state (default: all).",
         ),
     ] = None,
@@ -102,8 +104,6 @@ def discrepancies_cmd(
 
     from claims.review import ReviewError, list_discrepancies
 
-    if state is not None and state not in DISCREPANCY_STATES:
-        _fail(f"--state: {state!r} is not one of {', '.join(DISCREPANCY_STATES)}")
     with Session(open_db(db)) as session:
         if subject is not None:  # an alias or any case works, as for `tracker status`
             from tracker.cli import find_subject
