@@ -407,3 +407,17 @@ def test_a_new_subscriptions_silence_about_older_events_is_explained(engine):
     assert (wide.delivered, wide.too_old) == (3, 0)
     later = drain(engine, subs, now=NOW, sender=sender, base_url=BASE)
     assert (later.planned, later.too_old) == (0, 0)  # no longer a new subscription
+
+
+def test_unknown_subjects_names_the_nearest_slug_or_says_none_are_loaded():
+    from tracker.subscriptions import unknown_subjects
+
+    subs = [Subscription(name="team", url="json://h/", subjects=frozenset({"kimi-k3", "kimi-k9"}))]
+    assert unknown_subjects(subs, {"kimi-k3", "kimi-k2-thinking"}) == [
+        "subscription 'team': subject 'kimi-k9' is not in the database (did you mean "
+        "'kimi-k3'?); no alert matches it until it is loaded"
+    ]
+    assert unknown_subjects(subs, set())[0].endswith(
+        "(the database has no subjects yet); no alert matches it until it is loaded"
+    )
+    assert unknown_subjects([Subscription(name="all", url="json://h/")], set()) == []
