@@ -56,12 +56,11 @@ def test_alerts_send_drains_once(tmp_path, monkeypatch):
         second = runner.invoke(app, args)
     assert first.exit_code == 0, first.output
     assert (
-        first.output
-        == "alerts: 1 planned, 1 delivered, 0 to retry, 0 given up, 0 waiting to retry\n"
+        first.output == "alerts: 1 planned, 1 delivered, 0 failed, 0 given up; 0 waiting to retry\n"
     )
     assert (
         second.output
-        == "alerts: 0 planned, 0 delivered, 0 to retry, 0 given up, 0 waiting to retry\n"
+        == "alerts: 0 planned, 0 delivered, 0 failed, 0 given up; 0 waiting to retry\n"
     )
     assert [p["title"] for p in hook.posts] == ["Kimi K2 Thinking weights landed"]
 
@@ -139,7 +138,10 @@ def test_alerts_send_says_why_and_counts_waiting(tmp_path):
         first = runner.invoke(app, [*base, str(config)])
         second = runner.invoke(app, [*base, str(config), "--json"])
     assert first.exit_code == 1
-    assert first.stdout.startswith("alerts: 3 planned, 0 delivered, 3 to retry, 0 given up, 0 w")
+    assert first.stdout.startswith(
+        "alerts: 3 planned, 0 delivered, 3 failed, 0 given up; 3 waiting to retry (next at 20"
+    )
+    assert first.stdout.endswith(" UTC)\n")
     [warning] = first.stderr.splitlines()
     assert warning.startswith("warning: subscription 'x': 3 deliveries failed (")
     assert "error=500" in warning and "; next attempt after 20" in warning

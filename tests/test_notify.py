@@ -352,9 +352,15 @@ def test_report_names_each_failing_subscription_and_counts_waiting(engine):
     assert failures.warning().endswith("); next attempt after 2026-11-29 16:01 UTC")
     assert (second.planned, second.failed, second.waiting, second.failures) == (0, 0, 3, {})
     assert second.next_retry_at == retry_at
+    # one wording for what waits for a retry, whether it failed in this run or before;
+    # the time as every CLI line gives it (UTC, to the minute, with the date)
+    assert first.summary() == (
+        f"alerts: {first.planned} planned, 3 delivered, 3 failed, 0 given up; "
+        "3 waiting to retry (next at 2026-11-29 16:01 UTC)"
+    )
     assert second.summary() == (
-        "alerts: 0 planned, 0 delivered, 0 to retry, 0 given up, "
-        "3 waiting to retry (next at 16:01 UTC)"
+        "alerts: 0 planned, 0 delivered, 0 failed, 0 given up; "
+        "3 waiting to retry (next at 2026-11-29 16:01 UTC)"
     )
     assert second.to_dict()["next_retry_at"] == "2026-11-29T16:01:00+00:00"
 

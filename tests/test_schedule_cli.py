@@ -232,8 +232,8 @@ def test_watches_without_a_scheduler_show_when_each_watch_is_due(tmp_path, monke
     result = CliRunner().invoke(app, ["watches", "--db", str(db)], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     assert "scheduler: not running" in result.output
-    for text in texts:  # the table shows times to the minute under a UTC header
-        assert re.sub(r"T(\d\d:\d\d):00Z", r" \1", text) in result.output
+    for text in texts:  # the table shows times as 2026-03-02 12:40 UTC (to the minute)
+        assert re.sub(r"T(\d\d:\d\d):00Z", r" \1 UTC", text) in result.output
     assert "T12:40" not in result.output
     result = CliRunner().invoke(app, ["watches", "--db", str(db), "--json"])
     assert json.loads(result.stdout)["watches"][0]["next_run"] == "2026-03-02T12:40:00Z"

@@ -26,6 +26,7 @@ from tracker.cli_common import (  # noqa: F401  (re-exported for command modules
     plural,
     print_json,
 )
+from tracker.cli_values import utc_minute
 from tracker.errors import TrackerError
 
 if TYPE_CHECKING:
@@ -188,7 +189,7 @@ def status(
         )
     if st.overdue_days:
         echo_wrapped(
-            f"  overdue by {st.overdue_days} days as of {d['as_of']} (counted from the latest promised date)"
+            f"  overdue by {st.overdue_days} days as of {utc_minute(d['as_of'])} (counted from the latest promised date)"
         )
     elif not st.landed and d["as_of"] is None:
         console.print("  no Hub check has run yet: run `tracker check`")
@@ -210,7 +211,7 @@ def demo_events_line(events: Counter[str]) -> str:
 
 def landed_text(st: WeightsStatus) -> str:
     """'first seen T', noting when T is only the first check (the repo was already there)."""
-    seen = st.to_dict()["landed_at"]
+    seen = utc_minute(st.to_dict()["landed_at"])
     if st.at_first_check:
         created = f"; repo created {st.repo_created}" if st.repo_created else ""
         return f"already listed at the first Hub check {seen}{created}"
@@ -273,7 +274,7 @@ def demo(
             "the data files (changed or deleted there): `tracker load --prune` removes them",
             highlight=False,
         )
-    as_of = f" as of {report.to_dict()['as_of']}" if report.as_of else ""
+    as_of = f" as of {utc_minute(report.to_dict()['as_of'])}" if report.as_of else ""
     console.print(
         f"checked {c.checked} watches (replayed{as_of}): {c.changed} changed, "
         f"{c.unchanged} unchanged, {c.failing} failed; {plural(c.observations, 'new observation')}"
@@ -289,7 +290,7 @@ def demo(
             dates = sorted({f"{p.relation} {p.date}" for p in st.promises})
             line = f"not landed; promised {' / '.join(dates)} by {len(st.promises)} sources"
             if st.overdue_days:
-                line += f"; [bold red]overdue by {st.overdue_days} days[/bold red] (from the latest promised date) as of {d['as_of']}"
+                line += f"; [bold red]overdue by {st.overdue_days} days[/bold red] (from the latest promised date) as of {utc_minute(d['as_of'])}"
         else:
             line = "not landed; no promise on record"
         console.print(

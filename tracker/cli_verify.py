@@ -15,7 +15,7 @@ import typer
 
 from claims.vocabulary import DISCREPANCY_STATES, attribute_label, qualifiers_text, rule_label
 from tracker.cli_common import DbOpt, JsonOpt, echo_wrapped, friendly_errors, open_db, plural
-from tracker.cli_values import choice, choices_metavar
+from tracker.cli_values import choice, choices_metavar, utc_minute
 
 
 def _fail(message: str) -> None:
@@ -78,7 +78,7 @@ def _side_text(side: dict[str, Any]) -> str:
             f"    claim #{side['claim_id']} {side['subject']}: {side['value']}"
             f"{f' [{q}]' if q else ''} — {who} via {side['source_name']}"
         )
-    seen = side["first_seen"]
+    seen = utc_minute(side["first_seen"])
     return f"    observation #{side['observation_id']}: {side['value']} (first seen {seen})"
 
 
