@@ -118,7 +118,6 @@ def test_extract_url_error_is_one_line(monkeypatch):
             ["x.txt", "--published", "27/10/2026"],
             "error: --published: '27/10/2026' is not a YYYY-MM-DD date\n",
         ),
-        (["x.txt", "--lang", "fr"], "error: --lang: 'fr' is not pt, pt-BR, pt-PT, en or auto\n"),
     ],
 )
 def test_extract_errors(args, message):

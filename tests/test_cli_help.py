@@ -152,3 +152,54 @@ def test_option_help_says_what_values_mean(path, option, words):
     result = CliRunner().invoke(app, [*path, "--help"], env={"COLUMNS": "200"})
     row = next(ln for ln in result.output.splitlines() if f" {option} " in ln)
     assert words in re.sub(r"\s{2,}", "  ", row.split(option, 1)[1]).strip()
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (
+            ["discrepancies", "--state", "opn"],
+            "error: invalid value for '--state': 'opn' is not one of open, resolved, "
+            "dismissed; see `tracker discrepancies --help`",
+        ),
+        (
+            ["claims", "extract", "x.txt", "--lang", "fr"],
+            "error: invalid value for '--lang': 'fr' is not one of auto, pt, pt-BR, pt-PT, "
+            "en; see `tracker claims extract --help`",
+        ),
+        (
+            ["claims", "import", "x.json", "--source", "s", "--kind", "blog"],
+            "error: invalid value for '--kind': 'blog' is not one of vendor, press, "
+            "third_party, hub, pricing, leaderboard; see `tracker claims import --help`",
+        ),
+    ],
+)
+def test_a_value_outside_an_options_list_is_a_usage_error_naming_the_list(args, line):
+    # checked before anything runs: no database, file or article is needed
+    result = CliRunner().invoke(app, args, prog_name="tracker")
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", line + "\n")
+
+
+@pytest.mark.parametrize(
+    ("path", "option", "metavar"),
+    [
+        (["discrepancies"], "--state", "<open|resolved|dismissed>"),
+        (["claims", "extract"], "--lang", "<auto|pt|pt-BR|pt-PT|en>"),
+        (["claims", "import"], "--kind", "<vendor|press|third_party|hub|pricing|leaderboard>"),
+    ],
+)
+def test_help_shows_the_allowed_values_of_a_choice(path, option, metavar):
+    result = CliRunner().invoke(app, [*path, "--help"], env={"COLUMNS": "200"})
+    row = next(ln for ln in result.output.splitlines() if f" {option} " in ln)
+    assert metavar in row
+
+
+@pytest.mark.parametrize(
+    ("value", "parsed"), [("OPEN", "open"), ("pt_br", "pt-BR"), ("PT-pt", "pt-PT"), ("EN", "en")]
+)
+def test_a_choice_matches_any_case_and_gives_the_listed_spelling(value, parsed):
+    from tracker.cli_claims import LANGS, _locale
+    from tracker.cli_values import choice
+
+    allowed = ("open", "resolved", "dismissed") if value == "OPEN" else LANGS
+    assert choice(allowed, None if value == "OPEN" else _locale)(value) == parsed

@@ -56,12 +56,11 @@ def test_alerts_send_drains_once(tmp_path, monkeypatch):
         second = runner.invoke(app, args)
     assert first.exit_code == 0, first.output
     assert (
-        first.output
-        == "alerts: 1 planned, 1 delivered, 0 to retry, 0 given up, 0 waiting to retry\n"
+        first.output == "alerts: 1 planned, 1 delivered, 0 failed, 0 given up; 0 waiting to retry\n"
     )
     assert (
         second.output
-        == "alerts: 0 planned, 0 delivered, 0 to retry, 0 given up, 0 waiting to retry\n"
+        == "alerts: 0 planned, 0 delivered, 0 failed, 0 given up; 0 waiting to retry\n"
     )
     assert [p["title"] for p in hook.posts] == ["Kimi K2 Thinking weights landed"]
 
@@ -139,7 +138,10 @@ def test_alerts_send_says_why_and_counts_waiting(tmp_path):
         first = runner.invoke(app, [*base, str(config)])
         second = runner.invoke(app, [*base, str(config), "--json"])
     assert first.exit_code == 1
-    assert first.stdout.startswith("alerts: 3 planned, 0 delivered, 3 to retry, 0 given up, 0 w")
+    assert first.stdout.startswith(
+        "alerts: 3 planned, 0 delivered, 3 failed, 0 given up; 3 waiting to retry (next at 20"
+    )
+    assert first.stdout.endswith(" UTC)\n")
     [warning] = first.stderr.splitlines()
     assert warning.startswith("warning: subscription 'x': 3 deliveries failed (")
     assert "error=500" in warning and "; next attempt after 20" in warning
@@ -147,3 +149,46 @@ def test_alerts_send_says_why_and_counts_waiting(tmp_path):
     out = json.loads(second.stdout)
     assert (out["planned"], out["failed"], out["waiting"], out["failures"]) == (0, 0, 3, [])
     assert out["next_retry_at"].endswith("+00:00")
+
+
+def _send_with(tmp_path, subscription: str):
+    """`tracker alerts send` on the fixture database with one subscription (its URL a
+    port nothing listens on: nothing is due, so nothing is sent)."""
+    from claims.db import make_engine
+
+    db = tmp_path / "t.db"
+    populate(make_engine(db))
+    config = tmp_path / "subs.toml"
+    config.write_text(
+        f'[[subscription]]\nname = "team"\nurl = "json://127.0.0.1:9/"\n{subscription}\n'
+    )
+    return runner.invoke(app, ["alerts", "send", "--db", str(db), "--config", str(config)]), config
+
+
+def test_alerts_send_warns_about_a_subject_not_in_the_database(tmp_path):
+    result, _ = _send_with(tmp_path, 'subjects = ["kimi-k2-thinkin", "kimi-k2-thinking"]')
+    assert result.exit_code == 0, result.output
+    assert result.stderr == (
+        "warning: subscription 'team': subject 'kimi-k2-thinkin' is not in the database "
+        "(did you mean 'kimi-k2-thinking'?); no alert matches it until it is loaded\n"
+    )
+    assert result.stdout.startswith("alerts: ")
+
+
+def test_alerts_send_refuses_an_unknown_event_kind_naming_the_nearest(tmp_path):
+    result, config = _send_with(tmp_path, 'kinds = ["weight_landed"]')
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        f"error: {config}: subscription 'team': field 'kinds': unknown event kind "
+        "'weight_landed' (did you mean 'weights_landed'?)\n"
+    )
+
+
+def test_alerts_send_refuses_a_bare_string_where_a_list_is_meant(tmp_path):
+    # read as a set of characters, "kimi-k2-thinking" matched no subject, silently
+    result, config = _send_with(tmp_path, 'subjects = "kimi-k2-thinking"')
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"error: {config}: subscription 'team': field 'subjects' must be a list of subject "
+        "slugs in brackets\n",
+    )

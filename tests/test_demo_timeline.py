@@ -69,7 +69,7 @@ def test_demo_summary_counts_every_event_it_stored(tmp_path, monkeypatch):
     monkeypatch.chdir(ROOT)
     out = _demo(tmp_path)
     assert (
-        "checked 4 watches (replayed as of 2026-11-28T06:00:00Z): 4 changed, 0 unchanged, "
+        "checked 4 watches (replayed as of 2026-11-28 06:00 UTC): 4 changed, 0 unchanged, "
         "0 failed; 22 new observations\n" in out
     )
     assert (

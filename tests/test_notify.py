@@ -352,9 +352,15 @@ def test_report_names_each_failing_subscription_and_counts_waiting(engine):
     assert failures.warning().endswith("); next attempt after 2026-11-29 16:01 UTC")
     assert (second.planned, second.failed, second.waiting, second.failures) == (0, 0, 3, {})
     assert second.next_retry_at == retry_at
+    # one wording for what waits for a retry, whether it failed in this run or before;
+    # the time as every CLI line gives it (UTC, to the minute, with the date)
+    assert first.summary() == (
+        f"alerts: {first.planned} planned, 3 delivered, 3 failed, 0 given up; "
+        "3 waiting to retry (next at 2026-11-29 16:01 UTC)"
+    )
     assert second.summary() == (
-        "alerts: 0 planned, 0 delivered, 0 to retry, 0 given up, "
-        "3 waiting to retry (next at 16:01 UTC)"
+        "alerts: 0 planned, 0 delivered, 0 failed, 0 given up; "
+        "3 waiting to retry (next at 2026-11-29 16:01 UTC)"
     )
     assert second.to_dict()["next_retry_at"] == "2026-11-29T16:01:00+00:00"
 
@@ -407,3 +413,17 @@ def test_a_new_subscriptions_silence_about_older_events_is_explained(engine):
     assert (wide.delivered, wide.too_old) == (3, 0)
     later = drain(engine, subs, now=NOW, sender=sender, base_url=BASE)
     assert (later.planned, later.too_old) == (0, 0)  # no longer a new subscription
+
+
+def test_unknown_subjects_names_the_nearest_slug_or_says_none_are_loaded():
+    from tracker.subscriptions import unknown_subjects
+
+    subs = [Subscription(name="team", url="json://h/", subjects=frozenset({"kimi-k3", "kimi-k9"}))]
+    assert unknown_subjects(subs, {"kimi-k3", "kimi-k2-thinking"}) == [
+        "subscription 'team': subject 'kimi-k9' is not in the database (did you mean "
+        "'kimi-k3'?); no alert matches it until it is loaded"
+    ]
+    assert unknown_subjects(subs, set())[0].endswith(
+        "(the database has no subjects yet); no alert matches it until it is loaded"
+    )
+    assert unknown_subjects([Subscription(name="all", url="json://h/")], set()) == []

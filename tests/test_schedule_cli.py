@@ -232,8 +232,8 @@ def test_watches_without_a_scheduler_show_when_each_watch_is_due(tmp_path, monke
     result = CliRunner().invoke(app, ["watches", "--db", str(db)], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     assert "scheduler: not running" in result.output
-    for text in texts:  # the table shows times to the minute under a UTC header
-        assert re.sub(r"T(\d\d:\d\d):00Z", r" \1", text) in result.output
+    for text in texts:  # the table shows times as 2026-03-02 12:40 UTC (to the minute)
+        assert re.sub(r"T(\d\d:\d\d):00Z", r" \1 UTC", text) in result.output
     assert "T12:40" not in result.output
     result = CliRunner().invoke(app, ["watches", "--db", str(db), "--json"])
     assert json.loads(result.stdout)["watches"][0]["next_run"] == "2026-03-02T12:40:00Z"
@@ -307,3 +307,29 @@ def test_schedule_options_reach_a_jobs_factory_that_takes_them(tmp_path):
         del sys.modules["rt_test_jobs"]
     help_text = CliRunner().invoke(app, ["schedule", "--help"], env={"COLUMNS": "200"}).output
     assert "--out" in help_text and "Folder the site is rebuilt into." in help_text
+
+
+@pytest.mark.parametrize("scheduler_live", [False, True], ids=["no-scheduler", "live-scheduler"])
+def test_watches_gives_a_retired_watch_no_next_run(tmp_path, monkeypatch, scheduler_live):
+    """A retired watch is never run again: no "due now" (its last check is old) and no
+    time a scheduler saved before it was retired; --json has no next run either."""
+    now = dt.datetime(2026, 3, 2, 12, 0, tzinfo=dt.UTC)
+    db = tmp_path / "retired.db"
+    engine = make_engine(db)
+    with Session(engine) as s:
+        s.add(Watch(name="gone", adapter="html_page", url="https://example.test/gone",
+                    state="retired", last_run=now - dt.timedelta(hours=3)))  # fmt: skip
+        s.add(ScheduleState(job_id="watch:gone", next_run_at=now + dt.timedelta(minutes=10)))
+        s.commit()
+    if scheduler_live:
+        Lease(engine, clock=lambda: now).acquire()
+    monkeypatch.setattr("tracker.cli_schedule.utcnow", lambda: now)
+    result = CliRunner().invoke(app, ["watches", "--db", str(db), "--json"])
+    row = json.loads(result.stdout)["watches"][0]
+    assert (row["state"], row["next_run"], row["next_run_kind"]) == ("retired", None, None)
+    result = CliRunner().invoke(app, ["watches", "--db", str(db)], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    line = next(ln for ln in result.output.splitlines() if "gone" in ln)
+    cells = [c.strip() for c in line.strip("│ ").split("│")]
+    assert cells[4:6] == ["never (retired)", "retired"]
+    assert "due" not in line and "scheduled" not in line

@@ -6,6 +6,7 @@ Every command prints one clear line and exits 1 on a known error (no traceback);
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -25,6 +26,7 @@ from tracker.cli_common import (  # noqa: F401  (re-exported for command modules
     plural,
     print_json,
 )
+from tracker.cli_values import utc_minute
 from tracker.errors import TrackerError
 
 if TYPE_CHECKING:
@@ -45,6 +47,38 @@ app = TrackerTyper(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+PACKAGE = "release-tracker"  # the distribution name in pyproject.toml
+
+
+def _print_version(wanted: bool) -> None:
+    """``--version``: ``release-tracker 0.1.0`` (the installed distribution's version,
+    from importlib.metadata) on stdout, exit 0."""
+    if not wanted:
+        return
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        typer.echo(f"{PACKAGE} {version(PACKAGE)}")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        typer.echo(f"{PACKAGE} (version unknown: not installed; pip install -e .)")
+    raise typer.Exit(0)
+
+
+@app.callback()
+def _options(
+    _version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            is_eager=True,
+            callback=_print_version,
+            help="Print the release-tracker version and exit.",
+        ),
+    ] = False,
+) -> None:
+    # The help text is the app's (above); this callback only carries --version.
+    pass
 
 
 def _stale_text(c: dict[str, Any]) -> str:
@@ -164,7 +198,7 @@ def status(
         )
     if st.overdue_days:
         echo_wrapped(
-            f"  overdue by {st.overdue_days} days as of {d['as_of']} (counted from the latest promised date)"
+            f"  overdue by {st.overdue_days} days as of {utc_minute(d['as_of'])} (counted from the latest promised date)"
         )
     elif not st.landed and d["as_of"] is None:
         console.print("  no Hub check has run yet: run `tracker check`")
@@ -186,7 +220,7 @@ def demo_events_line(events: Counter[str]) -> str:
 
 def landed_text(st: WeightsStatus) -> str:
     """'first seen T', noting when T is only the first check (the repo was already there)."""
-    seen = st.to_dict()["landed_at"]
+    seen = utc_minute(st.to_dict()["landed_at"])
     if st.at_first_check:
         created = f"; repo created {st.repo_created}" if st.repo_created else ""
         return f"already listed at the first Hub check {seen}{created}"
@@ -255,7 +289,7 @@ def demo(
             "stored from them: `tracker load --prune` removes them",
             highlight=False,
         )
-    as_of = f" as of {report.to_dict()['as_of']}" if report.as_of else ""
+    as_of = f" as of {utc_minute(report.to_dict()['as_of'])}" if report.as_of else ""
     console.print(
         f"checked {c.checked} watches (replayed{as_of}): {c.changed} changed, "
         f"{c.unchanged} unchanged, {c.failing} failed; {plural(c.observations, 'new observation')}"
@@ -271,7 +305,7 @@ def demo(
             dates = sorted({f"{p.relation} {p.date}" for p in st.promises})
             line = f"not landed; promised {' / '.join(dates)} by {len(st.promises)} sources"
             if st.overdue_days:
-                line += f"; [bold red]overdue by {st.overdue_days} days[/bold red] (from the latest promised date) as of {d['as_of']}"
+                line += f"; [bold red]overdue by {st.overdue_days} days[/bold red] (from the latest promised date) as of {utc_minute(d['as_of'])}"
         else:
             line = "not landed; no promise on record"
         console.print(
@@ -331,8 +365,22 @@ def build_summary(report: Any, out: Path) -> str:
 
 
 def main() -> None:
-    """Console-script entry point (``tracker``)."""
-    app()
+    """Console-script entry point (``tracker``).
+
+    Output piped into a reader that stops early (``tracker status X | head -1``) ends
+    quietly with exit status 1, as the Python docs advise (signal module, "Note on
+    SIGPIPE"): stdout is pointed at /dev/null so the flush at exit cannot fail again."""
+    import os
+
+    try:
+        try:
+            app()
+        finally:
+            sys.stdout.flush()  # inside the try: a closed pipe shows here, not at exit
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(1)
 
 
 from tracker import cli_schedule, cli_site, cli_verify, cli_watch  # noqa: E402 - command modules

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.table import Table
 
+from claims.vocabulary import SOURCE_KINDS
 from tracker.cli_common import (
     TrackerTyper,
     console,
@@ -25,6 +26,7 @@ from tracker.cli_common import (
     print_table,
     whole_word_widths,
 )
+from tracker.cli_values import choice, choices_metavar
 from tracker.errors import ConfigError, TrackerError
 
 if TYPE_CHECKING:
@@ -98,6 +100,19 @@ def _read(source: str) -> Article:
     return read_article_file(path)
 
 
+LANGS = ("auto", "pt", "pt-BR", "pt-PT", "en")
+
+
+def _locale(value: str) -> str:
+    """``--lang`` as a locale tag (``pt_br`` -> ``pt-BR``; any pt-XX but pt-PT ->
+    ``pt-BR``, :func:`claims.numbers.normalize_locale`); auto, pt and en as given."""
+    if value.casefold() in ("auto", "pt", "en"):
+        return value
+    from claims.numbers import normalize_locale
+
+    return normalize_locale(value)
+
+
 def _parse_day(text: str | None, option: str) -> dt.date | None:
     if not text:
         return None
@@ -115,7 +130,14 @@ def extract_cmd(
             metavar="FILE_OR_URL", help="Article: a text or HTML file, or an http(s) URL."
         ),
     ],
-    lang: Annotated[str, typer.Option(help="pt, pt-BR, pt-PT, en or auto.")] = "auto",
+    lang: Annotated[
+        str,
+        typer.Option(
+            metavar=choices_metavar(LANGS),
+            parser=choice(LANGS, _locale),
+            help="The article's language; auto: from its metadata.",
+        ),
+    ] = "auto",
     published: Annotated[
         str | None, typer.Option(help="YYYY-MM-DD; default: the article's metadata.")
     ] = None,
@@ -130,18 +152,11 @@ def extract_cmd(
 ) -> None:
     """Print the candidate claims of one article (a table, or JSON with --json)."""
     from claims.extract import extract
-    from claims.numbers import normalize_locale
 
     try:
         refs = load_subjects(subjects_file, db)
         if subject and subject not in {r.slug for r in refs}:
             raise ConfigError(f"--subject: unknown slug {subject!r}")
-        if lang not in ("auto", "pt", "en") and normalize_locale(lang) not in (
-            "pt-BR",
-            "pt-PT",
-            "en",
-        ):
-            raise ConfigError(f"--lang: {lang!r} is not pt, pt-BR, pt-PT, en or auto")
         day = _parse_day(published, "--published")
         article = _read(source)
         use_lang = lang
@@ -230,7 +245,12 @@ def import_cmd(
     published: Annotated[str | None, typer.Option(help="Source date, YYYY-MM-DD.")] = None,
     language: Annotated[str | None, typer.Option(help="Source language, e.g. pt-BR.")] = None,
     kind: Annotated[
-        str, typer.Option(help="vendor, press, third_party, hub, pricing, leaderboard.")
+        str,
+        typer.Option(
+            metavar=choices_metavar(SOURCE_KINDS),
+            parser=choice(SOURCE_KINDS),
+            help="Kind of source (new sources).",
+        ),
     ] = "press",
     subjects_file: Annotated[Path | None, typer.Option("--subjects", help="Subjects TOML.")] = None,
 ) -> None:

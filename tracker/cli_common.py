@@ -277,8 +277,9 @@ def _database_error(exc: BaseException) -> bool:
 
 def friendly_errors(fn: F) -> F:
     """Turn known errors into one line on stderr and exit status 1 (no traceback):
-    TrackerError, SchemaMissing, claims.loader.DataFileError (``path:line: field``) and
-    database errors (SQLAlchemy, sqlite3, psycopg)."""
+    TrackerError, SchemaMissing, claims.loader.DataFileError (``path:line: field``),
+    database errors (SQLAlchemy, sqlite3, psycopg) and other OSErrors; a closed output
+    pipe is left to :func:`tracker.cli.main`, which ends quietly."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -295,7 +296,7 @@ def friendly_errors(fn: F) -> F:
                 reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
                 err_console.print(f"error: database: {reason}", markup=False)
                 raise typer.Exit(1) from None
-            if isinstance(exc, OSError):
+            if isinstance(exc, OSError) and not isinstance(exc, BrokenPipeError):
                 where = f": {exc.filename}" if exc.filename else ""
                 err_console.print(f"error: {exc.strerror or exc}{where}", markup=False)
                 raise typer.Exit(1) from None

@@ -26,6 +26,7 @@ from tracker.cli_common import (
     print_table,
     whole_word_widths,
 )
+from tracker.cli_values import utc_minute
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -137,7 +138,7 @@ def schedule_cmd(
 def watches_cmd(db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """Every watch: schedule, last run, next run, state, last error; and who schedules them.
 
-    Times read 2026-11-28 06:00 (UTC, to the minute); --json keeps ISO 8601."""
+    Times read 2026-11-28 06:00 UTC (to the minute); --json keeps ISO 8601."""
     from tracker.watchlist import list_watches
 
     now = utcnow()
@@ -152,7 +153,7 @@ def watches_cmd(db: DbOpt = None, json_out: JsonOpt = False) -> None:
         status = "running" if sched["live"] else "stale (lease expired)"
         console.print(
             f"scheduler: {status}, pid {sched['pid']} on {sched['host']} "
-            f"since {minutes(sched['since'])} UTC"
+            f"since {utc_minute(sched['since'])}"
         )
     table = wide_watch_table(listing["watches"], now)
     if console.is_terminal and (
@@ -162,18 +163,11 @@ def watches_cmd(db: DbOpt = None, json_out: JsonOpt = False) -> None:
     print_table(table, breakable=len(table.columns) - 1)
 
 
-def minutes(iso: str | None) -> str:
-    """``2026-11-28T06:00:00Z`` -> ``2026-11-28 06:00`` (headers say UTC); None -> ``-``."""
-    if not iso:
-        return "-"
-    return iso[:16].replace("T", " ") if iso.endswith("Z") else iso
-
-
 def _next_run(w: dict, now: dt.datetime) -> str:
     from tracker.watchlist import next_run_text
 
     text = next_run_text(w, now)
-    return text.replace(w["next_run"], minutes(w["next_run"])) if w["next_run"] else text
+    return text.replace(w["next_run"], utc_minute(w["next_run"])) if w["next_run"] else text
 
 
 def wide_watch_table(watches: list[dict], now: dt.datetime) -> Table:
@@ -182,15 +176,13 @@ def wide_watch_table(watches: list[dict], now: dt.datetime) -> Table:
     from rich.table import Table
     from rich.text import Text  # plain text: a "[...]" in a name or error is no markup
 
-    table = Table(
-        "watch", "adapter", "schedule", "last run (UTC)", "next run (UTC)", "state", "last error"
-    )
+    table = Table("watch", "adapter", "schedule", "last run", "next run", "state", "last error")
     for w in watches:
         table.add_row(
             Text(w["name"]),
             w["adapter"],
             w["schedule"],
-            minutes(w["last_run"]),
+            utc_minute(w["last_run"]),
             _next_run(w, now),
             state_text(w),
             Text(w["last_error"] or ""),
@@ -205,11 +197,11 @@ def narrow_watch_table(watches: list[dict], now: dt.datetime) -> Table:
     from rich.table import Table
     from rich.text import Text  # plain text: a "[...]" in a name or error is no markup
 
-    table = Table("watch", "last run (UTC)", "next run (UTC)", "state")
+    table = Table("watch", "last run", "next run", "state")
     for w in watches:
         state = state_text(w) + (f": {w['last_error']}" if w["last_error"] else "")
         name = Text(w["name"] + "\n") + Text(f"{w['adapter']}\n{w['schedule']}", style="dim")
-        table.add_row(name, minutes(w["last_run"]), _next_run(w, now), Text(state))
+        table.add_row(name, utc_minute(w["last_run"]), _next_run(w, now), Text(state))
     return table
 
 

@@ -123,10 +123,12 @@ def alerts_send(
     are sent; a new subscription is not sent older ones (the summary says
     how many). Prints one "warning:" line on stderr per subscription with
     failures (count, first error, next attempt); exits 1 when a delivery
-    failed or was given up in this run, or when there is no subscription.
+    failed or was given up in this run, or when there is no subscription. A
+    subscription's subject that is not in the database is a warning, naming the
+    nearest known slug.
     """
     from tracker.notify import NotifyError, drain
-    from tracker.subscriptions import load_subscriptions
+    from tracker.subscriptions import load_subscriptions, unknown_subjects
 
     try:
         subs = load_subscriptions(config)
@@ -135,7 +137,10 @@ def alerts_send(
                 "no subscriptions: set TRACKER_APPRISE_URLS or write data/subscriptions.toml "
                 "(docs/alerts.md)"
             )
-        report = drain(open_db(db), subs, base_url=site_url)
+        engine = open_db(db)
+        for warning in unknown_subjects(subs, subject_slugs(engine)):
+            print(f"warning: {warning}", file=sys.stderr)
+        report = drain(engine, subs, base_url=site_url)
     except TrackerError as exc:
         raise _fail(exc) from None
     for failures in report.failures.values():
@@ -146,3 +151,13 @@ def alerts_send(
         print(report.summary())
     if report.failed or report.dead:
         raise typer.Exit(1)
+
+
+def subject_slugs(engine: object) -> set[str]:
+    """Every subject slug stored in the database behind ``engine``."""
+    from sqlmodel import Session, select
+
+    from claims.models import Subject
+
+    with Session(engine) as session:  # type: ignore[arg-type]
+        return set(session.exec(select(Subject.slug)))

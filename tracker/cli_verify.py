@@ -15,6 +15,7 @@ import typer
 
 from claims.vocabulary import DISCREPANCY_STATES, attribute_label, qualifiers_text, rule_label
 from tracker.cli_common import DbOpt, JsonOpt, echo_wrapped, friendly_errors, open_db, plural
+from tracker.cli_values import choice, choices_metavar, utc_minute
 
 
 def _fail(message: str) -> None:
@@ -77,7 +78,7 @@ def _side_text(side: dict[str, Any]) -> str:
             f"    claim #{side['claim_id']} {side['subject']}: {side['value']}"
             f"{f' [{q}]' if q else ''} — {who} via {side['source_name']}"
         )
-    seen = side["first_seen"]
+    seen = utc_minute(side["first_seen"])
     return f"    observation #{side['observation_id']}: {side['value']} (first seen {seen})"
 
 
@@ -92,7 +93,8 @@ def discrepancies_cmd(
         str | None,
         typer.Option(
             "--state",
-            metavar="<open|resolved|dismissed>",
+            metavar=choices_metavar(DISCREPANCY_STATES),
+            parser=choice(DISCREPANCY_STATES),
             help="Only discrepancies in this state (default: all).",
         ),
     ] = None,
@@ -102,8 +104,6 @@ def discrepancies_cmd(
 
     from claims.review import ReviewError, list_discrepancies
 
-    if state is not None and state not in DISCREPANCY_STATES:
-        _fail(f"--state: {state!r} is not one of {', '.join(DISCREPANCY_STATES)}")
     with Session(open_db(db)) as session:
         if subject is not None:  # an alias or any case works, as for `tracker status`
             from tracker.cli import find_subject

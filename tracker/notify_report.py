@@ -88,13 +88,19 @@ class DrainReport:
         self.failures.setdefault(sub, SubscriptionFailures(sub)).add(error, next_attempt_at)
 
     def summary(self) -> str:
-        """The one-line stdout summary of ``tracker alerts send``."""
+        """The one-line stdout summary of ``tracker alerts send``: ``alerts: 3 planned,
+        0 delivered, 3 failed, 0 given up; 5 waiting to retry (next at 2026-11-29 16:01
+        UTC)``. Waiting to retry: this run's failures and earlier ones not due yet,
+        with the soonest next attempt of either (one wording for both)."""
         line = (
             f"alerts: {self.planned} planned, {self.delivered} delivered, "
-            f"{self.failed} to retry, {self.dead} given up, {self.waiting} waiting to retry"
+            f"{self.failed} failed, {self.dead} given up; "
+            f"{self.failed + self.waiting} waiting to retry"
         )
-        if self.waiting and self.next_retry_at:
-            line += f" (next at {self.next_retry_at:%H:%M} UTC)"
+        soonest = [f.next_attempt_at for f in self.failures.values() if f.next_attempt_at]
+        soonest += [self.next_retry_at] if self.waiting and self.next_retry_at else []
+        if soonest:
+            line += f" (next at {_stamp(min(as_utc(t) for t in soonest))})"
         if self.too_old:
             hours = round(self.backlog.total_seconds() / 3600)
             line += (

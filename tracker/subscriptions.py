@@ -16,13 +16,13 @@ subscription per URL, named ``env-1``, ``env-2``, ... with no filter.
 
 from __future__ import annotations
 
-import difflib
 import os
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from claims.datafile import nearest
 from claims.events import EVENT_KINDS
 from tracker.errors import ConfigError
 
@@ -95,8 +95,8 @@ def _entry(path: Path, i: int, entry: object) -> Subscription:
         raise ConfigError(f"{where}: expected a table")
     unknown = sorted(set(entry) - _KEYS)
     if unknown:
-        near = difflib.get_close_matches(unknown[0], sorted(_KEYS), n=1, cutoff=0.75)
-        hint = f" (did you mean {near[0]!r}?)" if near else f"; known: {', '.join(sorted(_KEYS))}"
+        hint = nearest(unknown[0], _KEYS)
+        hint = f" ({hint})" if hint.startswith("did") else f"; {hint}"
         raise ConfigError(f"{where}: unknown field {unknown[0]!r}{hint}")
     name, url = entry.get("name"), entry.get("url")
     if not isinstance(name, str) or not name:
@@ -107,10 +107,14 @@ def _entry(path: Path, i: int, entry: object) -> Subscription:
     audience = entry.get("audience", "subscriber")
     if audience not in AUDIENCES:
         raise ConfigError(f"{where}: field 'audience' must be one of {', '.join(AUDIENCES)}")
-    kinds = entry.get("kinds", [])
+    subjects = _names(entry, "subjects", where, "subject slugs")
+    kinds = _names(entry, "kinds", where, "event kinds")
     for kind in kinds:
         if kind not in EVENT_KINDS:
-            raise ConfigError(f"{where}: field 'kinds': unknown event kind {kind!r}")
+            raise ConfigError(
+                f"{where}: field 'kinds': unknown event kind {kind!r} "
+                f"({nearest(kind, EVENT_KINDS)})"
+            )
         if EVENT_KINDS[kind][0] != audience:
             raise ConfigError(
                 f"{where}: field 'kinds': {kind!r} is an {EVENT_KINDS[kind][0]} kind, "
@@ -122,8 +126,34 @@ def _entry(path: Path, i: int, entry: object) -> Subscription:
     return Subscription(
         name=name,
         url=url,
-        subjects=frozenset(entry.get("subjects", [])),
+        subjects=frozenset(subjects),
         kinds=frozenset(kinds),
         audience=audience,
         max_length=max_length,
     )
+
+
+def _names(entry: dict, field: str, where: str, what: str) -> list[str]:
+    """``entry[field]`` as a list of strings (empty when absent); ConfigError naming
+    ``where`` and the field otherwise (a bare string would read as its characters)."""
+    value = entry.get(field, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{where}: field {field!r} must be a list of {what} in brackets")
+    return value
+
+
+def unknown_subjects(subs: list[Subscription], known: Collection[str]) -> list[str]:
+    """One warning per subject slug a subscription names that ``known`` (the database's
+    subject slugs) lacks, with the nearest known slug: ``subscription 'team': subject
+    'kimi-k3.1-proo' is not in the database (did you mean 'kimi-k3.1-pro'?); no alert
+    matches it until it is loaded``. Not an error: ``tracker load`` may not have stored
+    that subject yet. Empty when every slug is known."""
+    out = []
+    for sub in subs:
+        for slug in sorted(sub.subjects - set(known)):
+            hint = nearest(slug, known) if known else "the database has no subjects yet"
+            out.append(
+                f"subscription {sub.name!r}: subject {slug!r} is not in the database "
+                f"({hint}); no alert matches it until it is loaded"
+            )
+    return out

@@ -10,6 +10,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from claims.models import ScheduleState, Watch, utcnow
+from claims.vocabulary import RETIRED_STATE
 from tracker.errors import ConfigError
 from tracker.locks import Lease
 from tracker.schedule import WATCH_PREFIX
@@ -36,7 +37,10 @@ def next_run_of(
     """(time, kind) of a watch's next run: ``scheduled`` (a live scheduler holds the
     lease and saved it), else ``due``: when a scheduler starting ``now`` would first run
     it (:func:`tracker.triggers.next_due` from its schedule, last check and any saved next
-    run; it may be past: overdue). (None, None) for a schedule that does not parse."""
+    run; it may be past: overdue). (None, None) for a retired watch (never run again:
+    neither the cycle nor the scheduler picks it) and for a schedule that does not parse."""
+    if w.state == RETIRED_STATE:
+        return None, None
     persisted = st.next_run_at if st is not None else None
     if live and persisted is not None:
         return persisted, "scheduled"
@@ -53,7 +57,8 @@ def list_watches(engine: Engine, *, now: dt.datetime | None = None) -> dict[str,
     Each watch: name, adapter, url, schedule, state, consecutive_failures, last_run (the
     later of the cycle's ``Watch.last_run`` and the scheduler's last start), last_success,
     next_run and next_run_kind (see :func:`next_run_of`: ``scheduled`` by a running
-    scheduler, else ``due`` by the schedule and last check, ISO 8601 UTC), last_error
+    scheduler, else ``due`` by the schedule and last check, ISO 8601 UTC; both None for
+    a retired watch), last_error
     (the watch's fetch/parse error, else the job's own error). ``scheduler`` describes the
     lease holder with ``live`` = its lease has not expired at ``now``. Read-only.
     """
@@ -96,7 +101,10 @@ def list_watches(engine: Engine, *, now: dt.datetime | None = None) -> dict[str,
 
 def next_run_text(row: dict[str, Any], now: dt.datetime) -> str:
     """A listing row's next run for people: ``scheduled T``, ``due T``, or ``due now
-    (since T)`` when that time has passed; ``-`` when unknown."""
+    (since T)`` when that time has passed; ``never (retired)`` for a retired watch;
+    ``-`` when unknown."""
+    if row.get("state") == RETIRED_STATE:
+        return "never (retired)"
     at, kind = row.get("next_run"), row.get("next_run_kind")
     if at is None or kind is None:
         return "-"

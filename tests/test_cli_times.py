@@ -1,0 +1,79 @@
+"""Times in the CLI's human text read one way, `2026-11-28 06:00 UTC` (to the minute);
+`--json` keeps ISO 8601."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tracker.cli import app
+from tracker.cli_values import utc_minute
+from tracker.cli_verify import _side_text
+
+ROOT = Path(__file__).resolve().parent.parent
+runner = CliRunner()
+ISO = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d")
+
+
+@pytest.fixture(scope="module")
+def demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tmp = tmp_path_factory.mktemp("times")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(ROOT)  # the demo reads data/ relative to the checkout
+        result = runner.invoke(app, ["demo", "--db", str(tmp / "t.db"), "--out", str(tmp / "s")])
+    assert result.exit_code == 0, result.output
+    return tmp / "t.db"
+
+
+@pytest.mark.parametrize(
+    ("moment", "shown"),
+    [
+        ("2026-11-28T06:00:00Z", "2026-11-28 06:00 UTC"),
+        ("2026-11-28T08:30:59+02:00", "2026-11-28 06:30 UTC"),
+        ("2026-11-28T06:00:00", "2026-11-28 06:00 UTC"),  # naive: UTC, as stored
+        (dt.datetime(2026, 11, 28, 6, 0, 45, tzinfo=dt.UTC), "2026-11-28 06:00 UTC"),
+        (None, "-"),
+        ("", "-"),
+        ("soon", "soon"),
+    ],
+)
+def test_utc_minute_reads_one_way(moment, shown):
+    assert utc_minute(moment) == shown
+
+
+def test_status_gives_the_hub_check_time_to_the_minute_in_utc(demo_db):
+    out = runner.invoke(app, ["status", "kimi-k3.1-pro", "--db", str(demo_db)]).output
+    assert (
+        "  overdue by 24 days as of 2026-11-28 06:00 UTC (counted from the latest promised date)"
+        in out.splitlines()
+    )
+    landed = runner.invoke(app, ["status", "kimi-k2-thinking", "--db", str(demo_db)]).output
+    assert (
+        "already listed at the first Hub check 2026-11-28 06:00 UTC; repo created 2025-11-04"
+        in landed
+    )
+    assert not ISO.search(out + landed)
+    as_json = runner.invoke(app, ["status", "kimi-k3.1-pro", "--db", str(demo_db), "--json"])
+    assert json.loads(as_json.output)["as_of"] == "2026-11-28T06:00:00Z"
+
+
+@pytest.mark.parametrize(
+    ("args", "times"),
+    [(["watches"], 8), (["discrepancies"], 0), (["status", "kimi-k2-thinking"], 1)],
+)
+def test_no_command_prints_an_iso_time_in_its_text(demo_db, args, times):
+    result = runner.invoke(app, [*args, "--db", str(demo_db)])
+    assert result.exit_code == 0, result.output
+    assert not ISO.search(result.output)
+    assert len(re.findall(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC\b", result.output)) == times
+
+
+def test_a_discrepancys_observation_side_says_when_it_was_first_seen():
+    side = {"side": "observation", "observation_id": 7, "value": "2.8T",
+            "first_seen": "2026-11-28T06:00:00"}  # fmt: skip
+    assert _side_text(side) == "    observation #7: 2.8T (first seen 2026-11-28 06:00 UTC)"

@@ -1,0 +1,51 @@
+"""How the CLI reads option values from a fixed list and writes times for people."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Sequence
+
+import typer
+
+
+def choice(
+    allowed: Sequence[str], normalize: Callable[[str], str] | None = None
+) -> Callable[[str], str]:
+    """A typer ``parser`` for an option whose value comes from ``allowed``: returns the
+    allowed spelling of a value that matches one ignoring case (after ``normalize``,
+    when given: ``pt_br`` -> ``pt-BR``); anything else raises :class:`typer.BadParameter`,
+    a usage error (exit 2) naming every allowed value. Give the option
+    ``metavar=choices_metavar(allowed)`` so that ``--help`` shows them too."""
+    by_fold = {a.casefold(): a for a in allowed}
+
+    def parse(value: str) -> str:
+        if isinstance(value, str):
+            found = by_fold.get((normalize(value) if normalize else value).casefold())
+            if found is not None:
+                return found
+        raise typer.BadParameter(f"{value!r} is not one of {', '.join(allowed)}")
+
+    return parse
+
+
+def choices_metavar(allowed: Sequence[str]) -> str:
+    """``<open|resolved|dismissed>``: an option's allowed values as ``--help`` shows them."""
+    return f"<{'|'.join(allowed)}>"
+
+
+def utc_minute(moment: dt.datetime | str | None, missing: str = "-") -> str:
+    """A time for people, as every human line of the CLI writes it:
+    ``2026-11-28 06:00 UTC`` (UTC, to the minute). Takes a datetime (naive means UTC)
+    or an ISO 8601 string as ``--json`` prints it (``2026-11-28T06:00:00Z``,
+    ``2026-11-28T06:00:00+00:00``); ``missing`` for None or an empty string. A string
+    that is not ISO 8601 is returned as it is."""
+    if moment is None or moment == "":
+        return missing
+    if isinstance(moment, str):
+        try:
+            moment = dt.datetime.fromisoformat(moment.replace("Z", "+00:00"))
+        except ValueError:
+            return moment
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=dt.UTC)
+    return f"{moment.astimezone(dt.UTC):%Y-%m-%d %H:%M} UTC"
