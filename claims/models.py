@@ -77,6 +77,12 @@ class Source(SQLModel, table=True):
 class Claim(SQLModel, table=True):
     """One stated figure. ``key`` is a content hash so re-imports store it once."""
 
+    # A removed claim's id is never given to another (AUTOINCREMENT; without it SQLite
+    # reuses the highest id): `#claim-N` links and `claim #N` in notes keep meaning one
+    # claim. PostgreSQL sequences never reuse ids. Databases made before keep SQLite's
+    # default (the table would have to be rebuilt).
+    __table_args__ = {"sqlite_autoincrement": True}
+
     id: int | None = Field(default=None, primary_key=True)
     key: str = Field(index=True, unique=True)
     subject_id: int = Field(foreign_key="subject.id", index=True)

@@ -243,3 +243,28 @@ def test_the_origin_column_is_added_on_postgresql(pg_server):
         assert "origin" in {c["name"] for c in inspect(pg).get_columns("claim")}
     finally:
         pg.dispose()
+
+
+def test_a_removed_claims_id_is_never_given_to_another(tmp_path):
+    """`tracker load` removes corrected claims; SQLite without AUTOINCREMENT gave the
+    next new claim the removed (highest) id, so an old `#claim-N` link or a review note
+    naming it pointed at a different claim."""
+    engine = make_engine(tmp_path / "t.db")
+    with engine.begin() as conn:
+        conn.exec_driver_sql("INSERT INTO subject (id, slug, name) VALUES (1, 's', 'S')")
+        conn.exec_driver_sql(
+            "INSERT INTO source (id, key, title, kind) VALUES (1, 'k', 'T', 'press')"
+        )
+        for key in ("a", "b"):
+            conn.exec_driver_sql(
+                "INSERT INTO claim (key, subject_id, attribute, qualifiers_json, value_json, "
+                f"source_id, created_at) VALUES ('{key}', 1, 'license', '{{}}', '{{}}', 1, "
+                "'2026-11-01')"
+            )
+        conn.exec_driver_sql("DELETE FROM claim WHERE key = 'b'")
+        conn.exec_driver_sql(
+            "INSERT INTO claim (key, subject_id, attribute, qualifiers_json, value_json, "
+            "source_id, created_at) VALUES ('c', 1, 'license', '{}', '{}', 1, '2026-11-01')"
+        )
+        ids = conn.exec_driver_sql("SELECT key, id FROM claim ORDER BY id").all()
+    assert ids == [("a", 1), ("c", 3)]
