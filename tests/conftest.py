@@ -76,3 +76,22 @@ def pg_server():
     finally:
         subprocess.run([*as_user, pg_ctl, "-D", str(data), "-m", "fast", "stop"], check=False)
         shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def demo_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`tracker demo` run once for the session: a folder with its database ``t.db`` and
+    site ``s/``. Read-only for the tests that share it (a test that changes the database
+    builds its own)."""
+    from typer.testing import CliRunner
+
+    from tracker.cli import app
+
+    tmp = tmp_path_factory.mktemp("demo-build")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(Path(__file__).resolve().parent.parent)  # the demo reads data/ from here
+        result = CliRunner().invoke(
+            app, ["demo", "--db", str(tmp / "t.db"), "--out", str(tmp / "s")]
+        )
+    assert result.exit_code == 0, result.output
+    return tmp

@@ -20,14 +20,9 @@ runner = CliRunner()
 ISO = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d")
 
 
-@pytest.fixture(scope="module")
-def demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    tmp = tmp_path_factory.mktemp("times")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.chdir(ROOT)  # the demo reads data/ relative to the checkout
-        result = runner.invoke(app, ["demo", "--db", str(tmp / "t.db"), "--out", str(tmp / "s")])
-    assert result.exit_code == 0, result.output
-    return tmp / "t.db"
+@pytest.fixture
+def demo_db(demo_build: Path) -> Path:
+    return demo_build / "t.db"
 
 
 @pytest.mark.parametrize(

@@ -17,15 +17,10 @@ ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()
 
 
-@pytest.fixture(scope="module")
-def demo_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The demo's database and site, built once: returns the site folder (``t.db`` beside it)."""
-    tmp = tmp_path_factory.mktemp("demo")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.chdir(ROOT)  # the demo reads data/ relative to the checkout
-        result = runner.invoke(app, ["demo", "--db", str(tmp / "t.db"), "--out", str(tmp / "s")])
-        assert result.exit_code == 0, result.output
-    return tmp / "s"
+@pytest.fixture
+def demo_site(demo_build: Path) -> Path:
+    """The shared demo build's site folder (``t.db`` beside it)."""
+    return demo_build / "s"
 
 
 def _text(html: str) -> str:
