@@ -13,6 +13,7 @@ import datetime as dt
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from claims.facts import ClaimView
@@ -158,11 +159,24 @@ def span_text(v: Value) -> str:
     return f"{low}–{high}"
 
 
+def _whole_number(v: Value) -> bool:
+    """A whole number stated to the unit ("512,000 tokens"): its interval (±0.5) says
+    nothing the number does not, and its ends would print as ≈512.00K (511,999.5)."""
+    lo, hi = v.interval()
+    return (
+        isinstance(v.value, Decimal)
+        and v.value == v.value.to_integral_value()
+        and lo is not None
+        and hi is not None
+        and hi - lo <= 1
+    )
+
+
 def _span(v: Value) -> str:
     if not v.numeric:
         return format_value(v)
     lo, hi = v.interval()
-    if lo is not None and lo == hi:
+    if (lo is not None and lo == hi) or _whole_number(v):
         return format_value(v)
     return f"{format_value(v)} ({span_text(v)})"
 
@@ -177,12 +191,11 @@ def values_conflict(attribute: str, a: Value, b: Value) -> tuple[str | None, str
     if a.numeric and b.numeric:
         if intervals_overlap(a, b):
             return None, f"{_span(a)} and {_span(b)} overlap"
-        gap = distance(a, b)
+        exact = _whole_number(a) and _whole_number(b)
+        gap = abs(a.value - b.value) if exact else distance(a, b)  # type: ignore[operator]
         gap_txt = format_value(Value(kind="quantity", value=gap, unit=a.unit))
-        return (
-            VALUES_DISAGREE,
-            f"{_span(a)} vs {_span(b)}: intervals do not overlap (apart by {gap_txt})",
-        )
+        why = "different whole numbers" if exact else "intervals do not overlap"
+        return VALUES_DISAGREE, f"{_span(a)} vs {_span(b)}: {why} (apart by {gap_txt})"
     if a.kind == "date" and b.kind == "date":
         if _windows_meet(a, b):
             return None, f"{format_value(a)} and {format_value(b)} can both hold"

@@ -13,25 +13,30 @@ from typing import Any
 from sqlmodel import Session, select
 
 from claims import models
-from claims.loaders import hub_check_time, load_observations
+from claims.loaders import hub_check_time, hub_watches_of, load_observations
 from claims.models import as_utc
 from claims.sourcenames import source_names
 from claims.values import Value
+from claims.vocabulary import qualifiers_text
 
 
 @dataclass(frozen=True)
 class Promise:
-    """One source's statement of when the weights come: ``date`` ISO, ``relation`` on/before/by."""
+    """One source's statement of when the weights come: ``date`` ISO, ``relation``
+    on/before/by/after; ``qualifiers`` of the claim (``{"variant": "Mini"}``: a promise
+    about one variant's weights, not the whole model's)."""
 
     date: str
     relation: str
     source: str
     claimant: str | None
     claim_id: int
+    qualifiers: dict[str, str] = field(default_factory=dict)
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
-        """Unpacks as ``(date, relation, source, claimant)`` for templates."""
-        return iter((self.date, self.relation, self.source, self.claimant))
+    @property
+    def qualifiers_text(self) -> str:
+        """``variant: Mini`` (empty when the promise is about the model itself)."""
+        return qualifiers_text(self.qualifiers)
 
     def days_overdue(self, as_of: dt.datetime | None) -> int | None:
         """Whole days past :meth:`deadline` at ``as_of`` (None when not past or unknown)."""
@@ -70,6 +75,9 @@ class WeightsStatus:
     # only "by this time", not the landing date. ``repo_created`` is the Hub's createdAt.
     at_first_check: bool = False
     repo_created: str | None = None
+    # Some watch would show the weights (its Hub org or one of its repos): without one,
+    # "not landed" only means nobody looks.
+    watched: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         def iso(t: dt.datetime | None) -> str | None:
@@ -98,12 +106,14 @@ class WeightsStatus:
                     "relation": p.relation,
                     "source": p.source,
                     "claimant": p.claimant,
+                    "qualifiers": dict(p.qualifiers),
                     "days_overdue": None if self.landed else p.days_overdue(self.as_of),
                 }
                 for p in self.promises
             ],
             "overdue_days": self.overdue_days,
             "as_of": iso(self.as_of),
+            "watched": self.watched,
         }
 
 
@@ -186,9 +196,18 @@ def weights_statuses(
             v = claim.value
             assert claim.id is not None
             status.promises.append(
-                Promise(str(v.value), str(v.relation), names[source.id], claim.claimant, claim.id)
+                Promise(
+                    str(v.value),
+                    str(v.relation),
+                    names[source.id],
+                    claim.claimant,
+                    claim.id,
+                    claim.qualifiers,
+                )
             )
         status.promises.sort(key=lambda p: (p.date, p.relation, p.source))
+        covering = hub_watches_of(subject, own[sid], watches, aliases[sid])
+        status.watched = bool(covering)
         status.as_of = hub_check_time(subject, own[sid], watches, aliases[sid])
         if not status.landed and status.promises and status.as_of is not None:
             latest_deadline = max(p.deadline() for p in status.promises)

@@ -457,3 +457,34 @@ def test_an_edited_raw_text_or_note_updates_the_stored_claim(tmp_path, monkeypat
         raws = {c.raw_text for c in s.exec(select(models.Claim))}
     assert "2,8 tri" in raws and "2,8 trilhões (2.8T)" not in raws
     assert "updated" not in _run("load", "--data", str(data), "--db", db)[1]
+
+
+def test_a_variants_promise_is_labelled_and_an_unwatched_subject_says_so(tmp_path, monkeypatch):
+    """A trial: "Nimbus 4 Mini's weights by the end of December" showed as the whole
+    model's promise; and `status` of a subject no watch covers said "no Hub check has run
+    yet: run tracker check" after a check had run."""
+    monkeypatch.chdir(tmp_path)
+    data = _data_copy(tmp_path)
+    with (data / "claims" / "report-k31-launch.toml").open("a") as fh:
+        fh.write(
+            '\n[[claim]]\nsubject = "kimi-k3.1-pro"\nattribute = "weights_release_date"\n'
+            'value = "by 2026-12-31"\nqualifiers = { variant = "Highspeed" }\n'
+            'claimant = "Moonshot AI"\n'
+        )
+    with (data / "subjects.toml").open("a") as fh:
+        fh.write('\n[[subject]]\nslug = "nimbus-4"\nname = "Nimbus 4"\nhub_org = "nimbuslabs"\n')
+    db = str(tmp_path / "t.db")
+    assert _run("load", "--data", str(data), "--db", db)[0] == 0
+    code, out = _run("status", "kimi-k3.1-pro", "--db", db)
+    assert code == 0
+    assert "  promised: by 2026-12-31 [variant: Highspeed] — “Kimi K3.1 Pro launch" in out
+    status = json.loads(_run("status", "kimi-k3.1-pro", "--db", db, "--json")[1])
+    assert [p["qualifiers"] for p in status["promises"]].count({"variant": "Highspeed"}) == 1
+    assert status["watched"] is True
+    code, out = _run("status", "nimbus-4", "--db", db)
+    assert "no watch looks at its Hub org (nimbuslabs) or repos" in out
+    assert "run `tracker check`" not in out
+    assert _run("build", "--db", db, "--out", str(tmp_path / "site"))[0] == 0
+    index = (tmp_path / "site" / "index.html").read_text()
+    assert "by 2026-12-31</span> [variant: Highspeed]" in index
+    assert "no watch looks at its Hub org or repos" in index

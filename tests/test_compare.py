@@ -10,6 +10,7 @@ from claims.compare import (
     find_conflicts,
     find_cross_subject_notes,
     qualifiers_compatible,
+    values_conflict,
 )
 from claims.values import date_value, quantity, value_range
 
@@ -223,4 +224,23 @@ def test_a_side_of_several_claims_names_every_source():
     [mixed] = find_conflicts([before, on_b, other])
     assert mixed.reason.endswith(
         "(Moonshot AI via source 1 vs Moonshot AI via source 2 and A reporter via source 4)"
+    )
+
+
+def test_whole_numbers_read_without_their_half_unit_interval():
+    """A trial: two exact context windows read "512K tokens (≈512.00K (511,999.5)
+    tokens–≈512.00K (512,000.5) tokens) vs … (apart by ≈256.00K (255,999.0) tokens)"."""
+    from decimal import Decimal
+
+    from claims.values import quantity
+
+    a, b = quantity(Decimal(512000), "tokens"), quantity(Decimal(256000), "tokens")
+    assert values_conflict("context_window", a, b) == (
+        "values_disagree",
+        "512K tokens vs 256K tokens: different whole numbers (apart by 256K tokens)",
+    )
+    rounded = quantity("2.8", "params", scale=10**12), quantity("1", "params", scale=10**12)
+    assert values_conflict("total_params", *rounded)[1] == (
+        "2.8T params (2.75T–2.85T params) vs 1T params (500B–1.5T params): intervals do "
+        "not overlap (apart by 1.25T params)"
     )

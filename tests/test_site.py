@@ -154,12 +154,14 @@ def test_exports(built):
                 "relation": "before",
                 "source": "Revista B",  # the source's short name, as sentences use
                 "claimant": "Moonshot AI",
+                "qualifiers": {},  # {"variant": "Mini"}: a promise about one variant
             },
             {
                 "date": "2026-11-04",
                 "relation": "on",
                 "source": "Jornal A",
                 "claimant": "Moonshot AI",
+                "qualifiers": {},
             },
         ],
         "overdue_days": 16,

@@ -193,15 +193,24 @@ def status(
     for p in st.promises:
         late = None if st.landed else p.days_overdue(st.as_of)
         note = f" — {late} days overdue" if late else ""
+        what = f" [{p.qualifiers_text}]" if p.qualifiers else ""
         echo_wrapped(
-            f"  promised: {p.relation} {p.date} — {p.source} (claimant: {p.claimant or 'unknown'}){note}"
+            f"  promised: {p.relation} {p.date}{what} — {p.source} "
+            f"(claimant: {p.claimant or 'unknown'}){note}"
         )
     if st.overdue_days:
         echo_wrapped(
             f"  overdue by {st.overdue_days} days as of {utc_minute(d['as_of'])} (counted from the latest promised date)"
         )
-    elif not st.landed and d["as_of"] is None:
+    elif not st.landed and d["as_of"] is None and st.watched:
         console.print("  no Hub check has run yet: run `tracker check`")
+    elif not st.landed and d["as_of"] is None:
+        org = f" ({row.hub_org})" if row.hub_org else ""
+        echo_wrapped(
+            f"  no watch looks at its Hub org{org} or repos, so nothing would see the "
+            "weights land: add a huggingface_org or huggingface_model watch to "
+            "watches.toml (docs/watches.md)"
+        )
     console.print(f"  licence: {st.license or 'unknown'}")
 
 
@@ -302,7 +311,12 @@ def demo(
         if st.landed:
             line = f"landed in {st.repo} ({landed_text(st)})"
         elif st.promises:
-            dates = sorted({f"{p.relation} {p.date}" for p in st.promises})
+            dates = sorted(
+                {
+                    f"{p.relation} {p.date}" + (f" [{p.qualifiers_text}]" if p.qualifiers else "")
+                    for p in st.promises
+                }
+            )
             line = f"not landed; promised {' / '.join(dates)} by {len(st.promises)} sources"
             if st.overdue_days:
                 line += f"; [bold red]overdue by {st.overdue_days} days[/bold red] (from the latest promised date) as of {utc_minute(d['as_of'])}"

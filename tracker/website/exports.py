@@ -71,8 +71,14 @@ def subject_summary(sv: SubjectView) -> dict[str, Any]:
             "repo": w.repo,
             "landed_at": iso_z(w.landed_at) or None,
             "promises": [
-                {"date": d, "relation": rel, "source": title, "claimant": who}
-                for d, rel, title, who in w.promises
+                {
+                    "date": p.date,
+                    "relation": p.relation,
+                    "source": p.source,
+                    "claimant": p.claimant,
+                    "qualifiers": dict(p.qualifiers),
+                }
+                for p in w.promises
             ],
             "overdue_days": w.overdue_days,
             "as_of": iso_z(w.as_of) or None,
