@@ -336,6 +336,10 @@ def _sync_discrepancies(
 
 def _why_gone(row: Discrepancy, decisions: dict[int, Decision]) -> str:
     ids = json.loads(row.claim_ids_json)
+    removed = [i for i in ids if i not in decisions]
+    if removed:  # `tracker load` removed a claim its data file no longer states
+        which = ", ".join(f"#{i}" for i in removed)
+        return f"claim {which} corrected or removed in its data file"
     if row.rule == CONTRADICTED_BY_OBSERVATION:
         now_status = [decisions[i].status for i in ids if i in decisions]
         return f"verdict is now {', '.join(now_status) or 'gone'}"

@@ -311,13 +311,21 @@ def test_a_corrected_claim_is_replaced_and_its_discrepancy_resolved(tmp_path, mo
     path.write_text(text)  # the edit undone: the 3.8T claim goes, 2.8T comes back
     code, out = _run("load", "--data", str(data), "--db", db)
     assert "claims: 1 new, 39 unchanged, 1 removed" in out
-    assert next(ln for ln in out.splitlines() if "removed claim #" in ln).endswith(
-        "Total parameters 3.8T params"
-    )
+    gone = next(ln for ln in out.splitlines() if "removed claim #" in ln)
+    assert gone.endswith("Total parameters 3.8T params")
+    gone_id = int(gone.split("#")[1].split()[0])
     assert _run("verify", "--db", db)[0] == 0
     with Session(engine) as s:
         assert len(s.exec(select(models.Claim)).all()) == 40
         now_open = {d.key for d in s.exec(select(models.Discrepancy)) if d.state == "open"}
+        (settled,) = [d for d in s.exec(select(models.Discrepancy)) if d.key in opened - before]
+    assert settled.state == "resolved"
+    assert settled.reason.endswith(
+        f"; no longer found (claim #{gone_id} corrected or removed in its data file)"
+    )
+    assert _run("build", "--db", db, "--out", str(tmp_path / "site"))[0] == 0
+    page = (tmp_path / "site" / "discrepancies.html").read_text()
+    assert f"claim #{gone_id}: no longer stored (corrected or removed in its data file)" in page
     assert len(opened - before) == 1  # 3.8T against the other sources' 2.8T
     assert now_open == before  # corrected back: that discrepancy is resolved
     assert _run("load", "--data", str(data), "--db", db)[1].count("removed") == 0

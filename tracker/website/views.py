@@ -141,6 +141,13 @@ class DiscrepancyView:
         two subjects, never a conflict, so pages list it apart and count it nowhere."""
         return self.rule == DIFFERENT_SUBJECT
 
+    @property
+    def gone_claim_ids(self) -> list[int]:
+        """Ids of the claims this discrepancy was about that are no longer stored
+        (corrected or removed in their data file), so a side is not silently missing."""
+        stored = {c.id for c in self.claims}
+        return [i for i in self.claim_ids if i not in stored]
+
 
 @dataclass(slots=True)
 class IndexRow:
