@@ -104,7 +104,10 @@ def test_discrepancies_page_both_sides(built):
     _, out, _ = built
     html = (out / "discrepancies.html").read_text()
     # the different-subject note is no discrepancy: not counted, listed after them all
-    assert "<p>2 open, 1 resolved (settled by an observation, or the claims corrected or no longer in conflict), 0 dismissed by a reviewer.</p>" in html
+    assert (
+        "<p>2 open, 1 resolved (settled by an observation, or the claims corrected or no longer in conflict), 0 dismissed by a reviewer.</p>"
+        in html
+    )
     open_part = html[html.index('<h2 id="open">') : html.index('<h2 id="resolved">')]
     assert re.findall(r'<section id="(d\d+)"', open_part) == ["d1", "d2"]
     assert '<h2 id="dismissed">' not in html

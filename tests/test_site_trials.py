@@ -73,7 +73,10 @@ def test_claims_csv_gives_the_sources_publication_date_and_precision(demo_site):
 def test_demo_discrepancies_page_counts_no_note(demo_site):
     """The demo's different-subject note was counted "1 dismissed" among discrepancies."""
     html = (demo_site / "discrepancies.html").read_text()
-    assert "<p>2 open, 0 resolved (settled by an observation, or the claims corrected or no longer in conflict), 0 dismissed by a reviewer.</p>" in html
+    assert (
+        "<p>2 open, 0 resolved (settled by an observation, or the claims corrected or no longer in conflict), 0 dismissed by a reviewer.</p>"
+        in html
+    )
     real = html[: html.index('<h2 id="notes">')]
     assert "Total parameters" not in _text(real)
     note = _text(html[html.index('<h2 id="notes">') : html.index("</main>")])
@@ -96,7 +99,10 @@ def test_a_reviewers_dismissal_is_still_counted_apart_from_notes(engine, tmp_pat
         s.commit()
     build_site(engine, tmp_path / "site", now=NOW)
     html = (tmp_path / "site" / "discrepancies.html").read_text()
-    assert "<p>1 open, 1 resolved (settled by an observation, or the claims corrected or no longer in conflict), 1 dismissed by a reviewer.</p>" in html
+    assert (
+        "<p>1 open, 1 resolved (settled by an observation, or the claims corrected or no longer in conflict), 1 dismissed by a reviewer.</p>"
+        in html
+    )
     dismissed = html[html.index('<h2 id="dismissed">') : html.index('<h2 id="notes">')]
     assert re.findall(r'<section id="(d\d+)"', dismissed) == ["d1"]
     assert "Dismissed: the lab&#39;s post says 4.0" in dismissed
