@@ -109,12 +109,18 @@ class _Context:
         self.claimants: list[CL.ClaimantMention] = CL.find_claimants(
             text, self.index.organizations()
         )
-        # A subject or another model ("Orion-5 Max introduced ...") is not a claimant.
+        # A subject, one of its variants ("A Highspeed promete ...") or another model
+        # ("Orion-5 Max introduced ...") is not a claimant.
         models = [(m.start, m.end) for m in self.competitors]
         self.claimants = [
             c
             for c in self.claimants
-            if c.pronoun or not (self.index.is_name(c.bare) or overlaps(c.start, c.end, models))
+            if c.pronoun
+            or not (
+                self.index.is_name(c.bare)
+                or self.index.is_variant(c.bare)
+                or overlaps(c.start, c.end, models)
+            )
         ]
         self.claimant_names = sorted(
             {c.name for c in self.claimants if c.name}, key=len, reverse=True

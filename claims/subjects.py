@@ -101,6 +101,11 @@ class SubjectIndex:
         """True when ``text`` starts with one of the subjects' names (not a claimant)."""
         return self._name_re is not None and self._name_re.match(text) is not None
 
+    def is_variant(self, text: str) -> bool:
+        """True when ``text`` is one of the subjects' variant names ("Highspeed"): a
+        variant promises figures, it does not state them (not a claimant)."""
+        return self._variant_re is not None and self._variant_re.fullmatch(text) is not None
+
     def organization(self, slug: str | None) -> str | None:
         """The organization of subject ``slug`` ("Moonshot AI"), if known."""
         s = self.subjects.get(slug or "")

@@ -127,3 +127,6 @@ def test_seed_004(shared_dir):
     unattributed = {(c.text, c.attribute) for c in got if c.subject is None}
     assert unattributed == {("3T", "total_params"), ("69 por cento", "benchmark_score")}
     assert {c.claimant for c in got if c.text == "em quarto"} == {"Artificial Analysis"}
+    # "A Highspeed promete ...": a variant promises figures, it does not state them
+    variant_figures = [c for c in got if c.attribute in ("speedup_factor", "price_factor")]
+    assert variant_figures and {c.claimant for c in variant_figures} == {None}
