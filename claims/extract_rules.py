@@ -212,7 +212,13 @@ _SPEED_KW = re.compile(r"rápid|velocidade|veloz|fast|speed|throughput|latência
 _PRICE_FACTOR_KW = re.compile(r"cust|preç|caro|cobr|pag|price|cost|expensive|charg", re.I)
 _INPUT_KW = re.compile(r"entrada|input|prompt", re.I)
 _OUTPUT_KW = re.compile(r"saída|saida|output|completion|geração", re.I)
-WEIGHTS_KW = re.compile(r"\bpesos\b|weights|download\s+aberto|open[- ]weights|checkpoints?", re.I)
+# "open-source X until March" is the weights' date too (the verb; "an open-source model
+# released on" stays a release date: the release word is nearer).
+WEIGHTS_KW = re.compile(
+    r"\bpesos\b|weights|download\s+aberto|open[- ]weights|checkpoints?"
+    r"|open[- ]sourc(?:e|es|ed|ing)\b|c[óo]digo\s+aberto",
+    re.I,
+)
 RELEASE_KW = re.compile(
     r"lançou|lançad|lançamento|liberou|liberad|estreou|released|launched|launch|release|debuted|"
     r"disponível\s+desde|available\s+since",

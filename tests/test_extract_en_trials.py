@@ -137,3 +137,17 @@ def test_analysts_estimate_about_the_model_of_the_paragraph():
         "model has 2 trillion parameters.\n"
     )
     assert rows(text) == [("orion-5-max", "total_params", {}, "2T params", "SemiAnalysis")]
+
+
+def test_open_sourcing_a_model_dates_its_weights():
+    """A trial: "won't open-source Nimbus 4 until March 2027" gave no candidate (the
+    verb was not a weights word); an open-source model *released* on a date stays a
+    release date."""
+    text = (
+        "Vega Systems said it won't open-source Orion-5 Max until March 2027. "
+        "Kimi K3, an open-source model, was released on July 1, 2026."
+    )
+    assert rows(text) == [
+        ("orion-5-max", "weights_release_date", {}, "after 2027-02", "Vega Systems"),
+        ("kimi-k3", "release_date", {}, "on 2026-07-01", None),
+    ]
