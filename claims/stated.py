@@ -72,7 +72,10 @@ def parse_stated(
     if "date" in kinds:
         m = DATE_RE.match(text)
         if not m:
-            raise StatedValueError(f"{text!r}: expected 'on|before|by|after YYYY-MM-DD'")
+            raise StatedValueError(
+                f"{text!r}: expected on, before, by or after, then a day (YYYY-MM-DD) or a "
+                "month (YYYY-MM), e.g. 'before 2026-11-04' or 'by 2026-12'"
+            )
         iso = m.group("iso")
         try:
             return date_value(iso, m.group("rel"), precision="month" if len(iso) == 7 else "day")
