@@ -46,19 +46,20 @@ def nearest(name: str, allowed: Iterable[str]) -> str:
     return f"did you mean {near[0]!r}?" if near else "known: " + ", ".join(known)
 
 
-def unit_problem(attribute: str, unit: str | None) -> str | None:
+def unit_problem(attribute: str, unit: str | None, field_name: str = "unit") -> str | None:
     """Why ``unit`` cannot be the unit of a figure of ``attribute`` (a known attribute),
     or None when it can: no unit (the attribute's own is used), the attribute's own unit
     (:data:`claims.vocabulary.ATTRIBUTES`), or any unit for an attribute that has none
     of its own (``benchmark_score``: points, percent; ``hardware_units``: wafers...).
     Values are never converted between units, so any other unit would be stored as
-    written and compared as if it were the attribute's (``0.6 parsecs`` as a price)."""
+    written and compared as if it were the attribute's (``0.6 parsecs`` as a price).
+    ``field_name``: where the unit was written, for the fix the message gives."""
     expected = ATTRIBUTES[attribute][1]
     if unit is None or expected is None or unit == expected:
         return None
     return (
-        f"{attribute} is in {expected}, not {unit!r}: leave unit out (the figure is then in "
-        f'{expected}) or write unit = "{expected}"; units are not converted'
+        f"{attribute} is in {expected}, not {unit!r}: leave {field_name} out (the figure is "
+        f'then in {expected}) or set it to "{expected}"; units are not converted'
     )
 
 

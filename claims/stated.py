@@ -94,7 +94,7 @@ def parse_stated(
     if m:
         u = "percent" if m.group("pct") else (unit or default_unit)
         if u is None:
-            raise StatedValueError(f"{attribute} needs a unit (set unit = ...)")
+            raise StatedValueError(f"{attribute} needs a unit: set unit, e.g. to points")
         relation = {">=": "at_least", "<=": "at_most"}.get(m.group("bound") or "")
         try:
             value = quantity(
@@ -113,7 +113,7 @@ def parse_stated(
     if m and "range" in kinds:
         u = "percent" if m.group("pct") else (unit or default_unit)
         if u is None:
-            raise StatedValueError(f"{attribute} needs a unit (set unit = ...)")
+            raise StatedValueError(f"{attribute} needs a unit: set unit, e.g. to points")
         lo = Decimal(m.group("lo")) * SUFFIX[m.group("s1") or m.group("s2")]
         hi = Decimal(m.group("hi")) * SUFFIX[m.group("s2")]
         if lo > hi:

@@ -45,8 +45,7 @@ def test_a_unit_that_is_not_the_attributes_is_refused_at_its_line(tmp_path, unit
         8,
         "claim[0].unit",
         f"price_input_usd_per_mtok is in usd_per_mtok, not '{unit}': leave unit out (the "
-        'figure is then in usd_per_mtok) or write unit = "usd_per_mtok"; units are not '
-        "converted",
+        'figure is then in usd_per_mtok) or set it to "usd_per_mtok"; units are not converted',
     )
 
 
