@@ -7,7 +7,8 @@ no longer states is removed with its verdicts when its origin is a file of this
 folder's ``claims/`` (corrected, deleted, or its file deleted or re-keyed): the folder
 put it there, so the folder's files are its whole truth. Other stored claims of the
 data's sources (imported with ``tracker claims import``, or stored before origins were
-kept) are reported, and removed only when asked (``prune``). Likewise a stored watch the data no longer defines is reported, and retired (state
+kept) are reported, and removed only when asked (``prune``). A source left without
+claims by those removals, and no longer defined by the data, is removed too. Likewise a stored watch the data no longer defines is reported, and retired (state
 ``retired``: never checked or scheduled again, its history kept) only with ``prune``;
 defined again, it is brought back.
 """
@@ -33,7 +34,9 @@ class LoadReport:
     "source", "subject", "attribute", "value", "removed"}``; ``removed`` is true for the
     ``claims_removed`` of them that were deleted (those the folder's files had stored,
     or all with ``prune``). ``claims_updated``: stored claims (same content key) whose ``raw``, ``locator``, ``stated_date`` or ``note`` changed in their file. ``watches_stale``: names of stored watches the data no longer
-    defines (still checked unless retired); ``watches_retired`` of them were retired."""
+    defines (still checked unless retired); ``watches_retired`` of them were retired.
+    ``sources_removed``: keys of sources deleted because this load removed their last
+    claim and the data no longer defines them (a re-keyed or deleted claims file)."""
 
     subjects: int = 0
     sources: int = 0
@@ -45,6 +48,7 @@ class LoadReport:
     claims_removed: int = 0
     watches_stale: list[str] = field(default_factory=list)
     watches_retired: int = 0
+    sources_removed: list[str] = field(default_factory=list)
 
 
 def store(session: Session, data: CuratedData, *, prune: bool = False) -> LoadReport:
@@ -196,6 +200,7 @@ def _stale_claims(
         mine = None
     if not found:
         return
+    emptied: set[int] = set()
     slugs = {s.id: s.slug for s in session.exec(select(models.Subject)).all()}
     source_keys = {s.id: s.key for s in session.exec(select(models.Source)).all()}
     for claim in sorted(found.values(), key=lambda c: c.id or 0):
@@ -217,3 +222,23 @@ def _stale_claims(
             session.flush()  # the verdict before the claim it points to
             session.delete(claim)
             report.claims_removed += 1
+            if claim.source_id not in source_ids.values():
+                emptied.add(claim.source_id)
+    session.flush()
+    _ghost_sources(session, report, emptied)
+
+
+def _ghost_sources(session: Session, report: LoadReport, source_ids: set[int]) -> None:
+    """Delete the sources of ``source_ids`` (none defined by the data: the caller checks)
+    that no claim refers to any more: a re-keyed or deleted claims file would otherwise
+    leave its old source listed, with no claims, beside the new one. A claim is the only
+    row that refers to a source (claims.models); one still there (imported, or from
+    another folder) keeps its source."""
+    for source_id in sorted(source_ids):
+        left = select(models.Claim.id).where(models.Claim.source_id == source_id)
+        if session.exec(left).first() is not None:
+            continue
+        row = session.get(models.Source, source_id)
+        if row is not None:
+            report.sources_removed.append(row.key)
+            session.delete(row)

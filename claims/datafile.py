@@ -15,6 +15,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from claims.vocabulary import ATTRIBUTES
+
 TOP_LEVEL = {
     "subjects.toml": frozenset({"subject"}),
     "watches.toml": frozenset({"watch"}),
@@ -42,6 +44,37 @@ def nearest(name: str, allowed: Iterable[str]) -> str:
     known = sorted(allowed)
     near = difflib.get_close_matches(name, known, n=1, cutoff=0.75)
     return f"did you mean {near[0]!r}?" if near else "known: " + ", ".join(known)
+
+
+def unit_problem(attribute: str, unit: str | None, field_name: str = "unit") -> str | None:
+    """Why ``unit`` cannot be the unit of a figure of ``attribute`` (a known attribute),
+    or None when it can: no unit (the attribute's own is used), the attribute's own unit
+    (:data:`claims.vocabulary.ATTRIBUTES`), or any unit for an attribute that has none
+    of its own (``benchmark_score``: points, percent; ``hardware_units``: wafers...).
+    Values are never converted between units, so any other unit would be stored as
+    written and compared as if it were the attribute's (``0.6 parsecs`` as a price).
+    ``field_name``: where the unit was written, for the fix the message gives."""
+    expected = ATTRIBUTES[attribute][1]
+    if unit is None or expected is None or unit == expected:
+        return None
+    return (
+        f"{attribute} is in {expected}, not {unit!r}: leave {field_name} out (the figure is "
+        f'then in {expected}) or set it to "{expected}"; units are not converted'
+    )
+
+
+def variant_problem(subject: str, variant: str | None, variants: Iterable[str]) -> str | None:
+    """Why ``variant`` (a claim's ``variant`` qualifier) is not one of ``subject``'s
+    ``variants`` (subjects.toml), or None when it is or there is none. A misspelt
+    variant would be compared as another offering, never with the figures it is about."""
+    known = list(variants)
+    if variant is None or variant in known:
+        return None
+    hint = nearest(variant, known) if known else "it lists no variants"
+    return (
+        f"variant {variant!r} is not a variant of {subject} ({hint}); fix the name, or add "
+        "it to that subject's variants in subjects.toml"
+    )
 
 
 def unknown_key(entry: Mapping[str, Any], allowed: Iterable[str]) -> tuple[str, str] | None:

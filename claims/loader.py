@@ -200,7 +200,7 @@ def _read_watches(
                 "watch",
                 i,
                 "adapter",
-                f"unknown adapter {adapter!r}; known: {sorted(known_adapters)}",
+                f"unknown adapter {adapter!r} ({datafile.nearest(adapter, known_adapters)})",
             )
         url = _req_str(f, "watch", i, entry, "url")
         if not url.startswith(("http://", "https://")):
@@ -281,6 +281,9 @@ def _read_source_file(f: DataFile) -> tuple[SourceSpec, list[ClaimSpec]]:
         if "value" not in entry:
             raise f.error("claim", i, "value", "required")
         unit = _opt_str(f, "claim", i, entry, "unit")
+        wrong_unit = datafile.unit_problem(attribute, unit)
+        if wrong_unit:
+            raise f.error("claim", i, "unit", wrong_unit)
         try:
             value = parse_stated(
                 entry["value"], attribute, unit=unit, exact=bool(entry.get("exact", False))
@@ -302,6 +305,20 @@ def _read_source_file(f: DataFile) -> tuple[SourceSpec, list[ClaimSpec]]:
             )
         )
     return source, claims
+
+
+def _check_subject(
+    f: DataFile, i: int, claim: ClaimSpec, subjects: Mapping[str, SubjectSpec]
+) -> None:
+    """Raise at claim ``i`` of ``f`` when its subject is not one of ``subjects``, or its
+    ``variant`` qualifier is not one of that subject's variants."""
+    spec = subjects.get(claim.subject)
+    if spec is None:
+        hint = datafile.nearest(claim.subject, subjects) if subjects else "no subjects.toml here"
+        raise f.error("claim", i, "subject", f"unknown subject {claim.subject!r} ({hint})")
+    wrong = datafile.variant_problem(claim.subject, claim.qualifiers.get("variant"), spec.variants)
+    if wrong:
+        raise f.error("claim", i, "qualifiers", wrong)
 
 
 def _is_iso_date(text: str) -> bool:
@@ -367,11 +384,8 @@ def load_data(
         claim_files[source.key] = path
         data.claim_files[source.key] = path.resolve()
         data.sources.append(source)
-        slugs = {s.slug for s in data.subjects}
+        subjects = {s.slug: s for s in data.subjects}
         for i, c in enumerate(claims):
-            if c.subject not in slugs:
-                raise f.error(
-                    "claim", i, "subject", f"unknown subject {c.subject!r}; known: {sorted(slugs)}"
-                )
+            _check_subject(f, i, c, subjects)
         data.claims.extend(claims)
     return data

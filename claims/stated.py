@@ -72,7 +72,10 @@ def parse_stated(
     if "date" in kinds:
         m = DATE_RE.match(text)
         if not m:
-            raise StatedValueError(f"{text!r}: expected 'on|before|by|after YYYY-MM-DD'")
+            raise StatedValueError(
+                f"{text!r}: expected on, before, by or after, then a day (YYYY-MM-DD) or a "
+                "month (YYYY-MM), e.g. 'before 2026-11-04' or 'by 2026-12'"
+            )
         iso = m.group("iso")
         try:
             return date_value(iso, m.group("rel"), precision="month" if len(iso) == 7 else "day")
@@ -91,7 +94,7 @@ def parse_stated(
     if m:
         u = "percent" if m.group("pct") else (unit or default_unit)
         if u is None:
-            raise StatedValueError(f"{attribute} needs a unit (set unit = ...)")
+            raise StatedValueError(f"{attribute} needs a unit: set unit, e.g. to points")
         relation = {">=": "at_least", "<=": "at_most"}.get(m.group("bound") or "")
         try:
             value = quantity(
@@ -110,7 +113,7 @@ def parse_stated(
     if m and "range" in kinds:
         u = "percent" if m.group("pct") else (unit or default_unit)
         if u is None:
-            raise StatedValueError(f"{attribute} needs a unit (set unit = ...)")
+            raise StatedValueError(f"{attribute} needs a unit: set unit, e.g. to points")
         lo = Decimal(m.group("lo")) * SUFFIX[m.group("s1") or m.group("s2")]
         hi = Decimal(m.group("hi")) * SUFFIX[m.group("s2")]
         if lo > hi:

@@ -496,3 +496,15 @@ def test_watch_names_select_and_unknown_names_are_an_error(engine, tmp_path):
         "unknown watch name(s): nope (known: hf-model-kimi-k2-thinking, hf-org-moonshotai, "
         "litellm-prices, openrouter-models; `tracker watches` lists them)"
     )
+    # A retired watch is not offered as a known name: `--watch` refuses it (fresh-user trial).
+    with Session(engine) as s:
+        retired = s.exec(select(Watch).where(Watch.name == "litellm-prices")).one()
+        retired.state = "retired"
+        s.add(retired)
+        s.commit()
+    with pytest.raises(ConfigError) as err:
+        run_check(engine, client, snapshot_store=store, watch_names=["nope"])
+    assert str(err.value) == (
+        "unknown watch name(s): nope (known: hf-model-kimi-k2-thinking, hf-org-moonshotai, "
+        "openrouter-models; `tracker watches` lists them)"
+    )

@@ -6,14 +6,19 @@ same candidates twice stores them once.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from decimal import Decimal
 from typing import Any
+from urllib.parse import urlparse
+from urllib.request import url2pathname
 
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
+from claims.datafile import unit_problem
 from claims.loader import claim_key as loader_claim_key
 from claims.models import Claim, Source, Subject, SubjectAlias, SubjectVariant, dumps
+from claims.stated import StatedValueError, parse_stated
 from claims.subjects import SubjectRef
 from claims.values import Value, ValueError_
 from claims.vocabulary import ATTRIBUTES, QUALIFIERS, SOURCE_KINDS
@@ -60,7 +65,17 @@ def claim_key(source_key: str, item: Mapping[str, Any]) -> str:
 
 
 def validate_candidates(items: Any) -> list[dict[str, Any]]:
-    """Check the candidate JSON; raises :class:`ConfigError` naming the first bad item."""
+    """Check the candidate JSON; raises :class:`ConfigError` naming the first bad item
+    (``candidate #N``, 1-based) and its field.
+
+    Returns the items with each ``value`` as a :meth:`Value.to_dict` object. A value may
+    also be written as in a data file, ``"1.3T"``, ``"65.7%"``, ``"before 2026-11-04"``,
+    read by :func:`claims.stated.parse_stated` with the candidate's optional ``unit`` and
+    ``exact`` (the data-file keys). A quantity or range without a unit takes its
+    attribute's; a unit other than the attribute's is refused
+    (:func:`claims.datafile.unit_problem`), and so is a quantity whose ``value`` lies
+    outside its own ``low``/``high`` (an edited figure with its old interval).
+    """
     if not isinstance(items, list):
         raise ConfigError("candidates: expected a JSON array")
     out = []
@@ -74,14 +89,64 @@ def validate_candidates(items: Any) -> list[dict[str, Any]]:
         quals = item.get("qualifiers") or {}
         if not isinstance(quals, dict) or any(k not in QUALIFIERS for k in quals):
             raise ConfigError(f"{where}: qualifiers must use {', '.join(QUALIFIERS)}")
-        try:
-            value = Value.from_dict(item.get("value"))  # type: ignore[arg-type]
-        except ValueError_ as exc:
-            raise ConfigError(f"{where}: {exc}") from exc
+        value = _candidate_value(where, attr, item)
         if value.kind not in ATTRIBUTES[attr][0]:
             raise ConfigError(f"{where}: {attr} cannot hold a {value.kind} value")
-        out.append(item)
+        out.append({**item, "value": value.to_dict()})
     return out
+
+
+def _candidate_value(where: str, attr: str, item: Mapping[str, Any]) -> Value:
+    """The checked :class:`Value` of one candidate (see :func:`validate_candidates`)."""
+    raw = item.get("value")
+    if isinstance(raw, (str, int, float, bool)):  # the data files' short notation
+        unit = item.get("unit")
+        if unit is not None and not isinstance(unit, str):
+            raise ConfigError(f"{where}: unit: expected text")
+        wrong = unit_problem(attr, unit)
+        if wrong:
+            raise ConfigError(f"{where}: unit: {wrong}")
+        try:
+            return parse_stated(raw, attr, unit=unit, exact=bool(item.get("exact", False)))
+        except StatedValueError as exc:
+            raise ConfigError(f"{where}: value: {exc}") from exc
+    if not isinstance(raw, dict):
+        raise ConfigError(
+            f"{where}: value: expected an object (as extract --json writes it) or a figure "
+            'written as in a data file, e.g. "1.3T"'
+        )
+    try:
+        value = Value.from_dict(raw)
+    except ValueError_ as exc:
+        raise ConfigError(f"{where}: {exc}") from exc
+    own_unit = ATTRIBUTES[attr][1]
+    if value.numeric and value.unit is None and own_unit is not None:
+        value = replace(value, unit=own_unit)  # as a data file's claim without `unit`
+    wrong = unit_problem(attr, value.unit, "value.unit") if value.numeric else None
+    if wrong:
+        raise ConfigError(f"{where}: value.unit: {wrong}")
+    if value.kind == "quantity":
+        _check_bounds(where, value)
+    return value
+
+
+def _check_bounds(where: str, value: Value) -> None:
+    """Refuse a quantity outside its own interval. A trial set value.value to 50000000000
+    and left low/high at 47.5B-48.5B (and text "48 billion"): it stored 50B with an
+    interval around 48B. Refused rather than recomputed: nothing says whether the value
+    or the bounds are the intended figure, and the scale the interval came from is lost."""
+    low, high, number = value.low, value.high, value.value
+    assert isinstance(number, Decimal)
+    if (low is None or low <= number) and (high is None or number <= high):
+        return
+    bounds = " and ".join(
+        f"{name} {bound:f}" for name, bound in (("low", low), ("high", high)) if bound is not None
+    )
+    raise ConfigError(
+        f"{where}: value.value {number:f} is outside its own {bounds}: edit low and high to "
+        "fit it, or drop them (the figure is then exact), or write the figure as in a data "
+        'file (e.g. "2.8T": its interval follows from its digits); check "text" too'
+    )
 
 
 def import_candidates(
@@ -102,6 +167,8 @@ def import_candidates(
     stored = present = skipped = 0
     with Session(engine) as session:
         src = session.exec(select(Source).where(Source.key == source.key)).first()
+        if src is not None:
+            _not_from_a_data_file(session, src)
         if src is None:
             src = Source(
                 key=source.key, title=source.title or source.key, url=source.url,
@@ -142,6 +209,23 @@ def import_candidates(
             stored += 1
         session.commit()
     return ImportResult(stored, present, skipped)
+
+
+def _not_from_a_data_file(session: Session, src: Source) -> None:
+    """Raise ConfigError when a stored claim of ``src`` came from a data file (its
+    ``origin`` a ``file:`` URI): `tracker load` owns that source's claims and removes
+    those its file no longer states, so imported ones would not survive the next load.
+    The database says so wherever the command runs from, data folder found or not."""
+    origin = session.exec(
+        select(Claim.origin).where(Claim.source_id == src.id, Claim.origin.startswith("file:"))  # type: ignore[union-attr]
+    ).first()
+    if origin is None:
+        return
+    path = url2pathname(urlparse(origin).path)
+    raise ConfigError(
+        f"--source {src.key!r} is defined by {path} (stored by `tracker load`): add these "
+        "claims to that file and run `tracker load`, or import under another source key"
+    )
 
 
 def _subject_id(session: Session, slug: str, refs: Mapping[str, SubjectRef]) -> int:

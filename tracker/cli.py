@@ -108,7 +108,8 @@ def load(
 
     A malformed file stops with its path, line and field; nothing is
     written. A claim these files stored and no longer state (changed or
-    deleted in its file, or its file deleted) is removed with its verdicts;
+    deleted in its file, or its file deleted) is removed with its verdicts,
+    and so is its source when no file defines it and no claim is left;
     run tracker verify then. Other claims of the same sources, and watches
     deleted from watches.toml, are listed; --prune removes and retires them.
     """
@@ -131,6 +132,8 @@ def load(
     for c in report.claims_stale:
         if c["removed"]:
             console.print(f"  removed claim {_stale_text(c)}", highlight=False)
+    for key in report.sources_removed:  # re-keyed or deleted file: its old source, now empty
+        console.print(f"  removed source {key}", highlight=False)
     kept = [c for c in report.claims_stale if not c["removed"]]
     if kept:
         n = len(kept)

@@ -19,7 +19,7 @@ from typing import Any
 from claims.matching import AliasIndex
 from claims.rawdb import RawDB
 from claims.values import ValueError_
-from claims.vocabulary import ATTRIBUTES
+from claims.vocabulary import ATTRIBUTES, RETIRED_STATE
 from tracker.adapters.base import (
     Adapter,
     Fetched,
@@ -178,7 +178,9 @@ def _run(
                 "define it again and run `tracker load` to check it"
             )
         if unknown:
-            known = [r[0] for r in raw.execute("SELECT name FROM watch ORDER BY name LIMIT 21")]
+            # Only the live ones: a retired name given to --watch is refused (above).
+            live = "SELECT name FROM watch WHERE state != :retired ORDER BY name LIMIT 21"
+            known = [r[0] for r in raw.execute(live, {"retired": RETIRED_STATE})]
             hint = ", ".join(known[:20]) + (", ..." if len(known) > 20 else "")
             raise ConfigError(
                 f"unknown watch name(s): {', '.join(unknown)} (known: {hint or 'none'}; "
