@@ -8,7 +8,6 @@ database is left as it was.
 
 from __future__ import annotations
 
-import datetime as dt
 import hashlib
 import re
 from collections.abc import Iterable, Mapping
@@ -16,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from claims import datafile, models
+from claims import datachecks, datafile, models
 from claims.datafile import DataFile, DataFileError
 from claims.stated import StatedValueError, parse_stated
 from claims.values import Value
@@ -183,6 +182,7 @@ def _read_subjects(f: DataFile, namespaces: Iterable[str] | None) -> list[Subjec
                 ids=ids,
             )
         )
+    datachecks.shared_aliases(f, [(s.slug, (s.name, *s.aliases)) for s in out])
     return out
 
 
@@ -241,13 +241,14 @@ def _read_source_file(f: DataFile) -> tuple[SourceSpec, list[ClaimSpec]]:
     if kind not in SOURCE_KINDS:
         raise s_err("kind", f"{kind!r} is not one of {', '.join(SOURCE_KINDS)}")
     published = src.get("published")
-    if published is not None and not _is_iso_date(str(published)):
+    if published is not None and not datachecks.is_iso_date(str(published)):
         raise s_err("published", f"{published!r} is not a real ISO date (YYYY-MM-DD or YYYY-MM)")
     for name in ("url", "publisher", "published_precision", "language", "seed"):
         if src.get(name) is not None and not isinstance(src[name], str):
             raise s_err(name, f"expected text, got {type(src[name]).__name__}")
     if src.get("published_precision") not in (None, *datafile.PUBLISHED_PRECISIONS):
         raise s_err("published_precision", f"not one of {', '.join(datafile.PUBLISHED_PRECISIONS)}")
+    datachecks.source_dates(f, src)
     source = SourceSpec(
         key=key,
         title=title,
@@ -280,13 +281,17 @@ def _read_source_file(f: DataFile) -> tuple[SourceSpec, list[ClaimSpec]]:
                 )
         if "value" not in entry:
             raise f.error("claim", i, "value", "required")
+        datachecks.claim_fields(f, i, entry)
         unit = _opt_str(f, "claim", i, entry, "unit")
         wrong_unit = datafile.unit_problem(attribute, unit)
         if wrong_unit:
             raise f.error("claim", i, "unit", wrong_unit)
         try:
             value = parse_stated(
-                entry["value"], attribute, unit=unit, exact=bool(entry.get("exact", False))
+                datachecks.value_text(f, i, entry["value"]),
+                attribute,
+                unit=unit,
+                exact=entry.get("exact", False),
             )
         except StatedValueError as exc:
             raise f.error("claim", i, "value", str(exc)) from exc
@@ -304,6 +309,7 @@ def _read_source_file(f: DataFile) -> tuple[SourceSpec, list[ClaimSpec]]:
                 note=_opt_str(f, "claim", i, entry, "note"),
             )
         )
+    datachecks.duplicate_claims(f, [c.key() for c in claims])
     return source, claims
 
 
@@ -319,16 +325,6 @@ def _check_subject(
     wrong = datafile.variant_problem(claim.subject, claim.qualifiers.get("variant"), spec.variants)
     if wrong:
         raise f.error("claim", i, "qualifiers", wrong)
-
-
-def _is_iso_date(text: str) -> bool:
-    if not re.match(r"^\d{4}-\d{2}(-\d{2})?$", text):
-        return False
-    try:
-        dt.date.fromisoformat(text if len(text) == 10 else text + "-01")
-    except ValueError:
-        return False
-    return True
 
 
 def load_data(

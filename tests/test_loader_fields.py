@@ -4,6 +4,7 @@ subject / adapter and date errors (named at their line, with the nearest known n
 
 from __future__ import annotations
 
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -136,3 +137,79 @@ def test_the_date_error_says_a_month_is_accepted_too(tmp_path):
     )
     data = _folder(tmp_path / "ok", claim.format("by 2026-12"))
     assert [c.value.display() for c in load_data(data).claims] == ["by 2026-12"]
+
+
+def _error_in(data: Path, file: str) -> tuple[int | None, str, str]:
+    with pytest.raises(DataFileError) as err:
+        load_data(data)
+    assert err.value.path == str(data / file)
+    return err.value.line, err.value.field, err.value.message
+
+
+def test_the_same_claim_twice_in_a_file_is_refused_naming_the_first(tmp_path):
+    """It was stored once with the second one's `raw`, and a fresh load said "1 updated"."""
+    claim = 'subject = "kimi-k3"\nattribute = "total_params"\nvalue = "3T"\nraw = "3T"\n'
+    data = _folder(tmp_path, claim + "\n[[claim]]\n" + claim.replace('raw = "3T"', 'raw = "3 tri"'))
+    assert _error(data) == (
+        13,
+        "claim[1].value",
+        "the same claim as claim[0] (line 4): same subject, attribute, qualifiers, value "
+        "and claimant; keep one",
+    )
+
+
+@pytest.mark.parametrize(
+    ("extra", "line", "field", "message"),
+    [
+        ('exact = "false"\n', 8, "claim[0].exact", "expected true or false, got 'false'"),
+        ('stated_date = "last week"\n', 8, "claim[0].stated_date",
+         "'last week' is not a date (YYYY-MM-DD or YYYY-MM)"),
+    ],
+)  # fmt: skip
+def test_claim_field_types_the_toml_reader_lets_through(tmp_path, extra, line, field, message):
+    """`exact = "false"` was read with bool() and so counted as exact."""
+    data = _folder(
+        tmp_path, 'subject = "kimi-k3"\nattribute = "total_params"\nvalue = "3T"\n' + extra
+    )
+    assert _error(data) == (line, field, message)
+
+
+def test_a_toml_number_keeps_the_precision_it_was_written_with(tmp_path):
+    """`value = 2.00` reached the parser as the float 2.0: precision 0.1, not 0.01."""
+    data = _folder(tmp_path, PRICE.replace('value = "0.6"', "value = 2.00"))
+    (claim,) = load_data(data).claims
+    assert (claim.value.display(), claim.value.interval()) == (
+        "$2.00 per 1M tokens",
+        (Decimal("1.995"), Decimal("2.005")),
+    )
+
+
+@pytest.mark.parametrize(
+    ("source", "message"),
+    [
+        ('published_precision = "day"\n', "given without published"),
+        ('published = "2026-10-27"\npublished_precision = "month"\n',
+         "month, but published '2026-10-27' is a day (write YYYY-MM)"),
+    ],
+)  # fmt: skip
+def test_a_publication_precision_that_contradicts_its_date_is_refused(tmp_path, source, message):
+    data = _folder(tmp_path, PRICE)
+    path = data / "claims" / "a.toml"
+    path.write_text(path.read_text().replace('title = "A"\n', 'title = "A"\n' + source))
+    line, field, got = _error(data)
+    assert (field, got) == ("source.published_precision", message)
+    assert path.read_text().splitlines()[line - 1].startswith("published_precision")
+
+
+def test_an_alias_two_subjects_give_is_refused_at_the_second(tmp_path):
+    data = _folder(tmp_path, PRICE)
+    (data / "subjects.toml").write_text(
+        SUBJECTS.replace(
+            'name = "Kimi K2 Thinking"\n', 'name = "Kimi K2 Thinking"\naliases = ["kimi k3"]\n'
+        )
+    )
+    assert _error_in(data, "subjects.toml") == (
+        9,
+        "subject[1].aliases",
+        "'kimi k3' also names subject 'kimi-k3' (line 1); an alias names one subject",
+    )
