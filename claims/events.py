@@ -12,7 +12,7 @@ import hashlib
 from typing import TYPE_CHECKING, Any
 
 from claims.canonical import dumps, utcnow
-from claims.vocabulary import label_from
+from claims.vocabulary import attribute_label, label_from, qualifiers_text
 
 if TYPE_CHECKING:
     from claims.models import Event
@@ -35,7 +35,10 @@ EVENT_KINDS: dict[str, tuple[str, str]] = {
         "a claim's verdict changed status (a first verdict only when disputed, contradicted or overdue)",
     ),
     "discrepancy_opened": ("subscriber", "sources or observations started to disagree"),
-    "discrepancy_resolved": ("subscriber", "a discrepancy was settled by an observation"),
+    "discrepancy_resolved": (
+        "subscriber",
+        "a discrepancy was settled (by an observation, or its claims corrected)",
+    ),
     "repo_disappeared": (
         "subscriber",
         "a previously listed repo is gone or private (history is kept)",
@@ -64,6 +67,40 @@ EVENT_LABELS: dict[str, str] = {
     "watch_recovered": "Watch recovered",
     "extraction_failed": "Extraction failed",
 }
+
+
+# Observed attributes whose change has a kind of its own (subscribers follow prices and
+# licences by kind, docs/alerts.md); any other attribute's change is ``value_changed``.
+PRICE_ATTRIBUTES: tuple[str, ...] = ("price_input_usd_per_mtok", "price_output_usd_per_mtok")
+LICENSE_ATTRIBUTES: tuple[str, ...] = ("license", "license_text_sha256")
+
+
+def value_change_event(
+    subject: str,
+    attribute: str,
+    qualifiers: dict[str, str],
+    old: str,
+    new: str,
+    where: str,
+) -> tuple[str, str]:
+    """(kind, title) of an observed value that changed from display text ``old`` to
+    ``new``: ``price_changed`` for a price, ``license_changed`` for a licence id or
+    LICENSE text (a new text hash under the same id is a licence change too, issue 5;
+    ``where`` names the repo or watch), else ``value_changed``. Titles read in words
+    (``Kimi K3.1 Pro: Output price [variant: Highspeed] changed from $10.00 … to …``)."""
+    if attribute == "license_text_sha256":
+        return "license_changed", (
+            f"{subject}: LICENSE text changed in {where} (sha256 {old[:12]}... -> {new[:12]}...)"
+        )
+    kind = (
+        "price_changed"
+        if attribute in PRICE_ATTRIBUTES
+        else "license_changed"
+        if attribute in LICENSE_ATTRIBUTES
+        else "value_changed"
+    )
+    q = f" [{qualifiers_text(qualifiers)}]" if qualifiers else ""
+    return kind, f"{subject}: {attribute_label(attribute)}{q} changed from {old} to {new}"
 
 
 def event_label(kind: str) -> str:

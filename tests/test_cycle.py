@@ -212,7 +212,9 @@ def test_c06_rate_limit_exhausted_keeps_last_good_value(engine, tmp_path):
     assert ids  # subjects exist; nothing was marked gone
 
 
-def test_value_change_marks_old_not_current_and_emits_value_changed(engine, tmp_path):
+def test_a_licence_change_marks_old_not_current_and_emits_license_changed(engine, tmp_path):
+    """A licence id change is ``license_changed`` (docs/alerts.md: subscribers follow it by
+    kind); it used to be a ``value_changed`` titled with the attribute's id."""
     ids = add_subjects(engine)
     add_watch(engine, "hf-model-k2t", "huggingface_model", MODEL_URL)
     store = SnapshotStore(tmp_path)
@@ -232,12 +234,14 @@ def test_value_change_marks_old_not_current_and_emits_value_changed(engine, tmp_
         ("mit", True, later, later),
         ("modified-mit", False, RECORDED, RECORDED),
     ]
-    ev = rows(engine, Event, Event.kind == "value_changed")
+    assert rows(engine, Event, Event.kind == "value_changed") == []
+    ev = rows(engine, Event, Event.kind == "license_changed")
     assert [(e.subject_id, e.audience, e.title) for e in ev] == [
         (
             ids["kimi-k2-thinking"],
             "subscriber",
-            "Kimi K2 Thinking: license changed from modified-mit to mit",
+            "Kimi K2 Thinking: Licence [repo: moonshotai/Kimi-K2-Thinking] changed from "
+            "modified-mit to mit",
         )
     ]
 

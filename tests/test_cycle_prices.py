@@ -111,3 +111,22 @@ def test_two_ids_aliased_to_one_subject_record_neither(engine, tmp_path):
         "Orca 9B: price_input_usd_per_mtok {} has 2 different values in one response; "
         "none recorded (check the aliases)"
     ]
+
+
+def test_a_price_change_is_a_price_changed_event_titled_in_words(engine, tmp_path):
+    """A trial subscribed to `price_changed` (docs/alerts.md) and got nothing: every
+    observed change was a `value_changed`, titled with the attribute's id."""
+    orca(engine, "litellm", "acme/orca-9b")
+    add_watch(engine, "litellm", "litellm_prices", "https://example.org/prices.json")
+    store = SnapshotStore(tmp_path)
+    run_check(engine, serve(GOOD), snapshot_store=store, now=T1)
+    dearer = GOOD.replace(b"1.8e-06", b"2.4e-06")
+    summary = run_check(engine, serve(dearer), snapshot_store=store, now=T2)
+    assert summary.events == 1
+    with Session(engine) as s:
+        (event,) = s.exec(select(Event)).all()
+    assert (event.kind, event.title) == (
+        "price_changed",
+        "Orca 9B: Output price [provider: acme] changed from $1.80 per 1M tokens to "
+        "$2.40 per 1M tokens",
+    )

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from claims.canonical import dumps
-from claims.events import event_row
+from claims.events import event_row, value_change_event
 from claims.matching import AliasIndex
 from claims.rawdb import RawDB
 from claims.values import Value
@@ -39,9 +39,6 @@ _INSERT_EVENT = (
     "created_at) VALUES (:key, :kind, :audience, :subject_id, :watch_id, :title, "
     ":detail_json, :created_at)"
 )
-
-# Attributes whose change is announced as ``license_changed`` rather than ``value_changed``.
-LICENSE_TEXT_ATTRIBUTES: tuple[str, ...] = ("license_text_sha256",)
 
 
 class NameLookup(Protocol):
@@ -286,8 +283,8 @@ def _upsert(
 
     One row per distinct value (subject, attribute, qualifiers, value, watch): the same
     value bumps ``last_seen``; a different value from the same watch makes the old
-    row(s) not current and emits ``value_changed`` (``license_changed`` for a LICENSE
-    text hash); the first ``weights_available =
+    row(s) not current and emits a change event (:func:`claims.events.value_change_event`:
+    ``price_changed``, ``license_changed`` or ``value_changed``); the first ``weights_available =
     true`` of a subject emits ``weights_landed``, a further new repo ``subject_discovered``.
     """
     qj = ov.qualifiers_json
@@ -303,18 +300,13 @@ def _upsert(
     subject = names.get(subject_id, str(subject_id))
     if replaced is not None:
         old_value = Value.from_dict(json.loads(replaced.value_json))
-        # A new LICENSE text under the same licence id is a licence change (issue 5).
-        kind, title = (
-            "value_changed",
-            f"{subject}: {ov.attribute} changed from {old_value.display()} to {ov.value.display()}",
+        texts = (
+            (str(old_value.value), str(ov.value.value))  # a LICENSE text's hash
+            if ov.attribute == "license_text_sha256"
+            else (old_value.display(), ov.value.display())
         )
-        if ov.attribute in LICENSE_TEXT_ATTRIBUTES:
-            where = ov.qualifiers.get("repo") or spec.name
-            kind = "license_changed"
-            title = (
-                f"{subject}: LICENSE text changed in {where} "
-                f"(sha256 {str(old_value.value)[:12]}... -> {str(ov.value.value)[:12]}...)"
-            )
+        where = ov.qualifiers.get("repo") or spec.name
+        kind, title = value_change_event(subject, ov.attribute, dict(ov.qualifiers), *texts, where)
         outbox.add(
             event_row(
                 kind,
