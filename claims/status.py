@@ -78,6 +78,10 @@ class WeightsStatus:
     # Some watch would show the weights (its Hub org or one of its repos): without one,
     # "not landed" only means nobody looks.
     watched: bool = False
+    # Landed after every promised deadline: whole days from the latest deadline to the
+    # first sighting (None when on time, with no promise, or when the repo was already
+    # there at the first check: its landing day is then unknown).
+    landed_late_days: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         def iso(t: dt.datetime | None) -> str | None:
@@ -114,6 +118,7 @@ class WeightsStatus:
             "overdue_days": self.overdue_days,
             "as_of": iso(self.as_of),
             "watched": self.watched,
+            "landed_late_days": self.landed_late_days,
         }
 
 
@@ -209,6 +214,10 @@ def weights_statuses(
         covering = hub_watches_of(subject, own[sid], watches, aliases[sid])
         status.watched = bool(covering)
         status.as_of = hub_check_time(subject, own[sid], watches, aliases[sid])
+        if status.landed and status.promises and not status.at_first_check:
+            assert status.landed_at is not None
+            late = (status.landed_at.date() - max(p.deadline() for p in status.promises)).days
+            status.landed_late_days = late if late > 0 else None
         if not status.landed and status.promises and status.as_of is not None:
             latest_deadline = max(p.deadline() for p in status.promises)
             late = (status.as_of.date() - latest_deadline).days

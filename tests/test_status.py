@@ -89,3 +89,38 @@ def test_no_check_means_no_overdue_claim(engine):
     _setup(engine, checked=False)
     st = _status(engine, "kimi-k3.1-pro")
     assert st.as_of is None and st.overdue_days is None
+
+
+def test_weights_that_land_after_the_promises_are_late_by_whole_days(engine):
+    """A trial: once the weights landed, how late they were vanished from every summary."""
+    _setup(engine)
+    landed = CHECK + dt.timedelta(days=2)  # the watch's first check was CHECK (K2 Thinking)
+    with Session(engine) as s:
+        watch = s.exec(
+            select(models.Watch).where(models.Watch.name == "hf-org-moonshotai-test")
+        ).one()
+        pro = s.exec(select(models.Subject).where(models.Subject.slug == "kimi-k3.1-pro")).one()
+        value = boolean_value(True)
+        s.add(
+            models.Observation(
+                subject_id=pro.id,
+                attribute="weights_available",
+                qualifiers_json=models.dumps({"repo": "moonshotai/Kimi-K3.1-Pro"}),
+                value_json=models.dumps(value.to_dict()),
+                value_key=value.key(),
+                watch_id=watch.id,
+                first_seen=landed,
+                last_seen=landed,
+            )
+        )
+        s.commit()
+    st = _status(engine, "kimi-k3.1-pro")
+    assert (st.landed, st.at_first_check, st.overdue_days) == (True, False, None)
+    # the latest promised deadline is 2026-11-04; first seen 2026-11-30
+    assert st.landed_late_days == 26 and st.to_dict()["landed_late_days"] == 26
+    assert _status(engine, "kimi-k2-thinking").landed_late_days is None  # no promise
+    from tracker.cli import landed_text
+
+    assert (
+        landed_text(st) == "first seen 2026-11-30 06:00 UTC, 26 days after the latest promised date"
+    )
