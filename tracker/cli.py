@@ -237,9 +237,7 @@ def landed_text(st: WeightsStatus) -> str:
         created = f"; repo created {st.repo_created}" if st.repo_created else ""
         return f"already listed at the first Hub check {seen}{created}"
     late = st.landed_late_days
-    return f"first seen {seen}" + (
-        f", {late} days after the latest promised date" if late else ""
-    )
+    return f"first seen {seen}" + (f", {late} days after the latest promised date" if late else "")
 
 
 def find_subject(session: Session, name: str) -> models.Subject:
