@@ -160,25 +160,31 @@ def span_text(v: Value) -> str:
 
 
 def _whole_number(v: Value) -> bool:
-    """A whole number stated to the unit ("512,000 tokens"): its interval (±0.5) says
-    nothing the number does not, and its ends would print as ≈512.00K (511,999.5)."""
+    """A figure stated to within a thousandth of itself ("512,000 tokens", ±0.5): its
+    interval says nothing the figure does not, and its ends would print as ≈512.00K
+    (511,999.5). A price of "$10" (±$0.50) keeps its interval."""
     lo, hi = v.interval()
     return (
         isinstance(v.value, Decimal)
-        and v.value == v.value.to_integral_value()
+        and v.value != 0
         and lo is not None
         and hi is not None
-        and hi - lo <= 1
+        and (hi - lo) < abs(v.value) / 1000
     )
 
 
-def _span(v: Value) -> str:
-    if not v.numeric:
-        return format_value(v)
+def span_note(v: Value) -> str:
+    """`` (2.75T–2.85T params)`` after a figure whose interval says more than the figure;
+    empty for an exact value or a whole number (``256K (262,144) tokens`` would read
+    ``(256K–256K (262,144) tokens)``)."""
     lo, hi = v.interval()
-    if (lo is not None and lo == hi) or _whole_number(v):
-        return format_value(v)
-    return f"{format_value(v)} ({span_text(v)})"
+    if not v.numeric or (lo is not None and lo == hi) or _whole_number(v):
+        return ""
+    return f" ({span_text(v)})"
+
+
+def _span(v: Value) -> str:
+    return format_value(v) + span_note(v)
 
 
 def values_conflict(attribute: str, a: Value, b: Value) -> tuple[str | None, str]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from claims.compare import Finding, qualifiers_compatible, span_text, values_conflict
+from claims.compare import Finding, qualifiers_compatible, span_note, values_conflict
 from claims.derived import judge_price_change
 from claims.facts import ClaimView, ObsView
 from claims.hub_params import method_phrase, param_count_value, parameter_count
@@ -88,6 +88,16 @@ def _fmt(v: Value) -> str:
     return format_value(v)
 
 
+def _apart(claimed: Value, observed: Value, gap: Decimal) -> str:
+    """``$2.00 apart, `` (the figures' own difference, before the part beyond the stated
+    precision: a trial read "off by $1.50" for $10 vs $12 as a wrong gap); empty when
+    it is the same as ``gap`` (an exact claim) or the two are not plain numbers."""
+    a, b = claimed.value, observed.value
+    if not isinstance(a, Decimal) or not isinstance(b, Decimal) or abs(b - a) == gap:
+        return ""
+    return f"{_fmt(Value(kind='quantity', value=abs(b - a), unit=claimed.unit))} apart, "
+
+
 def _pct(claimed: Value, observed: Value) -> str:
     if not isinstance(claimed.value, Decimal) or not isinstance(observed.value, Decimal):
         return ""
@@ -109,11 +119,10 @@ def _judge_numeric(claim: ClaimView, obs: Sequence[ObsView]) -> Decision | None:
             agree.append(o)
     if agree:
         o = agree[0]
-        span = span_text(claim.value)
         return Decision(
             "confirmed",
             f"observed {_fmt(o.value)} (observation #{o.id}) is within the claim's "
-            f"{_fmt(claim.value)} ({span})" + _note(o.value),
+            f"{_fmt(claim.value)}{span_note(claim.value)}" + _note(o.value),
             tuple(x.id for x in agree),
             max(x.last_seen for x in agree),
         )
@@ -122,9 +131,10 @@ def _judge_numeric(claim: ClaimView, obs: Sequence[ObsView]) -> Decision | None:
         gap = distance(claim.value, o.value)
         return Decision(
             "contradicted",
-            f"observed {_fmt(o.value)} (observation #{o.id}) vs claimed {_fmt(claim.value)}: "
-            f"off by {_fmt(Value(kind='quantity', value=gap, unit=claim.value.unit))} beyond "
-            f"the stated precision{_pct(claim.value, o.value)}" + _note(o.value),
+            f"observed {_fmt(o.value)} (observation #{o.id}) vs claimed {_fmt(claim.value)}"
+            f"{span_note(claim.value)}: {_apart(claim.value, o.value, gap)}off by "
+            f"{_fmt(Value(kind='quantity', value=gap, unit=claim.value.unit))} beyond the "
+            f"stated precision{_pct(claim.value, o.value)}" + _note(o.value),
             tuple(x.id for x in disagree),
             max(x.last_seen for x in disagree),
         )

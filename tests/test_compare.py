@@ -244,3 +244,15 @@ def test_whole_numbers_read_without_their_half_unit_interval():
         "2.8T params (2.75T–2.85T params) vs 1T params (500B–1.5T params): intervals do "
         "not overlap (apart by 1.25T params)"
     )
+
+
+def test_a_span_note_only_where_the_interval_says_more_than_the_figure():
+    """A trial read "256K (262,144) tokens (256K–256K (262,144) tokens)" in a verdict."""
+    from decimal import Decimal
+
+    from claims.compare import span_note
+
+    assert span_note(quantity(Decimal(262144), "tokens", exact=True)) == ""
+    assert span_note(quantity(Decimal(512000), "tokens")) == ""
+    assert span_note(quantity("10", "usd_per_mtok")) == " ($9.50–$10.50 per 1M tokens)"
+    assert span_note(quantity("2.8", "params", scale=10**12)) == " (2.75T–2.85T params)"

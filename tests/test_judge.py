@@ -50,8 +50,23 @@ def test_naive_hub_total_would_contradict_and_says_by_how_much():
     d = judge(claim, [ov(6, "total_params", naive, subject=3)])
     assert d.status == "contradicted"
     assert d.reason == (
-        "observed ≈170.74B (170,738,182,128) params (observation #6) vs claimed 1T params: off by "
-        "≈329.26B (329,261,817,872) params beyond the stated precision, -82.9 %"
+        "observed ≈170.74B (170,738,182,128) params (observation #6) vs claimed 1T params "
+        "(500B–1.5T params): ≈829.26B (829,261,817,872) params apart, off by ≈329.26B "
+        "(329,261,817,872) params beyond the stated precision, -82.9 %"
+    )
+
+
+def test_a_contradiction_gives_the_figures_gap_and_the_part_beyond_precision():
+    """A trial read "off by $1.50" for a claimed $10 and an observed $12 as a wrong gap."""
+    claim = cv(1, "price_output_usd_per_mtok", quantity("10", "usd_per_mtok"), subject=3)
+    d = judge(
+        claim,
+        [ov(7, "price_output_usd_per_mtok", quantity("12", "usd_per_mtok", exact=True), subject=3)],
+    )
+    assert d.reason == (
+        "observed $12.00 per 1M tokens (observation #7) vs claimed $10.00 per 1M tokens "
+        "($9.50–$10.50 per 1M tokens): $2.00 per 1M tokens apart, off by $1.50 per 1M tokens "
+        "beyond the stated precision, +20.0 %"
     )
 
 
