@@ -34,7 +34,10 @@ EVENT_KINDS: dict[str, tuple[str, str]] = {
         "subscriber",
         "a claim's verdict changed status (a first verdict only when disputed, contradicted or overdue)",
     ),
-    "discrepancy_opened": ("subscriber", "sources or observations started to disagree"),
+    "discrepancy_opened": (
+        "subscriber",
+        "sources started to disagree (a claim an observation contradicts: its verdict_changed)",
+    ),
     "discrepancy_resolved": (
         "subscriber",
         "a discrepancy was settled (by an observation, or its claims corrected)",

@@ -354,6 +354,10 @@ def _event(
     reopened_at: dt.datetime | None,
     at: dt.datetime,
 ) -> int:
+    if row.rule == CONTRADICTED_BY_OBSERVATION:
+        # One fact, one alert: the claim's own verdict_changed (to or from contradicted)
+        # already says it; the discrepancy row still lists it on the site.
+        return 0
     detail: dict[str, Any] = {
         "discrepancy": row.key,
         "rule": row.rule,

@@ -31,7 +31,7 @@ def test_verify_text_then_json_rerun(cli):
     assert r.output.strip() == (
         "verified 12 claims (1 confirmed, 1 contradicted, 2 disputed, 3 overdue, 1 pending, "
         "4 unverified); 3 open discrepancies; 6 verdicts changed, 3 discrepancies opened, "
-        "0 resolved, 9 events"
+        "0 resolved, 8 events"
     )
     r = cli("verify", "--json", "--now", "2026-11-29T12:00Z")
     data = json.loads(r.output)
