@@ -42,6 +42,7 @@ EVENT_KINDS: dict[str, tuple[str, str]] = {
         "subscriber",
         "a discrepancy was settled (by an observation, or its claims corrected)",
     ),
+    "discrepancy_dismissed": ("subscriber", "a reviewer dismissed a discrepancy, with a note"),
     "repo_disappeared": (
         "subscriber",
         "a previously listed repo is gone or private (history is kept)",
@@ -65,6 +66,7 @@ EVENT_LABELS: dict[str, str] = {
     "verdict_changed": "Verdict changed",
     "discrepancy_opened": "Discrepancy opened",
     "discrepancy_resolved": "Discrepancy resolved",
+    "discrepancy_dismissed": "Discrepancy dismissed",
     "repo_disappeared": "Repo disappeared",
     "watch_failing": "Watch failing",
     "watch_recovered": "Watch recovered",

@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlmodel import Session, select
 
+from claims.events import make_event
 from claims.models import Claim, Discrepancy, Observation, Source, Subject, utcnow
 from claims.sourcenames import source_names
 
@@ -117,11 +118,20 @@ def dismiss_discrepancy(
     """A reviewer dismisses a discrepancy with a note (required); commits. The state stays
     ``dismissed`` on later runs. Dismissing it again adds the note, dated, after the
     earlier one (``first note | 2026-11-30: second note``) and keeps the first dismissal's
-    time: a reviewer's reason is never overwritten. Raises :class:`ReviewError` for an
-    unknown id or empty note."""
+    time: a reviewer's reason is never overwritten. The first dismissal is an event
+    (``discrepancy_dismissed``, with the note): subscribers who heard it open hear it
+    closed. Raises :class:`ReviewError` for an unknown id, an empty note, or a
+    different-subject note (never a conflict: nothing to dismiss)."""
+    from claims.verify import DIFFERENT_SUBJECT, add_event, discrepancy_title
+
     row = session.get(Discrepancy, discrepancy_id)
     if row is None:
         raise ReviewError(f"no discrepancy with id {discrepancy_id}")
+    if row.rule == DIFFERENT_SUBJECT:
+        raise ReviewError(
+            f"discrepancy #{discrepancy_id} is a note (figures about two different subjects), "
+            "not a conflict: there is nothing to dismiss"
+        )
     if not note.strip():
         raise ReviewError("a dismissal needs a note saying why")
     now = now or utcnow()
@@ -129,6 +139,15 @@ def dismiss_discrepancy(
         row.note = f"{row.note} | {now:%Y-%m-%d}: {note.strip()}"
     else:
         row.state, row.note, row.closed_at = "dismissed", note.strip(), now
+        subject = session.get(Subject, row.subject_id)
+        title = discrepancy_title(subject.name if subject else str(row.subject_id), row)
+        detail = {"discrepancy": row.key, "rule": row.rule, "note": row.note}
+        add_event(
+            session,
+            make_event(
+                "discrepancy_dismissed", title, subject_id=row.subject_id, detail=detail, at=now
+            ),
+        )
     session.add(row)
     session.commit()
     session.refresh(row)

@@ -73,7 +73,9 @@ class VerifyReport:
         }
 
 
-def _add_event(session: Session, event: Event) -> int:
+def add_event(session: Session, event: Event) -> int:
+    """Add ``event`` unless one with its key is stored (a re-run never repeats one);
+    returns how many were added (0 or 1)."""
     if session.exec(select(Event).where(Event.key == event.key)).first() is not None:
         return 0
     session.add(event)
@@ -185,7 +187,7 @@ def _store_verdicts(
                 "as_of": d.as_of.isoformat() if d.as_of else None,
             }
             title = verdict_title(c, names.get(c.subject_id, c.subject), old, d.status)
-            added += _add_event(
+            added += add_event(
                 session,
                 make_event(
                     "verdict_changed",
@@ -369,4 +371,4 @@ def _event(
         detail["reopened_at"] = reopened_at.isoformat()
     title = discrepancy_title(subjects.get(row.subject_id, str(row.subject_id)), row)
     event = make_event(kind, title, subject_id=row.subject_id, detail=detail, at=at)
-    return _add_event(session, event)
+    return add_event(session, event)

@@ -384,6 +384,8 @@ def test_event_titles_name_subject_label_qualifiers_and_source(demo):
         verify_all(s, now=NOW)
         changed = s.exec(select(Event).where(Event.id > len(titles)).order_by(Event.id)).all()
         assert [e.title for e in changed] == [
+            "Kimi K3.1 Pro: Benchmark score: the same score reported for two versions of a "
+            "benchmark (dismissed)",
             "Kimi K3.1 Pro: Benchmark score 65.7% [benchmark: Terminal-Bench, version: 4.0] "
             "(Moonshot AI via “Article A”) is now unverified (was disputed)",
             "Kimi K3.1 Pro: Benchmark score 65.7% [benchmark: Terminal-Bench, version: 3.0] "
@@ -406,3 +408,27 @@ def test_a_second_dismissal_adds_its_note_and_keeps_the_first(demo):
             f"article B misread it | {later:%Y-%m-%d}: confirmed with the lab",
         )
         assert as_utc(tb.closed_at) == NOW  # the first dismissal's time
+
+
+def test_a_dismissal_is_one_event_and_a_different_subject_note_cannot_be_dismissed(demo):
+    """A trial: the dismissal reached no timeline or feed, and `review 3 --dismiss again`
+    silently "dismissed" the automatic different-subjects note once more."""
+    engine, _c, _o = demo
+    with Session(engine) as s:
+        verify_all(s, now=NOW)
+        tb = _terminal_bench(s)
+        dismiss_discrepancy(s, tb.id, "article B misread it", now=NOW)
+        dismiss_discrepancy(s, tb.id, "confirmed with the lab", now=NOW + dt.timedelta(days=1))
+        events = s.exec(select(Event).where(Event.kind == "discrepancy_dismissed")).all()
+        assert [(e.title, json.loads(e.detail_json)["note"]) for e in events] == [
+            (
+                "Kimi K3.1 Pro: Benchmark score: the same score reported for two versions of "
+                "a benchmark (dismissed)",
+                "article B misread it",
+            )
+        ]
+        note = s.exec(select(Discrepancy).where(Discrepancy.rule == "different_subject")).one()
+        with pytest.raises(ReviewError, match="is a note .* nothing to dismiss"):
+            dismiss_discrepancy(s, note.id, "again", now=NOW)
+        s.refresh(note)
+        assert note.note == "not comparable: different subjects"
