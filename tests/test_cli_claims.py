@@ -151,6 +151,13 @@ def test_import_is_idempotent(tmp_path):
     assert first.stdout == "imported 3 claims (0 already present, 1 skipped without subject)\n"
     second = runner.invoke(app, args)
     assert second.stdout == "imported 0 claims (3 already present, 1 skipped without subject)\n"
+    assert second.stderr == ""
+    # A trial re-imported with another title: nothing changed and nothing said so.
+    retitled = runner.invoke(app, [*args[:-6], "--title", "Kimi K3.1 Pro, revised", *args[-4:]])
+    assert retitled.stderr == (
+        "warning: source 'blog-1' was already stored: --title differs from it and was not "
+        "applied (an import never rewrites a source)\n"
+    )
 
     with Session(make_engine(db)) as s:
         claims = s.exec(select(Claim).order_by(Claim.id)).all()

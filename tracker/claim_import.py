@@ -40,11 +40,14 @@ class SourceInfo:
 
 @dataclass(frozen=True)
 class ImportResult:
-    """Counts of one import: new claims stored, already present, skipped (no subject)."""
+    """Counts of one import: new claims stored, already present, skipped (no subject);
+    ``not_applied``: source fields given that differ from the stored source's (an
+    existing source is never rewritten by an import)."""
 
     stored: int
     present: int
     skipped: int
+    not_applied: tuple[str, ...] = ()
 
 
 def claim_key(source_key: str, item: Mapping[str, Any]) -> str:
@@ -167,8 +170,14 @@ def import_candidates(
     stored = present = skipped = 0
     with Session(engine) as session:
         src = session.exec(select(Source).where(Source.key == source.key)).first()
+        not_applied: tuple[str, ...] = ()
         if src is not None:
             _not_from_a_data_file(session, src)
+            fields = ("title", "url", "publisher", "published", "language")
+            not_applied = tuple(
+                f for f in fields
+                if getattr(source, f) is not None and getattr(source, f) != getattr(src, f)
+            )  # fmt: skip
         if src is None:
             src = Source(
                 key=source.key, title=source.title or source.key, url=source.url,
@@ -208,7 +217,7 @@ def import_candidates(
             )
             stored += 1
         session.commit()
-    return ImportResult(stored, present, skipped)
+    return ImportResult(stored, present, skipped, not_applied)
 
 
 def _not_from_a_data_file(session: Session, src: Source) -> None:

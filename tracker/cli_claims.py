@@ -288,6 +288,15 @@ def import_cmd(
         f"imported {result.stored} claims ({result.present} already present, "
         f"{result.skipped} skipped without subject)"
     )
+    if result.not_applied:
+        given = ", ".join(f"--{f}" for f in result.not_applied)
+        one = len(result.not_applied) == 1
+        typer.echo(
+            f"warning: source {source!r} was already stored: {given} "
+            f"{'differs' if one else 'differ'} from it and {'was' if one else 'were'} not "
+            "applied (an import never rewrites a source)",
+            err=True,
+        )
 
 
 def _not_a_curated_source(key: str, claims_dir: Path) -> None:
