@@ -100,9 +100,9 @@ def test_demo_cycle_finds_k2_thinking_weights_and_no_k31_pro(engine, tmp_path):
     events = rows(engine, Event)
     assert [(e.kind, e.subject_id, e.title) for e in events] == [
         (
-            "weights_landed",
+            # listed at the watch's first check: discovered, not "landed" now (trials)
+            "subject_discovered",
             ids["kimi-k2-thinking"],
-            # listed at the watch's first check: not "landed" now (fresh-user trial)
             "Kimi K2 Thinking: weights already on Hugging Face at the first check "
             "(moonshotai/Kimi-K2-Thinking)",
         )
@@ -269,7 +269,7 @@ def test_failing_after_three_then_recovered(engine, tmp_path):
     )
     assert [e.kind for e in rows(engine, Event)] == [
         "watch_failing",
-        "weights_landed",
+        "subject_discovered",  # the watch's first successful check found the repo there
         "watch_recovered",
     ]
     w = rows(engine, Watch)[0]
@@ -312,7 +312,8 @@ def test_org_listing_pages_are_followed(engine, tmp_path):
         (ids["kimi-k3"], '{"repo":"moonshotai/Kimi-K3"}'),
     }
     assert summary.results[0].unmatched == 1  # MiniMaxAI/MiniMax-M2 is no subject of ours
-    assert sorted(e.kind for e in rows(engine, Event)) == ["weights_landed", "weights_landed"]
+    # both repos were there at the watch's first check: discovered, not landed now
+    assert sorted(e.kind for e in rows(engine, Event)) == ["subject_discovered"] * 2
 
 
 def test_weights_listed_at_the_first_check_are_not_said_to_land_then(engine, tmp_path):
@@ -447,7 +448,7 @@ def test_c06_main_sequence_through_the_cycle_records_the_same_values_without_ale
     )
     after = {(o.attribute, o.value_key) for o in rows(engine, Observation, Observation.current)}
     assert after == before and len(after) == 4
-    assert [e.kind for e in rows(engine, Event)] == ["weights_landed"]
+    assert [e.kind for e in rows(engine, Event)] == ["subject_discovered"]  # first check
 
 
 def test_unknown_adapter_fails_its_watch_only(engine, tmp_path):

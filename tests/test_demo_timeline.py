@@ -73,7 +73,7 @@ def test_demo_summary_counts_every_event_it_stored(tmp_path, monkeypatch):
         "0 failed; 22 new observations\n" in out
     )
     assert (
-        "events: 8 new (Verdict changed 5, Discrepancy opened 2, Weights landed 1); "
+        "events: 8 new (Verdict changed 5, Discrepancy opened 2, Subject discovered 1); "
         "the site's Changes page lists them\n" in out
     )
     # ... as many as the site's Changes page lists

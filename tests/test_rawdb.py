@@ -111,7 +111,7 @@ def test_path_and_engine_paths_store_the_same_rows(tmp_path):
     stored = _stored(a)
     assert stored == _stored(b)
     assert len(stored["observations"]) == 22
-    assert [kind for _key, kind, *_ in stored["events"]] == ["weights_landed"]
+    assert [kind for _key, kind, *_ in stored["events"]] == ["subject_discovered"]
 
 
 def test_keep_results_false_keeps_totals_and_streams_results(engine, tmp_path):

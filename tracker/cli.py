@@ -218,7 +218,7 @@ def status(
 
 
 def demo_events_line(events: Counter[str]) -> str:
-    """``events: 8 new (Verdict changed 5, Discrepancy opened 2, Weights landed 1); the
+    """``events: 8 new (Verdict changed 5, Discrepancy opened 2, Subject discovered 1); the
     site's Changes page lists them``: every event one demo run stored, by kind, most first."""
     from claims.events import event_label
 

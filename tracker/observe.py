@@ -363,9 +363,12 @@ def _weights_events(
         detail["at_first_check"] = True
         detail["summary"] = f"{repo} was already listed at the first check{since}"
     if not others:
+        # A repo already there at the first check did not land now: it is discovered
+        # (a `weights_landed` subscriber is not told a year-old release just "landed").
+        first = detail.get("at_first_check")
         outbox.add(
             event_row(
-                "weights_landed",
+                "subject_discovered" if first else "weights_landed",
                 title,
                 subject_id=subject_id,
                 watch_id=spec.id,
