@@ -167,7 +167,7 @@ def channel_limits(sub: Subscription) -> tuple[int, int, bool]:
     title (Apprise then puts it before the body)."""
     plugin = apprise.Apprise.instantiate(sub.url)
     if not plugin:
-        raise NotifyError(f"subscription {sub.name!r}: not a usable Apprise URL")
+        raise NotifyError(f"{sub.label()}: not a usable Apprise URL")
     body = int(getattr(plugin, "body_maxlen", 0) or 32768)
     raw_title = int(getattr(plugin, "title_maxlen", 0) or 0)
     joined = bool(getattr(plugin, "overflow_amalgamate_title", False)) or raw_title <= 0
