@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from sitefixture import populate
 from typer.testing import CliRunner
+from webhook import Hook
 
 from claims.db import make_engine
 from tracker.cli import app
@@ -46,3 +47,27 @@ def test_a_bad_env_url_names_the_variable_and_the_url_without_secrets(tmp_path, 
     assert [s.label() for s in subs] == [
         "subscription 'env-1' (URL 1 of TRACKER_APPRISE_URLS: json://a.test)"
     ]
+
+
+def test_alerts_test_prints_one_line_per_target_delivered_or_failed(tmp_path, monkeypatch):
+    """One good and two failing targets printed only the errors (fresh-user trial)."""
+    monkeypatch.delenv("TRACKER_APPRISE_URLS", raising=False)
+    with Hook(lambda body: 204) as good, Hook(lambda body: 500) as bad:
+        config = tmp_path / "subs.toml"
+        config.write_text(
+            f'[[subscription]]\nname = "good"\nurl = "json://127.0.0.1:{good.port}/"\n'
+            f'[[subscription]]\nname = "down"\nurl = "json://127.0.0.1:{bad.port}/"\n'
+            '[[subscription]]\nname = "typo"\nurl = "jsn://127.0.0.1/"\n'
+        )
+        result = runner.invoke(app, ["alerts", "test", "--config", str(config)])
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[0] == "test alert to subscription 'good': delivered"
+    assert lines[1].startswith("test alert to subscription 'down': failed: ")
+    assert "error=500" in lines[1]
+    assert lines[2] == (
+        "test alert to subscription 'typo': failed: not a usable Apprise URL "
+        "(see https://appriseit.com/services/)"
+    )
+    assert len(lines) == 3 and result.stderr == ""
+    assert len(good.posts) == 1 and len(bad.posts) == 1
