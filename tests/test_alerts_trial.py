@@ -4,6 +4,11 @@ docs/alerts.md shows what `tracker alerts send` really prints."""
 
 from __future__ import annotations
 
+import datetime as dt
+import json
+import re
+from pathlib import Path
+
 import pytest
 from sitefixture import populate
 from typer.testing import CliRunner
@@ -11,6 +16,7 @@ from webhook import Hook
 
 from claims.db import make_engine
 from tracker.cli import app
+from tracker.notify_report import DrainReport
 from tracker.subscriptions import load_subscriptions, redacted_url
 
 runner = CliRunner()
@@ -71,3 +77,23 @@ def test_alerts_test_prints_one_line_per_target_delivered_or_failed(tmp_path, mo
     )
     assert len(lines) == 3 and result.stderr == ""
     assert len(good.posts) == 1 and len(bad.posts) == 1
+
+
+ALERTS_DOC = (Path(__file__).resolve().parent.parent / "docs" / "alerts.md").read_text()
+SEND_SECTION = ALERTS_DOC.split("### What `tracker alerts send` prints", 1)[1]
+BLOCKS = re.findall(r"^```(?:json)?\n(.*?)^```$", SEND_SECTION, re.M | re.S)
+
+
+def test_alerts_doc_samples_are_what_alerts_send_prints():
+    """The doc showed "19 to retry, 0 waiting to retry" and "(76 chars: …)" long after the
+    code stopped printing them: rebuild each sample from its numbers with the code."""
+    retry_at = dt.datetime(2026, 11, 30, 9, 39, 10, tzinfo=dt.UTC)
+    error = "A Connection error occurred sending JSON notification to 127.0.0.1."
+    first = DrainReport(planned=7, too_old=8)
+    for _ in range(7):
+        first.record_failure("team-webhook", f"76 chars: {error}", retry_at)  # as logged
+    rerun = DrainReport(planned=0, waiting=7, next_retry_at=retry_at)
+    warning = "warning: " + first.failures["team-webhook"].warning()
+    assert BLOCKS[0] == f"{warning}\n{first.summary()}\n"
+    assert BLOCKS[1] == rerun.summary() + "\n"
+    assert BLOCKS[2] == json.dumps(rerun.to_dict(), indent=2) + "\n"  # as --json prints it
