@@ -190,16 +190,21 @@ import pathlib, sys, time
 from claims.db import make_engine
 from tracker.locks import Lease, SchedulerBusy
 db, go, ready = sys.argv[1], pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
+end = pathlib.Path(sys.argv[4])
 engine = make_engine(db)
 ready.touch()
 while not go.exists():
     time.sleep(0.005)
 try:
-    Lease(engine).acquire()  # the winner exits without releasing, as a crash would
+    Lease(engine).acquire()
 except SchedulerBusy as exc:
     print(exc)
     sys.exit(3)
-print("won")
+print("won", flush=True)
+# stay alive until the losers are done: a holder that has exited on this host would
+# be taken over at once, and this test is about the race, not about crashes
+while not end.exists():
+    time.sleep(0.005)
 """
 
 
@@ -207,9 +212,11 @@ def test_c14_four_processes_race_for_the_lease_and_exactly_one_wins(tmp_path):
     db = tmp_path / "race.db"
     make_engine(db)  # schema first, as `tracker load` would have made it
     go = tmp_path / "go"
+    ready = [tmp_path / f"ready{i}" for i in range(4)]
+    end = tmp_path / "end"
     procs = [
         subprocess.Popen(
-            [sys.executable, "-c", CONTENDER, str(db), str(go), str(tmp_path / f"ready{i}")],
+            [sys.executable, "-c", CONTENDER, *(str(a) for a in (db, go, ready[i], end))],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -220,6 +227,9 @@ def test_c14_four_processes_race_for_the_lease_and_exactly_one_wins(tmp_path):
     while len(list(tmp_path.glob("ready*"))) < 4 and time.monotonic() < deadline:
         time.sleep(0.01)  # all four at the start line, then one start signal
     go.touch()
+    while sum(p.poll() is not None for p in procs) < 3 and time.monotonic() < deadline + 60:
+        time.sleep(0.01)  # the three losers exit; then the winner may go
+    end.touch()
     results = [(p.wait(60), p.stdout.read().strip(), p.stderr.read()) for p in procs]
     for p in procs:
         p.stdout.close()

@@ -7,8 +7,10 @@ import datetime as dt
 import feedparser
 from lxml import etree
 from sitefixture import NOW, populate
+from sqlmodel import Session
 
-from tracker.feeds import FeedEntry, render_atom, tag_uri
+from claims.models import Subject
+from tracker.feeds import FeedEntry, render_atom, site_feed_specs, tag_uri
 from tracker.website import build_site
 
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -121,3 +123,26 @@ def test_site_feeds_from_events(engine, tmp_path):
     assert [e.title for e in k2.entries] == ["Kimi K2 Thinking weights landed"]
     build_site(engine, out, now=NOW + dt.timedelta(days=3), base_url="https://dash.example.org/")
     assert {p.name: p.read_bytes() for p in (out / "feeds").iterdir()} == first
+
+
+def test_a_subject_feed_without_events_is_updated_at_the_newest_event(engine, tmp_path):
+    """It said 2026-01-01T00:00:00, a constant (fresh-user trial); RFC 4287 §4.2.15: the
+    latest significant change, here the newest subscriber event of the site."""
+    populate(engine)
+    with Session(engine) as s:
+        s.add(Subject(slug="quiet-1", name="Quiet 1"))
+        s.commit()
+    out = tmp_path / "site"
+    build_site(engine, out, now=NOW, base_url="https://dash.example.org/")
+    quiet = feedparser.parse((out / "feeds" / "quiet-1.atom").read_bytes())
+    assert quiet.bozo == 0 and quiet.entries == []
+    assert quiet.feed.updated == "2026-11-15T08:00:00+00:00"  # the licence change
+    everything = feedparser.parse((out / "feeds" / "all.atom").read_bytes())
+    assert quiet.feed.updated == everything.feed.updated == everything.entries[0].updated
+    assert b"2026-01-01" not in (out / "feeds" / "quiet-1.atom").read_bytes()
+
+
+def test_feeds_without_any_event_keep_a_constant_for_identical_rebuilds():
+    [spec] = site_feed_specs([], [], "https://dash.example.org/").values()
+    assert spec.empty_updated is None
+    assert b"<updated>2026-01-01T00:00:00+00:00</updated>" in spec.render()

@@ -203,9 +203,10 @@ def test_c20_first_400_is_logged_when_nothing_shorter_works(engine):
 
 def test_send_test_reports_failures():
     with Hook(lambda body: 204) as ok, Hook(lambda body: 500) as bad:
-        assert send_test([Subscription(name="ok", url=json_url(ok))]) == ["ok"]
-        with pytest.raises(NotifyError, match="bad"):
-            send_test([Subscription(name="bad", url=json_url(bad))])
+        good, failing = Subscription("ok", json_url(ok)), Subscription("bad", json_url(bad))
+        [(first, none), (second, why)] = send_test([good, failing])
+    assert (first, none, second) == (good, None, failing)
+    assert "error=500" in why
     assert ok.posts[0]["title"] == "release-tracker test"
 
 

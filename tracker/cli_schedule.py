@@ -149,6 +149,11 @@ def watches_cmd(db: DbOpt = None, json_out: JsonOpt = False) -> None:
     sched = listing["scheduler"]
     if sched is None:
         console.print("scheduler: not running")
+    elif sched.get("exited"):
+        console.print(
+            f"scheduler: not running (pid {sched['pid']} on this host has exited; "
+            "its lock is stale)"
+        )
     else:
         status = "running" if sched["live"] else "stale (lease expired)"
         console.print(

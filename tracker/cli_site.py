@@ -88,7 +88,8 @@ def alerts_test(
     """Send a test alert to --to, or to every configured subscription.
 
     Subscriptions come from the config file and from TRACKER_APPRISE_URLS
-    (Apprise URLs, space- or comma-separated).
+    (Apprise URLs, space- or comma-separated). Prints one line per subscription,
+    delivered or failed and why; exits 1 when any failed.
     """
     from tracker.notify import NotifyError, send_test
     from tracker.subscriptions import Subscription, load_subscriptions
@@ -99,10 +100,14 @@ def alerts_test(
             raise NotifyError(
                 "no subscriptions: give --to URL, TRACKER_APPRISE_URLS or a config file"
             )
-        names = send_test(subs)
+        results = send_test(subs)
     except TrackerError as exc:
         raise _fail(exc) from None
-    print(f"test alert delivered to {len(names)} subscription(s): {', '.join(names)}")
+    for sub, why in results:  # one line per target, the delivered ones too
+        target = "--to" if to else sub.label()
+        print(f"test alert to {target}: " + (f"failed: {why}" if why else "delivered"))
+    if any(why for _sub, why in results):
+        raise typer.Exit(1)
 
 
 @alerts_app.command("send")

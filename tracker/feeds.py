@@ -23,7 +23,9 @@ if TYPE_CHECKING:
     from tracker.website.views import EventView
 
 TAG_YEAR = 2026  # the tag URI's authority date (RFC 4151); never changes once published
-FEED_EPOCH = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)  # ``updated`` of a feed with no entries
+# ``updated`` of a feed with no entries when the database holds no subscriber event at all
+# (a constant, not the build time: an unchanged database must rebuild identical bytes)
+FEED_EPOCH = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
 FEED_LIMIT = 100
 AUTHOR = "release-tracker"
 
@@ -53,12 +55,14 @@ def render_atom(
     *,
     site_url: str | None = None,
     feed_id: str | None = None,
+    empty_updated: dt.datetime | None = None,
 ) -> bytes:
     """Serialize a feed: UTF-8 Atom bytes, entries in the order given.
 
     The feed has one id (``feed_id`` or ``feed_url``), title, author, ``link rel="self"``
-    to ``feed_url`` and ``updated`` = the newest entry's (:data:`FEED_EPOCH` when empty),
-    so equal input gives equal bytes. Every date carries a ``+00:00`` offset.
+    to ``feed_url`` and ``updated`` = the newest entry's; with no entries,
+    ``empty_updated`` (else :data:`FEED_EPOCH`), so equal input gives equal bytes. Every
+    date carries a ``+00:00`` offset.
     """
     fg = FeedGenerator()
     fg.id(feed_id or feed_url)
@@ -68,7 +72,7 @@ def render_atom(
     if site_url:
         fg.link(href=site_url, rel="alternate", type="text/html")
     fg.generator(AUTHOR)
-    newest = max((as_utc(e.updated) for e in entries), default=FEED_EPOCH)
+    newest = max((as_utc(e.updated) for e in entries), default=empty_updated or FEED_EPOCH)
     fg.updated(newest)
     for e in entries:
         fe = fg.add_entry(order="append")
@@ -113,36 +117,54 @@ class FeedSpec:
     title: str
     entries: tuple[FeedEntry, ...]
     site_url: str | None = None
+    empty_updated: dt.datetime | None = None  # ``updated`` when there are no entries
 
     def render(self) -> bytes:
         """The feed's Atom bytes."""
-        return render_atom(self.feed_url, self.title, self.entries, site_url=self.site_url)
+        return render_atom(
+            self.feed_url,
+            self.title,
+            self.entries,
+            site_url=self.site_url,
+            empty_updated=self.empty_updated,
+        )
 
 
 def site_feed_specs(
     events: Iterable[EventView], subjects: Iterable[Named], base_url: str
 ) -> dict[str, FeedSpec]:
     """``feeds/all.atom`` and ``feeds/<slug>.atom`` from subscriber events (newest first,
-    at most :data:`FEED_LIMIT` each); ``base_url`` ends with ``/``."""
+    at most :data:`FEED_LIMIT` each); ``base_url`` ends with ``/``.
+
+    A feed with no entries (a subject nothing has happened to yet) is ``updated`` at the
+    newest subscriber event of the whole site: RFC 4287 §4.2.15 asks for the latest
+    significant change, and the feeds last changed then (:data:`FEED_EPOCH` only when
+    there is no event at all)."""
     public = [ev for ev in events if ev.audience == "subscriber"]
     public.sort(key=lambda ev: (ev.created_at, ev.id or 0), reverse=True)
+    latest = as_utc(public[0].created_at) if public else None
     out = {
         "feeds/all.atom": FeedSpec(
             f"{base_url}feeds/all.atom",
             "release-tracker: all changes",
             tuple(event_entry(ev, base_url) for ev in public[:FEED_LIMIT]),
             site_url=base_url,
+            empty_updated=latest,
         )
     }
     by_slug: dict[str | None, list[EventView]] = defaultdict(list)
     for ev in public:  # grouped once: a scan per subject is quadratic
         by_slug[ev.subject_slug].append(ev)
     for s in subjects:
+        own = by_slug[s.slug][:FEED_LIMIT]
         out[f"feeds/{s.slug}.atom"] = FeedSpec(
             f"{base_url}feeds/{s.slug}.atom",
             f"release-tracker: {s.name}",
-            tuple(event_entry(ev, base_url) for ev in by_slug[s.slug][:FEED_LIMIT]),
+            tuple(event_entry(ev, base_url) for ev in own),
             site_url=f"{base_url}subjects/{s.slug}/",
+            # only an empty feed's spec holds it: another subject's event must not
+            # change the build key of a feed that has entries of its own
+            empty_updated=None if own else latest,
         )
     return out
 

@@ -64,6 +64,22 @@ def _as_utc(value: dt.datetime) -> dt.datetime:
     return value if value.tzinfo else value.replace(tzinfo=dt.UTC)
 
 
+def holder_exited(holder: LockHolder, host: str | None = None) -> bool:
+    """Whether the holder's process is known to be gone: it ran on ``host`` (default this
+    machine, as :class:`Lease` records it: ``socket.gethostname()``) and ``os.kill(pid, 0)``
+    raises ProcessLookupError. PermissionError (a live process of another user) and any
+    other host count as not exited: there only the lease expiry tells."""
+    if holder.host != (host or socket.gethostname()) or holder.pid <= 0:
+        return False
+    try:
+        os.kill(holder.pid, 0)  # signal 0: existence check, nothing is sent
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False  # PermissionError: alive, owned by someone else
+    return False
+
+
 class Lease:
     """A database lease with owner, heartbeat and expiry.
 
@@ -72,7 +88,8 @@ class Lease:
     owner = me`` (one statement, so of several processes seeing the same stale row only
     one updates it: SQLite serializes writers, PostgreSQL re-checks the WHERE after the
     row lock). ``renew()`` pushes ``expires_at`` forward; ``release()`` deletes our row.
-    A crashed holder stops renewing; after ``ttl_seconds`` its lease can be taken over.
+    A crashed holder stops renewing; after ``ttl_seconds`` its lease can be taken over, and
+    at once when it ran on this host and its pid has exited (:func:`holder_exited`).
 
     ``clock`` returns aware UTC datetimes (injected by tests).
     """
@@ -114,7 +131,9 @@ class Lease:
     def acquire(self) -> None:
         """Take the lease or raise :class:`SchedulerBusy` with the holder's pid, host and start.
 
-        Idempotent for the current holder. Raises SchedulerBusy (a TrackerError).
+        Idempotent for the current holder. An expired lease, or one whose holder ran on
+        this host and has exited, is taken over (logged). Raises SchedulerBusy (a
+        TrackerError).
         """
         for _attempt in range(3):
             now = self.clock()
@@ -149,10 +168,32 @@ class Lease:
                 self.held = True
                 return
             current = self.holder()
+            if current is not None and holder_exited(current, self.host):
+                if self._take_from(current, values):
+                    return
+                continue  # someone else took it over first: look again
             if current is not None:
                 raise SchedulerBusy(busy_message(self.engine, current))
             # the holder released between our INSERT and UPDATE: try again
         raise SchedulerBusy(f"could not take the scheduler lease on {database_label(self.engine)}")
+
+    def _take_from(self, dead: LockHolder, values: dict[str, object]) -> bool:
+        """Take over the row of a holder whose process has exited (only while that row is
+        still its: one statement, so of several newcomers exactly one succeeds)."""
+        with self.engine.begin() as conn:
+            taken = conn.execute(
+                update(_T)
+                .where(and_(_T.c.name == self.name, _T.c.owner == dead.owner))
+                .values(**values)
+            ).rowcount
+        if taken == 1:
+            log.warning(
+                "took over a stale scheduler lock on %s from pid %d (exited) on this host",
+                database_label(self.engine),
+                dead.pid,
+            )
+            self.held = True
+        return taken == 1
 
     def renew(self) -> None:
         """Heartbeat: extend our lease by ``ttl_seconds``; LockLost if it is no longer ours."""

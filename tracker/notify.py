@@ -167,7 +167,7 @@ def channel_limits(sub: Subscription) -> tuple[int, int, bool]:
     title (Apprise then puts it before the body)."""
     plugin = apprise.Apprise.instantiate(sub.url)
     if not plugin:
-        raise NotifyError(f"subscription {sub.name!r}: not a usable Apprise URL")
+        raise NotifyError(f"{sub.label()}: not a usable Apprise URL")
     body = int(getattr(plugin, "body_maxlen", 0) or 32768)
     raw_title = int(getattr(plugin, "title_maxlen", 0) or 0)
     joined = bool(getattr(plugin, "overflow_amalgamate_title", False)) or raw_title <= 0
@@ -357,17 +357,22 @@ def _send_fitted(
     return SendResult(ok=False, detail=" ; ".join(errors), status=result.status), 0
 
 
-def send_test(subs: Sequence[Subscription], *, sender: Sender | None = None) -> list[str]:
-    """Send one test message to each subscription; returns their names.
+def send_test(
+    subs: Sequence[Subscription], *, sender: Sender | None = None
+) -> list[tuple[Subscription, str | None]]:
+    """Send one test message to each subscription, every one even after a failure.
 
-    Raises :class:`NotifyError` naming every subscription that did not answer 2xx.
+    Returns ``(subscription, None)`` for each that answered 2xx and ``(subscription,
+    why)`` for each that did not (the error Apprise logged, or why the URL is unusable),
+    in the order given. Raises nothing for a failed target.
     """
     send = sender or apprise_send
-    bad = []
+    results: list[tuple[Subscription, str | None]] = []
     for sub in subs:
-        result = send(sub.url, "release-tracker test", "Test alert from release-tracker.")
-        if not result.ok:
-            bad.append(f"{sub.name} ({result.detail or 'failed'})")
-    if bad:
-        raise NotifyError("test alert failed for " + ", ".join(bad))
-    return [s.name for s in subs]
+        try:
+            result = send(sub.url, "release-tracker test", "Test alert from release-tracker.")
+        except NotSent as exc:
+            results.append((sub, str(exc)))
+            continue
+        results.append((sub, None if result.ok else (result.detail or "failed")))
+    return results

@@ -21,6 +21,7 @@ import tomllib
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from claims.datafile import nearest
 from claims.events import EVENT_KINDS
@@ -42,6 +43,15 @@ class Subscription:
     kinds: frozenset[str] = frozenset()
     audience: str = "subscriber"
     max_length: int | None = None
+    origin: str = ""  # where it was given, when not the file: "URL 2 of TRACKER_APPRISE_URLS"
+
+    def label(self) -> str:
+        """How messages name it: ``subscription 'team'``; one from the environment also
+        says where and which URL, without secrets: ``subscription 'env-2' (URL 2 of
+        TRACKER_APPRISE_URLS: discord://…)`` (see :func:`redacted_url`)."""
+        if not self.origin:
+            return f"subscription {self.name!r}"
+        return f"subscription {self.name!r} ({self.origin}: {redacted_url(self.url)})"
 
     def wants(self, kind: str, audience: str, subject_slug: str | None) -> bool:
         """True when an event of ``kind``/``audience`` about ``subject_slug`` goes here.
@@ -80,13 +90,30 @@ def load_subscriptions(
         for i, entry in enumerate(data.get("subscription", []), start=1):
             subs.append(_entry(path, i, entry))
     urls = [u for u in env.get(ENV_URLS, "").replace(",", " ").split() if u]
-    subs += [Subscription(name=f"env-{i}", url=u) for i, u in enumerate(urls, start=1)]
+    subs += [
+        Subscription(name=f"env-{i}", url=u, origin=f"URL {i} of {ENV_URLS}")
+        for i, u in enumerate(urls, start=1)
+    ]
     seen: set[str] = set()
     for s in subs:
         if s.name in seen:
             raise ConfigError(f"{path}: subscription name {s.name!r} is used twice")
         seen.add(s.name)
     return subs
+
+
+def redacted_url(url: str) -> str:
+    """``url`` safe to print: its scheme and host only (``json://127.0.0.1``), never the
+    user, password, path or query. Apprise URLs often carry a token where the host goes
+    (``tgram://BOT_TOKEN/CHAT``, ``discord://WEBHOOK_ID/TOKEN``), so a host is shown only
+    when it reads as a network name (a dot, or ``localhost``), else ``…``. Text with no
+    ``scheme://`` gives ``(not a URL)``."""
+    parts = urlsplit(url) if "://" in url else None
+    if parts is None or not parts.scheme:
+        return "(not a URL)"
+    host = parts.hostname or ""
+    shown = host if "." in host or host == "localhost" else "…"
+    return f"{parts.scheme}://{shown}"
 
 
 def _entry(path: Path, i: int, entry: object) -> Subscription:

@@ -12,7 +12,7 @@ from sqlmodel import Session, select
 from claims.models import ScheduleState, Watch, utcnow
 from claims.vocabulary import RETIRED_STATE
 from tracker.errors import ConfigError
-from tracker.locks import Lease
+from tracker.locks import Lease, holder_exited
 from tracker.schedule import WATCH_PREFIX
 from tracker.triggers import describe_schedule, latest_check, next_due
 
@@ -60,14 +60,17 @@ def list_watches(engine: Engine, *, now: dt.datetime | None = None) -> dict[str,
     scheduler, else ``due`` by the schedule and last check, ISO 8601 UTC; both None for
     a retired watch), last_error
     (the watch's fetch/parse error, else the job's own error). ``scheduler`` describes the
-    lease holder with ``live`` = its lease has not expired at ``now``. Read-only.
+    lease holder with ``exited`` = it ran on this host and its pid is gone
+    (:func:`tracker.locks.holder_exited`) and ``live`` = its lease has not expired at
+    ``now`` and it has not exited. Read-only.
     """
     now = now or utcnow()
     with Session(engine) as session:
         watches = session.exec(select(Watch).order_by(Watch.name)).all()
         states = {s.job_id: s for s in session.exec(select(ScheduleState))}
     holder = Lease(engine).holder()
-    live = holder is not None and holder.expires_at > now
+    exited = holder is not None and holder_exited(holder)
+    live = holder is not None and holder.expires_at > now and not exited
     rows = []
     for w in watches:
         st = states.get(WATCH_PREFIX + w.name)
@@ -95,6 +98,7 @@ def list_watches(engine: Engine, *, now: dt.datetime | None = None) -> dict[str,
             "since": iso(holder.acquired_at),
             "heartbeat": iso(holder.heartbeat_at),
             "live": live,
+            "exited": exited,
         }
     return {"scheduler": scheduler, "watches": rows}
 

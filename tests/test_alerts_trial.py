@@ -1,0 +1,99 @@
+"""Fresh-user trial findings about alerts: a bad URL in TRACKER_APPRISE_URLS is named with
+its variable and (redacted) URL; `tracker alerts test` says per target what happened;
+docs/alerts.md shows what `tracker alerts send` really prints."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from pathlib import Path
+
+import pytest
+from sitefixture import populate
+from typer.testing import CliRunner
+from webhook import Hook
+
+from claims.db import make_engine
+from tracker.cli import app
+from tracker.notify_report import DrainReport
+from tracker.subscriptions import load_subscriptions, redacted_url
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("json://user:s3cret@hooks.example.com:8080/path?token=abc", "json://hooks.example.com"),
+        ("tgram://123456:BOTTOKEN/42", "tgram://…"),  # the bot token is the "host"
+        ("discord://WEBHOOK_ID/WEBHOOK_TOKEN", "discord://…"),
+        ("ntfy://localhost/topic", "ntfy://localhost"),
+        ("hooks.example.com/x", "(not a URL)"),
+    ],
+)
+def test_redacted_url_keeps_scheme_and_a_network_host_only(url, shown):
+    assert redacted_url(url) == shown
+
+
+def test_a_bad_env_url_names_the_variable_and_the_url_without_secrets(tmp_path, monkeypatch):
+    db = tmp_path / "t.db"
+    populate(make_engine(db))
+    monkeypatch.chdir(tmp_path)  # no data/subscriptions.toml here
+    monkeypatch.setenv(
+        "TRACKER_APPRISE_URLS", "json://127.0.0.1:9/ jsn://bot:s3cret@hooks.example.com/t0ken"
+    )
+    result = runner.invoke(app, ["alerts", "send", "--db", str(db)])
+    assert (result.exit_code, result.stderr) == (
+        1,
+        "error: subscription 'env-2' (URL 2 of TRACKER_APPRISE_URLS: jsn://hooks.example.com): "
+        "not a usable Apprise URL\n",
+    )
+    subs = load_subscriptions(None, env={"TRACKER_APPRISE_URLS": "json://a.test/"})
+    assert [s.label() for s in subs] == [
+        "subscription 'env-1' (URL 1 of TRACKER_APPRISE_URLS: json://a.test)"
+    ]
+
+
+def test_alerts_test_prints_one_line_per_target_delivered_or_failed(tmp_path, monkeypatch):
+    """One good and two failing targets printed only the errors (fresh-user trial)."""
+    monkeypatch.delenv("TRACKER_APPRISE_URLS", raising=False)
+    with Hook(lambda body: 204) as good, Hook(lambda body: 500) as bad:
+        config = tmp_path / "subs.toml"
+        config.write_text(
+            f'[[subscription]]\nname = "good"\nurl = "json://127.0.0.1:{good.port}/"\n'
+            f'[[subscription]]\nname = "down"\nurl = "json://127.0.0.1:{bad.port}/"\n'
+            '[[subscription]]\nname = "typo"\nurl = "jsn://127.0.0.1/"\n'
+        )
+        result = runner.invoke(app, ["alerts", "test", "--config", str(config)])
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[0] == "test alert to subscription 'good': delivered"
+    assert lines[1].startswith("test alert to subscription 'down': failed: ")
+    assert "error=500" in lines[1]
+    assert lines[2] == (
+        "test alert to subscription 'typo': failed: not a usable Apprise URL "
+        "(see https://appriseit.com/services/)"
+    )
+    assert len(lines) == 3 and result.stderr == ""
+    assert len(good.posts) == 1 and len(bad.posts) == 1
+
+
+ALERTS_DOC = (Path(__file__).resolve().parent.parent / "docs" / "alerts.md").read_text()
+SEND_SECTION = ALERTS_DOC.split("### What `tracker alerts send` prints", 1)[1]
+BLOCKS = re.findall(r"^```(?:json)?\n(.*?)^```$", SEND_SECTION, re.M | re.S)
+
+
+def test_alerts_doc_samples_are_what_alerts_send_prints():
+    """The doc showed "19 to retry, 0 waiting to retry" and "(76 chars: …)" long after the
+    code stopped printing them: rebuild each sample from its numbers with the code."""
+    retry_at = dt.datetime(2026, 11, 30, 9, 39, 10, tzinfo=dt.UTC)
+    error = "A Connection error occurred sending JSON notification to 127.0.0.1."
+    first = DrainReport(planned=7, too_old=8)
+    for _ in range(7):
+        first.record_failure("team-webhook", f"76 chars: {error}", retry_at)  # as logged
+    rerun = DrainReport(planned=0, waiting=7, next_retry_at=retry_at)
+    warning = "warning: " + first.failures["team-webhook"].warning()
+    assert BLOCKS[0] == f"{warning}\n{first.summary()}\n"
+    assert BLOCKS[1] == rerun.summary() + "\n"
+    assert BLOCKS[2] == json.dumps(rerun.to_dict(), indent=2) + "\n"  # as --json prints it
