@@ -59,6 +59,9 @@ class SnapshotStore:
             )
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")  # WAL: a commit survives a crash
+            # Write-mostly (a cycle never reads a body back): a small page cache keeps a
+            # long cycle's memory flat (issue 7: RSS at 5,000 pages) instead of 2 MiB.
+            conn.execute("PRAGMA cache_size=-256")
             conn.execute(_SCHEMA)
             self._conn = conn
         return self._conn
