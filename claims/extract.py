@@ -106,21 +106,13 @@ class _Context:
                     f"{missing} date(s) without a year or relative to the article were "
                     "skipped: give the published date (--published YYYY-MM-DD)"
                 )
-        self.claimants: list[CL.ClaimantMention] = CL.find_claimants(
-            text, self.index.organizations()
-        )
+        found = CL.find_claimants(text, self.index.organizations())
         # A subject, one of its variants ("A Highspeed promete ...") or another model
         # ("Orion-5 Max introduced ...") is not a claimant.
         models = [(m.start, m.end) for m in self.competitors]
-        self.claimants = [
-            c
-            for c in self.claimants
-            if c.pronoun
-            or not (
-                self.index.is_name(c.bare)
-                or self.index.is_variant(c.bare)
-                or overlaps(c.start, c.end, models)
-            )
+        named = self.index.names_a_model
+        self.claimants: list[CL.ClaimantMention] = [
+            c for c in found if c.pronoun or not (named(c.bare) or overlaps(c.start, c.end, models))
         ]
         self.claimant_names = sorted(
             {c.name for c in self.claimants if c.name}, key=len, reverse=True

@@ -106,6 +106,10 @@ class SubjectIndex:
         variant promises figures, it does not state them (not a claimant)."""
         return self._variant_re is not None and self._variant_re.fullmatch(text) is not None
 
+    def names_a_model(self, text: str) -> bool:
+        """:meth:`is_name` or :meth:`is_variant`: a model, never who states a figure."""
+        return self.is_name(text) or self.is_variant(text)
+
     def organization(self, slug: str | None) -> str | None:
         """The organization of subject ``slug`` ("Moonshot AI"), if known."""
         s = self.subjects.get(slug or "")

@@ -106,7 +106,7 @@ def discrepancies_cmd(
 
     with Session(open_db(db)) as session:
         if subject is not None:  # an alias or any case works, as for `tracker status`
-            from tracker.cli import find_subject
+            from tracker.cli_status import find_subject
 
             subject = find_subject(session, subject).slug
         try:
