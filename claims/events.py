@@ -88,8 +88,8 @@ def value_change_event(
     new: str,
     where: str,
 ) -> tuple[str, str]:
-    """(kind, title) of an observed value that changed from display text ``old`` to
-    ``new``: ``price_changed`` for a price, ``license_changed`` for a licence id or
+    """(kind, title) of an observed value that changed from ``old`` to ``new`` (display
+    text; for ``license_text_sha256`` the two hex digests): ``price_changed`` for a price, ``license_changed`` for a licence id or
     LICENSE text (a new text hash under the same id is a licence change too, issue 5;
     ``where`` names the repo or watch), else ``value_changed``. Titles read in words
     (``Kimi K3.1 Pro: Output price [variant: Highspeed] changed from $10.00 … to …``)."""

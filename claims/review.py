@@ -118,11 +118,17 @@ def dismiss_discrepancy(
     """A reviewer dismisses a discrepancy with a note (required); commits. The state stays
     ``dismissed`` on later runs. Dismissing it again adds the note, dated, after the
     earlier one (``first note | 2026-11-30: second note``) and keeps the first dismissal's
-    time: a reviewer's reason is never overwritten. The first dismissal is an event
-    (``discrepancy_dismissed``, with the note): subscribers who heard it open hear it
-    closed. Raises :class:`ReviewError` for an unknown id, an empty note, or a
-    different-subject note (never a conflict: nothing to dismiss)."""
-    from claims.verify import DIFFERENT_SUBJECT, add_event, discrepancy_title
+    time: a reviewer's reason is never overwritten. Dismissing an open discrepancy is an
+    event (``discrepancy_dismissed``, with the note), unless it is a claim contradicted by
+    an observation (announced by the claim's verdict, not as a discrepancy). Raises
+    :class:`ReviewError` for an unknown id, an empty note, or a different-subject note
+    (never a conflict: nothing to dismiss)."""
+    from claims.verify import (
+        CONTRADICTED_BY_OBSERVATION,
+        DIFFERENT_SUBJECT,
+        add_event,
+        discrepancy_title,
+    )
 
     row = session.get(Discrepancy, discrepancy_id)
     if row is None:
@@ -135,10 +141,13 @@ def dismiss_discrepancy(
     if not note.strip():
         raise ReviewError("a dismissal needs a note saying why")
     now = now or utcnow()
+    # Subscribers heard of an open discrepancy (a contradicted claim: through its verdict).
+    announce = row.state == "open" and row.rule != CONTRADICTED_BY_OBSERVATION
     if row.state == "dismissed" and row.note:
         row.note = f"{row.note} | {now:%Y-%m-%d}: {note.strip()}"
     else:
         row.state, row.note, row.closed_at = "dismissed", note.strip(), now
+    if announce:
         subject = session.get(Subject, row.subject_id)
         title = discrepancy_title(subject.name if subject else str(row.subject_id), row)
         detail = {"discrepancy": row.key, "rule": row.rule, "note": row.note}

@@ -15,6 +15,7 @@ from sqlmodel import Session, select
 from claims import models
 from claims.loaders import hub_check_time, hub_watches_of, load_observations
 from claims.models import as_utc
+from claims.promises import deadline_of
 from claims.sourcenames import source_names
 from claims.values import Value
 from claims.vocabulary import qualifiers_text
@@ -39,16 +40,20 @@ class Promise:
         return qualifiers_text(self.qualifiers)
 
     def days_overdue(self, as_of: dt.datetime | None) -> int | None:
-        """Whole days past :meth:`deadline` at ``as_of`` (None when not past or unknown)."""
-        if as_of is None:
+        """Whole days past :meth:`deadline` at ``as_of`` (None when not past, unknown, or
+        the promise has no deadline)."""
+        end = self.deadline()
+        if as_of is None or end is None:
             return None
-        late = (as_of.date() - self.deadline()).days
+        late = (as_of.date() - end).days
         return late if late > 0 else None
 
-    def deadline(self) -> dt.date:
-        """Last day that keeps the promise: the day before for "before", else the date."""
-        d = Value(kind="date", value=self.date, relation=self.relation).as_date()
-        return d - dt.timedelta(days=1) if self.relation == "before" else d
+    def deadline(self) -> dt.date | None:
+        """Last day that keeps the promise (:func:`claims.promises.deadline_of`: "before
+        D" the day before, "by 2026-11" the month's last day, "after D" none)."""
+        precision = "month" if len(self.date) == 7 else "day"
+        v = Value(kind="date", value=self.date, relation=self.relation, precision=precision)
+        return deadline_of(v)
 
 
 @dataclass
@@ -214,13 +219,15 @@ def weights_statuses(
         covering = hub_watches_of(subject, own[sid], watches, aliases[sid])
         status.watched = bool(covering)
         status.as_of = hub_check_time(subject, own[sid], watches, aliases[sid])
-        if status.landed and status.promises and not status.at_first_check:
+        # Promises about the model itself (a variant's own date is not the model's), with
+        # a deadline ("after D" has none).
+        ends = [d for p in status.promises if not p.qualifiers and (d := p.deadline())]
+        if status.landed and ends and not status.at_first_check:
             assert status.landed_at is not None
-            late = (status.landed_at.date() - max(p.deadline() for p in status.promises)).days
+            late = (status.landed_at.date() - max(ends)).days
             status.landed_late_days = late if late > 0 else None
-        if not status.landed and status.promises and status.as_of is not None:
-            latest_deadline = max(p.deadline() for p in status.promises)
-            late = (status.as_of.date() - latest_deadline).days
+        if not status.landed and ends and status.as_of is not None:
+            late = (status.as_of.date() - max(ends)).days
             status.overdue_days = late if late > 0 else None
         out[subject.id] = status
     return out

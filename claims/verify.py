@@ -331,7 +331,9 @@ def _sync_discrepancies(
         row.reason = f"{row.reason}; no longer found ({_why_gone(row, decisions)})"
         session.add(row)
         report.resolved.append(row.id or 0)
-        added += _event(session, "discrepancy_resolved", row, subjects, None, now)
+        # A removed claim has no verdict left to announce the change: the row says it.
+        gone = any(i not in decisions for i in json.loads(row.claim_ids_json))
+        added += _event(session, "discrepancy_resolved", row, subjects, None, now, gone)
     session.flush()
     return added
 
@@ -355,8 +357,9 @@ def _event(
     subjects: dict[int, str],
     reopened_at: dt.datetime | None,
     at: dt.datetime,
+    claim_removed: bool = False,
 ) -> int:
-    if row.rule == CONTRADICTED_BY_OBSERVATION:
+    if row.rule == CONTRADICTED_BY_OBSERVATION and not claim_removed:
         # One fact, one alert: the claim's own verdict_changed (to or from contradicted)
         # already says it; the discrepancy row still lists it on the site.
         return 0

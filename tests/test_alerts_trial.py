@@ -97,3 +97,12 @@ def test_alerts_doc_samples_are_what_alerts_send_prints():
     assert BLOCKS[0] == f"{warning}\n{first.summary()}\n"
     assert BLOCKS[1] == rerun.summary() + "\n"
     assert BLOCKS[2] == json.dumps(rerun.to_dict(), indent=2) + "\n"  # as --json prints it
+
+
+def test_a_malformed_url_is_redacted_not_a_crash():
+    """Review: `TRACKER_APPRISE_URLS='json://[::1/x'` ended `alerts test` in a traceback
+    (urlsplit raises ValueError on an unclosed IPv6 bracket)."""
+    from tracker.subscriptions import redacted_url
+
+    assert redacted_url("json://[::1/x") == "(not a URL)"
+    assert redacted_url("json://hooks.example.com/path?token=s3cret") == "json://hooks.example.com"

@@ -513,3 +513,23 @@ def test_watch_names_select_and_unknown_names_are_an_error(engine, tmp_path):
         "unknown watch name(s): nope (known: hf-model-kimi-k2-thinking, hf-org-moonshotai, "
         "openrouter-models; `tracker watches` lists them)"
     )
+
+
+def test_a_promised_repo_that_404d_until_launch_has_landed_when_it_appears(engine, tmp_path):
+    """Review: a watch on a repo not public yet answers 404 until launch, so its first
+    successful check is the landing, not a discovery of an old repo."""
+    add_subjects(engine)
+    add_watch(engine, "hf-model-k2t", "huggingface_model", MODEL_URL)
+    store = SnapshotStore(tmp_path)
+    missing = (404, {"x-error-code": "RepoNotFound"}, {"error": "Repository not found"})
+    run_check(
+        engine, client_for([missing]), snapshot_store=store, now=RECORDED, sleep=lambda s: None
+    )
+    assert rows(engine, Watch)[0].last_error_kind in ("not_found", "missing_or_private")
+    later = RECORDED + dt.timedelta(days=1)
+    run_check(engine, client_for([(200, {}, model_info("mit"))]), snapshot_store=store, now=later)
+    (event,) = rows(engine, Event)
+    assert (event.kind, event.title) == (
+        "weights_landed",
+        "Kimi K2 Thinking: weights available on Hugging Face (moonshotai/Kimi-K2-Thinking)",
+    )

@@ -127,6 +127,8 @@ def test_the_data_files_short_notation_is_read_as_there(tmp_path):
             '"usd_per_mtok"; units are not converted',
         ),
         ({"value": "0,6"}, "value: '0,6' is not a figure (e.g. 2.8T, ~3T, 65.7%, 1000-2000+)"),
+        # bool("false") is True: it was stored as an exact figure
+        ({"value": "0.6", "exact": "false"}, "exact: expected true or false, got 'false'"),
         (
             {"value": None},
             "value: expected an object (as extract --json writes it) or a figure written as "

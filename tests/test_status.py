@@ -124,3 +124,16 @@ def test_weights_that_land_after_the_promises_are_late_by_whole_days(engine):
     assert (
         landed_text(st) == "first seen 2026-11-30 06:00 UTC, 26 days after the latest promised date"
     )
+
+
+def test_a_month_deadline_ends_with_the_month_and_after_or_a_variant_sets_none(engine):
+    """Review: "by 2026-11" read as due 2026-11-01 (so weights first seen on the 20th were
+    "19 days late"), "after D" counted as a deadline, a variant's date as the model's."""
+    from claims.status import Promise
+
+    by_month = Promise("2026-11", "by", "S", None, 1)
+    assert by_month.deadline() == dt.date(2026, 11, 30)
+    assert by_month.days_overdue(dt.datetime(2026, 11, 20, tzinfo=dt.UTC)) is None
+    assert by_month.days_overdue(dt.datetime(2026, 12, 2, tzinfo=dt.UTC)) == 2
+    assert Promise("2026-11-04", "after", "S", None, 2).deadline() is None
+    assert Promise("2026-11-04", "before", "S", None, 3).deadline() == dt.date(2026, 11, 3)

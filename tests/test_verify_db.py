@@ -11,6 +11,7 @@ from helpers_verify import add_observation, build_demo_db
 from sqlmodel import Session, select
 
 from claims.models import (
+    Claim,
     Discrepancy,
     Event,
     Subject,
@@ -432,3 +433,40 @@ def test_a_dismissal_is_one_event_and_a_different_subject_note_cannot_be_dismiss
             dismiss_discrepancy(s, note.id, "again", now=NOW)
         s.refresh(note)
         assert note.note == "not comparable: different subjects"
+
+
+def test_a_resolved_or_contradiction_row_dismissed_sends_no_event(demo):
+    """Review: a dismissal announced a contradicted-claim row whose opening was never
+    announced (its verdict was), and a row already resolved was "closed" a second time."""
+    engine, _c, _o = demo
+    with Session(engine) as s:
+        verify_all(s, now=NOW)
+        contra = s.exec(
+            select(Discrepancy).where(Discrepancy.rule == "contradicted_by_observation")
+        ).first()
+        assert contra is not None and contra.state == "open"
+        dismiss_discrepancy(s, contra.id, "the hub is wrong here", now=NOW)
+        tb = _terminal_bench(s)
+        tb.state = "resolved"
+        s.add(tb)
+        s.commit()
+        dismiss_discrepancy(s, tb.id, "late note", now=NOW)
+        assert s.exec(select(Event).where(Event.kind == "discrepancy_dismissed")).all() == []
+
+
+def test_removing_a_contradicted_claim_announces_its_resolution(demo):
+    """Review: when `tracker load` removes a contradicted claim, its verdict goes with it,
+    so nothing told subscribers (who heard "contradicted") that it was corrected."""
+    engine, c, _o = demo
+    with Session(engine) as s:
+        verify_all(s, now=NOW)
+        for v in s.exec(select(Verdict).where(Verdict.claim_id == c["k2lic"])).all():
+            s.delete(v)
+        s.flush()
+        s.delete(s.get(Claim, c["k2lic"]))
+        s.commit()
+        verify_all(s, now=NOW + dt.timedelta(hours=1))
+        (event,) = s.exec(select(Event).where(Event.kind == "discrepancy_resolved")).all()
+        assert json.loads(event.detail_json)["reason"].endswith(
+            f"; no longer found (claim #{c['k2lic']} corrected or removed in its data file)"
+        )

@@ -109,8 +109,11 @@ def _candidate_value(where: str, attr: str, item: Mapping[str, Any]) -> Value:
         wrong = unit_problem(attr, unit)
         if wrong:
             raise ConfigError(f"{where}: unit: {wrong}")
+        exact = item.get("exact", False)
+        if not isinstance(exact, bool):  # bool("false") is True: it read as exact
+            raise ConfigError(f"{where}: exact: expected true or false, got {exact!r}")
         try:
-            return parse_stated(raw, attr, unit=unit, exact=bool(item.get("exact", False)))
+            return parse_stated(raw, attr, unit=unit, exact=exact)
         except StatedValueError as exc:
             raise ConfigError(f"{where}: value: {exc}") from exc
     if not isinstance(raw, dict):

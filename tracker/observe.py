@@ -285,7 +285,8 @@ def _upsert(
     value bumps ``last_seen``; a different value from the same watch makes the old
     row(s) not current and emits a change event (:func:`claims.events.value_change_event`:
     ``price_changed``, ``license_changed`` or ``value_changed``); the first ``weights_available =
-    true`` of a subject emits ``weights_landed``, a further new repo ``subject_discovered``.
+    true`` of a subject emits ``weights_landed`` (``subject_discovered`` when the repo was
+    already there at the watch's first look), a further new repo ``subject_discovered``.
     """
     qj = ov.qualifiers_json
     at = f.fetched_at
@@ -328,8 +329,12 @@ def _upsert(
     return new_row, replaced is not None
 
 
-# Any observation this watch made before ``at``: none means this is its first check.
-FIRST_CHECK = "SELECT 1 FROM observation WHERE watch_id = :watch_id AND first_seen < :at LIMIT 1"
+# An earlier observation, or a last failure saying the repo was not there (404 until launch).
+FIRST_CHECK = (
+    "SELECT 1 FROM observation WHERE watch_id = :watch_id AND first_seen < :at UNION ALL "
+    "SELECT 1 FROM watch WHERE id = :watch_id AND last_error_kind IN "
+    "('not_found', 'missing_or_private', 'unauthorized', 'gated') LIMIT 1"
+)
 
 
 def _weights_events(

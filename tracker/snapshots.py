@@ -38,8 +38,9 @@ class SnapshotStore:
     git-ignored).
 
     ``put`` is idempotent and atomic: each body is one committed transaction (WAL
-    journal), so a crash never leaves half a body and a body is stored before the
-    observations that cite it are recorded. Thread-safe (one connection behind a lock;
+    journal), so a killed process never leaves half a body, and a body is stored before
+    the observations that cite it are recorded (after a power loss the last commits may
+    be gone; the body is fetched again). Thread-safe (one connection behind a lock;
     the cycle's fetch workers share a store); several processes may share the file
     (SQLite's locking, 30 s busy timeout). The file is opened on first use; ``close``
     (or ``with``) releases it.
@@ -58,7 +59,9 @@ class SnapshotStore:
                 self.root / FILE_NAME, timeout=30, isolation_level=None, check_same_thread=False
             )
             conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")  # WAL: a commit survives a crash
+            # WAL + NORMAL: a commit survives the process being killed (not a power loss,
+            # which may drop the last commits; a body is refetched then).
+            conn.execute("PRAGMA synchronous=NORMAL")
             # Write-mostly (a cycle never reads a body back): a small page cache keeps a
             # long cycle's memory flat (issue 7: RSS at 5,000 pages) instead of 2 MiB.
             conn.execute("PRAGMA cache_size=-256")

@@ -108,10 +108,13 @@ def redacted_url(url: str) -> str:
     (``tgram://BOT_TOKEN/CHAT``, ``discord://WEBHOOK_ID/TOKEN``), so a host is shown only
     when it reads as a network name (a dot, or ``localhost``), else ``…``. Text with no
     ``scheme://`` gives ``(not a URL)``."""
-    parts = urlsplit(url) if "://" in url else None
+    try:
+        parts = urlsplit(url) if "://" in url else None
+        host = (parts.hostname or "") if parts is not None else ""
+    except ValueError:  # e.g. an unclosed IPv6 bracket: "json://[::1/x"
+        return "(not a URL)"
     if parts is None or not parts.scheme:
         return "(not a URL)"
-    host = parts.hostname or ""
     shown = host if "." in host or host == "localhost" else "…"
     return f"{parts.scheme}://{shown}"
 
