@@ -301,7 +301,9 @@ def price_direction(before: str, after: str) -> int | None:
 
 def price_side(before: str, after: str) -> str | None:
     """``input``/``output`` for a price: the first "entrada/input" or "saída/output" after it
-    ("por milhão de tokens de saída"), else the closest before it in the same conjunct."""
+    ("por milhão de tokens de saída") in the same conjunct (not the next price's: "input
+    costs $1.25 per million and output $5"), else the closest before it in its conjunct."""
+    after = _CONJ.split(after)[0]
     i_after, o_after = _INPUT_KW.search(after), _OUTPUT_KW.search(after)
     if i_after or o_after:
         if i_after and (not o_after or i_after.start() < o_after.start()):

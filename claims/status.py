@@ -95,7 +95,8 @@ class WeightsStatus:
         return {
             "subject": self.slug,
             "name": self.name,
-            "weights": "landed" if self.landed else "not landed",
+            # "unknown" when no watch would see them land: "not landed" would be a guess
+            "weights": "landed" if self.landed else "not landed" if self.watched else "unknown",
             "landed": self.landed,
             "repo": self.repo,
             "landed_at": iso(self.landed_at),

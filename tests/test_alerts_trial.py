@@ -106,3 +106,27 @@ def test_a_malformed_url_is_redacted_not_a_crash():
 
     assert redacted_url("json://[::1/x") == "(not a URL)"
     assert redacted_url("json://hooks.example.com/path?token=s3cret") == "json://hooks.example.com"
+
+
+def test_an_alert_says_why_a_verdict_changed_and_what_the_reviewer_noted():
+    """A trial: a verdict alert read only "unverified → disputed", a dismissal alert
+    repeated its title without the reviewer's note."""
+    from claims.events import make_event
+    from tracker.notify import compose
+
+    verdict = make_event(
+        "verdict_changed",
+        "Orion 2: Context window 512K tokens (Wire) is now disputed (was unverified)",
+        detail={"from": "unverified", "to": "disputed", "reason": "“Wire” says 1M tokens"},
+    )
+    assert compose(verdict, None, "https://t.example/").text == (
+        "unverified → disputed: “Wire” says 1M tokens"
+    )
+    dismissed = make_event(
+        "discrepancy_dismissed",
+        "Orion 2: Context window: values disagree (dismissed)",
+        detail={"note": "the 1M figure is the Pro tier's"},
+    )
+    assert compose(dismissed, None, "https://t.example/").text == (
+        "dismissed by a reviewer: the 1M figure is the Pro tier's"
+    )

@@ -490,6 +490,8 @@ def test_a_variants_promise_is_labelled_and_an_unwatched_subject_says_so(tmp_pat
     assert [p["qualifiers"] for p in status["promises"]].count({"variant": "Highspeed"}) == 1
     assert status["watched"] is True
     code, out = _run("status", "nimbus-4", "--db", db)
+    assert "  weights: unknown (nothing checks)" in out  # not "not landed": nobody looks
+    assert json.loads(_run("status", "nimbus-4", "--db", db, "--json")[1])["weights"] == "unknown"
     assert "no watch looks at its Hub org (nimbuslabs) or repos" in out
     assert "run `tracker check`" not in out
     assert _run("build", "--db", db, "--out", str(tmp_path / "site"))[0] == 0

@@ -151,3 +151,13 @@ def test_open_sourcing_a_model_dates_its_weights():
         ("orion-5-max", "weights_release_date", {}, "after 2027-02", "Vega Systems"),
         ("kimi-k3", "release_date", {}, "on 2026-07-01", None),
     ]
+
+
+def test_each_price_takes_the_side_named_in_its_own_conjunct():
+    """A trial: "Input costs $1.25 per million tokens and output $5 per million" gave two
+    output prices (the first took the next conjunct's "output") and a false discrepancy."""
+    text = "Vega Systems said Orion-5 Max input costs $1.25 per million tokens and output $5 per million."
+    assert values(text) == [
+        ("price_input_usd_per_mtok", Decimal("1.25"), "usd_per_mtok", None, "Vega Systems"),
+        ("price_output_usd_per_mtok", Decimal("5"), "usd_per_mtok", None, "Vega Systems"),
+    ]

@@ -59,7 +59,10 @@ def status(
     if st.landed:
         echo_wrapped(f"  weights: landed — {st.repo}, {landed_text(st)}")
     else:
-        console.print("  weights: [bold red]not landed[/bold red]")
+        if st.watched:
+            console.print("  weights: [bold red]not landed[/bold red]")
+        else:
+            console.print("  weights: unknown (nothing checks)")
     for p in st.promises:
         late = None if st.landed else p.days_overdue(st.as_of)
         note = f" — {late} days overdue" if late else ""

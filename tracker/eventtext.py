@@ -47,11 +47,13 @@ def event_detail(event: Event) -> dict[str, Any]:
     return detail if isinstance(detail, dict) else {}
 
 
-def describe_change(event: Event) -> str:
+def describe_change(event: Event, *, why: bool = False) -> str:
     """One line saying what changed, e.g. ``Licence: modified-mit → apache-2.0``
     (attribute names as labels, :func:`claims.vocabulary.attribute_label`).
 
-    Reads ``detail`` keys ``summary`` (a ready text, e.g. a many-row price diff), else
+    Reads ``detail`` keys ``summary`` (a ready text, e.g. a many-row price diff), a verdict
+    change's ``from``/``to`` (with its ``reason`` when ``why``: an alert stands alone,
+    a page shows the reason beside the claim), a dismissal's ``note``, else
     ``attribute``, ``from``, ``to`` (see ``claims.events.make_event``); falls back to
     ``status``/``reason``/``repo`` and finally to the event title.
     """
@@ -60,8 +62,16 @@ def describe_change(event: Event) -> str:
         return str(detail["summary"])
     what = detail.get("attribute") or detail.get("field") or ""
     what = attribute_label(str(what)) if what else ""
-    if event.kind == "verdict_changed" and detail.get("from") is None and "to" in detail:
-        return f"first verdict: {show_value(detail.get('to'))}"  # not "nothing → confirmed"
+    if event.kind == "verdict_changed" and "to" in detail:
+        # not "nothing → confirmed"; and why, which an alert otherwise never said
+        change = (
+            f"first verdict: {show_value(detail.get('to'))}"
+            if detail.get("from") is None
+            else f"{show_value(detail.get('from'))} → {show_value(detail.get('to'))}"
+        )
+        return f"{change}: {detail['reason']}" if why and detail.get("reason") else change
+    if event.kind == "discrepancy_dismissed" and detail.get("note"):
+        return f"dismissed by a reviewer: {detail['note']}"
     if "from" in detail or "to" in detail:
         change = f"{show_value(detail.get('from'))} → {show_value(detail.get('to'))}"
         return f"{what}: {change}" if what else change

@@ -91,7 +91,7 @@ def event_entry(ev: EventView, base_url: str) -> FeedEntry:
         f"{base_url}subjects/{ev.subject_slug}/" if ev.subject_slug else f"{base_url}changes.html"
     )
     about = escape(ev.subject_name or "release-tracker")
-    body = f'<p>{escape(ev.change)}</p><p><a href="{escape(link)}">{about}</a></p>'
+    body = f'<p>{escape(ev.change_why or ev.change)}</p><p><a href="{escape(link)}">{about}</a></p>'
     return FeedEntry(
         id=tag_uri(base_url, f"event/{ev.key}"),
         title=ev.title,

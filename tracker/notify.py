@@ -126,7 +126,7 @@ def compose(event: Event, subject: Subject | None, base_url: str) -> Message:
     url = event_detail(event).get("url")
     if isinstance(url, str) and url.startswith(("https://", "http://")):
         link = url  # e.g. a pricing-table diff page
-    return Message(title=event.title, text=describe_change(event), link=link)
+    return Message(title=event.title, text=describe_change(event, why=True), link=link)
 
 
 @contextmanager

@@ -263,6 +263,7 @@ def collect(engine: Engine) -> SiteContext:
             title=e.title,
             created_at=as_utc(e.created_at),
             change=describe_change(e),
+            change_why=describe_change(e, why=True),
             subject_id=e.subject_id,
             subject_slug=by_id[e.subject_id].slug if e.subject_id in by_id else None,
             subject_name=by_id[e.subject_id].name if e.subject_id in by_id else None,

@@ -115,6 +115,7 @@ class EventView:
     subject_id: int | None
     subject_slug: str | None
     subject_name: str | None
+    change_why: str = ""  # ``change`` with a verdict's reason: a feed entry stands alone
 
 
 @dataclass(slots=True)
