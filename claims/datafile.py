@@ -68,8 +68,8 @@ def variant_problem(subject: str, variant: str | None, variants: Iterable[str]) 
     ``variants`` (subjects.toml), or None when it is or there is none. A misspelt
     variant would be compared as another offering, never with the figures it is about."""
     known = list(variants)
-    if variant is None or variant in known:
-        return None
+    if variant is None or variant.casefold() in {v.casefold() for v in known}:
+        return None  # qualifiers compare ignoring case (the loader stores the listed spelling)
     hint = nearest(variant, known) if known else "it lists no variants"
     return (
         f"variant {variant!r} is not a variant of {subject} ({hint}); fix the name, or add "

@@ -322,9 +322,13 @@ def _check_subject(
     if spec is None:
         hint = datafile.nearest(claim.subject, subjects) if subjects else "no subjects.toml here"
         raise f.error("claim", i, "subject", f"unknown subject {claim.subject!r} ({hint})")
-    wrong = datafile.variant_problem(claim.subject, claim.qualifiers.get("variant"), spec.variants)
+    variant = claim.qualifiers.get("variant")
+    wrong = datafile.variant_problem(claim.subject, variant, spec.variants)
     if wrong:
         raise f.error("claim", i, "qualifiers", wrong)
+    for listed in spec.variants if variant else ():  # "fast" is stored as the listed "Fast"
+        if listed.casefold() == variant.casefold():
+            claim.qualifiers["variant"] = listed
 
 
 def load_data(

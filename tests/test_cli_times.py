@@ -72,3 +72,15 @@ def test_a_discrepancys_observation_side_says_when_it_was_first_seen():
     side = {"side": "observation", "observation_id": 7, "value": "2.8T",
             "first_seen": "2026-11-28T06:00:00"}  # fmt: skip
     assert _side_text(side) == "    observation #7: 2.8T (first seen 2026-11-28 06:00 UTC)"
+
+
+def test_a_different_subjects_note_is_marked_note_and_an_unknown_claimant_left_out(demo_db):
+    """A trial: the note read "#3 [dismissed]" though `review 3` says there is nothing to
+    dismiss and the site counts no dismissal; a side without a claimant read "— ? via"."""
+    out = runner.invoke(app, ["discrepancies", "--db", str(demo_db)]).output
+    assert "#3 [note] kimi-k3 Total parameters: figures about two different subjects" in out
+    side = {
+        "side": "claim", "claim_id": 9, "subject": "s", "value": "1T params",
+        "qualifiers": {}, "claimant": None, "source_name": "Wire",
+    }  # fmt: skip
+    assert _side_text(side) == "    claim #9 s: 1T params — Wire"

@@ -65,7 +65,7 @@ def test_the_attributes_own_unit_or_any_unit_where_it_has_none_loads(tmp_path):
     ("variant", "subject", "hint"),
     [
         ("Maxi", "kimi-k3", "known: Mini"),
-        ("mini", "kimi-k3", "did you mean 'Mini'?"),
+        ("Mimi", "kimi-k3", "did you mean 'Mini'?"),
         ("Mini", "kimi-k2-thinking", "it lists no variants"),
     ],
 )
@@ -213,3 +213,15 @@ def test_an_alias_two_subjects_give_is_refused_at_the_second(tmp_path):
         "subject[1].aliases",
         "'kimi k3' also names subject 'kimi-k3' (line 1); an alias names one subject",
     )
+
+
+def test_a_variant_in_another_case_is_the_listed_one(tmp_path):
+    """A trial: `variant = "fast"` was refused for a listed "Fast", though qualifiers
+    compare ignoring case; it is stored with the listed spelling."""
+    data = _folder(
+        tmp_path,
+        'subject = "kimi-k3"\nattribute = "total_params"\nvalue = "1T"\n'
+        'qualifiers = { variant = "mini" }\n',
+    )
+    (claim,) = load_data(data).claims
+    assert claim.qualifiers == {"variant": "Mini"}

@@ -73,10 +73,10 @@ def verify_cmd(
 def _side_text(side: dict[str, Any]) -> str:
     if side["side"] == "claim":
         q = qualifiers_text(side["qualifiers"])
-        who = side["claimant"] or "?"
+        who = f"{side['claimant']} via " if side["claimant"] else ""  # not "— ? via"
         return (
             f"    claim #{side['claim_id']} {side['subject']}: {side['value']}"
-            f"{f' [{q}]' if q else ''} — {who} via {side['source_name']}"
+            f"{f' [{q}]' if q else ''} — {who}{side['source_name']}"
         )
     seen = utc_minute(side["first_seen"])
     return f"    observation #{side['observation_id']}: {side['value']} (first seen {seen})"
@@ -120,8 +120,10 @@ def discrepancies_cmd(
         typer.echo("no discrepancies")
         return
     for r in rows:
+        # a different-subjects note is stored dismissed but was never a conflict
+        state = "note" if r["rule"] == "different_subject" else r["state"]
         echo_wrapped(
-            f"#{r['id']} [{r['state']}] {r['subject']} {attribute_label(r['attribute'])}: "
+            f"#{r['id']} [{state}] {r['subject']} {attribute_label(r['attribute'])}: "
             f"{rule_label(r['rule'])}"
         )
         echo_wrapped(f"    {r['reason']}")
