@@ -122,7 +122,17 @@ def parse_stated(
         return value_range(
             lo, hi, u, open_high=bool(m.group("open")), approx=bool(m.group("approx"))
         )
-    raise StatedValueError(f"{text!r} is not a figure (e.g. 2.8T, ~3T, 65.7%, 1000-2000+)")
+    raise StatedValueError(f"{text!r} is not a figure ({_hint(text)})")
+
+
+def _hint(text: str) -> str:
+    """What to write instead of ``text`` (a currency sign, thousands separators, a decimal
+    comma are the usual slips), else examples of the notation."""
+    if any(c in text for c in "$€£"):
+        return "write the number without a currency sign: the attribute gives the unit, e.g. 1.20"
+    if "," in text:
+        return "no commas: write 1000000 or 1M, and a decimal point, e.g. 0.6"
+    return "e.g. 2.8T, ~3T, 65.7%, 1000-2000+"
 
 
 # No language model has fewer parameters than this: "2.8" for "2.8T" is a lost scale.

@@ -126,7 +126,17 @@ def test_the_data_files_short_notation_is_read_as_there(tmp_path):
             "leave value.unit out (the figure is then in usd_per_mtok) or set it to "
             '"usd_per_mtok"; units are not converted',
         ),
-        ({"value": "0,6"}, "value: '0,6' is not a figure (e.g. 2.8T, ~3T, 65.7%, 1000-2000+)"),
+        (
+            {"value": "0,6"},
+            "value: '0,6' is not a figure (no commas: write 1000000 or 1M, and a decimal "
+            "point, e.g. 0.6)",
+        ),
+        (
+            {"value": "$1.20"},
+            "value: '$1.20' is not a figure (write the number without a currency sign: the "
+            "attribute gives the unit, e.g. 1.20)",
+        ),
+        ({"value": "abc"}, "value: 'abc' is not a figure (e.g. 2.8T, ~3T, 65.7%, 1000-2000+)"),
         # bool("false") is True: it was stored as an exact figure
         ({"value": "0.6", "exact": "false"}, "exact: expected true or false, got 'false'"),
         (
