@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from claims.compare import date_window
 from claims.facts import ObsView
+from claims.timefmt import utc_minute
 from claims.values import Value, format_value
 
 # Promise status -> verdict status. Met late is "contradicted": the stated date was wrong,
@@ -49,7 +50,7 @@ def deadline_of(promise: Value) -> dt.date | None:
 
 
 def _ts(t: dt.datetime) -> str:
-    return t.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    return utc_minute(t)
 
 
 def weights_evidence(observations: Sequence[ObsView]) -> ObsView | None:

@@ -7,6 +7,8 @@ from collections.abc import Callable, Sequence
 
 import typer
 
+from claims import timefmt
+
 
 def choice(
     allowed: Sequence[str], normalize: Callable[[str], str] | None = None
@@ -46,6 +48,4 @@ def utc_minute(moment: dt.datetime | str | None, missing: str = "-") -> str:
             moment = dt.datetime.fromisoformat(moment.replace("Z", "+00:00"))
         except ValueError:
             return moment
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=dt.UTC)
-    return f"{moment.astimezone(dt.UTC):%Y-%m-%d %H:%M} UTC"
+    return timefmt.utc_minute(moment, missing)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from sqlmodel import Session, func, select
 
 from claims.models import Delivery
+from claims.timefmt import utc_minute
 from tracker.eventtext import as_utc
 
 _SIZE_TAG = re.compile(r"(^|; )\d+ chars: ")
@@ -140,7 +141,7 @@ def count_waiting(
 
 
 def _stamp(t: dt.datetime) -> str:
-    return f"{as_utc(t):%Y-%m-%d %H:%M} UTC"
+    return utc_minute(t)
 
 
 def _iso(t: dt.datetime | None) -> str | None:

@@ -15,6 +15,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 import tracker
 from claims.events import event_label
+from claims.timefmt import utc_minute
 from claims.vocabulary import attribute_label, rule_label
 from tracker.eventtext import as_utc, iso_z
 from tracker.website.views import SiteContext
@@ -33,10 +34,8 @@ def templates_dir() -> Path:
 
 
 def utc_text(moment: dt.datetime | None) -> str:
-    """``2026-11-29 14:05 UTC`` (empty for None)."""
-    if moment is None:
-        return ""
-    return as_utc(moment).strftime("%Y-%m-%d %H:%M UTC")
+    """``2026-11-29 14:05 UTC`` (empty for None): :func:`claims.timefmt.utc_minute`."""
+    return utc_minute(moment)
 
 
 def utc_date(moment: dt.datetime | None) -> str:
