@@ -232,8 +232,10 @@ def _read_source_file(f: DataFile) -> tuple[SourceSpec, list[ClaimSpec]]:
 
     f.check_keys(src, datafile.SOURCE, "source", None)
     key = src.get("key")
+    if key is None:
+        raise s_err("key", "required: a lower-case slug naming the source (e.g. wire-orion-2)")
     if not isinstance(key, str) or not SLUG_RE.match(key):
-        raise s_err("key", "required lower-case slug")
+        raise s_err("key", f"{key!r} is not a lower-case slug (letters, digits and dashes)")
     title = src.get("title")
     if not isinstance(title, str) or not title.strip():
         raise s_err("title", "required text")

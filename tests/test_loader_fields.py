@@ -225,3 +225,23 @@ def test_a_variant_in_another_case_is_the_listed_one(tmp_path):
     )
     (claim,) = load_data(data).claims
     assert claim.qualifiers == {"variant": "Mini"}
+
+
+@pytest.mark.parametrize(
+    ("key_line", "message"),
+    [
+        ("", "required: a lower-case slug naming the source (e.g. wire-orion-2)"),
+        (
+            'key = "Wire Orion"\n',
+            "'Wire Orion' is not a lower-case slug (letters, digits and dashes)",
+        ),
+    ],
+)
+def test_a_missing_or_malformed_source_key_says_which(tmp_path, key_line, message):
+    """A trial's key that was present but not a slug read "required lower-case slug"."""
+    data = _folder(tmp_path, PRICE)
+    path = data / "claims" / "a.toml"
+    path.write_text(path.read_text().replace('key = "a"\n', key_line))
+    with pytest.raises(DataFileError) as err:
+        load_data(data)
+    assert (err.value.field, err.value.message) == ("source.key", message)

@@ -19,6 +19,7 @@ from rich.table import Table
 
 from claims.vocabulary import SOURCE_KINDS
 from tracker.cli_common import (
+    DbOpt,
     TrackerTyper,
     console,
     open_db,
@@ -236,9 +237,7 @@ def import_cmd(
         ),
     ],
     source: Annotated[str, typer.Option(help="Source key (e.g. the article URL or a short id).")],
-    db: Annotated[
-        str | None, typer.Option(metavar="<path|url>", help="Database path or URL.")
-    ] = None,
+    db: DbOpt = None,
     title: Annotated[str | None, typer.Option(help="Source title (new sources).")] = None,
     url: Annotated[str | None, typer.Option(help="Source URL.")] = None,
     publisher: Annotated[str | None, typer.Option(help="Source publisher.")] = None,
@@ -254,7 +253,7 @@ def import_cmd(
     ] = "press",
     subjects_file: Annotated[Path | None, typer.Option("--subjects", help="Subjects TOML.")] = None,
 ) -> None:
-    """Store reviewed candidates as claims of SOURCE; importing twice stores them once."""
+    """Store reviewed candidates as claims of the --source; importing twice stores them once."""
     from tracker.claim_import import SourceInfo, import_candidates, validate_candidates
 
     try:

@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from tracker.cli_common import JsonOpt, TrackerTyper, open_db, print_json
+from tracker.cli_common import DbOpt, JsonOpt, TrackerTyper, open_db, print_json
 from tracker.errors import TrackerError
 
 alerts_app = TrackerTyper(help="Push alerts through Apprise.", no_args_is_help=True)
@@ -112,9 +112,7 @@ def alerts_test(
 
 @alerts_app.command("send")
 def alerts_send(
-    db: Annotated[
-        str | None, typer.Option("--db", metavar="<path|url>", help="Database path or URL.")
-    ] = None,
+    db: DbOpt = None,
     config: ConfigOpt = None,
     site_url: Annotated[
         str | None, typer.Option("--site-url", help="Public site URL for links.")
