@@ -9,21 +9,21 @@ the field and, for a duplicate, the line of the first.
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from claims.datafile import DataFile, DataFileError
+from claims.values import ValueError_, parse_iso_date
 
 
 def is_iso_date(text: str) -> bool:
     """``YYYY-MM-DD`` or ``YYYY-MM`` naming a real day or month."""
-    if not re.match(r"^\d{4}-\d{2}(-\d{2})?$", text):
+    if not re.match(r"^\d{4}-\d{2}(-\d{2})?$", text):  # fromisoformat also takes 20261104
         return False
     try:
-        dt.date.fromisoformat(text if len(text) == 10 else text + "-01")
-    except ValueError:
+        parse_iso_date(text)
+    except ValueError_:
         return False
     return True
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from claims.events import make_event
+from claims.events import add_event, make_event
 from claims.models import Claim, Discrepancy, Observation, Source, Subject, utcnow
 from claims.sourcenames import source_names
 
@@ -123,12 +123,7 @@ def dismiss_discrepancy(
     an observation (announced by the claim's verdict, not as a discrepancy). Raises
     :class:`ReviewError` for an unknown id, an empty note, or a different-subject note
     (never a conflict: nothing to dismiss)."""
-    from claims.verify import (
-        CONTRADICTED_BY_OBSERVATION,
-        DIFFERENT_SUBJECT,
-        add_event,
-        discrepancy_title,
-    )
+    from claims.verify import CONTRADICTED_BY_OBSERVATION, DIFFERENT_SUBJECT, discrepancy_title
 
     row = session.get(Discrepancy, discrepancy_id)
     if row is None:

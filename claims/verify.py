@@ -25,13 +25,12 @@ from claims.compare import (
     find_conflicts,
     find_cross_subject_notes,
 )
-from claims.events import make_event
+from claims.events import add_event, make_event
 from claims.facts import ClaimView
 from claims.judge import Decision, judge_claim, settle_versions
 from claims.loaders import aware, last_hub_check, load_claims, load_observations
 from claims.models import (
     Discrepancy,
-    Event,
     Subject,
     Verdict,
     dumps,
@@ -71,15 +70,6 @@ class VerifyReport:
             "open_discrepancies": self.open_discrepancies,
             "events_added": self.events_added,
         }
-
-
-def add_event(session: Session, event: Event) -> int:
-    """Add ``event`` unless one with its key is stored (a re-run never repeats one);
-    returns how many were added (0 or 1)."""
-    if session.exec(select(Event).where(Event.key == event.key)).first() is not None:
-        return 0
-    session.add(event)
-    return 1
 
 
 def verify_all(session: Session, *, now: dt.datetime | None = None) -> VerifyReport:
