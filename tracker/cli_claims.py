@@ -233,7 +233,8 @@ def import_cmd(
     file: Annotated[
         Path,
         typer.Argument(
-            metavar="FILE", help="Reviewed candidates (JSON array from: tracker claims extract --json)."
+            metavar="FILE",
+            help="Reviewed candidates (JSON array from: tracker claims extract --json).",
         ),
     ],
     source: Annotated[str, typer.Option(help="Source key (e.g. the article URL or a short id).")],
