@@ -3,8 +3,9 @@
 TOML reader lets through (``exact = "false"``), a source's publication date against its
 precision, and the text of a TOML number (``2.00`` keeps its two decimals).
 
-Each check raises :class:`claims.datafile.DataFileError` at the entry's line, naming
-the field and, for a duplicate, the line of the first.
+Each check of one entry raises :class:`claims.datafile.DataFileError` at the entry's
+line, naming the field; each check across entries returns every error it finds (the
+loader reports them all), a repeat naming the line of the first.
 """
 
 from __future__ import annotations
@@ -73,32 +74,45 @@ def source_dates(f: DataFile, src: Mapping[str, Any]) -> None:
         )  # fmt: skip
 
 
-def duplicate_claims(f: DataFile, keys: Sequence[str]) -> None:
+def duplicate_claims(
+    f: DataFile, keyed: Sequence[tuple[int, str]]
+) -> list[tuple[int, DataFileError]]:
     """The same claim twice in one file (same subject, attribute, qualifiers, value and
-    claimant): it would be stored once, the second's ``raw``/``locator`` silently winning."""
+    claimant): it would be stored once, the second's ``raw``/``locator`` silently winning.
+    ``keyed``: (``[[claim]]`` index, :func:`claims.loader.claim_key`) of each claim read
+    without error. Returns (index, error) of every repeat, at the repeat's value."""
     first: dict[str, int] = {}
-    for i, key in enumerate(keys):
+    out = []
+    for i, key in keyed:
         if key in first:
             j = first[key]
-            raise f.error(
+            out.append((i, f.error(
                 "claim", i, "value",
                 f"the same claim as claim[{j}] (line {f.line_of('claim', j)}): same subject, "
                 "attribute, qualifiers, value and claimant; keep one",
-            )  # fmt: skip
-        first[key] = i
+            )))  # fmt: skip
+        else:
+            first[key] = i
+    return out
 
 
-def shared_aliases(f: DataFile, names: Sequence[tuple[str, Sequence[str]]]) -> None:
+def shared_aliases(
+    f: DataFile, names: Sequence[tuple[int, str, Sequence[str]]]
+) -> list[DataFileError]:
     """An alias (or name) two subjects give: a value read under it could only go to the
-    first, silently. ``names`` is (slug, its name and aliases) per subject, in order."""
+    first, silently. ``names``: (``[[subject]]`` index, slug, its name and aliases) of
+    each subject read without error, in order. Returns an error at each later subject
+    giving an alias an earlier one gave, one per alias."""
     owner: dict[str, tuple[int, str]] = {}
-    for i, (slug, aliases) in enumerate(names):
+    out = []
+    for i, slug, aliases in names:
         for alias in dict.fromkeys(aliases):
             held = owner.get(alias.lower())
             if held is not None and held[1] != slug:
-                raise f.error(
+                out.append(f.error(
                     "subject", i, "aliases",
                     f"{alias!r} also names subject {held[1]!r} (line "
                     f"{f.line_of('subject', held[0])}); an alias names one subject",
-                )  # fmt: skip
+                ))  # fmt: skip
             owner.setdefault(alias.lower(), (i, slug))
+    return out

@@ -1,121 +1,31 @@
 """Curated data loader: ``data/*.toml`` (subjects, watches) and ``data/claims/*.toml``
 (one source and its claims per file) -> validated specs -> database rows.
 
-Everything is read and validated before anything is written, so a malformed file
-stops the load with its path, line and field (:class:`DataFileError`) and the
-database is left as it was.
+Everything is read and validated before anything is written: every problem found is
+raised together with its path, line and field (:class:`DataFileError`, several as
+:class:`DataFileErrors`) and the database is left as it was. The specs are in
+:mod:`claims.loadspecs` (re-exported here).
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from claims import datachecks, datafile, models
+from claims import datachecks, datafile
 from claims.datafile import DataFile, DataFileError
+from claims.loaderrors import DataFileErrors, Problems
+from claims.loadspecs import ClaimSpec, CuratedData, SourceSpec, SubjectSpec, WatchSpec, claim_key
 from claims.stated import StatedValueError, parse_stated
-from claims.values import Value
 from claims.vocabulary import ATTRIBUTES, QUALIFIERS, SOURCE_KINDS
 
+__all__ = [
+    "ClaimSpec", "CuratedData", "DataFileError", "DataFileErrors", "SourceSpec",
+    "SubjectSpec", "WatchSpec", "claim_key", "load_data",
+]  # fmt: skip
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9.\-]*$")
-
-
-@dataclass(frozen=True)
-class SubjectSpec:
-    slug: str
-    name: str
-    organization: str | None = None
-    family: str | None = None
-    hub_org: str | None = None
-    description: str | None = None
-    aliases: tuple[str, ...] = ()
-    variants: tuple[str, ...] = ()
-    ids: dict[str, tuple[str, ...]] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class WatchSpec:
-    name: str
-    adapter: str
-    url: str
-    interval_minutes: int = 60
-    params: dict[str, Any] = field(default_factory=dict)
-    origin: str = ""
-
-
-@dataclass(frozen=True)
-class SourceSpec:
-    key: str
-    title: str
-    url: str | None = None
-    publisher: str | None = None
-    published: str | None = None
-    published_precision: str | None = None
-    language: str | None = None
-    kind: str = "press"
-    seed: str | None = None
-
-
-@dataclass(frozen=True)
-class ClaimSpec:
-    subject: str
-    attribute: str
-    value: Value
-    source: str
-    qualifiers: dict[str, str] = field(default_factory=dict)
-    raw: str | None = None
-    claimant: str | None = None
-    locator: str | None = None
-    stated_date: str | None = None
-    note: str | None = None
-
-    def key(self) -> str:
-        """Content hash: the same statement from the same source is stored once."""
-        return claim_key(
-            self.subject, self.attribute, self.qualifiers, self.value, self.source, self.claimant
-        )
-
-
-@dataclass
-class CuratedData:
-    """Everything a data folder states. ``watch_file``: the folder has a watches.toml
-    (when it has none, stored watches are left alone, never retired). ``claims_dir``:
-    the folder's ``claims/`` (resolved; None when not read from a folder) and
-    ``claim_files``: source key -> the file that states it."""
-
-    claims_dir: Path | None = None
-    claim_files: dict[str, Path] = field(default_factory=dict)
-    subjects: list[SubjectSpec] = field(default_factory=list)
-    watches: list[WatchSpec] = field(default_factory=list)
-    watch_file: bool = False
-    sources: list[SourceSpec] = field(default_factory=list)
-    claims: list[ClaimSpec] = field(default_factory=list)
-
-
-def claim_key(
-    subject: str,
-    attribute: str,
-    qualifiers: dict[str, str],
-    value: Value,
-    source: str,
-    claimant: str | None,
-) -> str:
-    """sha256 over canonical JSON of what the claim says and who says it where."""
-    payload = models.dumps(
-        {
-            "subject": subject,
-            "attribute": attribute,
-            "qualifiers": qualifiers,
-            "value": value.key(),
-            "source": source,
-            "claimant": claimant,
-        }
-    )
-    return hashlib.sha256(payload.encode()).hexdigest()
 
 
 # -- reading -------------------------------------------------------------------
@@ -144,85 +54,142 @@ def _str_list(f: DataFile, table: str, i: int, entry: dict[str, Any], name: str)
     return tuple(val)
 
 
-def _unique(f: DataFile, table: str, i: int, name: str, value: str, earlier: list[str]) -> None:
-    """Raise at ``[[table]]`` number ``i`` when an earlier entry has the same ``name``."""
-    if value in earlier:
-        first = f.line_of(table, earlier.index(value), name)
-        raise f.error(table, i, name, f"duplicate {name} {value!r} (first at line {first})")
+def _unique(
+    f: DataFile, table: str, i: int, name: str, value: str, earlier: list[tuple[int, str]]
+) -> None:
+    """Raise at ``[[table]]`` number ``i`` when an earlier entry read without error
+    (``earlier``: its index and ``name``) has the same ``name``."""
+    first = next((j for j, v in earlier if v == value), None)
+    if first is not None:
+        line = f.line_of(table, first, name)
+        raise f.error(table, i, name, f"duplicate {name} {value!r} (first at line {line})")
 
 
-def _read_subjects(f: DataFile, namespaces: Iterable[str] | None) -> list[SubjectSpec]:
-    out = []
-    for i, entry in enumerate(f.data.get("subject", [])):
-        f.check_keys(entry, datafile.SUBJECT, f"subject[{i}]", f.line_of("subject", i))
-        slug = _req_str(f, "subject", i, entry, "slug")
-        if not SLUG_RE.match(slug):
-            raise f.error("subject", i, "slug", f"{slug!r} is not a lower-case slug")
-        _unique(f, "subject", i, "slug", slug, [s.slug for s in out])
-        ids_raw = entry.get("ids", {})
-        if not isinstance(ids_raw, dict):
-            raise f.error("subject", i, "ids", "expected a table of namespace = [ids]")
-        if namespaces is not None:  # `hf` for `huggingface` matched nothing, silently
-            f.check_keys(ids_raw, namespaces, f"subject[{i}].ids", f.line_of("subject", i))
-        ids = {}
-        for ns, vals in ids_raw.items():
-            if not isinstance(vals, list) or not all(isinstance(x, str) for x in vals):
-                raise f.error("subject", i, "ids", f"{ns}: expected a list of ids")
-            ids[ns] = tuple(vals)
-        out.append(
-            SubjectSpec(
-                slug=slug,
-                name=_req_str(f, "subject", i, entry, "name"),
-                organization=_opt_str(f, "subject", i, entry, "organization"),
-                family=_opt_str(f, "subject", i, entry, "family"),
-                hub_org=_opt_str(f, "subject", i, entry, "hub_org"),
-                description=_opt_str(f, "subject", i, entry, "description"),
-                aliases=_str_list(f, "subject", i, entry, "aliases"),
-                variants=_str_list(f, "subject", i, entry, "variants"),
-                ids=ids,
-            )
-        )
-    datachecks.shared_aliases(f, [(s.slug, (s.name, *s.aliases)) for s in out])
-    return out
+def _check_top(f: DataFile, kind: str) -> None:
+    """Raise when the top level of ``f`` (``kind``: a key of ``datafile.TOP_LEVEL``) has
+    another key, or a table written as a value (``subject = "x"`` reads as no entry)."""
+    f.check_keys(f.data, datafile.TOP_LEVEL[kind], "", None)
+    for table in datafile.TOP_LEVEL[kind] - {"source"}:
+        val = f.data.get(table, [])
+        if not isinstance(val, list) or not all(isinstance(e, dict) for e in val):
+            raise DataFileError(f.path, f.line_of_key(table), table, f"expected [[{table}]] tables")
+
+
+def _entries(f: DataFile, table: str) -> list[tuple[int, dict[str, Any]]]:
+    """``(index, entry)`` of each ``[[table]]`` of ``f`` (:func:`_check_top` reports any
+    that is not a table)."""
+    val = f.data.get(table, [])
+    return (
+        [(i, e) for i, e in enumerate(val) if isinstance(e, dict)] if isinstance(val, list) else []
+    )
+
+
+def _read_subject(
+    f: DataFile,
+    i: int,
+    entry: dict[str, Any],
+    namespaces: Iterable[str] | None,
+    earlier: list[tuple[int, str]],
+) -> SubjectSpec:
+    f.check_keys(entry, datafile.SUBJECT, f"subject[{i}]", f.line_of("subject", i))
+    slug = _req_str(f, "subject", i, entry, "slug")
+    if not SLUG_RE.match(slug):
+        raise f.error("subject", i, "slug", f"{slug!r} is not a lower-case slug")
+    _unique(f, "subject", i, "slug", slug, earlier)
+    ids_raw = entry.get("ids", {})
+    if not isinstance(ids_raw, dict):
+        raise f.error("subject", i, "ids", "expected a table of namespace = [ids]")
+    if namespaces is not None:  # `hf` for `huggingface` matched nothing, silently
+        f.check_keys(ids_raw, namespaces, f"subject[{i}].ids", f.line_of("subject", i))
+    ids = {}
+    for ns, vals in ids_raw.items():
+        if not isinstance(vals, list) or not all(isinstance(x, str) for x in vals):
+            raise f.error("subject", i, "ids", f"{ns}: expected a list of ids")
+        ids[ns] = tuple(vals)
+    return SubjectSpec(
+        slug=slug,
+        name=_req_str(f, "subject", i, entry, "name"),
+        organization=_opt_str(f, "subject", i, entry, "organization"),
+        family=_opt_str(f, "subject", i, entry, "family"),
+        hub_org=_opt_str(f, "subject", i, entry, "hub_org"),
+        description=_opt_str(f, "subject", i, entry, "description"),
+        aliases=_str_list(f, "subject", i, entry, "aliases"),
+        variants=_str_list(f, "subject", i, entry, "variants"),
+        ids=ids,
+    )
+
+
+def _read_subjects(
+    f: DataFile, namespaces: Iterable[str] | None, problems: Problems
+) -> tuple[list[SubjectSpec], set[str]]:
+    """The well-formed ``[[subject]]`` entries of ``f`` (errors go to ``problems``) and
+    the slugs written in the others: a claim naming one is not also "unknown subject"."""
+    out: list[SubjectSpec] = []
+    read: list[tuple[int, str]] = []  # (entry index, slug) of each of `out`
+    unsure: set[str] = set()
+    for i, entry in _entries(f, "subject"):
+        spec = problems.attempt(_read_subject, f, i, entry, namespaces, read)
+        if spec is None:
+            if isinstance(entry.get("slug"), str):
+                unsure.add(entry["slug"])
+            continue
+        out.append(spec)
+        read.append((i, spec.slug))
+    names = [(i, s.slug, (s.name, *s.aliases)) for (i, _), s in zip(read, out, strict=True)]
+    for err in datachecks.shared_aliases(f, names):
+        problems.add(err)
+    return out, unsure
+
+
+def _read_watch(
+    f: DataFile,
+    i: int,
+    entry: dict[str, Any],
+    known_adapters: set[str] | None,
+    known_params: Mapping[str, Iterable[str]],
+    earlier: list[tuple[int, str]],
+) -> WatchSpec:
+    f.check_keys(entry, datafile.WATCH, f"watch[{i}]", f.line_of("watch", i))
+    name = _req_str(f, "watch", i, entry, "name")
+    _unique(f, "watch", i, "name", name, earlier)
+    adapter = _req_str(f, "watch", i, entry, "adapter")
+    if known_adapters is not None and adapter not in known_adapters:
+        hint = datafile.nearest(adapter, known_adapters)
+        raise f.error("watch", i, "adapter", f"unknown adapter {adapter!r} ({hint})")
+    url = _req_str(f, "watch", i, entry, "url")
+    if not url.startswith(("http://", "https://")):
+        raise f.error("watch", i, "url", f"{url!r} is not an http(s) URL")
+    interval = entry.get("interval_minutes", 60)
+    if not isinstance(interval, int) or isinstance(interval, bool) or interval < 1:
+        raise f.error("watch", i, "interval_minutes", "expected a whole number of minutes >= 1")
+    params = entry.get("params", {})
+    if not isinstance(params, dict):
+        raise f.error("watch", i, "params", "expected a table")
+    if adapter in known_params:  # a likely typo, e.g. `selectr` (the adapter reads none)
+        f.check_keys(params, known_params[adapter], f"watch[{i}].params", f.line_of("watch", i))
+    return WatchSpec(
+        name, adapter, url, interval, params, origin=f"{f.path}:{f.line_of('watch', i)}"
+    )
 
 
 def _read_watches(
-    f: DataFile, known_adapters: set[str] | None, known_params: Mapping[str, Iterable[str]]
+    f: DataFile,
+    known_adapters: set[str] | None,
+    known_params: Mapping[str, Iterable[str]],
+    problems: Problems,
 ) -> list[WatchSpec]:
-    out = []
-    for i, entry in enumerate(f.data.get("watch", [])):
-        f.check_keys(entry, datafile.WATCH, f"watch[{i}]", f.line_of("watch", i))
-        name = _req_str(f, "watch", i, entry, "name")
-        _unique(f, "watch", i, "name", name, [w.name for w in out])
-        adapter = _req_str(f, "watch", i, entry, "adapter")
-        if known_adapters is not None and adapter not in known_adapters:
-            raise f.error(
-                "watch",
-                i,
-                "adapter",
-                f"unknown adapter {adapter!r} ({datafile.nearest(adapter, known_adapters)})",
-            )
-        url = _req_str(f, "watch", i, entry, "url")
-        if not url.startswith(("http://", "https://")):
-            raise f.error("watch", i, "url", f"{url!r} is not an http(s) URL")
-        interval = entry.get("interval_minutes", 60)
-        if not isinstance(interval, int) or isinstance(interval, bool) or interval < 1:
-            raise f.error("watch", i, "interval_minutes", "expected a whole number of minutes >= 1")
-        params = entry.get("params", {})
-        if not isinstance(params, dict):
-            raise f.error("watch", i, "params", "expected a table")
-        if adapter in known_params:  # a likely typo, e.g. `selectr` (the adapter reads none)
-            where = f"watch[{i}].params"
-            f.check_keys(params, known_params[adapter], where, f.line_of("watch", i))
-        out.append(
-            WatchSpec(
-                name, adapter, url, interval, params, origin=f"{f.path}:{f.line_of('watch', i)}"
-            )
-        )
+    """The well-formed ``[[watch]]`` entries of ``f``; errors go to ``problems``."""
+    out: list[WatchSpec] = []
+    read: list[tuple[int, str]] = []  # (entry index, name) of each of `out`
+    for i, entry in _entries(f, "watch"):
+        spec = problems.attempt(_read_watch, f, i, entry, known_adapters, known_params, read)
+        if spec is not None:
+            out.append(spec)
+            read.append((i, spec.name))
     return out
 
 
-def _read_source_file(f: DataFile) -> tuple[SourceSpec, list[ClaimSpec]]:
+def _read_source(f: DataFile) -> SourceSpec:
     src = f.data.get("source")
     if not isinstance(src, dict):
         raise DataFileError(f.path, None, "source", "missing [source] table")
@@ -251,7 +218,7 @@ def _read_source_file(f: DataFile) -> tuple[SourceSpec, list[ClaimSpec]]:
     if src.get("published_precision") not in (None, *datafile.PUBLISHED_PRECISIONS):
         raise s_err("published_precision", f"not one of {', '.join(datafile.PUBLISHED_PRECISIONS)}")
     datachecks.source_dates(f, src)
-    source = SourceSpec(
+    return SourceSpec(
         key=key,
         title=title,
         url=src.get("url"),
@@ -262,57 +229,70 @@ def _read_source_file(f: DataFile) -> tuple[SourceSpec, list[ClaimSpec]]:
         kind=kind,
         seed=src.get("seed"),
     )
-    claims = []
-    for i, entry in enumerate(f.data.get("claim", [])):
-        f.check_keys(entry, datafile.CLAIM, f"claim[{i}]", f.line_of("claim", i))
-        subject = _req_str(f, "claim", i, entry, "subject")
-        attribute = _req_str(f, "claim", i, entry, "attribute")
-        if attribute not in ATTRIBUTES:
-            hint = datafile.nearest(attribute, ATTRIBUTES)
-            raise f.error("claim", i, "attribute", f"unknown attribute {attribute!r} ({hint})")
-        quals = entry.get("qualifiers", {})
-        if not isinstance(quals, dict) or not all(isinstance(v, str) for v in quals.values()):
-            raise f.error("claim", i, "qualifiers", "expected a table of text values")
-        for q in quals:
-            if q not in QUALIFIERS:
-                raise f.error(
-                    "claim",
-                    i,
-                    "qualifiers",
-                    f"unknown qualifier {q!r} ({datafile.nearest(q, QUALIFIERS)})",
-                )
-        if "value" not in entry:
-            raise f.error("claim", i, "value", "required")
-        datachecks.claim_fields(f, i, entry)
-        unit = _opt_str(f, "claim", i, entry, "unit")
-        wrong_unit = datafile.unit_problem(attribute, unit)
-        if wrong_unit:
-            raise f.error("claim", i, "unit", wrong_unit)
-        try:
-            value = parse_stated(
-                datachecks.value_text(f, i, entry["value"]),
-                attribute,
-                unit=unit,
-                exact=entry.get("exact", False),
-            )
-        except StatedValueError as exc:
-            raise f.error("claim", i, "value", str(exc)) from exc
-        claims.append(
-            ClaimSpec(
-                subject=subject,
-                attribute=attribute,
-                value=value,
-                source=key,
-                qualifiers=dict(quals),
-                raw=_opt_str(f, "claim", i, entry, "raw"),
-                claimant=_opt_str(f, "claim", i, entry, "claimant"),
-                locator=_opt_str(f, "claim", i, entry, "locator"),
-                stated_date=_opt_str(f, "claim", i, entry, "stated_date"),
-                note=_opt_str(f, "claim", i, entry, "note"),
-            )
+
+
+def _read_claim(f: DataFile, i: int, entry: dict[str, Any], source: str) -> ClaimSpec:
+    f.check_keys(entry, datafile.CLAIM, f"claim[{i}]", f.line_of("claim", i))
+    subject = _req_str(f, "claim", i, entry, "subject")
+    attribute = _req_str(f, "claim", i, entry, "attribute")
+    if attribute not in ATTRIBUTES:
+        hint = datafile.nearest(attribute, ATTRIBUTES)
+        raise f.error("claim", i, "attribute", f"unknown attribute {attribute!r} ({hint})")
+    quals = entry.get("qualifiers", {})
+    if not isinstance(quals, dict) or not all(isinstance(v, str) for v in quals.values()):
+        raise f.error("claim", i, "qualifiers", "expected a table of text values")
+    for q in quals:
+        if q not in QUALIFIERS:
+            hint = datafile.nearest(q, QUALIFIERS)
+            raise f.error("claim", i, "qualifiers", f"unknown qualifier {q!r} ({hint})")
+    if "value" not in entry:
+        raise f.error("claim", i, "value", "required")
+    datachecks.claim_fields(f, i, entry)
+    unit = _opt_str(f, "claim", i, entry, "unit")
+    wrong_unit = datafile.unit_problem(attribute, unit)
+    if wrong_unit:
+        raise f.error("claim", i, "unit", wrong_unit)
+    try:
+        value = parse_stated(
+            datachecks.value_text(f, i, entry["value"]),
+            attribute,
+            unit=unit,
+            exact=entry.get("exact", False),
         )
-    datachecks.duplicate_claims(f, [c.key() for c in claims])
-    return source, claims
+    except StatedValueError as exc:
+        raise f.error("claim", i, "value", str(exc)) from exc
+    return ClaimSpec(
+        subject=subject,
+        attribute=attribute,
+        value=value,
+        source=source,
+        qualifiers=dict(quals),
+        raw=_opt_str(f, "claim", i, entry, "raw"),
+        claimant=_opt_str(f, "claim", i, entry, "claimant"),
+        locator=_opt_str(f, "claim", i, entry, "locator"),
+        stated_date=_opt_str(f, "claim", i, entry, "stated_date"),
+        note=_opt_str(f, "claim", i, entry, "note"),
+    )
+
+
+def _read_source_file(
+    f: DataFile, problems: Problems
+) -> tuple[SourceSpec | None, list[tuple[int, ClaimSpec]]]:
+    """The ``[source]`` of a claims file (None when malformed) and its well-formed
+    claims, each with its ``[[claim]]`` index, the same claim twice kept once; errors go
+    to ``problems``. The claims of a malformed source are still checked."""
+    source = problems.attempt(_read_source, f)
+    key = source.key if source else ""  # claims are checked all the same; none is stored
+    claims = []
+    for i, entry in _entries(f, "claim"):
+        spec = problems.attempt(_read_claim, f, i, entry, key)
+        if spec is not None:
+            claims.append((i, spec))
+    repeats = datachecks.duplicate_claims(f, [(i, c.key()) for i, c in claims])
+    for _, err in repeats:
+        problems.add(err)
+    repeated = {i for i, _ in repeats}
+    return source, [(i, c) for i, c in claims if i not in repeated]
 
 
 def _check_subject(
@@ -346,9 +326,15 @@ def load_data(
     known subject; with ``known_adapters``, every watch's adapter is one of them; with
     ``known_params`` (adapter kind -> the watch params it reads), a watch of such a kind
     sets no other param; with ``known_namespaces``, a subject's ``[subject.ids]`` uses
-    only those (the namespaces adapters match ids in). Raises :class:`DataFileError` (path, line, field) on the first problem,
-    also when ``data_dir`` is not a folder or holds none of those files (a mistyped
-    ``--data`` must not "load" nothing).
+    only those (the namespaces adapters match ids in).
+
+    Every file is read and each entry checked on its own, so one call finds every
+    independent problem (:mod:`claims.loaderrors`): one raises :class:`DataFileError`
+    (path, line, field), several :class:`DataFileErrors`. An entry with an error is left
+    out of the cross-checks: a claim naming a malformed subject, or any claim when
+    subjects.toml cannot be read, is not also an "unknown subject". Also raises
+    DataFileError when ``data_dir`` is not a folder or holds none of those files (a
+    mistyped ``--data`` must not "load" nothing).
     """
     root = Path(data_dir)
     if not root.is_dir():
@@ -358,36 +344,48 @@ def load_data(
         raise DataFileError(
             root, None, "data", "no subjects.toml, watches.toml or claims/*.toml here"
         )
+    problems = Problems()
     adapters = set(known_adapters) if known_adapters is not None else None
     data = CuratedData(claims_dir=(root / "claims").resolve())
+    subjects_read = True  # False: subjects.toml unreadable, so no subject is "unknown"
+    unsure: set[str] = set()  # slugs of malformed subjects
     subj_path = root / "subjects.toml"
     if subj_path.exists():
-        f = DataFile(subj_path)
-        f.check_keys(f.data, datafile.TOP_LEVEL["subjects.toml"], "", None)
-        data.subjects = _read_subjects(f, known_namespaces)
+        f = problems.attempt(DataFile, subj_path)
+        subjects_read = f is not None and problems.passes(_check_top, f, "subjects.toml")
+        if f is not None:
+            data.subjects, unsure = _read_subjects(f, known_namespaces, problems)
     watch_path = root / "watches.toml"
     if watch_path.exists():
-        f = DataFile(watch_path)
-        f.check_keys(f.data, datafile.TOP_LEVEL["watches.toml"], "", None)
-        data.watches = _read_watches(f, adapters, known_params or {})
+        f = problems.attempt(DataFile, watch_path)
+        if f is not None:
+            problems.attempt(_check_top, f, "watches.toml")
+            data.watches = _read_watches(f, adapters, known_params or {}, problems)
         data.watch_file = True
+    subjects = {s.slug: s for s in data.subjects}
     claim_files: dict[str, Path] = {}
     for path in sorted((root / "claims").glob("*.toml")):
-        f = DataFile(path)
-        f.check_keys(f.data, datafile.TOP_LEVEL["claims"], "", None)
-        source, claims = _read_source_file(f)
-        if source.key in claim_files:
-            raise DataFileError(
-                path,
-                f.line_of_key("key"),
-                "source.key",
-                f"{source.key!r} also used in {claim_files[source.key]}",
+        f = problems.attempt(DataFile, path)
+        if f is None:
+            continue
+        problems.attempt(_check_top, f, "claims")
+        source, claims = _read_source_file(f, problems)
+        if source is not None and source.key in claim_files:
+            problems.add(
+                DataFileError(
+                    path,
+                    f.line_of_key("key"),
+                    "source.key",
+                    f"{source.key!r} also used in {claim_files[source.key]}",
+                )
             )
-        claim_files[source.key] = path
-        data.claim_files[source.key] = path.resolve()
-        data.sources.append(source)
-        subjects = {s.slug: s for s in data.subjects}
-        for i, c in enumerate(claims):
-            _check_subject(f, i, c, subjects)
-        data.claims.extend(claims)
+        elif source is not None:
+            claim_files[source.key] = path
+            data.claim_files[source.key] = path.resolve()
+            data.sources.append(source)
+        for i, c in claims:
+            if c.subject in subjects or (subjects_read and c.subject not in unsure):
+                problems.attempt(_check_subject, f, i, c, subjects)
+        data.claims.extend(c for _, c in claims)
+    problems.raise_if_any()
     return data

@@ -103,8 +103,8 @@ def load(
 ) -> None:
     """Validate the curated data (subjects, watches, claims) and store it.
 
-    A malformed file stops with its path, line and field; nothing is
-    written. A claim these files stored and no longer state (changed or
+    Every problem in the files is listed with its path, line and field,
+    and then nothing is written (with --json, also as a JSON list). A claim these files stored and no longer state (changed or
     deleted in its file, or its file deleted) is removed with its verdicts,
     and so is its source when no file defines it and no claim is left;
     run tracker verify then. Other claims of the same sources, and watches

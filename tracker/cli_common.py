@@ -277,7 +277,8 @@ def _database_error(exc: BaseException) -> bool:
 
 def friendly_errors(fn: F) -> F:
     """Turn known errors into one line on stderr and exit status 1 (no traceback):
-    TrackerError, SchemaMissing, claims.loader.DataFileError (``path:line: field``),
+    TrackerError, SchemaMissing, claims.loader.DataFileError (``path:line: field``; every
+    problem of a data folder, and a JSON list of them too with ``--json``),
     database errors (SQLAlchemy, sqlite3, psycopg) and other OSErrors; a closed output
     pipe is left to :func:`tracker.cli.main`, which ends quietly."""
 
@@ -290,7 +291,11 @@ def friendly_errors(fn: F) -> F:
             raise typer.Exit(1) from None
         except Exception as exc:
             if _loaded_error(exc, "claims.loader", "DataFileError"):
-                err_console.print(f"error: {exc}", markup=False)
+                from claims.loaderrors import error_records, error_text
+
+                if kwargs.get("json_out"):  # scripts get every problem, as JSON too
+                    print_json(error_records(exc))
+                err_console.print(f"error: {error_text(exc)}", markup=False)
                 raise typer.Exit(1) from None
             if _database_error(exc):
                 reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]

@@ -23,7 +23,8 @@ def known_adapters() -> set[str] | None:
 def validate_curated(data_dir: Path | str) -> CuratedData:
     """Read and validate everything under ``data_dir`` (adapters checked against the
     registry, watch params against what each built-in adapter reads). Raises
-    :class:`claims.loader.DataFileError` (path, line, field)."""
+    :class:`claims.loader.DataFileError` (path, line, field) for one problem,
+    :class:`claims.loader.DataFileErrors` (every one, in ``.errors``) for several."""
     from tracker.adapters.base import ID_NAMESPACES, known_params
 
     return load_data(
@@ -46,6 +47,7 @@ def store_curated(engine: Engine, data: CuratedData, *, prune: bool = False) -> 
 def load_curated(engine: Engine, data_dir: Path | str) -> LoadReport:
     """Validate everything under ``data_dir`` first, then store it in one transaction.
 
-    Raises :class:`claims.loader.DataFileError` (path, line, field) before any write.
+    Raises :class:`claims.loader.DataFileError` (path, line, field; every problem found,
+    as :func:`validate_curated`) before any write.
     """
     return store_curated(engine, validate_curated(data_dir))
