@@ -308,8 +308,8 @@ def _check_subject(
     wrong = datafile.variant_problem(claim.subject, variant, spec.variants)
     if wrong:
         raise f.error("claim", i, "qualifiers", wrong)
-    for listed in spec.variants if variant else ():  # "fast" is stored as the listed "Fast"
-        if listed.casefold() == variant.casefold():
+    for listed in spec.variants:  # "fast" is stored as the listed "Fast"
+        if variant and listed.casefold() == variant.casefold():
             claim.qualifiers["variant"] = listed
 
 

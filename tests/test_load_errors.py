@@ -97,6 +97,14 @@ def test_a_toml_syntax_error_and_a_bad_claim_in_another_file_are_both_reported(t
     assert _where(err.value) == [("a.toml", 3, "toml"), ("b.toml", 8, "claim[0].value")]
 
 
+def test_a_file_not_in_utf8_is_one_error_and_the_other_files_are_still_checked(tmp_path):
+    root = _folder(tmp_path, b=CLAIMS_B.replace("orion-2", "orion-9"))
+    (root / "claims" / "a.toml").write_bytes(CLAIMS_A.encode("utf-8") + b"# caf\xe9\n")
+    with pytest.raises(DataFileErrors) as err:
+        load_data(root)
+    assert _where(err.value) == [("a.toml", None, "encoding"), ("b.toml", 6, "claim[0].subject")]
+
+
 def test_two_bad_entries_of_one_file_are_two_errors(tmp_path):
     a = CLAIMS_A.replace("context_window", "context_windw").replace("orion-2", "orion-9", 2)
     with pytest.raises(DataFileErrors) as err:
