@@ -139,6 +139,12 @@ def same_machine(holder: LockHolder, host: str, here: MachineIdentity | None) ->
     return theirs == here
 
 
+def on_this_machine(holder: LockHolder) -> bool | None:
+    """:func:`same_machine` against this process (``socket.gethostname()`` and
+    :func:`machine_identity`)."""
+    return same_machine(holder, socket.gethostname(), machine_identity())
+
+
 def _exited(holder: LockHolder, host: str, here: MachineIdentity | None) -> bool:
     if same_machine(holder, host, here) is not True or holder.pid <= 0:
         return False  # another pid namespace: its pid means nothing here

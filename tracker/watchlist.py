@@ -4,7 +4,6 @@ and the scheduler lease (who runs them), as plain dicts."""
 from __future__ import annotations
 
 import datetime as dt
-import socket
 from typing import Any
 
 from sqlalchemy.engine import Engine
@@ -13,7 +12,7 @@ from sqlmodel import Session, select
 from claims.models import ScheduleState, Watch, utcnow
 from claims.vocabulary import RETIRED_STATE
 from tracker.errors import ConfigError
-from tracker.locks import Lease, holder_exited, machine_identity, same_machine
+from tracker.locks import Lease, holder_exited, on_this_machine
 from tracker.schedule import WATCH_PREFIX
 from tracker.triggers import describe_schedule, latest_check, next_due
 
@@ -65,7 +64,7 @@ def list_watches(engine: Engine, *, now: dt.datetime | None = None) -> dict[str,
     pid is gone (:func:`tracker.locks.holder_exited`), ``live`` = its lease has not
     expired at ``now`` and it has not exited, ``expires`` = when its lease runs out
     unless renewed, and ``same_machine`` = true / false / None (cannot tell) as
-    :func:`tracker.locks.same_machine`. Read-only.
+    :func:`tracker.locks.on_this_machine`. Read-only.
     """
     now = now or utcnow()
     with Session(engine) as session:
@@ -103,7 +102,7 @@ def list_watches(engine: Engine, *, now: dt.datetime | None = None) -> dict[str,
             "expires": iso(holder.expires_at),
             "live": live,
             "exited": exited,
-            "same_machine": same_machine(holder, socket.gethostname(), machine_identity()),
+            "same_machine": on_this_machine(holder),
         }
     return {"scheduler": scheduler, "watches": rows}
 
