@@ -1,25 +1,33 @@
-"""A scheduler lock whose holder ran on this host and has exited is stale at once: a new
-scheduler takes it over without waiting for the lease to expire, and `tracker watches`
-says the scheduler is not running. A holder on another host still waits for expiry."""
+"""A scheduler lock whose holder ran on this machine, in this pid namespace, and has exited
+is stale at once: a new scheduler takes it over without waiting for the lease to expire,
+and `tracker watches` says the scheduler is not running. A holder on another host, in
+another pid namespace or boot (a container sharing our host name), or whose identity is
+unknown on either side, is only ever judged by its lease expiry.
+
+The identity reader is monkeypatched (``tracker.locks.machine_identity``), so these tests
+mean the same on Linux, macOS and Windows; the clock is a FakeClock (no sleeping)."""
 
 from __future__ import annotations
 
-import json
 import logging
 import os
-import socket
 import subprocess
 import sys
 
 import pytest
 from fakeclock import FakeClock
-from sqlmodel import Session
-from typer.testing import CliRunner
+from sqlalchemy import update
 
 from claims.db import make_engine
-from claims.models import Watch
-from tracker.cli import app
-from tracker.locks import Lease, SchedulerBusy, holder_exited
+from claims.models import SchedulerLock
+from tracker.locks import Lease, MachineIdentity, SchedulerBusy, holder_exited
+
+BOOT = "0b6e3a2c-4f1d-4e5a-9c7b-1d2e3f4a5b6c"
+HERE = MachineIdentity(boot_id=BOOT, pid_namespace="4026531836")
+OTHER_PIDNS = MachineIdentity(boot_id=BOOT, pid_namespace="4026532999")
+OTHER_BOOT = MachineIdentity(
+    boot_id="7f00d1e2-0000-4abc-8def-0123456789ab", pid_namespace="4026531836"
+)
 
 
 def dead_pid() -> int:
@@ -29,29 +37,101 @@ def dead_pid() -> int:
     return proc.pid
 
 
+def run_as(monkeypatch: pytest.MonkeyPatch, identity: MachineIdentity | None) -> None:
+    """From now on this process reads ``identity`` as its own (None: unreadable)."""
+    monkeypatch.setattr("tracker.locks.machine_identity", lambda *a, **k: identity)
+
+
 @pytest.fixture
 def engine(tmp_path):
     return make_engine(tmp_path / "lock.db")
 
 
-def test_a_dead_holder_on_this_host_is_taken_over_at_once(engine, caplog):
-    clock = FakeClock()
-    pid = dead_pid()
-    crashed = Lease(engine, ttl_seconds=120, clock=clock, pid=pid)  # kill -9: no release
+def crash_holder(engine, clock, monkeypatch, identity) -> Lease:
+    """A holder that recorded ``identity`` and a dead pid, then died without releasing."""
+    run_as(monkeypatch, identity)
+    crashed = Lease(engine, ttl_seconds=120, clock=clock, pid=dead_pid())  # kill -9
     crashed.acquire()
+    return crashed
+
+
+def test_a_dead_holder_in_this_pid_namespace_is_taken_over_at_once(engine, caplog, monkeypatch):
+    clock = FakeClock()
+    crashed = crash_holder(engine, clock, monkeypatch, HERE)
+    assert crashed.owner.endswith(f"@{BOOT}/4026531836")
     assert holder_exited(crashed.holder()) is True
     newcomer = Lease(engine, ttl_seconds=120, clock=clock)
     with caplog.at_level(logging.WARNING, logger="tracker.schedule"):
         newcomer.acquire()  # the lease has 120 s left: only the dead pid lets it in
     holder = newcomer.holder()
-    assert (holder.owner, holder.pid) == (newcomer.owner, os.getpid())
+    assert (holder.owner, holder.pid, holder.identity) == (newcomer.owner, os.getpid(), HERE)
     assert [r.getMessage() for r in caplog.records] == [
-        f"took over a stale scheduler lock on {engine.url.database} from pid {pid} "
-        "(exited) on this host"
+        f"took over a stale scheduler lock on {engine.url.database} from pid {crashed.pid} "
+        "(exited) on this machine"
     ]
 
 
-def test_a_live_holder_or_one_on_another_host_still_refuses(engine):
+@pytest.mark.parametrize("theirs", [OTHER_PIDNS, OTHER_BOOT], ids=["pidns", "boot"])
+def test_same_host_other_container_waits_for_the_lease_to_expire(engine, monkeypatch, theirs):
+    # Another container with our host name: its pid is absent here, yet it may be alive.
+    clock = FakeClock()
+    crashed = crash_holder(engine, clock, monkeypatch, theirs)
+    run_as(monkeypatch, HERE)
+    assert holder_exited(crashed.holder()) is False
+    with pytest.raises(SchedulerBusy, match=rf"\(pid {crashed.pid} on host "):
+        Lease(engine, ttl_seconds=120, clock=clock).acquire()
+    clock.advance(seconds=119)
+    with pytest.raises(SchedulerBusy):
+        Lease(engine, ttl_seconds=120, clock=clock).acquire()
+    clock.advance(seconds=2)  # now past its expiry
+    newcomer = Lease(engine, ttl_seconds=120, clock=clock)
+    newcomer.acquire()
+    assert newcomer.holder().owner == newcomer.owner
+
+
+def test_an_old_row_without_identity_is_not_taken_over_at_once(engine, monkeypatch):
+    clock = FakeClock()
+    crashed = crash_holder(engine, clock, monkeypatch, HERE)
+    old_owner = "5f0c2b8e9d7a4c1b8e3f6a2d9c0b1e4f"  # a bare uuid, as rows were written before
+    with engine.begin() as conn:
+        conn.execute(update(SchedulerLock.__table__).values(owner=old_owner))
+    holder = crashed.holder()
+    assert (holder.owner, holder.identity) == (old_owner, None)
+    assert holder_exited(holder) is False
+    with pytest.raises(SchedulerBusy):
+        Lease(engine, ttl_seconds=120, clock=clock).acquire()
+    clock.advance(seconds=121)
+    newcomer = Lease(engine, ttl_seconds=120, clock=clock)
+    newcomer.acquire()
+    assert newcomer.holder().owner == newcomer.owner
+
+
+def test_no_instant_takeover_where_our_identity_cannot_be_read(engine, monkeypatch):
+    clock = FakeClock()
+    crashed = crash_holder(engine, clock, monkeypatch, HERE)
+    run_as(monkeypatch, None)  # macOS, Windows, a restricted /proc
+    assert holder_exited(crashed.holder()) is False
+    newcomer = Lease(engine, ttl_seconds=120, clock=clock)
+    assert "@" not in newcomer.owner  # nothing to record either
+    with pytest.raises(SchedulerBusy):
+        newcomer.acquire()
+    clock.advance(seconds=121)
+    newcomer.acquire()
+    assert newcomer.holder().owner == newcomer.owner
+
+
+def test_a_holder_recorded_without_identity_is_not_taken_over_at_once(engine, monkeypatch):
+    clock = FakeClock()
+    crashed = crash_holder(engine, clock, monkeypatch, None)
+    assert crashed.holder().identity is None
+    run_as(monkeypatch, HERE)
+    assert holder_exited(crashed.holder()) is False
+    with pytest.raises(SchedulerBusy):
+        Lease(engine, ttl_seconds=120, clock=clock).acquire()
+
+
+def test_a_live_holder_or_one_on_another_host_still_refuses(engine, monkeypatch):
+    run_as(monkeypatch, HERE)
     clock = FakeClock()
     Lease(engine, ttl_seconds=120, clock=clock, pid=dead_pid(), host="elsewhere").acquire()
     with pytest.raises(SchedulerBusy, match=r"on host elsewhere since"):
@@ -65,6 +145,7 @@ def test_a_live_holder_or_one_on_another_host_still_refuses(engine):
 
 
 def test_permission_error_counts_as_alive(engine, monkeypatch):
+    run_as(monkeypatch, HERE)
     Lease(engine, pid=1).acquire()
 
     def denied(pid: int, sig: int) -> None:
@@ -76,24 +157,12 @@ def test_permission_error_counts_as_alive(engine, monkeypatch):
         Lease(engine).acquire()
 
 
-def test_watches_says_a_dead_holder_on_this_host_is_not_running(tmp_path):
-    db = tmp_path / "w.db"
-    engine = make_engine(db)
-    with Session(engine) as s:
-        s.add(Watch(name="slow", adapter="html_page", url="https://example.test/slow"))
-        s.commit()
-    pid = dead_pid()
-    Lease(engine, pid=pid).acquire()
-    result = CliRunner().invoke(app, ["watches", "--db", str(db)], env={"COLUMNS": "200"})
-    assert result.exit_code == 0, result.output
-    assert result.output.splitlines()[0] == (
-        f"scheduler: not running (pid {pid} on this host has exited; its lock is stale)"
-    )
-    result = CliRunner().invoke(app, ["watches", "--db", str(db), "--json"])
-    listing = json.loads(result.stdout)["scheduler"]
-    assert (listing["pid"], listing["host"], listing["live"], listing["exited"]) == (
-        pid,
-        socket.gethostname(),
-        False,
-        True,
-    )
+def test_the_pid_is_not_probed_for_a_holder_in_another_pid_namespace(engine, monkeypatch):
+    # Its pid may belong to an unrelated process here; asking about it would be meaningless
+    # (and on Windows os.kill(pid, 0) is no existence check at all).
+    crash_holder(engine, FakeClock(), monkeypatch, OTHER_PIDNS)
+    run_as(monkeypatch, HERE)
+    probed: list[int] = []
+    monkeypatch.setattr("tracker.locks.os.kill", lambda pid, sig: probed.append(pid))
+    assert holder_exited(Lease(engine).holder()) is False
+    assert probed == []

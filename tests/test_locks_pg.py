@@ -87,3 +87,22 @@ def test_pg_stale_lease_is_taken_over_by_exactly_one(pg_engine):
     with pytest.raises(LockLost):
         crashed.renew()
     assert won[0].release() is True
+
+
+def test_pg_dead_holder_taken_over_at_once_only_in_the_same_pid_namespace(pg_engine, monkeypatch):
+    from test_locks_exited import HERE, OTHER_PIDNS, dead_pid, run_as
+
+    clock = FakeClock()
+    engine = pg_engine()
+    run_as(monkeypatch, OTHER_PIDNS)  # a container with our host name: its pid is not ours
+    Lease(engine, ttl_seconds=60, clock=clock, pid=dead_pid()).acquire()
+    run_as(monkeypatch, HERE)
+    with pytest.raises(SchedulerBusy):
+        Lease(engine, ttl_seconds=60, clock=clock).acquire()
+    with engine.begin() as conn:
+        conn.exec_driver_sql("DELETE FROM schedulerlock")
+    Lease(engine, ttl_seconds=60, clock=clock, pid=dead_pid()).acquire()  # same namespace
+    newcomer = Lease(engine, ttl_seconds=60, clock=clock)
+    newcomer.acquire()  # 60 s left on the lease: only the dead pid in our namespace lets it in
+    assert newcomer.holder().owner == newcomer.owner
+    assert newcomer.release() is True

@@ -146,26 +146,33 @@ def watches_cmd(db: DbOpt = None, json_out: JsonOpt = False) -> None:
     if json_out:
         print_json(listing)
         return
-    sched = listing["scheduler"]
-    if sched is None:
-        console.print("scheduler: not running")
-    elif sched.get("exited"):
-        console.print(
-            f"scheduler: not running (pid {sched['pid']} on this host has exited; "
-            "its lock is stale)"
-        )
-    else:
-        status = "running" if sched["live"] else "stale (lease expired)"
-        console.print(
-            f"scheduler: {status}, pid {sched['pid']} on {sched['host']} "
-            f"since {utc_minute(sched['since'])}"
-        )
+    console.print(scheduler_line(listing["scheduler"]))
     table = wide_watch_table(listing["watches"], now)
     if console.is_terminal and (
         whole_word_widths(table, console.width, breakable=6, whole_lines=True) is None
     ):
         table = narrow_watch_table(listing["watches"], now)
     print_table(table, breakable=len(table.columns) - 1)
+
+
+def scheduler_line(sched: dict | None) -> str:
+    """The `tracker watches` line about the lease holder (``sched`` as
+    :func:`tracker.watchlist.list_watches` gives it, or None). A holder on this machine
+    reads "on this machine"; one elsewhere names its host and, while its lease runs, when
+    it expires: a new scheduler can only take over after that (its pid means nothing
+    here)."""
+    if sched is None:
+        return "scheduler: not running"
+    pid, where = sched["pid"], sched.get("same_machine")
+    if sched.get("exited"):
+        return f"scheduler: not running (pid {pid} on this machine has exited; its lock is stale)"
+    place = "this machine" if where is True else f"host {sched['host']}"
+    line = f"scheduler: {'running' if sched['live'] else 'stale (lease expired)'}, pid {pid} "
+    line += f"on {place} since {utc_minute(sched['since'])}"
+    if sched["live"] and where is not True:
+        other = "another container or machine" if where is False else "not known to be this machine"
+        line += f" ({other}; its lease runs until {utc_minute(sched['expires'])} unless renewed)"
+    return line
 
 
 def _next_run(w: dict, now: dt.datetime) -> str:

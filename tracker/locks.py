@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import os
+import re
 import socket
 import uuid
 from collections.abc import Callable
@@ -40,9 +41,65 @@ class LockLost(TrackerError):
     kind = "lock_lost"
 
 
+BOOT_ID_PATH = "/proc/sys/kernel/random/boot_id"
+PIDNS_PATH = "/proc/self/ns/pid"
+_BOOT_ID_RE = re.compile(r"[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}")
+_PIDNS_RE = re.compile(r"pid:\[(\d+)\]")
+_NS_NUMBER_RE = re.compile(r"\d+")
+
+
+@dataclass(frozen=True)
+class MachineIdentity:
+    """Which running kernel and which pid namespace a process lives in (Linux).
+
+    ``boot_id``: the kernel's random boot id (a uuid, new at every boot; shared by the
+    containers of one kernel). ``pid_namespace``: the inode number of the process's pid
+    namespace (``/proc/self/ns/pid`` reads ``pid:[4026531836]``; unique among the live
+    namespaces of one kernel). Two processes with equal identities see the same pids, so
+    ``os.kill(pid, 0)`` in one tells about the other's pid (see proc(5), namespaces(7)).
+    """
+
+    boot_id: str
+    pid_namespace: str
+
+    def suffix(self) -> str:
+        """``<boot-id>/<pid-namespace>``, as appended to the lease owner after ``@``."""
+        return f"{self.boot_id}/{self.pid_namespace}"
+
+
+def machine_identity(
+    boot_id_path: str = BOOT_ID_PATH, pidns_path: str = PIDNS_PATH
+) -> MachineIdentity | None:
+    """This process's :class:`MachineIdentity`, or None where it cannot be read (macOS,
+    Windows, a /proc that is missing or restricted, or contents of an unexpected form).
+    None means "identity unknown": no lease is then taken over before it expires."""
+    try:
+        with open(boot_id_path, encoding="ascii") as f:
+            boot_id = f.read().strip().lower()
+        pidns = _PIDNS_RE.fullmatch(os.readlink(pidns_path))
+    except (OSError, ValueError):  # ValueError: undecodable boot_id
+        return None
+    if pidns is None or not _BOOT_ID_RE.fullmatch(boot_id):
+        return None
+    return MachineIdentity(boot_id=boot_id, pid_namespace=pidns.group(1))
+
+
+def owner_identity(owner: str) -> MachineIdentity | None:
+    """The identity encoded in a lease owner ``<uuid>@<boot-id>/<pid-namespace>``; None for
+    an owner without it (rows written before identities were recorded: a bare uuid) or
+    with a suffix of another form. Never raises."""
+    _token, at, suffix = owner.partition("@")
+    boot_id, slash, pidns = suffix.partition("/")
+    if not (at and slash and _BOOT_ID_RE.fullmatch(boot_id) and _NS_NUMBER_RE.fullmatch(pidns)):
+        return None
+    return MachineIdentity(boot_id=boot_id, pid_namespace=pidns)
+
+
 @dataclass(frozen=True)
 class LockHolder:
-    """Who holds the lease, as stored in the row."""
+    """Who holds the lease, as stored in the row. ``owner`` is the raw stored token
+    (``<uuid>@<boot-id>/<pid-namespace>``, or a bare uuid when the identity was unknown
+    or the row is older); :attr:`identity` is its parsed identity."""
 
     owner: str
     pid: int
@@ -50,6 +107,11 @@ class LockHolder:
     acquired_at: dt.datetime
     heartbeat_at: dt.datetime
     expires_at: dt.datetime
+
+    @property
+    def identity(self) -> MachineIdentity | None:
+        """The holder's :class:`MachineIdentity`, or None when its row does not record it."""
+        return owner_identity(self.owner)
 
 
 def database_label(engine: Engine) -> str:
@@ -64,20 +126,45 @@ def _as_utc(value: dt.datetime) -> dt.datetime:
     return value if value.tzinfo else value.replace(tzinfo=dt.UTC)
 
 
-def holder_exited(holder: LockHolder, host: str | None = None) -> bool:
-    """Whether the holder's process is known to be gone: it ran on ``host`` (default this
-    machine, as :class:`Lease` records it: ``socket.gethostname()``) and ``os.kill(pid, 0)``
-    raises ProcessLookupError. PermissionError (a live process of another user) and any
-    other host count as not exited: there only the lease expiry tells."""
-    if holder.host != (host or socket.gethostname()) or holder.pid <= 0:
+def same_machine(holder: LockHolder, host: str, here: MachineIdentity | None) -> bool | None:
+    """Whether the holder runs on this machine in this pid namespace: True when its host
+    equals ``host`` and its recorded identity equals ``here``; False when the host differs
+    or both identities are known and differ (another machine or container); None when the
+    host is the same but either identity is unknown (cannot tell)."""
+    if holder.host != host:
         return False
+    theirs = holder.identity
+    if theirs is None or here is None:
+        return None
+    return theirs == here
+
+
+def on_this_machine(holder: LockHolder) -> bool | None:
+    """:func:`same_machine` against this process (``socket.gethostname()`` and
+    :func:`machine_identity`)."""
+    return same_machine(holder, socket.gethostname(), machine_identity())
+
+
+def _exited(holder: LockHolder, host: str, here: MachineIdentity | None) -> bool:
+    if same_machine(holder, host, here) is not True or holder.pid <= 0:
+        return False  # another pid namespace: its pid means nothing here
     try:
         os.kill(holder.pid, 0)  # signal 0: existence check, nothing is sent
     except ProcessLookupError:
         return True
     except OSError:
         return False  # PermissionError: alive, owned by someone else
-    return False
+    return False  # the pid exists: alive (or reused, which we cannot tell apart: wait)
+
+
+def holder_exited(holder: LockHolder, host: str | None = None) -> bool:
+    """Whether the holder's process is known to be gone: it ran on this machine in this
+    pid namespace (:func:`same_machine` with ``host``, default ``socket.gethostname()``,
+    and :func:`machine_identity`) and ``os.kill(pid, 0)`` raises ProcessLookupError.
+    Another host, another boot or pid namespace (a container sharing our host name), an
+    unknown identity on either side, PermissionError (a live process of another user) and
+    an existing pid all count as not exited: there only the lease expiry tells."""
+    return _exited(holder, host or socket.gethostname(), machine_identity())
 
 
 class Lease:
@@ -89,8 +176,12 @@ class Lease:
     one updates it: SQLite serializes writers, PostgreSQL re-checks the WHERE after the
     row lock). ``renew()`` pushes ``expires_at`` forward; ``release()`` deletes our row.
     A crashed holder stops renewing; after ``ttl_seconds`` its lease can be taken over, and
-    at once when it ran on this host and its pid has exited (:func:`holder_exited`).
+    at once when it ran on this machine in this pid namespace and its pid has exited
+    (:func:`holder_exited`).
 
+    ``owner`` is a fresh uuid plus, where :func:`machine_identity` can read it,
+    ``@<boot-id>/<pid-namespace>``: the identity rides in the existing text column, so
+    older databases need no migration and their bare-uuid rows read as "identity unknown".
     ``clock`` returns aware UTC datetimes (injected by tests).
     """
 
@@ -108,7 +199,9 @@ class Lease:
         self.name = name
         self.ttl = dt.timedelta(seconds=ttl_seconds)
         self.clock = clock
-        self.owner = uuid.uuid4().hex
+        self.identity = machine_identity()
+        suffix = f"@{self.identity.suffix()}" if self.identity else ""
+        self.owner = uuid.uuid4().hex + suffix
         self.pid = os.getpid() if pid is None else pid
         self.host = host or socket.gethostname()
         self.held = False
@@ -132,8 +225,8 @@ class Lease:
         """Take the lease or raise :class:`SchedulerBusy` with the holder's pid, host and start.
 
         Idempotent for the current holder. An expired lease, or one whose holder ran on
-        this host and has exited, is taken over (logged). Raises SchedulerBusy (a
-        TrackerError).
+        this machine in this pid namespace and has exited, is taken over (logged). Raises
+        SchedulerBusy (a TrackerError).
         """
         for _attempt in range(3):
             now = self.clock()
@@ -168,7 +261,7 @@ class Lease:
                 self.held = True
                 return
             current = self.holder()
-            if current is not None and holder_exited(current, self.host):
+            if current is not None and _exited(current, self.host, self.identity):
                 if self._take_from(current, values):
                     return
                 continue  # someone else took it over first: look again
@@ -188,7 +281,7 @@ class Lease:
             ).rowcount
         if taken == 1:
             log.warning(
-                "took over a stale scheduler lock on %s from pid %d (exited) on this host",
+                "took over a stale scheduler lock on %s from pid %d (exited) on this machine",
                 database_label(self.engine),
                 dead.pid,
             )

@@ -12,7 +12,7 @@ from sqlmodel import Session, select
 from claims.models import ScheduleState, Watch, utcnow
 from claims.vocabulary import RETIRED_STATE
 from tracker.errors import ConfigError
-from tracker.locks import Lease, holder_exited
+from tracker.locks import Lease, holder_exited, on_this_machine
 from tracker.schedule import WATCH_PREFIX
 from tracker.triggers import describe_schedule, latest_check, next_due
 
@@ -60,9 +60,11 @@ def list_watches(engine: Engine, *, now: dt.datetime | None = None) -> dict[str,
     scheduler, else ``due`` by the schedule and last check, ISO 8601 UTC; both None for
     a retired watch), last_error
     (the watch's fetch/parse error, else the job's own error). ``scheduler`` describes the
-    lease holder with ``exited`` = it ran on this host and its pid is gone
-    (:func:`tracker.locks.holder_exited`) and ``live`` = its lease has not expired at
-    ``now`` and it has not exited. Read-only.
+    lease holder with ``exited`` = it ran on this machine in this pid namespace and its
+    pid is gone (:func:`tracker.locks.holder_exited`), ``live`` = its lease has not
+    expired at ``now`` and it has not exited, ``expires`` = when its lease runs out
+    unless renewed, and ``same_machine`` = true / false / None (cannot tell) as
+    :func:`tracker.locks.on_this_machine`. Read-only.
     """
     now = now or utcnow()
     with Session(engine) as session:
@@ -97,8 +99,10 @@ def list_watches(engine: Engine, *, now: dt.datetime | None = None) -> dict[str,
             "host": holder.host,
             "since": iso(holder.acquired_at),
             "heartbeat": iso(holder.heartbeat_at),
+            "expires": iso(holder.expires_at),
             "live": live,
             "exited": exited,
+            "same_machine": on_this_machine(holder),
         }
     return {"scheduler": scheduler, "watches": rows}
 
