@@ -15,6 +15,7 @@ from sqlmodel import Session, select
 from claims.events import add_event, make_event
 from claims.models import Claim, Discrepancy, Observation, Source, Subject, utcnow
 from claims.sourcenames import source_names
+from claims.timefmt import iso_z
 
 
 class ReviewError(LookupError):
@@ -61,7 +62,7 @@ def discrepancy_sides(
                 "value": o.value.display(),
                 "qualifiers": o.qualifiers,
                 "source_url": o.source_url,
-                "first_seen": o.first_seen.isoformat(),
+                "first_seen": iso_z(o.first_seen),
             }
         )
     return sides
@@ -81,8 +82,8 @@ def discrepancy_record(
         "state": row.state,
         "reason": row.reason,
         "note": row.note,
-        "opened_at": row.opened_at.isoformat() if row.opened_at else None,
-        "closed_at": row.closed_at.isoformat() if row.closed_at else None,
+        "opened_at": iso_z(row.opened_at) or None,
+        "closed_at": iso_z(row.closed_at) or None,
         "sides": discrepancy_sides(session, row, names),
     }
 

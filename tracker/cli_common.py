@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import inspect
 import json
@@ -15,6 +16,7 @@ import typer
 from rich.console import Console
 
 from claims.rawdb import RawDB, SchemaMissing
+from claims.timefmt import iso_z
 from tracker.errors import TrackerError
 
 if TYPE_CHECKING:
@@ -305,9 +307,22 @@ def friendly_errors(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def print_json(obj: Any) -> None:
-    """JSON to stdout (plain, so pipes get exactly the document)."""
-    sys.stdout.write(json.dumps(obj, indent=2, ensure_ascii=False, default=str) + "\n")
+def json_default(obj: Any) -> Any:
+    """``json.dumps`` ``default`` for ``--json``: a datetime as ``2026-11-28T06:00:00Z``
+    (:func:`claims.timefmt.iso_z`, the one time format of machine output), a date as
+    ``2026-11-28``, anything else as its text (paths, for one)."""
+    if isinstance(obj, dt.datetime):
+        return iso_z(obj)
+    if isinstance(obj, dt.date):
+        return obj.isoformat()
+    return str(obj)
+
+
+def print_json(obj: Any, *, sort_keys: bool = False) -> None:
+    """JSON to stdout (plain, so pipes get exactly the document); times via
+    :func:`json_default`."""
+    text = json.dumps(obj, indent=2, ensure_ascii=False, sort_keys=sort_keys, default=json_default)
+    sys.stdout.write(text + "\n")
 
 
 def open_db(db: str | None, *, create: bool = False) -> Engine:

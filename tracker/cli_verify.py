@@ -7,14 +7,21 @@ registers them with one line in tracker/cli.py: ``cli_verify.register(app)``.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import re
 from typing import Annotated, Any
 
 import typer
 
 from claims.vocabulary import DISCREPANCY_STATES, attribute_label, qualifiers_text, rule_label
-from tracker.cli_common import DbOpt, JsonOpt, echo_wrapped, friendly_errors, open_db, plural
+from tracker.cli_common import (
+    DbOpt,
+    JsonOpt,
+    echo_wrapped,
+    friendly_errors,
+    open_db,
+    plural,
+    print_json,
+)
 from tracker.cli_values import choice, choices_metavar, utc_minute
 
 
@@ -57,7 +64,7 @@ def verify_cmd(
     with Session(open_db(db)) as session:
         report = verify_all(session, now=as_of)
     if json_out:
-        typer.echo(json.dumps(report.to_dict(), indent=2, sort_keys=True))
+        print_json(report.to_dict(), sort_keys=True)
         return
     counts = ", ".join(f"{n} {status}" for status, n in sorted(report.statuses.items()))
     total = sum(report.statuses.values())
@@ -114,7 +121,7 @@ def discrepancies_cmd(
         except ReviewError as exc:
             _fail(str(exc))
     if json_out:
-        typer.echo(json.dumps(rows, indent=2, sort_keys=True, ensure_ascii=False))
+        print_json(rows, sort_keys=True)
         return
     if not rows:
         typer.echo("no discrepancies")
