@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-import shutil
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -89,6 +89,13 @@ def test_a_different_subjects_note_is_marked_note_and_an_unknown_claimant_left_o
     assert _side_text(side) == "    claim #9 s: 1T params — Wire"
 
 
+def _copy_db(src: Path, dst: Path) -> Path:
+    """A copy of a SQLite database that includes what its WAL still holds."""
+    with sqlite3.connect(src) as a, sqlite3.connect(dst) as b:
+        a.backup(b)
+    return dst
+
+
 RFC3339_Z = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
 
 
@@ -144,8 +151,34 @@ def test_discrepancies_json_gives_opened_and_closed_with_z(demo_db):
 
 @pytest.mark.parametrize("now", ["2026-11-29T12:00:00+00:00", "2026-11-29T12:00:00Z"])
 def test_verify_takes_either_offset_and_prints_z(demo_db, tmp_path, now):
-    db = tmp_path / "t.db"
-    shutil.copy(demo_db, db)
+    db = _copy_db(demo_db, tmp_path / "t.db")
     result = runner.invoke(app, ["verify", "--db", str(db), "--now", now, "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["as_of"] == "2026-11-29T12:00:00Z"
+
+
+def test_state_note_selects_the_different_subjects_notes_and_dismissed_leaves_them_out(
+    demo_db, tmp_path
+):
+    """A trial: `--state note` was refused (the list had only open, resolved, dismissed)
+    though the list marks a different-subjects note `[note]`; `--state dismissed` gave it."""
+    db = _copy_db(demo_db, tmp_path / "t.db")
+    dismissed = runner.invoke(
+        app, ["review", "1", "--dismiss", "the lab says 4.0", "--db", str(db)]
+    )
+    assert dismissed.exit_code == 0, dismissed.output
+
+    def listed(*args: str) -> list[str]:
+        result = runner.invoke(app, ["discrepancies", "--db", str(db), *args])
+        assert result.exit_code == 0, result.output
+        return [ln.split(" ", 2)[1] for ln in result.output.splitlines() if ln.startswith("#")]
+
+    assert listed("--state", "note") == ["[note]"]
+    assert listed("--state", "dismissed") == ["[dismissed]"]
+    assert listed() == ["[open]", "[dismissed]", "[note]"]
+    rows = json.loads(
+        runner.invoke(app, ["discrepancies", "--db", str(db), "--state", "note", "--json"]).stdout
+    )
+    assert [(r["id"], r["rule"], r["state"]) for r in rows] == [
+        (3, "different_subject", "dismissed")
+    ]

@@ -12,7 +12,9 @@ from typing import Annotated, Any
 
 import typer
 
-from claims.vocabulary import DISCREPANCY_STATES, attribute_label, qualifiers_text, rule_label
+from claims.compare import DIFFERENT_SUBJECT
+from claims.review import LISTED_STATES, NOTE
+from claims.vocabulary import attribute_label, qualifiers_text, rule_label
 from tracker.cli_common import (
     DbOpt,
     JsonOpt,
@@ -100,9 +102,12 @@ def discrepancies_cmd(
         str | None,
         typer.Option(
             "--state",
-            metavar=choices_metavar(DISCREPANCY_STATES),
-            parser=choice(DISCREPANCY_STATES),
-            help="Only discrepancies in this state (default: all).",
+            metavar=choices_metavar(LISTED_STATES),
+            parser=choice(LISTED_STATES),
+            help=(
+                "Only discrepancies in this state (default: all). A note is about two "
+                "different subjects, never a conflict (--json: state dismissed)."
+            ),
         ),
     ] = None,
 ) -> None:
@@ -128,7 +133,7 @@ def discrepancies_cmd(
         return
     for r in rows:
         # a different-subjects note is stored dismissed but was never a conflict
-        state = "note" if r["rule"] == "different_subject" else r["state"]
+        state = NOTE if r["rule"] == DIFFERENT_SUBJECT else r["state"]
         echo_wrapped(
             f"#{r['id']} [{state}] {r['subject']} {attribute_label(r['attribute'])}: "
             f"{rule_label(r['rule'])}"
