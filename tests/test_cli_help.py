@@ -71,8 +71,32 @@ def test_help_names_arguments_and_value_types_readably(path, usage, row):
         (["check", "--bogus"], "error: no such option: --bogus; see `tracker check --help`"),
         (
             ["serve", "--port", "x"],
-            "error: invalid value for '--port': Input should be a valid integer, unable to "
-            "parse string as an integer; see `tracker serve --help`",
+            "error: invalid value for '--port': 'x' is not a number (expected a whole number "
+            "from 1 to 65535); see `tracker serve --help`",
+        ),
+        (
+            ["serve", "--port", "8.5"],
+            "error: invalid value for '--port': '8.5' is not a number (expected a whole "
+            "number from 1 to 65535); see `tracker serve --help`",
+        ),
+        (
+            ["serve", "--port", "70000"],
+            "error: invalid value for '--port': 70000 is out of range (expected a whole "
+            "number from 1 to 65535); see `tracker serve --help`",
+        ),
+        (
+            ["serve", "--port", "0"],
+            "error: invalid value for '--port': 0 is out of range (expected a whole number "
+            "from 1 to 65535); see `tracker serve --help`",
+        ),
+        (
+            ["schedule", "--workers", "x"],
+            "error: invalid value for '--workers': not a whole number; "
+            "see `tracker schedule --help`",
+        ),
+        (
+            ["schedule", "--settle", "soon"],
+            "error: invalid value for '--settle': not a number; see `tracker schedule --help`",
         ),
         (["nosuch"], "error: no such command 'nosuch'; see `tracker --help`"),
         (["claims", "nosuch"], "error: no such command 'nosuch'; see `tracker claims --help`"),

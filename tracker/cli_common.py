@@ -73,12 +73,20 @@ class _ReadableHelp:
 _UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
 
 
+_TYPE_MESSAGES = {
+    "Input should be a valid integer, unable to parse string as an integer": "not a whole number",
+    "Input should be a valid number, unable to parse string as a number": "not a number",
+}
+
+
 def usage_error_line(exc: Any, command_path: str = "tracker") -> str:
     """A click usage error as one line: ``error: missing argument 'ID'; see `tracker
     review --help```, instead of typer's boxed usage panel; click's suggestion goes in
     parentheses (``error: no such command 'statu' (did you mean 'status'?); see ...``).
     ``command_path`` is used when the error carries no context."""
     message = " ".join(exc.format_message().split()).strip()
+    for said, meant in _TYPE_MESSAGES.items():  # typer's (pydantic's) wording of a bad number
+        message = message.replace(said, meant)
     message, _, hint = message.partition(" Did you mean ")
     message = message.rstrip(".")
     if hint:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Callable, Sequence
 
 import typer
@@ -26,6 +27,25 @@ def choice(
             if found is not None:
                 return found
         raise typer.BadParameter(f"{value!r} is not one of {', '.join(allowed)}")
+
+    return parse
+
+
+def whole_number(low: int, high: int) -> Callable[[str], int]:
+    """A typer ``parser`` for an integer option that must lie in ``low..high``
+    (inclusive): returns the int; anything else (``abc``, ``8.5``, ``70000``) raises
+    :class:`typer.BadParameter`, a usage error (exit 2) saying what is expected:
+    ``'abc' is not a number (expected a whole number from 1 to 65535)``,
+    ``70000 is out of range (...)``."""
+
+    def parse(value: str | int) -> int:
+        text = str(value).strip()
+        expected = f"expected a whole number from {low} to {high}"
+        if not re.fullmatch(r"[+-]?[0-9]+", text):
+            raise typer.BadParameter(f"'{value}' is not a number ({expected})")
+        if not low <= int(text) <= high:
+            raise typer.BadParameter(f"{int(text)} is out of range ({expected})")
+        return int(text)
 
     return parse
 
