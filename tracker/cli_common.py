@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import functools
 import inspect
 import json
@@ -16,7 +15,7 @@ import typer
 from rich.console import Console
 
 from claims.rawdb import RawDB, SchemaMissing
-from claims.timefmt import iso_z
+from tracker.cli_values import json_default
 from tracker.errors import TrackerError
 
 if TYPE_CHECKING:
@@ -313,17 +312,6 @@ def friendly_errors(fn: F) -> F:
             raise
 
     return wrapper  # type: ignore[return-value]
-
-
-def json_default(obj: Any) -> Any:
-    """``json.dumps`` ``default`` for ``--json``: a datetime as ``2026-11-28T06:00:00Z``
-    (:func:`claims.timefmt.iso_z`, the one time format of machine output), a date as
-    ``2026-11-28``, anything else as its text (paths, for one)."""
-    if isinstance(obj, dt.datetime):
-        return iso_z(obj)
-    if isinstance(obj, dt.date):
-        return obj.isoformat()
-    return str(obj)
 
 
 def print_json(obj: Any, *, sort_keys: bool = False) -> None:

@@ -1,10 +1,11 @@
-"""How the CLI reads option values from a fixed list and writes times for people."""
+"""How the CLI reads option values from a fixed list and writes times for people and JSON."""
 
 from __future__ import annotations
 
 import datetime as dt
 import re
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import typer
 
@@ -69,3 +70,14 @@ def utc_minute(moment: dt.datetime | str | None, missing: str = "-") -> str:
         except ValueError:
             return moment
     return timefmt.utc_minute(moment, missing)
+
+
+def json_default(obj: Any) -> Any:
+    """``json.dumps`` ``default`` for ``--json``: a datetime as ``2026-11-28T06:00:00Z``
+    (:func:`claims.timefmt.iso_z`, the one time format of machine output), a date as
+    ``2026-11-28``, anything else as its text (paths, for one)."""
+    if isinstance(obj, dt.datetime):
+        return timefmt.iso_z(obj)
+    if isinstance(obj, dt.date):
+        return obj.isoformat()
+    return str(obj)
