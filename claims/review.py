@@ -17,23 +17,18 @@ from claims.events import add_event, make_event
 from claims.models import Claim, Discrepancy, Observation, Source, Subject, utcnow
 from claims.sourcenames import source_names
 from claims.timefmt import iso_z
+from claims.vocabulary import LISTED_DISCREPANCY_STATES, NOTE_STATE
 
 
 class ReviewError(LookupError):
     """A discrepancy id or subject that does not exist; the message names it."""
 
 
-# What a row is, as people are shown it: the stored states (claims.vocabulary
-# DISCREPANCY_STATES) plus "note", a different-subjects note, which is stored
-# "dismissed" but never was a conflict, so nobody dismissed it.
-NOTE = "note"
-LISTED_STATES: tuple[str, ...] = ("open", "resolved", "dismissed", NOTE)
-
-
 def shown_state(row: Discrepancy) -> str:
-    """One of :data:`LISTED_STATES`: ``note`` for a ``different_subject`` row, else its
-    stored state (``open``, ``resolved``, ``dismissed``)."""
-    return NOTE if row.rule == DIFFERENT_SUBJECT else row.state
+    """How a row is listed, one of :data:`claims.vocabulary.LISTED_DISCREPANCY_STATES`:
+    ``note`` for a ``different_subject`` row, else its stored state (``open``,
+    ``resolved``, ``dismissed``)."""
+    return NOTE_STATE if row.rule == DIFFERENT_SUBJECT else row.state
 
 
 def discrepancy_sides(
@@ -106,11 +101,13 @@ def list_discrepancies(
     session: Session, *, subject: str | None = None, state: str | None = None
 ) -> list[dict[str, Any]]:
     """Discrepancy records, open first and notes last, optionally for one subject slug
-    (rows whose claims include one about it) and/or one of :data:`LISTED_STATES`, as
+    (rows whose claims include one about it) and/or one of :data:`claims.vocabulary.LISTED_DISCREPANCY_STATES`, as
     :func:`shown_state` gives it (``dismissed`` leaves the notes out; ``note`` picks them).
     Raises :class:`ReviewError` for an unknown subject or state."""
-    if state is not None and state not in LISTED_STATES:
-        raise ReviewError(f"unknown state {state}: use one of {', '.join(LISTED_STATES)}")
+    if state is not None and state not in LISTED_DISCREPANCY_STATES:
+        raise ReviewError(
+            f"unknown state {state}: use one of {', '.join(LISTED_DISCREPANCY_STATES)}"
+        )
     query = select(Discrepancy)
     rows = [d for d in session.exec(query).all() if state in (None, shown_state(d))]
     if subject is not None:
@@ -122,7 +119,7 @@ def list_discrepancies(
         rows = [
             d for d in rows if d.subject_id == subj.id or mine & set(json.loads(d.claim_ids_json))
         ]
-    order = {name: rank for rank, name in enumerate(LISTED_STATES)}
+    order = {name: rank for rank, name in enumerate(LISTED_DISCREPANCY_STATES)}
     rows.sort(key=lambda d: (order.get(shown_state(d), len(order)), d.id or 0))
     names = source_names(session.exec(select(Source)).all())
     return [discrepancy_record(session, d, names) for d in rows]

@@ -12,9 +12,13 @@ from typing import Annotated, Any
 
 import typer
 
-from claims.compare import DIFFERENT_SUBJECT
-from claims.review import LISTED_STATES, NOTE
-from claims.vocabulary import attribute_label, qualifiers_text, rule_label
+from claims.vocabulary import (
+    LISTED_DISCREPANCY_STATES,
+    NOTE_STATE,
+    attribute_label,
+    qualifiers_text,
+    rule_label,
+)
 from tracker.cli_common import (
     DbOpt,
     JsonOpt,
@@ -102,8 +106,8 @@ def discrepancies_cmd(
         str | None,
         typer.Option(
             "--state",
-            metavar=choices_metavar(LISTED_STATES),
-            parser=choice(LISTED_STATES),
+            metavar=choices_metavar(LISTED_DISCREPANCY_STATES),
+            parser=choice(LISTED_DISCREPANCY_STATES),
             help=(
                 "Only discrepancies in this state (default: all). A note is about two "
                 "different subjects, never a conflict (--json: state dismissed)."
@@ -114,6 +118,7 @@ def discrepancies_cmd(
     """List discrepancies (open first) with both sides, sources and claimants."""
     from sqlmodel import Session
 
+    from claims.compare import DIFFERENT_SUBJECT
     from claims.review import ReviewError, list_discrepancies
 
     with Session(open_db(db)) as session:
@@ -133,7 +138,7 @@ def discrepancies_cmd(
         return
     for r in rows:
         # a different-subjects note is stored dismissed but was never a conflict
-        state = NOTE if r["rule"] == DIFFERENT_SUBJECT else r["state"]
+        state = NOTE_STATE if r["rule"] == DIFFERENT_SUBJECT else r["state"]
         echo_wrapped(
             f"#{r['id']} [{state}] {r['subject']} {attribute_label(r['attribute'])}: "
             f"{rule_label(r['rule'])}"
