@@ -101,8 +101,9 @@ def list_discrepancies(
     session: Session, *, subject: str | None = None, state: str | None = None
 ) -> list[dict[str, Any]]:
     """Discrepancy records, open first and notes last, optionally for one subject slug
-    (rows whose claims include one about it) and/or one of :data:`claims.vocabulary.LISTED_DISCREPANCY_STATES`, as
-    :func:`shown_state` gives it (``dismissed`` leaves the notes out; ``note`` picks them).
+    (rows whose claims include one about it) and/or one listed state
+    (:data:`claims.vocabulary.LISTED_DISCREPANCY_STATES`, as :func:`shown_state` gives
+    it: ``dismissed`` leaves the notes out; ``note`` picks them).
     Raises :class:`ReviewError` for an unknown subject or state."""
     if state is not None and state not in LISTED_DISCREPANCY_STATES:
         raise ReviewError(
