@@ -5,6 +5,7 @@ Localized text (pt, en) for round trips is :mod:`claims.formatting`.
 
 from __future__ import annotations
 
+import datetime as dt
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
@@ -84,3 +85,54 @@ def format_value(v: Value) -> str:
     if v.kind == "boolean":
         return "yes" if v.value else "no"
     return str(v.value)
+
+
+_MONTHS = (
+    "January February March April May June July August September October November December"
+).split()
+
+
+def _date_words(day: dt.date, precision: str | None) -> str:
+    if precision == "year":
+        return str(day.year)
+    if precision == "month":
+        return f"{_MONTHS[day.month - 1]} {day.year}"
+    return f"{day.day} {_MONTHS[day.month - 1]} {day.year}"
+
+
+def _next_unit(day: dt.date, precision: str | None) -> dt.date:
+    """The first day after the day, month or year that ``day`` starts."""
+    if precision == "year":
+        return dt.date(day.year + 1, 1, 1)
+    if precision == "month":
+        return dt.date(day.year + day.month // 12, day.month % 12 + 1, 1)
+    return day + dt.timedelta(days=1)
+
+
+def date_meaning(v: Value) -> str:
+    """A date value in words, as :func:`claims.compare.date_window` reads it:
+    ``on 2027-03`` -> ``in March 2027``, ``on 2027-03-05`` -> ``on 5 March 2027``,
+    ``before 2027-03-05`` -> ``before 5 March 2027``, ``by 2027-03`` -> ``by the end of
+    March 2027``, and ``after D`` -> not before the next day, month or year (``after
+    2027-02`` -> ``not before March 2027``: "won't ship until March 2027" is stored so,
+    and :mod:`claims.promises` sets it no deadline). Raises
+    :class:`claims.values.ValueError_` for a value that is not a date."""
+    day, precision = v.as_date(), v.precision
+    if v.relation == "after":
+        return f"not before {_date_words(_next_unit(day, precision), precision)}"
+    words = _date_words(day, precision)
+    if v.relation == "before":
+        return f"before {words}"
+    if v.relation == "by":
+        return f"by the end of {words}" if precision in ("month", "year") else f"by {words}"
+    return f"in {words}" if precision in ("month", "year") else f"on {words}"
+
+
+def candidate_value_text(v: Value) -> str:
+    """A candidate's value as ``tracker claims extract`` shows it beside the quoted text:
+    :meth:`Value.display`, except that an ``after`` date leads with its meaning in words,
+    ``not before March 2027 (stored: after 2027-02)``: the stored month before the quoted
+    one read as a contradiction of the quote."""
+    if v.kind == "date" and v.relation == "after":
+        return f"{date_meaning(v)} (stored: {v.display()})"
+    return v.display()

@@ -12,13 +12,23 @@ from typing import Any
 
 from sqlmodel import Session, select
 
+from claims.compare import DIFFERENT_SUBJECT
 from claims.events import add_event, make_event
 from claims.models import Claim, Discrepancy, Observation, Source, Subject, utcnow
 from claims.sourcenames import source_names
+from claims.timefmt import iso_z
+from claims.vocabulary import LISTED_DISCREPANCY_STATES, NOTE_STATE
 
 
 class ReviewError(LookupError):
     """A discrepancy id or subject that does not exist; the message names it."""
+
+
+def shown_state(row: Discrepancy) -> str:
+    """How a row is listed, one of :data:`claims.vocabulary.LISTED_DISCREPANCY_STATES`:
+    ``note`` for a ``different_subject`` row, else its stored state (``open``,
+    ``resolved``, ``dismissed``)."""
+    return NOTE_STATE if row.rule == DIFFERENT_SUBJECT else row.state
 
 
 def discrepancy_sides(
@@ -61,7 +71,7 @@ def discrepancy_sides(
                 "value": o.value.display(),
                 "qualifiers": o.qualifiers,
                 "source_url": o.source_url,
-                "first_seen": o.first_seen.isoformat(),
+                "first_seen": iso_z(o.first_seen),
             }
         )
     return sides
@@ -81,8 +91,8 @@ def discrepancy_record(
         "state": row.state,
         "reason": row.reason,
         "note": row.note,
-        "opened_at": row.opened_at.isoformat() if row.opened_at else None,
-        "closed_at": row.closed_at.isoformat() if row.closed_at else None,
+        "opened_at": iso_z(row.opened_at) or None,
+        "closed_at": iso_z(row.closed_at) or None,
         "sides": discrepancy_sides(session, row, names),
     }
 
@@ -90,13 +100,17 @@ def discrepancy_record(
 def list_discrepancies(
     session: Session, *, subject: str | None = None, state: str | None = None
 ) -> list[dict[str, Any]]:
-    """Discrepancy records, open first, optionally for one subject slug (rows whose claims
-    include one about it) and/or state.
-    Raises :class:`ReviewError` for an unknown subject."""
+    """Discrepancy records, open first and notes last, optionally for one subject slug
+    (rows whose claims include one about it) and/or one listed state
+    (:data:`claims.vocabulary.LISTED_DISCREPANCY_STATES`, as :func:`shown_state` gives
+    it: ``dismissed`` leaves the notes out; ``note`` picks them).
+    Raises :class:`ReviewError` for an unknown subject or state."""
+    if state is not None and state not in LISTED_DISCREPANCY_STATES:
+        raise ReviewError(
+            f"unknown state {state}: use one of {', '.join(LISTED_DISCREPANCY_STATES)}"
+        )
     query = select(Discrepancy)
-    if state is not None:
-        query = query.where(Discrepancy.state == state)
-    rows = list(session.exec(query).all())
+    rows = [d for d in session.exec(query).all() if state in (None, shown_state(d))]
     if subject is not None:
         subj = session.exec(select(Subject).where(Subject.slug == subject)).first()
         if subj is None:
@@ -106,8 +120,8 @@ def list_discrepancies(
         rows = [
             d for d in rows if d.subject_id == subj.id or mine & set(json.loads(d.claim_ids_json))
         ]
-    order = {"open": 0, "resolved": 1, "dismissed": 2}
-    rows.sort(key=lambda d: (order.get(d.state, 3), d.id or 0))
+    order = {name: rank for rank, name in enumerate(LISTED_DISCREPANCY_STATES)}
+    rows.sort(key=lambda d: (order.get(shown_state(d), len(order)), d.id or 0))
     names = source_names(session.exec(select(Source)).all())
     return [discrepancy_record(session, d, names) for d in rows]
 

@@ -17,6 +17,7 @@ from claims.loaders import hub_check_time, hub_watches_of, load_observations
 from claims.models import as_utc
 from claims.promises import deadline_of
 from claims.sourcenames import source_names
+from claims.timefmt import iso_z
 from claims.values import Value
 from claims.vocabulary import qualifiers_text
 
@@ -90,7 +91,7 @@ class WeightsStatus:
 
     def to_dict(self) -> dict[str, Any]:
         def iso(t: dt.datetime | None) -> str | None:
-            return as_utc(t).isoformat().replace("+00:00", "Z") if t else None
+            return iso_z(t) or None
 
         return {
             "subject": self.slug,

@@ -36,6 +36,7 @@ from claims.models import (
     dumps,
     utcnow,
 )
+from claims.timefmt import iso_z
 from claims.vocabulary import attribute_label, qualifiers_text, rule_label
 
 # Verdict statuses that rest on an observation (they settle a claim-vs-claim discrepancy).
@@ -62,7 +63,7 @@ class VerifyReport:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "as_of": self.as_of.isoformat(),
+            "as_of": iso_z(self.as_of),
             "statuses": dict(sorted(self.statuses.items())),
             "changed": self.changed,
             "opened": self.opened,

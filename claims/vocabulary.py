@@ -67,6 +67,11 @@ VERDICT_STATUSES: dict[str, str] = {
 SOURCE_KINDS: tuple[str, ...] = ("vendor", "press", "third_party", "hub", "pricing", "leaderboard")
 
 DISCREPANCY_STATES: tuple[str, ...] = ("open", "resolved", "dismissed")
+# What `tracker discrepancies` lists a row as (and `--state` selects): the stored states
+# plus "note", a different-subjects note, stored "dismissed" though nobody dismissed it
+# (claims.review.shown_state).
+NOTE_STATE = "note"
+LISTED_DISCREPANCY_STATES: tuple[str, ...] = (*DISCREPANCY_STATES, NOTE_STATE)
 
 # Labels for people (site, CLI text, alerts); exports, JSON and data files keep the names.
 # No units: every value displays its own ("$0.45 per 1M tokens", "4 bits").

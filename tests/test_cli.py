@@ -228,7 +228,7 @@ def test_parse_reruns_adapter_on_recording():
     repos = [v["qualifiers"]["repo"] for v in pages[0]["values"]]
     assert "moonshotai/Kimi-K2-Thinking" in repos
     assert not any("K3.1" in r for r in repos)
-    assert pages[0]["fetched_at"] == "2026-11-28T06:00:00+00:00"
+    assert pages[0]["fetched_at"] == "2026-11-28T06:00:00Z"
 
 
 def test_record_then_replay_gives_the_same_observations(tmp_path, monkeypatch):

@@ -71,8 +71,32 @@ def test_help_names_arguments_and_value_types_readably(path, usage, row):
         (["check", "--bogus"], "error: no such option: --bogus; see `tracker check --help`"),
         (
             ["serve", "--port", "x"],
-            "error: invalid value for '--port': Input should be a valid integer, unable to "
-            "parse string as an integer; see `tracker serve --help`",
+            "error: invalid value for '--port': 'x' is not a number (expected a whole number "
+            "from 1 to 65535); see `tracker serve --help`",
+        ),
+        (
+            ["serve", "--port", "8.5"],
+            "error: invalid value for '--port': '8.5' is not a number (expected a whole "
+            "number from 1 to 65535); see `tracker serve --help`",
+        ),
+        (
+            ["serve", "--port", "70000"],
+            "error: invalid value for '--port': 70000 is out of range (expected a whole "
+            "number from 1 to 65535); see `tracker serve --help`",
+        ),
+        (
+            ["serve", "--port", "0"],
+            "error: invalid value for '--port': 0 is out of range (expected a whole number "
+            "from 1 to 65535); see `tracker serve --help`",
+        ),
+        (
+            ["schedule", "--workers", "x"],
+            "error: invalid value for '--workers': not a whole number; "
+            "see `tracker schedule --help`",
+        ),
+        (
+            ["schedule", "--settle", "soon"],
+            "error: invalid value for '--settle': not a number; see `tracker schedule --help`",
         ),
         (["nosuch"], "error: no such command 'nosuch'; see `tracker --help`"),
         (["claims", "nosuch"], "error: no such command 'nosuch'; see `tracker claims --help`"),
@@ -142,7 +166,12 @@ def test_unknown_command_suggests_the_command_meant(args, line):
     ("path", "option", "words"),
     [
         (["verify"], "--now", "<date-time>  Verify as if it were this time: ISO 8601, UTC"),
-        (["discrepancies"], "--state", "<open|resolved|dismissed>  Only discrepancies in this"),
+        (
+            ["discrepancies"],
+            "--state",
+            "<open|resolved|dismissed|note>  Only discrepancies in this state (default: all). "
+            "A note is about two different subjects",
+        ),
         (["schedule"], "--jobs", "<module:function>  What each run does, for developers"),
         (["schedule"], "--heartbeat", "<number>  How often, in seconds, this scheduler records"),
         (["schedule"], "--lock-ttl", "<number>  Seconds without that record after which"),
@@ -160,7 +189,7 @@ def test_option_help_says_what_values_mean(path, option, words):
         (
             ["discrepancies", "--state", "opn"],
             "error: invalid value for '--state': 'opn' is not one of open, resolved, "
-            "dismissed; see `tracker discrepancies --help`",
+            "dismissed, note; see `tracker discrepancies --help`",
         ),
         (
             ["claims", "extract", "x.txt", "--lang", "fr"],
@@ -183,7 +212,7 @@ def test_a_value_outside_an_options_list_is_a_usage_error_naming_the_list(args, 
 @pytest.mark.parametrize(
     ("path", "option", "metavar"),
     [
-        (["discrepancies"], "--state", "<open|resolved|dismissed>"),
+        (["discrepancies"], "--state", "<open|resolved|dismissed|note>"),
         (["claims", "extract"], "--lang", "<auto|pt|pt-BR|pt-PT|en>"),
         (["claims", "import"], "--kind", "<vendor|press|third_party|hub|pricing|leaderboard>"),
     ],

@@ -1,17 +1,20 @@
 """Times in the CLI's human text read one way, `2026-11-28 06:00 UTC` (to the minute);
-`--json` keeps ISO 8601."""
+every `--json` time reads one way too, `2026-11-28T06:00:00Z` (RFC 3339, UTC, seconds)."""
 
 from __future__ import annotations
 
 import datetime as dt
 import json
 import re
+import sqlite3
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
+from claims.timefmt import iso_z
 from tracker.cli import app
+from tracker.cli_common import print_json
 from tracker.cli_values import utc_minute
 from tracker.cli_verify import _side_text
 
@@ -84,3 +87,98 @@ def test_a_different_subjects_note_is_marked_note_and_an_unknown_claimant_left_o
         "qualifiers": {}, "claimant": None, "source_name": "Wire",
     }  # fmt: skip
     assert _side_text(side) == "    claim #9 s: 1T params — Wire"
+
+
+def _copy_db(src: Path, dst: Path) -> Path:
+    """A copy of a SQLite database that includes what its WAL still holds."""
+    with sqlite3.connect(src) as a, sqlite3.connect(dst) as b:
+        a.backup(b)
+    return dst
+
+
+RFC3339_Z = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
+
+
+def _times(node: object) -> list[str]:
+    """Every string in a JSON document that looks like a date-time."""
+    if isinstance(node, dict):
+        return [t for v in node.values() for t in _times(v)]
+    if isinstance(node, list):
+        return [t for v in node for t in _times(v)]
+    return [node] if isinstance(node, str) and ISO.match(node) else []
+
+
+@pytest.mark.parametrize(
+    ("moment", "text"),
+    [
+        (dt.datetime(2026, 11, 28, 6, 0, 45, 123456, tzinfo=dt.UTC), "2026-11-28T06:00:45Z"),
+        (dt.datetime(2026, 11, 28, 8, 30, tzinfo=dt.timezone(dt.timedelta(hours=2))),
+         "2026-11-28T06:30:00Z"),
+        (dt.datetime(2026, 11, 28, 6, 0), "2026-11-28T06:00:00Z"),  # naive: UTC, as stored
+        (None, ""),
+    ],
+)  # fmt: skip
+def test_iso_z_is_rfc3339_utc_to_the_second(moment, text):
+    assert iso_z(moment) == text
+
+
+def test_print_json_writes_a_datetime_with_z(capsys):
+    print_json({"at": dt.datetime(2026, 11, 28, 6, 0, tzinfo=dt.UTC), "day": dt.date(2026, 11, 28)})
+    assert json.loads(capsys.readouterr().out) == {
+        "at": "2026-11-28T06:00:00Z",
+        "day": "2026-11-28",
+    }
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["status", "kimi-k2-thinking"], ["discrepancies"], ["watches"], ["status", "kimi-k3.1-pro"]],
+)
+def test_every_json_time_ends_in_z(demo_db, args):
+    """A trial: `--json` outputs mixed `+00:00`, `Z` and naive times (`discrepancies`)."""
+    result = runner.invoke(app, [*args, "--db", str(demo_db), "--json"])
+    assert result.exit_code == 0, result.output
+    times = _times(json.loads(result.stdout))
+    assert times and [t for t in times if not RFC3339_Z.fullmatch(t)] == []
+
+
+def test_discrepancies_json_gives_opened_and_closed_with_z(demo_db):
+    """Before: naive `2026-11-28T06:00:00` (no offset at all)."""
+    rows = json.loads(runner.invoke(app, ["discrepancies", "--db", str(demo_db), "--json"]).stdout)
+    assert {r["opened_at"] for r in rows} == {"2026-11-28T06:00:00Z"}
+    assert {r["closed_at"] for r in rows} == {None, "2026-11-28T06:00:00Z"}
+
+
+@pytest.mark.parametrize("now", ["2026-11-29T12:00:00+00:00", "2026-11-29T12:00:00Z"])
+def test_verify_takes_either_offset_and_prints_z(demo_db, tmp_path, now):
+    db = _copy_db(demo_db, tmp_path / "t.db")
+    result = runner.invoke(app, ["verify", "--db", str(db), "--now", now, "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["as_of"] == "2026-11-29T12:00:00Z"
+
+
+def test_state_note_selects_the_different_subjects_notes_and_dismissed_leaves_them_out(
+    demo_db, tmp_path
+):
+    """A trial: `--state note` was refused (the list had only open, resolved, dismissed)
+    though the list marks a different-subjects note `[note]`; `--state dismissed` gave it."""
+    db = _copy_db(demo_db, tmp_path / "t.db")
+    dismissed = runner.invoke(
+        app, ["review", "1", "--dismiss", "the lab says 4.0", "--db", str(db)]
+    )
+    assert dismissed.exit_code == 0, dismissed.output
+
+    def listed(*args: str) -> list[str]:
+        result = runner.invoke(app, ["discrepancies", "--db", str(db), *args])
+        assert result.exit_code == 0, result.output
+        return [ln.split(" ", 2)[1] for ln in result.output.splitlines() if ln.startswith("#")]
+
+    assert listed("--state", "note") == ["[note]"]
+    assert listed("--state", "dismissed") == ["[dismissed]"]
+    assert listed() == ["[open]", "[dismissed]", "[note]"]
+    rows = json.loads(
+        runner.invoke(app, ["discrepancies", "--db", str(db), "--state", "note", "--json"]).stdout
+    )
+    assert [(r["id"], r["rule"], r["state"]) for r in rows] == [
+        (3, "different_subject", "dismissed")
+    ]

@@ -363,7 +363,7 @@ def test_report_names_each_failing_subscription_and_counts_waiting(engine):
         "alerts: 0 planned, 0 delivered, 0 failed, 0 given up; "
         "3 waiting to retry (next at 2026-11-29 16:01 UTC)"
     )
-    assert second.to_dict()["next_retry_at"] == "2026-11-29T16:01:00+00:00"
+    assert second.to_dict()["next_retry_at"] == "2026-11-29T16:01:00Z"
 
 
 def test_an_alert_that_cannot_fit_its_channel_is_given_up_and_the_run_goes_on(engine):

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.table import Table
 
+from claims.display import candidate_value_text
 from claims.vocabulary import SOURCE_KINDS
 from tracker.cli_common import (
     DbOpt,
@@ -201,7 +202,7 @@ def extract_cmd(
             c.subject or "—",
             c.attribute,
             quals,
-            c.value.display(),
+            candidate_value_text(c.value),
             c.claimant or "",
             c.text,
             str(c.start),

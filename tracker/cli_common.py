@@ -15,6 +15,7 @@ import typer
 from rich.console import Console
 
 from claims.rawdb import RawDB, SchemaMissing
+from tracker.cli_values import json_default
 from tracker.errors import TrackerError
 
 if TYPE_CHECKING:
@@ -71,12 +72,20 @@ class _ReadableHelp:
 _UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
 
 
+_TYPE_MESSAGES = {
+    "Input should be a valid integer, unable to parse string as an integer": "not a whole number",
+    "Input should be a valid number, unable to parse string as a number": "not a number",
+}
+
+
 def usage_error_line(exc: Any, command_path: str = "tracker") -> str:
     """A click usage error as one line: ``error: missing argument 'ID'; see `tracker
     review --help```, instead of typer's boxed usage panel; click's suggestion goes in
     parentheses (``error: no such command 'statu' (did you mean 'status'?); see ...``).
     ``command_path`` is used when the error carries no context."""
     message = " ".join(exc.format_message().split()).strip()
+    for said, meant in _TYPE_MESSAGES.items():  # typer's (pydantic's) wording of a bad number
+        message = message.replace(said, meant)
     message, _, hint = message.partition(" Did you mean ")
     message = message.rstrip(".")
     if hint:
@@ -310,9 +319,11 @@ def friendly_errors(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def print_json(obj: Any) -> None:
-    """JSON to stdout (plain, so pipes get exactly the document)."""
-    sys.stdout.write(json.dumps(obj, indent=2, ensure_ascii=False, default=str) + "\n")
+def print_json(obj: Any, *, sort_keys: bool = False) -> None:
+    """JSON to stdout (plain, so pipes get exactly the document); times via
+    :func:`json_default`."""
+    text = json.dumps(obj, indent=2, ensure_ascii=False, sort_keys=sort_keys, default=json_default)
+    sys.stdout.write(text + "\n")
 
 
 def open_db(db: str | None, *, create: bool = False) -> Engine:

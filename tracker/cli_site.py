@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 
 from tracker.cli_common import DbOpt, JsonOpt, TrackerTyper, open_db, print_json
+from tracker.cli_values import whole_number
 from tracker.errors import TrackerError
 
 alerts_app = TrackerTyper(help="Push alerts through Apprise.", no_args_is_help=True)
@@ -58,7 +59,15 @@ def make_server(directory: Path, port: int = 8000) -> ThreadingHTTPServer:
 
 def serve(
     dir: Annotated[Path, typer.Option("--dir", help="Built site folder.")] = Path("site"),  # noqa: A002
-    port: Annotated[int, typer.Option("--port", help="Port on 127.0.0.1.")] = 8000,
+    port: Annotated[
+        int,
+        typer.Option(
+            "--port",
+            metavar="<1-65535>",
+            parser=whole_number(1, 65535),
+            help="Port on 127.0.0.1, a whole number from 1 to 65535.",
+        ),
+    ] = 8000,
 ) -> None:
     """Preview the built site on http://127.0.0.1:PORT/ (Ctrl-C stops)."""
     try:

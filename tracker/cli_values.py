@@ -1,9 +1,11 @@
-"""How the CLI reads option values from a fixed list and writes times for people."""
+"""How the CLI reads option values from a fixed list and writes times for people and JSON."""
 
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import typer
 
@@ -30,6 +32,25 @@ def choice(
     return parse
 
 
+def whole_number(low: int, high: int) -> Callable[[str], int]:
+    """A typer ``parser`` for an integer option that must lie in ``low..high``
+    (inclusive): returns the int; anything else (``abc``, ``8.5``, ``70000``) raises
+    :class:`typer.BadParameter`, a usage error (exit 2) saying what is expected:
+    ``'abc' is not a number (expected a whole number from 1 to 65535)``,
+    ``70000 is out of range (...)``."""
+
+    def parse(value: str | int) -> int:
+        text = str(value).strip()
+        expected = f"expected a whole number from {low} to {high}"
+        if not re.fullmatch(r"[+-]?[0-9]+", text):
+            raise typer.BadParameter(f"'{value}' is not a number ({expected})")
+        if not low <= int(text) <= high:
+            raise typer.BadParameter(f"{int(text)} is out of range ({expected})")
+        return int(text)
+
+    return parse
+
+
 def choices_metavar(allowed: Sequence[str]) -> str:
     """``<open|resolved|dismissed>``: an option's allowed values as ``--help`` shows them."""
     return f"<{'|'.join(allowed)}>"
@@ -49,3 +70,14 @@ def utc_minute(moment: dt.datetime | str | None, missing: str = "-") -> str:
         except ValueError:
             return moment
     return timefmt.utc_minute(moment, missing)
+
+
+def json_default(obj: Any) -> Any:
+    """``json.dumps`` ``default`` for ``--json``: a datetime as ``2026-11-28T06:00:00Z``
+    (:func:`claims.timefmt.iso_z`, the one time format of machine output), a date as
+    ``2026-11-28``, anything else as its text (paths, for one)."""
+    if isinstance(obj, dt.datetime):
+        return timefmt.iso_z(obj)
+    if isinstance(obj, dt.date):
+        return obj.isoformat()
+    return str(obj)

@@ -7,14 +7,27 @@ registers them with one line in tracker/cli.py: ``cli_verify.register(app)``.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import re
 from typing import Annotated, Any
 
 import typer
 
-from claims.vocabulary import DISCREPANCY_STATES, attribute_label, qualifiers_text, rule_label
-from tracker.cli_common import DbOpt, JsonOpt, echo_wrapped, friendly_errors, open_db, plural
+from claims.vocabulary import (
+    LISTED_DISCREPANCY_STATES,
+    NOTE_STATE,
+    attribute_label,
+    qualifiers_text,
+    rule_label,
+)
+from tracker.cli_common import (
+    DbOpt,
+    JsonOpt,
+    echo_wrapped,
+    friendly_errors,
+    open_db,
+    plural,
+    print_json,
+)
 from tracker.cli_values import choice, choices_metavar, utc_minute
 
 
@@ -57,7 +70,7 @@ def verify_cmd(
     with Session(open_db(db)) as session:
         report = verify_all(session, now=as_of)
     if json_out:
-        typer.echo(json.dumps(report.to_dict(), indent=2, sort_keys=True))
+        print_json(report.to_dict(), sort_keys=True)
         return
     counts = ", ".join(f"{n} {status}" for status, n in sorted(report.statuses.items()))
     total = sum(report.statuses.values())
@@ -93,15 +106,19 @@ def discrepancies_cmd(
         str | None,
         typer.Option(
             "--state",
-            metavar=choices_metavar(DISCREPANCY_STATES),
-            parser=choice(DISCREPANCY_STATES),
-            help="Only discrepancies in this state (default: all).",
+            metavar=choices_metavar(LISTED_DISCREPANCY_STATES),
+            parser=choice(LISTED_DISCREPANCY_STATES),
+            help=(
+                "Only discrepancies in this state (default: all). A note is about two "
+                "different subjects, never a conflict (--json: state dismissed)."
+            ),
         ),
     ] = None,
 ) -> None:
     """List discrepancies (open first) with both sides, sources and claimants."""
     from sqlmodel import Session
 
+    from claims.compare import DIFFERENT_SUBJECT
     from claims.review import ReviewError, list_discrepancies
 
     with Session(open_db(db)) as session:
@@ -114,14 +131,14 @@ def discrepancies_cmd(
         except ReviewError as exc:
             _fail(str(exc))
     if json_out:
-        typer.echo(json.dumps(rows, indent=2, sort_keys=True, ensure_ascii=False))
+        print_json(rows, sort_keys=True)
         return
     if not rows:
         typer.echo("no discrepancies")
         return
     for r in rows:
         # a different-subjects note is stored dismissed but was never a conflict
-        state = "note" if r["rule"] == "different_subject" else r["state"]
+        state = NOTE_STATE if r["rule"] == DIFFERENT_SUBJECT else r["state"]
         echo_wrapped(
             f"#{r['id']} [{state}] {r['subject']} {attribute_label(r['attribute'])}: "
             f"{rule_label(r['rule'])}"

@@ -13,6 +13,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from claims.rawdb import RawDB
+from claims.timefmt import iso_z
 from tracker.cli_common import (
     DataOpt,
     DbOpt,
@@ -291,7 +292,7 @@ def parse(
         out.append(
             {
                 "url": page.url,
-                "fetched_at": page.fetched_at.isoformat() if page.fetched_at else None,
+                "fetched_at": iso_z(page.fetched_at) or None,
                 "next_url": page.result.next_url,
                 "warnings": list(page.result.warnings),
                 "values": [

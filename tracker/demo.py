@@ -15,6 +15,7 @@ from sqlmodel import Session, func, select
 from claims import models
 from claims.curated_store import LoadReport
 from claims.status import WeightsStatus, weights_status
+from claims.timefmt import iso_z
 from tracker.cycle import CycleSummary, run_check
 from tracker.fetch import make_client
 from tracker.har import HarReplayTransport
@@ -47,7 +48,7 @@ class DemoReport:
         return {
             "loaded": self.loaded.__dict__,
             "cycle": {k: v for k, v in self.cycle.to_dict().items() if k != "results"},
-            "as_of": self.as_of.isoformat().replace("+00:00", "Z") if self.as_of else None,
+            "as_of": iso_z(self.as_of) or None,
             "verdicts": dict(self.verdicts),
             "events": dict(sorted(self.events.items())),
             "open_discrepancies": self.open_discrepancies,

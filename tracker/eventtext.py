@@ -1,25 +1,18 @@
 """Event rows to human text: what changed, from what to what (site, feeds, alerts).
 
-Also the UTC helpers every output uses (SQLite hands datetimes back naive, and the
-application only ever writes UTC, so naive means UTC) and a watch's health in words.
+Also re-exports the UTC helpers every output uses (``as_utc``; ``iso_z`` from
+:mod:`claims.timefmt`) and a watch's health in words.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 from typing import Any
 
 from claims.models import Event, as_utc  # noqa: F401  (re-exported for the site)
+from claims.timefmt import iso_z  # noqa: F401  (re-exported for the site)
 from claims.values import Value, ValueError_
 from claims.vocabulary import attribute_label
-
-
-def iso_z(moment: dt.datetime | None) -> str:
-    """RFC 3339 text with a ``Z`` offset, seconds precision (``2026-11-29T14:05:00Z``)."""
-    if moment is None:
-        return ""
-    return as_utc(moment).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def show_value(raw: Any) -> str:

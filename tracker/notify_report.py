@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from sqlmodel import Session, func, select
 
 from claims.models import Delivery
-from claims.timefmt import utc_minute
+from claims.timefmt import iso_z, utc_minute
 from tracker.eventtext import as_utc
 
 _SIZE_TAG = re.compile(r"(^|; )\d+ chars: ")
@@ -53,7 +53,7 @@ class SubscriptionFailures:
         return "; ".join(parts)
 
     def to_dict(self) -> dict[str, object]:
-        """JSON-ready fields (times as ISO 8601 UTC)."""
+        """JSON-ready fields (times as ``2026-11-29T16:01:00Z``, :func:`claims.timefmt.iso_z`)."""
         return {
             "subscription": self.subscription,
             "failed": self.failed,
@@ -145,4 +145,4 @@ def _stamp(t: dt.datetime) -> str:
 
 
 def _iso(t: dt.datetime | None) -> str | None:
-    return as_utc(t).isoformat() if t else None
+    return iso_z(t) or None

@@ -10,6 +10,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from claims.models import ScheduleState, Watch, utcnow
+from claims.timefmt import iso_z
 from claims.vocabulary import RETIRED_STATE
 from tracker.errors import ConfigError
 from tracker.locks import Lease, holder_exited, on_this_machine
@@ -18,12 +19,8 @@ from tracker.triggers import describe_schedule, latest_check, next_due
 
 
 def iso(moment: dt.datetime | None) -> str | None:
-    """``2026-03-02T12:00:00Z`` (UTC, seconds), or None."""
-    if moment is None:
-        return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=dt.UTC)
-    return moment.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    """``2026-03-02T12:00:00Z`` (:func:`claims.timefmt.iso_z`), or None."""
+    return iso_z(moment) or None
 
 
 def _latest(*moments: dt.datetime | None) -> dt.datetime | None:
