@@ -137,7 +137,12 @@ def test_end_of_a_named_month_is_a_deadline(text, locale, iso, relation):
         # A dotted model name between the negation and the date (a trial read this as a
         # promise, `by 2027-03`: the word pattern stopped at "K3.1").
         ("will not release the Nova K3.1 Pro weights until March 2027", "en", "2027-02", "after"),
-        ("os pesos do Nova K3.1 Pro não sairão antes de março de 2027", "pt-BR", "2027-02", "after"),
+        (
+            "os pesos do Nova K3.1 Pro não sairão antes de março de 2027",
+            "pt-BR",
+            "2027-02",
+            "after",
+        ),
         ("will not be released by the end of December", "en", "2026-12-31", "after"),
         ("os pesos não sairão depois de janeiro de 2027", "pt-BR", "2027-01", "by"),
         # A negation that governs something else leaves the date alone.
@@ -155,5 +160,7 @@ def test_negation_without_a_complement_denies_the_date():
     # "Not in March" and pt "não ... até" (not by, or not until?) state no date.
     assert parse_date("will not be released in March 2027", "en", SEED_DAY).denied
     assert parse_date("não serão liberados até março de 2027", "pt-BR", SEED_DAY).denied
-    assert parse_date("não vai liberar os pesos do Nova K3.1 Pro até março de 2027", "pt-BR", SEED_DAY).denied
+    assert parse_date(
+        "não vai liberar os pesos do Nova K3.1 Pro até março de 2027", "pt-BR", SEED_DAY
+    ).denied
     assert not parse_date("serão liberados até março de 2027", "pt-BR", SEED_DAY).denied
