@@ -57,15 +57,6 @@ def current_observations(
     ``sha256``. The source URL is the observation's own, else its snapshot's (as the
     evidence under a verdict shows it). Raises ValueError for a stored value or
     qualifiers that are not valid JSON (as reading them anywhere else would)."""
-    # Subject id -> attribute -> the distinct qualifier sets its claims state.
-    claimed: dict[int, dict[str, list[dict[str, Any]]]] = defaultdict(dict)
-    seen: set[tuple[int, str, str]] = set()
-    for sid, rows in claims_of.items():
-        for cv in rows:
-            key = (sid, cv.attribute, json.dumps(cv.qualifiers_dict, sort_keys=True))
-            if key not in seen:
-                seen.add(key)
-                claimed[sid].setdefault(cv.attribute, []).append(cv.qualifiers_dict)
     out: dict[int, list[ObservationView]] = defaultdict(list)
     for o in observations:
         if not o.current:
@@ -86,9 +77,19 @@ def current_observations(
                 watch=watch_names.get(o.watch_id) if o.watch_id else None,
                 source_url=o.source_url or (snap.url if snap else None),
                 sha256=snap.sha256 if snap else None,
-                claimed_by=_claimed_by(o.attribute, quals, claimed.get(o.subject_id, {})),
+                claimed_by=None,
             )
         )
-    for views in out.values():
-        views.sort(key=_sort_key)
+    # Only subjects with observations need their claims indexed (most have none).
+    for sid, views in out.items():
+        claimed: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for cv in claims_of.get(sid, ()):
+            claimed[cv.attribute].append(cv.qualifiers_dict)
+        views[:] = sorted(
+            (
+                v._replace(claimed_by=_claimed_by(v.attribute, v.qualifiers_dict, claimed))
+                for v in views
+            ),
+            key=_sort_key,
+        )
     return out
