@@ -185,3 +185,25 @@ def test_different_subject_note_names_both_subjects(built):
         f"Kimi K3.1 Pro (Moonshot AI), in Artigo A (Jornal A); claim #{gone_id} no longer "
         "stored (corrected or removed in its data file)."
     )
+
+
+def test_note_whose_other_side_is_gone_keeps_its_stored_reason(built):
+    """With the other subject's claim gone, only the stored reason still names it."""
+    engine, out, _ = built
+    with Session(engine) as s:
+        gone = s.exec(select(Claim).where(Claim.raw_text == "US$ 0,45")).one()
+        gone_id = gone.id
+        verdict = s.exec(select(Verdict).where(Verdict.claim_id == gone_id)).one()
+        s.delete(verdict)
+        s.flush()
+        s.delete(gone)
+        s.commit()
+    build_site(engine, out, now=NOW, base_url="https://dash.example.org/")
+    html = (out / "discrepancies.html").read_text()
+    note = _text(html[html.index('<li id="d4">') :].split("</li>")[0])
+    assert note == (
+        "Kimi K2 Thinking — Input price: $0.60 per 1M tokens for Kimi K2 Thinking "
+        f"(Moonshot AI), in Artigo A (Jornal A); claim #{gone_id} no longer stored "
+        "(corrected or removed in its data file). Recorded reason: not a conflict: "
+        "different subjects (kimi-k2-thinking vs kimi-k3.1-pro)."
+    )
