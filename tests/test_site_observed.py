@@ -13,6 +13,7 @@ from sqlmodel import Session, select
 from claims.models import Claim, Observation, Verdict, Watch, dumps
 from claims.values import boolean_value, quantity
 from tracker.website import build_site
+from tracker.website.views import ObservationView, ObservedFrom, observed_rows
 
 
 def _text(html: str) -> str:
@@ -207,3 +208,22 @@ def test_note_whose_other_side_is_gone_keeps_its_stored_reason(built):
         "(corrected or removed in its data file). Recorded reason: not a conflict: "
         "different subjects (kimi-k2-thinking vs kimi-k3.1-pro)."
     )
+
+
+def test_two_watches_reading_one_value_make_one_row():
+    """The Hub org listing and the repo's own API both report the weights: one row,
+    seen from the earlier first to the later last time, with both sources."""
+    def view(oid, watch, first, last):  # type: ignore[no-untyped-def]
+        return ObservationView(
+            oid, "weights_available", "repo: a/b", {"repo": "a/b"}, "yes", {}, first, last,
+            watch, f"https://hub.example/{watch}", f"{oid}" * 64, "weights_release_date",
+        )  # fmt: skip
+
+    rows = observed_rows([view(1, "hf-model", t(3), t(20)), view(2, "hf-org", t(1), t(18))])
+    assert [(r.value, r.first_seen, r.last_seen, r.claimed_by) for r in rows] == [
+        ("yes", t(1), t(20), "weights_release_date")
+    ]
+    assert rows[0].sources == [
+        ObservedFrom("hf-model", "https://hub.example/hf-model", "1" * 64),
+        ObservedFrom("hf-org", "https://hub.example/hf-org", "2" * 64),
+    ]
