@@ -213,6 +213,7 @@ def test_note_whose_other_side_is_gone_keeps_its_stored_reason(built):
 def test_two_watches_reading_one_value_make_one_row():
     """The Hub org listing and the repo's own API both report the weights: one row,
     seen from the earlier first to the later last time, with both sources."""
+
     def view(oid, watch, first, last):  # type: ignore[no-untyped-def]
         return ObservationView(
             oid, "weights_available", "repo: a/b", {"repo": "a/b"}, "yes", {}, first, last,
