@@ -114,7 +114,8 @@ def test_discrepancies_page_both_sides(built):
     notes = html[html.index('<h2 id="notes">Notes, not conflicts</h2>') : html.index("</main>")]
     assert '<section id="d4"' not in html
     assert re.sub(r"<[^>]+>", "", notes[notes.index('<li id="d4">') :].split("</li>")[0]) == (
-        "Input price: $0.45 per 1M tokens for Kimi K3.1 Pro (Moonshot AI) and $0.60 per 1M "
+        "Kimi K2 Thinking and Kimi K3.1 Pro — Input price: $0.45 per 1M tokens for Kimi K3.1 "
+        "Pro (Moonshot AI) and $0.60 per 1M "
         "tokens for Kimi K2 Thinking (Moonshot AI), both in Artigo A (Jornal A)."
     )
     section = html[html.index('<section id="d1"') : html.index("</section>")]

@@ -35,6 +35,7 @@ from claims.values import Value
 from claims.vocabulary import qualifiers_text
 from tracker.eventtext import as_utc, describe_change
 from tracker.website.charts import build_charts
+from tracker.website.observed import current_observations
 from tracker.website.views import (
     ClaimView,
     DiscrepancyView,
@@ -44,6 +45,7 @@ from tracker.website.views import (
     SourceClaim,
     SourceInfo,
     SourceView,
+    SubjectRef,
     SubjectView,
     VerdictView,
     WatchView,
@@ -151,6 +153,8 @@ def collect(engine: Engine) -> SiteContext:
         events = session.exec(
             select(Event).order_by(Event.created_at.desc(), Event.id.desc())  # type: ignore[attr-defined]
         ).all()
+        watch_rows = session.exec(select(Watch).order_by(Watch.name)).all()
+        watch_names = {w.id: w.name for w in watch_rows}
         watches = [
             WatchView(
                 name=w.name,
@@ -164,7 +168,7 @@ def collect(engine: Engine) -> SiteContext:
                 last_error=w.last_error,
                 last_error_kind=w.last_error_kind,
             )
-            for w in session.exec(select(Watch).order_by(Watch.name)).all()
+            for w in watch_rows
         ]
         weights = weights_statuses(session, subjects)
 
@@ -275,6 +279,10 @@ def collect(engine: Engine) -> SiteContext:
         cids = _ids(d.claim_ids_json)
         oids = _ids(d.observation_ids_json)
         subj = by_id[d.subject_id]
+        sides = [claim_views[i] for i in cids if i in claim_views]
+        refs = {subj.slug: SubjectRef(subj.slug, subj.name)}
+        for cv in sides:
+            refs.setdefault(cv.subject_slug, SubjectRef(cv.subject_slug, cv.subject_name))
         disc_views.append(
             DiscrepancyView(
                 id=d.id,  # type: ignore[arg-type]
@@ -288,10 +296,11 @@ def collect(engine: Engine) -> SiteContext:
                 note=d.note,
                 opened_at=as_utc(d.opened_at),
                 closed_at=as_utc(d.closed_at) if d.closed_at else None,
-                claims=[claim_views[i] for i in cids if i in claim_views],
+                claims=sides,
                 observations=[e for e in (evidence(i) for i in oids) if e is not None],
                 claim_ids=cids,
                 observation_ids=oids,
+                subjects=list(refs.values()),
             )
         )
 
@@ -313,6 +322,7 @@ def collect(engine: Engine) -> SiteContext:
     for o in observations:
         obs_of[o.subject_id].append(o)
 
+    current_of = current_observations(observations, claims_of, watch_names, snapshots)
     subject_views = []
     for s in subjects:
         sid: int = s.id  # type: ignore[assignment]
@@ -335,6 +345,7 @@ def collect(engine: Engine) -> SiteContext:
                 events=[ev for ev in s_events if ev.audience == "subscriber"],
                 discrepancies=s_discs,
                 charts=build_charts(obs_of[sid]),
+                observations=current_of.get(sid, []),
             )
         )
 

@@ -12,7 +12,13 @@ import json
 from typing import Any
 
 from tracker.eventtext import iso_z
-from tracker.website.views import ClaimView, DiscrepancyView, SiteContext, SubjectView
+from tracker.website.views import (
+    ClaimView,
+    DiscrepancyView,
+    ObservationView,
+    SiteContext,
+    SubjectView,
+)
 
 SCHEMA_VERSION = 1
 CSV_COLUMNS = (
@@ -141,6 +147,23 @@ def discrepancy_record(dv: DiscrepancyView) -> dict[str, Any]:
     }
 
 
+def observation_record(ov: ObservationView) -> dict[str, Any]:
+    """One current observation as in a subject's ``observations`` (docs/site-api.md)."""
+    return {
+        "id": ov.id,
+        "attribute": ov.attribute,
+        "qualifiers": ov.qualifiers_dict,
+        "value": ov.value_dict,
+        "display": ov.value,
+        "first_seen": iso_z(ov.first_seen),
+        "last_seen": iso_z(ov.last_seen),
+        "watch": ov.watch,
+        "source_url": ov.source_url,
+        "sha256": ov.sha256,
+        "claimed": ov.claimed_by is not None,
+    }
+
+
 def claim_records(subjects: list[SubjectView]) -> dict[int, str]:
     """Claim id -> :func:`claim_record` as JSON text, in claim id order (each claim is
     encoded once for ``api/claims.json`` and its subject's export)."""
@@ -154,13 +177,14 @@ def _by_id(cv: ClaimView) -> int:
 
 def subject_export(sv: SubjectView, records: dict[int, str]) -> str:
     """``api/subjects/<slug>.json``: the summary plus aliases, variants, claims,
-    discrepancies and events. ``records`` is :func:`claim_records`."""
+    discrepancies, current observations and events. ``records`` is :func:`claim_records`."""
     record = subject_summary(sv)
     record["schema"] = SCHEMA_VERSION
     record["aliases"] = sv.aliases
     record["variants"] = sv.variants
     claims = ",".join(records[cv.id] for _, rows in sv.groups for cv in rows)
     record["discrepancies"] = [discrepancy_record(dv) for dv in sv.discrepancies]
+    record["observations"] = [observation_record(ov) for ov in sv.observations]
     record["events"] = [
         {
             "kind": ev.kind,

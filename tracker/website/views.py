@@ -91,6 +91,90 @@ class ClaimView(NamedTuple):
     verdict: VerdictView | None
 
 
+class ObservationView(NamedTuple):
+    """One current observation of a subject as its page and JSON export show it.
+
+    ``qualifiers`` and ``value`` are display text (:func:`claims.vocabulary.qualifiers_text`,
+    ``Value.display``), the ``*_dict`` fields the stored JSON decoded; times are UTC;
+    ``watch`` is the watch's name (None when the watch is no longer stored);
+    ``claimed_by`` the attribute of a claim of the subject that states it (compatible
+    qualifiers, :func:`claims.compare.qualifiers_compatible`), None when no claim does."""
+
+    id: int
+    attribute: str
+    qualifiers: str
+    qualifiers_dict: dict[str, Any]
+    value: str
+    value_dict: dict[str, Any]
+    first_seen: dt.datetime
+    last_seen: dt.datetime
+    watch: str | None
+    source_url: str | None
+    sha256: str | None
+    claimed_by: str | None
+
+
+class ObservedFrom(NamedTuple):
+    """Where one observation of an :class:`ObservedRow` came from."""
+
+    watch: str | None
+    source_url: str | None
+    sha256: str | None
+
+
+class ObservedRow(NamedTuple):
+    """One row of a subject page's "Observed" table: the observations of one attribute,
+    qualifiers and value (several watches may read the same), first seen the earliest,
+    last seen the latest of them."""
+
+    attribute: str
+    qualifiers: str
+    value: str
+    first_seen: dt.datetime
+    last_seen: dt.datetime
+    claimed_by: str | None
+    sources: list[ObservedFrom]
+
+
+def observed_rows(observations: list[ObservationView]) -> list[ObservedRow]:
+    """``observations`` (sorted by attribute, qualifiers, value) merged into one
+    :class:`ObservedRow` per attribute, qualifiers and value, in the same order."""
+    rows: list[ObservedRow] = []
+    for o in observations:
+        src = ObservedFrom(o.watch, o.source_url, o.sha256)
+        last = rows[-1] if rows else None
+        if last and (last.attribute, last.qualifiers, last.value) == (
+            o.attribute,
+            o.qualifiers,
+            o.value,
+        ):
+            rows[-1] = last._replace(
+                first_seen=min(last.first_seen, o.first_seen),
+                last_seen=max(last.last_seen, o.last_seen),
+                sources=last.sources if src in last.sources else [*last.sources, src],
+            )
+        else:
+            rows.append(
+                ObservedRow(
+                    o.attribute,
+                    o.qualifiers,
+                    o.value,
+                    o.first_seen,
+                    o.last_seen,
+                    o.claimed_by,
+                    [src],
+                )
+            )
+    return rows
+
+
+class SubjectRef(NamedTuple):
+    """A subject as a link shows it."""
+
+    slug: str
+    name: str
+
+
 class SourceClaim(NamedTuple):
     """A claim as ``sources.html`` lists it (only what that page shows)."""
 
@@ -135,12 +219,19 @@ class DiscrepancyView:
     observations: list[EvidenceView]
     claim_ids: list[int]
     observation_ids: list[int]
+    # Every subject it is about: its own first, then its claims' others (a note's two).
+    subjects: list[SubjectRef] = dataclasses.field(default_factory=list)
 
     @property
     def is_note(self) -> bool:
         """A ``different_subject`` note (stored dismissed): figures one source gives about
         two subjects, never a conflict, so pages list it apart and count it nowhere."""
         return self.rule == DIFFERENT_SUBJECT
+
+    @property
+    def other_subjects(self) -> list[SubjectRef]:
+        """The subjects besides its own that its claims are about (a note's other one)."""
+        return [ref for ref in self.subjects if ref.slug != self.subject_slug]
 
     @property
     def gone_claim_ids(self) -> list[int]:
@@ -167,7 +258,8 @@ class IndexRow:
 class SubjectView:
     """Everything a subject's page and its JSON export show; ``discrepancies`` are this
     subject's, without their sides (``claims``/``observations`` empty: both sides are
-    shown on discrepancies.html only)."""
+    shown on discrepancies.html only); ``observations`` its current ones (the page's
+    "Observed" table, the export's ``observations``)."""
 
     slug: str
     name: str
@@ -181,6 +273,12 @@ class SubjectView:
     events: list[EventView]
     discrepancies: list[DiscrepancyView]
     charts: list[Chart]
+    # current observations, by attribute, qualifiers, value and watch
+    observations: list[ObservationView] = dataclasses.field(default_factory=list)
+
+    def observed(self) -> list[ObservedRow]:
+        """The "Observed" table's rows (:func:`observed_rows`)."""
+        return observed_rows(self.observations)
 
     def row(self) -> IndexRow:
         """This subject's index row."""
