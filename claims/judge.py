@@ -15,7 +15,7 @@ from decimal import Decimal
 from typing import Any
 
 from claims.compare import Finding, qualifiers_compatible, span_note, values_conflict
-from claims.derived import judge_price_change
+from claims.derived import judge_price_change, judge_price_factor
 from claims.facts import ClaimView, ObsView
 from claims.hub_params import method_phrase, param_count_value, parameter_count
 from claims.licenses import license_has_property, license_property, normalize_license_text
@@ -213,6 +213,7 @@ def judge_claim(
     now: dt.datetime,
     first_checks: Mapping[int, dt.datetime] | None = None,
     subject_ids: Mapping[str, int] | None = None,
+    variants: Mapping[int, Sequence[str]] | None = None,
 ) -> Decision:
     """The verdict of one claim (DESIGN.md "Verdict statuses").
 
@@ -221,7 +222,9 @@ def judge_claim(
     ``disputes``: open claim-vs-claim findings that include this claim; ``first_checks``:
     watch id -> its earliest observation time (see :func:`claims.promises.evaluate_promise`);
     ``subject_ids``: slug -> id, for ``price_change_pct`` ``relative_to`` another subject
-    (:func:`claims.derived.judge_price_change`).
+    (:func:`claims.derived.judge_price_change`); ``variants``: subject id -> its variant
+    names, for ``price_factor`` ``relative_to`` another variant
+    (:func:`claims.derived.judge_price_factor`).
 
     weights_release_date -> :func:`claims.promises.evaluate_promise` (met = confirmed,
     met late = contradicted "late by N days"); numbers -> confirmed when an observation
@@ -239,6 +242,12 @@ def judge_claim(
         derived = judge_price_change(claim, observations, subject_ids or {})
         if derived is not None:
             return Decision(derived[0], derived[1], derived[2], None)
+    factor = None
+    if claim.attribute == "price_factor":
+        own = (variants or {}).get(claim.subject_id, ())
+        factor = judge_price_factor(claim, observations, own)
+        if factor is not None and factor[0] != "unverified":
+            return Decision(*factor)
     obs = relevant_observations(claim, observations)
     decision: Decision | None = None
     if obs:
@@ -260,6 +269,8 @@ def judge_claim(
         )
     if decision is not None:
         return decision
+    if factor is not None:  # names the two variants whose prices are missing
+        return Decision(*factor)
     if claim.attribute in THROUGHPUT_ATTRIBUTES:
         why = "no throughput measurement with stated conditions (provider, batch, context)"
     else:

@@ -32,6 +32,7 @@ from claims.loaders import aware, last_hub_check, load_claims, load_observations
 from claims.models import (
     Discrepancy,
     Subject,
+    SubjectVariant,
     Verdict,
     dumps,
     utcnow,
@@ -100,6 +101,9 @@ def verify_all(session: Session, *, now: dt.datetime | None = None) -> VerifyRep
             disputes.setdefault(cid, []).append(f)
 
     subject_ids = {subj.slug: sid for sid, subj in subjects.items() if sid is not None}
+    variants: dict[int, list[str]] = {}
+    for sv in session.exec(select(SubjectVariant)).all():
+        variants.setdefault(sv.subject_id, []).append(sv.name)
     first_checks: dict[int, dt.datetime] = {}
     for o in observations:
         if o.watch_id is not None:
@@ -119,6 +123,7 @@ def verify_all(session: Session, *, now: dt.datetime | None = None) -> VerifyRep
             now=now,
             first_checks=first_checks,
             subject_ids=subject_ids,
+            variants=variants,
         )
 
     decisions.update(settle_versions(conflicts, decisions, claims))
