@@ -17,6 +17,7 @@ from typing import Any
 from claims import datachecks, datafile
 from claims.datafile import DataFile, DataFileError
 from claims.loaderrors import DataFileErrors, Problems
+from claims.loadfields import check_top, entries, opt_str, req_str, str_list, tables_ok, unique
 from claims.loadspecs import ClaimSpec, CuratedData, SourceSpec, SubjectSpec, WatchSpec, claim_key
 from claims.stated import StatedValueError, parse_stated
 from claims.vocabulary import ATTRIBUTES, QUALIFIERS, SOURCE_KINDS
@@ -31,59 +32,6 @@ SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9.\-]*$")
 # -- reading -------------------------------------------------------------------
 
 
-def _req_str(f: DataFile, table: str, i: int, entry: dict[str, Any], name: str) -> str:
-    val = entry.get(name)
-    if not isinstance(val, str) or not val.strip():
-        raise f.error(table, i, name, "required text is missing or empty")
-    return val
-
-
-def _opt_str(f: DataFile, table: str, i: int, entry: dict[str, Any], name: str) -> str | None:
-    val = entry.get(name)
-    if val is None:
-        return None
-    if not isinstance(val, str):
-        raise f.error(table, i, name, f"expected text, got {type(val).__name__}")
-    return val
-
-
-def _str_list(f: DataFile, table: str, i: int, entry: dict[str, Any], name: str) -> tuple[str, ...]:
-    val = entry.get(name, [])
-    if not isinstance(val, list) or not all(isinstance(x, str) for x in val):
-        raise f.error(table, i, name, "expected a list of text")
-    return tuple(val)
-
-
-def _unique(
-    f: DataFile, table: str, i: int, name: str, value: str, earlier: list[tuple[int, str]]
-) -> None:
-    """Raise at ``[[table]]`` number ``i`` when an earlier entry read without error
-    (``earlier``: its index and ``name``) has the same ``name``."""
-    first = next((j for j, v in earlier if v == value), None)
-    if first is not None:
-        line = f.line_of(table, first, name)
-        raise f.error(table, i, name, f"duplicate {name} {value!r} (first at line {line})")
-
-
-def _check_top(f: DataFile, kind: str) -> None:
-    """Raise when the top level of ``f`` (``kind``: a key of ``datafile.TOP_LEVEL``) has
-    another key, or a table written as a value (``subject = "x"`` reads as no entry)."""
-    f.check_keys(f.data, datafile.TOP_LEVEL[kind], "", None)
-    for table in datafile.TOP_LEVEL[kind] - {"source"}:
-        val = f.data.get(table, [])
-        if not isinstance(val, list) or not all(isinstance(e, dict) for e in val):
-            raise DataFileError(f.path, f.line_of_key(table), table, f"expected [[{table}]] tables")
-
-
-def _entries(f: DataFile, table: str) -> list[tuple[int, dict[str, Any]]]:
-    """``(index, entry)`` of each ``[[table]]`` of ``f`` (:func:`_check_top` reports any
-    that is not a table)."""
-    val = f.data.get(table, [])
-    return (
-        [(i, e) for i, e in enumerate(val) if isinstance(e, dict)] if isinstance(val, list) else []
-    )
-
-
 def _read_subject(
     f: DataFile,
     i: int,
@@ -92,10 +40,10 @@ def _read_subject(
     earlier: list[tuple[int, str]],
 ) -> SubjectSpec:
     f.check_keys(entry, datafile.SUBJECT, f"subject[{i}]", f.line_of("subject", i))
-    slug = _req_str(f, "subject", i, entry, "slug")
+    slug = req_str(f, "subject", i, entry, "slug")
     if not SLUG_RE.match(slug):
         raise f.error("subject", i, "slug", f"{slug!r} is not a lower-case slug")
-    _unique(f, "subject", i, "slug", slug, earlier)
+    unique(f, "subject", i, "slug", slug, earlier)
     ids_raw = entry.get("ids", {})
     if not isinstance(ids_raw, dict):
         raise f.error("subject", i, "ids", "expected a table of namespace = [ids]")
@@ -108,30 +56,32 @@ def _read_subject(
         ids[ns] = tuple(vals)
     return SubjectSpec(
         slug=slug,
-        name=_req_str(f, "subject", i, entry, "name"),
-        organization=_opt_str(f, "subject", i, entry, "organization"),
-        family=_opt_str(f, "subject", i, entry, "family"),
-        hub_org=_opt_str(f, "subject", i, entry, "hub_org"),
-        description=_opt_str(f, "subject", i, entry, "description"),
-        aliases=_str_list(f, "subject", i, entry, "aliases"),
-        variants=_str_list(f, "subject", i, entry, "variants"),
+        name=req_str(f, "subject", i, entry, "name"),
+        organization=opt_str(f, "subject", i, entry, "organization"),
+        family=opt_str(f, "subject", i, entry, "family"),
+        hub_org=opt_str(f, "subject", i, entry, "hub_org"),
+        description=opt_str(f, "subject", i, entry, "description"),
+        aliases=str_list(f, "subject", i, entry, "aliases"),
+        variants=str_list(f, "subject", i, entry, "variants"),
         ids=ids,
     )
 
 
 def _read_subjects(
     f: DataFile, namespaces: Iterable[str] | None, problems: Problems
-) -> tuple[list[SubjectSpec], set[str]]:
+) -> tuple[list[SubjectSpec], set[str | None]]:
     """The well-formed ``[[subject]]`` entries of ``f`` (errors go to ``problems``) and
-    the slugs written in the others: a claim naming one is not also "unknown subject"."""
+    the slugs written in the others, case-folded: a claim naming one is not also
+    "unknown subject". ``None`` in the set: an entry without a slug, so any claim's
+    subject might be it."""
     out: list[SubjectSpec] = []
     read: list[tuple[int, str]] = []  # (entry index, slug) of each of `out`
-    unsure: set[str] = set()
-    for i, entry in _entries(f, "subject"):
+    unsure: set[str | None] = set()
+    for i, entry in entries(f, "subject"):
         spec = problems.attempt(_read_subject, f, i, entry, namespaces, read)
         if spec is None:
-            if isinstance(entry.get("slug"), str):
-                unsure.add(entry["slug"])
+            slug = entry.get("slug")
+            unsure.add(slug.casefold() if isinstance(slug, str) else None)
             continue
         out.append(spec)
         read.append((i, spec.slug))
@@ -150,13 +100,13 @@ def _read_watch(
     earlier: list[tuple[int, str]],
 ) -> WatchSpec:
     f.check_keys(entry, datafile.WATCH, f"watch[{i}]", f.line_of("watch", i))
-    name = _req_str(f, "watch", i, entry, "name")
-    _unique(f, "watch", i, "name", name, earlier)
-    adapter = _req_str(f, "watch", i, entry, "adapter")
+    name = req_str(f, "watch", i, entry, "name")
+    unique(f, "watch", i, "name", name, earlier)
+    adapter = req_str(f, "watch", i, entry, "adapter")
     if known_adapters is not None and adapter not in known_adapters:
         hint = datafile.nearest(adapter, known_adapters)
         raise f.error("watch", i, "adapter", f"unknown adapter {adapter!r} ({hint})")
-    url = _req_str(f, "watch", i, entry, "url")
+    url = req_str(f, "watch", i, entry, "url")
     if not url.startswith(("http://", "https://")):
         raise f.error("watch", i, "url", f"{url!r} is not an http(s) URL")
     interval = entry.get("interval_minutes", 60)
@@ -181,7 +131,7 @@ def _read_watches(
     """The well-formed ``[[watch]]`` entries of ``f``; errors go to ``problems``."""
     out: list[WatchSpec] = []
     read: list[tuple[int, str]] = []  # (entry index, name) of each of `out`
-    for i, entry in _entries(f, "watch"):
+    for i, entry in entries(f, "watch"):
         spec = problems.attempt(_read_watch, f, i, entry, known_adapters, known_params, read)
         if spec is not None:
             out.append(spec)
@@ -233,8 +183,8 @@ def _read_source(f: DataFile) -> SourceSpec:
 
 def _read_claim(f: DataFile, i: int, entry: dict[str, Any], source: str) -> ClaimSpec:
     f.check_keys(entry, datafile.CLAIM, f"claim[{i}]", f.line_of("claim", i))
-    subject = _req_str(f, "claim", i, entry, "subject")
-    attribute = _req_str(f, "claim", i, entry, "attribute")
+    subject = req_str(f, "claim", i, entry, "subject")
+    attribute = req_str(f, "claim", i, entry, "attribute")
     if attribute not in ATTRIBUTES:
         hint = datafile.nearest(attribute, ATTRIBUTES)
         raise f.error("claim", i, "attribute", f"unknown attribute {attribute!r} ({hint})")
@@ -248,7 +198,7 @@ def _read_claim(f: DataFile, i: int, entry: dict[str, Any], source: str) -> Clai
     if "value" not in entry:
         raise f.error("claim", i, "value", "required")
     datachecks.claim_fields(f, i, entry)
-    unit = _opt_str(f, "claim", i, entry, "unit")
+    unit = opt_str(f, "claim", i, entry, "unit")
     wrong_unit = datafile.unit_problem(attribute, unit)
     if wrong_unit:
         raise f.error("claim", i, "unit", wrong_unit)
@@ -267,11 +217,11 @@ def _read_claim(f: DataFile, i: int, entry: dict[str, Any], source: str) -> Clai
         value=value,
         source=source,
         qualifiers=dict(quals),
-        raw=_opt_str(f, "claim", i, entry, "raw"),
-        claimant=_opt_str(f, "claim", i, entry, "claimant"),
-        locator=_opt_str(f, "claim", i, entry, "locator"),
-        stated_date=_opt_str(f, "claim", i, entry, "stated_date"),
-        note=_opt_str(f, "claim", i, entry, "note"),
+        raw=opt_str(f, "claim", i, entry, "raw"),
+        claimant=opt_str(f, "claim", i, entry, "claimant"),
+        locator=opt_str(f, "claim", i, entry, "locator"),
+        stated_date=opt_str(f, "claim", i, entry, "stated_date"),
+        note=opt_str(f, "claim", i, entry, "note"),
     )
 
 
@@ -284,7 +234,7 @@ def _read_source_file(
     source = problems.attempt(_read_source, f)
     key = source.key if source else ""  # claims are checked all the same; none is stored
     claims = []
-    for i, entry in _entries(f, "claim"):
+    for i, entry in entries(f, "claim"):
         spec = problems.attempt(_read_claim, f, i, entry, key)
         if spec is not None:
             claims.append((i, spec))
@@ -347,28 +297,32 @@ def load_data(
     problems = Problems()
     adapters = set(known_adapters) if known_adapters is not None else None
     data = CuratedData(claims_dir=(root / "claims").resolve())
-    subjects_read = True  # False: subjects.toml unreadable, so no subject is "unknown"
-    unsure: set[str] = set()  # slugs of malformed subjects
+    # Claims whose subject might be a malformed entry's are not also "unknown subject":
+    # no subject is when subjects.toml cannot be read or an entry has no slug.
+    subjects_read = True
+    unsure: set[str | None] = set()
     subj_path = root / "subjects.toml"
     if subj_path.exists():
         f = problems.attempt(DataFile, subj_path)
-        subjects_read = f is not None and problems.passes(_check_top, f, "subjects.toml")
         if f is not None:
+            problems.attempt(check_top, f, "subjects.toml")
             data.subjects, unsure = _read_subjects(f, known_namespaces, problems)
+        subjects_read = f is not None and tables_ok(f, "subject") and None not in unsure
     watch_path = root / "watches.toml"
     if watch_path.exists():
         f = problems.attempt(DataFile, watch_path)
         if f is not None:
-            problems.attempt(_check_top, f, "watches.toml")
+            problems.attempt(check_top, f, "watches.toml")
             data.watches = _read_watches(f, adapters, known_params or {}, problems)
         data.watch_file = True
     subjects = {s.slug: s for s in data.subjects}
+    unknown: dict[str, list[tuple[DataFile, int]]] = {}
     claim_files: dict[str, Path] = {}
     for path in sorted((root / "claims").glob("*.toml")):
         f = problems.attempt(DataFile, path)
         if f is None:
             continue
-        problems.attempt(_check_top, f, "claims")
+        problems.attempt(check_top, f, "claims")
         source, claims = _read_source_file(f, problems)
         if source is not None and source.key in claim_files:
             problems.add(
@@ -384,8 +338,15 @@ def load_data(
             data.claim_files[source.key] = path.resolve()
             data.sources.append(source)
         for i, c in claims:
-            if c.subject in subjects or (subjects_read and c.subject not in unsure):
+            if c.subject in subjects:
                 problems.attempt(_check_subject, f, i, c, subjects)
+            elif subjects_read and c.subject.casefold() not in unsure:
+                unknown.setdefault(c.subject, []).append((f, i))
         data.claims.extend(c for _, c in claims)
+    for slug, where in unknown.items():  # one error per slug, not one per claim naming it
+        f, i = where[0]
+        hint = datafile.nearest(slug, subjects) if subjects else "no subjects.toml here"
+        more = f"; {len(where) - 1} more claims name it" if len(where) > 1 else ""
+        problems.add(f.error("claim", i, "subject", f"unknown subject {slug!r} ({hint}){more}"))
     problems.raise_if_any()
     return data

@@ -80,12 +80,6 @@ class Problems:
             self.add(exc)
             return None
 
-    def passes(self, check: Callable[..., object], *args: object) -> bool:
-        """Whether ``check(*args)`` raised no DataFileError (one it raised is recorded)."""
-        before = len(self.errors)
-        self.attempt(check, *args)
-        return len(self.errors) == before
-
     def raise_if_any(self) -> None:
         """Raise nothing when no error was recorded, the error itself when one was,
         :class:`DataFileErrors` when several: files in the order they were first named

@@ -261,3 +261,46 @@ def test_validate_curated_reports_unknown_adapter_and_bad_url_of_two_watches(tmp
         ("watches.toml", 4, "watch[0].url"),
         ("watches.toml", 10, "watch[1].adapter"),
     ]
+
+
+# Review of the first version: one mistake still produced a flood, or hid a real error.
+
+
+def test_without_subjects_toml_each_unknown_slug_is_one_error_not_one_per_claim(tmp_path):
+    root = _folder(tmp_path)
+    (root / "subjects.toml").unlink()
+    with pytest.raises(DataFileError) as err:
+        load_data(root)
+    assert type(err.value) is DataFileError  # three claims, one slug: one error
+    assert (Path(err.value.path).name, err.value.line) == ("a.toml", 6)
+    assert err.value.message == (
+        "unknown subject 'orion-2' (no subjects.toml here); 2 more claims name it"
+    )
+
+
+def test_a_subject_entry_without_a_slug_does_not_make_its_claims_unknown(tmp_path):
+    root = _folder(tmp_path, subjects=SUBJECTS.replace("slug =", "slg ="))
+    with pytest.raises(DataFileError) as err:
+        load_data(root)
+    assert type(err.value) is DataFileError
+    assert err.value.field in ("subject[0].slg", "subject[0].slug")
+
+
+def test_a_wrongly_cased_slug_does_not_make_its_claims_unknown(tmp_path):
+    root = _folder(tmp_path, subjects=SUBJECTS.replace('"orion-2"', '"Orion-2"'))
+    with pytest.raises(DataFileError) as err:
+        load_data(root)
+    assert type(err.value) is DataFileError
+    assert err.value.field == "subject[0].slug"
+
+
+def test_an_unknown_top_level_key_does_not_hide_a_claims_unknown_subject(tmp_path):
+    root = _folder(tmp_path, subjects="version = 1\n" + SUBJECTS)
+    (root / "claims" / "b.toml").write_text(CLAIMS_B.replace('"orion-2"', '"orion-3"'))
+    with pytest.raises(DataFileErrors) as err:
+        load_data(root)
+    assert _where(err.value) == [
+        ("subjects.toml", 1, "version"),
+        ("b.toml", 6, "claim[0].subject"),
+    ]
+    assert err.value.errors[1].message == "unknown subject 'orion-3' (did you mean 'orion-2'?)"
