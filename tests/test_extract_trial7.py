@@ -1,0 +1,85 @@
+"""Misses found by a seventh fresh-user trial of `tracker claims extract`: short English
+weights statements read as Portuguese, yearless months read in the past, "the model"/"it"
+losing the subject of the sentence before, and a lab's own promise without a claimant.
+Each asserts the exact candidate (subject, attribute, value, claimant)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from claims.dates import parse_date
+from claims.extract import extract
+from claims.language import detect_locale
+from claims.subjects import SubjectRef
+
+DAY = dt.date(2026, 11, 29)
+KIMI = SubjectRef("kimi-k3.1-pro", ("Kimi K3.1 Pro",), (), "Moonshot AI")
+ORION = SubjectRef("orion-5-max", ("Orion-5 Max",), (), "Vega Systems")
+
+
+def rows(text: str, lang: str = "auto", warnings: list[str] | None = None):
+    return [
+        (c.subject, c.attribute, c.value.display(), c.claimant)
+        for c in extract(text, [KIMI, ORION], lang=lang, published=DAY, warnings=warnings)
+    ]
+
+
+NOT_BEFORE_MARCH_2027 = ("kimi-k3.1-pro", "weights_release_date", "after 2027-02", None)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Kimi K3.1 Pro weights will not be released until March 2027.",
+        "Kimi K3.1 Pro weights will not be released before March 2027.",
+        "Kimi K3.1 Pro's weights will not be released until March 2027.",
+        "The weights of Kimi K3.1 Pro will not be released until March 2027.",
+        "Os pesos do Kimi K3.1 Pro não serão liberados antes de março de 2027.",
+    ],
+)
+def test_model_weights_will_not_be_released_until_is_one_candidate(text):
+    # With --lang auto the first three had no "the/and/of" and were read as Portuguese.
+    assert rows(text) == [NOT_BEFORE_MARCH_2027]
+
+
+def test_model_will_have_weights_released_in_portuguese():
+    assert rows("Kimi K3.1 Pro terá os pesos liberados em março de 2027.") == [
+        ("kimi-k3.1-pro", "weights_release_date", "on 2027-03", None)
+    ]
+
+
+def test_short_english_statements_are_english():
+    assert detect_locale("Kimi K3.1 Pro weights will not be released until March.") == "en"
+    assert detect_locale("Kimi K3.1 Pro terá os pesos liberados em março.") == "pt-BR"
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "iso", "relation"),
+    [
+        # A yearless month over six months before a November article is next year's.
+        ("Moonshot AI will not release the weights until March.", "en", "2027-02", "after"),
+        ("The weights will be released in March.", "en", "2027-03", "on"),
+        ("The weights will be released on March 4.", "en", "2027-03-04", "on"),
+        ("Os pesos serão liberados em março.", "pt-BR", "2027-03", "on"),
+        ("Os pesos serão liberados em 4 de março.", "pt-BR", "2027-03-04", "on"),
+        # Within six months: this year's.
+        ("The weights will be released in June.", "en", "2026-06", "on"),
+        # Explicitly past tense: as written, in the article's year.
+        ("The model was released in March.", "en", "2026-03", "on"),
+        ("The weights were released on March 4.", "en", "2026-03-04", "on"),
+        ("O modelo foi lançado em março.", "pt-BR", "2026-03", "on"),
+        ("Os pesos foram liberados em 4 de março.", "pt-BR", "2026-03-04", "on"),
+        ("It was said the weights will be released in March.", "en", "2027-03", "on"),
+    ],
+)
+def test_yearless_month_is_the_next_occurrence_unless_past_tense(text, locale, iso, relation):
+    r = parse_date(text, locale, DAY)
+    assert (r.iso, r.relation) == (iso, relation)
+
+
+def test_yearless_month_in_a_promise_is_next_year():
+    assert rows("Kimi K3.1 Pro weights will be released in March, Moonshot AI said.") == [
+        ("kimi-k3.1-pro", "weights_release_date", "on 2027-03", "Moonshot AI")
+    ]
