@@ -145,3 +145,31 @@ def test_extract_command_does_not_ask_to_add_a_known_model(tmp_path):
         "and `claims import` skips them; pass --subject SLUG (a subject of "
         f"{subjects}) if the article is about one model\n",
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "value"),
+    [
+        (
+            "Moonshot AI will not release the weights of Kimi K3.1 Pro until March.",
+            "en",
+            "after 2027-02",
+        ),
+        ("Moonshot AI will release the Kimi K3.1 Pro weights in March 2027.", "en", "on 2027-03"),
+        ("Moonshot plans to open-source Kimi K3.1 Pro in March 2027.", "en", "on 2027-03"),
+        (
+            "A Moonshot AI não vai liberar os pesos do Kimi K3.1 Pro antes de março de 2027.",
+            "pt-BR",
+            "after 2027-02",
+        ),
+    ],
+)
+def test_the_lab_committing_to_a_date_is_the_claimant(text, lang, value):
+    assert rows(text, lang) == [("kimi-k3.1-pro", "weights_release_date", value, "Moonshot AI")]
+
+
+def test_an_organization_that_is_no_subjects_lab_is_not_a_committing_claimant():
+    # "Reuters" is no subject's organization: its "will" commits to nothing about a model.
+    assert rows("Reuters will release a report: Kimi K3.1 Pro weights ship in March 2027.") == [
+        ("kimi-k3.1-pro", "weights_release_date", "on 2027-03", None)
+    ]
