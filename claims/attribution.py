@@ -12,11 +12,19 @@ from typing import Protocol
 from claims.candidates import Candidate
 from claims.claimants import ClaimantMention
 from claims.extract_rules import Named
-from claims.segment import Segments
+from claims.segment import Segments, Sentence
 from claims.subjects import Mention, SubjectIndex
 from claims.values import Value
 
 _RELATIVE_START = re.compile(r"(?:which|that|who|whose|que|cujo|cuja|o\s+qual|a\s+qual)\b", re.I)
+# A sentence whose grammatical subject points back to a model named before it.
+_ANAPHOR_START = re.compile(
+    r"\W*(?:(?:the|this|that)\s+(?:new\s+)?model|its?|(?:o|este|esse)\s+(?:novo\s+)?modelo|ele)\b",
+    re.I,
+)
+# Per-candidate warning of a figure whose sentence names no model at all (the CLI tells
+# it apart from a model that the subjects file lacks).
+NO_MODEL_NAMED = "no model named in this sentence"
 
 
 class ArticleContext(Protocol):
@@ -77,6 +85,11 @@ def resolve(items: list[Candidate], ctx: ArticleContext, default_subject: str | 
     for c in items:
         if c.how != "none":
             continue
+        assert c._sentence is not None
+        back = _anaphor_subject(c._sentence, ctx)
+        if back is not None:
+            c.subject, c.how = back, "anaphor"
+            continue
         if c.claimant in claimant_subject:
             c.subject, c.how = claimant_subject[c.claimant], "claimant"
             continue
@@ -114,8 +127,40 @@ def resolve(items: list[Candidate], ctx: ArticleContext, default_subject: str | 
             c.attribute = ""  # input or output never said, and not a restatement: dropped
         if c._claimant_pronoun and not c.claimant:
             c.claimant = ctx.index.organization(c.subject)
-        if c.subject is None and c.how == "none":
-            c.how = "none"
+        if c.subject is None and c.how == "none" and not _names_a_model(c._sentence, ctx):
+            c.warnings.append(NO_MODEL_NAMED)
+
+
+def _named_in(s: Sentence, ctx: ArticleContext) -> tuple[set[str], int]:
+    """(known subject slugs, count of other models) named in sentence ``s``."""
+    slugs = {m.slug for m in ctx.mentions + ctx.comparative_mentions if s.start <= m.start < s.end}
+    return slugs, sum(1 for n in ctx.competitors if s.start <= n.start < s.end)
+
+
+def _names_a_model(s: Sentence | None, ctx: ArticleContext) -> bool:
+    if s is None:
+        return True
+    slugs, others = _named_in(s, ctx)
+    return bool(slugs) or others > 0
+
+
+def _anaphor_subject(s: Sentence, ctx: ArticleContext) -> str | None:
+    """The subject that "The model ..." / "It ..." / "O modelo ..." / "Ele ..." (sentence
+    ``s``'s start) refers to: the one known subject named anywhere in the nearest of the
+    three sentences before ``s`` in its paragraph that names a model. ``None`` when ``s``
+    starts otherwise, opens its paragraph, or that sentence names two subjects or a model
+    the subjects file lacks (ambiguous)."""
+    if not _ANAPHOR_START.match(s.text):
+        return None
+    sentences = ctx.seg.sentences
+    i = next(k for k, x in enumerate(sentences) if x is s)
+    for prev in reversed(sentences[max(0, i - 3) : i]):
+        if prev.paragraph != s.paragraph:
+            return None  # a heading or a new paragraph may have moved on
+        slugs, others = _named_in(prev, ctx)
+        if slugs or others:
+            return next(iter(slugs)) if len(slugs) == 1 and not others else None
+    return None
 
 
 def _restatements(items: list[Candidate]) -> None:

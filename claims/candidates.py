@@ -14,7 +14,8 @@ from claims.values import Value
 class Candidate:
     """One candidate claim. ``start``/``end`` are character offsets of ``text`` (the figure as
     written) in the article; ``how`` says how the subject was decided (``clause``, ``sentence``,
-    ``claimant``, ``restated``, ``paragraph``, ``default``, ``other`` or ``none``)."""
+    ``anaphor`` ("The model ..." after a sentence naming it), ``claimant``, ``restated``,
+    ``paragraph``, ``default``, ``other`` or ``none``)."""
 
     subject: str | None
     attribute: str

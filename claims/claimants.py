@@ -1,5 +1,6 @@
 """Who the text says states a figure: "a Moonshot reporta", "segundo a Artificial Analysis",
-"o post da Cerebras", "Cerebras says". Input: a sentence; output: claimant mentions.
+"o post da Cerebras", "Cerebras says", a lab's own "Moonshot AI will not release". Input: a
+sentence; output: claimant mentions.
 """
 
 from __future__ import annotations
@@ -51,6 +52,18 @@ _PRONOUN_ORG_RE = re.compile(
     rf"\b(?:a\s+empresa|a\s+companhia|a\s+startup|o\s+laborat[óo]rio|the\s+company|the\s+lab)\s+"
     rf"(?:\w+mente\s+)?(?:{SAY_VERBS})\b",
     re.IGNORECASE,
+)
+# A lab's own commitment: "Moonshot AI will not release", "X plans to open-source", "a
+# Moonshot AI não vai liberar". Kept only for a subject's organization (the lab itself):
+# "Reuters will report ..." is no statement of Reuters about a figure.
+_COMMIT_RE = re.compile(
+    rf"(?<![\w.&-]){_ORG}\s+(?:"
+    r"(?:(?:will|would)(?:\s+not|\s+never)?|won[’']t|(?:não\s+)?(?:vai|irá|deve))\s+"
+    r"(?:release|open-source|open\s+source|open|publish|ship|launch|make|upload|put\s+out|"
+    r"offer|share|liberar|lançar|publicar|abrir|disponibilizar)"
+    r"|(?:plans|intends|expects|aims|promises|pledged|(?:has\s+)?committed)\s+to"
+    r"|(?:não\s+)?(?:pretende|planeja|promete|prometeu)"
+    r")\b"
 )
 _ARTICLES = frozenset("A O The".split())
 _NOT_ORG = frozenset(
@@ -108,9 +121,27 @@ def find_claimants(text: str, organizations: Iterable[str] = ()) -> list[Claiman
         name = " ".join(words)
         start = m.end("org") - len(name)
         out.append(ClaimantMention(start, m.end("org"), _expand(name, orgs), doc, False, verb_end))
+    out += _commitments(text, orgs, {c.start for c in out})
     for m in _PRONOUN_ORG_RE.finditer(text):
         out.append(ClaimantMention(m.start(), m.end(), "", pronoun=True))
     out.sort(key=lambda c: c.start)
+    return out
+
+
+def _commitments(text: str, orgs: list[str], taken: set[int]) -> list[ClaimantMention]:
+    """Mentions of a subject's organization (one of ``orgs``) making a commitment
+    (:data:`_COMMIT_RE`); leading words that are not part of the name ("Meanwhile", "A")
+    are dropped; a name already found at the same place (``taken`` starts) is skipped."""
+    out: list[ClaimantMention] = []
+    for m in _COMMIT_RE.finditer(text):
+        words = m.group("org").split()
+        for k in range(len(words)):
+            name = _expand(" ".join(words[k:]), orgs)
+            if name in orgs:
+                start = m.end("org") - len(" ".join(words[k:]))
+                if start not in taken:
+                    out.append(ClaimantMention(start, m.end("org"), name, verb_end=m.end()))
+                break
     return out
 
 

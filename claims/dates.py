@@ -20,6 +20,7 @@ from babel.dates import get_date_format, get_month_names
 
 from claims.numbers import NUMBER_WORDS_EN, NUMBER_WORDS_PT, normalize_locale, word_number
 from claims.values import Value, date_value
+from claims.yearless import past_tense_before, yearless_year
 
 # Relation words right before a date (longest first); "a partir de"/"from" = on that day.
 # "not_before" (on or after the date) is stored as "after" the unit before it.
@@ -186,8 +187,10 @@ def scan_dates(
 ) -> list[DateSpan]:
     """Every date expression in ``text`` (non-overlapping, in order) with its relation.
 
-    A missing year is the published date's year (the next year when that would put the
-    day more than six months before publication); relative phrases are computed from
+    A missing year (month + day, month alone, "the end of March") is the published year,
+    or the next year when that would start the day or month more than six months (183
+    days) before publication, unless the clause is explicitly past tense ("was released
+    in March": :func:`claims.yearless.past_tense_before`); relative phrases are computed from
     ``published`` (skipped when it is ``None``). Numeric dates follow the CLDR short date
     order of ``locale`` (pt: day/month/year, en: month/day/year, en-GB: day/month), and
     ISO ``YYYY-MM-DD`` is never reordered (cases/C09).
@@ -207,7 +210,8 @@ def scan_dates(
             s, e = m.span()
             if m.group(0).strip() == "" or any(s < te and ts < e for ts, te in taken):
                 continue
-            reading = _read(kind, m, loc, lang, published, tz)
+            roll = kind in ("named", "month", "endof") and not past_tense_before(text, s)
+            reading = _read(kind, m, loc, lang, published, tz, roll)
             if reading is None:
                 continue
             lead = len(m.group(0)) - len(m.group(0).lstrip())
@@ -272,9 +276,14 @@ def _year(y: str) -> int:
 
 
 def _read(
-    kind: str, m: re.Match[str], loc: str, lang: str, published: dt.date | None, tz: str | None
+    kind: str,
+    m: re.Match[str],
+    loc: str,
+    lang: str,
+    published: dt.date | None,
+    tz: str | None,
+    roll: bool = True,
 ) -> DateReading | None:
-    base_year = published.year if published else None
     try:
         if kind == "iso":
             d = dt.date(int(m["iy"]), int(m["im"]), int(m["id"]))
@@ -291,15 +300,9 @@ def _read(
                 )
             return DateReading(d.isoformat(), moment=moment)
         if kind == "named":
-            month = _month_table(lang)[_fold(m["mon"])]
-            year = int(m["year"]) if m["year"] else base_year
-            if year is None:
-                return None
-            day = dt.date(year, month, int(m["day"]))
-            if not m["year"] and published and (published - day).days > 183:
-                # "4 de janeiro" in a December article is next January, not eleven months ago.
-                day = dt.date(year + 1, month, int(m["day"]))
-            return DateReading(day.isoformat())
+            month, day = _month_table(lang)[_fold(m["mon"])], int(m["day"])
+            year = int(m["year"]) if m["year"] else yearless_year(month, day, published, roll)
+            return None if year is None else DateReading(dt.date(year, month, day).isoformat())
         if kind in ("monyy", "month"):
             month = _month_table(lang)[_fold(m["mon"])]
             if kind == "monyy":
@@ -307,7 +310,7 @@ def _read(
             else:
                 if lang == "en" and m["mon"][0].islower():
                     return None  # "may", "march" as words
-                year = int(m["year"]) if m["year"] else base_year
+                year = int(m["year"]) if m["year"] else yearless_year(month, 1, published, roll)
                 if year is None:
                     return None
             return DateReading(f"{year:04d}-{month:02d}", precision="month")
@@ -315,7 +318,7 @@ def _read(
             return _relative(m, lang, published)
         if kind == "endof":
             if m["eom"]:
-                return _end_of_month(m, lang, published)
+                return _end_of_month(m, lang, published, roll)
             if published is None:
                 return None
             if m["eo"].lower() in ("ano", "year"):
@@ -329,18 +332,15 @@ def _read(
     return None
 
 
-def _end_of_month(m: re.Match[str], lang: str, published: dt.date | None) -> DateReading | None:
+def _end_of_month(
+    m: re.Match[str], lang: str, published: dt.date | None, roll: bool
+) -> DateReading | None:
     """ "the end of December [2026]": that month's last day, a deadline ("by"). A missing
-    year is the published year, or the next one when that day is over six months past."""
+    year: see :func:`claims.yearless.yearless_year` (the month's first day is the one compared)."""
     month = _month_table(lang)[_fold(m["eom"])]
-    if m["eoy"]:
-        year = int(m["eoy"])
-    elif published is None:
+    year = int(m["eoy"]) if m["eoy"] else yearless_year(month, 1, published, roll)
+    if year is None:
         return None
-    else:
-        year = published.year
-        if (published - dt.date(year, month, 1)).days > 183:
-            year += 1
     last = calendar.monthrange(year, month)[1]
     return DateReading(dt.date(year, month, last).isoformat(), relation="by")
 

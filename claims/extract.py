@@ -48,15 +48,15 @@ def extract(
     ``lang``: ``pt``/``pt-BR``/``pt-PT``/``en``/``auto``; ``published`` resolves missing
     years and relative dates; ``default_subject`` (a slug) is used for a figure in a
     paragraph that names no subject. Subject rules, in order: the nearest entity before the
-    figure in its clause (a competitor model or a generic "um modelo denso" there means
-    *not* our subject), a subject named later in the clause, the subject that the figure's
-    claimant was seen speaking about ("post da Cerebras" -> Kimi K3), a subject named in the
-    sentence, a restatement of a figure already attributed, the last subject named in the
-    paragraph, then ``default_subject``. Conditional sentences ("Se ...", "If ...") and
-    questions yield nothing. Raises nothing on odd text: a figure that cannot be read
-    unambiguously ("1,000" in pt, "bilhões" in pt-PT) yields no candidate, and its reason
-    is appended to ``warnings`` when a list is given. A sentence repeated word for word
-    (a headline shown twice) gives its candidates once (:func:`drop_repeats`).
+    figure in its clause (a competitor or a generic "um modelo denso" there: *not* ours), a
+    subject named later in the clause, for "The model/It/O modelo/Ele ..." the one subject
+    of the sentence before, the subject the figure's claimant was seen speaking about ("post
+    da Cerebras" -> Kimi K3), one named in the sentence, a restatement of a figure already
+    attributed, the last subject of the paragraph, then ``default_subject``. Conditional
+    sentences ("Se ...", "If ...") and questions yield nothing. Raises nothing on odd text:
+    a figure that cannot be read unambiguously ("1,000" in pt, "bilhões" in pt-PT) yields
+    no candidate, and its reason is appended to ``warnings`` when a list is given. A
+    sentence repeated word for word (a headline shown twice) gives its candidates once.
     """
     locale = detect_locale(text) if not lang or lang == "auto" else normalize_locale(lang)
     ctx = _Context(text, subjects, locale, published, tz)

@@ -5,10 +5,17 @@ from __future__ import annotations
 import re
 
 _WORD = re.compile(r"[a-zà-ü]+")
+# Function words of one language only ("a", "as" are both: Portuguese keeps them). The
+# auxiliaries matter for short statements with no article ("<Model> weights will not be
+# released until March 2027" has none of "the/and/of" and read as Portuguese).
 _PT = frozenset(
-    "de que não em para com uma os as do da dos das no na ao é são mais pelo pela".split()
+    "de que não em para com uma os as do da dos das no na ao é são mais pelo pela "
+    "foi foram será serão vai vão terá ter tem até antes depois ainda".split()
 )
-_EN = frozenset("the and of to in is are with for that this from by on it its".split())
+_EN = frozenset(
+    "the and of to in is are with for that this from by on it its "
+    "will not be was were has have had said until before after".split()
+)
 # Spellings and words that tell European from Brazilian Portuguese.
 _PT_PT = frozenset(
     "biliões bilião facto equipa utilizador utilizadores ecrã registo milhões".split()

@@ -153,6 +153,7 @@ def extract_cmd(
     ] = None,
 ) -> None:
     """Print the candidate claims of one article (a table, or JSON with --json)."""
+    from claims.attribution import NO_MODEL_NAMED
     from claims.extract import extract
 
     try:
@@ -175,11 +176,21 @@ def extract_cmd(
         )
     except TrackerError as exc:
         raise _fail(exc) from None
-    unknown = sum(1 for c in found if c.subject is None)
+    # A figure whose sentence names no model needs --subject, not a new subjects entry.
+    unnamed = sum(1 for c in found if c.subject is None and NO_MODEL_NAMED in c.warnings)
+    unknown = sum(1 for c in found if c.subject is None) - unnamed
     if unknown:
         notes.append(
             f"{unknown} of {plural(len(found), 'candidate')} have no known subject (—), and "
             f"`claims import` skips them: {_subject_fix(subjects_file)}"
+        )
+    if unnamed:
+        notes.append(
+            f"{unnamed} of {plural(len(found), 'candidate')} "
+            f"{'has' if unnamed == 1 else 'have'} no subject (—): no model "
+            "named in their sentence, and `claims import` skips them; pass "
+            f"--subject SLUG (a subject of {subjects_file or DEFAULT_SUBJECTS}) if the "
+            "article is about one model"
         )
     # Warnings go out before any result (stderr, flushed); the table's caption counts them.
     for note in notes:
