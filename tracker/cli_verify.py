@@ -28,7 +28,7 @@ from tracker.cli_common import (
     plural,
     print_json,
 )
-from tracker.cli_values import choice, choices_metavar, utc_minute
+from tracker.cli_values import choice, choices_text, utc_minute
 
 
 def _fail(message: str) -> None:
@@ -106,11 +106,11 @@ def discrepancies_cmd(
         str | None,
         typer.Option(
             "--state",
-            metavar=choices_metavar(LISTED_DISCREPANCY_STATES),
+            metavar="STATE",
             parser=choice(LISTED_DISCREPANCY_STATES),
             help=(
-                "Only discrepancies in this state (default: all). A note is about two "
-                "different subjects, never a conflict."
+                f"Only discrepancies in this state: {choices_text(LISTED_DISCREPANCY_STATES)} "
+                "(default: all). A note is about two different subjects, never a conflict."
             ),
         ),
     ] = None,
