@@ -21,7 +21,7 @@ from typing import Any
 from sqlmodel import Session, select
 
 from claims import models
-from claims.loader import CuratedData
+from claims.loadspecs import ClaimSpec, CuratedData
 from claims.vocabulary import RETIRED_STATE
 
 RETIRED = RETIRED_STATE
@@ -33,7 +33,16 @@ class LoadReport:
     states (a corrected or deleted claim, a deleted claims file), each as ``{"id",
     "source", "subject", "attribute", "value", "removed"}``; ``removed`` is true for the
     ``claims_removed`` of them that were deleted (those the folder's files had stored,
-    or all with ``prune``). ``claims_updated``: stored claims (same content key) whose ``raw``, ``locator``, ``stated_date`` or ``note`` changed in their file. ``watches_stale``: names of stored watches the data no longer
+    or all with ``prune``), and ``qualifiers``. ``claims_changed``: each removed claim
+    paired with the new claim of the same source (file), subject, attribute and
+    qualifiers, a figure corrected in its file, as ``{"old_id", "new_id", "source",
+    "subject", "attribute", "qualifiers", "old_value", "new_value"}`` (both are still
+    counted in ``claims_added`` and ``claims_removed``, and listed in ``claims_stale``).
+    ``claims_updated``: how many stored claims (same content key) had their ``raw``,
+    ``locator``, ``stated_date`` or ``note`` changed in their file; ``claims_edited``:
+    those claims, each as ``{"id", "source", "subject", "attribute", "qualifiers",
+    "value", "fields"}`` (``fields``: which of those four changed, as the file names
+    them). ``watches_stale``: names of stored watches the data no longer
     defines (still checked unless retired); ``watches_retired`` of them were retired.
     ``sources_removed``: keys of sources deleted because this load removed their last
     claim and the data no longer defines them (a re-keyed or deleted claims file)."""
@@ -46,6 +55,8 @@ class LoadReport:
     watches: int = 0
     claims_stale: list[dict[str, Any]] = field(default_factory=list)
     claims_removed: int = 0
+    claims_changed: list[dict[str, Any]] = field(default_factory=list)
+    claims_edited: list[dict[str, Any]] = field(default_factory=list)
     watches_stale: list[str] = field(default_factory=list)
     watches_retired: int = 0
     sources_removed: list[str] = field(default_factory=list)
@@ -119,6 +130,7 @@ def store(session: Session, data: CuratedData, *, prune: bool = False) -> LoadRe
         source_ids[s.key] = row_s.id
         report.sources += 1
     keys: dict[str, set[str]] = {s.key: set() for s in data.sources}
+    added: list[tuple[ClaimSpec, models.Claim]] = []
     for c in data.claims:
         key = c.key()
         keys[c.source].add(key)
@@ -139,31 +151,69 @@ def store(session: Session, data: CuratedData, *, prune: bool = False) -> LoadRe
                 for k, v in edited.items():
                     setattr(stored, k, v)
                 session.add(stored)
-            if set(edited) - {"origin"}:
+            fields = [_FILE_FIELD.get(k, k) for k in edited if k != "origin"]
+            if fields:
                 report.claims_updated += 1
+                report.claims_edited.append(
+                    _described(c, id=stored.id, value=stored.value.display(), fields=fields)
+                )
             else:
                 report.claims_unchanged += 1
             continue
-        session.add(
-            models.Claim(
-                key=key,
-                subject_id=subject_ids[c.subject],
-                attribute=c.attribute,
-                qualifiers_json=models.dumps(c.qualifiers),
-                value_json=models.dumps(c.value.to_dict()),
-                raw_text=c.raw,
-                source_id=source_ids[c.source],
-                claimant=c.claimant,
-                locator=c.locator,
-                stated_date=c.stated_date,
-                note=c.note,
-                origin=origin,
-            )
+        row_c = models.Claim(
+            key=key,
+            subject_id=subject_ids[c.subject],
+            attribute=c.attribute,
+            qualifiers_json=models.dumps(c.qualifiers),
+            value_json=models.dumps(c.value.to_dict()),
+            raw_text=c.raw,
+            source_id=source_ids[c.source],
+            claimant=c.claimant,
+            locator=c.locator,
+            stated_date=c.stated_date,
+            note=c.note,
+            origin=origin,
         )
+        session.add(row_c)
+        added.append((c, row_c))
         report.claims_added += 1
     session.flush()
     _stale_claims(session, report, data, source_ids, keys, prune)
+    _pair_changes(report, added)
     return report
+
+
+# A claim's column -> its key in a claims file, for the fields a load names as changed.
+_FILE_FIELD = {"raw_text": "raw"}
+
+
+def _described(c: ClaimSpec, **extra: Any) -> dict[str, Any]:
+    """A claim as a load's report names it: its source, subject, attribute, qualifiers."""
+    who = {"source": c.source, "subject": c.subject, "attribute": c.attribute}
+    return {**extra, **who, "qualifiers": dict(c.qualifiers)}
+
+
+def _pair_changes(report: LoadReport, added: list[tuple[ClaimSpec, models.Claim]]) -> None:
+    """Pair each removed claim with a new claim of the same source, subject, attribute
+    and qualifiers (first by id, one to one): a figure corrected in its file."""
+    fresh: dict[tuple[Any, ...], list[tuple[ClaimSpec, models.Claim]]] = {}
+    for c, row in added:
+        what = (c.source, c.subject, c.attribute, models.dumps(dict(c.qualifiers)))
+        fresh.setdefault(what, []).append((c, row))
+    for old in report.claims_stale:
+        what = (old["source"], old["subject"], old["attribute"], models.dumps(old["qualifiers"]))
+        if not old["removed"] or not fresh.get(what):
+            continue
+        c, row = fresh[what].pop(0)
+        report.claims_changed.append(
+            _described(
+                c,
+                old_id=old["id"],
+                new_id=row.id,
+                old_value=old["value"],
+                new_value=row.value.display(),
+            )
+        )
 
 
 def _stale_watches(session: Session, report: LoadReport, defined: set[str], prune: bool) -> None:
@@ -212,6 +262,7 @@ def _stale_claims(
                 "subject": slugs.get(claim.subject_id),
                 "attribute": claim.attribute,
                 "value": claim.value.display(),
+                "qualifiers": claim.qualifiers,
                 "removed": remove,
             }
         )

@@ -40,9 +40,20 @@ PUBLISHED_PRECISIONS = ("day", "month", "estimated")
 
 def nearest(name: str, allowed: Iterable[str]) -> str:
     """A hint for a name not in ``allowed``: ``did you mean 'x'?`` for a near miss
-    (difflib ratio >= 0.75), else ``known: a, b, ...``."""
+    (difflib ratio >= 0.75) or, failing that, for the one known name that begins the
+    typed one or that the typed one begins, both at least 3 characters (``repository``
+    -> ``repo``, ``lang`` -> ``language``); else ``known: a, b, ...`` (also when several
+    names fit: ``pub`` begins published and publisher, and a guess could mislead)."""
     known = sorted(allowed)
     near = difflib.get_close_matches(name, known, n=1, cutoff=0.75)
+    if not near and len(name) >= 3:
+        typed = name.casefold()
+        fits = [
+            k
+            for k in known
+            if len(k) >= 3 and (typed.startswith(k.casefold()) or k.casefold().startswith(typed))
+        ]
+        near = fits if len(fits) == 1 else []
     return f"did you mean {near[0]!r}?" if near else "known: " + ", ".join(known)
 
 

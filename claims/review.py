@@ -81,14 +81,16 @@ def discrepancy_record(
     session: Session, row: Discrepancy, names: dict[int | None, str] | None = None
 ) -> dict[str, Any]:
     """One discrepancy as a JSON-ready dict (for ``tracker discrepancies --json``);
-    ``names`` as for :func:`discrepancy_sides`."""
+    ``state`` as :func:`shown_state` gives it (``note`` for a different-subjects note,
+    stored dismissed), so it matches the listing and ``--state``; ``names`` as for
+    :func:`discrepancy_sides`."""
     subj = session.get(Subject, row.subject_id)
     return {
         "id": row.id,
         "subject": subj.slug if subj else None,
         "attribute": row.attribute,
         "rule": row.rule,
-        "state": row.state,
+        "state": shown_state(row),
         "reason": row.reason,
         "note": row.note,
         "opened_at": iso_z(row.opened_at) or None,

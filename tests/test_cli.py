@@ -297,12 +297,14 @@ def test_a_corrected_claim_is_replaced_and_its_discrepancy_resolved(tmp_path, mo
     path.write_text(text.replace('value = "2.8T"', 'value = "3.8T"'))
     code, out = _run("load", "--data", str(data), "--db", db)
     assert code == 0
-    assert "claims: 1 new, 39 unchanged, 1 removed" in out
+    assert "claims: 0 new, 39 unchanged, 1 changed" in out
     assert "warning" not in out
-    removed = next(ln for ln in out.splitlines() if "removed claim #" in ln)
-    assert removed.endswith("(report-k31-launch): kimi-k3.1-pro Total parameters 2.8T params")
+    changed = next(ln for ln in out.splitlines() if "changed claim #" in ln)
+    assert changed.endswith(
+        "(report-k31-launch): kimi-k3.1-pro Total parameters 2.8T → 3.8T params"
+    )
     assert "run `tracker verify` to update verdicts and discrepancies" in out
-    old_id = int(removed.split("#")[1].split()[0])
+    old_id = int(changed.split("#")[1].split()[0])
     assert _run("verify", "--db", db)[0] == 0
     with Session(engine) as s:
         assert s.get(models.Claim, old_id) is None
@@ -310,9 +312,9 @@ def test_a_corrected_claim_is_replaced_and_its_discrepancy_resolved(tmp_path, mo
         opened = {d.key for d in s.exec(select(models.Discrepancy)) if d.state == "open"}
     path.write_text(text)  # the edit undone: the 3.8T claim goes, 2.8T comes back
     code, out = _run("load", "--data", str(data), "--db", db)
-    assert "claims: 1 new, 39 unchanged, 1 removed" in out
-    gone = next(ln for ln in out.splitlines() if "removed claim #" in ln)
-    assert gone.endswith("Total parameters 3.8T params")
+    assert "claims: 0 new, 39 unchanged, 1 changed" in out
+    gone = next(ln for ln in out.splitlines() if "changed claim #" in ln)
+    assert gone.endswith("Total parameters 3.8T → 2.8T params")
     gone_id = int(gone.split("#")[1].split()[0])
     assert _run("verify", "--db", db)[0] == 0
     with Session(engine) as s:
@@ -498,3 +500,65 @@ def test_a_variants_promise_is_labelled_and_an_unwatched_subject_says_so(tmp_pat
     index = (tmp_path / "site" / "index.html").read_text()
     assert "by 2026-12-31</span> [variant: Highspeed]" in index
     assert "no watch looks at its Hub org or repos" in index
+
+
+def test_load_names_a_changed_value_and_an_updated_raw_claim(tmp_path, monkeypatch):
+    """A trial: a changed `value` read "1 new" plus "removed claim #2 ... 32B params"
+    (the new value unsaid), and a changed `raw` only "1 updated" (which claim?)."""
+    monkeypatch.chdir(tmp_path)
+    data = _data_copy(tmp_path)
+    db = str(tmp_path / "t.db")
+    assert _run("load", "--data", str(data), "--db", db)[0] == 0
+    with Session(make_engine(db)) as s:
+        (old,) = [c for c in s.exec(select(models.Claim)) if c.raw_text == "32B"]
+    path = data / "claims" / "kimi-k2-thinking-card.toml"
+    text = path.read_text()
+    path.write_text(text.replace('value = "32B"\nraw = "32B"', 'value = "33B"\nraw = "32B"'))
+    code, out = _run("load", "--data", str(data), "--db", db)
+    assert code == 0
+    assert out.splitlines()[:2] == [
+        "loaded 3 subjects, 4 sources, 4 watches; claims: 0 new, 39 unchanged, 1 changed",
+        f"  changed claim #{old.id} → #41 (kimi-k2-thinking-card): kimi-k2-thinking "
+        "Active parameters 32B → 33B params",
+    ]
+    report = json.loads(_run("load", "--data", str(data), "--db", db, "--json")[1])
+    assert report["claims_changed"] == []  # a second load changes nothing
+    path.write_text(text.replace('value = "32B"\nraw = "32B"', 'value = "32B"\nraw = "32 B"'))
+    code, out = _run("load", "--data", str(data), "--db", db, "--json")
+    report = json.loads(out)
+    assert (report["claims_added"], report["claims_removed"]) == (1, 1)
+    assert report["claims_changed"] == [
+        {
+            "old_id": 41,
+            "new_id": 42,
+            "source": "kimi-k2-thinking-card",
+            "subject": "kimi-k2-thinking",
+            "attribute": "active_params",
+            "qualifiers": {},
+            "old_value": "33B params",
+            "new_value": "32B params",
+        }
+    ]
+    path.write_text(text.replace('raw = "32B"', 'raw = "32 billion"'))
+    code, out = _run("load", "--data", str(data), "--db", db)
+    assert out.splitlines()[:2] == [
+        "loaded 3 subjects, 4 sources, 4 watches; claims: 0 new, 39 unchanged, 1 updated",
+        "  updated claim #42 (kimi-k2-thinking-card): kimi-k2-thinking Active parameters "
+        "32B params: raw changed",
+    ]
+    path.write_text(text)
+    report = json.loads(_run("load", "--data", str(data), "--db", db, "--json")[1])
+    assert (report["claims_updated"], report["claims_edited"]) == (
+        1,
+        [
+            {
+                "id": 42,
+                "source": "kimi-k2-thinking-card",
+                "subject": "kimi-k2-thinking",
+                "attribute": "active_params",
+                "qualifiers": {},
+                "value": "32B params",
+                "fields": ["raw"],
+            }
+        ],
+    )

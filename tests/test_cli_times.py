@@ -179,6 +179,6 @@ def test_state_note_selects_the_different_subjects_notes_and_dismissed_leaves_th
     rows = json.loads(
         runner.invoke(app, ["discrepancies", "--db", str(db), "--state", "note", "--json"]).stdout
     )
-    assert [(r["id"], r["rule"], r["state"]) for r in rows] == [
-        (3, "different_subject", "dismissed")
-    ]
+    assert [(r["id"], r["rule"], r["state"]) for r in rows] == [(3, "different_subject", "note")]
+    every = json.loads(runner.invoke(app, ["discrepancies", "--db", str(db), "--json"]).stdout)
+    assert [r["state"] for r in every] == ["open", "dismissed", "note"]

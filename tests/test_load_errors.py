@@ -263,6 +263,7 @@ def test_validate_curated_reports_unknown_adapter_and_bad_url_of_two_watches(tmp
     ]
 
 
+<<<<<<< HEAD
 # Review of the first version: one mistake still produced a flood, or hid a real error.
 
 
@@ -304,3 +305,37 @@ def test_an_unknown_top_level_key_does_not_hide_a_claims_unknown_subject(tmp_pat
         ("b.toml", 6, "claim[0].subject"),
     ]
     assert err.value.errors[1].message == "unknown subject 'orion-3' (did you mean 'orion-2'?)"
+=======
+def test_a_name_that_begins_or_is_begun_by_a_known_one_gets_did_you_mean(tmp_path):
+    """A trial: `repository` for the `repo` watch param listed every known param, and so
+    did `lang` for a source's `language` (difflib's ratio misses both)."""
+    root = _folder(
+        tmp_path,
+        watches=WATCHES + 'repository = "orion/orion-2"\n',
+        a=CLAIMS_A.replace('title = "Wire A"\n', 'title = "Wire A"\nlang = "en"\n'),
+    )
+    result = runner.invoke(app, ["load", "--data", str(root), "--db", str(tmp_path / "n.db")])
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        "error: 2 problems in the data files (nothing was loaded):",
+        f"{root / 'watches.toml'}:7: watch[0].params.repository: unknown key "
+        "(did you mean 'repo'?)",
+        f"{root / 'claims' / 'a.toml'}:4: source.lang: unknown key (did you mean 'language'?)",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("typed", "hint"),
+    [
+        ("repository", "did you mean 'repo'?"),
+        ("stated", "did you mean 'stated_date'?"),
+        ("pub", "known: published, publisher, title"),  # two fit: no guess
+        ("re", "known: published, publisher, title"),  # under 3 characters: no guess
+    ],
+)
+def test_nearest_suggests_a_unique_prefix_match(typed, hint):
+    from claims.datafile import nearest
+
+    allowed = {"repo", "repo_id", "stated_date"} if typed in ("repository", "stated") else set()
+    assert nearest(typed, allowed or {"published", "publisher", "title"}) == hint
+>>>>>>> cli7

@@ -78,12 +78,6 @@ def _options(
     pass
 
 
-def _stale_text(c: dict[str, Any]) -> str:
-    return (
-        f"#{c['id']} ({c['source']}): {c['subject']} {attribute_label(c['attribute'])} {c['value']}"
-    )
-
-
 @app.command()
 @friendly_errors
 def load(
@@ -110,7 +104,13 @@ def load(
     run tracker verify then. Other claims of the same sources, and watches
     deleted from watches.toml, are listed; --prune removes and retires them.
     """
-    from tracker.loading import store_curated, validate_curated
+    from tracker.loading import (
+        change_lines,
+        claim_text,
+        load_summary,
+        store_curated,
+        validate_curated,
+    )
 
     curated = validate_curated(data)  # before the database is opened: bad data writes nothing
     report = store_curated(open_db(db, create=True), curated, prune=prune)
@@ -120,17 +120,9 @@ def load(
     if json_out:
         print_json(report.__dict__)
         return
-    console.print(
-        f"loaded {report.subjects} subjects, {report.sources} sources, {report.watches} watches; "
-        f"claims: {report.claims_added} new, {report.claims_unchanged} unchanged"
-        + (f", {report.claims_updated} updated" if report.claims_updated else "")
-        + (f", {report.claims_removed} removed" if report.claims_removed else "")
-    )
-    for c in report.claims_stale:
-        if c["removed"]:
-            console.print(f"  removed claim {_stale_text(c)}", highlight=False)
-    for key in report.sources_removed:  # re-keyed or deleted file: its old source, now empty
-        console.print(f"  removed source {key}", highlight=False)
+    console.print(load_summary(report), highlight=False)
+    for line in change_lines(report):
+        console.print(f"  {line}", highlight=False)
     kept = [c for c in report.claims_stale if not c["removed"]]
     if kept:
         n = len(kept)
@@ -141,7 +133,7 @@ def load(
             highlight=False,
         )
         for c in kept:
-            err_console.print(f"  stale claim {_stale_text(c)}", highlight=False)
+            err_console.print(f"  stale claim #{c['id']} {claim_text(c)}", highlight=False)
     if report.claims_removed:
         console.print("run `tracker verify` to update verdicts and discrepancies")
     stale = report.watches_stale

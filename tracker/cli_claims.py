@@ -28,7 +28,7 @@ from tracker.cli_common import (
     print_table,
     whole_word_widths,
 )
-from tracker.cli_values import choice, choices_metavar
+from tracker.cli_values import choice, choices_text
 from tracker.errors import ConfigError, TrackerError
 
 if TYPE_CHECKING:
@@ -135,9 +135,9 @@ def extract_cmd(
     lang: Annotated[
         str,
         typer.Option(
-            metavar=choices_metavar(LANGS),
+            metavar="LANG",
             parser=choice(LANGS, _locale),
-            help="The article's language; auto: from its metadata.",
+            help=f"The article's language: {choices_text(LANGS)}; auto: from its metadata.",
         ),
     ] = "auto",
     published: Annotated[
@@ -259,9 +259,9 @@ def import_cmd(
     kind: Annotated[
         str,
         typer.Option(
-            metavar=choices_metavar(SOURCE_KINDS),
+            metavar="KIND",
             parser=choice(SOURCE_KINDS),
-            help="Kind of source (new sources).",
+            help=f"Kind of source (new sources): {choices_text(SOURCE_KINDS)}.",
         ),
     ] = "press",
     subjects_file: Annotated[Path | None, typer.Option("--subjects", help="Subjects TOML.")] = None,

@@ -18,8 +18,8 @@ def choice(
     """A typer ``parser`` for an option whose value comes from ``allowed``: returns the
     allowed spelling of a value that matches one ignoring case (after ``normalize``,
     when given: ``pt_br`` -> ``pt-BR``); anything else raises :class:`typer.BadParameter`,
-    a usage error (exit 2) naming every allowed value. Give the option
-    ``metavar=choices_metavar(allowed)`` so that ``--help`` shows them too."""
+    a usage error (exit 2) naming every allowed value. Give the option a short
+    metavar (``STATE``) and say the values in its help with :func:`choices_text`."""
     by_fold = {a.casefold(): a for a in allowed}
 
     def parse(value: str) -> str:
@@ -51,9 +51,12 @@ def whole_number(low: int, high: int) -> Callable[[str], int]:
     return parse
 
 
-def choices_metavar(allowed: Sequence[str]) -> str:
-    """``<open|resolved|dismissed>``: an option's allowed values as ``--help`` shows them."""
-    return f"<{'|'.join(allowed)}>"
+def choices_text(allowed: Sequence[str]) -> str:
+    """``open, resolved, dismissed or note``: an option's allowed values for its help
+    sentence. The values go there, not in the metavar: ``--help`` wraps the sentence
+    between words, whereas a long ``<open|resolved|...>`` is cut mid-word at 80 columns."""
+    *rest, last = allowed
+    return f"{', '.join(rest)} or {last}" if rest else last
 
 
 def utc_minute(moment: dt.datetime | str | None, missing: str = "-") -> str:

@@ -28,7 +28,7 @@ from tracker.cli_common import (
     plural,
     print_json,
 )
-from tracker.cli_values import choice, choices_metavar, utc_minute
+from tracker.cli_values import choice, choices_text, utc_minute
 
 
 def _fail(message: str) -> None:
@@ -106,11 +106,11 @@ def discrepancies_cmd(
         str | None,
         typer.Option(
             "--state",
-            metavar=choices_metavar(LISTED_DISCREPANCY_STATES),
+            metavar="STATE",
             parser=choice(LISTED_DISCREPANCY_STATES),
             help=(
-                "Only discrepancies in this state (default: all). A note is about two "
-                "different subjects, never a conflict (--json: state dismissed)."
+                f"Only discrepancies in this state: {choices_text(LISTED_DISCREPANCY_STATES)} "
+                "(default: all). A note is about two different subjects, never a conflict."
             ),
         ),
     ] = None,
@@ -118,7 +118,6 @@ def discrepancies_cmd(
     """List discrepancies (open first) with both sides, sources and claimants."""
     from sqlmodel import Session
 
-    from claims.compare import DIFFERENT_SUBJECT
     from claims.review import ReviewError, list_discrepancies
 
     with Session(open_db(db)) as session:
@@ -137,15 +136,18 @@ def discrepancies_cmd(
         typer.echo("no discrepancies")
         return
     for r in rows:
-        # a different-subjects note is stored dismissed but was never a conflict
-        state = NOTE_STATE if r["rule"] == DIFFERENT_SUBJECT else r["state"]
         echo_wrapped(
-            f"#{r['id']} [{state}] {r['subject']} {attribute_label(r['attribute'])}: "
+            f"#{r['id']} [{r['state']}] {r['subject']} {attribute_label(r['attribute'])}: "
             f"{rule_label(r['rule'])}"
         )
-        echo_wrapped(f"    {r['reason']}")
-        if r["note"]:
-            echo_wrapped(f"    note: {r['note']}")
+        reason, note = r["reason"], r["note"]
+        if r["state"] == NOTE_STATE:
+            # the title already says "not a conflict"; a note's own text is the automatic
+            # "not comparable" (`tracker review` refuses to annotate a note)
+            reason, note = reason.removeprefix("not a conflict: "), None
+        echo_wrapped(f"    {reason}")
+        if note:
+            echo_wrapped(f"    note: {note}")
         for side in r["sides"]:
             echo_wrapped(_side_text(side))
 
