@@ -263,7 +263,6 @@ def test_validate_curated_reports_unknown_adapter_and_bad_url_of_two_watches(tmp
     ]
 
 
-<<<<<<< HEAD
 # Review of the first version: one mistake still produced a flood, or hid a real error.
 
 
@@ -305,7 +304,8 @@ def test_an_unknown_top_level_key_does_not_hide_a_claims_unknown_subject(tmp_pat
         ("b.toml", 6, "claim[0].subject"),
     ]
     assert err.value.errors[1].message == "unknown subject 'orion-3' (did you mean 'orion-2'?)"
-=======
+
+
 def test_a_name_that_begins_or_is_begun_by_a_known_one_gets_did_you_mean(tmp_path):
     """A trial: `repository` for the `repo` watch param listed every known param, and so
     did `lang` for a source's `language` (difflib's ratio misses both)."""
@@ -338,4 +338,3 @@ def test_nearest_suggests_a_unique_prefix_match(typed, hint):
 
     allowed = {"repo", "repo_id", "stated_date"} if typed in ("repository", "stated") else set()
     assert nearest(typed, allowed or {"published", "publisher", "title"}) == hint
->>>>>>> cli7
