@@ -63,12 +63,14 @@ _REL_RE = re.compile(
 _REL_MAP = dict(RELATION_WORDS)
 # A negation governing the relation word: "will not be released before", "não serão
 # liberados antes de", "won't ship until"; at most eight words between (a model name
-# such as "do Kimi K3.1 Pro" takes four; a word may hold dots), none a conjunction
-# ("is not open source and was released on" keeps its date) nor "whether/if/that" ("not
-# clear whether ... before March" is doubt, not a denial: left as it reads).
+# such as "do Kimi K3.1 Pro" takes four; a dot inside a word only before a digit, so
+# "small.Weights" is two sentences), none a conjunction ("is not open source and was
+# released on" keeps its date) nor "whether/if/that" ("not clear whether ... before
+# March" is doubt, not a denial); "not the only", "not just", "não só" negate nothing.
 _NEG_RE = re.compile(
     r"(?:\b(?:not|never|cannot|não|nunca|jamais)|n[’']t)\s+"
-    r"(?:(?!(?:and|but|or|e|mas|ou|whether|if|that|se|que|quando|when)\s)[\w’'-]+(?:\.\w+)*\s+){0,8}$",
+    r"(?!(?:the\s+|a\s+|an\s+)?only\b|just\b|merely\b|(?:é\s+)?[oa]\s+únic|só\b|apenas\b)"
+    r"(?:(?!(?:and|but|or|e|mas|ou|whether|if|that|se|que|quando|when)\s)[\w’'-]+(?:\.\d\w*)*\s+){0,8}$",
     re.IGNORECASE,
 )
 # Negated relation -> its complement: not before D = on or after D; not by D = after D;

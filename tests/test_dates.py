@@ -146,6 +146,19 @@ def test_end_of_a_named_month_is_a_deadline(text, locale, iso, relation):
         ("will not be released by the end of December", "en", "2026-12-31", "after"),
         ("os pesos não sairão depois de janeiro de 2027", "pt-BR", "2027-01", "by"),
         # A negation that governs something else leaves the date alone.
+        (
+            "Moonshot is not the only lab planning to release open weights before March 2027",
+            "en",
+            "2027-03",
+            "before",
+        ),
+        ("Kimi K3.1 Pro is not small.Weights ship before March 2027", "en", "2027-03", "before"),
+        (
+            "o laboratório não só vai liberar os pesos antes de março de 2027",
+            "pt-BR",
+            "2027-03",
+            "before",
+        ),
         ("is not open source and was released on July 1, 2026", "en", "2026-07-01", "on"),
         # Doubt is not denial: the date reads as written.
         ("not clear whether the weights come before March 2027", "en", "2027-03", "before"),

@@ -250,6 +250,7 @@ def test_cli_demo_lists_every_problem_of_its_data_folder(tmp_path, monkeypatch):
         "watch[0].params.selectr", "claim[0].unit", "claim[0].attribute"
     ]  # fmt: skip
     assert not (tmp_path / "site").exists()
+    assert not (tmp_path / "d.db").exists()  # checked before the database is created
 
 
 def test_validate_curated_reports_unknown_adapter_and_bad_url_of_two_watches(tmp_path):

@@ -178,7 +178,9 @@ def demo(
     Safe to run again: nothing is stored twice.
     """
     from tracker.demo import run_demo
+    from tracker.loading import validate_curated
 
+    validate_curated(Path("data"))  # before the database is created: bad data writes nothing
     with console.status(
         "loading data, replaying recorded responses, verifying, building the site..."
     ):
