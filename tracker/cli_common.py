@@ -15,7 +15,7 @@ import typer
 from rich.console import Console
 
 from claims.rawdb import RawDB, SchemaMissing
-from tracker.cli_values import json_default
+from tracker.cli_values import json_default, usage_error_line
 from tracker.errors import TrackerError
 
 if TYPE_CHECKING:
@@ -70,30 +70,6 @@ class _ReadableHelp:
 
 # click's UsageError, found through typer's public BadParameter: typer vendors click.
 _UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
-
-
-_TYPE_MESSAGES = {
-    "Input should be a valid integer, unable to parse string as an integer": "not a whole number",
-    "Input should be a valid number, unable to parse string as a number": "not a number",
-}
-
-
-def usage_error_line(exc: Any, command_path: str = "tracker") -> str:
-    """A click usage error as one line: ``error: missing argument 'ID'; see `tracker
-    review --help```, instead of typer's boxed usage panel; click's suggestion goes in
-    parentheses (``error: no such command 'statu' (did you mean 'status'?); see ...``).
-    ``command_path`` is used when the error carries no context."""
-    message = " ".join(exc.format_message().split()).strip()
-    for said, meant in _TYPE_MESSAGES.items():  # typer's (pydantic's) wording of a bad number
-        message = message.replace(said, meant)
-    message, _, hint = message.partition(" Did you mean ")
-    message = message.rstrip(".")
-    if hint:
-        message += f" (did you mean {hint})"
-    if message[:1].isupper() and message[1:2].islower():  # "Missing ..." but not "ID ..."
-        message = message[0].lower() + message[1:]
-    where = exc.ctx.command_path if exc.ctx is not None else command_path
-    return f"error: {message}; see `{where} --help`"
 
 
 def _one_line_usage_errors(exc: Exception, command_path: str) -> typer.Exit:

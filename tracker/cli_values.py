@@ -1,4 +1,5 @@
-"""How the CLI reads option values from a fixed list and writes times for people and JSON."""
+"""How the CLI reads option values from a fixed list, words a bad value as one line, and
+writes times for people and JSON."""
 
 from __future__ import annotations
 
@@ -84,3 +85,27 @@ def json_default(obj: Any) -> Any:
     if isinstance(obj, dt.date):
         return obj.isoformat()
     return str(obj)
+
+
+_TYPE_MESSAGES = {
+    "Input should be a valid integer, unable to parse string as an integer": "not a whole number",
+    "Input should be a valid number, unable to parse string as a number": "not a number",
+}
+
+
+def usage_error_line(exc: Any, command_path: str = "tracker") -> str:
+    """A click usage error as one line: ``error: missing argument 'ID'; see `tracker
+    review --help```, instead of typer's boxed usage panel; click's suggestion goes in
+    parentheses (``error: no such command 'statu' (did you mean 'status'?); see ...``).
+    ``command_path`` is used when the error carries no context."""
+    message = " ".join(exc.format_message().split()).strip()
+    for said, meant in _TYPE_MESSAGES.items():  # typer's (pydantic's) wording of a bad number
+        message = message.replace(said, meant)
+    message, _, hint = message.partition(" Did you mean ")
+    message = message.rstrip(".")
+    if hint:
+        message += f" (did you mean {hint})"
+    if message[:1].isupper() and message[1:2].islower():  # "Missing ..." but not "ID ..."
+        message = message[0].lower() + message[1:]
+    where = exc.ctx.command_path if exc.ctx is not None else command_path
+    return f"error: {message}; see `{where} --help`"
