@@ -35,9 +35,9 @@ _UNIT_LABEL = {
 MINUS = "\u2212"
 
 
-def _short(x: Decimal, unit: str | None) -> str:
+def _short(x: Decimal, unit: str | None, exact: bool = False) -> str:
     if x < 0:
-        return MINUS + _short(-x, unit)
+        return MINUS + _short(-x, unit, exact)
     if unit == "tokens" and x >= 1024 and x % 1000 != 0:
         # Context windows are powers of two: 256K = 262,144; 1M = 1,048,576.
         for size, suffix in ((1 << 20, "M"), (1 << 10, "K")):
@@ -48,7 +48,10 @@ def _short(x: Decimal, unit: str | None) -> str:
             if abs(x) >= size:
                 q = (x / size).normalize()
                 if -q.as_tuple().exponent > 2:  # type: ignore[operator]
-                    return f"≈{q:.2f}{suffix} ({x:,f})"  # a measured count: readable and exact
+                    # Readable and exact. "≈" only on a figure that is itself inexact:
+                    # readers took "≈1.03T (1,026,880,447,728)" for an estimate.
+                    mark = "" if exact else "≈"
+                    return f"{mark}{q:.2f}{suffix} ({x:,f})"
                 return f"{q:f}{suffix}"
     if unit == "usd_per_mtok":
         return f"${x:.2f}" if x == x.quantize(Decimal("0.01")) else f"${x.normalize():f}"
@@ -59,13 +62,25 @@ def _short(x: Decimal, unit: str | None) -> str:
     return f"{x.normalize():f}"
 
 
+def _exact(v: Value) -> bool:
+    """A quantity with no width: read from an API (``quantity(..., exact=True)``) or
+    computed from such figures (a gap), not stated to a precision."""
+    if v.approx:
+        return False
+    low = v.low if v.low is not None else v.value
+    high = v.high if v.high is not None else v.value
+    return low == high == v.value
+
+
 def format_value(v: Value) -> str:
-    """Human text for a value; stable, used in the site and the CLI."""
+    """Human text for a value; stable, used in the site and the CLI. A long exact count
+    reads ``1.03T (1,026,880,447,728)``; a stated figure shortened in the same way keeps
+    its ``≈``."""
     unit = _UNIT_LABEL.get(v.unit or "", v.unit or "")
     sep = "" if unit in ("%", "") else " "
     if v.kind == "quantity":
         assert isinstance(v.value, Decimal)
-        core = _short(v.value, v.unit)
+        core = _short(v.value, v.unit, _exact(v))
         prefix = "about " if v.approx else ""
         if v.relation == "at_least":
             prefix += "at least "

@@ -39,7 +39,7 @@ def test_k2_thinking_1t_confirmed_against_packed_int4_counts():
     d = judge(claim, [obs])
     assert (d.status, d.evidence) == ("confirmed", (5,))
     assert d.reason == (
-        "observed ≈1.03T (1,026,880,447,728) params (observation #5) is within the claim's 1T params "
+        "observed 1.03T (1,026,880,447,728) params (observation #5) is within the claim's 1T params "
         "(500B–1.5T params); the Hub count is derived from packed quantized weights"
     )
 
@@ -50,8 +50,8 @@ def test_naive_hub_total_would_contradict_and_says_by_how_much():
     d = judge(claim, [ov(6, "total_params", naive, subject=3)])
     assert d.status == "contradicted"
     assert d.reason == (
-        "observed ≈170.74B (170,738,182,128) params (observation #6) vs claimed 1T params "
-        "(500B–1.5T params): ≈829.26B (829,261,817,872) params apart, off by ≈329.26B "
+        "observed 170.74B (170,738,182,128) params (observation #6) vs claimed 1T params "
+        "(500B–1.5T params): 829.26B (829,261,817,872) params apart, off by 329.26B "
         "(329,261,817,872) params beyond the stated precision, -82.9 %"
     )
 
@@ -76,7 +76,7 @@ def test_hub_config_without_bits_gives_a_bound_only():
     d = judge(claim, [ov(7, "total_params", eff, subject=3)])
     assert d.status == "unverified"
     assert d.reason.startswith(
-        "only a bound is observed: at least ≈170.74B (170,738,182,128) params"
+        "only a bound is observed: at least 170.74B (170,738,182,128) params"
     )
 
 

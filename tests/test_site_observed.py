@@ -47,17 +47,21 @@ def test_unclaimed_hub_observations_show_on_the_subject_page(built):
     # observed and no claim states them.
     assert _rows(observed) == [
         "Licence repo: moonshotai/Kimi-K2-Thinking modified-mit 2026-11-06 09:30 UTC "
-        f"2026-11-20 12:00 UTC watch hf-moonshotai, source; snapshot {short} "
+        f"to 2026-11-20 12:00 UTC huggingface.co, watch hf-moonshotai snapshot {short} "
         "no claim states this",
         "Weights available repo: moonshotai/Kimi-K2-Thinking yes 2026-11-06 09:30 UTC "
-        f"2026-11-20 12:00 UTC watch hf-moonshotai, source; snapshot {short} "
+        f"to 2026-11-20 12:00 UTC huggingface.co, watch hf-moonshotai snapshot {short} "
         "no claim states this",
     ]
     assert (
         '<a href="https://huggingface.co/api/models?author=moonshotai" rel="nofollow noopener">'
-        "source</a>" in observed
+        "huggingface.co</a>" in observed
     )
-    assert f'<code title="{SHA_HF}">{short}</code>' in observed
+    # The snapshot is for operators: small, and its title says what it is and how to see it.
+    assert (
+        '<small class="snapshot" title="the stored copy of the page this was read from; '
+        f'“tracker snapshot {short}” prints it">snapshot <code>{short}</code></small>'
+    ) in observed
     assert observed.count('<strong class="unclaimed">no claim states this</strong>') == 2
 
 
@@ -68,6 +72,8 @@ def test_claimed_observation_links_its_claims_and_past_values_stay_out(built):
     rows = _rows(observed)
     assert len(rows) == 1  # the superseded $0.60 (current false) is not listed
     assert rows[0].startswith("Input price — $0.45 per 1M tokens 2026-11-10 12:00 UTC")
+    # No qualifier names the provider: the From column says whose price list it is.
+    assert "UTC openrouter.ai, watch openrouter snapshot cccccccccccc" in rows[0]
     assert '<a href="#attr-price_input_usd_per_mtok">stated by a claim</a>' in observed
     assert "no claim states this" not in observed
 

@@ -78,7 +78,7 @@ def test_verify_all_on_demo_like_database(demo):
         assert v[c["before"]].reason.startswith("overdue by 25 days as of 2026-11-28 06:00 UTC")
         assert v[c["on_b"]].as_of.replace(tzinfo=dt.UTC) == CHECK
         assert v[c["k2p"]].reason == (
-            f"observed ≈1.06T (1,058,589,420,528) params (observation #{o['k2p']}) is within the claim's "
+            f"observed 1.06T (1,058,589,420,528) params (observation #{o['k2p']}) is within the claim's "
             "1T params (500B–1.5T params); the Hub count is derived from packed quantized weights"
         )
         assert json.loads(v[c["k2p"]].evidence_json) == [o["k2p"]]

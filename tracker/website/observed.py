@@ -27,6 +27,22 @@ STATED_BY: dict[str, tuple[str, ...]] = {
 }
 
 
+# The Hub's `gated` is stored as its text ("false", "auto", "manual"): read as words.
+GATED_WORDS: dict[str, str] = {
+    "false": "no",
+    "true": "yes",
+    "auto": "yes, access granted automatically",
+    "manual": "yes, access granted by the repo's owners",
+}
+
+
+def value_text(attribute: str, value: dict[str, Any]) -> str:
+    """How an observed value reads (``Value.display``); the Hub's ``gated`` text reads
+    as :data:`GATED_WORDS`."""
+    text = Value.from_dict(value).display()
+    return GATED_WORDS.get(text, text) if attribute == "gated" else text
+
+
 def _claimed_by(
     attribute: str,
     quals: dict[str, Any],
@@ -70,7 +86,7 @@ def current_observations(
                 attribute=o.attribute,
                 qualifiers=qualifiers_text(quals),
                 qualifiers_dict=quals,
-                value=Value.from_dict(value).display(),
+                value=value_text(o.attribute, value),
                 value_dict=value,
                 first_seen=as_utc(o.first_seen),
                 last_seen=as_utc(o.last_seen),

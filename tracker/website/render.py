@@ -18,7 +18,7 @@ from claims.events import event_label
 from claims.timefmt import utc_minute
 from claims.vocabulary import attribute_label, rule_label
 from tracker.eventtext import as_utc, iso_z
-from tracker.website.views import SiteContext
+from tracker.website.views import TECHNICAL_READINGS, SiteContext
 from tracker.website.writer import SiteError
 
 
@@ -56,6 +56,21 @@ def http_url(url: str | None) -> str:
     return url if urlsplit(url.strip()).scheme.lower() in ("http", "https") else ""
 
 
+_GITHUB_HOSTS = ("github.com", "raw.githubusercontent.com")
+
+
+def url_site(url: str | None) -> str:
+    """The site a URL is on, as people name it: ``openrouter.ai`` (``www.`` dropped); a
+    file on GitHub names its repository, ``github.com/BerriAI/litellm``, whose data it
+    is. Empty for a URL that is not http(s)."""
+    parts = urlsplit(http_url(url))
+    host = (parts.hostname or "").removeprefix("www.")
+    repo = [p for p in parts.path.split("/") if p][:2]
+    if host in _GITHUB_HOSTS and len(repo) == 2:
+        return "github.com/" + "/".join(repo)
+    return host
+
+
 def plural(n: int, word: str) -> str:
     """``1 day``, ``3 days``."""
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
@@ -68,6 +83,8 @@ FILTERS: dict[str, Any] = {
     "short_hash": short_hash,
     "plural": plural,
     "http_url": http_url,
+    "url_site": url_site,
+    "reading_note": TECHNICAL_READINGS.__getitem__,  # what a technical reading is
     # `benchmark_score` -> "Benchmark score"; rule names -> what they mean (one mapping,
     # claims/vocabulary.py, shared with the CLI); event kinds likewise (claims/events.py)
     "attribute_label": attribute_label,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
@@ -125,7 +126,8 @@ class ObservedFrom(NamedTuple):
 class ObservedRow(NamedTuple):
     """One row of a subject page's "Observed" table: the observations of one attribute,
     qualifiers and value (several watches may read the same), first seen the earliest,
-    last seen the latest of them."""
+    last seen the latest of them. ``value`` is the text shown, ``full_value`` the whole
+    text when that is shortened (a digest shows its first 12 digits), else None."""
 
     attribute: str
     qualifiers: str
@@ -134,6 +136,18 @@ class ObservedRow(NamedTuple):
     last_seen: dt.datetime
     claimed_by: str | None
     sources: list[ObservedFrom]
+    full_value: str | None = None
+
+
+# Observed attributes that are the tracker's own inputs, not figures a lab states: the
+# page shows them apart, under "Technical readings", each with what it is.
+TECHNICAL_READINGS: dict[str, str] = {
+    "hub_params_raw": "the Hub's stored-parameter count, before unpacking quantized weights "
+    "(the total parameters are derived from it)",
+    "license_text_sha256": "a fingerprint of the licence file's text: a new one means the "
+    "text changed",
+}
+_DIGEST = re.compile(r"[0-9a-f]{64}")
 
 
 def observed_rows(observations: list[ObservationView]) -> list[ObservedRow]:
@@ -143,7 +157,7 @@ def observed_rows(observations: list[ObservationView]) -> list[ObservedRow]:
     for o in observations:
         src = ObservedFrom(o.watch, o.source_url, o.sha256)
         last = rows[-1] if rows else None
-        if last and (last.attribute, last.qualifiers, last.value) == (
+        if last and (last.attribute, last.qualifiers, last.full_value or last.value) == (
             o.attribute,
             o.qualifiers,
             o.value,
@@ -154,15 +168,17 @@ def observed_rows(observations: list[ObservationView]) -> list[ObservedRow]:
                 sources=last.sources if src in last.sources else [*last.sources, src],
             )
         else:
+            digest = _DIGEST.fullmatch(o.value) is not None
             rows.append(
                 ObservedRow(
                     o.attribute,
                     o.qualifiers,
-                    o.value,
+                    o.value[:12] if digest else o.value,
                     o.first_seen,
                     o.last_seen,
                     o.claimed_by,
                     [src],
+                    o.value if digest else None,
                 )
             )
     return rows
@@ -277,8 +293,15 @@ class SubjectView:
     observations: list[ObservationView] = dataclasses.field(default_factory=list)
 
     def observed(self) -> list[ObservedRow]:
-        """The "Observed" table's rows (:func:`observed_rows`)."""
-        return observed_rows(self.observations)
+        """The "Observed" table's rows (:func:`observed_rows`), without the
+        :data:`TECHNICAL_READINGS`."""
+        return observed_rows(
+            [o for o in self.observations if o.attribute not in TECHNICAL_READINGS]
+        )
+
+    def technical(self) -> list[ObservedRow]:
+        """The :data:`TECHNICAL_READINGS` among the current observations, as rows."""
+        return observed_rows([o for o in self.observations if o.attribute in TECHNICAL_READINGS])
 
     def row(self) -> IndexRow:
         """This subject's index row."""
