@@ -10,12 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-
-def _as_utc(moment: dt.datetime) -> dt.datetime:
-    # naive = UTC: SQLite hands datetimes back naive and the application writes only UTC
-    if moment.tzinfo is None:
-        return moment.replace(tzinfo=dt.UTC)
-    return moment.astimezone(dt.UTC)
+from claims.canonical import as_utc
 
 
 def utc_minute(moment: dt.datetime | None, missing: str = "") -> str:
@@ -23,7 +18,7 @@ def utc_minute(moment: dt.datetime | None, missing: str = "") -> str:
     back) datetime; ``missing`` for None."""
     if moment is None:
         return missing
-    return f"{_as_utc(moment):%Y-%m-%d %H:%M} UTC"
+    return f"{as_utc(moment):%Y-%m-%d %H:%M} UTC"
 
 
 def iso_z(moment: dt.datetime | None) -> str:
@@ -32,4 +27,4 @@ def iso_z(moment: dt.datetime | None) -> str:
     as UTC. ``""`` for None (JSON writers use ``iso_z(t) or None`` for a null)."""
     if moment is None:
         return ""
-    return _as_utc(moment).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return as_utc(moment).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")

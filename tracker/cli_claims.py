@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import sys
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
@@ -25,6 +24,7 @@ from tracker.cli_common import (
     console,
     open_db,
     plural,
+    print_json,
     print_table,
     whole_word_widths,
 )
@@ -196,9 +196,7 @@ def extract_cmd(
     for note in notes:
         typer.echo(f"warning: {note}", err=True)
     if as_json:
-        sys.stdout.write(
-            json.dumps([c.to_dict() for c in found], ensure_ascii=False, indent=2) + "\n"
-        )
+        print_json([c.to_dict() for c in found])
         return
     caption = plural(len(found), "candidate")
     if notes:

@@ -21,6 +21,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
 from claims.models import SchedulerLock, utcnow
+from claims.timefmt import iso_z
 from tracker.errors import TrackerError
 
 log = logging.getLogger("tracker.schedule")
@@ -315,7 +316,7 @@ class Lease:
 
 def busy_message(engine: Engine, holder: LockHolder) -> str:
     """The one-line refusal of C14, naming database, pid, host and start time."""
-    since = holder.acquired_at.strftime("%Y-%m-%dT%H:%M:%SZ")
+    since = iso_z(holder.acquired_at)
     return (
         f"a scheduler is already running against {database_label(engine)} "
         f"(pid {holder.pid} on host {holder.host} since {since}); not starting another"
