@@ -16,6 +16,9 @@ from claims.values import Value
 
 @dataclass(frozen=True)
 class SubjectSpec:
+    """One ``[[subject]]`` of subjects.toml as validated: slug, display name, and its
+    aliases, variants and ids (namespace -> ids) used to match observations (docs/data.md)."""
+
     slug: str
     name: str
     organization: str | None = None
@@ -29,6 +32,9 @@ class SubjectSpec:
 
 @dataclass(frozen=True)
 class WatchSpec:
+    """One ``[[watch]]`` of watches.toml: adapter kind, URL, interval in minutes, the
+    adapter's params, and ``origin`` (the file it came from)."""
+
     name: str
     adapter: str
     url: str
@@ -39,6 +45,9 @@ class WatchSpec:
 
 @dataclass(frozen=True)
 class SourceSpec:
+    """The ``[source]`` of a claims file: its key, title, URL, publisher, publication
+    date (ISO text) and its precision, language and kind (one of SOURCE_KINDS)."""
+
     key: str
     title: str
     url: str | None = None
@@ -52,6 +61,9 @@ class SourceSpec:
 
 @dataclass(frozen=True)
 class ClaimSpec:
+    """One ``[[claim]]``: a figure (``value``, parsed by :func:`claims.stated.parse_stated`)
+    a source states about a subject's attribute, with its qualifiers, quote and claimant."""
+
     subject: str
     attribute: str
     value: Value
