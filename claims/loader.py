@@ -347,6 +347,8 @@ def load_data(
         f, i = where[0]
         hint = datafile.nearest(slug, subjects) if subjects else "no subjects.toml here"
         more = f"; {len(where) - 1} more claims name it" if len(where) > 1 else ""
+        if more and subjects and "did you mean" in hint:  # many claims agree: maybe the slug
+            more += ": if they are right, the subject's slug in subjects.toml is the typo"
         problems.add(f.error("claim", i, "subject", f"unknown subject {slug!r} ({hint}){more}"))
     problems.raise_if_any()
     return data

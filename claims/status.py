@@ -89,6 +89,18 @@ class WeightsStatus:
     # there at the first check: its landing day is then unknown).
     landed_late_days: int | None = None
 
+    @property
+    def landed_at_meaning(self) -> str | None:
+        """What ``landed_at`` is: the first sighting, or only "by then" when the repo was
+        already listed at its watch's first check; None when not landed."""
+        if not self.landed:
+            return None
+        return (
+            "first seen at the first check (landed earlier)"
+            if self.at_first_check
+            else "first seen"
+        )
+
     def to_dict(self) -> dict[str, Any]:
         def iso(t: dt.datetime | None) -> str | None:
             return iso_z(t) or None
@@ -101,13 +113,7 @@ class WeightsStatus:
             "landed": self.landed,
             "repo": self.repo,
             "landed_at": iso(self.landed_at),
-            "landed_at_meaning": (
-                "first seen at the first check (landed earlier)"
-                if self.at_first_check
-                else "first seen"
-            )
-            if self.landed
-            else None,
+            "landed_at_meaning": self.landed_at_meaning,
             "repo_created": self.repo_created,
             "license": self.license,
             "license_source": self.license_source,

@@ -168,3 +168,8 @@ def test_demo_confirms_the_highspeed_price_factor(tmp_path, monkeypatch):
         (OUT, "Highspeed"),
         (OUT, None),
     ]
+    # The subject page's Observed rows of those prices link to the claim they check
+    # (the trial saw "no claim states this" on the Highspeed price beside the verdict).
+    page = (tmp_path / "s" / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
+    rows = [r for r in page.split("<tr") if "$20.00" in r and "#attr-" in r]
+    assert rows and all('href="#attr-price_factor">checks a claim</a>' in r for r in rows)

@@ -339,3 +339,13 @@ def test_nearest_suggests_a_unique_prefix_match(typed, hint):
 
     allowed = {"repo", "repo_id", "stated_date"} if typed in ("repository", "stated") else set()
     assert nearest(typed, allowed or {"published", "publisher", "title"}) == hint
+
+
+def test_many_claims_naming_a_near_slug_point_at_the_subjects_slug_too(tmp_path):
+    root = _folder(tmp_path, subjects=SUBJECTS.replace('"orion-2"', '"orion-22"'))
+    with pytest.raises(DataFileError) as err:
+        load_data(root)
+    assert err.value.message == (
+        "unknown subject 'orion-2' (did you mean 'orion-22'?); 2 more claims name it: "
+        "if they are right, the subject's slug in subjects.toml is the typo"
+    )

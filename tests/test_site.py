@@ -152,6 +152,8 @@ def test_exports(built):
         "landed": False,
         "repo": None,
         "landed_at": None,
+        "landed_at_meaning": None,
+        "repo_created": None,
         "promises": [
             {
                 "date": "2026-11-04",

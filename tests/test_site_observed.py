@@ -122,10 +122,8 @@ def test_weights_promise_states_availability_but_not_a_variant_price(built):
     assert rows["Input price variant: Highspeed $0.90 per 1M tokens"].endswith(
         "no claim states this"
     )
-    assert rows["Weights available repo: moonshotai/Kimi-K3.1-Pro yes"].endswith(
-        "stated by a claim"
-    )
-    assert '<a href="#attr-weights_release_date">stated by a claim</a>' in html
+    assert rows["Weights available repo: moonshotai/Kimi-K3.1-Pro yes"].endswith("checks a claim")
+    assert '<a href="#attr-weights_release_date">checks a claim</a>' in html
 
 
 def test_subject_export_lists_current_observations(built):

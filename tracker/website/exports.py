@@ -76,6 +76,8 @@ def subject_summary(sv: SubjectView) -> dict[str, Any]:
             "landed": w.landed,
             "repo": w.repo,
             "landed_at": iso_z(w.landed_at) or None,
+            "landed_at_meaning": w.landed_at_meaning,
+            "repo_created": w.repo_created,
             "promises": [
                 {
                     "date": p.date,

@@ -99,11 +99,17 @@ def current_observations(
     # Only subjects with observations need their claims indexed (most have none).
     for sid, views in out.items():
         claimed: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        cited: dict[int, str] = {}  # observation id -> attribute of a claim it verifies
         for cv in claims_of.get(sid, ()):
             claimed[cv.attribute].append(cv.qualifiers_dict)
+            for oid in cv.verdict.evidence_ids if cv.verdict else ():
+                cited.setdefault(oid, cv.attribute)
         views[:] = sorted(
             (
-                v._replace(claimed_by=_claimed_by(v.attribute, v.qualifiers_dict, claimed))
+                v._replace(
+                    claimed_by=_claimed_by(v.attribute, v.qualifiers_dict, claimed)
+                    or cited.get(v.id)  # e.g. a variant's price behind a price factor
+                )
                 for v in views
             ),
             key=_sort_key,

@@ -99,7 +99,8 @@ class ObservationView(NamedTuple):
     ``Value.display``), the ``*_dict`` fields the stored JSON decoded; times are UTC;
     ``watch`` is the watch's name (None when the watch is no longer stored);
     ``claimed_by`` the attribute of a claim of the subject that states it (compatible
-    qualifiers, :func:`claims.compare.qualifiers_compatible`), None when no claim does."""
+    qualifiers, :func:`claims.compare.qualifiers_compatible`) or whose verdict cites it
+    as evidence, None when no claim does."""
 
     id: int
     attribute: str
