@@ -21,7 +21,9 @@ from claims.candidates import Candidate, drop_repeats
 from claims.dates import scan_dates
 from claims.figures import Figure, scan_figures
 from claims.language import detect_locale
+from claims.negation import affirmed
 from claims.numbers import normalize_locale
+from claims.price_factor import qualify_price_factors
 from claims.price_pairs import pair_prices
 from claims.segment import Segments, Sentence
 from claims.spans import after_marker, merge_parenthetical, overlaps
@@ -30,6 +32,7 @@ from claims.values import Value, quantity, text_value
 
 _POINTS_AFTER = re.compile(r"^\s*(?:pontos|points|pts)\b", re.I)
 _FACTOR_WORD_RE = re.compile(r"\b(?:o\s+|the\s+)?(?P<w>dobro|triplo|twice|double|triple)\b", re.I)
+_INDEX_WORDS = ("índice", "indice", "index", "leaderboard", "ranking")
 _FACTORS = {"dobro": "2", "twice": "2", "double": "2", "triplo": "3", "triple": "3"}
 
 
@@ -61,10 +64,11 @@ def extract(
     locale = detect_locale(text) if not lang or lang == "auto" else normalize_locale(lang)
     ctx = _Context(text, subjects, locale, published, tz)
     items = ctx.figures() + ctx.ranks() + ctx.dates() + ctx.licenses()
-    if warnings is not None:
-        warnings.extend(ctx.warnings)
     items.sort(key=lambda c: c.start)
     resolve(items, ctx, default_subject)
+    items = qualify_price_factors(items, text, ctx.index, ctx.warnings)
+    if warnings is not None:
+        warnings.extend(ctx.warnings)
     return drop_repeats([c for c in items if c.attribute])
 
 
@@ -84,6 +88,7 @@ class _Context:
         self._by_sentence: dict[int, list[CL.ClaimantMention]] = {}
         self._price_sides: dict[int, str] = {}
         self.index = SubjectIndex(subjects)
+        self.variant_names = sorted({v for s in subjects for v in s.variants}, key=len)[::-1]
         self.seg = Segments(text)
         self.benches = R.find_benchmarks(text)
         comparatives = R.find_comparatives(text)
@@ -153,7 +158,7 @@ class _Context:
             before = self.text[max(cs, prev_end) : f.start]
             after = self.text[f.end : min(ce, next_start)]
             c = self._classify(f, s, before, after, self.text[cs:ce], (prev_end, next_start))
-            if c is not None:
+            if c is not None and affirmed(c, before, self.warnings):
                 c.warnings.extend(f.warnings)
                 out.append(c)
         for m in _FACTOR_WORD_RE.finditer(self.text):
@@ -161,10 +166,12 @@ class _Context:
             if s.hypothetical:
                 continue
             cs, ce = s.clause_bounds(m.start())
-            attr = R.factor_attribute(self.text[m.end() : ce], self.text[cs : m.start()])
+            before = self.text[cs : m.start()]
+            attr = R.factor_attribute(self.text[m.end() : ce], before, self.variant_names)
             if attr:
                 v = quantity(_FACTORS[m.group("w").lower()], "times")
-                out.append(self._candidate(attr, v, m.start(), m.end(), s, self._variant_q(s)))
+                c = self._candidate(attr, v, m.start(), m.end(), s, self._variant_q(s))
+                out += [c] if affirmed(c, before, self.warnings) else []
         return out
 
     def _classify(
@@ -202,7 +209,7 @@ class _Context:
             q = self._bench(f.start, s, window)
             return make("benchmark_score", "percent", q) if q else None
         if f.kind == "times":
-            attr = R.factor_attribute(after, before)
+            attr = R.factor_attribute(after, before, self.variant_names)
             return make(attr, "times", self._variant_q(s)) if attr else None
         if R.is_tokens_per_second(after):
             return make("output_tokens_per_second", "tokens_per_second")
@@ -331,13 +338,7 @@ class _Context:
                 break
             g = R.GENERIC_BENCH_RE.search(text) if text else None
             if g:
-                want_index = g.group(0).lower() in (
-                    "índice",
-                    "indice",
-                    "index",
-                    "leaderboard",
-                    "ranking",
-                )
+                want_index = g.group(0).lower() in _INDEX_WORDS
                 earlier = [
                     b for b in self.benches if b.start < pos and ("Index" in b.name) == want_index
                 ]

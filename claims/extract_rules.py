@@ -7,6 +7,7 @@ Pure functions over strings; :mod:`claims.extract` decides subjects and claimant
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -319,8 +320,17 @@ def price_side(before: str, after: str) -> str | None:
     return None
 
 
-def factor_attribute(clause_after: str, clause_before: str) -> str | None:
-    """``speedup_factor`` ("2 a 3 vezes mais rápida") or ``price_factor`` (cost words)."""
+def factor_attribute(
+    clause_after: str, clause_before: str, names: Sequence[str] = ()
+) -> str | None:
+    """``speedup_factor`` ("2 a 3 vezes mais rápida") or ``price_factor`` (cost words).
+
+    ``names`` (variant names) are not words of the clause: "Highspeed is twice as
+    expensive" states a price, not a speed."""
+    for n in names:
+        blank = re.compile(rf"(?<![\w-]){re.escape(n)}(?![\w-])", re.I)
+        clause_after = blank.sub(lambda m: " " * len(m.group(0)), clause_after)
+        clause_before = blank.sub(lambda m: " " * len(m.group(0)), clause_before)
     s = nearest(_SPEED_KW, clause_before, clause_after)
     p = nearest(_PRICE_FACTOR_KW, clause_before, clause_after)
     if s and (not p or s[0] <= p[0]):

@@ -31,10 +31,15 @@ APPROX_WORDS = (
     r"|about|around|approximately|roughly|nearly|almost|~|≈"
 )
 LOWER_BOUND_WORDS = (
-    r"mais\s+de|acima\s+de|pelo\s+menos|ao\s+menos|no\s+m[íi]nimo"
+    r"n[ãa]o\s+menos\s+(?:de|do\s+que|que)|nada\s+menos\s+(?:de|do\s+que|que)"
+    r"|no\s+(?:fewer|less)\s+than|not\s+(?:fewer|less)\s+than"
+    r"|mais\s+de|acima\s+de|pelo\s+menos|ao\s+menos|no\s+m[íi]nimo"
     r"|more\s+than|over|at\s+least|upwards\s+of|above"
 )
-UPPER_BOUND_WORDS = r"até|no\s+m[áa]ximo|menos\s+de|up\s+to|at\s+most|less\s+than|under|below"
+UPPER_BOUND_WORDS = (
+    r"n[ãa]o\s+mais\s+(?:de|do\s+que|que)|no\s+more\s+than|not\s+more\s+than|"
+    r"até|no\s+m[áa]ximo|menos\s+de|up\s+to|at\s+most|less\s+than|under|below"
+)
 CURRENCY_BEFORE = r"US\$|U\$|USD|US|R\$|\$|€|EUR|£"
 CURRENCY_AFTER = r"d[óo]lares|dollars|USD|euros?|€|EUR|reais"
 PER_UNIT = r"milh[ãa]o|million|mil|thousand|mtok|ktok|M|K|k|token|m[êe]s|month"
