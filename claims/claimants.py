@@ -66,6 +66,13 @@ _COMMIT_RE = re.compile(
     r")\b"
 )
 _ARTICLES = frozenset("A O The".split())
+# A name never runs over a sentence end ("April. Moonshot AI said" is "Moonshot AI").
+_SENTENCE_END = re.compile(r"\.\s+(?=[A-Z])")
+_MONTHS = frozenset(
+    "January February March April May June July August September October November December "
+    "Janeiro Fevereiro Março Abril Maio Junho Julho Agosto Setembro Outubro Novembro "
+    "Dezembro".split()
+)
 _NOT_ORG = frozenset(
     "Eles Elas Ele Ela Isso Este Esta They He She It This We Nós Você Minha Meu".split()
 )
@@ -112,8 +119,7 @@ def find_claimants(text: str, organizations: Iterable[str] = ()) -> list[Claiman
         found.extend((m, doc, None) for m in rx.finditer(text))
     found.extend((m, False, m.end()) for m in _STAFF_RE.finditer(text))
     for m, doc, verb_end in found:
-        name = m.group("org").strip()
-        words = name.split()
+        words = _own_words(m.group("org"))
         while words and words[0] in _ARTICLES and not _titled(words, orgs):
             words = words[1:]
         if not words or words[0] in _NOT_ORG:
@@ -134,7 +140,7 @@ def _commitments(text: str, orgs: list[str], taken: set[int]) -> list[ClaimantMe
     are dropped; a name already found at the same place (``taken`` starts) is skipped."""
     out: list[ClaimantMention] = []
     for m in _COMMIT_RE.finditer(text):
-        words = m.group("org").split()
+        words = _own_words(m.group("org"))
         for k in range(len(words)):
             name = _expand(" ".join(words[k:]), orgs)
             if name in orgs:
@@ -143,6 +149,17 @@ def _commitments(text: str, orgs: list[str], taken: set[int]) -> list[ClaimantMe
                     out.append(ClaimantMention(start, m.end("org"), name, verb_end=m.end()))
                 break
     return out
+
+
+def _own_words(org: str) -> list[str]:
+    """The words of a matched name from its last sentence start on, without a leading
+    month ("Kimi weights ship in April. Moonshot AI said" -> ["Moonshot", "AI"]) or the
+    word before it ("In March Moonshot AI said" -> ["Moonshot", "AI"])."""
+    words = _SENTENCE_END.split(org.strip())[-1].split()
+    for k, word in enumerate(words[:2]):
+        if word.rstrip(".,") in _MONTHS and k + 1 < len(words):
+            return words[k + 1 :]
+    return words
 
 
 def _titled(words: list[str], orgs: list[str]) -> bool:

@@ -18,65 +18,10 @@ from zoneinfo import ZoneInfo
 
 from babel.dates import get_date_format, get_month_names
 
+from claims.date_relations import NEGATED, relation_before, unit_before
 from claims.numbers import NUMBER_WORDS_EN, NUMBER_WORDS_PT, normalize_locale, word_number
 from claims.values import Value, date_value
-from claims.yearless import past_tense_before, yearless_year
-
-# Relation words right before a date (longest first); "a partir de"/"from" = on that day.
-# "not_before" (on or after the date) is stored as "after" the unit before it.
-RELATION_WORDS: tuple[tuple[str, str], ...] = (
-    ("no earlier than", "not_before"),
-    ("no sooner than", "not_before"),
-    ("no mais tardar", "by"),
-    ("antes do dia", "before"),
-    ("antes de", "before"),
-    ("antes do", "before"),
-    ("até o dia", "by"),
-    ("até ao dia", "by"),
-    ("até o", "by"),
-    ("até ao", "by"),
-    ("até", "by"),
-    ("depois de", "after"),
-    ("após", "after"),
-    ("a partir de", "on"),
-    ("desde", "on"),
-    ("no dia", "on"),
-    ("em", "on"),
-    ("no", "on"),
-    ("para", "on"),
-    ("no later than", "by"),
-    ("before", "before"),
-    ("by", "by"),
-    ("until", "by"),
-    ("after", "after"),
-    ("on", "on"),
-    ("from", "on"),
-    ("in", "on"),
-)
-_REL_RE = re.compile(
-    r"(?:^|[\s(])("
-    + "|".join(re.escape(w) for w, _ in RELATION_WORDS)
-    + r")\s+(?:o\s+|a\s+|the\s+)?"
-    r"(?:(?:pr[óo]ximo|next)\s+)?(?:dia\s+)?$",
-    re.IGNORECASE,
-)
-_REL_MAP = dict(RELATION_WORDS)
-# A negation governing the relation word: "will not be released before", "não serão
-# liberados antes de", "won't ship until"; at most eight words between (a model name
-# such as "do Kimi K3.1 Pro" takes four; a dot inside a word only before a digit, so
-# "small.Weights" is two sentences), none a conjunction ("is not open source and was
-# released on" keeps its date) nor "whether/if/that" ("not clear whether ... before
-# March" is doubt, not a denial); "not the only", "not just", "não só" negate nothing.
-_NEG_RE = re.compile(
-    r"(?:\b(?:not|never|cannot|não|nunca|jamais)|n[’']t)\s+"
-    r"(?!(?:the\s+|a\s+|an\s+)?only\b|just\b|merely\b|(?:é\s+)?[oa]\s+únic|só\b|apenas\b)"
-    r"(?:(?!(?:and|but|or|e|mas|ou|whether|if|that|se|que|quando|when)\s)[\w’'-]+(?:\.\d\w*)*\s+){0,8}$",
-    re.IGNORECASE,
-)
-# Negated relation -> its complement: not before D = on or after D; not by D = after D;
-# not after D = by D; "not until" = not before. "não ... até" (not by, or not until?) and
-# "not on D" say no date: the reading is marked ``denied``.
-_NEGATED = {"before": "not_before", "by": "after", "after": "by"}
+from claims.yearless import tense_before, yearless_year
 
 
 @dataclass(frozen=True)
@@ -99,12 +44,18 @@ class DateReading:
 
 @dataclass(frozen=True)
 class DateSpan:
-    """A date expression in text: offsets of the date itself (relation words excluded)."""
+    """A date expression in text: offsets of the date itself (relation words excluded);
+    ``negation``: the negation and relation words that govern it ("não … até"), or ""."""
 
     start: int
     end: int
     text: str
     reading: DateReading
+    negation: str = ""
+
+    def denial_note(self) -> str:
+        """Why a denied date gives no claim: "a negated date ('não … até março') ..."."""
+        return f"a negated date ('{self.negation} {self.text}') states no date: skipped"
 
 
 @lru_cache(maxsize=8)
@@ -191,9 +142,10 @@ def scan_dates(
 
     A missing year (month + day, month alone, "the end of March") is the published year,
     or the next year when that would start the day or month more than six months (183
-    days) before publication, unless the clause is explicitly past tense ("was released
-    in March": :func:`claims.yearless.past_tense_before`); relative phrases are computed from
-    ``published`` (skipped when it is ``None``). Numeric dates follow the CLDR short date
+    days) before publication; in a future clause ("will be released in October") a month
+    already past is next year's, in a past one ("was released in December") a month to
+    come is last year's (:func:`claims.yearless.yearless_year`); relative phrases are
+    computed from ``published`` (skipped when it is ``None``). Numeric dates follow the CLDR short date
     order of ``locale`` (pt: day/month/year, en: month/day/year, en-GB: day/month), and
     ISO ``YYYY-MM-DD`` is never reordered (cases/C09).
     """
@@ -212,15 +164,15 @@ def scan_dates(
             s, e = m.span()
             if m.group(0).strip() == "" or any(s < te and ts < e for ts, te in taken):
                 continue
-            roll = kind in ("named", "month", "endof") and not past_tense_before(text, s)
-            reading = _read(kind, m, loc, lang, published, tz, roll)
+            tense = tense_before(text, s) if kind in ("named", "month", "endof") else None
+            reading = _read(kind, m, loc, lang, published, tz, tense)
             if reading is None:
                 continue
             lead = len(m.group(0)) - len(m.group(0).lstrip())
             s += lead
             if text[e - 1] == "." and _fold(text[s:e].rstrip(".").split()[-1]) in _wide(lang):
                 e -= 1  # a sentence's full stop after a full month name
-            rel, negated = _relation_before(text, s)
+            rel, words, negation = relation_before(text, s)
             if kind == "endof":
                 rel = "by" if rel in ("on", "by") else rel
             if kind == "relative" and m.group("rel"):
@@ -230,14 +182,15 @@ def scan_dates(
                 elif word in ("within", "dentro de"):
                     rel = "by"
             iso, denied = reading.iso, False
-            if negated:
-                flipped = None if negated.startswith("até") else _NEGATED.get(rel)
+            if negation:
+                flipped = None if words.startswith("até") else NEGATED.get(rel)
                 denied, rel = flipped is None, flipped or rel
             if rel == "not_before":
-                iso, rel = _unit_before(iso, reading.precision), "after"
+                iso, rel = unit_before(iso, reading.precision), "after"
             reading = DateReading(iso, reading.precision, rel, reading.moment, denied)
             taken.append((s, e))
-            out.append(DateSpan(s, e, text[s:e], reading))
+            said = f"{negation} … {words}" if negation else ""
+            out.append(DateSpan(s, e, text[s:e], reading, said))
     out.sort(key=lambda d: d.start)
     return out
 
@@ -248,29 +201,6 @@ def parse_date(
     """The first date in a short string ("Publicado em 10/03/2026 às 09:15") or ``None``."""
     spans = scan_dates(text, locale, published, tz)
     return spans[0].reading if spans else None
-
-
-def _relation_before(text: str, start: int) -> tuple[str, str | None]:
-    """(relation, None) for the relation words before ``start``; when a negation governs
-    them, (relation, the words) instead, "until" read as "before" ("not until March")."""
-    lo = max(0, start - 30)
-    m = _REL_RE.search(text[lo:start])
-    if not m:
-        return "on", None
-    words = " ".join(m.group(1).lower().split())
-    rel = _REL_MAP[words]
-    rel_start = lo + m.start(1)
-    if rel != "not_before" and _NEG_RE.search(text[max(0, rel_start - 80) : rel_start]):
-        return ("before" if words == "until" else rel), words
-    return rel, None
-
-
-def _unit_before(iso: str, precision: str) -> str:
-    """The day (or month) before ``iso``: "on or after D" is "after" that one."""
-    if precision == "month":
-        y, mo = int(iso[:4]), int(iso[5:7])
-        return f"{y - (mo == 1):04d}-{(mo - 2) % 12 + 1:02d}"
-    return (dt.date.fromisoformat(iso) - dt.timedelta(days=1)).isoformat()
 
 
 def _year(y: str) -> int:
@@ -284,7 +214,7 @@ def _read(
     lang: str,
     published: dt.date | None,
     tz: str | None,
-    roll: bool = True,
+    tense: str | None = None,
 ) -> DateReading | None:
     try:
         if kind == "iso":
@@ -303,7 +233,7 @@ def _read(
             return DateReading(d.isoformat(), moment=moment)
         if kind == "named":
             month, day = _month_table(lang)[_fold(m["mon"])], int(m["day"])
-            year = int(m["year"]) if m["year"] else yearless_year(month, day, published, roll)
+            year = int(m["year"]) if m["year"] else yearless_year(month, day, published, tense)
             return None if year is None else DateReading(dt.date(year, month, day).isoformat())
         if kind in ("monyy", "month"):
             month = _month_table(lang)[_fold(m["mon"])]
@@ -312,7 +242,7 @@ def _read(
             else:
                 if lang == "en" and m["mon"][0].islower():
                     return None  # "may", "march" as words
-                year = int(m["year"]) if m["year"] else yearless_year(month, 1, published, roll)
+                year = int(m["year"]) if m["year"] else yearless_year(month, None, published, tense)
                 if year is None:
                     return None
             return DateReading(f"{year:04d}-{month:02d}", precision="month")
@@ -320,7 +250,7 @@ def _read(
             return _relative(m, lang, published)
         if kind == "endof":
             if m["eom"]:
-                return _end_of_month(m, lang, published, roll)
+                return _end_of_month(m, lang, published, tense)
             if published is None:
                 return None
             if m["eo"].lower() in ("ano", "year"):
@@ -335,12 +265,12 @@ def _read(
 
 
 def _end_of_month(
-    m: re.Match[str], lang: str, published: dt.date | None, roll: bool
+    m: re.Match[str], lang: str, published: dt.date | None, tense: str | None
 ) -> DateReading | None:
     """ "the end of December [2026]": that month's last day, a deadline ("by"). A missing
-    year: see :func:`claims.yearless.yearless_year` (the month's first day is the one compared)."""
+    year: see :func:`claims.yearless.yearless_year` (the month is the one compared)."""
     month = _month_table(lang)[_fold(m["eom"])]
-    year = int(m["eoy"]) if m["eoy"] else yearless_year(month, 1, published, roll)
+    year = int(m["eoy"]) if m["eoy"] else yearless_year(month, None, published, tense)
     if year is None:
         return None
     last = calendar.monthrange(year, month)[1]

@@ -252,7 +252,7 @@ class _Context:
         spans = self.date_spans
         for i, d in enumerate(spans):
             s = self.seg.at(d.start)
-            if s.hypothetical or d.reading.denied:  # "not in March" states no date
+            if s.hypothetical:
                 continue
             lo = spans[i - 1].end if i and spans[i - 1].end > s.start else s.start
             hi = spans[i + 1].start if i + 1 < len(spans) and spans[i + 1].start < s.end else s.end
@@ -265,6 +265,9 @@ class _Context:
             elif r:
                 attr = "release_date"
             else:
+                continue
+            if d.reading.denied:  # "not in March" states no date: say so rather than drop it
+                self.warnings.append(f"at {d.start}: {d.denial_note()}")
                 continue
             out.append(self._candidate(attr, d.reading.to_value(), d.start, d.end, s, {}))
         return out

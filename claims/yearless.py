@@ -1,9 +1,10 @@
 """The year of a date stated without one ("March", "4 de janeiro", "the end of March").
 
-Used by :mod:`claims.dates`: the occurrence not more than six months before the article
-(a November article's "March" is next March), unless the clause is explicitly past tense
-("was released in March" keeps the article's year). A promise ("will be released in
-March") or a clause with no tense auxiliary takes the next occurrence.
+Used by :mod:`claims.dates`: with no tense auxiliary in the clause, the occurrence not
+more than six months before the article (a November article's "March" is next March). A
+future clause ("will be released in October" in a November article) never takes a month
+already past: next year's; a past one ("was released in December") never one still to
+come: last year's.
 """
 
 from __future__ import annotations
@@ -17,12 +18,20 @@ _FUTURE = frozenset(
     "will would shall won't won’t vai vão irá irão será serão terá terão plans planeja "
     "planejam pretende pretendem promete prometem expects espera".split()
 )
+# A past auxiliary with a plan's participle ("foram prometidos para 4 de novembro", "was
+# scheduled for March") dates the plan, not the event: no tense, the six-month rule.
+_PLANNED = frozenset(
+    f"{stem}{end}"
+    for stem in ("prometid", "previst", "planejad", "programad", "agendad", "marcad", "esperad")
+    for end in ("o", "os", "a", "as")
+) | frozenset("promised planned scheduled slated expected".split())
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 _CLAUSE_END = re.compile(r"[.!?;:\n](?:\s|$)")
 
 
-def past_tense_before(text: str, start: int) -> bool:
-    """True when the nearest tense auxiliary before ``start`` in its sentence is a past one.
+def tense_before(text: str, start: int) -> str | None:
+    """ "past" or "future" by the nearest tense auxiliary before ``start`` in its sentence,
+    ``None`` when there is none or a plan's participle comes first ("were promised for").
 
     ``text``: the article; ``start``: offset of the date. The sentence runs back to the
     last ``. ! ? ; :`` followed by a space (so "K3.1" does not end it) or a line break.
@@ -32,23 +41,38 @@ def past_tense_before(text: str, start: int) -> bool:
     ends = list(_CLAUSE_END.finditer(head))
     clause = head[ends[-1].end() :] if ends else head
     for word in reversed(_WORD.findall(clause.lower())):
+        if word in _PLANNED:
+            return None
         if word in _PAST:
-            return True
+            return "past"
         if word in _FUTURE:
-            return False
-    return False
+            return "future"
+    return None
 
 
-def yearless_year(month: int, day: int, published: dt.date | None, roll: bool) -> int | None:
+def yearless_year(
+    month: int, day: int | None, published: dt.date | None, tense: str | None
+) -> int | None:
     """The year for ``month``/``day`` stated without one; ``None`` without ``published``.
 
-    The published year, or the next one when ``roll`` and that day is more than six months
-    (183 days) before ``published`` ("4 de janeiro" in a December article). For a month
-    alone pass ``day=1``: its first day is compared (as for "the end of March").
+    ``day`` is ``None`` for a month alone ("in October", "the end of March"): then months
+    are compared, and its first day for the six-month rule. ``tense`` (:func:`tense_before`):
+    "future" takes next year when the day (month) is before ``published``'s; "past" takes
+    last year when it is after; ``None``: the published year, or the next one when that
+    day is more than six months (183 days) before ``published`` ("4 de janeiro" in a
+    December article).
     """
     if published is None:
         return None
     year = published.year
-    if roll and (published - dt.date(year, month, day)).days > 183:
+    if day is None:
+        stated, pub = (month, 0), (published.month, 0)
+    else:
+        stated, pub = (month, day), (published.month, published.day)
+    if tense == "future":
+        return year + (stated < pub)
+    if tense == "past":
+        return year - (stated > pub)
+    if (published - dt.date(year, month, day or 1)).days > 183:
         year += 1
     return year

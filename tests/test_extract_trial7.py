@@ -67,8 +67,10 @@ def test_short_english_statements_are_english():
         ("The weights will be released on March 4.", "en", "2027-03-04", "on"),
         ("Os pesos serão liberados em março.", "pt-BR", "2027-03", "on"),
         ("Os pesos serão liberados em 4 de março.", "pt-BR", "2027-03-04", "on"),
-        # Within six months: this year's.
-        ("The weights will be released in June.", "en", "2026-06", "on"),
+        # Within six months and no tense: this year's; a promise of a month already past
+        # is next year's.
+        ("Weights out in June, per the changelog.", "en", "2026-06", "on"),
+        ("The weights will be released in June.", "en", "2027-06", "on"),
         # Explicitly past tense: as written, in the article's year.
         ("The model was released in March.", "en", "2026-03", "on"),
         ("The weights were released on March 4.", "en", "2026-03-04", "on"),
