@@ -31,9 +31,7 @@ from claims.subjects import Mention, SubjectIndex, SubjectRef
 from claims.values import Value, quantity, text_value
 
 _POINTS_AFTER = re.compile(r"^\s*(?:pontos|points|pts)\b", re.I)
-_FACTOR_WORD_RE = re.compile(r"\b(?:o\s+|the\s+)?(?P<w>dobro|triplo|twice|double|triple)\b", re.I)
 _INDEX_WORDS = ("índice", "indice", "index", "leaderboard", "ranking")
-_FACTORS = {"dobro": "2", "twice": "2", "double": "2", "triplo": "3", "triple": "3"}
 
 
 def extract(
@@ -161,7 +159,7 @@ class _Context:
             if c is not None and affirmed(c, before, self.warnings):
                 c.warnings.extend(f.warnings)
                 out.append(c)
-        for m in _FACTOR_WORD_RE.finditer(self.text):
+        for m in R.FACTOR_WORD_RE.finditer(self.text):
             s = self.seg.at(m.start())
             if s.hypothetical:
                 continue
@@ -169,7 +167,7 @@ class _Context:
             before = self.text[cs : m.start()]
             attr = R.factor_attribute(self.text[m.end() : ce], before, self.variant_names)
             if attr:
-                v = quantity(_FACTORS[m.group("w").lower()], "times")
+                v = quantity(R.FACTORS[m.group("w").lower()], "times")
                 c = self._candidate(attr, v, m.start(), m.end(), s, self._variant_q(s))
                 out += [c] if affirmed(c, before, self.warnings) else []
         return out

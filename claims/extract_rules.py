@@ -369,3 +369,8 @@ def license_id(name: str) -> str:
         "modified mit": "other",
     }
     return table.get(n, n.replace(" ", "-"))
+
+
+# "o dobro", "twice", "triple": a factor written as a word, and its number.
+FACTOR_WORD_RE = re.compile(r"\b(?:o\s+|the\s+)?(?P<w>dobro|triplo|twice|double|triple)\b", re.I)
+FACTORS = {"dobro": "2", "twice": "2", "double": "2", "triplo": "3", "triple": "3"}
