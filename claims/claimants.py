@@ -125,8 +125,9 @@ def find_claimants(text: str, organizations: Iterable[str] = ()) -> list[Claiman
         if not words or words[0] in _NOT_ORG:
             continue
         name = " ".join(words)
-        start = m.end("org") - len(name)
-        out.append(ClaimantMention(start, m.end("org"), _expand(name, orgs), doc, False, verb_end))
+        end = m.end("org") - (len(name) - len(name.rstrip(".")))  # "segundo a Moonshot."
+        name = name.rstrip(".")
+        out.append(ClaimantMention(end - len(name), end, _expand(name, orgs), doc, False, verb_end))
     out += _commitments(text, orgs, {c.start for c in out})
     for m in _PRONOUN_ORG_RE.finditer(text):
         out.append(ClaimantMention(m.start(), m.end(), "", pronoun=True))

@@ -50,11 +50,14 @@ _REL_RE = re.compile(
     re.IGNORECASE,
 )
 _REL_MAP = dict(RELATION_WORDS)
-# What negates a plan: "not", "never", "n't", and refusals: "no plans to", "refused to",
-# "declined to", "ruled out", "sem planos de", "descartou", "recusou(-se)".
+# What negates a plan: "not", "never", "n't", refusals ("no plans to", "refused to",
+# "declined to", "ruled out", "sem planos de", "descartou", "recusou(-se)") and denials.
 _REFUSAL = (
     r"no\s+plans?\s+to|(?:refus|declin)(?:e|es|ed|ing)\s+to|rul(?:e|es|ed|ing)\s+out|"
-    r"sem\s+planos?\s+de|descart(?:a|am|ou|aram)|recus(?:a|am|ou|aram)(?:-se)?"
+    r"sem\s+planos?\s+de|descart(?:a|am|ou|aram)|recus(?:a|am|ou|aram)(?:-se)?|"
+    # a denial: "denied (that) it would publish ... in January", "negou que vá ..."
+    r"den(?:y|ies|ied|ying)(?:\s+that)?|neg(?:a|am|ou|aram)(?:\s+que)?|"
+    r"reject(?:s|ed|ing)?\s+(?:reports?|claims?|rumou?rs?)(?:\s+that)?"
 )
 _NEG_HEAD = rf"(?P<neg>\b(?:not|never|cannot|não|nunca|jamais|{_REFUSAL})|n[’']t)"
 # "did not rule out releasing before March", "não descartou liberar antes de março": a

@@ -19,6 +19,8 @@ from claims.subjects import SubjectIndex
 BASELINE_UNKNOWN = "price factor without a named baseline: relative_to unset"
 # Words after which the baseline is named ("as the Standard", "than", "da Standard").
 _MARKER_RE = re.compile(r"\b(?:as|than|of|to|with|versus|vs|contra|que|d[aeo]s?)\b", re.I)
+# "costs twice the Standard": the baseline right after the factor, with no marker word.
+_DIRECT_RE = re.compile(r"\s*(?:the|a|o)\s+(?=[A-Z])")
 _INPUT_RE = re.compile(r"\b(?:entrada|input|prompt)", re.I)
 _OUTPUT_RE = re.compile(r"\b(?:saída|saida|output|completion)", re.I)
 
@@ -54,7 +56,7 @@ def qualify_price_factors(
             continue
         ref = index.subjects.get(c.subject or "")
         names = ref.variants if ref else [v for s in index.subjects.values() for v in s.variants]
-        marker = _MARKER_RE.search(after)
+        marker = _MARKER_RE.search(after) or _DIRECT_RE.match(after)
         bases = _variants(after[marker.end() :], names) if marker else []
         base = bases[0][1] if bases else None
         named = [n for _, n in _variants(before, names) if n != base]

@@ -19,6 +19,13 @@ ABBREVIATIONS = frozenset(
 _END_RE = re.compile(r"[.!?…]+[\"”')]*\s+(?=[\"“(•]?\s*[A-ZÀ-ÝÂÊÔÃÕÇ0-9])")
 _CLAUSE_RE = re.compile(r"\s*(?:[,;:](?=\s)|[—–]|\s-\s)\s*")
 HYPOTHETICAL_RE = re.compile(r"^\W*(?:se|if|whether|caso)\b", re.IGNORECASE)
+# A condition later in the sentence: "... in December if regulators approve", "unless".
+# pt "se" and "caso" are left out here: a reflexive pronoun and a noun ("neste caso").
+CONDITION_RE = re.compile(
+    r"\b(?:if|unless|provided\s+that|as\s+long\s+as|desde\s+que|a\s+menos\s+que|"
+    r"contanto\s+que)\s+\w",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -32,8 +39,12 @@ class Sentence:
 
     @property
     def hypothetical(self) -> bool:
-        """Conditional or question ("Se ...", "If ...", ends with "?"): figures are not claims."""
-        return bool(HYPOTHETICAL_RE.match(self.text)) or self.text.rstrip().endswith("?")
+        """Conditional or question ("Se ...", "If ...", "... if regulators approve", ends
+        with "?"): figures are not claims."""
+        return (
+            bool(HYPOTHETICAL_RE.match(self.text) or CONDITION_RE.search(self.text))
+            or self.text.rstrip().endswith("?")
+        )
 
     @cached_property
     def _separators(self) -> list[tuple[int, int]]:

@@ -98,8 +98,12 @@ class SubjectIndex:
         return out
 
     def is_name(self, text: str) -> bool:
-        """True when ``text`` starts with one of the subjects' names (not a claimant)."""
-        return self._name_re is not None and self._name_re.match(text) is not None
+        """True when ``text`` starts with one of the subjects' names, or is the first words
+        of one ("Kimi K2" of "Kimi K2 Thinking"): a model, not a claimant."""
+        if self._name_re is not None and self._name_re.match(text) is not None:
+            return True
+        start = text.casefold().rstrip(".") + " "
+        return len(start) > 4 and any(n.casefold().startswith(start) for n in self._by_name)
 
     def is_variant(self, text: str) -> bool:
         """True when ``text`` is one of the subjects' variant names ("Highspeed"): a
