@@ -41,10 +41,9 @@ class Sentence:
     def hypothetical(self) -> bool:
         """Conditional or question ("Se ...", "If ...", "... if regulators approve", ends
         with "?"): figures are not claims."""
-        return (
-            bool(HYPOTHETICAL_RE.match(self.text) or CONDITION_RE.search(self.text))
-            or self.text.rstrip().endswith("?")
-        )
+        return bool(
+            HYPOTHETICAL_RE.match(self.text) or CONDITION_RE.search(self.text)
+        ) or self.text.rstrip().endswith("?")
 
     @cached_property
     def _separators(self) -> list[tuple[int, int]]:
