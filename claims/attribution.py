@@ -148,10 +148,10 @@ def _anaphor_subject(s: Sentence, ctx: ArticleContext) -> str | None:
     """The subject that "The model ..." / "It ..." / "O modelo ..." / "Ele ..." (sentence
     ``s``'s start) refers to: the one known subject named anywhere in the nearest of the
     three sentences before ``s`` in its paragraph that names a model. ``None`` when ``s``
-    starts otherwise, opens its paragraph, or that sentence names two subjects or a model
-    the subjects file lacks (ambiguous)."""
-    if not _ANAPHOR_START.match(s.text):
-        return None
+    starts otherwise, names a model itself, opens its paragraph, or that sentence names
+    two subjects or a model the subjects file lacks (ambiguous)."""
+    if not _ANAPHOR_START.match(s.text) or _names_a_model(s, ctx):
+        return None  # "The model that replaced it, Kimi K3.1 Pro, has ...": named here
     sentences = ctx.seg.sentences
     i = next(k for k, x in enumerate(sentences) if x is s)
     for prev in reversed(sentences[max(0, i - 3) : i]):

@@ -65,6 +65,12 @@ _COMMIT_RE = re.compile(
     r"|(?:não\s+)?(?:pretende|planeja|promete|prometeu)"
     r")\b"
 )
+# Someone else reports the commitment ("According to The Information, X plans to ...",
+# "Analysts say X will ...", "Segundo a Reuters, a X vai ..."): it is not X's own word.
+_REPORTED_RE = re.compile(
+    rf"\b(?:{SAY_VERBS})\b|\b(?i:segundo|de\s+acordo\s+com|conforme|according\s+to|"
+    r"reportedly|analysts?|analistas?|sources?|fontes?)\b"
+)
 _ARTICLES = frozenset("A O The".split())
 # A name never runs over a sentence end ("April. Moonshot AI said" is "Moonshot AI").
 _SENTENCE_END = re.compile(r"\.\s+(?=[A-Z])")
@@ -141,6 +147,11 @@ def _commitments(text: str, orgs: list[str], taken: set[int]) -> list[ClaimantMe
     are dropped; a name already found at the same place (``taken`` starts) is skipped."""
     out: list[ClaimantMention] = []
     for m in _COMMIT_RE.finditer(text):
+        opening = text[
+            max(text.rfind(". ", 0, m.start()), text.rfind("\n", 0, m.start()), 0) : m.start()
+        ]
+        if _REPORTED_RE.search(opening):  # "According to Reuters, Moonshot AI will ...": Reuters'
+            continue
         words = _own_words(m.group("org"))
         for k in range(len(words)):
             name = _expand(" ".join(words[k:]), orgs)

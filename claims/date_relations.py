@@ -73,7 +73,7 @@ _NEGATED_REFUSAL = re.compile(rf"\b(?:{_REFUSAL})\b", re.IGNORECASE)
 NEG_RE = re.compile(
     _NEG_HEAD + r"\s+"
     r"(?!(?:the\s+|a\s+|an\s+)?only\b|just\b|merely\b|(?:é\s+)?[oa]\s+únic|só\b|apenas\b)"
-    r"(?:(?!(?:and|but|or|e|mas|ou|whether|if|that|se|que|quando|when)\s)[\w’'-]+(?:\.\d\w*)*\s+){0,10}$",
+    r"(?:(?!(?:and|but|or|so|because|while|although|e|mas|ou|então|porque|enquanto|embora|whether|if|that|se|que|quando|when)\s)[\w’'-]+(?:\.\d\w*)*\s+){0,10}$",
     re.IGNORECASE,
 )
 # Negated relation -> its complement: not before D = on or after D; not by D = after D;

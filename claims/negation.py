@@ -19,6 +19,9 @@ _NEG_RE = re.compile(
 )
 # "not only 2T but ...", "não é apenas 2T": the figure is stated, something is added.
 _NOT_NEGATING_RE = re.compile(r"(?<!\w)(?:only|just|merely|apenas|somente|só)(?!\w)", re.I)
+# "isn't cheap at $3", "não é pequeno com 2,8T", "not far from 90%": the negation is about
+# something else and the figure is stated (after a preposition, or "far from").
+_STATED_AFTER_RE = re.compile(r"(?<!\w)(?:at|with|com|far\s+from|longe\s+de)\s*$", re.I)
 
 
 class _Stated(Protocol):
@@ -29,7 +32,7 @@ class _Stated(Protocol):
 def negation(before: str) -> str | None:
     """The negation governing a figure ("not have"), given its clause text ``before`` it."""
     m = _NEG_RE.search(before)
-    if m is None or _NOT_NEGATING_RE.search(m.group("gap")):
+    if m is None or _NOT_NEGATING_RE.search(m.group("gap")) or _STATED_AFTER_RE.search(before):
         return None
     return " ".join(m.group(0).split())
 

@@ -34,6 +34,14 @@ def _variants(text: str, names: Sequence[str]) -> list[tuple[int, str]]:
     return sorted(found)
 
 
+def _leads_to(words: str) -> bool:
+    """True when ``words`` (between the marker and a variant name) are at most three
+    lowercase words: "as the Standard", "than the standard"; not "as GPT-5 at standard"
+    or "as Kimi K3 Highspeed" (another model's name comes first)."""
+    tokens = words.split()
+    return len(tokens) <= 3 and not any(t[0].isupper() or t[0].isdigit() for t in tokens)
+
+
 def qualify_price_factors(
     candidates: list[Candidate], text: str, index: SubjectIndex, warnings: list[str]
 ) -> list[Candidate]:
@@ -57,8 +65,9 @@ def qualify_price_factors(
         ref = index.subjects.get(c.subject or "")
         names = ref.variants if ref else [v for s in index.subjects.values() for v in s.variants]
         marker = _MARKER_RE.search(after) or _DIRECT_RE.match(after)
-        bases = _variants(after[marker.end() :], names) if marker else []
-        base = bases[0][1] if bases else None
+        tail = after[marker.end() :] if marker else ""
+        bases = _variants(tail, names)
+        base = bases[0][1] if bases and _leads_to(tail[: bases[0][0]]) else None
         named = [n for _, n in _variants(before, names) if n != base]
         if named:
             c.qualifiers["variant"] = named[-1]

@@ -26,18 +26,21 @@ _PLANNED = frozenset(
     for end in ("o", "os", "a", "as")
 ) | frozenset("promised planned scheduled slated expected".split())
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
-_CLAUSE_END = re.compile(r"[.!?;:\n](?:\s|$)")
+_CLAUSE_END = re.compile(r"[.!?;:\n](?:\s|$)|,?\s+(?:and|but|while|e|mas|enquanto)\s")
+_LOOK_BACK = 400  # characters: a clause is shorter, and a longer look made scans quadratic
 
 
 def tense_before(text: str, start: int) -> str | None:
     """ "past" or "future" by the nearest tense auxiliary before ``start`` in its sentence,
     ``None`` when there is none or a plan's participle comes first ("were promised for").
 
-    ``text``: the article; ``start``: offset of the date. The sentence runs back to the
-    last ``. ! ? ; :`` followed by a space (so "K3.1" does not end it) or a line break.
+    ``text``: the article; ``start``: offset of the date. The clause runs back to the
+    last ``. ! ? ; :`` followed by a space (so "K3.1" does not end it), line break, or
+    "and/but/while/e/mas/enquanto" ("was announced in March and ships in December": the
+    second clause has no tense), at most 400 characters.
     "It was said the weights will ship in March" is future (nearest is "will").
     """
-    head = text[:start]
+    head = text[max(0, start - _LOOK_BACK) : start]
     ends = list(_CLAUSE_END.finditer(head))
     clause = head[ends[-1].end() :] if ends else head
     for word in reversed(_WORD.findall(clause.lower())):

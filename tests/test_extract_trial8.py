@@ -100,3 +100,81 @@ def test_a_baseline_right_after_the_factor_is_relative_to():
     assert [(c.attribute, c.qualifiers) for c in got] == [
         ("price_factor", {"variant": "Turbo", "relative_to": "Standard"})
     ]
+
+
+# Review of the extraction changes: rules that fired where they should not.
+
+KIMI = SubjectRef("kimi-k3.1-pro", ("Kimi K3.1 Pro",), ("Highspeed", "Standard"), "Moonshot AI")
+KIMI3 = SubjectRef("kimi-k3", ("Kimi K3",), ("Highspeed",), "Moonshot AI")
+
+
+def _one(text: str, subjects=(KIMI, KIMI3)):
+    return [
+        (c.subject, c.attribute, c.qualifiers, c.claimant)
+        for c in extract(text, list(subjects), published=DAY)
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Kimi K3.1 Pro Highspeed costs twice as much as GPT-5 at standard context lengths.",
+        "Kimi K3.1 Pro Highspeed is twice as expensive as Kimi K3 Highspeed.",
+    ],
+)
+def test_a_price_factor_baseline_is_not_a_word_after_another_model(text):
+    (got,) = [q for _, a, q, _ in _one(text) if a == "price_factor"]
+    assert "relative_to" not in got
+
+
+@pytest.mark.parametrize(
+    ("text", "claimant"),
+    [
+        (
+            "According to The Information, Moonshot AI plans to open-source Kimi K3.1 Pro in March 2027.",
+            "The Information",
+        ),
+        (
+            "Segundo a Reuters, a Moonshot AI vai liberar os pesos do Kimi K3.1 Pro em março de 2027.",
+            "Reuters",
+        ),
+        ("Analysts say Moonshot AI will release the Kimi K3.1 Pro weights in March 2027.", None),
+    ],
+)
+def test_a_reported_commitment_is_the_reporters_claim(text, claimant):
+    (got,) = _one(text)
+    assert got[3] == claimant
+
+
+def test_the_model_sentence_that_names_a_model_keeps_it():
+    text = "Kimi K3 is old. The model that replaced it, Kimi K3.1 Pro, has 2.8 trillion parameters."
+    assert [(s, a) for s, a, *_ in _one(text)] == [("kimi-k3.1-pro", "total_params")]
+
+
+def test_tense_does_not_cross_and():
+    from claims.dates import scan_dates
+
+    text = "Kimi K3.1 Pro was announced in March and its weights ship in December"
+    assert [d.reading.iso for d in scan_dates(text, "en", DAY)] == ["2026-03", "2026-12"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Moonshot AI has never missed a deadline so the weights arrive before March 2027",
+        "Moonshot AI did not comment because the weights arrive before March 2027",
+    ],
+)
+def test_a_negation_does_not_reach_past_so_or_because(text):
+    assert parse_date(text, "en", DAY).relation == "before"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "O Kimi K3.1 Pro não é pequeno com 2,8 trilhões de parâmetros.",
+        "Kimi K3.1 Pro isn't cheap at $3 per million output tokens.",
+    ],
+)
+def test_a_negation_about_something_else_keeps_the_figure(text):
+    assert len(_one(text)) == 1
