@@ -53,7 +53,8 @@ def qualify_price_factors(
             out.append(c)
             continue
         cs, ce = c._sentence.clause_bounds(c.start)
-        before, after = text[cs : c.start], text[c.end : ce]
+        # the factor's own neighbourhood: a 50 KB clause made this quadratic
+        before, after = text[max(cs, c.start - 300) : c.start], text[c.end : min(ce, c.end + 300)]
         if (_INPUT_RE.search(before) and _OUTPUT_RE.search(after)) or (
             _OUTPUT_RE.search(before) and _INPUT_RE.search(after)
         ):

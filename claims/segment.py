@@ -37,7 +37,7 @@ class Sentence:
     paragraph: int
     text: str
 
-    @property
+    @cached_property  # asked for every figure of the sentence
     def hypothetical(self) -> bool:
         """Conditional or question ("Se ...", "If ...", "... if regulators approve", ends
         with "?"): figures are not claims."""
