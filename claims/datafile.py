@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from claims.subjects import listed_variant
 from claims.vocabulary import ATTRIBUTES
 
 TOP_LEVEL = {
@@ -79,7 +80,7 @@ def variant_problem(subject: str, variant: str | None, variants: Iterable[str]) 
     ``variants`` (subjects.toml), or None when it is or there is none. A misspelt
     variant would be compared as another offering, never with the figures it is about."""
     known = list(variants)
-    if variant is None or variant.casefold() in {v.casefold() for v in known}:
+    if variant is None or listed_variant(variant, known):
         return None  # qualifiers compare ignoring case (the loader stores the listed spelling)
     hint = nearest(variant, known) if known else "it lists no variants"
     return (

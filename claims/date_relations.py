@@ -11,6 +11,8 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from claims.negation import NOT_NEGATING_WORDS
+
 # Relation words right before a date (longest first); "a partir de"/"from" = on that day.
 # "not_before" (on or after the date) is stored as "after" the unit before it.
 RELATION_WORDS: tuple[tuple[str, str], ...] = (
@@ -72,7 +74,7 @@ _NEGATED_REFUSAL = re.compile(rf"\b(?:{_REFUSAL})\b", re.IGNORECASE)
 # nothing.
 NEG_RE = re.compile(
     _NEG_HEAD + r"\s+"
-    r"(?!(?:the\s+|a\s+|an\s+)?only\b|just\b|merely\b|(?:é\s+)?[oa]\s+únic|só\b|apenas\b)"
+    rf"(?!(?:the\s+|a\s+|an\s+)?(?:{NOT_NEGATING_WORDS})\b|(?:é\s+)?[oa]\s+únic)"
     r"(?:(?!(?:and|but|or|so|because|while|although|e|mas|ou|então|porque|enquanto|embora|whether|if|that|se|que|quando|when)\s)[\w’'-]+(?:\.\d\w*)*\s+){0,10}$",
     re.IGNORECASE,
 )

@@ -16,6 +16,7 @@ from claims.compare import BASE_OFFERING_NAMES, span_text, values_conflict
 from claims.facts import ClaimView, ObsView
 from claims.hub_params import param_count_value, parameter_count
 from claims.prices import INPUT_ATTR, OUTPUT_ATTR, price_change_pct
+from claims.subjects import listed_variant
 from claims.values import Value, format_value
 
 # Qualifiers that name an offering rather than a measuring condition.
@@ -96,13 +97,6 @@ def _variant_key(name: object) -> str | None:
     return None if text in ("", *BASE_OFFERING_NAMES) else text
 
 
-def _listed(name: object, variants: Sequence[str]) -> str | None:
-    """The subject's own spelling of variant ``name`` (compared case-insensitively, as
-    the loader does), or None when the subject has no such variant."""
-    want = str(name or "").strip().casefold()
-    return next((v for v in variants if v.casefold() == want), None) if want else None
-
-
 def _prices(text_a: str, text_b: str) -> str:
     """``$20.00 vs $10.00 per 1M tokens``: the shared unit once."""
     unit = text_b.split(" ", 1)[1] if " " in text_b else ""
@@ -128,8 +122,8 @@ def judge_price_factor(
     last_seen): confirmed or contradicted, preferring a confirming side; unverified when
     no pair of prices exists. None when the claim is not about two of the subject's
     variants (``relative_to`` naming another subject is left to other rules)."""
-    a_name = _listed(claim.qualifiers.get("variant"), variants)
-    b_name = _listed(claim.qualifiers.get("relative_to"), variants)
+    a_name = listed_variant(claim.qualifiers.get("variant"), variants)
+    b_name = listed_variant(claim.qualifiers.get("relative_to"), variants)
     if a_name is None or b_name is None or _variant_key(a_name) == _variant_key(b_name):
         return None
     side = claim.qualifiers.get("side")

@@ -102,17 +102,13 @@ def format_value(v: Value) -> str:
     return str(v.value)
 
 
-_MONTHS = (
-    "January February March April May June July August September October November December"
-).split()
-
-
 def _date_words(day: dt.date, precision: str | None) -> str:
     if precision == "year":
         return str(day.year)
-    if precision == "month":
-        return f"{_MONTHS[day.month - 1]} {day.year}"
-    return f"{day.day} {_MONTHS[day.month - 1]} {day.year}"
+    from babel.dates import get_month_names  # CLDR names, as claims.formatting uses
+
+    month = get_month_names("wide", locale="en")[day.month]
+    return f"{month} {day.year}" if precision == "month" else f"{day.day} {month} {day.year}"
 
 
 def _next_unit(day: dt.date, precision: str | None) -> dt.date:

@@ -13,6 +13,7 @@ from decimal import Decimal
 
 from claims.figures import Figure
 from claims.numbers import ORDINAL_WORDS
+from claims.subjects import variant_word_re
 
 
 @dataclass(frozen=True)
@@ -330,7 +331,7 @@ def factor_attribute(
     keyword farther off is not about this figure, and a 50 KB clause made it quadratic."""
     clause_before, clause_after = clause_before[-300:], clause_after[:300]
     for n in names:
-        blank = re.compile(rf"(?<![\w-]){re.escape(n)}(?![\w-])", re.I)
+        blank = variant_word_re(n)
         clause_after = blank.sub(lambda m: " " * len(m.group(0)), clause_after)
         clause_before = blank.sub(lambda m: " " * len(m.group(0)), clause_before)
     s = nearest(_SPEED_KW, clause_before, clause_after)

@@ -20,6 +20,7 @@ from claims.loaderrors import DataFileErrors, Problems
 from claims.loadfields import check_top, entries, opt_str, req_str, str_list, tables_ok, unique
 from claims.loadspecs import ClaimSpec, CuratedData, SourceSpec, SubjectSpec, WatchSpec, claim_key
 from claims.stated import StatedValueError, parse_stated
+from claims.subjects import listed_variant
 from claims.vocabulary import ATTRIBUTES, QUALIFIERS, SOURCE_KINDS
 
 __all__ = [
@@ -258,9 +259,9 @@ def _check_subject(
     wrong = datafile.variant_problem(claim.subject, variant, spec.variants)
     if wrong:
         raise f.error("claim", i, "qualifiers", wrong)
-    for listed in spec.variants:  # "fast" is stored as the listed "Fast"
-        if variant and listed.casefold() == variant.casefold():
-            claim.qualifiers["variant"] = listed
+    listed = listed_variant(variant, spec.variants)
+    if listed:  # "fast" is stored as the listed "Fast"
+        claim.qualifiers["variant"] = listed
 
 
 def load_data(

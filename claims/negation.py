@@ -18,7 +18,9 @@ _NEG_RE = re.compile(
     re.I,
 )
 # "not only 2T but ...", "não é apenas 2T": the figure is stated, something is added.
-_NOT_NEGATING_RE = re.compile(r"(?<!\w)(?:only|just|merely|apenas|somente|só)(?!\w)", re.I)
+# Words after which "not" adds rather than denies (figures here, dates in date_relations).
+NOT_NEGATING_WORDS = r"only|just|merely|apenas|somente|só"
+_NOT_NEGATING_RE = re.compile(rf"(?<!\w)(?:{NOT_NEGATING_WORDS})(?!\w)", re.I)
 # "isn't cheap at $3", "não é pequeno com 2,8T", "not far from 90%": the negation is about
 # something else and the figure is stated (after a preposition, or "far from").
 _STATED_AFTER_RE = re.compile(r"(?<!\w)(?:at|with|com|far\s+from|longe\s+de)\s*$", re.I)

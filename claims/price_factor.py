@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 
 from claims.candidates import Candidate
-from claims.subjects import SubjectIndex
+from claims.subjects import SubjectIndex, variant_word_re
 
 BASELINE_UNKNOWN = "price factor without a named baseline: relative_to unset"
 # Words after which the baseline is named ("as the Standard", "than", "da Standard").
@@ -29,8 +29,7 @@ def _variants(text: str, names: Sequence[str]) -> list[tuple[int, str]]:
     """(offset, listed spelling) of each variant name in ``text``, in order."""
     found = []
     for n in names:
-        pattern = rf"(?<![\w-]){re.escape(n)}(?![\w-])"
-        found += [(m.start(), n) for m in re.finditer(pattern, text, re.I)]
+        found += [(m.start(), n) for m in variant_word_re(n).finditer(text)]
     return sorted(found)
 
 

@@ -130,3 +130,16 @@ def _alternation(names: Iterable[str], flags: int) -> re.Pattern[str] | None:
         return None
     alt = "|".join(re.escape(w) for w in words)
     return re.compile(rf"(?<![\w.-])(?:{alt})(?![\w-]|\.\d)", flags)
+
+
+def listed_variant(name: object, variants: Iterable[str]) -> str | None:
+    """The listed spelling (subjects.toml) of variant ``name``, compared ignoring case
+    ("fast" -> "Fast"), or None when ``variants`` has no such name (or ``name`` is empty)."""
+    want = str(name or "").strip().casefold()
+    return next((v for v in variants if v.casefold() == want), None) if want else None
+
+
+def variant_word_re(name: str) -> re.Pattern[str]:
+    """``name`` as a whole word of text, any case ("Highspeed", "the standard tier"); a
+    hyphen or letter next to it makes another word ("Highspeed-2" is not "Highspeed")."""
+    return re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])", re.I)
