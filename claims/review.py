@@ -81,13 +81,21 @@ def discrepancy_record(
     session: Session, row: Discrepancy, names: dict[int | None, str] | None = None
 ) -> dict[str, Any]:
     """One discrepancy as a JSON-ready dict (for ``tracker discrepancies --json``);
+    ``subjects`` lists every subject its claims are about (two for a different-subjects
+    note);
     ``state`` as :func:`shown_state` gives it (``note`` for a different-subjects note,
     stored dismissed), so it matches the listing and ``--state``; ``names`` as for
     :func:`discrepancy_sides`."""
     subj = session.get(Subject, row.subject_id)
+    ids = json.loads(row.claim_ids_json or "[]")
+    others = session.exec(
+        select(Subject.slug).join(Claim, Claim.subject_id == Subject.id).where(Claim.id.in_(ids))  # type: ignore[attr-defined]
+    ).all()
     return {
         "id": row.id,
         "subject": subj.slug if subj else None,
+        # every subject its claims are about: two for a different-subjects note
+        "subjects": sorted(({subj.slug} if subj else set()) | set(others)),
         "attribute": row.attribute,
         "rule": row.rule,
         "state": shown_state(row),

@@ -81,7 +81,10 @@ def test_a_different_subjects_note_is_marked_note_and_an_unknown_claimant_left_o
     """A trial: the note read "#3 [dismissed]" though `review 3` says there is nothing to
     dismiss and the site counts no dismissal; a side without a claimant read "— ? via"."""
     out = runner.invoke(app, ["discrepancies", "--db", str(demo_db)]).output
-    assert "#3 [note] kimi-k3 Total parameters: figures about two different subjects" in out
+    assert (
+        "#3 [note] kimi-k3 and kimi-k3.1-pro Total parameters: figures about two different subjects"
+        in out
+    )
     side = {
         "side": "claim", "claim_id": 9, "subject": "s", "value": "1T params",
         "qualifiers": {}, "claimant": None, "source_name": "Wire",

@@ -77,14 +77,16 @@ def test_a_note_says_not_a_conflict_once(cli):
     r = cli("discrepancies", "--state", "note")
     assert r.exit_code == 0, r.output
     assert r.output.splitlines()[:2] == [
-        "#3 [note] kimi-k3 Total parameters: figures about two different subjects "
+        "#3 [note] kimi-k3 and kimi-k3.1-pro Total parameters: figures about two different subjects "
         "(a note, not a conflict)",
         "    different subjects (kimi-k3.1-pro vs kimi-k3): never compared; the intervals "
         "overlap anyway (2.8T params (2.75T–2.85T params) vs about 3T params (2T–4T params))",
     ]
     assert r.output.count("not a conflict") == 1 and "not comparable" not in r.output
     data = json.loads(cli("discrepancies", "--state", "note", "--json").output)
-    assert [(d["id"], d["state"]) for d in data] == [(3, "note")]
+    assert [(d["id"], d["state"], d["subjects"]) for d in data] == [
+        (3, "note", ["kimi-k3", "kimi-k3.1-pro"])
+    ]
 
 
 def test_errors_are_one_line_and_exit_1(cli):

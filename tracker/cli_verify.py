@@ -137,7 +137,8 @@ def discrepancies_cmd(
         return
     for r in rows:
         echo_wrapped(
-            f"#{r['id']} [{r['state']}] {r['subject']} {attribute_label(r['attribute'])}: "
+            f"#{r['id']} [{r['state']}] {' and '.join(r['subjects'] or [r['subject']])} "
+            f"{attribute_label(r['attribute'])}: "
             f"{rule_label(r['rule'])}"
         )
         reason, note = r["reason"], r["note"]
