@@ -29,10 +29,10 @@ def main() -> None:
         print(json.dumps(import_profile()))
         return
 
-    from claims.rawdb import RawDB
-    from tracker.cycle import run_check
-    from tracker.fetch import FetchSettings, make_client
-    from tracker.snapshots import SnapshotStore
+    from claims.store.rawdb import RawDB
+    from tracker.cycle.run import run_check
+    from tracker.net.fetch import FetchSettings, make_client
+    from tracker.snapshots.store import SnapshotStore
 
     if args.import_only:
         from tracker.adapters.base import get_adapter
@@ -135,17 +135,17 @@ class _InlineExecutor:
 
 
 def _run_workers_inline() -> None:
-    import tracker.cycle
+    import tracker.cycle.run
 
-    tracker.cycle.ThreadPoolExecutor = _InlineExecutor  # type: ignore[attr-defined,misc]
+    tracker.cycle.run.ThreadPoolExecutor = _InlineExecutor  # type: ignore[attr-defined,misc]
 
 
 IMPORTS = (
     "sqlite3",
     "httpx",
     "lxml.etree",
-    "claims.rawdb",
-    "tracker.cycle",
+    "claims.store.rawdb",
+    "tracker.cycle.run",
     "tracker.adapters",
 )
 

@@ -1,7 +1,7 @@
 """Median time to extract candidate claims from a ~10 KB Portuguese article.
 
 Builds the article from our own synthetic sentences (never the seed articles), runs
-``claims.extract.extract`` many times and prints the median in milliseconds.
+``claims.extract.extractor.extract`` many times and prints the median in milliseconds.
 Target: under 50 ms on the project machine. Usage: ``python bench/extract_bench.py [RUNS]``.
 """
 
@@ -16,8 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from claims.extract import extract  # noqa: E402
-from claims.subjects import SubjectRef  # noqa: E402
+from claims.extract.extractor import extract  # noqa: E402
+from claims.subjects.references import SubjectRef  # noqa: E402
 
 SUBJECTS = [
     SubjectRef(

@@ -42,8 +42,8 @@ from report import (  # noqa: E402
 )
 from sqlalchemy import insert  # noqa: E402
 
-from claims.db import make_engine  # noqa: E402
-from claims.models import Subject, SubjectAlias, Watch, dumps  # noqa: E402
+from claims.store.engine import make_engine  # noqa: E402
+from claims.store.tables import Subject, SubjectAlias, Watch, dumps  # noqa: E402
 
 # -- release-tracker ---------------------------------------------------------------
 
@@ -222,9 +222,9 @@ def import_baseline() -> int:
 
 def site_bench(tmp: Path, profile_missed: bool = True) -> dict | None:
     """Full build pages/s and one-claim rebuild seconds (bench/site_bench.py's data:
-    1,000 subjects x 30 claims with verdicts), or None when tracker.website is absent."""
+    1,000 subjects x 30 claims with verdicts), or None when tracker.site is absent."""
     try:
-        from tracker.website import build_site
+        from tracker.site import build_site
     except ImportError:
         return None
     import site_bench as sb
@@ -368,9 +368,7 @@ def main(argv: list[str] | None = None) -> int:
                 print("cProfile (CPU time) of a 100-subject site build:")
                 print(site["profile"])
         elif not args.no_site:
-            print(
-                "\nSite build: not available (tracker.website.build_site is not in this checkout)"
-            )
+            print("\nSite build: not available (tracker.site.build_site is not in this checkout)")
         print(
             f"Extraction: {ext}"
             if ext

@@ -24,11 +24,11 @@ from pathlib import Path
 
 from sqlmodel import Session, select
 
-from claims.db import make_engine
-from claims.models import Claim, Source, Subject, Verdict, dumps
-from claims.values import quantity
+from claims.store.engine import make_engine
+from claims.store.tables import Claim, Source, Subject, Verdict, dumps
+from claims.values.value import quantity
 from claims.vocabulary import ATTRIBUTES
-from tracker.website import build_site
+from tracker.site import build_site
 
 SUBJECTS, CLAIMS_PER_SUBJECT, SOURCES = 1000, 30, 50
 NOW = dt.datetime(2026, 11, 29, 12, tzinfo=dt.UTC)

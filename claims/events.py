@@ -11,11 +11,11 @@ import datetime as dt
 import hashlib
 from typing import TYPE_CHECKING, Any
 
-from claims.canonical import dumps, utcnow
+from claims.values.canonical import dumps, utcnow
 from claims.vocabulary import attribute_label, label_from, qualifiers_text
 
 if TYPE_CHECKING:
-    from claims.models import Event
+    from claims.store.tables import Event
 
 # kind -> (audience, one-line meaning)
 EVENT_KINDS: dict[str, tuple[str, str]] = {
@@ -168,9 +168,9 @@ def make_event(
     detail: dict[str, Any] | None = None,
     at: dt.datetime | None = None,
 ) -> Event:
-    """:func:`event_row` as an :class:`~claims.models.Event` (not yet added to a session).
+    """:func:`event_row` as an :class:`~claims.store.tables.Event` (not yet added to a session).
     Raises KeyError for unknown kinds."""
-    from claims.models import Event  # the ORM is loaded only by callers that use it
+    from claims.store.tables import Event  # the ORM is loaded only by callers that use it
 
     row = event_row(kind, title, subject_id=subject_id, watch_id=watch_id, detail=detail, at=at)
     return Event(**row)
@@ -182,7 +182,7 @@ def add_event(session: Any, event: Event) -> int:
     were added (0 or 1)."""
     from sqlmodel import select
 
-    from claims.models import Event
+    from claims.store.tables import Event
 
     if session.exec(select(Event).where(Event.key == event.key)).first() is not None:
         return 0

@@ -34,7 +34,7 @@ ATTRIBUTES: dict[str, tuple[tuple[str, ...], str | None]] = {
     # INT4 in I32 counts 1/8); extra holds per-dtype counts. Never compared to claims.
     "hub_params_raw": (("quantity",), "params"),
     # sha256 (hex) of a repo's LICENSE file text, normalized by
-    # claims.licenses.license_text_sha256; a new hash is a licence change.
+    # claims.readings.licenses.license_text_sha256; a new hash is a licence change.
     "license_text_sha256": (("text",), None),
 }
 
@@ -69,7 +69,7 @@ SOURCE_KINDS: tuple[str, ...] = ("vendor", "press", "third_party", "hub", "prici
 DISCREPANCY_STATES: tuple[str, ...] = ("open", "resolved", "dismissed")
 # What `tracker discrepancies` lists a row as (and `--state` selects): the stored states
 # plus "note", a different-subjects note, stored "dismissed" though nobody dismissed it
-# (claims.review.shown_state).
+# (claims.store.review.shown_state).
 NOTE_STATE = "note"
 LISTED_DISCREPANCY_STATES: tuple[str, ...] = (*DISCREPANCY_STATES, NOTE_STATE)
 
@@ -100,7 +100,7 @@ ATTRIBUTE_LABELS: dict[str, str] = {
     "license_text_sha256": "Licence text hash",
 }
 
-# What each discrepancy rule (claims.compare.RULES, stored in Discrepancy.rule) means, as
+# What each discrepancy rule (claims.verify.compare.RULES, stored in Discrepancy.rule) means, as
 # a sentence fragment that reads after "open:" or "sources disagree:".
 RULE_LABELS: dict[str, str] = {
     "values_disagree": "the stated values cannot both hold",
@@ -169,5 +169,5 @@ def qualifiers_text(qualifiers: Mapping[str, object]) -> str:
 
 
 # A watch's state once its data file no longer defines it: never checked or scheduled
-# again, its history kept (claims.curated_store; the cycle and the scheduler skip it).
+# again, its history kept (claims.store.curated; the cycle and the scheduler skip it).
 RETIRED_STATE = "retired"

@@ -25,7 +25,7 @@ def shared_dir() -> Path:
 
 @pytest.fixture
 def engine(tmp_path):
-    from claims.db import make_engine
+    from claims.store.engine import make_engine
 
     return make_engine(tmp_path / "test.db")
 
@@ -85,7 +85,7 @@ def demo_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
     builds its own)."""
     from typer.testing import CliRunner
 
-    from tracker.cli import app
+    from tracker.cli.main import app
 
     tmp = tmp_path_factory.mktemp("demo-build")
     with pytest.MonkeyPatch.context() as mp:

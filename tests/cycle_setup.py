@@ -11,7 +11,7 @@ from pathlib import Path
 
 from sqlmodel import Session
 
-from claims.models import Subject, SubjectAlias, Watch, dumps
+from claims.store.tables import Subject, SubjectAlias, Watch, dumps
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"

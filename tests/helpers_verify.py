@@ -11,9 +11,9 @@ from typing import Any
 
 from sqlmodel import Session
 
-from claims.facts import ClaimView, ObsView
-from claims.models import Claim, Observation, Source, Subject, SubjectAlias, Watch, dumps
-from claims.values import Value, boolean_value, date_value, quantity, text_value, value_range
+from claims.store.tables import Claim, Observation, Source, Subject, SubjectAlias, Watch, dumps
+from claims.values.value import Value, boolean_value, date_value, quantity, text_value, value_range
+from claims.verify.facts import ClaimView, ObsView
 
 DATA = Path(__file__).resolve().parent / "data"
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from sqlmodel import Session, select
 
-from claims.models import Observation, Subject, utcnow
-from tracker.jobs import Jobs
+from claims.store.tables import Observation, Subject, utcnow
+from tracker.schedule.jobs import Jobs
 
 ROWS = 100
 

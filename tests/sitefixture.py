@@ -11,7 +11,7 @@ import datetime as dt
 from sqlmodel import Session
 
 from claims.events import make_event
-from claims.models import (
+from claims.store.tables import (
     Claim,
     Discrepancy,
     Observation,
@@ -24,7 +24,7 @@ from claims.models import (
     Watch,
     dumps,
 )
-from claims.values import boolean_value, date_value, quantity, text_value
+from claims.values.value import boolean_value, date_value, quantity, text_value
 
 UTC = dt.UTC
 NOW = dt.datetime(2026, 11, 29, 16, 0, tzinfo=UTC)

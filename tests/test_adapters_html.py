@@ -10,13 +10,13 @@ import pytest
 from cycle_setup import add_watch
 from sqlmodel import Session, select
 
-from claims.models import Event, Observation, Subject, SubjectAlias, Watch
+from claims.store.tables import Event, Observation, Subject, SubjectAlias, Watch
 from tracker.adapters import Fetched, get_adapter
 from tracker.adapters.html_page import read_number
-from tracker.cycle import run_check
+from tracker.cycle.run import run_check
 from tracker.errors import LayoutChanged
-from tracker.fetch import make_client
-from tracker.snapshots import SnapshotStore
+from tracker.net.fetch import make_client
+from tracker.snapshots.store import SnapshotStore
 
 AT = dt.datetime(2026, 11, 29, 12, 0, 0, tzinfo=dt.UTC)
 PRICING = """<html><body><table class="pricing">

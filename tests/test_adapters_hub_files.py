@@ -1,4 +1,4 @@
-"""huggingface_model's combine step (tracker.adapters.hub_files) on real-format bodies:
+"""huggingface_model's combine step (tracker.adapters.huggingface.files) on real-format bodies:
 config.json + safetensors index + LICENSE -> total_params (cases/C01), license_text_sha256."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from decimal import Decimal
 import pytest
 from cycle_setup import DATA
 
-from claims.licenses import license_text_sha256
+from claims.readings.licenses import license_text_sha256
 from tracker.adapters import Fetched, get_adapter
 from tracker.errors import BadStatus, LayoutChanged, ParseError
 

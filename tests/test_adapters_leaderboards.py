@@ -11,12 +11,12 @@ import pytest
 from cycle_setup import DATA, add_watch
 from sqlmodel import Session, select
 
-from claims.models import Watch
+from claims.store.tables import Watch
 from tracker.adapters import Fetched, get_adapter
-from tracker.cycle import run_check
+from tracker.cycle.run import run_check
 from tracker.errors import LayoutChanged
-from tracker.fetch import make_client
-from tracker.snapshots import SnapshotStore
+from tracker.net.fetch import make_client
+from tracker.snapshots.store import SnapshotStore
 
 AT = dt.datetime(2026, 11, 28, 6, 0, 0, tzinfo=dt.UTC)
 CATALOG = "https://raw.githubusercontent.com/lmarena/arena-catalog/main/data/"
@@ -103,7 +103,7 @@ def test_aa_without_key_is_skipped_with_one_notice(engine, tmp_path, monkeypatch
     add_watch(engine, "aa-free", "artificial_analysis", AA_FREE, **AUTH)
     add_watch(engine, "aa-legacy", "artificial_analysis", AA_FREE + "?legacy", **AUTH)
     client = make_client(transport=httpx.MockTransport(lambda r: pytest.fail("no request")))
-    with caplog.at_level(logging.WARNING, logger="tracker.cycle"):
+    with caplog.at_level(logging.WARNING, logger="tracker.cycle.run"):
         summary = run_check(engine, client, snapshot_store=SnapshotStore(tmp_path), now=AT)
     assert (summary.checked, summary.skipped, summary.failing, summary.events) == (2, 2, 0, 0)
     assert [r.message for r in caplog.records] == [

@@ -14,10 +14,10 @@ from sitefixture import populate
 from typer.testing import CliRunner
 from webhook import Hook
 
-from claims.db import make_engine
-from tracker.cli import app
-from tracker.notify_report import DrainReport
-from tracker.subscriptions import load_subscriptions, redacted_url
+from claims.store.engine import make_engine
+from tracker.alerts.report import DrainReport
+from tracker.alerts.subscriptions import load_subscriptions, redacted_url
+from tracker.cli.main import app
 
 runner = CliRunner()
 
@@ -102,7 +102,7 @@ def test_alerts_doc_samples_are_what_alerts_send_prints():
 def test_a_malformed_url_is_redacted_not_a_crash():
     """Review: `TRACKER_APPRISE_URLS='json://[::1/x'` ended `alerts test` in a traceback
     (urlsplit raises ValueError on an unclosed IPv6 bracket)."""
-    from tracker.subscriptions import redacted_url
+    from tracker.alerts.subscriptions import redacted_url
 
     assert redacted_url("json://[::1/x") == "(not a URL)"
     assert redacted_url("json://hooks.example.com/path?token=s3cret") == "json://hooks.example.com"
@@ -112,7 +112,7 @@ def test_an_alert_says_why_a_verdict_changed_and_what_the_reviewer_noted():
     """A trial: a verdict alert read only "unverified → disputed", a dismissal alert
     repeated its title without the reviewer's note."""
     from claims.events import make_event
-    from tracker.notify import compose
+    from tracker.alerts.send import compose
 
     verdict = make_event(
         "verdict_changed",

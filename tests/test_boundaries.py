@@ -32,11 +32,11 @@ def test_claims_imports_no_io_layer():
 def test_only_the_fetch_seam_imports_httpx():
     # One network seam: fetch.py and its transports (HAR replay/record, throttle, live).
     seam = {
-        "tracker/client.py",
-        "tracker/fetch.py",
-        "tracker/har.py",
-        "tracker/throttle.py",
-        "tracker/transport.py",
+        "tracker/net/client.py",
+        "tracker/net/fetch.py",
+        "tracker/net/har.py",
+        "tracker/net/throttle.py",
+        "tracker/net/transport.py",
     }
     users = sorted(
         str(p.relative_to(ROOT))

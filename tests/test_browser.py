@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from sitefixture import NOW, populate
 
-from tracker.cli_site import make_server
-from tracker.website import build_site
+from tracker.cli.site import make_server
+from tracker.site import build_site
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "browser"
@@ -32,7 +32,7 @@ def chromium() -> str:
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    from claims.db import make_engine
+    from claims.store.engine import make_engine
 
     binary = chromium()
     root = tmp_path_factory.mktemp("browser")
@@ -191,7 +191,7 @@ def test_console_check_catches_a_script_error(tmp_path):
 @pytest.fixture(scope="module")
 def demo_served(tmp_path_factory):
     """The real demo: curated data + the recorded Hub/price responses, built and served."""
-    from claims.db import make_engine
+    from claims.store.engine import make_engine
     from tracker.demo import run_demo
 
     binary = chromium()
@@ -257,8 +257,8 @@ def test_watches_with_failures_fit_a_390_px_phone(served, tmp_path):
     and a long error (a URL) stay on screen, nothing scrolls sideways."""
     from sqlmodel import Session, select
 
-    from claims.db import make_engine
-    from claims.models import Watch
+    from claims.store.engine import make_engine
+    from claims.store.tables import Watch
 
     binary, base, root = served
     engine = make_engine(tmp_path / "w.db")

@@ -13,10 +13,10 @@ from fakeclock import T0, FakeClock
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from claims.db import make_engine
 from claims.events import make_event
-from claims.models import Event, Observation, Subject, Watch, dumps
-from tracker.schedule import Scheduler, ScheduleSettings, SteppedScheduler
+from claims.store.engine import make_engine
+from claims.store.tables import Event, Observation, Subject, Watch, dumps
+from tracker.schedule.daemon import Scheduler, ScheduleSettings, SteppedScheduler
 
 ATTR = "price_input_usd_per_mtok"
 
@@ -145,14 +145,14 @@ def test_c14_four_workers_one_scheduler_one_run_per_period(tmp_path, monkeypatch
             schedulers.append(sched)
             started.append(ok)
 
-    with caplog.at_level(logging.WARNING, logger="tracker.schedule"):
+    with caplog.at_level(logging.WARNING, logger="tracker.schedule.daemon"):
         threads = [threading.Thread(target=worker) for _ in range(4)]
         for t in threads:
             t.start()
         for t in threads:
             t.join(30)
     assert sorted(started) == [False, False, False, True]
-    refusals = [r.getMessage() for r in caplog.records if r.name == "tracker.schedule"]
+    refusals = [r.getMessage() for r in caplog.records if r.name == "tracker.schedule.daemon"]
     assert len(refusals) == 3
     for message in refusals:
         assert message.startswith(f"a scheduler is already running against {db} (pid ")
@@ -187,8 +187,8 @@ def test_c14_four_workers_one_scheduler_one_run_per_period(tmp_path, monkeypatch
 
 CONTENDER = """
 import pathlib, sys, time
-from claims.db import make_engine
-from tracker.locks import Lease, SchedulerBusy
+from claims.store.engine import make_engine
+from tracker.schedule.locks import Lease, SchedulerBusy
 db, go, ready = sys.argv[1], pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
 end = pathlib.Path(sys.argv[4])
 engine = make_engine(db)

@@ -8,13 +8,13 @@ from pathlib import Path
 from sqlmodel import Session, select
 from typer.testing import CliRunner
 
-from claims import models
-from claims.db import make_engine
-from tracker.cli import app
-from tracker.cli_watch import run_cycle
-from tracker.har import HarReplayTransport
-from tracker.offline import record_check
-from tracker.snapshots import SnapshotStore
+from claims.store import tables as models
+from claims.store.engine import make_engine
+from tracker.cli.main import app
+from tracker.cli.watch import run_cycle
+from tracker.cycle.offline import record_check
+from tracker.net.har import HarReplayTransport
+from tracker.snapshots.store import SnapshotStore
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO_HAR = ROOT / "data" / "recordings" / "demo.har"
@@ -397,7 +397,7 @@ def test_a_failed_watch_is_reported_once_by_check(tmp_path, monkeypatch):
     assert _run("load", "--db", db)[0] == 0
     partial = _har_without_openrouter(tmp_path)
     r = subprocess.run(
-        [sys.executable, "-c", "from tracker.cli import main; main()", "check", "--replay",
+        [sys.executable, "-c", "from tracker.cli.main import main; main()", "check", "--replay",
          str(partial), "--db", db, "--snapshots", str(tmp_path / "snap")],
         capture_output=True, text=True, check=False,
     )  # fmt: skip
@@ -413,8 +413,8 @@ def test_a_watch_removed_from_watches_toml_is_listed_then_retired_with_prune(tmp
 
     from sqlmodel import Session, select
 
-    from claims.db import make_engine
-    from claims.models import Watch
+    from claims.store.engine import make_engine
+    from claims.store.tables import Watch
 
     data = tmp_path / "data"
     shutil.copytree(ROOT / "data", data, ignore=shutil.ignore_patterns("*.db*", "snapshots"))

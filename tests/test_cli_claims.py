@@ -12,13 +12,13 @@ import pytest
 from sqlmodel import Session, select
 from typer.testing import CliRunner
 
-from claims.figures import parse_figure
-from claims.models import Claim, Source, Subject, SubjectAlias, SubjectVariant
-from tracker import cli_claims
-from tracker.articles import article_from_html, fetch_article
-from tracker.cli import app
+from claims.extract.figures import parse_figure
+from claims.store.tables import Claim, Source, Subject, SubjectAlias, SubjectVariant
+from tracker.articles.read import article_from_html, fetch_article
+from tracker.cli import claims as cli_claims
+from tracker.cli.main import app
 from tracker.errors import BadStatus
-from tracker.fetch import make_client
+from tracker.net.fetch import make_client
 
 SUBJECTS = str(Path(__file__).parent / "data" / "subjects.toml")
 runner = CliRunner()
@@ -139,7 +139,7 @@ def test_import_is_idempotent(tmp_path):
     cands = tmp_path / "c.json"
     cands.write_text(json.dumps(items), encoding="utf-8")
     db = tmp_path / "t.db"
-    from claims.db import make_engine
+    from claims.store.engine import make_engine
 
     make_engine(db).dispose()  # import refuses a database that does not exist
     args = [
@@ -221,9 +221,9 @@ def test_extract_warns_on_stderr_about_ambiguous_figures(tmp_path):
 
 
 def test_subjects_can_come_from_the_database(tmp_path):
-    from claims.db import make_engine
-    from claims.subjects import SubjectRef
-    from tracker.claim_import import SourceInfo, import_candidates, subjects_from_db
+    from claims.store.engine import make_engine
+    from claims.subjects.references import SubjectRef
+    from tracker.articles.claim_import import SourceInfo, import_candidates, subjects_from_db
 
     engine = make_engine(tmp_path / "t.db")
     ref = SubjectRef("kimi-k3", ("Kimi K3", "K3"), ("Standard",), "Moonshot AI")
@@ -322,7 +322,7 @@ def test_import_of_candidates_without_subject_fails_with_the_fix(tmp_path):
     cands = tmp_path / "c.json"
     cands.write_text(r.stdout, encoding="utf-8")
     db = tmp_path / "t.db"
-    from claims.db import make_engine
+    from claims.store.engine import make_engine
 
     engine = make_engine(db)
     args = ["claims", "import", str(cands), "--source", "s1", "--db", str(db)]
@@ -388,7 +388,7 @@ def test_import_refuses_a_source_that_a_data_file_defines(tmp_path):
     cands = tmp_path / "c.json"
     cands.write_text("[]", encoding="utf-8")
     db = tmp_path / "t.db"
-    from claims.db import make_engine
+    from claims.store.engine import make_engine
 
     make_engine(db).dispose()
     args = ["claims", "import", str(cands), "--db", str(db), "--subjects", str(subjects)]

@@ -1,4 +1,4 @@
-"""tracker.cli_common.print_table: no cell text is lost, on a terminal or piped."""
+"""tracker.cli.common.print_table: no cell text is lost, on a terminal or piped."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import io
 from rich.console import Console
 from rich.table import Table
 
-from tracker import cli_common
+from tracker.cli import common as cli_common
 
 LONG = "https://example.test/api/models?author=someone&sort=createdAt&direction=-1"
 

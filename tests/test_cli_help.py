@@ -9,7 +9,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from tracker.cli import app
+from tracker.cli.main import app
 
 
 def _paths(command: object, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
@@ -243,8 +243,8 @@ def test_help_at_80_columns_lists_a_choices_values_as_whole_words(path, option, 
     ("value", "parsed"), [("OPEN", "open"), ("pt_br", "pt-BR"), ("PT-pt", "pt-PT"), ("EN", "en")]
 )
 def test_a_choice_matches_any_case_and_gives_the_listed_spelling(value, parsed):
-    from tracker.cli_claims import LANGS, _locale
-    from tracker.cli_values import choice
+    from tracker.cli.claims import LANGS, _locale
+    from tracker.cli.values import choice
 
     allowed = ("open", "resolved", "dismissed") if value == "OPEN" else LANGS
     assert choice(allowed, None if value == "OPEN" else _locale)(value) == parsed

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from tracker.cli import app
+from tracker.cli.main import app
 
 ROOT = Path(__file__).resolve().parent.parent
 TRACKER = Path(sys.executable).parent / "tracker"  # the venv's console script

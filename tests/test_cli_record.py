@@ -12,8 +12,9 @@ import httpx
 import pytest
 from typer.testing import CliRunner
 
-from tracker import cycle, offline
-from tracker.cli import app
+from tracker.cli.main import app
+from tracker.cycle import offline
+from tracker.cycle import run as cycle
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO_HAR = ROOT / "data" / "recordings" / "demo.har"
@@ -97,7 +98,7 @@ def test_some_fetches_failing_records_the_rest_and_exits_3(db, tmp_path, monkeyp
 
 
 def test_snapshot_prints_a_stored_body_by_the_start_of_its_digest(tmp_path):
-    from tracker.snapshots import SnapshotStore
+    from tracker.snapshots.store import SnapshotStore
 
     with SnapshotStore(tmp_path / "s") as store:
         sha = store.put(b'{"model_type": "kimi_k2"}')

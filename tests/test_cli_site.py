@@ -10,9 +10,9 @@ from sitefixture import NOW, populate
 from typer.testing import CliRunner
 from webhook import Hook
 
-from tracker.cli import app
-from tracker.cli_site import make_server
-from tracker.website import build_site
+from tracker.cli.main import app
+from tracker.cli.site import make_server
+from tracker.site import build_site
 
 runner = CliRunner()
 
@@ -35,7 +35,7 @@ def test_alerts_test_failure_is_one_line(tmp_path):
 
 
 def test_alerts_send_drains_once(tmp_path, monkeypatch):
-    from claims.db import make_engine
+    from claims.store.engine import make_engine
 
     db = tmp_path / "t.db"
     populate(make_engine(db))
@@ -121,7 +121,7 @@ def test_alerts_send_says_why_and_counts_waiting(tmp_path):
     import json
     import sqlite3
 
-    from claims.db import make_engine
+    from claims.store.engine import make_engine
 
     db = tmp_path / "t.db"
     populate(make_engine(db))
@@ -156,7 +156,7 @@ def test_alerts_send_says_why_and_counts_waiting(tmp_path):
 def _send_with(tmp_path, subscription: str):
     """`tracker alerts send` on the fixture database with one subscription (its URL a
     port nothing listens on: nothing is due, so nothing is sent)."""
-    from claims.db import make_engine
+    from claims.store.engine import make_engine
 
     db = tmp_path / "t.db"
     populate(make_engine(db))

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from claims.timefmt import iso_z
-from tracker.cli import app
-from tracker.cli_common import print_json
-from tracker.cli_values import utc_minute
-from tracker.cli_verify import _side_text
+from claims.values.timefmt import iso_z
+from tracker.cli.common import print_json
+from tracker.cli.main import app
+from tracker.cli.values import utc_minute
+from tracker.cli.verify import _side_text
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()

@@ -1,4 +1,4 @@
-"""tracker verify / discrepancies / review (tracker/cli_verify.py) on a demo-like database."""
+"""tracker verify / discrepancies / review (tracker/cli/verify.py) on a demo-like database."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import typer
 from helpers_verify import build_demo_db
 from typer.testing import CliRunner
 
-from tracker import cli_verify
+from tracker.cli import verify as cli_verify
 
 
 @pytest.fixture
@@ -113,7 +113,7 @@ def test_errors_are_one_line_and_exit_1(cli):
     ],
 )
 def test_review_with_a_bad_id_is_one_line_and_exit_2(engine, given, said):
-    from tracker.cli import app
+    from tracker.cli.main import app
 
     build_demo_db(engine)
     r = CliRunner().invoke(
@@ -141,7 +141,7 @@ def test_discrepancy_lines_wrap_between_words_on_a_terminal(monkeypatch, capsys)
     import shutil
     import sys
 
-    from tracker.cli_common import echo_wrapped as _echo_wrapped
+    from tracker.cli.common import echo_wrapped as _echo_wrapped
 
     line = "    claim #15 kimi-k3.1-pro: 65.7% [benchmark: Terminal-Bench, version: 4.0] — " + (
         "Moonshot AI via Máquina Web"

@@ -1,4 +1,4 @@
-"""tracker.client.HttpClient: one GET over an httpx transport, redirects followed as httpx's
+"""tracker.net.client.HttpClient: one GET over an httpx transport, redirects followed as httpx's
 Client follows them, no cookies carried, an API key never sent to another origin."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from tracker.client import HttpClient
-from tracker.fetch import fetch, make_client
+from tracker.net.client import HttpClient
+from tracker.net.fetch import fetch, make_client
 
 
 def _client(handler, max_redirects: int = 5) -> HttpClient:

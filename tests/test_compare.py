@@ -1,10 +1,11 @@
-"""Claims against claims (claims/compare.py): comparability and conflict rules."""
+"""Claims against claims (claims/verify/compare.py): comparability and conflict rules."""
 
 from __future__ import annotations
 
 from helpers_verify import cv
 
-from claims.compare import (
+from claims.values.value import date_value, quantity, value_range
+from claims.verify.compare import (
     compare_claims,
     date_window,
     find_conflicts,
@@ -12,7 +13,6 @@ from claims.compare import (
     qualifiers_compatible,
     values_conflict,
 )
-from claims.values import date_value, quantity, value_range
 
 TB = {"benchmark": "Terminal-Bench"}
 
@@ -232,7 +232,7 @@ def test_whole_numbers_read_without_their_half_unit_interval():
     tokens–≈512.00K (512,000.5) tokens) vs … (apart by ≈256.00K (255,999.0) tokens)"."""
     from decimal import Decimal
 
-    from claims.values import quantity
+    from claims.values.value import quantity
 
     a, b = quantity(Decimal(512000), "tokens"), quantity(Decimal(256000), "tokens")
     assert values_conflict("context_window", a, b) == (
@@ -250,7 +250,7 @@ def test_a_span_note_only_where_the_interval_says_more_than_the_figure():
     """A trial read "256K (262,144) tokens (256K–256K (262,144) tokens)" in a verdict."""
     from decimal import Decimal
 
-    from claims.compare import span_note
+    from claims.verify.compare import span_note
 
     assert span_note(quantity(Decimal(262144), "tokens", exact=True)) == ""
     assert span_note(quantity(Decimal(512000), "tokens")) == ""

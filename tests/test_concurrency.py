@@ -10,11 +10,11 @@ from sqlalchemy import event as sa_event
 from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, func, select
 
-from claims.db import make_engine
 from claims.events import make_event
-from claims.models import Event, Observation, ScheduleState, Subject, Watch, utcnow
-from tracker.schedule import Scheduler, ScheduleSettings
-from tracker.watchlist import list_watches
+from claims.store.engine import make_engine
+from claims.store.tables import Event, Observation, ScheduleState, Subject, Watch, utcnow
+from tracker.schedule.daemon import Scheduler, ScheduleSettings
+from tracker.schedule.watchlist import list_watches
 
 
 def seed_subject(engine) -> int:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from helpers_verify import real
 
-from claims.context import context_window
-from claims.values import intervals_overlap, quantity
+from claims.readings.config_context import context_window
+from claims.values.value import intervals_overlap, quantity
 
 C03_A = {
     "architectures": ["OrcaVLForConditionalGeneration"],
@@ -82,7 +82,7 @@ def test_yarn_extends_a_shorter_native_window():
 def test_context_value_for_observations():
     from decimal import Decimal
 
-    from claims.context import context_value
+    from claims.readings.config_context import context_value
 
     v = context_value(context_window(C03_A))
     assert v is not None

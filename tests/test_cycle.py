@@ -1,4 +1,4 @@
-"""tracker.cycle: one check over watches; observations, events and watch health."""
+"""tracker.cycle.run: one check over watches; observations, events and watch health."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ import httpx
 from cycle_setup import DATA, DEMO_HAR, add_subjects, add_watch, add_watches
 from sqlmodel import Session, select
 
-from claims.models import Event, Observation, Snapshot, Subject, Watch
-from tracker.cycle import run_check
-from tracker.fetch import make_client
-from tracker.har import HarReplayTransport
-from tracker.snapshots import SnapshotStore
+from claims.store.tables import Event, Observation, Snapshot, Subject, Watch
+from tracker.cycle.run import run_check
+from tracker.net.fetch import make_client
+from tracker.net.har import HarReplayTransport
+from tracker.snapshots.store import SnapshotStore
 
 RECORDED = dt.datetime(2026, 11, 28, 6, 0, 0, tzinfo=dt.UTC)
 NOW = dt.datetime(2026, 11, 29, 12, 0, 0, tzinfo=dt.UTC)

@@ -1,4 +1,4 @@
-"""tracker.cycle concurrency: watches fetch in parallel, bounded in all and per host;
+"""tracker.cycle.run concurrency: watches fetch in parallel, bounded in all and per host;
 results are recorded in name order and equal a sequential run's.
 
 No wall-clock assertions: parallelism is shown by requests meeting at a barrier that a
@@ -14,13 +14,13 @@ import httpx
 from cycle_setup import DEMO_HAR, add_subjects, add_watch, add_watches
 from sqlmodel import Session, select
 
-from claims.db import make_engine
-from claims.models import Event, Observation, Snapshot, Watch
-from tracker.cycle import run_check
-from tracker.fetch import make_client
-from tracker.har import HarReplayTransport
-from tracker.snapshots import SnapshotStore
-from tracker.throttle import HostThrottle
+from claims.store.engine import make_engine
+from claims.store.tables import Event, Observation, Snapshot, Watch
+from tracker.cycle.run import run_check
+from tracker.net.fetch import make_client
+from tracker.net.har import HarReplayTransport
+from tracker.net.throttle import HostThrottle
+from tracker.snapshots.store import SnapshotStore
 
 # Safety net only: a barrier that is never met fails the test instead of hanging it.
 BARRIER_TIMEOUT_S = 10.0
@@ -190,7 +190,7 @@ def test_concurrency_setting_comes_from_the_environment(engine, tmp_path, monkey
     import pytest
 
     from tracker.errors import ConfigError
-    from tracker.fetch import FetchSettings
+    from tracker.net.fetch import FetchSettings
 
     assert FetchSettings().max_concurrent == 8
     monkeypatch.setenv("TRACKER_CONCURRENCY", "3")
@@ -205,7 +205,7 @@ def test_concurrency_setting_comes_from_the_environment(engine, tmp_path, monkey
 
 
 def test_workers_share_one_robots_txt_fetch_per_origin(engine, tmp_path):
-    from tracker.robots import RobotsPolicy
+    from tracker.net.robots import RobotsPolicy
 
     add_model_watches(engine, {"h.example": 4})
     asked: list[str] = []
@@ -267,8 +267,8 @@ def test_recording_never_holds_a_write_transaction_while_workers_fetch(engine, t
 
 
 def test_scheduled_watch_jobs_share_one_client_and_its_per_host_caps(engine, tmp_path, monkeypatch):
-    import tracker.fetch
-    from tracker.jobs import default_jobs
+    import tracker.net.fetch
+    from tracker.schedule.jobs import default_jobs
 
     add_model_watches(engine, {"h.example": 2})
     made: list[object] = []
@@ -282,7 +282,7 @@ def test_scheduled_watch_jobs_share_one_client_and_its_per_host_caps(engine, tmp
         made.append(object())
         return make_client(transport=httpx.MockTransport(handler))  # the real factory
 
-    monkeypatch.setattr(tracker.fetch, "make_client", fake_make_client)
+    monkeypatch.setattr(tracker.net.fetch, "make_client", fake_make_client)
     jobs = default_jobs(engine, snapshot_dir=tmp_path / "s", site_dir=tmp_path / "site")
     results = [jobs.run_watch(name) for name in ("h.example-0", "h.example-1", "h.example-0")]
     assert [r.results[0].outcome for r in results] == ["unchanged"] * 3

@@ -11,10 +11,10 @@ import httpx
 from cycle_setup import DATA, add_subjects, add_watch
 from sqlmodel import Session, select
 
-from claims.models import Event, Observation, Watch
-from tracker.cycle import run_check
-from tracker.fetch import make_client
-from tracker.snapshots import SnapshotStore
+from claims.store.tables import Event, Observation, Watch
+from tracker.cycle.run import run_check
+from tracker.net.fetch import make_client
+from tracker.snapshots.store import SnapshotStore
 
 DAY1 = dt.datetime(2026, 11, 28, 6, 0, 0, tzinfo=dt.UTC)
 DAY2 = DAY1 + dt.timedelta(days=1)

@@ -9,10 +9,10 @@ import httpx
 from cycle_setup import add_watch
 from sqlmodel import Session, select
 
-from claims.models import Event, Observation, Subject, SubjectAlias
-from tracker.cycle import run_check
-from tracker.fetch import make_client
-from tracker.snapshots import SnapshotStore
+from claims.store.tables import Event, Observation, Subject, SubjectAlias
+from tracker.cycle.run import run_check
+from tracker.net.fetch import make_client
+from tracker.snapshots.store import SnapshotStore
 
 T1 = dt.datetime(2026, 11, 28, 6, 0, 0, tzinfo=dt.UTC)
 T2 = dt.datetime(2026, 11, 29, 6, 0, 0, tzinfo=dt.UTC)

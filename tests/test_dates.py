@@ -6,8 +6,8 @@ import datetime as dt
 
 import pytest
 
-from claims.dates import parse_date, scan_dates
-from claims.values import date_value
+from claims.extract.dates import parse_date, scan_dates
+from claims.values.value import date_value
 
 SP = "America/Sao_Paulo"
 FETCHED = dt.date(2026, 11, 29)

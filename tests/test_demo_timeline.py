@@ -10,11 +10,11 @@ from pathlib import Path
 from sqlmodel import Session, select
 from typer.testing import CliRunner
 
-from claims import models
-from claims.db import make_engine
 from claims.events import event_row, make_event
-from tracker.cli import app
-from tracker.har import HarReplayTransport
+from claims.store import tables as models
+from claims.store.engine import make_engine
+from tracker.cli.main import app
+from tracker.net.har import HarReplayTransport
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO_HAR = ROOT / "data" / "recordings" / "demo.har"
@@ -118,7 +118,7 @@ def test_estimated_publication_dates_are_not_shown_as_exact(tmp_path, monkeypatc
 
 
 def test_published_label_per_precision():
-    from tracker.website.views import SourceInfo
+    from tracker.site.views import SourceInfo
 
     def label(precision: str | None) -> str | None:
         return SourceInfo(

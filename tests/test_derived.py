@@ -6,8 +6,8 @@ from decimal import Decimal
 
 from helpers_verify import ov, real
 
-from claims.derived import derive_total_params
-from claims.values import Value, quantity
+from claims.values.value import Value, quantity
+from claims.verify.derived import derive_total_params
 
 REPO = {"repo": "moonshotai/Kimi-K2-Thinking"}
 

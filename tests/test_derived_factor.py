@@ -1,5 +1,5 @@
 """Price factor between two variants of one subject, from both variants' observed prices
-(claims/derived.py ``judge_price_factor`` through claims/judge.py ``judge_claim``)."""
+(claims/verify/derived.py ``judge_price_factor`` through claims/verify/judge.py ``judge_claim``)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ from helpers_verify import cv, ov, ts
 from sqlmodel import Session, select
 from typer.testing import CliRunner
 
-from claims import models
-from claims.db import make_engine
-from claims.derived import judge_price_factor
-from claims.judge import judge_claim
-from claims.values import quantity
+from claims.store import tables as models
+from claims.store.engine import make_engine
+from claims.values.value import quantity
+from claims.verify.derived import judge_price_factor
+from claims.verify.judge import judge_claim
 
 ROOT = Path(__file__).resolve().parent.parent
 NOW = ts("2026-11-29T12:00Z")
@@ -145,7 +145,7 @@ def test_relative_to_another_subject_is_not_a_variant_factor():
 def test_demo_confirms_the_highspeed_price_factor(tmp_path, monkeypatch):
     """Fresh-user trial: the demo showed both variants' prices yet called the factor
     unverified."""
-    from tracker.cli import app
+    from tracker.cli.main import app
 
     monkeypatch.chdir(ROOT)  # the demo reads data/ relative to the checkout
     db = tmp_path / "t.db"

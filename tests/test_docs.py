@@ -9,10 +9,10 @@ from pathlib import Path
 
 import typer
 
-from claims import datafile
+from claims.curated import datafile
 from claims.events import EVENT_KINDS
-from claims.stated import parse_stated
-from claims.values import DATE_RELATIONS
+from claims.values.stated import parse_stated
+from claims.values.value import DATE_RELATIONS
 from claims.vocabulary import (
     ATTRIBUTES,
     QUALIFIERS,
@@ -21,7 +21,7 @@ from claims.vocabulary import (
     qualifier_label,
 )
 from tracker.adapters.base import BUILTIN, BUILTIN_PARAMS, COMMON_PARAMS, ID_NAMESPACES
-from tracker.cli import app
+from tracker.cli.main import app
 from tracker.loading import validate_curated
 
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text()

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import typer
 
-from tracker.cli import app
+from tracker.cli.main import app
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 SPAN_RE = re.compile(r"`(tracker [^`]*)`")

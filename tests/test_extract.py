@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from claims.extract import extract
-from claims.subjects import subjects_from_config
-from claims.values import date_value, quantity, text_value, value_range
+from claims.extract.extractor import extract
+from claims.subjects.references import subjects_from_config
+from claims.values.value import date_value, quantity, text_value, value_range
 
 DATA = Path(__file__).parent / "data"
 PRO, K3 = "kimi-k3.1-pro", "kimi-k3"

@@ -1,5 +1,5 @@
 """How `tracker claims extract` shows a date stored as "after": its meaning in words
-beside the quote, not a month before the quoted one (claims/display.py)."""
+beside the quote, not a month before the quoted one (claims/values/display.py)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from claims.display import candidate_value_text, date_meaning
-from claims.values import date_value
-from tracker.cli import app
+from claims.values.display import candidate_value_text, date_meaning
+from claims.values.value import date_value
+from tracker.cli.main import app
 
 SUBJECTS = str(Path(__file__).parent / "data" / "subjects.toml")
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import datetime as dt
 
-from claims.extract import extract
-from claims.subjects import SubjectRef
-from claims.values import date_value
+from claims.extract.extractor import extract
+from claims.subjects.references import SubjectRef
+from claims.values.value import date_value
 
 DAY = dt.date(2026, 11, 30)
 ORION = SubjectRef("orion-5-max", ("Orion-5 Max",), (), "Vega Systems")

@@ -9,8 +9,8 @@ from decimal import Decimal
 
 import pytest
 
-from claims.extract import extract
-from claims.subjects import SubjectRef
+from claims.extract.extractor import extract
+from claims.subjects.references import SubjectRef
 
 DAY = dt.date(2026, 11, 30)
 ORION = SubjectRef("orion-5-max", ("Orion-5 Max",), (), "Vega Systems")

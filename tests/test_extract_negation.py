@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import datetime as dt
 
-from claims.extract import extract
-from claims.price_factor import BASELINE_UNKNOWN
-from claims.subjects import SubjectRef
+from claims.extract.extractor import extract
+from claims.extract.price_factor import BASELINE_UNKNOWN
+from claims.subjects.references import SubjectRef
 
 DAY = dt.date(2026, 11, 20)
 PRO = SubjectRef(

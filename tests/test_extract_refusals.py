@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from claims.claimants import find_claimants
-from claims.dates import parse_date, scan_dates
-from claims.extract import extract
-from claims.subjects import SubjectRef
-from tracker.cli import app
+from claims.extract.claimants import find_claimants
+from claims.extract.dates import parse_date, scan_dates
+from claims.extract.extractor import extract
+from claims.subjects.references import SubjectRef
+from tracker.cli.main import app
 
 DAY = dt.date(2026, 11, 20)
 NOVA = SubjectRef("nova-k2.5-max", ("Nova K2.5 Max",), (), "Orbital AI")

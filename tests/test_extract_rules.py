@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from claims.extract import extract
-from claims.language import detect_locale
-from claims.subjects import SubjectIndex, SubjectRef
-from claims.values import date_value, quantity, text_value
+from claims.extract.extractor import extract
+from claims.extract.language import detect_locale
+from claims.subjects.references import SubjectIndex, SubjectRef
+from claims.values.value import date_value, quantity, text_value
 
 PRO = SubjectRef(
     "kimi-k3.1-pro", ("Kimi K3.1 Pro", "K3.1 Pro"), ("Standard", "Highspeed"), "Moonshot AI"
@@ -118,7 +118,7 @@ def test_language_detection():
 def test_claims_core_imports_no_io_libraries():
     forbidden = {"tracker", "httpx", "bs4", "apscheduler", "jinja2"}
     root = Path(__file__).resolve().parent.parent / "claims"
-    for path in root.glob("*.py"):
+    for path in root.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             names = []
             if isinstance(node, ast.Import):

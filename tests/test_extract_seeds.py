@@ -12,9 +12,9 @@ import datetime as dt
 import tomllib
 from pathlib import Path
 
-from claims.extract import extract
-from claims.subjects import subjects_from_config
-from claims.values import date_value, quantity, value_range
+from claims.extract.extractor import extract
+from claims.subjects.references import subjects_from_config
+from claims.values.value import date_value, quantity, value_range
 
 PRO, K3 = "kimi-k3.1-pro", "kimi-k3"
 T, B, M = 10**12, 10**9, 10**6

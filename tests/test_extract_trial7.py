@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from claims.dates import parse_date
-from claims.extract import extract
-from claims.language import detect_locale
-from claims.subjects import SubjectRef
-from tracker.cli import app
+from claims.extract.dates import parse_date
+from claims.extract.extractor import extract
+from claims.extract.language import detect_locale
+from claims.subjects.references import SubjectRef
+from tracker.cli.main import app
 
 DAY = dt.date(2026, 11, 29)
 KIMI = SubjectRef("kimi-k3.1-pro", ("Kimi K3.1 Pro",), (), "Moonshot AI")

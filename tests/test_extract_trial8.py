@@ -8,9 +8,9 @@ import datetime as dt
 
 import pytest
 
-from claims.dates import parse_date
-from claims.extract import extract
-from claims.subjects import SubjectRef
+from claims.extract.dates import parse_date
+from claims.extract.extractor import extract
+from claims.subjects.references import SubjectRef
 
 DAY = dt.date(2026, 11, 20)
 NOVA = SubjectRef("nova-k2.5-max", ("Nova K2.5 Max",), (), "Orbital AI")
@@ -152,7 +152,7 @@ def test_the_model_sentence_that_names_a_model_keeps_it():
 
 
 def test_tense_does_not_cross_and():
-    from claims.dates import scan_dates
+    from claims.extract.dates import scan_dates
 
     text = "Kimi K3.1 Pro was announced in March and its weights ship in December"
     assert [d.reading.iso for d in scan_dates(text, "en", DAY)] == ["2026-03", "2026-12"]

@@ -1,4 +1,4 @@
-"""tracker.fetch: status handling (cases/C06), Hub 401 vs 404, validators, size cap."""
+"""tracker.net.fetch: status handling (cases/C06), Hub 401 vs 404, validators, size cap."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from tracker.errors import BadStatus, FetchError, FetchTimeout, RateLimited, TooLarge
-from tracker.fetch import FetchSettings, fetch, make_client, retry_after_seconds
+from tracker.net.fetch import FetchSettings, fetch, make_client, retry_after_seconds
 
 T0 = dt.datetime(2026, 11, 29, 12, 0, 0, tzinfo=dt.UTC)
 TREE = "https://huggingface.co/api/models/acme/Orca-9B/tree/main?recursive=true"

@@ -9,9 +9,9 @@ from pathlib import Path
 from sqlmodel import Session, select
 from typer.testing import CliRunner
 
-from claims import models
-from claims.db import make_engine
-from tracker.cli import app
+from claims.store import tables as models
+from claims.store.engine import make_engine
+from tracker.cli.main import app
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 OLD, NEW = "report-k31-launch", "report-k31"
@@ -56,7 +56,7 @@ def test_a_renamed_source_key_removes_the_old_source(tmp_path):
 
 def test_a_source_with_a_claim_left_is_kept(tmp_path):
     """An imported claim (origin "import") still refers to the old source: the source stays
-    (only a claim refers to a source, claims.models), and so does that claim."""
+    (only a claim refers to a source, claims.store.tables), and so does that claim."""
     data, db = _copy(tmp_path), tmp_path / "t.db"
     _load(data, db)
     engine = make_engine(db)

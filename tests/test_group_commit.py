@@ -1,4 +1,4 @@
-"""Group commit (claims.rawdb.RawDB.grouped, tracker.cycle): watches are committed
+"""Group commit (claims.store.rawdb.RawDB.grouped, tracker.cycle.run): watches are committed
 together, each still all or nothing; progress hears only of committed watches; the
 write lock is never held while the cycle waits for the network."""
 
@@ -12,10 +12,10 @@ import pytest
 from cycle_setup import add_named_subject, add_watch
 from sqlmodel import Session
 
-from claims.rawdb import RawDB
-from tracker.cycle import run_check
-from tracker.fetch import make_client
-from tracker.snapshots import SnapshotStore
+from claims.store.rawdb import RawDB
+from tracker.cycle.run import run_check
+from tracker.net.fetch import make_client
+from tracker.snapshots.store import SnapshotStore
 
 WATCH = {"name": "w", "adapter": "a", "url": "u", "params_json": "{}",
          "interval_minutes": 60, "state": "new", "consecutive_failures": 0}  # fmt: skip

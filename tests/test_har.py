@@ -1,4 +1,4 @@
-"""tracker.har: replay by method + URL, NotRecorded, recorded time, recorder round trip."""
+"""tracker.net.har: replay by method + URL, NotRecorded, recorded time, recorder round trip."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 from cycle_setup import DATA, DEMO_HAR
 
 from tracker.errors import NotRecorded
-from tracker.fetch import fetch, make_client
-from tracker.har import HarRecorder, HarReplayTransport, har_entry, write_har
+from tracker.net.fetch import fetch, make_client
+from tracker.net.har import HarRecorder, HarReplayTransport, har_entry, write_har
 
 RECORDED = dt.datetime(2026, 11, 28, 6, 0, 0, tzinfo=dt.UTC)
 LISTING = (

@@ -6,8 +6,8 @@ from decimal import Decimal
 
 from helpers_verify import real
 
-from claims.hub_params import find_quantization, param_count_value, parameter_count
-from claims.values import intervals_overlap, quantity
+from claims.readings.hub_params import find_quantization, param_count_value, parameter_count
+from claims.values.value import intervals_overlap, quantity
 
 MLX_CONFIG_4 = {
     "model_type": "orca_moe",

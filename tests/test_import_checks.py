@@ -12,9 +12,9 @@ import pytest
 from sqlmodel import Session, select
 from typer.testing import CliRunner
 
-from claims import models
-from claims.db import make_engine
-from tracker.cli import app
+from claims.store import tables as models
+from claims.store.engine import make_engine
+from tracker.cli.main import app
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 runner = CliRunner()

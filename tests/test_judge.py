@@ -1,4 +1,4 @@
-"""Verdict decisions per attribute (claims/judge.py), on values in the stored formats."""
+"""Verdict decisions per attribute (claims/verify/judge.py), on values in the stored formats."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ from decimal import Decimal
 
 from helpers_verify import cv, ov, real, ts
 
-from claims.compare import Finding
-from claims.judge import effective_value, judge_claim
-from claims.values import Value, quantity, text_value, value_range
+from claims.values.value import Value, quantity, text_value, value_range
+from claims.verify.compare import Finding
+from claims.verify.judge import effective_value, judge_claim
 
 NOW = ts("2026-11-29T12:00Z")
 
@@ -182,7 +182,7 @@ def test_disputed_when_sources_disagree_without_observation():
 
 
 def test_price_cut_relative_to_another_subject_from_litellm_prices():
-    from claims.prices import litellm_price, price_value
+    from claims.readings.prices import litellm_price, price_value
 
     data = real("litellm_model_prices_moonshot_excerpt.json")
     k31 = litellm_price("moonshot/kimi-k3.1-pro", data["moonshot/kimi-k3.1-pro"])

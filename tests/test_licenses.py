@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from helpers_verify import real
 
-from claims.licenses import (
+from claims.readings.licenses import (
     LicenseReading,
     hub_license,
     license_changed,

@@ -11,10 +11,10 @@ import pytest
 from sqlmodel import Session, func, select
 from typer.testing import CliRunner
 
-from claims import models
-from claims.db import make_engine
-from claims.loader import DataFileError, DataFileErrors, load_data
-from tracker.cli import app
+from claims.curated.loader import DataFileError, DataFileErrors, load_data
+from claims.store import tables as models
+from claims.store.engine import make_engine
+from tracker.cli.main import app
 from tracker.loading import load_curated, validate_curated
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -335,7 +335,7 @@ def test_a_name_that_begins_or_is_begun_by_a_known_one_gets_did_you_mean(tmp_pat
     ],
 )
 def test_nearest_suggests_a_unique_prefix_match(typed, hint):
-    from claims.datafile import nearest
+    from claims.curated.datafile import nearest
 
     allowed = {"repo", "repo_id", "stated_date"} if typed in ("repository", "stated") else set()
     assert nearest(typed, allowed or {"published", "publisher", "title"}) == hint

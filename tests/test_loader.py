@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session, func, select
 
-from claims import models
-from claims.curated_store import store
-from claims.loader import DataFileError, load_data
+from claims.curated.loader import DataFileError, load_data
+from claims.store import tables as models
+from claims.store.curated import store
 from tracker.loading import load_curated
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -317,13 +317,13 @@ def test_every_param_an_adapter_reads_is_declared():
     allowed = known_params()
     root = Path(__file__).resolve().parent.parent
     modules = {m: [k for k, mm in BUILTIN.items() if mm == m] for m in set(BUILTIN.values())}
-    modules["tracker.adapters.huggingface"] = modules["tracker.adapters.hub_files"]
+    modules["tracker.adapters.huggingface.models"] = modules["tracker.adapters.huggingface.files"]
     read = re.compile(r"""params(?:\.get\(|\[)\s*["']([a-z_]+)["']""")
     for module, kinds in modules.items():
         source = (root / (module.replace(".", "/") + ".py")).read_text()
         for name in read.findall(source):
             assert any(name in allowed[k] for k in kinds), (module, name)
-    for path in ("tracker/cycle.py", "tracker/fetch.py", "tracker/schedule.py"):
+    for path in ("tracker/cycle/run.py", "tracker/net/fetch.py", "tracker/schedule/daemon.py"):
         for name in read.findall((root / path).read_text()):
             assert name in COMMON_PARAMS, (path, name)
 
@@ -348,7 +348,7 @@ def test_a_mistyped_id_namespace_is_refused_and_every_used_one_is_known(tmp_path
     assert err.value.message == "unknown key (did you mean 'huggingface'?)"
     root = Path(__file__).resolve().parent.parent / "tracker" / "adapters"
     used = set()
-    for path in root.glob("*.py"):
+    for path in root.rglob("*.py"):
         text = path.read_text()
         used |= set(re.findall(r"""ObservedValue\(\(\s*["']([a-z_]+)["']""", text))
         used |= set(re.findall(r"""ref = \(\s*["']([a-z_]+)["']""", text))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from claims.loader import DataFileError, load_data
+from claims.curated.loader import DataFileError, load_data
 
 SUBJECTS = '[[subject]]\nslug = "kimi-k3"\nname = "Kimi K3"\nvariants = ["Mini"]\n\n'
 SUBJECTS += '[[subject]]\nslug = "kimi-k2-thinking"\nname = "Kimi K2 Thinking"\n'

@@ -4,7 +4,7 @@ and `tracker watches` says the scheduler is not running. A holder on another hos
 another pid namespace or boot (a container sharing our host name), or whose identity is
 unknown on either side, is only ever judged by its lease expiry.
 
-The identity reader is monkeypatched (``tracker.locks.machine_identity``), so these tests
+The identity reader is monkeypatched (``tracker.schedule.locks.machine_identity``), so these tests
 mean the same on Linux, macOS and Windows; the clock is a FakeClock (no sleeping)."""
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ import pytest
 from fakeclock import FakeClock
 from sqlalchemy import update
 
-from claims.db import make_engine
-from claims.models import SchedulerLock
-from tracker.locks import Lease, MachineIdentity, SchedulerBusy, holder_exited
+from claims.store.engine import make_engine
+from claims.store.tables import SchedulerLock
+from tracker.schedule.locks import Lease, MachineIdentity, SchedulerBusy, holder_exited
 
 BOOT = "0b6e3a2c-4f1d-4e5a-9c7b-1d2e3f4a5b6c"
 HERE = MachineIdentity(boot_id=BOOT, pid_namespace="4026531836")
@@ -39,7 +39,7 @@ def dead_pid() -> int:
 
 def run_as(monkeypatch: pytest.MonkeyPatch, identity: MachineIdentity | None) -> None:
     """From now on this process reads ``identity`` as its own (None: unreadable)."""
-    monkeypatch.setattr("tracker.locks.machine_identity", lambda *a, **k: identity)
+    monkeypatch.setattr("tracker.schedule.locks.machine_identity", lambda *a, **k: identity)
 
 
 @pytest.fixture
@@ -61,7 +61,7 @@ def test_a_dead_holder_in_this_pid_namespace_is_taken_over_at_once(engine, caplo
     assert crashed.owner.endswith(f"@{BOOT}/4026531836")
     assert holder_exited(crashed.holder()) is True
     newcomer = Lease(engine, ttl_seconds=120, clock=clock)
-    with caplog.at_level(logging.WARNING, logger="tracker.schedule"):
+    with caplog.at_level(logging.WARNING, logger="tracker.schedule.daemon"):
         newcomer.acquire()  # the lease has 120 s left: only the dead pid lets it in
     holder = newcomer.holder()
     assert (holder.owner, holder.pid, holder.identity) == (newcomer.owner, os.getpid(), HERE)
@@ -151,7 +151,7 @@ def test_permission_error_counts_as_alive(engine, monkeypatch):
     def denied(pid: int, sig: int) -> None:
         raise PermissionError(1, "Operation not permitted")
 
-    monkeypatch.setattr("tracker.locks.os.kill", denied)
+    monkeypatch.setattr("tracker.schedule.locks.os.kill", denied)
     assert holder_exited(Lease(engine).holder()) is False
     with pytest.raises(SchedulerBusy):
         Lease(engine).acquire()
@@ -163,6 +163,6 @@ def test_the_pid_is_not_probed_for_a_holder_in_another_pid_namespace(engine, mon
     crash_holder(engine, FakeClock(), monkeypatch, OTHER_PIDNS)
     run_as(monkeypatch, HERE)
     probed: list[int] = []
-    monkeypatch.setattr("tracker.locks.os.kill", lambda pid, sig: probed.append(pid))
+    monkeypatch.setattr("tracker.schedule.locks.os.kill", lambda pid, sig: probed.append(pid))
     assert holder_exited(Lease(engine).holder()) is False
     assert probed == []

@@ -16,10 +16,10 @@ from sqlmodel import Session
 from test_locks_exited import BOOT, HERE, OTHER_PIDNS, dead_pid, run_as
 from typer.testing import CliRunner
 
-from claims.db import make_engine
-from claims.models import Watch
-from tracker.cli import app
-from tracker.locks import Lease, machine_identity, owner_identity
+from claims.store.engine import make_engine
+from claims.store.tables import Watch
+from tracker.cli.main import app
+from tracker.schedule.locks import Lease, machine_identity, owner_identity
 
 
 def fake_proc(tmp_path, boot_id: str, pidns_link: str) -> tuple[str, str]:
@@ -102,7 +102,7 @@ def watches_first_line(tmp_path, monkeypatch, holder_identity, *, now, pid, host
     run_as(monkeypatch, holder_identity)
     Lease(engine, ttl_seconds=120, clock=FakeClock(), pid=pid, host=host).acquire()
     run_as(monkeypatch, HERE)
-    monkeypatch.setattr("tracker.cli_schedule.utcnow", lambda: now)
+    monkeypatch.setattr("tracker.cli.schedule.utcnow", lambda: now)
     result = CliRunner().invoke(app, ["watches", "--db", str(db)], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     listing = json.loads(CliRunner().invoke(app, ["watches", "--db", str(db), "--json"]).stdout)

@@ -11,8 +11,8 @@ import threading
 import pytest
 from fakeclock import FakeClock
 
-from claims.db import make_engine
-from tracker.locks import Lease, LockLost, SchedulerBusy
+from claims.store.engine import make_engine
+from tracker.schedule.locks import Lease, LockLost, SchedulerBusy
 
 pytestmark = pytest.mark.postgres
 

@@ -1,9 +1,9 @@
-"""claims.matching: explicit aliases first, then exact normalized names for Hub repos."""
+"""claims.subjects.matching: explicit aliases first, then exact normalized names for Hub repos."""
 
 from __future__ import annotations
 
-from claims.matching import AliasIndex, normalize_name
-from claims.models import Subject, SubjectAlias
+from claims.store.tables import Subject, SubjectAlias
+from claims.subjects.matching import AliasIndex, normalize_name
 
 
 def index() -> AliasIndex:

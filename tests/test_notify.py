@@ -12,9 +12,8 @@ from sqlmodel import Session, select
 from webhook import Hook
 
 from claims.events import make_event
-from claims.models import Delivery, Subject
-from tracker.errors import ConfigError
-from tracker.notify import (
+from claims.store.tables import Delivery, Subject
+from tracker.alerts.send import (
     MAX_ATTEMPTS,
     NotifyError,
     NotSent,
@@ -23,7 +22,8 @@ from tracker.notify import (
     drain,
     send_test,
 )
-from tracker.subscriptions import Subscription, load_subscriptions
+from tracker.alerts.subscriptions import Subscription, load_subscriptions
+from tracker.errors import ConfigError
 
 BASE = "https://dash.example.org/"
 OPTS = {"base_url": BASE, "backlog": dt.timedelta(days=60)}
@@ -244,7 +244,7 @@ def test_subscriptions_file_and_env(tmp_path: Path):
 
 def test_concurrent_drain_never_sends_twice(engine):
     """A second drain running while the first is mid-send finds the row claimed."""
-    from tracker.notify import SendResult
+    from tracker.alerts.send import SendResult
 
     populate(engine)
     subs = [Subscription(name="k2", url="json://127.0.0.1:9/", kinds=frozenset({"weights_landed"}))]
@@ -286,7 +286,7 @@ def test_bad_url_claims_nothing_then_fixed_url_sends(engine):
 def test_error_before_hand_off_puts_claimed_row_back(engine, monkeypatch, where):
     """Claimed, then an error before the message reached Apprise: the row is pending
     again with no attempt counted, and the next drain sends it."""
-    import tracker.notify as notify
+    import tracker.alerts.send as notify
 
     populate(engine)
     subs = [Subscription(name="k2", url="json://127.0.0.1:9/", kinds=frozenset({"weights_landed"}))]
@@ -417,7 +417,7 @@ def test_a_new_subscriptions_silence_about_older_events_is_explained(engine):
 
 
 def test_unknown_subjects_names_the_nearest_slug_or_says_none_are_loaded():
-    from tracker.subscriptions import unknown_subjects
+    from tracker.alerts.subscriptions import unknown_subjects
 
     subs = [Subscription(name="team", url="json://h/", subjects=frozenset({"kimi-k3", "kimi-k9"}))]
     assert unknown_subjects(subs, {"kimi-k3", "kimi-k2-thinking"}) == [

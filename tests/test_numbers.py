@@ -6,9 +6,9 @@ from decimal import Decimal
 
 import pytest
 
-from claims.figures import parse_figure, scan_figures
-from claims.numbers import normalize_locale, read_number, scale_of, separators
-from claims.values import quantity, value_range
+from claims.extract.figures import parse_figure, scan_figures
+from claims.values.numbers import normalize_locale, read_number, scale_of, separators
+from claims.values.value import quantity, value_range
 
 M = 10**6
 
@@ -115,7 +115,7 @@ def test_c11_money_per_month_and_euro():
 
 
 def test_c11_html_cell_nbsp():
-    # The reader turns &nbsp; into U+00A0 before extraction (tracker.articles).
+    # The reader turns &nbsp; into U+00A0 before extraction (tracker.articles.read).
     assert parse_figure("1\u00a0048\u00a0576 tokens", "pt-BR", "tokens").value == 1048576
 
 

@@ -1,4 +1,4 @@
-"""tracker.offline: re-parse recorded responses; record a cycle and replay it."""
+"""tracker.cycle.offline: re-parse recorded responses; record a cycle and replay it."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ import pytest
 from cycle_setup import DATA, DEMO_HAR, add_subjects, add_watches
 from sqlmodel import Session, select
 
-from claims.db import make_engine
-from claims.models import Observation, Snapshot
-from tracker.cycle import run_check
+from claims.store.engine import make_engine
+from claims.store.tables import Observation, Snapshot
+from tracker.cycle.offline import parse_har, parse_snapshot, record_check
+from tracker.cycle.run import run_check
 from tracker.errors import ConfigError
-from tracker.fetch import make_client
-from tracker.har import HarReplayTransport
-from tracker.offline import parse_har, parse_snapshot, record_check
-from tracker.snapshots import SnapshotStore
+from tracker.net.fetch import make_client
+from tracker.net.har import HarReplayTransport
+from tracker.snapshots.store import SnapshotStore
 
 MODEL = "https://huggingface.co/api/models/moonshotai/Kimi-K2-Thinking"
 RECORDED = dt.datetime(2026, 11, 28, 6, 0, 0, tzinfo=dt.UTC)
@@ -116,7 +116,7 @@ def test_record_writes_entries_in_watch_order_whatever_order_they_complete(tmp_p
 
     import httpx
 
-    from claims.models import Watch
+    from claims.store.tables import Watch
 
     a, b1, b2 = "https://a.example/models", "https://b.example/models", "https://b.example/p2"
     b_done = threading.Event()
@@ -149,7 +149,7 @@ def test_record_writes_entries_in_watch_order_whatever_order_they_complete(tmp_p
 
 
 def test_in_watch_order_follows_each_thread_and_puts_robots_with_its_request():
-    from tracker.har import in_watch_order
+    from tracker.net.har import in_watch_order
 
     def entry(url: str) -> dict:
         return {"request": {"url": url}}
@@ -186,7 +186,7 @@ def test_one_value_from_one_url_by_two_watches_is_evidence_once(tmp_path):
     context window twice; verification counts that fact once."""
     from cycle_setup import add_watch
 
-    from claims.loaders import load_observations
+    from claims.store.views import load_observations
 
     engine = make_engine(tmp_path / "two.db")
     add_subjects(engine)

@@ -10,13 +10,13 @@ import pytest
 from cycle_setup import add_watch
 from sqlmodel import Session, select
 
-from claims.models import Observation, Watch
-from tracker.cycle import run_check
+from claims.store.tables import Observation, Watch
+from tracker.cycle.run import run_check
 from tracker.errors import Disallowed
-from tracker.fetch import make_client
-from tracker.robots import RobotsPolicy
-from tracker.snapshots import SnapshotStore
-from tracker.throttle import HostThrottle
+from tracker.net.fetch import make_client
+from tracker.net.robots import RobotsPolicy
+from tracker.net.throttle import HostThrottle
+from tracker.snapshots.store import SnapshotStore
 
 AT = dt.datetime(2026, 11, 29, 12, 0, 0, tzinfo=dt.UTC)
 ROBOTS = (

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from helpers_verify import real
 
-from claims.prices import (
+from claims.readings.prices import (
     litellm_price,
     openrouter_price,
     parse_price_text,

@@ -1,4 +1,4 @@
-"""Weights promises (claims/promises.py): pending, overdue as of the last check, met, met late."""
+"""Weights promises (claims/verify/promises.py): pending, overdue as of the last check, met, met late."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import datetime as dt
 
 from helpers_verify import ov, ts
 
-from claims.promises import deadline_of, evaluate_promise
-from claims.values import boolean_value, date_value, text_value
+from claims.values.value import boolean_value, date_value, text_value
+from claims.verify.promises import deadline_of, evaluate_promise
 
 ON = date_value("2026-11-04", "on")
 BEFORE = date_value("2026-11-04", "before")
@@ -88,7 +88,7 @@ def test_only_true_weights_available_counts():
 
 
 def test_repo_already_listed_at_the_first_check_cannot_be_late():
-    from claims.facts import ObsView
+    from claims.verify.facts import ObsView
 
     k2 = ObsView(
         id=13,

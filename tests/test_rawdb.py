@@ -1,4 +1,4 @@
-"""claims.rawdb and the lean cycle path: the watch cycle writes through plain DB-API, and
+"""claims.store.rawdb and the lean cycle path: the watch cycle writes through plain DB-API, and
 what it writes is what the ORM (and the engine path) would have written, on SQLite and
 on PostgreSQL."""
 
@@ -14,13 +14,13 @@ import pytest
 from cycle_setup import DEMO_HAR, add_subjects, add_watches
 from sqlmodel import Session, select
 
-from claims.db import MIGRATIONS, make_engine
-from claims.models import Event, Observation, Snapshot, Watch
-from claims.rawdb import SCHEMA_VERSION, RawDB, SchemaMissing, sqlite_datetime
-from tracker.cycle import run_check
-from tracker.fetch import make_client
-from tracker.har import HarReplayTransport
-from tracker.snapshots import SnapshotStore
+from claims.store.engine import MIGRATIONS, make_engine
+from claims.store.rawdb import SCHEMA_VERSION, RawDB, SchemaMissing, sqlite_datetime
+from claims.store.tables import Event, Observation, Snapshot, Watch
+from tracker.cycle.run import run_check
+from tracker.net.fetch import make_client
+from tracker.net.har import HarReplayTransport
+from tracker.snapshots.store import SnapshotStore
 
 NOW = dt.datetime(2026, 11, 29, 12, 0, 0, tzinfo=dt.UTC)
 
@@ -147,7 +147,7 @@ def test_a_cycle_process_loads_no_orm():
     """What the bench's cycle process imports: no SQLAlchemy/SQLModel/pydantic, and not
     httpx's command-line client (click, rich); the whole CLI app (what `tracker check`
     starts) adds only rich (typer's help, our console)."""
-    cycle = "claims.rawdb, tracker.cycle, tracker.fetch, tracker.adapters, httpx"
+    cycle = "claims.store.rawdb, tracker.cycle.run, tracker.net.fetch, tracker.adapters, httpx"
     assert _heavy_modules_after(cycle) == []
     # adapters load on first use: a cycle over html_page watches never loads the others
     code = (
@@ -157,11 +157,11 @@ def test_a_cycle_process_loads_no_orm():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert json.loads(out.stdout) == ["tracker.adapters.base", "tracker.adapters.html_page"]
-    assert _heavy_modules_after(cycle + ", tracker.cli") == ["rich"]
+    assert _heavy_modules_after(cycle + ", tracker.cli.main") == ["rich"]
 
 
 def test_cycle_db_migrates_an_older_schema_and_refuses_a_missing_file(tmp_path):
-    from tracker.cli_common import open_cycle_db
+    from tracker.cli.common import open_cycle_db
     from tracker.errors import TrackerError
 
     make_engine(tmp_path / "old.db").dispose()

@@ -16,16 +16,16 @@ from apscheduler.triggers.interval import IntervalTrigger
 from fakeclock import T0, FakeClock
 from sqlmodel import Session, select
 
-from claims.models import SchedulerLock, ScheduleState, Watch
+from claims.store.tables import SchedulerLock, ScheduleState, Watch
 from tracker.errors import ConfigError
-from tracker.locks import Lease, LockLost, SchedulerBusy
-from tracker.schedule import (
+from tracker.schedule.daemon import (
     AFTER_CYCLE,
     Scheduler,
     ScheduleSettings,
     SteppedScheduler,
 )
-from tracker.triggers import watch_trigger
+from tracker.schedule.locks import Lease, LockLost, SchedulerBusy
+from tracker.schedule.triggers import watch_trigger
 
 FAST = ScheduleSettings(jitter_seconds=0, settle_seconds=0, executor="debug")
 
@@ -225,9 +225,11 @@ def test_second_scheduler_on_the_same_database_refuses_to_start(engine, clock, t
         second.start()
     assert str(info.value) == expected
     assert second.aps is None
-    with caplog.at_level(logging.WARNING, logger="tracker.schedule"):
+    with caplog.at_level(logging.WARNING, logger="tracker.schedule.daemon"):
         assert second.try_start() is False
-    assert [r.getMessage() for r in caplog.records if r.name == "tracker.schedule"] == [expected]
+    assert [r.getMessage() for r in caplog.records if r.name == "tracker.schedule.daemon"] == [
+        expected
+    ]
     first.shutdown()
     with Session(engine) as s:
         assert s.exec(select(SchedulerLock)).all() == []
@@ -321,9 +323,9 @@ def test_a_bad_cron_added_while_running_is_logged_and_the_rest_keep_running(engi
     sched = make(engine, rec)
     sched.start()
     add_watch(engine, "bad", params={"cron": "61 * * * *"})
-    with caplog.at_level(logging.ERROR, logger="tracker.schedule"):
+    with caplog.at_level(logging.ERROR, logger="tracker.schedule.daemon"):
         sched.sync_watches(strict=False)
-    assert [r.getMessage() for r in caplog.records if r.name == "tracker.schedule"] == [
+    assert [r.getMessage() for r in caplog.records if r.name == "tracker.schedule.daemon"] == [
         "watch 'bad': bad cron expression '61 * * * *': "
         "Error validating expression '61': the last value (61) is higher than the maximum "
         "value (59); keeping its previous schedule"
@@ -415,7 +417,7 @@ def test_a_watch_finishing_during_a_rebuild_gets_a_rebuild_after_it(engine, cloc
 def test_a_database_made_before_the_scheduler_tables_upgrades_in_place(tmp_path):
     from sqlalchemy import inspect
 
-    from claims.db import make_engine
+    from claims.store.engine import make_engine
 
     old = make_engine(tmp_path / "old.db")
     with old.begin() as conn:  # as version 1 left it

@@ -18,11 +18,11 @@ from fakeclock import FakeClock
 from sqlmodel import Session, func, select
 from typer.testing import CliRunner
 
-from claims.db import make_engine
-from claims.models import Observation, SchedulerLock, ScheduleState, Subject, Watch
-from tracker.cli import app
-from tracker.locks import Lease
-from tracker.schedule import Scheduler, ScheduleSettings, SteppedScheduler
+from claims.store.engine import make_engine
+from claims.store.tables import Observation, SchedulerLock, ScheduleState, Subject, Watch
+from tracker.cli.main import app
+from tracker.schedule.daemon import Scheduler, ScheduleSettings, SteppedScheduler
+from tracker.schedule.locks import Lease
 
 TESTS = Path(__file__).resolve().parent
 
@@ -31,7 +31,7 @@ def tracker_cmd(*args: str) -> list[str]:
     script = Path(sys.executable).parent / "tracker"
     if script.exists():
         return [str(script), *args]
-    return [sys.executable, "-c", "from tracker.cli import main; main()", *args]
+    return [sys.executable, "-c", "from tracker.cli.main import main; main()", *args]
 
 
 def seeded_db(path: Path) -> Path:
@@ -108,7 +108,7 @@ def test_second_schedule_process_logs_who_runs_and_exits_1(tmp_path):
     lines = [line for line in err.splitlines() if line.strip()]
     assert len(lines) == 1
     assert lines[0].endswith(
-        f"WARNING tracker.schedule: a scheduler is already running against {db} "
+        f"WARNING tracker.schedule.daemon: a scheduler is already running against {db} "
         f"(pid 4242 on host web-1 since {since}); not starting another"
     )
     assert not (marks / "started-slow").exists()
@@ -141,7 +141,7 @@ def test_watches_json_shows_schedule_runs_state_and_errors(tmp_path, monkeypatch
     )
     sched.start()
     sched.run_pending()
-    monkeypatch.setattr("tracker.cli_schedule.utcnow", clock)  # the scheduler's clock
+    monkeypatch.setattr("tracker.cli.schedule.utcnow", clock)  # the scheduler's clock
     result = CliRunner().invoke(app, ["watches", "--db", str(db), "--json"])
     sched.shutdown()
     assert result.exit_code == 0, result.output
@@ -207,7 +207,7 @@ def test_watches_without_a_scheduler_show_when_each_watch_is_due(tmp_path, monke
         )  # fmt: skip
         s.add(ScheduleState(job_id="watch:e-saved", next_run_at=now + dt.timedelta(minutes=10)))
         s.commit()
-    from tracker.watchlist import list_watches, next_run_text
+    from tracker.schedule.watchlist import list_watches, next_run_text
 
     listing = list_watches(engine, now=now)
     assert listing["scheduler"] is None
@@ -228,7 +228,7 @@ def test_watches_without_a_scheduler_show_when_each_watch_is_due(tmp_path, monke
         "due 2026-03-02T12:10:00Z",
     ]
     # The command uses the same clock-free rule; with its clock fixed it prints the same.
-    monkeypatch.setattr("tracker.cli_schedule.utcnow", lambda: now)
+    monkeypatch.setattr("tracker.cli.schedule.utcnow", lambda: now)
     result = CliRunner().invoke(app, ["watches", "--db", str(db)], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     assert "scheduler: not running" in result.output
@@ -285,7 +285,7 @@ def test_watches_shows_a_run_of_failures_beside_the_state(tmp_path):
 def test_schedule_options_reach_a_jobs_factory_that_takes_them(tmp_path):
     """--out and --snapshots go to the factory (default_jobs builds the site there; it
     always rebuilt ./site whatever --db said); a factory taking only the engine still works."""
-    from tracker.jobs import Jobs, load_jobs
+    from tracker.schedule.jobs import Jobs, load_jobs
 
     got: dict[str, object] = {}
 
@@ -323,7 +323,7 @@ def test_watches_gives_a_retired_watch_no_next_run(tmp_path, monkeypatch, schedu
         s.commit()
     if scheduler_live:
         Lease(engine, clock=lambda: now).acquire()
-    monkeypatch.setattr("tracker.cli_schedule.utcnow", lambda: now)
+    monkeypatch.setattr("tracker.cli.schedule.utcnow", lambda: now)
     result = CliRunner().invoke(app, ["watches", "--db", str(db), "--json"])
     row = json.loads(result.stdout)["watches"][0]
     assert (row["state"], row["next_run"], row["next_run_kind"]) == ("retired", None, None)

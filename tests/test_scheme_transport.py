@@ -1,4 +1,4 @@
-"""tracker.transport.SchemeTransport: the verified https transport is built on the first
+"""tracker.net.transport.SchemeTransport: the verified https transport is built on the first
 https request only; plain http never loads a CA bundle and could not trust a server."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import ssl
 import httpx
 import pytest
 
-import tracker.transport as transport_mod
-from tracker.transport import SchemeTransport
+import tracker.net.transport as transport_mod
+from tracker.net.transport import SchemeTransport
 
 
 class RecordingTransport(httpx.BaseTransport):

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from sitefixture import C19_EXCERPT, C19_NAME, NOW, SHA_PRICE_2, populate, t
 from sqlmodel import Session, select
+from tracker.site.render import make_environment
+from tracker.site.writer import Writer, safe_join
 
-from claims.models import Claim, Watch
+from claims.store.tables import Claim, Watch
 from claims.vocabulary import rule_label
-from tracker.website import SiteError, build_site
-from tracker.website.render import make_environment
-from tracker.website.writer import Writer, safe_join
+from tracker.site import SiteError, build_site
 
 GOLDEN = Path(__file__).parent / "golden" / "fixture-build"
 GOLDEN_FILES = (
@@ -242,7 +242,7 @@ def test_rebuild_rewrites_only_changed_files(built):
 
 def test_stale_files_removed(built):
     engine, out, _ = built
-    from claims.models import Subject
+    from claims.store.tables import Subject
 
     with Session(engine) as s:
         orca = s.exec(select(Subject).where(Subject.slug == "orca-9b")).one()
@@ -270,7 +270,7 @@ def test_writer_refuses_twice_and_outside(tmp_path):
 
 
 def test_bad_slug_is_refused(engine, tmp_path):
-    from claims.models import Subject
+    from claims.store.tables import Subject
 
     with Session(engine) as s:
         s.add(Subject(slug="../evil", name="x"))
@@ -281,7 +281,7 @@ def test_bad_slug_is_refused(engine, tmp_path):
 
 
 def test_scraped_urls_only_link_when_http(engine, tmp_path):
-    from claims.models import Source
+    from claims.store.tables import Source
 
     populate(engine)
     with Session(engine) as s:

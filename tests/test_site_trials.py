@@ -10,8 +10,8 @@ import pytest
 from sitefixture import NOW, populate
 from typer.testing import CliRunner
 
-from tracker.cli import app
-from tracker.website import build_site
+from tracker.cli.main import app
+from tracker.site import build_site
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()
@@ -89,7 +89,7 @@ def test_demo_discrepancies_page_counts_no_note(demo_site):
 def test_a_reviewers_dismissal_is_still_counted_apart_from_notes(engine, tmp_path):
     from sqlmodel import Session, select
 
-    from claims.models import Discrepancy
+    from claims.store.tables import Discrepancy
 
     populate(engine)
     with Session(engine) as s:

@@ -1,4 +1,4 @@
-"""tracker.snapshots: content-addressed, idempotent store in one SQLite file."""
+"""tracker.snapshots.store: content-addressed, idempotent store in one SQLite file."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from tracker.snapshots import FILE_NAME, SnapshotStore
+from tracker.snapshots.store import FILE_NAME, SnapshotStore
 
 
 def test_put_stores_by_sha_and_get_returns_the_bytes(tmp_path):

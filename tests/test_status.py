@@ -7,9 +7,9 @@ from pathlib import Path
 
 from sqlmodel import Session, select
 
-from claims import models
-from claims.status import weights_status
-from claims.values import boolean_value, text_value
+from claims.store import tables as models
+from claims.store.status import weights_status
+from claims.values.value import boolean_value, text_value
 from tracker.loading import load_curated
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -119,7 +119,7 @@ def test_weights_that_land_after_the_promises_are_late_by_whole_days(engine):
     # the latest promised deadline is 2026-11-04; first seen 2026-11-30
     assert st.landed_late_days == 26 and st.to_dict()["landed_late_days"] == 26
     assert _status(engine, "kimi-k2-thinking").landed_late_days is None  # no promise
-    from tracker.cli import landed_text
+    from tracker.cli.main import landed_text
 
     assert (
         landed_text(st) == "first seen 2026-11-30 06:00 UTC, 26 days after the latest promised date"
@@ -129,7 +129,7 @@ def test_weights_that_land_after_the_promises_are_late_by_whole_days(engine):
 def test_a_month_deadline_ends_with_the_month_and_after_or_a_variant_sets_none(engine):
     """Review: "by 2026-11" read as due 2026-11-01 (so weights first seen on the 20th were
     "19 days late"), "after D" counted as a deadline, a variant's date as the model's."""
-    from claims.status import Promise
+    from claims.store.status import Promise
 
     by_month = Promise("2026-11", "by", "S", None, 1)
     assert by_month.deadline() == dt.date(2026, 11, 30)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from tracker.cli import app
+from tracker.cli.main import app
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()
@@ -54,13 +54,13 @@ def test_discrepancies_take_an_alias_or_any_case(demo_db):
 def test_verify_counts_read_in_singular_and_plural(demo_db, monkeypatch):
     from types import SimpleNamespace
 
-    import claims.verify
+    import claims.store.verification
 
     report = SimpleNamespace(
         statuses={"confirmed": 1}, open_discrepancies=1, changed=[7], opened=[3],
         resolved=[], events_added=1, to_dict=dict,
     )  # fmt: skip
-    monkeypatch.setattr(claims.verify, "verify_all", lambda session, now=None: report)
+    monkeypatch.setattr(claims.store.verification, "verify_all", lambda session, now=None: report)
     result = runner.invoke(app, ["verify", "--db", str(demo_db)])
     assert result.exit_code == 0, result.output
     assert result.stdout.strip() == (

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from claims.models import Watch
-from tracker.cli import app
-from tracker.triggers import describe_schedule
+from claims.store.tables import Watch
+from tracker.cli.main import app
+from tracker.schedule.triggers import describe_schedule
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO_HAR = ROOT / "data" / "recordings" / "demo.har"

@@ -9,10 +9,10 @@ from decimal import Decimal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from claims.dates import parse_date
-from claims.figures import parse_figure
-from claims.formatting import format_figure
-from claims.values import date_value, distance, intervals_overlap, quantity, value_range
+from claims.extract.dates import parse_date
+from claims.extract.figures import parse_figure
+from claims.values.formatting import format_figure
+from claims.values.value import date_value, distance, intervals_overlap, quantity, value_range
 
 LOCALES = st.sampled_from(["pt-BR", "pt-PT", "en"])
 UNITS = st.sampled_from(["params", "tokens", "percent", "times", "usd_per_mtok", "count"])

@@ -1,6 +1,6 @@
 from decimal import Decimal
 
-from claims.values import Value, intervals_overlap, quantity, value_range
+from claims.values.value import Value, intervals_overlap, quantity, value_range
 
 
 def test_stated_precision_interval():
@@ -30,7 +30,7 @@ def test_overlap_symmetric():
 
 
 def test_a_figure_wider_than_the_decimal_context_keeps_its_exact_value():
-    from claims.values import normalize_decimal
+    from claims.values.value import normalize_decimal
 
     v = quantity("9999999999999999999999999999", "count")
     assert v.value == Decimal("9999999999999999999999999999")
@@ -41,7 +41,7 @@ def test_a_figure_wider_than_the_decimal_context_keeps_its_exact_value():
 
 def test_negative_numbers_read_with_a_minus_sign_and_ranges_with_to():
     """A hyphen before a number read as a dash (fresh-user trial): U+2212, "to" between negatives."""
-    from claims.compare import span_text
+    from claims.verify.compare import span_text
 
     assert quantity("-33", "percent", approx=True).display() == "about \u221233%"
     assert value_range("-40", "-30", "percent").display() == "\u221240% to \u221230%"

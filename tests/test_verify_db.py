@@ -10,7 +10,8 @@ import pytest
 from helpers_verify import add_observation, build_demo_db
 from sqlmodel import Session, select
 
-from claims.models import (
+from claims.store.review import ReviewError, dismiss_discrepancy, list_discrepancies
+from claims.store.tables import (
     Claim,
     Discrepancy,
     Event,
@@ -19,9 +20,8 @@ from claims.models import (
     Watch,
     as_utc,
 )
-from claims.review import ReviewError, dismiss_discrepancy, list_discrepancies
-from claims.values import boolean_value, quantity
-from claims.verify import verify_all
+from claims.store.verification import verify_all
+from claims.values.value import boolean_value, quantity
 
 CHECK = dt.datetime(2026, 11, 28, 6, 0, tzinfo=dt.UTC)
 NOW = dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC)
@@ -290,7 +290,7 @@ def test_leaderboard_observation_settles_the_benchmark_version(demo):
 
 
 def test_source_short_name_for_reasons():
-    from claims.models import Source
+    from claims.store.tables import Source
 
     assert Source(key="k", title="A very long title", publisher=" Máquina Web ").short_name == (
         "Máquina Web"
@@ -311,8 +311,8 @@ def test_sources_that_would_read_alike_get_names_that_differ():
     """Two seed articles without publisher or URL were "Kimi 3.1 Pro: 2.8T open…" and
     "Kimi K3.1 Pro launch…" (fresh-user trial); two articles of one publisher shared its
     name; sources with one title shared it."""
-    from claims.models import Source
-    from claims.sourcenames import source_names
+    from claims.store.tables import Source
+    from claims.subjects.sourcenames import source_names
 
     def names(*sources: Source) -> list[str]:
         for i, s in enumerate(sources):
@@ -351,8 +351,8 @@ def test_sources_that_would_read_alike_get_names_that_differ():
 
 
 def test_who_names_a_claimant_once_when_the_source_is_its_own():
-    from claims.facts import ClaimView
-    from claims.values import quantity
+    from claims.values.value import quantity
+    from claims.verify.facts import ClaimView
 
     def view(claimant: str, source: str) -> ClaimView:
         return ClaimView(

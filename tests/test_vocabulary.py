@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from claims.compare import RULES
 from claims.events import EVENT_KINDS, EVENT_LABELS, event_label
-from claims.hub_params import METHOD_PHRASES, method_phrase
+from claims.readings.hub_params import METHOD_PHRASES, method_phrase
+from claims.verify.compare import RULES
 from claims.vocabulary import (
     ATTRIBUTE_LABELS,
     ATTRIBUTES,

@@ -13,10 +13,11 @@ from rich.table import Table
 from sqlmodel import Session, select
 from typer.testing import CliRunner
 
-from claims.db import make_engine
-from claims.models import Watch
-from tracker import cli_common, cli_schedule
-from tracker.cli import app
+from claims.store.engine import make_engine
+from claims.store.tables import Watch
+from tracker.cli import common as cli_common
+from tracker.cli import schedule as cli_schedule
+from tracker.cli.main import app
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO_HAR = ROOT / "data" / "recordings" / "demo.har"

@@ -12,15 +12,15 @@ from typing import Any
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, func, select
 
-from claims import models
-from claims.curated_store import LoadReport
-from claims.status import WeightsStatus, weights_status
-from claims.timefmt import iso_z
-from tracker.cycle import CycleSummary, run_check
-from tracker.fetch import make_client
-from tracker.har import HarReplayTransport
+from claims.store import tables as models
+from claims.store.curated import LoadReport
+from claims.store.status import WeightsStatus, weights_status
+from claims.values.timefmt import iso_z
+from tracker.cycle.run import CycleSummary, run_check
 from tracker.loading import load_curated
-from tracker.snapshots import SnapshotStore
+from tracker.net.fetch import make_client
+from tracker.net.har import HarReplayTransport
+from tracker.snapshots.store import SnapshotStore
 
 DEMO_HAR = Path("data") / "recordings" / "demo.har"
 
@@ -74,8 +74,8 @@ def run_demo(
     latest response: the replayed data is as of then, so events, verdicts and "Data as
     of" on the site share one timeline instead of events looking newer than their data.
     """
-    from claims.verify import verify_all
-    from tracker.website import build_site
+    from claims.store.verification import verify_all
+    from tracker.site import build_site
 
     transport = HarReplayTransport(har)
     now = now or transport.latest_recorded_at()

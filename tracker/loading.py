@@ -8,8 +8,8 @@ from typing import Any
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
-from claims.curated_store import LoadReport, store
-from claims.loader import CuratedData, load_data
+from claims.curated.loader import CuratedData, load_data
+from claims.store.curated import LoadReport, store
 from claims.vocabulary import attribute_label, qualifiers_text
 
 
@@ -25,8 +25,8 @@ def known_adapters() -> set[str] | None:
 def validate_curated(data_dir: Path | str) -> CuratedData:
     """Read and validate everything under ``data_dir`` (adapters checked against the
     registry, watch params against what each built-in adapter reads). Raises
-    :class:`claims.loader.DataFileError` (path, line, field) for one problem,
-    :class:`claims.loader.DataFileErrors` (every one, in ``.errors``) for several."""
+    :class:`claims.curated.loader.DataFileError` (path, line, field) for one problem,
+    :class:`claims.curated.loader.DataFileErrors` (every one, in ``.errors``) for several."""
     from tracker.adapters.base import ID_NAMESPACES, known_params
 
     return load_data(
@@ -39,7 +39,7 @@ def validate_curated(data_dir: Path | str) -> CuratedData:
 
 def store_curated(engine: Engine, data: CuratedData, *, prune: bool = False) -> LoadReport:
     """Store validated data in one transaction (idempotent); ``prune`` as in
-    :func:`claims.curated_store.store`."""
+    :func:`claims.store.curated.store`."""
     with Session(engine) as session:
         report = store(session, data, prune=prune)
         session.commit()
@@ -49,7 +49,7 @@ def store_curated(engine: Engine, data: CuratedData, *, prune: bool = False) -> 
 def load_curated(engine: Engine, data_dir: Path | str) -> LoadReport:
     """Validate everything under ``data_dir`` first, then store it in one transaction.
 
-    Raises :class:`claims.loader.DataFileError` (path, line, field; every problem found,
+    Raises :class:`claims.curated.loader.DataFileError` (path, line, field; every problem found,
     as :func:`validate_curated`) before any write.
     """
     return store_curated(engine, validate_curated(data_dir))

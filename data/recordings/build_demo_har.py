@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tracker.har import har_entry, write_har  # noqa: E402
+from tracker.net.har import har_entry, write_har  # noqa: E402
 
 SRC = ROOT / "tests" / "data"
 OUT = ROOT / "data" / "recordings" / "demo.har"

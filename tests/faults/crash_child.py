@@ -5,7 +5,7 @@ The test kills this process with SIGKILL at chosen points of the cycle: from the
 server after its K-th answer, or, with ``CRASH_AT_WRITE=N``, the process kills itself
 right after its N-th write statement (INSERT/UPDATE/DELETE; an executemany counts
 once), i.e. inside an open write transaction before its commit. The cycle writes through
-:class:`claims.rawdb.RawDB`, so that is where statements are counted.
+:class:`claims.store.rawdb.RawDB`, so that is where statements are counted.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ import os
 import signal
 import sys
 
-from claims.rawdb import RawDB
-from tracker.cycle import run_check
-from tracker.fetch import FetchSettings, make_client
-from tracker.snapshots import SnapshotStore
+from claims.store.rawdb import RawDB
+from tracker.cycle.run import run_check
+from tracker.net.fetch import FetchSettings, make_client
+from tracker.snapshots.store import SnapshotStore
 
 
 def arm_write_kill(n: int) -> None:

@@ -23,11 +23,11 @@ from cycle_setup import add_named_subject
 from sqlalchemy import text
 from sqlmodel import Session, select
 
-from claims.db import make_engine
-from claims.models import Event, Observation, Watch, dumps
-from tracker.cycle import run_check
-from tracker.fetch import FetchSettings, make_client
-from tracker.snapshots import SnapshotStore
+from claims.store.engine import make_engine
+from claims.store.tables import Event, Observation, Watch, dumps
+from tracker.cycle.run import run_check
+from tracker.net.fetch import FetchSettings, make_client
+from tracker.snapshots.store import SnapshotStore
 
 CHILD = Path(__file__).with_name("crash_child.py")
 N_WATCHES = 24

@@ -14,10 +14,10 @@ import pytest
 from fault_server import FaultServer
 from sqlmodel import Session, func, select
 
-from claims.models import Event, Observation, Subject, SubjectAlias, Watch, dumps
-from tracker.cycle import run_check
-from tracker.fetch import FetchSettings, make_client
-from tracker.snapshots import SnapshotStore
+from claims.store.tables import Event, Observation, Subject, SubjectAlias, Watch, dumps
+from tracker.cycle.run import run_check
+from tracker.net.fetch import FetchSettings, make_client
+from tracker.snapshots.store import SnapshotStore
 
 GOOD_HTML = (
     '<table class="pricing"><tr><th>Modelo</th><th>Entrada</th><th>Saída</th></tr>'

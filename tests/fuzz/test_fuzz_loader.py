@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import text
 
-from claims.db import make_engine
-from claims.loader import DataFileError, load_data
+from claims.curated.loader import DataFileError, load_data
+from claims.store.engine import make_engine
 from tracker.loading import load_curated
 
 DATA = Path(__file__).resolve().parents[2] / "data"

@@ -1,4 +1,4 @@
-"""Fuzz: the locale number reader and the figure scanner (claims.numbers, claims.figures).
+"""Fuzz: the locale number reader and the figure scanner (claims.values.numbers, claims.extract.figures).
 
 ``read_number`` raises only ValueError (documented: not a numeric token / unknown
 locale) and returns a plain ``.``-decimal text or None; ``scan_figures`` and
@@ -14,9 +14,9 @@ from decimal import Decimal
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from claims.figures import parse_figure, scan_figures
-from claims.numbers import read_number, scale_of
-from claims.values import Value
+from claims.extract.figures import parse_figure, scan_figures
+from claims.values.numbers import read_number, scale_of
+from claims.values.value import Value
 
 LOCALES = ["en", "pt-BR", "pt-PT", "pt", "pt_br", "fr", "de", "es-ES"]
 SETTINGS = settings(

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from claims.stated import StatedValueError, parse_stated
-from claims.values import Value
+from claims.values.stated import StatedValueError, parse_stated
+from claims.values.value import Value
 from claims.vocabulary import ATTRIBUTES
 
 ATTRS = sorted(ATTRIBUTES)

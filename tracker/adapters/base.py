@@ -16,8 +16,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from claims.canonical import dumps
-from claims.values import Value
+from claims.values.canonical import dumps
+from claims.values.value import Value
 from tracker.errors import BadStatus, ConfigError, ParseError
 
 
@@ -232,9 +232,9 @@ def register_combine(kind: str) -> Callable[[CombineFn], CombineFn]:
 # combine step to what huggingface.py registers.
 BUILTIN: dict[str, str] = {
     "html_page": "tracker.adapters.html_page",
-    "huggingface_org": "tracker.adapters.hub_files",
-    "huggingface_model": "tracker.adapters.hub_files",
-    "huggingface_config": "tracker.adapters.hub_files",
+    "huggingface_org": "tracker.adapters.huggingface.files",
+    "huggingface_model": "tracker.adapters.huggingface.files",
+    "huggingface_config": "tracker.adapters.huggingface.files",
     "lmarena_catalog": "tracker.adapters.leaderboards",
     "artificial_analysis": "tracker.adapters.leaderboards",
     "openrouter_models": "tracker.adapters.prices",

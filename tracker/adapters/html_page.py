@@ -20,7 +20,7 @@ from typing import Any
 from lxml import etree, html
 from lxml.cssselect import CSSSelector
 
-from claims.values import Value, quantity, text_value, with_extra
+from claims.values.value import Value, quantity, text_value, with_extra
 from claims.vocabulary import ATTRIBUTES
 from tracker.adapters.base import Fetched, ObservedValue, ParseResult, register
 from tracker.errors import ConfigError, LayoutChanged

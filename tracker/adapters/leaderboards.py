@@ -13,7 +13,7 @@ from pathlib import PurePosixPath
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from claims.values import Value, quantity, with_extra
+from claims.values.value import Value, quantity, with_extra
 from tracker.adapters.base import Fetched, ObservedValue, ParseResult, register
 from tracker.errors import LayoutChanged, ParseError
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from claims.values import Value, quantity, with_extra
+from claims.values.value import Value, quantity, with_extra
 from tracker.adapters.base import Fetched, ObservedValue, ParseResult, register
 from tracker.errors import LayoutChanged, ParseError
 

@@ -1,0 +1,2 @@
+"""Article text to candidate claims: segmentation, figures, dates, subjects, claimants,
+negation and attribution (pure)."""

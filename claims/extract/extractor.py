@@ -1,0 +1,399 @@
+"""Article text -> candidate claims (subject, attribute, qualifiers, value, claimant, span).
+
+Called by the CLI (``tracker claims extract``) and by any code holding article text.
+Pure: no I/O. Figures are read by :mod:`claims.extract.figures` and :mod:`claims.extract.dates`, their
+attribute by :mod:`claims.extract.rules`, who states them by :mod:`claims.extract.claimants`;
+which subject each is about by :mod:`claims.extract.attribution`; this module finds and
+classifies the candidates (see :func:`extract`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from claims.extract import claimants as CL
+from claims.extract import rules as R
+from claims.extract.attribution import resolve
+from claims.extract.candidates import Candidate, drop_repeats
+from claims.extract.dates import scan_dates
+from claims.extract.figures import Figure, scan_figures
+from claims.extract.language import detect_locale
+from claims.extract.negation import affirmed
+from claims.extract.price_factor import qualify_price_factors
+from claims.extract.price_pairs import pair_prices
+from claims.extract.segment import Segments, Sentence
+from claims.extract.spans import after_marker, merge_parenthetical, overlaps
+from claims.subjects.references import Mention, SubjectIndex, SubjectRef
+from claims.values.numbers import normalize_locale
+from claims.values.value import Value, quantity, text_value
+
+_POINTS_AFTER = re.compile(r"^\s*(?:pontos|points|pts)\b", re.I)
+_INDEX_WORDS = ("índice", "indice", "index", "leaderboard", "ranking")
+
+
+def extract(
+    text: str,
+    subjects: Sequence[SubjectRef],
+    *,
+    lang: str | None = "auto",
+    published: dt.date | None = None,
+    default_subject: str | None = None,
+    tz: str | None = None,
+    warnings: list[str] | None = None,
+) -> list[Candidate]:
+    """Candidate claims in article ``text``, in text order.
+
+    ``lang``: ``pt``/``pt-BR``/``pt-PT``/``en``/``auto``; ``published`` resolves missing
+    years and relative dates; ``default_subject`` (a slug) is used for a figure in a
+    paragraph that names no subject. Subject rules, in order: the nearest entity before the
+    figure in its clause (a competitor or a generic "um modelo denso" there: *not* ours), a
+    subject named later in the clause, for "The model/It/O modelo/Ele ..." the one subject
+    of the sentence before, the subject the figure's claimant was seen speaking about ("post
+    da Cerebras" -> Kimi K3), one named in the sentence, a restatement of a figure already
+    attributed, the last subject of the paragraph, then ``default_subject``. Conditional
+    sentences ("Se ...", "If ...") and questions yield nothing. Raises nothing on odd text:
+    a figure that cannot be read unambiguously ("1,000" in pt, "bilhões" in pt-PT) yields
+    no candidate, and its reason is appended to ``warnings`` when a list is given. A
+    sentence repeated word for word (a headline shown twice) gives its candidates once.
+    """
+    locale = detect_locale(text) if not lang or lang == "auto" else normalize_locale(lang)
+    ctx = _Context(text, subjects, locale, published, tz)
+    items = ctx.figures() + ctx.ranks() + ctx.dates() + ctx.licenses()
+    items.sort(key=lambda c: c.start)
+    resolve(items, ctx, default_subject)
+    items = qualify_price_factors(items, text, ctx.index, ctx.warnings)
+    if warnings is not None:
+        warnings.extend(ctx.warnings)
+    return drop_repeats([c for c in items if c.attribute])
+
+
+class _Context:
+    """Everything found once per article: sentences, mentions, named things, claimants."""
+
+    def __init__(
+        self,
+        text: str,
+        subjects: Sequence[SubjectRef],
+        locale: str,
+        published: dt.date | None,
+        tz: str | None,
+    ) -> None:
+        self.text, self.locale, self.published, self.tz = text, locale, published, tz
+        self.warnings: list[str] = []
+        self._by_sentence: dict[int, list[CL.ClaimantMention]] = {}
+        self._price_sides: dict[int, str] = {}
+        self.index = SubjectIndex(subjects)
+        self.variant_names = sorted({v for s in subjects for v in s.variants}, key=len)[::-1]
+        self.seg = Segments(text)
+        self.benches = R.find_benchmarks(text)
+        comparatives = R.find_comparatives(text)
+        mentions = self.index.mentions(text)
+        self.comparative_mentions = [m for m in mentions if after_marker(m.start, comparatives)]
+        self.mentions = [m for m in mentions if m not in self.comparative_mentions]
+        taken = [(m.start, m.end) for m in mentions] + [(b.start, b.end) for b in self.benches]
+        self.competitors = [
+            c for c in R.find_competitors(text) if not overlaps(c.start, c.end, taken)
+        ]
+        self.generics = R.find_generic(text)
+        self.date_spans = scan_dates(text, locale, published, tz)
+        if published is None:
+            # A date without a year, or a relative one ("há 3 dias"), needs the article's
+            # date; say how many were left out rather than dropping them silently.
+            based = scan_dates(text, locale, dt.date(2000, 1, 1), tz)
+            missing = len(based) - len(self.date_spans)
+            if missing > 0:
+                self.warnings.append(
+                    f"{missing} date(s) without a year or relative to the article were "
+                    "skipped: give the published date (--published YYYY-MM-DD)"
+                )
+        found = CL.find_claimants(text, self.index.organizations())
+        # A subject, one of its variants ("A Highspeed promete ...") or another model
+        # ("Orion-5 Max introduced ...") is not a claimant.
+        models = [(m.start, m.end) for m in self.competitors]
+        named = self.index.names_a_model
+        self.claimants: list[CL.ClaimantMention] = [
+            c for c in found if c.pronoun or not (named(c.bare) or overlaps(c.start, c.end, models))
+        ]
+        self.claimant_names = sorted(
+            {c.name for c in self.claimants if c.name}, key=len, reverse=True
+        )
+        firsts = CL.claimant_keys(self.claimant_names)
+        self._claimant_word = (
+            re.compile(r"\b(" + "|".join(re.escape(f) for f in firsts) + r")\b") if firsts else None
+        )
+        self._claimant_by_first = firsts
+        masked = taken + [(c.start, c.end) for c in self.competitors]
+        masked += [(d.start, d.end) for d in self.date_spans]
+        self.mask = bytearray(len(text))
+        for a, b in masked:
+            self.mask[a:b] = b"\x01" * (b - a)
+
+    # -- candidates by kind -------------------------------------------------------
+
+    def figures(self) -> list[Candidate]:
+        """Numeric figures (and "o dobro"/"twice") classified into attributes."""
+        figs = [
+            f
+            for f in scan_figures(self.text, self.locale)
+            if f.kind != "ordinal" and self.mask.find(1, f.start, f.end) == -1
+        ]
+        figs = merge_parenthetical(figs, self.text)
+        figs, self._price_sides = pair_prices(figs, self.text, lambda p: self.seg.at(p).end)
+        self.warnings += [f"at {f.start}: {w}" for f in figs if not f.readable for w in f.warnings]
+        out: list[Candidate] = []
+        for i, f in enumerate(figs):
+            s = self.seg.at(f.start)
+            if s.hypothetical:
+                continue
+            prev_end = figs[i - 1].end if i and figs[i - 1].start >= s.start else s.start
+            next_start = (
+                figs[i + 1].start if i + 1 < len(figs) and figs[i + 1].start < s.end else s.end
+            )
+            cs, ce = s.clause_bounds(f.start)
+            before = self.text[max(cs, prev_end) : f.start]
+            after = self.text[f.end : min(ce, next_start)]
+            c = self._classify(f, s, before, after, self.text[cs:ce], (prev_end, next_start))
+            if c is not None and affirmed(c, before, self.warnings):
+                c.warnings.extend(f.warnings)
+                out.append(c)
+        for m in R.FACTOR_WORD_RE.finditer(self.text):
+            s = self.seg.at(m.start())
+            if s.hypothetical:
+                continue
+            cs, ce = s.clause_bounds(m.start())
+            before = self.text[cs : m.start()]
+            attr = R.factor_attribute(self.text[m.end() : ce], before, self.variant_names)
+            if attr:
+                v = quantity(R.FACTORS[m.group("w").lower()], "times")
+                c = self._candidate(attr, v, m.start(), m.end(), s, self._variant_q(s))
+                out += [c] if affirmed(c, before, self.warnings) else []
+        return out
+
+    def _classify(
+        self, f: Figure, s: Sentence, before: str, after: str, clause: str, window: tuple[int, int]
+    ) -> Candidate | None:
+
+        def make(
+            attr: str, unit: str | None, q: dict[str, str] | None = None, fig: Figure = f
+        ) -> Candidate | None:
+            v = fig.to_value(unit)
+            if v is None:
+                return None
+            return self._candidate(attr, v, f.start, f.end, s, q or {})
+
+        if f.kind == "money":
+            if not (f.per and f.to_value() and f.default_unit().endswith("_per_mtok")):
+                return None
+            if f.currency != "usd":
+                # Price attributes are in USD; no exchange rate is guessed.
+                self.warnings.append(f"at {f.start}: {f.text!r}: price in {f.currency}, not USD")
+                return None
+            side = self._price_sides.get(f.start) or R.price_side(before, after)
+            # No side: "price_usd_per_mtok", settled by a restatement, else dropped.
+            return make(f"price_{side}_usd_per_mtok" if side else "price_usd_per_mtok", None)
+        if f.kind == "percent":
+            sb, sa = self.text[s.start : f.start], self.text[f.end : s.end]
+            if (
+                R.PRICE_CONTEXT.search(clause)
+                or R.PRICE_CONTEXT.search(sb + sa)
+                and not self._bench(f.start, s)
+            ):
+                d = R.price_direction(before, after) or R.price_direction(sb, sa)
+                if d is not None:
+                    return make("price_change_pct", "percent", fig=replace(f, negative=d < 0))
+            q = self._bench(f.start, s, window)
+            return make("benchmark_score", "percent", q) if q else None
+        if f.kind == "times":
+            attr = R.factor_attribute(after, before, self.variant_names)
+            return make(attr, "times", self._variant_q(s)) if attr else None
+        if R.is_tokens_per_second(after):
+            return make("output_tokens_per_second", "tokens_per_second")
+        hw = R.hardware_after(after)
+        if hw:
+            return make("hardware_units", hw[0], {"hardware": hw[1]})
+        if R.is_bits(after):
+            return make("weights_precision_bits", "bits")
+        if _POINTS_AFTER.match(after):
+            q = self._bench(f.start, s, window)
+            return make("benchmark_score", "points", q) if q else None
+        if R.is_context_window(before, after, clause):
+            v = f.to_value("tokens")
+            if v is not None and v.interval()[0] is not None and v.interval()[0] >= 1000:  # type: ignore[operator]
+                return make("context_window", "tokens")
+            return None
+        attr = R.params_attribute(f, before, after)
+        return make(attr, "params") if attr else None
+
+    def ranks(self) -> list[Candidate]:
+        """Leaderboard ranks ("4º lugar", "em oitavo", "ranked #2") with a named leaderboard."""
+        out = []
+        for m in R.RANK_RE.finditer(self.text):
+            if overlaps(m.start(), m.end(), [(d.start, d.end) for d in self.date_spans]):
+                continue
+            s = self.seg.at(m.start())
+            if s.hypothetical or not R.RANK_CONTEXT_RE.search(s.text):
+                continue
+            board = self._bench(m.start(), s)
+            if not board:
+                continue
+            v = quantity(str(R.rank_value(m)), "rank")
+            q = {"leaderboard": board["benchmark"]}
+            out.append(self._candidate("leaderboard_rank", v, m.start(), m.end(), s, q))
+        return out
+
+    def dates(self) -> list[Candidate]:
+        """Dates next to weights words (weights_release_date) or release words (release_date)."""
+        out = []
+        spans = self.date_spans
+        for i, d in enumerate(spans):
+            s = self.seg.at(d.start)
+            if s.hypothetical:
+                continue
+            lo = spans[i - 1].end if i and spans[i - 1].end > s.start else s.start
+            hi = spans[i + 1].start if i + 1 < len(spans) and spans[i + 1].start < s.end else s.end
+            before, after = self.text[lo : d.start], self.text[d.end : hi]
+            w = R.nearest(R.WEIGHTS_KW, before, after)
+            r = R.nearest(R.RELEASE_KW, before, after)
+            said = r is not None and not r[1] and R.weights_released(before) == r[0]
+            if w and (not r or w[0] <= r[0] or r[0] > 40 or said):
+                attr = "weights_release_date"
+            elif r:
+                attr = "release_date"
+            else:
+                continue
+            if d.reading.denied:  # "not in March" states no date: say so rather than drop it
+                self.warnings.append(f"at {d.start}: {d.denial_note()}")
+                continue
+            out.append(self._candidate(attr, d.reading.to_value(), d.start, d.end, s, {}))
+        return out
+
+    def licenses(self) -> list[Candidate]:
+        """A licence name with the word licence/licença within 25 characters of it, in a
+        sentence that does not deny it ("não há licença", "no license yet")."""
+        out = []
+        for n in R.LICENSE_NAME_RE.finditer(self.text):
+            near = self.text[max(0, n.start() - 25) : n.end() + 25]
+            if not R.LICENSE_WORD_RE.search(near):
+                continue
+            s = self.seg.at(n.start())
+            if s.hypothetical or re.search(
+                r"\b(?:não|sem|no|not|without)\b", self.text[s.start : n.start()]
+            ):
+                continue
+            v = text_value(R.license_id(n.group("lic")))
+            out.append(self._candidate("license", v, n.start(), n.end(), s, {}))
+        return out
+
+    # -- helpers ------------------------------------------------------------------
+
+    def sentence_claimant(self, pos: int) -> str | None:
+        """The first named claimant of the sentence holding ``pos`` (pronouns excluded)."""
+        for m in self._claimants_in(self.seg.at(pos)):
+            if m.name:
+                return m.name
+        return None
+
+    def _claimants_in(self, s: Sentence) -> list[CL.ClaimantMention]:
+        found = self._by_sentence.get(s.start)
+        if found is None:
+            found = [m for m in self.claimants if s.start <= m.start < s.end]
+            self._by_sentence[s.start] = found
+        return found
+
+    def _candidate(
+        self, attr: str, v: Value, start: int, end: int, s: Sentence, q: dict[str, str]
+    ) -> Candidate:
+        c = Candidate(None, attr, dict(q), v, None, start, end, self.text[start:end], _sentence=s)
+        if "variant" not in c.qualifiers:
+            # A variant named in the figure's own clause qualifies it ("256K in the Highspeed").
+            cs, ce = s.clause_bounds(start)
+            for m in self.mentions:
+                if m.kind == "variant" and cs <= m.start < ce:
+                    c.qualifiers["variant"] = m.name
+                    break
+        self._claimant(c, s)
+        return c
+
+    def _variant_q(self, s: Sentence) -> dict[str, str]:
+        for m in self.mentions:
+            if m.kind == "variant" and s.start <= m.start < s.end:
+                return {"variant": m.name}
+        return {}
+
+    def _bench(
+        self, pos: int, s: Sentence, window: tuple[int, int] | None = None
+    ) -> dict[str, str] | None:
+        """Benchmark qualifiers for a figure at ``pos``: a benchmark named between the figure's
+        neighbours (``window``), else a generic word there ("no índice", "neste benchmark")
+        meaning the last one of that sort named before, else the same search in the sentence."""
+        chosen = None
+        spans = [window] if window else []
+        for lo, hi in [*spans, (s.start, s.end)]:
+            text = self.text[lo:hi]
+            inside = [b for b in self.benches if lo <= b.start < hi and s.start <= b.start < s.end]
+            if inside:
+                chosen = min(inside, key=lambda b: abs(b.start - pos))
+                break
+            g = R.GENERIC_BENCH_RE.search(text) if text else None
+            if g:
+                want_index = g.group(0).lower() in _INDEX_WORDS
+                earlier = [
+                    b for b in self.benches if b.start < pos and ("Index" in b.name) == want_index
+                ]
+                if earlier:
+                    chosen = earlier[-1]
+                    break
+        if chosen is None:
+            return None
+        q = {"benchmark": chosen.name}
+        version = chosen.version
+        if version is None:
+            versions = {b.version for b in self.benches if b.name == chosen.name and b.version}
+            version = versions.pop() if len(versions) == 1 else None
+        if version:
+            q["version"] = version
+        return q
+
+    def _claimant(self, c: Candidate, s: Sentence) -> None:
+        cs, ce = s.clause_bounds(c.start)
+        clause_text = self.text[cs : c.start]
+        hit = self._claimant_word.search(clause_text) if self._claimant_word else None
+        if hit:
+            c.claimant = self._claimant_by_first[hit.group(1)]
+            return
+        in_s = self._claimants_in(s)
+        before = [m for m in in_s if m.start < c.start]
+        # "..., and Groq claims 1,500 tokens/s": a claimant whose verb opens its own
+        # statement in a later clause speaks for what follows it, not for this figure.
+        after = [m for m in in_s if m.start >= c.start and not CL.opens_statement(m, self.seg, ce)]
+        pick = before[-1] if before else (after[0] if after else None)
+        if pick is None:
+            name = CL.named_org_after(self.text[c.end : s.end], self.claimant_names)
+            if name:
+                c.claimant = name
+                return
+            docs = [
+                m
+                for m in self.claimants
+                if m.document
+                and m.start < s.start
+                and self.seg.at(m.start).paragraph == s.paragraph
+            ]
+            if docs:
+                c.claimant = docs[-1].name
+                return
+            owner = R.BENCHMARK_OWNER.get(
+                c.qualifiers.get("benchmark") or c.qualifiers.get("leaderboard", "")
+            )
+            c.claimant = owner
+            return
+        if pick.pronoun:
+            c._claimant_pronoun = True
+        else:
+            c.claimant = pick.name
+
+
+__all__ = ["Candidate", "Mention", "extract"]

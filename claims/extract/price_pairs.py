@@ -1,0 +1,88 @@
+"""Input and output prices stated as a pair in one phrase.
+
+"$1 / $4 per million input/output tokens", "$1 and $4 per million input and output
+tokens", "input $1, output $4 per 1M tokens", "$1 input / $4 output per 1M tokens", "US$ 1
+/ US$ 4 por milhão de tokens de entrada/saída": the first price borrows the second's "per
+million" (both borrow the one after the second's label), and each gets its side from the
+labels next to it or from the order of an "input/output" pair after them.
+Pure functions over :class:`claims.extract.figures.Figure` lists; :mod:`claims.extract.extractor` uses them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import replace
+
+from claims.extract.figures import Figure
+
+_SIDE = r"input|output|prompt|completion|entrada|sa[íi]da"
+_SEP = r"/|,|;|&|\band\b|\be\b"
+# Between the two prices: an optional label of the first, a separator, an optional label
+# of the second ("$1 input / $4 output", "input $1, output $4").
+_BETWEEN_RE = re.compile(
+    rf"^\s*(?:(?:de\s+)?(?P<l1>{_SIDE})\s*)?(?:{_SEP})\s*(?:(?P<l2>{_SIDE})\s*[:=]?\s*)?$", re.I
+)
+# A label right before the first price ("input $1", "entrada: US$ 1").
+_LABEL_BEFORE_RE = re.compile(rf"\b(?P<l>{_SIDE})\s*(?:price|preço)?\s*[:=]?\s*$", re.I)
+# The two sides named in order after the pair ("input/output tokens", "de entrada e saída").
+_ORDER_AFTER_RE = re.compile(rf"\b(?P<a>{_SIDE})\s*(?:{_SEP})\s*(?P<b>{_SIDE})\b", re.I)
+# "$1 input / $4 output per 1M tokens": the unit follows the second price's label.
+_LABEL_PER_RE = re.compile(
+    rf"\s*(?:de\s+)?(?:{_SIDE})\s+(?:tokens?\s+)?(?:/|per|por)\s*(?:1\s*)?"
+    r"(?P<per>million|milh[ãa]o|mtok|thousand|mil|M|K|k)(?!\w)",
+    re.I,
+)
+_INPUT = frozenset({"input", "prompt", "entrada"})
+
+
+def _side(word: str | None) -> str | None:
+    if not word:
+        return None
+    return "input" if word.lower() in _INPUT else "output"
+
+
+def _per_token_money(f: Figure) -> bool:
+    return f.kind == "money" and f.default_unit().endswith("_per_mtok")
+
+
+def pair_prices(
+    figs: list[Figure], text: str, sentence_end: Callable[[int], int]
+) -> tuple[list[Figure], dict[int, str]]:
+    """(figures with the first price of each pair given the second's "per" unit,
+    {figure start: "input" or "output"} for the prices whose side the pair settles).
+
+    A pair is two consecutive money figures in one currency, the first without a "per"
+    unit, the second per tokens (or labelled and then followed by "per 1M tokens"), with
+    only a separator and side labels between them.
+    Sides come from labels on both prices, else from two side words in order after the
+    second price within its sentence (``sentence_end(pos)`` gives that sentence's end).
+    A pair whose sides stay unknown keeps no side: the usual rules decide each price.
+    """
+    out = list(figs)
+    sides: dict[int, str] = {}
+    for i in range(len(out) - 1):
+        a, b = out[i], out[i + 1]
+        if a.kind != "money" or a.per or b.kind != "money" or a.currency != b.currency:
+            continue
+        between = _BETWEEN_RE.match(text[a.end : b.start])
+        if between is None:
+            continue
+        if not b.per and between.group("l1"):
+            after = _LABEL_PER_RE.match(text, b.end)
+            if after:
+                per = after.group("per").lower().replace("milhao", "milhão")
+                b = out[i + 1] = replace(b, per="M" if per == "m" else per)
+        if not _per_token_money(b):
+            continue
+        out[i] = replace(a, per=b.per)
+        before = _LABEL_BEFORE_RE.search(text[max(0, a.start - 30) : a.start])
+        first = _side(between.group("l1")) or _side(before.group("l") if before else None)
+        second = _side(between.group("l2"))
+        if not (first and second):
+            order = _ORDER_AFTER_RE.search(text[b.end : sentence_end(b.start)])
+            if order:
+                first, second = _side(order.group("a")), _side(order.group("b"))
+        if first and second and first != second:
+            sides[a.start], sides[b.start] = first, second
+    return out, sides

@@ -1,0 +1,379 @@
+"""Word rules of extraction (pt and en): which attribute a figure states, and named things
+around it (benchmarks, hardware, competitor models, generic models, comparisons, ranks).
+
+Pure functions over strings; :mod:`claims.extract.extractor` decides subjects and claimants.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from claims.extract.figures import Figure
+from claims.subjects.references import variant_word_re
+from claims.values.numbers import ORDINAL_WORDS
+
+
+@dataclass(frozen=True)
+class Named:
+    """A named thing in text: benchmark/leaderboard (``version`` may be set), hardware,
+    competitor model, generic model ("um modelo denso"), or comparison marker ("atrás do")."""
+
+    start: int
+    end: int
+    kind: str
+    name: str = ""
+    version: str | None = None
+
+
+# -- benchmarks and leaderboards ----------------------------------------------
+
+_STOP_CAPS = frozenset(
+    "A O As Os No Na Nos Nas Em De Do Da Com Para Por Pelo Pela The In On At Of For With And "
+    "E Um Uma Its Seu Sua Neste Nesta No Segundo Como Mas".split()
+)
+_BENCH_HEAD_RE = re.compile(
+    r"[Bb]ench|Index|Arena|Eval|MMLU|GPQA|AIME|HLE|HumanEval|BrowseComp|ARC-AGI|MATH-500|Humanity"
+)
+_BENCH_RE = re.compile(
+    r"(?<![\w'’-])(?P<name>(?:[A-Z][\w'’-]*\s+){0,3}"
+    r"(?:[\w-]*[Bb]ench|Index|Arena|Eval)(?:\s+(?:WebDev|Verified|Pro|Lite|Hard|Text|Vision|Diamond))?"
+    r"|MMLU(?:-Pro)?|GPQA(?:\s+Diamond)?|AIME|HLE|HumanEval|LiveCodeBench|BrowseComp"
+    r"|ARC-AGI(?:-\d)?|MATH-500|Humanity's Last Exam)"
+    r"(?:\s+(?P<ver>v?\d+(?:\.\d+)+|\d{4}|v\d+))?(?!\w|\.\d)"
+)
+# Canonical names, so figures from different articles share a qualifier (project table).
+BENCHMARK_CANONICAL: dict[str, str] = {
+    "intelligence index": "Artificial Analysis Intelligence Index",
+    "aa intelligence index": "Artificial Analysis Intelligence Index",
+    "artificial analysis intelligence index": "Artificial Analysis Intelligence Index",
+}
+# Who publishes a leaderboard, used as claimant when the text names none.
+BENCHMARK_OWNER: dict[str, str] = {"Artificial Analysis Intelligence Index": "Artificial Analysis"}
+GENERIC_BENCH_RE = re.compile(
+    r"\b(?:benchmark|índice|indice|index|leaderboard|ranking|teste)\b", re.I
+)
+
+
+def find_benchmarks(text: str) -> list[Named]:
+    """Benchmark/leaderboard names with versions ("Terminal-Bench 4.0", "Code Arena WebDev")."""
+    out: list[Named] = []
+    windows: list[list[int]] = []
+    for h in _BENCH_HEAD_RE.finditer(text):
+        lo, hi = max(0, h.start() - 60), h.end() + 25
+        if windows and lo <= windows[-1][1]:
+            windows[-1][1] = hi
+        else:
+            windows.append([lo, hi])
+    matches = [m for lo, hi in windows for m in _BENCH_RE.finditer(text, lo, min(hi, len(text)))]
+    for m in matches:
+        words = m.group("name").split()
+        start = m.start()
+        while len(words) > 1 and words[0] in _STOP_CAPS:
+            start = text.index(words[1], start + len(words[0]))
+            words = words[1:]
+        name = " ".join(words)
+        if name.lower() in ("index", "arena", "bench", "benchmark"):
+            continue
+        name = BENCHMARK_CANONICAL.get(name.lower(), name)
+        out.append(Named(start, m.end(), "benchmark", name, m.group("ver")))
+    return out
+
+
+# -- hardware, competitor and generic models, comparisons ----------------------
+
+HARDWARE_NAME = (
+    r"(?:WSE-\d\w*|TPU\s?v\d\w*|MI\d{3}\w*|[A-Z]{1,2}\d{2,4}[A-Z]?\b(?:\s?(?:SXM|NVL|PCIe))?)"
+)
+_HARDWARE_UNITS_RE = re.compile(
+    rf"^\s*(?P<noun>wafers?|GPUs?|chips?|TPUs?|nós|nodes|servidores|servers|racks)\s+(?:de\s+)?(?P<hw>{HARDWARE_NAME})"
+    rf"|^\s*(?P<hw2>{HARDWARE_NAME})\s+(?P<noun2>wafers?|GPUs?|chips?|TPUs?)\b"
+)
+_COMPETITOR_RE = re.compile(
+    r"\b(?:[A-Z][\w]*\s+){0,2}[A-Z][\w]*(?:-\d+(?:\.\d+)?|\s\d+\.\d+)(?:\s+[A-Z][a-z]+){0,3}"
+    r"(?![\d.,]|\s*(?:%|x\b|[kKMBT]\b|por\b|per\b|tokens|pontos|points|bilh|trilh|milh|bill|trill|mill))"
+)
+_NOT_COMPETITOR = re.compile(r"^(?:US|USD|R|EUR|WSE|FP|INT|BF|TPU|MI|H|B|A)\b|^[A-Z][a-z]+\s\d")
+_GENERIC_RE = re.compile(
+    r"\b(?:um|uma|a|an)\s+(?:\w+\s+)?(?:modelo|modelos|denso|dense|model|rival|concorrente|competitor)\b"
+    r"|\bmodelos?\s+(?:densos?|fechados?|de\s+fronteira)\b|\bcarro-chefe\b|\bflagship\b"
+    r"|\b(?:da\s+)?classe\b|\bclass\b|\bde\s+porte\b",
+    re.IGNORECASE,
+)
+_COMPARATIVE_RE = re.compile(
+    r"\b(?:atrás|abaixo|acima|à\s+frente|além)\s+(?:apenas\s+|só\s+)?d[oae]s?\b"
+    r"|\bdo\s+que\b|\bthan\b|\bbehind\b|\bahead\s+of\b|\bvs\.?|\bversus\b|\bcontra\b"
+    r"|\bcompetir\s+(?:diretamente\s+)?com\b|\bcompete\s+with\b|\bcompared\s+(?:to|with)\b"
+    r"|\bcomparad[oa]s?\s+(?:a|com)\b|\bfrente\s+(?:a|às?|aos?)\b|\bde\s+K?\w+\s+para\b|\bbate\b|\bbeats?\b",
+    re.IGNORECASE,
+)
+
+
+def find_competitors(text: str) -> list[Named]:
+    """Model-like names with versions that are not ours ("Opus 5.5", "GPT-6 Sol Daybreak Blue").
+
+    The caller removes spans that overlap subject names or benchmarks.
+    """
+    out = []
+    for m in _COMPETITOR_RE.finditer(text):
+        if _NOT_COMPETITOR.match(m.group(0)) and not re.search(r"\d\.\d", m.group(0)):
+            continue
+        first = m.group(0).split()[0]
+        if first in _STOP_CAPS:
+            continue
+        out.append(Named(m.start(), m.end(), "competitor", m.group(0)))
+    return out
+
+
+def find_generic(text: str) -> list[Named]:
+    """Indefinite or generic models ("um modelo", "a dense model", "carro-chefe", "classe")."""
+    return [Named(m.start(), m.end(), "generic", m.group(0)) for m in _GENERIC_RE.finditer(text)]
+
+
+def find_comparatives(text: str) -> list[Named]:
+    """Comparison markers: what follows them is another thing ("atrás do", "than", "abaixo do")."""
+    return [
+        Named(m.start(), m.end(), "comparative", m.group(0)) for m in _COMPARATIVE_RE.finditer(text)
+    ]
+
+
+def hardware_after(after: str) -> tuple[str, str] | None:
+    """("wafers", "WSE-3T") when ``after`` starts like " wafers WSE-3T" or " H100 GPUs"."""
+    m = _HARDWARE_UNITS_RE.match(after)
+    if not m:
+        return None
+    noun = (m.group("noun") or m.group("noun2")).lower()
+    noun = noun if noun.endswith("s") else noun + "s"
+    return noun, (m.group("hw") or m.group("hw2"))
+
+
+# -- ranks -----------------------------------------------------------------------
+
+_ORD_ALT = "|".join(sorted(ORDINAL_WORDS, key=len, reverse=True))
+RANK_RE = re.compile(
+    rf"(?:\b(?:em|in|ranked|placed|came|finished)\s+)(?:#\s*)?(?P<w>{_ORD_ALT})\b"
+    rf"(?!\s+(?:plano|lugar\s+de|lugar,\s+porque|of\b))"
+    rf"|(?<![\w.])(?P<n>\d{{1,3}})\s*(?:º|°|ª|st|nd|rd|th)(?:\s*(?:lugar|posição|place|position|spot))?(?!\w)"
+    rf"|\branked\s+#?\s*(?P<n2>\d{{1,3}})\b|(?<![\w#])#(?P<n3>\d{{1,3}})\b",
+    re.IGNORECASE,
+)
+RANK_CONTEXT_RE = re.compile(
+    r"\b(?:lugar|posição|posições|ficou|colocou|classific\w*|ranking|leaderboard|place|ranked|"
+    r"placed|position|Index|Arena)\b",
+    re.IGNORECASE,
+)
+
+
+def rank_value(m: re.Match[str]) -> int:
+    """The rank number of a :data:`RANK_RE` match."""
+    if m.group("w"):
+        return ORDINAL_WORDS[m.group("w").lower()]
+    return int(m.group("n") or m.group("n2") or m.group("n3"))
+
+
+# -- attribute of a figure -------------------------------------------------------
+
+_TOKENS_PER_SEC = re.compile(
+    r"^\s*(?:de\s+)?(?:tokens?\s*/\s*s(?:eg)?\b|tokens?\s+(?:por|per|a\s+cada)\s+segundo|tokens?\s+per\s+second|tok/s|t/s)",
+    re.I,
+)
+_TOKENS = re.compile(r"^\s*-?\s*(?:de\s+)?tokens?\b", re.I)
+_CONTEXT_AFTER = re.compile(r"^\s*-?\s*(?:tokens?\s+)?(?:de\s+)?(?:context|contexto)\b", re.I)
+_CONTEXT_KW = re.compile(r"context|janela|window", re.I)
+_CONTEXT_BEFORE = re.compile(
+    r"(?:contexto|janela|context(?:\s+window)?|window)\s+(?:de|of)?\s*(?:até\s+)?$", re.I
+)
+_PARAMS_AFTER = re.compile(r"^\s*-?(?:de\s+)?(?:parâmetros|parametros|parameters|params)\b", re.I)
+_OTHER_NOUN_AFTER = re.compile(
+    r"^\s*(?:de\s+)?(?!parâm|param|capacidade|ativa|total)(?:tokens?|usu[áa]rios|users|d[óo]lares|dollars|reais|"
+    r"downloads|linhas|lines|palavras|words|horas|hours|dias|days|requisições|requests|p[áa]ginas|"
+    r"documentos|imagens|images|vezes|anos|years|pessoas|people|wafers|GPUs|bits)\b",
+    re.I,
+)
+_ACTIVE_KW = re.compile(r"ativ|active|activ|por\s+token|per\s+token", re.I)
+_TOTAL_KW = re.compile(r"\btotal|totais|capacidade|capacity|overall|tamanho", re.I)
+_DIRECT_KIND = re.compile(
+    r"^\s*(?:de\s+)?(?:(?:parâmetros|parameters|params)\s+)?(ativ\w*|active|activated|total|totais|in\s+total)\b",
+    re.I,
+)
+_CONJ = re.compile(r"\s(?:e|and)\s")
+_BITS_AFTER = re.compile(r"^\s*-?\s*bits?\b", re.I)
+PRICE_CONTEXT = re.compile(
+    r"preç|price|pricing|tabela|custo|cost|barat|cheap|caro|expensive|por\s+milhão|US\$|\$", re.I
+)
+_DOWN_KW = re.compile(
+    r"menor|abaixo|cort|reduz|redução|queda|caiu|barat|lower|cheaper|\bcut|less|\bdown\b|\boff\b|drop|decreas|reduc",
+    re.I,
+)
+_UP_KW = re.compile(
+    r"maior|acima|aument|alta|subiu|mais\s+car|higher|more\s+expensive|increas|\brise|\bup\b", re.I
+)
+_SPEED_KW = re.compile(r"rápid|velocidade|veloz|fast|speed|throughput|latência|latency", re.I)
+_PRICE_FACTOR_KW = re.compile(r"cust|preç|caro|cobr|pag|price|cost|expensive|charg", re.I)
+_INPUT_KW = re.compile(r"entrada|input|prompt", re.I)
+_OUTPUT_KW = re.compile(r"saída|saida|output|completion|geração", re.I)
+# "open-source X until March" is the weights' date too (the verb; "an open-source model
+# released on" stays a release date: the release word is nearer).
+WEIGHTS_KW = re.compile(
+    r"\bpesos\b|weights|download\s+aberto|open[- ]weights|checkpoints?"
+    r"|open[- ]sourc(?:e|es|ed|ing)\b|c[óo]digo\s+aberto",
+    re.I,
+)
+RELEASE_KW = re.compile(
+    r"lançou|lançad|lançamento|liberou|liberad|estreou|released|launched|launch|release|debuted|"
+    r"disponível\s+desde|available\s+since",
+    re.I,
+)
+# The weights are what is released ("the open weights will be released on", "os pesos do
+# Kimi K3 serão liberados em"); not "a model with open weights was released on".
+_WEIGHTS_RELEASED_RE = re.compile(
+    r"(?<!with\s)(?<!with\sopen\s)(?<!with\sopen-)(?<!com\s)\b(?:weights|checkpoints?|pesos)\b"
+    r"(?:\s+abertos)?(?:\s+(?:d[oa]s?|of)(?:\s+[\w.-]+){1,3}?)?"
+    r"\s+(?:(?:will|would|are|is|was|were|to|be|been|being|get|gets|shall|should|must|also|"
+    r"then|only|finally|now|that|which|not|never|won't|won’t|não|nunca|que|serão|será|vão|vai|devem|deverão|ser|são|foram|estarão)\s+){0,4}"
+    r"(?:released|launched|liberad|lançad)",  # ends where RELEASE_KW's match ends
+    re.I,
+)
+LICENSE_NAME_RE = re.compile(
+    r"(?<![\w-])(?P<lic>modified\s+MIT|MIT|Apache(?:[- ]2\.0|\s+License\s+2\.0)?"
+    r"|CC[- ]BY(?:-[A-Z]{2})*(?:[- ]\d\.\d)?|OpenRAIL(?:-M)?|GPL-?3\.0"
+    r"|Llama\s+\d(?:\.\d)?\s+Community)(?![\w-])"
+)
+LICENSE_WORD_RE = re.compile(r"licen[cçs]", re.I)
+
+
+def nearest(pattern: re.Pattern[str], before: str, after: str) -> tuple[int, bool] | None:
+    """Distance to the closest match of ``pattern`` around a figure, and whether it is after."""
+    best: tuple[int, bool] | None = None
+    for m in pattern.finditer(before):
+        d = len(before) - m.end()
+        if best is None or d < best[0]:
+            best = (d, False)
+    m2 = pattern.search(after)
+    if m2 and (best is None or m2.start() < best[0]):
+        best = (m2.start(), True)
+    return best
+
+
+def weights_released(before: str) -> int | None:
+    """Distance from the end of ``before`` to the release word of the last "weights ...
+    released" phrase in it (compare with :func:`nearest` of ``RELEASE_KW``), else ``None``."""
+    last = None
+    for m in _WEIGHTS_RELEASED_RE.finditer(before):
+        last = len(before) - m.end()
+    return last
+
+
+def params_attribute(fig: Figure, before: str, after: str) -> str | None:
+    """``total_params``/``active_params`` for a parameter count, else ``None``.
+
+    A count is of parameters when "parâmetros/parameters" follows, or when it is a bare
+    billions/trillions figure ("2,8T", "104 bilhões") not followed by another noun.
+    Active when "ativos/active/por token" is closer than "total/capacidade".
+    """
+    if fig.kind != "plain" or fig.is_range and not fig.scaled:
+        return None
+    explicit = bool(_PARAMS_AFTER.match(after))
+    if not explicit:
+        if not fig.scaled or fig.scale < Decimal(10) ** 9 or _OTHER_NOUN_AFTER.match(after):
+            return None
+    direct = _DIRECT_KIND.match(after)
+    if direct:
+        return "active_params" if _ACTIVE_KW.match(direct.group(1)) else "total_params"
+    before = _CONJ.split(before)[-1]
+    act = nearest(_ACTIVE_KW, before, after)
+    tot = nearest(_TOTAL_KW, before, after)
+    if act and (not tot or act[0] < tot[0]):
+        return "active_params"
+    return "total_params"
+
+
+def price_direction(before: str, after: str) -> int | None:
+    """-1 for a cut ("menor", "corte", "lower"), +1 for a rise, ``None`` when unsaid."""
+    down = nearest(_DOWN_KW, before, after)
+    up = nearest(_UP_KW, before, after)
+    if down and (not up or down[0] <= up[0]):
+        return -1
+    if up:
+        return 1
+    return None
+
+
+def price_side(before: str, after: str) -> str | None:
+    """``input``/``output`` for a price: the first "entrada/input" or "saída/output" after it
+    ("por milhão de tokens de saída") in the same conjunct (not the next price's: "input
+    costs $1.25 per million and output $5"), else the closest before it in its conjunct."""
+    after = _CONJ.split(after)[0]
+    i_after, o_after = _INPUT_KW.search(after), _OUTPUT_KW.search(after)
+    if i_after or o_after:
+        if i_after and (not o_after or i_after.start() < o_after.start()):
+            return "input"
+        return "output"
+    before = _CONJ.split(before)[-1]
+    i = nearest(_INPUT_KW, before, after)
+    o = nearest(_OUTPUT_KW, before, after)
+    if i and (not o or i[0] < o[0]):
+        return "input"
+    if o:
+        return "output"
+    return None
+
+
+def factor_attribute(
+    clause_after: str, clause_before: str, names: Sequence[str] = ()
+) -> str | None:
+    """``speedup_factor`` ("2 a 3 vezes mais rápida") or ``price_factor`` (cost words).
+
+    ``names`` (variant names) are not words of the clause: "Highspeed is twice as
+    expensive" states a price, not a speed. Only the 300 characters on each side count: a
+    keyword farther off is not about this figure, and a 50 KB clause made it quadratic."""
+    clause_before, clause_after = clause_before[-300:], clause_after[:300]
+    for n in names:
+        blank = variant_word_re(n)
+        clause_after = blank.sub(lambda m: " " * len(m.group(0)), clause_after)
+        clause_before = blank.sub(lambda m: " " * len(m.group(0)), clause_before)
+    s = nearest(_SPEED_KW, clause_before, clause_after)
+    p = nearest(_PRICE_FACTOR_KW, clause_before, clause_after)
+    if s and (not p or s[0] <= p[0]):
+        return "speedup_factor"
+    if p:
+        return "price_factor"
+    return None
+
+
+def is_tokens_per_second(after: str) -> bool:
+    """ "tokens/s", "tokens por segundo", "tokens per second" right after the figure."""
+    return bool(_TOKENS_PER_SEC.match(after))
+
+
+def is_context_window(before: str, after: str, clause: str) -> bool:
+    """Tokens with "contexto/janela/context/window" in the clause, or "contexto de 1M"."""
+    if _TOKENS.match(after) and _CONTEXT_KW.search(clause) or _CONTEXT_AFTER.match(after):
+        return True
+    return bool(_CONTEXT_BEFORE.search(before))
+
+
+def is_bits(after: str) -> bool:
+    """ "4 bits", "4-bit" right after the figure."""
+    return bool(_BITS_AFTER.match(after))
+
+
+def license_id(name: str) -> str:
+    """Licence name as written to a lower-case Hub/SPDX-like id ("Apache 2.0" -> "apache-2.0")."""
+    n = " ".join(name.split()).lower()
+    table = {
+        "apache": "apache-2.0",
+        "apache 2.0": "apache-2.0",
+        "apache-2.0": "apache-2.0",
+        "apache license 2.0": "apache-2.0",
+        "mit": "mit",
+        "modified mit": "other",
+    }
+    return table.get(n, n.replace(" ", "-"))
+
+
+# "o dobro", "twice", "triple": a factor written as a word, and its number.
+FACTOR_WORD_RE = re.compile(r"\b(?:o\s+|the\s+)?(?P<w>dobro|triplo|twice|double|triple)\b", re.I)
+FACTORS = {"dobro": "2", "twice": "2", "double": "2", "triplo": "3", "triple": "3"}

@@ -1,0 +1,38 @@
+"""Character-span helpers of extraction: merging "2,8 trilhões (2.8T)" into one figure,
+closeness to a marker, overlap. Pure."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from claims.extract import rules as R
+from claims.extract.figures import Figure
+
+
+def merge_parenthetical(figs: list[Figure], text: str) -> list[Figure]:
+    """ "2,8 trilhões (2.8T)" is one statement: keep the first figure, spanning both."""
+    out: list[Figure] = []
+    for f in figs:
+        if out:
+            p = out[-1]
+            between = text[p.end : f.start]
+            if (
+                between.strip() == "("
+                and text[f.end : f.end + 1] == ")"
+                and p.to_value() == f.to_value()
+            ):
+                out[-1] = replace(p, end=f.end + 1, text=text[p.start : f.end + 1])
+                continue
+        out.append(f)
+    return out
+
+
+def after_marker(pos: int, markers: Sequence[R.Named]) -> bool:
+    """True when ``pos`` starts within 3 characters after one of ``markers``."""
+    return any(0 <= pos - m.end <= 3 for m in markers)
+
+
+def overlaps(s: int, e: int, spans: Sequence[tuple[int, int]]) -> bool:
+    """True when the span ``s``-``e`` overlaps any of ``spans`` (half-open)."""
+    return any(s < b and a < e for a, b in spans)

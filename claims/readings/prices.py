@@ -1,0 +1,191 @@
+"""Prices: OpenRouter strings, LiteLLM floats and vendor page text -> USD per 1M tokens.
+
+Decimal only, never float arithmetic (cases/C07, C08). Input and output prices are
+separate attributes; ``-1`` is a dynamic price (no number); a ``:free`` id is its own
+offering; a per-token field holding an implausible figure is a unit error, rejected.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from claims.values.value import Value, normalize_decimal
+
+MTOK = Decimal(1_000_000)
+# Above this many USD per 1M tokens a text-model price is read as a unit error (the
+# dearest listed text models stay well below; C08 B gives 45,000).
+MAX_PLAUSIBLE_USD_PER_MTOK = Decimal(2000)
+DYNAMIC = "dynamic"
+INPUT_ATTR = "price_input_usd_per_mtok"
+OUTPUT_ATTR = "price_output_usd_per_mtok"
+
+
+@dataclass(frozen=True)
+class OfferingPrice:
+    """Input/output price of one offering in USD per 1M tokens.
+
+    ``offering`` is the full id (``acme/orca-9b:free`` is distinct from ``acme/orca-9b``);
+    ``base_id`` drops the ``:suffix``. ``None`` prices are unknown or ``dynamic``.
+    """
+
+    offering: str
+    base_id: str
+    input: Decimal | None
+    output: Decimal | None
+    dynamic: bool = False
+    warnings: tuple[str, ...] = field(default_factory=tuple)
+
+
+def _dec(raw: Any) -> Decimal | None:
+    if raw is None or isinstance(raw, bool):
+        return None
+    if isinstance(raw, float):
+        raw = repr(raw)  # shortest round-trip text: 5.7e-07, never 5.69999...e-07
+    try:
+        return Decimal(str(raw).strip())
+    except (InvalidOperation, ValueError):
+        return None
+
+
+def per_token_to_per_mtok(raw: Any) -> Decimal | None:
+    """USD per token (OpenRouter string ``"0.00000057"`` or LiteLLM float ``5.7e-07``) ->
+    USD per 1M tokens, exactly (``Decimal("0.57")``); ``None`` when not a number."""
+    d = _dec(raw)
+    if d is None:
+        return None
+    return normalize_decimal(d * MTOK)
+
+
+def _check(value: Decimal | None, name: str, warnings: list[str]) -> Decimal | None:
+    if value is None:
+        return None
+    if value < 0:
+        warnings.append(f"{name}: negative price {value} rejected")
+        return None
+    if value > MAX_PLAUSIBLE_USD_PER_MTOK:
+        warnings.append(
+            f"{name}: {value} USD per 1M tokens is implausible for a text model; rejected as "
+            "a unit error (per-token field holding a per-1M or per-1K figure?)"
+        )
+        return None
+    return value
+
+
+def openrouter_price(item: dict[str, Any]) -> OfferingPrice:
+    """One item of OpenRouter ``GET /api/v1/models`` ``data[]`` (``pricing.prompt`` /
+    ``pricing.completion``: USD per token as strings) -> USD per 1M (C07).
+
+    ``"-1"`` on both sides means a dynamic price (the router picks the model): no number.
+    ``"0"`` is a real price of zero (``:free`` offerings)."""
+    offering = str(item.get("id", ""))
+    pricing = item.get("pricing") or {}
+    warnings: list[str] = []
+    raw_in, raw_out = pricing.get("prompt"), pricing.get("completion")
+    if str(raw_in).strip() == "-1" or str(raw_out).strip() == "-1":
+        return OfferingPrice(offering, offering.split(":")[0], None, None, True, ())
+    inp = _check(per_token_to_per_mtok(raw_in), f"{offering} prompt", warnings)
+    out = _check(per_token_to_per_mtok(raw_out), f"{offering} completion", warnings)
+    return OfferingPrice(offering, offering.split(":")[0], inp, out, False, tuple(warnings))
+
+
+def litellm_price(key: str, entry: dict[str, Any]) -> OfferingPrice | None:
+    """One entry of LiteLLM ``model_prices_and_context_window.json``
+    (``input_cost_per_token`` / ``output_cost_per_token``: floats, USD per token) -> USD per
+    1M (C08 B: 0.045/token is 45,000 per 1M, rejected with a warning, not stored).
+
+    ``sample_spec`` (documentation) and ``alias_of`` entries (no price) give ``None``."""
+    if key == "sample_spec" or "alias_of" in entry:
+        return None
+    warnings: list[str] = []
+    inp = _check(per_token_to_per_mtok(entry.get("input_cost_per_token")), f"{key} input", warnings)
+    out = _check(
+        per_token_to_per_mtok(entry.get("output_cost_per_token")), f"{key} output", warnings
+    )
+    return OfferingPrice(key, key.split(":")[0], inp, out, False, tuple(warnings))
+
+
+_UNIT_WORDS = {
+    "1m": MTOK,
+    "million": MTOK,
+    "milhão": MTOK,
+    "milhao": MTOK,
+    "mtok": MTOK,
+    "1k": Decimal(1000),
+    "thousand": Decimal(1000),
+    "mil": Decimal(1000),
+    "token": Decimal(1),
+}
+_PRICE_RE = re.compile(
+    r"(?:US)?\$\s*(?P<num>\d+(?:[.,]\d+)*)\s*(?:/|per|por)\s*(?P<unit>1M|1K|million|milhão|"
+    r"milhao|thousand|mil|token)\b[^$]*?\b(?P<side>input|output|entrada|saída|saida)",
+    re.IGNORECASE,
+)
+
+
+def _delocalize(num: str) -> str:
+    if "," in num and "." not in num:
+        return num.replace(",", ".")
+    return num.replace(",", "")
+
+
+def parse_price_text(text: str) -> dict[str, Decimal]:
+    """Vendor pricing page text -> {"input": ..., "output": ...} in USD per 1M tokens.
+
+    Reads "$0.45 per 1M input tokens", "$0.57 / 1M input tokens" and Portuguese
+    "US$ 0,0032 por mil tokens de entrada" (per thousand x 1,000; decimal comma), C07/C08.
+    """
+    out: dict[str, Decimal] = {}
+    for m in _PRICE_RE.finditer(text):
+        per = _UNIT_WORDS[m.group("unit").lower()]
+        side = m.group("side").lower()
+        key = "input" if side in ("input", "entrada") else "output"
+        price = Decimal(_delocalize(m.group("num"))) * (MTOK / per)
+        out.setdefault(key, normalize_decimal(price))
+    return out
+
+
+def price_value(usd_per_mtok: Decimal) -> Value:
+    """An observed price as an exact quantity in ``usd_per_mtok``."""
+    return Value(
+        kind="quantity",
+        value=usd_per_mtok,
+        unit="usd_per_mtok",
+        low=usd_per_mtok,
+        high=usd_per_mtok,
+    )
+
+
+@dataclass(frozen=True)
+class PricePoint:
+    """One price in force from ``effective_from`` until ``effective_to`` (None: still)."""
+
+    value: Decimal
+    effective_from: dt.datetime
+    effective_to: dt.datetime | None
+
+
+def price_history(readings: Iterable[tuple[Decimal, dt.datetime, dt.datetime]]) -> list[PricePoint]:
+    """(price, first_seen, last_seen) of one offering and attribute -> history, oldest first.
+
+    A change of price is a new point, never an overwrite: the previous point ends when
+    the next one was first seen. A price that returns to an older value is a new point."""
+    rows = sorted(readings, key=lambda r: r[1])
+    points: list[PricePoint] = []
+    for i, (value, first, _last) in enumerate(rows):
+        if points and points[-1].value == value:
+            continue
+        nxt = next((r[1] for r in rows[i + 1 :] if r[0] != value), None)
+        points.append(PricePoint(value, first, nxt))
+    return points
+
+
+def price_change_pct(old: Decimal, new: Decimal) -> Decimal:
+    """Percent change from ``old`` to ``new`` (negative for a cut), to 0.1 %."""
+    if old == 0:
+        raise ZeroDivisionError("price change from a zero price has no percentage")
+    return ((new - old) / old * 100).quantize(Decimal("0.1"))

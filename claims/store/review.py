@@ -1,0 +1,186 @@
+"""Discrepancies for people: list them with both sides, and dismiss one with a note.
+
+Reads/writes Discrepancy rows made by :mod:`claims.store.verification`; a dismissal is kept, so
+the next verification run does not reopen it (issue 4 "Discrepancies").
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any
+
+from sqlmodel import Session, select
+
+from claims.events import add_event, make_event
+from claims.store.tables import Claim, Discrepancy, Observation, Source, Subject, utcnow
+from claims.subjects.sourcenames import source_names
+from claims.values.timefmt import iso_z
+from claims.verify.compare import DIFFERENT_SUBJECT
+from claims.vocabulary import LISTED_DISCREPANCY_STATES, NOTE_STATE
+
+
+class ReviewError(LookupError):
+    """A discrepancy id or subject that does not exist; the message names it."""
+
+
+def shown_state(row: Discrepancy) -> str:
+    """How a row is listed, one of :data:`claims.vocabulary.LISTED_DISCREPANCY_STATES`:
+    ``note`` for a ``different_subject`` row, else its stored state (``open``,
+    ``resolved``, ``dismissed``)."""
+    return NOTE_STATE if row.rule == DIFFERENT_SUBJECT else row.state
+
+
+def discrepancy_sides(
+    session: Session, row: Discrepancy, names: dict[int | None, str] | None = None
+) -> list[dict[str, Any]]:
+    """Each claim of a discrepancy with its value, qualifiers, subject, source and claimant,
+    then each observation (``side`` = ``observation``). ``names``: source id -> name
+    (:func:`claims.subjects.sourcenames.source_names` of every source; read when not given)."""
+    if names is None:
+        names = source_names(session.exec(select(Source)).all())
+    sides: list[dict[str, Any]] = []
+    for cid in json.loads(row.claim_ids_json):
+        c = session.get(Claim, cid)
+        if c is None:
+            continue
+        src = session.get(Source, c.source_id)
+        subj = session.get(Subject, c.subject_id)
+        sides.append(
+            {
+                "side": "claim",
+                "claim_id": c.id,
+                "subject": subj.slug if subj else None,
+                "value": c.value.display(),
+                "qualifiers": c.qualifiers,
+                "claimant": c.claimant,
+                "source": src.title if src else None,
+                "source_name": names.get(src.id) if src else None,  # as reasons name it
+                "source_url": src.url if src else None,
+                "publisher": src.publisher if src else None,
+            }
+        )
+    for oid in json.loads(row.observation_ids_json):
+        o = session.get(Observation, oid)
+        if o is None:
+            continue
+        sides.append(
+            {
+                "side": "observation",
+                "observation_id": o.id,
+                "value": o.value.display(),
+                "qualifiers": o.qualifiers,
+                "source_url": o.source_url,
+                "first_seen": iso_z(o.first_seen),
+            }
+        )
+    return sides
+
+
+def discrepancy_record(
+    session: Session, row: Discrepancy, names: dict[int | None, str] | None = None
+) -> dict[str, Any]:
+    """One discrepancy as a JSON-ready dict (for ``tracker discrepancies --json``);
+    ``subjects`` lists every subject its claims are about (two for a different-subjects
+    note);
+    ``state`` as :func:`shown_state` gives it (``note`` for a different-subjects note,
+    stored dismissed), so it matches the listing and ``--state``; ``names`` as for
+    :func:`discrepancy_sides`."""
+    subj = session.get(Subject, row.subject_id)
+    ids = json.loads(row.claim_ids_json or "[]")
+    others = session.exec(
+        select(Subject.slug).join(Claim, Claim.subject_id == Subject.id).where(Claim.id.in_(ids))  # type: ignore[attr-defined]
+    ).all()
+    return {
+        "id": row.id,
+        "subject": subj.slug if subj else None,
+        # every subject its claims are about: two for a different-subjects note
+        "subjects": sorted(({subj.slug} if subj else set()) | set(others)),
+        "attribute": row.attribute,
+        "rule": row.rule,
+        "state": shown_state(row),
+        "reason": row.reason,
+        "note": row.note,
+        "opened_at": iso_z(row.opened_at) or None,
+        "closed_at": iso_z(row.closed_at) or None,
+        "sides": discrepancy_sides(session, row, names),
+    }
+
+
+def list_discrepancies(
+    session: Session, *, subject: str | None = None, state: str | None = None
+) -> list[dict[str, Any]]:
+    """Discrepancy records, open first and notes last, optionally for one subject slug
+    (rows whose claims include one about it) and/or one listed state
+    (:data:`claims.vocabulary.LISTED_DISCREPANCY_STATES`, as :func:`shown_state` gives
+    it: ``dismissed`` leaves the notes out; ``note`` picks them).
+    Raises :class:`ReviewError` for an unknown subject or state."""
+    if state is not None and state not in LISTED_DISCREPANCY_STATES:
+        raise ReviewError(
+            f"unknown state {state}: use one of {', '.join(LISTED_DISCREPANCY_STATES)}"
+        )
+    query = select(Discrepancy)
+    rows = [d for d in session.exec(query).all() if state in (None, shown_state(d))]
+    if subject is not None:
+        subj = session.exec(select(Subject).where(Subject.slug == subject)).first()
+        if subj is None:
+            raise ReviewError(f"unknown subject {subject!r}")
+        # a cross-subject note belongs to every subject one of its claims is about
+        mine = {c.id for c in session.exec(select(Claim).where(Claim.subject_id == subj.id)).all()}
+        rows = [
+            d for d in rows if d.subject_id == subj.id or mine & set(json.loads(d.claim_ids_json))
+        ]
+    order = {name: rank for rank, name in enumerate(LISTED_DISCREPANCY_STATES)}
+    rows.sort(key=lambda d: (order.get(shown_state(d), len(order)), d.id or 0))
+    names = source_names(session.exec(select(Source)).all())
+    return [discrepancy_record(session, d, names) for d in rows]
+
+
+def dismiss_discrepancy(
+    session: Session, discrepancy_id: int, note: str, *, now: dt.datetime | None = None
+) -> Discrepancy:
+    """A reviewer dismisses a discrepancy with a note (required); commits. The state stays
+    ``dismissed`` on later runs. Dismissing it again adds the note, dated, after the
+    earlier one (``first note | 2026-11-30: second note``) and keeps the first dismissal's
+    time: a reviewer's reason is never overwritten. Dismissing an open discrepancy is an
+    event (``discrepancy_dismissed``, with the note), unless it is a claim contradicted by
+    an observation (announced by the claim's verdict, not as a discrepancy). Raises
+    :class:`ReviewError` for an unknown id, an empty note, or a different-subject note
+    (never a conflict: nothing to dismiss)."""
+    from claims.store.verification import (
+        CONTRADICTED_BY_OBSERVATION,
+        DIFFERENT_SUBJECT,
+        discrepancy_title,
+    )
+
+    row = session.get(Discrepancy, discrepancy_id)
+    if row is None:
+        raise ReviewError(f"no discrepancy with id {discrepancy_id}")
+    if row.rule == DIFFERENT_SUBJECT:
+        raise ReviewError(
+            f"discrepancy #{discrepancy_id} is a note (figures about two different subjects), "
+            "not a conflict: there is nothing to dismiss"
+        )
+    if not note.strip():
+        raise ReviewError("a dismissal needs a note saying why")
+    now = now or utcnow()
+    # Subscribers heard of an open discrepancy (a contradicted claim: through its verdict).
+    announce = row.state == "open" and row.rule != CONTRADICTED_BY_OBSERVATION
+    if row.state == "dismissed" and row.note:
+        row.note = f"{row.note} | {now:%Y-%m-%d}: {note.strip()}"
+    else:
+        row.state, row.note, row.closed_at = "dismissed", note.strip(), now
+    if announce:
+        subject = session.get(Subject, row.subject_id)
+        title = discrepancy_title(subject.name if subject else str(row.subject_id), row)
+        detail = {"discrepancy": row.key, "rule": row.rule, "note": row.note}
+        add_event(
+            session,
+            make_event(
+                "discrepancy_dismissed", title, subject_id=row.subject_id, detail=detail, at=now
+            ),
+        )
+    session.add(row)
+    session.commit()
+    session.refresh(row)
+    return row

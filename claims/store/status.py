@@ -1,0 +1,241 @@
+"""Weights status of a subject: did the weights land, where, under what licence, and
+how late are the promises. Reads observations, claims and watch checks; pure queries.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlmodel import Session, select
+
+from claims.store import tables as models
+from claims.store.tables import as_utc
+from claims.store.views import hub_check_time, hub_watches_of, load_observations
+from claims.subjects.sourcenames import source_names
+from claims.values.timefmt import iso_z
+from claims.values.value import Value
+from claims.verify.promises import deadline_of
+from claims.vocabulary import qualifiers_text
+
+
+@dataclass(frozen=True)
+class Promise:
+    """One source's statement of when the weights come: ``date`` ISO, ``relation``
+    on/before/by/after; ``qualifiers`` of the claim (``{"variant": "Mini"}``: a promise
+    about one variant's weights, not the whole model's)."""
+
+    date: str
+    relation: str
+    source: str
+    claimant: str | None
+    claim_id: int
+    qualifiers: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def qualifiers_text(self) -> str:
+        """``variant: Mini`` (empty when the promise is about the model itself)."""
+        return qualifiers_text(self.qualifiers)
+
+    def days_overdue(self, as_of: dt.datetime | None) -> int | None:
+        """Whole days past :meth:`deadline` at ``as_of`` (None when not past, unknown, or
+        the promise has no deadline)."""
+        end = self.deadline()
+        if as_of is None or end is None:
+            return None
+        late = (as_of.date() - end).days
+        return late if late > 0 else None
+
+    def deadline(self) -> dt.date | None:
+        """Last day that keeps the promise (:func:`claims.verify.promises.deadline_of`: "before
+        D" the day before, "by 2026-11" the month's last day, "after D" none)."""
+        precision = "month" if len(self.date) == 7 else "day"
+        v = Value(kind="date", value=self.date, relation=self.relation, precision=precision)
+        return deadline_of(v)
+
+
+@dataclass
+class WeightsStatus:
+    """Answer to "did the weights land, and under what licence" for one subject.
+
+    ``as_of`` is the last successful check of a watch that would show the weights
+    (the subject's Hub org listing or one of its repos); ``overdue_days`` counts whole
+    days from the most generous promised deadline to ``as_of`` (None when not overdue
+    or when the weights landed).
+    """
+
+    slug: str
+    name: str
+    landed: bool
+    repo: str | None = None
+    landed_at: dt.datetime | None = None
+    license: str | None = None
+    license_source: str | None = None
+    promises: list[Promise] = field(default_factory=list)
+    overdue_days: int | None = None
+    as_of: dt.datetime | None = None
+    # The repo was already listed the first time its watch ran: ``landed_at`` is then
+    # only "by this time", not the landing date. ``repo_created`` is the Hub's createdAt.
+    at_first_check: bool = False
+    repo_created: str | None = None
+    # Some watch would show the weights (its Hub org or one of its repos): without one,
+    # "not landed" only means nobody looks.
+    watched: bool = False
+    # Landed after every promised deadline: whole days from the latest deadline to the
+    # first sighting (None when on time, with no promise, or when the repo was already
+    # there at the first check: its landing day is then unknown).
+    landed_late_days: int | None = None
+
+    @property
+    def landed_at_meaning(self) -> str | None:
+        """What ``landed_at`` is: the first sighting, or only "by then" when the repo was
+        already listed at its watch's first check; None when not landed."""
+        if not self.landed:
+            return None
+        return (
+            "first seen at the first check (landed earlier)"
+            if self.at_first_check
+            else "first seen"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        def iso(t: dt.datetime | None) -> str | None:
+            return iso_z(t) or None
+
+        return {
+            "subject": self.slug,
+            "name": self.name,
+            # "unknown" when no watch would see them land: "not landed" would be a guess
+            "weights": "landed" if self.landed else "not landed" if self.watched else "unknown",
+            "landed": self.landed,
+            "repo": self.repo,
+            "landed_at": iso(self.landed_at),
+            "landed_at_meaning": self.landed_at_meaning,
+            "repo_created": self.repo_created,
+            "license": self.license,
+            "license_source": self.license_source,
+            "promises": [
+                {
+                    "date": p.date,
+                    "relation": p.relation,
+                    "source": p.source,
+                    "claimant": p.claimant,
+                    "qualifiers": dict(p.qualifiers),
+                    "days_overdue": None if self.landed else p.days_overdue(self.as_of),
+                }
+                for p in self.promises
+            ],
+            "overdue_days": self.overdue_days,
+            "as_of": iso(self.as_of),
+            "watched": self.watched,
+            "landed_late_days": self.landed_late_days,
+        }
+
+
+def weights_status(session: Session, subject: models.Subject) -> WeightsStatus:
+    """Compute :class:`WeightsStatus` for ``subject`` from the database."""
+    return weights_statuses(session, [subject])[subject.id]  # type: ignore[index]
+
+
+def weights_statuses(
+    session: Session, subjects: Sequence[models.Subject]
+) -> dict[int | None, WeightsStatus]:
+    """:class:`WeightsStatus` of each of ``subjects`` by id, from one read of each table.
+
+    Why a batch: the site shows every subject's status, and reading observations,
+    watches and aliases once per subject made the build quadratic (issue 7)."""
+    wanted = {s.id for s in subjects}
+    O, C = models.Observation, models.Claim  # noqa: N806, E741
+    weights_obs: dict[int, list[models.Observation]] = defaultdict(list)
+    licence_obs: dict[int, list[models.Observation]] = defaultdict(list)
+    for o in session.exec(
+        select(O)
+        .where(O.attribute.in_(("weights_available", "license")))  # type: ignore[attr-defined]
+        .order_by(O.id)  # type: ignore[arg-type]
+    ).all():
+        if o.subject_id not in wanted:
+            continue
+        if o.attribute == "weights_available":
+            weights_obs[o.subject_id].append(o)
+        elif o.current:
+            licence_obs[o.subject_id].append(o)
+    names = source_names(session.exec(select(models.Source)).all())  # as reasons name them
+    promises: dict[int, list[tuple[models.Claim, models.Source]]] = defaultdict(list)
+    for claim, source in session.exec(
+        select(C, models.Source)
+        .where(C.attribute == "weights_release_date", C.source_id == models.Source.id)
+        .order_by(C.id)  # type: ignore[arg-type]
+    ).all():
+        promises[claim.subject_id].append((claim, source))
+    observations = load_observations(session)
+    own: dict[int, list[Any]] = defaultdict(list)
+    for ov in observations:
+        own[ov.subject_id].append(ov)
+    watches = session.exec(select(models.Watch).order_by(models.Watch.id)).all()  # type: ignore[arg-type]
+    aliases: dict[int, list[models.SubjectAlias]] = defaultdict(list)
+    for a in session.exec(select(models.SubjectAlias)).all():
+        aliases[a.subject_id].append(a)
+    first_seen_of: dict[int | None, list[dt.datetime]] = {}
+
+    def watch_first_seen(watch_id: int | None) -> list[dt.datetime]:
+        if watch_id not in first_seen_of:
+            first_seen_of[watch_id] = list(
+                session.exec(select(O.first_seen).where(O.watch_id == watch_id)).all()
+            )
+        return first_seen_of[watch_id]
+
+    out: dict[int | None, WeightsStatus] = {}
+    for subject in subjects:
+        status = WeightsStatus(slug=subject.slug, name=subject.name, landed=False)
+        sid: int = subject.id  # type: ignore[assignment]
+        landed = [o for o in weights_obs[sid] if o.value.value is True]
+        if landed:
+            first = min(landed, key=lambda o: as_utc(o.first_seen))
+            status.landed = True
+            status.repo = first.qualifiers.get("repo")
+            status.landed_at = as_utc(first.first_seen)
+            same_watch = watch_first_seen(first.watch_id)
+            status.at_first_check = (
+                bool(same_watch) and min(as_utc(t) for t in same_watch) == status.landed_at
+            )
+            created = first.value.extra.get("created_at")
+            status.repo_created = str(created)[:10] if created else None
+        lic = licence_obs[sid]
+        if lic:
+            latest = max(lic, key=lambda o: as_utc(o.last_seen))
+            status.license, status.license_source = (
+                str(latest.value.value),
+                latest.source_url or "observed",
+            )
+        for claim, source in promises[sid]:
+            v = claim.value
+            assert claim.id is not None
+            status.promises.append(
+                Promise(
+                    str(v.value),
+                    str(v.relation),
+                    names[source.id],
+                    claim.claimant,
+                    claim.id,
+                    claim.qualifiers,
+                )
+            )
+        status.promises.sort(key=lambda p: (p.date, p.relation, p.source))
+        covering = hub_watches_of(subject, own[sid], watches, aliases[sid])
+        status.watched = bool(covering)
+        status.as_of = hub_check_time(subject, own[sid], watches, aliases[sid])
+        # Promises about the model itself (a variant's own date is not the model's), with
+        # a deadline ("after D" has none).
+        ends = [d for p in status.promises if not p.qualifiers and (d := p.deadline())]
+        if status.landed and ends and not status.at_first_check:
+            assert status.landed_at is not None
+            late = (status.landed_at.date() - max(ends)).days
+            status.landed_late_days = late if late > 0 else None
+        if not status.landed and ends and status.as_of is not None:
+            late = (status.as_of.date() - max(ends)).days
+            status.overdue_days = late if late > 0 else None
+        out[subject.id] = status
+    return out

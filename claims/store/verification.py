@@ -1,0 +1,373 @@
+"""Verification run: Claims + Observations + Watches in the database -> Verdicts,
+Discrepancies and Events.
+
+Database glue around the pure rules (:mod:`claims.verify.compare`, :mod:`claims.verify.judge`,
+:mod:`claims.verify.promises`). Idempotent: a re-run with nothing new changes no row and adds
+no event.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlmodel import Session, select
+
+from claims.events import add_event, make_event
+from claims.store.tables import (
+    Discrepancy,
+    Subject,
+    SubjectVariant,
+    Verdict,
+    dumps,
+    utcnow,
+)
+from claims.store.views import aware, last_hub_check, load_claims, load_observations
+from claims.values.timefmt import iso_z
+from claims.verify.compare import (
+    CONTRADICTED_BY_OBSERVATION,
+    DIFFERENT_SUBJECT,
+    Finding,
+    find_conflicts,
+    find_cross_subject_notes,
+)
+from claims.verify.facts import ClaimView
+from claims.verify.judge import Decision, judge_claim, settle_versions
+from claims.vocabulary import attribute_label, qualifiers_text, rule_label
+
+# Verdict statuses that rest on an observation (they settle a claim-vs-claim discrepancy).
+OBSERVED_STATUSES: tuple[str, ...] = ("confirmed", "contradicted")
+
+# A claim's first verdict is an event only when a stated figure does not hold or a
+# promise is already broken (product decision: late weights are what subscribers follow):
+# a first confirmed, unverified or pending shows on the site but alerts nobody. Any
+# later change of status is an event.
+FIRST_VERDICT_EVENTS: tuple[str, ...] = ("disputed", "contradicted", "overdue")
+
+
+@dataclass
+class VerifyReport:
+    """What one :func:`verify_all` run found and changed."""
+
+    as_of: dt.datetime
+    statuses: dict[str, int] = field(default_factory=dict)
+    changed: list[dict[str, Any]] = field(default_factory=list)  # claim_id, from, to
+    opened: list[int] = field(default_factory=list)  # discrepancy ids opened / reopened
+    resolved: list[int] = field(default_factory=list)
+    open_discrepancies: int = 0
+    events_added: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "as_of": iso_z(self.as_of),
+            "statuses": dict(sorted(self.statuses.items())),
+            "changed": self.changed,
+            "opened": self.opened,
+            "resolved": self.resolved,
+            "open_discrepancies": self.open_discrepancies,
+            "events_added": self.events_added,
+        }
+
+
+def verify_all(session: Session, *, now: dt.datetime | None = None) -> VerifyReport:
+    """Verify every claim and sync discrepancies; commits. Issue 2 item 7 and issue 4.
+
+    Writes one Verdict per claim (status, reason, evidence = observation ids, ``as_of``),
+    Discrepancy rows (claim-vs-claim rules of :mod:`claims.verify.compare`, claims contradicted
+    by an observation, and dismissed ``different_subject`` notes), and Events
+    (``verdict_changed`` when a status changes, a first verdict only when it is one of
+    :data:`FIRST_VERDICT_EVENTS`; ``discrepancy_opened`` / ``discrepancy_resolved`` on
+    state changes); ``report.changed`` lists the same verdict changes. A dismissed
+    discrepancy stays dismissed. Running twice with the same data changes nothing."""
+    now = aware(now) or utcnow()
+    report = VerifyReport(as_of=now)
+    claims = load_claims(session)
+    observations = load_observations(session)
+    subjects = {s.id: s for s in session.exec(select(Subject)).all()}
+    existing = {d.key: d for d in session.exec(select(Discrepancy)).all()}
+
+    conflicts = find_conflicts(claims)
+    disputes: dict[int, list[Finding]] = {}
+    for f in conflicts:
+        row = existing.get(f.key)
+        if row is not None and row.state == "dismissed":
+            continue
+        for cid in f.claim_ids:
+            disputes.setdefault(cid, []).append(f)
+
+    subject_ids = {subj.slug: sid for sid, subj in subjects.items() if sid is not None}
+    variants: dict[int, list[str]] = {}
+    for sv in session.exec(select(SubjectVariant)).all():
+        variants.setdefault(sv.subject_id, []).append(sv.name)
+    first_checks: dict[int, dt.datetime] = {}
+    for o in observations:
+        if o.watch_id is not None:
+            t = first_checks.get(o.watch_id)
+            first_checks[o.watch_id] = o.first_seen if t is None else min(t, o.first_seen)
+    checks: dict[int, dt.datetime | None] = {}
+    decisions: dict[int, Decision] = {}
+    for c in claims:
+        if c.subject_id not in checks:
+            subj = subjects.get(c.subject_id)
+            checks[c.subject_id] = last_hub_check(session, subj, observations) if subj else None
+        decisions[c.id] = judge_claim(
+            c,
+            observations,
+            last_check=checks[c.subject_id],
+            disputes=disputes.get(c.id, []),
+            now=now,
+            first_checks=first_checks,
+            subject_ids=subject_ids,
+            variants=variants,
+        )
+
+    decisions.update(settle_versions(conflicts, decisions, claims))
+    names = {sid: subj.name for sid, subj in subjects.items() if sid is not None}
+    report.events_added += _store_verdicts(session, claims, decisions, report, names)
+    report.events_added += _sync_discrepancies(
+        session,
+        claims,
+        conflicts + find_cross_subject_notes(claims),
+        decisions,
+        existing,
+        now,
+        report,
+        names,
+    )
+    session.commit()
+    report.statuses = dict(Counter(d.status for d in decisions.values()))
+    report.open_discrepancies = len(
+        session.exec(select(Discrepancy).where(Discrepancy.state == "open")).all()
+    )
+    return report
+
+
+def _store_verdicts(
+    session: Session,
+    claims: Sequence[ClaimView],
+    decisions: dict[int, Decision],
+    report: VerifyReport,
+    names: dict[int, str],
+) -> int:
+    added = 0
+    rows = {v.claim_id: v for v in session.exec(select(Verdict)).all()}
+    for c in claims:
+        d = decisions[c.id]
+        evidence = dumps(list(d.evidence))
+        row = rows.get(c.id)
+        old = row.status if row else None
+        if row is not None and (row.status, row.reason, row.evidence_json, aware(row.as_of)) == (
+            d.status,
+            d.reason,
+            evidence,
+            d.as_of,
+        ):
+            continue
+        if row is None:
+            row = Verdict(claim_id=c.id, status=d.status, reason=d.reason)
+        row.status, row.reason, row.evidence_json, row.as_of = d.status, d.reason, evidence, d.as_of
+        row.checked_at = report.as_of
+        session.add(row)
+        if old != d.status and (old is not None or d.status in FIRST_VERDICT_EVENTS):
+            report.changed.append({"claim_id": c.id, "from": old, "to": d.status})
+            detail = {
+                "claim": c.key,
+                "from": old,
+                "to": d.status,
+                "reason": d.reason,
+                "as_of": d.as_of.isoformat() if d.as_of else None,
+            }
+            title = verdict_title(c, names.get(c.subject_id, c.subject), old, d.status)
+            added += add_event(
+                session,
+                make_event(
+                    "verdict_changed",
+                    title,
+                    subject_id=c.subject_id,
+                    detail=detail,
+                    at=report.as_of,
+                ),
+            )
+    session.flush()
+    return added
+
+
+def verdict_title(c: ClaimView, subject: str, old: str | None, status: str) -> str:
+    """An event title naming the claim in words, e.g. ``Kimi K3.1 Pro: Benchmark score
+    65.7% [benchmark: Terminal-Bench, version: 4.0] (Moonshot AI via Máquina Web) is now
+    contradicted (was confirmed)``; qualifiers, claimant and source tell apart claims of
+    the same figure (the site shows qualifiers the same way)."""
+    quals = qualifiers_text(c.qualifiers)
+    figure = f"{c.value.display()} [{quals}]" if quals else c.value.display()
+    what = f"{subject}: {attribute_label(c.attribute)} {figure} ({c.who()})"
+    if old is None:
+        return f"{what} is {status}"
+    return f"{what} is now {status} (was {old})"
+
+
+def discrepancy_title(subject: str, row: Discrepancy) -> str:
+    """``Kimi K3.1 Pro: Benchmark score: the same score reported for two versions of a
+    benchmark (open)``."""
+    return f"{subject}: {attribute_label(row.attribute)}: {rule_label(row.rule)} ({row.state})"
+
+
+def _observation_findings(
+    claims: Sequence[ClaimView], decisions: dict[int, Decision]
+) -> list[tuple[Finding, tuple[int, ...]]]:
+    out = []
+    for c in claims:
+        d = decisions[c.id]
+        if d.status != "contradicted":
+            continue
+        key = hashlib.sha256(
+            dumps({"rule": CONTRADICTED_BY_OBSERVATION, "claim": c.key}).encode()
+        ).hexdigest()
+        f = Finding(
+            key,
+            CONTRADICTED_BY_OBSERVATION,
+            c.subject_id,
+            c.attribute,
+            (c.id,),
+            f"{c.who()}: {d.reason}",
+        )
+        out.append((f, d.evidence))
+    return out
+
+
+def _settled(f: Finding, decisions: dict[int, Decision]) -> str | None:
+    settled = [
+        (cid, decisions[cid])
+        for cid in f.claim_ids
+        if cid in decisions and decisions[cid].status in OBSERVED_STATUSES
+    ]
+    if not settled:
+        return None
+    parts = [f"claim #{cid} {d.status}" for cid, d in settled]
+    evidence = sorted({e for _, d in settled for e in d.evidence})
+    return f"settled by observation {', '.join(f'#{e}' for e in evidence)}: " + ", ".join(parts)
+
+
+def _sync_discrepancies(
+    session: Session,
+    claims: Sequence[ClaimView],
+    findings: Sequence[Finding],
+    decisions: dict[int, Decision],
+    existing: dict[str, Discrepancy],
+    now: dt.datetime,
+    report: VerifyReport,
+    subjects: dict[int, str],
+) -> int:
+    added = 0
+    found: list[tuple[Finding, tuple[int, ...]]] = [(f, ()) for f in findings]
+    found += _observation_findings(claims, decisions)
+    seen: set[str] = set()
+    for f, obs_ids in found:
+        seen.add(f.key)
+        row = existing.get(f.key)
+        settled = (
+            None
+            if f.rule in (CONTRADICTED_BY_OBSERVATION, DIFFERENT_SUBJECT)
+            else _settled(f, decisions)
+        )
+        state = f.state if f.state == "dismissed" else ("resolved" if settled else "open")
+        reason = f"{f.reason}; {settled}" if settled else f.reason
+        claim_ids, obs_json = dumps(list(f.claim_ids)), dumps(list(obs_ids))
+        if row is None:
+            row = Discrepancy(
+                key=f.key,
+                subject_id=f.subject_id,
+                attribute=f.attribute,
+                rule=f.rule,
+                claim_ids_json=claim_ids,
+                observation_ids_json=obs_json,
+                state=state,
+                reason=reason,
+                opened_at=now,
+                closed_at=now if state != "open" else None,
+                note="not comparable: different subjects" if f.rule == DIFFERENT_SUBJECT else None,
+            )
+            session.add(row)
+            session.flush()
+            existing[f.key] = row
+            if state == "open":
+                report.opened.append(row.id or 0)
+                added += _event(session, "discrepancy_opened", row, subjects, None, now)
+            continue
+        if row.state == "dismissed":
+            continue  # a reviewer's (or the rule's) dismissal holds
+        changed = (row.claim_ids_json, row.observation_ids_json, row.reason) != (
+            claim_ids,
+            obs_json,
+            reason,
+        )
+        if row.state != state:
+            row.state = state
+            row.closed_at = now if state == "resolved" else None
+            changed = True
+            if state == "resolved":
+                report.resolved.append(row.id or 0)
+                row.reason = reason
+                added += _event(session, "discrepancy_resolved", row, subjects, None, now)
+            else:
+                report.opened.append(row.id or 0)
+                row.reason = reason
+                added += _event(session, "discrepancy_opened", row, subjects, now, now)
+        if changed:
+            row.claim_ids_json, row.observation_ids_json, row.reason = claim_ids, obs_json, reason
+            session.add(row)
+    for key, row in existing.items():
+        if key in seen or row.state != "open":
+            continue
+        row.state, row.closed_at = "resolved", now
+        row.reason = f"{row.reason}; no longer found ({_why_gone(row, decisions)})"
+        session.add(row)
+        report.resolved.append(row.id or 0)
+        # A removed claim has no verdict left to announce the change: the row says it.
+        gone = any(i not in decisions for i in json.loads(row.claim_ids_json))
+        added += _event(session, "discrepancy_resolved", row, subjects, None, now, gone)
+    session.flush()
+    return added
+
+
+def _why_gone(row: Discrepancy, decisions: dict[int, Decision]) -> str:
+    ids = json.loads(row.claim_ids_json)
+    removed = [i for i in ids if i not in decisions]
+    if removed:  # `tracker load` removed a claim its data file no longer states
+        which = ", ".join(f"#{i}" for i in removed)
+        return f"claim {which} corrected or removed in its data file"
+    if row.rule == CONTRADICTED_BY_OBSERVATION:
+        now_status = [decisions[i].status for i in ids if i in decisions]
+        return f"verdict is now {', '.join(now_status) or 'gone'}"
+    return "the claims no longer conflict"
+
+
+def _event(
+    session: Session,
+    kind: str,
+    row: Discrepancy,
+    subjects: dict[int, str],
+    reopened_at: dt.datetime | None,
+    at: dt.datetime,
+    claim_removed: bool = False,
+) -> int:
+    if row.rule == CONTRADICTED_BY_OBSERVATION and not claim_removed:
+        # One fact, one alert: the claim's own verdict_changed (to or from contradicted)
+        # already says it; the discrepancy row still lists it on the site.
+        return 0
+    detail: dict[str, Any] = {
+        "discrepancy": row.key,
+        "rule": row.rule,
+        "state": row.state,
+        "claims": json.loads(row.claim_ids_json),
+        "reason": row.reason,
+    }
+    if reopened_at is not None:
+        detail["reopened_at"] = reopened_at.isoformat()
+    title = discrepancy_title(subjects.get(row.subject_id, str(row.subject_id)), row)
+    event = make_event(kind, title, subject_id=row.subject_id, detail=detail, at=at)
+    return add_event(session, event)

@@ -1,0 +1,2 @@
+"""Verification rules (pure): claims against claims (compare), a claim against observations
+(judge), promises of open weights and derived checks."""

@@ -1,0 +1,369 @@
+"""Claims against claims: which pairs are comparable and which cannot both hold.
+
+Input: :class:`claims.verify.facts.ClaimView` lists; output: :class:`Finding` records that
+:mod:`claims.store.verification` stores as Discrepancy rows. Rules: DESIGN.md "Precision" and
+issue 4 (benchmarks, leaderboards, dates); claims about different subjects are never
+compared.
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from claims.readings.licenses import normalize_license_text
+from claims.store.tables import dumps
+from claims.values.value import MINUS, Value, distance, format_value, intervals_overlap
+from claims.verify.facts import ClaimView
+
+# Rule names stored in Discrepancy.rule.
+VALUES_DISAGREE = "values_disagree"  # numeric intervals / texts / booleans cannot both hold
+DATES_DISAGREE = "dates_disagree"  # two dated promises whose windows do not meet
+DATE_RELATION_MISMATCH = "date_relation_mismatch"  # same date, relations exclude each other
+SAME_VALUE_DIFFERENT_VERSION = "same_value_different_version"  # one score, two versions
+CONTRADICTED_BY_OBSERVATION = "contradicted_by_observation"  # set by claims.store.verification
+DIFFERENT_SUBJECT = "different_subject"  # a note, recorded dismissed: never a conflict
+RULES: tuple[str, ...] = (
+    VALUES_DISAGREE,
+    DATES_DISAGREE,
+    DATE_RELATION_MISMATCH,
+    SAME_VALUE_DIFFERENT_VERSION,
+    CONTRADICTED_BY_OBSERVATION,
+    DIFFERENT_SUBJECT,
+)
+
+# Qualifiers an attribute needs on both sides before two figures are comparable.
+REQUIRED_QUALIFIERS: dict[str, tuple[str, ...]] = {
+    "benchmark_score": ("benchmark",),
+    "leaderboard_rank": ("leaderboard", "date"),
+    "hardware_units": ("hardware",),
+}
+# Qualifiers naming an offering: missing (or "standard") is the base offering (C07 :free).
+OFFERING_QUALIFIERS: tuple[str, ...] = ("variant", "offering")
+BASE_OFFERING_NAMES: tuple[str, ...] = ("standard", "default", "base")
+# Attributes whose values are dates with a relation.
+DATE_ATTRIBUTES: tuple[str, ...] = ("release_date", "weights_release_date")
+
+
+@dataclass(frozen=True)
+class PairCheck:
+    """Result of comparing two claims: ``rule`` is set when they cannot both hold."""
+
+    comparable: bool
+    rule: str | None
+    reason: str
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A discrepancy found among claims; ``state`` is ``open`` (or ``dismissed`` for notes)."""
+
+    key: str
+    rule: str
+    subject_id: int
+    attribute: str
+    claim_ids: tuple[int, ...]
+    reason: str
+    state: str = "open"
+
+
+def _norm(x: Any) -> str:
+    return " ".join(str(x).strip().lower().split())
+
+
+def _offering(x: Any) -> str | None:
+    if x is None or str(x).strip() == "":
+        return None
+    n = _norm(x)
+    return None if n in BASE_OFFERING_NAMES else n
+
+
+def qualifier_date(claim_qualifiers: dict[str, Any], stated_date: str | None) -> str | None:
+    """The date a rank or score is "as of": the ``date`` qualifier, else the stated date."""
+    d = claim_qualifiers.get("date")
+    return str(d) if d else stated_date
+
+
+def qualifiers_compatible(attribute: str, a: dict[str, Any], b: dict[str, Any]) -> tuple[bool, str]:
+    """Whether two qualifier sets allow comparing figures of ``attribute``.
+
+    A qualifier present on both sides must be equal (case-insensitive); one missing on a
+    side is unknown, not different, except the ones :data:`REQUIRED_QUALIFIERS` names
+    (benchmark; leaderboard + date for ranks; hardware) and the offering qualifiers
+    (``variant``, ``offering``): missing there means the base offering, so a Highspeed
+    price never confirms or contradicts the standard one. Returns (ok, why not)."""
+    for q in REQUIRED_QUALIFIERS.get(attribute, ()):
+        if not a.get(q) or not b.get(q):
+            return False, f"{q} not stated on both sides"
+    for q in OFFERING_QUALIFIERS:
+        va, vb = _offering(a.get(q)), _offering(b.get(q))
+        if va != vb:
+            return False, f"different {q} ({a.get(q) or 'base'} vs {b.get(q) or 'base'})"
+    for q in sorted(set(a) & set(b)):
+        if a[q] is not None and b[q] is not None and _norm(a[q]) != _norm(b[q]):
+            return False, f"different {q} ({a[q]} vs {b[q]})"
+    return True, ""
+
+
+def date_window(v: Value) -> tuple[dt.date | None, dt.date | None]:
+    """Days a dated value allows: on D -> [D, D] (a month: its first to last day);
+    before D -> (-inf, D-1]; by D -> (-inf, D]; after D -> [D+1, +inf)."""
+    start = v.as_date()
+    if v.precision == "month":
+        end = start.replace(day=calendar.monthrange(start.year, start.month)[1])
+    elif v.precision == "year":
+        end = start.replace(month=12, day=31)
+    else:
+        end = start
+    one = dt.timedelta(days=1)
+    if v.relation == "before":
+        return None, start - one
+    if v.relation == "by":
+        return None, end
+    if v.relation == "after":
+        return end + one, None
+    return start, end
+
+
+def _windows_meet(a: Value, b: Value) -> bool:
+    alo, ahi = date_window(a)
+    blo, bhi = date_window(b)
+    if ahi is not None and blo is not None and ahi < blo:
+        return False
+    if bhi is not None and alo is not None and bhi < alo:
+        return False
+    return True
+
+
+def span_text(v: Value) -> str:
+    """The interval a numeric value allows, e.g. ``2.75T–2.85T params``; ``∞`` for an
+    open end; with a negative end both ends keep their unit, joined by "to" and written
+    with a minus sign (``−36.3% to −29.7%``)."""
+    lo, hi = v.interval()
+
+    def one(x: Any) -> str:
+        return format_value(Value(kind="quantity", value=x, unit=v.unit))
+
+    low = one(lo) if lo is not None else MINUS + "∞"
+    high = one(hi) if hi is not None else "∞"
+    if lo is None or lo < 0:
+        return f"{low} to {high}"
+    unit = " " + high.split(" ", 1)[1] if " " in high else ("%" if high.endswith("%") else "")
+    if unit and low.endswith(unit):
+        low = low[: -len(unit)]
+    return f"{low}–{high}"
+
+
+def _whole_number(v: Value) -> bool:
+    """A figure stated to within a thousandth of itself ("512,000 tokens", ±0.5): its
+    interval says nothing the figure does not, and its ends would print as ≈512.00K
+    (511,999.5). A price of "$10" (±$0.50) keeps its interval."""
+    lo, hi = v.interval()
+    return (
+        isinstance(v.value, Decimal)
+        and v.value != 0
+        and lo is not None
+        and hi is not None
+        and (hi - lo) < abs(v.value) / 1000
+    )
+
+
+def span_note(v: Value) -> str:
+    """`` (2.75T–2.85T params)`` after a figure whose interval says more than the figure;
+    empty for an exact value or a whole number (``256K (262,144) tokens`` would read
+    ``(256K–256K (262,144) tokens)``)."""
+    lo, hi = v.interval()
+    if not v.numeric or (lo is not None and lo == hi) or _whole_number(v):
+        return ""
+    return f" ({span_text(v)})"
+
+
+def _span(v: Value) -> str:
+    return format_value(v) + span_note(v)
+
+
+def values_conflict(attribute: str, a: Value, b: Value) -> tuple[str | None, str]:
+    """Whether two values of one attribute cannot both hold: (rule or None, reason).
+
+    Numbers: intervals from stated precision must meet (DESIGN.md "Precision").
+    Dates: the windows of their relations must meet; the same date under relations that
+    exclude each other ("before 2026-11-04" vs "on 2026-11-04") is
+    ``date_relation_mismatch``. Texts compare as normalized ids; booleans by equality."""
+    if a.numeric and b.numeric:
+        if intervals_overlap(a, b):
+            return None, f"{_span(a)} and {_span(b)} overlap"
+        exact = _whole_number(a) and _whole_number(b)
+        gap = abs(a.value - b.value) if exact else distance(a, b)  # type: ignore[operator]
+        gap_txt = format_value(Value(kind="quantity", value=gap, unit=a.unit))
+        why = "different whole numbers" if exact else "intervals do not overlap"
+        return VALUES_DISAGREE, f"{_span(a)} vs {_span(b)}: {why} (apart by {gap_txt})"
+    if a.kind == "date" and b.kind == "date":
+        if _windows_meet(a, b):
+            return None, f"{format_value(a)} and {format_value(b)} can both hold"
+        if a.value == b.value:
+            da, db = date_window(a)[1], date_window(b)[1]
+            return DATE_RELATION_MISMATCH, (
+                f"“{format_value(a)}” vs “{format_value(b)}”: different promises "
+                f"(last day {da} vs {db})"
+            )
+        return DATES_DISAGREE, f"“{format_value(a)}” vs “{format_value(b)}” cannot both hold"
+    if a.kind == "text" and b.kind == "text":
+        ta, tb = normalize_license_text(str(a.value)), normalize_license_text(str(b.value))
+        if ta == tb:
+            return None, f"both {ta}"
+        return VALUES_DISAGREE, f"{a.value} vs {b.value}"
+    if a.kind == "boolean" and b.kind == "boolean":
+        if a.value == b.value:
+            return None, "same"
+        return VALUES_DISAGREE, f"{format_value(a)} vs {format_value(b)}"
+    return None, f"{a.kind} and {b.kind} values are not comparable"
+
+
+def compare_claims(
+    a: ClaimView, b: ClaimView, who_a: str | None = None, who_b: str | None = None
+) -> PairCheck:
+    """Compare two claims (rules of issue 4, "Discrepancies"). ``who_a`` / ``who_b`` name
+    each side in the reason when a side is several claims (default: the claim's own
+    :meth:`~claims.verify.facts.ClaimView.who`).
+
+    Different subjects: never comparable (the reason still says whether the intervals
+    would overlap: Cerebras' "about 3T" about Kimi K3 vs Moonshot's 2.8T about K3.1 Pro).
+    Benchmark scores under the same benchmark but different versions: not comparable as
+    scores, but the *same* value under both is ``same_value_different_version``.
+    Otherwise qualifiers must be compatible, then :func:`values_conflict` decides."""
+    who_a, who_b = who_a or a.who(), who_b or b.who()
+    if a.subject_id != b.subject_id:
+        why = f"different subjects ({a.subject} vs {b.subject}): never compared"
+        if a.attribute == b.attribute and a.value.numeric and b.value.numeric:
+            overlap = intervals_overlap(a.value, b.value)
+            why += "; the intervals overlap anyway" if overlap else "; the intervals differ"
+            why += f" ({_span(a.value)} vs {_span(b.value)})"
+        return PairCheck(False, None, why)
+    if a.attribute != b.attribute:
+        return PairCheck(False, None, "different attributes")
+    qa, qb = dict(a.qualifiers), dict(b.qualifiers)
+    if a.attribute == "leaderboard_rank":
+        qa["date"], qb["date"] = (
+            qualifier_date(qa, a.stated_date),
+            qualifier_date(qb, b.stated_date),
+        )
+    if (
+        a.attribute == "benchmark_score"
+        and qa.get("benchmark")
+        and _norm(qa.get("benchmark")) == _norm(qb.get("benchmark"))
+        and qa.get("version")
+        and qb.get("version")
+        and _norm(qa["version"]) != _norm(qb["version"])
+    ):
+        if a.value.key() == b.value.key():
+            bench = qa["benchmark"]
+            return PairCheck(
+                True,
+                SAME_VALUE_DIFFERENT_VERSION,
+                f"{format_value(a.value)} reported for {bench} {qa['version']} by {who_a} and "
+                f"for {bench} {qb['version']} by {who_b}: one of the versions is wrong",
+            )
+        return PairCheck(
+            False, None, f"different benchmark versions ({qa['version']} vs {qb['version']})"
+        )
+    ok, why = qualifiers_compatible(a.attribute, qa, qb)
+    if not ok:
+        return PairCheck(False, None, why)
+    rule, why = values_conflict(a.attribute, a.value, b.value)
+    if rule is None:
+        return PairCheck(True, None, why)
+    return PairCheck(True, rule, f"{why} ({who_a} vs {who_b})")
+
+
+def side_who(side: Sequence[ClaimView]) -> str:
+    """Everyone on one side: ``Moonshot AI via Máquina Web and “Kimi K3.1 Pro launch…”``
+    (one claimant named once when all of them share it)."""
+    claimants = {c.claimant for c in side}
+    if len(claimants) == 1 and None not in claimants and len(side) > 1:
+        claimant = str(side[0].claimant)
+        sources = [c.source or f"claim #{c.id}" for c in side]
+        others = [s for s in dict.fromkeys(sources) if s.casefold() != claimant.casefold()]
+        return f"{claimant} via {' and '.join(others)}" if others else claimant
+    return " and ".join(dict.fromkeys(c.who() for c in side))
+
+
+def side_key(c: ClaimView) -> str:
+    """What one side of a discrepancy says: qualifiers + value (several sources, one side)."""
+    return dumps({"q": c.qualifiers, "v": c.value.key()})
+
+
+def discrepancy_key(rule: str, subject: str, attribute: str, sides: Sequence[str]) -> str:
+    """sha256 of rule, subject, attribute and the sorted side keys. Another source that
+    repeats one side joins the same discrepancy, so a dismissal still holds for it."""
+    payload = dumps(
+        {"rule": rule, "subject": subject, "attribute": attribute, "sides": sorted(sides)}
+    )
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+def find_conflicts(claims: Sequence[ClaimView]) -> list[Finding]:
+    """All discrepancies among claims of one subject and attribute (pure).
+
+    Claims saying the same thing (same qualifiers and value) form one side; each pair of
+    sides that cannot both hold gives one :class:`Finding` listing every claim of both."""
+    groups: dict[tuple[int, str], dict[str, list[ClaimView]]] = {}
+    for c in claims:
+        groups.setdefault((c.subject_id, c.attribute), {}).setdefault(side_key(c), []).append(c)
+    out: list[Finding] = []
+    for (subject_id, attribute), sides in sorted(groups.items()):
+        keys = sorted(sides, key=lambda k: min(c.id for c in sides[k]))
+        for i, ka in enumerate(keys):
+            for kb in keys[i + 1 :]:
+                a, b = sides[ka][0], sides[kb][0]
+                check = compare_claims(a, b, side_who(sides[ka]), side_who(sides[kb]))
+                if check.rule is None:
+                    continue
+                ids = tuple(sorted(c.id for c in sides[ka] + sides[kb]))
+                key = discrepancy_key(check.rule, a.subject, attribute, [ka, kb])
+                out.append(Finding(key, check.rule, subject_id, attribute, ids, check.reason))
+    return out
+
+
+def find_cross_subject_notes(claims: Sequence[ClaimView]) -> list[Finding]:
+    """Notes (state ``dismissed``) for figures of one attribute that one source gives about
+    two different subjects, e.g. a press article quoting Cerebras' "about 3T" for Kimi K3
+    beside Moonshot's 2.8T for K3.1 Pro: recorded so a reader sees why it is no conflict.
+    Skipped when one claimant gives two different figures (a board ranking two models)."""
+    out: list[Finding] = []
+    by_source: dict[tuple[int, str], list[ClaimView]] = {}
+    for c in claims:
+        by_source.setdefault((c.source_id, c.attribute), []).append(c)
+    for (_source, attribute), group in sorted(by_source.items()):
+        group = sorted(group, key=lambda c: c.id)
+        for i, a in enumerate(group):
+            for b in group[i + 1 :]:
+                if a.subject_id == b.subject_id or a.qualifiers != b.qualifiers:
+                    continue
+                same_voice = _norm(a.claimant or "") == _norm(b.claimant or "")
+                if same_voice and values_conflict(attribute, a.value, b.value)[0] is not None:
+                    continue  # one claimant ranking two models: plainly two figures
+                check = compare_claims(a, b)
+                first, second = (a, b) if a.subject <= b.subject else (b, a)
+                key = discrepancy_key(
+                    DIFFERENT_SUBJECT,
+                    f"{first.subject}|{second.subject}",
+                    attribute,
+                    [side_key(first), side_key(second)],
+                )
+                out.append(
+                    Finding(
+                        key,
+                        DIFFERENT_SUBJECT,
+                        first.subject_id,
+                        attribute,
+                        (a.id, b.id),
+                        f"not a conflict: {check.reason}",
+                        state="dismissed",
+                    )
+                )
+    return out

@@ -1,0 +1,319 @@
+"""Verdict decisions: one claim + its subject's observations -> Decision (pure).
+
+Statuses from DESIGN.md: confirmed, contradicted, pending, overdue, unverified, disputed.
+Attribute rules from issue 4: packed-checkpoint params (:mod:`claims.readings.hub_params`),
+promises (:mod:`claims.verify.promises`), licence properties (:mod:`claims.readings.licenses`),
+throughput only against measurements with stated conditions.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from claims.readings.hub_params import method_phrase, param_count_value, parameter_count
+from claims.readings.licenses import license_has_property, license_property, normalize_license_text
+from claims.values.value import Value, distance, format_value
+from claims.verify.compare import Finding, qualifiers_compatible, span_note, values_conflict
+from claims.verify.derived import judge_price_change, judge_price_factor
+from claims.verify.facts import ClaimView, ObsView
+from claims.verify.promises import evaluate_promise
+from claims.vocabulary import attribute_phrase, rule_label
+
+# Qualifiers a tokens/s observation must carry to count as a measurement.
+THROUGHPUT_CONDITIONS: tuple[str, ...] = ("conditions", "provider")
+THROUGHPUT_ATTRIBUTES: tuple[str, ...] = ("output_tokens_per_second",)
+PARAM_ATTRIBUTES: tuple[str, ...] = ("total_params",)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A verdict before it is stored: status, reason, evidence observation ids, as_of."""
+
+    status: str
+    reason: str
+    evidence: tuple[int, ...]
+    as_of: dt.datetime | None
+
+
+def effective_value(attribute: str, value: Value) -> Value:
+    """The value to compare for an observation.
+
+    ``total_params`` observed from the Hub with ``extra["safetensors"]`` (the API's
+    ``safetensors`` block; or ``extra["safetensors_parameters"]``: its per-dtype dict),
+    ``extra["config"]`` (``config.json``) and ``extra["index_metadata"]`` (index file
+    ``metadata``) is recounted by :func:`claims.readings.hub_params.parameter_count`; anything else
+    is used as stored."""
+    extra: dict[str, Any] = value.extra
+    if attribute in PARAM_ATTRIBUTES and (
+        "safetensors" in extra or "safetensors_parameters" in extra
+    ):
+        st = extra.get("safetensors") or {"parameters": extra["safetensors_parameters"]}
+        count = parameter_count(st, extra.get("config"), extra.get("index_metadata"))
+        return param_count_value(count)
+    return value
+
+
+def relevant_observations(claim: ClaimView, observations: Sequence[ObsView]) -> list[ObsView]:
+    """Observations of the claim's subject and attribute with compatible qualifiers.
+
+    Current observations when any exist (a superseded price does not confirm a claim about
+    today's price), else the most recently seen ones. Throughput needs a measurement with
+    stated conditions (a ``conditions`` or ``provider`` qualifier)."""
+    found = []
+    for o in observations:
+        if o.subject_id != claim.subject_id or o.attribute != claim.attribute:
+            continue
+        ok, _ = qualifiers_compatible(claim.attribute, claim.qualifiers, o.qualifiers)
+        if not ok:
+            continue
+        if claim.attribute in THROUGHPUT_ATTRIBUTES and not any(
+            o.qualifiers.get(q) for q in THROUGHPUT_CONDITIONS
+        ):
+            continue
+        found.append(o)
+    current = [o for o in found if o.current]
+    if current:
+        return current
+    if not found:
+        return []
+    latest = max(o.last_seen for o in found)
+    return [o for o in found if o.last_seen == latest]
+
+
+def _fmt(v: Value) -> str:
+    return format_value(v)
+
+
+def _apart(claimed: Value, observed: Value, gap: Decimal) -> str:
+    """``$2.00 apart, `` (the figures' own difference, before the part beyond the stated
+    precision: a trial read "off by $1.50" for $10 vs $12 as a wrong gap); empty when
+    it is the same as ``gap`` (an exact claim) or the two are not plain numbers."""
+    a, b = claimed.value, observed.value
+    if not isinstance(a, Decimal) or not isinstance(b, Decimal) or abs(b - a) == gap:
+        return ""
+    return f"{_fmt(Value(kind='quantity', value=abs(b - a), unit=claimed.unit))} apart, "
+
+
+def _pct(claimed: Value, observed: Value) -> str:
+    if not isinstance(claimed.value, Decimal) or not isinstance(observed.value, Decimal):
+        return ""
+    if claimed.value == 0:
+        return ""
+    pct = (observed.value - claimed.value) / claimed.value * 100
+    return f", {pct:+.1f} %"
+
+
+def _judge_numeric(claim: ClaimView, obs: Sequence[ObsView]) -> Decision | None:
+    agree, bounds, disagree = [], [], []
+    for o in obs:
+        rule, _ = values_conflict(claim.attribute, claim.value, o.value)
+        if rule is not None:
+            disagree.append(o)
+        elif o.value.relation in ("at_least", "at_most"):
+            bounds.append(o)
+        else:
+            agree.append(o)
+    if agree:
+        o = agree[0]
+        return Decision(
+            "confirmed",
+            f"observed {_fmt(o.value)} (observation #{o.id}) is within the claim's "
+            f"{_fmt(claim.value)}{span_note(claim.value)}" + _note(o.value),
+            tuple(x.id for x in agree),
+            max(x.last_seen for x in agree),
+        )
+    if disagree:
+        o = min(disagree, key=lambda x: distance(claim.value, x.value))
+        gap = distance(claim.value, o.value)
+        return Decision(
+            "contradicted",
+            f"observed {_fmt(o.value)} (observation #{o.id}) vs claimed {_fmt(claim.value)}"
+            f"{span_note(claim.value)}: {_apart(claim.value, o.value, gap)}off by "
+            f"{_fmt(Value(kind='quantity', value=gap, unit=claim.value.unit))} beyond the "
+            f"stated precision{_pct(claim.value, o.value)}" + _note(o.value),
+            tuple(x.id for x in disagree),
+            max(x.last_seen for x in disagree),
+        )
+    if bounds:
+        o = bounds[0]
+        return Decision(
+            "unverified",
+            f"only a bound is observed: {_fmt(o.value)} (observation #{o.id}), consistent with "
+            f"{_fmt(claim.value)} but not a confirmation" + _note(o.value),
+            tuple(x.id for x in bounds),
+            max(x.last_seen for x in bounds),
+        )
+    return None
+
+
+def _note(v: Value) -> str:
+    method = v.extra.get("method")
+    return f"; {method_phrase(method)}" if method else ""
+
+
+def _judge_text(claim: ClaimView, obs: Sequence[ObsView]) -> Decision | None:
+    o = max(obs, key=lambda x: (x.last_seen, x.id))
+    observed = normalize_license_text(str(o.value.value))
+    prop = license_property(str(claim.value.value)) if claim.attribute == "license" else None
+    if prop is not None:
+        has = license_has_property(observed, prop)
+        if has is None:
+            return Decision(
+                "unverified",
+                f"licence {observed} (observation #{o.id}): whether it is {prop} is not encoded",
+                (o.id,),
+                o.last_seen,
+            )
+        status = "confirmed" if has else "contradicted"
+        verb = "has" if has else "does not have"
+        return Decision(
+            status,
+            f"licence {observed} (observation #{o.id}) {verb} property {prop}",
+            (o.id,),
+            o.last_seen,
+        )
+    claimed = normalize_license_text(str(claim.value.value))
+    if claimed == observed:
+        return Decision(
+            "confirmed", f"observed {observed} (observation #{o.id})", (o.id,), o.last_seen
+        )
+    return Decision(
+        "contradicted",
+        f"observed {observed} (observation #{o.id}) vs claimed {claimed}",
+        (o.id,),
+        o.last_seen,
+    )
+
+
+def _judge_exact(claim: ClaimView, obs: Sequence[ObsView]) -> Decision | None:
+    o = max(obs, key=lambda x: (x.last_seen, x.id))
+    rule, why = values_conflict(claim.attribute, claim.value, o.value)
+    if rule is None:
+        return Decision(
+            "confirmed", f"observed {_fmt(o.value)} (observation #{o.id})", (o.id,), o.last_seen
+        )
+    return Decision(
+        "contradicted",
+        f"observed {_fmt(o.value)} (observation #{o.id}): {why}",
+        (o.id,),
+        o.last_seen,
+    )
+
+
+def judge_claim(
+    claim: ClaimView,
+    observations: Sequence[ObsView],
+    *,
+    last_check: dt.datetime | None,
+    disputes: Sequence[Finding],
+    now: dt.datetime,
+    first_checks: Mapping[int, dt.datetime] | None = None,
+    subject_ids: Mapping[str, int] | None = None,
+    variants: Mapping[int, Sequence[str]] | None = None,
+) -> Decision:
+    """The verdict of one claim (DESIGN.md "Verdict statuses").
+
+    ``observations``: the subject's observations with effective values; ``last_check``:
+    the last successful check of a watch that would show the subject's weights (promises);
+    ``disputes``: open claim-vs-claim findings that include this claim; ``first_checks``:
+    watch id -> its earliest observation time (see :func:`claims.verify.promises.evaluate_promise`);
+    ``subject_ids``: slug -> id, for ``price_change_pct`` ``relative_to`` another subject
+    (:func:`claims.verify.derived.judge_price_change`); ``variants``: subject id -> its variant
+    names, for ``price_factor`` ``relative_to`` another variant
+    (:func:`claims.verify.derived.judge_price_factor`).
+
+    weights_release_date -> :func:`claims.verify.promises.evaluate_promise` (met = confirmed,
+    met late = contradicted "late by N days"); numbers -> confirmed when an observation
+    lies within the claim's precision interval, contradicted (by how much) when none does;
+    texts (licences, incl. property claims) and booleans/dates by equality; no usable
+    observation -> disputed when sources disagree, else unverified."""
+    if claim.attribute == "weights_release_date" and claim.value.kind == "date":
+        own = observations_of(claim, observations)
+        out = evaluate_promise(claim.value, own, last_check, now, first_checks)
+        reason = out.reason
+        if disputes and out.status in ("pending", "overdue", "unknown"):
+            reason += "; sources disagree: " + "; ".join(rule_label(f.rule) for f in disputes)
+        return Decision(out.verdict, reason, out.evidence, out.as_of)
+    if claim.attribute == "price_change_pct" and claim.qualifiers.get("relative_to"):
+        derived = judge_price_change(claim, observations, subject_ids or {})
+        if derived is not None:
+            return Decision(derived[0], derived[1], derived[2], None)
+    factor = None
+    if claim.attribute == "price_factor":
+        own = (variants or {}).get(claim.subject_id, ())
+        factor = judge_price_factor(claim, observations, own)
+        if factor is not None and factor[0] != "unverified":
+            return Decision(*factor)
+    obs = relevant_observations(claim, observations)
+    decision: Decision | None = None
+    if obs:
+        if claim.value.numeric:
+            decision = _judge_numeric(claim, [o for o in obs if o.value.numeric])
+        elif claim.value.kind == "text":
+            decision = _judge_text(claim, [o for o in obs if o.value.kind == "text"] or obs)
+        else:
+            decision = _judge_exact(claim, obs)
+    if decision is not None and decision.status != "unverified":
+        return decision
+    if disputes:
+        return Decision(
+            "disputed",
+            "no observation; sources disagree: "
+            + "; ".join(f"{rule_label(f.rule)}: {f.reason}" for f in disputes),
+            (),
+            None,
+        )
+    if decision is not None:
+        return decision
+    if factor is not None:  # names the two variants whose prices are missing
+        return Decision(*factor)
+    if claim.attribute in THROUGHPUT_ATTRIBUTES:
+        why = "no throughput measurement with stated conditions (provider, batch, context)"
+    else:
+        why = f"no observation of {attribute_phrase(claim.attribute)} for {claim.subject}"
+    return Decision("unverified", why, (), None)
+
+
+def observations_of(claim: ClaimView, observations: Sequence[ObsView]) -> list[ObsView]:
+    """The claim's subject's observations (promises look at weights_available ones)."""
+    return [o for o in observations if o.subject_id == claim.subject_id]
+
+
+def settle_versions(
+    findings: Sequence[Finding], decisions: Mapping[int, Decision], claims: Sequence[ClaimView]
+) -> dict[int, Decision]:
+    """Second pass for ``same_value_different_version`` (issue 4, benchmarks): when an
+    observation confirms the score under one version, the claims giving the same score
+    under another version, with no observation of their own, become contradicted.
+    Returns only the changed decisions."""
+    by_id = {c.id: c for c in claims}
+    out: dict[int, Decision] = {}
+    for f in findings:
+        if f.rule != "same_value_different_version":
+            continue
+        confirmed = [
+            i for i in f.claim_ids if i in decisions and decisions[i].status == "confirmed"
+        ]
+        if not confirmed:
+            continue
+        ref = by_id[confirmed[0]]
+        evidence = decisions[confirmed[0]].evidence
+        for i in f.claim_ids:
+            d = decisions.get(i)
+            c = by_id.get(i)
+            if d is None or c is None or d.status not in ("unverified", "disputed"):
+                continue
+            bench = c.qualifiers.get("benchmark")
+            out[i] = Decision(
+                "contradicted",
+                f"{format_value(c.value)} is observed for {bench} {ref.qualifiers.get('version')} "
+                f"(observation {', '.join(f'#{e}' for e in evidence)}), not for version "
+                f"{c.qualifiers.get('version')}",
+                evidence,
+                decisions[confirmed[0]].as_of,
+            )
+    return out

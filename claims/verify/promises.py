@@ -1,0 +1,158 @@
+"""Promises of open weights: a ``weights_release_date`` claim + hub evidence -> PromiseOutcome.
+
+Issue 4 "Dates and promises": pending, overdue (as of the last hub check), met, met late
+by N days. The evidence is the first_seen of a ``weights_available = true`` observation
+(a repo first seen in a listing), never the Hub's ``createdAt``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from claims.values.timefmt import utc_minute
+from claims.values.value import Value, format_value
+from claims.verify.compare import date_window
+from claims.verify.facts import ObsView
+
+# Promise status -> verdict status. Met late is "contradicted": the stated date was wrong,
+# and the reason says by how many days (decision recorded for the lead).
+VERDICT_OF: dict[str, str] = {
+    "met": "confirmed",
+    "met_late": "contradicted",
+    "pending": "pending",
+    "overdue": "overdue",
+    "unknown": "unverified",
+}
+
+
+@dataclass(frozen=True)
+class PromiseOutcome:
+    """``status``: met / met_late / pending / overdue / unknown; ``days`` late or overdue."""
+
+    status: str
+    deadline: dt.date | None
+    days: int | None
+    evidence: tuple[int, ...]
+    as_of: dt.datetime | None
+    reason: str
+
+    @property
+    def verdict(self) -> str:
+        return VERDICT_OF[self.status]
+
+
+def deadline_of(promise: Value) -> dt.date | None:
+    """Last day that keeps a dated promise: on D -> D; before D -> D-1; by D -> D
+    (month precision: the month's last day); after D -> None (no deadline)."""
+    return date_window(promise)[1]
+
+
+def _ts(t: dt.datetime) -> str:
+    return utc_minute(t)
+
+
+def weights_evidence(observations: Sequence[ObsView]) -> ObsView | None:
+    """The earliest-seen ``weights_available = true`` observation, or None."""
+    seen = [
+        o
+        for o in observations
+        if o.attribute == "weights_available"
+        and o.value.kind == "boolean"
+        and o.value.value is True
+    ]
+    return min(seen, key=lambda o: (o.first_seen, o.id)) if seen else None
+
+
+def evaluate_promise(
+    promise: Value,
+    observations: Sequence[ObsView],
+    last_check: dt.datetime | None,
+    now: dt.datetime,
+    first_checks: Mapping[int, dt.datetime] | None = None,
+) -> PromiseOutcome:
+    """Status of a weights promise (``weights_release_date`` with on/before/by/after).
+
+    ``observations``: the subject's observations (only ``weights_available = true`` count).
+    ``last_check``: last successful run of a watch that would show the weights (the org
+    listing of the subject's ``hub_org``, or a model watch of its repo).
+
+    - evidence first seen on or before the deadline -> met; after it -> met late by N days
+      (first_seen's UTC date minus the deadline);
+    - no evidence, last check after the deadline -> overdue by (check date - deadline) days,
+      "as of" the check: "before 2026-11-04" is one day more overdue than "on 2026-11-04";
+    - no evidence, deadline not passed (now) -> pending;
+    - no evidence, deadline passed but no check since -> unknown (verdict unverified);
+    - evidence seen at its watch's first check (``first_checks``: watch id -> earliest
+      first_seen of that watch) after the deadline -> unknown: the repo was already there
+      when watching began, so its first_seen only bounds the landing from above."""
+    deadline = deadline_of(promise)
+    stated = format_value(promise)
+    ev = weights_evidence(observations)
+    if ev is not None:
+        seen = ev.first_seen.astimezone(dt.UTC)
+        if deadline is None or seen.date() <= deadline:
+            return PromiseOutcome(
+                "met",
+                deadline,
+                0,
+                (ev.id,),
+                seen,
+                f"met: weights first seen {_ts(seen)} (observation #{ev.id}); promised {stated}",
+            )
+        started = (first_checks or {}).get(ev.watch_id) if ev.watch_id is not None else None
+        if started is not None and ev.first_seen <= started:
+            return PromiseOutcome(
+                "unknown",
+                deadline,
+                None,
+                (ev.id,),
+                seen,
+                f"weights already listed at the first hub check {_ts(seen)} (observation "
+                f"#{ev.id}); whether they landed by {deadline} cannot be told from it",
+            )
+        days = (seen.date() - deadline).days
+        return PromiseOutcome(
+            "met_late",
+            deadline,
+            days,
+            (ev.id,),
+            seen,
+            f"late by {days} days: weights first seen {_ts(seen)} (observation #{ev.id}); "
+            f"promised {stated} (deadline {deadline})",
+        )
+    if deadline is None:
+        return PromiseOutcome(
+            "pending", None, None, (), last_check, f"promised {stated}: no weights seen yet"
+        )
+    if last_check is not None and last_check.astimezone(dt.UTC).date() > deadline:
+        days = (last_check.astimezone(dt.UTC).date() - deadline).days
+        return PromiseOutcome(
+            "overdue",
+            deadline,
+            days,
+            (),
+            last_check,
+            f"overdue by {days} days as of {_ts(last_check)}: promised {stated} "
+            f"(deadline {deadline}), no weights seen on the hub",
+        )
+    if now.astimezone(dt.UTC).date() <= deadline:
+        checked = f"last hub check {_ts(last_check)}" if last_check else "hub not checked yet"
+        return PromiseOutcome(
+            "pending",
+            deadline,
+            None,
+            (),
+            last_check,
+            f"promised {stated} (deadline {deadline}); not due yet, no weights seen ({checked})",
+        )
+    checked = f"last checked {_ts(last_check)}" if last_check else "never checked"
+    return PromiseOutcome(
+        "unknown",
+        deadline,
+        None,
+        (),
+        last_check,
+        f"deadline {deadline} has passed but the hub has not been checked since ({checked})",
+    )

@@ -1,0 +1,1 @@
+"""Hugging Face Hub adapters: org listing, model info and the repo files its run reads."""

@@ -1,0 +1,263 @@
+"""Hugging Face Hub adapters: org listing, model info, raw config.json -> observed values.
+
+Formats: hub-docs api.md and the payloads in fixtures/real (hf_models_list_*,
+hf_model_info_*, hf_config_*). Each parser is pure: bytes, URL and time in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from claims.values.value import boolean_value, date_value, quantity, text_value, with_extra
+from tracker.adapters.base import Fetched, ObservedValue, ParseResult, next_link, register
+from tracker.errors import LayoutChanged
+
+HUB = "huggingface"
+# The Hub's createdAt for repos older than its creation-time tracking: it means
+# "unknown", not 2 March 2022 (hub-docs; seen on google-bert/bert-base-uncased).
+CREATED_AT_PLACEHOLDER = "2022-03-02T23:29:04"
+
+
+@register("huggingface_org", "GET /api/models?author=ORG: every public repo -> weights_available")
+def parse_org_listing(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult:
+    """One page of ``GET /api/models?author=ORG``.
+
+    Each public repo gives ``weights_available = true`` with qualifier ``repo`` (its
+    ``createdAt`` kept in ``value.extra``). ``next_url`` is the ``Link: rel="next"``
+    cursor page, which the cycle follows. The pages together list the org's public
+    repos completely (``listing``), so a repo gone from them is noticed (issue 5).
+    Raises LayoutChanged when the body is not a
+    JSON list of objects with an ``id``.
+    """
+    data = fetched.json()
+    if not isinstance(data, list):
+        raise LayoutChanged(
+            f"{fetched.final_url}: expected a JSON list of models, got {type(data).__name__}"
+        )
+    values: list[ObservedValue] = []
+    for i, item in enumerate(data):
+        if not isinstance(item, dict) or not isinstance(item.get("id"), str):
+            raise LayoutChanged(f"{fetched.final_url}: item {i} has no model id")
+        if item.get("private") is True:  # an authenticated listing; not public weights
+            continue
+        repo = item["id"]
+        extra = {}
+        if isinstance(item.get("createdAt"), str) and not item["createdAt"].startswith(
+            CREATED_AT_PLACEHOLDER
+        ):
+            extra["created_at"] = item["createdAt"]
+        values.append(
+            ObservedValue(
+                subject_ref=(HUB, repo),
+                attribute="weights_available",
+                value=with_extra(boolean_value(True), **extra),
+                qualifiers={"repo": repo},
+            )
+        )
+    return ParseResult(
+        values=values, next_url=next_link(fetched.headers.get("link")), listing="weights_available"
+    )
+
+
+def license_of(info: Mapping[str, Any]) -> str | None:
+    """The licence id a model-info payload states, lower-case, or None.
+
+    ``cardData.license`` first (a string or a list), else the ``license:`` tag. The Hub
+    id ``other`` with ``cardData.license_name`` is the named licence (``modified-mit``).
+    """
+    card = info.get("cardData") if isinstance(info.get("cardData"), dict) else {}
+    lic = card.get("license")
+    if isinstance(lic, list):
+        lic = lic[0] if lic else None
+    if not isinstance(lic, str) or not lic.strip():
+        tags = [
+            t for t in info.get("tags") or [] if isinstance(t, str) and t.startswith("license:")
+        ]
+        lic = tags[0].removeprefix("license:") if tags else None
+    if lic is None:
+        return None
+    lic = lic.strip().lower()
+    name = card.get("license_name")
+    if lic == "other" and isinstance(name, str) and name.strip():
+        return name.strip().lower()
+    return lic
+
+
+_CONFIG_KEYS = (
+    "architectures",
+    "model_type",
+    "num_experts",
+    "n_routed_experts",
+    "num_experts_per_tok",
+    "n_shared_experts",
+    "num_hidden_layers",
+    "max_position_embeddings",
+)
+
+
+@register("huggingface_model", "GET /api/models/{repo}: licence, gated, createdAt, raw params")
+def parse_model_info(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult:
+    """``GET /api/models/{repo}`` (default fields or ``expand[]``), qualifier ``repo``:
+
+    - ``weights_available`` true (the repo answers publicly; ``disabled`` -> false);
+    - ``license`` (see :func:`license_of`);
+    - ``gated``: ``"false"``, ``"auto"`` or ``"manual"``;
+    - ``repo_created``: ``createdAt`` as a date (``on``), unless it is the placeholder;
+    - ``hub_params_raw``: ``safetensors.total`` as the Hub counts it, with the RAW
+      per-dtype counts, ``quant_method`` and the config subset in ``value.extra``. Packed
+      INT4 stored in I32 is counted 1/8, so this is never ``total_params``; the
+      quantization-aware count is computed in ``claims/`` from these extras.
+
+    With watch param ``files`` (e.g. ``["config.json", "model.safetensors.index.json",
+    "LICENSE"]``) the result asks the cycle for those repo files; the adapter's combine
+    step (:mod:`tracker.adapters.huggingface.files`) turns them into ``total_params`` and
+    ``license_text_sha256``.
+
+    Raises LayoutChanged when the body is not an object with an ``id``.
+    """
+    info = fetched.json()
+    if not isinstance(info, dict) or not isinstance(info.get("id"), str):
+        raise LayoutChanged(f"{fetched.final_url}: expected a model-info object with an id")
+    repo = info["id"]
+    ref = (HUB, repo)
+    q = {"repo": repo}
+    out: list[ObservedValue] = []
+
+    created = info.get("createdAt")
+    if not isinstance(created, str) or len(created) < 10:
+        created = None
+    elif created.startswith(CREATED_AT_PLACEHOLDER):
+        created = None
+    disabled = info.get("disabled") is True
+    available = boolean_value(not disabled)
+    if created:
+        available = with_extra(available, created_at=created)
+    out.append(ObservedValue(ref, "weights_available", available, q))
+
+    lic = license_of(info)
+    if lic:
+        out.append(ObservedValue(ref, "license", text_value(lic), q))
+
+    if "gated" in info:
+        gated = info["gated"]
+        if gated is False or gated in ("auto", "manual"):
+            out.append(ObservedValue(ref, "gated", text_value(str(gated).lower()), q))
+
+    if created:
+        dated = with_extra(date_value(created[:10], "on"), timestamp=created)
+        out.append(ObservedValue(ref, "repo_created", dated, q))
+
+    st = info.get("safetensors")
+    if (
+        isinstance(st, dict)
+        and isinstance(st.get("parameters"), dict)
+        and isinstance(st.get("total"), int)
+    ):
+        per_dtype = {k: int(v) for k, v in st["parameters"].items() if isinstance(v, int)}
+        config = info.get("config") if isinstance(info.get("config"), dict) else {}
+        qc = config.get("quantization_config")
+        extra: dict[str, Any] = {"parameters": per_dtype, "total": st["total"]}
+        if isinstance(qc, dict) and isinstance(qc.get("quant_method"), str):
+            extra["quant_method"] = qc["quant_method"]
+        cfg = {k: config[k] for k in _CONFIG_KEYS if k in config}
+        if cfg:
+            extra["config"] = cfg
+        value = with_extra(quantity(Decimal(st["total"]), "params", exact=True), **extra)
+        out.append(ObservedValue(ref, "hub_params_raw", value, q, note="not quantization-aware"))
+    from tracker.adapters.huggingface.files import file_urls
+
+    return ParseResult(values=out, files=file_urls(fetched, repo, params))
+
+
+def repo_from_resolve_url(url: str) -> str:
+    """``https://huggingface.co/ORG/NAME/resolve/REV/FILE`` -> ``ORG/NAME``.
+
+    Raises LayoutChanged for any other URL shape.
+    """
+    parts = [unquote(p) for p in urlsplit(url).path.split("/") if p]
+    if len(parts) >= 4 and parts[2] in ("resolve", "raw"):
+        return f"{parts[0]}/{parts[1]}"
+    raise LayoutChanged(f"{url}: not a Hub file URL (ORG/NAME/resolve/REV/FILE)")
+
+
+def context_length_of(config: Mapping[str, Any]) -> tuple[int, str] | None:
+    """(context length in tokens, the key it came from), or None when none is given.
+
+    Order per cases/C03: top-level ``max_position_embeddings``; else
+    ``text_config.max_position_embeddings`` (never the vision tower's); else
+    ``model_max_length``. No default number is ever invented.
+    """
+    top = config.get("max_position_embeddings")
+    if isinstance(top, int) and not isinstance(top, bool) and top > 0:
+        return top, "max_position_embeddings"
+    text = config.get("text_config")
+    if isinstance(text, dict):
+        inner = text.get("max_position_embeddings")
+        if isinstance(inner, int) and not isinstance(inner, bool) and inner > 0:
+            return inner, "text_config.max_position_embeddings"
+    mml = config.get("model_max_length")
+    if isinstance(mml, int) and not isinstance(mml, bool) and mml > 0:
+        return mml, "model_max_length"
+    return None
+
+
+def weight_bits_of(config: Mapping[str, Any]) -> int | None:
+    """Weight bit width a quantized checkpoint declares, or None.
+
+    compressed-tensors: every ``config_groups.*.weights.num_bits`` (all must agree);
+    MLX: ``quantization.bits`` / ``quantization_config.bits``.
+    """
+    qc = config.get("quantization_config")
+    if not isinstance(qc, dict):
+        qc = config.get("quantization") if isinstance(config.get("quantization"), dict) else None
+    if not qc:
+        return None
+    groups = qc.get("config_groups")
+    if isinstance(groups, dict) and groups:
+        bits = {
+            g.get("weights", {}).get("num_bits")
+            for g in groups.values()
+            if isinstance(g, dict) and isinstance(g.get("weights"), dict)
+        }
+        return bits.pop() if len(bits) == 1 and isinstance(next(iter(bits)), int) else None
+    b = qc.get("bits")
+    return b if isinstance(b, int) and not isinstance(b, bool) else None
+
+
+@register("huggingface_config", "GET /ORG/NAME/resolve/main/config.json: context, weight bits")
+def parse_config(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult:
+    """A repo's raw ``config.json`` (repo taken from the URL), qualifier ``repo``:
+    ``context_window`` (tokens, provenance in ``extra.key``) and
+    ``weights_precision_bits`` for quantized checkpoints. Raises LayoutChanged when the
+    body is not a JSON object."""
+    config = fetched.json()
+    if not isinstance(config, dict):
+        raise LayoutChanged(f"{fetched.final_url}: config.json is not a JSON object")
+    return ParseResult(values=config_values(config, repo_from_resolve_url(fetched.url)))
+
+
+# Attributes read from a repo's config.json (by huggingface_config, and by
+# huggingface_model when its watch lists the file in param ``files``).
+CONFIG_ATTRIBUTES = ("context_window", "weights_precision_bits")
+
+
+def config_values(config: Mapping[str, Any], repo: str) -> list[ObservedValue]:
+    """``context_window`` (tokens, provenance in ``extra.key``) and, for a quantized
+    checkpoint, ``weights_precision_bits`` of one repo's ``config.json``, qualifier ``repo``."""
+    ref, q = (HUB, repo), {"repo": repo}
+    out: list[ObservedValue] = []
+    ctx = context_length_of(config)
+    if ctx is not None:
+        v = with_extra(quantity(Decimal(ctx[0]), "tokens", exact=True), key=ctx[1])
+        out.append(ObservedValue(ref, "context_window", v, q))
+    bits = weight_bits_of(config)
+    if bits is not None:
+        out.append(
+            ObservedValue(
+                ref, "weights_precision_bits", quantity(Decimal(bits), "bits", exact=True), q
+            )
+        )
+    return out

@@ -1,0 +1,1 @@
+"""Alerts: subscriptions, delivering the event outbox through Apprise, and what a send did."""

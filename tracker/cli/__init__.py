@@ -1,0 +1,1 @@
+"""The ``tracker`` command line: one module per command group over the library."""

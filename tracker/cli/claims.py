@@ -1,0 +1,336 @@
+"""``tracker claims``: extract candidate claims from an article, import reviewed ones.
+
+A thin layer over :func:`claims.extract.extractor.extract`, :mod:`tracker.articles.read` and
+:mod:`tracker.articles.claim_import`; every TrackerError becomes one line on stderr and exit 1.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich.table import Table
+
+from claims.values.display import candidate_value_text
+from claims.vocabulary import SOURCE_KINDS
+from tracker.cli.common import (
+    DbOpt,
+    TrackerTyper,
+    console,
+    open_db,
+    plural,
+    print_json,
+    print_table,
+    whole_word_widths,
+)
+from tracker.cli.values import choice, choices_text
+from tracker.errors import ConfigError, TrackerError
+
+if TYPE_CHECKING:
+    from claims.subjects.references import SubjectRef
+    from tracker.articles.read import Article
+
+claims_app = TrackerTyper(
+    help="Read figures from articles as candidate claims, and import reviewed candidates.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+DEFAULT_SUBJECTS = Path("data") / "subjects.toml"
+
+
+def _client_factory() -> Any:
+    """The fetch seam, imported lazily (tests replace this function)."""
+    from tracker.net.fetch import make_client
+
+    return make_client()
+
+
+make_client: Callable[[], Any] = _client_factory
+
+
+def _fail(exc: TrackerError) -> typer.Exit:
+    typer.echo(f"error: {exc}", err=True)
+    return typer.Exit(1)
+
+
+def load_subjects(path: Path | None, db: str | None = None) -> list[SubjectRef]:
+    """Subject refs from a subjects TOML file (default ``data/subjects.toml``), else from the
+    database named by ``db``. Raises :class:`ConfigError` when neither gives any."""
+    from claims.subjects.references import subjects_from_config
+
+    file = path or DEFAULT_SUBJECTS
+    if file.is_file():
+        try:
+            return subjects_from_config(tomllib.loads(file.read_text(encoding="utf-8")))
+        except (tomllib.TOMLDecodeError, ValueError) as exc:
+            raise ConfigError(f"{file}: {exc}") from exc
+    if path is not None:
+        raise ConfigError(f"{path}: no such subjects file")
+    if db:
+        from tracker.articles.claim_import import subjects_from_db
+
+        refs = subjects_from_db(open_db(db))
+        if refs:
+            return refs
+    raise ConfigError(f"{DEFAULT_SUBJECTS} not found; pass --subjects FILE or --db PATH")
+
+
+def _subject_fix(subjects_file: Path | None) -> str:
+    """How to give candidates a subject: the one fix line of extract and import warnings."""
+    file = subjects_file or DEFAULT_SUBJECTS
+    return (
+        f"add the model (slug, name, aliases as written) to {file} and extract again, "
+        "or pass --subject SLUG (a subject of that file) for figures naming no model"
+    )
+
+
+def _read(source: str) -> Article:
+    from tracker.articles.read import fetch_article, read_article_file
+
+    if source.startswith(("http://", "https://")):
+        with make_client() as client:
+            return fetch_article(source, client)
+    path = Path(source)
+    if not path.is_file():
+        raise ConfigError(f"{source}: no such file")
+    return read_article_file(path)
+
+
+LANGS = ("auto", "pt", "pt-BR", "pt-PT", "en")
+
+
+def _locale(value: str) -> str:
+    """``--lang`` as a locale tag (``pt_br`` -> ``pt-BR``; any pt-XX but pt-PT ->
+    ``pt-BR``, :func:`claims.values.numbers.normalize_locale`); auto, pt and en as given."""
+    if value.casefold() in ("auto", "pt", "en"):
+        return value
+    from claims.values.numbers import normalize_locale
+
+    return normalize_locale(value)
+
+
+def _parse_day(text: str | None, option: str) -> dt.date | None:
+    if not text:
+        return None
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError as exc:
+        raise ConfigError(f"{option}: {text!r} is not a YYYY-MM-DD date") from exc
+
+
+@claims_app.command("extract")
+def extract_cmd(
+    source: Annotated[
+        str,
+        typer.Argument(
+            metavar="FILE_OR_URL", help="Article: a text or HTML file, or an http(s) URL."
+        ),
+    ],
+    lang: Annotated[
+        str,
+        typer.Option(
+            metavar="LANG",
+            parser=choice(LANGS, _locale),
+            help=f"The article's language: {choices_text(LANGS)}; auto: from its metadata.",
+        ),
+    ] = "auto",
+    published: Annotated[
+        str | None, typer.Option(help="YYYY-MM-DD; default: the article's metadata.")
+    ] = None,
+    subject: Annotated[
+        str | None, typer.Option(help="Slug for figures whose paragraph names no subject.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON array.")] = False,
+    subjects_file: Annotated[Path | None, typer.Option("--subjects", help="Subjects TOML.")] = None,
+    db: Annotated[
+        str | None, typer.Option(metavar="<path|url>", help="Database for subjects if no TOML.")
+    ] = None,
+) -> None:
+    """Print the candidate claims of one article (a table, or JSON with --json)."""
+    from claims.extract.attribution import NO_MODEL_NAMED
+    from claims.extract.extractor import extract
+
+    try:
+        refs = load_subjects(subjects_file, db)
+        if subject and subject not in {r.slug for r in refs}:
+            raise ConfigError(f"--subject: unknown slug {subject!r}")
+        day = _parse_day(published, "--published")
+        article = _read(source)
+        use_lang = lang
+        if lang == "auto" and article.language:
+            use_lang = article.language
+        notes: list[str] = []
+        found = extract(
+            article.text,
+            refs,
+            lang=use_lang,
+            published=day or article.published,
+            default_subject=subject,
+            warnings=notes,
+        )
+    except TrackerError as exc:
+        raise _fail(exc) from None
+    # A figure whose sentence names no model needs --subject, not a new subjects entry.
+    unnamed = sum(1 for c in found if c.subject is None and NO_MODEL_NAMED in c.warnings)
+    unknown = sum(1 for c in found if c.subject is None) - unnamed
+    if unknown:
+        notes.append(
+            f"{unknown} of {plural(len(found), 'candidate')} have no known subject (—), and "
+            f"`claims import` skips them: {_subject_fix(subjects_file)}"
+        )
+    if unnamed:
+        notes.append(
+            f"{unnamed} of {plural(len(found), 'candidate')} "
+            f"{'has' if unnamed == 1 else 'have'} no subject (—): no model "
+            "named in their sentence, and `claims import` skips them; pass "
+            f"--subject SLUG (a subject of {subjects_file or DEFAULT_SUBJECTS}) if the "
+            "article is about one model"
+        )
+    # Warnings go out before any result (stderr, flushed); the table's caption counts them.
+    for note in notes:
+        typer.echo(f"warning: {note}", err=True)
+    if as_json:
+        print_json([c.to_dict() for c in found])
+        return
+    caption = plural(len(found), "candidate")
+    if notes:
+        caption += f"; {plural(len(notes), 'warning')} printed before this table (stderr)"
+    table = Table(title=article.title or source, caption=caption)
+    for col in ("subject", "attribute", "qualifiers", "value", "claimant", "text", "at"):
+        # names and offsets stay on one line; the free text wraps first
+        table.add_column(col, no_wrap=col in ("subject", "attribute", "at"))
+    for c in found:
+        quals = ", ".join(f"{k}={v}" for k, v in c.qualifiers.items())
+        table.add_row(
+            c.subject or "—",
+            c.attribute,
+            quals,
+            candidate_value_text(c.value),
+            c.claimant or "",
+            c.text,
+            str(c.start),
+        )
+    if console.is_terminal and whole_word_widths(table, console.width) is None:
+        _print_stacked(table, article.title or str(source), caption)
+    else:
+        print_table(table)
+
+
+def _print_stacked(table: Table, title: str, caption: str) -> None:
+    """The candidates one block each, for a terminal too narrow for the table's seven
+    columns without breaking words (an 80-column one): the same fields, named."""
+    columns = [[str(cell) for cell in col.cells] for col in table.columns]
+    console.print(title, style="italic", markup=False)
+    for i, (subj, attr, quals, value, claimant, text, at) in enumerate(
+        zip(*columns, strict=True), 1
+    ):
+        console.print(f"{i}. {subj}  {attr}  {value}", highlight=False, markup=False)
+        extra = [f"as written “{text}” at {at}"]
+        extra += [f"claimant: {claimant}"] if claimant else []
+        extra += [f"qualifiers: {quals}"] if quals else []
+        console.print("   " + "; ".join(extra), highlight=False, markup=False)
+    console.print(caption, style="italic")
+
+
+@claims_app.command("import")
+def import_cmd(
+    file: Annotated[
+        Path,
+        typer.Argument(
+            metavar="FILE",
+            help="Reviewed candidates (JSON array from: tracker claims extract --json).",
+        ),
+    ],
+    source: Annotated[str, typer.Option(help="Source key (e.g. the article URL or a short id).")],
+    db: DbOpt = None,
+    title: Annotated[str | None, typer.Option(help="Source title (new sources).")] = None,
+    url: Annotated[str | None, typer.Option(help="Source URL.")] = None,
+    publisher: Annotated[str | None, typer.Option(help="Source publisher.")] = None,
+    published: Annotated[str | None, typer.Option(help="Source date, YYYY-MM-DD.")] = None,
+    language: Annotated[str | None, typer.Option(help="Source language, e.g. pt-BR.")] = None,
+    kind: Annotated[
+        str,
+        typer.Option(
+            metavar="KIND",
+            parser=choice(SOURCE_KINDS),
+            help=f"Kind of source (new sources): {choices_text(SOURCE_KINDS)}.",
+        ),
+    ] = "press",
+    subjects_file: Annotated[Path | None, typer.Option("--subjects", help="Subjects TOML.")] = None,
+) -> None:
+    """Store reviewed candidates as claims of the --source; importing twice stores them once."""
+    from tracker.articles.claim_import import SourceInfo, import_candidates, validate_candidates
+
+    try:
+        try:
+            items = validate_candidates(json.loads(file.read_text(encoding="utf-8")))
+        except OSError as exc:
+            raise ConfigError(f"{file}: cannot read ({exc.__class__.__name__})") from exc
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"{file}: not JSON ({exc.msg}, line {exc.lineno})") from exc
+        day = _parse_day(published, "--published")
+        _not_a_curated_source(source, (subjects_file or DEFAULT_SUBJECTS).parent / "claims")
+        refs = _optional_subjects(subjects_file)
+        info = SourceInfo(
+            key=source, title=title, url=url, publisher=publisher,
+            published=day.isoformat() if day else None, language=language, kind=kind,
+        )  # fmt: skip
+        # Like every command but `load`/`demo`: a missing database is an error, not a new file.
+        engine = open_db(db, create=False)
+        if items and not any(item.get("subject") for item in items):
+            # Nothing would be stored (not even the source): say why and how to fix it.
+            typer.echo(
+                f"warning: {file}: none of {plural(len(items), 'candidate')} has a subject, so "
+                f"nothing was imported: {_subject_fix(subjects_file)}",
+                err=True,
+            )
+            raise typer.Exit(1)
+        result = import_candidates(engine, items, info, refs)
+    except TrackerError as exc:
+        raise _fail(exc) from None
+    typer.echo(
+        f"imported {result.stored} claims ({result.present} already present, "
+        f"{result.skipped} skipped without subject)"
+    )
+    if result.not_applied:
+        given = ", ".join(f"--{f}" for f in result.not_applied)
+        one = len(result.not_applied) == 1
+        typer.echo(
+            f"warning: source {source!r} was already stored: {given} "
+            f"{'differs' if one else 'differ'} from it and {'was' if one else 'were'} not "
+            "applied (an import never rewrites a source)",
+            err=True,
+        )
+
+
+def _not_a_curated_source(key: str, claims_dir: Path) -> None:
+    """Raise ConfigError when a data file under ``claims_dir`` defines source ``key``:
+    `tracker load` owns that source's claims (it removes those its file no longer
+    states), so imported ones would not survive the next load."""
+    import tomllib
+
+    for path in sorted(claims_dir.glob("*.toml")):
+        try:
+            defined = tomllib.loads(path.read_text(encoding="utf-8")).get("source", {})
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            continue  # `tracker load` reports a broken data file
+        if isinstance(defined, dict) and defined.get("key") == key:
+            raise ConfigError(
+                f"--source {key!r} is defined by {path}: add these claims to that file and "
+                "run `tracker load`, or import under another source key"
+            )
+
+
+def _optional_subjects(path: Path | None) -> list[SubjectRef]:
+    try:
+        return load_subjects(path)
+    except ConfigError:
+        if path is not None:
+            raise
+        return []

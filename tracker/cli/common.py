@@ -1,0 +1,377 @@
+"""Shared pieces of the CLI: options, consoles, JSON output, one-line error handling."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import json
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+
+from claims.store.rawdb import RawDB, SchemaMissing
+from tracker.cli.values import json_default, usage_error_line
+from tracker.errors import TrackerError
+
+if TYPE_CHECKING:
+    from rich.table import Table
+    from sqlalchemy.engine import Engine
+
+
+# Python type names as typer shows them, in words a user reads.
+_TYPE_WORDS = {"<str>": "<text>", "<int>": "<integer>", "<float>": "<number>"}
+
+
+def _readable_type(param: Any, ctx: Any) -> str | None:
+    shown = type(param).display_type_rich(param, ctx)
+    return _TYPE_WORDS.get(shown, shown) if isinstance(shown, str) else shown
+
+
+def reflow_help(text: str) -> str:
+    """A docstring's paragraphs each as one line, so that ``--help`` wraps them at the
+    terminal's width: typer keeps a docstring's single line breaks, which left single
+    words on lines at 80 columns. Paragraphs stay apart; one starting with ``\\b``
+    (click's "keep as written") is kept as is."""
+    paragraphs = inspect.cleandoc(text).split("\n\n")
+    return "\n\n".join(p if p.startswith("\b") else " ".join(p.split("\n")) for p in paragraphs)
+
+
+class _ReadableHelp:
+    """Typer's rich help shows Python internals: a flag's type (``--json <bool>``) as if
+    it took a value, ``<str>``/``<int>`` for values, and a required argument as
+    ``{SUBJECT}`` in the usage line. Flags get an empty metavar, value types read
+    ``<text>``/``<integer>``/``<number>``, and the usage line says ``SUBJECT``."""
+
+    # Any: these are typer's vendored click classes (typer._click), not a public API.
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if getattr(self, "help", None):
+            self.help = reflow_help(self.help)  # type: ignore[has-type]
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        params: list[Any] = super().get_params(ctx)  # type: ignore[misc]
+        for param in params:
+            if getattr(param, "is_flag", False) and param.metavar is None:
+                param.metavar = ""
+            elif hasattr(param, "display_type_rich"):
+                param.display_type_rich = functools.partial(_readable_type, param)
+        return params
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        """The usage line's pieces; ``{NAME}`` (typer's required argument) -> ``NAME``."""
+        pieces: list[str] = super().collect_usage_pieces(ctx)  # type: ignore[misc]
+        return [re.sub(r"^\{(.*)\}(\.\.\.)?$", r"\1\2", p) for p in pieces]
+
+
+# click's UsageError, found through typer's public BadParameter: typer vendors click.
+_UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+
+
+def _one_line_usage_errors(exc: Exception, command_path: str) -> typer.Exit:
+    err_console.print(usage_error_line(exc, command_path), markup=False)
+    return typer.Exit(2)  # click's status for usage errors
+
+
+class _OneLineUsageErrors:
+    """A bad or missing argument or option, or an unknown command, is one ``error:`` line
+    on stderr and exit status 2, like the CLI's other errors (no usage panel)."""
+
+    # Any: typer's vendored click classes again.
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any
+    ) -> Any:
+        try:
+            return super().make_context(info_name, args, parent, **extra)  # type: ignore[misc]
+        except _UsageError as exc:
+            if type(exc).__name__ == "NoArgsIsHelpError":  # `tracker claims`: show help
+                raise
+            path = " ".join(p for p in (parent and parent.command_path, info_name) if p)
+            raise _one_line_usage_errors(exc, path or "tracker") from None
+
+
+class TrackerCommand(_OneLineUsageErrors, _ReadableHelp, typer.core.TyperCommand):
+    """A command whose ``--help`` shows flags without a value type and whose usage errors
+    are one line."""
+
+
+class TrackerGroup(_OneLineUsageErrors, _ReadableHelp, typer.core.TyperGroup):
+    """A command group whose ``--help`` shows flags without a value type and whose usage
+    errors (an unknown command included) are one line."""
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        """``TyperGroup.resolve_command``; "No such command" becomes one line, which
+        names the command meant by a common other name (``site`` -> ``build``)."""
+        try:
+            return super().resolve_command(ctx, args)
+        except _UsageError as exc:
+            meant = _OTHER_NAMES.get(args[0] if args else "")
+            if meant in self.commands:
+                err_console.print(
+                    f"error: no such command {args[0]!r} (did you mean {meant!r}?); "
+                    f"see `{ctx.command_path} --help`",
+                    markup=False,
+                )
+                raise typer.Exit(2) from None
+            raise _one_line_usage_errors(exc, ctx.command_path) from None
+
+
+# Names a user may try for a command that has another name (click suggests only
+# near-spellings). Applied only where the group has the command meant.
+_OTHER_NAMES = {
+    "site": "build",
+    "website": "build",
+    "html": "build",
+    "fetch": "check",
+    "run": "check",
+    "watch": "watches",
+    "discrepancy": "discrepancies",
+    "subjects": "status",
+    "daemon": "schedule",
+}
+
+
+class TrackerTyper(typer.Typer):
+    """``typer.Typer`` whose group and commands use :class:`TrackerGroup` and
+    :class:`TrackerCommand` (every ``tracker ... --help``, sub-apps included)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("cls", TrackerGroup)
+        super().__init__(**kwargs)
+
+    def command(self, name: str | None = None, **kwargs: Any) -> Callable[[F], F]:  # type: ignore[override]
+        """``Typer.command`` with :class:`TrackerCommand` unless ``cls`` is given."""
+        kwargs.setdefault("cls", TrackerCommand)
+        return super().command(name, **kwargs)  # type: ignore[return-value]
+
+
+# Piped output is not wrapped at 80 columns: scripts and logs get whole lines.
+_WIDTH = None if sys.stdout.isatty() else 200
+console = Console(highlight=False, soft_wrap=not sys.stdout.isatty(), width=_WIDTH)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+
+_UNBOUNDED = 1_000_000  # a width no table reaches: measure it unconstrained
+# A free-text column (an error message) is never made narrower than this to fit: its
+# long words (URLs) end in "…" at this width, which still shows the host and path start.
+FREE_TEXT_MIN = 20
+
+
+def _content_widths(table: Table) -> tuple[list[int], list[int], list[int], int]:
+    """Per column, the width of its longest word and of its longest line (cells and
+    header), the width of its header's longest word, and what borders and padding add
+    to the table's width."""
+    from rich.measure import Measurement
+
+    options = console.options.update_width(_UNBOUNDED)
+    lows, highs, heads = [], [], []
+    for column in table.columns:
+        sizes = [Measurement.get(console, options, c) for c in (column.header, *column.cells)]
+        lows.append(max(m.minimum for m in sizes))
+        highs.append(max(m.maximum for m in sizes))
+        heads.append(Measurement.get(console, options, column.header).minimum)
+    natural = console.measure(table, options=options).maximum
+    return lows, highs, heads, natural - sum(highs)
+
+
+def whole_word_widths(
+    table: Table, width: int, breakable: int | None = None, *, whole_lines: bool = False
+) -> list[int] | None:
+    """Column widths (content, no padding) that fit ``table`` in ``width`` characters
+    with no word broken, the columns that need least room to show their lines whole
+    served first; None when its longest words do not fit side by side.
+
+    ``breakable``: index of a free-text column (an error message) whose words longer
+    than its width are shortened with "…" by :func:`print_table`; it gets at least
+    :data:`FREE_TEXT_MIN` characters (or its longest line, if shorter) and never less
+    than its header's longest word. ``whole_lines``: every other column must show each
+    of its lines whole (no wrapping at all), else None."""
+    lows, highs, heads, extra = _content_widths(table)
+    room = width - extra
+    if sum(highs) <= room:
+        return highs
+    if whole_lines:
+        lows = [low if i == breakable else highs[i] for i, low in enumerate(lows)]
+    if breakable is not None:  # shortened free text is better than any column wrapped
+        lows[breakable] = min(highs[breakable], max(FREE_TEXT_MIN, heads[breakable]))
+    if sum(lows) > room:
+        return None
+    widths, room = list(lows), room - sum(lows)
+    # The rest goes to the columns that need least to fit on one line, first, and to
+    # the free text last: short values (a time, a state) stay on one line.
+    for i in sorted(range(len(widths)), key=lambda i: (i == breakable, highs[i] - widths[i])):
+        give = min(highs[i] - widths[i], room)
+        widths[i], room = widths[i] + give, room - give
+    return widths
+
+
+def print_table(table: Table, breakable: int | None = None) -> None:
+    """Print ``table`` without breaking words. Piped or redirected, it is laid out at its
+    natural width (as wide as its longest cells, one line per row), so scripts and logs
+    get every cell whole; on a terminal too narrow for it, columns wrap between words
+    (:func:`whole_word_widths`; ``breakable`` as there): a word of the ``breakable``
+    column longer than its width ends in "…", a word of another column (only when even
+    the longest words do not fit side by side) folds."""
+    for i, column in enumerate(table.columns):
+        column.overflow = "ellipsis" if i == breakable and console.is_terminal else "fold"
+    if console.is_terminal:
+        widths = whole_word_widths(table, console.width, breakable)
+        if widths is not None:
+            for column, w in zip(table.columns, widths, strict=True):
+                column.width = w
+        console.print(table)
+        return
+    natural = console.measure(table, options=console.options.update_width(_UNBOUNDED)).maximum
+    Console(file=console.file, width=max(natural, 1), highlight=False).print(table)
+
+
+DbOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        metavar="<path|url>",
+        help="SQLite path or database URL (default: $TRACKER_DATABASE_URL or data/tracker.db).",
+    ),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of text.")]
+DataOpt = Annotated[
+    Path, typer.Option("--data", help="Folder with subjects.toml, watches.toml and claims/.")
+]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _loaded_error(exc: BaseException, module: str, name: str) -> bool:
+    """Whether ``exc`` is a ``module.name``. An error class can only have been raised if
+    its module was imported, so this needs no import: commands load the ORM, the loader
+    or a database driver only when they use them (a fast `tracker check`, issue 7)."""
+    cls = getattr(sys.modules.get(module), name, None)
+    return cls is not None and isinstance(exc, cls)
+
+
+def _database_error(exc: BaseException) -> bool:
+    return (
+        _loaded_error(exc, "sqlalchemy.exc", "SQLAlchemyError")
+        or _loaded_error(exc, "sqlite3", "Error")
+        or _loaded_error(exc, "psycopg", "Error")
+    )
+
+
+def friendly_errors(fn: F) -> F:
+    """Turn known errors into one line on stderr and exit status 1 (no traceback):
+    TrackerError, SchemaMissing, claims.curated.loader.DataFileError (``path:line: field``; every
+    problem of a data folder, and a JSON list of them too with ``--json``),
+    database errors (SQLAlchemy, sqlite3, psycopg) and other OSErrors; a closed output
+    pipe is left to :func:`tracker.cli.main.main`, which ends quietly."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except (TrackerError, SchemaMissing) as exc:
+            err_console.print(f"error: {exc}", markup=False)
+            raise typer.Exit(1) from None
+        except Exception as exc:
+            if _loaded_error(exc, "claims.curated.loader", "DataFileError"):
+                from claims.curated.problems import error_records, error_text
+
+                if kwargs.get("json_out"):  # scripts get every problem, as JSON too
+                    print_json(error_records(exc))
+                err_console.print(f"error: {error_text(exc)}", markup=False)
+                raise typer.Exit(1) from None
+            if _database_error(exc):
+                reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+                err_console.print(f"error: database: {reason}", markup=False)
+                raise typer.Exit(1) from None
+            if isinstance(exc, OSError) and not isinstance(exc, BrokenPipeError):
+                where = f": {exc.filename}" if exc.filename else ""
+                err_console.print(f"error: {exc.strerror or exc}{where}", markup=False)
+                raise typer.Exit(1) from None
+            raise
+
+    return wrapper  # type: ignore[return-value]
+
+
+def print_json(obj: Any, *, sort_keys: bool = False) -> None:
+    """JSON to stdout (plain, so pipes get exactly the document); times via
+    :func:`json_default`."""
+    text = json.dumps(obj, indent=2, ensure_ascii=False, sort_keys=sort_keys, default=json_default)
+    sys.stdout.write(text + "\n")
+
+
+def open_db(db: str | None, *, create: bool = False) -> Engine:
+    """The engine for ``--db`` (or ``TRACKER_DATABASE_URL``, or the default file).
+
+    Commands that only read pass ``create=False``: a SQLite file that does not exist is
+    an error (never silently created empty). Raises TrackerError with one clear line.
+    """
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+
+    from claims.store.engine import database_url, make_engine
+
+    url = database_url(db)
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise TrackerError(f"{url!r} is not a database path or URL") from None
+    shown = parsed.render_as_string(hide_password=True)
+    backend = parsed.get_backend_name()
+    if backend not in ("sqlite", "postgresql"):
+        raise TrackerError(
+            f"unsupported database {shown}: use a file path, sqlite:///PATH or "
+            "postgresql+psycopg://USER@HOST/DB"
+        )
+    if not create and backend == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        path = Path(parsed.database)
+        if not path.is_file():
+            hint = "" if db else ", or pass --db"
+            what = "is a folder, not a database" if path.is_dir() else "does not exist"
+            raise TrackerError(
+                f"database {path} {what}; run `tracker demo` or `tracker load` first{hint}"
+            )
+    try:
+        return make_engine(db)
+    except SQLAlchemyError as exc:
+        reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+        raise TrackerError(f"cannot open database {shown}: {reason}") from None
+    except ImportError as exc:  # a driver that is not installed
+        raise TrackerError(f"cannot open database {shown}: {exc}") from None
+
+
+def open_cycle_db(db: str | None) -> RawDB:
+    """The plain DB-API connection the watch cycle records through (:mod:`claims.store.rawdb`;
+    no ORM loaded). A database whose schema is older than this code is migrated first
+    through :func:`open_db`; a missing SQLite file is the same clear error as there."""
+    try:
+        return RawDB.open(db)
+    except (SchemaMissing, ValueError):
+        # open_db explains a missing file or an unsupported URL in one line, and
+        # creates or migrates the schema of an existing database
+        open_db(db).dispose()
+    return RawDB.open(db)
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 event``, ``2 events``; ``many`` is the plural when it is not ``word + "s"``
+    (``plural(2, "watch", "watches")``)."""
+    return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
+
+
+def echo_wrapped(line: str) -> None:
+    """Print ``line`` as is when piped (one line per item for scripts); on a terminal, wrapped
+    between words at its width with the line's indent kept, so the terminal does not
+    cut words at its edge."""
+    import shutil
+    import textwrap
+
+    if not sys.stdout.isatty():
+        typer.echo(line)
+        return
+    indent = " " * (len(line) - len(line.lstrip(" ")) + 2)
+    width = shutil.get_terminal_size().columns
+    typer.echo(textwrap.fill(line, width=width, subsequent_indent=indent, break_long_words=False,
+                             break_on_hyphens=False))  # fmt: skip

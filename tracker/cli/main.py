@@ -1,0 +1,319 @@
+"""Command-line interface: a thin layer over the library (claims/ and tracker/).
+
+Every command prints one clear line and exits 1 on a known error (no traceback);
+`--json` prints machine-readable output for scripts.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from claims.vocabulary import attribute_label, rule_label
+from tracker.cli import status as cli_status
+from tracker.cli.common import (  # noqa: F401  (re-exported for command modules)
+    DataOpt,
+    DbOpt,
+    JsonOpt,
+    TrackerTyper,
+    console,
+    echo_wrapped,
+    err_console,
+    friendly_errors,
+    open_db,
+    plural,
+    print_json,
+)
+from tracker.cli.status import find_subject, landed_text  # noqa: F401  (re-exported)
+from tracker.cli.values import utc_minute
+
+if TYPE_CHECKING:
+    from collections import Counter
+
+
+# Commands import the ORM, the site, the scheduler... in their bodies: `tracker check`
+# and `--help` then start without them (issue 7: a cycle process's start-up and memory).
+
+app = TrackerTyper(
+    help="Track AI model releases: which stated figures hold, where sources disagree, "
+    "and whether the weights landed. Start with: tracker demo, then tracker status SUBJECT.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+PACKAGE = "release-tracker"  # the distribution name in pyproject.toml
+
+
+def _print_version(wanted: bool) -> None:
+    """``--version``: ``release-tracker 0.1.0`` (the installed distribution's version,
+    from importlib.metadata) on stdout, exit 0."""
+    if not wanted:
+        return
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        typer.echo(f"{PACKAGE} {version(PACKAGE)}")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        typer.echo(f"{PACKAGE} (version unknown: not installed; pip install -e .)")
+    raise typer.Exit(0)
+
+
+@app.callback()
+def _options(
+    _version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            is_eager=True,
+            callback=_print_version,
+            help="Print the release-tracker version and exit.",
+        ),
+    ] = False,
+) -> None:
+    # The help text is the app's (above); this callback only carries --version.
+    pass
+
+
+@app.command()
+@friendly_errors
+def load(
+    data: DataOpt = Path("data"),
+    db: DbOpt = None,
+    prune: Annotated[
+        bool,
+        typer.Option(
+            "--prune",
+            help="Also remove the claims of the data's sources that did not come from "
+            "these files (imported, or stored by a version that did not record where a "
+            "claim came from), and retire the stored watches that watches.toml no longer "
+            "defines (never checked again, history kept). Without it both are listed.",
+        ),
+    ] = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """Validate the curated data (subjects, watches, claims) and store it.
+
+    Every problem in the files is listed with its path, line and field,
+    and then nothing is written (with --json, also as a JSON list). A claim these files stored and no longer state (changed or
+    deleted in its file, or its file deleted) is removed with its verdicts,
+    and so is its source when no file defines it and no claim is left;
+    run tracker verify then. Other claims of the same sources, and watches
+    deleted from watches.toml, are listed; --prune removes and retires them.
+    """
+    from tracker.loading import (
+        change_lines,
+        claim_text,
+        load_summary,
+        store_curated,
+        validate_curated,
+    )
+
+    curated = validate_curated(data)  # before the database is opened: bad data writes nothing
+    report = store_curated(open_db(db, create=True), curated, prune=prune)
+    for name in ("subjects.toml", "watches.toml"):  # a deleted or misnamed file loads nothing
+        if not (data / name).exists():
+            err_console.print(f"warning: {data / name} not found: none loaded from it")
+    if json_out:
+        print_json(report.__dict__)
+        return
+    console.print(load_summary(report), highlight=False)
+    for line in change_lines(report):
+        console.print(f"  {line}", highlight=False)
+    kept = [c for c in report.claims_stale if not c["removed"]]
+    if kept:
+        n = len(kept)
+        err_console.print(
+            f"warning: {plural(n, 'stored claim')} of these sources not in the data files "
+            "and not stored from them (imported, or stored before claims recorded their "
+            f"file), still verified; `tracker load --prune` removes {'it' if n == 1 else 'them'}:",
+            highlight=False,
+        )
+        for c in kept:
+            err_console.print(f"  stale claim #{c['id']} {claim_text(c)}", highlight=False)
+    if report.claims_removed:
+        console.print("run `tracker verify` to update verdicts and discrepancies")
+    stale = report.watches_stale
+    if stale and prune:
+        console.print(f"retired {plural(len(stale), 'watch', 'watches')}: {', '.join(stale)}")
+    elif stale:
+        err_console.print(
+            f"warning: {plural(len(stale), 'stored watch', 'stored watches')} no longer in "
+            f"watches.toml and still checked: {', '.join(stale)}; `tracker load --prune` "
+            "retires them (their history is kept)",
+            highlight=False,
+        )
+
+
+cli_status.register(app)  # status right after load in `tracker --help`
+
+
+def demo_events_line(events: Counter[str]) -> str:
+    """``events: 8 new (Verdict changed 5, Discrepancy opened 2, Subject discovered 1); the
+    site's Changes page lists them``: every event one demo run stored, by kind, most first."""
+    from claims.events import event_label
+
+    total = sum(events.values())
+    if not total:
+        return "events: none new (nothing changed since the last run)"
+    kinds = sorted(events.items(), key=lambda kv: (-kv[1], kv[0]))
+    by_kind = ", ".join(f"{event_label(k)} {n}" for k, n in kinds)
+    return f"events: {total} new ({by_kind}); the site's Changes page lists them"
+
+
+@app.command()
+@friendly_errors
+def demo(
+    db: DbOpt = None,
+    out: Annotated[Path, typer.Option("--out", help="Folder to build the site into.")] = Path(
+        "site"
+    ),
+    json_out: JsonOpt = False,
+) -> None:
+    """The main job offline: load data/, replay data/recordings/demo.har, verify, build site/.
+
+    Safe to run again: nothing is stored twice.
+    """
+    from tracker.demo import run_demo
+    from tracker.loading import validate_curated
+
+    validate_curated(Path("data"))  # before the database is created: bad data writes nothing
+    with console.status(
+        "loading data, replaying recorded responses, verifying, building the site..."
+    ):
+        report = run_demo(open_db(db, create=True), out_dir=out)
+    if json_out:
+        print_json(report.to_dict())
+        return
+    c = report.cycle
+    console.print(
+        f"[bold]release-tracker demo[/bold]: {report.loaded.subjects} subjects, {report.loaded.sources} sources, "
+        f"claims {report.loaded.claims_added} new / {report.loaded.claims_unchanged} unchanged"
+    )
+    kept = [c for c in report.loaded.claims_stale if not c["removed"]]
+    if report.loaded.claims_removed:
+        console.print(
+            f"removed {plural(report.loaded.claims_removed, 'stored claim')} the data files "
+            "no longer state (changed or deleted there)"
+        )
+    if kept:
+        err_console.print(
+            f"warning: {plural(len(kept), 'stored claim')} not in the data files and not "
+            "stored from them: `tracker load --prune` removes them",
+            highlight=False,
+        )
+    as_of = f" as of {utc_minute(report.to_dict()['as_of'])}" if report.as_of else ""
+    console.print(
+        f"checked {c.checked} watches (replayed{as_of}): {c.changed} changed, "
+        f"{c.unchanged} unchanged, {c.failing} failed; {plural(c.observations, 'new observation')}"
+    )
+    console.print("verdicts: " + ", ".join(f"{k} {v}" for k, v in sorted(report.verdicts.items())))
+    console.print(demo_events_line(report.events))
+    console.print()
+    for st in report.subjects:
+        d = st.to_dict()
+        if st.landed:
+            line = f"landed in {st.repo} ({landed_text(st)})"
+        elif st.promises:
+            dates = sorted(
+                {
+                    f"{p.relation} {p.date}" + (f" [{p.qualifiers_text}]" if p.qualifiers else "")
+                    for p in st.promises
+                }
+            )
+            line = f"not landed; promised {' / '.join(dates)} by {len(st.promises)} sources"
+            if st.overdue_days:
+                line += f"; [bold red]overdue by {st.overdue_days} days[/bold red] (from the latest promised date) as of {utc_minute(d['as_of'])}"
+        else:
+            line = "not landed; no promise on record"
+        console.print(
+            f"  [bold]{st.name}[/bold]: weights {line}; licence {st.license or 'unknown'}"
+        )
+    console.print()
+    console.print(f"open discrepancies: {len(report.open_discrepancies)}")
+    for disc in report.open_discrepancies[:8]:
+        console.print(
+            f"  {disc['subject']} {attribute_label(disc['attribute'])} "
+            f"({rule_label(disc['rule'])}): {disc['reason']}"
+        )
+    console.print()
+    console.print(f"site: {report.site_index}  (preview: .venv/bin/tracker serve)")
+
+
+@app.command()
+@friendly_errors
+def build(
+    db: DbOpt = None,
+    out: Annotated[Path, typer.Option("--out", help="Folder to build the site into.")] = Path(
+        "site"
+    ),
+    base_url: Annotated[
+        str | None, typer.Option("--base-url", help="Public URL of the site (absolute feed links).")
+    ] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Build the static site (pages, JSON/CSV exports, Atom feeds).
+
+    Renders only files whose input changed and rewrites only files whose bytes changed.
+    """
+    from tracker.site import build_site
+
+    report = build_site(open_db(db), out, base_url=base_url)
+    if json_out:
+        print_json({k: str(v) if isinstance(v, Path) else v for k, v in report.__dict__.items()})
+    else:
+        console.print(build_summary(report, out))
+
+
+def build_summary(report: Any, out: Path) -> str:
+    """``tracker build``'s line: ``site built in site: 45 files, 3 rendered (42 up
+    to date); 2 written (new or changed), 43 left as they were``. ``report`` is a
+    :class:`tracker.site.build.BuildReport`; the build manifest (a bookkeeping file)
+    is not counted."""
+    from tracker.site.manifest import MANIFEST
+
+    wrote = sum(1 for p in report.written_paths if p != MANIFEST)
+    same = report.pages_unchanged - (0 if MANIFEST in report.written_paths else 1)
+    total, rendered = wrote + same, report.pages_rendered
+    return (
+        f"site built in {out}: {plural(total, 'file')}, {rendered} rendered "
+        f"({total - rendered} up to date); {wrote} written (new or changed), "
+        f"{same} left as they were"
+    )
+
+
+def main() -> None:
+    """Console-script entry point (``tracker``).
+
+    Output piped into a reader that stops early (``tracker status X | head -1``) ends
+    quietly with exit status 1, as the Python docs advise (signal module, "Note on
+    SIGPIPE"): stdout is pointed at /dev/null so the flush at exit cannot fail again."""
+    import os
+
+    try:
+        try:
+            app()
+        finally:
+            sys.stdout.flush()  # inside the try: a closed pipe shows here, not at exit
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(1)
+
+
+from tracker.cli import schedule as cli_schedule
+from tracker.cli import site as cli_site
+from tracker.cli import verify as cli_verify
+from tracker.cli import watch as cli_watch  # noqa: E402 - command modules
+
+cli_watch.register(app)
+cli_verify.register(app)
+cli_site.register(app)
+cli_schedule.register(app)
+
+from tracker.cli.claims import claims_app  # noqa: E402
+
+app.add_typer(claims_app, name="claims")

@@ -1,0 +1,125 @@
+"""`tracker status SUBJECT`: did the weights land, when (and how late), under what
+licence; what was promised, by whom, and how overdue. Also how a subject is found by
+slug or alias (shared with `tracker discrepancies`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from tracker.cli.common import (
+    DbOpt,
+    JsonOpt,
+    console,
+    echo_wrapped,
+    friendly_errors,
+    open_db,
+    print_json,
+)
+from tracker.cli.values import utc_minute
+from tracker.errors import TrackerError
+
+if TYPE_CHECKING:
+    from sqlmodel import Session
+
+    from claims.store import tables as models
+    from claims.store.status import WeightsStatus
+
+
+@friendly_errors
+def status(
+    subject: Annotated[
+        str,
+        typer.Argument(
+            metavar="SUBJECT", help="Subject slug or alias, e.g. kimi-k3.1-pro or 'Kimi K3.1 Pro'."
+        ),
+    ],
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Did the weights land, and under what licence?
+
+    Shows the repo and first-seen time when the weights landed; otherwise every
+    promised date, by which source, and how many days overdue as of the last Hub check.
+    """
+    engine = open_db(db)
+    from sqlmodel import Session
+
+    from claims.store.status import weights_status
+
+    with Session(engine) as session:
+        row = find_subject(session, subject)
+        st = weights_status(session, row)
+    if json_out:
+        print_json(st.to_dict())
+        return
+    d = st.to_dict()
+    console.print(f"[bold]{st.name}[/bold] ({st.slug})")
+    if st.landed:
+        echo_wrapped(f"  weights: landed — {st.repo}, {landed_text(st)}")
+    else:
+        if st.watched:
+            console.print("  weights: [bold red]not landed[/bold red]")
+        else:
+            console.print("  weights: unknown (nothing checks)")
+    for p in st.promises:
+        late = None if st.landed else p.days_overdue(st.as_of)
+        note = f" — {late} days overdue" if late else ""
+        what = f" [{p.qualifiers_text}]" if p.qualifiers else ""
+        echo_wrapped(
+            f"  promised: {p.relation} {p.date}{what} — {p.source} "
+            f"(claimant: {p.claimant or 'unknown'}){note}"
+        )
+    if st.overdue_days:
+        echo_wrapped(
+            f"  overdue by {st.overdue_days} days as of {utc_minute(d['as_of'])} (counted from the latest promised date)"
+        )
+    elif not st.landed and d["as_of"] is None and st.watched:
+        console.print("  no Hub check has run yet: run `tracker check`")
+    elif not st.landed and d["as_of"] is None:
+        org = f" ({row.hub_org})" if row.hub_org else ""
+        echo_wrapped(
+            f"  no watch looks at its Hub org{org} or repos, so nothing would see the "
+            "weights land: add a huggingface_org or huggingface_model watch to "
+            "watches.toml (docs/watches.md)"
+        )
+    console.print(f"  licence: {st.license or 'unknown'}")
+
+
+def landed_text(st: WeightsStatus) -> str:
+    """'first seen T', noting when T is only the first check (the repo was already there)."""
+    seen = utc_minute(st.to_dict()["landed_at"])
+    if st.at_first_check:
+        created = f"; repo created {st.repo_created}" if st.repo_created else ""
+        return f"already listed at the first Hub check {seen}{created}"
+    late = st.landed_late_days
+    return f"first seen {seen}" + (f", {late} days after the latest promised date" if late else "")
+
+
+def find_subject(session: Session, name: str) -> models.Subject:
+    """A subject by slug or by any alias, both case-insensitive (``KIMI-K3.1-PRO``,
+    ``kimi k3.1 pro``); TrackerError naming the known slugs."""
+    from sqlmodel import func, select
+
+    from claims.store import tables as models
+
+    slug = func.lower(models.Subject.slug)
+    row = session.exec(select(models.Subject).where(slug == name.lower())).first()
+    if row is None:
+        for alias in session.exec(select(models.SubjectAlias)):
+            if alias.alias.lower() == name.lower():
+                row = session.get(models.Subject, alias.subject_id)
+                break
+    if row is None:
+        known = (
+            ", ".join(s.slug for s in session.exec(select(models.Subject)))
+            or "none (run `tracker load`)"
+        )
+        raise TrackerError(f"unknown subject {name!r}; known: {known}")
+    return row
+
+
+def register(app: typer.Typer) -> None:
+    """Add status to the main app."""
+    app.command()(status)

@@ -1,0 +1,389 @@
+"""CLI commands around watches: `check` (one cycle), `record` (capture a HAR), `parse`
+(re-run an adapter on recorded responses, as `scrapy parse` does)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+from claims.store.rawdb import RawDB
+from claims.values.timefmt import iso_z
+from tracker.cli.common import (
+    DataOpt,
+    DbOpt,
+    JsonOpt,
+    console,
+    err_console,
+    friendly_errors,
+    open_cycle_db,
+    open_db,
+    plural,
+    print_json,
+)
+from tracker.cycle.run import CycleSummary, WatchResult, run_check
+from tracker.errors import ConfigError
+from tracker.snapshots.store import DEFAULT_ROOT, SnapshotStore
+
+ReplayOpt = Annotated[
+    Path | None,
+    typer.Option("--replay", help="Serve responses from this HAR 1.2 file instead of the network."),
+]
+WatchOpt = Annotated[
+    list[str] | None,
+    typer.Option("--watch", "-w", metavar="<name>", help="Only this watch (repeatable)."),
+]
+SnapOpt = Annotated[
+    Path, typer.Option("--snapshots", help="Folder of the content-addressed snapshot store.")
+]
+
+
+def _client(replay: Path | None) -> Any:
+    from tracker.net.fetch import make_client
+    from tracker.net.har import HarReplayTransport
+
+    if replay is not None:
+        if not replay.is_file():
+            raise ConfigError(f"{replay}: no such HAR file")
+        return make_client(transport=HarReplayTransport(replay))
+    return make_client()
+
+
+def _robots(replay: Path | None, client: Any) -> Any:
+    """Live runs obey robots.txt (per watch policy); replays never ask for it."""
+    if replay is not None:
+        return None
+    from tracker.net.robots import RobotsPolicy
+
+    return RobotsPolicy.for_client(client)
+
+
+def _results_printed_here() -> None:
+    """The cycle logs each failed watch as a warning; a command that prints every result
+    itself would show it twice (once through logging's last-resort stderr handler)."""
+    import logging
+
+    cycle_log = logging.getLogger("tracker.cycle.run")
+    if not cycle_log.handlers:
+        cycle_log.addHandler(logging.NullHandler())
+
+
+def run_cycle(
+    db: str | None,
+    replay: Path | None,
+    watch: list[str] | None,
+    snapshots: Path,
+    *,
+    show_progress: bool,
+    recorder: Any = None,
+    on_result: Callable[[WatchResult], None] | None = None,
+) -> CycleSummary:
+    """One cycle over the watches (all, or those named), with a progress bar on a terminal.
+
+    With ``on_result`` each watch's result is handed to it as it is recorded and the
+    summary keeps only the totals (thousands of watches hold no per-watch state)."""
+    keep = on_result is None
+    _results_printed_here()
+    raw = open_cycle_db(db)  # plain DB-API: `tracker check` never loads the ORM
+    try:
+        return _cycle(raw, replay, watch, snapshots, show_progress, on_result, keep)
+    finally:
+        raw.close()
+
+
+def _cycle(
+    raw: RawDB,
+    replay: Path | None,
+    watch: list[str] | None,
+    snapshots: Path,
+    show_progress: bool,
+    on_result: Callable[[WatchResult], None] | None,
+    keep: bool,
+) -> CycleSummary:
+    client = _client(replay)
+    store = SnapshotStore(snapshots)
+    robots = _robots(replay, client)
+    if not show_progress:
+        with client:
+            return run_check(
+                raw, client, snapshot_store=store, watch_names=watch, robots=robots,
+                progress=on_result, keep_results=keep,
+            )  # fmt: skip
+    counted = raw.one("SELECT count(*) FROM watch")
+    total = len(watch) if watch else int(counted[0] if counted else 0)
+    with (
+        client,
+        Progress(
+            TextColumn("[bold]checking[/bold] {task.fields[name]}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            console=console,
+            transient=True,
+        ) as bar,
+    ):
+        task = bar.add_task("check", total=total, name="")
+
+        def step(r: WatchResult) -> None:
+            bar.update(task, advance=1, name=r.name)
+            if on_result is not None:
+                on_result(r)
+
+        return run_check(
+            raw, client, snapshot_store=store, watch_names=watch, progress=step, robots=robots,
+            keep_results=keep,
+        )  # fmt: skip
+
+
+def print_result(r: WatchResult) -> None:
+    """One line for a watch that did not stay unchanged, and one per warning."""
+    if r.outcome == "failed":
+        console.print(f"  [red]failed[/red]  {r.name}: {r.error_kind}: {r.error}", highlight=False)
+    elif r.outcome == "skipped":
+        console.print(f"  [yellow]skipped[/yellow] {r.name}: {r.error}", highlight=False)
+    elif r.outcome == "changed":
+        console.print(
+            f"  [green]changed[/green] {r.name}: {plural(r.observations, 'new observation')}, "
+            f"{plural(r.events, 'event')}"
+        )
+    for w in r.warnings:
+        console.print(f"  [yellow]warning[/yellow] {r.name}: {w}", highlight=False)
+
+
+def print_summary(summary: CycleSummary) -> None:
+    """Human summary of a cycle: :func:`print_result` for each result it kept, then totals."""
+    for r in summary.results:
+        print_result(r)
+    console.print(
+        f"checked {plural(summary.checked, 'watch', 'watches')}: {summary.changed} changed, "
+        f"{summary.unchanged} unchanged, "
+        # "failed": this cycle's failures; a watch's state turns "failing" only after
+        # several in a row (tracker watches), so the words differ on purpose
+        f"{summary.failing} failed, {summary.skipped} skipped; "
+        f"{plural(summary.observations, 'new observation')}, {plural(summary.events, 'event')}"
+    )
+
+
+@friendly_errors
+def check(
+    replay: ReplayOpt = None,
+    watch: WatchOpt = None,
+    db: DbOpt = None,
+    snapshots: SnapOpt = DEFAULT_ROOT,
+    json_out: JsonOpt = False,
+) -> None:
+    """Run one cycle over all watches: fetch, store snapshots, read observations.
+
+    A failed fetch or an extraction that finds nothing never records a value or a
+    subscriber event; the watch's health records the error instead. Exit status: 0
+    no watch failed; 3 some failed (the others are recorded); 1 every watch checked
+    failed (skipped watches, e.g. a missing API key, do not count).
+    """
+    # Plain output prints each watch's line as it is recorded; --json needs every result.
+    summary = run_cycle(
+        db, replay, watch, snapshots, show_progress=not json_out and sys.stdout.isatty(),
+        on_result=None if json_out else print_result,
+    )  # fmt: skip
+    if json_out:
+        print_json(summary.to_dict())
+    else:
+        print_summary(summary)
+    if summary.failing:  # scripts and cron see it, as with `tracker record`
+        raise typer.Exit(1 if summary.failing == summary.checked - summary.skipped else 3)
+
+
+@friendly_errors
+def record(
+    out: Annotated[Path, typer.Option("--out", help="HAR file to write.")],
+    watch: WatchOpt = None,
+    db: DbOpt = None,
+    snapshots: SnapOpt = DEFAULT_ROOT,
+    json_out: JsonOpt = False,
+) -> None:
+    """Run one live cycle and save every HTTP exchange as HAR 1.2.
+
+    Replay it later with `tracker check --replay FILE` to get the same observations
+    offline. Credential headers are never written. Exit status: 0 every watch recorded;
+    3 some watches failed (the others are recorded); 1 none succeeded, and FILE is
+    left as it was (not created, not overwritten).
+    """
+    from tracker.cycle.offline import failed_names, record_check
+    from tracker.errors import NothingRecorded
+
+    _results_printed_here()
+    try:
+        summary, path = record_check(
+            open_db(db), out, snapshot_store=SnapshotStore(snapshots), watch_names=watch
+        )
+    except NothingRecorded as exc:
+        _show_record(exc.summary, None, json_out)
+        raise  # friendly_errors: one `error:` line, exit 1
+    _show_record(summary, path, json_out)
+    if summary.failing:
+        err_console.print(
+            f"warning: {summary.failing} of {summary.checked} watches failed "
+            f"({failed_names(summary)}); {path} holds the others",
+            markup=False,
+        )
+        raise typer.Exit(3)
+
+
+def _show_record(summary: CycleSummary, path: Path | None, json_out: bool) -> None:
+    if json_out:
+        print_json({"har": str(path) if path else None, **summary.to_dict()})
+        return
+    print_summary(summary)
+    if path is not None:
+        console.print(f"recorded to {path}")
+
+
+@friendly_errors
+def parse(
+    adapter: Annotated[
+        str,
+        typer.Argument(
+            metavar="ADAPTER",
+            help="Adapter kind, e.g. huggingface_org, openrouter_models, html_page.",
+        ),
+    ],
+    har: Annotated[Path, typer.Option("--har", help="HAR file with the recorded response(s).")],
+    url: Annotated[
+        str | None,
+        typer.Option(
+            "--url",
+            help="Only this recorded URL (default: the URLs of this adapter's watches in --data, else every URL).",
+        ),
+    ] = None,
+    params: Annotated[
+        str | None,
+        typer.Option(
+            "--params",
+            help="The watch's params as JSON (default: those of the matching watch in --data).",
+        ),
+    ] = None,
+    data: DataOpt = Path("data"),
+    json_out: JsonOpt = False,
+) -> None:
+    """Re-run an adapter on recorded responses and print what it reads (no database)."""
+    from tracker.cycle.offline import parse_har
+
+    try:
+        watch_params = json.loads(params) if params is not None else None
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"--params: not JSON ({exc})") from exc
+    jobs = _parse_targets(adapter, har, url, watch_params, data)
+    out: list[dict[str, Any]] = []
+    pages = [p for target, ps in jobs for p in parse_har(adapter, har, url=target, params=ps)]
+    for page in pages:
+        if page.result is None:
+            out.append(
+                {
+                    "url": page.url,
+                    "error": f"{page.error_kind}: {page.error}",
+                    "values": [],
+                    "warnings": [],
+                }
+            )
+            continue
+        out.append(
+            {
+                "url": page.url,
+                "fetched_at": iso_z(page.fetched_at) or None,
+                "next_url": page.result.next_url,
+                "warnings": list(page.result.warnings),
+                "values": [
+                    {
+                        "subject_ref": list(v.subject_ref),
+                        "attribute": v.attribute,
+                        "qualifiers": dict(v.qualifiers),
+                        "value": v.value.to_dict(),
+                        "display": v.value.display(),
+                    }
+                    for v in page.result.values
+                ],
+            }
+        )
+    if json_out:
+        print_json(out)
+        return
+    for page in out:
+        console.print(f"[bold]{page['url']}[/bold]", highlight=False)
+        if "error" in page:
+            console.print(f"  [red]{page['error']}[/red]", highlight=False)
+        for v in page["values"]:
+            q = ", ".join(f"{k}={val}" for k, val in v["qualifiers"].items())
+            console.print(
+                f"  {':'.join(v['subject_ref'])}  {v['attribute']}  {v['display']}  {q}",
+                highlight=False,
+            )
+        for w in page["warnings"]:
+            console.print(f"  [yellow]warning[/yellow] {w}", highlight=False)
+
+
+def _parse_targets(
+    adapter: str, har: Path, url: str | None, params: dict[str, Any] | None, data: Path
+) -> list[tuple[str | None, dict[str, Any]]]:
+    """Which recorded URLs to parse, with which params: ``--url`` as given; otherwise the
+    URLs of the curated watches of this adapter that the HAR holds (with their params);
+    otherwise every recorded URL."""
+    if url is not None:
+        return [(url, params or {})]
+    from claims.curated.loader import load_data
+    from tracker.net.har import HarReplayTransport
+
+    recorded = set(HarReplayTransport(har).urls())
+    watches = load_data(data).watches if (data / "watches.toml").is_file() else []
+    mine = [
+        (w.url, params if params is not None else w.params)
+        for w in watches
+        if w.adapter == adapter and w.url in recorded
+    ]
+    return mine or [(None, params or {})]
+
+
+@friendly_errors
+def snapshot(
+    sha: Annotated[
+        str,
+        typer.Argument(
+            metavar="SHA256",
+            help="The snapshot's sha256, or its start as the site shows it (e.g. 3f2a9c41).",
+        ),
+    ],
+    snapshots: SnapOpt = DEFAULT_ROOT,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write the body to this file instead.")
+    ] = None,
+) -> None:
+    """Print the body a watch fetched (a snapshot), as it was received."""
+    with SnapshotStore(snapshots) as store:
+        try:
+            found = store.find(sha.lower())
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
+        if not found:
+            raise ConfigError(f"no snapshot starting with {sha} in {snapshots}")
+        if len(found) > 1:
+            raise ConfigError(
+                f"{sha} is the start of several snapshots ({', '.join(f[:12] for f in found)}"
+                "...); give more of the digest"
+            )
+        body = store.get(found[0])
+    if out is not None:
+        out.write_bytes(body)
+        console.print(f"wrote {len(body):,} bytes of snapshot {found[0][:12]} to {out}")
+        return
+    sys.stdout.buffer.write(body)
+    sys.stdout.buffer.flush()
+
+
+def register(app: typer.Typer) -> None:
+    """Add check, record, parse and snapshot to the main app."""
+    app.command()(check)
+    app.command()(record)
+    app.command()(parse)
+    app.command()(snapshot)

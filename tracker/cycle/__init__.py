@@ -1,0 +1,1 @@
+"""One check cycle: watch specs in, fetch and parse per watch, observations and events recorded."""

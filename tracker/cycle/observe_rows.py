@@ -1,0 +1,196 @@
+"""One watch's observation rows inside its recording transaction, read ONCE and written
+in batches with Core statements.
+
+Statements are plain SQL run through :class:`claims.store.rawdb.RawDB` (no ORM in a cycle
+process). Why batched: recording a value used to cost two SELECTs, an ORM INSERT/UPDATE and a flush per
+value (65 % of a 500-page first cycle, bench/RESULTS.md). Reading the watch's rows
+once and writing every new row in one ``executemany`` keeps the same rows, ids (new
+rows are inserted in the order the values were read), first/last seen and currency.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from claims.store.rawdb import RawDB
+from claims.values.canonical import dumps
+
+Key = tuple[int, str, str]  # subject id, attribute, qualifiers JSON (one per watch)
+
+_ROWS = (
+    "SELECT id, subject_id, attribute, qualifiers_json, value_key, value_json, last_seen, "
+    "current FROM observation WHERE watch_id = :wid ORDER BY id"
+)
+_IDS = (
+    "SELECT id, subject_id, attribute, qualifiers_json, value_key FROM observation "
+    "WHERE watch_id = :wid"
+)
+_INSERT = (
+    "INSERT INTO observation (subject_id, attribute, qualifiers_json, value_json, value_key, "
+    "watch_id, snapshot_id, source_url, first_seen, last_seen, current) VALUES (:subject_id, "
+    ":attribute, :qualifiers_json, :value_json, :value_key, :watch_id, :snapshot_id, "
+    ":source_url, :first_seen, :last_seen, :current)"
+)
+_SEEN_AGAIN = (
+    "UPDATE observation SET last_seen = :ls, snapshot_id = :sid, current = :cur WHERE id = :oid"
+)
+_RETIRE = "UPDATE observation SET current = :cur WHERE id = :oid"
+_CONFIRM = (
+    "UPDATE observation SET last_seen = :seen "
+    "WHERE watch_id = :wid AND current AND last_seen < :seen"
+)
+_SAME_SNAPSHOT = (
+    "SELECT id FROM snapshot WHERE watch_id = :wid AND url = :url AND sha256 = :sha LIMIT 1"
+)
+_WEIGHTS_OTHERS = (
+    "SELECT watch_id, qualifiers_json FROM observation WHERE subject_id = :sid "
+    "AND attribute = 'weights_available' AND value_key = :vk"
+)
+
+
+@dataclass(slots=True)
+class Row:
+    """The columns of one observation row that recording reads or changes."""
+
+    id: int | None  # None until a pending insert is written
+    value_key: str
+    value_json: str
+    last_seen: dt.datetime
+    current: bool
+    pending: dict[str, Any] | None = None  # the INSERT's values while not yet written
+
+
+class WatchRows:
+    """Every observation row of one watch, keyed by (subject, attribute, qualifiers), with
+    the writes still to send. Call :meth:`flush` before anything else reads the table."""
+
+    def __init__(self, s: RawDB, watch_id: int) -> None:
+        self.s = s
+        self.watch_id = watch_id
+        self.by_key: dict[Key, list[Row]] = {}
+        self._inserts: list[dict[str, Any]] = []
+        self._updates: dict[int, dict[str, Any]] = {}
+        self._retired: set[int] = set()
+        for oid, sid, attribute, qj, vk, vj, last_seen, current in s.execute(
+            _ROWS, {"wid": watch_id}
+        ):
+            row = Row(oid, vk, vj, s.datetime(last_seen), bool(current))  # type: ignore[arg-type]
+            self.by_key.setdefault((sid, attribute, qj), []).append(row)
+
+    def record(
+        self,
+        key: Key,
+        value_key: str,
+        value: dict[str, Any],
+        at: dt.datetime,
+        snapshot_id: int | None,
+        source_url: str,
+    ) -> tuple[bool, Row | None]:
+        """Record one value: returns (new row, the replaced current row or None).
+
+        The same value seen again gets ``last_seen`` = ``at`` (never earlier), this
+        snapshot, and is current again; a new value is a new row (first = last seen =
+        ``at``) and every other current row of the same key becomes not current."""
+        group = self.by_key.setdefault(key, [])
+        row = next((r for r in group if r.value_key == value_key), None)
+        previous = [r for r in group if r.current and r.value_key != value_key]
+        if row is None:
+            value_json = dumps(value)
+            row = Row(None, value_key, value_json, at, True)
+            group.append(row)
+            row.pending = {
+                "subject_id": key[0],
+                "attribute": key[1],
+                "qualifiers_json": key[2],
+                "value_json": value_json,
+                "value_key": value_key,
+                "watch_id": self.watch_id,
+                "snapshot_id": snapshot_id,
+                "source_url": source_url,
+                "first_seen": at,
+                "last_seen": at,
+                "current": True,
+            }
+            self._inserts.append(row.pending)
+            new_row = True
+        else:
+            row.last_seen = max(row.last_seen, at)
+            row.current = True
+            self._set(row, last_seen=row.last_seen, snapshot_id=snapshot_id, current=True)
+            new_row = False
+        for old in previous:
+            old.current = False
+            self._set(old, current=False)
+        return new_row, (previous[0] if previous else None)
+
+    def _set(self, row: Row, **values: Any) -> None:
+        if row.pending is not None:  # still a pending insert of this run
+            row.pending.update(values)
+            return
+        if row.id is None:  # inserted by an earlier flush of this run
+            self._load_ids()
+        if values == {"current": False}:
+            assert row.id is not None
+            self._updates.pop(row.id, None)
+            self._retired.add(row.id)
+        else:
+            assert row.id is not None
+            self._retired.discard(row.id)
+            self._updates[row.id] = values
+
+    def _load_ids(self) -> None:
+        """Fill in the ids of rows written by :meth:`flush` (needed only when a row
+        inserted earlier in this run changes again after a mid-run flush)."""
+        for oid, sid, attribute, qj, vk in self.s.execute(_IDS, {"wid": self.watch_id}):
+            for row in self.by_key.get((sid, attribute, qj), []):
+                if row.value_key == vk:
+                    row.id = oid
+
+    def flush(self) -> None:
+        """Send the pending writes: one INSERT (executemany), one UPDATE per row seen
+        again (executemany) and one UPDATE for the rows no longer current."""
+        if self._inserts:
+            self.s.executemany(_INSERT, self._inserts)
+            for rows in self.by_key.values():
+                for row in rows:
+                    row.pending = None  # written; its id is not needed by recording
+            self._inserts = []
+        if self._updates:
+            self.s.executemany(
+                _SEEN_AGAIN,
+                [
+                    {"oid": oid, "ls": v["last_seen"], "sid": v["snapshot_id"], "cur": v["current"]}
+                    for oid, v in self._updates.items()
+                ],
+            )
+            self._updates = {}
+        if self._retired:
+            self.s.executemany(
+                _RETIRE, [{"oid": oid, "cur": False} for oid in sorted(self._retired)]
+            )
+            self._retired = set()
+
+
+def confirm_current(s: RawDB, watch_id: int, seen_at: dt.datetime) -> None:
+    """A 304: every current value of the watch is seen again at ``seen_at`` (one UPDATE;
+    ``last_seen`` never moves back)."""
+    s.execute(_CONFIRM, {"wid": watch_id, "seen": seen_at})
+
+
+def snapshot_id(s: RawDB, watch_id: int, url: str, sha256: str, row: dict[str, Any]) -> int | None:
+    """Id of this watch's snapshot row with the same URL and body, else of a new row made
+    from ``row`` (a body fetched again unchanged is one snapshot, not one per run)."""
+    same = s.one(_SAME_SNAPSHOT, {"wid": watch_id, "url": url, "sha": sha256})
+    if same is not None:
+        return int(same[0])
+    return s.insert("snapshot", row)
+
+
+def weights_others(s: RawDB, subject_id: int, value_key: str) -> list[tuple[int | None, str]]:
+    """(watch id, qualifiers JSON) of every ``weights_available`` row of the subject with
+    this value (all watches); pending writes must be flushed first."""
+    return [
+        (wid, qj) for wid, qj in s.execute(_WEIGHTS_OTHERS, {"sid": subject_id, "vk": value_key})
+    ]

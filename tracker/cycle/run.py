@@ -1,0 +1,377 @@
+"""One check cycle: for each watch, fetch (worker threads, no transaction open), store
+the snapshot, parse, match subjects, then record observations, events and watch health,
+each watch all or nothing (a savepoint; watches are committed in groups), in name order.
+Input: Watch rows; output: a :class:`CycleSummary`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import logging
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from claims.store.rawdb import RawDB
+from claims.subjects.matching import AliasIndex
+from claims.values.value import ValueError_
+from claims.vocabulary import ATTRIBUTES, RETIRED_STATE
+from tracker.adapters.base import (
+    Adapter,
+    Fetched,
+    ObservedValue,
+    ParseResult,
+    check_kind,
+    get_adapter,
+    read_files,
+)
+from tracker.cycle.commit import GroupCommit
+from tracker.cycle.observe import WatchResult, WatchSpec, record_failure, record_success
+from tracker.cycle.rows import WATCH_NAMED, WATCH_RETIRED, iter_specs, load_subjects
+from tracker.errors import ConfigError, ParseError, TrackerError
+from tracker.net.fetch import FetchSettings, MissingCredential, auth_headers, fetch
+from tracker.net.robots import RobotsPolicy
+from tracker.snapshots.store import SnapshotStore
+
+log = logging.getLogger(__name__)
+
+FAILING_AFTER = 3  # consecutive failures before a watch is "failing" (watch param overrides)
+MAX_PAGES = 20  # cursor pages followed per watch and run
+AHEAD_PER_WORKER = 4  # watches fetched ahead of the recording thread, per worker
+
+
+@dataclass
+class CycleSummary:
+    """Totals of one cycle (the CLI prints these; ``--json`` prints :meth:`to_dict`).
+
+    ``failing`` counts watches whose check failed in this cycle.
+    """
+
+    checked: int = 0
+    unchanged: int = 0
+    changed: int = 0
+    failing: int = 0
+    skipped: int = 0
+    observations: int = 0
+    events: int = 0
+    results: list[WatchResult] = field(default_factory=list)
+
+    def add(self, r: WatchResult, keep: bool = True) -> None:
+        """Count ``r``; keep it in :attr:`results` when ``keep``."""
+        if keep:
+            self.results.append(r)
+        self.checked += 1
+        self.observations += r.observations
+        self.events += r.events
+        if r.outcome == "failed":
+            self.failing += 1
+        elif r.outcome == "skipped":
+            self.skipped += 1
+        elif r.outcome == "changed":
+            self.changed += 1
+        else:
+            self.unchanged += 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.UTC).replace(microsecond=0)
+
+
+def run_check(
+    db: Any,
+    client: Any,
+    *,
+    snapshot_store: SnapshotStore,
+    watch_names: Iterable[str] | None = None,
+    now: dt.datetime | None = None,
+    progress: Callable[[WatchResult], None] | None = None,
+    failing_after: int = FAILING_AFTER,
+    sleep: Callable[[float], None] = time.sleep,
+    robots: RobotsPolicy | None = None,
+    concurrency: int | None = None,
+    keep_results: bool = True,
+) -> CycleSummary:
+    """Check every watch (or those named); return the totals.
+
+    ``db`` is the claims database: a :class:`~claims.store.rawdb.RawDB` (used as is), a path or
+    URL (opened with :meth:`RawDB.open`, closed at the end; the schema must exist), or a
+    SQLAlchemy engine from :func:`claims.store.engine.make_engine` (one pooled connection is used).
+    The cycle itself runs plain SQL, never the ORM (see :mod:`claims.store.rawdb`). ``client``
+    is a :class:`~tracker.net.client.HttpClient` from :func:`tracker.net.fetch.make_client`. ``now``
+    freezes the clock (tests; it is also the fetch time when the transport gives no
+    recorded time). ``progress`` is called with each :class:`WatchResult`; with
+    ``keep_results`` False the summary keeps only the totals, not every result (a long
+    cycle that reports through ``progress`` then holds no per-watch state: issue 7).
+
+    Concurrency: up to ``concurrency`` watches (default
+    ``FetchSettings.from_env().max_concurrent``: ``TRACKER_CONCURRENCY`` or 8; 1 runs them
+    one after another) fetch and parse at once in worker threads, each through the one
+    ``client`` (thread-safe; a live client's :class:`~tracker.net.throttle.HostThrottle`
+    caps requests and spacing per host). Workers never touch the database: the calling
+    thread records each watch's outcome as one unit (a savepoint), in watch-name order,
+    so results, row ids and events do not depend on timing. Recorded watches are
+    committed together (group commit: every ``GROUP_MAX`` watches or ``GROUP_MAX_S``
+    seconds, and before waiting for a fetch, so the write lock is never held across
+    network waits); ``progress`` is called for each once it is committed, and a kill
+    loses only uncommitted watches, each whole (the next run checks them again).
+
+    Per watch (cases/C06, C12, C17): the fetch runs with the watch's stored
+    validators and outside any transaction; a failed fetch or parse records no
+    observation, marks nothing gone and emits no subscriber event: the last good value
+    stays current and the watch's health records the error; after ``failing_after``
+    consecutive failures (watch param ``failing_after`` overrides) one operator event
+    (``watch_failing``, or ``extraction_failed`` for a parse error) is emitted, and
+    ``watch_recovered`` when it works again. ETag / Last-Modified are stored only after
+    the whole step succeeded. ``robots`` (live runs) checks each URL against robots.txt
+    unless the watch sets param ``robots = false`` (an API documented for programs);
+    a disallowed URL fails the watch with kind ``robots_disallowed``. Raises
+    ConfigError when ``watch_names`` names an unknown watch.
+    """
+    raw, owned = _connect(db)
+    try:
+        return _run(
+            raw, client, snapshot_store, watch_names, now, progress, failing_after, sleep,
+            robots, concurrency, keep_results,
+        )  # fmt: skip
+    finally:
+        if owned:
+            raw.close()
+
+
+def _connect(db: Any) -> tuple[RawDB, bool]:
+    """(connection, whether this call opened it and must close it)."""
+    if isinstance(db, RawDB):
+        return db, False
+    if hasattr(db, "raw_connection"):  # a SQLAlchemy engine (not imported here)
+        return RawDB.from_engine(db), True
+    return RawDB.open(db), True
+
+
+def _run(
+    raw: RawDB,
+    client: Any,
+    snapshot_store: SnapshotStore,
+    watch_names: Iterable[str] | None,
+    now: dt.datetime | None,
+    progress: Callable[[WatchResult], None] | None,
+    failing_after: int,
+    sleep: Callable[[float], None],
+    robots: RobotsPolicy | None,
+    concurrency: int | None,
+    keep_results: bool,
+) -> CycleSummary:
+    clock = (lambda: now) if now is not None else _utcnow
+    wanted = None if watch_names is None else set(watch_names)
+    if wanted:
+        unknown = sorted(n for n in wanted if raw.one(WATCH_NAMED, {"name": n}) is None)
+        retired = sorted(n for n in wanted - set(unknown) if raw.one(WATCH_RETIRED, {"name": n}))
+        if retired:
+            raise ConfigError(
+                f"watch {', '.join(retired)} is retired (watches.toml no longer defines it); "
+                "define it again and run `tracker load` to check it"
+            )
+        if unknown:
+            # Only the live ones: a retired name given to --watch is refused (above).
+            live = "SELECT name FROM watch WHERE state != :retired ORDER BY name LIMIT 21"
+            known = [r[0] for r in raw.execute(live, {"retired": RETIRED_STATE})]
+            hint = ", ".join(known[:20]) + (", ..." if len(known) > 20 else "")
+            raise ConfigError(
+                f"unknown watch name(s): {', '.join(unknown)} (known: {hint or 'none'}; "
+                "`tracker watches` lists them)"
+            )
+    index, names = load_subjects(raw)
+    summary = CycleSummary()
+    ctx = _FetchContext(client, snapshot_store, clock, sleep, robots)
+    planned = _plan(iter_specs(raw, wanted))
+    if concurrency is None:
+        concurrency = FetchSettings.from_env().max_concurrent
+    workers = max(1, concurrency)
+    # Workers run at most this many watches ahead of the recording thread: finished
+    # pages wait in memory for their turn, and with thousands of watches an unbounded
+    # lead held every body and parse result at once (issue 7: peak RSS). Watch rows are
+    # read as they are needed, in pages, for the same reason.
+    window = workers * AHEAD_PER_WORKER
+    pending: deque[tuple[WatchSpec, str | None, Future[_Gathered] | None]] = deque()
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="watch") as pool:
+
+        def fill() -> None:
+            while len(pending) < window:
+                item = next(planned, None)
+                if item is None:
+                    return
+                spec, headers, missing = item
+                future = pool.submit(_gather, ctx, spec, headers) if missing is None else None
+                pending.append((spec, missing, future))
+
+        group = GroupCommit(raw, summary, progress, keep_results)
+        with raw.grouped():
+            try:
+                fill()
+                while pending:  # name order
+                    spec, missing, future = pending.popleft()
+                    fill()
+                    if future is None:
+                        result = WatchResult(spec.name, "skipped", error=f"{missing} is not set")
+                    else:
+                        if not future.done():
+                            group.commit()  # never hold the write lock while waiting
+                        got = future.result()
+                        result = _record(raw, spec, got, index, names, clock, failing_after)
+                    group.add(result)
+                group.commit()
+            except BaseException:
+                for _spec, _missing, pending_future in pending:
+                    if pending_future is not None:
+                        pending_future.cancel()
+                # The watches recorded before the error are whole: keep them (the failed
+                # one was rolled back to its savepoint).
+                with contextlib.suppress(Exception):
+                    group.commit()
+                raise
+    return summary
+
+
+def _plan(
+    specs: Iterator[WatchSpec],
+) -> Iterator[tuple[WatchSpec, dict[str, str], str | None]]:
+    """(spec, auth headers, missing credential env or None) for each watch, with one
+    warning per missing key, not one per watch."""
+    noticed: set[str] = set()
+    for spec in specs:
+        try:
+            yield spec, auth_headers(spec.params), None
+        except MissingCredential as exc:
+            if exc.env not in noticed:
+                noticed.add(exc.env)
+                log.warning("%s is not set: skipping the watches that need it", exc.env)
+            yield spec, {}, exc.env
+
+
+@dataclass(frozen=True)
+class _FetchContext:
+    """What every worker shares: the client, the snapshot store, clock, sleep, robots."""
+
+    client: Any
+    store: SnapshotStore
+    clock: Callable[[], dt.datetime]
+    sleep: Callable[[float], None]
+    robots: RobotsPolicy | None
+
+
+@dataclass
+class _Gathered:
+    """One watch's network step: pages read (or a 304), every body fetched, or the error."""
+
+    pages: list[tuple[Fetched, ParseResult]] = field(default_factory=list)
+    fetched: list[Fetched] = field(default_factory=list)
+    not_modified: Fetched | None = None
+    complete: bool = True
+    error: Exception | None = None
+
+
+def _get(
+    ctx: _FetchContext, spec: WatchSpec, url: str, headers: dict[str, str], **kw: Any
+) -> Fetched:
+    if ctx.robots is not None and spec.params.get("robots", True) is not False:
+        ctx.robots.check(url)
+    return fetch(ctx.client, url, sleep=ctx.sleep, clock=ctx.clock, headers=headers, **kw)
+
+
+def _gather(ctx: _FetchContext, spec: WatchSpec, extra_headers: dict[str, str]) -> _Gathered:
+    """Fetch and parse one watch (worker thread; no database). Never raises a
+    TrackerError: it is returned in ``error`` for the recording step."""
+    out = _Gathered()
+    url: str | None = spec.url
+    try:
+        check_kind(spec.adapter)  # a misconfigured watch sends no request
+        adapter: Adapter | None = None  # loaded after a 304 is ruled out (import time)
+        while url and len(out.fetched) < MAX_PAGES:
+            first = not out.fetched
+            f = _get(
+                ctx,
+                spec,
+                url,
+                extra_headers,
+                etag=spec.etag if first else None,
+                last_modified=spec.last_modified if first else None,
+            )
+            if f.unchanged:
+                out.not_modified = f
+                break
+            ctx.store.put(f.body, f.sha256)
+            out.fetched.append(f)
+            adapter = adapter or get_adapter(spec.adapter)
+            parsed = adapter.parse(f, spec.params)
+            for ov in parsed.values:
+                _check_vocabulary(ov, spec)
+            out.pages.append((f, parsed))
+            url = parsed.next_url
+        out.complete = not url  # False when MAX_PAGES cut the listing short
+        if adapter is not None and out.pages and out.pages[0][1].files:
+            _gather_files(ctx, spec, adapter, out, extra_headers)
+    except (TrackerError, ValueError_) as exc:
+        out.error = exc
+    return out
+
+
+def _gather_files(
+    ctx: _FetchContext,
+    spec: WatchSpec,
+    adapter: Adapter,
+    out: _Gathered,
+    extra_headers: dict[str, str],
+) -> None:
+    """Fetch the ``files`` the first page asks for (each stored as a snapshot) and let
+    the adapter combine them (:func:`tracker.adapters.base.read_files`)."""
+
+    def get(url: str) -> Fetched:
+        f = _get(ctx, spec, url, extra_headers)
+        ctx.store.put(f.body, f.sha256)
+        out.fetched.append(f)
+        return f
+
+    main, parsed = out.pages[0]
+    pages = read_files(adapter, main, parsed, get, spec.params)
+    for _f, result in pages:
+        for ov in result.values:
+            _check_vocabulary(ov, spec)
+    out.pages[0:1] = pages
+
+
+def _record(
+    raw: RawDB,
+    spec: WatchSpec,
+    got: _Gathered,
+    index: AliasIndex,
+    names: dict[int | None, str],
+    clock: Callable[[], dt.datetime],
+    failing_after: int,
+) -> WatchResult:
+    """Record one watch's outcome (calling thread, one transaction or savepoint) and log it."""
+    if got.error is not None:
+        result = record_failure(raw, spec, got.error, got.fetched, clock(), failing_after)
+    else:
+        result = record_success(raw, spec, got.pages, got.not_modified, index, names, got.complete)
+    for f in got.fetched:
+        if f.redirects:
+            result.redirects.append(f"{f.url} -> {f.final_url}")
+            log.info("watch %s: %s redirected to %s", spec.name, f.url, f.final_url)
+    if result.error:
+        log.warning("watch %s failed (%s): %s", spec.name, result.error_kind, result.error)
+    return result
+
+
+def _check_vocabulary(ov: ObservedValue, spec: WatchSpec) -> None:
+    allowed = ATTRIBUTES.get(ov.attribute)
+    if allowed is None or ov.value.kind not in allowed[0]:
+        raise ParseError(
+            f"watch {spec.name}: adapter {spec.adapter} produced {ov.attribute!r} "
+            f"({ov.value.kind}), which the vocabulary does not allow"
+        )

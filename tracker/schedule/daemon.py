@@ -1,0 +1,395 @@
+"""Scheduler daemon: Watch rows -> APScheduler 3.x jobs, at most one scheduler per database.
+
+Input: an engine and injected job callables (per-watch run, site rebuild, outbox drain);
+output: jobs run on time in UTC, schedule state persisted in ``schedulestate``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from apscheduler.events import (
+    EVENT_JOB_ERROR,
+    EVENT_JOB_EXECUTED,
+    EVENT_JOB_MAX_INSTANCES,
+    EVENT_JOB_MISSED,
+    EVENT_JOB_SUBMITTED,
+    JobEvent,
+)
+from apscheduler.executors.debug import DebugExecutor
+from apscheduler.executors.pool import ThreadPoolExecutor
+from apscheduler.schedulers.background import BackgroundScheduler
+from apscheduler.schedulers.base import BaseScheduler
+from apscheduler.triggers.interval import IntervalTrigger
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import SQLAlchemyError
+from sqlmodel import Session, select
+
+from claims.store.tables import ScheduleState, Watch, utcnow
+from claims.vocabulary import RETIRED_STATE
+from tracker.errors import ConfigError
+from tracker.schedule.jobs import Jobs  # noqa: F401  (re-exported: Scheduler users build Jobs)
+from tracker.schedule.locks import Lease, LockLost, SchedulerBusy
+from tracker.schedule.settings import ScheduleSettings
+from tracker.schedule.triggers import (
+    SteppedScheduler,
+    latest_check,
+    misfire_grace_seconds,
+    next_due,
+    watch_trigger,
+)
+
+log = logging.getLogger("tracker.schedule.daemon")
+
+UTC = dt.UTC
+WATCH_PREFIX = "watch:"
+AFTER_CYCLE = "after_cycle"
+
+
+class Scheduler:
+    """One scheduler per database: a lease (tracker.schedule.locks), one APScheduler job per Watch row,
+    and an ``after_cycle`` job (drain outbox, then rebuild site) after each watch run.
+
+    Each job is ``coalesce=True``, ``max_instances=1``, with a misfire grace of one period;
+    ``next_run_at`` is persisted in ``schedulestate`` on every submission and at shutdown,
+    and restored at start, so a restart resumes the schedule and turns a downtime into one
+    catch-up run. ``start()`` raises :class:`SchedulerBusy` when another live scheduler holds
+    the lease (cases/C14); ``try_start()`` logs that and returns False.
+    """
+
+    def __init__(
+        self,
+        engine: Engine,
+        run_watch: Callable[[str], Any],
+        rebuild_site: Callable[[], Any] | None = None,
+        drain_outbox: Callable[[], Any] | None = None,
+        *,
+        settings: ScheduleSettings | None = None,
+        clock: Callable[[], dt.datetime] = utcnow,
+        scheduler_class: type[BaseScheduler] = BackgroundScheduler,
+        lease: Lease | None = None,
+    ) -> None:
+        self.engine = engine
+        self.run_watch = run_watch
+        self.rebuild_site = rebuild_site
+        self.drain_outbox = drain_outbox
+        self.settings = settings or ScheduleSettings()
+        self.clock = clock
+        self.scheduler_class = scheduler_class
+        self.lease = lease or Lease(engine, ttl_seconds=self.settings.lock_ttl_seconds, clock=clock)
+        self.aps: BaseScheduler | None = None
+        self._stopping = threading.Event()
+        self._dirty = threading.Event()
+        self._pending = 0  # submitted, not yet finished (APScheduler events)
+        self._running = 0  # inside a job body (see _slot)
+        self._idle = threading.Condition()
+        self._watch_keys: dict[str, tuple[Any, ...]] = {}
+
+    # -- lifecycle ---------------------------------------------------------------
+
+    def start(self) -> None:
+        """Take the lease, build the jobs from Watch rows and persisted state, start.
+
+        Raises SchedulerBusy (another live scheduler) or ConfigError (a bad watch schedule).
+        """
+        self.lease.acquire()
+        self._stopping.clear()  # a stopped Scheduler may be started again
+        self._watch_keys = {}
+        try:
+            executor = (
+                DebugExecutor()
+                if self.settings.executor == "debug"
+                else ThreadPoolExecutor(self.settings.max_workers)
+            )
+            aps = self.scheduler_class(
+                timezone=UTC,
+                executors={"default": executor},
+                job_defaults={"coalesce": True, "max_instances": 1},
+            )
+            aps.add_listener(self._on_submitted, EVENT_JOB_SUBMITTED)
+            aps.add_listener(self._on_max_instances, EVENT_JOB_MAX_INSTANCES)
+            aps.add_listener(self._on_done, EVENT_JOB_EXECUTED | EVENT_JOB_ERROR | EVENT_JOB_MISSED)
+            self.aps = aps
+            self._add_after_cycle_job()
+            self.sync_watches()
+            aps.start()
+        except BaseException:
+            self.aps = None
+            self.lease.release()
+            raise
+        log.info("scheduler started with %d watch job(s)", len(self._watch_keys))
+
+    def try_start(self) -> bool:
+        """start(), but a busy lease is logged (C14 wording) and returns False, not raised."""
+        try:
+            self.start()
+        except SchedulerBusy as exc:
+            log.warning("%s", exc)
+            return False
+        return True
+
+    def run_until(self, stop: threading.Event) -> None:
+        """Block until ``stop`` is set, renewing the lease and re-reading watches every
+        ``heartbeat_seconds``; then shut down. Raises LockLost if the lease was taken over."""
+        while not stop.wait(self.settings.heartbeat_seconds):
+            try:
+                self.lease.renew()
+                self.sync_watches(strict=False)
+            except LockLost:
+                self.shutdown(release=False)
+                raise
+            except SQLAlchemyError as exc:
+                # e.g. the disk was busy past busy_timeout: retry at the next heartbeat;
+                # if our lease expires meanwhile, renew() raises LockLost and we stop.
+                log.warning("heartbeat failed, retrying: %s", exc)
+        self.shutdown()
+
+    def shutdown(self, *, release: bool = True) -> None:
+        """Stop submitting, let running jobs finish (each commits its own work), persist the
+        next run times, stop APScheduler, release the lease. Idempotent."""
+        aps = self.aps
+        if aps is None:
+            return
+        self._stopping.set()
+        aps.pause()
+        # Running jobs may call into APScheduler (the after-cycle request); wait for them
+        # before aps.shutdown(), which holds the job store lock while it waits for them.
+        with self._idle:
+            idle = self._idle.wait_for(
+                lambda: self._running <= 0, self.settings.shutdown_timeout_seconds
+            )
+        if not idle:
+            log.warning(
+                "jobs still running after %ss; stopping anyway",
+                self.settings.shutdown_timeout_seconds,
+            )
+        self._persist_next_runs(aps.get_jobs())
+        aps.shutdown(wait=idle)
+        self.aps = None
+        if release and self.lease.held:
+            self.lease.release()
+        log.info("scheduler stopped")
+
+    # -- stepping (SteppedScheduler) ---------------------------------------------
+
+    def run_pending(self, timeout: float = 60.0) -> None:
+        """SteppedScheduler only: run every job due at ``clock()`` and whatever those runs
+        request (the after-cycle job), waiting for each round to finish."""
+        aps = self.aps
+        if not isinstance(aps, SteppedScheduler):
+            raise TypeError("run_pending() needs scheduler_class=SteppedScheduler")
+        for _round in range(10):
+            aps.step()
+            if not self.wait_idle(timeout):
+                raise TimeoutError("scheduled jobs did not finish")
+            now = self.clock()
+            if not any(j.next_run_time and j.next_run_time <= now for j in aps.get_jobs()):
+                return
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Wait until every submitted job has finished; False on timeout."""
+        with self._idle:
+            return self._idle.wait_for(lambda: self._pending <= 0, timeout)
+
+    # -- jobs --------------------------------------------------------------------
+
+    def sync_watches(self, *, strict: bool = True) -> None:
+        """Make the APScheduler jobs match the Watch rows: add new watches, reschedule
+        changed ones, remove deleted ones. A known watch resumes from its persisted
+        ``next_run_at`` (at most one period ahead); one without a saved schedule runs
+        when its last check (e.g. by ``tracker check``) is one interval old, or at the
+        next cron time after it, at once if never checked
+        (:func:`tracker.schedule.triggers.next_due`, the rule ``tracker watches`` shows).
+
+        A bad schedule (e.g. cron) raises ConfigError when ``strict`` (at start); while
+        running it is logged and that watch keeps its previous job, if any."""
+        aps = self.aps
+        assert aps is not None
+        with Session(self.engine) as session:
+            live = select(Watch).where(Watch.state != RETIRED_STATE).order_by(Watch.name)
+            watches = list(session.exec(live))
+            states = {s.job_id: s for s in session.exec(select(ScheduleState))}
+        now = self.clock()
+        seen: set[str] = set()
+        for watch in watches:
+            job_id = WATCH_PREFIX + watch.name
+            seen.add(job_id)
+            key = (watch.interval_minutes, watch.params.get("cron"), self.settings.jitter_seconds)
+            if self._watch_keys.get(job_id) == key:
+                continue
+            try:
+                trigger = watch_trigger(
+                    watch, jitter_seconds=self.settings.jitter_seconds, start=now
+                )
+            except ConfigError as exc:
+                if strict:
+                    raise
+                log.error("%s; keeping its previous schedule", exc)
+                continue
+            state = states.get(job_id)
+            persisted = state.next_run_at if state is not None else None
+            first = next_due(
+                watch,
+                now=now,
+                last_check=latest_check(watch, state),
+                persisted=persisted,
+                trigger=trigger,
+            )
+            if persisted is None:
+                first = max(first, now)  # overdue: run at once, not at a past time
+            aps.add_job(
+                self._watch_job,
+                trigger=trigger,
+                args=[watch.name],
+                id=job_id,
+                name=job_id,
+                next_run_time=first,
+                misfire_grace_time=misfire_grace_seconds(trigger, now),
+                replace_existing=True,
+            )
+            self._watch_keys[job_id] = key
+            self._save_state(job_id, next_run_at=first)
+        for job_id in set(self._watch_keys) - seen:
+            aps.remove_job(job_id)
+            del self._watch_keys[job_id]
+            log.info("watch job %s removed (its watch is gone)", job_id)
+
+    def _add_after_cycle_job(self) -> None:
+        assert self.aps is not None
+        now = self.clock()
+        trigger = IntervalTrigger(
+            minutes=self.settings.site_interval_minutes, start_date=now, timezone=UTC
+        )
+        period = dt.timedelta(minutes=self.settings.site_interval_minutes)
+        with Session(self.engine) as session:
+            state = session.get(ScheduleState, AFTER_CYCLE)
+            first = (
+                min(state.next_run_at, now + period)
+                if state and state.next_run_at
+                else now + period
+            )
+        self.aps.add_job(
+            self._after_cycle_job,
+            trigger=trigger,
+            id=AFTER_CYCLE,
+            name=AFTER_CYCLE,
+            next_run_time=first,
+            misfire_grace_time=misfire_grace_seconds(trigger, now),
+            replace_existing=True,
+        )
+        self._save_state(AFTER_CYCLE, next_run_at=first)
+
+    @contextmanager
+    def _slot(self) -> Iterator[bool]:
+        """Count a running job; yields False once shutdown began (then do nothing). shutdown()
+        sets ``_stopping`` before waiting for the count, so no job touches APScheduler while
+        ``aps.shutdown()`` holds its job store lock."""
+        with self._idle:
+            self._running += 1
+        try:
+            yield not self._stopping.is_set()
+        finally:
+            with self._idle:
+                self._running -= 1
+                self._idle.notify_all()
+
+    def _watch_job(self, name: str) -> None:
+        job_id = WATCH_PREFIX + name
+        with self._slot() as go:
+            if not go:
+                log.info("not starting %s: shutting down", job_id)
+                return
+            try:
+                with self._recorded(job_id):
+                    self.run_watch(name)
+            finally:
+                self._request_after_cycle()
+
+    def _after_cycle_job(self) -> None:
+        if self.drain_outbox is None and self.rebuild_site is None:
+            return
+        with self._slot() as go:
+            if not go:
+                return
+            with self._recorded(AFTER_CYCLE):
+                # max_instances=1 skips a request that arrives while this runs, so loop
+                # while watch runs keep finishing: no change is left out of the site.
+                for _round in range(3):
+                    self._dirty.clear()
+                    if self.drain_outbox is not None:
+                        self.drain_outbox()
+                    if self.rebuild_site is not None:
+                        self.rebuild_site()
+                    if not self._dirty.is_set() or self._stopping.is_set():
+                        break
+
+    def _request_after_cycle(self, extra_seconds: float = 0.0) -> None:
+        self._dirty.set()
+        aps = self.aps
+        if aps is None or self._stopping.is_set():
+            return
+        when = self.clock() + dt.timedelta(seconds=self.settings.settle_seconds + extra_seconds)
+        job = aps.get_job(AFTER_CYCLE)
+        if job is not None and (job.next_run_time is None or job.next_run_time > when):
+            aps.modify_job(AFTER_CYCLE, next_run_time=when)
+
+    # -- bookkeeping -------------------------------------------------------------
+
+    def _on_submitted(self, event: JobEvent) -> None:
+        with self._idle:
+            self._pending += 1
+        aps = self.aps
+        job = aps.get_job(event.job_id) if aps is not None else None
+        if job is not None:
+            self._save_state(event.job_id, next_run_at=job.next_run_time)
+
+    def _on_max_instances(self, event: JobEvent) -> None:
+        # An after-cycle request that arrived while the job ran was skipped by
+        # max_instances=1; ask again shortly so the last watch run reaches the site.
+        if event.job_id == AFTER_CYCLE and self._dirty.is_set():
+            self._request_after_cycle(extra_seconds=1.0)
+
+    def _on_done(self, event: JobEvent) -> None:
+        if event.code == EVENT_JOB_MISSED:
+            self._save_state(event.job_id, last_outcome="missed")
+        with self._idle:
+            self._pending -= 1
+            self._idle.notify_all()
+
+    @contextmanager
+    def _recorded(self, job_id: str) -> Iterator[None]:
+        self._save_state(job_id, last_started_at=self.clock())
+        try:
+            yield
+        except Exception as exc:
+            self._save_state(
+                job_id,
+                last_finished_at=self.clock(),
+                last_outcome="error",
+                last_error=str(exc)[:500],
+            )
+            raise
+        self._save_state(job_id, last_finished_at=self.clock(), last_outcome="ok", last_error=None)
+
+    def _persist_next_runs(self, jobs: list[Any]) -> None:
+        for job in jobs:
+            self._save_state(job.id, next_run_at=job.next_run_time)
+
+    def _save_state(self, job_id: str, **values: Any) -> None:
+        """Upsert one schedulestate row in its own short transaction (single scheduler: the
+        lease guarantees no concurrent inserter of the same job id in another process)."""
+        with _STATE_LOCK, Session(self.engine) as session:
+            row = session.get(ScheduleState, job_id) or ScheduleState(job_id=job_id)
+            for name, value in values.items():
+                setattr(row, name, value)
+            session.add(row)
+            session.commit()
+
+
+# Serializes the get-or-create above between this process's threads.
+_STATE_LOCK = threading.Lock()

@@ -1,0 +1,86 @@
+"""Event rows to human text: what changed, from what to what (site, feeds, alerts).
+
+Also re-exports the UTC helpers every output uses (``as_utc``; ``iso_z`` from
+:mod:`claims.values.timefmt`) and a watch's health in words.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from claims.store.tables import Event, as_utc  # noqa: F401  (re-exported for the site)
+from claims.values.timefmt import iso_z  # noqa: F401  (re-exported for the site)
+from claims.values.value import Value, ValueError_
+from claims.vocabulary import attribute_label
+
+
+def show_value(raw: Any) -> str:
+    """A stored value for people: Value dicts via ``Value.display()``, others as text."""
+    if raw is None:
+        return "nothing"
+    if isinstance(raw, dict) and "kind" in raw:
+        try:
+            return Value.from_dict(raw).display()
+        except ValueError_:
+            pass
+    if isinstance(raw, bool):
+        return "yes" if raw else "no"
+    if isinstance(raw, (dict, list)):
+        return json.dumps(raw, sort_keys=True, ensure_ascii=False)
+    return str(raw)
+
+
+def event_detail(event: Event) -> dict[str, Any]:
+    """The event's ``detail_json`` as a dict (an unreadable one yields ``{}``)."""
+    try:
+        detail = json.loads(event.detail_json or "{}")
+    except json.JSONDecodeError:
+        return {}
+    return detail if isinstance(detail, dict) else {}
+
+
+def describe_change(event: Event, *, why: bool = False) -> str:
+    """One line saying what changed, e.g. ``Licence: modified-mit → apache-2.0``
+    (attribute names as labels, :func:`claims.vocabulary.attribute_label`).
+
+    Reads ``detail`` keys ``summary`` (a ready text, e.g. a many-row price diff), a verdict
+    change's ``from``/``to`` (with its ``reason`` when ``why``: an alert stands alone,
+    a page shows the reason beside the claim), a dismissal's ``note``, else
+    ``attribute``, ``from``, ``to`` (see ``claims.events.make_event``); falls back to
+    ``status``/``reason``/``repo`` and finally to the event title.
+    """
+    detail = event_detail(event)
+    if isinstance(detail.get("summary"), str) and detail["summary"]:
+        return str(detail["summary"])
+    what = detail.get("attribute") or detail.get("field") or ""
+    what = attribute_label(str(what)) if what else ""
+    if event.kind == "verdict_changed" and "to" in detail:
+        # not "nothing → confirmed"; and why, which an alert otherwise never said
+        change = (
+            f"first verdict: {show_value(detail.get('to'))}"
+            if detail.get("from") is None
+            else f"{show_value(detail.get('from'))} → {show_value(detail.get('to'))}"
+        )
+        return f"{change}: {detail['reason']}" if why and detail.get("reason") else change
+    if event.kind == "discrepancy_dismissed" and detail.get("note"):
+        return f"dismissed by a reviewer: {detail['note']}"
+    if "from" in detail or "to" in detail:
+        change = f"{show_value(detail.get('from'))} → {show_value(detail.get('to'))}"
+        return f"{what}: {change}" if what else change
+    parts = [str(detail[k]) for k in ("repo", "status", "reason") if detail.get(k)]
+    if parts:
+        return f"{what}: {'; '.join(parts)}" if what else "; ".join(parts)
+    return event.title
+
+
+def watch_state_text(state: str, failures: int) -> str:
+    """A watch's state with its run of failures, as ``tracker watches`` and the site's
+    watches page show it: ``ok (2 failures in a row)``, ``failing (4 in a row)``, ``ok``.
+    A watch turns ``failing`` only after several failures in a row, and a bare "ok"
+    beside an error or a failure time read as a contradiction."""
+    if not failures:
+        return state
+    if state != "failing":
+        return f"{state} ({failures} failure{'' if failures == 1 else 's'} in a row)"
+    return f"{state} ({failures} in a row)"

@@ -1,0 +1,81 @@
+"""Page keys for incremental builds: a hash of everything a site file is made from.
+
+A key hashes the code fingerprint (template sources, the modules that turn view data
+into files, package and library versions) and the plain JSON of the file's input. A
+file whose key matches the manifest's, and which is still on disk, is not rendered.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import platform
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import tracker
+from tracker.site.views import plain
+
+# Code that turns view data into bytes (collect's output is hashed as data instead),
+# relative to the folder holding the ``tracker`` and ``claims`` packages. The label
+# filters (``attribute_label``, ``rule_label``) read claims/vocabulary.py while pages
+# render, so a changed label renders every page again.
+CODE_MODULES = (
+    "tracker/site/build.py",
+    "tracker/site/exports.py",
+    "tracker/site/pages.py",
+    "tracker/site/render.py",
+    "tracker/site/views.py",
+    "tracker/site/feeds.py",
+    "tracker/site/eventtext.py",
+    "claims/vocabulary.py",
+)
+LIBRARIES = ("release-tracker", "jinja2", "markupsafe", "feedgen", "lxml")
+
+
+def _version(dist: str) -> str:
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:  # a source checkout without an install
+        return "?"
+
+
+def code_fingerprint(templates: Path) -> str:
+    """sha256 over every template (``assets/`` aside: those files are keyed by their
+    bytes), the :data:`CODE_MODULES` sources and the :data:`LIBRARIES` versions.
+
+    Any edit to a template or to that code changes it, so every page renders again.
+    """
+    h = hashlib.sha256()
+    for path in sorted(templates.rglob("*")):
+        rel = path.relative_to(templates).as_posix()
+        if path.is_file() and not rel.startswith("assets/"):
+            h.update(f"template {rel} {path.stat().st_size}\n".encode())
+            h.update(path.read_bytes())
+    root = Path(tracker.__file__).resolve().parent.parent
+    for rel in CODE_MODULES:
+        source = (root / rel).read_bytes()
+        h.update(f"module {rel} {len(source)}\n".encode())
+        h.update(source)
+    versions = {name: _version(name) for name in LIBRARIES}
+    versions["python"] = platform.python_version()
+    h.update(json.dumps(versions, sort_keys=True).encode())
+    return h.hexdigest()
+
+
+_ENCODER = json.JSONEncoder(
+    default=plain, sort_keys=True, separators=(",", ":"), ensure_ascii=False
+)
+
+
+def to_json(value: Any) -> str:
+    """Canonical JSON of view data (:func:`tracker.site.views.plain` for dataclasses,
+    datetimes and decimals); raises TypeError for anything else."""
+    return _ENCODER.encode(value)
+
+
+def key_of(*parts: Any) -> str:
+    """sha256 hex of the canonical JSON of ``parts`` (already-made keys and JSON text
+    may be parts: they are hashed as strings)."""
+    return hashlib.sha256(to_json(parts).encode("utf-8")).hexdigest()

@@ -1,0 +1,169 @@
+"""Site stage 2: every HTML page as a :class:`Job` (path, key, render).
+
+A page's key hashes exactly what its template is given (plain view data, see
+``views.py``), so a build can skip a page whose key is unchanged; ``render`` runs
+only for pages that need it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from functools import cache, partial
+from typing import Any
+
+from jinja2 import Environment
+
+from tracker.site.pagehash import key_of
+from tracker.site.views import IndexRow, SiteContext, SubjectView
+
+CHANGES_LIMIT = 200
+
+
+@dataclass(frozen=True)
+class Job:
+    """One output file: its relative path, the key of its input, and how to make it."""
+
+    path: str
+    key: str
+    render: Callable[[], str | bytes]
+
+
+def _overdue_key(row: IndexRow) -> tuple[int, str]:
+    return (-(row.weights.overdue_days or -1), row.name.lower())
+
+
+def _last_change_key(row: IndexRow) -> tuple[float, str]:
+    ts = row.last_change.timestamp() if row.last_change else float("inf")
+    return (-ts if row.last_change else ts, row.name.lower())
+
+
+# sort key name -> (label, key function); "name" is index.html itself.
+SORTS: dict[str, tuple[str, Callable[[IndexRow], Any]]] = {
+    "name": ("Name", lambda row: row.name.lower()),
+    "weights": ("Weights", lambda row: (row.weights.landed, _overdue_key(row))),
+    "overdue": ("Days overdue", _overdue_key),
+    "discrepancies": ("Open discrepancies", lambda row: (-row.open_discrepancies, row.slug)),
+    "last-change": ("Last change", _last_change_key),
+}
+FILTERS: dict[str, tuple[str, Callable[[IndexRow], bool]]] = {
+    "all": ("All", lambda row: True),
+    "landed": ("Weights landed", lambda row: row.weights.landed),
+    "not-landed": ("Not landed", lambda row: not row.weights.landed),
+    "overdue": ("Overdue", lambda row: bool(row.weights.overdue_days)),
+    "disputed": ("Open discrepancies", lambda row: row.open_discrepancies > 0),
+}
+
+
+def index_path(sort: str = "name", only: str = "all") -> str:
+    """Stable path of one index view: ``index.html`` or ``index/<sort>-<filter>.html``."""
+    return "index.html" if (sort, only) == ("name", "all") else f"index/{sort}-{only}.html"
+
+
+def subject_path(slug: str) -> str:
+    """``subjects/<slug>/index.html``."""
+    return f"subjects/{slug}/index.html"
+
+
+@dataclass
+class SubjectDigests:
+    """Keys of each subject's claims, of its whole view (page, JSON export) and of its
+    index row, made once per build and shared by every file that shows them."""
+
+    claims: dict[str, str]
+    view: dict[str, str]
+    row: dict[str, str]
+
+    @classmethod
+    def of(cls, subjects: list[SubjectView]) -> SubjectDigests:
+        """Digests of ``subjects`` (by slug); the claims are encoded once, for both."""
+        claims = {sv.slug: key_of(sv.groups) for sv in subjects}
+        return cls(
+            claims=claims,
+            view={sv.slug: key_of(claims[sv.slug], replace(sv, groups=[])) for sv in subjects},
+            row={sv.slug: key_of(sv.row()) for sv in subjects},
+        )
+
+
+def page_jobs(
+    ctx: SiteContext, env: Environment, fingerprint: str, digests: SubjectDigests
+) -> list[Job]:
+    """A :class:`Job` per page: 25 index views, a page per subject, discrepancies,
+    sources, watches and changes. Keys include ``fingerprint`` (templates and code)."""
+    common = {
+        "data_as_of": ctx.data_as_of,
+        "latest_check": ctx.latest_check,
+        "sorts": {k: v[0] for k, v in SORTS.items()},
+        "filters": {k: v[0] for k, v in FILTERS.items()},
+        "index_path": index_path,
+    }
+
+    def job(
+        template: str,
+        path: str,
+        key_input: Any,
+        values: Callable[[], dict[str, Any]],
+        as_of: bool = False,
+    ) -> Job:
+        """``values`` makes the template's variables, only when the page is rendered;
+        ``key_input`` must cover everything they show. Only pages with ``as_of`` (the
+        index views, the watches page) show "Data as of": it moves with every watch
+        check, and in every footer it re-rendered the whole site after each cycle."""
+        shown = (ctx.data_as_of, ctx.latest_check) if as_of else None
+        key = key_of(fingerprint, template, path, shown, key_input)
+        root = "../" * path.count("/")
+
+        def render() -> str:
+            return env.get_template(template).render(
+                root=root, page_path=path, show_as_of=as_of, **common, **values()
+            )
+
+        return Job(path, key, render)
+
+    rows = [sv.row() for sv in ctx.subjects]
+    row_macro = env.get_template("_macros.html").module.index_row  # type: ignore[attr-defined]
+
+    @cache
+    def row_html(i: int, root: str) -> str:
+        # The same row shows in up to 25 views: rendered once per subject and depth.
+        return row_macro(rows[i], root)  # type: ignore[no-any-return]
+
+    def index_values(shown: list[int], sort: str, only: str, root: str) -> dict[str, Any]:
+        return {
+            "subjects": [rows[i] for i in shown],
+            "rows": [row_html(i, root) for i in shown],
+            "sort": sort,
+            "only": only,
+        }
+
+    jobs = []
+    for sort, (_, order) in SORTS.items():
+        for only, (_, keep) in FILTERS.items():
+            shown = sorted((i for i, r in enumerate(rows) if keep(r)), key=lambda i: order(rows[i]))
+            path = index_path(sort, only)
+            root = "../" * path.count("/")
+            key_input = [sort, only, [digests.row[rows[i].slug] for i in shown]]
+            values = partial(index_values, shown, sort, only, root)
+            jobs.append(job("index.html", path, key_input, values, as_of=True))
+    for sv in ctx.subjects:
+        jobs.append(
+            job(
+                "subject.html",
+                subject_path(sv.slug),
+                digests.view[sv.slug],
+                lambda sv=sv: {"s": sv},
+            )
+        )
+    events = ctx.events[:CHANGES_LIMIT]
+    for template, values in (
+        ("discrepancies.html", {"discrepancies": ctx.discrepancies}),
+        ("sources.html", {"sources": ctx.sources}),
+        ("watches.html", {"watches": ctx.watches}),
+        ("changes.html", {"events": events}),
+    ):
+        jobs.append(
+            job(
+                template, template, values, lambda values=values: values, template == "watches.html"
+            )
+        )
+    return jobs

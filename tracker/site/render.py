@@ -1,0 +1,119 @@
+"""Site stage 2 helper: the one Jinja2 Environment and its filters, registered here.
+
+Autoescape is on for every template and ``StrictUndefined`` turns a misspelt name
+into an error instead of an empty cell.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+import tracker
+from claims.events import event_label
+from claims.values.timefmt import utc_minute
+from claims.vocabulary import attribute_label, rule_label
+from tracker.site.eventtext import as_utc, iso_z
+from tracker.site.views import TECHNICAL_READINGS, SiteContext
+from tracker.site.writer import SiteError
+
+
+def templates_dir() -> Path:
+    """``templates/`` beside the ``tracker`` package (a checkout or an editable install).
+
+    Raises :class:`SiteError` when it is missing (e.g. a non-editable wheel install).
+    """
+    path = Path(tracker.__file__).resolve().parent.parent / "templates"
+    if not (path / "base.html").is_file():
+        raise SiteError(f"site templates not found at {path}; install from a checkout (pip -e)")
+    return path
+
+
+def utc_text(moment: dt.datetime | None) -> str:
+    """``2026-11-29 14:05 UTC`` (empty for None): :func:`claims.values.timefmt.utc_minute`."""
+    return utc_minute(moment)
+
+
+def utc_date(moment: dt.datetime | None) -> str:
+    """``2026-11-29`` (empty for None)."""
+    return as_utc(moment).strftime("%Y-%m-%d") if moment else ""
+
+
+def short_hash(sha: str | None) -> str:
+    """First 12 hex digits of a sha256 (the full one goes in ``title``)."""
+    return (sha or "")[:12]
+
+
+def http_url(url: str | None) -> str:
+    """``url`` when it is http(s), else ``""``: a scraped ``javascript:`` or ``data:``
+    URL never becomes a link."""
+    if not url:
+        return ""
+    return url if urlsplit(url.strip()).scheme.lower() in ("http", "https") else ""
+
+
+_GITHUB_HOSTS = ("github.com", "raw.githubusercontent.com")
+
+
+def url_site(url: str | None) -> str:
+    """The site a URL is on, as people name it: ``openrouter.ai`` (``www.`` dropped); a
+    file on GitHub names its repository, ``github.com/BerriAI/litellm``, whose data it
+    is. Empty for a URL that is not http(s)."""
+    parts = urlsplit(http_url(url))
+    host = (parts.hostname or "").removeprefix("www.")
+    repo = [p for p in parts.path.split("/") if p][:2]
+    if host in _GITHUB_HOSTS and len(repo) == 2:
+        return "github.com/" + "/".join(repo)
+    return host
+
+
+def plural(n: int, word: str) -> str:
+    """``1 day``, ``3 days``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+FILTERS: dict[str, Any] = {
+    "utc": utc_text,
+    "utc_date": utc_date,
+    "isoz": iso_z,
+    "short_hash": short_hash,
+    "plural": plural,
+    "http_url": http_url,
+    "url_site": url_site,
+    "reading_note": TECHNICAL_READINGS.__getitem__,  # what a technical reading is
+    # `benchmark_score` -> "Benchmark score"; rule names -> what they mean (one mapping,
+    # claims/vocabulary.py, shared with the CLI); event kinds likewise (claims/events.py)
+    "attribute_label": attribute_label,
+    "rule_label": rule_label,
+    "event_label": event_label,
+}
+
+
+def make_environment(path: Path | None = None) -> Environment:
+    """The site's Environment: autoescape on for all templates, StrictUndefined,
+    filters from :data:`FILTERS`, trailing newlines kept, blocks trimmed; templates are
+    compiled once and not re-checked on disk (an Environment serves one build)."""
+    env = Environment(
+        loader=FileSystemLoader(str(path or templates_dir())),
+        autoescape=True,
+        auto_reload=False,  # one build: no mtime check on every get_template
+        cache_size=-1,  # keep every template compiled (there are a handful)
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters.update(FILTERS)
+    return env
+
+
+def attach_fragments(ctx: SiteContext, env: Environment) -> None:
+    """Render fragments that many pages share once, before pages are keyed: each
+    source's link (``_macros.html`` ``source_link``), shown beside each of its claims."""
+    macros = env.get_template("_macros.html").module
+    for sv in ctx.sources:  # claims share these SourceInfo objects
+        sv.source.link = macros.source_link(sv.source)  # type: ignore[attr-defined]

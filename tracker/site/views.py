@@ -1,0 +1,386 @@
+"""Site view data: plain, already-formatted values that pages, exports and feeds read.
+
+Built once by :func:`tracker.site.collect.collect`; no ORM objects, so templates do
+cheap attribute reads and :func:`plain` turns any view into JSON for page hashes.
+The per-claim views are NamedTuples: the JSON encoder writes a tuple in C, where a
+dataclass costs a Python call each (30,000 claims are hashed every build). The others
+are slotted dataclasses (``SourceInfo`` gets its rendered link after collect).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from decimal import Decimal
+from operator import attrgetter
+from typing import Any, NamedTuple
+
+from claims.store.status import WeightsStatus
+from claims.verify.compare import DIFFERENT_SUBJECT
+from tracker.site.charts import Chart
+
+
+@dataclass(slots=True)
+class SourceInfo:
+    """A source as pages show it; ``link`` is its rendered link (set by the build)."""
+
+    id: int
+    key: str
+    title: str
+    url: str | None
+    publisher: str | None
+    published: str | None
+    language: str | None
+    kind: str
+    published_precision: str | None = None  # day / month / estimated (claims.store.tables.Source)
+    link: str = ""
+
+    @property
+    def published_label(self) -> str | None:
+        """The publication date as far as it is known: ``2026-10-27``, ``2026-10`` for a
+        month, ``c. 2026-10-27`` for an estimate (the source gives no exact date)."""
+        if not self.published:
+            return None
+        if self.published_precision == "month":
+            return self.published[:7]
+        if self.published_precision == "estimated":
+            return f"c. {self.published}"
+        return self.published
+
+
+class EvidenceView(NamedTuple):
+    observation_id: int
+    attribute: str
+    value: str
+    first_seen: dt.datetime
+    last_seen: dt.datetime
+    current: bool
+    source_url: str | None
+    sha256: str | None
+    fetched_at: dt.datetime | None
+
+
+class VerdictView(NamedTuple):
+    status: str
+    reason: str
+    as_of: dt.datetime | None
+    evidence: list[EvidenceView]
+    evidence_ids: list[int]
+
+
+class ClaimView(NamedTuple):
+    """One claim; ``qualifiers`` and ``value`` are display text, the ``*_dict`` fields
+    the stored JSON decoded (for exports)."""
+
+    id: int
+    subject_id: int
+    subject_slug: str
+    subject_name: str
+    attribute: str
+    qualifiers: str
+    qualifiers_dict: dict[str, Any]
+    value: str
+    value_dict: dict[str, Any]
+    raw_text: str | None
+    claimant: str | None
+    locator: str | None
+    stated_date: str | None
+    source: SourceInfo
+    verdict: VerdictView | None
+
+
+class ObservationView(NamedTuple):
+    """One current observation of a subject as its page and JSON export show it.
+
+    ``qualifiers`` and ``value`` are display text (:func:`claims.vocabulary.qualifiers_text`,
+    ``Value.display``), the ``*_dict`` fields the stored JSON decoded; times are UTC;
+    ``watch`` is the watch's name (None when the watch is no longer stored);
+    ``claimed_by`` the attribute of a claim of the subject that states it (compatible
+    qualifiers, :func:`claims.verify.compare.qualifiers_compatible`) or whose verdict cites it
+    as evidence, None when no claim does."""
+
+    id: int
+    attribute: str
+    qualifiers: str
+    qualifiers_dict: dict[str, Any]
+    value: str
+    value_dict: dict[str, Any]
+    first_seen: dt.datetime
+    last_seen: dt.datetime
+    watch: str | None
+    source_url: str | None
+    sha256: str | None
+    claimed_by: str | None
+
+
+class ObservedFrom(NamedTuple):
+    """Where one observation of an :class:`ObservedRow` came from."""
+
+    watch: str | None
+    source_url: str | None
+    sha256: str | None
+
+
+class ObservedRow(NamedTuple):
+    """One row of a subject page's "Observed" table: the observations of one attribute,
+    qualifiers and value (several watches may read the same), first seen the earliest,
+    last seen the latest of them. ``value`` is the text shown, ``full_value`` the whole
+    text when that is shortened (a digest shows its first 12 digits), else None."""
+
+    attribute: str
+    qualifiers: str
+    value: str
+    first_seen: dt.datetime
+    last_seen: dt.datetime
+    claimed_by: str | None
+    sources: list[ObservedFrom]
+    full_value: str | None = None
+
+
+# Observed attributes that are the tracker's own inputs, not figures a lab states: the
+# page shows them apart, under "Technical readings", each with what it is.
+TECHNICAL_READINGS: dict[str, str] = {
+    "hub_params_raw": "the Hub's stored-parameter count, before unpacking quantized weights "
+    "(the total parameters are derived from it)",
+    "license_text_sha256": "a fingerprint of the licence file's text: a new one means the "
+    "text changed",
+}
+_DIGEST = re.compile(r"[0-9a-f]{64}")
+
+
+def observed_rows(observations: list[ObservationView]) -> list[ObservedRow]:
+    """``observations`` (sorted by attribute, qualifiers, value) merged into one
+    :class:`ObservedRow` per attribute, qualifiers and value, in the same order."""
+    rows: list[ObservedRow] = []
+    for o in observations:
+        src = ObservedFrom(o.watch, o.source_url, o.sha256)
+        last = rows[-1] if rows else None
+        if last and (last.attribute, last.qualifiers, last.full_value or last.value) == (
+            o.attribute,
+            o.qualifiers,
+            o.value,
+        ):
+            rows[-1] = last._replace(
+                first_seen=min(last.first_seen, o.first_seen),
+                last_seen=max(last.last_seen, o.last_seen),
+                sources=last.sources if src in last.sources else [*last.sources, src],
+            )
+        else:
+            digest = _DIGEST.fullmatch(o.value) is not None
+            rows.append(
+                ObservedRow(
+                    o.attribute,
+                    o.qualifiers,
+                    o.value[:12] if digest else o.value,
+                    o.first_seen,
+                    o.last_seen,
+                    o.claimed_by,
+                    [src],
+                    o.value if digest else None,
+                )
+            )
+    return rows
+
+
+class SubjectRef(NamedTuple):
+    """A subject as a link shows it."""
+
+    slug: str
+    name: str
+
+
+class SourceClaim(NamedTuple):
+    """A claim as ``sources.html`` lists it (only what that page shows)."""
+
+    id: int
+    subject_slug: str
+    subject_name: str
+    attribute: str
+    value: str
+    qualifiers: str
+    status: str | None
+
+
+@dataclass(slots=True)
+class EventView:
+    id: int
+    key: str
+    kind: str
+    audience: str
+    title: str
+    created_at: dt.datetime
+    change: str
+    subject_id: int | None
+    subject_slug: str | None
+    subject_name: str | None
+    change_why: str = ""  # ``change`` with a verdict's reason: a feed entry stands alone
+
+
+@dataclass(slots=True)
+class DiscrepancyView:
+    id: int
+    subject_id: int
+    subject_slug: str
+    subject_name: str
+    attribute: str
+    rule: str
+    state: str
+    reason: str
+    note: str | None
+    opened_at: dt.datetime
+    closed_at: dt.datetime | None
+    claims: list[ClaimView]
+    observations: list[EvidenceView]
+    claim_ids: list[int]
+    observation_ids: list[int]
+    # Every subject it is about: its own first, then its claims' others (a note's two).
+    subjects: list[SubjectRef] = dataclasses.field(default_factory=list)
+
+    @property
+    def is_note(self) -> bool:
+        """A ``different_subject`` note (stored dismissed): figures one source gives about
+        two subjects, never a conflict, so pages list it apart and count it nowhere."""
+        return self.rule == DIFFERENT_SUBJECT
+
+    @property
+    def other_subjects(self) -> list[SubjectRef]:
+        """The subjects besides its own that its claims are about (a note's other one)."""
+        return [ref for ref in self.subjects if ref.slug != self.subject_slug]
+
+    @property
+    def gone_claim_ids(self) -> list[int]:
+        """Ids of the claims this discrepancy was about that are no longer stored
+        (corrected or removed in their data file), so a side is not silently missing."""
+        stored = {c.id for c in self.claims}
+        return [i for i in self.claim_ids if i not in stored]
+
+
+@dataclass(slots=True)
+class IndexRow:
+    """A subject as the index views show it (one table row)."""
+
+    slug: str
+    name: str
+    organization: str | None
+    aliases: list[str]
+    weights: WeightsStatus
+    open_discrepancies: int
+    last_change: dt.datetime | None
+
+
+@dataclass(slots=True)
+class SubjectView:
+    """Everything a subject's page and its JSON export show; ``discrepancies`` are this
+    subject's, without their sides (``claims``/``observations`` empty: both sides are
+    shown on discrepancies.html only); ``observations`` its current ones (the page's
+    "Observed" table, the export's ``observations``)."""
+
+    slug: str
+    name: str
+    organization: str | None
+    aliases: list[str]
+    variants: list[str]
+    weights: WeightsStatus
+    open_discrepancies: int
+    last_change: dt.datetime | None
+    groups: list[tuple[str, list[ClaimView]]]
+    events: list[EventView]
+    discrepancies: list[DiscrepancyView]
+    charts: list[Chart]
+    # current observations, by attribute, qualifiers, value and watch
+    observations: list[ObservationView] = dataclasses.field(default_factory=list)
+
+    def observed(self) -> list[ObservedRow]:
+        """The "Observed" table's rows (:func:`observed_rows`), without the
+        :data:`TECHNICAL_READINGS`."""
+        return observed_rows(
+            [o for o in self.observations if o.attribute not in TECHNICAL_READINGS]
+        )
+
+    def technical(self) -> list[ObservedRow]:
+        """The :data:`TECHNICAL_READINGS` among the current observations, as rows."""
+        return observed_rows([o for o in self.observations if o.attribute in TECHNICAL_READINGS])
+
+    def row(self) -> IndexRow:
+        """This subject's index row."""
+        return IndexRow(
+            slug=self.slug,
+            name=self.name,
+            organization=self.organization,
+            aliases=self.aliases,
+            weights=self.weights,
+            open_discrepancies=self.open_discrepancies,
+            last_change=self.last_change,
+        )
+
+
+@dataclass(slots=True)
+class SourceView:
+    source: SourceInfo
+    claims: list[SourceClaim]
+    counts: dict[str, int]
+
+
+@dataclass(slots=True)
+class WatchView:
+    name: str
+    url: str
+    adapter: str
+    state: str
+    last_run: dt.datetime | None
+    last_success: dt.datetime | None
+    consecutive_failures: int
+    failing_since: dt.datetime | None
+    last_error: str | None
+    last_error_kind: str | None
+
+    @property
+    def state_text(self) -> str:
+        """The state with its run of failures (:func:`tracker.site.eventtext.watch_state_text`)."""
+        from tracker.site.eventtext import watch_state_text
+
+        return watch_state_text(self.state, self.consecutive_failures)
+
+
+@dataclass(slots=True)
+class SiteContext:
+    """Everything a build shows; ``data_as_of`` is the latest successful watch check,
+    ``latest_check`` the latest check attempt (successful or not), both UTC or None."""
+
+    subjects: list[SubjectView]
+    discrepancies: list[DiscrepancyView]
+    sources: list[SourceView]
+    watches: list[WatchView]
+    events: list[EventView]
+    data_as_of: dt.datetime | None
+    latest_check: dt.datetime | None = None
+
+
+_FIELDS: dict[type, Callable[[Any], Any]] = {}
+
+
+def _field_getter(kind: type) -> Callable[[Any], Any]:
+    names = [f.name for f in dataclasses.fields(kind)]
+    if len(names) == 1:
+        return lambda obj: (getattr(obj, names[0]),)
+    return attrgetter(*names)  # one C call returns every field, in field order
+
+
+def plain(obj: Any) -> Any:
+    """``json.dumps(default=plain)``: a dataclass as the tuple of its field values (in
+    field order: the classes here are part of the code fingerprint), datetimes and
+    decimals as text. Raises TypeError for anything else, so nothing is skipped."""
+    kind = type(obj)
+    getter = _FIELDS.get(kind)
+    if getter is None:
+        if isinstance(obj, dt.datetime):
+            return obj.isoformat()
+        if isinstance(obj, Decimal):
+            return str(obj)
+        if not dataclasses.is_dataclass(kind):
+            raise TypeError(f"not plain data: {kind.__name__}")
+        getter = _FIELDS[kind] = _field_getter(kind)
+    return getter(obj)

@@ -1,0 +1,1 @@
+"""Fetched bodies, stored content-addressed by sha256."""
