@@ -304,10 +304,11 @@ def main() -> None:
         sys.exit(1)
 
 
-from tracker.cli import schedule as cli_schedule
-from tracker.cli import site as cli_site
-from tracker.cli import verify as cli_verify
-from tracker.cli import watch as cli_watch  # noqa: E402 - command modules
+# Command modules register on ``app``, so they import after it exists.
+from tracker.cli import schedule as cli_schedule  # noqa: E402
+from tracker.cli import site as cli_site  # noqa: E402
+from tracker.cli import verify as cli_verify  # noqa: E402
+from tracker.cli import watch as cli_watch  # noqa: E402
 
 cli_watch.register(app)
 cli_verify.register(app)
