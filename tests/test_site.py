@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from sitefixture import C19_EXCERPT, C19_NAME, NOW, SHA_PRICE_2, populate, t
 from sqlmodel import Session, select
-from tracker.site.render import make_environment
-from tracker.site.writer import Writer, safe_join
 
 from claims.store.tables import Claim, Watch
 from claims.vocabulary import rule_label
 from tracker.site import SiteError, build_site
+from tracker.site.render import make_environment
+from tracker.site.writer import Writer, safe_join
 
 GOLDEN = Path(__file__).parent / "golden" / "fixture-build"
 GOLDEN_FILES = (

@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 from sitefixture import NOW, populate
 from sqlmodel import Session, select
-from tracker.site.exports import _dump, dump_with_encoded
-from tracker.site.manifest import MANIFEST
 
 from claims.store.tables import Claim, Subject, Watch
 from tracker.site import build as build_module
 from tracker.site import build_site
 from tracker.site import render as render_module
+from tracker.site.exports import _dump, dump_with_encoded
+from tracker.site.manifest import MANIFEST
 
 BASE = "https://dash.example.org/"
 ASSETS = {"assets/filter.js", "assets/site.css"}

@@ -9,11 +9,11 @@ import re
 import pytest
 from sitefixture import NOW, SHA_HF, populate, t
 from sqlmodel import Session, select
-from tracker.site.views import ObservationView, ObservedFrom, observed_rows
 
 from claims.store.tables import Claim, Observation, Verdict, Watch, dumps
 from claims.values.value import boolean_value, quantity
 from tracker.site import build_site
+from tracker.site.views import ObservationView, ObservedFrom, observed_rows
 
 
 def _text(html: str) -> str:

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from sitefixture import NOW, populate
 from test_site_incremental import set_claimant, tree
-from tracker.site.writer import SiteError, Writer
 
 from tracker.site import build as build_module
 from tracker.site import build_site
 from tracker.site import writer as writer_module
+from tracker.site.writer import SiteError, Writer
 
 BASE = "https://dash.example.org/"
 
