@@ -161,6 +161,7 @@ def test_watches_json_shows_schedule_runs_state_and_errors(tmp_path, monkeypatch
             "last_success": None,
             "next_run": "2026-03-02T12:30:00Z",
             "next_run_kind": "scheduled",
+            "missed": None,
             "last_error": "HTTP 503",
         },
         {
@@ -174,6 +175,7 @@ def test_watches_json_shows_schedule_runs_state_and_errors(tmp_path, monkeypatch
             "last_success": None,
             "next_run": "2026-03-02T13:00:00Z",
             "next_run_kind": "scheduled",
+            "missed": None,
             "last_error": None,
         },
     ]

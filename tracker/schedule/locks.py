@@ -20,7 +20,7 @@ from sqlalchemy import and_, delete, insert, or_, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
-from claims.store.tables import SchedulerLock, utcnow
+from claims.store.tables import SchedulerLock, ScheduleState, utcnow
 from claims.values.timefmt import iso_z
 from tracker.errors import TrackerError
 
@@ -28,6 +28,7 @@ log = logging.getLogger("tracker.schedule.daemon")
 
 LOCK_NAME = "scheduler"
 _T = SchedulerLock.__table__  # type: ignore[attr-defined]
+_STATE = ScheduleState.__table__  # type: ignore[attr-defined]
 
 
 class SchedulerBusy(TrackerError):
@@ -303,6 +304,34 @@ class Lease:
             raise LockLost(
                 f"the scheduler lease on {database_label(self.engine)} was taken over; stopping"
             )
+
+    def claim_run(self, job_id: str) -> bool:
+        """Fencing check at a job's start: in ONE transaction, confirm the lease row is still
+        ours (and push its expiry forward) and record the run's start in ``schedulestate``.
+
+        Returns False, writing nothing, when another scheduler has taken the lease over
+        (we were paused past our expiry: a suspended VM, a long GC pause): the job must
+        then not run. A lease that expired but that nobody took over is still ours; the
+        claim renews it in the same statement, so a takeover (an UPDATE of an expired row)
+        and a claim cannot both succeed: SQLite serializes the two writers and PostgreSQL
+        re-checks the takeover's WHERE after the row lock.
+        """
+        now = self.clock()
+        with self.engine.begin() as conn:
+            held = conn.execute(
+                update(_T)
+                .where(and_(_T.c.name == self.name, _T.c.owner == self.owner))
+                .values(heartbeat_at=now, expires_at=now + self.ttl)
+            ).rowcount
+            if held != 1:
+                self.held = False
+                return False
+            started = conn.execute(
+                update(_STATE).where(_STATE.c.job_id == job_id).values(last_started_at=now)
+            ).rowcount
+            if started == 0:
+                conn.execute(insert(_STATE).values(job_id=job_id, last_started_at=now))
+        return True
 
     def release(self) -> bool:
         """Delete our row (never another owner's). Returns whether a row was deleted."""
