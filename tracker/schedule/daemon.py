@@ -106,6 +106,7 @@ class Scheduler:
         self._triggers: dict[str, Any] = {}
         self._lost = threading.Event()  # the fencing check failed: lease taken over
         self._overrun: set[str] = set()  # jobs whose fire time was skipped while running
+        self._retries: dict[str, dt.datetime] = {}  # job id -> backoff retry of a failed run
 
     # -- lifecycle ---------------------------------------------------------------
 
@@ -151,6 +152,12 @@ class Scheduler:
             log.warning("%s", exc)
             return False
         return True
+
+    @property
+    def lease_lost(self) -> bool:
+        """True once a job's fencing check found the lease taken over: this scheduler
+        starts nothing more, and :meth:`run_until` raises LockLost at its next beat."""
+        return self._lost.is_set()
 
     def run_until(self, stop: threading.Event) -> None:
         """Block until ``stop`` is set, renewing the lease and re-reading watches every
@@ -425,16 +432,34 @@ class Scheduler:
         if watch is None or trigger is None:
             return
         retry = retry_at(watch, trigger, now)
+        if retry is None:
+            return
+        log.info(
+            "%s failed %d time(s) in a row; retry at %s",
+            name,
+            watch.consecutive_failures,
+            iso_z(retry),
+        )
+        self._retries[job_id] = retry
+        self._apply_retry(job_id)
+
+    def _apply_retry(self, job_id: str) -> None:
+        """Move a job's next run to its pending retry time when that is earlier. Called by
+        the job (a thread pool's job waits here for APScheduler's own update of the next
+        run time, which holds the job store lock) and again from the submission event,
+        which APScheduler sends after that update (the debug executor runs the job inside
+        the submission, so the job's own move would be overwritten)."""
+        aps = self.aps
+        retry = self._retries.get(job_id)
+        if aps is None or retry is None:
+            return
         job = aps.get_job(job_id)
-        if retry is not None and (job.next_run_time is None or retry < job.next_run_time):
+        if retry <= self.clock() or job is None:
+            self._retries.pop(job_id, None)  # stale: that retry is the run now starting
+            return
+        if job.next_run_time is None or retry < job.next_run_time:
             aps.modify_job(job_id, next_run_time=retry)
             self._save_state(job_id, next_run_at=retry)
-            log.info(
-                "%s failed %d time(s) in a row; retry at %s",
-                name,
-                watch.consecutive_failures,
-                iso_z(retry),
-            )
 
     def _after_cycle_job(self) -> None:
         if self.drain_outbox is None and self.rebuild_site is None:
@@ -469,6 +494,7 @@ class Scheduler:
     def _on_submitted(self, event: JobEvent) -> None:
         with self._idle:
             self._pending += 1
+        self._apply_retry(event.job_id)
         aps = self.aps
         job = aps.get_job(event.job_id) if aps is not None else None
         if job is not None:
