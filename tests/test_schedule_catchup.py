@@ -223,3 +223,43 @@ def test_a_failing_live_watch_is_retried_minutes_later_doubling(engine, clock, t
     with Session(engine) as s:
         watch = s.exec(select(Watch)).one()
     assert (watch.consecutive_failures, watch.state) == (0, "ok")
+
+
+def test_the_watches_page_shows_the_retry_time_and_the_missed_runs(engine, tmp_path):
+    from claims.events import make_event
+    from tracker.site import build_site
+
+    last = dt.datetime(2026, 3, 6, 12, 0, tzinfo=UTC)
+    with Session(engine) as s:
+        s.add(
+            Watch(
+                name="daily",
+                adapter="html_page",
+                url="https://example.test/daily",
+                params_json=json.dumps({"cron": "0 0 * * *", "timezone": "America/Los_Angeles"}),
+                state="failing",
+                consecutive_failures=3,
+                last_run=last,
+            )
+        )
+        s.flush()
+        s.add(
+            make_event(
+                "runs_missed",
+                "daily: 3 runs missed, caught up once at 2026-03-06T12:00:00Z",
+                detail={"watch": "daily", "missed": 3, "caught_up_at": "2026-03-06T12:00:00Z"},
+                at=last,
+            )
+        )
+        s.commit()
+    build_site(engine, tmp_path / "site")
+    html = (tmp_path / "site" / "watches.html").read_text()
+    row = html[html.index('<tr id="watch-daily">') :].split("</tr>")[0]
+    assert (
+        '<small class="schedule">cron 0 0 * * * America/Los_Angeles; retry after a failure at '
+        '<time datetime="2026-03-06T12:20:00Z">'  # third failure: 20 min
+    ) in row
+    assert (
+        '<small class="missed">3 runs missed, caught up once at '
+        '<time datetime="2026-03-06T12:00:00Z">'
+    ) in row

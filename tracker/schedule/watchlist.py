@@ -58,19 +58,46 @@ def next_run_of(
         regular = regular_due(w, now=now, last_check=last, trigger=trigger)
     except ConfigError:
         return None, None
-    if w.consecutive_failures > 0 and at < regular - dt.timedelta(seconds=1):
-        kind = "retry"
-    return at, kind
+    return at, _retry_or(kind, w, at, regular)
 
 
-def missed_notes(engine: Engine) -> dict[str, dict[str, Any]]:
+def _retry_or(kind: str, w: Watch, at: dt.datetime, regular: dt.datetime) -> str:
+    """``retry`` when a failing watch runs before its schedule would (its backoff)."""
+    return (
+        "retry" if w.consecutive_failures > 0 and at < regular - dt.timedelta(seconds=1) else kind
+    )
+
+
+def planned_run(w: Watch, st: ScheduleState | None) -> tuple[dt.datetime | None, str | None]:
+    """The next run as the stored data tell it, without a clock (for the static site):
+    the scheduler's saved next run (``scheduled``), else when the schedule runs the watch
+    after its last check (``due``); ``retry`` when that is a failing watch's backoff.
+    (None, None) for a retired watch, one never checked nor scheduled, or a bad schedule."""
+    if w.state == RETIRED_STATE:
+        return None, None
+    last = latest_check(w, st)
+    persisted = as_utc(st.next_run_at) if st is not None and st.next_run_at else None
+    base = persisted or last
+    if base is None:
+        return None, None
+    try:
+        trigger = watch_trigger(w, jitter_seconds=0, start=base)
+        regular = regular_due(w, now=base, last_check=last, trigger=trigger)
+        if persisted is not None:
+            return persisted, _retry_or("scheduled", w, persisted, regular)
+        at = next_due(w, now=base, last_check=last, trigger=trigger)
+    except ConfigError:
+        return None, None
+    return at, _retry_or("due", w, at, regular)
+
+
+def missed_notes(session: Session) -> dict[str, dict[str, Any]]:
     """Watch name -> its latest ``runs_missed`` event: ``missed`` (count), ``since`` (the
     run before), ``caught_up_at`` and ``text`` (``3 runs missed, caught up once at T``)."""
     notes: dict[str, dict[str, Any]] = {}
-    with Session(engine) as session:
-        rows = session.exec(
-            select(Event).where(Event.kind == "runs_missed").order_by(Event.created_at, Event.id)
-        ).all()
+    rows = session.exec(
+        select(Event).where(Event.kind == "runs_missed").order_by(Event.created_at, Event.id)
+    ).all()
     for ev in rows:
         detail = json.loads(ev.detail_json or "{}")
         name, missed = detail.get("watch"), detail.get("missed")
@@ -104,7 +131,7 @@ def list_watches(engine: Engine, *, now: dt.datetime | None = None) -> dict[str,
     with Session(engine) as session:
         watches = session.exec(select(Watch).order_by(Watch.name)).all()
         states = {s.job_id: s for s in session.exec(select(ScheduleState))}
-    notes = missed_notes(engine)
+        notes = missed_notes(session)
     holder = Lease(engine).holder()
     exited = holder is not None and holder_exited(holder)
     live = holder is not None and holder.expires_at > now and not exited

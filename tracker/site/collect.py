@@ -8,6 +8,7 @@ objects for 30,000 claims cost more than rendering their pages.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 from collections import defaultdict
@@ -23,6 +24,7 @@ from claims.store.tables import (
     Discrepancy,
     Event,
     Observation,
+    ScheduleState,
     Snapshot,
     Source,
     Subject,
@@ -51,6 +53,40 @@ from tracker.site.views import (
     WatchView,
 )
 from tracker.site.writer import SiteError
+
+
+def watch_plans(session: Session, watches: list[Watch]) -> dict[str, dict[str, Any]]:
+    """Per watch name, the schedule fields of its :class:`WatchView`: ``schedule`` text,
+    ``next_run`` and ``next_run_kind`` as the stored data tell them (no clock:
+    :func:`tracker.schedule.watchlist.planned_run`), and ``missed`` (the latest catch-up
+    that replaced several runs: count and time, or None)."""
+    from tracker.schedule.daemon import WATCH_PREFIX
+    from tracker.schedule.triggers import describe_schedule
+    from tracker.schedule.watchlist import missed_notes, planned_run
+
+    states = {st.job_id: st for st in session.exec(select(ScheduleState))}
+    notes = missed_notes(session)
+    out: dict[str, dict[str, Any]] = {}
+    for w in watches:
+        at, kind = planned_run(w, states.get(WATCH_PREFIX + w.name))
+        note = notes.get(w.name)
+        out[w.name] = {
+            "schedule": describe_schedule(w),
+            "next_run": at,
+            "next_run_kind": kind,
+            "missed": note["missed"] if note else None,
+            "caught_up_at": _moment(note["caught_up_at"]) if note else None,
+        }
+    return out
+
+
+def _moment(text: object) -> dt.datetime | None:
+    """An ISO 8601 time from an event's detail (``2026-03-06T12:00:00Z``), or None."""
+    try:
+        return as_utc(dt.datetime.fromisoformat(str(text)))
+    except ValueError:
+        return None
+
 
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 
@@ -155,6 +191,7 @@ def collect(engine: Engine) -> SiteContext:
         ).all()
         watch_rows = session.exec(select(Watch).order_by(Watch.name)).all()
         watch_names = {w.id: w.name for w in watch_rows}
+        plans = watch_plans(session, watch_rows)
         watches = [
             WatchView(
                 name=w.name,
@@ -167,6 +204,7 @@ def collect(engine: Engine) -> SiteContext:
                 failing_since=as_utc(w.failing_since) if w.failing_since else None,
                 last_error=w.last_error,
                 last_error_kind=w.last_error_kind,
+                **plans[w.name],
             )
             for w in watch_rows
         ]
