@@ -10,7 +10,7 @@ import datetime as dt
 import json
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from claims.events import add_event, make_event
 from claims.store.tables import Claim, Discrepancy, Observation, Source, Subject, utcnow
@@ -89,7 +89,9 @@ def discrepancy_record(
     subj = session.get(Subject, row.subject_id)
     ids = json.loads(row.claim_ids_json or "[]")
     others = session.exec(
-        select(Subject.slug).join(Claim, Claim.subject_id == Subject.id).where(Claim.id.in_(ids))  # type: ignore[attr-defined]
+        select(Subject.slug)
+        .join(Claim, col(Claim.subject_id) == col(Subject.id))
+        .where(col(Claim.id).in_(ids))
     ).all()
     return {
         "id": row.id,

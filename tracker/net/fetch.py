@@ -41,7 +41,7 @@ RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 DEFAULT_CONCURRENCY = 8  # watches fetched at once by one cycle
 
 
-def _version() -> str:
+def package_version() -> str:
     try:
         from importlib.metadata import version
 
@@ -92,7 +92,7 @@ class FetchSettings:
 
     @property
     def user_agent(self) -> str:
-        return f"release-tracker/{_version()} (+{self.contact})"
+        return f"release-tracker/{package_version()} (+{self.contact})"
 
 
 def make_client(

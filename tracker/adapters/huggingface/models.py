@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 from claims.readings.config_context import context_window
 from claims.readings.licenses import hub_license
@@ -161,9 +161,20 @@ def parse_model_info(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult
             extra["config"] = cfg
         value = with_extra(quantity(Decimal(st["total"]), "params", exact=True), **extra)
         out.append(ObservedValue(ref, "hub_params_raw", value, q, note="not quantization-aware"))
-    from tracker.adapters.huggingface.files import file_urls
-
     return ParseResult(values=out, files=file_urls(fetched, repo, params))
+
+
+def file_urls(fetched: Fetched, repo: str, params: Mapping[str, Any]) -> dict[str, str]:
+    """``{file name: resolver URL}`` for the watch's ``files`` param (a list of names in
+    the repo), on the model-info page's own scheme and host, at param ``revision``
+    (default ``main``). No ``files`` param -> ``{}``."""
+    names = params.get("files") or []
+    if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
+        raise LayoutChanged(f"watch param files must be a list of file names, got {names!r}")
+    parts = urlsplit(fetched.final_url)
+    revision = quote(str(params.get("revision", "main")), safe="")
+    base = f"{parts.scheme}://{parts.netloc}/{repo}/resolve/{revision}/"
+    return {name: base + quote(name) for name in names}
 
 
 def repo_from_resolve_url(url: str) -> str:
