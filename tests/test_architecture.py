@@ -5,6 +5,7 @@ short functions. The layers themselves are import-linter's contract (pyproject.t
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import grimp
@@ -77,3 +78,19 @@ def test_functions_stay_under_80_lines_unless_their_docstring_says_why():
                 if lines > MAX_FUNCTION_LINES and LONG_OK not in (ast.get_docstring(node) or ""):
                     long.append(f"{path.relative_to(ROOT)} {node.name}")
     assert sorted(set(long) - KNOWN_LONG) == []
+
+
+def test_the_exception_tree_draws_every_error_class_the_project_defines():
+    from tracker import errors
+
+    drawn = set(re.findall(r"[├└]── (\w+)", errors.__doc__ or "")) | {"TrackerError", "ClaimsError"}
+    defined = set()
+    for path in _sources():
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.ClassDef) and any(
+                isinstance(b, ast.Name) and (b.id.endswith(("Error", "Exception")) or b.id in drawn)
+                for b in node.bases
+            ):
+                defined.add(node.name)
+    assert "MissingCredential" in defined and "SchemaMissing" in defined
+    assert defined - drawn == set()

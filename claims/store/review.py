@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from claims.errors import ClaimsError
 from claims.events import add_event, make_event
 from claims.store.tables import Claim, Discrepancy, Observation, Source, Subject, utcnow
 from claims.subjects.sourcenames import source_names
@@ -20,7 +21,7 @@ from claims.verify.compare import DIFFERENT_SUBJECT
 from claims.vocabulary import LISTED_DISCREPANCY_STATES, NOTE_STATE
 
 
-class ReviewError(LookupError):
+class ReviewError(ClaimsError, LookupError):
     """A discrepancy id or subject that does not exist; the message names it."""
 
 

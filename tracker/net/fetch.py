@@ -30,6 +30,7 @@ from tracker.errors import (
     FetchTimeout,
     RateLimited,
     TooLarge,
+    TrackerError,
 )
 from tracker.net.client import HttpClient
 
@@ -344,13 +345,15 @@ def _fetched(
     )
 
 
-class MissingCredential(Exception):
+class MissingCredential(TrackerError):
     """The watch needs an API key whose environment variable is not set (not an error:
     the cycle skips the watch with one notice)."""
 
     def __init__(self, env: str) -> None:
         super().__init__(f"{env} is not set")
         self.env = env
+
+    kind = "missing_credential"
 
 
 def auth_headers(params: Mapping[str, Any]) -> dict[str, str]:
