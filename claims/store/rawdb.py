@@ -42,12 +42,13 @@ class SchemaMissing(ClaimsError, RuntimeError):
 
 
 def database_url(db: str | os.PathLike[str] | None = None) -> str:
-    """Resolve ``--db`` (a path or URL), then ``TRACKER_DATABASE_URL``, then the default
-    file (``data/tracker.db``). The one rule; :mod:`claims.store.engine` uses it too."""
+    """Resolve ``--db`` (a path or URL), else the default file (``data/tracker.db``).
+    The one rule; :mod:`claims.store.engine` uses it too. ``TRACKER_DATABASE_URL`` is
+    read by the caller (:mod:`tracker.settings`) and passed as ``db``."""
     if db:
         text = str(db)
         return text if "://" in text else f"sqlite:///{Path(text)}"
-    return os.environ.get("TRACKER_DATABASE_URL") or f"sqlite:///{DEFAULT_DB_PATH}"
+    return f"sqlite:///{DEFAULT_DB_PATH}"
 
 
 def sqlite_pragmas(conn: Any) -> None:

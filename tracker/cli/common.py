@@ -17,6 +17,7 @@ from rich.console import Console
 from claims.curated.datafile import DataFileError
 from claims.errors import ClaimsError
 from claims.store.rawdb import RawDB, SchemaMissing
+from tracker import settings
 from tracker.cli.values import json_default, usage_error_line
 from tracker.errors import TrackerError
 
@@ -316,6 +317,8 @@ def open_db(db: str | None, *, create: bool = False) -> Engine:
 
     from claims.store.engine import database_url, make_engine
 
+    given = db
+    db = db or settings.database_url()
     url = database_url(db)
     try:
         parsed = make_url(url)
@@ -331,7 +334,7 @@ def open_db(db: str | None, *, create: bool = False) -> Engine:
     if not create and backend == "sqlite" and parsed.database not in (None, "", ":memory:"):
         path = Path(parsed.database)
         if not path.is_file():
-            hint = "" if db else ", or pass --db"
+            hint = "" if given else ", or pass --db"
             what = "is a folder, not a database" if path.is_dir() else "does not exist"
             raise TrackerError(
                 f"database {path} {what}; run `tracker demo` or `tracker load` first{hint}"
@@ -349,6 +352,7 @@ def open_cycle_db(db: str | None) -> RawDB:
     """The plain DB-API connection the watch cycle records through (:mod:`claims.store.rawdb`;
     no ORM loaded). A database whose schema is older than this code is migrated first
     through :func:`open_db`; a missing SQLite file is the same clear error as there."""
+    db = db or settings.database_url()
     try:
         return RawDB.open(db)
     except (SchemaMissing, ValueError):
