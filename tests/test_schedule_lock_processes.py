@@ -1,4 +1,4 @@
-"""cases/C14: four workers start a scheduler on one SQLite file; one scheduled run per period."""
+"""The scheduler lease across processes (cases/C14): four workers start a scheduler on one SQLite file; one scheduled run per period."""
 
 from __future__ import annotations
 
