@@ -67,6 +67,18 @@ def store(session: Session, data: CuratedData, *, prune: bool = False) -> LoadRe
     ``prune``, claims of the data's sources that the data no longer states are deleted
     with their verdicts (the next verification resolves discrepancies they were in)."""
     report = LoadReport()
+    subject_ids = _store_subjects(session, data, report)
+    _store_watches(session, data, report, prune)
+    source_ids = _store_sources(session, data, report)
+    keys, added = _store_claims(session, data, report, subject_ids, source_ids)
+    session.flush()
+    _stale_claims(session, report, data, source_ids, keys, prune)
+    _pair_changes(report, added)
+    return report
+
+
+def _store_subjects(session: Session, data: CuratedData, report: LoadReport) -> dict[str, int]:
+    """Upsert subjects with their aliases and variants; returns slug -> subject id."""
     subject_ids: dict[str, int] = {}
     for spec in data.subjects:
         row = session.exec(select(models.Subject).where(models.Subject.slug == spec.slug)).first()
@@ -97,6 +109,11 @@ def store(session: Session, data: CuratedData, *, prune: bool = False) -> LoadRe
             ).first()
             if variant_row is None:
                 session.add(models.SubjectVariant(subject_id=row.id, name=v))
+    return subject_ids
+
+
+def _store_watches(session: Session, data: CuratedData, report: LoadReport, prune: bool) -> None:
+    """Upsert watches (a retired one defined again starts clean); list or retire the rest."""
     for w in data.watches:
         row_w = session.exec(select(models.Watch).where(models.Watch.name == w.name)).first()
         if row_w is None:
@@ -109,6 +126,10 @@ def store(session: Session, data: CuratedData, *, prune: bool = False) -> LoadRe
         report.watches += 1
     if data.watch_file:  # a folder without watches.toml says nothing about watches
         _stale_watches(session, report, {w.name for w in data.watches}, prune)
+
+
+def _store_sources(session: Session, data: CuratedData, report: LoadReport) -> dict[str, int]:
+    """Upsert sources; returns source key -> source id."""
     source_ids: dict[str, int] = {}
     for s in data.sources:
         row_s = session.exec(select(models.Source).where(models.Source.key == s.key)).first()
@@ -129,6 +150,18 @@ def store(session: Session, data: CuratedData, *, prune: bool = False) -> LoadRe
         assert row_s.id is not None
         source_ids[s.key] = row_s.id
         report.sources += 1
+    return source_ids
+
+
+def _store_claims(
+    session: Session,
+    data: CuratedData,
+    report: LoadReport,
+    subject_ids: dict[str, int],
+    source_ids: dict[str, int],
+) -> tuple[dict[str, set[str]], list[tuple[ClaimSpec, models.Claim]]]:
+    """Add new claims and update the file-only fields of stored ones; returns the content
+    keys each source states and the claims added (for the stale-claim report)."""
     keys: dict[str, set[str]] = {s.key: set() for s in data.sources}
     added: list[tuple[ClaimSpec, models.Claim]] = []
     for c in data.claims:
@@ -177,10 +210,7 @@ def store(session: Session, data: CuratedData, *, prune: bool = False) -> LoadRe
         session.add(row_c)
         added.append((c, row_c))
         report.claims_added += 1
-    session.flush()
-    _stale_claims(session, report, data, source_ids, keys, prune)
-    _pair_changes(report, added)
-    return report
+    return keys, added
 
 
 # A claim's column -> its key in a claims file, for the fields a load names as changed.
