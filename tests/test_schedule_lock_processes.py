@@ -1,5 +1,6 @@
-"""cases/C14: four workers start a scheduler on one SQLite file; one scheduled run per period,
-each through the real watch cycle (run_check against a mocked aggregator)."""
+"""The scheduler lease across processes (cases/C14): four workers start a scheduler on one
+SQLite file; one scheduled run per period, each through the real watch cycle (run_check
+against a mocked aggregator)."""
 
 from __future__ import annotations
 
