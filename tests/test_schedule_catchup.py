@@ -243,6 +243,8 @@ def test_the_watches_page_shows_the_retry_time_and_the_missed_runs(engine, tmp_p
             )
         )
         s.flush()
+        # what the scheduler saved after the third failure: its 20-minute retry
+        s.add(ScheduleState(job_id="watch:daily", next_run_at=last + dt.timedelta(minutes=20)))
         s.add(
             make_event(
                 "runs_missed",

@@ -16,6 +16,7 @@ from apscheduler.triggers.interval import IntervalTrigger
 from claims.store.tables import ScheduleState, Watch, as_utc
 from tracker.errors import ConfigError
 from tracker.schedule.localcron import LocalCronTrigger
+from tracker.site.eventtext import schedule_text
 
 UTC = dt.UTC
 RETRY_FIRST = dt.timedelta(minutes=5)  # a failed watch is tried again 5, 10, 20... min later
@@ -67,15 +68,9 @@ def watch_trigger(watch: Watch, *, jitter_seconds: int, start: dt.datetime) -> B
 
 
 def describe_schedule(watch: Watch) -> str:
-    """``cron <expr> UTC`` (or its time zone: ``cron 0 0 * * * America/Los_Angeles``),
-    ``every N h`` (whole hours: 360 min -> ``every 6 h``) or ``every N min`` for listings."""
-    cron = watch.params.get("cron")
-    if cron:
-        return f"cron {cron} {watch.params.get('timezone') or 'UTC'}"
-    minutes = watch.interval_minutes
-    if minutes >= 60 and minutes % 60 == 0:
-        return f"every {minutes // 60} h"
-    return f"every {minutes} min"
+    """``cron <expr> UTC`` (or its time zone), ``every N h`` or ``every N min`` for
+    listings (:func:`tracker.site.eventtext.schedule_text`)."""
+    return schedule_text(watch.interval_minutes, watch.params)
 
 
 def period_seconds(trigger: BaseTrigger, now: dt.datetime) -> float:

@@ -4,13 +4,13 @@ and the scheduler lease (who runs them), as plain dicts."""
 from __future__ import annotations
 
 import datetime as dt
-import json
 from typing import Any
 
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
-from claims.store.tables import Event, ScheduleState, Watch, as_utc, utcnow
+from claims.store.schedulenotes import MissedRuns, missed_runs_by_watch
+from claims.store.tables import ScheduleState, Watch, as_utc, utcnow
 from claims.values.timefmt import iso_z
 from claims.vocabulary import RETIRED_STATE
 from tracker.errors import ConfigError
@@ -68,47 +68,17 @@ def _retry_or(kind: str, w: Watch, at: dt.datetime, regular: dt.datetime) -> str
     )
 
 
-def planned_run(w: Watch, st: ScheduleState | None) -> tuple[dt.datetime | None, str | None]:
-    """The next run as the stored data tell it, without a clock (for the static site):
-    the scheduler's saved next run (``scheduled``), else when the schedule runs the watch
-    after its last check (``due``); ``retry`` when that is a failing watch's backoff.
-    (None, None) for a retired watch, one never checked nor scheduled, or a bad schedule."""
-    if w.state == RETIRED_STATE:
-        return None, None
-    last = latest_check(w, st)
-    persisted = as_utc(st.next_run_at) if st is not None and st.next_run_at else None
-    base = persisted or last
-    if base is None:
-        return None, None
-    try:
-        trigger = watch_trigger(w, jitter_seconds=0, start=base)
-        regular = regular_due(w, now=base, last_check=last, trigger=trigger)
-        if persisted is not None:
-            return persisted, _retry_or("scheduled", w, persisted, regular)
-        at = next_due(w, now=base, last_check=last, trigger=trigger)
-    except ConfigError:
-        return None, None
-    return at, _retry_or("due", w, at, regular)
-
-
-def missed_notes(session: Session) -> dict[str, dict[str, Any]]:
-    """Watch name -> its latest ``runs_missed`` event: ``missed`` (count), ``since`` (the
-    run before), ``caught_up_at`` and ``text`` (``3 runs missed, caught up once at T``)."""
-    notes: dict[str, dict[str, Any]] = {}
-    rows = session.exec(
-        select(Event).where(Event.kind == "runs_missed").order_by(Event.created_at, Event.id)
-    ).all()
-    for ev in rows:
-        detail = json.loads(ev.detail_json or "{}")
-        name, missed = detail.get("watch"), detail.get("missed")
-        if isinstance(name, str) and isinstance(missed, int):
-            notes[name] = {
-                "missed": missed,
-                "since": detail.get("since"),
-                "caught_up_at": detail.get("caught_up_at"),
-                "text": f"{missed} runs missed, caught up once at {detail.get('caught_up_at')}",
-            }
-    return notes
+def missed_dict(note: MissedRuns | None) -> dict[str, Any] | None:
+    """A :class:`MissedRuns` for ``--json``: ``missed``, ``since``, ``caught_up_at``,
+    ``text`` (``3 runs missed, caught up once at T``); None stays None."""
+    if note is None:
+        return None
+    return {
+        "missed": note.missed,
+        "since": note.since,
+        "caught_up_at": note.caught_up_at,
+        "text": note.text(),
+    }
 
 
 def list_watches(engine: Engine, *, now: dt.datetime | None = None) -> dict[str, Any]:
@@ -119,7 +89,7 @@ def list_watches(engine: Engine, *, now: dt.datetime | None = None) -> dict[str,
     next_run and next_run_kind (see :func:`next_run_of`: ``scheduled`` by a running
     scheduler, else ``due`` by the schedule and last check, or ``retry`` for a failing
     watch's backoff retry; ISO 8601 UTC; both None for a retired watch), missed (the
-    latest catch-up that replaced several runs, :func:`missed_notes`, or None), last_error
+    latest catch-up that replaced several runs, :func:`missed_dict`, or None), last_error
     (the watch's fetch/parse error, else the job's own error). ``scheduler`` describes the
     lease holder with ``exited`` = it ran on this machine in this pid namespace and its
     pid is gone (:func:`tracker.schedule.locks.holder_exited`), ``live`` = its lease has not
@@ -131,7 +101,7 @@ def list_watches(engine: Engine, *, now: dt.datetime | None = None) -> dict[str,
     with Session(engine) as session:
         watches = session.exec(select(Watch).order_by(Watch.name)).all()
         states = {s.job_id: s for s in session.exec(select(ScheduleState))}
-        notes = missed_notes(session)
+        notes = missed_runs_by_watch(session)
     holder = Lease(engine).holder()
     exited = holder is not None and holder_exited(holder)
     live = holder is not None and holder.expires_at > now and not exited
@@ -151,7 +121,7 @@ def list_watches(engine: Engine, *, now: dt.datetime | None = None) -> dict[str,
                 "last_success": iso(w.last_success),
                 "next_run": iso(next_run),
                 "next_run_kind": kind,
-                "missed": notes.get(w.name),
+                "missed": missed_dict(notes.get(w.name)),
                 "last_error": w.last_error or (st.last_error if st else None),
             }
         )

@@ -8,7 +8,6 @@ objects for 30,000 claims cost more than rendering their pages.
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import re
 from collections import defaultdict
@@ -18,13 +17,13 @@ from typing import Any
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
+from claims.store.schedulenotes import missed_runs_by_watch, saved_next_runs
 from claims.store.status import weights_statuses
 from claims.store.tables import (
     Claim,
     Discrepancy,
     Event,
     Observation,
-    ScheduleState,
     Snapshot,
     Source,
     Subject,
@@ -34,9 +33,9 @@ from claims.store.tables import (
     Watch,
 )
 from claims.values.value import Value
-from claims.vocabulary import qualifiers_text
+from claims.vocabulary import RETIRED_STATE, qualifiers_text
 from tracker.site.charts import build_charts
-from tracker.site.eventtext import as_utc, describe_change
+from tracker.site.eventtext import as_utc, describe_change, schedule_text
 from tracker.site.observed import current_observations
 from tracker.site.views import (
     ClaimView,
@@ -56,36 +55,30 @@ from tracker.site.writer import SiteError
 
 
 def watch_plans(session: Session, watches: list[Watch]) -> dict[str, dict[str, Any]]:
-    """Per watch name, the schedule fields of its :class:`WatchView`: ``schedule`` text,
-    ``next_run`` and ``next_run_kind`` as the stored data tell them (no clock:
-    :func:`tracker.schedule.watchlist.planned_run`), and ``missed`` (the latest catch-up
-    that replaced several runs: count and time, or None)."""
-    from tracker.schedule.daemon import WATCH_PREFIX
-    from tracker.schedule.triggers import describe_schedule
-    from tracker.schedule.watchlist import missed_notes, planned_run
-
-    states = {st.job_id: st for st in session.exec(select(ScheduleState))}
-    notes = missed_notes(session)
+    """Per watch name, the schedule fields of its :class:`WatchView` as the stored data
+    tell them (no clock): ``schedule`` text, ``next_run`` (the next run a scheduler
+    saved), ``next_run_kind`` (``retry`` while the watch is failing: the scheduler then
+    saved its backoff retry, else ``scheduled``), ``missed`` and ``caught_up_at`` (the
+    latest catch-up that replaced several runs, or None)."""
+    saved = saved_next_runs(session)
+    notes = missed_runs_by_watch(session)
     out: dict[str, dict[str, Any]] = {}
     for w in watches:
-        at, kind = planned_run(w, states.get(WATCH_PREFIX + w.name))
+        retired = w.state == RETIRED_STATE
+        at = None if retired else saved.get(w.name)
         note = notes.get(w.name)
         out[w.name] = {
-            "schedule": describe_schedule(w),
+            "schedule": schedule_text(w.interval_minutes, w.params),
             "next_run": at,
-            "next_run_kind": kind,
-            "missed": note["missed"] if note else None,
-            "caught_up_at": _moment(note["caught_up_at"]) if note else None,
+            "next_run_kind": None
+            if at is None
+            else "retry"
+            if w.consecutive_failures
+            else "scheduled",
+            "missed": note.missed if note else None,
+            "caught_up_at": note.caught_up_moment() if note else None,
         }
     return out
-
-
-def _moment(text: object) -> dt.datetime | None:
-    """An ISO 8601 time from an event's detail (``2026-03-06T12:00:00Z``), or None."""
-    try:
-        return as_utc(dt.datetime.fromisoformat(str(text)))
-    except ValueError:
-        return None
 
 
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
