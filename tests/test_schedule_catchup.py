@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import threading
 
 import httpx
 import pytest
@@ -265,3 +266,42 @@ def test_the_watches_page_shows_the_retry_time_and_the_missed_runs(engine, tmp_p
         '<small class="missed">3 runs missed, caught up once at '
         '<time datetime="2026-03-06T12:00:00Z">'
     ) in row
+
+
+def test_a_run_that_outlasts_its_period_is_caught_up_when_it_ends(engine, clock):
+    """Thread pool: the 12:00 run lasts until 15:05; the 13:00-15:00 fire times are
+    skipped by max_instances=1 while it runs, then caught up by one run at once, which
+    records the three runs it replaced."""
+    add_watch(engine, "slow", interval=60)
+    started, release = threading.Event(), threading.Event()
+    runs: list[dt.datetime] = []
+
+    def run_watch(name: str) -> None:
+        runs.append(clock())
+        if len(runs) == 1:
+            started.set()
+            assert release.wait(10)
+
+    sched = Scheduler(
+        engine,
+        run_watch,
+        settings=ScheduleSettings(jitter_seconds=0, settle_seconds=0),  # thread pool
+        clock=clock,
+        scheduler_class=SteppedScheduler,
+    )
+    sched.start()
+    try:
+        sched.aps.step()  # the 12:00 run starts and blocks
+        assert started.wait(10)
+        advance_to(clock, START + dt.timedelta(hours=3, minutes=5))
+        sched.aps.step()  # due again: skipped, the first run is still going
+        release.set()
+        assert sched.wait_idle(10)
+        assert sched.aps.get_job("watch:slow").next_run_time == clock()  # caught up at once
+        sched.run_pending()
+    finally:
+        sched.shutdown()
+    assert runs == [START, START + dt.timedelta(hours=3, minutes=5)]
+    with Session(engine) as s:
+        (event,) = s.exec(select(Event)).all()
+    assert event.title == "slow: 3 runs missed, caught up once at 2026-03-02T15:05:00Z"
