@@ -7,6 +7,7 @@ import datetime as dt
 
 import pytest
 from fakeclock import T0, FakeClock
+from lease_race import race_claim_and_takeover
 from sqlmodel import Session, select
 
 from claims.store.engine import make_engine
@@ -106,3 +107,17 @@ def test_claim_run_checks_the_lease_and_records_the_start_in_one_step(engine):
     with Session(engine) as s:
         row = s.get(ScheduleState, "watch:hub")
     assert row.last_started_at.replace(tzinfo=dt.UTC) == T0 + dt.timedelta(minutes=5)
+
+
+def test_a_claim_and_a_takeover_never_both_succeed_on_sqlite(tmp_path):
+    db = tmp_path / "race.db"
+    engines = []
+
+    def make():
+        engines.append(make_engine(db))
+        return engines[-1]
+
+    outcomes = race_claim_and_takeover(make)
+    for engine in engines:
+        engine.dispose()
+    assert all(claimed != took for claimed, took in outcomes), outcomes
