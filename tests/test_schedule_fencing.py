@@ -4,16 +4,21 @@ when it resumes, and two schedulers never run the same watch at once."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 
+import httpx
 import pytest
 from fakeclock import T0, FakeClock
 from lease_race import race_claim_and_takeover
 from sqlmodel import Session, select
 
 from claims.store.engine import make_engine
-from claims.store.tables import ScheduleState, Watch
+from claims.store.tables import Observation, ScheduleState, Snapshot, Subject, SubjectAlias, Watch
+from tracker.cycle.run import run_check
+from tracker.net.fetch import make_client
 from tracker.schedule.daemon import Scheduler, ScheduleSettings, SteppedScheduler
-from tracker.schedule.locks import Lease, LockLost
+from tracker.schedule.locks import Lease, LockLost, current_fence
+from tracker.snapshots.store import SnapshotStore
 
 SETTINGS = ScheduleSettings(
     jitter_seconds=0, settle_seconds=0, executor="debug", lock_ttl_seconds=120
@@ -121,3 +126,61 @@ def test_a_claim_and_a_takeover_never_both_succeed_on_sqlite(tmp_path):
     for engine in engines:
         engine.dispose()
     assert all(claimed != took for claimed, took in outcomes), outcomes
+
+
+def test_a_scheduler_paused_mid_run_commits_nothing_of_that_run(tmp_path, monkeypatch):
+    """The pause comes during the fetch of a real cycle run: meanwhile another scheduler
+    takes the lease over; the resumed run's commit is fenced and rolled back whole."""
+    db = tmp_path / "midrun.db"
+    engine = make_engine(db)
+    with Session(engine) as s:
+        subject = Subject(slug="acme-orca-9b", name="Orca 9B")
+        s.add(subject)
+        s.flush()
+        s.add(SubjectAlias(subject_id=subject.id, namespace="name", alias="Orca 9B"))
+        params = {"selector": "p", "subject": "Orca 9B", "attribute": "context_window"}
+        s.add(
+            Watch(
+                name="page",
+                adapter="html_page",
+                url="https://example.test/page",
+                params_json=json.dumps(params),
+            )
+        )
+        s.commit()
+    clock = FakeClock()
+    clock.patch_apscheduler(monkeypatch)
+    newcomer = Lease(make_engine(db), ttl_seconds=120, clock=clock)
+
+    def paused_server(request: httpx.Request) -> httpx.Response:
+        clock.advance(minutes=10)  # SIGSTOP during the fetch: the lease expires...
+        newcomer.acquire()  # ...and another scheduler takes it over
+        return httpx.Response(200, html="<p>128000</p>")
+
+    client = make_client(transport=httpx.MockTransport(paused_server))
+    store = SnapshotStore(tmp_path / "snapshots")
+
+    def run_watch(name: str) -> None:
+        run_check(
+            engine,
+            client,
+            snapshot_store=store,
+            watch_names=[name],
+            now=clock(),
+            sleep=lambda seconds: None,
+            fence=current_fence(),
+        )
+
+    sched = Scheduler(
+        engine, run_watch, settings=SETTINGS, clock=clock, scheduler_class=SteppedScheduler
+    )
+    sched.start()
+    sched.run_pending()
+    assert sched.lease_lost
+    sched.shutdown(release=False)
+    assert newcomer.holder().owner == newcomer.owner  # the newcomer keeps its lease
+    with Session(engine) as s:
+        assert s.exec(select(Observation)).all() == []
+        assert s.exec(select(Snapshot)).all() == []
+        watch = s.exec(select(Watch)).one()
+    assert (watch.last_run, watch.state) == (None, "new")

@@ -38,7 +38,7 @@ from claims.values.timefmt import iso_z
 from claims.vocabulary import RETIRED_STATE
 from tracker.errors import ConfigError
 from tracker.schedule.jobs import Jobs  # noqa: F401  (re-exported: Scheduler users build Jobs)
-from tracker.schedule.locks import Lease, LockLost, SchedulerBusy
+from tracker.schedule.locks import Lease, LockLost, SchedulerBusy, fenced_by
 from tracker.schedule.settings import ScheduleSettings
 from tracker.schedule.triggers import (
     SteppedScheduler,
@@ -363,8 +363,12 @@ class Scheduler:
                 return
             self._record_missed(name, previous)
             try:
-                with self._recorded(job_id, claimed=True):
+                with self._recorded(job_id, claimed=True), fenced_by(self.lease):
                     self.run_watch(name)
+            except LockLost:  # the lease went during the run: its writes were rolled back
+                self._lost.set()
+                self._stopping.set()
+                log.error("the scheduler lease was taken over during %s; stopping", job_id)
             finally:
                 self._after_watch_run(job_id, name)
                 self._request_after_cycle()
@@ -522,6 +526,8 @@ class Scheduler:
             self._save_state(job_id, last_started_at=self.clock())
         try:
             yield
+        except LockLost:
+            raise  # not ours to record any more: the new holder keeps this row
         except Exception as exc:
             self._save_state(
                 job_id,
