@@ -1,8 +1,8 @@
 """Jobs for `tracker schedule --jobs sched_jobs:slow_jobs` in subprocess tests.
 
 The watch job runs the real watch cycle (tracker.cycle.run.run_check) against a mocked
-page whose fetch takes a moment (no transaction is open while it waits); marker files in
-$SCHED_TEST_DIR say when the fetch started and when the run ended.
+page that answers once the test creates $SCHED_TEST_DIR/release (no transaction is open
+while it waits); marker files there say when the fetch started and when the run ended.
 """
 
 from __future__ import annotations
@@ -28,8 +28,11 @@ def slow_jobs(engine) -> Jobs:
     def slow_page(request: httpx.Request) -> httpx.Response:
         name = request.url.path.strip("/")
         (marks / f"started-{name}").touch()
-        # a slow server: the signal arrives while this fetch is in flight
-        time.sleep(float(os.environ.get("SCHED_TEST_FETCH_SECONDS", "1.5")))
+        # a server that answers only when the test says so (it creates "release" after
+        # signalling), so the signal surely arrives while this fetch is in flight
+        deadline = time.monotonic() + 60
+        while not (marks / "release").exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
         return httpx.Response(200, html=PAGE)
 
     client = make_client(transport=httpx.MockTransport(slow_page))

@@ -92,6 +92,7 @@ def test_signal_finishes_the_running_job_commits_and_exits_0(tmp_path, sig):
     proc = start_schedule(db, marks, "--jitter", "0", "--heartbeat", "0.2")
     wait_for(marks / "started-slow", proc)
     proc.send_signal(sig)  # while the job is "fetching"
+    (marks / "release").touch()  # now the page answers
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err
     assert (marks / "done-slow").exists()
