@@ -22,6 +22,7 @@ from sqlmodel import Session, col, select
 
 from claims.curated.specs import ClaimSpec, CuratedData
 from claims.store import tables as models
+from claims.values.canonical import dumps
 from claims.vocabulary import RETIRED_STATE
 
 RETIRED = RETIRED_STATE
@@ -119,7 +120,7 @@ def _store_watches(session: Session, data: CuratedData, report: LoadReport, prun
         if row_w is None:
             row_w = models.Watch(name=w.name, adapter=w.adapter, url=w.url)
         row_w.adapter, row_w.url, row_w.interval_minutes = w.adapter, w.url, w.interval_minutes
-        row_w.params_json = models.dumps(w.params)
+        row_w.params_json = dumps(w.params)
         if row_w.state == RETIRED:  # defined again: checked again, from a clean slate
             row_w.state, row_w.consecutive_failures, row_w.failing_since = "new", 0, None
         session.add(row_w)
@@ -197,8 +198,8 @@ def _store_claims(
             key=key,
             subject_id=subject_ids[c.subject],
             attribute=c.attribute,
-            qualifiers_json=models.dumps(c.qualifiers),
-            value_json=models.dumps(c.value.to_dict()),
+            qualifiers_json=dumps(c.qualifiers),
+            value_json=dumps(c.value.to_dict()),
             raw_text=c.raw,
             source_id=source_ids[c.source],
             claimant=c.claimant,
@@ -228,10 +229,10 @@ def _pair_changes(report: LoadReport, added: list[tuple[ClaimSpec, models.Claim]
     and qualifiers (first by id, one to one): a figure corrected in its file."""
     fresh: dict[tuple[Any, ...], list[tuple[ClaimSpec, models.Claim]]] = {}
     for c, row in added:
-        what = (c.source, c.subject, c.attribute, models.dumps(dict(c.qualifiers)))
+        what = (c.source, c.subject, c.attribute, dumps(dict(c.qualifiers)))
         fresh.setdefault(what, []).append((c, row))
     for old in report.claims_stale:
-        what = (old["source"], old["subject"], old["attribute"], models.dumps(old["qualifiers"]))
+        what = (old["source"], old["subject"], old["attribute"], dumps(old["qualifiers"]))
         if not old["removed"] or not fresh.get(what):
             continue
         c, row = fresh[what].pop(0)

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 from sqlmodel import Session, select
 
-from claims.store.tables import Event, ScheduleState, as_utc
+from claims.store.tables import Event, ScheduleState
+from claims.values.canonical import as_utc
 
 WATCH_JOB_PREFIX = "watch:"  # schedulestate job ids of watch jobs: ``watch:<name>``
 

@@ -315,7 +315,8 @@ def open_db(db: str | None, *, create: bool = False) -> Engine:
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
-    from claims.store.engine import database_url, make_engine
+    from claims.store.engine import make_engine
+    from claims.store.rawdb import database_url
 
     given = db
     db = db or settings.database_url()

@@ -33,7 +33,8 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session, delete, select
 
 from claims.events import add_event, make_event
-from claims.store.tables import ScheduleState, Watch, as_utc, utcnow
+from claims.store.tables import ScheduleState, Watch
+from claims.values.canonical import as_utc, utcnow
 from claims.values.timefmt import iso_z
 from claims.vocabulary import RETIRED_STATE
 from tracker.errors import ConfigError

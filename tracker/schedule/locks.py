@@ -23,7 +23,8 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
 from claims.store.rawdb import RawDB
-from claims.store.tables import SchedulerLock, ScheduleState, utcnow
+from claims.store.tables import SchedulerLock, ScheduleState
+from claims.values.canonical import utcnow
 from claims.values.timefmt import iso_z
 from tracker.errors import TrackerError
 

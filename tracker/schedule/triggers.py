@@ -13,7 +13,8 @@ from apscheduler.triggers.base import BaseTrigger
 from apscheduler.triggers.cron import CronTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 
-from claims.store.tables import ScheduleState, Watch, as_utc
+from claims.store.tables import ScheduleState, Watch
+from claims.values.canonical import as_utc
 from tracker.errors import ConfigError
 from tracker.schedule.localcron import LocalCronTrigger
 from tracker.site.eventtext import schedule_text

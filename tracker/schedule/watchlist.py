@@ -10,7 +10,8 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from claims.store.schedulenotes import MissedRuns, missed_runs_by_watch
-from claims.store.tables import ScheduleState, Watch, as_utc, utcnow
+from claims.store.tables import ScheduleState, Watch
+from claims.values.canonical import as_utc, utcnow
 from claims.values.timefmt import iso_z
 from claims.vocabulary import RETIRED_STATE
 from tracker.errors import ConfigError
