@@ -230,7 +230,8 @@ class Scheduler:
     def sync_watches(self, *, strict: bool = True) -> None:
         """Make the APScheduler jobs match the Watch rows: add new watches, reschedule
         changed ones, remove deleted ones. A known watch resumes from its persisted
-        ``next_run_at`` (at most one period ahead); one without a saved schedule runs
+        ``next_run_at`` (at most one period ahead) while that is a fire time of its
+        current schedule (an edited one wins: cases/C30); one without a saved schedule runs
         when its last check (e.g. by ``tracker check``) is one interval old, or at the
         next cron time after it, at once if never checked
         (:func:`tracker.schedule.triggers.next_due`, the rule ``tracker watches`` shows).
