@@ -67,7 +67,7 @@ def verify_cmd(
     from claims.store.verification import verify_all
 
     as_of = _parse_now(now)
-    with Session(open_db(db)) as session:
+    with Session(open_db(db, write=True)) as session:
         report = verify_all(session, now=as_of)
     if json_out:
         print_json(report.to_dict(), sort_keys=True)
@@ -179,7 +179,7 @@ def review_cmd(
 
     from claims.store.review import ReviewError, dismiss_discrepancy
 
-    with Session(open_db(db)) as session:
+    with Session(open_db(db, write=True)) as session:
         try:
             row = dismiss_discrepancy(session, discrepancy_id, dismiss)
         except ReviewError as exc:

@@ -217,7 +217,7 @@ def record(
     _results_printed_here()
     try:
         summary, path = record_check(
-            open_db(db), out, snapshot_store=SnapshotStore(snapshots), watch_names=watch
+            open_db(db, write=True), out, snapshot_store=SnapshotStore(snapshots), watch_names=watch
         )
     except NothingRecorded as exc:
         _show_record(exc.summary, None, json_out)
