@@ -12,6 +12,7 @@ from sqlmodel import Session, func, select
 
 from claims.events import make_event
 from claims.store.engine import make_engine
+from claims.store.outbox import add_event
 from claims.store.tables import Event, Observation, ScheduleState, Subject, Watch, utcnow
 from tracker.schedule.daemon import Scheduler, ScheduleSettings
 from tracker.schedule.watchlist import list_watches
@@ -48,9 +49,12 @@ def is_lock_error(exc: BaseException) -> bool:
 
 
 def job_b_alert_dispatcher(engine) -> None:
-    """One alert row plus one log row (the job's own run record), in one transaction."""
+    """One alert row (through the outbox's one writer, as every event is stored) plus one
+    log row (the job's own run record), in one transaction."""
     with Session(engine) as s:
-        s.add(make_event("price_changed", "orca input price 0.57 -> 0.45", detail={"to": "0.45"}))
+        add_event(
+            s, make_event("price_changed", "orca input price 0.57 -> 0.45", detail={"to": "0.45"})
+        )
         s.add(
             ScheduleState(job_id="alert_dispatcher", last_finished_at=utcnow(), last_outcome="ok")
         )

@@ -12,7 +12,8 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from claims.events import add_event, make_event
+from claims.events import make_event
+from claims.store.outbox import add_event
 from claims.store.tables import Claim, Discrepancy, Observation, Source, Subject, utcnow
 from claims.subjects.sourcenames import source_names
 from claims.values.timefmt import iso_z

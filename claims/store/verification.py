@@ -18,7 +18,8 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from claims.events import add_event, make_event
+from claims.events import make_event
+from claims.store.outbox import add_event
 from claims.store.tables import (
     Discrepancy,
     Subject,
