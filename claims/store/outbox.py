@@ -56,13 +56,11 @@ class Outbox:
 
 
 def session_db(session: Any) -> RawDB:
-    """The DB-API connection of a SQLModel/SQLAlchemy ``session`` as a :class:`RawDB`:
-    what it writes joins the session's transaction (pending ORM changes are flushed
-    first, so they come before it). Closing it leaves the connection to the session."""
+    """A SQLModel/SQLAlchemy ``session``'s connection as a :class:`RawDB`
+    (:meth:`RawDB.from_connection`): what it writes joins the session's transaction
+    (pending ORM changes are flushed first, so they come before it)."""
     session.flush()
-    conn = session.connection()
-    dialect = "sqlite" if conn.dialect.name == "sqlite" else "postgresql"
-    return RawDB(conn.connection.driver_connection, dialect, release=lambda: None)
+    return RawDB.from_connection(session.connection())
 
 
 def add_event(session: Any, event: Any) -> int:

@@ -88,6 +88,7 @@ class RawDB:
         self._dt_text: dict[dt.datetime, str] = {}  # one watch's rows share a few times
         self._grouped = False  # inside grouped(): transactions are savepoints
         self._group_open = False  # the group's transaction has begun
+        self._through: Any = None  # a SQLAlchemy Connection statements go through
 
     @classmethod
     def open(cls, db: str | os.PathLike[str] | None = None) -> RawDB:
@@ -126,6 +127,16 @@ class RawDB:
         fairy = engine.raw_connection()
         dialect = "sqlite" if engine.dialect.name == "sqlite" else "postgresql"
         return cls(fairy.driver_connection, dialect, release=fairy.close)
+
+    @classmethod
+    def from_connection(cls, connection: Any) -> RawDB:
+        """Statements run through a SQLAlchemy ``connection`` (e.g. an ORM session's,
+        ``session.connection()``): in its transaction, raising SQLAlchemy's error types,
+        with values stored as this class stores them. Closing leaves the connection open."""
+        dialect = "sqlite" if connection.dialect.name == "sqlite" else "postgresql"
+        raw = cls(connection.connection.driver_connection, dialect, release=lambda: None)
+        raw._through = connection
+        return raw
 
     def check_schema(self) -> None:
         """Raise :class:`SchemaMissing` unless ``alembic_version`` records
@@ -197,7 +208,10 @@ class RawDB:
         return out
 
     def execute(self, sql: str, params: Mapping[str, Any] | None = None) -> Any:
-        """Run one statement; returns the DB-API cursor (iterate it for rows as tuples)."""
+        """Run one statement; returns the DB-API cursor (iterate it for rows as tuples;
+        through a SQLAlchemy connection, its result, which iterates the same)."""
+        if self._through is not None:
+            return self._through.exec_driver_sql(self._prepare(sql), self._params(params))
         cur = self.conn.cursor()
         cur.execute(self._prepare(sql), self._params(params))
         return cur
