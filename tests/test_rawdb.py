@@ -139,7 +139,7 @@ def _heavy_modules_after(imports: str) -> list[str]:
     code = (
         f"import json, sys, {imports};"
         "print(json.dumps(sorted(m for m in ('sqlalchemy', 'sqlmodel', 'pydantic', 'click',"
-        " 'rich') if m in sys.modules)))"
+        " 'rich', 'alembic') if m in sys.modules)))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     return json.loads(out.stdout)

@@ -20,7 +20,7 @@ from tracker.cycle.run import CycleSummary, run_check
 from tracker.loading import load_curated
 from tracker.net.fetch import make_client
 from tracker.net.har import HarReplayTransport
-from tracker.snapshots.store import SnapshotStore
+from tracker.snapshots.store import open_store
 
 DEMO_HAR = Path("data") / "recordings" / "demo.har"
 
@@ -83,7 +83,8 @@ def run_demo(
         last_event = session.exec(select(func.max(models.Event.id))).one() or 0
     loaded = load_curated(engine, data_dir)
     with make_client(transport=transport) as client:
-        cycle = run_check(engine, client, snapshot_store=SnapshotStore(snapshot_dir), now=now)
+        with open_store(engine.url.render_as_string(hide_password=False), snapshot_dir) as store:
+            cycle = run_check(engine, client, snapshot_store=store, now=now)
     with Session(engine) as session:
         verify_all(session, now=now)
     built = build_site(engine, out_dir, now=now)

@@ -1,4 +1,5 @@
-"""Content-addressed store of fetched bodies: one SQLite file, ``<root>/bodies.sqlite3``.
+"""Content-addressed store of fetched bodies: one SQLite file, ``<root>/bodies.sqlite3``
+(on PostgreSQL, the database's own table instead: :func:`open_store`).
 
 Input: bytes; output: their sha256 (hex). Storage only; the refetch policy
 (validators, 304) lives in ``tracker.net.fetch`` (the scrapy httpcache split).
@@ -20,6 +21,10 @@ import sqlite3
 import threading
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from claims.store.bodies import TableBodies
 
 DEFAULT_ROOT = Path("data") / "snapshots"
 FILE_NAME = "bodies.sqlite3"
@@ -138,3 +143,25 @@ class SnapshotStore:
         self, t: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.close()
+
+
+def follows_database(db: str | os.PathLike[str] | None) -> bool:
+    """Whether bodies for the database ``db`` (path or URL, see
+    :func:`claims.store.rawdb.database_url`) are stored in it: PostgreSQL yes (a team on
+    several hosts shares them), SQLite no (the local file)."""
+    from claims.store.rawdb import database_url
+
+    scheme = database_url(db).partition("://")[0]
+    return scheme.split("+")[0] in ("postgresql", "postgres")
+
+
+def open_store(
+    db: str | os.PathLike[str] | None, root: str | os.PathLike[str] = DEFAULT_ROOT
+) -> SnapshotStore | TableBodies:
+    """The body store for database ``db``: its ``snapshotbody`` table on PostgreSQL
+    (:class:`claims.store.bodies.TableBodies`), else the file under ``root``."""
+    if follows_database(db):
+        from claims.store.bodies import TableBodies
+
+        return TableBodies(db)
+    return SnapshotStore(root)
