@@ -13,9 +13,8 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlmodel import create_engine
 
-from claims.store.rawdb import (  # noqa: F401  (database_url, DEFAULT_DB_PATH re-exported)
+from claims.store.rawdb import (
     BUSY_TIMEOUT_MS,
-    DEFAULT_DB_PATH,
     RawDB,
     SchemaMissing,
     database_url,

@@ -16,20 +16,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from claims.events import make_event
 from claims.store.outbox import add_event
-from claims.store.tables import (
-    Discrepancy,
-    Subject,
-    SubjectVariant,
-    Verdict,
-    dumps,
-    utcnow,
-)
+from claims.store.tables import Discrepancy, Subject, SubjectVariant, Verdict
 from claims.store.upsert import upsert
 from claims.store.views import aware, last_hub_check, load_claims, load_observations
+from claims.values.canonical import dumps, utcnow
 from claims.values.timefmt import iso_z
 from claims.verify.compare import (
     CONTRADICTED_BY_OBSERVATION,
@@ -351,7 +345,7 @@ def _insert_discrepancy(
     )
     values = {c: getattr(row, c) for c in _DISCREPANCY_COLUMNS}
     changing = ("claim_ids_json", "observation_ids_json", "state", "reason", "closed_at")
-    kept = Discrepancy.__table__.c.state != "dismissed"
+    kept = col(Discrepancy.state) != "dismissed"
     row.id = upsert(session, Discrepancy, values, ["key"], changing, where=kept)
     if row.id is None:  # stored and dismissed meanwhile: what is stored holds
         stored = session.exec(select(Discrepancy).where(Discrepancy.key == f.key)).one()

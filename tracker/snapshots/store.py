@@ -147,11 +147,13 @@ class SnapshotStore:
 
 def follows_database(db: str | os.PathLike[str] | None) -> bool:
     """Whether bodies for the database ``db`` (path or URL, see
-    :func:`claims.store.rawdb.database_url`) are stored in it: PostgreSQL yes (a team on
+    :func:`claims.store.rawdb.database_url`; None: ``TRACKER_DATABASE_URL``, else the
+    default file) are stored in it: PostgreSQL yes (a team on
     several hosts shares them), SQLite no (the local file)."""
     from claims.store.rawdb import database_url
+    from tracker import settings
 
-    scheme = database_url(db).partition("://")[0]
+    scheme = database_url(db or settings.database_url()).partition("://")[0]
     return scheme.split("+")[0] in ("postgresql", "postgres")
 
 
@@ -162,6 +164,7 @@ def open_store(
     (:class:`claims.store.bodies.TableBodies`), else the file under ``root``."""
     if follows_database(db):
         from claims.store.bodies import TableBodies
+        from tracker import settings
 
-        return TableBodies(db)
+        return TableBodies(db or settings.database_url())
     return SnapshotStore(root)
