@@ -5,10 +5,15 @@ role can run them); both ways of making a new database give the models' schema."
 
 from __future__ import annotations
 
+import json
 import sqlite3
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import pytest
+from cycle_setup import DEMO_HAR, add_subjects, add_watches
 from olddb import ROWS, postgresql_release_0_1_0, row_counts, sqlite_release_0_1_0
 from sqlalchemy import inspect
 from sqlmodel import SQLModel
@@ -262,3 +267,39 @@ def test_read_only_commands_work_for_a_read_only_postgresql_role(pg_server, tmp_
     assert (tmp_path / "site" / "index.html").is_file()
     code, out = _run("review", "1", "--dismiss", "not a real conflict", "--db", reader)
     assert code == 1 and out.startswith("error: database: permission denied"), out
+
+
+def _modules_after_check(db: Path, tmp_path: Path) -> list[str]:
+    """Run `tracker check --replay demo.har` in a fresh process; which of alembic and
+    SQLAlchemy it loaded."""
+    code = (
+        "import json, sys\n"
+        "from tracker.cli.main import app\n"
+        "try:\n"
+        f"    app(['check', '--replay', {str(DEMO_HAR)!r}, '--db', {str(db)!r},"
+        f" '--snapshots', {str(tmp_path / 's')!r}, '--json'], standalone_mode=False)\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(json.dumps([m for m in ('alembic', 'sqlalchemy') if m in sys.modules]),"
+        " file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stderr.strip().splitlines()[-1])
+
+
+def test_check_loads_alembic_only_when_the_schema_needs_an_upgrade(tmp_path):
+    """The lean cycle path: on an up-to-date database `tracker check` reads the revision
+    with plain SQL (no alembic, no SQLAlchemy); on an older one it upgrades first."""
+    db = tmp_path / "t.db"
+    engine = make_engine(db)
+    add_subjects(engine)
+    add_watches(engine)
+    engine.dispose()
+    assert _modules_after_check(db, tmp_path) == []
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE alembic_version SET version_num = '0003'")
+        conn.execute("CREATE TABLE schemaversion (version INTEGER PRIMARY KEY)")
+    assert _modules_after_check(db, tmp_path) == ["alembic", "sqlalchemy"]
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT version_num FROM alembic_version").fetchall() == [("0004",)]

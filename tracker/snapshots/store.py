@@ -21,7 +21,7 @@ import sqlite3
 import threading
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from claims.store.bodies import TableBodies
@@ -30,6 +30,17 @@ DEFAULT_ROOT = Path("data") / "snapshots"
 FILE_NAME = "bodies.sqlite3"
 _SHA = re.compile(r"^[0-9a-f]{64}$")
 _SCHEMA = "CREATE TABLE IF NOT EXISTS body (sha256 TEXT PRIMARY KEY, data BLOB NOT NULL)"
+
+
+class BodyStore(Protocol):
+    """What the cycle and ``tracker snapshot`` need of a body store: :class:`SnapshotStore`
+    (the local file) or :class:`claims.store.bodies.TableBodies` (the database's table)."""
+
+    def put(self, body: bytes, sha: str | None = None) -> str: ...
+    def get(self, sha: str) -> bytes: ...
+    def find(self, prefix: str, limit: int = 10) -> list[str]: ...
+    def __contains__(self, sha: str) -> bool: ...
+    def close(self) -> None: ...
 
 
 def _check(sha: str) -> str:
@@ -159,7 +170,7 @@ def follows_database(db: str | os.PathLike[str] | None) -> bool:
 
 def open_store(
     db: str | os.PathLike[str] | None, root: str | os.PathLike[str] = DEFAULT_ROOT
-) -> SnapshotStore | TableBodies:
+) -> SnapshotStore | TableBodies:  # both are BodyStores
     """The body store for database ``db``: its ``snapshotbody`` table on PostgreSQL
     (:class:`claims.store.bodies.TableBodies`), else the file under ``root``."""
     if follows_database(db):
