@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
     from tracker.cycle.run import CycleSummary
     from tracker.loading import LoadReport
-    from tracker.snapshots.store import SnapshotStore
+    from tracker.snapshots.store import BodyStore
 
 
 def load(engine: Engine, data_dir: Path) -> LoadReport:
@@ -33,7 +33,7 @@ def load(engine: Engine, data_dir: Path) -> LoadReport:
 def check(
     engine: Engine,
     client: Any,
-    store: SnapshotStore,
+    store: BodyStore,
     *,
     watch_names: Iterable[str] | None = None,
     robots: Any = None,

@@ -35,7 +35,7 @@ from tracker.cycle.rows import WATCH_NAMED, WATCH_RETIRED, iter_specs, load_subj
 from tracker.errors import ConfigError, ParseError, TrackerError
 from tracker.net.fetch import FetchSettings, MissingCredential, auth_headers, fetch
 from tracker.net.robots import RobotsPolicy
-from tracker.snapshots.store import SnapshotStore
+from tracker.snapshots.store import BodyStore
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +88,7 @@ def run_check(
     db: Any,
     client: Any,
     *,
-    snapshot_store: SnapshotStore,
+    snapshot_store: BodyStore,
     watch_names: Iterable[str] | None = None,
     now: dt.datetime | None = None,
     progress: Callable[[WatchResult], None] | None = None,
@@ -162,7 +162,7 @@ def _connect(db: Any) -> tuple[RawDB, bool]:
 def _run(
     raw: RawDB,
     client: Any,
-    snapshot_store: SnapshotStore,
+    snapshot_store: BodyStore,
     watch_names: Iterable[str] | None,
     now: dt.datetime | None,
     progress: Callable[[WatchResult], None] | None,
@@ -265,7 +265,7 @@ class _FetchContext:
     """What every worker shares: the client, the snapshot store, clock, sleep, robots."""
 
     client: Any
-    store: SnapshotStore
+    store: BodyStore
     clock: Callable[[], dt.datetime]
     sleep: Callable[[float], None]
     robots: RobotsPolicy | None

@@ -43,9 +43,10 @@ def default_jobs(
     from tracker.net.fetch import make_client
     from tracker.net.robots import RobotsPolicy
     from tracker.schedule.locks import current_fence
-    from tracker.snapshots.store import SnapshotStore
+    from tracker.snapshots.store import open_store
 
-    store = SnapshotStore(Path(snapshot_dir))
+    # bodies follow the database (PostgreSQL: its table, shared by every host)
+    store = open_store(engine.url.render_as_string(hide_password=False), Path(snapshot_dir))
     # One client for every watch job: its HostThrottle's per-host caps and spacing then
     # hold across jobs the scheduler runs at the same time (the client and httpx transport are thread-safe).
     client = make_client()
