@@ -60,7 +60,8 @@ def _alerts(db: str, hook: Hook, at: dt.datetime) -> list[dict]:
         report = drain(engine, [Subscription(name="team", url=url)], now=at + dt.timedelta(hours=1))
     finally:
         engine.dispose()
-    assert report.failed == 0 and report.delivered == len(hook.posts) - start > 0
+    # many alerts to one target in one run arrive as one digest message
+    assert report.failed == 0 and report.delivered > 0 and len(hook.posts) > start
     return sorted(hook.posts[start:], key=lambda p: (p.get("title", ""), p.get("message", "")))
 
 
