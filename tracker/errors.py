@@ -103,3 +103,30 @@ class NothingRecorded(TrackerError):
     def __init__(self, message: str, summary: object) -> None:
         super().__init__(message)
         self.summary = summary
+
+
+# Exceptions a hostile value raises where code reads or stores it (a RecursionError, a
+# decimal overflow, a lone surrogate the database cannot encode, a parser's ValueError).
+DATA_ERRORS: tuple[type[Exception], ...] = (
+    ArithmeticError,
+    LookupError,
+    RecursionError,
+    TypeError,
+    UnicodeError,
+    ValueError,
+)
+UNEXPECTED_MAX = 200  # characters of an unexpected exception's message kept
+
+
+def unexpected(url: str, exc: BaseException) -> ParseError:
+    """A :class:`ParseError` (kind ``parse_error``) for an exception a parser did not
+    expect: one line naming ``url``, the exception's type and its message (control
+    characters dropped, at most :data:`UNEXPECTED_MAX` characters), e.g. ``https://x/:
+    RecursionError: maximum recursion depth exceeded``."""
+    text = " ".join(str(exc).split())
+    text = "".join(c if c.isprintable() else "?" for c in text)[:UNEXPECTED_MAX]
+    err = ParseError(
+        f"{url}: {type(exc).__name__}: {text}" if text else f"{url}: {type(exc).__name__}"
+    )
+    err.__cause__ = exc
+    return err

@@ -10,7 +10,6 @@ import datetime as dt
 import functools
 import hashlib
 import importlib
-import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -18,7 +17,8 @@ from typing import Any
 
 from claims.values.canonical import dumps
 from claims.values.value import Value
-from tracker.errors import BadStatus, ConfigError, ParseError
+from tracker.adapters.jsonbody import load_json
+from tracker.errors import BadStatus, ConfigError
 
 
 @dataclass(frozen=True)
@@ -72,11 +72,10 @@ class Fetched:
         )
 
     def json(self) -> Any:
-        """The body as JSON; raises :class:`ParseError` naming the URL when it is not."""
-        try:
-            return json.loads(self.body)
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise ParseError(f"{self.final_url}: body is not JSON ({exc})") from exc
+        """The body as JSON within :mod:`tracker.adapters.jsonbody`'s bounds (depth, size,
+        number digits and magnitude); raises :class:`ParseError` naming the URL when it
+        is not JSON or breaks a bound."""
+        return load_json(self.body, self.final_url)
 
 
 @dataclass(frozen=True)

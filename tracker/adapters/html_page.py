@@ -20,6 +20,7 @@ from typing import Any
 from lxml import etree, html
 from lxml.cssselect import CSSSelector
 
+from claims.values.numbers import MAX_DIGITS
 from claims.values.value import Value, quantity, text_value, with_extra
 from claims.vocabulary import ATTRIBUTES
 from tracker.adapters.base import Fetched, ObservedValue, ParseResult, register
@@ -57,6 +58,9 @@ def read_number(text: str, decimal: str = ".") -> Decimal:
     group = "," if decimal == "." else "."
     if token.count(decimal) > 1:
         raise LayoutChanged(f"ambiguous number {token!r}: decimal {decimal!r} occurs twice")
+    digits = sum(c.isdigit() for c in token)
+    if digits > MAX_DIGITS:  # a 5,000-digit "figure" is not one (issue 20)
+        raise LayoutChanged(f"a number of {digits} digits (at most {MAX_DIGITS})")
     whole, _, frac = token.partition(decimal)
     parts = re.split(f"[{re.escape(group)}{_SPACES}]", whole)
     if len(parts) > 1 and (not 1 <= len(parts[0]) <= 3 or any(len(p) != 3 for p in parts[1:])):

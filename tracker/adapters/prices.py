@@ -6,15 +6,16 @@ from the figure's own text so 0.00000057 gives exactly 0.57 (cases/C07, C08).
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Mapping
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
+from claims.values.numbers import bounded_decimal
 from claims.values.value import Value, quantity, with_extra
 from tracker.adapters.base import Fetched, ObservedValue, ParseResult, register
-from tracker.errors import LayoutChanged, ParseError
+from tracker.adapters.jsonbody import load_json
+from tracker.errors import LayoutChanged
 
 log = logging.getLogger(__name__)
 
@@ -31,13 +32,8 @@ def _per_mtok(raw: Any) -> Decimal | None:
     """USD per token (a string or Decimal, never a float) -> USD per 1M; None if unreadable."""
     if isinstance(raw, bool) or raw is None:
         return None
-    try:
-        d = Decimal(str(raw).strip())
-    except InvalidOperation:
-        return None
-    if not d.is_finite():
-        return None
-    return d * PER_MTOK
+    d = bounded_decimal(raw)  # "1e999999999" would overflow the product
+    return None if d is None else d * PER_MTOK
 
 
 def _variant(params: Mapping[str, Any], key: str) -> dict[str, str]:
@@ -128,10 +124,7 @@ def parse_litellm(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult:
     (``{"moonshot/kimi-k3.1-pro-highspeed" = "Highspeed"}``). Raises ParseError for a
     body that is not a JSON object.
     """
-    try:
-        doc = json.loads(fetched.body, parse_float=Decimal)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ParseError(f"{fetched.final_url}: body is not JSON ({exc})") from exc
+    doc = load_json(fetched.body, fetched.final_url, parse_float=Decimal)
     if not isinstance(doc, dict):
         raise LayoutChanged(f"{fetched.final_url}: expected a JSON object of models")
     values: list[ObservedValue] = []
