@@ -8,7 +8,9 @@
     │   ├── BadStatus             any other non-2xx status (kept: status, error code)
     │   ├── TooLarge              body over the size cap
     │   ├── NotRecorded           --replay: the request is not in the HAR file
-    │   └── Disallowed            robots.txt disallows the URL (or is unreachable)
+    │   ├── Disallowed            robots.txt disallows the URL (or is unreachable)
+    │   ├── OffHost               a redirect or next link to a host not allowed
+    │   └── PrivateAddress        a private/loopback/link-local address not allowed
     ├── ParseError                the body cannot be read as the adapter's format
     │   └── LayoutChanged         the expected element/key is missing: the watch is
     │                             marked failing; never read as "the value disappeared"
@@ -130,3 +132,17 @@ def unexpected(url: str, exc: BaseException) -> ParseError:
     )
     err.__cause__ = exc
     return err
+
+
+class OffHost(FetchError):
+    """A redirect or a next-page link to a host the watch may not fetch from (issue 20:
+    fetching that cannot be steered); the message names the target."""
+
+    kind = "off_host"
+
+
+class PrivateAddress(FetchError):
+    """A URL whose host is (or resolves to) a private, loopback or link-local address,
+    which a watch fetches only when it allows it (param ``allow_private``)."""
+
+    kind = "private_address"

@@ -241,10 +241,22 @@ BUILTIN: dict[str, str] = {
 }
 
 
-# Watch params any watch may set: read by the cycle (robots, failing_after, auth), the
-# scheduler (cron) and `tracker status` (org/author, repo/repo_id name what it watches).
+# Watch params any watch may set: read by the cycle (robots, failing_after, auth,
+# allow_hosts, allow_private: tracker.net.policy), the scheduler (cron, timezone) and `tracker status` (org/author, repo/repo_id name what it watches).
 COMMON_PARAMS = frozenset(
-    {"robots", "failing_after", "cron", "auth", "org", "author", "repo", "repo_id"}
+    {
+        "robots",
+        "failing_after",
+        "cron",
+        "timezone",
+        "auth",
+        "org",
+        "author",
+        "repo",
+        "repo_id",
+        "allow_hosts",
+        "allow_private",
+    }
 )
 # The params each built-in adapter reads (see its parse function's docstring). A watch
 # param outside these and COMMON_PARAMS is refused by `tracker load` as a likely typo (a
@@ -272,6 +284,15 @@ BUILTIN_PARAMS: dict[str, frozenset[str]] = {
     "artificial_analysis": frozenset(),
     "openrouter_models": frozenset({"variants"}),
     "litellm_prices": frozenset({"variants"}),
+}
+
+
+# Hosts besides the watch URL's that a built-in adapter's redirects may reach (issue 20:
+# only these and a watch's own `allow_hosts`): the Hub serves repo files from its CDNs.
+HUB_FILE_HOSTS = ("*.hf.co", "*.huggingface.co")
+ADAPTER_HOSTS: dict[str, tuple[str, ...]] = {
+    "huggingface_model": HUB_FILE_HOSTS,
+    "huggingface_config": HUB_FILE_HOSTS,
 }
 
 

@@ -22,6 +22,7 @@ from claims.values.physical import range_problem
 from claims.values.value import ValueError_
 from claims.vocabulary import ATTRIBUTES, RETIRED_STATE
 from tracker.adapters.base import (
+    ADAPTER_HOSTS,
     Adapter,
     Fetched,
     ObservedValue,
@@ -35,6 +36,7 @@ from tracker.cycle.observe import WatchResult, WatchSpec, record_failure, record
 from tracker.cycle.rows import WATCH_NAMED, WATCH_RETIRED, iter_specs, load_subjects
 from tracker.errors import DATA_ERRORS, ConfigError, ParseError, TrackerError, unexpected
 from tracker.net.fetch import FetchSettings, MissingCredential, auth_headers, fetch
+from tracker.net.policy import RequestPolicy, same_host, watch_policy
 from tracker.net.robots import RobotsPolicy
 from tracker.snapshots.store import SnapshotStore
 
@@ -280,9 +282,16 @@ class _Gathered:
 def _get(
     ctx: _FetchContext, spec: WatchSpec, url: str, headers: dict[str, str], **kw: Any
 ) -> Fetched:
+    """Fetch ``url`` for ``spec`` under its request policy (:mod:`tracker.net.policy`):
+    the watch's credentials go only to its own host; redirects stay on allowed hosts."""
+    policy = watch_policy(spec.params, ADAPTER_HOSTS.get(spec.adapter, ()), headers)
     if ctx.robots is not None and spec.params.get("robots", True) is not False:
         ctx.robots.check(url)
-    return fetch(ctx.client, url, sleep=ctx.sleep, clock=ctx.clock, headers=headers, **kw)
+    if not same_host(spec.url, url):
+        headers = {}
+    return fetch(
+        ctx.client, url, sleep=ctx.sleep, clock=ctx.clock, headers=headers, policy=policy, **kw
+    )
 
 
 def _gather(ctx: _FetchContext, spec: WatchSpec, extra_headers: dict[str, str]) -> _Gathered:
@@ -317,6 +326,8 @@ def _gather(ctx: _FetchContext, spec: WatchSpec, extra_headers: dict[str, str]) 
                 _check_vocabulary(ov, spec, f.final_url)
             out.pages.append((f, parsed))
             url = parsed.next_url
+            if url:  # a Link header may point anywhere: only the watch's hosts (issue 20)
+                _policy(spec).check_host(spec.url, url, "next-page link")
         out.complete = not url  # False when MAX_PAGES cut the listing short
         if adapter is not None and out.pages and out.pages[0][1].files:
             _gather_files(ctx, spec, adapter, out, extra_headers)
@@ -338,6 +349,7 @@ def _gather_files(
     the adapter combine them (:func:`tracker.adapters.base.read_files`)."""
 
     def get(url: str) -> Fetched:
+        _policy(spec).check_host(spec.url, url, "file")
         f = _get(ctx, spec, url, extra_headers)
         ctx.store.put(f.body, f.sha256)
         out.fetched.append(f)
@@ -349,6 +361,10 @@ def _gather_files(
         for ov in result.values:
             _check_vocabulary(ov, spec, f.final_url)
     out.pages[0:1] = pages
+
+
+def _policy(spec: WatchSpec) -> RequestPolicy:
+    return watch_policy(spec.params, ADAPTER_HOSTS.get(spec.adapter, ()), ())
 
 
 def _record(
