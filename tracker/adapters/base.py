@@ -17,7 +17,6 @@ from typing import Any
 
 from claims.values.canonical import dumps
 from claims.values.value import Value
-from tracker.adapters.jsonbody import load_json
 from tracker.errors import BadStatus, ConfigError
 
 
@@ -75,6 +74,8 @@ class Fetched:
         """The body as JSON within :mod:`tracker.adapters.jsonbody`'s bounds (depth, size,
         number digits and magnitude); raises :class:`ParseError` naming the URL when it
         is not JSON or breaks a bound."""
+        from tracker.adapters.jsonbody import load_json  # not loaded by html-only cycles
+
         return load_json(self.body, self.final_url)
 
 
