@@ -19,10 +19,9 @@ from sqlmodel import Session, select
 from claims.store.tables import Event, Observation, Watch
 from tracker.cycle.offline import record_check
 from tracker.cycle.run import run_check
-from tracker.errors import FetchTimeout, OffHost, PrivateAddress, RateLimited, TooLarge
+from tracker.errors import FetchTimeout, RateLimited, TooLarge
 from tracker.net.fetch import FetchSettings, fetch, make_client
 from tracker.net.har import HarRecorder
-from tracker.net.policy import AddressGuard, RequestPolicy, host_matches, is_private
 from tracker.snapshots.store import SnapshotStore
 
 NOW = dt.datetime(2026, 11, 29, 12, 0, 0, tzinfo=dt.UTC)
@@ -141,6 +140,8 @@ def test_a_redirect_to_an_allowed_host_is_followed_without_credentials(engine, t
 
 
 def test_host_patterns_and_private_addresses():
+    from tracker.net.policy import host_matches, is_private
+
     assert host_matches("cdn-lfs.hf.co", "*.hf.co")
     assert not host_matches("hf.co.evil.example", "*.hf.co")
     assert not host_matches("evilhf.co", "*.hf.co")
@@ -152,6 +153,9 @@ def test_host_patterns_and_private_addresses():
 
 
 def test_the_live_guard_refuses_private_addresses_unless_allowed():
+    from tracker.errors import PrivateAddress
+    from tracker.net.policy import AddressGuard, RequestPolicy
+
     served: list[str] = []
 
     def inner(request):
@@ -288,6 +292,9 @@ def test_a_dripping_body_hits_the_recorders_deadline():
 
 
 def test_off_host_is_a_fetch_error_naming_the_target():
+    from tracker.errors import OffHost
+    from tracker.net.policy import RequestPolicy
+
     policy = RequestPolicy(hosts=("*.hf.co",))
     policy.check_host("https://huggingface.co/a", "https://cdn-lfs.hf.co/b", "redirect")
     with pytest.raises(OffHost, match="file to https://evil.example/b refused"):

@@ -79,6 +79,7 @@ _STRINGS = etree.XPath(
 )
 _NO_TEXT = frozenset({"script", "style", "template", "rt", "rp"})
 _CHARSET = re.compile(rb"""<\s*meta[^>]+charset\s*=\s*["']?\s*([^\s"'/>;]+)""", re.I)
+_HTTP_CHARSET = re.compile(r"charset\s*=\s*([^;\s]+)", re.I)
 _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>")
 _local = threading.local()  # one HTMLParser per worker thread (parsers are not shared)
 
@@ -102,15 +103,25 @@ def _is_placeholder(node: etree._Element) -> bool:
     return False
 
 
-def _decode(body: bytes) -> str:
-    """The page as text, as BeautifulSoup would decode it: a BOM, else the declared
-    ``<meta charset>`` when the bytes decode with it, else UTF-8, else windows-1252."""
+def _http_charset(content_type: str | None) -> list[str]:
+    m = _HTTP_CHARSET.search(content_type or "")
+    return [m.group(1).strip("\"' ")] if m else []
+
+
+def _decode(body: bytes, content_type: str | None = None) -> str:
+    """The page as text (cases/C28; the WHATWG order): a BOM, else the HTTP
+    ``Content-Type`` charset, else the declared ``<meta charset>``, each when the bytes
+    decode with it, else UTF-8, else windows-1252. No sniffing first: legacy bytes can
+    also be valid UTF-8."""
     for bom, enc in ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"),
                      (codecs.BOM_UTF16_BE, "utf-16-be")):  # fmt: skip
         if body.startswith(bom):
             return body[len(bom) :].decode(enc, "replace")
     m = _CHARSET.search(body[:4096])
-    candidates = [m.group(1).decode("ascii", "replace")] if m else []
+    candidates = [
+        *_http_charset(content_type),
+        *([m.group(1).decode("ascii", "replace")] if m else []),
+    ]
     for enc in [*candidates, "utf-8"]:
         try:
             return body.decode(enc)
@@ -119,9 +130,10 @@ def _decode(body: bytes) -> str:
     return body.decode("windows-1252", "replace")
 
 
-def _parse(body: bytes) -> etree._Element:
-    """The document root (an empty ``<html>`` for an empty or unparsable page)."""
-    text = _XML_DECL.sub("", _decode(body), count=1)
+def _parse(body: bytes, content_type: str | None = None) -> etree._Element:
+    """The document root (an empty ``<html>`` for an empty or unparsable page); the
+    HTTP ``content_type`` gives the charset when it names one (:func:`_decode`)."""
+    text = _XML_DECL.sub("", _decode(body, content_type), count=1)
     parser = getattr(_local, "parser", None)
     if parser is None:
         parser = _local.parser = html.HTMLParser()
@@ -182,7 +194,7 @@ def parse_html(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult:
     selector = params.get("selector")
     if not selector:
         raise ConfigError("html_page: watch param 'selector' is required")
-    root = _parse(fetched.body)
+    root = _parse(fetched.body, fetched.headers.get("content-type"))
     page_text = _get_text(root).lower()
     raw_lower = fetched.body[:20000].decode("utf-8", "replace").lower()
     url = fetched.final_url
