@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from claims.curated.specs import ClaimSpec, CuratedData
 from claims.store import tables as models
@@ -90,12 +90,12 @@ def store(session: Session, data: CuratedData, *, prune: bool = False) -> LoadRe
             if exists is None:
                 session.add(models.SubjectAlias(subject_id=row.id, namespace=ns, alias=alias))
         for v in spec.variants:
-            exists = session.exec(
+            variant_row = session.exec(
                 select(models.SubjectVariant).where(
                     models.SubjectVariant.subject_id == row.id, models.SubjectVariant.name == v
                 )
             ).first()
-            if exists is None:
+            if variant_row is None:
                 session.add(models.SubjectVariant(subject_id=row.id, name=v))
     for w in data.watches:
         row_w = session.exec(select(models.Watch).where(models.Watch.name == w.name)).first()
@@ -146,10 +146,10 @@ def store(session: Session, data: CuratedData, *, prune: bool = False) -> LoadRe
                 "note": c.note,
                 "origin": origin or stored.origin,
             }
-            edited = {k: v for k, v in fresh.items() if getattr(stored, k) != v}
+            edited = {k: val for k, val in fresh.items() if getattr(stored, k) != val}
             if edited:
-                for k, v in edited.items():
-                    setattr(stored, k, v)
+                for k, val in edited.items():
+                    setattr(stored, k, val)
                 session.add(stored)
             fields = [_FILE_FIELD.get(k, k) for k in edited if k != "origin"]
             if fields:
@@ -239,12 +239,12 @@ def _stale_claims(
     """Report (and remove, see the module doc) stored claims the data no longer states:
     those of the data's sources, and those whose origin is a file of its ``claims/``."""
     stated = set().union(*keys.values()) if keys else set()
-    candidates = select(models.Claim).where(models.Claim.source_id.in_(source_ids.values()))
+    candidates = select(models.Claim).where(col(models.Claim.source_id).in_(source_ids.values()))
     found = {c.id: c for c in session.exec(candidates).all() if c.key not in stated}
     if data.claims_dir is not None:
         # A URI prefix: "file:///…/data/claims/" (a trailing slash, so "claims2/" is not in).
         mine = data.claims_dir.as_uri().rstrip("/") + "/"
-        by_origin = select(models.Claim).where(models.Claim.origin.startswith(mine))
+        by_origin = select(models.Claim).where(col(models.Claim.origin).startswith(mine))
         found.update({c.id: c for c in session.exec(by_origin).all() if c.key not in stated})
     else:
         mine = None

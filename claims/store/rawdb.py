@@ -26,6 +26,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from claims.errors import ClaimsError
+
 # claims.store.engine takes these from here (this module must not import SQLAlchemy).
 BUSY_TIMEOUT_MS = 10_000
 DEFAULT_DB_PATH = Path("data") / "tracker.db"
@@ -34,7 +36,7 @@ SCHEMA_VERSION = 3  # the last of claims.store.engine.MIGRATIONS; a test keeps t
 _PARAM = re.compile(r"(?<!:):([A-Za-z_][A-Za-z0-9_]*)")
 
 
-class SchemaMissing(RuntimeError):
+class SchemaMissing(ClaimsError, RuntimeError):
     """The database has no (or an older) release-tracker schema: run ``tracker load``
     (or anything that opens it through :func:`claims.store.engine.make_engine`) first."""
 

@@ -17,7 +17,7 @@ from decimal import Decimal
 from typing import Any
 
 from claims.readings.licenses import normalize_license_text
-from claims.store.tables import dumps
+from claims.values.canonical import dumps
 from claims.values.value import MINUS, Value, distance, format_value, intervals_overlap
 from claims.verify.facts import ClaimView
 

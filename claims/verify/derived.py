@@ -149,7 +149,7 @@ def judge_price_factor(
         if not pairs:
             continue
         a, b = pairs[0]
-        factor = (a.value.value / b.value.value).quantize(FACTOR_STEP)  # type: ignore[operator]
+        factor = (Decimal(str(a.value.value)) / Decimal(str(b.value.value))).quantize(FACTOR_STEP)
         observed = Value(kind="quantity", value=factor, unit="times", low=factor, high=factor)
         rule, _ = values_conflict(claim.attribute, claim.value, observed)
         claimed, span = format_value(claim.value), span_text(claim.value)

@@ -244,8 +244,8 @@ def judge_claim(
             return Decision(derived[0], derived[1], derived[2], None)
     factor = None
     if claim.attribute == "price_factor":
-        own = (variants or {}).get(claim.subject_id, ())
-        factor = judge_price_factor(claim, observations, own)
+        own_variants = (variants or {}).get(claim.subject_id, ())
+        factor = judge_price_factor(claim, observations, own_variants)
         if factor is not None and factor[0] != "unverified":
             return Decision(*factor)
     obs = relevant_observations(claim, observations)

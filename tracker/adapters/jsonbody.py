@@ -33,10 +33,6 @@ _SUSPECT_ESCAPE = re.compile(rb"\\u(?:00[01][0-9a-fA-F]|007[fF]|[dD][89a-fA-F])"
 _BAD_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
 
 
-class _Refused(ValueError):
-    pass
-
-
 def _depth(body: bytes) -> int:
     """The deepest nesting of ``body``'s arrays and objects (brackets in strings skipped)."""
     if body.count(b"[") + body.count(b"{") <= MAX_DEPTH:
@@ -45,21 +41,19 @@ def _depth(body: bytes) -> int:
     return max(accumulate(_STEP[b] for b in brackets), default=0)
 
 
-def _number(text: str) -> Decimal:
+def _number(text: str, url: str) -> Decimal:
     digits = sum(c.isdigit() for c in text.partition("e")[0].partition("E")[0])
     if digits > MAX_DIGITS:
-        raise _Refused(f"a number of {digits} digits (at most {MAX_DIGITS})")
+        raise ParseError(f"{url}: JSON holds a number of {digits} digits (at most {MAX_DIGITS})")
     try:
         d = Decimal(text)
     except InvalidOperation:  # pragma: no cover - json only passes numbers
-        raise _Refused(f"unreadable number {text[:40]!r}") from None
+        raise ParseError(f"{url}: JSON holds an unreadable number {text[:40]!r}") from None
     if d and abs(d.adjusted()) > MAX_EXPONENT:
-        raise _Refused(f"the number {text[:40]} (magnitude over 10^{MAX_EXPONENT})")
+        raise ParseError(
+            f"{url}: JSON holds the number {text[:40]} (magnitude over 10^{MAX_EXPONENT})"
+        )
     return d
-
-
-def _constant(name: str) -> Any:
-    raise _Refused(f"{name} (not a number JSON allows)")
 
 
 def _clean(x: Any) -> Any:
@@ -88,20 +82,21 @@ def load_json(body: bytes, url: str, *, parse_float: Callable[[str], Any] | None
 
     def number_float(text: str) -> Any:
         if len(text) > 24 or "e" in text or "E" in text:  # the common short ones pass
-            _number(text)
+            _number(text, url)
         return as_float(text)
 
     def number_int(text: str) -> int:
         if len(text) > MAX_DIGITS:  # a sign and MAX_DIGITS digits at most
-            _number(text)
+            _number(text, url)
         return int(text)
+
+    def constant(name: str) -> Any:
+        raise ParseError(f"{url}: JSON holds {name} (not a number JSON allows)")
 
     try:
         data = json.loads(
-            body, parse_float=number_float, parse_int=number_int, parse_constant=_constant
+            body, parse_float=number_float, parse_int=number_int, parse_constant=constant
         )
-    except _Refused as exc:
-        raise ParseError(f"{url}: JSON holds {exc}") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ParseError(f"{url}: body is not JSON ({exc})") from exc
     except RecursionError:  # pragma: no cover - the depth check comes first

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 from rich.console import Console
 
+from claims.curated.datafile import DataFileError
+from claims.errors import ClaimsError
 from claims.store.rawdb import RawDB, SchemaMissing
 from tracker.cli.values import json_default, usage_error_line
 from tracker.errors import TrackerError
@@ -262,8 +264,9 @@ def _database_error(exc: BaseException) -> bool:
 
 def friendly_errors(fn: F) -> F:
     """Turn known errors into one line on stderr and exit status 1 (no traceback):
-    TrackerError, SchemaMissing, claims.curated.loader.DataFileError (``path:line: field``; every
-    problem of a data folder, and a JSON list of them too with ``--json``),
+    every TrackerError and ClaimsError (the tree in :mod:`tracker.errors`); a DataFileError
+    as ``path:line: field`` (every problem of a data folder, and a JSON list of them too
+    with ``--json``),
     database errors (SQLAlchemy, sqlite3, psycopg) and other OSErrors; a closed output
     pipe is left to :func:`tracker.cli.main.main`, which ends quietly."""
 
@@ -271,17 +274,17 @@ def friendly_errors(fn: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
-        except (TrackerError, SchemaMissing) as exc:
+        except DataFileError as exc:
+            from claims.curated.problems import error_records, error_text
+
+            if kwargs.get("json_out"):  # scripts get every problem, as JSON too
+                print_json(error_records(exc))
+            err_console.print(f"error: {error_text(exc)}", markup=False)
+            raise typer.Exit(1) from None
+        except (TrackerError, ClaimsError) as exc:
             err_console.print(f"error: {exc}", markup=False)
             raise typer.Exit(1) from None
         except Exception as exc:
-            if _loaded_error(exc, "claims.curated.loader", "DataFileError"):
-                from claims.curated.problems import error_records, error_text
-
-                if kwargs.get("json_out"):  # scripts get every problem, as JSON too
-                    print_json(error_records(exc))
-                err_console.print(f"error: {error_text(exc)}", markup=False)
-                raise typer.Exit(1) from None
             if _database_error(exc):
                 reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
                 err_console.print(f"error: database: {reason}", markup=False)

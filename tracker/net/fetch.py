@@ -29,6 +29,7 @@ from tracker.errors import (
     FetchError,
     FetchTimeout,
     RateLimited,
+    TrackerError,
 )
 from tracker.net.body import read_body
 from tracker.net.client import HttpClient
@@ -43,7 +44,7 @@ DEFAULT_CONCURRENCY = 8  # watches fetched at once by one cycle
 DEFAULT_TOTAL_TIMEOUT = 120.0  # seconds per attempt, body included
 
 
-def _version() -> str:
+def package_version() -> str:
     try:
         from importlib.metadata import version
 
@@ -100,7 +101,7 @@ class FetchSettings:
 
     @property
     def user_agent(self) -> str:
-        return f"release-tracker/{_version()} (+{self.contact})"
+        return f"release-tracker/{package_version()} (+{self.contact})"
 
 
 def make_client(
@@ -382,13 +383,15 @@ def _fetched(
     )
 
 
-class MissingCredential(Exception):
+class MissingCredential(TrackerError):
     """The watch needs an API key whose environment variable is not set (not an error:
     the cycle skips the watch with one notice)."""
 
     def __init__(self, env: str) -> None:
         super().__init__(f"{env} is not set")
         self.env = env
+
+    kind = "missing_credential"
 
 
 def auth_headers(params: Mapping[str, Any]) -> dict[str, str]:
