@@ -24,16 +24,18 @@ def known_adapters() -> set[str] | None:
 
 def validate_curated(data_dir: Path | str) -> CuratedData:
     """Read and validate everything under ``data_dir`` (adapters checked against the
-    registry, watch params against what each built-in adapter reads). Raises
+    registry, watch params against what each built-in adapter reads and, for html_page,
+    whether its selector, regex, scale and columns can work). Raises
     :class:`claims.curated.loader.DataFileError` (path, line, field) for one problem,
     :class:`claims.curated.loader.DataFileErrors` (every one, in ``.errors``) for several."""
-    from tracker.adapters.base import ID_NAMESPACES, known_params
+    from tracker.adapters.base import ID_NAMESPACES, known_params, param_checks
 
     return load_data(
         data_dir,
         known_adapters=known_adapters(),
         known_params=known_params(),
         known_namespaces=ID_NAMESPACES,
+        param_checks=param_checks(),
     )
 
 

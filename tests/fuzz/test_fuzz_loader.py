@@ -18,6 +18,7 @@ from sqlalchemy import text
 
 from claims.curated.loader import DataFileError, load_data
 from claims.store.engine import make_engine
+from tracker.adapters.base import param_checks
 from tracker.loading import load_curated
 
 DATA = Path(__file__).resolve().parents[2] / "data"
@@ -199,7 +200,9 @@ def test_generated_folders_raise_only_data_file_error(spec):
         root = Path(tmp) / "data"
         write_folder(root, spec)
         try:
-            data = load_data(root, known_adapters={"html_page", "huggingface_model"})
+            data = load_data(
+                root, known_adapters={"html_page", "huggingface_model"}, param_checks=param_checks()
+            )
         except DataFileError as exc:
             assert str(exc).startswith(str(root))  # names the file
             return

@@ -17,10 +17,12 @@ from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from cssselect import SelectorError
+from cssselect.xpath import ExpressionError
 from lxml import etree, html
 from lxml.cssselect import CSSSelector
 
-from claims.values.numbers import MAX_DIGITS
+from claims.values.numbers import MAX_DIGITS, bounded_decimal
 from claims.values.value import Value, quantity, text_value, with_extra
 from claims.vocabulary import ATTRIBUTES
 from tracker.adapters.base import Fetched, ObservedValue, ParseResult, register
@@ -148,6 +150,62 @@ def _parse(body: bytes, content_type: str | None = None) -> etree._Element:
 def _selector(css: str) -> CSSSelector:
     """A compiled selector (translating CSS to XPath costs more than parsing a page)."""
     return CSSSelector(css, translator="html")
+
+
+def _int_problem(value: Any, low: int, high: int) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        return f"expected a whole number from {low} to {high}, got {value!r}"
+    return None
+
+
+def _columns_problem(columns: Any) -> str | None:
+    if not isinstance(columns, Mapping) or not columns:
+        return 'expected a table of cell index = attribute, e.g. { 1 = "price_input_usd_per_mtok" }'
+    for key, attr in columns.items():
+        if not str(key).isdigit() or int(key) > 1000:
+            return f"{key!r} is not a cell index (0, 1, 2...)"
+        if attr not in ATTRIBUTES or not {"quantity", "text"} & set(ATTRIBUTES[attr][0]):
+            return f"{attr!r} is not an attribute a page cell can hold"
+    return None
+
+
+def check_params(params: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """``(param, message)`` for each html_page watch param that cannot work, for
+    ``tracker load`` (issue 20: a bad selector, regex, scale or column used to load and
+    then fail the cycle): ``selector`` compiles as CSS, ``regex`` as a Python regular
+    expression, ``scale`` is a positive number, ``decimal`` is ``.`` or ``,``,
+    ``columns`` maps cell indexes to attributes, ``expect_min`` and ``name_cell`` are
+    small whole numbers."""
+    out: list[tuple[str, str]] = []
+    selector = params.get("selector")
+    if not isinstance(selector, str) or not selector.strip():
+        out.append(("selector", "required: a CSS selector"))
+    else:
+        try:
+            _selector(selector)
+        except (SelectorError, ExpressionError, ValueError) as exc:
+            out.append(("selector", f"{selector!r} is not a CSS selector ({exc})"))
+    regex = params.get("regex")
+    if regex is not None:
+        try:
+            re.compile(str(regex))
+        except (re.error, RecursionError, OverflowError) as exc:
+            out.append(("regex", f"{regex!r} is not a regular expression ({exc})"))
+    if "scale" in params:
+        scale = bounded_decimal(params["scale"])
+        if scale is None or scale <= 0 or isinstance(params["scale"], bool):
+            out.append(("scale", f"expected a positive number, got {params['scale']!r}"))
+    if params.get("decimal", ".") not in (".", ","):
+        out.append(("decimal", f"expected '.' or ',', got {params['decimal']!r}"))
+    for key, high in (("expect_min", 100_000), ("name_cell", 1000)):
+        problem = _int_problem(params[key], 0, high) if key in params else None
+        if problem:
+            out.append((key, problem))
+    if "columns" in params:
+        problem = _columns_problem(params["columns"])
+        if problem:
+            out.append(("columns", problem))
+    return out
 
 
 def _value(attribute: str, raw: str, params: Mapping[str, Any]) -> Value:
