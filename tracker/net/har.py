@@ -20,6 +20,7 @@ import httpx
 
 from tracker.errors import ConfigError, NotRecorded
 from tracker.net.body import read_body
+from tracker.net.harcheck import entries_problems, started_at
 from tracker.net.policy import policy_of
 
 # Headers that describe the bytes on the wire; a HAR body is stored decoded, so they
@@ -45,10 +46,7 @@ def _key(method: str, url: str | httpx.URL) -> tuple[str, str]:
 
 
 def _parse_time(text: str) -> dt.datetime:
-    when = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
-    if when.tzinfo is None:
-        raise ValueError(f"startedDateTime {text!r} has no UTC offset")
-    return when.astimezone(dt.UTC)
+    return started_at(text)
 
 
 def _iso(when: dt.datetime) -> str:
@@ -107,21 +105,27 @@ class HarReplayTransport(httpx.BaseTransport):
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
             entries = data["log"]["entries"]
+            if not isinstance(entries, list):
+                raise TypeError("log.entries is not a list")
         except (KeyError, TypeError) as exc:  # JSON, but not HAR 1.2's shape
             raise ConfigError(
                 f"{self.path}: not a HAR file: no log.entries list (HAR 1.2, "
                 "http://www.softwareishard.com/blog/har-12-spec/)"
             ) from exc
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, RecursionError) as exc:
             raise ConfigError(f"{self.path}: not a readable HAR file ({exc})") from exc
+        problems = entries_problems(entries)
+        if problems:  # every malformed entry, one line each, before anything is served
+            raise ConfigError(
+                f"{self.path}: {len(problems)} malformed HAR entr"
+                f"{'y' if len(problems) == 1 else 'ies'}:\n"
+                + "\n".join(f"{self.path}: {p}" for p in problems)
+            )
         self._entries: dict[tuple[str, str], list[_Recorded]] = {}
         self._urls: list[str] = []
         for i, entry in enumerate(entries):
             where = f"{self.path}: log.entries[{i}]"
-            try:
-                key = _key(entry["request"]["method"], entry["request"]["url"])
-            except (KeyError, TypeError) as exc:
-                raise ConfigError(f"{where}: malformed HAR entry ({exc})") from exc
+            key = _key(entry["request"]["method"], entry["request"]["url"])
             if key not in self._entries:
                 self._urls.append(entry["request"]["url"])
             self._entries.setdefault(key, []).append(_Recorded(entry, where))
