@@ -36,6 +36,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from claims.store.tables import Delivery, Event, Subject, utcnow
+from claims.values.safetext import chat_text
 from tracker.alerts.report import DrainReport, count_waiting
 from tracker.alerts.subscriptions import Subscription
 from tracker.errors import TrackerError
@@ -121,12 +122,15 @@ class Message:
 
 def compose(event: Event, subject: Subject | None, base_url: str) -> Message:
     """The alert for an event: its title, what changed from what to what, and a link
-    (the subject page, or ``detail["url"]`` when the event names its own page)."""
+    (the subject page, or ``detail["url"]`` when the event names its own page). Title
+    and text come from scraped data, so mentions are neutralized and links in them shown
+    as text (:func:`claims.values.safetext.chat_text`; issue 20); the link is ours."""
     link = f"{base_url}subjects/{subject.slug}/" if subject else f"{base_url}changes.html"
     url = event_detail(event).get("url")
     if isinstance(url, str) and url.startswith(("https://", "http://")):
         link = url  # e.g. a pricing-table diff page
-    return Message(title=event.title, text=describe_change(event, why=True), link=link)
+    text = chat_text(describe_change(event, why=True))
+    return Message(title=chat_text(event.title), text=text, link=link)
 
 
 @contextmanager
