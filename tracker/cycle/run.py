@@ -286,7 +286,7 @@ def _get(
     the watch's credentials go only to its own host; redirects stay on allowed hosts."""
     policy = watch_policy(spec.params, ADAPTER_HOSTS.get(spec.adapter, ()), headers)
     if ctx.robots is not None and spec.params.get("robots", True) is not False:
-        ctx.robots.check(url)
+        ctx.robots.check(url, policy if policy.allow_private else None)
     if not same_host(spec.url, url):
         headers = {}
     return fetch(
