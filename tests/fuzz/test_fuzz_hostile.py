@@ -28,9 +28,10 @@ from sqlalchemy import text
 
 from claims.curated.loader import DataFileError, load_data
 from claims.store.tables import Watch, dumps
-from tracker.adapters.base import known_params, param_checks
+from tracker.adapters.base import known_params
 from tracker.cycle.run import run_check
 from tracker.errors import ConfigError
+from tracker.loading import param_checks
 from tracker.net.fetch import make_client
 from tracker.net.har import HarReplayTransport
 from tracker.snapshots.store import SnapshotStore

@@ -18,8 +18,7 @@ from sqlalchemy import text
 
 from claims.curated.loader import DataFileError, load_data
 from claims.store.engine import make_engine
-from tracker.adapters.base import param_checks
-from tracker.loading import load_curated
+from tracker.loading import load_curated, param_checks
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 TABLES = ("subject", "subjectalias", "subjectvariant", "source", "claim", "watch")

@@ -304,14 +304,6 @@ ID_NAMESPACES = frozenset(
 )
 
 
-def param_checks() -> dict[str, Callable[[Mapping[str, Any]], list[tuple[str, str]]]]:
-    """Adapter kind -> its check of a watch's own params (``(param, message)`` pairs),
-    for ``tracker load``: the html_page selector, regex, scale and columns."""
-    from tracker.adapters.html_page import check_params
-
-    return {"html_page": check_params}
-
-
 def known_params() -> dict[str, frozenset[str]]:
     """Adapter kind -> every watch param it accepts (its own and COMMON_PARAMS), for the
     built-in kinds; an adapter registered elsewhere declares none and is not checked."""
