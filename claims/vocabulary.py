@@ -52,7 +52,7 @@ PHYSICAL_RANGES: dict[tuple[str, str], tuple[str, str, bool]] = {
     ("price_input_usd_per_mtok", "*"): ("0", "1e5", True),
     ("price_output_usd_per_mtok", "*"): ("0", "1e5", True),
     ("price_change_pct", "*"): ("-100", "1e6", True),
-    ("output_tokens_per_second", "*"): ("0", "1e7", False),
+    ("output_tokens_per_second", "*"): ("0", "1e7", True),
     ("weights_precision_bits", "*"): ("1", "64", True),
     ("benchmark_score", "percent"): ("0", "100", True),
     ("benchmark_score", "*"): ("-1e6", "1e6", True),

@@ -2,8 +2,8 @@
 
 Input: a URL and stored validators; output: a :class:`~tracker.adapters.base.Fetched`
 or a :class:`~tracker.errors.FetchError`. Only this module (and ``tracker.net.har``,
-``tracker.net.client``, ``tracker.net.throttle``, ``tracker.net.transport``: the rest of the fetch layer)
-imports httpx. Environment read here and nowhere else: ``TRACKER_CONTACT``,
+``tracker.net.harcheck``, ``tracker.net.client``, ``tracker.net.body``, ``tracker.net.policy``,
+``tracker.net.throttle``, ``tracker.net.transport``: the rest of the fetch layer) imports httpx. Environment read here and nowhere else: ``TRACKER_CONTACT``,
 ``TRACKER_CONCURRENCY`` (watches fetched at once; default 8).
 """
 
