@@ -174,17 +174,3 @@ def make_event(
 
     row = event_row(kind, title, subject_id=subject_id, watch_id=watch_id, detail=detail, at=at)
     return Event(**row)
-
-
-def add_event(session: Any, event: Event) -> int:
-    """Add ``event`` to the SQLModel ``session`` unless one with its key is stored (a
-    re-run, a restart or a reviewer's second action never repeats one); returns how many
-    were added (0 or 1)."""
-    from sqlmodel import select
-
-    from claims.store.tables import Event
-
-    if session.exec(select(Event).where(Event.key == event.key)).first() is not None:
-        return 0
-    session.add(event)
-    return 1

@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import Any, Literal
 
 from claims.errors import ClaimsError
-from claims.values.display import MINUS, format_value  # noqa: F401  (re-exported: how a value reads)
+from claims.values.display import format_value
 
 ValueKind = Literal["quantity", "range", "date", "text", "boolean"]
 VALUE_KINDS: tuple[str, ...] = ("quantity", "range", "date", "text", "boolean")

@@ -16,7 +16,8 @@ from typing import Any
 
 from claims.readings.hub_params import method_phrase, param_count_value, parameter_count
 from claims.readings.licenses import license_has_property, license_property, normalize_license_text
-from claims.values.value import Value, distance, format_value
+from claims.values.display import format_value
+from claims.values.value import Value, distance
 from claims.verify.compare import Finding, qualifiers_compatible, span_note, values_conflict
 from claims.verify.derived import judge_price_change, judge_price_factor
 from claims.verify.facts import ClaimView, ObsView

@@ -105,7 +105,7 @@ def schedule_cmd(
     from tracker.schedule.locks import SchedulerBusy
 
     _setup_logging()
-    engine = open_db(db)
+    engine = open_db(db, write=True)
     bundle = load_jobs(jobs, engine, site_dir=out, snapshot_dir=snapshots)
     settings = ScheduleSettings(
         jitter_seconds=jitter,

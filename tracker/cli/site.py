@@ -149,7 +149,7 @@ def alerts_send(
                 "no subscriptions: set TRACKER_APPRISE_URLS or write data/subscriptions.toml "
                 "(docs/alerts.md)"
             )
-        engine = open_db(db)
+        engine = open_db(db, write=True)
         for warning in unknown_subjects(subs, subject_slugs(engine)):
             print(f"warning: {warning}", file=sys.stderr)
         report = drain(engine, subs, base_url=site_url)

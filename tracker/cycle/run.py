@@ -38,7 +38,7 @@ from tracker.errors import DATA_ERRORS, ConfigError, ParseError, TrackerError, u
 from tracker.net.fetch import FetchSettings, MissingCredential, auth_headers, fetch
 from tracker.net.policy import RequestPolicy, same_host, watch_policy
 from tracker.net.robots import RobotsPolicy
-from tracker.snapshots.store import SnapshotStore
+from tracker.snapshots.store import BodyStore
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +91,7 @@ def run_check(
     db: Any,
     client: Any,
     *,
-    snapshot_store: SnapshotStore,
+    snapshot_store: BodyStore,
     watch_names: Iterable[str] | None = None,
     now: dt.datetime | None = None,
     progress: Callable[[WatchResult], None] | None = None,
@@ -160,7 +160,7 @@ def _connect(db: Any) -> tuple[RawDB, bool]:
 def _run(
     raw: RawDB,
     client: Any,
-    snapshot_store: SnapshotStore,
+    snapshot_store: BodyStore,
     watch_names: Iterable[str] | None,
     now: dt.datetime | None,
     progress: Callable[[WatchResult], None] | None,
@@ -262,7 +262,7 @@ class _FetchContext:
     """What every worker shares: the client, the snapshot store, clock, sleep, robots."""
 
     client: Any
-    store: SnapshotStore
+    store: BodyStore
     clock: Callable[[], dt.datetime]
     sleep: Callable[[float], None]
     robots: RobotsPolicy | None

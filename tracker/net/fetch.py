@@ -3,7 +3,8 @@
 Input: a URL and stored validators; output: a :class:`~tracker.adapters.base.Fetched`
 or a :class:`~tracker.errors.FetchError`. Only this module (and ``tracker.net.har``,
 ``tracker.net.harcheck``, ``tracker.net.client``, ``tracker.net.body``, ``tracker.net.policy``,
-``tracker.net.throttle``, ``tracker.net.transport``: the rest of the fetch layer) imports httpx. Environment read here and nowhere else: ``TRACKER_CONTACT``,
+``tracker.net.throttle``, ``tracker.net.transport``: the rest of the fetch layer)
+imports httpx. Settings from :mod:`tracker.settings`: ``TRACKER_CONTACT``,
 ``TRACKER_CONCURRENCY`` (watches fetched at once; default 8).
 """
 
@@ -12,7 +13,6 @@ from __future__ import annotations
 import datetime as dt
 import email.utils
 import hashlib
-import os
 import random
 import re
 import time
@@ -22,10 +22,10 @@ from typing import Any
 
 import httpx
 
+from tracker import settings
 from tracker.adapters.base import Fetched
 from tracker.errors import (
     BadStatus,
-    ConfigError,
     FetchError,
     FetchTimeout,
     RateLimited,
@@ -87,16 +87,12 @@ class FetchSettings:
         """Defaults, with ``TRACKER_CONTACT`` and ``TRACKER_CONCURRENCY`` (a positive
         integer) when set; raises ConfigError for a malformed ``TRACKER_CONCURRENCY``."""
         kw: dict[str, Any] = {}
-        contact = os.environ.get("TRACKER_CONTACT", "").strip()
+        contact = settings.contact()
         if contact:
             kw["contact"] = contact
-        workers = os.environ.get("TRACKER_CONCURRENCY", "").strip()
-        if workers:
-            if not workers.isdigit() or int(workers) < 1:
-                raise ConfigError(
-                    f"TRACKER_CONCURRENCY must be a positive integer, not {workers!r}"
-                )
-            kw["max_concurrent"] = int(workers)
+        workers = settings.concurrency()
+        if workers is not None:
+            kw["max_concurrent"] = workers
         return cls(**kw)
 
     @property
@@ -406,7 +402,7 @@ def auth_headers(params: Mapping[str, Any]) -> dict[str, str]:
     if not isinstance(auth, Mapping):
         return {}
     env = str(auth.get("env", ""))
-    value = os.environ.get(env, "").strip() if env else ""
+    value = (settings.secret(env) or "") if env else ""
     if not value:
         raise MissingCredential(env or "auth.env")
     return {str(auth.get("header", "Authorization")): value}

@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from claims.values.safetext import csv_cell
-from tracker.site.eventtext import iso_z
+from claims.values.timefmt import iso_z
 from tracker.site.views import (
     ClaimView,
     DiscrepancyView,
