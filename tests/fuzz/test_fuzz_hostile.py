@@ -27,7 +27,8 @@ from sitefixture import populate
 from sqlalchemy import text
 
 from claims.curated.loader import DataFileError, load_data
-from claims.store.tables import Watch, dumps
+from claims.store.tables import Watch
+from claims.values.canonical import dumps
 from tracker.adapters.base import known_params
 from tracker.cycle.run import run_check
 from tracker.errors import ConfigError
