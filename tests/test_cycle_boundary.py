@@ -219,3 +219,26 @@ def test_a_lone_surrogate_is_replaced_not_a_crash(engine, tmp_path):
     with Session(engine) as s:
         lic = s.exec(select(Observation).where(Observation.attribute == "license")).all()
     assert [o.value.value for o in lic] == ["mit\ufffd\ufffd"]
+
+
+def test_a_5000_digit_figure_on_a_page_fails_its_watch_only(engine, tmp_path):
+    """A 5,000-digit number in a page cell raised ValueError (int digits limit) and stopped
+    the cycle."""
+    add_subjects(engine)
+    _three_watches(engine)
+    huge = f"<html><body><p id='p'>${'9' * 5000}</p></body></html>".encode()
+    client = _client(
+        {
+            PAGE + "?a": (200, {}, huge),
+            HUB: (200, {}, json.dumps(_model_info()).encode()),
+            PAGE + "?c": (200, {}, GOOD_PAGE),
+        }
+    )
+    summary = run_check(engine, client, snapshot_store=SnapshotStore(tmp_path), now=NOW)
+    assert {r.name: r.outcome for r in summary.results} == {
+        "a-page": "failed",
+        "b-hub": "changed",
+        "c-page": "changed",
+    }
+    assert summary.results[0].error_kind == "layout_changed"
+    assert summary.results[0].error.endswith("a number of 5000 digits (at most 40)")
