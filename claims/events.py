@@ -53,6 +53,10 @@ EVENT_KINDS: dict[str, tuple[str, str]] = {
     ),
     "watch_recovered": ("operator", "a failing watch works again"),
     "extraction_failed": ("operator", "a page was fetched but its selector/format yielded nothing"),
+    "runs_missed": (
+        "operator",
+        "a scheduler was down or a run overran: one catch-up run replaced N scheduled runs",
+    ),
 }
 
 # Labels for people (site, alerts); JSON, CSV and feeds keep the kind names.
@@ -71,6 +75,7 @@ EVENT_LABELS: dict[str, str] = {
     "watch_failing": "Watch failing",
     "watch_recovered": "Watch recovered",
     "extraction_failed": "Extraction failed",
+    "runs_missed": "Runs missed",
 }
 
 

@@ -38,12 +38,14 @@ def check(
     watch_names: Iterable[str] | None = None,
     robots: Any = None,
     now: dt.datetime | None = None,
+    fence: Any = None,
 ) -> CycleSummary:
     """One cycle over the watches (all, or ``watch_names``) through ``client``'s transport:
-    fetch, store snapshots, record observations and events (:func:`tracker.cycle.run.run_check`)."""
+    fetch, store snapshots, record observations and events (:func:`tracker.cycle.run.run_check`;
+    ``fence``: a scheduler's lease check before each commit)."""
     from tracker.cycle.run import run_check
 
-    kwargs: dict[str, Any] = {"snapshot_store": store, "now": now}
+    kwargs: dict[str, Any] = {"snapshot_store": store, "now": now, "fence": fence}
     if watch_names is not None:
         kwargs["watch_names"] = list(watch_names)
     if robots is not None:

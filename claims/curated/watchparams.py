@@ -4,9 +4,12 @@ scheduler meets it). Pure: each returns ``(field, message)`` pairs, the loader n
 file and line.
 
 - ``interval_minutes``: a whole number from 1 to :data:`MAX_INTERVAL_MINUTES` (a year).
-- ``params.cron``: a crontab of 5 fields (minute hour day month day-of-week) or 6
-  (seconds first), each ``*``, a number, a range ``a-b``, a step ``/n`` or a list ``,``
-  within its field's bounds; months and days of week also by name (``jan``, ``mon``).
+- ``params.cron``: a crontab of 5 fields (minute hour day month day-of-week), each
+  ``*``, a number, a range ``a-b``, a step ``/n`` or a list ``,`` within its field's
+  bounds; months and days of week also by name (``jan``, ``mon``). Day of week is 0-6
+  as the scheduler reads it (APScheduler 3.x ``from_crontab``: 0 is Monday). A 6th
+  field (seconds) is refused: the scheduler reads 5, and a schedule it cannot run must
+  fail at load, not when ``tracker schedule`` starts.
   ``params.timezone``: an IANA name (``America/Los_Angeles``) the system knows.
 - ``params.failing_after``: 1 to 1000; ``params.robots`` and ``params.allow_private``:
   true or false; ``params.allow_hosts``: a list of host names or ``*.domain`` patterns;
@@ -26,15 +29,14 @@ MAX_INTERVAL_MINUTES = 366 * 24 * 60
 MAX_FAILING_AFTER = 1000
 SLUG_RE = re.compile(r"[a-z0-9][a-z0-9.\-]*")
 MAX_SLUG = 120
-# (lowest, highest, names) of each crontab field, seconds first for 6 fields.
-_SECONDS = (0, 59, ())
+# (name, lowest, highest, names) of each crontab field, as APScheduler 3.x reads them.
 _FIELDS = (
     ("minute", 0, 59, ()),
     ("hour", 0, 23, ()),
     ("day", 1, 31, ()),
     ("month", 1, 12, ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
                       "nov", "dec")),
-    ("day of week", 0, 7, ("sun", "mon", "tue", "wed", "thu", "fri", "sat")),
+    ("day of week", 0, 6, ("mon", "tue", "wed", "thu", "fri", "sat", "sun")),
 )  # fmt: skip
 _ITEM = re.compile(r"(?P<start>\*|[0-9a-z]+)(?:-(?P<end>[0-9a-z]+))?(?:/(?P<step>[0-9]+))?")
 _HOST = re.compile(r"(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*")
@@ -94,15 +96,17 @@ def _field_problem(text: str, name: str, low: int, high: int, names: tuple[str, 
 
 
 def cron_problem(expr: Any) -> str | None:
-    """Why ``expr`` is not a crontab of 5 fields (or 6, seconds first), or None:
+    """Why ``expr`` is not a crontab of 5 fields the scheduler can run, or None:
     ``"99 99 * * *"`` -> ``minute field '99': outside 0-59``."""
     if not isinstance(expr, str):
         return f"expected a crontab text such as '0 6 * * *', got {type(expr).__name__}"
     parts = expr.split()
-    if len(parts) not in (5, 6):
-        return f"{expr!r} has {len(parts)} fields; a crontab has 5 (minute hour day month weekday) or 6 (seconds first)"
-    fields = _FIELDS if len(parts) == 5 else (("second", *_SECONDS), *_FIELDS)
-    for text, (name, low, high, names) in zip(parts, fields, strict=True):
+    if len(parts) != 5:
+        return (
+            f"{expr!r} has {len(parts)} fields; the scheduler reads 5 "
+            "(minute hour day month weekday; a time zone goes in `timezone`)"
+        )
+    for text, (name, low, high, names) in zip(parts, _FIELDS, strict=True):
         problem = _field_problem(text, name, low, high, names)
         if problem:
             return problem

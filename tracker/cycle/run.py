@@ -100,6 +100,7 @@ def run_check(
     robots: RobotsPolicy | None = None,
     concurrency: int | None = None,
     keep_results: bool = True,
+    fence: Callable[[RawDB], None] | None = None,
 ) -> CycleSummary:
     """Check every watch (or those named); return the totals.
 
@@ -136,12 +137,16 @@ def run_check(
     unless the watch sets param ``robots = false`` (an API documented for programs);
     a disallowed URL fails the watch with kind ``robots_disallowed``. Raises
     ConfigError when ``watch_names`` names an unknown watch.
+
+    ``fence`` (a scheduler's lease check) runs inside each group's transaction before it
+    commits; when it raises, that group is rolled back and the error propagates
+    (:class:`~tracker.cycle.commit.GroupCommit`).
     """
     raw, owned = _connect(db)
     try:
         return _run(
             raw, client, snapshot_store, watch_names, now, progress, failing_after, sleep,
-            robots, concurrency, keep_results,
+            robots, concurrency, keep_results, fence,
         )  # fmt: skip
     finally:
         if owned:
@@ -169,6 +174,7 @@ def _run(
     robots: RobotsPolicy | None,
     concurrency: int | None,
     keep_results: bool,
+    fence: Callable[[RawDB], None] | None = None,
 ) -> CycleSummary:
     clock = (lambda: now) if now is not None else _utcnow
     wanted = None if watch_names is None else set(watch_names)
@@ -213,7 +219,7 @@ def _run(
                 future = pool.submit(_gather, ctx, spec, headers) if missing is None else None
                 pending.append((spec, missing, future))
 
-        group = GroupCommit(raw, summary, progress, keep_results)
+        group = GroupCommit(raw, summary, progress, keep_results, fence)
         with raw.grouped():
             try:
                 fill()
