@@ -64,11 +64,35 @@ def test_identical_bytes_decoded_differently_are_no_change(engine, tmp_path):
     summary = run_check(engine, client, snapshot_store=store, now=later)
     assert (summary.changed, summary.events) == (0, 0)
     assert summary.results[0].warnings == [
-        "tender: license read differently from identical bytes (a decoding difference, "
-        "not a change; kept)"
+        "tender: license read differently from identical bytes or as a mis-decoding of its "
+        "value (a decoding difference, not a change; kept)"
     ]
     with Session(engine) as s:
         obs = s.exec(select(Observation)).all()
         events = s.exec(select(Event)).all()
     assert [(o.value.value, o.current, o.last_seen) for o in obs] == [("入札", True, later)]
     assert [e.kind for e in events] == []
+
+
+def test_a_misdecoded_text_from_new_bytes_is_no_change(engine, tmp_path):
+    """The guard of cases/C28: a new text that is the old one read as windows-1252 is a
+    decoding error even when the bytes differ (another page template, same text)."""
+    with Session(engine) as s:
+        add_named_subject(s, "orion", "Orion")
+        s.commit()
+    add_watch(engine, "tender", "html_page", URL, **PARAMS)
+    store = SnapshotStore(tmp_path)
+    good = "<td>入札</td>".encode()
+    mojibake = "<p></p><td>入札</td>".encode().decode("cp1252").encode("utf-8")
+    bodies = iter([good, mojibake])
+
+    def handler(request):
+        return httpx.Response(200, headers={"content-type": "text/html"}, content=next(bodies))
+
+    client = make_client(transport=httpx.MockTransport(handler))
+    run_check(engine, client, snapshot_store=store, now=NOW)
+    summary = run_check(engine, client, snapshot_store=store, now=NOW + dt.timedelta(hours=1))
+    assert (summary.changed, summary.events) == (0, 0)
+    with Session(engine) as s:
+        values = [o.value.value for o in s.exec(select(Observation)).all()]
+    assert values == ["入札"]

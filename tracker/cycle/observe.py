@@ -203,8 +203,8 @@ def record_success(
             rows.flush()
             for _sid, attribute, _qj in rows.same_bytes:
                 result.warnings.append(
-                    f"{spec.name}: {attribute} read differently from identical bytes "
-                    "(a decoding difference, not a change; kept)"
+                    f"{spec.name}: {attribute} read differently from identical bytes or "
+                    "as a mis-decoding of its value (a decoding difference, not a change; kept)"
                 )
             note_stale(s, spec, pages, result.warnings)
             listing = {p.listing for _f, p in pages}

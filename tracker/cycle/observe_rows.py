@@ -11,11 +11,13 @@ rows are inserted in the order the values were read), first/last seen and curren
 from __future__ import annotations
 
 import datetime as dt
+import json
 from dataclasses import dataclass
 from typing import Any
 
 from claims.store.rawdb import RawDB
 from claims.values.canonical import dumps
+from claims.values.mojibake import is_misdecoding
 
 Key = tuple[int, str, str]  # subject id, attribute, qualifiers JSON (one per watch)
 
@@ -63,6 +65,15 @@ class Row:
     snapshot_id: int | None = None  # the body it was last read from
 
 
+def _misdecoded(stored_json: str, value: dict[str, Any]) -> bool:
+    """Whether a new text value is the stored one mis-decoded (cases/C28)."""
+    if value.get("kind") != "text" or not isinstance(value.get("value"), str):
+        return False
+    stored = json.loads(stored_json)
+    old = stored.get("value") if stored.get("kind") == "text" else None
+    return isinstance(old, str) and is_misdecoding(old, value["value"])
+
+
 class WatchRows:
     """Every observation row of one watch, keyed by (subject, attribute, qualifiers), with
     the writes still to send. Call :meth:`flush` before anything else reads the table."""
@@ -102,11 +113,17 @@ class WatchRows:
         read from this very snapshot (same watch, URL and sha256: one snapshot row) and
         the value now differs, the bytes were decoded or parsed differently, not
         changed: the current row is seen again, nothing is replaced, and the key is
-        listed in :attr:`same_bytes`."""
+        listed in :attr:`same_bytes`. So is a text value that is the current one decoded
+        with the wrong charset (:func:`claims.values.mojibake.is_misdecoding`)."""
         group = self.by_key.setdefault(key, [])
         row = next((r for r in group if r.value_key == value_key), None)
         previous = [r for r in group if r.current and r.value_key != value_key]
-        same = [r for r in previous if snapshot_id is not None and r.snapshot_id == snapshot_id]
+        same = [
+            r
+            for r in previous
+            if (snapshot_id is not None and r.snapshot_id == snapshot_id)
+            or _misdecoded(r.value_json, value)
+        ]
         if same:
             self.same_bytes.append(key)
             row, previous = same[0], []
