@@ -257,7 +257,7 @@ def fetch(
         wait: float | None = None
         started = monotonic()
         try:
-            response = client.get(url, headers, policy) if policy else client.get(url, headers)
+            response = client.get(url, headers, policy)
             try:
                 status = response.status_code
                 if status in RETRY_STATUSES:
