@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 
 from claims.store.tables import Event, Subject
 from claims.values.value import text_value
-from tracker.alerts.send import compose
+from tracker.alerts.send import compose, compose_digest
 from tracker.cli.main import app
 from tracker.site import build_site
 
@@ -135,3 +135,7 @@ def test_chat_alerts_neutralize_mentions_and_links(planted):
             assert not any(raw in part for raw in RAW_CONTROLS)
         assert "<<event.title>>" in msg.title
         assert "`https://evil.example/payload`" in msg.title
+    digest = compose_digest(events, "https://dash.example.org/")  # several to one target
+    assert "@everyone" not in digest.text and "<@U024BE7LH>" not in digest.text
+    assert "](https://evil.example/payload)" not in digest.text
+    assert not any(raw in digest.text for raw in RAW_CONTROLS)

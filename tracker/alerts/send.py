@@ -372,8 +372,9 @@ def _settle(
 def compose_digest(events: Sequence[Event], base_url: str) -> Message:
     """One message for several alerts to one target: ``N alerts`` and one line per alert
     title (in event order), linking to the changes page (cut with ``…`` to the channel's
-    limit by :meth:`Message.fit`, the link kept whole)."""
-    lines = [f"- {ev.title}" for ev in events]
+    limit by :meth:`Message.fit`, the link kept whole). Titles are scraped text: mentions
+    neutralized and links shown as text (:func:`claims.values.safetext.chat_text`)."""
+    lines = [f"- {chat_text(ev.title)}" for ev in events]
     return Message(
         title=f"{len(events)} alerts from release-tracker",
         text="\n".join(lines),
