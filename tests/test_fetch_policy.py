@@ -300,3 +300,26 @@ def test_off_host_is_a_fetch_error_naming_the_target():
     with pytest.raises(OffHost, match="file to https://evil.example/b refused"):
         policy.check_host("https://huggingface.co/a", "https://evil.example/b", "file")
     assert FetchSettings().total_timeout == 120.0
+
+
+def test_the_guard_reuses_a_hosts_addresses_for_a_minute():
+    from tracker.net.policy import RESOLVE_TTL_S, AddressGuard
+
+    lookups: list[str] = []
+    clock = [0.0]
+
+    def resolve(host, _port):
+        lookups.append(host)
+        return ["93.184.216.34"]
+
+    guard = AddressGuard(
+        httpx.MockTransport(lambda r: httpx.Response(200)),
+        resolve=resolve,
+        monotonic=lambda: clock[0],
+    )
+    client = make_client(transport=guard)
+    fetch(client, "https://public.example/a")
+    fetch(client, "https://public.example/b")
+    clock[0] = RESOLVE_TTL_S + 1
+    fetch(client, "https://public.example/c")
+    assert lookups == ["public.example", "public.example"]

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+import threading
+import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -31,6 +33,7 @@ import httpx
 from tracker.errors import OffHost, PrivateAddress
 
 EXTENSION = "tracker_policy"
+RESOLVE_TTL_S = 60.0  # seconds a host's resolved addresses are reused by AddressGuard
 
 
 def host_matches(host: str, pattern: str) -> bool:
@@ -128,8 +131,9 @@ class AddressGuard(httpx.BaseTransport):
     address unless its policy (or ``allow_private`` for the whole client) allows it.
 
     The name is resolved here and again by the connection (a name that changes its
-    answer in between is not caught: docs/security.md says so). A request without a
-    policy is checked as if with the default one.
+    answer in between is not caught: docs/security.md says so); a host's answer is
+    kept :data:`RESOLVE_TTL_S` seconds, so pooled requests to one host cost no lookup
+    each. A request without a policy is checked as if with the default one.
     """
 
     def __init__(
@@ -138,21 +142,35 @@ class AddressGuard(httpx.BaseTransport):
         *,
         allow_private: bool = False,
         resolve: Resolver = _resolve,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         self.inner = inner
         self.allow_private = allow_private
         self.resolve = resolve
+        self.monotonic = monotonic
+        self._cache: dict[tuple[str, int], tuple[float, list[str]]] = {}
+        self._lock = threading.Lock()
+
+    def _addresses(self, host: str, port: int) -> list[str]:
+        now = self.monotonic()
+        with self._lock:
+            hit = self._cache.get((host, port))
+        if hit is not None and now - hit[0] < RESOLVE_TTL_S:
+            return hit[1]
+        try:
+            addresses = list(self.resolve(host, port))
+        except OSError:
+            return []  # the connection reports the failure as usual
+        with self._lock:
+            self._cache[(host, port)] = (now, addresses)
+        return addresses
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         policy = policy_of(request) or RequestPolicy()
         if not (self.allow_private or policy.allow_private):
             policy.check_address(request.url)
             host = request.url.host
-            try:
-                addresses = list(self.resolve(host, request.url.port or 443))
-            except OSError:
-                addresses = []  # the connection reports the failure as usual
-            for address in addresses:
+            for address in self._addresses(host, request.url.port or 443):
                 if is_private(address):
                     raise PrivateAddress(
                         f"{request.url}: {host} resolves to {address}, a private, loopback "
