@@ -11,6 +11,7 @@ from decimal import Decimal
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from claims.readings.licenses import normalize_license_text
 from claims.values.value import boolean_value, date_value, quantity, text_value, with_extra
 from tracker.adapters.base import Fetched, ObservedValue, ParseResult, next_link, register
 from tracker.errors import LayoutChanged
@@ -66,7 +67,10 @@ def license_of(info: Mapping[str, Any]) -> str | None:
     """The licence id a model-info payload states, lower-case, or None.
 
     ``cardData.license`` first (a string or a list), else the ``license:`` tag. The Hub
-    id ``other`` with ``cardData.license_name`` is the named licence (``modified-mit``).
+    id ``other`` with ``cardData.license_name`` is the named licence (``modified-mit``),
+    normalized to the Hub's id where it has one (``gemma-terms-of-use`` -> ``gemma``,
+    :func:`claims.readings.licenses.normalize_license_text`): a card migrating to the
+    Hub's id for the same licence reads the same (cases/C22).
     """
     card = info.get("cardData") if isinstance(info.get("cardData"), dict) else {}
     lic = card.get("license")
@@ -82,8 +86,19 @@ def license_of(info: Mapping[str, Any]) -> str | None:
     lic = lic.strip().lower()
     name = card.get("license_name")
     if lic == "other" and isinstance(name, str) and name.strip():
-        return name.strip().lower()
-    return lic
+        return normalize_license_text(name)
+    return normalize_license_text(lic)
+
+
+def requested_repo(fetched: Fetched, params: Mapping[str, Any]) -> str | None:
+    """The repo a model watch asked for: param ``repo``, else the ``/api/models/ORG/NAME``
+    path of the URL requested (before any redirect); None when neither says."""
+    if isinstance(params.get("repo"), str) and params["repo"]:
+        return str(params["repo"])
+    path = unquote(urlsplit(fetched.url).path)
+    if path.startswith("/api/models/") and path.count("/") >= 4:
+        return "/".join(path.removeprefix("/api/models/").split("/")[:2])
+    return None
 
 
 _CONFIG_KEYS = (
@@ -125,6 +140,11 @@ def parse_model_info(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult
     ref = (HUB, repo)
     q = {"repo": repo}
     out: list[ObservedValue] = []
+    # Renamed or transferred (cases/C34): the Hub answers a redirect with the new id.
+    # The old id still finds the subject (alt ref) and the weights value says where from.
+    asked = requested_repo(fetched, params)
+    renamed = asked if asked and asked.lower() != repo.lower() else None
+    alt = ((HUB, renamed),) if renamed else ()
 
     created = info.get("createdAt")
     if not isinstance(created, str) or len(created) < 10:
@@ -135,20 +155,23 @@ def parse_model_info(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult
     available = boolean_value(not disabled)
     if created:
         available = with_extra(available, created_at=created)
-    out.append(ObservedValue(ref, "weights_available", available, q))
+    if renamed:
+        available = with_extra(available, renamed_from=renamed)
+    out.append(ObservedValue(ref, "weights_available", available, q, alt_refs=alt))
 
     lic = license_of(info)
     if lic:
-        out.append(ObservedValue(ref, "license", text_value(lic), q))
+        out.append(ObservedValue(ref, "license", text_value(lic), q, alt_refs=alt))
 
     if "gated" in info:
         gated = info["gated"]
         if gated is False or gated in ("auto", "manual"):
-            out.append(ObservedValue(ref, "gated", text_value(str(gated).lower()), q))
+            value = text_value(str(gated).lower())
+            out.append(ObservedValue(ref, "gated", value, q, alt_refs=alt))
 
     if created:
         dated = with_extra(date_value(created[:10], "on"), timestamp=created)
-        out.append(ObservedValue(ref, "repo_created", dated, q))
+        out.append(ObservedValue(ref, "repo_created", dated, q, alt_refs=alt))
 
     st = info.get("safetensors")
     if (
@@ -166,7 +189,11 @@ def parse_model_info(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult
         if cfg:
             extra["config"] = cfg
         value = with_extra(quantity(Decimal(st["total"]), "params", exact=True), **extra)
-        out.append(ObservedValue(ref, "hub_params_raw", value, q, note="not quantization-aware"))
+        out.append(
+            ObservedValue(
+                ref, "hub_params_raw", value, q, note="not quantization-aware", alt_refs=alt
+            )
+        )
     from tracker.adapters.huggingface.files import file_urls
 
     return ParseResult(values=out, files=file_urls(fetched, repo, params))
