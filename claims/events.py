@@ -285,7 +285,8 @@ class WeightsSighting:
 def lateness(seen: dt.date, promises: Sequence[Promise]) -> list[dict[str, Any]]:
     """How late weights first seen on ``seen`` are against each promise with a deadline,
     e.g. ``{"promise": "before 2026-11-04", "deadline": "2026-11-03", "days_late": 27,
-    "text": "27 days after the promised before 2026-11-04"}``; ``days_late`` 0 and
+    "text": "27 days after the promised before 2026-11-04"}`` (``on`` and ``by`` read
+    as the date alone: "27 days after the promised 2026-11-04"); ``days_late`` 0 and
     "on time for ..." when kept. A promise without a deadline ("after D") is left out."""
     out = []
     for p in promises:
@@ -293,7 +294,7 @@ def lateness(seen: dt.date, promises: Sequence[Promise]) -> list[dict[str, Any]]
         if end is None:
             continue
         late = max(0, (seen - end).days)
-        said = f"{p.relation} {p.date}" if p.relation != "on" else p.date
+        said = f"{p.relation} {p.date}" if p.relation in ("before", "after") else p.date
         text = f"{late} days after the promised {said}" if late else f"on time for {said}"
         out.append(
             {"promise": f"{p.relation} {p.date}", "deadline": end.isoformat(),

@@ -92,6 +92,16 @@ def spdx_id(license_id: str) -> str | None:
     return HUB_TO_SPDX.get(license_id)
 
 
+def license_link(license_id: str, repo: str | None = None) -> str | None:
+    """Where to read a licence: the SPDX page of an id SPDX has
+    (``https://spdx.org/licenses/Apache-2.0.html``), else the Hub repo whose card states
+    it (``https://huggingface.co/ORG/NAME``), else None."""
+    spdx = spdx_id(license_id)
+    if spdx:
+        return f"https://spdx.org/licenses/{spdx}.html"
+    return f"https://huggingface.co/{repo}" if repo else None
+
+
 def hub_license(card_data: dict[str, Any] | None, tags: list[str] | None = None) -> LicenseReading:
     """Licence of a Hub ``GET /api/models/{repo}`` response from ``cardData.license``
     (+ ``cardData.license_name`` when it is ``other``) and ``license:`` tags.

@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlmodel import Session, select
 
+from claims.readings.licenses import license_link, spdx_id
 from claims.store import tables as models
 from claims.store.tables import as_utc
 from claims.store.views import hub_check_time, hub_watches_of, load_observations
@@ -88,6 +89,16 @@ class WeightsStatus:
     # first sighting (None when on time, with no promise, or when the repo was already
     # there at the first check: its landing day is then unknown).
     landed_late_days: int | None = None
+    # The watch's previous successful check before the first sighting: the weights
+    # landed between it and ``landed_at`` (from the landing event; None when unknown).
+    landed_after: dt.datetime | None = None
+    # Access: the Hub's ``gated`` (``false``, ``auto``, ``manual``) and when each of it
+    # and the licence was last read; the licence's SPDX id (when SPDX has one) and link.
+    gated: str | None = None
+    gated_read_at: dt.datetime | None = None
+    license_read_at: dt.datetime | None = None
+    license_spdx: str | None = None
+    license_link: str | None = None
 
     @property
     def landed_at_meaning(self) -> str | None:
@@ -116,7 +127,13 @@ class WeightsStatus:
             "landed_at_meaning": self.landed_at_meaning,
             "repo_created": self.repo_created,
             "license": self.license,
+            "license_spdx": self.license_spdx,
+            "license_link": self.license_link,
             "license_source": self.license_source,
+            "license_read_at": iso(self.license_read_at),
+            "gated": self.gated,
+            "gated_read_at": iso(self.gated_read_at),
+            "landed_after": iso(self.landed_after),
             "promises": [
                 {
                     "date": p.date,
@@ -151,9 +168,10 @@ def weights_statuses(
     O, C = models.Observation, models.Claim  # noqa: N806, E741
     weights_obs: dict[int, list[models.Observation]] = defaultdict(list)
     licence_obs: dict[int, list[models.Observation]] = defaultdict(list)
+    gated_obs: dict[int, list[models.Observation]] = defaultdict(list)
     for o in session.exec(
         select(O)
-        .where(O.attribute.in_(("weights_available", "license")))  # type: ignore[attr-defined]
+        .where(O.attribute.in_(("weights_available", "license", "gated")))  # type: ignore[attr-defined]
         .order_by(O.id)  # type: ignore[arg-type]
     ).all():
         if o.subject_id not in wanted:
@@ -161,7 +179,8 @@ def weights_statuses(
         if o.attribute == "weights_available":
             weights_obs[o.subject_id].append(o)
         elif o.current:
-            licence_obs[o.subject_id].append(o)
+            (licence_obs if o.attribute == "license" else gated_obs)[o.subject_id].append(o)
+    landings = _landing_events(session, wanted)
     names = source_names(session.exec(select(models.Source)).all())  # as reasons name them
     promises: dict[int, list[tuple[models.Claim, models.Source]]] = defaultdict(list)
     for claim, source in session.exec(
@@ -197,10 +216,16 @@ def weights_statuses(
             status.landed = True
             status.repo = first.qualifiers.get("repo")
             status.landed_at = as_utc(first.first_seen)
-            same_watch = watch_first_seen(first.watch_id)
-            status.at_first_check = (
-                bool(same_watch) and min(as_utc(t) for t in same_watch) == status.landed_at
-            )
+            told = landings.get((sid, status.repo))
+            if told is not None:  # the cycle's rule decided it (claims.events.weights_events)
+                status.at_first_check = told[0] == "subject_discovered"
+                after = told[1].get("previous_check")
+                status.landed_after = as_utc(dt.datetime.fromisoformat(after)) if after else None
+            else:
+                same_watch = watch_first_seen(first.watch_id)
+                status.at_first_check = (
+                    bool(same_watch) and min(as_utc(t) for t in same_watch) == status.landed_at
+                )
             created = first.value.extra.get("created_at")
             status.repo_created = str(created)[:10] if created else None
         lic = licence_obs[sid]
@@ -210,6 +235,12 @@ def weights_statuses(
                 str(latest.value.value),
                 latest.source_url or "observed",
             )
+            status.license_read_at = as_utc(latest.last_seen)
+            status.license_spdx = spdx_id(status.license)
+            status.license_link = license_link(status.license, latest.qualifiers.get("repo"))
+        if gated_obs[sid]:
+            latest = max(gated_obs[sid], key=lambda o: as_utc(o.last_seen))
+            status.gated, status.gated_read_at = str(latest.value.value), as_utc(latest.last_seen)
         for claim, source in promises[sid]:
             v = claim.value
             assert claim.id is not None
@@ -238,4 +269,27 @@ def weights_statuses(
             late = (status.as_of.date() - max(ends)).days
             status.overdue_days = late if late > 0 else None
         out[subject.id] = status
+    return out
+
+
+def _landing_events(
+    session: Session, wanted: set[int | None]
+) -> dict[tuple[int, str | None], tuple[str, dict[str, Any]]]:
+    """(subject id, repo) -> (kind, detail) of the first ``weights_landed`` or first-check
+    ``subject_discovered`` event: how the cycle judged the repo's first sighting."""
+    import json
+
+    E = models.Event  # noqa: N806
+    out: dict[tuple[int, str | None], tuple[str, dict[str, Any]]] = {}
+    for ev in session.exec(
+        select(E)
+        .where(E.kind.in_(("weights_landed", "subject_discovered")))  # type: ignore[attr-defined]
+        .order_by(E.id)  # type: ignore[arg-type]
+    ).all():
+        if ev.subject_id not in wanted:
+            continue
+        detail = json.loads(ev.detail_json)
+        if ev.kind == "subject_discovered" and not detail.get("at_first_check"):
+            continue
+        out.setdefault((ev.subject_id, detail.get("repo")), (ev.kind, detail))  # type: ignore[arg-type]
     return out

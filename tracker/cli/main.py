@@ -307,9 +307,11 @@ def main() -> None:
 # Command modules register on ``app``, so they import after it exists.
 from tracker.cli import schedule as cli_schedule  # noqa: E402
 from tracker.cli import site as cli_site  # noqa: E402
+from tracker.cli import track as cli_track  # noqa: E402
 from tracker.cli import verify as cli_verify  # noqa: E402
 from tracker.cli import watch as cli_watch  # noqa: E402
 
+cli_track.register(app)
 cli_watch.register(app)
 cli_verify.register(app)
 cli_site.register(app)
