@@ -317,6 +317,8 @@ cli_verify.register(app)
 cli_site.register(app)
 cli_schedule.register(app)
 
+from tracker.cli import claimlist as cli_claimlist  # noqa: E402
 from tracker.cli.claims import claims_app  # noqa: E402
 
+cli_claimlist.register(claims_app)
 app.add_typer(claims_app, name="claims")

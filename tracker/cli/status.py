@@ -137,11 +137,13 @@ def find_subject(session: Session, name: str) -> models.Subject:
                 row = session.get(models.Subject, alias.subject_id)
                 break
     if row is None:
-        known = (
-            ", ".join(s.slug for s in session.exec(select(models.Subject)))
-            or "none (run `tracker load`)"
-        )
-        raise TrackerError(f"unknown subject {name!r}; known: {known}")
+        from claims.curated.datafile import nearest
+
+        slugs = [s.slug for s in session.exec(select(models.Subject))]
+        known = ", ".join(slugs) or "none (run `tracker load`)"
+        hint = nearest(name, slugs) if slugs else ""
+        near = f" ({hint})" if hint.startswith("did you mean") else ""
+        raise TrackerError(f"unknown subject {name!r}{near}; known: {known}")
     return row
 
 
