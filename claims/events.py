@@ -348,6 +348,8 @@ def weights_events(s: WeightsSighting, history: WatchHistory) -> list[EventSpec]
         return [EventSpec("subject_discovered", title, detail)]
     if history.previous_success is not None:
         detail["previous_check"] = history.previous_success.isoformat()
+    else:  # the watch's last answer: not publicly there (404 until launch)
+        detail["not_public_before"] = True
     for key, value in (("license", s.license), ("gated", s.gated)):
         if value is not None:
             detail[key] = value

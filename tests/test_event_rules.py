@@ -73,6 +73,7 @@ def test_a_model_url_that_went_from_not_found_to_public_is_a_landing():
         "Acme Orca 9B: weights available on Hugging Face (acme/Orca-9B)",
     )
     assert "previous_check" not in ev.detail  # no successful check to bound it
+    assert ev.detail["not_public_before"] is True
 
 
 def test_a_watch_that_only_failed_for_other_reasons_has_not_looked():

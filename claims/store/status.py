@@ -216,16 +216,19 @@ def weights_statuses(
             status.landed = True
             status.repo = first.qualifiers.get("repo")
             status.landed_at = as_utc(first.first_seen)
-            told = landings.get((sid, status.repo))
-            if told is not None:  # the cycle's rule decided it (claims.events.weights_events)
-                status.at_first_check = told[0] == "subject_discovered"
-                after = told[1].get("previous_check")
+            same_watch = watch_first_seen(first.watch_id)
+            status.at_first_check = (
+                bool(same_watch) and min(as_utc(t) for t in same_watch) == status.landed_at
+            )
+            kind, told = landings.get((sid, status.repo), (None, {}))
+            # The cycle's rule (claims.events.weights_events) knew the watch's history:
+            # a landing after a successful check, or after "not found", is no first look.
+            after = told.get("previous_check")
+            if kind == "subject_discovered":
+                status.at_first_check = True
+            elif kind == "weights_landed" and (after or told.get("not_public_before")):
+                status.at_first_check = False
                 status.landed_after = as_utc(dt.datetime.fromisoformat(after)) if after else None
-            else:
-                same_watch = watch_first_seen(first.watch_id)
-                status.at_first_check = (
-                    bool(same_watch) and min(as_utc(t) for t in same_watch) == status.landed_at
-                )
             created = first.value.extra.get("created_at")
             status.repo_created = str(created)[:10] if created else None
         lic = licence_obs[sid]

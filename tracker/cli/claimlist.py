@@ -56,12 +56,16 @@ def list_cmd(
         typer.Argument(metavar="[SUBJECT]", help="A subject slug or alias; default: all."),
     ] = None,
     attribute: Annotated[
-        list[str] | None, typer.Option("--attribute", help="Only this attribute (repeatable).")
+        list[str] | None,
+        typer.Option(
+            "--attribute", metavar="<attribute>", help="Only this attribute (repeatable)."
+        ),
     ] = None,
     verdict: Annotated[
         list[str] | None,
         typer.Option(
             "--verdict",
+            metavar="<verdict>",
             help=f"Only this verdict (repeatable): {', '.join(VERDICT_CHOICES)}.",
         ),
     ] = None,

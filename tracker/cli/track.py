@@ -42,7 +42,9 @@ def track(
     ] = None,
     alias: Annotated[
         list[str] | None,
-        typer.Option("--alias", help="Another name it goes by in text (repeatable)."),
+        typer.Option(
+            "--alias", metavar="<name>", help="Another name it goes by in text (repeatable)."
+        ),
     ] = None,
     repo: Annotated[
         str | None, typer.Option("--repo", help="Its Hub repo ORG/NAME, when known.")
