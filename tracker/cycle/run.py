@@ -386,9 +386,11 @@ def _gather_follows(
     shows that matches a subject and has no model watch (watch param ``follow = false``
     turns this off): its licence, gating and parameter counts are read in the same
     cycle as its landing, and its model watch is kept from then on."""
-    if ctx.follow is None or spec.params.get("follow", True) is False:
-        return
+    from tracker.adapters.huggingface import models as hub_models
     from tracker.adapters.huggingface import watches as hub_watches
+
+    if ctx.follow is None or not hub_models.follows_new_repos(spec.params):
+        return
 
     for _f, parsed in out.pages:
         for ov in parsed.values:

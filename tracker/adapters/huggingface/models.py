@@ -63,6 +63,13 @@ def parse_org_listing(fetched: Fetched, params: Mapping[str, Any]) -> ParseResul
     )
 
 
+def follows_new_repos(params: Mapping[str, Any]) -> bool:
+    """Whether the cycle follows a new repo this org watch lists (param ``follow``,
+    default true): reads its model info and files in the same cycle and keeps a model
+    watch for it (tracker/cycle/run.py)."""
+    return params.get("follow", True) is not False
+
+
 def license_of(info: Mapping[str, Any]) -> str | None:
     """The licence id a model-info payload states, lower-case, or None.
 
