@@ -166,20 +166,7 @@ def weights_statuses(
     watches and aliases once per subject made the build quadratic (issue 7)."""
     wanted = {s.id for s in subjects}
     O, C = models.Observation, models.Claim  # noqa: N806, E741
-    weights_obs: dict[int, list[models.Observation]] = defaultdict(list)
-    licence_obs: dict[int, list[models.Observation]] = defaultdict(list)
-    gated_obs: dict[int, list[models.Observation]] = defaultdict(list)
-    for o in session.exec(
-        select(O)
-        .where(O.attribute.in_(("weights_available", "license", "gated")))  # type: ignore[attr-defined]
-        .order_by(O.id)  # type: ignore[arg-type]
-    ).all():
-        if o.subject_id not in wanted:
-            continue
-        if o.attribute == "weights_available":
-            weights_obs[o.subject_id].append(o)
-        elif o.current:
-            (licence_obs if o.attribute == "license" else gated_obs)[o.subject_id].append(o)
+    weights_obs, licence_obs, gated_obs = _hub_observations(session, wanted)
     landings = _landing_events(session, wanted)
     names = source_names(session.exec(select(models.Source)).all())  # as reasons name them
     promises: dict[int, list[tuple[models.Claim, models.Source]]] = defaultdict(list)
@@ -189,9 +176,8 @@ def weights_statuses(
         .order_by(C.id)  # type: ignore[arg-type]
     ).all():
         promises[claim.subject_id].append((claim, source))
-    observations = load_observations(session)
     own: dict[int, list[Any]] = defaultdict(list)
-    for ov in observations:
+    for ov in load_observations(session):
         own[ov.subject_id].append(ov)
     watches = session.exec(select(models.Watch).order_by(models.Watch.id)).all()  # type: ignore[arg-type]
     aliases: dict[int, list[models.SubjectAlias]] = defaultdict(list)
@@ -216,34 +202,12 @@ def weights_statuses(
             status.landed = True
             status.repo = first.qualifiers.get("repo")
             status.landed_at = as_utc(first.first_seen)
-            same_watch = watch_first_seen(first.watch_id)
-            status.at_first_check = (
-                bool(same_watch) and min(as_utc(t) for t in same_watch) == status.landed_at
+            _judge_landing(
+                status, watch_first_seen(first.watch_id), landings.get((sid, status.repo))
             )
-            kind, told = landings.get((sid, status.repo), (None, {}))
-            # The cycle's rule (claims.events.weights_events) knew the watch's history:
-            # a landing after a successful check, or after "not found", is no first look.
-            after = told.get("previous_check")
-            if kind == "subject_discovered":
-                status.at_first_check = True
-            elif kind == "weights_landed" and (after or told.get("not_public_before")):
-                status.at_first_check = False
-                status.landed_after = as_utc(dt.datetime.fromisoformat(after)) if after else None
             created = first.value.extra.get("created_at")
             status.repo_created = str(created)[:10] if created else None
-        lic = licence_obs[sid]
-        if lic:
-            latest = max(lic, key=lambda o: as_utc(o.last_seen))
-            status.license, status.license_source = (
-                str(latest.value.value),
-                latest.source_url or "observed",
-            )
-            status.license_read_at = as_utc(latest.last_seen)
-            status.license_spdx = spdx_id(status.license)
-            status.license_link = license_link(status.license, latest.qualifiers.get("repo"))
-        if gated_obs[sid]:
-            latest = max(gated_obs[sid], key=lambda o: as_utc(o.last_seen))
-            status.gated, status.gated_read_at = str(latest.value.value), as_utc(latest.last_seen)
+        _read_access(status, licence_obs[sid], gated_obs[sid])
         for claim, source in promises[sid]:
             v = claim.value
             assert claim.id is not None
@@ -273,6 +237,73 @@ def weights_statuses(
             status.overdue_days = late if late > 0 else None
         out[subject.id] = status
     return out
+
+
+Grouped = dict[int, list[models.Observation]]
+
+
+def _hub_observations(
+    session: Session, wanted: set[int | None]
+) -> tuple[Grouped, Grouped, Grouped]:
+    """Per subject of ``wanted``: every ``weights_available`` observation, and the
+    current ``license`` and ``gated`` ones, by id."""
+    O = models.Observation  # noqa: N806, E741
+    weights: Grouped = defaultdict(list)
+    licences: Grouped = defaultdict(list)
+    gated: Grouped = defaultdict(list)
+    for o in session.exec(
+        select(O)
+        .where(O.attribute.in_(("weights_available", "license", "gated")))  # type: ignore[attr-defined]
+        .order_by(O.id)  # type: ignore[arg-type]
+    ).all():
+        if o.subject_id not in wanted:
+            continue
+        if o.attribute == "weights_available":
+            weights[o.subject_id].append(o)
+        elif o.current:
+            (licences if o.attribute == "license" else gated)[o.subject_id].append(o)
+    return weights, licences, gated
+
+
+def _judge_landing(
+    status: WeightsStatus,
+    same_watch: Sequence[dt.datetime],
+    told: tuple[str, dict[str, Any]] | None,
+) -> None:
+    """Set ``at_first_check`` (and ``landed_after``) of a landed ``status``: the cycle's
+    rule (:func:`claims.events.weights_events`) knew the watch's history, so its event
+    decides when there is one (a landing after a successful check, or after "not
+    found", is no first look); else the repo's first sighting being the watch's first
+    observation."""
+    status.at_first_check = (
+        bool(same_watch) and min(as_utc(t) for t in same_watch) == status.landed_at
+    )
+    kind, detail = told or (None, {})
+    after = detail.get("previous_check")
+    if kind == "subject_discovered":
+        status.at_first_check = True
+    elif kind == "weights_landed" and (after or detail.get("not_public_before")):
+        status.at_first_check = False
+        status.landed_after = as_utc(dt.datetime.fromisoformat(after)) if after else None
+
+
+def _read_access(
+    status: WeightsStatus,
+    licences: Sequence[models.Observation],
+    gated: Sequence[models.Observation],
+) -> None:
+    """The latest current licence (SPDX id, link) and gating of a subject, each with when
+    it was last read."""
+    if licences:
+        latest = max(licences, key=lambda o: as_utc(o.last_seen))
+        status.license = str(latest.value.value)
+        status.license_source = latest.source_url or "observed"
+        status.license_read_at = as_utc(latest.last_seen)
+        status.license_spdx = spdx_id(status.license)
+        status.license_link = license_link(status.license, latest.qualifiers.get("repo"))
+    if gated:
+        latest = max(gated, key=lambda o: as_utc(o.last_seen))
+        status.gated, status.gated_read_at = str(latest.value.value), as_utc(latest.last_seen)
 
 
 def _landing_events(

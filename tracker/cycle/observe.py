@@ -235,50 +235,9 @@ def record_success(
             confirm_current(s, spec.id, seen_at)
         else:
             seen_at = pages[0][0].fetched_at
-            resolved: list[tuple[Fetched, int, ObservedValue]] = []
-            for f, parsed in pages:
-                result.warnings.extend(parsed.warnings)
-                for ov in parsed.values:
-                    sid = index.resolve_any((ov.subject_ref, *ov.alt_refs))
-                    if sid is None:
-                        result.unmatched += 1
-                    else:
-                        resolved.append((f, sid, ov))
-            listed = {(sid, ov.attribute, ov.qualifiers_json) for _f, sid, ov in resolved}
-            resolved = drop_conflicts(resolved, names, result.warnings)
-            snap_ids: dict[int, int | None] = {}
-            for f, _parsed in pages:
-                snap_ids[id(f)] = _snapshot_id(s, spec, f)
-            for repo, read in readings_of([ov for _f, _sid, ov in resolved]).items():
-                run.readings.setdefault(repo, {}).update(read)
-            rows = WatchRows(s, spec.id)
-            for f, sid, ov in resolved:
-                new_row, value_changed = _upsert(
-                    rows, outbox, spec, sid, ov, f, snap_ids[id(f)], names, run
-                )
-                result.observations += int(new_row)
-                changed = changed or new_row or value_changed
-            rows.flush()
-            _first_readings(outbox, spec, names, run, seen_at)
-            note_stale(s, spec, pages, result.warnings)
-            listing = {p.listing for _f, p in pages}
-            if complete and len(listing) == 1 and None not in listing:
-                attribute = str(next(iter(listing)))
-                total = sum(len(p.values) for _f, p in pages)
-                gone = mark_gone(s, outbox, spec, attribute, listed, total, seen_at, names)
-                if gone < 0:
-                    result.warnings.append(
-                        f"{spec.name}: the listing came back empty; nothing marked gone"
-                    )
-                changed = changed or gone > 0
-            first = pages[0][0]
-            # A run that left values stale (gated files) did not read everything: keep no
-            # validators, so the next run fetches in full instead of a 304 re-seeing them.
-            complete_read = not any(p.stale for _f, p in pages)
-            validators = {
-                "etag": first.headers.get("etag") if complete_read else None,
-                "lm": first.headers.get("last-modified") if complete_read else None,
-            }
+            changed, validators = _record_pages(
+                s, outbox, spec, pages, index, names, complete, result, run
+            )
         if state == "failing":
             since = s.datetime(stored_since)
             outbox.add(
@@ -302,6 +261,67 @@ def record_success(
     result.events = outbox.added
     result.announced = run.announced
     return result
+
+
+def _record_pages(
+    s: RawDB,
+    outbox: _Outbox,
+    spec: WatchSpec,
+    pages: list[tuple[Fetched, ParseResult]],
+    index: AliasIndex,
+    names: NameLookup,
+    complete: bool,
+    result: WatchResult,
+    run: _Run,
+) -> tuple[bool, dict[str, Any]]:
+    """The fetched pages' part of :func:`record_success`: match values to subjects,
+    record them (events by the rules of :mod:`claims.events`), mark what a complete
+    listing no longer shows; returns (anything changed, the validators to store)."""
+    seen_at = pages[0][0].fetched_at
+    changed = False
+    resolved: list[tuple[Fetched, int, ObservedValue]] = []
+    for f, parsed in pages:
+        result.warnings.extend(parsed.warnings)
+        for ov in parsed.values:
+            sid = index.resolve_any((ov.subject_ref, *ov.alt_refs))
+            if sid is None:
+                result.unmatched += 1
+            else:
+                resolved.append((f, sid, ov))
+    listed = {(sid, ov.attribute, ov.qualifiers_json) for _f, sid, ov in resolved}
+    resolved = drop_conflicts(resolved, names, result.warnings)
+    snap_ids: dict[int, int | None] = {}
+    for f, _parsed in pages:
+        snap_ids[id(f)] = _snapshot_id(s, spec, f)
+    for repo, read in readings_of([ov for _f, _sid, ov in resolved]).items():
+        run.readings.setdefault(repo, {}).update(read)
+    rows = WatchRows(s, spec.id)
+    for f, sid, ov in resolved:
+        new_row, value_changed = _upsert(
+            rows, outbox, spec, sid, ov, f, snap_ids[id(f)], names, run
+        )
+        result.observations += int(new_row)
+        changed = changed or new_row or value_changed
+    rows.flush()
+    _first_readings(outbox, spec, names, run, seen_at)
+    note_stale(s, spec, pages, result.warnings)
+    listing = {p.listing for _f, p in pages}
+    if complete and len(listing) == 1 and None not in listing:
+        attribute = str(next(iter(listing)))
+        total = sum(len(p.values) for _f, p in pages)
+        gone = mark_gone(s, outbox, spec, attribute, listed, total, seen_at, names)
+        if gone < 0:
+            result.warnings.append(f"{spec.name}: the listing came back empty; nothing marked gone")
+        changed = changed or gone > 0
+    first = pages[0][0]
+    # A run that left values stale (gated files) did not read everything: keep no
+    # validators, so the next run fetches in full instead of a 304 re-seeing them.
+    complete_read = not any(p.stale for _f, p in pages)
+    validators = {
+        "etag": first.headers.get("etag") if complete_read else None,
+        "lm": first.headers.get("last-modified") if complete_read else None,
+    }
+    return changed, validators
 
 
 @dataclass

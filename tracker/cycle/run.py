@@ -179,22 +179,7 @@ def _run(
     clock = (lambda: now) if now is not None else _utcnow
     wanted = None if watch_names is None else set(watch_names)
     if wanted:
-        unknown = sorted(n for n in wanted if raw.one(WATCH_NAMED, {"name": n}) is None)
-        retired = sorted(n for n in wanted - set(unknown) if raw.one(WATCH_RETIRED, {"name": n}))
-        if retired:
-            raise ConfigError(
-                f"watch {', '.join(retired)} is retired (watches.toml no longer defines it); "
-                "define it again and run `tracker load` to check it"
-            )
-        if unknown:
-            # Only the live ones: a retired name given to --watch is refused (above).
-            live = "SELECT name FROM watch WHERE state != :retired ORDER BY name LIMIT 21"
-            known = [r[0] for r in raw.execute(live, {"retired": RETIRED_STATE})]
-            hint = ", ".join(known[:20]) + (", ..." if len(known) > 20 else "")
-            raise ConfigError(
-                f"unknown watch name(s): {', '.join(unknown)} (known: {hint or 'none'}; "
-                "`tracker watches` lists them)"
-            )
+        _check_names(raw, wanted)
     index, names = load_subjects(raw)
     summary = CycleSummary()
     follow = _Follow(_model_watch_repos(raw), index)
@@ -248,6 +233,26 @@ def _run(
                     group.commit()
                 raise
     return summary
+
+
+def _check_names(raw: RawDB, wanted: set[str]) -> None:
+    """Raise ConfigError for a ``--watch`` name that is retired or that no watch has."""
+    unknown = sorted(n for n in wanted if raw.one(WATCH_NAMED, {"name": n}) is None)
+    retired = sorted(n for n in wanted - set(unknown) if raw.one(WATCH_RETIRED, {"name": n}))
+    if retired:
+        raise ConfigError(
+            f"watch {', '.join(retired)} is retired (watches.toml no longer defines it); "
+            "define it again and run `tracker load` to check it"
+        )
+    if unknown:
+        # Only the live ones: a retired name given to --watch is refused (above).
+        live = "SELECT name FROM watch WHERE state != :retired ORDER BY name LIMIT 21"
+        known = [r[0] for r in raw.execute(live, {"retired": RETIRED_STATE})]
+        hint = ", ".join(known[:20]) + (", ..." if len(known) > 20 else "")
+        raise ConfigError(
+            f"unknown watch name(s): {', '.join(unknown)} (known: {hint or 'none'}; "
+            "`tracker watches` lists them)"
+        )
 
 
 def _plan(

@@ -180,6 +180,22 @@ def parse_model_info(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult
         dated = with_extra(date_value(created[:10], "on"), timestamp=created)
         out.append(ObservedValue(ref, "repo_created", dated, q, alt_refs=alt))
 
+    raw = _raw_params(info, ref, q, alt)
+    if raw is not None:
+        out.append(raw)
+    from tracker.adapters.huggingface.files import file_urls
+
+    return ParseResult(values=out, files=file_urls(fetched, repo, params))
+
+
+def _raw_params(
+    info: Mapping[str, Any],
+    ref: tuple[str, str],
+    q: dict[str, str],
+    alt: tuple[tuple[str, str], ...],
+) -> ObservedValue | None:
+    """``hub_params_raw`` of a model-info payload (see :func:`parse_model_info`), or None
+    without a ``safetensors`` block."""
     st = info.get("safetensors")
     if (
         isinstance(st, dict)
@@ -196,14 +212,10 @@ def parse_model_info(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult
         if cfg:
             extra["config"] = cfg
         value = with_extra(quantity(Decimal(st["total"]), "params", exact=True), **extra)
-        out.append(
-            ObservedValue(
-                ref, "hub_params_raw", value, q, note="not quantization-aware", alt_refs=alt
-            )
+        return ObservedValue(
+            ref, "hub_params_raw", value, q, note="not quantization-aware", alt_refs=alt
         )
-    from tracker.adapters.huggingface.files import file_urls
-
-    return ParseResult(values=out, files=file_urls(fetched, repo, params))
+    return None
 
 
 def repo_from_resolve_url(url: str) -> str:
