@@ -263,3 +263,36 @@ def test_a_renamed_repo_is_one_entity_with_one_rename_event(tmp_path):
     with Session(make_engine(db)) as s:
         aliases = s.exec(select(SubjectAlias.alias).where(SubjectAlias.namespace == "huggingface"))
         assert sorted(aliases.all()) == ["acme-labs/Orca-9B", "acme/Orca-9B"]
+
+
+def test_track_writes_a_followed_model_watch_into_the_data_files(tmp_path):
+    """The model watch the cycle made is the database's; `tracker track` on the tracked
+    model writes it into watches.toml, so git keeps it."""
+    db = str(tmp_path / "t.db")
+    replay_landing(db, tmp_path)
+    data = tmp_path / "data"
+    load = CliRunner().invoke(app, ["load", "--data", str(data), "--db", db, "--json"])
+    assert json.loads(load.stdout)["watches_stale"] == []  # followed: not "missing"
+    r = CliRunner().invoke(app, ["track", "Acme Orca 9B", "--org", "acme",
+                                 "--data", str(data), "--db", db])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    assert "  added watch hf-model-acme-orca-9b (huggingface_model, followed by the cycle)" in (
+        r.output.splitlines()
+    )
+    text = (data / "watches.toml").read_text(encoding="utf-8")
+    assert text.endswith(
+        '[[watch]]\nname = "hf-model-acme-orca-9b"\nadapter = "huggingface_model"\n'
+        'url = "https://huggingface.co/api/models/acme/Orca-9B"\ninterval_minutes = 360\n\n'
+        '[watch.params]\nfiles = ["config.json", "model.safetensors.index.json", "LICENSE"]\n'
+        'repo = "acme/Orca-9B"\nrobots = false\n'
+    )
+    with Session(make_engine(db)) as s:
+        w = s.exec(select(Watch).where(Watch.name == "hf-model-acme-orca-9b")).one()
+    assert (w.state, "followed_from" in w.params) == ("ok", False)
+    again = CliRunner().invoke(app, ["track", "Acme Orca 9B", "--org", "acme",
+                                     "--data", str(data), "--db", db])  # fmt: skip
+    assert again.exit_code == 1
+    assert again.output == (
+        f"error: {data}/subjects.toml: subject 'acme-orca-9b' is already tracked "
+        "(tracker status acme-orca-9b)\n"
+    )

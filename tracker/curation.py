@@ -110,6 +110,7 @@ def plan_track(
     repo: str | None = None,
     openrouter: str | None = None,
     subscribe: str | None = None,
+    followed: Sequence[dict[str, Any]] = (),
 ) -> Plan:
     """The entries that start tracking ``name``: its subject (slug from the name, the
     name and ``aliases`` as aliases, ``hub_org``, ``[subject.ids]`` for the repo and the
@@ -117,7 +118,11 @@ def plan_track(
     repo's model watch when ``repo`` is given, the OpenRouter models watch when an id
     is given and none exists, and a subscription to the subject's events when
     ``subscribe`` (an Apprise URL) is given. Raises TrackerError when the slug is taken
-    or ``repo`` is not ``ORG/NAME``."""
+    or ``repo`` is not ``ORG/NAME``.
+
+    For a subject already tracked, ``followed`` (watch entries the cycle made to follow
+    its repos, from the database) are written into watches.toml instead, so git keeps
+    them; TrackerError when there is none to write."""
     slug = slug_of(name)
     hub_org = hf_org or org
     if repo is not None and not re.fullmatch(r"[\w.\-]+/[\w.\-]+", repo):
@@ -127,10 +132,7 @@ def plan_track(
     subjects = _parse(data_dir, "subjects.toml", subjects_text)
     for entry in _entries(subjects, "subject"):
         if str(entry.get("slug", "")).lower() == slug:
-            raise TrackerError(
-                f"{data_dir / 'subjects.toml'}: subject {slug!r} is already tracked "
-                f"(tracker status {slug})"
-            )
+            return _keep_followed(plan, followed)
     subject: dict[str, Any] = {"slug": slug, "name": name, "organization": org,
                                "hub_org": hub_org,
                                "aliases": list(dict.fromkeys([name, *_short(name, org),
@@ -162,6 +164,28 @@ def plan_track(
             subs_text, _append(subs_text, "subscriptions.toml", "subscription", entry)
         )  # fmt: skip
         plan.changes.append(f"subscription {sub_name} (every subscriber event of {slug})")
+    return plan
+
+
+def _keep_followed(plan: Plan, followed: Sequence[dict[str, Any]]) -> Plan:
+    """Append the followed model watches watches.toml lacks (their ``followed_from``
+    param dropped: from now on the file defines them)."""
+    old = _read(plan.data_dir, "watches.toml")
+    names = {str(w.get("name")) for w in _entries(_parse(plan.data_dir, "watches.toml", old),
+                                                  "watch")}  # fmt: skip
+    text = old
+    for entry in followed:
+        if entry["name"] in names:
+            continue
+        params = {k: v for k, v in entry["params"].items() if k != "followed_from"}
+        text = _append(text, "watches.toml", "watch", {**entry, "params": params})
+        plan.changes.append(f"watch {entry['name']} ({entry['adapter']}, followed by the cycle)")
+    if text == old:
+        raise TrackerError(
+            f"{plan.data_dir / 'subjects.toml'}: subject {plan.slug!r} is already tracked "
+            f"(tracker status {plan.slug})"
+        )
+    plan.texts["watches.toml"] = (old, text)
     return plan
 
 

@@ -5,7 +5,7 @@ loaded)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -66,13 +66,15 @@ def track(
 
     Writes the org listing watch unless one exists for that Hub org, the repo's model
     watch with --repo, and the OpenRouter models watch with --openrouter. Nothing is
-    written when any file would be invalid (the error names the file and line).
+    written when any file would be invalid (the error names the file and line). For a
+    model already tracked, it writes the model watches the cycle made to follow its
+    repos into watches.toml (kept in git from then on).
     """
     from tracker.curation import apply, plan_track
 
     plan = plan_track(
         data, name, org, hf_org=hf_org, aliases=alias or (), repo=repo,
-        openrouter=openrouter, subscribe=subscribe,
+        openrouter=openrouter, subscribe=subscribe, followed=_followed_entries(db, name),
     )  # fmt: skip
     if dry_run:
         _show_dry_run(plan, json_out)
@@ -131,6 +133,33 @@ def _show_dry_run(plan: Plan, json_out: bool) -> None:
         return
     typer.echo(plan.diff(), nl=False)
     typer.echo("dry run: nothing written or loaded")
+
+
+def _followed_entries(db: str | None, name: str) -> list[dict[str, Any]]:
+    """Watch entries (name, adapter, url, interval_minutes, params) of the model watches
+    the cycle made to follow the repos of the subject ``name`` would have; [] without a
+    database."""
+    import json
+
+    from sqlmodel import Session, select
+
+    from claims.store import tables as models
+    from tracker.curation import slug_of
+    from tracker.errors import TrackerError
+
+    try:
+        engine = open_db(db)
+    except TrackerError:  # no database yet: nothing was followed
+        return []
+    names = set(_followed_watches(engine, slug_of(name)))
+    with Session(engine) as session:
+        rows = session.exec(select(models.Watch).where(models.Watch.name.in_(names))).all()  # type: ignore[attr-defined]
+    return [
+        {"name": w.name, "adapter": w.adapter, "url": w.url,
+         "interval_minutes": w.interval_minutes, "params": json.loads(w.params_json)}
+        for w in sorted(rows, key=lambda w: w.name)
+        if "followed_from" in w.params
+    ]  # fmt: skip
 
 
 def _followed_watches(engine: Engine, slug: str) -> list[str]:
