@@ -359,6 +359,8 @@ def weights_events(s: WeightsSighting, history: WatchHistory) -> list[EventSpec]
     extra = "; ".join(
         t for t in (_access_text(s.license, s.gated), *(x["text"] for x in late)) if t
     )
+    if extra:  # what the site and alerts say beside the repo (tracker/site/eventtext.py)
+        detail["summary"] = f"{s.repo}: {extra}"
     title = f"{s.subject}: weights available on Hugging Face ({s.repo})"
     return [EventSpec("weights_landed", title + (f"; {extra}" if extra else ""), detail)]
 
@@ -373,8 +375,10 @@ def first_reading_event(
     lic, gated = readings.get("license"), readings.get("gated")
     if lic is None and gated is None:
         return None
-    detail = {"repo": repo, "observed_at": at.isoformat(), **dict(sorted(readings.items()))}
-    return EventSpec("license_observed", f"{subject}: {_access_text(lic, gated)} ({repo})", detail)
+    said = _access_text(lic, gated)
+    detail = {"repo": repo, "observed_at": at.isoformat(), **dict(sorted(readings.items())),
+              "summary": f"{repo}: {said}"}  # fmt: skip
+    return EventSpec("license_observed", f"{subject}: {said} ({repo})", detail)
 
 
 def gone_event(

@@ -63,6 +63,8 @@ def test_a_repo_that_appears_after_a_successful_check_landed_between_the_two():
                 "text": "27 days after the promised 2026-11-04",
             }
         ],
+        "summary": "acme/Orca-9B: licence apache-2.0, gated (manual); 27 days after the "
+        "promised 2026-11-04",
     }
 
 
@@ -137,6 +139,7 @@ def test_a_first_licence_and_access_reading_is_its_own_event():
         "observed_at": SEEN.isoformat(),
         "gated": "auto",
         "license": "apache-2.0",
+        "summary": "acme/Orca-9B: licence apache-2.0, gated (auto)",
     }
     only_gating = first_reading_event("Acme Orca 9B", REPO, {"gated": "false"}, SEEN)
     assert only_gating is not None and only_gating.title == "Acme Orca 9B: not gated (acme/Orca-9B)"

@@ -122,6 +122,8 @@ LANDED = (
                 "text": "27 days after the promised 2026-11-04",
             }
         ],
+        "summary": "acme/Orca-9B: licence apache-2.0, gated (manual); 27 days after the "
+        "promised 2026-11-04",
     },
 )
 
