@@ -243,21 +243,14 @@ class WatchHistory:
 
 @dataclass(frozen=True)
 class Promise:
-    """A stated open-weights date: ``relation`` (on / before / by / after) and ``date``
-    (ISO day or month), e.g. ``("before", "2026-11-04")``."""
+    """A stated open-weights date: ``relation`` (on / before / by / after), ``date``
+    (ISO day or month) and its ``deadline``, the last day that keeps it (None for
+    "after D"; the caller computes it with :func:`claims.verify.promises.deadline_of`),
+    e.g. ``Promise("before", "2026-11-04", date(2026, 11, 3))``."""
 
     relation: str
     date: str
-
-    def deadline(self) -> dt.date | None:
-        """Last day that keeps it (:func:`claims.verify.promises.deadline_of`)."""
-        from claims.values.value import Value
-        from claims.verify.promises import deadline_of
-
-        precision = "month" if len(self.date) == 7 else "day"
-        return deadline_of(
-            Value(kind="date", value=self.date, relation=self.relation, precision=precision)
-        )
+    deadline: dt.date | None
 
 
 @dataclass(frozen=True)
@@ -290,7 +283,7 @@ def lateness(seen: dt.date, promises: Sequence[Promise]) -> list[dict[str, Any]]
     "on time for ..." when kept. A promise without a deadline ("after D") is left out."""
     out = []
     for p in promises:
-        end = p.deadline()
+        end = p.deadline
         if end is None:
             continue
         late = max(0, (seen - end).days)
@@ -332,9 +325,9 @@ def weights_events(s: WeightsSighting, history: WatchHistory) -> list[EventSpec]
     if old is None and s.created_at:
         old = next((r for r in s.known_repos if s.created.get(r) == s.created_at), None)
     if old is not None:
-        detail = {"from": old, "to": s.repo, "seen_at": s.seen_at.isoformat()}
+        moved = {"from": old, "to": s.repo, "seen_at": s.seen_at.isoformat()}
         title = f"{s.subject}: weights repo {old} is now {s.repo} (renamed or transferred)"
-        return [EventSpec("repo_renamed", title, detail, per_watch=False)]
+        return [EventSpec("repo_renamed", title, moved, per_watch=False)]
     detail: dict[str, Any] = {"repo": s.repo, "first_seen": s.seen_at.isoformat()}
     if s.created_at:
         detail["created_at"] = s.created_at

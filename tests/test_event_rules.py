@@ -42,7 +42,11 @@ def test_a_repo_listed_at_the_watchs_first_successful_check_is_discovered():
 
 def test_a_repo_that_appears_after_a_successful_check_landed_between_the_two():
     """The issue's missed landing: the earlier check listed nothing (or no match)."""
-    s = sighting(license="apache-2.0", gated="manual", promises=(Promise("by", "2026-11-04"),))
+    s = sighting(
+        license="apache-2.0",
+        gated="manual",
+        promises=(Promise("by", "2026-11-04", dt.date(2026, 11, 4)),),
+    )
     [ev] = weights_events(s, WatchHistory(previous_success=BEFORE))
     assert ev.kind == "weights_landed"
     assert ev.title == (
@@ -119,7 +123,11 @@ def test_a_transferred_repo_is_known_by_its_old_created_at():
 def test_lateness_against_each_promise():
     got = lateness(
         dt.date(2026, 12, 1),
-        [Promise("before", "2026-11-04"), Promise("by", "2026-12"), Promise("after", "2026-10")],
+        [
+            Promise("before", "2026-11-04", dt.date(2026, 11, 3)),
+            Promise("by", "2026-12", dt.date(2026, 12, 31)),
+            Promise("after", "2026-10", None),
+        ],
     )
     assert [(x["promise"], x["days_late"], x["text"]) for x in got] == [
         ("before 2026-11-04", 28, "28 days after the promised before 2026-11-04"),

@@ -13,6 +13,7 @@ from typing import Any
 
 import tomlkit
 
+from claims.errors import ClaimsError
 from claims.values.stated import StatedValueError, stated_notation
 from claims.values.value import Value
 
@@ -22,7 +23,7 @@ SOURCE_FIELDS = (
 CLAIM_TEXT_FIELDS = ("raw", "claimant", "locator", "stated_date", "note")
 
 
-class ExportError(ValueError):
+class ExportError(ClaimsError, ValueError):
     """A stored claim the data-file notation cannot state; the message names it."""
 
 

@@ -12,8 +12,9 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from claims.store.tables import Claim, Source, Subject, SubjectAlias, Verdict, as_utc
+from claims.store.tables import Claim, Source, Subject, SubjectAlias, Verdict
 from claims.subjects.sourcenames import source_names
+from claims.values.canonical import as_utc
 from claims.values.timefmt import iso_z
 
 

@@ -25,6 +25,7 @@ from claims.store.rawdb import RawDB
 from claims.subjects.matching import AliasIndex
 from claims.values.canonical import dumps
 from claims.values.value import Value
+from claims.verify.promises import deadline_of
 from tracker.adapters.base import Fetched, ObservedValue, ParseResult
 from tracker.cycle.change_rules import drop_conflicts, mark_gone, note_stale
 from tracker.cycle.observe_rows import (
@@ -471,9 +472,9 @@ def _promises(s: RawDB, subject_id: int) -> tuple[Promise, ...]:
     for vj, qj in s.execute(_PROMISES, {"sid": subject_id}).fetchall():
         if json.loads(qj):
             continue
-        v = json.loads(vj)
-        if v.get("value") and v.get("relation"):
-            out.append(Promise(str(v["relation"]), str(v["value"])))
+        v = Value.from_dict(json.loads(vj))
+        if v.kind == "date" and v.value and v.relation:
+            out.append(Promise(str(v.relation), str(v.value), deadline_of(v)))
     return tuple(out)
 
 
