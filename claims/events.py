@@ -261,7 +261,8 @@ class WeightsSighting:
     (``created`` maps those with a Hub ``createdAt`` to it); ``renamed_from``: the id
     the watch asked for when the Hub answered with this one (a redirect, cases/C34);
     ``license`` / ``gated``: read in the same cycle from the repo's model info, or None;
-    ``promises``: the subject's model-level promised dates."""
+    ``promises``: the subject's model-level promised dates; ``url``: the repo's page,
+    which a landing event links."""
 
     subject: str
     repo: str
@@ -273,6 +274,7 @@ class WeightsSighting:
     created: Mapping[str, str] = field(default_factory=dict)
     renamed_from: str | None = None
     promises: tuple[Promise, ...] = ()
+    url: str | None = None  # the repo's page (``https://huggingface.co/ORG/NAME``)
 
 
 def lateness(seen: dt.date, promises: Sequence[Promise]) -> list[dict[str, Any]]:
@@ -339,6 +341,8 @@ def weights_events(s: WeightsSighting, history: WatchHistory) -> list[EventSpec]
         detail["summary"] = f"{s.repo} was already listed at the first check{since}"
         title = f"{s.subject}: weights already on Hugging Face at the first check ({s.repo})"
         return [EventSpec("subject_discovered", title, detail)]
+    if s.url:
+        detail["url"] = s.url
     if history.previous_success is not None:
         detail["previous_check"] = history.previous_success.isoformat()
     else:  # the watch's last answer: not publicly there (404 until launch)

@@ -46,6 +46,7 @@ def test_a_repo_that_appears_after_a_successful_check_landed_between_the_two():
         license="apache-2.0",
         gated="manual",
         promises=(Promise("by", "2026-11-04", dt.date(2026, 11, 4)),),
+        url="https://huggingface.co/acme/Orca-9B",
     )
     [ev] = weights_events(s, WatchHistory(previous_success=BEFORE))
     assert ev.kind == "weights_landed"
@@ -56,6 +57,7 @@ def test_a_repo_that_appears_after_a_successful_check_landed_between_the_two():
     assert ev.detail == {
         "repo": REPO,
         "first_seen": "2026-12-01T06:00:00+00:00",
+        "url": "https://huggingface.co/acme/Orca-9B",
         "previous_check": "2026-11-30T18:00:00+00:00",
         "license": "apache-2.0",
         "gated": "manual",

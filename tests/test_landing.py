@@ -111,6 +111,7 @@ LANDED = (
         "repo": "acme/Orca-9B",
         "first_seen": "2026-12-01T06:00:00+00:00",
         "created_at": "2026-12-01T05:10:00.000Z",
+        "url": "https://huggingface.co/acme/Orca-9B",
         "previous_check": "2026-11-30T18:00:00+00:00",
         "license": "apache-2.0",
         "gated": "manual",
@@ -170,6 +171,15 @@ def test_a_repo_appearing_in_a_new_orgs_listing_lands_once_with_licence_and_gati
         "gated_read_at": "2026-12-01T06:00:00Z",
         "landed_late_days": 27,
     }
+    text = CliRunner().invoke(app, ["status", "acme-orca-9b", "--db", db])
+    assert text.output.splitlines()[1:] == [
+        "  weights: landed — acme/Orca-9B, landed between 2026-11-30 18:00 UTC and 2026-12-01 "
+        "06:00 UTC (first seen), 27 days after the latest promised date",
+        "  promised: by 2026-11-04 — “Acme announces Orca 9B” (claimant: Acme)",
+        "  licence: apache-2.0 (SPDX Apache-2.0, https://spdx.org/licenses/Apache-2.0.html) — "
+        "read 2026-12-01 06:00 UTC",
+        "  access: gated (manual) — read 2026-12-01 06:00 UTC",
+    ]
     watches = CliRunner().invoke(app, ["watches", "--db", db, "--json"])
     assert watches.exit_code == 0, watches.output
     names = [w["name"] for w in json.loads(watches.output)["watches"]]

@@ -10,6 +10,7 @@ import datetime as dt
 import json
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+from urllib.parse import urlsplit
 
 from claims.events import (
     EventSpec,
@@ -466,6 +467,12 @@ def _row(ev: EventSpec, subject_id: int | None, watch_id: int, at: dt.datetime) 
     )  # fmt: skip
 
 
+def _site_of(url: str) -> str:
+    """``https://huggingface.co/api/models?author=x`` -> ``https://huggingface.co``."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
 def _promises(s: RawDB, subject_id: int) -> tuple[Promise, ...]:
     """The subject's model-level promised weights dates (a variant's date is its own)."""
     out = []
@@ -516,6 +523,7 @@ def _weights_events(
         created=created,
         renamed_from=str(renamed) if renamed else None,
         promises=_promises(rows.s, subject_id),
+        url=f"{_site_of(spec.url)}/{repo}" if spec.adapter.startswith("huggingface") else None,
     )
     for ev in weights_events(sighting, run.history):
         outbox.add(_row(ev, subject_id, spec.id, at))
