@@ -109,7 +109,7 @@ def untrack(
     The subject, its claims and everything observed stay."""
     from tracker.curation import apply, plan_untrack
 
-    engine = open_db(db)
+    engine = open_db(db, write=True)  # retires watches: an older schema is upgraded first
     plan = plan_untrack(data, slug, _followed_watches(engine, slug))
     if dry_run:
         _show_dry_run(plan, json_out)
@@ -147,9 +147,11 @@ def _followed_entries(db: str | None, name: str) -> list[dict[str, Any]]:
     from tracker.curation import slug_of
     from tracker.errors import TrackerError
 
+    from claims.errors import ClaimsError
+
     try:
         engine = open_db(db)
-    except TrackerError:  # no database yet: nothing was followed
+    except (TrackerError, ClaimsError):  # no database yet (or an older one): none followed
         return []
     names = set(_followed_watches(engine, slug_of(name)))
     with Session(engine) as session:
