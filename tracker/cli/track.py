@@ -143,11 +143,10 @@ def _followed_entries(db: str | None, name: str) -> list[dict[str, Any]]:
 
     from sqlmodel import Session, select
 
+    from claims.errors import ClaimsError
     from claims.store import tables as models
     from tracker.curation import slug_of
     from tracker.errors import TrackerError
-
-    from claims.errors import ClaimsError
 
     try:
         engine = open_db(db)
