@@ -308,3 +308,26 @@ def test_track_writes_a_followed_model_watch_into_the_data_files(tmp_path):
         f"error: {data}/subjects.toml: subject 'acme-orca-9b' is already tracked "
         "(tracker status acme-orca-9b)\n"
     )
+
+
+def test_the_site_shows_licence_and_access(tmp_path):
+    from tracker.site import build_site
+
+    db = str(tmp_path / "t.db")
+    replay_landing(db, tmp_path)
+    out = tmp_path / "site"
+    build_site(make_engine(db), out, now=T3)
+    index = (out / "index.html").read_text(encoding="utf-8")
+    row = index[index.index('href="subjects/acme-orca-9b/index.html"') :].split("</tr>")[0]
+    assert (
+        '<td data-label="Licence"><a href="https://spdx.org/licenses/Apache-2.0.html">'
+        '<code class="nowrap">apache-2.0</code></a><br><strong>gated (manual)</strong></td>'
+    ) in row
+    page = (out / "subjects" / "acme-orca-9b" / "index.html").read_text(encoding="utf-8")
+    licence = page[page.index("<dt>Licence</dt>") :].split("</dd>")[0]
+    assert licence == (
+        '<dt>Licence</dt><dd><a href="https://spdx.org/licenses/Apache-2.0.html"><code '
+        'class="nowrap">apache-2.0</code></a> <small>read <time datetime="2026-12-01T06:00:00Z">'
+        "2026-12-01 06:00 UTC</time></small><br><strong>gated (manual)</strong> <small>read "
+        '<time datetime="2026-12-01T06:00:00Z">2026-12-01 06:00 UTC</time></small>'
+    )
