@@ -10,7 +10,6 @@ import datetime as dt
 import json
 from dataclasses import dataclass, field
 from typing import Any, Protocol
-from urllib.parse import urlsplit
 
 from claims.events import (
     EventSpec,
@@ -442,10 +441,13 @@ def _row(ev: EventSpec, subject_id: int | None, watch_id: int, at: dt.datetime) 
     )  # fmt: skip
 
 
-def _site_of(url: str) -> str:
-    """``https://huggingface.co/api/models?author=x`` -> ``https://huggingface.co``."""
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}"
+def _repo_page(spec: WatchSpec, repo: str) -> str | None:
+    """The Hub page of ``repo`` on the host the watch asks (None for other adapters)."""
+    if not spec.adapter.startswith("huggingface"):
+        return None
+    from tracker.adapters.huggingface.watches import base_of  # Hub watches only
+
+    return f"{base_of(spec.url)}/{repo}"
 
 
 def _promises(s: RawDB, subject_id: int) -> tuple[Promise, ...]:
@@ -498,7 +500,7 @@ def _weights_events(
         created=created,
         renamed_from=str(renamed) if renamed else None,
         promises=_promises(rows.s, subject_id),
-        url=f"{_site_of(spec.url)}/{repo}" if spec.adapter.startswith("huggingface") else None,
+        url=_repo_page(spec, repo),
     )
     for ev in weights_events(sighting, run.history):
         outbox.add(_row(ev, subject_id, spec.id, at))

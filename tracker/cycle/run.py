@@ -1,7 +1,9 @@
 """One check cycle: for each watch, fetch (worker threads, no transaction open), store
 the snapshot, parse, match subjects, then record observations, events and watch health,
 each watch all or nothing (a savepoint; watches are committed in groups), in name order.
-Input: Watch rows; output: a :class:`CycleSummary`.
+A repo an org listing shows for the first time is followed in the same step (its model
+info and files; a model watch is kept for it). Input: Watch rows; output: a
+:class:`CycleSummary`.
 """
 
 from __future__ import annotations
