@@ -231,6 +231,11 @@ def demo(
             line = "not landed; no promise on record"
         console.print(
             f"  [bold]{st.name}[/bold]: weights {line}; licence {st.license or 'unknown'}"
+            + (
+                f", {'not gated' if st.gated == 'false' else f'gated ({st.gated})'}"
+                if st.gated
+                else ""
+            )
         )
     console.print()
     console.print(f"open discrepancies: {len(report.open_discrepancies)}")
