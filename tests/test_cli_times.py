@@ -62,7 +62,8 @@ def test_status_gives_the_hub_check_time_to_the_minute_in_utc(demo_db):
 
 @pytest.mark.parametrize(
     ("args", "times"),
-    [(["watches"], 8), (["discrepancies"], 0), (["status", "kimi-k2-thinking"], 1)],
+    # status: the landing, and when the licence and the gating were read (issue 16)
+    [(["watches"], 8), (["discrepancies"], 0), (["status", "kimi-k2-thinking"], 3)],
 )
 def test_no_command_prints_an_iso_time_in_its_text(demo_db, args, times):
     result = runner.invoke(app, [*args, "--db", str(demo_db)])

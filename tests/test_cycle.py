@@ -293,7 +293,7 @@ def test_parse_error_records_nothing_and_keeps_validators_unset(engine, tmp_path
 def test_org_listing_pages_are_followed(engine, tmp_path):
     ids = add_subjects(engine)
     page = json.loads((DATA / "synthetic_hf_models_list_paginated_response.json").read_text())
-    add_watch(engine, "hf-org", "huggingface_org", page["request"]["url"])
+    add_watch(engine, "hf-org", "huggingface_org", page["request"]["url"], follow=False)
     k3 = {"id": "moonshotai/Kimi-K3", "private": False, "createdAt": "2026-07-01T00:00:00.000Z"}
     seen = []
 
@@ -321,7 +321,7 @@ def test_weights_listed_at_the_first_check_are_not_said_to_land_then(engine, tmp
     check" (it may be a year old); one that appears at a later check "landed" then."""
     ids = add_subjects(engine)
     url = "https://huggingface.co/api/models?author=moonshotai"
-    add_watch(engine, "hf-org", "huggingface_org", url)
+    add_watch(engine, "hf-org", "huggingface_org", url, follow=False)
     k2t = {"id": "moonshotai/Kimi-K2-Thinking", "createdAt": "2025-11-04T08:25:31.000Z"}
     k3 = {"id": "moonshotai/Kimi-K3", "createdAt": "2026-11-29T09:00:00.000Z"}
     listing = [[k2t], [k2t, k3]]
@@ -396,7 +396,7 @@ def test_last_modified_is_stored_and_sent_back(engine, tmp_path):
 def test_a_repo_gone_from_a_complete_listing_is_an_event_not_a_deletion(engine, tmp_path):
     ids = add_subjects(engine)
     url = "https://huggingface.co/api/models?author=moonshotai"
-    add_watch(engine, "hf-org", "huggingface_org", url)
+    add_watch(engine, "hf-org", "huggingface_org", url, follow=False)
     k2t = {"id": "moonshotai/Kimi-K2-Thinking"}
     k3 = {"id": "moonshotai/Kimi-K3"}
     store = SnapshotStore(tmp_path)
@@ -531,5 +531,7 @@ def test_a_promised_repo_that_404d_until_launch_has_landed_when_it_appears(engin
     (event,) = rows(engine, Event)
     assert (event.kind, event.title) == (
         "weights_landed",
-        "Kimi K2 Thinking: weights available on Hugging Face (moonshotai/Kimi-K2-Thinking)",
+        # the licence read in the same check is said with the landing (issue 16)
+        "Kimi K2 Thinking: weights available on Hugging Face (moonshotai/Kimi-K2-Thinking); "
+        "licence mit",
     )

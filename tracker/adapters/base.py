@@ -278,8 +278,8 @@ BUILTIN_PARAMS: dict[str, frozenset[str]] = {
             "qualifiers",
         }
     ),  # fmt: skip
-    "huggingface_org": frozenset(),
-    "huggingface_model": frozenset({"files", "revision"}),
+    "huggingface_org": frozenset({"follow"}),  # read by the cycle: follow new repos
+    "huggingface_model": frozenset({"files", "revision", "followed_from"}),
     "huggingface_config": frozenset(),
     "lmarena_catalog": frozenset({"leaderboard"}),
     "artificial_analysis": frozenset(),

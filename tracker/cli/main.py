@@ -232,6 +232,11 @@ def demo(
         console.print(
             f"  [bold]{plain(st.name)}[/bold]: weights {line}; "
             f"licence {plain(st.license or 'unknown')}"
+            + (
+                f", {'not gated' if st.gated == 'false' else f'gated ({plain(st.gated)})'}"
+                if st.gated
+                else ""
+            )
         )
     console.print()
     console.print(f"open discrepancies: {len(report.open_discrepancies)}")
@@ -309,15 +314,19 @@ def main() -> None:
 from tracker.cli import db as cli_db  # noqa: E402
 from tracker.cli import schedule as cli_schedule  # noqa: E402
 from tracker.cli import site as cli_site  # noqa: E402
+from tracker.cli import track as cli_track  # noqa: E402
 from tracker.cli import verify as cli_verify  # noqa: E402
 from tracker.cli import watch as cli_watch  # noqa: E402
 
+cli_track.register(app)
 cli_watch.register(app)
 cli_verify.register(app)
 cli_site.register(app)
 cli_schedule.register(app)
 cli_db.register(app)
 
+from tracker.cli import claimlist as cli_claimlist  # noqa: E402
 from tracker.cli.claims import claims_app  # noqa: E402
 
+cli_claimlist.register(claims_app)
 app.add_typer(claims_app, name="claims")

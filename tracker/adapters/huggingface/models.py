@@ -64,6 +64,13 @@ def parse_org_listing(fetched: Fetched, params: Mapping[str, Any]) -> ParseResul
     )
 
 
+def follows_new_repos(params: Mapping[str, Any]) -> bool:
+    """Whether the cycle follows a new repo this org watch lists (param ``follow``,
+    default true): reads its model info and files in the same cycle and keeps a model
+    watch for it (tracker/cycle/run.py)."""
+    return params.get("follow", True) is not False
+
+
 def license_of(info: Mapping[str, Any]) -> str | None:
     """The licence id a model-info payload states (lower-case, normalized), or None.
 
@@ -78,6 +85,17 @@ def license_of(info: Mapping[str, Any]) -> str | None:
         [t for t in tags if isinstance(t, str)] if isinstance(tags, list) else None,
     )
     return reading.id
+
+
+def requested_repo(fetched: Fetched, params: Mapping[str, Any]) -> str | None:
+    """The repo a model watch asked for: param ``repo``, else the ``/api/models/ORG/NAME``
+    path of the URL requested (before any redirect); None when neither says."""
+    if isinstance(params.get("repo"), str) and params["repo"]:
+        return str(params["repo"])
+    path = unquote(urlsplit(fetched.url).path)
+    if path.startswith("/api/models/") and path.count("/") >= 4:
+        return "/".join(path.removeprefix("/api/models/").split("/")[:2])
+    return None
 
 
 _CONFIG_KEYS = (
@@ -119,6 +137,11 @@ def parse_model_info(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult
     ref = (HUB, repo)
     q = {"repo": repo}
     out: list[ObservedValue] = []
+    # Renamed or transferred (cases/C34): the Hub answers a redirect with the new id.
+    # The old id still finds the subject (alt ref) and the weights value says where from.
+    asked = requested_repo(fetched, params)
+    renamed = asked if asked and asked.lower() != repo.lower() else None
+    alt = ((HUB, renamed),) if renamed else ()
 
     created = info.get("createdAt")
     if not isinstance(created, str) or len(created) < 10:
@@ -129,21 +152,38 @@ def parse_model_info(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult
     available = boolean_value(not disabled)
     if created:
         available = with_extra(available, created_at=created)
-    out.append(ObservedValue(ref, "weights_available", available, q))
+    if renamed:
+        available = with_extra(available, renamed_from=renamed)
+    out.append(ObservedValue(ref, "weights_available", available, q, alt_refs=alt))
 
     lic = license_of(info)
     if lic:
-        out.append(ObservedValue(ref, "license", text_value(lic), q))
+        out.append(ObservedValue(ref, "license", text_value(lic), q, alt_refs=alt))
 
     if "gated" in info:
         gated = info["gated"]
         if gated is False or gated in ("auto", "manual"):
-            out.append(ObservedValue(ref, "gated", text_value(str(gated).lower()), q))
+            value = text_value(str(gated).lower())
+            out.append(ObservedValue(ref, "gated", value, q, alt_refs=alt))
 
     if created:
         dated = with_extra(date_value(created[:10], "on"), timestamp=created)
-        out.append(ObservedValue(ref, "repo_created", dated, q))
+        out.append(ObservedValue(ref, "repo_created", dated, q, alt_refs=alt))
 
+    raw = _raw_params(info, ref, q, alt)
+    if raw is not None:
+        out.append(raw)
+    return ParseResult(values=out, files=file_urls(fetched, repo, params))
+
+
+def _raw_params(
+    info: Mapping[str, Any],
+    ref: tuple[str, str],
+    q: dict[str, str],
+    alt: tuple[tuple[str, str], ...],
+) -> ObservedValue | None:
+    """``hub_params_raw`` of a model-info payload (see :func:`parse_model_info`), or None
+    without a ``safetensors`` block."""
     st = info.get("safetensors")
     if (
         isinstance(st, dict)
@@ -160,8 +200,10 @@ def parse_model_info(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult
         if cfg:
             extra["config"] = cfg
         value = with_extra(quantity(Decimal(st["total"]), "params", exact=True), **extra)
-        out.append(ObservedValue(ref, "hub_params_raw", value, q, note="not quantization-aware"))
-    return ParseResult(values=out, files=file_urls(fetched, repo, params))
+        return ObservedValue(
+            ref, "hub_params_raw", value, q, note="not quantization-aware", alt_refs=alt
+        )
+    return None
 
 
 def file_urls(fetched: Fetched, repo: str, params: Mapping[str, Any]) -> dict[str, str]:
