@@ -3,8 +3,11 @@ every claim, build the site, and summarize on one screen."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import os
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,6 +26,30 @@ from tracker.net.har import HarReplayTransport
 from tracker.snapshots.store import SnapshotStore
 
 DEMO_HAR = Path("data") / "recordings" / "demo.har"
+# Stands in for an unset API key while the demo replays recorded answers: nothing is
+# sent anywhere (the HAR transport serves every request), and recordings never hold keys.
+REPLAY_KEY = "replayed-recording-no-key-needed"
+
+
+@contextlib.contextmanager
+def replay_credentials(engine: Engine) -> Iterator[list[str]]:
+    """Set each API-key variable a watch's ``auth`` param names and the environment
+    lacks (``TRACKER_AA_API_KEY``) to :data:`REPLAY_KEY` for the replayed cycle, so the
+    demo shows those watches offline; restores the environment after. Yields the names set."""
+    with Session(engine) as session:
+        envs = {
+            str(w.params["auth"].get("env"))
+            for w in session.exec(select(models.Watch))
+            if isinstance(w.params.get("auth"), dict) and w.params["auth"].get("env")
+        }
+    missing = sorted(e for e in envs if not os.environ.get(e))
+    for e in missing:
+        os.environ[e] = REPLAY_KEY
+    try:
+        yield missing
+    finally:
+        for e in missing:
+            os.environ.pop(e, None)
 
 
 @dataclass
@@ -82,7 +109,7 @@ def run_demo(
     with Session(engine) as session:
         last_event = session.exec(select(func.max(models.Event.id))).one() or 0
     loaded = load_curated(engine, data_dir)
-    with make_client(transport=transport) as client:
+    with make_client(transport=transport) as client, replay_credentials(engine):
         cycle = run_check(engine, client, snapshot_store=SnapshotStore(snapshot_dir), now=now)
     with Session(engine) as session:
         verify_all(session, now=now)

@@ -26,9 +26,13 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
     (1, "initial schema"),
     (2, "scheduler lock and schedule state tables"),
     (3, "claim origin column"),
+    (4, "verdict statement column (stated by the claimant)"),
 )
 # Columns added to an existing table by a migration (create_all makes new tables only).
-_ADDED_COLUMNS: dict[int, tuple[str, str, str]] = {3: ("claim", "origin", "VARCHAR")}
+_ADDED_COLUMNS: dict[int, tuple[str, str, str]] = {
+    3: ("claim", "origin", "VARCHAR"),
+    4: ("verdict", "statement_json", "VARCHAR"),
+}
 
 
 def _sqlite_pragmas(dbapi_conn, _record) -> None:  # type: ignore[no-untyped-def]

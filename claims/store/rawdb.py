@@ -29,7 +29,7 @@ from typing import Any
 # claims.store.engine takes these from here (this module must not import SQLAlchemy).
 BUSY_TIMEOUT_MS = 10_000
 DEFAULT_DB_PATH = Path("data") / "tracker.db"
-SCHEMA_VERSION = 3  # the last of claims.store.engine.MIGRATIONS; a test keeps them equal
+SCHEMA_VERSION = 4  # the last of claims.store.engine.MIGRATIONS; a test keeps them equal
 
 _PARAM = re.compile(r"(?<!:):([A-Za-z_][A-Za-z0-9_]*)")
 

@@ -101,6 +101,7 @@ def verify_all(session: Session, *, now: dt.datetime | None = None) -> VerifyRep
             disputes.setdefault(cid, []).append(f)
 
     subject_ids = {subj.slug: sid for sid, subj in subjects.items() if sid is not None}
+    vendors = {sid: subj.organization for sid, subj in subjects.items() if subj.organization}
     variants: dict[int, list[str]] = {}
     for sv in session.exec(select(SubjectVariant)).all():
         variants.setdefault(sv.subject_id, []).append(sv.name)
@@ -124,6 +125,7 @@ def verify_all(session: Session, *, now: dt.datetime | None = None) -> VerifyRep
             first_checks=first_checks,
             subject_ids=subject_ids,
             variants=variants,
+            vendors=vendors,
         )
 
     decisions.update(settle_versions(conflicts, decisions, claims))
@@ -159,18 +161,21 @@ def _store_verdicts(
     for c in claims:
         d = decisions[c.id]
         evidence = dumps(list(d.evidence))
+        statement = dumps(d.statement.to_dict())
         row = rows.get(c.id)
         old = row.status if row else None
-        if row is not None and (row.status, row.reason, row.evidence_json, aware(row.as_of)) == (
-            d.status,
-            d.reason,
-            evidence,
-            d.as_of,
-        ):
+        if row is not None and (
+            row.status,
+            row.reason,
+            row.evidence_json,
+            aware(row.as_of),
+            row.statement_json,
+        ) == (d.status, d.reason, evidence, d.as_of, statement):
             continue
         if row is None:
             row = Verdict(claim_id=c.id, status=d.status, reason=d.reason)
         row.status, row.reason, row.evidence_json, row.as_of = d.status, d.reason, evidence, d.as_of
+        row.statement_json = statement
         row.checked_at = report.as_of
         session.add(row)
         if old != d.status and (old is not None or d.status in FIRST_VERDICT_EVENTS):

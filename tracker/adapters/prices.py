@@ -6,13 +6,14 @@ from the figure's own text so 0.00000057 gives exactly 0.57 (cases/C07, C08).
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import logging
 from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from claims.values.value import Value, quantity, with_extra
+from claims.values.value import Value, date_value, quantity, with_extra
 from tracker.adapters.base import Fetched, ObservedValue, ParseResult, register
 from tracker.errors import LayoutChanged, ParseError
 
@@ -40,7 +41,7 @@ def _per_mtok(raw: Any) -> Decimal | None:
     return d * PER_MTOK
 
 
-def _variant(params: Mapping[str, Any], key: str) -> dict[str, str]:
+def variant_qualifier(params: Mapping[str, Any], key: str) -> dict[str, str]:
     """Watch param ``variants`` maps a source id to a subject variant (``Highspeed``),
     added as qualifier ``variant``; the id's alias points at the subject itself."""
     variants = params.get("variants") or {}
@@ -50,6 +51,15 @@ def _variant(params: Mapping[str, Any], key: str) -> dict[str, str]:
 
 def _price(per_mtok: Decimal, per_token_text: str) -> Value:
     return with_extra(quantity(per_mtok, "usd_per_mtok", exact=True), per_token=per_token_text)
+
+
+def listed_on(created: Any) -> Value | None:
+    """``created`` (Unix seconds) -> ``release_date`` "on" that UTC day, the time the
+    model was listed on the API (``extra``: the timestamp); None when not an integer."""
+    if isinstance(created, bool) or not isinstance(created, int) or created <= 0:
+        return None
+    moment = dt.datetime.fromtimestamp(created, tz=dt.UTC)
+    return with_extra(date_value(moment.date().isoformat(), "on"), created=moment.isoformat())
 
 
 @register("openrouter_models", "GET /api/v1/models: prices per 1M tokens, context, HF id")
@@ -62,7 +72,8 @@ def parse_openrouter(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult
     ``pricing.prompt`` / ``completion`` (strings, USD per token) give
     ``price_input_usd_per_mtok`` / ``price_output_usd_per_mtok`` exactly; ``"-1"``
     (dynamic) and negative or unreadable prices give no observation; ``context_length``
-    gives ``context_window``. Watch param ``variants`` adds qualifier ``variant``.
+    gives ``context_window``; ``created`` gives ``release_date`` (the day the base id
+    was listed, :func:`listed_on`). Watch param ``variants`` adds qualifier ``variant``.
     Raises LayoutChanged when there is no ``data`` list.
     """
     doc = fetched.json()
@@ -79,7 +90,7 @@ def parse_openrouter(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult
         hf = item.get("hugging_face_id")
         alt = (("huggingface", hf),) if isinstance(hf, str) and hf else ()
         q = {"offering": offering} if offering else {}
-        q.update(_variant(params, base))
+        q.update(variant_qualifier(params, base))
         pricing = item.get("pricing") if isinstance(item.get("pricing"), dict) else {}
         for field, attribute in (
             ("prompt", "price_input_usd_per_mtok"),
@@ -105,6 +116,9 @@ def parse_openrouter(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult
         if isinstance(ctx, int) and not isinstance(ctx, bool) and ctx > 0:
             v = quantity(Decimal(ctx), "tokens", exact=True)
             values.append(ObservedValue(ref, "context_window", v, q, alt_refs=alt))
+        created = listed_on(item.get("created"))
+        if created is not None and not offering:
+            values.append(ObservedValue(ref, "release_date", created, q, alt_refs=alt))
     for w in warnings:
         log.warning("%s", w)
     return ParseResult(values=values, warnings=warnings)
@@ -144,7 +158,7 @@ def parse_litellm(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult:
         ref = ("litellm", key)
         provider = entry.get("litellm_provider")
         q = {"provider": provider} if isinstance(provider, str) and provider else {}
-        q.update(_variant(params, key))
+        q.update(variant_qualifier(params, key))
         for field, attribute in (
             ("input_cost_per_token", "price_input_usd_per_mtok"),
             ("output_cost_per_token", "price_output_usd_per_mtok"),

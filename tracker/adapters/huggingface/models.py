@@ -11,6 +11,7 @@ from decimal import Decimal
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from claims.readings.moe_params import active_parameters
 from claims.values.value import boolean_value, date_value, quantity, text_value, with_extra
 from tracker.adapters.base import Fetched, ObservedValue, ParseResult, next_link, register
 from tracker.errors import LayoutChanged
@@ -241,12 +242,14 @@ def parse_config(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult:
 
 # Attributes read from a repo's config.json (by huggingface_config, and by
 # huggingface_model when its watch lists the file in param ``files``).
-CONFIG_ATTRIBUTES = ("context_window", "weights_precision_bits")
+CONFIG_ATTRIBUTES = ("context_window", "weights_precision_bits", "active_params")
 
 
 def config_values(config: Mapping[str, Any], repo: str) -> list[ObservedValue]:
-    """``context_window`` (tokens, provenance in ``extra.key``) and, for a quantized
-    checkpoint, ``weights_precision_bits`` of one repo's ``config.json``, qualifier ``repo``."""
+    """``context_window`` (tokens, provenance in ``extra.key``), for a quantized
+    checkpoint ``weights_precision_bits``, and for a mixture of experts ``active_params``
+    (:func:`claims.readings.moe_params.active_parameters`; ``extra.formula`` holds the
+    arithmetic and the embeddings convention) of one repo's ``config.json``, qualifier ``repo``."""
     ref, q = (HUB, repo), {"repo": repo}
     out: list[ObservedValue] = []
     ctx = context_length_of(config)
@@ -260,4 +263,12 @@ def config_values(config: Mapping[str, Any], repo: str) -> list[ObservedValue]:
                 ref, "weights_precision_bits", quantity(Decimal(bits), "bits", exact=True), q
             )
         )
+    active = active_parameters(dict(config))
+    if active.active is not None:
+        v = with_extra(
+            quantity(Decimal(active.active), "params", exact=True),
+            family=active.family,
+            formula=active.formula,
+        )
+        out.append(ObservedValue(ref, "active_params", v, q))
     return out
