@@ -24,6 +24,7 @@ TPS = "output_tokens_per_second"
 # Condition qualifiers a measurement states, in the order reasons list them.
 MEASUREMENT_CONDITIONS: tuple[str, ...] = (
     "provider",
+    "conditions",
     "endpoint",
     "statistic",
     "window",
@@ -47,12 +48,17 @@ def _norm(x: object) -> str:
     return " ".join(str(x).lower().split())
 
 
-def _claim_provider(claim: ClaimView) -> str | None:
+def _claim_provider(claim: ClaimView, measured: set[str]) -> str | None:
+    """The provider a claim is about: its ``provider`` qualifier, the first word of its
+    ``hardware`` (``Cerebras WSE-3T``), else its claimant when that is a measured
+    provider (a provider quoting its own speed)."""
     q = claim.qualifiers
     if q.get("provider"):
         return _norm(q["provider"])
     if q.get("hardware"):
         return _norm(str(q["hardware"]).split()[0])
+    if claim.claimant and _norm(claim.claimant) in measured:
+        return _norm(claim.claimant)
     return None
 
 
@@ -87,7 +93,7 @@ def judge_speed(claim: ClaimView, observations: Sequence[ObsView]) -> SpeedDecis
     meas = measurements(claim.subject_id, observations)
     if not meas:
         return None
-    provider = _claim_provider(claim)
+    provider = _claim_provider(claim, {_norm(o.qualifiers["provider"]) for o in meas})
     if provider is None:
         listed = ", ".join(sorted({str(o.qualifiers["provider"]) for o in meas}))
         return SpeedDecision(

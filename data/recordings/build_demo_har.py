@@ -16,6 +16,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # demo_boards, beside this file
 
 from demo_boards import claimant_pages, endpoint_entries, leaderboard_entries  # noqa: E402
 

@@ -285,7 +285,7 @@ BUILTIN_PARAMS: dict[str, frozenset[str]] = {
 # Namespaces the built-in adapters resolve subject ids in (`[subject.ids]` keys): each
 # adapter looks a model up by (namespace, id), e.g. ("openrouter", "moonshotai/kimi-k2").
 ID_NAMESPACES = frozenset(
-    {"huggingface", "openrouter", "litellm", "lmarena", "artificial_analysis", "terminal-bench"}
+    {"huggingface", "openrouter", "litellm", "lmarena", "artificial_analysis", "terminal_bench"}
 )
 
 

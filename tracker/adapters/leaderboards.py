@@ -199,7 +199,7 @@ def parse_terminal_bench(fetched: Fetched, params: Mapping[str, Any]) -> ParseRe
     ``benchmark_score`` in percent (``accuracy`` x 100, exact), qualifiers ``benchmark``
     (param ``benchmark``, default ``Terminal-Bench``), ``version`` and ``agent`` from the
     path: the leaderboard holds a score per agent + model pair under one dataset version.
-    ``subject_ref`` is ``("terminal-bench", model)``. LayoutChanged when ``accuracy`` is
+    ``subject_ref`` is ``("terminal_bench", model)``. LayoutChanged when ``accuracy`` is
     missing or the URL is not in that layout.
     """
     try:
@@ -217,4 +217,4 @@ def parse_terminal_bench(fetched: Fetched, params: Mapping[str, Any]) -> ParseRe
         "version": run.version,
         "agent": run.agent,
     }
-    return ParseResult([ObservedValue(("terminal-bench", run.model), "benchmark_score", v, q)])
+    return ParseResult([ObservedValue(("terminal_bench", run.model), "benchmark_score", v, q)])
