@@ -239,8 +239,8 @@ BUILTIN: dict[str, str] = {
     "artificial_analysis": "tracker.adapters.leaderboards",
     "openrouter_models": "tracker.adapters.prices",
     "litellm_prices": "tracker.adapters.prices",
-    "terminal_bench_results": "tracker.adapters.leaderboards",
-    "openrouter_endpoints": "tracker.adapters.measurements",
+    "terminal_bench": "tracker.adapters.leaderboards",
+    "endpoint_speeds": "tracker.adapters.measurements",
     "claimant_page": "tracker.adapters.measurements",
 }
 
@@ -276,8 +276,8 @@ BUILTIN_PARAMS: dict[str, frozenset[str]] = {
     "artificial_analysis": frozenset(),
     "openrouter_models": frozenset({"variants"}),
     "litellm_prices": frozenset({"variants"}),
-    "terminal_bench_results": frozenset({"benchmark"}),
-    "openrouter_endpoints": frozenset({"variants"}),
+    "terminal_bench": frozenset({"benchmark"}),
+    "endpoint_speeds": frozenset({"variants"}),
     "claimant_page": frozenset({"claimant", "subject", "statements", "selector"}),
 }
 

@@ -189,9 +189,7 @@ def parse_artificial_analysis(fetched: Fetched, params: Mapping[str, Any]) -> Pa
     return ParseResult(values=values, next_url=next_url)
 
 
-@register(
-    "terminal_bench_results", "Terminal-Bench leaderboard run results.json: score per version"
-)
+@register("terminal_bench", "Terminal-Bench leaderboard run results.json: score per version")
 def parse_terminal_bench(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult:
     """One run's ``results.json`` from laude-institute/terminal-bench-leaderboard, at
     ``.../results/<dataset>:<version>/<date>_<agent>_<model>/<run>/results.json``

@@ -24,9 +24,9 @@ WINDOW = "last 30 min"
 
 
 @register(
-    "openrouter_endpoints", "GET /api/v1/models/{id}/endpoints: tokens/s and precision per provider"
+    "endpoint_speeds", "GET /api/v1/models/{id}/endpoints: tokens/s and precision per provider"
 )
-def parse_openrouter_endpoints(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult:
+def parse_endpoint_speeds(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult:
     """One model's endpoints (:func:`claims.readings.endpoints.read_endpoints`) ->
     per provider ``output_tokens_per_second`` (p50 of the last 30 minutes, exact) and
     ``weights_precision_bits`` (from ``quantization``), qualifiers ``provider``,
