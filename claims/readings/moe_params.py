@@ -210,7 +210,7 @@ def _mixtral(cfg: dict[str, Any]) -> ActiveReading | None:
 def active_parameters(config: dict[str, Any] | None) -> ActiveReading:
     """Active parameters per token from a Hugging Face ``config.json`` (see the module
     docstring for the convention). Family by the keys present: ``n_routed_experts`` +
-    ``kv_lora_rank`` -> DeepSeek style; ``num_experts`` + ``moe_intermediate_size`` ->
+    ``kv_lora_rank`` -> DeepSeek style; ``num_experts`` ->
     Qwen-MoE; ``num_local_experts`` -> Mixtral. A dense model or a config missing a
     needed key -> ``active=None`` with a reason naming what is missing (never a guess).
     Pure; raises nothing."""
@@ -219,7 +219,7 @@ def active_parameters(config: dict[str, Any] | None) -> ActiveReading:
     cfg = _scope(config)
     if "n_routed_experts" in cfg:
         reading, family = _deepseek(cfg), "DeepSeek-style MoE"
-    elif "num_experts" in cfg and "moe_intermediate_size" in cfg:
+    elif "num_experts" in cfg:
         reading, family = _qwen_moe(cfg), "Qwen-MoE"
     elif "num_local_experts" in cfg:
         reading, family = _mixtral(cfg), "Mixtral-style MoE"
