@@ -159,7 +159,7 @@ def _judge_numeric(claim: ClaimView, obs: Sequence[ObsView]) -> Decision | None:
         return Decision(
             "confirmed",
             f"observed {_fmt(o.value)} (observation #{o.id}) is within the claim's "
-            f"{_fmt(claim.value)}{span_note(claim.value)}" + _note(o.value),
+            f"{_fmt(claim.value)}{span_note(claim.value)}" + _note(o.value, claim.value),
             tuple(x.id for x in agree),
             max(x.last_seen for x in agree),
         )
@@ -187,11 +187,23 @@ def _judge_numeric(claim: ClaimView, obs: Sequence[ObsView]) -> Decision | None:
     return None
 
 
-def _note(v: Value) -> str:
+def _note(v: Value, claimed: Value | None = None) -> str:
+    """What the reason adds about how the observed figure was read; the catalogue's
+    context semantics only when the claim is above the input limit (it rests on them)."""
     method = v.extra.get("method")
     note = f"; {method_phrase(method)}" if method else ""
     formula = v.extra.get("formula")  # active parameters: the arithmetic and its convention
     note += f"; from config.json: {formula}" if formula else ""
+    above = (
+        claimed is not None
+        and isinstance(claimed.value, Decimal)
+        and isinstance(v.value, Decimal)
+        and claimed.value > v.value
+    )
+    if v.extra.get("context_note") and above:  # a catalogue's input + output (C24)
+        note += f"; {v.extra['context_note']}"
+    if v.extra.get("tier"):  # a long-context price tier
+        note += f"; the tier {v.extra['tier']}"
     quote = v.extra.get("quote")  # a vendor's own page (claims.verify.statements)
     return note + (f"; the model's vendor states “{quote}” on its own page" if quote else "")
 

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from claims.readings.prices import catalogue_context, litellm_tiers
 from claims.values.value import Value, date_value, quantity, with_extra
 from tracker.adapters.base import Fetched, ObservedValue, ParseResult, register
 from tracker.errors import LayoutChanged, ParseError
@@ -135,7 +136,10 @@ def parse_litellm(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult:
     Per text-model entry (``mode`` chat/completion/responses): ``subject_ref`` is
     ``("litellm", key)``, qualifier ``provider`` = ``litellm_provider``;
     ``input_cost_per_token`` / ``output_cost_per_token`` (USD per token, read exactly
-    from the JSON text) -> USD per 1M; ``max_input_tokens`` -> ``context_window``.
+    from the JSON text) -> USD per 1M, and each long-context tier
+    (``input_cost_per_token_above_200k_tokens``) the same way with qualifier ``tier``
+    (``above 200K tokens``); ``max_input_tokens`` (+ ``max_output_tokens``) ->
+    ``context_window`` as :func:`claims.readings.prices.catalogue_context` reads it (C24).
     ``sample_spec`` (documentation) and ``alias_of`` entries are skipped. A figure above
     :data:`MAX_PLAUSIBLE_USD_PER_MTOK` per 1M is a unit error: no observation, a
     warning instead (cases/C08). Watch param ``variants`` adds qualifier ``variant``
@@ -177,13 +181,15 @@ def parse_litellm(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult:
                 )
                 continue
             values.append(ObservedValue(ref, attribute, _price(per_mtok, str(raw)), q))
-        ctx = entry.get("max_input_tokens")
-        if isinstance(ctx, int) and not isinstance(ctx, bool) and ctx > 0:
-            values.append(
-                ObservedValue(
-                    ref, "context_window", quantity(Decimal(ctx), "tokens", exact=True), q
-                )
+        ctx = catalogue_context(entry)
+        if ctx is not None:
+            values.append(ObservedValue(ref, "context_window", ctx, q))
+        for tier in litellm_tiers(entry):
+            attribute = (
+                "price_input_usd_per_mtok" if tier.side == "input" else "price_output_usd_per_mtok"
             )
+            v = with_extra(quantity(tier.usd_per_mtok, "usd_per_mtok", exact=True), tier=tier.label)
+            values.append(ObservedValue(ref, attribute, v, {**q, "tier": tier.label}))
     for w in warnings:
         log.warning("%s", w)
     return ParseResult(values=values, warnings=warnings)
