@@ -13,6 +13,7 @@ import pytest
 from cycle_setup import DATA
 
 from claims.readings.boards import FormatChanged, aa_board, arena_boards, terminal_bench_run
+from claims.verify.ranks import rank_spans
 from tracker.adapters import Fetched, get_adapter
 from tracker.errors import ConfigError, LayoutChanged
 
@@ -188,8 +189,9 @@ def test_arena_missing_interval_ranks_by_score_and_says_so():
     del doc["full"]["kimi-k2-thinking-turbo"]["rating_q975"]
     full = next(b for b in arena_boards(doc, "lmarena-text", "x") if b.name == "lmarena-text")
     row = full.rows["kimi-k2-thinking-turbo"]
-    assert (row.low, row.high, row.span.rule) == (None, None, "score")
-    assert (row.span.best, row.span.worst) == (14, 14)  # by score alone in the excerpt
+    span = rank_spans({k: r.entry for k, r in full.rows.items()})["kimi-k2-thinking-turbo"]
+    assert (row.low, row.high, span.rule) == (None, None, "score")
+    assert (span.best, span.worst) == (14, 14)  # by score alone in the excerpt
     assert full.warnings == (
         "lmarena-text: no 95 % interval for kimi-k2-thinking-turbo; ranked by score",
     )

@@ -6,9 +6,10 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal as D
 
+from claims.readings.boards import Entry
 from claims.values.value import Value, quantity, with_extra
 from claims.verify.facts import ClaimView, ObsView
-from claims.verify.ranks import Entry, RankSpan, rank_holds, rank_spans, span_phrase
+from claims.verify.ranks import RankSpan, rank_holds, rank_spans, span_phrase
 from claims.verify.scores import judge_rank
 
 AT = dt.datetime(2026, 11, 28, 6, 0, tzinfo=dt.UTC)

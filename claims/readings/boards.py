@@ -15,8 +15,6 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from claims.verify.ranks import Entry, RankSpan, rank_spans
-
 # Arena-catalog entry keys: the rating and its 95 % bootstrap interval.
 ARENA_KEYS: tuple[str, str, str] = ("rating", "rating_q025", "rating_q975")
 AA_INDEX = "artificial_analysis_intelligence_index"
@@ -44,34 +42,48 @@ def number(x: Any) -> Decimal | None:
 
 
 @dataclass(frozen=True)
-class BoardRow:
-    """One model on one board: ``key`` as the board names it, ``score``, its 95 %
-    interval (None when not published), ``span`` its rank span (ties kept), ``version``
-    of the board, ``extra`` format-specific fields (agent, run, tokens/s...)."""
+class Entry:
+    """One model on a board: ``score`` and, when the board publishes it, the 95 %
+    interval ``low``-``high`` (None when missing). Ranked by :mod:`claims.verify.ranks`."""
 
     key: str
     score: Decimal
-    span: RankSpan
+    low: Decimal | None = None
+    high: Decimal | None = None
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    """One model on one board: ``key`` as the board names it, ``score``, its 95 %
+    interval (None when not published), ``version`` of the board, ``extra``
+    format-specific fields (tokens/s...)."""
+
+    key: str
+    score: Decimal
     low: Decimal | None = None
     high: Decimal | None = None
     version: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def entry(self) -> Entry:
+        """The row as a rank :class:`Entry`."""
+        return Entry(self.key, self.score, self.low, self.high)
+
 
 @dataclass(frozen=True)
 class Board:
-    """One ranked table: ``name`` (e.g. ``Code Arena WebDev``, or ``<board> / <category>``),
-    rows by key, and ``warnings`` (entries ranked without an interval)."""
+    """One table: ``name`` (e.g. ``Code Arena WebDev``, or ``<board> / <category>``),
+    rows by key, and ``warnings`` (entries without an interval)."""
 
     name: str
     rows: dict[str, BoardRow]
     warnings: tuple[str, ...] = ()
 
 
-def _ranked(name: str, entries: dict[str, Entry], version: str | None, extra=None) -> Board:
-    spans = rank_spans(entries)
+def _board(name: str, entries: dict[str, Entry], version: str | None, extra=None) -> Board:
     rows = {
-        k: BoardRow(k, e.score, spans[k], e.low, e.high, version, (extra or {}).get(k, {}))
+        k: BoardRow(k, e.score, e.low, e.high, version, (extra or {}).get(k, {}))
         for k, e in entries.items()
     }
     return Board(name, rows)
@@ -82,7 +94,8 @@ def arena_boards(doc: Any, board: str, where: str = "") -> list[Board]:
     category, named ``board`` for ``full`` (the overall table) and ``board / category``
     otherwise. An entry without ``rating`` (a renamed key) raises FormatChanged; an
     entry missing an interval end is kept with ``low``/``high`` None, and its board is
-    then ranked by score (warning says so): a rank is never read from a half interval."""
+    then ranked by score (warning says so): a rank is never read from a half interval
+    (:func:`claims.verify.ranks.rank_spans`)."""
     if not isinstance(doc, dict):
         raise FormatChanged(f"{where}: expected {{category: {{model: rating}}}}")
     out: list[Board] = []
@@ -101,7 +114,7 @@ def arena_boards(doc: Any, board: str, where: str = "") -> list[Board]:
                 low = high = None
             entries[str(key)] = Entry(str(key), rating, low, high)
         name = board if category == "full" else f"{board} / {category}"
-        b = _ranked(name, entries, None)
+        b = _board(name, entries, None)
         if missing:
             note = f"{name}: no 95 % interval for {', '.join(missing)}; ranked by score"
             b = Board(b.name, b.rows, (note,))
@@ -125,16 +138,17 @@ def aa_board(doc: Any, where: str = "") -> Board:
     for i, item in enumerate(data):
         if not isinstance(item, dict) or not isinstance(item.get("slug"), str):
             raise FormatChanged(f"{where}: item {i} has no slug")
-        evals = item.get("evaluations") if isinstance(item.get("evaluations"), dict) else {}
-        score = number(evals.get(AA_INDEX))
+        evals = item.get("evaluations")
+        score = number(evals.get(AA_INDEX)) if isinstance(evals, dict) else None
         if score is None:
             continue
         entries[item["slug"]] = Entry(item["slug"], score)
-        perf = item.get("performance") if isinstance(item.get("performance"), dict) else item
+        perf = item.get("performance")
+        perf = perf if isinstance(perf, dict) else item
         tps = number(perf.get("median_output_tokens_per_second"))
         extra[item["slug"]] = {"median_output_tokens_per_second": tps}
     v = None if version is None else str(version)
-    return _ranked("Artificial Analysis Intelligence Index", entries, v, extra)
+    return _board("Artificial Analysis Intelligence Index", entries, v, extra)
 
 
 @dataclass(frozen=True)

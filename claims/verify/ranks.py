@@ -12,18 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from decimal import Decimal
 
-
-@dataclass(frozen=True)
-class Entry:
-    """One model on a board: ``score`` and, when the board publishes it, the 95 %
-    interval ``low``-``high`` (None when missing)."""
-
-    key: str
-    score: Decimal
-    low: Decimal | None = None
-    high: Decimal | None = None
+from claims.readings.boards import Entry
 
 
 @dataclass(frozen=True)
@@ -44,13 +34,13 @@ def rank_spans(entries: Mapping[str, Entry]) -> dict[str, RankSpan]:
     ranked by intervals it does not have). Pure; an empty board gives ``{}``."""
     items = list(entries.values())
     size = len(items)
-    with_ci = all(e.low is not None and e.high is not None for e in items)
+    bounds = [(e.low, e.high) for e in items if e.low is not None and e.high is not None]
+    with_ci = len(bounds) == size
     out: dict[str, RankSpan] = {}
     for e in items:
-        if with_ci:
-            assert e.low is not None and e.high is not None
-            better = sum(1 for o in items if o is not e and o.low > e.high)  # type: ignore[operator]
-            overlap = sum(1 for o in items if o.high >= e.low)  # type: ignore[operator]
+        if with_ci and e.low is not None and e.high is not None:
+            better = sum(1 for lo, _ in bounds if lo > e.high)  # its own low is <= its high
+            overlap = sum(1 for _, hi in bounds if hi >= e.low)
             out[e.key] = RankSpan(better + 1, max(overlap, better + 1), "interval", size)
         else:
             higher = sum(1 for o in items if o.score > e.score)

@@ -22,6 +22,7 @@ from claims.readings.boards import (
     terminal_bench_run,
 )
 from claims.values.value import Value, quantity, with_extra
+from claims.verify.ranks import RankSpan, rank_spans
 from tracker.adapters.base import Fetched, ObservedValue, ParseResult, register
 from tracker.errors import LayoutChanged, ParseError
 
@@ -52,14 +53,14 @@ def _exact(d: Decimal, unit: str, **extra: Any) -> Value:
     return with_extra(v, **extra) if extra else v
 
 
-def _rank_value(row: BoardRow) -> Value:
+def _rank_value(row: BoardRow, span: RankSpan) -> Value:
     """A ``leaderboard_rank`` observation: the span of ranks the row holds (low = best,
     high = worst; equal when untied), with the score, the tie rule and the board size."""
-    best, worst = Decimal(row.span.best), Decimal(row.span.worst)
+    best, worst = Decimal(span.best), Decimal(span.worst)
     value = best if best == worst else None
     v = Value(kind="quantity" if value is not None else "range", value=value, unit="rank",
               low=best, high=worst)  # fmt: skip
-    return with_extra(v, score=str(row.score), rule=row.span.rule, size=row.span.size)
+    return with_extra(v, score=str(row.score), rule=span.rule, size=span.size)
 
 
 def board_values(board: Board, namespace: str, extra_q: Mapping[str, str]) -> list[ObservedValue]:
@@ -67,6 +68,7 @@ def board_values(board: Board, namespace: str, extra_q: Mapping[str, str]) -> li
     (:func:`_rank_value`) for every row of a board; qualifiers ``benchmark`` /
     ``leaderboard`` = the board's name, ``version`` when the board states one."""
     out: list[ObservedValue] = []
+    spans = rank_spans({k: row.entry for k, row in board.rows.items()})
     for row in board.rows.values():
         q = {**extra_q}
         if row.version is not None:
@@ -81,7 +83,7 @@ def board_values(board: Board, namespace: str, extra_q: Mapping[str, str]) -> li
         ref = (namespace, row.key)
         out.append(ObservedValue(ref, "benchmark_score", score, {"benchmark": board.name, **q}))
         rank_q = {"leaderboard": board.name, **q}
-        out.append(ObservedValue(ref, "leaderboard_rank", _rank_value(row), rank_q))
+        out.append(ObservedValue(ref, "leaderboard_rank", _rank_value(row, spans[row.key]), rank_q))
     return out
 
 
