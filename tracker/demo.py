@@ -3,11 +3,8 @@ every claim, build the site, and summarize on one screen."""
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
-import os
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,37 +16,13 @@ from claims.store import tables as models
 from claims.store.curated import LoadReport
 from claims.store.status import WeightsStatus, weights_status
 from claims.values.timefmt import iso_z
-from tracker import pipeline
+from tracker import pipeline, settings
 from tracker.cycle.run import CycleSummary
 from tracker.net.fetch import make_client
 from tracker.net.har import HarReplayTransport
 from tracker.snapshots.store import open_store
 
 DEMO_HAR = Path("data") / "recordings" / "demo.har"
-# Stands in for an unset API key while the demo replays recorded answers: nothing is
-# sent anywhere (the HAR transport serves every request), and recordings never hold keys.
-REPLAY_KEY = "replayed-recording-no-key-needed"
-
-
-@contextlib.contextmanager
-def replay_credentials(engine: Engine) -> Iterator[list[str]]:
-    """Set each API-key variable a watch's ``auth`` param names and the environment
-    lacks (``TRACKER_AA_API_KEY``) to :data:`REPLAY_KEY` for the replayed cycle, so the
-    demo shows those watches offline; restores the environment after. Yields the names set."""
-    with Session(engine) as session:
-        envs = {
-            str(w.params["auth"].get("env"))
-            for w in session.exec(select(models.Watch))
-            if isinstance(w.params.get("auth"), dict) and w.params["auth"].get("env")
-        }
-    missing = sorted(e for e in envs if not os.environ.get(e))
-    for e in missing:
-        os.environ[e] = REPLAY_KEY
-    try:
-        yield missing
-    finally:
-        for e in missing:
-            os.environ.pop(e, None)
 
 
 @dataclass
@@ -106,7 +79,7 @@ def run_demo(
     with Session(engine) as session:
         last_event = session.exec(select(func.max(models.Event.id))).one() or 0
     loaded = pipeline.load(engine, data_dir)
-    with make_client(transport=transport) as client, replay_credentials(engine):
+    with make_client(transport=transport) as client, settings.replayed_secrets():
         with open_store(engine.url.render_as_string(hide_password=False), snapshot_dir) as store:
             cycle = pipeline.check(engine, client, store, now=now)
     pipeline.verify(engine, now=now)

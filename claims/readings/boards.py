@@ -15,12 +15,14 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from claims.errors import ClaimsError
+
 # Arena-catalog entry keys: the rating and its 95 % bootstrap interval.
 ARENA_KEYS: tuple[str, str, str] = ("rating", "rating_q025", "rating_q975")
 AA_INDEX = "artificial_analysis_intelligence_index"
 
 
-class FormatChanged(ValueError):
+class FormatChanged(ClaimsError, ValueError):
     """A body whose shape is not the documented one (a renamed key, a missing list);
     the message names the place. Adapters raise it on as LayoutChanged."""
 

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from claims.errors import ClaimsError
 from claims.values.stated import StatedValueError, parse_stated
 from claims.values.value import Value, with_extra
 
@@ -24,7 +25,7 @@ STATEMENT_KEYS: frozenset[str] = frozenset(
 )
 
 
-class StatementSpecError(ValueError):
+class StatementSpecError(ClaimsError, ValueError):
     """A statement spec of a watch that cannot be used; the message names the entry."""
 
 
