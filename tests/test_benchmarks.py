@@ -51,7 +51,8 @@ def test_c33_claim_without_variant_is_ambiguous_with_lite_a_possible_match():
     d = judge_score(_claim(1, "SWE-bench", "47.0"), C33)
     assert d is not None and d.status == "unverified"
     assert d.reason.startswith("ambiguous: the claim names no variant of swe-bench")
-    assert d.evidence == (10, 11)  # candidates, not a verdict: never contradicted by Verified
+    assert "; possible match: 47% on SWE-bench Lite (observation #11" in d.reason
+    assert d.evidence == (11,)  # a possible match, not a verdict: never contradicted by Verified
 
 
 def test_c33_verified_claim_is_confirmed():

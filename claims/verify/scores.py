@@ -83,12 +83,18 @@ def judge_score(claim: ClaimView, observations: Sequence[ObsView]) -> ScoreDecis
     if not found:
         return None
     same = [(o, m) for o, m in found if m.status == "same"]
-    if not same:
-        cands = "; ".join(f"{format_value(o.value)} on {_where(o)}" for o, _ in found)
+    if not same:  # ambiguous: the candidates whose value agrees are possible matches
+        agreeing = [
+            (o, m)
+            for o, m in found
+            if values_conflict(claim.attribute, claim.value, o.value)[0] is None
+        ]
+        shown, label = (agreeing, "possible match") if agreeing else (found, "candidates")
+        cands = "; ".join(f"{format_value(o.value)} on {_where(o)}" for o, _ in shown)
         return ScoreDecision(
             "unverified",
-            f"ambiguous: {found[0][1].why}; candidates: {cands}",
-            tuple(o.id for o, _ in found),
+            f"ambiguous: {found[0][1].why}; {label}: {cands}",
+            tuple(o.id for o, _ in shown),
         )
     agree = [
         (o, m) for o, m in same if values_conflict(claim.attribute, claim.value, o.value)[0] is None
