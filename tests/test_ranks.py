@@ -68,7 +68,7 @@ def test_rank_claim_confirmed_by_a_tie_including_it():
     assert d is not None and d.status == "confirmed" and d.evidence == (7,)
     assert d.reason == (
         "ranks 7–10 of 20 (tied within the 95 % intervals) with 1692.4 on Code Arena WebDev "
-        "(observation #7, as of 2026-11-28 06:00 UTC); the tie includes rank 8"
+        "(observation #7); the tie includes rank 8"
     )
 
 

@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from claims.values.timefmt import utc_minute
 from claims.values.value import format_value
 from claims.verify.benchmarks import BenchmarkId, Match, benchmark_id, match
 from claims.verify.compare import values_conflict
@@ -63,7 +62,7 @@ def _where(o: ObsView) -> str:
     if q.get("version"):
         bits.append(str(q["version"]))
     who = f", agent {q['agent']}" if q.get("agent") else ""
-    return f"{' '.join(bits)}{who} (observation #{o.id}, as of {utc_minute(o.last_seen)})"
+    return f"{' '.join(bits)}{who} (observation #{o.id})"  # the verdict's as_of is its date
 
 
 def judge_score(claim: ClaimView, observations: Sequence[ObsView]) -> ScoreDecision | None:
