@@ -40,6 +40,11 @@ problem lists every problem of the folder (``path:line: field: message``).
     │                             dict cannot be read
     ├── ReviewError               (store/review.py; also a LookupError) no such
     │                             discrepancy or subject
+    ├── FormatChanged             (readings/boards.py; also a ValueError) a leaderboard
+    │                             or endpoints body of another shape (adapters raise
+    │                             it on as LayoutChanged)
+    ├── StatementSpecError        (readings/statements.py; also a ValueError) a
+    │                             claimant_page statement that cannot be used
     └── SchemaMissing             (store/rawdb.py; also a RuntimeError) the database
                                   has no, or an older, release-tracker schema
 

@@ -239,6 +239,9 @@ BUILTIN: dict[str, str] = {
     "artificial_analysis": "tracker.adapters.leaderboards",
     "openrouter_models": "tracker.adapters.prices",
     "litellm_prices": "tracker.adapters.prices",
+    "terminal_bench": "tracker.adapters.leaderboards",
+    "endpoint_speeds": "tracker.adapters.measurements",
+    "claimant_page": "tracker.adapters.measurements",
 }
 
 
@@ -285,6 +288,9 @@ BUILTIN_PARAMS: dict[str, frozenset[str]] = {
     "artificial_analysis": frozenset(),
     "openrouter_models": frozenset({"variants"}),
     "litellm_prices": frozenset({"variants"}),
+    "terminal_bench": frozenset({"benchmark"}),
+    "endpoint_speeds": frozenset({"variants"}),
+    "claimant_page": frozenset({"claimant", "subject", "statements", "selector"}),
 }
 
 
@@ -300,7 +306,7 @@ ADAPTER_HOSTS: dict[str, tuple[str, ...]] = {
 # Namespaces the built-in adapters resolve subject ids in (`[subject.ids]` keys): each
 # adapter looks a model up by (namespace, id), e.g. ("openrouter", "moonshotai/kimi-k2").
 ID_NAMESPACES = frozenset(
-    {"huggingface", "openrouter", "litellm", "lmarena", "artificial_analysis"}
+    {"huggingface", "openrouter", "litellm", "lmarena", "artificial_analysis", "terminal_bench"}
 )
 
 

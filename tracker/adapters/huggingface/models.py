@@ -13,6 +13,7 @@ from urllib.parse import quote, unquote, urlsplit
 
 from claims.readings.config_context import context_window
 from claims.readings.licenses import hub_license
+from claims.readings.moe_params import active_parameters
 from claims.values.value import boolean_value, date_value, quantity, text_value, with_extra
 from tracker.adapters.base import Fetched, ObservedValue, ParseResult, next_link, register
 from tracker.errors import LayoutChanged
@@ -267,14 +268,16 @@ def parse_config(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult:
 
 # Attributes read from a repo's config.json (by huggingface_config, and by
 # huggingface_model when its watch lists the file in param ``files``).
-CONFIG_ATTRIBUTES = ("context_window", "weights_precision_bits")
+CONFIG_ATTRIBUTES = ("context_window", "weights_precision_bits", "active_params")
 
 
 def config_values(config: Mapping[str, Any], repo: str) -> list[ObservedValue]:
     """``context_window`` (tokens, provenance in ``extra.key``, the native length in
     ``extra.native`` when rope scaling extends it; read by
-    :func:`claims.readings.config_context.context_window`, the one context reader) and,
-    for a quantized checkpoint, ``weights_precision_bits`` of one repo's ``config.json``,
+    :func:`claims.readings.config_context.context_window`, the one context reader), for a
+    quantized checkpoint ``weights_precision_bits``, and for a mixture of experts
+    ``active_params`` (:func:`claims.readings.moe_params.active_parameters`; ``extra.formula``
+    holds the arithmetic and the embeddings convention) of one repo's ``config.json``,
     qualifier ``repo``."""
     ref, q = (HUB, repo), {"repo": repo}
     out: list[ObservedValue] = []
@@ -292,4 +295,12 @@ def config_values(config: Mapping[str, Any], repo: str) -> list[ObservedValue]:
                 ref, "weights_precision_bits", quantity(Decimal(bits), "bits", exact=True), q
             )
         )
+    active = active_parameters(dict(config))
+    if active.active is not None:
+        v = with_extra(
+            quantity(Decimal(active.active), "params", exact=True),
+            family=active.family,
+            formula=active.formula,
+        )
+        out.append(ObservedValue(ref, "active_params", v, q))
     return out
