@@ -24,8 +24,9 @@ from claims.store.tables import Event, Observation, ScheduleState, Subject, Subj
 from claims.values.canonical import utcnow
 from claims.values.value import quantity
 from tracker.adapters.base import ObservedValue, ParseResult
-from tracker.cycle.observe import WatchSpec, record_success
+from tracker.cycle.observe import record_success
 from tracker.cycle.rows import load_subjects
+from tracker.cycle.types import WatchSpec
 from tracker.net.response import Fetched
 from tracker.schedule.daemon import Scheduler, ScheduleSettings
 from tracker.schedule.watchlist import list_watches

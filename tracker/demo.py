@@ -17,7 +17,7 @@ from claims.store.curated import LoadReport
 from claims.store.status import WeightsStatus, weights_status
 from claims.values.timefmt import iso_z
 from tracker import pipeline, settings
-from tracker.cycle.run import CycleSummary
+from tracker.cycle.types import CycleSummary
 from tracker.net.fetch import make_client
 from tracker.net.har import HarReplayTransport
 from tracker.snapshots.store import open_store

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
 
-    from tracker.cycle.run import CycleSummary
+    from tracker.cycle.types import CycleSummary
     from tracker.loading import LoadReport
     from tracker.snapshots.store import BodyStore
 

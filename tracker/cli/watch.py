@@ -28,7 +28,8 @@ from tracker.cli.common import (
     plural,
     print_json,
 )
-from tracker.cycle.run import CycleSummary, WatchResult, run_check
+from tracker.cycle.run import WatchResult, run_check
+from tracker.cycle.types import CycleSummary
 from tracker.errors import ConfigError
 from tracker.snapshots.store import DEFAULT_ROOT, follows_database, open_store
 

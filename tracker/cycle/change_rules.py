@@ -16,7 +16,7 @@ from tracker.net.response import Fetched
 
 if TYPE_CHECKING:
     from claims.store.outbox import Outbox
-    from tracker.cycle.observe import NameLookup, WatchSpec
+    from tracker.cycle.types import NameLookup, WatchSpec
 
 
 _CURRENT_OF = (

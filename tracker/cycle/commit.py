@@ -9,8 +9,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from claims.store.rawdb import RawDB
-    from tracker.cycle.observe import WatchResult
-    from tracker.cycle.run import CycleSummary
+    from tracker.cycle.types import CycleSummary, WatchResult
 
 # Group commit (RawDB.grouped): at most this many watches, or seconds, per commit.
 GROUP_MAX = 64

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from claims.events import (
     EventSpec,
@@ -36,6 +36,7 @@ from tracker.cycle.observe_rows import (
     snapshot_id,
     weights_others,
 )
+from tracker.cycle.types import NameLookup, WatchResult, WatchSpec
 from tracker.errors import ParseError
 from tracker.net.response import Fetched
 
@@ -52,45 +53,6 @@ _FAILED = (
     "UPDATE watch SET last_run = :at, consecutive_failures = :n, last_error = :err, "
     "last_error_kind = :kind, failing_since = :since, state = :state WHERE id = :wid"
 )
-
-
-class NameLookup(Protocol):
-    """Subject id -> display name (a dict, or :class:`tracker.cycle.rows.SubjectNames`)."""
-
-    def get(self, subject_id: int | None, default: Any = None, /) -> Any: ...
-
-
-@dataclass(slots=True)
-class WatchResult:
-    """How one watch's check went: ``outcome`` is ``changed``, ``unchanged``, ``failed``
-    or ``skipped`` (a credential it needs is not configured; nothing recorded)."""
-
-    name: str
-    outcome: str
-    observations: int = 0  # new observation rows (a new distinct value)
-    events: int = 0
-    unmatched: int = 0  # values whose subject ref matched no subject
-    error: str | None = None
-    error_kind: str | None = None
-    warnings: list[str] = field(default_factory=list)
-    # "url -> final url" for every fetched page that was redirected (C12: logged).
-    redirects: list[str] = field(default_factory=list)
-    # Repos whose weights_landed event carried the licence/gating read this cycle.
-    announced: set[str] = field(default_factory=set)
-
-
-@dataclass(frozen=True)
-class WatchSpec:
-    """A detached copy of a Watch row: what the fetch step needs, so no session spans
-    network I/O."""
-
-    id: int
-    name: str
-    adapter: str
-    url: str
-    params: dict[str, Any]
-    etag: str | None
-    last_modified: str | None
 
 
 def _snapshot_id(s: RawDB, spec: WatchSpec, f: Fetched) -> int | None:

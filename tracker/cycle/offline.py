@@ -16,7 +16,8 @@ from sqlmodel import Session, select
 
 from claims.store.tables import Watch
 from tracker.adapters.base import ParseResult, get_adapter, read_files
-from tracker.cycle.run import CycleSummary, run_check
+from tracker.cycle.run import run_check
+from tracker.cycle.types import CycleSummary
 from tracker.errors import ConfigError, NothingRecorded, TrackerError
 from tracker.net.fetch import FetchSettings, fetch, live_transport, make_client
 from tracker.net.har import HarRecorder, HarReplayTransport

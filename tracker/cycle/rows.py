@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 from claims.store.rawdb import RawDB
 from claims.subjects.matching import AliasIndex
 from claims.vocabulary import RETIRED_STATE
-from tracker.cycle.observe import WatchSpec
+from tracker.cycle.types import WatchSpec
 
 
 class _SubjectRow(NamedTuple):

@@ -17,7 +17,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from claims.store.rawdb import RawDB
@@ -36,14 +36,9 @@ from tracker.adapters.base import (
     read_files,
 )
 from tracker.cycle.commit import GroupCommit
-from tracker.cycle.observe import (
-    WatchResult,
-    WatchSpec,
-    readings_of,
-    record_failure,
-    record_success,
-)
+from tracker.cycle.observe import readings_of, record_failure, record_success
 from tracker.cycle.rows import WATCH_NAMED, WATCH_RETIRED, iter_specs, load_subjects
+from tracker.cycle.types import CycleSummary, WatchResult, WatchSpec
 from tracker.errors import DATA_ERRORS, ConfigError, ParseError, TrackerError, unexpected
 from tracker.net.fetch import FetchSettings, MissingCredential, auth_headers, fetch
 from tracker.net.policy import RequestPolicy, same_host, watch_policy
@@ -56,42 +51,6 @@ log = logging.getLogger(__name__)
 FAILING_AFTER = 3  # consecutive failures before a watch is "failing" (watch param overrides)
 MAX_PAGES = 20  # cursor pages followed per watch and run
 AHEAD_PER_WORKER = 4  # watches fetched ahead of the recording thread, per worker
-
-
-@dataclass
-class CycleSummary:
-    """Totals of one cycle (the CLI prints these; ``--json`` prints :meth:`to_dict`).
-
-    ``failing`` counts watches whose check failed in this cycle.
-    """
-
-    checked: int = 0
-    unchanged: int = 0
-    changed: int = 0
-    failing: int = 0
-    skipped: int = 0
-    observations: int = 0
-    events: int = 0
-    results: list[WatchResult] = field(default_factory=list)
-
-    def add(self, r: WatchResult, keep: bool = True) -> None:
-        """Count ``r``; keep it in :attr:`results` when ``keep``."""
-        if keep:
-            self.results.append(r)
-        self.checked += 1
-        self.observations += r.observations
-        self.events += r.events
-        if r.outcome == "failed":
-            self.failing += 1
-        elif r.outcome == "skipped":
-            self.skipped += 1
-        elif r.outcome == "changed":
-            self.changed += 1
-        else:
-            self.unchanged += 1
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def _utcnow() -> dt.datetime:
