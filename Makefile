@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: demo test bench lint clean
+.PHONY: demo test bench eval-extract lint clean
 
 # pip's and setuptools' chatter goes to a log; it is shown only when the install fails.
 $(STAMP): pyproject.toml
@@ -23,6 +23,10 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
+
+# Extraction scored on the labelled corpus (default ../shared/articles; CORPUS=dir to change).
+eval-extract: $(STAMP)
+	$(BIN)/python bench/extract_eval.py $(CORPUS)
 
 lint: $(STAMP)
 	$(BIN)/python -m ruff check claims tracker tests
