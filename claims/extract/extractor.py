@@ -22,6 +22,7 @@ from claims.extract.dates import scan_dates
 from claims.extract.figures import Figure, scan_figures
 from claims.extract.language import detect_locale
 from claims.extract.negation import affirmed
+from claims.extract.normalize import normalize_hyphens
 from claims.extract.price_factor import qualify_price_factors
 from claims.extract.price_pairs import pair_prices
 from claims.extract.segment import Segments, Sentence
@@ -59,6 +60,7 @@ def extract(
     no candidate, and its reason is appended to ``warnings`` when a list is given. A
     sentence repeated word for word (a headline shown twice) gives its candidates once.
     """
+    text = normalize_hyphens(text)  # "GPT‑4o" as "GPT-4o"; offsets unchanged
     locale = detect_locale(text) if not lang or lang == "auto" else normalize_locale(lang)
     ctx = _Context(text, subjects, locale, published, tz)
     items = ctx.figures() + ctx.ranks() + ctx.dates() + ctx.licenses()
@@ -335,7 +337,9 @@ class _Context:
             text = self.text[lo:hi]
             inside = [b for b in self.benches if lo <= b.start < hi and s.start <= b.start < s.end]
             if inside:
-                chosen = min(inside, key=lambda b: abs(b.start - pos))
+                # The smallest gap wins, a name before the figure on a tie: "MMLU 88.6%,
+                # GPQA Diamond 51.1%" gives 51.1 to GPQA Diamond, not to MMLU.
+                chosen = min(inside, key=lambda b: pos - b.end if b.end <= pos else b.start - pos)
                 break
             g = R.GENERIC_BENCH_RE.search(text) if text else None
             if g:

@@ -10,6 +10,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from pathlib import Path
 
 from claims.extract.figures import Figure
 from claims.subjects.references import variant_word_re
@@ -34,15 +35,20 @@ _STOP_CAPS = frozenset(
     "A O As Os No Na Nos Nas Em De Do Da Com Para Por Pelo Pela The In On At Of For With And "
     "E Um Uma Its Seu Sua Neste Nesta No Segundo Como Mas".split()
 )
-_BENCH_HEAD_RE = re.compile(
-    r"[Bb]ench|Index|Arena|Eval|MMLU|GPQA|AIME|HLE|HumanEval|BrowseComp|ARC-AGI|MATH-500|Humanity"
+_LEXICON = Path(__file__).with_name("lexicon")
+BENCHMARK_NAMES: tuple[str, ...] = tuple(
+    line.strip()
+    for line in (_LEXICON / "benchmarks.txt").read_text(encoding="utf-8").splitlines()
+    if line.strip() and not line.startswith("#")
 )
+_NAMES_ALT = "|".join(re.escape(n).replace("'", "['’]") for n in BENCHMARK_NAMES)
+_BENCH_HEAD_RE = re.compile(r"[Bb]ench|Index|Arena|Eval|" + _NAMES_ALT)
 _BENCH_RE = re.compile(
     r"(?<![\w'’-])(?P<name>(?:[A-Z][\w'’-]*\s+){0,3}"
     r"(?:[\w-]*[Bb]ench|Index|Arena|Eval)(?:\s+(?:WebDev|Verified|Pro|Lite|Hard|Text|Vision|Diamond))?"
-    r"|MMLU(?:-Pro)?|GPQA(?:\s+Diamond)?|AIME|HLE|HumanEval|LiveCodeBench|BrowseComp"
-    r"|ARC-AGI(?:-\d)?|MATH-500|Humanity's Last Exam)"
-    r"(?:\s+(?P<ver>v?\d+(?:\.\d+)+|\d{4}|v\d+))?(?!\w|\.\d)"
+    r"|(?:" + _NAMES_ALT + r")(?![\w-]))"
+    # A version is never a score: "HumanEval 89.0%" names no version 89.0.
+    r"(?:\s+(?P<ver>v?\d+(?:\.\d+)+|\d{4}|v\d+)(?![\d.,]*\s*%))?(?!\w|\.\d)"
 )
 # Canonical names, so figures from different articles share a qualifier (project table).
 BENCHMARK_CANONICAL: dict[str, str] = {
