@@ -21,6 +21,7 @@ from claims.extract.candidates import Candidate, drop_repeats
 from claims.extract.dates import scan_dates
 from claims.extract.figures import Figure, scan_figures
 from claims.extract.language import detect_locale
+from claims.extract.models import find_models
 from claims.extract.negation import affirmed
 from claims.extract.normalize import normalize_hyphens
 from claims.extract.price_factor import qualify_price_factors
@@ -97,7 +98,9 @@ class _Context:
         self.mentions = [m for m in mentions if m not in self.comparative_mentions]
         taken = [(m.start, m.end) for m in mentions] + [(b.start, b.end) for b in self.benches]
         self.competitors = [
-            c for c in R.find_competitors(text) if not overlaps(c.start, c.end, taken)
+            c
+            for c in _merge_models(R.find_competitors(text), find_models(text))
+            if not overlaps(c.start, c.end, taken)
         ]
         self.generics = R.find_generic(text)
         self.date_spans = scan_dates(text, locale, published, tz)
@@ -398,6 +401,15 @@ class _Context:
             c._claimant_pronoun = True
         else:
             c.claimant = pick.name
+
+
+def _merge_models(a: list[R.Named], b: list[R.Named]) -> list[R.Named]:
+    """Names of both finders, a name overlapping an earlier-kept one left out."""
+    out: list[R.Named] = []
+    for n in sorted(a + b, key=lambda n: (n.start, -n.end)):
+        if not out or n.start >= out[-1].end:
+            out.append(n)
+    return out
 
 
 __all__ = ["Candidate", "Mention", "extract"]

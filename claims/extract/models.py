@@ -1,0 +1,94 @@
+"""Model names in text, known to the subjects file or not ("Llama-3.3-70B-Instruct",
+"Qwen2.5-72B", "o1-preview", "GLM-5", "Mistral Large 2", "Claude 3.5 Sonnet", "V3.1-Exp").
+
+A figure next to a model the subjects file does not know is that model's, never the
+article subject's, so attribution needs every model name, not only the subjects'. Rules:
+
+- a joined name: letters (with hyphenated lowercase or capitalised parts) glued to a version
+  by nothing or a hyphen ("GPT-4o", "Qwen2.5", "gpt-oss-120b", "o1-preview", "R1", "K2"),
+  then any hyphenated suffixes ("-mini", "-Exp", "-0905", "-Instruct", "-70B");
+- a spaced name: a family or product-line word from ``lexicon/model_words.txt``, then a
+  version ("Llama 3", "Gemini 1.5 Pro", "Claude Opus 4.6", "Mistral Large 2"), or any
+  capitalised word and a dotted version ("Orion 7.2");
+- either may go on with capitalised line words and a size ("Claude 3.5 Sonnet", "Llama 3
+  70B", "Llama 4 Maverick");
+- a first word in ``lexicon/not_models.txt`` (licences, FP8, H100, "Table 2", "US$ 5")
+  is no model; dates are never read as models (a month name takes no version here).
+
+Input is text with hyphens normalised (:mod:`claims.extract.normalize`). Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from claims.extract.rules import Named
+
+_LEXICON = Path(__file__).with_name("lexicon")
+
+
+def _words(name: str) -> frozenset[str]:
+    lines = (_LEXICON / name).read_text(encoding="utf-8").splitlines()
+    return frozenset(x.strip() for x in lines if x.strip() and not x.startswith("#"))
+
+
+MODEL_WORDS = _words("model_words.txt")
+NOT_MODELS = _words("not_models.txt")
+
+_VERSION = r"\d+(?:\.\d+)*[a-z]?"
+_SUFFIX = r"(?:-[A-Za-z0-9]+(?:\.\d+)?)*"
+_SIZE = r"\d+(?:\.\d+)?[BMT]\b"
+# Capitalised words that continue a name ("Sonnet", "Pro", "Instruct", "Maverick").
+_TAIL = rf"(?:\s(?:[A-Z][a-z]+|{_SIZE})(?=[\s,.;:)!?]|$))"
+_JOINED = re.compile(
+    rf"(?<![\w$.-])(?P<head>[A-Za-z][A-Za-z]*(?:-[A-Za-z]+)*)-?(?P<ver>{_VERSION}){_SUFFIX}"
+    rf"(?![\w.]\d)(?P<tail>{_TAIL}{{0,2}})"
+)
+_FAMILY_ALT = "|".join(sorted((re.escape(w) for w in MODEL_WORDS), key=len, reverse=True))
+_SPACED = re.compile(
+    rf"(?<![\w$.-])(?P<head>(?:[A-Z][\w]*\s){{0,2}}(?:{_FAMILY_ALT}))\s(?P<ver>{_VERSION}){_SUFFIX}"
+    rf"(?![\w.]\d|\s*%)(?P<tail>{_TAIL}{{0,2}})"
+    rf"|(?<![\w$.-])(?P<head2>[A-Z][a-z]+)\s(?P<ver2>\d+\.\d+){_SUFFIX}(?![\w.]\d|\s*%)"
+)
+_FAMILY_BEFORE = re.compile(rf"(?<![\w-])(?:{_FAMILY_ALT})\s$")
+# What a figure looks like right after a version: "Llama 3 70B" keeps 70B as its size, but
+# "GPT-5 80%" or "R1 2,029" is a name followed by a figure, not part of it.
+_FIGURE_AFTER = re.compile(
+    r"\s*(?:%|x\b|[kKMBT]\b|tokens|pontos|points|bilh|trilh|milh|bill|trill|mill)"
+)
+
+
+def find_models(text: str) -> list[Named]:
+    """Every model-like name in ``text`` (rules in the module doc), in text order, as
+    ``Named(start, end, "competitor", name)``; the caller drops those overlapping the
+    subjects' own names and benchmarks."""
+    found: dict[int, Named] = {}
+    for rx in (_SPACED, _JOINED):
+        for m in rx.finditer(text):
+            g = m.groupdict()
+            head = g.get("head") or g.get("head2") or ""
+            first = head.split()[0].split("-")[0] if head else ""
+            if not head or first in NOT_MODELS or head.split()[0] in NOT_MODELS:
+                continue
+            if rx is _JOINED and not _joined_ok(m, head):
+                continue
+            if _FIGURE_AFTER.match(text, m.end("ver2") if g.get("ver2") else m.end("ver")):
+                continue
+            start, end = m.start(), m.end()
+            family = _FAMILY_BEFORE.search(text, max(0, start - 30), start)
+            if rx is _JOINED and family:  # "DeepSeek V2.5", "Kimi K2"
+                start = family.start()
+            if any(n.start <= start < n.end or start <= n.start < end for n in found.values()):
+                continue
+            found[start] = Named(start, end, "competitor", text[start:end])
+    return [found[k] for k in sorted(found)]
+
+
+def _joined_ok(m: re.Match[str], head: str) -> bool:
+    """A joined name needs a head that reads as a name: capitalised ("GPT", "Qwen", "R"),
+    or lowercase with a hyphen or 1-2 letters ("gpt-oss", "o"); a plain lowercase word glued
+    to digits ("mp3", "covid19") or a year ("in2024") is no model."""
+    if head[0].isupper():
+        return True
+    return "-" in head or len(head) <= 2 and m.group("ver")[0].isdigit() and len(head) == 1
