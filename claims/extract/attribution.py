@@ -52,6 +52,8 @@ def resolve(items: list[Candidate], ctx: ArticleContext, default_subject: str | 
     entities.sort(key=lambda e: e[0])
     starts = [e[0] for e in entities]
     for c in items:
+        if c.how != "none":
+            continue  # decided where it was found (a table cell)
         s = c._sentence
         assert s is not None
         cs, ce = s.clause_bounds(c.start)

@@ -28,6 +28,8 @@ from claims.extract.price_factor import qualify_price_factors
 from claims.extract.price_pairs import pair_prices
 from claims.extract.segment import Segments, Sentence
 from claims.extract.spans import after_marker, merge_parenthetical, overlaps
+from claims.extract.table_cells import read_cell
+from claims.extract.tables import find_tables
 from claims.subjects.references import Mention, SubjectIndex, SubjectRef
 from claims.values.numbers import normalize_locale
 from claims.values.value import Value, quantity, text_value
@@ -64,7 +66,7 @@ def extract(
     text = normalize_hyphens(text)  # "GPT‑4o" as "GPT-4o"; offsets unchanged
     locale = detect_locale(text) if not lang or lang == "auto" else normalize_locale(lang)
     ctx = _Context(text, subjects, locale, published, tz)
-    items = ctx.figures() + ctx.ranks() + ctx.dates() + ctx.licenses()
+    items = ctx.figures() + ctx.table_figures() + ctx.ranks() + ctx.dates() + ctx.licenses()
     items.sort(key=lambda c: c.start)
     resolve(items, ctx, default_subject)
     items = qualify_price_factors(items, text, ctx.index, ctx.warnings)
@@ -130,7 +132,10 @@ class _Context:
             re.compile(r"\b(" + "|".join(re.escape(f) for f in firsts) + r")\b") if firsts else None
         )
         self._claimant_by_first = firsts
+        self.tables = find_tables(text)
         masked = taken + [(c.start, c.end) for c in self.competitors]
+        # Table cells are read by row and column (table_figures), never by the words around.
+        masked += [(c.start, c.end) for t in self.tables for _, _, c in t.cells()]
         masked += [(d.start, d.end) for d in self.date_spans]
         self.mask = bytearray(len(text))
         for a, b in masked:
@@ -175,6 +180,22 @@ class _Context:
                 v = quantity(R.FACTORS[m.group("w").lower()], "times")
                 c = self._candidate(attr, v, m.start(), m.end(), s, self._variant_q(s))
                 out += [c] if affirmed(c, before, self.warnings) else []
+        return out
+
+    def table_figures(self) -> list[Candidate]:
+        """Figures in table cells: the model is the cell's column header or row label (the
+        one naming a model), the attribute comes from the other (:mod:`claims.extract.table_cells`).
+        Cells of models the subjects file lacks give nothing: they are other models' figures."""
+        out: list[Candidate] = []
+        for t in self.tables:
+            for label, head, cell in t.cells():
+                read = read_cell(t, label, head, cell, self.text, self.locale, self.index)
+                if read is None:
+                    continue
+                slug, attr, q, v, (a, b) = read
+                c = self._candidate(attr, v, a, b, self.seg.at(a), q)
+                c.subject, c.how = slug, "table"
+                out.append(c)
         return out
 
     def _classify(
