@@ -124,6 +124,32 @@ def _parse_day(text: str | None, option: str) -> dt.date | None:
         raise ConfigError(f"{option}: {text!r} is not a YYYY-MM-DD date") from exc
 
 
+EXTRACTORS = ("rules", "llm")
+
+
+def _extractor(name: str, model: str | None, base_url: str | None) -> Any:
+    """The chosen :class:`claims.extract.extractors.Extractor`; ``llm`` needs ``--model``
+    and reads its API key from ``TRACKER_LLM_API_KEY`` (a local server may need none)."""
+    if name != "llm":
+        if model or base_url:
+            raise ConfigError("--model and --base-url go with --extractor llm")
+        from claims.extract.extractors import RuleExtractor
+
+        return RuleExtractor()
+    if not model:
+        raise ConfigError("--extractor llm: give the model name (--model NAME)")
+    import os
+
+    from tracker.articles.llm import API_KEY_ENV, DEFAULT_BASE_URL, LlmExtractor
+
+    return LlmExtractor(
+        make_client(),
+        model,
+        base_url=base_url or DEFAULT_BASE_URL,
+        api_key=os.environ.get(API_KEY_ENV) or None,
+    )
+
+
 @claims_app.command("extract")
 def extract_cmd(
     source: Annotated[
@@ -151,10 +177,28 @@ def extract_cmd(
     db: Annotated[
         str | None, typer.Option(metavar="<path|url>", help="Database for subjects if no TOML.")
     ] = None,
+    extractor: Annotated[
+        str,
+        typer.Option(
+            metavar="NAME",
+            parser=choice(EXTRACTORS),
+            help=f"{choices_text(EXTRACTORS)}: rule-based (offline), or an OpenAI-compatible "
+            "chat model whose claims are kept only when grounded in the text.",
+        ),
+    ] = "rules",
+    model: Annotated[
+        str | None, typer.Option(help="LLM model name (with --extractor llm).")
+    ] = None,
+    base_url: Annotated[
+        str | None,
+        typer.Option(
+            help="OpenAI-compatible API base URL (default https://api.openai.com/v1); "
+            "key from TRACKER_LLM_API_KEY."
+        ),
+    ] = None,
 ) -> None:
     """Print the candidate claims of one article (a table, or JSON with --json)."""
     from claims.extract.attribution import NO_MODEL_NAMED
-    from claims.extract.extractor import extract
 
     try:
         refs = load_subjects(subjects_file, db)
@@ -166,7 +210,7 @@ def extract_cmd(
         if lang == "auto" and article.language:
             use_lang = article.language
         notes: list[str] = []
-        found = extract(
+        found = _extractor(extractor, model, base_url).extract(
             article.text,
             refs,
             lang=use_lang,
