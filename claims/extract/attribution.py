@@ -36,6 +36,7 @@ class ArticleContext(Protocol):
     mentions: list[Mention]
     comparative_mentions: list[Mention]
     competitors: list[Named]
+    named_competitors: list[Named]
     generics: list[Named]
     claimants: list[ClaimantMention]
 
@@ -56,6 +57,14 @@ def resolve(items: list[Candidate], ctx: ArticleContext, default_subject: str | 
             continue  # decided where it was found (a table cell)
         s = c._sentence
         assert s is not None
+        # "GPT-4o-mini (~82%)", "o3 (2706)": a figure in brackets right after a name is its.
+        owner = _bracket_owner(c, ctx)
+        if owner is not None:
+            if isinstance(owner, Mention):
+                c.subject, c.how = owner.slug, "bracket"
+            else:
+                c._hard_null, c.how = True, "other"
+            continue
         cs, ce = s.clause_bounds(c.start)
         lo, hi = bisect.bisect_left(starts, cs), bisect.bisect_left(starts, ce)
         near = entities[lo:hi]
@@ -101,6 +110,9 @@ def resolve(items: list[Candidate], ctx: ArticleContext, default_subject: str | 
         if in_s:
             prev = [m for m in in_s if m.start < c.start]
             c.subject, c.how = (prev[-1] if prev else in_s[0]).slug, "sentence"
+        elif any(s.start <= n.start < s.end for n in ctx.named_competitors):
+            # The sentence names other models and none of ours: its figures are theirs.
+            c._hard_null, c.how = True, "other"
     _restatements(items)
     where = {
         id(m): (ctx.seg.at(m.start).paragraph, ctx.sentence_claimant(m.start)) for m in ctx.mentions
@@ -133,10 +145,24 @@ def resolve(items: list[Candidate], ctx: ArticleContext, default_subject: str | 
             c.warnings.append(NO_MODEL_NAMED)
 
 
+_OPEN_BRACKET = re.compile(r"\s*\(\s*(?:~|≈|c\.\s*)?$")
+
+
+def _bracket_owner(c: Candidate, ctx: ArticleContext) -> Mention | Named | None:
+    """The model named right before ``c`` when ``c`` opens a bracket after it."""
+    head = ctx.text[max(0, c.start - 6) : c.start]
+    m = _OPEN_BRACKET.search(head)
+    if m is None:
+        return None
+    at = c.start - (len(head) - m.start())
+    names: list[Mention | Named] = [*ctx.mentions, *ctx.comparative_mentions, *ctx.competitors]
+    return next((n for n in names if n.end == at), None)
+
+
 def _named_in(s: Sentence, ctx: ArticleContext) -> tuple[set[str], int]:
     """(known subject slugs, count of other models) named in sentence ``s``."""
     slugs = {m.slug for m in ctx.mentions + ctx.comparative_mentions if s.start <= m.start < s.end}
-    return slugs, sum(1 for n in ctx.competitors if s.start <= n.start < s.end)
+    return slugs, sum(1 for n in ctx.named_competitors if s.start <= n.start < s.end)
 
 
 def _names_a_model(s: Sentence | None, ctx: ArticleContext) -> bool:

@@ -35,6 +35,8 @@ from claims.values.numbers import normalize_locale
 from claims.values.value import Value, quantity, text_value
 
 _POINTS_AFTER = re.compile(r"^\s*(?:pontos|points|pts)\b", re.I)
+_GLUED_YEAR = re.compile(r"[A-Za-z](?:19|20)\d\d\b")
+_SIZE_OR_FORM = re.compile(r"\d+(?:\.\d+)?[bmt]|instruct|chat|base|it")
 _INDEX_WORDS = ("índice", "indice", "index", "leaderboard", "ranking")
 
 
@@ -70,6 +72,7 @@ def extract(
     items.sort(key=lambda c: c.start)
     resolve(items, ctx, default_subject)
     items = qualify_price_factors(items, text, ctx.index, ctx.warnings)
+    items = [c for c in items if not ctx.factor_against_model(c)]
     if warnings is not None:
         warnings.extend(ctx.warnings)
     return drop_repeats([c for c in items if c.attribute])
@@ -91,6 +94,7 @@ class _Context:
         self._by_sentence: dict[int, list[CL.ClaimantMention]] = {}
         self._price_sides: dict[int, str] = {}
         self.index = SubjectIndex(subjects)
+        self.subject_refs = list(subjects)
         self.variant_names = sorted({v for s in subjects for v in s.variants}, key=len)[::-1]
         self.seg = Segments(text)
         self.benches = R.find_benchmarks(text)
@@ -102,7 +106,11 @@ class _Context:
         self.competitors = [
             c
             for c in _merge_models(R.find_competitors(text), find_models(text))
-            if not overlaps(c.start, c.end, taken)
+            if not overlaps(c.start, c.end, taken) and not self.index_names_family(c.name)
+        ]
+        # Models named as the sentence's own topic, not after "than"/"vs"/"compared to".
+        self.named_competitors = [
+            c for c in self.competitors if not after_marker(c.start, comparatives)
         ]
         self.generics = R.find_generic(text)
         self.date_spans = scan_dates(text, locale, published, tz)
@@ -140,6 +148,41 @@ class _Context:
         self.mask = bytearray(len(text))
         for a, b in masked:
             self.mask[a:b] = b"\x01" * (b - a)
+
+    def index_names_family(self, name: str) -> bool:
+        """True when ``name`` is a subject's name without its size or "Instruct" ("Llama
+        3.3" for "Llama 3.3 70B"): the subject itself, not another model."""
+        words = _name_words(name)
+        rest = words[2:]
+        if rest and not any(_SIZE_OR_FORM.fullmatch(w) for w in rest):
+            # "Llama 3.3 Community License" in an article on Llama 3.3 70B (but
+            # "gpt-oss-120b" is another size, another model than gpt-oss-20b)
+            return self.index_names_family(" ".join(words[:2]))
+        for ref in self.subject_refs:
+            for n in ref.names:
+                full = _name_words(n)
+                if len(full) > len(words) and full[: len(words)] == words:
+                    if all(_SIZE_OR_FORM.fullmatch(w) for w in full[len(words) :]):
+                        return True
+        return False
+
+    def factor_against_model(self, c: Candidate) -> bool:
+        """True for a price or speed factor with no variant whose sentence names another
+        model: such factors compare variants of one model, so "4-5x lower cost than Llama
+        3.1 405B" states none (the reason goes to the warnings)."""
+        if c.attribute not in ("price_factor", "speedup_factor") or "variant" in c.qualifiers:
+            return False
+        s = c._sentence
+        assert s is not None
+        others = [m for m in self.mentions + self.comparative_mentions if m.slug != c.subject]
+        named = [(n.start, n.end) for n in others if n.kind == "subject"]
+        named += [(n.start, n.end) for n in self.competitors]
+        if not any(s.start <= a < s.end for a, _ in named):
+            return False
+        self.warnings.append(
+            f"at {c.start}: {c.text!r}: a factor against another model, not a variant"
+        )
+        return True
 
     # -- candidates by kind -------------------------------------------------------
 
@@ -424,10 +467,16 @@ class _Context:
             c.claimant = pick.name
 
 
+def _name_words(name: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+(?:\.[0-9]+)*", name.lower())
+
+
 def _merge_models(a: list[R.Named], b: list[R.Named]) -> list[R.Named]:
     """Names of both finders, a name overlapping an earlier-kept one left out."""
     out: list[R.Named] = []
     for n in sorted(a + b, key=lambda n: (n.start, -n.end)):
+        if _GLUED_YEAR.search(n.name):
+            continue  # "Released2024-07-18" is a label and a date, no model
         if not out or n.start >= out[-1].end:
             out.append(n)
     return out

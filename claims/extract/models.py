@@ -35,21 +35,23 @@ def _words(name: str) -> frozenset[str]:
 
 MODEL_WORDS = _words("model_words.txt")
 NOT_MODELS = _words("not_models.txt")
+TAIL_WORDS = _words("model_tail_words.txt")
 
 _VERSION = r"\d+(?:\.\d+)*[a-z]?"
 _SUFFIX = r"(?:-[A-Za-z0-9]+(?:\.\d+)?)*"
 _SIZE = r"\d+(?:\.\d+)?[BMT]\b"
 # Capitalised words that continue a name ("Sonnet", "Pro", "Instruct", "Maverick").
-_TAIL = rf"(?:\s(?:[A-Z][a-z]+|{_SIZE})(?=[\s,.;:)!?]|$))"
+_TAIL_ALT = "|".join(sorted((re.escape(w) for w in TAIL_WORDS), key=len, reverse=True))
+_TAIL = rf"(?:\s(?:{_TAIL_ALT}|{_SIZE})(?=[\s,.;:)!?]|$))"
 _JOINED = re.compile(
-    rf"(?<![\w$.-])(?P<head>[A-Za-z][A-Za-z]*(?:-[A-Za-z]+)*)-?(?P<ver>{_VERSION}){_SUFFIX}"
+    rf"(?<![\w$./-])(?P<head>[A-Za-z][A-Za-z]*(?:-[A-Za-z]+)?)-?(?P<ver>{_VERSION}){_SUFFIX}"
     rf"(?![\w.]\d)(?P<tail>{_TAIL}{{0,2}})"
 )
 _FAMILY_ALT = "|".join(sorted((re.escape(w) for w in MODEL_WORDS), key=len, reverse=True))
 _SPACED = re.compile(
-    rf"(?<![\w$.-])(?P<head>(?:[A-Z][\w]*\s){{0,2}}(?:{_FAMILY_ALT}))\s(?P<ver>{_VERSION}){_SUFFIX}"
+    rf"(?<![\w$./-])(?P<head>(?:(?:{_FAMILY_ALT})\s){{0,2}}(?:{_FAMILY_ALT}))\s(?P<ver>{_VERSION}){_SUFFIX}"
     rf"(?![\w.]\d|\s*%)(?P<tail>{_TAIL}{{0,2}})"
-    rf"|(?<![\w$.-])(?P<head2>[A-Z][a-z]+)\s(?P<ver2>\d+\.\d+){_SUFFIX}(?![\w.]\d|\s*%)"
+    rf"|(?<![\w$./-])(?P<head2>[A-Z][a-z]+)\s(?P<ver2>\d+\.\d+){_SUFFIX}(?![\w.]\d|\s*%)"
 )
 _FAMILY_BEFORE = re.compile(rf"(?<![\w-])(?:{_FAMILY_ALT})\s$")
 # What a figure looks like right after a version: "Llama 3 70B" keeps 70B as its size, but
@@ -89,6 +91,9 @@ def _joined_ok(m: re.Match[str], head: str) -> bool:
     """A joined name needs a head that reads as a name: capitalised ("GPT", "Qwen", "R"),
     or lowercase with a hyphen or 1-2 letters ("gpt-oss", "o"); a plain lowercase word glued
     to digits ("mp3", "covid19") or a year ("in2024") is no model."""
+    ver = m.group("ver")
+    if len(ver) == 4 and ver[:2] in ("19", "20"):
+        return False  # a year glued to a word ("Released2024-07-18"), not a version
     if head[0].isupper():
         return True
     return "-" in head or len(head) <= 2 and m.group("ver")[0].isdigit() and len(head) == 1

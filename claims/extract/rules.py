@@ -112,7 +112,10 @@ _COMPARATIVE_RE = re.compile(
     r"\b(?:atrás|abaixo|acima|à\s+frente|além)\s+(?:apenas\s+|só\s+)?d[oae]s?\b"
     r"|\bdo\s+que\b|\bthan\b|\bbehind\b|\bahead\s+of\b|\bvs\.?|\bversus\b|\bcontra\b"
     r"|\bcompetir\s+(?:diretamente\s+)?com\b|\bcompete\s+with\b|\bcompared\s+(?:to|with)\b"
-    r"|\bcomparad[oa]s?\s+(?:a|com)\b|\bfrente\s+(?:a|às?|aos?)\b|\bde\s+K?\w+\s+para\b|\bbate\b|\bbeats?\b",
+    r"|\bcomparad[oa]s?\s+(?:a|com)\b|\bfrente\s+(?:a|às?|aos?)\b|\bde\s+K?\w+\s+para\b|\bbate\b|\bbeats?\b"
+    # A model after a comparison verb is the yardstick, not the one measured.
+    r"|\b(?:matche[sd]|match|outperform(?:s|ed)?|surpass(?:es|ed)?|rival(?:s|ed)?|trails?|"
+    r"iguala|supera|superou|superando)\s+(?:the\s+|o\s+|a\s+)?",
     re.IGNORECASE,
 )
 
