@@ -58,7 +58,7 @@ def resolve(items: list[Candidate], ctx: ArticleContext, default_subject: str | 
         s = c._sentence
         assert s is not None
         # "GPT-4o-mini (~82%)", "o3 (2706)": a figure in brackets right after a name is its.
-        owner = _bracket_owner(c, ctx)
+        owner = _bracket_owner(c, ctx) or _of_owner(c, ctx)
         if owner is not None:
             if isinstance(owner, Mention):
                 c.subject, c.how = owner.slug, "bracket"
@@ -110,8 +110,8 @@ def resolve(items: list[Candidate], ctx: ArticleContext, default_subject: str | 
         if in_s:
             prev = [m for m in in_s if m.start < c.start]
             c.subject, c.how = (prev[-1] if prev else in_s[0]).slug, "sentence"
-        elif any(s.start <= n.start < s.end for n in ctx.named_competitors):
-            # The sentence names other models and none of ours: its figures are theirs.
+        elif any(s.start <= n.start < c.start for n in ctx.named_competitors):
+            # The sentence names other models before the figure and none of ours: theirs.
             c._hard_null, c.how = True, "other"
     _restatements(items)
     where = {
@@ -157,6 +157,18 @@ def _bracket_owner(c: Candidate, ctx: ArticleContext) -> Mention | Named | None:
     at = c.start - (len(head) - m.start())
     names: list[Mention | Named] = [*ctx.mentions, *ctx.comparative_mentions, *ctx.competitors]
     return next((n for n in names if n.end == at), None)
+
+
+_OF = re.compile(r"\s*(?:d[oa]s?|de|of)\s+(?:the\s+)?$", re.I)
+
+
+def _of_owner(c: Candidate, ctx: ArticleContext) -> Mention | Named | None:
+    """The model named right after ``c`` by "of"/"do"/"da" ("os 4,1% do GPT-4.1")."""
+    names: list[Mention | Named] = [*ctx.mentions, *ctx.comparative_mentions, *ctx.competitors]
+    for n in names:
+        if c.end < n.start <= c.end + 10 and _OF.fullmatch(ctx.text, c.end, n.start):
+            return n if not isinstance(n, Mention) or n.kind == "subject" else None
+    return None
 
 
 def _named_in(s: Sentence, ctx: ArticleContext) -> tuple[set[str], int]:
