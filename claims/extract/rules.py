@@ -46,7 +46,7 @@ _BENCH_HEAD_RE = re.compile(r"[Bb]ench|Index|Arena|Eval|" + _NAMES_ALT)
 _BENCH_RE = re.compile(
     r"(?<![\w'’-])(?P<name>(?:[A-Z][\w'’-]*\s+){0,3}"
     r"(?:[\w-]*[Bb]ench|Index|Arena|Eval)(?:\s+(?:WebDev|Verified|Pro|Lite|Hard|Text|Vision|Diamond))?"
-    r"|(?:" + _NAMES_ALT + r")(?![\w-]))"
+    r"|(?:" + _NAMES_ALT + r")(?P<glued>\d{2}(?:\d{2})?)?(?![\w-]))"
     # A version is never a score: "HumanEval 89.0%" names no version 89.0.
     r"(?:\s+(?P<ver>v?\d+(?:\.\d+)+|\d{4}|v\d+)(?![\d.,]*\s*%))?(?!\w|\.\d)"
 )
@@ -81,10 +81,13 @@ def find_benchmarks(text: str) -> list[Named]:
             start = text.index(words[1], start + len(words[0]))
             words = words[1:]
         name = " ".join(words)
+        version = m.group("ver")
+        if m.group("glued"):  # "AIME24": AIME, version 24
+            name, version = name[: -len(m.group("glued"))], version or m.group("glued")
         if name.lower() in ("index", "arena", "bench", "benchmark"):
             continue
         name = BENCHMARK_CANONICAL.get(name.lower(), name)
-        out.append(Named(start, m.end(), "benchmark", name, m.group("ver")))
+        out.append(Named(start, m.end(), "benchmark", name, version))
     return out
 
 
