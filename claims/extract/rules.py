@@ -360,8 +360,21 @@ def is_tokens_per_second(after: str) -> bool:
     return bool(_TOKENS_PER_SEC.match(after))
 
 
+_OUTPUT_AFTER = re.compile(
+    r"^\s*-?\s*(?:tokens?\s+)?(?:de\s+)?(?:[\w-]+\s+){0,2}(?:output|saída|saida|generation|geração|completion|thinking|reasoning|racioc)",
+    re.I,
+)
+_OUTPUT_BEFORE = re.compile(
+    r"(?:output|saída|saida|generation|geração|completion|thinking|budget)\w*\s+(?:[\w-]+\s+){0,3}$", re.I
+)
+
+
 def is_context_window(before: str, after: str, clause: str) -> bool:
-    """Tokens with "contexto/janela/context/window" in the clause, or "contexto de 1M"."""
+    """Tokens with "contexto/janela/context/window" in the clause, or "contexto de 1M";
+    never an output, generation or thinking length ("80,000 token inference output",
+    "up to 16,384 output tokens", "max output of 8K")."""
+    if _OUTPUT_AFTER.match(after) or _OUTPUT_BEFORE.search(before[-60:]):
+        return False
     if _TOKENS.match(after) and _CONTEXT_KW.search(clause) or _CONTEXT_AFTER.match(after):
         return True
     return bool(_CONTEXT_BEFORE.search(before))
