@@ -13,6 +13,7 @@ import datetime as dt
 import re
 from collections.abc import Sequence
 from dataclasses import replace
+from decimal import Decimal
 
 from claims.extract import claimants as CL
 from claims.extract import rules as R
@@ -209,6 +210,15 @@ class _Context:
             before = self.text[max(cs, prev_end) : f.start]
             after = self.text[f.end : min(ce, next_start)]
             c = self._classify(f, s, before, after, self.text[cs:ce], (prev_end, next_start))
+            if c is not None and c.attribute == "total_params" and out:
+                # A bare count after an active one in its sentence continues it ("18.6 to
+                # 31.3 billion are activated, averaging about 27 billion").
+                # A larger count is a total ("o modelo completo de 2,8 trilhões").
+                last = out[-1]
+                top = last.value.high if last.value.high is not None else last.value.value
+                if last.attribute == "active_params" and last._sentence is s:
+                    if not R.params_cued(before, after) and _at_most(c.value, top):
+                        c.attribute = "active_params"
             if c is not None and affirmed(c, before, self.warnings):
                 c.warnings.extend(f.warnings)
                 out.append(c)
@@ -465,6 +475,11 @@ class _Context:
             c._claimant_pronoun = True
         else:
             c.claimant = pick.name
+
+
+def _at_most(v: Value, top: object) -> bool:
+    x = v.value if v.value is not None else v.low
+    return isinstance(x, Decimal) and isinstance(top, Decimal) and x <= top
 
 
 def _name_words(name: str) -> list[str]:

@@ -210,6 +210,11 @@ _DIRECT_KIND = re.compile(
     r"^\s*(?:de\s+)?(?:(?:parâmetros|parameters|params)\s+)?(ativ\w*|active|activated|total|totais|in\s+total)\b",
     re.I,
 )
+_EACH_AFTER = re.compile(
+    r"^\s*-?(?:de\s+)?(?:(?:parâmetros|parametros|parameters|params)\s+)?"
+    r"(?:each|apiece|cada|per\s+expert|por\s+especialista)\b",
+    re.I,
+)
 _CONJ = re.compile(r"\s(?:e|and)\s")
 _BITS_AFTER = re.compile(r"^\s*-?\s*bits?\b", re.I)
 PRICE_CONTEXT = re.compile(
@@ -287,6 +292,8 @@ def params_attribute(fig: Figure, before: str, after: str) -> str | None:
     """
     if fig.kind != "plain" or fig.is_range and not fig.scaled:
         return None
+    if _EACH_AFTER.match(after):
+        return None  # "128 experts at 3.66 billion parameters each": one part's size
     explicit = bool(_PARAMS_AFTER.match(after))
     if not explicit:
         if not fig.scaled or fig.scale < Decimal(10) ** 9 or _OTHER_NOUN_AFTER.match(after):
@@ -300,6 +307,15 @@ def params_attribute(fig: Figure, before: str, after: str) -> str | None:
     if act and (not tot or act[0] < tot[0]):
         return "active_params"
     return "total_params"
+
+
+def params_cued(before: str, after: str) -> bool:
+    """True when the words around a parameter count say active or total ("104B ativos",
+    "total of 560B"); a bare count ("averaging about 27 billion") says neither."""
+    if _DIRECT_KIND.match(after):
+        return True
+    before = _CONJ.split(before)[-1]
+    return bool(nearest(_ACTIVE_KW, before, after) or nearest(_TOTAL_KW, before, after))
 
 
 def price_direction(before: str, after: str) -> int | None:
@@ -365,7 +381,8 @@ _OUTPUT_AFTER = re.compile(
     re.I,
 )
 _OUTPUT_BEFORE = re.compile(
-    r"(?:output|saída|saida|generation|geração|completion|thinking|budget)\w*\s+(?:[\w-]+\s+){0,3}$", re.I
+    r"(?:output|saída|saida|generation|geração|completion|thinking|budget)\w*\s+(?:[\w-]+\s+){0,3}$",
+    re.I,
 )
 
 
