@@ -36,6 +36,8 @@ from claims.values.numbers import normalize_locale
 from claims.values.value import Value, quantity, text_value
 
 _POINTS_AFTER = re.compile(r"^\s*(?:pontos|points|pts)\b", re.I)
+# "DROP (3-shot F1)", "pass@1", "5 shots": an evaluation setting, not a score.
+_SETTING_AFTER = re.compile(r"-\w|\s*shots?\b|@", re.I)
 _GLUED_YEAR = re.compile(r"[A-Za-z](?:19|20)\d\d\b")
 _SIZE_OR_FORM = re.compile(r"\d+(?:\.\d+)?[bmt]|instruct|chat|base|it")
 _INDEX_WORDS = ("índice", "indice", "index", "leaderboard", "ranking")
@@ -263,6 +265,8 @@ class _Context:
                 return None
             return self._candidate(attr, v, f.start, f.end, s, q or {})
 
+        if R.is_margin(self.text, f.start, f.end) or R.is_previous_value(self.text, f.end):
+            return None  # "(+5.3)", "within 2 points", "75.9 → 81.2": not the subject's score
         if f.kind == "money":
             if not (f.per and f.to_value() and f.default_unit().endswith("_per_mtok")):
                 return None
@@ -298,6 +302,13 @@ class _Context:
         if _POINTS_AFTER.match(after):
             q = self._bench(f.start, s, window)
             return make("benchmark_score", "points", q) if q else None
+        labelled = self._label_bench(f)
+        if labelled is not None and not f.scaled and not _SETTING_AFTER.match(after):
+            # "IFEval (92.1)", "- MMLU-Pro: 75.9 → 81.2": a bare number right after a
+            # benchmark name, or on a line labelled by one, is its score.
+            v = f.to_value("percent")
+            small = v is not None and isinstance(v.value, Decimal) and v.value <= 100
+            return make("benchmark_score", "percent" if small else "points", labelled)
         if R.is_context_window(before, after, clause):
             v = f.to_value("tokens")
             if v is not None and v.interval()[0] is not None and v.interval()[0] >= 1000:  # type: ignore[operator]
@@ -401,6 +412,26 @@ class _Context:
             if m.kind == "variant" and s.start <= m.start < s.end:
                 return {"variant": m.name}
         return {}
+
+    def _label_bench(self, f: Figure) -> dict[str, str] | None:
+        """Benchmark qualifiers when a benchmark name ends at most 3 characters before ``f``
+        ("IFEval (92.1)", "MATH: 77") or labels ``f``'s line ("- GPQA: 59.1 → 68.4")."""
+        line_start = self.text.rfind("\n", 0, f.start) + 1
+        for b in self.benches:
+            if b.end > f.start or b.end < line_start:
+                continue
+            gap = self.text[b.end : f.start]
+            if (
+                len(gap) <= 3
+                and not gap.strip(" :(~≈")
+                or R.LINE_LABEL_RE.match(self.text, line_start)
+                and R.LINE_LABEL_RE.match(self.text, line_start).end() == b.end
+            ):  # type: ignore[union-attr]
+                q = {"benchmark": b.name}
+                if b.version:
+                    q["version"] = b.version
+                return q
+        return None
 
     def _bench(
         self, pos: int, s: Sentence, window: tuple[int, int] | None = None

@@ -309,6 +309,36 @@ def params_attribute(fig: Figure, before: str, after: str) -> str | None:
     return "total_params"
 
 
+# A margin between two scores, not a score: "(+5.3)", "+9.3 points", "within 2 points".
+_SIGNED_BEFORE = re.compile(r"(?:^|[\s(])[+±]\s*$")
+_MARGIN_BEFORE = re.compile(
+    r"\b(?:within|under|by|less\s+than|gap\s+of|lead\s+of|margin\s+of|por|menos\s+de|"
+    r"diferença\s+de|vantagem\s+de)\s+$",
+    re.I,
+)
+_POINTS_WORD = re.compile(
+    r"\s*(?:points?|pontos?|pts|pp|percentage\s+points|pontos\s+percentuais)\b", re.I
+)
+# "75.9 → 81.2": the value before the arrow is the earlier one.
+_ARROW_AFTER = re.compile(r"\s*(?:→|->|⇒|=>|➝)")
+# A "label: value" line, optionally bulleted ("- MMLU-Pro: ...", "GPQA Diamond: ...").
+LINE_LABEL_RE = re.compile(r"[ \t]*(?:[-*•·]\s+)?[^\n:]{1,40}(?=:)")
+
+
+def is_margin(text: str, start: int, end: int) -> bool:
+    """True when the figure at ``start``-``end`` is a signed difference ("(+5.3)") or a gap
+    stated in points ("within 2 points", "by 3 points", "por 2 pontos")."""
+    head = text[max(0, start - 20) : start]
+    if _SIGNED_BEFORE.search(head):
+        return True
+    return bool(_MARGIN_BEFORE.search(head) and _POINTS_WORD.match(text, end))
+
+
+def is_previous_value(text: str, end: int) -> bool:
+    """True when the figure ending at ``end`` is followed by an arrow to a newer value."""
+    return bool(_ARROW_AFTER.match(text, end))
+
+
 def params_cued(before: str, after: str) -> bool:
     """True when the words around a parameter count say active or total ("104B ativos",
     "total of 560B"); a bare count ("averaging about 27 billion") says neither."""
