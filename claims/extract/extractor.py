@@ -28,7 +28,7 @@ from claims.extract.normalize import normalize_hyphens
 from claims.extract.price_factor import qualify_price_factors
 from claims.extract.price_pairs import pair_prices
 from claims.extract.segment import Segments, Sentence
-from claims.extract.spans import after_marker, merge_parenthetical, overlaps
+from claims.extract.spans import after_marker, merge_parenthetical, merge_percent_ranges, overlaps
 from claims.extract.table_cells import read_cell
 from claims.extract.tables import find_tables
 from claims.subjects.references import Mention, SubjectIndex, SubjectRef
@@ -196,7 +196,7 @@ class _Context:
             for f in scan_figures(self.text, self.locale)
             if f.kind != "ordinal" and self.mask.find(1, f.start, f.end) == -1
         ]
-        figs = merge_parenthetical(figs, self.text)
+        figs = merge_percent_ranges(merge_parenthetical(figs, self.text), self.text)
         figs, self._price_sides = pair_prices(figs, self.text, lambda p: self.seg.at(p).end)
         self.warnings += [f"at {f.start}: {w}" for f in figs if not f.readable for w in f.warnings]
         out: list[Candidate] = []
@@ -265,7 +265,7 @@ class _Context:
                 return None
             return self._candidate(attr, v, f.start, f.end, s, q or {})
 
-        if R.is_margin(self.text, f.start, f.end) or R.is_previous_value(self.text, f.end):
+        if R.is_margin(self.text, f.start, f.end) or R.is_previous_value(self.text, f.start, f.end):
             return None  # "(+5.3)", "within 2 points", "75.9 → 81.2": not the subject's score
         if f.kind == "money":
             if not (f.per and f.to_value() and f.default_unit().endswith("_per_mtok")):

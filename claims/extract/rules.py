@@ -334,9 +334,19 @@ def is_margin(text: str, start: int, end: int) -> bool:
     return bool(_MARGIN_BEFORE.search(head) and _POINTS_WORD.match(text, end))
 
 
-def is_previous_value(text: str, end: int) -> bool:
-    """True when the figure ending at ``end`` is followed by an arrow to a newer value."""
-    return bool(_ARROW_AFTER.match(text, end))
+_FROM_BEFORE = re.compile(r"\b(?:from|de|desde)\s+(?:US)?$", re.I)
+_TO_AFTER = re.compile(r"[^.;\d]{0,30}?\b(?:to|para)\s+(?:US|R)?[$€£]?\s*\d", re.I)
+
+
+def is_previous_value(text: str, start: int, end: int) -> bool:
+    """True when the figure at ``start``-``end`` is the old value of a change: followed
+    by an arrow ("75.9 → 81.2") or "from X to Y" / "de X para Y" ("decreased from $0.56
+    per million to $0.28 per million")."""
+    if _ARROW_AFTER.match(text, end):
+        return True
+    return bool(
+        _FROM_BEFORE.search(text[max(0, start - 12) : start]) and _TO_AFTER.match(text, end)
+    )
 
 
 def params_cued(before: str, after: str) -> bool:

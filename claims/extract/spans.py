@@ -3,6 +3,7 @@ closeness to a marker, overlap. Pure."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -23,6 +24,33 @@ def merge_parenthetical(figs: list[Figure], text: str) -> list[Figure]:
                 and p.to_value() == f.to_value()
             ):
                 out[-1] = replace(p, end=f.end + 1, text=text[p.start : f.end + 1])
+                continue
+        out.append(f)
+    return out
+
+
+_RANGE_JOIN = re.compile(r"\s*(?:to|a|até)\s*|\s*[-–—]\s*", re.I)
+
+
+def merge_percent_ranges(figs: list[Figure], text: str) -> list[Figure]:
+    """ "50%-75%", "50% to 75%", "50%–75%": two percents joined by a dash or "to" are one
+    range (the dash is no minus sign)."""
+    out: list[Figure] = []
+    for f in figs:
+        if out:
+            p = out[-1]
+            gap_start = p.end
+            join = _RANGE_JOIN.fullmatch(text, gap_start, f.start)
+            dash_in_f = f.text.startswith(("-", "–", "—")) and p.end == f.start
+            if (
+                p.kind == f.kind == "percent"
+                and not p.is_range
+                and not f.is_range
+                and (join or dash_in_f)
+            ):
+                out[-1] = replace(
+                    p, end=f.end, text=text[p.start : f.end], high_text=f.low_text, negative=False
+                )
                 continue
         out.append(f)
     return out
