@@ -86,7 +86,9 @@ def resolve(items: list[Candidate], ctx: ArticleContext, default_subject: str | 
         if _RELATIVE_START.match(ctx.text, cs):
             prev = [m for m in ctx.mentions + ctx.comparative_mentions if 0 <= cs - m.end <= 3]
             if prev:
-                c.subject, c.how = prev[0].slug, "clause"
+                c.subject, c.how = prev[0].slug, "relative"
+            elif any(0 <= cs - n.end <= 3 for n in ctx.competitors):
+                c._hard_null, c.how = True, "other"  # "... o o3, que alcançou 24,9%"
     # Claimant -> subject, learnt from figures whose subject the clause names.
     seen: dict[str, Counter[str]] = {}
     for c in items:

@@ -117,7 +117,8 @@ _COMPARATIVE_RE = re.compile(
     r"|\bcompetir\s+(?:diretamente\s+)?com\b|\bcompete\s+with\b|\bcompared\s+(?:to|with)\b"
     r"|\bcomparad[oa]s?\s+(?:a|com)\b|\bfrente\s+(?:a|às?|aos?)\b|\bde\s+K?\w+\s+para\b|\bbate\b|\bbeats?\b"
     # A model after a comparison verb is the yardstick, not the one measured.
-    r"|\b(?:matche[sd]|match|outperform(?:s|ed)?|surpass(?:es|ed)?|rival(?:s|ed)?|trails?|"
+    r"|\b(?:match(?:es|ed|ing)?|outperform(?:s|ed|ing)?|surpass(?:es|ed|ing)?|rival(?:s|ed|ing)?|"
+    r"beating|trails?|trailing|"
     r"iguala|supera|superou|superando)\s+(?:the\s+|o\s+|a\s+)?",
     re.IGNORECASE,
 )
