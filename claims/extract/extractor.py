@@ -38,6 +38,7 @@ from claims.values.value import Value, quantity, text_value
 _POINTS_AFTER = re.compile(r"^\s*(?:pontos|points|pts)\b", re.I)
 # "DROP (3-shot F1)", "pass@1", "5 shots": an evaluation setting, not a score.
 _SETTING_AFTER = re.compile(r"-\w|\s*shots?\b|@", re.I)
+_ON_NAME = re.compile(r"\s*(?:on|in|at|for|no|na|em|nos|nas)\s+(?:the\s+|o\s+|a\s+)?", re.I)
 _GLUED_YEAR = re.compile(r"[A-Za-z](?:19|20)\d\d\b")
 _SIZE_OR_FORM = re.compile(r"\d+(?:\.\d+)?[bmt]|instruct|chat|base|it")
 _INDEX_WORDS = ("índice", "indice", "index", "leaderboard", "ranking")
@@ -444,6 +445,10 @@ class _Context:
         for lo, hi in [*spans, (s.start, s.end)]:
             text = self.text[lo:hi]
             inside = [b for b in self.benches if lo <= b.start < hi and s.start <= b.start < s.end]
+            if window and (lo, hi) == window and lo > s.start:
+                # "82.0% on MMLU, 87.0% on the MGSM": a name joined to the figure before
+                # this one by "on"/"no" is that figure's.
+                inside = [b for b in inside if not _ON_NAME.fullmatch(self.text, lo, b.start)]
             if inside:
                 # The smallest gap wins, a name before the figure on a tie: "MMLU 88.6%,
                 # GPQA Diamond 51.1%" gives 51.1 to GPQA Diamond, not to MMLU.
