@@ -71,7 +71,10 @@ def resolve(items: list[Candidate], ctx: ArticleContext, default_subject: str | 
         before = [e for e in near if e[1] <= c.start]
         if before:
             start, end, kind, obj = before[-1]
-            if kind == "mention":
+            appositive = _appositive_of(start, ctx) if kind == "generic" else None
+            if appositive is not None:  # "o QwQ-32B, um modelo de IA com 32 bilhões"
+                c.subject, c.how = appositive.slug, "apposition"
+            elif kind == "mention":
                 c.subject, c.how = obj.slug, "clause"
             elif kind == "competitor":
                 c._hard_null, c.how = True, "other"
@@ -159,6 +162,19 @@ def _bracket_owner(c: Candidate, ctx: ArticleContext) -> Mention | Named | None:
     at = c.start - (len(head) - m.start())
     names: list[Mention | Named] = [*ctx.mentions, *ctx.comparative_mentions, *ctx.competitors]
     return next((n for n in names if n.end == at), None)
+
+
+def _appositive_of(start: int, ctx: ArticleContext) -> Mention | None:
+    """The subject named right before a generic noun phrase set off by a comma ("o
+    QwQ-32B, um modelo de IA ...", "Arctic, a dense-MoE model ..."): the phrase is it."""
+    for m in ctx.mentions:
+        if (
+            m.kind == "subject"
+            and 0 <= start - m.end <= 3
+            and ctx.text[m.end : start].strip() in (",", "—", "–")
+        ):
+            return m
+    return None
 
 
 _OF = re.compile(r"\s*(?:d[oa]s?|de|of)\s+(?:the\s+)?$", re.I)

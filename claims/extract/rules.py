@@ -205,7 +205,11 @@ _OTHER_NOUN_AFTER = re.compile(
     r"documentos|imagens|images|vezes|anos|years|pessoas|people|wafers|GPUs|bits)\b",
     re.I,
 )
-_ACTIVE_KW = re.compile(r"ativ|active|activ|por\s+token|per\s+token", re.I)
+_ACTIVE_KW = re.compile(
+    r"ativ|active|activ|por\s+token|per\s+token|simultane|at\s+once|at\s+a\s+time|por\s+vez|"
+    r"de\s+cada\s+vez|per\s+forward\s+pass|por\s+passe",
+    re.I,
+)
 _TOTAL_KW = re.compile(r"\btotal|totais|capacidade|capacity|overall|tamanho", re.I)
 _DIRECT_KIND = re.compile(
     r"^\s*(?:de\s+)?(?:(?:parâmetros|parameters|params)\s+)?(ativ\w*|active|activated|total|totais|in\s+total)\b",
