@@ -44,14 +44,14 @@ _SIZE = r"\d+(?:\.\d+)?[BMT]\b"
 _TAIL_ALT = "|".join(sorted((re.escape(w) for w in TAIL_WORDS), key=len, reverse=True))
 _TAIL = rf"(?:\s(?:{_TAIL_ALT}|{_SIZE})(?=[\s,.;:)!?]|$))"
 _JOINED = re.compile(
-    rf"(?<![\w$./-])(?P<head>[A-Za-z][A-Za-z]*(?:-[A-Za-z]+)?)-?(?P<ver>{_VERSION}){_SUFFIX}"
+    rf"(?=[A-Za-z])(?<![\w$./-])(?P<head>[A-Za-z][A-Za-z]*(?:-[A-Za-z]+)?)-?(?P<ver>{_VERSION}){_SUFFIX}"
     rf"(?![\w.]\d)(?P<tail>{_TAIL}{{0,2}})"
 )
 _FAMILY_ALT = "|".join(sorted((re.escape(w) for w in MODEL_WORDS), key=len, reverse=True))
 _SPACED = re.compile(
-    rf"(?<![\w$./-])(?P<head>(?:(?:{_FAMILY_ALT})\s){{0,2}}(?:{_FAMILY_ALT}))\s(?P<ver>{_VERSION}){_SUFFIX}"
+    rf"(?=[A-Z])(?<![\w$./-])(?P<head>(?:(?:{_FAMILY_ALT})\s){{0,2}}(?:{_FAMILY_ALT}))\s(?P<ver>{_VERSION}){_SUFFIX}"
     rf"(?![\w.]\d|\s*%)(?P<tail>{_TAIL}{{0,2}})"
-    rf"|(?<![\w$./-])(?P<head2>[A-Z][a-z]+)\s(?P<ver2>\d+\.\d+){_SUFFIX}(?![\w.]\d|\s*%)"
+    rf"|(?=[A-Z])(?<![\w$./-])(?P<head2>[A-Z][a-z]+)\s(?P<ver2>\d+\.\d+){_SUFFIX}(?![\w.]\d|\s*%)"
 )
 _FAMILY_BEFORE = re.compile(rf"(?<![\w-])(?:{_FAMILY_ALT})\s$")
 # What a figure looks like right after a version: "Llama 3 70B" keeps 70B as its size, but
@@ -66,8 +66,8 @@ def find_models(text: str) -> list[Named]:
     ``Named(start, end, "competitor", name)``; the caller drops those overlapping the
     subjects' own names and benchmarks."""
     found: dict[int, Named] = {}
-    for rx in (_SPACED, _JOINED):
-        for m in rx.finditer(text):
+    for rx, anchor in ((_SPACED, _SPACED_ANCHOR), (_JOINED, _JOINED_ANCHOR)):
+        for m in _windowed(rx, anchor, text):
             g = m.groupdict()
             head = g.get("head") or g.get("head2") or ""
             first = head.split()[0].split("-")[0] if head else ""
@@ -85,6 +85,27 @@ def find_models(text: str) -> list[Named]:
                 continue
             found[start] = Named(start, end, "competitor", text[start:end])
     return [found[k] for k in sorted(found)]
+
+
+# Cheap first passes: a name needs a letter glued to a digit, or a family word then a digit
+# (a whole-text pass of the full patterns costs more than the rest of extraction's names).
+_JOINED_ANCHOR = re.compile(r"[A-Za-z]-?\d")
+_SPACED_ANCHOR = re.compile(rf"(?:{_FAMILY_ALT}|[A-Z][a-z]+)\s\d")
+
+
+def _windowed(rx: re.Pattern[str], anchor: re.Pattern[str], text: str) -> list[re.Match[str]]:
+    """Matches of ``rx`` in windows of 60 characters around each ``anchor`` hit, merged."""
+    windows: list[list[int]] = []
+    for a in anchor.finditer(text):
+        lo, hi = max(0, a.start() - 60), a.end() + 60
+        if windows and lo <= windows[-1][1]:
+            windows[-1][1] = hi
+        else:
+            windows.append([lo, hi])
+    out: list[re.Match[str]] = []
+    for lo, hi in windows:
+        out += rx.finditer(text, lo, min(hi, len(text)))
+    return out
 
 
 def _joined_ok(m: re.Match[str], head: str) -> bool:
