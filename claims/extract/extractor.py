@@ -276,6 +276,11 @@ class _Context:
                 self.warnings.append(f"at {f.start}: {f.text!r}: price in {f.currency}, not USD")
                 return None
             side = self._price_sides.get(f.start) or R.price_side(before, after)
+            if side is None and R.TO_BEFORE_RE.search(before):
+                # "input tokens went from $0.56 to $0.28": the new value keeps the old
+                # value's side, named before "from" in the clause.
+                cs = s.clause_bounds(f.start)[0]
+                side = R.price_side(self.text[cs : window[0]], "")
             # No side: "price_usd_per_mtok", settled by a restatement, else dropped.
             return make(f"price_{side}_usd_per_mtok" if side else "price_usd_per_mtok", None)
         if f.kind == "percent":

@@ -37,7 +37,8 @@ MODEL_WORDS = _words("model_words.txt")
 NOT_MODELS = _words("not_models.txt")
 TAIL_WORDS = _words("model_tail_words.txt")
 
-_VERSION = r"\d+(?:\.\d+)*[a-z]?"
+# A version: digits, maybe dotted, then a letter ("4o") or a glued size ("7B", "70B").
+_VERSION = r"\d+(?:\.\d+)*(?:[a-z]|[BMT](?![A-Za-z]))?"
 _SUFFIX = r"(?:-[A-Za-z0-9]+(?:\.\d+)?)*"
 _SIZE = r"\d+(?:\.\d+)?[BMT]\b"
 # Capitalised words that continue a name ("Sonnet", "Pro", "Instruct", "Maverick").

@@ -341,6 +341,8 @@ def is_margin(text: str, start: int, end: int) -> bool:
 
 
 _FROM_BEFORE = re.compile(r"\b(?:from|de|desde)\s+(?:US)?$", re.I)
+# Between the old and the new value of a change: "... per million to ", " para ".
+TO_BEFORE_RE = re.compile(r"\b(?:to|para)\s+(?:US|R)?$", re.I)
 _TO_AFTER = re.compile(r"[^.;\d]{0,30}?\b(?:to|para)\s+(?:US|R)?[$€£]?\s*\d", re.I)
 
 

@@ -1,0 +1,113 @@
+"""What kind of figure a number is, in sentences we wrote: scores and margins, old and new
+values, output lengths, one part's size, active counts, paired prices, ranges, and the
+European Portuguese long scale."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from claims.extract.extractor import extract
+from claims.subjects.references import SubjectRef
+from claims.values.numbers import scale_of
+
+NOVA = SubjectRef("nova-2", ("Nova 2", "Nova-2"))
+DAY = dt.date(2026, 3, 1)
+
+
+def _rows(text, lang="en"):
+    return [
+        (c.attribute, c.qualifiers.get("benchmark"), c.value.display())
+        for c in extract(text, [NOVA], lang=lang, published=DAY, default_subject="nova-2")
+        if c.subject == "nova-2"
+    ]
+
+
+def test_margins_are_not_scores():
+    text = "Nova 2 scores 71.2% on GPQA Diamond, within 2 points of the leader, and +5.3 on MMLU-Pro (+5.3)."
+    assert _rows(text) == [("benchmark_score", "GPQA Diamond", "71.2%")]
+
+
+def test_the_old_value_of_a_change_is_not_the_subjects():
+    text = (
+        "Nova 2 improves on its predecessor:\n- MMLU-Pro: 75.9 → 81.2 (+5.3)\n- GPQA: 59.1 → 68.4\n"
+    )
+    assert _rows(text) == [
+        ("benchmark_score", "MMLU-Pro", "81.2%"),
+        ("benchmark_score", "GPQA", "68.4%"),
+    ]
+    text = "Nova 2 input tokens went from $0.56 per million to $0.28 per million."
+    assert _rows(text) == [("price_input_usd_per_mtok", None, "$0.28 per 1M tokens")]
+
+
+def test_scores_right_after_a_benchmark_or_in_an_on_list():
+    text = (
+        "Nova 2 matches the leader on IFEval (92.1) and MATH (77.0), with DROP (3-shot F1) noted."
+    )
+    assert _rows(text) == [
+        ("benchmark_score", "IFEval", "92.1%"),
+        ("benchmark_score", "MATH", "77%"),
+    ]
+    text = (
+        "Nova 2 reported 82.0% on MMLU, 87.0% on the MGSM math benchmark, and 87.2% on HumanEval."
+    )
+    assert [r[1] for r in _rows(text)] == ["MMLU", "MGSM", "HumanEval"]
+    text = "Nova 2: MMLU 88.6%, GPQA Diamond 51.1%, HumanEval 89.0%."
+    assert _rows(text) == [
+        ("benchmark_score", "MMLU", "88.6%"),
+        ("benchmark_score", "GPQA Diamond", "51.1%"),
+        ("benchmark_score", "HumanEval", "89%"),
+    ]
+
+
+def test_an_output_length_is_not_the_context_window():
+    text = (
+        "Nova 2 supports 1 million context tokens and the longest 80,000 token inference "
+        "output, and returns up to 16,384 output tokens per request."
+    )
+    assert _rows(text) == [("context_window", None, "1M tokens")]
+
+
+def test_one_parts_size_and_an_average_active_count():
+    text = "Nova 2 pairs a 10-billion-parameter dense core with 128 experts at 3.66 billion parameters each."
+    assert _rows(text) == []  # one expert's size is no total (nor is a compound adjective)
+    text = (
+        "Nova 2 has 560 billion parameters in total, but only 18.6 to 31.3 billion parameters "
+        "are activated per token, averaging about 27 billion."
+    )
+    assert [r[0] for r in _rows(text)] == ["total_params", "active_params", "active_params"]
+    text = "O Nova 2 tem 400 mil milhões de parâmetros totais, mas só usa 17 mil milhões simultaneamente."
+    assert _rows(text, "pt-PT") == [
+        ("total_params", None, "400B params"),
+        ("active_params", None, "17B params"),
+    ]
+    text = "- Parâmetros ativados: 32 bilhões por passe para frente"
+    assert [r[0] for r in _rows(text, "pt")] == ["active_params"]
+
+
+def test_prices_stated_respectively_and_a_cut_as_a_range():
+    text = (
+        "Nova 2 has input and output prices dropping to $0.28/M and $0.42/M respectively, "
+        "a reduction of 50%-75%."
+    )
+    assert _rows(text) == [
+        ("price_input_usd_per_mtok", None, "$0.28 per 1M tokens"),
+        ("price_output_usd_per_mtok", None, "$0.42 per 1M tokens"),
+        ("price_change_pct", None, "−75% to −50%"),
+    ]
+
+
+def test_mil_milhoes_is_a_thousand_million_in_any_portuguese():
+    assert scale_of("mil milhões", "pt-BR") == scale_of("mil milhões", "pt-PT") == 10**9
+    assert _rows("O Nova 2 tem 314 mil milhões de parâmetros.", "pt") == [
+        ("total_params", None, "314B params")
+    ]
+
+
+def test_an_apposition_is_the_model_it_follows():
+    text = "A equipe apresentou o Nova 2, um modelo de IA com 32 bilhões de parâmetros."
+    assert _rows(text, "pt") == [("total_params", None, "32B params")]
+
+
+def test_a_factor_against_another_model_is_no_price_factor():
+    text = "Nova 2 matches Zephyr-9 on math while running at 4-5x lower cost."
+    assert _rows(text) == []

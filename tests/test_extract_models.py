@@ -1,0 +1,86 @@
+"""Model names the subjects file does not know (claims.extract.models), and what they do
+to attribution: a figure next to another model is that model's, never the subject's."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from claims.extract.extractor import extract
+from claims.extract.models import find_models
+from claims.subjects.references import SubjectRef
+
+NOVA = SubjectRef("nova-2", ("Nova 2",))
+DAY = dt.date(2026, 3, 1)
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        (
+            "Zephyr-7B-Instruct and Quill2.5-72B beat o1-preview and GLM-5 while Mistral "
+            "Large 2 and Claude 3.5 Sonnet lag; V3.1-Exp costs less.",
+            ["Zephyr-7B-Instruct", "Quill2.5-72B", "o1-preview", "GLM-5", "Mistral Large 2",
+             "Claude 3.5 Sonnet", "V3.1-Exp"],
+        ),
+        (
+            "o gpt-oss-120b e o o4-mini; DeepSeek V2.5 e Kimi K2-0905; Gemini 1.5 Pro.",
+            ["gpt-oss-120b", "o4-mini", "DeepSeek V2.5", "Kimi K2-0905", "Gemini 1.5 Pro"],
+        ),
+        # Not models: licences, precisions, hardware, dates, prices, glued years, URLs.
+        (
+            "Released2024-07-18 under Apache 2.0 with FP8 on H100 GPUs for US$ 5, see "
+            "example.org/nova-2-launch, July 23, 2024, Table 2.1.",
+            [],
+        ),
+    ],
+)  # fmt: skip
+def test_model_names(text, names):
+    assert [n.name for n in find_models(text)] == names
+
+
+def _rows(text):
+    return [
+        (c.subject, c.attribute, str(c.value.value), c.how)
+        for c in extract(text, [NOVA], lang="en", published=DAY, default_subject="nova-2")
+    ]
+
+
+def test_a_sentence_about_another_model_gives_it_its_figures():
+    text = (
+        "Nova 2 has 1.2T parameters. Meanwhile, Zephyr-9 shipped on February 11, 2026 as a "
+        "745B-parameter (44B active) model scoring 77.8% on SWE-bench Verified, surpassing Nova 2."
+    )
+    assert [r for r in _rows(text) if r[0] == "nova-2"] == [
+        ("nova-2", "total_params", "1200000000000", "clause")
+    ]
+
+
+def test_brackets_possessives_and_relative_clauses_name_the_owner():
+    text = (
+        "Nova 2 scored 88.3% on MMLU, beating Zephyr-7 (~82%). It scored 65.8% on "
+        "SWE-bench, above the 54.6% of Zephyr-7 and below Orca-3, which reached 70.1%."
+    )
+    assert [r[:3] for r in _rows(text) if r[0] == "nova-2"] == [
+        ("nova-2", "benchmark_score", "88.3"),
+        ("nova-2", "benchmark_score", "65.8"),
+    ]
+
+
+def test_a_subject_name_without_its_size_is_the_subject():
+    nova = SubjectRef("nova-2-70b", ("Nova 2 70B",))
+    text = "- 128K context window, Nova 2 Community License, weights on the hub"
+    got = extract(text, [nova], lang="en", published=DAY, default_subject="nova-2-70b")
+    assert [(c.subject, c.attribute) for c in got] == [("nova-2-70b", "context_window")]
+
+
+def test_non_breaking_hyphens_are_hyphens():
+    text = "Nova\u20112 scored 71.5% on GPQA Diamond and 49.2% on SWE\u2011bench Verified."
+    nova = SubjectRef("nova-2", ("Nova-2",))
+    got = extract(text, [nova], lang="en", published=DAY)
+    assert [(c.subject, c.qualifiers["benchmark"]) for c in got] == [
+        ("nova-2", "GPQA Diamond"),
+        ("nova-2", "SWE-bench Verified"),
+    ]
+    assert got[1].text == "49.2%" and text[got[1].start : got[1].end] == "49.2%"
