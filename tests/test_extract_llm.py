@@ -17,7 +17,7 @@ from claims.subjects.references import SubjectRef
 from tracker.articles.llm import LlmExtractor, parse_answer
 from tracker.cli import claims as cli_claims
 from tracker.cli.main import app
-from tracker.errors import BadStatus, ParseError
+from tracker.errors import BadStatus, FetchError, ParseError
 from tracker.net.fetch import make_client
 
 DATA = Path(__file__).parent / "data"
@@ -146,6 +146,15 @@ def test_llm_errors_are_tracker_errors():
         ex.extract(TEXT, [], lang="pt")
     except BadStatus as exc:
         assert exc.status == 401 and "HTTP 401" in str(exc)
+    else:
+        raise AssertionError("no error")
+    def refuse(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError("connection refused", request=request)
+
+    try:
+        _llm(refuse).extract(TEXT, [], lang="pt")
+    except FetchError as exc:
+        assert str(exc) == "http://llm.local/v1/chat/completions: ConnectError: connection refused"
     else:
         raise AssertionError("no error")
     for body in ('{"choices": []}', json.dumps({"choices": [{"message": {"content": "Sure!"}}]})):

@@ -3,7 +3,7 @@ llama.cpp / Ollama / vLLM server) asked for candidate claims as JSON, every one 
 in the article by :func:`claims.extract.grounding.ground` before it is shown.
 
 I/O: one ``POST {base_url}/chat/completions`` through the fetch seam's client
-(:meth:`tracker.net.client.HttpClient.post_json`; tests pass an ``httpx.MockTransport``).
+(:func:`tracker.net.fetch.post_json`; tests pass an ``httpx.MockTransport``).
 Request: ``model``, a system message with the candidate schema and the subjects' slugs and
 names, the article as the user message, ``temperature`` 0 and
 ``response_format = {"type": "json_object"}``. Answer read: ``choices[0].message.content``,
@@ -19,14 +19,13 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-import httpx
-
 from claims.extract.candidates import Candidate
 from claims.extract.grounding import PROPOSAL_SCHEMA, ground
 from claims.extract.language import detect_locale
 from claims.subjects.references import SubjectRef
 from claims.values.numbers import normalize_locale
-from tracker.errors import BadStatus, FetchError, ParseError
+from tracker.errors import BadStatus, ParseError
+from tracker.net.fetch import post_json
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 API_KEY_ENV = "TRACKER_LLM_API_KEY"
@@ -96,17 +95,10 @@ class LlmExtractor:
         }
         url = f"{self.base_url}/chat/completions"
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
-        try:
-            response = self.client.post_json(url, body, headers)
-        except httpx.HTTPError as exc:
-            raise FetchError(f"{url}: {type(exc).__name__}: {exc}", url=url) from exc
-        if not 200 <= response.status_code < 300:
-            raise BadStatus(
-                f"{url}: HTTP {response.status_code}: {response.text[:200]}",
-                url=url,
-                status=response.status_code,
-            )
-        return parse_answer(response.text, url)
+        status, text = post_json(self.client, url, body, headers)
+        if not 200 <= status < 300:
+            raise BadStatus(f"{url}: HTTP {status}: {text[:200]}", url=url, status=status)
+        return parse_answer(text, url)
 
 
 def parse_answer(body: str, url: str = "the LLM endpoint") -> list[Any]:
