@@ -12,7 +12,8 @@ from pathlib import Path
 
 from sqlmodel import Session, select
 
-from claims.store.tables import Observation, Subject, utcnow
+from claims.store.tables import Observation, Subject
+from claims.values.canonical import utcnow
 from tracker.schedule.jobs import Jobs
 
 ROWS = 100

@@ -12,7 +12,8 @@ from sqlmodel import Session, func, select
 
 from claims.events import make_event
 from claims.store.engine import make_engine
-from claims.store.tables import Event, Observation, ScheduleState, Subject, Watch, utcnow
+from claims.store.tables import Event, Observation, ScheduleState, Subject, Watch
+from claims.values.canonical import utcnow
 from tracker.schedule.daemon import Scheduler, ScheduleSettings
 from tracker.schedule.watchlist import list_watches
 

@@ -14,9 +14,8 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, create_engine, select
 
 from claims.store import tables as models
-from claims.store.rawdb import (  # noqa: F401  (database_url, DEFAULT_DB_PATH re-exported)
+from claims.store.rawdb import (
     BUSY_TIMEOUT_MS,
-    DEFAULT_DB_PATH,
     database_url,
     sqlite_pragmas,
 )

@@ -26,6 +26,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from claims.errors import ClaimsError
+
 # claims.store.engine takes these from here (this module must not import SQLAlchemy).
 BUSY_TIMEOUT_MS = 10_000
 DEFAULT_DB_PATH = Path("data") / "tracker.db"
@@ -34,18 +36,19 @@ SCHEMA_VERSION = 3  # the last of claims.store.engine.MIGRATIONS; a test keeps t
 _PARAM = re.compile(r"(?<!:):([A-Za-z_][A-Za-z0-9_]*)")
 
 
-class SchemaMissing(RuntimeError):
+class SchemaMissing(ClaimsError, RuntimeError):
     """The database has no (or an older) release-tracker schema: run ``tracker load``
     (or anything that opens it through :func:`claims.store.engine.make_engine`) first."""
 
 
 def database_url(db: str | os.PathLike[str] | None = None) -> str:
-    """Resolve ``--db`` (a path or URL), then ``TRACKER_DATABASE_URL``, then the default
-    file (``data/tracker.db``). The one rule; :mod:`claims.store.engine` uses it too."""
+    """Resolve ``--db`` (a path or URL), else the default file (``data/tracker.db``).
+    The one rule; :mod:`claims.store.engine` uses it too. ``TRACKER_DATABASE_URL`` is
+    read by the caller (:mod:`tracker.settings`) and passed as ``db``."""
     if db:
         text = str(db)
         return text if "://" in text else f"sqlite:///{Path(text)}"
-    return os.environ.get("TRACKER_DATABASE_URL") or f"sqlite:///{DEFAULT_DB_PATH}"
+    return f"sqlite:///{DEFAULT_DB_PATH}"
 
 
 def sqlite_pragmas(conn: Any) -> None:

@@ -14,7 +14,7 @@ from sqlalchemy import UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from claims.subjects.sourcenames import base_name
-from claims.values.canonical import as_utc, dumps, utcnow  # noqa: F401  (re-exported)
+from claims.values.canonical import utcnow
 from claims.values.value import Value
 
 

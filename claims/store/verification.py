@@ -19,15 +19,9 @@ from typing import Any
 from sqlmodel import Session, select
 
 from claims.events import add_event, make_event
-from claims.store.tables import (
-    Discrepancy,
-    Subject,
-    SubjectVariant,
-    Verdict,
-    dumps,
-    utcnow,
-)
+from claims.store.tables import Discrepancy, Subject, SubjectVariant, Verdict
 from claims.store.views import aware, last_hub_check, load_claims, load_observations
+from claims.values.canonical import dumps, utcnow
 from claims.values.timefmt import iso_z
 from claims.verify.compare import (
     CONTRADICTED_BY_OBSERVATION,

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from sqlmodel import Session, func, select
 
 from claims.store.tables import Delivery
+from claims.values.canonical import as_utc
 from claims.values.timefmt import iso_z, utc_minute
-from tracker.site.eventtext import as_utc
 
 _SIZE_TAG = re.compile(r"(^|; )\d+ chars: ")
 

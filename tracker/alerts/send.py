@@ -35,12 +35,13 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from claims.store.tables import Delivery, Event, Subject, utcnow
+from claims.store.tables import Delivery, Event, Subject
+from claims.values.canonical import as_utc, utcnow
 from tracker.alerts.report import DrainReport, count_waiting
 from tracker.alerts.subscriptions import Subscription
 from tracker.errors import TrackerError
 from tracker.site.build import resolve_base_url
-from tracker.site.eventtext import as_utc, describe_change, event_detail
+from tracker.site.eventtext import describe_change, event_detail
 
 MAX_ATTEMPTS = 6
 BACKOFF_BASE = dt.timedelta(minutes=1)  # 1, 4, 16, 64 min, then capped

@@ -16,7 +16,6 @@ subscription per URL, named ``env-1``, ``env-2``, ... with no filter.
 
 from __future__ import annotations
 
-import os
 import tomllib
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
@@ -25,6 +24,7 @@ from urllib.parse import urlsplit
 
 from claims.curated.datafile import nearest
 from claims.events import EVENT_KINDS
+from tracker import settings
 from tracker.errors import ConfigError
 
 DEFAULT_PATH = Path("data") / "subscriptions.toml"
@@ -77,7 +77,6 @@ def load_subscriptions(
     key (with the nearest known one), an unknown kind, an operator kind on a subscriber
     subscription (or the reverse), a missing url, or a duplicate name.
     """
-    env = os.environ if env is None else env
     if path is not None and not path.is_file():
         raise ConfigError(f"{path}: no such subscriptions file")
     path = path or DEFAULT_PATH
@@ -89,7 +88,7 @@ def load_subscriptions(
             raise ConfigError(f"{path}: {exc}") from exc
         for i, entry in enumerate(data.get("subscription", []), start=1):
             subs.append(_entry(path, i, entry))
-    urls = [u for u in env.get(ENV_URLS, "").replace(",", " ").split() if u]
+    urls = [u for u in (settings.apprise_urls(env) or "").replace(",", " ").split() if u]
     subs += [
         Subscription(name=f"env-{i}", url=u, origin=f"URL {i} of {ENV_URLS}")
         for i, u in enumerate(urls, start=1)

@@ -8,7 +8,7 @@ Request: ``model``, a system message with the candidate schema and the subjects'
 names, the article as the user message, ``temperature`` 0 and
 ``response_format = {"type": "json_object"}``. Answer read: ``choices[0].message.content``,
 a JSON object ``{"claims": [...]}`` (a bare list, or JSON inside a ``` fence, is accepted).
-The API key (``TRACKER_LLM_API_KEY``, read by the CLI) goes in ``Authorization: Bearer``.
+The API key (``TRACKER_LLM_API_KEY``, :func:`tracker.settings.llm_api_key`) goes in ``Authorization: Bearer``.
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ from tracker.errors import BadStatus, ParseError
 from tracker.net.fetch import post_json
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
-API_KEY_ENV = "TRACKER_LLM_API_KEY"
 
 SYSTEM_PROMPT = """You read one article about AI model releases and list the claims it states
 about the models below, as JSON: {{"claims": [...]}} matching this schema:

@@ -138,15 +138,11 @@ def _extractor(name: str, model: str | None, base_url: str | None) -> Any:
         return RuleExtractor()
     if not model:
         raise ConfigError("--extractor llm: give the model name (--model NAME)")
-    import os
-
-    from tracker.articles.llm import API_KEY_ENV, DEFAULT_BASE_URL, LlmExtractor
+    from tracker.articles.llm import DEFAULT_BASE_URL, LlmExtractor
+    from tracker.settings import llm_api_key
 
     return LlmExtractor(
-        make_client(),
-        model,
-        base_url=base_url or DEFAULT_BASE_URL,
-        api_key=os.environ.get(API_KEY_ENV) or None,
+        make_client(), model, base_url=base_url or DEFAULT_BASE_URL, api_key=llm_api_key()
     )
 
 

@@ -259,9 +259,9 @@ def build(
 
     Renders only files whose input changed and rewrites only files whose bytes changed.
     """
-    from tracker.site import build_site
+    from tracker import pipeline
 
-    report = build_site(open_db(db), out, base_url=base_url)
+    report = pipeline.build(open_db(db), out, base_url=base_url)
     if json_out:
         print_json({k: str(v) if isinstance(v, Path) else v for k, v in report.__dict__.items()})
     else:

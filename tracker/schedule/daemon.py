@@ -30,7 +30,8 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session, select
 
-from claims.store.tables import ScheduleState, Watch, utcnow
+from claims.store.tables import ScheduleState, Watch
+from claims.values.canonical import utcnow
 from claims.vocabulary import RETIRED_STATE
 from tracker.errors import ConfigError
 from tracker.schedule.jobs import Jobs  # noqa: F401  (re-exported: Scheduler users build Jobs)

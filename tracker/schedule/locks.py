@@ -20,7 +20,8 @@ from sqlalchemy import and_, delete, insert, or_, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
-from claims.store.tables import SchedulerLock, utcnow
+from claims.store.tables import SchedulerLock
+from claims.values.canonical import utcnow
 from claims.values.timefmt import iso_z
 from tracker.errors import TrackerError
 

@@ -11,7 +11,8 @@ from apscheduler.triggers.base import BaseTrigger
 from apscheduler.triggers.cron import CronTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 
-from claims.store.tables import ScheduleState, Watch, as_utc
+from claims.store.tables import ScheduleState, Watch
+from claims.values.canonical import as_utc
 from tracker.errors import ConfigError
 
 UTC = dt.UTC

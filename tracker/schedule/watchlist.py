@@ -9,7 +9,8 @@ from typing import Any
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
-from claims.store.tables import ScheduleState, Watch, utcnow
+from claims.store.tables import ScheduleState, Watch
+from claims.values.canonical import utcnow
 from claims.values.timefmt import iso_z
 from claims.vocabulary import RETIRED_STATE
 from tracker.errors import ConfigError

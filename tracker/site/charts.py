@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from claims.store.tables import Observation
-from tracker.site.eventtext import as_utc
+from claims.values.canonical import as_utc
 
 CHART_ATTRIBUTES = (
     "price_input_usd_per_mtok",

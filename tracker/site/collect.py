@@ -31,10 +31,11 @@ from claims.store.tables import (
     Verdict,
     Watch,
 )
+from claims.values.canonical import as_utc
 from claims.values.value import Value
 from claims.vocabulary import qualifiers_text
 from tracker.site.charts import build_charts
-from tracker.site.eventtext import as_utc, describe_change
+from tracker.site.eventtext import describe_change
 from tracker.site.observed import current_observations
 from tracker.site.views import (
     ClaimView,

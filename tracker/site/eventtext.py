@@ -1,7 +1,6 @@
 """Event rows to human text: what changed, from what to what (site, feeds, alerts).
 
-Also re-exports the UTC helpers every output uses (``as_utc``; ``iso_z`` from
-:mod:`claims.values.timefmt`) and a watch's health in words.
+Also a watch's health in words.
 """
 
 from __future__ import annotations
@@ -9,8 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from claims.store.tables import Event, as_utc  # noqa: F401  (re-exported for the site)
-from claims.values.timefmt import iso_z  # noqa: F401  (re-exported for the site)
+from claims.store.tables import Event
 from claims.values.value import Value, ValueError_
 from claims.vocabulary import attribute_label
 

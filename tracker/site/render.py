@@ -15,9 +15,9 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 import tracker
 from claims.events import event_label
-from claims.values.timefmt import utc_minute
+from claims.values.canonical import as_utc
+from claims.values.timefmt import iso_z, utc_minute
 from claims.vocabulary import attribute_label, rule_label
-from tracker.site.eventtext import as_utc, iso_z
 from tracker.site.views import TECHNICAL_READINGS, SiteContext
 from tracker.site.writer import SiteError
 

@@ -1,4 +1,4 @@
-"""cases/C14: four workers start a scheduler on one SQLite file; one scheduled run per period."""
+"""The scheduler lease across processes (cases/C14): four workers start a scheduler on one SQLite file; one scheduled run per period."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from sqlmodel import Session, select
 
 from claims.events import make_event
 from claims.store.engine import make_engine
-from claims.store.tables import Event, Observation, Subject, Watch, dumps
+from claims.store.tables import Event, Observation, Subject, Watch
+from claims.values.canonical import dumps
 from tracker.schedule.daemon import Scheduler, ScheduleSettings, SteppedScheduler
 
 ATTR = "price_input_usd_per_mtok"
