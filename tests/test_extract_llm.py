@@ -148,6 +148,7 @@ def test_llm_errors_are_tracker_errors():
         assert exc.status == 401 and "HTTP 401" in str(exc)
     else:
         raise AssertionError("no error")
+
     def refuse(request: httpx.Request) -> httpx.Response:
         raise httpx.ConnectError("connection refused", request=request)
 

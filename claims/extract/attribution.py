@@ -7,6 +7,8 @@ from __future__ import annotations
 import bisect
 import re
 from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from claims.extract.candidates import Candidate
@@ -43,105 +45,191 @@ class ArticleContext(Protocol):
     def sentence_claimant(self, pos: int) -> str | None: ...
 
 
-def resolve(items: list[Candidate], ctx: ArticleContext, default_subject: str | None) -> None:
-    """Set ``subject``/``how`` (and fill claimants) of ``items`` in place, by the rules listed
-    in :func:`claims.extract.extractor.extract`: clause entity, claimant's subject, sentence,
-    restatement, paragraph (unless named in another claimant's statement), default."""
-    entities: list[tuple[int, int, str, Mention | Named]]
-    entities = [(m.start, m.end, "mention", m) for m in ctx.mentions]
-    entities += [(c.start, c.end, "competitor", c) for c in ctx.competitors]
-    entities += [(g.start, g.end, "generic", g) for g in ctx.generics]
-    entities.sort(key=lambda e: e[0])
-    starts = [e[0] for e in entities]
+@dataclass(frozen=True)
+class Decision:
+    """What a strategy decides: the ``subject`` slug (``None`` for another model's figure,
+    then ``null`` is ``hard`` (a named model) or ``soft`` (a generic "a dense model")) and
+    ``how``, the name reported on the candidate."""
+
+    subject: str | None
+    how: str
+    null: str = ""
+
+
+@dataclass
+class _Article:
+    """What the strategies read: the article context, its named entities by start, the
+    default subject, and what earlier passes learnt (claimant -> subject, where each
+    mention is: paragraph and claimant)."""
+
+    ctx: ArticleContext
+    default_subject: str | None
+    entities: list[tuple[int, int, str, Mention | Named]] = field(default_factory=list)
+    starts: list[int] = field(default_factory=list)
+    claimant_subject: dict[str, str] = field(default_factory=dict)
+    where: dict[int, tuple[int, str | None]] = field(default_factory=dict)
+
+
+Strategy = Callable[[Candidate, _Article], "Decision | None"]
+
+
+def _named_owner(c: Candidate, a: _Article) -> Decision | None:
+    """A name right before a bracket holding the figure ("GPT-4o-mini (~82%)") or right
+    after it with of/do/da ("os 4,1% do GPT-4.1") owns it."""
+    owner = _bracket_owner(c, a.ctx) or _of_owner(c, a.ctx)
+    if owner is None:
+        return None
+    if isinstance(owner, Mention):
+        return Decision(owner.slug, "bracket")
+    return Decision(None, "other", "hard")
+
+
+def _clause_entity(c: Candidate, a: _Article) -> Decision | None:
+    """The nearest entity before the figure in its clause: a subject (or the subject a
+    generic phrase is in apposition to), else another model (hard) or a generic one (soft);
+    with none before, the first subject named later in the clause."""
+    assert c._sentence is not None
+    cs, ce = c._sentence.clause_bounds(c.start)
+    lo, hi = bisect.bisect_left(a.starts, cs), bisect.bisect_left(a.starts, ce)
+    near = a.entities[lo:hi]
+    before = [e for e in near if e[1] <= c.start]
+    if before:
+        start, _, kind, obj = before[-1]
+        appositive = _appositive_of(start, a.ctx) if kind == "generic" else None
+        if appositive is not None:  # "o QwQ-32B, um modelo de IA com 32 bilhões"
+            return Decision(appositive.slug, "apposition")
+        if isinstance(obj, Mention):
+            return Decision(obj.slug, "clause")
+        return Decision(None, "other", "hard" if kind == "competitor" else "soft")
+    later = [e[3] for e in near if c.end <= e[0] and e[1] <= ce]
+    later_mentions = [m for m in later if isinstance(m, Mention)]
+    return Decision(later_mentions[0].slug, "clause") if later_mentions else None
+
+
+def _relative_clause(c: Candidate, a: _Article) -> Decision | None:
+    """ "..., than Kimi K3, which cost $15": a relative clause is about the name before it."""
+    assert c._sentence is not None
+    cs = c._sentence.clause_bounds(c.start)[0]
+    if not _RELATIVE_START.match(a.ctx.text, cs):
+        return None
+    prev = [m for m in a.ctx.mentions + a.ctx.comparative_mentions if 0 <= cs - m.end <= 3]
+    if prev:
+        return Decision(prev[0].slug, "relative")
+    if any(0 <= cs - n.end <= 3 for n in a.ctx.competitors):
+        return Decision(None, "other", "hard")  # "... o o3, que alcançou 24,9%"
+    return None
+
+
+def _anaphor(c: Candidate, a: _Article) -> Decision | None:
+    """ "The model ..."/"It ..." after a sentence naming one subject (:func:`_anaphor_subject`)."""
+    assert c._sentence is not None
+    back = _anaphor_subject(c._sentence, a.ctx)
+    return Decision(back, "anaphor") if back is not None else None
+
+
+def _claimants_model(c: Candidate, a: _Article) -> Decision | None:
+    """The subject the figure's claimant was seen speaking about in its clauses."""
+    if c.claimant in a.claimant_subject:
+        return Decision(a.claimant_subject[c.claimant], "claimant")
+    return None
+
+
+def _sentence_subject(c: Candidate, a: _Article) -> Decision | None:
+    """The last subject named before the figure in its sentence (else the first after);
+    a sentence naming only other models before the figure gives it to them."""
+    s = c._sentence
+    assert s is not None
+    in_s = [m for m in a.ctx.mentions if s.start <= m.start < s.end]
+    if in_s:
+        prev = [m for m in in_s if m.start < c.start]
+        return Decision((prev[-1] if prev else in_s[0]).slug, "sentence")
+    if any(s.start <= n.start < c.start for n in a.ctx.named_competitors):
+        return Decision(None, "other", "hard")
+    return None
+
+
+def _paragraph_topic(c: Candidate, a: _Article) -> Decision | None:
+    """The paragraph's last subject before the figure, unless it was named in another
+    claimant's statement ("Cerebras says Kimi K3 ..." does not make Kimi K3 the topic of
+    unclaimed figures)."""
+    s = c._sentence
+    assert s is not None
+    para = [
+        m
+        for m in a.ctx.mentions
+        if m.start < c.start
+        and a.where[id(m)][0] == s.paragraph
+        and a.where[id(m)][1] in (None, c.claimant)
+    ]
+    return Decision(para[-1].slug, "paragraph") if para else None
+
+
+def _default(c: Candidate, a: _Article) -> Decision | None:
+    """The article's subject (``--subject``), when given."""
+    return Decision(a.default_subject, "default") if a.default_subject else None
+
+
+# The strategies, in order, in three passes (a pass learns from the one before it): the
+# first decision wins. Names are those reported in ``how``.
+LOCAL: tuple[tuple[str, Strategy], ...] = (
+    ("bracket", _named_owner),
+    ("clause", _clause_entity),
+    ("relative", _relative_clause),
+)
+CONTEXT: tuple[tuple[str, Strategy], ...] = (
+    ("anaphor", _anaphor),
+    ("claimant", _claimants_model),
+    ("sentence", _sentence_subject),
+)
+FALLBACK: tuple[tuple[str, Strategy], ...] = (
+    ("paragraph", _paragraph_topic),
+    ("default", _default),
+)
+
+
+def _run(items: list[Candidate], table: tuple[tuple[str, Strategy], ...], a: _Article) -> None:
     for c in items:
-        if c.how != "none":
-            continue  # decided where it was found (a table cell)
-        s = c._sentence
-        assert s is not None
-        # "GPT-4o-mini (~82%)", "o3 (2706)": a figure in brackets right after a name is its.
-        owner = _bracket_owner(c, ctx) or _of_owner(c, ctx)
-        if owner is not None:
-            if isinstance(owner, Mention):
-                c.subject, c.how = owner.slug, "bracket"
-            else:
-                c._hard_null, c.how = True, "other"
+        if not _undecided(c, table):
             continue
-        cs, ce = s.clause_bounds(c.start)
-        lo, hi = bisect.bisect_left(starts, cs), bisect.bisect_left(starts, ce)
-        near = entities[lo:hi]
-        before = [e for e in near if e[1] <= c.start]
-        if before:
-            start, end, kind, obj = before[-1]
-            appositive = _appositive_of(start, ctx) if kind == "generic" else None
-            if appositive is not None:  # "o QwQ-32B, um modelo de IA com 32 bilhões"
-                c.subject, c.how = appositive.slug, "apposition"
-            elif isinstance(obj, Mention):
-                c.subject, c.how = obj.slug, "clause"
-            elif kind == "competitor":
-                c._hard_null, c.how = True, "other"
-            else:
-                c._soft_null, c.how = True, "other"
-            continue
-        later = [e[3] for e in near if c.end <= e[0] and e[1] <= ce]
-        later_mentions = [m for m in later if isinstance(m, Mention)]
-        if later_mentions:
-            c.subject, c.how = later_mentions[0].slug, "clause"
-            continue
-        # "..., than Kimi K3, which cost $15": a relative clause is about the name before it.
-        if _RELATIVE_START.match(ctx.text, cs):
-            prev = [m for m in ctx.mentions + ctx.comparative_mentions if 0 <= cs - m.end <= 3]
-            if prev:
-                c.subject, c.how = prev[0].slug, "relative"
-            elif any(0 <= cs - n.end <= 3 for n in ctx.competitors):
-                c._hard_null, c.how = True, "other"  # "... o o3, que alcançou 24,9%"
-    # Claimant -> subject, learnt from figures whose subject the clause names.
+        for _, rule in table:
+            d = rule(c, a)
+            if d is not None:
+                c.subject, c.how = d.subject, d.how
+                c._hard_null, c._soft_null = d.null == "hard", d.null == "soft"
+                break
+
+
+def _undecided(c: Candidate, table: tuple[tuple[str, Strategy], ...]) -> bool:
+    if table is FALLBACK:  # after restatements; an unsided price waits for its restatement
+        return not (
+            c.subject or c._hard_null or c._soft_null or c.attribute == "price_usd_per_mtok"
+        )
+    return c.how == "none"  # a table cell was decided where it was found
+
+
+def resolve(items: list[Candidate], ctx: ArticleContext, default_subject: str | None) -> None:
+    """Set ``subject``/``how`` (and fill claimants) of ``items`` in place: the strategies of
+    :data:`LOCAL`, then (with claimant -> subject learnt from clause decisions)
+    :data:`CONTEXT`, restatements of figures already attributed, :data:`FALLBACK`, and
+    restatements again. A price whose side stays unknown is dropped (attribute "")."""
+    a = _Article(ctx, default_subject)
+    a.entities = [(m.start, m.end, "mention", m) for m in ctx.mentions]
+    a.entities += [(c.start, c.end, "competitor", c) for c in ctx.competitors]
+    a.entities += [(g.start, g.end, "generic", g) for g in ctx.generics]
+    a.entities.sort(key=lambda e: e[0])
+    a.starts = [e[0] for e in a.entities]
+    _run(items, LOCAL, a)
     seen: dict[str, Counter[str]] = {}
     for c in items:
         if c.how == "clause" and c.claimant and c.subject:
             seen.setdefault(c.claimant, Counter())[c.subject] += 1
-    claimant_subject = {k: v.most_common(1)[0][0] for k, v in seen.items()}
-    for c in items:
-        if c.how != "none":
-            continue
-        assert c._sentence is not None
-        back = _anaphor_subject(c._sentence, ctx)
-        if back is not None:
-            c.subject, c.how = back, "anaphor"
-            continue
-        if c.claimant in claimant_subject:
-            c.subject, c.how = claimant_subject[c.claimant], "claimant"
-            continue
-        s = c._sentence
-        assert s is not None
-        in_s = [m for m in ctx.mentions if s.start <= m.start < s.end]
-        if in_s:
-            prev = [m for m in in_s if m.start < c.start]
-            c.subject, c.how = (prev[-1] if prev else in_s[0]).slug, "sentence"
-        elif any(s.start <= n.start < c.start for n in ctx.named_competitors):
-            # The sentence names other models before the figure and none of ours: theirs.
-            c._hard_null, c.how = True, "other"
+    a.claimant_subject = {k: v.most_common(1)[0][0] for k, v in seen.items()}
+    _run(items, CONTEXT, a)
     _restatements(items)
-    where = {
+    a.where = {
         id(m): (ctx.seg.at(m.start).paragraph, ctx.sentence_claimant(m.start)) for m in ctx.mentions
     }
-    for c in items:
-        if c.subject or c._hard_null or c._soft_null or c.attribute == "price_usd_per_mtok":
-            continue
-        s = c._sentence
-        assert s is not None
-        # The paragraph's last subject, unless it was named in another claimant's statement
-        # ("Cerebras says Kimi K3 ..." does not make Kimi K3 the topic of unclaimed figures).
-        para = [
-            m
-            for m in ctx.mentions
-            if m.start < c.start
-            and where[id(m)][0] == s.paragraph
-            and where[id(m)][1] in (None, c.claimant)
-        ]
-        if para:
-            c.subject, c.how = para[-1].slug, "paragraph"
-        elif default_subject:
-            c.subject, c.how = default_subject, "default"
+    _run(items, FALLBACK, a)
     _restatements(items)
     for c in items:
         if c.attribute == "price_usd_per_mtok":

@@ -423,16 +423,13 @@ class _Context:
         """Benchmark qualifiers when a benchmark name ends at most 3 characters before ``f``
         ("IFEval (92.1)", "MATH: 77") or labels ``f``'s line ("- GPQA: 59.1 → 68.4")."""
         line_start = self.text.rfind("\n", 0, f.start) + 1
+        label = R.LINE_LABEL_RE.match(self.text, line_start)
         for b in self.benches:
             if b.end > f.start or b.end < line_start:
                 continue
             gap = self.text[b.end : f.start]
-            if (
-                len(gap) <= 3
-                and not gap.strip(" :(~≈")
-                or R.LINE_LABEL_RE.match(self.text, line_start)
-                and R.LINE_LABEL_RE.match(self.text, line_start).end() == b.end
-            ):  # type: ignore[union-attr]
+            adjacent = len(gap) <= 3 and not gap.strip(" :(~≈")
+            if adjacent or (label is not None and label.end() == b.end):
                 q = {"benchmark": b.name}
                 if b.version:
                     q["version"] = b.version

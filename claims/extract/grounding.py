@@ -130,7 +130,8 @@ def _ground_one(
     if isinstance(found, str):
         return found, None
     value, (a, b) = found
-    quals = p.get("qualifiers") if isinstance(p.get("qualifiers"), Mapping) else {}
+    raw_q = p.get("qualifiers")
+    quals: Mapping[Any, Any] = raw_q if isinstance(raw_q, Mapping) else {}
     claimant = p.get("claimant") if isinstance(p.get("claimant"), str) else None
     cand = Candidate(
         str(subject), str(attr), {str(k): str(v) for k, v in quals.items() if v is not None},

@@ -12,6 +12,7 @@ most 100 (unless its label says rating or Elo), otherwise points. Pure.
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 from claims.extract.figures import scan_figures
 from claims.extract.models import find_models
@@ -83,8 +84,7 @@ def read_cell(
     else:
         return None
     v = f.to_value("percent")
-    if f.kind != "percent" and (
-        v is None or v.value is None or v.value > 100 or _POINTS_LABEL.search(measure)
-    ):
+    small = v is not None and isinstance(v.value, Decimal) and v.value <= 100
+    if f.kind != "percent" and (not small or _POINTS_LABEL.search(measure)):
         v = f.to_value("points")
     return (slug, "benchmark_score", q, v, span) if v is not None else None
