@@ -22,6 +22,7 @@ from claims.extract.candidates import Candidate, drop_repeats
 from claims.extract.dates import scan_dates
 from claims.extract.figures import Figure, scan_figures
 from claims.extract.language import detect_locale
+from claims.extract.lexicon import alternation
 from claims.extract.models import find_models
 from claims.extract.negation import affirmed
 from claims.extract.normalize import normalize_hyphens
@@ -37,6 +38,8 @@ from claims.values.value import Value, quantity, text_value
 
 _POINTS_AFTER = re.compile(r"^\s*(?:pontos|points|pts)\b", re.I)
 # "DROP (3-shot F1)", "pass@1", "5 shots": an evaluation setting, not a score.
+# "no license yet", "sem licença" (lexicon/*/absence.txt).
+_ABSENCE = re.compile(rf"\b(?:{alternation('absence')})\b", re.I)
 _SETTING_AFTER = re.compile(r"-\w|\s*shots?\b|@", re.I)
 _ON_NAME = re.compile(r"\s*(?:on|in|at|for|no|na|em|nos|nas)\s+(?:the\s+|o\s+|a\s+)?", re.I)
 _GLUED_YEAR = re.compile(r"[A-Za-z](?:19|20)\d\d\b")
@@ -375,9 +378,7 @@ class _Context:
             if not R.LICENSE_WORD_RE.search(near):
                 continue
             s = self.seg.at(n.start())
-            if s.hypothetical or re.search(
-                r"\b(?:não|sem|no|not|without)\b", self.text[s.start : n.start()]
-            ):
+            if s.hypothetical or re.search(_ABSENCE, self.text[s.start : n.start()]):
                 continue
             v = text_value(R.license_id(n.group("lic")))
             out.append(self._candidate("license", v, n.start(), n.end(), s, {}))
