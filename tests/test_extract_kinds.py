@@ -111,3 +111,12 @@ def test_an_apposition_is_the_model_it_follows():
 def test_a_factor_against_another_model_is_no_price_factor():
     text = "Nova 2 matches Zephyr-9 on math while running at 4-5x lower cost."
     assert _rows(text) == []
+
+
+def test_speeds_per_second_and_a_context_named_earlier_in_the_sentence():
+    text = "Nova 2 serves $0.59/M input tokens at 314 tokens/second output speed."
+    assert ("output_tokens_per_second", None, "314 tokens/s") in _rows(text)
+    text = "A velocidade de saída do Nova 2 atinge 60 a 100 tokens/segundo."
+    assert _rows(text, "pt") == [("output_tokens_per_second", None, "60–100 tokens/s")]
+    text = "Nova 2 boasts an impressive context length, natively supporting 256K tokens."
+    assert _rows(text) == [("context_window", None, "256K tokens")]

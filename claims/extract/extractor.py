@@ -318,7 +318,10 @@ class _Context:
             v = f.to_value("percent")
             small = v is not None and isinstance(v.value, Decimal) and v.value <= 100
             return make("benchmark_score", "percent" if small else "points", labelled)
-        if R.is_context_window(before, after, clause):
+        # "an impressive context length, natively supporting 256K tokens": the context
+        # word may sit in an earlier clause of the sentence, with no figure between.
+        lead = self.text[max(s.start, window[0]) : f.start]
+        if R.is_context_window(before, after, clause) or R.is_context_window(before, after, lead):
             v = f.to_value("tokens")
             if v is not None and v.interval()[0] is not None and v.interval()[0] >= 1000:  # type: ignore[operator]
                 return make("context_window", "tokens")
