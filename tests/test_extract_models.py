@@ -84,3 +84,26 @@ def test_non_breaking_hyphens_are_hyphens():
         ("nova-2", "SWE-bench Verified"),
     ]
     assert got[1].text == "49.2%" and text[got[1].start : got[1].end] == "49.2%"
+
+
+def test_figures_in_a_bracket_after_a_name_and_in_a_generic_model_phrase():
+    orbit = SubjectRef("orbit-1", ("Orbit 1",))
+    text = (
+        "Vega released two models: Nova 2 (17B active params, 109B total) and Orbit 1 "
+        "(17B active, 400B total). Nova 2 runs at the cost of a 17B model."
+    )
+    got = extract(text, [NOVA, orbit], lang="en", published=DAY)
+    assert [(c.subject, c.attribute, str(c.value.value), c.how) for c in got] == [
+        ("nova-2", "active_params", "17000000000", "bracket"),
+        ("nova-2", "total_params", "109000000000", "bracket"),
+        ("orbit-1", "active_params", "17000000000", "bracket"),
+        ("orbit-1", "total_params", "400000000000", "bracket"),
+        (None, "total_params", "17000000000", "other"),
+    ]
+
+
+def test_a_model_with_n_parameters_is_that_model():
+    got = extract("Nova 2 is a model with 1.2T parameters.", [NOVA], lang="en", published=DAY)
+    assert [(c.subject, c.attribute, c.how) for c in got] == [
+        ("nova-2", "total_params", "apposition")
+    ]

@@ -92,6 +92,9 @@ def _clause_entity(c: Candidate, a: _Article) -> Decision | None:
     cs, ce = c._sentence.clause_bounds(c.start)
     lo, hi = bisect.bisect_left(a.starts, cs), bisect.bisect_left(a.starts, ce)
     near = a.entities[lo:hi]
+    around = [e for e in near if e[2] == "generic" and e[0] < c.start and c.end <= e[1]]
+    if around and _appositive_of(around[0][0], a.ctx) is None:
+        return Decision(None, "other", "hard")  # "the cost of a 17B model": no model's figure
     before = [e for e in near if e[1] <= c.start]
     if before:
         start, _, kind, obj = before[-1]
@@ -240,28 +243,40 @@ def resolve(items: list[Candidate], ctx: ArticleContext, default_subject: str | 
             c.warnings.append(NO_MODEL_NAMED)
 
 
-_OPEN_BRACKET = re.compile(r"\s*\(\s*(?:~|≈|c\.\s*)?$")
-
-
 def _bracket_owner(c: Candidate, ctx: ArticleContext) -> Mention | Named | None:
-    """The model named right before ``c`` when ``c`` opens a bracket after it."""
-    head = ctx.text[max(0, c.start - 6) : c.start]
-    m = _OPEN_BRACKET.search(head)
-    if m is None:
+    """The model named right before the bracket that holds ``c`` ("GPT-4o-mini (~82%)",
+    "Scout (17B active params, 109B total)"), when no other name is inside it before ``c``."""
+    s = c._sentence
+    lo = s.start if s is not None else max(0, c.start - 200)
+    head = ctx.text[lo : c.start]
+    opened = head.rfind("(")
+    if opened < 0 or ")" in head[opened:]:
         return None
-    at = c.start - (len(head) - m.start())
+    at = lo + opened
     names: list[Mention | Named] = [*ctx.mentions, *ctx.comparative_mentions, *ctx.competitors]
-    return next((n for n in names if n.end == at), None)
+    if any(at < n.start < c.start for n in names):
+        return None
+    return next(
+        (n for n in names if 0 <= at - n.end <= 1 and not ctx.text[n.end : at].strip()), None
+    )
+
+
+# Between a subject and a generic phrase that is it: a comma or dash (apposition), or a
+# copula ("Nova 2 is a model with 1.2T parameters", "o Nova 2 é um modelo com ...").
+_IS_IT = re.compile(
+    r"\s*(?:[,—–]|(?:is|was|will\s+be|remains|é|foi|será|continua)(?:\s+(?:now|still|also|agora|também))?)\s*",
+    re.I,
+)
 
 
 def _appositive_of(start: int, ctx: ArticleContext) -> Mention | None:
-    """The subject named right before a generic noun phrase set off by a comma ("o
-    QwQ-32B, um modelo de IA ...", "Arctic, a dense-MoE model ..."): the phrase is it."""
+    """The subject named right before a generic noun phrase that is it ("o QwQ-32B, um
+    modelo de IA ...", "Arctic, a dense-MoE model ...", "X is a model with ...")."""
     for m in ctx.mentions:
         if (
             m.kind == "subject"
-            and 0 <= start - m.end <= 3
-            and ctx.text[m.end : start].strip() in (",", "—", "–")
+            and 0 <= start - m.end <= 20
+            and _IS_IT.fullmatch(ctx.text, m.end, start)
         ):
             return m
     return None

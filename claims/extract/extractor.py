@@ -151,6 +151,7 @@ class _Context:
         masked = taken + [(c.start, c.end) for c in self.competitors]
         # Table cells are read by row and column (table_figures), never by the words around.
         masked += [(c.start, c.end) for t in self.tables for _, _, c in t.cells()]
+        masked += [(c.start, c.end) for t in self.tables for c in t.header]  # "Scout (17B/109B)"
         masked += [(d.start, d.end) for d in self.date_spans]
         self.mask = bytearray(len(text))
         for a, b in masked:
