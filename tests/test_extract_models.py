@@ -107,3 +107,10 @@ def test_a_model_with_n_parameters_is_that_model():
     assert [(c.subject, c.attribute, c.how) for c in got] == [
         ("nova-2", "total_params", "apposition")
     ]
+
+
+def test_a_weekday_is_no_claimant():
+    q = SubjectRef("nova-2", ("Nova 2",), (), "Vega")
+    text = "The Nova team on Tuesday announced Nova 2, with 1.2T parameters."
+    got = extract(text, [q], lang="en", published=DAY)
+    assert [(c.subject, c.attribute, c.claimant) for c in got] == [("nova-2", "total_params", None)]
