@@ -120,3 +120,8 @@ def test_speeds_per_second_and_a_context_named_earlier_in_the_sentence():
     assert _rows(text, "pt") == [("output_tokens_per_second", None, "60–100 tokens/s")]
     text = "Nova 2 boasts an impressive context length, natively supporting 256K tokens."
     assert _rows(text) == [("context_window", None, "256K tokens")]
+
+
+def test_a_named_leaderboard_is_a_benchmark():
+    text = "Nova 2 has a 4.1% hallucination rate on the Vectara HHEM leaderboard."
+    assert _rows(text) == [("benchmark_score", "Vectara HHEM leaderboard", "4.1%")]

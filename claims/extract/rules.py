@@ -42,11 +42,13 @@ BENCHMARK_NAMES: tuple[str, ...] = tuple(
     if line.strip() and not line.startswith("#")
 )
 _NAMES_ALT = "|".join(re.escape(n).replace("'", "['’]") for n in BENCHMARK_NAMES)
-_BENCH_HEAD_RE = re.compile(r"[Bb]ench|Index|Arena|Eval|" + _NAMES_ALT)
+_BENCH_HEAD_RE = re.compile(r"[Bb]ench|Index|Arena|Eval|[Ll]eaderboard|" + _NAMES_ALT)
 _BENCH_RE = re.compile(
     r"(?<![\w'’-])(?P<name>(?:[A-Z][\w'’-]*\s+){0,3}"
     r"(?:[\w-]*[Bb]ench|Index|Arena|Eval)(?:\s+(?:WebDev|Verified|Pro|Lite|Hard|Text|Vision|Diamond))?"
-    r"|(?:" + _NAMES_ALT + r")(?P<glued>\d{2}(?:\d{2})?)?(?![\w-]))"
+    r"|(?:" + _NAMES_ALT + r")(?P<glued>\d{2}(?:\d{2})?)?(?![\w-])"
+    # A named leaderboard: "the Vectara HHEM leaderboard", "LMArena Leaderboard".
+    r"|(?:[A-Z][\w'’-]*\s+){1,3}[Ll]eaderboard)"
     # A version is never a score: "HumanEval 89.0%" names no version 89.0.
     r"(?:\s+(?P<ver>v?\d+(?:\.\d+)+|\d{4}|v\d+)(?![\d.,]*\s*%))?(?!\w|\.\d)"
 )
