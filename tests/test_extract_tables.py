@@ -110,3 +110,11 @@ def test_cell_tables_give_version_from_a_glued_year():
         Decimal("79.5"),
     )
     assert [g[3] for g in got] == [Decimal("79.5"), Decimal("83.9")]
+
+
+def test_training_data_rows_and_prose_are_not_parameters():
+    text = (
+        "| Spec | Nova 2 |\n|---|---|\n| MMLU | 80.1 |\n| Training Tokens | ~40T |\n\n"
+        "Nova 2 was trained on around 15 trillion tokens."
+    )
+    assert [(r[1], r[3]) for r in _rows(text)] == [("benchmark_score", Decimal("80.1"))]

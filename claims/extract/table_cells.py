@@ -22,6 +22,13 @@ from claims.subjects.references import SubjectIndex
 from claims.values.value import Value
 
 _NOTE = re.compile(r"\s*\([^)]*\)\s*$")
+# Row labels whose figures are no benchmark score (training data, prices, dates, sizes
+# on disk): read by nothing here rather than guessed.
+_NOT_A_SCORE = re.compile(
+    r"token|train|trein|data|dados|price|preço|cost|custo|release|lança|date|data\b|"
+    r"memory|memória|VRAM|GB|disk|speed|velocidade|latenc",
+    re.I,
+)
 _POINTS_LABEL = re.compile(r"rating|elo\b|pontos|points|score\b", re.I)
 _MEASURE_WORDS: tuple[tuple[re.Pattern[str], str, str], ...] = (
     (
@@ -74,6 +81,8 @@ def read_cell(
         if rx.search(measure):
             v = f.to_value(unit)
             return (slug, attr, {}, v, span) if v is not None else None
+    if _NOT_A_SCORE.search(measure):
+        return None  # "Training Tokens | ~40T": training data, not a score nor a size
     benches = find_benchmarks(measure)
     if benches:
         q = {"benchmark": benches[0].name}
