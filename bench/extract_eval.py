@@ -80,14 +80,20 @@ def print_article(s: ArticleScore, quiet: bool) -> None:
         print(f"  MISATTR  {m['attribute']} {m['value']} ({m.get('why', '')}): {describe(c)}")
 
 
-def print_tallies(title: str, groups: dict[str, Tally]) -> None:
-    """A table of tallies: recall, precision and misattributions per group."""
+def print_tallies(title: str, groups: dict[str, Tally], recall: bool = True) -> None:
+    """A table of tallies: recall (or, per strategy, the labels it found), precision and
+    misattributions per group."""
     print(f"-- by {title}")
-    print(f"  {'':28} {'recall':>14} {'precision':>16} {'misattr':>8}")
+    print(
+        f"  {'':28} {'recall' if recall else 'labels found':>14} {'precision':>16} {'misattr':>8}"
+    )
     for key in sorted(groups):
         t = groups[key]
+        first = (
+            f"{t.found:>3}/{t.expected:<3} {_ratio(t.recall()):>5}" if recall else f"{t.found:>13}"
+        )
         print(
-            f"  {key:28} {t.found:>3}/{t.expected:<3} {_ratio(t.recall()):>5}   "
+            f"  {key:28} {first}   "
             f"{t.matched:>3}/{t.attributed:<3} {_ratio(t.precision()):>5}   {t.violations:>6}"
         )
 
@@ -110,7 +116,7 @@ def evaluate(corpus: Path, quiet: bool = False) -> Summary:
         print_article(scores[-1], quiet)
     summary = summarize(scores, articles)
     print_tallies("attribute", summary.by_attribute)
-    print_tallies("attribution strategy (how)", summary.by_how)
+    print_tallies("attribution strategy (how)", summary.by_how, recall=False)
     t = summary.total
     print(
         f"recall {_ratio(t.recall())} precision {_ratio(t.precision())} "

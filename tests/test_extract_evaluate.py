@@ -54,6 +54,7 @@ def test_article_score_and_tallies():
     total = summarize([s], {"a.txt": SPEC})
     assert (total.total.recall(), total.total.precision()) == (1 / 3, 2 / 3)
     assert total.by_how["default"].violations == 1
+    assert (total.by_how["clause"].expected, total.by_how["clause"].found) == (1, 1)
     assert total.by_how["default"].precision() == 0.0
     assert total.by_attribute["total_params"].recall() == 1.0
     assert total.by_attribute["context_window"].recall() == 0.0

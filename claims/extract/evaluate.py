@@ -205,7 +205,8 @@ class Summary:
 
 def summarize(scores: Iterable[ArticleScore], labels: Mapping[str, Label]) -> Summary:
     """Totals and per-attribute / per-strategy (the candidate's ``how``) tallies; ``labels``
-    maps article name -> its spec (to count expected labels per attribute)."""
+    maps article name -> its spec (to count expected labels per attribute). Per strategy,
+    "expected" counts only the labels found, under the strategy that found them."""
     out = Summary()
 
     def bump(groups: dict[str, Tally], key: str, **delta: int) -> None:
@@ -222,6 +223,11 @@ def summarize(scores: Iterable[ArticleScore], labels: Mapping[str, Label]) -> Su
         for e in labels[s.name].get("claims", []):
             hit = not any(e is m for m in s.misses)
             bump(out.by_attribute, e["attribute"], expected=1, found=int(hit))
+            # Recall by strategy: a found label counts for the strategy of the first
+            # candidate that states it (a missed one has no strategy).
+            how = next((c.get("how") for c in s.on_subject if matches(e, c, s.subject)), None)
+            if how is not None:
+                bump(out.by_how, str(how), expected=1, found=1)
         extra_ids = {id(c) for c in s.extras}
         bad = Counter(id(c) for _, c in s.violations)
         for c in s.on_subject:
