@@ -12,11 +12,11 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Sequence
-from dataclasses import replace
 from decimal import Decimal
 
 from claims.extract import claimants as CL
 from claims.extract import rules as R
+from claims.extract.attributes import Site, choose
 from claims.extract.attribution import resolve
 from claims.extract.candidates import Candidate, drop_repeats
 from claims.extract.dates import scan_dates
@@ -36,11 +36,8 @@ from claims.subjects.references import Mention, SubjectIndex, SubjectRef
 from claims.values.numbers import normalize_locale
 from claims.values.value import Value, quantity, text_value
 
-_POINTS_AFTER = re.compile(r"^\s*(?:pontos|points|pts)\b", re.I)
-# "DROP (3-shot F1)", "pass@1", "5 shots": an evaluation setting, not a score.
 # "no license yet", "sem licença" (lexicon/*/absence.txt).
 _ABSENCE = re.compile(rf"\b(?:{alternation('absence')})\b", re.I)
-_SETTING_AFTER = re.compile(r"-\w|\s*shots?\b|@", re.I)
 _ON_NAME = re.compile(r"\s*(?:on|in|at|for|no|na|em|nos|nas)\s+(?:the\s+|o\s+|a\s+)?", re.I)
 _GLUED_YEAR = re.compile(r"[A-Za-z](?:19|20)\d\d\b")
 _SIZE_OR_FORM = re.compile(r"\d+(?:\.\d+)?[bmt]|instruct|chat|base|it")
@@ -99,7 +96,7 @@ class _Context:
         self.text, self.locale, self.published, self.tz = text, locale, published, tz
         self.warnings: list[str] = []
         self._by_sentence: dict[int, list[CL.ClaimantMention]] = {}
-        self._price_sides: dict[int, str] = {}
+        self.price_sides: dict[int, str] = {}
         self.index = SubjectIndex(subjects)
         self.subject_refs = list(subjects)
         self.variant_names = sorted({v for s in subjects for v in s.variants}, key=len)[::-1]
@@ -202,7 +199,7 @@ class _Context:
             if f.kind != "ordinal" and self.mask.find(1, f.start, f.end) == -1
         ]
         figs = merge_percent_ranges(merge_parenthetical(figs, self.text), self.text)
-        figs, self._price_sides = pair_prices(figs, self.text, lambda p: self.seg.at(p).end)
+        figs, self.price_sides = pair_prices(figs, self.text, lambda p: self.seg.at(p).end)
         self.warnings += [f"at {f.start}: {w}" for f in figs if not f.readable for w in f.warnings]
         out: list[Candidate] = []
         for i, f in enumerate(figs):
@@ -238,7 +235,7 @@ class _Context:
             attr = R.factor_attribute(self.text[m.end() : ce], before, self.variant_names)
             if attr:
                 v = quantity(R.FACTORS[m.group("w").lower()], "times")
-                c = self._candidate(attr, v, m.start(), m.end(), s, self._variant_q(s))
+                c = self._candidate(attr, v, m.start(), m.end(), s, self.variant_q(s))
                 out += [c] if affirmed(c, before, self.warnings) else []
         return out
 
@@ -261,74 +258,16 @@ class _Context:
     def _classify(
         self, f: Figure, s: Sentence, before: str, after: str, clause: str, window: tuple[int, int]
     ) -> Candidate | None:
-
-        def make(
-            attr: str, unit: str | None, q: dict[str, str] | None = None, fig: Figure = f
-        ) -> Candidate | None:
-            v = fig.to_value(unit)
-            if v is None:
-                return None
-            return self._candidate(attr, v, f.start, f.end, s, q or {})
-
-        if R.is_margin(self.text, f.start, f.end) or R.is_previous_value(self.text, f.start, f.end):
-            return None  # "(+5.3)", "within 2 points", "75.9 → 81.2": not the subject's score
-        if f.kind == "money":
-            if not (f.per and f.to_value() and f.default_unit().endswith("_per_mtok")):
-                return None
-            if f.currency != "usd":
-                # Price attributes are in USD; no exchange rate is guessed.
-                self.warnings.append(f"at {f.start}: {f.text!r}: price in {f.currency}, not USD")
-                return None
-            side = self._price_sides.get(f.start) or R.price_side(before, after)
-            if side is None and R.TO_BEFORE_RE.search(before):
-                # "input tokens went from $0.56 to $0.28": the new value keeps the old
-                # value's side, named before "from" in the clause.
-                cs = s.clause_bounds(f.start)[0]
-                side = R.price_side(self.text[cs : window[0]], "")
-            # No side: "price_usd_per_mtok", settled by a restatement, else dropped.
-            return make(f"price_{side}_usd_per_mtok" if side else "price_usd_per_mtok", None)
-        if f.kind == "percent":
-            sb, sa = self.text[s.start : f.start], self.text[f.end : s.end]
-            if (
-                R.PRICE_CONTEXT.search(clause)
-                or R.PRICE_CONTEXT.search(sb + sa)
-                and not self._bench(f.start, s)
-            ):
-                d = R.price_direction(before, after) or R.price_direction(sb, sa)
-                if d is not None:
-                    return make("price_change_pct", "percent", fig=replace(f, negative=d < 0))
-            q = self._bench(f.start, s, window)
-            return make("benchmark_score", "percent", q) if q else None
-        if f.kind == "times":
-            attr = R.factor_attribute(after, before, self.variant_names)
-            return make(attr, "times", self._variant_q(s)) if attr else None
-        if R.is_tokens_per_second(after):
-            return make("output_tokens_per_second", "tokens_per_second")
-        hw = R.hardware_after(after)
-        if hw:
-            return make("hardware_units", hw[0], {"hardware": hw[1]})
-        if R.is_bits(after):
-            return make("weights_precision_bits", "bits")
-        if _POINTS_AFTER.match(after):
-            q = self._bench(f.start, s, window)
-            return make("benchmark_score", "points", q) if q else None
-        labelled = self._label_bench(f)
-        if labelled is not None and not f.scaled and not _SETTING_AFTER.match(after):
-            # "IFEval (92.1)", "- MMLU-Pro: 75.9 → 81.2": a bare number right after a
-            # benchmark name, or on a line labelled by one, is its score.
-            v = f.to_value("percent")
-            small = v is not None and isinstance(v.value, Decimal) and v.value <= 100
-            return make("benchmark_score", "percent" if small else "points", labelled)
-        # "an impressive context length, natively supporting 256K tokens": the context
-        # word may sit in an earlier clause of the sentence, with no figure between.
-        lead = self.text[max(s.start, window[0]) : f.start]
-        if R.is_context_window(before, after, clause) or R.is_context_window(before, after, lead):
-            v = f.to_value("tokens")
-            if v is not None and v.interval()[0] is not None and v.interval()[0] >= 1000:  # type: ignore[operator]
-                return make("context_window", "tokens")
+        """The candidate figure ``f`` states, by the rules table of
+        :mod:`claims.extract.attributes`, or ``None``."""
+        site = Site(f, s, before, after, clause, window, self.text)
+        choice = choose(site, self)
+        if not choice.attribute:
             return None
-        attr = R.params_attribute(f, before, after)
-        return make(attr, "params") if attr else None
+        v = (choice.figure or f).to_value(choice.unit)
+        if v is None:
+            return None
+        return self._candidate(choice.attribute, v, f.start, f.end, s, dict(choice.qualifiers))
 
     def ranks(self) -> list[Candidate]:
         """Leaderboard ranks ("4º lugar", "em oitavo", "ranked #2") with a named leaderboard."""
@@ -339,7 +278,7 @@ class _Context:
             s = self.seg.at(m.start())
             if s.hypothetical or not R.RANK_CONTEXT_RE.search(s.text):
                 continue
-            board = self._bench(m.start(), s)
+            board = self.bench(m.start(), s)
             if not board:
                 continue
             v = quantity(str(R.rank_value(m)), "rank")
@@ -418,13 +357,17 @@ class _Context:
         self._claimant(c, s)
         return c
 
-    def _variant_q(self, s: Sentence) -> dict[str, str]:
+    def paired_side(self, start: int) -> str | None:
+        """The side ("input"/"output") a price pair settled for the price at ``start``."""
+        return self.price_sides.get(start)
+
+    def variant_q(self, s: Sentence) -> dict[str, str]:
         for m in self.mentions:
             if m.kind == "variant" and s.start <= m.start < s.end:
                 return {"variant": m.name}
         return {}
 
-    def _label_bench(self, f: Figure) -> dict[str, str] | None:
+    def label_bench(self, f: Figure) -> dict[str, str] | None:
         """Benchmark qualifiers when a benchmark name ends at most 3 characters before ``f``
         ("IFEval (92.1)", "MATH: 77") or labels ``f``'s line ("- GPQA: 59.1 → 68.4")."""
         line_start = self.text.rfind("\n", 0, f.start) + 1
@@ -441,7 +384,7 @@ class _Context:
                 return q
         return None
 
-    def _bench(
+    def bench(
         self, pos: int, s: Sentence, window: tuple[int, int] | None = None
     ) -> dict[str, str] | None:
         """Benchmark qualifiers for a figure at ``pos``: a benchmark named between the figure's
