@@ -20,18 +20,17 @@ from claims.extract.attributes import Site, choose
 from claims.extract.attribution import resolve
 from claims.extract.candidates import Candidate, drop_repeats
 from claims.extract.dates import scan_dates
+from claims.extract.document import Document
 from claims.extract.figures import Figure, scan_figures
 from claims.extract.language import detect_locale
 from claims.extract.lexicon import alternation
 from claims.extract.models import find_models
 from claims.extract.negation import affirmed
-from claims.extract.normalize import normalize_hyphens
 from claims.extract.price_factor import qualify_price_factors
 from claims.extract.price_pairs import pair_prices
-from claims.extract.segment import Segments, Sentence
+from claims.extract.segment import Sentence
 from claims.extract.spans import after_marker, merge_parenthetical, merge_percent_ranges, overlaps
 from claims.extract.table_cells import read_cell
-from claims.extract.tables import find_tables
 from claims.subjects.references import Mention, SubjectIndex, SubjectRef
 from claims.values.numbers import normalize_locale
 from claims.values.value import Value, quantity, text_value
@@ -69,9 +68,10 @@ def extract(
     no candidate, and its reason is appended to ``warnings`` when a list is given. A
     sentence repeated word for word (a headline shown twice) gives its candidates once.
     """
-    text = normalize_hyphens(text)  # "GPT‑4o" as "GPT-4o"; offsets unchanged
+    doc = Document.read(text)  # "GPT‑4o" as "GPT-4o" (offsets unchanged), segments, tables
+    text = doc.text
     locale = detect_locale(text) if not lang or lang == "auto" else normalize_locale(lang)
-    ctx = _Context(text, subjects, locale, published, tz)
+    ctx = _Context(doc, subjects, locale, published, tz)
     items = ctx.figures() + ctx.table_figures() + ctx.ranks() + ctx.dates() + ctx.licenses()
     items.sort(key=lambda c: c.start)
     resolve(items, ctx, default_subject)
@@ -87,20 +87,21 @@ class _Context:
 
     def __init__(
         self,
-        text: str,
+        doc: Document,
         subjects: Sequence[SubjectRef],
         locale: str,
         published: dt.date | None,
         tz: str | None,
     ) -> None:
-        self.text, self.locale, self.published, self.tz = text, locale, published, tz
+        text = doc.text
+        self.doc, self.text, self.locale, self.published, self.tz = doc, text, locale, published, tz
         self.warnings: list[str] = []
         self._by_sentence: dict[int, list[CL.ClaimantMention]] = {}
         self.price_sides: dict[int, str] = {}
         self.index = SubjectIndex(subjects)
         self.subject_refs = list(subjects)
         self.variant_names = sorted({v for s in subjects for v in s.variants}, key=len)[::-1]
-        self.seg = Segments(text)
+        self.seg = doc.segments
         self.benches = R.find_benchmarks(text)
         comparatives = R.find_comparatives(text)
         mentions = self.index.mentions(text)
@@ -144,7 +145,7 @@ class _Context:
             re.compile(r"\b(" + "|".join(re.escape(f) for f in firsts) + r")\b") if firsts else None
         )
         self._claimant_by_first = firsts
-        self.tables = find_tables(text)
+        self.tables = doc.tables
         masked = taken + [(c.start, c.end) for c in self.competitors]
         # Table cells are read by row and column (table_figures), never by the words around.
         masked += [(c.start, c.end) for t in self.tables for _, _, c in t.cells()]
@@ -370,14 +371,13 @@ class _Context:
     def label_bench(self, f: Figure) -> dict[str, str] | None:
         """Benchmark qualifiers when a benchmark name ends at most 3 characters before ``f``
         ("IFEval (92.1)", "MATH: 77") or labels ``f``'s line ("- GPQA: 59.1 → 68.4")."""
-        line_start = self.text.rfind("\n", 0, f.start) + 1
-        label = R.LINE_LABEL_RE.match(self.text, line_start)
+        line = self.doc.line_at(f.start)
         for b in self.benches:
-            if b.end > f.start or b.end < line_start:
+            if b.end > f.start or b.end < line.start:
                 continue
             gap = self.text[b.end : f.start]
             adjacent = len(gap) <= 3 and not gap.strip(" :(~≈")
-            if adjacent or (label is not None and label.end() == b.end):
+            if adjacent or (line.label is not None and line.label[1] == b.end):
                 q = {"benchmark": b.name}
                 if b.version:
                     q["version"] = b.version

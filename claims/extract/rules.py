@@ -329,8 +329,6 @@ _POINTS_WORD = re.compile(
 )
 # "75.9 → 81.2": the value before the arrow is the earlier one.
 _ARROW_AFTER = re.compile(r"\s*(?:→|->|⇒|=>|➝)")
-# A "label: value" line, optionally bulleted ("- MMLU-Pro: ...", "GPQA Diamond: ...").
-LINE_LABEL_RE = re.compile(r"[ \t]*(?:[-*•·]\s+)?[^\n:]{1,40}(?=:)")
 
 
 def is_margin(text: str, start: int, end: int) -> bool:
