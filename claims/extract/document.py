@@ -47,7 +47,7 @@ class Document:
         """Annotate ``text``: normalise hyphens (same length), segment it, find its tables
         and lines."""
         text = normalize_hyphens(text)
-        lines = []
+        lines: list[Line] = []
         for m in _LINE.finditer(text):
             if m.start() == m.end() and lines and lines[-1].end == m.start():
                 continue  # the empty match finditer yields at each line's end
