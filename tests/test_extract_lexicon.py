@@ -15,7 +15,11 @@ def test_every_language_has_the_same_lists():
     langs = sorted(p.name for p in LEXICON_DIR.iterdir() if p.is_dir())
     assert langs == ["en", "pt"]
     kinds = {lang: sorted(f.stem for f in (LEXICON_DIR / lang).glob("*.txt")) for lang in langs}
-    assert kinds["en"] == kinds["pt"] == ["absence", "negation", "not_negating", "refusals"]
+    assert (
+        kinds["en"]
+        == kinds["pt"]
+        == ["absence", "negation", "not_negating", "refusals", "relations"]
+    )
 
 
 def test_lists_merge_languages_longest_first():

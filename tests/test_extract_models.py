@@ -114,3 +114,14 @@ def test_a_weekday_is_no_claimant():
     text = "The Nova team on Tuesday announced Nova 2, with 1.2T parameters."
     got = extract(text, [q], lang="en", published=DAY)
     assert [(c.subject, c.attribute, c.claimant) for c in got] == [("nova-2", "total_params", None)]
+
+
+def test_a_predecessor_and_figures_for_another_model_are_not_the_subjects():
+    text = (
+        "Nova 2 scores 84.1% on MMLU-Pro, compared with 81.0% for Zephyr-9. Its predecessor, "
+        "Nova 1, had 400B parameters and scored 70.2% on GPQA Diamond; Nova 2 now scores 78.9%."
+    )
+    assert [r for r in _rows(text) if r[0] == "nova-2"] == [
+        ("nova-2", "benchmark_score", "84.1", "clause"),
+        ("nova-2", "benchmark_score", "78.9", "clause"),
+    ]

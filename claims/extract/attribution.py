@@ -138,17 +138,17 @@ def _claimants_model(c: Candidate, a: _Article) -> Decision | None:
 
 
 def _sentence_subject(c: Candidate, a: _Article) -> Decision | None:
-    """The last subject named before the figure in its sentence (else the first after);
-    a sentence naming only other models before the figure gives it to them."""
+    """The last subject named before the figure in its sentence; with none, another model
+    named before it owns it; else the first subject named after it."""
     s = c._sentence
     assert s is not None
     in_s = [m for m in a.ctx.mentions if s.start <= m.start < s.end]
-    if in_s:
-        prev = [m for m in in_s if m.start < c.start]
-        return Decision((prev[-1] if prev else in_s[0]).slug, "sentence")
+    prev = [m for m in in_s if m.start < c.start]
+    if prev:
+        return Decision(prev[-1].slug, "sentence")
     if any(s.start <= n.start < c.start for n in a.ctx.named_competitors):
-        return Decision(None, "other", "hard")
-    return None
+        return Decision(None, "other", "hard")  # "Its predecessor, Zephyr 2, had 400B; ..."
+    return Decision(in_s[0].slug, "sentence") if in_s else None
 
 
 def _paragraph_topic(c: Candidate, a: _Article) -> Decision | None:
@@ -282,11 +282,12 @@ def _appositive_of(start: int, ctx: ArticleContext) -> Mention | None:
     return None
 
 
-_OF = re.compile(r"\s*(?:d[oa]s?|de|of)\s+(?:the\s+)?$", re.I)
+_OF = re.compile(r"\s*(?:d[oa]s?|de|of|for|from)\s+(?:the\s+)?$", re.I)
 
 
 def _of_owner(c: Candidate, ctx: ArticleContext) -> Mention | Named | None:
-    """The model named right after ``c`` by "of"/"do"/"da" ("os 4,1% do GPT-4.1")."""
+    """The model named right after ``c`` by of/for/from/do/da ("os 4,1% do GPT-4.1",
+    "81.0% for GPT-5")."""
     names: list[Mention | Named] = [*ctx.mentions, *ctx.comparative_mentions, *ctx.competitors]
     for n in names:
         if c.end < n.start <= c.end + 10 and _OF.fullmatch(ctx.text, c.end, n.start):

@@ -24,7 +24,7 @@ from claims.extract.document import Document
 from claims.extract.figures import Figure, scan_figures
 from claims.extract.language import detect_locale
 from claims.extract.lexicon import alternation
-from claims.extract.models import find_models
+from claims.extract.models import find_models, find_related_models
 from claims.extract.negation import affirmed
 from claims.extract.price_factor import qualify_price_factors
 from claims.extract.price_pairs import pair_prices
@@ -110,7 +110,9 @@ class _Context:
         taken = [(m.start, m.end) for m in mentions] + [(b.start, b.end) for b in self.benches]
         self.competitors = [
             c
-            for c in _merge_models(R.find_competitors(text), find_models(text))
+            for c in _merge_models(
+                R.find_competitors(text), find_models(text) + find_related_models(text)
+            )
             if not overlaps(c.start, c.end, taken) and not self.index_names_family(c.name)
         ]
         # Models named as the sentence's own topic, not after "than"/"vs"/"compared to".
@@ -182,7 +184,8 @@ class _Context:
         assert s is not None
         others = [m for m in self.mentions + self.comparative_mentions if m.slug != c.subject]
         named = [(n.start, n.end) for n in others if n.kind == "subject"]
-        named += [(n.start, n.end) for n in self.competitors]
+        # A named model only: "2,5 vezes mais rápido que a versão anterior" stays a factor.
+        named += [(n.start, n.end) for n in self.competitors if n.kind != "relation"]
         if not any(s.start <= a < s.end for a, _ in named):
             return False
         self.warnings.append(

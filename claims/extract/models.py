@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from claims.extract.lexicon import alternation
 from claims.extract.rules import Named
 
 _LEXICON = Path(__file__).with_name("lexicon")
@@ -119,3 +120,27 @@ def _joined_ok(m: re.Match[str], head: str) -> bool:
     if head[0].isupper():
         return True
     return "-" in head or len(head) <= 2 and m.group("ver")[0].isdigit() and len(head) == 1
+
+
+# "its predecessor, Zephyr 2, had ...", "o antecessor GLM-4.5": the relation word is
+# another model, and so is a capitalised name right after it (lexicon/*/relations.txt).
+_RELATION = re.compile(
+    rf"\b(?:{alternation('relations')})\b"
+    r"(?:,?\s+(?:the\s+|o\s+|a\s+)?(?P<name>[A-Z][\w.-]*(?:\s(?:[A-Z][\w.-]*|\d+(?:\.\d+)?[A-Za-z]?)){0,2}))?",
+    re.I,
+)
+
+
+def find_related_models(text: str) -> list[Named]:
+    """Other models named by a relation ("its predecessor", "the previous version", "o
+    antecessor"), each the relation word and, as a second name, a capitalised name
+    right after it ("predecessor, Zephyr 2"): ``Named(..., "relation", word)`` and
+    ``Named(..., "competitor", name)``."""
+    out: list[Named] = []
+    for m in _RELATION.finditer(text):
+        word_end = m.start("name") if m.group("name") else m.end()
+        word = text[m.start() : word_end].rstrip(" ,")
+        out.append(Named(m.start(), m.start() + len(word), "relation", word))
+        if m.group("name") and m.group("name")[:1].isupper():
+            out.append(Named(m.start("name"), m.end("name"), "competitor", m.group("name")))
+    return out
