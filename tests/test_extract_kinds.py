@@ -125,3 +125,19 @@ def test_speeds_per_second_and_a_context_named_earlier_in_the_sentence():
 def test_a_named_leaderboard_is_a_benchmark():
     text = "Nova 2 has a 4.1% hallucination rate on the Vectara HHEM leaderboard."
     assert _rows(text) == [("benchmark_score", "Vectara HHEM leaderboard", "4.1%")]
+
+
+def test_compound_sizes_arena_scores_and_gaps():
+    text = "Vega unveiled Nova 2, a 1.1-trillion-parameter mixture-of-experts model."
+    got = extract(text, [NOVA], lang="en", published=DAY)
+    # read as "1.1 trillion", quoted as written
+    assert [(c.attribute, c.value.display(), c.text) for c in got] == [
+        ("total_params", "1.1T params", "1.1-trillion")
+    ]
+    text = "Nova 2 tops LMArena with 1,452 Elo, 12 points above Zephyr-9."
+    assert _rows(text) == [("benchmark_score", "LMArena", "1,452 points")]
+
+
+def test_a_clause_with_a_figure_after_another_model_is_its():
+    text = "O Nova 2 obteve 71,3% no SWE-bench Verified, mas ficou atrás do Zephyr-9, com 74,9%."
+    assert _rows(text, "pt") == [("benchmark_score", "SWE-bench Verified", "71.3%")]

@@ -20,7 +20,7 @@ from claims.extract import rules as R
 from claims.extract.figures import Figure
 from claims.extract.segment import Sentence
 
-_POINTS_AFTER = re.compile(r"^\s*(?:pontos|points|pts)\b", re.I)
+_POINTS_AFTER = re.compile(r"^\s*(?:pontos|points|pts|elo)\b", re.I)
 # "DROP (3-shot F1)", "pass@1", "5 shots": an evaluation setting, not a score.
 _SETTING_AFTER = re.compile(r"-\w|\s*shots?\b|@", re.I)
 

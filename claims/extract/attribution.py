@@ -19,6 +19,8 @@ from claims.subjects.references import Mention, SubjectIndex
 from claims.values.value import Value
 
 _RELATIVE_START = re.compile(r"(?:which|that|who|whose|que|cujo|cuja|o\s+qual|a\s+qual)\b", re.I)
+# A clause describing the name just before it: "..., atrás do GPT-5, com 74,9%".
+_WITH_START = re.compile(r"(?:with|at|com|scoring|reaching|alcançando|marcando)\b", re.I)
 # A sentence whose grammatical subject points back to a model named before it.
 _ANAPHOR_START = re.compile(
     r"\W*(?:(?:the|this|that)\s+(?:new\s+)?model|its?|(?:o|este|esse)\s+(?:novo\s+)?modelo|ele)\b",
@@ -113,6 +115,10 @@ def _relative_clause(c: Candidate, a: _Article) -> Decision | None:
     """ "..., than Kimi K3, which cost $15": a relative clause is about the name before it."""
     assert c._sentence is not None
     cs = c._sentence.clause_bounds(c.start)[0]
+    if _WITH_START.match(a.ctx.text, cs):
+        # "..., atrás do GPT-5, com 74,9%": another model's (a subject's is settled later)
+        hard = any(0 <= cs - n.end <= 3 for n in a.ctx.competitors)
+        return Decision(None, "other", "hard") if hard else None
     if not _RELATIVE_START.match(a.ctx.text, cs):
         return None
     prev = [m for m in a.ctx.mentions + a.ctx.comparative_mentions if 0 <= cs - m.end <= 3]

@@ -68,6 +68,7 @@ def extract(
     no candidate, and its reason is appended to ``warnings`` when a list is given. A
     sentence repeated word for word (a headline shown twice) gives its candidates once.
     """
+    original = text
     doc = Document.read(text)  # "GPT‑4o" as "GPT-4o" (offsets unchanged), segments, tables
     text = doc.text
     locale = detect_locale(text) if not lang or lang == "auto" else normalize_locale(lang)
@@ -79,6 +80,8 @@ def extract(
     items = [c for c in items if not ctx.factor_against_model(c)]
     if warnings is not None:
         warnings.extend(ctx.warnings)
+    for c in items:
+        c.text = original[c.start : c.end]  # quotes as written, not as normalised
     return drop_repeats([c for c in items if c.attribute])
 
 

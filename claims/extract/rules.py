@@ -45,7 +45,7 @@ _NAMES_ALT = "|".join(re.escape(n).replace("'", "['’]") for n in BENCHMARK_NAM
 _BENCH_HEAD_RE = re.compile(r"[Bb]ench|Index|Arena|Eval|[Ll]eaderboard|" + _NAMES_ALT)
 _BENCH_RE = re.compile(
     r"(?<![\w'’-])(?P<name>(?:[A-Z][\w'’-]*\s+){0,3}"
-    r"(?:[\w-]*[Bb]ench|Index|Arena|Eval)(?:\s+(?:WebDev|Verified|Pro|Lite|Hard|Text|Vision|Diamond))?"
+    r"(?:[\w-]*(?:[Bb]ench|Arena)|Index|Eval)(?:\s+(?:WebDev|Verified|Pro|Lite|Hard|Text|Vision|Diamond))?"
     r"|(?:" + _NAMES_ALT + r")(?P<glued>\d{2}(?:\d{2})?)?(?![\w-])"
     # A named leaderboard: "the Vectara HHEM leaderboard", "LMArena Leaderboard".
     r"|(?:[A-Z][\w'’-]*\s+){1,3}[Ll]eaderboard)"
@@ -331,11 +331,18 @@ _POINTS_WORD = re.compile(
 _ARROW_AFTER = re.compile(r"\s*(?:→|->|⇒|=>|➝)")
 
 
+_GAP_AFTER = re.compile(
+    r"\s*(?:points?|pontos?|pts|pp|percentage\s+points|pontos\s+percentuais)\s+"
+    r"(?:above|below|ahead|behind|higher|lower|more|less|over|under|acima|abaixo|à\s+frente|atrás|a\s+mais|a\s+menos)\b",
+    re.I,
+)
+
+
 def is_margin(text: str, start: int, end: int) -> bool:
     """True when the figure at ``start``-``end`` is a signed difference ("(+5.3)") or a gap
-    stated in points ("within 2 points", "by 3 points", "por 2 pontos")."""
+    stated in points ("within 2 points", "by 3 points", "12 points above", "por 2 pontos")."""
     head = text[max(0, start - 20) : start]
-    if _SIGNED_BEFORE.search(head):
+    if _SIGNED_BEFORE.search(head) or _GAP_AFTER.match(text, end):
         return True
     return bool(_MARGIN_BEFORE.search(head) and _POINTS_WORD.match(text, end))
 
