@@ -38,3 +38,26 @@ def test_segments_and_tables_of_the_same_text():
     assert [s.text for s in doc.segments.sentences][:2] == ["Nova-2 is here.", "It is fast."]
     (table,) = doc.tables
     assert [[c.text for c in r] for r in table.rows] == [["GPQA", "71.5"]]
+
+
+def test_a_line_label_says_what_its_figure_is():
+    import datetime as dt
+
+    from claims.extract.extractor import extract
+    from claims.subjects.references import SubjectRef
+
+    nova = SubjectRef("nova-2", ("Nova 2",))
+    text = "Nova 2 pricing\n- Input: $1.20 per million tokens\n- Output: $4.80 per million tokens\n- Context: 128K tokens\n"
+    got = extract(text, [nova], lang="en", published=dt.date(2026, 3, 1))
+    assert [(c.subject, c.attribute, c.text) for c in got] == [
+        ("nova-2", "price_input_usd_per_mtok", "$1.20 per million"),
+        ("nova-2", "price_output_usd_per_mtok", "$4.80 per million"),
+        ("nova-2", "context_window", "128K"),
+    ]
+
+
+def test_a_claimant_name_stays_on_its_line():
+    from claims.extract.claimants import find_claimants
+
+    text = "Vega launches Nova 2\n\nVega Labs on Tuesday announced Nova 2."
+    assert [c.name for c in find_claimants(text, ["Vega Labs"])] == ["Vega Labs"]

@@ -13,6 +13,7 @@ from typing import Protocol
 
 from claims.extract.candidates import Candidate
 from claims.extract.claimants import ClaimantMention
+from claims.extract.document import Document, Line
 from claims.extract.rules import Named
 from claims.extract.segment import Segments, Sentence
 from claims.subjects.references import Mention, SubjectIndex
@@ -43,6 +44,7 @@ class ArticleContext(Protocol):
     named_competitors: list[Named]
     generics: list[Named]
     claimants: list[ClaimantMention]
+    doc: Document
 
     def sentence_claimant(self, pos: int) -> str | None: ...
 
@@ -170,7 +172,28 @@ def _paragraph_topic(c: Candidate, a: _Article) -> Decision | None:
         and a.where[id(m)][0] == s.paragraph
         and a.where[id(m)][1] in (None, c.claimant)
     ]
-    return Decision(para[-1].slug, "paragraph") if para else None
+    if para:
+        return Decision(para[-1].slug, "paragraph")
+    lead = _list_lead(c.start, a.ctx.doc)
+    if lead is not None:  # a list item: the topic of the line introducing the list
+        named = [m for m in a.ctx.mentions if lead.start <= m.start < lead.end]
+        if named:
+            return Decision(named[-1].slug, "paragraph")
+    return None
+
+
+def _list_lead(pos: int, doc: Document) -> Line | None:
+    """The line introducing the bulleted list whose item holds ``pos`` (the last non-blank,
+    non-bullet line before it), or ``None`` when ``pos`` is in no list item."""
+    line = doc.line_at(pos)
+    if not line.bullet:
+        return None
+    i = doc.lines.index(line)
+    for prev in reversed(doc.lines[:i]):
+        if prev.bullet or prev.start == prev.end or not doc.text[prev.start : prev.end].strip():
+            continue
+        return prev
+    return None
 
 
 def _default(c: Candidate, a: _Article) -> Decision | None:

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 from claims.extract.segment import Segments
 
-_ORG = r"(?P<org>[A-Z][\w.&-]*(?:\s+(?:AI|Labs?|Research|Analysis|[A-Z][\w.&-]*)){0,3})"
+# A name stays on its line ("... Zephyr 3 Pro\n\nAurora Labs said" is "Aurora Labs").
+_ORG = r"(?P<org>[A-Z][\w.&-]*(?:[ \t\u00a0]+(?:AI|Labs?|Research|Analysis|[A-Z][\w.&-]*)){0,3})"
 SAY_VERBS = (
     r"reporta|relata|afirma|afirmou|diz|disse|declara|declarou|informa|informou|anunciou|anuncia|"
     r"confirmou|confirma|publicou|colocou|coloca|mediu|mede|estima|promete|prometeu|cita|fala|"

@@ -218,7 +218,7 @@ class _Context:
                 figs[i + 1].start if i + 1 < len(figs) and figs[i + 1].start < s.end else s.end
             )
             cs, ce = s.clause_bounds(f.start)
-            before = self.text[max(cs, prev_end) : f.start]
+            before = self._label_of(f.start, prev_end) + self.text[max(cs, prev_end) : f.start]
             after = self.text[f.end : min(ce, next_start)]
             c = self._classify(f, s, before, after, self.text[cs:ce], (prev_end, next_start))
             if c is not None and c.attribute == "total_params" and out:
@@ -363,6 +363,15 @@ class _Context:
                     break
         self._claimant(c, s)
         return c
+
+    def _label_of(self, pos: int, prev_end: int) -> str:
+        """The label of a "label: value" line read before its first figure ("Input: $1.20
+        per million tokens" is an input price, "Context: 128K tokens" a context window),
+        with a space; "" elsewhere."""
+        line = self.doc.line_at(pos)
+        if line.label is None or not (prev_end <= line.label[1] <= pos) or line.start > pos:
+            return ""
+        return self.text[line.label[0] : line.label[1]] + " "
 
     def paired_side(self, start: int) -> str | None:
         """The side ("input"/"output") a price pair settled for the price at ``start``."""
