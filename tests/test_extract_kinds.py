@@ -141,3 +141,24 @@ def test_compound_sizes_arena_scores_and_gaps():
 def test_a_clause_with_a_figure_after_another_model_is_its():
     text = "O Nova 2 obteve 71,3% no SWE-bench Verified, mas ficou atrás do Zephyr-9, com 74,9%."
     assert _rows(text, "pt") == [("benchmark_score", "SWE-bench Verified", "71.3%")]
+
+
+def test_scores_on_a_benchmark_a_score_of_and_ranks():
+    text = "Nova 2, which Vega released in May, scores 88.0 on AIME 2025 and 64.2 on LiveCodeBench."
+    assert [r for r in _rows(text) if r[0] == "benchmark_score"] == [
+        ("benchmark_score", "AIME", "88%"),
+        ("benchmark_score", "LiveCodeBench", "64.2%"),
+    ]
+    text = "Nova 2 ranks #3 on the Intelligence Index with a score of 71."
+    got = extract(text, [NOVA], lang="en", published=DAY)
+    assert [(c.attribute, c.value.display()) for c in got] == [
+        ("leaderboard_rank", "#3"),
+        ("benchmark_score", "71 points"),
+    ]
+
+
+def test_a_models_name_is_no_claimant():
+    orion = SubjectRef("nova-2-pro", ("Nova 2 Pro",))
+    text = "According to Vega Research, Nova 2 Pro ranks #3 on the Intelligence Index."
+    got = extract(text, [orion], lang="en", published=DAY)
+    assert [(c.attribute, c.claimant) for c in got] == [("leaderboard_rank", "Vega Research")]

@@ -75,10 +75,12 @@ Rule = Callable[[Site, Reader], "Choice | None"]
 
 
 def _not_current(x: Site, r: Reader) -> Choice | None:
-    """A margin ("(+5.3)", "within 2 points") or the old value of a change ("75.9 → 81.2",
-    "from $0.56 to ...") states no figure of the subject."""
+    """A margin ("(+5.3)", "within 2 points"), the old value of a change ("75.9 → 81.2",
+    "from $0.56 to ..."), or a rank ("#3", read by the rank reader) states no figure here."""
     f = x.f
     if R.is_margin(x.text, f.start, f.end) or R.is_previous_value(x.text, f.start, f.end):
+        return NO_CLAIM
+    if x.text[max(0, f.start - 1) : f.start] == "#":
         return NO_CLAIM
     return None
 
@@ -147,9 +149,12 @@ def _bits(x: Site, r: Reader) -> Choice | None:
     return Choice("weights_precision_bits", "bits") if R.is_bits(x.after) else None
 
 
+_SCORE_OF = re.compile(r"\b(?:score|scores|rating|pontuação|nota)\s+(?:of|de)\s+$", re.I)
+
+
 def _points(x: Site, r: Reader) -> Choice | None:
-    """ "55 pontos", "1,692 points": a score of the benchmark named nearest."""
-    if not _POINTS_AFTER.match(x.after):
+    """ "55 pontos", "1,692 points", "a score of 71": a score of the benchmark named nearest."""
+    if not (_POINTS_AFTER.match(x.after) or _SCORE_OF.search(x.before) and not x.f.scaled):
         return None
     q = r.bench(x.f.start, x.s, x.window)
     return Choice("benchmark_score", "points", q) if q else NO_CLAIM

@@ -138,6 +138,7 @@ class _Context:
         # A subject, one of its variants ("A Highspeed promete ...") or another model
         # ("Orion-5 Max introduced ...") is not a claimant.
         models = [(m.start, m.end) for m in self.competitors]
+        models += [(m.start, m.end) for m in mentions]  # "Zephyr 3 Pro ranks": not "Pro"
         named = self.index.names_a_model
         self.claimants: list[CL.ClaimantMention] = [
             c for c in found if c.pronoun or not (named(c.bare) or overlaps(c.start, c.end, models))
@@ -385,18 +386,18 @@ class _Context:
 
     def label_bench(self, f: Figure) -> dict[str, str] | None:
         """Benchmark qualifiers when a benchmark name ends at most 3 characters before ``f``
-        ("IFEval (92.1)", "MATH: 77") or labels ``f``'s line ("- GPQA: 59.1 → 68.4")."""
+        ("IFEval (92.1)", "MATH: 77"), labels ``f``'s line ("- GPQA: 59.1 → 68.4"), or
+        follows ``f`` after "on"/"no" ("88.0 on AIME 2025")."""
         line = self.doc.line_at(f.start)
         for b in self.benches:
+            if f.end < b.start <= f.end + 12 and _ON_NAME.fullmatch(self.text, f.end, b.start):
+                return _bench_q(b)  # "scores 88.0 on AIME 2025"
             if b.end > f.start or b.end < line.start:
                 continue
             gap = self.text[b.end : f.start]
             adjacent = len(gap) <= 3 and not gap.strip(" :(~≈")
             if adjacent or (line.label is not None and line.label[1] == b.end):
-                q = {"benchmark": b.name}
-                if b.version:
-                    q["version"] = b.version
-                return q
+                return _bench_q(b)
         return None
 
     def bench(
@@ -476,6 +477,13 @@ class _Context:
             c._claimant_pronoun = True
         else:
             c.claimant = pick.name
+
+
+def _bench_q(b: R.Named) -> dict[str, str]:
+    q = {"benchmark": b.name}
+    if b.version:
+        q["version"] = b.version
+    return q
 
 
 def _at_most(v: Value, top: object) -> bool:
