@@ -162,3 +162,14 @@ def test_a_models_name_is_no_claimant():
     text = "According to Vega Research, Nova 2 Pro ranks #3 on the Intelligence Index."
     got = extract(text, [orion], lang="en", published=DAY)
     assert [(c.attribute, c.claimant) for c in got] == [("leaderboard_rank", "Vega Research")]
+
+
+def test_a_compound_size_is_the_total_and_an_upper_bound_context_is_read():
+    text = "The 480B-parameter Nova 2 activates 35B parameters per token and reads up to 128K tokens of context."
+    assert _rows(text) == [
+        ("total_params", None, "480B params"),
+        ("active_params", None, "35B params"),
+        ("context_window", None, "at most 128K tokens"),
+    ]
+    text = "Nova 2 was made available on March 5, 2026."
+    assert _rows(text) == [("release_date", None, "on 2026-03-05")]

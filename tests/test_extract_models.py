@@ -125,3 +125,27 @@ def test_a_predecessor_and_figures_for_another_model_are_not_the_subjects():
         ("nova-2", "benchmark_score", "84.1", "clause"),
         ("nova-2", "benchmark_score", "78.9", "clause"),
     ]
+
+
+def test_pairs_joined_by_versus_belong_to_the_models_either_side_of_the_comparison():
+    text = "Nova 2 beats Zephyr-9 on GPQA Diamond (83.1% vs. 81.4%) and on AIME 2025 (91.0% vs. 88.9%)."
+    got = extract(text, [NOVA], lang="en", published=DAY)
+    assert [(c.subject, c.qualifiers["benchmark"], str(c.value.value), c.how) for c in got] == [
+        ("nova-2", "GPQA Diamond", "83.1", "versus"),
+        (None, "GPQA Diamond", "81.4", "other"),
+        ("nova-2", "AIME", "91", "versus"),
+        (None, "AIME", "88.9", "other"),
+    ]
+    text = "O Nova 2 supera o Zephyr-9 no MMLU (89,1% contra 87,3%)."
+    got = extract(text, [NOVA], lang="pt", published=DAY)
+    assert [(c.subject, str(c.value.value)) for c in got] == [("nova-2", "89.1"), (None, "87.3")]
+
+
+def test_a_tier_name_and_the_value_a_change_started_from():
+    text = "Nova 2 reached 75.2% on SWE-bench Verified, up from 68.0% for Vega 2 Pro."
+    got = extract(text, [NOVA], lang="en", published=DAY)
+    assert [(c.subject, str(c.value.value)) for c in got] == [("nova-2", "75.2")]
+    assert [n.name for n in find_models("Vega 2 Pro and Table 2 and Zephyr 3 Mini")] == [
+        "Vega 2 Pro",
+        "Zephyr 3 Mini",
+    ]

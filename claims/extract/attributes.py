@@ -184,8 +184,9 @@ def _context(x: Site, r: Reader) -> Choice | None:
     ):
         return None
     v = f.to_value("tokens")
-    low = v.interval()[0] if v is not None else None
-    return Choice("context_window", "tokens") if low is not None and low >= 1000 else NO_CLAIM
+    size = None if v is None else v.value if v.value is not None else v.high  # "up to 128K"
+    ok = isinstance(size, Decimal) and size >= 1000
+    return Choice("context_window", "tokens") if ok else NO_CLAIM
 
 
 def _parameters(x: Site, r: Reader) -> Choice | None:

@@ -14,7 +14,7 @@ from typing import Protocol
 from claims.extract.candidates import Candidate
 from claims.extract.claimants import ClaimantMention
 from claims.extract.document import Document, Line
-from claims.extract.rules import Named
+from claims.extract.rules import Named, versus_first
 from claims.extract.segment import Segments, Sentence
 from claims.subjects.references import Mention, SubjectIndex
 from claims.values.value import Value
@@ -45,6 +45,7 @@ class ArticleContext(Protocol):
     generics: list[Named]
     claimants: list[ClaimantMention]
     doc: Document
+    comparatives: list[Named]
 
     def sentence_claimant(self, pos: int) -> str | None: ...
 
@@ -75,6 +76,41 @@ class _Article:
 
 
 Strategy = Callable[[Candidate, _Article], "Decision | None"]
+
+
+_VS_NEXT = re.compile(r"\s*(?:vs\.?|versus|contra|against)\s*[~≈]?\s*(?:US)?[$€£]?\d", re.I)
+
+
+def _versus_pair(c: Candidate, a: _Article) -> Decision | None:
+    """ "X beats Y on GPQA (83.1% vs. 81.4%)", "supera o Y no MMLU (89,1% contra 87,3%)": in
+    a pair of figures joined by vs/contra, the first is the model named before the
+    sentence's comparison word, the second the model named after it."""
+    t, s = a.ctx.text, c._sentence
+    assert s is not None
+    if _VS_NEXT.match(t, c.end):
+        first_start = c.start
+    else:
+        first = versus_first(t, c.start, s.start)
+        if first is None:
+            return None
+        first_start = first
+    markers = [m for m in a.ctx.comparatives if s.start <= m.start and m.end <= first_start]
+    if not markers:
+        return None
+    mark = markers[-1]
+    if first_start == c.start:  # the first of the pair: the model before the comparison
+        named: list[Mention | Named] = [*a.ctx.mentions, *a.ctx.named_competitors]
+        before = [n for n in named if s.start <= n.start and n.end <= mark.start]
+        owner = max(before, key=lambda n: n.start) if before else None
+    else:  # the second: the model after the comparison word
+        named = [*a.ctx.comparative_mentions, *a.ctx.mentions, *a.ctx.competitors]
+        after = [n for n in named if mark.end <= n.start < first_start]
+        owner = min(after, key=lambda n: n.start) if after else None
+    if owner is None:
+        return None
+    if isinstance(owner, Mention):
+        return Decision(owner.slug, "versus") if owner.kind == "subject" else None
+    return Decision(None, "other", "hard")
 
 
 def _named_owner(c: Candidate, a: _Article) -> Decision | None:
@@ -204,6 +240,7 @@ def _default(c: Candidate, a: _Article) -> Decision | None:
 # The strategies, in order, in three passes (a pass learns from the one before it): the
 # first decision wins. Names are those reported in ``how``.
 LOCAL: tuple[tuple[str, Strategy], ...] = (
+    ("versus", _versus_pair),
     ("bracket", _named_owner),
     ("clause", _clause_entity),
     ("relative", _relative_clause),

@@ -107,6 +107,7 @@ class _Context:
         self.seg = doc.segments
         self.benches = R.find_benchmarks(text)
         comparatives = R.find_comparatives(text)
+        self.comparatives = comparatives
         mentions = self.index.mentions(text)
         self.comparative_mentions = [m for m in mentions if after_marker(m.start, comparatives)]
         self.mentions = [m for m in mentions if m not in self.comparative_mentions]
@@ -405,7 +406,11 @@ class _Context:
     ) -> dict[str, str] | None:
         """Benchmark qualifiers for a figure at ``pos``: a benchmark named between the figure's
         neighbours (``window``), else a generic word there ("no índice", "neste benchmark")
-        meaning the last one of that sort named before, else the same search in the sentence."""
+        meaning the last one of that sort named before, else the same search in the sentence.
+        The second figure of "83.1% vs. 81.4%" shares the first one's benchmark."""
+        first = R.versus_first(self.text, pos, s.start)
+        if first is not None:
+            return self.bench(first, s)
         chosen = None
         spans = [window] if window else []
         for lo, hi in [*spans, (s.start, s.end)]:

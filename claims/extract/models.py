@@ -54,6 +54,8 @@ _SPACED = re.compile(
     rf"(?=[A-Z])(?<![\w$./-])(?P<head>(?:(?:{_FAMILY_ALT})\s){{0,2}}(?:{_FAMILY_ALT}))\s(?P<ver>{_VERSION}){_SUFFIX}"
     rf"(?![\w.]\d|\s*%)(?P<tail>{_TAIL}{{0,2}})"
     rf"|(?=[A-Z])(?<![\w$./-])(?P<head2>[A-Z][a-z]+)\s(?P<ver2>\d+\.\d+){_SUFFIX}(?![\w.]\d|\s*%)"
+    # "Zephyr 2 Pro", "Nova 3 Mini": any capitalised word, a whole version and a tier word
+    rf"|(?=[A-Z])(?<![\w$./-])(?P<head3>[A-Z][a-z]+)\s(?P<ver3>\d+)(?P<tail3>{_TAIL}{{1,2}})"
 )
 _FAMILY_BEFORE = re.compile(rf"(?<![\w-])(?:{_FAMILY_ALT})\s$")
 # What a figure looks like right after a version: "Llama 3 70B" keeps 70B as its size, but
@@ -71,13 +73,16 @@ def find_models(text: str) -> list[Named]:
     for rx, anchor in ((_SPACED, _SPACED_ANCHOR), (_JOINED, _JOINED_ANCHOR)):
         for m in _windowed(rx, anchor, text):
             g = m.groupdict()
-            head = g.get("head") or g.get("head2") or ""
+            head = g.get("head") or g.get("head2") or g.get("head3") or ""
             first = head.split()[0].split("-")[0] if head else ""
             if not head or first in NOT_MODELS or head.split()[0] in NOT_MODELS:
                 continue
             if rx is _JOINED and not _joined_ok(m, head):
                 continue
-            if _FIGURE_AFTER.match(text, m.end("ver2") if g.get("ver2") else m.end("ver")):
+            ver_end = (
+                m.end("ver2") if g.get("ver2") else m.end("ver3") if g.get("ver3") else m.end("ver")
+            )
+            if _FIGURE_AFTER.match(text, ver_end):
                 continue
             start, end = m.start(), m.end()
             family = _FAMILY_BEFORE.search(text, max(0, start - 30), start)

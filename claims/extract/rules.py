@@ -218,6 +218,7 @@ _DIRECT_KIND = re.compile(
     r"^\s*(?:de\s+)?(?:(?:parâmetros|parameters|params)\s+)?(ativ\w*|active|activated|total|totais|in\s+total)\b",
     re.I,
 )
+_COMPOUND_SIZE = re.compile(r"-(?:param(?:eter)?|parâmetro)\b(?!s)", re.I)
 _EACH_AFTER = re.compile(
     r"^\s*-?(?:de\s+)?(?:(?:parâmetros|parametros|parameters|params)\s+)?"
     r"(?:each|apiece|cada|per\s+expert|por\s+especialista)\b",
@@ -248,7 +249,7 @@ WEIGHTS_KW = re.compile(
 )
 RELEASE_KW = re.compile(
     r"lançou|lançad|lançamento|liberou|liberad|estreou|released|launched|launch|release|debuted|"
-    r"disponível\s+desde|available\s+since",
+    r"disponível\s+desde|available\s+since|made\s+available|became\s+available|disponibilizad",
     re.I,
 )
 # The weights are what is released ("the open weights will be released on", "os pesos do
@@ -302,6 +303,12 @@ def params_attribute(fig: Figure, before: str, after: str) -> str | None:
         return None
     if _EACH_AFTER.match(after):
         return None  # "128 experts at 3.66 billion parameters each": one part's size
+    compound = _COMPOUND_SIZE.match(after)
+    if compound:
+        # "the 480B-parameter Zephyr": the size of what it names ("104B-parameter
+        # activation" names the active part)
+        noun = after[compound.end() :].split(maxsplit=1)[:1]
+        return "active_params" if noun and _ACTIVE_KW.match(noun[0]) else "total_params"
     explicit = bool(_PARAMS_AFTER.match(after))
     if not explicit:
         if not fig.scaled or fig.scale < Decimal(10) ** 9 or _OTHER_NOUN_AFTER.match(after):
@@ -348,6 +355,10 @@ def is_margin(text: str, start: int, end: int) -> bool:
 
 
 _FROM_BEFORE = re.compile(r"\b(?:from|de|desde)\s+(?:US)?$", re.I)
+# "75.2%, up from 68.0% for ...", "down from $2": the value before a change.
+_UP_FROM_BEFORE = re.compile(
+    r"\b(?:up|down|rising|falling|improving|subindo|caindo|ante)\s+(?:from\s+|de\s+)?(?:US)?$", re.I
+)
 # Between the old and the new value of a change: "... per million to ", " para ".
 TO_BEFORE_RE = re.compile(r"\b(?:to|para)\s+(?:US|R)?$", re.I)
 _TO_AFTER = re.compile(r"[^.;\d]{0,30}?\b(?:to|para)\s+(?:US|R)?[$€£]?\s*\d", re.I)
@@ -357,11 +368,25 @@ def is_previous_value(text: str, start: int, end: int) -> bool:
     """True when the figure at ``start``-``end`` is the old value of a change: followed
     by an arrow ("75.9 → 81.2") or "from X to Y" / "de X para Y" ("decreased from $0.56
     per million to $0.28 per million")."""
-    if _ARROW_AFTER.match(text, end):
+    if _ARROW_AFTER.match(text, end) or _UP_FROM_BEFORE.search(text[max(0, start - 20) : start]):
         return True
     return bool(
         _FROM_BEFORE.search(text[max(0, start - 12) : start]) and _TO_AFTER.match(text, end)
     )
+
+
+_VS_PREV = re.compile(r"(?:vs\.?|versus|contra|against)\s*[~≈]?\s*(?:US)?[$€£]?$", re.I)
+_NUMBER_BEFORE = re.compile(r"(?:US)?[$€£]?\d[\d.,]*\s*%?\s*$")
+
+
+def versus_first(text: str, pos: int, floor: int) -> int | None:
+    """For the second figure of a pair ("83.1% vs. 81.4%", "89,1% contra 87,3%") at
+    ``pos``, the start of the first one (not before ``floor``); else ``None``."""
+    vs = _VS_PREV.search(text, max(floor, pos - 12), pos)
+    if vs is None:
+        return None
+    first = _NUMBER_BEFORE.search(text, max(floor, vs.start() - 16), vs.start())
+    return first.start() if first else None
 
 
 def params_cued(before: str, after: str) -> bool:
