@@ -20,7 +20,7 @@ from tracker import pipeline
 from tracker.cycle.run import CycleSummary
 from tracker.net.fetch import make_client
 from tracker.net.har import HarReplayTransport
-from tracker.snapshots.store import SnapshotStore
+from tracker.snapshots.store import open_store
 
 DEMO_HAR = Path("data") / "recordings" / "demo.har"
 
@@ -80,7 +80,8 @@ def run_demo(
         last_event = session.exec(select(func.max(models.Event.id))).one() or 0
     loaded = pipeline.load(engine, data_dir)
     with make_client(transport=transport) as client:
-        cycle = pipeline.check(engine, client, SnapshotStore(snapshot_dir), now=now)
+        with open_store(engine.url.render_as_string(hide_password=False), snapshot_dir) as store:
+            cycle = pipeline.check(engine, client, store, now=now)
     pipeline.verify(engine, now=now)
     built = pipeline.build(engine, out_dir, now=now)
     report = DemoReport(

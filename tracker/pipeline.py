@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
     from tracker.cycle.run import CycleSummary
     from tracker.loading import LoadReport
-    from tracker.snapshots.store import SnapshotStore
+    from tracker.snapshots.store import BodyStore
 
 
 def load(engine: Engine, data_dir: Path) -> LoadReport:
@@ -33,17 +33,19 @@ def load(engine: Engine, data_dir: Path) -> LoadReport:
 def check(
     engine: Engine,
     client: Any,
-    store: SnapshotStore,
+    store: BodyStore,
     *,
     watch_names: Iterable[str] | None = None,
     robots: Any = None,
     now: dt.datetime | None = None,
+    fence: Any = None,
 ) -> CycleSummary:
     """One cycle over the watches (all, or ``watch_names``) through ``client``'s transport:
-    fetch, store snapshots, record observations and events (:func:`tracker.cycle.run.run_check`)."""
+    fetch, store snapshots, record observations and events (:func:`tracker.cycle.run.run_check`;
+    ``fence``: a scheduler's lease check before each commit)."""
     from tracker.cycle.run import run_check
 
-    kwargs: dict[str, Any] = {"snapshot_store": store, "now": now}
+    kwargs: dict[str, Any] = {"snapshot_store": store, "now": now, "fence": fence}
     if watch_names is not None:
         kwargs["watch_names"] = list(watch_names)
     if robots is not None:

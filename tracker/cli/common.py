@@ -306,16 +306,23 @@ def print_json(obj: Any, *, sort_keys: bool = False) -> None:
     sys.stdout.write(text + "\n")
 
 
-def open_db(db: str | None, *, create: bool = False) -> Engine:
+def open_db(
+    db: str | None, *, create: bool = False, write: bool = False, schema: bool = True
+) -> Engine:
     """The engine for ``--db`` (or ``TRACKER_DATABASE_URL``, or the default file).
 
-    Commands that only read pass ``create=False``: a SQLite file that does not exist is
-    an error (never silently created empty). Raises TrackerError with one clear line.
+    Commands that write pass ``write=True``: a database at an older schema revision is
+    upgraded first (:func:`claims.store.migrate.upgrade`). Commands that only read leave
+    it False: nothing is written (a read-only PostgreSQL role works), and an older schema
+    is an error saying to run ``tracker db upgrade``. Without ``create`` (which implies
+    ``write``: ``tracker load`` and ``tracker demo``) a SQLite file that does not exist is
+    an error (never silently created empty). ``schema=False`` leaves the schema alone
+    (``tracker db upgrade`` applies it itself). Raises TrackerError with one clear line.
     """
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
-    from claims.store.engine import make_engine
+    from claims.store.engine import connect, make_engine
     from claims.store.rawdb import database_url
 
     given = db
@@ -341,7 +348,7 @@ def open_db(db: str | None, *, create: bool = False) -> Engine:
                 f"database {path} {what}; run `tracker demo` or `tracker load` first{hint}"
             )
     try:
-        return make_engine(db)
+        return make_engine(db, upgrade=write or create) if schema else connect(db)
     except SQLAlchemyError as exc:
         reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
         raise TrackerError(f"cannot open database {shown}: {reason}") from None
@@ -351,15 +358,16 @@ def open_db(db: str | None, *, create: bool = False) -> Engine:
 
 def open_cycle_db(db: str | None) -> RawDB:
     """The plain DB-API connection the watch cycle records through (:mod:`claims.store.rawdb`;
-    no ORM loaded). A database whose schema is older than this code is migrated first
-    through :func:`open_db`; a missing SQLite file is the same clear error as there."""
+    no ORM loaded). A database whose schema is older than this code is upgraded first
+    through :func:`open_db` (the cycle writes); a missing SQLite file is the same clear
+    error as there."""
     db = db or settings.database_url()
     try:
         return RawDB.open(db)
     except (SchemaMissing, ValueError):
         # open_db explains a missing file or an unsupported URL in one line, and
-        # creates or migrates the schema of an existing database
-        open_db(db).dispose()
+        # creates or upgrades the schema of an existing database
+        open_db(db, write=True).dispose()
     return RawDB.open(db)
 
 

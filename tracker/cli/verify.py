@@ -65,7 +65,7 @@ def verify_cmd(
     from tracker import pipeline
 
     as_of = _parse_now(now)
-    report = pipeline.verify(open_db(db), now=as_of)
+    report = pipeline.verify(open_db(db, write=True), now=as_of)
     if json_out:
         print_json(report.to_dict(), sort_keys=True)
         return
@@ -176,7 +176,7 @@ def review_cmd(
 
     from claims.store.review import ReviewError, dismiss_discrepancy
 
-    with Session(open_db(db)) as session:
+    with Session(open_db(db, write=True)) as session:
         try:
             row = dismiss_discrepancy(session, discrepancy_id, dismiss)
         except ReviewError as exc:

@@ -33,7 +33,8 @@ def default_jobs(
     """Jobs wired to the real pipeline.
 
     Each job calls a stage of :mod:`tracker.pipeline`. ``run_watch(name)`` checks that watch with the
-    bundle's one live client (robots.txt obeyed; per-host caps shared by all jobs); ``drain_outbox`` sends pending alerts through
+    bundle's one live client (robots.txt obeyed; per-host caps shared by all jobs), its
+    commits fenced by the scheduler's lease (:func:`tracker.schedule.locks.current_fence`); ``drain_outbox`` sends pending alerts through
     ``pipeline.send_alerts``; ``rebuild_site`` runs the verify stage, then rebuilds the
     static site into ``site_dir``.
     """
@@ -41,16 +42,20 @@ def default_jobs(
     from tracker.alerts.subscriptions import load_subscriptions
     from tracker.net.fetch import make_client
     from tracker.net.robots import RobotsPolicy
-    from tracker.snapshots.store import SnapshotStore
+    from tracker.schedule.locks import current_fence
+    from tracker.snapshots.store import open_store
 
-    store = SnapshotStore(Path(snapshot_dir))
+    # bodies follow the database (PostgreSQL: its table, shared by every host)
+    store = open_store(engine.url.render_as_string(hide_password=False), Path(snapshot_dir))
     # One client for every watch job: its HostThrottle's per-host caps and spacing then
     # hold across jobs the scheduler runs at the same time (the client and httpx transport are thread-safe).
     client = make_client()
 
     def run_watch(name: str) -> Any:
         robots = RobotsPolicy.for_client(client)  # robots.txt cached for this run only
-        return pipeline.check(engine, client, store, watch_names=[name], robots=robots)
+        return pipeline.check(
+            engine, client, store, watch_names=[name], robots=robots, fence=current_fence()
+        )
 
     def rebuild_site() -> Any:
         pipeline.verify(engine)  # a stage of its own, run before every rebuild

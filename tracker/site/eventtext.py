@@ -1,6 +1,6 @@
 """Event rows to human text: what changed, from what to what (site, feeds, alerts).
 
-Also a watch's health in words.
+Also a watch's health and schedule in words.
 """
 
 from __future__ import annotations
@@ -70,6 +70,18 @@ def describe_change(event: Event, *, why: bool = False) -> str:
     if parts:
         return f"{what}: {'; '.join(parts)}" if what else "; ".join(parts)
     return event.title
+
+
+def schedule_text(interval_minutes: int, params: dict[str, Any]) -> str:
+    """A watch's schedule as ``tracker watches`` and the watches page show it: ``cron
+    <expr> UTC`` (or its ``timezone``: ``cron 0 0 * * * America/Los_Angeles``), ``every
+    N h`` (whole hours: 360 min -> ``every 6 h``) or ``every N min``."""
+    cron = params.get("cron")
+    if cron:
+        return f"cron {cron} {params.get('timezone') or 'UTC'}"
+    if interval_minutes >= 60 and interval_minutes % 60 == 0:
+        return f"every {interval_minutes // 60} h"
+    return f"every {interval_minutes} min"
 
 
 def watch_state_text(state: str, failures: int) -> str:
