@@ -173,3 +173,16 @@ def test_a_compound_size_is_the_total_and_an_upper_bound_context_is_read():
     ]
     text = "Nova 2 was made available on March 5, 2026."
     assert _rows(text) == [("release_date", None, "on 2026-03-05")]
+
+
+def test_released_and_open_sourced_on_one_date_and_a_reported_relative_date():
+    text = "On September 1, Vega officially released and open-sourced Nova 2."
+    assert _rows(text) == [
+        ("release_date", None, "on 2026-09-01"),
+        ("weights_release_date", None, "on 2026-09-01"),
+    ]
+    warnings: list[str] = []
+    text = "Há uns dias, a Vega disse que o Nova 2 seria lançado como open-source dentro de uma semana."
+    got = extract(text, [NOVA], lang="pt", published=DAY, warnings=warnings)
+    assert got == []
+    assert any("relative to a reported statement" in w for w in warnings)

@@ -37,6 +37,11 @@ from claims.values.value import Value, quantity, text_value
 
 # "no license yet", "sem licença" (lexicon/*/absence.txt).
 _ABSENCE = re.compile(rf"\b(?:{alternation('absence')})\b", re.I)
+# A date counted from now ("dentro de uma semana", "within two weeks", "in 3 days").
+_RELATIVE_SPAN = re.compile(r"\b(?:semanas?|weeks?|dias?|days?|m[eê]s(?:es)?|months?)\b", re.I)
+# A statement reported in the past about the future ("would", "seria"): its "within a
+# week" counts from when it was said.
+_REPORTED_FUTURE = re.compile(r"\b(?:would|seria|iria|ia\s+ser|viria)\b", re.I)
 _ON_NAME = re.compile(r"\s*(?:on|in|at|for|no|na|em|nos|nas)\s+(?:the\s+|o\s+|a\s+)?", re.I)
 _GLUED_YEAR = re.compile(r"[A-Za-z](?:19|20)\d\d\b")
 _SIZE_OR_FORM = re.compile(r"\d+(?:\.\d+)?[bmt]|instruct|chat|base|it")
@@ -318,7 +323,18 @@ class _Context:
             if d.reading.denied:  # "not in March" states no date: say so rather than drop it
                 self.warnings.append(f"at {d.start}: {d.denial_note()}")
                 continue
+            if _RELATIVE_SPAN.search(d.text) and _REPORTED_FUTURE.search(before):
+                # "tweeted that Grok would be open-sourced within a week": a week from
+                # the tweet, not from the article; no date can be computed.
+                self.warnings.append(
+                    f"at {d.start}: {d.text!r}: relative to a reported statement, skipped"
+                )
+                continue
             out.append(self._candidate(attr, d.reading.to_value(), d.start, d.end, s, {}))
+            if attr == "release_date" and R.released_and_opened(self.text[d.end : hi]):
+                # "On September 1, Meituan released and open-sourced LongCat": both dates
+                v = d.reading.to_value()
+                out.append(self._candidate("weights_release_date", v, d.start, d.end, s, {}))
         return out
 
     def licenses(self) -> list[Candidate]:

@@ -270,6 +270,19 @@ LICENSE_NAME_RE = re.compile(
 LICENSE_WORD_RE = re.compile(r"licen[cçs]", re.I)
 
 
+_AND_OPENED = re.compile(
+    r"^[^.;]{0,40}?\b(?:released|launched|lançou|lançad[oa])\s+(?:and|e)\s+"
+    r"(?:open[- ]sourced|open[- ]weighted|abriu\s+o\s+código|liberou\s+os\s+pesos)",
+    re.I,
+)
+
+
+def released_and_opened(after: str) -> bool:
+    """True when a date is followed by "released and open-sourced" ("On September 1,
+    Meituan released and open-sourced LongCat"): the release and the weights both."""
+    return bool(_AND_OPENED.match(after))
+
+
 def nearest(pattern: re.Pattern[str], before: str, after: str) -> tuple[int, bool] | None:
     """Distance to the closest match of ``pattern`` around a figure, and whether it is after."""
     best: tuple[int, bool] | None = None
