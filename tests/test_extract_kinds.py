@@ -186,3 +186,18 @@ def test_released_and_open_sourced_on_one_date_and_a_reported_relative_date():
     got = extract(text, [NOVA], lang="pt", published=DAY, warnings=warnings)
     assert got == []
     assert any("relative to a reported statement" in w for w in warnings)
+
+
+def test_benchmark_variant_and_version_stay_apart():
+    orca = SubjectRef("orca-coder", ("Orca-Coder",))
+
+    def q(text):
+        got = extract(text, [orca], lang="en", published=DAY)
+        return [(c.qualifiers, c.value.display()) for c in got]
+
+    assert q("Orca-Coder scores 47.0% on SWE-bench.") == [({"benchmark": "SWE-bench"}, "47%")]
+    assert q("Orca-Coder: 38% on SWE-bench Live.") == [({"benchmark": "SWE-bench Live"}, "38%")]
+    assert q("Orca-Coder: 47% on SWE-bench Lite.") == [({"benchmark": "SWE-bench Lite"}, "47%")]
+    assert q("Orca-Coder scores 73 on Terminal-Bench 2.") == [
+        ({"benchmark": "Terminal-Bench", "version": "2"}, "73%")
+    ]

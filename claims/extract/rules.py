@@ -45,12 +45,15 @@ _NAMES_ALT = "|".join(re.escape(n).replace("'", "['’]") for n in BENCHMARK_NAM
 _BENCH_HEAD_RE = re.compile(r"[Bb]ench|Index|Arena|Eval|[Ll]eaderboard|" + _NAMES_ALT)
 _BENCH_RE = re.compile(
     r"(?<![\w'’-])(?P<name>(?:[A-Z][\w'’-]*\s+){0,3}"
-    r"(?:[\w-]*(?:[Bb]ench|Arena)|Index|Eval)(?:\s+(?:WebDev|Verified|Pro|Lite|Hard|Text|Vision|Diamond))?"
+    r"(?:[\w-]*(?:[Bb]ench|Arena)|Index|Eval)"
+    # The variant is part of the benchmark's identity (cases/C33): Lite is not Live.
+    r"(?:\s+(?:WebDev|Verified|Pro|Lite|Live|Multimodal|Full|Hard|Text|Vision|Diamond))?"
     r"|(?:" + _NAMES_ALT + r")(?P<glued>\d{2}(?:\d{2})?)?(?![\w-])"
     # A named leaderboard: "the Vectara HHEM leaderboard", "LMArena Leaderboard".
     r"|(?:[A-Z][\w'’-]*\s+){1,3}[Ll]eaderboard)"
     # A version is never a score: "HumanEval 89.0%" names no version 89.0.
-    r"(?:\s+(?P<ver>v?\d+(?:\.\d+)+|\d{4}|v\d+)(?![\d.,]*\s*%))?(?!\w|\.\d)"
+    # ("Terminal-Bench 2" names version 2: a lone digit only, never a figure's start)
+    r"(?:\s+(?P<ver>v?\d+(?:\.\d+)+|\d{4}|v\d+|\d(?!\d|[.,]\d|\s*(?:%|points|pontos|pts)))(?![\d.,]*\s*%))?(?!\w|\.\d)"
 )
 # Canonical names, so figures from different articles share a qualifier (project table).
 BENCHMARK_CANONICAL: dict[str, str] = {
