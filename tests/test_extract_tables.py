@@ -118,3 +118,27 @@ def test_training_data_rows_and_prose_are_not_parameters():
         "Nova 2 was trained on around 15 trillion tokens."
     )
     assert [(r[1], r[3]) for r in _rows(text)] == [("benchmark_score", Decimal("80.1"))]
+
+
+MODEL_CARD = """| **Model** | **#Total Params** | **#Activated Params** | **Context Length** |
+| :---: | :---: | :---: | :---: |
+| Nova-2-Lite | 16B | 2.4B | 32k |
+| Nova 2 | 236B | 21B | 128k |
+
+| Benchmark | Domain | Orbit 1 | Nova 2 |
+|---|---|---|---|
+| MMLU | English | 78.5 | 84.2 |
+
+Compared with Orbit 1, Nova 2 saves 42.5% of training costs and reduces the KV cache by 93.3%.
+"""
+
+
+def test_a_model_card_with_rows_per_model_and_a_text_column():
+    got = _rows(MODEL_CARD)
+    assert [(g[0], g[1], g[3]) for g in got] == [
+        ("nova-2", "total_params", Decimal("236000000000")),
+        ("nova-2", "active_params", Decimal("21000000000")),
+        ("nova-2", "context_window", Decimal("128000")),
+        ("orbit-1", "benchmark_score", Decimal("78.5")),
+        ("nova-2", "benchmark_score", Decimal("84.2")),
+    ]

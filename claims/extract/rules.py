@@ -229,8 +229,12 @@ _EACH_AFTER = re.compile(
 )
 _CONJ = re.compile(r"\s(?:e|and)\s")
 _BITS_AFTER = re.compile(r"^\s*-?\s*bits?\b", re.I)
+# Price words; the cost of training or compute is no price ("saving 42.5% of training
+# costs", "custo de treinamento").
 PRICE_CONTEXT = re.compile(
-    r"preç|price|pricing|tabela|custo|cost|barat|cheap|caro|expensive|por\s+milhão|US\$|\$", re.I
+    r"preç|price|pricing|tabela|(?<!training\s)(?<!compute\s)(?:custo|cost)(?!s?\s+(?:de\s+)?(?:treinamento|treino|training|computacional))"
+    r"|barat|cheap|caro|expensive|por\s+milhão|US\$|\$",
+    re.I,
 )
 _DOWN_KW = re.compile(
     r"menor|abaixo|cort|reduz|redução|queda|caiu|barat|lower|cheaper|\bcut|less|\bdown\b|\boff\b|drop|decreas|reduc",
