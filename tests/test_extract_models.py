@@ -149,3 +149,16 @@ def test_a_tier_name_and_the_value_a_change_started_from():
         "Vega 2 Pro",
         "Zephyr 3 Mini",
     ]
+
+
+def test_a_model_named_after_a_comparison_is_that_model_everywhere():
+    text = (
+        "Nova 2 trails Orca 5 (a 1.8T model) on reasoning, at one fifth of the price. "
+        "Orca 5 costs $15 per million input tokens. Nova 2 costs $3 per million input tokens."
+    )
+    got = extract(text, [NOVA], lang="en", published=DAY)
+    assert [(c.subject, c.attribute, c.text) for c in got] == [
+        (None, "total_params", "1.8T"),
+        (None, "price_input_usd_per_mtok", "$15 per million"),
+        ("nova-2", "price_input_usd_per_mtok", "$3 per million"),
+    ]

@@ -24,7 +24,12 @@ from claims.extract.document import Document
 from claims.extract.figures import Figure, scan_figures
 from claims.extract.language import detect_locale
 from claims.extract.lexicon import alternation
-from claims.extract.models import find_models, find_related_models
+from claims.extract.models import (
+    every_occurrence,
+    find_compared_models,
+    find_models,
+    find_related_models,
+)
 from claims.extract.negation import affirmed
 from claims.extract.price_factor import qualify_price_factors
 from claims.extract.price_pairs import pair_prices
@@ -117,11 +122,16 @@ class _Context:
         self.comparative_mentions = [m for m in mentions if after_marker(m.start, comparatives)]
         self.mentions = [m for m in mentions if m not in self.comparative_mentions]
         taken = [(m.start, m.end) for m in mentions] + [(b.start, b.end) for b in self.benches]
+        found_models = _merge_models(
+            R.find_competitors(text),
+            find_models(text)
+            + find_related_models(text)
+            + find_compared_models(text, comparatives),
+        )
+        found_models = _merge_models(found_models, every_occurrence(text, found_models))
         self.competitors = [
             c
-            for c in _merge_models(
-                R.find_competitors(text), find_models(text) + find_related_models(text)
-            )
+            for c in found_models
             if not overlaps(c.start, c.end, taken) and not self.index_names_family(c.name)
         ]
         # Models named as the sentence's own topic, not after "than"/"vs"/"compared to".

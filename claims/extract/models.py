@@ -149,3 +149,33 @@ def find_related_models(text: str) -> list[Named]:
         if m.group("name") and m.group("name")[:1].isupper():
             out.append(Named(m.start("name"), m.end("name"), "competitor", m.group("name")))
     return out
+
+
+# "trails Orca 5", "beats Nova 4", "vs. Zephyr 2": after a comparison word a capitalised
+# name with a whole version is a model (elsewhere "Table 5" or "Step 2" would not be).
+_COMPARED_NAME = re.compile(
+    r"(?:the\s+|o\s+|a\s+)?(?P<name>[A-Z][\w-]*\s\d+(?:\.\d+)?)(?![\w.,%]|\s*(?:%|[kKMBT]\b))"
+)
+
+
+def find_compared_models(text: str, markers: list[Named]) -> list[Named]:
+    """Names right after comparison words (``markers``) that look like a model with a
+    version ("Orca 5"), as ``Named(..., "competitor", name)``."""
+    out = []
+    for mk in markers:
+        m = _COMPARED_NAME.match(text, mk.end)
+        if m and m.group("name").split()[0] not in NOT_MODELS:
+            out.append(Named(m.start("name"), m.end("name"), "competitor", m.group("name")))
+    return out
+
+
+def every_occurrence(text: str, names: list[Named]) -> list[Named]:
+    """Each found model name (3+ characters) wherever else it is written in ``text``: a
+    model recognised once ("trails Orca 5") is the same model in "Orca 5 costs $15"."""
+    out: list[Named] = []
+    seen = {(n.start, n.end) for n in names}
+    for name in sorted({n.name for n in names if n.kind == "competitor" and len(n.name) >= 3}):
+        for m in re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-]|\.\d)", text):
+            if (m.start(), m.end()) not in seen:
+                out.append(Named(m.start(), m.end(), "competitor", name))
+    return out

@@ -111,7 +111,7 @@ _COMPETITOR_RE = re.compile(
 )
 _NOT_COMPETITOR = re.compile(r"^(?:US|USD|R|EUR|WSE|FP|INT|BF|TPU|MI|H|B|A)\b|^[A-Z][a-z]+\s\d")
 _GENERIC_RE = re.compile(
-    r"\b(?:um|uma|a|an)\s+(?:\w+\s+)?(?:modelo|modelos|denso|dense|model|rival|concorrente|competitor)\b"
+    r"\b(?:um|uma|a|an)\s+(?:\w[\w.,]*\s+)?(?:modelo|modelos|denso|dense|model|rival|concorrente|competitor)\b"
     r"|\bmodelos?\s+(?:densos?|fechados?|de\s+fronteira)\b|\bcarro-chefe\b|\bflagship\b"
     r"|\b(?:da\s+)?classe\b|\bclass\b|\bde\s+porte\b",
     re.IGNORECASE,
