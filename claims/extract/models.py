@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from claims.extract.lexicon import alternation
+from claims.extract.lexicon import alternation, words
 from claims.extract.rules import Named
 
 _LEXICON = Path(__file__).with_name("lexicon")
@@ -129,8 +129,9 @@ def _joined_ok(m: re.Match[str], head: str) -> bool:
 
 # "its predecessor, Zephyr 2, had ...", "o antecessor GLM-4.5": the relation word is
 # another model, and so is a capitalised name right after it (lexicon/*/relations.txt).
+_RELATION_FIRST = "".join(sorted({w[0].lower() + w[0].upper() for w in words("relations")}))
 _RELATION = re.compile(
-    rf"\b(?:{alternation('relations')})\b"
+    rf"(?<!\w)(?=[{_RELATION_FIRST}])(?:{alternation('relations')})\b"
     r"(?:,?\s+(?:the\s+|o\s+|a\s+)?(?P<name>[A-Z][\w.-]*(?:\s(?:[A-Z][\w.-]*|\d+(?:\.\d+)?[A-Za-z]?)){0,2}))?",
     re.I,
 )
@@ -172,10 +173,13 @@ def find_compared_models(text: str, markers: list[Named]) -> list[Named]:
 def every_occurrence(text: str, names: list[Named]) -> list[Named]:
     """Each found model name (3+ characters) wherever else it is written in ``text``: a
     model recognised once ("trails Orca 5") is the same model in "Orca 5 costs $15"."""
-    out: list[Named] = []
     seen = {(n.start, n.end) for n in names}
-    for name in sorted({n.name for n in names if n.kind == "competitor" and len(n.name) >= 3}):
-        for m in re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-]|\.\d)", text):
-            if (m.start(), m.end()) not in seen:
-                out.append(Named(m.start(), m.end(), "competitor", name))
-    return out
+    found = sorted({n.name for n in names if n.kind == "competitor" and len(n.name) >= 3}, key=len)
+    if not found:
+        return []
+    alt = "|".join(re.escape(n) for n in reversed(found))  # longest first
+    return [
+        Named(m.start(), m.end(), "competitor", m.group(0))
+        for m in re.finditer(rf"(?<![\w-])(?:{alt})(?![\w-]|\.\d)", text)
+        if (m.start(), m.end()) not in seen
+    ]
