@@ -1,6 +1,7 @@
 """Score the extractor on a labelled corpus: recall, precision and misattributions.
 
-Usage: ``python bench/extract_eval.py [CORPUS] [--quiet] [--extractor rules]``
+Usage: ``python bench/extract_eval.py [CORPUS] [--quiet] [--extractor rules|llm --model NAME
+[--base-url URL]]``
 (``make eval-extract``). CORPUS is a folder in the format of ``../shared/articles``: the
 articles (``*.txt`` or ``*.html``), ``subjects.toml`` and ``expected.json`` (labels; format
 and matching rules in :mod:`claims.extract.evaluate`). Default: ``../shared/articles`` next
@@ -22,6 +23,7 @@ import json
 import sys
 import tomllib
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -35,19 +37,20 @@ from claims.extract.evaluate import (  # noqa: E402
     score_article,
     summarize,
 )
-from claims.extract.extractor import extract  # noqa: E402
+from claims.extract.extractors import RuleExtractor  # noqa: E402
 from claims.subjects.references import subjects_from_config  # noqa: E402
 
 DEFAULT_CORPUS = ROOT.parent / "shared" / "articles"
 
 
-def run_article(path: Path, spec: dict, subjects: list) -> list[dict]:
-    """Candidates (``to_dict``) of one article, read as ``tracker claims extract`` reads it."""
+def run_article(path: Path, spec: dict, subjects: list, extractor: Any = None) -> list[dict]:
+    """Candidates (``to_dict``) of one article, read as ``tracker claims extract`` reads it,
+    by ``extractor`` (default: the rule-based one)."""
     from tracker.articles.read import read_article_file
 
     article = read_article_file(path)
     published = dt.date.fromisoformat(spec["published"]) if spec.get("published") else None
-    found = extract(
+    found = (extractor or RuleExtractor()).extract(
         article.text,
         subjects,
         lang=spec.get("lang", "auto"),
@@ -98,8 +101,9 @@ def print_tallies(title: str, groups: dict[str, Tally], recall: bool = True) -> 
         )
 
 
-def evaluate(corpus: Path, quiet: bool = False) -> Summary:
-    """Run and score every labelled article of ``corpus``; print the report; return totals."""
+def evaluate(corpus: Path, quiet: bool = False, extractor: Any = None) -> Summary:
+    """Run and score every labelled article of ``corpus`` with ``extractor`` (default:
+    rule-based); print the report; return totals."""
     labels = json.loads((corpus / "expected.json").read_text(encoding="utf-8"))
     subjects = subjects_from_config(
         tomllib.loads((corpus / "subjects.toml").read_text(encoding="utf-8"))
@@ -108,7 +112,7 @@ def evaluate(corpus: Path, quiet: bool = False) -> Summary:
     scores = []
     for name, spec in articles.items():
         try:
-            cands = run_article(corpus / name, spec, subjects)
+            cands = run_article(corpus / name, spec, subjects, extractor)
         except Exception as exc:  # noqa: BLE001 - one broken article must not end the run
             scores.append(failed_article(name, spec, f"{type(exc).__name__}: {exc}"))
         else:
@@ -130,11 +134,19 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("corpus", nargs="?", type=Path, default=DEFAULT_CORPUS)
     ap.add_argument("--quiet", action="store_true", help="totals only, no misses/extras")
+    ap.add_argument("--extractor", choices=("rules", "llm"), default="rules")
+    ap.add_argument("--model", help="LLM model name (with --extractor llm)")
+    ap.add_argument("--base-url", help="OpenAI-compatible API base URL (with --extractor llm)")
     args = ap.parse_args(argv)
     if not (args.corpus / "expected.json").is_file():
         print(f"no corpus at {args.corpus} (expected.json missing): nothing to evaluate")
         return 0
-    evaluate(args.corpus, args.quiet)
+    extractor = None
+    if args.extractor == "llm":
+        from tracker.cli.claims import make_extractor  # the CLI's own choice (key from settings)
+
+        extractor = make_extractor("llm", args.model, args.base_url)
+    evaluate(args.corpus, args.quiet, extractor)
     return 0
 
 

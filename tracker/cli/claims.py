@@ -127,7 +127,7 @@ def _parse_day(text: str | None, option: str) -> dt.date | None:
 EXTRACTORS = ("rules", "llm")
 
 
-def _extractor(name: str, model: str | None, base_url: str | None) -> Any:
+def make_extractor(name: str, model: str | None, base_url: str | None) -> Any:
     """The chosen :class:`claims.extract.extractors.Extractor`; ``llm`` needs ``--model``
     and reads its API key from ``TRACKER_LLM_API_KEY`` (a local server may need none)."""
     if name != "llm":
@@ -206,7 +206,7 @@ def extract_cmd(
         if lang == "auto" and article.language:
             use_lang = article.language
         notes: list[str] = []
-        found = _extractor(extractor, model, base_url).extract(
+        found = make_extractor(extractor, model, base_url).extract(
             article.text,
             refs,
             lang=use_lang,
