@@ -201,3 +201,10 @@ def test_benchmark_variant_and_version_stay_apart():
     assert q("Orca-Coder scores 73 on Terminal-Bench 2.") == [
         ({"benchmark": "Terminal-Bench", "version": "2"}, "73%")
     ]
+
+
+def test_weights_made_available_on_a_date():
+    text = "Os pesos do Nova 2 serão disponibilizados no Hugging Face a 15 de julho."
+    assert _rows(text, "pt-PT") == [("weights_release_date", None, "on 2026-07-15")]
+    text = "Nova 2's weights will be made available on July 15."
+    assert _rows(text) == [("weights_release_date", None, "on 2026-07-15")]

@@ -266,7 +266,7 @@ _WEIGHTS_RELEASED_RE = re.compile(
     r"(?:\s+abertos)?(?:\s+(?:d[oa]s?|of)(?:\s+[\w.-]+){1,3}?)?"
     r"\s+(?:(?:will|would|are|is|was|were|to|be|been|being|get|gets|shall|should|must|also|"
     r"then|only|finally|now|that|which|not|never|won't|won’t|não|nunca|que|serão|será|vão|vai|devem|deverão|ser|são|foram|estarão)\s+){0,4}"
-    r"(?:released|launched|liberad|lançad)",  # ends where RELEASE_KW's match ends
+    r"(?:released|launched|liberad|lançad|made\s+available|disponibilizad)",  # ends where RELEASE_KW's match ends
     re.I,
 )
 LICENSE_NAME_RE = re.compile(
