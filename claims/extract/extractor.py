@@ -122,18 +122,7 @@ class _Context:
         self.comparative_mentions = [m for m in mentions if after_marker(m.start, comparatives)]
         self.mentions = [m for m in mentions if m not in self.comparative_mentions]
         taken = [(m.start, m.end) for m in mentions] + [(b.start, b.end) for b in self.benches]
-        found_models = _merge_models(
-            R.find_competitors(text),
-            find_models(text)
-            + find_related_models(text)
-            + find_compared_models(text, comparatives),
-        )
-        found_models = _merge_models(found_models, every_occurrence(text, found_models))
-        self.competitors = [
-            c
-            for c in found_models
-            if not overlaps(c.start, c.end, taken) and not self.index_names_family(c.name)
-        ]
+        self.competitors = self._other_models(comparatives, taken)
         # Models named as the sentence's own topic, not after "than"/"vs"/"compared to".
         self.named_competitors = [
             c for c in self.competitors if not after_marker(c.start, comparatives)
@@ -176,6 +165,25 @@ class _Context:
         self.mask = bytearray(len(text))
         for a, b in masked:
             self.mask[a:b] = b"\x01" * (b - a)
+
+    def _other_models(
+        self, comparatives: list[R.Named], taken: list[tuple[int, int]]
+    ) -> list[R.Named]:
+        """Model names the subjects file does not know (:mod:`claims.extract.models`), each
+        wherever it is written, without the subjects' own names (``taken``) and families."""
+        text = self.text
+        found = _merge_models(
+            R.find_competitors(text),
+            find_models(text)
+            + find_related_models(text)
+            + find_compared_models(text, comparatives),
+        )
+        found = _merge_models(found, every_occurrence(text, found))
+        return [
+            c
+            for c in found
+            if not overlaps(c.start, c.end, taken) and not self.index_names_family(c.name)
+        ]
 
     def index_names_family(self, name: str) -> bool:
         """True when ``name`` is a subject's name without its size or "Instruct" ("Llama
