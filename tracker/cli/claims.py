@@ -236,7 +236,7 @@ def extract_cmd(
         )
     # Warnings go out before any result (stderr, flushed); the table's caption counts them.
     for note in notes:
-        typer.echo(f"warning: {note}", err=True)
+        typer.echo(f"warning: {terminal_text(note)}", err=True)  # notes may quote model output
     if as_json:
         print_json([c.to_dict() for c in found])
         return
