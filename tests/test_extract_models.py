@@ -162,3 +162,18 @@ def test_a_model_named_after_a_comparison_is_that_model_everywhere():
         (None, "price_input_usd_per_mtok", "$15 per million"),
         ("nova-2", "price_input_usd_per_mtok", "$3 per million"),
     ]
+
+
+def test_a_model_called_by_its_size_and_an_anaphor_after_an_opening_phrase():
+    small = SubjectRef("nova-2-70b", ("Nova 2 70B",))
+    big = SubjectRef("nova-1-405b", ("Nova 1 405B",))
+    text = (
+        "Nova 2 70B is the model that made the Nova 1 405B irrelevant. Released December 6, "
+        "2024, it matches or beats the 405B on math while using 5-6x less memory. For its "
+        "size, the 70B is fast."
+    )
+    got = extract(text, [small, big], lang="en", published=DAY, default_subject="nova-2-70b")
+    assert [(c.subject, c.attribute, c.text, c.how) for c in got] == [
+        ("nova-2-70b", "release_date", "December 6, 2024", "anaphor")
+    ]
+    assert [n.name for n in find_models("beats the 405B on math; the 70B model; o 32B")] == []

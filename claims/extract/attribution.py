@@ -24,6 +24,8 @@ _RELATIVE_START = re.compile(r"(?:which|that|who|whose|que|cujo|cuja|o\s+qual|a\
 _WITH_START = re.compile(r"(?:with|at|com|scoring|reaching|alcançando|marcando)\b", re.I)
 # A sentence whose grammatical subject points back to a model named before it.
 _ANAPHOR_START = re.compile(
+    # an introductory phrase may come first: "Released December 6, 2024, it matches ..."
+    r"(?:[^,.;:]{1,40},\s*(?:[^,.;:]{1,12},\s*)?(?=(?:it|the\s+model|o\s+modelo|ele)\b))?"
     r"\W*(?:(?:the|this|that)\s+(?:new\s+)?model|its?|(?:o|este|esse)\s+(?:novo\s+)?modelo|ele)\b",
     re.I,
 )
@@ -377,9 +379,9 @@ def _names_a_model(s: Sentence | None, ctx: ArticleContext) -> bool:
 def _anaphor_subject(s: Sentence, ctx: ArticleContext) -> str | None:
     """The subject that "The model ..." / "It ..." / "O modelo ..." / "Ele ..." (sentence
     ``s``'s start) refers to: the one known subject named anywhere in the nearest of the
-    three sentences before ``s`` in its paragraph that names a model. ``None`` when ``s``
-    starts otherwise, names a model itself, opens its paragraph, or that sentence names
-    two subjects or a model the subjects file lacks (ambiguous)."""
+    three sentences before ``s`` in its paragraph that names a model, or, when that one
+    names several, the subject opening it. ``None`` when ``s`` starts otherwise, names a
+    model itself, opens its paragraph, or the models named are ambiguous."""
     if not _ANAPHOR_START.match(s.text) or _names_a_model(s, ctx):
         return None  # "The model that replaced it, Kimi K3.1 Pro, has ...": named here
     sentences = ctx.seg.sentences
@@ -389,7 +391,12 @@ def _anaphor_subject(s: Sentence, ctx: ArticleContext) -> str | None:
             return None  # a heading or a new paragraph may have moved on
         slugs, others = _named_in(prev, ctx)
         if slugs or others:
-            return next(iter(slugs)) if len(slugs) == 1 and not others else None
+            if len(slugs) == 1 and not others:
+                return next(iter(slugs))
+            # Several named: the one the sentence is about, when it opens it ("Llama 3.3
+            # 70B is the model that made Llama 3.1 405B irrelevant. Released ..., it ...").
+            opening = [m for m in ctx.mentions if 0 <= m.start - prev.start <= 4]
+            return opening[0].slug if opening else None
     return None
 
 

@@ -29,6 +29,7 @@ from claims.extract.models import (
     find_compared_models,
     find_models,
     find_related_models,
+    find_size_names,
 )
 from claims.extract.negation import affirmed
 from claims.extract.price_factor import qualify_price_factors
@@ -82,7 +83,7 @@ def extract(
     doc = Document.read(text)  # "GPT‑4o" as "GPT-4o" (offsets unchanged), segments, tables
     text = doc.text
     locale = detect_locale(text) if not lang or lang == "auto" else normalize_locale(lang)
-    ctx = _Context(doc, subjects, locale, published, tz)
+    ctx = _Context(doc, subjects, locale, published, tz, default_subject)
     items = ctx.figures() + ctx.table_figures() + ctx.ranks() + ctx.dates() + ctx.licenses()
     items.sort(key=lambda c: c.start)
     resolve(items, ctx, default_subject)
@@ -105,8 +106,10 @@ class _Context:
         locale: str,
         published: dt.date | None,
         tz: str | None,
+        default_subject: str | None = None,
     ) -> None:
         text = doc.text
+        self.default_subject = default_subject
         self.doc, self.text, self.locale, self.published, self.tz = doc, text, locale, published, tz
         self.warnings: list[str] = []
         self._by_sentence: dict[int, list[CL.ClaimantMention]] = {}
@@ -119,13 +122,15 @@ class _Context:
         comparatives = R.find_comparatives(text)
         self.comparatives = comparatives
         mentions = self.index.mentions(text)
-        self.comparative_mentions = [m for m in mentions if after_marker(m.start, comparatives)]
+        self.comparative_mentions = [
+            m for m in mentions if after_marker(m.start, comparatives, text)
+        ]
         self.mentions = [m for m in mentions if m not in self.comparative_mentions]
         taken = [(m.start, m.end) for m in mentions] + [(b.start, b.end) for b in self.benches]
         self.competitors = self._other_models(comparatives, taken)
         # Models named as the sentence's own topic, not after "than"/"vs"/"compared to".
         self.named_competitors = [
-            c for c in self.competitors if not after_marker(c.start, comparatives)
+            c for c in self.competitors if not after_marker(c.start, comparatives, text)
         ]
         self.generics = R.find_generic(text)
         self.date_spans = scan_dates(text, locale, published, tz)
@@ -172,11 +177,17 @@ class _Context:
         """Model names the subjects file does not know (:mod:`claims.extract.models`), each
         wherever it is written, without the subjects' own names (``taken``) and families."""
         text = self.text
+        # "the 70B" in an article on a 70B model is that model; any other size another
+        own_refs = [r for r in self.subject_refs if r.slug == self.default_subject]
+        own = {
+            w for ref in own_refs or self.subject_refs for n in ref.names for w in _name_words(n)
+        }
         found = _merge_models(
             R.find_competitors(text),
             find_models(text)
             + find_related_models(text)
-            + find_compared_models(text, comparatives),
+            + find_compared_models(text, comparatives)
+            + find_size_names(text, own),
         )
         found = _merge_models(found, every_occurrence(text, found))
         return [

@@ -183,3 +183,21 @@ def every_occurrence(text: str, names: list[Named]) -> list[Named]:
         for m in re.finditer(rf"(?<![\w-])(?:{alt})(?![\w-]|\.\d)", text)
         if (m.start(), m.end()) not in seen
     ]
+
+
+# "it matches or beats the 405B on ...", "o 32B": a model called by its size alone (not
+# "the 405B parameters", "the 70B model", "a 70B dense model").
+_SIZE_NAME = re.compile(
+    r"(?:(?<=\bthe\s)|(?<=\bThe\s)|(?<=\bo\s)|(?<=\bO\s))(?P<size>\d+(?:\.\d+)?[BT])\b"
+    r"(?!\s*(?:-|param|parâm|model|modelo|tokens?|de\s+par|dense|denso|version|versão|variant|variante))"
+)
+
+
+def find_size_names(text: str, own_sizes: set[str]) -> list[Named]:
+    """Models called by their size alone ("the 405B"), except the subjects' own sizes
+    (``own_sizes``, lower-case like "70b"): ``Named(..., "competitor", "405B")``."""
+    return [
+        Named(m.start("size"), m.end("size"), "competitor", m.group("size"))
+        for m in _SIZE_NAME.finditer(text)
+        if m.group("size").lower() not in own_sizes
+    ]

@@ -221,6 +221,11 @@ _DIRECT_KIND = re.compile(
     r"^\s*(?:de\s+)?(?:(?:parâmetros|parameters|params)\s+)?(ativ\w*|active|activated|total|totais|in\s+total)\b",
     re.I,
 )
+_THE_BEFORE = re.compile(r"(?:^|\s)(?:the|The|o|O)\s+$")
+_NOUN_AFTER_SIZE = re.compile(
+    r"\s*-?\s*(?:de\s+)?(?:param|parâm|model|modelo|dense|denso|total|activ|ativ|MoE|variant|version|versão|vers)",
+    re.I,
+)
 _COMPOUND_SIZE = re.compile(r"-(?:param(?:eter)?|parâmetro)\b(?!s)", re.I)
 _EACH_AFTER = re.compile(
     r"^\s*-?(?:de\s+)?(?:(?:parâmetros|parametros|parameters|params)\s+)?"
@@ -323,6 +328,8 @@ def params_attribute(fig: Figure, before: str, after: str) -> str | None:
         return None
     if _EACH_AFTER.match(after):
         return None  # "128 experts at 3.66 billion parameters each": one part's size
+    if _THE_BEFORE.search(before[-6:]) and not _NOUN_AFTER_SIZE.match(after):
+        return None  # "the 70B is fast": a model called by its size, no figure stated
     compound = _COMPOUND_SIZE.match(after)
     if compound:
         # "the 480B-parameter Zephyr": the size of what it names ("104B-parameter

@@ -56,9 +56,22 @@ def merge_percent_ranges(figs: list[Figure], text: str) -> list[Figure]:
     return out
 
 
-def after_marker(pos: int, markers: Sequence[R.Named]) -> bool:
-    """True when ``pos`` starts within 3 characters after one of ``markers``."""
-    return any(0 <= pos - m.end <= 3 for m in markers)
+_ARTICLE_GAP = re.compile(r"\s*(?:(?:the|o|a|os|as|do|da)\s+)?", re.I)
+
+
+def after_marker(pos: int, markers: Sequence[R.Named], text: str | None = None) -> bool:
+    """True when ``pos`` starts within 3 characters after one of ``markers``, or, given
+    the ``text``, after one and an article ("beats the 405B")."""
+    for m in markers:
+        gap = pos - m.end
+        if (
+            0 <= gap <= 3
+            or text is not None
+            and 0 <= gap <= 8
+            and _ARTICLE_GAP.fullmatch(text, m.end, pos)
+        ):
+            return True
+    return False
 
 
 def overlaps(s: int, e: int, spans: Sequence[tuple[int, int]]) -> bool:
