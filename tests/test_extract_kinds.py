@@ -208,3 +208,11 @@ def test_weights_made_available_on_a_date():
     assert _rows(text, "pt-PT") == [("weights_release_date", None, "on 2026-07-15")]
     text = "Nova 2's weights will be made available on July 15."
     assert _rows(text) == [("weights_release_date", None, "on 2026-07-15")]
+
+
+def test_a_licence_needs_the_word_licence_near_it_in_its_clause_or_label():
+    assert _rows("Nova 2 ships under the Apache 2.0 license.") == [("license", None, "apache-2.0")]
+    assert _rows("Nova 2\nLicense: MIT\n") == [("license", None, "mit")]
+    # the licence word is in another clause, far from the name: no licence read
+    text = "Nova 2 follows Apache 2.0 conventions for its code, and the license of the weights is unclear."
+    assert _rows(text) == []

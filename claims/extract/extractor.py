@@ -367,14 +367,18 @@ class _Context:
         return out
 
     def licenses(self) -> list[Candidate]:
-        """A licence name with the word licence/licença within 25 characters of it, in a
-        sentence that does not deny it ("não há licença", "no license yet")."""
+        """A licence name with the word licence/licença at most four words from it in its
+        clause ("under the Apache 2.0 license", "sob a licença MIT") or as its line's label
+        ("License: Apache 2.0"), in a sentence that does not deny it ("no license yet")."""
         out = []
         for n in R.LICENSE_NAME_RE.finditer(self.text):
-            near = self.text[max(0, n.start() - 25) : n.end() + 25]
+            s = self.seg.at(n.start())
+            cs, ce = s.clause_bounds(n.start())
+            before = " ".join(self.text[cs : n.start()].split()[-4:])
+            after = " ".join(self.text[n.end() : ce].split()[:4])
+            near = before + " " + after + " " + self._label_of(n.start(), 0)
             if not R.LICENSE_WORD_RE.search(near):
                 continue
-            s = self.seg.at(n.start())
             if s.hypothetical or re.search(_ABSENCE, self.text[s.start : n.start()]):
                 continue
             v = text_value(R.license_id(n.group("lic")))
