@@ -222,7 +222,13 @@ def demo_served(tmp_path_factory):
         ),
         (
             "subjects/kimi-k3.1-pro/index.html",
-            ["Terminal-Bench", "disputed", "overdue", "relative to: kimi-k3", "Verdict changed"],
+            [
+                "Terminal-Bench",
+                "contradicted",
+                "overdue",
+                "relative to: kimi-k3",
+                "Verdict changed",
+            ],
         ),
         ("changes.html", ["Verdict changed", "Discrepancy opened", "Subject discovered"]),
         ("discrepancies.html", ["Terminal-Bench 4.0", "Terminal-Bench 3.0", "before 2026-11-04"]),
