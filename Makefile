@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: demo test fuzz bench lint clean
+.PHONY: demo test fuzz bench eval-extract lint clean
 
 # pip's and setuptools' chatter goes to a log; it is shown only when the install fails.
 $(STAMP): pyproject.toml
@@ -28,6 +28,10 @@ fuzz: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
+
+# Extraction scored on the labelled corpus (default ../shared/articles; CORPUS=dir to change).
+eval-extract: $(STAMP)
+	$(BIN)/python bench/extract_eval.py $(CORPUS)
 
 # ruff (style), mypy (types of the claims core), import-linter (the layers in pyproject.toml).
 lint: $(STAMP)

@@ -229,6 +229,9 @@ def test_en_relative_clause_other_claimants_paragraph_and_within(subjects):
         (PRO, "benchmark_score", TB4, quantity("65.7", "percent")),
         (None, "benchmark_score", TB4, quantity("69", "percent")),  # GPT-6's
         (PRO, "leaderboard_rank", AA_BOARD, quantity("4", "rank")),
+        # "with a score of 55" on that index is its score, as "with 55 points" is (issue 19;
+        # this set left it out before "a score of N" was read).
+        (PRO, "benchmark_score", AA, quantity("55", "points")),
         (
             K3,
             "output_tokens_per_second",

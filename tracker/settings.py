@@ -23,6 +23,7 @@ VARIABLES: dict[str, str] = {
     "TRACKER_AA_API_KEY": "Artificial Analysis API key (named by that watch's auth param)",
     "TRACKER_APPRISE_URLS": "Apprise URLs for alerts, separated by spaces or commas",
     "TRACKER_SITE_URL": "public URL of the site, for absolute feed ids and alert links",
+    "TRACKER_LLM_API_KEY": "API key of the chat endpoint of `claims extract --extractor llm`",
 }
 
 
@@ -60,6 +61,12 @@ def apprise_urls(env: Mapping[str, str] | None = None) -> str | None:
 def site_url(env: Mapping[str, str] | None = None) -> str | None:
     """``TRACKER_SITE_URL``: the site's public URL, or None."""
     return _get("TRACKER_SITE_URL", env)
+
+
+def llm_api_key(env: Mapping[str, str] | None = None) -> str | None:
+    """``TRACKER_LLM_API_KEY``: the key sent to the LLM extractor's endpoint, or None (a
+    local llama.cpp / Ollama / vLLM server needs none)."""
+    return _get("TRACKER_LLM_API_KEY", env)
 
 
 # Stands in for an unset API key while `tracker demo` replays recorded answers: nothing

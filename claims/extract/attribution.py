@@ -7,18 +7,25 @@ from __future__ import annotations
 import bisect
 import re
 from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from claims.extract.candidates import Candidate
 from claims.extract.claimants import ClaimantMention
-from claims.extract.rules import Named
+from claims.extract.document import Document, Line
+from claims.extract.rules import Named, versus_first
 from claims.extract.segment import Segments, Sentence
 from claims.subjects.references import Mention, SubjectIndex
 from claims.values.value import Value
 
 _RELATIVE_START = re.compile(r"(?:which|that|who|whose|que|cujo|cuja|o\s+qual|a\s+qual)\b", re.I)
+# A clause describing the name just before it: "..., atrás do GPT-5, com 74,9%".
+_WITH_START = re.compile(r"(?:with|at|com|scoring|reaching|alcançando|marcando)\b", re.I)
 # A sentence whose grammatical subject points back to a model named before it.
 _ANAPHOR_START = re.compile(
+    # an introductory phrase may come first: "Released December 6, 2024, it matches ..."
+    r"(?:[^,.;:]{1,40},\s*(?:[^,.;:]{1,12},\s*)?(?=(?:it|the\s+model|o\s+modelo|ele)\b))?"
     r"\W*(?:(?:the|this|that)\s+(?:new\s+)?model|its?|(?:o|este|esse)\s+(?:novo\s+)?modelo|ele)\b",
     re.I,
 )
@@ -36,93 +43,264 @@ class ArticleContext(Protocol):
     mentions: list[Mention]
     comparative_mentions: list[Mention]
     competitors: list[Named]
+    named_competitors: list[Named]
     generics: list[Named]
     claimants: list[ClaimantMention]
+    doc: Document
+    comparatives: list[Named]
 
     def sentence_claimant(self, pos: int) -> str | None: ...
 
 
-def resolve(items: list[Candidate], ctx: ArticleContext, default_subject: str | None) -> None:
-    """Set ``subject``/``how`` (and fill claimants) of ``items`` in place, by the rules listed
-    in :func:`claims.extract.extractor.extract`: clause entity, claimant's subject, sentence,
-    restatement, paragraph (unless named in another claimant's statement), default."""
-    entities: list[tuple[int, int, str, Mention | Named]]
-    entities = [(m.start, m.end, "mention", m) for m in ctx.mentions]
-    entities += [(c.start, c.end, "competitor", c) for c in ctx.competitors]
-    entities += [(g.start, g.end, "generic", g) for g in ctx.generics]
-    entities.sort(key=lambda e: e[0])
-    starts = [e[0] for e in entities]
+@dataclass(frozen=True)
+class Decision:
+    """What a strategy decides: the ``subject`` slug (``None`` for another model's figure,
+    then ``null`` is ``hard`` (a named model) or ``soft`` (a generic "a dense model")) and
+    ``how``, the name reported on the candidate."""
+
+    subject: str | None
+    how: str
+    null: str = ""
+
+
+@dataclass
+class _Article:
+    """What the strategies read: the article context, its named entities by start, the
+    default subject, and what earlier passes learnt (claimant -> subject, where each
+    mention is: paragraph and claimant)."""
+
+    ctx: ArticleContext
+    default_subject: str | None
+    entities: list[tuple[int, int, str, Mention | Named]] = field(default_factory=list)
+    starts: list[int] = field(default_factory=list)
+    claimant_subject: dict[str, str] = field(default_factory=dict)
+    where: dict[int, tuple[int, str | None]] = field(default_factory=dict)
+
+
+Strategy = Callable[[Candidate, _Article], "Decision | None"]
+
+
+_VS_NEXT = re.compile(r"\s*(?:vs\.?|versus|contra|against)\s*[~≈]?\s*(?:US)?[$€£]?\d", re.I)
+
+
+def _versus_pair(c: Candidate, a: _Article) -> Decision | None:
+    """ "X beats Y on GPQA (83.1% vs. 81.4%)", "supera o Y no MMLU (89,1% contra 87,3%)": in
+    a pair of figures joined by vs/contra, the first is the model named before the
+    sentence's comparison word, the second the model named after it."""
+    t, s = a.ctx.text, c._sentence
+    assert s is not None
+    if _VS_NEXT.match(t, c.end):
+        first_start = c.start
+    else:
+        first = versus_first(t, c.start, s.start)
+        if first is None:
+            return None
+        first_start = first
+    markers = [m for m in a.ctx.comparatives if s.start <= m.start and m.end <= first_start]
+    if not markers:
+        return None
+    mark = markers[-1]
+    if first_start == c.start:  # the first of the pair: the model before the comparison
+        named: list[Mention | Named] = [*a.ctx.mentions, *a.ctx.named_competitors]
+        before = [n for n in named if s.start <= n.start and n.end <= mark.start]
+        owner = max(before, key=lambda n: n.start) if before else None
+    else:  # the second: the model after the comparison word
+        named = [*a.ctx.comparative_mentions, *a.ctx.mentions, *a.ctx.competitors]
+        after = [n for n in named if mark.end <= n.start < first_start]
+        owner = min(after, key=lambda n: n.start) if after else None
+    if owner is None:
+        return None
+    if isinstance(owner, Mention):
+        return Decision(owner.slug, "versus") if owner.kind == "subject" else None
+    return Decision(None, "other", "hard")
+
+
+def _named_owner(c: Candidate, a: _Article) -> Decision | None:
+    """A name right before a bracket holding the figure ("GPT-4o-mini (~82%)") or right
+    after it with of/do/da ("os 4,1% do GPT-4.1") owns it."""
+    owner = _bracket_owner(c, a.ctx) or _of_owner(c, a.ctx)
+    if owner is None:
+        return None
+    if isinstance(owner, Mention):
+        return Decision(owner.slug, "bracket")
+    return Decision(None, "other", "hard")
+
+
+def _clause_entity(c: Candidate, a: _Article) -> Decision | None:
+    """The nearest entity before the figure in its clause: a subject (or the subject a
+    generic phrase is in apposition to), else another model (hard) or a generic one (soft);
+    with none before, the first subject named later in the clause."""
+    assert c._sentence is not None
+    cs, ce = c._sentence.clause_bounds(c.start)
+    lo, hi = bisect.bisect_left(a.starts, cs), bisect.bisect_left(a.starts, ce)
+    near = a.entities[lo:hi]
+    around = [e for e in near if e[2] == "generic" and e[0] < c.start and c.end <= e[1]]
+    if around and _appositive_of(around[0][0], a.ctx) is None:
+        return Decision(None, "other", "hard")  # "the cost of a 17B model": no model's figure
+    before = [e for e in near if e[1] <= c.start]
+    if before:
+        start, _, kind, obj = before[-1]
+        appositive = _appositive_of(start, a.ctx) if kind == "generic" else None
+        if appositive is not None:  # "o QwQ-32B, um modelo de IA com 32 bilhões"
+            return Decision(appositive.slug, "apposition")
+        if isinstance(obj, Mention):
+            return Decision(obj.slug, "clause")
+        return Decision(None, "other", "hard" if kind == "competitor" else "soft")
+    later = [e[3] for e in near if c.end <= e[0] and e[1] <= ce]
+    later_mentions = [m for m in later if isinstance(m, Mention)]
+    return Decision(later_mentions[0].slug, "clause") if later_mentions else None
+
+
+def _relative_clause(c: Candidate, a: _Article) -> Decision | None:
+    """ "..., than Kimi K3, which cost $15": a relative clause is about the name before it."""
+    assert c._sentence is not None
+    cs = c._sentence.clause_bounds(c.start)[0]
+    if _WITH_START.match(a.ctx.text, cs):
+        # "..., atrás do GPT-5, com 74,9%": another model's (a subject's is settled later)
+        hard = any(0 <= cs - n.end <= 3 for n in a.ctx.competitors)
+        return Decision(None, "other", "hard") if hard else None
+    if not _RELATIVE_START.match(a.ctx.text, cs):
+        return None
+    prev = [m for m in a.ctx.mentions + a.ctx.comparative_mentions if 0 <= cs - m.end <= 3]
+    if prev:
+        return Decision(prev[0].slug, "relative")
+    if any(0 <= cs - n.end <= 3 for n in a.ctx.competitors):
+        return Decision(None, "other", "hard")  # "... o o3, que alcançou 24,9%"
+    return None
+
+
+def _anaphor(c: Candidate, a: _Article) -> Decision | None:
+    """ "The model ..."/"It ..." after a sentence naming one subject (:func:`_anaphor_subject`)."""
+    assert c._sentence is not None
+    back = _anaphor_subject(c._sentence, a.ctx)
+    return Decision(back, "anaphor") if back is not None else None
+
+
+def _claimants_model(c: Candidate, a: _Article) -> Decision | None:
+    """The subject the figure's claimant was seen speaking about in its clauses."""
+    if c.claimant in a.claimant_subject:
+        return Decision(a.claimant_subject[c.claimant], "claimant")
+    return None
+
+
+def _sentence_subject(c: Candidate, a: _Article) -> Decision | None:
+    """The last subject named before the figure in its sentence; with none, another model
+    named before it owns it; else the first subject named after it."""
+    s = c._sentence
+    assert s is not None
+    in_s = [m for m in a.ctx.mentions if s.start <= m.start < s.end]
+    prev = [m for m in in_s if m.start < c.start]
+    if prev:
+        return Decision(prev[-1].slug, "sentence")
+    if any(s.start <= n.start < c.start for n in a.ctx.named_competitors):
+        return Decision(None, "other", "hard")  # "Its predecessor, Zephyr 2, had 400B; ..."
+    return Decision(in_s[0].slug, "sentence") if in_s else None
+
+
+def _paragraph_topic(c: Candidate, a: _Article) -> Decision | None:
+    """The paragraph's last subject before the figure, unless it was named in another
+    claimant's statement ("Cerebras says Kimi K3 ..." does not make Kimi K3 the topic of
+    unclaimed figures)."""
+    s = c._sentence
+    assert s is not None
+    para = [
+        m
+        for m in a.ctx.mentions
+        if m.start < c.start
+        and a.where[id(m)][0] == s.paragraph
+        and a.where[id(m)][1] in (None, c.claimant)
+    ]
+    if para:
+        return Decision(para[-1].slug, "paragraph")
+    lead = _list_lead(c.start, a.ctx.doc)
+    if lead is not None:  # a list item: the topic of the line introducing the list
+        named = [m for m in a.ctx.mentions if lead.start <= m.start < lead.end]
+        if named:
+            return Decision(named[-1].slug, "paragraph")
+    return None
+
+
+def _list_lead(pos: int, doc: Document) -> Line | None:
+    """The line introducing the bulleted list whose item holds ``pos`` (the last non-blank,
+    non-bullet line before it), or ``None`` when ``pos`` is in no list item."""
+    line = doc.line_at(pos)
+    if not line.bullet:
+        return None
+    i = doc.lines.index(line)
+    for prev in reversed(doc.lines[:i]):
+        if prev.bullet or prev.start == prev.end or not doc.text[prev.start : prev.end].strip():
+            continue
+        return prev
+    return None
+
+
+def _default(c: Candidate, a: _Article) -> Decision | None:
+    """The article's subject (``--subject``), when given."""
+    return Decision(a.default_subject, "default") if a.default_subject else None
+
+
+# The strategies, in order, in three passes (a pass learns from the one before it): the
+# first decision wins. Names are those reported in ``how``.
+LOCAL: tuple[tuple[str, Strategy], ...] = (
+    ("versus", _versus_pair),
+    ("bracket", _named_owner),
+    ("clause", _clause_entity),
+    ("relative", _relative_clause),
+)
+CONTEXT: tuple[tuple[str, Strategy], ...] = (
+    ("anaphor", _anaphor),
+    ("claimant", _claimants_model),
+    ("sentence", _sentence_subject),
+)
+FALLBACK: tuple[tuple[str, Strategy], ...] = (
+    ("paragraph", _paragraph_topic),
+    ("default", _default),
+)
+
+
+def _run(items: list[Candidate], table: tuple[tuple[str, Strategy], ...], a: _Article) -> None:
     for c in items:
-        s = c._sentence
-        assert s is not None
-        cs, ce = s.clause_bounds(c.start)
-        lo, hi = bisect.bisect_left(starts, cs), bisect.bisect_left(starts, ce)
-        near = entities[lo:hi]
-        before = [e for e in near if e[1] <= c.start]
-        if before:
-            start, end, kind, obj = before[-1]
-            if isinstance(obj, Mention):
-                c.subject, c.how = obj.slug, "clause"
-            elif kind == "competitor":
-                c._hard_null, c.how = True, "other"
-            else:
-                c._soft_null, c.how = True, "other"
+        if not _undecided(c, table):
             continue
-        later = [e[3] for e in near if c.end <= e[0] and e[1] <= ce]
-        later_mentions = [m for m in later if isinstance(m, Mention)]
-        if later_mentions:
-            c.subject, c.how = later_mentions[0].slug, "clause"
-            continue
-        # "..., than Kimi K3, which cost $15": a relative clause is about the name before it.
-        if _RELATIVE_START.match(ctx.text, cs):
-            prev = [m for m in ctx.mentions + ctx.comparative_mentions if 0 <= cs - m.end <= 3]
-            if prev:
-                c.subject, c.how = prev[0].slug, "clause"
-    # Claimant -> subject, learnt from figures whose subject the clause names.
+        for _, rule in table:
+            d = rule(c, a)
+            if d is not None:
+                c.subject, c.how = d.subject, d.how
+                c._hard_null, c._soft_null = d.null == "hard", d.null == "soft"
+                break
+
+
+def _undecided(c: Candidate, table: tuple[tuple[str, Strategy], ...]) -> bool:
+    if table is FALLBACK:  # after restatements; an unsided price waits for its restatement
+        return not (
+            c.subject or c._hard_null or c._soft_null or c.attribute == "price_usd_per_mtok"
+        )
+    return c.how == "none"  # a table cell was decided where it was found
+
+
+def resolve(items: list[Candidate], ctx: ArticleContext, default_subject: str | None) -> None:
+    """Set ``subject``/``how`` (and fill claimants) of ``items`` in place: the strategies of
+    :data:`LOCAL`, then (with claimant -> subject learnt from clause decisions)
+    :data:`CONTEXT`, restatements of figures already attributed, :data:`FALLBACK`, and
+    restatements again. A price whose side stays unknown is dropped (attribute "")."""
+    a = _Article(ctx, default_subject)
+    a.entities = [(m.start, m.end, "mention", m) for m in ctx.mentions]
+    a.entities += [(c.start, c.end, "competitor", c) for c in ctx.competitors]
+    a.entities += [(g.start, g.end, "generic", g) for g in ctx.generics]
+    a.entities.sort(key=lambda e: e[0])
+    a.starts = [e[0] for e in a.entities]
+    _run(items, LOCAL, a)
     seen: dict[str, Counter[str]] = {}
     for c in items:
         if c.how == "clause" and c.claimant and c.subject:
             seen.setdefault(c.claimant, Counter())[c.subject] += 1
-    claimant_subject = {k: v.most_common(1)[0][0] for k, v in seen.items()}
-    for c in items:
-        if c.how != "none":
-            continue
-        assert c._sentence is not None
-        back = _anaphor_subject(c._sentence, ctx)
-        if back is not None:
-            c.subject, c.how = back, "anaphor"
-            continue
-        if c.claimant in claimant_subject:
-            c.subject, c.how = claimant_subject[c.claimant], "claimant"
-            continue
-        s = c._sentence
-        assert s is not None
-        in_s = [m for m in ctx.mentions if s.start <= m.start < s.end]
-        if in_s:
-            prev = [m for m in in_s if m.start < c.start]
-            c.subject, c.how = (prev[-1] if prev else in_s[0]).slug, "sentence"
+    a.claimant_subject = {k: v.most_common(1)[0][0] for k, v in seen.items()}
+    _run(items, CONTEXT, a)
     _restatements(items)
-    where = {
+    a.where = {
         id(m): (ctx.seg.at(m.start).paragraph, ctx.sentence_claimant(m.start)) for m in ctx.mentions
     }
-    for c in items:
-        if c.subject or c._hard_null or c._soft_null or c.attribute == "price_usd_per_mtok":
-            continue
-        s = c._sentence
-        assert s is not None
-        # The paragraph's last subject, unless it was named in another claimant's statement
-        # ("Cerebras says Kimi K3 ..." does not make Kimi K3 the topic of unclaimed figures).
-        para = [
-            m
-            for m in ctx.mentions
-            if m.start < c.start
-            and where[id(m)][0] == s.paragraph
-            and where[id(m)][1] in (None, c.claimant)
-        ]
-        if para:
-            c.subject, c.how = para[-1].slug, "paragraph"
-        elif default_subject:
-            c.subject, c.how = default_subject, "default"
+    _run(items, FALLBACK, a)
     _restatements(items)
     for c in items:
         if c.attribute == "price_usd_per_mtok":
@@ -133,10 +311,62 @@ def resolve(items: list[Candidate], ctx: ArticleContext, default_subject: str | 
             c.warnings.append(NO_MODEL_NAMED)
 
 
+def _bracket_owner(c: Candidate, ctx: ArticleContext) -> Mention | Named | None:
+    """The model named right before the bracket that holds ``c`` ("GPT-4o-mini (~82%)",
+    "Scout (17B active params, 109B total)"), when no other name is inside it before ``c``."""
+    s = c._sentence
+    lo = s.start if s is not None else max(0, c.start - 200)
+    head = ctx.text[lo : c.start]
+    opened = head.rfind("(")
+    if opened < 0 or ")" in head[opened:]:
+        return None
+    at = lo + opened
+    names: list[Mention | Named] = [*ctx.mentions, *ctx.comparative_mentions, *ctx.competitors]
+    if any(at < n.start < c.start for n in names):
+        return None
+    return next(
+        (n for n in names if 0 <= at - n.end <= 1 and not ctx.text[n.end : at].strip()), None
+    )
+
+
+# Between a subject and a generic phrase that is it: a comma or dash (apposition), or a
+# copula ("Nova 2 is a model with 1.2T parameters", "o Nova 2 é um modelo com ...").
+_IS_IT = re.compile(
+    r"\s*(?:[,—–]|(?:is|was|will\s+be|remains|é|foi|será|continua)(?:\s+(?:now|still|also|agora|também))?)\s*",
+    re.I,
+)
+
+
+def _appositive_of(start: int, ctx: ArticleContext) -> Mention | None:
+    """The subject named right before a generic noun phrase that is it ("o QwQ-32B, um
+    modelo de IA ...", "Arctic, a dense-MoE model ...", "X is a model with ...")."""
+    for m in ctx.mentions:
+        if (
+            m.kind == "subject"
+            and 0 <= start - m.end <= 20
+            and _IS_IT.fullmatch(ctx.text, m.end, start)
+        ):
+            return m
+    return None
+
+
+_OF = re.compile(r"\s*(?:d[oa]s?|de|of|for|from)\s+(?:the\s+)?$", re.I)
+
+
+def _of_owner(c: Candidate, ctx: ArticleContext) -> Mention | Named | None:
+    """The model named right after ``c`` by of/for/from/do/da ("os 4,1% do GPT-4.1",
+    "81.0% for GPT-5")."""
+    names: list[Mention | Named] = [*ctx.mentions, *ctx.comparative_mentions, *ctx.competitors]
+    for n in names:
+        if c.end < n.start <= c.end + 10 and _OF.fullmatch(ctx.text, c.end, n.start):
+            return n if not isinstance(n, Mention) or n.kind == "subject" else None
+    return None
+
+
 def _named_in(s: Sentence, ctx: ArticleContext) -> tuple[set[str], int]:
     """(known subject slugs, count of other models) named in sentence ``s``."""
     slugs = {m.slug for m in ctx.mentions + ctx.comparative_mentions if s.start <= m.start < s.end}
-    return slugs, sum(1 for n in ctx.competitors if s.start <= n.start < s.end)
+    return slugs, sum(1 for n in ctx.named_competitors if s.start <= n.start < s.end)
 
 
 def _names_a_model(s: Sentence | None, ctx: ArticleContext) -> bool:
@@ -149,9 +379,9 @@ def _names_a_model(s: Sentence | None, ctx: ArticleContext) -> bool:
 def _anaphor_subject(s: Sentence, ctx: ArticleContext) -> str | None:
     """The subject that "The model ..." / "It ..." / "O modelo ..." / "Ele ..." (sentence
     ``s``'s start) refers to: the one known subject named anywhere in the nearest of the
-    three sentences before ``s`` in its paragraph that names a model. ``None`` when ``s``
-    starts otherwise, names a model itself, opens its paragraph, or that sentence names
-    two subjects or a model the subjects file lacks (ambiguous)."""
+    three sentences before ``s`` in its paragraph that names a model, or, when that one
+    names several, the subject opening it. ``None`` when ``s`` starts otherwise, names a
+    model itself, opens its paragraph, or the models named are ambiguous."""
     if not _ANAPHOR_START.match(s.text) or _names_a_model(s, ctx):
         return None  # "The model that replaced it, Kimi K3.1 Pro, has ...": named here
     sentences = ctx.seg.sentences
@@ -161,7 +391,12 @@ def _anaphor_subject(s: Sentence, ctx: ArticleContext) -> str | None:
             return None  # a heading or a new paragraph may have moved on
         slugs, others = _named_in(prev, ctx)
         if slugs or others:
-            return next(iter(slugs)) if len(slugs) == 1 and not others else None
+            if len(slugs) == 1 and not others:
+                return next(iter(slugs))
+            # Several named: the one the sentence is about, when it opens it ("Llama 3.3
+            # 70B is the model that made Llama 3.1 405B irrelevant. Released ..., it ...").
+            opening = [m for m in ctx.mentions if 0 <= m.start - prev.start <= 4]
+            return opening[0].slug if opening else None
     return None
 
 

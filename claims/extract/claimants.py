@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 from claims.extract.segment import Segments
 
-_ORG = r"(?P<org>[A-Z][\w.&-]*(?:\s+(?:AI|Labs?|Research|Analysis|[A-Z][\w.&-]*)){0,3})"
+# A name stays on its line ("... Zephyr 3 Pro\n\nAurora Labs said" is "Aurora Labs").
+_ORG = r"(?P<org>[A-Z][\w.&-]*(?:[ \t\u00a0]+(?:AI|Labs?|Research|Analysis|[A-Z][\w.&-]*)){0,3})"
 SAY_VERBS = (
     r"reporta|relata|afirma|afirmou|diz|disse|declara|declarou|informa|informou|anunciou|anuncia|"
     r"confirmou|confirma|publicou|colocou|coloca|mediu|mede|estima|promete|prometeu|cita|fala|"
@@ -74,11 +75,22 @@ _REPORTED_RE = re.compile(
 _ARTICLES = frozenset("A O The".split())
 # A name never runs over a sentence end ("April. Moonshot AI said" is "Moonshot AI").
 _SENTENCE_END = re.compile(r"\.\s+(?=[A-Z])")
-_MONTHS = frozenset(
-    "January February March April May June July August September October November December "
-    "Janeiro Fevereiro Março Abril Maio Junho Julho Agosto Setembro Outubro Novembro "
-    "Dezembro".split()
-)
+
+
+def _calendar_words(kind: str) -> frozenset[str]:
+    """Month or weekday names (babel's CLDR data, en/pt-BR/pt-PT), capitalised."""
+    from babel.dates import get_day_names, get_month_names
+
+    names = get_month_names if kind == "months" else get_day_names
+    out = set()
+    for loc in ("en", "pt_BR", "pt_PT"):
+        out |= {n[:1].upper() + n[1:] for n in names("wide", locale=loc).values()}
+    return frozenset(out)
+
+
+_MONTHS = _calendar_words("months")
+# "The Qwen team on Tuesday announced ...": a weekday or month is never the claimant.
+_CALENDAR = _MONTHS | _calendar_words("days")
 _NOT_ORG = frozenset(
     "Eles Elas Ele Ela Isso Este Esta They He She It This We Nós Você Minha Meu".split()
 )
@@ -128,7 +140,7 @@ def find_claimants(text: str, organizations: Iterable[str] = ()) -> list[Claiman
         words = _own_words(m.group("org"))
         while words and words[0] in _ARTICLES and not _titled(words, orgs):
             words = words[1:]
-        if not words or words[0] in _NOT_ORG:
+        if not words or words[0] in _NOT_ORG or words[0] in _CALENDAR:
             continue
         name = " ".join(words)
         end = m.end("org") - (len(name) - len(name.rstrip(".")))  # "segundo a Moonshot."

@@ -11,7 +11,8 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from claims.extract.negation import NOT_NEGATING_WORDS
+from claims.extract.lexicon import patterns
+from claims.extract.negation import NEGATION_WORDS, NOT_NEGATING_WORDS
 
 # Relation words right before a date (longest first); "a partir de"/"from" = on that day.
 # "not_before" (on or after the date) is stored as "after" the unit before it.
@@ -54,14 +55,8 @@ _REL_RE = re.compile(
 _REL_MAP = dict(RELATION_WORDS)
 # What negates a plan: "not", "never", "n't", refusals ("no plans to", "refused to",
 # "declined to", "ruled out", "sem planos de", "descartou", "recusou(-se)") and denials.
-_REFUSAL = (
-    r"no\s+plans?\s+to|(?:refus|declin)(?:e|es|ed|ing)\s+to|rul(?:e|es|ed|ing)\s+out|"
-    r"sem\s+planos?\s+de|descart(?:a|am|ou|aram)|recus(?:a|am|ou|aram)(?:-se)?|"
-    # a denial: "denied (that) it would publish ... in January", "negou que vá ..."
-    r"den(?:y|ies|ied|ying)(?:\s+that)?|neg(?:a|am|ou|aram)(?:\s+que)?|"
-    r"reject(?:s|ed|ing)?\s+(?:reports?|claims?|rumou?rs?)(?:\s+that)?"
-)
-_NEG_HEAD = rf"(?P<neg>\b(?:not|never|cannot|não|nunca|jamais|{_REFUSAL})|n[’']t)"
+_REFUSAL = patterns("refusals")
+_NEG_HEAD = rf"(?P<neg>\b(?:{NEGATION_WORDS}|{_REFUSAL})|n[’']t)"
 # "did not rule out releasing before March", "não descartou liberar antes de março": a
 # negated refusal is doubt, and the date reads as written.
 _NEGATED_REFUSAL = re.compile(rf"\b(?:{_REFUSAL})\b", re.IGNORECASE)

@@ -12,25 +12,45 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Sequence
-from dataclasses import replace
+from decimal import Decimal
 
 from claims.extract import claimants as CL
 from claims.extract import rules as R
+from claims.extract.attributes import Site, choose
 from claims.extract.attribution import resolve
 from claims.extract.candidates import Candidate, drop_repeats
 from claims.extract.dates import scan_dates
+from claims.extract.document import Document
 from claims.extract.figures import Figure, scan_figures
 from claims.extract.language import detect_locale
+from claims.extract.lexicon import alternation
+from claims.extract.models import (
+    every_occurrence,
+    find_compared_models,
+    find_models,
+    find_related_models,
+    find_size_names,
+)
 from claims.extract.negation import affirmed
 from claims.extract.price_factor import qualify_price_factors
 from claims.extract.price_pairs import pair_prices
-from claims.extract.segment import Segments, Sentence
-from claims.extract.spans import after_marker, merge_parenthetical, overlaps
+from claims.extract.segment import Sentence
+from claims.extract.spans import after_marker, merge_parenthetical, merge_percent_ranges, overlaps
+from claims.extract.table_cells import read_cell
 from claims.subjects.references import Mention, SubjectIndex, SubjectRef
 from claims.values.numbers import normalize_locale
 from claims.values.value import Value, quantity, text_value
 
-_POINTS_AFTER = re.compile(r"^\s*(?:pontos|points|pts)\b", re.I)
+# "no license yet", "sem licença" (lexicon/*/absence.txt).
+_ABSENCE = re.compile(rf"\b(?:{alternation('absence')})\b", re.I)
+# A date counted from now ("dentro de uma semana", "within two weeks", "in 3 days").
+_RELATIVE_SPAN = re.compile(r"\b(?:semanas?|weeks?|dias?|days?|m[eê]s(?:es)?|months?)\b", re.I)
+# A statement reported in the past about the future ("would", "seria"): its "within a
+# week" counts from when it was said.
+_REPORTED_FUTURE = re.compile(r"\b(?:would|seria|iria|ia\s+ser|viria)\b", re.I)
+_ON_NAME = re.compile(r"\s*(?:on|in|at|for|no|na|em|nos|nas)\s+(?:the\s+|o\s+|a\s+)?", re.I)
+_GLUED_YEAR = re.compile(r"[A-Za-z](?:19|20)\d\d\b")
+_SIZE_OR_FORM = re.compile(r"\d+(?:\.\d+)?[bmt]|instruct|chat|base|it")
 _INDEX_WORDS = ("índice", "indice", "index", "leaderboard", "ranking")
 
 
@@ -59,14 +79,20 @@ def extract(
     no candidate, and its reason is appended to ``warnings`` when a list is given. A
     sentence repeated word for word (a headline shown twice) gives its candidates once.
     """
+    original = text
+    doc = Document.read(text)  # "GPT‑4o" as "GPT-4o" (offsets unchanged), segments, tables
+    text = doc.text
     locale = detect_locale(text) if not lang or lang == "auto" else normalize_locale(lang)
-    ctx = _Context(text, subjects, locale, published, tz)
-    items = ctx.figures() + ctx.ranks() + ctx.dates() + ctx.licenses()
+    ctx = _Context(doc, subjects, locale, published, tz, default_subject)
+    items = ctx.figures() + ctx.table_figures() + ctx.ranks() + ctx.dates() + ctx.licenses()
     items.sort(key=lambda c: c.start)
     resolve(items, ctx, default_subject)
     items = qualify_price_factors(items, text, ctx.index, ctx.warnings)
+    items = [c for c in items if not ctx.factor_against_model(c)]
     if warnings is not None:
         warnings.extend(ctx.warnings)
+    for c in items:
+        c.text = original[c.start : c.end]  # quotes as written, not as normalised
     return drop_repeats([c for c in items if c.attribute])
 
 
@@ -75,27 +101,36 @@ class _Context:
 
     def __init__(
         self,
-        text: str,
+        doc: Document,
         subjects: Sequence[SubjectRef],
         locale: str,
         published: dt.date | None,
         tz: str | None,
+        default_subject: str | None = None,
     ) -> None:
-        self.text, self.locale, self.published, self.tz = text, locale, published, tz
+        text = doc.text
+        self.default_subject = default_subject
+        self.doc, self.text, self.locale, self.published, self.tz = doc, text, locale, published, tz
         self.warnings: list[str] = []
         self._by_sentence: dict[int, list[CL.ClaimantMention]] = {}
-        self._price_sides: dict[int, str] = {}
+        self.price_sides: dict[int, str] = {}
         self.index = SubjectIndex(subjects)
+        self.subject_refs = list(subjects)
         self.variant_names = sorted({v for s in subjects for v in s.variants}, key=len)[::-1]
-        self.seg = Segments(text)
+        self.seg = doc.segments
         self.benches = R.find_benchmarks(text)
         comparatives = R.find_comparatives(text)
+        self.comparatives = comparatives
         mentions = self.index.mentions(text)
-        self.comparative_mentions = [m for m in mentions if after_marker(m.start, comparatives)]
+        self.comparative_mentions = [
+            m for m in mentions if after_marker(m.start, comparatives, text)
+        ]
         self.mentions = [m for m in mentions if m not in self.comparative_mentions]
         taken = [(m.start, m.end) for m in mentions] + [(b.start, b.end) for b in self.benches]
-        self.competitors = [
-            c for c in R.find_competitors(text) if not overlaps(c.start, c.end, taken)
+        self.competitors = self._other_models(comparatives, taken)
+        # Models named as the sentence's own topic, not after "than"/"vs"/"compared to".
+        self.named_competitors = [
+            c for c in self.competitors if not after_marker(c.start, comparatives, text)
         ]
         self.generics = R.find_generic(text)
         self.date_spans = scan_dates(text, locale, published, tz)
@@ -113,6 +148,7 @@ class _Context:
         # A subject, one of its variants ("A Highspeed promete ...") or another model
         # ("Orion-5 Max introduced ...") is not a claimant.
         models = [(m.start, m.end) for m in self.competitors]
+        models += [(m.start, m.end) for m in mentions]  # "Zephyr 3 Pro ranks": not "Pro"
         named = self.index.names_a_model
         self.claimants: list[CL.ClaimantMention] = [
             c for c in found if c.pronoun or not (named(c.bare) or overlaps(c.start, c.end, models))
@@ -125,11 +161,76 @@ class _Context:
             re.compile(r"\b(" + "|".join(re.escape(f) for f in firsts) + r")\b") if firsts else None
         )
         self._claimant_by_first = firsts
+        self.tables = doc.tables
         masked = taken + [(c.start, c.end) for c in self.competitors]
+        # Table cells are read by row and column (table_figures), never by the words around.
+        masked += [(c.start, c.end) for t in self.tables for _, _, c in t.cells()]
+        masked += [(c.start, c.end) for t in self.tables for c in t.header]  # "Scout (17B/109B)"
         masked += [(d.start, d.end) for d in self.date_spans]
         self.mask = bytearray(len(text))
         for a, b in masked:
             self.mask[a:b] = b"\x01" * (b - a)
+
+    def _other_models(
+        self, comparatives: list[R.Named], taken: list[tuple[int, int]]
+    ) -> list[R.Named]:
+        """Model names the subjects file does not know (:mod:`claims.extract.models`), each
+        wherever it is written, without the subjects' own names (``taken``) and families."""
+        text = self.text
+        # "the 70B" in an article on a 70B model is that model; any other size another
+        own_refs = [r for r in self.subject_refs if r.slug == self.default_subject]
+        own = {
+            w for ref in own_refs or self.subject_refs for n in ref.names for w in _name_words(n)
+        }
+        found = _merge_models(
+            R.find_competitors(text),
+            find_models(text)
+            + find_related_models(text)
+            + find_compared_models(text, comparatives)
+            + find_size_names(text, own),
+        )
+        found = _merge_models(found, every_occurrence(text, found))
+        return [
+            c
+            for c in found
+            if not overlaps(c.start, c.end, taken) and not self.index_names_family(c.name)
+        ]
+
+    def index_names_family(self, name: str) -> bool:
+        """True when ``name`` is a subject's name without its size or "Instruct" ("Llama
+        3.3" for "Llama 3.3 70B"): the subject itself, not another model."""
+        words = _name_words(name)
+        rest = words[2:]
+        if rest and not any(_SIZE_OR_FORM.fullmatch(w) for w in rest):
+            # "Llama 3.3 Community License" in an article on Llama 3.3 70B (but
+            # "gpt-oss-120b" is another size, another model than gpt-oss-20b)
+            return self.index_names_family(" ".join(words[:2]))
+        for ref in self.subject_refs:
+            for n in ref.names:
+                full = _name_words(n)
+                if len(full) > len(words) and full[: len(words)] == words:
+                    if all(_SIZE_OR_FORM.fullmatch(w) for w in full[len(words) :]):
+                        return True
+        return False
+
+    def factor_against_model(self, c: Candidate) -> bool:
+        """True for a price or speed factor with no variant whose sentence names another
+        model: such factors compare variants of one model, so "4-5x lower cost than Llama
+        3.1 405B" states none (the reason goes to the warnings)."""
+        if c.attribute not in ("price_factor", "speedup_factor") or "variant" in c.qualifiers:
+            return False
+        s = c._sentence
+        assert s is not None
+        others = [m for m in self.mentions + self.comparative_mentions if m.slug != c.subject]
+        named = [(n.start, n.end) for n in others if n.kind == "subject"]
+        # A named model only: "2,5 vezes mais rápido que a versão anterior" stays a factor.
+        named += [(n.start, n.end) for n in self.competitors if n.kind != "relation"]
+        if not any(s.start <= a < s.end for a, _ in named):
+            return False
+        self.warnings.append(
+            f"at {c.start}: {c.text!r}: a factor against another model, not a variant"
+        )
+        return True
 
     # -- candidates by kind -------------------------------------------------------
 
@@ -140,8 +241,8 @@ class _Context:
             for f in scan_figures(self.text, self.locale)
             if f.kind != "ordinal" and self.mask.find(1, f.start, f.end) == -1
         ]
-        figs = merge_parenthetical(figs, self.text)
-        figs, self._price_sides = pair_prices(figs, self.text, lambda p: self.seg.at(p).end)
+        figs = merge_percent_ranges(merge_parenthetical(figs, self.text), self.text)
+        figs, self.price_sides = pair_prices(figs, self.text, lambda p: self.seg.at(p).end)
         self.warnings += [f"at {f.start}: {w}" for f in figs if not f.readable for w in f.warnings]
         out: list[Candidate] = []
         for i, f in enumerate(figs):
@@ -153,9 +254,18 @@ class _Context:
                 figs[i + 1].start if i + 1 < len(figs) and figs[i + 1].start < s.end else s.end
             )
             cs, ce = s.clause_bounds(f.start)
-            before = self.text[max(cs, prev_end) : f.start]
+            before = self._label_of(f.start, prev_end) + self.text[max(cs, prev_end) : f.start]
             after = self.text[f.end : min(ce, next_start)]
             c = self._classify(f, s, before, after, self.text[cs:ce], (prev_end, next_start))
+            if c is not None and c.attribute == "total_params" and out:
+                # A bare count after an active one in its sentence continues it ("18.6 to
+                # 31.3 billion are activated, averaging about 27 billion").
+                # A larger count is a total ("o modelo completo de 2,8 trilhões").
+                last = out[-1]
+                top = last.value.high if last.value.high is not None else last.value.value
+                if last.attribute == "active_params" and last._sentence is s:
+                    if not R.params_cued(before, after) and _at_most(c.value, top):
+                        c.attribute = "active_params"
             if c is not None and affirmed(c, before, self.warnings):
                 c.warnings.extend(f.warnings)
                 out.append(c)
@@ -168,64 +278,39 @@ class _Context:
             attr = R.factor_attribute(self.text[m.end() : ce], before, self.variant_names)
             if attr:
                 v = quantity(R.FACTORS[m.group("w").lower()], "times")
-                c = self._candidate(attr, v, m.start(), m.end(), s, self._variant_q(s))
+                c = self._candidate(attr, v, m.start(), m.end(), s, self.variant_q(s))
                 out += [c] if affirmed(c, before, self.warnings) else []
+        return out
+
+    def table_figures(self) -> list[Candidate]:
+        """Figures in table cells: the model is the cell's column header or row label (the
+        one naming a model), the attribute comes from the other (:mod:`claims.extract.table_cells`).
+        Cells of models the subjects file lacks give nothing: they are other models' figures."""
+        out: list[Candidate] = []
+        for t in self.tables:
+            for label, head, cell in t.cells():
+                read = read_cell(t, label, head, cell, self.text, self.locale, self.index)
+                if read is None:
+                    continue
+                slug, attr, q, v, (a, b) = read
+                c = self._candidate(attr, v, a, b, self.seg.at(a), q)
+                c.subject, c.how = slug, "table"
+                out.append(c)
         return out
 
     def _classify(
         self, f: Figure, s: Sentence, before: str, after: str, clause: str, window: tuple[int, int]
     ) -> Candidate | None:
-
-        def make(
-            attr: str, unit: str | None, q: dict[str, str] | None = None, fig: Figure = f
-        ) -> Candidate | None:
-            v = fig.to_value(unit)
-            if v is None:
-                return None
-            return self._candidate(attr, v, f.start, f.end, s, q or {})
-
-        if f.kind == "money":
-            if not (f.per and f.to_value() and f.default_unit().endswith("_per_mtok")):
-                return None
-            if f.currency != "usd":
-                # Price attributes are in USD; no exchange rate is guessed.
-                self.warnings.append(f"at {f.start}: {f.text!r}: price in {f.currency}, not USD")
-                return None
-            side = self._price_sides.get(f.start) or R.price_side(before, after)
-            # No side: "price_usd_per_mtok", settled by a restatement, else dropped.
-            return make(f"price_{side}_usd_per_mtok" if side else "price_usd_per_mtok", None)
-        if f.kind == "percent":
-            sb, sa = self.text[s.start : f.start], self.text[f.end : s.end]
-            if (
-                R.PRICE_CONTEXT.search(clause)
-                or R.PRICE_CONTEXT.search(sb + sa)
-                and not self._bench(f.start, s)
-            ):
-                d = R.price_direction(before, after) or R.price_direction(sb, sa)
-                if d is not None:
-                    return make("price_change_pct", "percent", fig=replace(f, negative=d < 0))
-            q = self._bench(f.start, s, window)
-            return make("benchmark_score", "percent", q) if q else None
-        if f.kind == "times":
-            attr = R.factor_attribute(after, before, self.variant_names)
-            return make(attr, "times", self._variant_q(s)) if attr else None
-        if R.is_tokens_per_second(after):
-            return make("output_tokens_per_second", "tokens_per_second")
-        hw = R.hardware_after(after)
-        if hw:
-            return make("hardware_units", hw[0], {"hardware": hw[1]})
-        if R.is_bits(after):
-            return make("weights_precision_bits", "bits")
-        if _POINTS_AFTER.match(after):
-            q = self._bench(f.start, s, window)
-            return make("benchmark_score", "points", q) if q else None
-        if R.is_context_window(before, after, clause):
-            v = f.to_value("tokens")
-            if v is not None and v.interval()[0] is not None and v.interval()[0] >= 1000:  # type: ignore[operator]
-                return make("context_window", "tokens")
+        """The candidate figure ``f`` states, by the rules table of
+        :mod:`claims.extract.attributes`, or ``None``."""
+        site = Site(f, s, before, after, clause, window, self.text)
+        choice = choose(site, self)
+        if not choice.attribute:
             return None
-        attr = R.params_attribute(f, before, after)
-        return make(attr, "params") if attr else None
+        v = (choice.figure or f).to_value(choice.unit)
+        if v is None:
+            return None
+        return self._candidate(choice.attribute, v, f.start, f.end, s, dict(choice.qualifiers))
 
     def ranks(self) -> list[Candidate]:
         """Leaderboard ranks ("4º lugar", "em oitavo", "ranked #2") with a named leaderboard."""
@@ -236,7 +321,7 @@ class _Context:
             s = self.seg.at(m.start())
             if s.hypothetical or not R.RANK_CONTEXT_RE.search(s.text):
                 continue
-            board = self._bench(m.start(), s)
+            board = self.bench(m.start(), s)
             if not board:
                 continue
             v = quantity(str(R.rank_value(m)), "rank")
@@ -267,21 +352,34 @@ class _Context:
             if d.reading.denied:  # "not in March" states no date: say so rather than drop it
                 self.warnings.append(f"at {d.start}: {d.denial_note()}")
                 continue
+            if _RELATIVE_SPAN.search(d.text) and _REPORTED_FUTURE.search(before):
+                # "tweeted that Grok would be open-sourced within a week": a week from
+                # the tweet, not from the article; no date can be computed.
+                self.warnings.append(
+                    f"at {d.start}: {d.text!r}: relative to a reported statement, skipped"
+                )
+                continue
             out.append(self._candidate(attr, d.reading.to_value(), d.start, d.end, s, {}))
+            if attr == "release_date" and R.released_and_opened(self.text[d.end : hi]):
+                # "On September 1, Meituan released and open-sourced LongCat": both dates
+                v = d.reading.to_value()
+                out.append(self._candidate("weights_release_date", v, d.start, d.end, s, {}))
         return out
 
     def licenses(self) -> list[Candidate]:
-        """A licence name with the word licence/licença within 25 characters of it, in a
-        sentence that does not deny it ("não há licença", "no license yet")."""
+        """A licence name with the word licence/licença at most four words from it in its
+        clause ("under the Apache 2.0 license", "sob a licença MIT") or as its line's label
+        ("License: Apache 2.0"), in a sentence that does not deny it ("no license yet")."""
         out = []
         for n in R.LICENSE_NAME_RE.finditer(self.text):
-            near = self.text[max(0, n.start() - 25) : n.end() + 25]
+            s = self.seg.at(n.start())
+            cs, ce = s.clause_bounds(n.start())
+            before = " ".join(self.text[cs : n.start()].split()[-4:])
+            after = " ".join(self.text[n.end() : ce].split()[:4])
+            near = before + " " + after + " " + self._label_of(n.start(), 0)
             if not R.LICENSE_WORD_RE.search(near):
                 continue
-            s = self.seg.at(n.start())
-            if s.hypothetical or re.search(
-                r"\b(?:não|sem|no|not|without)\b", self.text[s.start : n.start()]
-            ):
+            if s.hypothetical or re.search(_ABSENCE, self.text[s.start : n.start()]):
                 continue
             v = text_value(R.license_id(n.group("lic")))
             out.append(self._candidate("license", v, n.start(), n.end(), s, {}))
@@ -317,25 +415,64 @@ class _Context:
         self._claimant(c, s)
         return c
 
-    def _variant_q(self, s: Sentence) -> dict[str, str]:
+    def _label_of(self, pos: int, prev_end: int) -> str:
+        """The label of a "label: value" line read before its first figure ("Input: $1.20
+        per million tokens" is an input price, "Context: 128K tokens" a context window),
+        with a space; "" elsewhere."""
+        line = self.doc.line_at(pos)
+        if line.label is None or not (prev_end <= line.label[1] <= pos) or line.start > pos:
+            return ""
+        return self.text[line.label[0] : line.label[1]] + " "
+
+    def paired_side(self, start: int) -> str | None:
+        """The side ("input"/"output") a price pair settled for the price at ``start``."""
+        return self.price_sides.get(start)
+
+    def variant_q(self, s: Sentence) -> dict[str, str]:
         for m in self.mentions:
             if m.kind == "variant" and s.start <= m.start < s.end:
                 return {"variant": m.name}
         return {}
 
-    def _bench(
+    def label_bench(self, f: Figure) -> dict[str, str] | None:
+        """Benchmark qualifiers when a benchmark name ends at most 3 characters before ``f``
+        ("IFEval (92.1)", "MATH: 77"), labels ``f``'s line ("- GPQA: 59.1 → 68.4"), or
+        follows ``f`` after "on"/"no" ("88.0 on AIME 2025")."""
+        line = self.doc.line_at(f.start)
+        for b in self.benches:
+            if f.end < b.start <= f.end + 12 and _ON_NAME.fullmatch(self.text, f.end, b.start):
+                return _bench_q(b)  # "scores 88.0 on AIME 2025"
+            if b.end > f.start or b.end < line.start:
+                continue
+            gap = self.text[b.end : f.start]
+            adjacent = len(gap) <= 3 and not gap.strip(" :(~≈")
+            if adjacent or (line.label is not None and line.label[1] == b.end):
+                return _bench_q(b)
+        return None
+
+    def bench(
         self, pos: int, s: Sentence, window: tuple[int, int] | None = None
     ) -> dict[str, str] | None:
         """Benchmark qualifiers for a figure at ``pos``: a benchmark named between the figure's
         neighbours (``window``), else a generic word there ("no índice", "neste benchmark")
-        meaning the last one of that sort named before, else the same search in the sentence."""
+        meaning the last one of that sort named before, else the same search in the sentence.
+        The second figure of "83.1% vs. 81.4%" shares the first one's benchmark."""
+        first = R.versus_first(self.text, pos, s.start)
+        if first is not None:
+            return self.bench(first, s)
         chosen = None
         spans = [window] if window else []
         for lo, hi in [*spans, (s.start, s.end)]:
             text = self.text[lo:hi]
             inside = [b for b in self.benches if lo <= b.start < hi and s.start <= b.start < s.end]
+            if window and (lo, hi) == window and lo > s.start:
+                # "82.0% on MMLU, 87.0% on the MGSM": a name joined to the figure before
+                # this one by "on"/"no" is that figure's.
+                inside = [b for b in inside if not _ON_NAME.fullmatch(self.text, lo, b.start)]
             if inside:
-                chosen = min(inside, key=lambda b: abs(b.start - pos))
+                # The smallest gap wins, a name before the figure on a tie: "MMLU 88.6%,
+                # GPQA Diamond 51.1%" gives 51.1 to GPQA Diamond, not to MMLU.
+                chosen = min(inside, key=lambda b: pos - b.end if b.end <= pos else b.start - pos)
                 break
             g = R.GENERIC_BENCH_RE.search(text) if text else None
             if g:
@@ -394,6 +531,33 @@ class _Context:
             c._claimant_pronoun = True
         else:
             c.claimant = pick.name
+
+
+def _bench_q(b: R.Named) -> dict[str, str]:
+    q = {"benchmark": b.name}
+    if b.version:
+        q["version"] = b.version
+    return q
+
+
+def _at_most(v: Value, top: object) -> bool:
+    x = v.value if v.value is not None else v.low
+    return isinstance(x, Decimal) and isinstance(top, Decimal) and x <= top
+
+
+def _name_words(name: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+(?:\.[0-9]+)*", name.lower())
+
+
+def _merge_models(a: list[R.Named], b: list[R.Named]) -> list[R.Named]:
+    """Names of both finders, a name overlapping an earlier-kept one left out."""
+    out: list[R.Named] = []
+    for n in sorted(a + b, key=lambda n: (n.start, -n.end)):
+        if _GLUED_YEAR.search(n.name):
+            continue  # "Released2024-07-18" is a label and a date, no model
+        if not out or n.start >= out[-1].end:
+            out.append(n)
+    return out
 
 
 __all__ = ["Candidate", "Mention", "extract"]

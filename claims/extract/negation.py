@@ -12,14 +12,18 @@ from __future__ import annotations
 import re
 from typing import Protocol
 
+from claims.extract.lexicon import alternation
+
 # A negation word, then at most three words (no punctuation between) up to the figure.
+# The one negation list (lexicon/*/negation.txt), shared with dates and plans.
+NEGATION_WORDS = alternation("negation")
 _NEG_RE = re.compile(
-    r"(?:\b(?:not|never|não|nao|nunca|nem)\b|n['’]t\b)(?P<gap>(?:\s+[^\s;:,.!?]+){0,3}?)\s*$",
+    rf"(?:\b(?:{NEGATION_WORDS})\b|n['’]t\b)(?P<gap>(?:\s+[^\s;:,.!?]+){{0,3}}?)\s*$",
     re.I,
 )
 # "not only 2T but ...", "não é apenas 2T": the figure is stated, something is added.
 # Words after which "not" adds rather than denies (figures here, dates in date_relations).
-NOT_NEGATING_WORDS = r"only|just|merely|apenas|somente|só"
+NOT_NEGATING_WORDS = alternation("not_negating")
 _NOT_NEGATING_RE = re.compile(rf"(?<!\w)(?:{NOT_NEGATING_WORDS})(?!\w)", re.I)
 # "isn't cheap at $3", "não é pequeno com 2,8T", "not far from 90%": the negation is about
 # something else and the figure is stated (after a preposition, or "far from").

@@ -46,6 +46,24 @@ def _per_token_money(f: Figure) -> bool:
     return f.kind == "money" and f.default_unit().endswith("_per_mtok")
 
 
+_RESPECTIVELY_RE = re.compile(r"\s*,?\s*(?:respectively|respectivamente)\b", re.I)
+_PAIR_SEP_RE = re.compile(r"^\s*(?:,|and|e|/|;)\s*$", re.I)
+
+
+def _respectively(
+    a: Figure, b: Figure, text: str, sentence_end: Callable[[int], int]
+) -> tuple[str, str] | None:
+    """Sides of two complete prices stated "respectively" after two side words in order."""
+    if not _PAIR_SEP_RE.match(text[a.end : b.start]) or not _RESPECTIVELY_RE.match(text, b.end):
+        return None
+    start = max(0, a.start - 120, text.rfind(".", 0, a.start) + 1)
+    orders = list(_ORDER_AFTER_RE.finditer(text[start : a.start]))
+    if not orders:
+        return None
+    first, second = _side(orders[-1].group("a")), _side(orders[-1].group("b"))
+    return (first, second) if first and second and first != second else None
+
+
 def pair_prices(
     figs: list[Figure], text: str, sentence_end: Callable[[int], int]
 ) -> tuple[list[Figure], dict[int, str]]:
@@ -63,7 +81,15 @@ def pair_prices(
     sides: dict[int, str] = {}
     for i in range(len(out) - 1):
         a, b = out[i], out[i + 1]
-        if a.kind != "money" or a.per or b.kind != "money" or a.currency != b.currency:
+        if a.kind != "money" or b.kind != "money" or a.currency != b.currency:
+            continue
+        if a.per and b.per:
+            # "input and output prices dropping to $0.28/M and $0.42/M respectively"
+            resp = _respectively(a, b, text, sentence_end)
+            if resp:
+                sides[a.start], sides[b.start] = resp
+            continue
+        if a.per:
             continue
         between = _BETWEEN_RE.match(text[a.end : b.start])
         if between is None:

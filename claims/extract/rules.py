@@ -10,6 +10,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from pathlib import Path
 
 from claims.extract.figures import Figure
 from claims.subjects.references import variant_word_re
@@ -34,15 +35,25 @@ _STOP_CAPS = frozenset(
     "A O As Os No Na Nos Nas Em De Do Da Com Para Por Pelo Pela The In On At Of For With And "
     "E Um Uma Its Seu Sua Neste Nesta No Segundo Como Mas".split()
 )
-_BENCH_HEAD_RE = re.compile(
-    r"[Bb]ench|Index|Arena|Eval|MMLU|GPQA|AIME|HLE|HumanEval|BrowseComp|ARC-AGI|MATH-500|Humanity"
+_LEXICON = Path(__file__).with_name("lexicon")
+BENCHMARK_NAMES: tuple[str, ...] = tuple(
+    line.strip()
+    for line in (_LEXICON / "benchmarks.txt").read_text(encoding="utf-8").splitlines()
+    if line.strip() and not line.startswith("#")
 )
+_NAMES_ALT = "|".join(re.escape(n).replace("'", "['’]") for n in BENCHMARK_NAMES)
+_BENCH_HEAD_RE = re.compile(r"[Bb]ench|Index|Arena|Eval|[Ll]eaderboard|" + _NAMES_ALT)
 _BENCH_RE = re.compile(
     r"(?<![\w'’-])(?P<name>(?:[A-Z][\w'’-]*\s+){0,3}"
-    r"(?:[\w-]*[Bb]ench|Index|Arena|Eval)(?:\s+(?:WebDev|Verified|Pro|Lite|Hard|Text|Vision|Diamond))?"
-    r"|MMLU(?:-Pro)?|GPQA(?:\s+Diamond)?|AIME|HLE|HumanEval|LiveCodeBench|BrowseComp"
-    r"|ARC-AGI(?:-\d)?|MATH-500|Humanity's Last Exam)"
-    r"(?:\s+(?P<ver>v?\d+(?:\.\d+)+|\d{4}|v\d+))?(?!\w|\.\d)"
+    r"(?:[\w-]*(?:[Bb]ench|Arena)|Index|Eval)"
+    # The variant is part of the benchmark's identity (cases/C33): Lite is not Live.
+    r"(?:\s+(?:WebDev|Verified|Pro|Lite|Live|Multimodal|Full|Hard|Text|Vision|Diamond))?"
+    r"|(?:" + _NAMES_ALT + r")(?P<glued>\d{2}(?:\d{2})?)?(?![\w-])"
+    # A named leaderboard: "the Vectara HHEM leaderboard", "LMArena Leaderboard".
+    r"|(?:[A-Z][\w'’-]*\s+){1,3}[Ll]eaderboard)"
+    # A version is never a score: "HumanEval 89.0%" names no version 89.0.
+    # ("Terminal-Bench 2" names version 2: a lone digit only, never a figure's start)
+    r"(?:\s+(?P<ver>v?\d+(?:\.\d+)+|\d{4}|v\d+|\d(?!\d|[.,]\d|\s*(?:%|points|pontos|pts)))(?![\d.,]*\s*%))?(?!\w|\.\d)"
 )
 # Canonical names, so figures from different articles share a qualifier (project table).
 BENCHMARK_CANONICAL: dict[str, str] = {
@@ -75,10 +86,13 @@ def find_benchmarks(text: str) -> list[Named]:
             start = text.index(words[1], start + len(words[0]))
             words = words[1:]
         name = " ".join(words)
+        version = m.group("ver")
+        if m.group("glued"):  # "AIME24": AIME, version 24
+            name, version = name[: -len(m.group("glued"))], version or m.group("glued")
         if name.lower() in ("index", "arena", "bench", "benchmark"):
             continue
         name = BENCHMARK_CANONICAL.get(name.lower(), name)
-        out.append(Named(start, m.end(), "benchmark", name, m.group("ver")))
+        out.append(Named(start, m.end(), "benchmark", name, version))
     return out
 
 
@@ -97,16 +111,21 @@ _COMPETITOR_RE = re.compile(
 )
 _NOT_COMPETITOR = re.compile(r"^(?:US|USD|R|EUR|WSE|FP|INT|BF|TPU|MI|H|B|A)\b|^[A-Z][a-z]+\s\d")
 _GENERIC_RE = re.compile(
-    r"\b(?:um|uma|a|an)\s+(?:\w+\s+)?(?:modelo|modelos|denso|dense|model|rival|concorrente|competitor)\b"
+    r"\b(?:um|uma|a|an)\s+(?:\w[\w.,]*\s+)?(?:modelo|modelos|denso|dense|model|rival|concorrente|competitor)\b"
     r"|\bmodelos?\s+(?:densos?|fechados?|de\s+fronteira)\b|\bcarro-chefe\b|\bflagship\b"
     r"|\b(?:da\s+)?classe\b|\bclass\b|\bde\s+porte\b",
     re.IGNORECASE,
 )
 _COMPARATIVE_RE = re.compile(
+    r"(?<!\w)(?=[^\W\d_])(?:"  # only at a word start (a fast first test)
     r"\b(?:atrás|abaixo|acima|à\s+frente|além)\s+(?:apenas\s+|só\s+)?d[oae]s?\b"
     r"|\bdo\s+que\b|\bthan\b|\bbehind\b|\bahead\s+of\b|\bvs\.?|\bversus\b|\bcontra\b"
     r"|\bcompetir\s+(?:diretamente\s+)?com\b|\bcompete\s+with\b|\bcompared\s+(?:to|with)\b"
-    r"|\bcomparad[oa]s?\s+(?:a|com)\b|\bfrente\s+(?:a|às?|aos?)\b|\bde\s+K?\w+\s+para\b|\bbate\b|\bbeats?\b",
+    r"|\bcomparad[oa]s?\s+(?:a|com)\b|\bfrente\s+(?:a|às?|aos?)\b|\bde\s+K?\w+\s+para\b|\bbate\b|\bbeats?\b"
+    # A model after a comparison verb is the yardstick, not the one measured.
+    r"|\b(?:match(?:es|ed|ing)?|outperform(?:s|ed|ing)?|surpass(?:es|ed|ing)?|rival(?:s|ed|ing)?|"
+    r"beating|trails?|trailing|"
+    r"iguala|supera|superou|superando)\s+(?:the\s+|o\s+|a\s+)?)",
     re.IGNORECASE,
 )
 
@@ -176,7 +195,7 @@ def rank_value(m: re.Match[str]) -> int:
 # -- attribute of a figure -------------------------------------------------------
 
 _TOKENS_PER_SEC = re.compile(
-    r"^\s*(?:de\s+)?(?:tokens?\s*/\s*s(?:eg)?\b|tokens?\s+(?:por|per|a\s+cada)\s+segundo|tokens?\s+per\s+second|tok/s|t/s)",
+    r"^\s*(?:de\s+)?(?:tokens?\s*/\s*(?:s|seg|sec|second|segundo)\b|tokens?\s+(?:por|per|a\s+cada)\s+segundo|tokens?\s+per\s+second|tok/s|t/s)",
     re.I,
 )
 _TOKENS = re.compile(r"^\s*-?\s*(?:de\s+)?tokens?\b", re.I)
@@ -192,16 +211,35 @@ _OTHER_NOUN_AFTER = re.compile(
     r"documentos|imagens|images|vezes|anos|years|pessoas|people|wafers|GPUs|bits)\b",
     re.I,
 )
-_ACTIVE_KW = re.compile(r"ativ|active|activ|por\s+token|per\s+token", re.I)
+_ACTIVE_KW = re.compile(
+    r"ativ|active|activ|por\s+token|per\s+token|simultane|at\s+once|at\s+a\s+time|por\s+vez|"
+    r"de\s+cada\s+vez|per\s+forward\s+pass|por\s+passe",
+    re.I,
+)
 _TOTAL_KW = re.compile(r"\btotal|totais|capacidade|capacity|overall|tamanho", re.I)
 _DIRECT_KIND = re.compile(
     r"^\s*(?:de\s+)?(?:(?:parâmetros|parameters|params)\s+)?(ativ\w*|active|activated|total|totais|in\s+total)\b",
     re.I,
 )
+_THE_BEFORE = re.compile(r"(?:^|\s)(?:the|The|o|O)\s+$")
+_NOUN_AFTER_SIZE = re.compile(
+    r"\s*-?\s*(?:de\s+)?(?:param|parâm|model|modelo|dense|denso|total|activ|ativ|MoE|variant|version|versão|vers)",
+    re.I,
+)
+_COMPOUND_SIZE = re.compile(r"-(?:param(?:eter)?|parâmetro)\b(?!s)", re.I)
+_EACH_AFTER = re.compile(
+    r"^\s*-?(?:de\s+)?(?:(?:parâmetros|parametros|parameters|params)\s+)?"
+    r"(?:each|apiece|cada|per\s+expert|por\s+especialista)\b",
+    re.I,
+)
 _CONJ = re.compile(r"\s(?:e|and)\s")
 _BITS_AFTER = re.compile(r"^\s*-?\s*bits?\b", re.I)
+# Price words; the cost of training or compute is no price ("saving 42.5% of training
+# costs", "custo de treinamento").
 PRICE_CONTEXT = re.compile(
-    r"preç|price|pricing|tabela|custo|cost|barat|cheap|caro|expensive|por\s+milhão|US\$|\$", re.I
+    r"preç|price|pricing|tabela|(?<!training\s)(?<!compute\s)(?:custo|cost)(?!s?\s+(?:de\s+)?(?:treinamento|treino|training|computacional))"
+    r"|barat|cheap|caro|expensive|por\s+milhão|US\$|\$",
+    re.I,
 )
 _DOWN_KW = re.compile(
     r"menor|abaixo|cort|reduz|redução|queda|caiu|barat|lower|cheaper|\bcut|less|\bdown\b|\boff\b|drop|decreas|reduc",
@@ -223,7 +261,7 @@ WEIGHTS_KW = re.compile(
 )
 RELEASE_KW = re.compile(
     r"lançou|lançad|lançamento|liberou|liberad|estreou|released|launched|launch|release|debuted|"
-    r"disponível\s+desde|available\s+since",
+    r"disponível\s+desde|available\s+since|made\s+available|became\s+available|disponibilizad",
     re.I,
 )
 # The weights are what is released ("the open weights will be released on", "os pesos do
@@ -233,7 +271,7 @@ _WEIGHTS_RELEASED_RE = re.compile(
     r"(?:\s+abertos)?(?:\s+(?:d[oa]s?|of)(?:\s+[\w.-]+){1,3}?)?"
     r"\s+(?:(?:will|would|are|is|was|were|to|be|been|being|get|gets|shall|should|must|also|"
     r"then|only|finally|now|that|which|not|never|won't|won’t|não|nunca|que|serão|será|vão|vai|devem|deverão|ser|são|foram|estarão)\s+){0,4}"
-    r"(?:released|launched|liberad|lançad)",  # ends where RELEASE_KW's match ends
+    r"(?:released|launched|liberad|lançad|made\s+available|disponibilizad)",  # ends where RELEASE_KW's match ends
     re.I,
 )
 LICENSE_NAME_RE = re.compile(
@@ -242,6 +280,19 @@ LICENSE_NAME_RE = re.compile(
     r"|Llama\s+\d(?:\.\d)?\s+Community)(?![\w-])"
 )
 LICENSE_WORD_RE = re.compile(r"licen[cçs]", re.I)
+
+
+_AND_OPENED = re.compile(
+    r"^[^.;]{0,40}?\b(?:released|launched|lançou|lançad[oa])\s+(?:and|e)\s+"
+    r"(?:open[- ]sourced|open[- ]weighted|abriu\s+o\s+código|liberou\s+os\s+pesos)",
+    re.I,
+)
+
+
+def released_and_opened(after: str) -> bool:
+    """True when a date is followed by "released and open-sourced" ("On September 1,
+    Meituan released and open-sourced LongCat"): the release and the weights both."""
+    return bool(_AND_OPENED.match(after))
 
 
 def nearest(pattern: re.Pattern[str], before: str, after: str) -> tuple[int, bool] | None:
@@ -275,6 +326,16 @@ def params_attribute(fig: Figure, before: str, after: str) -> str | None:
     """
     if fig.kind != "plain" or fig.is_range and not fig.scaled:
         return None
+    if _EACH_AFTER.match(after):
+        return None  # "128 experts at 3.66 billion parameters each": one part's size
+    if _THE_BEFORE.search(before[-6:]) and not _NOUN_AFTER_SIZE.match(after):
+        return None  # "the 70B is fast": a model called by its size, no figure stated
+    compound = _COMPOUND_SIZE.match(after)
+    if compound:
+        # "the 480B-parameter Zephyr": the size of what it names ("104B-parameter
+        # activation" names the active part)
+        noun = after[compound.end() :].split(maxsplit=1)[:1]
+        return "active_params" if noun and _ACTIVE_KW.match(noun[0]) else "total_params"
     explicit = bool(_PARAMS_AFTER.match(after))
     if not explicit:
         if not fig.scaled or fig.scale < Decimal(10) ** 9 or _OTHER_NOUN_AFTER.match(after):
@@ -288,6 +349,80 @@ def params_attribute(fig: Figure, before: str, after: str) -> str | None:
     if act and (not tot or act[0] < tot[0]):
         return "active_params"
     return "total_params"
+
+
+# A margin between two scores, not a score: "(+5.3)", "+9.3 points", "within 2 points".
+_SIGNED_BEFORE = re.compile(r"(?:^|[\s(])[+±]\s*$")
+_MARGIN_BEFORE = re.compile(
+    r"\b(?:within|under|by|less\s+than|gap\s+of|lead\s+of|margin\s+of|por|menos\s+de|"
+    r"diferença\s+de|vantagem\s+de)\s+$",
+    re.I,
+)
+_POINTS_WORD = re.compile(
+    r"\s*(?:points?|pontos?|pts|pp|percentage\s+points|pontos\s+percentuais)\b", re.I
+)
+# "75.9 → 81.2": the value before the arrow is the earlier one.
+_ARROW_AFTER = re.compile(r"\s*(?:→|->|⇒|=>|➝)")
+
+
+_GAP_AFTER = re.compile(
+    r"\s*(?:points?|pontos?|pts|pp|percentage\s+points|pontos\s+percentuais)\s+"
+    r"(?:above|below|ahead|behind|higher|lower|more|less|over|under|acima|abaixo|à\s+frente|atrás|a\s+mais|a\s+menos)\b",
+    re.I,
+)
+
+
+def is_margin(text: str, start: int, end: int) -> bool:
+    """True when the figure at ``start``-``end`` is a signed difference ("(+5.3)") or a gap
+    stated in points ("within 2 points", "by 3 points", "12 points above", "por 2 pontos")."""
+    head = text[max(0, start - 20) : start]
+    if _SIGNED_BEFORE.search(head) or _GAP_AFTER.match(text, end):
+        return True
+    return bool(_MARGIN_BEFORE.search(head) and _POINTS_WORD.match(text, end))
+
+
+_FROM_BEFORE = re.compile(r"\b(?:from|de|desde)\s+(?:US)?$", re.I)
+# "75.2%, up from 68.0% for ...", "down from $2": the value before a change.
+_UP_FROM_BEFORE = re.compile(
+    r"\b(?:up|down|rising|falling|improving|subindo|caindo|ante)\s+(?:from\s+|de\s+)?(?:US)?$", re.I
+)
+# Between the old and the new value of a change: "... per million to ", " para ".
+TO_BEFORE_RE = re.compile(r"\b(?:to|para)\s+(?:US|R)?$", re.I)
+_TO_AFTER = re.compile(r"[^.;\d]{0,30}?\b(?:to|para)\s+(?:US|R)?[$€£]?\s*\d", re.I)
+
+
+def is_previous_value(text: str, start: int, end: int) -> bool:
+    """True when the figure at ``start``-``end`` is the old value of a change: followed
+    by an arrow ("75.9 → 81.2") or "from X to Y" / "de X para Y" ("decreased from $0.56
+    per million to $0.28 per million")."""
+    if _ARROW_AFTER.match(text, end) or _UP_FROM_BEFORE.search(text[max(0, start - 20) : start]):
+        return True
+    return bool(
+        _FROM_BEFORE.search(text[max(0, start - 12) : start]) and _TO_AFTER.match(text, end)
+    )
+
+
+_VS_PREV = re.compile(r"(?:vs\.?|versus|contra|against)\s*[~≈]?\s*(?:US)?[$€£]?$", re.I)
+_NUMBER_BEFORE = re.compile(r"(?:US)?[$€£]?\d[\d.,]*\s*%?\s*$")
+
+
+def versus_first(text: str, pos: int, floor: int) -> int | None:
+    """For the second figure of a pair ("83.1% vs. 81.4%", "89,1% contra 87,3%") at
+    ``pos``, the start of the first one (not before ``floor``); else ``None``."""
+    vs = _VS_PREV.search(text, max(floor, pos - 12), pos)
+    if vs is None:
+        return None
+    first = _NUMBER_BEFORE.search(text, max(floor, vs.start() - 16), vs.start())
+    return first.start() if first else None
+
+
+def params_cued(before: str, after: str) -> bool:
+    """True when the words around a parameter count say active or total ("104B ativos",
+    "total of 560B"); a bare count ("averaging about 27 billion") says neither."""
+    if _DIRECT_KIND.match(after):
+        return True
+    before = _CONJ.split(before)[-1]
+    return bool(nearest(_ACTIVE_KW, before, after) or nearest(_TOTAL_KW, before, after))
 
 
 def price_direction(before: str, after: str) -> int | None:
@@ -348,8 +483,22 @@ def is_tokens_per_second(after: str) -> bool:
     return bool(_TOKENS_PER_SEC.match(after))
 
 
+_OUTPUT_AFTER = re.compile(
+    r"^\s*-?\s*(?:tokens?\s+)?(?:de\s+)?(?:[\w-]+\s+){0,2}(?:output|saída|saida|generation|geração|completion|thinking|reasoning|racioc)",
+    re.I,
+)
+_OUTPUT_BEFORE = re.compile(
+    r"(?:output|saída|saida|generation|geração|completion|thinking|budget)\w*\s+(?:[\w-]+\s+){0,3}$",
+    re.I,
+)
+
+
 def is_context_window(before: str, after: str, clause: str) -> bool:
-    """Tokens with "contexto/janela/context/window" in the clause, or "contexto de 1M"."""
+    """Tokens with "contexto/janela/context/window" in the clause, or "contexto de 1M";
+    never an output, generation or thinking length ("80,000 token inference output",
+    "up to 16,384 output tokens", "max output of 8K")."""
+    if _OUTPUT_AFTER.match(after) or _OUTPUT_BEFORE.search(before[-60:]):
+        return False
     if _TOKENS.match(after) and _CONTEXT_KW.search(clause) or _CONTEXT_AFTER.match(after):
         return True
     return bool(_CONTEXT_BEFORE.search(before))

@@ -194,6 +194,10 @@ SUFFIX_SCALES: dict[str, Decimal] = {"k": _E3, "K": _E3, "M": _E6, "B": _E9, "T"
 SCALE_WORDS: dict[str, dict[str, Decimal]] = {
     "pt-BR": {
         "mil": _E3,
+        # "mil milhões" is 10^9 on either scale (a thousand millions), so it is read in a
+        # Brazilian or unspecified Portuguese text too ("400 mil milhões de parâmetros").
+        "mil milhões": _E9,
+        "mil milhão": _E9,
         "milhão": _E6,
         "milhões": _E6,
         "milhao": _E6,

@@ -126,6 +126,28 @@ def _parse_day(text: str | None, option: str) -> dt.date | None:
         raise ConfigError(f"{option}: {text!r} is not a YYYY-MM-DD date") from exc
 
 
+EXTRACTORS = ("rules", "llm")
+
+
+def make_extractor(name: str, model: str | None, base_url: str | None) -> Any:
+    """The chosen :class:`claims.extract.extractors.Extractor`; ``llm`` needs ``--model``
+    and reads its API key from ``TRACKER_LLM_API_KEY`` (a local server may need none)."""
+    if name != "llm":
+        if model or base_url:
+            raise ConfigError("--model and --base-url go with --extractor llm")
+        from claims.extract.extractors import RuleExtractor
+
+        return RuleExtractor()
+    if not model:
+        raise ConfigError("--extractor llm: give the model name (--model NAME)")
+    from tracker.articles.llm import DEFAULT_BASE_URL, LlmExtractor
+    from tracker.settings import llm_api_key
+
+    return LlmExtractor(
+        make_client(), model, base_url=base_url or DEFAULT_BASE_URL, api_key=llm_api_key()
+    )
+
+
 @claims_app.command("extract")
 def extract_cmd(
     source: Annotated[
@@ -153,10 +175,28 @@ def extract_cmd(
     db: Annotated[
         str | None, typer.Option(metavar="<path|url>", help="Database for subjects if no TOML.")
     ] = None,
+    extractor: Annotated[
+        str,
+        typer.Option(
+            metavar="NAME",
+            parser=choice(EXTRACTORS),
+            help=f"{choices_text(EXTRACTORS)}: rule-based (offline), or an OpenAI-compatible "
+            "chat model whose claims are kept only when grounded in the text.",
+        ),
+    ] = "rules",
+    model: Annotated[
+        str | None, typer.Option(help="LLM model name (with --extractor llm).")
+    ] = None,
+    base_url: Annotated[
+        str | None,
+        typer.Option(
+            help="OpenAI-compatible API base URL (default https://api.openai.com/v1); "
+            "key from TRACKER_LLM_API_KEY."
+        ),
+    ] = None,
 ) -> None:
     """Print the candidate claims of one article (a table, or JSON with --json)."""
     from claims.extract.attribution import NO_MODEL_NAMED
-    from claims.extract.extractor import extract
 
     try:
         refs = load_subjects(subjects_file, db)
@@ -171,7 +211,7 @@ def extract_cmd(
         if lang == "auto" and article.language:
             use_lang = article.language
         notes: list[str] = []
-        found = extract(
+        found = make_extractor(extractor, model, base_url).extract(
             article.text,
             refs,
             lang=use_lang,
@@ -199,7 +239,7 @@ def extract_cmd(
         )
     # Warnings go out before any result (stderr, flushed); the table's caption counts them.
     for note in notes:
-        typer.echo(f"warning: {note}", err=True)
+        typer.echo(f"warning: {terminal_text(note)}", err=True)  # notes may quote model output
     if as_json:
         print_json([c.to_dict() for c in found])
         return

@@ -109,6 +109,29 @@ class HttpClient:
             same_origin = _origin(target) == _origin(request.url)
             request = self._request(target, extra if same_origin else httpx.Headers(), policy)
 
+    def post_json(
+        self, url: str | httpx.URL, body: object, headers: Mapping[str, str] | None = None
+    ) -> httpx.Response:
+        """Send ``POST url`` with ``body`` as JSON and the client's headers plus ``headers``
+        (an API call, e.g. an LLM chat endpoint); no redirect is followed (a POST is not
+        replayed elsewhere). Returns the response with its body read. Raises the
+        transport's ``httpx.TransportError`` subclasses and ``httpx.UnsupportedProtocol``."""
+        target = httpx.URL(url)
+        if target.scheme not in ("http", "https"):
+            raise httpx.UnsupportedProtocol(
+                f"Request URL has an unsupported protocol '{target.scheme}://'."
+            )
+        merged = self.headers.copy()
+        merged.update(httpx.Headers(headers or {}))
+        request = httpx.Request(
+            "POST", target, headers=merged, json=body, extensions=self._extensions
+        )
+        response = self.transport.handle_request(request)
+        response.request = request
+        response.read()
+        response.close()
+        return response
+
     def _request(
         self, url: httpx.URL, extra: httpx.Headers, policy: RequestPolicy | None = None
     ) -> httpx.Request:

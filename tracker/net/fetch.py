@@ -406,3 +406,18 @@ def auth_headers(params: Mapping[str, Any]) -> dict[str, str]:
     if not value:
         raise MissingCredential(env or "auth.env")
     return {str(auth.get("header", "Authorization")): value}
+
+
+def post_json(
+    client: HttpClient, url: str, body: object, headers: Mapping[str, str] | None = None
+) -> tuple[int, str]:
+    """``POST url`` with ``body`` as JSON through ``client`` (an API call such as an LLM
+    chat endpoint; no retry, no redirect): (status, body text). Raises
+    :class:`FetchTimeout` or :class:`FetchError` (network, protocol) naming the URL."""
+    try:
+        response = client.post_json(url, body, headers)
+    except httpx.TimeoutException as exc:
+        raise FetchTimeout(f"{url}: timed out ({type(exc).__name__})", url=url) from exc
+    except httpx.HTTPError as exc:
+        raise FetchError(f"{url}: {type(exc).__name__}: {exc}", url=url) from exc
+    return response.status_code, response.text

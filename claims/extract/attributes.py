@@ -1,0 +1,219 @@
+"""Which attribute a figure states: an ordered table of named, pure rules.
+
+Each rule looks at a :class:`Site` (the figure, its sentence, the words before and after
+it up to its neighbours in the clause, the clause) and answers with a :class:`Choice`
+(attribute, unit, qualifiers), with :data:`NO_CLAIM` (the figure states nothing: stop), or
+with ``None`` (not mine: ask the next rule). :data:`RULES` lists them in order; the cue
+words live in :mod:`claims.extract.rules` and ``lexicon/``. Rules that need the rest of the
+article (benchmarks named nearby, paired price sides, variants) ask the :class:`Reader`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from decimal import Decimal
+from typing import Protocol
+
+from claims.extract import rules as R
+from claims.extract.figures import Figure
+from claims.extract.segment import Sentence
+
+_POINTS_AFTER = re.compile(r"^\s*(?:pontos|points|pts|elo)\b", re.I)
+# "DROP (3-shot F1)", "pass@1", "5 shots": an evaluation setting, not a score.
+_SETTING_AFTER = re.compile(r"-\w|\s*shots?\b|@", re.I)
+
+
+@dataclass(frozen=True)
+class Site:
+    """A figure where it stands. ``before``/``after``: its clause's text up to the
+    neighbouring figures; ``window``: (end of the figure before, start of the one after)
+    within the sentence; ``text``: the whole article."""
+
+    f: Figure
+    s: Sentence
+    before: str
+    after: str
+    clause: str
+    window: tuple[int, int]
+    text: str
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The attribute a figure states, its unit (``None``: the figure's own), qualifiers, and
+    the figure to read (``None``: as found; a price cut is read with its sign)."""
+
+    attribute: str
+    unit: str | None = None
+    qualifiers: dict[str, str] = field(default_factory=dict)
+    figure: Figure | None = None
+
+
+NO_CLAIM = Choice("")
+
+
+class Reader(Protocol):
+    """What rules ask of the article (implemented by the extractor's context)."""
+
+    variant_names: list[str]
+    warnings: list[str]
+
+    def bench(
+        self, pos: int, s: Sentence, window: tuple[int, int] | None = None
+    ) -> dict[str, str] | None: ...
+
+    def label_bench(self, f: Figure) -> dict[str, str] | None: ...
+
+    def variant_q(self, s: Sentence) -> dict[str, str]: ...
+
+    def paired_side(self, start: int) -> str | None: ...
+
+
+Rule = Callable[[Site, Reader], "Choice | None"]
+
+
+def _not_current(x: Site, r: Reader) -> Choice | None:
+    """A margin ("(+5.3)", "within 2 points"), the old value of a change ("75.9 → 81.2",
+    "from $0.56 to ..."), or a rank ("#3", read by the rank reader) states no figure here."""
+    f = x.f
+    if R.is_margin(x.text, f.start, f.end) or R.is_previous_value(x.text, f.start, f.end):
+        return NO_CLAIM
+    if x.text[max(0, f.start - 1) : f.start] == "#":
+        return NO_CLAIM
+    return None
+
+
+def _price(x: Site, r: Reader) -> Choice | None:
+    """Money per tokens in USD: input or output price by the pair, the words around, or
+    (for the new value of "from X to Y") the words before "from"; no side yet:
+    ``price_usd_per_mtok`` (a restatement settles it, else it is dropped)."""
+    f = x.f
+    if f.kind != "money":
+        return None
+    if not (f.per and f.to_value() and f.default_unit().endswith("_per_mtok")):
+        return NO_CLAIM
+    if f.currency != "usd":
+        # Price attributes are in USD; no exchange rate is guessed.
+        r.warnings.append(f"at {f.start}: {f.text!r}: price in {f.currency}, not USD")
+        return NO_CLAIM
+    side = r.paired_side(f.start) or R.price_side(x.before, x.after)
+    if side is None and R.TO_BEFORE_RE.search(x.before):
+        cs = x.s.clause_bounds(f.start)[0]
+        side = R.price_side(x.text[cs : x.window[0]], "")
+    return Choice(f"price_{side}_usd_per_mtok" if side else "price_usd_per_mtok")
+
+
+def _percent(x: Site, r: Reader) -> Choice | None:
+    """A percent: a price change when price words and a direction surround it (and no
+    benchmark is named in its sentence), else a score of the benchmark named nearest."""
+    f, s = x.f, x.s
+    if f.kind != "percent":
+        return None
+    sb, sa = x.text[s.start : f.start], x.text[f.end : s.end]
+    if (
+        R.PRICE_CONTEXT.search(x.clause)
+        or R.PRICE_CONTEXT.search(sb + sa)
+        and not r.bench(f.start, s)
+    ):
+        d = R.price_direction(x.before, x.after) or R.price_direction(sb, sa)
+        if d is not None:
+            return Choice("price_change_pct", "percent", figure=replace(f, negative=d < 0))
+    q = r.bench(f.start, s, x.window)
+    return Choice("benchmark_score", "percent", q) if q else NO_CLAIM
+
+
+def _factor(x: Site, r: Reader) -> Choice | None:
+    """ "2x", "3 vezes": a speed or price factor between variants."""
+    if x.f.kind != "times":
+        return None
+    attr = R.factor_attribute(x.after, x.before, r.variant_names)
+    return Choice(attr, "times", r.variant_q(x.s)) if attr else NO_CLAIM
+
+
+def _speed(x: Site, r: Reader) -> Choice | None:
+    """ "1,500 tokens/s", "60 a 100 tokens/segundo"."""
+    ok = R.is_tokens_per_second(x.after)
+    return Choice("output_tokens_per_second", "tokens_per_second") if ok else None
+
+
+def _hardware(x: Site, r: Reader) -> Choice | None:
+    """ "59 wafers WSE-3T", "8 H100 GPUs"."""
+    hw = R.hardware_after(x.after)
+    return Choice("hardware_units", hw[0], {"hardware": hw[1]}) if hw else None
+
+
+def _bits(x: Site, r: Reader) -> Choice | None:
+    """ "4 bits", "4-bit" weights."""
+    return Choice("weights_precision_bits", "bits") if R.is_bits(x.after) else None
+
+
+_SCORE_OF = re.compile(r"\b(?:score|scores|rating|pontuação|nota)\s+(?:of|de)\s+$", re.I)
+
+
+def _points(x: Site, r: Reader) -> Choice | None:
+    """ "55 pontos", "1,692 points", "a score of 71": a score of the benchmark named nearest."""
+    if not (_POINTS_AFTER.match(x.after) or _SCORE_OF.search(x.before) and not x.f.scaled):
+        return None
+    q = r.bench(x.f.start, x.s, x.window)
+    return Choice("benchmark_score", "points", q) if q else NO_CLAIM
+
+
+def _labelled_score(x: Site, r: Reader) -> Choice | None:
+    """ "IFEval (92.1)", "- MMLU-Pro: 75.9 → 81.2": a bare number right after a benchmark
+    name, or on a line labelled by one, is its score (percent up to 100, else points)."""
+    f = x.f
+    labelled = r.label_bench(f)
+    if labelled is None or f.scaled or _SETTING_AFTER.match(x.after):
+        return None
+    v = f.to_value("percent")
+    small = v is not None and isinstance(v.value, Decimal) and v.value <= 100
+    return Choice("benchmark_score", "percent" if small else "points", labelled)
+
+
+def _context(x: Site, r: Reader) -> Choice | None:
+    """A token count with context words in its clause, or earlier in its sentence with no
+    figure between ("an impressive context length, natively supporting 256K tokens");
+    at least 1,000 tokens, and never an output or thinking length."""
+    f, s = x.f, x.s
+    lead = x.text[max(s.start, x.window[0]) : f.start]
+    if not (
+        R.is_context_window(x.before, x.after, x.clause)
+        or R.is_context_window(x.before, x.after, lead)
+    ):
+        return None
+    v = f.to_value("tokens")
+    size = None if v is None else v.value if v.value is not None else v.high  # "up to 128K"
+    ok = isinstance(size, Decimal) and size >= 1000
+    return Choice("context_window", "tokens") if ok else NO_CLAIM
+
+
+def _parameters(x: Site, r: Reader) -> Choice | None:
+    """A parameter count, total or active (:func:`claims.extract.rules.params_attribute`)."""
+    attr = R.params_attribute(x.f, x.before, x.after)
+    return Choice(attr, "params") if attr else NO_CLAIM
+
+
+RULES: tuple[tuple[str, Rule], ...] = (
+    ("margin or old value", _not_current),
+    ("price", _price),
+    ("percent", _percent),
+    ("factor", _factor),
+    ("speed", _speed),
+    ("hardware", _hardware),
+    ("bits", _bits),
+    ("points", _points),
+    ("labelled score", _labelled_score),
+    ("context window", _context),
+    ("parameters", _parameters),
+)
+
+
+def choose(x: Site, r: Reader) -> Choice:
+    """The first answer of :data:`RULES` for ``x`` (:data:`NO_CLAIM` when none claims it)."""
+    for _, rule in RULES:
+        c = rule(x, r)
+        if c is not None:
+            return c
+    return NO_CLAIM

@@ -1,0 +1,64 @@
+"""The annotated document extraction reads: the article text (hyphens normalised), its
+paragraphs, sentences and clauses (:mod:`claims.extract.segment`), its tables
+(:mod:`claims.extract.tables`) and its lines: bullets and "label: value" lines, each with
+character offsets into the text. Built once per article; the annotators (figures, dates,
+benchmarks, model names, claimants) add their span layers on top of it. Pure.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+
+from claims.extract.normalize import normalize_compounds, normalize_hyphens
+from claims.extract.segment import Segments
+from claims.extract.tables import Table, find_tables
+
+_LINE = re.compile(r"[^\n]*")
+_BULLET = re.compile(r"[ \t]*(?:[-*•·▪‣◦]|\d{1,2}[.)])\s+")
+# "label: value" (a short label without a sentence end, then a colon and a space).
+_LABEL = re.compile(r"[ \t]*(?:(?:[-*•·▪‣◦]|\d{1,2}[.)])\s+)?(?P<label>[^\n:]{1,40}?)\s*:(?=\s)")
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line at ``start``-``end``; ``bullet``: it opens a list item; ``label``: the
+    span of its "label" in "label: value", or ``None``."""
+
+    start: int
+    end: int
+    bullet: bool
+    label: tuple[int, int] | None
+
+
+@dataclass
+class Document:
+    """An article ready for the annotators (see the module doc)."""
+
+    text: str
+    segments: Segments
+    tables: list[Table]
+    lines: list[Line]
+    _starts: list[int] = field(default_factory=list, repr=False)
+
+    @classmethod
+    def read(cls, text: str) -> Document:
+        """Annotate ``text``: normalise hyphens and number compounds (same length), segment
+        it, find its tables and lines."""
+        text = normalize_compounds(normalize_hyphens(text))
+        lines: list[Line] = []
+        for m in _LINE.finditer(text):
+            if m.start() == m.end() and lines and lines[-1].end == m.start():
+                continue  # the empty match finditer yields at each line's end
+            lab = _LABEL.match(text, m.start(), m.end())
+            label = (lab.start("label"), lab.end("label")) if lab else None
+            lines.append(Line(m.start(), m.end(), bool(_BULLET.match(text, m.start())), label))
+        return cls(text, Segments(text), find_tables(text), lines)
+
+    def line_at(self, pos: int) -> Line:
+        """The line holding offset ``pos``."""
+        if len(self._starts) != len(self.lines):
+            self._starts = [ln.start for ln in self.lines]
+        i = bisect.bisect_right(self._starts, pos) - 1
+        return self.lines[max(i, 0)]

@@ -1,0 +1,44 @@
+"""Extraction's word lists, read from data files: ``lexicon/<language>/<kind>.txt`` (one
+word, or for ``refusals`` one regular expression, per line; ``#`` starts a comment).
+
+Every language folder is read and the lists are merged, because the rules are language-
+agnostic patterns and an article may quote another language; adding Spanish means adding
+``lexicon/es/`` with the same file names. Language-neutral lists (benchmark names, model
+families) are files directly in ``lexicon/``. Pure (reads package data once, cached).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+
+LEXICON_DIR = Path(__file__).with_name("lexicon")
+
+
+def _lines(path: Path) -> list[str]:
+    text = path.read_text(encoding="utf-8")
+    return [x.strip() for x in text.splitlines() if x.strip() and not x.lstrip().startswith("#")]
+
+
+@cache
+def words(kind: str) -> tuple[str, ...]:
+    """The ``kind`` list of every language folder, longest first, without repeats.
+    Raises FileNotFoundError naming the kind when no language has it."""
+    found: set[str] = set()
+    files = sorted(LEXICON_DIR.glob(f"*/{kind}.txt"))
+    if not files:
+        raise FileNotFoundError(f"no lexicon/*/{kind}.txt word list")
+    for f in files:
+        found.update(_lines(f))
+    return tuple(sorted(found, key=lambda w: (-len(w), w)))
+
+
+def alternation(kind: str) -> str:
+    """The ``kind`` words as one regex alternation (escaped), longest first."""
+    return "|".join(re.escape(w) for w in words(kind))
+
+
+def patterns(kind: str) -> str:
+    """The ``kind`` lines as one regex alternation, taken as regular expressions."""
+    return "|".join(f"(?:{p})" for p in words(kind))

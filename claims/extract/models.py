@@ -1,0 +1,203 @@
+"""Model names in text, known to the subjects file or not ("Llama-3.3-70B-Instruct",
+"Qwen2.5-72B", "o1-preview", "GLM-5", "Mistral Large 2", "Claude 3.5 Sonnet", "V3.1-Exp").
+
+A figure next to a model the subjects file does not know is that model's, never the
+article subject's, so attribution needs every model name, not only the subjects'. Rules:
+
+- a joined name: letters (with hyphenated lowercase or capitalised parts) glued to a version
+  by nothing or a hyphen ("GPT-4o", "Qwen2.5", "gpt-oss-120b", "o1-preview", "R1", "K2"),
+  then any hyphenated suffixes ("-mini", "-Exp", "-0905", "-Instruct", "-70B");
+- a spaced name: a family or product-line word from ``lexicon/model_words.txt``, then a
+  version ("Llama 3", "Gemini 1.5 Pro", "Claude Opus 4.6", "Mistral Large 2"), or any
+  capitalised word and a dotted version ("Orion 7.2");
+- either may go on with capitalised line words and a size ("Claude 3.5 Sonnet", "Llama 3
+  70B", "Llama 4 Maverick");
+- a first word in ``lexicon/not_models.txt`` (licences, FP8, H100, "Table 2", "US$ 5")
+  is no model; dates are never read as models (a month name takes no version here).
+
+Input is text with hyphens normalised (:mod:`claims.extract.normalize`). Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from claims.extract.lexicon import alternation, words
+from claims.extract.rules import Named
+
+_LEXICON = Path(__file__).with_name("lexicon")
+
+
+def _words(name: str) -> frozenset[str]:
+    lines = (_LEXICON / name).read_text(encoding="utf-8").splitlines()
+    return frozenset(x.strip() for x in lines if x.strip() and not x.startswith("#"))
+
+
+MODEL_WORDS = _words("model_words.txt")
+NOT_MODELS = _words("not_models.txt")
+TAIL_WORDS = _words("model_tail_words.txt")
+
+# A version: digits, maybe dotted, then a letter ("4o") or a glued size ("7B", "70B").
+_VERSION = r"\d+(?:\.\d+)*(?:[a-z]|[BMT](?![A-Za-z]))?"
+_SUFFIX = r"(?:-[A-Za-z0-9]+(?:\.\d+)?)*"
+_SIZE = r"\d+(?:\.\d+)?[BMT]\b"
+# Capitalised words that continue a name ("Sonnet", "Pro", "Instruct", "Maverick").
+_TAIL_ALT = "|".join(sorted((re.escape(w) for w in TAIL_WORDS), key=len, reverse=True))
+_TAIL = rf"(?:\s(?:{_TAIL_ALT}|{_SIZE})(?=[\s,.;:)!?]|$))"
+_JOINED = re.compile(
+    rf"(?=[A-Za-z])(?<![\w$./-])(?P<head>[A-Za-z][A-Za-z]*(?:-[A-Za-z]+)?)-?(?P<ver>{_VERSION}){_SUFFIX}"
+    rf"(?![\w.]\d)(?P<tail>{_TAIL}{{0,2}})"
+)
+_FAMILY_ALT = "|".join(sorted((re.escape(w) for w in MODEL_WORDS), key=len, reverse=True))
+_SPACED = re.compile(
+    rf"(?=[A-Z])(?<![\w$./-])(?P<head>(?:(?:{_FAMILY_ALT})\s){{0,2}}(?:{_FAMILY_ALT}))\s(?P<ver>{_VERSION}){_SUFFIX}"
+    rf"(?![\w.]\d|\s*%)(?P<tail>{_TAIL}{{0,2}})"
+    rf"|(?=[A-Z])(?<![\w$./-])(?P<head2>[A-Z][a-z]+)\s(?P<ver2>\d+\.\d+){_SUFFIX}(?![\w.]\d|\s*%)"
+    # "Zephyr 2 Pro", "Nova 3 Mini": any capitalised word, a whole version and a tier word
+    rf"|(?=[A-Z])(?<![\w$./-])(?P<head3>[A-Z][a-z]+)\s(?P<ver3>\d+)(?P<tail3>{_TAIL}{{1,2}})"
+)
+_FAMILY_BEFORE = re.compile(rf"(?<![\w-])(?:{_FAMILY_ALT})\s$")
+# What a figure looks like right after a version: "Llama 3 70B" keeps 70B as its size, but
+# "GPT-5 80%" or "R1 2,029" is a name followed by a figure, not part of it.
+_FIGURE_AFTER = re.compile(
+    r"\s*(?:%|x\b|[kKMBT]\b|tokens|pontos|points|bilh|trilh|milh|bill|trill|mill)"
+)
+
+
+def find_models(text: str) -> list[Named]:
+    """Every model-like name in ``text`` (rules in the module doc), in text order, as
+    ``Named(start, end, "competitor", name)``; the caller drops those overlapping the
+    subjects' own names and benchmarks."""
+    found: dict[int, Named] = {}
+    for rx, anchor in ((_SPACED, _SPACED_ANCHOR), (_JOINED, _JOINED_ANCHOR)):
+        for m in _windowed(rx, anchor, text):
+            g = m.groupdict()
+            head = g.get("head") or g.get("head2") or g.get("head3") or ""
+            first = head.split()[0].split("-")[0] if head else ""
+            if not head or first in NOT_MODELS or head.split()[0] in NOT_MODELS:
+                continue
+            if rx is _JOINED and not _joined_ok(m, head):
+                continue
+            ver_end = (
+                m.end("ver2") if g.get("ver2") else m.end("ver3") if g.get("ver3") else m.end("ver")
+            )
+            if _FIGURE_AFTER.match(text, ver_end):
+                continue
+            start, end = m.start(), m.end()
+            family = _FAMILY_BEFORE.search(text, max(0, start - 30), start)
+            if rx is _JOINED and family:  # "DeepSeek V2.5", "Kimi K2"
+                start = family.start()
+            if any(n.start <= start < n.end or start <= n.start < end for n in found.values()):
+                continue
+            found[start] = Named(start, end, "competitor", text[start:end])
+    return [found[k] for k in sorted(found)]
+
+
+# Cheap first passes: a name needs a letter glued to a digit, or a family word then a digit
+# (a whole-text pass of the full patterns costs more than the rest of extraction's names).
+_JOINED_ANCHOR = re.compile(r"[A-Za-z]-?\d")
+_SPACED_ANCHOR = re.compile(rf"(?:{_FAMILY_ALT}|[A-Z][a-z]+)\s\d")
+
+
+def _windowed(rx: re.Pattern[str], anchor: re.Pattern[str], text: str) -> list[re.Match[str]]:
+    """Matches of ``rx`` in windows of 60 characters around each ``anchor`` hit, merged."""
+    windows: list[list[int]] = []
+    for a in anchor.finditer(text):
+        lo, hi = max(0, a.start() - 60), a.end() + 60
+        if windows and lo <= windows[-1][1]:
+            windows[-1][1] = hi
+        else:
+            windows.append([lo, hi])
+    out: list[re.Match[str]] = []
+    for lo, hi in windows:
+        out += rx.finditer(text, lo, min(hi, len(text)))
+    return out
+
+
+def _joined_ok(m: re.Match[str], head: str) -> bool:
+    """A joined name needs a head that reads as a name: capitalised ("GPT", "Qwen", "R"),
+    or lowercase with a hyphen or 1-2 letters ("gpt-oss", "o"); a plain lowercase word glued
+    to digits ("mp3", "covid19") or a year ("in2024") is no model."""
+    ver = m.group("ver")
+    if len(ver) == 4 and ver[:2] in ("19", "20"):
+        return False  # a year glued to a word ("Released2024-07-18"), not a version
+    if head[0].isupper():
+        return True
+    return "-" in head or len(head) <= 2 and m.group("ver")[0].isdigit() and len(head) == 1
+
+
+# "its predecessor, Zephyr 2, had ...", "o antecessor GLM-4.5": the relation word is
+# another model, and so is a capitalised name right after it (lexicon/*/relations.txt).
+_RELATION_FIRST = "".join(sorted({w[0].lower() + w[0].upper() for w in words("relations")}))
+_RELATION = re.compile(
+    rf"(?<!\w)(?=[{_RELATION_FIRST}])(?:{alternation('relations')})\b"
+    r"(?:,?\s+(?:the\s+|o\s+|a\s+)?(?P<name>[A-Z][\w.-]*(?:\s(?:[A-Z][\w.-]*|\d+(?:\.\d+)?[A-Za-z]?)){0,2}))?",
+    re.I,
+)
+
+
+def find_related_models(text: str) -> list[Named]:
+    """Other models named by a relation ("its predecessor", "the previous version", "o
+    antecessor"), each the relation word and, as a second name, a capitalised name
+    right after it ("predecessor, Zephyr 2"): ``Named(..., "relation", word)`` and
+    ``Named(..., "competitor", name)``."""
+    out: list[Named] = []
+    for m in _RELATION.finditer(text):
+        word_end = m.start("name") if m.group("name") else m.end()
+        word = text[m.start() : word_end].rstrip(" ,")
+        out.append(Named(m.start(), m.start() + len(word), "relation", word))
+        if m.group("name") and m.group("name")[:1].isupper():
+            out.append(Named(m.start("name"), m.end("name"), "competitor", m.group("name")))
+    return out
+
+
+# "trails Orca 5", "beats Nova 4", "vs. Zephyr 2": after a comparison word a capitalised
+# name with a whole version is a model (elsewhere "Table 5" or "Step 2" would not be).
+_COMPARED_NAME = re.compile(
+    r"(?:the\s+|o\s+|a\s+)?(?P<name>[A-Z][\w-]*\s\d+(?:\.\d+)?)(?![\w.,%]|\s*(?:%|[kKMBT]\b))"
+)
+
+
+def find_compared_models(text: str, markers: list[Named]) -> list[Named]:
+    """Names right after comparison words (``markers``) that look like a model with a
+    version ("Orca 5"), as ``Named(..., "competitor", name)``."""
+    out = []
+    for mk in markers:
+        m = _COMPARED_NAME.match(text, mk.end)
+        if m and m.group("name").split()[0] not in NOT_MODELS:
+            out.append(Named(m.start("name"), m.end("name"), "competitor", m.group("name")))
+    return out
+
+
+def every_occurrence(text: str, names: list[Named]) -> list[Named]:
+    """Each found model name (3+ characters) wherever else it is written in ``text``: a
+    model recognised once ("trails Orca 5") is the same model in "Orca 5 costs $15"."""
+    seen = {(n.start, n.end) for n in names}
+    found = sorted({n.name for n in names if n.kind == "competitor" and len(n.name) >= 3}, key=len)
+    if not found:
+        return []
+    alt = "|".join(re.escape(n) for n in reversed(found))  # longest first
+    return [
+        Named(m.start(), m.end(), "competitor", m.group(0))
+        for m in re.finditer(rf"(?<![\w-])(?:{alt})(?![\w-]|\.\d)", text)
+        if (m.start(), m.end()) not in seen
+    ]
+
+
+# "it matches or beats the 405B on ...", "o 32B": a model called by its size alone (not
+# "the 405B parameters", "the 70B model", "a 70B dense model").
+_SIZE_NAME = re.compile(
+    r"(?:(?<=\bthe\s)|(?<=\bThe\s)|(?<=\bo\s)|(?<=\bO\s))(?P<size>\d+(?:\.\d+)?[BT])\b"
+    r"(?!\s*(?:-|param|parâm|model|modelo|tokens?|de\s+par|dense|denso|version|versão|variant|variante))"
+)
+
+
+def find_size_names(text: str, own_sizes: set[str]) -> list[Named]:
+    """Models called by their size alone ("the 405B"), except the subjects' own sizes
+    (``own_sizes``, lower-case like "70b"): ``Named(..., "competitor", "405B")``."""
+    return [
+        Named(m.start("size"), m.end("size"), "competitor", m.group("size"))
+        for m in _SIZE_NAME.finditer(text)
+        if m.group("size").lower() not in own_sizes
+    ]

@@ -1,0 +1,40 @@
+"""Punctuation as real pages write it, mapped to the forms the readers expect.
+
+Web pages write model and benchmark names with non-breaking hyphens ("GPT‑4o",
+"SWE‑bench"), figure dashes or minus signs; each is replaced by an ASCII hyphen-minus,
+character for character, so every offset into the result is an offset into the original
+text (quotes stay at their place; only these characters differ). Dashes that separate
+ranges or clauses (en dash, em dash) and spaces (NBSP and NNBSP group digits in pt-PT,
+cases/C11) are left alone.
+"""
+
+from __future__ import annotations
+
+import re
+
+from claims.values.numbers import SCALE_WORD_PATTERN
+
+# U+2010 hyphen, U+2011 non-breaking hyphen, U+2012 figure dash, U+2212 minus sign,
+# U+FE63 small hyphen-minus, U+FF0D fullwidth hyphen-minus.
+_HYPHENS = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2212\ufe63\uff0d", "-"))
+
+
+def normalize_hyphens(text: str) -> str:
+    """``text`` with every hyphen-like character as ``-``; same length, same offsets."""
+    return text.translate(_HYPHENS)
+
+
+# "a 1.1-trillion-parameter model", "a 70B-parameter MoE model": the hyphens of a compound
+# adjective of a model, read as spaces so the figure keeps its scale. Only before a model
+# noun: "a 10-billion-parameter dense transformer running beside ..." may be a part.
+_COMPOUND = re.compile(
+    rf"(?P<num>\d(?:[.,]\d+)?(?:-(?:{SCALE_WORD_PATTERN})|[KMBT]))-(?P<p>param(?:eter)?s?|parâmetros?)"
+    r"(?=(?:[\s-]+[\w-]+){0,3}?[\s-]+(?:model|LLM|modelo|MoE)\b)",
+    re.I,
+)
+
+
+def normalize_compounds(text: str) -> str:
+    """``text`` with the hyphens of a model's number compound ("1.1-trillion-parameter
+    model") as spaces; same length, same offsets."""
+    return _COMPOUND.sub(lambda m: m.group(0).replace("-", " "), text)

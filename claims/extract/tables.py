@@ -1,0 +1,207 @@
+"""Tables in article text: pipe tables (Markdown, one row per line or a whole table
+flattened on one line as pages often paste it) and HTML tables read one cell per line.
+
+Each table is a header row and body rows of :class:`Cell` (text and character offsets in
+the article), so a figure in a table is read with its row label and its column header,
+never by the words around it: in a comparison table the other columns are other models'
+figures. Pure; rows of a different width than the header, section rows ("Math
+Benchmarks | | |") and separator rows (``---|---``) are skipped.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+_SEPARATOR = re.compile(r"^:?-{2,}:?$")
+_NUMERIC = re.compile(r"^[~≈<>+-]?\s*[$€£]?\s*\d[\d.,\s]*(?:%|[kKMBT]|\s*pts?)?$")
+_LINE = re.compile(r"[^\n]+")
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One cell: its stripped text and its offsets in the article."""
+
+    text: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Table:
+    """``header`` cells (the first names the label column) and body ``rows`` of the same
+    width; ``start``/``end`` span the whole table in the article."""
+
+    header: tuple[Cell, ...]
+    rows: tuple[tuple[Cell, ...], ...]
+    start: int
+    end: int
+
+    def cells(self) -> Iterator[tuple[Cell, Cell, Cell]]:
+        """(row label, column header, cell) of every body cell right of the label column."""
+        for row in self.rows:
+            for head, cell in zip(self.header[1:], row[1:], strict=True):
+                yield row[0], head, cell
+
+
+def is_numeric(text: str) -> bool:
+    """True for a cell holding one figure ("97.3%", "2,029", "37B", "$0.28")."""
+    return bool(_NUMERIC.match(text.strip()))
+
+
+def find_tables(text: str) -> list[Table]:
+    """Every table of ``text`` (both shapes in the module doc), in text order."""
+    out = _pipe_tables(text) + _cell_per_line_tables(text)
+    out.sort(key=lambda t: t.start)
+    return out
+
+
+def _split_pipes(text: str, start: int, end: int) -> list[Cell | None]:
+    """Segments between pipes of ``text[start:end]``; ``None`` for an empty segment (a row
+    break in a flattened table, or an empty cell)."""
+    out: list[Cell | None] = []
+    pos = start
+    for piece in text[start:end].split("|"):
+        raw_end = pos + len(piece)
+        stripped = piece.strip()
+        if stripped:
+            lead = len(piece) - len(piece.lstrip())
+            out.append(Cell(stripped, pos + lead, pos + lead + len(stripped)))
+        else:
+            out.append(None)
+        pos = raw_end + 1
+    return out
+
+
+def _pipe_tables(text: str) -> list[Table]:
+    tables: list[Table] = []
+    block: list[list[Cell | None]] = []
+    bounds: list[int] = []
+    prev_end = -2
+    for m in _LINE.finditer(text):
+        line = m.group(0)
+        if block and (m.start() > prev_end + 1 or not line.strip()):  # a blank line ends it
+            tables += _from_rows(block, bounds[0], bounds[-1])
+            block, bounds = [], []
+        prev_end = m.end()
+        if line.count("|") >= 2:
+            segs = _split_pipes(text, m.start(), m.end())
+            if line.count("|") >= 6 and _is_flattened(segs):
+                tables += _flattened(segs)
+                continue
+            block.append(segs)
+            bounds += [m.start(), m.end()]
+            continue
+        if block:
+            tables += _from_rows(block, bounds[0], bounds[-1])
+            block, bounds = [], []
+    if block:
+        tables += _from_rows(block, bounds[0], bounds[-1])
+    return tables
+
+
+def _trim(segs: list[Cell | None]) -> list[Cell | None]:
+    """A row's cells without the empty segments outside its first and last pipe."""
+    while segs and segs[0] is None:
+        segs = segs[1:]
+    while segs and segs[-1] is None:
+        segs = segs[:-1]
+    return segs
+
+
+def _from_rows(block: list[list[Cell | None]], start: int, end: int) -> list[Table]:
+    rows = [_trim(r) for r in block]
+    rows = [r for r in rows if r and not all(c is not None and _SEPARATOR.match(c.text) for c in r)]
+    if len(rows) < 2 or any(c is None for c in rows[0]):
+        return []
+    header = tuple(c for c in rows[0] if c is not None)
+    body = tuple(
+        tuple(c for c in r if c is not None)
+        for r in rows[1:]
+        if len(r) == len(header) and all(c is not None for c in r)
+    )
+    return [Table(header, body, start, end)] if body else []
+
+
+def _is_flattened(segs: list[Cell | None]) -> bool:
+    """A whole table on one line: a separator row (``|---|---|``) after the header."""
+    return any(c is not None and _SEPARATOR.match(c.text) for c in segs) and (
+        sum(1 for c in segs if c is None) >= 3
+    )
+
+
+def _flattened(segs: list[Cell | None]) -> list[Table]:
+    """Rows of a one-line table split at empty segments ("| a | b | | c | d |")."""
+    rows: list[list[Cell]] = []
+    cur: list[Cell] = []
+    for c in segs:
+        if c is None:
+            if cur:
+                rows.append(cur)
+            cur = []
+        else:
+            cur.append(c)
+    if cur:
+        rows.append(cur)
+    rows = [r for r in rows if not all(_SEPARATOR.match(c.text) for c in r)]
+    if len(rows) < 2:
+        return []
+    header = tuple(rows[0])
+    body = tuple(tuple(r) for r in rows[1:] if len(r) == len(header))
+    if not body:
+        return []
+    return [Table(header, body, header[0].start, body[-1][-1].end)]
+
+
+def _cell_per_line_tables(text: str) -> list[Table]:
+    """HTML tables flattened one cell per line: a title line, k column headers, then rows of
+    a label and k figures, at least two rows; blank lines between cells are allowed."""
+    lines = [Cell(m.group(0).strip(), m.start(), m.end()) for m in _LINE.finditer(text)]
+    lines = [
+        Cell(
+            c.text,
+            c.start + (len(text[c.start : c.end]) - len(text[c.start : c.end].lstrip())),
+            c.end,
+        )
+        for c in lines
+        if c.text
+    ]
+    tables: list[Table] = []
+    i = 0
+    while i < len(lines):
+        t = _cell_table_at(lines, i)
+        if t is None:
+            i += 1
+            continue
+        tables.append(t[0])
+        i = t[1]
+    return tables
+
+
+def _short(c: Cell) -> bool:
+    return len(c.text) <= 40 and not c.text.endswith((".", ":", "?", "!"))
+
+
+def _cell_table_at(lines: list[Cell], i: int) -> tuple[Table, int] | None:
+    """The cell-per-line table whose title cell is ``lines[i]``, and the index after it."""
+    j = i
+    while j < len(lines) and _short(lines[j]) and not is_numeric(lines[j].text):
+        j += 1
+    k = j - i - 2  # title, k headers, then the first row's label
+    if k < 1 or j >= len(lines) or not is_numeric(lines[j].text):
+        return None
+    header = tuple(lines[i : i + k + 1])
+    rows = []
+    pos = i + k + 1
+    while pos + k < len(lines) + 0 and pos + k <= len(lines) - 1 or pos + k == len(lines) - 1:
+        label, figs = lines[pos], lines[pos + 1 : pos + 1 + k]
+        if len(figs) < k or not _short(label) or is_numeric(label.text):
+            break
+        if not all(is_numeric(f.text) for f in figs):
+            break
+        rows.append((label, *figs))
+        pos += k + 1
+    if len(rows) < 2:
+        return None
+    return Table(header, tuple(rows), header[0].start, rows[-1][-1].end), pos

@@ -1,0 +1,63 @@
+"""The annotated document (claims.extract.document): lines, bullets, "label: value"
+lines, tables and segments, with offsets into the (hyphen-normalised) text."""
+
+from __future__ import annotations
+
+from claims.extract.document import Document
+
+TEXT = (
+    "Nova\u20112 is here. It is fast.\n"
+    "- MMLU-Pro: 75.9 → 81.2\n"
+    "- a plain bullet\n"
+    "Context: 128K tokens\n"
+    "\n"
+    "| Benchmark | Nova 2 |\n|---|---|\n| GPQA | 71.5 |\n"
+)
+
+
+def test_lines_bullets_and_labels():
+    doc = Document.read(TEXT)
+    assert doc.text.startswith("Nova-2 is here.") and len(doc.text) == len(TEXT)
+    shown = [
+        (doc.text[ln.start : ln.end], ln.bullet, doc.text[slice(*ln.label)] if ln.label else None)
+        for ln in doc.lines
+    ]
+    assert shown[:5] == [
+        ("Nova-2 is here. It is fast.", False, None),
+        ("- MMLU-Pro: 75.9 → 81.2", True, "MMLU-Pro"),
+        ("- a plain bullet", True, None),
+        ("Context: 128K tokens", False, "Context"),
+        ("", False, None),
+    ]
+    pos = TEXT.index("81.2")
+    assert doc.line_at(pos) == doc.lines[1]
+
+
+def test_segments_and_tables_of_the_same_text():
+    doc = Document.read(TEXT)
+    assert [s.text for s in doc.segments.sentences][:2] == ["Nova-2 is here.", "It is fast."]
+    (table,) = doc.tables
+    assert [[c.text for c in r] for r in table.rows] == [["GPQA", "71.5"]]
+
+
+def test_a_line_label_says_what_its_figure_is():
+    import datetime as dt
+
+    from claims.extract.extractor import extract
+    from claims.subjects.references import SubjectRef
+
+    nova = SubjectRef("nova-2", ("Nova 2",))
+    text = "Nova 2 pricing\n- Input: $1.20 per million tokens\n- Output: $4.80 per million tokens\n- Context: 128K tokens\n"
+    got = extract(text, [nova], lang="en", published=dt.date(2026, 3, 1))
+    assert [(c.subject, c.attribute, c.text) for c in got] == [
+        ("nova-2", "price_input_usd_per_mtok", "$1.20 per million"),
+        ("nova-2", "price_output_usd_per_mtok", "$4.80 per million"),
+        ("nova-2", "context_window", "128K"),
+    ]
+
+
+def test_a_claimant_name_stays_on_its_line():
+    from claims.extract.claimants import find_claimants
+
+    text = "Vega launches Nova 2\n\nVega Labs on Tuesday announced Nova 2."
+    assert [c.name for c in find_claimants(text, ["Vega Labs"])] == ["Vega Labs"]

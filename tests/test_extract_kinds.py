@@ -1,0 +1,218 @@
+"""What kind of figure a number is, in sentences we wrote: scores and margins, old and new
+values, output lengths, one part's size, active counts, paired prices, ranges, and the
+European Portuguese long scale."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from claims.extract.extractor import extract
+from claims.subjects.references import SubjectRef
+from claims.values.numbers import scale_of
+
+NOVA = SubjectRef("nova-2", ("Nova 2", "Nova-2"))
+DAY = dt.date(2026, 3, 1)
+
+
+def _rows(text, lang="en"):
+    return [
+        (c.attribute, c.qualifiers.get("benchmark"), c.value.display())
+        for c in extract(text, [NOVA], lang=lang, published=DAY, default_subject="nova-2")
+        if c.subject == "nova-2"
+    ]
+
+
+def test_margins_are_not_scores():
+    text = "Nova 2 scores 71.2% on GPQA Diamond, within 2 points of the leader, and +5.3 on MMLU-Pro (+5.3)."
+    assert _rows(text) == [("benchmark_score", "GPQA Diamond", "71.2%")]
+
+
+def test_the_old_value_of_a_change_is_not_the_subjects():
+    text = (
+        "Nova 2 improves on its predecessor:\n- MMLU-Pro: 75.9 → 81.2 (+5.3)\n- GPQA: 59.1 → 68.4\n"
+    )
+    assert _rows(text) == [
+        ("benchmark_score", "MMLU-Pro", "81.2%"),
+        ("benchmark_score", "GPQA", "68.4%"),
+    ]
+    text = "Nova 2 input tokens went from $0.56 per million to $0.28 per million."
+    assert _rows(text) == [("price_input_usd_per_mtok", None, "$0.28 per 1M tokens")]
+
+
+def test_scores_right_after_a_benchmark_or_in_an_on_list():
+    text = (
+        "Nova 2 matches the leader on IFEval (92.1) and MATH (77.0), with DROP (3-shot F1) noted."
+    )
+    assert _rows(text) == [
+        ("benchmark_score", "IFEval", "92.1%"),
+        ("benchmark_score", "MATH", "77%"),
+    ]
+    text = (
+        "Nova 2 reported 82.0% on MMLU, 87.0% on the MGSM math benchmark, and 87.2% on HumanEval."
+    )
+    assert [r[1] for r in _rows(text)] == ["MMLU", "MGSM", "HumanEval"]
+    text = "Nova 2: MMLU 88.6%, GPQA Diamond 51.1%, HumanEval 89.0%."
+    assert _rows(text) == [
+        ("benchmark_score", "MMLU", "88.6%"),
+        ("benchmark_score", "GPQA Diamond", "51.1%"),
+        ("benchmark_score", "HumanEval", "89%"),
+    ]
+
+
+def test_an_output_length_is_not_the_context_window():
+    text = (
+        "Nova 2 supports 1 million context tokens and the longest 80,000 token inference "
+        "output, and returns up to 16,384 output tokens per request."
+    )
+    assert _rows(text) == [("context_window", None, "1M tokens")]
+
+
+def test_one_parts_size_and_an_average_active_count():
+    text = "Nova 2 pairs a 10-billion-parameter dense core with 128 experts at 3.66 billion parameters each."
+    assert _rows(text) == []  # one expert's size is no total (nor is a compound adjective)
+    text = (
+        "Nova 2 has 560 billion parameters in total, but only 18.6 to 31.3 billion parameters "
+        "are activated per token, averaging about 27 billion."
+    )
+    assert [r[0] for r in _rows(text)] == ["total_params", "active_params", "active_params"]
+    text = "O Nova 2 tem 400 mil milhões de parâmetros totais, mas só usa 17 mil milhões simultaneamente."
+    assert _rows(text, "pt-PT") == [
+        ("total_params", None, "400B params"),
+        ("active_params", None, "17B params"),
+    ]
+    text = "- Parâmetros ativados: 32 bilhões por passe para frente"
+    assert [r[0] for r in _rows(text, "pt")] == ["active_params"]
+
+
+def test_prices_stated_respectively_and_a_cut_as_a_range():
+    text = (
+        "Nova 2 has input and output prices dropping to $0.28/M and $0.42/M respectively, "
+        "a reduction of 50%-75%."
+    )
+    assert _rows(text) == [
+        ("price_input_usd_per_mtok", None, "$0.28 per 1M tokens"),
+        ("price_output_usd_per_mtok", None, "$0.42 per 1M tokens"),
+        ("price_change_pct", None, "−75% to −50%"),
+    ]
+
+
+def test_mil_milhoes_is_a_thousand_million_in_any_portuguese():
+    assert scale_of("mil milhões", "pt-BR") == scale_of("mil milhões", "pt-PT") == 10**9
+    assert _rows("O Nova 2 tem 314 mil milhões de parâmetros.", "pt") == [
+        ("total_params", None, "314B params")
+    ]
+
+
+def test_an_apposition_is_the_model_it_follows():
+    text = "A equipe apresentou o Nova 2, um modelo de IA com 32 bilhões de parâmetros."
+    assert _rows(text, "pt") == [("total_params", None, "32B params")]
+
+
+def test_a_factor_against_another_model_is_no_price_factor():
+    text = "Nova 2 matches Zephyr-9 on math while running at 4-5x lower cost."
+    assert _rows(text) == []
+
+
+def test_speeds_per_second_and_a_context_named_earlier_in_the_sentence():
+    text = "Nova 2 serves $0.59/M input tokens at 314 tokens/second output speed."
+    assert ("output_tokens_per_second", None, "314 tokens/s") in _rows(text)
+    text = "A velocidade de saída do Nova 2 atinge 60 a 100 tokens/segundo."
+    assert _rows(text, "pt") == [("output_tokens_per_second", None, "60–100 tokens/s")]
+    text = "Nova 2 boasts an impressive context length, natively supporting 256K tokens."
+    assert _rows(text) == [("context_window", None, "256K tokens")]
+
+
+def test_a_named_leaderboard_is_a_benchmark():
+    text = "Nova 2 has a 4.1% hallucination rate on the Vectara HHEM leaderboard."
+    assert _rows(text) == [("benchmark_score", "Vectara HHEM leaderboard", "4.1%")]
+
+
+def test_compound_sizes_arena_scores_and_gaps():
+    text = "Vega unveiled Nova 2, a 1.1-trillion-parameter mixture-of-experts model."
+    got = extract(text, [NOVA], lang="en", published=DAY)
+    # read as "1.1 trillion", quoted as written
+    assert [(c.attribute, c.value.display(), c.text) for c in got] == [
+        ("total_params", "1.1T params", "1.1-trillion")
+    ]
+    text = "Nova 2 tops LMArena with 1,452 Elo, 12 points above Zephyr-9."
+    assert _rows(text) == [("benchmark_score", "LMArena", "1,452 points")]
+
+
+def test_a_clause_with_a_figure_after_another_model_is_its():
+    text = "O Nova 2 obteve 71,3% no SWE-bench Verified, mas ficou atrás do Zephyr-9, com 74,9%."
+    assert _rows(text, "pt") == [("benchmark_score", "SWE-bench Verified", "71.3%")]
+
+
+def test_scores_on_a_benchmark_a_score_of_and_ranks():
+    text = "Nova 2, which Vega released in May, scores 88.0 on AIME 2025 and 64.2 on LiveCodeBench."
+    assert [r for r in _rows(text) if r[0] == "benchmark_score"] == [
+        ("benchmark_score", "AIME", "88%"),
+        ("benchmark_score", "LiveCodeBench", "64.2%"),
+    ]
+    text = "Nova 2 ranks #3 on the Intelligence Index with a score of 71."
+    got = extract(text, [NOVA], lang="en", published=DAY)
+    assert [(c.attribute, c.value.display()) for c in got] == [
+        ("leaderboard_rank", "#3"),
+        ("benchmark_score", "71 points"),
+    ]
+
+
+def test_a_models_name_is_no_claimant():
+    orion = SubjectRef("nova-2-pro", ("Nova 2 Pro",))
+    text = "According to Vega Research, Nova 2 Pro ranks #3 on the Intelligence Index."
+    got = extract(text, [orion], lang="en", published=DAY)
+    assert [(c.attribute, c.claimant) for c in got] == [("leaderboard_rank", "Vega Research")]
+
+
+def test_a_compound_size_is_the_total_and_an_upper_bound_context_is_read():
+    text = "The 480B-parameter Nova 2 activates 35B parameters per token and reads up to 128K tokens of context."
+    assert _rows(text) == [
+        ("total_params", None, "480B params"),
+        ("active_params", None, "35B params"),
+        ("context_window", None, "at most 128K tokens"),
+    ]
+    text = "Nova 2 was made available on March 5, 2026."
+    assert _rows(text) == [("release_date", None, "on 2026-03-05")]
+
+
+def test_released_and_open_sourced_on_one_date_and_a_reported_relative_date():
+    text = "On September 1, Vega officially released and open-sourced Nova 2."
+    assert _rows(text) == [
+        ("release_date", None, "on 2026-09-01"),
+        ("weights_release_date", None, "on 2026-09-01"),
+    ]
+    warnings: list[str] = []
+    text = "Há uns dias, a Vega disse que o Nova 2 seria lançado como open-source dentro de uma semana."
+    got = extract(text, [NOVA], lang="pt", published=DAY, warnings=warnings)
+    assert got == []
+    assert any("relative to a reported statement" in w for w in warnings)
+
+
+def test_benchmark_variant_and_version_stay_apart():
+    orca = SubjectRef("orca-coder", ("Orca-Coder",))
+
+    def q(text):
+        got = extract(text, [orca], lang="en", published=DAY)
+        return [(c.qualifiers, c.value.display()) for c in got]
+
+    assert q("Orca-Coder scores 47.0% on SWE-bench.") == [({"benchmark": "SWE-bench"}, "47%")]
+    assert q("Orca-Coder: 38% on SWE-bench Live.") == [({"benchmark": "SWE-bench Live"}, "38%")]
+    assert q("Orca-Coder: 47% on SWE-bench Lite.") == [({"benchmark": "SWE-bench Lite"}, "47%")]
+    assert q("Orca-Coder scores 73 on Terminal-Bench 2.") == [
+        ({"benchmark": "Terminal-Bench", "version": "2"}, "73%")
+    ]
+
+
+def test_weights_made_available_on_a_date():
+    text = "Os pesos do Nova 2 serão disponibilizados no Hugging Face a 15 de julho."
+    assert _rows(text, "pt-PT") == [("weights_release_date", None, "on 2026-07-15")]
+    text = "Nova 2's weights will be made available on July 15."
+    assert _rows(text) == [("weights_release_date", None, "on 2026-07-15")]
+
+
+def test_a_licence_needs_the_word_licence_near_it_in_its_clause_or_label():
+    assert _rows("Nova 2 ships under the Apache 2.0 license.") == [("license", None, "apache-2.0")]
+    assert _rows("Nova 2\nLicense: MIT\n") == [("license", None, "mit")]
+    # the licence word is in another clause, far from the name: no licence read
+    text = "Nova 2 follows Apache 2.0 conventions for its code, and the license of the weights is unclear."
+    assert _rows(text) == []

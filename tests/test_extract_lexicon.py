@@ -1,0 +1,47 @@
+"""Extraction's word lists as data files (claims.extract.lexicon): one negation list for
+figures, dates and plans, per-language folders merged."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from claims.extract.lexicon import LEXICON_DIR, alternation, patterns, words
+from claims.extract.negation import negation
+
+
+def test_every_language_has_the_same_lists():
+    langs = sorted(p.name for p in LEXICON_DIR.iterdir() if p.is_dir())
+    assert langs == ["en", "pt"]
+    kinds = {lang: sorted(f.stem for f in (LEXICON_DIR / lang).glob("*.txt")) for lang in langs}
+    assert (
+        kinds["en"]
+        == kinds["pt"]
+        == ["absence", "negation", "not_negating", "refusals", "relations"]
+    )
+
+
+def test_lists_merge_languages_longest_first():
+    neg = words("negation")
+    assert {"not", "never", "não", "nunca"} <= set(neg)
+    assert [len(w) for w in neg] == sorted((len(w) for w in neg), reverse=True)
+    assert re.fullmatch(alternation("not_negating"), "só")
+    assert re.search(patterns("refusals"), "Moonshot declined to release it")
+    with pytest.raises(FileNotFoundError, match="no lexicon/\\*/nope.txt"):
+        words("nope")
+
+
+@pytest.mark.parametrize(
+    ("before", "found"),
+    [
+        ("It does not have", "not have"),
+        ("O modelo não tem", "não tem"),
+        ("It cannot exceed", "cannot exceed"),
+        ("O modelo jamais teve", "jamais teve"),
+        ("It has not only", None),
+        ("O modelo não tem apenas", None),
+    ],
+)
+def test_one_negation_list_for_figures(before, found):
+    assert negation(before) == found

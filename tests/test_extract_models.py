@@ -1,0 +1,179 @@
+"""Model names the subjects file does not know (claims.extract.models), and what they do
+to attribution: a figure next to another model is that model's, never the subject's."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from claims.extract.extractor import extract
+from claims.extract.models import find_models
+from claims.subjects.references import SubjectRef
+
+NOVA = SubjectRef("nova-2", ("Nova 2",))
+DAY = dt.date(2026, 3, 1)
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        (
+            "Zephyr-7B-Instruct and Quill2.5-72B beat o1-preview and GLM-5 while Mistral "
+            "Large 2 and Claude 3.5 Sonnet lag; V3.1-Exp costs less.",
+            ["Zephyr-7B-Instruct", "Quill2.5-72B", "o1-preview", "GLM-5", "Mistral Large 2",
+             "Claude 3.5 Sonnet", "V3.1-Exp"],
+        ),
+        (
+            "o gpt-oss-120b e o o4-mini; DeepSeek V2.5 e Kimi K2-0905; Gemini 1.5 Pro.",
+            ["gpt-oss-120b", "o4-mini", "DeepSeek V2.5", "Kimi K2-0905", "Gemini 1.5 Pro"],
+        ),
+        # Not models: licences, precisions, hardware, dates, prices, glued years, URLs.
+        (
+            "Released2024-07-18 under Apache 2.0 with FP8 on H100 GPUs for US$ 5, see "
+            "example.org/nova-2-launch, July 23, 2024, Table 2.1.",
+            [],
+        ),
+    ],
+)  # fmt: skip
+def test_model_names(text, names):
+    assert [n.name for n in find_models(text)] == names
+
+
+def _rows(text):
+    return [
+        (c.subject, c.attribute, str(c.value.value), c.how)
+        for c in extract(text, [NOVA], lang="en", published=DAY, default_subject="nova-2")
+    ]
+
+
+def test_a_sentence_about_another_model_gives_it_its_figures():
+    text = (
+        "Nova 2 has 1.2T parameters. Meanwhile, Zephyr-9 shipped on February 11, 2026 as a "
+        "745B-parameter (44B active) model scoring 77.8% on SWE-bench Verified, surpassing Nova 2."
+    )
+    assert [r for r in _rows(text) if r[0] == "nova-2"] == [
+        ("nova-2", "total_params", "1200000000000", "clause")
+    ]
+
+
+def test_brackets_possessives_and_relative_clauses_name_the_owner():
+    text = (
+        "Nova 2 scored 88.3% on MMLU, beating Zephyr-7 (~82%). It scored 65.8% on "
+        "SWE-bench, above the 54.6% of Zephyr-7 and below Orca-3, which reached 70.1%."
+    )
+    assert [r[:3] for r in _rows(text) if r[0] == "nova-2"] == [
+        ("nova-2", "benchmark_score", "88.3"),
+        ("nova-2", "benchmark_score", "65.8"),
+    ]
+
+
+def test_a_subject_name_without_its_size_is_the_subject():
+    nova = SubjectRef("nova-2-70b", ("Nova 2 70B",))
+    text = "- 128K context window, Nova 2 Community License, weights on the hub"
+    got = extract(text, [nova], lang="en", published=DAY, default_subject="nova-2-70b")
+    assert [(c.subject, c.attribute) for c in got] == [("nova-2-70b", "context_window")]
+
+
+def test_non_breaking_hyphens_are_hyphens():
+    text = "Nova\u20112 scored 71.5% on GPQA Diamond and 49.2% on SWE\u2011bench Verified."
+    nova = SubjectRef("nova-2", ("Nova-2",))
+    got = extract(text, [nova], lang="en", published=DAY)
+    assert [(c.subject, c.qualifiers["benchmark"]) for c in got] == [
+        ("nova-2", "GPQA Diamond"),
+        ("nova-2", "SWE-bench Verified"),
+    ]
+    assert got[1].text == "49.2%" and text[got[1].start : got[1].end] == "49.2%"
+
+
+def test_figures_in_a_bracket_after_a_name_and_in_a_generic_model_phrase():
+    orbit = SubjectRef("orbit-1", ("Orbit 1",))
+    text = (
+        "Vega released two models: Nova 2 (17B active params, 109B total) and Orbit 1 "
+        "(17B active, 400B total). Nova 2 runs at the cost of a 17B model."
+    )
+    got = extract(text, [NOVA, orbit], lang="en", published=DAY)
+    assert [(c.subject, c.attribute, str(c.value.value), c.how) for c in got] == [
+        ("nova-2", "active_params", "17000000000", "bracket"),
+        ("nova-2", "total_params", "109000000000", "bracket"),
+        ("orbit-1", "active_params", "17000000000", "bracket"),
+        ("orbit-1", "total_params", "400000000000", "bracket"),
+        (None, "total_params", "17000000000", "other"),
+    ]
+
+
+def test_a_model_with_n_parameters_is_that_model():
+    got = extract("Nova 2 is a model with 1.2T parameters.", [NOVA], lang="en", published=DAY)
+    assert [(c.subject, c.attribute, c.how) for c in got] == [
+        ("nova-2", "total_params", "apposition")
+    ]
+
+
+def test_a_weekday_is_no_claimant():
+    q = SubjectRef("nova-2", ("Nova 2",), (), "Vega")
+    text = "The Nova team on Tuesday announced Nova 2, with 1.2T parameters."
+    got = extract(text, [q], lang="en", published=DAY)
+    assert [(c.subject, c.attribute, c.claimant) for c in got] == [("nova-2", "total_params", None)]
+
+
+def test_a_predecessor_and_figures_for_another_model_are_not_the_subjects():
+    text = (
+        "Nova 2 scores 84.1% on MMLU-Pro, compared with 81.0% for Zephyr-9. Its predecessor, "
+        "Nova 1, had 400B parameters and scored 70.2% on GPQA Diamond; Nova 2 now scores 78.9%."
+    )
+    assert [r for r in _rows(text) if r[0] == "nova-2"] == [
+        ("nova-2", "benchmark_score", "84.1", "clause"),
+        ("nova-2", "benchmark_score", "78.9", "clause"),
+    ]
+
+
+def test_pairs_joined_by_versus_belong_to_the_models_either_side_of_the_comparison():
+    text = "Nova 2 beats Zephyr-9 on GPQA Diamond (83.1% vs. 81.4%) and on AIME 2025 (91.0% vs. 88.9%)."
+    got = extract(text, [NOVA], lang="en", published=DAY)
+    assert [(c.subject, c.qualifiers["benchmark"], str(c.value.value), c.how) for c in got] == [
+        ("nova-2", "GPQA Diamond", "83.1", "versus"),
+        (None, "GPQA Diamond", "81.4", "other"),
+        ("nova-2", "AIME", "91", "versus"),
+        (None, "AIME", "88.9", "other"),
+    ]
+    text = "O Nova 2 supera o Zephyr-9 no MMLU (89,1% contra 87,3%)."
+    got = extract(text, [NOVA], lang="pt", published=DAY)
+    assert [(c.subject, str(c.value.value)) for c in got] == [("nova-2", "89.1"), (None, "87.3")]
+
+
+def test_a_tier_name_and_the_value_a_change_started_from():
+    text = "Nova 2 reached 75.2% on SWE-bench Verified, up from 68.0% for Vega 2 Pro."
+    got = extract(text, [NOVA], lang="en", published=DAY)
+    assert [(c.subject, str(c.value.value)) for c in got] == [("nova-2", "75.2")]
+    assert [n.name for n in find_models("Vega 2 Pro and Table 2 and Zephyr 3 Mini")] == [
+        "Vega 2 Pro",
+        "Zephyr 3 Mini",
+    ]
+
+
+def test_a_model_named_after_a_comparison_is_that_model_everywhere():
+    text = (
+        "Nova 2 trails Orca 5 (a 1.8T model) on reasoning, at one fifth of the price. "
+        "Orca 5 costs $15 per million input tokens. Nova 2 costs $3 per million input tokens."
+    )
+    got = extract(text, [NOVA], lang="en", published=DAY)
+    assert [(c.subject, c.attribute, c.text) for c in got] == [
+        (None, "total_params", "1.8T"),
+        (None, "price_input_usd_per_mtok", "$15 per million"),
+        ("nova-2", "price_input_usd_per_mtok", "$3 per million"),
+    ]
+
+
+def test_a_model_called_by_its_size_and_an_anaphor_after_an_opening_phrase():
+    small = SubjectRef("nova-2-70b", ("Nova 2 70B",))
+    big = SubjectRef("nova-1-405b", ("Nova 1 405B",))
+    text = (
+        "Nova 2 70B is the model that made the Nova 1 405B irrelevant. Released December 6, "
+        "2024, it matches or beats the 405B on math while using 5-6x less memory. For its "
+        "size, the 70B is fast."
+    )
+    got = extract(text, [small, big], lang="en", published=DAY, default_subject="nova-2-70b")
+    assert [(c.subject, c.attribute, c.text, c.how) for c in got] == [
+        ("nova-2-70b", "release_date", "December 6, 2024", "anaphor")
+    ]
+    assert [n.name for n in find_models("beats the 405B on math; the 70B model; o 32B")] == []

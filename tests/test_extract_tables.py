@@ -1,0 +1,144 @@
+"""Tables in article text (claims.extract.tables) and figures read from their cells:
+a comparison table's other columns are other models' figures. Our own made-up tables."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+from claims.extract.extractor import extract
+from claims.extract.tables import find_tables, is_numeric
+from claims.subjects.references import SubjectRef
+
+NOVA = SubjectRef("nova-2", ("Nova 2", "Nova-2"))
+ORBIT = SubjectRef("orbit-1", ("Orbit 1",))
+DAY = dt.date(2026, 3, 1)
+
+PIPE = """Results:
+| Benchmark | Nova 2 | Zephyr-7 | Orbit 1 |
+|---|---|---|---|
+| MMLU-Pro (EM) | 81.5 | 77.0 | 70.2 |
+| Cube Reasoning | 64.0% | 66.1% | 40.0% |
+| Codeforces Rating | 2,101 | 1,950 | 1,500 |
+| Total Parameters | 1.2T | 400B | 70B |
+
+Nova 2 is out."""
+
+FLAT = (
+    "| Benchmark | Nova 2 | Zephyr-7 | |---|---|---| | GPQA Diamond | 71.5% | 73.3% | "
+    "| AIME 2025 | 80.0% | 74.4% |"
+)
+
+CELLS = """Desempenho
+Benchmark
+Nova-2
+Zephyr-7
+AIME24
+79.5
+63.6
+IFEval
+83.9
+59.1
+
+Fim."""
+
+
+def _rows(text, refs=(NOVA, ORBIT)):
+    return [
+        (c.subject, c.attribute, c.qualifiers, c.value.value, c.value.unit, c.how)
+        for c in extract(text, list(refs), lang="en", published=DAY, default_subject="nova-2")
+    ]
+
+
+def test_pipe_table_rows_and_cells():
+    (t,) = find_tables(PIPE)
+    assert [c.text for c in t.header] == ["Benchmark", "Nova 2", "Zephyr-7", "Orbit 1"]
+    assert [r[0].text for r in t.rows] == [
+        "MMLU-Pro (EM)",
+        "Cube Reasoning",
+        "Codeforces Rating",
+        "Total Parameters",
+    ]
+    label, head, cell = next(t.cells())
+    assert (label.text, head.text, cell.text, PIPE[cell.start : cell.end]) == (
+        "MMLU-Pro (EM)",
+        "Nova 2",
+        "81.5",
+        "81.5",
+    )
+
+
+def test_a_whole_table_on_one_line_and_one_cell_per_line():
+    (flat,) = find_tables(FLAT)
+    assert [[c.text for c in r] for r in flat.rows] == [
+        ["GPQA Diamond", "71.5%", "73.3%"],
+        ["AIME 2025", "80.0%", "74.4%"],
+    ]
+    (cells,) = find_tables(CELLS)
+    assert [c.text for c in cells.header] == ["Benchmark", "Nova-2", "Zephyr-7"]
+    assert [[c.text for c in r] for r in cells.rows] == [
+        ["AIME24", "79.5", "63.6"],
+        ["IFEval", "83.9", "59.1"],
+    ]
+
+
+def test_numeric_cells():
+    assert all(is_numeric(x) for x in ("97.3%", "2,029", "37B", "$0.28", "~40T"))
+    assert not any(is_numeric(x) for x in ("MoE", "–", "Dense", "Nova 2"))
+
+
+def test_each_column_is_its_model_and_unknown_models_give_nothing():
+    got = _rows(PIPE)
+    assert got == [
+        ("nova-2", "benchmark_score", {"benchmark": "MMLU-Pro"}, Decimal("81.5"), "percent", "table"),
+        ("orbit-1", "benchmark_score", {"benchmark": "MMLU-Pro"}, Decimal("70.2"), "percent", "table"),
+        ("nova-2", "benchmark_score", {"benchmark": "Cube Reasoning"}, Decimal("64.0"), "percent", "table"),
+        ("orbit-1", "benchmark_score", {"benchmark": "Cube Reasoning"}, Decimal("40.0"), "percent", "table"),
+        ("nova-2", "benchmark_score", {"benchmark": "Codeforces"}, Decimal("2101"), "points", "table"),
+        ("orbit-1", "benchmark_score", {"benchmark": "Codeforces"}, Decimal("1500"), "points", "table"),
+        ("nova-2", "total_params", {}, Decimal("1200000000000"), "params", "table"),
+        ("orbit-1", "total_params", {}, Decimal("70000000000"), "params", "table"),
+    ]  # fmt: skip
+
+
+def test_cell_tables_give_version_from_a_glued_year():
+    got = _rows(CELLS)
+    assert got[0][:4] == (
+        "nova-2",
+        "benchmark_score",
+        {"benchmark": "AIME", "version": "24"},
+        Decimal("79.5"),
+    )
+    assert [g[3] for g in got] == [Decimal("79.5"), Decimal("83.9")]
+
+
+def test_training_data_rows_and_prose_are_not_parameters():
+    text = (
+        "| Spec | Nova 2 |\n|---|---|\n| MMLU | 80.1 |\n| Training Tokens | ~40T |\n\n"
+        "Nova 2 was trained on around 15 trillion tokens."
+    )
+    assert [(r[1], r[3]) for r in _rows(text)] == [("benchmark_score", Decimal("80.1"))]
+
+
+MODEL_CARD = """| **Model** | **#Total Params** | **#Activated Params** | **Context Length** |
+| :---: | :---: | :---: | :---: |
+| Nova-2-Lite | 16B | 2.4B | 32k |
+| Nova 2 | 236B | 21B | 128k |
+
+| Benchmark | Domain | Orbit 1 | Nova 2 |
+|---|---|---|---|
+| MMLU | English | 78.5 | 84.2 |
+
+Compared with Orbit 1, Nova 2 saves 42.5% of training costs and reduces the KV cache by 93.3%.
+"""
+
+
+def test_a_model_card_with_rows_per_model_and_a_text_column():
+    got = _rows(MODEL_CARD)
+    assert [(g[0], g[1], g[3]) for g in got] == [
+        ("nova-2", "total_params", Decimal("236000000000")),
+        ("nova-2", "active_params", Decimal("21000000000")),
+        ("nova-2", "context_window", Decimal("128000")),
+        ("orbit-1", "benchmark_score", Decimal("78.5")),
+        ("nova-2", "benchmark_score", Decimal("84.2")),
+    ]
