@@ -76,7 +76,9 @@ def _norm(x: Any) -> str:
     return " ".join(str(x).strip().lower().split())
 
 
-def _offering(x: Any) -> str | None:
+def offering_name(x: Any) -> str | None:
+    """An offering qualifier's value as compared: lower-case, None for a missing or base
+    one (:data:`BASE_OFFERING_NAMES`)."""
     if x is None or str(x).strip() == "":
         return None
     n = _norm(x)
@@ -101,7 +103,7 @@ def qualifiers_compatible(attribute: str, a: dict[str, Any], b: dict[str, Any]) 
         if not a.get(q) or not b.get(q):
             return False, f"{q} not stated on both sides"
     for q in OFFERING_QUALIFIERS:
-        va, vb = _offering(a.get(q)), _offering(b.get(q))
+        va, vb = offering_name(a.get(q)), offering_name(b.get(q))
         if va != vb:
             return False, f"different {q} ({a.get(q) or 'base'} vs {b.get(q) or 'base'})"
     for q in sorted(set(a) & set(b)):
@@ -367,3 +369,66 @@ def find_cross_subject_notes(claims: Sequence[ClaimView]) -> list[Finding]:
                     )
                 )
     return out
+
+
+# -- one fact, many sources -------------------------------------------------------
+
+
+def _same_number(a: Value, b: Value) -> bool:
+    """Each stated figure lies inside what the other's precision allows: ``$10`` and
+    ``$10.00`` are one figure; ``2.8T`` and ``about 3T`` are not (3T is outside
+    2.75T-2.85T, although the intervals meet)."""
+    if a.kind != b.kind or a.unit != b.unit or a.relation != b.relation:
+        return False
+    if a.kind == "range":
+        return (a.low, a.high, a.open_high) == (b.low, b.high, b.open_high)
+    alo, ahi = a.interval()
+    blo, bhi = b.interval()
+    av, bv = a.value, b.value
+    inside_b = (blo is None or blo <= av) and (bhi is None or av <= bhi)  # type: ignore[operator]
+    inside_a = (alo is None or alo <= bv) and (ahi is None or bv <= ahi)  # type: ignore[operator]
+    return bool(inside_a and inside_b)
+
+
+def same_fact(attribute: str, qa: dict[str, Any], a: Value, qb: dict[str, Any], b: Value) -> bool:
+    """Whether two figures of one subject's ``attribute`` state the same thing: equal
+    qualifiers (case and spacing aside; a missing offering is the base one) and values
+    equal within their stated precision (:func:`_same_number`; dates by relation, date
+    and precision; texts case-insensitively; booleans exactly). Symmetric. The site
+    groups claims with it (one row, many sources) and shows one discrepancy per fact."""
+    norm_a = {k: _norm(v) for k, v in qa.items() if v is not None and k not in OFFERING_QUALIFIERS}
+    norm_b = {k: _norm(v) for k, v in qb.items() if v is not None and k not in OFFERING_QUALIFIERS}
+    if norm_a != norm_b:
+        return False
+    if any(offering_name(qa.get(q)) != offering_name(qb.get(q)) for q in OFFERING_QUALIFIERS):
+        return False
+    if a.numeric and b.numeric:
+        return _same_number(a, b)
+    if a.kind != b.kind:
+        return False
+    if a.kind == "date":
+        return (a.value, a.relation, a.precision or "day") == (
+            b.value,
+            b.relation,
+            b.precision or "day",
+        )
+    if a.kind == "text":
+        return _norm(a.value) == _norm(b.value)
+    return a.value == b.value
+
+
+def group_facts(attribute: str, items: Sequence[Any], fact: Any) -> list[list[Any]]:
+    """``items`` of one subject and ``attribute`` in groups stating the same fact
+    (:func:`same_fact`), in first-seen order; ``fact(item)`` gives its
+    ``(qualifiers dict, Value)``. Each item joins the first group whose first item states
+    the same fact, so the result depends only on the input order."""
+    groups: list[tuple[tuple[dict[str, Any], Value], list[Any]]] = []
+    for item in items:
+        q, v = fact(item)
+        for (gq, gv), members in groups:
+            if same_fact(attribute, gq, gv, q, v):
+                members.append(item)
+                break
+        else:
+            groups.append(((q, v), [item]))
+    return [members for _, members in groups]

@@ -36,6 +36,15 @@ from claims.vocabulary import qualifiers_text
 from tracker.site.charts import build_charts
 from tracker.site.eventtext import as_utc, describe_change
 from tracker.site.observed import current_observations
+from tracker.site.summary import (
+    Fact,
+    card_lines,
+    gated_text,
+    headline_benchmarks,
+    one_per_fact,
+    subject_facts,
+    table_cells,
+)
 from tracker.site.views import (
     ClaimView,
     DiscrepancyView,
@@ -141,6 +150,8 @@ def collect(engine: Engine) -> SiteContext:
                 Claim.claimant,
                 Claim.locator,
                 Claim.stated_date,
+                Claim.key,
+                Claim.note,
                 Verdict.status,
                 Verdict.reason,
                 Verdict.evidence_json,
@@ -202,6 +213,8 @@ def collect(engine: Engine) -> SiteContext:
     # Display text by stored JSON: many claims state the same value or qualifiers, and
     # parsing a Value to format it was a third of collect on the 30,000-claim bench.
     shown_value: dict[str, str] = {}
+    parsed: dict[str, Value] = {}  # by stored JSON, as shown_value
+    value_of: dict[int, Value] = {}  # claim id -> its value (grouping claims by fact)
     shown_quals: dict[str, str] = {}
     names = {sid: (s.slug, s.name) for sid, s in by_id.items()}  # not ORM reads per claim
     # Rows unpack as tuples, in the select's column order: a Row read by attribute
@@ -218,6 +231,8 @@ def collect(engine: Engine) -> SiteContext:
             claimant,
             locator,
             stated_date,
+            claim_key,
+            note,
             status,
             reason,
             evidence_json,
@@ -225,7 +240,9 @@ def collect(engine: Engine) -> SiteContext:
         ) = row
         value_text = shown_value.get(value_json)
         if value_text is None:
-            value_text = shown_value[value_json] = Value.from_dict(value_dict).display()
+            parsed[value_json] = Value.from_dict(value_dict)
+            value_text = shown_value[value_json] = parsed[value_json].display()
+        value_of[claim_id] = parsed[value_json]
         quals_text = shown_quals.get(quals_json)
         if quals_text is None:
             quals_text = shown_quals[quals_json] = qualifiers_text(quals)
@@ -256,6 +273,8 @@ def collect(engine: Engine) -> SiteContext:
             stated_date=stated_date,
             source=sources[source_id],
             verdict=vview,
+            key=claim_key,
+            note=note,
         )
 
     event_views = [
@@ -301,20 +320,36 @@ def collect(engine: Engine) -> SiteContext:
                 claim_ids=cids,
                 observation_ids=oids,
                 subjects=list(refs.values()),
+                key=d.key,
             )
         )
 
-    claims_of: dict[int, list[ClaimView]] = defaultdict(list)
-    claims_from: dict[int, list[ClaimView]] = defaultdict(list)
-    for cv in claim_views.values():
-        claims_of[cv.subject_id].append(cv)
-        claims_from[cv.source.id].append(cv)
     events_of: dict[int | None, list[EventView]] = defaultdict(list)
     for ev in event_views:
         events_of[ev.subject_id].append(ev)
     # A subject's page and JSON list its discrepancies without their sides (those are on
     # discrepancies.html), so its views carry none: the page key then changes with what
     # the page shows, not with a claim of another subject that a note names.
+    claims_of: dict[int, list[ClaimView]] = defaultdict(list)
+    claims_from: dict[int, list[ClaimView]] = defaultdict(list)
+    for cv in claim_views.values():
+        claims_of[cv.subject_id].append(cv)
+        claims_from[cv.source.id].append(cv)
+    groups_of: dict[int, list[tuple[str, list[ClaimView]]]] = {}
+    facts_of: dict[int, list[Fact]] = {}
+    by_subject: dict[int, list[DiscrepancyView]] = defaultdict(list)
+    for dv in disc_views:
+        by_subject[dv.subject_id].append(dv)
+    for sid in by_id:
+        grouped: dict[str, list[ClaimView]] = defaultdict(list)
+        for cv in claims_of[sid]:
+            grouped[cv.attribute].append(cv)
+        groups_of[sid] = sorted(grouped.items())
+        facts_of[sid] = subject_facts(groups_of[sid], value_of)
+        by_subject[sid] = one_per_fact(by_subject[sid], facts_of[sid])
+    shown = {id(d) for ds in by_subject.values() for d in ds}
+    disc_views = [d for ds in by_subject.values() for d in ds if id(d) in shown]
+    disc_views.sort(key=lambda d: d.id)
     discs_of: dict[int, list[DiscrepancyView]] = defaultdict(list)
     for dv in disc_views:
         discs_of[dv.subject_id].append(replace(dv, claims=[], observations=[]))
@@ -326,11 +361,9 @@ def collect(engine: Engine) -> SiteContext:
     subject_views = []
     for s in subjects:
         sid: int = s.id  # type: ignore[assignment]
-        groups: dict[str, list[ClaimView]] = defaultdict(list)
-        for cv in claims_of[sid]:
-            groups[cv.attribute].append(cv)
         s_events = events_of[sid]
         s_discs = discs_of[sid]
+        current = current_of.get(sid, [])
         subject_views.append(
             SubjectView(
                 slug=s.slug,
@@ -341,13 +374,19 @@ def collect(engine: Engine) -> SiteContext:
                 weights=weights[sid],
                 open_discrepancies=sum(1 for d in s_discs if d.state == "open"),
                 last_change=s_events[0].created_at if s_events else None,
-                groups=sorted(groups.items()),
+                groups=groups_of[sid],
                 events=[ev for ev in s_events if ev.audience == "subscriber"],
                 discrepancies=s_discs,
                 charts=build_charts(obs_of[sid]),
-                observations=current_of.get(sid, []),
+                observations=current,
+                facts=facts_of[sid],
+                gated=gated_text(current),
             )
         )
+    lines = [card_lines(sv.facts, sv.observations) for sv in subject_views]
+    benchmarks = headline_benchmarks(lines)
+    for sv, card in zip(subject_views, lines, strict=True):
+        sv.cells = table_cells(card, benchmarks)
 
     source_views = []
     for src in sources.values():
@@ -381,4 +420,5 @@ def collect(engine: Engine) -> SiteContext:
         events=event_views,
         data_as_of=max(checks) if checks else None,
         latest_check=max(attempts) if attempts else None,
+        benchmarks=benchmarks,
     )

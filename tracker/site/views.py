@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 
 from claims.store.status import WeightsStatus
 from claims.verify.compare import DIFFERENT_SUBJECT
+from tracker.site.anchors import claim_anchor, discrepancy_anchor
 from tracker.site.charts import Chart
 
 
@@ -90,6 +91,13 @@ class ClaimView(NamedTuple):
     stated_date: str | None
     source: SourceInfo
     verdict: VerdictView | None
+    key: str = ""  # content hash: the page's ``c-<key[:12]>`` anchor (feeds, alerts)
+    note: str | None = None  # the curator's note, shown with the claim
+
+    @property
+    def anchor(self) -> str:
+        """The claim's key-based anchor (:func:`tracker.site.anchors.claim_anchor`)."""
+        return claim_anchor(self.key)
 
 
 class ObservationView(NamedTuple):
@@ -185,6 +193,18 @@ def observed_rows(observations: list[ObservationView]) -> list[ObservedRow]:
     return rows
 
 
+class Cell(NamedTuple):
+    """One comparison-table cell (``summary.table_cells``): display text, verdict,
+    number to sort by (None: sorts last), anchor on the subject page, and whether the
+    sources disagree."""
+
+    text: str
+    status: str | None
+    number: float | None
+    anchor: str
+    disputed: bool = False
+
+
 class SubjectRef(NamedTuple):
     """A subject as a link shows it."""
 
@@ -238,6 +258,21 @@ class DiscrepancyView:
     observation_ids: list[int]
     # Every subject it is about: its own first, then its claims' others (a note's two).
     subjects: list[SubjectRef] = dataclasses.field(default_factory=list)
+    key: str = ""  # content hash: the ``d-<key[:12]>`` anchor feeds and alerts link to
+    # Stored discrepancies about the same fact shown as this one (one per source of a
+    # contradicted figure): their ids and keys, so their anchors still exist.
+    merged_ids: list[int] = dataclasses.field(default_factory=list)
+    merged_keys: list[str] = dataclasses.field(default_factory=list)
+
+    @property
+    def anchor(self) -> str:
+        """The key-based anchor (:func:`tracker.site.anchors.discrepancy_anchor`)."""
+        return discrepancy_anchor(self.key)
+
+    @property
+    def anchors(self) -> list[str]:
+        """Anchors of the stored discrepancies merged into this one (besides its own)."""
+        return [discrepancy_anchor(k) for k in self.merged_keys]
 
     @property
     def is_note(self) -> bool:
@@ -269,6 +304,8 @@ class IndexRow:
     weights: WeightsStatus
     open_discrepancies: int
     last_change: dt.datetime | None
+    cells: dict[str, Cell] = dataclasses.field(default_factory=dict)
+    gated: str | None = None  # the Hub's gated setting in words, when observed
 
 
 @dataclass(slots=True)
@@ -292,6 +329,16 @@ class SubjectView:
     charts: list[Chart]
     # current observations, by attribute, qualifiers, value and watch
     observations: list[ObservationView] = dataclasses.field(default_factory=list)
+    # The claims grouped by fact (``summary.Fact``), in ``groups`` order; derived from
+    # ``groups``, so page keys leave it out (it would encode every claim twice).
+    facts: list[Any] = dataclasses.field(default_factory=list)
+    cells: dict[str, Cell] = dataclasses.field(default_factory=dict)  # comparison table
+    gated: str | None = None
+    history: list[Any] = dataclasses.field(default_factory=list)  # charts.ChartFile
+
+    def facts_of(self, attribute: str) -> list[Any]:
+        """This subject's facts about ``attribute``."""
+        return [f for f in self.facts if f.attribute == attribute]
 
     def observed(self) -> list[ObservedRow]:
         """The "Observed" table's rows (:func:`observed_rows`), without the
@@ -314,6 +361,8 @@ class SubjectView:
             weights=self.weights,
             open_discrepancies=self.open_discrepancies,
             last_change=self.last_change,
+            cells=self.cells,
+            gated=self.gated,
         )
 
 
@@ -357,6 +406,7 @@ class SiteContext:
     events: list[EventView]
     data_as_of: dt.datetime | None
     latest_check: dt.datetime | None = None
+    benchmarks: list[str] = dataclasses.field(default_factory=list)  # table score columns
 
 
 _FIELDS: dict[type, Callable[[Any], Any]] = {}

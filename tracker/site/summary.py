@@ -1,0 +1,294 @@
+"""A subject at a glance: its claims grouped by fact, the summary card and its table row.
+
+Claims stating the same thing (:func:`claims.verify.compare.same_fact`) are one
+:class:`Fact` with several sources; a card line (:class:`CardLine`) is one attribute and
+qualifiers, with the fact the sources agree on or "sources disagree" and the spread,
+its verdict, how many sources state it and what a watch observed. The index's
+comparison table (:data:`COLUMNS`) reads its cells from the same lines.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any, NamedTuple
+
+from claims.values.value import Value
+from claims.verify.compare import (
+    OFFERING_QUALIFIERS,
+    group_facts,
+    offering_name,
+    qualifiers_compatible,
+)
+from claims.vocabulary import attribute_label
+from tracker.site.views import Cell, ClaimView, DiscrepancyView, ObservationView
+
+# Verdicts from worst to best: a fact whose sources got different verdicts shows the
+# first of them (one contradicted source is what a reader must see).
+SEVERITY: tuple[str, ...] = (
+    "contradicted",
+    "disputed",
+    "overdue",
+    "pending",
+    "unverified",
+    "confirmed",
+)
+# The card's lines, in this order; other attributes follow alphabetically.
+CARD_ORDER: tuple[str, ...] = (
+    "total_params",
+    "active_params",
+    "context_window",
+    "price_input_usd_per_mtok",
+    "price_output_usd_per_mtok",
+    "output_tokens_per_second",
+    "license",
+    "release_date",
+    "weights_release_date",
+    "benchmark_score",
+    "leaderboard_rank",
+)
+# Comparison-table columns read from the base offering's card line: key -> (heading,
+# attribute). Benchmark columns are added per build (:func:`headline_benchmarks`).
+COLUMNS: dict[str, tuple[str, str]] = {
+    "total-params": ("Total params", "total_params"),
+    "active-params": ("Active params", "active_params"),
+    "context": ("Context", "context_window"),
+    "price-in": ("Input $/M", "price_input_usd_per_mtok"),
+    "price-out": ("Output $/M", "price_output_usd_per_mtok"),
+    "speed": ("Output tok/s", "output_tokens_per_second"),
+}
+HEADLINE_BENCHMARKS = 3
+
+
+class Fact(NamedTuple):
+    """Claims of one attribute that state the same thing; ``status`` is the worst of
+    their verdicts (None when none has one yet); ``number`` the first claim's central
+    value (None for dates, texts, booleans)."""
+
+    attribute: str
+    qualifiers: str
+    value: str
+    claims: list[ClaimView]
+    status: str | None
+    number: float | None
+
+    @property
+    def sources(self) -> int:
+        """How many distinct sources state it."""
+        return len({c.source.id for c in self.claims})
+
+    @property
+    def anchor(self) -> str:
+        """The fact's row on the page: its first claim's anchor."""
+        return self.claims[0].anchor
+
+
+class CardLine(NamedTuple):
+    """One line of the summary card: an attribute with its qualifiers, the facts stated
+    for it (one: the sources agree; several: they disagree), and the current observation
+    with compatible qualifiers (``observed``, ``checked`` = its last sighting)."""
+
+    attribute: str
+    qualifiers: str
+    facts: list[Fact]
+    observed: str | None
+    checked: dt.datetime | None
+
+    @property
+    def label(self) -> str:
+        """``Benchmark score (Terminal-Bench 4.0)``-style heading of the line."""
+        name = attribute_label(self.attribute)
+        return f"{name} ({self.qualifiers})" if self.qualifiers else name
+
+    @property
+    def agreed(self) -> bool:
+        """Every source states one fact."""
+        return len(self.facts) == 1
+
+    @property
+    def text(self) -> str:
+        """The agreed value, or the distinct values, lowest first when numeric."""
+        if self.agreed:
+            return self.facts[0].value
+        facts = sorted(self.facts, key=lambda f: (f.number is None, f.number or 0))
+        return " vs ".join(f.value for f in facts)
+
+    @property
+    def status(self) -> str | None:
+        """The worst verdict of its facts."""
+        return worst([f.status for f in self.facts])
+
+    @property
+    def sources(self) -> int:
+        """Distinct sources over all its facts."""
+        return len({c.source.id for f in self.facts for c in f.claims})
+
+    @property
+    def number(self) -> float | None:
+        """The agreed figure as a number (sorting), None when the sources disagree."""
+        return self.facts[0].number if self.agreed else None
+
+    @property
+    def base(self) -> bool:
+        """About the base offering with no other qualifier (the table's cells)."""
+        return not self.facts[0].claims[0].qualifiers_dict
+
+
+def worst(statuses: Sequence[str | None]) -> str | None:
+    """The first of :data:`SEVERITY` among ``statuses`` (an unknown one counts as worst)."""
+    known = [s for s in statuses if s is not None]
+    if not known:
+        return None
+    return min(known, key=lambda s: SEVERITY.index(s) if s in SEVERITY else -1)
+
+
+def _number(value: dict[str, Any]) -> float | None:
+    if value.get("kind") == "quantity" and isinstance(value.get("value"), (int, float)):
+        return float(value["value"])
+    if value.get("kind") == "range" and isinstance(value.get("low"), (int, float)):
+        return float(value["low"])
+    return None
+
+
+def make_fact(claims: list[ClaimView]) -> Fact:
+    """One :class:`Fact` of ``claims`` (already grouped as stating the same thing)."""
+    first = claims[0]
+    statuses = [c.verdict.status if c.verdict else None for c in claims]
+    return Fact(
+        first.attribute,
+        first.qualifiers,
+        first.value,
+        claims,
+        worst(statuses),
+        _number(first.value_dict),
+    )
+
+
+def _line_key(cv: ClaimView) -> tuple[str, str, str | None]:
+    """Claims on one card line: attribute, qualifiers but the offering, the offering."""
+    q = cv.qualifiers_dict
+    rest = {k: v for k, v in q.items() if k not in OFFERING_QUALIFIERS}
+    offering = next((offering_name(q.get(k)) for k in OFFERING_QUALIFIERS if q.get(k)), None)
+    return (cv.attribute, repr(sorted((k, str(v).casefold()) for k, v in rest.items())), offering)
+
+
+def card_lines(facts: Sequence[Fact], observations: Sequence[ObservationView]) -> list[CardLine]:
+    """The card's lines: ``facts`` (of one subject) by attribute and qualifiers, in
+    :data:`CARD_ORDER`, each with the first current observation of its attribute whose
+    qualifiers are compatible (:func:`claims.verify.compare.qualifiers_compatible`)."""
+    lines: dict[tuple[str, str, str | None], list[Fact]] = {}
+    for f in facts:
+        lines.setdefault(_line_key(f.claims[0]), []).append(f)
+    out = []
+    for (attribute, _, _), group in lines.items():
+        quals = group[0].claims[0].qualifiers_dict
+        seen = next(
+            (
+                o
+                for o in observations
+                if o.attribute == attribute
+                and qualifiers_compatible(attribute, quals, o.qualifiers_dict)[0]
+            ),
+            None,
+        )
+        out.append(
+            CardLine(
+                attribute,
+                group[0].qualifiers,
+                group,
+                seen.value if seen else None,
+                seen.last_seen if seen else None,
+            )
+        )
+    rank = {a: i for i, a in enumerate(CARD_ORDER)}
+    out.sort(key=lambda ln: (rank.get(ln.attribute, len(rank)), ln.attribute, ln.qualifiers))
+    return out
+
+
+def benchmark_name(line: CardLine) -> str | None:
+    """``Terminal-Bench 4.0`` for a benchmark-score line (benchmark and version), else None."""
+    if line.attribute != "benchmark_score":
+        return None
+    q = line.facts[0].claims[0].qualifiers_dict
+    name = str(q.get("benchmark") or "").strip()
+    if not name or set(q) - {"benchmark", "version"}:
+        return None
+    return f"{name} {q['version']}" if q.get("version") else name
+
+
+def headline_benchmarks(all_lines: Sequence[Sequence[CardLine]]) -> list[str]:
+    """The :data:`HEADLINE_BENCHMARKS` benchmarks most subjects have a score for (ties by
+    name): the comparison table's score columns."""
+    counts: dict[str, int] = {}
+    for lines in all_lines:
+        for name in {benchmark_name(ln) for ln in lines} - {None}:
+            counts[name] = counts.get(name, 0) + 1  # type: ignore[index]
+    ranked = sorted(counts, key=lambda n: (-counts[n], n.casefold()))
+    return ranked[:HEADLINE_BENCHMARKS]
+
+
+def table_cells(lines: Sequence[CardLine], benchmarks: Sequence[str]) -> dict[str, Cell]:
+    """The table's cells of one subject, by column key (:data:`COLUMNS`, then
+    ``score-<n>`` for each of ``benchmarks``); a column with no line has no cell."""
+    by_attr = {ln.attribute: ln for ln in lines if ln.base}
+    by_bench = {benchmark_name(ln): ln for ln in lines}
+    picked: dict[str, CardLine] = {}
+    for key, (_, attribute) in COLUMNS.items():
+        if attribute in by_attr:
+            picked[key] = by_attr[attribute]
+    for i, name in enumerate(benchmarks):
+        if name in by_bench:
+            picked[f"score-{i}"] = by_bench[name]
+    return {
+        key: Cell(ln.text, ln.status, ln.number, ln.facts[0].anchor, not ln.agreed)
+        for key, ln in picked.items()
+    }
+
+
+def subject_facts(
+    groups: Sequence[tuple[str, list[ClaimView]]], value_of: Mapping[int, Value]
+) -> list[Fact]:
+    """One subject's claims (by attribute, ``groups``) as facts:
+    :func:`claims.verify.compare.group_facts` on qualifiers and value
+    (``value_of[claim id]``), in the order of ``groups``."""
+    out = []
+    for attribute, claims in groups:
+        grouped = group_facts(attribute, claims, lambda c: (c.qualifiers_dict, value_of[c.id]))
+        out += [make_fact(g) for g in grouped]
+    return out
+
+
+def one_per_fact(discs: Sequence[DiscrepancyView], facts: Sequence[Fact]) -> list[DiscrepancyView]:
+    """``discs`` (of one subject) with those about the same fact shown as one: a figure
+    an observation contradicts is stored once per claim (one per source); rows with the
+    same attribute, rule and state whose claims are the same facts become the first of
+    them, listing every claim and remembering the others' ids and keys (their anchors)."""
+    fact_no = {c.id: i for i, f in enumerate(facts) for c in f.claims}
+    kept: dict[tuple[Any, ...], DiscrepancyView] = {}
+    out: list[DiscrepancyView] = []
+    for d in discs:
+        ids = frozenset(fact_no.get(i, -i - 1) for i in d.claim_ids)
+        key = (d.attribute, d.rule, d.state, ids)
+        first = kept.get(key)
+        if first is None or not d.claim_ids:
+            kept[key] = d
+            out.append(d)
+            continue
+        merged = replace(
+            first,
+            claims=first.claims + [c for c in d.claims if c not in first.claims],
+            claim_ids=first.claim_ids + [i for i in d.claim_ids if i not in first.claim_ids],
+            observations=first.observations
+            + [o for o in d.observations if o not in first.observations],
+            merged_ids=[*first.merged_ids, d.id],
+            merged_keys=[*first.merged_keys, d.key],
+        )
+        out[out.index(first)] = kept[key] = merged
+    return out
+
+
+def gated_text(observations: Sequence[ObservationView]) -> str | None:
+    """The Hub's gated setting in words (``observed.GATED_WORDS``), from the first
+    current ``gated`` observation; None when no watch read it."""
+    return next((o.value for o in observations if o.attribute == "gated"), None)
