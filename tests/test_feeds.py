@@ -115,7 +115,9 @@ def test_site_feeds_from_events(engine, tmp_path):
     ]
     price = parsed.entries[1]
     assert price.id.startswith("tag:dash.example.org,2026:event/")
-    assert price.link == "https://dash.example.org/subjects/kimi-k3.1-pro/"
+    assert price.link == (
+        "https://dash.example.org/subjects/kimi-k3.1-pro/#observed-price_input_usd_per_mtok"
+    )
     assert price.updated == "2026-11-10T12:05:00+00:00"
     assert "$0.60 per 1M tokens → $0.45 per 1M tokens" in price.content[0].value
     assert parsed.feed.updated == "2026-11-15T08:00:00+00:00"

@@ -122,8 +122,11 @@ def test_two_title_named_sources_read_apart_everywhere(demo_site):
     assert f"Moonshot AI via {one} and {two})" in disc
     changes = html_lib.unescape((demo_site / "changes.html").read_text())
     assert f"version: 3.0] (Moonshot AI via {two}) is disputed" in changes
-    index = html_lib.unescape((demo_site / "index.html").read_text())
-    assert f"<small>({one}; Moonshot AI)" in index and f"<small>({two}; Moonshot AI)" in index
+    # the summary card's weights line names each promise's source
+    card = html_lib.unescape(
+        (demo_site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
+    )
+    assert f"({one}; Moonshot AI)" in card and f"({two}; Moonshot AI)" in card
     result = runner.invoke(app, ["discrepancies", "--json", "--db", str(demo_site.parent / "t.db")])
     assert result.exit_code == 0, result.output
     names = {

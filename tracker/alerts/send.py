@@ -39,6 +39,7 @@ from claims.store.tables import Delivery, Event, Subject, utcnow
 from tracker.alerts.report import DrainReport, count_waiting
 from tracker.alerts.subscriptions import Subscription
 from tracker.errors import TrackerError
+from tracker.site.anchors import event_target
 from tracker.site.build import resolve_base_url
 from tracker.site.eventtext import as_utc, describe_change, event_detail
 
@@ -120,10 +121,13 @@ class Message:
 
 
 def compose(event: Event, subject: Subject | None, base_url: str) -> Message:
-    """The alert for an event: its title, what changed from what to what, and a link
-    (the subject page, or ``detail["url"]`` when the event names its own page)."""
-    link = f"{base_url}subjects/{subject.slug}/" if subject else f"{base_url}changes.html"
-    url = event_detail(event).get("url")
+    """The alert for an event: its title, what changed from what to what, and a link to
+    the anchor of what it is about on the site (:func:`tracker.site.anchors.event_target`:
+    the claim, the discrepancy, the weights line or the observed row), or
+    ``detail["url"]`` when the event names its own page."""
+    detail = event_detail(event)
+    link = base_url + event_target(event.kind, detail, subject.slug if subject else None)
+    url = detail.get("url")
     if isinstance(url, str) and url.startswith(("https://", "http://")):
         link = url  # e.g. a pricing-table diff page
     return Message(title=event.title, text=describe_change(event, why=True), link=link)

@@ -33,17 +33,21 @@ from claims.store.tables import (
 )
 from claims.values.value import Value
 from claims.vocabulary import qualifiers_text
-from tracker.site.charts import build_charts
-from tracker.site.eventtext import as_utc, describe_change
+from tracker.site.anchors import WEIGHTS_ANCHOR, event_target, observed_anchor
+from tracker.site.charts import benchmark_chart, price_charts, timeline_chart
+from tracker.site.eventtext import as_utc, describe_change, event_detail
 from tracker.site.observed import current_observations
 from tracker.site.summary import (
+    CardLine,
     Fact,
+    benchmark_name,
     card_lines,
     gated_text,
     headline_benchmarks,
     one_per_fact,
     subject_facts,
     table_cells,
+    timeline_events,
 )
 from tracker.site.views import (
     ClaimView,
@@ -80,6 +84,50 @@ def _decode_all(texts: list[str]) -> list[Any]:
     if len(decoded) != len(texts):  # a text such as '1,2' holds more than one value
         decoded = [json.loads(t) for t in texts]
     return decoded  # type: ignore[no-any-return]
+
+
+def _check_targets(
+    events: list[EventView], subjects: list[SubjectView], discs: list[DiscrepancyView]
+) -> None:
+    """Point each event whose anchor the site lacks (a claim since removed, an attribute
+    no longer observed) at its page instead, so no feed entry links to nothing."""
+    anchors = {d.anchor for d in discs} | {a for d in discs for a in d.anchors}
+    for sv in subjects:
+        page = f"subjects/{sv.slug}/"
+        anchors |= {f"{page}#{cv.anchor}" for _, rows in sv.groups for cv in rows}
+        anchors |= {f"{page}#{observed_anchor(o.attribute)}" for o in sv.observations}
+        anchors.add(f"{page}#{WEIGHTS_ANCHOR}")
+    for ev in events:
+        page, _, frag = ev.target.partition("#")
+        if not frag:
+            continue
+        known = frag in anchors if page == "discrepancies.html" else ev.target in anchors
+        if not known:
+            ev.target = page
+
+
+def add_charts(subjects: list[SubjectView], lines: list[list[CardLine]]) -> None:
+    """Add to each subject's ``charts`` (its price charts) a chart per benchmark it
+    shares with another subject and its timeline (``charts.py``)."""
+    scores: dict[str, list[tuple[SubjectView, CardLine]]] = defaultdict(list)
+    for sv, card in zip(subjects, lines, strict=True):
+        for ln in card:
+            name = benchmark_name(ln)
+            if name and ln.number is not None:
+                scores[name].append((sv, ln))
+    shared = {}
+    for name, rows in scores.items():
+        if len(rows) > 1:
+            unit = rows[0][1].facts[0].claims[0].value_dict.get("unit")
+            shared[name] = benchmark_chart(
+                name,
+                unit,
+                [(sv.name, ln.number, ln.short) for sv, ln in rows],  # type: ignore[misc]
+            )
+    for sv, card in zip(subjects, lines, strict=True):
+        mine = [shared[n] for n in dict.fromkeys(benchmark_name(ln) for ln in card) if n in shared]
+        timeline = timeline_chart(sv.slug, timeline_events(sv.facts, sv.weights))
+        sv.charts = [*sv.charts, *mine, *([timeline] if timeline else [])]
 
 
 def collect(engine: Engine) -> SiteContext:
@@ -287,6 +335,9 @@ def collect(engine: Engine) -> SiteContext:
             created_at=as_utc(e.created_at),
             change=describe_change(e),
             change_why=describe_change(e, why=True),
+            target=event_target(
+                e.kind, event_detail(e), by_id[e.subject_id].slug if e.subject_id in by_id else None
+            ),
             subject_id=e.subject_id,
             subject_slug=by_id[e.subject_id].slug if e.subject_id in by_id else None,
             subject_name=by_id[e.subject_id].name if e.subject_id in by_id else None,
@@ -377,7 +428,7 @@ def collect(engine: Engine) -> SiteContext:
                 groups=groups_of[sid],
                 events=[ev for ev in s_events if ev.audience == "subscriber"],
                 discrepancies=s_discs,
-                charts=build_charts(obs_of[sid]),
+                charts=price_charts(s.slug, obs_of[sid]),
                 observations=current,
                 facts=facts_of[sid],
                 gated=gated_text(current),
@@ -387,6 +438,8 @@ def collect(engine: Engine) -> SiteContext:
     benchmarks = headline_benchmarks(lines)
     for sv, card in zip(subject_views, lines, strict=True):
         sv.cells = table_cells(card, benchmarks)
+    add_charts(subject_views, lines)
+    _check_targets(event_views, subject_views, disc_views)
 
     source_views = []
     for src in sources.values():

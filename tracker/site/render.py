@@ -18,6 +18,7 @@ from claims.events import event_label
 from claims.values.timefmt import utc_minute
 from claims.vocabulary import attribute_label, rule_label
 from tracker.site.eventtext import as_utc, iso_z
+from tracker.site.summary import short_text
 from tracker.site.views import TECHNICAL_READINGS, SiteContext
 from tracker.site.writer import SiteError
 
@@ -76,7 +77,25 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
+# A verdict's symbol beside its word and colour, so no state is told by colour alone.
+VERDICT_MARKS: dict[str, str] = {
+    "confirmed": "✓",
+    "contradicted": "✗",
+    "disputed": "≠",
+    "overdue": "!",
+    "pending": "…",
+    "unverified": "?",
+}
+
+
+def verdict_mark(status: str | None) -> str:
+    """The symbol of a verdict status (:data:`VERDICT_MARKS`); ``·`` for none or unknown."""
+    return VERDICT_MARKS.get(status or "", "·")
+
+
 FILTERS: dict[str, Any] = {
+    "verdict_mark": verdict_mark,
+    "short_text": short_text,  # a figure without its unit words (summary.short_text)
     "utc": utc_text,
     "utc_date": utc_date,
     "isoz": iso_z,

@@ -10,10 +10,12 @@ comparison table (:data:`COLUMNS`) reads its cells from the same lines.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, NamedTuple
 
+from claims.store.status import WeightsStatus
 from claims.values.value import Value
 from claims.verify.compare import (
     OFFERING_QUALIFIERS,
@@ -22,6 +24,7 @@ from claims.verify.compare import (
     qualifiers_compatible,
 )
 from claims.vocabulary import attribute_label
+from tracker.site.eventtext import as_utc
 from tracker.site.views import Cell, ClaimView, DiscrepancyView, ObservationView
 
 # Verdicts from worst to best: a fact whose sources got different verdicts shows the
@@ -97,9 +100,21 @@ class CardLine(NamedTuple):
 
     @property
     def label(self) -> str:
-        """``Benchmark score (Terminal-Bench 4.0)``-style heading of the line."""
+        """The line's heading: a benchmark or board by its name (``Terminal-Bench 4.0``,
+        ``Rank: Code Arena WebDev``), else the attribute's label with its qualifiers."""
+        q = self.facts[0].claims[0].qualifiers_dict
+        named = benchmark_name(self)
+        if named:
+            return named
+        if self.attribute == "leaderboard_rank" and set(q) == {"leaderboard"}:
+            return f"Rank: {q['leaderboard']}"
         name = attribute_label(self.attribute)
         return f"{name} ({self.qualifiers})" if self.qualifiers else name
+
+    @property
+    def short(self) -> str:
+        """:attr:`text` without unit words (a table cell: ``$2.00``, ``1M``, ``2.8T``)."""
+        return short_text(self.text)
 
     @property
     def agreed(self) -> bool:
@@ -133,6 +148,16 @@ class CardLine(NamedTuple):
     def base(self) -> bool:
         """About the base offering with no other qualifier (the table's cells)."""
         return not self.facts[0].claims[0].qualifiers_dict
+
+
+# Unit words a table cell drops (its column heading names the unit), and the exact
+# count Value.display adds in parentheses ("256K (262,144) tokens").
+_UNIT_WORDS = re.compile(r" per 1M tokens| tokens/s| tokens| params| points|\s\([\d,.]+\)")
+
+
+def short_text(text: str) -> str:
+    """``$2.00 per 1M tokens`` -> ``$2.00``; ``256K (262,144) tokens`` -> ``256K``."""
+    return _UNIT_WORDS.sub("", text)
 
 
 def worst(statuses: Sequence[str | None]) -> str | None:
@@ -241,7 +266,7 @@ def table_cells(lines: Sequence[CardLine], benchmarks: Sequence[str]) -> dict[st
         if name in by_bench:
             picked[f"score-{i}"] = by_bench[name]
     return {
-        key: Cell(ln.text, ln.status, ln.number, ln.facts[0].anchor, not ln.agreed)
+        key: Cell(ln.short, ln.status, ln.number, ln.facts[0].anchor, not ln.agreed)
         for key, ln in picked.items()
     }
 
@@ -292,3 +317,37 @@ def gated_text(observations: Sequence[ObservationView]) -> str | None:
     """The Hub's gated setting in words (``observed.GATED_WORDS``), from the first
     current ``gated`` observation; None when no watch read it."""
     return next((o.value for o in observations if o.attribute == "gated"), None)
+
+
+def table_columns(benchmarks: Sequence[str]) -> list[tuple[str, str]]:
+    """The comparison table's figure columns as ``(key, heading)``: :data:`COLUMNS`, then
+    ``score-<n>`` for each headline benchmark."""
+    columns = [(k, label) for k, (label, _) in COLUMNS.items()]
+    return columns + [(f"score-{i}", name) for i, name in enumerate(benchmarks)]
+
+
+def timeline_events(
+    facts: Sequence[Fact], weights: WeightsStatus
+) -> list[tuple[str, dt.datetime, str]]:
+    """A subject's dated events for its timeline chart, as ``(kind, moment, text)``:
+    announced (release-date claims stated ``on`` a day), each promised weights date,
+    landed (first sighting) and the last Hub check."""
+    out: list[tuple[str, dt.datetime, str]] = []
+    for f in facts:
+        value = f.claims[0].value_dict
+        if f.attribute == "release_date" and value.get("relation") == "on":
+            out.append(("announced", _day(value["value"]), f"announced ({f.value})"))
+    for p in weights.promises:
+        out.append(("promised", _day(p.date), f"weights promised {p.relation} {p.date}"))
+    if weights.landed_at:
+        out.append(("landed", as_utc(weights.landed_at), "weights first seen"))
+    if weights.as_of:
+        out.append(("checked", as_utc(weights.as_of), "last Hub check"))
+    unique = list(dict.fromkeys(out))
+    return unique
+
+
+def _day(iso: str) -> dt.datetime:
+    """Midnight UTC of an ISO day (``YYYY-MM`` reads as its first day)."""
+    day = iso if len(iso) > 7 else f"{iso}-01"
+    return dt.datetime.fromisoformat(day[:10]).replace(tzinfo=dt.UTC)

@@ -21,7 +21,6 @@ from typing import Any, NamedTuple
 from claims.store.status import WeightsStatus
 from claims.verify.compare import DIFFERENT_SUBJECT
 from tracker.site.anchors import claim_anchor, discrepancy_anchor
-from tracker.site.charts import Chart
 
 
 @dataclass(slots=True)
@@ -146,6 +145,7 @@ class ObservedRow(NamedTuple):
     claimed_by: str | None
     sources: list[ObservedFrom]
     full_value: str | None = None
+    ids: list[int] = []  # its observations (each has an ``obs-<id>`` anchor)
 
 
 # Observed attributes that are the tracker's own inputs, not figures a lab states: the
@@ -175,6 +175,7 @@ def observed_rows(observations: list[ObservationView]) -> list[ObservedRow]:
                 first_seen=min(last.first_seen, o.first_seen),
                 last_seen=max(last.last_seen, o.last_seen),
                 sources=last.sources if src in last.sources else [*last.sources, src],
+                ids=[*last.ids, o.id],
             )
         else:
             digest = _DIGEST.fullmatch(o.value) is not None
@@ -188,6 +189,7 @@ def observed_rows(observations: list[ObservationView]) -> list[ObservedRow]:
                     o.claimed_by,
                     [src],
                     o.value if digest else None,
+                    [o.id],
                 )
             )
     return rows
@@ -237,6 +239,8 @@ class EventView:
     subject_slug: str | None
     subject_name: str | None
     change_why: str = ""  # ``change`` with a verdict's reason: a feed entry stands alone
+    # site-relative link to what it is about (``anchors.event_target``)
+    target: str = ""
 
 
 @dataclass(slots=True)
@@ -326,7 +330,7 @@ class SubjectView:
     groups: list[tuple[str, list[ClaimView]]]
     events: list[EventView]
     discrepancies: list[DiscrepancyView]
-    charts: list[Chart]
+    charts: list[Any]  # charts.ChartFile: price history, benchmarks, timeline
     # current observations, by attribute, qualifiers, value and watch
     observations: list[ObservationView] = dataclasses.field(default_factory=list)
     # The claims grouped by fact (``summary.Fact``), in ``groups`` order; derived from
@@ -334,7 +338,6 @@ class SubjectView:
     facts: list[Any] = dataclasses.field(default_factory=list)
     cells: dict[str, Cell] = dataclasses.field(default_factory=dict)  # comparison table
     gated: str | None = None
-    history: list[Any] = dataclasses.field(default_factory=list)  # charts.ChartFile
 
     def facts_of(self, attribute: str) -> list[Any]:
         """This subject's facts about ``attribute``."""
