@@ -16,6 +16,19 @@
     if (text) { t.textContent = text; }
   });
 
+  // A link to a claim inside a closed <details> opens it (Chromium does so itself on
+  // fragment navigation; this covers other browsers and links within the page).
+  function reveal() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var target = id && document.getElementById(id);
+    for (var el = target; el; el = el.parentElement) {
+      if (el.tagName === "DETAILS") { el.open = true; }
+    }
+    if (target) { target.scrollIntoView(); }
+  }
+  window.addEventListener("hashchange", reveal);
+  if (location.hash) { reveal(); }
+
   // The subjects table: a name filter and in-place sorting by a column's data-sort.
   var table = document.getElementById("subjects");
   if (table) {

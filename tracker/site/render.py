@@ -18,7 +18,7 @@ from claims.events import event_label
 from claims.values.timefmt import utc_minute
 from claims.vocabulary import attribute_label, rule_label
 from tracker.site.eventtext import as_utc, iso_z
-from tracker.site.summary import short_text
+from tracker.site.summary import promise_groups, short_text
 from tracker.site.views import TECHNICAL_READINGS, SiteContext
 from tracker.site.writer import SiteError
 
@@ -95,7 +95,8 @@ def verdict_mark(status: str | None) -> str:
 
 FILTERS: dict[str, Any] = {
     "verdict_mark": verdict_mark,
-    "short_text": short_text,  # a figure without its unit words (summary.short_text)
+    "short_text": short_text,
+    "promise_groups": promise_groups,  # a figure without its unit words (summary.short_text)
     "utc": utc_text,
     "utc_date": utc_date,
     "isoz": iso_z,

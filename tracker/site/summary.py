@@ -109,6 +109,9 @@ class CardLine(NamedTuple):
         if self.attribute == "leaderboard_rank" and set(q) == {"leaderboard"}:
             return f"Rank: {q['leaderboard']}"
         name = attribute_label(self.attribute)
+        base, variant = q.get("relative_to"), q.get("variant")
+        if base and set(q) <= {"relative_to", "variant"}:
+            return f"{name} ({variant} vs {base})" if variant else f"{name} (vs {base})"
         return f"{name} ({self.qualifiers})" if self.qualifiers else name
 
     @property
@@ -351,3 +354,23 @@ def _day(iso: str) -> dt.datetime:
     """Midnight UTC of an ISO day (``YYYY-MM`` reads as its first day)."""
     day = iso if len(iso) > 7 else f"{iso}-01"
     return dt.datetime.fromisoformat(day[:10]).replace(tzinfo=dt.UTC)
+
+
+class PromiseGroup(NamedTuple):
+    """Promises of one date, relation and qualifiers (``claims.store.status.Promise``):
+    ``text`` (``before 2026-11-04``, ``[variant: Mini]`` added), ``who`` (each source
+    with its claimant, ``Máquina Web; Moonshot AI``)."""
+
+    text: str
+    who: list[str]
+
+
+def promise_groups(promises: Sequence[Any]) -> list[PromiseGroup]:
+    """``promises`` grouped by what they promise, in first-seen order: the card says
+    "on 2026-11-04 (2 sources)" once, naming the sources on hover."""
+    groups: dict[str, list[str]] = {}
+    for p in promises:
+        text = f"{p.relation} {p.date}" + (f" [{p.qualifiers_text}]" if p.qualifiers else "")
+        who = p.source + (f"; {p.claimant}" if p.claimant and p.claimant != p.source else "")
+        groups.setdefault(text, []).append(who)
+    return [PromiseGroup(text, who) for text, who in groups.items()]
