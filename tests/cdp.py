@@ -203,6 +203,7 @@ class Page:
 
     def screenshot(self, path: Path) -> None:
         """A PNG of the whole page (not only the viewport) at ``path``."""
+        self.send("Page.bringToFront")  # a background tab draws no frame to capture
         height = int(self.eval("document.documentElement.scrollHeight"))
         shot = self.send(
             "Page.captureScreenshot",

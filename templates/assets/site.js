@@ -129,10 +129,11 @@
     var status = document.getElementById("search-status");
     if (words.length) {
       var base = results.dataset.root || "";
+      var rank = { subject: 0, source: 1, claim: 2 };
       var hits = window.TRACKER_SEARCH.filter(function (e) {
         var text = e.t.toLowerCase();
         return words.every(function (w) { return text.indexOf(w) !== -1; });
-      });
+      }).sort(function (a, b) { return rank[a.k] - rank[b.k]; });  // stable: built order
       var list = document.getElementById("search-all");
       if (list) { list.hidden = true; }
       status.textContent = hits.length + (hits.length === 1 ? " result" : " results") + " for “" + q + "”";

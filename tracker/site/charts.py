@@ -198,11 +198,11 @@ def render_svg(chart: ChartFile) -> bytes:
         foreground_subtle="#8a909c",
         colors=("#1a4fd6", "#c2410c", "#0b6b34", "#6b3fa0", "#a3141b", "#24506e"),
         font_family="system-ui, sans-serif",
-        value_font_size=11,
-        label_font_size=11,
-        major_label_font_size=11,
-        title_font_size=14,
-        legend_font_size=12,
+        value_font_size=13,
+        label_font_size=13,
+        major_label_font_size=13,
+        title_font_size=16,
+        legend_font_size=14,
     )
     common: dict[str, Any] = {
         "js": [],

@@ -43,9 +43,11 @@ def subject_entries(sv: SubjectView) -> list[dict[str, str]]:
                     "n": f"{sv.name}: {label} {cv.value}",
                     "u": f"{page}#{cv.anchor}",
                     "d": " · ".join(x for x in (cv.qualifiers, cv.claimant, src.title) if x),
+                    # the subject by name only: "Moonshot" finds the subjects, not every
+                    # claim of theirs (a claimant named Moonshot AI still matches)
                     "t": " ".join(
                         x
-                        for x in (about, label, cv.value, cv.qualifiers, cv.claimant, src.title)
+                        for x in (sv.name, label, cv.value, cv.qualifiers, cv.claimant, src.title)
                         if x
                     ),
                 }

@@ -24,6 +24,7 @@ from claims.verify.compare import (
     qualifiers_compatible,
 )
 from claims.vocabulary import attribute_label
+from tracker.site.anchors import observed_anchor
 from tracker.site.eventtext import as_utc
 from tracker.site.views import Cell, ClaimView, DiscrepancyView, ObservationView
 
@@ -94,15 +95,22 @@ class CardLine(NamedTuple):
 
     attribute: str
     qualifiers: str
-    facts: list[Fact]
+    facts: list[Fact]  # empty: a figure a watch read and no claim states
     observed: str | None
     checked: dt.datetime | None
+    quals: dict[str, Any] = {}  # the qualifiers as stored
+    observed_number: float | None = None
+
+    @property
+    def anchor(self) -> str:
+        """Where the line's detail is: its first fact, else the Observed row."""
+        return self.facts[0].anchor if self.facts else observed_anchor(self.attribute)
 
     @property
     def label(self) -> str:
         """The line's heading: a benchmark or board by its name (``Terminal-Bench 4.0``,
         ``Rank: Code Arena WebDev``), else the attribute's label with its qualifiers."""
-        q = self.facts[0].claims[0].qualifiers_dict
+        q = self.quals
         named = benchmark_name(self)
         if named:
             return named
@@ -121,12 +129,14 @@ class CardLine(NamedTuple):
 
     @property
     def agreed(self) -> bool:
-        """Every source states one fact."""
-        return len(self.facts) == 1
+        """Every source states one fact (or none does: an observed-only line)."""
+        return len(self.facts) <= 1
 
     @property
     def text(self) -> str:
         """The agreed value, or the distinct values, lowest first when numeric."""
+        if not self.facts:
+            return self.observed or ""
         if self.agreed:
             return self.facts[0].value
         facts = sorted(self.facts, key=lambda f: (f.number is None, f.number or 0))
@@ -145,12 +155,14 @@ class CardLine(NamedTuple):
     @property
     def number(self) -> float | None:
         """The agreed figure as a number (sorting), None when the sources disagree."""
+        if not self.facts:
+            return self.observed_number
         return self.facts[0].number if self.agreed else None
 
     @property
     def base(self) -> bool:
         """About the base offering with no other qualifier (the table's cells)."""
-        return not self.facts[0].claims[0].qualifiers_dict
+        return not self.quals
 
 
 # Unit words a table cell drops (its column heading names the unit), and the exact
@@ -227,10 +239,36 @@ def card_lines(facts: Sequence[Fact], observations: Sequence[ObservationView]) -
                 group,
                 seen.value if seen else None,
                 seen.last_seen if seen else None,
+                quals,
             )
         )
+    out += _observed_only(out, observations)
     rank = {a: i for i, a in enumerate(CARD_ORDER)}
     out.sort(key=lambda ln: (rank.get(ln.attribute, len(rank)), ln.attribute, ln.qualifiers))
+    return out
+
+
+# Observed attributes the card shows even when no claim states them (the table's
+# figures and the licence), read for the base offering; where it was read (provider,
+# repo) does not make another offering.
+OBSERVED_LINES = (*(a for _, a in COLUMNS.values()), "license")
+_WHERE = ("provider", "repo")
+
+
+def _observed_only(
+    lines: Sequence[CardLine], observations: Sequence[ObservationView]
+) -> list[CardLine]:
+    """A line per :data:`OBSERVED_LINES` attribute a watch reads for the base offering
+    and no claim line covers: what the dashboard can say without a source."""
+    claimed = {ln.attribute for ln in lines if ln.base}
+    out: list[CardLine] = []
+    for o in observations:
+        if o.attribute not in OBSERVED_LINES or o.attribute in claimed:
+            continue
+        if set(o.qualifiers_dict) - set(_WHERE):
+            continue
+        claimed.add(o.attribute)
+        out.append(CardLine(o.attribute, "", [], o.value, o.last_seen, {}, _number(o.value_dict)))
     return out
 
 
@@ -238,7 +276,7 @@ def benchmark_name(line: CardLine) -> str | None:
     """``Terminal-Bench 4.0`` for a benchmark-score line (benchmark and version), else None."""
     if line.attribute != "benchmark_score":
         return None
-    q = line.facts[0].claims[0].qualifiers_dict
+    q = line.quals
     name = str(q.get("benchmark") or "").strip()
     if not name or set(q) - {"benchmark", "version"}:
         return None
@@ -269,7 +307,7 @@ def table_cells(lines: Sequence[CardLine], benchmarks: Sequence[str]) -> dict[st
         if name in by_bench:
             picked[f"score-{i}"] = by_bench[name]
     return {
-        key: Cell(ln.short, ln.status, ln.number, ln.facts[0].anchor, not ln.agreed)
+        key: Cell(ln.short, ln.status, ln.number, ln.anchor, not ln.agreed)
         for key, ln in picked.items()
     }
 
