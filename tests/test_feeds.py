@@ -189,7 +189,7 @@ def test_every_feed_entry_and_alert_links_an_existing_anchor(engine, tmp_path):
     base = "https://dash.example.org/"
     populate(engine)
     build_site(engine, tmp_path / "site", now=NOW, base_url=base)
-    assert _follow_every_link(engine, tmp_path / "site", base) == 10  # 3 + 3 + 4 alerts
+    assert _follow_every_link(engine, tmp_path / "site", base) == 10  # feed entries and alerts
 
 
 def test_demo_feed_and_alert_links_reach_their_anchors(tmp_path):

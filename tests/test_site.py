@@ -55,13 +55,13 @@ def test_index_weights_status(built):
     assert '<span class="state-bad"><span aria-hidden="true">✗</span> not landed</span>' in k31
     assert '<small class="state-bad">overdue by 16 days</small>' in k31
     assert (
-        'data-label="Open discrepancies" data-sort="2">'
+        '<td class="num" data-sort="2">'
         '<a href="subjects/kimi-k3.1-pro/index.html#discrepancies">2</a>'
     ) in k31
     # a figure cell links to the fact behind it and marks its verdict
-    price = k31[k31.index('data-label="Input $/M"') :].split("</td>")[0]
+    price = k31[k31.index('<td class="num" data-sort="0.45">') :].split("</td>")[0]
     assert re.fullmatch(
-        r'data-label="Input \$/M" data-sort="0.45"><a href="subjects/kimi-k3.1-pro/'
+        r'<td class="num" data-sort="0.45"><a href="subjects/kimi-k3.1-pro/'
         r'index.html#c-[0-9a-f]{12}">\$0.45</a> <span class="mark mark-confirmed" '
         r'title="confirmed">✓</span>',
         price,
@@ -101,8 +101,11 @@ def test_subject_page_claims_evidence_and_chart(built):
     # Confirmed price: evidence names the observation, its snapshot and fetch time.
     # Confirmed price: the fact's verdict and reason, evidence names the observation,
     # its snapshot and fetch time.
-    fact = html[html.index("<strong class=\"value\">$0.45") :].split("</div>")[0]
-    assert '<span class="verdict verdict-confirmed"><span aria-hidden="true">✓</span> confirmed' in fact
+    fact = html[html.index('<strong class="value">$0.45') :].split("</div>")[0]
+    assert (
+        '<span class="verdict verdict-confirmed"><span aria-hidden="true">✓</span> confirmed'
+        in fact
+    )
     assert '<p class="reason">OpenRouter lists $0.45' in fact
     assert f'<code title="{SHA_PRICE_2}">{SHA_PRICE_2[:12]}</code>' in fact
     assert 'fetched <time datetime="2026-11-10T12:00:00Z">' in fact

@@ -124,9 +124,7 @@ def test_two_title_named_sources_read_apart_everywhere(demo_site):
     assert f"version: 3.0] (Moonshot AI via {two}) is disputed" in changes
     # the summary card's weights line names each promise's source (on hover when two
     # sources promise the same date)
-    card = html_lib.unescape(
-        (demo_site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
-    )
+    card = html_lib.unescape((demo_site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text())
     assert f'title="{one}; Moonshot AI and {two}; Moonshot AI">(2 sources)' in card
     result = runner.invoke(app, ["discrepancies", "--json", "--db", str(demo_site.parent / "t.db")])
     assert result.exit_code == 0, result.output

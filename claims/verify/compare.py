@@ -390,18 +390,24 @@ def _same_number(a: Value, b: Value) -> bool:
     return bool(inside_a and inside_b)
 
 
-def same_fact(attribute: str, qa: dict[str, Any], a: Value, qb: dict[str, Any], b: Value) -> bool:
-    """Whether two figures of one subject's ``attribute`` state the same thing: equal
-    qualifiers (case and spacing aside; a missing offering is the base one) and values
-    equal within their stated precision (:func:`_same_number`; dates by relation, date
-    and precision; texts case-insensitively; booleans exactly). Symmetric. The site
-    groups claims with it (one row, many sources) and shows one discrepancy per fact."""
-    norm_a = {k: _norm(v) for k, v in qa.items() if v is not None and k not in OFFERING_QUALIFIERS}
-    norm_b = {k: _norm(v) for k, v in qb.items() if v is not None and k not in OFFERING_QUALIFIERS}
-    if norm_a != norm_b:
-        return False
-    if any(offering_name(qa.get(q)) != offering_name(qb.get(q)) for q in OFFERING_QUALIFIERS):
-        return False
+def qualifier_key(qualifiers: dict[str, Any]) -> tuple[Any, ...]:
+    """What two figures' qualifiers must share to state the same fact: every qualifier
+    but the offering ones, case and spacing aside, and the offering (a missing or base
+    one is the base offering, :func:`offering_name`). Hashable."""
+    rest = tuple(
+        sorted(
+            (k, _norm(v))
+            for k, v in qualifiers.items()
+            if v is not None and k not in OFFERING_QUALIFIERS
+        )
+    )
+    return (rest, tuple(offering_name(qualifiers.get(q)) for q in OFFERING_QUALIFIERS))
+
+
+def same_value(a: Value, b: Value) -> bool:
+    """Two values state the same thing: numbers within their stated precision
+    (:func:`_same_number`); dates by relation, date and precision; texts
+    case-insensitively; booleans exactly."""
     if a.numeric and b.numeric:
         return _same_number(a, b)
     if a.kind != b.kind:
@@ -417,18 +423,32 @@ def same_fact(attribute: str, qa: dict[str, Any], a: Value, qb: dict[str, Any], 
     return a.value == b.value
 
 
+def same_fact(attribute: str, qa: dict[str, Any], a: Value, qb: dict[str, Any], b: Value) -> bool:
+    """Whether two figures of one subject's ``attribute`` state the same thing: equal
+    :func:`qualifier_key` and :func:`same_value`. Symmetric. The site groups claims with
+    it (one row, many sources) and shows one discrepancy per fact."""
+    del attribute  # one rule for every attribute: the qualifiers say what is measured
+    return qualifier_key(qa) == qualifier_key(qb) and same_value(a, b)
+
+
 def group_facts(attribute: str, items: Sequence[Any], fact: Any) -> list[list[Any]]:
     """``items`` of one subject and ``attribute`` in groups stating the same fact
     (:func:`same_fact`), in first-seen order; ``fact(item)`` gives its
     ``(qualifiers dict, Value)``. Each item joins the first group whose first item states
-    the same fact, so the result depends only on the input order."""
-    groups: list[tuple[tuple[dict[str, Any], Value], list[Any]]] = []
+    the same fact, so the result depends only on the input order. Items are bucketed by
+    :func:`qualifier_key` first: values are compared only within a bucket."""
+    del attribute
+    groups: list[list[Any]] = []
+    firsts: dict[tuple[Any, ...], list[tuple[Value, list[Any]]]] = {}
     for item in items:
         q, v = fact(item)
-        for (gq, gv), members in groups:
-            if same_fact(attribute, gq, gv, q, v):
+        bucket = firsts.setdefault(qualifier_key(q), [])
+        for gv, members in bucket:
+            if same_value(gv, v):
                 members.append(item)
                 break
         else:
-            groups.append(((q, v), [item]))
-    return [members for _, members in groups]
+            members = [item]
+            bucket.append((v, members))
+            groups.append(members)
+    return groups

@@ -129,21 +129,21 @@
     var status = document.getElementById("search-status");
     if (words.length) {
       var base = results.dataset.root || "";
-      var rank = { subject: 0, source: 1, claim: 2 };
+      var rank = { s: 0, o: 1, c: 2 }, kinds = { s: "subject", o: "source", c: "claim" };
       var hits = window.TRACKER_SEARCH.filter(function (e) {
-        var text = e.t.toLowerCase();
+        var text = (e[1] + " " + e[3] + " " + (e[4] || "")).toLowerCase();
         return words.every(function (w) { return text.indexOf(w) !== -1; });
-      }).sort(function (a, b) { return rank[a.k] - rank[b.k]; });  // stable: built order
+      }).sort(function (a, b) { return rank[a[0]] - rank[b[0]]; });  // stable: built order
       var list = document.getElementById("search-all");
       if (list) { list.hidden = true; }
       status.textContent = hits.length + (hits.length === 1 ? " result" : " results") + " for “" + q + "”";
       var ul = el("ul", undefined, "hits");
       hits.slice(0, 200).forEach(function (h) {
         var li = el("li");
-        li.appendChild(el("span", h.k, "kind"));
+        li.appendChild(el("span", kinds[h[0]], "kind"));
         li.appendChild(document.createTextNode(" "));
-        li.appendChild(link(base + h.u, h.n));
-        if (h.d) { li.appendChild(el("small", " " + h.d, "muted")); }
+        li.appendChild(link(base + h[2], h[1]));
+        if (h[3]) { li.appendChild(el("small", " " + h[3], "muted")); }
         ul.appendChild(li);
       });
       results.appendChild(ul);

@@ -33,7 +33,7 @@ from claims.store.tables import (
 )
 from claims.values.value import Value
 from claims.vocabulary import qualifiers_text
-from tracker.site.anchors import WEIGHTS_ANCHOR, event_target, observed_anchor
+from tracker.site.anchors import WEIGHTS_ANCHOR, claim_anchor, event_target, observed_anchor
 from tracker.site.charts import benchmark_chart, price_charts, timeline_chart
 from tracker.site.eventtext import as_utc, describe_change, event_detail
 from tracker.site.observed import current_observations
@@ -321,7 +321,7 @@ def collect(engine: Engine) -> SiteContext:
             stated_date=stated_date,
             source=sources[source_id],
             verdict=vview,
-            key=claim_key,
+            anchor=claim_anchor(claim_key),
             note=note,
         )
 
@@ -437,6 +437,7 @@ def collect(engine: Engine) -> SiteContext:
     lines = [card_lines(sv.facts, sv.observations) for sv in subject_views]
     benchmarks = headline_benchmarks(lines)
     for sv, card in zip(subject_views, lines, strict=True):
+        sv.card = card
         sv.cells = table_cells(card, benchmarks)
     add_charts(subject_views, lines)
     _check_targets(event_views, subject_views, disc_views)

@@ -15,7 +15,7 @@ from typing import Any
 from jinja2 import Environment
 
 from tracker.site.pagehash import key_of
-from tracker.site.summary import COLUMNS, card_lines, table_columns
+from tracker.site.summary import COLUMNS, table_columns
 from tracker.site.views import IndexRow, SiteContext, SubjectView
 
 CHANGES_LIMIT = 200
@@ -107,7 +107,7 @@ class SubjectDigests:
         return cls(
             claims=claims,
             view={
-                sv.slug: key_of(claims[sv.slug], replace(sv, groups=[], facts=[]))
+                sv.slug: key_of(claims[sv.slug], replace(sv, groups=[], facts=[], card=[]))
                 for sv in subjects
             },
             row={sv.slug: key_of(sv.row()) for sv in subjects},
@@ -183,7 +183,7 @@ def page_jobs(
                 "subject.html",
                 subject_path(sv.slug),
                 digests.view[sv.slug],
-                lambda sv=sv: {"s": sv, "card": card_lines(sv.facts, sv.observations)},
+                lambda sv=sv: {"s": sv, "card": sv.card},
             )
         )
     listing = [(r.slug, r.name, r.organization, r.aliases) for r in rows]

@@ -17,60 +17,38 @@ from typing import Any
 from claims.vocabulary import attribute_label
 from tracker.site.views import SiteContext, SourceView, SubjectView
 
+# An entry is a list, not an object: the index holds every claim (30,000 on a large
+# site), and keys repeated per entry were half its bytes.
+# [kind, name shown, site-relative link, detail shown, more words searched (optional)];
+# kind: "s" subject, "c" claim, "o" source. The script searches name + detail + more.
+Entry = list[str]
 
-def subject_entries(sv: SubjectView) -> list[dict[str, str]]:
-    """One subject's entries: the subject (name, slug, organisation, aliases, variants)
-    and one per claim (linked to its anchor). Keys: ``k`` kind, ``n`` name shown, ``u``
-    site-relative link, ``d`` detail shown, ``t`` the text searched."""
+
+def subject_entries(sv: SubjectView) -> list[Entry]:
+    """One subject's entries: the subject (name, organisation, aliases; its slug and
+    variants searched too) and one per claim, linked to the claim's anchor."""
     page = f"subjects/{sv.slug}/index.html"
-    about = " ".join([sv.name, sv.slug, sv.organization or "", *sv.aliases, *sv.variants])
-    out = [
-        {
-            "k": "subject",
-            "n": sv.name,
-            "u": page,
-            "d": " · ".join(x for x in (sv.organization, ", ".join(sv.aliases)) if x),
-            "t": about,
-        }
-    ]
+    detail = " · ".join(x for x in (sv.organization, ", ".join(sv.aliases)) if x)
+    out: list[Entry] = [["s", sv.name, page, detail, " ".join([sv.slug, *sv.variants])]]
     for attribute, claims in sv.groups:
         label = attribute_label(attribute)
         for cv in claims:
-            src = cv.source
-            out.append(
-                {
-                    "k": "claim",
-                    "n": f"{sv.name}: {label} {cv.value}",
-                    "u": f"{page}#{cv.anchor}",
-                    "d": " · ".join(x for x in (cv.qualifiers, cv.claimant, src.title) if x),
-                    # the subject by name only: "Moonshot" finds the subjects, not every
-                    # claim of theirs (a claimant named Moonshot AI still matches)
-                    "t": " ".join(
-                        x
-                        for x in (sv.name, label, cv.value, cv.qualifiers, cv.claimant, src.title)
-                        if x
-                    ),
-                }
-            )
+            shown = " · ".join(x for x in (cv.qualifiers, cv.claimant, cv.source.title) if x)
+            out.append(["c", f"{sv.name}: {label} {cv.value}", f"{page}#{cv.anchor}", shown])
     return out
 
 
-def source_entry(sv: SourceView) -> dict[str, str]:
-    """A source's entry, linked to its row on ``sources.html``."""
+def source_entry(sv: SourceView) -> Entry:
+    """A source's entry, linked to its row on ``sources.html`` (its key searched too)."""
     src = sv.source
-    return {
-        "k": "source",
-        "n": src.title,
-        "u": f"sources.html#source-{src.key}",
-        "d": " · ".join(x for x in (src.publisher, src.url or "no URL on record") if x),
-        "t": " ".join(x for x in (src.title, src.key, src.publisher, src.url) if x),
-    }
+    detail = " · ".join(x for x in (src.publisher, src.url or "no URL on record") if x)
+    return ["o", src.title, f"sources.html#source-{src.key}", detail, src.key]
 
 
 def search_index_js(ctx: SiteContext) -> str:
     """``assets/search-index.js``: ``window.TRACKER_SEARCH = [...]`` (subjects, their
     claims, sources; compact JSON, ``</`` escaped so the text never closes a tag)."""
-    entries: list[dict[str, Any]] = []
+    entries: list[Entry] = []
     for sv in ctx.subjects:
         entries += subject_entries(sv)
     entries += [source_entry(sv) for sv in ctx.sources]

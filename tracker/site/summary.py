@@ -17,12 +17,7 @@ from typing import Any, NamedTuple
 
 from claims.store.status import WeightsStatus
 from claims.values.value import Value
-from claims.verify.compare import (
-    OFFERING_QUALIFIERS,
-    group_facts,
-    offering_name,
-    qualifiers_compatible,
-)
+from claims.verify.compare import group_facts, qualifier_key, qualifiers_compatible
 from claims.vocabulary import attribute_label
 from tracker.site.anchors import observed_anchor
 from tracker.site.eventtext import as_utc
@@ -86,6 +81,14 @@ class Fact(NamedTuple):
     def anchor(self) -> str:
         """The fact's row on the page: its first claim's anchor."""
         return self.claims[0].anchor
+
+    @property
+    def lead(self) -> ClaimView | None:
+        """The first claim whose verdict is the fact's (its reason and evidence are the
+        fact's); None without a verdict."""
+        if self.status is None:
+            return None
+        return next(c for c in self.claims if c.verdict and c.verdict.status == self.status)
 
 
 class CardLine(NamedTuple):
@@ -205,23 +208,20 @@ def make_fact(claims: list[ClaimView]) -> Fact:
     )
 
 
-def _line_key(cv: ClaimView) -> tuple[str, str, str | None]:
-    """Claims on one card line: attribute, qualifiers but the offering, the offering."""
-    q = cv.qualifiers_dict
-    rest = {k: v for k, v in q.items() if k not in OFFERING_QUALIFIERS}
-    offering = next((offering_name(q.get(k)) for k in OFFERING_QUALIFIERS if q.get(k)), None)
-    return (cv.attribute, repr(sorted((k, str(v).casefold()) for k, v in rest.items())), offering)
+def _line_key(cv: ClaimView) -> tuple[Any, ...]:
+    """Claims on one card line: the attribute and :func:`qualifier_key`."""
+    return (cv.attribute, qualifier_key(cv.qualifiers_dict))
 
 
 def card_lines(facts: Sequence[Fact], observations: Sequence[ObservationView]) -> list[CardLine]:
     """The card's lines: ``facts`` (of one subject) by attribute and qualifiers, in
     :data:`CARD_ORDER`, each with the first current observation of its attribute whose
     qualifiers are compatible (:func:`claims.verify.compare.qualifiers_compatible`)."""
-    lines: dict[tuple[str, str, str | None], list[Fact]] = {}
+    lines: dict[tuple[Any, ...], list[Fact]] = {}
     for f in facts:
         lines.setdefault(_line_key(f.claims[0]), []).append(f)
     out = []
-    for (attribute, _, _), group in lines.items():
+    for (attribute, _), group in lines.items():
         quals = group[0].claims[0].qualifiers_dict
         seen = next(
             (

@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 from claims.store.status import WeightsStatus
 from claims.verify.compare import DIFFERENT_SUBJECT
-from tracker.site.anchors import claim_anchor, discrepancy_anchor
+from tracker.site.anchors import discrepancy_anchor
 
 
 @dataclass(slots=True)
@@ -90,13 +90,10 @@ class ClaimView(NamedTuple):
     stated_date: str | None
     source: SourceInfo
     verdict: VerdictView | None
-    key: str = ""  # content hash: the page's ``c-<key[:12]>`` anchor (feeds, alerts)
+    # its row's id on the subject page, from its content key (feeds and alerts link to
+    # it): :func:`tracker.site.anchors.claim_anchor`
+    anchor: str = ""
     note: str | None = None  # the curator's note, shown with the claim
-
-    @property
-    def anchor(self) -> str:
-        """The claim's key-based anchor (:func:`tracker.site.anchors.claim_anchor`)."""
-        return claim_anchor(self.key)
 
 
 class ObservationView(NamedTuple):
@@ -339,9 +336,14 @@ class SubjectView:
     cells: dict[str, Cell] = dataclasses.field(default_factory=dict)  # comparison table
     gated: str | None = None
 
-    def facts_of(self, attribute: str) -> list[Any]:
-        """This subject's facts about ``attribute``."""
-        return [f for f in self.facts if f.attribute == attribute]
+    card: list[Any] = dataclasses.field(default_factory=list)  # summary.CardLine, derived
+
+    def fact_groups(self) -> list[tuple[str, int, list[Any]]]:
+        """``(attribute, how many claims, its facts)`` in ``groups`` order."""
+        by_attribute: dict[str, list[Any]] = {}
+        for f in self.facts:
+            by_attribute.setdefault(f.attribute, []).append(f)
+        return [(a, len(rows), by_attribute.get(a, [])) for a, rows in self.groups]
 
     def observed(self) -> list[ObservedRow]:
         """The "Observed" table's rows (:func:`observed_rows`), without the
