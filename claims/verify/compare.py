@@ -431,18 +431,21 @@ def same_fact(attribute: str, qa: dict[str, Any], a: Value, qb: dict[str, Any], 
     return qualifier_key(qa) == qualifier_key(qb) and same_value(a, b)
 
 
-def group_facts(attribute: str, items: Sequence[Any], fact: Any) -> list[list[Any]]:
+def group_facts(
+    attribute: str, items: Sequence[Any], fact: Any, key: Any = None
+) -> list[list[Any]]:
     """``items`` of one subject and ``attribute`` in groups stating the same fact
     (:func:`same_fact`), in first-seen order; ``fact(item)`` gives its
     ``(qualifiers dict, Value)``. Each item joins the first group whose first item states
     the same fact, so the result depends only on the input order. Items are bucketed by
-    :func:`qualifier_key` first: values are compared only within a bucket."""
+    :func:`qualifier_key` first (``key(item)`` when given, e.g. memoized by the caller):
+    values are compared only within a bucket."""
     del attribute
     groups: list[list[Any]] = []
     firsts: dict[tuple[Any, ...], list[tuple[Value, list[Any]]]] = {}
     for item in items:
         q, v = fact(item)
-        bucket = firsts.setdefault(qualifier_key(q), [])
+        bucket = firsts.setdefault(key(item) if key else qualifier_key(q), [])
         for gv, members in bucket:
             if same_value(gv, v):
                 members.append(item)

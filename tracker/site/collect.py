@@ -32,6 +32,7 @@ from claims.store.tables import (
     Watch,
 )
 from claims.values.value import Value
+from claims.verify.compare import qualifier_key
 from claims.vocabulary import qualifiers_text
 from tracker.site.anchors import WEIGHTS_ANCHOR, claim_anchor, event_target, observed_anchor
 from tracker.site.charts import benchmark_chart, price_charts, timeline_chart
@@ -263,6 +264,8 @@ def collect(engine: Engine) -> SiteContext:
     shown_value: dict[str, str] = {}
     parsed: dict[str, Value] = {}  # by stored JSON, as shown_value
     value_of: dict[int, Value] = {}  # claim id -> its value (grouping claims by fact)
+    qkeys: dict[str, tuple[Any, ...]] = {}  # qualifier keys by stored JSON, as shown_value
+    qkey_of: dict[int, tuple[Any, ...]] = {}
     shown_quals: dict[str, str] = {}
     names = {sid: (s.slug, s.name) for sid, s in by_id.items()}  # not ORM reads per claim
     # Rows unpack as tuples, in the select's column order: a Row read by attribute
@@ -291,6 +294,10 @@ def collect(engine: Engine) -> SiteContext:
             parsed[value_json] = Value.from_dict(value_dict)
             value_text = shown_value[value_json] = parsed[value_json].display()
         value_of[claim_id] = parsed[value_json]
+        qkey = qkeys.get(quals_json)
+        if qkey is None:
+            qkey = qkeys[quals_json] = qualifier_key(quals)
+        qkey_of[claim_id] = qkey
         quals_text = shown_quals.get(quals_json)
         if quals_text is None:
             quals_text = shown_quals[quals_json] = qualifiers_text(quals)
@@ -396,7 +403,7 @@ def collect(engine: Engine) -> SiteContext:
         for cv in claims_of[sid]:
             grouped[cv.attribute].append(cv)
         groups_of[sid] = sorted(grouped.items())
-        facts_of[sid] = subject_facts(groups_of[sid], value_of)
+        facts_of[sid] = subject_facts(groups_of[sid], value_of, qkey_of)
         by_subject[sid] = one_per_fact(by_subject[sid], facts_of[sid])
     shown = {id(d) for ds in by_subject.values() for d in ds}
     disc_views = [d for ds in by_subject.values() for d in ds if id(d) in shown]

@@ -71,6 +71,7 @@ class Fact(NamedTuple):
     claims: list[ClaimView]
     status: str | None
     number: float | None
+    qkey: tuple[Any, ...] = ()  # claims.verify.compare.qualifier_key of its qualifiers
 
     @property
     def sources(self) -> int:
@@ -194,7 +195,7 @@ def _number(value: dict[str, Any]) -> float | None:
     return None
 
 
-def make_fact(claims: list[ClaimView]) -> Fact:
+def make_fact(claims: list[ClaimView], qkey: tuple[Any, ...] | None = None) -> Fact:
     """One :class:`Fact` of ``claims`` (already grouped as stating the same thing)."""
     first = claims[0]
     statuses = [c.verdict.status if c.verdict else None for c in claims]
@@ -205,12 +206,8 @@ def make_fact(claims: list[ClaimView]) -> Fact:
         claims,
         worst(statuses),
         _number(first.value_dict),
+        qkey if qkey is not None else qualifier_key(first.qualifiers_dict),
     )
-
-
-def _line_key(cv: ClaimView) -> tuple[Any, ...]:
-    """Claims on one card line: the attribute and :func:`qualifier_key`."""
-    return (cv.attribute, qualifier_key(cv.qualifiers_dict))
 
 
 def card_lines(facts: Sequence[Fact], observations: Sequence[ObservationView]) -> list[CardLine]:
@@ -219,7 +216,7 @@ def card_lines(facts: Sequence[Fact], observations: Sequence[ObservationView]) -
     qualifiers are compatible (:func:`claims.verify.compare.qualifiers_compatible`)."""
     lines: dict[tuple[Any, ...], list[Fact]] = {}
     for f in facts:
-        lines.setdefault(_line_key(f.claims[0]), []).append(f)
+        lines.setdefault((f.attribute, f.qkey), []).append(f)
     out = []
     for (attribute, _), group in lines.items():
         quals = group[0].claims[0].qualifiers_dict
@@ -313,15 +310,23 @@ def table_cells(lines: Sequence[CardLine], benchmarks: Sequence[str]) -> dict[st
 
 
 def subject_facts(
-    groups: Sequence[tuple[str, list[ClaimView]]], value_of: Mapping[int, Value]
+    groups: Sequence[tuple[str, list[ClaimView]]],
+    value_of: Mapping[int, Value],
+    qkey_of: Mapping[int, tuple[Any, ...]],
 ) -> list[Fact]:
     """One subject's claims (by attribute, ``groups``) as facts:
     :func:`claims.verify.compare.group_facts` on qualifiers and value
-    (``value_of[claim id]``), in the order of ``groups``."""
+    (``value_of[claim id]``, ``qkey_of[claim id]`` its qualifier key), in the order of
+    ``groups``."""
     out = []
     for attribute, claims in groups:
-        grouped = group_facts(attribute, claims, lambda c: (c.qualifiers_dict, value_of[c.id]))
-        out += [make_fact(g) for g in grouped]
+        grouped = group_facts(
+            attribute,
+            claims,
+            lambda c: (c.qualifiers_dict, value_of[c.id]),
+            lambda c: qkey_of[c.id],
+        )
+        out += [make_fact(g, qkey_of[g[0].id]) for g in grouped]
     return out
 
 
