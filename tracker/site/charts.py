@@ -20,6 +20,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -249,10 +250,16 @@ def render_svg(chart: ChartFile) -> bytes:
     return _stable(plot, chart)
 
 
+# pygal writes its config as an inline script even with js=[]; an SVG shown as an image
+# never runs it, and without it the file is smaller and plainly inert.
+_SCRIPT = re.compile(rb"<script[^>]*>.*?</script>", re.S)
+
+
 def _stable(plot: Any, chart: ChartFile) -> bytes:
-    """The rendered bytes with pygal's random chart id (a uuid4 per render) replaced by
-    one made from the chart's data: equal data, equal bytes (a rebuild rewrites nothing)."""
-    svg: bytes = plot.render()
+    """The rendered bytes without pygal's inline script and with its random chart id (a
+    uuid4 per render) replaced by one made from the chart's data: equal data, equal
+    bytes (a rebuild rewrites nothing)."""
+    svg: bytes = _SCRIPT.sub(b"", plot.render())
     stable = chart.key()[:32]
     uid = f"{stable[:8]}-{stable[8:12]}-{stable[12:16]}-{stable[16:20]}-{stable[20:32]}"
     return svg.replace(str(plot.uuid).encode(), uid.encode())
