@@ -24,9 +24,12 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
 
+# ruff (style), mypy (types of the claims core), import-linter (the layers in pyproject.toml).
 lint: $(STAMP)
 	$(BIN)/python -m ruff check claims tracker tests
 	$(BIN)/python -m ruff format --check claims tracker tests
+	$(BIN)/python -m mypy
+	$(BIN)/lint-imports
 
 clean:
 	rm -rf site data/tracker.db data/tracker.db-* data/snapshots

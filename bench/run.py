@@ -43,7 +43,8 @@ from report import (  # noqa: E402
 from sqlalchemy import insert  # noqa: E402
 
 from claims.store.engine import make_engine  # noqa: E402
-from claims.store.tables import Subject, SubjectAlias, Watch, dumps  # noqa: E402
+from claims.store.tables import Subject, SubjectAlias, Watch  # noqa: E402
+from claims.values.canonical import dumps  # noqa: E402
 
 # -- release-tracker ---------------------------------------------------------------
 

@@ -25,7 +25,8 @@ from pathlib import Path
 from sqlmodel import Session, select
 
 from claims.store.engine import make_engine
-from claims.store.tables import Claim, Source, Subject, Verdict, dumps
+from claims.store.tables import Claim, Source, Subject, Verdict
+from claims.values.canonical import dumps
 from claims.values.value import quantity
 from claims.vocabulary import ATTRIBUTES
 from tracker.site import build_site

@@ -53,6 +53,10 @@ EVENT_KINDS: dict[str, tuple[str, str]] = {
     ),
     "watch_recovered": ("operator", "a failing watch works again"),
     "extraction_failed": ("operator", "a page was fetched but its selector/format yielded nothing"),
+    "runs_missed": (
+        "operator",
+        "a scheduler was down or a run overran: one catch-up run replaced N scheduled runs",
+    ),
 }
 
 # Labels for people (site, alerts); JSON, CSV and feeds keep the kind names.
@@ -71,6 +75,7 @@ EVENT_LABELS: dict[str, str] = {
     "watch_failing": "Watch failing",
     "watch_recovered": "Watch recovered",
     "extraction_failed": "Extraction failed",
+    "runs_missed": "Runs missed",
 }
 
 
@@ -174,17 +179,3 @@ def make_event(
 
     row = event_row(kind, title, subject_id=subject_id, watch_id=watch_id, detail=detail, at=at)
     return Event(**row)
-
-
-def add_event(session: Any, event: Event) -> int:
-    """Add ``event`` to the SQLModel ``session`` unless one with its key is stored (a
-    re-run, a restart or a reviewer's second action never repeats one); returns how many
-    were added (0 or 1)."""
-    from sqlmodel import select
-
-    from claims.store.tables import Event
-
-    if session.exec(select(Event).where(Event.key == event.key)).first() is not None:
-        return 0
-    session.add(event)
-    return 1

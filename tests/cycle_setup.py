@@ -11,7 +11,8 @@ from pathlib import Path
 
 from sqlmodel import Session
 
-from claims.store.tables import Subject, SubjectAlias, Watch, dumps
+from claims.store.tables import Subject, SubjectAlias, Watch
+from claims.values.canonical import dumps
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"

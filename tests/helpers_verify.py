@@ -11,7 +11,8 @@ from typing import Any
 
 from sqlmodel import Session
 
-from claims.store.tables import Claim, Observation, Source, Subject, SubjectAlias, Watch, dumps
+from claims.store.tables import Claim, Observation, Source, Subject, SubjectAlias, Watch
+from claims.values.canonical import dumps
 from claims.values.value import Value, boolean_value, date_value, quantity, text_value, value_range
 from claims.verify.facts import ClaimView, ObsView
 

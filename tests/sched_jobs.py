@@ -1,7 +1,8 @@
 """Jobs for `tracker schedule --jobs sched_jobs:slow_jobs` in subprocess tests.
 
-The watch job "fetches" for a moment (no transaction open), then writes 100 observation
-rows in one transaction; marker files in $SCHED_TEST_DIR say when it started and ended.
+The watch job runs the real watch cycle (tracker.cycle.run.run_check) against a mocked
+page that answers once the test creates $SCHED_TEST_DIR/release (no transaction is open
+while it waits); marker files there say when the fetch started and when the run ended.
 """
 
 from __future__ import annotations
@@ -10,36 +11,34 @@ import os
 import time
 from pathlib import Path
 
-from sqlmodel import Session, select
+import httpx
 
-from claims.store.tables import Observation, Subject, utcnow
+from tracker.cycle.run import run_check
+from tracker.net.fetch import make_client
 from tracker.schedule.jobs import Jobs
+from tracker.snapshots.store import SnapshotStore
 
-ROWS = 100
+PAGE = "<html><body><p>128000</p></body></html>"
 
 
 def slow_jobs(engine) -> Jobs:
     marks = Path(os.environ["SCHED_TEST_DIR"])
+    store = SnapshotStore(marks / "snapshots")
+
+    def slow_page(request: httpx.Request) -> httpx.Response:
+        name = request.url.path.strip("/")
+        (marks / f"started-{name}").touch()
+        # a server that answers only when the test says so (it creates "release" after
+        # signalling), so the signal surely arrives while this fetch is in flight
+        deadline = time.monotonic() + 60
+        while not (marks / "release").exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return httpx.Response(200, html=PAGE)
+
+    client = make_client(transport=httpx.MockTransport(slow_page))
 
     def run_watch(name: str) -> None:
-        (marks / f"started-{name}").touch()
-        time.sleep(float(os.environ.get("SCHED_TEST_FETCH_SECONDS", "1.5")))
-        now = utcnow()
-        with Session(engine) as s:
-            subject = s.exec(select(Subject)).one()
-            for i in range(ROWS):
-                key = f"{name}-{i}"
-                s.add(
-                    Observation(
-                        subject_id=subject.id,
-                        attribute="total_params",
-                        value_json="{}",
-                        value_key=key,
-                        first_seen=now,
-                        last_seen=now,
-                    )
-                )
-            s.commit()
+        run_check(engine, client, snapshot_store=store, watch_names=[name])
         (marks / f"done-{name}").touch()
 
     def rebuild_site() -> None:

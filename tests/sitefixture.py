@@ -22,8 +22,8 @@ from claims.store.tables import (
     SubjectVariant,
     Verdict,
     Watch,
-    dumps,
 )
+from claims.values.canonical import dumps
 from claims.values.value import boolean_value, date_value, quantity, text_value
 
 UTC = dt.UTC

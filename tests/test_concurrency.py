@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from sqlalchemy import event as sa_event
@@ -12,7 +16,9 @@ from sqlmodel import Session, func, select
 
 from claims.events import make_event
 from claims.store.engine import make_engine
-from claims.store.tables import Event, Observation, ScheduleState, Subject, Watch, utcnow
+from claims.store.outbox import add_event
+from claims.store.tables import Event, Observation, ScheduleState, Subject, Watch
+from claims.values.canonical import utcnow
 from tracker.schedule.daemon import Scheduler, ScheduleSettings
 from tracker.schedule.watchlist import list_watches
 
@@ -48,9 +54,12 @@ def is_lock_error(exc: BaseException) -> bool:
 
 
 def job_b_alert_dispatcher(engine) -> None:
-    """One alert row plus one log row (the job's own run record), in one transaction."""
+    """One alert row (through the outbox's one writer, as every event is stored) plus one
+    log row (the job's own run record), in one transaction."""
     with Session(engine) as s:
-        s.add(make_event("price_changed", "orca input price 0.57 -> 0.45", detail={"to": "0.45"}))
+        add_event(
+            s, make_event("price_changed", "orca input price 0.57 -> 0.45", detail={"to": "0.45"})
+        )
         s.add(
             ScheduleState(job_id="alert_dispatcher", last_finished_at=utcnow(), last_outcome="ok")
         )
@@ -243,3 +252,71 @@ def test_issue7_scheduler_site_build_and_cli_readers_at_once_1000_writes_no_lock
     assert count(engine, Observation) == 1000
     assert rebuilds[-1] == 1000  # the site build saw every write
     assert rebuilds == sorted(rebuilds)
+
+
+TRACKER = str(Path(sys.executable).with_name("tracker"))
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _tracker(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([TRACKER, *args], capture_output=True, text=True, cwd=ROOT, timeout=300)
+
+
+def _loaded_and_checked(db: str, snapshots: Path) -> None:
+    """Claims and observations of the demo, no verdict yet (what `verify` races on)."""
+    replay = ["--replay", "data/recordings/demo.har", "--snapshots", str(snapshots)]
+    for args in (["load"], ["check", *replay]):
+        done = _tracker(*args, "--db", db)
+        assert done.returncode == 0, done.stderr
+
+
+def _verify_at_once(db: str, runs: int) -> list[subprocess.CompletedProcess]:
+    procs = [
+        subprocess.Popen([TRACKER, "verify", "--db", db, "--json"], cwd=ROOT, text=True,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        for _ in range(runs)
+    ]  # fmt: skip
+    return [subprocess.CompletedProcess(p.args, p.wait(300), *p.communicate()) for p in procs]
+
+
+def _verified(engine) -> tuple[int, int, int, int]:
+    with engine.connect() as conn:
+        one = conn.exec_driver_sql
+        return (
+            one("SELECT count(*) FROM claim").scalar(),
+            one("SELECT count(*) FROM verdict").scalar(),
+            one("SELECT count(DISTINCT claim_id) FROM verdict").scalar(),
+            one("SELECT count(*) FROM discrepancy").scalar(),
+        )
+
+
+def test_twenty_concurrent_verify_runs_on_one_sqlite_database_all_succeed(tmp_path):
+    """Issue 20 item 7: the real `tracker verify`, 20 processes at once on one SQLite file:
+    every run exits 0 (verdicts and discrepancies are upserts keyed on claim and content,
+    events go through the outbox), and each claim has one verdict."""
+    db = str(tmp_path / "verify.db")
+    _loaded_and_checked(db, tmp_path / "snapshots")
+    done = _verify_at_once(db, 20)
+    assert [(d.returncode, d.stderr) for d in done] == [(0, "")] * 20
+    claims, verdicts, distinct, discrepancies = _verified(make_engine(db))
+    assert claims == verdicts == distinct == 40
+    assert discrepancies == 3
+    again = _tracker("verify", "--db", db, "--json")
+    assert json.loads(again.stdout)["events_added"] == 0  # settled: nothing left to add
+
+
+@pytest.mark.postgres
+def test_concurrent_verify_runs_on_postgresql_all_succeed(pg_server, tmp_path):
+    engine = make_engine(pg_server)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("DROP SCHEMA public CASCADE")
+        conn.exec_driver_sql("CREATE SCHEMA public")
+    engine.dispose()
+    _loaded_and_checked(pg_server, tmp_path / "snapshots")
+    done = _verify_at_once(pg_server, 4)
+    assert [(d.returncode, d.stderr) for d in done] == [(0, "")] * 4
+    engine = make_engine(pg_server)
+    try:
+        assert _verified(engine) == (40, 40, 40, 3)
+    finally:
+        engine.dispose()

@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from claims.events import event_row, make_event
 from claims.store import tables as models
 from claims.store.engine import make_engine
+from claims.values.canonical import as_utc
 from tracker.cli.main import app
 from tracker.net.har import HarReplayTransport
 
@@ -47,10 +48,10 @@ def test_demo_events_share_the_replayed_datas_time(tmp_path, monkeypatch):
     _demo(tmp_path)
     with Session(make_engine(tmp_path / "t.db")) as s:
         events = s.exec(select(models.Event)).all()
-        verdict_times = {models.as_utc(v.as_of) for v in s.exec(select(models.Verdict)) if v.as_of}
+        verdict_times = {as_utc(v.as_of) for v in s.exec(select(models.Verdict)) if v.as_of}
     assert len(events) == 8
     # the cycle's weights_landed and verification's events alike: the recording's time
-    assert {models.as_utc(e.created_at) for e in events} == {RECORDED}
+    assert {as_utc(e.created_at) for e in events} == {RECORDED}
     assert verdict_times == {RECORDED}
     index = (tmp_path / "site" / "index.html").read_text()
     assert (

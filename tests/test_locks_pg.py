@@ -10,6 +10,7 @@ import threading
 
 import pytest
 from fakeclock import FakeClock
+from lease_race import race_claim_and_takeover
 
 from claims.store.engine import make_engine
 from tracker.schedule.locks import Lease, LockLost, SchedulerBusy
@@ -106,3 +107,10 @@ def test_pg_dead_holder_taken_over_at_once_only_in_the_same_pid_namespace(pg_eng
     newcomer.acquire()  # 60 s left on the lease: only the dead pid in our namespace lets it in
     assert newcomer.holder().owner == newcomer.owner
     assert newcomer.release() is True
+
+
+def test_pg_a_claim_and_a_takeover_never_both_succeed(pg_engine):
+    """The fencing claim (Lease.claim_run) of a holder paused past its lease races a
+    newcomer's takeover: in every round exactly one of them wins."""
+    outcomes = race_claim_and_takeover(pg_engine)
+    assert all(claimed != took for claimed, took in outcomes), outcomes

@@ -56,7 +56,7 @@ def test_c08_b_litellm_unit_error_rejected():
     assert p is not None
     assert (p.input, p.output) == (None, None)
     assert len(p.warnings) == 2
-    assert "45000 USD per 1M tokens is implausible" in p.warnings[0]
+    assert "45000.000 USD per 1M tokens, implausible" in p.warnings[0]
 
 
 def test_c08_c_portuguese_per_thousand_decimal_comma():

@@ -415,18 +415,14 @@ def test_a_watch_finishing_during_a_rebuild_gets_a_rebuild_after_it(engine, cloc
 
 
 def test_a_database_made_before_the_scheduler_tables_upgrades_in_place(tmp_path):
+    from olddb import sqlite_release_0_1_0
     from sqlalchemy import inspect
 
     from claims.store.engine import make_engine
 
-    old = make_engine(tmp_path / "old.db")
-    with old.begin() as conn:  # as version 1 left it
-        conn.exec_driver_sql("DROP TABLE schedulerlock")
-        conn.exec_driver_sql("DROP TABLE schedulestate")
-        conn.exec_driver_sql("DELETE FROM schemaversion WHERE version = 2")
-    old.dispose()
+    sqlite_release_0_1_0(tmp_path / "old.db", scheduler=False)  # as version 1 left it
     engine = make_engine(tmp_path / "old.db")
     assert {"schedulerlock", "schedulestate"} <= set(inspect(engine).get_table_names())
     with engine.connect() as conn:
-        versions = conn.exec_driver_sql("SELECT version FROM schemaversion ORDER BY version")
-        assert [v for (v,) in versions] == [1, 2, 3]
+        versions = conn.exec_driver_sql("SELECT version_num FROM alembic_version")
+        assert [v for (v,) in versions] == ["0004"]

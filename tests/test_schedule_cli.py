@@ -15,11 +15,18 @@ from pathlib import Path
 
 import pytest
 from fakeclock import FakeClock
-from sqlmodel import Session, func, select
+from sqlmodel import Session, select
 from typer.testing import CliRunner
 
 from claims.store.engine import make_engine
-from claims.store.tables import Observation, SchedulerLock, ScheduleState, Subject, Watch
+from claims.store.tables import (
+    Observation,
+    SchedulerLock,
+    ScheduleState,
+    Subject,
+    SubjectAlias,
+    Watch,
+)
 from tracker.cli.main import app
 from tracker.schedule.daemon import Scheduler, ScheduleSettings, SteppedScheduler
 from tracker.schedule.locks import Lease
@@ -37,8 +44,20 @@ def tracker_cmd(*args: str) -> list[str]:
 def seeded_db(path: Path) -> Path:
     engine = make_engine(path)
     with Session(engine) as s:
-        s.add(Subject(slug="acme/orca-9b", name="Orca 9B"))
-        s.add(Watch(name="slow", adapter="html_page", url="https://example.test/slow"))
+        subject = Subject(slug="acme-orca-9b", name="Orca 9B")
+        s.add(subject)
+        s.flush()
+        s.add(SubjectAlias(subject_id=subject.id, namespace="name", alias="Orca 9B"))
+        s.add(
+            Watch(
+                name="slow",
+                adapter="html_page",
+                url="https://example.test/slow",
+                params_json=json.dumps(
+                    {"selector": "p", "subject": "Orca 9B", "attribute": "context_window"}
+                ),
+            )
+        )
         s.commit()
     engine.dispose()
     return path
@@ -73,6 +92,7 @@ def test_signal_finishes_the_running_job_commits_and_exits_0(tmp_path, sig):
     proc = start_schedule(db, marks, "--jitter", "0", "--heartbeat", "0.2")
     wait_for(marks / "started-slow", proc)
     proc.send_signal(sig)  # while the job is "fetching"
+    (marks / "release").touch()  # now the page answers
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err
     assert (marks / "done-slow").exists()
@@ -87,7 +107,9 @@ def test_signal_finishes_the_running_job_commits_and_exits_0(tmp_path, sig):
         con.close()
     engine = make_engine(db)
     with Session(engine) as s:
-        assert s.exec(select(func.count()).select_from(Observation)).one() == 100
+        (obs,) = s.exec(select(Observation)).all()  # the cycle committed its run
+        assert (obs.attribute, str(obs.value.value)) == ("context_window", "128000")
+        assert s.exec(select(Watch)).one().state == "ok"
         assert s.exec(select(SchedulerLock)).all() == []  # lease released
         state = s.get(ScheduleState, "watch:slow")
         assert state.last_outcome == "ok"
@@ -161,6 +183,7 @@ def test_watches_json_shows_schedule_runs_state_and_errors(tmp_path, monkeypatch
             "last_success": None,
             "next_run": "2026-03-02T12:30:00Z",
             "next_run_kind": "scheduled",
+            "missed": None,
             "last_error": "HTTP 503",
         },
         {
@@ -174,6 +197,7 @@ def test_watches_json_shows_schedule_runs_state_and_errors(tmp_path, monkeypatch
             "last_success": None,
             "next_run": "2026-03-02T13:00:00Z",
             "next_run_kind": "scheduled",
+            "missed": None,
             "last_error": None,
         },
     ]

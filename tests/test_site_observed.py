@@ -10,7 +10,8 @@ import pytest
 from sitefixture import NOW, SHA_HF, populate, t
 from sqlmodel import Session, select
 
-from claims.store.tables import Claim, Observation, Verdict, Watch, dumps
+from claims.store.tables import Claim, Observation, Verdict, Watch
+from claims.values.canonical import dumps
 from claims.values.value import boolean_value, quantity
 from tracker.site import build_site
 from tracker.site.views import ObservationView, ObservedFrom, observed_rows

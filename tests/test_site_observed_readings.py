@@ -13,7 +13,8 @@ import pytest
 from sitefixture import NOW, SHA_HF, populate, t
 from sqlmodel import Session, select
 
-from claims.store.tables import Observation, Watch, dumps
+from claims.store.tables import Observation, Watch
+from claims.values.canonical import dumps
 from claims.values.value import Value, quantity, text_value
 from tracker.site import build_site
 from tracker.site.render import url_site

@@ -9,6 +9,7 @@ from sqlmodel import Session, select
 
 from claims.store import tables as models
 from claims.store.status import weights_status
+from claims.values.canonical import dumps
 from claims.values.value import boolean_value, text_value
 from tracker.loading import load_curated
 
@@ -23,7 +24,7 @@ def _setup(engine, *, checked: bool = True) -> None:
             name="hf-org-moonshotai-test",
             adapter="huggingface_org",
             url="https://huggingface.co/api/models?author=moonshotai",
-            params_json=models.dumps({"org": "moonshotai"}),
+            params_json=dumps({"org": "moonshotai"}),
             last_success=CHECK if checked else None,
         )
         s.add(watch)
@@ -37,8 +38,8 @@ def _setup(engine, *, checked: bool = True) -> None:
                 models.Observation(
                     subject_id=k2.id,
                     attribute=attr,
-                    qualifiers_json=models.dumps(quals),
-                    value_json=models.dumps(value.to_dict()),
+                    qualifiers_json=dumps(quals),
+                    value_json=dumps(value.to_dict()),
                     value_key=value.key(),
                     watch_id=watch.id,
                     source_url="https://huggingface.co/api/models/moonshotai/Kimi-K2-Thinking",
@@ -105,8 +106,8 @@ def test_weights_that_land_after_the_promises_are_late_by_whole_days(engine):
             models.Observation(
                 subject_id=pro.id,
                 attribute="weights_available",
-                qualifiers_json=models.dumps({"repo": "moonshotai/Kimi-K3.1-Pro"}),
-                value_json=models.dumps(value.to_dict()),
+                qualifiers_json=dumps({"repo": "moonshotai/Kimi-K3.1-Pro"}),
+                value_json=dumps(value.to_dict()),
                 value_key=value.key(),
                 watch_id=watch.id,
                 first_seen=landed,

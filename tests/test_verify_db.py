@@ -11,16 +11,9 @@ from helpers_verify import add_observation, build_demo_db
 from sqlmodel import Session, select
 
 from claims.store.review import ReviewError, dismiss_discrepancy, list_discrepancies
-from claims.store.tables import (
-    Claim,
-    Discrepancy,
-    Event,
-    Subject,
-    Verdict,
-    Watch,
-    as_utc,
-)
+from claims.store.tables import Claim, Discrepancy, Event, Subject, Verdict, Watch
 from claims.store.verification import verify_all
+from claims.values.canonical import as_utc
 from claims.values.value import boolean_value, quantity
 
 CHECK = dt.datetime(2026, 11, 28, 6, 0, tzinfo=dt.UTC)

@@ -10,10 +10,14 @@ from typing import Any
 
 
 class Hook:
-    """Serves on 127.0.0.1:<free port>; ``posts`` holds every JSON body received."""
+    """Serves on 127.0.0.1:<free port>; ``posts`` holds every JSON body received;
+    ``headers`` are sent with every answer (e.g. ``Retry-After`` with a 429)."""
 
-    def __init__(self, respond: Callable[[dict[str, Any]], int]) -> None:
+    def __init__(
+        self, respond: Callable[[dict[str, Any]], int], headers: dict[str, str] | None = None
+    ) -> None:
         self.posts: list[dict[str, Any]] = []
+        self.headers = dict(headers or {})
         self.statuses: list[int] = []
         hook = self
 
@@ -27,6 +31,8 @@ class Hook:
                 payload = b'{"content": ["too long"]}' if status == 400 else b""
                 self.send_response(status)
                 self.send_header("Content-Length", str(len(payload)))
+                for name, value in hook.headers.items():
+                    self.send_header(name, value)
                 self.end_headers()
                 self.wfile.write(payload)
 

@@ -16,11 +16,11 @@ from claims.store import tables as models
 from claims.store.curated import LoadReport
 from claims.store.status import WeightsStatus, weights_status
 from claims.values.timefmt import iso_z
-from tracker.cycle.run import CycleSummary, run_check
-from tracker.loading import load_curated
+from tracker import pipeline
+from tracker.cycle.run import CycleSummary
 from tracker.net.fetch import make_client
 from tracker.net.har import HarReplayTransport
-from tracker.snapshots.store import SnapshotStore
+from tracker.snapshots.store import open_store
 
 DEMO_HAR = Path("data") / "recordings" / "demo.har"
 
@@ -74,19 +74,16 @@ def run_demo(
     latest response: the replayed data is as of then, so events, verdicts and "Data as
     of" on the site share one timeline instead of events looking newer than their data.
     """
-    from claims.store.verification import verify_all
-    from tracker.site import build_site
-
     transport = HarReplayTransport(har)
     now = now or transport.latest_recorded_at()
     with Session(engine) as session:
         last_event = session.exec(select(func.max(models.Event.id))).one() or 0
-    loaded = load_curated(engine, data_dir)
+    loaded = pipeline.load(engine, data_dir)
     with make_client(transport=transport) as client:
-        cycle = run_check(engine, client, snapshot_store=SnapshotStore(snapshot_dir), now=now)
-    with Session(engine) as session:
-        verify_all(session, now=now)
-    built = build_site(engine, out_dir, now=now)
+        with open_store(engine.url.render_as_string(hide_password=False), snapshot_dir) as store:
+            cycle = pipeline.check(engine, client, store, now=now)
+    pipeline.verify(engine, now=now)
+    built = pipeline.build(engine, out_dir, now=now)
     report = DemoReport(
         loaded=loaded, cycle=cycle, as_of=now, site_index=(out_dir / "index.html").resolve()
     )

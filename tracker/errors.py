@@ -1,6 +1,9 @@
-"""Exception tree of release-tracker's I/O layer.
+"""Exception tree of release-tracker: every type raised on purpose, in one drawing.
 
-    TrackerError                  base; the CLI prints its message as one line, exit 1
+The CLI prints any ``TrackerError`` or ``ClaimsError`` as one line (exit 1); a data-file
+problem lists every problem of the folder (``path:line: field: message``).
+
+    TrackerError                  (tracker/errors.py) base of the I/O layer's errors
     ├── ConfigError               a bad setting or data file (names file/line/field)
     ├── FetchError                the request did not yield a usable response
     │   ├── FetchTimeout          connect/read timeout
@@ -12,10 +15,33 @@
     ├── ParseError                the body cannot be read as the adapter's format
     │   └── LayoutChanged         the expected element/key is missing: the watch is
     │                             marked failing; never read as "the value disappeared"
-    └── NothingRecorded           `tracker record`: no watch fetched anything, so no
-                                  HAR file was written (one already there is kept)
+    ├── NothingRecorded           `tracker record`: no watch fetched anything, so no
+    │                             HAR file was written (one already there is kept)
+    ├── MissingCredential         (net/fetch.py) a watch's API key variable is unset:
+    │                             the cycle skips that watch with one notice
+    ├── SchedulerBusy             (schedule/locks.py) another scheduler holds the lease
+    ├── LockLost                  (schedule/locks.py) this scheduler lost its lease
+    ├── NotifyError               (alerts/send.py) an alert could not be delivered
+    │   ├── DoesNotFit            the message is too long for the service
+    │   └── NotSent               the service refused or did not answer
+    └── SiteError                 (site/writer.py) the site cannot be written safely
+
+    ClaimsError                   (claims/errors.py) base of the core's errors
+    ├── DataFileError             (curated/datafile.py; also a ValueError) a curated
+    │   │                         file is malformed: ``path:line: field: message``
+    │   └── DataFileErrors        (curated/problems.py) every problem of a folder
+    ├── StatedValueError          (values/stated.py; also a ValueError) a value's
+    │                             notation cannot be read for its attribute
+    ├── ValueError_               (values/value.py; also a ValueError) a stored value
+    │                             dict cannot be read
+    ├── ReviewError               (store/review.py; also a LookupError) no such
+    │                             discrepancy or subject
+    └── SchemaMissing             (store/rawdb.py; also a RuntimeError) the database
+                                  has no, or an older, release-tracker schema
 
 Each FetchError/ParseError carries ``kind`` (a short machine name stored on the watch).
+Errors of libraries (httpx, SQLAlchemy, sqlite3, psycopg, OSError) are turned into
+these at the seam that calls them, or into one ``error: database: …`` line by the CLI.
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from claims.errors import ClaimsError
 from claims.subjects.references import listed_variant
 from claims.vocabulary import ATTRIBUTES
 
@@ -99,7 +100,7 @@ def unknown_key(entry: Mapping[str, Any], allowed: Iterable[str]) -> tuple[str, 
     return None
 
 
-class DataFileError(ValueError):
+class DataFileError(ClaimsError, ValueError):
     """A curated data file is malformed. ``str()`` reads ``path:line: field: message``."""
 
     def __init__(self, path: Path | str, line: int | None, field_name: str, message: str) -> None:

@@ -325,6 +325,22 @@ def load_data(
             data.watches = _read_watches(f, adapters, known_params or {}, problems)
         data.watch_file = True
     subjects = {s.slug: s for s in data.subjects}
+    unknown = _read_claim_files(root, data, subjects, subjects_read, unsure, problems)
+    _report_unknown_subjects(unknown, subjects, problems)
+    problems.raise_if_any()
+    return data
+
+
+def _read_claim_files(
+    root: Path,
+    data: CuratedData,
+    subjects: Mapping[str, Any],
+    subjects_read: bool,
+    unsure: set[str | None],
+    problems: Problems,
+) -> dict[str, list[tuple[DataFile, int]]]:
+    """Read every ``claims/*.toml`` into ``data`` (sources, claims, their files); returns
+    the slugs no subject has, with where each is named (file, claim index)."""
     unknown: dict[str, list[tuple[DataFile, int]]] = {}
     claim_files: dict[str, Path] = {}
     for path in sorted((root / "claims").glob("*.toml")):
@@ -352,12 +368,19 @@ def load_data(
             elif subjects_read and c.subject.casefold() not in unsure:
                 unknown.setdefault(c.subject, []).append((f, i))
         data.claims.extend(c for _, c in claims)
-    for slug, where in unknown.items():  # one error per slug, not one per claim naming it
+    return unknown
+
+
+def _report_unknown_subjects(
+    unknown: Mapping[str, list[tuple[DataFile, int]]],
+    subjects: Mapping[str, Any],
+    problems: Problems,
+) -> None:
+    """One error per unknown slug, at its first claim, not one per claim naming it."""
+    for slug, where in unknown.items():
         f, i = where[0]
         hint = datafile.nearest(slug, subjects) if subjects else "no subjects.toml here"
         more = f"; {len(where) - 1} more claims name it" if len(where) > 1 else ""
         if more and subjects and "did you mean" in hint:  # many claims agree: maybe the slug
             more += ": if they are right, the subject's slug in subjects.toml is the typo"
         problems.add(f.error("claim", i, "subject", f"unknown subject {slug!r} ({hint}){more}"))
-    problems.raise_if_any()
-    return data

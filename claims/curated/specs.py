@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from claims.store import tables as models
+from claims.values.canonical import dumps
 from claims.values.value import Value
 
 
@@ -107,7 +107,7 @@ def claim_key(
     claimant: str | None,
 ) -> str:
     """sha256 over canonical JSON of what the claim says and who says it where."""
-    payload = models.dumps(
+    payload = dumps(
         {
             "subject": subject,
             "attribute": attribute,

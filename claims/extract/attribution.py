@@ -46,6 +46,7 @@ def resolve(items: list[Candidate], ctx: ArticleContext, default_subject: str | 
     """Set ``subject``/``how`` (and fill claimants) of ``items`` in place, by the rules listed
     in :func:`claims.extract.extractor.extract`: clause entity, claimant's subject, sentence,
     restatement, paragraph (unless named in another claimant's statement), default."""
+    entities: list[tuple[int, int, str, Mention | Named]]
     entities = [(m.start, m.end, "mention", m) for m in ctx.mentions]
     entities += [(c.start, c.end, "competitor", c) for c in ctx.competitors]
     entities += [(g.start, g.end, "generic", g) for g in ctx.generics]
@@ -60,16 +61,17 @@ def resolve(items: list[Candidate], ctx: ArticleContext, default_subject: str | 
         before = [e for e in near if e[1] <= c.start]
         if before:
             start, end, kind, obj = before[-1]
-            if kind == "mention":
+            if isinstance(obj, Mention):
                 c.subject, c.how = obj.slug, "clause"
             elif kind == "competitor":
                 c._hard_null, c.how = True, "other"
             else:
                 c._soft_null, c.how = True, "other"
             continue
-        later = [e for e in near if c.end <= e[0] and e[1] <= ce and e[2] == "mention"]
-        if later:
-            c.subject, c.how = later[0][3].slug, "clause"
+        later = [e[3] for e in near if c.end <= e[0] and e[1] <= ce]
+        later_mentions = [m for m in later if isinstance(m, Mention)]
+        if later_mentions:
+            c.subject, c.how = later_mentions[0].slug, "clause"
             continue
         # "..., than Kimi K3, which cost $15": a relative clause is about the name before it.
         if _RELATIVE_START.match(ctx.text, cs):

@@ -6,7 +6,7 @@ sentence; output: claimant mentions.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from claims.extract.segment import Segments
@@ -104,7 +104,7 @@ class ClaimantMention:
         return self.name.removeprefix("The ")
 
 
-def claimant_keys(names: Iterable[str]) -> dict[str, str]:
+def claimant_keys(names: Sequence[str]) -> dict[str, str]:
     """Claimant names by the word that recalls them later in the text ("Moonshot AI" by
     "Moonshot"); for "The Information" both words, as "The" alone opens many sentences.
     ``names`` longest first; of names sharing the word the longest wins."""

@@ -17,10 +17,13 @@ from typing import Any
 from claims.values.value import Value, normalize_decimal
 
 MTOK = Decimal(1_000_000)
-# Above this many USD per 1M tokens a text-model price is read as a unit error (the
-# dearest listed text models stay well below; C08 B gives 45,000).
-MAX_PLAUSIBLE_USD_PER_MTOK = Decimal(2000)
+# Above this many USD per 1M tokens a "per token" figure is read as a unit error (a
+# per-1K or per-1M figure in a per-token field), not a price: the dearest text models
+# list about 600 USD per 1M output tokens; C08 B gives 45,000. The one cap of the project.
+MAX_PLAUSIBLE_USD_PER_MTOK = Decimal(1000)
 DYNAMIC = "dynamic"
+# OpenRouter's sentinel for "price decided per request" (router/auto): no number.
+DYNAMIC_PRICE = "-1"
 INPUT_ATTR = "price_input_usd_per_mtok"
 OUTPUT_ATTR = "price_output_usd_per_mtok"
 
@@ -47,33 +50,48 @@ def _dec(raw: Any) -> Decimal | None:
     if isinstance(raw, float):
         raw = repr(raw)  # shortest round-trip text: 5.7e-07, never 5.69999...e-07
     try:
-        return Decimal(str(raw).strip())
+        d = Decimal(str(raw).strip())
     except (InvalidOperation, ValueError):
         return None
+    return d if d.is_finite() else None
 
 
 def per_token_to_per_mtok(raw: Any) -> Decimal | None:
     """USD per token (OpenRouter string ``"0.00000057"`` or LiteLLM float ``5.7e-07``) ->
-    USD per 1M tokens, exactly (``Decimal("0.57")``); ``None`` when not a number."""
+    USD per 1M tokens, exactly (``Decimal("0.57")``); ``None`` when not a finite number."""
+    d = _scaled(raw)
+    return None if d is None else normalize_decimal(d)
+
+
+def _scaled(raw: Any) -> Decimal | None:
+    """USD per token -> USD per 1M as the figure's own digits give it (``0.57000000``):
+    observations keep that form, so a stored value reads the same on every cycle."""
     d = _dec(raw)
-    if d is None:
-        return None
-    return normalize_decimal(d * MTOK)
+    return None if d is None else d * MTOK
 
 
-def _check(value: Decimal | None, name: str, warnings: list[str]) -> Decimal | None:
-    if value is None:
-        return None
-    if value < 0:
-        warnings.append(f"{name}: negative price {value} rejected")
-        return None
+def usd_per_mtok(raw: Any, label: str) -> tuple[Decimal | None, str | None]:
+    """One per-token price field -> (USD per 1M tokens, None), or (None, warning).
+
+    The one conversion and plausibility check every price reader and adapter uses:
+    unreadable or negative figures, and figures above :data:`MAX_PLAUSIBLE_USD_PER_MTOK`
+    (a unit error, cases/C08), give no price and a warning starting with ``label``
+    (e.g. ``"litellm acme/orca-9b: input_cost_per_token"``)."""
+    value = _scaled(raw)
+    if value is None or value < 0:
+        return None, f"{label}: unreadable price {raw!r}"
     if value > MAX_PLAUSIBLE_USD_PER_MTOK:
-        warnings.append(
-            f"{name}: {value} USD per 1M tokens is implausible for a text model; rejected as "
-            "a unit error (per-token field holding a per-1M or per-1K figure?)"
+        return None, (
+            f"{label} {raw} is {value:f} USD per 1M tokens, implausible; rejected as a unit error"
         )
-        return None
-    return value
+    return value, None
+
+
+def _check(raw: Any, label: str, warnings: list[str]) -> Decimal | None:
+    value, warning = usd_per_mtok(raw, label)
+    if warning:
+        warnings.append(warning)
+    return None if value is None else normalize_decimal(value)
 
 
 def openrouter_price(item: dict[str, Any]) -> OfferingPrice:
@@ -86,10 +104,10 @@ def openrouter_price(item: dict[str, Any]) -> OfferingPrice:
     pricing = item.get("pricing") or {}
     warnings: list[str] = []
     raw_in, raw_out = pricing.get("prompt"), pricing.get("completion")
-    if str(raw_in).strip() == "-1" or str(raw_out).strip() == "-1":
+    if str(raw_in).strip() == DYNAMIC_PRICE or str(raw_out).strip() == DYNAMIC_PRICE:
         return OfferingPrice(offering, offering.split(":")[0], None, None, True, ())
-    inp = _check(per_token_to_per_mtok(raw_in), f"{offering} prompt", warnings)
-    out = _check(per_token_to_per_mtok(raw_out), f"{offering} completion", warnings)
+    inp = _check(raw_in, f"openrouter {offering}: prompt", warnings)
+    out = _check(raw_out, f"openrouter {offering}: completion", warnings)
     return OfferingPrice(offering, offering.split(":")[0], inp, out, False, tuple(warnings))
 
 
@@ -102,9 +120,11 @@ def litellm_price(key: str, entry: dict[str, Any]) -> OfferingPrice | None:
     if key == "sample_spec" or "alias_of" in entry:
         return None
     warnings: list[str] = []
-    inp = _check(per_token_to_per_mtok(entry.get("input_cost_per_token")), f"{key} input", warnings)
+    inp = _check(
+        entry.get("input_cost_per_token"), f"litellm {key}: input_cost_per_token", warnings
+    )
     out = _check(
-        per_token_to_per_mtok(entry.get("output_cost_per_token")), f"{key} output", warnings
+        entry.get("output_cost_per_token"), f"litellm {key}: output_cost_per_token", warnings
     )
     return OfferingPrice(key, key.split(":")[0], inp, out, False, tuple(warnings))
 

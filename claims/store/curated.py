@@ -18,10 +18,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from claims.curated.specs import ClaimSpec, CuratedData
 from claims.store import tables as models
+from claims.values.canonical import dumps
 from claims.vocabulary import RETIRED_STATE
 
 RETIRED = RETIRED_STATE
@@ -67,6 +68,18 @@ def store(session: Session, data: CuratedData, *, prune: bool = False) -> LoadRe
     ``prune``, claims of the data's sources that the data no longer states are deleted
     with their verdicts (the next verification resolves discrepancies they were in)."""
     report = LoadReport()
+    subject_ids = _store_subjects(session, data, report)
+    _store_watches(session, data, report, prune)
+    source_ids = _store_sources(session, data, report)
+    keys, added = _store_claims(session, data, report, subject_ids, source_ids)
+    session.flush()
+    _stale_claims(session, report, data, source_ids, keys, prune)
+    _pair_changes(report, added)
+    return report
+
+
+def _store_subjects(session: Session, data: CuratedData, report: LoadReport) -> dict[str, int]:
+    """Upsert subjects with their aliases and variants; returns slug -> subject id."""
     subject_ids: dict[str, int] = {}
     for spec in data.subjects:
         row = session.exec(select(models.Subject).where(models.Subject.slug == spec.slug)).first()
@@ -90,25 +103,34 @@ def store(session: Session, data: CuratedData, *, prune: bool = False) -> LoadRe
             if exists is None:
                 session.add(models.SubjectAlias(subject_id=row.id, namespace=ns, alias=alias))
         for v in spec.variants:
-            exists = session.exec(
+            variant_row = session.exec(
                 select(models.SubjectVariant).where(
                     models.SubjectVariant.subject_id == row.id, models.SubjectVariant.name == v
                 )
             ).first()
-            if exists is None:
+            if variant_row is None:
                 session.add(models.SubjectVariant(subject_id=row.id, name=v))
+    return subject_ids
+
+
+def _store_watches(session: Session, data: CuratedData, report: LoadReport, prune: bool) -> None:
+    """Upsert watches (a retired one defined again starts clean); list or retire the rest."""
     for w in data.watches:
         row_w = session.exec(select(models.Watch).where(models.Watch.name == w.name)).first()
         if row_w is None:
             row_w = models.Watch(name=w.name, adapter=w.adapter, url=w.url)
         row_w.adapter, row_w.url, row_w.interval_minutes = w.adapter, w.url, w.interval_minutes
-        row_w.params_json = models.dumps(w.params)
+        row_w.params_json = dumps(w.params)
         if row_w.state == RETIRED:  # defined again: checked again, from a clean slate
             row_w.state, row_w.consecutive_failures, row_w.failing_since = "new", 0, None
         session.add(row_w)
         report.watches += 1
     if data.watch_file:  # a folder without watches.toml says nothing about watches
         _stale_watches(session, report, {w.name for w in data.watches}, prune)
+
+
+def _store_sources(session: Session, data: CuratedData, report: LoadReport) -> dict[str, int]:
+    """Upsert sources; returns source key -> source id."""
     source_ids: dict[str, int] = {}
     for s in data.sources:
         row_s = session.exec(select(models.Source).where(models.Source.key == s.key)).first()
@@ -129,6 +151,18 @@ def store(session: Session, data: CuratedData, *, prune: bool = False) -> LoadRe
         assert row_s.id is not None
         source_ids[s.key] = row_s.id
         report.sources += 1
+    return source_ids
+
+
+def _store_claims(
+    session: Session,
+    data: CuratedData,
+    report: LoadReport,
+    subject_ids: dict[str, int],
+    source_ids: dict[str, int],
+) -> tuple[dict[str, set[str]], list[tuple[ClaimSpec, models.Claim]]]:
+    """Add new claims and update the file-only fields of stored ones; returns the content
+    keys each source states and the claims added (for the stale-claim report)."""
     keys: dict[str, set[str]] = {s.key: set() for s in data.sources}
     added: list[tuple[ClaimSpec, models.Claim]] = []
     for c in data.claims:
@@ -146,10 +180,10 @@ def store(session: Session, data: CuratedData, *, prune: bool = False) -> LoadRe
                 "note": c.note,
                 "origin": origin or stored.origin,
             }
-            edited = {k: v for k, v in fresh.items() if getattr(stored, k) != v}
+            edited = {k: val for k, val in fresh.items() if getattr(stored, k) != val}
             if edited:
-                for k, v in edited.items():
-                    setattr(stored, k, v)
+                for k, val in edited.items():
+                    setattr(stored, k, val)
                 session.add(stored)
             fields = [_FILE_FIELD.get(k, k) for k in edited if k != "origin"]
             if fields:
@@ -164,8 +198,8 @@ def store(session: Session, data: CuratedData, *, prune: bool = False) -> LoadRe
             key=key,
             subject_id=subject_ids[c.subject],
             attribute=c.attribute,
-            qualifiers_json=models.dumps(c.qualifiers),
-            value_json=models.dumps(c.value.to_dict()),
+            qualifiers_json=dumps(c.qualifiers),
+            value_json=dumps(c.value.to_dict()),
             raw_text=c.raw,
             source_id=source_ids[c.source],
             claimant=c.claimant,
@@ -177,10 +211,7 @@ def store(session: Session, data: CuratedData, *, prune: bool = False) -> LoadRe
         session.add(row_c)
         added.append((c, row_c))
         report.claims_added += 1
-    session.flush()
-    _stale_claims(session, report, data, source_ids, keys, prune)
-    _pair_changes(report, added)
-    return report
+    return keys, added
 
 
 # A claim's column -> its key in a claims file, for the fields a load names as changed.
@@ -198,10 +229,10 @@ def _pair_changes(report: LoadReport, added: list[tuple[ClaimSpec, models.Claim]
     and qualifiers (first by id, one to one): a figure corrected in its file."""
     fresh: dict[tuple[Any, ...], list[tuple[ClaimSpec, models.Claim]]] = {}
     for c, row in added:
-        what = (c.source, c.subject, c.attribute, models.dumps(dict(c.qualifiers)))
+        what = (c.source, c.subject, c.attribute, dumps(dict(c.qualifiers)))
         fresh.setdefault(what, []).append((c, row))
     for old in report.claims_stale:
-        what = (old["source"], old["subject"], old["attribute"], models.dumps(old["qualifiers"]))
+        what = (old["source"], old["subject"], old["attribute"], dumps(old["qualifiers"]))
         if not old["removed"] or not fresh.get(what):
             continue
         c, row = fresh[what].pop(0)
@@ -239,12 +270,12 @@ def _stale_claims(
     """Report (and remove, see the module doc) stored claims the data no longer states:
     those of the data's sources, and those whose origin is a file of its ``claims/``."""
     stated = set().union(*keys.values()) if keys else set()
-    candidates = select(models.Claim).where(models.Claim.source_id.in_(source_ids.values()))
+    candidates = select(models.Claim).where(col(models.Claim.source_id).in_(source_ids.values()))
     found = {c.id: c for c in session.exec(candidates).all() if c.key not in stated}
     if data.claims_dir is not None:
         # A URI prefix: "file:///…/data/claims/" (a trailing slash, so "claims2/" is not in).
         mine = data.claims_dir.as_uri().rstrip("/") + "/"
-        by_origin = select(models.Claim).where(models.Claim.origin.startswith(mine))
+        by_origin = select(models.Claim).where(col(models.Claim.origin).startswith(mine))
         found.update({c.id: c for c in session.exec(by_origin).all() if c.key not in stated})
     else:
         mine = None

@@ -9,39 +9,29 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from sqlalchemy import event, inspect, text
+from sqlalchemy import event
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, SQLModel, create_engine, select
+from sqlmodel import create_engine
 
-from claims.store import tables as models
-from claims.store.rawdb import (  # noqa: F401  (database_url, DEFAULT_DB_PATH re-exported)
+from claims.store.rawdb import (
     BUSY_TIMEOUT_MS,
-    DEFAULT_DB_PATH,
+    RawDB,
+    SchemaMissing,
     database_url,
     sqlite_pragmas,
 )
-
-# Ordered schema migrations: (version, name). Version 1 is the initial create_all.
-MIGRATIONS: tuple[tuple[int, str], ...] = (
-    (1, "initial schema"),
-    (2, "scheduler lock and schedule state tables"),
-    (3, "claim origin column"),
-)
-# Columns added to an existing table by a migration (create_all makes new tables only).
-_ADDED_COLUMNS: dict[int, tuple[str, str, str]] = {3: ("claim", "origin", "VARCHAR")}
 
 
 def _sqlite_pragmas(dbapi_conn, _record) -> None:  # type: ignore[no-untyped-def]
     sqlite_pragmas(dbapi_conn)
 
 
-def make_engine(db: str | os.PathLike[str] | None = None) -> Engine:
-    """Create an engine and make sure the schema exists.
-
-    SQLite connections get ``journal_mode=WAL`` and ``busy_timeout`` (ms) so readers
-    never block the writer and short write contention waits instead of failing
-    (cases/C17). Raises ``sqlalchemy.exc.ArgumentError`` for an unusable URL.
-    """
+def connect(db: str | os.PathLike[str] | None = None) -> Engine:
+    """An engine for ``db`` (see :func:`claims.store.rawdb.database_url`) whose schema is
+    not looked at (``tracker db upgrade`` applies it; anything else uses
+    :func:`make_engine`). SQLite connections get ``journal_mode=WAL`` and ``busy_timeout``
+    (ms) so readers never block the writer and short write contention waits instead of
+    failing (cases/C17). Raises ``sqlalchemy.exc.ArgumentError`` for an unusable URL."""
     url = database_url(db)
     if url.startswith("sqlite:///"):
         path = Path(url.removeprefix("sqlite:///"))
@@ -51,30 +41,31 @@ def make_engine(db: str | os.PathLike[str] | None = None) -> Engine:
             url, connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_MS / 1000}
         )
         event.listen(engine, "connect", _sqlite_pragmas)
-    else:
-        engine = create_engine(url, pool_pre_ping=True)
-    migrate(engine)
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def make_engine(db: str | os.PathLike[str] | None = None, *, upgrade: bool = True) -> Engine:
+    """Create an engine for ``db`` (see :func:`claims.store.rawdb.database_url`).
+
+    ``upgrade`` (what commands that write use): a database not at this release's schema
+    revision is brought there (:func:`claims.store.migrate.upgrade`; an empty one gets
+    the whole schema). ``upgrade=False`` (read-only commands): nothing is written; a
+    database not at the revision raises :class:`~claims.store.rawdb.SchemaMissing`
+    saying to run ``tracker db upgrade``. Either way the check reads ``alembic_version``
+    with plain SQL, and alembic is imported only to upgrade. Connections are made by
+    :func:`connect`; raises ``sqlalchemy.exc.ArgumentError`` for an unusable URL.
+    """
+    engine = connect(db)
+    raw = RawDB.from_engine(engine)
+    try:
+        raw.check_schema()
+    except SchemaMissing:
+        if not upgrade:
+            raise
+        from claims.store.migrate import upgrade as upgrade_schema
+
+        upgrade_schema(engine)
+    finally:
+        raw.close()
     return engine
-
-
-def migrate(engine: Engine) -> list[int]:
-    """Apply missing migrations in order and record them; returns versions applied.
-
-    New tables come from the models (``create_all``); a column a migration adds to an
-    existing table is added with ``ALTER TABLE … ADD COLUMN`` (SQLite and PostgreSQL),
-    unless the table was just created with it."""
-    SQLModel.metadata.create_all(engine)
-    applied: list[int] = []
-    with Session(engine) as session:
-        done = {v.version for v in session.exec(select(models.SchemaVersion)).all()}
-        for version, name in MIGRATIONS:
-            if version in _ADDED_COLUMNS and version not in done:
-                table, column, sql_type = _ADDED_COLUMNS[version]
-                present = {c["name"] for c in inspect(session.connection()).get_columns(table)}
-                if column not in present:
-                    session.execute(text(f"ALTER TABLE {table} ADD COLUMN {column} {sql_type}"))
-            if version not in done:
-                session.add(models.SchemaVersion(version=version, name=name))
-                applied.append(version)
-        session.commit()
-    return applied

@@ -4,9 +4,10 @@ Why not the ORM: importing SQLAlchemy + SQLModel + pydantic costs a cycle proces
 about 40 MiB and 0.8 s before any work, more than the rest of a 500-page cycle
 (issue 7, bench/RESULTS.md). The cycle's statements are few and fixed, so it runs
 them through the database's own driver (PEP 249): ``sqlite3`` for SQLite, ``psycopg``
-for PostgreSQL. The schema stays defined once, by :mod:`claims.store.tables`, and
-:func:`claims.store.engine.migrate` creates it; :meth:`RawDB.open` refuses a database whose
-schema is missing or older than this code (:class:`SchemaMissing`).
+for PostgreSQL. The schema stays defined once, by :mod:`claims.store.tables` and the
+revisions of :mod:`claims.store.migrations`, which :func:`claims.store.migrate.upgrade`
+applies; :meth:`RawDB.open` refuses a database whose schema is missing or not at this
+code's revision (:class:`SchemaMissing`), reading ``alembic_version`` with plain SQL.
 
 Values are stored exactly as SQLAlchemy stores them, so ORM readers see the same
 rows: datetimes are UTC, on SQLite as text ``YYYY-MM-DD HH:MM:SS.ffffff`` (SQLAlchemy's
@@ -26,26 +27,32 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from claims.errors import ClaimsError
+
 # claims.store.engine takes these from here (this module must not import SQLAlchemy).
 BUSY_TIMEOUT_MS = 10_000
 DEFAULT_DB_PATH = Path("data") / "tracker.db"
-SCHEMA_VERSION = 3  # the last of claims.store.engine.MIGRATIONS; a test keeps them equal
+# The schema revisions of claims/store/migrations/versions, oldest first, and the head this
+# code reads and writes (tests/test_migrations.py keeps them equal to alembic's list).
+SCHEMA_REVISIONS: tuple[str, ...] = ("0001", "0002", "0003", "0004")
+SCHEMA_HEAD = SCHEMA_REVISIONS[-1]
 
 _PARAM = re.compile(r"(?<!:):([A-Za-z_][A-Za-z0-9_]*)")
 
 
-class SchemaMissing(RuntimeError):
-    """The database has no (or an older) release-tracker schema: run ``tracker load``
-    (or anything that opens it through :func:`claims.store.engine.make_engine`) first."""
+class SchemaMissing(ClaimsError, RuntimeError):
+    """The database has no release-tracker schema, or not this release's revision: run
+    ``tracker db upgrade`` (or a command that writes, e.g. ``tracker load``) first."""
 
 
 def database_url(db: str | os.PathLike[str] | None = None) -> str:
-    """Resolve ``--db`` (a path or URL), then ``TRACKER_DATABASE_URL``, then the default
-    file (``data/tracker.db``). The one rule; :mod:`claims.store.engine` uses it too."""
+    """Resolve ``--db`` (a path or URL), else the default file (``data/tracker.db``).
+    The one rule; :mod:`claims.store.engine` uses it too. ``TRACKER_DATABASE_URL`` is
+    read by the caller (:mod:`tracker.settings`) and passed as ``db``."""
     if db:
         text = str(db)
         return text if "://" in text else f"sqlite:///{Path(text)}"
-    return os.environ.get("TRACKER_DATABASE_URL") or f"sqlite:///{DEFAULT_DB_PATH}"
+    return f"sqlite:///{DEFAULT_DB_PATH}"
 
 
 def sqlite_pragmas(conn: Any) -> None:
@@ -84,6 +91,7 @@ class RawDB:
         self._dt_text: dict[dt.datetime, str] = {}  # one watch's rows share a few times
         self._grouped = False  # inside grouped(): transactions are savepoints
         self._group_open = False  # the group's transaction has begun
+        self._through: Any = None  # a SQLAlchemy Connection statements go through
 
     @classmethod
     def open(cls, db: str | os.PathLike[str] | None = None) -> RawDB:
@@ -123,17 +131,54 @@ class RawDB:
         dialect = "sqlite" if engine.dialect.name == "sqlite" else "postgresql"
         return cls(fairy.driver_connection, dialect, release=fairy.close)
 
+    @classmethod
+    def from_connection(cls, connection: Any) -> RawDB:
+        """Statements run through a SQLAlchemy ``connection`` (e.g. an ORM session's,
+        ``session.connection()``): in its transaction, raising SQLAlchemy's error types,
+        with values stored as this class stores them. Closing leaves the connection open."""
+        dialect = "sqlite" if connection.dialect.name == "sqlite" else "postgresql"
+        raw = cls(connection.connection.driver_connection, dialect, release=lambda: None)
+        raw._through = connection
+        return raw
+
     def check_schema(self) -> None:
-        """Raise :class:`SchemaMissing` unless every migration up to
-        :data:`SCHEMA_VERSION` is recorded."""
+        """Raise :class:`SchemaMissing` unless ``alembic_version`` records
+        :data:`SCHEMA_HEAD` (plain SQL: no alembic import, no write; a read-only role
+        passes). The message says what to run."""
         try:
-            versions = {r[0] for r in self.execute("SELECT version FROM schemaversion")}
+            row = self.one("SELECT version_num FROM alembic_version")
         except Exception as exc:  # noqa: BLE001 - the driver's "no such table"
             self.rollback()
+            legacy = self._has_table("schemaversion")
+            if legacy:
+                raise SchemaMissing(
+                    "the database schema is release 0.1.0's, older than this release's "
+                    f"(revision {SCHEMA_HEAD}): run `tracker db upgrade`"
+                ) from None
             raise SchemaMissing(f"no release-tracker schema ({exc})") from exc
-        missing = set(range(1, SCHEMA_VERSION + 1)) - versions
-        if missing:
-            raise SchemaMissing(f"schema migrations {sorted(missing)} not applied")
+        revision = row[0] if row else None
+        if revision == SCHEMA_HEAD:
+            return
+        if revision in SCHEMA_REVISIONS:
+            raise SchemaMissing(
+                f"the database schema is at revision {revision}, older than this release's "
+                f"{SCHEMA_HEAD}: run `tracker db upgrade`"
+            )
+        raise SchemaMissing(
+            f"the database schema is at revision {revision}, which this release does not "
+            f"know (its newest is {SCHEMA_HEAD}): use the release that made it"
+        )
+
+    def _has_table(self, name: str) -> bool:
+        sql = (
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = :name"
+            if self.dialect == "sqlite"
+            else "SELECT 1 FROM information_schema.tables WHERE table_name = :name"
+        )
+        try:
+            return self.one(sql, {"name": name}) is not None
+        finally:
+            self.rollback()
 
     def _prepare(self, sql: str) -> str:
         if self.dialect == "sqlite":
@@ -166,7 +211,10 @@ class RawDB:
         return out
 
     def execute(self, sql: str, params: Mapping[str, Any] | None = None) -> Any:
-        """Run one statement; returns the DB-API cursor (iterate it for rows as tuples)."""
+        """Run one statement; returns the DB-API cursor (iterate it for rows as tuples;
+        through a SQLAlchemy connection, its result, which iterates the same)."""
+        if self._through is not None:
+            return self._through.exec_driver_sql(self._prepare(sql), self._params(params))
         cur = self.conn.cursor()
         cur.execute(self._prepare(sql), self._params(params))
         return cur

@@ -10,17 +10,20 @@ import datetime as dt
 import json
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
-from claims.events import add_event, make_event
-from claims.store.tables import Claim, Discrepancy, Observation, Source, Subject, utcnow
+from claims.errors import ClaimsError
+from claims.events import make_event
+from claims.store.outbox import add_event
+from claims.store.tables import Claim, Discrepancy, Observation, Source, Subject
 from claims.subjects.sourcenames import source_names
+from claims.values.canonical import utcnow
 from claims.values.timefmt import iso_z
 from claims.verify.compare import DIFFERENT_SUBJECT
 from claims.vocabulary import LISTED_DISCREPANCY_STATES, NOTE_STATE
 
 
-class ReviewError(LookupError):
+class ReviewError(ClaimsError, LookupError):
     """A discrepancy id or subject that does not exist; the message names it."""
 
 
@@ -89,7 +92,9 @@ def discrepancy_record(
     subj = session.get(Subject, row.subject_id)
     ids = json.loads(row.claim_ids_json or "[]")
     others = session.exec(
-        select(Subject.slug).join(Claim, Claim.subject_id == Subject.id).where(Claim.id.in_(ids))  # type: ignore[attr-defined]
+        select(Subject.slug)
+        .join(Claim, col(Claim.subject_id) == col(Subject.id))
+        .where(col(Claim.id).in_(ids))
     ).all()
     return {
         "id": row.id,

@@ -13,9 +13,9 @@ from typing import Any
 from sqlmodel import Session, select
 
 from claims.store import tables as models
-from claims.store.tables import as_utc
 from claims.store.views import hub_check_time, hub_watches_of, load_observations
 from claims.subjects.sourcenames import source_names
+from claims.values.canonical import as_utc
 from claims.values.timefmt import iso_z
 from claims.values.value import Value
 from claims.verify.promises import deadline_of

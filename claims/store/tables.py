@@ -14,7 +14,7 @@ from sqlalchemy import UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from claims.subjects.sourcenames import base_name
-from claims.values.canonical import as_utc, dumps, utcnow  # noqa: F401  (re-exported)
+from claims.values.canonical import utcnow
 from claims.values.value import Value
 
 
@@ -244,12 +244,12 @@ class Event(SQLModel, table=True):
     created_at: dt.datetime = Field(default_factory=utcnow)
 
 
-class SchemaVersion(SQLModel, table=True):
-    """Applied schema migrations, in order."""
+class SnapshotBody(SQLModel, table=True):
+    """A fetched body by its sha256, on PostgreSQL (shared by every host of a team); on
+    SQLite bodies live in the local file instead (:mod:`claims.store.bodies`)."""
 
-    version: int = Field(primary_key=True)
-    name: str
-    applied_at: dt.datetime = Field(default_factory=utcnow)
+    sha256: str = Field(primary_key=True)
+    data: bytes
 
 
 class Delivery(SQLModel, table=True):

@@ -16,18 +16,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
-from claims.events import add_event, make_event
-from claims.store.tables import (
-    Discrepancy,
-    Subject,
-    SubjectVariant,
-    Verdict,
-    dumps,
-    utcnow,
-)
+from claims.events import make_event
+from claims.store.outbox import add_event
+from claims.store.tables import Discrepancy, Subject, SubjectVariant, Verdict
+from claims.store.upsert import upsert
 from claims.store.views import aware, last_hub_check, load_claims, load_observations
+from claims.values.canonical import dumps, utcnow
 from claims.values.timefmt import iso_z
 from claims.verify.compare import (
     CONTRADICTED_BY_OBSERVATION,
@@ -168,11 +164,14 @@ def _store_verdicts(
             d.as_of,
         ):
             continue
-        if row is None:
-            row = Verdict(claim_id=c.id, status=d.status, reason=d.reason)
-        row.status, row.reason, row.evidence_json, row.as_of = d.status, d.reason, evidence, d.as_of
-        row.checked_at = report.as_of
-        session.add(row)
+        if row is None:  # another run may store it first: an upsert keyed on the claim
+            values = {"claim_id": c.id, "status": d.status, "reason": d.reason,
+                      "evidence_json": evidence, "as_of": d.as_of, "checked_at": report.as_of}  # fmt: skip
+            upsert(session, Verdict, values, ["claim_id"], list(values)[1:])
+        else:
+            row.status, row.reason, row.evidence_json = d.status, d.reason, evidence
+            row.as_of, row.checked_at = d.as_of, report.as_of
+            session.add(row)
         if old != d.status and (old is not None or d.status in FIRST_VERDICT_EVENTS):
             report.changed.append({"claim_id": c.id, "from": old, "to": d.status})
             detail = {
@@ -278,23 +277,9 @@ def _sync_discrepancies(
         reason = f"{f.reason}; {settled}" if settled else f.reason
         claim_ids, obs_json = dumps(list(f.claim_ids)), dumps(list(obs_ids))
         if row is None:
-            row = Discrepancy(
-                key=f.key,
-                subject_id=f.subject_id,
-                attribute=f.attribute,
-                rule=f.rule,
-                claim_ids_json=claim_ids,
-                observation_ids_json=obs_json,
-                state=state,
-                reason=reason,
-                opened_at=now,
-                closed_at=now if state != "open" else None,
-                note="not comparable: different subjects" if f.rule == DIFFERENT_SUBJECT else None,
-            )
-            session.add(row)
-            session.flush()
+            row = _insert_discrepancy(session, f, claim_ids, obs_json, state, reason, now)
             existing[f.key] = row
-            if state == "open":
+            if row.state == "open":
                 report.opened.append(row.id or 0)
                 added += _event(session, "discrepancy_opened", row, subjects, None, now)
             continue
@@ -332,6 +317,46 @@ def _sync_discrepancies(
         added += _event(session, "discrepancy_resolved", row, subjects, None, now, gone)
     session.flush()
     return added
+
+
+def _insert_discrepancy(
+    session: Session,
+    f: Finding,
+    claim_ids: str,
+    obs_json: str,
+    state: str,
+    reason: str,
+    now: dt.datetime,
+) -> Discrepancy:
+    """Store a discrepancy this run found first, as an upsert on its key (a concurrent
+    run may store it first; a dismissal stored meanwhile holds); returns the row."""
+    row = Discrepancy(
+        key=f.key,
+        subject_id=f.subject_id,
+        attribute=f.attribute,
+        rule=f.rule,
+        claim_ids_json=claim_ids,
+        observation_ids_json=obs_json,
+        state=state,
+        reason=reason,
+        opened_at=now,
+        closed_at=now if state != "open" else None,
+        note="not comparable: different subjects" if f.rule == DIFFERENT_SUBJECT else None,
+    )
+    values = {c: getattr(row, c) for c in _DISCREPANCY_COLUMNS}
+    changing = ("claim_ids_json", "observation_ids_json", "state", "reason", "closed_at")
+    kept = col(Discrepancy.state) != "dismissed"
+    row.id = upsert(session, Discrepancy, values, ["key"], changing, where=kept)
+    if row.id is None:  # stored and dismissed meanwhile: what is stored holds
+        stored = session.exec(select(Discrepancy).where(Discrepancy.key == f.key)).one()
+        session.refresh(stored)
+        return stored
+    return row
+
+
+_DISCREPANCY_COLUMNS = ("key", "subject_id", "attribute", "rule", "claim_ids_json",
+                        "observation_ids_json", "state", "reason", "note", "opened_at",
+                        "closed_at")  # fmt: skip
 
 
 def _why_gone(row: Discrepancy, decisions: dict[int, Decision]) -> str:

@@ -10,8 +10,9 @@ from dataclasses import replace
 
 from sqlmodel import Session, select
 
-from claims.store.tables import Claim, Observation, Source, Subject, SubjectAlias, Watch, as_utc
+from claims.store.tables import Claim, Observation, Source, Subject, SubjectAlias, Watch
 from claims.subjects.sourcenames import source_names
+from claims.values.canonical import as_utc
 from claims.verify.derived import derive_total_params
 from claims.verify.facts import ClaimView, ObsView
 from claims.verify.judge import effective_value

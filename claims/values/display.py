@@ -40,9 +40,9 @@ def _short(x: Decimal, unit: str | None, exact: bool = False) -> str:
         return MINUS + _short(-x, unit, exact)
     if unit == "tokens" and x >= 1024 and x % 1000 != 0:
         # Context windows are powers of two: 256K = 262,144; 1M = 1,048,576.
-        for size, suffix in ((1 << 20, "M"), (1 << 10, "K")):
-            if x % size == 0:
-                return f"{int(x) // size}{suffix} ({int(x):,})"
+        for pow2, suffix in ((1 << 20, "M"), (1 << 10, "K")):
+            if x % pow2 == 0:
+                return f"{int(x) // pow2}{suffix} ({int(x):,})"
     if unit in ("params", "tokens"):
         for size, suffix in _SUFFIXES:
             if abs(x) >= size:

@@ -18,6 +18,7 @@ import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from claims.errors import ClaimsError
 from claims.values.value import (
     Value,
     ValueError_,
@@ -44,7 +45,7 @@ DATE_RE = re.compile(r"^(?P<rel>on|before|by|after)\s+(?P<iso>\d{4}-\d{2}(?:-\d{
 SIGNED = frozenset({"price_change_pct"})
 
 
-class StatedValueError(ValueError):
+class StatedValueError(ClaimsError, ValueError):
     """The notation cannot be read for this attribute; the message says what was expected."""
 
 

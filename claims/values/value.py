@@ -13,7 +13,8 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any, Literal
 
-from claims.values.display import MINUS, format_value  # noqa: F401  (re-exported: how a value reads)
+from claims.errors import ClaimsError
+from claims.values.display import format_value
 
 ValueKind = Literal["quantity", "range", "date", "text", "boolean"]
 VALUE_KINDS: tuple[str, ...] = ("quantity", "range", "date", "text", "boolean")
@@ -24,7 +25,7 @@ BOUND_RELATIONS: tuple[str, ...] = ("at_least", "at_most")
 APPROX_MIN_FRACTION = Decimal("0.10")
 
 
-class ValueError_(ValueError):
+class ValueError_(ClaimsError, ValueError):
     """A value dict or stated figure that cannot be read; the message names the field."""
 
 

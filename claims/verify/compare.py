@@ -17,8 +17,9 @@ from decimal import Decimal
 from typing import Any
 
 from claims.readings.licenses import normalize_license_text
-from claims.store.tables import dumps
-from claims.values.value import MINUS, Value, distance, format_value, intervals_overlap
+from claims.values.canonical import dumps
+from claims.values.display import MINUS, format_value
+from claims.values.value import Value, distance, intervals_overlap
 from claims.verify.facts import ClaimView
 
 # Rule names stored in Discrepancy.rule.

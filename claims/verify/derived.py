@@ -15,7 +15,8 @@ from typing import Any
 from claims.readings.hub_params import param_count_value, parameter_count
 from claims.readings.prices import INPUT_ATTR, OUTPUT_ATTR, price_change_pct
 from claims.subjects.references import listed_variant
-from claims.values.value import Value, format_value
+from claims.values.display import format_value
+from claims.values.value import Value
 from claims.verify.compare import BASE_OFFERING_NAMES, span_text, values_conflict
 from claims.verify.facts import ClaimView, ObsView
 
@@ -149,7 +150,7 @@ def judge_price_factor(
         if not pairs:
             continue
         a, b = pairs[0]
-        factor = (a.value.value / b.value.value).quantize(FACTOR_STEP)  # type: ignore[operator]
+        factor = (Decimal(str(a.value.value)) / Decimal(str(b.value.value))).quantize(FACTOR_STEP)
         observed = Value(kind="quantity", value=factor, unit="times", low=factor, high=factor)
         rule, _ = values_conflict(claim.attribute, claim.value, observed)
         claimed, span = format_value(claim.value), span_text(claim.value)

@@ -16,7 +16,8 @@ from typing import Any
 
 from claims.readings.hub_params import method_phrase, param_count_value, parameter_count
 from claims.readings.licenses import license_has_property, license_property, normalize_license_text
-from claims.values.value import Value, distance, format_value
+from claims.values.display import format_value
+from claims.values.value import Value, distance
 from claims.verify.compare import Finding, qualifiers_compatible, span_note, values_conflict
 from claims.verify.derived import judge_price_change, judge_price_factor
 from claims.verify.facts import ClaimView, ObsView
@@ -244,8 +245,8 @@ def judge_claim(
             return Decision(derived[0], derived[1], derived[2], None)
     factor = None
     if claim.attribute == "price_factor":
-        own = (variants or {}).get(claim.subject_id, ())
-        factor = judge_price_factor(claim, observations, own)
+        own_variants = (variants or {}).get(claim.subject_id, ())
+        factor = judge_price_factor(claim, observations, own_variants)
         if factor is not None and factor[0] != "unverified":
             return Decision(*factor)
     obs = relevant_observations(claim, observations)

@@ -11,8 +11,9 @@ import datetime as dt
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from claims.values.display import format_value
 from claims.values.timefmt import utc_minute
-from claims.values.value import Value, format_value
+from claims.values.value import Value
 from claims.verify.compare import date_window
 from claims.verify.facts import ObsView
 

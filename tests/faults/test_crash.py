@@ -24,7 +24,8 @@ from sqlalchemy import text
 from sqlmodel import Session, select
 
 from claims.store.engine import make_engine
-from claims.store.tables import Event, Observation, Watch, dumps
+from claims.store.tables import Event, Observation, Watch
+from claims.values.canonical import dumps
 from tracker.cycle.run import run_check
 from tracker.net.fetch import FetchSettings, make_client
 from tracker.snapshots.store import SnapshotStore

@@ -14,7 +14,8 @@ import pytest
 from fault_server import FaultServer
 from sqlmodel import Session, func, select
 
-from claims.store.tables import Event, Observation, Subject, SubjectAlias, Watch, dumps
+from claims.store.tables import Event, Observation, Subject, SubjectAlias, Watch
+from claims.values.canonical import dumps
 from tracker.cycle.run import run_check
 from tracker.net.fetch import FetchSettings, make_client
 from tracker.snapshots.store import SnapshotStore

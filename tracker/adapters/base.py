@@ -243,9 +243,9 @@ BUILTIN: dict[str, str] = {
 
 
 # Watch params any watch may set: read by the cycle (robots, failing_after, auth), the
-# scheduler (cron) and `tracker status` (org/author, repo/repo_id name what it watches).
+# scheduler (cron, timezone) and `tracker status` (org/author, repo/repo_id name what it watches).
 COMMON_PARAMS = frozenset(
-    {"robots", "failing_after", "cron", "auth", "org", "author", "repo", "repo_id"}
+    {"robots", "failing_after", "cron", "timezone", "auth", "org", "author", "repo", "repo_id"}
 )
 # The params each built-in adapter reads (see its parse function's docstring). A watch
 # param outside these and COMMON_PARAMS is refused by `tracker load` as a likely typo (a

@@ -9,35 +9,15 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Mapping
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
+from claims.readings.prices import DYNAMIC_PRICE, usd_per_mtok
 from claims.values.value import Value, quantity, with_extra
 from tracker.adapters.base import Fetched, ObservedValue, ParseResult, register
 from tracker.errors import LayoutChanged, ParseError
 
 log = logging.getLogger(__name__)
-
-PER_MTOK = Decimal(1_000_000)
-# Above this a "per token" figure is read as a unit error (a per-1K or per-1M figure in
-# a per-token field), not a price: the dearest text models list about 600 USD per 1M
-# output tokens. Rejected figures become data-quality warnings (cases/C08).
-MAX_PLAUSIBLE_USD_PER_MTOK = Decimal(1000)
-# OpenRouter's sentinel for "price decided per request" (router/auto): no number.
-DYNAMIC_PRICE = "-1"
-
-
-def _per_mtok(raw: Any) -> Decimal | None:
-    """USD per token (a string or Decimal, never a float) -> USD per 1M; None if unreadable."""
-    if isinstance(raw, bool) or raw is None:
-        return None
-    try:
-        d = Decimal(str(raw).strip())
-    except InvalidOperation:
-        return None
-    if not d.is_finite():
-        return None
-    return d * PER_MTOK
 
 
 def _variant(params: Mapping[str, Any], key: str) -> dict[str, str]:
@@ -88,15 +68,9 @@ def parse_openrouter(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult
             raw = pricing.get(field)
             if raw is None or str(raw).strip() == DYNAMIC_PRICE:
                 continue
-            per_mtok = _per_mtok(raw)
-            if per_mtok is None or per_mtok < 0:
-                warnings.append(f"openrouter {item['id']}: unreadable {field} price {raw!r}")
-                continue
-            if per_mtok > MAX_PLAUSIBLE_USD_PER_MTOK:
-                warnings.append(
-                    f"openrouter {item['id']}: {field} {raw} USD/token is "
-                    f"{per_mtok:f} USD per 1M, implausible; rejected as a unit error"
-                )
+            per_mtok, warning = usd_per_mtok(raw, f"openrouter {item['id']}: {field}")
+            if per_mtok is None:
+                warnings.append(warning or "")
                 continue
             values.append(
                 ObservedValue(ref, attribute, _price(per_mtok, str(raw)), q, alt_refs=alt)
@@ -123,7 +97,7 @@ def parse_litellm(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult:
     ``input_cost_per_token`` / ``output_cost_per_token`` (USD per token, read exactly
     from the JSON text) -> USD per 1M; ``max_input_tokens`` -> ``context_window``.
     ``sample_spec`` (documentation) and ``alias_of`` entries are skipped. A figure above
-    :data:`MAX_PLAUSIBLE_USD_PER_MTOK` per 1M is a unit error: no observation, a
+    :data:`claims.readings.prices.MAX_PLAUSIBLE_USD_PER_MTOK` per 1M is a unit error: no observation, a
     warning instead (cases/C08). Watch param ``variants`` adds qualifier ``variant``
     (``{"moonshot/kimi-k3.1-pro-highspeed" = "Highspeed"}``). Raises ParseError for a
     body that is not a JSON object.
@@ -152,14 +126,12 @@ def parse_litellm(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult:
             raw = entry.get(field)
             if raw is None:
                 continue
-            per_mtok = _per_mtok(raw) if isinstance(raw, (Decimal, int)) else None
-            if per_mtok is None or per_mtok < 0:
-                warnings.append(f"litellm {key}: unreadable {field} {raw!r}")
-                continue
-            if per_mtok > MAX_PLAUSIBLE_USD_PER_MTOK:
+            # JSON numbers only (read as exact Decimals): a string here is a layout change
+            number = raw if isinstance(raw, (Decimal, int)) else None
+            per_mtok, warning = usd_per_mtok(number, f"litellm {key}: {field}")
+            if per_mtok is None:
                 warnings.append(
-                    f"litellm {key}: {field} {raw} is {per_mtok:f} USD per 1M tokens, "
-                    "implausible; rejected as a unit error"
+                    warning if number is not None else f"litellm {key}: unreadable {field} {raw!r}"
                 )
                 continue
             values.append(ObservedValue(ref, attribute, _price(per_mtok, str(raw)), q))

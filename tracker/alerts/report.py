@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from sqlmodel import Session, func, select
 
 from claims.store.tables import Delivery
+from claims.values.canonical import as_utc
 from claims.values.timefmt import iso_z, utc_minute
-from tracker.site.eventtext import as_utc
 
 _SIZE_TAG = re.compile(r"(^|; )\d+ chars: ")
 
@@ -68,7 +68,9 @@ class DrainReport:
     """Counts of one drain: deliveries planned, delivered, failed (to retry), dead, and
     ``waiting``: earlier failures not due yet (``next_retry_at`` the soonest);
     ``too_old``: events older than ``backlog`` that a subscription with no delivery yet
-    would have wanted (not sent, and said so)."""
+    would have wanted (not sent, and said so); ``unrouted``: per subscription, the
+    deliveries Apprise routed to no service at all (a configuration error, never
+    retried; :meth:`config_errors` says so once per subscription)."""
 
     planned: int
     too_old: int = 0  # events a new subscription would want, older than ``backlog``
@@ -79,6 +81,25 @@ class DrainReport:
     waiting: int = 0
     next_retry_at: dt.datetime | None = None
     failures: dict[str, SubscriptionFailures] = field(default_factory=dict)
+    unrouted: dict[str, list[str]] = field(default_factory=dict)  # subscription -> errors
+
+    def record_unrouted(self, sub: str, error: str) -> None:
+        """Count a delivery of ``sub`` that no service matched (cases/C31)."""
+        self.unrouted.setdefault(sub, []).append(_SIZE_TAG.sub(r"\1", error))
+
+    def config_errors(self) -> list[str]:
+        """One line per subscription with unrouted deliveries in this run: ``subscription
+        'x': no service matched its URL (ERROR); 2 alerts not routed (fix the
+        subscription; they are not retried)``."""
+        out = []
+        for sub, errors in self.unrouted.items():
+            n = len(errors)
+            out.append(
+                f"subscription {sub!r}: no service matched its URL ({errors[0]}); "
+                f"{n} alert{'' if n == 1 else 's'} not routed "
+                "(fix the subscription; they are not retried)"
+            )
+        return out
 
     def record_failure(self, sub: str, error: str, next_attempt_at: dt.datetime | None) -> None:
         """Count a failed delivery of ``sub``; ``next_attempt_at`` None: given up."""
@@ -102,6 +123,9 @@ class DrainReport:
         soonest += [self.next_retry_at] if self.waiting and self.next_retry_at else []
         if soonest:
             line += f" (next at {_stamp(min(as_utc(t) for t in soonest))})"
+        unrouted = sum(len(e) for e in self.unrouted.values())
+        if unrouted:
+            line += f"; {unrouted} not routed (configuration error)"
         if self.too_old:
             hours = round(self.backlog.total_seconds() / 3600)
             line += (
@@ -121,6 +145,7 @@ class DrainReport:
             "waiting": self.waiting,
             "next_retry_at": _iso(self.next_retry_at),
             "failures": [f.to_dict() for f in self.failures.values()],
+            "unrouted": sum(len(e) for e in self.unrouted.values()),
         }
 
 

@@ -4,14 +4,23 @@ Why Apprise: one URL syntax for ~100 chat, mail and push services
 (https://appriseit.com/services/), each plugin knows its channel's length limits
 (``body_maxlen``/``title_maxlen``), and it is maintained. Delivery rules:
 
-- one :class:`claims.store.tables.Delivery` row per (event, subscription) under a unique
-  index; the row is switched from ``pending`` to ``sending`` (compare-and-set) and
+- one :class:`claims.store.tables.Delivery` row per (event, target) under a unique
+  index: a subscription with several URLs has one target per URL
+  (:mod:`tracker.alerts.subscriptions`), so each URL's delivery is recorded and retried on
+  its own (cases/C31: a Discord 429 never resends the Telegram and mail copies); the row is switched from ``pending`` to ``sending`` (compare-and-set) and
   committed *before* the send, so a crash or a second process never sends twice
   (at most once: a row a crash leaves in ``sending`` is not resent by itself);
   every URL is checked before any claim, and an error after a claim but before the
   message reaches the sender puts the row back to ``pending`` (it was not sent);
 - a 2xx marks it ``delivered``; anything else is logged in ``last_error`` and retried
-  with exponential backoff, ``dead`` after :data:`MAX_ATTEMPTS`;
+  with exponential backoff, or after the delay the service asked for (``Retry-After``,
+  :mod:`tracker.alerts.retry_after`), ``dead`` after :data:`MAX_ATTEMPTS`;
+- Apprise's third answer, "no service matched" (v1 ``None``, v2 ``NOMATCH``: nothing was
+  tried), is neither success nor a failure to retry: the row becomes ``unrouted``, is
+  reported once as a configuration error and never retried (cases/C31);
+- several alerts due for one target in one drain (:data:`DIGEST_FROM` or more) go as one
+  digest message listing their titles, so a poll with 25 price changes is one message,
+  not 25 (chat services rate-limit bursts: Telegram about 20 a minute per group);
 - each row is sent on its own: one failing channel never blocks the others;
 - a message longer than the channel takes is cut with ``…`` keeping the full link
   (where the channel posts title and body as one text, as Discord does, the title
@@ -35,13 +44,15 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from claims.store.tables import Delivery, Event, Subject, utcnow
+from claims.store.tables import Delivery, Event, Subject
+from claims.values.canonical import as_utc, utcnow
 from tracker.alerts.report import DrainReport, count_waiting
+from tracker.alerts.retry_after import delay_of, watching
 from tracker.alerts.subscriptions import Subscription
 from tracker.errors import TrackerError
 from tracker.site.anchors import event_target
 from tracker.site.build import resolve_base_url
-from tracker.site.eventtext import as_utc, describe_change, event_detail
+from tracker.site.eventtext import describe_change, event_detail
 
 MAX_ATTEMPTS = 6
 BACKOFF_BASE = dt.timedelta(minutes=1)  # 1, 4, 16, 64 min, then capped
@@ -51,6 +62,7 @@ SHORTER = (2000, 1000, 500)  # lengths tried after a "too long"-looking rejectio
 TITLE_CAP = 256  # Discord embed titles; no chat shows more
 RETRY_AT_ONCE = {400, 413, 422}
 ELLIPSIS = "…"
+DIGEST_FROM = 2  # alerts due for one target in one drain that go as one digest message
 JOIN = "\r\n"  # what Apprise puts between title and body when it posts them as one text
 
 
@@ -72,11 +84,15 @@ class NotSent(NotifyError):
 
 @dataclass(frozen=True)
 class SendResult:
-    """``ok`` after a 2xx; ``status`` is the HTTP code Apprise logged, when it did."""
+    """``ok`` after a 2xx; ``status`` is the HTTP code of the failure, when known;
+    ``retry_after`` the delay the service asked for (429/503 ``Retry-After``);
+    ``unrouted`` when Apprise tried no service at all (v1 ``None``, v2 ``NOMATCH``)."""
 
     ok: bool
     detail: str = ""
     status: int | None = None
+    retry_after: dt.timedelta | None = None
+    unrouted: bool = False
 
 
 Sender = Callable[[str, str, str], SendResult]  # (apprise url, title, body) -> result
@@ -157,11 +173,28 @@ def apprise_send(url: str, title: str, body: str) -> SendResult:
     app = apprise.Apprise()
     if not app.add(url):
         raise NotSent("not a usable Apprise URL (see https://appriseit.com/services/)")
-    with _captured() as lines:
-        ok = bool(app.notify(body=body, title=title, body_format=apprise.NotifyFormat.TEXT))
-    detail = " | ".join(lines)
+    with _captured() as lines, watching() as responses:
+        answer = app.notify(body=body, title=title, body_format=apprise.NotifyFormat.TEXT)
+    return read_answer(answer, " | ".join(lines), responses, utcnow())
+
+
+def read_answer(
+    answer: object, detail: str, responses: Sequence[tuple[int, dict[str, str]]], now: dt.datetime
+) -> SendResult:
+    """An Apprise ``notify()`` answer as a :class:`SendResult`. v1 answers True, False or
+    None (nothing matched); v2 an ``AppriseResult`` whose ``status`` is SUCCESS, FAILURE,
+    NOMATCH, PARTIAL or TIMEOUT (caronc/apprise#538, #1664). ``responses`` are the HTTP
+    answers seen meanwhile (:func:`tracker.alerts.retry_after.watching`): the last failing
+    one gives ``status`` and any ``retry_after``; else ``error=NNN`` in Apprise's log."""
+    status_name = getattr(getattr(answer, "status", None), "name", None)
+    if answer is None or status_name == "NOMATCH":
+        return SendResult(ok=False, detail=detail or "no service matched", unrouted=True)
+    ok = bool(answer) and status_name in (None, "SUCCESS")
+    failing = [(code, headers) for code, headers in responses if code >= 400]
     m = re.search(r"error=(\d{3})", detail)
-    return SendResult(ok=ok, detail=detail, status=int(m.group(1)) if m else None)
+    code = failing[-1][0] if failing else (int(m.group(1)) if m else None)
+    retry = next((d for c, h in reversed(failing) if (d := delay_of(c, h, now)) is not None), None)
+    return SendResult(ok=ok, detail=detail, status=code, retry_after=retry)
 
 
 def channel_limits(sub: Subscription) -> tuple[int, int, bool]:
@@ -235,11 +268,14 @@ def drain(
     """Plan, then send every due delivery once. Idempotent: a re-run sends nothing new.
 
     Events older than ``backlog`` are not planned (a new subscription is not flooded
-    with history). ``sender`` defaults to :func:`apprise_send`. Returns counts, with
-    each failing subscription's first error. An alert that cannot fit its channel
-    (:class:`DoesNotFit`) is given up at once (``dead``) and the run goes on; any other
-    error before the hand-off puts the row back to ``pending`` and is raised. Raises :class:`NotifyError` for an unusable
-    URL before anything is planned or claimed.
+    with history). ``sender`` defaults to :func:`apprise_send`. Due deliveries are sent
+    per target (subscription URL): one message each, or one digest when
+    :data:`DIGEST_FROM` or more are due for one target. Returns counts, with each failing
+    subscription's first error and each unrouted one's configuration error. An alert
+    that cannot fit its channel (:class:`DoesNotFit`) is given up at once (``dead``) and
+    the run goes on; any other error before the hand-off puts the rows back to
+    ``pending`` and is raised. Raises :class:`NotifyError` for an unusable URL before
+    anything is planned or claimed.
     """
     now = as_utc(now or utcnow())
     send = sender or apprise_send
@@ -253,41 +289,96 @@ def drain(
         due = session.exec(
             select(Delivery).where(Delivery.state == "pending").order_by(Delivery.id)
         ).all()
+        groups: dict[str, list[Delivery]] = {}
         for d in due:
-            sub = by_name.get(d.subscription)
-            if sub is None or (d.next_attempt_at and as_utc(d.next_attempt_at) > now):
+            if d.subscription not in by_name:
                 continue
-            event = session.get(Event, d.event_id)
-            subject = session.get(Subject, event.subject_id) if event and event.subject_id else None
-            if not _claim(session, d, now):
-                continue  # another process took it
-            tried.append(d.id)  # type: ignore[arg-type]
-            hopeless = False
-            with _release_unless_handed(session, d) as handed:
-                msg = compose(event, subject, base)  # type: ignore[arg-type]
-                try:
-                    result, chars = _send_fitted(
-                        send, sub, msg, d.attempts, limits[sub.name], handed
-                    )
-                except DoesNotFit as exc:  # the same next time: give this one up, go on
-                    result, chars, hopeless = SendResult(ok=False, detail=str(exc)), 0, True
-            d.attempts += 1
-            if result.ok:
-                d.state, d.delivered_at, d.sent_chars, d.parts = "delivered", now, chars, 1
-                d.last_error = None
-                report.delivered += 1
-            else:
-                d.last_error = (result.detail or "send failed")[:500]
-                if hopeless or d.attempts >= MAX_ATTEMPTS:
-                    d.state = "dead"
-                    report.record_failure(sub.name, d.last_error, None)
-                else:
-                    d.state, d.next_attempt_at = "pending", now + backoff(d.attempts)
-                    report.record_failure(sub.name, d.last_error, d.next_attempt_at)
-            session.add(d)
-            session.commit()
+            if d.next_attempt_at and as_utc(d.next_attempt_at) > now:
+                continue
+            groups.setdefault(d.subscription, []).append(d)
+        for name, rows in groups.items():
+            claimed = [d for d in rows if _claim(session, d, now)]  # others: another process
+            tried.extend(d.id for d in claimed)  # type: ignore[misc]
+            if claimed:
+                _deliver(session, send, by_name[name], claimed, limits[name], base, now, report)
         report.waiting, report.next_retry_at = count_waiting(session, by_name, tried, now)
     return report
+
+
+def _deliver(
+    session: Session,
+    send: Sender,
+    sub: Subscription,
+    rows: list[Delivery],
+    limits: tuple[int, int, bool],
+    base: str,
+    now: dt.datetime,
+    report: DrainReport,
+) -> None:
+    """Send the claimed ``rows`` of one target as one message (a digest for several) and
+    record the outcome on each row."""
+    events = [session.get(Event, d.event_id) for d in rows]
+    subjects = [
+        session.get(Subject, ev.subject_id) if ev is not None and ev.subject_id else None
+        for ev in events
+    ]
+    hopeless = False
+    with _release_unless_handed(session, rows) as handed:
+        if len(rows) >= DIGEST_FROM:
+            msg = compose_digest(events, base)  # type: ignore[arg-type]
+        else:
+            msg = compose(events[0], subjects[0], base)  # type: ignore[arg-type]
+        try:
+            attempts = min(d.attempts for d in rows)
+            result, chars = _send_fitted(send, sub, msg, attempts, limits, handed)
+        except DoesNotFit as exc:  # the same next time: give these up, go on
+            result, chars, hopeless = SendResult(ok=False, detail=str(exc)), 0, True
+    for d in rows:
+        _settle(d, result, chars, hopeless, now, report, sub.name)
+        d.parts = 1 if result.ok else d.parts
+        session.add(d)
+    session.commit()
+
+
+def _settle(
+    d: Delivery,
+    result: SendResult,
+    chars: int,
+    hopeless: bool,
+    now: dt.datetime,
+    report: DrainReport,
+    name: str,
+) -> None:
+    """One row's new state after a send: delivered, unrouted (never retried), dead, or
+    pending until the service's retry delay or :func:`backoff`."""
+    d.attempts += 1
+    if result.ok:
+        d.state, d.delivered_at, d.sent_chars, d.last_error = "delivered", now, chars, None
+        report.delivered += 1
+        return
+    d.last_error = (result.detail or "send failed")[:500]
+    if result.unrouted:
+        d.state = "unrouted"
+        report.record_unrouted(name, d.last_error)
+    elif hopeless or d.attempts >= MAX_ATTEMPTS:
+        d.state = "dead"
+        report.record_failure(name, d.last_error, None)
+    else:
+        wait = result.retry_after if result.retry_after is not None else backoff(d.attempts)
+        d.state, d.next_attempt_at = "pending", now + wait
+        report.record_failure(name, d.last_error, d.next_attempt_at)
+
+
+def compose_digest(events: Sequence[Event], base_url: str) -> Message:
+    """One message for several alerts to one target: ``N alerts`` and one line per alert
+    title (in event order), linking to the changes page (cut with ``…`` to the channel's
+    limit by :meth:`Message.fit`, the link kept whole)."""
+    lines = [f"- {ev.title}" for ev in events]
+    return Message(
+        title=f"{len(events)} alerts from release-tracker",
+        text="\n".join(lines),
+        link=f"{base_url}changes.html",
+    )
 
 
 def validate(subs: Sequence[Subscription]) -> dict[str, tuple[int, int, bool]]:
@@ -297,10 +388,10 @@ def validate(subs: Sequence[Subscription]) -> dict[str, tuple[int, int, bool]]:
 
 
 @contextmanager
-def _release_unless_handed(session: Session, d: Delivery) -> Iterator[list[bool]]:
+def _release_unless_handed(session: Session, rows: Sequence[Delivery]) -> Iterator[list[bool]]:
     """Guard the claimed window: an error before the message reached the sender (or a
-    :class:`NotSent` from it) puts ``d`` back to ``pending``; once it may have gone out,
-    the row stays ``sending`` (at most once). Yields the flag the sender sets."""
+    :class:`NotSent` from it) puts ``rows`` back to ``pending``; once it may have gone out,
+    they stay ``sending`` (at most once). Yields the flag the sender sets."""
     handed = [False]
     try:
         yield handed
@@ -309,7 +400,10 @@ def _release_unless_handed(session: Session, d: Delivery) -> Iterator[list[bool]
             session.rollback()
             session.exec(  # type: ignore[call-overload]
                 update(Delivery)
-                .where(Delivery.id == d.id, Delivery.state == "sending")
+                .where(
+                    Delivery.id.in_([d.id for d in rows]),  # type: ignore[union-attr]
+                    Delivery.state == "sending",
+                )
                 .values(state="pending")
             )
             session.commit()
@@ -358,7 +452,14 @@ def _send_fitted(
         shorter_helps = i + 1 < len(rungs) and sent > rungs[i + 1]
         if result.status not in RETRY_AT_ONCE or not shorter_helps:
             break
-    return SendResult(ok=False, detail=" ; ".join(errors), status=result.status), 0
+    failed = SendResult(
+        ok=False,
+        detail=" ; ".join(errors),
+        status=result.status,
+        retry_after=result.retry_after,
+        unrouted=result.unrouted,
+    )
+    return failed, 0
 
 
 def send_test(

@@ -5,6 +5,7 @@ File format (one table per subscription)::
     [[subscription]]
     name = "team-discord"                 # unique; the delivery log's key
     url = "discord://ID/TOKEN"            # any Apprise URL (https://appriseit.com/services/)
+    # or several: urls = ["tgram://...", "discord://...", "mailto://..."]
     subjects = ["kimi-k3.1-pro"]          # optional; default: every subject
     kinds = ["weights_landed", "license_changed"]   # optional; default: every kind of the audience
     audience = "subscriber"               # or "operator" (watch_failing, watch_recovered, ...)
@@ -12,11 +13,17 @@ File format (one table per subscription)::
 
 ``TRACKER_APPRISE_URLS`` (URLs separated by spaces or commas) adds one subscriber
 subscription per URL, named ``env-1``, ``env-2``, ... with no filter.
+
+A subscription with several URLs (``urls``, or several in ``url`` as Apprise allows) is
+one route to several targets: it is expanded into one :class:`Subscription` per URL,
+named ``NAME#<first 8 hex of the URL's sha256>`` (stable when the list is reordered), so
+delivery is recorded, and retried, per URL (cases/C31).
 """
 
 from __future__ import annotations
 
-import os
+import hashlib
+import re
 import tomllib
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
@@ -25,12 +32,15 @@ from urllib.parse import urlsplit
 
 from claims.curated.datafile import nearest
 from claims.events import EVENT_KINDS
+from tracker import settings
 from tracker.errors import ConfigError
 
 DEFAULT_PATH = Path("data") / "subscriptions.toml"
 ENV_URLS = "TRACKER_APPRISE_URLS"
 AUDIENCES = ("subscriber", "operator")
-_KEYS = {"name", "url", "subjects", "kinds", "audience", "max_length"}
+_KEYS = {"name", "url", "urls", "subjects", "kinds", "audience", "max_length"}
+# Where one Apprise URL ends and the next begins in a list written as one string.
+_URL_SPLIT = re.compile(r"[\s,]+(?=[A-Za-z][A-Za-z0-9+.-]*://)")
 
 
 @dataclass(frozen=True)
@@ -77,7 +87,6 @@ def load_subscriptions(
     key (with the nearest known one), an unknown kind, an operator kind on a subscriber
     subscription (or the reverse), a missing url, or a duplicate name.
     """
-    env = os.environ if env is None else env
     if path is not None and not path.is_file():
         raise ConfigError(f"{path}: no such subscriptions file")
     path = path or DEFAULT_PATH
@@ -88,8 +97,8 @@ def load_subscriptions(
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"{path}: {exc}") from exc
         for i, entry in enumerate(data.get("subscription", []), start=1):
-            subs.append(_entry(path, i, entry))
-    urls = [u for u in env.get(ENV_URLS, "").replace(",", " ").split() if u]
+            subs.extend(_entry(path, i, entry))
+    urls = [u for u in (settings.apprise_urls(env) or "").replace(",", " ").split() if u]
     subs += [
         Subscription(name=f"env-{i}", url=u, origin=f"URL {i} of {ENV_URLS}")
         for i, u in enumerate(urls, start=1)
@@ -119,7 +128,18 @@ def redacted_url(url: str) -> str:
     return f"{parts.scheme}://{shown}"
 
 
-def _entry(path: Path, i: int, entry: object) -> Subscription:
+def split_urls(text: str) -> list[str]:
+    """Several Apprise URLs written in one string (separated by spaces or commas before
+    the next ``scheme://``) as a list; one URL gives a list of one."""
+    return [u for u in _URL_SPLIT.split(text.strip()) if u]
+
+
+def target_name(name: str, url: str) -> str:
+    """The delivery key of one URL of a multi-URL subscription: ``NAME#1a2b3c4d``."""
+    return f"{name}#{hashlib.sha256(url.encode()).hexdigest()[:8]}"
+
+
+def _entry(path: Path, i: int, entry: object) -> list[Subscription]:
     where = f"{path}: subscription #{i}"
     if not isinstance(entry, dict):
         raise ConfigError(f"{where}: expected a table")
@@ -128,12 +148,11 @@ def _entry(path: Path, i: int, entry: object) -> Subscription:
         hint = nearest(unknown[0], _KEYS)
         hint = f" ({hint})" if hint.startswith("did") else f"; {hint}"
         raise ConfigError(f"{where}: unknown field {unknown[0]!r}{hint}")
-    name, url = entry.get("name"), entry.get("url")
+    name = entry.get("name")
     if not isinstance(name, str) or not name:
         raise ConfigError(f"{where}: field 'name' is required")
     where = f"{path}: subscription {name!r}"
-    if not isinstance(url, str) or "://" not in url:
-        raise ConfigError(f"{where}: field 'url' must be an Apprise URL")
+    urls = _urls(entry, where)
     audience = entry.get("audience", "subscriber")
     if audience not in AUDIENCES:
         raise ConfigError(f"{where}: field 'audience' must be one of {', '.join(AUDIENCES)}")
@@ -153,14 +172,38 @@ def _entry(path: Path, i: int, entry: object) -> Subscription:
     max_length = entry.get("max_length")
     if max_length is not None and (not isinstance(max_length, int) or max_length < 200):
         raise ConfigError(f"{where}: field 'max_length' must be an integer of at least 200")
-    return Subscription(
-        name=name,
-        url=url,
-        subjects=frozenset(subjects),
-        kinds=frozenset(kinds),
-        audience=audience,
-        max_length=max_length,
-    )
+    return [
+        Subscription(
+            name=name if len(urls) == 1 else target_name(name, url),
+            url=url,
+            subjects=frozenset(subjects),
+            kinds=frozenset(kinds),
+            audience=audience,
+            max_length=max_length,
+            origin="" if len(urls) == 1 else f"URL {n} of {len(urls)} of subscription {name!r}",
+        )
+        for n, url in enumerate(urls, start=1)
+    ]
+
+
+def _urls(entry: dict, where: str) -> list[str]:
+    """The entry's target URLs from ``url`` (one, or several in one string) or ``urls``
+    (a list); ConfigError naming ``where`` for neither, both, a non-URL or a repeat."""
+    if ("url" in entry) == ("urls" in entry):
+        raise ConfigError(f"{where}: give field 'url' (one Apprise URL) or 'urls' (a list)")
+    raw = entry.get("url", entry.get("urls"))
+    field = "url" if "url" in entry else "urls"
+    if isinstance(raw, str):
+        urls = split_urls(raw)
+    elif isinstance(raw, list) and all(isinstance(u, str) for u in raw):
+        urls = [u.strip() for u in raw]
+    else:
+        raise ConfigError(f"{where}: field {field!r} must be an Apprise URL or a list of them")
+    if not urls or any("://" not in u for u in urls):
+        raise ConfigError(f"{where}: field {field!r} must be an Apprise URL")
+    if len(set(urls)) != len(urls):
+        raise ConfigError(f"{where}: field {field!r} names one URL twice")
+    return urls
 
 
 def _names(entry: dict, field: str, where: str, what: str) -> list[str]:

@@ -17,8 +17,9 @@ from sqlmodel import Session, select
 
 from claims.curated.datafile import unit_problem
 from claims.curated.loader import claim_key as loader_claim_key
-from claims.store.tables import Claim, Source, Subject, SubjectAlias, SubjectVariant, dumps
+from claims.store.tables import Claim, Source, Subject, SubjectAlias, SubjectVariant
 from claims.subjects.references import SubjectRef
+from claims.values.canonical import dumps
 from claims.values.stated import StatedValueError, parse_stated
 from claims.values.value import Value, ValueError_
 from claims.vocabulary import ATTRIBUTES, QUALIFIERS, SOURCE_KINDS

@@ -282,7 +282,7 @@ def import_cmd(
             published=day.isoformat() if day else None, language=language, kind=kind,
         )  # fmt: skip
         # Like every command but `load`/`demo`: a missing database is an error, not a new file.
-        engine = open_db(db, create=False)
+        engine = open_db(db, write=True)
         if items and not any(item.get("subject") for item in items):
             # Nothing would be stored (not even the source): say why and how to fix it.
             typer.echo(

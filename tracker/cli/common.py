@@ -14,7 +14,10 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 from rich.console import Console
 
+from claims.curated.datafile import DataFileError
+from claims.errors import ClaimsError
 from claims.store.rawdb import RawDB, SchemaMissing
+from tracker import settings
 from tracker.cli.values import json_default, usage_error_line
 from tracker.errors import TrackerError
 
@@ -262,8 +265,9 @@ def _database_error(exc: BaseException) -> bool:
 
 def friendly_errors(fn: F) -> F:
     """Turn known errors into one line on stderr and exit status 1 (no traceback):
-    TrackerError, SchemaMissing, claims.curated.loader.DataFileError (``path:line: field``; every
-    problem of a data folder, and a JSON list of them too with ``--json``),
+    every TrackerError and ClaimsError (the tree in :mod:`tracker.errors`); a DataFileError
+    as ``path:line: field`` (every problem of a data folder, and a JSON list of them too
+    with ``--json``),
     database errors (SQLAlchemy, sqlite3, psycopg) and other OSErrors; a closed output
     pipe is left to :func:`tracker.cli.main.main`, which ends quietly."""
 
@@ -271,17 +275,17 @@ def friendly_errors(fn: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
-        except (TrackerError, SchemaMissing) as exc:
+        except DataFileError as exc:
+            from claims.curated.problems import error_records, error_text
+
+            if kwargs.get("json_out"):  # scripts get every problem, as JSON too
+                print_json(error_records(exc))
+            err_console.print(f"error: {error_text(exc)}", markup=False)
+            raise typer.Exit(1) from None
+        except (TrackerError, ClaimsError) as exc:
             err_console.print(f"error: {exc}", markup=False)
             raise typer.Exit(1) from None
         except Exception as exc:
-            if _loaded_error(exc, "claims.curated.loader", "DataFileError"):
-                from claims.curated.problems import error_records, error_text
-
-                if kwargs.get("json_out"):  # scripts get every problem, as JSON too
-                    print_json(error_records(exc))
-                err_console.print(f"error: {error_text(exc)}", markup=False)
-                raise typer.Exit(1) from None
             if _database_error(exc):
                 reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
                 err_console.print(f"error: database: {reason}", markup=False)
@@ -302,17 +306,27 @@ def print_json(obj: Any, *, sort_keys: bool = False) -> None:
     sys.stdout.write(text + "\n")
 
 
-def open_db(db: str | None, *, create: bool = False) -> Engine:
+def open_db(
+    db: str | None, *, create: bool = False, write: bool = False, schema: bool = True
+) -> Engine:
     """The engine for ``--db`` (or ``TRACKER_DATABASE_URL``, or the default file).
 
-    Commands that only read pass ``create=False``: a SQLite file that does not exist is
-    an error (never silently created empty). Raises TrackerError with one clear line.
+    Commands that write pass ``write=True``: a database at an older schema revision is
+    upgraded first (:func:`claims.store.migrate.upgrade`). Commands that only read leave
+    it False: nothing is written (a read-only PostgreSQL role works), and an older schema
+    is an error saying to run ``tracker db upgrade``. Without ``create`` (which implies
+    ``write``: ``tracker load`` and ``tracker demo``) a SQLite file that does not exist is
+    an error (never silently created empty). ``schema=False`` leaves the schema alone
+    (``tracker db upgrade`` applies it itself). Raises TrackerError with one clear line.
     """
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
-    from claims.store.engine import database_url, make_engine
+    from claims.store.engine import connect, make_engine
+    from claims.store.rawdb import database_url
 
+    given = db
+    db = db or settings.database_url()
     url = database_url(db)
     try:
         parsed = make_url(url)
@@ -328,13 +342,13 @@ def open_db(db: str | None, *, create: bool = False) -> Engine:
     if not create and backend == "sqlite" and parsed.database not in (None, "", ":memory:"):
         path = Path(parsed.database)
         if not path.is_file():
-            hint = "" if db else ", or pass --db"
+            hint = "" if given else ", or pass --db"
             what = "is a folder, not a database" if path.is_dir() else "does not exist"
             raise TrackerError(
                 f"database {path} {what}; run `tracker demo` or `tracker load` first{hint}"
             )
     try:
-        return make_engine(db)
+        return make_engine(db, upgrade=write or create) if schema else connect(db)
     except SQLAlchemyError as exc:
         reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
         raise TrackerError(f"cannot open database {shown}: {reason}") from None
@@ -344,14 +358,16 @@ def open_db(db: str | None, *, create: bool = False) -> Engine:
 
 def open_cycle_db(db: str | None) -> RawDB:
     """The plain DB-API connection the watch cycle records through (:mod:`claims.store.rawdb`;
-    no ORM loaded). A database whose schema is older than this code is migrated first
-    through :func:`open_db`; a missing SQLite file is the same clear error as there."""
+    no ORM loaded). A database whose schema is older than this code is upgraded first
+    through :func:`open_db` (the cycle writes); a missing SQLite file is the same clear
+    error as there."""
+    db = db or settings.database_url()
     try:
         return RawDB.open(db)
     except (SchemaMissing, ValueError):
         # open_db explains a missing file or an unsupported URL in one line, and
-        # creates or migrates the schema of an existing database
-        open_db(db).dispose()
+        # creates or upgrades the schema of an existing database
+        open_db(db, write=True).dispose()
     return RawDB.open(db)
 
 

@@ -259,9 +259,9 @@ def build(
 
     Renders only files whose input changed and rewrites only files whose bytes changed.
     """
-    from tracker.site import build_site
+    from tracker import pipeline
 
-    report = build_site(open_db(db), out, base_url=base_url)
+    report = pipeline.build(open_db(db), out, base_url=base_url)
     if json_out:
         print_json({k: str(v) if isinstance(v, Path) else v for k, v in report.__dict__.items()})
     else:
@@ -305,6 +305,7 @@ def main() -> None:
 
 
 # Command modules register on ``app``, so they import after it exists.
+from tracker.cli import db as cli_db  # noqa: E402
 from tracker.cli import schedule as cli_schedule  # noqa: E402
 from tracker.cli import site as cli_site  # noqa: E402
 from tracker.cli import verify as cli_verify  # noqa: E402
@@ -314,6 +315,7 @@ cli_watch.register(app)
 cli_verify.register(app)
 cli_site.register(app)
 cli_schedule.register(app)
+cli_db.register(app)
 
 from tracker.cli.claims import claims_app  # noqa: E402
 

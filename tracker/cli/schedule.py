@@ -30,6 +30,7 @@ from tracker.cli.values import utc_minute
 
 if TYPE_CHECKING:
     from rich.table import Table
+    from rich.text import Text
 
 log = logging.getLogger("tracker.schedule.daemon")
 
@@ -105,7 +106,7 @@ def schedule_cmd(
     from tracker.schedule.locks import SchedulerBusy
 
     _setup_logging()
-    engine = open_db(db)
+    engine = open_db(db, write=True)
     bundle = load_jobs(jobs, engine, site_dir=out, snapshot_dir=snapshots)
     settings = ScheduleSettings(
         jitter_seconds=jitter,
@@ -136,7 +137,8 @@ def schedule_cmd(
 
 @friendly_errors
 def watches_cmd(db: DbOpt = None, json_out: JsonOpt = False) -> None:
-    """Every watch: schedule, last run, next run, state, last error; and who schedules them.
+    """Every watch: schedule, last run, next run (or retry), state, last error; who schedules
+    them; and each watch's latest catch-up run that replaced missed runs.
 
     Times read 2026-11-28 06:00 UTC (to the minute); --json keeps ISO 8601."""
     from tracker.schedule.watchlist import list_watches
@@ -153,6 +155,23 @@ def watches_cmd(db: DbOpt = None, json_out: JsonOpt = False) -> None:
     ):
         table = narrow_watch_table(listing["watches"], now)
     print_table(table, breakable=len(table.columns) - 1)
+    for line in missed_lines(listing["watches"]):
+        console.print(line)
+
+
+def missed_lines(watches: list[dict]) -> list[Text]:
+    """One line per watch whose latest catch-up run replaced several scheduled runs:
+    ``hub: 3 runs missed, caught up once at 2026-03-05 12:00 UTC`` (plain text)."""
+    from rich.text import Text
+
+    return [
+        Text(
+            f"{w['name']}: {w['missed']['missed']} runs missed, caught up once at "
+            f"{utc_minute(w['missed']['caught_up_at'])}"
+        )
+        for w in watches
+        if w.get("missed")
+    ]
 
 
 def scheduler_line(sched: dict | None) -> str:

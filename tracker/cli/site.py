@@ -134,8 +134,10 @@ def alerts_send(
     (Apprise URLs, space- or comma-separated). Events of the last 48 hours
     are sent; a new subscription is not sent older ones (the summary says
     how many). Prints one "warning:" line on stderr per subscription with
-    failures (count, first error, next attempt); exits 1 when a delivery
-    failed or was given up in this run, or when there is no subscription. A
+    failures (count, first error, next attempt), and one "error:" line per
+    subscription whose URL matched no service (not retried); exits 1 when a
+    delivery failed, was given up or matched no service in this run, or when
+    there is no subscription. A
     subscription's subject that is not in the database is a warning, naming the
     nearest known slug.
     """
@@ -149,7 +151,7 @@ def alerts_send(
                 "no subscriptions: set TRACKER_APPRISE_URLS or write data/subscriptions.toml "
                 "(docs/alerts.md)"
             )
-        engine = open_db(db)
+        engine = open_db(db, write=True)
         for warning in unknown_subjects(subs, subject_slugs(engine)):
             print(f"warning: {warning}", file=sys.stderr)
         report = drain(engine, subs, base_url=site_url)
@@ -157,11 +159,13 @@ def alerts_send(
         raise _fail(exc) from None
     for failures in report.failures.values():
         print(f"warning: {failures.warning()}", file=sys.stderr)
+    for error in report.config_errors():
+        print(f"error: {error}", file=sys.stderr)
     if json_out:
         print_json(report.to_dict())
     else:
         print(report.summary())
-    if report.failed or report.dead:
+    if report.failed or report.dead or report.unrouted:
         raise typer.Exit(1)
 
 

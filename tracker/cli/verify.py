@@ -62,13 +62,10 @@ def verify_cmd(
     ] = None,
 ) -> None:
     """Verify every claim: verdicts, discrepancies and events (idempotent)."""
-    from sqlmodel import Session
-
-    from claims.store.verification import verify_all
+    from tracker import pipeline
 
     as_of = _parse_now(now)
-    with Session(open_db(db)) as session:
-        report = verify_all(session, now=as_of)
+    report = pipeline.verify(open_db(db, write=True), now=as_of)
     if json_out:
         print_json(report.to_dict(), sort_keys=True)
         return
@@ -179,7 +176,7 @@ def review_cmd(
 
     from claims.store.review import ReviewError, dismiss_discrepancy
 
-    with Session(open_db(db)) as session:
+    with Session(open_db(db, write=True)) as session:
         try:
             row = dismiss_discrepancy(session, discrepancy_id, dismiss)
         except ReviewError as exc:

@@ -28,7 +28,7 @@ from tracker.cli.common import (
 )
 from tracker.cycle.run import CycleSummary, WatchResult, run_check
 from tracker.errors import ConfigError
-from tracker.snapshots.store import DEFAULT_ROOT, SnapshotStore
+from tracker.snapshots.store import DEFAULT_ROOT, follows_database, open_store
 
 ReplayOpt = Annotated[
     Path | None,
@@ -90,9 +90,11 @@ def run_cycle(
     keep = on_result is None
     _results_printed_here()
     raw = open_cycle_db(db)  # plain DB-API: `tracker check` never loads the ORM
+    store = open_store(db, snapshots)  # bodies follow the database
     try:
-        return _cycle(raw, replay, watch, snapshots, show_progress, on_result, keep)
+        return _cycle(raw, replay, watch, store, show_progress, on_result, keep)
     finally:
+        store.close()
         raw.close()
 
 
@@ -100,13 +102,12 @@ def _cycle(
     raw: RawDB,
     replay: Path | None,
     watch: list[str] | None,
-    snapshots: Path,
+    store: Any,
     show_progress: bool,
     on_result: Callable[[WatchResult], None] | None,
     keep: bool,
 ) -> CycleSummary:
     client = _client(replay)
-    store = SnapshotStore(snapshots)
     robots = _robots(replay, client)
     if not show_progress:
         with client:
@@ -217,7 +218,10 @@ def record(
     _results_printed_here()
     try:
         summary, path = record_check(
-            open_db(db), out, snapshot_store=SnapshotStore(snapshots), watch_names=watch
+            open_db(db, write=True),
+            out,
+            snapshot_store=open_store(db, snapshots),
+            watch_names=watch,
         )
     except NothingRecorded as exc:
         _show_record(exc.summary, None, json_out)
@@ -358,15 +362,20 @@ def snapshot(
     out: Annotated[
         Path | None, typer.Option("--out", help="Write the body to this file instead.")
     ] = None,
+    db: DbOpt = None,
 ) -> None:
-    """Print the body a watch fetched (a snapshot), as it was received."""
-    with SnapshotStore(snapshots) as store:
+    """Print the body a watch fetched (a snapshot), as it was received.
+
+    Bodies follow the database: on PostgreSQL they are read from it (--db or
+    $TRACKER_DATABASE_URL), on SQLite from the --snapshots folder."""
+    where = "the database" if follows_database(db) else str(snapshots)
+    with open_store(db, snapshots) as store:
         try:
             found = store.find(sha.lower())
         except ValueError as exc:
             raise ConfigError(str(exc)) from None
         if not found:
-            raise ConfigError(f"no snapshot starting with {sha} in {snapshots}")
+            raise ConfigError(f"no snapshot starting with {sha} in {where}")
         if len(found) > 1:
             raise ConfigError(
                 f"{sha} is the start of several snapshots ({', '.join(f[:12] for f in found)}"

@@ -14,7 +14,8 @@ from claims.store.rawdb import RawDB
 from tracker.adapters.base import Fetched, ObservedValue, ParseResult
 
 if TYPE_CHECKING:
-    from tracker.cycle.observe import NameLookup, WatchSpec, _Outbox
+    from claims.store.outbox import Outbox
+    from tracker.cycle.observe import NameLookup, WatchSpec
 
 
 _CURRENT_OF = (
@@ -26,7 +27,7 @@ _RETIRE = "UPDATE observation SET current = :cur WHERE id = :oid"
 
 def mark_gone(
     s: RawDB,
-    outbox: _Outbox,
+    outbox: Outbox,
     spec: WatchSpec,
     attribute: str,
     listed: set[tuple[int, str, str]],

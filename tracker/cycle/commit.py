@@ -29,8 +29,10 @@ class GroupCommit:
         summary: CycleSummary,
         progress: Callable[[WatchResult], None] | None,
         keep_results: bool,
+        fence: Callable[[RawDB], None] | None = None,
     ) -> None:
         self.raw = raw
+        self.fence = fence
         self.summary = summary
         self.progress = progress
         self.keep_results = keep_results
@@ -47,7 +49,18 @@ class GroupCommit:
             self.commit()
 
     def commit(self) -> None:
-        """Commit the group's transaction, then report its watches."""
+        """Commit the group's transaction, then report its watches. With a ``fence`` (a
+        scheduler's lease check, :meth:`tracker.schedule.locks.Lease.fence`), it runs
+        first, inside the same transaction; when it raises, the group's watches are
+        rolled back, not reported, and the error propagates: a scheduler that lost its
+        lease mid-run commits nothing of that run."""
+        if self.fence is not None and self.results:
+            try:
+                self.fence(self.raw)
+            except BaseException:
+                self.raw.rollback()
+                self.results = []
+                raise
         self.raw.commit_group()
         self.report()
 

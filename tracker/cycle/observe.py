@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from claims.events import event_row, value_change_event
+from claims.store.outbox import Outbox
 from claims.store.rawdb import RawDB
 from claims.subjects.matching import AliasIndex
 from claims.values.canonical import dumps
@@ -32,12 +33,6 @@ _RESET_VALIDATORS = _OK + ", etag = :etag, last_modified = :lm WHERE id = :wid"
 _FAILED = (
     "UPDATE watch SET last_run = :at, consecutive_failures = :n, last_error = :err, "
     "last_error_kind = :kind, failing_since = :since, state = :state WHERE id = :wid"
-)
-_EVENT_EXISTS = "SELECT id FROM event WHERE key = :key"
-_INSERT_EVENT = (
-    "INSERT INTO event (key, kind, audience, subject_id, watch_id, title, detail_json, "
-    "created_at) VALUES (:key, :kind, :audience, :subject_id, :watch_id, :title, "
-    ":detail_json, :created_at)"
 )
 
 
@@ -93,26 +88,6 @@ def _snapshot_id(s: RawDB, spec: WatchSpec, f: Fetched) -> int | None:
     return snapshot_id(s, spec.id, f.final_url, f.sha256, row)
 
 
-class _Outbox:
-    """Events of one transaction (rows from :func:`claims.events.event_row`), skipping any
-    whose content key is already stored."""
-
-    def __init__(self, s: RawDB) -> None:
-        self.s = s
-        self.keys: set[str] = set()
-        self.added = 0
-
-    def add(self, event: dict[str, Any]) -> None:
-        key = event["key"]
-        if key in self.keys:
-            return
-        self.keys.add(key)
-        if self.s.one(_EVENT_EXISTS, {"key": key}) is not None:
-            return
-        self.s.execute(_INSERT_EVENT, event)
-        self.added += 1
-
-
 def record_failure(
     db: RawDB,
     spec: WatchSpec,
@@ -129,7 +104,7 @@ def record_failure(
     kind = getattr(exc, "kind", "parse_error")
     threshold = int(spec.params.get("failing_after", failing_after))
     with db.transaction() as s:
-        outbox = _Outbox(s)
+        outbox = Outbox(s)
         for f in fetched:  # kept so `tracker parse` can re-run a fixed parser on them
             _snapshot_id(s, spec, f)
         row = s.one(_HEALTH, {"wid": spec.id})
@@ -194,7 +169,7 @@ def record_success(
     """
     result = WatchResult(spec.name, "unchanged")
     with db.transaction() as s:
-        outbox = _Outbox(s)
+        outbox = Outbox(s)
         state, stored_since, _failures = s.one(_HEALTH, {"wid": spec.id}) or (None, None, 0)
         changed = False
         validators: dict[str, Any] = {}
@@ -271,7 +246,7 @@ def record_success(
 
 def _upsert(
     rows: WatchRows,
-    outbox: _Outbox,
+    outbox: Outbox,
     spec: WatchSpec,
     subject_id: int,
     ov: ObservedValue,
@@ -339,7 +314,7 @@ FIRST_CHECK = (
 
 def _weights_events(
     rows: WatchRows,
-    outbox: _Outbox,
+    outbox: Outbox,
     spec: WatchSpec,
     subject_id: int,
     subject: str,

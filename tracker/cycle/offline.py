@@ -20,7 +20,7 @@ from tracker.cycle.run import CycleSummary, run_check
 from tracker.errors import ConfigError, NothingRecorded, TrackerError
 from tracker.net.fetch import FetchSettings, fetch, live_transport, make_client
 from tracker.net.har import HarRecorder, HarReplayTransport
-from tracker.snapshots.store import SnapshotStore
+from tracker.snapshots.store import BodyStore
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ def parse_har(
 
 def parse_snapshot(
     kind: str,
-    store: SnapshotStore,
+    store: BodyStore,
     sha: str,
     *,
     url: str,
@@ -96,7 +96,7 @@ def record_check(
     engine: Engine,
     out: str | Path,
     *,
-    snapshot_store: SnapshotStore,
+    snapshot_store: BodyStore,
     settings: FetchSettings | None = None,
     inner: Any = None,
     **run_kwargs: Any,

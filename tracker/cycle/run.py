@@ -35,7 +35,7 @@ from tracker.cycle.rows import WATCH_NAMED, WATCH_RETIRED, iter_specs, load_subj
 from tracker.errors import ConfigError, ParseError, TrackerError
 from tracker.net.fetch import FetchSettings, MissingCredential, auth_headers, fetch
 from tracker.net.robots import RobotsPolicy
-from tracker.snapshots.store import SnapshotStore
+from tracker.snapshots.store import BodyStore
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +88,7 @@ def run_check(
     db: Any,
     client: Any,
     *,
-    snapshot_store: SnapshotStore,
+    snapshot_store: BodyStore,
     watch_names: Iterable[str] | None = None,
     now: dt.datetime | None = None,
     progress: Callable[[WatchResult], None] | None = None,
@@ -97,6 +97,7 @@ def run_check(
     robots: RobotsPolicy | None = None,
     concurrency: int | None = None,
     keep_results: bool = True,
+    fence: Callable[[RawDB], None] | None = None,
 ) -> CycleSummary:
     """Check every watch (or those named); return the totals.
 
@@ -133,12 +134,16 @@ def run_check(
     unless the watch sets param ``robots = false`` (an API documented for programs);
     a disallowed URL fails the watch with kind ``robots_disallowed``. Raises
     ConfigError when ``watch_names`` names an unknown watch.
+
+    ``fence`` (a scheduler's lease check) runs inside each group's transaction before it
+    commits; when it raises, that group is rolled back and the error propagates
+    (:class:`~tracker.cycle.commit.GroupCommit`).
     """
     raw, owned = _connect(db)
     try:
         return _run(
             raw, client, snapshot_store, watch_names, now, progress, failing_after, sleep,
-            robots, concurrency, keep_results,
+            robots, concurrency, keep_results, fence,
         )  # fmt: skip
     finally:
         if owned:
@@ -157,7 +162,7 @@ def _connect(db: Any) -> tuple[RawDB, bool]:
 def _run(
     raw: RawDB,
     client: Any,
-    snapshot_store: SnapshotStore,
+    snapshot_store: BodyStore,
     watch_names: Iterable[str] | None,
     now: dt.datetime | None,
     progress: Callable[[WatchResult], None] | None,
@@ -166,6 +171,7 @@ def _run(
     robots: RobotsPolicy | None,
     concurrency: int | None,
     keep_results: bool,
+    fence: Callable[[RawDB], None] | None = None,
 ) -> CycleSummary:
     clock = (lambda: now) if now is not None else _utcnow
     wanted = None if watch_names is None else set(watch_names)
@@ -210,7 +216,7 @@ def _run(
                 future = pool.submit(_gather, ctx, spec, headers) if missing is None else None
                 pending.append((spec, missing, future))
 
-        group = GroupCommit(raw, summary, progress, keep_results)
+        group = GroupCommit(raw, summary, progress, keep_results, fence)
         with raw.grouped():
             try:
                 fill()
@@ -259,7 +265,7 @@ class _FetchContext:
     """What every worker shares: the client, the snapshot store, clock, sleep, robots."""
 
     client: Any
-    store: SnapshotStore
+    store: BodyStore
     clock: Callable[[], dt.datetime]
     sleep: Callable[[float], None]
     robots: RobotsPolicy | None

@@ -3,7 +3,7 @@
 Input: a URL and stored validators; output: a :class:`~tracker.adapters.base.Fetched`
 or a :class:`~tracker.errors.FetchError`. Only this module (and ``tracker.net.har``,
 ``tracker.net.client``, ``tracker.net.throttle``, ``tracker.net.transport``: the rest of the fetch layer)
-imports httpx. Environment read here and nowhere else: ``TRACKER_CONTACT``,
+imports httpx. Settings from :mod:`tracker.settings`: ``TRACKER_CONTACT``,
 ``TRACKER_CONCURRENCY`` (watches fetched at once; default 8).
 """
 
@@ -12,7 +12,6 @@ from __future__ import annotations
 import datetime as dt
 import email.utils
 import hashlib
-import os
 import random
 import re
 import time
@@ -22,14 +21,15 @@ from typing import Any
 
 import httpx
 
+from tracker import settings
 from tracker.adapters.base import Fetched
 from tracker.errors import (
     BadStatus,
-    ConfigError,
     FetchError,
     FetchTimeout,
     RateLimited,
     TooLarge,
+    TrackerError,
 )
 from tracker.net.client import HttpClient
 
@@ -41,7 +41,7 @@ RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 DEFAULT_CONCURRENCY = 8  # watches fetched at once by one cycle
 
 
-def _version() -> str:
+def package_version() -> str:
     try:
         from importlib.metadata import version
 
@@ -78,21 +78,17 @@ class FetchSettings:
         """Defaults, with ``TRACKER_CONTACT`` and ``TRACKER_CONCURRENCY`` (a positive
         integer) when set; raises ConfigError for a malformed ``TRACKER_CONCURRENCY``."""
         kw: dict[str, Any] = {}
-        contact = os.environ.get("TRACKER_CONTACT", "").strip()
+        contact = settings.contact()
         if contact:
             kw["contact"] = contact
-        workers = os.environ.get("TRACKER_CONCURRENCY", "").strip()
-        if workers:
-            if not workers.isdigit() or int(workers) < 1:
-                raise ConfigError(
-                    f"TRACKER_CONCURRENCY must be a positive integer, not {workers!r}"
-                )
-            kw["max_concurrent"] = int(workers)
+        workers = settings.concurrency()
+        if workers is not None:
+            kw["max_concurrent"] = workers
         return cls(**kw)
 
     @property
     def user_agent(self) -> str:
-        return f"release-tracker/{_version()} (+{self.contact})"
+        return f"release-tracker/{package_version()} (+{self.contact})"
 
 
 def make_client(
@@ -344,13 +340,15 @@ def _fetched(
     )
 
 
-class MissingCredential(Exception):
+class MissingCredential(TrackerError):
     """The watch needs an API key whose environment variable is not set (not an error:
     the cycle skips the watch with one notice)."""
 
     def __init__(self, env: str) -> None:
         super().__init__(f"{env} is not set")
         self.env = env
+
+    kind = "missing_credential"
 
 
 def auth_headers(params: Mapping[str, Any]) -> dict[str, str]:
@@ -365,7 +363,7 @@ def auth_headers(params: Mapping[str, Any]) -> dict[str, str]:
     if not isinstance(auth, Mapping):
         return {}
     env = str(auth.get("env", ""))
-    value = os.environ.get(env, "").strip() if env else ""
+    value = (settings.secret(env) or "") if env else ""
     if not value:
         raise MissingCredential(env or "auth.env")
     return {str(auth.get("header", "Authorization")): value}

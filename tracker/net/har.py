@@ -224,11 +224,11 @@ def har_entry(
 
 def har_document(entries: list[dict[str, Any]], *, comment: str = "") -> dict[str, Any]:
     """A HAR 1.2 ``{"log": ...}`` document around ``entries``."""
-    from tracker.net.fetch import _version  # the creator version, read in one place
+    from tracker.net.fetch import package_version  # the creator version, read in one place
 
     log: dict[str, Any] = {
         "version": "1.2",
-        "creator": {"name": "release-tracker", "version": _version()},
+        "creator": {"name": "release-tracker", "version": package_version()},
         "entries": entries,
     }
     if comment:

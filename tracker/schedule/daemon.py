@@ -1,7 +1,9 @@
 """Scheduler daemon: Watch rows -> APScheduler 3.x jobs, at most one scheduler per database.
 
 Input: an engine and injected job callables (per-watch run, site rebuild, outbox drain);
-output: jobs run on time in UTC, schedule state persisted in ``schedulestate``.
+output: jobs run on time (cron in UTC or a watch's time zone), schedule state persisted in
+``schedulestate``, one ``runs_missed`` operator event per catch-up run that replaced
+several, each run started only after a fencing check of the lease.
 """
 
 from __future__ import annotations
@@ -28,19 +30,26 @@ from apscheduler.schedulers.base import BaseScheduler
 from apscheduler.triggers.interval import IntervalTrigger
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
-from sqlmodel import Session, select
+from sqlmodel import Session, delete, select
 
-from claims.store.tables import ScheduleState, Watch, utcnow
+from claims.events import make_event
+from claims.store.outbox import add_event
+from claims.store.tables import ScheduleState, Watch
+from claims.values.canonical import as_utc, utcnow
+from claims.values.timefmt import iso_z
 from claims.vocabulary import RETIRED_STATE
 from tracker.errors import ConfigError
 from tracker.schedule.jobs import Jobs  # noqa: F401  (re-exported: Scheduler users build Jobs)
-from tracker.schedule.locks import Lease, LockLost, SchedulerBusy
+from tracker.schedule.locks import Lease, LockLost, SchedulerBusy, fenced_by
 from tracker.schedule.settings import ScheduleSettings
 from tracker.schedule.triggers import (
     SteppedScheduler,
+    is_fire_time,
     latest_check,
     misfire_grace_seconds,
+    missed_runs,
     next_due,
+    retry_at,
     watch_trigger,
 )
 
@@ -60,6 +69,13 @@ class Scheduler:
     and restored at start, so a restart resumes the schedule and turns a downtime into one
     catch-up run. ``start()`` raises :class:`SchedulerBusy` when another live scheduler holds
     the lease (cases/C14); ``try_start()`` logs that and returns False.
+
+    Every job starts with a fencing check (:meth:`Lease.claim_run`): a scheduler whose
+    lease was taken over while it was paused runs nothing, stops submitting, and
+    :meth:`run_until` raises LockLost. A watch run that stands for several scheduled
+    times (downtime, overrun) records one ``runs_missed`` operator event; a failed watch
+    is tried again after :func:`tracker.schedule.triggers.retry_delay` (5 min, doubling,
+    capped at its period), not after its whole period.
     """
 
     def __init__(
@@ -89,6 +105,10 @@ class Scheduler:
         self._running = 0  # inside a job body (see _slot)
         self._idle = threading.Condition()
         self._watch_keys: dict[str, tuple[Any, ...]] = {}
+        self._triggers: dict[str, Any] = {}
+        self._lost = threading.Event()  # the fencing check failed: lease taken over
+        self._overrun: set[str] = set()  # jobs whose fire time was skipped while running
+        self._retries: dict[str, dt.datetime] = {}  # job id -> backoff retry of a failed run
 
     # -- lifecycle ---------------------------------------------------------------
 
@@ -99,6 +119,7 @@ class Scheduler:
         """
         self.lease.acquire()
         self._stopping.clear()  # a stopped Scheduler may be started again
+        self._lost.clear()
         self._watch_keys = {}
         try:
             executor = (
@@ -117,6 +138,7 @@ class Scheduler:
             self.aps = aps
             self._add_after_cycle_job()
             self.sync_watches()
+            self._drop_stale_states()
             aps.start()
         except BaseException:
             self.aps = None
@@ -133,11 +155,19 @@ class Scheduler:
             return False
         return True
 
+    @property
+    def lease_lost(self) -> bool:
+        """True once a job's fencing check found the lease taken over: this scheduler
+        starts nothing more, and :meth:`run_until` raises LockLost at its next beat."""
+        return self._lost.is_set()
+
     def run_until(self, stop: threading.Event) -> None:
         """Block until ``stop`` is set, renewing the lease and re-reading watches every
         ``heartbeat_seconds``; then shut down. Raises LockLost if the lease was taken over."""
         while not stop.wait(self.settings.heartbeat_seconds):
             try:
+                if self._lost.is_set():
+                    raise LockLost("the scheduler lease was taken over; stopping")
                 self.lease.renew()
                 self.sync_watches(strict=False)
             except LockLost:
@@ -201,7 +231,8 @@ class Scheduler:
     def sync_watches(self, *, strict: bool = True) -> None:
         """Make the APScheduler jobs match the Watch rows: add new watches, reschedule
         changed ones, remove deleted ones. A known watch resumes from its persisted
-        ``next_run_at`` (at most one period ahead); one without a saved schedule runs
+        ``next_run_at`` (at most one period ahead) while that is a fire time of its
+        current schedule (an edited one wins: cases/C30); one without a saved schedule runs
         when its last check (e.g. by ``tracker check``) is one interval old, or at the
         next cron time after it, at once if never checked
         (:func:`tracker.schedule.triggers.next_due`, the rule ``tracker watches`` shows).
@@ -219,7 +250,13 @@ class Scheduler:
         for watch in watches:
             job_id = WATCH_PREFIX + watch.name
             seen.add(job_id)
-            key = (watch.interval_minutes, watch.params.get("cron"), self.settings.jitter_seconds)
+            params = watch.params
+            key = (
+                watch.interval_minutes,
+                params.get("cron"),
+                params.get("timezone"),
+                self.settings.jitter_seconds,
+            )
             if self._watch_keys.get(job_id) == key:
                 continue
             try:
@@ -233,12 +270,16 @@ class Scheduler:
                 continue
             state = states.get(job_id)
             persisted = state.next_run_at if state is not None else None
+            tolerance = dt.timedelta(seconds=self.settings.jitter_seconds + 1)
+            if persisted is not None and not is_fire_time(trigger, persisted, tolerance):
+                persisted = None  # saved by an earlier schedule: the config's wins (C30)
             first = next_due(
                 watch,
                 now=now,
                 last_check=latest_check(watch, state),
                 persisted=persisted,
                 trigger=trigger,
+                tolerance=tolerance,
             )
             if persisted is None:
                 first = max(first, now)  # overdue: run at once, not at a past time
@@ -253,11 +294,27 @@ class Scheduler:
                 replace_existing=True,
             )
             self._watch_keys[job_id] = key
+            self._triggers[job_id] = trigger
             self._save_state(job_id, next_run_at=first)
         for job_id in set(self._watch_keys) - seen:
             aps.remove_job(job_id)
             del self._watch_keys[job_id]
+            self._triggers.pop(job_id, None)
             log.info("watch job %s removed (its watch is gone)", job_id)
+
+    def _drop_stale_states(self) -> None:
+        """At start: forget the saved schedule of every watch job no live watch has (a
+        watch removed or retired while no scheduler ran), so it is never resumed (C30)."""
+        with _STATE_LOCK, Session(self.engine) as session:
+            stale = select(ScheduleState.job_id).where(
+                ScheduleState.job_id.startswith(WATCH_PREFIX),  # type: ignore[attr-defined]
+                ScheduleState.job_id.not_in(list(self._watch_keys)),  # type: ignore[attr-defined]
+            )
+            gone = list(session.exec(stale))
+            if gone:
+                session.exec(delete(ScheduleState).where(ScheduleState.job_id.in_(gone)))  # type: ignore[attr-defined,call-overload]
+                session.commit()
+                log.info("dropped the saved schedule of %d removed watch(es)", len(gone))
 
     def _add_after_cycle_job(self) -> None:
         assert self.aps is not None
@@ -304,19 +361,120 @@ class Scheduler:
             if not go:
                 log.info("not starting %s: shutting down", job_id)
                 return
+            previous = self._last_start(job_id, name)
+            if not self._fenced(job_id):
+                return
+            self._record_missed(name, previous)
             try:
-                with self._recorded(job_id):
+                with self._recorded(job_id, claimed=True), fenced_by(self.lease):
                     self.run_watch(name)
+            except LockLost:  # the lease went during the run: its writes were rolled back
+                self._lost.set()
+                self._stopping.set()
+                log.error("the scheduler lease was taken over during %s; stopping", job_id)
             finally:
+                self._after_watch_run(job_id, name)
                 self._request_after_cycle()
+
+    def _fenced(self, job_id: str) -> bool:
+        """The fencing check (:meth:`Lease.claim_run`); on failure stop submitting."""
+        if self.lease.claim_run(job_id):
+            return True
+        self._lost.set()
+        self._stopping.set()
+        log.error("the scheduler lease was taken over; not starting %s and stopping", job_id)
+        return False
+
+    def _last_start(self, job_id: str, name: str) -> dt.datetime | None:
+        with Session(self.engine) as session:
+            watch = session.exec(select(Watch).where(Watch.name == name)).first()
+            state = session.get(ScheduleState, job_id)
+        return latest_check(watch, state) if watch is not None else None
+
+    def _record_missed(self, name: str, previous: dt.datetime | None) -> None:
+        """One ``runs_missed`` operator event when this run stands for two or more
+        scheduled times since the previous run (:func:`missed_runs`)."""
+        job_id = WATCH_PREFIX + name
+        trigger = self._triggers.get(job_id)
+        if trigger is None or previous is None:
+            return
+        now = self.clock()
+        missed = missed_runs(trigger, as_utc(previous), now)
+        if missed < 2:
+            return
+        with Session(self.engine) as session:
+            watch = session.exec(select(Watch).where(Watch.name == name)).first()
+            event = make_event(
+                "runs_missed",
+                f"{name}: {missed} runs missed, caught up once at {iso_z(now)}",
+                watch_id=watch.id if watch is not None else None,
+                detail={
+                    "watch": name,
+                    "missed": missed,
+                    "since": iso_z(previous),
+                    "caught_up_at": iso_z(now),
+                },
+                at=now,
+            )
+            add_event(session, event)
+            session.commit()
+        log.warning("%s: %d runs missed, caught up once at %s", name, missed, iso_z(now))
+
+    def _after_watch_run(self, job_id: str, name: str) -> None:
+        """After a run: a failed watch is tried again after its backoff (when that is
+        earlier than its next scheduled time); a run that outlasted fire times (skipped by
+        ``max_instances``) is caught up at once, and that run counts what it replaced."""
+        aps = self.aps
+        if aps is None or self._stopping.is_set() or aps.get_job(job_id) is None:
+            return
+        now = self.clock()
+        if job_id in self._overrun:
+            self._overrun.discard(job_id)
+            aps.modify_job(job_id, next_run_time=now)
+            self._save_state(job_id, next_run_at=now)
+            return
+        with Session(self.engine) as session:
+            watch = session.exec(select(Watch).where(Watch.name == name)).first()
+        trigger = self._triggers.get(job_id)
+        if watch is None or trigger is None:
+            return
+        retry = retry_at(watch, trigger, now)
+        if retry is None:
+            return
+        log.info(
+            "%s failed %d time(s) in a row; retry at %s",
+            name,
+            watch.consecutive_failures,
+            iso_z(retry),
+        )
+        self._retries[job_id] = retry
+        self._apply_retry(job_id)
+
+    def _apply_retry(self, job_id: str) -> None:
+        """Move a job's next run to its pending retry time when that is earlier. Called by
+        the job (a thread pool's job waits here for APScheduler's own update of the next
+        run time, which holds the job store lock) and again from the submission event,
+        which APScheduler sends after that update (the debug executor runs the job inside
+        the submission, so the job's own move would be overwritten)."""
+        aps = self.aps
+        retry = self._retries.get(job_id)
+        if aps is None or retry is None:
+            return
+        job = aps.get_job(job_id)
+        if retry <= self.clock() or job is None:
+            self._retries.pop(job_id, None)  # stale: that retry is the run now starting
+            return
+        if job.next_run_time is None or retry < job.next_run_time:
+            aps.modify_job(job_id, next_run_time=retry)
+            self._save_state(job_id, next_run_at=retry)
 
     def _after_cycle_job(self) -> None:
         if self.drain_outbox is None and self.rebuild_site is None:
             return
         with self._slot() as go:
-            if not go:
+            if not go or not self._fenced(AFTER_CYCLE):
                 return
-            with self._recorded(AFTER_CYCLE):
+            with self._recorded(AFTER_CYCLE, claimed=True):
                 # max_instances=1 skips a request that arrives while this runs, so loop
                 # while watch runs keep finishing: no change is left out of the site.
                 for _round in range(3):
@@ -343,6 +501,7 @@ class Scheduler:
     def _on_submitted(self, event: JobEvent) -> None:
         with self._idle:
             self._pending += 1
+        self._apply_retry(event.job_id)
         aps = self.aps
         job = aps.get_job(event.job_id) if aps is not None else None
         if job is not None:
@@ -353,6 +512,8 @@ class Scheduler:
         # max_instances=1; ask again shortly so the last watch run reaches the site.
         if event.job_id == AFTER_CYCLE and self._dirty.is_set():
             self._request_after_cycle(extra_seconds=1.0)
+        elif event.job_id.startswith(WATCH_PREFIX):
+            self._overrun.add(event.job_id)
 
     def _on_done(self, event: JobEvent) -> None:
         if event.code == EVENT_JOB_MISSED:
@@ -362,10 +523,14 @@ class Scheduler:
             self._idle.notify_all()
 
     @contextmanager
-    def _recorded(self, job_id: str) -> Iterator[None]:
-        self._save_state(job_id, last_started_at=self.clock())
+    def _recorded(self, job_id: str, *, claimed: bool = False) -> Iterator[None]:
+        """Record a job's start (unless :meth:`Lease.claim_run` did), end, outcome."""
+        if not claimed:
+            self._save_state(job_id, last_started_at=self.clock())
         try:
             yield
+        except LockLost:
+            raise  # not ours to record any more: the new holder keeps this row
         except Exception as exc:
             self._save_state(
                 job_id,

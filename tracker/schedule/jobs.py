@@ -32,38 +32,37 @@ def default_jobs(
 ) -> Jobs:
     """Jobs wired to the real pipeline.
 
-    ``run_watch(name)`` runs :func:`tracker.cycle.run.run_check` for that watch with the
-    bundle's one live client (robots.txt obeyed; per-host caps shared by all jobs); ``drain_outbox`` sends pending alerts through
-    :func:`tracker.alerts.send.drain`; ``rebuild_site`` verifies every claim
-    (:func:`claims.store.verification.verify_all`) and rebuilds the static site into ``site_dir``.
+    Each job calls a stage of :mod:`tracker.pipeline`. ``run_watch(name)`` checks that watch with the
+    bundle's one live client (robots.txt obeyed; per-host caps shared by all jobs), its
+    commits fenced by the scheduler's lease (:func:`tracker.schedule.locks.current_fence`); ``drain_outbox`` sends pending alerts through
+    ``pipeline.send_alerts``; ``rebuild_site`` runs the verify stage, then rebuilds the
+    static site into ``site_dir``.
     """
-    from sqlmodel import Session
-
-    from claims.store.verification import verify_all
-    from tracker.alerts.send import drain
+    from tracker import pipeline
     from tracker.alerts.subscriptions import load_subscriptions
-    from tracker.cycle.run import run_check
     from tracker.net.fetch import make_client
     from tracker.net.robots import RobotsPolicy
-    from tracker.site import build_site
-    from tracker.snapshots.store import SnapshotStore
+    from tracker.schedule.locks import current_fence
+    from tracker.snapshots.store import open_store
 
-    store = SnapshotStore(Path(snapshot_dir))
+    # bodies follow the database (PostgreSQL: its table, shared by every host)
+    store = open_store(engine.url.render_as_string(hide_password=False), Path(snapshot_dir))
     # One client for every watch job: its HostThrottle's per-host caps and spacing then
     # hold across jobs the scheduler runs at the same time (the client and httpx transport are thread-safe).
     client = make_client()
 
     def run_watch(name: str) -> Any:
         robots = RobotsPolicy.for_client(client)  # robots.txt cached for this run only
-        return run_check(engine, client, snapshot_store=store, watch_names=[name], robots=robots)
+        return pipeline.check(
+            engine, client, store, watch_names=[name], robots=robots, fence=current_fence()
+        )
 
     def rebuild_site() -> Any:
-        with Session(engine) as session:
-            verify_all(session)
-        return build_site(engine, Path(site_dir))
+        pipeline.verify(engine)  # a stage of its own, run before every rebuild
+        return pipeline.build(engine, Path(site_dir))
 
     def drain_outbox() -> Any:
-        return drain(engine, load_subscriptions())
+        return pipeline.send_alerts(engine, load_subscriptions())
 
     return Jobs(run_watch=run_watch, rebuild_site=rebuild_site, drain_outbox=drain_outbox)
 

@@ -7,27 +7,54 @@ single-statement INSERT / UPDATE ... WHERE, which both databases apply atomicall
 
 from __future__ import annotations
 
+import contextvars
 import datetime as dt
 import logging
 import os
 import re
 import socket
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from sqlalchemy import and_, delete, insert, or_, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
-from claims.store.tables import SchedulerLock, utcnow
+from claims.store.rawdb import RawDB
+from claims.store.tables import SchedulerLock, ScheduleState
+from claims.values.canonical import utcnow
 from claims.values.timefmt import iso_z
 from tracker.errors import TrackerError
 
 log = logging.getLogger("tracker.schedule.daemon")
 
+# The lease fence of the scheduler job running in this context (set by the Scheduler
+# around each watch run; read by jobs that run the cycle: tracker.schedule.jobs).
+_FENCE: contextvars.ContextVar[Callable[[RawDB], None] | None] = contextvars.ContextVar(
+    "scheduler_fence", default=None
+)
+
+
+def current_fence() -> Callable[[RawDB], None] | None:
+    """The running scheduler job's lease fence (:meth:`Lease.fence`), None outside a job."""
+    return _FENCE.get()
+
+
+@contextmanager
+def fenced_by(lease: Lease) -> Iterator[None]:
+    """Make ``lease.fence`` the :func:`current_fence` for the block."""
+    token = _FENCE.set(lease.fence)
+    try:
+        yield
+    finally:
+        _FENCE.reset(token)
+
+
 LOCK_NAME = "scheduler"
 _T = SchedulerLock.__table__  # type: ignore[attr-defined]
+_STATE = ScheduleState.__table__  # type: ignore[attr-defined]
 
 
 class SchedulerBusy(TrackerError):
@@ -302,6 +329,52 @@ class Lease:
             self.held = False
             raise LockLost(
                 f"the scheduler lease on {database_label(self.engine)} was taken over; stopping"
+            )
+
+    def claim_run(self, job_id: str) -> bool:
+        """Fencing check at a job's start: in ONE transaction, confirm the lease row is still
+        ours (and push its expiry forward) and record the run's start in ``schedulestate``.
+
+        Returns False, writing nothing, when another scheduler has taken the lease over
+        (we were paused past our expiry: a suspended VM, a long GC pause): the job must
+        then not run. A lease that expired but that nobody took over is still ours; the
+        claim renews it in the same statement, so a takeover (an UPDATE of an expired row)
+        and a claim cannot both succeed: SQLite serializes the two writers and PostgreSQL
+        re-checks the takeover's WHERE after the row lock.
+        """
+        now = self.clock()
+        with self.engine.begin() as conn:
+            held = conn.execute(
+                update(_T)
+                .where(and_(_T.c.name == self.name, _T.c.owner == self.owner))
+                .values(heartbeat_at=now, expires_at=now + self.ttl)
+            ).rowcount
+            if held != 1:
+                self.held = False
+                return False
+            started = conn.execute(
+                update(_STATE).where(_STATE.c.job_id == job_id).values(last_started_at=now)
+            ).rowcount
+            if started == 0:
+                conn.execute(insert(_STATE).values(job_id=job_id, last_started_at=now))
+        return True
+
+    def fence(self, raw: RawDB) -> None:
+        """The lease check a watch cycle runs inside each commit's transaction
+        (``run_check(fence=...)``): push our expiry forward while the row is still ours,
+        else raise :class:`LockLost`, so the cycle rolls that commit back. A scheduler
+        paused mid-run whose lease was taken over then writes nothing of that run."""
+        now = self.clock()
+        renewed = raw.execute(
+            "UPDATE schedulerlock SET heartbeat_at = :now, expires_at = :expires "
+            "WHERE name = :name AND owner = :owner",
+            {"now": now, "expires": now + self.ttl, "name": self.name, "owner": self.owner},
+        ).rowcount
+        if renewed != 1:
+            self.held = False
+            raise LockLost(
+                f"the scheduler lease on {database_label(self.engine)} was taken over during "
+                "a run; its writes were rolled back"
             )
 
     def release(self) -> bool:

@@ -1,33 +1,59 @@
-"""Triggers of watch jobs (APScheduler 3.x, UTC) and their misfire grace; and a scheduler
-without a thread of its own for stepping by hand."""
+"""Triggers of watch jobs (APScheduler 3.x; cron in UTC or a watch's IANA time zone), their
+misfire grace, the retry backoff of a failed watch, and a scheduler without a thread of
+its own for stepping by hand."""
 
 from __future__ import annotations
 
 import copy
 import datetime as dt
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from apscheduler.schedulers.base import BaseScheduler
 from apscheduler.triggers.base import BaseTrigger
 from apscheduler.triggers.cron import CronTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 
-from claims.store.tables import ScheduleState, Watch, as_utc
+from claims.store.tables import ScheduleState, Watch
+from claims.values.canonical import as_utc
 from tracker.errors import ConfigError
+from tracker.schedule.localcron import LocalCronTrigger
+from tracker.site.eventtext import schedule_text
 
 UTC = dt.UTC
+RETRY_FIRST = dt.timedelta(minutes=5)  # a failed watch is tried again 5, 10, 20... min later
+
+
+def watch_zone(watch: Watch) -> ZoneInfo | None:
+    """The IANA zone of ``params["timezone"]`` (None: UTC). ConfigError naming the watch
+    for an unknown zone."""
+    name = watch.params.get("timezone")
+    if not name or name == "UTC":
+        return None
+    try:
+        return ZoneInfo(str(name))
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ConfigError(
+            f"watch {watch.name!r}: unknown time zone {name!r} (an IANA name such as "
+            "'America/Los_Angeles' or 'Europe/Berlin')"
+        ) from None
 
 
 def watch_trigger(watch: Watch, *, jitter_seconds: int, start: dt.datetime) -> BaseTrigger:
-    """The APScheduler 3.x trigger of one watch, in UTC.
+    """The APScheduler 3.x trigger of one watch.
 
     ``params["cron"]`` (5 crontab fields, APScheduler 3.x ``CronTrigger.from_crontab``:
     beware, day-of-week 0 is Monday there; prefer names such as ``mon-fri``) wins over
-    ``interval_minutes``. Raises ConfigError naming the watch for a bad expression.
+    ``interval_minutes``. It is read in UTC, or in ``params["timezone"]`` (an IANA name)
+    by :class:`tracker.schedule.localcron.LocalCronTrigger`, right across DST. Raises
+    ConfigError naming the watch for a bad expression or zone.
     """
     jitter = jitter_seconds or None
     cron = watch.params.get("cron")
     if cron:
+        zone = watch_zone(watch)
         try:
+            if zone is not None:
+                return LocalCronTrigger(str(cron), zone, jitter=jitter)
             trigger = CronTrigger.from_crontab(str(cron), timezone=UTC)
         except ValueError as exc:
             raise ConfigError(
@@ -43,15 +69,9 @@ def watch_trigger(watch: Watch, *, jitter_seconds: int, start: dt.datetime) -> B
 
 
 def describe_schedule(watch: Watch) -> str:
-    """``cron <expr> UTC``, ``every N h`` (whole hours: 360 min -> ``every 6 h``) or
-    ``every N min`` for listings."""
-    cron = watch.params.get("cron")
-    if cron:
-        return f"cron {cron} UTC"
-    minutes = watch.interval_minutes
-    if minutes >= 60 and minutes % 60 == 0:
-        return f"every {minutes // 60} h"
-    return f"every {minutes} min"
+    """``cron <expr> UTC`` (or its time zone), ``every N h`` or ``every N min`` for
+    listings (:func:`tracker.site.eventtext.schedule_text`)."""
+    return schedule_text(watch.interval_minutes, watch.params)
 
 
 def period_seconds(trigger: BaseTrigger, now: dt.datetime) -> float:
@@ -65,6 +85,38 @@ def period_seconds(trigger: BaseTrigger, now: dt.datetime) -> float:
     return (second - first).total_seconds() if first and second else 3600.0
 
 
+def retry_delay(failures: int, period: float) -> dt.timedelta:
+    """Backoff of a watch that failed ``failures`` times in a row: 5 min, doubling
+    (5, 10, 20, 40... min), never more than its ``period`` (seconds). 0 failures: none."""
+    if failures <= 0:
+        return dt.timedelta(0)
+    delay = RETRY_FIRST * (2 ** min(failures - 1, 30))
+    return min(delay, dt.timedelta(seconds=period))
+
+
+def retry_at(
+    watch: Watch, trigger: BaseTrigger, last_check: dt.datetime | None
+) -> dt.datetime | None:
+    """When a failing watch (``consecutive_failures`` > 0, last checked at ``last_check``)
+    is tried again: ``last_check`` + :func:`retry_delay`; None when it is not failing."""
+    if watch.consecutive_failures <= 0 or last_check is None:
+        return None
+    last = as_utc(last_check)
+    return last + retry_delay(watch.consecutive_failures, period_seconds(trigger, last))
+
+
+def is_fire_time(trigger: BaseTrigger, moment: dt.datetime, tolerance: dt.timedelta) -> bool:
+    """Whether ``moment`` is one of ``trigger``'s fire times (or up to ``tolerance`` after
+    one: jitter). Always True for an interval trigger, whose phase starts anew."""
+    if isinstance(trigger, IntervalTrigger):
+        return True
+    bare = copy.copy(trigger)
+    bare.jitter = None  # type: ignore[attr-defined]
+    moment = as_utc(moment)
+    fire = bare.get_next_fire_time(None, moment - tolerance)
+    return fire is not None and fire <= moment
+
+
 def next_due(
     watch: Watch,
     *,
@@ -72,21 +124,47 @@ def next_due(
     last_check: dt.datetime | None = None,
     persisted: dt.datetime | None = None,
     trigger: BaseTrigger | None = None,
+    tolerance: dt.timedelta = dt.timedelta(seconds=60),
 ) -> dt.datetime:
     """When ``watch`` is next due: the first run a scheduler starting at ``now`` gives it.
 
     - ``persisted`` (the next run a scheduler saved in ``schedulestate``): that time, but
-      at most one period after ``now``;
+      at most one period after ``now``, and only while it is a fire time of the watch's
+      current schedule (within ``tolerance``, the jitter): an edited schedule replaces the
+      stored one (cases/C30);
     - else, after a check at ``last_check`` (by a scheduler or ``tracker check``): one
       interval later, or the first cron time after it;
-    - never checked: ``now`` for an interval (it runs at once), else the next cron time.
+    - never checked: ``now`` for an interval (it runs at once), else the next cron time;
+    - a failing watch is due at :func:`retry_at` when that is earlier.
 
     The result may lie before ``now``: the watch is overdue, and a scheduler runs it at
     once. ``trigger`` defaults to :func:`watch_trigger` without jitter (the scheduler
     passes its own). Raises ConfigError for a bad schedule.
     """
     trigger = trigger or watch_trigger(watch, jitter_seconds=0, start=now)
-    if persisted is not None:
+    due = regular_due(
+        watch,
+        now=now,
+        last_check=last_check,
+        persisted=persisted,
+        trigger=trigger,
+        tolerance=tolerance,
+    )
+    retry = retry_at(watch, trigger, last_check)
+    return min(due, retry) if retry is not None else due
+
+
+def regular_due(
+    watch: Watch,
+    *,
+    now: dt.datetime,
+    last_check: dt.datetime | None,
+    trigger: BaseTrigger,
+    persisted: dt.datetime | None = None,
+    tolerance: dt.timedelta = dt.timedelta(seconds=60),
+) -> dt.datetime:
+    """:func:`next_due` without the retry rule: when the schedule alone runs ``watch``."""
+    if persisted is not None and is_fire_time(trigger, persisted, tolerance):
         return min(as_utc(persisted), now + dt.timedelta(seconds=period_seconds(trigger, now)))
     if last_check is None:
         if isinstance(trigger, IntervalTrigger):
@@ -98,6 +176,26 @@ def next_due(
         return last + dt.timedelta(seconds=trigger.interval_length)
     after = trigger.get_next_fire_time(last, last)  # the first cron time after the check
     return after if after is not None else now
+
+
+MISSED_COUNT_CAP = 100_000
+
+
+def missed_runs(trigger: BaseTrigger, previous: dt.datetime, now: dt.datetime) -> int:
+    """How many scheduled times of ``trigger`` (without jitter) fell in (``previous``,
+    ``now``]: what one run at ``now`` stands for after a run at ``previous``. 1 is an
+    ordinary run; 3 after a daily watch's three-day downtime. Counted up to
+    :data:`MISSED_COUNT_CAP`."""
+    if isinstance(trigger, IntervalTrigger):
+        return int((now - previous).total_seconds() // trigger.interval_length)
+    bare = copy.copy(trigger)
+    bare.jitter = None  # type: ignore[attr-defined]
+    count = 0
+    fire = bare.get_next_fire_time(previous, previous)  # the first one after ``previous``
+    while fire is not None and fire <= now and count < MISSED_COUNT_CAP:
+        count += 1
+        fire = bare.get_next_fire_time(fire, fire)
+    return count
 
 
 def misfire_grace_seconds(trigger: BaseTrigger, now: dt.datetime) -> int:

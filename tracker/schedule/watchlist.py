@@ -9,13 +9,21 @@ from typing import Any
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
-from claims.store.tables import ScheduleState, Watch, utcnow
+from claims.store.schedulenotes import MissedRuns, missed_runs_by_watch
+from claims.store.tables import ScheduleState, Watch
+from claims.values.canonical import as_utc, utcnow
 from claims.values.timefmt import iso_z
 from claims.vocabulary import RETIRED_STATE
 from tracker.errors import ConfigError
 from tracker.schedule.daemon import WATCH_PREFIX
 from tracker.schedule.locks import Lease, holder_exited, on_this_machine
-from tracker.schedule.triggers import describe_schedule, latest_check, next_due
+from tracker.schedule.triggers import (
+    describe_schedule,
+    latest_check,
+    next_due,
+    regular_due,
+    watch_trigger,
+)
 
 
 def iso(moment: dt.datetime | None) -> str | None:
@@ -34,18 +42,44 @@ def next_run_of(
     """(time, kind) of a watch's next run: ``scheduled`` (a live scheduler holds the
     lease and saved it), else ``due``: when a scheduler starting ``now`` would first run
     it (:func:`tracker.schedule.triggers.next_due` from its schedule, last check and any saved next
-    run; it may be past: overdue). (None, None) for a retired watch (never run again:
-    neither the cycle nor the scheduler picks it) and for a schedule that does not parse."""
+    run; it may be past: overdue). ``retry`` instead when the watch is failing and that
+    time is its backoff retry, earlier than its schedule. (None, None) for a retired
+    watch (never run again: neither the cycle nor the scheduler picks it) and for a
+    schedule that does not parse."""
     if w.state == RETIRED_STATE:
         return None, None
     persisted = st.next_run_at if st is not None else None
-    if live and persisted is not None:
-        return persisted, "scheduled"
+    last = latest_check(w, st)
     try:
-        due = next_due(w, now=now, last_check=latest_check(w, st), persisted=persisted)
+        trigger = watch_trigger(w, jitter_seconds=0, start=now)
+        if live and persisted is not None:
+            at, kind = as_utc(persisted), "scheduled"
+        else:
+            at, kind = next_due(w, now=now, last_check=last, persisted=persisted), "due"
+        regular = regular_due(w, now=now, last_check=last, trigger=trigger)
     except ConfigError:
         return None, None
-    return due, "due"
+    return at, _retry_or(kind, w, at, regular)
+
+
+def _retry_or(kind: str, w: Watch, at: dt.datetime, regular: dt.datetime) -> str:
+    """``retry`` when a failing watch runs before its schedule would (its backoff)."""
+    return (
+        "retry" if w.consecutive_failures > 0 and at < regular - dt.timedelta(seconds=1) else kind
+    )
+
+
+def missed_dict(note: MissedRuns | None) -> dict[str, Any] | None:
+    """A :class:`MissedRuns` for ``--json``: ``missed``, ``since``, ``caught_up_at``,
+    ``text`` (``3 runs missed, caught up once at T``); None stays None."""
+    if note is None:
+        return None
+    return {
+        "missed": note.missed,
+        "since": note.since,
+        "caught_up_at": note.caught_up_at,
+        "text": note.text(),
+    }
 
 
 def list_watches(engine: Engine, *, now: dt.datetime | None = None) -> dict[str, Any]:
@@ -54,8 +88,9 @@ def list_watches(engine: Engine, *, now: dt.datetime | None = None) -> dict[str,
     Each watch: name, adapter, url, schedule, state, consecutive_failures, last_run (the
     later of the cycle's ``Watch.last_run`` and the scheduler's last start), last_success,
     next_run and next_run_kind (see :func:`next_run_of`: ``scheduled`` by a running
-    scheduler, else ``due`` by the schedule and last check, ISO 8601 UTC; both None for
-    a retired watch), last_error
+    scheduler, else ``due`` by the schedule and last check, or ``retry`` for a failing
+    watch's backoff retry; ISO 8601 UTC; both None for a retired watch), missed (the
+    latest catch-up that replaced several runs, :func:`missed_dict`, or None), last_error
     (the watch's fetch/parse error, else the job's own error). ``scheduler`` describes the
     lease holder with ``exited`` = it ran on this machine in this pid namespace and its
     pid is gone (:func:`tracker.schedule.locks.holder_exited`), ``live`` = its lease has not
@@ -67,6 +102,7 @@ def list_watches(engine: Engine, *, now: dt.datetime | None = None) -> dict[str,
     with Session(engine) as session:
         watches = session.exec(select(Watch).order_by(Watch.name)).all()
         states = {s.job_id: s for s in session.exec(select(ScheduleState))}
+        notes = missed_runs_by_watch(session)
     holder = Lease(engine).holder()
     exited = holder is not None and holder_exited(holder)
     live = holder is not None and holder.expires_at > now and not exited
@@ -86,6 +122,7 @@ def list_watches(engine: Engine, *, now: dt.datetime | None = None) -> dict[str,
                 "last_success": iso(w.last_success),
                 "next_run": iso(next_run),
                 "next_run_kind": kind,
+                "missed": missed_dict(notes.get(w.name)),
                 "last_error": w.last_error or (st.last_error if st else None),
             }
         )
@@ -105,14 +142,14 @@ def list_watches(engine: Engine, *, now: dt.datetime | None = None) -> dict[str,
 
 
 def next_run_text(row: dict[str, Any], now: dt.datetime) -> str:
-    """A listing row's next run for people: ``scheduled T``, ``due T``, or ``due now
-    (since T)`` when that time has passed; ``never (retired)`` for a retired watch;
+    """A listing row's next run for people: ``scheduled T``, ``due T``, ``retry T`` (a
+    failing watch's backoff), or ``due now (since T)`` when that time has passed; ``never (retired)`` for a retired watch;
     ``-`` when unknown."""
     if row.get("state") == RETIRED_STATE:
         return "never (retired)"
     at, kind = row.get("next_run"), row.get("next_run_kind")
     if at is None or kind is None:
         return "-"
-    if kind == "due" and at <= iso(now):  # ISO 8601 UTC strings sort as times
+    if kind in ("due", "retry") and at <= iso(now):  # ISO 8601 UTC strings sort as times
         return f"due now (since {at})"
     return f"{kind} {at}"

@@ -12,7 +12,6 @@ from __future__ import annotations
 import datetime as dt
 import gc
 import hashlib
-import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ from typing import Any
 
 from sqlalchemy.engine import Engine
 
+from tracker import settings
 from tracker.site import exports as ex
 from tracker.site import feeds
 from tracker.site.charts import render_svg
@@ -46,7 +46,6 @@ from tracker.site.writer import Writer
 __all__ = ["BuildReport", "build_site", "index_path", "resolve_base_url"]
 
 DEFAULT_BASE_URL = "http://localhost:8000/"
-BASE_URL_ENV = "TRACKER_SITE_URL"
 ASSETS = ("site.css", "site.js")
 # From this many files to render, a helper process does the file writes (Writer.offloaded):
 # its start-up (a spawned interpreter) costs more than it saves on a small rebuild.
@@ -70,7 +69,7 @@ class BuildReport:
 def resolve_base_url(base_url: str | None = None) -> str:
     """The site's public URL, ending in ``/``: the argument, else ``TRACKER_SITE_URL``,
     else :data:`DEFAULT_BASE_URL` (used for feed ids and links in alerts)."""
-    return (base_url or os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL).rstrip("/") + "/"
+    return (base_url or settings.site_url() or DEFAULT_BASE_URL).rstrip("/") + "/"
 
 
 def export_jobs(ctx: SiteContext, fingerprint: str, digests: SubjectDigests) -> list[Job]:

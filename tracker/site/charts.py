@@ -28,8 +28,8 @@ from decimal import Decimal
 from typing import Any
 
 from claims.store.tables import Observation
+from claims.values.canonical import as_utc
 from claims.vocabulary import qualifiers_text
-from tracker.site.eventtext import as_utc
 
 PRICE_ATTRIBUTES = {"price_input_usd_per_mtok": "Input", "price_output_usd_per_mtok": "Output"}
 WIDTH, HEIGHT = 640, 320

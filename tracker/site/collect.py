@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
+from claims.store.schedulenotes import missed_runs_by_watch, saved_next_runs
 from claims.store.status import weights_statuses
 from claims.store.tables import (
     Claim,
@@ -31,12 +32,13 @@ from claims.store.tables import (
     Verdict,
     Watch,
 )
+from claims.values.canonical import as_utc
 from claims.values.value import Value
 from claims.verify.compare import qualifier_key
-from claims.vocabulary import qualifiers_text
+from claims.vocabulary import RETIRED_STATE, qualifiers_text
 from tracker.site.anchors import WEIGHTS_ANCHOR, claim_anchor, event_target, observed_anchor
 from tracker.site.charts import benchmark_chart, price_charts, timeline_chart
-from tracker.site.eventtext import as_utc, describe_change, event_detail
+from tracker.site.eventtext import describe_change, event_detail, schedule_text
 from tracker.site.observed import current_observations
 from tracker.site.summary import (
     CardLine,
@@ -65,6 +67,34 @@ from tracker.site.views import (
     WatchView,
 )
 from tracker.site.writer import SiteError
+
+
+def watch_plans(session: Session, watches: list[Watch]) -> dict[str, dict[str, Any]]:
+    """Per watch name, the schedule fields of its :class:`WatchView` as the stored data
+    tell them (no clock): ``schedule`` text, ``next_run`` (the next run a scheduler
+    saved), ``next_run_kind`` (``retry`` while the watch is failing: the scheduler then
+    saved its backoff retry, else ``scheduled``), ``missed`` and ``caught_up_at`` (the
+    latest catch-up that replaced several runs, or None)."""
+    saved = saved_next_runs(session)
+    notes = missed_runs_by_watch(session)
+    out: dict[str, dict[str, Any]] = {}
+    for w in watches:
+        retired = w.state == RETIRED_STATE
+        at = None if retired else saved.get(w.name)
+        note = notes.get(w.name)
+        out[w.name] = {
+            "schedule": schedule_text(w.interval_minutes, w.params),
+            "next_run": at,
+            "next_run_kind": None
+            if at is None
+            else "retry"
+            if w.consecutive_failures
+            else "scheduled",
+            "missed": note.missed if note else None,
+            "caught_up_at": note.caught_up_moment() if note else None,
+        }
+    return out
+
 
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 
@@ -215,6 +245,7 @@ def collect(engine: Engine) -> SiteContext:
         ).all()
         watch_rows = session.exec(select(Watch).order_by(Watch.name)).all()
         watch_names = {w.id: w.name for w in watch_rows}
+        plans = watch_plans(session, watch_rows)
         watches = [
             WatchView(
                 name=w.name,
@@ -227,6 +258,7 @@ def collect(engine: Engine) -> SiteContext:
                 failing_since=as_utc(w.failing_since) if w.failing_since else None,
                 last_error=w.last_error,
                 last_error_kind=w.last_error_kind,
+                **plans[w.name],
             )
             for w in watch_rows
         ]

@@ -1,7 +1,6 @@
 """Event rows to human text: what changed, from what to what (site, feeds, alerts).
 
-Also re-exports the UTC helpers every output uses (``as_utc``; ``iso_z`` from
-:mod:`claims.values.timefmt`) and a watch's health in words.
+Also a watch's health and schedule in words.
 """
 
 from __future__ import annotations
@@ -9,8 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from claims.store.tables import Event, as_utc  # noqa: F401  (re-exported for the site)
-from claims.values.timefmt import iso_z  # noqa: F401  (re-exported for the site)
+from claims.store.tables import Event
 from claims.values.value import Value, ValueError_
 from claims.vocabulary import attribute_label
 
@@ -72,6 +70,18 @@ def describe_change(event: Event, *, why: bool = False) -> str:
     if parts:
         return f"{what}: {'; '.join(parts)}" if what else "; ".join(parts)
     return event.title
+
+
+def schedule_text(interval_minutes: int, params: dict[str, Any]) -> str:
+    """A watch's schedule as ``tracker watches`` and the watches page show it: ``cron
+    <expr> UTC`` (or its ``timezone``: ``cron 0 0 * * * America/Los_Angeles``), ``every
+    N h`` (whole hours: 360 min -> ``every 6 h``) or ``every N min``."""
+    cron = params.get("cron")
+    if cron:
+        return f"cron {cron} {params.get('timezone') or 'UTC'}"
+    if interval_minutes >= 60 and interval_minutes % 60 == 0:
+        return f"every {interval_minutes // 60} h"
+    return f"every {interval_minutes} min"
 
 
 def watch_state_text(state: str, failures: int) -> str:

@@ -11,7 +11,7 @@ import io
 import json
 from typing import Any
 
-from tracker.site.eventtext import iso_z
+from claims.values.timefmt import iso_z
 from tracker.site.views import (
     ClaimView,
     DiscrepancyView,

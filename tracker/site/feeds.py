@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 from feedgen.feed import FeedGenerator
 from markupsafe import escape
 
-from tracker.site.eventtext import as_utc
+from claims.values.canonical import as_utc
 
 if TYPE_CHECKING:
     from tracker.site.views import EventView

@@ -13,10 +13,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from claims.store.tables import Observation
+from claims.values.canonical import as_utc
 from claims.values.value import Value
 from claims.verify.compare import qualifiers_compatible
 from claims.vocabulary import qualifiers_text
-from tracker.site.eventtext import as_utc
 from tracker.site.views import ClaimView, ObservationView
 
 # Observed attribute -> claim attributes that state it. A promised weights date is

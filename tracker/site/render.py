@@ -16,9 +16,9 @@ from markupsafe import Markup, escape
 
 import tracker
 from claims.events import event_label
-from claims.values.timefmt import utc_minute
+from claims.values.canonical import as_utc
+from claims.values.timefmt import iso_z, utc_minute
 from claims.vocabulary import attribute_label, rule_label
-from tracker.site.eventtext import as_utc, iso_z
 from tracker.site.summary import promise_groups, short_text
 from tracker.site.views import TECHNICAL_READINGS, SiteContext
 from tracker.site.writer import SiteError

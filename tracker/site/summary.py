@@ -16,11 +16,11 @@ from dataclasses import replace
 from typing import Any, NamedTuple
 
 from claims.store.status import WeightsStatus
+from claims.values.canonical import as_utc
 from claims.values.value import Value
 from claims.verify.compare import group_facts, qualifier_key, qualifiers_compatible
 from claims.vocabulary import attribute_label
 from tracker.site.anchors import observed_anchor
-from tracker.site.eventtext import as_utc
 from tracker.site.views import Cell, ClaimView, DiscrepancyView, ObservationView
 
 # Verdicts from worst to best: a fact whose sources got different verdicts shows the

@@ -390,6 +390,11 @@ class WatchView:
     failing_since: dt.datetime | None
     last_error: str | None
     last_error_kind: str | None
+    schedule: str = ""
+    next_run: dt.datetime | None = None
+    next_run_kind: str | None = None  # scheduled / due / retry (tracker.schedule.watchlist)
+    missed: int | None = None  # runs the latest catch-up replaced (runs_missed event)
+    caught_up_at: dt.datetime | None = None
 
     @property
     def state_text(self) -> str:

@@ -1,4 +1,5 @@
-"""Content-addressed store of fetched bodies: one SQLite file, ``<root>/bodies.sqlite3``.
+"""Content-addressed store of fetched bodies: one SQLite file, ``<root>/bodies.sqlite3``
+(on PostgreSQL, the database's own table instead: :func:`open_store`).
 
 Input: bytes; output: their sha256 (hex). Storage only; the refetch policy
 (validators, 304) lives in ``tracker.net.fetch`` (the scrapy httpcache split).
@@ -20,11 +21,26 @@ import sqlite3
 import threading
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from claims.store.bodies import TableBodies
 
 DEFAULT_ROOT = Path("data") / "snapshots"
 FILE_NAME = "bodies.sqlite3"
 _SHA = re.compile(r"^[0-9a-f]{64}$")
 _SCHEMA = "CREATE TABLE IF NOT EXISTS body (sha256 TEXT PRIMARY KEY, data BLOB NOT NULL)"
+
+
+class BodyStore(Protocol):
+    """What the cycle and ``tracker snapshot`` need of a body store: :class:`SnapshotStore`
+    (the local file) or :class:`claims.store.bodies.TableBodies` (the database's table)."""
+
+    def put(self, body: bytes, sha: str | None = None) -> str: ...
+    def get(self, sha: str) -> bytes: ...
+    def find(self, prefix: str, limit: int = 10) -> list[str]: ...
+    def __contains__(self, sha: str) -> bool: ...
+    def close(self) -> None: ...
 
 
 def _check(sha: str) -> str:
@@ -138,3 +154,28 @@ class SnapshotStore:
         self, t: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.close()
+
+
+def follows_database(db: str | os.PathLike[str] | None) -> bool:
+    """Whether bodies for the database ``db`` (path or URL, see
+    :func:`claims.store.rawdb.database_url`; None: ``TRACKER_DATABASE_URL``, else the
+    default file) are stored in it: PostgreSQL yes (a team on
+    several hosts shares them), SQLite no (the local file)."""
+    from claims.store.rawdb import database_url
+    from tracker import settings
+
+    scheme = database_url(db or settings.database_url()).partition("://")[0]
+    return scheme.split("+")[0] in ("postgresql", "postgres")
+
+
+def open_store(
+    db: str | os.PathLike[str] | None, root: str | os.PathLike[str] = DEFAULT_ROOT
+) -> SnapshotStore | TableBodies:  # both are BodyStores
+    """The body store for database ``db``: its ``snapshotbody`` table on PostgreSQL
+    (:class:`claims.store.bodies.TableBodies`), else the file under ``root``."""
+    if follows_database(db):
+        from claims.store.bodies import TableBodies
+        from tracker import settings
+
+        return TableBodies(db or settings.database_url())
+    return SnapshotStore(root)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
-from urllib.parse import quote, urlsplit
 
 from claims.readings.hub_params import param_count_value, parameter_count
 from claims.readings.licenses import license_text_sha256
@@ -32,19 +31,6 @@ HUB = "huggingface"
 DENIED_KINDS = frozenset({"gated", "unauthorized", "missing_or_private"})
 # Values read from files; when a file they need is denied they are marked stale.
 FILE_ATTRIBUTES = ("total_params", "license_text_sha256", *huggingface.CONFIG_ATTRIBUTES)
-
-
-def file_urls(fetched: Fetched, repo: str, params: Mapping[str, Any]) -> dict[str, str]:
-    """``{file name: resolver URL}`` for the watch's ``files`` param (a list of names in
-    the repo), on the model-info page's own scheme and host, at param ``revision``
-    (default ``main``). No ``files`` param -> ``{}``."""
-    names = params.get("files") or []
-    if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
-        raise LayoutChanged(f"watch param files must be a list of file names, got {names!r}")
-    parts = urlsplit(fetched.final_url)
-    revision = quote(str(params.get("revision", "main")), safe="")
-    base = f"{parts.scheme}://{parts.netloc}/{repo}/resolve/{revision}/"
-    return {name: base + quote(name) for name in names}
 
 
 def _role(name: str) -> str:

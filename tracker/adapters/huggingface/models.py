@@ -9,8 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
+from claims.readings.config_context import context_window
+from claims.readings.licenses import hub_license
 from claims.values.value import boolean_value, date_value, quantity, text_value, with_extra
 from tracker.adapters.base import Fetched, ObservedValue, ParseResult, next_link, register
 from tracker.errors import LayoutChanged
@@ -63,27 +65,19 @@ def parse_org_listing(fetched: Fetched, params: Mapping[str, Any]) -> ParseResul
 
 
 def license_of(info: Mapping[str, Any]) -> str | None:
-    """The licence id a model-info payload states, lower-case, or None.
+    """The licence id a model-info payload states (lower-case, normalized), or None.
 
-    ``cardData.license`` first (a string or a list), else the ``license:`` tag. The Hub
-    id ``other`` with ``cardData.license_name`` is the named licence (``modified-mit``).
-    """
-    card = info.get("cardData") if isinstance(info.get("cardData"), dict) else {}
-    lic = card.get("license")
-    if isinstance(lic, list):
-        lic = lic[0] if lic else None
-    if not isinstance(lic, str) or not lic.strip():
-        tags = [
-            t for t in info.get("tags") or [] if isinstance(t, str) and t.startswith("license:")
-        ]
-        lic = tags[0].removeprefix("license:") if tags else None
-    if lic is None:
-        return None
-    lic = lic.strip().lower()
-    name = card.get("license_name")
-    if lic == "other" and isinstance(name, str) and name.strip():
-        return name.strip().lower()
-    return lic
+    Read by :func:`claims.readings.licenses.hub_license`, the one licence reader:
+    ``cardData.license`` first, else the ``license:`` tag; ``other`` with
+    ``cardData.license_name`` is the named licence (``modified-mit``); "Apache 2.0"
+    and ``apache-2.0`` are one id."""
+    card = info.get("cardData")
+    tags = info.get("tags")
+    reading = hub_license(
+        card if isinstance(card, dict) else None,
+        [t for t in tags if isinstance(t, str)] if isinstance(tags, list) else None,
+    )
+    return reading.id
 
 
 _CONFIG_KEYS = (
@@ -167,9 +161,20 @@ def parse_model_info(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult
             extra["config"] = cfg
         value = with_extra(quantity(Decimal(st["total"]), "params", exact=True), **extra)
         out.append(ObservedValue(ref, "hub_params_raw", value, q, note="not quantization-aware"))
-    from tracker.adapters.huggingface.files import file_urls
-
     return ParseResult(values=out, files=file_urls(fetched, repo, params))
+
+
+def file_urls(fetched: Fetched, repo: str, params: Mapping[str, Any]) -> dict[str, str]:
+    """``{file name: resolver URL}`` for the watch's ``files`` param (a list of names in
+    the repo), on the model-info page's own scheme and host, at param ``revision``
+    (default ``main``). No ``files`` param -> ``{}``."""
+    names = params.get("files") or []
+    if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
+        raise LayoutChanged(f"watch param files must be a list of file names, got {names!r}")
+    parts = urlsplit(fetched.final_url)
+    revision = quote(str(params.get("revision", "main")), safe="")
+    base = f"{parts.scheme}://{parts.netloc}/{repo}/resolve/{revision}/"
+    return {name: base + quote(name) for name in names}
 
 
 def repo_from_resolve_url(url: str) -> str:
@@ -181,27 +186,6 @@ def repo_from_resolve_url(url: str) -> str:
     if len(parts) >= 4 and parts[2] in ("resolve", "raw"):
         return f"{parts[0]}/{parts[1]}"
     raise LayoutChanged(f"{url}: not a Hub file URL (ORG/NAME/resolve/REV/FILE)")
-
-
-def context_length_of(config: Mapping[str, Any]) -> tuple[int, str] | None:
-    """(context length in tokens, the key it came from), or None when none is given.
-
-    Order per cases/C03: top-level ``max_position_embeddings``; else
-    ``text_config.max_position_embeddings`` (never the vision tower's); else
-    ``model_max_length``. No default number is ever invented.
-    """
-    top = config.get("max_position_embeddings")
-    if isinstance(top, int) and not isinstance(top, bool) and top > 0:
-        return top, "max_position_embeddings"
-    text = config.get("text_config")
-    if isinstance(text, dict):
-        inner = text.get("max_position_embeddings")
-        if isinstance(inner, int) and not isinstance(inner, bool) and inner > 0:
-            return inner, "text_config.max_position_embeddings"
-    mml = config.get("model_max_length")
-    if isinstance(mml, int) and not isinstance(mml, bool) and mml > 0:
-        return mml, "model_max_length"
-    return None
 
 
 def weight_bits_of(config: Mapping[str, Any]) -> int | None:
@@ -245,13 +229,19 @@ CONFIG_ATTRIBUTES = ("context_window", "weights_precision_bits")
 
 
 def config_values(config: Mapping[str, Any], repo: str) -> list[ObservedValue]:
-    """``context_window`` (tokens, provenance in ``extra.key``) and, for a quantized
-    checkpoint, ``weights_precision_bits`` of one repo's ``config.json``, qualifier ``repo``."""
+    """``context_window`` (tokens, provenance in ``extra.key``, the native length in
+    ``extra.native`` when rope scaling extends it; read by
+    :func:`claims.readings.config_context.context_window`, the one context reader) and,
+    for a quantized checkpoint, ``weights_precision_bits`` of one repo's ``config.json``,
+    qualifier ``repo``."""
     ref, q = (HUB, repo), {"repo": repo}
     out: list[ObservedValue] = []
-    ctx = context_length_of(config)
-    if ctx is not None:
-        v = with_extra(quantity(Decimal(ctx[0]), "tokens", exact=True), key=ctx[1])
+    ctx = context_window(dict(config))
+    if ctx.tokens is not None:
+        extra: dict[str, Any] = {"key": ctx.provenance}
+        if ctx.native is not None:
+            extra["native"] = ctx.native
+        v = with_extra(quantity(Decimal(ctx.tokens), "tokens", exact=True), **extra)
         out.append(ObservedValue(ref, "context_window", v, q))
     bits = weight_bits_of(config)
     if bits is not None:

@@ -1,4 +1,4 @@
-"""Fresh-user trials of the demo site: how observations, negative ranges, exports,
+"""How observations, negative ranges, exports,
 notes and source names read on the pages a first-time user opens."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A fresh user's trial: subjects found by slug in any case, unknown subjects answered with
+"""Subject lookup from the command line: subjects found by slug in any case, unknown subjects answered with
 the known ones, verify's counts in singular and plural, the subject page's wording, build's counts."""
 
 from __future__ import annotations

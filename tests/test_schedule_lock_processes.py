@@ -1,4 +1,6 @@
-"""cases/C14: four workers start a scheduler on one SQLite file; one scheduled run per period."""
+"""The scheduler lease across processes (cases/C14): four workers start a scheduler on one
+SQLite file; one scheduled run per period, each through the real watch cycle (run_check
+against a mocked aggregator)."""
 
 from __future__ import annotations
 
@@ -9,14 +11,16 @@ import sys
 import threading
 import time
 
+import httpx
 from fakeclock import T0, FakeClock
-from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from claims.events import make_event
 from claims.store.engine import make_engine
-from claims.store.tables import Event, Observation, Subject, Watch, dumps
+from claims.store.tables import Event, Observation, Subject, SubjectAlias, Watch
+from tracker.cycle.run import run_check
+from tracker.net.fetch import make_client
 from tracker.schedule.daemon import Scheduler, ScheduleSettings, SteppedScheduler
+from tracker.snapshots.store import SnapshotStore
 
 ATTR = "price_input_usd_per_mtok"
 
@@ -26,72 +30,48 @@ def aggregator_prices(period: int) -> dict[str, str]:
     return {"acme/orca-9b": "0.57" if period == 1 else "0.45", "acme/lynx-2b": "0.20"}
 
 
-class C14Jobs:
-    """scrape_aggregator_prices writes observations + events through the real tables;
-    rebuild_site counts runs and the most that ever ran at once."""
+def aggregator_body(period: int) -> bytes:
+    """The aggregator's OpenRouter-style /models answer in that period (USD per token)."""
+    per_token = {
+        slug: f"{float(price) / 1e6:.8f}" for slug, price in aggregator_prices(period).items()
+    }
+    models = [{"id": slug, "pricing": {"prompt": p}} for slug, p in sorted(per_token.items())]
+    return json.dumps({"data": models}).encode()
 
-    def __init__(self, engine, clock: FakeClock) -> None:
+
+class C14Jobs:
+    """scrape_aggregator_prices runs the real watch cycle (tracker.cycle.run.run_check)
+    against the aggregator served by an httpx MockTransport; rebuild_site counts runs and
+    the most that ever ran at once."""
+
+    def __init__(self, engine, clock: FakeClock, snapshots) -> None:
         self.engine = engine
         self.clock = clock
-        self.scrapes: list[list[str]] = []  # models written per run
+        self.scrapes: list[int] = []  # observations the cycle recorded per run
         self.rebuilds = 0
         self._active = 0
         self.max_active = 0
         self._lock = threading.Lock()
+        self.store = SnapshotStore(snapshots)
 
     def scrape_aggregator_prices(self, watch_name: str) -> None:
         now = self.clock()
         period = int((now - T0).total_seconds() // 3600) + 1
-        prices = aggregator_prices(period)  # the "fetch": no transaction is open here
-        written: list[str] = []
-        with Session(self.engine) as s:
-            watch = s.exec(select(Watch).where(Watch.name == watch_name)).one()
-            for slug, price in sorted(prices.items()):
-                subject = s.exec(select(Subject).where(Subject.slug == slug)).one()
-                value = {"kind": "quantity", "value": price, "unit": "USD/Mtok"}
-                key = dumps(value)
-                current = s.exec(
-                    select(Observation).where(
-                        Observation.subject_id == subject.id,
-                        Observation.attribute == ATTR,
-                        Observation.current == True,  # noqa: E712
-                    )
-                ).first()
-                if current is not None and current.value_key == key:
-                    current.last_seen = now
-                    s.add(current)
-                else:
-                    if current is not None:
-                        current.current = False
-                        s.add(current)
-                        old = json.loads(current.value_json)["value"]
-                        event = make_event(
-                            "price_changed",
-                            f"{slug} input price {old} -> {price} USD/Mtok",
-                            subject_id=subject.id,
-                            watch_id=watch.id,
-                            detail={"attribute": ATTR, "from": old, "to": price},
-                        )
-                        try:
-                            with s.begin_nested():
-                                s.add(event)
-                        except IntegrityError:
-                            pass  # the same change was already recorded: never alert twice
-                    s.add(
-                        Observation(
-                            subject_id=subject.id,
-                            attribute=ATTR,
-                            value_json=key,
-                            value_key=key,
-                            watch_id=watch.id,
-                            first_seen=now,
-                            last_seen=now,
-                        )
-                    )
-                written.append(slug)
-            s.commit()  # one transaction per watch run
+        body = aggregator_body(period)
+        client = make_client(
+            transport=httpx.MockTransport(lambda request: httpx.Response(200, content=body))
+        )
+        summary = run_check(
+            self.engine,
+            client,
+            snapshot_store=self.store,
+            watch_names=[watch_name],
+            now=now,
+            sleep=lambda seconds: None,
+        )
+        assert summary.failing == 0
         with self._lock:
-            self.scrapes.append(written)
+            self.scrapes.append(summary.results[0].observations)
 
     def rebuild_site(self) -> None:
         with self._lock:
@@ -100,7 +80,6 @@ class C14Jobs:
         try:
             with Session(self.engine) as s:  # a reader, as a site build is
                 s.exec(select(Observation)).all()
-            time.sleep(0.01)  # widen the window in which an overlap would show
             self.rebuilds += 1
         finally:
             with self._lock:
@@ -111,19 +90,23 @@ def test_c14_four_workers_one_scheduler_one_run_per_period(tmp_path, monkeypatch
     db = tmp_path / "c14.db"
     setup = make_engine(db)
     with Session(setup) as s:
-        s.add(Subject(slug="acme/orca-9b", name="Orca 9B"))
-        s.add(Subject(slug="acme/lynx-2b", name="Lynx 2B"))
+        for slug, name in (("acme/orca-9b", "Orca 9B"), ("acme/lynx-2b", "Lynx 2B")):
+            subject = Subject(slug=slug.replace("/", "-"), name=name)
+            s.add(subject)
+            s.flush()
+            s.add(SubjectAlias(subject_id=subject.id, namespace="openrouter", alias=slug))
         s.add(
             Watch(
                 name="scrape_aggregator_prices",
                 adapter="openrouter_models",
-                url="https://agg.test/",
+                url="https://agg.test/api/v1/models",
+                params_json='{"robots": false}',
             )
         )
         s.commit()
     clock = FakeClock()
     clock.patch_apscheduler(monkeypatch)
-    jobs = C14Jobs(setup, clock)
+    jobs = C14Jobs(setup, clock, tmp_path / "snapshots")
     settings = ScheduleSettings(jitter_seconds=0, settle_seconds=0, max_workers=4)
     barrier = threading.Barrier(4)
     schedulers: list[Scheduler] = []
@@ -166,23 +149,31 @@ def test_c14_four_workers_one_scheduler_one_run_per_period(tmp_path, monkeypatch
     for sched in schedulers:
         sched.shutdown()
 
-    assert jobs.scrapes == [["acme/lynx-2b", "acme/orca-9b"]] * 3  # 3 runs, not 12
+    # 3 runs, not 12: new observation rows per run (both prices, orca's new price, none)
+    assert jobs.scrapes == [2, 1, 0]
     assert (jobs.rebuilds, jobs.max_active) == (3, 1)
     with Session(setup) as s:
         rows = s.exec(select(Observation).order_by(Observation.id)).all()
-        seen = [
-            (json.loads(o.value_json)["value"], o.first_seen, o.last_seen, o.current) for o in rows
-        ]
+        seen = [(str(o.value.value), o.first_seen, o.last_seen, o.current) for o in rows]
         events = s.exec(select(Event)).all()
     hour = T0.replace(hour=13) - T0
     assert seen == [
-        ("0.20", T0, T0 + 2 * hour, True),  # lynx: one row, seen in all 3 runs
+        ("0.2", T0, T0 + 2 * hour, True),  # lynx: one row, seen in all 3 runs
         ("0.57", T0, T0, False),
         ("0.45", T0 + hour, T0 + 2 * hour, True),
     ]
-    assert [(e.kind, json.loads(e.detail_json)) for e in events] == [
-        ("price_changed", {"attribute": ATTR, "from": "0.57", "to": "0.45"})
+    assert [(e.kind, e.title) for e in events] == [
+        (
+            "price_changed",
+            "Orca 9B: Input price changed from $0.57 per 1M tokens to $0.45 per 1M tokens",
+        )
     ]
+    detail = json.loads(events[0].detail_json)
+    assert (detail["attribute"], detail["from"]["value"], detail["to"]["value"]) == (
+        ATTR,
+        0.57,
+        0.45,
+    )
 
 
 CONTENDER = """

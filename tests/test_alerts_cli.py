@@ -1,4 +1,4 @@
-"""Fresh-user trial findings about alerts: a bad URL in TRACKER_APPRISE_URLS is named with
+"""Alert setup from the command line: a bad URL in TRACKER_APPRISE_URLS is named with
 its variable and (redacted) URL; `tracker alerts test` says per target what happened;
 docs/alerts.md shows what `tracker alerts send` really prints."""
 

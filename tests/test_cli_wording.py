@@ -1,4 +1,4 @@
-"""Wording found by fresh-user trials: one quote style in discrepancy sentences, readable
+"""CLI wording: one quote style in discrepancy sentences, readable
 help placeholders, schedules in hours, one term for what a check records."""
 
 from __future__ import annotations

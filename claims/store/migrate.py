@@ -1,0 +1,98 @@
+"""Bring a claims database to this release's schema by its recorded history (alembic).
+
+The revisions live in :mod:`claims.store.migrations` (``versions/0001_…``, shipped in the
+package); ``alembic_version`` records the one a database is at. :func:`upgrade` applies the
+missing ones in order, under the database's write lock (SQLite ``BEGIN IMMEDIATE``, a
+PostgreSQL advisory lock), so two processes upgrading at once apply each revision once.
+A database made by release 0.1.0 (its ``schemaversion`` list, no ``alembic_version``)
+starts at the baseline revision, which adopts its tables with their rows.
+
+Write commands call it through :func:`claims.store.engine.make_engine`; read-only commands
+never do (:meth:`claims.store.rawdb.RawDB.check_schema` only reads ``alembic_version``).
+Importing alembic costs time, so only this module does, and only when a database is not
+at the head revision.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import inspect
+from sqlalchemy.engine import Connection, Engine
+
+from claims.store.rawdb import SCHEMA_HEAD
+
+MIGRATIONS_DIR = Path(__file__).with_name("migrations")
+# pg_advisory_xact_lock key of a schema upgrade (any constant shared by every process).
+_PG_LOCK_KEY = 0x7472_6163  # "trac"
+
+
+def alembic_config(connection: Connection | None = None) -> Any:
+    """An alembic ``Config`` for the shipped revisions; ``connection`` (when given) is the
+    one ``env.py`` runs them on."""
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+    if connection is not None:
+        cfg.attributes["connection"] = connection
+    return cfg
+
+
+def revisions() -> list[str]:
+    """Every revision id, oldest first (from the ``versions/`` scripts)."""
+    from alembic.script import ScriptDirectory
+
+    script = ScriptDirectory.from_config(alembic_config())
+    return [r.revision for r in reversed(list(script.walk_revisions()))]
+
+
+def current_revision(connection: Connection) -> str | None:
+    """The revision ``alembic_version`` records, or None (no such table, or empty)."""
+    if not inspect(connection).has_table("alembic_version"):
+        return None
+    return connection.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
+
+
+def upgrade(engine: Engine) -> list[str]:
+    """Apply the revisions ``engine``'s database lacks, in order, in one transaction;
+    returns their ids (empty when it was at :data:`~claims.store.rawdb.SCHEMA_HEAD`).
+
+    An empty database gets the models' tables at once and is stamped at the head (the
+    alembic cookbook's "build from scratch"; tests/test_migrations.py checks that both
+    ways give the same schema). Raises the driver's error when a revision fails (nothing
+    of that upgrade is kept on PostgreSQL; on SQLite, DDL outside the rebuilds is kept,
+    each revision being written to run again)."""
+    from alembic import command
+
+    sqlite = engine.dialect.name == "sqlite"
+    with engine.connect() as conn:
+        if sqlite:  # a table rebuild must not cascade deletes: keys off outside the transaction
+            conn.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+        else:
+            conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_PG_LOCK_KEY})")
+        try:
+            before = current_revision(conn)
+            if before == SCHEMA_HEAD:
+                conn.rollback()
+                return []
+            cfg = alembic_config(conn)
+            if before is None and not inspect(conn).get_table_names():
+                from sqlmodel import SQLModel
+
+                from claims.store import tables  # noqa: F401  (registers the tables)
+
+                SQLModel.metadata.create_all(conn)
+                command.stamp(cfg, "head")
+            else:
+                command.upgrade(cfg, "head")
+            conn.commit()
+        finally:
+            if sqlite:
+                conn.rollback()
+                conn.exec_driver_sql("PRAGMA foreign_keys=ON")
+    known = revisions()
+    start = known.index(before) + 1 if before in known else 0
+    return known[start:]

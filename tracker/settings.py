@@ -1,0 +1,65 @@
+"""Every ``TRACKER_*`` environment variable: read here and nowhere else, documented once.
+
+Each reader takes an optional ``env`` mapping (tests pass one; the default is the
+process environment) and returns ``None`` when the variable is unset or blank, so the
+caller's own default applies. README "Configuration" lists the same variables; a test
+checks that the two lists agree.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+from tracker.errors import ConfigError
+
+# name -> what it sets (README "Configuration" shows these, with the defaults).
+VARIABLES: dict[str, str] = {
+    "TRACKER_DATABASE_URL": "SQLite path URL or PostgreSQL URL (--db overrides)",
+    "TRACKER_CONTACT": "contact put in the User-Agent of every request",
+    "TRACKER_CONCURRENCY": "watches fetched at once in one check",
+    "TRACKER_AA_API_KEY": "Artificial Analysis API key (named by that watch's auth param)",
+    "TRACKER_APPRISE_URLS": "Apprise URLs for alerts, separated by spaces or commas",
+    "TRACKER_SITE_URL": "public URL of the site, for absolute feed ids and alert links",
+}
+
+
+def _get(name: str, env: Mapping[str, str] | None) -> str | None:
+    value = (os.environ if env is None else env).get(name, "").strip()
+    return value or None
+
+
+def database_url(env: Mapping[str, str] | None = None) -> str | None:
+    """``TRACKER_DATABASE_URL``: a database URL or SQLite path, or None."""
+    return _get("TRACKER_DATABASE_URL", env)
+
+
+def contact(env: Mapping[str, str] | None = None) -> str | None:
+    """``TRACKER_CONTACT``: who to reach about our requests (put in the User-Agent)."""
+    return _get("TRACKER_CONTACT", env)
+
+
+def concurrency(env: Mapping[str, str] | None = None) -> int | None:
+    """``TRACKER_CONCURRENCY``: a positive integer, or None; raises ConfigError naming the
+    variable for anything else."""
+    workers = _get("TRACKER_CONCURRENCY", env)
+    if workers is None:
+        return None
+    if not workers.isdigit() or int(workers) < 1:
+        raise ConfigError(f"TRACKER_CONCURRENCY must be a positive integer, not {workers!r}")
+    return int(workers)
+
+
+def apprise_urls(env: Mapping[str, str] | None = None) -> str | None:
+    """``TRACKER_APPRISE_URLS``: the raw list (split by :mod:`tracker.alerts.subscriptions`)."""
+    return _get("TRACKER_APPRISE_URLS", env)
+
+
+def site_url(env: Mapping[str, str] | None = None) -> str | None:
+    """``TRACKER_SITE_URL``: the site's public URL, or None."""
+    return _get("TRACKER_SITE_URL", env)
+
+
+def secret(name: str, env: Mapping[str, str] | None = None) -> str | None:
+    """A credential variable a watch's ``auth`` param names (``TRACKER_AA_API_KEY``)."""
+    return _get(name, env)
