@@ -8,7 +8,8 @@ import re
 from sitefixture import NOW, populate, t
 from sqlmodel import Session, select
 
-from claims.store.tables import Claim, Source, Subject, dumps
+from claims.store.tables import Claim, Source, Subject
+from claims.values.canonical import dumps
 from claims.values.value import quantity
 from tracker.site import build_site
 
