@@ -117,6 +117,34 @@ def _decode_all(texts: list[str]) -> list[Any]:
     return decoded  # type: ignore[no-any-return]
 
 
+def by_fact(
+    subject_ids: list[int],
+    claims_of: dict[int, list[ClaimView]],
+    discs: list[DiscrepancyView],
+    value_of: dict[int, Value],
+    qkey_of: dict[int, tuple[Any, ...]],
+) -> tuple[
+    dict[int, list[tuple[str, list[ClaimView]]]], dict[int, list[Fact]], list[DiscrepancyView]
+]:
+    """Each subject's claims by attribute, its facts (``summary.subject_facts``) and the
+    discrepancies with those about one fact shown as one (``summary.one_per_fact``),
+    by id."""
+    groups_of: dict[int, list[tuple[str, list[ClaimView]]]] = {}
+    facts_of: dict[int, list[Fact]] = {}
+    by_subject: dict[int, list[DiscrepancyView]] = defaultdict(list)
+    for dv in discs:
+        by_subject[dv.subject_id].append(dv)
+    for sid in subject_ids:
+        grouped: dict[str, list[ClaimView]] = defaultdict(list)
+        for cv in claims_of[sid]:
+            grouped[cv.attribute].append(cv)
+        groups_of[sid] = sorted(grouped.items())
+        facts_of[sid] = subject_facts(groups_of[sid], value_of, qkey_of)
+        by_subject[sid] = one_per_fact(by_subject[sid], facts_of[sid])
+    merged = sorted((d for ds in by_subject.values() for d in ds), key=lambda d: d.id)
+    return groups_of, facts_of, merged
+
+
 def _check_targets(
     events: list[EventView], subjects: list[SubjectView], discs: list[DiscrepancyView]
 ) -> None:
@@ -425,21 +453,7 @@ def collect(engine: Engine) -> SiteContext:
     for cv in claim_views.values():
         claims_of[cv.subject_id].append(cv)
         claims_from[cv.source.id].append(cv)
-    groups_of: dict[int, list[tuple[str, list[ClaimView]]]] = {}
-    facts_of: dict[int, list[Fact]] = {}
-    by_subject: dict[int, list[DiscrepancyView]] = defaultdict(list)
-    for dv in disc_views:
-        by_subject[dv.subject_id].append(dv)
-    for sid in by_id:
-        grouped: dict[str, list[ClaimView]] = defaultdict(list)
-        for cv in claims_of[sid]:
-            grouped[cv.attribute].append(cv)
-        groups_of[sid] = sorted(grouped.items())
-        facts_of[sid] = subject_facts(groups_of[sid], value_of, qkey_of)
-        by_subject[sid] = one_per_fact(by_subject[sid], facts_of[sid])
-    shown = {id(d) for ds in by_subject.values() for d in ds}
-    disc_views = [d for ds in by_subject.values() for d in ds if id(d) in shown]
-    disc_views.sort(key=lambda d: d.id)
+    groups_of, facts_of, disc_views = by_fact(list(by_id), claims_of, disc_views, value_of, qkey_of)
     discs_of: dict[int, list[DiscrepancyView]] = defaultdict(list)
     for dv in disc_views:
         discs_of[dv.subject_id].append(replace(dv, claims=[], observations=[]))

@@ -114,6 +114,25 @@ class SubjectDigests:
         )
 
 
+def search_and_compare(
+    ctx: SiteContext, rows: list[IndexRow], job: Callable[..., Job]
+) -> list[Job]:
+    """``search.html`` (keyed by the subjects and sources it lists without JavaScript)
+    and ``compare.html`` (its data is ``assets/table-data.js``)."""
+    listing = [(r.slug, r.name, r.organization, r.aliases) for r in rows]
+    sources = [sv.source for sv in ctx.sources]
+    shown_sources = [(src.key, src.title, src.publisher) for src in sources]
+    return [
+        job(
+            "search.html",
+            "search.html",
+            [listing, shown_sources],
+            lambda: {"subjects": rows, "sources": sources},
+        ),
+        job("compare.html", "compare.html", None, dict),
+    ]
+
+
 def page_jobs(
     ctx: SiteContext, env: Environment, fingerprint: str, digests: SubjectDigests
 ) -> list[Job]:
@@ -186,18 +205,7 @@ def page_jobs(
                 lambda sv=sv: {"s": sv, "card": sv.card},
             )
         )
-    listing = [(r.slug, r.name, r.organization, r.aliases) for r in rows]
-    sources = [sv.source for sv in ctx.sources]
-    shown_sources = [(src.key, src.title, src.publisher) for src in sources]
-    jobs.append(
-        job(
-            "search.html",
-            "search.html",
-            [listing, shown_sources],
-            lambda: {"subjects": rows, "sources": sources},
-        )
-    )
-    jobs.append(job("compare.html", "compare.html", None, dict))
+    jobs += search_and_compare(ctx, rows, job)
     events = ctx.events[:CHANGES_LIMIT]
     for template, values in (
         ("discrepancies.html", {"discrepancies": ctx.discrepancies}),
