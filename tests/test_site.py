@@ -199,6 +199,19 @@ def test_exports(built):
         "overdue_days": 16,
         "as_of": "2026-11-20T12:00:00Z",
     }
+    card = json.loads((out / "api" / "subjects" / "kimi-k3.1-pro.json").read_text())["summary"]
+    dates = next(ln for ln in card if ln["attribute"] == "weights_release_date")
+    assert (dates["stated"], dates["agreed"], dates["status"], dates["sources"]) == (
+        "on 2026-11-04 vs before 2026-11-04",
+        False,
+        "overdue",
+        2,
+    )
+    price = next(ln for ln in card if ln["attribute"] == "price_input_usd_per_mtok")
+    assert (price["observed"], price["checked_at"]) == (
+        "$0.45 per 1M tokens",
+        "2026-11-20T12:00:00Z",
+    )
     one = json.loads((out / "api" / "subjects" / "orca-9b.json").read_text())
     assert one["name"] == C19_NAME
     assert one["claims"][0]["raw_text"] == C19_EXCERPT
