@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: demo test bench lint clean
+.PHONY: demo test fuzz bench lint clean
 
 # pip's and setuptools' chatter goes to a log; it is shown only when the install fails.
 $(STAMP): pyproject.toml
@@ -20,6 +20,11 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+# The fuzz suite (tests/fuzz) with many random examples; `make test` runs it bounded
+# and derandomized. FUZZ_EXAMPLES=N sets how many per test.
+fuzz: $(STAMP)
+	FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-1500} $(BIN)/python -m pytest -q tests/fuzz
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py $(BENCH_ARGS)

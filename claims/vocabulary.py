@@ -38,6 +38,30 @@ ATTRIBUTES: dict[str, tuple[tuple[str, ...], str | None]] = {
     "license_text_sha256": (("text",), None),
 }
 
+# Physical ranges (issue 20): what a value of an attribute can be at all, as data beside
+# the vocabulary. (attribute, unit) -> (lowest, highest, whether lowest itself is allowed);
+# unit "*" is any unit not listed for the attribute. A number outside (a negative count, a
+# zero context window, 10^400 parameters, a score of 1000 %) is not a reading but an
+# error: adapters' values outside are parse errors (claims.values.physical.range_problem),
+# never recorded or alerted. Generous on purpose: they catch garbage, not surprises.
+PHYSICAL_RANGES: dict[tuple[str, str], tuple[str, str, bool]] = {
+    ("total_params", "*"): ("0", "1e15", False),
+    ("active_params", "*"): ("0", "1e15", False),
+    ("hub_params_raw", "*"): ("0", "1e15", False),
+    ("context_window", "*"): ("0", "1e10", False),
+    ("price_input_usd_per_mtok", "*"): ("0", "1e5", True),
+    ("price_output_usd_per_mtok", "*"): ("0", "1e5", True),
+    ("price_change_pct", "*"): ("-100", "1e6", True),
+    ("output_tokens_per_second", "*"): ("0", "1e7", True),
+    ("weights_precision_bits", "*"): ("1", "64", True),
+    ("benchmark_score", "percent"): ("0", "100", True),
+    ("benchmark_score", "*"): ("-1e6", "1e6", True),
+    ("leaderboard_rank", "*"): ("1", "1e7", True),
+    ("hardware_units", "*"): ("0", "1e9", False),
+    ("speedup_factor", "*"): ("0", "1e6", False),
+    ("price_factor", "*"): ("0", "1e6", False),
+}
+
 # Qualifiers that make two figures of one attribute comparable.
 QUALIFIERS: tuple[str, ...] = (
     "benchmark",

@@ -32,9 +32,12 @@ def test_claims_imports_no_io_layer():
 def test_only_the_fetch_seam_imports_httpx():
     # One network seam: fetch.py and its transports (HAR replay/record, throttle, live).
     seam = {
+        "tracker/net/body.py",  # capped, decoded body reading
         "tracker/net/client.py",
         "tracker/net/fetch.py",
         "tracker/net/har.py",
+        "tracker/net/harcheck.py",  # HAR entry validation (URLs and headers as httpx reads them)
+        "tracker/net/policy.py",  # request policy and the private-address guard transport
         "tracker/net/throttle.py",
         "tracker/net/transport.py",
     }

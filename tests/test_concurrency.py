@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import hashlib
 import json
 import subprocess
 import sys
 import threading
 import time
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -17,8 +20,13 @@ from sqlmodel import Session, func, select
 from claims.events import make_event
 from claims.store.engine import make_engine
 from claims.store.outbox import add_event
-from claims.store.tables import Event, Observation, ScheduleState, Subject, Watch
+from claims.store.rawdb import RawDB
+from claims.store.tables import Event, Observation, ScheduleState, Subject, SubjectAlias, Watch
 from claims.values.canonical import utcnow
+from claims.values.value import quantity
+from tracker.adapters.base import Fetched, ObservedValue, ParseResult
+from tracker.cycle.observe import WatchSpec, record_success
+from tracker.cycle.rows import load_subjects
 from tracker.schedule.daemon import Scheduler, ScheduleSettings
 from tracker.schedule.watchlist import list_watches
 
@@ -29,7 +37,36 @@ def seed_subject(engine) -> int:
         s.add(subject)
         s.commit()
         assert subject.id is not None
+        s.add(SubjectAlias(subject_id=subject.id, namespace="openrouter", alias="acme/orca-9b"))
+        s.commit()
         return subject.id
+
+
+def seed_watches(engine, n: int) -> list[WatchSpec]:
+    """``n`` watches ``w0``... (as `tracker load` stores them), as the cycle sees them."""
+    with Session(engine) as s:
+        rows = [Watch(name=f"w{i}", adapter="openrouter_models", url=f"https://example.test/{i}")
+                for i in range(n)]  # fmt: skip
+        s.add_all(rows)
+        s.commit()
+        return [WatchSpec(w.id, w.name, w.adapter, w.url, {}, None, None) for w in rows]  # type: ignore[arg-type]
+
+
+def record_price(raw: RawDB, spec: WatchSpec, i: int) -> None:
+    """One watch run through the cycle's real recording step
+    (:func:`tracker.cycle.observe.record_success`, one transaction): the watch read input
+    price ``i`` for Orca 9B, a new value each run (a new row; the old one stops being
+    current, with a price_changed event)."""
+    at = T0 + dt.timedelta(seconds=i)
+    body = f"price {i}".encode()
+    page = Fetched(spec.url, spec.url, 200, {}, body, at, hashlib.sha256(body).hexdigest())
+    value = quantity(Decimal(i), "usd_per_mtok", exact=True)
+    seen = ObservedValue(("openrouter", "acme/orca-9b"), "price_input_usd_per_mtok", value)
+    index, names = load_subjects(raw)
+    record_success(raw, spec, [(page, ParseResult([seen]))], None, index, names)
+
+
+T0 = dt.datetime(2026, 11, 28, 6, 0, tzinfo=dt.UTC)
 
 
 def observation(subject_id: int, key: str) -> Observation:
@@ -47,6 +84,11 @@ def observation(subject_id: int, key: str) -> Observation:
 def count(engine, table) -> int:
     with Session(engine) as s:
         return s.exec(select(func.count()).select_from(table)).one()
+
+
+def subjects_observed(engine) -> set[int]:
+    with Session(engine) as s:
+        return set(s.exec(select(Observation.subject_id)))
 
 
 def is_lock_error(exc: BaseException) -> bool:
@@ -145,15 +187,16 @@ def test_c17_four_writers_250_rows_each_while_a_reader_polls(tmp_path):
     writers_done = threading.Event()
     reads: list[int] = []
 
+    specs = seed_watches(engine, 4)
+
     def writer(n: int) -> None:
-        own = make_engine(tmp_path / "stress.db")  # a connection pool per writer
+        raw = RawDB.open(tmp_path / "stress.db")  # a connection per writer, as a process has
         for i in range(250):
-            try:
-                with Session(own) as s:  # one short transaction per row
-                    s.add(observation(subject_id, f"w{n}-{i}"))
-                    s.commit()
+            try:  # one short transaction per watch run, as the cycle records
+                record_price(raw, specs[n], i)
             except BaseException as exc:  # noqa: BLE001
                 (lock_errors if is_lock_error(exc) else other_errors).append(exc)
+        raw.close()
 
     def reader() -> None:  # the "site rebuild": read all rows every 100 ms
         own = make_engine(tmp_path / "stress.db")
@@ -177,6 +220,7 @@ def test_c17_four_writers_250_rows_each_while_a_reader_polls(tmp_path):
     read_thread.join(30)
     assert (lock_errors, other_errors) == ([], [])
     assert count(engine, Observation) == 1000
+    assert subjects_observed(engine) == {subject_id}  # matched through the alias table
     assert reads and reads == sorted(reads)  # the reader ran and never saw rows vanish
 
 
@@ -184,10 +228,7 @@ def test_issue7_scheduler_site_build_and_cli_readers_at_once_1000_writes_no_lock
     db = tmp_path / "issue7.db"
     engine = make_engine(db)
     subject_id = seed_subject(engine)
-    with Session(engine) as s:
-        for n in range(4):
-            s.add(Watch(name=f"w{n}", adapter="html_page", url=f"https://example.test/{n}"))
-        s.commit()
+    specs = {spec.name: spec for spec in seed_watches(engine, 4)}
     lock_errors: list[BaseException] = []
     other_errors: list[BaseException] = []
     readers_running = threading.Event()
@@ -199,15 +240,15 @@ def test_issue7_scheduler_site_build_and_cli_readers_at_once_1000_writes_no_lock
     def record(exc: BaseException) -> None:
         (lock_errors if is_lock_error(exc) else other_errors).append(exc)
 
-    def run_watch(name: str) -> None:  # 250 writes, each its own short transaction
+    def run_watch(name: str) -> None:  # 250 watch runs, each its own short transaction
         readers_running.wait(30)
+        raw = RawDB.from_engine(engine)  # the scheduler's jobs share its engine
         for i in range(250):
             try:
-                with Session(engine) as s:
-                    s.add(observation(subject_id, f"{name}-{i}"))
-                    s.commit()
+                record_price(raw, specs[name], i)
             except BaseException as exc:  # noqa: BLE001
                 record(exc)
+        raw.close()
         with guard:
             finished.append(name)
             if len(finished) == 4:
@@ -250,6 +291,7 @@ def test_issue7_scheduler_site_build_and_cli_readers_at_once_1000_writes_no_lock
     assert (lock_errors, other_errors) == ([], [])
     assert sorted(finished) == ["w0", "w1", "w2", "w3"]
     assert count(engine, Observation) == 1000
+    assert subjects_observed(engine) == {subject_id}
     assert rebuilds[-1] == 1000  # the site build saw every write
     assert rebuilds == sorted(rebuilds)
 

@@ -11,7 +11,9 @@ problem lists every problem of the folder (``path:line: field: message``).
     │   ├── BadStatus             any other non-2xx status (kept: status, error code)
     │   ├── TooLarge              body over the size cap
     │   ├── NotRecorded           --replay: the request is not in the HAR file
-    │   └── Disallowed            robots.txt disallows the URL (or is unreachable)
+    │   ├── Disallowed            robots.txt disallows the URL (or is unreachable)
+    │   ├── OffHost               a redirect or next link to a host not allowed
+    │   └── PrivateAddress        a private/loopback/link-local address not allowed
     ├── ParseError                the body cannot be read as the adapter's format
     │   └── LayoutChanged         the expected element/key is missing: the watch is
     │                             marked failing; never read as "the value disappeared"
@@ -129,3 +131,44 @@ class NothingRecorded(TrackerError):
     def __init__(self, message: str, summary: object) -> None:
         super().__init__(message)
         self.summary = summary
+
+
+# Exceptions a hostile value raises where code reads or stores it (a RecursionError, a
+# decimal overflow, a lone surrogate the database cannot encode, a parser's ValueError).
+DATA_ERRORS: tuple[type[Exception], ...] = (
+    ArithmeticError,
+    LookupError,
+    RecursionError,
+    TypeError,
+    UnicodeError,
+    ValueError,
+)
+UNEXPECTED_MAX = 200  # characters of an unexpected exception's message kept
+
+
+def unexpected(url: str, exc: BaseException) -> ParseError:
+    """A :class:`ParseError` (kind ``parse_error``) for an exception a parser did not
+    expect: one line naming ``url``, the exception's type and its message (control
+    characters dropped, at most :data:`UNEXPECTED_MAX` characters), e.g. ``https://x/:
+    RecursionError: maximum recursion depth exceeded``."""
+    text = " ".join(str(exc).split())
+    text = "".join(c if c.isprintable() else "?" for c in text)[:UNEXPECTED_MAX]
+    err = ParseError(
+        f"{url}: {type(exc).__name__}: {text}" if text else f"{url}: {type(exc).__name__}"
+    )
+    err.__cause__ = exc
+    return err
+
+
+class OffHost(FetchError):
+    """A redirect or a next-page link to a host the watch may not fetch from (issue 20:
+    fetching that cannot be steered); the message names the target."""
+
+    kind = "off_host"
+
+
+class PrivateAddress(FetchError):
+    """A URL whose host is (or resolves to) a private, loopback or link-local address,
+    which a watch fetches only when it allows it (param ``allow_private``)."""
+
+    kind = "private_address"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -22,9 +23,19 @@ def known_adapters() -> set[str] | None:
     return set(adapter_kinds())
 
 
+def param_checks() -> dict[str, Callable[[Mapping[str, Any]], list[tuple[str, str]]]]:
+    """Adapter kind -> its check of a watch's own params (``(param, message)`` pairs),
+    for ``tracker load``: the html_page selector, regex, scale, decimal and columns
+    (:func:`tracker.adapters.html_page.check_params`)."""
+    from tracker.adapters.html_page import check_params
+
+    return {"html_page": check_params}
+
+
 def validate_curated(data_dir: Path | str) -> CuratedData:
     """Read and validate everything under ``data_dir`` (adapters checked against the
-    registry, watch params against what each built-in adapter reads). Raises
+    registry, watch params against what each built-in adapter reads and, for html_page,
+    whether its selector, regex, scale and columns can work). Raises
     :class:`claims.curated.loader.DataFileError` (path, line, field) for one problem,
     :class:`claims.curated.loader.DataFileErrors` (every one, in ``.errors``) for several."""
     from tracker.adapters.base import ID_NAMESPACES, known_params
@@ -34,6 +45,7 @@ def validate_curated(data_dir: Path | str) -> CuratedData:
         known_adapters=known_adapters(),
         known_params=known_params(),
         known_namespaces=ID_NAMESPACES,
+        param_checks=param_checks(),
     )
 
 

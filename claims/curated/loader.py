@@ -9,8 +9,7 @@ raised together with its path, line and field (:class:`DataFileError`, several a
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +26,12 @@ from claims.curated.specs import (
     WatchSpec,
     claim_key,
 )
+from claims.curated.watchparams import (
+    common_param_problems,
+    control_problem,
+    interval_problem,
+    slug_problem,
+)
 from claims.subjects.references import listed_variant
 from claims.values.stated import StatedValueError, parse_stated
 from claims.vocabulary import ATTRIBUTES, QUALIFIERS, SOURCE_KINDS
@@ -35,7 +40,14 @@ __all__ = [
     "ClaimSpec", "CuratedData", "DataFileError", "DataFileErrors", "SourceSpec",
     "SubjectSpec", "WatchSpec", "claim_key", "load_data",
 ]  # fmt: skip
-SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9.\-]*$")
+# adapter params -> (param, message) for each malformed one (tracker.adapters supplies them)
+ParamCheck = Callable[[Mapping[str, Any]], list[tuple[str, str]]]
+
+
+def _no_control(f: DataFile, table: str, i: int, name: str, value: Any) -> None:
+    problem = control_problem(value) if isinstance(value, str) else None
+    if problem:
+        raise f.error(table, i, name, problem)
 
 
 # -- reading -------------------------------------------------------------------
@@ -50,8 +62,13 @@ def _read_subject(
 ) -> SubjectSpec:
     f.check_keys(entry, datafile.SUBJECT, f"subject[{i}]", f.line_of("subject", i))
     slug = req_str(f, "subject", i, entry, "slug")
-    if not SLUG_RE.match(slug):
-        raise f.error("subject", i, "slug", f"{slug!r} is not a lower-case slug")
+    bad_slug = slug_problem(slug)
+    if bad_slug:
+        raise f.error("subject", i, "slug", bad_slug)
+    for name in ("name", "organization", "family", "hub_org"):
+        _no_control(f, "subject", i, name, entry.get(name))
+    for alias in str_list(f, "subject", i, entry, "aliases"):
+        _no_control(f, "subject", i, "aliases", alias)
     unique(f, "subject", i, "slug", slug, earlier)
     ids_raw = entry.get("ids", {})
     if not isinstance(ids_raw, dict):
@@ -107,9 +124,11 @@ def _read_watch(
     known_adapters: set[str] | None,
     known_params: Mapping[str, Iterable[str]],
     earlier: list[tuple[int, str]],
+    param_checks: Mapping[str, ParamCheck],
 ) -> WatchSpec:
     f.check_keys(entry, datafile.WATCH, f"watch[{i}]", f.line_of("watch", i))
     name = req_str(f, "watch", i, entry, "name")
+    _no_control(f, "watch", i, "name", name)
     unique(f, "watch", i, "name", name, earlier)
     adapter = req_str(f, "watch", i, entry, "adapter")
     if known_adapters is not None and adapter not in known_adapters:
@@ -119,13 +138,21 @@ def _read_watch(
     if not url.startswith(("http://", "https://")):
         raise f.error("watch", i, "url", f"{url!r} is not an http(s) URL")
     interval = entry.get("interval_minutes", 60)
-    if not isinstance(interval, int) or isinstance(interval, bool) or interval < 1:
-        raise f.error("watch", i, "interval_minutes", "expected a whole number of minutes >= 1")
+    bad_interval = interval_problem(interval)
+    if bad_interval:
+        raise f.error("watch", i, "interval_minutes", bad_interval)
     params = entry.get("params", {})
     if not isinstance(params, dict):
         raise f.error("watch", i, "params", "expected a table")
     if adapter in known_params:  # a likely typo, e.g. `selectr` (the adapter reads none)
         f.check_keys(params, known_params[adapter], f"watch[{i}].params", f.line_of("watch", i))
+    check = param_checks.get(adapter)
+    problems = [*common_param_problems(params), *(check(params) if check else [])]
+    if problems:  # the first; a fixed one shows the next (one error per entry)
+        key, message = problems[0]
+        raise DataFileError(
+            f.path, f.line_of("watch", i, key.split(".")[0]), f"watch[{i}].params.{key}", message
+        )
     return WatchSpec(
         name, adapter, url, interval, params, origin=f"{f.path}:{f.line_of('watch', i)}"
     )
@@ -136,12 +163,15 @@ def _read_watches(
     known_adapters: set[str] | None,
     known_params: Mapping[str, Iterable[str]],
     problems: Problems,
+    param_checks: Mapping[str, ParamCheck],
 ) -> list[WatchSpec]:
     """The well-formed ``[[watch]]`` entries of ``f``; errors go to ``problems``."""
     out: list[WatchSpec] = []
     read: list[tuple[int, str]] = []  # (entry index, name) of each of `out`
     for i, entry in entries(f, "watch"):
-        spec = problems.attempt(_read_watch, f, i, entry, known_adapters, known_params, read)
+        spec = problems.attempt(
+            _read_watch, f, i, entry, known_adapters, known_params, read, param_checks
+        )
         if spec is not None:
             out.append(spec)
             read.append((i, spec.name))
@@ -160,7 +190,7 @@ def _read_source(f: DataFile) -> SourceSpec:
     key = src.get("key")
     if key is None:
         raise s_err("key", "required: a lower-case slug naming the source (e.g. wire-orion-2)")
-    if not isinstance(key, str) or not SLUG_RE.match(key):
+    if not isinstance(key, str) or slug_problem(key):
         raise s_err("key", f"{key!r} is not a lower-case slug (letters, digits and dashes)")
     title = src.get("title")
     if not isinstance(title, str) or not title.strip():
@@ -278,6 +308,7 @@ def load_data(
     known_adapters: Iterable[str] | None = None,
     known_params: Mapping[str, Iterable[str]] | None = None,
     known_namespaces: Iterable[str] | None = None,
+    param_checks: Mapping[str, ParamCheck] | None = None,
 ) -> CuratedData:
     """Read and validate ``subjects.toml``, ``watches.toml`` and ``claims/*.toml`` under ``data_dir``.
 
@@ -285,7 +316,12 @@ def load_data(
     known subject; with ``known_adapters``, every watch's adapter is one of them; with
     ``known_params`` (adapter kind -> the watch params it reads), a watch of such a kind
     sets no other param; with ``known_namespaces``, a subject's ``[subject.ids]`` uses
-    only those (the namespaces adapters match ids in).
+    only those (the namespaces adapters match ids in); with ``param_checks`` (adapter
+    kind -> a function of the params returning ``(param, message)`` pairs), an adapter's
+    own params are checked too (a CSS selector that does not compile, a bad regex).
+    Every watch's schedule and common params are checked
+    (:mod:`claims.curated.watchparams`), names for control characters, slugs for a safe
+    pattern.
 
     Every file is read and each entry checked on its own, so one call finds every
     independent problem (:mod:`claims.curated.problems`): one raises :class:`DataFileError`
@@ -322,7 +358,9 @@ def load_data(
         f = problems.attempt(DataFile, watch_path)
         if f is not None:
             problems.attempt(check_top, f, "watches.toml")
-            data.watches = _read_watches(f, adapters, known_params or {}, problems)
+            data.watches = _read_watches(
+                f, adapters, known_params or {}, problems, param_checks or {}
+            )
         data.watch_file = True
     subjects = {s.slug: s for s in data.subjects}
     unknown = _read_claim_files(root, data, subjects, subjects_read, unsure, problems)

@@ -11,9 +11,10 @@ import datetime as dt
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
+from claims.values.numbers import bounded_decimal
 from claims.values.value import Value, normalize_decimal
 
 MTOK = Decimal(1_000_000)
@@ -49,11 +50,7 @@ def _dec(raw: Any) -> Decimal | None:
         return None
     if isinstance(raw, float):
         raw = repr(raw)  # shortest round-trip text: 5.7e-07, never 5.69999...e-07
-    try:
-        d = Decimal(str(raw).strip())
-    except (InvalidOperation, ValueError):
-        return None
-    return d if d.is_finite() else None
+    return bounded_decimal(raw)  # "1e999999999" would overflow the per-1M product
 
 
 def per_token_to_per_mtok(raw: Any) -> Decimal | None:

@@ -28,6 +28,32 @@ _TOKEN_RE = re.compile(rf"^(?:{NUMBER_TOKEN})$")
 SCALE_AMBIGUOUS = Decimal(-1)
 
 
+# What a number read from a third party may be (issue 20): a 5,000-digit figure or
+# "1e999999999" is garbage, and arithmetic on it overflows or takes forever.
+MAX_DIGITS = 40
+MAX_EXPONENT = 40
+
+
+def bounded_decimal(raw: object) -> Decimal | None:
+    """``raw`` (a str, int or Decimal; never bool) as a Decimal when it is a finite number
+    of at most :data:`MAX_DIGITS` digits within 10^±:data:`MAX_EXPONENT`, else None
+    (NaN, infinity, ``"1e999999999"``, a 5,000-digit string, text)."""
+    if raw is None or isinstance(raw, bool):
+        return None
+    text = str(raw).strip()
+    if len(text) > MAX_DIGITS + 12:  # sign, point, exponent: longer is too many digits
+        return None
+    try:
+        d = Decimal(text)
+    except (ArithmeticError, ValueError):
+        return None
+    if not d.is_finite() or len(d.as_tuple().digits) > MAX_DIGITS:
+        return None
+    if d and abs(d.adjusted()) > MAX_EXPONENT:
+        return None
+    return d
+
+
 @dataclass(frozen=True)
 class NumberReading:
     """A numeric token read in a locale.

@@ -175,20 +175,26 @@ def _num_out(x: Decimal | None) -> int | float | None:
 
 
 def _num_in(x: Any, name: str) -> Decimal | None:
+    """A stored or imported number; NaN and infinities are refused (issue 20: a NaN
+    claim broke every later verify and build)."""
     if x is None:
         return None
     if isinstance(x, bool):
         raise ValueError_(f"value.{name}: expected a number, got a boolean")
     if isinstance(x, (int, Decimal)):
-        return Decimal(x)
-    if isinstance(x, float):
-        return Decimal(repr(x))
-    if isinstance(x, str):
+        d = Decimal(x)
+    elif isinstance(x, float):
+        d = Decimal(repr(x))
+    elif isinstance(x, str):
         try:
-            return Decimal(x)
+            d = Decimal(x)
         except Exception as exc:
             raise ValueError_(f"value.{name}: {x!r} is not a number") from exc
-    raise ValueError_(f"value.{name}: expected a number, got {type(x).__name__}")
+    else:
+        raise ValueError_(f"value.{name}: expected a number, got {type(x).__name__}")
+    if not d.is_finite():
+        raise ValueError_(f"value.{name}: {x!r} is not a finite number")
+    return d
 
 
 def parse_iso_date(text: str) -> dt.date:

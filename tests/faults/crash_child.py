@@ -45,7 +45,8 @@ def main() -> None:
         arm_write_kill(int(os.environ["CRASH_AT_WRITE"]))
     # A local test server: no per-host politeness interval. The database path goes to the
     # cycle as is (the lean path `tracker check` and the scheduler take).
-    with make_client(FetchSettings(min_interval=0.0)) as client:
+    # A local server: the private-address guard is lifted explicitly (tests only).
+    with make_client(FetchSettings(min_interval=0.0, allow_private=True)) as client:
         summary = run_check(db, client, snapshot_store=SnapshotStore(snapshots))
     print(summary.checked, summary.failing)
 

@@ -56,12 +56,8 @@ FAULTS: dict[str, tuple[str, str, str, str]] = {
     "bot-challenge": ("bot", "layout_changed", "extraction_failed", "bot challenge"),
     "layout-changed": ("layout", "layout_changed", "extraction_failed", "selector not found"),
     "redirect-loop": ("redirect_loop", "fetch_error", "watch_failing", "too many redirects"),
-    "redirect-other-host": (
-        "redirect_other_host",
-        "layout_changed",
-        "extraction_failed",
-        "localhost",
-    ),
+    # Refused, not followed (issue 20: a redirect off the watch's host fails the watch).
+    "redirect-other-host": ("redirect_other_host", "off_host", "watch_failing", "localhost"),
     "empty-body": ("empty", "layout_changed", "extraction_failed", "selector not found"),
 }
 FAILING_AFTER = 3
@@ -128,7 +124,9 @@ def test_misbehaving_server_never_cries_wolf(engine, tmp_path, server):
     ids = setup(engine, server)
     store = SnapshotStore(tmp_path / "snapshots")
     sleeps: list[float] = []
-    client = make_client(FetchSettings(connect_timeout=0.3, read_timeout=0.3, min_interval=0.0))
+    client = make_client(
+        FetchSettings(connect_timeout=0.3, read_timeout=0.3, min_interval=0.0, allow_private=True)
+    )
 
     def cycle():
         return run_check(
@@ -156,11 +154,11 @@ def test_misbehaving_server_never_cries_wolf(engine, tmp_path, server):
         bad = cycle()
         assert (bad.checked, bad.failing, bad.observations) == (15, 15, 0)
         assert {r.name: r.error_kind for r in bad.results} == {k: v[1] for k, v in FAULTS.items()}
-        # The off-host redirect target is logged with the result (cases/C12 B).
+        # The off-host redirect is refused, its target named (cases/C12 B; issue 20).
         by_name = {r.name: r for r in bad.results}
-        assert by_name["redirect-other-host"].redirects == [
-            f"{server.url('redirect-other-host')} -> http://localhost:{server.port}/parked"
-        ]
+        off = by_name["redirect-other-host"]
+        assert off.redirects == []
+        assert f"redirect to http://localhost:{server.port}/parked refused" in (off.error or "")
         # Retry-After: 1 was waited for (twice per cycle: 3 attempts), never less.
         assert sleeps.count(1.0) == 2 * n
     assert len(events(engine, "subscriber")) == subscriber_before  # 0 subscriber events

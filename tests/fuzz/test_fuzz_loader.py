@@ -18,7 +18,7 @@ from sqlalchemy import text
 
 from claims.curated.loader import DataFileError, load_data
 from claims.store.engine import make_engine
-from tracker.loading import load_curated
+from tracker.loading import load_curated, param_checks
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 TABLES = ("subject", "subjectalias", "subjectvariant", "source", "claim", "watch")
@@ -199,7 +199,9 @@ def test_generated_folders_raise_only_data_file_error(spec):
         root = Path(tmp) / "data"
         write_folder(root, spec)
         try:
-            data = load_data(root, known_adapters={"html_page", "huggingface_model"})
+            data = load_data(
+                root, known_adapters={"html_page", "huggingface_model"}, param_checks=param_checks()
+            )
         except DataFileError as exc:
             assert str(exc).startswith(str(root))  # names the file
             return

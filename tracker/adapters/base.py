@@ -10,7 +10,6 @@ import datetime as dt
 import functools
 import hashlib
 import importlib
-import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -18,7 +17,7 @@ from typing import Any
 
 from claims.values.canonical import dumps
 from claims.values.value import Value
-from tracker.errors import BadStatus, ConfigError, ParseError
+from tracker.errors import BadStatus, ConfigError
 
 
 @dataclass(frozen=True)
@@ -72,11 +71,12 @@ class Fetched:
         )
 
     def json(self) -> Any:
-        """The body as JSON; raises :class:`ParseError` naming the URL when it is not."""
-        try:
-            return json.loads(self.body)
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise ParseError(f"{self.final_url}: body is not JSON ({exc})") from exc
+        """The body as JSON within :mod:`tracker.adapters.jsonbody`'s bounds (depth, size,
+        number digits and magnitude); raises :class:`ParseError` naming the URL when it
+        is not JSON or breaks a bound."""
+        from tracker.adapters.jsonbody import load_json  # not loaded by html-only cycles
+
+        return load_json(self.body, self.final_url)
 
 
 @dataclass(frozen=True)
@@ -242,10 +242,22 @@ BUILTIN: dict[str, str] = {
 }
 
 
-# Watch params any watch may set: read by the cycle (robots, failing_after, auth), the
-# scheduler (cron, timezone) and `tracker status` (org/author, repo/repo_id name what it watches).
+# Watch params any watch may set: read by the cycle (robots, failing_after, auth,
+# allow_hosts, allow_private: tracker.net.policy), the scheduler (cron, timezone) and `tracker status` (org/author, repo/repo_id name what it watches).
 COMMON_PARAMS = frozenset(
-    {"robots", "failing_after", "cron", "timezone", "auth", "org", "author", "repo", "repo_id"}
+    {
+        "robots",
+        "failing_after",
+        "cron",
+        "timezone",
+        "auth",
+        "org",
+        "author",
+        "repo",
+        "repo_id",
+        "allow_hosts",
+        "allow_private",
+    }
 )
 # The params each built-in adapter reads (see its parse function's docstring). A watch
 # param outside these and COMMON_PARAMS is refused by `tracker load` as a likely typo (a
@@ -273,6 +285,15 @@ BUILTIN_PARAMS: dict[str, frozenset[str]] = {
     "artificial_analysis": frozenset(),
     "openrouter_models": frozenset({"variants"}),
     "litellm_prices": frozenset({"variants"}),
+}
+
+
+# Hosts besides the watch URL's that a built-in adapter's redirects may reach (issue 20:
+# only these and a watch's own `allow_hosts`): the Hub serves repo files from its CDNs.
+HUB_FILE_HOSTS = ("*.hf.co", "*.huggingface.co")
+ADAPTER_HOSTS: dict[str, tuple[str, ...]] = {
+    "huggingface_model": HUB_FILE_HOSTS,
+    "huggingface_config": HUB_FILE_HOSTS,
 }
 
 

@@ -17,9 +17,12 @@ from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from cssselect import SelectorError
+from cssselect.xpath import ExpressionError
 from lxml import etree, html
 from lxml.cssselect import CSSSelector
 
+from claims.values.numbers import MAX_DIGITS, bounded_decimal
 from claims.values.value import Value, quantity, text_value, with_extra
 from claims.vocabulary import ATTRIBUTES
 from tracker.adapters.base import Fetched, ObservedValue, ParseResult, register
@@ -57,6 +60,9 @@ def read_number(text: str, decimal: str = ".") -> Decimal:
     group = "," if decimal == "." else "."
     if token.count(decimal) > 1:
         raise LayoutChanged(f"ambiguous number {token!r}: decimal {decimal!r} occurs twice")
+    digits = sum(c.isdigit() for c in token)
+    if digits > MAX_DIGITS:  # a 5,000-digit "figure" is not one (issue 20)
+        raise LayoutChanged(f"a number of {digits} digits (at most {MAX_DIGITS})")
     whole, _, frac = token.partition(decimal)
     parts = re.split(f"[{re.escape(group)}{_SPACES}]", whole)
     if len(parts) > 1 and (not 1 <= len(parts[0]) <= 3 or any(len(p) != 3 for p in parts[1:])):
@@ -75,6 +81,7 @@ _STRINGS = etree.XPath(
 )
 _NO_TEXT = frozenset({"script", "style", "template", "rt", "rp"})
 _CHARSET = re.compile(rb"""<\s*meta[^>]+charset\s*=\s*["']?\s*([^\s"'/>;]+)""", re.I)
+_HTTP_CHARSET = re.compile(r"charset\s*=\s*([^;\s]+)", re.I)
 _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>")
 _local = threading.local()  # one HTMLParser per worker thread (parsers are not shared)
 
@@ -98,15 +105,25 @@ def _is_placeholder(node: etree._Element) -> bool:
     return False
 
 
-def _decode(body: bytes) -> str:
-    """The page as text, as BeautifulSoup would decode it: a BOM, else the declared
-    ``<meta charset>`` when the bytes decode with it, else UTF-8, else windows-1252."""
+def _http_charset(content_type: str | None) -> list[str]:
+    m = _HTTP_CHARSET.search(content_type or "")
+    return [m.group(1).strip("\"' ")] if m else []
+
+
+def _decode(body: bytes, content_type: str | None = None) -> str:
+    """The page as text (cases/C28; the WHATWG order): a BOM, else the HTTP
+    ``Content-Type`` charset, else the declared ``<meta charset>``, each when the bytes
+    decode with it, else UTF-8, else windows-1252. No sniffing first: legacy bytes can
+    also be valid UTF-8."""
     for bom, enc in ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"),
                      (codecs.BOM_UTF16_BE, "utf-16-be")):  # fmt: skip
         if body.startswith(bom):
             return body[len(bom) :].decode(enc, "replace")
     m = _CHARSET.search(body[:4096])
-    candidates = [m.group(1).decode("ascii", "replace")] if m else []
+    candidates = [
+        *_http_charset(content_type),
+        *([m.group(1).decode("ascii", "replace")] if m else []),
+    ]
     for enc in [*candidates, "utf-8"]:
         try:
             return body.decode(enc)
@@ -115,9 +132,10 @@ def _decode(body: bytes) -> str:
     return body.decode("windows-1252", "replace")
 
 
-def _parse(body: bytes) -> etree._Element:
-    """The document root (an empty ``<html>`` for an empty or unparsable page)."""
-    text = _XML_DECL.sub("", _decode(body), count=1)
+def _parse(body: bytes, content_type: str | None = None) -> etree._Element:
+    """The document root (an empty ``<html>`` for an empty or unparsable page); the
+    HTTP ``content_type`` gives the charset when it names one (:func:`_decode`)."""
+    text = _XML_DECL.sub("", _decode(body, content_type), count=1)
     parser = getattr(_local, "parser", None)
     if parser is None:
         parser = _local.parser = html.HTMLParser()
@@ -132,6 +150,62 @@ def _parse(body: bytes) -> etree._Element:
 def _selector(css: str) -> CSSSelector:
     """A compiled selector (translating CSS to XPath costs more than parsing a page)."""
     return CSSSelector(css, translator="html")
+
+
+def _int_problem(value: Any, low: int, high: int) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        return f"expected a whole number from {low} to {high}, got {value!r}"
+    return None
+
+
+def _columns_problem(columns: Any) -> str | None:
+    if not isinstance(columns, Mapping) or not columns:
+        return 'expected a table of cell index = attribute, e.g. { 1 = "price_input_usd_per_mtok" }'
+    for key, attr in columns.items():
+        if not str(key).isdigit() or int(key) > 1000:
+            return f"{key!r} is not a cell index (0, 1, 2...)"
+        if attr not in ATTRIBUTES or not {"quantity", "text"} & set(ATTRIBUTES[attr][0]):
+            return f"{attr!r} is not an attribute a page cell can hold"
+    return None
+
+
+def check_params(params: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """``(param, message)`` for each html_page watch param that cannot work, for
+    ``tracker load`` (issue 20: a bad selector, regex, scale or column used to load and
+    then fail the cycle): ``selector`` compiles as CSS, ``regex`` as a Python regular
+    expression, ``scale`` is a positive number, ``decimal`` is ``.`` or ``,``,
+    ``columns`` maps cell indexes to attributes, ``expect_min`` and ``name_cell`` are
+    small whole numbers."""
+    out: list[tuple[str, str]] = []
+    selector = params.get("selector")
+    if not isinstance(selector, str) or not selector.strip():
+        out.append(("selector", "required: a CSS selector"))
+    else:
+        try:
+            _selector(selector)
+        except (SelectorError, ExpressionError, ValueError) as exc:
+            out.append(("selector", f"{selector!r} is not a CSS selector ({exc})"))
+    regex = params.get("regex")
+    if regex is not None:
+        try:
+            re.compile(str(regex))
+        except (re.error, RecursionError, OverflowError) as exc:
+            out.append(("regex", f"{regex!r} is not a regular expression ({exc})"))
+    if "scale" in params:
+        scale = bounded_decimal(params["scale"])
+        if scale is None or scale <= 0 or isinstance(params["scale"], bool):
+            out.append(("scale", f"expected a positive number, got {params['scale']!r}"))
+    if params.get("decimal", ".") not in (".", ","):
+        out.append(("decimal", f"expected '.' or ',', got {params['decimal']!r}"))
+    for key, high in (("expect_min", 100_000), ("name_cell", 1000)):
+        problem = _int_problem(params[key], 0, high) if key in params else None
+        if problem:
+            out.append((key, problem))
+    if "columns" in params:
+        problem = _columns_problem(params["columns"])
+        if problem:
+            out.append(("columns", problem))
+    return out
 
 
 def _value(attribute: str, raw: str, params: Mapping[str, Any]) -> Value:
@@ -178,7 +252,7 @@ def parse_html(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult:
     selector = params.get("selector")
     if not selector:
         raise ConfigError("html_page: watch param 'selector' is required")
-    root = _parse(fetched.body)
+    root = _parse(fetched.body, fetched.headers.get("content-type"))
     page_text = _get_text(root).lower()
     raw_lower = fetched.body[:20000].decode("utf-8", "replace").lower()
     url = fetched.final_url

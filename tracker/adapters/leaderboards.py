@@ -6,36 +6,29 @@ fixtures/real/aa_* (Artificial Analysis API docs / OpenAPI models).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from decimal import Decimal
 from pathlib import PurePosixPath
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+from claims.values.numbers import bounded_decimal
 from claims.values.value import Value, quantity, with_extra
 from tracker.adapters.base import Fetched, ObservedValue, ParseResult, register
-from tracker.errors import LayoutChanged, ParseError
+from tracker.adapters.jsonbody import load_json
+from tracker.errors import LayoutChanged
 
 
 def _json_decimal(fetched: Fetched) -> Any:
     """The body as JSON with every float read as an exact Decimal."""
-    try:
-        return json.loads(fetched.body, parse_float=Decimal)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ParseError(f"{fetched.final_url}: body is not JSON ({exc})") from exc
+    return load_json(fetched.body, fetched.final_url, parse_float=Decimal)
 
 
 def _num(x: Any) -> Decimal | None:
     if isinstance(x, bool) or x is None:
         return None
-    if isinstance(x, (int, Decimal)):
-        return Decimal(x)
-    if isinstance(x, str):
-        try:
-            return Decimal(x.strip())
-        except ArithmeticError:
-            return None
+    if isinstance(x, (int, Decimal, str)):
+        return bounded_decimal(x)
     return None
 
 

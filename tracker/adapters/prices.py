@@ -6,7 +6,6 @@ from the figure's own text so 0.00000057 gives exactly 0.57 (cases/C07, C08).
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Mapping
 from decimal import Decimal
@@ -15,7 +14,8 @@ from typing import Any
 from claims.readings.prices import DYNAMIC_PRICE, usd_per_mtok
 from claims.values.value import Value, quantity, with_extra
 from tracker.adapters.base import Fetched, ObservedValue, ParseResult, register
-from tracker.errors import LayoutChanged, ParseError
+from tracker.adapters.jsonbody import load_json
+from tracker.errors import LayoutChanged
 
 log = logging.getLogger(__name__)
 
@@ -102,10 +102,7 @@ def parse_litellm(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult:
     (``{"moonshot/kimi-k3.1-pro-highspeed" = "Highspeed"}``). Raises ParseError for a
     body that is not a JSON object.
     """
-    try:
-        doc = json.loads(fetched.body, parse_float=Decimal)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ParseError(f"{fetched.final_url}: body is not JSON ({exc})") from exc
+    doc = load_json(fetched.body, fetched.final_url, parse_float=Decimal)
     if not isinstance(doc, dict):
         raise LayoutChanged(f"{fetched.final_url}: expected a JSON object of models")
     values: list[ObservedValue] = []

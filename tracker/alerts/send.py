@@ -46,6 +46,7 @@ from sqlmodel import Session, select
 
 from claims.store.tables import Delivery, Event, Subject
 from claims.values.canonical import as_utc, utcnow
+from claims.values.safetext import chat_text
 from tracker.alerts.report import DrainReport, count_waiting
 from tracker.alerts.retry_after import delay_of, watching
 from tracker.alerts.subscriptions import Subscription
@@ -140,13 +141,16 @@ def compose(event: Event, subject: Subject | None, base_url: str) -> Message:
     """The alert for an event: its title, what changed from what to what, and a link to
     the anchor of what it is about on the site (:func:`tracker.site.anchors.event_target`:
     the claim, the discrepancy, the weights line or the observed row), or
-    ``detail["url"]`` when the event names its own page."""
+    ``detail["url"]`` when the event names its own page. Title and text come from scraped
+    data, so mentions are neutralized and links in them shown as text
+    (:func:`claims.values.safetext.chat_text`; issue 20); the link is ours."""
     detail = event_detail(event)
     link = base_url + event_target(event.kind, detail, subject.slug if subject else None)
     url = detail.get("url")
     if isinstance(url, str) and url.startswith(("https://", "http://")):
         link = url  # e.g. a pricing-table diff page
-    return Message(title=event.title, text=describe_change(event, why=True), link=link)
+    text = chat_text(describe_change(event, why=True))
+    return Message(title=chat_text(event.title), text=text, link=link)
 
 
 @contextmanager
@@ -372,8 +376,9 @@ def _settle(
 def compose_digest(events: Sequence[Event], base_url: str) -> Message:
     """One message for several alerts to one target: ``N alerts`` and one line per alert
     title (in event order), linking to the changes page (cut with ``…`` to the channel's
-    limit by :meth:`Message.fit`, the link kept whole)."""
-    lines = [f"- {ev.title}" for ev in events]
+    limit by :meth:`Message.fit`, the link kept whole). Titles are scraped text: mentions
+    neutralized and links shown as text (:func:`claims.values.safetext.chat_text`)."""
+    lines = [f"- {chat_text(ev.title)}" for ev in events]
     return Message(
         title=f"{len(events)} alerts from release-tracker",
         text="\n".join(lines),

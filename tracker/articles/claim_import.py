@@ -17,9 +17,11 @@ from sqlmodel import Session, select
 
 from claims.curated.datafile import unit_problem
 from claims.curated.loader import claim_key as loader_claim_key
+from claims.curated.watchparams import slug_problem
 from claims.store.tables import Claim, Source, Subject, SubjectAlias, SubjectVariant
 from claims.subjects.references import SubjectRef
 from claims.values.canonical import dumps
+from claims.values.physical import range_problem
 from claims.values.stated import StatedValueError, parse_stated
 from claims.values.value import Value, ValueError_
 from claims.vocabulary import ATTRIBUTES, QUALIFIERS, SOURCE_KINDS
@@ -93,9 +95,15 @@ def validate_candidates(items: Any) -> list[dict[str, Any]]:
         quals = item.get("qualifiers") or {}
         if not isinstance(quals, dict) or any(k not in QUALIFIERS for k in quals):
             raise ConfigError(f"{where}: qualifiers must use {', '.join(QUALIFIERS)}")
+        subject = item.get("subject")
+        if subject is not None and (not isinstance(subject, str) or slug_problem(subject)):
+            raise ConfigError(f"{where}: subject: {slug_problem(str(subject))}")
         value = _candidate_value(where, attr, item)
         if value.kind not in ATTRIBUTES[attr][0]:
             raise ConfigError(f"{where}: {attr} cannot hold a {value.kind} value")
+        impossible = range_problem(attr, value)  # NaN broke every later verify and build
+        if impossible:
+            raise ConfigError(f"{where}: value: {impossible}")
         out.append({**item, "value": value.to_dict()})
     return out
 
@@ -245,6 +253,9 @@ def _subject_id(session: Session, slug: str, refs: Mapping[str, SubjectRef]) -> 
     row = session.exec(select(Subject).where(Subject.slug == slug)).first()
     if row is not None:
         return row.id  # type: ignore[return-value]
+    bad = slug_problem(slug)
+    if bad:  # a subjects file read for names may hold any text (`../../x`, "x\n")
+        raise ConfigError(f"subject slug: {bad}")
     ref = refs.get(slug)
     if ref is None:
         raise ConfigError(f"subject {slug!r} is neither in the database nor in the subjects file")

@@ -15,8 +15,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from claims.values.display import candidate_value_text
+from claims.values.safetext import terminal_text
 from claims.vocabulary import SOURCE_KINDS
 from tracker.cli.common import (
     DbOpt,
@@ -207,14 +209,9 @@ def extract_cmd(
         table.add_column(col, no_wrap=col in ("subject", "attribute", "at"))
     for c in found:
         quals = ", ".join(f"{k}={v}" for k, v in c.qualifiers.items())
+        cells = (c.subject or "—", c.attribute, quals, candidate_value_text(c.value))
         table.add_row(
-            c.subject or "—",
-            c.attribute,
-            quals,
-            candidate_value_text(c.value),
-            c.claimant or "",
-            c.text,
-            str(c.start),
+            *(Text(terminal_text(x)) for x in (*cells, c.claimant or "", c.text)), str(c.start)
         )
     if console.is_terminal and whole_word_widths(table, console.width) is None:
         _print_stacked(table, article.title or str(source), caption)
@@ -226,15 +223,15 @@ def _print_stacked(table: Table, title: str, caption: str) -> None:
     """The candidates one block each, for a terminal too narrow for the table's seven
     columns without breaking words (an 80-column one): the same fields, named."""
     columns = [[str(cell) for cell in col.cells] for col in table.columns]
-    console.print(title, style="italic", markup=False)
+    console.print(terminal_text(title), style="italic", markup=False)
     for i, (subj, attr, quals, value, claimant, text, at) in enumerate(
         zip(*columns, strict=True), 1
     ):
-        console.print(f"{i}. {subj}  {attr}  {value}", highlight=False, markup=False)
+        console.print(terminal_text(f"{i}. {subj}  {attr}  {value}"), highlight=False, markup=False)
         extra = [f"as written “{text}” at {at}"]
         extra += [f"claimant: {claimant}"] if claimant else []
         extra += [f"qualifiers: {quals}"] if quals else []
-        console.print("   " + "; ".join(extra), highlight=False, markup=False)
+        console.print(terminal_text("   " + "; ".join(extra)), highlight=False, markup=False)
     console.print(caption, style="italic")
 
 

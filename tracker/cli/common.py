@@ -17,6 +17,7 @@ from rich.console import Console
 from claims.curated.datafile import DataFileError
 from claims.errors import ClaimsError
 from claims.store.rawdb import RawDB, SchemaMissing
+from claims.values.safetext import terminal_text
 from tracker import settings
 from tracker.cli.values import json_default, usage_error_line
 from tracker.errors import TrackerError
@@ -377,13 +378,24 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
 
 
+def plain(value: object) -> str:
+    """Data for a ``console.print`` string with markup: control and escape sequences
+    shown as visible escapes (:func:`claims.values.safetext.terminal_text`) and rich
+    markup escaped, so a ``[/]`` in a licence or an ESC from a scraped page is printed,
+    never interpreted (issue 20)."""
+    from rich.markup import escape
+
+    return escape(terminal_text(str(value)))
+
+
 def echo_wrapped(line: str) -> None:
     """Print ``line`` as is when piped (one line per item for scripts); on a terminal, wrapped
     between words at its width with the line's indent kept, so the terminal does not
-    cut words at its edge."""
+    cut words at its edge. Control characters in it show as visible escapes."""
     import shutil
     import textwrap
 
+    line = terminal_text(line)
     if not sys.stdout.isatty():
         typer.echo(line)
         return

@@ -14,16 +14,16 @@ import typer
 
 from claims.vocabulary import attribute_label, rule_label
 from tracker.cli import status as cli_status
-from tracker.cli.common import (  # noqa: F401  (re-exported for command modules)
+from tracker.cli.common import (
     DataOpt,
     DbOpt,
     JsonOpt,
     TrackerTyper,
     console,
-    echo_wrapped,
     err_console,
     friendly_errors,
     open_db,
+    plain,  # noqa: F401  (re-exported for command modules)
     plural,
     print_json,
 )
@@ -216,7 +216,7 @@ def demo(
     for st in report.subjects:
         d = st.to_dict()
         if st.landed:
-            line = f"landed in {st.repo} ({landed_text(st)})"
+            line = f"landed in {plain(st.repo)} ({plain(landed_text(st))})"
         elif st.promises:
             dates = sorted(
                 {
@@ -224,20 +224,21 @@ def demo(
                     for p in st.promises
                 }
             )
-            line = f"not landed; promised {' / '.join(dates)} by {len(st.promises)} sources"
+            line = f"not landed; promised {plain(' / '.join(dates))} by {len(st.promises)} sources"
             if st.overdue_days:
                 line += f"; [bold red]overdue by {st.overdue_days} days[/bold red] (from the latest promised date) as of {utc_minute(d['as_of'])}"
         else:
             line = "not landed; no promise on record"
         console.print(
-            f"  [bold]{st.name}[/bold]: weights {line}; licence {st.license or 'unknown'}"
+            f"  [bold]{plain(st.name)}[/bold]: weights {line}; "
+            f"licence {plain(st.license or 'unknown')}"
         )
     console.print()
     console.print(f"open discrepancies: {len(report.open_discrepancies)}")
     for disc in report.open_discrepancies[:8]:
         console.print(
-            f"  {disc['subject']} {attribute_label(disc['attribute'])} "
-            f"({rule_label(disc['rule'])}): {disc['reason']}"
+            f"  {plain(disc['subject'])} {attribute_label(disc['attribute'])} "
+            f"({rule_label(disc['rule'])}): {plain(disc['reason'])}"
         )
     console.print()
     console.print(f"site: {report.site_index}  (preview: .venv/bin/tracker serve)")

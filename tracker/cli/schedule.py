@@ -207,16 +207,18 @@ def wide_watch_table(watches: list[dict], now: dt.datetime) -> Table:
     from rich.table import Table
     from rich.text import Text  # plain text: a "[...]" in a name or error is no markup
 
+    from claims.values.safetext import terminal_text  # ESC from data is shown, not sent
+
     table = Table("watch", "adapter", "schedule", "last run", "next run", "state", "last error")
     for w in watches:
         table.add_row(
-            Text(w["name"]),
+            Text(terminal_text(w["name"])),
             w["adapter"],
-            w["schedule"],
+            Text(terminal_text(w["schedule"])),
             utc_minute(w["last_run"]),
             _next_run(w, now),
             state_text(w),
-            Text(w["last_error"] or ""),
+            Text(terminal_text(w["last_error"] or "")),
         )
     return table
 
@@ -228,11 +230,17 @@ def narrow_watch_table(watches: list[dict], now: dt.datetime) -> Table:
     from rich.table import Table
     from rich.text import Text  # plain text: a "[...]" in a name or error is no markup
 
+    from claims.values.safetext import terminal_text  # ESC from data is shown, not sent
+
     table = Table("watch", "last run", "next run", "state")
     for w in watches:
         state = state_text(w) + (f": {w['last_error']}" if w["last_error"] else "")
-        name = Text(w["name"] + "\n") + Text(f"{w['adapter']}\n{w['schedule']}", style="dim")
-        table.add_row(name, utc_minute(w["last_run"]), _next_run(w, now), Text(state))
+        name = Text(terminal_text(w["name"]) + "\n") + Text(
+            terminal_text(f"{w['adapter']}\n{w['schedule']}"), style="dim"
+        )
+        table.add_row(
+            name, utc_minute(w["last_run"]), _next_run(w, now), Text(terminal_text(state))
+        )
     return table
 
 

@@ -15,6 +15,7 @@ from tracker.cli.common import (
     echo_wrapped,
     friendly_errors,
     open_db,
+    plain,
     print_json,
 )
 from tracker.cli.values import utc_minute
@@ -55,7 +56,7 @@ def status(
         print_json(st.to_dict())
         return
     d = st.to_dict()
-    console.print(f"[bold]{st.name}[/bold] ({st.slug})")
+    console.print(f"[bold]{plain(st.name)}[/bold] ({plain(st.slug)})")
     if st.landed:
         echo_wrapped(f"  weights: landed — {st.repo}, {landed_text(st)}")
     else:
@@ -84,7 +85,7 @@ def status(
             "weights land: add a huggingface_org or huggingface_model watch to "
             "watches.toml (docs/watches.md)"
         )
-    console.print(f"  licence: {st.license or 'unknown'}")
+    console.print(f"  licence: {plain(st.license or 'unknown')}")
 
 
 def landed_text(st: WeightsStatus) -> str:

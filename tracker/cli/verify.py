@@ -181,7 +181,7 @@ def review_cmd(
             row = dismiss_discrepancy(session, discrepancy_id, dismiss)
         except ReviewError as exc:
             _fail(str(exc))
-        typer.echo(f"dismissed discrepancy #{row.id} ({rule_label(row.rule)}): {row.note}")
+        echo_wrapped(f"dismissed discrepancy #{row.id} ({rule_label(row.rule)}): {row.note}")
 
 
 def register(app: typer.Typer) -> None:

@@ -23,6 +23,7 @@ from tracker.cli.common import (
     friendly_errors,
     open_cycle_db,
     open_db,
+    plain,
     plural,
     print_json,
 )
@@ -143,16 +144,21 @@ def _cycle(
 def print_result(r: WatchResult) -> None:
     """One line for a watch that did not stay unchanged, and one per warning."""
     if r.outcome == "failed":
-        console.print(f"  [red]failed[/red]  {r.name}: {r.error_kind}: {r.error}", highlight=False)
+        console.print(
+            f"  [red]failed[/red]  {plain(r.name)}: {r.error_kind}: {plain(r.error)}",
+            highlight=False,
+        )
     elif r.outcome == "skipped":
-        console.print(f"  [yellow]skipped[/yellow] {r.name}: {r.error}", highlight=False)
+        console.print(
+            f"  [yellow]skipped[/yellow] {plain(r.name)}: {plain(r.error)}", highlight=False
+        )
     elif r.outcome == "changed":
         console.print(
-            f"  [green]changed[/green] {r.name}: {plural(r.observations, 'new observation')}, "
+            f"  [green]changed[/green] {plain(r.name)}: {plural(r.observations, 'new observation')}, "
             f"{plural(r.events, 'event')}"
         )
     for w in r.warnings:
-        console.print(f"  [yellow]warning[/yellow] {r.name}: {w}", highlight=False)
+        console.print(f"  [yellow]warning[/yellow] {plain(r.name)}: {plain(w)}", highlight=False)
 
 
 def print_summary(summary: CycleSummary) -> None:
@@ -315,17 +321,17 @@ def parse(
         print_json(out)
         return
     for page in out:
-        console.print(f"[bold]{page['url']}[/bold]", highlight=False)
+        console.print(f"[bold]{plain(page['url'])}[/bold]", highlight=False)
         if "error" in page:
-            console.print(f"  [red]{page['error']}[/red]", highlight=False)
+            console.print(f"  [red]{plain(page['error'])}[/red]", highlight=False)
         for v in page["values"]:
             q = ", ".join(f"{k}={val}" for k, val in v["qualifiers"].items())
             console.print(
-                f"  {':'.join(v['subject_ref'])}  {v['attribute']}  {v['display']}  {q}",
+                plain(f"  {':'.join(v['subject_ref'])}  {v['attribute']}  {v['display']}  {q}"),
                 highlight=False,
             )
         for w in page["warnings"]:
-            console.print(f"  [yellow]warning[/yellow] {w}", highlight=False)
+            console.print(f"  [yellow]warning[/yellow] {plain(w)}", highlight=False)
 
 
 def _parse_targets(

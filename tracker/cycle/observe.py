@@ -201,6 +201,11 @@ def record_success(
                 result.observations += int(new_row)
                 changed = changed or new_row or value_changed
             rows.flush()
+            for _sid, attribute, _qj in rows.same_bytes:
+                result.warnings.append(
+                    f"{spec.name}: {attribute} read differently from identical bytes or "
+                    "as a mis-decoding of its value (a decoding difference, not a change; kept)"
+                )
             note_stale(s, spec, pages, result.warnings)
             listing = {p.listing for _f, p in pages}
             if complete and len(listing) == 1 and None not in listing:

@@ -11,17 +11,19 @@ rows are inserted in the order the values were read), first/last seen and curren
 from __future__ import annotations
 
 import datetime as dt
+import json
 from dataclasses import dataclass
 from typing import Any
 
 from claims.store.rawdb import RawDB
 from claims.values.canonical import dumps
+from claims.values.mojibake import is_misdecoding
 
 Key = tuple[int, str, str]  # subject id, attribute, qualifiers JSON (one per watch)
 
 _ROWS = (
     "SELECT id, subject_id, attribute, qualifiers_json, value_key, value_json, last_seen, "
-    "current FROM observation WHERE watch_id = :wid ORDER BY id"
+    "current, snapshot_id FROM observation WHERE watch_id = :wid ORDER BY id"
 )
 _IDS = (
     "SELECT id, subject_id, attribute, qualifiers_json, value_key FROM observation "
@@ -60,6 +62,16 @@ class Row:
     last_seen: dt.datetime
     current: bool
     pending: dict[str, Any] | None = None  # the INSERT's values while not yet written
+    snapshot_id: int | None = None  # the body it was last read from
+
+
+def _misdecoded(stored_json: str, value: dict[str, Any]) -> bool:
+    """Whether a new text value is the stored one mis-decoded (cases/C28)."""
+    if value.get("kind") != "text" or not isinstance(value.get("value"), str):
+        return False
+    stored = json.loads(stored_json)
+    old = stored.get("value") if stored.get("kind") == "text" else None
+    return isinstance(old, str) and is_misdecoding(old, value["value"])
 
 
 class WatchRows:
@@ -73,10 +85,13 @@ class WatchRows:
         self._inserts: list[dict[str, Any]] = []
         self._updates: dict[int, dict[str, Any]] = {}
         self._retired: set[int] = set()
-        for oid, sid, attribute, qj, vk, vj, last_seen, current in s.execute(
+        # Values read differently from the very bytes their current value was read from
+        # (cases/C28: a decoding, not a change); kept as they were, counted here.
+        self.same_bytes: list[Key] = []
+        for oid, sid, attribute, qj, vk, vj, last_seen, current, snap in s.execute(
             _ROWS, {"wid": watch_id}
         ):
-            row = Row(oid, vk, vj, s.datetime(last_seen), bool(current))  # type: ignore[arg-type]
+            row = Row(oid, vk, vj, s.datetime(last_seen), bool(current), None, snap)  # type: ignore[arg-type]
             self.by_key.setdefault((sid, attribute, qj), []).append(row)
 
     def record(
@@ -92,13 +107,29 @@ class WatchRows:
 
         The same value seen again gets ``last_seen`` = ``at`` (never earlier), this
         snapshot, and is current again; a new value is a new row (first = last seen =
-        ``at``) and every other current row of the same key becomes not current."""
+        ``at``) and every other current row of the same key becomes not current.
+
+        Identical raw bytes are never a change (cases/C28): when the current value was
+        read from this very snapshot (same watch, URL and sha256: one snapshot row) and
+        the value now differs, the bytes were decoded or parsed differently, not
+        changed: the current row is seen again, nothing is replaced, and the key is
+        listed in :attr:`same_bytes`. So is a text value that is the current one decoded
+        with the wrong charset (:func:`claims.values.mojibake.is_misdecoding`)."""
         group = self.by_key.setdefault(key, [])
         row = next((r for r in group if r.value_key == value_key), None)
         previous = [r for r in group if r.current and r.value_key != value_key]
+        same = [
+            r
+            for r in previous
+            if (snapshot_id is not None and r.snapshot_id == snapshot_id)
+            or _misdecoded(r.value_json, value)
+        ]
+        if same:
+            self.same_bytes.append(key)
+            row, previous = same[0], []
         if row is None:
             value_json = dumps(value)
-            row = Row(None, value_key, value_json, at, True)
+            row = Row(None, value_key, value_json, at, True, None, snapshot_id)
             group.append(row)
             row.pending = {
                 "subject_id": key[0],
@@ -118,6 +149,7 @@ class WatchRows:
         else:
             row.last_seen = max(row.last_seen, at)
             row.current = True
+            row.snapshot_id = snapshot_id
             self._set(row, last_seen=row.last_seen, snapshot_id=snapshot_id, current=True)
             new_row = False
         for old in previous:

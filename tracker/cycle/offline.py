@@ -113,7 +113,11 @@ def record_check(
     ``failing`` says how many did not make it.
     """
     s = settings or FetchSettings.from_env()
-    recorder = HarRecorder(inner if inner is not None else live_transport(s))
+    recorder = HarRecorder(
+        inner if inner is not None else live_transport(s),
+        max_bytes=s.max_bytes,
+        total_timeout=s.total_timeout,
+    )
     with make_client(s, transport=recorder) as client:
         summary = run_check(engine, client, snapshot_store=snapshot_store, **run_kwargs)
     if summary.changed + summary.unchanged == 0:

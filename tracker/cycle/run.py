@@ -18,9 +18,11 @@ from typing import Any
 
 from claims.store.rawdb import RawDB
 from claims.subjects.matching import AliasIndex
+from claims.values.physical import range_problem
 from claims.values.value import ValueError_
 from claims.vocabulary import ATTRIBUTES, RETIRED_STATE
 from tracker.adapters.base import (
+    ADAPTER_HOSTS,
     Adapter,
     Fetched,
     ObservedValue,
@@ -32,8 +34,9 @@ from tracker.adapters.base import (
 from tracker.cycle.commit import GroupCommit
 from tracker.cycle.observe import WatchResult, WatchSpec, record_failure, record_success
 from tracker.cycle.rows import WATCH_NAMED, WATCH_RETIRED, iter_specs, load_subjects
-from tracker.errors import ConfigError, ParseError, TrackerError
+from tracker.errors import DATA_ERRORS, ConfigError, ParseError, TrackerError, unexpected
 from tracker.net.fetch import FetchSettings, MissingCredential, auth_headers, fetch
+from tracker.net.policy import RequestPolicy, same_host, watch_policy
 from tracker.net.robots import RobotsPolicy
 from tracker.snapshots.store import BodyStore
 
@@ -285,14 +288,24 @@ class _Gathered:
 def _get(
     ctx: _FetchContext, spec: WatchSpec, url: str, headers: dict[str, str], **kw: Any
 ) -> Fetched:
+    """Fetch ``url`` for ``spec`` under its request policy (:mod:`tracker.net.policy`):
+    the watch's credentials go only to its own host; redirects stay on allowed hosts."""
+    policy = watch_policy(spec.params, ADAPTER_HOSTS.get(spec.adapter, ()), headers)
     if ctx.robots is not None and spec.params.get("robots", True) is not False:
-        ctx.robots.check(url)
-    return fetch(ctx.client, url, sleep=ctx.sleep, clock=ctx.clock, headers=headers, **kw)
+        ctx.robots.check(url, policy if policy.allow_private else None)
+    if not same_host(spec.url, url):
+        headers = {}
+    return fetch(
+        ctx.client, url, sleep=ctx.sleep, clock=ctx.clock, headers=headers, policy=policy, **kw
+    )
 
 
 def _gather(ctx: _FetchContext, spec: WatchSpec, extra_headers: dict[str, str]) -> _Gathered:
-    """Fetch and parse one watch (worker thread; no database). Never raises a
-    TrackerError: it is returned in ``error`` for the recording step."""
+    """Fetch and parse one watch (worker thread; no database). Never raises: this is the
+    watch's error boundary (issue 20). A TrackerError is returned in ``error`` for the
+    recording step as it is; any other exception (a RecursionError, an overflow, a
+    parser's ValueError on a hostile body) becomes a ParseError of kind ``parse_error``
+    whose one-line message names the URL and the exception (:func:`unexpected`)."""
     out = _Gathered()
     url: str | None = spec.url
     try:
@@ -316,14 +329,18 @@ def _gather(ctx: _FetchContext, spec: WatchSpec, extra_headers: dict[str, str]) 
             adapter = adapter or get_adapter(spec.adapter)
             parsed = adapter.parse(f, spec.params)
             for ov in parsed.values:
-                _check_vocabulary(ov, spec)
+                _check_vocabulary(ov, spec, f.final_url)
             out.pages.append((f, parsed))
             url = parsed.next_url
+            if url:  # a Link header may point anywhere: only the watch's hosts (issue 20)
+                _policy(spec).check_host(spec.url, url, "next-page link")
         out.complete = not url  # False when MAX_PAGES cut the listing short
         if adapter is not None and out.pages and out.pages[0][1].files:
             _gather_files(ctx, spec, adapter, out, extra_headers)
     except (TrackerError, ValueError_) as exc:
         out.error = exc
+    except Exception as exc:  # noqa: BLE001 - the error boundary of one watch (issue 20)
+        out.error = unexpected(url or spec.url, exc)
     return out
 
 
@@ -338,6 +355,7 @@ def _gather_files(
     the adapter combine them (:func:`tracker.adapters.base.read_files`)."""
 
     def get(url: str) -> Fetched:
+        _policy(spec).check_host(spec.url, url, "file")
         f = _get(ctx, spec, url, extra_headers)
         ctx.store.put(f.body, f.sha256)
         out.fetched.append(f)
@@ -345,10 +363,14 @@ def _gather_files(
 
     main, parsed = out.pages[0]
     pages = read_files(adapter, main, parsed, get, spec.params)
-    for _f, result in pages:
+    for f, result in pages:
         for ov in result.values:
-            _check_vocabulary(ov, spec)
+            _check_vocabulary(ov, spec, f.final_url)
     out.pages[0:1] = pages
+
+
+def _policy(spec: WatchSpec) -> RequestPolicy:
+    return watch_policy(spec.params, ADAPTER_HOSTS.get(spec.adapter, ()), ())
 
 
 def _record(
@@ -361,10 +383,15 @@ def _record(
     failing_after: int,
 ) -> WatchResult:
     """Record one watch's outcome (calling thread, one transaction or savepoint) and log it."""
+    if got.error is None:
+        try:
+            result = record_success(
+                raw, spec, got.pages, got.not_modified, index, names, got.complete
+            )
+        except DATA_ERRORS as exc:  # a value the database cannot hold; its savepoint is undone
+            got.error = unexpected(spec.url, exc)
     if got.error is not None:
         result = record_failure(raw, spec, got.error, got.fetched, clock(), failing_after)
-    else:
-        result = record_success(raw, spec, got.pages, got.not_modified, index, names, got.complete)
     for f in got.fetched:
         if f.redirects:
             result.redirects.append(f"{f.url} -> {f.final_url}")
@@ -374,10 +401,15 @@ def _record(
     return result
 
 
-def _check_vocabulary(ov: ObservedValue, spec: WatchSpec) -> None:
+def _check_vocabulary(ov: ObservedValue, spec: WatchSpec, url: str) -> None:
+    """A value the vocabulary does not allow, or outside its attribute's physical range
+    (:func:`claims.values.physical.range_problem`), is a ParseError: never recorded."""
     allowed = ATTRIBUTES.get(ov.attribute)
     if allowed is None or ov.value.kind not in allowed[0]:
         raise ParseError(
             f"watch {spec.name}: adapter {spec.adapter} produced {ov.attribute!r} "
             f"({ov.value.kind}), which the vocabulary does not allow"
         )
+    problem = range_problem(ov.attribute, ov.value)
+    if problem:
+        raise ParseError(f"{url}: {problem} (for {ov.subject_ref[1]!r})")

@@ -18,6 +18,8 @@ from collections.abc import Mapping
 
 import httpx
 
+from tracker.net.policy import EXTENSION, RequestPolicy
+
 # RFC 9110 §15.4: the redirections a GET follows (301, 302, 303, 307, 308); 300 and
 # 304 are not redirections to follow. httpx's `Response.has_redirect_location` is the
 # same rule.
@@ -60,7 +62,12 @@ class HttpClient:
         """Close the transport (its pooled connections)."""
         self.transport.close()
 
-    def get(self, url: str | httpx.URL, headers: Mapping[str, str] | None = None) -> httpx.Response:
+    def get(
+        self,
+        url: str | httpx.URL,
+        headers: Mapping[str, str] | None = None,
+        policy: RequestPolicy | None = None,
+    ) -> httpx.Response:
         """Send ``GET url`` with the client's headers plus ``headers``; follow redirects.
 
         Returns the final response with its body *not read* (the caller reads or drains
@@ -70,12 +77,20 @@ class HttpClient:
         httpx does); on a change of origin (scheme, host, port) the caller's ``headers``
         and any ``Authorization`` are dropped, so an API key never reaches another host.
 
+        With a ``policy`` (:class:`tracker.net.policy.RequestPolicy`, a watch's), a
+        redirect is followed only to the first URL's host or an allowed one
+        (:class:`~tracker.errors.OffHost` names the target), and every request carries
+        the policy in its extensions for the transports below (the live one refuses
+        private addresses: :class:`tracker.net.policy.AddressGuard`). Without one,
+        any http(s) redirect is followed (a request made outside a watch).
+
         Raises ``httpx.TooManyRedirects`` after ``max_redirects``, ``httpx.UnsupportedProtocol``
         for a redirect to a non-http(s) URL, ``httpx.RemoteProtocolError`` for a
         malformed ``Location``, and the transport's ``httpx.TransportError`` subclasses.
         """
         extra = httpx.Headers(headers or {})
-        request = self._request(httpx.URL(url), extra)
+        first = httpx.URL(url)
+        request = self._request(first, extra, policy)
         history: list[httpx.Response] = []
         while True:
             response = self.transport.handle_request(request)
@@ -88,18 +103,25 @@ class HttpClient:
                 raise httpx.TooManyRedirects("Exceeded maximum allowed redirects.", request=request)
             target = _redirect_url(request, response)
             _discard(response)
+            if policy is not None:
+                policy.check_host(first, target, "redirect")
             history.append(response)
             same_origin = _origin(target) == _origin(request.url)
-            request = self._request(target, extra if same_origin else httpx.Headers())
+            request = self._request(target, extra if same_origin else httpx.Headers(), policy)
 
-    def _request(self, url: httpx.URL, extra: httpx.Headers) -> httpx.Request:
+    def _request(
+        self, url: httpx.URL, extra: httpx.Headers, policy: RequestPolicy | None = None
+    ) -> httpx.Request:
         if url.scheme not in ("http", "https"):
             raise httpx.UnsupportedProtocol(
                 f"Request URL has an unsupported protocol '{url.scheme}://'."
             )
         headers = self.headers.copy()
         headers.update(extra)
-        return httpx.Request("GET", url, headers=headers, extensions=self._extensions)
+        extensions = self._extensions
+        if policy is not None:
+            extensions = {**extensions, EXTENSION: policy}
+        return httpx.Request("GET", url, headers=headers, extensions=extensions)
 
 
 def _discard(response: httpx.Response) -> None:

@@ -2,7 +2,8 @@
 
 Input: a URL and stored validators; output: a :class:`~tracker.adapters.base.Fetched`
 or a :class:`~tracker.errors.FetchError`. Only this module (and ``tracker.net.har``,
-``tracker.net.client``, ``tracker.net.throttle``, ``tracker.net.transport``: the rest of the fetch layer)
+``tracker.net.harcheck``, ``tracker.net.client``, ``tracker.net.body``, ``tracker.net.policy``,
+``tracker.net.throttle``, ``tracker.net.transport``: the rest of the fetch layer)
 imports httpx. Settings from :mod:`tracker.settings`: ``TRACKER_CONTACT``,
 ``TRACKER_CONCURRENCY`` (watches fetched at once; default 8).
 """
@@ -28,10 +29,11 @@ from tracker.errors import (
     FetchError,
     FetchTimeout,
     RateLimited,
-    TooLarge,
     TrackerError,
 )
+from tracker.net.body import read_body
 from tracker.net.client import HttpClient
+from tracker.net.policy import RequestPolicy
 
 DEFAULT_MAX_BYTES = 20 * 1024 * 1024
 # Retry-After longer than this is not waited for: the watch fails as rate_limited
@@ -39,6 +41,7 @@ DEFAULT_MAX_BYTES = 20 * 1024 * 1024
 MAX_RETRY_WAIT_S = 600.0
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 DEFAULT_CONCURRENCY = 8  # watches fetched at once by one cycle
+DEFAULT_TOTAL_TIMEOUT = 120.0  # seconds per attempt, body included
 
 
 def package_version() -> str:
@@ -64,6 +67,12 @@ class FetchSettings:
     read_timeout: float = 30.0
     max_redirects: int = 5
     max_bytes: int = DEFAULT_MAX_BYTES
+    # Seconds one attempt of a fetch may take in all, however the server drips its bytes
+    # (issue 20: one byte every 5 s held a watch 187 s under the per-read timeout).
+    total_timeout: float = DEFAULT_TOTAL_TIMEOUT
+    # Reach private, loopback and link-local addresses for every watch (tests against a
+    # local server); otherwise only a watch with param allow_private = true may.
+    allow_private: bool = False
     # Live runs only: seconds between requests to one host (per-host overrides) and
     # concurrent requests per host (per-host overrides; tracker.net.throttle.HostThrottle).
     min_interval: float = 1.0
@@ -116,13 +125,15 @@ def make_client(
 
 
 def live_transport(settings: FetchSettings) -> httpx.BaseTransport:
-    """httpx's network transport (:class:`SchemeTransport`) behind the per-host
+    """httpx's network transport (:class:`SchemeTransport`) behind the private-address
+    guard (:class:`~tracker.net.policy.AddressGuard`) and the per-host
     :class:`~tracker.net.throttle.HostThrottle`."""
+    from tracker.net.policy import AddressGuard
     from tracker.net.throttle import HostThrottle
     from tracker.net.transport import SchemeTransport
 
     return HostThrottle(
-        SchemeTransport(),
+        AddressGuard(SchemeTransport(), allow_private=settings.allow_private),
         min_interval=settings.min_interval,
         per_host=settings.per_host_interval,
         max_concurrent=settings.max_concurrent_per_host,
@@ -207,6 +218,9 @@ def fetch(
     max_wait: float = MAX_RETRY_WAIT_S,
     rng: random.Random | None = None,
     headers: Mapping[str, str] | None = None,
+    policy: RequestPolicy | None = None,
+    total_timeout: float = DEFAULT_TOTAL_TIMEOUT,
+    monotonic: Callable[[], float] = time.monotonic,
 ) -> Fetched:
     """GET ``url`` once, politely; return the response or raise a FetchError.
 
@@ -223,6 +237,14 @@ def fetch(
     - ``fetched_at`` is the response's ``extensions["recorded_at"]`` when a replay
       transport supplies one, else ``clock()``.
     - ``headers`` are extra request headers (e.g. an API key from :func:`auth_headers`).
+    - ``policy`` (a watch's :class:`~tracker.net.policy.RequestPolicy`): redirects only
+      to allowed hosts (:class:`~tracker.errors.OffHost`, never retried); the live
+      transport refuses private addresses the policy does not allow
+      (:class:`~tracker.errors.PrivateAddress`).
+    - One attempt may take ``total_timeout`` seconds (``monotonic``), body included;
+      past it the body is dropped and the attempt times out (:class:`FetchTimeout`).
+    - A 2xx answer that is a bot challenge (``cf-mitigated: challenge``) is
+      :class:`RateLimited` with kind ``challenge``: never read as the page.
     """
     headers = dict(headers or {})
     if etag:
@@ -233,8 +255,9 @@ def fetch(
     last_error: FetchError | None = None
     for attempt in range(1, retries + 1):
         wait: float | None = None
+        started = monotonic()
         try:
-            response = client.get(url, headers)
+            response = client.get(url, headers, policy)
             try:
                 status = response.status_code
                 if status in RETRY_STATUSES:
@@ -260,8 +283,13 @@ def fetch(
                 elif status == 304:
                     _drain(response)
                     return _fetched(url, response, b"", clock)
+                elif 200 <= status < 300 and _challenge(response):
+                    _drain(response)
+                    raise _challenged(url, status)
                 elif 200 <= status < 300:
-                    return _fetched(url, response, _read_capped(url, response, max_bytes), clock)
+                    deadline = (started + total_timeout, monotonic)
+                    body = _read_capped(url, response, max_bytes, deadline)
+                    return _fetched(url, response, body, clock)
                 else:
                     _drain(response)
                     raise _bad_status(url, response)
@@ -309,18 +337,29 @@ def _drain(response: httpx.Response) -> None:
         return
 
 
-def _read_capped(url: str, response: httpx.Response, max_bytes: int) -> bytes:
-    declared = response.headers.get("content-length")
-    if declared and declared.isdigit() and int(declared) > max_bytes:
-        raise TooLarge(f"{url}: body of {declared} bytes is over the {max_bytes}-byte cap", url=url)
-    chunks: list[bytes] = []
-    size = 0
-    for chunk in response.iter_bytes():
-        size += len(chunk)
-        if size > max_bytes:
-            raise TooLarge(f"{url}: body is over the {max_bytes}-byte cap", url=url)
-        chunks.append(chunk)
-    return b"".join(chunks)
+def _challenge(response: httpx.Response) -> bool:
+    """Cloudflare marks a challenge page it serves in place of the content."""
+    return response.headers.get("cf-mitigated", "").strip().lower() == "challenge"
+
+
+def _challenged(url: str, status: int) -> RateLimited:
+    err = RateLimited(
+        f"{url}: HTTP {status} bot challenge, not the content", url=url, status=status
+    )
+    err.kind = "challenge"
+    return err
+
+
+def _read_capped(
+    url: str,
+    response: httpx.Response,
+    max_bytes: int,
+    deadline: tuple[float, Callable[[], float]] | None = None,
+) -> bytes:
+    """The body, decoded (Content-Encoding), at most ``max_bytes`` of it after decoding
+    (:class:`TooLarge`), read before ``deadline`` = (monotonic time, clock) or
+    :class:`FetchTimeout` (:func:`tracker.net.body.read_body`)."""
+    return read_body(response, max_bytes, deadline)
 
 
 def _fetched(

@@ -11,6 +11,7 @@ import base64
 import datetime as dt
 import json
 import threading
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -18,10 +19,17 @@ from typing import Any
 import httpx
 
 from tracker.errors import ConfigError, NotRecorded
+from tracker.net.body import read_body
+from tracker.net.harcheck import entries_problems, started_at
+from tracker.net.policy import policy_of
 
 # Headers that describe the bytes on the wire; a HAR body is stored decoded, so they
 # must not be replayed (httpx would try to gunzip plain text).
 _WIRE_HEADERS = frozenset({"content-encoding", "content-length", "transfer-encoding"})
+# What one recorded body may be, decoded (tracker.net.fetch's defaults: a cap and a
+# total time per exchange, so a recording is no easier to exhaust than a check).
+RECORD_MAX_BYTES = 20 * 1024 * 1024
+RECORD_TOTAL_TIMEOUT = 120.0
 # Request headers that carry credentials; never written to a HAR file.
 _SECRET_HEADERS = frozenset(
     {"authorization", "cookie", "x-api-key", "api-key", "proxy-authorization"}
@@ -38,10 +46,7 @@ def _key(method: str, url: str | httpx.URL) -> tuple[str, str]:
 
 
 def _parse_time(text: str) -> dt.datetime:
-    when = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
-    if when.tzinfo is None:
-        raise ValueError(f"startedDateTime {text!r} has no UTC offset")
-    return when.astimezone(dt.UTC)
+    return started_at(text)
 
 
 def _iso(when: dt.datetime) -> str:
@@ -100,21 +105,27 @@ class HarReplayTransport(httpx.BaseTransport):
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
             entries = data["log"]["entries"]
+            if not isinstance(entries, list):
+                raise TypeError("log.entries is not a list")
         except (KeyError, TypeError) as exc:  # JSON, but not HAR 1.2's shape
             raise ConfigError(
                 f"{self.path}: not a HAR file: no log.entries list (HAR 1.2, "
                 "http://www.softwareishard.com/blog/har-12-spec/)"
             ) from exc
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, RecursionError) as exc:
             raise ConfigError(f"{self.path}: not a readable HAR file ({exc})") from exc
+        problems = entries_problems(entries)
+        if problems:  # every malformed entry, one line each, before anything is served
+            raise ConfigError(
+                f"{self.path}: {len(problems)} malformed HAR entr"
+                f"{'y' if len(problems) == 1 else 'ies'}:\n"
+                + "\n".join(f"{self.path}: {p}" for p in problems)
+            )
         self._entries: dict[tuple[str, str], list[_Recorded]] = {}
         self._urls: list[str] = []
         for i, entry in enumerate(entries):
             where = f"{self.path}: log.entries[{i}]"
-            try:
-                key = _key(entry["request"]["method"], entry["request"]["url"])
-            except (KeyError, TypeError) as exc:
-                raise ConfigError(f"{where}: malformed HAR entry ({exc})") from exc
+            key = _key(entry["request"]["method"], entry["request"]["url"])
             if key not in self._entries:
                 self._urls.append(entry["request"]["url"])
             self._entries.setdefault(key, []).append(_Recorded(entry, where))
@@ -255,9 +266,14 @@ def _utcnow() -> dt.datetime:
 class HarRecorder(httpx.BaseTransport):
     """Wraps a transport and records every exchange, for ``tracker record --out FILE``.
 
-    Bodies are read whole (decoded) so they can be written; the response handed back
-    is equivalent to the original. Call :meth:`save` to write the HAR file.
-    Credential request headers (Authorization, Cookie, X-Api-Key...) are never written.
+    Bodies are read (decoded) so they can be written, at most ``max_bytes`` after
+    decoding (a gzip bomb raises :class:`~tracker.errors.TooLarge` once the cap is
+    passed, never decompressed whole) and within ``total_timeout`` seconds of
+    ``monotonic`` (else :class:`~tracker.errors.FetchTimeout`); the exchange is then not
+    recorded. The response handed back is equivalent to the original. Call :meth:`save`
+    to write the HAR file. Credential request headers (Authorization, Cookie,
+    X-Api-Key...) and every header a watch's ``auth`` adds, whatever its name (the
+    request's :class:`~tracker.net.policy.RequestPolicy` names them), are never written.
     """
 
     def __init__(
@@ -266,28 +282,37 @@ class HarRecorder(httpx.BaseTransport):
         *,
         clock: Callable[[], dt.datetime] = _utcnow,
         comment: str = "live capture by release-tracker",
+        max_bytes: int = RECORD_MAX_BYTES,
+        total_timeout: float = RECORD_TOTAL_TIMEOUT,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         self.inner = inner or httpx.HTTPTransport()
         self.clock = clock
         self.comment = comment
+        self.max_bytes = max_bytes
+        self.total_timeout = total_timeout
+        self.monotonic = monotonic
         self.entries: list[dict[str, Any]] = []  # in completion order
         self._threads: list[int] = []  # the thread that made each entry's request
         self._lock = threading.Lock()
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         started = self.clock()
+        began = self.monotonic()
         response = self.inner.handle_request(request)
         wire = httpx.Response(
             response.status_code, headers=response.headers, stream=response.stream, request=request
         )
-        body = wire.read()  # decodes Content-Encoding
-        wire.close()
+        try:
+            body = self._read(wire, began)  # decodes Content-Encoding, capped
+        finally:
+            wire.close()
         headers = [
             (k, v) for k, v in response.headers.multi_items() if k.lower() not in _WIRE_HEADERS
         ]
-        req_headers = [
-            (k, v) for k, v in request.headers.multi_items() if k.lower() not in _SECRET_HEADERS
-        ]
+        policy = policy_of(request)
+        secret = _SECRET_HEADERS | (policy.secret_headers if policy else frozenset())
+        req_headers = [(k, v) for k, v in request.headers.multi_items() if k.lower() not in secret]
         entry = har_entry(
             request.method,
             str(request.url),
@@ -308,6 +333,9 @@ class HarRecorder(httpx.BaseTransport):
             request=request,
             extensions={"recorded_at": started},
         )
+
+    def _read(self, wire: httpx.Response, began: float) -> bytes:
+        return read_body(wire, self.max_bytes, (began + self.total_timeout, self.monotonic))
 
     def save(self, path: str | Path, watch_urls: Sequence[str] | None = None) -> Path:
         """Write every recorded exchange to ``path`` as HAR 1.2: in completion order, or,

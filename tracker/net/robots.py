@@ -28,7 +28,7 @@ class RobotsPolicy:
     """
 
     def __init__(
-        self, fetch_text: Callable[[str], str], *, user_agent: str = USER_AGENT_TOKEN
+        self, fetch_text: Callable[..., str], *, user_agent: str = USER_AGENT_TOKEN
     ) -> None:
         self.fetch_text = fetch_text
         self.user_agent = user_agent
@@ -42,22 +42,23 @@ class RobotsPolicy:
         """A policy that fetches robots.txt through ``client`` with :func:`tracker.net.fetch.fetch`."""
         from tracker.net.fetch import fetch
 
-        def fetch_text(url: str) -> str:
-            got = fetch(client, url, retries=1, max_bytes=512 * 1024, **fetch_kwargs)
+        def fetch_text(url: str, **kw: Any) -> str:
+            got = fetch(client, url, retries=1, max_bytes=512 * 1024, **fetch_kwargs, **kw)
             return got.body.decode("utf-8", "replace")
 
         return cls(fetch_text)
 
-    def _rules(self, url: str) -> Protego | Exception | None:
+    def _rules(self, url: str, policy: Any = None) -> Protego | Exception | None:
         parts = urlsplit(url)
         origin = urlunsplit((parts.scheme, parts.netloc, "", "", ""))
         with self._lock:
-            return self._rules_locked(origin)
+            return self._rules_locked(origin, policy)
 
-    def _rules_locked(self, origin: str) -> Protego | Exception | None:
+    def _rules_locked(self, origin: str, policy: Any = None) -> Protego | Exception | None:
         if origin not in self._cache:
+            kw = {"policy": policy} if policy is not None else {}
             try:
-                self._cache[origin] = Protego.parse(self.fetch_text(origin + "/robots.txt"))
+                self._cache[origin] = Protego.parse(self.fetch_text(origin + "/robots.txt", **kw))
             except BadStatus as exc:
                 status = exc.status or 0
                 self._cache[origin] = None if 400 <= status < 500 and status != 429 else exc
@@ -65,9 +66,11 @@ class RobotsPolicy:
                 self._cache[origin] = exc
         return self._cache[origin]
 
-    def check(self, url: str) -> None:
-        """Return if ``url`` may be fetched; raise :class:`Disallowed` naming it if not."""
-        rules = self._rules(url)
+    def check(self, url: str, policy: Any = None) -> None:
+        """Return if ``url`` may be fetched; raise :class:`Disallowed` naming it if not.
+        ``policy`` (the watch's :class:`tracker.net.policy.RequestPolicy`) goes with the
+        robots.txt request (a watch allowed a private address may read its robots.txt)."""
+        rules = self._rules(url, policy)
         if rules is None:
             return
         if isinstance(rules, Exception):

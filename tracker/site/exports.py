@@ -11,6 +11,7 @@ import io
 import json
 from typing import Any
 
+from claims.values.safetext import csv_cell
 from claims.values.timefmt import iso_z
 from tracker.site.views import (
     ClaimView,
@@ -257,30 +258,31 @@ def exports(ctx: SiteContext) -> dict[str, str]:
 
 
 def claims_csv(claims: list[ClaimView]) -> str:
-    """``api/claims.csv``: one row per claim, columns :data:`CSV_COLUMNS`."""
+    """``api/claims.csv``: one row per claim, columns :data:`CSV_COLUMNS`. A text cell a
+    spreadsheet would run as a formula (``=``, ``+``, ``-``, ``@``...) starts with ``'``
+    (:func:`claims.values.safetext.csv_cell`; issue 20)."""
     buf = io.StringIO()
     writer = csv.writer(buf)
     # json.dumps's default separators (", ", ": "), as this column always had.
     qualifiers = json.JSONEncoder(sort_keys=True, ensure_ascii=False).encode
     writer.writerow(CSV_COLUMNS)
     for cv in claims:
-        writer.writerow(
-            [
-                cv.id,
-                cv.subject_slug,
-                cv.attribute,
-                qualifiers(cv.qualifiers_dict),
-                cv.value,
-                cv.raw_text or "",
-                cv.source.key,
-                cv.source.url or "",
-                cv.source.language or "",
-                cv.claimant or "",
-                cv.stated_date or "",
-                cv.verdict.status if cv.verdict else "",
-                cv.verdict.reason if cv.verdict else "",
-                cv.source.published or "",
-                cv.source.published_precision or "",
-            ]
-        )
+        cells = [
+            cv.id,
+            cv.subject_slug,
+            cv.attribute,
+            qualifiers(cv.qualifiers_dict),
+            cv.value,
+            cv.raw_text or "",
+            cv.source.key,
+            cv.source.url or "",
+            cv.source.language or "",
+            cv.claimant or "",
+            cv.stated_date or "",
+            cv.verdict.status if cv.verdict else "",
+            cv.verdict.reason if cv.verdict else "",
+            cv.source.published or "",
+            cv.source.published_precision or "",
+        ]
+        writer.writerow([csv_cell(c) if isinstance(c, str) else c for c in cells])
     return buf.getvalue()

@@ -18,6 +18,7 @@ from feedgen.feed import FeedGenerator
 from markupsafe import escape
 
 from claims.values.canonical import as_utc
+from claims.values.safetext import xml_text
 
 if TYPE_CHECKING:
     from tracker.site.views import EventView
@@ -62,11 +63,13 @@ def render_atom(
     The feed has one id (``feed_id`` or ``feed_url``), title, author, ``link rel="self"``
     to ``feed_url`` and ``updated`` = the newest entry's; with no entries,
     ``empty_updated`` (else :data:`FEED_EPOCH`), so equal input gives equal bytes. Every
-    date carries a ``+00:00`` offset.
+    date carries a ``+00:00`` offset. Every text is made XML-safe first
+    (:func:`claims.values.safetext.xml_text`: a NUL or control character in a scraped
+    licence or claimant stopped the whole build; issue 20).
     """
     fg = FeedGenerator()
-    fg.id(feed_id or feed_url)
-    fg.title(title)
+    fg.id(xml_text(feed_id or feed_url))
+    fg.title(xml_text(title))
     fg.author({"name": AUTHOR})
     fg.link(href=feed_url, rel="self", type="application/atom+xml")
     if site_url:
@@ -76,12 +79,12 @@ def render_atom(
     fg.updated(newest)
     for e in entries:
         fe = fg.add_entry(order="append")
-        fe.id(e.id)
-        fe.title(e.title)
+        fe.id(xml_text(e.id))
+        fe.title(xml_text(e.title))
         fe.updated(as_utc(e.updated))
-        fe.content(e.content_html, type="html")
+        fe.content(xml_text(e.content_html), type="html")
         if e.link:
-            fe.link(href=e.link, rel="alternate", type="text/html")
+            fe.link(href=xml_text(e.link), rel="alternate", type="text/html")
     return fg.atom_str(pretty=True)
 
 
