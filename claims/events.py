@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from claims.values.canonical import dumps, utcnow
@@ -28,6 +30,10 @@ EVENT_KINDS: dict[str, tuple[str, str]] = {
         "a watched source shows a subject for the first time (e.g. weights repo appeared)",
     ),
     "weights_landed": ("subscriber", "weights of a subject became available on a hub"),
+    "license_observed": (
+        "subscriber",
+        "a repo's licence or access (gated) was read for the first time",
+    ),
     "license_changed": ("subscriber", "a subject's licence id or LICENSE text changed"),
     "price_changed": ("subscriber", "an input or output price changed"),
     "verdict_changed": (
@@ -45,7 +51,11 @@ EVENT_KINDS: dict[str, tuple[str, str]] = {
     "discrepancy_dismissed": ("subscriber", "a reviewer dismissed a discrepancy, with a note"),
     "repo_disappeared": (
         "subscriber",
-        "a previously listed repo is gone or private (history is kept)",
+        "a previously listed repo is no longer publicly visible: private or removed (history is kept)",
+    ),
+    "repo_renamed": (
+        "subscriber",
+        "a weights repo was renamed or transferred (one entity; the old id stays an alias)",
     ),
     "watch_failing": (
         "operator",
@@ -65,6 +75,7 @@ EVENT_LABELS: dict[str, str] = {
     "value_changed": "Value changed",
     "subject_discovered": "Subject discovered",
     "weights_landed": "Weights landed",
+    "license_observed": "Licence read",
     "license_changed": "Licence changed",
     "price_changed": "Price changed",
     "verdict_changed": "Verdict changed",
@@ -72,6 +83,7 @@ EVENT_LABELS: dict[str, str] = {
     "discrepancy_resolved": "Discrepancy resolved",
     "discrepancy_dismissed": "Discrepancy dismissed",
     "repo_disappeared": "Repo disappeared",
+    "repo_renamed": "Repo renamed",
     "watch_failing": "Watch failing",
     "watch_recovered": "Watch recovered",
     "extraction_failed": "Extraction failed",
@@ -179,3 +191,206 @@ def make_event(
 
     row = event_row(kind, title, subject_id=subject_id, watch_id=watch_id, detail=detail, at=at)
     return Event(**row)
+
+
+# -- rules: observations before/after in, events out ------------------------------------
+#
+# Pure functions that decide which subscriber events one recorded watch check means.
+# The cycle (tracker/cycle/observe.py, change_rules.py) reads what they need from the
+# database and writes what they return; tests call them directly, one per path.
+
+# A watch's last error of one of these kinds said the repo was not publicly there (a
+# promised repo answers 404 until launch), so its first success afterwards is a landing.
+NOT_PUBLIC_KINDS = frozenset({"not_found", "missing_or_private", "unauthorized", "gated"})
+
+
+@dataclass(frozen=True)
+class EventSpec:
+    """An event a rule decided: ``kind``, ``title`` and ``detail`` (made a row with the
+    subject, watch and time by :func:`event_row`). ``per_watch`` False: the event is
+    about the subject whichever watch saw it (stored with no watch, so two watches that
+    see one rename record it once)."""
+
+    kind: str
+    title: str
+    detail: dict[str, Any]
+    per_watch: bool = True
+
+
+@dataclass(frozen=True)
+class WatchHistory:
+    """What one watch had done before the check being recorded: its previous successful
+    check (None: this is its first) and the kind of its last error since then."""
+
+    previous_success: dt.datetime | None = None
+    last_error_kind: str | None = None
+
+    @property
+    def knew_before(self) -> bool:
+        """True when the watch had looked before and seen no such repo: a successful
+        check, or an answer that the repo was not publicly there (404 until launch)."""
+        return self.previous_success is not None or self.last_error_kind in NOT_PUBLIC_KINDS
+
+
+@dataclass(frozen=True)
+class Promise:
+    """A stated open-weights date: ``relation`` (on / before / by / after), ``date``
+    (ISO day or month) and its ``deadline``, the last day that keeps it (None for
+    "after D"; the caller computes it with :func:`claims.verify.promises.deadline_of`),
+    e.g. ``Promise("before", "2026-11-04", date(2026, 11, 3))``."""
+
+    relation: str
+    date: str
+    deadline: dt.date | None
+
+
+@dataclass(frozen=True)
+class WeightsSighting:
+    """A subject's weights repo seen now by one watch (``weights_available = true``).
+
+    ``known_repos``: repos of the subject any watch had already seen with weights
+    (``created`` maps those with a Hub ``createdAt`` to it); ``renamed_from``: the id
+    the watch asked for when the Hub answered with this one (a redirect, cases/C34);
+    ``license`` / ``gated``: read in the same cycle from the repo's model info, or None;
+    ``promises``: the subject's model-level promised dates; ``url``: the repo's page,
+    which a landing event links."""
+
+    subject: str
+    repo: str
+    seen_at: dt.datetime
+    created_at: str | None = None
+    license: str | None = None
+    gated: str | None = None
+    known_repos: tuple[str, ...] = ()
+    created: Mapping[str, str] = field(default_factory=dict)
+    renamed_from: str | None = None
+    promises: tuple[Promise, ...] = ()
+    url: str | None = None  # the repo's page (``https://huggingface.co/ORG/NAME``)
+
+
+def lateness(seen: dt.date, promises: Sequence[Promise]) -> list[dict[str, Any]]:
+    """How late weights first seen on ``seen`` are against each promise with a deadline,
+    e.g. ``{"promise": "before 2026-11-04", "deadline": "2026-11-03", "days_late": 27,
+    "text": "27 days after the promised before 2026-11-04"}`` (``on`` and ``by`` read
+    as the date alone: "27 days after the promised 2026-11-04"); ``days_late`` 0 and
+    "on time for ..." when kept. A promise without a deadline ("after D") is left out."""
+    out = []
+    for p in promises:
+        end = p.deadline
+        if end is None:
+            continue
+        late = max(0, (seen - end).days)
+        said = f"{p.relation} {p.date}" if p.relation in ("before", "after") else p.date
+        text = f"{late} days after the promised {said}" if late else f"on time for {said}"
+        out.append(
+            {"promise": f"{p.relation} {p.date}", "deadline": end.isoformat(),
+             "days_late": late, "text": text}
+        )  # fmt: skip
+    return out
+
+
+def _access_text(license_id: str | None, gated: str | None) -> str:
+    """``licence apache-2.0, gated (manual)``; empty when neither was read."""
+    parts = []
+    if license_id:
+        parts.append(f"licence {license_id}")
+    if gated:
+        parts.append("not gated" if gated == "false" else f"gated ({gated})")
+    return ", ".join(parts)
+
+
+def weights_events(s: WeightsSighting, history: WatchHistory) -> list[EventSpec]:
+    """What a new ``weights_available = true`` row means (issue 16, item 3).
+
+    - the repo was already seen by another watch: nothing (one entity, one event);
+    - it is a known repo under a new id (``renamed_from`` is known, or its ``createdAt``
+      equals a known repo's): one ``repo_renamed`` (cases/C34: not "removed" + "new");
+    - the subject already has another repo: ``subject_discovered`` (a new weights repo);
+    - the watch had looked before (a successful check, or "not found" since):
+      ``weights_landed``, landed between the previous check and ``seen_at``, with the
+      licence and gating read in the same cycle and the lateness against each promise;
+    - else (listed at the watch's first successful check): ``subject_discovered``,
+      since when it landed is unknown.
+    """
+    if s.repo in s.known_repos:
+        return []
+    old = s.renamed_from if s.renamed_from in s.known_repos else None
+    if old is None and s.created_at:
+        old = next((r for r in s.known_repos if s.created.get(r) == s.created_at), None)
+    if old is not None:
+        moved = {"from": old, "to": s.repo, "seen_at": s.seen_at.isoformat()}
+        title = f"{s.subject}: weights repo {old} is now {s.repo} (renamed or transferred)"
+        return [EventSpec("repo_renamed", title, moved, per_watch=False)]
+    detail: dict[str, Any] = {"repo": s.repo, "first_seen": s.seen_at.isoformat()}
+    if s.created_at:
+        detail["created_at"] = s.created_at
+    if s.known_repos:
+        return [EventSpec("subject_discovered", f"{s.subject}: new weights repo {s.repo}", detail)]
+    if not history.knew_before:
+        since = f" (repo created {s.created_at[:10]})" if s.created_at else ""
+        detail["at_first_check"] = True
+        detail["summary"] = f"{s.repo} was already listed at the first check{since}"
+        title = f"{s.subject}: weights already on Hugging Face at the first check ({s.repo})"
+        return [EventSpec("subject_discovered", title, detail)]
+    if s.url:
+        detail["url"] = s.url
+    if history.previous_success is not None:
+        detail["previous_check"] = history.previous_success.isoformat()
+    else:  # the watch's last answer: not publicly there (404 until launch)
+        detail["not_public_before"] = True
+    for key, value in (("license", s.license), ("gated", s.gated)):
+        if value is not None:
+            detail[key] = value
+    late = lateness(s.seen_at.date(), s.promises)
+    if late:
+        detail["lateness"] = late
+    extra = "; ".join(
+        t for t in (_access_text(s.license, s.gated), *(x["text"] for x in late)) if t
+    )
+    if extra:  # what the site and alerts say beside the repo (tracker/site/eventtext.py)
+        detail["summary"] = f"{s.repo}: {extra}"
+    title = f"{s.subject}: weights available on Hugging Face ({s.repo})"
+    return [EventSpec("weights_landed", title + (f"; {extra}" if extra else ""), detail)]
+
+
+def first_reading_event(
+    subject: str, repo: str, readings: Mapping[str, str], at: dt.datetime
+) -> EventSpec | None:
+    """``license_observed`` for a repo's licence and/or access state (``gated``: false,
+    auto, manual) read for the first time (``readings``: attribute -> value, only the
+    first-time ones); None when there are none. A later change of either is a
+    ``license_changed`` / ``value_changed`` (:func:`value_change_event`), not this."""
+    lic, gated = readings.get("license"), readings.get("gated")
+    if lic is None and gated is None:
+        return None
+    said = _access_text(lic, gated)
+    detail = {"repo": repo, "observed_at": at.isoformat(), **dict(sorted(readings.items())),
+              "summary": f"{repo}: {said}"}  # fmt: skip
+    return EventSpec("license_observed", f"{subject}: {said} ({repo})", detail)
+
+
+def gone_event(
+    subject: str,
+    what: str,
+    watch: str,
+    attribute: str,
+    qualifiers: Mapping[str, str],
+    last_seen: dt.datetime,
+    missing_at: dt.datetime,
+    renamed_to: str | None = None,
+) -> EventSpec | None:
+    """``repo_disappeared`` for a value a complete listing no longer shows (``what``: the
+    repo, or the attribute); None when the repo was renamed or transferred
+    (``renamed_to``: its new id; one ``repo_renamed`` says so, cases/C34). The title says
+    it is no longer listed, never "deleted": it may be private or removed."""
+    if renamed_to is not None:
+        return None
+    detail = {
+        "attribute": attribute,
+        "qualifiers": dict(qualifiers),
+        "last_seen": last_seen.isoformat(),
+        "missing_at": missing_at.isoformat(),
+    }
+    return EventSpec(
+        "repo_disappeared", f"{subject}: {what} is no longer listed by {watch}", detail
+    )

@@ -22,7 +22,7 @@ ATTRIBUTES: dict[str, tuple[tuple[str, ...], str | None]] = {
     "output_tokens_per_second": (("quantity", "range"), "tokens_per_second"),
     "weights_precision_bits": (("quantity",), "bits"),
     "benchmark_score": (("quantity", "range"), None),
-    "leaderboard_rank": (("quantity",), "rank"),
+    "leaderboard_rank": (("quantity", "range"), "rank"),
     "hardware_units": (("quantity",), None),
     # Ratios between variants ("2 a 3 vezes mais rápida"); qualifier `relative_to`.
     "speedup_factor": (("quantity", "range"), "times"),

@@ -24,9 +24,25 @@ SUBJECTS = [
         "kimi-k3.1-pro",
         "Kimi K3.1 Pro",
         ["Kimi K3.1 Pro", "Kimi 3.1 Pro", "K3.1 Pro"],
-        {"litellm": ["moonshot/kimi-k3.1-pro", "moonshot/kimi-k3.1-pro-highspeed"]},
+        {
+            "litellm": ["moonshot/kimi-k3.1-pro", "moonshot/kimi-k3.1-pro-highspeed"],
+            "openrouter": ["moonshotai/kimi-k3.1-pro", "moonshotai/kimi-k3.1-pro-highspeed"],
+            "lmarena": ["kimi-k3.1-pro"],
+            "artificial_analysis": ["kimi-k3-1-pro"],
+            "terminal_bench": ["kimi-k3.1-pro"],
+        },
     ),
-    ("kimi-k3", "Kimi K3", ["Kimi K3"], {"litellm": ["moonshot/kimi-k3"]}),
+    (
+        "kimi-k3",
+        "Kimi K3",
+        ["Kimi K3"],
+        {
+            "litellm": ["moonshot/kimi-k3"],
+            "openrouter": ["moonshotai/kimi-k3"],
+            "lmarena": ["kimi-k3"],
+            "artificial_analysis": ["kimi-k3"],
+        },
+    ),
     (
         "kimi-k2-thinking",
         "Kimi K2 Thinking",

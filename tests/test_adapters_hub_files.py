@@ -147,6 +147,7 @@ def test_gated_files_mark_file_values_stale_and_read_nothing():
     assert sorted(got) == [""]
     assert got[""].values == []
     assert got[""].stale == (
+        "active_params",
         "context_window",
         "license_text_sha256",
         "total_params",

@@ -28,20 +28,38 @@ def parse(kind, url, name, params=None):
     return get_adapter(kind).parse(f, params or {})
 
 
-def test_lmarena_leaderboard_ratings_with_their_interval():
+def test_lmarena_leaderboard_ratings_with_their_interval_and_ranks_with_ties():
     result = parse(
         "lmarena_catalog",
         CATALOG + "leaderboard-text.json",
         "lmarena_arena-catalog_leaderboard-text_excerpt.json",
     )
-    assert len(result.values) == 36
-    got = {(v.subject_ref[1], v.qualifiers["benchmark"]): v.value for v in result.values}
-    turbo = got[("kimi-k2-thinking-turbo", "coding")]
+    assert len(result.values) == 72  # 18 models x 2 categories x (score, rank)
+    got = {(v.subject_ref[1], v.attribute, v.qualifiers.get("benchmark") or v.qualifiers["leaderboard"]): v.value for v in result.values}  # fmt: skip
+    turbo = got[("kimi-k2-thinking-turbo", "benchmark_score", "lmarena-text / coding")]
     assert turbo.value == Decimal("1448.1757142967842")
     assert turbo.interval() == (Decimal("1437.1707517554296"), Decimal("1459.1806768381389"))
     assert turbo.unit == "points"
-    assert {v.qualifiers["leaderboard"] for v in result.values} == {"lmarena-text"}
-    assert {v.attribute for v in result.values} == {"benchmark_score"}  # no invented rank
+    # the overall board ("full") carries the board's own name; ranks are spans (ties kept)
+    top = got[("gemini-3-pro", "leaderboard_rank", "lmarena-text")]
+    assert (top.value, top.low, top.high) == (Decimal(1), Decimal(1), Decimal(1))
+    rank = got[("kimi-k2-thinking-turbo", "leaderboard_rank", "lmarena-text")]
+    assert (rank.kind, rank.low, rank.high) == ("range", Decimal(7), Decimal(14))
+    assert rank.extra == {"score": "1409.5324051919436", "rule": "interval", "size": 18}
+    coding = got[("kimi-k2-thinking-turbo", "leaderboard_rank", "lmarena-text / coding")]
+    assert (coding.low, coding.high) == (Decimal(6), Decimal(11))
+    assert result.warnings == []
+
+
+def test_lmarena_board_named_by_the_watch_param():
+    result = parse(
+        "lmarena_catalog",
+        CATALOG + "leaderboard-text.json",
+        "lmarena_arena-catalog_leaderboard-text_excerpt.json",
+        {"leaderboard": "LMArena Text"},
+    )
+    names = {v.qualifiers.get("leaderboard") or v.qualifiers["benchmark"] for v in result.values}
+    assert names == {"LMArena Text", "LMArena Text / coding"}
 
 
 def test_lmarena_price_scatter():
@@ -71,7 +89,10 @@ def test_aa_legacy_doc_example():
     )
     got = {(v.attribute, tuple(v.qualifiers.items())): v.value.value for v in result.values}
     assert got == {
-        ("benchmark_score", (("benchmark", "aa-intelligence-index"),)): Decimal("62.9"),
+        ("benchmark_score", (("benchmark", "Artificial Analysis Intelligence Index"),)): Decimal(
+            "62.9"
+        ),
+        ("leaderboard_rank", (("leaderboard", "Artificial Analysis Intelligence Index"),)): 1,
         ("output_tokens_per_second", ()): Decimal("153.831"),
         ("price_input_usd_per_mtok", ()): Decimal("1.1"),
         ("price_output_usd_per_mtok", ()): Decimal("4.4"),
@@ -82,7 +103,10 @@ def test_aa_legacy_doc_example():
 def test_aa_free_endpoint_carries_the_index_version():
     result = parse("artificial_analysis", AA_FREE, "synthetic_aa_language_models_free_v2.json")
     score = next(v for v in result.values if v.attribute == "benchmark_score")
-    assert score.qualifiers == {"benchmark": "aa-intelligence-index", "version": "4.1"}
+    assert score.qualifiers == {
+        "benchmark": "Artificial Analysis Intelligence Index",
+        "version": "4.1",
+    }
     assert score.value.value == Decimal(41)
     tps = next(v for v in result.values if v.attribute == "output_tokens_per_second")
     assert tps.value.value == Decimal("87.4")

@@ -46,7 +46,12 @@ def test_openrouter_real_excerpt_prices_are_exact_per_million():
     )
     free = ("deepseek/deepseek-chat-v3-0324", "price_output_usd_per_mtok", (("offering", "free"),))
     assert got[free] == Decimal(0)
-    assert len(result.values) == 30 and result.warnings == []
+    # 30 prices and contexts + 8 listing days (`created`; none for a :suffix offering)
+    assert len(result.values) == 38 and result.warnings == []
+    listed = {v.subject_ref[1]: v.value for v in result.values if v.attribute == "release_date"}
+    k2t_day = listed["moonshotai/kimi-k2-thinking"]
+    assert (k2t_day.value, k2t_day.relation) == ("2025-11-06", "on")  # created 1762440622
+    assert k2t_day.extra["created"] == "2025-11-06T14:50:22+00:00"
     k2t = next(v for v in result.values if v.subject_ref[1] == "moonshotai/kimi-k2-thinking")
     assert k2t.alt_refs == (("huggingface", "moonshotai/Kimi-K2-Thinking"),)
     assert k2t.value.extra == {"per_token": "0.0000006"}

@@ -97,10 +97,12 @@ def test_unknown_subject_is_one_line_error(tmp_path, monkeypatch):
 
 
 def _har_without_openrouter(tmp_path: Path) -> Path:
-    """The demo recording minus OpenRouter's answer: that watch fails on replay."""
+    """The demo recording minus OpenRouter's model list: that watch fails on replay."""
     har = json.loads(DEMO_HAR.read_text())
     har["log"]["entries"] = [
-        e for e in har["log"]["entries"] if "openrouter" not in e["request"]["url"]
+        e
+        for e in har["log"]["entries"]
+        if e["request"]["url"] != "https://openrouter.ai/api/v1/models"
     ]
     partial = tmp_path / "partial.har"
     partial.write_text(json.dumps(har))
@@ -128,7 +130,7 @@ def test_check_replay_of_missing_url_fails_the_watch_not_the_run(tmp_path, monke
     assert [r["name"] for r in failed] == ["openrouter-models"]
     assert failed[0]["error_kind"] == "not_recorded"
     assert "https://openrouter.ai/api/v1/models" in failed[0]["error"]
-    assert summary["checked"] - summary["failing"] == 3
+    assert summary["checked"] - summary["failing"] == 12  # (the AA watch skipped: no key)
     # Every watch checked failed: exit 1, as `tracker record` does (cron can tell).
     code, out = _run(
         "check", "--replay", str(partial), "--db", db, "-w", "openrouter-models",
@@ -422,7 +424,8 @@ def test_a_watch_removed_from_watches_toml_is_listed_then_retired_with_prune(tmp
     assert _run("load", "--data", str(data), "--db", db)[0] == 0
     text = (data / "watches.toml").read_text()
     start = text.index('[[watch]]\nname = "litellm-prices"')
-    (data / "watches.toml").write_text(text[:start])  # the last watch deleted
+    end = text.index("[[watch]]", start + 1)
+    (data / "watches.toml").write_text(text[:start] + text[end:])  # one watch deleted
     code, out = _run("load", "--data", str(data), "--db", db)
     assert code == 0
     assert (
@@ -433,7 +436,7 @@ def test_a_watch_removed_from_watches_toml_is_listed_then_retired_with_prune(tmp
     assert code == 0 and "retired 1 watch: litellm-prices" in out
     snaps = str(tmp_path / "s")
     code, out = _run("check", "--replay", str(DEMO_HAR), "--db", db, "--snapshots", snaps)
-    assert code == 0 and "checked 3 watches" in out and "litellm-prices" not in out
+    assert code == 0 and "checked 12 watches" in out and "litellm-prices" not in out
     code, out = _run("check", "--replay", str(DEMO_HAR), "--db", db, "-w", "litellm-prices")
     assert (code, " ".join(out.split())) == (
         1,
@@ -520,7 +523,7 @@ def test_load_names_a_changed_value_and_an_updated_raw_claim(tmp_path, monkeypat
     code, out = _run("load", "--data", str(data), "--db", db)
     assert code == 0
     assert out.splitlines()[:2] == [
-        "loaded 3 subjects, 4 sources, 4 watches; claims: 0 new, 39 unchanged, 1 changed",
+        "loaded 3 subjects, 4 sources, 13 watches; claims: 0 new, 39 unchanged, 1 changed",
         f"  changed claim #{old.id} → #41 (kimi-k2-thinking-card): kimi-k2-thinking "
         "Active parameters 32B → 33B params",
     ]
@@ -545,7 +548,7 @@ def test_load_names_a_changed_value_and_an_updated_raw_claim(tmp_path, monkeypat
     path.write_text(text.replace('raw = "32B"', 'raw = "32 billion"'))
     code, out = _run("load", "--data", str(data), "--db", db)
     assert out.splitlines()[:2] == [
-        "loaded 3 subjects, 4 sources, 4 watches; claims: 0 new, 39 unchanged, 1 updated",
+        "loaded 3 subjects, 4 sources, 13 watches; claims: 0 new, 39 unchanged, 1 updated",
         "  updated claim #42 (kimi-k2-thinking-card): kimi-k2-thinking Active parameters "
         "32B params: raw changed",
     ]

@@ -113,7 +113,11 @@ def test_extract_url_error_is_one_line(monkeypatch):
     ("args", "message"),
     [
         (["missing.txt"], "error: missing.txt: no such file\n"),
-        (["x.txt", "--subject", "nope"], "error: --subject: unknown slug 'nope'\n"),
+        (
+            ["x.txt", "--subject", "nope"],
+            "error: --subject: unknown slug 'nope' (known: kimi-k2-thinking, kimi-k3, "
+            "kimi-k3.1-pro)\n",
+        ),
         (
             ["x.txt", "--published", "27/10/2026"],
             "error: --published: '27/10/2026' is not a YYYY-MM-DD date\n",

@@ -48,7 +48,7 @@ def test_discrepancies_take_an_alias_or_any_case(demo_db):
         result = runner.invoke(app, ["discrepancies", "--subject", name, "--db", str(demo_db)])
         assert result.exit_code == 0, result.output
         assert result.stdout == by_slug.stdout
-    assert by_slug.stdout.startswith("#1 [open] kimi-k3.1-pro ")
+    assert by_slug.stdout.startswith("#2 [open] kimi-k3.1-pro ")
 
 
 def test_verify_counts_read_in_singular_and_plural(demo_db, monkeypatch):
@@ -72,7 +72,7 @@ def test_verify_counts_read_in_singular_and_plural(demo_db, monkeypatch):
 def test_subject_page_says_first_verdict_and_one_time_format(demo_db):
     page = (demo_db.parent / "s" / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
     assert "nothing →" not in page
-    assert "<br>first verdict: disputed <small>" in page
+    assert "<br>first verdict: contradicted <small>" in page
     assert "overdue by 25 days as of 2026-11-28 06:00 UTC: promised before 2026-11-04" in page
     shown = re.sub(r'(datetime|href|src)="[^"]*"', "", page)  # machine-readable times stay ISO
     assert not re.search(r"T\d\d:\d\d(:\d\d)?Z", shown)

@@ -23,7 +23,7 @@ runner = CliRunner()
 
 @pytest.fixture
 def db(tmp_path, monkeypatch):
-    monkeypatch.chdir(ROOT)  # `load` reads data/ (the demo's 4 watches)
+    monkeypatch.chdir(ROOT)  # `load` reads data/ (the demo's 13 watches)
     path = str(tmp_path / "t.db")
     assert runner.invoke(app, ["load", "--db", path]).exit_code == 0
     # no backoff between retries of a refused connection
@@ -56,9 +56,9 @@ def test_every_fetch_failing_keeps_the_old_har_and_exits_1(db, tmp_path, monkeyp
     assert out.read_text(encoding="utf-8") == '{"log": {"entries": ["an earlier capture"]}}\n'
     errors = [line for line in r.stderr.splitlines() if line.startswith("error:")]
     assert errors == [
-        "error: every watch failed (hf-model-kimi-k2-thinking, hf-org-moonshotai, "
-        "litellm-prices, openrouter-models); hf-model-kimi-k2-thinking: fetch_error: "
-        "https://huggingface.co/api/models/moonshotai/Kimi-K2-Thinking: network error "
+        "error: every watch failed (cerebras-kimi-k3-post, hf-model-kimi-k2-thinking, "
+        "hf-org-moonshotai and 9 more); cerebras-kimi-k3-post: fetch_error: "
+        "https://www.cerebras.ai/blog/kimi-k3-on-wse-3t: network error "
         f"(Name or service not known); {out} not written"
     ]
     assert r.stderr.rstrip("\n").splitlines()[-1] == errors[0]  # the last line, alone
@@ -72,7 +72,8 @@ def test_every_fetch_failing_creates_no_file_and_json_says_so(db, tmp_path, monk
     assert r.exit_code == 1
     assert not out.exists()
     doc = json.loads(r.stdout)
-    assert (doc["har"], doc["checked"], doc["failing"]) == (None, 4, 4)
+    # 12 failed; the Artificial Analysis watch is skipped (no TRACKER_AA_API_KEY)
+    assert (doc["har"], doc["checked"], doc["failing"]) == (None, 13, 12)
     assert r.stderr.splitlines()[-1].startswith("error: every watch failed (")
 
 
@@ -80,7 +81,7 @@ def test_some_fetches_failing_records_the_rest_and_exits_3(db, tmp_path, monkeyp
     demo = offline.HarReplayTransport(DEMO_HAR)
 
     def handler(request: httpx.Request) -> httpx.Response:
-        if request.url.host == "openrouter.ai":
+        if str(request.url) == "https://openrouter.ai/api/v1/models":
             return _refused(request)
         return demo.handle_request(request)
 
@@ -91,10 +92,10 @@ def test_some_fetches_failing_records_the_rest_and_exits_3(db, tmp_path, monkeyp
     assert "  failed  openrouter-models: fetch_error: " in r.stdout
     assert f"recorded to {out}" in r.stdout
     assert r.stderr.splitlines()[-1] == (
-        f"warning: 1 of 4 watches failed (openrouter-models); {out} holds the others"
+        f"warning: 1 of 13 watches failed (openrouter-models); {out} holds the others"
     )
     urls = [e["request"]["url"] for e in json.loads(out.read_text())["log"]["entries"]]
-    assert len(urls) == 6 and not any("openrouter" in u for u in urls)
+    assert len(urls) == 14 and "https://openrouter.ai/api/v1/models" not in urls
 
 
 def test_snapshot_prints_a_stored_body_by_the_start_of_its_digest(tmp_path):

@@ -62,7 +62,8 @@ def test_status_gives_the_hub_check_time_to_the_minute_in_utc(demo_db):
 
 @pytest.mark.parametrize(
     ("args", "times"),
-    [(["watches"], 8), (["discrepancies"], 0), (["status", "kimi-k2-thinking"], 1)],
+    # status: the landing, and when the licence and the gating were read (issue 16)
+    [(["watches"], 26), (["discrepancies"], 1), (["status", "kimi-k2-thinking"], 3)],
 )
 def test_no_command_prints_an_iso_time_in_its_text(demo_db, args, times):
     result = runner.invoke(app, [*args, "--db", str(demo_db)])
@@ -178,10 +179,10 @@ def test_state_note_selects_the_different_subjects_notes_and_dismissed_leaves_th
 
     assert listed("--state", "note") == ["[note]"]
     assert listed("--state", "dismissed") == ["[dismissed]"]
-    assert listed() == ["[open]", "[dismissed]", "[note]"]
+    assert listed() == ["[open]", "[open]", "[dismissed]", "[note]"]
     rows = json.loads(
         runner.invoke(app, ["discrepancies", "--db", str(db), "--state", "note", "--json"]).stdout
     )
     assert [(r["id"], r["rule"], r["state"]) for r in rows] == [(3, "different_subject", "note")]
     every = json.loads(runner.invoke(app, ["discrepancies", "--db", str(db), "--json"]).stdout)
-    assert [r["state"] for r in every] == ["open", "dismissed", "note"]
+    assert [r["state"] for r in every] == ["open", "open", "dismissed", "note"]

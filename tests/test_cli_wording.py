@@ -88,14 +88,22 @@ def test_check_counts_observations_in_one_term(tmp_path, monkeypatch):
     out = _ok("check", "--replay", str(DEMO_HAR), "--db", db, "--snapshots", str(tmp_path / "s"))
     per_watch = re.findall(r"^  changed (\S+): (\d+) new observations?, (\d+) events?$", out, re.M)
     assert per_watch == [
-        ("hf-model-kimi-k2-thinking", "9", "1"),
+        ("cerebras-kimi-k3-post", "4", "0"),
+        ("hf-model-kimi-k2-thinking", "10", "1"),
         ("hf-org-moonshotai", "1", "0"),
         ("litellm-prices", "9", "0"),
-        ("openrouter-models", "3", "0"),
+        ("lmarena-webdev", "4", "0"),
+        ("moonshot-kimi-k3-page", "1", "0"),
+        ("moonshot-kimi-k3.1-pro", "3", "0"),
+        ("openrouter-models", "4", "0"),
+        ("speed-kimi-k3", "3", "0"),
+        ("speed-kimi-k3.1-pro", "3", "0"),
+        ("speed-kimi-k3.1-pro-hs", "3", "0"),
+        ("tbench-kimi-k3.1-pro", "1", "0"),
     ]
     assert out.splitlines()[-1] == (
-        "checked 4 watches: 4 changed, 0 unchanged, 0 failed, 0 skipped; "
-        "22 new observations, 1 event"
-    )  # the per-watch counts add up to the total
-    assert sum(int(n) for _w, n, _e in per_watch) == 22
+        "checked 13 watches: 12 changed, 0 unchanged, 0 failed, 1 skipped; "
+        "46 new observations, 1 event"
+    )  # the per-watch counts add up to the total (the AA watch is skipped: no key)
+    assert sum(int(n) for _w, n, _e in per_watch) == 46
     assert "new value" not in out

@@ -54,7 +54,9 @@ def demo(engine, tmp_path):
 def test_demo_cycle_finds_k2_thinking_weights_and_no_k31_pro(engine, tmp_path):
     client, _spy, store = demo(engine, tmp_path)
     summary = run_check(engine, client, snapshot_store=store, now=NOW)
-    assert (summary.checked, summary.changed, summary.unchanged, summary.failing) == (4, 4, 0, 0)
+    # 13 demo watches; the Artificial Analysis one is skipped here (no TRACKER_AA_API_KEY)
+    assert (summary.checked, summary.changed, summary.unchanged, summary.failing) == (13, 12, 0, 0)
+    assert summary.skipped == 1
     ids = slug_ids(engine)
     weights = rows(engine, Observation, Observation.attribute == "weights_available")
     assert {(o.subject_id, o.qualifiers_json, o.value.value) for o in weights} == {
@@ -80,6 +82,8 @@ def test_demo_cycle_finds_k2_thinking_weights_and_no_k31_pro(engine, tmp_path):
         ),
         ("context_window", repo): 262144,
         ("weights_precision_bits", repo): 4,
+        ("active_params", repo): 31686066176,  # MoE arithmetic on config.json (issue 18)
+        ("release_date", "{}"): "2025-11-06",  # OpenRouter's listing day (`created`)
         ("price_input_usd_per_mtok", "{}"): Decimal("0.6"),  # OpenRouter, via hugging_face_id
         ("price_output_usd_per_mtok", "{}"): Decimal("2.5"),
         ("context_window", "{}"): 262144,
@@ -87,6 +91,7 @@ def test_demo_cycle_finds_k2_thinking_weights_and_no_k31_pro(engine, tmp_path):
     k31 = {
         (o.attribute, o.qualifiers_json): o.value.value
         for o in rows(engine, Observation, Observation.subject_id == ids["kimi-k3.1-pro"])
+        if '"provider":"moonshot"' in o.qualifiers_json  # the LiteLLM rows
     }
     moon, fast = '{"provider":"moonshot"}', '{"provider":"moonshot","variant":"Highspeed"}'
     assert k31 == {  # prices from the LiteLLM list; no weights anywhere
@@ -117,8 +122,8 @@ def test_demo_cycle_finds_k2_thinking_weights_and_no_k31_pro(engine, tmp_path):
     }
     assert summary.events == 1
     snaps = rows(engine, Snapshot)
-    # 7 distinct URLs, each fetched once (config.json only by the model watch)
-    assert len(snaps) == 7 and all(store.get(s.sha256) for s in snaps)
+    # 15 distinct URLs (AA skipped), each fetched once (config.json only by the model watch)
+    assert len(snaps) == 15 and all(store.get(s.sha256) for s in snaps)
     watch = rows(engine, Watch, Watch.name == "hf-org-moonshotai")[0]
     assert watch.state == "ok" and watch.last_success == RECORDED
     assert watch.etag == 'W/"56a6a989f23338b852d3772477f"'
@@ -132,13 +137,15 @@ def test_second_cycle_sends_validators_and_records_nothing_new(engine, tmp_path)
     summary = run_check(engine, client, snapshot_store=store, now=NOW)
     etags = {w.url: w.etag for w in rows(engine, Watch)}
     sent = {str(r.url): r.headers.get("if-none-match") for r in spy.requests}
+    etags.pop("https://artificialanalysis.ai/api/v2/language/models/free")  # skipped: no key
     assert sent == etags
-    assert sum(1 for v in sent.values() if v) == 2  # the Hub entries carry an ETag
-    assert (summary.checked, summary.unchanged, summary.changed) == (4, 4, 0)
+    # the Hub entries and the constructed board/endpoint/page answers carry an ETag
+    assert sum(1 for v in sent.values() if v) == 10
+    assert (summary.checked, summary.unchanged, summary.changed) == (13, 12, 0)
     assert summary.observations == 0 and summary.events == 0
     assert [(o.id, o.value_key, o.current) for o in rows(engine, Observation)] == before
     assert len(rows(engine, Event)) == 1
-    assert len(rows(engine, Snapshot)) == 7  # 304s and identical bodies add none
+    assert len(rows(engine, Snapshot)) == 15  # 304s and identical bodies add none
     # The model info's 304 means an unchanged repo: its files are not fetched again.
     assert not any("/resolve/main/LICENSE" in str(r.url) for r in spy.requests)
 
@@ -154,7 +161,7 @@ def test_identical_cycle_without_validators_adds_no_events(engine, tmp_path):
     n_obs = len(rows(engine, Observation))
     summary = run_check(engine, client, snapshot_store=store, now=NOW)
     assert (summary.unchanged, summary.changed, summary.events, summary.observations) == (
-        4,
+        12,
         0,
         0,
         0,
@@ -293,7 +300,7 @@ def test_parse_error_records_nothing_and_keeps_validators_unset(engine, tmp_path
 def test_org_listing_pages_are_followed(engine, tmp_path):
     ids = add_subjects(engine)
     page = json.loads((DATA / "synthetic_hf_models_list_paginated_response.json").read_text())
-    add_watch(engine, "hf-org", "huggingface_org", page["request"]["url"])
+    add_watch(engine, "hf-org", "huggingface_org", page["request"]["url"], follow=False)
     k3 = {"id": "moonshotai/Kimi-K3", "private": False, "createdAt": "2026-07-01T00:00:00.000Z"}
     seen = []
 
@@ -321,7 +328,7 @@ def test_weights_listed_at_the_first_check_are_not_said_to_land_then(engine, tmp
     check" (it may be a year old); one that appears at a later check "landed" then."""
     ids = add_subjects(engine)
     url = "https://huggingface.co/api/models?author=moonshotai"
-    add_watch(engine, "hf-org", "huggingface_org", url)
+    add_watch(engine, "hf-org", "huggingface_org", url, follow=False)
     k2t = {"id": "moonshotai/Kimi-K2-Thinking", "createdAt": "2025-11-04T08:25:31.000Z"}
     k3 = {"id": "moonshotai/Kimi-K3", "createdAt": "2026-11-29T09:00:00.000Z"}
     listing = [[k2t], [k2t, k3]]
@@ -396,7 +403,7 @@ def test_last_modified_is_stored_and_sent_back(engine, tmp_path):
 def test_a_repo_gone_from_a_complete_listing_is_an_event_not_a_deletion(engine, tmp_path):
     ids = add_subjects(engine)
     url = "https://huggingface.co/api/models?author=moonshotai"
-    add_watch(engine, "hf-org", "huggingface_org", url)
+    add_watch(engine, "hf-org", "huggingface_org", url, follow=False)
     k2t = {"id": "moonshotai/Kimi-K2-Thinking"}
     k3 = {"id": "moonshotai/Kimi-K3"}
     store = SnapshotStore(tmp_path)
@@ -498,8 +505,11 @@ def test_watch_names_select_and_unknown_names_are_an_error(engine, tmp_path):
     with pytest.raises(ConfigError) as err:
         run_check(engine, client, snapshot_store=store, watch_names=["nope"])
     assert str(err.value) == (
-        "unknown watch name(s): nope (known: hf-model-kimi-k2-thinking, hf-org-moonshotai, "
-        "litellm-prices, openrouter-models; `tracker watches` lists them)"
+        "unknown watch name(s): nope (known: aa-intelligence-index, cerebras-kimi-k3-post, "
+        "hf-model-kimi-k2-thinking, hf-org-moonshotai, litellm-prices, lmarena-webdev, "
+        "moonshot-kimi-k3-page, moonshot-kimi-k3.1-pro, openrouter-models, speed-kimi-k3, "
+        "speed-kimi-k3.1-pro, speed-kimi-k3.1-pro-hs, tbench-kimi-k3.1-pro; "
+        "`tracker watches` lists them)"
     )
     # A retired watch is not offered as a known name: `--watch` refuses it (fresh-user trial).
     with Session(engine) as s:
@@ -510,8 +520,11 @@ def test_watch_names_select_and_unknown_names_are_an_error(engine, tmp_path):
     with pytest.raises(ConfigError) as err:
         run_check(engine, client, snapshot_store=store, watch_names=["nope"])
     assert str(err.value) == (
-        "unknown watch name(s): nope (known: hf-model-kimi-k2-thinking, hf-org-moonshotai, "
-        "openrouter-models; `tracker watches` lists them)"
+        "unknown watch name(s): nope (known: aa-intelligence-index, cerebras-kimi-k3-post, "
+        "hf-model-kimi-k2-thinking, hf-org-moonshotai, lmarena-webdev, "
+        "moonshot-kimi-k3-page, moonshot-kimi-k3.1-pro, openrouter-models, speed-kimi-k3, "
+        "speed-kimi-k3.1-pro, speed-kimi-k3.1-pro-hs, tbench-kimi-k3.1-pro; "
+        "`tracker watches` lists them)"
     )
 
 
@@ -531,5 +544,7 @@ def test_a_promised_repo_that_404d_until_launch_has_landed_when_it_appears(engin
     (event,) = rows(engine, Event)
     assert (event.kind, event.title) == (
         "weights_landed",
-        "Kimi K2 Thinking: weights available on Hugging Face (moonshotai/Kimi-K2-Thinking)",
+        # the licence read in the same check is said with the landing (issue 16)
+        "Kimi K2 Thinking: weights available on Hugging Face (moonshotai/Kimi-K2-Thinking); "
+        "licence mit",
     )

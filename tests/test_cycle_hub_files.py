@@ -162,7 +162,7 @@ def test_a_transient_file_error_fails_the_watch_and_records_nothing(engine, tmp_
 def test_a_repo_that_turns_private_leaves_the_listing_with_an_event(engine, tmp_path):
     ids = add_subjects(engine)
     url = "https://huggingface.co/api/models?author=moonshotai"
-    add_watch(engine, "hf-org", "huggingface_org", url)
+    add_watch(engine, "hf-org", "huggingface_org", url, follow=False)
     k2t = {"id": KIMI, "private": False}
     k3 = {"id": "moonshotai/Kimi-K3", "private": False}
     store = SnapshotStore(tmp_path)

@@ -49,7 +49,7 @@ def test_demo_events_share_the_replayed_datas_time(tmp_path, monkeypatch):
     with Session(make_engine(tmp_path / "t.db")) as s:
         events = s.exec(select(models.Event)).all()
         verdict_times = {as_utc(v.as_of) for v in s.exec(select(models.Verdict)) if v.as_of}
-    assert len(events) == 8
+    assert len(events) == 6
     # the cycle's weights_landed and verification's events alike: the recording's time
     assert {as_utc(e.created_at) for e in events} == {RECORDED}
     assert verdict_times == {RECORDED}
@@ -70,20 +70,22 @@ def test_demo_summary_counts_every_event_it_stored(tmp_path, monkeypatch):
     monkeypatch.chdir(ROOT)
     out = _demo(tmp_path)
     assert (
-        "checked 4 watches (replayed as of 2026-11-28 06:00 UTC): 4 changed, 0 unchanged, "
-        "0 failed; 22 new observations\n" in out
+        "checked 13 watches (replayed as of 2026-11-28 06:00 UTC): 13 changed, 0 unchanged, "
+        "0 failed; 50 new observations\n" in out
     )
     assert (
-        "events: 8 new (Verdict changed 5, Discrepancy opened 2, Subject discovered 1); "
+        "events: 6 new (Verdict changed 4, Discrepancy opened 1, Subject discovered 1); "
         "the site's Changes page lists them\n" in out
     )
     # ... as many as the site's Changes page lists
     changes = (tmp_path / "site" / "changes.html").read_text()
-    assert "Newest first (8 shown)" in changes
-    assert changes.count('<td data-label="When">') == 8
+    assert "Newest first (6 shown)" in changes
+    assert changes.count('<td data-label="When">') == 6
     # a first confirmed verdict is shown on the site, not announced as a change
     assert "first verdict: confirmed" not in changes
-    assert changes.count("first verdict: disputed") == 2
+    # the Terminal-Bench board settles the 3.0-vs-4.0 dispute: no first "disputed" now
+    assert changes.count("first verdict: disputed") == 0
+    assert changes.count("first verdict: contradicted") == 1
     # a promise already broken is announced: the open weights are late (3 sources)
     assert changes.count("first verdict: overdue") == 3
     again = _demo(tmp_path)

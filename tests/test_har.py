@@ -104,6 +104,8 @@ def test_demo_har_is_reproducible_from_its_generator(tmp_path):
         "CONSTRUCTED",  # LICENSE
         "REAL",
         "REAL",
+        # issue 18: boards, endpoints and claimant pages, constructed in real formats
+        *["CONSTRUCTED"] * 9,
     ]
     assert "NOT the repo's real LICENSE" in comments[4]
 

@@ -129,7 +129,9 @@ def test_throughput_unverified_without_measurement_conditions():
     d = judge(claim, [bare])
     assert (d.status, d.reason) == (
         "unverified",
-        "no throughput measurement with stated conditions (provider, batch, context)",
+        "no throughput measurement with stated conditions (provider, batch, context); "
+        "missing evidence: a measurement with stated conditions (provider, percentile) "
+        "for kimi-k3.1-pro",
     )
     measured = ov(
         3,
@@ -140,8 +142,9 @@ def test_throughput_unverified_without_measurement_conditions():
     d = judge(claim, [bare, measured])
     assert (d.status, d.evidence) == ("confirmed", (3,))
     assert d.reason == (
-        "observed 2,500 tokens/s (observation #3) is within the claim's 1,000–2,000+ tokens/s "
-        "(1,000 tokens/s–∞)"
+        "measured 2,500 tokens/s (provider Cerebras, conditions batch 1, 8K context; "
+        "observation #3) is inside the claimed 1,000–2,000+ tokens/s; conditions that "
+        "differ: the claim states no prompt length, batch size or percentile"
     )
 
 
@@ -178,7 +181,10 @@ def test_disputed_when_sources_disagree_without_observation():
         "disputed",
         "no observation; sources disagree: the same score reported for two versions of a benchmark: why",
     )
-    assert judge(claim, []).reason == "no observation of benchmark score for kimi-k3.1-pro"
+    assert judge(claim, []).reason == (
+        "no observation of benchmark score for kimi-k3.1-pro; missing evidence: a watched "
+        "board that publishes this benchmark for kimi-k3.1-pro"
+    )
 
 
 def test_price_cut_relative_to_another_subject_from_litellm_prices():

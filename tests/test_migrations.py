@@ -38,8 +38,8 @@ def _claims(conn) -> list[tuple]:
 
 
 def test_the_revisions_the_code_knows_are_alembics():
-    assert revisions() == list(SCHEMA_REVISIONS) == ["0001", "0002", "0003", "0004"]
-    assert SCHEMA_HEAD == "0004"
+    assert revisions() == list(SCHEMA_REVISIONS) == ["0001", "0002", "0003", "0004", "0005"]
+    assert SCHEMA_HEAD == "0005"
 
 
 def _schema_diff(engine) -> list:
@@ -59,7 +59,7 @@ def test_every_revision_from_an_empty_database_gives_the_models_schema(tmp_path)
     with long_way.connect() as conn:
         command.upgrade(alembic_config(conn), "head")
         conn.commit()
-        assert current_revision(conn) == "0004"
+        assert current_revision(conn) == "0005"
     short_way = make_engine(tmp_path / "short.db")
     assert _schema_diff(long_way) == [] and _schema_diff(short_way) == []
     tables_of = {
@@ -77,7 +77,8 @@ def test_a_release_0_1_0_database_upgrades_in_place_with_every_row(tmp_path):
     code, out = _run("db", "upgrade", "--db", str(db))
     assert code == 0, out
     assert (
-        out.strip() == "database upgraded to schema revision 0004 (applied 0001, 0002, 0003, 0004)"
+        out.strip()
+        == "database upgraded to schema revision 0005 (applied 0001, 0002, 0003, 0004, 0005)"
     )
     engine = make_engine(db, upgrade=False)  # at the head now: a reader opens it
     with engine.connect() as conn:
@@ -91,7 +92,7 @@ def test_a_release_0_1_0_database_upgrades_in_place_with_every_row(tmp_path):
         assert conn.exec_driver_sql("PRAGMA foreign_key_check").all() == []
     assert "schemaversion" not in inspect(engine).get_table_names()
     code, out = _run("db", "upgrade", "--db", str(db))
-    assert (code, out.strip()) == (0, "database already at schema revision 0004")
+    assert (code, out.strip()) == (0, "database already at schema revision 0005")
     code, out = _run("status", "kimi-k3.1-pro", "--db", str(db))
     assert code == 0 and "Kimi K3.1 Pro" in out
 
@@ -152,7 +153,7 @@ def test_read_only_commands_never_upgrade_and_say_what_to_run(tmp_path):
         assert code == 1, (args, out)
         assert out.strip() == (
             "error: the database schema is release 0.1.0's, older than this release's "
-            "(revision 0004): run `tracker db upgrade`"
+            "(revision 0005): run `tracker db upgrade`"
         )
     with sqlite3.connect(db) as conn:
         tables_now = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
@@ -164,7 +165,7 @@ def test_a_write_command_upgrades_first(tmp_path):
     code, out = _run("verify", "--db", str(db))
     assert code == 0, out
     with connect(db).connect() as conn:
-        assert current_revision(conn) == "0004"
+        assert current_revision(conn) == "0005"
         assert row_counts(conn)["verdict"] == 40
 
 
@@ -174,11 +175,11 @@ def test_an_older_revision_is_refused_by_readers_and_upgraded_by_writers(tmp_pat
         conn.exec_driver_sql("UPDATE alembic_version SET version_num = '0003'")
         conn.exec_driver_sql("CREATE TABLE schemaversion (version INTEGER PRIMARY KEY, "
                              "name VARCHAR NOT NULL, applied_at DATETIME NOT NULL)")  # fmt: skip
-    with pytest.raises(SchemaMissing, match=r"revision 0003, older than this release's 0004"):
+    with pytest.raises(SchemaMissing, match=r"revision 0003, older than this release's 0005"):
         RawDB.open(tmp_path / "t.db")
     with pytest.raises(SchemaMissing, match="run `tracker db upgrade`"):
         make_engine(tmp_path / "t.db", upgrade=False)
-    assert upgrade(engine) == ["0004"]
+    assert upgrade(engine) == ["0004", "0005"]
     with engine.begin() as conn:
         conn.exec_driver_sql("UPDATE alembic_version SET version_num = '0099'")
     with pytest.raises(SchemaMissing, match="0099, which this release does not know"):
@@ -202,7 +203,7 @@ def test_two_processes_upgrading_at_once_apply_each_revision_once(tmp_path):
     for t in threads:
         t.join(60)
     assert errors == []
-    assert sorted(results) == [[], [], [], ["0001", "0002", "0003", "0004"]]
+    assert sorted(results) == [[], [], [], ["0001", "0002", "0003", "0004", "0005"]]
     with connect(db).connect() as conn:
         assert row_counts(conn) == ROWS
 
@@ -214,11 +215,11 @@ def test_a_release_0_1_0_database_upgrades_in_place_on_postgresql(pg_server):
     try:
         with engine.connect() as conn:
             before = _claims(conn)
-        assert upgrade(engine) == ["0001", "0002", "0003", "0004"]
+        assert upgrade(engine) == ["0001", "0002", "0003", "0004", "0005"]
         with engine.connect() as conn:
             assert row_counts(conn) == ROWS
             assert _claims(conn) == before
-            assert current_revision(conn) == "0004"
+            assert current_revision(conn) == "0005"
         assert "origin" in {c["name"] for c in inspect(engine).get_columns("claim")}
         assert _schema_diff(engine) == []
     finally:
@@ -302,4 +303,4 @@ def test_check_loads_alembic_only_when_the_schema_needs_an_upgrade(tmp_path):
         conn.execute("CREATE TABLE schemaversion (version INTEGER PRIMARY KEY)")
     assert _modules_after_check(db, tmp_path) == ["alembic", "sqlalchemy"]
     with sqlite3.connect(db) as conn:
-        assert conn.execute("SELECT version_num FROM alembic_version").fetchall() == [("0004",)]
+        assert conn.execute("SELECT version_num FROM alembic_version").fetchall() == [("0005",)]

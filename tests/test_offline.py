@@ -75,20 +75,20 @@ def test_record_then_replay_gives_the_same_observations(tmp_path):
     summary, path = record_check(
         first, tmp_path / "rec.har", snapshot_store=SnapshotStore(tmp_path / "s"), inner=live
     )
-    assert summary.failing == 0 and summary.checked == 4
+    assert summary.failing == 0 and summary.checked == 13  # the AA watch skipped: no key
     doc = json.loads(path.read_text())
-    # 4 watch URLs + the model watch's config.json, index and LICENSE: each URL once
+    # 12 watch URLs + the model watch's config.json, index and LICENSE: each URL once
     urls = [e["request"]["url"] for e in doc["log"]["entries"]]
-    assert len(urls) == 7 and len(set(urls)) == 7
+    assert len(urls) == 15 and len(set(urls)) == 15
     second = make_engine(tmp_path / "b.db")
     add_subjects(second)
     add_watches(second)
     client = make_client(transport=HarReplayTransport(path))
     run_check(second, client, snapshot_store=SnapshotStore(tmp_path / "s"))
     assert observed(second) == observed(first)
-    # K2 Thinking 10 hub (with total_params, license_text_sha256) + 3 OpenRouter;
-    # K3.1 Pro 6; K3 3
-    assert len(observed(first)) == 22
+    # K2 Thinking 11 hub (with total_params, license_text_sha256, active_params) + 4
+    # OpenRouter; the rest: K3.1 Pro and K3 prices, boards, endpoints, claimant pages
+    assert len(observed(first)) == 46
 
 
 def test_demo_watches_record_each_config_value_once(tmp_path):
@@ -106,7 +106,7 @@ def test_demo_watches_record_each_config_value_once(tmp_path):
     seen = [(o.subject_id, o.attribute, o.qualifiers_json, o.value_key, o.source_url) for o in rows]
     assert len(seen) == len(set(seen))
     from_config = sorted(o.attribute for o in rows if o.source_url.endswith("/config.json"))
-    assert from_config == ["context_window", "weights_precision_bits"]
+    assert from_config == ["active_params", "context_window", "weights_precision_bits"]
 
 
 def test_record_writes_entries_in_watch_order_whatever_order_they_complete(tmp_path):
@@ -198,11 +198,13 @@ def test_one_value_from_one_url_by_two_watches_is_evidence_once(tmp_path):
     with Session(engine) as s:
         rows = s.exec(select(Observation).where(Observation.source_url == config)).all()
         views = load_observations(s)
-    assert sorted(o.attribute for o in rows) == ["context_window", "context_window",
+    assert sorted(o.attribute for o in rows) == ["active_params", "active_params",
+                                                 "context_window", "context_window",
                                                  "weights_precision_bits",
                                                  "weights_precision_bits"]  # fmt: skip
     ids = {o.id for o in rows}
     assert sorted(v.attribute for v in views if v.id in ids) == [
+        "active_params",
         "context_window",
         "weights_precision_bits",
     ]

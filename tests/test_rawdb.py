@@ -45,7 +45,7 @@ def test_open_refuses_an_older_schema(tmp_path):
     make_engine(tmp_path / "old.db").dispose()
     with sqlite3.connect(tmp_path / "old.db") as conn:
         conn.execute("UPDATE alembic_version SET version_num = '0002'")
-    with pytest.raises(SchemaMissing, match=r"revision 0002, older than this release's 0004"):
+    with pytest.raises(SchemaMissing, match=r"revision 0002, older than this release's 0005"):
         RawDB.open(tmp_path / "old.db")
 
 
@@ -108,11 +108,11 @@ def test_path_and_engine_paths_store_the_same_rows(tmp_path):
     a, b = make_engine(tmp_path / "a.db"), make_engine(tmp_path / "b.db")
     by_path = _demo_cycle(str(tmp_path / "a.db"), a, tmp_path, "a")
     by_engine = _demo_cycle(b, b, tmp_path, "b")
-    assert (by_path.checked, by_path.changed, by_path.observations) == (4, 4, 22)
+    assert (by_path.checked, by_path.changed, by_path.observations) == (13, 12, 46)
     assert by_path.to_dict() == by_engine.to_dict()
     stored = _stored(a)
     assert stored == _stored(b)
-    assert len(stored["observations"]) == 22
+    assert len(stored["observations"]) == 46
     assert [kind for _key, kind, *_ in stored["events"]] == ["subject_discovered"]
 
 
@@ -130,9 +130,9 @@ def test_keep_results_false_keeps_totals_and_streams_results(engine, tmp_path):
             keep_results=False,
         )
     assert summary.results == []
-    assert (summary.checked, summary.changed) == (4, 4)
-    assert [r.name for r in seen] == sorted(r.name for r in seen) and len(seen) == 4
-    assert sum(r.observations for r in seen) == summary.observations == 22
+    assert (summary.checked, summary.changed) == (13, 12)  # AA skipped: no key
+    assert [r.name for r in seen] == sorted(r.name for r in seen) and len(seen) == 13
+    assert sum(r.observations for r in seen) == summary.observations == 46
 
 
 def _heavy_modules_after(imports: str) -> list[str]:
@@ -168,7 +168,7 @@ def test_cycle_db_migrates_an_older_schema_and_refuses_a_missing_file(tmp_path):
 
     sqlite_release_0_1_0(tmp_path / "old.db", scheduler=False)
     raw = open_cycle_db(str(tmp_path / "old.db"))
-    assert raw.one("SELECT version_num FROM alembic_version") == ("0004",)
+    assert raw.one("SELECT version_num FROM alembic_version") == ("0005",)
     assert raw.one("SELECT count(*) FROM schedulestate") == (0,)
     raw.close()
     with pytest.raises(TrackerError, match="does not exist"):
@@ -186,7 +186,7 @@ def test_demo_cycle_on_postgresql_through_rawdb(pg_server, tmp_path):
             for table in ("event", "observation", "snapshot", "subjectalias", "watch", "subject"):
                 conn.exec_driver_sql(f"DELETE FROM {table}")
         summary = _demo_cycle(pg_server, pg, tmp_path, "pg")
-        assert (summary.checked, summary.changed, summary.failing) == (4, 4, 0)
+        assert (summary.checked, summary.changed, summary.failing) == (13, 12, 0)
         lite = make_engine(tmp_path / "lite.db")
         _demo_cycle(str(tmp_path / "lite.db"), lite, tmp_path, "lite")
 
@@ -198,7 +198,7 @@ def test_demo_cycle_on_postgresql_through_rawdb(pg_server, tmp_path):
 
         assert comparable(pg) == comparable(lite)
         again = _rerun(pg_server, tmp_path)
-        assert (again.unchanged, again.observations, again.events) == (4, 0, 0)
+        assert (again.unchanged, again.observations, again.events) == (12, 0, 0)
     finally:
         pg.dispose()
 

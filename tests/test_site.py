@@ -219,7 +219,7 @@ def test_exports(built):
     assert csv_lines[0] == (
         b"id,subject,attribute,qualifiers,value,raw_text,source_key,source_url,"
         b"source_language,claimant,stated_date,verdict,verdict_reason,published,"
-        b"published_precision"
+        b"published_precision,stated_by_claimant"
     )
     assert (
         b"6,orca-9b,context_window,{},128K tokens,<img src=x onerror=alert(1)> AT&T R&D"

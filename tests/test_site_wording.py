@@ -45,7 +45,7 @@ def test_observation_seen_over_a_period_keeps_its_range(engine, tmp_path):
 def test_negative_percentages_use_a_minus_sign_and_a_readable_range(demo_site):
     page = (demo_site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
     assert (
-        "(observation #18): \u221233.3%, claim about \u221233% (\u221236.3% to \u221229.7%)" in page
+        "(observation #27): \u221233.3%, claim about \u221233% (\u221236.3% to \u221229.7%)" in page
     )
     assert not re.search(r"[-–]-\d", page)  # no "–-29.7" or "--" before a number
 
@@ -74,7 +74,7 @@ def test_demo_discrepancies_page_counts_no_note(demo_site):
     """The demo's different-subject note was counted "1 dismissed" among discrepancies."""
     html = (demo_site / "discrepancies.html").read_text()
     assert (
-        "<p>2 open, 0 resolved (settled by an observation, or the claims corrected or no longer in conflict), 0 dismissed by a reviewer.</p>"
+        "<p>2 open, 1 resolved (settled by an observation, or the claims corrected or no longer in conflict), 0 dismissed by a reviewer.</p>"
         in html
     )
     real = html[: html.index('<h2 id="notes">')]
@@ -121,7 +121,7 @@ def test_two_title_named_sources_read_apart_everywhere(demo_site):
     disc = html_lib.unescape((demo_site / "discrepancies.html").read_text())
     assert f"Moonshot AI via {one} and {two})" in disc
     changes = html_lib.unescape((demo_site / "changes.html").read_text())
-    assert f"version: 3.0] (Moonshot AI via {two}) is disputed" in changes
+    assert "version: 4.0] (Moonshot AI via Máquina Web) is contradicted" in changes
     # the summary card's weights line names each promise's source (on hover when two
     # sources promise the same date)
     card = html_lib.unescape((demo_site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text())

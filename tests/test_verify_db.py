@@ -84,9 +84,10 @@ def test_verify_all_on_demo_like_database(demo):
             "Terminal-Bench 4.0 by Moonshot AI via “Article A” and for Terminal-Bench 3.0 by "
             "Moonshot AI via “Article B”"  # no publisher, no URL: named by title
         )
-        assert (
-            v[c["tps"]].reason
-            == "no throughput measurement with stated conditions (provider, batch, context)"
+        assert v[c["tps"]].reason == (
+            "no throughput measurement with stated conditions (provider, batch, context); "
+            "missing evidence: a measurement with stated conditions (provider, percentile) "
+            "for kimi-k3"
         )
         assert v[c["k3w"]].reason.startswith(
             "promised on 2026-12-15 (deadline 2026-12-15); not due yet"

@@ -104,7 +104,7 @@ def test_watches_at_80_columns_stacks_adapter_and_schedule_under_the_name(checke
     out = _terminal(monkeypatch, 80)
     assert runner.invoke(app, ["watches", "--db", str(checked_db)]).exit_code == 0
     lines = _cell_lines(out.getvalue())
-    assert len(lines) <= 20  # 4 watches, the failing one's error over a few lines
+    assert len(lines) <= 60  # 13 watches, the failing one's error over a few lines
     names = [row[0] for row in lines]
     i = names.index("litellm-prices")
     assert names[i + 1 : i + 3] == ["litellm_prices", "every 12 h"]
@@ -112,7 +112,7 @@ def test_watches_at_80_columns_stacks_adapter_and_schedule_under_the_name(checke
 
 
 def test_watches_on_a_wide_terminal_keeps_one_column_each(checked_db, monkeypatch):
-    out = _terminal(monkeypatch, 240)
+    out = _terminal(monkeypatch, 260)
     assert runner.invoke(app, ["watches", "--db", str(checked_db)]).exit_code == 0
     rows = {r[0]: r for r in _cell_lines(out.getvalue()) if r[0]}
     assert rows["hf-model-kimi-k2-thinking"][:5] == [
@@ -130,12 +130,17 @@ def test_watches_piped_prints_every_cell_on_one_line(checked_db):
     row = next(ln for ln in result.stdout.splitlines() if "│ litellm-prices " in ln)
     assert row.endswith(f"│ failing (3 in a row) │ {ERROR} │")
     listing = json.loads(runner.invoke(app, ["watches", "--db", str(checked_db), "--json"]).stdout)
-    assert [w["schedule"] for w in listing["watches"]] == [
+    schedules = {w["name"]: w["schedule"] for w in listing["watches"]}
+    assert len(schedules) == 13
+    assert [schedules[n] for n in ("hf-model-kimi-k2-thinking", "hf-org-moonshotai")] == [
         "every 6 h",
         "every 1 h",
+    ]
+    assert [schedules[n] for n in ("litellm-prices", "openrouter-models")] == [
         "every 12 h",
         "every 6 h",
     ]
+    assert schedules["aa-intelligence-index"] == schedules["lmarena-webdev"] == "every 24 h"
 
 
 def test_whole_word_widths_fit_words_and_share_the_rest(monkeypatch):

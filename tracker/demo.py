@@ -16,7 +16,7 @@ from claims.store import tables as models
 from claims.store.curated import LoadReport
 from claims.store.status import WeightsStatus, weights_status
 from claims.values.timefmt import iso_z
-from tracker import pipeline
+from tracker import pipeline, settings
 from tracker.cycle.run import CycleSummary
 from tracker.net.fetch import make_client
 from tracker.net.har import HarReplayTransport
@@ -79,7 +79,7 @@ def run_demo(
     with Session(engine) as session:
         last_event = session.exec(select(func.max(models.Event.id))).one() or 0
     loaded = pipeline.load(engine, data_dir)
-    with make_client(transport=transport) as client:
+    with make_client(transport=transport) as client, settings.replayed_secrets():
         with open_store(engine.url.render_as_string(hide_password=False), snapshot_dir) as store:
             cycle = pipeline.check(engine, client, store, now=now)
     pipeline.verify(engine, now=now)

@@ -34,10 +34,17 @@ problem lists every problem of the folder (``path:line: field: message``).
     │   └── DataFileErrors        (curated/problems.py) every problem of a folder
     ├── StatedValueError          (values/stated.py; also a ValueError) a value's
     │                             notation cannot be read for its attribute
+    ├── ExportError               (curated/export.py; also a ValueError) a stored
+    │                             claim's value the data-file notation cannot state
     ├── ValueError_               (values/value.py; also a ValueError) a stored value
     │                             dict cannot be read
     ├── ReviewError               (store/review.py; also a LookupError) no such
     │                             discrepancy or subject
+    ├── FormatChanged             (readings/boards.py; also a ValueError) a leaderboard
+    │                             or endpoints body of another shape (adapters raise
+    │                             it on as LayoutChanged)
+    ├── StatementSpecError        (readings/statements.py; also a ValueError) a
+    │                             claimant_page statement that cannot be used
     └── SchemaMissing             (store/rawdb.py; also a RuntimeError) the database
                                   has no, or an older, release-tracker schema
 

@@ -8,8 +8,10 @@ checks that the two lists agree.
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextvars import ContextVar
 
 from tracker.errors import ConfigError
 
@@ -60,6 +62,28 @@ def site_url(env: Mapping[str, str] | None = None) -> str | None:
     return _get("TRACKER_SITE_URL", env)
 
 
+# Stands in for an unset API key while `tracker demo` replays recorded answers: nothing
+# is sent anywhere (the HAR transport serves every request) and recordings hold no key.
+REPLAY_KEY = "replayed-recording-no-key-needed"
+_replaying: ContextVar[bool] = ContextVar("replaying_recordings", default=False)
+
+
+@contextlib.contextmanager
+def replayed_secrets() -> Iterator[None]:
+    """Within this block an unset credential reads as :data:`REPLAY_KEY`, so a replayed
+    cycle (the demo) shows the watches that need a key offline. The environment is not
+    touched."""
+    token = _replaying.set(True)
+    try:
+        yield
+    finally:
+        _replaying.reset(token)
+
+
 def secret(name: str, env: Mapping[str, str] | None = None) -> str | None:
-    """A credential variable a watch's ``auth`` param names (``TRACKER_AA_API_KEY``)."""
-    return _get(name, env)
+    """A credential variable a watch's ``auth`` param names (``TRACKER_AA_API_KEY``);
+    :data:`REPLAY_KEY` when unset inside :func:`replayed_secrets`."""
+    value = _get(name, env)
+    if value is None and _replaying.get():
+        return REPLAY_KEY
+    return value

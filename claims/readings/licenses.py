@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import re
+import tomllib
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 # Hub licence id -> SPDX identifier, where SPDX has one.
@@ -28,15 +30,23 @@ HUB_TO_SPDX: dict[str, str] = {
     "openrail": "OpenRAIL",
     "unlicense": "Unlicense",
 }
-# Free-text spellings -> Hub id.
-ALIASES: dict[str, str] = {
-    "apache 2.0": "apache-2.0",
-    "apache-2": "apache-2.0",
-    "apache license 2.0": "apache-2.0",
-    "mit license": "mit",
-    "modified mit": "modified-mit",
-    "modified mit license": "modified-mit",
-}
+# Free-text spellings and licence names -> Hub id (a data file: rules that are data).
+NAMES_FILE = Path(__file__).with_name("license_names.toml")
+
+
+def _read_names(path: Path = NAMES_FILE) -> dict[str, str]:
+    """``[names]`` of the licence-names file, keys in :func:`_folded` form."""
+    with path.open("rb") as fh:
+        names = tomllib.load(fh)["names"]
+    return {_folded(k): str(v) for k, v in names.items()}
+
+
+def _folded(text: str) -> str:
+    """Lower case, spaces/underscores/dashes as one dash: how names are compared."""
+    return re.sub(r"[\s_\-]+", "-", text.strip().lower())
+
+
+ALIASES: dict[str, str] = _read_names()
 # Properties of known licences: None = depends on terms we do not encode.
 PROPERTIES: dict[str, dict[str, bool | None]] = {
     "apache-2.0": {"permissive": True, "commercial_use": True},
@@ -69,16 +79,27 @@ class LicenseReading:
 
 
 def normalize_license_text(text: str) -> str:
-    """Free text or an id ("Modified MIT", "Apache 2.0", "MIT") -> lower-case Hub-style id."""
-    t = " ".join(text.strip().lower().split())
-    if t in ALIASES:
-        return ALIASES[t]
-    return re.sub(r"[\s_]+", "-", t)
+    """Free text or an id ("Modified MIT", "Apache 2.0", "MIT", "Apache-2.0",
+    "gemma-terms-of-use") -> lower-case Hub id, through the names file
+    (``license_names.toml``) compared case-insensitively; else the text lower-case
+    with spaces as dashes."""
+    t = _folded(text)
+    return ALIASES.get(t, re.sub(r"[\s_]+", "-", " ".join(text.strip().lower().split())))
 
 
 def spdx_id(license_id: str) -> str | None:
     """SPDX identifier for a Hub licence id, or None when SPDX has none (``modified-mit``)."""
     return HUB_TO_SPDX.get(license_id)
+
+
+def license_link(license_id: str, repo: str | None = None) -> str | None:
+    """Where to read a licence: the SPDX page of an id SPDX has
+    (``https://spdx.org/licenses/Apache-2.0.html``), else the Hub repo whose card states
+    it (``https://huggingface.co/ORG/NAME``), else None."""
+    spdx = spdx_id(license_id)
+    if spdx:
+        return f"https://spdx.org/licenses/{spdx}.html"
+    return f"https://huggingface.co/{repo}" if repo else None
 
 
 def hub_license(card_data: dict[str, Any] | None, tags: list[str] | None = None) -> LicenseReading:

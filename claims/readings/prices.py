@@ -206,3 +206,66 @@ def price_change_pct(old: Decimal, new: Decimal) -> Decimal:
     if old == 0:
         raise ZeroDivisionError("price change from a zero price has no percentage")
     return ((new - old) / old * 100).quantize(Decimal("0.1"))
+
+
+# LiteLLM's long-context tier fields: ``input_cost_per_token_above_200k_tokens`` (BerriAI/
+# litellm model_prices_and_context_window.json; the threshold is in thousands of tokens).
+TIER_FIELD = re.compile(r"^(input|output)_cost_per_token_above_(\d+)k_tokens$")
+
+
+@dataclass(frozen=True)
+class PriceTier:
+    """A higher rate above a prompt-length threshold: ``side`` input/output, ``above``
+    the threshold in tokens, ``usd_per_mtok`` the rate. The threshold is a billing
+    boundary, never a context window (cases/C24)."""
+
+    side: str
+    above: int
+    usd_per_mtok: Decimal
+
+    @property
+    def label(self) -> str:
+        """``above 200K tokens`` (the ``tier`` qualifier)."""
+        return f"above {self.above // 1000}K tokens"
+
+
+def litellm_tiers(entry: dict[str, Any]) -> list[PriceTier]:
+    """Every long-context tier of a LiteLLM entry, sorted by side and threshold; a
+    field holding no number is skipped."""
+    out = []
+    for key, raw in entry.items():
+        m = TIER_FIELD.match(str(key))
+        per_mtok = per_token_to_per_mtok(raw) if m else None
+        if m and per_mtok is not None and per_mtok >= 0:
+            out.append(PriceTier(m.group(1), int(m.group(2)) * 1000, per_mtok))
+    return sorted(out, key=lambda t: (t.side, t.above))
+
+
+def catalogue_context(entry: dict[str, Any]) -> Value | None:
+    """``context_window`` from a price catalogue entry (cases/C24): ``max_input_tokens`` is
+    an input limit, and the window holds input and output, so the window lies between
+    ``max_input_tokens`` and ``max_input_tokens + max_output_tokens`` (GPT-5: 272,000 +
+    128,000 = 400,000; Moonshot lists input = output = the window). The value is the input
+    limit with that interval and both figures in ``extra``. The legacy ``max_tokens``
+    alone gives None: it has meant the output limit in some entries and the window in
+    others."""
+    max_in, max_out = entry.get("max_input_tokens"), entry.get("max_output_tokens")
+    if isinstance(max_in, bool) or not isinstance(max_in, int) or max_in <= 0:
+        return None
+    high = max_in
+    if isinstance(max_out, int) and not isinstance(max_out, bool) and max_out > 0:
+        high = max_in + max_out
+    n = Decimal(max_in)
+    note = f"the catalogue's input limit {max_in:,}" + (
+        f" + output limit {max_out:,} = {high:,}: a context window holds both"
+        if high > max_in
+        else ""
+    )
+    return Value(
+        kind="quantity",
+        value=n,
+        unit="tokens",
+        low=n,
+        high=Decimal(high),
+        extra={"max_input_tokens": max_in, "max_output_tokens": max_out, "context_note": note},
+    )

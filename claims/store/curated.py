@@ -250,7 +250,9 @@ def _pair_changes(report: LoadReport, added: list[tuple[ClaimSpec, models.Claim]
 def _stale_watches(session: Session, report: LoadReport, defined: set[str], prune: bool) -> None:
     live = select(models.Watch).where(models.Watch.state != RETIRED).order_by(models.Watch.name)
     for row in session.exec(live).all():
-        if row.name in defined:
+        # A model watch the cycle made to follow a listed repo is the database's own
+        # (issue 16): not in watches.toml, and not stale for that.
+        if row.name in defined or "followed_from" in row.params:
             continue
         report.watches_stale.append(row.name)
         if prune:

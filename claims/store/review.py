@@ -129,7 +129,10 @@ def list_discrepancies(
     if subject is not None:
         subj = session.exec(select(Subject).where(Subject.slug == subject)).first()
         if subj is None:
-            raise ReviewError(f"unknown subject {subject!r}")
+            from claims.curated.datafile import nearest
+
+            slugs = session.exec(select(Subject.slug)).all()
+            raise ReviewError(f"unknown subject {subject!r} ({nearest(subject, slugs)})")
         # a cross-subject note belongs to every subject one of its claims is about
         mine = {c.id for c in session.exec(select(Claim).where(Claim.subject_id == subj.id)).all()}
         rows = [

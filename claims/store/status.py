@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlmodel import Session, select
 
+from claims.readings.licenses import license_link, spdx_id
 from claims.store import tables as models
 from claims.store.views import hub_check_time, hub_watches_of, load_observations
 from claims.subjects.sourcenames import source_names
@@ -88,6 +89,16 @@ class WeightsStatus:
     # first sighting (None when on time, with no promise, or when the repo was already
     # there at the first check: its landing day is then unknown).
     landed_late_days: int | None = None
+    # The watch's previous successful check before the first sighting: the weights
+    # landed between it and ``landed_at`` (from the landing event; None when unknown).
+    landed_after: dt.datetime | None = None
+    # Access: the Hub's ``gated`` (``false``, ``auto``, ``manual``) and when each of it
+    # and the licence was last read; the licence's SPDX id (when SPDX has one) and link.
+    gated: str | None = None
+    gated_read_at: dt.datetime | None = None
+    license_read_at: dt.datetime | None = None
+    license_spdx: str | None = None
+    license_link: str | None = None
 
     @property
     def landed_at_meaning(self) -> str | None:
@@ -116,7 +127,13 @@ class WeightsStatus:
             "landed_at_meaning": self.landed_at_meaning,
             "repo_created": self.repo_created,
             "license": self.license,
+            "license_spdx": self.license_spdx,
+            "license_link": self.license_link,
             "license_source": self.license_source,
+            "license_read_at": iso(self.license_read_at),
+            "gated": self.gated,
+            "gated_read_at": iso(self.gated_read_at),
+            "landed_after": iso(self.landed_after),
             "promises": [
                 {
                     "date": p.date,
@@ -149,19 +166,8 @@ def weights_statuses(
     watches and aliases once per subject made the build quadratic (issue 7)."""
     wanted = {s.id for s in subjects}
     O, C = models.Observation, models.Claim  # noqa: N806, E741
-    weights_obs: dict[int, list[models.Observation]] = defaultdict(list)
-    licence_obs: dict[int, list[models.Observation]] = defaultdict(list)
-    for o in session.exec(
-        select(O)
-        .where(O.attribute.in_(("weights_available", "license")))  # type: ignore[attr-defined]
-        .order_by(O.id)  # type: ignore[arg-type]
-    ).all():
-        if o.subject_id not in wanted:
-            continue
-        if o.attribute == "weights_available":
-            weights_obs[o.subject_id].append(o)
-        elif o.current:
-            licence_obs[o.subject_id].append(o)
+    weights_obs, licence_obs, gated_obs = _hub_observations(session, wanted)
+    landings = _landing_events(session, wanted)
     names = source_names(session.exec(select(models.Source)).all())  # as reasons name them
     promises: dict[int, list[tuple[models.Claim, models.Source]]] = defaultdict(list)
     for claim, source in session.exec(
@@ -170,9 +176,8 @@ def weights_statuses(
         .order_by(C.id)  # type: ignore[arg-type]
     ).all():
         promises[claim.subject_id].append((claim, source))
-    observations = load_observations(session)
     own: dict[int, list[Any]] = defaultdict(list)
-    for ov in observations:
+    for ov in load_observations(session):
         own[ov.subject_id].append(ov)
     watches = session.exec(select(models.Watch).order_by(models.Watch.id)).all()  # type: ignore[arg-type]
     aliases: dict[int, list[models.SubjectAlias]] = defaultdict(list)
@@ -197,19 +202,12 @@ def weights_statuses(
             status.landed = True
             status.repo = first.qualifiers.get("repo")
             status.landed_at = as_utc(first.first_seen)
-            same_watch = watch_first_seen(first.watch_id)
-            status.at_first_check = (
-                bool(same_watch) and min(as_utc(t) for t in same_watch) == status.landed_at
+            _judge_landing(
+                status, watch_first_seen(first.watch_id), landings.get((sid, status.repo))
             )
             created = first.value.extra.get("created_at")
             status.repo_created = str(created)[:10] if created else None
-        lic = licence_obs[sid]
-        if lic:
-            latest = max(lic, key=lambda o: as_utc(o.last_seen))
-            status.license, status.license_source = (
-                str(latest.value.value),
-                latest.source_url or "observed",
-            )
+        _read_access(status, licence_obs[sid], gated_obs[sid])
         for claim, source in promises[sid]:
             v = claim.value
             assert claim.id is not None
@@ -238,4 +236,94 @@ def weights_statuses(
             late = (status.as_of.date() - max(ends)).days
             status.overdue_days = late if late > 0 else None
         out[subject.id] = status
+    return out
+
+
+Grouped = dict[int, list[models.Observation]]
+
+
+def _hub_observations(
+    session: Session, wanted: set[int | None]
+) -> tuple[Grouped, Grouped, Grouped]:
+    """Per subject of ``wanted``: every ``weights_available`` observation, and the
+    current ``license`` and ``gated`` ones, by id."""
+    O = models.Observation  # noqa: N806, E741
+    weights: Grouped = defaultdict(list)
+    licences: Grouped = defaultdict(list)
+    gated: Grouped = defaultdict(list)
+    for o in session.exec(
+        select(O)
+        .where(O.attribute.in_(("weights_available", "license", "gated")))  # type: ignore[attr-defined]
+        .order_by(O.id)  # type: ignore[arg-type]
+    ).all():
+        if o.subject_id not in wanted:
+            continue
+        if o.attribute == "weights_available":
+            weights[o.subject_id].append(o)
+        elif o.current:
+            (licences if o.attribute == "license" else gated)[o.subject_id].append(o)
+    return weights, licences, gated
+
+
+def _judge_landing(
+    status: WeightsStatus,
+    same_watch: Sequence[dt.datetime],
+    told: tuple[str, dict[str, Any]] | None,
+) -> None:
+    """Set ``at_first_check`` (and ``landed_after``) of a landed ``status``: the cycle's
+    rule (:func:`claims.events.weights_events`) knew the watch's history, so its event
+    decides when there is one (a landing after a successful check, or after "not
+    found", is no first look); else the repo's first sighting being the watch's first
+    observation."""
+    status.at_first_check = (
+        bool(same_watch) and min(as_utc(t) for t in same_watch) == status.landed_at
+    )
+    kind, detail = told or (None, {})
+    after = detail.get("previous_check")
+    if kind == "subject_discovered":
+        status.at_first_check = True
+    elif kind == "weights_landed" and (after or detail.get("not_public_before")):
+        status.at_first_check = False
+        status.landed_after = as_utc(dt.datetime.fromisoformat(after)) if after else None
+
+
+def _read_access(
+    status: WeightsStatus,
+    licences: Sequence[models.Observation],
+    gated: Sequence[models.Observation],
+) -> None:
+    """The latest current licence (SPDX id, link) and gating of a subject, each with when
+    it was last read."""
+    if licences:
+        latest = max(licences, key=lambda o: as_utc(o.last_seen))
+        status.license = str(latest.value.value)
+        status.license_source = latest.source_url or "observed"
+        status.license_read_at = as_utc(latest.last_seen)
+        status.license_spdx = spdx_id(status.license)
+        status.license_link = license_link(status.license, latest.qualifiers.get("repo"))
+    if gated:
+        latest = max(gated, key=lambda o: as_utc(o.last_seen))
+        status.gated, status.gated_read_at = str(latest.value.value), as_utc(latest.last_seen)
+
+
+def _landing_events(
+    session: Session, wanted: set[int | None]
+) -> dict[tuple[int, str | None], tuple[str, dict[str, Any]]]:
+    """(subject id, repo) -> (kind, detail) of the first ``weights_landed`` or first-check
+    ``subject_discovered`` event: how the cycle judged the repo's first sighting."""
+    import json
+
+    E = models.Event  # noqa: N806
+    out: dict[tuple[int, str | None], tuple[str, dict[str, Any]]] = {}
+    for ev in session.exec(
+        select(E)
+        .where(E.kind.in_(("weights_landed", "subject_discovered")))  # type: ignore[attr-defined]
+        .order_by(E.id)  # type: ignore[arg-type]
+    ).all():
+        if ev.subject_id not in wanted:
+            continue
+        detail = json.loads(ev.detail_json)
+        if ev.kind == "subject_discovered" and not detail.get("at_first_check"):
+            continue
+        out.setdefault((ev.subject_id, detail.get("repo")), (ev.kind, detail))  # type: ignore[arg-type]
     return out

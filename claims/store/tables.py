@@ -210,6 +210,17 @@ class Verdict(SQLModel, table=True):
     evidence_json: str = "[]"
     as_of: dt.datetime | None = None
     checked_at: dt.datetime = Field(default_factory=utcnow)
+    # Whether the claimant states the figure on its own page, independent of ``status``:
+    # {"status": "yes" | "no" | "not checked", "reason", "evidence"} (claims.verify.statements).
+    # NULL in rows written before migration 4 (read as "not checked").
+    statement_json: str | None = None
+
+    @property
+    def statement(self) -> dict[str, Any]:
+        """The stored statement status; ``not checked`` when none is stored."""
+        if not self.statement_json:
+            return {"status": "not checked", "reason": "", "evidence": []}
+        return json.loads(self.statement_json)
 
 
 class Discrepancy(SQLModel, table=True):

@@ -97,6 +97,11 @@ def verify_all(session: Session, *, now: dt.datetime | None = None) -> VerifyRep
             disputes.setdefault(cid, []).append(f)
 
     subject_ids = {subj.slug: sid for sid, subj in subjects.items() if sid is not None}
+    vendors = {
+        sid: subj.organization
+        for sid, subj in subjects.items()
+        if sid is not None and subj.organization
+    }
     variants: dict[int, list[str]] = {}
     for sv in session.exec(select(SubjectVariant)).all():
         variants.setdefault(sv.subject_id, []).append(sv.name)
@@ -120,6 +125,7 @@ def verify_all(session: Session, *, now: dt.datetime | None = None) -> VerifyRep
             first_checks=first_checks,
             subject_ids=subject_ids,
             variants=variants,
+            vendors=vendors,
         )
 
     decisions.update(settle_versions(conflicts, decisions, claims))
@@ -155,22 +161,26 @@ def _store_verdicts(
     for c in claims:
         d = decisions[c.id]
         evidence = dumps(list(d.evidence))
+        statement = dumps(d.statement.to_dict())
         row = rows.get(c.id)
         old = row.status if row else None
-        if row is not None and (row.status, row.reason, row.evidence_json, aware(row.as_of)) == (
-            d.status,
-            d.reason,
-            evidence,
-            d.as_of,
-        ):
+        if row is not None and (
+            row.status,
+            row.reason,
+            row.evidence_json,
+            aware(row.as_of),
+            row.statement_json,
+        ) == (d.status, d.reason, evidence, d.as_of, statement):
             continue
         if row is None:  # another run may store it first: an upsert keyed on the claim
             values = {"claim_id": c.id, "status": d.status, "reason": d.reason,
-                      "evidence_json": evidence, "as_of": d.as_of, "checked_at": report.as_of}  # fmt: skip
+                      "evidence_json": evidence, "as_of": d.as_of, "checked_at": report.as_of,
+                      "statement_json": statement}  # fmt: skip
             upsert(session, Verdict, values, ["claim_id"], list(values)[1:])
         else:
             row.status, row.reason, row.evidence_json = d.status, d.reason, evidence
             row.as_of, row.checked_at = d.as_of, report.as_of
+            row.statement_json = statement
             session.add(row)
         if old != d.status and (old is not None or d.status in FIRST_VERDICT_EVENTS):
             report.changed.append({"claim_id": c.id, "from": old, "to": d.status})

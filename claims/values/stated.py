@@ -146,3 +146,68 @@ def _check_scale(text: str, unit: str, number: Any) -> None:
             f"{text!r}: under a million parameters is not a model size; "
             "write the scale (e.g. 2.8T, 104B, 7.5M)"
         )
+
+
+def stated_notation(v: Value, attribute: str) -> tuple[Any, str | None, bool]:
+    """The data-file form of ``v`` for ``attribute``: ``(value, unit, exact)`` such that
+    ``parse_stated(value, attribute, unit=unit, exact=exact)`` gives back a value with
+    the same :meth:`Value.key` (what a claim is identified by). ``value`` is a TOML
+    string, or a bool for a boolean; ``unit`` is None when it is the attribute's
+    default (or percent, written ``%``). Used by ``tracker claims export``, so
+    imported claims round-trip through ``tracker load``.
+
+    Candidates are written and read back until one reproduces the value (the scale
+    suffix and the digits follow from its interval); raises :class:`StatedValueError`
+    when none does (an interval the notation cannot state, e.g. an edited low/high).
+    """
+    if v.kind == "boolean":
+        return bool(v.value), None, False
+    if v.kind == "text":
+        return str(v.value), None, False
+    if v.kind == "date":
+        return f"{v.relation} {v.value}", None, False
+    default = ATTRIBUTES[attribute][1] if attribute in ATTRIBUTES else None
+    unit = None if v.unit in (default, "percent") else v.unit
+    pct = "%" if v.unit == "percent" else ""
+    head = "~" if v.approx else ""
+    head += {"at_least": ">=", "at_most": "<="}.get(v.relation or "", "")
+    for text, exact in _candidates(v):
+        written = (
+            f"{head}{text}{pct}"
+            if v.kind == "quantity"
+            else f"{'~' if v.approx else ''}{text}{pct}"
+        )
+        try:
+            back = parse_stated(written, attribute, unit=unit, exact=exact)
+        except StatedValueError:
+            continue
+        if back.key() == v.key():
+            return written, unit, exact
+    raise StatedValueError(
+        f"{v.display()}: its interval cannot be written in the data-file notation"
+    )
+
+
+def _plain(d: Decimal, decimals: int | None = None) -> str:
+    """``Decimal`` as plain digits (never ``1E+3``), with ``decimals`` when given."""
+    return f"{d:.{decimals}f}" if decimals is not None else f"{d.normalize():f}"
+
+
+def _candidates(v: Value) -> list[tuple[str, bool]]:
+    """Texts (without ``~``/bounds/``%``) that may state ``v``, with their exact flag."""
+    out: list[tuple[str, bool]] = []
+    if v.kind == "quantity" and isinstance(v.value, Decimal):
+        if v.precision is None:
+            out.append((_plain(v.value), True))
+        step = Decimal(v.precision) if v.precision else None
+        places = max(0, -int(step.as_tuple().exponent)) if step is not None else None  # type: ignore[arg-type]
+        for suffix, scale in SUFFIX.items():
+            n = v.value / Decimal(scale)
+            out.append((_plain(n, places) + suffix, False))
+            out.append((_plain(n) + suffix, False))
+    elif v.kind == "range" and v.low is not None and v.high is not None:
+        tail = "+" if v.open_high else ""
+        for suffix, scale in SUFFIX.items():
+            lo, hi = v.low / Decimal(scale), v.high / Decimal(scale)
+            out.append((f"{_plain(lo)}-{_plain(hi)}{suffix}{tail}", False))
+    return out

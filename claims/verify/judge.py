@@ -22,22 +22,50 @@ from claims.verify.compare import Finding, qualifiers_compatible, span_note, val
 from claims.verify.derived import judge_price_change, judge_price_factor
 from claims.verify.facts import ClaimView, ObsView
 from claims.verify.promises import evaluate_promise
+from claims.verify.scores import judge_rank, judge_score
+from claims.verify.statements import (
+    NOT_CHECKED,
+    Statement,
+    is_statement,
+    provider_matches,
+    self_reported,
+    statement_of,
+    vendor_statement,
+)
+from claims.verify.throughput import judge_speed, judge_speedup
 from claims.vocabulary import attribute_phrase, rule_label
 
 # Qualifiers a tokens/s observation must carry to count as a measurement.
 THROUGHPUT_CONDITIONS: tuple[str, ...] = ("conditions", "provider")
 THROUGHPUT_ATTRIBUTES: tuple[str, ...] = ("output_tokens_per_second",)
 PARAM_ATTRIBUTES: tuple[str, ...] = ("total_params",)
+# What would settle a claim of each attribute, named in an `unverified` reason when no
+# observation does ({subject} is the claim's subject slug).
+MISSING_EVIDENCE: dict[str, str] = {
+    "total_params": "the weights' safetensors counts on the Hub (no watched repo of {subject} has them)",
+    "active_params": "the weights' config.json with expert counts and widths (no watched repo of {subject} has one)",
+    "context_window": "a config.json or an API listing's context length for {subject}",
+    "release_date": "an API listing's created time for {subject}",
+    "benchmark_score": "a watched board that publishes this benchmark for {subject}",
+    "leaderboard_rank": "a watched board that ranks {subject} on this leaderboard",
+    "hardware_units": "the claimant's own page stating the count (no such page is watched)",
+    "weights_precision_bits": "a config.json or a provider endpoint stating {subject}'s weight precision",
+    "output_tokens_per_second": "a measurement with stated conditions (provider, percentile) for {subject}",
+    "speedup_factor": "measurements of both variants of {subject} under the same conditions",
+}
 
 
 @dataclass(frozen=True)
 class Decision:
-    """A verdict before it is stored: status, reason, evidence observation ids, as_of."""
+    """A verdict before it is stored: status, reason, evidence observation ids, as_of;
+    ``statement``: whether the claimant states it on its own page
+    (:mod:`claims.verify.statements`), independent of the status."""
 
     status: str
     reason: str
     evidence: tuple[int, ...]
     as_of: dt.datetime | None
+    statement: Statement = NOT_CHECKED
 
 
 def effective_value(attribute: str, value: Value) -> Value:
@@ -58,15 +86,24 @@ def effective_value(attribute: str, value: Value) -> Value:
     return value
 
 
-def relevant_observations(claim: ClaimView, observations: Sequence[ObsView]) -> list[ObsView]:
+def relevant_observations(
+    claim: ClaimView, observations: Sequence[ObsView], vendor: str | None = None
+) -> list[ObsView]:
     """Observations of the claim's subject and attribute with compatible qualifiers.
 
     Current observations when any exist (a superseded price does not confirm a claim about
     today's price), else the most recently seen ones. Throughput needs a measurement with
-    stated conditions (a ``conditions`` or ``provider`` qualifier)."""
+    stated conditions (a ``conditions`` or ``provider`` qualifier). A claim naming
+    hardware (``Cerebras WSE-3T``) takes only observations of that provider. What a page
+    states (``stated_by``) counts only when it is the subject's ``vendor``'s own page and
+    the claim is someone else's (:func:`claims.verify.statements.vendor_statement`)."""
     found = []
     for o in observations:
         if o.subject_id != claim.subject_id or o.attribute != claim.attribute:
+            continue
+        if is_statement(o) and not vendor_statement(claim, o, vendor):
+            continue  # the claimant's own word is its statement status, not evidence
+        if not provider_matches(claim.qualifiers, o.qualifiers):
             continue
         ok, _ = qualifiers_compatible(claim.attribute, claim.qualifiers, o.qualifiers)
         if not ok:
@@ -123,7 +160,7 @@ def _judge_numeric(claim: ClaimView, obs: Sequence[ObsView]) -> Decision | None:
         return Decision(
             "confirmed",
             f"observed {_fmt(o.value)} (observation #{o.id}) is within the claim's "
-            f"{_fmt(claim.value)}{span_note(claim.value)}" + _note(o.value),
+            f"{_fmt(claim.value)}{span_note(claim.value)}" + _note(o.value, claim.value),
             tuple(x.id for x in agree),
             max(x.last_seen for x in agree),
         )
@@ -151,9 +188,25 @@ def _judge_numeric(claim: ClaimView, obs: Sequence[ObsView]) -> Decision | None:
     return None
 
 
-def _note(v: Value) -> str:
+def _note(v: Value, claimed: Value | None = None) -> str:
+    """What the reason adds about how the observed figure was read; the catalogue's
+    context semantics only when the claim is above the input limit (it rests on them)."""
     method = v.extra.get("method")
-    return f"; {method_phrase(method)}" if method else ""
+    note = f"; {method_phrase(method)}" if method else ""
+    formula = v.extra.get("formula")  # active parameters: the arithmetic and its convention
+    note += f"; from config.json: {formula}" if formula else ""
+    above = (
+        claimed is not None
+        and isinstance(claimed.value, Decimal)
+        and isinstance(v.value, Decimal)
+        and claimed.value > v.value
+    )
+    if v.extra.get("context_note") and above:  # a catalogue's input + output (C24)
+        note += f"; {v.extra['context_note']}"
+    if v.extra.get("tier"):  # a long-context price tier
+        note += f"; the tier {v.extra['tier']}"
+    quote = v.extra.get("quote")  # a vendor's own page (claims.verify.statements)
+    return note + (f"; the model's vendor states “{quote}” on its own page" if quote else "")
 
 
 def _judge_text(claim: ClaimView, obs: Sequence[ObsView]) -> Decision | None:
@@ -205,6 +258,28 @@ def _judge_exact(claim: ClaimView, obs: Sequence[ObsView]) -> Decision | None:
     )
 
 
+def _as_of(evidence: Sequence[int], observations: Sequence[ObsView]) -> dt.datetime | None:
+    seen = [o.last_seen for o in observations if o.id in evidence]
+    return max(seen) if seen else None
+
+
+def _board_or_speed(claim: ClaimView, observations: Sequence[ObsView]) -> Decision | None:
+    """Scores, ranks, speeds and speed-ups: their own rules (scores, throughput)."""
+    rules = {
+        "benchmark_score": judge_score,
+        "leaderboard_rank": judge_rank,
+        "output_tokens_per_second": judge_speed,
+        "speedup_factor": judge_speedup,
+    }
+    rule = rules.get(claim.attribute)
+    found = rule(claim, observations) if rule is not None else None
+    if found is None:
+        return None
+    return Decision(
+        found.status, found.reason, found.evidence, _as_of(found.evidence, observations)
+    )
+
+
 def judge_claim(
     claim: ClaimView,
     observations: Sequence[ObsView],
@@ -215,6 +290,44 @@ def judge_claim(
     first_checks: Mapping[int, dt.datetime] | None = None,
     subject_ids: Mapping[str, int] | None = None,
     variants: Mapping[int, Sequence[str]] | None = None,
+    vendors: Mapping[int, str] | None = None,
+) -> Decision:
+    """The verdict of one claim (see :func:`decide`; ``vendors``: subject id -> its
+    organization, whose own page is a primary source for claims others make) with its "stated by the claimant"
+    status (:func:`claims.verify.statements.statement_of`). A claim still unverified whose
+    claimant is its primary source (its own hardware, stated on its page) is confirmed."""
+    d = decide(
+        claim,
+        observations,
+        last_check=last_check,
+        disputes=disputes,
+        now=now,
+        first_checks=first_checks,
+        subject_ids=subject_ids,
+        variants=variants,
+        vendor=(vendors or {}).get(claim.subject_id),
+    )
+    st = statement_of(claim, observations)
+    if d.status == "unverified" and self_reported(claim, st):
+        reason = (
+            f"{st.reason}; {claim.claimant} runs the hardware it counts, so its own page "
+            "is the primary source for this figure"
+        )
+        return Decision("confirmed", reason, st.evidence, _as_of(st.evidence, observations), st)
+    return Decision(d.status, d.reason, d.evidence, d.as_of, st)
+
+
+def decide(
+    claim: ClaimView,
+    observations: Sequence[ObsView],
+    *,
+    last_check: dt.datetime | None,
+    disputes: Sequence[Finding],
+    now: dt.datetime,
+    first_checks: Mapping[int, dt.datetime] | None = None,
+    subject_ids: Mapping[str, int] | None = None,
+    variants: Mapping[int, Sequence[str]] | None = None,
+    vendor: str | None = None,
 ) -> Decision:
     """The verdict of one claim (DESIGN.md "Verdict statuses").
 
@@ -249,9 +362,11 @@ def judge_claim(
         factor = judge_price_factor(claim, observations, own_variants)
         if factor is not None and factor[0] != "unverified":
             return Decision(*factor)
-    obs = relevant_observations(claim, observations)
-    decision: Decision | None = None
-    if obs:
+    decision = _board_or_speed(claim, observations)
+    if decision is not None and decision.status != "unverified":
+        return decision
+    obs = relevant_observations(claim, observations, vendor)
+    if obs and decision is None:
         if claim.value.numeric:
             decision = _judge_numeric(claim, [o for o in obs if o.value.numeric])
         elif claim.value.kind == "text":
@@ -276,6 +391,9 @@ def judge_claim(
         why = "no throughput measurement with stated conditions (provider, batch, context)"
     else:
         why = f"no observation of {attribute_phrase(claim.attribute)} for {claim.subject}"
+    missing = MISSING_EVIDENCE.get(claim.attribute)
+    if missing:
+        why += "; missing evidence: " + missing.format(subject=claim.subject)
     return Decision("unverified", why, (), None)
 
 
@@ -316,5 +434,6 @@ def settle_versions(
                 f"{c.qualifiers.get('version')}",
                 evidence,
                 decisions[confirmed[0]].as_of,
+                d.statement,
             )
     return out

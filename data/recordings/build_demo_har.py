@@ -16,6 +16,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # demo_boards, beside this file
+
+from demo_boards import claimant_pages, endpoint_entries, leaderboard_entries  # noqa: E402
 
 from tracker.net.har import har_entry, write_har  # noqa: E402
 
@@ -107,9 +110,38 @@ def model_info() -> dict:
     )
 
 
+# Architecture fields of Kimi K2's config.json (the DeepSeek-V3 layout Kimi K2 reuses):
+# 64 heads, MLA ranks and head dims, the dense FFN width, YaRN x64 over 4,096 positions.
+# Values as public inference code and model reports quote them for moonshotai/Kimi-K2-*
+# (e.g. the kimi_k2 configs in open-source engines); not copied from the repo's file.
+K2_ARCHITECTURE = {
+    "architectures": ["DeepseekV3ForCausalLM"],
+    "intermediate_size": 18432,
+    "num_attention_heads": 64,
+    "num_key_value_heads": 64,
+    "q_lora_rank": 1536,
+    "kv_lora_rank": 512,
+    "qk_nope_head_dim": 128,
+    "qk_rope_head_dim": 64,
+    "v_head_dim": 128,
+    "moe_layer_freq": 1,
+    "tie_word_embeddings": False,
+    "rope_scaling": {
+        "beta_fast": 1.0,
+        "beta_slow": 1.0,
+        "factor": 64.0,
+        "mscale": 1.0,
+        "mscale_all_dim": 1.0,
+        "original_max_position_embeddings": 4096,
+        "type": "yarn",
+    },
+}
+
+
 def config_json() -> dict:
     synth = _load("synthetic_hf_model_info_int4_compressed_tensors_kimi_like.json")
-    body = json.dumps(synth["_raw_config_json_excerpt"], indent=2).encode()  # type: ignore[index]
+    config = {**K2_ARCHITECTURE, **synth["_raw_config_json_excerpt"]}  # type: ignore[index]
+    body = json.dumps(config, indent=2).encode()
     return har_entry(
         "GET",
         f"{HUB}/moonshotai/Kimi-K2-Thinking/resolve/main/config.json",
@@ -120,7 +152,9 @@ def config_json() -> dict:
         status_text="OK",
         comment=(
             "CONSTRUCTED: the config.json excerpt in tests/data/synthetic_hf_model_info_"
-            "int4_compressed_tensors_kimi_like.json (_raw_config_json_excerpt); illustrative."
+            "int4_compressed_tensors_kimi_like.json (_raw_config_json_excerpt; illustrative) "
+            "plus Kimi K2's attention and FFN widths as public inference code quotes them "
+            "(K2_ARCHITECTURE in build_demo_har.py); NOT the repo's real file."
         ),
     )
 
@@ -253,6 +287,9 @@ def build(out: Path = OUT) -> Path:
         license_file(),
         openrouter_models(),
         litellm_prices(),
+        *leaderboard_entries(),
+        *endpoint_entries(),
+        *claimant_pages(),
     ]
     return write_har(
         out,

@@ -239,6 +239,9 @@ BUILTIN: dict[str, str] = {
     "artificial_analysis": "tracker.adapters.leaderboards",
     "openrouter_models": "tracker.adapters.prices",
     "litellm_prices": "tracker.adapters.prices",
+    "terminal_bench": "tracker.adapters.leaderboards",
+    "endpoint_speeds": "tracker.adapters.measurements",
+    "claimant_page": "tracker.adapters.measurements",
 }
 
 
@@ -278,13 +281,16 @@ BUILTIN_PARAMS: dict[str, frozenset[str]] = {
             "qualifiers",
         }
     ),  # fmt: skip
-    "huggingface_org": frozenset(),
-    "huggingface_model": frozenset({"files", "revision"}),
+    "huggingface_org": frozenset({"follow"}),  # read by the cycle: follow new repos
+    "huggingface_model": frozenset({"files", "revision", "followed_from"}),
     "huggingface_config": frozenset(),
     "lmarena_catalog": frozenset({"leaderboard"}),
     "artificial_analysis": frozenset(),
     "openrouter_models": frozenset({"variants"}),
     "litellm_prices": frozenset({"variants"}),
+    "terminal_bench": frozenset({"benchmark"}),
+    "endpoint_speeds": frozenset({"variants"}),
+    "claimant_page": frozenset({"claimant", "subject", "statements", "selector"}),
 }
 
 
@@ -300,7 +306,7 @@ ADAPTER_HOSTS: dict[str, tuple[str, ...]] = {
 # Namespaces the built-in adapters resolve subject ids in (`[subject.ids]` keys): each
 # adapter looks a model up by (namespace, id), e.g. ("openrouter", "moonshotai/kimi-k2").
 ID_NAMESPACES = frozenset(
-    {"huggingface", "openrouter", "litellm", "lmarena", "artificial_analysis"}
+    {"huggingface", "openrouter", "litellm", "lmarena", "artificial_analysis", "terminal_bench"}
 )
 
 

@@ -304,3 +304,22 @@ def parse_html(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult:
             ObservedValue(("name", str(subject)), attr, _value(attr, _text(node), params), q)
         )
     return ParseResult(values=values)
+
+
+def page_text(body: bytes, selector: str | None = None) -> str:
+    """The page's text as a reader sees it (BeautifulSoup's ``get_text(" ", strip=True)``
+    rules, whitespace collapsed), of the first element ``selector`` matches when given
+    (e.g. ``article``). Raises LayoutChanged for a bot challenge or when ``selector``
+    matches nothing, so a claimant page that moved is never read as "not stated"."""
+    root = _parse(body)
+    text = _text(root)
+    if any(m in text.lower() for m in BOT_MARKERS[:3]):
+        raise LayoutChanged("a bot challenge page, not the content")
+    if selector:
+        found = _selector(selector)(root)
+        if not found:
+            raise LayoutChanged(f"{selector!r} matched nothing")
+        text = _text(found[0])
+    if not text:
+        raise LayoutChanged("the page has no text")
+    return text

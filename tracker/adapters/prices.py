@@ -6,13 +6,14 @@ from the figure's own text so 0.00000057 gives exactly 0.57 (cases/C07, C08).
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
-from claims.readings.prices import DYNAMIC_PRICE, usd_per_mtok
-from claims.values.value import Value, quantity, with_extra
+from claims.readings.prices import DYNAMIC_PRICE, catalogue_context, litellm_tiers, usd_per_mtok
+from claims.values.value import Value, date_value, quantity, with_extra
 from tracker.adapters.base import Fetched, ObservedValue, ParseResult, register
 from tracker.adapters.jsonbody import load_json
 from tracker.errors import LayoutChanged
@@ -20,7 +21,7 @@ from tracker.errors import LayoutChanged
 log = logging.getLogger(__name__)
 
 
-def _variant(params: Mapping[str, Any], key: str) -> dict[str, str]:
+def variant_qualifier(params: Mapping[str, Any], key: str) -> dict[str, str]:
     """Watch param ``variants`` maps a source id to a subject variant (``Highspeed``),
     added as qualifier ``variant``; the id's alias points at the subject itself."""
     variants = params.get("variants") or {}
@@ -30,6 +31,15 @@ def _variant(params: Mapping[str, Any], key: str) -> dict[str, str]:
 
 def _price(per_mtok: Decimal, per_token_text: str) -> Value:
     return with_extra(quantity(per_mtok, "usd_per_mtok", exact=True), per_token=per_token_text)
+
+
+def listed_on(created: Any) -> Value | None:
+    """``created`` (Unix seconds) -> ``release_date`` "on" that UTC day, the time the
+    model was listed on the API (``extra``: the timestamp); None when not an integer."""
+    if isinstance(created, bool) or not isinstance(created, int) or created <= 0:
+        return None
+    moment = dt.datetime.fromtimestamp(created, tz=dt.UTC)
+    return with_extra(date_value(moment.date().isoformat(), "on"), created=moment.isoformat())
 
 
 @register("openrouter_models", "GET /api/v1/models: prices per 1M tokens, context, HF id")
@@ -42,7 +52,8 @@ def parse_openrouter(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult
     ``pricing.prompt`` / ``completion`` (strings, USD per token) give
     ``price_input_usd_per_mtok`` / ``price_output_usd_per_mtok`` exactly; ``"-1"``
     (dynamic) and negative or unreadable prices give no observation; ``context_length``
-    gives ``context_window``. Watch param ``variants`` adds qualifier ``variant``.
+    gives ``context_window``; ``created`` gives ``release_date`` (the day the base id
+    was listed, :func:`listed_on`). Watch param ``variants`` adds qualifier ``variant``.
     Raises LayoutChanged when there is no ``data`` list.
     """
     doc = fetched.json()
@@ -59,7 +70,7 @@ def parse_openrouter(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult
         hf = item.get("hugging_face_id")
         alt = (("huggingface", hf),) if isinstance(hf, str) and hf else ()
         q = {"offering": offering} if offering else {}
-        q.update(_variant(params, base))
+        q.update(variant_qualifier(params, base))
         pricing = item.get("pricing") if isinstance(item.get("pricing"), dict) else {}
         for field, attribute in (
             ("prompt", "price_input_usd_per_mtok"),
@@ -79,6 +90,9 @@ def parse_openrouter(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult
         if isinstance(ctx, int) and not isinstance(ctx, bool) and ctx > 0:
             v = quantity(Decimal(ctx), "tokens", exact=True)
             values.append(ObservedValue(ref, "context_window", v, q, alt_refs=alt))
+        created = listed_on(item.get("created"))
+        if created is not None and not offering:
+            values.append(ObservedValue(ref, "release_date", created, q, alt_refs=alt))
     for w in warnings:
         log.warning("%s", w)
     return ParseResult(values=values, warnings=warnings)
@@ -95,7 +109,10 @@ def parse_litellm(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult:
     Per text-model entry (``mode`` chat/completion/responses): ``subject_ref`` is
     ``("litellm", key)``, qualifier ``provider`` = ``litellm_provider``;
     ``input_cost_per_token`` / ``output_cost_per_token`` (USD per token, read exactly
-    from the JSON text) -> USD per 1M; ``max_input_tokens`` -> ``context_window``.
+    from the JSON text) -> USD per 1M, and each long-context tier
+    (``input_cost_per_token_above_200k_tokens``) the same way with qualifier ``tier``
+    (``above 200K tokens``); ``max_input_tokens`` (+ ``max_output_tokens``) ->
+    ``context_window`` as :func:`claims.readings.prices.catalogue_context` reads it (C24).
     ``sample_spec`` (documentation) and ``alias_of`` entries are skipped. A figure above
     :data:`claims.readings.prices.MAX_PLAUSIBLE_USD_PER_MTOK` per 1M is a unit error: no observation, a
     warning instead (cases/C08). Watch param ``variants`` adds qualifier ``variant``
@@ -115,7 +132,7 @@ def parse_litellm(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult:
         ref = ("litellm", key)
         provider = entry.get("litellm_provider")
         q = {"provider": provider} if isinstance(provider, str) and provider else {}
-        q.update(_variant(params, key))
+        q.update(variant_qualifier(params, key))
         for field, attribute in (
             ("input_cost_per_token", "price_input_usd_per_mtok"),
             ("output_cost_per_token", "price_output_usd_per_mtok"),
@@ -132,13 +149,15 @@ def parse_litellm(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult:
                 )
                 continue
             values.append(ObservedValue(ref, attribute, _price(per_mtok, str(raw)), q))
-        ctx = entry.get("max_input_tokens")
-        if isinstance(ctx, int) and not isinstance(ctx, bool) and ctx > 0:
-            values.append(
-                ObservedValue(
-                    ref, "context_window", quantity(Decimal(ctx), "tokens", exact=True), q
-                )
+        ctx = catalogue_context(entry)
+        if ctx is not None:
+            values.append(ObservedValue(ref, "context_window", ctx, q))
+        for tier in litellm_tiers(entry):
+            attribute = (
+                "price_input_usd_per_mtok" if tier.side == "input" else "price_output_usd_per_mtok"
             )
+            v = with_extra(quantity(tier.usd_per_mtok, "usd_per_mtok", exact=True), tier=tier.label)
+            values.append(ObservedValue(ref, attribute, v, {**q, "tier": tier.label}))
     for w in warnings:
         log.warning("%s", w)
     return ParseResult(values=values, warnings=warnings)

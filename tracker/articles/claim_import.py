@@ -258,7 +258,13 @@ def _subject_id(session: Session, slug: str, refs: Mapping[str, SubjectRef]) -> 
         raise ConfigError(f"subject slug: {bad}")
     ref = refs.get(slug)
     if ref is None:
-        raise ConfigError(f"subject {slug!r} is neither in the database nor in the subjects file")
+        from claims.curated.datafile import nearest
+
+        known = [*session.exec(select(Subject.slug)).all(), *refs]
+        raise ConfigError(
+            f"subject {slug!r} is neither in the database nor in the subjects file "
+            f"({nearest(slug, known)})"
+        )
     row = Subject(
         slug=slug, name=ref.names[0] if ref.names else slug, organization=ref.organization
     )

@@ -161,7 +161,10 @@ def extract_cmd(
     try:
         refs = load_subjects(subjects_file, db)
         if subject and subject not in {r.slug for r in refs}:
-            raise ConfigError(f"--subject: unknown slug {subject!r}")
+            from claims.curated.datafile import nearest
+
+            hint = nearest(subject, [r.slug for r in refs])
+            raise ConfigError(f"--subject: unknown slug {subject!r} ({hint})")
         day = _parse_day(published, "--published")
         article = _read(source)
         use_lang = lang
@@ -260,6 +263,9 @@ def import_cmd(
         ),
     ] = "press",
     subjects_file: Annotated[Path | None, typer.Option("--subjects", help="Subjects TOML.")] = None,
+    json_out: Annotated[
+        bool, typer.Option("--json", help="Print the counts as JSON for scripts.")
+    ] = False,
 ) -> None:
     """Store reviewed candidates as claims of the --source; importing twice stores them once."""
     from tracker.articles.claim_import import SourceInfo, import_candidates, validate_candidates
@@ -291,6 +297,10 @@ def import_cmd(
         result = import_candidates(engine, items, info, refs)
     except TrackerError as exc:
         raise _fail(exc) from None
+    if json_out:
+        print_json({"source": source, "stored": result.stored, "present": result.present,
+                    "skipped": result.skipped, "not_applied": list(result.not_applied)})  # fmt: skip
+        return
     typer.echo(
         f"imported {result.stored} claims ({result.present} already present, "
         f"{result.skipped} skipped without subject)"

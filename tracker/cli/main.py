@@ -151,6 +151,33 @@ def load(
 cli_status.register(app)  # status right after load in `tracker --help`
 
 
+def demo_subject_line(st: Any) -> str:
+    """One subject of the demo summary (rich markup; data escaped): where its weights
+    landed or what was promised and how late, its licence and gating."""
+    d = st.to_dict()
+    if st.landed:
+        line = f"landed in {plain(st.repo)} ({plain(landed_text(st))})"
+    elif st.promises:
+        dates = sorted(
+            {
+                f"{p.relation} {p.date}" + (f" [{p.qualifiers_text}]" if p.qualifiers else "")
+                for p in st.promises
+            }
+        )
+        line = f"not landed; promised {plain(' / '.join(dates))} by {len(st.promises)} sources"
+        if st.overdue_days:
+            line += f"; [bold red]overdue by {st.overdue_days} days[/bold red] (from the latest promised date) as of {utc_minute(d['as_of'])}"
+    else:
+        line = "not landed; no promise on record"
+    gated = ""
+    if st.gated:
+        gated = ", not gated" if st.gated == "false" else f", gated ({plain(st.gated)})"
+    return (
+        f"  [bold]{plain(st.name)}[/bold]: weights {line}; "
+        f"licence {plain(st.license or 'unknown')}{gated}"
+    )
+
+
 def demo_events_line(events: Counter[str]) -> str:
     """``events: 8 new (Verdict changed 5, Discrepancy opened 2, Subject discovered 1); the
     site's Changes page lists them``: every event one demo run stored, by kind, most first."""
@@ -214,25 +241,7 @@ def demo(
     console.print(demo_events_line(report.events))
     console.print()
     for st in report.subjects:
-        d = st.to_dict()
-        if st.landed:
-            line = f"landed in {plain(st.repo)} ({plain(landed_text(st))})"
-        elif st.promises:
-            dates = sorted(
-                {
-                    f"{p.relation} {p.date}" + (f" [{p.qualifiers_text}]" if p.qualifiers else "")
-                    for p in st.promises
-                }
-            )
-            line = f"not landed; promised {plain(' / '.join(dates))} by {len(st.promises)} sources"
-            if st.overdue_days:
-                line += f"; [bold red]overdue by {st.overdue_days} days[/bold red] (from the latest promised date) as of {utc_minute(d['as_of'])}"
-        else:
-            line = "not landed; no promise on record"
-        console.print(
-            f"  [bold]{plain(st.name)}[/bold]: weights {line}; "
-            f"licence {plain(st.license or 'unknown')}"
-        )
+        console.print(demo_subject_line(st))
     console.print()
     console.print(f"open discrepancies: {len(report.open_discrepancies)}")
     for disc in report.open_discrepancies[:8]:
@@ -309,15 +318,19 @@ def main() -> None:
 from tracker.cli import db as cli_db  # noqa: E402
 from tracker.cli import schedule as cli_schedule  # noqa: E402
 from tracker.cli import site as cli_site  # noqa: E402
+from tracker.cli import track as cli_track  # noqa: E402
 from tracker.cli import verify as cli_verify  # noqa: E402
 from tracker.cli import watch as cli_watch  # noqa: E402
 
+cli_track.register(app)
 cli_watch.register(app)
 cli_verify.register(app)
 cli_site.register(app)
 cli_schedule.register(app)
 cli_db.register(app)
 
+from tracker.cli import claimlist as cli_claimlist  # noqa: E402
 from tracker.cli.claims import claims_app  # noqa: E402
 
+cli_claimlist.register(claims_app)
 app.add_typer(claims_app, name="claims")

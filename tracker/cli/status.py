@@ -85,17 +85,42 @@ def status(
             "weights land: add a huggingface_org or huggingface_model watch to "
             "watches.toml (docs/watches.md)"
         )
-    console.print(f"  licence: {plain(st.license or 'unknown')}")
+    for line in access_lines(st):
+        echo_wrapped(f"  {line}")
+
+
+def access_lines(st: WeightsStatus) -> list[str]:
+    """``licence: apache-2.0 (SPDX Apache-2.0, https://spdx.org/...) — read 2026-11-28
+    06:00 UTC`` and ``access: gated (manual) — read ...``: what the Hub said last
+    (``gated``: not gated, gated (auto), gated (manual); unknown when never read)."""
+    d = st.to_dict()
+    if st.license:
+        how = ", ".join(x for x in (f"SPDX {st.license_spdx}" if st.license_spdx else "",
+                                     st.license_link or "") if x)  # fmt: skip
+        lic = f"licence: {st.license}" + (f" ({how})" if how else "")
+        lic += f" — read {utc_minute(d['license_read_at'])}" if st.license_read_at else ""
+    else:
+        lic = "licence: unknown"
+    if st.gated is None:
+        access = "access: unknown (gating not read)"
+    else:
+        said = "not gated" if st.gated == "false" else f"gated ({st.gated})"
+        access = f"access: {said} — read {utc_minute(d['gated_read_at'])}"
+    return [lic, access]
 
 
 def landed_text(st: WeightsStatus) -> str:
     """'first seen T', noting when T is only the first check (the repo was already there)."""
-    seen = utc_minute(st.to_dict()["landed_at"])
+    d = st.to_dict()
+    seen = utc_minute(d["landed_at"])
     if st.at_first_check:
         created = f"; repo created {st.repo_created}" if st.repo_created else ""
         return f"already listed at the first Hub check {seen}{created}"
     late = st.landed_late_days
-    return f"first seen {seen}" + (f", {late} days after the latest promised date" if late else "")
+    text = f"first seen {seen}"
+    if st.landed_after is not None:  # the previous successful check bounds the landing
+        text = f"landed between {utc_minute(d['landed_after'])} and {seen} (first seen)"
+    return text + (f", {late} days after the latest promised date" if late else "")
 
 
 def find_subject(session: Session, name: str) -> models.Subject:
@@ -113,11 +138,13 @@ def find_subject(session: Session, name: str) -> models.Subject:
                 row = session.get(models.Subject, alias.subject_id)
                 break
     if row is None:
-        known = (
-            ", ".join(s.slug for s in session.exec(select(models.Subject)))
-            or "none (run `tracker load`)"
-        )
-        raise TrackerError(f"unknown subject {name!r}; known: {known}")
+        from claims.curated.datafile import nearest
+
+        slugs = [s.slug for s in session.exec(select(models.Subject))]
+        known = ", ".join(slugs) or "none (run `tracker load`)"
+        hint = nearest(name, slugs) if slugs else ""
+        near = f" ({hint})" if hint.startswith("did you mean") else ""
+        raise TrackerError(f"unknown subject {name!r}{near}; known: {known}")
     return row
 
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import sys
 from collections.abc import Callable
@@ -44,15 +45,20 @@ SnapOpt = Annotated[
 ]
 
 
-def _client(replay: Path | None) -> Any:
+def _client(replay: Path | None) -> tuple[Any, dt.datetime | None]:
+    """(HTTP client, the cycle's clock): a replay's clock is the time its recording was
+    made (the latest response's), so everything the cycle writes — a failed watch's
+    health and events included — carries the recorded time, as the successes do (one
+    clock per cycle, issue 16); a live cycle's is None (the wall clock)."""
     from tracker.net.fetch import make_client
     from tracker.net.har import HarReplayTransport
 
     if replay is not None:
         if not replay.is_file():
             raise ConfigError(f"{replay}: no such HAR file")
-        return make_client(transport=HarReplayTransport(replay))
-    return make_client()
+        transport = HarReplayTransport(replay)
+        return make_client(transport=transport), transport.latest_recorded_at()
+    return make_client(), None
 
 
 def _robots(replay: Path | None, client: Any) -> Any:
@@ -108,13 +114,13 @@ def _cycle(
     on_result: Callable[[WatchResult], None] | None,
     keep: bool,
 ) -> CycleSummary:
-    client = _client(replay)
+    client, now = _client(replay)
     robots = _robots(replay, client)
     if not show_progress:
         with client:
             return run_check(
                 raw, client, snapshot_store=store, watch_names=watch, robots=robots,
-                progress=on_result, keep_results=keep,
+                progress=on_result, keep_results=keep, now=now,
             )  # fmt: skip
     counted = raw.one("SELECT count(*) FROM watch")
     total = len(watch) if watch else int(counted[0] if counted else 0)
@@ -137,7 +143,7 @@ def _cycle(
 
         return run_check(
             raw, client, snapshot_store=store, watch_names=watch, progress=step, robots=robots,
-            keep_results=keep,
+            keep_results=keep, now=now,
         )  # fmt: skip
 
 

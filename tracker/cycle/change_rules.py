@@ -9,7 +9,7 @@ import datetime as dt
 import json
 from typing import TYPE_CHECKING
 
-from claims.events import event_row
+from claims.events import event_row, gone_event
 from claims.store.rawdb import RawDB
 from tracker.adapters.base import Fetched, ObservedValue, ParseResult
 
@@ -23,6 +23,19 @@ _CURRENT_OF = (
     "WHERE watch_id = :wid AND attribute = :attribute AND current ORDER BY id"
 )
 _RETIRE = "UPDATE observation SET current = :cur WHERE id = :oid"
+_WEIGHTS_ROWS = (
+    "SELECT qualifiers_json, value_json FROM observation WHERE subject_id = :sid "
+    "AND attribute = 'weights_available'"
+)
+
+
+def renamed_to(s: RawDB, subject_id: int, repo: str) -> str | None:
+    """The new id of ``repo`` when a model watch saw it renamed or transferred (a row
+    of the subject whose value says ``renamed_from`` = ``repo``), else None."""
+    for qj, vj in s.execute(_WEIGHTS_ROWS, {"sid": subject_id}).fetchall():
+        if json.loads(vj).get("extra", {}).get("renamed_from") == repo:
+            return json.loads(qj).get("repo")
+    return None
 
 
 def mark_gone(
@@ -47,22 +60,15 @@ def mark_gone(
         repo = qualifiers.get("repo", "")
         seen = s.datetime(last_seen)
         assert seen is not None
-        outbox.add(
-            event_row(
-                "repo_disappeared",
-                f"{names.get(subject_id, subject_id)}: {repo or attribute} is no longer "
-                f"listed by {spec.name}",
-                subject_id=subject_id,
-                watch_id=spec.id,
-                detail={
-                    "attribute": attribute,
-                    "qualifiers": qualifiers,
-                    "last_seen": seen.isoformat(),
-                    "missing_at": at.isoformat(),
-                },
-                at=at,
-            )
-        )
+        ev = gone_event(
+            str(names.get(subject_id, subject_id)), repo or attribute, spec.name, attribute,
+            qualifiers, seen, at, renamed_to(s, subject_id, repo) if repo else None,
+        )  # fmt: skip
+        if ev is not None:
+            outbox.add(
+                event_row(ev.kind, ev.title, subject_id=subject_id, watch_id=spec.id,
+                          detail=ev.detail, at=at)
+            )  # fmt: skip
     return len(gone)
 
 

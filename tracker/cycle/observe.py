@@ -11,19 +11,36 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from claims.events import event_row, value_change_event
+from claims.events import (
+    EventSpec,
+    Promise,
+    WatchHistory,
+    WeightsSighting,
+    event_row,
+    first_reading_event,
+    value_change_event,
+    weights_events,
+)
 from claims.store.outbox import Outbox
 from claims.store.rawdb import RawDB
 from claims.subjects.matching import AliasIndex
 from claims.values.canonical import dumps
 from claims.values.value import Value
+from claims.verify.promises import deadline_of
 from tracker.adapters.base import Fetched, ObservedValue, ParseResult
 from tracker.cycle.change_rules import drop_conflicts, mark_gone, note_stale
-from tracker.cycle.observe_rows import WatchRows, confirm_current, snapshot_id, weights_others
+from tracker.cycle.observe_rows import (
+    WatchRows,
+    add_alias,
+    confirm_current,
+    snapshot_id,
+    weights_others,
+)
 from tracker.errors import ParseError
 
 # The watch's health, read and reset (plain SQL: see claims/store/rawdb.py for why).
 _HEALTH = "SELECT state, failing_since, consecutive_failures FROM watch WHERE id = :wid"
+_HISTORY = "SELECT last_success, last_error_kind FROM watch WHERE id = :wid"
 _OK = (
     "UPDATE watch SET state = 'ok', consecutive_failures = 0, failing_since = NULL, "
     "last_error = NULL, last_error_kind = NULL, last_run = :at, last_success = :at"
@@ -57,6 +74,8 @@ class WatchResult:
     warnings: list[str] = field(default_factory=list)
     # "url -> final url" for every fetched page that was redirected (C12: logged).
     redirects: list[str] = field(default_factory=list)
+    # Repos whose weights_landed event carried the licence/gating read this cycle.
+    announced: set[str] = field(default_factory=set)
 
 
 @dataclass(frozen=True)
@@ -154,6 +173,8 @@ def record_success(
     index: AliasIndex,
     names: NameLookup,
     complete: bool = True,
+    readings: dict[str, dict[str, str]] | None = None,
+    announced: set[str] | None = None,
 ) -> WatchResult:
     """Record a successful check in one transaction and return its result.
 
@@ -166,11 +187,22 @@ def record_success(
     (history is kept); an empty listing never marks anything gone. Watch health is
     reset (``watch_recovered`` if it was failing) and the first page's ETag /
     Last-Modified are stored, unless a page marks values ``stale`` (then none are).
+
+    Events are decided by the pure rules of :mod:`claims.events` from the watch's
+    history (its previous successful check, read before this one is stored).
+    ``readings`` (repo -> licence/gating) were read this cycle from a repo followed
+    after this listing, so its landing event can say them; ``announced`` are repos
+    whose landing event already did (no separate ``license_observed``). The result's
+    ``announced`` lists the repos this recording's landing events told.
     """
     result = WatchResult(spec.name, "unchanged")
     with db.transaction() as s:
         outbox = Outbox(s)
         state, stored_since, _failures = s.one(_HEALTH, {"wid": spec.id}) or (None, None, 0)
+        last_success, last_error_kind = s.one(_HISTORY, {"wid": spec.id}) or (None, None)
+        run = _Run(WatchHistory(s.datetime(last_success), last_error_kind))
+        run.readings.update(readings or {})
+        run.announced.update(announced or ())
         changed = False
         validators: dict[str, Any] = {}
         if not_modified is not None:
@@ -179,52 +211,9 @@ def record_success(
             confirm_current(s, spec.id, seen_at)
         else:
             seen_at = pages[0][0].fetched_at
-            resolved: list[tuple[Fetched, int, ObservedValue]] = []
-            for f, parsed in pages:
-                result.warnings.extend(parsed.warnings)
-                for ov in parsed.values:
-                    sid = index.resolve_any((ov.subject_ref, *ov.alt_refs))
-                    if sid is None:
-                        result.unmatched += 1
-                    else:
-                        resolved.append((f, sid, ov))
-            listed = {(sid, ov.attribute, ov.qualifiers_json) for _f, sid, ov in resolved}
-            resolved = drop_conflicts(resolved, names, result.warnings)
-            snap_ids: dict[int, int | None] = {}
-            for f, _parsed in pages:
-                snap_ids[id(f)] = _snapshot_id(s, spec, f)
-            rows = WatchRows(s, spec.id)
-            for f, sid, ov in resolved:
-                new_row, value_changed = _upsert(
-                    rows, outbox, spec, sid, ov, f, snap_ids[id(f)], names
-                )
-                result.observations += int(new_row)
-                changed = changed or new_row or value_changed
-            rows.flush()
-            for _sid, attribute, _qj in rows.same_bytes:
-                result.warnings.append(
-                    f"{spec.name}: {attribute} read differently from identical bytes or "
-                    "as a mis-decoding of its value (a decoding difference, not a change; kept)"
-                )
-            note_stale(s, spec, pages, result.warnings)
-            listing = {p.listing for _f, p in pages}
-            if complete and len(listing) == 1 and None not in listing:
-                attribute = str(next(iter(listing)))
-                total = sum(len(p.values) for _f, p in pages)
-                gone = mark_gone(s, outbox, spec, attribute, listed, total, seen_at, names)
-                if gone < 0:
-                    result.warnings.append(
-                        f"{spec.name}: the listing came back empty; nothing marked gone"
-                    )
-                changed = changed or gone > 0
-            first = pages[0][0]
-            # A run that left values stale (gated files) did not read everything: keep no
-            # validators, so the next run fetches in full instead of a 304 re-seeing them.
-            complete_read = not any(p.stale for _f, p in pages)
-            validators = {
-                "etag": first.headers.get("etag") if complete_read else None,
-                "lm": first.headers.get("last-modified") if complete_read else None,
-            }
+            changed, validators = _record_pages(
+                s, outbox, spec, pages, index, names, complete, result, run
+            )
         if state == "failing":
             since = s.datetime(stored_since)
             outbox.add(
@@ -246,7 +235,114 @@ def record_success(
             s.execute(_RESET, {"wid": spec.id, "at": seen_at})
     result.outcome = "changed" if changed else "unchanged"
     result.events = outbox.added
+    result.announced = run.announced
     return result
+
+
+def _record_pages(
+    s: RawDB,
+    outbox: Outbox,
+    spec: WatchSpec,
+    pages: list[tuple[Fetched, ParseResult]],
+    index: AliasIndex,
+    names: NameLookup,
+    complete: bool,
+    result: WatchResult,
+    run: _Run,
+) -> tuple[bool, dict[str, Any]]:
+    """The fetched pages' part of :func:`record_success`: match values to subjects,
+    record them (events by the rules of :mod:`claims.events`), mark what a complete
+    listing no longer shows; returns (anything changed, the validators to store)."""
+    seen_at = pages[0][0].fetched_at
+    changed = False
+    resolved: list[tuple[Fetched, int, ObservedValue]] = []
+    for f, parsed in pages:
+        result.warnings.extend(parsed.warnings)
+        for ov in parsed.values:
+            sid = index.resolve_any((ov.subject_ref, *ov.alt_refs))
+            if sid is None:
+                result.unmatched += 1
+            else:
+                resolved.append((f, sid, ov))
+    listed = {(sid, ov.attribute, ov.qualifiers_json) for _f, sid, ov in resolved}
+    resolved = drop_conflicts(resolved, names, result.warnings)
+    snap_ids: dict[int, int | None] = {}
+    for f, _parsed in pages:
+        snap_ids[id(f)] = _snapshot_id(s, spec, f)
+    for repo, read in readings_of([ov for _f, _sid, ov in resolved]).items():
+        run.readings.setdefault(repo, {}).update(read)
+    rows = WatchRows(s, spec.id)
+    for f, sid, ov in resolved:
+        new_row, value_changed = _upsert(
+            rows, outbox, spec, sid, ov, f, snap_ids[id(f)], names, run
+        )
+        result.observations += int(new_row)
+        changed = changed or new_row or value_changed
+    rows.flush()
+    for _sid, attribute, _qj in rows.same_bytes:
+        result.warnings.append(
+            f"{spec.name}: {attribute} read differently from identical bytes or "
+            "as a mis-decoding of its value (a decoding difference, not a change; kept)"
+        )
+    _first_readings(outbox, spec, names, run, seen_at)
+    note_stale(s, spec, pages, result.warnings)
+    listing = {p.listing for _f, p in pages}
+    if complete and len(listing) == 1 and None not in listing:
+        attribute = str(next(iter(listing)))
+        total = sum(len(p.values) for _f, p in pages)
+        gone = mark_gone(s, outbox, spec, attribute, listed, total, seen_at, names)
+        if gone < 0:
+            result.warnings.append(f"{spec.name}: the listing came back empty; nothing marked gone")
+        changed = changed or gone > 0
+    first = pages[0][0]
+    # A run that left values stale (gated files) did not read everything: keep no
+    # validators, so the next run fetches in full instead of a 304 re-seeing them.
+    complete_read = not any(p.stale for _f, p in pages)
+    validators = {
+        "etag": first.headers.get("etag") if complete_read else None,
+        "lm": first.headers.get("last-modified") if complete_read else None,
+    }
+    return changed, validators
+
+
+@dataclass
+class _Run:
+    """What one watch's recording knows across its values: the watch's history before
+    this check, the licence and gating read this cycle per repo (``readings``: from
+    these pages and from a repo followed in the same cycle), the repos whose landing
+    event told them (``announced``), and the readings seen for the first time."""
+
+    history: WatchHistory
+    readings: dict[str, dict[str, str]] = field(default_factory=dict)
+    announced: set[str] = field(default_factory=set)
+    first: dict[tuple[int, str], dict[str, str]] = field(default_factory=dict)
+    weights_seen: dict[tuple[int, str], dt.datetime | None] = field(default_factory=dict)
+
+
+# Attributes whose first reading for a repo is a ``license_observed`` event.
+ACCESS_ATTRIBUTES = ("license", "gated")
+_OTHER_READING = (
+    "SELECT 1 FROM observation WHERE subject_id = :sid AND attribute = :attribute "
+    "AND qualifiers_json = :qj AND NOT (watch_id = :wid AND value_key = :vk) LIMIT 1"
+)
+_WEIGHTS_FIRST_SEEN = (
+    "SELECT min(first_seen) FROM observation WHERE subject_id = :sid "
+    "AND attribute = 'weights_available' AND qualifiers_json = :qj"
+)
+_PROMISES = (
+    "SELECT value_json, qualifiers_json FROM claim WHERE subject_id = :sid "
+    "AND attribute = 'weights_release_date' ORDER BY id"
+)
+
+
+def readings_of(values: list[ObservedValue]) -> dict[str, dict[str, str]]:
+    """repo -> {``license``: id, ``gated``: false/auto/manual} of a model watch's values."""
+    out: dict[str, dict[str, str]] = {}
+    for ov in values:
+        repo = ov.qualifiers.get("repo")
+        if repo and ov.attribute in ACCESS_ATTRIBUTES:
+            out.setdefault(repo, {})[ov.attribute] = str(ov.value.value)
+    return out
 
 
 def _upsert(
@@ -258,15 +354,16 @@ def _upsert(
     f: Fetched,
     snapshot_id: int | None,
     names: NameLookup,
+    run: _Run,
 ) -> tuple[bool, bool]:
     """Record one observed value; returns (new row, value changed).
 
     One row per distinct value (subject, attribute, qualifiers, value, watch): the same
     value bumps ``last_seen``; a different value from the same watch makes the old
     row(s) not current and emits a change event (:func:`claims.events.value_change_event`:
-    ``price_changed``, ``license_changed`` or ``value_changed``); the first ``weights_available =
-    true`` of a subject emits ``weights_landed`` (``subject_discovered`` when the repo was
-    already there at the watch's first look), a further new repo ``subject_discovered``.
+    ``price_changed``, ``license_changed`` or ``value_changed``); a new ``weights_available
+    = true`` row is judged by :func:`claims.events.weights_events`; a repo's licence or
+    gating read for the first time is noted for :func:`claims.events.first_reading_event`.
     """
     qj = ov.qualifiers_json
     at = f.fetched_at
@@ -304,17 +401,70 @@ def _upsert(
                 at=at,
             )
         )
+    elif new_row and ov.attribute in ACCESS_ATTRIBUTES and ov.qualifiers.get("repo"):
+        _note_first_reading(rows, run, spec, subject_id, ov)
     if new_row and ov.attribute == "weights_available" and ov.value.value is True:
-        _weights_events(rows, outbox, spec, subject_id, subject, ov, qj, at)
+        _weights_events(rows, outbox, spec, subject_id, subject, ov, qj, at, run)
     return new_row, replaced is not None
 
 
-# An earlier observation, or a last failure saying the repo was not there (404 until launch).
-FIRST_CHECK = (
-    "SELECT 1 FROM observation WHERE watch_id = :watch_id AND first_seen < :at UNION ALL "
-    "SELECT 1 FROM watch WHERE id = :watch_id AND last_error_kind IN "
-    "('not_found', 'missing_or_private', 'unauthorized', 'gated') LIMIT 1"
-)
+def _note_first_reading(
+    rows: WatchRows, run: _Run, spec: WatchSpec, subject_id: int, ov: ObservedValue
+) -> None:
+    """Keep ``ov`` (a licence or gating) when no watch had read one for its repo."""
+    rows.flush()
+    params = {"sid": subject_id, "attribute": ov.attribute, "qj": ov.qualifiers_json,
+              "wid": spec.id, "vk": ov.value.key()}  # fmt: skip
+    if rows.s.one(_OTHER_READING, params) is not None:
+        return
+    repo = ov.qualifiers["repo"]
+    key = (subject_id, repo)
+    run.first.setdefault(key, {})[ov.attribute] = str(ov.value.value)
+    if key not in run.weights_seen:
+        got = rows.s.one(_WEIGHTS_FIRST_SEEN, {"sid": subject_id, "qj": ov.qualifiers_json})
+        run.weights_seen[key] = rows.s.datetime(got[0]) if got else None
+
+
+def _first_readings(outbox: Outbox, spec: WatchSpec, names: NameLookup, run: _Run,
+                    at: dt.datetime) -> None:  # fmt: skip
+    """One ``license_observed`` per repo whose licence or gating was read for the first
+    time, unless this cycle's landing event told it, or the weights were first seen in
+    this same check (the discovery and the licence arrive together)."""
+    for (subject_id, repo), readings in sorted(run.first.items()):
+        seen = run.weights_seen.get((subject_id, repo))
+        if repo in run.announced or (seen is not None and seen >= at):
+            continue
+        spec_ev = first_reading_event(names.get(subject_id, str(subject_id)), repo, readings, at)
+        if spec_ev is not None:
+            outbox.add(_row(spec_ev, subject_id, spec.id, at))
+
+
+def _row(ev: EventSpec, subject_id: int | None, watch_id: int, at: dt.datetime) -> dict[str, Any]:
+    return event_row(
+        ev.kind, ev.title, subject_id=subject_id, watch_id=watch_id if ev.per_watch else None,
+        detail=ev.detail, at=at,
+    )  # fmt: skip
+
+
+def _repo_page(spec: WatchSpec, repo: str) -> str | None:
+    """The Hub page of ``repo`` on the host the watch asks (None for other adapters)."""
+    if not spec.adapter.startswith("huggingface"):
+        return None
+    from tracker.adapters.huggingface.watches import base_of  # Hub watches only
+
+    return f"{base_of(spec.url)}/{repo}"
+
+
+def _promises(s: RawDB, subject_id: int) -> tuple[Promise, ...]:
+    """The subject's model-level promised weights dates (a variant's date is its own)."""
+    out = []
+    for vj, qj in s.execute(_PROMISES, {"sid": subject_id}).fetchall():
+        if json.loads(qj):
+            continue
+        v = Value.from_dict(json.loads(vj))
+        if v.kind == "date" and v.value and v.relation:
+            out.append(Promise(str(v.relation), str(v.value), deadline_of(v)))
+    return tuple(out)
 
 
 def _weights_events(
@@ -326,52 +476,43 @@ def _weights_events(
     ov: ObservedValue,
     qj: str,
     at: dt.datetime,
+    run: _Run,
 ) -> None:
     rows.flush()  # the subject's other rows, this run's included, are read from the table
-    others = [
-        other_qj
-        for watch_id, other_qj in weights_others(rows.s, subject_id, ov.value.key())
-        if (watch_id, other_qj) != (spec.id, qj)  # the unique row just recorded
-    ]
-    repo = ov.qualifiers.get("repo")
-    detail: dict[str, Any] = {"repo": repo, "first_seen": at.isoformat()}
-    created = ov.value.extra.get("created_at")
-    if created:
-        detail["created_at"] = created
-    title = f"{subject}: weights available on Hugging Face ({repo})"
-    # Listed at this watch's first check: when it landed is not known, and saying it
-    # "landed" now would be wrong for a repo created long before (claims.store.status agrees).
-    earlier = rows.s.one(FIRST_CHECK, {"watch_id": spec.id, "at": at})
-    if earlier is None:
-        title = f"{subject}: weights already on Hugging Face at the first check ({repo})"
-        since = f" (repo created {str(created)[:10]})" if created else ""
-        detail["at_first_check"] = True
-        detail["summary"] = f"{repo} was already listed at the first check{since}"
-    if not others:
-        # A repo already there at the first check did not land now: it is discovered
-        # (a `weights_landed` subscriber is not told a year-old release just "landed").
-        first = detail.get("at_first_check")
-        outbox.add(
-            event_row(
-                "subject_discovered" if first else "weights_landed",
-                title,
-                subject_id=subject_id,
-                watch_id=spec.id,
-                detail=detail,
-                at=at,
-            )
-        )
-    elif all(other_qj != qj for other_qj in others):
-        outbox.add(
-            event_row(
-                "subject_discovered",
-                f"{subject}: new weights repo {repo}",
-                subject_id=subject_id,
-                watch_id=spec.id,
-                detail=detail,
-                at=at,
-            )
-        )
+    known: list[str] = []
+    created: dict[str, str] = {}
+    for watch_id, other_qj, other_vj, _first in weights_others(rows.s, subject_id, ov.value.key()):
+        if (watch_id, other_qj) == (spec.id, qj):  # the unique row just recorded
+            continue
+        repo = json.loads(other_qj).get("repo")
+        if repo and repo not in known:
+            known.append(repo)
+            stamp = json.loads(other_vj).get("extra", {}).get("created_at")
+            if stamp:
+                created[repo] = str(stamp)
+    repo = str(ov.qualifiers.get("repo"))
+    readings = run.readings.get(repo, {})
+    stamp = ov.value.extra.get("created_at")
+    renamed = ov.value.extra.get("renamed_from")
+    sighting = WeightsSighting(
+        subject=subject,
+        repo=repo,
+        seen_at=at,
+        created_at=str(stamp) if stamp else None,
+        license=readings.get("license"),
+        gated=readings.get("gated"),
+        known_repos=tuple(known),
+        created=created,
+        renamed_from=str(renamed) if renamed else None,
+        promises=_promises(rows.s, subject_id),
+        url=_repo_page(spec, repo),
+    )
+    for ev in weights_events(sighting, run.history):
+        outbox.add(_row(ev, subject_id, spec.id, at))
+        if ev.kind == "weights_landed" and readings:
+            run.announced.add(repo)
+        if ev.kind == "repo_renamed":
+            add_alias(rows.s, subject_id, repo)
 
 
 def _plain(d: dict[str, Any]) -> dict[str, Any]:

@@ -47,8 +47,8 @@ _SAME_SNAPSHOT = (
     "SELECT id FROM snapshot WHERE watch_id = :wid AND url = :url AND sha256 = :sha LIMIT 1"
 )
 _WEIGHTS_OTHERS = (
-    "SELECT watch_id, qualifiers_json FROM observation WHERE subject_id = :sid "
-    "AND attribute = 'weights_available' AND value_key = :vk"
+    "SELECT watch_id, qualifiers_json, value_json, first_seen FROM observation "
+    "WHERE subject_id = :sid AND attribute = 'weights_available' AND value_key = :vk"
 )
 
 
@@ -220,9 +220,25 @@ def snapshot_id(s: RawDB, watch_id: int, url: str, sha256: str, row: dict[str, A
     return s.insert("snapshot", row)
 
 
-def weights_others(s: RawDB, subject_id: int, value_key: str) -> list[tuple[int | None, str]]:
-    """(watch id, qualifiers JSON) of every ``weights_available`` row of the subject with
-    this value (all watches); pending writes must be flushed first."""
-    return [
-        (wid, qj) for wid, qj in s.execute(_WEIGHTS_OTHERS, {"sid": subject_id, "vk": value_key})
-    ]
+def weights_others(
+    s: RawDB, subject_id: int, value_key: str
+) -> list[tuple[int | None, str, str, dt.datetime]]:
+    """(watch id, qualifiers JSON, value JSON, first seen) of every ``weights_available``
+    row of the subject with this value (all watches); pending writes must be flushed
+    first."""
+    rows = s.execute(_WEIGHTS_OTHERS, {"sid": subject_id, "vk": value_key}).fetchall()
+    return [(wid, qj, vj, s.datetime(first)) for wid, qj, vj, first in rows]  # type: ignore[misc]
+
+
+_ALIAS_EXISTS = "SELECT 1 FROM subjectalias WHERE namespace = 'huggingface' AND alias = :alias"
+_ADD_ALIAS = (
+    "INSERT INTO subjectalias (subject_id, namespace, alias) VALUES (:sid, 'huggingface', :alias)"
+)
+
+
+def add_alias(s: RawDB, subject_id: int, repo: str) -> None:
+    """Keep ``repo`` (a renamed repo's new id) as a ``huggingface`` alias of the subject,
+    so later listings under the new id match it; the old id stays an alias too
+    (cases/C34). Nothing when some subject already has that alias."""
+    if s.one(_ALIAS_EXISTS, {"alias": repo}) is None:
+        s.execute(_ADD_ALIAS, {"sid": subject_id, "alias": repo})

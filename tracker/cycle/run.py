@@ -1,14 +1,18 @@
 """One check cycle: for each watch, fetch (worker threads, no transaction open), store
 the snapshot, parse, match subjects, then record observations, events and watch health,
 each watch all or nothing (a savepoint; watches are committed in groups), in name order.
-Input: Watch rows; output: a :class:`CycleSummary`.
+A repo an org listing shows for the first time is followed in the same step (its model
+info and files; a model watch is kept for it). Input: Watch rows; output: a
+:class:`CycleSummary`.
 """
 
 from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import json
 import logging
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -18,6 +22,7 @@ from typing import Any
 
 from claims.store.rawdb import RawDB
 from claims.subjects.matching import AliasIndex
+from claims.values.canonical import dumps
 from claims.values.physical import range_problem
 from claims.values.value import ValueError_
 from claims.vocabulary import ATTRIBUTES, RETIRED_STATE
@@ -32,7 +37,13 @@ from tracker.adapters.base import (
     read_files,
 )
 from tracker.cycle.commit import GroupCommit
-from tracker.cycle.observe import WatchResult, WatchSpec, record_failure, record_success
+from tracker.cycle.observe import (
+    WatchResult,
+    WatchSpec,
+    readings_of,
+    record_failure,
+    record_success,
+)
 from tracker.cycle.rows import WATCH_NAMED, WATCH_RETIRED, iter_specs, load_subjects
 from tracker.errors import DATA_ERRORS, ConfigError, ParseError, TrackerError, unexpected
 from tracker.net.fetch import FetchSettings, MissingCredential, auth_headers, fetch
@@ -179,25 +190,11 @@ def _run(
     clock = (lambda: now) if now is not None else _utcnow
     wanted = None if watch_names is None else set(watch_names)
     if wanted:
-        unknown = sorted(n for n in wanted if raw.one(WATCH_NAMED, {"name": n}) is None)
-        retired = sorted(n for n in wanted - set(unknown) if raw.one(WATCH_RETIRED, {"name": n}))
-        if retired:
-            raise ConfigError(
-                f"watch {', '.join(retired)} is retired (watches.toml no longer defines it); "
-                "define it again and run `tracker load` to check it"
-            )
-        if unknown:
-            # Only the live ones: a retired name given to --watch is refused (above).
-            live = "SELECT name FROM watch WHERE state != :retired ORDER BY name LIMIT 21"
-            known = [r[0] for r in raw.execute(live, {"retired": RETIRED_STATE})]
-            hint = ", ".join(known[:20]) + (", ..." if len(known) > 20 else "")
-            raise ConfigError(
-                f"unknown watch name(s): {', '.join(unknown)} (known: {hint or 'none'}; "
-                "`tracker watches` lists them)"
-            )
+        _check_names(raw, wanted)
     index, names = load_subjects(raw)
     summary = CycleSummary()
-    ctx = _FetchContext(client, snapshot_store, clock, sleep, robots)
+    follow = _Follow(_model_watch_repos(raw), index)
+    ctx = _FetchContext(client, snapshot_store, clock, sleep, robots, follow)
     planned = _plan(iter_specs(raw, wanted))
     if concurrency is None:
         concurrency = FetchSettings.from_env().max_concurrent
@@ -232,7 +229,9 @@ def _run(
                         if not future.done():
                             group.commit()  # never hold the write lock while waiting
                         got = future.result()
-                        result = _record(raw, spec, got, index, names, clock, failing_after)
+                        for result in _record(raw, spec, got, index, names, clock, failing_after):
+                            group.add(result)
+                        continue
                     group.add(result)
                 group.commit()
             except BaseException:
@@ -245,6 +244,26 @@ def _run(
                     group.commit()
                 raise
     return summary
+
+
+def _check_names(raw: RawDB, wanted: set[str]) -> None:
+    """Raise ConfigError for a ``--watch`` name that is retired or that no watch has."""
+    unknown = sorted(n for n in wanted if raw.one(WATCH_NAMED, {"name": n}) is None)
+    retired = sorted(n for n in wanted - set(unknown) if raw.one(WATCH_RETIRED, {"name": n}))
+    if retired:
+        raise ConfigError(
+            f"watch {', '.join(retired)} is retired (watches.toml no longer defines it); "
+            "define it again and run `tracker load` to check it"
+        )
+    if unknown:
+        # Only the live ones: a retired name given to --watch is refused (above).
+        live = "SELECT name FROM watch WHERE state != :retired ORDER BY name LIMIT 21"
+        known = [r[0] for r in raw.execute(live, {"retired": RETIRED_STATE})]
+        hint = ", ".join(known[:20]) + (", ..." if len(known) > 20 else "")
+        raise ConfigError(
+            f"unknown watch name(s): {', '.join(unknown)} (known: {hint or 'none'}; "
+            "`tracker watches` lists them)"
+        )
 
 
 def _plan(
@@ -263,15 +282,57 @@ def _plan(
             yield spec, {}, exc.env
 
 
+_MODEL_WATCHES = "SELECT url, params_json FROM watch WHERE adapter = 'huggingface_model'"
+
+
+def _model_watch_repos(raw: RawDB) -> set[str]:
+    """Repos (lower-case) some ``huggingface_model`` watch asks for, retired ones too (a
+    repo someone untracked is not followed again)."""
+    from tracker.adapters.huggingface import watches as hub_watches  # not for html-only cycles
+
+    out = set()
+    for url, params in raw.execute(_MODEL_WATCHES).fetchall():
+        repo = hub_watches.repo_of_model_watch(url, json.loads(params))
+        if repo:
+            out.add(repo.lower())
+    return out
+
+
+class _Follow:
+    """Which repos a listing shows that the cycle follows at once (issue 16, item 2): a
+    repo that matches a subject and that no model watch asks for yet. Workers claim a
+    repo under a lock, so two listings showing it follow it once."""
+
+    def __init__(self, watched: set[str], index: AliasIndex) -> None:
+        self.watched = watched
+        self.index = index
+        self.lock = threading.Lock()
+
+    def claim(self, ov: ObservedValue) -> str | None:
+        """The repo of a listed ``weights_available`` value to follow now, or None."""
+        repo = ov.qualifiers.get("repo")
+        if ov.attribute != "weights_available" or not repo:
+            return None
+        if self.index.resolve_any((ov.subject_ref, *ov.alt_refs)) is None:
+            return None
+        with self.lock:
+            if repo.lower() in self.watched:
+                return None
+            self.watched.add(repo.lower())
+        return repo
+
+
 @dataclass(frozen=True)
 class _FetchContext:
-    """What every worker shares: the client, the snapshot store, clock, sleep, robots."""
+    """What every worker shares: the client, the snapshot store, clock, sleep, robots,
+    and which listed repos to follow."""
 
     client: Any
     store: BodyStore
     clock: Callable[[], dt.datetime]
     sleep: Callable[[float], None]
     robots: RobotsPolicy | None
+    follow: _Follow | None = None
 
 
 @dataclass
@@ -283,6 +344,8 @@ class _Gathered:
     not_modified: Fetched | None = None
     complete: bool = True
     error: Exception | None = None
+    # Repos this listing showed for the first time, each with its model watch's step.
+    follows: list[tuple[dict[str, Any], _Gathered]] = field(default_factory=list)
 
 
 def _get(
@@ -341,7 +404,36 @@ def _gather(ctx: _FetchContext, spec: WatchSpec, extra_headers: dict[str, str]) 
         out.error = exc
     except Exception as exc:  # noqa: BLE001 - the error boundary of one watch (issue 20)
         out.error = unexpected(url or spec.url, exc)
+    if out.error is None and spec.adapter == "huggingface_org":
+        _gather_follows(ctx, spec, out, extra_headers)
     return out
+
+
+def _gather_follows(
+    ctx: _FetchContext, spec: WatchSpec, out: _Gathered, extra_headers: dict[str, str]
+) -> None:
+    """Fetch, in this same step, the model info and files of every repo the listing
+    shows that matches a subject and has no model watch (watch param ``follow = false``
+    turns this off): its licence, gating and parameter counts are read in the same
+    cycle as its landing, and its model watch is kept from then on."""
+    from tracker.adapters.huggingface import models as hub_models
+    from tracker.adapters.huggingface import watches as hub_watches
+
+    if ctx.follow is None or not hub_models.follows_new_repos(spec.params):
+        return
+
+    for _f, parsed in out.pages:
+        for ov in parsed.values:
+            repo = ctx.follow.claim(ov)
+            if repo is None:
+                continue
+            entry = hub_watches.model_watch(
+                repo, hub_watches.base_of(spec.url), followed_from=spec.name
+            )
+            follow_spec = WatchSpec(
+                0, entry["name"], entry["adapter"], entry["url"], entry["params"], None, None
+            )
+            out.follows.append((entry, _gather(ctx, follow_spec, extra_headers)))
 
 
 def _gather_files(
@@ -381,13 +473,22 @@ def _record(
     names: dict[int | None, str],
     clock: Callable[[], dt.datetime],
     failing_after: int,
-) -> WatchResult:
-    """Record one watch's outcome (calling thread, one transaction or savepoint) and log it."""
+    readings: dict[str, dict[str, str]] | None = None,
+    announced: set[str] | None = None,
+) -> list[WatchResult]:
+    """Record one watch's outcome (calling thread, one transaction or savepoint) and log
+    it; then the model watch of each repo it followed (created now), each its own
+    result. The listing's landing event carries the licence and gating those read."""
     if got.error is None:
+        readings = dict(readings or {})
+        for _entry, follow in got.follows:
+            for _f, parsed in follow.pages:
+                readings.update(readings_of(list(parsed.values)))
         try:
             result = record_success(
-                raw, spec, got.pages, got.not_modified, index, names, got.complete
-            )
+                raw, spec, got.pages, got.not_modified, index, names, got.complete,
+                readings=readings, announced=announced,
+            )  # fmt: skip
         except DATA_ERRORS as exc:  # a value the database cannot hold; its savepoint is undone
             got.error = unexpected(spec.url, exc)
     if got.error is not None:
@@ -398,7 +499,35 @@ def _record(
             log.info("watch %s: %s redirected to %s", spec.name, f.url, f.final_url)
     if result.error:
         log.warning("watch %s failed (%s): %s", spec.name, result.error_kind, result.error)
-    return result
+    results = [result]
+    for entry, follow in got.follows:
+        followed = _followed_spec(raw, entry)
+        log.info("watch %s: following %s (new watch %s)", spec.name, entry["url"], entry["name"])
+        results.extend(
+            _record(raw, followed, follow, index, names, clock, failing_after,
+                    announced=result.announced)
+        )  # fmt: skip
+    return results
+
+
+_WATCH_ID = "SELECT id FROM watch WHERE name = :name"
+
+
+def _followed_spec(raw: RawDB, entry: dict[str, Any]) -> WatchSpec:
+    """The model watch a listing's new repo is followed by (``entry``: from
+    :func:`tracker.adapters.huggingface.watches.model_watch`), stored now when no watch
+    has its name: kept from then on, listed by ``tracker watches``."""
+    with raw.transaction() as s:
+        row = s.one(_WATCH_ID, {"name": entry["name"]})
+        wid = int(row[0]) if row else s.insert(
+            "watch",
+            {"name": entry["name"], "adapter": entry["adapter"], "url": entry["url"],
+             "params_json": dumps(entry["params"]), "interval_minutes": entry["interval_minutes"],
+             "state": "new", "consecutive_failures": 0},
+        )  # fmt: skip
+    return WatchSpec(
+        wid, entry["name"], entry["adapter"], entry["url"], entry["params"], None, None
+    )
 
 
 def _check_vocabulary(ov: ObservedValue, spec: WatchSpec, url: str) -> None:

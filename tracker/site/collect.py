@@ -61,6 +61,7 @@ from tracker.site.views import (
     SourceClaim,
     SourceInfo,
     SourceView,
+    StatementView,
     SubjectRef,
     SubjectView,
     VerdictView,
@@ -97,6 +98,17 @@ def watch_plans(session: Session, watches: list[Watch]) -> dict[str, dict[str, A
 
 
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
+
+
+def statement_of_row(statement_json: str | None) -> StatementView:
+    """The stored "stated by the claimant" status; ``not checked`` for rows written
+    before it was kept (verdict.statement_json NULL)."""
+    if not statement_json:
+        return StatementView("not checked", "", [])
+    d = json.loads(statement_json)
+    return StatementView(
+        str(d.get("status")), str(d.get("reason") or ""), list(d.get("evidence") or [])
+    )
 
 
 def _ids(text: str | None) -> list[int]:
@@ -263,6 +275,7 @@ def collect(engine: Engine) -> SiteContext:
                 Verdict.reason,
                 Verdict.evidence_json,
                 Verdict.as_of,
+                Verdict.statement_json,
             )
             .outerjoin(Verdict, Verdict.claim_id == Claim.id)  # type: ignore[arg-type]
             .order_by(Claim.attribute, Claim.id)
@@ -348,6 +361,7 @@ def collect(engine: Engine) -> SiteContext:
             reason,
             evidence_json,
             as_of,
+            statement_json,
         ) = row
         value_text = shown_value.get(value_json)
         if value_text is None:
@@ -371,6 +385,7 @@ def collect(engine: Engine) -> SiteContext:
                 as_of=as_utc(as_of) if as_of else None,
                 evidence=[e for e in (evidence(i) for i in ids) if e is not None],
                 evidence_ids=ids,
+                statement=statement_of_row(statement_json),
             )
         claim_views[claim_id] = ClaimView(
             id=claim_id,

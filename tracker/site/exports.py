@@ -39,6 +39,7 @@ CSV_COLUMNS = (
     # added later, so at the end: a reader that counts columns keeps working
     "published",  # the source's publication date as stored (ISO, YYYY-MM-DD or YYYY-MM)
     "published_precision",  # day / month / estimated, empty when the data does not say
+    "stated_by_claimant",  # yes / no / not checked: the claimant's own page (issue 18)
 )
 
 
@@ -129,6 +130,11 @@ def claim_record(cv: ClaimView) -> dict[str, Any]:
             "reason": v.reason,
             "as_of": iso_z(v.as_of) or None,
             "evidence": v.evidence_ids,
+            "stated_by_claimant": {
+                "status": v.statement.status,
+                "reason": v.statement.reason,
+                "evidence": v.statement.evidence,
+            },
         },
     }
 
@@ -283,6 +289,7 @@ def claims_csv(claims: list[ClaimView]) -> str:
             cv.verdict.reason if cv.verdict else "",
             cv.source.published or "",
             cv.source.published_precision or "",
+            cv.verdict.statement.status if cv.verdict else "",
         ]
         writer.writerow([csv_cell(c) if isinstance(c, str) else c for c in cells])
     return buf.getvalue()

@@ -63,12 +63,22 @@ class EvidenceView(NamedTuple):
     fetched_at: dt.datetime | None
 
 
+class StatementView(NamedTuple):
+    """Whether the claimant states the figure on its own page: ``status`` yes / no /
+    not checked, ``reason``, ``evidence`` (observation ids of the page's statements)."""
+
+    status: str
+    reason: str
+    evidence: list[int]
+
+
 class VerdictView(NamedTuple):
     status: str
     reason: str
     as_of: dt.datetime | None
     evidence: list[EvidenceView]
     evidence_ids: list[int]
+    statement: StatementView = StatementView("not checked", "", [])
 
 
 class ClaimView(NamedTuple):

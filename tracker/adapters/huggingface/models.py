@@ -13,6 +13,7 @@ from urllib.parse import quote, unquote, urlsplit
 
 from claims.readings.config_context import context_window
 from claims.readings.licenses import hub_license
+from claims.readings.moe_params import active_parameters
 from claims.values.value import boolean_value, date_value, quantity, text_value, with_extra
 from tracker.adapters.base import Fetched, ObservedValue, ParseResult, next_link, register
 from tracker.errors import LayoutChanged
@@ -64,6 +65,13 @@ def parse_org_listing(fetched: Fetched, params: Mapping[str, Any]) -> ParseResul
     )
 
 
+def follows_new_repos(params: Mapping[str, Any]) -> bool:
+    """Whether the cycle follows a new repo this org watch lists (param ``follow``,
+    default true): reads its model info and files in the same cycle and keeps a model
+    watch for it (tracker/cycle/run.py)."""
+    return params.get("follow", True) is not False
+
+
 def license_of(info: Mapping[str, Any]) -> str | None:
     """The licence id a model-info payload states (lower-case, normalized), or None.
 
@@ -78,6 +86,17 @@ def license_of(info: Mapping[str, Any]) -> str | None:
         [t for t in tags if isinstance(t, str)] if isinstance(tags, list) else None,
     )
     return reading.id
+
+
+def requested_repo(fetched: Fetched, params: Mapping[str, Any]) -> str | None:
+    """The repo a model watch asked for: param ``repo``, else the ``/api/models/ORG/NAME``
+    path of the URL requested (before any redirect); None when neither says."""
+    if isinstance(params.get("repo"), str) and params["repo"]:
+        return str(params["repo"])
+    path = unquote(urlsplit(fetched.url).path)
+    if path.startswith("/api/models/") and path.count("/") >= 4:
+        return "/".join(path.removeprefix("/api/models/").split("/")[:2])
+    return None
 
 
 _CONFIG_KEYS = (
@@ -119,6 +138,11 @@ def parse_model_info(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult
     ref = (HUB, repo)
     q = {"repo": repo}
     out: list[ObservedValue] = []
+    # Renamed or transferred (cases/C34): the Hub answers a redirect with the new id.
+    # The old id still finds the subject (alt ref) and the weights value says where from.
+    asked = requested_repo(fetched, params)
+    renamed = asked if asked and asked.lower() != repo.lower() else None
+    alt = ((HUB, renamed),) if renamed else ()
 
     created = info.get("createdAt")
     if not isinstance(created, str) or len(created) < 10:
@@ -129,21 +153,38 @@ def parse_model_info(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult
     available = boolean_value(not disabled)
     if created:
         available = with_extra(available, created_at=created)
-    out.append(ObservedValue(ref, "weights_available", available, q))
+    if renamed:
+        available = with_extra(available, renamed_from=renamed)
+    out.append(ObservedValue(ref, "weights_available", available, q, alt_refs=alt))
 
     lic = license_of(info)
     if lic:
-        out.append(ObservedValue(ref, "license", text_value(lic), q))
+        out.append(ObservedValue(ref, "license", text_value(lic), q, alt_refs=alt))
 
     if "gated" in info:
         gated = info["gated"]
         if gated is False or gated in ("auto", "manual"):
-            out.append(ObservedValue(ref, "gated", text_value(str(gated).lower()), q))
+            value = text_value(str(gated).lower())
+            out.append(ObservedValue(ref, "gated", value, q, alt_refs=alt))
 
     if created:
         dated = with_extra(date_value(created[:10], "on"), timestamp=created)
-        out.append(ObservedValue(ref, "repo_created", dated, q))
+        out.append(ObservedValue(ref, "repo_created", dated, q, alt_refs=alt))
 
+    raw = _raw_params(info, ref, q, alt)
+    if raw is not None:
+        out.append(raw)
+    return ParseResult(values=out, files=file_urls(fetched, repo, params))
+
+
+def _raw_params(
+    info: Mapping[str, Any],
+    ref: tuple[str, str],
+    q: dict[str, str],
+    alt: tuple[tuple[str, str], ...],
+) -> ObservedValue | None:
+    """``hub_params_raw`` of a model-info payload (see :func:`parse_model_info`), or None
+    without a ``safetensors`` block."""
     st = info.get("safetensors")
     if (
         isinstance(st, dict)
@@ -160,8 +201,10 @@ def parse_model_info(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult
         if cfg:
             extra["config"] = cfg
         value = with_extra(quantity(Decimal(st["total"]), "params", exact=True), **extra)
-        out.append(ObservedValue(ref, "hub_params_raw", value, q, note="not quantization-aware"))
-    return ParseResult(values=out, files=file_urls(fetched, repo, params))
+        return ObservedValue(
+            ref, "hub_params_raw", value, q, note="not quantization-aware", alt_refs=alt
+        )
+    return None
 
 
 def file_urls(fetched: Fetched, repo: str, params: Mapping[str, Any]) -> dict[str, str]:
@@ -225,14 +268,16 @@ def parse_config(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult:
 
 # Attributes read from a repo's config.json (by huggingface_config, and by
 # huggingface_model when its watch lists the file in param ``files``).
-CONFIG_ATTRIBUTES = ("context_window", "weights_precision_bits")
+CONFIG_ATTRIBUTES = ("context_window", "weights_precision_bits", "active_params")
 
 
 def config_values(config: Mapping[str, Any], repo: str) -> list[ObservedValue]:
     """``context_window`` (tokens, provenance in ``extra.key``, the native length in
     ``extra.native`` when rope scaling extends it; read by
-    :func:`claims.readings.config_context.context_window`, the one context reader) and,
-    for a quantized checkpoint, ``weights_precision_bits`` of one repo's ``config.json``,
+    :func:`claims.readings.config_context.context_window`, the one context reader), for a
+    quantized checkpoint ``weights_precision_bits``, and for a mixture of experts
+    ``active_params`` (:func:`claims.readings.moe_params.active_parameters`; ``extra.formula``
+    holds the arithmetic and the embeddings convention) of one repo's ``config.json``,
     qualifier ``repo``."""
     ref, q = (HUB, repo), {"repo": repo}
     out: list[ObservedValue] = []
@@ -250,4 +295,12 @@ def config_values(config: Mapping[str, Any], repo: str) -> list[ObservedValue]:
                 ref, "weights_precision_bits", quantity(Decimal(bits), "bits", exact=True), q
             )
         )
+    active = active_parameters(dict(config))
+    if active.active is not None:
+        v = with_extra(
+            quantity(Decimal(active.active), "params", exact=True),
+            family=active.family,
+            formula=active.formula,
+        )
+        out.append(ObservedValue(ref, "active_params", v, q))
     return out

@@ -1,0 +1,120 @@
+"""Claims as the terminal lists and exports them: every stored claim with its source,
+claimant, locator and verdict (``tracker claims list``), and one source with its claims
+(``tracker claims export``). Pure queries; nothing is written.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlmodel import Session, select
+
+from claims.store.tables import Claim, Source, Subject, SubjectAlias, Verdict
+from claims.subjects.sourcenames import source_names
+from claims.values.canonical import as_utc
+from claims.values.timefmt import iso_z
+
+
+@dataclass(frozen=True)
+class ClaimRow:
+    """One claim as listed: who says what about which subject, and its verdict (None
+    before ``tracker verify`` ran)."""
+
+    id: int
+    subject: str
+    attribute: str
+    qualifiers: dict[str, str]
+    value: str
+    source: str
+    source_key: str
+    claimant: str | None
+    locator: str | None
+    raw: str | None
+    stated_date: str | None
+    origin: str | None
+    verdict: str | None
+    reason: str | None
+    as_of: dt.datetime | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form; ``as_of`` RFC 3339 UTC or None."""
+        d = dict(self.__dict__)
+        d["as_of"] = iso_z(self.as_of) or None
+        return d
+
+
+def subject_slugs(session: Session) -> list[str]:
+    """Every subject slug, in id order (for "did you mean" hints)."""
+    return list(session.exec(select(Subject.slug).order_by(Subject.id)).all())  # type: ignore[arg-type]
+
+
+def resolve_slug(session: Session, name: str) -> str | None:
+    """The slug of the subject ``name`` is the slug or a name alias of (any case), or None."""
+    for slug in subject_slugs(session):
+        if slug.lower() == name.lower():
+            return slug
+    for alias in session.exec(select(SubjectAlias)).all():
+        if alias.alias.lower() == name.lower():
+            row = session.get(Subject, alias.subject_id)
+            return row.slug if row else None
+    return None
+
+
+def list_claims(
+    session: Session,
+    *,
+    subject: str | None = None,
+    attributes: Sequence[str] = (),
+    verdicts: Sequence[str] = (),
+) -> list[ClaimRow]:
+    """Claims (by id), optionally of one subject slug, some attributes, some verdict
+    statuses (``none`` picks claims without a verdict)."""
+    slugs = {s.id: s.slug for s in session.exec(select(Subject)).all()}
+    sources = {s.id: s for s in session.exec(select(Source)).all()}
+    names = source_names(list(sources.values()))
+    verdict_of = {v.claim_id: v for v in session.exec(select(Verdict)).all()}
+    out = []
+    for c in session.exec(select(Claim).order_by(Claim.id)).all():  # type: ignore[arg-type]
+        slug = slugs.get(c.subject_id, str(c.subject_id))
+        v = verdict_of.get(c.id)  # type: ignore[arg-type]
+        status = v.status if v else None
+        if subject is not None and slug != subject:
+            continue
+        if attributes and c.attribute not in attributes:
+            continue
+        if verdicts and (status or "none") not in verdicts:
+            continue
+        assert c.id is not None
+        src = sources.get(c.source_id)
+        out.append(
+            ClaimRow(
+                id=c.id, subject=slug, attribute=c.attribute, qualifiers=c.qualifiers,
+                value=c.value.display(), source=names.get(c.source_id, ""),
+                source_key=src.key if src else "", claimant=c.claimant, locator=c.locator,
+                raw=c.raw_text, stated_date=c.stated_date, origin=c.origin, verdict=status,
+                reason=v.reason if v else None,
+                as_of=as_utc(v.as_of) if v and v.as_of else None,
+            )
+        )  # fmt: skip
+    return out
+
+
+def source_with_claims(session: Session, key: str) -> tuple[Source, list[tuple[Claim, str]]] | None:
+    """The source stored under ``key`` and its claims (by id) with their subject slugs,
+    or None when no source has that key."""
+    src = session.exec(select(Source).where(Source.key == key)).first()
+    if src is None:
+        return None
+    slugs = {s.id: s.slug for s in session.exec(select(Subject)).all()}
+    rows = session.exec(
+        select(Claim).where(Claim.source_id == src.id).order_by(Claim.id)  # type: ignore[arg-type]
+    ).all()
+    return src, [(c, slugs.get(c.subject_id, str(c.subject_id))) for c in rows]
+
+
+def source_keys(session: Session) -> list[str]:
+    """Every stored source key (for "did you mean" hints)."""
+    return list(session.exec(select(Source.key).order_by(Source.key)).all())

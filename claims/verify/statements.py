@@ -1,0 +1,134 @@
+"""Was the figure stated by the claimant? A claim's second, independent status (pure).
+
+A watch of the claimant's own page (adapter ``claimant_page``) records each figure it
+finds there as an observation qualified ``stated_by`` = the claimant, with the quote
+and its span in ``extra``. Such observations are the claimant's word, not a primary
+source, so the verdict never rests on them (:func:`is_statement`), with one exception:
+a count of the claimant's own hardware (``hardware_units`` whose ``hardware`` qualifier
+starts with the claimant's name) has no other primary source than the claimant.
+
+The model's vendor is the other exception: what Moonshot AI's own page states about its
+own model is a primary source for a figure someone else (Cerebras) claims about it, never
+for Moonshot AI's own claims (a statement cannot confirm itself).
+
+Statuses: ``yes`` (found, and the re-read value agrees), ``no`` (the page was read and
+the figure is not there, or it states another value), ``not checked`` (no page of this
+claimant about this subject is watched).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from claims.values.value import format_value
+from claims.verify.compare import values_conflict
+from claims.verify.facts import ClaimView, ObsView
+from claims.vocabulary import attribute_phrase
+
+STATED_BY = "stated_by"
+STATEMENT_STATUSES: tuple[str, ...] = ("yes", "no", "not checked")
+# Attributes the claimant is the primary source for when it names its own hardware.
+SELF_REPORTED: tuple[str, ...] = ("hardware_units",)
+
+
+@dataclass(frozen=True)
+class Statement:
+    """``status`` (one of :data:`STATEMENT_STATUSES`), ``reason``, evidence ids."""
+
+    status: str
+    reason: str
+    evidence: tuple[int, ...] = ()
+
+    def to_dict(self) -> dict[str, object]:
+        """Stored form (``verdict.statement_json``)."""
+        return {"status": self.status, "reason": self.reason, "evidence": list(self.evidence)}
+
+
+NOT_CHECKED = Statement("not checked", "no page of the claimant is watched for this subject")
+
+
+def _norm(x: object) -> str:
+    return " ".join(str(x or "").lower().split())
+
+
+def is_statement(o: ObsView) -> bool:
+    """True for an observation that records what a claimant states (not a measurement)."""
+    return bool(o.qualifiers.get(STATED_BY))
+
+
+def statement_of(claim: ClaimView, observations: Sequence[ObsView]) -> Statement:
+    """The claim's "stated by the claimant" status from the claimant-page observations."""
+    if not claim.claimant:
+        return Statement("not checked", "the claim names no claimant")
+    page = [
+        o
+        for o in observations
+        if is_statement(o)
+        and o.subject_id == claim.subject_id
+        and _norm(o.qualifiers[STATED_BY]) == _norm(claim.claimant)
+    ]
+    if not page:
+        return NOT_CHECKED
+    same = [o for o in page if o.attribute == claim.attribute]
+    if not same:
+        looked = [o for o in page if claim.attribute in (o.value.extra.get("checked") or [])]
+        if not looked:
+            return Statement(
+                "not checked",
+                f"the watch of {claim.claimant}'s page does not look for "
+                f"{attribute_phrase(claim.attribute)}",
+            )
+        return Statement(
+            "no",
+            f"{claim.claimant}'s page (observation #{looked[0].id}) does not state "
+            f"{attribute_phrase(claim.attribute)} for {claim.subject}",
+            (looked[0].id,),
+        )
+    for o in same:
+        if values_conflict(claim.attribute, claim.value, o.value)[0] is None:
+            return Statement("yes", f"{claim.claimant}'s page states {_quote(o)}", (o.id,))
+    o = same[0]
+    return Statement(
+        "no",
+        f"{claim.claimant}'s page states {_quote(o)}, not {format_value(claim.value)}",
+        (o.id,),
+    )
+
+
+def _quote(o: ObsView) -> str:
+    quote = o.value.extra.get("quote")
+    where = o.value.extra.get("span")
+    text = f"“{quote}”" if quote else format_value(o.value)
+    at = f" at chars {where[0]}-{where[1]}" if isinstance(where, list) and len(where) == 2 else ""
+    return f"{text}{at} (read as {format_value(o.value)}; observation #{o.id})"
+
+
+def self_reported(claim: ClaimView, statement: Statement) -> bool:
+    """Whether the claimant's own statement is the primary source: a count of its own
+    hardware (``hardware`` qualifier starting with the claimant's name), found on its page."""
+    hw = _norm(claim.qualifiers.get("hardware"))
+    return (
+        statement.status == "yes"
+        and claim.attribute in SELF_REPORTED
+        and bool(claim.claimant)
+        and hw.startswith(_norm(claim.claimant))
+    )
+
+
+def vendor_statement(claim: ClaimView, o: ObsView, vendor: str | None) -> bool:
+    """Whether a page statement ``o`` is the subject's vendor's word on a claim made by
+    someone else (then it is evidence for the verdict)."""
+    stated_by = _norm(o.qualifiers.get(STATED_BY))
+    return bool(vendor) and stated_by == _norm(vendor) and _norm(claim.claimant) != stated_by
+
+
+def provider_matches(claim_q: dict, obs_q: dict) -> bool:
+    """A claim naming hardware or a provider (``Cerebras WSE-3T``) is compared only with
+    observations of that provider; an observation without one, or a claim naming none,
+    always matches."""
+    provider = obs_q.get("provider")
+    named = claim_q.get("provider") or claim_q.get("hardware")
+    if not provider or not named:
+        return True
+    return _norm(named).startswith(_norm(provider).split(" ")[0])

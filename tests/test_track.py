@@ -1,0 +1,199 @@
+"""`tracker track` / `tracker untrack` (tracker/curation.py): the data files edited with
+their comments intact, validated before anything is written, loaded; and the scripted
+fresh-clone trial of issue 16 (track, check --replay, status --json, git diff data/)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from sqlmodel import Session, select
+from typer.testing import CliRunner
+
+from claims.store.engine import make_engine
+from claims.store.tables import Watch
+from tracker.cli.main import app
+from tracker.net.har import har_entry
+
+ROOT = Path(__file__).resolve().parents[1]
+TRACKER = str(Path(sys.executable).with_name("tracker"))
+HUB = "https://huggingface.co"
+RECORDED = "2026-12-01T06:00:00Z"
+runner = CliRunner()
+
+
+def data_copy(where: Path) -> Path:
+    """The repository's data files as a fresh clone has them (no database)."""
+    data = where / "data"
+    shutil.copytree(ROOT / "data" / "claims", data / "claims")
+    for name in ("subjects.toml", "watches.toml"):
+        shutil.copy(ROOT / "data" / name, data / name)
+    return data
+
+
+def acme_recording(path: Path) -> Path:
+    """The demo's recording plus acme's org listing, Orca-9B's model info (gated,
+    Apache-2.0) and its files, as `tracker record` would save them."""
+    import datetime as dt
+
+    at = dt.datetime.fromisoformat(RECORDED)
+    json_type = [("Content-Type", "application/json")]
+    info = {"id": "acme/Orca-9B", "gated": "manual", "createdAt": "2026-11-30T20:00:00.000Z",
+            "cardData": {"license": "apache-2.0"}, "tags": ["license:apache-2.0"]}  # fmt: skip
+    listing = [{"id": "acme/Orca-9B", "createdAt": info["createdAt"]}]
+    org_url = f"{HUB}/api/models?author=acme&sort=createdAt&direction=-1&limit=100"
+    entries = [
+        har_entry("GET", org_url, 200, json_type, json.dumps(listing).encode(), at),
+        har_entry("GET", f"{HUB}/api/models/acme/Orca-9B", 200, json_type,
+                  json.dumps(info).encode(), at),
+    ]  # fmt: skip
+    for name in ("config.json", "model.safetensors.index.json", "LICENSE"):
+        url = f"{HUB}/acme/Orca-9B/resolve/main/{name}"
+        gated = [("X-Error-Code", "GatedRepo"), *json_type]
+        entries.append(har_entry("GET", url, 403, gated, b'{"error": "gated"}', at))
+    har = json.loads((ROOT / "data" / "recordings" / "demo.har").read_text(encoding="utf-8"))
+    har["log"]["entries"].extend(entries)
+    path.write_text(json.dumps(har), encoding="utf-8")
+    return path
+
+
+def run(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([TRACKER, *args], cwd=cwd, capture_output=True, text=True, check=False)
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git not installed")
+def test_fresh_clone_trial_track_check_status_and_git_diff(tmp_path):
+    clone = tmp_path / "clone"
+    data = data_copy(clone)
+    originals = {
+        n: (data / n).read_text(encoding="utf-8") for n in ("subjects.toml", "watches.toml")
+    }
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    for cmd in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "clone"]):
+        subprocess.run([*git, *cmd], cwd=clone, check=True)
+    tracked = run(clone, "track", "Acme Orca 9B", "--org", "acme", "--repo", "acme/Orca-9B")
+    assert tracked.returncode == 0, tracked.stderr
+    assert tracked.stdout.splitlines()[:4] == [
+        "tracking acme-orca-9b:",
+        "  added subject acme-orca-9b (Acme Orca 9B)",
+        "  added watch hf-org-acme (huggingface_org)",
+        "  added watch hf-model-acme-orca-9b (huggingface_model)",
+    ]
+    checked = run(clone, "check", "--replay", str(acme_recording(tmp_path / "acme.har")))
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    status = run(clone, "status", "acme-orca-9b", "--json")
+    assert status.returncode == 0, status.stderr
+    got = json.loads(status.stdout)
+    assert {
+        k: got[k]
+        for k in (
+            "weights",
+            "repo",
+            "landed_at",
+            "landed_at_meaning",
+            "license",
+            "license_spdx",
+            "gated",
+            "gated_read_at",
+        )
+    } == {  # fmt: skip
+        "weights": "landed",
+        "repo": "acme/Orca-9B",
+        "landed_at": RECORDED,
+        "landed_at_meaning": "first seen at the first check (landed earlier)",
+        "license": "apache-2.0",
+        "license_spdx": "Apache-2.0",
+        "gated": "manual",
+        "gated_read_at": RECORDED,
+    }
+    diff = subprocess.run(
+        ["git", "diff", "--", "data/"], cwd=clone, capture_output=True, text=True, check=True
+    ).stdout
+    changed = [line for line in diff.splitlines() if line[:1] in "+-" and line[:3] not in "+++---"]
+    assert all(line.startswith("+") for line in changed)  # only additions: comments intact
+    assert '+slug = "acme-orca-9b"' in changed and '+name = "hf-model-acme-orca-9b"' in changed
+    for name, before in originals.items():
+        assert (data / name).read_text(encoding="utf-8").startswith(before)
+
+
+def test_dry_run_prints_the_diff_and_writes_nothing(tmp_path):
+    data = data_copy(tmp_path)
+    before = (data / "watches.toml").read_text(encoding="utf-8")
+    r = runner.invoke(app, ["track", "Qwen4-Max", "--org", "Qwen", "--openrouter",
+                            "qwen/qwen4-max", "--data", str(data), "--dry-run"])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    assert f"+++ b/{data}/subjects.toml" in r.output
+    assert '+slug = "qwen4-max"' in r.output and '+openrouter = ["qwen/qwen4-max"]' in r.output
+    assert '+name = "hf-org-qwen"' in r.output
+    assert "openrouter-models" not in r.output  # that watch exists: not added twice
+    assert r.output.endswith("dry run: nothing written or loaded\n")
+    assert (data / "watches.toml").read_text(encoding="utf-8") == before
+    assert not (tmp_path / "data" / "tracker.db").exists()
+
+
+def test_an_invalid_result_names_file_and_line_and_writes_nothing(tmp_path):
+    data = data_copy(tmp_path)
+    before = {p.name: p.read_text(encoding="utf-8") for p in data.glob("*.toml")}
+    r = runner.invoke(app, ["track", "Kimi K3 Mini", "--org", "moonshotai", "--alias", "K3",
+                            "--subscribe", "json://localhost/", "--data", str(data),
+                            "--db", str(tmp_path / "t.db")])  # fmt: skip
+    assert r.exit_code == 1
+    line = len(before["subjects.toml"].splitlines()) + 7  # the new entry's aliases line
+    assert r.output == (
+        f"error: {data}/subjects.toml:{line}: subject[3].aliases: 'K3' also names subject "
+        "'kimi-k3' (line 17); an alias names one subject\n"
+    )
+    assert {p.name: p.read_text(encoding="utf-8") for p in data.glob("*.toml")} == before
+    assert not list(data.glob(".*tmp"))
+
+
+def test_untrack_retires_its_watches_and_keeps_the_rest(tmp_path):
+    data = data_copy(tmp_path)
+    db = str(tmp_path / "t.db")
+    r = runner.invoke(app, ["track", "Acme Orca 9B", "--org", "acme", "--repo", "acme/Orca-9B",
+                            "--data", str(data), "--db", db])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    r = runner.invoke(app, ["untrack", "acme-orca-9", "--data", str(data), "--db", db])
+    assert r.output == (
+        f"error: unknown subject 'acme-orca-9' in {data}/subjects.toml (did you mean "
+        "'acme-orca-9b'?)\n"
+    )
+    r = runner.invoke(app, ["untrack", "acme-orca-9b", "--data", str(data), "--db", db])
+    assert r.exit_code == 0, r.output
+    assert (data / "watches.toml").read_text(encoding="utf-8") == (
+        ROOT / "data" / "watches.toml"
+    ).read_text(encoding="utf-8") + "\n"  # the blank line before the removed entries stays
+    with Session(make_engine(db)) as s:
+        states = {w.name: w.state for w in s.exec(select(Watch)).all()}
+    assert states == {
+        "hf-model-acme-orca-9b": "retired", "hf-org-acme": "retired",
+        "hf-model-kimi-k2-thinking": "new", "hf-org-moonshotai": "new",
+        "litellm-prices": "new", "openrouter-models": "new",
+    }  # fmt: skip
+
+
+def test_the_readme_track_your_own_model_example_runs(tmp_path):
+    """README's three lines, in a fresh copy of data/: `tracker check` replays a
+    recording here (the test has no network), the other two run as written."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"### Track your own model\n.*?```\n(.*?)```", readme, re.S)
+    assert block is not None
+    lines = [ln.split("#")[0].split() for ln in block.group(1).strip().splitlines()]
+    assert [ln[:2] for ln in lines] == [
+        [".venv/bin/tracker", "track"], [".venv/bin/tracker", "check"],
+        [".venv/bin/tracker", "status"],
+    ]  # fmt: skip
+    data_copy(tmp_path)
+    har = acme_recording(tmp_path / "r.har")
+    for words in lines:
+        args = [w.strip("'\"") for w in re.findall(r"'[^']*'|\"[^\"]*\"|\S+", " ".join(words[1:]))]
+        if args[0] == "check":
+            args += ["--replay", str(har)]
+        r = run(tmp_path, *args)
+        assert r.returncode in (0, 3), r.stdout + r.stderr  # 3: its org is not recorded
+    assert "licence:" in r.stdout

@@ -1,0 +1,157 @@
+"""`tracker claims list` and `tracker claims export`: stored claims from the terminal
+(value, qualifiers, source, claimant, verdict, reason, as of), and one source's claims
+as a data file that `tracker load` reads back to the same claims."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from claims.vocabulary import ATTRIBUTES, VERDICT_STATUSES, attribute_label, qualifiers_text
+from tracker.cli.common import (
+    DbOpt,
+    JsonOpt,
+    console,
+    friendly_errors,
+    open_db,
+    print_json,
+    print_table,
+)
+from tracker.cli.values import utc_minute
+from tracker.errors import TrackerError
+
+if TYPE_CHECKING:
+    from sqlmodel import Session
+
+VERDICT_CHOICES = (*VERDICT_STATUSES, "none")
+
+
+def _slug_or_hint(session: Session, name: str) -> str:
+    """The slug ``name`` names (slug or alias, any case); TrackerError with the nearest
+    slug otherwise."""
+    from claims.curated.datafile import nearest
+    from claims.store.claimlist import resolve_slug, subject_slugs
+
+    slug = resolve_slug(session, name)
+    if slug is None:
+        raise TrackerError(f"unknown subject {name!r} ({nearest(name, subject_slugs(session))})")
+    return slug
+
+
+def _checked(values: list[str], allowed: tuple[str, ...] | dict, option: str) -> list[str]:
+    from claims.curated.datafile import nearest
+
+    for v in values:
+        if v not in allowed:
+            raise TrackerError(f"{option}: unknown {v!r} ({nearest(v, allowed)})")
+    return values
+
+
+@friendly_errors
+def list_cmd(
+    subject: Annotated[
+        str | None,
+        typer.Argument(metavar="[SUBJECT]", help="A subject slug or alias; default: all."),
+    ] = None,
+    attribute: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--attribute", metavar="<attribute>", help="Only this attribute (repeatable)."
+        ),
+    ] = None,
+    verdict: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--verdict",
+            metavar="<verdict>",
+            help=f"Only this verdict (repeatable): {', '.join(VERDICT_CHOICES)}.",
+        ),
+    ] = None,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Every stored claim with its verdict: value, qualifiers, source, claimant, verdict,
+    reason and as of (run tracker verify for verdicts)."""
+    from sqlmodel import Session
+
+    from claims.store.claimlist import list_claims
+
+    with Session(open_db(db)) as session:
+        slug = _slug_or_hint(session, subject) if subject else None
+        rows = list_claims(
+            session, subject=slug,
+            attributes=_checked(attribute or [], ATTRIBUTES, "--attribute"),
+            verdicts=_checked(verdict or [], VERDICT_CHOICES, "--verdict"),
+        )  # fmt: skip
+    if json_out:
+        print_json([r.to_dict() for r in rows])
+        return
+    from rich.table import Table
+
+    table = Table("#", "subject", "attribute", "value", "source", "claimant", "verdict", "reason")
+    for r in rows:
+        what = attribute_label(r.attribute)
+        if r.qualifiers:
+            what += f" [{qualifiers_text(r.qualifiers)}]"
+        said = r.reason or ""
+        as_of = (
+            f" (as of {utc_minute(r.to_dict()['as_of'])})"
+            if r.as_of and "as of" not in said
+            else ""
+        )
+        table.add_row(
+            str(r.id), r.subject, what, r.value, r.source, r.claimant or "",
+            r.verdict or "not verified", said + as_of,
+        )  # fmt: skip
+    print_table(table, breakable=len(table.columns) - 1)
+    console.print(f"{len(rows)} claims", highlight=False)
+
+
+@friendly_errors
+def export_cmd(
+    source: Annotated[str, typer.Option("--source", help="The source key to export.")],
+    db: DbOpt = None,
+) -> None:
+    """Print one source and its claims as a claims data file (TOML), e.g.
+    `tracker claims export --source KEY > data/claims/KEY.toml`: `tracker load` reads it
+    back to the same claims (values, qualifiers, claimant, locator), so imported claims
+    can be kept in git."""
+    from sqlmodel import Session
+
+    from claims.curated.datafile import nearest
+    from claims.curated.export import ExportError, claims_file
+    from claims.store.claimlist import source_keys, source_with_claims
+
+    with Session(open_db(db)) as session:
+        found = source_with_claims(session, source)
+        if found is None:
+            raise TrackerError(
+                f"unknown source {source!r} ({nearest(source, source_keys(session))})"
+            )
+        src, rows = found
+        fields = {name: getattr(src, name, None) for name in
+                  ("key", "title", "url", "publisher", "published", "published_precision",
+                   "language", "kind")}  # fmt: skip
+        claims = [
+            {"id": c.id, "subject": slug, "attribute": c.attribute, "value": c.value,
+             "qualifiers": c.qualifiers, "raw": c.raw_text, "claimant": c.claimant,
+             "locator": c.locator, "stated_date": c.stated_date, "note": c.note}
+            for c, slug in rows
+        ]  # fmt: skip
+    stamp = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    header = (
+        f"Exported by `tracker claims export --source {source}` on {stamp}.\n"
+        "`tracker load` stores these claims from this file from now on (docs/data.md)."
+    )
+    try:
+        typer.echo(claims_file(fields, claims, header), nl=False)
+    except ExportError as exc:
+        raise TrackerError(str(exc)) from None
+
+
+def register(app: typer.Typer) -> None:
+    """Add list and export to the claims command group."""
+    app.command("list")(list_cmd)
+    app.command("export")(export_cmd)
