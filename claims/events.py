@@ -11,13 +11,10 @@ import datetime as dt
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from claims.values.canonical import dumps, utcnow
 from claims.vocabulary import attribute_label, label_from, qualifiers_text
-
-if TYPE_CHECKING:
-    from claims.store.tables import Event
 
 # kind -> (audience, one-line meaning)
 EVENT_KINDS: dict[str, tuple[str, str]] = {
@@ -174,23 +171,6 @@ def event_row(
         "detail_json": dumps(detail),
         "created_at": at or utcnow(),
     }
-
-
-def make_event(
-    kind: str,
-    title: str,
-    *,
-    subject_id: int | None = None,
-    watch_id: int | None = None,
-    detail: dict[str, Any] | None = None,
-    at: dt.datetime | None = None,
-) -> Event:
-    """:func:`event_row` as an :class:`~claims.store.tables.Event` (not yet added to a session).
-    Raises KeyError for unknown kinds."""
-    from claims.store.tables import Event  # the ORM is loaded only by callers that use it
-
-    row = event_row(kind, title, subject_id=subject_id, watch_id=watch_id, detail=detail, at=at)
-    return Event(**row)
 
 
 # -- rules: observations before/after in, events out ------------------------------------

@@ -10,7 +10,7 @@ import datetime as dt
 
 from sqlmodel import Session
 
-from claims.events import make_event
+from claims.store.outbox import make_event
 from claims.store.tables import (
     Claim,
     Discrepancy,

@@ -111,7 +111,7 @@ def test_a_malformed_url_is_redacted_not_a_crash():
 def test_an_alert_says_why_a_verdict_changed_and_what_the_reviewer_noted():
     """A trial: a verdict alert read only "unverified → disputed", a dismissal alert
     repeated its title without the reviewer's note."""
-    from claims.events import make_event
+    from claims.store.outbox import make_event
     from tracker.alerts.send import compose
 
     verdict = make_event(

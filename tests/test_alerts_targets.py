@@ -12,7 +12,7 @@ import pytest
 from sqlmodel import Session, select
 from webhook import Hook
 
-from claims.events import make_event
+from claims.store.outbox import make_event
 from claims.store.tables import Delivery, Subject
 from tracker.alerts.retry_after import delay_of
 from tracker.alerts.send import SendResult, drain, read_answer

@@ -17,9 +17,8 @@ from sqlalchemy import event as sa_event
 from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, func, select
 
-from claims.events import make_event
 from claims.store.engine import make_engine
-from claims.store.outbox import add_event
+from claims.store.outbox import add_event, make_event
 from claims.store.rawdb import RawDB
 from claims.store.tables import Event, Observation, ScheduleState, Subject, SubjectAlias, Watch
 from claims.values.canonical import utcnow

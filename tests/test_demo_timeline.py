@@ -10,9 +10,10 @@ from pathlib import Path
 from sqlmodel import Session, select
 from typer.testing import CliRunner
 
-from claims.events import event_row, make_event
+from claims.events import event_row
 from claims.store import tables as models
 from claims.store.engine import make_engine
+from claims.store.outbox import make_event
 from claims.values.canonical import as_utc
 from tracker.cli.main import app
 from tracker.net.har import HarReplayTransport

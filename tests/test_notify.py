@@ -11,7 +11,7 @@ from sitefixture import NOW, populate
 from sqlmodel import Session, select
 from webhook import Hook
 
-from claims.events import make_event
+from claims.store.outbox import make_event
 from claims.store.tables import Delivery, Subject
 from tracker.alerts.send import (
     MAX_ATTEMPTS,

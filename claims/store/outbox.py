@@ -10,10 +10,15 @@ alone let the second one fail on the unique index). Rows are the dicts of
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from claims.events import event_row
 from claims.store.rawdb import RawDB
+
+if TYPE_CHECKING:
+    from claims.store.tables import Event
 
 _EXISTS = "SELECT 1 FROM event WHERE key = :key"
 INSERT_EVENT = (
@@ -70,3 +75,20 @@ def add_event(session: Any, event: Any) -> int:
     event with its key is stored (a re-run, a restart or a second process)."""
     row = event if isinstance(event, Mapping) else {c: getattr(event, c) for c in EVENT_COLUMNS}
     return write_event(session_db(session), row)
+
+
+def make_event(
+    kind: str,
+    title: str,
+    *,
+    subject_id: int | None = None,
+    watch_id: int | None = None,
+    detail: dict[str, Any] | None = None,
+    at: dt.datetime | None = None,
+) -> Event:
+    """:func:`claims.events.event_row` as an :class:`~claims.store.tables.Event` (not yet
+    added to a session). Raises KeyError for unknown kinds."""
+    from claims.store.tables import Event  # the ORM only for callers that use it, not the cycle
+
+    row = event_row(kind, title, subject_id=subject_id, watch_id=watch_id, detail=detail, at=at)
+    return Event(**row)

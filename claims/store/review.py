@@ -13,8 +13,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from claims.errors import ClaimsError
-from claims.events import make_event
-from claims.store.outbox import add_event
+from claims.store.outbox import add_event, make_event
 from claims.store.tables import Claim, Discrepancy, Observation, Source, Subject
 from claims.subjects.sourcenames import source_names
 from claims.values.canonical import utcnow

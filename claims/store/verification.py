@@ -18,8 +18,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from claims.events import make_event
-from claims.store.outbox import add_event
+from claims.store.outbox import add_event, make_event
 from claims.store.tables import Discrepancy, Subject, SubjectVariant, Verdict
 from claims.store.upsert import upsert
 from claims.store.views import aware, last_hub_check, load_claims, load_observations

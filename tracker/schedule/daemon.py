@@ -32,8 +32,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session, delete, select
 
-from claims.events import make_event
-from claims.store.outbox import add_event
+from claims.store.outbox import add_event, make_event
 from claims.store.tables import ScheduleState, Watch
 from claims.values.canonical import as_utc, utcnow
 from claims.values.timefmt import iso_z
