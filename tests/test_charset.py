@@ -11,10 +11,10 @@ from cycle_setup import add_named_subject, add_watch
 from sqlmodel import Session, select
 
 from claims.store.tables import Event, Observation
-from tracker.adapters.base import Fetched
 from tracker.adapters.html_page import parse_html
 from tracker.cycle.run import run_check
 from tracker.net.fetch import make_client
+from tracker.net.response import Fetched
 from tracker.snapshots.store import SnapshotStore
 
 NOW = dt.datetime(2026, 11, 29, 12, 0, 0, tzinfo=dt.UTC)

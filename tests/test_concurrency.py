@@ -23,9 +23,10 @@ from claims.store.rawdb import RawDB
 from claims.store.tables import Event, Observation, ScheduleState, Subject, SubjectAlias, Watch
 from claims.values.canonical import utcnow
 from claims.values.value import quantity
-from tracker.adapters.base import Fetched, ObservedValue, ParseResult
+from tracker.adapters.base import ObservedValue, ParseResult
 from tracker.cycle.observe import WatchSpec, record_success
 from tracker.cycle.rows import load_subjects
+from tracker.net.response import Fetched
 from tracker.schedule.daemon import Scheduler, ScheduleSettings
 from tracker.schedule.watchlist import list_watches
 

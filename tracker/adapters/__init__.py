@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from tracker.adapters.base import (
     Adapter,
-    Fetched,
     ObservedValue,
     ParseResult,
     adapter_kinds,
     get_adapter,
     register,
 )
+from tracker.net.response import Fetched
 
 __all__ = [
     "Adapter",

@@ -25,8 +25,9 @@ from lxml.cssselect import CSSSelector
 from claims.values.numbers import MAX_DIGITS, bounded_decimal
 from claims.values.value import Value, quantity, text_value, with_extra
 from claims.vocabulary import ATTRIBUTES
-from tracker.adapters.base import Fetched, ObservedValue, ParseResult, register
+from tracker.adapters.base import ObservedValue, ParseResult, register
 from tracker.errors import ConfigError, LayoutChanged
+from tracker.net.response import Fetched
 
 # Pages that are not the content: a bot challenge, or an interstitial asking for consent.
 BOT_MARKERS = (

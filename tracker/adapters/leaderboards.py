@@ -23,9 +23,10 @@ from claims.readings.boards import (
 from claims.values.numbers import bounded_decimal
 from claims.values.value import Value, quantity, with_extra
 from claims.verify.ranks import RankSpan, rank_spans
-from tracker.adapters.base import Fetched, ObservedValue, ParseResult, register
-from tracker.adapters.jsonbody import load_json
+from tracker.adapters.base import ObservedValue, ParseResult, register
 from tracker.errors import LayoutChanged
+from tracker.net.jsonbody import load_json
+from tracker.net.response import Fetched
 
 
 def _json_decimal(fetched: Fetched) -> Any:

@@ -15,10 +15,11 @@ from claims.readings.endpoints import STATISTIC, read_endpoints
 from claims.readings.statements import StatementSpecError, find_statements
 from claims.values.value import quantity, with_extra
 from claims.verify.statements import STATED_BY
-from tracker.adapters.base import Fetched, ObservedValue, ParseResult, register
+from tracker.adapters.base import ObservedValue, ParseResult, register
 from tracker.adapters.html_page import page_text
 from tracker.adapters.prices import listed_on, variant_qualifier
 from tracker.errors import ConfigError, LayoutChanged
+from tracker.net.response import Fetched
 
 WINDOW = "last 30 min"
 

@@ -14,9 +14,10 @@ from typing import Any
 
 from claims.readings.prices import DYNAMIC_PRICE, catalogue_context, litellm_tiers, usd_per_mtok
 from claims.values.value import Value, date_value, quantity, with_extra
-from tracker.adapters.base import Fetched, ObservedValue, ParseResult, register
-from tracker.adapters.jsonbody import load_json
+from tracker.adapters.base import ObservedValue, ParseResult, register
 from tracker.errors import LayoutChanged
+from tracker.net.jsonbody import load_json
+from tracker.net.response import Fetched
 
 log = logging.getLogger(__name__)
 

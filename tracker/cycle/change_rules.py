@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 
 from claims.events import event_row, gone_event
 from claims.store.rawdb import RawDB
-from tracker.adapters.base import Fetched, ObservedValue, ParseResult
+from tracker.adapters.base import ObservedValue, ParseResult
+from tracker.net.response import Fetched
 
 if TYPE_CHECKING:
     from claims.store.outbox import Outbox

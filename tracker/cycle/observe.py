@@ -27,7 +27,7 @@ from claims.subjects.matching import AliasIndex
 from claims.values.canonical import dumps
 from claims.values.value import Value
 from claims.verify.promises import deadline_of
-from tracker.adapters.base import Fetched, ObservedValue, ParseResult
+from tracker.adapters.base import ObservedValue, ParseResult
 from tracker.cycle.change_rules import drop_conflicts, mark_gone, note_stale
 from tracker.cycle.observe_rows import (
     WatchRows,
@@ -37,6 +37,7 @@ from tracker.cycle.observe_rows import (
     weights_others,
 )
 from tracker.errors import ParseError
+from tracker.net.response import Fetched
 
 # The watch's health, read and reset (plain SQL: see claims/store/rawdb.py for why).
 _HEALTH = "SELECT state, failing_since, consecutive_failures FROM watch WHERE id = :wid"

@@ -15,11 +15,12 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from claims.store.tables import Watch
-from tracker.adapters.base import Fetched, ParseResult, get_adapter, read_files
+from tracker.adapters.base import ParseResult, get_adapter, read_files
 from tracker.cycle.run import CycleSummary, run_check
 from tracker.errors import ConfigError, NothingRecorded, TrackerError
 from tracker.net.fetch import FetchSettings, fetch, live_transport, make_client
 from tracker.net.har import HarRecorder, HarReplayTransport
+from tracker.net.response import Fetched
 from tracker.snapshots.store import BodyStore
 
 

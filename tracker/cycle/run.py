@@ -29,7 +29,6 @@ from claims.vocabulary import ATTRIBUTES, RETIRED_STATE
 from tracker.adapters.base import (
     ADAPTER_HOSTS,
     Adapter,
-    Fetched,
     ObservedValue,
     ParseResult,
     check_kind,
@@ -48,6 +47,7 @@ from tracker.cycle.rows import WATCH_NAMED, WATCH_RETIRED, iter_specs, load_subj
 from tracker.errors import DATA_ERRORS, ConfigError, ParseError, TrackerError, unexpected
 from tracker.net.fetch import FetchSettings, MissingCredential, auth_headers, fetch
 from tracker.net.policy import RequestPolicy, same_host, watch_policy
+from tracker.net.response import Fetched
 from tracker.net.robots import RobotsPolicy
 from tracker.snapshots.store import BodyStore
 

@@ -1,6 +1,6 @@
 """The one network seam: an httpx client and a polite, honest ``fetch`` of one URL.
 
-Input: a URL and stored validators; output: a :class:`~tracker.adapters.base.Fetched`
+Input: a URL and stored validators; output: a :class:`~tracker.net.response.Fetched`
 or a :class:`~tracker.errors.FetchError`. Only this module (and ``tracker.net.har``,
 ``tracker.net.harcheck``, ``tracker.net.client``, ``tracker.net.body``, ``tracker.net.policy``,
 ``tracker.net.throttle``, ``tracker.net.transport``: the rest of the fetch layer)
@@ -23,7 +23,6 @@ from typing import Any
 import httpx
 
 from tracker import settings
-from tracker.adapters.base import Fetched
 from tracker.errors import (
     BadStatus,
     FetchError,
@@ -34,6 +33,7 @@ from tracker.errors import (
 from tracker.net.body import read_body
 from tracker.net.client import HttpClient
 from tracker.net.policy import RequestPolicy
+from tracker.net.response import Fetched
 
 DEFAULT_MAX_BYTES = 20 * 1024 * 1024
 # Retry-After longer than this is not waited for: the watch fails as rate_limited

@@ -21,9 +21,10 @@ from typing import Any
 from claims.readings.hub_params import param_count_value, parameter_count
 from claims.readings.licenses import license_text_sha256
 from claims.values.value import text_value, with_extra
-from tracker.adapters.base import Fetched, ObservedValue, ParseResult, register_combine
+from tracker.adapters.base import ObservedValue, ParseResult, register_combine
 from tracker.adapters.huggingface import models as huggingface  # registers the kind combined here
 from tracker.errors import BadStatus, LayoutChanged
+from tracker.net.response import Fetched
 
 HUB = "huggingface"
 # BadStatus kinds meaning "this file exists but we may not read it" (huggingface_hub

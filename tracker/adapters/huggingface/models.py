@@ -15,8 +15,9 @@ from claims.readings.config_context import context_window
 from claims.readings.licenses import hub_license
 from claims.readings.moe_params import active_parameters
 from claims.values.value import boolean_value, date_value, quantity, text_value, with_extra
-from tracker.adapters.base import Fetched, ObservedValue, ParseResult, next_link, register
+from tracker.adapters.base import ObservedValue, ParseResult, next_link, register
 from tracker.errors import LayoutChanged
+from tracker.net.response import Fetched
 
 HUB = "huggingface"
 # The Hub's createdAt for repos older than its creation-time tracking: it means
