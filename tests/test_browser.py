@@ -1,24 +1,44 @@
-"""Headless Chromium opens the built site: no console errors, scraped payloads stay text.
+"""Headless Chromium opens the built site (ONE browser process, driven over the DevTools
+protocol by ``cdp.py``): every page kind at 1280 and 390 px from ``file://``, with no
+horizontal overflow, no console error, no request outside the site folder and no
+serious accessibility violation (axe-core 4.14.1, vendored in tests/vendor/axe-core from
+the npm registry, ``npm pack axe-core``; MPL-2.0). Sorting, filtering and search are
+tried with and without JavaScript. Screenshots of each page kind go to the build's
+``_screenshots/`` folder (the test's temporary directory; its path is printed).
 
-Skips with the reason when Chromium is missing. Screenshots go to test-artifacts/browser/.
+Skips with the reason when Chromium is missing.
 """
 
 from __future__ import annotations
 
-import re
+import json
 import shutil
-import subprocess
-import threading
 from pathlib import Path
 
 import pytest
+from cdp import Browser, Page
 from sitefixture import NOW, populate
 
-from tracker.cli.site import make_server
 from tracker.site import build_site
 
 pytestmark = pytest.mark.browser
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "browser"
+REPO = Path(__file__).resolve().parent.parent
+AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
+WIDTHS = (1280, 390)
+SCREEN = {1280: 800, 390: 844}
+# One page of each kind on the demo site.
+PAGE_KINDS = {
+    "index": "index.html",
+    "index-sorted": "index/price-out-landed.html",
+    "subject": "subjects/kimi-k3.1-pro/index.html",
+    "subject-landed": "subjects/kimi-k2-thinking/index.html",
+    "discrepancies": "discrepancies.html",
+    "sources": "sources.html",
+    "changes": "changes.html",
+    "watches": "watches.html",
+    "search": "search.html?q=Moonshot",
+    "compare": "compare.html?s=kimi-k3.1-pro&s=kimi-k2-thinking",
+}
 
 
 def chromium() -> str:
@@ -31,258 +51,259 @@ def chromium() -> str:
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    from claims.store.engine import make_engine
-
-    binary = chromium()
-    root = tmp_path_factory.mktemp("browser")
-    engine = make_engine(root / "t.db")
-    populate(engine)
-    build_site(engine, root / "site", now=NOW)
-    server = make_server(root / "site", 0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield binary, f"http://127.0.0.1:{server.server_address[1]}/", root
-    server.shutdown()
-    server.server_close()
-    thread.join()
-
-
-def run_chromium(binary: str, profile: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    cmd = [
-        binary,
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--enable-logging=stderr",
-        "--v=0",
-        f"--user-data-dir={profile}",
-        *args,
-    ]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=False)
-
-
-def console_lines(stderr: str) -> list[str]:
-    return [line for line in stderr.splitlines() if "CONSOLE" in line or "Uncaught" in line]
-
-
-@pytest.mark.parametrize(
-    "path,shot",
-    [
-        ("index.html", "index.png"),
-        ("subjects/orca-9b/index.html", "subject-orca.png"),
-        ("subjects/kimi-k3.1-pro/index.html", "subject-kimi.png"),
-        ("discrepancies.html", "discrepancies.png"),
-    ],
-)
-def test_page_renders_without_errors(served, tmp_path, path, shot):
-    binary, base, _ = served
-    dom = run_chromium(binary, tmp_path / "profile", "--dump-dom", base + path)
-    assert dom.returncode == 0, dom.stderr[-2000:]
-    assert console_lines(dom.stderr) == []
-    html = dom.stdout
-    assert "<title>pwned</title>" not in html
-    assert "<img" not in html
-    if path == "index.html":
-        # filter.js ran (it unhides the name filter) and raised nothing.
-        assert re.search(r'<p>\s*<label for="subject-filter">', html)
-    if path == "subjects/orca-9b/index.html":
-        assert "&lt;img src=x onerror=alert(1)&gt; AT&amp;T R&amp;D" in html
-        assert "&lt;script&gt;document.title='pwned'&lt;/script&gt;" in html
-        assert '<title>Orca-9B &lt;Instruct&gt; &amp; "Chat" — release-tracker</title>' in html
-    if path == "discrepancies.html":
-        assert "65.7% reported for Terminal-Bench 3.0 and for 4.0" in html
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    target = ARTIFACTS / shot
-    target.unlink(missing_ok=True)
-    size = "390,844" if path.startswith("subjects/") else "1280,900"
-    pic = run_chromium(
-        binary,
-        tmp_path / "profile2",
-        f"--screenshot={target}",
-        f"--window-size={size}",
-        base + path,
-    )
-    assert pic.returncode == 0, pic.stderr[-2000:]
-    assert target.stat().st_size > 1000
-
-
-# A page that frames another at a phone's width and writes what the browser measured into
-# its own DOM (headless Chromium will not make a window narrower than 500 px).
-PROBE = """<!DOCTYPE html><html><body style="margin:0">
-<iframe id="f" src="{src}" style="width:{width}px;height:844px;border:0"></iframe>
-<script>addEventListener("load", function () {{
-  var doc = document.getElementById("f").contentDocument, root = doc.documentElement;
-  var widest = 0;
-  doc.querySelectorAll("table").forEach(function (t) {{
-    widest = Math.max(widest, t.scrollWidth - t.clientWidth);
-  }});
-  document.body.setAttribute("data-widths",
-    [root.scrollWidth, root.clientWidth, widest].join(","));
-}});</script></body></html>"""
-
-
-def widths_at(binary: str, profile: Path, site: Path, base: str, path: str, width: int = 390):
-    """(document scrollWidth, its clientWidth, most any table overflows) of ``path``
-    framed ``width`` px wide."""
-    probe = f"probe-{width}.html"
-    (site / probe).write_text(PROBE.format(src=path, width=width))
-    dom = run_chromium(binary, profile, "--dump-dom", base + probe)
-    assert dom.returncode == 0, dom.stderr[-2000:]
-    m = re.search(r'data-widths="(\d+),(\d+),(-?\d+)"', dom.stdout)
-    assert m, dom.stdout[-2000:]
-    return tuple(int(g) for g in m.groups())
-
-
-def test_index_fits_a_390_px_phone_without_sideways_scrolling(served, demo_served, tmp_path):
-    """The subjects table stacks on a phone: neither the page nor the table scrolls sideways."""
-    binary, base, root = served
-    for name, (site, url) in {
-        "fixture": (root / "site", base),
-        "demo": (demo_served[2], demo_served[1]),
-    }.items():
-        scroll, client, overflow = widths_at(binary, tmp_path / name, site, url, "index.html")
-        assert scroll <= 390 and scroll <= client, (name, scroll, client)
-        assert overflow <= 0, (name, overflow)
-
-
-@pytest.mark.parametrize(
-    "path",
-    ["changes.html", "subjects/kimi-k3.1-pro/index.html", "sources.html", "discrepancies.html"],
-)
-def test_changes_and_claims_fit_a_390_px_phone(demo_served, tmp_path, path):
-    """The changes table, a subject's claim tables, the sources table and a discrepancy's
-    sides stack on a phone: "What changed", Claimant, Date, Verdict, Confirmed and
-    Contradicted stay on screen, nothing scrolls sideways."""
-    binary, url, site = demo_served
-    scroll, client, overflow = widths_at(binary, tmp_path / "p", site, url, path)
-    assert scroll <= 390 and scroll <= client, (path, scroll, client)
-    assert overflow <= 0, (path, overflow)
-
-
-def test_console_check_catches_a_script_error(tmp_path):
-    """Canary: the same checks flag a page whose script throws or injects an <img>."""
-    binary = chromium()
-    site = tmp_path / "broken"
-    site.mkdir()
-    (site / "index.html").write_text(
-        "<!DOCTYPE html><html><body><script>"
-        "document.body.insertAdjacentHTML('beforeend', '<img src=x>');"
-        "throw new Error('boom')</script></body></html>"
-    )
-    server = make_server(site, 0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        url = f"http://127.0.0.1:{server.server_address[1]}/index.html"
-        dom = run_chromium(binary, tmp_path / "profile", "--dump-dom", url)
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
-    assert any("Uncaught Error: boom" in line for line in console_lines(dom.stderr))
-    assert "<img" in dom.stdout
+def browser(tmp_path_factory):
+    """The one Chromium process of these tests."""
+    b = Browser(chromium(), tmp_path_factory.mktemp("profile"))
+    yield b
+    b.close()
 
 
 @pytest.fixture(scope="module")
-def demo_served(tmp_path_factory):
-    """The real demo: curated data + the recorded Hub/price responses, built and served."""
+def pages(browser):
+    """A tab per width, reused by every test."""
+    tabs = {w: browser.page(w, SCREEN[w]) for w in WIDTHS}
+    yield tabs
+    for tab in tabs.values():
+        tab.close()
+
+
+@pytest.fixture(scope="module")
+def demo_site(tmp_path_factory):
+    """The real demo: curated data + the recorded Hub/price responses, built."""
     from claims.store.engine import make_engine
     from tracker.demo import run_demo
 
-    binary = chromium()
+    chromium()
     root = tmp_path_factory.mktemp("demo")
-    repo = Path(__file__).resolve().parent.parent
     run_demo(
         make_engine(root / "t.db"),
-        data_dir=repo / "data",
-        har=repo / "data" / "recordings" / "demo.har",
+        data_dir=REPO / "data",
+        har=REPO / "data" / "recordings" / "demo.har",
         out_dir=root / "site",
         snapshot_dir=root / "snapshots",
     )
-    server = make_server(root / "site", 0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield binary, f"http://127.0.0.1:{server.server_address[1]}/", root / "site"
-    server.shutdown()
-    server.server_close()
-    thread.join()
+    print(f"\nscreenshots: {root / 'site' / '_screenshots'}")
+    return root / "site"
 
 
-@pytest.mark.parametrize(
-    "path,expected",
-    [
-        (
-            "index.html",
-            ["Kimi K3.1 Pro", "not landed", "overdue by 24 days", "moonshotai/Kimi-K2-Thinking"],
-        ),
-        (
-            "subjects/kimi-k3.1-pro/index.html",
-            [
-                "Terminal-Bench",
-                "contradicted",
-                "overdue",
-                "relative to: kimi-k3",
-                "Verdict changed",
-            ],
-        ),
-        ("changes.html", ["Verdict changed", "Discrepancy opened", "Subject discovered"]),
-        ("discrepancies.html", ["Terminal-Bench 4.0", "Terminal-Bench 3.0", "before 2026-11-04"]),
-    ],
-)
-def test_demo_site_in_browser(demo_served, tmp_path, path, expected):
-    binary, base, _ = demo_served
-    dom = run_chromium(binary, tmp_path / "profile", "--dump-dom", base + path)
-    assert dom.returncode == 0, dom.stderr[-2000:]
-    assert console_lines(dom.stderr) == []
-    for text in expected:
-        assert text in dom.stdout, text
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    target = ARTIFACTS / ("demo-" + path.replace("/", "-").replace(".html", ".png"))
-    target.unlink(missing_ok=True)
-    pic = run_chromium(
-        binary, tmp_path / "p2", f"--screenshot={target}", "--window-size=1280,1000", base + path
+@pytest.fixture(scope="module")
+def fixture_site(tmp_path_factory):
+    """The small fixed database (C19 payloads, a price change), built."""
+    from claims.store.engine import make_engine
+
+    chromium()
+    root = tmp_path_factory.mktemp("fixture")
+    engine = make_engine(root / "t.db")
+    populate(engine)
+    build_site(engine, root / "site", now=NOW)
+    return root / "site"
+
+
+def url(site: Path, path: str) -> str:
+    return (site / path).as_uri() if "?" not in path else (site.as_uri() + "/" + path)
+
+
+def overflow(page: Page) -> dict[str, int]:
+    """How far the page and its widest table reach past the viewport (<= 0: fits)."""
+    return page.eval(
+        """(() => { const r = document.documentElement; let t = 0;
+        document.querySelectorAll('table').forEach(e => {
+          const box = e.getBoundingClientRect();
+          t = Math.max(t, box.right - r.clientWidth, e.scrollWidth - e.clientWidth); });
+        return {page: r.scrollWidth - r.clientWidth, table: Math.ceil(t)}; })()"""
     )
-    assert pic.returncode == 0 and target.stat().st_size > 1000
 
 
-def test_demo_watches_table_fits_a_desktop_width(demo_served, tmp_path):
-    """The watches table (long watch URLs, adapter names, errors) fits 1,100 px: URLs and
-    errors wrap, adapter names do not break mid-word, no column scrolls out of sight."""
-    binary, url, site = demo_served
-    scroll, client, overflow = widths_at(binary, tmp_path / "w", site, url, "watches.html", 1100)
-    assert scroll <= client and overflow <= 0, (scroll, client, overflow)
+def axe_serious(page: Page) -> list[str]:
+    """axe-core's serious and critical violations on the loaded page, as ``rule: n``."""
+    page.eval(AXE.read_text())
+    return page.eval(  # type: ignore[no-any-return]
+        """axe.run(document, {resultTypes: ['violations']}).then(r => r.violations
+          .filter(v => v.impact === 'serious' || v.impact === 'critical')
+          .map(v => v.id + ': ' + v.nodes.length + ' ' + v.nodes[0].target.join(' ')))""",
+        await_promise=True,
+    )
 
 
-def test_watches_with_failures_fit_a_390_px_phone(served, tmp_path):
-    """The watches table stacks on a phone like the other tables: state, failure times
-    and a long error (a URL) stay on screen, nothing scrolls sideways."""
+def local_only(page: Page) -> list[str]:
+    return [u for u in page.requests if not u.startswith(("file://", "data:"))]
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("kind", list(PAGE_KINDS))
+def test_page_kind_fits_and_is_clean(demo_site, pages, kind, width):
+    """No sideways scrolling, no console error, nothing fetched from outside the site
+    folder (file://), no serious accessibility violation; a screenshot is kept."""
+    page = pages[width]
+    page.goto(url(demo_site, PAGE_KINDS[kind]))
+    assert page.problems == [], page.problems
+    assert local_only(page) == []
+    fit = overflow(page)
+    assert fit["page"] <= 0 and fit["table"] <= 0, fit
+    assert axe_serious(page) == []
+    page.screenshot(demo_site / "_screenshots" / f"{kind}-{width}.png")
+
+
+def test_pages_stay_small(demo_site):
+    """No page above 150 KB (images and the search index, a data file, aside)."""
+    sizes = {
+        p.relative_to(demo_site).as_posix(): p.stat().st_size for p in demo_site.rglob("*.html")
+    }
+    assert max(sizes.values()) < 150_000, max(sizes.items(), key=lambda kv: kv[1])
+
+
+def test_kimi_summary_card_on_the_first_screens(demo_site, pages):
+    """Done-when of the dashboard issue: the summary card is within the first screen
+    (1280 x 800) at 1280 px and within two screens at 390 px; the page at 390 px is under half
+    of the 14,600 px it was. Measured heights go to _screenshots/heights.json."""
+    measured = {}
+    for width, page in pages.items():
+        page.goto(url(demo_site, "subjects/kimi-k3.1-pro/index.html"))
+        box = page.eval(
+            """(() => { const b = document.getElementById('summary').getBoundingClientRect();
+            return {top: Math.round(b.top + scrollY), bottom: Math.round(b.bottom + scrollY),
+                    page: document.documentElement.scrollHeight}; })()"""
+        )
+        measured[width] = box
+    out = demo_site / "_screenshots" / "heights.json"
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(json.dumps(measured, indent=1))
+    print(f"\nKimi K3.1 Pro page: {measured}")
+    assert measured[1280]["bottom"] <= SCREEN[1280]  # the whole card
+    assert measured[390]["bottom"] <= 2 * SCREEN[390]
+    assert measured[390]["page"] < 14_600 / 2
+
+
+def rows(page: Page) -> list[str]:
+    return page.eval(  # type: ignore[no-any-return]
+        "[...document.querySelectorAll('#subjects tbody tr[data-slug]')]"
+        ".filter(r => !r.hidden).map(r => r.dataset.slug)"
+    )
+
+
+def test_sort_and_filter_without_javascript(demo_site, pages):
+    """Plain links: the output-price view of landed weights is its own page."""
+    page = pages[1280]
+    page.goto(url(demo_site, "index.html"), js=False)
+    assert page.eval("document.querySelector('.filter').hidden") is True  # needs JS
+    assert rows(page) == ["kimi-k2-thinking", "kimi-k3", "kimi-k3.1-pro"]
+    page.goto(url(demo_site, "index/price-out-all.html"), js=False)
+    # cheapest first ($2.50 observed, $10.00 claimed), then none
+    assert rows(page) == ["kimi-k2-thinking", "kimi-k3.1-pro", "kimi-k3"]
+    page.goto(url(demo_site, "index/price-out-landed.html"), js=False)
+    assert rows(page) == ["kimi-k2-thinking"]
+    assert "showing weights landed" in page.eval("document.querySelector('caption').textContent")
+
+
+def test_sort_and_filter_with_javascript(demo_site, pages):
+    """site.js sorts in place from the column heading and filters by name or organisation,
+    saying how many rows it shows."""
+    page = pages[1280]
+    page.goto(url(demo_site, "index.html"))
+    page.eval("document.querySelector('th[data-key=\"total-params\"] a').click()")
+    assert page.eval("location.pathname").endswith("/index.html")  # sorted in place
+    assert rows(page) == ["kimi-k3", "kimi-k3.1-pro", "kimi-k2-thinking"]  # about 3T, 2.8T, 1T
+    page.eval(
+        "const i = document.getElementById('subject-filter'); i.value = 'k3';"
+        "i.dispatchEvent(new Event('input'))"
+    )
+    assert rows(page) == ["kimi-k3", "kimi-k3.1-pro"]
+    assert page.eval("document.querySelector('[data-count]').textContent") == "2 of 3 subjects"
+    assert page.problems == []
+
+
+def test_search_with_and_without_javascript(demo_site, pages):
+    """ "Moonshot" finds the three Moonshot subjects; a claim hit links to its anchor.
+    Without JavaScript the page lists every subject and source."""
+    page = pages[1280]
+    page.goto(url(demo_site, "search.html?q=Moonshot"))
+    subjects = page.eval(
+        "[...document.querySelectorAll('#search-results li')]"
+        ".filter(li => li.querySelector('.kind').textContent === 'subject')"
+        ".map(li => li.querySelector('a').textContent)"
+    )
+    assert sorted(subjects) == ["Kimi K2 Thinking", "Kimi K3", "Kimi K3.1 Pro"]
+    assert page.eval("document.getElementById('search-all').hidden") is True
+    page.goto(url(demo_site, "search.html?q=Terminal-Bench"))
+    link = page.eval("document.querySelector('#search-results li a').getAttribute('href')")
+    target, _, anchor = link.partition("#")
+    assert anchor.startswith("c-")
+    assert f'id="{anchor}"' in (demo_site / target).read_text()
+    page.goto(url(demo_site, "search.html?q=Moonshot"), js=False)
+    listed = page.eval("[...document.querySelectorAll('#search-all li a')].map(a => a.textContent)")
+    assert {"Kimi K2 Thinking", "Kimi K3", "Kimi K3.1 Pro"} <= set(listed)
+
+
+def test_compare_two_subjects_side_by_side(demo_site, pages):
+    page = pages[390]
+    page.goto(url(demo_site, "compare.html?s=kimi-k3.1-pro&s=kimi-k2-thinking"))
+    heads = page.eval(
+        "[...document.querySelectorAll('.side-by-side thead th a')].map(a => a.textContent)"
+    )
+    assert heads == ["Kimi K2 Thinking", "Kimi K3.1 Pro"]
+    first = page.eval(
+        "[...document.querySelectorAll('.side-by-side tbody tr')].map(r => r.innerText)"
+    )
+    assert any(r.startswith("Output $/M") and "$10.00" in r for r in first), first
+
+
+def test_anchor_in_closed_details_opens(demo_site, pages):
+    """A card line links to a claim inside its attribute's closed <details>: it opens."""
+    page = pages[1280]
+    html = (demo_site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
+    anchor = html.split('<th scope="row"><a href="#', 1)[1].split('"', 1)[0]
+    page.goto(url(demo_site, "subjects/kimi-k3.1-pro/index.html") + "#" + anchor)
+    assert page.eval(f"document.getElementById('{anchor}').closest('details').open") is True
+
+
+def test_fixture_site_escapes_scraped_text(fixture_site, pages):
+    """cases/C19: the scraped payloads stay text in the browser; the price chart of the
+    recorded price change loads."""
+    page = pages[1280]
+    page.goto(url(fixture_site, "subjects/orca-9b/index.html"))
+    assert page.problems == []
+    assert page.eval("document.title") == 'Orca-9B <Instruct> & "Chat" — release-tracker'
+    assert page.eval("document.querySelectorAll('img[src=x]').length") == 0
+    page.goto(url(fixture_site, "subjects/kimi-k3.1-pro/index.html"))
+    loaded = page.eval("[...document.images].map(i => [i.getAttribute('src'), i.naturalWidth])")
+    assert ["../../subjects/kimi-k3.1-pro/price-0.svg", 640] in loaded
+    assert page.problems == []
+    page.screenshot(fixture_site / "_screenshots" / "subject-price-chart-1280.png")
+
+
+def test_watches_with_failures_fit_a_390_px_phone(tmp_path, pages):
+    """The watches table stacks on a phone: a long error (a URL) wraps."""
     from sqlmodel import Session, select
 
     from claims.store.engine import make_engine
     from claims.store.tables import Watch
 
-    binary, base, root = served
     engine = make_engine(tmp_path / "w.db")
     populate(engine)
     with Session(engine) as s:
         w = s.exec(select(Watch).where(Watch.name == "hf-moonshotai")).one()
         w.consecutive_failures, w.last_error = (
             2,
-            (
-                "GET https://huggingface.co/api/models?author=moonshotai&sort=createdAt"
-                "&direction=-1&limit=100 is not recorded in /tmp/somewhere/empty.har"
-            ),
+            "GET https://huggingface.co/api/models?author=moonshotai&sort=createdAt"
+            "&direction=-1&limit=100 is not recorded in /tmp/somewhere/empty.har",
         )
         s.add(w)
         s.commit()
-    build_site(engine, root / "site" / "failing", now=NOW)
-    scroll, client, overflow = widths_at(
-        binary, tmp_path / "p", root / "site", base, "failing/watches.html"
+    build_site(engine, tmp_path / "site", now=NOW)
+    page = pages[390]
+    page.goto(url(tmp_path / "site", "watches.html"))
+    fit = overflow(page)
+    assert fit["page"] <= 0 and fit["table"] <= 0, fit
+
+
+def test_console_check_catches_a_script_error(tmp_path, pages):
+    """Canary: the same checks flag a page whose script throws and fetches from outside."""
+    broken = tmp_path / "broken.html"
+    broken.write_text(
+        "<!DOCTYPE html><html lang=en><title>x</title><body><img src='https://example.invalid/x.png' alt=''>"
+        "<script>throw new Error('boom')</script></body></html>"
     )
-    assert scroll <= 390 and scroll <= client, (scroll, client)
-    assert overflow <= 0, overflow
+    page = pages[1280]
+    page.goto(broken.as_uri())
+    assert any("boom" in p for p in page.problems), page.problems
+    assert local_only(page) == ["https://example.invalid/x.png"]

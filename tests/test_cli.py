@@ -500,9 +500,12 @@ def test_a_variants_promise_is_labelled_and_an_unwatched_subject_says_so(tmp_pat
     assert "no watch looks at its Hub org (nimbuslabs) or repos" in out
     assert "run `tracker check`" not in out
     assert _run("build", "--db", db, "--out", str(tmp_path / "site"))[0] == 0
+    page = (tmp_path / "site" / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
+    assert '<span class="nowrap">by 2026-12-31 [variant: Highspeed]</span>' in page
+    nimbus = (tmp_path / "site" / "subjects" / "nimbus-4" / "index.html").read_text()
+    assert "no watch looks at its Hub org or repos" in nimbus
     index = (tmp_path / "site" / "index.html").read_text()
-    assert "by 2026-12-31</span> [variant: Highspeed]" in index
-    assert "no watch looks at its Hub org or repos" in index
+    assert "no watch looks" in index
 
 
 def test_load_names_a_changed_value_and_an_updated_raw_claim(tmp_path, monkeypatch):

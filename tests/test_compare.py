@@ -10,7 +10,9 @@ from claims.verify.compare import (
     date_window,
     find_conflicts,
     find_cross_subject_notes,
+    group_facts,
     qualifiers_compatible,
+    same_fact,
     values_conflict,
 )
 
@@ -256,3 +258,45 @@ def test_a_span_note_only_where_the_interval_says_more_than_the_figure():
     assert span_note(quantity(Decimal(512000), "tokens")) == ""
     assert span_note(quantity("10", "usd_per_mtok")) == " ($9.50–$10.50 per 1M tokens)"
     assert span_note(quantity("2.8", "params", scale=10**12)) == " (2.75T–2.85T params)"
+
+
+# -- one fact, many sources (same_fact / group_facts) ------------------------------
+
+
+def test_same_figure_at_two_precisions_is_one_fact():
+    ten = quantity("10", "usd_per_mtok")
+    ten_cents = quantity("10.00", "usd_per_mtok")
+    assert same_fact("price_output_usd_per_mtok", {}, ten, {}, ten_cents)
+    assert same_fact("price_output_usd_per_mtok", {}, ten_cents, {}, ten)
+
+
+def test_overlapping_but_different_figures_are_two_facts():
+    exact = quantity("2.8", "params", scale=10**12)
+    about = quantity("3", "params", scale=10**12, approx=True)
+    assert not same_fact("total_params", {}, exact, {}, about)
+    assert not same_fact("total_params", {}, about, {}, exact)
+
+
+def test_qualifiers_and_date_relations_split_facts():
+    tb4 = {**TB, "version": "4.0"}
+    tb4_spaced = {"benchmark": " terminal-bench ", "version": "4.0"}
+    assert same_fact("benchmark_score", tb4, p657(), tb4_spaced, p657())
+    assert not same_fact("benchmark_score", tb4, p657(), {**TB, "version": "3.0"}, p657())
+    on, before = date_value("2026-11-04"), date_value("2026-11-04", "before")
+    assert same_fact("weights_release_date", {}, on, {}, date_value("2026-11-04"))
+    assert not same_fact("weights_release_date", {}, on, {}, before)
+    # a missing offering is the standard one; Highspeed is another offering
+    two = quantity("2", "usd_per_mtok")
+    assert same_fact("price_input_usd_per_mtok", {}, two, {"variant": "Standard"}, two)
+    assert not same_fact("price_input_usd_per_mtok", {}, two, {"variant": "Highspeed"}, two)
+
+
+def test_group_facts_keeps_first_seen_order_and_every_member():
+    items = [
+        ("a", {}, quantity("10", "usd_per_mtok")),
+        ("b", {}, quantity("12", "usd_per_mtok")),
+        ("c", {}, quantity("10.00", "usd_per_mtok")),
+        ("d", {"variant": "Highspeed"}, quantity("10", "usd_per_mtok")),
+    ]
+    groups = group_facts("price_output_usd_per_mtok", items, lambda i: (i[1], i[2]))
+    assert [[i[0] for i in g] for g in groups] == [["a", "c"], ["b"], ["d"]]

@@ -59,7 +59,7 @@ def test_demo_events_share_the_replayed_datas_time(tmp_path, monkeypatch):
         'Data as of the latest successful watch check, <time datetime="2026-11-28T06:00:00Z">'
         in index
     )
-    last_changes = re.findall(r'data-label="Last change"><time datetime="([^"]+)"', index)
+    last_changes = re.findall(r'<td data-sort="[^"]+"><time datetime="([^"]+)"', index)
     assert last_changes == ["2026-11-28T06:00:00Z", "2026-11-28T06:00:00Z"]
     changes = (tmp_path / "site" / "changes.html").read_text()
     assert set(re.findall(r'data-label="When"><time datetime="([^"]+)"', changes)) == {
@@ -97,13 +97,18 @@ def test_subject_page_counts_claims_and_distinct_values(tmp_path, monkeypatch):
     monkeypatch.chdir(ROOT)
     _demo(tmp_path)
     page = (tmp_path / "site" / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
-    captions = dict(
-        re.sub(r"<[^>]+>", "", c).split(": ", 1)
-        for c in re.findall(r"<caption>(.*?)</caption>", page)
-    )
-    assert captions["Open-weights date"] == "3 claims, 2 distinct values"  # before / on
-    assert captions["Context window"] == "3 claims, all stating one value"
-    assert captions["Input price"] == "1 claim"
+    # each attribute's folded summary: its name, one value per fact, how many claims
+    summaries = {
+        re.sub(r"<[^>]+>", "", name): (summary.count('<span class="nowrap"><strong>'), claims)
+        for name, summary, claims in re.findall(
+            r'<summary><span class="attr-name"[^>]*>(.*?)</span>(.*?)'
+            r'<small class="muted">(.*?)</small></summary>',
+            page,
+        )
+    }
+    assert summaries["Open-weights date"] == (2, "3 claims")  # before / on
+    assert summaries["Context window"] == (1, "3 claims")  # all stating one value
+    assert summaries["Input price"] == (1, "1 claim")
 
 
 def test_estimated_publication_dates_are_not_shown_as_exact(tmp_path, monkeypatch):
@@ -118,7 +123,7 @@ def test_estimated_publication_dates_are_not_shown_as_exact(tmp_path, monkeypatc
     )
     assert sorted(dates) == ["2025-11-06", circa, circa, circa]
     subject = (tmp_path / "site" / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
-    assert f'<td data-label="Date" class="nowrap">{circa}</td>' in subject
+    assert f'<span class="nowrap">{circa}</span>' in subject
 
 
 def test_published_label_per_precision():

@@ -115,7 +115,9 @@ def test_site_feeds_from_events(engine, tmp_path):
     ]
     price = parsed.entries[1]
     assert price.id.startswith("tag:dash.example.org,2026:event/")
-    assert price.link == "https://dash.example.org/subjects/kimi-k3.1-pro/"
+    assert price.link == (
+        "https://dash.example.org/subjects/kimi-k3.1-pro/#observed-price_input_usd_per_mtok"
+    )
     assert price.updated == "2026-11-10T12:05:00+00:00"
     assert "$0.60 per 1M tokens → $0.45 per 1M tokens" in price.content[0].value
     assert parsed.feed.updated == "2026-11-15T08:00:00+00:00"
@@ -146,3 +148,68 @@ def test_feeds_without_any_event_keep_a_constant_for_identical_rebuilds():
     [spec] = site_feed_specs([], [], "https://dash.example.org/").values()
     assert spec.empty_updated is None
     assert b"<updated>2026-01-01T00:00:00+00:00</updated>" in spec.render()
+
+
+def _anchor_exists(site, link: str, base: str) -> bool:  # type: ignore[no-untyped-def]
+    """Whether ``link`` (absolute, under ``base``) names a built file and, when it has a
+    fragment, an element with that id in it."""
+    assert link.startswith(base), link
+    path, _, fragment = link[len(base) :].partition("#")
+    target = site / (path + "index.html" if path.endswith("/") or not path else path)
+    if not target.is_file():
+        return False
+    return not fragment or f'id="{fragment}"' in target.read_text()
+
+
+def _follow_every_link(engine, site, base: str) -> int:  # type: ignore[no-untyped-def]
+    """Follow every feed entry's link and every alert's link; returns how many."""
+    from sqlmodel import select
+
+    from claims.store.tables import Event
+    from tracker.alerts.send import compose
+
+    links = []
+    for feed in sorted((site / "feeds").glob("*.atom")):
+        links += [e.link for e in feedparser.parse(feed.read_bytes()).entries]
+    with Session(engine) as s:
+        subjects = {x.id: x for x in s.exec(select(Subject)).all()}
+        for ev in s.exec(select(Event)).all():
+            msg = compose(ev, subjects.get(ev.subject_id), base)
+            if msg.link.startswith(base):
+                links.append(msg.link)
+    missing = [link for link in links if not _anchor_exists(site, link, base)]
+    assert missing == []
+    assert any("#" in link for link in links)
+    return len(links)
+
+
+def test_every_feed_entry_and_alert_links_an_existing_anchor(engine, tmp_path):
+    """Feed entries and alerts link to what they are about (a claim, a discrepancy, the
+    weights line, an observed row): each link's file and anchor exist in the build."""
+    base = "https://dash.example.org/"
+    populate(engine)
+    build_site(engine, tmp_path / "site", now=NOW, base_url=base)
+    assert _follow_every_link(engine, tmp_path / "site", base) == 10  # feed entries and alerts
+
+
+def test_demo_feed_and_alert_links_reach_their_anchors(tmp_path):
+    """The same on the demo: verdict changes link to their claim's row, discrepancies to
+    theirs on discrepancies.html."""
+    from pathlib import Path
+
+    from claims.store.engine import make_engine
+    from tracker.demo import run_demo
+
+    repo = Path(__file__).resolve().parent.parent
+    engine = make_engine(tmp_path / "t.db")
+    run_demo(
+        engine,
+        data_dir=repo / "data",
+        har=repo / "data" / "recordings" / "demo.har",
+        out_dir=tmp_path / "site",
+        snapshot_dir=tmp_path / "snapshots",
+    )
+    base = "http://localhost:8000/"
+    assert _follow_every_link(engine, tmp_path / "site", base) >= 8
+    feed = feedparser.parse((tmp_path / "site" / "feeds" / "all.atom").read_bytes())
+    assert {e.link.split("#")[1][:2] for e in feed.entries if "#" in e.link} >= {"c-", "d-"}

@@ -320,13 +320,14 @@ def test_the_site_shows_licence_and_access(tmp_path):
     index = (out / "index.html").read_text(encoding="utf-8")
     row = index[index.index('href="subjects/acme-orca-9b/index.html"') :].split("</tr>")[0]
     assert (
-        '<td data-label="Licence"><a href="https://spdx.org/licenses/Apache-2.0.html">'
+        '<td><a href="https://spdx.org/licenses/Apache-2.0.html">'
         '<code class="nowrap">apache-2.0</code></a><br><strong>gated (manual)</strong></td>'
     ) in row
     page = (out / "subjects" / "acme-orca-9b" / "index.html").read_text(encoding="utf-8")
-    licence = page[page.index("<dt>Licence</dt>") :].split("</dd>")[0]
+    licence = page[page.index('<p class="weights" id="licence">') :].split("</p>")[0]
     assert licence == (
-        '<dt>Licence</dt><dd><a href="https://spdx.org/licenses/Apache-2.0.html"><code '
+        '<p class="weights" id="licence"><span class="label">Licence</span> '
+        '<a href="https://spdx.org/licenses/Apache-2.0.html"><code '
         'class="nowrap">apache-2.0</code></a> <small>read <time datetime="2026-12-01T06:00:00Z">'
         "2026-12-01 06:00 UTC</time></small><br><strong>gated (manual)</strong> <small>read "
         '<time datetime="2026-12-01T06:00:00Z">2026-12-01 06:00 UTC</time></small>'

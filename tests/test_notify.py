@@ -52,7 +52,8 @@ def test_one_event_one_delivery_and_rerun_sends_nothing(engine):
     post = hook.posts[0]
     assert post["title"] == 'Orca licence <b>changed</b> & "more"'
     assert (
-        post["message"] == "Licence: mit → apache-2.0\nhttps://dash.example.org/subjects/orca-9b/"
+        post["message"]
+        == "Licence: mit → apache-2.0\nhttps://dash.example.org/subjects/orca-9b/#weights"
     )
     [d] = deliveries(engine)
     assert (d.subscription, d.state, d.attempts) == ("orca", "delivered", 1)

@@ -49,27 +49,26 @@ def test_golden_files(built):
 
 def test_index_weights_status(built):
     _, out, report = built
-    assert report.pages_written == 46 and report.pages_unchanged == 0
+    assert report.pages_written == 95 and report.pages_unchanged == 0
     html = (out / "index.html").read_text()
     k31 = html[html.index('href="subjects/kimi-k3.1-pro/index.html"') :].split("</tr>")[0]
-    assert "not landed" in k31
+    assert '<span class="state-bad"><span aria-hidden="true">✗</span> not landed</span>' in k31
+    assert '<small class="state-bad">overdue by 16 days</small>' in k31
     assert (
-        'promised <span class="nowrap">on 2026-11-04</span> <small>(Jornal A; Moonshot AI)</small>'
-        in k31
-    )
-    assert (
-        'promised <span class="nowrap">before 2026-11-04</span> <small>(Revista B; Moonshot AI)</small>'
-        in k31
-    )
-    assert "overdue by 16 days" in k31
-    assert '<time datetime="2026-11-20T12:00:00Z">2026-11-20 12:00 UTC</time>' in k31
-    assert (
-        'data-label="Open discrepancies"><a href="subjects/kimi-k3.1-pro/index.html#discrepancies">2</a>'
-        in k31
-    )
+        '<td class="num" data-sort="2">'
+        '<a href="subjects/kimi-k3.1-pro/index.html#discrepancies">2</a>'
+    ) in k31
+    # a figure cell links to the fact behind it and marks its verdict
+    price = k31[k31.index('<td class="num" data-sort="0.45">') :].split("</td>")[0]
+    assert re.fullmatch(
+        r'<td class="num" data-sort="0.45"><a href="subjects/kimi-k3.1-pro/'
+        r'index.html#c-[0-9a-f]{12}">\$0.45</a> <span class="mark mark-confirmed" '
+        r'title="confirmed">✓</span>',
+        price,
+    ), price
     k2 = html[html.index('href="subjects/kimi-k2-thinking/index.html"') :].split("</tr>")[0]
-    assert '<strong class="ok">landed</strong>' in k2
-    assert "<code>moonshotai/Kimi-K2-Thinking</code>" in k2
+    assert '<span class="state-ok"><span aria-hidden="true">✓</span> landed</span>' in k2
+    assert 'href="https://huggingface.co/moonshotai/Kimi-K2-Thinking"' in k2
     assert '<code class="nowrap">modified-mit</code>' in k2  # never "modified-" / "mit"
     # Views sorted without JavaScript: most overdue first.
     overdue = (out / "index" / "overdue-all.html").read_text()
@@ -79,6 +78,20 @@ def test_index_weights_status(built):
     assert re.findall(r'href="\.\./subjects/([^/]+)/index.html">', landed) == ["kimi-k2-thinking"]
 
 
+def test_index_sorts_by_price_and_filters_without_javascript(built):
+    """Every sort by every filter is a page: cheapest input first, subjects without a
+    figure last; the heading links to the sorted view keep the filter."""
+    _, out, _ = built
+    cheap = (out / "index" / "price-in-all.html").read_text()
+    order = re.findall(r'href="\.\./subjects/([^/]+)/index.html">', cheap)
+    assert order == ["kimi-k3.1-pro", "kimi-k2-thinking", "orca-9b"]
+    assert '<th scope="col" aria-sort="ascending" data-key="price-in">Input $/M' in cheap
+    landed = (out / "index" / "price-out-landed.html").read_text()
+    assert re.findall(r'href="\.\./subjects/([^/]+)/index.html">', landed) == ["kimi-k2-thinking"]
+    assert '<a href="../index/price-in-landed.html">Input $/M</a>' in landed
+    assert "sorted by output $/m, showing weights landed" in landed
+
+
 def test_subject_page_claims_evidence_and_chart(built):
     _, out, _ = built
     html = (out / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
@@ -86,16 +99,29 @@ def test_subject_page_claims_evidence_and_chart(built):
     assert "benchmark: Terminal-Bench, version: 3.0" in html
     assert "benchmark: Terminal-Bench, version: 4.0" in html
     # Confirmed price: evidence names the observation, its snapshot and fetch time.
-    assert '<span class="verdict verdict-confirmed">confirmed</span> OpenRouter lists $0.45' in html
-    assert f'<code title="{SHA_PRICE_2}">{SHA_PRICE_2[:12]}</code>' in html
-    assert 'fetched <time datetime="2026-11-10T12:00:00Z">' in html
-    assert '<polyline points="8.0,8.0 152.0,8.0 152.0,112.0 312.0,112.0"' in html
-    assert "Input price: $0.60 per 1M tokens → $0.45 per 1M tokens" in html  # a label
-    # the caption counts claims, and says how many distinct values they state
+    # Confirmed price: the fact's verdict and reason, evidence names the observation,
+    # its snapshot and fetch time.
+    fact = html[html.index('<strong class="value">$0.45') :].split("</div>")[0]
     assert (
-        '<caption><span title="benchmark_score">Benchmark score</span>: 2 claims, '
-        "all stating one value</caption>" in html
+        '<span class="verdict verdict-confirmed"><span aria-hidden="true">✓</span> confirmed'
+        in fact
     )
+    assert '<p class="reason">OpenRouter lists $0.45' in fact
+    assert f'<code title="{SHA_PRICE_2}">{SHA_PRICE_2[:12]}</code>' in fact
+    assert 'fetched <time datetime="2026-11-10T12:00:00Z">' in fact
+    # The price chart: an SVG file beside the page, its change as the text alternative
+    # and its data as a table.
+    assert (
+        '<img src="../../subjects/kimi-k3.1-pro/price-0.svg" '
+        'alt="Price history: input $0.60 → $0.45 on 2026-11-10."'
+    ) in html
+    assert "<td>Input</td><td>$0.45</td><td>2026-11-10 12:00</td><td>2026-11-20 12:00</td>" in html
+    assert "Input price: $0.60 per 1M tokens → $0.45 per 1M tokens" in html  # a label
+    # claims of one attribute are grouped by fact, folded under the attribute: its
+    # summary shows each fact's value and verdict mark
+    attr = html[html.index('<details class="attr" id="attr-benchmark_score">') :]
+    summary = re.sub(r"<[^>]+>", "", attr[: attr.index("</summary>")])
+    assert summary.split() == "Benchmark score 65.7% ≠ · 65.7% ≠ 2 claims".split()
     assert "same_value_different_version</span>" not in html  # the rule reads as words
     assert f">{rule_label('same_value_different_version')}</span>:" in html
 
@@ -173,6 +199,19 @@ def test_exports(built):
         "overdue_days": 16,
         "as_of": "2026-11-20T12:00:00Z",
     }
+    card = json.loads((out / "api" / "subjects" / "kimi-k3.1-pro.json").read_text())["summary"]
+    dates = next(ln for ln in card if ln["attribute"] == "weights_release_date")
+    assert (dates["stated"], dates["agreed"], dates["status"], dates["sources"]) == (
+        "on 2026-11-04 vs before 2026-11-04",
+        False,
+        "overdue",
+        2,
+    )
+    price = next(ln for ln in card if ln["attribute"] == "price_input_usd_per_mtok")
+    assert (price["observed"], price["checked_at"]) == (
+        "$0.45 per 1M tokens",
+        "2026-11-20T12:00:00Z",
+    )
     one = json.loads((out / "api" / "subjects" / "orca-9b.json").read_text())
     assert one["name"] == C19_NAME
     assert one["claims"][0]["raw_text"] == C19_EXCERPT
@@ -212,15 +251,21 @@ def test_c19_scraped_text_escaped_exactly_once(built):
     assert '<q lang="en">&lt;img src=x onerror=alert(1)&gt; AT&amp;T R&amp;D</q>' in page
     for path in out.rglob("*.html"):
         text = path.read_text()
-        for double in ("&amp;amp;", "&amp;lt;", "&amp;#34;", "&amp;quot;", "<img"):
+        for double in ("&amp;amp;", "&amp;lt;", "&amp;#34;", "&amp;quot;", "<img src=x"):
             assert double not in text, (path, double)
+        # the only images are the build's own charts
+        assert set(re.findall(r'<img src="([^"]+)"', text)) <= {
+            "../../subjects/kimi-k3.1-pro/price-0.svg",
+            "../../subjects/kimi-k3.1-pro/timeline.svg",
+            "../../subjects/kimi-k2-thinking/timeline.svg",
+        }, path
         assert "<script>document" not in text, path
 
 
 def test_rebuild_rewrites_only_changed_files(built):
     engine, out, _ = built
     again = build_site(engine, out, now=NOW, base_url="https://dash.example.org/")
-    assert (again.pages_written, again.pages_unchanged) == (0, 46)
+    assert (again.pages_written, again.pages_unchanged) == (0, 95)
     with Session(engine) as s:
         claim = s.exec(select(Claim).where(Claim.raw_text == "US$ 0,45")).one()
         claim.claimant = "Moonshot AI (pricing page)"
@@ -233,10 +278,11 @@ def test_rebuild_rewrites_only_changed_files(built):
         "api/claims.csv",
         "api/claims.json",
         "api/subjects/kimi-k3.1-pro.json",
+        "assets/search-index.js",  # claims are searchable: their claimants too
         "discrepancies.html",
         "subjects/kimi-k3.1-pro/index.html",
     ]
-    assert third.pages_unchanged == 40
+    assert third.pages_unchanged == 88
     assert sorted(third.rendered_paths) == sorted(third.written_paths)[1:]
 
 
@@ -294,7 +340,10 @@ def test_scraped_urls_only_link_when_http(engine, tmp_path):
     for path in out.rglob("*.html"):
         assert "javascript:" not in path.read_text().lower(), path
     sources = (out / "sources.html").read_text()
-    assert '<th scope="row">Acme &lt;Orca&gt; page</th>' in sources
+    assert (
+        '<th scope="row">Acme &lt;Orca&gt; page <small class="muted">(not a web link)</small></th>'
+        in sources
+    )
     assert '<td data-label="Other verdicts">disputed: 1, overdue: 1</td>' in sources
     assert '<td data-label="Other verdicts">unverified: 2</td>' in sources
 

@@ -19,7 +19,7 @@ from tracker.site.exports import _dump, dump_with_encoded
 from tracker.site.manifest import MANIFEST
 
 BASE = "https://dash.example.org/"
-ASSETS = {"assets/filter.js", "assets/site.css"}
+ASSETS = {"assets/site.js", "assets/site.css"}
 
 
 def build(engine, out: Path):  # type: ignore[no-untyped-def]
@@ -48,7 +48,7 @@ def site(engine, tmp_path):
 
 def test_first_build_renders_every_file(site):
     _, out, first = site
-    assert first.pages_rendered == len(first.rendered_paths) == 45
+    assert first.pages_rendered == len(first.rendered_paths) == 94
     assert set(first.rendered_paths) == set(tree(out)) - {MANIFEST}
 
 
@@ -56,7 +56,7 @@ def test_unchanged_rebuild_renders_nothing(site):
     engine, out, _ = site
     again = build(engine, out)
     assert again.rendered_paths == ()
-    assert (again.pages_written, again.pages_unchanged) == (0, 46)
+    assert (again.pages_written, again.pages_unchanged) == (0, 95)
 
 
 def test_one_claim_renders_only_what_shows_it(site, tmp_path):
@@ -69,6 +69,7 @@ def test_one_claim_renders_only_what_shows_it(site, tmp_path):
         "api/claims.csv",
         "api/claims.json",
         "api/subjects/orca-9b.json",
+        "assets/search-index.js",  # claimants are searched
         "subjects/orca-9b/index.html",
     ]
     assert sorted(again.written_paths) == sorted([*again.rendered_paths, MANIFEST])
@@ -86,6 +87,7 @@ def test_claim_in_a_discrepancy_renders_that_page_too(site, tmp_path):
         "api/claims.csv",
         "api/claims.json",
         "api/subjects/kimi-k3.1-pro.json",
+        "assets/search-index.js",
         "discrepancies.html",
         "subjects/kimi-k3.1-pro/index.html",
     ]
@@ -112,6 +114,10 @@ def test_renamed_subject_renders_its_rows_and_feeds(site, tmp_path):
         "api/subjects/orca-9b.json",
         "feeds/all.atom",
         "feeds/orca-9b.atom",
+        "api/table.json",  # the comparison table as data, and the compare page's copy
+        "api/table.csv",
+        "assets/table-data.js",
+        "assets/search-index.js",
     }
     scratch = tmp_path / "scratch"
     build(engine, scratch)
@@ -180,7 +186,7 @@ def test_manifest_of_an_older_build_renders_everything(site):
     (out / MANIFEST).write_text(json.dumps([*files, "old.html"]))
     (out / "old.html").write_text("stale")
     again = build(engine, out)
-    assert len(again.rendered_paths) == 45 and again.pages_removed == 1
+    assert len(again.rendered_paths) == 94 and again.pages_removed == 1
     assert again.written_paths == (MANIFEST,)  # every page came out byte-identical
 
 

@@ -29,7 +29,7 @@ def _text(markup: str) -> str:
 
 
 def _rows(section: str) -> list[str]:
-    return [_text(r) for r in re.findall(r"<tr>\n(.*?)</tr>", section, re.S)]
+    return [_text(r) for r in re.findall(r"<tr(?: id=\"obs-\d+\")?>\n(.*?)</tr>", section, re.S)]
 
 
 @pytest.fixture

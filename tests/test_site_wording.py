@@ -122,8 +122,10 @@ def test_two_title_named_sources_read_apart_everywhere(demo_site):
     assert f"Moonshot AI via {one} and {two})" in disc
     changes = html_lib.unescape((demo_site / "changes.html").read_text())
     assert "version: 4.0] (Moonshot AI via Máquina Web) is contradicted" in changes
-    index = html_lib.unescape((demo_site / "index.html").read_text())
-    assert f"<small>({one}; Moonshot AI)" in index and f"<small>({two}; Moonshot AI)" in index
+    # the summary card's weights line names each promise's source (on hover when two
+    # sources promise the same date)
+    card = html_lib.unescape((demo_site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text())
+    assert f'title="{one}; Moonshot AI and {two}; Moonshot AI">(2 sources)' in card
     result = runner.invoke(app, ["discrepancies", "--json", "--db", str(demo_site.parent / "t.db")])
     assert result.exit_code == 0, result.output
     names = {

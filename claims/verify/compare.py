@@ -77,7 +77,9 @@ def _norm(x: Any) -> str:
     return " ".join(str(x).strip().lower().split())
 
 
-def _offering(x: Any) -> str | None:
+def offering_name(x: Any) -> str | None:
+    """An offering qualifier's value as compared: lower-case, None for a missing or base
+    one (:data:`BASE_OFFERING_NAMES`)."""
     if x is None or str(x).strip() == "":
         return None
     n = _norm(x)
@@ -102,7 +104,7 @@ def qualifiers_compatible(attribute: str, a: dict[str, Any], b: dict[str, Any]) 
         if not a.get(q) or not b.get(q):
             return False, f"{q} not stated on both sides"
     for q in OFFERING_QUALIFIERS:
-        va, vb = _offering(a.get(q)), _offering(b.get(q))
+        va, vb = offering_name(a.get(q)), offering_name(b.get(q))
         if va != vb:
             return False, f"different {q} ({a.get(q) or 'base'} vs {b.get(q) or 'base'})"
     for q in sorted(set(a) & set(b)):
@@ -368,3 +370,89 @@ def find_cross_subject_notes(claims: Sequence[ClaimView]) -> list[Finding]:
                     )
                 )
     return out
+
+
+# -- one fact, many sources -------------------------------------------------------
+
+
+def _same_number(a: Value, b: Value) -> bool:
+    """Each stated figure lies inside what the other's precision allows: ``$10`` and
+    ``$10.00`` are one figure; ``2.8T`` and ``about 3T`` are not (3T is outside
+    2.75T-2.85T, although the intervals meet)."""
+    if a.kind != b.kind or a.unit != b.unit or a.relation != b.relation:
+        return False
+    if a.kind == "range":
+        return (a.low, a.high, a.open_high) == (b.low, b.high, b.open_high)
+    alo, ahi = a.interval()
+    blo, bhi = b.interval()
+    av, bv = a.value, b.value
+    inside_b = (blo is None or blo <= av) and (bhi is None or av <= bhi)  # type: ignore[operator]
+    inside_a = (alo is None or alo <= bv) and (ahi is None or bv <= ahi)  # type: ignore[operator]
+    return bool(inside_a and inside_b)
+
+
+def qualifier_key(qualifiers: dict[str, Any]) -> tuple[Any, ...]:
+    """What two figures' qualifiers must share to state the same fact: every qualifier
+    but the offering ones, case and spacing aside, and the offering (a missing or base
+    one is the base offering, :func:`offering_name`). Hashable."""
+    rest = tuple(
+        sorted(
+            (k, _norm(v))
+            for k, v in qualifiers.items()
+            if v is not None and k not in OFFERING_QUALIFIERS
+        )
+    )
+    return (rest, tuple(offering_name(qualifiers.get(q)) for q in OFFERING_QUALIFIERS))
+
+
+def same_value(a: Value, b: Value) -> bool:
+    """Two values state the same thing: numbers within their stated precision
+    (:func:`_same_number`); dates by relation, date and precision; texts
+    case-insensitively; booleans exactly."""
+    if a.numeric and b.numeric:
+        return _same_number(a, b)
+    if a.kind != b.kind:
+        return False
+    if a.kind == "date":
+        return (a.value, a.relation, a.precision or "day") == (
+            b.value,
+            b.relation,
+            b.precision or "day",
+        )
+    if a.kind == "text":
+        return _norm(a.value) == _norm(b.value)
+    return a.value == b.value
+
+
+def same_fact(attribute: str, qa: dict[str, Any], a: Value, qb: dict[str, Any], b: Value) -> bool:
+    """Whether two figures of one subject's ``attribute`` state the same thing: equal
+    :func:`qualifier_key` and :func:`same_value`. Symmetric. The site groups claims with
+    it (one row, many sources) and shows one discrepancy per fact."""
+    del attribute  # one rule for every attribute: the qualifiers say what is measured
+    return qualifier_key(qa) == qualifier_key(qb) and same_value(a, b)
+
+
+def group_facts(
+    attribute: str, items: Sequence[Any], fact: Any, key: Any = None
+) -> list[list[Any]]:
+    """``items`` of one subject and ``attribute`` in groups stating the same fact
+    (:func:`same_fact`), in first-seen order; ``fact(item)`` gives its
+    ``(qualifiers dict, Value)``. Each item joins the first group whose first item states
+    the same fact, so the result depends only on the input order. Items are bucketed by
+    :func:`qualifier_key` first (``key(item)`` when given, e.g. memoized by the caller):
+    values are compared only within a bucket."""
+    del attribute
+    groups: list[list[Any]] = []
+    firsts: dict[tuple[Any, ...], list[tuple[Value, list[Any]]]] = {}
+    for item in items:
+        q, v = fact(item)
+        bucket = firsts.setdefault(key(item) if key else qualifier_key(q), [])
+        for gv, members in bucket:
+            if same_value(gv, v):
+                members.append(item)
+                break
+        else:
+            members = [item]
+            bucket.append((v, members))
+            groups.append(members)
+    return groups

@@ -51,6 +51,7 @@ from tracker.alerts.report import DrainReport, count_waiting
 from tracker.alerts.retry_after import delay_of, watching
 from tracker.alerts.subscriptions import Subscription
 from tracker.errors import TrackerError
+from tracker.site.anchors import event_target
 from tracker.site.build import resolve_base_url
 from tracker.site.eventtext import describe_change, event_detail
 
@@ -137,12 +138,15 @@ class Message:
 
 
 def compose(event: Event, subject: Subject | None, base_url: str) -> Message:
-    """The alert for an event: its title, what changed from what to what, and a link
-    (the subject page, or ``detail["url"]`` when the event names its own page). Title
-    and text come from scraped data, so mentions are neutralized and links in them shown
-    as text (:func:`claims.values.safetext.chat_text`; issue 20); the link is ours."""
-    link = f"{base_url}subjects/{subject.slug}/" if subject else f"{base_url}changes.html"
-    url = event_detail(event).get("url")
+    """The alert for an event: its title, what changed from what to what, and a link to
+    the anchor of what it is about on the site (:func:`tracker.site.anchors.event_target`:
+    the claim, the discrepancy, the weights line or the observed row), or
+    ``detail["url"]`` when the event names its own page. Title and text come from scraped
+    data, so mentions are neutralized and links in them shown as text
+    (:func:`claims.values.safetext.chat_text`; issue 20); the link is ours."""
+    detail = event_detail(event)
+    link = base_url + event_target(event.kind, detail, subject.slug if subject else None)
+    url = detail.get("url")
     if isinstance(url, str) and url.startswith(("https://", "http://")):
         link = url  # e.g. a pricing-table diff page
     text = chat_text(describe_change(event, why=True))

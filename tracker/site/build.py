@@ -24,6 +24,7 @@ from sqlalchemy.engine import Engine
 from tracker import settings
 from tracker.site import exports as ex
 from tracker.site import feeds
+from tracker.site.charts import render_svg
 from tracker.site.collect import collect
 from tracker.site.manifest import (
     MANIFEST,
@@ -36,13 +37,16 @@ from tracker.site.manifest import (
 from tracker.site.pagehash import code_fingerprint, key_of
 from tracker.site.pages import Job, SubjectDigests, index_path, page_jobs
 from tracker.site.render import attach_fragments, make_environment, templates_dir
+from tracker.site.search import search_index_js, table_data_js
+from tracker.site.summary import table_columns
+from tracker.site.table import table_csv, table_export, table_json
 from tracker.site.views import SiteContext, SubjectView
 from tracker.site.writer import Writer
 
 __all__ = ["BuildReport", "build_site", "index_path", "resolve_base_url"]
 
 DEFAULT_BASE_URL = "http://localhost:8000/"
-ASSETS = ("site.css", "filter.js")
+ASSETS = ("site.css", "site.js")
 # From this many files to render, a helper process does the file writes (Writer.offloaded):
 # its start-up (a spawned interpreter) costs more than it saves on a small rebuild.
 OFFLOAD_AT = 300
@@ -98,11 +102,33 @@ def export_jobs(ctx: SiteContext, fingerprint: str, digests: SubjectDigests) -> 
             partial(ex.discrepancies_export, discrepancies),
         ),
     ]
+    jobs += table_jobs(ctx, fingerprint, digests)
     for sv in ctx.subjects:
         path = f"api/subjects/{sv.slug}.json"
         key = key_of(fingerprint, "subject-json", digests.view[sv.slug])
         jobs.append(Job(path, key, partial(_subject_export, sv, records)))
     return jobs
+
+
+def table_jobs(ctx: SiteContext, fingerprint: str, digests: SubjectDigests) -> list[Job]:
+    """``api/table.json``, ``api/table.csv``, ``assets/table-data.js`` (keyed by the
+    index rows and columns) and ``assets/search-index.js`` (keyed by every subject's
+    view and the sources)."""
+    columns = table_columns(ctx.benchmarks)
+    table = cache(lambda: table_export([sv.row() for sv in ctx.subjects], columns))
+    key = key_of(fingerprint, "table", columns, [digests.row[sv.slug] for sv in ctx.subjects])
+    sources = [
+        (s.source.key, s.source.title, s.source.publisher, s.source.url) for s in ctx.sources
+    ]
+    search_key = key_of(
+        fingerprint, "search", sources, [digests.view[sv.slug] for sv in ctx.subjects]
+    )
+    return [
+        Job("api/table.json", key, lambda: table_json(table())),
+        Job("api/table.csv", key, lambda: table_csv(table())),
+        Job("assets/table-data.js", key, lambda: table_data_js(table())),
+        Job("assets/search-index.js", search_key, partial(search_index_js, ctx)),
+    ]
 
 
 def _subject_export(sv: SubjectView, records: Callable[[], dict[int, str]]) -> str:
@@ -113,6 +139,16 @@ def feed_jobs(ctx: SiteContext, fingerprint: str, base_url: str) -> list[Job]:
     """Jobs for ``feeds/``: keyed by each feed's entries, title and links."""
     specs = feeds.site_feed_specs(ctx.events, ctx.subjects, base_url)
     return [Job(path, key_of(fingerprint, path, spec), spec.render) for path, spec in specs.items()]
+
+
+def chart_jobs(ctx: SiteContext, fingerprint: str) -> list[Job]:
+    """A job per chart SVG (``charts.py``), keyed by what it draws; a chart shared by
+    several subject pages (a benchmark's) is one file."""
+    charts = {c.path: c for sv in ctx.subjects for c in sv.charts}
+    return [
+        Job(path, key_of(fingerprint, path, c.key()), partial(render_svg, c))
+        for path, c in charts.items()
+    ]
 
 
 def asset_jobs() -> list[Job]:
@@ -172,6 +208,7 @@ def _build(engine: Engine, out_dir: Path, base: str) -> BuildReport:
     jobs += page_jobs(ctx, env, fingerprint, digests)
     jobs += export_jobs(ctx, fingerprint, digests)
     jobs += feed_jobs(ctx, fingerprint, base)
+    jobs += chart_jobs(ctx, fingerprint)
     jobs += asset_jobs()
 
     out_dir.mkdir(parents=True, exist_ok=True)

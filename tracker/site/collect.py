@@ -34,10 +34,24 @@ from claims.store.tables import (
 )
 from claims.values.canonical import as_utc
 from claims.values.value import Value
+from claims.verify.compare import qualifier_key
 from claims.vocabulary import RETIRED_STATE, qualifiers_text
-from tracker.site.charts import build_charts
-from tracker.site.eventtext import describe_change, schedule_text
+from tracker.site.anchors import WEIGHTS_ANCHOR, claim_anchor, event_target, observed_anchor
+from tracker.site.charts import benchmark_chart, price_charts, timeline_chart
+from tracker.site.eventtext import describe_change, event_detail, schedule_text
 from tracker.site.observed import current_observations
+from tracker.site.summary import (
+    CardLine,
+    Fact,
+    benchmark_name,
+    card_lines,
+    gated_text,
+    headline_benchmarks,
+    one_per_fact,
+    subject_facts,
+    table_cells,
+    timeline_events,
+)
 from tracker.site.views import (
     ClaimView,
     DiscrepancyView,
@@ -115,6 +129,78 @@ def _decode_all(texts: list[str]) -> list[Any]:
     return decoded  # type: ignore[no-any-return]
 
 
+def by_fact(
+    subject_ids: list[int],
+    claims_of: dict[int, list[ClaimView]],
+    discs: list[DiscrepancyView],
+    value_of: dict[int, Value],
+    qkey_of: dict[int, tuple[Any, ...]],
+) -> tuple[
+    dict[int, list[tuple[str, list[ClaimView]]]], dict[int, list[Fact]], list[DiscrepancyView]
+]:
+    """Each subject's claims by attribute, its facts (``summary.subject_facts``) and the
+    discrepancies with those about one fact shown as one (``summary.one_per_fact``),
+    by id."""
+    groups_of: dict[int, list[tuple[str, list[ClaimView]]]] = {}
+    facts_of: dict[int, list[Fact]] = {}
+    by_subject: dict[int, list[DiscrepancyView]] = defaultdict(list)
+    for dv in discs:
+        by_subject[dv.subject_id].append(dv)
+    for sid in subject_ids:
+        grouped: dict[str, list[ClaimView]] = defaultdict(list)
+        for cv in claims_of[sid]:
+            grouped[cv.attribute].append(cv)
+        groups_of[sid] = sorted(grouped.items())
+        facts_of[sid] = subject_facts(groups_of[sid], value_of, qkey_of)
+        by_subject[sid] = one_per_fact(by_subject[sid], facts_of[sid])
+    merged = sorted((d for ds in by_subject.values() for d in ds), key=lambda d: d.id)
+    return groups_of, facts_of, merged
+
+
+def _check_targets(
+    events: list[EventView], subjects: list[SubjectView], discs: list[DiscrepancyView]
+) -> None:
+    """Point each event whose anchor the site lacks (a claim since removed, an attribute
+    no longer observed) at its page instead, so no feed entry links to nothing."""
+    anchors = {d.anchor for d in discs} | {a for d in discs for a in d.anchors}
+    for sv in subjects:
+        page = f"subjects/{sv.slug}/"
+        anchors |= {f"{page}#{cv.anchor}" for _, rows in sv.groups for cv in rows}
+        anchors |= {f"{page}#{observed_anchor(o.attribute)}" for o in sv.observations}
+        anchors.add(f"{page}#{WEIGHTS_ANCHOR}")
+    for ev in events:
+        page, _, frag = ev.target.partition("#")
+        if not frag:
+            continue
+        known = frag in anchors if page == "discrepancies.html" else ev.target in anchors
+        if not known:
+            ev.target = page
+
+
+def add_charts(subjects: list[SubjectView], lines: list[list[CardLine]]) -> None:
+    """Add to each subject's ``charts`` (its price charts) a chart per benchmark it
+    shares with another subject and its timeline (``charts.py``)."""
+    scores: dict[str, list[tuple[SubjectView, CardLine]]] = defaultdict(list)
+    for sv, card in zip(subjects, lines, strict=True):
+        for ln in card:
+            name = benchmark_name(ln)
+            if name and ln.number is not None:
+                scores[name].append((sv, ln))
+    shared = {}
+    for name, rows in scores.items():
+        if len(rows) > 1:
+            unit = rows[0][1].facts[0].claims[0].value_dict.get("unit")
+            shared[name] = benchmark_chart(
+                name,
+                unit,
+                [(sv.name, ln.number, ln.short) for sv, ln in rows],  # type: ignore[misc]
+            )
+    for sv, card in zip(subjects, lines, strict=True):
+        mine = [shared[n] for n in dict.fromkeys(benchmark_name(ln) for ln in card) if n in shared]
+        timeline = timeline_chart(sv.slug, timeline_events(sv.facts, sv.weights))
+        sv.charts = [*sv.charts, *mine, *([timeline] if timeline else [])]
+
+
 def collect(engine: Engine) -> SiteContext:
     """Read subjects, sources, claims, verdicts, observations, snapshots, discrepancies,
     events and watches in one session. Raises :class:`SiteError` for a slug that cannot
@@ -183,6 +269,8 @@ def collect(engine: Engine) -> SiteContext:
                 Claim.claimant,
                 Claim.locator,
                 Claim.stated_date,
+                Claim.key,
+                Claim.note,
                 Verdict.status,
                 Verdict.reason,
                 Verdict.evidence_json,
@@ -247,6 +335,10 @@ def collect(engine: Engine) -> SiteContext:
     # Display text by stored JSON: many claims state the same value or qualifiers, and
     # parsing a Value to format it was a third of collect on the 30,000-claim bench.
     shown_value: dict[str, str] = {}
+    parsed: dict[str, Value] = {}  # by stored JSON, as shown_value
+    value_of: dict[int, Value] = {}  # claim id -> its value (grouping claims by fact)
+    qkeys: dict[str, tuple[Any, ...]] = {}  # qualifier keys by stored JSON, as shown_value
+    qkey_of: dict[int, tuple[Any, ...]] = {}
     shown_quals: dict[str, str] = {}
     names = {sid: (s.slug, s.name) for sid, s in by_id.items()}  # not ORM reads per claim
     # Rows unpack as tuples, in the select's column order: a Row read by attribute
@@ -263,6 +355,8 @@ def collect(engine: Engine) -> SiteContext:
             claimant,
             locator,
             stated_date,
+            claim_key,
+            note,
             status,
             reason,
             evidence_json,
@@ -271,7 +365,13 @@ def collect(engine: Engine) -> SiteContext:
         ) = row
         value_text = shown_value.get(value_json)
         if value_text is None:
-            value_text = shown_value[value_json] = Value.from_dict(value_dict).display()
+            parsed[value_json] = Value.from_dict(value_dict)
+            value_text = shown_value[value_json] = parsed[value_json].display()
+        value_of[claim_id] = parsed[value_json]
+        qkey = qkeys.get(quals_json)
+        if qkey is None:
+            qkey = qkeys[quals_json] = qualifier_key(quals)
+        qkey_of[claim_id] = qkey
         quals_text = shown_quals.get(quals_json)
         if quals_text is None:
             quals_text = shown_quals[quals_json] = qualifiers_text(quals)
@@ -303,6 +403,8 @@ def collect(engine: Engine) -> SiteContext:
             stated_date=stated_date,
             source=sources[source_id],
             verdict=vview,
+            anchor=claim_anchor(claim_key),
+            note=note,
         )
 
     event_views = [
@@ -315,6 +417,9 @@ def collect(engine: Engine) -> SiteContext:
             created_at=as_utc(e.created_at),
             change=describe_change(e),
             change_why=describe_change(e, why=True),
+            target=event_target(
+                e.kind, event_detail(e), by_id[e.subject_id].slug if e.subject_id in by_id else None
+            ),
             subject_id=e.subject_id,
             subject_slug=by_id[e.subject_id].slug if e.subject_id in by_id else None,
             subject_name=by_id[e.subject_id].name if e.subject_id in by_id else None,
@@ -348,20 +453,22 @@ def collect(engine: Engine) -> SiteContext:
                 claim_ids=cids,
                 observation_ids=oids,
                 subjects=list(refs.values()),
+                key=d.key,
             )
         )
 
-    claims_of: dict[int, list[ClaimView]] = defaultdict(list)
-    claims_from: dict[int, list[ClaimView]] = defaultdict(list)
-    for cv in claim_views.values():
-        claims_of[cv.subject_id].append(cv)
-        claims_from[cv.source.id].append(cv)
     events_of: dict[int | None, list[EventView]] = defaultdict(list)
     for ev in event_views:
         events_of[ev.subject_id].append(ev)
     # A subject's page and JSON list its discrepancies without their sides (those are on
     # discrepancies.html), so its views carry none: the page key then changes with what
     # the page shows, not with a claim of another subject that a note names.
+    claims_of: dict[int, list[ClaimView]] = defaultdict(list)
+    claims_from: dict[int, list[ClaimView]] = defaultdict(list)
+    for cv in claim_views.values():
+        claims_of[cv.subject_id].append(cv)
+        claims_from[cv.source.id].append(cv)
+    groups_of, facts_of, disc_views = by_fact(list(by_id), claims_of, disc_views, value_of, qkey_of)
     discs_of: dict[int, list[DiscrepancyView]] = defaultdict(list)
     for dv in disc_views:
         discs_of[dv.subject_id].append(replace(dv, claims=[], observations=[]))
@@ -373,11 +480,9 @@ def collect(engine: Engine) -> SiteContext:
     subject_views = []
     for s in subjects:
         sid: int = s.id  # type: ignore[assignment]
-        groups: dict[str, list[ClaimView]] = defaultdict(list)
-        for cv in claims_of[sid]:
-            groups[cv.attribute].append(cv)
         s_events = events_of[sid]
         s_discs = discs_of[sid]
+        current = current_of.get(sid, [])
         subject_views.append(
             SubjectView(
                 slug=s.slug,
@@ -388,13 +493,22 @@ def collect(engine: Engine) -> SiteContext:
                 weights=weights[sid],
                 open_discrepancies=sum(1 for d in s_discs if d.state == "open"),
                 last_change=s_events[0].created_at if s_events else None,
-                groups=sorted(groups.items()),
+                groups=groups_of[sid],
                 events=[ev for ev in s_events if ev.audience == "subscriber"],
                 discrepancies=s_discs,
-                charts=build_charts(obs_of[sid]),
-                observations=current_of.get(sid, []),
+                charts=price_charts(s.slug, obs_of[sid]),
+                observations=current,
+                facts=facts_of[sid],
+                gated=gated_text(current),
             )
         )
+    lines = [card_lines(sv.facts, sv.observations) for sv in subject_views]
+    benchmarks = headline_benchmarks(lines)
+    for sv, card in zip(subject_views, lines, strict=True):
+        sv.card = card
+        sv.cells = table_cells(card, benchmarks)
+    add_charts(subject_views, lines)
+    _check_targets(event_views, subject_views, disc_views)
 
     source_views = []
     for src in sources.values():
@@ -428,4 +542,5 @@ def collect(engine: Engine) -> SiteContext:
         events=event_views,
         data_as_of=max(checks) if checks else None,
         latest_check=max(attempts) if attempts else None,
+        benchmarks=benchmarks,
     )

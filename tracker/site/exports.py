@@ -194,6 +194,8 @@ def subject_export(sv: SubjectView, records: dict[int, str]) -> str:
     claims = ",".join(records[cv.id] for _, rows in sv.groups for cv in rows)
     record["discrepancies"] = [discrepancy_record(dv) for dv in sv.discrepancies]
     record["observations"] = [observation_record(ov) for ov in sv.observations]
+    record["summary"] = [card_record(ln) for ln in sv.card]
+    record["gated"] = sv.gated
     record["events"] = [
         {
             "kind": ev.kind,
@@ -204,6 +206,24 @@ def subject_export(sv: SubjectView, records: dict[int, str]) -> str:
         for ev in sv.events
     ]
     return dump_with_encoded(record, {"claims": f"[{claims}]"})
+
+
+def card_record(line: Any) -> dict[str, Any]:
+    """One summary-card line (``summary.CardLine``) as in a subject export's
+    ``summary``: what the page's card says, with the observed time absolute."""
+    return {
+        "attribute": line.attribute,
+        "qualifiers": line.quals,
+        "label": line.label,
+        "stated": line.text if line.facts else None,
+        "agreed": line.agreed,
+        "status": line.status,
+        "sources": line.sources,
+        "claims": [c.id for f in line.facts for c in f.claims],
+        "observed": line.observed,
+        "checked_at": iso_z(line.checked) or None,
+        "anchor": line.anchor,
+    }
 
 
 def subjects_export(summaries: list[dict[str, Any]]) -> str:

@@ -89,10 +89,14 @@ def render_atom(
 
 
 def event_entry(ev: EventView, base_url: str) -> FeedEntry:
-    """An event as an entry: what changed, from what to what, linking its subject page."""
-    link = (
-        f"{base_url}subjects/{ev.subject_slug}/" if ev.subject_slug else f"{base_url}changes.html"
-    )
+    """An event as an entry: what changed, from what to what, linking the anchor of what
+    it is about (``ev.target``, :func:`tracker.site.anchors.event_target`: the claim,
+    the discrepancy, the weights line or the observed row), else its subject page."""
+    if ev.target:
+        link = f"{base_url}{ev.target}"
+    else:
+        page = f"subjects/{ev.subject_slug}/" if ev.subject_slug else "changes.html"
+        link = f"{base_url}{page}"
     about = escape(ev.subject_name or "release-tracker")
     body = f'<p>{escape(ev.change_why or ev.change)}</p><p><a href="{escape(link)}">{about}</a></p>'
     return FeedEntry(

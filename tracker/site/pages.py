@@ -15,6 +15,7 @@ from typing import Any
 from jinja2 import Environment
 
 from tracker.site.pagehash import key_of
+from tracker.site.summary import COLUMNS, table_columns
 from tracker.site.views import IndexRow, SiteContext, SubjectView
 
 CHANGES_LIMIT = 200
@@ -38,13 +39,29 @@ def _last_change_key(row: IndexRow) -> tuple[float, str]:
     return (-ts if row.last_change else ts, row.name.lower())
 
 
-# sort key name -> (label, key function); "name" is index.html itself.
+def _column_key(column: str, descending: bool) -> Callable[[IndexRow], Any]:
+    """Sort by a comparison-table cell's number; rows without one last, then by name."""
+
+    def key(row: IndexRow) -> tuple[bool, float, str]:
+        cell = row.cells.get(column)
+        n = cell.number if cell else None
+        return (n is None, -(n or 0) if descending else (n or 0), row.name.lower())
+
+    return key
+
+
+# sort key name -> (label, key function); "name" is index.html itself. Prices sort
+# cheapest first, sizes, speed and scores largest first.
 SORTS: dict[str, tuple[str, Callable[[IndexRow], Any]]] = {
     "name": ("Name", lambda row: row.name.lower()),
     "weights": ("Weights", lambda row: (row.weights.landed, _overdue_key(row))),
     "overdue": ("Days overdue", _overdue_key),
     "discrepancies": ("Open discrepancies", lambda row: (-row.open_discrepancies, row.slug)),
     "last-change": ("Last change", _last_change_key),
+    **{
+        key: (label, _column_key(key, descending=not key.startswith("price")))
+        for key, (label, _) in COLUMNS.items()
+    },
 }
 FILTERS: dict[str, tuple[str, Callable[[IndexRow], bool]]] = {
     "all": ("All", lambda row: True),
@@ -53,6 +70,15 @@ FILTERS: dict[str, tuple[str, Callable[[IndexRow], bool]]] = {
     "overdue": ("Overdue", lambda row: bool(row.weights.overdue_days)),
     "disputed": ("Open discrepancies", lambda row: row.open_discrepancies > 0),
 }
+
+
+def sorts_of(benchmarks: list[str]) -> dict[str, tuple[str, Callable[[IndexRow], Any]]]:
+    """:data:`SORTS` and one by each headline benchmark's score (``score-<n>``)."""
+    extra = {
+        f"score-{i}": (name, _column_key(f"score-{i}", descending=True))
+        for i, name in enumerate(benchmarks)
+    }
+    return {**SORTS, **extra}
 
 
 def index_path(sort: str = "name", only: str = "all") -> str:
@@ -80,9 +106,31 @@ class SubjectDigests:
         claims = {sv.slug: key_of(sv.groups) for sv in subjects}
         return cls(
             claims=claims,
-            view={sv.slug: key_of(claims[sv.slug], replace(sv, groups=[])) for sv in subjects},
+            view={
+                sv.slug: key_of(claims[sv.slug], replace(sv, groups=[], facts=[], card=[]))
+                for sv in subjects
+            },
             row={sv.slug: key_of(sv.row()) for sv in subjects},
         )
+
+
+def search_and_compare(
+    ctx: SiteContext, rows: list[IndexRow], job: Callable[..., Job]
+) -> list[Job]:
+    """``search.html`` (keyed by the subjects and sources it lists without JavaScript)
+    and ``compare.html`` (its data is ``assets/table-data.js``)."""
+    listing = [(r.slug, r.name, r.organization, r.aliases) for r in rows]
+    sources = [sv.source for sv in ctx.sources]
+    shown_sources = [(src.key, src.title, src.publisher) for src in sources]
+    return [
+        job(
+            "search.html",
+            "search.html",
+            [listing, shown_sources],
+            lambda: {"subjects": rows, "sources": sources},
+        ),
+        job("compare.html", "compare.html", None, dict),
+    ]
 
 
 def page_jobs(
@@ -90,10 +138,13 @@ def page_jobs(
 ) -> list[Job]:
     """A :class:`Job` per page: 25 index views, a page per subject, discrepancies,
     sources, watches and changes. Keys include ``fingerprint`` (templates and code)."""
+    sorts = sorts_of(ctx.benchmarks)
+    columns = table_columns(ctx.benchmarks)
     common = {
         "data_as_of": ctx.data_as_of,
         "latest_check": ctx.latest_check,
-        "sorts": {k: v[0] for k, v in SORTS.items()},
+        "sorts": {k: v[0] for k, v in sorts.items()},
+        "columns": columns,
         "filters": {k: v[0] for k, v in FILTERS.items()},
         "index_path": index_path,
     }
@@ -126,7 +177,7 @@ def page_jobs(
     @cache
     def row_html(i: int, root: str) -> str:
         # The same row shows in up to 25 views: rendered once per subject and depth.
-        return row_macro(rows[i], root)  # type: ignore[no-any-return]
+        return row_macro(rows[i], root, columns)  # type: ignore[no-any-return]
 
     def index_values(shown: list[int], sort: str, only: str, root: str) -> dict[str, Any]:
         return {
@@ -137,12 +188,12 @@ def page_jobs(
         }
 
     jobs = []
-    for sort, (_, order) in SORTS.items():
+    for sort, (_, order) in sorts.items():
         for only, (_, keep) in FILTERS.items():
             shown = sorted((i for i, r in enumerate(rows) if keep(r)), key=lambda i: order(rows[i]))
             path = index_path(sort, only)
             root = "../" * path.count("/")
-            key_input = [sort, only, [digests.row[rows[i].slug] for i in shown]]
+            key_input = [sort, only, columns, [digests.row[rows[i].slug] for i in shown]]
             values = partial(index_values, shown, sort, only, root)
             jobs.append(job("index.html", path, key_input, values, as_of=True))
     for sv in ctx.subjects:
@@ -151,9 +202,10 @@ def page_jobs(
                 "subject.html",
                 subject_path(sv.slug),
                 digests.view[sv.slug],
-                lambda sv=sv: {"s": sv},
+                lambda sv=sv: {"s": sv, "card": sv.card},
             )
         )
+    jobs += search_and_compare(ctx, rows, job)
     events = ctx.events[:CHANGES_LIMIT]
     for template, values in (
         ("discrepancies.html", {"discrepancies": ctx.discrepancies}),

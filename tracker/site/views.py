@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 from claims.store.status import WeightsStatus
 from claims.verify.compare import DIFFERENT_SUBJECT
-from tracker.site.charts import Chart
+from tracker.site.anchors import discrepancy_anchor
 
 
 @dataclass(slots=True)
@@ -100,6 +100,10 @@ class ClaimView(NamedTuple):
     stated_date: str | None
     source: SourceInfo
     verdict: VerdictView | None
+    # its row's id on the subject page, from its content key (feeds and alerts link to
+    # it): :func:`tracker.site.anchors.claim_anchor`
+    anchor: str = ""
+    note: str | None = None  # the curator's note, shown with the claim
 
 
 class ObservationView(NamedTuple):
@@ -148,6 +152,7 @@ class ObservedRow(NamedTuple):
     claimed_by: str | None
     sources: list[ObservedFrom]
     full_value: str | None = None
+    ids: list[int] = []  # its observations (each has an ``obs-<id>`` anchor)
 
 
 # Observed attributes that are the tracker's own inputs, not figures a lab states: the
@@ -177,6 +182,7 @@ def observed_rows(observations: list[ObservationView]) -> list[ObservedRow]:
                 first_seen=min(last.first_seen, o.first_seen),
                 last_seen=max(last.last_seen, o.last_seen),
                 sources=last.sources if src in last.sources else [*last.sources, src],
+                ids=[*last.ids, o.id],
             )
         else:
             digest = _DIGEST.fullmatch(o.value) is not None
@@ -190,9 +196,22 @@ def observed_rows(observations: list[ObservationView]) -> list[ObservedRow]:
                     o.claimed_by,
                     [src],
                     o.value if digest else None,
+                    [o.id],
                 )
             )
     return rows
+
+
+class Cell(NamedTuple):
+    """One comparison-table cell (``summary.table_cells``): display text, verdict,
+    number to sort by (None: sorts last), anchor on the subject page, and whether the
+    sources disagree."""
+
+    text: str
+    status: str | None
+    number: float | None
+    anchor: str
+    disputed: bool = False
 
 
 class SubjectRef(NamedTuple):
@@ -227,6 +246,8 @@ class EventView:
     subject_slug: str | None
     subject_name: str | None
     change_why: str = ""  # ``change`` with a verdict's reason: a feed entry stands alone
+    # site-relative link to what it is about (``anchors.event_target``)
+    target: str = ""
 
 
 @dataclass(slots=True)
@@ -248,6 +269,21 @@ class DiscrepancyView:
     observation_ids: list[int]
     # Every subject it is about: its own first, then its claims' others (a note's two).
     subjects: list[SubjectRef] = dataclasses.field(default_factory=list)
+    key: str = ""  # content hash: the ``d-<key[:12]>`` anchor feeds and alerts link to
+    # Stored discrepancies about the same fact shown as this one (one per source of a
+    # contradicted figure): their ids and keys, so their anchors still exist.
+    merged_ids: list[int] = dataclasses.field(default_factory=list)
+    merged_keys: list[str] = dataclasses.field(default_factory=list)
+
+    @property
+    def anchor(self) -> str:
+        """The key-based anchor (:func:`tracker.site.anchors.discrepancy_anchor`)."""
+        return discrepancy_anchor(self.key)
+
+    @property
+    def anchors(self) -> list[str]:
+        """Anchors of the stored discrepancies merged into this one (besides its own)."""
+        return [discrepancy_anchor(k) for k in self.merged_keys]
 
     @property
     def is_note(self) -> bool:
@@ -279,6 +315,8 @@ class IndexRow:
     weights: WeightsStatus
     open_discrepancies: int
     last_change: dt.datetime | None
+    cells: dict[str, Cell] = dataclasses.field(default_factory=dict)
+    gated: str | None = None  # the Hub's gated setting in words, when observed
 
 
 @dataclass(slots=True)
@@ -299,9 +337,23 @@ class SubjectView:
     groups: list[tuple[str, list[ClaimView]]]
     events: list[EventView]
     discrepancies: list[DiscrepancyView]
-    charts: list[Chart]
+    charts: list[Any]  # charts.ChartFile: price history, benchmarks, timeline
     # current observations, by attribute, qualifiers, value and watch
     observations: list[ObservationView] = dataclasses.field(default_factory=list)
+    # The claims grouped by fact (``summary.Fact``), in ``groups`` order; derived from
+    # ``groups``, so page keys leave it out (it would encode every claim twice).
+    facts: list[Any] = dataclasses.field(default_factory=list)
+    cells: dict[str, Cell] = dataclasses.field(default_factory=dict)  # comparison table
+    gated: str | None = None
+
+    card: list[Any] = dataclasses.field(default_factory=list)  # summary.CardLine, derived
+
+    def fact_groups(self) -> list[tuple[str, int, list[Any]]]:
+        """``(attribute, how many claims, its facts)`` in ``groups`` order."""
+        by_attribute: dict[str, list[Any]] = {}
+        for f in self.facts:
+            by_attribute.setdefault(f.attribute, []).append(f)
+        return [(a, len(rows), by_attribute.get(a, [])) for a, rows in self.groups]
 
     def observed(self) -> list[ObservedRow]:
         """The "Observed" table's rows (:func:`observed_rows`), without the
@@ -324,6 +376,8 @@ class SubjectView:
             weights=self.weights,
             open_discrepancies=self.open_discrepancies,
             last_change=self.last_change,
+            cells=self.cells,
+            gated=self.gated,
         )
 
 
@@ -372,6 +426,7 @@ class SiteContext:
     events: list[EventView]
     data_as_of: dt.datetime | None
     latest_check: dt.datetime | None = None
+    benchmarks: list[str] = dataclasses.field(default_factory=list)  # table score columns
 
 
 _FIELDS: dict[type, Callable[[Any], Any]] = {}

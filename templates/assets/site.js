@@ -1,0 +1,152 @@
+// release-tracker: optional enhancements. Every page works without this script:
+// sorting and filtering are plain links to pre-rendered pages, search lists everything.
+"use strict";
+(function () {
+  // "checked 3 h ago" from a <time data-ago>; the UTC time stays in its title.
+  function ago(iso) {
+    var s = (Date.now() - Date.parse(iso)) / 1000;
+    if (!(s >= 0)) { return null; }
+    if (s < 90) { return "just now"; }
+    if (s < 5400) { return Math.round(s / 60) + " min ago"; }
+    if (s < 129600) { return Math.round(s / 3600) + " h ago"; }
+    return Math.round(s / 86400) + " days ago";
+  }
+  document.querySelectorAll("time[data-ago]").forEach(function (t) {
+    var text = ago(t.getAttribute("datetime"));
+    if (text) { t.textContent = text; }
+  });
+
+  // A link to a claim inside a closed <details> opens it (Chromium does so itself on
+  // fragment navigation; this covers other browsers and links within the page).
+  function reveal() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var target = id && document.getElementById(id);
+    for (var el = target; el; el = el.parentElement) {
+      if (el.tagName === "DETAILS") { el.open = true; }
+    }
+    if (target) { target.scrollIntoView(); }
+  }
+  window.addEventListener("hashchange", reveal);
+  if (location.hash) { reveal(); }
+
+  // The subjects table: a name filter and in-place sorting by a column's data-sort.
+  var table = document.getElementById("subjects");
+  if (table) {
+    var body = table.tBodies[0];
+    var count = table.querySelector("[data-count]");
+    var total = body.querySelectorAll("tr[data-slug]").length;
+    var input = document.querySelector("input[data-filter-table]");
+    if (input) {
+      input.closest("p").hidden = false;
+      input.addEventListener("input", function () {
+        var needle = input.value.trim().toLowerCase(), shown = 0;
+        body.querySelectorAll("tr[data-filter-text]").forEach(function (row) {
+          row.hidden = needle !== "" && row.dataset.filterText.toLowerCase().indexOf(needle) === -1;
+          if (!row.hidden) { shown += 1; }
+        });
+        if (count) {
+          count.textContent = (shown === total ? total : shown + " of " + total) +
+            (total === 1 ? " subject" : " subjects");
+        }
+      });
+    }
+    var heads = table.tHead.rows[0].cells;
+    Array.prototype.forEach.call(heads, function (th, col) {
+      var link = th.querySelector("a");
+      if (!link || !th.dataset.key) { return; }
+      link.addEventListener("click", function (ev) {
+        ev.preventDefault();
+        var ascending = th.getAttribute("aria-sort") === "descending" ||
+          (!th.hasAttribute("aria-sort") && /^(name|price-)/.test(th.dataset.key));
+        var rows = Array.prototype.slice.call(body.querySelectorAll("tr[data-slug]"));
+        rows.sort(function (a, b) {
+          var x = a.cells[col].dataset.sort, y = b.cells[col].dataset.sort;
+          if (col === 0) { x = a.cells[0].textContent; y = b.cells[0].textContent; }
+          if (x === undefined) { return y === undefined ? 0 : 1; }
+          if (y === undefined) { return -1; }
+          var nx = parseFloat(x), ny = parseFloat(y);
+          var cmp = isNaN(nx) || isNaN(ny) ? x.localeCompare(y) : nx - ny;
+          return ascending ? cmp : -cmp;
+        });
+        rows.forEach(function (r) { body.appendChild(r); });
+        Array.prototype.forEach.call(heads, function (h) { h.removeAttribute("aria-sort"); });
+        th.setAttribute("aria-sort", ascending ? "ascending" : "descending");
+        table.dataset.sorted = th.dataset.key;
+      });
+    });
+  }
+
+  function params(name) {
+    return new URLSearchParams(location.search).getAll(name).filter(Boolean);
+  }
+  function el(tag, text, cls) {
+    var e = document.createElement(tag);
+    if (text !== undefined) { e.textContent = text; }
+    if (cls) { e.className = cls; }
+    return e;
+  }
+  function link(href, text) { var a = el("a", text); a.href = href; return a; }
+
+  // compare.html: the chosen subjects side by side, from assets/table-data.js.
+  var compare = document.getElementById("compare");
+  if (compare && window.TRACKER_TABLE) {
+    var data = window.TRACKER_TABLE, root = compare.dataset.root || "";
+    var chosen = params("s").join(",").split(",").filter(Boolean).slice(0, 4);
+    var picked = data.subjects.filter(function (s) { return chosen.indexOf(s.slug) !== -1; });
+    var note = document.getElementById("compare-note");
+    if (picked.length < 2) {
+      note.textContent = "Choose two to four subjects on the subjects page (tick them, then Compare).";
+    } else {
+      note.hidden = true;
+      var t = el("table", undefined, "side-by-side"), head = t.createTHead().insertRow();
+      head.appendChild(el("th", "")).setAttribute("scope", "col");
+      picked.forEach(function (s) {
+        var th = el("th"); th.scope = "col";
+        th.appendChild(link(root + "subjects/" + s.slug + "/index.html", s.name));
+        head.appendChild(th);
+      });
+      var tb = t.createTBody();
+      data.columns.forEach(function (c) {
+        var tr = tb.insertRow(), th = el("th", c.label); th.scope = "row"; tr.appendChild(th);
+        picked.forEach(function (s) {
+          var cell = s.cells[c.key], td = tr.insertCell();
+          if (!cell) { td.textContent = "—"; return; }
+          td.textContent = cell.text;
+          if (cell.status) { td.appendChild(el("span", " " + cell.status, "verdict-word")); }
+        });
+      });
+      compare.appendChild(t);
+    }
+  }
+
+  // search.html: filter the full list of entries (assets/search-index.js) by words.
+  var results = document.getElementById("search-results");
+  if (results && window.TRACKER_SEARCH) {
+    var q = (params("q")[0] || "").trim();
+    var box = document.getElementById("q");
+    if (box) { box.value = q; }
+    var words = q.toLowerCase().split(/\s+/).filter(Boolean);
+    var status = document.getElementById("search-status");
+    if (words.length) {
+      var base = results.dataset.root || "";
+      var rank = { s: 0, o: 1, c: 2 }, kinds = { s: "subject", o: "source", c: "claim" };
+      var hits = window.TRACKER_SEARCH.filter(function (e) {
+        var text = (e[1] + " " + e[3] + " " + (e[4] || "")).toLowerCase();
+        return words.every(function (w) { return text.indexOf(w) !== -1; });
+      }).sort(function (a, b) { return rank[a[0]] - rank[b[0]]; });  // stable: built order
+      var list = document.getElementById("search-all");
+      if (list) { list.hidden = true; }
+      status.textContent = hits.length + (hits.length === 1 ? " result" : " results") + " for “" + q + "”";
+      var ul = el("ul", undefined, "hits");
+      hits.slice(0, 200).forEach(function (h) {
+        var li = el("li");
+        li.appendChild(el("span", kinds[h[0]], "kind"));
+        li.appendChild(document.createTextNode(" "));
+        li.appendChild(link(base + h[2], h[1]));
+        if (h[3]) { li.appendChild(el("small", " " + h[3], "muted")); }
+        ul.appendChild(li);
+      });
+      results.appendChild(ul);
+    }
+  }
+})();

@@ -1,0 +1,78 @@
+"""Site charts (tracker/site/charts.py): SVG files drawn at build time with pygal, only
+where there is data, each shown with a text alternative and its data as a table."""
+
+from __future__ import annotations
+
+import re
+
+from sitefixture import NOW, populate, t
+from sqlmodel import Session, select
+
+from claims.store.tables import Claim, Source, Subject
+from claims.values.canonical import dumps
+from claims.values.value import quantity
+from tracker.site import build_site
+
+
+def test_price_chart_shows_both_prices_with_dates_on_labelled_axes(engine, tmp_path):
+    """The recorded input-price change ($0.60 from 11-01, $0.45 from 11-10): both values
+    and both dates are drawn, with titled axes; the SVG makes no request (no script)."""
+    populate(engine)
+    out = tmp_path / "site"
+    build_site(engine, out, now=NOW)
+    svg = (out / "subjects" / "kimi-k3.1-pro" / "price-0.svg").read_text()
+    assert ">USD per 1M</text>" in svg and ">date (UTC)</text>" in svg  # axis titles
+    assert "$0.60" in svg and "$0.45" in svg
+    assert "2026-11-01" in svg and "2026-11-10" in svg
+    assert "<script" not in svg and "kozea.github.io" not in svg
+    # equal data, equal bytes (pygal's random chart id is replaced)
+    again = tmp_path / "again"
+    build_site(engine, again, now=NOW)
+    assert (again / "subjects" / "kimi-k3.1-pro" / "price-0.svg").read_text() == svg
+    page = (out / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
+    assert 'alt="Price history: input $0.60 → $0.45 on 2026-11-10."' in page
+
+
+def test_no_chart_without_data(engine, tmp_path):
+    """Orca has no price history, no shared benchmark and no dated events: no chart."""
+    populate(engine)
+    out = tmp_path / "site"
+    build_site(engine, out, now=NOW)
+    assert sorted(p.name for p in (out / "subjects" / "orca-9b").iterdir()) == ["index.html"]
+    assert '<h2 id="history">' not in (out / "subjects" / "orca-9b" / "index.html").read_text()
+
+
+def test_benchmark_chart_is_shared_by_the_subjects_reporting_it(engine, tmp_path):
+    """A benchmark two subjects report gets one chart, highest score first, on both pages."""
+    populate(engine)
+    with Session(engine) as s:
+        k2 = s.exec(select(Subject).where(Subject.slug == "kimi-k2-thinking")).one()
+        src = s.exec(select(Source)).first()
+        s.add(
+            Claim(
+                key="k2-tb4",
+                subject_id=k2.id,
+                attribute="benchmark_score",
+                qualifiers_json=dumps({"benchmark": "Terminal-Bench", "version": "4.0"}),
+                value_json=dumps(quantity("47.1", "percent").to_dict()),
+                raw_text="47.1%",
+                source_id=src.id,
+                claimant="Moonshot AI",
+                created_at=t(1),
+            )
+        )
+        s.commit()
+    out = tmp_path / "site"
+    build_site(engine, out, now=NOW)
+    charts = list((out / "charts").glob("benchmark-*.svg"))
+    assert len(charts) == 1
+    name = charts[0].name
+    for slug in ("kimi-k3.1-pro", "kimi-k2-thinking"):
+        page = (out / "subjects" / slug / "index.html").read_text()
+        assert f'src="../../charts/{name}"' in page
+        assert 'alt="Terminal-Bench 4.0: Kimi K3.1 Pro 65.7%, Kimi K2 Thinking 47.1%."' in page
+    table = re.sub(r"\s+", " ", (out / "subjects" / "kimi-k2-thinking" / "index.html").read_text())
+    assert (
+        "<td>Kimi K3.1 Pro</td><td>65.7%</td></tr><tr><td>Kimi K2 Thinking</td><td>47.1%</td>"
+        in table
+    )

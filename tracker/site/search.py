@@ -1,0 +1,63 @@
+"""Search over the built site: a prebuilt index that a small script filters.
+
+Why not Pagefind: it needs Node (or its binary) at build time, and ``make demo`` /
+``make test`` must run on a machine with only Python 3.11+; and its index is fetched
+with ``fetch()``, which browsers refuse from ``file://``. So the build writes the index
+as a script (``assets/search-index.js`` sets ``window.TRACKER_SEARCH``), loaded by
+``search.html`` with a ``<script>`` tag, which works from a folder and from a server.
+Without JavaScript ``search.html`` lists every subject and source (the browser's find
+works on it); ``assets/site.js`` filters the entries by every word of ``?q=``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from claims.vocabulary import attribute_label
+from tracker.site.views import SiteContext, SourceView, SubjectView
+
+# An entry is a list, not an object: the index holds every claim (30,000 on a large
+# site), and keys repeated per entry were half its bytes.
+# [kind, name shown, site-relative link, detail shown, more words searched (optional)];
+# kind: "s" subject, "c" claim, "o" source. The script searches name + detail + more.
+Entry = list[str]
+
+
+def subject_entries(sv: SubjectView) -> list[Entry]:
+    """One subject's entries: the subject (name, organisation, aliases; its slug and
+    variants searched too) and one per claim, linked to the claim's anchor."""
+    page = f"subjects/{sv.slug}/index.html"
+    detail = " · ".join(x for x in (sv.organization, ", ".join(sv.aliases)) if x)
+    out: list[Entry] = [["s", sv.name, page, detail, " ".join([sv.slug, *sv.variants])]]
+    for attribute, claims in sv.groups:
+        label = attribute_label(attribute)
+        for cv in claims:
+            shown = " · ".join(x for x in (cv.qualifiers, cv.claimant, cv.source.title) if x)
+            out.append(["c", f"{sv.name}: {label} {cv.value}", f"{page}#{cv.anchor}", shown])
+    return out
+
+
+def source_entry(sv: SourceView) -> Entry:
+    """A source's entry, linked to its row on ``sources.html`` (its key searched too)."""
+    src = sv.source
+    detail = " · ".join(x for x in (src.publisher, src.url or "no URL on record") if x)
+    return ["o", src.title, f"sources.html#source-{src.key}", detail, src.key]
+
+
+def search_index_js(ctx: SiteContext) -> str:
+    """``assets/search-index.js``: ``window.TRACKER_SEARCH = [...]`` (subjects, their
+    claims, sources; compact JSON, ``</`` escaped so the text never closes a tag)."""
+    entries: list[Entry] = []
+    for sv in ctx.subjects:
+        entries += subject_entries(sv)
+    entries += [source_entry(sv) for sv in ctx.sources]
+    text = json.dumps(entries, ensure_ascii=False, separators=(",", ":"))
+    return "window.TRACKER_SEARCH=" + text.replace("</", "<\\/") + ";\n"
+
+
+def table_data_js(table: dict[str, Any]) -> str:
+    """``assets/table-data.js``: ``window.TRACKER_TABLE = <api/table.json>`` for the
+    compare page (a script, not a fetch, so it works from ``file://``)."""
+    text = json.dumps(table, ensure_ascii=False, separators=(",", ":"))
+    return "window.TRACKER_TABLE=" + text.replace("</", "<\\/") + ";\n"

@@ -1,0 +1,419 @@
+"""A subject at a glance: its claims grouped by fact, the summary card and its table row.
+
+Claims stating the same thing (:func:`claims.verify.compare.same_fact`) are one
+:class:`Fact` with several sources; a card line (:class:`CardLine`) is one attribute and
+qualifiers, with the fact the sources agree on or "sources disagree" and the spread,
+its verdict, how many sources state it and what a watch observed. The index's
+comparison table (:data:`COLUMNS`) reads its cells from the same lines.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any, NamedTuple
+
+from claims.store.status import WeightsStatus
+from claims.values.canonical import as_utc
+from claims.values.value import Value
+from claims.verify.compare import group_facts, qualifier_key, qualifiers_compatible
+from claims.vocabulary import attribute_label
+from tracker.site.anchors import observed_anchor
+from tracker.site.views import Cell, ClaimView, DiscrepancyView, ObservationView
+
+# Verdicts from worst to best: a fact whose sources got different verdicts shows the
+# first of them (one contradicted source is what a reader must see).
+SEVERITY: tuple[str, ...] = (
+    "contradicted",
+    "disputed",
+    "overdue",
+    "pending",
+    "unverified",
+    "confirmed",
+)
+# The card's lines, in this order; other attributes follow alphabetically.
+CARD_ORDER: tuple[str, ...] = (
+    "total_params",
+    "active_params",
+    "context_window",
+    "price_input_usd_per_mtok",
+    "price_output_usd_per_mtok",
+    "output_tokens_per_second",
+    "license",
+    "release_date",
+    "weights_release_date",
+    "benchmark_score",
+    "leaderboard_rank",
+)
+# Comparison-table columns read from the base offering's card line: key -> (heading,
+# attribute). Benchmark columns are added per build (:func:`headline_benchmarks`).
+COLUMNS: dict[str, tuple[str, str]] = {
+    "total-params": ("Total params", "total_params"),
+    "active-params": ("Active params", "active_params"),
+    "context": ("Context", "context_window"),
+    "price-in": ("Input $/M", "price_input_usd_per_mtok"),
+    "price-out": ("Output $/M", "price_output_usd_per_mtok"),
+    "speed": ("Output tok/s", "output_tokens_per_second"),
+}
+HEADLINE_BENCHMARKS = 3
+
+
+class Fact(NamedTuple):
+    """Claims of one attribute that state the same thing; ``status`` is the worst of
+    their verdicts (None when none has one yet); ``number`` the first claim's central
+    value (None for dates, texts, booleans)."""
+
+    attribute: str
+    qualifiers: str
+    value: str
+    claims: list[ClaimView]
+    status: str | None
+    number: float | None
+    qkey: tuple[Any, ...] = ()  # claims.verify.compare.qualifier_key of its qualifiers
+
+    @property
+    def sources(self) -> int:
+        """How many distinct sources state it."""
+        return len({c.source.id for c in self.claims})
+
+    @property
+    def anchor(self) -> str:
+        """The fact's row on the page: its first claim's anchor."""
+        return self.claims[0].anchor
+
+    @property
+    def lead(self) -> ClaimView | None:
+        """The first claim whose verdict is the fact's (its reason and evidence are the
+        fact's); None without a verdict."""
+        if self.status is None:
+            return None
+        return next(c for c in self.claims if c.verdict and c.verdict.status == self.status)
+
+
+class CardLine(NamedTuple):
+    """One line of the summary card: an attribute with its qualifiers, the facts stated
+    for it (one: the sources agree; several: they disagree), and the current observation
+    with compatible qualifiers (``observed``, ``checked`` = its last sighting)."""
+
+    attribute: str
+    qualifiers: str
+    facts: list[Fact]  # empty: a figure a watch read and no claim states
+    observed: str | None
+    checked: dt.datetime | None
+    quals: dict[str, Any] = {}  # the qualifiers as stored
+    observed_number: float | None = None
+
+    @property
+    def anchor(self) -> str:
+        """Where the line's detail is: its first fact, else the Observed row."""
+        return self.facts[0].anchor if self.facts else observed_anchor(self.attribute)
+
+    @property
+    def label(self) -> str:
+        """The line's heading: a benchmark or board by its name (``Terminal-Bench 4.0``,
+        ``Rank: Code Arena WebDev``), else the attribute's label with its qualifiers."""
+        q = self.quals
+        named = benchmark_name(self)
+        if named:
+            return named
+        if self.attribute == "leaderboard_rank" and set(q) == {"leaderboard"}:
+            return f"Rank: {q['leaderboard']}"
+        name = attribute_label(self.attribute)
+        base, variant = q.get("relative_to"), q.get("variant")
+        if base and set(q) <= {"relative_to", "variant"}:
+            return f"{name} ({variant} vs {base})" if variant else f"{name} (vs {base})"
+        return f"{name} ({self.qualifiers})" if self.qualifiers else name
+
+    @property
+    def short(self) -> str:
+        """:attr:`text` without unit words (a table cell: ``$2.00``, ``1M``, ``2.8T``)."""
+        return short_text(self.text)
+
+    @property
+    def agreed(self) -> bool:
+        """Every source states one fact (or none does: an observed-only line)."""
+        return len(self.facts) <= 1
+
+    @property
+    def text(self) -> str:
+        """The agreed value, or the distinct values, lowest first when numeric."""
+        if not self.facts:
+            return self.observed or ""
+        if self.agreed:
+            return self.facts[0].value
+        facts = sorted(self.facts, key=lambda f: (f.number is None, f.number or 0))
+        return " vs ".join(f.value for f in facts)
+
+    @property
+    def status(self) -> str | None:
+        """The worst verdict of its facts."""
+        return worst([f.status for f in self.facts])
+
+    @property
+    def sources(self) -> int:
+        """Distinct sources over all its facts."""
+        return len({c.source.id for f in self.facts for c in f.claims})
+
+    @property
+    def number(self) -> float | None:
+        """The agreed figure as a number (sorting), None when the sources disagree."""
+        if not self.facts:
+            return self.observed_number
+        return self.facts[0].number if self.agreed else None
+
+    @property
+    def base(self) -> bool:
+        """About the base offering with no other qualifier (the table's cells)."""
+        return not self.quals
+
+
+# Unit words a table cell drops (its column heading names the unit), and the exact
+# count Value.display adds in parentheses ("256K (262,144) tokens").
+_UNIT_WORDS = re.compile(r" per 1M tokens| tokens/s| tokens| params| points|\s\([\d,.]+\)")
+
+
+def short_text(text: str) -> str:
+    """``$2.00 per 1M tokens`` -> ``$2.00``; ``256K (262,144) tokens`` -> ``256K``."""
+    return _UNIT_WORDS.sub("", text)
+
+
+def worst(statuses: Sequence[str | None]) -> str | None:
+    """The first of :data:`SEVERITY` among ``statuses`` (an unknown one counts as worst)."""
+    known = [s for s in statuses if s is not None]
+    if not known:
+        return None
+    return min(known, key=lambda s: SEVERITY.index(s) if s in SEVERITY else -1)
+
+
+def _number(value: dict[str, Any]) -> float | None:
+    if value.get("kind") == "quantity" and isinstance(value.get("value"), (int, float)):
+        return float(value["value"])
+    if value.get("kind") == "range" and isinstance(value.get("low"), (int, float)):
+        return float(value["low"])
+    return None
+
+
+def make_fact(claims: list[ClaimView], qkey: tuple[Any, ...] | None = None) -> Fact:
+    """One :class:`Fact` of ``claims`` (already grouped as stating the same thing)."""
+    first = claims[0]
+    statuses = [c.verdict.status if c.verdict else None for c in claims]
+    return Fact(
+        first.attribute,
+        first.qualifiers,
+        first.value,
+        claims,
+        worst(statuses),
+        _number(first.value_dict),
+        qkey if qkey is not None else qualifier_key(first.qualifiers_dict),
+    )
+
+
+def card_lines(facts: Sequence[Fact], observations: Sequence[ObservationView]) -> list[CardLine]:
+    """The card's lines: ``facts`` (of one subject) by attribute and qualifiers, in
+    :data:`CARD_ORDER`, each with the first current observation of its attribute whose
+    qualifiers are compatible (:func:`claims.verify.compare.qualifiers_compatible`)."""
+    lines: dict[tuple[Any, ...], list[Fact]] = {}
+    for f in facts:
+        lines.setdefault((f.attribute, f.qkey), []).append(f)
+    out = []
+    for (attribute, _), group in lines.items():
+        quals = group[0].claims[0].qualifiers_dict
+        seen = next(
+            (
+                o
+                for o in observations
+                if o.attribute == attribute
+                and qualifiers_compatible(attribute, quals, o.qualifiers_dict)[0]
+            ),
+            None,
+        )
+        out.append(
+            CardLine(
+                attribute,
+                group[0].qualifiers,
+                group,
+                seen.value if seen else None,
+                seen.last_seen if seen else None,
+                quals,
+            )
+        )
+    out += _observed_only(out, observations)
+    rank = {a: i for i, a in enumerate(CARD_ORDER)}
+    out.sort(key=lambda ln: (rank.get(ln.attribute, len(rank)), ln.attribute, ln.qualifiers))
+    return out
+
+
+# Observed attributes the card shows even when no claim states them (the table's
+# figures and the licence), read for the base offering; where it was read (provider,
+# repo) does not make another offering.
+OBSERVED_LINES = (*(a for _, a in COLUMNS.values()), "license")
+_WHERE = ("provider", "repo")
+
+
+def _observed_only(
+    lines: Sequence[CardLine], observations: Sequence[ObservationView]
+) -> list[CardLine]:
+    """A line per :data:`OBSERVED_LINES` attribute a watch reads for the base offering
+    and no claim line covers: what the dashboard can say without a source."""
+    claimed = {ln.attribute for ln in lines if ln.base}
+    out: list[CardLine] = []
+    for o in observations:
+        if o.attribute not in OBSERVED_LINES or o.attribute in claimed:
+            continue
+        if set(o.qualifiers_dict) - set(_WHERE):
+            continue
+        claimed.add(o.attribute)
+        out.append(CardLine(o.attribute, "", [], o.value, o.last_seen, {}, _number(o.value_dict)))
+    return out
+
+
+def benchmark_name(line: CardLine) -> str | None:
+    """``Terminal-Bench 4.0`` for a benchmark-score line (benchmark and version), else None."""
+    if line.attribute != "benchmark_score":
+        return None
+    q = line.quals
+    name = str(q.get("benchmark") or "").strip()
+    if not name or set(q) - {"benchmark", "version"}:
+        return None
+    return f"{name} {q['version']}" if q.get("version") else name
+
+
+def headline_benchmarks(all_lines: Sequence[Sequence[CardLine]]) -> list[str]:
+    """The :data:`HEADLINE_BENCHMARKS` benchmarks most subjects have a score for (ties by
+    name): the comparison table's score columns."""
+    counts: dict[str, int] = {}
+    for lines in all_lines:
+        for name in {benchmark_name(ln) for ln in lines} - {None}:
+            counts[name] = counts.get(name, 0) + 1  # type: ignore[index]
+    ranked = sorted(counts, key=lambda n: (-counts[n], n.casefold()))
+    return ranked[:HEADLINE_BENCHMARKS]
+
+
+def table_cells(lines: Sequence[CardLine], benchmarks: Sequence[str]) -> dict[str, Cell]:
+    """The table's cells of one subject, by column key (:data:`COLUMNS`, then
+    ``score-<n>`` for each of ``benchmarks``); a column with no line has no cell."""
+    by_attr = {ln.attribute: ln for ln in lines if ln.base}
+    by_bench = {benchmark_name(ln): ln for ln in lines}
+    picked: dict[str, CardLine] = {}
+    for key, (_, attribute) in COLUMNS.items():
+        if attribute in by_attr:
+            picked[key] = by_attr[attribute]
+    for i, name in enumerate(benchmarks):
+        if name in by_bench:
+            picked[f"score-{i}"] = by_bench[name]
+    return {
+        key: Cell(ln.short, ln.status, ln.number, ln.anchor, not ln.agreed)
+        for key, ln in picked.items()
+    }
+
+
+def subject_facts(
+    groups: Sequence[tuple[str, list[ClaimView]]],
+    value_of: Mapping[int, Value],
+    qkey_of: Mapping[int, tuple[Any, ...]],
+) -> list[Fact]:
+    """One subject's claims (by attribute, ``groups``) as facts:
+    :func:`claims.verify.compare.group_facts` on qualifiers and value
+    (``value_of[claim id]``, ``qkey_of[claim id]`` its qualifier key), in the order of
+    ``groups``."""
+    out = []
+    for attribute, claims in groups:
+        grouped = group_facts(
+            attribute,
+            claims,
+            lambda c: (c.qualifiers_dict, value_of[c.id]),
+            lambda c: qkey_of[c.id],
+        )
+        out += [make_fact(g, qkey_of[g[0].id]) for g in grouped]
+    return out
+
+
+def one_per_fact(discs: Sequence[DiscrepancyView], facts: Sequence[Fact]) -> list[DiscrepancyView]:
+    """``discs`` (of one subject) with those about the same fact shown as one: a figure
+    an observation contradicts is stored once per claim (one per source); rows with the
+    same attribute, rule and state whose claims are the same facts become the first of
+    them, listing every claim and remembering the others' ids and keys (their anchors)."""
+    fact_no = {c.id: i for i, f in enumerate(facts) for c in f.claims}
+    kept: dict[tuple[Any, ...], DiscrepancyView] = {}
+    out: list[DiscrepancyView] = []
+    for d in discs:
+        ids = frozenset(fact_no.get(i, -i - 1) for i in d.claim_ids)
+        key = (d.attribute, d.rule, d.state, ids)
+        first = kept.get(key)
+        if first is None or not d.claim_ids:
+            kept[key] = d
+            out.append(d)
+            continue
+        merged = replace(
+            first,
+            claims=first.claims + [c for c in d.claims if c not in first.claims],
+            claim_ids=first.claim_ids + [i for i in d.claim_ids if i not in first.claim_ids],
+            observations=first.observations
+            + [o for o in d.observations if o not in first.observations],
+            merged_ids=[*first.merged_ids, d.id],
+            merged_keys=[*first.merged_keys, d.key],
+        )
+        out[out.index(first)] = kept[key] = merged
+    return out
+
+
+def gated_text(observations: Sequence[ObservationView]) -> str | None:
+    """The Hub's gated setting in words (``observed.GATED_WORDS``), from the first
+    current ``gated`` observation; None when no watch read it."""
+    return next((o.value for o in observations if o.attribute == "gated"), None)
+
+
+def table_columns(benchmarks: Sequence[str]) -> list[tuple[str, str]]:
+    """The comparison table's figure columns as ``(key, heading)``: :data:`COLUMNS`, then
+    ``score-<n>`` for each headline benchmark."""
+    columns = [(k, label) for k, (label, _) in COLUMNS.items()]
+    return columns + [(f"score-{i}", name) for i, name in enumerate(benchmarks)]
+
+
+def timeline_events(
+    facts: Sequence[Fact], weights: WeightsStatus
+) -> list[tuple[str, dt.datetime, str]]:
+    """A subject's dated events for its timeline chart, as ``(kind, moment, text)``:
+    announced (release-date claims stated ``on`` a day), each promised weights date,
+    landed (first sighting) and the last Hub check."""
+    out: list[tuple[str, dt.datetime, str]] = []
+    for f in facts:
+        value = f.claims[0].value_dict
+        if f.attribute == "release_date" and value.get("relation") == "on":
+            out.append(("announced", _day(value["value"]), f"announced ({f.value})"))
+    for p in weights.promises:
+        out.append(("promised", _day(p.date), f"weights promised {p.relation} {p.date}"))
+    if weights.landed_at:
+        out.append(("landed", as_utc(weights.landed_at), "weights first seen"))
+    if weights.as_of:
+        out.append(("checked", as_utc(weights.as_of), "last Hub check"))
+    unique = list(dict.fromkeys(out))
+    return unique
+
+
+def _day(iso: str) -> dt.datetime:
+    """Midnight UTC of an ISO day (``YYYY-MM`` reads as its first day)."""
+    day = iso if len(iso) > 7 else f"{iso}-01"
+    return dt.datetime.fromisoformat(day[:10]).replace(tzinfo=dt.UTC)
+
+
+class PromiseGroup(NamedTuple):
+    """Promises of one date, relation and qualifiers (``claims.store.status.Promise``):
+    ``text`` (``before 2026-11-04``, ``[variant: Mini]`` added), ``who`` (each source
+    with its claimant, ``Máquina Web; Moonshot AI``)."""
+
+    text: str
+    who: list[str]
+
+
+def promise_groups(promises: Sequence[Any]) -> list[PromiseGroup]:
+    """``promises`` grouped by what they promise, in first-seen order: the card says
+    "on 2026-11-04 (2 sources)" once, naming the sources on hover."""
+    groups: dict[str, list[str]] = {}
+    for p in promises:
+        text = f"{p.relation} {p.date}" + (f" [{p.qualifiers_text}]" if p.qualifiers else "")
+        who = p.source + (f"; {p.claimant}" if p.claimant and p.claimant != p.source else "")
+        groups.setdefault(text, []).append(who)
+    return [PromiseGroup(text, who) for text, who in groups.items()]

@@ -1,0 +1,79 @@
+"""The index's comparison table as data: ``api/table.json``, ``api/table.csv`` and the
+compare page's ``assets/table-data.js`` (one row per subject, the columns of the page).
+
+Schema (``docs/site-api.md``): ``{"schema": 1, "columns": [{"key", "label"}], "subjects":
+[{"slug", "name", "organization", "page", "weights": {...}, "license", "gated",
+"open_discrepancies", "last_change", "cells": {column key: {"text", "status",
+"number", "anchor", "disputed"}}}]}``; a column with no figure has no cell.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+from claims.values.timefmt import iso_z
+from tracker.site.views import IndexRow
+
+SCHEMA = 1
+
+
+def table_record(row: IndexRow) -> dict[str, Any]:
+    """One subject's row of the table export."""
+    w = row.weights
+    return {
+        "slug": row.slug,
+        "name": row.name,
+        "organization": row.organization,
+        "page": f"subjects/{row.slug}/index.html",
+        "weights": {
+            "landed": w.landed,
+            "repo": w.repo,
+            "overdue_days": w.overdue_days,
+            "landed_late_days": w.landed_late_days,
+        },
+        "license": w.license,
+        "gated": row.gated,
+        "open_discrepancies": row.open_discrepancies,
+        "last_change": iso_z(row.last_change) or None,
+        "cells": {key: cell._asdict() for key, cell in row.cells.items()},
+    }
+
+
+def table_export(rows: list[IndexRow], columns: list[tuple[str, str]]) -> dict[str, Any]:
+    """The whole table: ``columns`` as ``(key, label)`` pairs, rows by name."""
+    return {
+        "schema": SCHEMA,
+        "columns": [{"key": k, "label": label} for k, label in columns],
+        "subjects": [table_record(r) for r in rows],
+    }
+
+
+def table_json(table: dict[str, Any]) -> str:
+    """``api/table.json`` text (keys sorted, one line)."""
+    return json.dumps(table, sort_keys=True, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def table_csv(table: dict[str, Any]) -> str:
+    """``api/table.csv``: slug, name, organization, weights landed, repo, overdue days,
+    licence, gated, open discrepancies, last change, then each column's text and its
+    verdict (``<key>``, ``<key>_status``)."""
+    keys = [c["key"] for c in table["columns"]]
+    buf = io.StringIO()
+    out = csv.writer(buf)
+    head = ["slug", "name", "organization", "landed", "repo", "overdue_days", "license"]
+    head += ["gated", "open_discrepancies", "last_change"]
+    out.writerow(head + [h for k in keys for h in (k, f"{k}_status")])
+    for s in table["subjects"]:
+        w = s["weights"]
+        line = [s["slug"], s["name"], s["organization"] or "", "yes" if w["landed"] else "no"]
+        line += [w["repo"] or "", w["overdue_days"] if w["overdue_days"] is not None else ""]
+        line += [s["license"] or "", s["gated"] or "", s["open_discrepancies"]]
+        line += [s["last_change"] or ""]
+        for k in keys:
+            cell = s["cells"].get(k)
+            line += [cell["text"], cell["status"] or ""] if cell else ["", ""]
+        out.writerow(line)
+    return buf.getvalue()
