@@ -290,11 +290,12 @@ def test_watches_piped_keeps_a_long_error_whole_on_its_row(tmp_path):
 
 def test_watches_shows_a_run_of_failures_beside_the_state(tmp_path):
     """A watch turns failing only after 3 failures in a row; before that a trial read
-    'ok' next to a network error as a contradiction."""
+    'ok' next to a network error as a contradiction: it is 'retrying' (a 'new' watch
+    that never succeeded too)."""
     db = seeded_db(tmp_path / "runs.db")
     engine = make_engine(db)
     with Session(engine) as s:
-        for name, state, n in (("a-flaky", "ok", 2), ("b-down", "failing", 4)):
+        for name, state, n in (("a-flaky", "ok", 2), ("b-down", "failing", 4), ("c-new", "new", 1)):
             s.add(Watch(name=name, adapter="huggingface_org", url="https://example.test/x",
                         state=state, consecutive_failures=n, last_error="network error"))  # fmt: skip
         s.commit()
@@ -302,7 +303,8 @@ def test_watches_shows_a_run_of_failures_beside_the_state(tmp_path):
     result = CliRunner().invoke(app, ["watches", "--db", str(db)])
     assert result.exit_code == 0, result.output
     rows = {ln.split("│")[1].strip(): ln for ln in result.stdout.splitlines() if "│ " in ln}
-    assert "│ ok (2 failures in a row) │" in rows["a-flaky"]
+    assert "│ retrying (2 failures in a row) │" in rows["a-flaky"]
+    assert "│ retrying (1 failure in a row)  │" in rows["c-new"]
     assert "│ failing (4 in a row) " in rows["b-down"]
 
 

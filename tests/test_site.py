@@ -361,7 +361,10 @@ def test_watches_page_shows_runs_of_failures_and_the_latest_attempt(built):
     build_site(engine, out, now=NOW)
     html = (out / "watches.html").read_text()
     row = html[html.index('<tr id="watch-hf-moonshotai">') :].split("</tr>")[0]
-    assert '<span class="state state-ok">ok (2 failures in a row)</span>' in row
+    # below the threshold: a warning, never the green "ok"
+    assert '<span class="state state-retrying">retrying (2 failures in a row)</span>' in row
+    css = (out / "assets" / "site.css").read_text()
+    assert ".state.state-retrying { color: var(--warn);" in css
     assert '<td data-label="Last check"><time datetime="2026-11-23T06:00:00Z">' in row
     assert '<td data-label="Failures since"><time datetime="2026-11-23T05:00:00Z">' in row
     other = html[html.index('<tr id="watch-openrouter">') :].split("</tr>")[0]

@@ -81,7 +81,7 @@ def test_fresh_clone_trial_track_check_status_and_git_diff(tmp_path):
     assert tracked.returncode == 0, tracked.stderr
     assert tracked.stdout.splitlines()[:4] == [
         "tracking acme-orca-9b:",
-        "  added subject acme-orca-9b (Acme Orca 9B)",
+        '  added subject acme-orca-9b (Acme Orca 9B), aliases: "Acme Orca 9B", "Orca 9B"',
         "  added watch hf-org-acme (huggingface_org)",
         "  added watch hf-model-acme-orca-9b (huggingface_model)",
     ]
@@ -170,7 +170,7 @@ def test_untrack_retires_its_watches_and_keeps_the_rest(tmp_path):
     assert r.exit_code == 0, r.output
     assert (data / "watches.toml").read_text(encoding="utf-8") == (
         ROOT / "data" / "watches.toml"
-    ).read_text(encoding="utf-8") + "\n"  # the blank line before the removed entries stays
+    ).read_text(encoding="utf-8")  # byte-identical: the blank line before them goes too
     with Session(make_engine(db)) as s:
         states = {w.name: w.state for w in s.exec(select(Watch)).all()}
     kept = {w.name: "new" for w in load_data(ROOT / "data").watches}
@@ -198,3 +198,69 @@ def test_the_readme_track_your_own_model_example_runs(tmp_path):
         r = run(tmp_path, *args)
         assert r.returncode in (0, 3), r.stdout + r.stderr  # 3: its org is not recorded
     assert "licence:" in r.stdout
+
+
+def failing_recording(path: Path) -> Path:
+    """Acme's org listing and Orca-9B's model info answered 503, as a Hub outage would."""
+    import datetime as dt
+
+    at = dt.datetime.fromisoformat(RECORDED)
+    org_url = f"{HUB}/api/models?author=acme&sort=createdAt&direction=-1&limit=100"
+    entries = [
+        har_entry("GET", url, 503, [("Content-Type", "text/plain")], b"busy", at)
+        for url in (org_url, f"{HUB}/api/models/acme/Orca-9B")
+    ]
+    path.write_text(json.dumps({"log": {"version": "1.2", "entries": entries}}), "utf-8")
+    return path
+
+
+def test_failed_check_untrack_and_track_again(tmp_path):
+    """A model no Hub check succeeded on: its weights are unknown (never "not landed"),
+    the failed check is named; untrack leaves watches.toml as it was before track and
+    says the subject is not watched; tracking it again re-activates its watches."""
+    data = data_copy(tmp_path)
+    db = str(tmp_path / "t.db")
+    before = (data / "watches.toml").read_bytes()
+    args = ["Acme Orca 9B", "--org", "acme", "--repo", "acme/Orca-9B", "--data", str(data)]
+    assert runner.invoke(app, ["track", *args, "--db", db]).exit_code == 0
+    status = ["status", "acme-orca-9b", "--db", db]
+    fresh = runner.invoke(app, status).output.splitlines()
+    assert fresh[1:3] == [
+        "  weights: unknown (no successful Hub check yet)",
+        "  no Hub check has run yet: run `tracker check`",
+    ]
+    har = str(failing_recording(tmp_path / "down.har"))
+    checked = runner.invoke(app, ["check", "--replay", har, "--watch", "hf-org-acme", "--db", db])
+    assert checked.exit_code == 1, checked.output
+    failed = runner.invoke(app, status).output.splitlines()
+    assert failed[1] == "  weights: unknown (no successful Hub check yet)"
+    assert re.fullmatch(
+        r"  last Hub check failed at \d{4}-\d\d-\d\d \d\d:\d\d UTC: bad_status: .*503.*", failed[2]
+    ), failed[2]
+    got = json.loads(runner.invoke(app, [*status, "--json"]).output)
+    assert (got["weights"], got["landed"], got["watched"]) == ("unknown", None, True)
+    assert got["last_failure"]["kind"] == "bad_status"
+    untracked = runner.invoke(app, ["untrack", "acme-orca-9b", "--data", str(data), "--db", db])
+    assert untracked.exit_code == 0, untracked.output
+    assert (data / "watches.toml").read_bytes() == before  # byte-identical to before track
+    gone = runner.invoke(app, status).output.splitlines()
+    assert gone[2] == "  not watched (untracked: its watches are retired)"
+    got = json.loads(runner.invoke(app, [*status, "--json"]).output)
+    assert (got["weights"], got["landed"], got["watched"]) == ("unknown", None, False)
+    dry = runner.invoke(app, ["track", *args, "--db", db, "--dry-run"])
+    assert dry.exit_code == 0, dry.output
+    assert dry.output.splitlines()[-3:] == [
+        "would add watch hf-model-acme-orca-9b (huggingface_model, was retired: re-activated)",
+        "would add watch hf-org-acme (huggingface_org, was retired: re-activated)",
+        "dry run: nothing written or loaded",
+    ]
+    assert (data / "watches.toml").read_bytes() == before
+    again = runner.invoke(app, ["track", *args, "--db", db])
+    assert again.exit_code == 0, again.output
+    assert "  added watch hf-org-acme (huggingface_org, was retired: re-activated)" in (
+        again.output.splitlines()
+    )
+    with Session(make_engine(db)) as s:
+        states = {w.name: w.state for w in s.exec(select(Watch)) if "acme" in w.name}
+    assert states == {"hf-org-acme": "new", "hf-model-acme-orca-9b": "new"}
+    assert runner.invoke(app, status).output.splitlines()[2].startswith("  last Hub check failed")

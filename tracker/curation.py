@@ -111,6 +111,7 @@ def plan_track(
     openrouter: str | None = None,
     subscribe: str | None = None,
     followed: Sequence[dict[str, Any]] = (),
+    retired: Sequence[dict[str, Any]] = (),
 ) -> Plan:
     """The entries that start tracking ``name``: its subject (slug from the name, the
     name and ``aliases`` as aliases, ``hub_org``, ``[subject.ids]`` for the repo and the
@@ -122,7 +123,9 @@ def plan_track(
 
     For a subject already tracked, ``followed`` (watch entries the cycle made to follow
     its repos, from the database) are written into watches.toml instead, so git keeps
-    them; TrackerError when there is none to write."""
+    them, and ``retired`` (entries of its watches `tracker untrack` retired, from the
+    database) are written back, which re-activates them when loaded; TrackerError when
+    there is none of either to write."""
     slug = slug_of(name)
     hub_org = hf_org or org
     if repo is not None and not re.fullmatch(r"[\w.\-]+/[\w.\-]+", repo):
@@ -132,7 +135,7 @@ def plan_track(
     subjects = _parse(data_dir, "subjects.toml", subjects_text)
     for entry in _entries(subjects, "subject"):
         if str(entry.get("slug", "")).lower() == slug:
-            return _keep_followed(plan, followed)
+            return _keep_followed(plan, followed, retired)
     subject: dict[str, Any] = {"slug": slug, "name": name, "organization": org,
                                "hub_org": hub_org,
                                "aliases": list(dict.fromkeys([name, *_short(name, org),
@@ -143,7 +146,9 @@ def plan_track(
         subject["ids"] = ids
     plan.texts["subjects.toml"] = (subjects_text, _append(subjects_text, "subjects.toml",
                                                            "subject", subject))  # fmt: skip
-    plan.changes.append(f"subject {slug} ({name})")
+    plan.changes.append(
+        f"subject {slug} ({name}), aliases: " + ", ".join(f'"{a}"' for a in subject["aliases"])
+    )
     watches_text = _read(data_dir, "watches.toml")
     new_watches = _watches_to_add(
         _entries(_parse(data_dir, "watches.toml", watches_text), "watch"), hub_org, repo, openrouter
@@ -167,19 +172,24 @@ def plan_track(
     return plan
 
 
-def _keep_followed(plan: Plan, followed: Sequence[dict[str, Any]]) -> Plan:
-    """Append the followed model watches watches.toml lacks (their ``followed_from``
-    param dropped: from now on the file defines them)."""
+def _keep_followed(
+    plan: Plan, followed: Sequence[dict[str, Any]], retired: Sequence[dict[str, Any]] = ()
+) -> Plan:
+    """Append the followed model watches and the retired watches watches.toml lacks
+    (their ``followed_from`` param dropped: from now on the file defines them)."""
     old = _read(plan.data_dir, "watches.toml")
     names = {str(w.get("name")) for w in _entries(_parse(plan.data_dir, "watches.toml", old),
                                                   "watch")}  # fmt: skip
     text = old
-    for entry in followed:
+    marks = [(e, "followed by the cycle") for e in followed]
+    marks += [(e, "was retired: re-activated") for e in retired]
+    for entry, why in marks:
         if entry["name"] in names:
             continue
+        names.add(entry["name"])
         params = {k: v for k, v in entry["params"].items() if k != "followed_from"}
         text = _append(text, "watches.toml", "watch", {**entry, "params": params})
-        plan.changes.append(f"watch {entry['name']} ({entry['adapter']}, followed by the cycle)")
+        plan.changes.append(f"watch {entry['name']} ({entry['adapter']}, {why})")
     if text == old:
         raise TrackerError(
             f"{plan.data_dir / 'subjects.toml'}: subject {plan.slug!r} is already tracked "
@@ -259,7 +269,9 @@ def plan_untrack(data_dir: Path, slug: str, stored_watches: Sequence[str] = ()) 
         plan.changes.append(f"watch {name} removed from watches.toml and retired")
         del table[i]
     if drop:
-        plan.texts["watches.toml"] = (old, tomlkit.dumps(doc))
+        # the blank line `track` put before the entries goes with them
+        new = tomlkit.dumps(doc)
+        plan.texts["watches.toml"] = (old, new.rstrip("\n") + "\n" if new.strip() else new)
     for name in stored_watches:
         if name not in plan.retire:
             plan.retire.append(name)

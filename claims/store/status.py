@@ -20,7 +20,7 @@ from claims.values.canonical import as_utc
 from claims.values.timefmt import iso_z
 from claims.values.value import Value
 from claims.verify.promises import deadline_of
-from claims.vocabulary import qualifiers_text
+from claims.vocabulary import RETIRED_STATE, qualifiers_text
 
 
 @dataclass(frozen=True)
@@ -82,9 +82,14 @@ class WeightsStatus:
     # only "by this time", not the landing date. ``repo_created`` is the Hub's createdAt.
     at_first_check: bool = False
     repo_created: str | None = None
-    # Some watch would show the weights (its Hub org or one of its repos): without one,
-    # "not landed" only means nobody looks.
+    # Some live watch would show the weights (its Hub org or one of its repos): without
+    # one, "not landed" only means nobody looks. ``retired``: watches that would show
+    # them exist but every one is retired (`tracker untrack`).
     watched: bool = False
+    retired: bool = False
+    # The latest failed check of those watches when none ever succeeded: (when, kind,
+    # error) as the watch row keeps them; None after a success or before any check.
+    last_failure: tuple[dt.datetime, str, str] | None = None
     # Landed after every promised deadline: whole days from the latest deadline to the
     # first sighting (None when on time, with no promise, or when the repo was already
     # there at the first check: its landing day is then unknown).
@@ -99,6 +104,15 @@ class WeightsStatus:
     license_read_at: dt.datetime | None = None
     license_spdx: str | None = None
     license_link: str | None = None
+
+    @property
+    def weights_word(self) -> str:
+        """``landed``, ``not landed`` (a successful Hub check saw no weights) or
+        ``unknown`` (no watch looks, or none has checked successfully yet: "not landed"
+        would be a guess)."""
+        if self.landed:
+            return "landed"
+        return "not landed" if self.as_of is not None else "unknown"
 
     @property
     def landed_at_meaning(self) -> str | None:
@@ -119,9 +133,9 @@ class WeightsStatus:
         return {
             "subject": self.slug,
             "name": self.name,
-            # "unknown" when no watch would see them land: "not landed" would be a guess
-            "weights": "landed" if self.landed else "not landed" if self.watched else "unknown",
-            "landed": self.landed,
+            "weights": self.weights_word,
+            # null with "unknown": neither yes nor no is known
+            "landed": None if self.weights_word == "unknown" else self.landed,
             "repo": self.repo,
             "landed_at": iso(self.landed_at),
             "landed_at_meaning": self.landed_at_meaning,
@@ -148,6 +162,14 @@ class WeightsStatus:
             "overdue_days": self.overdue_days,
             "as_of": iso(self.as_of),
             "watched": self.watched,
+            "retired": self.retired,
+            "last_failure": None
+            if self.last_failure is None
+            else {
+                "at": iso(self.last_failure[0]),
+                "kind": self.last_failure[1],
+                "error": self.last_failure[2],
+            },
             "landed_late_days": self.landed_late_days,
         }
 
@@ -223,8 +245,12 @@ def weights_statuses(
             )
         status.promises.sort(key=lambda p: (p.date, p.relation, p.source))
         covering = hub_watches_of(subject, own[sid], watches, aliases[sid])
-        status.watched = bool(covering)
+        live = [w for w in covering if w.state != RETIRED_STATE]
+        status.watched = bool(live)
+        status.retired = bool(covering) and not live
         status.as_of = hub_check_time(subject, own[sid], watches, aliases[sid])
+        if status.as_of is None:
+            status.last_failure = _last_failure(live)
         # Promises about the model itself (a variant's own date is not the model's), with
         # a deadline ("after D" has none).
         ends = [d for p in status.promises if not p.qualifiers and (d := p.deadline())]
@@ -240,6 +266,16 @@ def weights_statuses(
 
 
 Grouped = dict[int, list[models.Observation]]
+
+
+def _last_failure(watches: Sequence[models.Watch]) -> tuple[dt.datetime, str, str] | None:
+    """(when, kind, error) of the latest failed check among ``watches`` (the watch row's
+    ``last_run``, ``last_error_kind``, ``last_error``); None when none has failed."""
+    failed = [w for w in watches if w.last_error and w.last_run is not None]
+    if not failed:
+        return None
+    w = max(failed, key=lambda w: as_utc(w.last_run))  # type: ignore[arg-type]
+    return as_utc(w.last_run), w.last_error_kind or "error", str(w.last_error)  # type: ignore[arg-type]
 
 
 def _hub_observations(

@@ -59,11 +59,12 @@ def status(
     console.print(f"[bold]{plain(st.name)}[/bold] ({plain(st.slug)})")
     if st.landed:
         echo_wrapped(f"  weights: landed — {st.repo}, {landed_text(st)}")
+    elif st.weights_word == "not landed":
+        console.print("  weights: [bold red]not landed[/bold red]")
+    elif st.watched or st.retired:
+        console.print(f"  weights: unknown ({NO_SUCCESS})", highlight=False)
     else:
-        if st.watched:
-            console.print("  weights: [bold red]not landed[/bold red]")
-        else:
-            console.print("  weights: unknown (nothing checks)")
+        console.print("  weights: unknown (nothing checks)")
     for p in st.promises:
         late = None if st.landed else p.days_overdue(st.as_of)
         note = f" — {late} days overdue" if late else ""
@@ -72,21 +73,43 @@ def status(
             f"  promised: {p.relation} {p.date}{what} — {p.source} "
             f"(claimant: {p.claimant or 'unknown'}){note}"
         )
-    if st.overdue_days:
-        echo_wrapped(
-            f"  overdue by {st.overdue_days} days as of {utc_minute(d['as_of'])} (counted from the latest promised date)"
-        )
-    elif not st.landed and d["as_of"] is None and st.watched:
-        console.print("  no Hub check has run yet: run `tracker check`")
-    elif not st.landed and d["as_of"] is None:
-        org = f" ({row.hub_org})" if row.hub_org else ""
-        echo_wrapped(
-            f"  no watch looks at its Hub org{org} or repos, so nothing would see the "
-            "weights land: add a huggingface_org or huggingface_model watch to "
-            "watches.toml (docs/watches.md)"
-        )
+    for line in check_lines(st, row.hub_org):
+        echo_wrapped(f"  {line}")
     for line in access_lines(st):
         echo_wrapped(f"  {line}")
+
+
+NO_SUCCESS = "no successful Hub check yet"  # the site's words too
+
+
+def check_lines(st: WeightsStatus, hub_org: str | None) -> list[str]:
+    """What the Hub checks say beside the weights line: how overdue as of the last
+    check, ``not watched (untracked: its watches are retired)``, ``last Hub check
+    failed at T: kind: error`` when none ever succeeded, ``no Hub check has run yet``,
+    or that no watch looks at all."""
+    d = st.to_dict()
+    lines = []
+    if st.overdue_days:
+        lines.append(
+            f"overdue by {st.overdue_days} days as of {utc_minute(d['as_of'])} "
+            "(counted from the latest promised date)"
+        )
+    if st.retired:
+        return [*lines, "not watched (untracked: its watches are retired)"]
+    if st.landed or st.as_of is not None:
+        return lines
+    if st.last_failure is not None:
+        at, kind, error = st.last_failure
+        return [*lines, f"last Hub check failed at {utc_minute(at)}: {kind}: {error}"]
+    if st.watched:
+        return [*lines, "no Hub check has run yet: run `tracker check`"]
+    org = f" ({hub_org})" if hub_org else ""
+    return [
+        *lines,
+        f"no watch looks at its Hub org{org} or repos, so nothing would see the weights "
+        "land: add a huggingface_org or huggingface_model watch to watches.toml "
+        "(docs/watches.md)",
+    ]
 
 
 def access_lines(st: WeightsStatus) -> list[str]:

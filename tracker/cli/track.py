@@ -75,9 +75,10 @@ def track(
     plan = plan_track(
         data, name, org, hf_org=hf_org, aliases=alias or (), repo=repo,
         openrouter=openrouter, subscribe=subscribe, followed=_followed_entries(db, name),
+        retired=_retired_entries(db, name),
     )  # fmt: skip
     if dry_run:
-        _show_dry_run(plan, json_out)
+        _show_dry_run(plan, json_out, "would add ")
         return
     from tracker.loading import store_curated
 
@@ -126,12 +127,15 @@ def untrack(
         console.print(f"  {line}", highlight=False)
 
 
-def _show_dry_run(plan: Plan, json_out: bool) -> None:
+def _show_dry_run(plan: Plan, json_out: bool, verb: str = "") -> None:
+    """The diff; with ``verb`` (track's "would add "), each change in words after it."""
     if json_out:
         print_json({"subject": plan.slug, "changes": plan.changes, "diff": plan.diff(),
                     "retire": plan.retire})  # fmt: skip
         return
     typer.echo(plan.diff(), nl=False)
+    for line in plan.changes if verb else ():
+        typer.echo(f"{verb}{line}")
     typer.echo("dry run: nothing written or loaded")
 
 
@@ -160,6 +164,39 @@ def _followed_entries(db: str | None, name: str) -> list[dict[str, Any]]:
          "interval_minutes": w.interval_minutes, "params": json.loads(w.params_json)}
         for w in sorted(rows, key=lambda w: w.name)
         if "followed_from" in w.params
+    ]  # fmt: skip
+
+
+def _retired_entries(db: str | None, name: str) -> list[dict[str, Any]]:
+    """Watch entries (name, adapter, url, interval_minutes, params) of the retired
+    watches that would show the weights of the subject ``name`` (its Hub org listing
+    and model watches, as `tracker untrack` retires them); [] without a database or
+    subject."""
+    from sqlmodel import Session, select
+
+    from claims.errors import ClaimsError
+    from claims.store import tables as models
+    from claims.store.views import hub_watches, load_observations
+    from claims.vocabulary import RETIRED_STATE
+    from tracker.curation import slug_of
+    from tracker.errors import TrackerError
+
+    try:
+        engine = open_db(db)
+    except (TrackerError, ClaimsError):  # no database yet (or an older one): none retired
+        return []
+    with Session(engine) as session:
+        subject = session.exec(
+            select(models.Subject).where(models.Subject.slug == slug_of(name))
+        ).first()
+        if subject is None:
+            return []
+        own = [o for o in load_observations(session) if o.subject_id == subject.id]
+        rows = [w for w in hub_watches(session, subject, own) if w.state == RETIRED_STATE]
+    return [
+        {"name": w.name, "adapter": w.adapter, "url": w.url,
+         "interval_minutes": w.interval_minutes, "params": w.params}
+        for w in sorted(rows, key=lambda w: w.name)
     ]  # fmt: skip
 
 

@@ -86,11 +86,21 @@ def schedule_text(interval_minutes: int, params: dict[str, Any]) -> str:
 
 def watch_state_text(state: str, failures: int) -> str:
     """A watch's state with its run of failures, as ``tracker watches`` and the site's
-    watches page show it: ``ok (2 failures in a row)``, ``failing (4 in a row)``, ``ok``.
-    A watch turns ``failing`` only after several failures in a row, and a bare "ok"
-    beside an error or a failure time read as a contradiction."""
+    watches page show it: ``retrying (2 failures in a row)``, ``failing (4 in a row)``,
+    ``ok``. A watch turns ``failing`` only after several failures in a row; one whose
+    last check failed below that threshold is ``retrying`` (its stored state, ``ok`` or
+    ``new``, beside an error read as a contradiction)."""
     if not failures:
         return state
-    if state != "failing":
-        return f"{state} ({failures} failure{'' if failures == 1 else 's'} in a row)"
+    if watch_state_class(state, failures) == RETRYING:
+        return f"{RETRYING} ({failures} failure{'' if failures == 1 else 's'} in a row)"
     return f"{state} ({failures} in a row)"
+
+
+RETRYING = "retrying"
+
+
+def watch_state_class(state: str, failures: int) -> str:
+    """The word the watches page styles a state by: the stored state, or ``retrying``
+    for a watch whose last check failed but that is not ``failing`` (yet) or retired."""
+    return RETRYING if failures and state not in ("failing", "retired") else state

@@ -413,6 +413,13 @@ class WatchView:
 
         return watch_state_text(self.state, self.consecutive_failures)
 
+    @property
+    def state_class(self) -> str:
+        """``retrying`` or the state (:func:`tracker.site.eventtext.watch_state_class`)."""
+        from tracker.site.eventtext import watch_state_class
+
+        return watch_state_class(self.state, self.consecutive_failures)
+
 
 @dataclass(slots=True)
 class SiteContext:
