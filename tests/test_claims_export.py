@@ -149,8 +149,58 @@ def test_unknown_names_get_a_did_you_mean(imported):
     )
     r = runner.invoke(app, ["discrepancies", "--subject", "kimi-k31-pro", "--db", db])
     assert "(did you mean 'kimi-k3.1-pro'?)" in r.output
-    r = runner.invoke(app, ["claims", "list", "--verdict", "overdu", "--db", db])
-    assert r.output == "error: --verdict: unknown 'overdu' (did you mean 'overdue'?)\n"
+
+
+def test_claims_list_options_take_only_their_values(imported):
+    """A value outside --verdict's or --attribute's list is a usage error (exit 2) that
+    names the allowed values, which --help lists too."""
+    _data, db = imported
+    r = runner.invoke(
+        app, ["claims", "list", "--verdict", "confirmd", "--db", db], prog_name="tracker"
+    )
+    assert r.exit_code == 2
+    assert r.output == (
+        "error: invalid value for '--verdict': 'confirmd' is not one of confirmed, "
+        "contradicted, pending, overdue, unverified, disputed, no verdict yet (did you mean "
+        "'confirmed'?); see `tracker claims list --help`\n"
+    )
+    r = runner.invoke(
+        app, ["claims", "list", "--attribute", "benchmark", "--db", db], prog_name="tracker"
+    )
+    assert r.exit_code == 2
+    assert r.output.startswith(
+        "error: invalid value for '--attribute': 'benchmark' is not one of total_params, "
+    )
+    assert r.output.endswith(
+        "license_text_sha256 (did you mean 'benchmark_score'?); see `tracker claims list --help`\n"
+    )
+    helptext = " ".join(invoke("claims", "list", "--help").output.replace("│", " ").split())
+    assert 'disputed or "no verdict yet" (claims `tracker verify` has not judged)' in helptext
+    assert "leaderboard_rank, hardware_units," in helptext
+
+
+def test_claims_list_shows_qualifiers_and_no_verdict_yet(imported):
+    """Two 65.7% benchmark claims with opposite verdicts say which version each is about;
+    a claim `verify` has not judged reads "no verdict yet", as --verdict calls it."""
+    _data, db = imported
+    fresh = invoke("claims", "list", "--verdict", "no verdict yet", "--db", db).output
+    row = next(line for line in fresh.splitlines() if "65.7%" in line and "Wire" in line)
+    cells = [c.strip() for c in row.split("│")]
+    assert cells[3] == "Benchmark score · Terminal-Bench 3.0"
+    assert cells[7:9] == ["no verdict yet", "run `tracker verify` to give it one"]
+    same = invoke("claims", "list", "--verdict", "no-verdict-yet", "--db", db).output
+    assert same == fresh
+    invoke("verify", "--db", db)
+    judged = invoke("claims", "list", "kimi-k3.1-pro", "--attribute", "benchmark_score",
+                    "--db", db).output  # fmt: skip
+    rows = {
+        c[1]: c
+        for line in judged.splitlines()
+        if (c := [x.strip() for x in line.split("│")])[1:2] and c[1].isdigit()
+    }
+    assert rows["15"][3] == "Benchmark score · Terminal-Bench 4.0"
+    assert rows["37"][3] == "Benchmark score · Terminal-Bench 3.0"
+    assert "no verdict yet" not in judged
 
 
 NOTATIONS = [

@@ -152,7 +152,10 @@ def test_import_is_idempotent(tmp_path):
         "--language", "pt-BR",
     ]  # fmt: skip
     first = runner.invoke(app, args)
-    assert first.stdout == "imported 3 claims (0 already present, 1 skipped without subject)\n"
+    assert first.stdout == (
+        "imported 3 claims (0 already present, 1 skipped without subject)\n"
+        "they have no verdict yet: run `tracker verify` to give them verdicts\n"
+    )
     second = runner.invoke(app, args)
     assert second.stdout == "imported 0 claims (3 already present, 1 skipped without subject)\n"
     assert second.stderr == ""

@@ -69,7 +69,10 @@ def test_a_source_a_data_file_stored_is_refused_from_any_folder(tmp_path, monkey
     )
     assert len(_claims_of(db, "report-k31-launch")) == before
     r = _import(elsewhere, [item], "--source", "blog-3", "--db", str(db))
-    assert r.stdout == "imported 1 claims (0 already present, 0 skipped without subject)\n"
+    assert r.stdout == (
+        "imported 1 claims (0 already present, 0 skipped without subject)\n"
+        "they have no verdict yet: run `tracker verify` to give them verdicts\n"
+    )
 
 
 def test_an_edited_value_outside_its_own_interval_is_refused(tmp_path):
@@ -100,7 +103,10 @@ def test_the_data_files_short_notation_is_read_as_there(tmp_path):
          "value": {"kind": "quantity", "value": 0.6}},  # no unit: the attribute's
     ]  # fmt: skip
     r = _import(tmp_path, items, "--source", "blog-3", "--db", str(db))
-    assert r.stdout == "imported 4 claims (0 already present, 0 skipped without subject)\n"
+    assert r.stdout == (
+        "imported 4 claims (0 already present, 0 skipped without subject)\n"
+        "they have no verdict yet: run `tracker verify` to give them verdicts\n"
+    )
     claims = _claims_of(db, "blog-3")
     assert [c.value.display() for c in claims] == [
         "1.3T params",

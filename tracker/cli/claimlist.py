@@ -5,7 +5,8 @@ as a data file that `tracker load` reads back to the same claims."""
 from __future__ import annotations
 
 import datetime as dt
-from typing import TYPE_CHECKING, Annotated
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -19,13 +20,23 @@ from tracker.cli.common import (
     print_json,
     print_table,
 )
-from tracker.cli.values import utc_minute
+from tracker.cli.values import choice, choices_text, utc_minute
 from tracker.errors import TrackerError
 
 if TYPE_CHECKING:
     from sqlmodel import Session
 
-VERDICT_CHOICES = (*VERDICT_STATUSES, "none")
+# A claim `tracker verify` has not judged yet: the same words in the verdict column, in
+# --verdict and in `claims import`'s closing line.
+NO_VERDICT = "no verdict yet"
+VERDICT_CHOICES = (*VERDICT_STATUSES, NO_VERDICT)
+ATTRIBUTE_CHOICES = tuple(ATTRIBUTES)
+# Help texts out of the annotations (which are strings, evaluated later).
+VERDICT_HELP = (
+    f"Only this verdict (repeatable): {', '.join(VERDICT_STATUSES)} or "
+    f'"{NO_VERDICT}" (claims `tracker verify` has not judged).'
+)
+ATTRIBUTE_HELP = f"Only this attribute (repeatable): {choices_text(ATTRIBUTE_CHOICES)}."
 
 
 def _slug_or_hint(session: Session, name: str) -> str:
@@ -40,13 +51,29 @@ def _slug_or_hint(session: Session, name: str) -> str:
     return slug
 
 
-def _checked(values: list[str], allowed: tuple[str, ...] | dict, option: str) -> list[str]:
+def _choice(allowed: tuple[str, ...], normalize: Callable[[str], str] | None = None) -> Any:
+    """:func:`tracker.cli.values.choice` (a usage error, exit 2, naming every allowed
+    value) with a did-you-mean for a near miss (``confirmd``)."""
     from claims.curated.datafile import nearest
 
-    for v in values:
-        if v not in allowed:
-            raise TrackerError(f"{option}: unknown {v!r} ({nearest(v, allowed)})")
-    return values
+    parse = choice(allowed, normalize)
+
+    def checked(value: str) -> str:
+        try:
+            return parse(value)
+        except typer.BadParameter as exc:
+            hint = nearest(value, allowed)
+            near = f" ({hint})" if hint.startswith("did you mean") else ""
+            raise typer.BadParameter(f"{exc}{near}") from None
+
+    return checked
+
+
+def _verdict_word(value: str) -> str:
+    """``no-verdict-yet``, ``no_verdict_yet`` and ``none`` (the JSON's null) -> the
+    words ``no verdict yet``."""
+    words = value.replace("-", " ").replace("_", " ")
+    return NO_VERDICT if words.casefold() in (NO_VERDICT, "none") else value
 
 
 @friendly_errors
@@ -58,15 +85,19 @@ def list_cmd(
     attribute: Annotated[
         list[str] | None,
         typer.Option(
-            "--attribute", metavar="<attribute>", help="Only this attribute (repeatable)."
+            "--attribute",
+            metavar="ATTRIBUTE",
+            parser=_choice(ATTRIBUTE_CHOICES),
+            help=ATTRIBUTE_HELP,
         ),
     ] = None,
     verdict: Annotated[
         list[str] | None,
         typer.Option(
             "--verdict",
-            metavar="<verdict>",
-            help=f"Only this verdict (repeatable): {', '.join(VERDICT_CHOICES)}.",
+            metavar="VERDICT",
+            parser=_choice(VERDICT_CHOICES, _verdict_word),
+            help=VERDICT_HELP,
         ),
     ] = None,
     db: DbOpt = None,
@@ -82,31 +113,46 @@ def list_cmd(
         slug = _slug_or_hint(session, subject) if subject else None
         rows = list_claims(
             session, subject=slug,
-            attributes=_checked(attribute or [], ATTRIBUTES, "--attribute"),
-            verdicts=_checked(verdict or [], VERDICT_CHOICES, "--verdict"),
+            attributes=attribute or [],
+            verdicts=["none" if v == NO_VERDICT else v for v in verdict or []],
         )  # fmt: skip
     if json_out:
         print_json([r.to_dict() for r in rows])
         return
     from rich.table import Table
+    from rich.text import Text  # plain text: no "[...]" in a cell is read as markup
 
     table = Table("#", "subject", "attribute", "value", "source", "claimant", "verdict", "reason")
     for r in rows:
-        what = attribute_label(r.attribute)
-        if r.qualifiers:
-            what += f" [{qualifiers_text(r.qualifiers)}]"
-        said = r.reason or ""
+        what = Text(attribute_label(r.attribute) + qualifiers_short(r.qualifiers))
+        said = r.reason or ("" if r.verdict else "run `tracker verify` to give it one")
         as_of = (
             f" (as of {utc_minute(r.to_dict()['as_of'])})"
             if r.as_of and "as of" not in said
             else ""
         )
         table.add_row(
-            str(r.id), r.subject, what, r.value, r.source, r.claimant or "",
-            r.verdict or "not verified", said + as_of,
+            str(r.id), r.subject, what, Text(r.value), Text(r.source), Text(r.claimant or ""),
+            r.verdict or NO_VERDICT, Text(said + as_of),
         )  # fmt: skip
     print_table(table, breakable=len(table.columns) - 1)
     console.print(f"{len(rows)} claims", highlight=False)
+
+
+def qualifiers_short(qualifiers: dict[str, str]) -> str:
+    """What the attribute cell adds after `` · ``: ``{"benchmark": "Terminal-Bench",
+    "version": "4.0"}`` -> `` · Terminal-Bench 4.0``; any other qualifier as
+    :func:`claims.vocabulary.qualifiers_text` labels it (`` · variant: Mini``); empty
+    without qualifiers."""
+    rest = dict(qualifiers)
+    parts = []
+    if "benchmark" in rest:
+        bench = str(rest.pop("benchmark"))
+        version = rest.pop("version", None)
+        parts.append(f"{bench} {version}" if version else bench)
+    if rest:
+        parts.append(qualifiers_text(rest))
+    return "".join(f" · {p}" for p in parts)
 
 
 @friendly_errors

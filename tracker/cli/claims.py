@@ -20,6 +20,7 @@ from rich.text import Text
 from claims.values.display import candidate_value_text
 from claims.values.safetext import terminal_text
 from claims.vocabulary import SOURCE_KINDS
+from tracker.cli.claimlist import NO_VERDICT
 from tracker.cli.common import (
     DbOpt,
     TrackerTyper,
@@ -345,6 +346,8 @@ def import_cmd(
         f"imported {result.stored} claims ({result.present} already present, "
         f"{result.skipped} skipped without subject)"
     )
+    if result.stored:
+        typer.echo(f"they have {NO_VERDICT}: run `tracker verify` to give them verdicts")
     if result.not_applied:
         given = ", ".join(f"--{f}" for f in result.not_applied)
         one = len(result.not_applied) == 1

@@ -55,7 +55,6 @@ def status(
     if json_out:
         print_json(st.to_dict())
         return
-    d = st.to_dict()
     console.print(f"[bold]{plain(st.name)}[/bold] ({plain(st.slug)})")
     if st.landed:
         echo_wrapped(f"  weights: landed — {st.repo}, {landed_text(st)}")
