@@ -248,3 +248,19 @@ def test_a_choice_matches_any_case_and_gives_the_listed_spelling(value, parsed):
 
     allowed = ("open", "resolved", "dismissed") if value == "OPEN" else LANGS
     assert choice(allowed, None if value == "OPEN" else _locale)(value) == parsed
+
+
+def test_claims_group_help_names_every_command_and_list_takes_one_subject():
+    """The group's help said only "read figures ... and import"; list's usage printed
+    ``[[SUBJECT]]``."""
+    group = CliRunner().invoke(
+        app, ["claims", "--help"], prog_name="tracker", env={"COLUMNS": "200"}
+    )
+    assert (
+        "Claims from articles and the database: extract candidate claims from an article, "
+        "import reviewed candidates, list stored claims with their verdicts, export a "
+        "source's claims as a data file." in group.output
+    )
+    listing = CliRunner().invoke(app, ["claims", "list", "--help"], prog_name="tracker")
+    usage = next(ln.strip() for ln in listing.output.splitlines() if "Usage:" in ln)
+    assert usage == "Usage: tracker claims list [OPTIONS] [SUBJECT]"

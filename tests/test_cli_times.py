@@ -168,8 +168,8 @@ def test_state_note_selects_the_different_subjects_notes_and_dismissed_leaves_th
     though the list marks a different-subjects note `[note]`; `--state dismissed` gave it."""
     db = _copy_db(demo_db, tmp_path / "t.db")
     dismissed = runner.invoke(
-        app, ["review", "1", "--dismiss", "the lab says 4.0", "--db", str(db)]
-    )
+        app, ["review", "2", "--dismiss", "the lab says 4 November", "--db", str(db)]
+    )  # (#1 is resolved: nothing to dismiss)
     assert dismissed.exit_code == 0, dismissed.output
 
     def listed(*args: str) -> list[str]:
@@ -179,10 +179,10 @@ def test_state_note_selects_the_different_subjects_notes_and_dismissed_leaves_th
 
     assert listed("--state", "note") == ["[note]"]
     assert listed("--state", "dismissed") == ["[dismissed]"]
-    assert listed() == ["[open]", "[open]", "[dismissed]", "[note]"]
+    assert listed() == ["[open]", "[resolved]", "[dismissed]", "[note]"]
     rows = json.loads(
         runner.invoke(app, ["discrepancies", "--db", str(db), "--state", "note", "--json"]).stdout
     )
     assert [(r["id"], r["rule"], r["state"]) for r in rows] == [(3, "different_subject", "note")]
     every = json.loads(runner.invoke(app, ["discrepancies", "--db", str(db), "--json"]).stdout)
-    assert [r["state"] for r in every] == ["open", "open", "dismissed", "note"]
+    assert [r["state"] for r in every] == ["open", "resolved", "dismissed", "note"]

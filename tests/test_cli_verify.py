@@ -157,3 +157,29 @@ def test_discrepancy_lines_wrap_between_words_on_a_terminal(monkeypatch, capsys)
     monkeypatch.setattr(sys.stdout, "isatty", lambda: False)
     _echo_wrapped(line)
     assert capsys.readouterr().out == line + "\n"  # piped: one line per item
+
+
+def test_review_refuses_a_resolved_discrepancy(demo_build, tmp_path):
+    """The demo's #1 was settled by an observation: dismissing it is refused in one line
+    (as for a note), and it stays resolved."""
+    import shutil
+
+    from sqlmodel import Session
+
+    from claims.store.engine import make_engine
+    from claims.store.tables import Discrepancy
+    from tracker.cli.main import app
+
+    db = tmp_path / "t.db"
+    for part in ("t.db", "t.db-wal"):  # the shared demo's rows may still be in its WAL
+        if (demo_build / part).exists():
+            shutil.copy(demo_build / part, tmp_path / part)
+    r = CliRunner().invoke(app, ["review", "1", "--dismiss", "fine", "--db", str(db)])
+    assert (r.exit_code, r.output) == (
+        1,
+        "error: #1 is resolved (settled by observation #50: claim #15 contradicted, claim #37 "
+        "confirmed): nothing to dismiss\n",
+    )
+    with Session(make_engine(db)) as s:
+        row = s.get(Discrepancy, 1)
+    assert (row.state, row.note) == ("resolved", None)

@@ -140,3 +140,31 @@ def test_published_label_per_precision():
         "2026-10",
         "c. 2026-10-27",
     ]
+
+
+def test_demo_refuses_a_database_with_checks_later_than_the_recording(tmp_path, monkeypatch):
+    """Replaying over live checks would set their watches' last run and failures back to
+    the recording's time: one line says so and how to run it instead, nothing changes."""
+    monkeypatch.chdir(ROOT)
+    _demo(tmp_path)
+    live = RECORDED + dt.timedelta(days=3, hours=9, minutes=48)
+    db = tmp_path / "t.db"
+    with Session(make_engine(db)) as s:
+        w = s.exec(select(models.Watch).where(models.Watch.name == "hf-org-moonshotai")).one()
+        w.last_run, w.consecutive_failures, w.last_error = live, 1, "network error"
+        s.add(w)
+        s.commit()
+    again = runner.invoke(app, ["demo", "--db", str(db), "--out", str(tmp_path / "site")])
+    assert again.exit_code == 1
+    assert again.output.endswith(
+        f"error: {db} holds checks later than the recording (2026-12-01 15:48 UTC, recorded "
+        "2026-11-28 06:00 UTC): the demo would reset their watches' history; run it on its "
+        "own database (`tracker demo --db data/demo.db`) or start over with `make clean`\n"
+    )
+    with Session(make_engine(db)) as s:
+        w = s.exec(select(models.Watch).where(models.Watch.name == "hf-org-moonshotai")).one()
+    assert (as_utc(w.last_run), w.consecutive_failures, w.last_error) == (
+        live,
+        1,
+        "network error",
+    )

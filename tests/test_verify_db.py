@@ -431,7 +431,8 @@ def test_a_dismissal_is_one_event_and_a_different_subject_note_cannot_be_dismiss
 
 def test_a_resolved_or_contradiction_row_dismissed_sends_no_event(demo):
     """Review: a dismissal announced a contradicted-claim row whose opening was never
-    announced (its verdict was), and a row already resolved was "closed" a second time."""
+    announced (its verdict was), and a row already resolved was "closed" a second time
+    (now refused: nothing to dismiss)."""
     engine, _c, _o = demo
     with Session(engine) as s:
         verify_all(s, now=NOW)
@@ -444,7 +445,8 @@ def test_a_resolved_or_contradiction_row_dismissed_sends_no_event(demo):
         tb.state = "resolved"
         s.add(tb)
         s.commit()
-        dismiss_discrepancy(s, tb.id, "late note", now=NOW)
+        with pytest.raises(ReviewError, match=rf"^#{tb.id} is resolved: nothing to dismiss$"):
+            dismiss_discrepancy(s, tb.id, "late note", now=NOW)
         assert s.exec(select(Event).where(Event.kind == "discrepancy_dismissed")).all() == []
 
 

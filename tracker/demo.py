@@ -58,6 +58,28 @@ class DemoReport:
         }
 
 
+def refuse_live_database(engine: Engine, recorded_at: dt.datetime) -> None:
+    """Raise TrackerError when a watch of the database ran after ``recorded_at``: its
+    checks are live ones, and replaying the recording would set its last run and failure
+    history back to the recording's time (nothing stored may be lost)."""
+    from claims.values.canonical import as_utc
+    from claims.values.timefmt import utc_minute
+    from tracker.errors import TrackerError
+
+    W = models.Watch  # noqa: N806
+    with Session(engine) as session:
+        latest = session.exec(select(func.max(W.last_run))).one()
+    if latest is None or as_utc(latest) <= as_utc(recorded_at):
+        return
+    where = engine.url.database or engine.url.render_as_string(hide_password=True)
+    raise TrackerError(
+        f"{where} holds checks later than the recording ({utc_minute(as_utc(latest))}, "
+        f"recorded {utc_minute(as_utc(recorded_at))}): the demo would reset their watches' "
+        "history; run it on its own database (`tracker demo --db data/demo.db`) or start "
+        "over with `make clean`"
+    )
+
+
 def run_demo(
     engine: Engine,
     *,
@@ -68,7 +90,9 @@ def run_demo(
     now: dt.datetime | None = None,
 ) -> DemoReport:
     """Load, check (replaying ``har``), verify, build. Idempotent: a second run adds no
-    claims, observations or events. Raises TrackerError / DataFileError on bad input.
+    claims, observations or events. Raises TrackerError / DataFileError on bad input,
+    and TrackerError before writing anything when the database holds live checks
+    (:func:`refuse_live_database`).
 
     The check and verification run at ``now``, by default the time of the recording's
     latest response: the replayed data is as of then, so events, verdicts and "Data as
@@ -76,6 +100,7 @@ def run_demo(
     """
     transport = HarReplayTransport(har)
     now = now or transport.latest_recorded_at()
+    refuse_live_database(engine, now)
     with Session(engine) as session:
         last_event = session.exec(select(func.max(models.Event.id))).one() or 0
     loaded = pipeline.load(engine, data_dir)

@@ -152,8 +152,9 @@ def dismiss_discrepancy(
     time: a reviewer's reason is never overwritten. Dismissing an open discrepancy is an
     event (``discrepancy_dismissed``, with the note), unless it is a claim contradicted by
     an observation (announced by the claim's verdict, not as a discrepancy). Raises
-    :class:`ReviewError` for an unknown id, an empty note, or a different-subject note
-    (never a conflict: nothing to dismiss)."""
+    :class:`ReviewError` for an unknown id, an empty note, a different-subject note
+    (never a conflict: nothing to dismiss) or a resolved discrepancy (settled already:
+    ``#1 is resolved (settled by observation #50: ...): nothing to dismiss``)."""
     from claims.store.verification import (
         CONTRADICTED_BY_OBSERVATION,
         DIFFERENT_SUBJECT,
@@ -168,6 +169,17 @@ def dismiss_discrepancy(
             f"discrepancy #{discrepancy_id} is a note (figures about two different subjects), "
             "not a conflict: there is nothing to dismiss"
         )
+    if row.state == "resolved":
+        _, _, settled = row.reason.partition("; settled by ")
+        _, _, gone = row.reason.partition("; no longer found (")
+        how = (
+            f" (settled by {settled})"
+            if settled
+            else f" (no longer found: {gone.removesuffix(')')})"
+            if gone
+            else ""
+        )
+        raise ReviewError(f"#{discrepancy_id} is resolved{how}: nothing to dismiss")
     if not note.strip():
         raise ReviewError("a dismissal needs a note saying why")
     now = now or utcnow()

@@ -80,7 +80,7 @@ def _verdict_word(value: str) -> str:
 def list_cmd(
     subject: Annotated[
         str | None,
-        typer.Argument(metavar="[SUBJECT]", help="A subject slug or alias; default: all."),
+        typer.Argument(metavar="SUBJECT", help="A subject slug or alias; default: all."),
     ] = None,
     attribute: Annotated[
         list[str] | None,

@@ -39,7 +39,11 @@ if TYPE_CHECKING:
     from tracker.articles.read import Article
 
 claims_app = TrackerTyper(
-    help="Read figures from articles as candidate claims, and import reviewed candidates.",
+    help=(
+        "Claims from articles and the database: extract candidate claims from an article, "
+        "import reviewed candidates, list stored claims with their verdicts, export a "
+        "source's claims as a data file."
+    ),
     no_args_is_help=True,
     add_completion=False,
 )
