@@ -97,10 +97,10 @@ def verdict_mark(status: str | None) -> str:
 # Filters, not macros, for what a page shows per claim: a Jinja macro call costs ~20x a
 # filter call, and a large site renders 30,000 claims.
 def badge(status: str | None) -> Markup:
-    """A verdict as a badge: its symbol and word, never colour alone; "not verified yet"
+    """A verdict as a badge: its symbol and word, never colour alone; "no verdict yet"
     without one."""
     if not status:
-        return Markup('<span class="verdict verdict-none">not verified yet</span>')
+        return Markup('<span class="verdict verdict-none">no verdict yet</span>')
     s = escape(status)
     return Markup(
         f'<span class="verdict verdict-{s}"><span aria-hidden="true">{verdict_mark(status)}'
