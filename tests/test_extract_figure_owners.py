@@ -93,3 +93,11 @@ def test_another_models_figure_names_it_and_a_generic_one_names_none():
 def test_the_candidate_json_carries_other_model():
     (c,) = extract("Zephyr 2 Pro has 70B parameters.", [NIMBUS], lang="en")
     assert c.to_dict()["other_model"] == "Zephyr 2 Pro"
+
+
+def test_the_next_sentence_is_still_about_the_subject():
+    text = (
+        "Cirrus Labs released Nimbus 3 today. It scores 80.1% on GPQA, up from 74% for its "
+        "predecessor Nimbus 2. It runs at about 900 tokens/s."
+    )
+    assert rows(text)[-1] == ("about 900", "output_tokens_per_second", "nimbus-3", "anaphor", None)

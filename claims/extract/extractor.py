@@ -139,11 +139,12 @@ class _Context:
         self.competitors = self._other_models(comparatives, taken)
         # Models that own only the figure before them ("up from 68% for its predecessor Y").
         self.figure_owners = figure_owners(text, self.competitors)
+        owners = {(n.start, n.end) for n in self.figure_owners}
         # Models named as the sentence's own topic, not after "than"/"vs"/"compared to".
         self.named_competitors = [
             c
             for c in self.competitors
-            if not after_marker(c.start, comparatives, text) and c not in self.figure_owners
+            if not after_marker(c.start, comparatives, text) and (c.start, c.end) not in owners
         ]
         self.generics = R.find_generic(text)
         self.date_spans = scan_dates(text, locale, published, tz)
