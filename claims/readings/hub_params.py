@@ -13,14 +13,13 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from claims.readings.config_scopes import config_scopes
 from claims.values.value import Value
 
 # Integer dtypes that hold packed sub-byte weights, with their width in bits.
 PACKED_DTYPES: dict[str, int] = {"I32": 32, "U32": 32, "I8": 8, "U8": 8}
 # Float dtypes that can hold per-group scales/biases, in preference order.
 SCALE_DTYPES: tuple[str, ...] = ("BF16", "F16", "F32")
-# Config keys that may wrap the language model's own config (multimodal wrappers).
-NESTED_CONFIG_KEYS: tuple[str, ...] = ("text_config", "language_config", "llm_config")
 
 
 @dataclass(frozen=True)
@@ -108,12 +107,7 @@ def find_quantization(config: dict[str, Any] | None) -> QuantSettings | None:
     if not config:
         return None
     candidates: list[QuantSettings] = []
-    scopes: list[tuple[str, dict[str, Any]]] = [("", config)]
-    for key in NESTED_CONFIG_KEYS:
-        sub = config.get(key)
-        if isinstance(sub, dict):
-            scopes.append((key + ".", sub))
-    for prefix, scope in scopes:
+    for prefix, scope in config_scopes(config):
         for key, hint in (("quantization", "mlx"), ("quantization_config", None)):
             q = scope.get(key)
             if isinstance(q, dict):

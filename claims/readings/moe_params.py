@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-# Config keys that wrap the language model's own config (multimodal wrappers).
-TEXT_SCOPES: tuple[str, ...] = ("text_config", "language_config", "llm_config")
+from claims.readings.config_scopes import TEXT_SCOPES
+
 CONVENTION = (
     "input embedding not counted (a lookup), output head counted, "
     "multi-token-prediction layers and norms not counted"
