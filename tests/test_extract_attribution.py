@@ -10,6 +10,7 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
+from helpers_extract import variant_rows
 from typer.testing import CliRunner
 
 from claims.extract.extractor import extract
@@ -19,25 +20,12 @@ from tracker.cli.main import app
 DAY = dt.date(2026, 11, 29)
 KIMI = SubjectRef("kimi-k3.1-pro", ("Kimi K3.1 Pro",), (), "Moonshot AI")
 ORION = SubjectRef("orion-5-max", ("Orion-5 Max",), (), "Vega Systems")
-# Two models of one lab whose variants share a name ("Highspeed").
-KIMI_VARIANTS = SubjectRef(
-    "kimi-k3.1-pro", ("Kimi K3.1 Pro",), ("Highspeed", "Standard"), "Moonshot AI"
-)
-K3_VARIANTS = SubjectRef("kimi-k3", ("Kimi K3",), ("Highspeed",), "Moonshot AI")
 
 
 def rows(text: str, lang: str = "auto", warnings: list[str] | None = None):
     return [
         (c.subject, c.attribute, c.value.display(), c.claimant)
         for c in extract(text, [KIMI, ORION], lang=lang, published=DAY, warnings=warnings)
-    ]
-
-
-def variant_rows(text: str):
-    """(subject, attribute, qualifiers, claimant) of ``text`` naming a Kimi with variants."""
-    return [
-        (c.subject, c.attribute, c.qualifiers, c.claimant)
-        for c in extract(text, [KIMI_VARIANTS, K3_VARIANTS], published=dt.date(2026, 11, 20))
     ]
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from helpers_extract import variant_rows
 
 from claims.extract.extractor import extract
 from claims.subjects.references import SubjectRef
@@ -20,11 +21,6 @@ ORION = SubjectRef("orion-5-max", ("Orion-5 Max",), (), "Vega Systems")
 K3 = SubjectRef("kimi-k3", ("Kimi K3", "K3"), (), "Moonshot AI")
 NOVA = SubjectRef("nova-k2.5-max", ("Nova K2.5 Max",), (), "Orbital AI")
 ORCA = SubjectRef("orca-7-thinking", ("Orca 7 Thinking",), (), "Deepwater Labs")
-# Two models of one lab whose variants share a name ("Highspeed").
-KIMI_VARIANTS = SubjectRef(
-    "kimi-k3.1-pro", ("Kimi K3.1 Pro",), ("Highspeed", "Standard"), "Moonshot AI"
-)
-K3_VARIANTS = SubjectRef("kimi-k3", ("Kimi K3",), ("Highspeed",), "Moonshot AI")
 
 
 def rows(text: str, lang: str = "auto"):
@@ -40,14 +36,6 @@ def nova_rows(text: str):
     return [
         (c.subject, c.attribute, c.value.display(), c.claimant)
         for c in extract(text, [NOVA, ORCA], published=NOV_20)
-    ]
-
-
-def variant_rows(text: str):
-    """(subject, attribute, qualifiers, claimant) of ``text`` naming a Kimi with variants."""
-    return [
-        (c.subject, c.attribute, c.qualifiers, c.claimant)
-        for c in extract(text, [KIMI_VARIANTS, K3_VARIANTS], published=NOV_20)
     ]
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from helpers_extract import variant_rows
 
 from claims.extract.extractor import extract
 from claims.extract.price_factor import BASELINE_UNKNOWN
@@ -122,19 +123,6 @@ def test_output_versus_input_ratio_is_skipped():
 
 
 NIMBUS = SubjectRef("nimbus-4", ("Nimbus 4",), ("Standard", "Turbo"), "Orbita Labs")
-# Two models of one lab whose variants share a name ("Highspeed").
-KIMI_VARIANTS = SubjectRef(
-    "kimi-k3.1-pro", ("Kimi K3.1 Pro",), ("Highspeed", "Standard"), "Moonshot AI"
-)
-K3_VARIANTS = SubjectRef("kimi-k3", ("Kimi K3",), ("Highspeed",), "Moonshot AI")
-
-
-def variant_rows(text: str):
-    """(subject, attribute, qualifiers, claimant) of ``text`` naming a Kimi with variants."""
-    return [
-        (c.subject, c.attribute, c.qualifiers, c.claimant)
-        for c in extract(text, [KIMI_VARIANTS, K3_VARIANTS], published=DAY)
-    ]
 
 
 def test_a_baseline_right_after_the_factor_is_relative_to():
