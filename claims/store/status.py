@@ -14,7 +14,7 @@ from sqlmodel import Session, select
 
 from claims.readings.licenses import license_link, spdx_id
 from claims.store import tables as models
-from claims.store.views import hub_check_time, hub_watches_of, load_observations
+from claims.store.views import hub_watches_of, load_observations
 from claims.subjects.sourcenames import source_names
 from claims.values.canonical import as_utc
 from claims.values.timefmt import iso_z
@@ -244,13 +244,7 @@ def weights_statuses(
                 )
             )
         status.promises.sort(key=lambda p: (p.date, p.relation, p.source))
-        covering = hub_watches_of(subject, own[sid], watches, aliases[sid])
-        live = [w for w in covering if w.state != RETIRED_STATE]
-        status.watched = bool(live)
-        status.retired = bool(covering) and not live
-        status.as_of = hub_check_time(subject, own[sid], watches, aliases[sid])
-        if status.as_of is None:
-            status.last_failure = _last_failure(live)
+        _read_checks(status, hub_watches_of(subject, own[sid], watches, aliases[sid]))
         # Promises about the model itself (a variant's own date is not the model's), with
         # a deadline ("after D" has none).
         ends = [d for p in status.promises if not p.qualifiers and (d := p.deadline())]
@@ -266,6 +260,19 @@ def weights_statuses(
 
 
 Grouped = dict[int, list[models.Observation]]
+
+
+def _read_checks(status: WeightsStatus, covering: Sequence[models.Watch]) -> None:
+    """``watched``, ``retired``, ``as_of`` and ``last_failure`` of ``status`` from the
+    watches that would show its weights (retired ones included: their last success
+    still says "as of")."""
+    live = [w for w in covering if w.state != RETIRED_STATE]
+    status.watched = bool(live)
+    status.retired = bool(covering) and not live
+    known = [as_utc(w.last_success) for w in covering if w.last_success is not None]
+    status.as_of = max(known) if known else None
+    if status.as_of is None:
+        status.last_failure = _last_failure(live)
 
 
 def _last_failure(watches: Sequence[models.Watch]) -> tuple[dt.datetime, str, str] | None:
