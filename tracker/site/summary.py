@@ -112,7 +112,7 @@ class CardLine(NamedTuple):
     # prices, a factor from two speeds): how many; ``observed`` is then None.
     derived_from: int = 0
     # Where an observed value was read when that is not in the label (``Moonshot AI,
-    # p50, OpenRouter``; ``version: 3.0`` for evidence about another version).
+    # p50``; ``version: 3.0`` for evidence about another version).
     note: str = ""
 
     @property
@@ -322,10 +322,9 @@ _WHERE = ("provider", "repo", "endpoint", "measured_by", "statistic", "window")
 
 
 def _where(quals: Mapping[str, Any]) -> str:
-    """``Moonshot AI, p50, OpenRouter``: who served and measured an observed speed."""
-    return ", ".join(
-        str(quals[k]) for k in ("provider", "statistic", "measured_by") if quals.get(k)
-    )
+    """``Moonshot AI, p50``: who served an observed speed and which statistic it is
+    (who measured it is on the Observed table's row)."""
+    return ", ".join(str(quals[k]) for k in ("provider", "statistic") if quals.get(k))
 
 
 def _observed_only(
@@ -484,7 +483,8 @@ def timeline_events(
 ) -> list[tuple[str, dt.datetime, str]]:
     """A subject's dated events for its timeline chart, as ``(kind, moment, text)``:
     announced (release-date claims stated ``on`` a day), each promised weights date,
-    landed (first sighting) and the last Hub check."""
+    landed (first sighting) and the last Hub check (``overdue`` when the weights are
+    overdue then)."""
     out: list[tuple[str, dt.datetime, str]] = []
     for f in facts:
         value = f.claims[0].value_dict
@@ -494,7 +494,11 @@ def timeline_events(
         out.append(("promised", _day(p.date), f"weights promised {p.relation} {p.date}"))
     if weights.landed_at:
         out.append(("landed", as_utc(weights.landed_at), "weights first seen"))
-    if weights.as_of:
+    if weights.as_of and weights.overdue_days and not weights.landed:
+        days = weights.overdue_days
+        text = f"overdue by {days} day{'s' if days != 1 else ''} at the last Hub check"
+        out.append(("overdue", as_utc(weights.as_of), text))
+    elif weights.as_of:
         out.append(("checked", as_utc(weights.as_of), "last Hub check"))
     unique = list(dict.fromkeys(out))
     return unique
@@ -524,3 +528,19 @@ def promise_groups(promises: Sequence[Any]) -> list[PromiseGroup]:
         who = p.source + (f"; {p.claimant}" if p.claimant and p.claimant != p.source else "")
         groups.setdefault(text, []).append(who)
     return [PromiseGroup(text, who) for text, who in groups.items()]
+
+
+def weights_text(w: WeightsStatus) -> str:
+    """The weights' state in words, as the index's weights cell reads: ``landed``
+    (``, 3 days late``), ``not landed`` (``, overdue by 24 days``), ``unknown — no
+    successful Hub check yet`` (a watch looks but none has succeeded: not a "no"), or
+    ``unknown — no watch looks`` (the compare page's and table export's Weights)."""
+    if w.landed:
+        late = w.landed_late_days
+        return f"landed, {late} day{'s' if late != 1 else ''} late" if late else "landed"
+    if not w.watched:
+        return "unknown — no watch looks"
+    if not w.as_of:
+        return "unknown — no successful Hub check yet"
+    days = w.overdue_days
+    return f"not landed, overdue by {days} day{'s' if days != 1 else ''}" if days else "not landed"
