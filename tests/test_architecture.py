@@ -25,8 +25,6 @@ KNOWN_LONG = {
     "tracker/cycle/observe.py record_success",
     "tracker/cycle/run.py _run",
     "tracker/net/fetch.py fetch",
-    "tracker/site/collect.py collect",
-    "tracker/site/pages.py page_jobs",
 }
 KNOWN_PRIVATE: set[str] = set()
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 import re
 from collections import defaultdict
-from dataclasses import replace
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlalchemy.engine import Engine
@@ -201,120 +202,23 @@ def add_charts(subjects: list[SubjectView], lines: list[list[CardLine]]) -> None
         sv.charts = [*sv.charts, *mine, *([timeline] if timeline else [])]
 
 
-def collect(engine: Engine) -> SiteContext:
-    """Read subjects, sources, claims, verdicts, observations, snapshots, discrepancies,
-    events and watches in one session. Raises :class:`SiteError` for a slug that cannot
-    be a URL path segment."""
-    with Session(engine) as session:
-        subjects = session.exec(select(Subject).order_by(Subject.slug)).all()
-        for s in subjects:
-            if not SLUG_RE.match(s.slug):
-                raise SiteError(f"subject slug {s.slug!r} cannot be a page path")
-        by_id = {s.id: s for s in subjects}
-        aliases: dict[int, list[str]] = defaultdict(list)
-        for sid, alias in session.exec(
-            select(SubjectAlias.subject_id, SubjectAlias.alias)
-            .where(SubjectAlias.namespace == "name")
-            .order_by(SubjectAlias.alias)
-        ).all():
-            aliases[sid].append(alias)
-        variants: dict[int, list[str]] = defaultdict(list)
-        for sid, name in session.exec(
-            select(SubjectVariant.subject_id, SubjectVariant.name).order_by(SubjectVariant.name)
-        ).all():
-            variants[sid].append(name)
-        sources = {
-            r.id: SourceInfo(
-                id=r.id,
-                key=r.key,
-                title=r.title,
-                url=r.url,
-                publisher=r.publisher,
-                published=r.published,
-                language=r.language,
-                kind=r.kind,
-                published_precision=r.published_precision,
-            )
-            for r in session.exec(
-                select(
-                    Source.id,
-                    Source.key,
-                    Source.title,
-                    Source.url,
-                    Source.publisher,
-                    Source.published,
-                    Source.language,
-                    Source.kind,
-                    Source.published_precision,
-                ).order_by(Source.key)
-            ).all()
-        }
-        snapshots = {
-            r.id: r
-            for r in session.exec(
-                select(Snapshot.id, Snapshot.url, Snapshot.sha256, Snapshot.fetched_at)
-            ).all()
-        }
-        observations = session.exec(select(Observation).order_by(Observation.id)).all()
-        # One outer join: a claim and its verdict (if any) in one row.
-        claim_rows = session.exec(
-            select(
-                Claim.id,
-                Claim.subject_id,
-                Claim.attribute,
-                Claim.qualifiers_json,
-                Claim.value_json,
-                Claim.raw_text,
-                Claim.source_id,
-                Claim.claimant,
-                Claim.locator,
-                Claim.stated_date,
-                Claim.key,
-                Claim.note,
-                Verdict.status,
-                Verdict.reason,
-                Verdict.evidence_json,
-                Verdict.as_of,
-                Verdict.statement_json,
-            )
-            .outerjoin(Verdict, Verdict.claim_id == Claim.id)  # type: ignore[arg-type]
-            .order_by(Claim.attribute, Claim.id)
-        ).all()
-        discs = session.exec(select(Discrepancy).order_by(Discrepancy.id)).all()
-        events = session.exec(
-            select(Event).order_by(Event.created_at.desc(), Event.id.desc())  # type: ignore[attr-defined]
-        ).all()
-        watch_rows = session.exec(select(Watch).order_by(Watch.name)).all()
-        watch_names = {w.id: w.name for w in watch_rows}
-        plans = watch_plans(session, watch_rows)
-        watches = [
-            WatchView(
-                name=w.name,
-                url=w.url,
-                adapter=w.adapter,
-                state=w.state,
-                last_run=as_utc(w.last_run) if w.last_run else None,
-                last_success=as_utc(w.last_success) if w.last_success else None,
-                consecutive_failures=w.consecutive_failures,
-                failing_since=as_utc(w.failing_since) if w.failing_since else None,
-                last_error=w.last_error,
-                last_error_kind=w.last_error_kind,
-                **plans[w.name],
-            )
-            for w in watch_rows
-        ]
-        weights = weights_statuses(session, subjects)
+@dataclass
+class Evidence:
+    """Observations (by id) as :class:`EvidenceView` s, each made once: one observation
+    backs many verdicts."""
 
-    obs_by_id = {o.id: o for o in observations}
-    evidence_of: dict[int, EvidenceView | None] = {}
+    observations: dict[int, Observation]
+    snapshots: dict[int, Any]
+    made: dict[int, EvidenceView | None] = field(default_factory=dict)
 
-    def evidence(oid: int) -> EvidenceView | None:
-        if oid in evidence_of:  # one observation backs many verdicts
-            return evidence_of[oid]
-        o = obs_by_id.get(oid)
+    def __call__(self, oid: int) -> EvidenceView | None:
+        """The evidence view of observation ``oid``; None if it is gone."""
+        if oid in self.made:
+            return self.made[oid]
+        o = self.observations.get(oid)
         view = None
         if o is not None:
-            snap = snapshots.get(o.snapshot_id) if o.snapshot_id else None
+            snap = self.snapshots.get(o.snapshot_id) if o.snapshot_id else None
             view = EvidenceView(
                 observation_id=oid,
                 attribute=o.attribute,
@@ -326,68 +230,201 @@ def collect(engine: Engine) -> SiteContext:
                 sha256=snap.sha256 if snap else None,
                 fetched_at=as_utc(snap.fetched_at) if snap else None,
             )
-        evidence_of[oid] = view
+        self.made[oid] = view
         return view
 
-    claim_views: dict[int, ClaimView] = {}
+    def views(self, ids: list[int]) -> list[EvidenceView]:
+        """The views of ``ids`` that still exist, in order."""
+        return [e for e in (self(i) for i in ids) if e is not None]
+
+
+def read_subjects(
+    session: Session,
+) -> tuple[list[Subject], dict[int, list[str]], dict[int, list[str]]]:
+    """Subjects by slug, with their name aliases and variants (by subject id). Raises
+    :class:`SiteError` for a slug that cannot be a URL path segment."""
+    subjects = list(session.exec(select(Subject).order_by(Subject.slug)).all())
+    for s in subjects:
+        if not SLUG_RE.match(s.slug):
+            raise SiteError(f"subject slug {s.slug!r} cannot be a page path")
+    aliases: dict[int, list[str]] = defaultdict(list)
+    for sid, alias in session.exec(
+        select(SubjectAlias.subject_id, SubjectAlias.alias)
+        .where(SubjectAlias.namespace == "name")
+        .order_by(SubjectAlias.alias)
+    ).all():
+        aliases[sid].append(alias)
+    variants: dict[int, list[str]] = defaultdict(list)
+    for sid, name in session.exec(
+        select(SubjectVariant.subject_id, SubjectVariant.name).order_by(SubjectVariant.name)
+    ).all():
+        variants[sid].append(name)
+    return subjects, aliases, variants
+
+
+def read_sources(session: Session) -> dict[int, SourceInfo]:
+    """Every source by id, in key order."""
+    return {
+        r.id: SourceInfo(
+            id=r.id,
+            key=r.key,
+            title=r.title,
+            url=r.url,
+            publisher=r.publisher,
+            published=r.published,
+            language=r.language,
+            kind=r.kind,
+            published_precision=r.published_precision,
+        )
+        for r in session.exec(
+            select(
+                Source.id,
+                Source.key,
+                Source.title,
+                Source.url,
+                Source.publisher,
+                Source.published,
+                Source.language,
+                Source.kind,
+                Source.published_precision,
+            ).order_by(Source.key)
+        ).all()
+    }
+
+
+def read_claim_rows(session: Session) -> list[Any]:
+    """Every claim with its verdict's columns (None without one), by attribute and id:
+    one outer join, in :data:`CLAIM_COLUMNS` order."""
+    return list(
+        session.exec(
+            select(*CLAIM_COLUMNS)
+            .outerjoin(Verdict, Verdict.claim_id == Claim.id)  # type: ignore[arg-type]
+            .order_by(Claim.attribute, Claim.id)
+        ).all()
+    )
+
+
+CLAIM_COLUMNS = (
+    Claim.id,
+    Claim.subject_id,
+    Claim.attribute,
+    Claim.qualifiers_json,
+    Claim.value_json,
+    Claim.raw_text,
+    Claim.source_id,
+    Claim.claimant,
+    Claim.locator,
+    Claim.stated_date,
+    Claim.key,
+    Claim.note,
+    Verdict.status,
+    Verdict.reason,
+    Verdict.evidence_json,
+    Verdict.as_of,
+    Verdict.statement_json,
+)
+
+
+def read_watches(session: Session) -> tuple[list[WatchView], dict[int, str]]:
+    """Every watch as a :class:`WatchView` (by name), and watch names by id."""
+    watch_rows = session.exec(select(Watch).order_by(Watch.name)).all()
+    plans = watch_plans(session, list(watch_rows))
+    watches = [
+        WatchView(
+            name=w.name,
+            url=w.url,
+            adapter=w.adapter,
+            state=w.state,
+            last_run=as_utc(w.last_run) if w.last_run else None,
+            last_success=as_utc(w.last_success) if w.last_success else None,
+            consecutive_failures=w.consecutive_failures,
+            failing_since=as_utc(w.failing_since) if w.failing_since else None,
+            last_error=w.last_error,
+            last_error_kind=w.last_error_kind,
+            **plans[w.name],
+        )
+        for w in watch_rows
+    ]
+    return watches, {w.id: w.name for w in watch_rows}  # type: ignore[misc]
+
+
+@dataclass
+class ClaimViews:
+    """Claim views by id, with each claim's parsed value and qualifier key (grouping
+    claims by fact)."""
+
+    views: dict[int, ClaimView]
+    value_of: dict[int, Value]
+    qkey_of: dict[int, tuple[Any, ...]]
+
+
+class _Shown:
+    """Display text, parsed values and qualifier keys by stored JSON: many claims state
+    the same value or qualifiers, and parsing a Value to format it was a third of
+    collect on the 30,000-claim bench."""
+
+    def __init__(self) -> None:
+        self.value: dict[str, tuple[Value, str]] = {}
+        self.quals: dict[str, tuple[tuple[Any, ...], str]] = {}
+
+    def value_of(self, value_json: str, value_dict: dict[str, Any]) -> tuple[Value, str]:
+        got = self.value.get(value_json)
+        if got is None:
+            parsed = Value.from_dict(value_dict)
+            got = self.value[value_json] = (parsed, parsed.display())
+        return got
+
+    def quals_of(self, quals_json: str, quals: dict[str, Any]) -> tuple[tuple[Any, ...], str]:
+        got = self.quals.get(quals_json)
+        if got is None:
+            got = self.quals[quals_json] = (qualifier_key(quals), qualifiers_text(quals))
+        return got
+
+
+def verdict_view(
+    status: str | None,
+    reason: str | None,
+    evidence_json: str | None,
+    as_of: Any,
+    statement_json: str | None,
+    evidence: Evidence,
+) -> VerdictView | None:
+    """A claim's verdict from its joined columns; None when the claim has none."""
+    if status is None:
+        return None
+    ids = _ids(evidence_json)
+    return VerdictView(
+        status=status,
+        reason=reason,  # type: ignore[arg-type]
+        as_of=as_utc(as_of) if as_of else None,
+        evidence=evidence.views(ids),
+        evidence_ids=ids,
+        statement=statement_of_row(statement_json),
+    )
+
+
+def claim_views(
+    claim_rows: list[Any],
+    names: dict[int, tuple[str, str]],
+    sources: dict[int, SourceInfo],
+    evidence: Evidence,
+) -> ClaimViews:
+    """A :class:`ClaimView` per row of :func:`read_claim_rows`; ``names`` gives each
+    subject id's (slug, name)."""
+    out = ClaimViews({}, {}, {})
     all_quals = _decode_all([c.qualifiers_json for c in claim_rows])
     all_values = _decode_all([c.value_json for c in claim_rows])
-    # Display text by stored JSON: many claims state the same value or qualifiers, and
-    # parsing a Value to format it was a third of collect on the 30,000-claim bench.
-    shown_value: dict[str, str] = {}
-    parsed: dict[str, Value] = {}  # by stored JSON, as shown_value
-    value_of: dict[int, Value] = {}  # claim id -> its value (grouping claims by fact)
-    qkeys: dict[str, tuple[Any, ...]] = {}  # qualifier keys by stored JSON, as shown_value
-    qkey_of: dict[int, tuple[Any, ...]] = {}
-    shown_quals: dict[str, str] = {}
-    names = {sid: (s.slug, s.name) for sid, s in by_id.items()}  # not ORM reads per claim
+    shown = _Shown()
     # Rows unpack as tuples, in the select's column order: a Row read by attribute
     # costs a lookup per column, 14 per claim.
     for row, quals, value_dict in zip(claim_rows, all_quals, all_values, strict=True):
-        (
-            claim_id,
-            subject_id,
-            attribute,
-            quals_json,
-            value_json,
-            raw_text,
-            source_id,
-            claimant,
-            locator,
-            stated_date,
-            claim_key,
-            note,
-            status,
-            reason,
-            evidence_json,
-            as_of,
-            statement_json,
-        ) = row
-        value_text = shown_value.get(value_json)
-        if value_text is None:
-            parsed[value_json] = Value.from_dict(value_dict)
-            value_text = shown_value[value_json] = parsed[value_json].display()
-        value_of[claim_id] = parsed[value_json]
-        qkey = qkeys.get(quals_json)
-        if qkey is None:
-            qkey = qkeys[quals_json] = qualifier_key(quals)
-        qkey_of[claim_id] = qkey
-        quals_text = shown_quals.get(quals_json)
-        if quals_text is None:
-            quals_text = shown_quals[quals_json] = qualifiers_text(quals)
+        (claim_id, subject_id, attribute, quals_json, value_json, raw_text, source_id) = row[:7]
+        (claimant, locator, stated_date, claim_key, note, *verdict_cols) = row[7:]
+        value, value_text = shown.value_of(value_json, value_dict)
+        out.value_of[claim_id] = value
+        out.qkey_of[claim_id], quals_text = shown.quals_of(quals_json, quals)
         slug, name = names[subject_id]
-        vview = None
-        if status is not None:  # the claim has a verdict
-            ids = _ids(evidence_json)
-            vview = VerdictView(
-                status=status,
-                reason=reason,
-                as_of=as_utc(as_of) if as_of else None,
-                evidence=[e for e in (evidence(i) for i in ids) if e is not None],
-                evidence_ids=ids,
-                statement=statement_of_row(statement_json),
-            )
-        claim_views[claim_id] = ClaimView(
+        out.views[claim_id] = ClaimView(
             id=claim_id,
             subject_id=subject_id,
             subject_slug=slug,
@@ -402,40 +439,56 @@ def collect(engine: Engine) -> SiteContext:
             locator=locator,
             stated_date=stated_date,
             source=sources[source_id],
-            verdict=vview,
+            verdict=verdict_view(*verdict_cols, evidence),
             anchor=claim_anchor(claim_key),
             note=note,
         )
+    return out
 
-    event_views = [
-        EventView(
-            id=e.id,  # type: ignore[arg-type]
-            key=e.key,
-            kind=e.kind,
-            audience=e.audience,
-            title=e.title,
-            created_at=as_utc(e.created_at),
-            change=describe_change(e),
-            change_why=describe_change(e, why=True),
-            target=event_target(
-                e.kind, event_detail(e), by_id[e.subject_id].slug if e.subject_id in by_id else None
-            ),
-            subject_id=e.subject_id,
-            subject_slug=by_id[e.subject_id].slug if e.subject_id in by_id else None,
-            subject_name=by_id[e.subject_id].name if e.subject_id in by_id else None,
+
+def event_views(events: list[Event], by_id: dict[int, Subject]) -> list[EventView]:
+    """Events (newest first) as views, with their wording and link target."""
+    out = []
+    for e in events:
+        subj = by_id.get(e.subject_id) if e.subject_id is not None else None
+        slug = subj.slug if subj else None
+        out.append(
+            EventView(
+                id=e.id,  # type: ignore[arg-type]
+                key=e.key,
+                kind=e.kind,
+                audience=e.audience,
+                title=e.title,
+                created_at=as_utc(e.created_at),
+                change=describe_change(e),
+                change_why=describe_change(e, why=True),
+                target=event_target(e.kind, event_detail(e), slug),
+                subject_id=e.subject_id,
+                subject_slug=slug,
+                subject_name=subj.name if subj else None,
+            )
         )
-        for e in events
-    ]
-    disc_views = []
+    return out
+
+
+def discrepancy_views(
+    discs: list[Discrepancy],
+    by_id: dict[int, Subject],
+    claims: dict[int, ClaimView],
+    evidence: Evidence,
+) -> list[DiscrepancyView]:
+    """Discrepancies as views with their sides (claims, observations) and every subject
+    their claims are about."""
+    out = []
     for d in discs:
         cids = _ids(d.claim_ids_json)
         oids = _ids(d.observation_ids_json)
         subj = by_id[d.subject_id]
-        sides = [claim_views[i] for i in cids if i in claim_views]
+        sides = [claims[i] for i in cids if i in claims]
         refs = {subj.slug: SubjectRef(subj.slug, subj.name)}
         for cv in sides:
             refs.setdefault(cv.subject_slug, SubjectRef(cv.subject_slug, cv.subject_name))
-        disc_views.append(
+        out.append(
             DiscrepancyView(
                 id=d.id,  # type: ignore[arg-type]
                 subject_id=d.subject_id,
@@ -449,68 +502,74 @@ def collect(engine: Engine) -> SiteContext:
                 opened_at=as_utc(d.opened_at),
                 closed_at=as_utc(d.closed_at) if d.closed_at else None,
                 claims=sides,
-                observations=[e for e in (evidence(i) for i in oids) if e is not None],
+                observations=evidence.views(oids),
                 claim_ids=cids,
                 observation_ids=oids,
                 subjects=list(refs.values()),
                 key=d.key,
             )
         )
+    return out
 
-    events_of: dict[int | None, list[EventView]] = defaultdict(list)
-    for ev in event_views:
-        events_of[ev.subject_id].append(ev)
-    # A subject's page and JSON list its discrepancies without their sides (those are on
-    # discrepancies.html), so its views carry none: the page key then changes with what
-    # the page shows, not with a claim of another subject that a note names.
-    claims_of: dict[int, list[ClaimView]] = defaultdict(list)
-    claims_from: dict[int, list[ClaimView]] = defaultdict(list)
-    for cv in claim_views.values():
-        claims_of[cv.subject_id].append(cv)
-        claims_from[cv.source.id].append(cv)
-    groups_of, facts_of, disc_views = by_fact(list(by_id), claims_of, disc_views, value_of, qkey_of)
-    discs_of: dict[int, list[DiscrepancyView]] = defaultdict(list)
-    for dv in disc_views:
-        discs_of[dv.subject_id].append(replace(dv, claims=[], observations=[]))
-    obs_of: dict[int, list[Observation]] = defaultdict(list)
-    for o in observations:
-        obs_of[o.subject_id].append(o)
 
-    current_of = current_observations(observations, claims_of, watch_names, snapshots)
-    subject_views = []
-    for s in subjects:
-        sid: int = s.id  # type: ignore[assignment]
-        s_events = events_of[sid]
-        s_discs = discs_of[sid]
-        current = current_of.get(sid, [])
-        subject_views.append(
-            SubjectView(
-                slug=s.slug,
-                name=s.name,
-                organization=s.organization,
-                aliases=aliases.get(sid, []),
-                variants=variants.get(sid, []),
-                weights=weights[sid],
-                open_discrepancies=sum(1 for d in s_discs if d.state == "open"),
-                last_change=s_events[0].created_at if s_events else None,
-                groups=groups_of[sid],
-                events=[ev for ev in s_events if ev.audience == "subscriber"],
-                discrepancies=s_discs,
-                charts=price_charts(s.slug, obs_of[sid]),
-                observations=current,
-                facts=facts_of[sid],
-                gated=gated_text(current),
-            )
-        )
+@dataclass
+class SubjectParts:
+    """What each subject's view is made from, by subject id."""
+
+    aliases: dict[int, list[str]]
+    variants: dict[int, list[str]]
+    weights: dict[int, Any]
+    events: dict[int | None, list[EventView]]
+    discrepancies: dict[int, list[DiscrepancyView]]
+    observations: dict[int, list[Observation]]
+    current: dict[int, Any]
+    groups: dict[int, list[tuple[str, list[ClaimView]]]]
+    facts: dict[int, list[Fact]]
+
+
+def subject_view(s: Subject, parts: SubjectParts) -> SubjectView:
+    """One subject's view (its summary card and table cells come later:
+    :func:`add_summaries`)."""
+    sid: int = s.id  # type: ignore[assignment]
+    s_events = parts.events[sid]
+    s_discs = parts.discrepancies[sid]
+    current = parts.current.get(sid, [])
+    return SubjectView(
+        slug=s.slug,
+        name=s.name,
+        organization=s.organization,
+        aliases=parts.aliases.get(sid, []),
+        variants=parts.variants.get(sid, []),
+        weights=parts.weights[sid],
+        open_discrepancies=sum(1 for d in s_discs if d.state == "open"),
+        last_change=s_events[0].created_at if s_events else None,
+        groups=parts.groups[sid],
+        events=[ev for ev in s_events if ev.audience == "subscriber"],
+        discrepancies=s_discs,
+        charts=price_charts(s.slug, parts.observations[sid]),
+        observations=current,
+        facts=parts.facts[sid],
+        gated=gated_text(current),
+    )
+
+
+def add_summaries(subject_views: list[SubjectView]) -> list[str]:
+    """Give each subject its summary card, comparison-table cells and charts; returns
+    the headline benchmarks (the table's score columns)."""
     lines = [card_lines(sv.facts, sv.observations) for sv in subject_views]
     benchmarks = headline_benchmarks(lines)
     for sv, card in zip(subject_views, lines, strict=True):
         sv.card = card
         sv.cells = table_cells(card, benchmarks)
     add_charts(subject_views, lines)
-    _check_targets(event_views, subject_views, disc_views)
+    return benchmarks
 
-    source_views = []
+
+def source_views(
+    sources: dict[int, SourceInfo], claims_from: dict[int, list[ClaimView]]
+) -> list[SourceView]:
+    """Each source with the claims it makes and their count by verdict status."""
+    out = []
     for src in sources.values():
         mine = claims_from[src.id]
         counts: dict[str, int] = defaultdict(int)
@@ -528,7 +587,77 @@ def collect(engine: Engine) -> SiteContext:
             )
             for cv in mine
         ]
-        source_views.append(SourceView(source=src, claims=listed, counts=dict(counts)))
+        out.append(SourceView(source=src, claims=listed, counts=dict(counts)))
+    return out
+
+
+def by_subject(items: Iterable[Any], key: str) -> dict[Any, list[Any]]:
+    """``items`` grouped by their attribute ``key``, in order."""
+    out: dict[Any, list[Any]] = defaultdict(list)
+    for item in items:
+        out[getattr(item, key)].append(item)
+    return out
+
+
+def collect(engine: Engine) -> SiteContext:
+    """Read subjects, sources, claims, verdicts, observations, snapshots, discrepancies,
+    events and watches in one session. Raises :class:`SiteError` for a slug that cannot
+    be a URL path segment."""
+    with Session(engine) as session:
+        subjects, aliases, variants = read_subjects(session)
+        sources = read_sources(session)
+        snapshots = {
+            r.id: r
+            for r in session.exec(
+                select(Snapshot.id, Snapshot.url, Snapshot.sha256, Snapshot.fetched_at)
+            ).all()
+        }
+        observations = list(session.exec(select(Observation).order_by(Observation.id)).all())
+        claim_rows = read_claim_rows(session)
+        discs = list(session.exec(select(Discrepancy).order_by(Discrepancy.id)).all())
+        events = list(
+            session.exec(
+                select(Event).order_by(Event.created_at.desc(), Event.id.desc())  # type: ignore[attr-defined]
+            ).all()
+        )
+        watches, watch_names = read_watches(session)
+        weights = weights_statuses(session, subjects)
+
+    by_id: dict[int, Subject] = {s.id: s for s in subjects}  # type: ignore[misc]
+    evidence = Evidence({o.id: o for o in observations}, snapshots)  # type: ignore[misc]
+    names = {sid: (s.slug, s.name) for sid, s in by_id.items()}  # not ORM reads per claim
+    claims = claim_views(claim_rows, names, sources, evidence)
+    events_v = event_views(events, by_id)
+    # A subject's page and JSON list its discrepancies without their sides (those are on
+    # discrepancies.html), so its views carry none: the page key then changes with what
+    # the page shows, not with a claim of another subject that a note names.
+    claims_of = by_subject(claims.views.values(), "subject_id")
+    groups_of, facts_of, disc_views = by_fact(
+        list(by_id),
+        claims_of,
+        discrepancy_views(discs, by_id, claims.views, evidence),
+        claims.value_of,
+        claims.qkey_of,
+    )
+    parts = SubjectParts(
+        aliases=aliases,
+        variants=variants,
+        weights=weights,
+        events=by_subject(events_v, "subject_id"),
+        discrepancies=by_subject(
+            (replace(dv, claims=[], observations=[]) for dv in disc_views), "subject_id"
+        ),
+        observations=by_subject(observations, "subject_id"),
+        current=current_observations(observations, claims_of, watch_names, snapshots),
+        groups=groups_of,
+        facts=facts_of,
+    )
+    subject_views = [subject_view(s, parts) for s in subjects]
+    benchmarks = add_summaries(subject_views)
+    _check_targets(events_v, subject_views, disc_views)
+    claims_from: dict[int, list[ClaimView]] = defaultdict(list)
+    for cv in claims.views.values():
+        claims_from[cv.source.id].append(cv)
 
     # Data time, not build time: the latest successful watch check (claims loaded or
     # events written later do not make the observed data newer).
@@ -537,9 +666,9 @@ def collect(engine: Engine) -> SiteContext:
     return SiteContext(
         subjects=subject_views,
         discrepancies=disc_views,
-        sources=source_views,
+        sources=source_views(sources, claims_from),
         watches=watches,
-        events=event_views,
+        events=events_v,
         data_as_of=max(checks) if checks else None,
         latest_check=max(attempts) if attempts else None,
         benchmarks=benchmarks,
