@@ -8,11 +8,10 @@ objects for 30,000 claims cost more than rendering their pages.
 
 from __future__ import annotations
 
-import json
 import re
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy.engine import Engine
@@ -21,7 +20,6 @@ from sqlmodel import Session, select
 from claims.store.schedulenotes import missed_runs_by_watch, saved_next_runs
 from claims.store.status import weights_statuses
 from claims.store.tables import (
-    Claim,
     Discrepancy,
     Event,
     Observation,
@@ -30,15 +28,20 @@ from claims.store.tables import (
     Subject,
     SubjectAlias,
     SubjectVariant,
-    Verdict,
     Watch,
 )
 from claims.values.canonical import as_utc
-from claims.values.value import Value
-from claims.verify.compare import qualifier_key
-from claims.vocabulary import RETIRED_STATE, qualifiers_text
-from tracker.site.anchors import WEIGHTS_ANCHOR, claim_anchor, event_target, observed_anchor
+from claims.vocabulary import RETIRED_STATE
+from tracker.site.anchors import WEIGHTS_ANCHOR, event_target, observed_anchor
 from tracker.site.charts import benchmark_chart, price_charts, timeline_chart
+from tracker.site.claimviews import (
+    ClaimMemo,
+    Evidence,
+    SubjectClaims,
+    read_claim_rows,
+    stored_ids,
+    subject_claims,
+)
 from tracker.site.eventtext import describe_change, event_detail, schedule_text
 from tracker.site.observed import current_observations
 from tracker.site.summary import (
@@ -49,7 +52,6 @@ from tracker.site.summary import (
     gated_text,
     headline_benchmarks,
     one_per_fact,
-    subject_facts,
     table_cells,
     timeline_events,
 )
@@ -57,15 +59,12 @@ from tracker.site.views import (
     ClaimView,
     DiscrepancyView,
     EventView,
-    EvidenceView,
     SiteContext,
     SourceClaim,
     SourceInfo,
     SourceView,
-    StatementView,
     SubjectRef,
     SubjectView,
-    VerdictView,
     WatchView,
 )
 from tracker.site.writer import SiteError
@@ -101,58 +100,25 @@ def watch_plans(session: Session, watches: list[Watch]) -> dict[str, dict[str, A
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 
 
-def statement_of_row(statement_json: str | None) -> StatementView:
-    """The stored "stated by the claimant" status; ``not checked`` for rows written
-    before it was kept (verdict.statement_json NULL)."""
-    if not statement_json:
-        return StatementView("not checked", "", [])
-    d = json.loads(statement_json)
-    return StatementView(
-        str(d.get("status")), str(d.get("reason") or ""), list(d.get("evidence") or [])
-    )
-
-
-def _ids(text: str | None) -> list[int]:
-    """A stored JSON list of ids; most verdicts have none, so skip the decoder then."""
-    return [] if not text or text == "[]" else [int(i) for i in json.loads(text)]
-
-
-def _decode_all(texts: list[str]) -> list[Any]:
-    """``[json.loads(t) for t in texts]`` in one decoder call: 30,000 separate calls
-    cost twice as much, and one call shares the decoded keys. A bad text raises the
-    error that decoding it alone would."""
-    try:
-        decoded = json.loads(f"[{','.join(texts)}]")
-    except json.JSONDecodeError:
-        decoded = [json.loads(t) for t in texts]  # raises for the bad one
-    if len(decoded) != len(texts):  # a text such as '1,2' holds more than one value
-        decoded = [json.loads(t) for t in texts]
-    return decoded  # type: ignore[no-any-return]
-
-
 def by_fact(
     subject_ids: list[int],
-    claims_of: dict[int, list[ClaimView]],
+    claims: dict[int, SubjectClaims],
     discs: list[DiscrepancyView],
-    value_of: dict[int, Value],
-    qkey_of: dict[int, tuple[Any, ...]],
 ) -> tuple[
     dict[int, list[tuple[str, list[ClaimView]]]], dict[int, list[Fact]], list[DiscrepancyView]
 ]:
-    """Each subject's claims by attribute, its facts (``summary.subject_facts``) and the
-    discrepancies with those about one fact shown as one (``summary.one_per_fact``),
-    by id."""
+    """Each subject's claims by attribute and its facts (from ``claims``, see
+    ``claimviews.py``), and the discrepancies with those about one fact shown as one
+    (``summary.one_per_fact``), by id."""
     groups_of: dict[int, list[tuple[str, list[ClaimView]]]] = {}
     facts_of: dict[int, list[Fact]] = {}
     by_subject: dict[int, list[DiscrepancyView]] = defaultdict(list)
     for dv in discs:
         by_subject[dv.subject_id].append(dv)
     for sid in subject_ids:
-        grouped: dict[str, list[ClaimView]] = defaultdict(list)
-        for cv in claims_of[sid]:
-            grouped[cv.attribute].append(cv)
-        groups_of[sid] = sorted(grouped.items())
-        facts_of[sid] = subject_facts(groups_of[sid], value_of, qkey_of)
+        mine = claims.get(sid)
+        groups_of[sid] = mine.groups if mine else []
+        facts_of[sid] = mine.facts if mine else []
         by_subject[sid] = one_per_fact(by_subject[sid], facts_of[sid])
     merged = sorted((d for ds in by_subject.values() for d in ds), key=lambda d: d.id)
     return groups_of, facts_of, merged
@@ -200,42 +166,6 @@ def add_charts(subjects: list[SubjectView], lines: list[list[CardLine]]) -> None
         mine = [shared[n] for n in dict.fromkeys(benchmark_name(ln) for ln in card) if n in shared]
         timeline = timeline_chart(sv.slug, timeline_events(sv.facts, sv.weights))
         sv.charts = [*sv.charts, *mine, *([timeline] if timeline else [])]
-
-
-@dataclass
-class Evidence:
-    """Observations (by id) as :class:`EvidenceView` s, each made once: one observation
-    backs many verdicts."""
-
-    observations: dict[int, Observation]
-    snapshots: dict[int, Any]
-    made: dict[int, EvidenceView | None] = field(default_factory=dict)
-
-    def __call__(self, oid: int) -> EvidenceView | None:
-        """The evidence view of observation ``oid``; None if it is gone."""
-        if oid in self.made:
-            return self.made[oid]
-        o = self.observations.get(oid)
-        view = None
-        if o is not None:
-            snap = self.snapshots.get(o.snapshot_id) if o.snapshot_id else None
-            view = EvidenceView(
-                observation_id=oid,
-                attribute=o.attribute,
-                value=o.value.display(),
-                first_seen=as_utc(o.first_seen),
-                last_seen=as_utc(o.last_seen),
-                current=o.current,
-                source_url=o.source_url or (snap.url if snap else None),
-                sha256=snap.sha256 if snap else None,
-                fetched_at=as_utc(snap.fetched_at) if snap else None,
-            )
-        self.made[oid] = view
-        return view
-
-    def views(self, ids: list[int]) -> list[EvidenceView]:
-        """The views of ``ids`` that still exist, in order."""
-        return [e for e in (self(i) for i in ids) if e is not None]
 
 
 def read_subjects(
@@ -292,39 +222,6 @@ def read_sources(session: Session) -> dict[int, SourceInfo]:
     }
 
 
-def read_claim_rows(session: Session) -> list[Any]:
-    """Every claim with its verdict's columns (None without one), by attribute and id:
-    one outer join, in :data:`CLAIM_COLUMNS` order."""
-    return list(
-        session.exec(
-            select(*CLAIM_COLUMNS)
-            .outerjoin(Verdict, Verdict.claim_id == Claim.id)  # type: ignore[arg-type]
-            .order_by(Claim.attribute, Claim.id)
-        ).all()
-    )
-
-
-CLAIM_COLUMNS = (
-    Claim.id,
-    Claim.subject_id,
-    Claim.attribute,
-    Claim.qualifiers_json,
-    Claim.value_json,
-    Claim.raw_text,
-    Claim.source_id,
-    Claim.claimant,
-    Claim.locator,
-    Claim.stated_date,
-    Claim.key,
-    Claim.note,
-    Verdict.status,
-    Verdict.reason,
-    Verdict.evidence_json,
-    Verdict.as_of,
-    Verdict.statement_json,
-)
-
-
 def read_watches(session: Session) -> tuple[list[WatchView], dict[int, str]]:
     """Every watch as a :class:`WatchView` (by name), and watch names by id."""
     watch_rows = session.exec(select(Watch).order_by(Watch.name)).all()
@@ -346,104 +243,6 @@ def read_watches(session: Session) -> tuple[list[WatchView], dict[int, str]]:
         for w in watch_rows
     ]
     return watches, {w.id: w.name for w in watch_rows}  # type: ignore[misc]
-
-
-@dataclass
-class ClaimViews:
-    """Claim views by id, with each claim's parsed value and qualifier key (grouping
-    claims by fact)."""
-
-    views: dict[int, ClaimView]
-    value_of: dict[int, Value]
-    qkey_of: dict[int, tuple[Any, ...]]
-
-
-class _Shown:
-    """Display text, parsed values and qualifier keys by stored JSON: many claims state
-    the same value or qualifiers, and parsing a Value to format it was a third of
-    collect on the 30,000-claim bench."""
-
-    def __init__(self) -> None:
-        self.value: dict[str, tuple[Value, str]] = {}
-        self.quals: dict[str, tuple[tuple[Any, ...], str]] = {}
-
-    def value_of(self, value_json: str, value_dict: dict[str, Any]) -> tuple[Value, str]:
-        got = self.value.get(value_json)
-        if got is None:
-            parsed = Value.from_dict(value_dict)
-            got = self.value[value_json] = (parsed, parsed.display())
-        return got
-
-    def quals_of(self, quals_json: str, quals: dict[str, Any]) -> tuple[tuple[Any, ...], str]:
-        got = self.quals.get(quals_json)
-        if got is None:
-            got = self.quals[quals_json] = (qualifier_key(quals), qualifiers_text(quals))
-        return got
-
-
-def verdict_view(
-    status: str | None,
-    reason: str | None,
-    evidence_json: str | None,
-    as_of: Any,
-    statement_json: str | None,
-    evidence: Evidence,
-) -> VerdictView | None:
-    """A claim's verdict from its joined columns; None when the claim has none."""
-    if status is None:
-        return None
-    ids = _ids(evidence_json)
-    return VerdictView(
-        status=status,
-        reason=reason,  # type: ignore[arg-type]
-        as_of=as_utc(as_of) if as_of else None,
-        evidence=evidence.views(ids),
-        evidence_ids=ids,
-        statement=statement_of_row(statement_json),
-    )
-
-
-def claim_views(
-    claim_rows: list[Any],
-    names: dict[int, tuple[str, str]],
-    sources: dict[int, SourceInfo],
-    evidence: Evidence,
-) -> ClaimViews:
-    """A :class:`ClaimView` per row of :func:`read_claim_rows`; ``names`` gives each
-    subject id's (slug, name)."""
-    out = ClaimViews({}, {}, {})
-    all_quals = _decode_all([c.qualifiers_json for c in claim_rows])
-    all_values = _decode_all([c.value_json for c in claim_rows])
-    shown = _Shown()
-    # Rows unpack as tuples, in the select's column order: a Row read by attribute
-    # costs a lookup per column, 14 per claim.
-    for row, quals, value_dict in zip(claim_rows, all_quals, all_values, strict=True):
-        (claim_id, subject_id, attribute, quals_json, value_json, raw_text, source_id) = row[:7]
-        (claimant, locator, stated_date, claim_key, note, *verdict_cols) = row[7:]
-        value, value_text = shown.value_of(value_json, value_dict)
-        out.value_of[claim_id] = value
-        out.qkey_of[claim_id], quals_text = shown.quals_of(quals_json, quals)
-        slug, name = names[subject_id]
-        out.views[claim_id] = ClaimView(
-            id=claim_id,
-            subject_id=subject_id,
-            subject_slug=slug,
-            subject_name=name,
-            attribute=attribute,
-            qualifiers=quals_text,
-            qualifiers_dict=quals,
-            value=value_text,
-            value_dict=value_dict,
-            raw_text=raw_text,
-            claimant=claimant,
-            locator=locator,
-            stated_date=stated_date,
-            source=sources[source_id],
-            verdict=verdict_view(*verdict_cols, evidence),
-            anchor=claim_anchor(claim_key),
-            note=note,
-        )
-    return out
 
 
 def event_views(events: list[Event], by_id: dict[int, Subject]) -> list[EventView]:
@@ -481,8 +280,8 @@ def discrepancy_views(
     their claims are about."""
     out = []
     for d in discs:
-        cids = _ids(d.claim_ids_json)
-        oids = _ids(d.observation_ids_json)
+        cids = stored_ids(d.claim_ids_json)
+        oids = stored_ids(d.observation_ids_json)
         subj = by_id[d.subject_id]
         sides = [claims[i] for i in cids if i in claims]
         refs = {subj.slug: SubjectRef(subj.slug, subj.name)}
@@ -599,10 +398,11 @@ def by_subject(items: Iterable[Any], key: str) -> dict[Any, list[Any]]:
     return out
 
 
-def collect(engine: Engine) -> SiteContext:
+def collect(engine: Engine, memo: ClaimMemo | None = None) -> SiteContext:
     """Read subjects, sources, claims, verdicts, observations, snapshots, discrepancies,
-    events and watches in one session. Raises :class:`SiteError` for a slug that cannot
-    be a URL path segment."""
+    events and watches in one session. ``memo`` keeps subjects' claim views between
+    builds (``claimviews.py``; a fresh one when None). Raises :class:`SiteError` for a
+    slug that cannot be a URL path segment."""
     with Session(engine) as session:
         subjects, aliases, variants = read_subjects(session)
         sources = read_sources(session)
@@ -626,18 +426,16 @@ def collect(engine: Engine) -> SiteContext:
     by_id: dict[int, Subject] = {s.id: s for s in subjects}  # type: ignore[misc]
     evidence = Evidence({o.id: o for o in observations}, snapshots)  # type: ignore[misc]
     names = {sid: (s.slug, s.name) for sid, s in by_id.items()}  # not ORM reads per claim
-    claims = claim_views(claim_rows, names, sources, evidence)
+    per_subject = subject_claims(claim_rows, names, sources, evidence, memo or ClaimMemo())
+    made = {cv.id: cv for sc in per_subject.values() for _, cvs in sc.groups for cv in cvs}
+    claims = {row[0]: made[row[0]] for row in claim_rows}  # in row order, as before
     events_v = event_views(events, by_id)
     # A subject's page and JSON list its discrepancies without their sides (those are on
     # discrepancies.html), so its views carry none: the page key then changes with what
     # the page shows, not with a claim of another subject that a note names.
-    claims_of = by_subject(claims.views.values(), "subject_id")
+    claims_of = by_subject(claims.values(), "subject_id")
     groups_of, facts_of, disc_views = by_fact(
-        list(by_id),
-        claims_of,
-        discrepancy_views(discs, by_id, claims.views, evidence),
-        claims.value_of,
-        claims.qkey_of,
+        list(by_id), per_subject, discrepancy_views(discs, by_id, claims, evidence)
     )
     parts = SubjectParts(
         aliases=aliases,
@@ -656,7 +454,7 @@ def collect(engine: Engine) -> SiteContext:
     benchmarks = add_summaries(subject_views)
     _check_targets(events_v, subject_views, disc_views)
     claims_from: dict[int, list[ClaimView]] = defaultdict(list)
-    for cv in claims.views.values():
+    for cv in claims.values():
         claims_from[cv.source.id].append(cv)
 
     # Data time, not build time: the latest successful watch check (claims loaded or
@@ -672,4 +470,5 @@ def collect(engine: Engine) -> SiteContext:
         data_as_of=max(checks) if checks else None,
         latest_check=max(attempts) if attempts else None,
         benchmarks=benchmarks,
+        claim_digests={by_id[sid].slug: sc.digest for sid, sc in per_subject.items()},
     )

@@ -101,9 +101,11 @@ class SubjectDigests:
     row: dict[str, str]
 
     @classmethod
-    def of(cls, subjects: list[SubjectView]) -> SubjectDigests:
-        """Digests of ``subjects`` (by slug); the claims are encoded once, for both."""
-        claims = {sv.slug: key_of(sv.groups) for sv in subjects}
+    def of(cls, subjects: list[SubjectView], known: dict[str, str] | None = None) -> SubjectDigests:
+        """Digests of ``subjects`` (by slug); the claims are encoded once, for both.
+        ``known`` gives claims digests already made (``SiteContext.claim_digests``)."""
+        known = known or {}
+        claims = {sv.slug: known.get(sv.slug) or key_of(sv.groups) for sv in subjects}
         return cls(
             claims=claims,
             view={
