@@ -141,7 +141,7 @@ class ClaimViews:
     qkey_of: dict[int, tuple[Any, ...]]
 
 
-class _Shown:
+class Shown:
     """Display text, parsed values and qualifier keys by stored JSON: many claims state
     the same value or qualifiers, and parsing a Value to format it was a third of
     collect on the 30,000-claim bench."""
@@ -151,6 +151,7 @@ class _Shown:
         self.quals: dict[str, tuple[tuple[Any, ...], str]] = {}
 
     def value_of(self, value_json: str, value_dict: dict[str, Any]) -> tuple[Value, str]:
+        """(parsed value, display text) of a stored value (``value_dict`` decoded)."""
         got = self.value.get(value_json)
         if got is None:
             parsed = Value.from_dict(value_dict)
@@ -158,6 +159,7 @@ class _Shown:
         return got
 
     def quals_of(self, quals_json: str, quals: dict[str, Any]) -> tuple[tuple[Any, ...], str]:
+        """(qualifier key, display text) of stored qualifiers (``quals`` decoded)."""
         got = self.quals.get(quals_json)
         if got is None:
             got = self.quals[quals_json] = (qualifier_key(quals), qualifiers_text(quals))
@@ -191,13 +193,14 @@ def claim_views(
     names: dict[int, tuple[str, str]],
     sources: dict[int, SourceInfo],
     evidence: Evidence,
+    shown: Shown | None = None,
 ) -> ClaimViews:
     """A :class:`ClaimView` per row of :func:`read_claim_rows`; ``names`` gives each
-    subject id's (slug, name)."""
+    subject id's (slug, name); ``shown`` (shared by calls) the texts by stored JSON."""
     out = ClaimViews({}, {}, {})
     all_quals = _decode_all([c.qualifiers_json for c in claim_rows])
     all_values = _decode_all([c.value_json for c in claim_rows])
-    shown = _Shown()
+    shown = shown or Shown()
     # Rows unpack as tuples, in the select's column order: a Row read by attribute
     # costs a lookup per column, 14 per claim.
     for row, quals, value_dict in zip(claim_rows, all_quals, all_values, strict=True):
@@ -250,6 +253,7 @@ class ClaimMemo:
     kept: dict[Any, SubjectClaims] = field(default_factory=dict)
     used: dict[Any, SubjectClaims] = field(default_factory=dict)
     made: int = 0
+    shown: Shown = field(default_factory=lambda: Shown())
 
     def start_build(self) -> None:
         """Forget what the previous build did not use."""
@@ -284,7 +288,7 @@ def subject_claims(
         key = (names[sid], tuple(mine), tuple(source_sig[r[6]] for r in mine), cited)
         got = memo.used.get(key) or memo.kept.get(key)
         if got is None:
-            got = _make(mine, names, sources, evidence)
+            got = _make(mine, names, sources, evidence, memo.shown)
             memo.made += 1
         memo.used[key] = out[sid] = got
     return out
@@ -295,8 +299,9 @@ def _make(
     names: dict[int, tuple[str, str]],
     sources: dict[int, SourceInfo],
     evidence: Evidence,
+    shown: Shown,
 ) -> SubjectClaims:
-    made = claim_views(rows, names, sources, evidence)
+    made = claim_views(rows, names, sources, evidence, shown)
     grouped: dict[str, list[ClaimView]] = defaultdict(list)
     for cv in made.views.values():
         grouped[cv.attribute].append(cv)

@@ -33,6 +33,10 @@ class Fragments:
         self._kept, self._used = self._used or self._kept, {}
         self.hits = self.misses = 0
 
+    def clear(self) -> None:
+        """Forget every entry."""
+        self._kept, self._used = {}, {}
+
     def get(self, kind: str, key: str, make: Callable[[], T]) -> T:
         """The value kept for ``(kind, key)``, else ``make()`` (kept for next time).
         ``key`` must change whenever ``make()`` would give something else."""
