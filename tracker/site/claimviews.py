@@ -24,7 +24,7 @@ from claims.verify.compare import qualifier_key
 from claims.vocabulary import qualifiers_text
 from tracker.site.anchors import claim_anchor
 from tracker.site.pagehash import key_of
-from tracker.site.summary import Fact, subject_facts
+from tracker.site.summary import CardLine, Fact, subject_facts
 from tracker.site.views import ClaimView, EvidenceView, SourceInfo, StatementView, VerdictView
 
 # The columns a claim view is made from, in the order rows unpack (one outer join: a
@@ -241,6 +241,9 @@ class SubjectClaims:
     groups: list[tuple[str, list[ClaimView]]]
     facts: list[Fact]
     digest: str
+    # the summary card made from these facts, by the key of the observations it was
+    # made with (only the latest kept): summary.card_lines depends on nothing else
+    cards: dict[str, list[CardLine]] = field(default_factory=dict)
 
 
 @dataclass

@@ -44,6 +44,7 @@ from tracker.site.claimviews import (
 )
 from tracker.site.eventtext import describe_change, event_detail, schedule_text
 from tracker.site.observed import current_observations
+from tracker.site.pagehash import key_of
 from tracker.site.summary import (
     CardLine,
     Fact,
@@ -352,10 +353,26 @@ def subject_view(s: Subject, parts: SubjectParts) -> SubjectView:
     )
 
 
-def add_summaries(subject_views: list[SubjectView]) -> list[str]:
+def card_of(sv: SubjectView, claims: SubjectClaims | None) -> list[CardLine]:
+    """``summary.card_lines`` of ``sv``, kept with its claims (``SubjectClaims.cards``)
+    for as long as its current observations stay the same."""
+    if claims is None:
+        return card_lines(sv.facts, sv.observations)
+    key = key_of(sv.observations) if sv.observations else ""
+    got = claims.cards.get(key)
+    if got is None:
+        claims.cards.clear()
+        got = claims.cards[key] = card_lines(sv.facts, sv.observations)
+    return got
+
+
+def add_summaries(
+    subject_views: list[SubjectView], claims: list[SubjectClaims | None]
+) -> list[str]:
     """Give each subject its summary card, comparison-table cells and charts; returns
-    the headline benchmarks (the table's score columns)."""
-    lines = [card_lines(sv.facts, sv.observations) for sv in subject_views]
+    the headline benchmarks (the table's score columns). ``claims``: each subject's
+    (see :func:`card_of`)."""
+    lines = [card_of(sv, sc) for sv, sc in zip(subject_views, claims, strict=True)]
     benchmarks = headline_benchmarks(lines)
     for sv, card in zip(subject_views, lines, strict=True):
         sv.card = card
@@ -451,7 +468,7 @@ def collect(engine: Engine, memo: ClaimMemo | None = None) -> SiteContext:
         facts=facts_of,
     )
     subject_views = [subject_view(s, parts) for s in subjects]
-    benchmarks = add_summaries(subject_views)
+    benchmarks = add_summaries(subject_views, [per_subject.get(s.id) for s in subjects])  # type: ignore[arg-type]
     _check_targets(events_v, subject_views, disc_views)
     claims_from: dict[int, list[ClaimView]] = defaultdict(list)
     for cv in claims.values():
