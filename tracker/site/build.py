@@ -229,25 +229,26 @@ def build_site(
         return _build(engine, out_dir, resolve_base_url(base_url))
 
 
-_MEMO = ClaimMemo()
+# This process's claim views, kept from one build to the next (claimviews.py).
+MEMO = ClaimMemo()
 
 
 def claim_memo(fingerprint: str) -> ClaimMemo:
     """The process's :class:`ClaimMemo`, started for a build with this
     ``fingerprint`` (a new one when templates or code changed)."""
-    global _MEMO
-    if _MEMO.fingerprint != fingerprint:
-        _MEMO = ClaimMemo(fingerprint)
-    _MEMO.start_build()
-    return _MEMO
+    global MEMO
+    if MEMO.fingerprint != fingerprint:
+        MEMO = ClaimMemo(fingerprint)
+    MEMO.start_build()
+    return MEMO
 
 
 def clear_build_caches() -> None:
     """Forget everything kept between builds of this process (claim views, fragments,
     compiled templates): the next build costs what a build in a new process does
     (the benchmark's full build and cold rebuild)."""
-    global _MEMO
-    _MEMO = ClaimMemo()
+    global MEMO
+    MEMO = ClaimMemo()
     FRAGMENTS.clear()
     environment.cache_clear()
 
