@@ -6,6 +6,7 @@ cycle can be tested on its own.
 
 from __future__ import annotations
 
+import json
 import tomllib
 from pathlib import Path
 
@@ -102,6 +103,22 @@ def add_watches(engine, path: Path = WATCHES) -> list[str]:
             names.append(w["name"])
         s.commit()
     return names
+
+
+def add_page_watch(engine, name: str, *, interval: int = 60, params: dict | None = None) -> None:
+    """An ``html_page`` watch of ``https://example.test/<name>`` every ``interval`` minutes
+    (the scheduler tests' watch; ``params`` e.g. ``{"cron": ...}``)."""
+    with Session(engine) as s:
+        s.add(
+            Watch(
+                name=name,
+                adapter="html_page",
+                url=f"https://example.test/{name}",
+                interval_minutes=interval,
+                params_json=json.dumps(params or {}),
+            )
+        )
+        s.commit()
 
 
 def add_watch(engine, name: str, adapter: str, url: str, **params) -> int:

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import datetime as dt
 
+import pytest
+from helpers_extract import variant_rows
+
 from claims.extract.extractor import extract
 from claims.extract.price_factor import BASELINE_UNKNOWN
 from claims.subjects.references import SubjectRef
@@ -117,3 +120,38 @@ def test_output_versus_input_ratio_is_skipped():
         "at 31: 'four times': ratio of output to input price, "
         "not a price factor between variants: skipped"
     ]
+
+
+NIMBUS = SubjectRef("nimbus-4", ("Nimbus 4",), ("Standard", "Turbo"), "Orbita Labs")
+
+
+def test_a_baseline_right_after_the_factor_is_relative_to():
+    got = extract(
+        "The Turbo variant of Nimbus 4 costs twice the Standard.", [NIMBUS], published=DAY
+    )
+    assert [(c.attribute, c.qualifiers) for c in got] == [
+        ("price_factor", {"variant": "Turbo", "relative_to": "Standard"})
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Kimi K3.1 Pro Highspeed costs twice as much as GPT-5 at standard context lengths.",
+        "Kimi K3.1 Pro Highspeed is twice as expensive as Kimi K3 Highspeed.",
+    ],
+)
+def test_a_price_factor_baseline_is_not_a_word_after_another_model(text):
+    (got,) = [q for _, a, q, _ in variant_rows(text) if a == "price_factor"]
+    assert "relative_to" not in got
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "O Kimi K3.1 Pro não é pequeno com 2,8 trilhões de parâmetros.",
+        "Kimi K3.1 Pro isn't cheap at $3 per million output tokens.",
+    ],
+)
+def test_a_negation_about_something_else_keeps_the_figure(text):
+    assert len(variant_rows(text)) == 1

@@ -19,12 +19,18 @@ from tracker.cli.main import app
 
 DAY = dt.date(2026, 11, 20)
 NOVA = SubjectRef("nova-k2.5-max", ("Nova K2.5 Max",), (), "Orbital AI")
+ORCA = SubjectRef("orca-7-thinking", ("Orca 7 Thinking",), (), "Deepwater Labs")
 
 
-def rows(text: str, lang: str = "auto", warnings: list[str] | None = None):
+def rows(
+    text: str,
+    lang: str = "auto",
+    warnings: list[str] | None = None,
+    subjects: tuple[SubjectRef, ...] = (NOVA,),
+):
     return [
         (c.subject, c.attribute, c.value.display(), c.claimant)
-        for c in extract(text, [NOVA], lang=lang, published=DAY, warnings=warnings)
+        for c in extract(text, list(subjects), lang=lang, published=DAY, warnings=warnings)
     ]
 
 
@@ -149,3 +155,45 @@ def test_claimant_stops_at_a_sentence_end_and_skips_a_month():
     assert rows(text) == [("nova-k2.5-max", "weights_release_date", "on 2027-06", None)]
     (m,) = find_claimants("In June Orbital AI said the weights are ready.", ["Orbital AI"])
     assert m.name == "Orbital AI"
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("Orbital AI denied it would publish the Nova K2.5 Max weights in January.", "en"),
+        ("Orbital AI denied that it would publish the weights in January 2027.", "en"),
+        ("Orbital AI rejected reports that it would open the weights in February 2027.", "en"),
+        (
+            "A Orbital AI negou que vá publicar os pesos do Nova K2.5 Max em fevereiro de 2027.",
+            "pt-BR",
+        ),
+    ],
+)
+def test_a_denied_date_states_no_date(text, locale):
+    assert parse_date(text, locale, DAY).denied
+
+
+def test_a_denied_date_is_a_warning_not_a_promise():
+    warnings: list[str] = []
+    text = "Orbital AI denied it would publish the Nova K2.5 Max weights in January."
+    assert rows(text, warnings=warnings, subjects=(NOVA, ORCA)) == []
+    assert any("states no date" in w for w in warnings)
+
+
+def test_a_date_that_was_not_denied_stays_a_promise():
+    # "did not deny" is doubt: the date reads as written
+    r = parse_date(
+        "Orbital AI did not deny it would publish the weights in January 2027.", "en", DAY
+    )
+    assert (r.iso, r.relation, r.denied) == ("2027-01", "on", False)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Moonshot AI has never missed a deadline so the weights arrive before March 2027",
+        "Moonshot AI did not comment because the weights arrive before March 2027",
+    ],
+)
+def test_a_negation_does_not_reach_past_so_or_because(text):
+    assert parse_date(text, "en", DAY).relation == "before"

@@ -148,3 +148,39 @@ def test_hyphenated_units_suffix_context_and_clause_variant():
         ),
         ("kimi-k3", "total_params", {}, quantity("1", "params", scale=10**12)),
     ]
+
+
+NOVA = SubjectRef("nova-k2.5-max", ("Nova K2.5 Max",), (), "Orbital AI")
+ORCA = SubjectRef("orca-7-thinking", ("Orca 7 Thinking",), (), "Deepwater Labs")
+
+
+def nova_rows(text: str):
+    """(subject, attribute, value, claimant) of ``text`` naming Nova K2.5 Max or Orca 7
+    Thinking, published 2026-11-20."""
+    return [
+        (c.subject, c.attribute, c.value.display(), c.claimant)
+        for c in extract(text, [NOVA, ORCA], published=dt.date(2026, 11, 20))
+    ]
+
+
+def test_short_english_statements_are_english():
+    assert detect_locale("Kimi K3.1 Pro weights will not be released until March.") == "en"
+    assert detect_locale("Kimi K3.1 Pro terá os pesos liberados em março.") == "pt-BR"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Orbital AI will publish the Nova K2.5 Max weights in December if regulators approve.",
+        "Orbital AI will publish the Nova K2.5 Max weights in December, unless regulators object.",
+        "A Orbital AI vai publicar os pesos do Nova K2.5 Max em dezembro, desde que o regulador aprove.",
+    ],
+)
+def test_a_trailing_condition_makes_the_promise_hypothetical(text):
+    assert nova_rows(text) == []
+
+
+def test_the_same_promise_without_a_condition_is_kept():
+    assert nova_rows("Orbital AI will publish the Nova K2.5 Max weights in December.") == [
+        ("nova-k2.5-max", "weights_release_date", "on 2026-12", "Orbital AI")
+    ]

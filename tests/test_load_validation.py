@@ -112,7 +112,10 @@ def test_the_checks_themselves():
 
     assert cron_problem("0 6 * * mon-fri") is None
     assert cron_problem("*/15 0-6,22 1 jan,jul sun") is None
-    assert cron_problem("30 0 6 * * *").startswith("'30 0 6 * * *' has 6 fields; the scheduler")
+    assert cron_problem("30 0 6 * * *") is None  # six fields: seconds first
+    assert cron_problem("60 0 6 * * *") == "second field '60': outside 0-59"
+    assert cron_problem("0 0 6 * * * *").startswith("'0 0 6 * * * *' has 7 fields; the scheduler")
+    assert cron_problem("0 6 *").startswith("'0 6 *' has 3 fields")
     assert cron_problem("0 0 31 2 7") == "day of week field '7': outside 0-6"
     assert cron_problem("5-1 * * * *") == "minute field '5-1': the range runs backwards"
     assert cron_problem(5) is not None

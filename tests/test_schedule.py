@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
 import logging
 import os
 import socket
@@ -13,6 +12,7 @@ import time
 import pytest
 from apscheduler.triggers.cron import CronTrigger
 from apscheduler.triggers.interval import IntervalTrigger
+from cycle_setup import add_page_watch
 from fakeclock import T0, FakeClock
 from sqlmodel import Session, select
 
@@ -28,20 +28,6 @@ from tracker.schedule.locks import Lease, LockLost, SchedulerBusy
 from tracker.schedule.triggers import watch_trigger
 
 FAST = ScheduleSettings(jitter_seconds=0, settle_seconds=0, executor="debug")
-
-
-def add_watch(engine, name: str, interval: int = 60, params: dict | None = None) -> None:
-    with Session(engine) as s:
-        s.add(
-            Watch(
-                name=name,
-                adapter="html_page",
-                url=f"https://example.test/{name}",
-                interval_minutes=interval,
-                params_json=json.dumps(params or {}),
-            )
-        )
-        s.commit()
 
 
 class Recorder:
@@ -90,8 +76,8 @@ def state(engine, job_id: str) -> ScheduleState:
 
 
 def test_jobs_use_utc_jitter_coalesce_one_instance_and_a_long_misfire_grace(engine, clock):
-    add_watch(engine, "hub", interval=60)
-    add_watch(engine, "prices", params={"cron": "30 */6 * * *"})
+    add_page_watch(engine, "hub", interval=60)
+    add_page_watch(engine, "prices", params={"cron": "30 */6 * * *"})
     sched = make(engine, Recorder(clock), ScheduleSettings(jitter_seconds=30))
     sched.start()
     try:
@@ -118,8 +104,8 @@ def test_jobs_use_utc_jitter_coalesce_one_instance_and_a_long_misfire_grace(engi
 def test_a_watch_checked_before_the_scheduler_started_waits_for_its_interval(engine, clock):
     """No saved schedule, but `tracker check` ran it 20 minutes ago: the first run is one
     interval after that check (what `tracker watches` shows as due), not at once."""
-    add_watch(engine, "hub", interval=60)
-    add_watch(engine, "prices", interval=60)
+    add_page_watch(engine, "hub", interval=60)
+    add_page_watch(engine, "prices", interval=60)
     with Session(engine) as s:
         hub = s.exec(select(Watch).where(Watch.name == "hub")).one()
         hub.last_run = T0 - dt.timedelta(minutes=20)
@@ -137,7 +123,7 @@ def test_a_watch_checked_before_the_scheduler_started_waits_for_its_interval(eng
 
 
 def test_bad_cron_expression_names_the_watch(engine):
-    add_watch(engine, "bad", params={"cron": "every day"})
+    add_page_watch(engine, "bad", params={"cron": "every day"})
     with Session(engine) as s:
         w = s.exec(select(Watch)).one()
     with pytest.raises(ConfigError, match="watch 'bad': bad cron expression 'every day'"):
@@ -145,7 +131,7 @@ def test_bad_cron_expression_names_the_watch(engine):
 
 
 def test_each_watch_run_is_followed_by_one_drain_then_rebuild(engine, clock):
-    add_watch(engine, "a")
+    add_page_watch(engine, "a")
     rec = Recorder(clock)
     sched = make(engine, rec)
     sched.start()
@@ -164,7 +150,7 @@ def test_each_watch_run_is_followed_by_one_drain_then_rebuild(engine, clock):
 
 
 def test_missed_runs_coalesce_into_one_catch_up_run(engine, clock):
-    add_watch(engine, "a", interval=60)
+    add_page_watch(engine, "a", interval=60)
     rec = Recorder(clock)
     sched = make(engine, rec)
     sched.start()
@@ -180,7 +166,7 @@ def test_missed_runs_coalesce_into_one_catch_up_run(engine, clock):
 
 
 def test_restart_resumes_the_persisted_schedule_and_catches_up_once(engine, clock):
-    add_watch(engine, "a", interval=60)
+    add_page_watch(engine, "a", interval=60)
     rec = Recorder(clock)
     first = make(engine, rec)
     first.start()
@@ -211,7 +197,7 @@ def test_restart_resumes_the_persisted_schedule_and_catches_up_once(engine, cloc
 
 
 def test_second_scheduler_on_the_same_database_refuses_to_start(engine, clock, tmp_path, caplog):
-    add_watch(engine, "a")
+    add_page_watch(engine, "a")
     rec = Recorder(clock)
     first = make(engine, rec)
     first.start()
@@ -258,12 +244,12 @@ def test_stale_lease_is_taken_over_after_expiry_and_the_old_holder_stops(engine,
 
 
 def test_watches_added_changed_and_removed_are_picked_up(engine, clock):
-    add_watch(engine, "a", interval=60)
+    add_page_watch(engine, "a", interval=60)
     rec = Recorder(clock)
     sched = make(engine, rec)
     sched.start()
     sched.run_pending()
-    add_watch(engine, "b", interval=30)
+    add_page_watch(engine, "b", interval=30)
     with Session(engine) as s:
         a = s.exec(select(Watch).where(Watch.name == "a")).one()
         a.interval_minutes = 15
@@ -290,8 +276,8 @@ def test_watches_added_changed_and_removed_are_picked_up(engine, clock):
 
 
 def test_a_failing_watch_job_is_recorded_and_does_not_stop_the_others(engine, clock):
-    add_watch(engine, "bad")
-    add_watch(engine, "good")
+    add_page_watch(engine, "bad")
+    add_page_watch(engine, "good")
     rec = Recorder(clock)
 
     def run_watch(name: str) -> None:
@@ -318,11 +304,11 @@ def test_a_failing_watch_job_is_recorded_and_does_not_stop_the_others(engine, cl
 
 
 def test_a_bad_cron_added_while_running_is_logged_and_the_rest_keep_running(engine, clock, caplog):
-    add_watch(engine, "a")
+    add_page_watch(engine, "a")
     rec = Recorder(clock)
     sched = make(engine, rec)
     sched.start()
-    add_watch(engine, "bad", params={"cron": "61 * * * *"})
+    add_page_watch(engine, "bad", params={"cron": "61 * * * *"})
     with caplog.at_level(logging.ERROR, logger="tracker.schedule.daemon"):
         sched.sync_watches(strict=False)
     assert [r.getMessage() for r in caplog.records if r.name == "tracker.schedule.daemon"] == [
@@ -341,7 +327,7 @@ def test_a_bad_cron_added_while_running_is_logged_and_the_rest_keep_running(engi
 
 
 def test_run_until_stops_when_another_process_took_the_lease_over(engine, clock):
-    add_watch(engine, "a")
+    add_page_watch(engine, "a")
     rec = Recorder(clock)
     settings = ScheduleSettings(
         jitter_seconds=0, settle_seconds=0, executor="debug", heartbeat_seconds=0.01
@@ -360,8 +346,8 @@ def test_run_until_stops_when_another_process_took_the_lease_over(engine, clock)
 def test_a_watch_finishing_during_a_rebuild_gets_a_rebuild_after_it(engine, clock):
     """max_instances=1 skips the request made while the rebuild runs; the rebuild loops
     (and re-requests itself), so the last watch run still reaches the site."""
-    add_watch(engine, "a")
-    add_watch(engine, "b")
+    add_page_watch(engine, "a")
+    add_page_watch(engine, "b")
     rebuild_started, release, a_done, b_done = (threading.Event() for _ in range(4))
     seen_by_rebuild: list[list[str]] = []
     finished: list[str] = []

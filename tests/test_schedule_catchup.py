@@ -10,6 +10,7 @@ import threading
 
 import httpx
 import pytest
+from cycle_setup import add_page_watch
 from fakeclock import FakeClock
 from sqlmodel import Session, select
 from typer.testing import CliRunner
@@ -27,20 +28,6 @@ from tracker.snapshots.store import SnapshotStore
 UTC = dt.UTC
 FAST = ScheduleSettings(jitter_seconds=0, settle_seconds=0, executor="debug")
 START = dt.datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
-
-
-def add_watch(engine, name: str, *, interval: int = 60, params: dict | None = None) -> None:
-    with Session(engine) as s:
-        s.add(
-            Watch(
-                name=name,
-                adapter="html_page",
-                url=f"https://example.test/{name}",
-                interval_minutes=interval,
-                params_json=json.dumps(params or {}),
-            )
-        )
-        s.commit()
 
 
 @pytest.fixture
@@ -65,7 +52,7 @@ def test_a_three_day_downtime_is_one_catch_up_that_says_three_runs_were_missed(
 ):
     db = tmp_path / "down.db"
     engine = make_engine(db)
-    add_watch(engine, "daily", params={"cron": "0 0 * * *"})
+    add_page_watch(engine, "daily", params={"cron": "0 0 * * *"})
     runs: list[dt.datetime] = []
     first = scheduler(engine, clock, lambda name: runs.append(clock()))
     first.start()
@@ -108,7 +95,7 @@ def test_a_three_day_downtime_is_one_catch_up_that_says_three_runs_were_missed(
 
 
 def test_an_ordinary_run_and_a_short_delay_record_no_missed_runs(engine, clock):
-    add_watch(engine, "hourly", interval=60)
+    add_page_watch(engine, "hourly", interval=60)
     sched = scheduler(engine, clock, lambda name: None)
     sched.start()
     for minutes in (0, 60, 100):  # on time, on time, then 40 min late (one run, late)
@@ -122,7 +109,7 @@ def test_an_ordinary_run_and_a_short_delay_record_no_missed_runs(engine, clock):
 def test_an_edited_schedule_replaces_the_saved_next_run_and_keeps_one_job(engine, clock):
     """cases/C30: config hour=10 saved 10:00 tomorrow; edited to hour=12 it must run at
     12:00, never at the stale 10:00, and there is one job for the watch."""
-    add_watch(engine, "prices", params={"cron": "0 10 * * *"})
+    add_page_watch(engine, "prices", params={"cron": "0 10 * * *"})
     sched = scheduler(engine, clock, lambda name: None)
     sched.start()
     sched.shutdown()
@@ -145,8 +132,8 @@ def test_an_edited_schedule_replaces_the_saved_next_run_and_keeps_one_job(engine
 
 
 def test_a_watch_removed_while_stopped_loses_its_saved_schedule_at_start(engine, clock):
-    add_watch(engine, "kept")
-    add_watch(engine, "removed")
+    add_page_watch(engine, "kept")
+    add_page_watch(engine, "removed")
     sched = scheduler(engine, clock, lambda name: None)
     sched.start()
     sched.shutdown()
@@ -177,7 +164,7 @@ def test_a_failing_live_watch_is_retried_minutes_later_doubling(engine, clock, t
     run puts the next try 5, 10, 20, 40 min later, capped at the 60 min interval; the
     listing calls it a retry; a success returns to the interval (the last gap: 60)."""
     params = {"selector": "p", "subject": "Orca 9B", "attribute": "context_window"}
-    add_watch(engine, "flaky", interval=60, params=params)
+    add_page_watch(engine, "flaky", interval=60, params=params)
     answer = {"status": 503}
 
     def handler(request: httpx.Request) -> httpx.Response:
@@ -272,7 +259,7 @@ def test_a_run_that_outlasts_its_period_is_caught_up_when_it_ends(engine, clock)
     """Thread pool: the 12:00 run lasts until 15:05; the 13:00-15:00 fire times are
     skipped by max_instances=1 while it runs, then caught up by one run at once, which
     records the three runs it replaced."""
-    add_watch(engine, "slow", interval=60)
+    add_page_watch(engine, "slow", interval=60)
     started, release = threading.Event(), threading.Event()
     runs: list[dt.datetime] = []
 

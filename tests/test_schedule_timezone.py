@@ -154,3 +154,20 @@ def test_timezone_param_picks_the_trigger_and_shows_in_the_listing():
     )
     with pytest.raises(ConfigError, match="watch 'w': unknown time zone 'Mars/Olympus'"):
         watch_trigger(bad, jitter_seconds=0, start=z("2026-03-02T00:00:00Z"))
+
+
+def test_a_six_field_crontab_puts_seconds_first_in_utc_and_in_local_time():
+    # 06:00:30 local, 14:00:30Z in winter (PST) and 13:00:30Z in summer (PDT)
+    assert fires("30 0 6 * * *", "2026-03-07T00:00:00Z", "2026-03-09T23:00:00Z") == [
+        "03-07 14:00Z",
+        "03-08 13:00Z",
+        "03-09 13:00Z",
+    ]
+    watch = Watch(
+        name="w",
+        adapter="html_page",
+        url="https://example.test/",
+        params_json=json.dumps({"cron": "15 0 6 * * *"}),
+    )
+    trigger = watch_trigger(watch, jitter_seconds=0, start=z("2026-03-02T00:00:00Z"))
+    assert trigger.get_next_fire_time(None, z("2026-03-02T00:00:00Z")) == z("2026-03-02T06:00:15Z")

@@ -7,9 +7,9 @@ file and line.
 - ``params.cron``: a crontab of 5 fields (minute hour day month day-of-week), each
   ``*``, a number, a range ``a-b``, a step ``/n`` or a list ``,`` within its field's
   bounds; months and days of week also by name (``jan``, ``mon``). Day of week is 0-6
-  as the scheduler reads it (APScheduler 3.x ``from_crontab``: 0 is Monday). A 6th
-  field (seconds) is refused: the scheduler reads 5, and a schedule it cannot run must
-  fail at load, not when ``tracker schedule`` starts.
+  as the scheduler reads it (APScheduler 3.x ``from_crontab``: 0 is Monday). Six fields
+  put a seconds field (0-59) first, as Quartz and Spring write them; any other count is
+  refused at load, not when ``tracker schedule`` starts.
   ``params.timezone``: an IANA name (``America/Los_Angeles``) the system knows.
 - ``params.failing_after``: 1 to 1000; ``params.robots`` and ``params.allow_private``:
   true or false; ``params.allow_hosts``: a list of host names or ``*.domain`` patterns;
@@ -38,6 +38,7 @@ _FIELDS = (
                       "nov", "dec")),
     ("day of week", 0, 6, ("mon", "tue", "wed", "thu", "fri", "sat", "sun")),
 )  # fmt: skip
+_SECOND = ("second", 0, 59, ())
 _ITEM = re.compile(r"(?P<start>\*|[0-9a-z]+)(?:-(?P<end>[0-9a-z]+))?(?:/(?P<step>[0-9]+))?")
 _HOST = re.compile(r"(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*")
 _HEADER = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")  # RFC 9110 token
@@ -96,17 +97,19 @@ def _field_problem(text: str, name: str, low: int, high: int, names: tuple[str, 
 
 
 def cron_problem(expr: Any) -> str | None:
-    """Why ``expr`` is not a crontab of 5 fields the scheduler can run, or None:
-    ``"99 99 * * *"`` -> ``minute field '99': outside 0-59``."""
+    """Why ``expr`` is not a crontab of 5 fields (or 6, seconds first) the scheduler can
+    run, or None: ``"99 99 * * *"`` -> ``minute field '99': outside 0-59``."""
     if not isinstance(expr, str):
         return f"expected a crontab text such as '0 6 * * *', got {type(expr).__name__}"
     parts = expr.split()
-    if len(parts) != 5:
+    if len(parts) not in (5, 6):
         return (
             f"{expr!r} has {len(parts)} fields; the scheduler reads 5 "
-            "(minute hour day month weekday; a time zone goes in `timezone`)"
+            "(minute hour day month weekday) or 6 (second first; a time zone goes in "
+            "`timezone`)"
         )
-    for text, (name, low, high, names) in zip(parts, _FIELDS, strict=True):
+    fields = ((_SECOND,) if len(parts) == 6 else ()) + _FIELDS
+    for text, (name, low, high, names) in zip(parts, fields, strict=True):
         problem = _field_problem(text, name, low, high, names)
         if problem:
             return problem

@@ -22,7 +22,7 @@ from claims.extract.candidates import Candidate, drop_repeats
 from claims.extract.dates import scan_dates
 from claims.extract.document import Document
 from claims.extract.figures import Figure, scan_figures
-from claims.extract.language import detect_locale
+from claims.extract.language import article_locale
 from claims.extract.lexicon import alternation
 from claims.extract.models import (
     every_occurrence,
@@ -38,7 +38,6 @@ from claims.extract.segment import Sentence
 from claims.extract.spans import after_marker, merge_parenthetical, merge_percent_ranges, overlaps
 from claims.extract.table_cells import read_cell
 from claims.subjects.references import Mention, SubjectIndex, SubjectRef
-from claims.values.numbers import normalize_locale
 from claims.values.value import Value, quantity, text_value
 
 # "no license yet", "sem licença" (lexicon/*/absence.txt).
@@ -82,7 +81,7 @@ def extract(
     original = text
     doc = Document.read(text)  # "GPT‑4o" as "GPT-4o" (offsets unchanged), segments, tables
     text = doc.text
-    locale = detect_locale(text) if not lang or lang == "auto" else normalize_locale(lang)
+    locale = article_locale(text, lang)
     ctx = _Context(doc, subjects, locale, published, tz, default_subject)
     items = ctx.figures() + ctx.table_figures() + ctx.ranks() + ctx.dates() + ctx.licenses()
     items.sort(key=lambda c: c.start)

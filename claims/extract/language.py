@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from claims.values.numbers import normalize_locale
+
 _WORD = re.compile(r"[a-zà-ü]+")
 # Function words of one language only ("a", "as" are both: Portuguese keeps them). The
 # auxiliaries matter for short statements with no article ("<Model> weights will not be
@@ -37,3 +39,10 @@ def detect_locale(text: str) -> str:
     eu = sum(w in _PT_PT and w != "milhões" for w in words)
     br = sum(w in _PT_BR for w in words)
     return "pt-PT" if eu > br else "pt-BR"
+
+
+def article_locale(text: str, lang: str | None) -> str:
+    """The locale to read ``text`` in: :func:`detect_locale` for ``lang`` None or ``auto``,
+    else ``lang`` normalized (:func:`claims.values.numbers.normalize_locale`: ``pt_br`` ->
+    ``pt-BR``)."""
+    return detect_locale(text) if not lang or lang == "auto" else normalize_locale(lang)

@@ -11,12 +11,11 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from claims.readings.config_scopes import config_scopes
 from claims.values.value import Value
 
 # Length keys, in preference order, of one config scope.
 LENGTH_KEYS: tuple[str, ...] = ("max_position_embeddings", "n_positions", "max_sequence_length")
-# Scopes that hold the language model's config in multimodal wrappers (never vision_config).
-TEXT_SCOPES: tuple[str, ...] = ("text_config", "language_config", "llm_config")
 # Rope scaling types that extend the usable window by factor x original length.
 EXTENDING_ROPE_TYPES: tuple[str, ...] = ("yarn", "longrope", "dynamic")
 
@@ -72,11 +71,7 @@ def context_window(config: dict[str, Any] | None) -> ContextReading:
     """
     if not config:
         return ContextReading(None, None, "no config.json")
-    scopes: list[tuple[str, dict[str, Any]]] = [("", config)]
-    for key in TEXT_SCOPES:
-        sub = config.get(key)
-        if isinstance(sub, dict):
-            scopes.append((key + ".", sub))
+    scopes = config_scopes(config)
     for prefix, scope in scopes:
         for key in LENGTH_KEYS:
             n = _int(scope.get(key))

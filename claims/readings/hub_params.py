@@ -13,14 +13,13 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from claims.readings.config_scopes import config_scopes
 from claims.values.value import Value
 
 # Integer dtypes that hold packed sub-byte weights, with their width in bits.
 PACKED_DTYPES: dict[str, int] = {"I32": 32, "U32": 32, "I8": 8, "U8": 8}
 # Float dtypes that can hold per-group scales/biases, in preference order.
 SCALE_DTYPES: tuple[str, ...] = ("BF16", "F16", "F32")
-# Config keys that may wrap the language model's own config (multimodal wrappers).
-NESTED_CONFIG_KEYS: tuple[str, ...] = ("text_config", "language_config", "llm_config")
 
 
 @dataclass(frozen=True)
@@ -108,12 +107,7 @@ def find_quantization(config: dict[str, Any] | None) -> QuantSettings | None:
     if not config:
         return None
     candidates: list[QuantSettings] = []
-    scopes: list[tuple[str, dict[str, Any]]] = [("", config)]
-    for key in NESTED_CONFIG_KEYS:
-        sub = config.get(key)
-        if isinstance(sub, dict):
-            scopes.append((key + ".", sub))
-    for prefix, scope in scopes:
+    for prefix, scope in config_scopes(config):
         for key, hint in (("quantization", "mlx"), ("quantization_config", None)):
             q = scope.get(key)
             if isinstance(q, dict):
@@ -174,18 +168,7 @@ def parameter_count(
     quantized = bool(packed) and quant is not None and quant.method not in ("fp8",)
 
     if not quantized:
-        if declared is not None and declared != element_sum:
-            if declared < element_sum:
-                warnings.append(
-                    f"declared total_parameters {declared:,} rejected: below the element count "
-                    f"{element_sum:,} of an unquantized checkpoint"
-                )
-            else:
-                warnings.append(
-                    f"declared total_parameters {declared:,} differs from the element count "
-                    f"{element_sum:,}; element count kept"
-                )
-        return ParamCount(element_sum, "element_count", tuple(warnings))
+        return _unquantized(element_sum, declared, warnings)
 
     assert quant is not None
     max_unpacked = element_sum + sum(n * (PACKED_DTYPES[d] - 1) for d, n in packed.items())
@@ -203,7 +186,36 @@ def parameter_count(
         )
         return ParamCount(element_sum, "lower_bound", tuple(warnings))
 
-    unpacked = sum(n * (PACKED_DTYPES[d] // quant.bits) for d, n in packed.items())
+    return _derived_packed(params, packed, quant, quant.bits, warnings)
+
+
+def _unquantized(element_sum: int, declared: int | None, warnings: list[str]) -> ParamCount:
+    """Rule 1 of :func:`parameter_count`: the element sum is exact; a differing declared
+    ``total_parameters`` only adds a warning (C01 B)."""
+    if declared is not None and declared != element_sum:
+        if declared < element_sum:
+            warnings.append(
+                f"declared total_parameters {declared:,} rejected: below the element count "
+                f"{element_sum:,} of an unquantized checkpoint"
+            )
+        else:
+            warnings.append(
+                f"declared total_parameters {declared:,} differs from the element count "
+                f"{element_sum:,}; element count kept"
+            )
+    return ParamCount(element_sum, "element_count", tuple(warnings))
+
+
+def _derived_packed(
+    params: dict[str, int],
+    packed: dict[str, int],
+    quant: QuantSettings,
+    bits: int,
+    warnings: list[str],
+) -> ParamCount:
+    """Rule 3 of :func:`parameter_count`: packed words x (storage bits / ``bits``), minus
+    the per-group bookkeeping taken out of the float dtype that holds it (C01 A3)."""
+    unpacked = sum(n * (PACKED_DTYPES[d] // bits) for d, n in packed.items())
     per_group = 1
     method = (quant.method or "").lower()
     if method == "mlx" or quant.where.endswith("quantization"):

@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-# Config keys that wrap the language model's own config (multimodal wrappers).
-TEXT_SCOPES: tuple[str, ...] = ("text_config", "language_config", "llm_config")
+from claims.readings.config_scopes import TEXT_SCOPES
+
 CONVENTION = (
     "input embedding not counted (a lookup), output head counted, "
     "multi-token-prediction layers and norms not counted"
@@ -149,22 +149,35 @@ def _deepseek(cfg: dict[str, Any]) -> ActiveReading | None:
     )
 
 
-def _qwen_moe(cfg: dict[str, Any]) -> ActiveReading | None:
+def _gqa_moe(
+    cfg: dict[str, Any], experts_key: str, expert_size_key: str
+) -> tuple[dict[str, int], tuple[int, str]] | None:
+    """What Qwen-MoE and Mixtral configs both need: the sizes (hidden, vocab, layers, the
+    expert count under ``experts_key``, ``num_experts_per_tok``, the expert MLP width
+    under ``expert_size_key``) and the GQA attention per layer; None when one is missing."""
     need = _ints(
         cfg,
         "hidden_size",
         "vocab_size",
         "num_hidden_layers",
-        "num_experts",
+        experts_key,
         "num_experts_per_tok",
-        "moe_intermediate_size",
+        expert_size_key,
     )
     if need is None:
         return None
-    hidden, layers = need["hidden_size"], need["num_hidden_layers"]
-    attn = _gqa_attention(cfg, hidden)
+    attn = _gqa_attention(cfg, need["hidden_size"])
     if attn is None:
         return None
+    return need, attn
+
+
+def _qwen_moe(cfg: dict[str, Any]) -> ActiveReading | None:
+    read = _gqa_moe(cfg, "num_experts", "moe_intermediate_size")
+    if read is None:
+        return None
+    need, attn = read
+    hidden, layers = need["hidden_size"], need["num_hidden_layers"]
     step = int(cfg.get("decoder_sparse_step") or 1)
     mlp_only = set(cfg.get("mlp_only_layers") or [])
     n_sparse = sum(1 for i in range(layers) if i not in mlp_only and (i + 1) % step == 0)
@@ -185,21 +198,11 @@ def _qwen_moe(cfg: dict[str, Any]) -> ActiveReading | None:
 
 
 def _mixtral(cfg: dict[str, Any]) -> ActiveReading | None:
-    need = _ints(
-        cfg,
-        "hidden_size",
-        "vocab_size",
-        "num_hidden_layers",
-        "num_local_experts",
-        "num_experts_per_tok",
-        "intermediate_size",
-    )
-    if need is None:
+    read = _gqa_moe(cfg, "num_local_experts", "intermediate_size")
+    if read is None:
         return None
+    need, attn = read
     hidden, layers = need["hidden_size"], need["num_hidden_layers"]
-    attn = _gqa_attention(cfg, hidden)
-    if attn is None:
-        return None
     expert = 3 * hidden * need["intermediate_size"]
     k, n = need["num_experts_per_tok"], need["num_local_experts"]
     return _reading(

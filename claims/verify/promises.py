@@ -92,37 +92,56 @@ def evaluate_promise(
     stated = format_value(promise)
     ev = weights_evidence(observations)
     if ev is not None:
-        seen = ev.first_seen.astimezone(dt.UTC)
-        if deadline is None or seen.date() <= deadline:
-            return PromiseOutcome(
-                "met",
-                deadline,
-                0,
-                (ev.id,),
-                seen,
-                f"met: weights first seen {_ts(seen)} (observation #{ev.id}); promised {stated}",
-            )
-        started = (first_checks or {}).get(ev.watch_id) if ev.watch_id is not None else None
-        if started is not None and ev.first_seen <= started:
-            return PromiseOutcome(
-                "unknown",
-                deadline,
-                None,
-                (ev.id,),
-                seen,
-                f"weights already listed at the first hub check {_ts(seen)} (observation "
-                f"#{ev.id}); whether they landed by {deadline} cannot be told from it",
-            )
-        days = (seen.date() - deadline).days
+        return _with_evidence(ev, deadline, stated, first_checks)
+    return _without_evidence(deadline, stated, last_check, now)
+
+
+def _with_evidence(
+    ev: ObsView,
+    deadline: dt.date | None,
+    stated: str,
+    first_checks: Mapping[int, dt.datetime] | None,
+) -> PromiseOutcome:
+    """Weights seen (``ev``): met, met late by N days, or unknown when they were already
+    there at the watch's first check after the deadline (see :func:`evaluate_promise`)."""
+    seen = ev.first_seen.astimezone(dt.UTC)
+    if deadline is None or seen.date() <= deadline:
         return PromiseOutcome(
-            "met_late",
+            "met",
             deadline,
-            days,
+            0,
             (ev.id,),
             seen,
-            f"late by {days} days: weights first seen {_ts(seen)} (observation #{ev.id}); "
-            f"promised {stated} (deadline {deadline})",
+            f"met: weights first seen {_ts(seen)} (observation #{ev.id}); promised {stated}",
         )
+    started = (first_checks or {}).get(ev.watch_id) if ev.watch_id is not None else None
+    if started is not None and ev.first_seen <= started:
+        return PromiseOutcome(
+            "unknown",
+            deadline,
+            None,
+            (ev.id,),
+            seen,
+            f"weights already listed at the first hub check {_ts(seen)} (observation "
+            f"#{ev.id}); whether they landed by {deadline} cannot be told from it",
+        )
+    days = (seen.date() - deadline).days
+    return PromiseOutcome(
+        "met_late",
+        deadline,
+        days,
+        (ev.id,),
+        seen,
+        f"late by {days} days: weights first seen {_ts(seen)} (observation #{ev.id}); "
+        f"promised {stated} (deadline {deadline})",
+    )
+
+
+def _without_evidence(
+    deadline: dt.date | None, stated: str, last_check: dt.datetime | None, now: dt.datetime
+) -> PromiseOutcome:
+    """No weights seen: pending, overdue as of ``last_check``, or unknown when the deadline
+    passed with no check since (see :func:`evaluate_promise`)."""
     if deadline is None:
         return PromiseOutcome(
             "pending", None, None, (), last_check, f"promised {stated}: no weights seen yet"

@@ -41,6 +41,20 @@ def _claim_id(c: ClaimView, name_key: str) -> BenchmarkId | None:
     return benchmark_id(str(name), c.qualifiers.get("version"), c.qualifiers.get("agent"))
 
 
+def _board_observations(
+    claim: ClaimView, observations: Sequence[ObsView], attribute: str, name_key: str
+) -> list[ObsView]:
+    """The claim's subject's ``attribute`` observations that name their board
+    (qualifier ``name_key``: ``benchmark`` or ``leaderboard``)."""
+    return [
+        o
+        for o in observations
+        if o.subject_id == claim.subject_id
+        and o.attribute == attribute
+        and o.qualifiers.get(name_key)
+    ]
+
+
 def _matches(
     cid: BenchmarkId, obs: Sequence[ObsView], name_key: str
 ) -> list[tuple[ObsView, Match]]:
@@ -71,13 +85,7 @@ def judge_score(claim: ClaimView, observations: Sequence[ObsView]) -> ScoreDecis
     cid = _claim_id(claim, "benchmark")
     if cid is None:
         return None
-    own = [
-        o
-        for o in observations
-        if o.subject_id == claim.subject_id
-        and o.attribute == "benchmark_score"
-        and o.qualifiers.get("benchmark")
-    ]
+    own = _board_observations(claim, observations, "benchmark_score", "benchmark")
     found = [(o, m) for o, m in _matches(cid, own, "benchmark") if m.status != "different"]
     if not found:
         return None
@@ -133,13 +141,7 @@ def judge_rank(claim: ClaimView, observations: Sequence[ObsView]) -> ScoreDecisi
     cid = _claim_id(claim, "leaderboard")
     if cid is None or not isinstance(claim.value.value, Decimal):
         return None
-    own = [
-        o
-        for o in observations
-        if o.subject_id == claim.subject_id
-        and o.attribute == "leaderboard_rank"
-        and o.qualifiers.get("leaderboard")
-    ]
+    own = _board_observations(claim, observations, "leaderboard_rank", "leaderboard")
     found = [(o, m) for o, m in _matches(cid, own, "leaderboard") if m.status == "same"]
     if not found:
         return None

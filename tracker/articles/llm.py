@@ -21,9 +21,8 @@ from typing import Any
 
 from claims.extract.candidates import Candidate
 from claims.extract.grounding import PROPOSAL_SCHEMA, ground
-from claims.extract.language import detect_locale
+from claims.extract.language import article_locale
 from claims.subjects.references import SubjectRef
-from claims.values.numbers import normalize_locale
 from tracker.errors import BadStatus, ParseError
 from tracker.net.fetch import post_json
 
@@ -70,7 +69,7 @@ class LlmExtractor:
         non-2xx, :class:`~tracker.errors.ParseError` when its answer is not the JSON asked
         for. Dropped proposals are reported in ``warnings``, one line each."""
         del default_subject  # the model names the subject of every claim itself
-        locale = detect_locale(text) if not lang or lang == "auto" else normalize_locale(lang)
+        locale = article_locale(text, lang)
         proposals = self.ask(text, subjects)
         found, self.rejections = ground(proposals, text, subjects, locale, published)
         if warnings is not None:

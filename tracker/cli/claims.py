@@ -34,6 +34,7 @@ from tracker.cli.values import choice, choices_text
 from tracker.errors import ConfigError, TrackerError
 
 if TYPE_CHECKING:
+    from claims.extract.candidates import Candidate
     from claims.subjects.references import SubjectRef
     from tracker.articles.read import Article
 
@@ -196,32 +197,64 @@ def extract_cmd(
     ] = None,
 ) -> None:
     """Print the candidate claims of one article (a table, or JSON with --json)."""
-    from claims.extract.attribution import NO_MODEL_NAMED
-
     try:
-        refs = load_subjects(subjects_file, db)
-        if subject and subject not in {r.slug for r in refs}:
-            from claims.curated.datafile import nearest
-
-            hint = nearest(subject, [r.slug for r in refs])
-            raise ConfigError(f"--subject: unknown slug {subject!r} ({hint})")
-        day = _parse_day(published, "--published")
-        article = _read(source)
-        use_lang = lang
-        if lang == "auto" and article.language:
-            use_lang = article.language
-        notes: list[str] = []
-        found = make_extractor(extractor, model, base_url).extract(
-            article.text,
-            refs,
-            lang=use_lang,
-            published=day or article.published,
-            default_subject=subject,
-            warnings=notes,
+        article, found, notes = _extract_candidates(
+            source, lang, published, subject, subjects_file, db, (extractor, model, base_url)
         )
     except TrackerError as exc:
         raise _fail(exc) from None
-    # A figure whose sentence names no model needs --subject, not a new subjects entry.
+    notes += _subject_notes(found, subjects_file)
+    # Warnings go out before any result (stderr, flushed); the table's caption counts them.
+    for note in notes:
+        typer.echo(f"warning: {terminal_text(note)}", err=True)  # notes may quote model output
+    if as_json:
+        print_json([c.to_dict() for c in found])
+        return
+    _print_candidates(found, article.title or source, len(notes))
+
+
+def _extract_candidates(
+    source: str,
+    lang: str,
+    published: str | None,
+    subject: str | None,
+    subjects_file: Path | None,
+    db: str | None,
+    extractor: tuple[str, str | None, str | None],
+) -> tuple[Article, list[Candidate], list[str]]:
+    """Read the article and extract its candidates: (article, candidates, the extractor's
+    warnings). ``extractor`` is (name, model, base URL) as :func:`make_extractor` takes
+    them. Raises TrackerError for an unknown ``--subject``, a bad date, an unreadable
+    article or a failing extractor."""
+    refs = load_subjects(subjects_file, db)
+    if subject and subject not in {r.slug for r in refs}:
+        from claims.curated.datafile import nearest
+
+        hint = nearest(subject, [r.slug for r in refs])
+        raise ConfigError(f"--subject: unknown slug {subject!r} ({hint})")
+    day = _parse_day(published, "--published")
+    article = _read(source)
+    use_lang = lang
+    if lang == "auto" and article.language:
+        use_lang = article.language
+    notes: list[str] = []
+    found = make_extractor(*extractor).extract(
+        article.text,
+        refs,
+        lang=use_lang,
+        published=day or article.published,
+        default_subject=subject,
+        warnings=notes,
+    )
+    return article, found, notes
+
+
+def _subject_notes(found: list[Candidate], subjects_file: Path | None) -> list[str]:
+    """Warnings for candidates without a subject, which `claims import` skips: a figure
+    whose sentence names no model needs --subject, not a new subjects entry."""
+    from claims.extract.attribution import NO_MODEL_NAMED
+
+    notes: list[str] = []
     unnamed = sum(1 for c in found if c.subject is None and NO_MODEL_NAMED in c.warnings)
     unknown = sum(1 for c in found if c.subject is None) - unnamed
     if unknown:
@@ -237,16 +270,16 @@ def extract_cmd(
             f"--subject SLUG (a subject of {subjects_file or DEFAULT_SUBJECTS}) if the "
             "article is about one model"
         )
-    # Warnings go out before any result (stderr, flushed); the table's caption counts them.
-    for note in notes:
-        typer.echo(f"warning: {terminal_text(note)}", err=True)  # notes may quote model output
-    if as_json:
-        print_json([c.to_dict() for c in found])
-        return
+    return notes
+
+
+def _print_candidates(found: list[Candidate], title: str, warned: int) -> None:
+    """The candidates as a table titled ``title``, stacked when the terminal is too narrow;
+    the caption counts the ``warned`` warnings printed before it."""
     caption = plural(len(found), "candidate")
-    if notes:
-        caption += f"; {plural(len(notes), 'warning')} printed before this table (stderr)"
-    table = Table(title=article.title or source, caption=caption)
+    if warned:
+        caption += f"; {plural(warned, 'warning')} printed before this table (stderr)"
+    table = Table(title=title, caption=caption)
     for col in ("subject", "attribute", "qualifiers", "value", "claimant", "text", "at"):
         # names and offsets stay on one line; the free text wraps first
         table.add_column(col, no_wrap=col in ("subject", "attribute", "at"))
@@ -257,7 +290,7 @@ def extract_cmd(
             *(Text(terminal_text(x)) for x in (*cells, c.claimant or "", c.text)), str(c.start)
         )
     if console.is_terminal and whole_word_widths(table, console.width) is None:
-        _print_stacked(table, article.title or str(source), caption)
+        _print_stacked(table, title, caption)
     else:
         print_table(table)
 

@@ -259,40 +259,12 @@ def fetch(
         try:
             response = client.get(url, headers, policy)
             try:
-                status = response.status_code
-                if status in RETRY_STATUSES:
-                    advertised = retry_after_seconds(response.headers, clock())
-                    if status == 429 or (status == 503 and advertised is not None):
-                        last_error = RateLimited(
-                            f"{url}: HTTP {status}, rate limited after {attempt} attempt(s)",
-                            url=url,
-                            status=status,
-                        )
-                        wait = advertised if advertised is not None else _backoff(attempt, rng)
-                        if wait > max_wait:
-                            raise RateLimited(
-                                f"{url}: HTTP {status}, server asks to wait {wait:.0f}s "
-                                f"(more than {max_wait:.0f}s)",
-                                url=url,
-                                status=status,
-                            )
-                    else:
-                        last_error = _bad_status(url, response)
-                        wait = _backoff(attempt, rng)
+                if response.status_code in RETRY_STATUSES:
+                    last_error, wait = _retry_after(url, response, attempt, rng, clock, max_wait)
                     _drain(response)
-                elif status == 304:
-                    _drain(response)
-                    return _fetched(url, response, b"", clock)
-                elif 200 <= status < 300 and _challenge(response):
-                    _drain(response)
-                    raise _challenged(url, status)
-                elif 200 <= status < 300:
-                    deadline = (started + total_timeout, monotonic)
-                    body = _read_capped(url, response, max_bytes, deadline)
-                    return _fetched(url, response, body, clock)
                 else:
-                    _drain(response)
-                    raise _bad_status(url, response)
+                    deadline = (started + total_timeout, monotonic)
+                    return _final_answer(url, response, max_bytes, deadline, clock)
             finally:
                 response.close()
         except httpx.TimeoutException as exc:
@@ -311,6 +283,62 @@ def fetch(
             sleep(wait)
     assert last_error is not None
     raise last_error
+
+
+def _retry_after(
+    url: str,
+    response: httpx.Response,
+    attempt: int,
+    rng: random.Random,
+    clock: Callable[[], dt.datetime],
+    max_wait: float,
+) -> tuple[FetchError, float]:
+    """For a retryable status (:data:`RETRY_STATUSES`): the error to raise when no attempt
+    is left, and the seconds to wait before the next one. 429, and 503 with a
+    ``Retry-After``, wait what the server says (:class:`RateLimited`; a wait over
+    ``max_wait`` raises it at once); other 5xx back off (:class:`BadStatus`)."""
+    status = response.status_code
+    advertised = retry_after_seconds(response.headers, clock())
+    if status == 429 or (status == 503 and advertised is not None):
+        wait = advertised if advertised is not None else _backoff(attempt, rng)
+        if wait > max_wait:
+            raise RateLimited(
+                f"{url}: HTTP {status}, server asks to wait {wait:.0f}s "
+                f"(more than {max_wait:.0f}s)",
+                url=url,
+                status=status,
+            )
+        limited = RateLimited(
+            f"{url}: HTTP {status}, rate limited after {attempt} attempt(s)",
+            url=url,
+            status=status,
+        )
+        return limited, wait
+    return _bad_status(url, response), _backoff(attempt, rng)
+
+
+def _final_answer(
+    url: str,
+    response: httpx.Response,
+    max_bytes: int,
+    deadline: tuple[float, Callable[[], float]],
+    clock: Callable[[], dt.datetime],
+) -> Fetched:
+    """A non-retryable answer: 304 -> unchanged (empty body); a 2xx bot challenge ->
+    :class:`RateLimited` kind ``challenge``; other 2xx -> the body read under
+    ``max_bytes`` and ``deadline``; anything else -> :class:`BadStatus` (not retried)."""
+    status = response.status_code
+    if status == 304:
+        _drain(response)
+        return _fetched(url, response, b"", clock)
+    if 200 <= status < 300 and _challenge(response):
+        _drain(response)
+        raise _challenged(url, status)
+    if 200 <= status < 300:
+        body = _read_capped(url, response, max_bytes, deadline)
+        return _fetched(url, response, body, clock)
+    _drain(response)
+    raise _bad_status(url, response)
 
 
 def _backoff(attempt: int, rng: random.Random) -> float:

@@ -10,13 +10,12 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from apscheduler.schedulers.base import BaseScheduler
 from apscheduler.triggers.base import BaseTrigger
-from apscheduler.triggers.cron import CronTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 
 from claims.store.tables import ScheduleState, Watch
 from claims.values.canonical import as_utc
 from tracker.errors import ConfigError
-from tracker.schedule.localcron import LocalCronTrigger
+from tracker.schedule.localcron import LocalCronTrigger, crontab_trigger
 from tracker.site.eventtext import schedule_text
 
 UTC = dt.UTC
@@ -41,7 +40,7 @@ def watch_zone(watch: Watch) -> ZoneInfo | None:
 def watch_trigger(watch: Watch, *, jitter_seconds: int, start: dt.datetime) -> BaseTrigger:
     """The APScheduler 3.x trigger of one watch.
 
-    ``params["cron"]`` (5 crontab fields, APScheduler 3.x ``CronTrigger.from_crontab``:
+    ``params["cron"]`` (5 crontab fields, or 6 with seconds first; APScheduler 3.x syntax:
     beware, day-of-week 0 is Monday there; prefer names such as ``mon-fri``) wins over
     ``interval_minutes``. It is read in UTC, or in ``params["timezone"]`` (an IANA name)
     by :class:`tracker.schedule.localcron.LocalCronTrigger`, right across DST. Raises
@@ -54,7 +53,7 @@ def watch_trigger(watch: Watch, *, jitter_seconds: int, start: dt.datetime) -> B
         try:
             if zone is not None:
                 return LocalCronTrigger(str(cron), zone, jitter=jitter)
-            trigger = CronTrigger.from_crontab(str(cron), timezone=UTC)
+            trigger = crontab_trigger(str(cron), UTC)
         except ValueError as exc:
             raise ConfigError(
                 f"watch {watch.name!r}: bad cron expression {cron!r}: {exc}"

@@ -1,0 +1,93 @@
+"""Which model a figure belongs to when its sentence says "the model" or "it", in
+sentences written for these tests: the model named in the sentence before (even in a
+statement the paragraph rule skips), none after a sentence naming two models or across a
+paragraph break, the model a "the model" sentence itself names; and the extract command's
+warning for a figure naming no model. Each asserts the exact candidates."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+from helpers_extract import variant_rows
+from typer.testing import CliRunner
+
+from claims.extract.extractor import extract
+from claims.subjects.references import SubjectRef
+from tracker.cli.main import app
+
+DAY = dt.date(2026, 11, 29)
+KIMI = SubjectRef("kimi-k3.1-pro", ("Kimi K3.1 Pro",), (), "Moonshot AI")
+ORION = SubjectRef("orion-5-max", ("Orion-5 Max",), (), "Vega Systems")
+
+
+def rows(text: str, lang: str = "auto", warnings: list[str] | None = None):
+    return [
+        (c.subject, c.attribute, c.value.display(), c.claimant)
+        for c in extract(text, [KIMI, ORION], lang=lang, published=DAY, warnings=warnings)
+    ]
+
+
+SAID = "Moonshot AI said it will not release the weights of Kimi K3.1 Pro until March 2027."
+PT_SAID = (
+    "A Moonshot AI disse que não vai liberar os pesos do Kimi K3.1 Pro antes de março de 2027."
+)
+WEIGHTS_BY_MOONSHOT = ("kimi-k3.1-pro", "weights_release_date", "after 2027-02", "Moonshot AI")
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        (SAID + " The model has 2.8 trillion parameters.", "en"),
+        (SAID + " It has 2.8 trillion parameters.", "en"),
+        (PT_SAID + " O modelo tem 2,8 trilhões de parâmetros.", "pt-BR"),
+        (PT_SAID + " Ele tem 2,8 trilhões de parâmetros.", "pt-BR"),
+    ],
+)
+def test_the_model_in_the_next_sentence_keeps_the_subject(text, lang):
+    # The subject was named in Moonshot AI's statement, which the paragraph rule skips.
+    warnings: list[str] = []
+    assert rows(text, lang, warnings) == [
+        WEIGHTS_BY_MOONSHOT,
+        ("kimi-k3.1-pro", "total_params", "2.8T params", None),
+    ]
+    assert warnings == []
+
+
+def test_the_model_after_a_sentence_naming_two_models_stays_unattributed():
+    text = "Moonshot AI said Kimi K3.1 Pro is faster than Orion-5 Max. The model has 2.8 trillion parameters."
+    got = extract(text, [KIMI, ORION], lang="en", published=DAY)
+    assert [(c.subject, c.attribute, c.warnings) for c in got] == [
+        (None, "total_params", ["no model named in this sentence"])
+    ]
+
+
+def test_the_model_opening_a_paragraph_does_not_reach_back():
+    text = "Kimi K3.1 Pro ships today, Moonshot AI said.\n\nThe model has 2.8 trillion parameters."
+    got = extract(text, [KIMI], lang="en", published=DAY)
+    assert [(c.subject, c.how, c.warnings) for c in got] == [
+        (None, "none", ["no model named in this sentence"])
+    ]
+
+
+def test_the_model_sentence_that_names_a_model_keeps_it():
+    text = "Kimi K3 is old. The model that replaced it, Kimi K3.1 Pro, has 2.8 trillion parameters."
+    assert [(s, a) for s, a, *_ in variant_rows(text)] == [("kimi-k3.1-pro", "total_params")]
+
+
+def test_extract_command_does_not_ask_to_add_a_known_model(tmp_path):
+    subjects = str(Path(__file__).parent / "data" / "subjects.toml")
+    f = tmp_path / "a.txt"
+    f.write_text("Moonshot AI said the model has 2.8 trillion parameters.\n", encoding="utf-8")
+    r = CliRunner().invoke(
+        app,
+        ["claims", "extract", str(f), "--lang", "en", "--published", "2026-11-29"]
+        + ["--subjects", subjects, "--json"],
+    )
+    assert (r.exit_code, r.stderr) == (
+        0,
+        "warning: 1 of 1 candidate has no subject (—): no model named in their sentence, "
+        "and `claims import` skips them; pass --subject SLUG (a subject of "
+        f"{subjects}) if the article is about one model\n",
+    )

@@ -1,0 +1,138 @@
+"""Dates of promises and releases as extraction reads them, in sentences written for these
+tests: a yearless month is its next occurrence unless the clause is in the past tense,
+"not ... until/before March" is on or after March, "not ... in March" states no date,
+"by the end of December" is a deadline on its last day, a tense does not cross "and", and
+open-sourcing a model dates its weights. Each asserts the exact candidate or reading."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from claims.extract.dates import parse_date, scan_dates
+from claims.extract.extractor import extract
+from claims.subjects.references import SubjectRef
+
+# Publication days: a yearless month or a relative date resolves against them.
+NOV_20, NOV_29, NOV_30 = dt.date(2026, 11, 20), dt.date(2026, 11, 29), dt.date(2026, 11, 30)
+KIMI = SubjectRef("kimi-k3.1-pro", ("Kimi K3.1 Pro",), (), "Moonshot AI")
+ORION = SubjectRef("orion-5-max", ("Orion-5 Max",), (), "Vega Systems")
+K3 = SubjectRef("kimi-k3", ("Kimi K3", "K3"), (), "Moonshot AI")
+
+
+def rows(text: str, lang: str = "auto"):
+    """(subject, attribute, value, claimant) of ``text`` naming Kimi K3.1 Pro or Orion-5 Max."""
+    return [
+        (c.subject, c.attribute, c.value.display(), c.claimant)
+        for c in extract(text, [KIMI, ORION], lang=lang, published=NOV_29)
+    ]
+
+
+def rows_with_qualifiers(text: str, lang: str = "en"):
+    """(subject, attribute, qualifiers, value, claimant) of ``text`` naming Orion-5 Max or Kimi K3."""
+    return [
+        (c.subject, c.attribute, c.qualifiers, c.value.display(), c.claimant)
+        for c in extract(text, [ORION, K3], lang=lang, published=NOV_30)
+    ]
+
+
+NOT_BEFORE_MARCH_2027 = ("kimi-k3.1-pro", "weights_release_date", "after 2027-02", None)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Kimi K3.1 Pro weights will not be released until March 2027.",
+        "Kimi K3.1 Pro weights will not be released before March 2027.",
+        "Kimi K3.1 Pro's weights will not be released until March 2027.",
+        "The weights of Kimi K3.1 Pro will not be released until March 2027.",
+        "Os pesos do Kimi K3.1 Pro não serão liberados antes de março de 2027.",
+    ],
+)
+def test_model_weights_will_not_be_released_until_is_one_candidate(text):
+    # With --lang auto the first three had no "the/and/of" and were read as Portuguese.
+    assert rows(text) == [NOT_BEFORE_MARCH_2027]
+
+
+def test_model_will_have_weights_released_in_portuguese():
+    assert rows("Kimi K3.1 Pro terá os pesos liberados em março de 2027.") == [
+        ("kimi-k3.1-pro", "weights_release_date", "on 2027-03", None)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "iso", "relation"),
+    [
+        # A yearless month over six months before a November article is next year's.
+        ("Moonshot AI will not release the weights until March.", "en", "2027-02", "after"),
+        ("The weights will be released in March.", "en", "2027-03", "on"),
+        ("The weights will be released on March 4.", "en", "2027-03-04", "on"),
+        ("Os pesos serão liberados em março.", "pt-BR", "2027-03", "on"),
+        ("Os pesos serão liberados em 4 de março.", "pt-BR", "2027-03-04", "on"),
+        # Within six months and no tense: this year's; a promise of a month already past
+        # is next year's.
+        ("Weights out in June, per the changelog.", "en", "2026-06", "on"),
+        ("The weights will be released in June.", "en", "2027-06", "on"),
+        # Explicitly past tense: as written, in the article's year.
+        ("The model was released in March.", "en", "2026-03", "on"),
+        ("The weights were released on March 4.", "en", "2026-03-04", "on"),
+        ("O modelo foi lançado em março.", "pt-BR", "2026-03", "on"),
+        ("Os pesos foram liberados em 4 de março.", "pt-BR", "2026-03-04", "on"),
+        ("It was said the weights will be released in March.", "en", "2027-03", "on"),
+    ],
+)
+def test_yearless_month_is_the_next_occurrence_unless_past_tense(text, locale, iso, relation):
+    r = parse_date(text, locale, NOV_29)
+    assert (r.iso, r.relation) == (iso, relation)
+
+
+def test_yearless_month_in_a_promise_is_next_year():
+    assert rows("Kimi K3.1 Pro weights will be released in March, Moonshot AI said.") == [
+        ("kimi-k3.1-pro", "weights_release_date", "on 2027-03", "Moonshot AI")
+    ]
+
+
+def test_tense_does_not_cross_and():
+    text = "Kimi K3.1 Pro was announced in March and its weights ship in December"
+    assert [d.reading.iso for d in scan_dates(text, "en", NOV_20)] == ["2026-03", "2026-12"]
+
+
+def test_weights_not_released_before_a_month_is_on_or_after_it():
+    # "after 2027-02" is "on or after 2027-03-01": the relation vocabulary has no
+    # "on or after", and "after" the month before says exactly that.
+    assert rows_with_qualifiers(
+        "Vega Systems said the Orion-5 Max weights will not be released before March 2027.\n"
+    ) == [("orion-5-max", "weights_release_date", {}, "after 2027-02", "Vega Systems")]
+    assert rows_with_qualifiers(
+        "Os pesos do Kimi K3 não serão liberados antes de março de 2027.\n", "pt-BR"
+    ) == [("kimi-k3", "weights_release_date", {}, "after 2027-02", None)]
+
+
+def test_weights_not_released_in_a_month_gives_no_date():
+    assert (
+        rows_with_qualifiers("The Orion-5 Max weights will not be released in March 2027.\n") == []
+    )
+
+
+def test_by_the_end_of_december_is_a_deadline_on_its_last_day():
+    assert rows_with_qualifiers(
+        "Vega Systems said the Orion-5 Max weights will be released by the end of December.\n"
+    ) == [("orion-5-max", "weights_release_date", {}, "by 2026-12-31", "Vega Systems")]
+    assert rows_with_qualifiers(
+        "Os pesos do Kimi K3 serão liberados até o fim de dezembro.\n", "pt-BR"
+    ) == [("kimi-k3", "weights_release_date", {}, "by 2026-12-31", None)]
+
+
+def test_open_sourcing_a_model_dates_its_weights():
+    """A trial: "won't open-source Nimbus 4 until March 2027" gave no candidate (the
+    verb was not a weights word); an open-source model *released* on a date stays a
+    release date."""
+    text = (
+        "Vega Systems said it won't open-source Orion-5 Max until March 2027. "
+        "Kimi K3, an open-source model, was released on July 1, 2026."
+    )
+    assert rows_with_qualifiers(text) == [
+        ("orion-5-max", "weights_release_date", {}, "after 2027-02", "Vega Systems"),
+        ("kimi-k3", "release_date", {}, "on 2026-07-01", None),
+    ]

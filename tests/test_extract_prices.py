@@ -1,0 +1,78 @@
+"""Input and output prices stated together, in sentences written for these tests: a
+paired phrase ("$1 / $4 per million input/output tokens", "US$ 1 de entrada e US$ 4 de
+saída") gives two candidates in the order written, and each price takes the side named in
+its own conjunct. Each asserts the exact candidates."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+import pytest
+
+from claims.extract.extractor import extract
+from claims.subjects.references import SubjectRef
+
+DAY = dt.date(2026, 11, 30)
+ORION = SubjectRef("orion-5-max", ("Orion-5 Max",), (), "Vega Systems")
+K3 = SubjectRef("kimi-k3", ("Kimi K3", "K3"), (), "Moonshot AI")
+
+
+def rows(text: str, lang: str = "en"):
+    return [
+        (c.subject, c.attribute, c.qualifiers, c.value.display(), c.claimant)
+        for c in extract(text, [ORION, K3], lang=lang, published=DAY)
+    ]
+
+
+def values(text: str, lang: str = "en"):
+    return [
+        (c.attribute, c.value.value, c.value.unit, c.value.relation, c.claimant)
+        for c in extract(text, [ORION, K3], lang=lang, published=DAY)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("Vega Systems said Orion-5 Max costs $1 / $4 per million input/output tokens.", "en"),
+        (
+            "Vega Systems said Orion-5 Max costs $1 and $4 per million input and output tokens.",
+            "en",
+        ),
+        ("Vega Systems said Orion-5 Max costs input $1, output $4 per 1M tokens.", "en"),
+        ("Vega Systems said Orion-5 Max costs $1 input / $4 output per 1M tokens.", "en"),
+        (
+            "A Vega Systems disse que o Orion-5 Max custa US$ 1 de entrada e US$ 4 de saída "
+            "por milhão de tokens.",
+            "pt-BR",
+        ),
+        (
+            "A Vega Systems disse que o Orion-5 Max custa US$ 1 / US$ 4 por milhão de tokens "
+            "de entrada/saída.",
+            "pt-BR",
+        ),
+    ],
+)
+def test_input_and_output_prices_in_one_phrase_are_two_candidates(text, lang):
+    assert values(text + "\n", lang) == [
+        ("price_input_usd_per_mtok", Decimal("1"), "usd_per_mtok", None, "Vega Systems"),
+        ("price_output_usd_per_mtok", Decimal("4"), "usd_per_mtok", None, "Vega Systems"),
+    ]
+
+
+def test_output_input_order_is_followed():
+    assert rows("Orion-5 Max costs $8 / $2 per million output/input tokens.\n") == [
+        ("orion-5-max", "price_output_usd_per_mtok", {}, "$8.00 per 1M tokens", None),
+        ("orion-5-max", "price_input_usd_per_mtok", {}, "$2.00 per 1M tokens", None),
+    ]
+
+
+def test_each_price_takes_the_side_named_in_its_own_conjunct():
+    """A trial: "Input costs $1.25 per million tokens and output $5 per million" gave two
+    output prices (the first took the next conjunct's "output") and a false discrepancy."""
+    text = "Vega Systems said Orion-5 Max input costs $1.25 per million tokens and output $5 per million."
+    assert values(text) == [
+        ("price_input_usd_per_mtok", Decimal("1.25"), "usd_per_mtok", None, "Vega Systems"),
+        ("price_output_usd_per_mtok", Decimal("5"), "usd_per_mtok", None, "Vega Systems"),
+    ]
