@@ -307,3 +307,41 @@ def test_console_check_catches_a_script_error(tmp_path, pages):
     page.goto(broken.as_uri())
     assert any("boom" in p for p in page.problems), page.problems
     assert local_only(page) == ["https://example.invalid/x.png"]
+
+
+def test_compare_from_a_phone_and_a_desktop(demo_site, pages):
+    """The pick boxes are on screen at 390 px (in the name cell) and the Compare button
+    within the 1280 px viewport; ticking two and sending the form shows them side by
+    side with weights, licence and gating first."""
+    for width in WIDTHS:
+        page = pages[width]
+        page.goto(url(demo_site, "index.html"))
+        button = page.eval(
+            "(() => { const b = document.querySelector('.compare-btn').getBoundingClientRect();"
+            " return [b.left, b.right, b.width]; })()"
+        )
+        assert button[0] >= 0 and button[1] <= width and button[2] > 0, (width, button)
+        hits = page.eval(
+            """[...document.querySelectorAll('input.pick')].slice(1).map(i => {
+              i.scrollIntoView(); const b = i.getBoundingClientRect();
+              const hit = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
+              i.click(); return hit === i; })"""
+        )
+        assert hits == [True, True], (width, hits)
+        target = page.eval(
+            "(() => { const f = document.getElementById('compare-form');"
+            " return f.action + '?' + new URLSearchParams(new FormData(f)); })()"
+        )
+        assert target.endswith("compare.html?s=kimi-k3&s=kimi-k3.1-pro")
+        page.goto(target)
+        table = page.eval(
+            "[...document.querySelectorAll('.side-by-side tbody tr')].slice(0, 3)"
+            ".map(r => [...r.cells].map(c => c.textContent))"
+        )
+        heads = page.eval(
+            "[...document.querySelectorAll('.side-by-side tbody th')]"
+            ".slice(0, 3).map(h => h.textContent)"
+        )
+        assert heads == ["Weights", "Licence", "Gated"]
+        assert table[0] == ["Weights", "not landed", "not landed, overdue by 24 days"]
+        assert overflow(page)["page"] <= 0

@@ -296,7 +296,8 @@ UNKNOWN = (
     "context window and open weights that will be released on March 3, 2027.\n"
 )
 NO_SUBJECT = (
-    "warning: 3 of 3 candidates have no known subject (—), and `claims import` skips them: "
+    "warning: 3 of 3 candidates have no known subject (—), given to other models named in "
+    "the text: Orion-5 Max (3), and `claims import` skips them: "
     f"add the model (slug, name, aliases as written) to {SUBJECTS} and extract again, or "
     "pass --subject SLUG (a subject of that file) for figures naming no model\n"
 )
@@ -307,11 +308,14 @@ def test_extract_warns_when_candidates_have_no_known_subject(tmp_path):
     f.write_text(UNKNOWN, encoding="utf-8")
     r = _extract(str(f), "--lang", "en", "--published", "2026-11-30", "--json")
     assert (r.exit_code, r.stderr) == (0, NO_SUBJECT)
-    got = [(c["subject"], c["attribute"], c["claimant"]) for c in json.loads(r.stdout)]
+    got = [
+        (c["subject"], c["attribute"], c["claimant"], c["other_model"])
+        for c in json.loads(r.stdout)
+    ]
     assert got == [
-        (None, "total_params", "Vega Systems"),
-        (None, "context_window", "Vega Systems"),
-        (None, "weights_release_date", "Vega Systems"),
+        (None, "total_params", "Vega Systems", "Orion-5 Max"),
+        (None, "context_window", "Vega Systems", "Orion-5 Max"),
+        (None, "weights_release_date", "Vega Systems", "Orion-5 Max"),
     ]
     table = _extract(str(f), "--lang", "en", "--published", "2026-11-30")
     assert table.stdout.splitlines()[-1].strip() == (

@@ -198,6 +198,7 @@ def test_candidate_dict_shape(subjects):
         "end": 32,
         "text": "2,8 trilhões",
         "how": "clause",
+        "other_model": None,
         "warnings": [],
     }
 

@@ -45,3 +45,12 @@ def test_lists_merge_languages_longest_first():
 )
 def test_one_negation_list_for_figures(before, found):
     assert negation(before) == found
+
+
+def test_a_language_can_be_asked_for_its_own_list_only():
+    # English "no" is an absence word; in Portuguese "no" is "in the" ("no Hugging Face").
+    assert "no" in words("absence") and "no" in words("absence", "en")
+    assert "no" not in words("absence", "pt-BR")
+    assert set(words("absence", "pt")) == {"não", "sem"}
+    assert words("absence", "es") == words("absence")  # no folder: every language's
+    assert re.fullmatch(alternation("absence", "pt"), "sem")

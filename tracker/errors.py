@@ -63,10 +63,14 @@ class TrackerError(Exception):
 
 
 class ConfigError(TrackerError):
+    """A bad setting, data file or watch param; the message names file, line and field."""
+
     kind = "config"
 
 
 class FetchError(TrackerError):
+    """The request yielded no usable response; ``url`` and ``status`` say where and what."""
+
     kind = "fetch_error"
 
     def __init__(self, message: str, *, url: str | None = None, status: int | None = None) -> None:
@@ -76,10 +80,14 @@ class FetchError(TrackerError):
 
 
 class FetchTimeout(FetchError):
+    """Connect, read or total time limit reached."""
+
     kind = "timeout"
 
 
 class RateLimited(FetchError):
+    """429 (or 503 with Retry-After) after the retry budget; the watch waits."""
+
     kind = "rate_limited"
 
 
@@ -107,10 +115,14 @@ class BadStatus(FetchError):
 
 
 class TooLarge(FetchError):
+    """The body (decompressed) passed the size cap."""
+
     kind = "too_large"
 
 
 class NotRecorded(FetchError):
+    """``--replay``: the request is not in the HAR file."""
+
     kind = "not_recorded"
 
 
@@ -122,10 +134,14 @@ class Disallowed(FetchError):
 
 
 class ParseError(TrackerError):
+    """The body cannot be read as the adapter's format."""
+
     kind = "parse_error"
 
 
 class LayoutChanged(ParseError):
+    """The expected element or key is missing: the watch fails; never read as a value gone."""
+
     kind = "layout_changed"
 
 

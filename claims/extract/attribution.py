@@ -14,6 +14,7 @@ from typing import Protocol
 from claims.extract.candidates import Candidate
 from claims.extract.claimants import ClaimantMention
 from claims.extract.document import Document, Line
+from claims.extract.models import FIGURE_OWNER_LINK
 from claims.extract.rules import Named, versus_first
 from claims.extract.segment import Segments, Sentence
 from claims.subjects.references import Mention, SubjectIndex
@@ -32,6 +33,8 @@ _ANAPHOR_START = re.compile(
 # Per-candidate warning of a figure whose sentence names no model at all (the CLI tells
 # it apart from a model that the subjects file lacks).
 NO_MODEL_NAMED = "no model named in this sentence"
+# Per-candidate warning of a figure given to another model (its name follows, as written).
+OTHER_MODEL = "another model's figure"
 
 
 class ArticleContext(Protocol):
@@ -43,6 +46,7 @@ class ArticleContext(Protocol):
     mentions: list[Mention]
     comparative_mentions: list[Mention]
     competitors: list[Named]
+    figure_owners: list[Named]
     named_competitors: list[Named]
     generics: list[Named]
     claimants: list[ClaimantMention]
@@ -56,11 +60,13 @@ class ArticleContext(Protocol):
 class Decision:
     """What a strategy decides: the ``subject`` slug (``None`` for another model's figure,
     then ``null`` is ``hard`` (a named model) or ``soft`` (a generic "a dense model")) and
-    ``how``, the name reported on the candidate."""
+    ``how``, the name reported on the candidate; ``other`` names that other model as
+    written ("Orca 7B", "a dense model")."""
 
     subject: str | None
     how: str
     null: str = ""
+    other: str = ""
 
 
 @dataclass
@@ -112,7 +118,7 @@ def _versus_pair(c: Candidate, a: _Article) -> Decision | None:
         return None
     if isinstance(owner, Mention):
         return Decision(owner.slug, "versus") if owner.kind == "subject" else None
-    return Decision(None, "other", "hard")
+    return Decision(None, "other", "hard", _model_name(owner, a.ctx))
 
 
 def _named_owner(c: Candidate, a: _Article) -> Decision | None:
@@ -123,7 +129,7 @@ def _named_owner(c: Candidate, a: _Article) -> Decision | None:
         return None
     if isinstance(owner, Mention):
         return Decision(owner.slug, "bracket")
-    return Decision(None, "other", "hard")
+    return Decision(None, "other", "hard", _model_name(owner, a.ctx))
 
 
 def _clause_entity(c: Candidate, a: _Article) -> Decision | None:
@@ -136,7 +142,8 @@ def _clause_entity(c: Candidate, a: _Article) -> Decision | None:
     near = a.entities[lo:hi]
     around = [e for e in near if e[2] == "generic" and e[0] < c.start and c.end <= e[1]]
     if around and _appositive_of(around[0][0], a.ctx) is None:
-        return Decision(None, "other", "hard")  # "the cost of a 17B model": no model's figure
+        # "the cost of a 17B model": no model's figure
+        return Decision(None, "other", "hard", _model_name(around[0][3], a.ctx))
     before = [e for e in near if e[1] <= c.start]
     if before:
         start, _, kind, obj = before[-1]
@@ -145,7 +152,8 @@ def _clause_entity(c: Candidate, a: _Article) -> Decision | None:
             return Decision(appositive.slug, "apposition")
         if isinstance(obj, Mention):
             return Decision(obj.slug, "clause")
-        return Decision(None, "other", "hard" if kind == "competitor" else "soft")
+        null = "hard" if kind == "competitor" else "soft"
+        return Decision(None, "other", null, _model_name(obj, a.ctx))
     later = [e[3] for e in near if c.end <= e[0] and e[1] <= ce]
     later_mentions = [m for m in later if isinstance(m, Mention)]
     return Decision(later_mentions[0].slug, "clause") if later_mentions else None
@@ -157,15 +165,16 @@ def _relative_clause(c: Candidate, a: _Article) -> Decision | None:
     cs = c._sentence.clause_bounds(c.start)[0]
     if _WITH_START.match(a.ctx.text, cs):
         # "..., atrás do GPT-5, com 74,9%": another model's (a subject's is settled later)
-        hard = any(0 <= cs - n.end <= 3 for n in a.ctx.competitors)
-        return Decision(None, "other", "hard") if hard else None
+        hard = [n for n in a.ctx.competitors if 0 <= cs - n.end <= 3]
+        return Decision(None, "other", "hard", _model_name(hard[0], a.ctx)) if hard else None
     if not _RELATIVE_START.match(a.ctx.text, cs):
         return None
     prev = [m for m in a.ctx.mentions + a.ctx.comparative_mentions if 0 <= cs - m.end <= 3]
     if prev:
         return Decision(prev[0].slug, "relative")
-    if any(0 <= cs - n.end <= 3 for n in a.ctx.competitors):
-        return Decision(None, "other", "hard")  # "... o o3, que alcançou 24,9%"
+    owners = [n for n in a.ctx.competitors if 0 <= cs - n.end <= 3]
+    if owners:  # "... o o3, que alcançou 24,9%"
+        return Decision(None, "other", "hard", _model_name(owners[0], a.ctx))
     return None
 
 
@@ -192,8 +201,9 @@ def _sentence_subject(c: Candidate, a: _Article) -> Decision | None:
     prev = [m for m in in_s if m.start < c.start]
     if prev:
         return Decision(prev[-1].slug, "sentence")
-    if any(s.start <= n.start < c.start for n in a.ctx.named_competitors):
-        return Decision(None, "other", "hard")  # "Its predecessor, Zephyr 2, had 400B; ..."
+    others = [n for n in a.ctx.named_competitors if s.start <= n.start < c.start]
+    if others:  # "Its predecessor, Zephyr 2, had 400B; ..."
+        return Decision(None, "other", "hard", _model_name(others[-1], a.ctx))
     return Decision(in_s[0].slug, "sentence") if in_s else None
 
 
@@ -266,6 +276,7 @@ def _run(items: list[Candidate], table: tuple[tuple[str, Strategy], ...], a: _Ar
             d = rule(c, a)
             if d is not None:
                 c.subject, c.how = d.subject, d.how
+                c.other_model = d.other or None
                 c._hard_null, c._soft_null = d.null == "hard", d.null == "soft"
                 break
 
@@ -285,7 +296,12 @@ def resolve(items: list[Candidate], ctx: ArticleContext, default_subject: str | 
     restatements again. A price whose side stays unknown is dropped (attribute "")."""
     a = _Article(ctx, default_subject)
     a.entities = [(m.start, m.end, "mention", m) for m in ctx.mentions]
-    a.entities += [(c.start, c.end, "competitor", c) for c in ctx.competitors]
+    # A model owning only the figure before it ("68% for its predecessor Y") is no
+    # entity of its clause's other figures; that one figure is its by _named_owner.
+    owners = {(n.start, n.end) for n in ctx.figure_owners}
+    a.entities += [
+        (c.start, c.end, "competitor", c) for c in ctx.competitors if (c.start, c.end) not in owners
+    ]
     a.entities += [(g.start, g.end, "generic", g) for g in ctx.generics]
     a.entities.sort(key=lambda e: e[0])
     a.starts = [e[0] for e in a.entities]
@@ -309,6 +325,25 @@ def resolve(items: list[Candidate], ctx: ArticleContext, default_subject: str | 
             c.claimant = ctx.index.organization(c.subject)
         if c.subject is None and c.how == "none" and not _names_a_model(c._sentence, ctx):
             c.warnings.append(NO_MODEL_NAMED)
+        if c.subject is not None:
+            c.other_model = None  # a generic phrase's figure restated as a subject's
+        elif c.other_model:
+            c.warnings.append(f"{OTHER_MODEL}: {c.other_model}")
+
+
+def _model_name(n: Mention | Named, ctx: ArticleContext) -> str:
+    """The other model ``n`` as written: for a relation word ("its predecessor Orca 7B",
+    "o antecessor, GLM-4.5") the name right after it, else the word itself; "" for a
+    generic phrase ("a dense model", "carro-chefe"), which names no model."""
+    if isinstance(n, Mention):
+        return n.name
+    if n.kind == "generic":
+        return ""
+    if n.kind == "relation":
+        for m in ctx.competitors:
+            if m.kind == "competitor" and 0 <= m.start - n.end <= 3:
+                return m.name
+    return n.name
 
 
 def _bracket_owner(c: Candidate, ctx: ArticleContext) -> Mention | Named | None:
@@ -350,15 +385,16 @@ def _appositive_of(start: int, ctx: ArticleContext) -> Mention | None:
     return None
 
 
-_OF = re.compile(r"\s*(?:d[oa]s?|de|of|for|from)\s+(?:the\s+)?$", re.I)
+_OF = re.compile(FIGURE_OWNER_LINK, re.I)
 
 
 def _of_owner(c: Candidate, ctx: ArticleContext) -> Mention | Named | None:
-    """The model named right after ``c`` by of/for/from/do/da ("os 4,1% do GPT-4.1",
-    "81.0% for GPT-5")."""
+    """The model named right after ``c`` by of/for/from/do/da, after at most three unit
+    words and an article or possessive ("os 4,1% do GPT-4.1", "81.0% for GPT-5", "68% for
+    its predecessor", "450 tokens/s for Orca 7B")."""
     names: list[Mention | Named] = [*ctx.mentions, *ctx.comparative_mentions, *ctx.competitors]
-    for n in names:
-        if c.end < n.start <= c.end + 10 and _OF.fullmatch(ctx.text, c.end, n.start):
+    for n in sorted(names, key=lambda n: n.start):
+        if c.end < n.start <= c.end + 40 and _OF.fullmatch(ctx.text, c.end, n.start):
             return n if not isinstance(n, Mention) or n.kind == "subject" else None
     return None
 

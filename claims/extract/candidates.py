@@ -15,7 +15,9 @@ class Candidate:
     """One candidate claim. ``start``/``end`` are character offsets of ``text`` (the figure as
     written) in the article; ``how`` says how the subject was decided (``clause``, ``sentence``,
     ``anaphor`` ("The model ..." after a sentence naming it), ``claimant``, ``restated``,
-    ``paragraph``, ``default``, ``other`` or ``none``)."""
+    ``paragraph``, ``default``, ``other`` or ``none``); with ``other``, ``other_model`` names
+    the model it was given to as written ("Orca 7B", "its predecessor"; ``None`` for a
+    generic "a dense model")."""
 
     subject: str | None
     attribute: str
@@ -27,6 +29,7 @@ class Candidate:
     text: str
     how: str = "none"
     warnings: list[str] = field(default_factory=list)
+    other_model: str | None = None
     # internal resolution state
     _sentence: Sentence | None = field(default=None, repr=False)
     _hard_null: bool = field(default=False, repr=False)
@@ -35,7 +38,8 @@ class Candidate:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON shape of issue 3: subject, attribute, qualifiers, value (Value.to_dict), claimant,
-        start, end, text, plus ``how`` and ``warnings``."""
+        start, end, text, plus ``how``, ``other_model`` (``null`` unless ``how`` is
+        ``other``) and ``warnings``."""
         return {
             "subject": self.subject,
             "attribute": self.attribute,
@@ -46,6 +50,7 @@ class Candidate:
             "end": self.end,
             "text": self.text,
             "how": self.how,
+            "other_model": self.other_model,
             "warnings": list(self.warnings),
         }
 

@@ -13,6 +13,7 @@ import datetime as dt
 import re
 from collections.abc import Sequence
 from decimal import Decimal
+from functools import cache
 
 from claims.extract import claimants as CL
 from claims.extract import rules as R
@@ -25,7 +26,9 @@ from claims.extract.figures import Figure, scan_figures
 from claims.extract.language import article_locale
 from claims.extract.lexicon import alternation
 from claims.extract.models import (
+    NOT_MODELS,
     every_occurrence,
+    figure_owners,
     find_compared_models,
     find_models,
     find_related_models,
@@ -40,8 +43,14 @@ from claims.extract.table_cells import read_cell
 from claims.subjects.references import Mention, SubjectIndex, SubjectRef
 from claims.values.value import Value, quantity, text_value
 
-# "no license yet", "sem licença" (lexicon/*/absence.txt).
-_ABSENCE = re.compile(rf"\b(?:{alternation('absence')})\b", re.I)
+
+@cache
+def _absence(locale: str) -> re.Pattern[str]:
+    """ "no license yet", "sem licença": the absence words of the article's language only
+    (lexicon/<lang>/absence.txt), since English "no" is Portuguese "in the"."""
+    return re.compile(rf"\b(?:{alternation('absence', locale)})\b", re.I)
+
+
 # A date counted from now ("dentro de uma semana", "within two weeks", "in 3 days").
 _RELATIVE_SPAN = re.compile(r"\b(?:semanas?|weeks?|dias?|days?|m[eê]s(?:es)?|months?)\b", re.I)
 # A statement reported in the past about the future ("would", "seria"): its "within a
@@ -127,9 +136,14 @@ class _Context:
         self.mentions = [m for m in mentions if m not in self.comparative_mentions]
         taken = [(m.start, m.end) for m in mentions] + [(b.start, b.end) for b in self.benches]
         self.competitors = self._other_models(comparatives, taken)
+        # Models that own only the figure before them ("up from 68% for its predecessor Y").
+        self.figure_owners = figure_owners(text, self.competitors)
+        owners = {(n.start, n.end) for n in self.figure_owners}
         # Models named as the sentence's own topic, not after "than"/"vs"/"compared to".
         self.named_competitors = [
-            c for c in self.competitors if not after_marker(c.start, comparatives, text)
+            c
+            for c in self.competitors
+            if not after_marker(c.start, comparatives, text) and (c.start, c.end) not in owners
         ]
         self.generics = R.find_generic(text)
         self.date_spans = scan_dates(text, locale, published, tz)
@@ -192,7 +206,9 @@ class _Context:
         return [
             c
             for c in found
-            if not overlaps(c.start, c.end, taken) and not self.index_names_family(c.name)
+            if not overlaps(c.start, c.end, taken)
+            and not self.index_names_family(c.name)
+            and not _not_a_model(c.name)
         ]
 
     def index_names_family(self, name: str) -> bool:
@@ -378,7 +394,7 @@ class _Context:
             near = before + " " + after + " " + self._label_of(n.start(), 0)
             if not R.LICENSE_WORD_RE.search(near):
                 continue
-            if s.hypothetical or re.search(_ABSENCE, self.text[s.start : n.start()]):
+            if s.hypothetical or _absence(self.locale).search(self.text[s.start : n.start()]):
                 continue
             v = text_value(R.license_id(n.group("lic")))
             out.append(self._candidate("license", v, n.start(), n.end(), s, {}))
@@ -542,6 +558,13 @@ def _bench_q(b: R.Named) -> dict[str, str]:
 def _at_most(v: Value, top: object) -> bool:
     x = v.value if v.value is not None else v.low
     return isinstance(x, Decimal) and isinstance(top, Decimal) and x <= top
+
+
+def _not_a_model(name: str) -> bool:
+    """True for a name whose first word is no model's (lexicon/not_models.txt: licences
+    like "Apache-2.0", hardware, document parts), whichever finder found it."""
+    first = name.split()[0] if name.split() else ""
+    return first in NOT_MODELS or first.split("-")[0] in NOT_MODELS
 
 
 def _name_words(name: str) -> list[str]:

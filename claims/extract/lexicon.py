@@ -22,11 +22,16 @@ def _lines(path: Path) -> list[str]:
 
 
 @cache
-def words(kind: str) -> tuple[str, ...]:
-    """The ``kind`` list of every language folder, longest first, without repeats.
+def words(kind: str, lang: str | None = None) -> tuple[str, ...]:
+    """The ``kind`` list of every language folder, longest first, without repeats; with
+    ``lang`` ("pt", "pt-BR", "en"), of that language's folder only when it has the list
+    (for words that are ordinary words elsewhere: English "no" is Portuguese "in the").
     Raises FileNotFoundError naming the kind when no language has it."""
     found: set[str] = set()
     files = sorted(LEXICON_DIR.glob(f"*/{kind}.txt"))
+    own = LEXICON_DIR / (lang or "").split("-")[0].lower() / f"{kind}.txt"
+    if lang and own in files:
+        files = [own]
     if not files:
         raise FileNotFoundError(f"no lexicon/*/{kind}.txt word list")
     for f in files:
@@ -34,9 +39,10 @@ def words(kind: str) -> tuple[str, ...]:
     return tuple(sorted(found, key=lambda w: (-len(w), w)))
 
 
-def alternation(kind: str) -> str:
-    """The ``kind`` words as one regex alternation (escaped), longest first."""
-    return "|".join(re.escape(w) for w in words(kind))
+def alternation(kind: str, lang: str | None = None) -> str:
+    """The ``kind`` words (of ``lang`` only, as :func:`words`) as one regex alternation
+    (escaped), longest first."""
+    return "|".join(re.escape(w) for w in words(kind, lang))
 
 
 def patterns(kind: str) -> str:

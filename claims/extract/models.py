@@ -201,3 +201,37 @@ def find_size_names(text: str, own_sizes: set[str]) -> list[Named]:
         for m in _SIZE_NAME.finditer(text)
         if m.group("size").lower() not in own_sizes
     ]
+
+
+# Between a figure and the model owning it: unit words only (a comparison word such as
+# "33% abaixo do K3" makes K3 the yardstick, not the owner), then of/for/do/da and maybe
+# an article or possessive ("68% for its predecessor", "450 tokens/s of GPT-5", "68% do
+# antecessor", "9 bilhões de parâmetros do Orca 7B").
+_UNIT_WORD = (
+    r"tokens?(?:/s|\s+per\s+second|\s+por\s+segundo)?|tok/s|points?|pontos|pp"
+    r"|parameters|params|parâmetros|billion|trillion|million|bilhões|trilhões|milhões|mil|de"
+)
+FIGURE_OWNER_LINK = (
+    rf"(?:\s+(?:{_UNIT_WORD}))*?\s+(?:for|of|from|do|da|dos|das|de)\s+"
+    r"(?:(?:the|its|their|o|a|os|as|seu|sua|seus|suas)\s+)?"
+)
+_OWNED_FIGURE_BEFORE = re.compile(rf"\d%?(?:[kKMBT]\b)?{FIGURE_OWNER_LINK}$")
+
+
+def figure_owners(text: str, names: list[Named]) -> list[Named]:
+    """The ``names`` that only own the figure right before them ("up from 68% for its
+    predecessor Orca 7B", "contra 68% do antecessor Orca 7B"): the name (or relation word)
+    joined to a figure by :data:`FIGURE_OWNER_LINK`, and a name right after such a relation
+    word. Named in passing, such a model is not the topic of its sentence's other figures."""
+    out: list[Named] = []
+    for n in names:
+        head = text[max(0, n.start - 60) : n.start]
+        after_owner = any(
+            o.kind == "relation"
+            and 0 <= n.start - o.end <= 3
+            and not text[o.end : n.start].strip(" ,")
+            for o in out
+        )
+        if after_owner or _OWNED_FIGURE_BEFORE.search(head):
+            out.append(n)
+    return out

@@ -288,10 +288,12 @@ def date_value(iso: str, relation: str = "on", *, precision: str = "day") -> Val
 
 
 def text_value(text: str) -> Value:
+    """A text value (a licence id, a name), compared by equality."""
     return Value(kind="text", value=text)
 
 
 def boolean_value(flag: bool) -> Value:
+    """A yes/no value (``weights_available``, gated), compared by equality."""
     return Value(kind="boolean", value=bool(flag))
 
 

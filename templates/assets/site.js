@@ -95,7 +95,7 @@
     var picked = data.subjects.filter(function (s) { return chosen.indexOf(s.slug) !== -1; });
     var note = document.getElementById("compare-note");
     if (picked.length < 2) {
-      note.textContent = "Choose two to four subjects on the subjects page (tick them, then Compare).";
+      note.hidden = false;  // the page's own note, with its link to the Subjects page
     } else {
       note.hidden = true;
       var t = el("table", undefined, "side-by-side"), head = t.createTHead().insertRow();
@@ -106,6 +106,13 @@
         head.appendChild(th);
       });
       var tb = t.createTBody();
+      // Weights, licence and gating first: the questions the index answers first.
+      [["Weights", function (s) { return s.weights.text; }],
+       ["Licence", function (s) { return s.license || "unknown"; }],
+       ["Gated", function (s) { return s.gated || "unknown"; }]].forEach(function (row) {
+        var tr = tb.insertRow(), th = el("th", row[0]); th.scope = "row"; tr.appendChild(th);
+        picked.forEach(function (s) { tr.insertCell().textContent = row[1](s); });
+      });
       data.columns.forEach(function (c) {
         var tr = tb.insertRow(), th = el("th", c.label); th.scope = "row"; tr.appendChild(th);
         picked.forEach(function (s) {
@@ -113,6 +120,8 @@
           if (!cell) { td.textContent = "—"; return; }
           td.textContent = cell.text;
           if (cell.status) { td.appendChild(el("span", " " + cell.status, "verdict-word")); }
+          if (cell.observed) { td.appendChild(el("span", " observed", "verdict-word")); }
+          if (cell.note) { td.appendChild(el("small", " (" + cell.note + ")", "verdict-word")); }
         });
       });
       compare.appendChild(t);

@@ -93,6 +93,20 @@ def _subject_fix(subjects_file: Path | None) -> str:
     )
 
 
+def _given_to(found: list[Candidate]) -> str:
+    """ ", given to other models named in the text: Orca 7B (2), GPT-5 (1)" for the
+    candidates without a subject that name the model they are about (``other_model``), in
+    order of first appearance; "" when none does."""
+    counts: dict[str, int] = {}
+    for c in found:
+        if c.subject is None and c.other_model:
+            counts[c.other_model] = counts.get(c.other_model, 0) + 1
+    if not counts:
+        return ""
+    named = ", ".join(f"{name} ({n})" for name, n in counts.items())
+    return f", given to other models named in the text: {named}"
+
+
 def _read(source: str) -> Article:
     from tracker.articles.read import fetch_article, read_article_file
 
@@ -259,8 +273,8 @@ def _subject_notes(found: list[Candidate], subjects_file: Path | None) -> list[s
     unknown = sum(1 for c in found if c.subject is None) - unnamed
     if unknown:
         notes.append(
-            f"{unknown} of {plural(len(found), 'candidate')} have no known subject (—), and "
-            f"`claims import` skips them: {_subject_fix(subjects_file)}"
+            f"{unknown} of {plural(len(found), 'candidate')} have no known subject (—)"
+            f"{_given_to(found)}, and `claims import` skips them: {_subject_fix(subjects_file)}"
         )
     if unnamed:
         notes.append(

@@ -45,6 +45,8 @@ DEFAULT_TOTAL_TIMEOUT = 120.0  # seconds per attempt, body included
 
 
 def package_version() -> str:
+    """The installed release-tracker version (User-Agent, HAR creator); ``0.1.0`` from a
+    source checkout that is not installed."""
     try:
         from importlib.metadata import version
 

@@ -12,7 +12,9 @@ is a build job keyed by its data, so a rebuild draws only charts whose data chan
 Three kinds: a subject's price history per offering (``price-<n>.svg``: input and
 output prices at each observation, labelled), a benchmark's scores of every tracked
 subject that reports it (``charts/benchmark-<hash>.svg``, shared by their pages), and
-a subject's timeline (``timeline.svg``: announced, promised, landed, last check).
+a subject's timeline (``timeline.svg``: announced, promised, landed, last check or
+overdue), drawn as plain SVG by :func:`timeline_svg` (a labelled row per event, legible
+on a phone; pygal's time axis left its three dots unlabelled).
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ from claims.store.tables import Observation
 from claims.values.canonical import as_utc
 from claims.vocabulary import qualifiers_text
 
+# Bumped when the drawing code changes, so a rebuild redraws charts whose data did not.
+DRAWING = 4
 PRICE_ATTRIBUTES = {"price_input_usd_per_mtok": "Input", "price_output_usd_per_mtok": "Output"}
 WIDTH, HEIGHT = 640, 320
 
@@ -56,7 +60,7 @@ class ChartFile:
 
     def key(self) -> str:
         """A digest of what is drawn (the build job's key input)."""
-        text = json.dumps([self.kind, self.title, self.series, self.y_title, self.rows])
+        text = json.dumps([DRAWING, self.kind, self.title, self.series, self.y_title, self.rows])
         return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -146,22 +150,12 @@ def benchmark_chart(
 
 def timeline_chart(slug: str, events: Sequence[tuple[str, dt.datetime, str]]) -> ChartFile | None:
     """A subject's dated events as ``(kind, moment, text)`` (announced, promised, landed,
-    last check) on one time axis, a row per kind; None with fewer than two."""
+    last check or overdue) on one time axis, one labelled row per event in time order
+    (:func:`timeline_svg` draws it); None with fewer than two."""
     if len(events) < 2:
         return None
-    kinds = list(dict.fromkeys(k for k, _, _ in events))
-    series = tuple(
-        (
-            k,
-            tuple(
-                (m.isoformat(), float(len(kinds) - kinds.index(k)))
-                for kk, m, _ in events
-                if kk == k
-            ),
-        )
-        for k in kinds
-    )
     ordered = sorted(events, key=lambda e: e[1])
+    series = tuple((k, ((m.isoformat(), float(i)),)) for i, (k, m, _) in enumerate(ordered))
     alt = "Timeline: " + "; ".join(f"{text} {m:%Y-%m-%d}" for _, m, text in ordered) + "."
     return ChartFile(
         "timeline",
@@ -172,8 +166,80 @@ def timeline_chart(slug: str, events: Sequence[tuple[str, dt.datetime, str]]) ->
         ("Event", "Date (UTC)"),
         tuple((text, f"{m:%Y-%m-%d}") for _, m, text in ordered),
         series,
-        height=max(200, 120 + 30 * len(kinds)),
+        width=TIMELINE_WIDTH,
+        height=TIMELINE_TOP + TIMELINE_ROW * len(ordered) + TIMELINE_AXIS,
     )
+
+
+# The timeline is drawn narrow with large type: shown at a phone's 358 px its labels
+# stay ~14 px (a 640 px chart scaled down made pygal's 13 px labels 7 px).
+TIMELINE_WIDTH, TIMELINE_ROW, TIMELINE_TOP, TIMELINE_AXIS = 400, 46, 8, 34
+TIMELINE_COLOURS = {
+    "announced": "#1a4fd6",
+    "promised": "#8a4b00",
+    "landed": "#0b6b34",
+    "overdue": "#a3141b",
+    "checked": "#5b6270",
+}
+
+
+def _esc(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def timeline_svg(chart: ChartFile) -> bytes:
+    """The timeline as a plain SVG: a row per event (``chart.series``: kind and moment,
+    in time order; ``chart.rows``: its text and day), its dot placed by date on a
+    shared axis, labelled with what happened and the day; the stretch from the latest
+    promise to an ``overdue`` check is a red bar. Text is 15 px on a 400 px canvas."""
+    w, pad = chart.width, 14
+    moments = [dt.datetime.fromisoformat(points[0][0]) for _, points in chart.series]
+    lo, hi = min(moments), max(moments)
+    span = (hi - lo).total_seconds() or 1.0
+
+    def x(m: dt.datetime) -> float:
+        return pad + (w - 2 * pad) * (m - lo).total_seconds() / span
+
+    axis_y = TIMELINE_TOP + TIMELINE_ROW * len(moments) + 6
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{chart.height}" '
+        f'viewBox="0 0 {w} {chart.height}" font-family="system-ui, sans-serif" font-size="15">',
+        f'<rect width="{w}" height="{chart.height}" fill="#ffffff"/>',
+        f'<line x1="{pad}" y1="{axis_y}" x2="{w - pad}" y2="{axis_y}" stroke="#8a909c"/>',
+    ]
+    kinds = [k for k, _ in chart.series]
+    if "overdue" in kinds and "promised" in kinds:
+        last_promise = max(m for k, m in zip(kinds, moments, strict=True) if k == "promised")
+        due = moments[kinds.index("overdue")]
+        parts.append(
+            f'<rect x="{x(last_promise):.1f}" y="{axis_y - 3}" '
+            f'width="{x(due) - x(last_promise):.1f}" height="6" fill="#a3141b"/>'
+        )
+    for i, ((kind, _), m, (text, day)) in enumerate(
+        zip(chart.series, moments, chart.rows, strict=True)
+    ):
+        cx, cy = x(m), TIMELINE_TOP + TIMELINE_ROW * i + 32
+        colour = TIMELINE_COLOURS.get(kind, "#16181d")
+        # the label on its own line from the left edge (any length fits), the day
+        # beside the dot, on the side with room
+        anchor, tx = ("start", cx + 10) if cx < w / 2 else ("end", cx - 10)
+        parts += [
+            f'<line x1="{cx:.1f}" y1="{cy}" x2="{cx:.1f}" y2="{axis_y}" stroke="{colour}" '
+            'stroke-dasharray="2 3"/>',
+            f'<circle cx="{cx:.1f}" cy="{cy}" r="6" fill="{colour}"/>',
+            # a white box under the label: the guides of earlier dots never cross it
+            f'<rect x="{pad - 2}" y="{cy - 28}" width="{8.4 * len(text):.0f}" height="20" '
+            'fill="#ffffff"/>',
+            f'<text x="{pad}" y="{cy - 13}" fill="{colour}" font-weight="600">{_esc(text)}</text>',
+            f'<text x="{tx:.1f}" y="{cy + 5}" text-anchor="{anchor}" fill="#16181d">{day}</text>',
+        ]
+    parts += [
+        f'<text x="{pad}" y="{axis_y + 22}" fill="#5b6270">{lo:%Y-%m-%d}</text>',
+        f'<text x="{w - pad}" y="{axis_y + 22}" text-anchor="end" fill="#5b6270">'
+        f"{hi:%Y-%m-%d} (UTC)</text>",
+        "</svg>",
+    ]
+    return ("\n".join(parts) + "\n").encode()
 
 
 def _pygal() -> Any:
@@ -188,6 +254,8 @@ def _pygal() -> Any:
 
 def render_svg(chart: ChartFile) -> bytes:
     """The chart's SVG bytes (pygal, no script, explicit size, white background)."""
+    if chart.kind == "timeline":
+        return timeline_svg(chart)
     pygal = _pygal()
     from pygal.style import Style
 
@@ -229,15 +297,9 @@ def render_svg(chart: ChartFile) -> bytes:
         dots_size=4,
         truncate_label=-1,
     )
-    if chart.kind == "timeline":
-        plot.config.stroke = False
-        plot.config.print_values = False
-        plot.config.show_y_labels = False
-        plot.config.y_title = None
-    else:
-        plot.config.value_formatter = lambda v: _money(v)
-        plot.config.y_labels = sorted({y for _, points in chart.series for _, y in points})
-        plot.config.margin_right = 70  # room for the last point's label
+    plot.config.value_formatter = lambda v: _money(v)
+    plot.config.y_labels = sorted({y for _, points in chart.series for _, y in points})
+    plot.config.margin_right = 70  # room for the last point's label
     # Ticks only at the dates of the points (a change, a promise): pygal's own ticks
     # overlap on a span of weeks.
     moments = sorted(

@@ -234,6 +234,9 @@ def card_record(line: Any) -> dict[str, Any]:
         "claims": [c.id for f in line.facts for c in f.claims],
         "observed": line.observed,
         "checked_at": iso_z(line.checked) or None,
+        "observed_note": line.note or None,
+        "derived_from": line.derived_from,
+        "stated_on": line.stated_on,
         "anchor": line.anchor,
     }
 

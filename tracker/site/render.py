@@ -86,6 +86,19 @@ VERDICT_MARKS: dict[str, str] = {
     "overdue": "!",
     "pending": "…",
     "unverified": "?",
+    "observed": "○",  # not a verdict: a watch read it and no claim states it
+}
+# What each mark means, in the order the index's legend lists them ("none": a claim not
+# verified yet, shown as ``·``).
+MARK_MEANINGS: dict[str, str] = {
+    "confirmed": "confirmed: a watch observed the figure",
+    "contradicted": "contradicted: an observation disagrees",
+    "disputed": "disputed: sources disagree and nothing observed settles it",
+    "overdue": "overdue: the promised date has passed",
+    "pending": "pending: the promised date has not come yet",
+    "unverified": "unverified: no watch observes this figure",
+    "none": "not verified yet",
+    "observed": "observed only: a watch read it, no claim states it",
 }
 
 
@@ -165,6 +178,7 @@ def make_environment(path: Path | None = None) -> Environment:
         keep_trailing_newline=True,
     )
     env.filters.update(FILTERS)
+    env.globals["mark_meanings"] = MARK_MEANINGS
     return env
 
 

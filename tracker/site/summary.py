@@ -19,7 +19,8 @@ from claims.store.status import WeightsStatus
 from claims.values.canonical import as_utc
 from claims.values.value import Value
 from claims.verify.compare import group_facts, qualifier_key, qualifiers_compatible
-from claims.vocabulary import attribute_label
+from claims.verify.statements import STATED_BY
+from claims.vocabulary import attribute_label, qualifiers_text
 from tracker.site.anchors import observed_anchor
 from tracker.site.views import Cell, ClaimView, DiscrepancyView, ObservationView
 
@@ -104,6 +105,15 @@ class CardLine(NamedTuple):
     checked: dt.datetime | None
     quals: dict[str, Any] = {}  # the qualifiers as stored
     observed_number: float | None = None
+    # Not observed, but the claimant's own page states it (a ``stated_by`` reading, the
+    # claimant_page adapter): that page's URL. Never shown as an observation.
+    stated_on: str | None = None
+    # The verdict rests on observations of other figures (a price change from two
+    # prices, a factor from two speeds): how many; ``observed`` is then None.
+    derived_from: int = 0
+    # Where an observed value was read when that is not in the label (``Moonshot AI,
+    # p50``; ``version: 3.0`` for evidence about another version).
+    note: str = ""
 
     @property
     def anchor(self) -> str:
@@ -212,60 +222,131 @@ def make_fact(claims: list[ClaimView], qkey: tuple[Any, ...] | None = None) -> F
 
 def card_lines(facts: Sequence[Fact], observations: Sequence[ObservationView]) -> list[CardLine]:
     """The card's lines: ``facts`` (of one subject) by attribute and qualifiers, in
-    :data:`CARD_ORDER`, each with the first current observation of its attribute whose
-    qualifiers are compatible (:func:`claims.verify.compare.qualifiers_compatible`)."""
+    :data:`CARD_ORDER`. What a line says was observed is what its verdicts cite
+    (:func:`line_observed`), so the card never contradicts a verdict or the Observed
+    table; attributes of :data:`OBSERVED_LINES` a watch reads and no claim states
+    follow as observed-only lines (:func:`_observed_only`)."""
     lines: dict[tuple[Any, ...], list[Fact]] = {}
     for f in facts:
         lines.setdefault((f.attribute, f.qkey), []).append(f)
+    by_id = {o.id: o for o in observations}
     out = []
     for (attribute, _), group in lines.items():
         quals = group[0].claims[0].qualifiers_dict
-        seen = next(
-            (
-                o
-                for o in observations
-                if o.attribute == attribute
-                and qualifiers_compatible(attribute, quals, o.qualifiers_dict)[0]
-            ),
-            None,
-        )
+        seen = line_observed(attribute, quals, group, by_id, observations)
         out.append(
-            CardLine(
-                attribute,
-                group[0].qualifiers,
-                group,
-                seen.value if seen else None,
-                seen.last_seen if seen else None,
-                quals,
-            )
+            CardLine(attribute, group[0].qualifiers, group, *seen[:2], quals, None, *seen[2:])
         )
-    out += _observed_only(out, observations)
+    # an observation a verdict of its own attribute cites is on that line already
+    cited = {
+        (f.attribute, i)
+        for f in facts
+        for c in f.claims
+        if c.verdict
+        for i in c.verdict.evidence_ids
+    }
+    out += _observed_only(out, [o for o in observations if (o.attribute, o.id) not in cited])
     rank = {a: i for i, a in enumerate(CARD_ORDER)}
     out.sort(key=lambda ln: (rank.get(ln.attribute, len(rank)), ln.attribute, ln.qualifiers))
     return out
 
 
+def _claimant_page(o: ObservationView) -> bool:
+    """A figure read off the claimant's own page (``stated_by``): a statement, not an
+    observation of the thing itself."""
+    return STATED_BY in o.qualifiers_dict
+
+
+def _differing(quals: Mapping[str, Any], seen: Mapping[str, Any]) -> str:
+    """The qualifiers both state differently, as text (``version: 3.0``)."""
+    keys = [k for k in sorted(set(quals) & set(seen)) if str(quals[k]) != str(seen[k])]
+    return qualifiers_text({k: seen[k] for k in keys})
+
+
+def line_observed(
+    attribute: str,
+    quals: dict[str, Any],
+    group: Sequence[Fact],
+    by_id: Mapping[int, ObservationView],
+    observations: Sequence[ObservationView],
+) -> tuple[str | None, dt.datetime | None, str | None, int, str]:
+    """What a card line says was observed, as ``(observed, checked, stated_on,
+    derived_from, note)`` (:class:`CardLine`'s fields), from the observations its
+    claims' verdicts cite (``by_id``: the subject's current ones by id):
+
+    - cited observations of the line's attribute: their values (``observed``; ``note``
+      names qualifiers they state differently, e.g. another benchmark version);
+    - cited observations of other figures only: ``derived_from`` their count;
+    - none cited: not observed; ``stated_on`` the claimant's page when it states the
+      figure (the verdict's statement evidence, else a compatible ``stated_by`` reading).
+
+    Only a line none of whose claims has a verdict yet falls back to the first
+    compatible current observation."""
+    claims = [c for f in group for c in f.claims]
+    cited = list(dict.fromkeys(i for c in claims if c.verdict for i in c.verdict.evidence_ids))
+    found = [by_id[i] for i in cited if i in by_id and not _claimant_page(by_id[i])]
+    same = [o for o in found if o.attribute == attribute]
+    if not any(c.verdict for c in claims):
+        same = [
+            o
+            for o in observations
+            if o.attribute == attribute
+            and not _claimant_page(o)
+            and qualifiers_compatible(attribute, quals, o.qualifiers_dict)[0]
+        ][:1]
+    checked = max((o.last_seen for o in found or same), default=None)
+    if same:
+        values = list(dict.fromkeys(o.value for o in same))
+        notes = [n for n in dict.fromkeys(_differing(quals, o.qualifiers_dict) for o in same) if n]
+        return " / ".join(values), checked, None, 0, "; ".join(notes)
+    if cited:
+        return None, checked, None, len(cited), ""
+    said = [i for c in claims if c.verdict for i in c.verdict.statement.evidence]
+    pages = [by_id[i] for i in said if i in by_id] or [
+        o
+        for o in observations
+        if o.attribute == attribute
+        and _claimant_page(o)
+        and qualifiers_compatible(attribute, quals, o.qualifiers_dict)[0]
+    ]
+    url = next((o.source_url for o in pages if o.source_url), None)
+    return None, None, url, 0, ""
+
+
 # Observed attributes the card shows even when no claim states them (the table's
-# figures and the licence), read for the base offering; where it was read (provider,
-# repo) does not make another offering.
+# figures and the licence), read for the base offering; where and how it was read
+# (provider, repo; a speed's endpoint, statistic, window, who measured) does not make
+# another offering, and a line names it (``_where``).
 OBSERVED_LINES = (*(a for _, a in COLUMNS.values()), "license")
-_WHERE = ("provider", "repo")
+_WHERE = ("provider", "repo", "endpoint", "measured_by", "statistic", "window")
+
+
+def _where(quals: Mapping[str, Any]) -> str:
+    """``Moonshot AI, p50``: who served an observed speed and which statistic it is
+    (who measured it is on the Observed table's row)."""
+    return ", ".join(str(quals[k]) for k in ("provider", "statistic") if quals.get(k))
 
 
 def _observed_only(
     lines: Sequence[CardLine], observations: Sequence[ObservationView]
 ) -> list[CardLine]:
     """A line per :data:`OBSERVED_LINES` attribute a watch reads for the base offering
-    and no claim line covers: what the dashboard can say without a source."""
+    and no claim line covers: what the dashboard can say without a source (never a
+    claimant's own page: that is a statement)."""
     claimed = {ln.attribute for ln in lines if ln.base}
     out: list[CardLine] = []
     for o in observations:
-        if o.attribute not in OBSERVED_LINES or o.attribute in claimed:
+        if o.attribute not in OBSERVED_LINES or o.attribute in claimed or _claimant_page(o):
             continue
         if set(o.qualifiers_dict) - set(_WHERE):
             continue
         claimed.add(o.attribute)
-        out.append(CardLine(o.attribute, "", [], o.value, o.last_seen, {}, _number(o.value_dict)))
+        where = _where(o.qualifiers_dict) if o.attribute == "output_tokens_per_second" else ""
+        out.append(
+            CardLine(
+                o.attribute, "", [], o.value, o.last_seen, {}, _number(o.value_dict), note=where
+            )
+        )
     return out
 
 
@@ -291,22 +372,47 @@ def headline_benchmarks(all_lines: Sequence[Sequence[CardLine]]) -> list[str]:
     return ranked[:HEADLINE_BENCHMARKS]
 
 
+# Qualifiers that say under what conditions a figure holds, not which offering: a column
+# with no base figure shows such a line, naming them (``1,000–2,000+`` on Cerebras).
+CONDITION_QUALIFIERS = frozenset({"hardware", "provider", "conditions"})
+
+
+def column_line(lines: Sequence[CardLine], attribute: str) -> CardLine | None:
+    """The line a table column shows for ``attribute``: the base offering's claimed
+    figure, else one claimed under :data:`CONDITION_QUALIFIERS` only, else an
+    observed-only line (the card's same line in each case); None without any."""
+    mine = [ln for ln in lines if ln.attribute == attribute]
+    picks = (
+        [ln for ln in mine if ln.facts and ln.base],
+        [ln for ln in mine if ln.facts and ln.quals and set(ln.quals) <= CONDITION_QUALIFIERS],
+        [ln for ln in mine if not ln.facts],
+    )
+    return next((p[0] for p in picks if p), None)
+
+
+def _cell(ln: CardLine) -> Cell:
+    """A line as a table cell; ``note`` says under what conditions it holds, or that
+    a watch observed it and no claim states it."""
+    note = ln.note if not ln.facts else ""
+    if ln.facts and ln.quals and set(ln.quals) <= CONDITION_QUALIFIERS:
+        note = ", ".join(str(v) for _, v in sorted(ln.quals.items()))
+    return Cell(ln.short, ln.status, ln.number, ln.anchor, not ln.agreed, note, not ln.facts)
+
+
 def table_cells(lines: Sequence[CardLine], benchmarks: Sequence[str]) -> dict[str, Cell]:
-    """The table's cells of one subject, by column key (:data:`COLUMNS`, then
-    ``score-<n>`` for each of ``benchmarks``); a column with no line has no cell."""
-    by_attr = {ln.attribute: ln for ln in lines if ln.base}
+    """The table's cells of one subject, by column key (:data:`COLUMNS` through
+    :func:`column_line`, then ``score-<n>`` for each of ``benchmarks``); a column with
+    no line has no cell."""
     by_bench = {benchmark_name(ln): ln for ln in lines}
     picked: dict[str, CardLine] = {}
     for key, (_, attribute) in COLUMNS.items():
-        if attribute in by_attr:
-            picked[key] = by_attr[attribute]
+        line = column_line(lines, attribute)
+        if line is not None:
+            picked[key] = line
     for i, name in enumerate(benchmarks):
         if name in by_bench:
             picked[f"score-{i}"] = by_bench[name]
-    return {
-        key: Cell(ln.short, ln.status, ln.number, ln.anchor, not ln.agreed)
-        for key, ln in picked.items()
-    }
+    return {key: _cell(ln) for key, ln in picked.items()}
 
 
 def subject_facts(
@@ -377,7 +483,8 @@ def timeline_events(
 ) -> list[tuple[str, dt.datetime, str]]:
     """A subject's dated events for its timeline chart, as ``(kind, moment, text)``:
     announced (release-date claims stated ``on`` a day), each promised weights date,
-    landed (first sighting) and the last Hub check."""
+    landed (first sighting) and the last Hub check (``overdue`` when the weights are
+    overdue then)."""
     out: list[tuple[str, dt.datetime, str]] = []
     for f in facts:
         value = f.claims[0].value_dict
@@ -387,7 +494,11 @@ def timeline_events(
         out.append(("promised", _day(p.date), f"weights promised {p.relation} {p.date}"))
     if weights.landed_at:
         out.append(("landed", as_utc(weights.landed_at), "weights first seen"))
-    if weights.as_of:
+    if weights.as_of and weights.overdue_days and not weights.landed:
+        days = weights.overdue_days
+        text = f"overdue by {days} day{'s' if days != 1 else ''} at the last Hub check"
+        out.append(("overdue", as_utc(weights.as_of), text))
+    elif weights.as_of:
         out.append(("checked", as_utc(weights.as_of), "last Hub check"))
     unique = list(dict.fromkeys(out))
     return unique
@@ -417,3 +528,19 @@ def promise_groups(promises: Sequence[Any]) -> list[PromiseGroup]:
         who = p.source + (f"; {p.claimant}" if p.claimant and p.claimant != p.source else "")
         groups.setdefault(text, []).append(who)
     return [PromiseGroup(text, who) for text, who in groups.items()]
+
+
+def weights_text(w: WeightsStatus) -> str:
+    """The weights' state in words, as the index's weights cell reads: ``landed``
+    (``, 3 days late``), ``not landed`` (``, overdue by 24 days``), ``unknown — no
+    successful Hub check yet`` (a watch looks but none has succeeded: not a "no"), or
+    ``unknown — no watch looks`` (the compare page's and table export's Weights)."""
+    if w.landed:
+        late = w.landed_late_days
+        return f"landed, {late} day{'s' if late != 1 else ''} late" if late else "landed"
+    if not w.watched:
+        return "unknown — no watch looks"
+    if not w.as_of:
+        return "unknown — no successful Hub check yet"
+    days = w.overdue_days
+    return f"not landed, overdue by {days} day{'s' if days != 1 else ''}" if days else "not landed"

@@ -2,7 +2,7 @@
 compare page's ``assets/table-data.js`` (one row per subject, the columns of the page).
 
 Schema (``docs/site-api.md``): ``{"schema": 1, "columns": [{"key", "label"}], "subjects":
-[{"slug", "name", "organization", "page", "weights": {...}, "license", "gated",
+[{"slug", "name", "organization", "page", "weights": {..., "text"}, "license", "gated",
 "open_discrepancies", "last_change", "cells": {column key: {"text", "status",
 "number", "anchor", "disputed"}}}]}``; a column with no figure has no cell.
 """
@@ -15,6 +15,7 @@ import json
 from typing import Any
 
 from claims.values.timefmt import iso_z
+from tracker.site.summary import weights_text
 from tracker.site.views import IndexRow
 
 SCHEMA = 1
@@ -33,6 +34,7 @@ def table_record(row: IndexRow) -> dict[str, Any]:
             "repo": w.repo,
             "overdue_days": w.overdue_days,
             "landed_late_days": w.landed_late_days,
+            "text": weights_text(w),
         },
         "license": w.license,
         "gated": row.gated,

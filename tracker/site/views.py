@@ -204,14 +204,18 @@ def observed_rows(observations: list[ObservationView]) -> list[ObservedRow]:
 
 class Cell(NamedTuple):
     """One comparison-table cell (``summary.table_cells``): display text, verdict,
-    number to sort by (None: sorts last), anchor on the subject page, and whether the
-    sources disagree."""
+    number to sort by (None: sorts last), anchor on the subject page, whether the
+    sources disagree, a note shown under the figure (the conditions it holds under,
+    ``Cerebras WSE-3T``; ``Moonshot AI, p50`` for an observed speed) and whether a watch
+    observed it with no claim stating it (``observed``: no verdict to show)."""
 
     text: str
     status: str | None
     number: float | None
     anchor: str
     disputed: bool = False
+    note: str = ""
+    observed: bool = False
 
 
 class SubjectRef(NamedTuple):

@@ -1,0 +1,48 @@
+"""Licence candidates: a licence name is never a model, and the words saying a licence is
+missing are those of the article's language (Portuguese "no Hugging Face" is "on")."""
+
+from __future__ import annotations
+
+from claims.extract.extractor import extract
+from claims.subjects.references import SubjectRef
+
+NIMBUS = SubjectRef("nimbus-3", ("Nimbus 3",), (), "Cirrus Labs")
+
+
+def licences(text: str, lang: str):
+    return [
+        (c.subject, c.value.value, c.text)
+        for c in extract(text, [NIMBUS], lang=lang)
+        if c.attribute == "license"
+    ]
+
+
+def test_portuguese_no_is_not_an_absence_word():
+    text = (
+        "O Nimbus 3 tem 9 bilhões de parâmetros. Os pesos serão publicados no Hugging Face "
+        "sob licença MIT."
+    )
+    assert licences(text, "pt") == [("nimbus-3", "mit", "MIT")]
+    text = "O Nimbus 3 chega ao Hugging Face. Os pesos ficam no repositório sob licença Apache 2.0."
+    assert licences(text, "pt") == [("nimbus-3", "apache-2.0", "Apache 2.0")]
+
+
+def test_absence_words_still_deny_a_licence_in_their_language():
+    assert licences("O Nimbus 3 foi publicado sem licença MIT.", "pt") == []
+    assert licences("O Nimbus 3 não tem licença MIT.", "pt") == []
+    assert licences("Nimbus 3 weights come with no MIT license.", "en") == []
+    assert licences("Nimbus 3 weights come under the MIT license.", "en") == [
+        ("nimbus-3", "mit", "MIT")
+    ]
+
+
+def test_a_licence_name_is_no_model_for_later_figures():
+    text = (
+        "Cirrus Labs released Nimbus 3 today. Weights will be published on Hugging Face under the Apache-2.0 "
+        "licence by the end of January 2027."
+    )
+    got = [(c.attribute, c.subject, c.how) for c in extract(text, [NIMBUS], lang="en")]
+    assert got == [
+        ("license", "nimbus-3", "paragraph"),
+        ("weights_release_date", "nimbus-3", "paragraph"),
+    ]

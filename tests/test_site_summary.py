@@ -1,0 +1,169 @@
+"""The subject card and the comparison table (tracker/site/summary.py) on the real demo:
+what the card says was observed agrees with the verdicts' evidence and the Observed
+table; a claimant's own page reads "stated on"; the speed column shows a figure with its
+conditions or the observed measurement; the index explains every mark, the compare
+page has weights, licence and gating first; the timeline labels each event; weights
+read "unknown" until a Hub check succeeds."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from claims.store.status import WeightsStatus
+from tracker.site.render import VERDICT_MARKS, make_environment
+from tracker.site.summary import weights_text
+
+
+@pytest.fixture(scope="module")
+def site(demo_build: Path) -> Path:
+    return demo_build / "s"
+
+
+def _card(site: Path, slug: str) -> dict[str, dict]:
+    data = json.loads((site / "api" / "subjects" / f"{slug}.json").read_text())
+    return {line["label"]: line for line in data["summary"]}
+
+
+def _row(html: str, label: str) -> str:
+    """The card's row whose heading is ``label``."""
+    start = html.index(f">{label}</a></th>")
+    return html[start : html.index("</tr>", start)]
+
+
+def test_a_claimant_page_reads_stated_on_never_observed(site):
+    card = _card(site, "kimi-k3.1-pro")
+    total = card["Total parameters"]
+    assert (total["status"], total["observed"], total["checked_at"]) == ("unverified", None, None)
+    assert total["stated_on"] == "https://platform.kimi.ai/docs/models/kimi-k3.1-pro"
+    html = (site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
+    observed = _row(html, "Total parameters").rsplit("<td>", 1)[1]
+    assert observed == (
+        '<small class="muted unobserved">not observed;</small> <small class="stated-on">'
+        'stated on <a href="https://platform.kimi.ai/docs/models/kimi-k3.1-pro" '
+        'rel="nofollow noopener">platform.kimi.ai</a></small></td>\n'
+    )
+
+
+def test_the_observed_column_shows_what_the_verdict_cites(site):
+    card = _card(site, "kimi-k3.1-pro")
+    rank = card["Rank: Artificial Analysis Intelligence Index"]
+    assert (rank["status"], rank["observed"]) == ("confirmed", "#4")
+    # evidence about another version of the benchmark says so
+    tb4 = card["Terminal-Bench 4.0"]
+    assert (tb4["status"], tb4["observed"], tb4["observed_note"]) == (
+        "contradicted",
+        "65.7%",
+        "version: 3.0",
+    )
+    # a verdict computed from two prices: from 2 observations, not "not observed"
+    change = card["Price change (vs kimi-k3)"]
+    assert (change["status"], change["observed"], change["derived_from"]) == ("confirmed", None, 2)
+    html = (site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
+    assert "from 2 observations</a>" in _row(html, "Price change (vs kimi-k3)")
+    assert "not observed" not in _row(html, "Rank: Artificial Analysis Intelligence Index")
+    # no confirmed line says "not observed"
+    for label, line in card.items():
+        if line["status"] == "confirmed":
+            assert line["observed"] or line["derived_from"], label
+
+
+def test_speed_column_shows_the_conditions_or_the_measurement(site):
+    table = json.loads((site / "api" / "table.json").read_text())
+    cells = {s["slug"]: s["cells"] for s in table["subjects"]}
+    k3 = cells["kimi-k3"]["speed"]
+    assert (k3["text"], k3["status"], k3["note"], k3["observed"]) == (
+        "1,000–2,000+",
+        "confirmed",
+        "Cerebras WSE-3T",
+        False,
+    )
+    k31 = cells["kimi-k3.1-pro"]["speed"]
+    assert (k31["text"], k31["status"], k31["note"], k31["observed"]) == (
+        "44.8",
+        None,
+        "Moonshot AI, p50",
+        True,
+    )
+    assert k31["number"] == 44.8
+    # the card says the same
+    assert _card(site, "kimi-k3.1-pro")["Output speed"]["observed"] == "44.8 tokens/s"
+    html = (site / "index.html").read_text()
+    assert '<small class="cell-note">Cerebras WSE-3T</small>' in html
+    assert '<small class="cell-note">observed: Moonshot AI, p50</small>' in html
+
+
+def test_index_legend_explains_every_mark_it_uses(site):
+    html = (site / "index.html").read_text()
+    legend = html[html.index('id="legend"') : html.index("</div>", html.index('id="legend"'))]
+    items = re.findall(
+        r'<span class="mark mark-(\w+)" aria-hidden="true">(.)</span> ([^<]+)', legend
+    )
+    assert {(k, m) for k, m, _ in items} == {
+        *VERDICT_MARKS.items(),
+        ("none", "·"),
+    }
+    meaning = {k: text for k, _, text in items}
+    assert meaning["unverified"] == "unverified: no watch observes this figure"
+    assert meaning["observed"] == "observed only: a watch read it, no claim states it"
+    used = set(re.findall(r'<span class="mark mark-\w+" title="[^"]*">(.)</span>', html))
+    assert used and used <= {m for _, m, _ in items}
+
+
+def test_compare_is_reachable_from_every_row_and_links_the_subjects_page(site):
+    html = (site / "index.html").read_text()
+    # the box sits in the name cell (shown on phones too), the button above the table
+    assert html.count('<th scope="row"><input class="pick" type="checkbox"') == 3
+    assert html.index('<button type="submit" class="compare-btn">') < html.index("<table")
+    assert "td.pick" not in (site / "assets" / "site.css").read_text()
+    compare = (site / "compare.html").read_text()
+    assert 'on the <a href="index.html">Subjects</a> page' in compare
+    js = (site / "assets" / "site.js").read_text()
+    assert js.index('["Weights"') < js.index('["Licence"') < js.index('["Gated"')
+    table = json.loads((site / "api" / "table.json").read_text())
+    words = {s["slug"]: s["weights"]["text"] for s in table["subjects"]}
+    assert words == {
+        "kimi-k2-thinking": "landed",
+        "kimi-k3": "not landed",
+        "kimi-k3.1-pro": "not landed, overdue by 24 days",
+    }
+
+
+def test_timeline_labels_each_event_and_marks_overdue(site):
+    svg = (site / "subjects" / "kimi-k3.1-pro" / "timeline.svg").read_text()
+    labels = re.findall(r'font-weight="600">([^<]+)</text>', svg)
+    assert labels == [
+        "announced (on 2026-10-23)",
+        "weights promised before 2026-11-04",
+        "weights promised on 2026-11-04",
+        "overdue by 24 days at the last Hub check",
+    ]
+    assert 'width="400"' in svg and 'font-size="15"' in svg  # ~14 px at a phone's 358 px
+    assert re.search(r'<rect x="[\d.]+" y="\d+" width="[\d.]+" height="6" fill="#a3141b"/>', svg)
+
+
+def _macros():
+    return make_environment().get_template("_macros.html").module
+
+
+def test_weights_unknown_until_a_hub_check_succeeds():
+    w = WeightsStatus(slug="x", name="X", landed=False, watched=True, as_of=None)
+    assert weights_text(w) == "unknown — no successful Hub check yet"
+    line = str(_macros().weights_line(w))
+    assert "not landed" not in line and "✗" not in line
+    assert "<strong>unknown</strong> <small>— no successful Hub check yet</small>" in line
+    brief = str(_macros().weights_brief(w))
+    assert "not landed" not in brief and "no successful Hub check yet" in brief
+
+
+def test_weights_line_keeps_a_space_before_the_dash():
+    import datetime as dt
+
+    checked = dt.datetime(2026, 11, 28, 6, tzinfo=dt.UTC)
+    w = WeightsStatus(slug="x", name="X", landed=False, watched=True, as_of=checked)
+    line = str(_macros().weights_line(w))
+    assert "not landed</span> <small>— as of the last check" in line
+    assert weights_text(w) == "not landed"
