@@ -12,20 +12,23 @@ from __future__ import annotations
 import datetime as dt
 import gc
 import hashlib
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
+from jinja2 import Environment
 from sqlalchemy.engine import Engine
 
 from tracker import settings
 from tracker.site import exports as ex
 from tracker.site import feeds
 from tracker.site.charts import render_svg
+from tracker.site.claimviews import ClaimMemo
 from tracker.site.collect import collect
+from tracker.site.fragments import FRAGMENTS
 from tracker.site.manifest import (
     MANIFEST,
     Entry,
@@ -37,13 +40,19 @@ from tracker.site.manifest import (
 from tracker.site.pagehash import code_fingerprint, key_of
 from tracker.site.pages import Job, SubjectDigests, index_path, page_jobs
 from tracker.site.render import attach_fragments, make_environment, templates_dir
-from tracker.site.search import search_index_js, table_data_js
+from tracker.site.search import search_index_from, subject_entries_json, table_data_js
 from tracker.site.summary import table_columns
 from tracker.site.table import table_csv, table_export, table_json
 from tracker.site.views import SiteContext, SubjectView
 from tracker.site.writer import Writer
 
-__all__ = ["BuildReport", "build_site", "index_path", "resolve_base_url"]
+__all__ = [
+    "BuildReport",
+    "build_site",
+    "clear_build_caches",
+    "index_path",
+    "resolve_base_url",
+]
 
 DEFAULT_BASE_URL = "http://localhost:8000/"
 ASSETS = ("site.css", "site.js")
@@ -75,8 +84,21 @@ def resolve_base_url(base_url: str | None = None) -> str:
 def export_jobs(ctx: SiteContext, fingerprint: str, digests: SubjectDigests) -> list[Job]:
     """Jobs for ``api/``: a JSON file per subject and the four whole-site exports. The
     small exports are keyed by their own records; the claim exports by every subject's
-    claims digest (encoding 30,000 claims to key them would cost what it saves)."""
-    records = cache(lambda: ex.claim_records(ctx.subjects))  # only when one is rendered
+    claims digest (encoding 30,000 claims to key them would cost what it saves). A
+    subject's claim records and CSV rows are kept between builds by that digest
+    (``fragments.py``), so a rebuild encodes only the claims of changed subjects."""
+    claims_key = {sv.slug: key_of(fingerprint, digests.claims[sv.slug]) for sv in ctx.subjects}
+
+    def records_of(sv: SubjectView) -> dict[int, str]:
+        return FRAGMENTS.get(
+            "claim-records", claims_key[sv.slug], partial(ex.subject_claim_records, sv)
+        )
+
+    def csv_rows_of(sv: SubjectView) -> dict[int, str]:
+        claims = [cv for _, rows in sv.groups for cv in rows]
+        return FRAGMENTS.get("claim-csv", claims_key[sv.slug], partial(ex.claim_csv_rows, claims))
+
+    records = cache(lambda: ex.by_claim_id([records_of(sv) for sv in ctx.subjects]))
     summaries = [ex.subject_summary(sv) for sv in ctx.subjects]
     discrepancies = [ex.discrepancy_record(dv) for dv in ctx.discrepancies]
     all_claims = [digests.claims[sv.slug] for sv in ctx.subjects]
@@ -94,7 +116,7 @@ def export_jobs(ctx: SiteContext, fingerprint: str, digests: SubjectDigests) -> 
         Job(
             "api/claims.csv",
             key_of(fingerprint, "api/claims.csv", all_claims),
-            lambda: ex.claims_csv(ex.all_claims(ctx)),
+            lambda: ex.csv_from_rows(ex.by_claim_id([csv_rows_of(sv) for sv in ctx.subjects])),
         ),
         Job(
             "api/discrepancies.json",
@@ -106,14 +128,15 @@ def export_jobs(ctx: SiteContext, fingerprint: str, digests: SubjectDigests) -> 
     for sv in ctx.subjects:
         path = f"api/subjects/{sv.slug}.json"
         key = key_of(fingerprint, "subject-json", digests.view[sv.slug])
-        jobs.append(Job(path, key, partial(_subject_export, sv, records)))
+        jobs.append(Job(path, key, lambda sv=sv: ex.subject_export(sv, records_of(sv))))
     return jobs
 
 
 def table_jobs(ctx: SiteContext, fingerprint: str, digests: SubjectDigests) -> list[Job]:
     """``api/table.json``, ``api/table.csv``, ``assets/table-data.js`` (keyed by the
     index rows and columns) and ``assets/search-index.js`` (keyed by every subject's
-    view and the sources)."""
+    view and the sources; each subject's entries kept between builds by its view's
+    digest)."""
     columns = table_columns(ctx.benchmarks)
     table = cache(lambda: table_export([sv.row() for sv in ctx.subjects], columns))
     key = key_of(fingerprint, "table", columns, [digests.row[sv.slug] for sv in ctx.subjects])
@@ -123,16 +146,24 @@ def table_jobs(ctx: SiteContext, fingerprint: str, digests: SubjectDigests) -> l
     search_key = key_of(
         fingerprint, "search", sources, [digests.view[sv.slug] for sv in ctx.subjects]
     )
+
+    def search_index() -> str:
+        parts = [
+            FRAGMENTS.get(
+                "search",
+                key_of(fingerprint, digests.view[sv.slug]),
+                partial(subject_entries_json, sv),
+            )
+            for sv in ctx.subjects
+        ]
+        return search_index_from(parts, ctx.sources)
+
     return [
         Job("api/table.json", key, lambda: table_json(table())),
         Job("api/table.csv", key, lambda: table_csv(table())),
         Job("assets/table-data.js", key, lambda: table_data_js(table())),
-        Job("assets/search-index.js", search_key, partial(search_index_js, ctx)),
+        Job("assets/search-index.js", search_key, search_index),
     ]
-
-
-def _subject_export(sv: SubjectView, records: Callable[[], dict[int, str]]) -> str:
-    return ex.subject_export(sv, records())
 
 
 def feed_jobs(ctx: SiteContext, fingerprint: str, base_url: str) -> list[Job]:
@@ -198,12 +229,45 @@ def build_site(
         return _build(engine, out_dir, resolve_base_url(base_url))
 
 
+# This process's claim views, kept from one build to the next (claimviews.py).
+MEMO = ClaimMemo()
+
+
+def claim_memo(fingerprint: str) -> ClaimMemo:
+    """The process's :class:`ClaimMemo`, started for a build with this
+    ``fingerprint`` (a new one when templates or code changed)."""
+    global MEMO
+    if MEMO.fingerprint != fingerprint:
+        MEMO = ClaimMemo(fingerprint)
+    MEMO.start_build()
+    return MEMO
+
+
+def clear_build_caches() -> None:
+    """Forget everything kept between builds of this process (claim views, fragments,
+    compiled templates): the next build costs what a build in a new process does
+    (the benchmark's full build and cold rebuild)."""
+    global MEMO
+    MEMO = ClaimMemo()
+    FRAGMENTS.clear()
+    environment.cache_clear()
+
+
+@cache
+def environment(fingerprint: str) -> Environment:
+    """The site's Environment for templates and code with this ``fingerprint``: made
+    (templates compiled) once per process, so an in-process rebuild (the scheduler's)
+    does not compile them again; an edit changes the fingerprint."""
+    return make_environment()
+
+
 def _build(engine: Engine, out_dir: Path, base: str) -> BuildReport:
-    ctx = collect(engine)
-    env = make_environment()
-    attach_fragments(ctx, env)
+    FRAGMENTS.start_build()
     fingerprint = code_fingerprint(templates_dir())
-    digests = SubjectDigests.of(ctx.subjects)
+    ctx = collect(engine, claim_memo(fingerprint))
+    env = environment(fingerprint)
+    attach_fragments(ctx, env)
+    digests = SubjectDigests.of(ctx.subjects, ctx.claim_digests)
     jobs: list[Job] = []
     jobs += page_jobs(ctx, env, fingerprint, digests)
     jobs += export_jobs(ctx, fingerprint, digests)

@@ -8,10 +8,10 @@ objects for 30,000 claims cost more than rendering their pages.
 
 from __future__ import annotations
 
-import json
 import re
 from collections import defaultdict
-from dataclasses import replace
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy.engine import Engine
@@ -20,7 +20,6 @@ from sqlmodel import Session, select
 from claims.store.schedulenotes import missed_runs_by_watch, saved_next_runs
 from claims.store.status import weights_statuses
 from claims.store.tables import (
-    Claim,
     Discrepancy,
     Event,
     Observation,
@@ -29,17 +28,23 @@ from claims.store.tables import (
     Subject,
     SubjectAlias,
     SubjectVariant,
-    Verdict,
     Watch,
 )
 from claims.values.canonical import as_utc
-from claims.values.value import Value
-from claims.verify.compare import qualifier_key
-from claims.vocabulary import RETIRED_STATE, qualifiers_text
-from tracker.site.anchors import WEIGHTS_ANCHOR, claim_anchor, event_target, observed_anchor
+from claims.vocabulary import RETIRED_STATE
+from tracker.site.anchors import WEIGHTS_ANCHOR, event_target, observed_anchor
 from tracker.site.charts import benchmark_chart, price_charts, timeline_chart
+from tracker.site.claimviews import (
+    ClaimMemo,
+    Evidence,
+    SubjectClaims,
+    read_claim_rows,
+    stored_ids,
+    subject_claims,
+)
 from tracker.site.eventtext import describe_change, event_detail, schedule_text
 from tracker.site.observed import current_observations
+from tracker.site.pagehash import key_of
 from tracker.site.summary import (
     CardLine,
     Fact,
@@ -48,7 +53,6 @@ from tracker.site.summary import (
     gated_text,
     headline_benchmarks,
     one_per_fact,
-    subject_facts,
     table_cells,
     timeline_events,
 )
@@ -56,15 +60,12 @@ from tracker.site.views import (
     ClaimView,
     DiscrepancyView,
     EventView,
-    EvidenceView,
     SiteContext,
     SourceClaim,
     SourceInfo,
     SourceView,
-    StatementView,
     SubjectRef,
     SubjectView,
-    VerdictView,
     WatchView,
 )
 from tracker.site.writer import SiteError
@@ -100,58 +101,25 @@ def watch_plans(session: Session, watches: list[Watch]) -> dict[str, dict[str, A
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 
 
-def statement_of_row(statement_json: str | None) -> StatementView:
-    """The stored "stated by the claimant" status; ``not checked`` for rows written
-    before it was kept (verdict.statement_json NULL)."""
-    if not statement_json:
-        return StatementView("not checked", "", [])
-    d = json.loads(statement_json)
-    return StatementView(
-        str(d.get("status")), str(d.get("reason") or ""), list(d.get("evidence") or [])
-    )
-
-
-def _ids(text: str | None) -> list[int]:
-    """A stored JSON list of ids; most verdicts have none, so skip the decoder then."""
-    return [] if not text or text == "[]" else [int(i) for i in json.loads(text)]
-
-
-def _decode_all(texts: list[str]) -> list[Any]:
-    """``[json.loads(t) for t in texts]`` in one decoder call: 30,000 separate calls
-    cost twice as much, and one call shares the decoded keys. A bad text raises the
-    error that decoding it alone would."""
-    try:
-        decoded = json.loads(f"[{','.join(texts)}]")
-    except json.JSONDecodeError:
-        decoded = [json.loads(t) for t in texts]  # raises for the bad one
-    if len(decoded) != len(texts):  # a text such as '1,2' holds more than one value
-        decoded = [json.loads(t) for t in texts]
-    return decoded  # type: ignore[no-any-return]
-
-
 def by_fact(
     subject_ids: list[int],
-    claims_of: dict[int, list[ClaimView]],
+    claims: dict[int, SubjectClaims],
     discs: list[DiscrepancyView],
-    value_of: dict[int, Value],
-    qkey_of: dict[int, tuple[Any, ...]],
 ) -> tuple[
     dict[int, list[tuple[str, list[ClaimView]]]], dict[int, list[Fact]], list[DiscrepancyView]
 ]:
-    """Each subject's claims by attribute, its facts (``summary.subject_facts``) and the
-    discrepancies with those about one fact shown as one (``summary.one_per_fact``),
-    by id."""
+    """Each subject's claims by attribute and its facts (from ``claims``, see
+    ``claimviews.py``), and the discrepancies with those about one fact shown as one
+    (``summary.one_per_fact``), by id."""
     groups_of: dict[int, list[tuple[str, list[ClaimView]]]] = {}
     facts_of: dict[int, list[Fact]] = {}
     by_subject: dict[int, list[DiscrepancyView]] = defaultdict(list)
     for dv in discs:
         by_subject[dv.subject_id].append(dv)
     for sid in subject_ids:
-        grouped: dict[str, list[ClaimView]] = defaultdict(list)
-        for cv in claims_of[sid]:
-            grouped[cv.attribute].append(cv)
-        groups_of[sid] = sorted(grouped.items())
-        facts_of[sid] = subject_facts(groups_of[sid], value_of, qkey_of)
+        mine = claims.get(sid)
+        groups_of[sid] = mine.groups if mine else []
+        facts_of[sid] = mine.facts if mine else []
         by_subject[sid] = one_per_fact(by_subject[sid], facts_of[sid])
     merged = sorted((d for ds in by_subject.values() for d in ds), key=lambda d: d.id)
     return groups_of, facts_of, merged
@@ -201,241 +169,126 @@ def add_charts(subjects: list[SubjectView], lines: list[list[CardLine]]) -> None
         sv.charts = [*sv.charts, *mine, *([timeline] if timeline else [])]
 
 
-def collect(engine: Engine) -> SiteContext:
-    """Read subjects, sources, claims, verdicts, observations, snapshots, discrepancies,
-    events and watches in one session. Raises :class:`SiteError` for a slug that cannot
-    be a URL path segment."""
-    with Session(engine) as session:
-        subjects = session.exec(select(Subject).order_by(Subject.slug)).all()
-        for s in subjects:
-            if not SLUG_RE.match(s.slug):
-                raise SiteError(f"subject slug {s.slug!r} cannot be a page path")
-        by_id = {s.id: s for s in subjects}
-        aliases: dict[int, list[str]] = defaultdict(list)
-        for sid, alias in session.exec(
-            select(SubjectAlias.subject_id, SubjectAlias.alias)
-            .where(SubjectAlias.namespace == "name")
-            .order_by(SubjectAlias.alias)
-        ).all():
-            aliases[sid].append(alias)
-        variants: dict[int, list[str]] = defaultdict(list)
-        for sid, name in session.exec(
-            select(SubjectVariant.subject_id, SubjectVariant.name).order_by(SubjectVariant.name)
-        ).all():
-            variants[sid].append(name)
-        sources = {
-            r.id: SourceInfo(
-                id=r.id,
-                key=r.key,
-                title=r.title,
-                url=r.url,
-                publisher=r.publisher,
-                published=r.published,
-                language=r.language,
-                kind=r.kind,
-                published_precision=r.published_precision,
-            )
-            for r in session.exec(
-                select(
-                    Source.id,
-                    Source.key,
-                    Source.title,
-                    Source.url,
-                    Source.publisher,
-                    Source.published,
-                    Source.language,
-                    Source.kind,
-                    Source.published_precision,
-                ).order_by(Source.key)
-            ).all()
-        }
-        snapshots = {
-            r.id: r
-            for r in session.exec(
-                select(Snapshot.id, Snapshot.url, Snapshot.sha256, Snapshot.fetched_at)
-            ).all()
-        }
-        observations = session.exec(select(Observation).order_by(Observation.id)).all()
-        # One outer join: a claim and its verdict (if any) in one row.
-        claim_rows = session.exec(
+def read_subjects(
+    session: Session,
+) -> tuple[list[Subject], dict[int, list[str]], dict[int, list[str]]]:
+    """Subjects by slug, with their name aliases and variants (by subject id). Raises
+    :class:`SiteError` for a slug that cannot be a URL path segment."""
+    subjects = list(session.exec(select(Subject).order_by(Subject.slug)).all())
+    for s in subjects:
+        if not SLUG_RE.match(s.slug):
+            raise SiteError(f"subject slug {s.slug!r} cannot be a page path")
+    aliases: dict[int, list[str]] = defaultdict(list)
+    for sid, alias in session.exec(
+        select(SubjectAlias.subject_id, SubjectAlias.alias)
+        .where(SubjectAlias.namespace == "name")
+        .order_by(SubjectAlias.alias)
+    ).all():
+        aliases[sid].append(alias)
+    variants: dict[int, list[str]] = defaultdict(list)
+    for sid, name in session.exec(
+        select(SubjectVariant.subject_id, SubjectVariant.name).order_by(SubjectVariant.name)
+    ).all():
+        variants[sid].append(name)
+    return subjects, aliases, variants
+
+
+def read_sources(session: Session) -> dict[int, SourceInfo]:
+    """Every source by id, in key order."""
+    return {
+        r.id: SourceInfo(
+            id=r.id,
+            key=r.key,
+            title=r.title,
+            url=r.url,
+            publisher=r.publisher,
+            published=r.published,
+            language=r.language,
+            kind=r.kind,
+            published_precision=r.published_precision,
+        )
+        for r in session.exec(
             select(
-                Claim.id,
-                Claim.subject_id,
-                Claim.attribute,
-                Claim.qualifiers_json,
-                Claim.value_json,
-                Claim.raw_text,
-                Claim.source_id,
-                Claim.claimant,
-                Claim.locator,
-                Claim.stated_date,
-                Claim.key,
-                Claim.note,
-                Verdict.status,
-                Verdict.reason,
-                Verdict.evidence_json,
-                Verdict.as_of,
-                Verdict.statement_json,
-            )
-            .outerjoin(Verdict, Verdict.claim_id == Claim.id)  # type: ignore[arg-type]
-            .order_by(Claim.attribute, Claim.id)
+                Source.id,
+                Source.key,
+                Source.title,
+                Source.url,
+                Source.publisher,
+                Source.published,
+                Source.language,
+                Source.kind,
+                Source.published_precision,
+            ).order_by(Source.key)
         ).all()
-        discs = session.exec(select(Discrepancy).order_by(Discrepancy.id)).all()
-        events = session.exec(
-            select(Event).order_by(Event.created_at.desc(), Event.id.desc())  # type: ignore[attr-defined]
-        ).all()
-        watch_rows = session.exec(select(Watch).order_by(Watch.name)).all()
-        watch_names = {w.id: w.name for w in watch_rows}
-        plans = watch_plans(session, watch_rows)
-        watches = [
-            WatchView(
-                name=w.name,
-                url=w.url,
-                adapter=w.adapter,
-                state=w.state,
-                last_run=as_utc(w.last_run) if w.last_run else None,
-                last_success=as_utc(w.last_success) if w.last_success else None,
-                consecutive_failures=w.consecutive_failures,
-                failing_since=as_utc(w.failing_since) if w.failing_since else None,
-                last_error=w.last_error,
-                last_error_kind=w.last_error_kind,
-                **plans[w.name],
-            )
-            for w in watch_rows
-        ]
-        weights = weights_statuses(session, subjects)
+    }
 
-    obs_by_id = {o.id: o for o in observations}
-    evidence_of: dict[int, EvidenceView | None] = {}
 
-    def evidence(oid: int) -> EvidenceView | None:
-        if oid in evidence_of:  # one observation backs many verdicts
-            return evidence_of[oid]
-        o = obs_by_id.get(oid)
-        view = None
-        if o is not None:
-            snap = snapshots.get(o.snapshot_id) if o.snapshot_id else None
-            view = EvidenceView(
-                observation_id=oid,
-                attribute=o.attribute,
-                value=o.value.display(),
-                first_seen=as_utc(o.first_seen),
-                last_seen=as_utc(o.last_seen),
-                current=o.current,
-                source_url=o.source_url or (snap.url if snap else None),
-                sha256=snap.sha256 if snap else None,
-                fetched_at=as_utc(snap.fetched_at) if snap else None,
-            )
-        evidence_of[oid] = view
-        return view
-
-    claim_views: dict[int, ClaimView] = {}
-    all_quals = _decode_all([c.qualifiers_json for c in claim_rows])
-    all_values = _decode_all([c.value_json for c in claim_rows])
-    # Display text by stored JSON: many claims state the same value or qualifiers, and
-    # parsing a Value to format it was a third of collect on the 30,000-claim bench.
-    shown_value: dict[str, str] = {}
-    parsed: dict[str, Value] = {}  # by stored JSON, as shown_value
-    value_of: dict[int, Value] = {}  # claim id -> its value (grouping claims by fact)
-    qkeys: dict[str, tuple[Any, ...]] = {}  # qualifier keys by stored JSON, as shown_value
-    qkey_of: dict[int, tuple[Any, ...]] = {}
-    shown_quals: dict[str, str] = {}
-    names = {sid: (s.slug, s.name) for sid, s in by_id.items()}  # not ORM reads per claim
-    # Rows unpack as tuples, in the select's column order: a Row read by attribute
-    # costs a lookup per column, 14 per claim.
-    for row, quals, value_dict in zip(claim_rows, all_quals, all_values, strict=True):
-        (
-            claim_id,
-            subject_id,
-            attribute,
-            quals_json,
-            value_json,
-            raw_text,
-            source_id,
-            claimant,
-            locator,
-            stated_date,
-            claim_key,
-            note,
-            status,
-            reason,
-            evidence_json,
-            as_of,
-            statement_json,
-        ) = row
-        value_text = shown_value.get(value_json)
-        if value_text is None:
-            parsed[value_json] = Value.from_dict(value_dict)
-            value_text = shown_value[value_json] = parsed[value_json].display()
-        value_of[claim_id] = parsed[value_json]
-        qkey = qkeys.get(quals_json)
-        if qkey is None:
-            qkey = qkeys[quals_json] = qualifier_key(quals)
-        qkey_of[claim_id] = qkey
-        quals_text = shown_quals.get(quals_json)
-        if quals_text is None:
-            quals_text = shown_quals[quals_json] = qualifiers_text(quals)
-        slug, name = names[subject_id]
-        vview = None
-        if status is not None:  # the claim has a verdict
-            ids = _ids(evidence_json)
-            vview = VerdictView(
-                status=status,
-                reason=reason,
-                as_of=as_utc(as_of) if as_of else None,
-                evidence=[e for e in (evidence(i) for i in ids) if e is not None],
-                evidence_ids=ids,
-                statement=statement_of_row(statement_json),
-            )
-        claim_views[claim_id] = ClaimView(
-            id=claim_id,
-            subject_id=subject_id,
-            subject_slug=slug,
-            subject_name=name,
-            attribute=attribute,
-            qualifiers=quals_text,
-            qualifiers_dict=quals,
-            value=value_text,
-            value_dict=value_dict,
-            raw_text=raw_text,
-            claimant=claimant,
-            locator=locator,
-            stated_date=stated_date,
-            source=sources[source_id],
-            verdict=vview,
-            anchor=claim_anchor(claim_key),
-            note=note,
+def read_watches(session: Session) -> tuple[list[WatchView], dict[int, str]]:
+    """Every watch as a :class:`WatchView` (by name), and watch names by id."""
+    watch_rows = session.exec(select(Watch).order_by(Watch.name)).all()
+    plans = watch_plans(session, list(watch_rows))
+    watches = [
+        WatchView(
+            name=w.name,
+            url=w.url,
+            adapter=w.adapter,
+            state=w.state,
+            last_run=as_utc(w.last_run) if w.last_run else None,
+            last_success=as_utc(w.last_success) if w.last_success else None,
+            consecutive_failures=w.consecutive_failures,
+            failing_since=as_utc(w.failing_since) if w.failing_since else None,
+            last_error=w.last_error,
+            last_error_kind=w.last_error_kind,
+            **plans[w.name],
         )
-
-    event_views = [
-        EventView(
-            id=e.id,  # type: ignore[arg-type]
-            key=e.key,
-            kind=e.kind,
-            audience=e.audience,
-            title=e.title,
-            created_at=as_utc(e.created_at),
-            change=describe_change(e),
-            change_why=describe_change(e, why=True),
-            target=event_target(
-                e.kind, event_detail(e), by_id[e.subject_id].slug if e.subject_id in by_id else None
-            ),
-            subject_id=e.subject_id,
-            subject_slug=by_id[e.subject_id].slug if e.subject_id in by_id else None,
-            subject_name=by_id[e.subject_id].name if e.subject_id in by_id else None,
-        )
-        for e in events
+        for w in watch_rows
     ]
-    disc_views = []
+    return watches, {w.id: w.name for w in watch_rows}  # type: ignore[misc]
+
+
+def event_views(events: list[Event], by_id: dict[int, Subject]) -> list[EventView]:
+    """Events (newest first) as views, with their wording and link target."""
+    out = []
+    for e in events:
+        subj = by_id.get(e.subject_id) if e.subject_id is not None else None
+        slug = subj.slug if subj else None
+        out.append(
+            EventView(
+                id=e.id,  # type: ignore[arg-type]
+                key=e.key,
+                kind=e.kind,
+                audience=e.audience,
+                title=e.title,
+                created_at=as_utc(e.created_at),
+                change=describe_change(e),
+                change_why=describe_change(e, why=True),
+                target=event_target(e.kind, event_detail(e), slug),
+                subject_id=e.subject_id,
+                subject_slug=slug,
+                subject_name=subj.name if subj else None,
+            )
+        )
+    return out
+
+
+def discrepancy_views(
+    discs: list[Discrepancy],
+    by_id: dict[int, Subject],
+    claims: dict[int, ClaimView],
+    evidence: Evidence,
+) -> list[DiscrepancyView]:
+    """Discrepancies as views with their sides (claims, observations) and every subject
+    their claims are about."""
+    out = []
     for d in discs:
-        cids = _ids(d.claim_ids_json)
-        oids = _ids(d.observation_ids_json)
+        cids = stored_ids(d.claim_ids_json)
+        oids = stored_ids(d.observation_ids_json)
         subj = by_id[d.subject_id]
-        sides = [claim_views[i] for i in cids if i in claim_views]
+        sides = [claims[i] for i in cids if i in claims]
         refs = {subj.slug: SubjectRef(subj.slug, subj.name)}
         for cv in sides:
             refs.setdefault(cv.subject_slug, SubjectRef(cv.subject_slug, cv.subject_name))
-        disc_views.append(
+        out.append(
             DiscrepancyView(
                 id=d.id,  # type: ignore[arg-type]
                 subject_id=d.subject_id,
@@ -449,68 +302,90 @@ def collect(engine: Engine) -> SiteContext:
                 opened_at=as_utc(d.opened_at),
                 closed_at=as_utc(d.closed_at) if d.closed_at else None,
                 claims=sides,
-                observations=[e for e in (evidence(i) for i in oids) if e is not None],
+                observations=evidence.views(oids),
                 claim_ids=cids,
                 observation_ids=oids,
                 subjects=list(refs.values()),
                 key=d.key,
             )
         )
+    return out
 
-    events_of: dict[int | None, list[EventView]] = defaultdict(list)
-    for ev in event_views:
-        events_of[ev.subject_id].append(ev)
-    # A subject's page and JSON list its discrepancies without their sides (those are on
-    # discrepancies.html), so its views carry none: the page key then changes with what
-    # the page shows, not with a claim of another subject that a note names.
-    claims_of: dict[int, list[ClaimView]] = defaultdict(list)
-    claims_from: dict[int, list[ClaimView]] = defaultdict(list)
-    for cv in claim_views.values():
-        claims_of[cv.subject_id].append(cv)
-        claims_from[cv.source.id].append(cv)
-    groups_of, facts_of, disc_views = by_fact(list(by_id), claims_of, disc_views, value_of, qkey_of)
-    discs_of: dict[int, list[DiscrepancyView]] = defaultdict(list)
-    for dv in disc_views:
-        discs_of[dv.subject_id].append(replace(dv, claims=[], observations=[]))
-    obs_of: dict[int, list[Observation]] = defaultdict(list)
-    for o in observations:
-        obs_of[o.subject_id].append(o)
 
-    current_of = current_observations(observations, claims_of, watch_names, snapshots)
-    subject_views = []
-    for s in subjects:
-        sid: int = s.id  # type: ignore[assignment]
-        s_events = events_of[sid]
-        s_discs = discs_of[sid]
-        current = current_of.get(sid, [])
-        subject_views.append(
-            SubjectView(
-                slug=s.slug,
-                name=s.name,
-                organization=s.organization,
-                aliases=aliases.get(sid, []),
-                variants=variants.get(sid, []),
-                weights=weights[sid],
-                open_discrepancies=sum(1 for d in s_discs if d.state == "open"),
-                last_change=s_events[0].created_at if s_events else None,
-                groups=groups_of[sid],
-                events=[ev for ev in s_events if ev.audience == "subscriber"],
-                discrepancies=s_discs,
-                charts=price_charts(s.slug, obs_of[sid]),
-                observations=current,
-                facts=facts_of[sid],
-                gated=gated_text(current),
-            )
-        )
-    lines = [card_lines(sv.facts, sv.observations) for sv in subject_views]
+@dataclass
+class SubjectParts:
+    """What each subject's view is made from, by subject id."""
+
+    aliases: dict[int, list[str]]
+    variants: dict[int, list[str]]
+    weights: dict[int, Any]
+    events: dict[int | None, list[EventView]]
+    discrepancies: dict[int, list[DiscrepancyView]]
+    observations: dict[int, list[Observation]]
+    current: dict[int, Any]
+    groups: dict[int, list[tuple[str, list[ClaimView]]]]
+    facts: dict[int, list[Fact]]
+
+
+def subject_view(s: Subject, parts: SubjectParts) -> SubjectView:
+    """One subject's view (its summary card and table cells come later:
+    :func:`add_summaries`)."""
+    sid: int = s.id  # type: ignore[assignment]
+    s_events = parts.events[sid]
+    s_discs = parts.discrepancies[sid]
+    current = parts.current.get(sid, [])
+    return SubjectView(
+        slug=s.slug,
+        name=s.name,
+        organization=s.organization,
+        aliases=parts.aliases.get(sid, []),
+        variants=parts.variants.get(sid, []),
+        weights=parts.weights[sid],
+        open_discrepancies=sum(1 for d in s_discs if d.state == "open"),
+        last_change=s_events[0].created_at if s_events else None,
+        groups=parts.groups[sid],
+        events=[ev for ev in s_events if ev.audience == "subscriber"],
+        discrepancies=s_discs,
+        charts=price_charts(s.slug, parts.observations[sid]),
+        observations=current,
+        facts=parts.facts[sid],
+        gated=gated_text(current),
+    )
+
+
+def card_of(sv: SubjectView, claims: SubjectClaims | None) -> list[CardLine]:
+    """``summary.card_lines`` of ``sv``, kept with its claims (``SubjectClaims.cards``)
+    for as long as its current observations stay the same."""
+    if claims is None:
+        return card_lines(sv.facts, sv.observations)
+    key = key_of(sv.observations) if sv.observations else ""
+    got = claims.cards.get(key)
+    if got is None:
+        claims.cards.clear()
+        got = claims.cards[key] = card_lines(sv.facts, sv.observations)
+    return got
+
+
+def add_summaries(
+    subject_views: list[SubjectView], claims: list[SubjectClaims | None]
+) -> list[str]:
+    """Give each subject its summary card, comparison-table cells and charts; returns
+    the headline benchmarks (the table's score columns). ``claims``: each subject's
+    (see :func:`card_of`)."""
+    lines = [card_of(sv, sc) for sv, sc in zip(subject_views, claims, strict=True)]
     benchmarks = headline_benchmarks(lines)
     for sv, card in zip(subject_views, lines, strict=True):
         sv.card = card
         sv.cells = table_cells(card, benchmarks)
     add_charts(subject_views, lines)
-    _check_targets(event_views, subject_views, disc_views)
+    return benchmarks
 
-    source_views = []
+
+def source_views(
+    sources: dict[int, SourceInfo], claims_from: dict[int, list[ClaimView]]
+) -> list[SourceView]:
+    """Each source with the claims it makes and their count by verdict status."""
+    out = []
     for src in sources.values():
         mine = claims_from[src.id]
         counts: dict[str, int] = defaultdict(int)
@@ -528,7 +403,76 @@ def collect(engine: Engine) -> SiteContext:
             )
             for cv in mine
         ]
-        source_views.append(SourceView(source=src, claims=listed, counts=dict(counts)))
+        out.append(SourceView(source=src, claims=listed, counts=dict(counts)))
+    return out
+
+
+def by_subject(items: Iterable[Any], key: str) -> dict[Any, list[Any]]:
+    """``items`` grouped by their attribute ``key``, in order."""
+    out: dict[Any, list[Any]] = defaultdict(list)
+    for item in items:
+        out[getattr(item, key)].append(item)
+    return out
+
+
+def collect(engine: Engine, memo: ClaimMemo | None = None) -> SiteContext:
+    """Read subjects, sources, claims, verdicts, observations, snapshots, discrepancies,
+    events and watches in one session. ``memo`` keeps subjects' claim views between
+    builds (``claimviews.py``; a fresh one when None). Raises :class:`SiteError` for a
+    slug that cannot be a URL path segment."""
+    with Session(engine) as session:
+        subjects, aliases, variants = read_subjects(session)
+        sources = read_sources(session)
+        snapshots = {
+            r.id: r
+            for r in session.exec(
+                select(Snapshot.id, Snapshot.url, Snapshot.sha256, Snapshot.fetched_at)
+            ).all()
+        }
+        observations = list(session.exec(select(Observation).order_by(Observation.id)).all())
+        claim_rows = read_claim_rows(session)
+        discs = list(session.exec(select(Discrepancy).order_by(Discrepancy.id)).all())
+        events = list(
+            session.exec(
+                select(Event).order_by(Event.created_at.desc(), Event.id.desc())  # type: ignore[attr-defined]
+            ).all()
+        )
+        watches, watch_names = read_watches(session)
+        weights = weights_statuses(session, subjects)
+
+    by_id: dict[int, Subject] = {s.id: s for s in subjects}  # type: ignore[misc]
+    evidence = Evidence({o.id: o for o in observations}, snapshots)  # type: ignore[misc]
+    names = {sid: (s.slug, s.name) for sid, s in by_id.items()}  # not ORM reads per claim
+    per_subject = subject_claims(claim_rows, names, sources, evidence, memo or ClaimMemo())
+    made = {cv.id: cv for sc in per_subject.values() for _, cvs in sc.groups for cv in cvs}
+    claims = {row[0]: made[row[0]] for row in claim_rows}  # in row order, as before
+    events_v = event_views(events, by_id)
+    # A subject's page and JSON list its discrepancies without their sides (those are on
+    # discrepancies.html), so its views carry none: the page key then changes with what
+    # the page shows, not with a claim of another subject that a note names.
+    claims_of = by_subject(claims.values(), "subject_id")
+    groups_of, facts_of, disc_views = by_fact(
+        list(by_id), per_subject, discrepancy_views(discs, by_id, claims, evidence)
+    )
+    parts = SubjectParts(
+        aliases=aliases,
+        variants=variants,
+        weights=weights,
+        events=by_subject(events_v, "subject_id"),
+        discrepancies=by_subject(
+            (replace(dv, claims=[], observations=[]) for dv in disc_views), "subject_id"
+        ),
+        observations=by_subject(observations, "subject_id"),
+        current=current_observations(observations, claims_of, watch_names, snapshots),
+        groups=groups_of,
+        facts=facts_of,
+    )
+    subject_views = [subject_view(s, parts) for s in subjects]
+    benchmarks = add_summaries(subject_views, [per_subject.get(s.id) for s in subjects])  # type: ignore[arg-type]
+    _check_targets(events_v, subject_views, disc_views)
+    claims_from: dict[int, list[ClaimView]] = defaultdict(list)
+    for cv in claims.values():
+        claims_from[cv.source.id].append(cv)
 
     # Data time, not build time: the latest successful watch check (claims loaded or
     # events written later do not make the observed data newer).
@@ -537,10 +481,11 @@ def collect(engine: Engine) -> SiteContext:
     return SiteContext(
         subjects=subject_views,
         discrepancies=disc_views,
-        sources=source_views,
+        sources=source_views(sources, claims_from),
         watches=watches,
-        events=event_views,
+        events=events_v,
         data_as_of=max(checks) if checks else None,
         latest_check=max(attempts) if attempts else None,
         benchmarks=benchmarks,
+        claim_digests={by_id[sid].slug: sc.digest for sid, sc in per_subject.items()},
     )

@@ -176,8 +176,20 @@ def observation_record(ov: ObservationView) -> dict[str, Any]:
 def claim_records(subjects: list[SubjectView]) -> dict[int, str]:
     """Claim id -> :func:`claim_record` as JSON text, in claim id order (each claim is
     encoded once for ``api/claims.json`` and its subject's export)."""
-    claims = sorted((cv for sv in subjects for _, rows in sv.groups for cv in rows), key=_by_id)
-    return {cv.id: _encode(claim_record(cv)) for cv in claims}
+    return by_claim_id([subject_claim_records(sv) for sv in subjects])
+
+
+def subject_claim_records(sv: SubjectView) -> dict[int, str]:
+    """Claim id -> :func:`claim_record` JSON text of one subject's claims."""
+    return {cv.id: _encode(claim_record(cv)) for _, rows in sv.groups for cv in rows}
+
+
+def by_claim_id(parts: list[dict[int, str]]) -> dict[int, str]:
+    """The per-subject texts of ``parts`` merged into one mapping in claim id order."""
+    merged: dict[int, str] = {}
+    for part in parts:
+        merged.update(part)
+    return {i: merged[i] for i in sorted(merged)}
 
 
 def _by_id(cv: ClaimView) -> int:
@@ -270,11 +282,24 @@ def claims_csv(claims: list[ClaimView]) -> str:
     """``api/claims.csv``: one row per claim, columns :data:`CSV_COLUMNS`. A text cell a
     spreadsheet would run as a formula (``=``, ``+``, ``-``, ``@``...) starts with ``'``
     (:func:`claims.values.safetext.csv_cell`; issue 20)."""
+    return csv_from_rows(claim_csv_rows(claims))
+
+
+def csv_from_rows(rows: dict[int, str]) -> str:
+    """``api/claims.csv`` from :func:`claim_csv_rows` texts (in the order given)."""
+    buf = io.StringIO()
+    csv.writer(buf).writerow(CSV_COLUMNS)
+    return buf.getvalue() + "".join(rows.values())
+
+
+def claim_csv_rows(claims: list[ClaimView]) -> dict[int, str]:
+    """Claim id -> its CSV row's text (line end included; the csv module's quoting, so
+    rows joined are the file a single writer makes)."""
     buf = io.StringIO()
     writer = csv.writer(buf)
     # json.dumps's default separators (", ", ": "), as this column always had.
     qualifiers = json.JSONEncoder(sort_keys=True, ensure_ascii=False).encode
-    writer.writerow(CSV_COLUMNS)
+    out: dict[int, str] = {}
     for cv in claims:
         cells = [
             cv.id,
@@ -295,4 +320,7 @@ def claims_csv(claims: list[ClaimView]) -> str:
             cv.verdict.statement.status if cv.verdict else "",
         ]
         writer.writerow([csv_cell(c) if isinstance(c, str) else c for c in cells])
-    return buf.getvalue()
+        out[cv.id] = buf.getvalue()
+        buf.seek(0)
+        buf.truncate()
+    return out

@@ -21,16 +21,9 @@ from tracker.site.views import plain
 # relative to the folder holding the ``tracker`` and ``claims`` packages. The label
 # filters (``attribute_label``, ``rule_label``) read claims/vocabulary.py while pages
 # render, so a changed label renders every page again.
-CODE_MODULES = (
-    "tracker/site/build.py",
-    "tracker/site/exports.py",
-    "tracker/site/pages.py",
-    "tracker/site/render.py",
-    "tracker/site/views.py",
-    "tracker/site/feeds.py",
-    "tracker/site/eventtext.py",
-    "claims/vocabulary.py",
-)
+# Code whose edit changes what pages say: every module of the site stage, and the
+# core's wording of names and values. A glob, so a new site module cannot be forgotten.
+CODE_MODULES = ("tracker/site/*.py", "claims/vocabulary.py", "claims/values/display.py")
 LIBRARIES = ("release-tracker", "jinja2", "markupsafe", "feedgen", "lxml")
 
 
@@ -54,10 +47,12 @@ def code_fingerprint(templates: Path) -> str:
             h.update(f"template {rel} {path.stat().st_size}\n".encode())
             h.update(path.read_bytes())
     root = Path(tracker.__file__).resolve().parent.parent
-    for rel in CODE_MODULES:
-        source = (root / rel).read_bytes()
-        h.update(f"module {rel} {len(source)}\n".encode())
-        h.update(source)
+    for pattern in CODE_MODULES:
+        for path in sorted(root.glob(pattern)):
+            rel = path.relative_to(root).as_posix()
+            source = path.read_bytes()
+            h.update(f"module {rel} {len(source)}\n".encode())
+            h.update(source)
     versions = {name: _version(name) for name in LIBRARIES}
     versions["python"] = platform.python_version()
     h.update(json.dumps(versions, sort_keys=True).encode())

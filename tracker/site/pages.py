@@ -101,9 +101,11 @@ class SubjectDigests:
     row: dict[str, str]
 
     @classmethod
-    def of(cls, subjects: list[SubjectView]) -> SubjectDigests:
-        """Digests of ``subjects`` (by slug); the claims are encoded once, for both."""
-        claims = {sv.slug: key_of(sv.groups) for sv in subjects}
+    def of(cls, subjects: list[SubjectView], known: dict[str, str] | None = None) -> SubjectDigests:
+        """Digests of ``subjects`` (by slug); the claims are encoded once, for both.
+        ``known`` gives claims digests already made (``SiteContext.claim_digests``)."""
+        known = known or {}
+        claims = {sv.slug: known.get(sv.slug) or key_of(sv.groups) for sv in subjects}
         return cls(
             claims=claims,
             view={
@@ -133,6 +135,78 @@ def search_and_compare(
     ]
 
 
+@dataclass(frozen=True)
+class PageMaker:
+    """Makes page :class:`Job` s that share one environment, the templates'
+    ``fingerprint`` and the variables every page gets (``common``)."""
+
+    ctx: SiteContext
+    env: Environment
+    fingerprint: str
+    common: dict[str, Any]
+
+    def __call__(
+        self,
+        template: str,
+        path: str,
+        key_input: Any,
+        values: Callable[[], dict[str, Any]],
+        as_of: bool = False,
+    ) -> Job:
+        """``values`` makes the template's variables, only when the page is rendered;
+        ``key_input`` must cover everything they show. Only pages with ``as_of`` (the
+        index views, the watches page) show "Data as of": it moves with every watch
+        check, and in every footer it re-rendered the whole site after each cycle."""
+        ctx = self.ctx
+        shown = (ctx.data_as_of, ctx.latest_check) if as_of else None
+        key = key_of(self.fingerprint, template, path, shown, key_input)
+        root = "../" * path.count("/")
+        env, common = self.env, self.common
+
+        def render() -> str:
+            return env.get_template(template).render(
+                root=root, page_path=path, show_as_of=as_of, **common, **values()
+            )
+
+        return Job(path, key, render)
+
+
+def index_jobs(
+    rows: list[IndexRow],
+    sorts: dict[str, tuple[str, Callable[[IndexRow], Any]]],
+    columns: Any,
+    digests: SubjectDigests,
+    job: PageMaker,
+) -> list[Job]:
+    """The index views, one per sort and filter, from one list of rows: each row's
+    HTML is rendered once per page depth and shared by every view that shows it."""
+    row_macro = job.env.get_template("_macros.html").module.index_row  # type: ignore[attr-defined]
+
+    @cache
+    def row_html(i: int, root: str) -> str:
+        return row_macro(rows[i], root, columns)  # type: ignore[no-any-return]
+
+    def index_values(shown: list[int], sort: str, only: str, root: str) -> dict[str, Any]:
+        return {
+            "subjects": [rows[i] for i in shown],
+            "rows": [row_html(i, root) for i in shown],
+            "sort": sort,
+            "only": only,
+        }
+
+    jobs = []
+    for sort, (_, order) in sorts.items():
+        ordered = sorted(range(len(rows)), key=lambda i: order(rows[i]))
+        for only, (_, keep) in FILTERS.items():
+            shown = [i for i in ordered if keep(rows[i])]
+            path = index_path(sort, only)
+            root = "../" * path.count("/")
+            key_input = [sort, only, columns, [digests.row[rows[i].slug] for i in shown]]
+            values = partial(index_values, shown, sort, only, root)
+            jobs.append(job("index.html", path, key_input, values, as_of=True))
+    return jobs
+
+
 def page_jobs(
     ctx: SiteContext, env: Environment, fingerprint: str, digests: SubjectDigests
 ) -> list[Job]:
@@ -148,54 +222,9 @@ def page_jobs(
         "filters": {k: v[0] for k, v in FILTERS.items()},
         "index_path": index_path,
     }
-
-    def job(
-        template: str,
-        path: str,
-        key_input: Any,
-        values: Callable[[], dict[str, Any]],
-        as_of: bool = False,
-    ) -> Job:
-        """``values`` makes the template's variables, only when the page is rendered;
-        ``key_input`` must cover everything they show. Only pages with ``as_of`` (the
-        index views, the watches page) show "Data as of": it moves with every watch
-        check, and in every footer it re-rendered the whole site after each cycle."""
-        shown = (ctx.data_as_of, ctx.latest_check) if as_of else None
-        key = key_of(fingerprint, template, path, shown, key_input)
-        root = "../" * path.count("/")
-
-        def render() -> str:
-            return env.get_template(template).render(
-                root=root, page_path=path, show_as_of=as_of, **common, **values()
-            )
-
-        return Job(path, key, render)
-
+    job = PageMaker(ctx, env, fingerprint, common)
     rows = [sv.row() for sv in ctx.subjects]
-    row_macro = env.get_template("_macros.html").module.index_row  # type: ignore[attr-defined]
-
-    @cache
-    def row_html(i: int, root: str) -> str:
-        # The same row shows in up to 25 views: rendered once per subject and depth.
-        return row_macro(rows[i], root, columns)  # type: ignore[no-any-return]
-
-    def index_values(shown: list[int], sort: str, only: str, root: str) -> dict[str, Any]:
-        return {
-            "subjects": [rows[i] for i in shown],
-            "rows": [row_html(i, root) for i in shown],
-            "sort": sort,
-            "only": only,
-        }
-
-    jobs = []
-    for sort, (_, order) in sorts.items():
-        for only, (_, keep) in FILTERS.items():
-            shown = sorted((i for i, r in enumerate(rows) if keep(r)), key=lambda i: order(rows[i]))
-            path = index_path(sort, only)
-            root = "../" * path.count("/")
-            key_input = [sort, only, columns, [digests.row[rows[i].slug] for i in shown]]
-            values = partial(index_values, shown, sort, only, root)
-            jobs.append(job("index.html", path, key_input, values, as_of=True))
+    jobs = index_jobs(rows, sorts, columns, digests, job)
     for sv in ctx.subjects:
         jobs.append(
             job(

@@ -48,12 +48,26 @@ def source_entry(sv: SourceView) -> Entry:
 def search_index_js(ctx: SiteContext) -> str:
     """``assets/search-index.js``: ``window.TRACKER_SEARCH = [...]`` (subjects, their
     claims, sources; compact JSON, ``</`` escaped so the text never closes a tag)."""
-    entries: list[Entry] = []
-    for sv in ctx.subjects:
-        entries += subject_entries(sv)
-    entries += [source_entry(sv) for sv in ctx.sources]
-    text = json.dumps(entries, ensure_ascii=False, separators=(",", ":"))
+    return search_index_from([subject_entries_json(sv) for sv in ctx.subjects], ctx.sources)
+
+
+def subject_entries_json(sv: SubjectView) -> str:
+    """:func:`subject_entries` as compact JSON items without the list's brackets."""
+    return _compact(subject_entries(sv))[1:-1]
+
+
+def search_index_from(subject_parts: list[str], sources: list[SourceView]) -> str:
+    """:func:`search_index_js` from each subject's :func:`subject_entries_json` (a
+    build keeps those of unchanged subjects) and the sources."""
+    parts = [p for p in subject_parts if p]
+    if sources:
+        parts.append(_compact([source_entry(sv) for sv in sources])[1:-1])
+    text = "[" + ",".join(parts) + "]"
     return "window.TRACKER_SEARCH=" + text.replace("</", "<\\/") + ";\n"
+
+
+def _compact(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def table_data_js(table: dict[str, Any]) -> str:

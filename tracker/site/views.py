@@ -438,6 +438,8 @@ class SiteContext:
     data_as_of: dt.datetime | None
     latest_check: dt.datetime | None = None
     benchmarks: list[str] = dataclasses.field(default_factory=list)  # table score columns
+    # slug -> pagehash.key_of(its groups), made with the views (claimviews.py)
+    claim_digests: dict[str, str] = dataclasses.field(default_factory=dict)
 
 
 _FIELDS: dict[type, Callable[[Any], Any]] = {}

@@ -1,0 +1,93 @@
+"""Claim views kept between builds of one process (tracker/site/claimviews.py): a
+rebuild reuses only subjects whose inputs did not change, and what it writes equals a
+build in a fresh process (caches cleared) byte for byte."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+from sitefixture import NOW, populate
+from sqlmodel import Session, select
+
+from claims.store.tables import Claim, Observation, Source
+from tracker.site import build as build_module
+from tracker.site.build import build_site, clear_build_caches
+
+BASE = "https://dash.example.org/"
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+
+def cold_build(engine, out: Path) -> None:  # type: ignore[no-untyped-def]
+    clear_build_caches()
+    build_site(engine, out, now=NOW, base_url=BASE)
+
+
+@pytest.fixture
+def warm(engine, tmp_path):
+    """A populated database and a site built twice in this process (the memo filled)."""
+    ids = populate(engine)
+    clear_build_caches()
+    out = tmp_path / "site"
+    build_site(engine, out, now=NOW, base_url=BASE)
+    build_site(engine, out, now=NOW, base_url=BASE)
+    return engine, out, ids
+
+
+def rebuild_matches_cold(engine, out: Path, tmp_path: Path) -> int:  # type: ignore[no-untyped-def]
+    """Rebuild warm; assert it equals a cold build; return subjects whose views were made."""
+    build_site(engine, out, now=NOW, base_url=BASE)
+    made = build_module.MEMO.made
+    scratch = tmp_path / "scratch"
+    cold_build(engine, scratch)
+    assert tree(out) == tree(scratch)
+    return made
+
+
+def test_unchanged_rebuild_makes_no_claim_views(warm):
+    engine, out, _ = warm
+    build_site(engine, out, now=NOW, base_url=BASE)
+    assert build_module.MEMO.made == 0
+
+
+def test_one_changed_claim_makes_one_subjects_views(warm, tmp_path):
+    engine, out, _ = warm
+    with Session(engine) as s:
+        claim = s.exec(select(Claim).where(Claim.raw_text == "US$ 0,60")).one()
+        claim.claimant = "Acme Labs"
+        s.add(claim)
+        s.commit()
+    assert rebuild_matches_cold(engine, out, tmp_path) == 1
+    assert "Acme Labs" in (out / "api" / "claims.csv").read_text()
+
+
+def test_renamed_source_remakes_every_subject_citing_it(warm, tmp_path):
+    engine, out, _ = warm
+    with Session(engine) as s:
+        source = s.exec(select(Source).order_by(Source.id)).first()
+        source.title = "A renamed source"  # type: ignore[union-attr]
+        s.add(source)
+        s.commit()
+        citing = {
+            c.subject_id
+            for c in s.exec(select(Claim).where(Claim.source_id == source.id)).all()  # type: ignore[union-attr]
+        }
+    assert rebuild_matches_cold(engine, out, tmp_path) == len(citing) > 0
+    assert "A renamed source" in (out / "api" / "claims.json").read_text()
+
+
+def test_newer_sighting_of_cited_evidence_remakes_the_claims_citing_it(warm, tmp_path):
+    """A verdict's evidence line shows when its observation was last seen: the claim row
+    is unchanged, but its view is not."""
+    engine, out, _ = warm
+    with Session(engine) as s:
+        obs = s.exec(select(Observation).where(Observation.current)).all()
+        cited = [o for o in obs if o.attribute == "price_input_usd_per_mtok"][0]
+        cited.last_seen = dt.datetime(2026, 11, 28, 8, tzinfo=dt.UTC)
+        s.add(cited)
+        s.commit()
+    assert rebuild_matches_cold(engine, out, tmp_path) == 1
