@@ -167,3 +167,27 @@ def test_weights_line_keeps_a_space_before_the_dash():
     line = str(_macros().weights_line(w))
     assert "not landed</span> <small>— as of the last check" in line
     assert weights_text(w) == "not landed"
+
+
+def test_the_table_export_says_unknown_for_a_subject_no_hub_check_has_seen():
+    from tracker.site.table import table_csv
+
+    table = {
+        "columns": [],
+        "subjects": [
+            {
+                "slug": s,
+                "name": s,
+                "organization": None,
+                "weights": {"landed": landed, "repo": None, "overdue_days": None},
+                "license": None,
+                "gated": None,
+                "open_discrepancies": 0,
+                "last_change": None,
+                "cells": {},
+            }
+            for s, landed in (("a", True), ("b", False), ("c", None))
+        ],
+    }
+    rows = [line.split(",")[:4] for line in table_csv(table).splitlines()[1:]]
+    assert [r[3] for r in rows] == ["yes", "no", "unknown"]

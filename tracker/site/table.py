@@ -30,7 +30,8 @@ def table_record(row: IndexRow) -> dict[str, Any]:
         "organization": row.organization,
         "page": f"subjects/{row.slug}/index.html",
         "weights": {
-            "landed": w.landed,
+            # None: unknown (no successful Hub check yet), as `tracker status --json`
+            "landed": None if w.weights_word == "unknown" else w.landed,
             "repo": w.repo,
             "overdue_days": w.overdue_days,
             "landed_late_days": w.landed_late_days,
@@ -58,6 +59,10 @@ def table_json(table: dict[str, Any]) -> str:
     return json.dumps(table, sort_keys=True, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
+def _yes_no(flag: bool | None) -> str:
+    return "unknown" if flag is None else ("yes" if flag else "no")
+
+
 def table_csv(table: dict[str, Any]) -> str:
     """``api/table.csv``: slug, name, organization, weights landed, repo, overdue days,
     licence, gated, open discrepancies, last change, then each column's text and its
@@ -70,7 +75,7 @@ def table_csv(table: dict[str, Any]) -> str:
     out.writerow(head + [h for k in keys for h in (k, f"{k}_status")])
     for s in table["subjects"]:
         w = s["weights"]
-        line = [s["slug"], s["name"], s["organization"] or "", "yes" if w["landed"] else "no"]
+        line = [s["slug"], s["name"], s["organization"] or "", _yes_no(w["landed"])]
         line += [w["repo"] or "", w["overdue_days"] if w["overdue_days"] is not None else ""]
         line += [s["license"] or "", s["gated"] or "", s["open_discrepancies"]]
         line += [s["last_change"] or ""]
