@@ -130,12 +130,21 @@ class _Context:
         comparatives = R.find_comparatives(text)
         self.comparatives = comparatives
         mentions = self.index.mentions(text)
+        taken = [(m.start, m.end) for m in mentions] + [(b.start, b.end) for b in self.benches]
+        others = self._other_models(comparatives, taken)
+        # "Cirrus 12B" in an article on "Nimbus Labs Cirrus 12B": the subject, shortened.
+        short = [(n, self._shortened_subject(n.name)) for n in others]
+        mentions = sorted(
+            mentions
+            + [Mention(n.start, n.end, slug, "subject", n.name) for n, slug in short if slug],
+            key=lambda m: m.start,
+        )
+        self.competitors = [n for n, slug in short if not slug]
+        taken = [(m.start, m.end) for m in mentions] + [(b.start, b.end) for b in self.benches]
         self.comparative_mentions = [
             m for m in mentions if after_marker(m.start, comparatives, text)
         ]
         self.mentions = [m for m in mentions if m not in self.comparative_mentions]
-        taken = [(m.start, m.end) for m in mentions] + [(b.start, b.end) for b in self.benches]
-        self.competitors = self._other_models(comparatives, taken)
         # Models that own only the figure before them ("up from 68% for its predecessor Y").
         self.figure_owners = figure_owners(text, self.competitors)
         owners = {(n.start, n.end) for n in self.figure_owners}
@@ -210,6 +219,21 @@ class _Context:
             and not self.index_names_family(c.name)
             and not _not_a_model(c.name)
         ]
+
+    def _shortened_subject(self, name: str) -> str | None:
+        """The slug of the one subject whose name ends with the model name ``name`` (two
+        words or more) after other words ("Cirrus 12B" of "Nimbus Labs Cirrus 12B"), else
+        ``None``."""
+        words = _name_words(name)
+        if len(words) < 2:  # "the 405B", "K3": too short to tell one model's name
+            return None
+        slugs = {
+            ref.slug
+            for ref in self.subject_refs
+            for n in ref.names
+            if len(_name_words(n)) > len(words) and _name_words(n)[-len(words) :] == words
+        }
+        return slugs.pop() if len(slugs) == 1 else None
 
     def index_names_family(self, name: str) -> bool:
         """True when ``name`` is a subject's name without its size or "Instruct" ("Llama

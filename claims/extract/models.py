@@ -10,6 +10,8 @@ article subject's, so attribution needs every model name, not only the subjects'
 - a spaced name: a family or product-line word from ``lexicon/model_words.txt``, then a
   version ("Llama 3", "Gemini 1.5 Pro", "Claude Opus 4.6", "Mistral Large 2"), or any
   capitalised word and a dotted version ("Orion 7.2");
+- any capitalised word and a size ("Cirrus 12B", "Orca 7B"), unless the size goes on as a
+  figure ("12B parameters", "12B-parameter");
 - either may go on with capitalised line words and a size ("Claude 3.5 Sonnet", "Llama 3
   70B", "Llama 4 Maverick");
 - a first word in ``lexicon/not_models.txt`` (licences, FP8, H100, "Table 2", "US$ 5")
@@ -56,6 +58,10 @@ _SPACED = re.compile(
     rf"|(?=[A-Z])(?<![\w$./-])(?P<head2>[A-Z][a-z]+)\s(?P<ver2>\d+\.\d+){_SUFFIX}(?![\w.]\d|\s*%)"
     # "Zephyr 2 Pro", "Nova 3 Mini": any capitalised word, a whole version and a tier word
     rf"|(?=[A-Z])(?<![\w$./-])(?P<head3>[A-Z][a-z]+)\s(?P<ver3>\d+)(?P<tail3>{_TAIL}{{1,2}})"
+    # "Cirrus 12B", "Orca 7B": a capitalised word and a size is a name, never a figure of
+    # its own (not "Cirrus 12B parameters"/"12B-parameter": that size is a figure)
+    rf"|(?=[A-Z])(?<![\w$./-])(?P<head4>[A-Z][a-z]+)\s(?P<ver4>{_SIZE})"
+    r"(?!-|\s+(?:param|parâm|de\s+par|tokens?\b|total|active|ativos))"
 )
 _FAMILY_BEFORE = re.compile(rf"(?<![\w-])(?:{_FAMILY_ALT})\s$")
 # What a figure looks like right after a version: "Llama 3 70B" keeps 70B as its size, but
@@ -73,15 +79,14 @@ def find_models(text: str) -> list[Named]:
     for rx, anchor in ((_SPACED, _SPACED_ANCHOR), (_JOINED, _JOINED_ANCHOR)):
         for m in _windowed(rx, anchor, text):
             g = m.groupdict()
-            head = g.get("head") or g.get("head2") or g.get("head3") or ""
+            head = g.get("head") or g.get("head2") or g.get("head3") or g.get("head4") or ""
             first = head.split()[0].split("-")[0] if head else ""
             if not head or first in NOT_MODELS or head.split()[0] in NOT_MODELS:
                 continue
             if rx is _JOINED and not _joined_ok(m, head):
                 continue
-            ver_end = (
-                m.end("ver2") if g.get("ver2") else m.end("ver3") if g.get("ver3") else m.end("ver")
-            )
+            ver = next(k for k in ("ver2", "ver3", "ver4", "ver") if g.get(k))
+            ver_end = m.end(ver)
             if _FIGURE_AFTER.match(text, ver_end):
                 continue
             start, end = m.start(), m.end()
