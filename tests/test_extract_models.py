@@ -98,7 +98,7 @@ def test_figures_in_a_bracket_after_a_name_and_in_a_generic_model_phrase():
         ("nova-2", "total_params", "109000000000", "bracket"),
         ("orbit-1", "active_params", "17000000000", "bracket"),
         ("orbit-1", "total_params", "400000000000", "bracket"),
-        (None, "total_params", "17000000000", "other"),
+        (None, "total_params", "17000000000", "generic"),
     ]
 
 

@@ -61,7 +61,8 @@ class Decision:
     """What a strategy decides: the ``subject`` slug (``None`` for another model's figure,
     then ``null`` is ``hard`` (a named model) or ``soft`` (a generic "a dense model")) and
     ``how``, the name reported on the candidate; ``other`` names that other model as
-    written ("Orca 7B", "a dense model")."""
+    written ("Orca 7B"): every ``how="other"`` names one, while a generic phrase's figure
+    is ``how="generic"`` and names none."""
 
     subject: str | None
     how: str
@@ -143,17 +144,20 @@ def _clause_entity(c: Candidate, a: _Article) -> Decision | None:
     around = [e for e in near if e[2] == "generic" and e[0] < c.start and c.end <= e[1]]
     if around and _appositive_of(around[0][0], a.ctx) is None:
         # "the cost of a 17B model": no model's figure
-        return Decision(None, "other", "hard", _model_name(around[0][3], a.ctx))
+        return Decision(None, "generic", "hard")
     before = [e for e in near if e[1] <= c.start]
     if before:
         start, _, kind, obj = before[-1]
         appositive = _appositive_of(start, a.ctx) if kind == "generic" else None
-        if appositive is not None:  # "o QwQ-32B, um modelo de IA com 32 bilhões"
+        if isinstance(appositive, Mention):  # "o QwQ-32B, um modelo de IA com 32 bilhões"
             return Decision(appositive.slug, "apposition")
+        if appositive is not None:  # "o Orca 9B, um modelo com 9 bilhões": that model's
+            return Decision(None, "other", "hard", _model_name(appositive, a.ctx))
         if isinstance(obj, Mention):
             return Decision(obj.slug, "clause")
-        null = "hard" if kind == "competitor" else "soft"
-        return Decision(None, "other", null, _model_name(obj, a.ctx))
+        if kind == "generic":  # "a dense model with 70B": no model named, no subject's
+            return Decision(None, "generic", "soft")
+        return Decision(None, "other", "hard", _model_name(obj, a.ctx))
     later = [e[3] for e in near if c.end <= e[0] and e[1] <= ce]
     later_mentions = [m for m in later if isinstance(m, Mention)]
     return Decision(later_mentions[0].slug, "clause") if later_mentions else None
@@ -372,9 +376,10 @@ _IS_IT = re.compile(
 )
 
 
-def _appositive_of(start: int, ctx: ArticleContext) -> Mention | None:
-    """The subject named right before a generic noun phrase that is it ("o QwQ-32B, um
-    modelo de IA ...", "Arctic, a dense-MoE model ...", "X is a model with ...")."""
+def _appositive_of(start: int, ctx: ArticleContext) -> Mention | Named | None:
+    """The subject, else the other model, named right before a generic noun phrase that is
+    it ("o QwQ-32B, um modelo de IA ...", "Arctic, a dense-MoE model ...", "X is a model
+    with ...")."""
     for m in ctx.mentions:
         if (
             m.kind == "subject"
@@ -382,6 +387,13 @@ def _appositive_of(start: int, ctx: ArticleContext) -> Mention | None:
             and _IS_IT.fullmatch(ctx.text, m.end, start)
         ):
             return m
+    for n in ctx.competitors:
+        if (
+            n.kind == "competitor"
+            and 0 <= start - n.end <= 20
+            and _IS_IT.fullmatch(ctx.text, n.end, start)
+        ):
+            return n
     return None
 
 
