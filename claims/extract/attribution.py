@@ -214,7 +214,7 @@ def _sentence_subject(c: Candidate, a: _Article) -> Decision | None:
 def _paragraph_topic(c: Candidate, a: _Article) -> Decision | None:
     """The paragraph's last subject before the figure, unless it was named in another
     claimant's statement ("Cerebras says Kimi K3 ..." does not make Kimi K3 the topic of
-    unclaimed figures)."""
+    unclaimed figures; "Moonshot AI announced Kimi K3" does, Moonshot AI being its lab)."""
     s = c._sentence
     assert s is not None
     para = [
@@ -222,7 +222,8 @@ def _paragraph_topic(c: Candidate, a: _Article) -> Decision | None:
         for m in a.ctx.mentions
         if m.start < c.start
         and a.where[id(m)][0] == s.paragraph
-        and a.where[id(m)][1] in (None, c.claimant)
+        # the subject's own organization announcing it speaks for the whole paragraph
+        and a.where[id(m)][1] in (None, c.claimant, a.ctx.index.organization(m.slug))
     ]
     if para:
         return Decision(para[-1].slug, "paragraph")

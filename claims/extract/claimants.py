@@ -1,5 +1,6 @@
 """Who the text says states a figure: "a Moonshot reporta", "segundo a Artificial Analysis",
-"o post da Cerebras", "Cerebras says", a lab's own "Moonshot AI will not release". Input: a
+"o post da Cerebras", "Cerebras says", "..., said Cerebras.", "segundo a empresa", a lab's
+own "Moonshot AI will not release". Input: a
 sentence; output: claimant mentions.
 """
 
@@ -49,10 +50,22 @@ _STAFF_RE = re.compile(
     r"calculate[sd]?|reckon(?:s|ed)?|report(?:s|ed)?|put|suggest(?:s|ed)?|argue[sd]?|"
     r"estimam|estimaram|dizem|disseram|afirmam|afirmaram|acreditam|calculam|calcularam)\b"
 )
+_COMPANY = r"(?:a\s+empresa|a\s+companhia|a\s+startup|o\s+laborat[óo]rio|the\s+company|the\s+lab)"
+# The saying verbs that may come after what was said ("..., said Nimbus.", "..., disse a
+# empresa."); then the name ends its clause.
+_AFTER_VERBS = (
+    r"says|said|claims|claimed|stated|reported|added|explained|noted|"
+    r"diz|disse|afirma|afirmou|declarou|informou|relatou|acrescentou|explicou"
+)
 _PRONOUN_ORG_RE = re.compile(
-    rf"\b(?:a\s+empresa|a\s+companhia|a\s+startup|o\s+laborat[óo]rio|the\s+company|the\s+lab)\s+"
-    rf"(?:\w+mente\s+)?(?:{SAY_VERBS})\b",
+    rf"\b{_COMPANY}\s+(?:\w+mente\s+)?(?:{SAY_VERBS})\b"
+    rf"|\b(?:segundo|de\s+acordo\s+com|conforme|according\s+to)\s+{_COMPANY}\b"
+    rf"|\b(?:{_AFTER_VERBS})\s+{_COMPANY}(?=\s*[.,;:!?)\n]|$)",
     re.IGNORECASE,
+)
+# "..., said Nimbus.", "..., disse a Nimbus.": the name after the verb, ending its clause.
+_AFTER_RE = re.compile(
+    rf"\b(?:{_AFTER_VERBS})\s+(?:(?:a|o|the)\s+)?{_ORG}(?=\s*[,;:!?)\n]|\.(?:\s|$)|$)"
 )
 # A lab's own commitment: "Moonshot AI will not release", "X plans to open-source", "a
 # Moonshot AI não vai liberar". Kept only for a subject's organization (the lab itself):
@@ -136,6 +149,7 @@ def find_claimants(text: str, organizations: Iterable[str] = ()) -> list[Claiman
     for rx, doc in ((_PREP_RE, False), (_DOC_RE, True)):
         found.extend((m, doc, None) for m in rx.finditer(text))
     found.extend((m, False, m.end()) for m in _STAFF_RE.finditer(text))
+    found.extend((m, False, None) for m in _AFTER_RE.finditer(text))
     for m, doc, verb_end in found:
         words = _own_words(m.group("org"))
         while words and words[0] in _ARTICLES and not _titled(words, orgs):

@@ -111,7 +111,11 @@ class SubjectIndex:
         return self._variant_re is not None and self._variant_re.fullmatch(text) is not None
 
     def names_a_model(self, text: str) -> bool:
-        """:meth:`is_name` or :meth:`is_variant`: a model, never who states a figure."""
+        """:meth:`is_name` or :meth:`is_variant`: a model, never who states a figure. A
+        subject's organization is no model even when a name starts with it ("Nimbus Labs"
+        of "Nimbus Labs Cirrus 12B")."""
+        if text.casefold() in {o.casefold() for o in self.organizations()}:
+            return False
         return self.is_name(text) or self.is_variant(text)
 
     def organization(self, slug: str | None) -> str | None:
