@@ -222,8 +222,7 @@ def _paragraph_topic(c: Candidate, a: _Article) -> Decision | None:
         for m in a.ctx.mentions
         if m.start < c.start
         and a.where[id(m)][0] == s.paragraph
-        # the subject's own organization announcing it speaks for the whole paragraph
-        and a.where[id(m)][1] in (None, c.claimant, a.ctx.index.organization(m.slug))
+        and (a.where[id(m)][1] in (None, c.claimant) or _own_lab_on(m, c, a))
     ]
     if para:
         return Decision(para[-1].slug, "paragraph")
@@ -233,6 +232,25 @@ def _paragraph_topic(c: Candidate, a: _Article) -> Decision | None:
         if named:
             return Decision(named[-1].slug, "paragraph")
     return None
+
+
+def _own_lab_on(m: Mention, c: Candidate, a: _Article) -> bool:
+    """True when ``m``'s sentence names no other model and its claimant is the subject's own
+    organization, either announcing it ("Nimbus Labs announced Cirrus 12B, a ...") or
+    speaking again as "the company" in ``c``'s sentence ("..., Nimbus said. The lab claims
+    ..."): the lab presenting its model keeps it the topic (a lab merely cited before an
+    unclaimed figure, "segundo a Moonshot AI. Os pesos ...", does not)."""
+    org = a.ctx.index.organization(m.slug)
+    s = a.ctx.seg.at(m.start)
+    if org is None or a.where[id(m)][1] != org:
+        return False
+    announced = any(
+        k.document and k.name == org and s.start <= k.start < s.end for k in a.ctx.claimants
+    )
+    if not (announced or c._claimant_pronoun and not c.claimant):
+        return False
+    slugs, others = _named_in(s, a.ctx)
+    return slugs == {m.slug} and not others
 
 
 def _list_lead(pos: int, doc: Document) -> Line | None:
