@@ -163,3 +163,40 @@ def test_analysts_estimate_about_the_model_of_the_paragraph():
     assert rows_with_qualifiers(text) == [
         ("orion-5-max", "total_params", {}, "2T params", "SemiAnalysis")
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("Kimi K3.1 Pro costs $0.60 per million input tokens, Moonshot said.", "en"),
+        ("Kimi K3.1 Pro costs $0.60 per million input tokens, said Moonshot AI.", "en"),
+        ("Kimi K3.1 Pro costs $0.60 per million input tokens, the company said.", "en"),
+        ("O Kimi K3.1 Pro custa US$ 0,60 por milhão de tokens de entrada, disse a Moonshot.", "pt-BR"),
+        ("Segundo a empresa, o Kimi K3.1 Pro custa US$ 0,60 por milhão de tokens de entrada.", "pt-BR"),
+        ("De acordo com a companhia, o Kimi K3.1 Pro custa US$ 0,60 por milhão de tokens de entrada.", "pt-BR"),
+    ],
+)  # fmt: skip
+def test_the_lab_named_after_the_verb_or_as_the_company_is_the_claimant(text, lang):
+    assert rows(text, lang) == [
+        ("kimi-k3.1-pro", "price_input_usd_per_mtok", "$0.60 per 1M tokens", "Moonshot AI")
+    ]
+
+
+def test_a_named_organization_after_the_verb_is_the_claimant():
+    text = "Kimi K3.1 Pro runs at 900 tokens per second, said Cerebras."
+    assert [r[3] for r in rows(text, "en")] == ["Cerebras"]
+
+
+def test_a_subjects_organization_is_not_taken_for_its_model_name():
+    """The subject's name starts with its lab's ("Vantor Labs Halcyon 9B"): the lab still
+    speaks, and its later "the company" statements stay about the model."""
+    halcyon = SubjectRef("halcyon-9b", ("Vantor Labs Halcyon 9B", "Halcyon 9B"), (), "Vantor Labs")
+    text = (
+        "Through its API, Halcyon 9B costs $0.10 per million input tokens, Vantor said. "
+        "The company claims the model scores 61.5% on GPQA Diamond."
+    )
+    got = extract(text, [halcyon], lang="en", published=NOV_29)
+    assert [(c.subject, c.attribute, c.claimant) for c in got] == [
+        ("halcyon-9b", "price_input_usd_per_mtok", "Vantor Labs"),
+        ("halcyon-9b", "benchmark_score", "Vantor Labs"),
+    ]

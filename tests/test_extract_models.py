@@ -177,3 +177,53 @@ def test_a_model_called_by_its_size_and_an_anaphor_after_an_opening_phrase():
         ("nova-2-70b", "release_date", "December 6, 2024", "anaphor")
     ]
     assert [n.name for n in find_models("beats the 405B on math; the 70B model; o 32B")] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("Vantor Labs shipped Halcyon 9B, and Halcyon 9B beats Llama-3.3-70B.",
+         ["Halcyon 9B", "Halcyon 9B", "Llama-3.3-70B"]),
+        ("o Halcyon 9B supera o Qwen2.5-72B", ["Halcyon 9B", "Qwen2.5-72B"]),
+        # a size that goes on as a figure, or after a function word, is no name
+        ("The 9B model has Halcyon 9B parameters and a 9B-parameter twin.", []),
+    ],
+)  # fmt: skip
+def test_a_capitalised_word_and_a_size_is_a_model_name(text, names):
+    assert [n.name for n in find_models(text)] == names
+
+
+HALCYON = SubjectRef("halcyon-9b", ("Vantor Labs Halcyon 9B",), (), "Vantor Labs")
+
+
+def test_a_size_in_a_model_name_is_never_a_figure():
+    """ "Halcyon 9B" ends the subject's name "Vantor Labs Halcyon 9B": it is the subject,
+    and its "9B" is no total_params candidate beside the stated figure."""
+    text = (
+        "Vantor Labs on Monday announced Halcyon 9B, a 9-billion-parameter model. "
+        "Halcyon 9B costs $0.10 per million input tokens."
+    )
+    got = extract(text, [HALCYON], lang="en", published=DAY, default_subject="halcyon-9b")
+    assert [(c.subject, c.attribute, c.text) for c in got] == [
+        ("halcyon-9b", "total_params", "9-billion"),
+        ("halcyon-9b", "price_input_usd_per_mtok", "$0.10 per million"),
+    ]
+    # an unknown model's name keeps its size too ("Llama-3.3-70B", "Qwen2.5-72B")
+    other = extract(
+        "Halcyon 9B trails Llama-3.3-70B and Qwen2.5-72B.", [HALCYON], lang="en", published=DAY
+    )
+    assert [c.attribute for c in other] == []
+
+
+def test_a_generic_phrase_after_another_model_gives_the_figure_to_that_model_by_name():
+    got = extract(
+        "A Vantor Labs lançou o Orca 9B, um modelo com 9 bilhões de parâmetros e janela de "
+        "contexto de 128 mil tokens.",
+        [NOVA],
+        lang="pt-BR",
+        published=DAY,
+    )
+    assert [(c.subject, c.how, c.other_model, c.text) for c in got] == [
+        (None, "other", "Orca 9B", "9 bilhões"),
+        (None, "other", "Orca 9B", "128 mil"),
+    ]
