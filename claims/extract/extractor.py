@@ -129,17 +129,7 @@ class _Context:
         self.benches = R.find_benchmarks(text)
         comparatives = R.find_comparatives(text)
         self.comparatives = comparatives
-        mentions = self.index.mentions(text)
-        taken = [(m.start, m.end) for m in mentions] + [(b.start, b.end) for b in self.benches]
-        others = self._other_models(comparatives, taken)
-        # "Cirrus 12B" in an article on "Nimbus Labs Cirrus 12B": the subject, shortened.
-        short = [(n, self._shortened_subject(n.name)) for n in others]
-        mentions = sorted(
-            mentions
-            + [Mention(n.start, n.end, slug, "subject", n.name) for n, slug in short if slug],
-            key=lambda m: m.start,
-        )
-        self.competitors = [n for n, slug in short if not slug]
+        mentions, self.competitors = self._names(comparatives)
         taken = [(m.start, m.end) for m in mentions] + [(b.start, b.end) for b in self.benches]
         self.comparative_mentions = [
             m for m in mentions if after_marker(m.start, comparatives, text)
@@ -219,6 +209,19 @@ class _Context:
             and not self.index_names_family(c.name)
             and not _not_a_model(c.name)
         ]
+
+    def _names(self, comparatives: list[R.Named]) -> tuple[list[Mention], list[R.Named]]:
+        """The subjects' mentions and the other models' names; a model name ending a
+        subject's name ("Cirrus 12B" in an article on "Nimbus Labs Cirrus 12B") is a
+        mention of that subject, not another model."""
+        mentions = self.index.mentions(self.text)
+        taken = [(m.start, m.end) for m in mentions] + [(b.start, b.end) for b in self.benches]
+        short = [
+            (n, self._shortened_subject(n.name)) for n in self._other_models(comparatives, taken)
+        ]
+        mentions += [Mention(n.start, n.end, slug, "subject", n.name) for n, slug in short if slug]
+        mentions.sort(key=lambda m: m.start)
+        return mentions, [n for n, slug in short if not slug]
 
     def _shortened_subject(self, name: str) -> str | None:
         """The slug of the one subject whose name ends with the model name ``name`` (two
