@@ -2,7 +2,8 @@
 
 Claims stating the same thing (:func:`claims.verify.compare.same_fact`) are one
 :class:`Fact` with several sources; a card line (:class:`CardLine`) is one attribute and
-qualifiers, with the fact the sources agree on or "sources disagree" and the spread,
+qualifiers, with the fact the sources agree on (the most precise of figures that can all
+hold) or "sources disagree" and the spread,
 its verdict, how many sources state it and what a watch observed. The index's
 comparison table (:data:`COLUMNS`) reads its cells from the same lines.
 """
@@ -18,7 +19,13 @@ from typing import Any, NamedTuple
 from claims.store.status import WeightsStatus
 from claims.values.canonical import as_utc
 from claims.values.value import Value
-from claims.verify.compare import group_facts, qualifier_key, qualifiers_compatible
+from claims.verify.compare import (
+    date_window,
+    group_facts,
+    qualifier_key,
+    qualifiers_compatible,
+    values_conflict,
+)
 from claims.verify.statements import STATED_BY
 from claims.vocabulary import attribute_label, qualifiers_text
 from tracker.site.anchors import observed_anchor
@@ -95,7 +102,7 @@ class Fact(NamedTuple):
 
 class CardLine(NamedTuple):
     """One line of the summary card: an attribute with its qualifiers, the facts stated
-    for it (one: the sources agree; several: they disagree), and the current observation
+    for it (several that can all hold agree, :attr:`agreed`), and the current observation
     with compatible qualifiers (``observed``, ``checked`` = its last sighting)."""
 
     attribute: str
@@ -143,16 +150,19 @@ class CardLine(NamedTuple):
 
     @property
     def agreed(self) -> bool:
-        """Every source states one fact (or none does: an observed-only line)."""
-        return len(self.facts) <= 1
+        """No two of its facts conflict by the rule the discrepancies use
+        (:func:`claims.verify.compare.values_conflict`: "by 2027-01" and "on 2027-01-15"
+        can both hold); true for one fact or none (an observed-only line)."""
+        return len(self.facts) <= 1 or not any_conflict(self.facts)
 
     @property
     def text(self) -> str:
-        """The agreed value, or the distinct values, lowest first when numeric."""
+        """The agreed value (the most precise), or the distinct values, lowest first
+        when numeric."""
         if not self.facts:
             return self.observed or ""
         if self.agreed:
-            return self.facts[0].value
+            return most_precise(self.facts).value
         facts = sorted(self.facts, key=lambda f: (f.number is None, f.number or 0))
         return " vs ".join(f.value for f in facts)
 
@@ -171,12 +181,46 @@ class CardLine(NamedTuple):
         """The agreed figure as a number (sorting), None when the sources disagree."""
         if not self.facts:
             return self.observed_number
-        return self.facts[0].number if self.agreed else None
+        return most_precise(self.facts).number if self.agreed else None
 
     @property
     def base(self) -> bool:
         """About the base offering with no other qualifier (the table's cells)."""
         return not self.quals
+
+
+def fact_value(f: Fact) -> Value:
+    """The fact's value as stated (its first claim's)."""
+    return Value.from_dict(f.claims[0].value_dict)
+
+
+def any_conflict(facts: Sequence[Fact]) -> bool:
+    """Whether two of ``facts`` (one attribute, one qualifier key) cannot both hold:
+    :func:`claims.verify.compare.values_conflict` gives a rule for some pair."""
+    values = [fact_value(f) for f in facts]
+    return any(
+        values_conflict(facts[0].attribute, a, b)[0] is not None
+        for i, a in enumerate(values)
+        for b in values[i + 1 :]
+    )
+
+
+def _width(v: Value) -> float:
+    """How much ``v`` allows: days of a date's window, the span of a number's interval
+    (infinite when open-ended); 0 for texts and booleans."""
+    if v.kind == "date":
+        lo, hi = date_window(v)
+        return float((hi - lo).days) if lo is not None and hi is not None else float("inf")
+    if v.numeric:
+        lo, hi = v.interval()
+        return float(hi - lo) if lo is not None and hi is not None else float("inf")
+    return 0.0
+
+
+def most_precise(facts: Sequence[Fact]) -> Fact:
+    """The fact allowing least (:func:`_width`): of "by 2027-01", "on 2027-01" and
+    "on 2027-01-15" the last; the first of equally precise ones. ``facts`` non-empty."""
+    return min(facts, key=lambda f: _width(fact_value(f)))
 
 
 # Unit words a table cell drops (its column heading names the unit), and the exact
