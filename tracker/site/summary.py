@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 from claims.store.status import WeightsStatus
 from claims.values.canonical import as_utc
-from claims.values.value import Value
+from claims.values.value import Value, date_value
 from claims.verify.compare import (
     date_window,
     group_facts,
@@ -29,6 +29,7 @@ from claims.verify.compare import (
 from claims.verify.statements import STATED_BY
 from claims.vocabulary import attribute_label, qualifiers_text
 from tracker.site.anchors import observed_anchor
+from tracker.site.charts import TimelineEvent
 from tracker.site.views import Cell, ClaimView, DiscrepancyView, ObservationView
 
 # Verdicts from worst to best: a fact whose sources got different verdicts shows the
@@ -522,30 +523,46 @@ def table_columns(benchmarks: Sequence[str]) -> list[tuple[str, str]]:
     return columns + [(f"score-{i}", name) for i, name in enumerate(benchmarks)]
 
 
-def timeline_events(
-    facts: Sequence[Fact], weights: WeightsStatus
-) -> list[tuple[str, dt.datetime, str]]:
-    """A subject's dated events for its timeline chart, as ``(kind, moment, text)``:
-    announced (release-date claims stated ``on`` a day), each promised weights date,
-    landed (first sighting) and the last Hub check (``overdue`` when the weights are
-    overdue then)."""
-    out: list[tuple[str, dt.datetime, str]] = []
+def timeline_events(facts: Sequence[Fact], weights: WeightsStatus) -> list[TimelineEvent]:
+    """A subject's dated events for its timeline chart: announced (release-date claims
+    stated ``on`` a day), each promised weights date (:func:`promise_event`), landed
+    (first sighting) and the last Hub check (``overdue`` when the weights are overdue
+    then)."""
+    out: list[TimelineEvent] = []
     for f in facts:
         value = f.claims[0].value_dict
         if f.attribute == "release_date" and value.get("relation") == "on":
-            out.append(("announced", _day(value["value"]), f"announced ({f.value})"))
-    for p in weights.promises:
-        out.append(("promised", _day(p.date), f"weights promised {p.relation} {p.date}"))
+            out.append(TimelineEvent("announced", _day(value["value"]), f"announced ({f.value})"))
+    out += [promise_event(p.relation, p.date) for p in weights.promises]
     if weights.landed_at:
-        out.append(("landed", as_utc(weights.landed_at), "weights first seen"))
+        out.append(TimelineEvent("landed", as_utc(weights.landed_at), "weights first seen"))
     if weights.as_of and weights.overdue_days and not weights.landed:
         days = weights.overdue_days
         text = f"overdue by {days} day{'s' if days != 1 else ''} at the last Hub check"
-        out.append(("overdue", as_utc(weights.as_of), text))
+        out.append(TimelineEvent("overdue", as_utc(weights.as_of), text))
     elif weights.as_of:
-        out.append(("checked", as_utc(weights.as_of), "last Hub check"))
+        out.append(TimelineEvent("checked", as_utc(weights.as_of), "last Hub check"))
     unique = list(dict.fromkeys(out))
     return unique
+
+
+def promise_event(relation: str, date: str) -> TimelineEvent:
+    """A promised weights date on the timeline. A day is drawn on that day; a month
+    (``YYYY-MM``) by what it allows (:func:`claims.verify.compare.date_window`): "on
+    2027-01" as the whole month (a bar from its first to its last day), "by 2027-01" at
+    its deadline, the month's last day, "before" at the day before it, "after" at the
+    day after it, each label saying which day that is."""
+    text = f"weights promised {relation} {date}"
+    if len(date) != 7:
+        return TimelineEvent("promised", _day(date), text)
+    lo, hi = date_window(date_value(date, relation, precision="month"))
+    if lo is not None and hi is not None:
+        start, end = _day(lo.isoformat()), _day(hi.isoformat())
+        return TimelineEvent("promised", start, f"{text} (whole month)", end, f"{lo} – {hi}")
+    if hi is not None:
+        return TimelineEvent("promised", _day(hi.isoformat()), f"{text} (by {hi})")
+    assert lo is not None  # "after": no upper end
+    return TimelineEvent("promised", _day(lo.isoformat()), f"{text} (from {lo})")
 
 
 def _day(iso: str) -> dt.datetime:
