@@ -435,6 +435,15 @@ def column_line(lines: Sequence[CardLine], attribute: str) -> CardLine | None:
     return next((p[0] for p in picks if p), None)
 
 
+def stated_license(lines: Sequence[CardLine]) -> Cell | None:
+    """The licence the sources state for the base offering (its card line) as a cell,
+    with its verdict (``apache-2.0``, ``unverified``): what the index, compare page and
+    subject page show, marked as stated, while no watch has read a licence; None when no
+    claim states one."""
+    ln = next((ln for ln in lines if ln.attribute == "license" and ln.facts and ln.base), None)
+    return _cell(ln) if ln else None
+
+
 def _cell(ln: CardLine) -> Cell:
     """A line as a table cell; ``note`` says under what conditions it holds, or that
     a watch observed it and no claim states it."""
@@ -594,7 +603,8 @@ def promise_groups(promises: Sequence[Any]) -> list[PromiseGroup]:
 def weights_text(w: WeightsStatus) -> str:
     """The weights' state in words, as the index's weights cell reads: ``landed``
     (``, 3 days late``), ``not landed`` (``, overdue by 24 days``), ``unknown — no
-    successful Hub check yet`` (a watch looks but none has succeeded: not a "no"), or
+    successful Hub check yet`` (a watch looks but none has succeeded: not a "no"; with
+    the latest promised date, ``; promised on 2027-01-15``, as the index shows it), or
     ``unknown — no watch looks`` (the compare page's and table export's Weights)."""
     if w.landed:
         late = w.landed_late_days
@@ -602,6 +612,8 @@ def weights_text(w: WeightsStatus) -> str:
     if not w.watched:
         return "unknown — no watch looks"
     if not w.as_of:
-        return "unknown — no successful Hub check yet"
+        promised = w.promises[-1] if w.promises else None
+        tail = f"; promised {promised.relation} {promised.date}" if promised else ""
+        return "unknown — no successful Hub check yet" + tail
     days = w.overdue_days
     return f"not landed, overdue by {days} day{'s' if days != 1 else ''}" if days else "not landed"

@@ -321,6 +321,7 @@ class IndexRow:
     last_change: dt.datetime | None
     cells: dict[str, Cell] = dataclasses.field(default_factory=dict)
     gated: str | None = None  # the Hub's gated setting in words, when observed
+    license_stated: Cell | None = None  # what the sources state (summary.stated_license)
 
 
 @dataclass(slots=True)
@@ -349,6 +350,7 @@ class SubjectView:
     facts: list[Any] = dataclasses.field(default_factory=list)
     cells: dict[str, Cell] = dataclasses.field(default_factory=dict)  # comparison table
     gated: str | None = None
+    license_stated: Cell | None = None  # what the sources state (summary.stated_license)
 
     card: list[Any] = dataclasses.field(default_factory=list)  # summary.CardLine, derived
 
@@ -382,6 +384,7 @@ class SubjectView:
             last_change=self.last_change,
             cells=self.cells,
             gated=self.gated,
+            license_stated=self.license_stated,
         )
 
 
