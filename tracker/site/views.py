@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 
 from claims.store.status import WeightsStatus
 from claims.verify.compare import DIFFERENT_SUBJECT
+from claims.vocabulary import skip_reason
 from tracker.site.anchors import discrepancy_anchor
 
 
@@ -418,14 +419,20 @@ class WatchView:
         """The state with its run of failures (:func:`tracker.site.eventtext.watch_state_text`)."""
         from tracker.site.eventtext import watch_state_text
 
-        return watch_state_text(self.state, self.consecutive_failures)
+        return watch_state_text(self.state, self.consecutive_failures, self.skipped)
 
     @property
     def state_class(self) -> str:
-        """``retrying`` or the state (:func:`tracker.site.eventtext.watch_state_class`)."""
+        """``retrying``, ``skipped`` or the state
+        (:func:`tracker.site.eventtext.watch_state_class`)."""
         from tracker.site.eventtext import watch_state_class
 
-        return watch_state_class(self.state, self.consecutive_failures)
+        return watch_state_class(self.state, self.consecutive_failures, self.skipped)
+
+    @property
+    def skipped(self) -> str | None:
+        """Why the last cycle skipped it (``TRACKER_AA_API_KEY not set``), else None."""
+        return skip_reason(self.last_error, self.last_error_kind)
 
 
 @dataclass(slots=True)
