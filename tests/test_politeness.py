@@ -55,8 +55,10 @@ def test_unreadable_robots_follow_rfc9309(status, allowed):
     if allowed:
         policy.check("https://acme.example/anything")
     else:
-        with pytest.raises(Disallowed, match="robots.txt unavailable"):
+        with pytest.raises(Disallowed, match="robots.txt could not be fetched") as err:
             policy.check("https://acme.example/anything")
+        # not the site's rules: the failure says robots.txt was out of reach
+        assert err.value.kind == "robots_unreachable"
 
 
 def test_cycle_does_not_fetch_a_disallowed_page(engine, tmp_path):

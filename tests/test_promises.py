@@ -38,8 +38,11 @@ def test_pending_before_the_deadline():
     assert (out.status, out.verdict) == ("pending", "pending")
     assert out.reason == (
         "promised on 2026-11-04 (deadline 2026-11-04); not due yet, no weights seen "
-        "(last hub check 2026-11-01 06:00 UTC)"
+        "(last successful Hub check 2026-11-01 06:00 UTC)"
     )
+    # no successful check: said so (a failed one may exist), never "not checked"
+    never = evaluate_promise(ON, [], None, ts("2026-11-02T00:00Z"))
+    assert never.reason.endswith("not due yet, no weights seen (no successful Hub check yet)")
 
 
 def test_deadline_passed_without_a_check_since_is_unknown():

@@ -264,3 +264,16 @@ def test_failed_check_untrack_and_track_again(tmp_path):
         states = {w.name: w.state for w in s.exec(select(Watch)) if "acme" in w.name}
     assert states == {"hf-org-acme": "new", "hf-model-acme-orca-9b": "new"}
     assert runner.invoke(app, status).output.splitlines()[2].startswith("  last Hub check failed")
+
+
+def test_the_aliases_drop_the_makers_name_and_its_suffix_word(tmp_path):
+    """'Nimbus Labs Cirrus 12B' by org nimbus is also 'Cirrus 12B' (not 'Labs Cirrus
+    12B'): the name articles use, so extraction recognizes the model."""
+    data = data_copy(tmp_path)
+    r = runner.invoke(app, ["track", "Nimbus Labs Cirrus 12B", "--org", "nimbus", "--repo",
+                            "nimbus/Cirrus-12B", "--data", str(data), "--dry-run"])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    assert '+aliases = ["Nimbus Labs Cirrus 12B", "Cirrus 12B"]' in r.output
+    r = runner.invoke(app, ["track", "Orca Nine", "--org", "acme", "--repo", "acme/Orca-9B",
+                            "--data", str(data), "--dry-run"])  # fmt: skip
+    assert '+aliases = ["Orca Nine", "Orca 9B"]' in r.output  # the repo's name, spaced

@@ -12,6 +12,7 @@ comments and layout of the rest.
 from __future__ import annotations
 
 import difflib
+import functools
 import os
 import re
 import shutil
@@ -138,7 +139,7 @@ def plan_track(
             return _keep_followed(plan, followed, retired)
     subject: dict[str, Any] = {"slug": slug, "name": name, "organization": org,
                                "hub_org": hub_org,
-                               "aliases": list(dict.fromkeys([name, *_short(name, org),
+                               "aliases": list(dict.fromkeys([name, *_short(name, org, repo),
                                                               *aliases])),
                                "variants": []}  # fmt: skip
     ids = {k: [v] for k, v in (("huggingface", repo), ("openrouter", openrouter)) if v}
@@ -199,11 +200,32 @@ def _keep_followed(
     return plan
 
 
-def _short(name: str, org: str) -> list[str]:
-    """``Acme Orca 9B`` by ``acme`` -> ``["Orca 9B"]``: the name without the org's word,
-    as Hub repos write it (``acme/Orca-9B``), so a listed repo matches the subject."""
-    first, _, rest = name.partition(" ")
-    return [rest] if rest and first.casefold() == org.casefold() else []
+def _short(name: str, org: str, repo: str | None = None) -> list[str]:
+    """Names a model goes by without its maker, as articles and Hub repos write them:
+    ``Acme Orca 9B`` by ``acme`` -> ``Orca 9B``; ``Nimbus Labs Cirrus 12B`` by ``nimbus``
+    (or ``Nimbus Labs``) -> ``Cirrus 12B`` (the org's words, then one word of
+    ``tracker/data/org_words.txt``); and the repo's name with spaces (``acme/Orca-9B``
+    -> ``Orca 9B``) when it is not just the name again."""
+    words, org_words = name.split(), org.replace("-", " ").split()
+    i = 0
+    while i < min(len(words), len(org_words)) and words[i].casefold() == org_words[i].casefold():
+        i += 1
+    if i and i < len(words) - 1 and words[i].casefold() in _org_words():
+        i += 1
+    out = [" ".join(words[i:])] if 0 < i < len(words) else []
+    if repo:
+        spaced = re.sub(r"[-_]+", " ", repo.split("/", 1)[1]).strip()
+        if spaced and spaced.casefold() != name.casefold():
+            out.append(spaced)
+    return list(dict.fromkeys(out))
+
+
+@functools.cache
+def _org_words() -> frozenset[str]:
+    text = (Path(__file__).parent / "data" / "org_words.txt").read_text(encoding="utf-8")
+    return frozenset(
+        w.strip().casefold() for w in text.splitlines() if w.strip() and not w.startswith("#")
+    )
 
 
 def _watches_to_add(

@@ -11,7 +11,8 @@ problem lists every problem of the folder (``path:line: field: message``).
     │   ├── BadStatus             any other non-2xx status (kept: status, error code)
     │   ├── TooLarge              body over the size cap
     │   ├── NotRecorded           --replay: the request is not in the HAR file
-    │   ├── Disallowed            robots.txt disallows the URL (or is unreachable)
+    │   ├── Disallowed            robots.txt disallows the URL
+    │   │   └── RobotsUnreachable robots.txt could not be fetched (a network error)
     │   ├── OffHost               a redirect or next link to a host not allowed
     │   └── PrivateAddress        a private/loopback/link-local address not allowed
     ├── ParseError                the body cannot be read as the adapter's format
@@ -131,6 +132,13 @@ class Disallowed(FetchError):
     §2.3.1.4: an unreachable robots.txt means complete disallow)."""
 
     kind = "robots_disallowed"
+
+
+class RobotsUnreachable(Disallowed):
+    """robots.txt could not be fetched (a network error, a timeout): the page is not
+    fetched either, but the cause is the network, not the site's rules."""
+
+    kind = "robots_unreachable"
 
 
 class ParseError(TrackerError):

@@ -158,7 +158,11 @@ def _without_evidence(
             f"(deadline {deadline}), no weights seen on the hub",
         )
     if now.astimezone(dt.UTC).date() <= deadline:
-        checked = f"last hub check {_ts(last_check)}" if last_check else "hub not checked yet"
+        checked = (
+            f"last successful Hub check {_ts(last_check)}"
+            if last_check
+            else "no successful Hub check yet"
+        )
         return PromiseOutcome(
             "pending",
             deadline,

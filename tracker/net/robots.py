@@ -13,7 +13,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from protego import Protego
 
-from tracker.errors import BadStatus, Disallowed, FetchError
+from tracker.errors import BadStatus, Disallowed, FetchError, RobotsUnreachable
 
 USER_AGENT_TOKEN = "release-tracker"
 
@@ -74,7 +74,10 @@ class RobotsPolicy:
         if rules is None:
             return
         if isinstance(rules, Exception):
-            raise Disallowed(f"{url}: robots.txt unavailable ({rules}); not fetching", url=url)
+            raise RobotsUnreachable(
+                f"{url}: robots.txt could not be fetched ({rules}); not fetching the page",
+                url=url,
+            )
         if not rules.can_fetch(url, self.user_agent):
             raise Disallowed(f"{url}: disallowed by robots.txt for {self.user_agent}", url=url)
 

@@ -89,12 +89,14 @@ def watch_state_text(state: str, failures: int, skipped: str | None = None) -> s
     watches page show it: ``retrying (2 failures in a row)``, ``failing (4 in a row)``,
     ``ok``. A watch turns ``failing`` only after several failures in a row; one whose
     last check failed below that threshold is ``retrying`` (its stored state, ``ok`` or
-    ``new``, beside an error read as a contradiction). A watch the last cycle skipped
-    (``skipped``: why, its ``last_error`` of kind ``claims.vocabulary.SKIPPED_KIND``)
-    reads ``skipped: TRACKER_AA_API_KEY not set``, never ``ok`` (retired wins)."""
+    ``new``, beside an error read as a contradiction). A retired watch is ``retired``:
+    it runs no more, so its last run of failures says nothing. A watch the last cycle
+    skipped (``skipped``: why, its ``last_error`` of kind
+    ``claims.vocabulary.SKIPPED_KIND``) reads ``skipped: TRACKER_AA_API_KEY not set``,
+    never ``ok`` (retired wins)."""
     if skipped and state != "retired":
         return f"{SKIPPED_KIND}: {skipped}"
-    if not failures:
+    if not failures or state == "retired":
         return state
     if watch_state_class(state, failures) == RETRYING:
         return f"{RETRYING} ({failures} failure{'' if failures == 1 else 's'} in a row)"
