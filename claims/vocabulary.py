@@ -195,3 +195,13 @@ def qualifiers_text(qualifiers: Mapping[str, object]) -> str:
 # A watch's state once its data file no longer defines it: never checked or scheduled
 # again, its history kept (claims.store.curated; the cycle and the scheduler skip it).
 RETIRED_STATE = "retired"
+# ``last_error_kind`` of a watch a cycle skipped (its API key's variable unset): it was
+# not checked, so its health (state, failures, last success) and baseline stay as they
+# were; ``last_error`` says why (``TRACKER_AA_API_KEY not set``). A check clears it.
+SKIPPED_KIND = "skipped"
+
+
+def skip_reason(last_error: str | None, last_error_kind: str | None) -> str | None:
+    """Why the last cycle skipped a watch: its ``last_error`` when the kind is
+    :data:`SKIPPED_KIND`, else None."""
+    return last_error if last_error_kind == SKIPPED_KIND else None

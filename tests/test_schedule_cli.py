@@ -185,6 +185,7 @@ def test_watches_json_shows_schedule_runs_state_and_errors(tmp_path, monkeypatch
             "next_run_kind": "scheduled",
             "missed": None,
             "last_error": "HTTP 503",
+            "skipped": None,
         },
         {
             "name": "slow",
@@ -199,6 +200,7 @@ def test_watches_json_shows_schedule_runs_state_and_errors(tmp_path, monkeypatch
             "next_run_kind": "scheduled",
             "missed": None,
             "last_error": None,
+            "skipped": None,
         },
     ]
 

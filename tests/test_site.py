@@ -89,7 +89,18 @@ def test_index_sorts_by_price_and_filters_without_javascript(built):
     landed = (out / "index" / "price-out-landed.html").read_text()
     assert re.findall(r'href="\.\./subjects/([^/]+)/index.html">', landed) == ["kimi-k2-thinking"]
     assert '<a href="../index/price-in-landed.html">Input $/M</a>' in landed
-    assert "sorted by output $/m, showing weights landed" in landed
+    # the caption names the column by its own label and the order; the arrow matches it
+    assert "sorted by Output $/M (ascending)</span>, showing weights landed" in landed
+    assert (
+        '<th scope="col" aria-sort="ascending" data-key="price-out">Output $/M '
+        '<span class="sort-arrow" aria-hidden="true">▴</span></th>'
+    ) in landed
+    speed = (out / "index" / "speed-all.html").read_text()
+    assert "sorted by Output tok/s (descending)" in speed
+    assert (
+        '<th scope="col" aria-sort="descending" data-key="speed">Output tok/s '
+        '<span class="sort-arrow" aria-hidden="true">▾</span></th>'
+    ) in speed
 
 
 def test_subject_page_claims_evidence_and_chart(built):

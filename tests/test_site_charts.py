@@ -76,3 +76,30 @@ def test_benchmark_chart_is_shared_by_the_subjects_reporting_it(engine, tmp_path
         "<td>Kimi K3.1 Pro</td><td>65.7%</td></tr><tr><td>Kimi K2 Thinking</td><td>47.1%</td>"
         in table
     )
+
+
+def test_a_month_promise_is_drawn_as_its_month_or_at_its_deadline():
+    """ "on 2027-01" is a bar over January (labelled "whole month"), "by 2027-01" a dot
+    on 2027-01-31 (its deadline, said in the label); neither sits on 2027-01-01."""
+    import datetime as dt
+
+    from tracker.site.charts import TimelineEvent, timeline_chart, timeline_svg
+    from tracker.site.summary import promise_event
+
+    announced = TimelineEvent("announced", dt.datetime(2026, 12, 1, tzinfo=dt.UTC), "announced")
+    chart = timeline_chart("fict", [announced, promise_event("by", "2027-01"),
+                                    promise_event("on", "2027-01")])  # fmt: skip
+    assert chart is not None
+    assert chart.rows == (
+        ("announced", "2026-12-01"),
+        ("weights promised on 2027-01 (whole month)", "2027-01-01 – 2027-01-31"),
+        ("weights promised by 2027-01 (by 2027-01-31)", "2027-01-31"),
+    )
+    svg = timeline_svg(chart).decode()
+    # the axis runs 2026-12-01 .. 2027-01-31 (61 days) over x 14..386: January is 203..386
+    bar = re.search(r'<rect x="([\d.]+)" y="\d+" width="([\d.]+)" height="12" rx="6"', svg)
+    assert bar is not None
+    start, width = float(bar[1]) + 6, float(bar[2]) - 12
+    assert (round(start), round(start + width)) == (203, 386)
+    assert re.search(r'<circle cx="386.0" cy="\d+" r="6" fill="#8a4b00"/>', svg)  # by: its deadline
+    assert ">2027-01-31 (UTC)</text>" in svg

@@ -191,3 +191,55 @@ def test_the_table_export_says_unknown_for_a_subject_no_hub_check_has_seen():
     }
     rows = [line.split(",")[:4] for line in table_csv(table).splitlines()[1:]]
     assert [r[3] for r in rows] == ["yes", "no", "unknown"]
+
+
+def test_a_stated_licence_shows_marked_stated_while_none_is_observed():
+    """The index row, subject page and compare data show the sources' licence (marked
+    "stated" with its verdict) instead of "unknown"; an observed licence wins."""
+    from tracker.site.table import table_record
+    from tracker.site.views import Cell, IndexRow
+
+    stated = Cell("apache-2.0", "unverified", None, "c-1")
+    w = WeightsStatus(slug="x", name="X", landed=False, watched=True, as_of=None)
+    cell = str(_macros().licence_access(w, stated=stated))
+    assert cell.startswith(
+        '<code class="nowrap">apache-2.0</code> <small class="license-stated">stated, unverified'
+    )
+    assert "unknown" not in cell
+    row = IndexRow("x", "X", None, [], w, 0, None, license_stated=stated)
+    record = table_record(row)
+    assert (record["license"], record["license_stated"]["text"]) == (None, "apache-2.0")
+    assert record["license_stated"]["status"] == "unverified"
+    w.license = "mit"
+    assert table_record(row)["license_stated"] is None
+    assert '<code class="nowrap">mit</code>' in str(_macros().licence_access(w, stated=stated))
+
+
+def test_unknown_weights_name_the_promised_date():
+    from claims.store.status import Promise
+
+    w = WeightsStatus(slug="x", name="X", landed=False, watched=True, as_of=None)
+    w.promises = [Promise("2027-01-15", "on", "S", None, 1)]
+    assert weights_text(w) == "unknown — no successful Hub check yet; promised on 2027-01-15"
+    brief = str(_macros().weights_brief(w))
+    assert "no successful Hub check yet; promised on 2027-01-15</small>" in brief
+
+
+def test_the_card_licence_line_is_the_stated_licence_cell():
+    from claims.values.value import text_value
+    from tracker.site.summary import card_lines, make_fact, stated_license
+    from tracker.site.views import ClaimView, SourceInfo, VerdictView
+
+    src = SourceInfo(1, "s1", "Source 1", None, None, None, None, "article")
+    claim = ClaimView(
+        1, 1, "x", "X", "license", "", {}, "apache-2.0", text_value("apache-2.0").to_dict(),
+        None, None, None, None, src, VerdictView("unverified", "", None, [], []), "c-1",
+    )  # fmt: skip
+    cell = stated_license(card_lines([make_fact([claim])], []))
+    assert cell is not None
+    assert (cell.text, cell.status, cell.anchor, cell.disputed) == (
+        "apache-2.0",
+        "unverified",
+        "c-1",
+        False,
+    )

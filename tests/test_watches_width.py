@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -128,7 +129,10 @@ def test_watches_on_a_wide_terminal_keeps_one_column_each(checked_db, monkeypatc
 def test_watches_piped_prints_every_cell_on_one_line(checked_db):
     result = runner.invoke(app, ["watches", "--db", str(checked_db)])  # not a terminal
     row = next(ln for ln in result.stdout.splitlines() if "│ litellm-prices " in ln)
-    assert row.endswith(f"│ failing (3 in a row) │ {ERROR} │")
+    # the state column is as wide as its longest cell, the AA watch's skip
+    assert re.search(rf"│ failing \(3 in a row\) +│ {re.escape(ERROR)} │$", row)
+    skipped = next(ln for ln in result.stdout.splitlines() if "│ skipped: " in ln)
+    assert "│ skipped: TRACKER_AA_API_KEY not set │" in skipped and " ok " not in skipped
     listing = json.loads(runner.invoke(app, ["watches", "--db", str(checked_db), "--json"]).stdout)
     schedules = {w["name"]: w["schedule"] for w in listing["watches"]}
     assert len(schedules) == 13

@@ -20,7 +20,7 @@ from claims.values.canonical import as_utc
 from claims.values.timefmt import iso_z
 from claims.values.value import Value
 from claims.verify.promises import deadline_of
-from claims.vocabulary import RETIRED_STATE, qualifiers_text
+from claims.vocabulary import RETIRED_STATE, SKIPPED_KIND, qualifiers_text
 
 
 @dataclass(frozen=True)
@@ -277,8 +277,13 @@ def _read_checks(status: WeightsStatus, covering: Sequence[models.Watch]) -> Non
 
 def _last_failure(watches: Sequence[models.Watch]) -> tuple[dt.datetime, str, str] | None:
     """(when, kind, error) of the latest failed check among ``watches`` (the watch row's
-    ``last_run``, ``last_error_kind``, ``last_error``); None when none has failed."""
-    failed = [w for w in watches if w.last_error and w.last_run is not None]
+    ``last_run``, ``last_error_kind``, ``last_error``); None when none has failed (a
+    skipped watch did not fail)."""
+    failed = [
+        w
+        for w in watches
+        if w.last_error and w.last_run is not None and w.last_error_kind != SKIPPED_KIND
+    ]
     if not failed:
         return None
     w = max(failed, key=lambda w: as_utc(w.last_run))  # type: ignore[arg-type]

@@ -71,6 +71,18 @@
         rows.forEach(function (r) { body.appendChild(r); });
         Array.prototype.forEach.call(heads, function (h) { h.removeAttribute("aria-sort"); });
         th.setAttribute("aria-sort", ascending ? "ascending" : "descending");
+        // the arrow and caption say the order shown (▴ ascending, ▾ descending)
+        table.querySelectorAll("thead .sort-arrow").forEach(function (a) { a.remove(); });
+        var arrow = document.createElement("span");
+        arrow.className = "sort-arrow";
+        arrow.setAttribute("aria-hidden", "true");
+        arrow.textContent = ascending ? " ▴" : " ▾";
+        th.appendChild(arrow);
+        var sortedBy = table.querySelector("[data-sorted-by]");
+        if (sortedBy) {
+          sortedBy.textContent = "sorted by " + link.textContent +
+            (ascending ? " (ascending)" : " (descending)");
+        }
         table.dataset.sorted = th.dataset.key;
       });
     });
@@ -108,7 +120,11 @@
       var tb = t.createTBody();
       // Weights, licence and gating first: the questions the index answers first.
       [["Weights", function (s) { return s.weights.text; }],
-       ["Licence", function (s) { return s.license || "unknown"; }],
+       ["Licence", function (s) {
+         var st = s.license_stated;  // the sources' licence while none is observed
+         return s.license || (st ? st.text + " (stated, " + (st.status || "no verdict yet") +
+           (st.disputed ? ": sources disagree" : "") + ")" : "unknown");
+       }],
        ["Gated", function (s) { return s.gated || "unknown"; }]].forEach(function (row) {
         var tr = tb.insertRow(), th = el("th", row[0]); th.scope = "row"; tr.appendChild(th);
         picked.forEach(function (s) { tr.insertCell().textContent = row[1](s); });

@@ -218,7 +218,7 @@ def wide_watch_table(watches: list[dict], now: dt.datetime) -> Table:
             utc_minute(w["last_run"]),
             _next_run(w, now),
             state_text(w),
-            Text(terminal_text(w["last_error"] or "")),
+            Text(terminal_text("" if w.get("skipped") else w["last_error"] or "")),
         )
     return table
 
@@ -234,7 +234,8 @@ def narrow_watch_table(watches: list[dict], now: dt.datetime) -> Table:
 
     table = Table("watch", "last run", "next run", "state")
     for w in watches:
-        state = state_text(w) + (f": {w['last_error']}" if w["last_error"] else "")
+        error = None if w.get("skipped") else w["last_error"]  # the state says it
+        state = state_text(w) + (f": {error}" if error else "")
         name = Text(terminal_text(w["name"]) + "\n") + Text(
             terminal_text(f"{w['adapter']}\n{w['schedule']}"), style="dim"
         )
@@ -248,7 +249,7 @@ def state_text(w: dict) -> str:
     """A watch row's state with its run of failures (:func:`tracker.site.eventtext.watch_state_text`)."""
     from tracker.site.eventtext import watch_state_text
 
-    return watch_state_text(str(w["state"]), w.get("consecutive_failures") or 0)
+    return watch_state_text(str(w["state"]), w.get("consecutive_failures") or 0, w.get("skipped"))
 
 
 def register(app: typer.Typer) -> None:

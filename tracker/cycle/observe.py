@@ -27,6 +27,7 @@ from claims.subjects.matching import AliasIndex
 from claims.values.canonical import dumps
 from claims.values.value import Value
 from claims.verify.promises import deadline_of
+from claims.vocabulary import SKIPPED_KIND
 from tracker.adapters.base import ObservedValue, ParseResult
 from tracker.cycle.change_rules import drop_conflicts, mark_gone, note_stale
 from tracker.cycle.observe_rows import (
@@ -53,6 +54,18 @@ _FAILED = (
     "UPDATE watch SET last_run = :at, consecutive_failures = :n, last_error = :err, "
     "last_error_kind = :kind, failing_since = :since, state = :state WHERE id = :wid"
 )
+
+
+_SKIPPED = "UPDATE watch SET last_error = :err, last_error_kind = :kind WHERE id = :wid"
+
+
+def record_skip(db: RawDB, spec: WatchSpec, reason: str) -> None:
+    """Record that this cycle skipped the watch (``reason``: ``TRACKER_AA_API_KEY not
+    set``) as its ``last_error`` with kind :data:`claims.vocabulary.SKIPPED_KIND`, so
+    ``tracker watches`` and the site say so; its state, failure count, last run and
+    success, validators and observations are left as they were (nothing was checked)."""
+    with db.transaction() as s:
+        s.execute(_SKIPPED, {"err": reason, "kind": SKIPPED_KIND, "wid": spec.id})
 
 
 def _snapshot_id(s: RawDB, spec: WatchSpec, f: Fetched) -> int | None:

@@ -36,7 +36,7 @@ from tracker.adapters.base import (
     read_files,
 )
 from tracker.cycle.commit import GroupCommit
-from tracker.cycle.observe import readings_of, record_failure, record_success
+from tracker.cycle.observe import readings_of, record_failure, record_skip, record_success
 from tracker.cycle.rows import WATCH_NAMED, WATCH_RETIRED, iter_specs, load_subjects
 from tracker.cycle.types import CycleSummary, WatchResult, WatchSpec
 from tracker.errors import DATA_ERRORS, ConfigError, ParseError, TrackerError, unexpected
@@ -183,6 +183,7 @@ def _run(
                     spec, missing, future = pending.popleft()
                     fill()
                     if future is None:
+                        record_skip(raw, spec, f"{missing} not set")
                         result = WatchResult(spec.name, "skipped", error=f"{missing} is not set")
                     else:
                         if not future.done():

@@ -13,7 +13,7 @@ from claims.store.schedulenotes import MissedRuns, missed_runs_by_watch
 from claims.store.tables import ScheduleState, Watch
 from claims.values.canonical import as_utc, utcnow
 from claims.values.timefmt import iso_z
-from claims.vocabulary import RETIRED_STATE
+from claims.vocabulary import RETIRED_STATE, skip_reason
 from tracker.errors import ConfigError
 from tracker.schedule.daemon import WATCH_PREFIX
 from tracker.schedule.locks import Lease, holder_exited, on_this_machine
@@ -91,7 +91,8 @@ def list_watches(engine: Engine, *, now: dt.datetime | None = None) -> dict[str,
     scheduler, else ``due`` by the schedule and last check, or ``retry`` for a failing
     watch's backoff retry; ISO 8601 UTC; both None for a retired watch), missed (the
     latest catch-up that replaced several runs, :func:`missed_dict`, or None), last_error
-    (the watch's fetch/parse error, else the job's own error). ``scheduler`` describes the
+    (the watch's fetch/parse error, else the job's own error), skipped (why the last
+    cycle skipped it, ``TRACKER_AA_API_KEY not set``, else None). ``scheduler`` describes the
     lease holder with ``exited`` = it ran on this machine in this pid namespace and its
     pid is gone (:func:`tracker.schedule.locks.holder_exited`), ``live`` = its lease has not
     expired at ``now`` and it has not exited, ``expires`` = when its lease runs out
@@ -124,6 +125,7 @@ def list_watches(engine: Engine, *, now: dt.datetime | None = None) -> dict[str,
                 "next_run_kind": kind,
                 "missed": missed_dict(notes.get(w.name)),
                 "last_error": w.last_error or (st.last_error if st else None),
+                "skipped": skip_reason(w.last_error, w.last_error_kind),
             }
         )
     scheduler = None

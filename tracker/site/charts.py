@@ -27,16 +27,34 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 from claims.store.tables import Observation
 from claims.values.canonical import as_utc
 from claims.vocabulary import qualifiers_text
 
 # Bumped when the drawing code changes, so a rebuild redraws charts whose data did not.
-DRAWING = 4
+DRAWING = 5
 PRICE_ATTRIBUTES = {"price_input_usd_per_mtok": "Input", "price_output_usd_per_mtok": "Output"}
 WIDTH, HEIGHT = 640, 320
+
+
+class TimelineEvent(NamedTuple):
+    """One dated event of a subject's timeline: ``kind`` (announced, promised, landed,
+    checked, overdue), ``moment`` (UTC), ``text`` (its label) and, for a promise of a
+    whole month ("on 2027-01"), ``end`` its last day (drawn as a bar from ``moment``);
+    ``day`` the date column's text when it is not ``moment``'s day."""
+
+    kind: str
+    moment: dt.datetime
+    text: str
+    end: dt.datetime | None = None
+    day: str = ""
+
+    @property
+    def day_text(self) -> str:
+        """``2027-01-15``, or ``day`` (``2027-01-01 – 2027-01-31`` for a month)."""
+        return self.day or f"{self.moment:%Y-%m-%d}"
 
 
 @dataclass(frozen=True)
@@ -148,15 +166,18 @@ def benchmark_chart(
     )
 
 
-def timeline_chart(slug: str, events: Sequence[tuple[str, dt.datetime, str]]) -> ChartFile | None:
-    """A subject's dated events as ``(kind, moment, text)`` (announced, promised, landed,
-    last check or overdue) on one time axis, one labelled row per event in time order
-    (:func:`timeline_svg` draws it); None with fewer than two."""
+def timeline_chart(slug: str, events: Sequence[TimelineEvent]) -> ChartFile | None:
+    """A subject's dated events (announced, promised, landed, last check or overdue) on
+    one time axis, one labelled row per event in time order (:func:`timeline_svg` draws
+    it; an event with an ``end`` has a second point there); None with fewer than two."""
     if len(events) < 2:
         return None
-    ordered = sorted(events, key=lambda e: e[1])
-    series = tuple((k, ((m.isoformat(), float(i)),)) for i, (k, m, _) in enumerate(ordered))
-    alt = "Timeline: " + "; ".join(f"{text} {m:%Y-%m-%d}" for _, m, text in ordered) + "."
+    ordered = sorted(events, key=lambda e: (e.moment, e.end or e.moment))
+    series = tuple(
+        (e.kind, ((e.moment.isoformat(), float(i)),) + _end_point(e, i))
+        for i, e in enumerate(ordered)
+    )
+    alt = "Timeline: " + "; ".join(f"{e.text} {e.day_text}" for e in ordered) + "."
     return ChartFile(
         "timeline",
         f"subjects/{slug}/timeline.svg",
@@ -164,11 +185,15 @@ def timeline_chart(slug: str, events: Sequence[tuple[str, dt.datetime, str]]) ->
         "Timeline: announced, promised and landed",
         alt,
         ("Event", "Date (UTC)"),
-        tuple((text, f"{m:%Y-%m-%d}") for _, m, text in ordered),
+        tuple((e.text, e.day_text) for e in ordered),
         series,
         width=TIMELINE_WIDTH,
         height=TIMELINE_TOP + TIMELINE_ROW * len(ordered) + TIMELINE_AXIS,
     )
+
+
+def _end_point(e: TimelineEvent, row: int) -> tuple[tuple[str, float], ...]:
+    return ((e.end.isoformat(), float(row)),) if e.end else ()
 
 
 # The timeline is drawn narrow with large type: shown at a phone's 358 px its labels
@@ -194,7 +219,8 @@ def timeline_svg(chart: ChartFile) -> bytes:
     promise to an ``overdue`` check is a red bar. Text is 15 px on a 400 px canvas."""
     w, pad = chart.width, 14
     moments = [dt.datetime.fromisoformat(points[0][0]) for _, points in chart.series]
-    lo, hi = min(moments), max(moments)
+    ends = [dt.datetime.fromisoformat(points[-1][0]) for _, points in chart.series]
+    lo, hi = min(moments), max(ends)
     span = (hi - lo).total_seconds() or 1.0
 
     def x(m: dt.datetime) -> float:
@@ -209,24 +235,30 @@ def timeline_svg(chart: ChartFile) -> bytes:
     ]
     kinds = [k for k, _ in chart.series]
     if "overdue" in kinds and "promised" in kinds:
-        last_promise = max(m for k, m in zip(kinds, moments, strict=True) if k == "promised")
+        last_promise = max(m for k, m in zip(kinds, ends, strict=True) if k == "promised")
         due = moments[kinds.index("overdue")]
         parts.append(
             f'<rect x="{x(last_promise):.1f}" y="{axis_y - 3}" '
             f'width="{x(due) - x(last_promise):.1f}" height="6" fill="#a3141b"/>'
         )
-    for i, ((kind, _), m, (text, day)) in enumerate(
-        zip(chart.series, moments, chart.rows, strict=True)
+    for i, ((kind, _), m, end, (text, day)) in enumerate(
+        zip(chart.series, moments, ends, chart.rows, strict=True)
     ):
-        cx, cy = x(m), TIMELINE_TOP + TIMELINE_ROW * i + 32
+        cx, cy, ex = x(m), TIMELINE_TOP + TIMELINE_ROW * i + 32, x(end)
         colour = TIMELINE_COLOURS.get(kind, "#16181d")
         # the label on its own line from the left edge (any length fits), the day
-        # beside the dot, on the side with room
-        anchor, tx = ("start", cx + 10) if cx < w / 2 else ("end", cx - 10)
+        # beside the dot (or the bar of a whole month), on the side with room
+        anchor, tx = ("start", ex + 10) if cx < w / 2 else ("end", cx - 10)
+        mark = (
+            f'<rect x="{cx - 6:.1f}" y="{cy - 6}" width="{ex - cx + 12:.1f}" height="12" '
+            f'rx="6" fill="{colour}"/>'
+            if end != m
+            else f'<circle cx="{cx:.1f}" cy="{cy}" r="6" fill="{colour}"/>'
+        )
         parts += [
             f'<line x1="{cx:.1f}" y1="{cy}" x2="{cx:.1f}" y2="{axis_y}" stroke="{colour}" '
             'stroke-dasharray="2 3"/>',
-            f'<circle cx="{cx:.1f}" cy="{cy}" r="6" fill="{colour}"/>',
+            mark,
             # a white box under the label: the guides of earlier dots never cross it
             f'<rect x="{pad - 2}" y="{cy - 28}" width="{8.4 * len(text):.0f}" height="20" '
             'fill="#ffffff"/>',

@@ -53,6 +53,7 @@ from tracker.site.summary import (
     gated_text,
     headline_benchmarks,
     one_per_fact,
+    stated_license,
     table_cells,
     timeline_events,
 )
@@ -377,6 +378,7 @@ def add_summaries(
     for sv, card in zip(subject_views, lines, strict=True):
         sv.card = card
         sv.cells = table_cells(card, benchmarks)
+        sv.license_stated = stated_license(card)
     add_charts(subject_views, lines)
     return benchmarks
 

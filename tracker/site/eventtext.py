@@ -10,7 +10,7 @@ from typing import Any
 
 from claims.store.tables import Event
 from claims.values.value import Value, ValueError_
-from claims.vocabulary import attribute_label
+from claims.vocabulary import SKIPPED_KIND, attribute_label
 
 
 def show_value(raw: Any) -> str:
@@ -84,13 +84,18 @@ def schedule_text(interval_minutes: int, params: dict[str, Any]) -> str:
     return f"every {interval_minutes} min"
 
 
-def watch_state_text(state: str, failures: int) -> str:
+def watch_state_text(state: str, failures: int, skipped: str | None = None) -> str:
     """A watch's state with its run of failures, as ``tracker watches`` and the site's
     watches page show it: ``retrying (2 failures in a row)``, ``failing (4 in a row)``,
     ``ok``. A watch turns ``failing`` only after several failures in a row; one whose
     last check failed below that threshold is ``retrying`` (its stored state, ``ok`` or
     ``new``, beside an error read as a contradiction). A retired watch is ``retired``:
-    it runs no more, so its last run of failures says nothing."""
+    it runs no more, so its last run of failures says nothing. A watch the last cycle
+    skipped (``skipped``: why, its ``last_error`` of kind
+    ``claims.vocabulary.SKIPPED_KIND``) reads ``skipped: TRACKER_AA_API_KEY not set``,
+    never ``ok`` (retired wins)."""
+    if skipped and state != "retired":
+        return f"{SKIPPED_KIND}: {skipped}"
     if not failures or state == "retired":
         return state
     if watch_state_class(state, failures) == RETRYING:
@@ -101,7 +106,10 @@ def watch_state_text(state: str, failures: int) -> str:
 RETRYING = "retrying"
 
 
-def watch_state_class(state: str, failures: int) -> str:
-    """The word the watches page styles a state by: the stored state, or ``retrying``
-    for a watch whose last check failed but that is not ``failing`` (yet) or retired."""
+def watch_state_class(state: str, failures: int, skipped: str | None = None) -> str:
+    """The word the watches page styles a state by: the stored state, ``skipped`` for a
+    watch the last cycle skipped, or ``retrying`` for a watch whose last check failed
+    but that is not ``failing`` (yet) or retired."""
+    if skipped and state != "retired":
+        return SKIPPED_KIND
     return RETRYING if failures and state not in ("failing", "retired") else state

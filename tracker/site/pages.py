@@ -63,6 +63,10 @@ SORTS: dict[str, tuple[str, Callable[[IndexRow], Any]]] = {
         for key, (label, _) in COLUMNS.items()
     },
 }
+# The sorts listing in ascending order (smallest, cheapest or A first): the index's
+# caption and header arrow (▴) say so, the others read descending (▾); site.js's
+# header sort starts the same keys ascending.
+ASCENDING_SORTS = frozenset({"name", "price-in", "price-out"})
 FILTERS: dict[str, tuple[str, Callable[[IndexRow], bool]]] = {
     "all": ("All", lambda row: True),
     "landed": ("Weights landed", lambda row: row.weights.landed),
@@ -218,6 +222,7 @@ def page_jobs(
         "data_as_of": ctx.data_as_of,
         "latest_check": ctx.latest_check,
         "sorts": {k: v[0] for k, v in sorts.items()},
+        "ascending_sorts": ASCENDING_SORTS,
         "columns": columns,
         "filters": {k: v[0] for k, v in FILTERS.items()},
         "index_path": index_path,

@@ -2,7 +2,8 @@
 
 Claims stating the same thing (:func:`claims.verify.compare.same_fact`) are one
 :class:`Fact` with several sources; a card line (:class:`CardLine`) is one attribute and
-qualifiers, with the fact the sources agree on or "sources disagree" and the spread,
+qualifiers, with the fact the sources agree on (the most precise of figures that can all
+hold) or "sources disagree" and the spread,
 its verdict, how many sources state it and what a watch observed. The index's
 comparison table (:data:`COLUMNS`) reads its cells from the same lines.
 """
@@ -17,11 +18,18 @@ from typing import Any, NamedTuple
 
 from claims.store.status import WeightsStatus
 from claims.values.canonical import as_utc
-from claims.values.value import Value
-from claims.verify.compare import group_facts, qualifier_key, qualifiers_compatible
+from claims.values.value import Value, date_value
+from claims.verify.compare import (
+    date_window,
+    group_facts,
+    qualifier_key,
+    qualifiers_compatible,
+    values_conflict,
+)
 from claims.verify.statements import STATED_BY
 from claims.vocabulary import attribute_label, qualifiers_text
 from tracker.site.anchors import observed_anchor
+from tracker.site.charts import TimelineEvent
 from tracker.site.views import Cell, ClaimView, DiscrepancyView, ObservationView
 
 # Verdicts from worst to best: a fact whose sources got different verdicts shows the
@@ -95,7 +103,7 @@ class Fact(NamedTuple):
 
 class CardLine(NamedTuple):
     """One line of the summary card: an attribute with its qualifiers, the facts stated
-    for it (one: the sources agree; several: they disagree), and the current observation
+    for it (several that can all hold agree, :attr:`agreed`), and the current observation
     with compatible qualifiers (``observed``, ``checked`` = its last sighting)."""
 
     attribute: str
@@ -143,16 +151,19 @@ class CardLine(NamedTuple):
 
     @property
     def agreed(self) -> bool:
-        """Every source states one fact (or none does: an observed-only line)."""
-        return len(self.facts) <= 1
+        """No two of its facts conflict by the rule the discrepancies use
+        (:func:`claims.verify.compare.values_conflict`: "by 2027-01" and "on 2027-01-15"
+        can both hold); true for one fact or none (an observed-only line)."""
+        return len(self.facts) <= 1 or not any_conflict(self.facts)
 
     @property
     def text(self) -> str:
-        """The agreed value, or the distinct values, lowest first when numeric."""
+        """The agreed value (the most precise), or the distinct values, lowest first
+        when numeric."""
         if not self.facts:
             return self.observed or ""
         if self.agreed:
-            return self.facts[0].value
+            return most_precise(self.facts).value
         facts = sorted(self.facts, key=lambda f: (f.number is None, f.number or 0))
         return " vs ".join(f.value for f in facts)
 
@@ -171,12 +182,46 @@ class CardLine(NamedTuple):
         """The agreed figure as a number (sorting), None when the sources disagree."""
         if not self.facts:
             return self.observed_number
-        return self.facts[0].number if self.agreed else None
+        return most_precise(self.facts).number if self.agreed else None
 
     @property
     def base(self) -> bool:
         """About the base offering with no other qualifier (the table's cells)."""
         return not self.quals
+
+
+def fact_value(f: Fact) -> Value:
+    """The fact's value as stated (its first claim's)."""
+    return Value.from_dict(f.claims[0].value_dict)
+
+
+def any_conflict(facts: Sequence[Fact]) -> bool:
+    """Whether two of ``facts`` (one attribute, one qualifier key) cannot both hold:
+    :func:`claims.verify.compare.values_conflict` gives a rule for some pair."""
+    values = [fact_value(f) for f in facts]
+    return any(
+        values_conflict(facts[0].attribute, a, b)[0] is not None
+        for i, a in enumerate(values)
+        for b in values[i + 1 :]
+    )
+
+
+def _width(v: Value) -> float:
+    """How much ``v`` allows: days of a date's window, the span of a number's interval
+    (infinite when open-ended); 0 for texts and booleans."""
+    if v.kind == "date":
+        lo, hi = date_window(v)
+        return float((hi - lo).days) if lo is not None and hi is not None else float("inf")
+    if v.numeric:
+        lo, hi = v.interval()
+        return float(hi - lo) if lo is not None and hi is not None else float("inf")
+    return 0.0
+
+
+def most_precise(facts: Sequence[Fact]) -> Fact:
+    """The fact allowing least (:func:`_width`): of "by 2027-01", "on 2027-01" and
+    "on 2027-01-15" the last; the first of equally precise ones. ``facts`` non-empty."""
+    return min(facts, key=lambda f: _width(fact_value(f)))
 
 
 # Unit words a table cell drops (its column heading names the unit), and the exact
@@ -390,6 +435,15 @@ def column_line(lines: Sequence[CardLine], attribute: str) -> CardLine | None:
     return next((p[0] for p in picks if p), None)
 
 
+def stated_license(lines: Sequence[CardLine]) -> Cell | None:
+    """The licence the sources state for the base offering (its card line) as a cell,
+    with its verdict (``apache-2.0``, ``unverified``): what the index, compare page and
+    subject page show, marked as stated, while no watch has read a licence; None when no
+    claim states one."""
+    ln = next((ln for ln in lines if ln.attribute == "license" and ln.facts and ln.base), None)
+    return _cell(ln) if ln else None
+
+
 def _cell(ln: CardLine) -> Cell:
     """A line as a table cell; ``note`` says under what conditions it holds, or that
     a watch observed it and no claim states it."""
@@ -478,30 +532,46 @@ def table_columns(benchmarks: Sequence[str]) -> list[tuple[str, str]]:
     return columns + [(f"score-{i}", name) for i, name in enumerate(benchmarks)]
 
 
-def timeline_events(
-    facts: Sequence[Fact], weights: WeightsStatus
-) -> list[tuple[str, dt.datetime, str]]:
-    """A subject's dated events for its timeline chart, as ``(kind, moment, text)``:
-    announced (release-date claims stated ``on`` a day), each promised weights date,
-    landed (first sighting) and the last Hub check (``overdue`` when the weights are
-    overdue then)."""
-    out: list[tuple[str, dt.datetime, str]] = []
+def timeline_events(facts: Sequence[Fact], weights: WeightsStatus) -> list[TimelineEvent]:
+    """A subject's dated events for its timeline chart: announced (release-date claims
+    stated ``on`` a day), each promised weights date (:func:`promise_event`), landed
+    (first sighting) and the last Hub check (``overdue`` when the weights are overdue
+    then)."""
+    out: list[TimelineEvent] = []
     for f in facts:
         value = f.claims[0].value_dict
         if f.attribute == "release_date" and value.get("relation") == "on":
-            out.append(("announced", _day(value["value"]), f"announced ({f.value})"))
-    for p in weights.promises:
-        out.append(("promised", _day(p.date), f"weights promised {p.relation} {p.date}"))
+            out.append(TimelineEvent("announced", _day(value["value"]), f"announced ({f.value})"))
+    out += [promise_event(p.relation, p.date) for p in weights.promises]
     if weights.landed_at:
-        out.append(("landed", as_utc(weights.landed_at), "weights first seen"))
+        out.append(TimelineEvent("landed", as_utc(weights.landed_at), "weights first seen"))
     if weights.as_of and weights.overdue_days and not weights.landed:
         days = weights.overdue_days
         text = f"overdue by {days} day{'s' if days != 1 else ''} at the last Hub check"
-        out.append(("overdue", as_utc(weights.as_of), text))
+        out.append(TimelineEvent("overdue", as_utc(weights.as_of), text))
     elif weights.as_of:
-        out.append(("checked", as_utc(weights.as_of), "last Hub check"))
+        out.append(TimelineEvent("checked", as_utc(weights.as_of), "last Hub check"))
     unique = list(dict.fromkeys(out))
     return unique
+
+
+def promise_event(relation: str, date: str) -> TimelineEvent:
+    """A promised weights date on the timeline. A day is drawn on that day; a month
+    (``YYYY-MM``) by what it allows (:func:`claims.verify.compare.date_window`): "on
+    2027-01" as the whole month (a bar from its first to its last day), "by 2027-01" at
+    its deadline, the month's last day, "before" at the day before it, "after" at the
+    day after it, each label saying which day that is."""
+    text = f"weights promised {relation} {date}"
+    if len(date) != 7:
+        return TimelineEvent("promised", _day(date), text)
+    lo, hi = date_window(date_value(date, relation, precision="month"))
+    if lo is not None and hi is not None:
+        start, end = _day(lo.isoformat()), _day(hi.isoformat())
+        return TimelineEvent("promised", start, f"{text} (whole month)", end, f"{lo} – {hi}")
+    if hi is not None:
+        return TimelineEvent("promised", _day(hi.isoformat()), f"{text} (by {hi})")
+    assert lo is not None  # "after": no upper end
+    return TimelineEvent("promised", _day(lo.isoformat()), f"{text} (from {lo})")
 
 
 def _day(iso: str) -> dt.datetime:
@@ -533,7 +603,8 @@ def promise_groups(promises: Sequence[Any]) -> list[PromiseGroup]:
 def weights_text(w: WeightsStatus) -> str:
     """The weights' state in words, as the index's weights cell reads: ``landed``
     (``, 3 days late``), ``not landed`` (``, overdue by 24 days``), ``unknown — no
-    successful Hub check yet`` (a watch looks but none has succeeded: not a "no"), or
+    successful Hub check yet`` (a watch looks but none has succeeded: not a "no"; with
+    the latest promised date, ``; promised on 2027-01-15``, as the index shows it), or
     ``unknown — no watch looks`` (the compare page's and table export's Weights)."""
     if w.landed:
         late = w.landed_late_days
@@ -541,6 +612,8 @@ def weights_text(w: WeightsStatus) -> str:
     if not w.watched:
         return "unknown — no watch looks"
     if not w.as_of:
-        return "unknown — no successful Hub check yet"
+        promised = w.promises[-1] if w.promises else None
+        tail = f"; promised {promised.relation} {promised.date}" if promised else ""
+        return "unknown — no successful Hub check yet" + tail
     days = w.overdue_days
     return f"not landed, overdue by {days} day{'s' if days != 1 else ''}" if days else "not landed"

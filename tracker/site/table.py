@@ -2,7 +2,8 @@
 compare page's ``assets/table-data.js`` (one row per subject, the columns of the page).
 
 Schema (``docs/site-api.md``): ``{"schema": 1, "columns": [{"key", "label"}], "subjects":
-[{"slug", "name", "organization", "page", "weights": {..., "text"}, "license", "gated",
+[{"slug", "name", "organization", "page", "weights": {..., "text"}, "license",
+"license_stated" (a cell, while no licence is observed), "gated",
 "open_discrepancies", "last_change", "cells": {column key: {"text", "status",
 "number", "anchor", "disputed"}}}]}``; a column with no figure has no cell.
 """
@@ -38,6 +39,10 @@ def table_record(row: IndexRow) -> dict[str, Any]:
             "text": weights_text(w),
         },
         "license": w.license,
+        # the sources' licence (text, status, ...) while none is observed; else None
+        "license_stated": None
+        if w.license or row.license_stated is None
+        else row.license_stated._asdict(),
         "gated": row.gated,
         "open_discrepancies": row.open_discrepancies,
         "last_change": iso_z(row.last_change) or None,

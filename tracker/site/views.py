@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 
 from claims.store.status import WeightsStatus
 from claims.verify.compare import DIFFERENT_SUBJECT
+from claims.vocabulary import skip_reason
 from tracker.site.anchors import discrepancy_anchor
 
 
@@ -321,6 +322,7 @@ class IndexRow:
     last_change: dt.datetime | None
     cells: dict[str, Cell] = dataclasses.field(default_factory=dict)
     gated: str | None = None  # the Hub's gated setting in words, when observed
+    license_stated: Cell | None = None  # what the sources state (summary.stated_license)
 
 
 @dataclass(slots=True)
@@ -349,6 +351,7 @@ class SubjectView:
     facts: list[Any] = dataclasses.field(default_factory=list)
     cells: dict[str, Cell] = dataclasses.field(default_factory=dict)  # comparison table
     gated: str | None = None
+    license_stated: Cell | None = None  # what the sources state (summary.stated_license)
 
     card: list[Any] = dataclasses.field(default_factory=list)  # summary.CardLine, derived
 
@@ -382,6 +385,7 @@ class SubjectView:
             last_change=self.last_change,
             cells=self.cells,
             gated=self.gated,
+            license_stated=self.license_stated,
         )
 
 
@@ -415,14 +419,20 @@ class WatchView:
         """The state with its run of failures (:func:`tracker.site.eventtext.watch_state_text`)."""
         from tracker.site.eventtext import watch_state_text
 
-        return watch_state_text(self.state, self.consecutive_failures)
+        return watch_state_text(self.state, self.consecutive_failures, self.skipped)
 
     @property
     def state_class(self) -> str:
-        """``retrying`` or the state (:func:`tracker.site.eventtext.watch_state_class`)."""
+        """``retrying``, ``skipped`` or the state
+        (:func:`tracker.site.eventtext.watch_state_class`)."""
         from tracker.site.eventtext import watch_state_class
 
-        return watch_state_class(self.state, self.consecutive_failures)
+        return watch_state_class(self.state, self.consecutive_failures, self.skipped)
+
+    @property
+    def skipped(self) -> str | None:
+        """Why the last cycle skipped it (``TRACKER_AA_API_KEY not set``), else None."""
+        return skip_reason(self.last_error, self.last_error_kind)
 
 
 @dataclass(slots=True)
