@@ -221,6 +221,8 @@ def _width(v: Value) -> float:
 def most_precise(facts: Sequence[Fact]) -> Fact:
     """The fact allowing least (:func:`_width`): of "by 2027-01", "on 2027-01" and
     "on 2027-01-15" the last; the first of equally precise ones. ``facts`` non-empty."""
+    if len(facts) == 1:  # most lines: no value to read (a site build asks 60,000 times)
+        return facts[0]
     return min(facts, key=lambda f: _width(fact_value(f)))
 
 
