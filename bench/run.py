@@ -223,9 +223,9 @@ def import_baseline() -> int:
 
 def site_bench(tmp: Path, profile_missed: bool = True) -> dict | None:
     """Full build pages/s and one-claim rebuild seconds (bench/site_bench.py's data:
-    1,000 subjects x 30 claims with verdicts), or None when tracker.site is absent."""
+    1,000 subjects x 30 claims with verdicts), or None when tracker.website is absent."""
     try:
-        from tracker.site import build_site
+        from tracker.website import build_site
     except ImportError:
         return None
     import site_bench as sb
@@ -377,7 +377,9 @@ def main(argv: list[str] | None = None) -> int:
                 print("cProfile (CPU time) of a 100-subject site build:")
                 print(site["profile"])
         elif not args.no_site:
-            print("\nSite build: not available (tracker.site.build_site is not in this checkout)")
+            print(
+                "\nSite build: not available (tracker.website.build_site is not in this checkout)"
+            )
         print(
             f"Extraction: {ext}"
             if ext

@@ -33,7 +33,7 @@ from claims.store.tables import Claim, Source, Subject, Verdict
 from claims.values.canonical import dumps
 from claims.values.value import quantity
 from claims.vocabulary import ATTRIBUTES
-from tracker.site.build import build_site, clear_build_caches
+from tracker.website.build import build_site, clear_build_caches
 
 SUBJECTS, CLAIMS_PER_SUBJECT, SOURCES = 1000, 30, 50
 NOW = dt.datetime(2026, 11, 29, 12, tzinfo=dt.UTC)

@@ -327,7 +327,7 @@ def weights_events(s: WeightsSighting, history: WatchHistory) -> list[EventSpec]
     extra = "; ".join(
         t for t in (_access_text(s.license, s.gated), *(x["text"] for x in late)) if t
     )
-    if extra:  # what the site and alerts say beside the repo (tracker/site/eventtext.py)
+    if extra:  # what the site and alerts say beside the repo (tracker/website/eventtext.py)
         detail["summary"] = f"{s.repo}: {extra}"
     title = f"{s.subject}: weights available on Hugging Face ({s.repo})"
     return [EventSpec("weights_landed", title + (f"; {extra}" if extra else ""), detail)]

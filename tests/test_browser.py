@@ -19,7 +19,7 @@ import pytest
 from cdp import Browser, Page
 from sitefixture import NOW, populate
 
-from tracker.site import build_site
+from tracker.website import build_site
 
 pytestmark = pytest.mark.browser
 REPO = Path(__file__).resolve().parent.parent

@@ -12,7 +12,7 @@ from webhook import Hook
 
 from tracker.cli.main import app
 from tracker.cli.site import make_server
-from tracker.site import build_site
+from tracker.website import build_site
 
 runner = CliRunner()
 

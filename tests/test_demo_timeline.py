@@ -127,7 +127,7 @@ def test_estimated_publication_dates_are_not_shown_as_exact(tmp_path, monkeypatc
 
 
 def test_published_label_per_precision():
-    from tracker.site.views import SourceInfo
+    from tracker.website.views import SourceInfo
 
     def label(precision: str | None) -> str | None:
         return SourceInfo(

@@ -10,8 +10,8 @@ from sitefixture import NOW, populate
 from sqlmodel import Session
 
 from claims.store.tables import Subject
-from tracker.site import build_site
-from tracker.site.feeds import FeedEntry, render_atom, site_feed_specs, tag_uri
+from tracker.website import build_site
+from tracker.website.feeds import FeedEntry, render_atom, site_feed_specs, tag_uri
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 FEED_URL = "https://dash.example.org/feed.atom"

@@ -311,7 +311,7 @@ def test_track_writes_a_followed_model_watch_into_the_data_files(tmp_path):
 
 
 def test_the_site_shows_licence_and_access(tmp_path):
-    from tracker.site import build_site
+    from tracker.website import build_site
 
     db = str(tmp_path / "t.db")
     replay_landing(db, tmp_path)

@@ -23,7 +23,7 @@ from claims.store.tables import Event, Subject
 from claims.values.value import text_value
 from tracker.alerts.send import compose, compose_digest
 from tracker.cli.main import app
-from tracker.site import build_site
+from tracker.website import build_site
 
 CORPUS = Path(__file__).resolve().parent / "data" / "hostile" / "payloads.json"
 PAYLOADS = json.loads(CORPUS.read_text(encoding="utf-8"))["payloads"]

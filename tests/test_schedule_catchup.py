@@ -215,7 +215,7 @@ def test_a_failing_live_watch_is_retried_minutes_later_doubling(engine, clock, t
 
 def test_the_watches_page_shows_the_retry_time_and_the_missed_runs(engine, tmp_path):
     from claims.store.outbox import make_event
-    from tracker.site import build_site
+    from tracker.website import build_site
 
     last = dt.datetime(2026, 3, 6, 12, 0, tzinfo=UTC)
     with Session(engine) as s:

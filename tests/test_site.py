@@ -13,9 +13,9 @@ from sqlmodel import Session, select
 
 from claims.store.tables import Claim, Watch
 from claims.vocabulary import rule_label
-from tracker.site import SiteError, build_site
-from tracker.site.render import make_environment
-from tracker.site.writer import Writer, safe_join
+from tracker.website import SiteError, build_site
+from tracker.website.render import make_environment
+from tracker.website.writer import Writer, safe_join
 
 GOLDEN = Path(__file__).parent / "golden" / "fixture-build"
 GOLDEN_FILES = (

@@ -1,12 +1,12 @@
-"""The subject card's lines (tracker/site/summary.py CardLine): "sources disagree"
+"""The subject card's lines (tracker/website/summary.py CardLine): "sources disagree"
 follows the discrepancy rule (claims.verify.compare.values_conflict), so figures that
 can all hold read as agreeing, showing the most precise of them."""
 
 from __future__ import annotations
 
 from claims.values.value import Value, date_value, quantity
-from tracker.site.summary import card_lines, make_fact
-from tracker.site.views import ClaimView, SourceInfo, VerdictView
+from tracker.website.summary import card_lines, make_fact
+from tracker.website.views import ClaimView, SourceInfo, VerdictView
 
 
 def _claim(n: int, attribute: str, value: Value, shown: str) -> ClaimView:

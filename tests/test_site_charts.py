@@ -1,4 +1,4 @@
-"""Site charts (tracker/site/charts.py): SVG files drawn at build time with pygal, only
+"""Site charts (tracker/website/charts.py): SVG files drawn at build time with pygal, only
 where there is data, each shown with a text alternative and its data as a table."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from sqlmodel import Session, select
 from claims.store.tables import Claim, Source, Subject
 from claims.values.canonical import dumps
 from claims.values.value import quantity
-from tracker.site import build_site
+from tracker.website import build_site
 
 
 def test_price_chart_shows_both_prices_with_dates_on_labelled_axes(engine, tmp_path):
@@ -83,8 +83,8 @@ def test_a_month_promise_is_drawn_as_its_month_or_at_its_deadline():
     on 2027-01-31 (its deadline, said in the label); neither sits on 2027-01-01."""
     import datetime as dt
 
-    from tracker.site.charts import TimelineEvent, timeline_chart, timeline_svg
-    from tracker.site.summary import promise_event
+    from tracker.website.charts import TimelineEvent, timeline_chart, timeline_svg
+    from tracker.website.summary import promise_event
 
     announced = TimelineEvent("announced", dt.datetime(2026, 12, 1, tzinfo=dt.UTC), "announced")
     chart = timeline_chart("fict", [announced, promise_event("by", "2027-01"),

@@ -1,4 +1,4 @@
-"""Claim views kept between builds of one process (tracker/site/claimviews.py): a
+"""Claim views kept between builds of one process (tracker/website/claimviews.py): a
 rebuild reuses only subjects whose inputs did not change, and what it writes equals a
 build in a fresh process (caches cleared) byte for byte."""
 
@@ -12,8 +12,8 @@ from sitefixture import NOW, populate
 from sqlmodel import Session, select
 
 from claims.store.tables import Claim, Observation, Source
-from tracker.site import build as build_module
-from tracker.site.build import build_site, clear_build_caches
+from tracker.website import build as build_module
+from tracker.website.build import build_site, clear_build_caches
 
 BASE = "https://dash.example.org/"
 

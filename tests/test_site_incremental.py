@@ -12,11 +12,11 @@ from sitefixture import NOW, populate
 from sqlmodel import Session, select
 
 from claims.store.tables import Claim, Subject, Watch
-from tracker.site import build as build_module
-from tracker.site import build_site
-from tracker.site import render as render_module
-from tracker.site.exports import _dump, dump_with_encoded
-from tracker.site.manifest import MANIFEST
+from tracker.website import build as build_module
+from tracker.website import build_site
+from tracker.website import render as render_module
+from tracker.website.exports import _dump, dump_with_encoded
+from tracker.website.manifest import MANIFEST
 
 BASE = "https://dash.example.org/"
 ASSETS = {"assets/site.js", "assets/site.css"}

@@ -13,8 +13,8 @@ from sqlmodel import Session, select
 from claims.store.tables import Claim, Observation, Verdict, Watch
 from claims.values.canonical import dumps
 from claims.values.value import boolean_value, quantity
-from tracker.site import build_site
-from tracker.site.views import ObservationView, ObservedFrom, observed_rows
+from tracker.website import build_site
+from tracker.website.views import ObservationView, ObservedFrom, observed_rows
 
 
 def _text(html: str) -> str:

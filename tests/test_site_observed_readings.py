@@ -16,8 +16,8 @@ from sqlmodel import Session, select
 from claims.store.tables import Observation, Watch
 from claims.values.canonical import dumps
 from claims.values.value import Value, quantity, text_value
-from tracker.site import build_site
-from tracker.site.render import url_site
+from tracker.website import build_site
+from tracker.website.render import url_site
 
 REPO = {"repo": "moonshotai/Kimi-K2-Thinking"}
 LICENCE_HASH = "5a5323f745fa09cf5bba73fb84b0962567e8c9cb35c2f65e9599f73f79c977a5"

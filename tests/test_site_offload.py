@@ -9,10 +9,10 @@ import pytest
 from sitefixture import NOW, populate
 from test_site_incremental import set_claimant, tree
 
-from tracker.site import build as build_module
-from tracker.site import build_site
-from tracker.site import writer as writer_module
-from tracker.site.writer import SiteError, Writer
+from tracker.website import build as build_module
+from tracker.website import build_site
+from tracker.website import writer as writer_module
+from tracker.website.writer import SiteError, Writer
 
 BASE = "https://dash.example.org/"
 

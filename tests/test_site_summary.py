@@ -1,4 +1,4 @@
-"""The subject card and the comparison table (tracker/site/summary.py) on the real demo:
+"""The subject card and the comparison table (tracker/website/summary.py) on the real demo:
 what the card says was observed agrees with the verdicts' evidence and the Observed
 table; a claimant's own page reads "stated on"; the speed column shows a figure with its
 conditions or the observed measurement; the index explains every mark, the compare
@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from claims.store.status import WeightsStatus
-from tracker.site.render import VERDICT_MARKS, make_environment
-from tracker.site.summary import weights_text
+from tracker.website.render import VERDICT_MARKS, make_environment
+from tracker.website.summary import weights_text
 
 
 @pytest.fixture(scope="module")
@@ -170,7 +170,7 @@ def test_weights_line_keeps_a_space_before_the_dash():
 
 
 def test_the_table_export_says_unknown_for_a_subject_no_hub_check_has_seen():
-    from tracker.site.table import table_csv
+    from tracker.website.table import table_csv
 
     table = {
         "columns": [],
@@ -196,8 +196,8 @@ def test_the_table_export_says_unknown_for_a_subject_no_hub_check_has_seen():
 def test_a_stated_licence_shows_marked_stated_while_none_is_observed():
     """The index row, subject page and compare data show the sources' licence (marked
     "stated" with its verdict) instead of "unknown"; an observed licence wins."""
-    from tracker.site.table import table_record
-    from tracker.site.views import Cell, IndexRow
+    from tracker.website.table import table_record
+    from tracker.website.views import Cell, IndexRow
 
     stated = Cell("apache-2.0", "unverified", None, "c-1")
     w = WeightsStatus(slug="x", name="X", landed=False, watched=True, as_of=None)
@@ -227,8 +227,8 @@ def test_unknown_weights_name_the_promised_date():
 
 def test_the_card_licence_line_is_the_stated_licence_cell():
     from claims.values.value import text_value
-    from tracker.site.summary import card_lines, make_fact, stated_license
-    from tracker.site.views import ClaimView, SourceInfo, VerdictView
+    from tracker.website.summary import card_lines, make_fact, stated_license
+    from tracker.website.views import ClaimView, SourceInfo, VerdictView
 
     src = SourceInfo(1, "s1", "Source 1", None, None, None, None, "article")
     claim = ClaimView(

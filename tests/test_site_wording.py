@@ -11,7 +11,7 @@ from sitefixture import NOW, populate
 from typer.testing import CliRunner
 
 from tracker.cli.main import app
-from tracker.site import build_site
+from tracker.website import build_site
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()

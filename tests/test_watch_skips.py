@@ -19,8 +19,8 @@ from tracker.cli.schedule import narrow_watch_table, state_text
 from tracker.cycle.run import run_check
 from tracker.net.fetch import make_client
 from tracker.schedule.watchlist import list_watches
-from tracker.site import build_site
 from tracker.snapshots.store import SnapshotStore
+from tracker.website import build_site
 
 AT = dt.datetime(2026, 11, 28, 6, 0, 0, tzinfo=dt.UTC)
 BEFORE = dt.datetime(2026, 11, 27, 6, 0, 0, tzinfo=dt.UTC)

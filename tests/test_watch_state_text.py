@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tracker.site.eventtext import watch_state_text
+from tracker.website.eventtext import watch_state_text
 
 
 def test_states_with_their_run_of_failures():

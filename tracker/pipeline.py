@@ -67,8 +67,8 @@ def verify(engine: Engine, *, now: dt.datetime | None = None) -> Any:
 def build(
     engine: Engine, out_dir: Path, *, now: dt.datetime | None = None, base_url: str | None = None
 ) -> Any:
-    """Render the static site into ``out_dir`` incrementally (:func:`tracker.site.build_site`)."""
-    from tracker.site import build_site
+    """Render the static site into ``out_dir`` incrementally (:func:`tracker.website.build_site`)."""
+    from tracker.website import build_site
 
     return build_site(engine, out_dir, now=now, base_url=base_url)
 

@@ -11,10 +11,31 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from claims.store.tables import Subject, SubjectAlias
+
+class SubjectRow(Protocol):
+    """What matching reads of a subject row (``claims.store.tables.Subject`` or a plain
+    record of the cycle's DB-API path)."""
+
+    @property
+    def id(self) -> int | None: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def hub_org(self) -> str | None: ...
+
+
+class AliasRow(Protocol):
+    """What matching reads of an alias row (``claims.store.tables.SubjectAlias``)."""
+
+    @property
+    def subject_id(self) -> int: ...
+    @property
+    def namespace(self) -> str: ...
+    @property
+    def alias(self) -> str: ...
+
 
 # Namespaces whose ids are case-insensitive at the source (the Hub redirects
 # "moonshotai/kimi-k2-thinking" to "moonshotai/Kimi-K2-Thinking").
@@ -53,7 +74,7 @@ class AliasIndex:
     hub_org: dict[int, str] = field(default_factory=dict)
 
     @classmethod
-    def build(cls, subjects: Iterable[Subject], aliases: Iterable[SubjectAlias]) -> AliasIndex:
+    def build(cls, subjects: Iterable[SubjectRow], aliases: Iterable[AliasRow]) -> AliasIndex:
         """Index ``subjects`` (their ``name``) and ``aliases`` (``name`` namespace aliases
         feed name matching; every namespace feeds explicit lookup)."""
         index = cls()

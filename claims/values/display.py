@@ -7,10 +7,34 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from claims.values.value import Value
+
+class ValueLike(Protocol):
+    """What display reads of a :class:`claims.values.value.Value` (described here, not
+    imported: value.py imports this module for :meth:`Value.display`)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def value(self) -> Decimal | str | bool | None: ...
+    @property
+    def unit(self) -> str | None: ...
+    @property
+    def low(self) -> Decimal | None: ...
+    @property
+    def high(self) -> Decimal | None: ...
+    @property
+    def approx(self) -> bool: ...
+    @property
+    def relation(self) -> str | None: ...
+    @property
+    def open_high(self) -> bool: ...
+    @property
+    def precision(self) -> str | None: ...
+    def as_date(self) -> dt.date: ...
+    def display(self) -> str: ...
+
 
 _SUFFIXES = (
     (Decimal(10) ** 12, "T"),
@@ -62,7 +86,7 @@ def _short(x: Decimal, unit: str | None, exact: bool = False) -> str:
     return f"{x.normalize():f}"
 
 
-def _exact(v: Value) -> bool:
+def _exact(v: ValueLike) -> bool:
     """A quantity with no width: read from an API (``quantity(..., exact=True)``) or
     computed from such figures (a gap), not stated to a precision."""
     if v.approx:
@@ -72,7 +96,7 @@ def _exact(v: Value) -> bool:
     return low == high == v.value
 
 
-def format_value(v: Value) -> str:
+def format_value(v: ValueLike) -> str:
     """Human text for a value; stable, used in the site and the CLI. A long exact count
     reads ``1.03T (1,026,880,447,728)``; a stated figure shortened in the same way keeps
     its ``≈``."""
@@ -120,7 +144,7 @@ def _next_unit(day: dt.date, precision: str | None) -> dt.date:
     return day + dt.timedelta(days=1)
 
 
-def date_meaning(v: Value) -> str:
+def date_meaning(v: ValueLike) -> str:
     """A date value in words, as :func:`claims.verify.compare.date_window` reads it:
     ``on 2027-03`` -> ``in March 2027``, ``on 2027-03-05`` -> ``on 5 March 2027``,
     ``before 2027-03-05`` -> ``before 5 March 2027``, ``by 2027-03`` -> ``by the end of
@@ -139,7 +163,7 @@ def date_meaning(v: Value) -> str:
     return f"in {words}" if precision in ("month", "year") else f"on {words}"
 
 
-def candidate_value_text(v: Value) -> str:
+def candidate_value_text(v: ValueLike) -> str:
     """A candidate's value as ``tracker claims extract`` shows it beside the quoted text:
     :meth:`Value.display`, except that an ``after`` date leads with its meaning in words,
     ``not before March 2027 (stored: after 2027-02)``: the stored month before the quoted

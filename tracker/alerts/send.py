@@ -51,9 +51,9 @@ from tracker.alerts.report import DrainReport, count_waiting
 from tracker.alerts.retry_after import delay_of, watching
 from tracker.alerts.subscriptions import Subscription
 from tracker.errors import TrackerError
-from tracker.site.anchors import event_target
-from tracker.site.build import resolve_base_url
-from tracker.site.eventtext import describe_change, event_detail
+from tracker.website.anchors import event_target
+from tracker.website.build import resolve_base_url
+from tracker.website.eventtext import describe_change, event_detail
 
 MAX_ATTEMPTS = 6
 BACKOFF_BASE = dt.timedelta(minutes=1)  # 1, 4, 16, 64 min, then capped
@@ -139,7 +139,7 @@ class Message:
 
 def compose(event: Event, subject: Subject | None, base_url: str) -> Message:
     """The alert for an event: its title, what changed from what to what, and a link to
-    the anchor of what it is about on the site (:func:`tracker.site.anchors.event_target`:
+    the anchor of what it is about on the site (:func:`tracker.website.anchors.event_target`:
     the claim, the discrepancy, the weights line or the observed row), or
     ``detail["url"]`` when the event names its own page. Title and text come from scraped
     data, so mentions are neutralized and links in them shown as text

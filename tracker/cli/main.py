@@ -281,9 +281,9 @@ def build(
 def build_summary(report: Any, out: Path) -> str:
     """``tracker build``'s line: ``site built in site: 45 files, 3 rendered (42 up
     to date); 2 written (new or changed), 43 left as they were``. ``report`` is a
-    :class:`tracker.site.build.BuildReport`; the build manifest (a bookkeeping file)
+    :class:`tracker.website.build.BuildReport`; the build manifest (a bookkeeping file)
     is not counted."""
-    from tracker.site.manifest import MANIFEST
+    from tracker.website.manifest import MANIFEST
 
     wrote = sum(1 for p in report.written_paths if p != MANIFEST)
     same = report.pages_unchanged - (0 if MANIFEST in report.written_paths else 1)

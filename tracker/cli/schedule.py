@@ -246,8 +246,8 @@ def narrow_watch_table(watches: list[dict], now: dt.datetime) -> Table:
 
 
 def state_text(w: dict) -> str:
-    """A watch row's state with its run of failures (:func:`tracker.site.eventtext.watch_state_text`)."""
-    from tracker.site.eventtext import watch_state_text
+    """A watch row's state with its run of failures (:func:`tracker.website.eventtext.watch_state_text`)."""
+    from tracker.website.eventtext import watch_state_text
 
     return watch_state_text(str(w["state"]), w.get("consecutive_failures") or 0, w.get("skipped"))
 

@@ -1,5 +1,5 @@
 """What the scheduler runs: the :class:`Jobs` bundle, and its default wiring to the
-pipeline (tracker.cycle.run, claims.store.verification, tracker.site, tracker.alerts.send)."""
+pipeline (tracker.cycle.run, claims.store.verification, tracker.website, tracker.alerts.send)."""
 
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ from claims.store.tables import ScheduleState, Watch
 from claims.values.canonical import as_utc
 from tracker.errors import ConfigError
 from tracker.schedule.localcron import LocalCronTrigger, crontab_trigger
-from tracker.site.eventtext import schedule_text
+from tracker.website.eventtext import schedule_text
 
 UTC = dt.UTC
 RETRY_FIRST = dt.timedelta(minutes=5)  # a failed watch is tried again 5, 10, 20... min later
@@ -69,7 +69,7 @@ def watch_trigger(watch: Watch, *, jitter_seconds: int, start: dt.datetime) -> B
 
 def describe_schedule(watch: Watch) -> str:
     """``cron <expr> UTC`` (or its time zone), ``every N h`` or ``every N min`` for
-    listings (:func:`tracker.site.eventtext.schedule_text`)."""
+    listings (:func:`tracker.website.eventtext.schedule_text`)."""
     return schedule_text(watch.interval_minutes, watch.params)
 
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from tracker.site.writer import SiteError, safe_join
+from tracker.website.writer import SiteError, safe_join
 
 MANIFEST = ".site-manifest.json"
 FORMAT = 2

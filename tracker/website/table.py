@@ -16,8 +16,8 @@ import json
 from typing import Any
 
 from claims.values.timefmt import iso_z
-from tracker.site.summary import weights_text
-from tracker.site.views import IndexRow
+from tracker.website.summary import weights_text
+from tracker.website.views import IndexRow
 
 SCHEMA = 1
 

@@ -23,10 +23,10 @@ from claims.values.canonical import as_utc
 from claims.values.value import Value
 from claims.verify.compare import qualifier_key
 from claims.vocabulary import qualifiers_text
-from tracker.site.anchors import claim_anchor
-from tracker.site.pagehash import key_of
-from tracker.site.summary import CardLine, Fact, subject_facts
-from tracker.site.views import ClaimView, EvidenceView, SourceInfo, StatementView, VerdictView
+from tracker.website.anchors import claim_anchor
+from tracker.website.pagehash import key_of
+from tracker.website.summary import CardLine, Fact, subject_facts
+from tracker.website.views import ClaimView, EvidenceView, SourceInfo, StatementView, VerdictView
 
 # The columns a claim view is made from, in the order rows unpack (one outer join: a
 # claim and its verdict, if any, in one row).

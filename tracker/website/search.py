@@ -15,7 +15,7 @@ import json
 from typing import Any
 
 from claims.vocabulary import attribute_label
-from tracker.site.views import SiteContext, SourceView, SubjectView
+from tracker.website.views import SiteContext, SourceView, SubjectView
 
 # An entry is a list, not an object: the index holds every claim (30,000 on a large
 # site), and keys repeated per entry were half its bytes.

@@ -1,6 +1,6 @@
 """Site view data: plain, already-formatted values that pages, exports and feeds read.
 
-Built once by :func:`tracker.site.collect.collect`; no ORM objects, so templates do
+Built once by :func:`tracker.website.collect.collect`; no ORM objects, so templates do
 cheap attribute reads and :func:`plain` turns any view into JSON for page hashes.
 The per-claim views are NamedTuples: the JSON encoder writes a tuple in C, where a
 dataclass costs a Python call each (30,000 claims are hashed every build). The others
@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 from claims.store.status import WeightsStatus
 from claims.verify.compare import DIFFERENT_SUBJECT
 from claims.vocabulary import skip_reason
-from tracker.site.anchors import discrepancy_anchor
+from tracker.website.anchors import discrepancy_anchor
 
 
 @dataclass(slots=True)
@@ -102,7 +102,7 @@ class ClaimView(NamedTuple):
     source: SourceInfo
     verdict: VerdictView | None
     # its row's id on the subject page, from its content key (feeds and alerts link to
-    # it): :func:`tracker.site.anchors.claim_anchor`
+    # it): :func:`tracker.website.anchors.claim_anchor`
     anchor: str = ""
     note: str | None = None  # the curator's note, shown with the claim
 
@@ -282,7 +282,7 @@ class DiscrepancyView:
 
     @property
     def anchor(self) -> str:
-        """The key-based anchor (:func:`tracker.site.anchors.discrepancy_anchor`)."""
+        """The key-based anchor (:func:`tracker.website.anchors.discrepancy_anchor`)."""
         return discrepancy_anchor(self.key)
 
     @property
@@ -416,16 +416,16 @@ class WatchView:
 
     @property
     def state_text(self) -> str:
-        """The state with its run of failures (:func:`tracker.site.eventtext.watch_state_text`)."""
-        from tracker.site.eventtext import watch_state_text
+        """The state with its run of failures (:func:`tracker.website.eventtext.watch_state_text`)."""
+        from tracker.website.eventtext import watch_state_text
 
         return watch_state_text(self.state, self.consecutive_failures, self.skipped)
 
     @property
     def state_class(self) -> str:
         """``retrying``, ``skipped`` or the state
-        (:func:`tracker.site.eventtext.watch_state_class`)."""
-        from tracker.site.eventtext import watch_state_class
+        (:func:`tracker.website.eventtext.watch_state_class`)."""
+        from tracker.website.eventtext import watch_state_class
 
         return watch_state_class(self.state, self.consecutive_failures, self.skipped)
 

@@ -21,7 +21,7 @@ from claims.values.canonical import as_utc
 from claims.values.safetext import xml_text
 
 if TYPE_CHECKING:
-    from tracker.site.views import EventView
+    from tracker.website.views import EventView
 
 TAG_YEAR = 2026  # the tag URI's authority date (RFC 4151); never changes once published
 # ``updated`` of a feed with no entries when the database holds no subscriber event at all
@@ -90,7 +90,7 @@ def render_atom(
 
 def event_entry(ev: EventView, base_url: str) -> FeedEntry:
     """An event as an entry: what changed, from what to what, linking the anchor of what
-    it is about (``ev.target``, :func:`tracker.site.anchors.event_target`: the claim,
+    it is about (``ev.target``, :func:`tracker.website.anchors.event_target`: the claim,
     the discrepancy, the weights line or the observed row), else its subject page."""
     if ev.target:
         link = f"{base_url}{ev.target}"

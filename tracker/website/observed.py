@@ -17,7 +17,7 @@ from claims.values.canonical import as_utc
 from claims.values.value import Value
 from claims.verify.compare import qualifiers_compatible
 from claims.vocabulary import qualifiers_text
-from tracker.site.views import ClaimView, ObservationView
+from tracker.website.views import ClaimView, ObservationView
 
 # Observed attribute -> claim attributes that state it. A promised weights date is
 # verified against weights_available observations (claims/verify/promises.py), so it states

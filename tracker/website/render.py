@@ -19,9 +19,9 @@ from claims.events import event_label
 from claims.values.canonical import as_utc
 from claims.values.timefmt import iso_z, utc_minute
 from claims.vocabulary import attribute_label, rule_label
-from tracker.site.summary import promise_groups, short_text
-from tracker.site.views import TECHNICAL_READINGS, SiteContext
-from tracker.site.writer import SiteError
+from tracker.website.summary import promise_groups, short_text
+from tracker.website.views import TECHNICAL_READINGS, SiteContext
+from tracker.website.writer import SiteError
 
 
 def templates_dir() -> Path:

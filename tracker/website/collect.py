@@ -32,9 +32,9 @@ from claims.store.tables import (
 )
 from claims.values.canonical import as_utc
 from claims.vocabulary import RETIRED_STATE
-from tracker.site.anchors import WEIGHTS_ANCHOR, event_target, observed_anchor
-from tracker.site.charts import benchmark_chart, price_charts, timeline_chart
-from tracker.site.claimviews import (
+from tracker.website.anchors import WEIGHTS_ANCHOR, event_target, observed_anchor
+from tracker.website.charts import benchmark_chart, price_charts, timeline_chart
+from tracker.website.claimviews import (
     ClaimMemo,
     Evidence,
     SubjectClaims,
@@ -42,10 +42,10 @@ from tracker.site.claimviews import (
     stored_ids,
     subject_claims,
 )
-from tracker.site.eventtext import describe_change, event_detail, schedule_text
-from tracker.site.observed import current_observations
-from tracker.site.pagehash import key_of
-from tracker.site.summary import (
+from tracker.website.eventtext import describe_change, event_detail, schedule_text
+from tracker.website.observed import current_observations
+from tracker.website.pagehash import key_of
+from tracker.website.summary import (
     CardLine,
     Fact,
     benchmark_name,
@@ -57,7 +57,7 @@ from tracker.site.summary import (
     table_cells,
     timeline_events,
 )
-from tracker.site.views import (
+from tracker.website.views import (
     ClaimView,
     DiscrepancyView,
     EventView,
@@ -69,7 +69,7 @@ from tracker.site.views import (
     SubjectView,
     WatchView,
 )
-from tracker.site.writer import SiteError
+from tracker.website.writer import SiteError
 
 
 def watch_plans(session: Session, watches: list[Watch]) -> dict[str, dict[str, Any]]:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import tracker
-from tracker.site.views import plain
+from tracker.website.views import plain
 
 # Code that turns view data into bytes (collect's output is hashed as data instead),
 # relative to the folder holding the ``tracker`` and ``claims`` packages. The label
@@ -23,7 +23,7 @@ from tracker.site.views import plain
 # render, so a changed label renders every page again.
 # Code whose edit changes what pages say: every module of the site stage, and the
 # core's wording of names and values. A glob, so a new site module cannot be forgotten.
-CODE_MODULES = ("tracker/site/*.py", "claims/vocabulary.py", "claims/values/display.py")
+CODE_MODULES = ("tracker/website/*.py", "claims/vocabulary.py", "claims/values/display.py")
 LIBRARIES = ("release-tracker", "jinja2", "markupsafe", "feedgen", "lxml")
 
 
@@ -65,7 +65,7 @@ _ENCODER = json.JSONEncoder(
 
 
 def to_json(value: Any) -> str:
-    """Canonical JSON of view data (:func:`tracker.site.views.plain` for dataclasses,
+    """Canonical JSON of view data (:func:`tracker.website.views.plain` for dataclasses,
     datetimes and decimals); raises TypeError for anything else."""
     return _ENCODER.encode(value)
 

@@ -28,9 +28,9 @@ from claims.verify.compare import (
 )
 from claims.verify.statements import STATED_BY
 from claims.vocabulary import attribute_label, qualifiers_text
-from tracker.site.anchors import observed_anchor
-from tracker.site.charts import TimelineEvent
-from tracker.site.views import Cell, ClaimView, DiscrepancyView, ObservationView
+from tracker.website.anchors import observed_anchor
+from tracker.website.charts import TimelineEvent
+from tracker.website.views import Cell, ClaimView, DiscrepancyView, ObservationView
 
 # Verdicts from worst to best: a fact whose sources got different verdicts shows the
 # first of them (one contradicted source is what a reader must see).

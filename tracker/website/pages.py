@@ -14,9 +14,9 @@ from typing import Any
 
 from jinja2 import Environment
 
-from tracker.site.pagehash import key_of
-from tracker.site.summary import COLUMNS, table_columns
-from tracker.site.views import IndexRow, SiteContext, SubjectView
+from tracker.website.pagehash import key_of
+from tracker.website.summary import COLUMNS, table_columns
+from tracker.website.views import IndexRow, SiteContext, SubjectView
 
 CHANGES_LIMIT = 200
 

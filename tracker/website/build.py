@@ -23,13 +23,13 @@ from jinja2 import Environment
 from sqlalchemy.engine import Engine
 
 from tracker import settings
-from tracker.site import exports as ex
-from tracker.site import feeds
-from tracker.site.charts import render_svg
-from tracker.site.claimviews import ClaimMemo
-from tracker.site.collect import collect
-from tracker.site.fragments import FRAGMENTS
-from tracker.site.manifest import (
+from tracker.website import exports as ex
+from tracker.website import feeds
+from tracker.website.charts import render_svg
+from tracker.website.claimviews import ClaimMemo
+from tracker.website.collect import collect
+from tracker.website.fragments import FRAGMENTS
+from tracker.website.manifest import (
     MANIFEST,
     Entry,
     manifest_text,
@@ -37,14 +37,14 @@ from tracker.site.manifest import (
     remove_stale,
     still_there,
 )
-from tracker.site.pagehash import code_fingerprint, key_of
-from tracker.site.pages import Job, SubjectDigests, index_path, page_jobs
-from tracker.site.render import attach_fragments, make_environment, templates_dir
-from tracker.site.search import search_index_from, subject_entries_json, table_data_js
-from tracker.site.summary import table_columns
-from tracker.site.table import table_csv, table_export, table_json
-from tracker.site.views import SiteContext, SubjectView
-from tracker.site.writer import Writer
+from tracker.website.pagehash import code_fingerprint, key_of
+from tracker.website.pages import Job, SubjectDigests, index_path, page_jobs
+from tracker.website.render import attach_fragments, make_environment, templates_dir
+from tracker.website.search import search_index_from, subject_entries_json, table_data_js
+from tracker.website.summary import table_columns
+from tracker.website.table import table_csv, table_export, table_json
+from tracker.website.views import SiteContext, SubjectView
+from tracker.website.writer import Writer
 
 __all__ = [
     "BuildReport",

@@ -313,7 +313,7 @@ def _make_folders(folders: list[str], made: set[str]) -> None:
 # multiprocessing 'spawn' child would: that costs a second and may run a script twice).
 _HELPER_MAIN = (
     "import sys; sys.path.insert(0, sys.argv[2]); "
-    "from tracker.site.writer import serve; serve(int(sys.argv[1]))"
+    "from tracker.website.writer import serve; serve(int(sys.argv[1]))"
 )
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from claims.values.safetext import csv_cell
 from claims.values.timefmt import iso_z
-from tracker.site.views import (
+from tracker.website.views import (
     ClaimView,
     DiscrepancyView,
     ObservationView,
