@@ -22,7 +22,7 @@ from claims.vocabulary import (
 )
 from tracker.adapters.base import BUILTIN, BUILTIN_PARAMS, COMMON_PARAMS, ID_NAMESPACES
 from tracker.cli.main import app
-from tracker.loading import validate_curated
+from tracker.curated.load import validate_curated
 
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
 

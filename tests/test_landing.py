@@ -20,8 +20,8 @@ from claims.store.status import weights_status
 from claims.store.tables import Event, Subject, SubjectAlias, Watch
 from tracker.cli.main import app
 from tracker.cli.watch import run_cycle
-from tracker.curation import apply, plan_track
-from tracker.loading import load_curated
+from tracker.curated.edit import apply, plan_track
+from tracker.curated.load import load_curated
 from tracker.net.har import har_entry, write_har
 
 HUB = "https://huggingface.co"

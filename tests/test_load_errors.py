@@ -15,7 +15,7 @@ from claims.curated.loader import DataFileError, DataFileErrors, load_data
 from claims.store import tables as models
 from claims.store.engine import make_engine
 from tracker.cli.main import app
-from tracker.loading import load_curated, validate_curated
+from tracker.curated.load import load_curated, validate_curated
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()

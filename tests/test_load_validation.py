@@ -17,7 +17,7 @@ WATCH = '[[watch]]\nname = "w"\nadapter = "html_page"\nurl = "https://a.example/
 
 
 def _errors(data: Path) -> list[DataFileError]:
-    from tracker.loading import validate_curated
+    from tracker.curated.load import validate_curated
 
     try:
         validate_curated(data)

@@ -13,7 +13,7 @@ from sqlmodel import Session, func, select
 from claims.curated.loader import DataFileError, load_data
 from claims.store import tables as models
 from claims.store.curated import store
-from tracker.loading import load_curated
+from tracker.curated.load import load_curated
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -278,7 +278,7 @@ def test_near_misses_are_named_and_a_duplicate_source_key_has_its_line(tmp_path)
 def test_a_mistyped_watch_param_is_refused_at_its_line(tmp_path):
     """`selectr` for `selector` loaded and failed only at check time; a built-in
     adapter's watch may set only the params it (or every watch) reads."""
-    from tracker.loading import validate_curated
+    from tracker.curated.load import validate_curated
 
     data = tmp_path / "data"
     data.mkdir()
@@ -334,7 +334,7 @@ def test_a_mistyped_id_namespace_is_refused_and_every_used_one_is_known(tmp_path
     import re
 
     from tracker.adapters.base import ID_NAMESPACES
-    from tracker.loading import validate_curated
+    from tracker.curated.load import validate_curated
 
     data = tmp_path / "data"
     data.mkdir()

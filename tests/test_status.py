@@ -11,7 +11,7 @@ from claims.store import tables as models
 from claims.store.status import weights_status
 from claims.values.canonical import dumps
 from claims.values.value import boolean_value, text_value
-from tracker.loading import load_curated
+from tracker.curated.load import load_curated
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 CHECK = dt.datetime(2026, 11, 28, 6, 0, tzinfo=dt.UTC)

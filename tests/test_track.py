@@ -1,4 +1,4 @@
-"""`tracker track` / `tracker untrack` (tracker/curation.py): the data files edited with
+"""`tracker track` / `tracker untrack` (tracker/curated/edit.py): the data files edited with
 their comments intact, validated before anything is written, loaded; and the scripted
 fresh-clone trial of issue 16 (track, check --replay, status --json, git diff data/)."""
 

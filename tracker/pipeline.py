@@ -17,15 +17,15 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
 
+    from tracker.curated.load import LoadReport
     from tracker.cycle.types import CycleSummary
-    from tracker.loading import LoadReport
     from tracker.snapshots.store import BodyStore
 
 
 def load(engine: Engine, data_dir: Path) -> LoadReport:
     """Validate ``data_dir`` (subjects, watches, claims) and store it in one transaction;
-    see :func:`tracker.loading.load_curated` (raises DataFileError listing every problem)."""
-    from tracker.loading import load_curated
+    see :func:`tracker.curated.load.load_curated` (raises DataFileError listing every problem)."""
+    from tracker.curated.load import load_curated
 
     return load_curated(engine, data_dir)
 

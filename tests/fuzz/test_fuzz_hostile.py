@@ -30,9 +30,9 @@ from claims.curated.loader import DataFileError, load_data
 from claims.store.tables import Watch
 from claims.values.canonical import dumps
 from tracker.adapters.base import known_params
+from tracker.curated.load import param_checks
 from tracker.cycle.run import run_check
 from tracker.errors import ConfigError
-from tracker.loading import param_checks
 from tracker.net.fetch import make_client
 from tracker.net.har import HarReplayTransport
 from tracker.snapshots.store import SnapshotStore

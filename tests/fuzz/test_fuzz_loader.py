@@ -1,5 +1,5 @@
 """Fuzz: the curated-data loader raises only DataFileError, and a malformed data
-folder leaves the database exactly as it was (tracker.loading.load_curated)."""
+folder leaves the database exactly as it was (tracker.curated.load.load_curated)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from sqlalchemy import text
 
 from claims.curated.loader import DataFileError, load_data
 from claims.store.engine import make_engine
-from tracker.loading import load_curated, param_checks
+from tracker.curated.load import load_curated, param_checks
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 TABLES = ("subject", "subjectalias", "subjectvariant", "source", "claim", "watch")

@@ -104,7 +104,7 @@ def load(
     run tracker verify then. Other claims of the same sources, and watches
     deleted from watches.toml, are listed; --prune removes and retires them.
     """
-    from tracker.loading import (
+    from tracker.curated.load import (
         change_lines,
         claim_text,
         load_summary,
@@ -204,8 +204,8 @@ def demo(
 
     Safe to run again: nothing is stored twice.
     """
+    from tracker.curated.load import validate_curated
     from tracker.demo import run_demo
-    from tracker.loading import validate_curated
 
     validate_curated(Path("data"))  # before the database is created: bad data writes nothing
     with console.status(

@@ -1,5 +1,5 @@
 """`tracker track NAME --org ORG` and `tracker untrack SLUG`: start or stop tracking a
-model in one command (the data files are edited by :mod:`tracker.curation`, then
+model in one command (the data files are edited by :mod:`tracker.curated.edit`, then
 loaded)."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from tracker.cli.common import (
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
 
-    from tracker.curation import Plan
+    from tracker.curated.edit import Plan
 
 DryRunOpt = Annotated[
     bool,
@@ -70,7 +70,7 @@ def track(
     model already tracked, it writes the model watches the cycle made to follow its
     repos into watches.toml (kept in git from then on).
     """
-    from tracker.curation import apply, plan_track
+    from tracker.curated.edit import apply, plan_track
 
     plan = plan_track(
         data, name, org, hf_org=hf_org, aliases=alias or (), repo=repo,
@@ -80,7 +80,7 @@ def track(
     if dry_run:
         _show_dry_run(plan, json_out, "would add ")
         return
-    from tracker.loading import store_curated
+    from tracker.curated.load import store_curated
 
     curated = apply(plan)
     store_curated(open_db(db, create=True), curated)
@@ -108,7 +108,7 @@ def untrack(
     """Stop checking a model: remove the watches only it needs from watches.toml and
     retire them and the model watches that followed its repos (never checked again).
     The subject, its claims and everything observed stay."""
-    from tracker.curation import apply, plan_untrack
+    from tracker.curated.edit import apply, plan_untrack
 
     engine = open_db(db, write=True)  # retires watches: an older schema is upgraded first
     plan = plan_untrack(data, slug, _followed_watches(engine, slug))
@@ -149,7 +149,7 @@ def _followed_entries(db: str | None, name: str) -> list[dict[str, Any]]:
 
     from claims.errors import ClaimsError
     from claims.store import tables as models
-    from tracker.curation import slug_of
+    from tracker.curated.edit import slug_of
     from tracker.errors import TrackerError
 
     try:
@@ -178,7 +178,7 @@ def _retired_entries(db: str | None, name: str) -> list[dict[str, Any]]:
     from claims.store import tables as models
     from claims.store.views import hub_watches, load_observations
     from claims.vocabulary import RETIRED_STATE
-    from tracker.curation import slug_of
+    from tracker.curated.edit import slug_of
     from tracker.errors import TrackerError
 
     try:

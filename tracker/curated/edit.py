@@ -222,7 +222,7 @@ def _short(name: str, org: str, repo: str | None = None) -> list[str]:
 
 @functools.cache
 def _org_words() -> frozenset[str]:
-    text = (Path(__file__).parent / "data" / "org_words.txt").read_text(encoding="utf-8")
+    text = (Path(__file__).parent.parent / "data" / "org_words.txt").read_text(encoding="utf-8")
     return frozenset(
         w.strip().casefold() for w in text.splitlines() if w.strip() and not w.startswith("#")
     )
@@ -317,7 +317,7 @@ def validate(plan: Plan) -> CuratedData:
     in a copy of the data folder; raises DataFileError / ConfigError naming the real
     files and lines. Nothing under ``plan.data_dir`` is touched."""
     from tracker.alerts.subscriptions import load_subscriptions
-    from tracker.loading import validate_curated
+    from tracker.curated.load import validate_curated
 
     real = plan.data_dir
     with tempfile.TemporaryDirectory(prefix="tracker-track-") as tmp_name:
@@ -344,7 +344,7 @@ def apply(plan: Plan) -> CuratedData:
     """Validate, then write every planned file: each to a temporary file beside it, and
     only when all are written, renamed over the originals (``os.replace``), so a failure
     leaves every file as it was. Returns the folder as the loader reads it now."""
-    from tracker.loading import validate_curated
+    from tracker.curated.load import validate_curated
 
     validate(plan)
     written: list[tuple[Path, Path]] = []
