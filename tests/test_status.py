@@ -138,3 +138,11 @@ def test_a_month_deadline_ends_with_the_month_and_after_or_a_variant_sets_none(e
     assert by_month.days_overdue(dt.datetime(2026, 12, 2, tzinfo=dt.UTC)) == 2
     assert Promise("2026-11-04", "after", "S", None, 2).deadline() is None
     assert Promise("2026-11-04", "before", "S", None, 3).deadline() == dt.date(2026, 11, 3)
+
+
+def test_gated_in_json_is_the_hubs_own_form():
+    from claims.store.status import WeightsStatus
+
+    fields = {"slug": "s", "name": "S", "landed": False}
+    for stored, shown in (("false", False), ("manual", "manual"), ("auto", "auto"), (None, None)):
+        assert WeightsStatus(**fields, gated=stored).to_dict()["gated"] == shown

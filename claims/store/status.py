@@ -145,7 +145,8 @@ class WeightsStatus:
             "license_link": self.license_link,
             "license_source": self.license_source,
             "license_read_at": iso(self.license_read_at),
-            "gated": self.gated,
+            # as the Hub's API gives it: false, "auto" or "manual" (null: never read)
+            "gated": False if self.gated == "false" else self.gated,
             "gated_read_at": iso(self.gated_read_at),
             "landed_after": iso(self.landed_after),
             "promises": [
