@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 
 from claims.extract.extractor import extract
+from claims.extract.figures import scan_figures
 from claims.subjects.references import SubjectRef
 from claims.values.numbers import scale_of
 
@@ -215,4 +216,32 @@ def test_a_licence_needs_the_word_licence_near_it_in_its_clause_or_label():
     assert _rows("Nova 2\nLicense: MIT\n") == [("license", None, "mit")]
     # the licence word is in another clause, far from the name: no licence read
     text = "Nova 2 follows Apache 2.0 conventions for its code, and the license of the weights is unclear."
+    assert _rows(text) == []
+
+
+def test_a_range_whose_ends_have_their_own_scale_words_reads_each_end():
+    (fig,) = scan_figures("between 900 million and 2 billion", "en")
+    v = fig.to_value("params")
+    assert (v.low, v.high) == (900_000_000, 2_000_000_000)
+
+
+def test_a_wide_range_of_sizes_is_a_line_up_not_the_subjects_size():
+    text = "The Nova 2 family ships checkpoints from 700 million to 40 billion parameters."
+    assert _rows(text) == []
+    text = "Nova 2 has an estimated 300-320 billion parameters."
+    assert [r[0] for r in _rows(text)] == ["total_params"]
+    pt = "O Nova 2 ganhou versões menores, de 2,5 bilhões a 60 bilhões de parâmetros."
+    assert _rows(pt, "pt") == []
+
+
+def test_a_training_corpus_is_not_a_context_window():
+    text = "Nova 2 was trained on roughly 22 trillion tokens and reads a context of 256K tokens."
+    assert _rows(text) == [("context_window", None, "256K tokens")]
+    pt = "O Nova 2 foi treinado com 18 trilhões de tokens; a janela de contexto é de 200 mil tokens."
+    assert [r[0] for r in _rows(pt, "pt")] == ["context_window"]
+    assert [r[2] for r in _rows(pt, "pt")] == ["200K tokens"]
+
+
+def test_a_context_of_a_billion_tokens_or_more_is_something_else():
+    text = "Nova 2 saw a context corpus of 3 billion tokens."
     assert _rows(text) == []

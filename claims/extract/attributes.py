@@ -175,9 +175,12 @@ def _labelled_score(x: Site, r: Reader) -> Choice | None:
 def _context(x: Site, r: Reader) -> Choice | None:
     """A token count with context words in its clause, or earlier in its sentence with no
     figure between ("an impressive context length, natively supporting 256K tokens");
-    at least 1,000 tokens, and never an output or thinking length."""
+    at least 1,000 tokens and under :data:`~claims.extract.rules.MAX_CONTEXT_TOKENS`,
+    never an output or thinking length, nor a training corpus ("trained on 15.5T tokens")."""
     f, s = x.f, x.s
     lead = x.text[max(s.start, x.window[0]) : f.start]
+    if R.is_training_count(x.before):
+        return NO_CLAIM  # "trained on 15.5 trillion tokens": a corpus, not a window
     if not (
         R.is_context_window(x.before, x.after, x.clause)
         or R.is_context_window(x.before, x.after, lead)
@@ -185,7 +188,7 @@ def _context(x: Site, r: Reader) -> Choice | None:
         return None
     v = f.to_value("tokens")
     size = None if v is None else v.value if v.value is not None else v.high  # "up to 128K"
-    ok = isinstance(size, Decimal) and size >= 1000
+    ok = isinstance(size, Decimal) and 1000 <= size < R.MAX_CONTEXT_TOKENS
     return Choice("context_window", "tokens") if ok else NO_CLAIM
 
 

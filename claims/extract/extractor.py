@@ -418,13 +418,14 @@ class _Context:
             cs, ce = s.clause_bounds(n.start())
             before = " ".join(self.text[cs : n.start()].split()[-4:])
             after = " ".join(self.text[n.end() : ce].split()[:4])
-            near = before + " " + after + " " + self._label_of(n.start(), 0)
+            near = " ".join((before, n.group("lic"), after, self._label_of(n.start(), 0)))
             if not R.LICENSE_WORD_RE.search(near):
                 continue
             if s.hypothetical or _absence(self.locale).search(self.text[s.start : n.start()]):
                 continue
-            v = text_value(R.license_id(n.group("lic")))
-            out.append(self._candidate("license", v, n.start(), n.end(), s, {}))
+            name, end = R.license_name_span(n.group("lic"), n.start(), n.end())
+            v = text_value(R.license_id(name))
+            out.append(self._candidate("license", v, n.start(), end, s, {}))
         return out
 
     # -- helpers ------------------------------------------------------------------

@@ -146,6 +146,9 @@ class Figure:
     high_text: str | None = None
     scale: Decimal = Decimal(1)
     scaled: bool = False
+    # A range's low end with its own scale word ("600 million to 32 billion"); else None
+    # (the one scale word after the range is both ends': "1,5 a 70 bilhões").
+    low_scale: Decimal | None = None
     approx: bool = False
     relation: str | None = None
     open_high: bool = False
@@ -183,7 +186,8 @@ class Figure:
         sign = "-" if self.negative else ""
         if self.is_range:
             assert self.high_text is not None
-            lo, hi = Decimal(sign + self.low_text) * scale, Decimal(sign + self.high_text) * scale
+            low_scale = scale if self.low_scale is None else scale / self.scale * self.low_scale
+            lo, hi = Decimal(sign + self.low_text) * low_scale, Decimal(sign + self.high_text) * scale
             if lo > hi:
                 lo, hi = hi, lo
             return value_range(lo, hi, u, open_high=self.open_high, approx=self.approx)
@@ -320,6 +324,7 @@ def _figure_from_match(m: re.Match[str], loc: str) -> Figure | None:
         high_text=n2 if is_range else None,
         scale=s2 or s1 or Decimal(1),
         scaled=bool(s1 or s2),
+        low_scale=s1 if s1 and s2 and s1 != s2 else None,
         approx=bool(g["approx"]),
         relation=relation,
         open_high=bool(g["plus"]) and is_range,

@@ -10,9 +10,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import cache
 from pathlib import Path
 
 from claims.extract.figures import Figure
+from claims.extract.lexicon import alternation
+from claims.readings.licenses import ALIASES as LICENSE_ALIASES
+from claims.readings.licenses import normalize_license_text
 from claims.subjects.references import variant_word_re
 from claims.values.numbers import ORDINAL_WORDS
 
@@ -274,12 +278,32 @@ _WEIGHTS_RELEASED_RE = re.compile(
     r"(?:released|launched|liberad|lançad|made\s+available|disponibilizad)",  # ends where RELEASE_KW's match ends
     re.I,
 )
+def _named_licenses() -> str:
+    """The licence names of ``claims/readings/license_names.toml`` that name a licence in
+    words ("Gemma Terms of Use", "Modified MIT License"; not bare model names such as
+    "Llama 2"), as a case-insensitive alternation, spaces and dashes alike, longest first."""
+    keys = [k for k in LICENSE_ALIASES if re.search(r"licen|terms|modified", k)]
+    keys.sort(key=len, reverse=True)
+    return "|".join(r"[\s-]+".join(re.escape(w) for w in k.split("-")) for k in keys)
+
+
 LICENSE_NAME_RE = re.compile(
-    r"(?<![\w-])(?P<lic>modified\s+MIT|MIT|Apache(?:[- ]2\.0|\s+License\s+2\.0)?"
+    r"(?<![\w-])(?P<lic>(?i:" + _named_licenses() + r")"
+    r"|(?i:modified)\s+MIT|MIT|Apache(?:[- ]2\.0|\s+License\s+2\.0)?"
     r"|CC[- ]BY(?:-[A-Z]{2})*(?:[- ]\d\.\d)?|OpenRAIL(?:-M)?|GPL-?3\.0"
     r"|Llama\s+\d(?:\.\d)?\s+Community)(?![\w-])"
 )
-LICENSE_WORD_RE = re.compile(r"licen[cçs]", re.I)
+LICENSE_WORD_RE = re.compile(r"licen[cçs]|terms\s+of\s+use|termos\s+de\s+uso", re.I)
+_TRAILING_LICENSE_WORD = re.compile(r"[\s-]+(?:licen[cs]e|licença)$", re.I)
+
+
+def license_name_span(name: str, start: int, end: int) -> tuple[str, int]:
+    """A matched licence name without its trailing word "License" ("Modified MIT License"
+    -> "Modified MIT"), and the end of that span: the candidate quotes the name only."""
+    m = _TRAILING_LICENSE_WORD.search(name)
+    if m is None or m.start() == 0:
+        return name, end
+    return name[: m.start()], start + m.start()
 
 
 _AND_OPENED = re.compile(
@@ -317,6 +341,18 @@ def weights_released(before: str) -> int | None:
     return last
 
 
+# One model's size stated as a range is an estimate ("~671-685B"); ends further apart than
+# this ratio span a family's line-up ("from 600 million to 32 billion").
+LINEUP_RATIO = Decimal(2)
+
+
+def _lineup_range(fig: Figure) -> bool:
+    """True when ``fig`` is a range whose high end is over :data:`LINEUP_RATIO` times its low."""
+    v = fig.to_value("params")
+    lo, hi = (v.low, v.high) if v is not None else (None, None)
+    return isinstance(lo, Decimal) and isinstance(hi, Decimal) and lo > 0 and hi > lo * LINEUP_RATIO
+
+
 def params_attribute(fig: Figure, before: str, after: str) -> str | None:
     """``total_params``/``active_params`` for a parameter count, else ``None``.
 
@@ -326,6 +362,8 @@ def params_attribute(fig: Figure, before: str, after: str) -> str | None:
     """
     if fig.kind != "plain" or fig.is_range and not fig.scaled:
         return None
+    if fig.is_range and _lineup_range(fig):
+        return None  # "versões de 1,5 a 70 bilhões": a family's sizes, not one model's
     if _EACH_AFTER.match(after):
         return None  # "128 experts at 3.66 billion parameters each": one part's size
     if _THE_BEFORE.search(before[-6:]) and not _NOUN_AFTER_SIZE.match(after):
@@ -504,23 +542,37 @@ def is_context_window(before: str, after: str, clause: str) -> bool:
     return bool(_CONTEXT_BEFORE.search(before))
 
 
+# Largest context windows announced are about 10^7 tokens; a "context" of 10^9 tokens or
+# more is a corpus or a count of something else ("15.5 trillion tokens").
+MAX_CONTEXT_TOKENS = Decimal(10) ** 9
+
+
+@cache
+def _training_re() -> re.Pattern[str]:
+    return re.compile(
+        r"(?<!\w)(?:" + alternation("training") + r")\s+(?:(?:\w+|[~≈])\s+){0,3}$", re.I
+    )
+
+
+def is_training_count(before: str) -> bool:
+    """True when ``before`` (a token count's clause up to it) ends like "trained on
+    approximately" / "treinado com mais de": the figure sizes a training corpus (the words
+    are ``lexicon/<lang>/training.txt``)."""
+    return bool(_training_re().search(before[-80:]))
+
+
 def is_bits(after: str) -> bool:
     """ "4 bits", "4-bit" right after the figure."""
     return bool(_BITS_AFTER.match(after))
 
 
 def license_id(name: str) -> str:
-    """Licence name as written to a lower-case Hub/SPDX-like id ("Apache 2.0" -> "apache-2.0")."""
-    n = " ".join(name.split()).lower()
-    table = {
-        "apache": "apache-2.0",
-        "apache 2.0": "apache-2.0",
-        "apache-2.0": "apache-2.0",
-        "apache license 2.0": "apache-2.0",
-        "mit": "mit",
-        "modified mit": "other",
-    }
-    return table.get(n, n.replace(" ", "-"))
+    """Licence name as written to the lower-case Hub id the Hub reader gives
+    (:func:`claims.readings.licenses.normalize_license_text`: "Apache 2.0" -> "apache-2.0",
+    "Modified MIT" -> "modified-mit", "Gemma license" -> "gemma"); a bare "Apache" is 2.0."""
+    if " ".join(name.split()).lower() == "apache":
+        return "apache-2.0"
+    return normalize_license_text(name)
 
 
 # "o dobro", "twice", "triple": a factor written as a word, and its number.
