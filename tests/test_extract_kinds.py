@@ -237,7 +237,9 @@ def test_a_wide_range_of_sizes_is_a_line_up_not_the_subjects_size():
 def test_a_training_corpus_is_not_a_context_window():
     text = "Nova 2 was trained on roughly 22 trillion tokens and reads a context of 256K tokens."
     assert _rows(text) == [("context_window", None, "256K tokens")]
-    pt = "O Nova 2 foi treinado com 18 trilhões de tokens; a janela de contexto é de 200 mil tokens."
+    pt = (
+        "O Nova 2 foi treinado com 18 trilhões de tokens; a janela de contexto é de 200 mil tokens."
+    )
     assert [r[0] for r in _rows(pt, "pt")] == ["context_window"]
     assert [r[2] for r in _rows(pt, "pt")] == ["200K tokens"]
 

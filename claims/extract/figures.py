@@ -187,7 +187,10 @@ class Figure:
         if self.is_range:
             assert self.high_text is not None
             low_scale = scale if self.low_scale is None else scale / self.scale * self.low_scale
-            lo, hi = Decimal(sign + self.low_text) * low_scale, Decimal(sign + self.high_text) * scale
+            lo, hi = (
+                Decimal(sign + self.low_text) * low_scale,
+                Decimal(sign + self.high_text) * scale,
+            )
             if lo > hi:
                 lo, hi = hi, lo
             return value_range(lo, hi, u, open_high=self.open_high, approx=self.approx)

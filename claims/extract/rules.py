@@ -278,6 +278,8 @@ _WEIGHTS_RELEASED_RE = re.compile(
     r"(?:released|launched|liberad|lançad|made\s+available|disponibilizad)",  # ends where RELEASE_KW's match ends
     re.I,
 )
+
+
 def _named_licenses() -> str:
     """The licence names of ``claims/readings/license_names.toml`` that name a licence in
     words ("Gemma Terms of Use", "Modified MIT License"; not bare model names such as
