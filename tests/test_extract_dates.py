@@ -136,3 +136,16 @@ def test_open_sourcing_a_model_dates_its_weights():
         ("orion-5-max", "weights_release_date", {}, "after 2027-02", "Vega Systems"),
         ("kimi-k3", "release_date", {}, "on 2026-07-01", None),
     ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A Vega Systems disponibilizou nesta quarta-feira, 12 de março de 2025, o Orion-5 Max.",
+        "A Vega Systems lança o Orion-5 Max em 12 de março de 2025.",
+        "Vega Systems unveiled Orion-5 Max on March 12, 2025.",
+    ],
+)
+def test_news_verbs_of_a_release_date_it(text):
+    got = [(s, a, v) for s, a, v, _ in rows(text)]
+    assert got == [("orion-5-max", "release_date", "on 2025-03-12")]

@@ -247,3 +247,23 @@ def test_a_training_corpus_is_not_a_context_window():
 def test_a_context_of_a_billion_tokens_or_more_is_something_else():
     text = "Nova 2 saw a context corpus of 3 billion tokens."
     assert _rows(text) == []
+
+
+def test_a_contest_named_by_its_two_digit_year_has_that_version():
+    rows = [
+        (c.qualifiers.get("benchmark"), c.qualifiers.get("version"), c.value.display())
+        for c in extract(
+            "Nova 2 reaches 88.5% on AIME 25 (math) and 61.5% on HMMT '24.",
+            [NOVA],
+            lang="en",
+            default_subject="nova-2",
+        )
+        if c.attribute == "benchmark_score"
+    ]
+    assert rows == [("AIME", "2025", "88.5%"), ("HMMT", "2024", "61.5%")]
+
+
+def test_a_spec_label_glued_to_its_value_still_gives_the_figure():
+    text = "Nova 2\nContext window256K tokens\nModalityText\n"
+    assert _rows(text) == [("context_window", None, "256K tokens")]
+    assert _rows("Nova 2\nContext Length1M tokens\n") == [("context_window", None, "1M tokens")]

@@ -59,6 +59,14 @@ _BENCH_RE = re.compile(
     # ("Terminal-Bench 2" names version 2: a lone digit only, never a figure's start)
     r"(?:\s+(?P<ver>v?\d+(?:\.\d+)+|\d{4}|v\d+|\d(?!\d|[.,]\d|\s*(?:%|points|pontos|pts)))(?![\d.,]*\s*%))?(?!\w|\.\d)"
 )
+YEARLY_BENCHMARKS: frozenset[str] = frozenset(
+    line.strip()
+    for line in (_LEXICON / "yearly_benchmarks.txt").read_text(encoding="utf-8").splitlines()
+    if line.strip() and not line.startswith("#")
+)
+# A contest's two-digit year right after its name, never a score ("AIME 24 (math)", not
+# "AIME 24.5" nor "AIME 24%").
+_SHORT_YEAR_AFTER = re.compile(r"\s*['’]?([2-3]\d)(?!\d|[.,]\d|\s*%|\s*(?:points|pontos))")
 # Canonical names, so figures from different articles share a qualifier (project table).
 BENCHMARK_CANONICAL: dict[str, str] = {
     "intelligence index": "Artificial Analysis Intelligence Index",
@@ -95,8 +103,13 @@ def find_benchmarks(text: str) -> list[Named]:
             name, version = name[: -len(m.group("glued"))], version or m.group("glued")
         if name.lower() in ("index", "arena", "bench", "benchmark"):
             continue
+        end = m.end()
+        if version is None and name in YEARLY_BENCHMARKS:
+            year = _SHORT_YEAR_AFTER.match(text, end)
+            if year:  # "AIME 24": the 2024 contest
+                version, end = "20" + year.group(1), year.end()
         name = BENCHMARK_CANONICAL.get(name.lower(), name)
-        out.append(Named(start, m.end(), "benchmark", name, version))
+        out.append(Named(start, end, "benchmark", name, version))
     return out
 
 
@@ -265,7 +278,9 @@ WEIGHTS_KW = re.compile(
 )
 RELEASE_KW = re.compile(
     r"lançou|lançad|lançamento|liberou|liberad|estreou|released|launched|launch|release|debuted|"
-    r"disponível\s+desde|available\s+since|made\s+available|became\s+available|disponibilizad",
+    r"disponível\s+desde|available\s+since|made\s+available|became\s+available|disponibilizad|"
+    # The present and the simple past of news ("A Meta lança", "disponibilizou esta terça").
+    r"\blança\b|\blançam\b|disponibiliz(?:ou|aram|a|am)\b|unveiled|rolled\s+out",
     re.I,
 )
 # The weights are what is released ("the open weights will be released on", "os pesos do
