@@ -59,6 +59,8 @@ class Reader(Protocol):
 
     variant_names: list[str]
     warnings: list[str]
+    # Currencies the article prices per million tokens somewhere ("$0.66 per million").
+    per_mtok_currencies: set[str | None]
 
     def bench(
         self, pos: int, s: Sentence, window: tuple[int, int] | None = None
@@ -88,10 +90,15 @@ def _not_current(x: Site, r: Reader) -> Choice | None:
 def _price(x: Site, r: Reader) -> Choice | None:
     """Money per tokens in USD: input or output price by the pair, the words around, or
     (for the new value of "from X to Y") the words before "from"; no side yet:
-    ``price_usd_per_mtok`` (a restatement settles it, else it is dropped)."""
+    ``price_usd_per_mtok`` (a restatement settles it, else it is dropped). Money with no
+    unit right before "input"/"output" is per million tokens when the article prices in that
+    currency per million elsewhere ("$0.17 input, $0.66 output")."""
     f = x.f
     if f.kind != "money":
         return None
+    if not f.per and f.currency in r.per_mtok_currencies and R.SIDE_RIGHT_AFTER.match(x.after):
+        # "$0.17 input, $0.66 output" in an article that quotes prices per million tokens
+        f = replace(f, per="M")
     if not (f.per and f.to_value() and f.default_unit().endswith("_per_mtok")):
         return NO_CLAIM
     if f.currency != "usd":
@@ -102,7 +109,8 @@ def _price(x: Site, r: Reader) -> Choice | None:
     if side is None and R.TO_BEFORE_RE.search(x.before):
         cs = x.s.clause_bounds(f.start)[0]
         side = R.price_side(x.text[cs : x.window[0]], "")
-    return Choice(f"price_{side}_usd_per_mtok" if side else "price_usd_per_mtok")
+    attr = f"price_{side}_usd_per_mtok" if side else "price_usd_per_mtok"
+    return Choice(attr, figure=None if f is x.f else f)
 
 
 def _percent(x: Site, r: Reader) -> Choice | None:

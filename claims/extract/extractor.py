@@ -122,6 +122,7 @@ class _Context:
         self.warnings: list[str] = []
         self._by_sentence: dict[int, list[CL.ClaimantMention]] = {}
         self.price_sides: dict[int, str] = {}
+        self.per_mtok_currencies: set[str | None] = set()
         self.index = SubjectIndex(subjects)
         self.subject_refs = list(subjects)
         self.variant_names = sorted({v for s in subjects for v in s.variants}, key=len)[::-1]
@@ -285,6 +286,14 @@ class _Context:
         ]
         figs = merge_percent_ranges(merge_parenthetical(figs, self.text), self.text)
         figs, self.price_sides = pair_prices(figs, self.text, lambda p: self.seg.at(p).end)
+        self.per_mtok_currencies = {
+            f.currency
+            for f in figs
+            if f.kind == "money"
+            and f.per
+            and f.to_value() is not None
+            and f.default_unit().endswith("_per_mtok")
+        }
         self.warnings += [f"at {f.start}: {w}" for f in figs if not f.readable for w in f.warnings]
         out: list[Candidate] = []
         for i, f in enumerate(figs):

@@ -491,6 +491,12 @@ def price_direction(before: str, after: str) -> int | None:
     return None
 
 
+# A price's side named right after it, with no unit between ("$0.17 input", "US$ 2 de saída").
+SIDE_RIGHT_AFTER = re.compile(
+    r"^\s*(?:input|output|de\s+entrada|de\s+sa[íi]da|na\s+entrada|na\s+sa[íi]da)\b", re.I
+)
+
+
 def price_side(before: str, after: str) -> str | None:
     """``input``/``output`` for a price: the first "entrada/input" or "saída/output" after it
     ("por milhão de tokens de saída") in the same conjunct (not the next price's: "input
