@@ -149,3 +149,22 @@ def test_open_sourcing_a_model_dates_its_weights():
 def test_news_verbs_of_a_release_date_it(text):
     got = [(s, a, v) for s, a, v, _ in rows(text)]
     assert got == [("orion-5-max", "release_date", "on 2025-03-12")]
+
+
+def test_a_release_date_belongs_to_the_model_the_clause_says_was_released():
+    text = (
+        "Orion-5 Max is here. Vega Systems began in May 2024 when it launched the original "
+        "Zephyr chatbot."
+    )
+    assert [(s, a) for s, a, _, _ in rows(text)] == [(None, "release_date")]
+    text = "In May 2025 Vega Systems launched Orion-5 Max."
+    assert [(s, a, v) for s, a, v, _ in rows(text)] == [
+        ("orion-5-max", "release_date", "on 2025-05")
+    ]
+
+
+def test_portuguese_marco_without_cedilla_and_year_is_the_noun():
+    assert rows("Vega Systems lança o Orion-5 Max: um Marco na empresa.", "pt") == []
+    assert rows("A Vega Systems lança o Orion-5 Max em março.", "pt") == [
+        ("orion-5-max", "release_date", "on 2027-03", None)
+    ]

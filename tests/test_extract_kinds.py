@@ -267,3 +267,22 @@ def test_a_spec_label_glued_to_its_value_still_gives_the_figure():
     text = "Nova 2\nContext window256K tokens\nModalityText\n"
     assert _rows(text) == [("context_window", None, "256K tokens")]
     assert _rows("Nova 2\nContext Length1M tokens\n") == [("context_window", None, "1M tokens")]
+
+
+def test_an_elo_before_its_number_is_an_arena_score():
+    text = "On Chatbot Arena, Nova 2 reached Elo 1287 within a week."
+    assert _rows(text) == [("benchmark_score", "Chatbot Arena", "1,287 points")]
+
+
+def test_a_list_of_three_sizes_is_a_line_up():
+    text = "The encoder of Nova 2 is shared across 2B/9B/30B checkpoints."
+    assert _rows(text) == []
+    text = "Nova 2 comes in 1B, 7B, 13B and 70B sizes."
+    assert _rows(text) == []
+    text = "Nova 2 (120B/9B) is a sparse model."  # two: total and active, kept
+    assert [r[0] for r in _rows(text)] != []
+
+
+def test_a_factor_between_two_other_things_is_no_factor_of_the_subject():
+    text = "Nova 2 is cheap. The 3x output price gap between Orca 5 and Zephyr 4 is odd."
+    assert [r for r in _rows(text) if r[0] == "price_factor"] == []

@@ -132,10 +132,20 @@ def _percent(x: Site, r: Reader) -> Choice | None:
     return Choice("benchmark_score", "percent", q) if q else NO_CLAIM
 
 
+# "the 2x input price difference between them": a ratio of two others, no direction.
+_BETWEEN_AFTER = re.compile(
+    r"^\s*(?:[\w-]+\s+){0,3}(?:difference|gap|spread|diferença)\s+(?:de\s+\w+\s+)?(?:between|entre)\b",
+    re.I,
+)
+
+
 def _factor(x: Site, r: Reader) -> Choice | None:
-    """ "2x", "3 vezes": a speed or price factor between variants."""
+    """ "2x", "3 vezes": a speed or price factor between variants; not the gap between two
+    others ("the 2x price difference between them")."""
     if x.f.kind != "times":
         return None
+    if _BETWEEN_AFTER.match(x.after):
+        return NO_CLAIM
     attr = R.factor_attribute(x.after, x.before, r.variant_names)
     return Choice(attr, "times", r.variant_q(x.s)) if attr else NO_CLAIM
 
@@ -158,11 +168,15 @@ def _bits(x: Site, r: Reader) -> Choice | None:
 
 
 _SCORE_OF = re.compile(r"\b(?:score|scores|rating|pontuação|nota)\s+(?:of|de)\s+$", re.I)
+# "reached Elo 1338", "an Elo score of 1,402", "Elo de 1.350": an arena rating.
+_ELO_BEFORE = re.compile(r"\bElo\s+(?:(?:rating|score|pontuação|of|de)\s+){0,2}$", re.I)
 
 
 def _points(x: Site, r: Reader) -> Choice | None:
-    """ "55 pontos", "1,692 points", "a score of 71": a score of the benchmark named nearest."""
-    if not (_POINTS_AFTER.match(x.after) or _SCORE_OF.search(x.before) and not x.f.scaled):
+    """ "55 pontos", "1,692 points", "a score of 71", "Elo 1338": a score of the benchmark
+    named nearest."""
+    by_words = _SCORE_OF.search(x.before) or _ELO_BEFORE.search(x.before)
+    if not (_POINTS_AFTER.match(x.after) or by_words and not x.f.scaled):
         return None
     q = r.bench(x.f.start, x.s, x.window)
     return Choice("benchmark_score", "points", q) if q else NO_CLAIM
@@ -201,7 +215,10 @@ def _context(x: Site, r: Reader) -> Choice | None:
 
 
 def _parameters(x: Site, r: Reader) -> Choice | None:
-    """A parameter count, total or active (:func:`claims.extract.rules.params_attribute`)."""
+    """A parameter count, total or active (:func:`claims.extract.rules.params_attribute`),
+    unless it is one of a list of sizes (:func:`claims.extract.rules.in_size_list`)."""
+    if R.in_size_list(x.text, x.f.start, x.f.end):
+        return NO_CLAIM  # "shared across 4B/12B/27B": a line-up, not this model's size
     attr = R.params_attribute(x.f, x.before, x.after)
     return Choice(attr, "params") if attr else NO_CLAIM
 

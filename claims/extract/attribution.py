@@ -37,6 +37,10 @@ NO_MODEL_NAMED = "no model named in this sentence"
 OTHER_MODEL = "another model's figure"
 
 
+# Dates of an event (a release) belong to the model the clause says was released.
+_DATED = frozenset({"release_date", "weights_release_date"})
+
+
 class ArticleContext(Protocol):
     """What attribution needs from the article (built by :mod:`claims.extract.extractor`)."""
 
@@ -136,7 +140,8 @@ def _named_owner(c: Candidate, a: _Article) -> Decision | None:
 def _clause_entity(c: Candidate, a: _Article) -> Decision | None:
     """The nearest entity before the figure in its clause: a subject (or the subject a
     generic phrase is in apposition to), else another model (hard) or a generic one (soft);
-    with none before, the first subject named later in the clause."""
+    with none before, the first subject named later in the clause (for a release date, the
+    first model named later: another model's date is not the subject's)."""
     assert c._sentence is not None
     cs, ce = c._sentence.clause_bounds(c.start)
     lo, hi = bisect.bisect_left(a.starts, cs), bisect.bisect_left(a.starts, ce)
@@ -158,8 +163,12 @@ def _clause_entity(c: Candidate, a: _Article) -> Decision | None:
         if kind == "generic":  # "a dense model with 70B": no model named, no subject's
             return Decision(None, "generic", "soft")
         return Decision(None, "other", "hard", _model_name(obj, a.ctx))
-    later = [e[3] for e in near if c.end <= e[0] and e[1] <= ce]
-    later_mentions = [m for m in later if isinstance(m, Mention)]
+    later = [e for e in near if c.end <= e[0] and e[1] <= ce and e[2] != "generic"]
+    if later and c.attribute in _DATED and not isinstance(later[0][3], Mention):
+        # "in October 2023, when they launched the original Kimi chatbot": the date of
+        # the model the release verb is about, named first after it
+        return Decision(None, "other", "hard", _model_name(later[0][3], a.ctx))
+    later_mentions = [e[3] for e in later if isinstance(e[3], Mention)]
     return Decision(later_mentions[0].slug, "clause") if later_mentions else None
 
 

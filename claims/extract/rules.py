@@ -358,6 +358,21 @@ def weights_released(before: str) -> int | None:
     return last
 
 
+# Three or more sizes with only separators between them ("4B/12B/27B", "1B, 4B, 12B and
+# 27B") list a family's line-up: none of them is one model's stated size.
+_SIZE = r"\d+(?:[.,]\d+)?\s?[MBT]\b"
+_SIZE_LIST = re.compile(rf"{_SIZE}(?:(?:\s*[/,]\s*|\s*,?\s+(?:and|e|or|ou)\s+){_SIZE}){{2,}}")
+
+
+def in_size_list(text: str, start: int, end: int) -> bool:
+    """True when the size at ``start``-``end`` is one of a list of three or more sizes."""
+    lo = max(0, start - 60)
+    return any(
+        m.start() <= start and end <= m.end()
+        for m in _SIZE_LIST.finditer(text, lo, min(len(text), end + 60))
+    )
+
+
 # One model's size stated as a range is an estimate ("~671-685B"); ends further apart than
 # this ratio span a family's line-up ("from 600 million to 32 billion").
 LINEUP_RATIO = Decimal(2)
