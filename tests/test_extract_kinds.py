@@ -286,3 +286,36 @@ def test_a_list_of_three_sizes_is_a_line_up():
 def test_a_factor_between_two_other_things_is_no_factor_of_the_subject():
     text = "Nova 2 is cheap. The 3x output price gap between Orca 5 and Zephyr 4 is odd."
     assert [r for r in _rows(text) if r[0] == "price_factor"] == []
+
+
+def test_a_range_after_change_words_is_the_old_and_the_new_value():
+    text = "Nova 2 brings the expansion of its context window from 64,000 to 256,000 tokens."
+    assert _rows(text) == [("context_window", None, "256K tokens")]
+    pt = "No Nova 2, a janela de contexto passou de 32 mil para 200 mil tokens."
+    assert [(r[0], r[2]) for r in _rows(pt, "pt")] == [("context_window", "200K tokens")]
+
+
+def test_a_training_cluster_is_no_hardware_claim():
+    text = "Nova 2 was trained on 2,048 H100 GPUs for a month; it serves on 8 H100 GPUs."
+    assert _rows(text) == [("hardware_units", None, "8 gpus")]
+
+
+def test_a_dotted_number_of_two_digits_after_a_benchmark_is_its_score_not_a_version():
+    text = "Nova 2 leaderboard scores\nBBH 48.2\nGPQA 19.5\n"
+    rows = [
+        (c.qualifiers.get("benchmark"), c.qualifiers.get("version"), float(c.value.value))
+        for c in extract(text, [NOVA], lang="en", default_subject="nova-2")
+    ]
+    assert rows == [("BBH", None, 48.2), ("GPQA", None, 19.5)]
+
+
+def test_a_subject_after_a_comparison_word_is_the_yardstick():
+    orca = SubjectRef("orca-5", ("Orca 5",))
+    text = "Why it matters:\n  • MMLU: 81.0% — beats Zephyr 4 (77.5%), Orca 5 (70.2%), and more\n"
+    got = [
+        (c.subject, c.value.display())
+        for c in extract(text, [NOVA, orca], lang="en", default_subject="nova-2")
+        if c.attribute == "benchmark_score"
+    ]
+    assert got[0] == ("nova-2", "81%")
+    assert ("orca-5", "70.2%") in got

@@ -157,8 +157,11 @@ def _speed(x: Site, r: Reader) -> Choice | None:
 
 
 def _hardware(x: Site, r: Reader) -> Choice | None:
-    """ "59 wafers WSE-3T", "8 H100 GPUs"."""
+    """ "59 wafers WSE-3T", "8 H100 GPUs"; not a training cluster ("trained on 1,920 H100
+    GPUs": the words of ``lexicon/<lang>/training.txt`` before it)."""
     hw = R.hardware_after(x.after)
+    if hw and R.is_training_count(x.before):
+        return NO_CLAIM
     return Choice("hardware_units", hw[0], {"hardware": hw[1]}) if hw else None
 
 
@@ -239,9 +242,17 @@ RULES: tuple[tuple[str, Rule], ...] = (
 
 
 def choose(x: Site, r: Reader) -> Choice:
-    """The first answer of :data:`RULES` for ``x`` (:data:`NO_CLAIM` when none claims it)."""
+    """The first answer of :data:`RULES` for ``x`` (:data:`NO_CLAIM` when none claims it).
+    A range after change words ("expanded from 32,000 to 128,000 tokens") is read as its
+    new value (:func:`claims.extract.rules.is_change_from`)."""
+    changed = None
+    if x.f.is_range and R.is_change_from(x.before):
+        changed = R.new_value(x.f)
+        x = replace(x, f=changed)
     for _, rule in RULES:
         c = rule(x, r)
         if c is not None:
+            if changed is not None and c.attribute and c.figure is None:
+                c = replace(c, figure=changed)
             return c
     return NO_CLAIM

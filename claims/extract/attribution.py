@@ -168,7 +168,12 @@ def _clause_entity(c: Candidate, a: _Article) -> Decision | None:
         # "in October 2023, when they launched the original Kimi chatbot": the date of
         # the model the release verb is about, named first after it
         return Decision(None, "other", "hard", _model_name(later[0][3], a.ctx))
-    later_mentions = [e[3] for e in later if isinstance(e[3], Mention)]
+    # a subject named after a comparison word is the yardstick ("56.1% — beats GPT-4o
+    # (50.6%), GPT-4o-mini (40.9%)"), not the owner of a figure before the comparison
+    marks = [m.start for m in a.ctx.comparatives if c.end <= m.start < ce]
+    later_mentions = [
+        e[3] for e in later if isinstance(e[3], Mention) and not any(p < e[0] for p in marks)
+    ]
     return Decision(later_mentions[0].slug, "clause") if later_mentions else None
 
 
@@ -217,7 +222,11 @@ def _sentence_subject(c: Candidate, a: _Article) -> Decision | None:
     others = [n for n in a.ctx.named_competitors if s.start <= n.start < c.start]
     if others:  # "Its predecessor, Zephyr 2, had 400B; ..."
         return Decision(None, "other", "hard", _model_name(others[-1], a.ctx))
-    return Decision(in_s[0].slug, "sentence") if in_s else None
+    # not a subject named after a comparison word that follows the figure ("56.1% — beats
+    # GPT-4o (50.6%), GPT-4o-mini (40.9%)": the yardsticks)
+    marks = [m.start for m in a.ctx.comparatives if c.end <= m.start < s.end]
+    after = [m for m in in_s if m.start > c.start and not any(p < m.start for p in marks)]
+    return Decision(after[0].slug, "sentence") if after else None
 
 
 def _paragraph_topic(c: Candidate, a: _Article) -> Decision | None:

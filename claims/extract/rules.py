@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from functools import cache
 from pathlib import Path
@@ -57,7 +57,9 @@ _BENCH_RE = re.compile(
     r"|(?:[A-Z][\w'’-]*\s+){1,3}[Ll]eaderboard)"
     # A version is never a score: "HumanEval 89.0%" names no version 89.0.
     # ("Terminal-Bench 2" names version 2: a lone digit only, never a figure's start)
-    r"(?:\s+(?P<ver>v?\d+(?:\.\d+)+|\d{4}|v\d+|\d(?!\d|[.,]\d|\s*(?:%|points|pontos|pts)))(?![\d.,]*\s*%))?(?!\w|\.\d)"
+    # A dotted version has a one-digit major ("2.0", "v1.5"): in a "Name value" list
+    # "BBH 52.4" and "GPQA 20.8" are scores, not versions.
+    r"(?:\s+(?P<ver>(?:v\d+|\d)(?:\.\d+)+|\d{4}|v\d+|\d(?!\d|[.,]\d|\s*(?:%|points|pontos|pts)))(?![\d.,]*\s*%))?(?!\w|\.\d)"
 )
 YEARLY_BENCHMARKS: frozenset[str] = frozenset(
     line.strip()
@@ -590,6 +592,25 @@ def _training_re() -> re.Pattern[str]:
     return re.compile(
         r"(?<!\w)(?:" + alternation("training") + r")\s+(?:(?:\w+|[~≈])\s+){0,3}$", re.I
     )
+
+
+@cache
+def _change_from_re() -> re.Pattern[str]:
+    return re.compile(
+        r"(?<!\w)(?:" + alternation("change") + r")\b(?:\s+[\w-]+){0,6}?\s+(?:from|de)\s+$", re.I
+    )
+
+
+def is_change_from(before: str) -> bool:
+    """True when ``before`` (a range's clause up to it) ends like "the expansion of the
+    window from" / "passou de": "X to Y" is then an old and a new value, not a range
+    (change words: ``lexicon/<lang>/change.txt``)."""
+    return bool(_change_from_re().search(before[-120:]))
+
+
+def new_value(fig: Figure) -> Figure:
+    """The stated new value of a change read as a range ("from 32,000 to 128,000": 128,000)."""
+    return replace(fig, low_text=fig.high_text, high_text=None, low_scale=None, open_high=False)
 
 
 def is_training_count(before: str) -> bool:
