@@ -319,3 +319,12 @@ def test_a_subject_after_a_comparison_word_is_the_yardstick():
     ]
     assert got[0] == ("nova-2", "81%")
     assert ("orca-5", "70.2%") in got
+
+
+def test_a_spec_card_label_with_no_space_after_its_colon_still_labels_the_value():
+    text = "Nova 2\nEntrada:$0.30/M\nSaída:$1.20/M\nContexto:256K\nSaída Máxima:8K\n"
+    assert [(r[0], r[2]) for r in _rows(text, "pt")] == [
+        ("price_input_usd_per_mtok", "$0.30 per 1M tokens"),
+        ("price_output_usd_per_mtok", "$1.20 per 1M tokens"),
+        ("context_window", "256K tokens"),
+    ]

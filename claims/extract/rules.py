@@ -221,7 +221,8 @@ _TOKENS = re.compile(r"^\s*-?\s*(?:de\s+)?tokens?\b", re.I)
 _CONTEXT_AFTER = re.compile(r"^\s*-?\s*(?:tokens?\s+)?(?:de\s+)?(?:context|contexto)\b", re.I)
 _CONTEXT_KW = re.compile(r"context|janela|window", re.I)
 _CONTEXT_BEFORE = re.compile(
-    r"(?:contexto|janela|context(?:\s+window)?|window)\s+(?:de|of)?\s*(?:até\s+)?$", re.I
+    r"(?:contexto|janela|context(?:\s+window)?|window)(?:\s+|\s*:\s*)(?:de|of)?\s*(?:até\s+)?$",
+    re.I,
 )
 _PARAMS_AFTER = re.compile(r"^\s*-?(?:de\s+)?(?:parâmetros|parametros|parameters|params)\b", re.I)
 _OTHER_NOUN_AFTER = re.compile(
