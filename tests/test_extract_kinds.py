@@ -328,3 +328,12 @@ def test_a_spec_card_label_with_no_space_after_its_colon_still_labels_the_value(
         ("price_output_usd_per_mtok", "$1.20 per 1M tokens"),
         ("context_window", "256K tokens"),
     ]
+
+
+def test_benchmark_names_of_the_names_file_label_their_scores():
+    text = "Nova 2 scores 58.2% on HiddenMath, 44.0% on OSWorld and 51.5% on MMMU-Pro."
+    assert _rows(text) == [
+        ("benchmark_score", "HiddenMath", "58.2%"),
+        ("benchmark_score", "OSWorld", "44%"),
+        ("benchmark_score", "MMMU-Pro", "51.5%"),
+    ]
