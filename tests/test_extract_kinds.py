@@ -337,3 +337,13 @@ def test_benchmark_names_of_the_names_file_label_their_scores():
         ("benchmark_score", "OSWorld", "44%"),
         ("benchmark_score", "MMMU-Pro", "51.5%"),
     ]
+
+
+def test_the_second_pair_of_a_versus_sentence_keeps_the_first_models_figure():
+    text = "Nova 2 surpasses its teacher Orca-5 on GPQA (61.2 vs 58.0) and MATH (77.9 vs 75.3)."
+    got = [
+        (c.subject, c.qualifiers.get("benchmark"), c.text)
+        for c in extract(text, [NOVA], lang="en")
+        if c.attribute == "benchmark_score"
+    ]
+    assert got == [("nova-2", "GPQA", "61.2"), ("nova-2", "MATH", "77.9")]

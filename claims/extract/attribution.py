@@ -37,6 +37,8 @@ NO_MODEL_NAMED = "no model named in this sentence"
 OTHER_MODEL = "another model's figure"
 
 
+# A figure ending right before a comparison word: that word joins two figures ("56.1 vs").
+_FIGURE_END = re.compile(r"[(,:]\s*\d+(?:[.,]\d+)?\s*%?\s*$")
 # Dates of an event (a release) belong to the model the clause says was released.
 _DATED = frozenset({"release_date", "weights_release_date"})
 
@@ -107,7 +109,15 @@ def _versus_pair(c: Candidate, a: _Article) -> Decision | None:
         if first is None:
             return None
         first_start = first
-    markers = [m for m in a.ctx.comparatives if s.start <= m.start and m.end <= first_start]
+    # not the "vs" joining an earlier pair of figures ("on GPQA (56.1 vs 50.6) and MATH
+    # (80.4 vs 74.6)": the comparison word is "surpasses", before both pairs)
+    markers = [
+        m
+        for m in a.ctx.comparatives
+        if s.start <= m.start
+        and m.end <= first_start
+        and not _FIGURE_END.search(t, s.start, m.start)
+    ]
     if not markers:
         return None
     mark = markers[-1]
