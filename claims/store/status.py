@@ -20,7 +20,7 @@ from claims.values.canonical import as_utc
 from claims.values.timefmt import iso_z
 from claims.values.value import Value
 from claims.verify.promises import deadline_of
-from claims.vocabulary import RETIRED_STATE, SKIPPED_KIND, qualifiers_text
+from claims.vocabulary import RETIRED_STATE, SKIPPED_KIND, gated_value, qualifiers_text
 
 
 @dataclass(frozen=True)
@@ -146,7 +146,7 @@ class WeightsStatus:
             "license_source": self.license_source,
             "license_read_at": iso(self.license_read_at),
             # as the Hub's API gives it: false, "auto" or "manual" (null: never read)
-            "gated": False if self.gated == "false" else self.gated,
+            "gated": gated_value(self.gated),
             "gated_read_at": iso(self.gated_read_at),
             "landed_after": iso(self.landed_after),
             "promises": [
