@@ -19,7 +19,7 @@ from tracker.cli.common import (
     print_json,
 )
 from tracker.cli.values import utc_minute
-from tracker.errors import TrackerError
+from tracker.errors import UnknownName
 
 if TYPE_CHECKING:
     from sqlmodel import Session
@@ -147,7 +147,7 @@ def landed_text(st: WeightsStatus) -> str:
 
 def find_subject(session: Session, name: str) -> models.Subject:
     """A subject by slug or by any alias, both case-insensitive (``KIMI-K3.1-PRO``,
-    ``kimi k3.1 pro``); TrackerError naming the known slugs."""
+    ``kimi k3.1 pro``); UnknownName naming the known slugs and the near ones."""
     from sqlmodel import func, select
 
     from claims.store import tables as models
@@ -160,13 +160,13 @@ def find_subject(session: Session, name: str) -> models.Subject:
                 row = session.get(models.Subject, alias.subject_id)
                 break
     if row is None:
-        from claims.curated.datafile import nearest
+        from claims.curated.datafile import near_names
 
         slugs = [s.slug for s in session.exec(select(models.Subject))]
         known = ", ".join(slugs) or "none (run `tracker load`)"
-        hint = nearest(name, slugs) if slugs else ""
-        near = f" ({hint})" if hint.startswith("did you mean") else ""
-        raise TrackerError(f"unknown subject {name!r}{near}; known: {known}")
+        hint = near_names(name, slugs)
+        near = f" (did you mean {hint[0]!r}?)" if hint else ""
+        raise UnknownName(f"unknown subject {name!r}{near}; known: {known}", hint)
     return row
 
 
