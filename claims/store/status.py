@@ -58,6 +58,19 @@ class Promise:
         return deadline_of(v)
 
 
+@dataclass(frozen=True)
+class CheckFailure:
+    """The failed latest check of a watch that would show the weights: when, the error's
+    kind and text as the watch row keeps them, the watch, and how many checks in a row
+    have failed. Shown beside the last successful check's answer, never instead of it."""
+
+    at: dt.datetime
+    kind: str
+    error: str
+    watch: str
+    failures: int
+
+
 @dataclass
 class WeightsStatus:
     """Answer to "did the weights land, and under what licence" for one subject.
@@ -87,9 +100,12 @@ class WeightsStatus:
     # them exist but every one is retired (`tracker untrack`).
     watched: bool = False
     retired: bool = False
-    # The latest failed check of those watches when none ever succeeded: (when, kind,
-    # error) as the watch row keeps them; None after a success or before any check.
-    last_failure: tuple[dt.datetime, str, str] | None = None
+    # The latest failure among those watches whose last check failed (before or after
+    # an earlier success: ``as_of`` keeps the last successful answer); None while every
+    # live one's last check succeeded, or before any check. ``next_retry``: when that
+    # watch runs again, filled in by the caller that knows the schedule (the CLI).
+    last_failure: CheckFailure | None = None
+    next_retry: dt.datetime | None = None
     # Landed after every promised deadline: whole days from the latest deadline to the
     # first sighting (None when on time, with no promise, or when the repo was already
     # there at the first check: its landing day is then unknown).
@@ -164,12 +180,18 @@ class WeightsStatus:
             "as_of": iso(self.as_of),
             "watched": self.watched,
             "retired": self.retired,
+            # whether the latest check of a watch showing the weights failed; the
+            # answers above stay those of the last successful check (``as_of``)
+            "last_check_failed": self.last_failure is not None,
             "last_failure": None
             if self.last_failure is None
             else {
-                "at": iso(self.last_failure[0]),
-                "kind": self.last_failure[1],
-                "error": self.last_failure[2],
+                "at": iso(self.last_failure.at),
+                "kind": self.last_failure.kind,
+                "error": self.last_failure.error,
+                "watch": self.last_failure.watch,
+                "failures_in_a_row": self.last_failure.failures,
+                "next_retry": iso(self.next_retry),
             },
             "landed_late_days": self.landed_late_days,
         }
@@ -272,23 +294,32 @@ def _read_checks(status: WeightsStatus, covering: Sequence[models.Watch]) -> Non
     status.retired = bool(covering) and not live
     known = [as_utc(w.last_success) for w in covering if w.last_success is not None]
     status.as_of = max(known) if known else None
-    if status.as_of is None:
-        status.last_failure = _last_failure(live)
+    status.last_failure = _last_failure(live)
 
 
-def _last_failure(watches: Sequence[models.Watch]) -> tuple[dt.datetime, str, str] | None:
-    """(when, kind, error) of the latest failed check among ``watches`` (the watch row's
-    ``last_run``, ``last_error_kind``, ``last_error``); None when none has failed (a
-    skipped watch did not fail)."""
+def _last_failure(watches: Sequence[models.Watch]) -> CheckFailure | None:
+    """The latest failure among ``watches`` whose last check failed (``consecutive_failures``
+    > 0, with the row's ``last_run``, ``last_error_kind``, ``last_error``), or None. A
+    failure an earlier success or a re-activation cleared is not current, and a skipped
+    watch did not fail."""
     failed = [
         w
         for w in watches
-        if w.last_error and w.last_run is not None and w.last_error_kind != SKIPPED_KIND
+        if w.consecutive_failures > 0
+        and w.last_error
+        and w.last_run is not None
+        and w.last_error_kind != SKIPPED_KIND
     ]
     if not failed:
         return None
     w = max(failed, key=lambda w: as_utc(w.last_run))  # type: ignore[arg-type]
-    return as_utc(w.last_run), w.last_error_kind or "error", str(w.last_error)  # type: ignore[arg-type]
+    return CheckFailure(
+        as_utc(w.last_run),  # type: ignore[arg-type]
+        w.last_error_kind or "error",
+        str(w.last_error),
+        w.name,
+        w.consecutive_failures,
+    )
 
 
 def _hub_observations(

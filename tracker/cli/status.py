@@ -52,6 +52,10 @@ def status(
     with Session(engine) as session:
         row = find_subject(session, subject)
         st = weights_status(session, row)
+    if st.last_failure is not None:
+        from tracker.schedule.watchlist import next_run
+
+        st.next_retry, _kind = next_run(engine, st.last_failure.watch)
     if json_out:
         print_json(st.to_dict())
         return
@@ -59,7 +63,8 @@ def status(
     if st.landed:
         echo_wrapped(f"  weights: landed — {st.repo}, {landed_text(st)}")
     elif st.weights_word == "not landed":
-        console.print("  weights: [bold red]not landed[/bold red]")
+        since = f" (as of {utc_minute(st.as_of)})" if st.last_failure is not None else ""
+        console.print(f"  weights: [bold red]not landed[/bold red]{since}", highlight=False)
     elif st.watched or st.retired:
         console.print(f"  weights: unknown ({NO_SUCCESS})", highlight=False)
     else:
@@ -83,9 +88,9 @@ NO_SUCCESS = "no successful Hub check yet"  # the site's words too
 
 def check_lines(st: WeightsStatus, hub_org: str | None) -> list[str]:
     """What the Hub checks say beside the weights line: how overdue as of the last
-    check, ``not watched (untracked: its watches are retired)``, ``last Hub check
-    failed at T: kind: error`` when none ever succeeded, ``no Hub check has run yet``,
-    or that no watch looks at all."""
+    check, ``not watched (untracked: its watches are retired)``, the failed latest
+    check of a watch (:func:`failure_lines`: after an earlier success, the weights line
+    is that success's answer), ``no Hub check has run yet``, or that no watch looks."""
     d = st.to_dict()
     lines = []
     if st.overdue_days:
@@ -95,11 +100,10 @@ def check_lines(st: WeightsStatus, hub_org: str | None) -> list[str]:
         )
     if st.retired:
         return [*lines, "not watched (untracked: its watches are retired)"]
+    if st.last_failure is not None:
+        return [*lines, *failure_lines(st)]
     if st.landed or st.as_of is not None:
         return lines
-    if st.last_failure is not None:
-        at, kind, error = st.last_failure
-        return [*lines, f"last Hub check failed at {utc_minute(at)}: {kind}: {error}"]
     if st.watched:
         return [*lines, "no Hub check has run yet: run `tracker check`"]
     org = f" ({hub_org})" if hub_org else ""
@@ -109,6 +113,24 @@ def check_lines(st: WeightsStatus, hub_org: str | None) -> list[str]:
         "land: add a huggingface_org or huggingface_model watch to watches.toml "
         "(docs/watches.md)",
     ]
+
+
+def failure_lines(st: WeightsStatus) -> list[str]:
+    """A failing latest Hub check, for people: ``last successful Hub check T (the lines
+    above are its answers)`` when one succeeded before, then ``last Hub check failed at
+    T: kind: error (watch W, 2 failures in a row); next retry T``."""
+    failure = st.last_failure
+    assert failure is not None
+    lines = []
+    if st.as_of is not None:
+        lines.append(f"last successful Hub check {utc_minute(st.as_of)} (the weights are as of it)")
+    row = "1 failure" if failure.failures == 1 else f"{failure.failures} failures"
+    retry = f"; next retry {utc_minute(st.next_retry)}" if st.next_retry else ""
+    lines.append(
+        f"last Hub check failed at {utc_minute(failure.at)}: {failure.kind}: {failure.error} "
+        f"(watch {failure.watch}, {row} in a row){retry}"
+    )
+    return lines
 
 
 def access_lines(st: WeightsStatus) -> list[str]:

@@ -82,6 +82,23 @@ def missed_dict(note: MissedRuns | None) -> dict[str, Any] | None:
     }
 
 
+def next_run(
+    engine: Engine, name: str, *, now: dt.datetime | None = None
+) -> tuple[dt.datetime | None, str | None]:
+    """(time, kind) of watch ``name``'s next run as ``tracker watches`` shows it
+    (:func:`next_run_of`: ``scheduled``, ``due`` or a failing watch's ``retry``); (None,
+    None) for an unknown or retired watch. Read-only."""
+    now = now or utcnow()
+    with Session(engine) as session:
+        w = session.exec(select(Watch).where(Watch.name == name)).first()
+        st = session.get(ScheduleState, WATCH_PREFIX + name)
+    if w is None:
+        return None, None
+    holder = Lease(engine).holder()
+    live = holder is not None and holder.expires_at > now and not holder_exited(holder)
+    return next_run_of(w, st, live=live, now=now)
+
+
 def list_watches(engine: Engine, *, now: dt.datetime | None = None) -> dict[str, Any]:
     """``{"scheduler": {...} | None, "watches": [...]}`` ordered by watch name.
 
