@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from claims.readings.licenses import license_link, spdx_id
+from claims.readings.licenses import LicenseLink, license_link, spdx_id
 from claims.store import tables as models
 from claims.store.views import hub_watches_of, load_observations
 from claims.subjects.sourcenames import source_names
@@ -120,6 +120,10 @@ class WeightsStatus:
     license_read_at: dt.datetime | None = None
     license_spdx: str | None = None
     license_link: str | None = None
+    # ``file`` (the repo's licence file), ``spdx`` (the SPDX page of its id) or ``none``;
+    # ``license_note`` says why there is no link (``no licence file in the repo``).
+    license_link_kind: str | None = None
+    license_note: str | None = None
 
     @property
     def weights_word(self) -> str:
@@ -159,6 +163,8 @@ class WeightsStatus:
             "license": self.license,
             "license_spdx": self.license_spdx,
             "license_link": self.license_link,
+            "license_link_kind": self.license_link_kind,
+            "license_note": self.license_note,
             "license_source": self.license_source,
             "license_read_at": iso(self.license_read_at),
             # as the Hub's API gives it: false, "auto" or "manual" (null: never read)
@@ -211,7 +217,7 @@ def weights_statuses(
     watches and aliases once per subject made the build quadratic (issue 7)."""
     wanted = {s.id for s in subjects}
     O, C = models.Observation, models.Claim  # noqa: N806, E741
-    weights_obs, licence_obs, gated_obs = _hub_observations(session, wanted)
+    weights_obs, access = _hub_observations(session, wanted)
     landings = _landing_events(session, wanted)
     names = source_names(session.exec(select(models.Source)).all())  # as reasons name them
     promises: dict[int, list[tuple[models.Claim, models.Source]]] = defaultdict(list)
@@ -252,7 +258,7 @@ def weights_statuses(
             )
             created = first.value.extra.get("created_at")
             status.repo_created = str(created)[:10] if created else None
-        _read_access(status, licence_obs[sid], gated_obs[sid])
+        _read_access(status, *(access[a][sid] for a in _ACCESS))
         for claim, source in promises[sid]:
             v = claim.value
             assert claim.id is not None
@@ -322,18 +328,20 @@ def _last_failure(watches: Sequence[models.Watch]) -> CheckFailure | None:
     )
 
 
+_ACCESS = ("license", "gated", "license_text_sha256")
+
+
 def _hub_observations(
     session: Session, wanted: set[int | None]
-) -> tuple[Grouped, Grouped, Grouped]:
+) -> tuple[Grouped, dict[str, Grouped]]:
     """Per subject of ``wanted``: every ``weights_available`` observation, and the
-    current ``license`` and ``gated`` ones, by id."""
+    current ``license``, ``gated`` and ``license_text_sha256`` ones (by attribute)."""
     O = models.Observation  # noqa: N806, E741
     weights: Grouped = defaultdict(list)
-    licences: Grouped = defaultdict(list)
-    gated: Grouped = defaultdict(list)
+    access: dict[str, Grouped] = {a: defaultdict(list) for a in _ACCESS}
     for o in session.exec(
         select(O)
-        .where(O.attribute.in_(("weights_available", "license", "gated")))  # type: ignore[attr-defined]
+        .where(O.attribute.in_(("weights_available", *_ACCESS)))  # type: ignore[attr-defined]
         .order_by(O.id)  # type: ignore[arg-type]
     ).all():
         if o.subject_id not in wanted:
@@ -341,8 +349,8 @@ def _hub_observations(
         if o.attribute == "weights_available":
             weights[o.subject_id].append(o)
         elif o.current:
-            (licences if o.attribute == "license" else gated)[o.subject_id].append(o)
-    return weights, licences, gated
+            access[o.attribute][o.subject_id].append(o)
+    return weights, access
 
 
 def _judge_landing(
@@ -371,19 +379,38 @@ def _read_access(
     status: WeightsStatus,
     licences: Sequence[models.Observation],
     gated: Sequence[models.Observation],
+    texts: Sequence[models.Observation] = (),
 ) -> None:
-    """The latest current licence (SPDX id, link) and gating of a subject, each with when
-    it was last read."""
+    """The latest current licence (SPDX id, link: :func:`_license_link`) and gating of a
+    subject, each with when it was last read."""
     if licences:
         latest = max(licences, key=lambda o: as_utc(o.last_seen))
         status.license = str(latest.value.value)
         status.license_source = latest.source_url or "observed"
         status.license_read_at = as_utc(latest.last_seen)
         status.license_spdx = spdx_id(status.license)
-        status.license_link = license_link(status.license, latest.qualifiers.get("repo"))
+        link = _license_link(latest, texts)
+        status.license_link, status.license_link_kind = link.url, link.kind
+        status.license_note = link.note
     if gated:
         latest = max(gated, key=lambda o: as_utc(o.last_seen))
         status.gated, status.gated_read_at = str(latest.value.value), as_utc(latest.last_seen)
+
+
+def _license_link(licence: models.Observation, texts: Sequence[models.Observation]) -> LicenseLink:
+    """:func:`claims.readings.licenses.license_link` of a licence observation: the
+    licence file its repo's file listing showed (``extra.license_file``, read by the
+    model adapter), else the one a watch fetched for the same repo (a current
+    ``license_text_sha256`` read from ``.../resolve/REV/LICENSE``)."""
+    repo = licence.qualifiers.get("repo")
+    extra = licence.value.extra
+    file = extra.get("license_file")
+    if not file:
+        fetched = [t.source_url for t in texts
+                   if t.qualifiers.get("repo") == repo and t.source_url]  # fmt: skip
+        file = next((str(u).rsplit("/", 1)[-1] for u in fetched if "/resolve/" in str(u)), None)
+    return license_link(str(licence.value.value), repo, file,
+                        files_listed=bool(extra.get("files_listed")))  # fmt: skip
 
 
 def _landing_events(

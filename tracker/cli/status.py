@@ -134,13 +134,15 @@ def failure_lines(st: WeightsStatus) -> list[str]:
 
 
 def access_lines(st: WeightsStatus) -> list[str]:
-    """``licence: apache-2.0 (SPDX Apache-2.0, https://spdx.org/...) — read 2026-11-28
-    06:00 UTC`` and ``access: gated (manual) — read ...``: what the Hub said last
+    """``licence: apache-2.0 (SPDX Apache-2.0, https://huggingface.co/ORG/NAME/blob/main/LICENSE)
+    — read 2026-11-28 06:00 UTC`` (the link: the repo's licence file, else the SPDX page,
+    else why there is none: ``no licence file in the repo``) and ``access: gated (manual) — read ...``: what the Hub said last
     (``gated``: not gated, gated (auto), gated (manual); unknown when never read)."""
     d = st.to_dict()
     if st.license:
+        where = st.license_link or st.license_note or ""  # the licence itself, or why not
         how = ", ".join(x for x in (f"SPDX {st.license_spdx}" if st.license_spdx else "",
-                                     st.license_link or "") if x)  # fmt: skip
+                                     where) if x)  # fmt: skip
         lic = f"licence: {st.license}" + (f" ({how})" if how else "")
         lic += f" — read {utc_minute(d['license_read_at'])}" if st.license_read_at else ""
     else:
