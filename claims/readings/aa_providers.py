@@ -141,7 +141,8 @@ def read_aa_model(
         )
     if not isinstance(providers, list):
         raise FormatChanged(f"{where}: 'providers' is not a list")
-    opts = doc.get("prompt_options") if isinstance(doc.get("prompt_options"), dict) else {}
+    raw_opts = doc.get("prompt_options")
+    opts: dict[str, Any] = raw_opts if isinstance(raw_opts, dict) else {}
     prompt_length = opts.get("prompt_length") or prompt or DEFAULT_PROMPT
     parallel = opts.get("parallel_queries")
     version = doc.get("intelligence_index_version")

@@ -228,7 +228,9 @@ def judge_speedup(claim: ClaimView, observations: Sequence[ObsView]) -> SpeedDec
     if not pairs:
         return None
     lo, hi = claim.value.interval()
-    parts, verdicts, ids = [], set(), []
+    parts: list[str] = []
+    verdicts: set[bool] = set()
+    ids: list[int] = []
     for f, s in pairs:
         assert isinstance(f.value.value, Decimal) and isinstance(s.value.value, Decimal)
         ratio = (f.value.value / s.value.value).quantize(Decimal("0.01"))
