@@ -146,6 +146,30 @@ def test_a_redirect_to_a_name_on_a_private_address_is_refused(servers):
     assert network.attempts == [(PUBLIC, public.port)]
 
 
+def test_each_redirect_hop_connects_to_its_own_checked_address(servers):
+    """Two public hosts (stand-ins on loopback): each hop is resolved, checked and
+    connected to by its own address, with its own Host header."""
+    second = Server()
+    servers.append(second)
+    first = Server(location=f"http://cdn.example:{second.port}/file")
+    servers.append(first)
+    other = "93.184.216.35"
+    answers = {"hub.example": [PUBLIC], "cdn.example": [other]}
+    network = LoopbackOnly(
+        stand_ins={(PUBLIC, first.port): first.port, (other, second.port): second.port}
+    )
+    transport = live_transport(
+        SETTINGS, resolve=lambda host, _port: answers[host], network_backend=network
+    )
+    client = make_client(SETTINGS, transport=transport)
+    policy = RequestPolicy(hosts=("cdn.example",))
+    fetched = fetch(client, f"http://hub.example:{first.port}/model", policy=policy)
+    assert fetched.body == b"ok"
+    assert network.attempts == [(PUBLIC, first.port), (other, second.port)]
+    assert first.requests == [("/model", f"hub.example:{first.port}")]
+    assert second.requests == [("/file", f"cdn.example:{second.port}")]
+
+
 def test_a_watch_allowed_private_addresses_reaches_them_by_name(servers):
     """allow_private: the name is still connected to through the address it resolved
     to (pinned), over a real socket, with the Host header of the URL."""
