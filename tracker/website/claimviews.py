@@ -251,6 +251,9 @@ class SubjectClaims:
     # the summary card made from these facts, by the key of the observations it was
     # made with (only the latest kept): summary.card_lines depends on nothing else
     cards: dict[str, list[CardLine]] = field(default_factory=dict)
+    # what collect derives from that card alone (table cells by headline benchmarks,
+    # stated licence, benchmark names): kept while the card is (collect.card_derived)
+    derived: dict[Any, Any] = field(default_factory=dict)
 
 
 @dataclass

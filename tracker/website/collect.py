@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from sqlalchemy.engine import Engine
@@ -48,7 +49,7 @@ from tracker.website.pagehash import key_of
 from tracker.website.summary import (
     CardLine,
     Fact,
-    benchmark_name,
+    benchmark_names,
     card_lines,
     gated_text,
     headline_benchmarks,
@@ -146,13 +147,15 @@ def _check_targets(
             ev.target = page
 
 
-def add_charts(subjects: list[SubjectView], lines: list[list[CardLine]]) -> None:
+def add_charts(
+    subjects: list[SubjectView], lines: list[list[CardLine]], names: list[list[str | None]]
+) -> None:
     """Add to each subject's ``charts`` (its price charts) a chart per benchmark it
-    shares with another subject and its timeline (``charts.py``)."""
+    shares with another subject and its timeline (``charts.py``). ``names``: each card
+    line's :func:`benchmark_name`, by subject."""
     scores: dict[str, list[tuple[SubjectView, CardLine]]] = defaultdict(list)
-    for sv, card in zip(subjects, lines, strict=True):
-        for ln in card:
-            name = benchmark_name(ln)
+    for sv, card, card_names in zip(subjects, lines, names, strict=True):
+        for ln, name in zip(card, card_names, strict=True):
             if name and ln.number is not None:
                 scores[name].append((sv, ln))
     shared = {}
@@ -164,8 +167,8 @@ def add_charts(subjects: list[SubjectView], lines: list[list[CardLine]]) -> None
                 unit,
                 [(sv.name, ln.number, ln.short) for sv, ln in rows],  # type: ignore[misc]
             )
-    for sv, card in zip(subjects, lines, strict=True):
-        mine = [shared[n] for n in dict.fromkeys(benchmark_name(ln) for ln in card) if n in shared]
+    for sv, card_names in zip(subjects, names, strict=True):
+        mine = [shared[n] for n in dict.fromkeys(card_names) if n in shared]
         timeline = timeline_chart(sv.slug, timeline_events(sv.facts, sv.weights))
         sv.charts = [*sv.charts, *mine, *([timeline] if timeline else [])]
 
@@ -363,7 +366,22 @@ def card_of(sv: SubjectView, claims: SubjectClaims | None) -> list[CardLine]:
     got = claims.cards.get(key)
     if got is None:
         claims.cards.clear()
+        claims.derived.clear()
         got = claims.cards[key] = card_lines(sv.facts, sv.observations)
+    return got
+
+
+def card_derived(
+    claims: SubjectClaims | None, card: list[CardLine], what: Any, make: Callable[[], Any]
+) -> Any:
+    """``make()`` (a pure function of ``card`` and ``what``), kept with the card in
+    ``claims.derived`` while the card stays (:func:`card_of`): an in-process rebuild
+    derives table cells and benchmark names only for subjects whose card changed."""
+    if claims is None:
+        return make()
+    got = claims.derived.get(what)
+    if got is None:
+        got = claims.derived[what] = make()
     return got
 
 
@@ -374,12 +392,18 @@ def add_summaries(
     the headline benchmarks (the table's score columns). ``claims``: each subject's
     (see :func:`card_of`)."""
     lines = [card_of(sv, sc) for sv, sc in zip(subject_views, claims, strict=True)]
-    benchmarks = headline_benchmarks(lines)
-    for sv, card in zip(subject_views, lines, strict=True):
+    names = [
+        card_derived(sc, card, "benchmarks", partial(benchmark_names, card))
+        for sc, card in zip(claims, lines, strict=True)
+    ]
+    benchmarks = headline_benchmarks(names)
+    for sv, sc, card in zip(subject_views, claims, lines, strict=True):
         sv.card = card
-        sv.cells = table_cells(card, benchmarks)
-        sv.license_stated = stated_license(card)
-    add_charts(subject_views, lines)
+        sv.cells = dict(
+            card_derived(sc, card, ("cells", *benchmarks), partial(table_cells, card, benchmarks))
+        )
+        sv.license_stated = card_derived(sc, card, "licence", partial(stated_license, card))
+    add_charts(subject_views, lines, names)
     return benchmarks
 
 
