@@ -408,28 +408,17 @@ def add_summaries(
 
 
 def source_views(
-    sources: dict[int, SourceInfo], claims_from: dict[int, list[ClaimView]]
+    sources: dict[int, SourceInfo], claims_from: dict[int, list[SourceClaim]]
 ) -> list[SourceView]:
-    """Each source with the claims it makes and their count by verdict status."""
+    """Each source with the claims it makes (as ``sources.html`` lists them,
+    ``SubjectClaims.listed``) and their count by verdict status ("none": no verdict)."""
     out = []
     for src in sources.values():
         mine = claims_from[src.id]
         counts: dict[str, int] = defaultdict(int)
-        for cv in mine:
-            counts[cv.verdict.status if cv.verdict else "none"] += 1
-        listed = [
-            SourceClaim(
-                id=cv.id,
-                subject_slug=cv.subject_slug,
-                subject_name=cv.subject_name,
-                attribute=cv.attribute,
-                value=cv.value,
-                qualifiers=cv.qualifiers,
-                status=cv.verdict.status if cv.verdict else None,
-            )
-            for cv in mine
-        ]
-        out.append(SourceView(source=src, claims=listed, counts=dict(counts)))
+        for sc in mine:
+            counts[sc.status or "none"] += 1
+        out.append(SourceView(source=src, claims=mine, counts=dict(counts)))
     return out
 
 
@@ -496,9 +485,10 @@ def collect(engine: Engine, memo: ClaimMemo | None = None) -> SiteContext:
     subject_views = [subject_view(s, parts) for s in subjects]
     benchmarks = add_summaries(subject_views, [per_subject.get(s.id) for s in subjects])  # type: ignore[arg-type]
     _check_targets(events_v, subject_views, disc_views)
-    claims_from: dict[int, list[ClaimView]] = defaultdict(list)
-    for cv in claims.values():
-        claims_from[cv.source.id].append(cv)
+    listed = {i: sc for c in per_subject.values() for i, sc in c.listed.items()}
+    claims_from: dict[int, list[SourceClaim]] = defaultdict(list)
+    for cid, cv in claims.items():
+        claims_from[cv.source.id].append(listed[cid])
 
     # Data time, not build time: the latest successful watch check (claims loaded or
     # events written later do not make the observed data newer).
@@ -514,4 +504,7 @@ def collect(engine: Engine, memo: ClaimMemo | None = None) -> SiteContext:
         latest_check=max(attempts) if attempts else None,
         benchmarks=benchmarks,
         claim_digests={by_id[sid].slug: sc.digest for sid, sc in per_subject.items()},
+        listed_digest=key_of(
+            sorted((by_id[sid].slug, sc.listed_digest) for sid, sc in per_subject.items())
+        ),
     )
