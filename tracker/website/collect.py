@@ -372,17 +372,19 @@ def card_of(sv: SubjectView, claims: SubjectClaims | None) -> list[CardLine]:
 
 
 def card_derived(
-    claims: SubjectClaims | None, card: list[CardLine], what: Any, make: Callable[[], Any]
+    claims: SubjectClaims | None, what: str, make: Callable[[], Any], given: Any = None
 ) -> Any:
-    """``make()`` (a pure function of ``card`` and ``what``), kept with the card in
-    ``claims.derived`` while the card stays (:func:`card_of`): an in-process rebuild
-    derives table cells and benchmark names only for subjects whose card changed."""
+    """``make()``, a pure function of the subject's card and ``given``, kept in
+    ``claims.derived[what]`` with ``given`` while the card stays (:func:`card_of` clears
+    it) and made again when ``given`` differs (one entry per ``what``): an in-process
+    rebuild derives table cells and benchmark names only for subjects whose card
+    changed."""
     if claims is None:
         return make()
-    got = claims.derived.get(what)
-    if got is None:
-        got = claims.derived[what] = make()
-    return got
+    kept = claims.derived.get(what)
+    if kept is None or kept[0] != given:
+        kept = claims.derived[what] = (given, make())
+    return kept[1]
 
 
 def add_summaries(
@@ -393,16 +395,16 @@ def add_summaries(
     (see :func:`card_of`)."""
     lines = [card_of(sv, sc) for sv, sc in zip(subject_views, claims, strict=True)]
     names = [
-        card_derived(sc, card, "benchmarks", partial(benchmark_names, card))
+        card_derived(sc, "benchmarks", partial(benchmark_names, card))
         for sc, card in zip(claims, lines, strict=True)
     ]
     benchmarks = headline_benchmarks(names)
     for sv, sc, card in zip(subject_views, claims, lines, strict=True):
         sv.card = card
         sv.cells = dict(
-            card_derived(sc, card, ("cells", *benchmarks), partial(table_cells, card, benchmarks))
+            card_derived(sc, "cells", partial(table_cells, card, benchmarks), benchmarks)
         )
-        sv.license_stated = card_derived(sc, card, "licence", partial(stated_license, card))
+        sv.license_stated = card_derived(sc, "licence", partial(stated_license, card))
     add_charts(subject_views, lines, names)
     return benchmarks
 
