@@ -14,8 +14,8 @@ and in a real new process: ``tracker build`` run as a subprocess after a third c
 changed (its wall and CPU seconds, start-up and imports included; beside it, what a
 process that only starts and imports the build costs). Every line gives the load
 average when it was measured: the machine is shared, and wall seconds follow the load.
-Each run starts from a copy of the same database and an empty output folder. Every run's output is kept until all runs end: on this machine's
-ext4 (no journal) a new file skips inodes deleted in the last minutes, so deleting the
+Each run starts from a copy of the same database and an empty output folder. Every
+run's output is kept until all runs end: on this machine's ext4 (no journal) a new file skips inodes deleted in the last minutes, so deleting the
 3,000 files of one run made the next run's file creation several times slower (perf:
 ``recently_deleted``), which measured the bench's clean-up, not the build.
 """
@@ -135,9 +135,10 @@ def process_seconds(cmd: list[str]) -> tuple[float, float]:
 
 def tracker_build(db: Path, out: Path) -> tuple[float, float]:
     """(wall s, CPU s) of ``tracker build --db DB --out OUT`` in a new process (the
-    ``tracker`` script beside this interpreter, else ``python -m tracker.cli.main``)."""
+    ``tracker`` script beside this interpreter, else its entry point run by this one)."""
     script = Path(sys.executable).with_name("tracker")
-    cmd = [str(script)] if script.exists() else [sys.executable, "-m", "tracker.cli.main"]
+    entry = [sys.executable, "-c", "from tracker.cli.main import main; main()"]
+    cmd = [str(script)] if script.exists() else entry
     return process_seconds([*cmd, "build", "--db", str(db), "--out", str(out)])
 
 
