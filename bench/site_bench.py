@@ -1,24 +1,24 @@
 """Site build benchmark: 1,000 subjects x 30 claims; full build, then a one-claim rebuild.
 
-Run alone with ``python bench/site_bench.py [--runs N]``; ``bench/run.py`` (``make bench``)
-reuses :func:`populate` and :func:`touch_one_claim`. Prints, per run, files per second of
-the full build (wall and CPU seconds of the build process, plus those of the helper
-process that writes a large build's files) and the time of a rebuild after one claim
-changed, with the files it rendered (only those whose input changed) and rewrote (only
-those whose bytes changed). The full build starts cold (``clear_build_caches``: nothing
-kept from an earlier build of this process). The one-claim rebuild is timed three
-ways: warm, in the process that just built (as the scheduler rebuilds after each cycle, reusing the
-claim views and fragments of unchanged subjects), and cold, after another claim changed
-and the caches were cleared (what ``tracker build`` in a new process pays, imports aside),
-and in a real new process: ``tracker build`` run as a subprocess after a third claim
-changed (its wall and CPU seconds, start-up and imports included; beside it, what a
-process that only starts and imports the build costs). Every line gives the load
-average when it was measured: the machine is shared, and wall seconds follow the load.
-Each run starts from a copy of the same database and an empty output folder. Every
-run's output is kept until all runs end: on this machine's ext4 (no journal) a new file
-skips inodes deleted in the last minutes, so deleting the 3,000 files of one run made
-the next run's file creation several times slower (perf: ``recently_deleted``), which
-measured the bench's clean-up, not the build.
+Run alone with ``python bench/site_bench.py [--runs N]``; ``bench/run.py`` (``make
+bench``) reuses :func:`populate` and :func:`touch_one_claim`. Prints, per run, files per
+second of the full build (wall and CPU seconds of the build process, plus those of the
+helper process that writes a large build's files) and the time of a rebuild after one
+claim changed, with the files it rendered (only those whose input changed) and rewrote
+(only those whose bytes changed). The full build starts cold (``clear_build_caches``:
+nothing kept from an earlier build of this process). The one-claim rebuild is timed
+three ways: warm, in the process that just built (as the scheduler rebuilds after each
+cycle, reusing the claim views and fragments of unchanged subjects), and cold, after
+another claim changed and the caches were cleared (what ``tracker build`` in a new
+process pays, imports aside), and in a real new process: ``tracker build`` run as a
+subprocess after a third claim changed (its wall and CPU seconds, start-up and imports
+included; beside it, what a process that only starts and imports the build costs). Every
+line gives the load average when it was measured: the machine is shared, and wall
+seconds follow the load. Each run starts from a copy of the same database and an empty
+output folder. Every run's output is kept until all runs end: on this machine's ext4 (no
+journal) a new file skips inodes deleted in the last minutes, so deleting the 3,000
+files of one run made the next run's file creation several times slower (perf:
+``recently_deleted``), which measured the bench's clean-up, not the build.
 """
 
 from __future__ import annotations
