@@ -61,13 +61,6 @@ def claim_item(cv: ClaimView, fact_status: str | None) -> str:
     )
 
 
-def claim_items(fact: Any) -> Markup:
-    """Every claim of ``fact`` (a :class:`tracker.website.summary.Fact`) as list items:
-    the ``claim_items`` filter of ``subject.html``."""
-    status = fact.status
-    return Markup("".join([claim_item(cv, status) for cv in fact.claims]))
-
-
 def source_claim_items(claims: list[SourceClaim], root: str) -> Markup:
     """A source's claims as ``sources.html`` lists them, each linked to its row on its
     subject's page (``root``: the path back to the site's root)."""
