@@ -466,3 +466,32 @@ def test_removing_a_contradicted_claim_announces_its_resolution(demo):
         assert json.loads(event.detail_json)["reason"].endswith(
             f"; no longer found (claim #{c['k2lic']} corrected or removed in its data file)"
         )
+
+
+def test_dismissing_a_contradicted_fact_dismisses_it_for_every_source(demo):
+    """Two sources state the licence the Hub contradicts: two stored rows, one fact on the
+    Discrepancies page; dismissing one must not leave the other open (the page showed
+    the fact as open and dismissed at once)."""
+    engine, c, _o = demo
+    with Session(engine) as s:
+        first = s.get(Claim, c["k2lic"])
+        second = Claim(
+            key="second-licence-claim",
+            subject_id=first.subject_id,
+            attribute="license",
+            qualifiers_json="{}",
+            value_json=first.value_json,
+            source_id=s.get(Claim, c["k2p"]).source_id,
+            claimant="Another outlet",
+        )
+        s.add(second)
+        s.commit()
+        verify_all(s, now=NOW)
+        rule = Discrepancy.rule == "contradicted_by_observation"
+        rows = s.exec(select(Discrepancy).where(rule)).all()
+        assert len(rows) == 2 and {r.state for r in rows} == {"open"}
+        dismiss_discrepancy(s, rows[0].id, "the Hub's modified-mit is MIT with a notice", now=NOW)
+        verify_all(s, now=NOW)
+        states = {r.id: (r.state, r.note) for r in s.exec(select(Discrepancy).where(rule))}
+        note = "the Hub's modified-mit is MIT with a notice"
+        assert states == {rows[0].id: ("dismissed", note), rows[1].id: ("dismissed", note)}
