@@ -183,3 +183,32 @@ def test_review_refuses_a_resolved_discrepancy(demo_build, tmp_path):
     with Session(make_engine(db)) as s:
         row = s.get(Discrepancy, 1)
     assert (row.state, row.note) == ("resolved", None)
+
+
+def test_verify_counts_open_facts_like_the_discrepancies_page(engine, cli):
+    """Two sources state the licence the Hub contradicts: two stored rows, shown as one
+    discrepancy on the page; the CLI says the page's number and the stored one."""
+    from sqlmodel import Session, select
+
+    from claims.store.tables import Claim
+
+    with Session(engine) as s:
+        lic = s.exec(select(Claim).where(Claim.attribute == "license")).one()
+        s.add(
+            Claim(
+                key="second-licence-claim",
+                subject_id=lic.subject_id,
+                attribute="license",
+                qualifiers_json="{}",
+                value_json=lic.value_json,
+                source_id=1,
+                claimant="Another outlet",
+            )
+        )
+        s.commit()
+    r = cli("verify", "--now", "2026-11-29T12:00Z")
+    assert "; 3 open discrepancies (4 stored: one per source of a contradicted figure); " in (
+        r.output
+    )
+    data = json.loads(cli("verify", "--json", "--now", "2026-11-29T12:00Z").output)
+    assert (data["open_discrepancies"], data["open_discrepancy_rows"]) == (3, 4)

@@ -28,6 +28,7 @@ from claims.verify.compare import (
     CONTRADICTED_BY_OBSERVATION,
     DIFFERENT_SUBJECT,
     Finding,
+    count_facts,
     find_conflicts,
     find_cross_subject_notes,
 )
@@ -54,7 +55,9 @@ class VerifyReport:
     changed: list[dict[str, Any]] = field(default_factory=list)  # claim_id, from, to
     opened: list[int] = field(default_factory=list)  # discrepancy ids opened / reopened
     resolved: list[int] = field(default_factory=list)
+    # open discrepancies as the site counts them (one per fact), and the stored rows
     open_discrepancies: int = 0
+    open_discrepancy_rows: int = 0
     events_added: int = 0
 
     def to_dict(self) -> dict[str, Any]:
@@ -65,6 +68,7 @@ class VerifyReport:
             "opened": self.opened,
             "resolved": self.resolved,
             "open_discrepancies": self.open_discrepancies,
+            "open_discrepancy_rows": self.open_discrepancy_rows,
             "events_added": self.events_added,
         }
 
@@ -142,8 +146,11 @@ def verify_all(session: Session, *, now: dt.datetime | None = None) -> VerifyRep
     )
     session.commit()
     report.statuses = dict(Counter(d.status for d in decisions.values()))
-    report.open_discrepancies = len(
-        session.exec(select(Discrepancy).where(Discrepancy.state == "open")).all()
+    rows = session.exec(select(Discrepancy).where(Discrepancy.state == "open")).all()
+    report.open_discrepancy_rows = len(rows)
+    report.open_discrepancies = count_facts(
+        [(r.subject_id, r.attribute, r.rule, json.loads(r.claim_ids_json or "[]")) for r in rows],
+        claims,
     )
     return report
 
