@@ -52,7 +52,7 @@ def test_index_weights_status(built):
     assert report.pages_written == 95 and report.pages_unchanged == 0
     html = (out / "index.html").read_text()
     k31 = html[html.index('href="subjects/kimi-k3.1-pro/index.html"') :].split("</tr>")[0]
-    assert '<span class="state-bad"><span aria-hidden="true">✗</span> not landed</span>' in k31
+    assert '<span class="state-bad"><span aria-hidden="true">□</span> not landed</span>' in k31
     assert '<small class="state-bad">overdue by 16 days</small>' in k31
     assert (
         '<td class="num" data-sort="2">'

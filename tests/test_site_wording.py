@@ -135,3 +135,15 @@ def test_two_title_named_sources_read_apart_everywhere(demo_site):
         if side["side"] == "claim"
     }
     assert names == {"Máquina Web", one, two}
+
+
+def test_not_landed_weights_use_no_verdict_mark(demo_build):
+    """✗ is "contradicted" in the index legend: weights not on the Hub are a state, shown
+    with their own mark (□), listed in the legend, and red only when overdue."""
+    html = (demo_build / "s" / "index.html").read_text()
+    k3 = html[html.index('href="subjects/kimi-k3/index.html"') :].split("</tr>")[0]
+    assert '<span class="state-wait"><span aria-hidden="true">□</span> not landed</span>' in k3
+    assert "✗</span> not landed" not in html
+    legend = html[html.index('<div class="legend" id="legend-weights">') :].split("</div>")[0]
+    assert "□</span> not landed: no weights on the Hub at the last check" in legend
+    assert "✗" not in legend
