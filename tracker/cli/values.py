@@ -4,9 +4,9 @@ writes times for people and JSON."""
 from __future__ import annotations
 
 import datetime as dt
-from decimal import Decimal
 import re
 from collections.abc import Callable, Sequence
+from decimal import Decimal
 from typing import Any
 
 import typer
