@@ -77,3 +77,20 @@ def test_json_output_has_no_python_reprs(name, demo_build, tmp_path, monkeypatch
     text = result.stdout
     json.loads(text)
     assert REPR.findall(text) == [], name
+
+
+def test_build_text_and_json_count_the_same_files(demo_build, tmp_path, monkeypatch):
+    """`build` said "98 files" and `build --json` then pages_unchanged 99 (the manifest):
+    both now come from one count that leaves the manifest out."""
+    monkeypatch.chdir(ROOT)
+    for f in demo_build.glob("t.db*"):
+        shutil.copy(f, tmp_path / f.name)
+    args = ["build", "--db", str(tmp_path / "t.db"), "--out", str(tmp_path / "site")]
+    first = CliRunner().invoke(app, args)
+    assert first.exit_code == 0, first.output
+    files = int(re.search(r": (\d+) files,", first.stdout).group(1))  # type: ignore[union-attr]
+    assert f"; {files} written (new or changed), 0 left as they were" in first.stdout
+    again = json.loads(CliRunner().invoke(app, [*args, "--json"]).stdout)
+    assert (again["files"], again["pages_unchanged"], again["pages_written"]) == (files, files, 0)
+    on_disk = [p for p in (tmp_path / "site").rglob("*") if p.is_file()]
+    assert len(on_disk) == files + 1  # and the build manifest

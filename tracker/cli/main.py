@@ -273,25 +273,46 @@ def build(
 
     report = pipeline.build(open_db(db), out, base_url=base_url)
     if json_out:
-        print_json({k: str(v) if isinstance(v, Path) else v for k, v in report.__dict__.items()})
+        print_json(build_json(report))
     else:
         console.print(build_summary(report, out))
 
 
-def build_summary(report: Any, out: Path) -> str:
-    """``tracker build``'s line: ``site built in site: 45 files, 3 rendered (42 up
-    to date); 2 written (new or changed), 43 left as they were``. ``report`` is a
-    :class:`tracker.website.build.BuildReport`; the build manifest (a bookkeeping file)
-    is not counted."""
+def build_counts(report: Any) -> dict[str, Any]:
+    """The site's files as ``tracker build`` reports them, in text and ``--json`` alike:
+    ``files``, ``pages_written``, ``pages_unchanged``, ``pages_rendered`` and
+    ``written_paths``, leaving out the build manifest (a bookkeeping file, not part of
+    the site). ``report`` is a :class:`tracker.website.build.BuildReport`."""
     from tracker.website.manifest import MANIFEST
 
-    wrote = sum(1 for p in report.written_paths if p != MANIFEST)
+    written = [p for p in report.written_paths if p != MANIFEST]
     same = report.pages_unchanged - (0 if MANIFEST in report.written_paths else 1)
-    total, rendered = wrote + same, report.pages_rendered
+    return {
+        "files": len(written) + same,
+        "pages_written": len(written),
+        "pages_unchanged": same,
+        "pages_rendered": report.pages_rendered,
+        "written_paths": written,
+    }
+
+
+def build_json(report: Any) -> dict[str, Any]:
+    """``tracker build --json``: the report's fields with :func:`build_counts` (so the
+    numbers are the text line's) and the output folder as text."""
+    out = {k: str(v) if isinstance(v, Path) else v for k, v in report.__dict__.items()}
+    return {**out, **build_counts(report)}
+
+
+def build_summary(report: Any, out: Path) -> str:
+    """``tracker build``'s line: ``site built in site: 45 files, 3 rendered (42 up
+    to date); 2 written (new or changed), 43 left as they were``, from
+    :func:`build_counts`."""
+    n = build_counts(report)
+    total, rendered = n["files"], n["pages_rendered"]
     return (
         f"site built in {out}: {plural(total, 'file')}, {rendered} rendered "
-        f"({total - rendered} up to date); {wrote} written (new or changed), "
-        f"{same} left as they were"
+        f"({total - rendered} up to date); {n['pages_written']} written (new or changed), "
+        f"{n['pages_unchanged']} left as they were"
     )
 
 
