@@ -63,7 +63,8 @@ def status(
     if st.landed:
         echo_wrapped(f"  weights: landed — {st.repo}, {landed_text(st)}")
     elif st.weights_word == "not landed":
-        since = f" (as of {utc_minute(st.as_of)})" if st.last_failure is not None else ""
+        # the time the answer is from, as --json's as_of (a not-landed is only ever "yet")
+        since = f" (as of {utc_minute(st.as_of)})" if st.as_of is not None else ""
         console.print(f"  weights: [bold red]not landed[/bold red]{since}", highlight=False)
     elif st.watched or st.retired:
         console.print(f"  weights: unknown ({NO_SUCCESS})", highlight=False)
