@@ -345,3 +345,26 @@ def test_compare_from_a_phone_and_a_desktop(demo_site, pages):
         assert heads == ["Weights", "Licence", "Gated"]
         assert table[0] == ["Weights", "not landed", "not landed, overdue by 24 days"]
         assert overflow(page)["page"] <= 0
+
+
+def test_timeline_text_fits_its_canvas_as_drawn(tmp_path, pages):
+    """Measured by Chromium (getBBox of each text in its font): every label and day of
+    a timeline with a whole-month bar at the right end and a long "by" label lies inside
+    the viewBox."""
+    from test_site_charts import _month_promises_chart
+
+    from tracker.website.charts import timeline_svg
+
+    chart = _month_promises_chart()
+    assert chart is not None
+    path = tmp_path / "timeline.svg"
+    path.write_bytes(timeline_svg(chart))
+    page = pages[1280]
+    page.goto(path.as_uri())
+    boxes = page.eval(
+        "[...document.querySelectorAll('text')].map(t => { const b = t.getBBox();"
+        " return [t.textContent, b.x, b.x + b.width]; })"
+    )
+    assert len(boxes) == 2 * len(chart.rows) + 3  # a day per row, label lines, axis ends
+    outside = [(s, round(a), round(b)) for s, a, b in boxes if a < 0 or b > chart.width]
+    assert outside == []
