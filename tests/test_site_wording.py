@@ -74,7 +74,7 @@ def test_demo_discrepancies_page_counts_no_note(demo_site):
     """The demo's different-subject note was counted "1 dismissed" among discrepancies."""
     html = (demo_site / "discrepancies.html").read_text()
     assert (
-        "<p>2 open, 1 resolved (settled by an observation, or the claims corrected or no longer in conflict), 0 dismissed by a reviewer.</p>"
+        "<p>1 open, 1 resolved (settled by an observation, or the claims corrected or no longer in conflict), 0 dismissed by a reviewer.</p>"
         in html
     )
     real = html[: html.index('<h2 id="notes">')]
@@ -135,3 +135,26 @@ def test_two_title_named_sources_read_apart_everywhere(demo_site):
         if side["side"] == "claim"
     }
     assert names == {"Máquina Web", one, two}
+
+
+def test_dates_and_short_prices_are_kept_whole_and_escaped():
+    """A phone broke "2026-11-04" after a hyphen: dates and "$2.00 / 1M" figures in text
+    get a nowrap span; the rest is escaped; Markup and tokens holding a date are kept."""
+    from markupsafe import Markup
+
+    from tracker.website.render import nobreak
+
+    assert nobreak("promised before 2026-11-04 <b>, by 2026-11") == (
+        'promised before <span class="nobr">2026-11-04</span> &lt;b&gt;, by '
+        '<span class="nobr">2026-11</span>'
+    )
+    assert nobreak("$2.00 / 1M, $2.00 per 1M tokens") == (
+        '<span class="nobr">$2.00 / 1M</span>, $2.00 per 1M tokens'
+    )
+    # part of a longer token (a time stamp, a file name, a version): left as it is
+    assert nobreak("2026-11-28T06:00:00Z v2026-11-04 2026-11-04-x") == (
+        "2026-11-28T06:00:00Z v2026-11-04 2026-11-04-x"
+    )
+    held = Markup('<a href="/2026-11-04/">x</a>')
+    assert nobreak(held) is held
+    assert nobreak(42) == "42"

@@ -7,6 +7,7 @@ into an error instead of an empty cell.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -140,8 +141,27 @@ def published(src: Any) -> Markup:
     return Markup(escape(label or "—"))
 
 
+# What a line must not break inside (Chromium breaks "2026-11-04" after a hyphen): a
+# date (2026-11-04, 2026-11, not part of a longer token) or a short price figure
+# ("$2.00 / 1M"; "$2.00 per 1M tokens" may wrap between its words).
+UNBROKEN = re.compile(r"(?<![\w-])\d{4}-\d{2}(?:-\d{2})?(?![\w-])|\$\d[\d,.]* ?/ ?1M\b")
+
+
+def nobreak(text: Any) -> Markup:
+    """Plain ``text`` escaped, with each date and short price figure (:data:`UNBROKEN`) in a
+    ``<span class="nobr">`` (``white-space: nowrap``), so a phone never shows "2026-11-" /
+    "04"; text already Markup is returned as it is (its dates may sit in attributes)."""
+    if isinstance(text, Markup):
+        return text
+    s = str(escape(text))
+    if "-" not in s and "/" not in s:
+        return Markup(s)
+    return Markup(UNBROKEN.sub(lambda m: f'<span class="nobr">{m.group(0)}</span>', s))
+
+
 FILTERS: dict[str, Any] = {
     "verdict_mark": verdict_mark,
+    "nobreak": nobreak,
     "badge": badge,
     "when": when,
     "published": published,
