@@ -86,6 +86,17 @@ def test_demo_discrepancies_page_counts_no_note(demo_site):
     assert "Dismissed (" not in k3
 
 
+def test_demo_discrepancy_sides_say_which_claim_the_observation_settled(demo_site):
+    """A settled discrepancy's reason names "claim #15 contradicted, claim #37 confirmed";
+    its sides listed no claim numbers nor verdicts, so a reader could not tell which
+    side held. Each side now shows its verdict and claim number."""
+    html = (demo_site / "discrepancies.html").read_text()
+    resolved = _text(html[html.index('<h2 id="resolved">') : html.index('<h2 id="notes">')])
+    assert "claim #15 contradicted" in resolved
+    assert re.search(r"version: 4\.0[^✓✗]*Moonshot AI ?✗ contradicted claim #15 ", resolved)
+    assert re.search(r"version: 3\.0[^✓✗]*Moonshot AI ?✓ confirmed claim #37 ", resolved)
+
+
 def test_a_reviewers_dismissal_is_still_counted_apart_from_notes(engine, tmp_path):
     from sqlmodel import Session, select
 
