@@ -182,10 +182,8 @@ def test_weights_not_landed_are_marked_a_failure_only_when_overdue():
     for render in (_macros().weights_line, _macros().weights_brief):
         assert '<span class="state-none">not landed</span>' in str(render(calm))
         assert "✗" not in str(render(calm))
-        assert (
-            '<span class="state-bad"><span aria-hidden="true">✗</span> not landed</span>'
-            in str(render(late))
-        )
+        red = '<span class="state-bad"><span aria-hidden="true">✗</span> not landed</span>'
+        assert red in str(render(late))
 
 
 def test_the_table_export_says_unknown_for_a_subject_no_hub_check_has_seen():
