@@ -281,6 +281,48 @@ def test_leaderboard_observation_settles_the_benchmark_version(demo):
             f"settled by observation #{seen.id}: claim #{c['tb4']} confirmed, "
             f"claim #{c['tb3']} contradicted ({v[c['tb3']].reason})"
         )
+        # one fact, one discrepancy: the opened one resolves (announced once), and the
+        # 3.0 claim it settled against is no second, contradicted-claim discrepancy
+        assert report.opened == []
+        rows = s.exec(select(Discrepancy)).all()
+        assert not [r for r in rows if c["tb3"] in json.loads(r.claim_ids_json) and r.id != tb.id]
+        resolved = s.exec(select(Event).where(Event.kind == "discrepancy_resolved")).all()
+        assert [json.loads(e.detail_json)["discrepancy"] for e in resolved] == [tb.key]
+
+
+def test_an_open_contradiction_a_settled_conflict_explains_is_resolved_once(demo):
+    """A database from before the one-per-fact rule holds an open contradicted-claim row
+    for a claim a settled conflict lists: the next run resolves it, saying which
+    discrepancy explains it, and a further run changes nothing."""
+    engine, c, _o = demo
+    with Session(engine) as s:
+        verify_all(s, now=NOW)
+        tb = _terminal_bench(s)
+        s.add(
+            Discrepancy(
+                key="legacy",
+                subject_id=tb.subject_id,
+                attribute="benchmark_score",
+                rule="contradicted_by_observation",
+                claim_ids_json=json.dumps([c["tb3"]]),
+                observation_ids_json="[]",
+                state="open",
+                reason="old row",
+                opened_at=NOW,
+            )
+        )
+        k31 = s.exec(select(Subject).where(Subject.slug == "kimi-k3.1-pro")).one()
+        board = Watch(name="b", adapter="leaderboard_html", url="https://b.example/", state="ok")
+        s.add(board)
+        s.flush()
+        q = {"benchmark": "Terminal-Bench", "version": "4.0"}
+        add_observation(s, k31, "benchmark_score", quantity("65.7", "percent"), board, CHECK, q)
+        s.commit()
+        report = verify_all(s, now=NOW + dt.timedelta(hours=1))
+        legacy = s.exec(select(Discrepancy).where(Discrepancy.key == "legacy")).one()
+        assert legacy.state == "resolved" and legacy.id in report.resolved
+        assert legacy.reason == f"old row; no longer found (explained by discrepancy #{tb.id})"
+        assert verify_all(s, now=NOW + dt.timedelta(hours=2)).events_added == 0
 
 
 def test_source_short_name_for_reasons():
