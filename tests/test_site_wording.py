@@ -169,3 +169,12 @@ def test_dates_and_short_prices_are_kept_whole_and_escaped():
     held = Markup('<a href="/2026-11-04/">x</a>')
     assert nobreak(held) is held
     assert nobreak(42) == "42"
+
+
+def test_demo_card_lines_no_claim_states_count_no_sources(demo_site):
+    """Kimi K3's card read "no claim · observed only · 0 sources" for its observed prices:
+    the watch is a source too, so "0 sources" contradicted the line; it shows a dash."""
+    html = (demo_site / "subjects" / "kimi-k3" / "index.html").read_text()
+    card = _text(html[html.index('<table class="glance">') : html.index("</table>")])
+    assert "0 sources" not in card
+    assert "Input price no claim observed only — $3.00" in card
