@@ -177,8 +177,8 @@ def test_review_refuses_a_resolved_discrepancy(demo_build, tmp_path):
     r = CliRunner().invoke(app, ["review", "1", "--dismiss", "fine", "--db", str(db)])
     assert (r.exit_code, r.output) == (
         1,
-        "error: #1 is resolved (settled by observation #50: claim #15 contradicted (65.7% is "
-        "observed for Terminal-Bench 3.0 (observation #50), not for version 4.0), claim #37 "
+        "error: #1 is resolved (settled by observation #82: claim #15 contradicted (65.7% is "
+        "observed for Terminal-Bench 3.0 (observation #82), not for version 4.0), claim #37 "
         "confirmed): nothing to dismiss\n",
     )
     with Session(make_engine(db)) as s:

@@ -147,7 +147,7 @@ def test_demo_summary_site_and_events_count_the_same_open_discrepancies(tmp_path
     # the Terminal-Bench 4.0 claim is told once: the settled two-versions discrepancy
     assert tb.state == "resolved"
     assert tb.reason.endswith(
-        "settled by observation #50: claim #15 contradicted (65.7% is observed for "
-        "Terminal-Bench 3.0 (observation #50), not for version 4.0), claim #37 confirmed"
+        "settled by observation #82: claim #15 contradicted (65.7% is observed for "
+        "Terminal-Bench 3.0 (observation #82), not for version 4.0), claim #37 confirmed"
     )
     assert contradictions == []
