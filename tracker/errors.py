@@ -18,6 +18,10 @@ problem lists every problem of the folder (``path:line: field: message``).
     ├── ParseError                the body cannot be read as the adapter's format
     │   └── LayoutChanged         the expected element/key is missing: the watch is
     │                             marked failing; never read as "the value disappeared"
+    ├── UnknownName               a subject, source or other name nothing stored has
+    │                             (``did_you_mean``: the near known names)
+    ├── DatabaseUnavailable       the database cannot be opened (missing file, bad
+    │                             URL, driver or server error)
     ├── NothingRecorded           `tracker record`: no watch fetched anything, so no
     │                             HAR file was written (one already there is kept)
     ├── MissingCredential         (net/fetch.py) a watch's API key variable is unset:
@@ -61,6 +65,25 @@ class TrackerError(Exception):
     """Base of all errors the CLI reports as one clear line."""
 
     kind = "error"
+
+
+class UnknownName(TrackerError):
+    """A name (subject slug or alias, source key...) nothing stored has. The message
+    names it; ``did_you_mean`` lists the near known names (empty when none is near), which
+    ``--json`` errors give as a list."""
+
+    kind = "unknown_name"
+
+    def __init__(self, message: str, did_you_mean: tuple[str, ...] | list[str] = ()) -> None:
+        super().__init__(message)
+        self.did_you_mean = list(did_you_mean)
+
+
+class DatabaseUnavailable(TrackerError):
+    """The database cannot be opened: a missing SQLite file, an unsupported URL, a driver
+    that is not installed, or the server's refusal; the message says which."""
+
+    kind = "database"
 
 
 class ConfigError(TrackerError):
