@@ -26,6 +26,9 @@ problem lists every problem of the folder (``path:line: field: message``).
     │                             HAR file was written (one already there is kept)
     ├── MissingCredential         (net/fetch.py) a watch's API key variable is unset:
     │                             the cycle skips that watch with one notice
+    ├── BodyStoreError            (snapshots/store.py) the local snapshot body file is
+    │                             of a newer schema or not a database (names the
+    │                             file; it is left as it was)
     ├── SchedulerBusy             (schedule/locks.py) another scheduler holds the lease
     ├── LockLost                  (schedule/locks.py) this scheduler lost its lease
     ├── NotifyError               (alerts/send.py) an alert could not be delivered
@@ -185,6 +188,14 @@ class NothingRecorded(TrackerError):
     def __init__(self, message: str, summary: object) -> None:
         super().__init__(message)
         self.summary = summary
+
+
+class BodyStoreError(TrackerError):
+    """The local snapshot body file (``data/snapshots/bodies.sqlite3``) cannot be used:
+    its schema is newer than this code, or it is not a SQLite database; the message names
+    the file, which is left as it was."""
+
+    kind = "body_store"
 
 
 # Exceptions a hostile value raises where code reads or stores it (a RecursionError, a
