@@ -153,7 +153,7 @@ def test_dates_and_short_prices_are_kept_whole_and_escaped():
     get a nowrap span; the rest is escaped; Markup and tokens holding a date are kept."""
     from markupsafe import Markup
 
-    from tracker.website.render import nobreak
+    from tracker.website.marks import nobreak
 
     assert nobreak("promised before 2026-11-04 <b>, by 2026-11") == (
         'promised before <span class="nobr">2026-11-04</span> &lt;b&gt;, by '
