@@ -125,8 +125,11 @@ def esc(text: Any) -> str:
 UNBROKEN = re.compile(r"(?<![\w-])\d{4}-\d{2}(?:-\d{2})?(?![\w-])|\$\d[\d,.]* ?/ ?1M\b")
 
 
-def _nobr(m: re.Match[str]) -> str:
-    return f'<span class="nobr">{m.group(0)}</span>'
+@lru_cache(maxsize=8192)
+def _unbroken(s: str) -> str:
+    """``s`` (escaped) with its :data:`UNBROKEN` pieces wrapped; cached, as a large site
+    repeats its reasons (a substitution costs ~4 µs, a cache hit a tenth of one)."""
+    return UNBROKEN.sub(r'<span class="nobr">\g<0></span>', s)
 
 
 def nobreak_html(text: Any) -> str:
@@ -139,7 +142,7 @@ def nobreak_html(text: Any) -> str:
     s = esc(text)
     if "-" not in s and "/" not in s:
         return s
-    return UNBROKEN.sub(_nobr, s)
+    return _unbroken(s)
 
 
 def nobreak(text: Any) -> Markup:
