@@ -178,3 +178,12 @@ def test_demo_card_lines_no_claim_states_count_no_sources(demo_site):
     card = _text(html[html.index('<table class="glance">') : html.index("</table>")])
     assert "0 sources" not in card
     assert "Input price no claim observed only — $3.00" in card
+
+
+def test_demo_subject_page_lists_open_discrepancies_before_resolved(demo_site):
+    """Kimi K3.1 Pro's page listed the resolved Terminal-Bench discrepancy (#1) above the
+    open weights-date one (#2): by id, so history came first."""
+    html = (demo_site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
+    section = html[html.index('<h2 id="discrepancies">') : html.index('<h2 id="history">')]
+    states = re.findall(r'<li id="disc-\d+"><span class="state state-(\w+)">', section)
+    assert states == ["open", "resolved"]
