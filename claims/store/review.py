@@ -18,7 +18,7 @@ from claims.store.tables import Claim, Discrepancy, Observation, Source, Subject
 from claims.subjects.sourcenames import source_names
 from claims.values.canonical import utcnow
 from claims.values.timefmt import iso_z
-from claims.verify.compare import DIFFERENT_SUBJECT, same_fact
+from claims.verify.compare import DIFFERENT_SUBJECT
 from claims.vocabulary import LISTED_DISCREPANCY_STATES, NOTE_STATE
 
 
@@ -152,16 +152,11 @@ def dismiss_discrepancy(
     ``dismissed`` on later runs. Dismissing it again adds the note, dated, after the
     earlier one (``first note | 2026-11-30: second note``) and keeps the first dismissal's
     time: a reviewer's reason is never overwritten. Dismissing an open discrepancy is an
-    event (``discrepancy_dismissed``, with the note), unless it is a claim contradicted by
-    an observation (announced by the claim's verdict, not as a discrepancy). Raises
+    event (``discrepancy_dismissed``, with the note), as its opening was. Raises
     :class:`ReviewError` for an unknown id, an empty note, a different-subject note
     (never a conflict: nothing to dismiss) or a resolved discrepancy (settled already:
     ``#1 is resolved (settled by observation #50: ...): nothing to dismiss``)."""
-    from claims.store.verification import (
-        CONTRADICTED_BY_OBSERVATION,
-        DIFFERENT_SUBJECT,
-        discrepancy_title,
-    )
+    from claims.store.verification import DIFFERENT_SUBJECT, discrepancy_title
 
     row = session.get(Discrepancy, discrepancy_id)
     if row is None:
@@ -185,16 +180,12 @@ def dismiss_discrepancy(
     if not note.strip():
         raise ReviewError("a dismissal needs a note saying why")
     now = now or utcnow()
-    # Subscribers heard of an open discrepancy (a contradicted claim: through its verdict).
-    announce = row.state == "open" and row.rule != CONTRADICTED_BY_OBSERVATION
+    # Subscribers heard of every open discrepancy (its discrepancy_opened).
+    announce = row.state == "open"
     if row.state == "dismissed" and row.note:
         row.note = f"{row.note} | {now:%Y-%m-%d}: {note.strip()}"
     else:
         row.state, row.note, row.closed_at = "dismissed", note.strip(), now
-    if row.rule == CONTRADICTED_BY_OBSERVATION:
-        for other in fact_siblings(session, row):  # one fact: one review (page shows one)
-            other.state, other.note, other.closed_at = row.state, row.note, row.closed_at
-            session.add(other)
     if announce:
         subject = session.get(Subject, row.subject_id)
         title = discrepancy_title(subject.name if subject else str(row.subject_id), row)
@@ -209,32 +200,3 @@ def dismiss_discrepancy(
     session.commit()
     session.refresh(row)
     return row
-
-
-def fact_siblings(session: Session, row: Discrepancy) -> list[Discrepancy]:
-    """The other open rows of ``row``'s rule, subject and attribute whose claims state the
-    same fact (:func:`claims.verify.compare.same_fact`): a figure an observation
-    contradicts is stored once per claim (one row per source), and the site shows them
-    as one discrepancy, so a review of one applies to all."""
-    mine = [c for i in json.loads(row.claim_ids_json or "[]") if (c := session.get(Claim, i))]
-    if not mine:
-        return []
-    query = select(Discrepancy).where(
-        Discrepancy.rule == row.rule,
-        Discrepancy.subject_id == row.subject_id,
-        Discrepancy.attribute == row.attribute,
-        Discrepancy.state == "open",
-        Discrepancy.id != row.id,
-    )
-    out = []
-    for other in session.exec(query).all():
-        theirs = [session.get(Claim, i) for i in json.loads(other.claim_ids_json or "[]")]
-        if theirs and all(
-            t is not None
-            and any(
-                same_fact(row.attribute, m.qualifiers, m.value, t.qualifiers, t.value) for m in mine
-            )
-            for t in theirs
-        ):
-            out.append(other)
-    return out

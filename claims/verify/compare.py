@@ -472,26 +472,3 @@ def group_facts(
             bucket.append((v, members))
             groups.append(members)
     return groups
-
-
-def count_facts(
-    rows: Sequence[tuple[int, str, str, Sequence[int]]], claims: Sequence[ClaimView]
-) -> int:
-    """How many facts ``rows`` are about, counted as the Discrepancies page shows them:
-    rows ``(subject id, attribute, rule, claim ids)`` whose claims state the same facts
-    (:func:`group_facts` over every claim of that subject and attribute) count once (a
-    figure an observation contradicts is stored once per source)."""
-    by_pair: dict[tuple[int, str], list[ClaimView]] = {}
-    for c in claims:
-        by_pair.setdefault((c.subject_id, c.attribute), []).append(c)
-    fact_no: dict[int, int] = {}
-    for pair, members in by_pair.items():
-        groups = group_facts(pair[1], members, lambda c: (c.qualifiers, c.value))
-        for g in groups:
-            for c in g:
-                fact_no[c.id] = id(g)
-    seen = {
-        (sid, attribute, rule, frozenset(fact_no.get(i, -i - 1) for i in ids) or n)
-        for n, (sid, attribute, rule, ids) in enumerate(rows)
-    }  # a row without claims is a fact of its own
-    return len(seen)

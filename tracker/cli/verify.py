@@ -70,20 +70,11 @@ def verify_cmd(
     total = sum(report.statuses.values())
     typer.echo(
         f"verified {plural(total, 'claim')} ({counts or 'none'}); "
-        f"{plural(report.open_discrepancies, 'open discrepancy', 'open discrepancies')}"
-        f"{_rows_note(report.open_discrepancies, report.open_discrepancy_rows)}; "
+        f"{plural(report.open_discrepancies, 'open discrepancy', 'open discrepancies')}; "
         f"{plural(len(report.changed), 'verdict')} changed, "
         f"{plural(len(report.opened), 'discrepancy', 'discrepancies')} opened, "
         f"{len(report.resolved)} resolved, {plural(report.events_added, 'event')}"
     )
-
-
-def _rows_note(facts: int, rows: int) -> str:
-    """`` (4 stored: one per source of a contradicted figure)`` when the site's count of
-    open discrepancies (one per fact) differs from the stored rows; empty otherwise."""
-    if rows == facts:
-        return ""
-    return f" ({rows} stored: one per source of a contradicted figure)"
 
 
 def _side_text(side: dict[str, Any]) -> str:

@@ -25,6 +25,7 @@ from tracker.website.marks import (
     NOT_LANDED_MEANING,
     badge,
     http_url,
+    nobreak,
     plural,
     published,
     url_site,
@@ -66,6 +67,7 @@ FILTERS: dict[str, Any] = {
     "verdict_mark": verdict_mark,
     "badge": badge,
     "when": when,
+    "nobreak": nobreak,
     "published": published,
     "claims_by_fact": claims_by_fact,
     "card_rows": card_rows,
@@ -104,7 +106,7 @@ def make_environment(path: Path | None = None) -> Environment:
     )
     env.filters.update(FILTERS)
     env.globals["mark_meanings"] = MARK_MEANINGS
-    env.globals["not_landed"] = (NOT_LANDED_MARK, NOT_LANDED_MEANING)
+    env.globals["not_landed_mark"] = (NOT_LANDED_MARK, NOT_LANDED_MEANING)
     return env
 
 

@@ -80,8 +80,9 @@ def layout(
         cx, ex = x(m), x(end)
         at = _day_place(cx, ex, cy, day, width)
         out.append(Row(kind, lines, top, cy, cx, ex, day, at))
-        top = max(cy, at[1]) + ROW - 32
-    return out, int(top) + AXIS + 6
+        below = at[1] - (cy + 5)  # a day on a line of its own under the mark
+        top = cy + below + ROW - 32
+    return out, int(top) + AXIS
 
 
 def height(
@@ -104,7 +105,7 @@ def draw(
     """The SVG bytes (see the module docstring); the stretch from the latest promise to
     an ``overdue`` check is a red bar on the axis."""
     placed, h = layout(kinds, spans, rows, width)
-    axis_y = h - AXIS
+    axis_y = h - AXIS + 6
     lo, hi = min(m for m, _ in spans), max(e for _, e in spans)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{h}" '
