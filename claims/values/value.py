@@ -409,11 +409,11 @@ def binary_note(v: Value) -> str:
     """How ``v`` reads in binary, for reasons: ``128K read as 131,072 (2^17)``,
     ``1.5M read as 1,572,864 (1.5 × 2^20)``; empty when it has no binary reading."""
     alt = binary_reading(v)
-    if alt is None:
-        return ""
     scale = stated_scale(v)
-    _binary, power = BINARY_SCALES[scale]  # type: ignore[index]
-    number = normalize_decimal(v.value / scale)  # type: ignore[operator]
+    if alt is None or scale is None or not isinstance(v.value, Decimal):
+        return ""
+    _binary, power = BINARY_SCALES[scale]
+    number = normalize_decimal(v.value / scale)
     suffix = "K" if power == 10 else "M"
     center = int(alt.value)  # type: ignore[arg-type]
     exp = center.bit_length() - 1
