@@ -59,7 +59,7 @@ def read_claim_rows(session: Session) -> list[tuple[Any, ...]]:
     attribute (stable, so by id within one, and the same order on every database):
     the database's sort of 30,000 wide rows cost a quarter of the read again."""
     stmt = (
-        select(*CLAIM_COLUMNS)
+        select(*CLAIM_COLUMNS)  # type: ignore[call-overload]  # sqlmodel types up to 4 columns
         .outerjoin(Verdict, Verdict.claim_id == Claim.id)  # type: ignore[arg-type]
         .order_by(Claim.id)
     )
@@ -179,6 +179,7 @@ def verdict_view(
     evidence_json: str | None,
     as_of: Any,
     statement_json: str | None,
+    *,
     evidence: Evidence,
 ) -> VerdictView | None:
     """A claim's verdict from its joined columns; None when the claim has none."""
@@ -232,7 +233,7 @@ def claim_views(
             locator=locator,
             stated_date=stated_date,
             source=sources[source_id],
-            verdict=verdict_view(*verdict_cols, evidence),
+            verdict=verdict_view(*verdict_cols, evidence=evidence),
             anchor=claim_anchor(claim_key),
             note=note,
         )

@@ -236,7 +236,7 @@ def page_jobs(
                 "subject.html",
                 subject_path(sv.slug),
                 digests.view[sv.slug],
-                lambda sv=sv: {"s": sv, "card": sv.card},
+                partial(lambda s: {"s": s, "card": s.card}, sv),
             )
         )
     jobs += search_and_compare(ctx, rows, job)
@@ -247,9 +247,5 @@ def page_jobs(
         ("watches.html", {"watches": ctx.watches}),
         ("changes.html", {"events": events}),
     ):
-        jobs.append(
-            job(
-                template, template, values, lambda values=values: values, template == "watches.html"
-            )
-        )
+        jobs.append(job(template, template, values, values.copy, template == "watches.html"))
     return jobs
