@@ -51,11 +51,13 @@ class _ReadableHelp:
     ``{SUBJECT}`` in the usage line. Flags get an empty metavar, value types read
     ``<text>``/``<integer>``/``<number>``, and the usage line says ``SUBJECT``."""
 
+    help: str | None  # click's Command.help, which the commands this mixes into set
+
     # Any: these are typer's vendored click classes (typer._click), not a public API.
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        if getattr(self, "help", None):
-            self.help = reflow_help(self.help)  # type: ignore[has-type]
+        if text := getattr(self, "help", None):
+            self.help = reflow_help(text)
 
     def get_params(self, ctx: Any) -> list[Any]:
         params: list[Any] = super().get_params(ctx)  # type: ignore[misc]
@@ -73,7 +75,9 @@ class _ReadableHelp:
 
 
 # click's UsageError, found through typer's public BadParameter: typer vendors click.
-_UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+_UsageError = next(
+    c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError" and issubclass(c, Exception)
+)
 
 
 def _one_line_usage_errors(exc: Exception, command_path: str) -> typer.Exit:
