@@ -242,14 +242,13 @@ def plan(
         if as_utc(ev.created_at) < now - backlog:
             # Said in the summary, so a new subscription's silence is explained.
             too_old += any(
-                sub.wants(ev.kind, ev.audience, slugs.get(ev.subject_id))  # type: ignore[arg-type]
-                for sub in fresh
+                sub.wants(ev.kind, ev.audience, slugs.get(ev.subject_id)) for sub in fresh
             )
             continue
         for sub in subs:
             if (ev.id, sub.name) in have:
                 continue
-            if not sub.wants(ev.kind, ev.audience, slugs.get(ev.subject_id)):  # type: ignore[arg-type]
+            if not sub.wants(ev.kind, ev.audience, slugs.get(ev.subject_id)):
                 continue
             session.add(Delivery(event_id=ev.id, subscription=sub.name, next_attempt_at=now))  # type: ignore[arg-type]
             try:
@@ -403,7 +402,7 @@ def _release_unless_handed(session: Session, rows: Sequence[Delivery]) -> Iterat
     except BaseException as exc:
         if not handed[0] or isinstance(exc, NotSent):
             session.rollback()
-            session.exec(  # type: ignore[call-overload]
+            session.exec(
                 update(Delivery)
                 .where(
                     col(Delivery.id).in_([d.id for d in rows]),
@@ -418,7 +417,7 @@ def _release_unless_handed(session: Session, rows: Sequence[Delivery]) -> Iterat
 def _claim(session: Session, d: Delivery, now: dt.datetime) -> bool:
     """Mark ``d`` as ``sending`` only if it is still ``pending`` (a compare-and-set that
     two concurrent drains cannot both win), committed before anything is sent."""
-    claimed = session.exec(  # type: ignore[call-overload]
+    claimed = session.exec(
         update(Delivery)
         .where(col(Delivery.id) == d.id, col(Delivery.state) == "pending")
         .values(state="sending", last_attempt_at=now)

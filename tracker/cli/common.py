@@ -151,10 +151,10 @@ class TrackerTyper(typer.Typer):
         kwargs.setdefault("cls", TrackerGroup)
         super().__init__(**kwargs)
 
-    def command(self, name: str | None = None, **kwargs: Any) -> Callable[[F], F]:  # type: ignore[override]
+    def command(self, name: str | None = None, **kwargs: Any) -> Callable[[F], F]:
         """``Typer.command`` with :class:`TrackerCommand` unless ``cls`` is given."""
         kwargs.setdefault("cls", TrackerCommand)
-        return super().command(name, **kwargs)  # type: ignore[return-value]
+        return super().command(name, **kwargs)
 
 
 # Piped output is not wrapped at 80 columns: scripts and logs get whole lines.

@@ -60,7 +60,7 @@ def read_claim_rows(session: Session) -> list[tuple[Any, ...]]:
     the database's sort of 30,000 wide rows cost a quarter of the read again."""
     stmt = (
         select(*CLAIM_COLUMNS)  # type: ignore[call-overload]  # sqlmodel types up to 4 columns
-        .outerjoin(Verdict, Verdict.claim_id == Claim.id)  # type: ignore[arg-type]
+        .outerjoin(Verdict, Verdict.claim_id == Claim.id)
         .order_by(Claim.id)
     )
     # Plain tuples: a subject's rows are compared whole with the last build's
@@ -97,7 +97,7 @@ def _decode_all(texts: list[str]) -> list[Any]:
         decoded = [json.loads(t) for t in texts]  # raises for the bad one
     if len(decoded) != len(texts):  # a text such as '1,2' holds more than one value
         decoded = [json.loads(t) for t in texts]
-    return decoded  # type: ignore[no-any-return]
+    return decoded
 
 
 @dataclass

@@ -188,7 +188,7 @@ def index_jobs(
 
     @cache
     def row_html(i: int, root: str) -> str:
-        return row_macro(rows[i], root, columns)  # type: ignore[no-any-return]
+        return row_macro(rows[i], root, columns)
 
     def index_values(shown: list[int], sort: str, only: str, root: str) -> dict[str, Any]:
         return {
