@@ -130,7 +130,7 @@ def test_check_replay_of_missing_url_fails_the_watch_not_the_run(tmp_path, monke
     assert [r["name"] for r in failed] == ["openrouter-models"]
     assert failed[0]["error_kind"] == "not_recorded"
     assert "https://openrouter.ai/api/v1/models" in failed[0]["error"]
-    assert summary["checked"] - summary["failing"] == 12  # (the AA watch skipped: no key)
+    assert summary["checked"] - summary["failing"] == 15  # (the AA watches skipped: no key)
     # Every watch checked failed: exit 1, as `tracker record` does (cron can tell).
     code, out = _run(
         "check", "--replay", str(partial), "--db", db, "-w", "openrouter-models",
@@ -436,7 +436,7 @@ def test_a_watch_removed_from_watches_toml_is_listed_then_retired_with_prune(tmp
     assert code == 0 and "retired 1 watch: litellm-prices" in out
     snaps = str(tmp_path / "s")
     code, out = _run("check", "--replay", str(DEMO_HAR), "--db", db, "--snapshots", snaps)
-    assert code == 0 and "checked 12 watches" in out and "litellm-prices" not in out
+    assert code == 0 and "checked 15 watches" in out and "litellm-prices" not in out
     code, out = _run("check", "--replay", str(DEMO_HAR), "--db", db, "-w", "litellm-prices")
     assert (code, " ".join(out.split())) == (
         1,
@@ -523,7 +523,7 @@ def test_load_names_a_changed_value_and_an_updated_raw_claim(tmp_path, monkeypat
     code, out = _run("load", "--data", str(data), "--db", db)
     assert code == 0
     assert out.splitlines()[:2] == [
-        "loaded 3 subjects, 4 sources, 13 watches; claims: 0 new, 39 unchanged, 1 changed",
+        "loaded 3 subjects, 4 sources, 16 watches; claims: 0 new, 39 unchanged, 1 changed",
         f"  changed claim #{old.id} → #41 (kimi-k2-thinking-card): kimi-k2-thinking "
         "Active parameters 32B → 33B params",
     ]
@@ -548,7 +548,7 @@ def test_load_names_a_changed_value_and_an_updated_raw_claim(tmp_path, monkeypat
     path.write_text(text.replace('raw = "32B"', 'raw = "32 billion"'))
     code, out = _run("load", "--data", str(data), "--db", db)
     assert out.splitlines()[:2] == [
-        "loaded 3 subjects, 4 sources, 13 watches; claims: 0 new, 39 unchanged, 1 updated",
+        "loaded 3 subjects, 4 sources, 16 watches; claims: 0 new, 39 unchanged, 1 updated",
         "  updated claim #42 (kimi-k2-thinking-card): kimi-k2-thinking Active parameters "
         "32B params: raw changed",
     ]

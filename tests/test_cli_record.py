@@ -23,7 +23,7 @@ runner = CliRunner()
 
 @pytest.fixture
 def db(tmp_path, monkeypatch):
-    monkeypatch.chdir(ROOT)  # `load` reads data/ (the demo's 13 watches)
+    monkeypatch.chdir(ROOT)  # `load` reads data/ (the demo's 16 watches)
     path = str(tmp_path / "t.db")
     assert runner.invoke(app, ["load", "--db", path]).exit_code == 0
     # no backoff between retries of a refused connection
@@ -72,8 +72,8 @@ def test_every_fetch_failing_creates_no_file_and_json_says_so(db, tmp_path, monk
     assert r.exit_code == 1
     assert not out.exists()
     doc = json.loads(r.stdout)
-    # 12 failed; the Artificial Analysis watch is skipped (no TRACKER_AA_API_KEY)
-    assert (doc["har"], doc["checked"], doc["failing"]) == (None, 13, 12)
+    # 12 failed; the four Artificial Analysis watches are skipped (no TRACKER_AA_API_KEY)
+    assert (doc["har"], doc["checked"], doc["failing"]) == (None, 16, 12)
     assert r.stderr.splitlines()[-1].startswith("error: every watch failed (")
 
 
@@ -92,7 +92,7 @@ def test_some_fetches_failing_records_the_rest_and_exits_3(db, tmp_path, monkeyp
     assert "  failed  openrouter-models: fetch_error: " in r.stdout
     assert f"recorded to {out}" in r.stdout
     assert r.stderr.splitlines()[-1] == (
-        f"warning: 1 of 13 watches failed (openrouter-models); {out} holds the others"
+        f"warning: 1 of 16 watches failed (openrouter-models); {out} holds the others"
     )
     urls = [e["request"]["url"] for e in json.loads(out.read_text())["log"]["entries"]]
     assert len(urls) == 14 and "https://openrouter.ai/api/v1/models" not in urls

@@ -63,7 +63,7 @@ def test_status_gives_the_hub_check_time_to_the_minute_in_utc(demo_db):
 @pytest.mark.parametrize(
     ("args", "times"),
     # status: the landing, and when the licence and the gating were read (issue 16)
-    [(["watches"], 26), (["discrepancies"], 1), (["status", "kimi-k2-thinking"], 3)],
+    [(["watches"], 32), (["discrepancies"], 1), (["status", "kimi-k2-thinking"], 3)],
 )
 def test_no_command_prints_an_iso_time_in_its_text(demo_db, args, times):
     result = runner.invoke(app, [*args, "--db", str(demo_db)])

@@ -177,7 +177,7 @@ def test_review_refuses_a_resolved_discrepancy(demo_build, tmp_path):
     r = CliRunner().invoke(app, ["review", "1", "--dismiss", "fine", "--db", str(db)])
     assert (r.exit_code, r.output) == (
         1,
-        "error: #1 is resolved (settled by observation #50: claim #15 contradicted, claim #37 "
+        "error: #1 is resolved (settled by observation #82: claim #15 contradicted, claim #37 "
         "confirmed): nothing to dismiss\n",
     )
     with Session(make_engine(db)) as s:

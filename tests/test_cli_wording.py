@@ -102,8 +102,8 @@ def test_check_counts_observations_in_one_term(tmp_path, monkeypatch):
         ("tbench-kimi-k3.1-pro", "1", "0"),
     ]
     assert out.splitlines()[-1] == (
-        "checked 13 watches: 12 changed, 0 unchanged, 0 failed, 1 skipped; "
+        "checked 16 watches: 12 changed, 0 unchanged, 0 failed, 4 skipped; "
         "46 new observations, 1 event"
-    )  # the per-watch counts add up to the total (the AA watch is skipped: no key)
+    )  # the per-watch counts add up to the total (the AA watches are skipped: no key)
     assert sum(int(n) for _w, n, _e in per_watch) == 46
     assert "new value" not in out

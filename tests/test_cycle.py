@@ -54,9 +54,9 @@ def demo(engine, tmp_path):
 def test_demo_cycle_finds_k2_thinking_weights_and_no_k31_pro(engine, tmp_path):
     client, _spy, store = demo(engine, tmp_path)
     summary = run_check(engine, client, snapshot_store=store, now=NOW)
-    # 13 demo watches; the Artificial Analysis one is skipped here (no TRACKER_AA_API_KEY)
-    assert (summary.checked, summary.changed, summary.unchanged, summary.failing) == (13, 12, 0, 0)
-    assert summary.skipped == 1
+    # 16 demo watches; the four Artificial Analysis ones are skipped here (no key)
+    assert (summary.checked, summary.changed, summary.unchanged, summary.failing) == (16, 12, 0, 0)
+    assert summary.skipped == 4  # the Artificial Analysis watches: no key
     ids = slug_ids(engine)
     weights = rows(engine, Observation, Observation.attribute == "weights_available")
     assert {(o.subject_id, o.qualifiers_json, o.value.value) for o in weights} == {
@@ -137,11 +137,12 @@ def test_second_cycle_sends_validators_and_records_nothing_new(engine, tmp_path)
     summary = run_check(engine, client, snapshot_store=store, now=NOW)
     etags = {w.url: w.etag for w in rows(engine, Watch)}
     sent = {str(r.url): r.headers.get("if-none-match") for r in spy.requests}
-    etags.pop("https://artificialanalysis.ai/api/v2/language/models/free")  # skipped: no key
+    for url in [u for u in etags if u.startswith("https://artificialanalysis.ai/")]:
+        etags.pop(url)  # skipped: no key
     assert sent == etags
     # the Hub entries and the constructed board/endpoint/page answers carry an ETag
     assert sum(1 for v in sent.values() if v) == 10
-    assert (summary.checked, summary.unchanged, summary.changed) == (13, 12, 0)
+    assert (summary.checked, summary.unchanged, summary.changed) == (16, 12, 0)
     assert summary.observations == 0 and summary.events == 0
     assert [(o.id, o.value_key, o.current) for o in rows(engine, Observation)] == before
     assert len(rows(engine, Event)) == 1
@@ -505,7 +506,8 @@ def test_watch_names_select_and_unknown_names_are_an_error(engine, tmp_path):
     with pytest.raises(ConfigError) as err:
         run_check(engine, client, snapshot_store=store, watch_names=["nope"])
     assert str(err.value) == (
-        "unknown watch name(s): nope (known: aa-intelligence-index, cerebras-kimi-k3-post, "
+        "unknown watch name(s): nope (known: aa-intelligence-index, aa-kimi-k3, aa-kimi-k3.1-pro, "
+        "aa-kimi-k3.1-pro-hs, cerebras-kimi-k3-post, "
         "hf-model-kimi-k2-thinking, hf-org-moonshotai, litellm-prices, lmarena-webdev, "
         "moonshot-kimi-k3-page, moonshot-kimi-k3.1-pro, openrouter-models, speed-kimi-k3, "
         "speed-kimi-k3.1-pro, speed-kimi-k3.1-pro-hs, tbench-kimi-k3.1-pro; "
@@ -520,7 +522,8 @@ def test_watch_names_select_and_unknown_names_are_an_error(engine, tmp_path):
     with pytest.raises(ConfigError) as err:
         run_check(engine, client, snapshot_store=store, watch_names=["nope"])
     assert str(err.value) == (
-        "unknown watch name(s): nope (known: aa-intelligence-index, cerebras-kimi-k3-post, "
+        "unknown watch name(s): nope (known: aa-intelligence-index, aa-kimi-k3, aa-kimi-k3.1-pro, "
+        "aa-kimi-k3.1-pro-hs, cerebras-kimi-k3-post, "
         "hf-model-kimi-k2-thinking, hf-org-moonshotai, lmarena-webdev, "
         "moonshot-kimi-k3-page, moonshot-kimi-k3.1-pro, openrouter-models, speed-kimi-k3, "
         "speed-kimi-k3.1-pro, speed-kimi-k3.1-pro-hs, tbench-kimi-k3.1-pro; "

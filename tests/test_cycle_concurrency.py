@@ -182,7 +182,7 @@ def test_concurrent_demo_cycle_equals_the_sequential_one(tmp_path):
     concurrent = _demo_state(tmp_path, "par", 8)
     assert concurrent == sequential
     summary, obs, events, _snaps, _watches = concurrent
-    assert (summary["checked"], summary["failing"], len(events)) == (13, 0, 1)
+    assert (summary["checked"], summary["failing"], len(events)) == (16, 0, 1)
     assert len(obs) == summary["observations"] > 0
 
 

@@ -72,8 +72,8 @@ def test_demo_summary_counts_every_event_it_stored(tmp_path, monkeypatch):
     monkeypatch.chdir(ROOT)
     out = _demo(tmp_path)
     assert (
-        "checked 13 watches (replayed as of 2026-11-28 06:00 UTC): 13 changed, 0 unchanged, "
-        "0 failed; 50 new observations\n" in out
+        "checked 16 watches (replayed as of 2026-11-28 06:00 UTC): 16 changed, 0 unchanged, "
+        "0 failed; 82 new observations\n" in out
     )
     assert (
         "events: 6 new (Verdict changed 4, Discrepancy opened 1, Subject discovered 1); "

@@ -68,7 +68,7 @@ def test_the_terminal_bench_discrepancy_names_the_version_the_board_holds(demo_d
     reasons = [d["reason"] for d in json.loads(out)]
     assert any(
         r.endswith(
-            "65.7% is observed for Terminal-Bench 3.0 (observation #50), not for version 4.0"
+            "65.7% is observed for Terminal-Bench 3.0 (observation #82), not for version 4.0"
         )
         for r in reasons
     ), reasons
@@ -86,3 +86,22 @@ def test_replayed_secrets_stand_in_for_an_unset_key_only_inside_the_block():
         assert settings.secret("TRACKER_AA_API_KEY", env) == settings.REPLAY_KEY
         assert settings.secret("TRACKER_AA_API_KEY", {"TRACKER_AA_API_KEY": "k"}) == "k"
     assert settings.secret("TRACKER_AA_API_KEY", env) is None
+
+
+def test_speed_claims_name_both_measuring_sources_with_their_conditions(demo_db):
+    rows = {a: (status, reason) for a, status, reason, _s in _verdicts(demo_db)}
+    status, reason = rows["output_tokens_per_second"]
+    assert status == "confirmed"
+    assert reason.startswith(
+        "measured 1,412 tokens/s (provider Cerebras, median, prompt length medium, measured "
+        "by Artificial Analysis, p5–p95 980–2,140 tokens/s; observation #"
+    )
+    assert "1,384 tokens/s (provider Cerebras, endpoint cerebras, p50, last 30 min" in reason
+    assert reason.endswith(
+        "are inside the claimed 1,000–2,000+ tokens/s; conditions that differ: the claim "
+        "states no prompt length, batch size or percentile"
+    )
+    status, reason = rows["speedup_factor"]
+    assert status == "confirmed"
+    assert reason.startswith("Highspeed runs at 2.56 × Standard (118.5 tokens/s vs 46.2 tokens/s")
+    assert "Highspeed runs at 2.50 × Standard (112 tokens/s vs 44.8 tokens/s" in reason

@@ -104,8 +104,8 @@ def test_demo_har_is_reproducible_from_its_generator(tmp_path):
         "CONSTRUCTED",  # LICENSE
         "REAL",
         "REAL",
-        # issue 18: boards, endpoints and claimant pages, constructed in real formats
-        *["CONSTRUCTED"] * 9,
+        # issue 18: boards, endpoints, AA per-provider details, claimant pages (real formats)
+        *["CONSTRUCTED"] * 12,
     ]
     assert "NOT the repo's real LICENSE" in comments[4]
 

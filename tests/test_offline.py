@@ -75,7 +75,7 @@ def test_record_then_replay_gives_the_same_observations(tmp_path):
     summary, path = record_check(
         first, tmp_path / "rec.har", snapshot_store=SnapshotStore(tmp_path / "s"), inner=live
     )
-    assert summary.failing == 0 and summary.checked == 13  # the AA watch skipped: no key
+    assert summary.failing == 0 and summary.checked == 16  # the AA watches skipped: no key
     doc = json.loads(path.read_text())
     # 12 watch URLs + the model watch's config.json, index and LICENSE: each URL once
     urls = [e["request"]["url"] for e in doc["log"]["entries"]]

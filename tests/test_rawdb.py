@@ -108,7 +108,7 @@ def test_path_and_engine_paths_store_the_same_rows(tmp_path):
     a, b = make_engine(tmp_path / "a.db"), make_engine(tmp_path / "b.db")
     by_path = _demo_cycle(str(tmp_path / "a.db"), a, tmp_path, "a")
     by_engine = _demo_cycle(b, b, tmp_path, "b")
-    assert (by_path.checked, by_path.changed, by_path.observations) == (13, 12, 46)
+    assert (by_path.checked, by_path.changed, by_path.observations) == (16, 12, 46)
     assert by_path.to_dict() == by_engine.to_dict()
     stored = _stored(a)
     assert stored == _stored(b)
@@ -130,8 +130,8 @@ def test_keep_results_false_keeps_totals_and_streams_results(engine, tmp_path):
             keep_results=False,
         )
     assert summary.results == []
-    assert (summary.checked, summary.changed) == (13, 12)  # AA skipped: no key
-    assert [r.name for r in seen] == sorted(r.name for r in seen) and len(seen) == 13
+    assert (summary.checked, summary.changed) == (16, 12)  # AA skipped: no key
+    assert [r.name for r in seen] == sorted(r.name for r in seen) and len(seen) == 16
     assert sum(r.observations for r in seen) == summary.observations == 46
 
 
@@ -186,7 +186,7 @@ def test_demo_cycle_on_postgresql_through_rawdb(pg_server, tmp_path):
             for table in ("event", "observation", "snapshot", "subjectalias", "watch", "subject"):
                 conn.exec_driver_sql(f"DELETE FROM {table}")
         summary = _demo_cycle(pg_server, pg, tmp_path, "pg")
-        assert (summary.checked, summary.changed, summary.failing) == (13, 12, 0)
+        assert (summary.checked, summary.changed, summary.failing) == (16, 12, 0)
         lite = make_engine(tmp_path / "lite.db")
         _demo_cycle(str(tmp_path / "lite.db"), lite, tmp_path, "lite")
 

@@ -45,7 +45,7 @@ def test_observation_seen_over_a_period_keeps_its_range(engine, tmp_path):
 def test_negative_percentages_use_a_minus_sign_and_a_readable_range(demo_site):
     page = (demo_site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
     assert (
-        "(observation #27): \u221233.3%, claim about \u221233% (\u221236.3% to \u221229.7%)" in page
+        "(observation #19): \u221233.3%, claim about \u221233% (\u221236.3% to \u221229.7%)" in page
     )
     assert not re.search(r"[-–]-\d", page)  # no "–-29.7" or "--" before a number
 

@@ -21,6 +21,7 @@ from claims.values.value import Value, distance
 from claims.verify.compare import Finding, qualifiers_compatible, span_note, values_conflict
 from claims.verify.derived import judge_price_change, judge_price_factor
 from claims.verify.facts import ClaimView, ObsView
+from claims.verify.offers import offer_matches
 from claims.verify.promises import evaluate_promise
 from claims.verify.scores import judge_rank, judge_score
 from claims.verify.statements import (
@@ -94,7 +95,9 @@ def relevant_observations(
     Current observations when any exist (a superseded price does not confirm a claim about
     today's price), else the most recently seen ones. Throughput needs a measurement with
     stated conditions (a ``conditions`` or ``provider`` qualifier). A claim naming
-    hardware (``Cerebras WSE-3T``) takes only observations of that provider. What a page
+    hardware (``Cerebras WSE-3T``) takes only observations of that provider; a price or
+    context-window claim naming none only the claimant's or vendor's offer
+    (:func:`claims.verify.offers.offer_matches`). What a page
     states (``stated_by``) counts only when it is the subject's ``vendor``'s own page and
     the claim is someone else's (:func:`claims.verify.statements.vendor_statement`)."""
     found = []
@@ -105,6 +108,8 @@ def relevant_observations(
             continue  # the claimant's own word is its statement status, not evidence
         if not provider_matches(claim.qualifiers, o.qualifiers):
             continue
+        if not offer_matches(claim, o, vendor):
+            continue  # another provider's price or window is not the vendor's offer
         ok, _ = qualifiers_compatible(claim.attribute, claim.qualifiers, o.qualifiers)
         if not ok:
             continue

@@ -6,9 +6,12 @@ qualifiers: ``provider`` (who served it), ``endpoint``, ``statistic`` (``p50``..
 its ``provider`` or ``hardware`` qualifier names, of the same variant. A claim with an
 open top ("2,000+") or stating no conditions is confirmed only when such a measurement
 falls inside it; one outside it is reported, not read as a contradiction, because the
-claim's conditions (prompt length, batch, percentile) are unknown. A speed-up factor
-between two variants is the ratio of their medians under the same provider, statistic
-and source.
+claim's conditions (prompt length, batch, percentile) are unknown. Of a source that
+publishes several percentiles (Artificial Analysis: p5, p25, median, p75, p95 per
+provider) the one the claim states is compared, else the median; the reason names each
+source's measurement with its conditions and the p5-p95 spread when published. A
+speed-up factor between two variants is the ratio of their medians under the same
+provider, statistic and source, per source; sources that disagree leave it unverified.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from claims.values.value import format_value
+from claims.values.value import Value, format_value
 from claims.verify.facts import ClaimView, ObsView
 
 TPS = "output_tokens_per_second"
@@ -28,9 +31,13 @@ MEASUREMENT_CONDITIONS: tuple[str, ...] = (
     "endpoint",
     "statistic",
     "window",
+    "prompt_length",
+    "parallel_queries",
     "prompt_tokens",
     "measured_by",
 )
+# Statistic names that mean the median (OpenRouter ``p50``, Artificial Analysis ``median``).
+MEDIAN_NAMES: frozenset[str] = frozenset({"p50", "median"})
 # Conditions a claim would have to state to be refuted by a measurement.
 CLAIM_CONDITIONS: tuple[str, ...] = ("prompt_tokens", "batch", "statistic")
 
@@ -87,6 +94,46 @@ def measurements(subject_id: int, observations: Sequence[ObsView]) -> list[ObsVi
     ]
 
 
+def _statistic(q: dict) -> str:
+    st = _norm(q.get("statistic") or "")
+    return "median" if st in MEDIAN_NAMES else st
+
+
+def compared(claim: ClaimView, same: Sequence[ObsView]) -> list[ObsView]:
+    """The measurements a claim is compared with: those of the statistic the claim
+    states, else the medians; all of them when a source publishes neither."""
+    want = _statistic(claim.qualifiers) if claim.qualifiers.get("statistic") else "median"
+    picked = [o for o in same if _statistic(o.qualifiers) == want]
+    return picked or [o for o in same if not o.qualifiers.get("statistic")] or list(same)
+
+
+def _measured(o: ObsView) -> str:
+    """``1,384 tokens/s (provider Cerebras, ..., measured by OpenRouter; observation #6)``,
+    with ``p5–p95 low–high`` when the observation carries its spread."""
+    spread = ""
+    lo, hi = o.value.extra.get("p5"), o.value.extra.get("p95")
+    if lo is not None and hi is not None:
+        span = Value(kind="range", value=None, unit=o.value.unit, low=Decimal(lo), high=Decimal(hi))
+        spread = f", p5–p95 {format_value(span)}"
+    return f"{format_value(o.value)} ({conditions_text(o.qualifiers)}{spread}; observation #{o.id})"
+
+
+def _source(o: ObsView) -> str:
+    return _norm(o.qualifiers.get("measured_by") or "")
+
+
+def _is(obs: Sequence[ObsView]) -> str:
+    return "is" if len(obs) == 1 else "are"
+
+
+def _per_source(obs: Sequence[ObsView]) -> list[ObsView]:
+    """The first observation of each source (``measured_by``), in order."""
+    seen: dict[str, ObsView] = {}
+    for o in obs:
+        seen.setdefault(_source(o), o)
+    return list(seen.values())
+
+
 def judge_speed(claim: ClaimView, observations: Sequence[ObsView]) -> SpeedDecision | None:
     """``output_tokens_per_second`` claim vs measurements; None when there is none of
     the claim's subject (the caller's default reason applies)."""
@@ -111,6 +158,7 @@ def judge_speed(claim: ClaimView, observations: Sequence[ObsView]) -> SpeedDecis
         return SpeedDecision(
             "unverified", f"no measurement of provider {provider} for {claim.subject}", ()
         )
+    same = compared(claim, same)
     lo, hi = claim.value.interval()
     stated = [k for k in CLAIM_CONDITIONS if claim.qualifiers.get(k)]
     differ = (
@@ -119,22 +167,23 @@ def judge_speed(claim: ClaimView, observations: Sequence[ObsView]) -> SpeedDecis
         else f"the claim states {', '.join(stated)}"
     )
     inside = [o for o in same if _inside(o.value.value, lo, hi)]
-    o = inside[0] if inside else same[0]
-    measured = (
-        f"measured {format_value(o.value)} ({conditions_text(o.qualifiers)}; observation #{o.id})"
-    )
+    settled = {_source(o) for o in inside}
+    outside = [o for o in _per_source(same) if _source(o) not in settled]
+    claimed = format_value(claim.value)
     if inside:
+        shown = _per_source(inside)
+        also = "; outside it: " + " and ".join(map(_measured, outside)) if outside else ""
         return SpeedDecision(
             "confirmed",
-            f"{measured} is inside the claimed {format_value(claim.value)}; conditions that "
-            f"differ: {differ}",
+            f"measured {' and '.join(map(_measured, shown))} {_is(shown)} inside the claimed "
+            f"{claimed}{also}; conditions that differ: {differ}",
             tuple(x.id for x in inside),
         )
     return SpeedDecision(
         "unverified",
-        f"{measured} is outside the claimed {format_value(claim.value)}, but not a "
-        f"contradiction: {differ}",
-        (o.id,),
+        f"measured {' and '.join(map(_measured, outside))} {_is(outside)} outside the claimed "
+        f"{claimed}, but not a contradiction: {differ}",
+        tuple(o.id for o in outside),
     )
 
 
@@ -144,34 +193,61 @@ def _inside(v: object, lo: Decimal | None, hi: Decimal | None) -> bool:
     return (lo is None or v >= lo) and (hi is None or v <= hi)
 
 
-def judge_speedup(claim: ClaimView, observations: Sequence[ObsView]) -> SpeedDecision | None:
-    """``speedup_factor`` claim (qualifier ``variant``, ``relative_to`` another variant):
-    ratio of the two variants' measurements under the same provider, statistic and
-    source; None when either variant has no measurement."""
-    variant = _variant(claim.qualifiers)
-    base = _variant({"variant": claim.qualifiers.get("relative_to")})
-    meas = measurements(claim.subject_id, observations)
-    fast = [o for o in meas if _variant(o.qualifiers) == variant]
-    slow = [o for o in meas if _variant(o.qualifiers) == base]
-    for f in fast:
+def _ratios(fast: Sequence[ObsView], slow: Sequence[ObsView]) -> list[tuple[ObsView, ObsView]]:
+    """Pairs (fast, slow) under the same provider, statistic and source, medians first,
+    one pair per source."""
+    keys = ("provider", "measured_by")
+    pairs: dict[str, tuple[ObsView, ObsView]] = {}
+    ordered = sorted(fast, key=lambda o: _statistic(o.qualifiers) != "median")
+    for f in ordered:
         for s in slow:
-            keys = ("provider", "statistic", "measured_by")
             if any(_norm(f.qualifiers.get(k)) != _norm(s.qualifiers.get(k)) for k in keys):
+                continue
+            if _statistic(f.qualifiers) != _statistic(s.qualifiers):
                 continue
             if not isinstance(f.value.value, Decimal) or not isinstance(s.value.value, Decimal):
                 continue
             if s.value.value == 0:
                 continue
-            ratio = (f.value.value / s.value.value).quantize(Decimal("0.01"))
-            lo, hi = claim.value.interval()
-            ok = _inside(ratio, lo, hi)
-            return SpeedDecision(
-                "confirmed" if ok else "contradicted",
-                f"{claim.qualifiers.get('variant')} runs at {ratio} × "
-                f"{claim.qualifiers.get('relative_to') or 'the base'} "
-                f"({format_value(f.value)} vs {format_value(s.value)}, "
-                f"{conditions_text(s.qualifiers)}; observations #{f.id} and #{s.id}); "
-                f"claimed {format_value(claim.value)}",
-                (f.id, s.id),
-            )
-    return None
+            pairs.setdefault(_source(f), (f, s))
+    return list(pairs.values())
+
+
+def judge_speedup(claim: ClaimView, observations: Sequence[ObsView]) -> SpeedDecision | None:
+    """``speedup_factor`` claim (qualifier ``variant``, ``relative_to`` another variant):
+    ratio of the two variants' measurements under the same provider, statistic and
+    source (medians preferred), one per source; confirmed or contradicted when every
+    source agrees, unverified (both named) when they do not; None when either variant
+    has no measurement."""
+    variant = _variant(claim.qualifiers)
+    base = _variant({"variant": claim.qualifiers.get("relative_to")})
+    meas = measurements(claim.subject_id, observations)
+    fast = [o for o in meas if _variant(o.qualifiers) == variant]
+    slow = [o for o in meas if _variant(o.qualifiers) == base]
+    pairs = _ratios(fast, slow)
+    if not pairs:
+        return None
+    lo, hi = claim.value.interval()
+    parts: list[str] = []
+    verdicts: set[bool] = set()
+    ids: list[int] = []
+    for f, s in pairs:
+        assert isinstance(f.value.value, Decimal) and isinstance(s.value.value, Decimal)
+        ratio = (f.value.value / s.value.value).quantize(Decimal("0.01"))
+        verdicts.add(_inside(ratio, lo, hi))
+        ids.extend((f.id, s.id))
+        parts.append(
+            f"{claim.qualifiers.get('variant')} runs at {ratio} × "
+            f"{claim.qualifiers.get('relative_to') or 'the base'} "
+            f"({format_value(f.value)} vs {format_value(s.value)}, "
+            f"{conditions_text(s.qualifiers)}; observations #{f.id} and #{s.id})"
+        )
+    if len(verdicts) > 1:
+        status = "unverified"
+        tail = "; the sources disagree on whether it is inside the claim"
+    else:
+        status = "confirmed" if verdicts == {True} else "contradicted"
+        tail = ""
+    return SpeedDecision(
+        status, f"{'; '.join(parts)}; claimed {format_value(claim.value)}{tail}", tuple(ids)
+    )

@@ -18,7 +18,12 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # demo_boards, beside this file
 
-from demo_boards import claimant_pages, endpoint_entries, leaderboard_entries  # noqa: E402
+from demo_boards import (  # noqa: E402
+    aa_detail_entries,
+    claimant_pages,
+    endpoint_entries,
+    leaderboard_entries,
+)
 
 from tracker.net.har import har_entry, write_har  # noqa: E402
 
@@ -289,6 +294,7 @@ def build(out: Path = OUT) -> Path:
         litellm_prices(),
         *leaderboard_entries(),
         *endpoint_entries(),
+        *aa_detail_entries(),
         *claimant_pages(),
     ]
     return write_har(

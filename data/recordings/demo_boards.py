@@ -217,6 +217,87 @@ def endpoint_entries() -> list[dict]:
     return [k3, std, fast]
 
 
+AA_DETAIL = "https://artificialanalysis.ai/api/v2/language/models/"
+# (provider, (p5, p25, median, p75, p95) output tokens/s, input and output USD per 1M,
+# context window): invented figures, prices as the LiteLLM / OpenRouter entries replayed.
+AA_PROVIDERS = {
+    "kimi-k3": ("Kimi K3", [
+        ("Cerebras", (980.0, 1190.0, 1412.0, 1655.0, 2140.0), 3.0, 15.0, 131072),
+        ("Moonshot AI", (30.2, 38.0, 43.9, 48.1, 55.7), 3.0, 15.0, 262144),
+    ]),
+    "kimi-k3-1-pro": ("Kimi K3.1 Pro", [
+        ("Moonshot AI", (33.0, 40.5, 46.2, 51.0, 58.4), 2.0, 10.0, 1048576),
+    ]),
+    "kimi-k3-1-pro-highspeed": ("Kimi K3.1 Pro Highspeed", [
+        ("Moonshot AI", (84.0, 104.2, 118.5, 129.9, 141.0), 4.0, 20.0, 1048576),
+    ]),
+}  # fmt: skip
+_SPEED_KEYS = ("percentile_05", "quartile_25", "median", "quartile_75", "percentile_95")
+
+
+def _aa_provider(name: str, tps: tuple, price_in: float, price_out: float, ctx: int) -> dict:
+    perf: dict = {f"{k}_output_tokens_per_second": v for k, v in zip(_SPEED_KEYS, tps)}
+    perf.update({f"{k}_time_to_first_token_seconds": None for k in _SPEED_KEYS})
+    perf.update(
+        median_time_to_first_answer_token_seconds=None,
+        median_end_to_end_response_time_seconds=None,
+    )
+    return {
+        "id": "00000000-0000-0000-0000-" + hashlib.sha1(name.encode()).hexdigest()[:12],
+        "name": name,
+        "slug": name.lower().replace(" ", "-"),
+        "pricing": {
+            "price_1m_blended_3_to_1": (3 * price_in + price_out) / 4,
+            "price_1m_blended_7_to_2_to_1": None,
+            "price_1m_input_tokens": price_in,
+            "price_1m_output_tokens": price_out,
+            "price_1m_cache_hit_tokens": None,
+            "price_1m_cache_write_tokens": None,
+        },
+        "performance": perf,
+        "context_window_tokens": ctx,
+    }
+
+
+def aa_detail(slug: str) -> dict:
+    """One model's Commercial-tier detail with its providers."""
+    name, providers = AA_PROVIDERS[slug]
+    score = next((s for k, _n, s in AA_MODELS if k == slug), None)
+    doc = {
+        "tier": "commercial",
+        "intelligence_index_version": 4.1,
+        "data": {
+            "id": "00000000-0000-0000-0000-" + hashlib.sha1(slug.encode()).hexdigest()[:12],
+            "name": name,
+            "slug": slug,
+            "release_date": None,
+            "model_creator": {"id": "00000000-0000-0000-0000-0000000000e0", "name": "Moonshot AI"},
+            "evaluations": {
+                "artificial_analysis_intelligence_index": score,
+                "artificial_analysis_coding_index": None,
+                "artificial_analysis_agentic_index": None,
+            },
+            "artificial_analysis_intelligence_index_cost": None,
+            "providers": [_aa_provider(*p) for p in providers],
+        },
+    }
+    return _entry(
+        AA_DETAIL + slug,
+        _body(doc),
+        "CONSTRUCTED in the documented format, not a capture: GET /api/v2/language/models/"
+        "{slug} as a Commercial key gets it (ModelDataExternal with providers[] = "
+        "ModelProviderDataExternal{pricing, performance percentiles, context_window_tokens}, "
+        "OpenAPI models of the artificial-analysis-cli 0.1.0 package; the {tier, data} "
+        "envelope is the list endpoints'). Speeds are invented; prices follow the LiteLLM "
+        "entries the demo replays.",
+    )
+
+
+def aa_detail_entries() -> list[dict]:
+    """AA per-provider details of Kimi K3, K3.1 Pro and K3.1 Pro Highspeed."""
+    return [aa_detail(slug) for slug in AA_PROVIDERS]
+
+
 CEREBRAS_POST = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>Kimi K3 on WSE-3T (demo page)</title></head><body><nav>Blog</nav><article>
 <h1>Serving Kimi K3 on WSE-3T</h1><p>Published 2026-10-26.</p>

@@ -181,6 +181,7 @@ BUILTIN: dict[str, str] = {
     "litellm_prices": "tracker.adapters.prices",
     "terminal_bench": "tracker.adapters.leaderboards",
     "endpoint_speeds": "tracker.adapters.measurements",
+    "aa_providers": "tracker.adapters.measurements",
     "claimant_page": "tracker.adapters.measurements",
 }
 
@@ -230,6 +231,7 @@ BUILTIN_PARAMS: dict[str, frozenset[str]] = {
     "litellm_prices": frozenset({"variants"}),
     "terminal_bench": frozenset({"benchmark"}),
     "endpoint_speeds": frozenset({"variants"}),
+    "aa_providers": frozenset({"variants"}),
     "claimant_page": frozenset({"claimant", "subject", "statements", "selector"}),
 }
 
