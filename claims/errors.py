@@ -7,4 +7,6 @@ from __future__ import annotations
 
 class ClaimsError(Exception):
     """Base of every error the claims core raises on purpose; the CLI prints its message
-    as one line (exit 1)."""
+    as one line (exit 1). ``kind`` is the short machine name of ``--json`` errors."""
+
+    kind = "invalid"

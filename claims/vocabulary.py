@@ -205,3 +205,13 @@ def skip_reason(last_error: str | None, last_error_kind: str | None) -> str | No
     """Why the last cycle skipped a watch: its ``last_error`` when the kind is
     :data:`SKIPPED_KIND`, else None."""
     return last_error if last_error_kind == SKIPPED_KIND else None
+
+
+def gated_value(stored: str | None) -> bool | str | None:
+    """The Hub's ``gated`` as its API gives it, from the text an observation stores
+    (``"false"``, ``"auto"``, ``"manual"``): ``False``, ``"auto"``, ``"manual"``; None
+    when no watch read it. The one form of machine output: ``tracker status --json`` and
+    the site's JSON and CSV exports (CSV writes ``false``)."""
+    if stored is None:
+        return None
+    return False if stored == "false" else stored

@@ -42,6 +42,9 @@ def writer_a(db: str, a_inserted: Any, b_inserting: Any, out: Any) -> None:
         added = add_event(session, the_event())
         a_inserted.set()
         if db.startswith("postgresql"):
+            # B is blocked inside its INSERT, so it cannot say so itself, and PostgreSQL
+            # has no notification for "a session waits on my row lock": ask the server
+            # (bounded; SQLite below uses B's statement trace, a real signal).
             deadline = time.monotonic() + 60
             while _pg_lock_waiters(db) == 0 and time.monotonic() < deadline:
                 time.sleep(0.01)

@@ -1,14 +1,16 @@
 """Jobs for `tracker schedule --jobs sched_jobs:slow_jobs` in subprocess tests.
 
 The watch job runs the real watch cycle (tracker.cycle.run.run_check) against a mocked
-page that answers once the test creates $SCHED_TEST_DIR/release (no transaction is open
-while it waits); marker files there say when the fetch started and when the run ended.
+page. The test passes two pipes: the job writes ``started-NAME`` to $SCHED_STARTED_FD
+when the fetch begins, and the page answers once the test closes the other end of
+$SCHED_RELEASE_FD (no transaction is open while it waits). Marker files in
+$SCHED_TEST_DIR say that the fetch started and that the run ended.
 """
 
 from __future__ import annotations
 
 import os
-import time
+import select
 from pathlib import Path
 
 import httpx
@@ -24,15 +26,16 @@ PAGE = "<html><body><p>128000</p></body></html>"
 def slow_jobs(engine) -> Jobs:
     marks = Path(os.environ["SCHED_TEST_DIR"])
     store = SnapshotStore(marks / "snapshots")
+    started = int(os.environ["SCHED_STARTED_FD"])
+    release = int(os.environ["SCHED_RELEASE_FD"])
 
     def slow_page(request: httpx.Request) -> httpx.Response:
         name = request.url.path.strip("/")
         (marks / f"started-{name}").touch()
-        # a server that answers only when the test says so (it creates "release" after
-        # signalling), so the signal surely arrives while this fetch is in flight
-        deadline = time.monotonic() + 60
-        while not (marks / "release").exists() and time.monotonic() < deadline:
-            time.sleep(0.01)
+        os.write(started, f"started-{name}\n".encode())
+        # a server that answers only when the test says so (it closes the release pipe
+        # after signalling), so the signal surely arrives while this fetch is in flight
+        select.select([release], [], [], 60)
         return httpx.Response(200, html=PAGE)
 
     client = make_client(transport=httpx.MockTransport(slow_page))

@@ -74,6 +74,7 @@ def test_every_fetch_failing_creates_no_file_and_json_says_so(db, tmp_path, monk
     doc = json.loads(r.stdout)
     # 12 failed; the four Artificial Analysis watches are skipped (no TRACKER_AA_API_KEY)
     assert (doc["har"], doc["checked"], doc["failing"]) == (None, 16, 12)
+    assert doc["error"]["kind"] == "nothing_recorded"  # one document: the error beside it
     assert r.stderr.splitlines()[-1].startswith("error: every watch failed (")
 
 

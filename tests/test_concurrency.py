@@ -236,6 +236,7 @@ def test_issue7_scheduler_site_build_and_cli_readers_at_once_1000_writes_no_lock
     all_written = threading.Event()
     finished: list[str] = []
     rebuilds: list[int] = []
+    saw_every_write = threading.Event()  # a rebuild read all 1000 rows
     guard = threading.Lock()
 
     def record(exc: BaseException) -> None:
@@ -260,6 +261,8 @@ def test_issue7_scheduler_site_build_and_cli_readers_at_once_1000_writes_no_lock
             rows = s.exec(select(Observation)).all()
         with guard:
             rebuilds.append(len(rows))
+        if len(rows) == 1000:
+            saw_every_write.set()
 
     def cli_reader() -> None:  # what `tracker watches` runs, on its own engine
         own = make_engine(db)
@@ -270,7 +273,7 @@ def test_issue7_scheduler_site_build_and_cli_readers_at_once_1000_writes_no_lock
                 assert [w["name"] for w in listing["watches"]] == ["w0", "w1", "w2", "w3"]
             except BaseException as exc:  # noqa: BLE001
                 record(exc)
-            time.sleep(0.02)
+            all_written.wait(0.02)  # paced reads; ends as soon as the writers are done
 
     sched = Scheduler(
         engine,
@@ -285,9 +288,7 @@ def test_issue7_scheduler_site_build_and_cli_readers_at_once_1000_writes_no_lock
     assert all_written.wait(120)
     for t in readers:
         t.join(30)
-    deadline = time.monotonic() + 60  # the last run's rebuild request is served
-    while 1000 not in rebuilds and time.monotonic() < deadline:
-        time.sleep(0.01)
+    assert saw_every_write.wait(60)  # the last run's rebuild request is served
     sched.shutdown()
     assert (lock_errors, other_errors) == ([], [])
     assert sorted(finished) == ["w0", "w1", "w2", "w3"]

@@ -51,9 +51,10 @@ def test_hub_ids_without_an_spdx_id_are_never_mapped_to_one():
     assert [spdx_id(i) for i in ("llama2", "llama3.1", "gemma", "apache-2.0")] == [
         None, None, None, "Apache-2.0",
     ]  # fmt: skip
-    assert license_link("gemma", "acme/Orca-9B") == "https://huggingface.co/acme/Orca-9B"
-    assert license_link("mit") == "https://spdx.org/licenses/MIT.html"
-    assert license_link("other") is None
+    # no licence file known and no SPDX id: no link (never the repo page), saying why
+    assert license_link("gemma", "acme/Orca-9B").url is None
+    assert license_link("mit").url == "https://spdx.org/licenses/MIT.html"
+    assert license_link("other").url is None
 
 
 def test_the_names_file_is_read_whole():

@@ -202,7 +202,12 @@ def test_cli_load_json_lists_every_problem_on_stdout(tmp_path):
         app, ["load", "--data", str(root), "--db", str(tmp_path / "n.db"), "--json"]
     )
     assert result.exit_code == 1
-    problems = json.loads(result.stdout)
+    error = json.loads(result.stdout)["error"]
+    assert (error["kind"], error["message"]) == (
+        "data_file",
+        "3 problems in the data files (nothing was loaded):",
+    )
+    problems = error["problems"]
     assert [(p["path"], p["line"], p["field"]) for p in problems] == [
         (str(root / "watches.toml"), 7, "watch[0].params.selectr"),
         (str(root / "claims" / "a.toml"), 9, "claim[0].unit"),
@@ -214,13 +219,13 @@ def test_cli_load_json_lists_every_problem_on_stdout(tmp_path):
     assert result.stderr.startswith("error: 3 problems in the data files (nothing was loaded):\n")
 
 
-def test_cli_load_json_single_error_keeps_its_line_and_is_a_one_item_list(tmp_path):
+def test_cli_load_json_single_error_keeps_its_line_in_a_one_item_list(tmp_path):
     root = _folder(tmp_path, b=CLAIMS_B.replace("release_date", "release_dat"))
     result = runner.invoke(
         app, ["load", "--data", str(root), "--db", str(tmp_path / "n.db"), "--json"]
     )
     assert result.exit_code == 1
-    assert json.loads(result.stdout) == [
+    assert json.loads(result.stdout)["error"]["problems"] == [
         {
             "path": str(root / "claims" / "b.toml"),
             "line": 7,

@@ -116,7 +116,8 @@ def test_the_checks_themselves():
     assert cron_problem("60 0 6 * * *") == "second field '60': outside 0-59"
     assert cron_problem("0 0 6 * * * *").startswith("'0 0 6 * * * *' has 7 fields; the scheduler")
     assert cron_problem("0 6 *").startswith("'0 6 *' has 3 fields")
-    assert cron_problem("0 0 31 2 7") == "day of week field '7': outside 0-6"
+    assert cron_problem("0 0 31 2 7") is None  # crontab(5): 7 is Sunday, like 0
+    assert cron_problem("0 0 31 2 8") == "day of week field '8': outside 0-7"
     assert cron_problem("5-1 * * * *") == "minute field '5-1': the range runs backwards"
     assert cron_problem(5) is not None
     assert timezone_problem("America/Los_Angeles") is None

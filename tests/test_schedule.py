@@ -7,9 +7,9 @@ import logging
 import os
 import socket
 import threading
-import time
 
 import pytest
+from apscheduler.events import EVENT_JOB_MODIFIED
 from apscheduler.triggers.cron import CronTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 from cycle_setup import add_page_watch
@@ -376,14 +376,20 @@ def test_a_watch_finishing_during_a_rebuild_gets_a_rebuild_after_it(engine, cloc
         scheduler_class=SteppedScheduler,
     )
     sched.start()
+    # A watch job's last act is to request the rebuild (move the after-cycle job to now):
+    # APScheduler's job-modified event says when, no polling.
+    requested = threading.Event()
 
-    def after_cycle_requested() -> bool:  # a watch job's last act: request the rebuild
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            if sched.aps.get_job(AFTER_CYCLE).next_run_time <= clock():
-                return True
-            time.sleep(0.005)
-        return False
+    def on_modified(event) -> None:
+        if event.job_id == AFTER_CYCLE:
+            requested.set()
+
+    sched.aps.add_listener(on_modified, EVENT_JOB_MODIFIED)
+
+    def after_cycle_requested() -> bool:
+        ok = requested.wait(10) and sched.aps.get_job(AFTER_CYCLE).next_run_time <= clock()
+        requested.clear()
+        return ok
 
     sched.aps.step()  # submits a and b
     assert a_done.wait(10) and after_cycle_requested()

@@ -196,7 +196,8 @@ def test_a_failing_live_watch_is_retried_minutes_later_doubling(engine, clock, t
             if len(gaps) == 2:
                 listing = list_watches(engine, now=clock())
                 (row,) = listing["watches"]
-                assert (row["next_run_kind"], row["state"]) == ("retry", "new")
+                # two failures, below failing_after: retrying (claims/watchstate.py)
+                assert (row["next_run_kind"], row["state"]) == ("retry", "retrying")
                 assert next_run_text(row, clock()) == f"retry {row['next_run']}"
             advance_to(clock, nxt)
         answer["status"] = 200

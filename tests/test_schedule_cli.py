@@ -6,11 +6,12 @@ import datetime as dt
 import json
 import os
 import re
+import select as io_select
 import signal
 import sqlite3
 import subprocess
 import sys
-import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -63,25 +64,60 @@ def seeded_db(path: Path) -> Path:
     return path
 
 
-def start_schedule(db: Path, marks: Path, *extra: str) -> subprocess.Popen[str]:
-    env = dict(os.environ, SCHED_TEST_DIR=str(marks), PYTHONPATH=str(TESTS))
-    return subprocess.Popen(
+@dataclass
+class Scheduled:
+    """A `tracker schedule` child and the two pipes of its watch job (tests/sched_jobs.py):
+    it writes ``started-NAME`` on ``started`` when a fetch begins, and its page answers
+    once ``release`` is closed (readiness signals, no polling)."""
+
+    proc: subprocess.Popen[str]
+    started: int  # read end
+    release: int  # write end
+
+    def wait_started(self, name: str, seconds: float = 60) -> None:
+        """Block until the child's fetch of watch ``name`` has begun; fail at once when the
+        child exits first (its end of the pipe closes), or after ``seconds``."""
+        ready, _, _ = io_select.select([self.started], [], [], seconds)
+        if not ready:
+            raise AssertionError(f"started-{name} never came")
+        line = os.read(self.started, 256)
+        if not line:  # end of file: the child is gone
+            self.proc.wait(30)
+            raise AssertionError(f"exited early: {self.proc.returncode} {self.proc.stderr.read()}")
+        assert line.decode().split() == [f"started-{name}"]
+
+    def release_page(self) -> None:
+        """Let the page answer (closing the pipe wakes every waiting fetch)."""
+        os.close(self.release)
+        self.release = -1
+
+    def close(self) -> None:
+        os.close(self.started)
+        if self.release >= 0:
+            os.close(self.release)
+
+
+def start_schedule(db: Path, marks: Path, *extra: str) -> Scheduled:
+    started_r, started_w = os.pipe()
+    release_r, release_w = os.pipe()
+    env = dict(
+        os.environ,
+        SCHED_TEST_DIR=str(marks),
+        SCHED_STARTED_FD=str(started_w),
+        SCHED_RELEASE_FD=str(release_r),
+        PYTHONPATH=str(TESTS),
+    )
+    proc = subprocess.Popen(
         tracker_cmd("schedule", "--db", str(db), "--jobs", "sched_jobs:slow_jobs", *extra),
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        pass_fds=(started_w, release_r),
     )
-
-
-def wait_for(path: Path, proc: subprocess.Popen[str], seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while not path.exists():
-        if proc.poll() is not None:
-            raise AssertionError(f"exited early: {proc.returncode} {proc.stderr.read()}")
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{path.name} never appeared")
-        time.sleep(0.02)
+    os.close(started_w)  # the child's ends: its exit then reads as end of file here
+    os.close(release_r)
+    return Scheduled(proc, started_r, release_w)
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
@@ -89,11 +125,13 @@ def test_signal_finishes_the_running_job_commits_and_exits_0(tmp_path, sig):
     db = seeded_db(tmp_path / "s.db")
     marks = tmp_path / "marks"
     marks.mkdir()
-    proc = start_schedule(db, marks, "--jitter", "0", "--heartbeat", "0.2")
-    wait_for(marks / "started-slow", proc)
+    child = start_schedule(db, marks, "--jitter", "0", "--heartbeat", "0.2")
+    proc = child.proc
+    child.wait_started("slow")
     proc.send_signal(sig)  # while the job is "fetching"
-    (marks / "release").touch()  # now the page answers
+    child.release_page()  # now the page answers
     out, err = proc.communicate(timeout=60)
+    child.close()
     assert proc.returncode == 0, err
     assert (marks / "done-slow").exists()
     assert f"{sig.name} received: finishing running jobs, then stopping" in err
@@ -124,8 +162,10 @@ def test_second_schedule_process_logs_who_runs_and_exits_1(tmp_path):
     since = holder.holder().acquired_at.strftime("%Y-%m-%dT%H:%M:%SZ")
     marks = tmp_path / "marks"
     marks.mkdir()
-    proc = start_schedule(db, marks)
+    child = start_schedule(db, marks)
+    proc = child.proc
     out, err = proc.communicate(timeout=60)
+    child.close()
     assert proc.returncode == 1
     lines = [line for line in err.splitlines() if line.strip()]
     assert len(lines) == 1

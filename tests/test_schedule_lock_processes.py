@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import select as io_select
 import subprocess
 import sys
 import threading
-import time
 
 import httpx
 from fakeclock import T0, FakeClock
@@ -177,51 +178,61 @@ def test_c14_four_workers_one_scheduler_one_run_per_period(tmp_path, monkeypatch
 
 
 CONTENDER = """
-import pathlib, sys, time
+import os, select, sys
 from claims.store.engine import make_engine
 from tracker.schedule.locks import Lease, SchedulerBusy
-db, go, ready = sys.argv[1], pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
-end = pathlib.Path(sys.argv[4])
+db, go = sys.argv[1], int(sys.argv[2])
 engine = make_engine(db)
-ready.touch()
-while not go.exists():
-    time.sleep(0.005)
+print("ready", flush=True)
+select.select([go], [], [], 60)  # the test closes the pipe: all four start at once
 try:
     Lease(engine).acquire()
 except SchedulerBusy as exc:
     print(exc)
     sys.exit(3)
 print("won", flush=True)
-# stay alive until the losers are done: a holder that has exited on this host would
-# be taken over at once, and this test is about the race, not about crashes
-while not end.exists():
-    time.sleep(0.005)
+# stay alive until the losers are done (the test then closes stdin): a holder that has
+# exited on this host would be taken over at once, and this test is about the race,
+# not about crashes
+sys.stdin.read()
 """
+
+
+def _line(proc: subprocess.Popen[str], seconds: float = 60) -> str:
+    """The child's next line on stdout, waiting at most ``seconds`` (select on the pipe)."""
+    ready, _, _ = io_select.select([proc.stdout], [], [], seconds)
+    assert ready, "the child said nothing"
+    return proc.stdout.readline().strip()
 
 
 def test_c14_four_processes_race_for_the_lease_and_exactly_one_wins(tmp_path):
     db = tmp_path / "race.db"
     make_engine(db)  # schema first, as `tracker load` would have made it
-    go = tmp_path / "go"
-    ready = [tmp_path / f"ready{i}" for i in range(4)]
-    end = tmp_path / "end"
+    go_r, go_w = os.pipe()  # one start signal for all: closing the write end
     procs = [
         subprocess.Popen(
-            [sys.executable, "-c", CONTENDER, *(str(a) for a in (db, go, ready[i], end))],
+            [sys.executable, "-c", CONTENDER, str(db), str(go_r)],
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
+            pass_fds=(go_r,),
         )
-        for i in range(4)
+        for _ in range(4)
     ]
-    deadline = time.monotonic() + 60
-    while len(list(tmp_path.glob("ready*"))) < 4 and time.monotonic() < deadline:
-        time.sleep(0.01)  # all four at the start line, then one start signal
-    go.touch()
-    while sum(p.poll() is not None for p in procs) < 3 and time.monotonic() < deadline + 60:
-        time.sleep(0.01)  # the three losers exit; then the winner may go
-    end.touch()
-    results = [(p.wait(60), p.stdout.read().strip(), p.stderr.read()) for p in procs]
+    os.close(go_r)
+    assert [_line(p) for p in procs] == ["ready"] * 4  # all four at the start line
+    os.close(go_w)  # one start signal
+    first = [_line(p) for p in procs]  # "won", or a loser's message (it then exits)
+    losers = [p for p, line in zip(procs, first, strict=True) if line != "won"]
+    for p in losers:
+        p.wait(60)  # the three losers exit; then the winner may go
+    for p in procs:
+        p.stdin.close()
+    results = [
+        (p.wait(60), line + p.stdout.read().strip(), p.stderr.read())
+        for p, line in zip(procs, first, strict=True)
+    ]
     for p in procs:
         p.stdout.close()
         p.stderr.close()

@@ -9,16 +9,18 @@ import httpx
 import pytest
 
 import tracker.net.transport as transport_mod
+from tracker.net.pinning import PinnedBackend
 from tracker.net.transport import SchemeTransport
 
 
 class RecordingTransport(httpx.BaseTransport):
-    """Stands in for httpx.HTTPTransport: records how it was built and what it served."""
+    """Stands in for CoreTransport (the pool): records how it was built and what it served."""
 
     built: list[RecordingTransport] = []
 
-    def __init__(self, **kwargs: object) -> None:
-        self.kwargs = kwargs
+    def __init__(self, ssl_context: ssl.SSLContext, network_backend: object) -> None:
+        self.ssl_context = ssl_context
+        self.network_backend = network_backend
         self.urls: list[str] = []
         self.closed = False
         RecordingTransport.built.append(self)
@@ -34,7 +36,7 @@ class RecordingTransport(httpx.BaseTransport):
 @pytest.fixture
 def recording(monkeypatch):
     RecordingTransport.built = []
-    monkeypatch.setattr(transport_mod.httpx, "HTTPTransport", RecordingTransport)
+    monkeypatch.setattr(transport_mod, "CoreTransport", RecordingTransport)
     return RecordingTransport.built
 
 
@@ -45,7 +47,7 @@ def test_http_only_never_builds_the_verified_transport(recording):
     assert len(recording) == 1
     plain = recording[0]
     assert plain.urls == ["http://127.0.0.1:9/a", "http://127.0.0.1:9/b"]
-    ctx = plain.kwargs["verify"]
+    ctx = plain.ssl_context
     assert isinstance(ctx, ssl.SSLContext)
     # Fails closed if it were ever used for TLS: verification on, no CA trusted.
     assert ctx.verify_mode == ssl.CERT_REQUIRED and ctx.check_hostname is True
@@ -59,7 +61,14 @@ def test_https_builds_httpx_default_transport_once_on_first_use(recording):
         client.get("https://example.org/1")
         client.get("http://example.org/2")
         client.get("https://example.org/3")
-    assert [t.kwargs for t in recording] == [{}, {"verify": recording[1].kwargs["verify"]}]
+    assert len(recording) == 2
     verified = recording[0]
+    # httpx's own default context: the system's CAs (certifi), host names checked.
+    assert verified.ssl_context.verify_mode == ssl.CERT_REQUIRED
+    assert verified.ssl_context.check_hostname is True
+    assert verified.ssl_context.get_ca_certs() != []
+    assert recording[1].ssl_context.get_ca_certs() == []
+    # Both pools connect through the pinned backend (only to checked addresses).
+    assert all(isinstance(t.network_backend, PinnedBackend) for t in recording)
     assert verified.urls == ["https://example.org/1", "https://example.org/3"]
     assert all(t.closed for t in recording)

@@ -98,3 +98,106 @@ def test_find_by_the_start_of_a_digest_in_both_layouts(tmp_path):
     assert store.find("ffff" if not a.startswith("ffff") else "0000") == []
     with pytest.raises(ValueError, match="4 to 64 hex digits"):
         store.find(a[:3])
+
+
+def _legacy_file(root, rows):
+    """A body file as releases before the schema version made it: the table, no number."""
+    root.mkdir(parents=True, exist_ok=True)
+    with sqlite3.connect(root / FILE_NAME) as conn:
+        conn.execute("CREATE TABLE body (sha256 TEXT PRIMARY KEY, data BLOB NOT NULL)")
+        conn.executemany("INSERT INTO body VALUES (?, ?)", rows)
+    conn.close()
+
+
+def test_a_file_of_an_earlier_release_is_upgraded_and_keeps_its_bodies(tmp_path):
+    from tracker.snapshots.store import SCHEMA_VERSION
+
+    body = b"<html>fetched last year</html>"
+    sha = hashlib.sha256(body).hexdigest()
+    _legacy_file(tmp_path, [(sha, body)])
+    store = SnapshotStore(tmp_path)
+    assert store.get(sha) == body
+    new = store.put(b"<html>today</html>")
+    store.close()
+    with sqlite3.connect(tmp_path / FILE_NAME) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+        assert sorted(conn.execute("SELECT sha256 FROM body")) == sorted([(sha,), (new,)])
+    conn.close()
+    assert SCHEMA_VERSION == 1
+
+
+def test_a_new_file_records_its_schema_version(tmp_path):
+    store = SnapshotStore(tmp_path)
+    store.check()
+    store.close()
+    with sqlite3.connect(tmp_path / FILE_NAME) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone() == (1,)
+    conn.close()
+
+
+def test_a_file_newer_than_the_code_is_refused_naming_it_and_left_as_it_was(tmp_path):
+    from tracker.errors import BodyStoreError
+
+    body = b"<html>kept</html>"
+    sha = hashlib.sha256(body).hexdigest()
+    _legacy_file(tmp_path, [(sha, body)])
+    with sqlite3.connect(tmp_path / FILE_NAME) as conn:
+        conn.execute("PRAGMA user_version = 7")
+    conn.close()
+    before = (tmp_path / FILE_NAME).read_bytes()
+    store = SnapshotStore(tmp_path)
+    for call in (store.check, lambda: store.get(sha), lambda: store.put(b"x")):
+        with pytest.raises(BodyStoreError) as info:
+            call()
+        assert str(tmp_path / FILE_NAME) in str(info.value)
+        assert "schema version 7, newer than this release-tracker knows (1)" in str(info.value)
+    store.close()
+    assert (tmp_path / FILE_NAME).read_bytes() == before
+    with sqlite3.connect(tmp_path / FILE_NAME) as conn:
+        assert conn.execute("SELECT data FROM body").fetchall() == [(body,)]
+    conn.close()
+
+
+def test_a_file_that_is_not_a_database_is_refused_naming_it_and_left_as_it_was(tmp_path):
+    from tracker.errors import BodyStoreError
+
+    garbage = b"this was never an SQLite file\n" * 200
+    (tmp_path / FILE_NAME).write_bytes(garbage)
+    store = SnapshotStore(tmp_path)
+    calls = (
+        store.check,
+        lambda: store.get("a" * 64),
+        lambda: store.put(b"x"),
+        lambda: store.find("abcd"),
+    )
+    for call in calls:
+        with pytest.raises(BodyStoreError, match="file is not a database") as info:
+            call()
+        assert str(tmp_path / FILE_NAME) in str(info.value)
+    store.close()
+    assert (tmp_path / FILE_NAME).read_bytes() == garbage
+
+
+def test_a_cycle_with_an_unreadable_body_file_stops_before_fetching(tmp_path):
+    import httpx
+    from cycle_setup import add_page_watch
+
+    from claims.store.engine import make_engine
+    from tracker.cycle.run import run_check
+    from tracker.errors import BodyStoreError
+    from tracker.net.fetch import make_client
+
+    engine = make_engine(tmp_path / "t.db")
+    add_page_watch(engine, "page")
+    (tmp_path / "snaps").mkdir()
+    (tmp_path / "snaps" / FILE_NAME).write_bytes(b"not a database" * 100)
+    sent: list[str] = []
+
+    def answer(request):
+        sent.append(str(request.url))
+        return httpx.Response(200, text="<p>x</p>")
+
+    client = make_client(transport=httpx.MockTransport(answer))
+    with pytest.raises(BodyStoreError, match="snaps/bodies.sqlite3"):
+        run_check(engine, client, snapshot_store=SnapshotStore(tmp_path / "snaps"))
+    assert sent == []

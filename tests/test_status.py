@@ -146,3 +146,82 @@ def test_gated_in_json_is_the_hubs_own_form():
     fields = {"slug": "s", "name": "S", "landed": False}
     for stored, shown in (("false", False), ("manual", "manual"), ("auto", "auto"), (None, None)):
         assert WeightsStatus(**fields, gated=stored).to_dict()["gated"] == shown
+
+
+def _fail_hub_check(engine, tmp_path, at: dt.datetime) -> None:
+    """One cycle of the test's Hub org watch, answered 503 (a Hub outage)."""
+    import httpx
+
+    from tracker.cycle.run import run_check
+    from tracker.net.fetch import make_client
+    from tracker.snapshots.store import SnapshotStore
+
+    client = make_client(transport=httpx.MockTransport(lambda r: httpx.Response(503)))
+    run_check(engine, client, snapshot_store=SnapshotStore(tmp_path / "snap"), now=at,
+              watch_names=["hf-org-moonshotai-test"], sleep=lambda s: None)  # fmt: skip
+
+
+def _cli_status(engine, slug: str, *extra: str):  # type: ignore[no-untyped-def]
+    from typer.testing import CliRunner
+
+    from tracker.cli.main import app
+
+    return CliRunner().invoke(app, ["status", slug, "--db", str(engine.url.database), *extra])
+
+
+def test_a_failed_check_after_a_success_is_named_beside_the_last_good_answer(engine, tmp_path):
+    import json
+
+    _setup(engine)
+    failed_at = CHECK + dt.timedelta(days=1)
+    _fail_hub_check(engine, tmp_path, failed_at)
+    st = _status(engine, "kimi-k3.1-pro")
+    assert (st.weights_word, st.as_of, st.overdue_days) == ("not landed", CHECK, 24)
+    assert st.last_failure is not None
+    assert (st.last_failure.at, st.last_failure.watch, st.last_failure.failures) == (
+        failed_at, "hf-org-moonshotai-test", 1,
+    )  # fmt: skip
+    text = _cli_status(engine, "kimi-k3.1-pro").stdout.splitlines()
+    assert text[1] == "  weights: not landed (as of 2026-11-28 06:00 UTC)"
+    assert text[-5:-3] == [
+        "  overdue by 24 days as of 2026-11-28 06:00 UTC (counted from the latest promised date)",
+        "  last successful Hub check 2026-11-28 06:00 UTC (the weights are as of it)",
+    ]
+    assert text[-3] == (
+        "  last Hub check failed at 2026-11-29 06:00 UTC: bad_status: "
+        "https://huggingface.co/api/models?author=moonshotai: HTTP 503 "
+        "(watch hf-org-moonshotai-test, 1 failure in a row); next retry 2026-11-29 06:05 UTC"
+    )
+    got = json.loads(_cli_status(engine, "kimi-k3.1-pro", "--json").stdout)
+    assert (got["weights"], got["landed"], got["as_of"]) == (
+        "not landed", False, "2026-11-28T06:00:00Z",
+    )  # fmt: skip
+    assert got["last_check_failed"] is True
+    failure = got["last_failure"]
+    assert (failure["at"], failure["kind"], failure["watch"], failure["failures_in_a_row"]) == (
+        "2026-11-29T06:00:00Z", "bad_status", "hf-org-moonshotai-test", 1,
+    )  # fmt: skip
+    assert failure["next_retry"] == "2026-11-29T06:05:00Z"  # 5 minutes after the failure
+    assert "503" in failure["error"]
+
+
+def test_a_landed_subject_keeps_its_landing_beside_a_failed_check(engine, tmp_path):
+    _setup(engine)
+    _fail_hub_check(engine, tmp_path, CHECK + dt.timedelta(days=1))
+    text = _cli_status(engine, "kimi-k2-thinking").stdout.splitlines()
+    assert text[1].startswith("  weights: landed — moonshotai/Kimi-K2-Thinking")
+    assert "  last successful Hub check 2026-11-28 06:00 UTC (the weights are as of it)" in text
+    assert any(line.startswith("  last Hub check failed at 2026-11-29 06:00 UTC") for line in text)
+
+
+def test_a_success_after_the_failure_clears_it(engine, tmp_path):
+    _setup(engine)
+    _fail_hub_check(engine, tmp_path, CHECK + dt.timedelta(days=1))
+    with Session(engine) as s:  # as the cycle's success resets the watch's health
+        w = s.exec(select(models.Watch).where(models.Watch.name == "hf-org-moonshotai-test")).one()
+        w.consecutive_failures, w.last_error, w.last_error_kind = 0, None, None
+        w.last_success = w.last_run = CHECK + dt.timedelta(days=2)
+        s.add(w)
+        s.commit()
+    st = _status(engine, "kimi-k3.1-pro")
+    assert st.last_failure is None and st.to_dict()["last_check_failed"] is False

@@ -263,7 +263,10 @@ def test_failed_check_untrack_and_track_again(tmp_path):
     with Session(make_engine(db)) as s:
         states = {w.name: w.state for w in s.exec(select(Watch)) if "acme" in w.name}
     assert states == {"hf-org-acme": "new", "hf-model-acme-orca-9b": "new"}
-    assert runner.invoke(app, status).output.splitlines()[2].startswith("  last Hub check failed")
+    # re-activated from a clean slate: its failure from before untrack is no longer current
+    assert runner.invoke(app, status).output.splitlines()[2] == (
+        "  no Hub check has run yet: run `tracker check`"
+    )
 
 
 def test_the_aliases_drop_the_makers_name_and_its_suffix_word(tmp_path):

@@ -18,10 +18,17 @@ problem lists every problem of the folder (``path:line: field: message``).
     ├── ParseError                the body cannot be read as the adapter's format
     │   └── LayoutChanged         the expected element/key is missing: the watch is
     │                             marked failing; never read as "the value disappeared"
+    ├── UnknownName               a subject, source or other name nothing stored has
+    │                             (``did_you_mean``: the near known names)
+    ├── DatabaseUnavailable       the database cannot be opened (missing file, bad
+    │                             URL, driver or server error)
     ├── NothingRecorded           `tracker record`: no watch fetched anything, so no
     │                             HAR file was written (one already there is kept)
     ├── MissingCredential         (net/fetch.py) a watch's API key variable is unset:
     │                             the cycle skips that watch with one notice
+    ├── BodyStoreError            (snapshots/store.py) the local snapshot body file is
+    │                             of a newer schema or not a database (names the
+    │                             file; it is left as it was)
     ├── SchedulerBusy             (schedule/locks.py) another scheduler holds the lease
     ├── LockLost                  (schedule/locks.py) this scheduler lost its lease
     ├── NotifyError               (alerts/send.py) an alert could not be delivered
@@ -61,6 +68,25 @@ class TrackerError(Exception):
     """Base of all errors the CLI reports as one clear line."""
 
     kind = "error"
+
+
+class UnknownName(TrackerError):
+    """A name (subject slug or alias, source key...) nothing stored has. The message
+    names it; ``did_you_mean`` lists the near known names (empty when none is near), which
+    ``--json`` errors give as a list."""
+
+    kind = "unknown_name"
+
+    def __init__(self, message: str, did_you_mean: tuple[str, ...] | list[str] = ()) -> None:
+        super().__init__(message)
+        self.did_you_mean = list(did_you_mean)
+
+
+class DatabaseUnavailable(TrackerError):
+    """The database cannot be opened: a missing SQLite file, an unsupported URL, a driver
+    that is not installed, or the server's refusal; the message says which."""
+
+    kind = "database"
 
 
 class ConfigError(TrackerError):
@@ -162,6 +188,14 @@ class NothingRecorded(TrackerError):
     def __init__(self, message: str, summary: object) -> None:
         super().__init__(message)
         self.summary = summary
+
+
+class BodyStoreError(TrackerError):
+    """The local snapshot body file (``data/snapshots/bodies.sqlite3``) cannot be used:
+    its schema is newer than this code, or it is not a SQLite database; the message names
+    the file, which is left as it was."""
+
+    kind = "body_store"
 
 
 # Exceptions a hostile value raises where code reads or stores it (a RecursionError, a

@@ -40,12 +40,12 @@ CLAIM = frozenset(
 PUBLISHED_PRECISIONS = ("day", "month", "estimated")
 
 
-def nearest(name: str, allowed: Iterable[str]) -> str:
-    """A hint for a name not in ``allowed``: ``did you mean 'x'?`` for a near miss
-    (difflib ratio >= 0.75) or, failing that, for the one known name that begins the
-    typed one or that the typed one begins, both at least 3 characters (``repository``
-    -> ``repo``, ``lang`` -> ``language``); else ``known: a, b, ...`` (also when several
-    names fit: ``pub`` begins published and publisher, and a guess could mislead)."""
+def near_names(name: str, allowed: Iterable[str]) -> list[str]:
+    """The known names ``name`` is likely a mistyping of: the nearest by difflib (ratio
+    >= 0.75) or, failing that, the one known name that begins the typed one or that the
+    typed one begins, both at least 3 characters (``repository`` -> ``repo``, ``lang``
+    -> ``language``); [] when none is near or several fit (``pub`` begins published and
+    publisher, and a guess could mislead)."""
     known = sorted(allowed)
     near = difflib.get_close_matches(name, known, n=1, cutoff=0.75)
     if not near and len(name) >= 3:
@@ -56,6 +56,14 @@ def nearest(name: str, allowed: Iterable[str]) -> str:
             if len(k) >= 3 and (typed.startswith(k.casefold()) or k.casefold().startswith(typed))
         ]
         near = fits if len(fits) == 1 else []
+    return near
+
+
+def nearest(name: str, allowed: Iterable[str]) -> str:
+    """A hint for a name not in ``allowed``: ``did you mean 'x'?`` for a near miss
+    (:func:`near_names`), else ``known: a, b, ...``."""
+    known = sorted(allowed)
+    near = near_names(name, known)
     return f"did you mean {near[0]!r}?" if near else "known: " + ", ".join(known)
 
 
@@ -102,6 +110,8 @@ def unknown_key(entry: Mapping[str, Any], allowed: Iterable[str]) -> tuple[str, 
 
 class DataFileError(ClaimsError, ValueError):
     """A curated data file is malformed. ``str()`` reads ``path:line: field: message``."""
+
+    kind = "data_file"
 
     def __init__(self, path: Path | str, line: int | None, field_name: str, message: str) -> None:
         self.path = str(path)

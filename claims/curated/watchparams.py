@@ -6,8 +6,9 @@ file and line.
 - ``interval_minutes``: a whole number from 1 to :data:`MAX_INTERVAL_MINUTES` (a year).
 - ``params.cron``: a crontab of 5 fields (minute hour day month day-of-week), each
   ``*``, a number, a range ``a-b``, a step ``/n`` or a list ``,`` within its field's
-  bounds; months and days of week also by name (``jan``, ``mon``). Day of week is 0-6
-  as the scheduler reads it (APScheduler 3.x ``from_crontab``: 0 is Monday). Six fields
+  bounds; months and days of week also by name (``jan``, ``mon``). Day of week is 0-7
+  as crontab(5) numbers it: 0 and 7 are Sunday, 1 is Monday (the scheduler translates
+  it: :mod:`tracker.schedule.crontab`). Six fields
   put a seconds field (0-59) first, as Quartz and Spring write them; any other count is
   refused at load, not when ``tracker schedule`` starts.
   ``params.timezone``: an IANA name (``America/Los_Angeles``) the system knows.
@@ -29,14 +30,15 @@ MAX_INTERVAL_MINUTES = 366 * 24 * 60
 MAX_FAILING_AFTER = 1000
 SLUG_RE = re.compile(r"[a-z0-9][a-z0-9.\-]*")
 MAX_SLUG = 120
-# (name, lowest, highest, names) of each crontab field, as APScheduler 3.x reads them.
+# (name, lowest, highest, names) of each crontab field, as crontab(5) reads them: day of
+# week 0-7 with 0 and 7 Sunday (the scheduler translates it for APScheduler 3.x).
 _FIELDS = (
     ("minute", 0, 59, ()),
     ("hour", 0, 23, ()),
     ("day", 1, 31, ()),
     ("month", 1, 12, ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
                       "nov", "dec")),
-    ("day of week", 0, 6, ("mon", "tue", "wed", "thu", "fri", "sat", "sun")),
+    ("day of week", 0, 7, ("sun", "mon", "tue", "wed", "thu", "fri", "sat")),
 )  # fmt: skip
 _SECOND = ("second", 0, 59, ())
 _ITEM = re.compile(r"(?P<start>\*|[0-9a-z]+)(?:-(?P<end>[0-9a-z]+))?(?:/(?P<step>[0-9]+))?")

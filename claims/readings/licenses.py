@@ -10,9 +10,11 @@ from __future__ import annotations
 import hashlib
 import re
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 # Hub licence id -> SPDX identifier, where SPDX has one.
 HUB_TO_SPDX: dict[str, str] = {
@@ -92,14 +94,58 @@ def spdx_id(license_id: str) -> str | None:
     return HUB_TO_SPDX.get(license_id)
 
 
-def license_link(license_id: str, repo: str | None = None) -> str | None:
-    """Where to read a licence: the SPDX page of an id SPDX has
-    (``https://spdx.org/licenses/Apache-2.0.html``), else the Hub repo whose card states
-    it (``https://huggingface.co/ORG/NAME``), else None."""
+# A licence file at a repo's root, as Hub listings name them: LICENSE, LICENSE.md,
+# LICENSE.txt, license, LICENCE, LICENSE-MODEL... (any case).
+_LICENSE_FILE = re.compile(r"licen[cs]e(?:[.\-_][\w.\-]*)?", re.IGNORECASE)
+_FILE_ORDER = ("LICENSE", "LICENSE.md", "LICENSE.txt")  # preferred when several
+
+
+def license_file(names: Iterable[str]) -> str | None:
+    """The licence file among a repo's file names (the Hub's ``siblings[].rfilename``),
+    at its root: ``LICENSE``, then ``LICENSE.md``, ``LICENSE.txt``, then any other such
+    name (``license``, ``LICENCE``, ``LICENSE-MODEL``) in name order; None when the
+    listing has none."""
+    found = sorted(n for n in names if "/" not in n and _LICENSE_FILE.fullmatch(n))
+    for name in _FILE_ORDER:
+        if name in found:
+            return name
+    return found[0] if found else None
+
+
+@dataclass(frozen=True)
+class LicenseLink:
+    """Where to read a licence: ``url`` (None when there is nowhere), ``kind`` (``file``:
+    the repo's licence file; ``spdx``: the SPDX page of its id; ``none``) and ``note``
+    for people when there is no link (``no licence file in the repo``)."""
+
+    url: str | None
+    kind: str
+    note: str | None = None
+
+
+def license_link(
+    license_id: str,
+    repo: str | None = None,
+    file: str | None = None,
+    *,
+    files_listed: bool = False,
+) -> LicenseLink:
+    """Where to read a licence, the licence itself rather than a page about the repo:
+
+    1. the repo's licence ``file`` (from its Hub file listing, :func:`license_file`, or
+       a LICENSE the watch fetched): ``https://huggingface.co/ORG/NAME/blob/main/LICENSE``;
+    2. else the SPDX page of an id SPDX has (``https://spdx.org/licenses/Apache-2.0.html``);
+    3. else no link, saying why: ``no licence file in the repo`` when its file listing
+       was read (``files_listed``), else ``no licence file seen (the repo's file list was
+       not read)``."""
+    if file and repo:
+        return LicenseLink(f"https://huggingface.co/{repo}/blob/main/{quote(file)}", "file")
     spdx = spdx_id(license_id)
     if spdx:
-        return f"https://spdx.org/licenses/{spdx}.html"
-    return f"https://huggingface.co/{repo}" if repo else None
+        return LicenseLink(f"https://spdx.org/licenses/{spdx}.html", "spdx")
+    if files_listed:
+        return LicenseLink(None, "none", "no licence file in the repo")
+    return LicenseLink(None, "none", "no licence file seen (the repo's file list was not read)")
 
 
 def hub_license(card_data: dict[str, Any] | None, tags: list[str] | None = None) -> LicenseReading:

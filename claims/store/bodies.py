@@ -50,6 +50,12 @@ class TableBodies:
         self._raw: RawDB | None = None
         self._lock = threading.Lock()
 
+    def check(self) -> None:
+        """Open the connection now: raises SchemaMissing before a cycle fetches when the
+        database is not at this release's schema (alembic versions this table)."""
+        with self._lock:
+            self._conn()
+
     def _conn(self) -> RawDB:
         if self._raw is None:
             raw = RawDB.open(self.db)

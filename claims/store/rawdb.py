@@ -44,6 +44,8 @@ class SchemaMissing(ClaimsError, RuntimeError):
     """The database has no release-tracker schema, or not this release's revision: run
     ``tracker db upgrade`` (or a command that writes, e.g. ``tracker load``) first."""
 
+    kind = "database"
+
 
 def database_url(db: str | os.PathLike[str] | None = None) -> str:
     """Resolve ``--db`` (a path or URL), else the default file (``data/tracker.db``).

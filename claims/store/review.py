@@ -25,6 +25,8 @@ from claims.vocabulary import LISTED_DISCREPANCY_STATES, NOTE_STATE
 class ReviewError(ClaimsError, LookupError):
     """A discrepancy id or subject that does not exist; the message names it."""
 
+    kind = "review"
+
 
 def shown_state(row: Discrepancy) -> str:
     """How a row is listed, one of :data:`claims.vocabulary.LISTED_DISCREPANCY_STATES`:

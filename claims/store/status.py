@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from claims.readings.licenses import license_link, spdx_id
+from claims.readings.licenses import LicenseLink, license_link, spdx_id
 from claims.store import tables as models
 from claims.store.views import hub_watches_of, load_observations
 from claims.subjects.sourcenames import source_names
@@ -20,7 +20,7 @@ from claims.values.canonical import as_utc
 from claims.values.timefmt import iso_z
 from claims.values.value import Value
 from claims.verify.promises import deadline_of
-from claims.vocabulary import RETIRED_STATE, SKIPPED_KIND, qualifiers_text
+from claims.vocabulary import RETIRED_STATE, SKIPPED_KIND, gated_value, qualifiers_text
 
 
 @dataclass(frozen=True)
@@ -58,6 +58,19 @@ class Promise:
         return deadline_of(v)
 
 
+@dataclass(frozen=True)
+class CheckFailure:
+    """The failed latest check of a watch that would show the weights: when, the error's
+    kind and text as the watch row keeps them, the watch, and how many checks in a row
+    have failed. Shown beside the last successful check's answer, never instead of it."""
+
+    at: dt.datetime
+    kind: str
+    error: str
+    watch: str
+    failures: int
+
+
 @dataclass
 class WeightsStatus:
     """Answer to "did the weights land, and under what licence" for one subject.
@@ -87,9 +100,12 @@ class WeightsStatus:
     # them exist but every one is retired (`tracker untrack`).
     watched: bool = False
     retired: bool = False
-    # The latest failed check of those watches when none ever succeeded: (when, kind,
-    # error) as the watch row keeps them; None after a success or before any check.
-    last_failure: tuple[dt.datetime, str, str] | None = None
+    # The latest failure among those watches whose last check failed (before or after
+    # an earlier success: ``as_of`` keeps the last successful answer); None while every
+    # live one's last check succeeded, or before any check. ``next_retry``: when that
+    # watch runs again, filled in by the caller that knows the schedule (the CLI).
+    last_failure: CheckFailure | None = None
+    next_retry: dt.datetime | None = None
     # Landed after every promised deadline: whole days from the latest deadline to the
     # first sighting (None when on time, with no promise, or when the repo was already
     # there at the first check: its landing day is then unknown).
@@ -104,6 +120,10 @@ class WeightsStatus:
     license_read_at: dt.datetime | None = None
     license_spdx: str | None = None
     license_link: str | None = None
+    # ``file`` (the repo's licence file), ``spdx`` (the SPDX page of its id) or ``none``;
+    # ``license_note`` says why there is no link (``no licence file in the repo``).
+    license_link_kind: str | None = None
+    license_note: str | None = None
 
     @property
     def weights_word(self) -> str:
@@ -143,10 +163,12 @@ class WeightsStatus:
             "license": self.license,
             "license_spdx": self.license_spdx,
             "license_link": self.license_link,
+            "license_link_kind": self.license_link_kind,
+            "license_note": self.license_note,
             "license_source": self.license_source,
             "license_read_at": iso(self.license_read_at),
             # as the Hub's API gives it: false, "auto" or "manual" (null: never read)
-            "gated": False if self.gated == "false" else self.gated,
+            "gated": gated_value(self.gated),
             "gated_read_at": iso(self.gated_read_at),
             "landed_after": iso(self.landed_after),
             "promises": [
@@ -164,12 +186,18 @@ class WeightsStatus:
             "as_of": iso(self.as_of),
             "watched": self.watched,
             "retired": self.retired,
+            # whether the latest check of a watch showing the weights failed; the
+            # answers above stay those of the last successful check (``as_of``)
+            "last_check_failed": self.last_failure is not None,
             "last_failure": None
             if self.last_failure is None
             else {
-                "at": iso(self.last_failure[0]),
-                "kind": self.last_failure[1],
-                "error": self.last_failure[2],
+                "at": iso(self.last_failure.at),
+                "kind": self.last_failure.kind,
+                "error": self.last_failure.error,
+                "watch": self.last_failure.watch,
+                "failures_in_a_row": self.last_failure.failures,
+                "next_retry": iso(self.next_retry),
             },
             "landed_late_days": self.landed_late_days,
         }
@@ -189,7 +217,7 @@ def weights_statuses(
     watches and aliases once per subject made the build quadratic (issue 7)."""
     wanted = {s.id for s in subjects}
     O, C = models.Observation, models.Claim  # noqa: N806, E741
-    weights_obs, licence_obs, gated_obs = _hub_observations(session, wanted)
+    weights_obs, access = _hub_observations(session, wanted)
     landings = _landing_events(session, wanted)
     names = source_names(session.exec(select(models.Source)).all())  # as reasons name them
     promises: dict[int, list[tuple[models.Claim, models.Source]]] = defaultdict(list)
@@ -230,7 +258,7 @@ def weights_statuses(
             )
             created = first.value.extra.get("created_at")
             status.repo_created = str(created)[:10] if created else None
-        _read_access(status, licence_obs[sid], gated_obs[sid])
+        _read_access(status, *(access[a][sid] for a in _ACCESS))
         for claim, source in promises[sid]:
             v = claim.value
             assert claim.id is not None
@@ -272,37 +300,48 @@ def _read_checks(status: WeightsStatus, covering: Sequence[models.Watch]) -> Non
     status.retired = bool(covering) and not live
     known = [as_utc(w.last_success) for w in covering if w.last_success is not None]
     status.as_of = max(known) if known else None
-    if status.as_of is None:
-        status.last_failure = _last_failure(live)
+    status.last_failure = _last_failure(live)
 
 
-def _last_failure(watches: Sequence[models.Watch]) -> tuple[dt.datetime, str, str] | None:
-    """(when, kind, error) of the latest failed check among ``watches`` (the watch row's
-    ``last_run``, ``last_error_kind``, ``last_error``); None when none has failed (a
-    skipped watch did not fail)."""
+def _last_failure(watches: Sequence[models.Watch]) -> CheckFailure | None:
+    """The latest failure among ``watches`` whose last check failed (``consecutive_failures``
+    > 0, with the row's ``last_run``, ``last_error_kind``, ``last_error``), or None. A
+    failure an earlier success or a re-activation cleared is not current, and a skipped
+    watch did not fail."""
     failed = [
         w
         for w in watches
-        if w.last_error and w.last_run is not None and w.last_error_kind != SKIPPED_KIND
+        if w.consecutive_failures > 0
+        and w.last_error
+        and w.last_run is not None
+        and w.last_error_kind != SKIPPED_KIND
     ]
     if not failed:
         return None
     w = max(failed, key=lambda w: as_utc(w.last_run))  # type: ignore[arg-type]
-    return as_utc(w.last_run), w.last_error_kind or "error", str(w.last_error)  # type: ignore[arg-type]
+    return CheckFailure(
+        as_utc(w.last_run),  # type: ignore[arg-type]
+        w.last_error_kind or "error",
+        str(w.last_error),
+        w.name,
+        w.consecutive_failures,
+    )
+
+
+_ACCESS = ("license", "gated", "license_text_sha256")
 
 
 def _hub_observations(
     session: Session, wanted: set[int | None]
-) -> tuple[Grouped, Grouped, Grouped]:
+) -> tuple[Grouped, dict[str, Grouped]]:
     """Per subject of ``wanted``: every ``weights_available`` observation, and the
-    current ``license`` and ``gated`` ones, by id."""
+    current ``license``, ``gated`` and ``license_text_sha256`` ones (by attribute)."""
     O = models.Observation  # noqa: N806, E741
     weights: Grouped = defaultdict(list)
-    licences: Grouped = defaultdict(list)
-    gated: Grouped = defaultdict(list)
+    access: dict[str, Grouped] = {a: defaultdict(list) for a in _ACCESS}
     for o in session.exec(
         select(O)
-        .where(O.attribute.in_(("weights_available", "license", "gated")))  # type: ignore[attr-defined]
+        .where(O.attribute.in_(("weights_available", *_ACCESS)))  # type: ignore[attr-defined]
         .order_by(O.id)  # type: ignore[arg-type]
     ).all():
         if o.subject_id not in wanted:
@@ -310,8 +349,8 @@ def _hub_observations(
         if o.attribute == "weights_available":
             weights[o.subject_id].append(o)
         elif o.current:
-            (licences if o.attribute == "license" else gated)[o.subject_id].append(o)
-    return weights, licences, gated
+            access[o.attribute][o.subject_id].append(o)
+    return weights, access
 
 
 def _judge_landing(
@@ -340,19 +379,38 @@ def _read_access(
     status: WeightsStatus,
     licences: Sequence[models.Observation],
     gated: Sequence[models.Observation],
+    texts: Sequence[models.Observation] = (),
 ) -> None:
-    """The latest current licence (SPDX id, link) and gating of a subject, each with when
-    it was last read."""
+    """The latest current licence (SPDX id, link: :func:`_license_link`) and gating of a
+    subject, each with when it was last read."""
     if licences:
         latest = max(licences, key=lambda o: as_utc(o.last_seen))
         status.license = str(latest.value.value)
         status.license_source = latest.source_url or "observed"
         status.license_read_at = as_utc(latest.last_seen)
         status.license_spdx = spdx_id(status.license)
-        status.license_link = license_link(status.license, latest.qualifiers.get("repo"))
+        link = _license_link(latest, texts)
+        status.license_link, status.license_link_kind = link.url, link.kind
+        status.license_note = link.note
     if gated:
         latest = max(gated, key=lambda o: as_utc(o.last_seen))
         status.gated, status.gated_read_at = str(latest.value.value), as_utc(latest.last_seen)
+
+
+def _license_link(licence: models.Observation, texts: Sequence[models.Observation]) -> LicenseLink:
+    """:func:`claims.readings.licenses.license_link` of a licence observation: the
+    licence file its repo's file listing showed (``extra.license_file``, read by the
+    model adapter), else the one a watch fetched for the same repo (a current
+    ``license_text_sha256`` read from ``.../resolve/REV/LICENSE``)."""
+    repo = licence.qualifiers.get("repo")
+    extra = licence.value.extra
+    file = extra.get("license_file")
+    if not file:
+        fetched = [t.source_url for t in texts
+                   if t.qualifiers.get("repo") == repo and t.source_url]  # fmt: skip
+        file = next((str(u).rsplit("/", 1)[-1] for u in fetched if "/resolve/" in str(u)), None)
+    return license_link(str(licence.value.value), repo, file,
+                        files_listed=bool(extra.get("files_listed")))  # fmt: skip
 
 
 def _landing_events(

@@ -2,6 +2,10 @@
 // sorting and filtering are plain links to pre-rendered pages, search lists everything.
 "use strict";
 (function () {
+  // The Hub's gated setting in words: tracker/website/observed.py GATED_WORDS
+  // (tests/test_site_exports.py checks the two agree).
+  var GATED_WORDS = {"false": "no", "auto": "yes, access granted automatically",
+                     "manual": "yes, access granted by the repo's owners"};
   // "checked 3 h ago" from a <time data-ago>; the UTC time stays in its title.
   function ago(iso) {
     var s = (Date.now() - Date.parse(iso)) / 1000;
@@ -125,7 +129,8 @@
          return s.license || (st ? st.text + " (stated, " + (st.status || "no verdict yet") +
            (st.disputed ? ": sources disagree" : "") + ")" : "unknown");
        }],
-       ["Gated", function (s) { return s.gated || "unknown"; }]].forEach(function (row) {
+       // gated as the Hub gives it (false, "auto", "manual", null), in the page's words
+       ["Gated", function (s) { return GATED_WORDS[String(s.gated)] || "unknown"; }]].forEach(function (row) {
         var tr = tb.insertRow(), th = el("th", row[0]); th.scope = "row"; tr.appendChild(th);
         picked.forEach(function (s) { tr.insertCell().textContent = row[1](s); });
       });

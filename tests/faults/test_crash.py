@@ -2,9 +2,10 @@
 lose no observation, duplicate no event, and keep SQLite's integrity check ``ok``.
 
 Kill points: the page server kills the child right after answering its K-th request
-(while it waits for, parses or stores that page), or the child kills itself right after
-its N-th write statement (inside an open write transaction, before the commit). The result is
-compared with the same history run in-process without kills.
+(while it reads, parses or stores that page), or the child kills itself right after its
+N-th stored body (the body committed, the observations citing it not yet) or right after
+its N-th write statement (inside an open write transaction, before the commit). The
+result is compared with the same history run in-process without kills.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -58,12 +58,11 @@ class Pages:
         self.count = 0
         self.victim: int | None = None
         self.kill_at = 0
-        self.kill_delay = 0.0
         self.killed = threading.Event()
 
-    def arm(self, pid: int, kill_at: int, delay: float) -> None:
+    def arm(self, pid: int, kill_at: int) -> None:
         with self.lock:
-            self.count, self.victim, self.kill_at, self.kill_delay = 0, pid, kill_at, delay
+            self.count, self.victim, self.kill_at = 0, pid, kill_at
             self.killed.clear()
 
 
@@ -84,9 +83,8 @@ def make_handler(pages: Pages) -> type[BaseHTTPRequestHandler]:
             with pages.lock:
                 pages.count += 1
                 fire = pages.victim is not None and pages.count == pages.kill_at
-                victim, delay = pages.victim, pages.kill_delay
+                victim = pages.victim
             if fire:
-                time.sleep(delay)
                 os.kill(victim, signal.SIGKILL)
                 pages.killed.set()
 
@@ -128,14 +126,16 @@ def run_child(
     snaps: Path,
     pages: Pages,
     kill_at: int | None = None,
-    delay: float = 0.0,
+    at_body: int | None = None,
     at_write: int | None = None,
 ) -> int:
-    """Run one cycle in a child; SIGKILL it after request ``kill_at`` or after write
-    statement ``at_write``."""
+    """Run one cycle in a child; SIGKILL it after request ``kill_at``, after stored body
+    ``at_body`` or after write statement ``at_write``."""
     env = {**os.environ, "NO_PROXY": "127.0.0.1"}
     if at_write is not None:
         env["CRASH_AT_WRITE"] = str(at_write)
+    if at_body is not None:
+        env["CRASH_AFTER_BODY"] = str(at_body)
     p = subprocess.Popen(
         [sys.executable, str(CHILD), str(db), str(snaps)],
         stdout=subprocess.PIPE,
@@ -143,10 +143,10 @@ def run_child(
         env=env,
     )
     if kill_at is not None:
-        pages.arm(p.pid, kill_at, delay)
+        pages.arm(p.pid, kill_at)
     out, err = p.communicate(timeout=60)
     pages.victim = None
-    if kill_at is None and at_write is None:
+    if kill_at is None and at_write is None and at_body is None:
         assert p.returncode == 0, err.decode()[-2000:]
         assert out.decode().split() == [str(N_WATCHES), "0"]
     return p.returncode
@@ -195,10 +195,11 @@ def test_sigkill_mid_cycle_loses_nothing_and_duplicates_nothing(tmp_path, server
     seed(db, base)
     changed = list(range(0, N_WATCHES, 2))
 
-    # First cycle: killed after an answer, then inside a write transaction (today's cycle
-    # writes 3 statements per new page: snapshot, the 3 values in one INSERT, health;
-    # write 14 is the 5th watch's values, uncommitted), then completed.
-    assert run_child(db, snaps, pages, kill_at=3, delay=0.003) == -signal.SIGKILL
+    # First cycle: killed once the 3rd body is stored (its values not yet recorded), then
+    # inside a write transaction (today's cycle writes 3 statements per new page:
+    # snapshot, the 3 values in one INSERT, health; write 14 is the 5th watch's values,
+    # uncommitted), then completed.
+    assert run_child(db, snaps, pages, at_body=3) == -signal.SIGKILL
     assert run_child(db, snaps, pages, at_write=14) == -signal.SIGKILL
     run_child(db, snaps, pages)
     # Half the pages change; that cycle is killed inside a transaction (a changed watch
@@ -209,7 +210,7 @@ def test_sigkill_mid_cycle_loses_nothing_and_duplicates_nothing(tmp_path, server
     for i in changed:
         pages.versions[i] = 1
     assert run_child(db, snaps, pages, at_write=15) == -signal.SIGKILL
-    assert run_child(db, snaps, pages, kill_at=17, delay=0.0) == -signal.SIGKILL
+    assert run_child(db, snaps, pages, kill_at=17) == -signal.SIGKILL
     run_child(db, snaps, pages)
 
     obs, evs, health = state(db)

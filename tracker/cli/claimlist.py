@@ -21,7 +21,7 @@ from tracker.cli.common import (
     print_table,
 )
 from tracker.cli.values import choice, choices_text, utc_minute
-from tracker.errors import TrackerError
+from tracker.errors import TrackerError, UnknownName
 
 if TYPE_CHECKING:
     from sqlmodel import Session
@@ -40,14 +40,17 @@ ATTRIBUTE_HELP = f"Only this attribute (repeatable): {choices_text(ATTRIBUTE_CHO
 
 
 def _slug_or_hint(session: Session, name: str) -> str:
-    """The slug ``name`` names (slug or alias, any case); TrackerError with the nearest
+    """The slug ``name`` names (slug or alias, any case); UnknownName with the nearest
     slug otherwise."""
-    from claims.curated.datafile import nearest
+    from claims.curated.datafile import near_names, nearest
     from claims.store.claimlist import resolve_slug, subject_slugs
 
     slug = resolve_slug(session, name)
     if slug is None:
-        raise TrackerError(f"unknown subject {name!r} ({nearest(name, subject_slugs(session))})")
+        slugs = subject_slugs(session)
+        raise UnknownName(
+            f"unknown subject {name!r} ({nearest(name, slugs)})", near_names(name, slugs)
+        )
     return slug
 
 
@@ -166,15 +169,16 @@ def export_cmd(
     can be kept in git."""
     from sqlmodel import Session
 
-    from claims.curated.datafile import nearest
+    from claims.curated.datafile import near_names, nearest
     from claims.curated.export import ExportError, claims_file
     from claims.store.claimlist import source_keys, source_with_claims
 
     with Session(open_db(db)) as session:
         found = source_with_claims(session, source)
         if found is None:
-            raise TrackerError(
-                f"unknown source {source!r} ({nearest(source, source_keys(session))})"
+            keys = source_keys(session)
+            raise UnknownName(
+                f"unknown source {source!r} ({nearest(source, keys)})", near_names(source, keys)
             )
         src, rows = found
         fields = {name: getattr(src, name, None) for name in

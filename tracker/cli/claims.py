@@ -1,7 +1,8 @@
 """``tracker claims``: extract candidate claims from an article, import reviewed ones.
 
 A thin layer over :func:`claims.extract.extractor.extract`, :mod:`tracker.articles.read` and
-:mod:`tracker.articles.claim_import`; every TrackerError becomes one line on stderr and exit 1.
+:mod:`tracker.articles.claim_import`; every TrackerError becomes one line on stderr and exit 1 (and with ``--json`` the JSON
+error of :mod:`tracker.cli.failures` on stdout).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from tracker.cli.common import (
     print_table,
     whole_word_widths,
 )
+from tracker.cli.failures import error_document, fail
 from tracker.cli.values import choice, choices_text
 from tracker.errors import ConfigError, TrackerError
 
@@ -60,11 +62,6 @@ def _client_factory() -> Any:
 
 
 make_client: Callable[[], Any] = _client_factory
-
-
-def _fail(exc: TrackerError) -> typer.Exit:
-    typer.echo(f"error: {exc}", err=True)
-    return typer.Exit(1)
 
 
 def load_subjects(path: Path | None, db: str | None = None) -> list[SubjectRef]:
@@ -190,7 +187,7 @@ def extract_cmd(
     subject: Annotated[
         str | None, typer.Option(help="Slug for figures whose paragraph names no subject.")
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON array.")] = False,
+    json_out: Annotated[bool, typer.Option("--json", help="Print a JSON array.")] = False,
     subjects_file: Annotated[Path | None, typer.Option("--subjects", help="Subjects TOML.")] = None,
     db: Annotated[
         str | None, typer.Option(metavar="<path|url>", help="Database for subjects if no TOML.")
@@ -221,12 +218,12 @@ def extract_cmd(
             source, lang, published, subject, subjects_file, db, (extractor, model, base_url)
         )
     except TrackerError as exc:
-        raise _fail(exc) from None
+        raise fail(exc, json_out=json_out) from None
     notes += _subject_notes(found, subjects_file)
     # Warnings go out before any result (stderr, flushed); the table's caption counts them.
     for note in notes:
         typer.echo(f"warning: {terminal_text(note)}", err=True)  # notes may quote model output
-    if as_json:
+    if json_out:
         print_json([c.to_dict() for c in found])
         return
     _print_candidates(found, article.title or source, len(notes))
@@ -380,15 +377,17 @@ def import_cmd(
         engine = open_db(db, write=True)
         if items and not any(item.get("subject") for item in items):
             # Nothing would be stored (not even the source): say why and how to fix it.
-            typer.echo(
-                f"warning: {file}: none of {plural(len(items), 'candidate')} has a subject, so "
-                f"nothing was imported: {_subject_fix(subjects_file)}",
-                err=True,
+            why = (
+                f"{file}: none of {plural(len(items), 'candidate')} has a subject, so "
+                f"nothing was imported: {_subject_fix(subjects_file)}"
             )
+            typer.echo(f"warning: {why}", err=True)
+            if json_out:
+                print_json(error_document("config", why))
             raise typer.Exit(1)
         result = import_candidates(engine, items, info, refs)
     except TrackerError as exc:
-        raise _fail(exc) from None
+        raise fail(exc, json_out=json_out) from None
     if json_out:
         print_json({"source": source, "stored": result.stored, "present": result.present,
                     "skipped": result.skipped, "not_applied": list(result.not_applied)})  # fmt: skip

@@ -19,8 +19,9 @@ from claims.errors import ClaimsError
 from claims.store.rawdb import RawDB, SchemaMissing
 from claims.values.safetext import terminal_text
 from tracker import settings
+from tracker.cli.failures import fail, hinted_names, report
 from tracker.cli.values import json_default, usage_error_line
-from tracker.errors import TrackerError
+from tracker.errors import DatabaseUnavailable, TrackerError
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -80,9 +81,12 @@ _UsageError = next(
 )
 
 
-def _one_line_usage_errors(exc: Exception, command_path: str) -> typer.Exit:
-    err_console.print(usage_error_line(exc, command_path), markup=False)
-    return typer.Exit(2)  # click's status for usage errors
+def _one_line_usage_errors(exc: Exception, command_path: str, args: list[str]) -> typer.Exit:
+    """One ``error:`` line, exit 2 (click's status for usage errors); with ``--json``
+    among the command's ``args``, the JSON error document (kind ``usage``) too."""
+    line = usage_error_line(exc, command_path).removeprefix("error: ")
+    return report(line, kind="usage", json_out="--json" in args, did_you_mean=hinted_names(line),
+                  code=2)  # fmt: skip
 
 
 class _OneLineUsageErrors:
@@ -93,13 +97,14 @@ class _OneLineUsageErrors:
     def make_context(
         self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any
     ) -> Any:
+        given = list(args)  # click's parser consumes ``args``
         try:
             return super().make_context(info_name, args, parent, **extra)  # type: ignore[misc]
         except _UsageError as exc:
             if type(exc).__name__ == "NoArgsIsHelpError":  # `tracker claims`: show help
                 raise
             path = " ".join(p for p in (parent and parent.command_path, info_name) if p)
-            raise _one_line_usage_errors(exc, path or "tracker") from None
+            raise _one_line_usage_errors(exc, path or "tracker", given) from None
 
 
 class TrackerCommand(_OneLineUsageErrors, _ReadableHelp, typer.core.TyperCommand):
@@ -118,14 +123,12 @@ class TrackerGroup(_OneLineUsageErrors, _ReadableHelp, typer.core.TyperGroup):
             return super().resolve_command(ctx, args)
         except _UsageError as exc:
             meant = _OTHER_NAMES.get(args[0] if args else "")
-            if meant in self.commands:
-                err_console.print(
-                    f"error: no such command {args[0]!r} (did you mean {meant!r}?); "
-                    f"see `{ctx.command_path} --help`",
-                    markup=False,
-                )
-                raise typer.Exit(2) from None
-            raise _one_line_usage_errors(exc, ctx.command_path) from None
+            if meant is not None and meant in self.commands:
+                line = (f"no such command {args[0]!r} (did you mean {meant!r}?); "
+                        f"see `{ctx.command_path} --help`")  # fmt: skip
+                raise report(line, kind="usage", json_out="--json" in args,
+                             did_you_mean=[meant], code=2) from None  # fmt: skip
+            raise _one_line_usage_errors(exc, ctx.command_path, args) from None
 
 
 # Names a user may try for a command that has another name (click suggests only
@@ -269,36 +272,34 @@ def _database_error(exc: BaseException) -> bool:
 
 
 def friendly_errors(fn: F) -> F:
-    """Turn known errors into one line on stderr and exit status 1 (no traceback):
-    every TrackerError and ClaimsError (the tree in :mod:`tracker.errors`); a DataFileError
-    as ``path:line: field`` (every problem of a data folder, and a JSON list of them too
-    with ``--json``),
-    database errors (SQLAlchemy, sqlite3, psycopg) and other OSErrors; a closed output
-    pipe is left to :func:`tracker.cli.main.main`, which ends quietly."""
+    """Turn known errors into one ``error:`` line on stderr and exit status 1 (no
+    traceback), and with ``--json`` (the command's ``json_out``) also the JSON error
+    document on stdout (:mod:`tracker.cli.failures`): every TrackerError and ClaimsError
+    (the tree in :mod:`tracker.errors`); a DataFileError as ``path:line: field`` (every
+    problem of a data folder, in ``problems`` with ``--json``), database errors
+    (SQLAlchemy, sqlite3, psycopg) and other OSErrors; a closed output pipe is left to
+    :func:`tracker.cli.main.main`, which ends quietly."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        json_out = bool(kwargs.get("json_out"))
         try:
             return fn(*args, **kwargs)
         except DataFileError as exc:
             from claims.curated.problems import error_records, error_text
 
-            if kwargs.get("json_out"):  # scripts get every problem, as JSON too
-                print_json(error_records(exc))
-            err_console.print(f"error: {error_text(exc)}", markup=False)
-            raise typer.Exit(1) from None
+            raise report(error_text(exc), kind=exc.kind, json_out=json_out,
+                         problems=error_records(exc)) from None  # fmt: skip
         except (TrackerError, ClaimsError) as exc:
-            err_console.print(f"error: {exc}", markup=False)
-            raise typer.Exit(1) from None
+            raise fail(exc, json_out=json_out) from None
         except Exception as exc:
             if _database_error(exc):
                 reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
-                err_console.print(f"error: database: {reason}", markup=False)
-                raise typer.Exit(1) from None
+                raise report(f"database: {reason}", kind="database", json_out=json_out) from None
             if isinstance(exc, OSError) and not isinstance(exc, BrokenPipeError):
                 where = f": {exc.filename}" if exc.filename else ""
-                err_console.print(f"error: {exc.strerror or exc}{where}", markup=False)
-                raise typer.Exit(1) from None
+                message = f"{exc.strerror or exc}{where}"
+                raise report(message, kind="file", json_out=json_out) from None
             raise
 
     return wrapper  # type: ignore[return-value]
@@ -322,7 +323,7 @@ def open_db(
     is an error saying to run ``tracker db upgrade``. Without ``create`` (which implies
     ``write``: ``tracker load`` and ``tracker demo``) a SQLite file that does not exist is
     an error (never silently created empty). ``schema=False`` leaves the schema alone
-    (``tracker db upgrade`` applies it itself). Raises TrackerError with one clear line.
+    (``tracker db upgrade`` applies it itself). Raises DatabaseUnavailable (a TrackerError) with one clear line.
     """
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError, SQLAlchemyError
@@ -336,11 +337,11 @@ def open_db(
     try:
         parsed = make_url(url)
     except ArgumentError:
-        raise TrackerError(f"{url!r} is not a database path or URL") from None
+        raise DatabaseUnavailable(f"{url!r} is not a database path or URL") from None
     shown = parsed.render_as_string(hide_password=True)
     backend = parsed.get_backend_name()
     if backend not in ("sqlite", "postgresql"):
-        raise TrackerError(
+        raise DatabaseUnavailable(
             f"unsupported database {shown}: use a file path, sqlite:///PATH or "
             "postgresql+psycopg://USER@HOST/DB"
         )
@@ -349,16 +350,16 @@ def open_db(
         if not path.is_file():
             hint = "" if given else ", or pass --db"
             what = "is a folder, not a database" if path.is_dir() else "does not exist"
-            raise TrackerError(
+            raise DatabaseUnavailable(
                 f"database {path} {what}; run `tracker demo` or `tracker load` first{hint}"
             )
     try:
         return make_engine(db, upgrade=write or create) if schema else connect(db)
     except SQLAlchemyError as exc:
         reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
-        raise TrackerError(f"cannot open database {shown}: {reason}") from None
+        raise DatabaseUnavailable(f"cannot open database {shown}: {reason}") from None
     except ImportError as exc:  # a driver that is not installed
-        raise TrackerError(f"cannot open database {shown}: {exc}") from None
+        raise DatabaseUnavailable(f"cannot open database {shown}: {exc}") from None
 
 
 def open_cycle_db(db: str | None) -> RawDB:

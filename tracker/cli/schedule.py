@@ -218,7 +218,7 @@ def wide_watch_table(watches: list[dict], now: dt.datetime) -> Table:
             utc_minute(w["last_run"]),
             _next_run(w, now),
             state_text(w),
-            Text(terminal_text("" if w.get("skipped") else w["last_error"] or "")),
+            Text(terminal_text(w["last_error"] or "")),
         )
     return table
 
@@ -234,7 +234,7 @@ def narrow_watch_table(watches: list[dict], now: dt.datetime) -> Table:
 
     table = Table("watch", "last run", "next run", "state")
     for w in watches:
-        error = None if w.get("skipped") else w["last_error"]  # the state says it
+        error = w["last_error"]  # only while current (claims.watchstate)
         state = state_text(w) + (f": {error}" if error else "")
         name = Text(terminal_text(w["name"]) + "\n") + Text(
             terminal_text(f"{w['adapter']}\n{w['schedule']}"), style="dim"
@@ -246,10 +246,13 @@ def narrow_watch_table(watches: list[dict], now: dt.datetime) -> Table:
 
 
 def state_text(w: dict) -> str:
-    """A watch row's state with its run of failures (:func:`tracker.website.eventtext.watch_state_text`)."""
-    from tracker.website.eventtext import watch_state_text
+    """A listing row's state with its run of failures
+    (:meth:`claims.watchstate.WatchHealth.text`)."""
+    from claims.watchstate import WatchHealth
 
-    return watch_state_text(str(w["state"]), w.get("consecutive_failures") or 0, w.get("skipped"))
+    health = WatchHealth(str(w["state"]), w.get("consecutive_failures") or 0,
+                         w.get("last_error"), w.get("skipped"))  # fmt: skip
+    return health.text()
 
 
 def register(app: typer.Typer) -> None:

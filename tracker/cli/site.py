@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 
 from tracker.cli.common import DbOpt, JsonOpt, TrackerTyper, open_db, print_json
+from tracker.cli.failures import fail
 from tracker.cli.values import whole_number
 from tracker.errors import TrackerError
 
@@ -24,11 +25,6 @@ def register(app: typer.Typer) -> None:
     """Add ``serve`` and the ``alerts`` group to the main CLI app."""
     app.command()(serve)
     app.add_typer(alerts_app, name="alerts")
-
-
-def _fail(exc: TrackerError) -> typer.Exit:
-    print(f"error: {exc}", file=sys.stderr)
-    return typer.Exit(1)
 
 
 class _Handler(SimpleHTTPRequestHandler):
@@ -73,7 +69,7 @@ def serve(
     try:
         server = make_server(dir, port)
     except TrackerError as exc:
-        raise _fail(exc) from None
+        raise fail(exc, json_out=False) from None
     print(f"serving {dir} on http://127.0.0.1:{server.server_address[1]}/")
     try:
         server.serve_forever()
@@ -111,7 +107,7 @@ def alerts_test(
             )
         results = send_test(subs)
     except TrackerError as exc:
-        raise _fail(exc) from None
+        raise fail(exc, json_out=False) from None
     for sub, why in results:  # one line per target, the delivered ones too
         target = "--to" if to else sub.label()
         print(f"test alert to {target}: " + (f"failed: {why}" if why else "delivered"))
@@ -156,7 +152,7 @@ def alerts_send(
             print(f"warning: {warning}", file=sys.stderr)
         report = drain(engine, subs, base_url=site_url)
     except TrackerError as exc:
-        raise _fail(exc) from None
+        raise fail(exc, json_out=json_out) from None
     for failures in report.failures.values():
         print(f"warning: {failures.warning()}", file=sys.stderr)
     for error in report.config_errors():

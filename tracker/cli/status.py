@@ -19,7 +19,7 @@ from tracker.cli.common import (
     print_json,
 )
 from tracker.cli.values import utc_minute
-from tracker.errors import TrackerError
+from tracker.errors import UnknownName
 
 if TYPE_CHECKING:
     from sqlmodel import Session
@@ -52,6 +52,10 @@ def status(
     with Session(engine) as session:
         row = find_subject(session, subject)
         st = weights_status(session, row)
+    if st.last_failure is not None:
+        from tracker.schedule.watchlist import next_run
+
+        st.next_retry, _kind = next_run(engine, st.last_failure.watch)
     if json_out:
         print_json(st.to_dict())
         return
@@ -59,7 +63,8 @@ def status(
     if st.landed:
         echo_wrapped(f"  weights: landed — {st.repo}, {landed_text(st)}")
     elif st.weights_word == "not landed":
-        console.print("  weights: [bold red]not landed[/bold red]")
+        since = f" (as of {utc_minute(st.as_of)})" if st.last_failure is not None else ""
+        console.print(f"  weights: [bold red]not landed[/bold red]{since}", highlight=False)
     elif st.watched or st.retired:
         console.print(f"  weights: unknown ({NO_SUCCESS})", highlight=False)
     else:
@@ -83,9 +88,9 @@ NO_SUCCESS = "no successful Hub check yet"  # the site's words too
 
 def check_lines(st: WeightsStatus, hub_org: str | None) -> list[str]:
     """What the Hub checks say beside the weights line: how overdue as of the last
-    check, ``not watched (untracked: its watches are retired)``, ``last Hub check
-    failed at T: kind: error`` when none ever succeeded, ``no Hub check has run yet``,
-    or that no watch looks at all."""
+    check, ``not watched (untracked: its watches are retired)``, the failed latest
+    check of a watch (:func:`failure_lines`: after an earlier success, the weights line
+    is that success's answer), ``no Hub check has run yet``, or that no watch looks."""
     d = st.to_dict()
     lines = []
     if st.overdue_days:
@@ -95,11 +100,10 @@ def check_lines(st: WeightsStatus, hub_org: str | None) -> list[str]:
         )
     if st.retired:
         return [*lines, "not watched (untracked: its watches are retired)"]
+    if st.last_failure is not None:
+        return [*lines, *failure_lines(st)]
     if st.landed or st.as_of is not None:
         return lines
-    if st.last_failure is not None:
-        at, kind, error = st.last_failure
-        return [*lines, f"last Hub check failed at {utc_minute(at)}: {kind}: {error}"]
     if st.watched:
         return [*lines, "no Hub check has run yet: run `tracker check`"]
     org = f" ({hub_org})" if hub_org else ""
@@ -111,14 +115,34 @@ def check_lines(st: WeightsStatus, hub_org: str | None) -> list[str]:
     ]
 
 
+def failure_lines(st: WeightsStatus) -> list[str]:
+    """A failing latest Hub check, for people: ``last successful Hub check T (the lines
+    above are its answers)`` when one succeeded before, then ``last Hub check failed at
+    T: kind: error (watch W, 2 failures in a row); next retry T``."""
+    failure = st.last_failure
+    assert failure is not None
+    lines = []
+    if st.as_of is not None:
+        lines.append(f"last successful Hub check {utc_minute(st.as_of)} (the weights are as of it)")
+    row = "1 failure" if failure.failures == 1 else f"{failure.failures} failures"
+    retry = f"; next retry {utc_minute(st.next_retry)}" if st.next_retry else ""
+    lines.append(
+        f"last Hub check failed at {utc_minute(failure.at)}: {failure.kind}: {failure.error} "
+        f"(watch {failure.watch}, {row} in a row){retry}"
+    )
+    return lines
+
+
 def access_lines(st: WeightsStatus) -> list[str]:
-    """``licence: apache-2.0 (SPDX Apache-2.0, https://spdx.org/...) — read 2026-11-28
-    06:00 UTC`` and ``access: gated (manual) — read ...``: what the Hub said last
+    """``licence: apache-2.0 (SPDX Apache-2.0, https://huggingface.co/ORG/NAME/blob/main/LICENSE)
+    — read 2026-11-28 06:00 UTC`` (the link: the repo's licence file, else the SPDX page,
+    else why there is none: ``no licence file in the repo``) and ``access: gated (manual) — read ...``: what the Hub said last
     (``gated``: not gated, gated (auto), gated (manual); unknown when never read)."""
     d = st.to_dict()
     if st.license:
+        where = st.license_link or st.license_note or ""  # the licence itself, or why not
         how = ", ".join(x for x in (f"SPDX {st.license_spdx}" if st.license_spdx else "",
-                                     st.license_link or "") if x)  # fmt: skip
+                                     where) if x)  # fmt: skip
         lic = f"licence: {st.license}" + (f" ({how})" if how else "")
         lic += f" — read {utc_minute(d['license_read_at'])}" if st.license_read_at else ""
     else:
@@ -147,7 +171,7 @@ def landed_text(st: WeightsStatus) -> str:
 
 def find_subject(session: Session, name: str) -> models.Subject:
     """A subject by slug or by any alias, both case-insensitive (``KIMI-K3.1-PRO``,
-    ``kimi k3.1 pro``); TrackerError naming the known slugs."""
+    ``kimi k3.1 pro``); UnknownName naming the known slugs and the near ones."""
     from sqlmodel import func, select
 
     from claims.store import tables as models
@@ -160,13 +184,13 @@ def find_subject(session: Session, name: str) -> models.Subject:
                 row = session.get(models.Subject, alias.subject_id)
                 break
     if row is None:
-        from claims.curated.datafile import nearest
+        from claims.curated.datafile import near_names
 
         slugs = [s.slug for s in session.exec(select(models.Subject))]
         known = ", ".join(slugs) or "none (run `tracker load`)"
-        hint = nearest(name, slugs) if slugs else ""
-        near = f" ({hint})" if hint.startswith("did you mean") else ""
-        raise TrackerError(f"unknown subject {name!r}{near}; known: {known}")
+        hint = near_names(name, slugs)
+        near = f" (did you mean {hint[0]!r}?)" if hint else ""
+        raise UnknownName(f"unknown subject {name!r}{near}; known: {known}", hint)
     return row
 
 

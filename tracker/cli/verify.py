@@ -29,11 +29,7 @@ from tracker.cli.common import (
     print_json,
 )
 from tracker.cli.values import choice, choices_text, utc_minute
-
-
-def _fail(message: str) -> None:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(1)
+from tracker.errors import ConfigError
 
 
 def _parse_now(text: str | None) -> dt.datetime | None:
@@ -42,8 +38,9 @@ def _parse_now(text: str | None) -> dt.datetime | None:
     try:
         t = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
-        _fail(f"--now: {text!r} is not an ISO date-time (e.g. 2026-11-29T12:00Z)")
-        raise  # unreachable; keeps type checkers quiet
+        raise ConfigError(
+            f"--now: {text!r} is not an ISO date-time (e.g. 2026-11-29T12:00Z)"
+        ) from None
     return t if t.tzinfo else t.replace(tzinfo=dt.UTC)
 
 
@@ -115,17 +112,14 @@ def discrepancies_cmd(
     """List discrepancies (open first) with both sides, sources and claimants."""
     from sqlmodel import Session
 
-    from claims.store.review import ReviewError, list_discrepancies
+    from claims.store.review import list_discrepancies
 
     with Session(open_db(db)) as session:
         if subject is not None:  # an alias or any case works, as for `tracker status`
             from tracker.cli.status import find_subject
 
             subject = find_subject(session, subject).slug
-        try:
-            rows = list_discrepancies(session, subject=subject, state=state)
-        except ReviewError as exc:
-            _fail(str(exc))
+        rows = list_discrepancies(session, subject=subject, state=state)  # ReviewError: 1 line
     if json_out:
         print_json(rows, sort_keys=True)
         return
@@ -174,13 +168,10 @@ def review_cmd(
     """Dismiss a discrepancy with a reviewer's note; the next run does not reopen it."""
     from sqlmodel import Session
 
-    from claims.store.review import ReviewError, dismiss_discrepancy
+    from claims.store.review import dismiss_discrepancy
 
     with Session(open_db(db, write=True)) as session:
-        try:
-            row = dismiss_discrepancy(session, discrepancy_id, dismiss)
-        except ReviewError as exc:
-            _fail(str(exc))
+        row = dismiss_discrepancy(session, discrepancy_id, dismiss)  # ReviewError: one line
         echo_wrapped(f"dismissed discrepancy #{row.id} ({rule_label(row.rule)}): {row.note}")
 
 

@@ -28,6 +28,7 @@ from tracker.cli.common import (
     plural,
     print_json,
 )
+from tracker.cli.failures import error_document
 from tracker.cycle.run import WatchResult, run_check
 from tracker.cycle.types import CycleSummary
 from tracker.errors import ConfigError
@@ -238,8 +239,14 @@ def record(
         )
     except NothingRecorded as exc:
         assert isinstance(exc.summary, CycleSummary)  # record_check's (errors.py sits below it)
-        _show_record(exc.summary, None, json_out)
-        raise  # friendly_errors: one `error:` line, exit 1
+        if not json_out:
+            _show_record(exc.summary, None, json_out)
+            raise  # friendly_errors: one `error:` line, exit 1
+        # one JSON document: the error, with the cycle's summary beside it
+        print_json({**error_document(exc.kind, str(exc)), "har": None,
+                    **exc.summary.to_dict()})  # fmt: skip
+        err_console.print(f"error: {exc}", markup=False)
+        raise typer.Exit(1) from None
     _show_record(summary, path, json_out)
     if summary.failing:
         err_console.print(

@@ -24,11 +24,11 @@ from typing import Any
 
 import tomlkit
 
-from claims.curated.datafile import DataFileError, nearest
+from claims.curated.datafile import DataFileError, near_names, nearest
 from claims.curated.loader import CuratedData
 from claims.curated.problems import DataFileErrors
 from tracker.adapters.huggingface import watches as hub
-from tracker.errors import ConfigError, TrackerError
+from tracker.errors import ConfigError, TrackerError, UnknownName
 
 FILES = ("subjects.toml", "watches.toml", "subscriptions.toml")
 OPENROUTER_URL = "https://openrouter.ai/api/v1/models"
@@ -266,8 +266,11 @@ def plan_untrack(data_dir: Path, slug: str, stored_watches: Sequence[str] = ()) 
     entries = _entries(subjects, "subject")
     mine = next((e for e in entries if str(e.get("slug")) == slug), None)
     if mine is None:
-        hint = nearest(slug, [str(e.get("slug")) for e in entries])
-        raise TrackerError(f"unknown subject {slug!r} in {data_dir / 'subjects.toml'} ({hint})")
+        slugs = [str(e.get("slug")) for e in entries]
+        raise UnknownName(
+            f"unknown subject {slug!r} in {data_dir / 'subjects.toml'} ({nearest(slug, slugs)})",
+            near_names(slug, slugs),
+        )
     repos = {r.lower() for r in (mine.get("ids") or {}).get("huggingface", [])}
     hub_org = str(mine.get("hub_org") or "").lower()
     shared = any(str(e.get("hub_org") or "").lower() == hub_org for e in entries if e is not mine)

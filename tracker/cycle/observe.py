@@ -56,14 +56,20 @@ _FAILED = (
 )
 
 
-_SKIPPED = "UPDATE watch SET last_error = :err, last_error_kind = :kind WHERE id = :wid"
+# A failing watch keeps its failure's error: nothing was checked, so it is still current.
+_SKIPPED = (
+    "UPDATE watch SET last_error = :err, last_error_kind = :kind "
+    "WHERE id = :wid AND consecutive_failures = 0"
+)
 
 
 def record_skip(db: RawDB, spec: WatchSpec, reason: str) -> None:
     """Record that this cycle skipped the watch (``reason``: ``TRACKER_AA_API_KEY not
     set``) as its ``last_error`` with kind :data:`claims.vocabulary.SKIPPED_KIND`, so
     ``tracker watches`` and the site say so; its state, failure count, last run and
-    success, validators and observations are left as they were (nothing was checked)."""
+    success, validators and observations are left as they were (nothing was checked).
+    A watch whose last check failed keeps that error (still current), so it still reads
+    ``failing`` or ``retrying`` with it, never ``skipped`` (claims/watchstate.py)."""
     with db.transaction() as s:
         s.execute(_SKIPPED, {"err": reason, "kind": SKIPPED_KIND, "wid": spec.id})
 

@@ -39,6 +39,9 @@ _SEEN_AGAIN = (
     "UPDATE observation SET last_seen = :ls, snapshot_id = :sid, current = :cur WHERE id = :oid"
 )
 _RETIRE = "UPDATE observation SET current = :cur WHERE id = :oid"
+# The same value read again with other provenance notes (``extra``: a licence file that
+# appeared in the repo's listing): the row keeps the latest reading's notes.
+_NOTES = "UPDATE observation SET value_json = :vj WHERE id = :oid"
 _CONFIRM = (
     "UPDATE observation SET last_seen = :seen "
     "WHERE watch_id = :wid AND current AND last_seen < :seen"
@@ -85,6 +88,7 @@ class WatchRows:
         self._inserts: list[dict[str, Any]] = []
         self._updates: dict[int, dict[str, Any]] = {}
         self._retired: set[int] = set()
+        self._notes: dict[int, str] = {}  # id -> value_json with newer ``extra``
         # Values read differently from the very bytes their current value was read from
         # (cases/C28: a decoding, not a change); kept as they were, counted here.
         self.same_bytes: list[Key] = []
@@ -151,6 +155,8 @@ class WatchRows:
             row.current = True
             row.snapshot_id = snapshot_id
             self._set(row, last_seen=row.last_seen, snapshot_id=snapshot_id, current=True)
+            if not same:
+                self._renote(row, dumps(value))
             new_row = False
         for old in previous:
             old.current = False
@@ -172,6 +178,19 @@ class WatchRows:
             self._retired.discard(row.id)
             self._updates[row.id] = values
 
+    def _renote(self, row: Row, value_json: str) -> None:
+        """Keep the latest reading's ``extra`` on a row whose value (its key) is unchanged."""
+        if value_json == row.value_json:
+            return
+        row.value_json = value_json
+        if row.pending is not None:
+            row.pending["value_json"] = value_json
+            return
+        if row.id is None:
+            self._load_ids()
+        assert row.id is not None
+        self._notes[row.id] = value_json
+
     def _load_ids(self) -> None:
         """Fill in the ids of rows written by :meth:`flush` (needed only when a row
         inserted earlier in this run changes again after a mid-run flush)."""
@@ -182,7 +201,8 @@ class WatchRows:
 
     def flush(self) -> None:
         """Send the pending writes: one INSERT (executemany), one UPDATE per row seen
-        again (executemany) and one UPDATE for the rows no longer current."""
+        again (executemany), one UPDATE for the rows no longer current, and one for rows
+        whose ``extra`` changed."""
         if self._inserts:
             self.s.executemany(_INSERT, self._inserts)
             for rows in self.by_key.values():
@@ -203,6 +223,9 @@ class WatchRows:
                 _RETIRE, [{"oid": oid, "cur": False} for oid in sorted(self._retired)]
             )
             self._retired = set()
+        if self._notes:
+            self.s.executemany(_NOTES, [{"oid": o, "vj": v} for o, v in self._notes.items()])
+            self._notes = {}
 
 
 def confirm_current(s: RawDB, watch_id: int, seen_at: dt.datetime) -> None:

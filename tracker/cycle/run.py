@@ -106,12 +106,15 @@ def run_check(
     the whole step succeeded. ``robots`` (live runs) checks each URL against robots.txt
     unless the watch sets param ``robots = false`` (an API documented for programs);
     a disallowed URL fails the watch with kind ``robots_disallowed``. Raises
-    ConfigError when ``watch_names`` names an unknown watch.
+    ConfigError when ``watch_names`` names an unknown watch, and the body store's
+    error (:class:`~tracker.errors.BodyStoreError`: a newer or unreadable body file)
+    before any fetch.
 
     ``fence`` (a scheduler's lease check) runs inside each group's transaction before it
     commits; when it raises, that group is rolled back and the error propagates
     (:class:`~tracker.cycle.commit.GroupCommit`).
     """
+    snapshot_store.check()  # a body store it cannot write fails the run, not each watch
     raw, owned = _connect(db)
     try:
         return _run(

@@ -81,7 +81,8 @@ class HttpClient:
         redirect is followed only to the first URL's host or an allowed one
         (:class:`~tracker.errors.OffHost` names the target), and every request carries
         the policy in its extensions for the transports below (the live one refuses
-        private addresses: :class:`tracker.net.policy.AddressGuard`). Without one,
+        private addresses and connects only to the addresses it checked, each redirect
+        hop included: :class:`tracker.net.policy.AddressGuard`). Without one,
         any http(s) redirect is followed (a request made outside a watch).
 
         Raises ``httpx.TooManyRedirects`` after ``max_redirects``, ``httpx.UnsupportedProtocol``

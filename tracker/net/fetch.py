@@ -3,8 +3,8 @@
 Input: a URL and stored validators; output: a :class:`~tracker.net.response.Fetched`
 or a :class:`~tracker.errors.FetchError`. Only this module (and ``tracker.net.har``,
 ``tracker.net.harcheck``, ``tracker.net.client``, ``tracker.net.body``, ``tracker.net.policy``,
-``tracker.net.throttle``, ``tracker.net.transport``: the rest of the fetch layer)
-imports httpx. Settings from :mod:`tracker.settings`: ``TRACKER_CONTACT``,
+``tracker.net.throttle``, ``tracker.net.transport``, ``tracker.net.pinning``: the rest
+of the fetch layer) imports httpx (and httpcore, below it). Settings from :mod:`tracker.settings`: ``TRACKER_CONTACT``,
 ``TRACKER_CONCURRENCY`` (watches fetched at once; default 8).
 """
 
@@ -18,7 +18,7 @@ import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
@@ -32,8 +32,11 @@ from tracker.errors import (
 )
 from tracker.net.body import read_body
 from tracker.net.client import HttpClient
-from tracker.net.policy import RequestPolicy
+from tracker.net.policy import RequestPolicy, Resolver
 from tracker.net.response import Fetched
+
+if TYPE_CHECKING:
+    import httpcore
 
 DEFAULT_MAX_BYTES = 20 * 1024 * 1024
 # Retry-After longer than this is not waited for: the watch fails as rate_limited
@@ -126,16 +129,36 @@ def make_client(
     )
 
 
-def live_transport(settings: FetchSettings) -> httpx.BaseTransport:
-    """httpx's network transport (:class:`SchemeTransport`) behind the private-address
-    guard (:class:`~tracker.net.policy.AddressGuard`) and the per-host
-    :class:`~tracker.net.throttle.HostThrottle`."""
+def live_transport(
+    settings: FetchSettings,
+    *,
+    resolve: Resolver | None = None,
+    network_backend: httpcore.NetworkBackend | None = None,
+) -> httpx.BaseTransport:
+    """httpx's request model over httpcore (:class:`SchemeTransport`) behind the
+    private-address guard (:class:`~tracker.net.policy.AddressGuard`, which pins the
+    addresses it checked: the connection goes to one of them, never to a second DNS
+    answer) and the per-host :class:`~tracker.net.throttle.HostThrottle`.
+
+    ``resolve`` (host, port -> IP literals; default ``socket.getaddrinfo``) and
+    ``network_backend`` (what opens sockets, wrapped by
+    :class:`~tracker.net.pinning.PinnedBackend`; default httpcore's plain sockets) are
+    for tests, which run this same stack against local servers."""
+    from tracker.net.pinning import PinnedBackend
     from tracker.net.policy import AddressGuard
     from tracker.net.throttle import HostThrottle
     from tracker.net.transport import SchemeTransport
 
+    backend = PinnedBackend(network_backend)
+    guard_kw: dict[str, Any] = {} if resolve is None else {"resolve": resolve}
+    guard = AddressGuard(
+        SchemeTransport(backend),
+        allow_private=settings.allow_private,
+        private_inner=SchemeTransport(backend),
+        **guard_kw,
+    )
     return HostThrottle(
-        AddressGuard(SchemeTransport(), allow_private=settings.allow_private),
+        guard,
         min_interval=settings.min_interval,
         per_host=settings.per_host_interval,
         max_concurrent=settings.max_concurrent_per_host,

@@ -10,7 +10,9 @@ fetching that cannot be steered).
   service), multicast, reserved or unspecified address is refused unless the watch
   sets ``allow_private = true`` (or the client's settings allow it: tests against a
   local server). Checked on the literal host and, on the live transport, on every
-  address the name resolves to (:class:`AddressGuard`).
+  address the name resolves to (:class:`AddressGuard`), each redirect hop too; the
+  connection then goes to one of the addresses checked, never to a second answer of
+  the name (:mod:`tracker.net.pinning`: DNS rebinding).
 - Secrets: the names of the headers a watch's ``auth`` adds are never written to a
   recording, whatever they are called.
 
@@ -121,19 +123,29 @@ def policy_of(request: httpx.Request) -> RequestPolicy | None:
 Resolver = Callable[[str, int], Iterable[str]]
 
 
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
 def _resolve(host: str, port: int) -> list[str]:
     infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    return [str(info[4][0]) for info in infos]
+    return list(dict.fromkeys(str(info[4][0]) for info in infos))  # in order, once each
 
 
 class AddressGuard(httpx.BaseTransport):
     """Live transport wrapper: refuses a request whose host resolves to a private
-    address unless its policy (or ``allow_private`` for the whole client) allows it.
+    address unless its policy (or ``allow_private`` for the whole client) allows it,
+    and pins the addresses it checked for the request
+    (:func:`tracker.net.pinning.pinned`), so the live transport's connection goes to
+    one of them and never resolves the name again (DNS rebinding: a second answer of
+    127.0.0.1 is never asked for). Every request is checked, each redirect hop too
+    (the client sends each as a request).
 
-    The name is resolved here and again by the connection (a name that changes its
-    answer in between is not caught: docs/security.md says so); a host's answer is
-    kept :data:`RESOLVE_TTL_S` seconds, so pooled requests to one host cost no lookup
-    each. A request without a policy is checked as if with the default one.
+    A host's answer is kept :data:`RESOLVE_TTL_S` seconds, so pooled requests to one
+    host cost no lookup each. A request without a policy is checked as if with the
+    default one. A request its policy lets reach private addresses goes to
+    ``private_inner`` when given (its own connection pool: a connection opened to a
+    private address is never reused by a request that may not reach one).
+    A name that does not resolve raises ``httpx.ConnectError``.
     """
 
     def __init__(
@@ -143,15 +155,21 @@ class AddressGuard(httpx.BaseTransport):
         allow_private: bool = False,
         resolve: Resolver = _resolve,
         monotonic: Callable[[], float] = time.monotonic,
+        private_inner: httpx.BaseTransport | None = None,
     ) -> None:
         self.inner = inner
+        self.private_inner = private_inner
         self.allow_private = allow_private
         self.resolve = resolve
         self.monotonic = monotonic
         self._cache: dict[tuple[str, int], tuple[float, list[str]]] = {}
         self._lock = threading.Lock()
 
-    def _addresses(self, host: str, port: int) -> list[str]:
+    def _addresses(self, request: httpx.Request) -> list[str]:
+        host, port = (
+            request.url.host,
+            request.url.port or _DEFAULT_PORTS.get(request.url.scheme, 443),
+        )
         now = self.monotonic()
         with self._lock:
             hit = self._cache.get((host, port))
@@ -159,25 +177,36 @@ class AddressGuard(httpx.BaseTransport):
             return hit[1]
         try:
             addresses = list(self.resolve(host, port))
-        except OSError:
-            return []  # the connection reports the failure as usual
+        except OSError as exc:
+            raise httpx.ConnectError(f"{host}: {exc}", request=request) from exc
         with self._lock:
             self._cache[(host, port)] = (now, addresses)
         return addresses
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
+        from tracker.net.pinning import pinned
+
         policy = policy_of(request) or RequestPolicy()
-        if not (self.allow_private or policy.allow_private):
+        check = not (self.allow_private or policy.allow_private)
+        inner = self.inner
+        if policy.allow_private and not self.allow_private and self.private_inner is not None:
+            inner = self.private_inner
+        if check:
             policy.check_address(request.url)
-            host = request.url.host
-            for address in self._addresses(host, request.url.port or 443):
+        addresses = self._addresses(request)
+        if check:
+            for address in addresses:
                 if is_private(address):
                     raise PrivateAddress(
-                        f"{request.url}: {host} resolves to {address}, a private, loopback "
-                        "or link-local address (set allow_private = true on the watch)",
+                        f"{request.url}: {request.url.host} resolves to {address}, a "
+                        "private, loopback or link-local address (set allow_private = "
+                        "true on the watch)",
                         url=str(request.url),
                     )
-        return self.inner.handle_request(request)
+        with pinned(request.url.host, addresses):
+            return inner.handle_request(request)
 
     def close(self) -> None:
         self.inner.close()
+        if self.private_inner is not None:
+            self.private_inner.close()

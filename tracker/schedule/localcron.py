@@ -17,11 +17,11 @@ Fire times are aware UTC datetimes, as APScheduler expects from any trigger.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 from zoneinfo import ZoneInfo
 
 from apscheduler.triggers.base import BaseTrigger
-from apscheduler.triggers.cron import CronTrigger
+
+from tracker.schedule.crontab import crontab_trigger
 
 UTC = dt.UTC
 _TICK = dt.timedelta(microseconds=1)
@@ -53,25 +53,6 @@ def first_instant(wall: dt.datetime, zone: ZoneInfo) -> dt.datetime:
         else:
             lo = mid
     return hi.replace(microsecond=0) if wall_time(hi.replace(microsecond=0), zone) > wall else hi
-
-
-# Names of a crontab's fields, by count: 5 (minute first) or 6 (a seconds field first,
-# as Quartz and Spring write them).
-CRON_FIELDS = {
-    5: ("minute", "hour", "day", "month", "day_of_week"),
-    6: ("second", "minute", "hour", "day", "month", "day_of_week"),
-}
-
-
-def crontab_trigger(expr: str, timezone: Any = UTC) -> CronTrigger:
-    """APScheduler 3.x ``CronTrigger`` of a crontab of 5 fields (minute hour day month
-    weekday, as ``CronTrigger.from_crontab``) or 6 (a seconds field first). Raises
-    ValueError for any other count or a bad field (APScheduler's message)."""
-    parts = expr.split()
-    names = CRON_FIELDS.get(len(parts))
-    if names is None:
-        raise ValueError(f"expected 5 or 6 crontab fields, got {len(parts)}")
-    return CronTrigger(**dict(zip(names, parts, strict=True)), timezone=timezone)
 
 
 class LocalCronTrigger(BaseTrigger):

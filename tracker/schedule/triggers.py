@@ -15,7 +15,8 @@ from apscheduler.triggers.interval import IntervalTrigger
 from claims.store.tables import ScheduleState, Watch
 from claims.values.canonical import as_utc
 from tracker.errors import ConfigError
-from tracker.schedule.localcron import LocalCronTrigger, crontab_trigger
+from tracker.schedule.crontab import crontab_trigger
+from tracker.schedule.localcron import LocalCronTrigger
 from tracker.website.eventtext import schedule_text
 
 UTC = dt.UTC
@@ -40,8 +41,8 @@ def watch_zone(watch: Watch) -> ZoneInfo | None:
 def watch_trigger(watch: Watch, *, jitter_seconds: int, start: dt.datetime) -> BaseTrigger:
     """The APScheduler 3.x trigger of one watch.
 
-    ``params["cron"]`` (5 crontab fields, or 6 with seconds first; APScheduler 3.x syntax:
-    beware, day-of-week 0 is Monday there; prefer names such as ``mon-fri``) wins over
+    ``params["cron"]`` (5 crontab fields, or 6 with seconds first; day-of-week as
+    crontab(5) numbers it, 0 and 7 Sunday: :mod:`tracker.schedule.crontab`) wins over
     ``interval_minutes``. It is read in UTC, or in ``params["timezone"]`` (an IANA name)
     by :class:`tracker.schedule.localcron.LocalCronTrigger`, right across DST. Raises
     ConfigError naming the watch for a bad expression or zone.

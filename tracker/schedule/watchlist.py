@@ -13,7 +13,8 @@ from claims.store.schedulenotes import MissedRuns, missed_runs_by_watch
 from claims.store.tables import ScheduleState, Watch
 from claims.values.canonical import as_utc, utcnow
 from claims.values.timefmt import iso_z
-from claims.vocabulary import RETIRED_STATE, skip_reason
+from claims.vocabulary import RETIRED_STATE
+from claims.watchstate import watch_health
 from tracker.errors import ConfigError
 from tracker.schedule.daemon import WATCH_PREFIX
 from tracker.schedule.locks import Lease, holder_exited, on_this_machine
@@ -82,16 +83,35 @@ def missed_dict(note: MissedRuns | None) -> dict[str, Any] | None:
     }
 
 
+def next_run(
+    engine: Engine, name: str, *, now: dt.datetime | None = None
+) -> tuple[dt.datetime | None, str | None]:
+    """(time, kind) of watch ``name``'s next run as ``tracker watches`` shows it
+    (:func:`next_run_of`: ``scheduled``, ``due`` or a failing watch's ``retry``); (None,
+    None) for an unknown or retired watch. Read-only."""
+    now = now or utcnow()
+    with Session(engine) as session:
+        w = session.exec(select(Watch).where(Watch.name == name)).first()
+        st = session.get(ScheduleState, WATCH_PREFIX + name)
+    if w is None:
+        return None, None
+    holder = Lease(engine).holder()
+    live = holder is not None and holder.expires_at > now and not holder_exited(holder)
+    return next_run_of(w, st, live=live, now=now)
+
+
 def list_watches(engine: Engine, *, now: dt.datetime | None = None) -> dict[str, Any]:
     """``{"scheduler": {...} | None, "watches": [...]}`` ordered by watch name.
 
-    Each watch: name, adapter, url, schedule, state, consecutive_failures, last_run (the
+    Each watch: name, adapter, url, schedule, state (:data:`claims.watchstate.WATCH_STATES`:
+    new, ok, retrying, failing, skipped, retired), consecutive_failures, last_run (the
     later of the cycle's ``Watch.last_run`` and the scheduler's last start), last_success,
     next_run and next_run_kind (see :func:`next_run_of`: ``scheduled`` by a running
     scheduler, else ``due`` by the schedule and last check, or ``retry`` for a failing
     watch's backoff retry; ISO 8601 UTC; both None for a retired watch), missed (the
     latest catch-up that replaced several runs, :func:`missed_dict`, or None), last_error
-    (the watch's fetch/parse error, else the job's own error), skipped (why the last
+    (the watch's fetch/parse error while it is current, else the job's own error; None
+    when neither is: :func:`claims.watchstate.watch_health`), skipped (why the last
     cycle skipped it, ``TRACKER_AA_API_KEY not set``, else None). ``scheduler`` describes the
     lease holder with ``exited`` = it ran on this machine in this pid namespace and its
     pid is gone (:func:`tracker.schedule.locks.holder_exited`), ``live`` = its lease has not
@@ -111,21 +131,23 @@ def list_watches(engine: Engine, *, now: dt.datetime | None = None) -> dict[str,
     for w in watches:
         st = states.get(WATCH_PREFIX + w.name)
         next_run, kind = next_run_of(w, st, live=live, now=now)
+        health = watch_health(w.state, w.consecutive_failures, w.last_error, w.last_error_kind,
+                              st.last_error if st else None)  # fmt: skip
         rows.append(
             {
                 "name": w.name,
                 "adapter": w.adapter,
                 "url": w.url,
                 "schedule": describe_schedule(w),
-                "state": w.state,
+                "state": health.state,
                 "consecutive_failures": w.consecutive_failures,
                 "last_run": iso(_latest(w.last_run, st.last_started_at if st else None)),
                 "last_success": iso(w.last_success),
                 "next_run": iso(next_run),
                 "next_run_kind": kind,
                 "missed": missed_dict(notes.get(w.name)),
-                "last_error": w.last_error or (st.last_error if st else None),
-                "skipped": skip_reason(w.last_error, w.last_error_kind),
+                "last_error": health.error,
+                "skipped": health.skipped,
             }
         )
     scheduler = None

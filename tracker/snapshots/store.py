@@ -10,6 +10,17 @@ https://www.sqlite.org/fasterthanfs.html). Here one file per body cost ~1 ms of 
 time per page, a quarter of a first cycle's CPU (issue 7; bench/RESULTS.md), against
 ~0.07 ms for a row. Bodies stored by earlier versions as ``<root>/<sha[:2]>/<sha>``
 files are still read.
+
+Schema versions: the file records its schema in SQLite's own ``PRAGMA user_version``
+(https://www.sqlite.org/pragma.html#pragma_user_version), upgraded on open by the steps
+in :data:`UPGRADES`, each in one transaction with the new number (version 0: a new file,
+or one an earlier release made with the same ``body`` table and no number). Not alembic,
+which versions the claims database (PostgreSQL keeps its bodies there, revision 0003):
+this file is a side cache of one table, opened by the cycle's fetch workers with no ORM
+or migration environment loaded, which alembic's version table and script folder would
+add for one ``CREATE TABLE`` (docs/database.md, "Snapshot bodies"). A file of a newer
+schema than this code knows, or one that is not a SQLite database, is refused with a
+:class:`~tracker.errors.BodyStoreError` naming it, and left exactly as it was.
 """
 
 from __future__ import annotations
@@ -19,9 +30,13 @@ import os
 import re
 import sqlite3
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Protocol
+
+from tracker.errors import BodyStoreError
 
 if TYPE_CHECKING:
     from claims.store.bodies import TableBodies
@@ -29,7 +44,13 @@ if TYPE_CHECKING:
 DEFAULT_ROOT = Path("data") / "snapshots"
 FILE_NAME = "bodies.sqlite3"
 _SHA = re.compile(r"^[0-9a-f]{64}$")
-_SCHEMA = "CREATE TABLE IF NOT EXISTS body (sha256 TEXT PRIMARY KEY, data BLOB NOT NULL)"
+# UPGRADES[n] takes a file from schema version n to n + 1 (statements run in one
+# transaction, which also sets the new version). Append; never edit a shipped step.
+UPGRADES: tuple[tuple[str, ...], ...] = (
+    # 0 -> 1: the body table (files of earlier releases have it already: a no-op there).
+    ("CREATE TABLE IF NOT EXISTS body (sha256 TEXT PRIMARY KEY, data BLOB NOT NULL)",),
+)
+SCHEMA_VERSION = len(UPGRADES)
 
 
 class BodyStore(Protocol):
@@ -40,6 +61,7 @@ class BodyStore(Protocol):
     def get(self, sha: str) -> bytes: ...
     def find(self, prefix: str, limit: int = 10) -> list[str]: ...
     def __contains__(self, sha: str) -> bool: ...
+    def check(self) -> None: ...
     def close(self) -> None: ...
 
 
@@ -47,6 +69,47 @@ def _check(sha: str) -> str:
     if not _SHA.match(sha):
         raise ValueError(f"not a sha256 hex digest: {sha!r}")
     return sha
+
+
+def _upgrade(conn: sqlite3.Connection, path: Path) -> None:
+    """Bring the open file at ``path`` to :data:`SCHEMA_VERSION`, or raise BodyStoreError
+    (nothing changed) when it is newer. One ``BEGIN IMMEDIATE`` transaction: two
+    processes opening an old file upgrade it once."""
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version == SCHEMA_VERSION:
+        return
+    if version > SCHEMA_VERSION:
+        raise BodyStoreError(
+            f"{path}: snapshot body file has schema version {version}, newer than this "
+            f"release-tracker knows ({SCHEMA_VERSION}); upgrade release-tracker (the file "
+            "was not changed)"
+        )
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]  # under the lock
+        for steps in UPGRADES[version:]:
+            for statement in steps:
+                conn.execute(statement)
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
+@contextmanager
+def _named(path: Path) -> Iterator[None]:
+    """sqlite3's "file is not a database" / "database disk image is malformed" as a
+    BodyStoreError naming ``path`` (a locked or busy file stays sqlite3's own error)."""
+    try:
+        yield
+    except sqlite3.OperationalError:
+        raise
+    except sqlite3.DatabaseError as exc:
+        raise BodyStoreError(
+            f"{path}: snapshot body file cannot be read: {exc} (the file was not changed; "
+            "move it aside to start an empty one, or restore it from a backup)"
+        ) from exc
 
 
 class SnapshotStore:
@@ -68,22 +131,37 @@ class SnapshotStore:
         self._lock = threading.Lock()
 
     def _db(self) -> sqlite3.Connection:
-        """The open connection (caller holds the lock); creates root and table."""
+        """The open connection (caller holds the lock); creates root and file, upgrades
+        its schema; raises BodyStoreError for a newer or unreadable file."""
         if self._conn is None:
             self.root.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(
-                self.root / FILE_NAME, timeout=30, isolation_level=None, check_same_thread=False
-            )
-            conn.execute("PRAGMA journal_mode=WAL")
-            # WAL + NORMAL: a commit survives the process being killed (not a power loss,
-            # which may drop the last commits; a body is refetched then).
-            conn.execute("PRAGMA synchronous=NORMAL")
-            # Write-mostly (a cycle never reads a body back): a small page cache keeps a
-            # long cycle's memory flat (issue 7: RSS at 5,000 pages) instead of 2 MiB.
-            conn.execute("PRAGMA cache_size=-256")
-            conn.execute(_SCHEMA)
+            path = self.root / FILE_NAME
+            conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
+            try:
+                with _named(path):
+                    _upgrade(conn, path)  # before WAL: a newer file is left as it was
+                    self._configure(conn)
+            except BaseException:
+                conn.close()
+                raise
             self._conn = conn
         return self._conn
+
+    @staticmethod
+    def _configure(conn: sqlite3.Connection) -> None:
+        conn.execute("PRAGMA journal_mode=WAL")
+        # WAL + NORMAL: a commit survives the process being killed (not a power loss,
+        # which may drop the last commits; a body is refetched then).
+        conn.execute("PRAGMA synchronous=NORMAL")
+        # Write-mostly (a cycle never reads a body back): a small page cache keeps a
+        # long cycle's memory flat (issue 7: RSS at 5,000 pages) instead of 2 MiB.
+        conn.execute("PRAGMA cache_size=-256")
+
+    def check(self) -> None:
+        """Open the file now (creating or upgrading it): raises BodyStoreError naming it
+        when it is newer than this code or not a database, before a cycle fetches."""
+        with self._lock:
+            self._db()
 
     def path(self, sha: str) -> Path:
         """Where an earlier version filed the body of ``sha`` (read as a fallback);
@@ -95,14 +173,14 @@ class SnapshotStore:
         has it (a fetch hashes every body), saves hashing twice; it must be the body's
         (ValueError when it is not a digest)."""
         sha = hashlib.sha256(body).hexdigest() if sha is None else _check(sha)
-        with self._lock:
+        with self._lock, _named(self.root / FILE_NAME):
             self._db().execute("INSERT OR IGNORE INTO body VALUES (?, ?)", (sha, body))
         return sha
 
     def _row(self, sha: str) -> bytes | None:
         if self._conn is None and not (self.root / FILE_NAME).exists():
             return None  # reading must not create a store
-        with self._lock:
+        with self._lock, _named(self.root / FILE_NAME):
             row = self._db().execute("SELECT data FROM body WHERE sha256 = ?", (sha,)).fetchone()
         return None if row is None else bytes(row[0])
 
@@ -130,7 +208,7 @@ class SnapshotStore:
             )
         found: set[str] = set()
         if self._conn is not None or (self.root / FILE_NAME).exists():
-            with self._lock:
+            with self._lock, _named(self.root / FILE_NAME):
                 rows = self._db().execute(
                     "SELECT sha256 FROM body WHERE sha256 >= ? AND sha256 < ? LIMIT ?",
                     (prefix, prefix + "g", limit),

@@ -11,6 +11,7 @@ from typing import Any
 from claims.store.tables import Event
 from claims.values.value import Value, ValueError_
 from claims.vocabulary import SKIPPED_KIND, attribute_label
+from claims.watchstate import watch_health
 
 
 def show_value(raw: Any) -> str:
@@ -86,30 +87,14 @@ def schedule_text(interval_minutes: int, params: dict[str, Any]) -> str:
 
 def watch_state_text(state: str, failures: int, skipped: str | None = None) -> str:
     """A watch's state with its run of failures, as ``tracker watches`` and the site's
-    watches page show it: ``retrying (2 failures in a row)``, ``failing (4 in a row)``,
-    ``ok``. A watch turns ``failing`` only after several failures in a row; one whose
-    last check failed below that threshold is ``retrying`` (its stored state, ``ok`` or
-    ``new``, beside an error read as a contradiction). A retired watch is ``retired``:
-    it runs no more, so its last run of failures says nothing. A watch the last cycle
-    skipped (``skipped``: why, its ``last_error`` of kind
-    ``claims.vocabulary.SKIPPED_KIND``) reads ``skipped: TRACKER_AA_API_KEY not set``,
-    never ``ok`` (retired wins)."""
-    if skipped and state != "retired":
-        return f"{SKIPPED_KIND}: {skipped}"
-    if not failures or state == "retired":
-        return state
-    if watch_state_class(state, failures) == RETRYING:
-        return f"{RETRYING} ({failures} failure{'' if failures == 1 else 's'} in a row)"
-    return f"{state} ({failures} in a row)"
-
-
-RETRYING = "retrying"
+    watches page show it (:meth:`claims.watchstate.WatchHealth.text`, the rules in
+    :mod:`claims.watchstate`): ``ok``, ``retrying (2 failures in a row)``, ``failing (4 in
+    a row)``, ``skipped: TRACKER_AA_API_KEY not set``, ``retired``. ``skipped``: why the
+    last cycle skipped it (its ``last_error`` of kind ``claims.vocabulary.SKIPPED_KIND``)."""
+    return watch_health(state, failures, skipped, SKIPPED_KIND if skipped else None).text()
 
 
 def watch_state_class(state: str, failures: int, skipped: str | None = None) -> str:
-    """The word the watches page styles a state by: the stored state, ``skipped`` for a
-    watch the last cycle skipped, or ``retrying`` for a watch whose last check failed
-    but that is not ``failing`` (yet) or retired."""
-    if skipped and state != "retired":
-        return SKIPPED_KIND
-    return RETRYING if failures and state not in ("failing", "retired") else state
+    """The word the watches page styles a state by: the state of
+    :func:`claims.watchstate.watch_health` (``retrying``, ``skipped``, ``failing``...)."""
+    return watch_health(state, failures, skipped, SKIPPED_KIND if skipped else None).state

@@ -13,6 +13,7 @@ from typing import Any
 
 from claims.values.safetext import csv_cell
 from claims.values.timefmt import iso_z
+from claims.vocabulary import gated_value
 from tracker.website.views import (
     ClaimView,
     DiscrepancyView,
@@ -207,7 +208,7 @@ def subject_export(sv: SubjectView, records: dict[int, str]) -> str:
     record["discrepancies"] = [discrepancy_record(dv) for dv in sv.discrepancies]
     record["observations"] = [observation_record(ov) for ov in sv.observations]
     record["summary"] = [card_record(ln) for ln in sv.card]
-    record["gated"] = sv.gated
+    record["gated"] = gated_value(sv.weights.gated)  # as `tracker status --json`
     record["events"] = [
         {
             "kind": ev.kind,

@@ -16,6 +16,7 @@ import json
 from typing import Any
 
 from claims.values.timefmt import iso_z
+from claims.vocabulary import gated_value
 from tracker.website.summary import weights_text
 from tracker.website.views import IndexRow
 
@@ -43,7 +44,8 @@ def table_record(row: IndexRow) -> dict[str, Any]:
         "license_stated": None
         if w.license or row.license_stated is None
         else row.license_stated._asdict(),
-        "gated": row.gated,
+        # the Hub's own form, as `tracker status --json` gives it
+        "gated": gated_value(w.gated),
         "open_discrepancies": row.open_discrepancies,
         "last_change": iso_z(row.last_change) or None,
         "cells": {key: cell._asdict() for key, cell in row.cells.items()},
@@ -82,7 +84,8 @@ def table_csv(table: dict[str, Any]) -> str:
         w = s["weights"]
         line = [s["slug"], s["name"], s["organization"] or "", _yes_no(w["landed"])]
         line += [w["repo"] or "", w["overdue_days"] if w["overdue_days"] is not None else ""]
-        line += [s["license"] or "", s["gated"] or "", s["open_discrepancies"]]
+        gated = "" if s["gated"] is None else str(s["gated"]).lower()  # false, auto, manual
+        line += [s["license"] or "", gated, s["open_discrepancies"]]
         line += [s["last_change"] or ""]
         for k in keys:
             cell = s["cells"].get(k)

@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 from claims.store.status import WeightsStatus
 from claims.verify.compare import DIFFERENT_SUBJECT
 from claims.vocabulary import skip_reason
+from claims.watchstate import WatchHealth, watch_health
 from tracker.website.anchors import discrepancy_anchor
 
 
@@ -415,19 +416,26 @@ class WatchView:
     caught_up_at: dt.datetime | None = None
 
     @property
-    def state_text(self) -> str:
-        """The state with its run of failures (:func:`tracker.website.eventtext.watch_state_text`)."""
-        from tracker.website.eventtext import watch_state_text
+    def health(self) -> WatchHealth:
+        """Its state and current error (:func:`claims.watchstate.watch_health`)."""
+        return watch_health(
+            self.state, self.consecutive_failures, self.last_error, self.last_error_kind
+        )
 
-        return watch_state_text(self.state, self.consecutive_failures, self.skipped)
+    @property
+    def state_text(self) -> str:
+        """The state with its run of failures (:meth:`claims.watchstate.WatchHealth.text`)."""
+        return self.health.text()
 
     @property
     def state_class(self) -> str:
-        """``retrying``, ``skipped`` or the state
-        (:func:`tracker.website.eventtext.watch_state_class`)."""
-        from tracker.website.eventtext import watch_state_class
+        """The word the page styles the state by: ``retrying``, ``skipped``, ``failing``..."""
+        return self.health.state
 
-        return watch_state_class(self.state, self.consecutive_failures, self.skipped)
+    @property
+    def current_error(self) -> str | None:
+        """Its error while it is current (the last check failed), else None."""
+        return self.health.error
 
     @property
     def skipped(self) -> str | None:

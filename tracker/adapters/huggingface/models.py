@@ -12,9 +12,16 @@ from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
 from claims.readings.config_context import context_window
-from claims.readings.licenses import hub_license
+from claims.readings.licenses import hub_license, license_file
 from claims.readings.moe_params import active_parameters
-from claims.values.value import boolean_value, date_value, quantity, text_value, with_extra
+from claims.values.value import (
+    Value,
+    boolean_value,
+    date_value,
+    quantity,
+    text_value,
+    with_extra,
+)
 from tracker.adapters.base import ObservedValue, ParseResult, next_link, register
 from tracker.errors import LayoutChanged
 from tracker.net.response import Fetched
@@ -89,6 +96,19 @@ def license_of(info: Mapping[str, Any]) -> str | None:
     return reading.id
 
 
+def _with_license_file(value: Value, info: Mapping[str, Any]) -> Value:
+    """The licence value with, when the payload lists the repo's files (``siblings``),
+    ``extra.files_listed`` and ``extra.license_file``: the root licence file it shows
+    (:func:`claims.readings.licenses.license_file`), None when it shows none; so a link
+    can point at the licence itself. Unchanged without a listing."""
+    siblings = info.get("siblings")
+    if not isinstance(siblings, list):
+        return value
+    names = [s["rfilename"] for s in siblings
+             if isinstance(s, dict) and isinstance(s.get("rfilename"), str)]  # fmt: skip
+    return with_extra(value, files_listed=True, license_file=license_file(names))
+
+
 def requested_repo(fetched: Fetched, params: Mapping[str, Any]) -> str | None:
     """The repo a model watch asked for: param ``repo``, else the ``/api/models/ORG/NAME``
     path of the URL requested (before any redirect); None when neither says."""
@@ -117,7 +137,8 @@ def parse_model_info(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult
     """``GET /api/models/{repo}`` (default fields or ``expand[]``), qualifier ``repo``:
 
     - ``weights_available`` true (the repo answers publicly; ``disabled`` -> false);
-    - ``license`` (see :func:`license_of`);
+    - ``license`` (see :func:`license_of`), with the repo's licence file name in
+      ``extra`` when the payload lists the repo's files (:func:`_with_license_file`);
     - ``gated``: ``"false"``, ``"auto"`` or ``"manual"``;
     - ``repo_created``: ``createdAt`` as a date (``on``), unless it is the placeholder;
     - ``hub_params_raw``: ``safetensors.total`` as the Hub counts it, with the RAW
@@ -160,7 +181,8 @@ def parse_model_info(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult
 
     lic = license_of(info)
     if lic:
-        out.append(ObservedValue(ref, "license", text_value(lic), q, alt_refs=alt))
+        out.append(ObservedValue(ref, "license", _with_license_file(text_value(lic), info), q,
+                                 alt_refs=alt))  # fmt: skip
 
     if "gated" in info:
         gated = info["gated"]
