@@ -142,13 +142,31 @@ def evaluate(args, small, big, site, runs=None, extraction: str | None = None) -
                 met(site["pages_per_s"] >= 1000),
             ]
         )
+        # Three rows, each judged on its own: the same process (the scheduler's), a
+        # process whose caches were cleared, and a real new `tracker build` process.
         out.append(
             [
-                "one-claim rebuild < 0.5 s",
-                f"{site['one_claim_s']:.2f} s (cold {site.get('one_claim_cold_s', float('nan')):.2f} s)",
+                "one-claim rebuild < 0.5 s, same process",
+                f"{site['one_claim_s']:.2f} s ({site['one_claim_cpu_s']:.2f} CPU s)",
                 met(site["one_claim_s"] < 0.5),
             ]
         )
+        if "one_claim_cold_cpu_s" in site:
+            out.append(
+                [
+                    "one-claim rebuild < 0.5 s, caches cleared",
+                    f"{site['one_claim_cold_s']:.2f} s ({site['one_claim_cold_cpu_s']:.2f} CPU s)",
+                    met(site["one_claim_cold_s"] < 0.5),
+                ]
+            )
+            out.append(
+                [
+                    "one-claim rebuild < 0.5 s, new `tracker build`",
+                    f"{site['one_claim_process_s']:.2f} s "
+                    f"({site['one_claim_process_cpu_s']:.2f} CPU s)",
+                    met(site["one_claim_process_s"] < 0.5),
+                ]
+            )
     else:
         out.append(["site build >= 1,000 pages/s", "not run", "n/a"])
     # extract_bench.py's first line is the 10 KB article: "... median 21.9 ms wall ..."

@@ -1,18 +1,23 @@
 """Site build benchmark: 1,000 subjects x 30 claims; full build, then a one-claim rebuild.
 
-Run alone with ``python bench/site_bench.py [--runs N]``; ``bench/run.py`` (``make bench``)
-reuses :func:`populate` and :func:`touch_one_claim`. Prints, per run, files per second of
-the full build (wall and CPU seconds of the build process, plus those of the helper
-process that writes a large build's files) and the time of a rebuild after one claim
-changed, with the files it rendered (only those whose input changed) and rewrote (only
-those whose bytes changed). The full build starts cold (``clear_build_caches``: nothing
-kept from an earlier build of this process). The one-claim rebuild is timed twice: warm,
-in the process that just built (as the scheduler rebuilds after each cycle, reusing the
-claim views and fragments of unchanged subjects), and cold, after another claim changed
-and the caches were cleared (what ``tracker build`` in a new process pays, imports aside). Each run starts from a copy of the same database and an
-empty output folder. Every run's output is kept until all runs end: on this machine's
-ext4 (no journal) a new file skips inodes deleted in the last minutes, so deleting the
-3,000 files of one run made the next run's file creation several times slower (perf:
+Run alone with ``python bench/site_bench.py [--runs N]``; ``bench/run.py`` (``make
+bench``) reuses :func:`populate` and :func:`touch_one_claim`. Prints, per run, files per
+second of the full build (wall and CPU seconds of the build process, plus those of the
+helper process that writes a large build's files) and the time of a rebuild after one
+claim changed, with the files it rendered (only those whose input changed) and rewrote
+(only those whose bytes changed). The full build starts cold (``clear_build_caches``:
+nothing kept from an earlier build of this process). The one-claim rebuild is timed
+three ways: warm, in the process that just built (as the scheduler rebuilds after each
+cycle, reusing the claim views and fragments of unchanged subjects), and cold, after
+another claim changed and the caches were cleared (what ``tracker build`` in a new
+process pays, imports aside), and in a real new process: ``tracker build`` run as a
+subprocess after a third claim changed (its wall and CPU seconds, start-up and imports
+included; beside it, what a process that only starts and imports the build costs). Every
+line gives the load average when it was measured: the machine is shared, and wall
+seconds follow the load. Each run starts from a copy of the same database and an empty
+output folder. Every run's output is kept until all runs end: on this machine's ext4 (no
+journal) a new file skips inodes deleted in the last minutes, so deleting the 3,000
+files of one run made the next run's file creation several times slower (perf:
 ``recently_deleted``), which measured the bench's clean-up, not the build.
 """
 
@@ -20,8 +25,11 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import os
 import resource
 import shutil
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -104,6 +112,42 @@ def timed_build(engine, out: Path):  # type: ignore[no-untyped-def]
     return report, time.perf_counter() - t0, time.process_time() - c0, children_cpu() - h0
 
 
+def load() -> str:
+    """The 1-minute load average, as printed beside each figure."""
+    return f"load {os.getloadavg()[0]:.1f}"
+
+
+# What a `tracker build` process imports before it builds (start-up without the build).
+IMPORT_ONLY = "import tracker.cli.main, tracker.website.build, claims.store.engine"
+
+
+def process_seconds(cmd: list[str]) -> tuple[float, float]:
+    """(wall s, CPU s: user + system) of running ``cmd`` to its end; raises
+    CalledProcessError when it fails."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode:
+        raise subprocess.CalledProcessError(proc.returncode, cmd)
+    return wall, usage.ru_utime + usage.ru_stime
+
+
+def tracker_build(db: Path, out: Path) -> tuple[float, float]:
+    """(wall s, CPU s) of ``tracker build --db DB --out OUT`` in a new process (the
+    ``tracker`` script beside this interpreter, else its entry point run by this one)."""
+    script = Path(sys.executable).with_name("tracker")
+    entry = [sys.executable, "-c", "from tracker.cli.main import main; main()"]
+    cmd = [str(script)] if script.exists() else entry
+    return process_seconds([*cmd, "build", "--db", str(db), "--out", str(out)])
+
+
+def startup_seconds() -> tuple[float, float]:
+    """(wall s, CPU s) of a process that only imports what ``tracker build`` imports."""
+    return process_seconds([sys.executable, "-c", IMPORT_ONLY])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=1, help="full + one-claim builds to time (1)")
@@ -128,7 +172,7 @@ def main() -> None:
             print(
                 f"run {run} full build: {files} files in {wall:.2f} s wall, {cpu:.2f} CPU s "
                 f"+ {helper:.2f} in the writer helper = {files / wall:.0f} files/s "
-                f"({files / cpu:.0f} per CPU second of the build process)"
+                f"({files / cpu:.0f} per CPU second of the build process); {load()}"
             )
             touch_one_claim(engine)
             again, wall, cpu, helper = timed_build(engine, out)
@@ -136,16 +180,25 @@ def main() -> None:
                 f"run {run} one-claim rebuild, warm: {wall:.2f} s wall, {cpu:.2f} CPU s "
                 f"(+ {helper:.2f} helper); "
                 f"{again.pages_rendered} files rendered ({', '.join(sorted(again.rendered_paths))}); "
-                f"{again.pages_written} rewritten, {again.pages_unchanged} unchanged"
+                f"{again.pages_written} rewritten, {again.pages_unchanged} unchanged; {load()}"
             )
             touch_one_claim(engine, "A third lab")
             clear_build_caches()
             again, wall, cpu, helper = timed_build(engine, out)
             print(
-                f"run {run} one-claim rebuild, cold: {wall:.2f} s wall, {cpu:.2f} CPU s; "
-                f"{again.pages_rendered} files rendered, {again.pages_written} rewritten"
+                f"run {run} one-claim rebuild, cold (caches cleared): {wall:.2f} s wall, "
+                f"{cpu:.2f} CPU s; {again.pages_rendered} files rendered, "
+                f"{again.pages_written} rewritten; {load()}"
             )
-            engine.dispose()  # the output stays until the end (see the docstring)
+            touch_one_claim(engine, "A fourth lab")
+            engine.dispose()
+            wall, cpu = tracker_build(db, out)
+            start_wall, start_cpu = startup_seconds()
+            print(
+                f"run {run} one-claim rebuild, new process (`tracker build`): {wall:.2f} s wall, "
+                f"{cpu:.2f} CPU s; of which start-up and imports alone take {start_wall:.2f} s "
+                f"wall, {start_cpu:.2f} CPU s; {load()}"
+            )  # the output stays until the end (see the docstring)
 
 
 if __name__ == "__main__":

@@ -136,3 +136,35 @@ def test_open_sourcing_a_model_dates_its_weights():
         ("orion-5-max", "weights_release_date", {}, "after 2027-02", "Vega Systems"),
         ("kimi-k3", "release_date", {}, "on 2026-07-01", None),
     ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A Vega Systems disponibilizou nesta quarta-feira, 12 de março de 2025, o Orion-5 Max.",
+        "A Vega Systems lança o Orion-5 Max em 12 de março de 2025.",
+        "Vega Systems unveiled Orion-5 Max on March 12, 2025.",
+    ],
+)
+def test_news_verbs_of_a_release_date_it(text):
+    got = [(s, a, v) for s, a, v, _ in rows(text)]
+    assert got == [("orion-5-max", "release_date", "on 2025-03-12")]
+
+
+def test_a_release_date_belongs_to_the_model_the_clause_says_was_released():
+    text = (
+        "Orion-5 Max is here. Vega Systems began in May 2024 when it launched the original "
+        "Zephyr chatbot."
+    )
+    assert [(s, a) for s, a, _, _ in rows(text)] == [(None, "release_date")]
+    text = "In May 2025 Vega Systems launched Orion-5 Max."
+    assert [(s, a, v) for s, a, v, _ in rows(text)] == [
+        ("orion-5-max", "release_date", "on 2025-05")
+    ]
+
+
+def test_portuguese_marco_without_cedilla_and_year_is_the_noun():
+    assert rows("Vega Systems lança o Orion-5 Max: um Marco na empresa.", "pt") == []
+    assert rows("A Vega Systems lança o Orion-5 Max em março.", "pt") == [
+        ("orion-5-max", "release_date", "on 2027-03", None)
+    ]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 
 from claims.extract.extractor import extract
+from claims.extract.figures import scan_figures
 from claims.subjects.references import SubjectRef
 from claims.values.numbers import scale_of
 
@@ -216,3 +217,133 @@ def test_a_licence_needs_the_word_licence_near_it_in_its_clause_or_label():
     # the licence word is in another clause, far from the name: no licence read
     text = "Nova 2 follows Apache 2.0 conventions for its code, and the license of the weights is unclear."
     assert _rows(text) == []
+
+
+def test_a_range_whose_ends_have_their_own_scale_words_reads_each_end():
+    (fig,) = scan_figures("between 900 million and 2 billion", "en")
+    v = fig.to_value("params")
+    assert (v.low, v.high) == (900_000_000, 2_000_000_000)
+
+
+def test_a_wide_range_of_sizes_is_a_line_up_not_the_subjects_size():
+    text = "The Nova 2 family ships checkpoints from 700 million to 40 billion parameters."
+    assert _rows(text) == []
+    text = "Nova 2 has an estimated 300-320 billion parameters."
+    assert [r[0] for r in _rows(text)] == ["total_params"]
+    pt = "O Nova 2 ganhou versões menores, de 2,5 bilhões a 60 bilhões de parâmetros."
+    assert _rows(pt, "pt") == []
+
+
+def test_a_training_corpus_is_not_a_context_window():
+    text = "Nova 2 was trained on roughly 22 trillion tokens and reads a context of 256K tokens."
+    assert _rows(text) == [("context_window", None, "256K tokens")]
+    pt = (
+        "O Nova 2 foi treinado com 18 trilhões de tokens; a janela de contexto é de 200 mil tokens."
+    )
+    assert [r[0] for r in _rows(pt, "pt")] == ["context_window"]
+    assert [r[2] for r in _rows(pt, "pt")] == ["200K tokens"]
+
+
+def test_a_context_of_a_billion_tokens_or_more_is_something_else():
+    text = "Nova 2 saw a context corpus of 3 billion tokens."
+    assert _rows(text) == []
+
+
+def test_a_contest_named_by_its_two_digit_year_has_that_version():
+    rows = [
+        (c.qualifiers.get("benchmark"), c.qualifiers.get("version"), c.value.display())
+        for c in extract(
+            "Nova 2 reaches 88.5% on AIME 25 (math) and 61.5% on HMMT '24.",
+            [NOVA],
+            lang="en",
+            default_subject="nova-2",
+        )
+        if c.attribute == "benchmark_score"
+    ]
+    assert rows == [("AIME", "2025", "88.5%"), ("HMMT", "2024", "61.5%")]
+
+
+def test_a_spec_label_glued_to_its_value_still_gives_the_figure():
+    text = "Nova 2\nContext window256K tokens\nModalityText\n"
+    assert _rows(text) == [("context_window", None, "256K tokens")]
+    assert _rows("Nova 2\nContext Length1M tokens\n") == [("context_window", None, "1M tokens")]
+
+
+def test_an_elo_before_its_number_is_an_arena_score():
+    text = "On Chatbot Arena, Nova 2 reached Elo 1287 within a week."
+    assert _rows(text) == [("benchmark_score", "Chatbot Arena", "1,287 points")]
+
+
+def test_a_list_of_three_sizes_is_a_line_up():
+    text = "The encoder of Nova 2 is shared across 2B/9B/30B checkpoints."
+    assert _rows(text) == []
+    text = "Nova 2 comes in 1B, 7B, 13B and 70B sizes."
+    assert _rows(text) == []
+    text = "Nova 2 (120B/9B) is a sparse model."  # two: total and active, kept
+    assert [r[0] for r in _rows(text)] != []
+
+
+def test_a_factor_between_two_other_things_is_no_factor_of_the_subject():
+    text = "Nova 2 is cheap. The 3x output price gap between Orca 5 and Zephyr 4 is odd."
+    assert [r for r in _rows(text) if r[0] == "price_factor"] == []
+
+
+def test_a_range_after_change_words_is_the_old_and_the_new_value():
+    text = "Nova 2 brings the expansion of its context window from 64,000 to 256,000 tokens."
+    assert _rows(text) == [("context_window", None, "256K tokens")]
+    pt = "No Nova 2, a janela de contexto passou de 32 mil para 200 mil tokens."
+    assert [(r[0], r[2]) for r in _rows(pt, "pt")] == [("context_window", "200K tokens")]
+
+
+def test_a_training_cluster_is_no_hardware_claim():
+    text = "Nova 2 was trained on 2,048 H100 GPUs for a month; it serves on 8 H100 GPUs."
+    assert _rows(text) == [("hardware_units", None, "8 gpus")]
+
+
+def test_a_dotted_number_of_two_digits_after_a_benchmark_is_its_score_not_a_version():
+    text = "Nova 2 leaderboard scores\nBBH 48.2\nGPQA 19.5\n"
+    rows = [
+        (c.qualifiers.get("benchmark"), c.qualifiers.get("version"), float(c.value.value))
+        for c in extract(text, [NOVA], lang="en", default_subject="nova-2")
+    ]
+    assert rows == [("BBH", None, 48.2), ("GPQA", None, 19.5)]
+
+
+def test_a_subject_after_a_comparison_word_is_the_yardstick():
+    orca = SubjectRef("orca-5", ("Orca 5",))
+    text = "Why it matters:\n  • MMLU: 81.0% — beats Zephyr 4 (77.5%), Orca 5 (70.2%), and more\n"
+    got = [
+        (c.subject, c.value.display())
+        for c in extract(text, [NOVA, orca], lang="en", default_subject="nova-2")
+        if c.attribute == "benchmark_score"
+    ]
+    assert got[0] == ("nova-2", "81%")
+    assert ("orca-5", "70.2%") in got
+
+
+def test_a_spec_card_label_with_no_space_after_its_colon_still_labels_the_value():
+    text = "Nova 2\nEntrada:$0.30/M\nSaída:$1.20/M\nContexto:256K\nSaída Máxima:8K\n"
+    assert [(r[0], r[2]) for r in _rows(text, "pt")] == [
+        ("price_input_usd_per_mtok", "$0.30 per 1M tokens"),
+        ("price_output_usd_per_mtok", "$1.20 per 1M tokens"),
+        ("context_window", "256K tokens"),
+    ]
+
+
+def test_benchmark_names_of_the_names_file_label_their_scores():
+    text = "Nova 2 scores 58.2% on HiddenMath, 44.0% on OSWorld and 51.5% on MMMU-Pro."
+    assert _rows(text) == [
+        ("benchmark_score", "HiddenMath", "58.2%"),
+        ("benchmark_score", "OSWorld", "44%"),
+        ("benchmark_score", "MMMU-Pro", "51.5%"),
+    ]
+
+
+def test_the_second_pair_of_a_versus_sentence_keeps_the_first_models_figure():
+    text = "Nova 2 surpasses its teacher Orca-5 on GPQA (61.2 vs 58.0) and MATH (77.9 vs 75.3)."
+    got = [
+        (c.subject, c.qualifiers.get("benchmark"), c.text)
+        for c in extract(text, [NOVA], lang="en")
+        if c.attribute == "benchmark_score"
+    ]
+    assert got == [("nova-2", "GPQA", "61.2"), ("nova-2", "MATH", "77.9")]

@@ -18,7 +18,7 @@ def test_every_language_has_the_same_lists():
     assert (
         kinds["en"]
         == kinds["pt"]
-        == ["absence", "negation", "not_negating", "refusals", "relations"]
+        == ["absence", "change", "negation", "not_negating", "refusals", "relations", "training"]
     )
 
 

@@ -46,3 +46,12 @@ def test_a_licence_name_is_no_model_for_later_figures():
         ("license", "nimbus-3", "paragraph"),
         ("weights_release_date", "nimbus-3", "paragraph"),
     ]
+
+
+def test_licence_names_come_from_the_names_file_and_read_as_the_hub_ids():
+    text = "Nimbus 3 ships under a Modified MIT License, like its sibling."
+    assert licences(text, "en") == [("nimbus-3", "modified-mit", "Modified MIT")]
+    text = "Nimbus 3 weights are released under the Gemma Terms of Use."
+    assert licences(text, "en") == [("nimbus-3", "gemma", "Gemma Terms of Use")]
+    text = "Os pesos do Nimbus 3 saem sob a licença Apache 2.0."
+    assert licences(text, "pt") == [("nimbus-3", "apache-2.0", "Apache 2.0")]

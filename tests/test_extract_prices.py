@@ -76,3 +76,17 @@ def test_each_price_takes_the_side_named_in_its_own_conjunct():
         ("price_input_usd_per_mtok", Decimal("1.25"), "usd_per_mtok", None, "Vega Systems"),
         ("price_output_usd_per_mtok", Decimal("5"), "usd_per_mtok", None, "Vega Systems"),
     ]
+
+
+def test_a_bare_price_before_its_side_is_per_million_when_the_article_prices_so():
+    text = (
+        "Orion-5 Max costs $0.90 per million output tokens on most hosts. "
+        "In short, Orion-5 Max is $0.25 input, $0.90 output."
+    )
+    assert [(a, v) for _, a, _, v, _ in rows(text)] == [
+        ("price_output_usd_per_mtok", "$0.90 per 1M tokens"),
+        ("price_input_usd_per_mtok", "$0.25 per 1M tokens"),
+        ("price_output_usd_per_mtok", "$0.90 per 1M tokens"),
+    ]
+    # With no per-million price in the article, "$0.25 input" is no price per token.
+    assert [a for _, a, _, _, _ in rows("Orion-5 Max is $0.25 input, $0.90 output.")] == []

@@ -184,3 +184,20 @@ def test_the_same_promise_without_a_condition_is_kept():
     assert nova_rows("Orbital AI will publish the Nova K2.5 Max weights in December.") == [
         ("nova-k2.5-max", "weights_release_date", "on 2026-12", "Orbital AI")
     ]
+
+
+def test_a_bare_pt_reads_the_variant_the_words_show():
+    from claims.extract.language import article_locale
+
+    pt_pt = "A equipa diz que o modelo tem 1 bilião de parâmetros e os utilizadores gostam."
+    pt_br = "O time diz que o modelo tem 1 bilhão de parâmetros e os usuários gostam."
+    assert article_locale(pt_pt, "pt") == "pt-PT"
+    assert article_locale(pt_br, "pt") == "pt-BR"
+    assert article_locale(pt_pt, "pt-BR") == "pt-BR"  # a stated region wins
+    from claims.extract.extractor import extract
+    from claims.subjects.references import SubjectRef
+
+    s = SubjectRef("nova-2", ("Nova 2",))
+    text = "O Nova 2 tem 1 bilião de parâmetros, diz a equipa aos utilizadores."
+    (c,) = extract(text, [s], lang="pt")
+    assert (c.attribute, c.value.value) == ("total_params", 10**12)

@@ -5,13 +5,16 @@ build in a fresh process (caches cleared) byte for byte."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 from pathlib import Path
 
 import pytest
 from sitefixture import NOW, populate
 from sqlmodel import Session, select
 
-from claims.store.tables import Claim, Observation, Source
+from claims.store.tables import Claim, Observation, Source, Subject
+from claims.values.canonical import dumps
+from claims.values.value import quantity
 from tracker.website import build as build_module
 from tracker.website.build import build_site, clear_build_caches
 
@@ -91,3 +94,32 @@ def test_newer_sighting_of_cited_evidence_remakes_the_claims_citing_it(warm, tmp
         s.add(cited)
         s.commit()
     assert rebuild_matches_cold(engine, out, tmp_path) == 1
+
+
+def test_new_headline_benchmark_redoes_the_table_cells_of_untouched_subjects(warm, tmp_path):
+    """Table cells are kept with a subject's card for the headline benchmarks they were
+    made for (collect.card_derived): a benchmark that two other subjects now report
+    becomes the first score column, and Kimi K3.1's unchanged Terminal-Bench scores
+    move one column right."""
+    engine, out, _ = warm
+    with Session(engine) as s:
+        source = s.exec(select(Source).order_by(Source.id)).first()
+        for slug in ("kimi-k2-thinking", "orca-9b"):
+            subject = s.exec(select(Subject).where(Subject.slug == slug)).one()
+            s.add(
+                Claim(
+                    key=f"aaa-{slug}",
+                    subject_id=subject.id,
+                    attribute="benchmark_score",
+                    qualifiers_json=dumps({"benchmark": "AAA Bench"}),
+                    value_json=dumps(quantity("50", "percent").to_dict()),
+                    raw_text="50%",
+                    source_id=source.id,  # type: ignore[union-attr]
+                    claimant="Someone",
+                    created_at=NOW,
+                )
+            )
+        s.commit()
+    assert rebuild_matches_cold(engine, out, tmp_path) == 2
+    table = json.loads((out / "api" / "table.json").read_text())
+    assert [c["label"] for c in table["columns"] if c["key"].startswith("score-")][0] == "AAA Bench"

@@ -11,7 +11,7 @@ import pytest
 from sitefixture import NOW, populate
 from sqlmodel import Session, select
 
-from claims.store.tables import Claim, Subject, Watch
+from claims.store.tables import Claim, Source, Subject, Verdict, Watch
 from tracker.website import build as build_module
 from tracker.website import build_site
 from tracker.website import render as render_module
@@ -195,3 +195,33 @@ def test_dump_with_encoded_matches_dump():
     claims = [{"id": 2, "raw_text": "65,7%"}, {"id": 1, "value": {"unit": "%", "kind": "q"}}]
     encoded = {"claims": _dump(claims).rstrip("\n")}
     assert dump_with_encoded(obj, encoded) == _dump({**obj, "claims": claims})
+
+
+def test_claims_that_swap_sources_render_the_sources_page(site, tmp_path):
+    """sources.html is keyed by each subject's digest of the claims it lists with their
+    source (not by encoding every claim): two claims with the same verdict that swap
+    sources leave every count the same, yet each moves to the other's list there."""
+    engine, out, _ = site
+    with Session(engine) as s:
+        verdicts = {v.claim_id: v.status for v in s.exec(select(Verdict)).all()}
+        claims = s.exec(select(Claim).order_by(Claim.id)).all()
+        a, b = next(
+            (a, b)
+            for a in claims
+            for b in claims
+            if a.source_id != b.source_id and verdicts.get(a.id) == verdicts.get(b.id)
+        )
+        a.source_id, b.source_id = b.source_id, a.source_id
+        moved = {a.id: a.source_id, b.id: b.source_id}
+        s.add_all([a, b])
+        s.commit()
+        keys = {i: s.get(Source, sid).key for i, sid in moved.items()}  # type: ignore[union-attr]
+    again = build(engine, out)
+    assert "sources.html" in again.rendered_paths
+    page = (out / "sources.html").read_text()
+    for claim_id, key in keys.items():
+        section = page.split(f'<section id="claims-{key}">')[1].split("</section>")[0]
+        assert f"#claim-{claim_id}" in section
+    scratch = tmp_path / "scratch"
+    build(engine, scratch)
+    assert tree(out) == tree(scratch)

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from claims.store.status import WeightsStatus
-from tracker.website.render import VERDICT_MARKS, make_environment
+from tracker.website.marks import VERDICT_MARKS
+from tracker.website.render import make_environment
 from tracker.website.summary import weights_text
 
 

@@ -59,6 +59,8 @@ class Reader(Protocol):
 
     variant_names: list[str]
     warnings: list[str]
+    # Currencies the article prices per million tokens somewhere ("$0.66 per million").
+    per_mtok_currencies: set[str | None]
 
     def bench(
         self, pos: int, s: Sentence, window: tuple[int, int] | None = None
@@ -88,10 +90,15 @@ def _not_current(x: Site, r: Reader) -> Choice | None:
 def _price(x: Site, r: Reader) -> Choice | None:
     """Money per tokens in USD: input or output price by the pair, the words around, or
     (for the new value of "from X to Y") the words before "from"; no side yet:
-    ``price_usd_per_mtok`` (a restatement settles it, else it is dropped)."""
+    ``price_usd_per_mtok`` (a restatement settles it, else it is dropped). Money with no
+    unit right before "input"/"output" is per million tokens when the article prices in that
+    currency per million elsewhere ("$0.17 input, $0.66 output")."""
     f = x.f
     if f.kind != "money":
         return None
+    if not f.per and f.currency in r.per_mtok_currencies and R.SIDE_RIGHT_AFTER.match(x.after):
+        # "$0.17 input, $0.66 output" in an article that quotes prices per million tokens
+        f = replace(f, per="M")
     if not (f.per and f.to_value() and f.default_unit().endswith("_per_mtok")):
         return NO_CLAIM
     if f.currency != "usd":
@@ -102,7 +109,8 @@ def _price(x: Site, r: Reader) -> Choice | None:
     if side is None and R.TO_BEFORE_RE.search(x.before):
         cs = x.s.clause_bounds(f.start)[0]
         side = R.price_side(x.text[cs : x.window[0]], "")
-    return Choice(f"price_{side}_usd_per_mtok" if side else "price_usd_per_mtok")
+    attr = f"price_{side}_usd_per_mtok" if side else "price_usd_per_mtok"
+    return Choice(attr, figure=None if f is x.f else f)
 
 
 def _percent(x: Site, r: Reader) -> Choice | None:
@@ -124,10 +132,20 @@ def _percent(x: Site, r: Reader) -> Choice | None:
     return Choice("benchmark_score", "percent", q) if q else NO_CLAIM
 
 
+# "the 2x input price difference between them": a ratio of two others, no direction.
+_BETWEEN_AFTER = re.compile(
+    r"^\s*(?:[\w-]+\s+){0,3}(?:difference|gap|spread|diferença)\s+(?:de\s+\w+\s+)?(?:between|entre)\b",
+    re.I,
+)
+
+
 def _factor(x: Site, r: Reader) -> Choice | None:
-    """ "2x", "3 vezes": a speed or price factor between variants."""
+    """ "2x", "3 vezes": a speed or price factor between variants; not the gap between two
+    others ("the 2x price difference between them")."""
     if x.f.kind != "times":
         return None
+    if _BETWEEN_AFTER.match(x.after):
+        return NO_CLAIM
     attr = R.factor_attribute(x.after, x.before, r.variant_names)
     return Choice(attr, "times", r.variant_q(x.s)) if attr else NO_CLAIM
 
@@ -139,8 +157,11 @@ def _speed(x: Site, r: Reader) -> Choice | None:
 
 
 def _hardware(x: Site, r: Reader) -> Choice | None:
-    """ "59 wafers WSE-3T", "8 H100 GPUs"."""
+    """ "59 wafers WSE-3T", "8 H100 GPUs"; not a training cluster ("trained on 1,920 H100
+    GPUs": the words of ``lexicon/<lang>/training.txt`` before it)."""
     hw = R.hardware_after(x.after)
+    if hw and R.is_training_count(x.before):
+        return NO_CLAIM
     return Choice("hardware_units", hw[0], {"hardware": hw[1]}) if hw else None
 
 
@@ -150,11 +171,15 @@ def _bits(x: Site, r: Reader) -> Choice | None:
 
 
 _SCORE_OF = re.compile(r"\b(?:score|scores|rating|pontuação|nota)\s+(?:of|de)\s+$", re.I)
+# "reached Elo 1338", "an Elo score of 1,402", "Elo de 1.350": an arena rating.
+_ELO_BEFORE = re.compile(r"\bElo\s+(?:(?:rating|score|pontuação|of|de)\s+){0,2}$", re.I)
 
 
 def _points(x: Site, r: Reader) -> Choice | None:
-    """ "55 pontos", "1,692 points", "a score of 71": a score of the benchmark named nearest."""
-    if not (_POINTS_AFTER.match(x.after) or _SCORE_OF.search(x.before) and not x.f.scaled):
+    """ "55 pontos", "1,692 points", "a score of 71", "Elo 1338": a score of the benchmark
+    named nearest."""
+    by_words = _SCORE_OF.search(x.before) or _ELO_BEFORE.search(x.before)
+    if not (_POINTS_AFTER.match(x.after) or by_words and not x.f.scaled):
         return None
     q = r.bench(x.f.start, x.s, x.window)
     return Choice("benchmark_score", "points", q) if q else NO_CLAIM
@@ -175,9 +200,12 @@ def _labelled_score(x: Site, r: Reader) -> Choice | None:
 def _context(x: Site, r: Reader) -> Choice | None:
     """A token count with context words in its clause, or earlier in its sentence with no
     figure between ("an impressive context length, natively supporting 256K tokens");
-    at least 1,000 tokens, and never an output or thinking length."""
+    at least 1,000 tokens and under :data:`~claims.extract.rules.MAX_CONTEXT_TOKENS`,
+    never an output or thinking length, nor a training corpus ("trained on 15.5T tokens")."""
     f, s = x.f, x.s
     lead = x.text[max(s.start, x.window[0]) : f.start]
+    if R.is_training_count(x.before):
+        return NO_CLAIM  # "trained on 15.5 trillion tokens": a corpus, not a window
     if not (
         R.is_context_window(x.before, x.after, x.clause)
         or R.is_context_window(x.before, x.after, lead)
@@ -185,12 +213,15 @@ def _context(x: Site, r: Reader) -> Choice | None:
         return None
     v = f.to_value("tokens")
     size = None if v is None else v.value if v.value is not None else v.high  # "up to 128K"
-    ok = isinstance(size, Decimal) and size >= 1000
+    ok = isinstance(size, Decimal) and 1000 <= size < R.MAX_CONTEXT_TOKENS
     return Choice("context_window", "tokens") if ok else NO_CLAIM
 
 
 def _parameters(x: Site, r: Reader) -> Choice | None:
-    """A parameter count, total or active (:func:`claims.extract.rules.params_attribute`)."""
+    """A parameter count, total or active (:func:`claims.extract.rules.params_attribute`),
+    unless it is one of a list of sizes (:func:`claims.extract.rules.in_size_list`)."""
+    if R.in_size_list(x.text, x.f.start, x.f.end):
+        return NO_CLAIM  # "shared across 4B/12B/27B": a line-up, not this model's size
     attr = R.params_attribute(x.f, x.before, x.after)
     return Choice(attr, "params") if attr else NO_CLAIM
 
@@ -211,9 +242,17 @@ RULES: tuple[tuple[str, Rule], ...] = (
 
 
 def choose(x: Site, r: Reader) -> Choice:
-    """The first answer of :data:`RULES` for ``x`` (:data:`NO_CLAIM` when none claims it)."""
+    """The first answer of :data:`RULES` for ``x`` (:data:`NO_CLAIM` when none claims it).
+    A range after change words ("expanded from 32,000 to 128,000 tokens") is read as its
+    new value (:func:`claims.extract.rules.is_change_from`)."""
+    changed = None
+    if x.f.is_range and R.is_change_from(x.before):
+        changed = R.new_value(x.f)
+        x = replace(x, f=changed)
     for _, rule in RULES:
         c = rule(x, r)
         if c is not None:
+            if changed is not None and c.attribute and c.figure is None:
+                c = replace(c, figure=changed)
             return c
     return NO_CLAIM

@@ -37,6 +37,12 @@ NO_MODEL_NAMED = "no model named in this sentence"
 OTHER_MODEL = "another model's figure"
 
 
+# A figure ending right before a comparison word: that word joins two figures ("56.1 vs").
+_FIGURE_END = re.compile(r"[(,:]\s*\d+(?:[.,]\d+)?\s*%?\s*$")
+# Dates of an event (a release) belong to the model the clause says was released.
+_DATED = frozenset({"release_date", "weights_release_date"})
+
+
 class ArticleContext(Protocol):
     """What attribution needs from the article (built by :mod:`claims.extract.extractor`)."""
 
@@ -103,7 +109,15 @@ def _versus_pair(c: Candidate, a: _Article) -> Decision | None:
         if first is None:
             return None
         first_start = first
-    markers = [m for m in a.ctx.comparatives if s.start <= m.start and m.end <= first_start]
+    # not the "vs" joining an earlier pair of figures ("on GPQA (56.1 vs 50.6) and MATH
+    # (80.4 vs 74.6)": the comparison word is "surpasses", before both pairs)
+    markers = [
+        m
+        for m in a.ctx.comparatives
+        if s.start <= m.start
+        and m.end <= first_start
+        and not _FIGURE_END.search(t, s.start, m.start)
+    ]
     if not markers:
         return None
     mark = markers[-1]
@@ -136,7 +150,8 @@ def _named_owner(c: Candidate, a: _Article) -> Decision | None:
 def _clause_entity(c: Candidate, a: _Article) -> Decision | None:
     """The nearest entity before the figure in its clause: a subject (or the subject a
     generic phrase is in apposition to), else another model (hard) or a generic one (soft);
-    with none before, the first subject named later in the clause."""
+    with none before, the first subject named later in the clause (for a release date, the
+    first model named later: another model's date is not the subject's)."""
     assert c._sentence is not None
     cs, ce = c._sentence.clause_bounds(c.start)
     lo, hi = bisect.bisect_left(a.starts, cs), bisect.bisect_left(a.starts, ce)
@@ -158,8 +173,17 @@ def _clause_entity(c: Candidate, a: _Article) -> Decision | None:
         if kind == "generic":  # "a dense model with 70B": no model named, no subject's
             return Decision(None, "generic", "soft")
         return Decision(None, "other", "hard", _model_name(obj, a.ctx))
-    later = [e[3] for e in near if c.end <= e[0] and e[1] <= ce]
-    later_mentions = [m for m in later if isinstance(m, Mention)]
+    later = [e for e in near if c.end <= e[0] and e[1] <= ce and e[2] != "generic"]
+    if later and c.attribute in _DATED and not isinstance(later[0][3], Mention):
+        # "in October 2023, when they launched the original Kimi chatbot": the date of
+        # the model the release verb is about, named first after it
+        return Decision(None, "other", "hard", _model_name(later[0][3], a.ctx))
+    # a subject named after a comparison word is the yardstick ("56.1% — beats GPT-4o
+    # (50.6%), GPT-4o-mini (40.9%)"), not the owner of a figure before the comparison
+    marks = [m.start for m in a.ctx.comparatives if c.end <= m.start < ce]
+    later_mentions = [
+        e[3] for e in later if isinstance(e[3], Mention) and not any(p < e[0] for p in marks)
+    ]
     return Decision(later_mentions[0].slug, "clause") if later_mentions else None
 
 
@@ -208,7 +232,11 @@ def _sentence_subject(c: Candidate, a: _Article) -> Decision | None:
     others = [n for n in a.ctx.named_competitors if s.start <= n.start < c.start]
     if others:  # "Its predecessor, Zephyr 2, had 400B; ..."
         return Decision(None, "other", "hard", _model_name(others[-1], a.ctx))
-    return Decision(in_s[0].slug, "sentence") if in_s else None
+    # not a subject named after a comparison word that follows the figure ("56.1% — beats
+    # GPT-4o (50.6%), GPT-4o-mini (40.9%)": the yardsticks)
+    marks = [m.start for m in a.ctx.comparatives if c.end <= m.start < s.end]
+    after = [m for m in in_s if m.start > c.start and not any(p < m.start for p in marks)]
+    return Decision(after[0].slug, "sentence") if after else None
 
 
 def _paragraph_topic(c: Candidate, a: _Article) -> Decision | None:

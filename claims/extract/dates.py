@@ -242,6 +242,8 @@ def _read(
             else:
                 if lang == "en" and m["mon"][0].islower():
                     return None  # "may", "march" as words
+                if lang == "pt" and m["mon"].lower() == "marco" and not m["year"]:
+                    return None  # "um marco em ...": the noun (landmark), not "março"
                 year = int(m["year"]) if m["year"] else yearless_year(month, None, published, tense)
                 if year is None:
                     return None

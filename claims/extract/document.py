@@ -17,8 +17,12 @@ from claims.extract.tables import Table, find_tables
 
 _LINE = re.compile(r"[^\n]*")
 _BULLET = re.compile(r"[ \t]*(?:[-*•·▪‣◦]|\d{1,2}[.)])\s+")
-# "label: value" (a short label without a sentence end, then a colon and a space).
-_LABEL = re.compile(r"[ \t]*(?:(?:[-*•·▪‣◦]|\d{1,2}[.)])\s+)?(?P<label>[^\n:]{1,40}?)\s*:(?=\s)")
+# "label: value" (a short label without a sentence end, then a colon and a space), or a
+# spec card's "Contexto:128K" / "Entrada:$0.22/M" (a word, a colon, then a figure).
+_LABEL = re.compile(
+    r"[ \t]*(?:(?:[-*•·▪‣◦]|\d{1,2}[.)])\s+)?(?P<label>[^\n:]{1,40}?)"
+    r"(?:\s*:(?=\s)|(?<=[^\W\d_]):(?=[\d$€£]))"
+)
 
 
 @dataclass(frozen=True)

@@ -122,6 +122,7 @@ class _Context:
         self.warnings: list[str] = []
         self._by_sentence: dict[int, list[CL.ClaimantMention]] = {}
         self.price_sides: dict[int, str] = {}
+        self.per_mtok_currencies: set[str | None] = set()
         self.index = SubjectIndex(subjects)
         self.subject_refs = list(subjects)
         self.variant_names = sorted({v for s in subjects for v in s.variants}, key=len)[::-1]
@@ -285,6 +286,14 @@ class _Context:
         ]
         figs = merge_percent_ranges(merge_parenthetical(figs, self.text), self.text)
         figs, self.price_sides = pair_prices(figs, self.text, lambda p: self.seg.at(p).end)
+        self.per_mtok_currencies = {
+            f.currency
+            for f in figs
+            if f.kind == "money"
+            and f.per
+            and f.to_value() is not None
+            and f.default_unit().endswith("_per_mtok")
+        }
         self.warnings += [f"at {f.start}: {w}" for f in figs if not f.readable for w in f.warnings]
         out: list[Candidate] = []
         for i, f in enumerate(figs):
@@ -418,13 +427,14 @@ class _Context:
             cs, ce = s.clause_bounds(n.start())
             before = " ".join(self.text[cs : n.start()].split()[-4:])
             after = " ".join(self.text[n.end() : ce].split()[:4])
-            near = before + " " + after + " " + self._label_of(n.start(), 0)
+            near = " ".join((before, n.group("lic"), after, self._label_of(n.start(), 0)))
             if not R.LICENSE_WORD_RE.search(near):
                 continue
             if s.hypothetical or _absence(self.locale).search(self.text[s.start : n.start()]):
                 continue
-            v = text_value(R.license_id(n.group("lic")))
-            out.append(self._candidate("license", v, n.start(), n.end(), s, {}))
+            name, end = R.license_name_span(n.group("lic"), n.start(), n.end())
+            v = text_value(R.license_id(name))
+            out.append(self._candidate("license", v, n.start(), end, s, {}))
         return out
 
     # -- helpers ------------------------------------------------------------------

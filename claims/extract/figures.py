@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
+from pathlib import Path
 
 from claims.values.numbers import (
     NUMBER_WORDS_EN,
@@ -77,6 +78,17 @@ _PER_SCALE = {
 
 
 _TRAILING_DE = re.compile(r"\s+de$")
+_GLUED_LABELS = Path(__file__).with_name("lexicon") / "glued_labels.txt"
+
+
+@lru_cache(maxsize=1)
+def _after_glued_label() -> str:
+    """Lookbehinds for a number glued to a spec label ("Context window128K"): one per word
+    of ``lexicon/glued_labels.txt`` as written and capitalized (fixed width each)."""
+    lines = _GLUED_LABELS.read_text(encoding="utf-8").splitlines()
+    labels = {w.strip() for w in lines if w.strip() and not w.startswith("#")}
+    forms = sorted({f for w in labels for f in (w, w.capitalize())})
+    return "|".join(f"(?<={re.escape(f)})" for f in forms)
 
 
 @lru_cache(maxsize=16)
@@ -96,7 +108,7 @@ def figure_regex(locale: str) -> re.Pattern[str]:
         rf"(?:(?P<lo>(?i:{LOWER_BOUND_WORDS}))\s+|(?P<hi>(?i:{UPPER_BOUND_WORDS}))\s+)?"
         rf"(?:(?P<between>(?i:entre|between))\s+)?"
         rf"(?:(?<![\w$])(?P<cur>{CURRENCY_BEFORE})\s?)?"
-        rf"(?:(?<![\w.,/-])(?P<neg>[-−])|(?<![\w.,/-]))"
+        rf"(?:(?<![\w.,/-])(?P<neg>[-−])|(?<![\w.,/-])|{_after_glued_label()})"
         rf"(?P<n1>{number})(?P<ord>º|ª|°|st\b|nd\b|rd\b|th\b)?"
         + scale.format(s="s1", x="x1")
         + "?"
@@ -118,7 +130,7 @@ def _anchor_regexes(locale: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     """(number anchor, prefix-before-anchor) patterns: the figure pattern is tried only where
     a number starts, from the earliest approx/bound/currency words before it (speed)."""
     words = NUMBER_WORDS_PT if locale.startswith("pt") else NUMBER_WORDS_EN
-    anchor = re.compile(rf"(?<![^\W_])\d+|(?i:\b(?:{words})\b)")
+    anchor = re.compile(rf"(?:(?<![^\W_])|{_after_glued_label()})\d+|(?i:\b(?:{words})\b)")
     # Any one prefix piece (with the spaces after it); chained backwards from an anchor.
     piece = re.compile(
         rf"(?:(?<!\w)(?i:{APPROX_WORDS}|{LOWER_BOUND_WORDS}|{UPPER_BOUND_WORDS}|entre|between)(?!\w)"
@@ -146,6 +158,9 @@ class Figure:
     high_text: str | None = None
     scale: Decimal = Decimal(1)
     scaled: bool = False
+    # A range's low end with its own scale word ("600 million to 32 billion"); else None
+    # (the one scale word after the range is both ends': "1,5 a 70 bilhões").
+    low_scale: Decimal | None = None
     approx: bool = False
     relation: str | None = None
     open_high: bool = False
@@ -183,7 +198,11 @@ class Figure:
         sign = "-" if self.negative else ""
         if self.is_range:
             assert self.high_text is not None
-            lo, hi = Decimal(sign + self.low_text) * scale, Decimal(sign + self.high_text) * scale
+            low_scale = scale if self.low_scale is None else scale / self.scale * self.low_scale
+            lo, hi = (
+                Decimal(sign + self.low_text) * low_scale,
+                Decimal(sign + self.high_text) * scale,
+            )
             if lo > hi:
                 lo, hi = hi, lo
             return value_range(lo, hi, u, open_high=self.open_high, approx=self.approx)
@@ -320,6 +339,7 @@ def _figure_from_match(m: re.Match[str], loc: str) -> Figure | None:
         high_text=n2 if is_range else None,
         scale=s2 or s1 or Decimal(1),
         scaled=bool(s1 or s2),
+        low_scale=s1 if s1 and s2 and s1 != s2 else None,
         approx=bool(g["approx"]),
         relation=relation,
         open_high=bool(g["plus"]) and is_range,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from claims.extract.lexicon import LEXICON_DIR
 from claims.values.numbers import normalize_locale
 
 _WORD = re.compile(r"[a-zà-ü]+")
@@ -18,11 +19,17 @@ _EN = frozenset(
     "the and of to in is are with for that this from by on it its "
     "will not be was were has have had said until before after".split()
 )
-# Spellings and words that tell European from Brazilian Portuguese.
+# Spellings and words that tell European from Brazilian Portuguese (data files).
 _PT_PT = frozenset(
-    "biliões bilião facto equipa utilizador utilizadores ecrã registo milhões".split()
+    line.strip()
+    for line in (LEXICON_DIR / "pt_pt_markers.txt").read_text(encoding="utf-8").splitlines()
+    if line.strip() and not line.startswith("#")
 )
-_PT_BR = frozenset("bilhões bilhão fato time usuário usuários tela registro você".split())
+_PT_BR = frozenset(
+    line.strip()
+    for line in (LEXICON_DIR / "pt_br_markers.txt").read_text(encoding="utf-8").splitlines()
+    if line.strip() and not line.startswith("#")
+)
 
 
 def detect_locale(text: str) -> str:
@@ -36,13 +43,25 @@ def detect_locale(text: str) -> str:
     en = sum(w in _EN for w in words)
     if en > pt:
         return "en"
+    return portuguese_variant(words)
+
+
+def portuguese_variant(words: list[str]) -> str:
+    """``pt-PT`` when European markers (``lexicon/pt_pt_markers.txt``: biliões, facto,
+    equipa, utilizador...) outnumber Brazilian ones (``lexicon/pt_br_markers.txt``), else
+    ``pt-BR``; ``milhões`` only breaks ties. ``words``: the text's lower-case words."""
     eu = sum(w in _PT_PT and w != "milhões" for w in words)
     br = sum(w in _PT_BR for w in words)
     return "pt-PT" if eu > br else "pt-BR"
 
 
 def article_locale(text: str, lang: str | None) -> str:
-    """The locale to read ``text`` in: :func:`detect_locale` for ``lang`` None or ``auto``,
-    else ``lang`` normalized (:func:`claims.values.numbers.normalize_locale`: ``pt_br`` ->
-    ``pt-BR``)."""
-    return detect_locale(text) if not lang or lang == "auto" else normalize_locale(lang)
+    """The locale to read ``text`` in: :func:`detect_locale` for ``lang`` None or ``auto``;
+    for a bare ``pt`` the variant the text's words show (:func:`portuguese_variant`: a
+    European text reads "bilião" as 10^12, a Brazilian one "bilhão" as 10^9); else ``lang``
+    normalized (:func:`claims.values.numbers.normalize_locale`: ``pt_br`` -> ``pt-BR``)."""
+    if not lang or lang == "auto":
+        return detect_locale(text)
+    if lang.strip().lower() == "pt":
+        return portuguese_variant(_WORD.findall(text[:20000].lower()))
+    return normalize_locale(lang)

@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
+from functools import cache
 from pathlib import Path
 
 from claims.extract.figures import Figure
+from claims.extract.lexicon import alternation
+from claims.readings.licenses import ALIASES as LICENSE_ALIASES
+from claims.readings.licenses import normalize_license_text
 from claims.subjects.references import variant_word_re
 from claims.values.numbers import ORDINAL_WORDS
 
@@ -53,8 +57,18 @@ _BENCH_RE = re.compile(
     r"|(?:[A-Z][\w'’-]*\s+){1,3}[Ll]eaderboard)"
     # A version is never a score: "HumanEval 89.0%" names no version 89.0.
     # ("Terminal-Bench 2" names version 2: a lone digit only, never a figure's start)
-    r"(?:\s+(?P<ver>v?\d+(?:\.\d+)+|\d{4}|v\d+|\d(?!\d|[.,]\d|\s*(?:%|points|pontos|pts)))(?![\d.,]*\s*%))?(?!\w|\.\d)"
+    # A dotted version has a one-digit major ("2.0", "v1.5"): in a "Name value" list
+    # "BBH 52.4" and "GPQA 20.8" are scores, not versions.
+    r"(?:\s+(?P<ver>(?:v\d+|\d)(?:\.\d+)+|\d{4}|v\d+|\d(?!\d|[.,]\d|\s*(?:%|points|pontos|pts)))(?![\d.,]*\s*%))?(?!\w|\.\d)"
 )
+YEARLY_BENCHMARKS: frozenset[str] = frozenset(
+    line.strip()
+    for line in (_LEXICON / "yearly_benchmarks.txt").read_text(encoding="utf-8").splitlines()
+    if line.strip() and not line.startswith("#")
+)
+# A contest's two-digit year right after its name, never a score ("AIME 24 (math)", not
+# "AIME 24.5" nor "AIME 24%").
+_SHORT_YEAR_AFTER = re.compile(r"\s*['’]?([2-3]\d)(?!\d|[.,]\d|\s*%|\s*(?:points|pontos))")
 # Canonical names, so figures from different articles share a qualifier (project table).
 BENCHMARK_CANONICAL: dict[str, str] = {
     "intelligence index": "Artificial Analysis Intelligence Index",
@@ -91,8 +105,13 @@ def find_benchmarks(text: str) -> list[Named]:
             name, version = name[: -len(m.group("glued"))], version or m.group("glued")
         if name.lower() in ("index", "arena", "bench", "benchmark"):
             continue
+        end = m.end()
+        if version is None and name in YEARLY_BENCHMARKS:
+            year = _SHORT_YEAR_AFTER.match(text, end)
+            if year:  # "AIME 24": the 2024 contest
+                version, end = "20" + year.group(1), year.end()
         name = BENCHMARK_CANONICAL.get(name.lower(), name)
-        out.append(Named(start, m.end(), "benchmark", name, version))
+        out.append(Named(start, end, "benchmark", name, version))
     return out
 
 
@@ -202,7 +221,8 @@ _TOKENS = re.compile(r"^\s*-?\s*(?:de\s+)?tokens?\b", re.I)
 _CONTEXT_AFTER = re.compile(r"^\s*-?\s*(?:tokens?\s+)?(?:de\s+)?(?:context|contexto)\b", re.I)
 _CONTEXT_KW = re.compile(r"context|janela|window", re.I)
 _CONTEXT_BEFORE = re.compile(
-    r"(?:contexto|janela|context(?:\s+window)?|window)\s+(?:de|of)?\s*(?:até\s+)?$", re.I
+    r"(?:contexto|janela|context(?:\s+window)?|window)(?:\s+|\s*:\s*)(?:de|of)?\s*(?:até\s+)?$",
+    re.I,
 )
 _PARAMS_AFTER = re.compile(r"^\s*-?(?:de\s+)?(?:parâmetros|parametros|parameters|params)\b", re.I)
 _OTHER_NOUN_AFTER = re.compile(
@@ -261,7 +281,9 @@ WEIGHTS_KW = re.compile(
 )
 RELEASE_KW = re.compile(
     r"lançou|lançad|lançamento|liberou|liberad|estreou|released|launched|launch|release|debuted|"
-    r"disponível\s+desde|available\s+since|made\s+available|became\s+available|disponibilizad",
+    r"disponível\s+desde|available\s+since|made\s+available|became\s+available|disponibilizad|"
+    # The present and the simple past of news ("A Meta lança", "disponibilizou esta terça").
+    r"\blança\b|\blançam\b|disponibiliz(?:ou|aram|a|am)\b|unveiled|rolled\s+out",
     re.I,
 )
 # The weights are what is released ("the open weights will be released on", "os pesos do
@@ -274,12 +296,34 @@ _WEIGHTS_RELEASED_RE = re.compile(
     r"(?:released|launched|liberad|lançad|made\s+available|disponibilizad)",  # ends where RELEASE_KW's match ends
     re.I,
 )
+
+
+def _named_licenses() -> str:
+    """The licence names of ``claims/readings/license_names.toml`` that name a licence in
+    words ("Gemma Terms of Use", "Modified MIT License"; not bare model names such as
+    "Llama 2"), as a case-insensitive alternation, spaces and dashes alike, longest first."""
+    keys = [k for k in LICENSE_ALIASES if re.search(r"licen|terms|modified", k)]
+    keys.sort(key=len, reverse=True)
+    return "|".join(r"[\s-]+".join(re.escape(w) for w in k.split("-")) for k in keys)
+
+
 LICENSE_NAME_RE = re.compile(
-    r"(?<![\w-])(?P<lic>modified\s+MIT|MIT|Apache(?:[- ]2\.0|\s+License\s+2\.0)?"
+    r"(?<![\w-])(?P<lic>(?i:" + _named_licenses() + r")"
+    r"|(?i:modified)\s+MIT|MIT|Apache(?:[- ]2\.0|\s+License\s+2\.0)?"
     r"|CC[- ]BY(?:-[A-Z]{2})*(?:[- ]\d\.\d)?|OpenRAIL(?:-M)?|GPL-?3\.0"
     r"|Llama\s+\d(?:\.\d)?\s+Community)(?![\w-])"
 )
-LICENSE_WORD_RE = re.compile(r"licen[cçs]", re.I)
+LICENSE_WORD_RE = re.compile(r"licen[cçs]|terms\s+of\s+use|termos\s+de\s+uso", re.I)
+_TRAILING_LICENSE_WORD = re.compile(r"[\s-]+(?:licen[cs]e|licença)$", re.I)
+
+
+def license_name_span(name: str, start: int, end: int) -> tuple[str, int]:
+    """A matched licence name without its trailing word "License" ("Modified MIT License"
+    -> "Modified MIT"), and the end of that span: the candidate quotes the name only."""
+    m = _TRAILING_LICENSE_WORD.search(name)
+    if m is None or m.start() == 0:
+        return name, end
+    return name[: m.start()], start + m.start()
 
 
 _AND_OPENED = re.compile(
@@ -317,6 +361,33 @@ def weights_released(before: str) -> int | None:
     return last
 
 
+# Three or more sizes with only separators between them ("4B/12B/27B", "1B, 4B, 12B and
+# 27B") list a family's line-up: none of them is one model's stated size.
+_SIZE = r"\d+(?:[.,]\d+)?\s?[MBT]\b"
+_SIZE_LIST = re.compile(rf"{_SIZE}(?:(?:\s*[/,]\s*|\s*,?\s+(?:and|e|or|ou)\s+){_SIZE}){{2,}}")
+
+
+def in_size_list(text: str, start: int, end: int) -> bool:
+    """True when the size at ``start``-``end`` is one of a list of three or more sizes."""
+    lo = max(0, start - 60)
+    return any(
+        m.start() <= start and end <= m.end()
+        for m in _SIZE_LIST.finditer(text, lo, min(len(text), end + 60))
+    )
+
+
+# One model's size stated as a range is an estimate ("~671-685B"); ends further apart than
+# this ratio span a family's line-up ("from 600 million to 32 billion").
+LINEUP_RATIO = Decimal(2)
+
+
+def _lineup_range(fig: Figure) -> bool:
+    """True when ``fig`` is a range whose high end is over :data:`LINEUP_RATIO` times its low."""
+    v = fig.to_value("params")
+    lo, hi = (v.low, v.high) if v is not None else (None, None)
+    return isinstance(lo, Decimal) and isinstance(hi, Decimal) and lo > 0 and hi > lo * LINEUP_RATIO
+
+
 def params_attribute(fig: Figure, before: str, after: str) -> str | None:
     """``total_params``/``active_params`` for a parameter count, else ``None``.
 
@@ -326,6 +397,8 @@ def params_attribute(fig: Figure, before: str, after: str) -> str | None:
     """
     if fig.kind != "plain" or fig.is_range and not fig.scaled:
         return None
+    if fig.is_range and _lineup_range(fig):
+        return None  # "versões de 1,5 a 70 bilhões": a family's sizes, not one model's
     if _EACH_AFTER.match(after):
         return None  # "128 experts at 3.66 billion parameters each": one part's size
     if _THE_BEFORE.search(before[-6:]) and not _NOUN_AFTER_SIZE.match(after):
@@ -436,6 +509,12 @@ def price_direction(before: str, after: str) -> int | None:
     return None
 
 
+# A price's side named right after it, with no unit between ("$0.17 input", "US$ 2 de saída").
+SIDE_RIGHT_AFTER = re.compile(
+    r"^\s*(?:input|output|de\s+entrada|de\s+sa[íi]da|na\s+entrada|na\s+sa[íi]da)\b", re.I
+)
+
+
 def price_side(before: str, after: str) -> str | None:
     """``input``/``output`` for a price: the first "entrada/input" or "saída/output" after it
     ("por milhão de tokens de saída") in the same conjunct (not the next price's: "input
@@ -504,23 +583,56 @@ def is_context_window(before: str, after: str, clause: str) -> bool:
     return bool(_CONTEXT_BEFORE.search(before))
 
 
+# Largest context windows announced are about 10^7 tokens; a "context" of 10^9 tokens or
+# more is a corpus or a count of something else ("15.5 trillion tokens").
+MAX_CONTEXT_TOKENS = Decimal(10) ** 9
+
+
+@cache
+def _training_re() -> re.Pattern[str]:
+    return re.compile(
+        r"(?<!\w)(?:" + alternation("training") + r")\s+(?:(?:\w+|[~≈])\s+){0,3}$", re.I
+    )
+
+
+@cache
+def _change_from_re() -> re.Pattern[str]:
+    return re.compile(
+        r"(?<!\w)(?:" + alternation("change") + r")\b(?:\s+[\w-]+){0,6}?\s+(?:from|de)\s+$", re.I
+    )
+
+
+def is_change_from(before: str) -> bool:
+    """True when ``before`` (a range's clause up to it) ends like "the expansion of the
+    window from" / "passou de": "X to Y" is then an old and a new value, not a range
+    (change words: ``lexicon/<lang>/change.txt``)."""
+    return bool(_change_from_re().search(before[-120:]))
+
+
+def new_value(fig: Figure) -> Figure:
+    """The stated new value of a change read as a range ("from 32,000 to 128,000": 128,000)."""
+    return replace(fig, low_text=fig.high_text, high_text=None, low_scale=None, open_high=False)
+
+
+def is_training_count(before: str) -> bool:
+    """True when ``before`` (a token count's clause up to it) ends like "trained on
+    approximately" / "treinado com mais de": the figure sizes a training corpus (the words
+    are ``lexicon/<lang>/training.txt``)."""
+    return bool(_training_re().search(before[-80:]))
+
+
 def is_bits(after: str) -> bool:
     """ "4 bits", "4-bit" right after the figure."""
     return bool(_BITS_AFTER.match(after))
 
 
 def license_id(name: str) -> str:
-    """Licence name as written to a lower-case Hub/SPDX-like id ("Apache 2.0" -> "apache-2.0")."""
-    n = " ".join(name.split()).lower()
-    table = {
-        "apache": "apache-2.0",
-        "apache 2.0": "apache-2.0",
-        "apache-2.0": "apache-2.0",
-        "apache license 2.0": "apache-2.0",
-        "mit": "mit",
-        "modified mit": "other",
-    }
-    return table.get(n, n.replace(" ", "-"))
+    """Licence name as written to the lower-case Hub id the Hub reader gives
+    (:func:`claims.readings.licenses.normalize_license_text`: "Apache 2.0" -> "apache-2.0",
+    "Modified MIT" -> "modified-mit", "Gemma license" -> "gemma"); a bare "Apache" is 2.0."""
+    if " ".join(name.split()).lower() == "apache":
+        return "apache-2.0"
+    return normalize_license_text(name)
 
 
 # "o dobro", "twice", "triple": a factor written as a word, and its number.

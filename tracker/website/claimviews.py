@@ -26,7 +26,14 @@ from claims.vocabulary import qualifiers_text
 from tracker.website.anchors import claim_anchor
 from tracker.website.pagehash import key_of
 from tracker.website.summary import CardLine, Fact, subject_facts
-from tracker.website.views import ClaimView, EvidenceView, SourceInfo, StatementView, VerdictView
+from tracker.website.views import (
+    ClaimView,
+    EvidenceView,
+    SourceClaim,
+    SourceInfo,
+    StatementView,
+    VerdictView,
+)
 
 # The columns a claim view is made from, in the order rows unpack (one outer join: a
 # claim and its verdict, if any, in one row).
@@ -244,14 +251,41 @@ def claim_views(
 class SubjectClaims:
     """One subject's claim views by attribute (``groups``), its facts and
     ``digest`` (:func:`pagehash.key_of` of ``groups``: the key of everything its claims
-    show)."""
+    show); ``listed``: each claim (by id) as ``sources.html`` lists it, and
+    ``listed_digest`` the key of those with each claim's source key (what that page
+    shows of this subject)."""
 
     groups: list[tuple[str, list[ClaimView]]]
     facts: list[Fact]
     digest: str
+    listed: dict[int, SourceClaim] = field(default_factory=dict)
+    listed_digest: str = ""
     # the summary card made from these facts, by the key of the observations it was
     # made with (only the latest kept): summary.card_lines depends on nothing else
     cards: dict[str, list[CardLine]] = field(default_factory=dict)
+    # what collect derives from that card alone (table cells by headline benchmarks,
+    # stated licence, benchmark names): kept while the card is (collect.card_derived)
+    derived: dict[Any, Any] = field(default_factory=dict)
+
+
+class MemoKey:
+    """A subject's inputs (a tuple of every row it is made from) with their hash made
+    once: a tuple does not keep its hash, and each dict lookup hashed 30 rows of 17
+    columns again."""
+
+    __slots__ = ("inputs", "_hash")
+
+    def __init__(self, inputs: tuple[Any, ...]) -> None:
+        self.inputs = inputs
+        self._hash = hash(inputs)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, MemoKey) and self._hash == other._hash and self.inputs == other.inputs
+        )
 
 
 @dataclass
@@ -296,8 +330,8 @@ def subject_claims(
             for r in mine
             if r[EVIDENCE_COLUMN] and r[EVIDENCE_COLUMN] != "[]"
         )
-        key = (names[sid], tuple(mine), tuple(source_sig[r[6]] for r in mine), cited)
-        got = memo.used.get(key) or memo.kept.get(key)
+        key = MemoKey((names[sid], tuple(mine), tuple(source_sig[r[6]] for r in mine), cited))
+        got = memo.kept.get(key)
         if got is None:
             got = _make(mine, names, sources, evidence, memo.shown)
             memo.made += 1
@@ -318,4 +352,19 @@ def _make(
         grouped[cv.attribute].append(cv)
     groups = sorted(grouped.items())
     facts = subject_facts(groups, made.value_of, made.qkey_of)
-    return SubjectClaims(groups, facts, key_of(groups))
+    listed = {cv.id: source_claim(cv) for cv in made.views.values()}
+    listed_digest = key_of([(cv.source.key, listed[cv.id]) for cv in made.views.values()])
+    return SubjectClaims(groups, facts, key_of(groups), listed, listed_digest)
+
+
+def source_claim(cv: ClaimView) -> SourceClaim:
+    """A claim as ``sources.html`` lists it."""
+    return SourceClaim(
+        id=cv.id,
+        subject_slug=cv.subject_slug,
+        subject_name=cv.subject_name,
+        attribute=cv.attribute,
+        value=cv.value,
+        qualifiers=cv.qualifiers,
+        status=cv.verdict.status if cv.verdict else None,
+    )

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from sqlalchemy.engine import Engine
@@ -48,7 +49,7 @@ from tracker.website.pagehash import key_of
 from tracker.website.summary import (
     CardLine,
     Fact,
-    benchmark_name,
+    benchmark_names,
     card_lines,
     gated_text,
     headline_benchmarks,
@@ -146,13 +147,15 @@ def _check_targets(
             ev.target = page
 
 
-def add_charts(subjects: list[SubjectView], lines: list[list[CardLine]]) -> None:
+def add_charts(
+    subjects: list[SubjectView], lines: list[list[CardLine]], names: list[list[str | None]]
+) -> None:
     """Add to each subject's ``charts`` (its price charts) a chart per benchmark it
-    shares with another subject and its timeline (``charts.py``)."""
+    shares with another subject and its timeline (``charts.py``). ``names``: each card
+    line's :func:`benchmark_name`, by subject."""
     scores: dict[str, list[tuple[SubjectView, CardLine]]] = defaultdict(list)
-    for sv, card in zip(subjects, lines, strict=True):
-        for ln in card:
-            name = benchmark_name(ln)
+    for sv, card, card_names in zip(subjects, lines, names, strict=True):
+        for ln, name in zip(card, card_names, strict=True):
             if name and ln.number is not None:
                 scores[name].append((sv, ln))
     shared = {}
@@ -164,8 +167,8 @@ def add_charts(subjects: list[SubjectView], lines: list[list[CardLine]]) -> None
                 unit,
                 [(sv.name, ln.number, ln.short) for sv, ln in rows],  # type: ignore[misc]
             )
-    for sv, card in zip(subjects, lines, strict=True):
-        mine = [shared[n] for n in dict.fromkeys(benchmark_name(ln) for ln in card) if n in shared]
+    for sv, card_names in zip(subjects, names, strict=True):
+        mine = [shared[n] for n in dict.fromkeys(card_names) if n in shared]
         timeline = timeline_chart(sv.slug, timeline_events(sv.facts, sv.weights))
         sv.charts = [*sv.charts, *mine, *([timeline] if timeline else [])]
 
@@ -365,8 +368,25 @@ def card_of(sv: SubjectView, claims: SubjectClaims | None) -> list[CardLine]:
     got = claims.cards.get(key)
     if got is None:
         claims.cards.clear()
+        claims.derived.clear()
         got = claims.cards[key] = card_lines(sv.facts, sv.observations)
     return got
+
+
+def card_derived(
+    claims: SubjectClaims | None, what: str, make: Callable[[], Any], given: Any = None
+) -> Any:
+    """``make()``, a pure function of the subject's card and ``given``, kept in
+    ``claims.derived[what]`` with ``given`` while the card stays (:func:`card_of` clears
+    it) and made again when ``given`` differs (one entry per ``what``): an in-process
+    rebuild derives table cells and benchmark names only for subjects whose card
+    changed."""
+    if claims is None:
+        return make()
+    kept = claims.derived.get(what)
+    if kept is None or kept[0] != given:
+        kept = claims.derived[what] = (given, make())
+    return kept[1]
 
 
 def add_summaries(
@@ -376,38 +396,33 @@ def add_summaries(
     the headline benchmarks (the table's score columns). ``claims``: each subject's
     (see :func:`card_of`)."""
     lines = [card_of(sv, sc) for sv, sc in zip(subject_views, claims, strict=True)]
-    benchmarks = headline_benchmarks(lines)
-    for sv, card in zip(subject_views, lines, strict=True):
+    names = [
+        card_derived(sc, "benchmarks", partial(benchmark_names, card))
+        for sc, card in zip(claims, lines, strict=True)
+    ]
+    benchmarks = headline_benchmarks(names)
+    for sv, sc, card in zip(subject_views, claims, lines, strict=True):
         sv.card = card
-        sv.cells = table_cells(card, benchmarks)
-        sv.license_stated = stated_license(card)
-    add_charts(subject_views, lines)
+        sv.cells = dict(
+            card_derived(sc, "cells", partial(table_cells, card, benchmarks), benchmarks)
+        )
+        sv.license_stated = card_derived(sc, "licence", partial(stated_license, card))
+    add_charts(subject_views, lines, names)
     return benchmarks
 
 
 def source_views(
-    sources: dict[int, SourceInfo], claims_from: dict[int, list[ClaimView]]
+    sources: dict[int, SourceInfo], claims_from: dict[int, list[SourceClaim]]
 ) -> list[SourceView]:
-    """Each source with the claims it makes and their count by verdict status."""
+    """Each source with the claims it makes (as ``sources.html`` lists them,
+    ``SubjectClaims.listed``) and their count by verdict status ("none": no verdict)."""
     out = []
     for src in sources.values():
         mine = claims_from[src.id]
         counts: dict[str, int] = defaultdict(int)
-        for cv in mine:
-            counts[cv.verdict.status if cv.verdict else "none"] += 1
-        listed = [
-            SourceClaim(
-                id=cv.id,
-                subject_slug=cv.subject_slug,
-                subject_name=cv.subject_name,
-                attribute=cv.attribute,
-                value=cv.value,
-                qualifiers=cv.qualifiers,
-                status=cv.verdict.status if cv.verdict else None,
-            )
-            for cv in mine
-        ]
-        out.append(SourceView(source=src, claims=listed, counts=dict(counts)))
+        for sc in mine:
+            counts[sc.status or "none"] += 1
+        out.append(SourceView(source=src, claims=mine, counts=dict(counts)))
     return out
 
 
@@ -474,9 +489,10 @@ def collect(engine: Engine, memo: ClaimMemo | None = None) -> SiteContext:
     subject_views = [subject_view(s, parts) for s in subjects]
     benchmarks = add_summaries(subject_views, [per_subject.get(s.id) for s in subjects])  # type: ignore[arg-type]
     _check_targets(events_v, subject_views, disc_views)
-    claims_from: dict[int, list[ClaimView]] = defaultdict(list)
-    for cv in claims.values():
-        claims_from[cv.source.id].append(cv)
+    listed = {i: sc for c in per_subject.values() for i, sc in c.listed.items()}
+    claims_from: dict[int, list[SourceClaim]] = defaultdict(list)
+    for cid, cv in claims.items():
+        claims_from[cv.source.id].append(listed[cid])
 
     # Data time, not build time: the latest successful watch check (claims loaded or
     # events written later do not make the observed data newer).
@@ -492,4 +508,7 @@ def collect(engine: Engine, memo: ClaimMemo | None = None) -> SiteContext:
         latest_check=max(attempts) if attempts else None,
         benchmarks=benchmarks,
         claim_digests={by_id[sid].slug: sc.digest for sid, sc in per_subject.items()},
+        listed_digest=key_of(
+            sorted((by_id[sid].slug, sc.listed_digest) for sid, sc in per_subject.items())
+        ),
     )

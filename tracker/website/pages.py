@@ -215,7 +215,10 @@ def page_jobs(
     ctx: SiteContext, env: Environment, fingerprint: str, digests: SubjectDigests
 ) -> list[Job]:
     """A :class:`Job` per page: 25 index views, a page per subject, discrepancies,
-    sources, watches and changes. Keys include ``fingerprint`` (templates and code)."""
+    sources, watches and changes. Keys include ``fingerprint`` (templates and code).
+    ``sources.html`` is keyed by its sources, their counts and ``ctx.listed_digest``
+    (every claim it lists, digested per subject as the claim views are made) when the
+    context has one."""
     sorts = sorts_of(ctx.benchmarks)
     columns = table_columns(ctx.benchmarks)
     common = {
@@ -247,5 +250,8 @@ def page_jobs(
         ("watches.html", {"watches": ctx.watches}),
         ("changes.html", {"events": events}),
     ):
-        jobs.append(job(template, template, values, values.copy, template == "watches.html"))
+        key_input: Any = values
+        if template == "sources.html" and ctx.listed_digest:
+            key_input = [[(sv.source, sv.counts) for sv in ctx.sources], ctx.listed_digest]
+        jobs.append(job(template, template, key_input, values.copy, template == "watches.html"))
     return jobs

@@ -9,16 +9,26 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
-from markupsafe import Markup, escape
 
 import tracker
 from claims.events import event_label
 from claims.values.canonical import as_utc
 from claims.values.timefmt import iso_z, utc_minute
 from claims.vocabulary import attribute_label, rule_label
+from tracker.website.cardhtml import card_rows
+from tracker.website.claimhtml import claims_by_fact, source_claim_items
+from tracker.website.marks import (
+    MARK_MEANINGS,
+    badge,
+    http_url,
+    plural,
+    published,
+    url_site,
+    verdict_mark,
+    when,
+)
 from tracker.website.summary import promise_groups, short_text
 from tracker.website.views import TECHNICAL_READINGS, SiteContext
 from tracker.website.writer import SiteError
@@ -50,101 +60,14 @@ def short_hash(sha: str | None) -> str:
     return (sha or "")[:12]
 
 
-def http_url(url: str | None) -> str:
-    """``url`` when it is http(s), else ``""``: a scraped ``javascript:`` or ``data:``
-    URL never becomes a link."""
-    if not url:
-        return ""
-    return url if urlsplit(url.strip()).scheme.lower() in ("http", "https") else ""
-
-
-_GITHUB_HOSTS = ("github.com", "raw.githubusercontent.com")
-
-
-def url_site(url: str | None) -> str:
-    """The site a URL is on, as people name it: ``openrouter.ai`` (``www.`` dropped); a
-    file on GitHub names its repository, ``github.com/BerriAI/litellm``, whose data it
-    is. Empty for a URL that is not http(s)."""
-    parts = urlsplit(http_url(url))
-    host = (parts.hostname or "").removeprefix("www.")
-    repo = [p for p in parts.path.split("/") if p][:2]
-    if host in _GITHUB_HOSTS and len(repo) == 2:
-        return "github.com/" + "/".join(repo)
-    return host
-
-
-def plural(n: int, word: str) -> str:
-    """``1 day``, ``3 days``."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-# A verdict's symbol beside its word and colour, so no state is told by colour alone.
-VERDICT_MARKS: dict[str, str] = {
-    "confirmed": "✓",
-    "contradicted": "✗",
-    "disputed": "≠",
-    "overdue": "!",
-    "pending": "…",
-    "unverified": "?",
-    "observed": "○",  # not a verdict: a watch read it and no claim states it
-}
-# What each mark means, in the order the index's legend lists them ("none": a claim not
-# verified yet, shown as ``·``).
-MARK_MEANINGS: dict[str, str] = {
-    "confirmed": "confirmed: a watch observed the figure",
-    "contradicted": "contradicted: an observation disagrees",
-    "disputed": "disputed: sources disagree and nothing observed settles it",
-    "overdue": "overdue: the promised date has passed",
-    "pending": "pending: the promised date has not come yet",
-    "unverified": "unverified: no watch observes this figure",
-    "none": "no verdict yet",
-    "observed": "observed only: a watch read it, no claim states it",
-}
-
-
-def verdict_mark(status: str | None) -> str:
-    """The symbol of a verdict status (:data:`VERDICT_MARKS`); ``·`` for none or unknown."""
-    return VERDICT_MARKS.get(status or "", "·")
-
-
-# Filters, not macros, for what a page shows per claim: a Jinja macro call costs ~20x a
-# filter call, and a large site renders 30,000 claims.
-def badge(status: str | None) -> Markup:
-    """A verdict as a badge: its symbol and word, never colour alone; "no verdict yet"
-    without one."""
-    if not status:
-        return Markup('<span class="verdict verdict-none">no verdict yet</span>')
-    s = escape(status)
-    return Markup(
-        f'<span class="verdict verdict-{s}"><span aria-hidden="true">{verdict_mark(status)}'
-        f"</span> {s}</span>"
-    )
-
-
-def when(moment: dt.datetime | None) -> Markup:
-    """``<time datetime="…Z">2026-11-29 14:05 UTC</time>``; ``—`` for None."""
-    if not moment:
-        return Markup("—")
-    return Markup(f'<time datetime="{iso_z(moment)}">{utc_text(moment)}</time>')
-
-
-def published(src: Any) -> Markup:
-    """A source's publication date as known (``SourceInfo.published_label``); an
-    estimated one ("c. 2026-10-27") explained on hover and to screen readers."""
-    label = src.published_label
-    if src.published_precision == "estimated" and label:
-        return Markup(
-            '<abbr title="circa: an estimated date, the source shows no exact publication '
-            f'date">{escape(label)}</abbr>'
-        )
-    return Markup(escape(label or "—"))
-
-
 FILTERS: dict[str, Any] = {
     "verdict_mark": verdict_mark,
     "badge": badge,
     "when": when,
     "published": published,
+    "claims_by_fact": claims_by_fact,
+    "card_rows": card_rows,
+    "source_claim_items": source_claim_items,
     "short_text": short_text,
     "promise_groups": promise_groups,  # a figure without its unit words (summary.short_text)
     "utc": utc_text,

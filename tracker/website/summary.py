@@ -421,12 +421,18 @@ def benchmark_name(line: CardLine) -> str | None:
     return f"{name} {q['version']}" if q.get("version") else name
 
 
-def headline_benchmarks(all_lines: Sequence[Sequence[CardLine]]) -> list[str]:
+def benchmark_names(lines: Sequence[CardLine]) -> list[str | None]:
+    """:func:`benchmark_name` of each card line, in order."""
+    return [benchmark_name(ln) for ln in lines]
+
+
+def headline_benchmarks(all_names: Sequence[Sequence[str | None]]) -> list[str]:
     """The :data:`HEADLINE_BENCHMARKS` benchmarks most subjects have a score for (ties by
-    name): the comparison table's score columns."""
+    name): the comparison table's score columns. ``all_names``: each subject's
+    :func:`benchmark_names`."""
     counts: dict[str, int] = {}
-    for lines in all_lines:
-        for name in {n for n in map(benchmark_name, lines) if n is not None}:
+    for names in all_names:
+        for name in {n for n in names if n is not None}:
             counts[name] = counts.get(name, 0) + 1
     ranked = sorted(counts, key=lambda n: (-counts[n], n.casefold()))
     return ranked[:HEADLINE_BENCHMARKS]

@@ -458,6 +458,10 @@ class SiteContext:
     benchmarks: list[str] = dataclasses.field(default_factory=list)  # table score columns
     # slug -> pagehash.key_of(its groups), made with the views (claimviews.py)
     claim_digests: dict[str, str] = dataclasses.field(default_factory=dict)
+    # pagehash.key_of of every claim as sources.html lists it, with its source's key
+    # (each subject's SubjectClaims.listed_digest): that page's claims, without
+    # encoding 30,000 of them to key it
+    listed_digest: str = ""
 
 
 _FIELDS: dict[type, Callable[[Any], Any]] = {}

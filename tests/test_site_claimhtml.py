@@ -1,0 +1,175 @@
+"""The subject page's claims by fact, its summary card rows and sources.html's claim
+lists are written in Python (tracker/website/claimhtml.py, cardhtml.py): the same bytes
+as the Jinja loops they replaced (kept below, as they were in templates/), with texts
+that need escaping, notes, claimant statements, verdicts that differ from the fact's,
+evidence, stated dates, observed, derived and stated-on card lines."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from markupsafe import Markup
+
+from claims.values.value import quantity
+from tracker.website.cardhtml import card_rows
+from tracker.website.claimhtml import claims_by_fact, source_claim_items
+from tracker.website.marks import esc
+from tracker.website.render import make_environment
+from tracker.website.summary import CardLine, make_fact
+from tracker.website.views import (
+    ClaimView,
+    EvidenceView,
+    SourceClaim,
+    SourceInfo,
+    StatementView,
+    VerdictView,
+)
+
+# The loops as templates/subject.html and sources.html had them before claimhtml.py.
+JINJA_CLAIMS_BY_FACT = """{% from "_macros.html" import evidence_list %}
+{% for attribute, n, facts in groups %}
+<details class="attr" id="attr-{{ attribute }}">
+<summary><span class="attr-name" title="{{ attribute }}">{{ attribute|attribute_label }}</span> {% for f in facts %}<span class="nowrap"><strong>{{ f.value|short_text }}</strong> <span class="mark mark-{{ f.status or 'none' }}" title="{{ f.status or 'no verdict yet' }}">{{ f.status|verdict_mark }}</span></span>{% if not loop.last %} · {% endif %}{% endfor %} <small class="muted">{{ n|plural("claim") }}</small></summary>
+{% for f in facts %}
+{% set lead = f.lead %}
+<div class="fact" id="f-{{ f.anchor }}">
+<p class="fact-head"><strong class="value">{{ f.value }}</strong>{% if f.qualifiers %} <span class="quals">{{ f.qualifiers }}</span>{% endif %} {{ f.status|badge }} <small class="muted">{{ f.sources|plural("source") }}</small></p>
+{% if lead and not (f.status == "unverified" and lead.verdict.reason.startswith("no observation")) %}<p class="reason">{{ lead.verdict.reason }}{% if lead.verdict.as_of %} <small>(as of {{ lead.verdict.as_of|when }})</small>{% endif %}</p>{% if lead.verdict.evidence %}{{ evidence_list(lead.verdict.evidence) }}{% endif %}{% endif %}
+<ul class="claimed">
+{% for cv in f.claims %}
+{% set src = cv.source %}
+<li id="claim-{{ cv.id }}"><span class="anchor" id="{{ cv.anchor }}"></span>{{ src.link }}{% if cv.claimant %} — {{ cv.claimant }}{% endif %}, <span class="nowrap">{% if cv.stated_date %}{{ cv.stated_date }}{% else %}{{ src|published }}{% endif %}</span>{% if cv.raw_text %}: <q{% if src.language %} lang="{{ src.language }}"{% endif %}>{{ cv.raw_text }}</q>{% endif %}
+{% if cv.verdict and cv.verdict.status != f.status %} {{ cv.verdict.status|badge }} <small>{{ cv.verdict.reason }}</small>{% endif %}
+{% if cv.verdict and cv.verdict.statement.status != "not checked" %}{% set st = cv.verdict.statement %}<br><small class="stated stated-{{ st.status|replace(' ', '-') }}" title="{{ st.reason }}">stated by the claimant: {{ st.status }} ({{ st.reason }})</small>{% endif %}
+{% if cv.note %}<br><small class="note"><strong>Curator's note:</strong> {{ cv.note }}</small>{% endif %}</li>
+{% endfor %}
+</ul>
+</div>
+{% endfor %}
+</details>
+{% else %}
+<p>No claims recorded.</p>
+{% endfor %}
+"""
+JINJA_CARD_ROWS = """{% from "_macros.html" import ago %}
+{% for ln in card %}
+<tr>
+<th scope="row"><a href="#{{ ln.anchor }}">{{ ln.label }}</a></th>
+<td class="stated">{% if not ln.facts %}<span class="muted">no claim</span>{% elif ln.agreed %}<strong>{{ ln.short }}</strong>{% else %}<strong class="state-bad">sources disagree:</strong> <span class="nowrap">{{ ln.text }}</span>{% endif %}</td>
+<td>{% if ln.facts %}{{ ln.status|badge }}{% else %}<span class="verdict verdict-none">observed only</span>{% endif %}</td>
+<td class="num">{% if ln.agreed and ln.sources > 1 %}{{ ln.sources }} agree{% else %}{{ ln.sources|plural("source") }}{% endif %}</td>
+<td>{% if ln.observed %}{{ ln.observed|short_text }}{% if ln.note %} <small>({{ ln.note }})</small>{% endif %} <small class="muted nowrap checked" title="when a watch last read it">{{ ago(ln.checked) }}</small>{% elif ln.derived_from %}<a href="#f-{{ ln.anchor }}">from {{ ln.derived_from|plural("observation") }}</a> <small class="muted nowrap checked" title="when a watch last read it">{{ ago(ln.checked) }}</small>{% else %}<small class="muted unobserved">not observed{% if ln.stated_on|http_url %};{% endif %}</small>{% if ln.stated_on|http_url %} <small class="stated-on">stated on <a href="{{ ln.stated_on|http_url }}" rel="nofollow noopener">{{ ln.stated_on|url_site }}</a></small>{% endif %}{% endif %}</td>
+</tr>
+{% endfor %}
+"""
+JINJA_SOURCE_CLAIMS = """{% for cv in claims %}
+<li><a href="{{ root }}subjects/{{ cv.subject_slug }}/index.html#claim-{{ cv.id }}">{{ cv.subject_name }}</a>: <span title="{{ cv.attribute }}">{{ cv.attribute|attribute_label }}</span> {{ cv.value }}{% if cv.qualifiers %} ({{ cv.qualifiers }}){% endif %} — {{ "no verdict yet" if cv.status is none else cv.status }}</li>
+{% endfor %}
+"""
+
+AT = dt.datetime(2026, 11, 29, 14, 5, tzinfo=dt.UTC)
+LATER = dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC)
+NASTY = """<b>"Tom's" & co</b>"""
+
+
+def _source(n: int, language: str | None, published: str | None, precision: str | None):
+    src = SourceInfo(n, f"s{n}", f"Source {n} {NASTY}", None, None, published, language, "press")
+    src.published_precision = precision
+    src.link = Markup(f'<a href="#s{n}">Source {n}</a>')
+    return src
+
+
+EVIDENCE = EvidenceView(7, "total_params", "2.8T & more", AT, LATER, True, "https://x.example/a?b=1&c=2", "ab" * 32, AT)  # fmt: skip
+
+
+def _claim(n: int, value: str, verdict: VerdictView | None, **kw) -> ClaimView:
+    fields = {
+        "qualifiers": "",
+        "raw_text": f"about {value} <it>",
+        "claimant": f"Lab {NASTY}",
+        "stated_date": None,
+        "source": _source(n, "en", "2026-10-27", None),
+        "note": None,
+        "number": "2.8",
+    } | kw
+    return ClaimView(
+        id=n, subject_id=1, subject_slug="kimi", subject_name=f"Kimi {NASTY}",
+        attribute="total_params", qualifiers=fields["qualifiers"], qualifiers_dict={},
+        value=value, value_dict=quantity(fields["number"], "params", scale=10**12).to_dict(),
+        raw_text=fields["raw_text"], claimant=fields["claimant"], locator=None,
+        stated_date=fields["stated_date"], source=fields["source"], verdict=verdict,
+        anchor=f"c-{n}'x", note=fields["note"],
+    )  # fmt: skip
+
+
+def _claims() -> list[ClaimView]:
+    confirmed = VerdictView("confirmed", f"observed {NASTY}", AT, [EVIDENCE], [7])
+    stated = StatementView("no", "the page says <3T>", [9])
+    return [
+        _claim(1, "2.8T params", confirmed, note=f"curator {NASTY}"),
+        _claim(2, "2.8T params", VerdictView("unverified", "nothing observed", None, [], [], stated),
+               stated_date="2026-11-02", claimant=None),
+        _claim(3, "2.8T params", None, raw_text=None,
+               source=_source(3, None, "2026-10-01", "estimated")),
+        _claim(4, "5T params", VerdictView("unverified", "no observation of it", None, [], []),
+               qualifiers=f"variant {NASTY}", source=_source(4, "zh", None, None), number="5"),
+    ]  # fmt: skip
+
+
+def _render(template: str, **values) -> str:
+    return make_environment().from_string(template).render(**values)
+
+
+def test_claims_by_fact_are_the_bytes_the_jinja_loop_wrote():
+    claims = _claims()
+    facts = [make_fact(claims[:3]), make_fact([claims[3]])]
+    confirmed = [make_fact(claims[:1])]  # its lead's reason, time and evidence shown
+    groups = [
+        ("total_params", 4, facts),
+        ("active_params", 1, confirmed),
+        ("context_window", 0, []),
+    ]
+    macros = make_environment().get_template("_macros.html").module
+    python = claims_by_fact(groups, macros.evidence_list)  # type: ignore[attr-defined]
+    assert python == _render(JINJA_CLAIMS_BY_FACT, groups=groups)
+    assert "(as of <time" in python and ">observation #7</a>" in python
+    assert '<li id="claim-1"><span class="anchor" id="c-1&#39;x">' in python
+    assert (
+        "Curator's note:</strong> curator &lt;b&gt;&#34;Tom&#39;s&#34; &amp; co&lt;/b&gt;" in python
+    )
+    assert "stated by the claimant: no (the page says &lt;3T&gt;)" in python
+    assert claims_by_fact([], macros.evidence_list) == _render(JINJA_CLAIMS_BY_FACT, groups=[])  # type: ignore[attr-defined]
+
+
+def test_card_rows_are_the_bytes_the_jinja_loop_wrote():
+    claims = _claims()
+    card = [
+        CardLine("total_params", "", [make_fact(claims[:3])], "2.8T (2,800,000,000,000) params", AT,
+                 note=NASTY),
+        CardLine("total_params", "variant x", [make_fact(claims[:1]), make_fact([claims[3]])],
+                 None, None, {"variant": "x"}, derived_from=2),
+        CardLine("context_window", "", [], "1M tokens", LATER),
+        CardLine("input_price", "", [make_fact([claims[3]])], None, None,
+                 stated_on="https://www.example.com/pricing?a=1&b=2"),
+        CardLine("output_price", "", [make_fact([claims[2]])], None, None, stated_on="javascript:x"),
+    ]  # fmt: skip
+    python = card_rows(card)
+    assert python == _render(JINJA_CARD_ROWS, card=card)
+    assert "sources disagree:" in python and "from 2 observations" in python
+    assert 'stated on <a href="https://www.example.com/pricing?a=1&amp;b=2"' in python
+
+
+def test_source_claim_lists_are_the_bytes_the_jinja_loop_wrote():
+    claims = [
+        SourceClaim(1, "kimi", f"Kimi {NASTY}", "total_params", "2.8T params", "", "confirmed"),
+        SourceClaim(2, "kimi", "Kimi", "input_price", "$2 <per> 1M", f"tier {NASTY}", None),
+    ]
+    for root in ("", "../"):
+        python = source_claim_items(claims, root)
+        assert python == _render(JINJA_SOURCE_CLAIMS, claims=claims, root=root)
+    assert "— no verdict yet</li>" in python
+
+
+def test_esc_gives_the_bytes_markupsafe_escape_gives():
+    for text in (NASTY, "plain", "", 3, None, Markup("<b>kept</b>"), "a'b\"c&d<e>f"):
+        assert esc(text) == str(Markup.escape(text))

@@ -1,0 +1,80 @@
+"""The subject page's summary card rows ("At a glance"), written in Python.
+
+One row per card line (a dozen per subject, 12,000 on the 1,000-subject bench): as a
+Jinja loop with a macro call for each "checked" time it was a tenth of the full build.
+The markup is the template's, byte for byte (``tests/test_site_claimhtml.py``
+compares them); every interpolated text is escaped as autoescape does
+(:func:`tracker.website.marks.esc`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from markupsafe import Markup
+
+from claims.values.timefmt import iso_z, utc_minute
+from tracker.website.marks import badge, esc, http_url, plural, url_site
+from tracker.website.summary import CardLine, short_text
+
+CHECKED = '<small class="muted nowrap checked" title="when a watch last read it">'
+
+
+def ago(moment: dt.datetime | None) -> str:
+    """``<time … data-ago>`` (site.js turns it into "3 h ago"), the UTC minute otherwise
+    and on hover; ``—`` for None (``_macros.html``'s ``ago``)."""
+    if not moment:
+        return "—"
+    text = utc_minute(moment)
+    return f'<time datetime="{iso_z(moment)}" title="{text}" data-ago>{text}</time>'
+
+
+def observed_cell(ln: CardLine) -> str:
+    """The Observed cell: the value read and when, else the observations a derived
+    verdict rests on, else "not observed" and the claimant's page stating it."""
+    if ln.observed:
+        note = f" <small>({esc(ln.note)})</small>" if ln.note else ""
+        return f"{esc(short_text(ln.observed))}{note} {CHECKED}{ago(ln.checked)}</small>"
+    if ln.derived_from:
+        return (
+            f'<a href="#f-{esc(ln.anchor)}">from {plural(ln.derived_from, "observation")}</a> '
+            f"{CHECKED}{ago(ln.checked)}</small>"
+        )
+    url = http_url(ln.stated_on)
+    if not url:
+        return '<small class="muted unobserved">not observed</small>'
+    return (
+        '<small class="muted unobserved">not observed;</small> <small class="stated-on">'
+        f'stated on <a href="{esc(url)}" rel="nofollow noopener">{esc(url_site(url))}</a></small>'
+    )
+
+
+def card_row(ln: CardLine) -> str:
+    """One ``<tr>`` of the card: label (linked to the detail), what the sources state,
+    the verdict, how many sources, what was observed."""
+    agreed = ln.agreed
+    if not ln.facts:
+        stated, verdict = (
+            '<span class="muted">no claim</span>',
+            ('<span class="verdict verdict-none">observed only</span>'),
+        )
+    else:
+        stated = (
+            f"<strong>{esc(ln.short)}</strong>"
+            if agreed
+            else '<strong class="state-bad">sources disagree:</strong> '
+            f'<span class="nowrap">{esc(ln.text)}</span>'
+        )
+        verdict = badge(ln.status)
+    n = ln.sources
+    count = f"{n} agree" if agreed and n > 1 else plural(n, "source")
+    return (
+        f'<tr>\n<th scope="row"><a href="#{esc(ln.anchor)}">{esc(ln.label)}</a></th>\n'
+        f'<td class="stated">{stated}</td>\n<td>{verdict}</td>\n'
+        f'<td class="num">{count}</td>\n<td>{observed_cell(ln)}</td>\n</tr>\n'
+    )
+
+
+def card_rows(card: list[CardLine]) -> Markup:
+    """Every row of the summary card (the ``card_rows`` filter of ``subject.html``)."""
+    return Markup("".join([card_row(ln) for ln in card]))

@@ -1,0 +1,123 @@
+"""Small markup shared by templates and Python-written HTML (``claimhtml.py``,
+``cardhtml.py``): escaping, a verdict's mark and badge, a time, a source's publication
+date, safe links (registered as filters by ``render.py``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from functools import lru_cache
+from typing import Any
+from urllib.parse import urlsplit
+
+from markupsafe import Markup, escape
+
+from claims.values.timefmt import iso_z, utc_minute
+
+# A verdict's symbol beside its word and colour, so no state is told by colour alone.
+VERDICT_MARKS: dict[str, str] = {
+    "confirmed": "✓",
+    "contradicted": "✗",
+    "disputed": "≠",
+    "overdue": "!",
+    "pending": "…",
+    "unverified": "?",
+    "observed": "○",  # not a verdict: a watch read it and no claim states it
+}
+# What each mark means, in the order the index's legend lists them ("none": a claim not
+# verified yet, shown as ``·``).
+MARK_MEANINGS: dict[str, str] = {
+    "confirmed": "confirmed: a watch observed the figure",
+    "contradicted": "contradicted: an observation disagrees",
+    "disputed": "disputed: sources disagree and nothing observed settles it",
+    "overdue": "overdue: the promised date has passed",
+    "pending": "pending: the promised date has not come yet",
+    "unverified": "unverified: no watch observes this figure",
+    "none": "no verdict yet",
+    "observed": "observed only: a watch read it, no claim states it",
+}
+
+
+def verdict_mark(status: str | None) -> str:
+    """The symbol of a verdict status (:data:`VERDICT_MARKS`); ``·`` for none or unknown."""
+    return VERDICT_MARKS.get(status or "", "·")
+
+
+# Filters, not macros, for what a page shows per claim: a Jinja macro call costs ~20x a
+# filter call, and a large site renders 30,000 claims.
+@lru_cache(maxsize=256)  # a page shows a badge per fact; statuses are a handful
+def badge(status: str | None) -> Markup:
+    """A verdict as a badge: its symbol and word, never colour alone; "no verdict yet"
+    without one."""
+    if not status:
+        return Markup('<span class="verdict verdict-none">no verdict yet</span>')
+    s = escape(status)
+    return Markup(
+        f'<span class="verdict verdict-{s}"><span aria-hidden="true">{verdict_mark(status)}'
+        f"</span> {s}</span>"
+    )
+
+
+def when(moment: dt.datetime | None) -> Markup:
+    """``<time datetime="…Z">2026-11-29 14:05 UTC</time>``; ``—`` for None."""
+    if not moment:
+        return Markup("—")
+    return Markup(f'<time datetime="{iso_z(moment)}">{utc_minute(moment)}</time>')
+
+
+def published(src: Any) -> Markup:
+    """A source's publication date as known (``SourceInfo.published_label``); an
+    estimated one ("c. 2026-10-27") explained on hover and to screen readers."""
+    label = src.published_label
+    if src.published_precision == "estimated" and label:
+        return Markup(
+            '<abbr title="circa: an estimated date, the source shows no exact publication '
+            f'date">{escape(label)}</abbr>'
+        )
+    return Markup(escape(label or "—"))
+
+
+def http_url(url: str | None) -> str:
+    """``url`` when it is http(s), else ``""``: a scraped ``javascript:`` or ``data:``
+    URL never becomes a link."""
+    if not url:
+        return ""
+    return url if urlsplit(url.strip()).scheme.lower() in ("http", "https") else ""
+
+
+_GITHUB_HOSTS = ("github.com", "raw.githubusercontent.com")
+
+
+def url_site(url: str | None) -> str:
+    """The site a URL is on, as people name it: ``openrouter.ai`` (``www.`` dropped); a
+    file on GitHub names its repository, ``github.com/BerriAI/litellm``, whose data it
+    is. Empty for a URL that is not http(s)."""
+    parts = urlsplit(http_url(url))
+    host = (parts.hostname or "").removeprefix("www.")
+    repo = [p for p in parts.path.split("/") if p][:2]
+    if host in _GITHUB_HOSTS and len(repo) == 2:
+        return "github.com/" + "/".join(repo)
+    return host
+
+
+def esc(text: Any) -> str:
+    """``str(markupsafe.escape(text))``: ``& < > ' "`` as ``&amp; &lt; &gt; &#39; &#34;``;
+    a ``Markup`` (already safe), a number or None as ``escape`` gives them. A plain
+    ``str`` without those characters (most texts) is returned as is, without the
+    ``Markup`` that ``escape`` makes: a tenth of its cost."""
+    if text.__class__ is not str:
+        return str(escape(text))
+    if "&" in text or "<" in text or ">" in text or '"' in text or "'" in text:
+        return (
+            text.replace("&", "&amp;")
+            .replace(">", "&gt;")
+            .replace("<", "&lt;")
+            .replace("'", "&#39;")
+            .replace('"', "&#34;")
+        )
+    return text
+
+
+def plural(n: int, word: str) -> str:
+    """``1 claim``, ``3 claims`` (the ``plural`` filter)."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
