@@ -263,6 +263,15 @@ def build(
     base_url: Annotated[
         str | None, typer.Option("--base-url", help="Public URL of the site (absolute feed links).")
     ] = None,
+    cache_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--cache-dir",
+            help="Build cache folder, outside --out (default: OUT.cache beside it, e.g. "
+            "site.cache). It lets a new process re-encode only changed subjects' parts of "
+            "the big exports; deleting it only costs time.",
+        ),
+    ] = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Build the static site (pages, JSON/CSV exports, Atom feeds).
@@ -271,11 +280,19 @@ def build(
     """
     from tracker import pipeline
 
-    report = pipeline.build(open_db(db), out, base_url=base_url)
+    cache = cache_dir if cache_dir is not None else default_cache_dir(out)
+    report = pipeline.build(open_db(db), out, base_url=base_url, cache_dir=cache)
     if json_out:
         print_json({k: str(v) if isinstance(v, Path) else v for k, v in report.__dict__.items()})
     else:
         console.print(build_summary(report, out))
+
+
+def default_cache_dir(out: Path) -> Path:
+    """``tracker build``'s build cache when ``--cache-dir`` is not given: the output
+    folder's name plus ``.cache``, beside it (``site`` -> ``site.cache``)."""
+    out = out.resolve()
+    return out.with_name(out.name + ".cache")
 
 
 def build_summary(report: Any, out: Path) -> str:

@@ -11,7 +11,8 @@ of the file itself (no second copy of 27 MB is kept), after checking that the fi
 sha256 still matches; any mismatch, missing file or unreadable cache makes the fragment
 be encoded again, so the cache can only cost time, never serve stale text.
 
-The cache is one JSON file, ``segments.json``, in the build's cache folder
+The cache is one file, ``segments.json`` (the sha256 of the JSON on its first line, so
+a damaged or edited cache is ignored, never trusted), in the build's cache folder
 (``build_site(cache_dir=...)``, ``tracker build --cache-dir``), outside the published
 folder. Its keys are the fragment keys of ``build.py`` (the code fingerprint plus the
 subject's claims or view digest), so a code, template or data change misses.
@@ -72,7 +73,10 @@ class Segments:
         if cache_dir is None:
             return seg
         try:
-            data = json.loads((cache_dir / CACHE_FILE).read_text(encoding="utf-8"))
+            check, _, body = (cache_dir / CACHE_FILE).read_text(encoding="utf-8").partition("\n")
+            if check != hashlib.sha256(body.encode("utf-8")).hexdigest():
+                return seg  # damaged or edited: its offsets cannot be trusted
+            data = json.loads(body)
             if data.get("format") != FORMAT:
                 return seg
             for path, f in data["files"].items():
@@ -190,7 +194,9 @@ class Segments:
         tmp = target.with_name(f".{CACHE_FILE}.{os.getpid()}.tmp")
         try:
             self.cache_dir.mkdir(parents=True, exist_ok=True)
-            tmp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
+            body = json.dumps(data, separators=(",", ":"))
+            check = hashlib.sha256(body.encode("utf-8")).hexdigest()
+            tmp.write_text(f"{check}\n{body}", encoding="utf-8")
             os.replace(tmp, target)
         except OSError as exc:
             log.warning("site build cache %s not written: %s", target, exc)
