@@ -283,11 +283,13 @@ def clear_build_caches() -> None:
 
 
 @cache
-def environment(fingerprint: str) -> Environment:
+def environment(fingerprint: str, cache_dir: Path | None = None) -> Environment:
     """The site's Environment for templates and code with this ``fingerprint``: made
     (templates compiled) once per process, so an in-process rebuild (the scheduler's)
-    does not compile them again; an edit changes the fingerprint."""
-    return make_environment()
+    does not compile them again; an edit changes the fingerprint. With a build
+    ``cache_dir`` the compiled templates are kept in its ``templates/`` for the next
+    process."""
+    return make_environment(bytecode_dir=cache_dir / "templates" if cache_dir else None)
 
 
 def _build(engine: Engine, out_dir: Path, base: str, cache_dir: Path | None) -> BuildReport:
@@ -295,7 +297,7 @@ def _build(engine: Engine, out_dir: Path, base: str, cache_dir: Path | None) -> 
     FRAGMENTS.start_build(segments.take if segments.files else None)
     fingerprint = code_fingerprint(templates_dir())
     ctx = collect(engine, claim_memo(fingerprint))
-    env = environment(fingerprint)
+    env = environment(fingerprint, cache_dir)
     attach_fragments(ctx, env)
     digests = SubjectDigests.of(ctx.subjects, ctx.claim_digests)
     jobs: list[Job] = []
