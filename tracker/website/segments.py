@@ -26,27 +26,48 @@ import logging
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
 log = logging.getLogger(__name__)
 
 CACHE_FILE = "segments.json"
-FORMAT = 1
+FORMAT = 2
 # Fragment kinds whose value is a dict claim id -> text; the others are one text.
 BY_CLAIM = ("claim-records", "claim-csv")
 
 
 @dataclass
 class FileSegments:
-    """One big file's layout as a build wrote it: its sha256 and size, and per fragment
-    key a flat list of ints: ``[claim id, byte offset, byte length, ...]`` for a
-    by-claim kind, ``[byte offset, byte length]`` for a text."""
+    """One big file's layout as a build wrote it: its sha256 and size; the parts in file
+    order (``ids``: claim ids for a by-claim kind, else numbers unique in the file, with
+    their byte ``lengths``), the first at byte ``start``, each followed by ``sep``
+    bytes; ``keys``: each fragment key with the ids of its parts."""
 
     kind: str
     sha256: str
     size: int
+    start: int
+    sep: int
+    ids: list[int]
+    lengths: list[int]
     keys: dict[str, list[int]]
+    _spans: dict[int, tuple[int, int]] | None = None
+
+    def spans(self) -> dict[int, tuple[int, int]]:
+        """Part id -> (byte offset, byte length), made on first use."""
+        if self._spans is None:
+            offsets = accumulate((n + self.sep for n in self.lengths[:-1]), initial=self.start)
+            self._spans = {
+                i: (off, n) for i, off, n in zip(self.ids, offsets, self.lengths, strict=True)
+            }
+        return self._spans
+
+    def to_json(self) -> dict[str, Any]:
+        """The cache file's record of this file."""
+        fields = ("kind", "sha256", "size", "start", "sep", "ids", "lengths", "keys")
+        return {name: getattr(self, name) for name in fields}
 
 
 @dataclass
@@ -60,7 +81,7 @@ class Segments:
     files: dict[str, FileSegments] = field(default_factory=dict)
     _by_kind: dict[str, str] = field(default_factory=dict)
     _data: dict[str, bytes | None] = field(default_factory=dict)
-    _pending: dict[str, tuple[str, dict[str, list[int]]]] = field(default_factory=dict)
+    _pending: dict[str, FileSegments] = field(default_factory=dict)
     changed: bool = False
     taken: int = 0
 
@@ -80,7 +101,9 @@ class Segments:
             if data.get("format") != FORMAT:
                 return seg
             for path, f in data["files"].items():
-                seg.files[path] = FileSegments(f["kind"], f["sha256"], f["size"], f["keys"])
+                seg.files[path] = FileSegments(**f)
+                if len(f["ids"]) != len(f["lengths"]):
+                    raise ValueError(f"{path}: ids and lengths differ in number")
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             seg.files = {}
         seg._by_kind = {f.kind: path for path, f in seg.files.items()}
@@ -109,19 +132,22 @@ class Segments:
         path = self._by_kind.get(kind)
         if path is None:
             return None
-        spans = self.files[path].keys.get(key)
-        if spans is None:
+        info = self.files[path]
+        ids = info.keys.get(key)
+        if ids is None:
             return None
         data = self._file_bytes(path)
         if data is None:
             return None
+        spans = info.spans()
+        try:
+            texts = {i: data[spans[i][0] : spans[i][0] + spans[i][1]].decode("utf-8") for i in ids}
+        except (KeyError, UnicodeDecodeError):  # a cache this code did not write
+            return None
+        if kind not in BY_CLAIM and len(texts) != 1:
+            return None
         self.taken += 1
-        if kind in BY_CLAIM:
-            return {
-                spans[i]: data[spans[i + 1] : spans[i + 1] + spans[i + 2]].decode("utf-8")
-                for i in range(0, len(spans), 3)
-            }
-        return data[spans[0] : spans[0] + spans[1]].decode("utf-8")
+        return texts if kind in BY_CLAIM else texts[ids[0]]
 
     def record(
         self,
@@ -145,23 +171,21 @@ class Segments:
             self._pending.pop(path, None)
             return
         start = text.find(parts[0][1])
-        body = sep.join(t for _, t in parts)
-        if start < 0 or text[start : start + len(body)] != body:
+        if start < 0:
             return
-        where: dict[int, tuple[int, int]] = {}
-        at, step = len(text[:start].encode("utf-8")), len(sep.encode("utf-8"))
-        for ident, part in parts:
-            n = len(part.encode("utf-8"))
-            where[ident] = (at, n)
-            at += n + step
-        keys = {}
-        for key, idents in owners:
-            flat: list[int] = []
-            for ident in idents:
-                off, n = where[ident]
-                flat += [ident, off, n] if kind in BY_CLAIM else [off, n]
-            keys[key] = flat
-        self._pending[path] = (kind, keys)
+        # The writers join the parts themselves, so only the ends are checked (joining
+        # 18 MB again to compare cost more than the rest of this); a text that is ASCII
+        # has as many bytes as characters (no encoding needed to count them).
+        at = start + sum(len(t) for _, t in parts) + len(sep) * (len(parts) - 1)
+        last = parts[-1][1]
+        if text[at - len(last) : at] != last:
+            return
+        head = len(text[:start].encode("utf-8"))
+        lengths = [len(t) if t.isascii() else len(t.encode("utf-8")) for _, t in parts]
+        ids = [i for i, _ in parts]
+        keys = {key: list(idents) for key, idents in owners}
+        sep_bytes = len(sep.encode("utf-8"))
+        self._pending[path] = FileSegments(kind, "", 0, head, sep_bytes, ids, lengths, keys)
 
     def wrote(self, path: str, payload: bytes) -> None:
         """``path`` was written with ``payload``: its recorded layout becomes the cache's
@@ -171,10 +195,8 @@ class Segments:
             if self.files.pop(path, None) is not None:
                 self.changed = True
             return
-        kind, keys = pending
-        self.files[path] = FileSegments(
-            kind, hashlib.sha256(payload).hexdigest(), len(payload), keys
-        )
+        pending.sha256, pending.size = hashlib.sha256(payload).hexdigest(), len(payload)
+        self.files[path] = pending
         self.changed = True
 
     def save(self) -> None:
@@ -185,10 +207,7 @@ class Segments:
             return
         data = {
             "format": FORMAT,
-            "files": {
-                p: {"kind": f.kind, "sha256": f.sha256, "size": f.size, "keys": f.keys}
-                for p, f in sorted(self.files.items())
-            },
+            "files": {p: f.to_json() for p, f in sorted(self.files.items())},
         }
         target = self.cache_dir / CACHE_FILE
         tmp = target.with_name(f".{CACHE_FILE}.{os.getpid()}.tmp")
