@@ -259,3 +259,25 @@ def test_cache_inside_the_site_is_refused(engine, tmp_path):
     populate(engine)
     with pytest.raises(SiteError, match="inside the site folder"):
         build_site(engine, tmp_path / "site", now=NOW, cache_dir=tmp_path / "site" / "c")
+
+
+def test_tracker_build_keeps_its_cache_beside_the_site(engine, tmp_path):
+    """``tracker build`` without ``--cache-dir`` uses ``OUT.cache`` beside ``--out``; a
+    ``--cache-dir`` inside the site is refused with one clear line."""
+    from typer.testing import CliRunner
+
+    from tracker.cli.main import app
+
+    populate(engine)
+    db = str(engine.url.database)
+    runner = CliRunner()
+    done = runner.invoke(app, ["build", "--db", db, "--out", str(tmp_path / "site")])
+    assert done.exit_code == 0, done.output
+    assert (tmp_path / "site.cache" / CACHE_FILE).is_file()
+    assert not any(p.name == CACHE_FILE for p in (tmp_path / "site").rglob("*"))
+    inside = str(tmp_path / "site" / "cache")
+    refused = runner.invoke(
+        app, ["build", "--db", db, "--out", str(tmp_path / "site"), "--cache-dir", inside]
+    )
+    assert refused.exit_code == 1
+    assert "inside the site folder" in refused.output

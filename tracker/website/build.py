@@ -4,7 +4,9 @@ Every output file (pages, exports, feeds, assets) is a :class:`Job` with a key t
 hashes what it is made from (``pagehash.py``). A file whose key matches the last
 build's manifest and which is still on disk is not rendered again; the writer rewrites
 only files whose bytes changed, and files the last build made that this one does not
-are removed (``manifest.py``).
+are removed (``manifest.py``). With a build cache folder (``cache_dir``), a build in a
+new process takes unchanged subjects' parts of the big exports from the last output
+(``segments.py``) and reuses compiled templates.
 """
 
 from __future__ import annotations
