@@ -281,3 +281,24 @@ def test_tracker_build_keeps_its_cache_beside_the_site(engine, tmp_path):
     )
     assert refused.exit_code == 1
     assert "inside the site folder" in refused.output
+
+
+def test_tracker_build_process_ends_after_its_output(engine, tmp_path):
+    """The real entry point ends a successful build without the interpreter's teardown
+    (``main``): its line is printed, its files and cache are complete, status 0; a failed
+    build still exits 1 with its message."""
+    import subprocess
+    import sys
+
+    populate(engine)
+    entry = [sys.executable, "-c", "from tracker.cli.main import main; main()", "build"]
+    args = ["--db", str(engine.url.database), "--out", str(tmp_path / "site"), "--base-url", BASE]
+    done = subprocess.run([*entry, *args], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"site built in {tmp_path / 'site'}: ")
+    assert tree(tmp_path / "site") == scratch_tree(engine, tmp_path)
+    assert (tmp_path / "site.cache" / CACHE_FILE).is_file()
+    bad = [*args, "--cache-dir", str(tmp_path / "site" / "c")]
+    failed = subprocess.run([*entry, *bad], capture_output=True, text=True, timeout=120)
+    assert failed.returncode == 1
+    assert "inside the site folder" in failed.stdout + failed.stderr
