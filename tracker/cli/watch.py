@@ -232,6 +232,7 @@ def record(
     left as it was (not created, not overwritten).
     """
     from tracker.cycle.offline import failed_names, record_check
+    from tracker.cycle.types import CycleSummary
     from tracker.errors import NothingRecorded
 
     _results_printed_here()
