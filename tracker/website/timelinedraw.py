@@ -62,7 +62,7 @@ def _day_place(cx: float, ex: float, cy: float, day: str, width: int) -> tuple[f
 def layout(
     kinds: Sequence[str],
     spans: Sequence[tuple[dt.datetime, dt.datetime]],
-    rows: Sequence[tuple[str, str]],
+    rows: Sequence[tuple[str, ...]],
     width: int = WIDTH,
 ) -> tuple[list[Row], int]:
     """Each event's :class:`Row` (``kinds``, ``spans`` = (moment, end), ``rows`` = (label,
@@ -86,7 +86,7 @@ def layout(
 
 
 def height(
-    spans: Sequence[tuple[dt.datetime, dt.datetime]], rows: Sequence[tuple[str, str]]
+    spans: Sequence[tuple[dt.datetime, dt.datetime]], rows: Sequence[tuple[str, ...]]
 ) -> int:
     """The canvas height :func:`layout` needs."""
     return layout(["" for _ in rows], spans, rows)[1]
@@ -99,7 +99,7 @@ def _esc(text: str) -> str:
 def draw(
     kinds: Sequence[str],
     spans: Sequence[tuple[dt.datetime, dt.datetime]],
-    rows: Sequence[tuple[str, str]],
+    rows: Sequence[tuple[str, ...]],
     width: int = WIDTH,
 ) -> bytes:
     """The SVG bytes (see the module docstring); the stretch from the latest promise to
