@@ -35,6 +35,7 @@ from tracker.cycle.observe_rows import (
     add_alias,
     confirm_current,
     snapshot_id,
+    subject_hub_checks,
     weights_others,
 )
 from tracker.cycle.types import NameLookup, WatchResult, WatchSpec
@@ -489,7 +490,8 @@ def _weights_events(
         promises=_promises(rows.s, subject_id),
         url=_repo_page(spec, repo),
     )
-    for ev in weights_events(sighting, run.history):
+    history = run.history.joined(subject_hub_checks(rows.s, subject_id, spec.id), at)
+    for ev in weights_events(sighting, history):
         outbox.add(_row(ev, subject_id, spec.id, at))
         if ev.kind == "weights_landed" and readings:
             run.announced.add(repo)
