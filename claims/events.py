@@ -181,7 +181,9 @@ def event_row(
 
 # A watch's last error of one of these kinds said the repo was not publicly there (a
 # promised repo answers 404 until launch), so its first success afterwards is a landing.
-NOT_PUBLIC_KINDS = frozenset({"not_found", "missing_or_private", "unauthorized", "gated"})
+NOT_PUBLIC_KINDS = frozenset(
+    {"not_found", "missing_or_private", "unauthorized", "gated", "not_public"}
+)
 
 
 @dataclass(frozen=True)
