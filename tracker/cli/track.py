@@ -90,6 +90,9 @@ def track(
     for warning in plan.warnings:
         err_console.print(f"warning: {warning}", highlight=False, markup=False)
     if dry_run:
+        from tracker.curated.edit import validate
+
+        validate(plan)  # what a real run would refuse, a dry run refuses too
         _show_dry_run(plan, json_out, "would add ")
         return
     from tracker.curated.load import store_curated
