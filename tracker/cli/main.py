@@ -220,8 +220,8 @@ def demo(
 ) -> None:
     """The main job offline: load data/, replay data/recordings/demo.har, verify, build site/.
 
-    Safe to run again: nothing is stored twice. With ``--db data/demo.db`` (its own
-    database) the site goes to ``site-demo/`` unless --out says where, so the ``site/``
+    Safe to run again: nothing is stored twice. With --db data/demo.db (its own
+    database) the site goes to site-demo/ unless --out says where, so the site/
     built from your own database is not overwritten.
     """
     out = out if out is not None else demo_site_dir(db)
