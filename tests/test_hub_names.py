@@ -109,3 +109,20 @@ def test_load_rejects_invalid_hub_names_naming_file_line_field(tmp_path, field, 
     assert f"subjects.toml:{entry_line}" in message
     assert expected in message
     assert "Nimbus Labs" in message or "nimbus labs" in message
+
+
+def test_load_rejects_an_org_watch_on_a_display_name(tmp_path):
+    from tracker.curated.load import validate_curated
+
+    data = data_copy(tmp_path)
+    text = (data / "watches.toml").read_text()
+    text += (
+        '\n[[watch]]\nname = "hf-org-nimbus-labs"\nadapter = "huggingface_org"\n'
+        'url = "https://huggingface.co/api/models?author=Nimbus%20Labs"\n'
+        '[watch.params]\norg = "Nimbus Labs"\n'
+    )
+    (data / "watches.toml").write_text(text)
+    with pytest.raises(DataFileError) as err:
+        validate_curated(data)
+    assert "watches.toml:" in str(err.value)
+    assert "org: 'Nimbus Labs' has a character the Hub does not allow" in str(err.value)
