@@ -46,7 +46,7 @@ from tracker.cycle.observe import (
     seen_public,
 )
 from tracker.cycle.rows import WATCH_NAMED, WATCH_RETIRED, iter_specs, load_subjects
-from tracker.cycle.types import CycleSummary, WatchResult, WatchSpec
+from tracker.cycle.types import CycleSummary, NameLookup, WatchResult, WatchSpec
 from tracker.errors import DATA_ERRORS, ConfigError, ParseError, TrackerError, unexpected
 from tracker.net.fetch import FetchSettings, MissingCredential, auth_headers, fetch
 from tracker.net.policy import RequestPolicy, same_host, watch_policy
@@ -441,7 +441,7 @@ def _record(
     spec: WatchSpec,
     got: _Gathered,
     index: AliasIndex,
-    names: dict[int | None, str],
+    names: NameLookup,
     clock: Callable[[], dt.datetime],
     failing_after: int,
     readings: dict[str, dict[str, str]] | None = None,
