@@ -82,6 +82,7 @@ def fail(exc: BaseException, *, json_out: bool) -> typer.Exit:
     names = getattr(exc, "did_you_mean", None)
     if names is None:
         names = hinted_names(str(exc))
-    extra = {"problems": exc.problems} if isinstance(getattr(exc, "problems", None), list) else {}
+    problems = getattr(exc, "problems", None)
+    extra: dict[str, Any] = {"problems": problems} if isinstance(problems, list) else {}
     return report(str(exc), kind=getattr(exc, "kind", "error"), json_out=json_out,
                   did_you_mean=names, **extra)  # fmt: skip
