@@ -27,7 +27,7 @@ from tracker.cli.common import (
     plural,
     print_json,
 )
-from tracker.cli.status import find_subject, landed_text  # noqa: F401  (re-exported)
+from tracker.cli.status import find_subject, landed_text, unknown_text  # noqa: F401
 from tracker.cli.values import utc_minute
 
 if TYPE_CHECKING:
@@ -155,8 +155,11 @@ def demo_subject_line(st: Any) -> str:
     """One subject of the demo summary (rich markup; data escaped): where its weights
     landed or what was promised and how late, its licence and gating."""
     d = st.to_dict()
+    unknown = "" if st.landed or st.weights_word == "not landed" else unknown_text(st)
     if st.landed:
         line = f"landed in {plain(st.repo)} ({plain(landed_text(st))})"
+    elif unknown:  # the rule of `tracker status`: "not landed" only after a Hub check
+        line = unknown
     elif st.promises:
         dates = sorted(
             {
@@ -191,19 +194,37 @@ def demo_events_line(events: Counter[str]) -> str:
     return f"events: {total} new ({by_kind}); the site's Changes page lists them"
 
 
+def demo_site_dir(db: str | None) -> Path:
+    """``site`` for the default database; ``site-demo`` for ``--db data/demo.db`` (the
+    stem of a SQLite file), ``site-demo-db`` for a database URL."""
+    if db is None:
+        return Path("site")
+    if "://" in db:
+        return Path("site-demo-db")
+    return Path(f"site-{Path(db).stem}")
+
+
 @app.command()
 @friendly_errors
 def demo(
     db: DbOpt = None,
-    out: Annotated[Path, typer.Option("--out", help="Folder to build the site into.")] = Path(
-        "site"
-    ),
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            help="Folder to build the site into (default: site/; with --db FILE, "
+            "site-STEM/ beside it, so the site of your own database is kept).",
+        ),
+    ] = None,
     json_out: JsonOpt = False,
 ) -> None:
     """The main job offline: load data/, replay data/recordings/demo.har, verify, build site/.
 
-    Safe to run again: nothing is stored twice.
+    Safe to run again: nothing is stored twice. With --db data/demo.db (its own
+    database) the site goes to site-demo/ unless --out says where, so the site/
+    built from your own database is not overwritten.
     """
+    out = out if out is not None else demo_site_dir(db)
     from tracker.curated.load import validate_curated
     from tracker.demo import run_demo
 
@@ -250,7 +271,8 @@ def demo(
             f"({rule_label(disc['rule'])}): {plain(disc['reason'])}"
         )
     console.print()
-    console.print(f"site: {report.site_index}  (preview: .venv/bin/tracker serve)")
+    serve = "" if out == Path("site") else f" --dir {out}"
+    console.print(f"site: {report.site_index}  (preview: .venv/bin/tracker serve{serve})")
 
 
 @app.command()
