@@ -31,7 +31,7 @@ def test_the_documented_har_replays_a_new_model(tmp_path):
     r = runner.invoke(app, [*command, "--db", db])
     assert r.exit_code == 0, r.output
     status = runner.invoke(app, ["status", "cirrus-12b", "--db", db]).output
-    assert "  weights: not landed" in status.splitlines()
+    assert "  weights: not landed (as of 2026-12-01 18:00 UTC)" in status.splitlines()
     assert "failed" not in status
     watches = json.loads(runner.invoke(app, ["watches", "--db", db, "--json"]).output)
     rows = watches if isinstance(watches, list) else watches["watches"]

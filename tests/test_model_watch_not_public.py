@@ -90,7 +90,7 @@ def test_not_public_yet_is_a_successful_check(tmp_path, status):
     assert health.text() == "not public yet"
     assert "watch_failing" not in event_kinds(db)
     out = runner.invoke(app, ["status", "cirrus-12b", "--db", db]).output
-    assert out.splitlines()[1] == "  weights: not landed"
+    assert out.splitlines()[1] == "  weights: not landed (as of 2026-12-01 18:00 UTC)"
     assert "failed" not in out
 
 
