@@ -91,3 +91,32 @@ def test_extract_command_does_not_ask_to_add_a_known_model(tmp_path):
         "and `claims import` skips them; pass --subject SLUG (a subject of "
         f"{subjects}) if the article is about one model\n",
     )
+
+
+CIRRUS = SubjectRef("cirrus-12b", ("Cirrus 12B",), (), "Nimbus Labs")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Nimbus Labs released Cirrus 12B on Monday, a model with 12.2 billion parameters.",
+        "Nimbus Labs released Cirrus 12B yesterday, a model with 12.2 billion parameters.",
+        "Nimbus Labs released Cirrus 12B this week, a model with 12.2 billion parameters.",
+        "Nimbus Labs released Cirrus 12B in 2026, a model with 12.2 billion parameters.",
+        "A Nimbus Labs lançou o Cirrus 12B na segunda-feira, um modelo com 12,2 bilhões de parâmetros.",
+        "A Nimbus Labs lançou o Cirrus 12B ontem, um modelo com 12,2 bilhões de parâmetros.",
+        "A Nimbus Labs lançou o Cirrus 12B nesta semana, um modelo com 12,2 bilhões de parâmetros.",
+    ],
+)
+def test_time_phrase_between_subject_and_apposition_keeps_the_subject(text):
+    found = [
+        (c.subject, c.attribute, c.value.display(), c.how)
+        for c in extract(text, [CIRRUS], published=DAY)
+    ]
+    assert found == [("cirrus-12b", "total_params", "12.2B params", "apposition")]
+
+
+def test_time_phrase_after_another_model_gives_that_model():
+    text = "Nimbus Labs showed Orca 7B on Monday, a model with 7 billion parameters."
+    found = [(c.subject, c.other_model) for c in extract(text, [CIRRUS], published=DAY)]
+    assert found == [(None, "Orca 7B")]

@@ -14,6 +14,7 @@ from typing import Protocol
 from claims.extract.candidates import Candidate
 from claims.extract.claimants import ClaimantMention
 from claims.extract.document import Document, Line
+from claims.extract.lexicon import patterns
 from claims.extract.models import FIGURE_OWNER_LINK
 from claims.extract.rules import Named, versus_first
 from claims.extract.segment import Segments, Sentence
@@ -417,7 +418,10 @@ def _bracket_owner(c: Candidate, ctx: ArticleContext) -> Mention | Named | None:
 
 # Between a subject and a generic phrase that is it: a comma or dash (apposition), or a
 # copula ("Nova 2 is a model with 1.2T parameters", "o Nova 2 é um modelo com ...").
+# A time phrase may stand before it ("released X on Monday, a model with ...", "lançou o
+# X ontem, um modelo ..."): lexicon/<lang>/time_phrases.txt.
 _IS_IT = re.compile(
+    rf"(?:\s+(?:{patterns('time_phrases')}))?"
     r"\s*(?:[,—–]|(?:is|was|will\s+be|remains|é|foi|será|continua)(?:\s+(?:now|still|also|agora|também))?)\s*",
     re.I,
 )
@@ -430,14 +434,14 @@ def _appositive_of(start: int, ctx: ArticleContext) -> Mention | Named | None:
     for m in ctx.mentions:
         if (
             m.kind == "subject"
-            and 0 <= start - m.end <= 20
+            and 0 <= start - m.end <= 48
             and _IS_IT.fullmatch(ctx.text, m.end, start)
         ):
             return m
     for n in ctx.competitors:
         if (
             n.kind == "competitor"
-            and 0 <= start - n.end <= 20
+            and 0 <= start - n.end <= 48
             and _IS_IT.fullmatch(ctx.text, n.end, start)
         ):
             return n
