@@ -336,16 +336,18 @@ class _Context:
     def table_figures(self) -> list[Candidate]:
         """Figures in table cells: the model is the cell's column header or row label (the
         one naming a model), the attribute comes from the other (:mod:`claims.extract.table_cells`).
-        Cells of models the subjects file lacks give nothing: they are other models' figures."""
+        Cells of models the subjects file lacks are those models' figures (``how="other"``)."""
         out: list[Candidate] = []
         for t in self.tables:
             for label, head, cell in t.cells():
                 read = read_cell(t, label, head, cell, self.text, self.locale, self.index)
                 if read is None:
                     continue
-                slug, attr, q, v, (a, b) = read
+                slug, attr, q, v, (a, b), other = read
                 c = self._candidate(attr, v, a, b, self.seg.at(a), q)
                 c.subject, c.how = slug, "table"
+                if slug is None:  # another model's row: its figure, never the subject's
+                    c.how, c.other_model, c._hard_null = "other", other, True
                 out.append(c)
         return out
 
