@@ -15,9 +15,8 @@ most 100 (unless its label says rating or Elo), otherwise points. Pure.
 from __future__ import annotations
 
 import re
-from decimal import Decimal
-
 from dataclasses import replace
+from decimal import Decimal
 
 from claims.extract.figures import Figure, scan_figures
 from claims.extract.models import find_models
