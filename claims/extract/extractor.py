@@ -421,8 +421,9 @@ class _Context:
 
     def licenses(self) -> list[Candidate]:
         """A licence name with the word licence/licença at most four words from it in its
-        clause ("under the Apache 2.0 license", "sob a licença MIT") or as its line's label
-        ("License: Apache 2.0"), in a sentence that does not deny it ("no license yet")."""
+        clause ("under the Apache 2.0 license", "sob a licença MIT"), as its line's label
+        ("License: Apache 2.0"), or after "licence ... is/will be/será" in its clause ("a
+        licença do modelo será MIT"), in a clause that does not deny it ("no license yet")."""
         out = []
         for n in R.LICENSE_NAME_RE.finditer(self.text):
             s = self.seg.at(n.start())
@@ -430,9 +431,12 @@ class _Context:
             before = " ".join(self.text[cs : n.start()].split()[-4:])
             after = " ".join(self.text[n.end() : ce].split()[:4])
             near = " ".join((before, n.group("lic"), after, self._label_of(n.start(), 0)))
-            if not R.LICENSE_WORD_RE.search(near):
+            said = R.LICENSE_IS_RE.search(self.text[cs : n.start()])  # "the licence will be"
+            if not (R.LICENSE_WORD_RE.search(near) or said):
                 continue
-            if s.hypothetical or _absence(self.locale).search(self.text[s.start : n.start()]):
+            # "no license yet", "sem licença": an absence in the name's own clause ("os
+            # pesos não saem antes de 2027, e a licença será MIT" states MIT)
+            if s.hypothetical or _absence(self.locale).search(self.text[cs : n.start()]):
                 continue
             name, end = R.license_name_span(n.group("lic"), n.start(), n.end())
             v = text_value(R.license_id(name))

@@ -314,6 +314,14 @@ LICENSE_NAME_RE = re.compile(
     r"|Llama\s+\d(?:\.\d)?\s+Community)(?![\w-])"
 )
 LICENSE_WORD_RE = re.compile(r"licen[cçs]|terms\s+of\s+use|termos\s+de\s+uso", re.I)
+# The licence word as the subject of a copula right before the name, future or modal too
+# ("the licence will be", "its license would be", "a licença será", "a licença vai ser").
+LICENSE_IS_RE = re.compile(
+    r"\blicen[cçs]\w*\b[^.;:!?]{0,60}?\b(?:is|was|will\s+(?:now\s+)?be|would\s+be|"
+    r"should\s+be|remains|becomes|é|será|seria|foi|vai\s+ser|deve\s+ser|passa\s+a\s+ser|"
+    r"passará\s+a\s+ser|continua\s+(?:a\s+ser|sendo))\s+(?:the\s+|a\s+|an\s+|o\s+)?$",
+    re.I,
+)
 _TRAILING_LICENSE_WORD = re.compile(r"[\s-]+(?:licen[cs]e|licença)$", re.I)
 
 
