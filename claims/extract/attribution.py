@@ -89,6 +89,7 @@ class _Article:
     starts: list[int] = field(default_factory=list)
     claimant_subject: dict[str, str] = field(default_factory=dict)
     where: dict[int, tuple[int, str | None]] = field(default_factory=dict)
+    headings: list[Line] = field(default_factory=list)
 
 
 Strategy = Callable[[Candidate, _Article], "Decision | None"]
@@ -296,6 +297,30 @@ def _list_lead(pos: int, doc: Document) -> Line | None:
     return None
 
 
+def _heading_topic(c: Candidate, a: _Article) -> Decision | None:
+    """The one model the nearest title or heading before the figure names ("# Cirrus 12B:
+    what we know"), unless the figure's paragraph names another model before it; a
+    heading naming no model leaves the one above it in force, one naming two models
+    gives none."""
+    s = c._sentence
+    assert s is not None
+    topic, below = None, 0
+    for line in a.headings:
+        if line.start >= c.start:
+            break
+        slugs, others = _named_between(line.start, line.end, a.ctx, a.ctx.competitors)
+        if slugs or others:
+            topic = slugs.pop() if len(slugs) == 1 and not others else None
+        below = line.end
+    if topic is None:
+        return None
+    para = min(x.start for x in a.ctx.seg.sentences if x.paragraph == s.paragraph)
+    slugs, others = _named_between(max(para, below), c.start, a.ctx, a.ctx.competitors)
+    if others or slugs - {topic}:
+        return None
+    return Decision(topic, "heading")
+
+
 def _default(c: Candidate, a: _Article) -> Decision | None:
     """The article's subject (``--subject``), when given."""
     return Decision(a.default_subject, "default") if a.default_subject else None
@@ -316,6 +341,7 @@ CONTEXT: tuple[tuple[str, Strategy], ...] = (
 )
 FALLBACK: tuple[tuple[str, Strategy], ...] = (
     ("paragraph", _paragraph_topic),
+    ("heading", _heading_topic),
     ("default", _default),
 )
 
@@ -346,7 +372,7 @@ def resolve(items: list[Candidate], ctx: ArticleContext, default_subject: str | 
     :data:`LOCAL`, then (with claimant -> subject learnt from clause decisions)
     :data:`CONTEXT`, restatements of figures already attributed, :data:`FALLBACK`, and
     restatements again. A price whose side stays unknown is dropped (attribute "")."""
-    a = _Article(ctx, default_subject)
+    a = _Article(ctx, default_subject, headings=ctx.doc.headings())
     a.entities = [(m.start, m.end, "mention", m) for m in ctx.mentions]
     # A model owning only the figure before it ("68% for its predecessor Y") is no
     # entity of its clause's other figures; that one figure is its by _named_owner.
@@ -466,6 +492,14 @@ def _named_in(s: Sentence, ctx: ArticleContext) -> tuple[set[str], int]:
     """(known subject slugs, count of other models) named in sentence ``s``."""
     slugs = {m.slug for m in ctx.mentions + ctx.comparative_mentions if s.start <= m.start < s.end}
     return slugs, sum(1 for n in ctx.named_competitors if s.start <= n.start < s.end)
+
+
+def _named_between(
+    lo: int, hi: int, ctx: ArticleContext, competitors: list[Named]
+) -> tuple[set[str], int]:
+    """(known subject slugs, count of ``competitors``) named in ``lo``-``hi``."""
+    slugs = {m.slug for m in ctx.mentions + ctx.comparative_mentions if lo <= m.start < hi}
+    return slugs, sum(1 for n in competitors if lo <= n.start < hi)
 
 
 def _names_a_model(s: Sentence | None, ctx: ArticleContext) -> bool:

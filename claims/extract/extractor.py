@@ -217,6 +217,8 @@ class _Context:
         mention of that subject, not another model."""
         mentions = self.index.mentions(self.text)
         taken = [(m.start, m.end) for m in mentions] + [(b.start, b.end) for b in self.benches]
+        # "NC-4.0" of "CC-BY-NC-4.0" is part of a licence's name, no model's
+        taken += [n.span() for n in R.LICENSE_NAME_RE.finditer(self.text)]
         short = [
             (n, self._shortened_subject(n.name)) for n in self._other_models(comparatives, taken)
         ]
