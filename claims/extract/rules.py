@@ -396,6 +396,21 @@ def _lineup_range(fig: Figure) -> bool:
     return isinstance(lo, Decimal) and isinstance(hi, Decimal) and lo > 0 and hi > lo * LINEUP_RATIO
 
 
+# A size as the subject of a copula ("12B is the sweet spot", "70B parameters are
+# overkill", "12B é o ponto ideal"): a size class talked about, not a model's count...
+_SIZE_AS_SUBJECT = re.compile(
+    r"^\s*(?:(?:parameters|params|parâmetros)\s+)?(?:is|are|was|were|seems|feels|remains|"
+    r"makes|sounds|é|são|era|foi|parece|continua|fica|virou|seria|would\s+be)\b",
+    re.I,
+)
+# ...unless the rest of its clause says it is a count ("12B is the total parameter count").
+_COUNT_WORDS = re.compile(
+    r"\b(?:total|active|activated|parameter|parameters|params|size|count|ativos|"
+    r"parâmetros|tamanho|contagem)\b",
+    re.I,
+)
+
+
 def params_attribute(fig: Figure, before: str, after: str) -> str | None:
     """``total_params``/``active_params`` for a parameter count, else ``None``.
 
@@ -409,6 +424,9 @@ def params_attribute(fig: Figure, before: str, after: str) -> str | None:
         return None  # "versões de 1,5 a 70 bilhões": a family's sizes, not one model's
     if _EACH_AFTER.match(after):
         return None  # "128 experts at 3.66 billion parameters each": one part's size
+    judged = _SIZE_AS_SUBJECT.match(after)
+    if judged and not _COUNT_WORDS.search(after, judged.end()):
+        return None  # "12B is the sweet spot", "12B é o ponto ideal": a size class, judged
     if _THE_BEFORE.search(before[-6:]) and not _NOUN_AFTER_SIZE.match(after):
         return None  # "the 70B is fast": a model called by its size, no figure stated
     compound = _COMPOUND_SIZE.match(after)
