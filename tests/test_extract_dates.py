@@ -192,3 +192,8 @@ def test_a_window_word_without_a_year_is_no_date_unless_a_quarter_or_half():
     assert scan_dates("an early model, in the end, a mid-range chip", "en", NOV_29, None) == []
     (q,) = scan_dates("in Q1", "en", NOV_29, None)
     assert (q.text, q.reading.to_value().display()) == ("Q1", "by 2027-03")
+
+
+def test_part_of_a_year_in_a_past_clause_is_a_period_not_a_date():
+    text = "Kimi K3.1 Pro was the leading open-source coding model in late 2025."
+    assert rows(text, "en") == []

@@ -288,10 +288,13 @@ def _window(
 ) -> DateReading | None:
     """ "Q1 2027", "no primeiro semestre": the window's last month, ``first`` its first
     (:mod:`claims.extract.date_windows`); a missing year as for a month alone, when the
-    window may be written without one."""
+    window may be written without one. A part of a year ("early", "late") in a past-tense
+    clause describes a period, not an event: ``None``."""
     w = window_of(m["win"], lang)
     if w is None or not (m["wy"] or w.yearless):
         return None
+    if tense == "past" and not w.yearless:
+        return None  # "was the leading model in late 2025": a period described, no event
     year = int(m["wy"]) if m["wy"] else yearless_year(w.first, None, published, tense)
     if year is None:
         return None
