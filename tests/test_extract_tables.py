@@ -211,3 +211,14 @@ def test_plain_text_table_with_columns_apart_by_spaces():
 def test_a_price_column_in_euros_or_without_a_side_gives_no_price():
     text = "| Model | Price (€/1M tokens) | Price ($/1M tokens) |\n|---|---|---|\n| Nova 2 | 0.20 | 0.30 |\n"
     assert _all(text) == []
+
+
+def test_a_speed_column_is_output_tokens_per_second():
+    text = (
+        "| Model | Speed (tokens/s) | Latency (s) |\n|---|---|---|\n"
+        "| Nova 2 | 1,200 | 0.3 |\n| Vela 7B | 900 | 0.2 |\n"
+    )
+    assert _all(text) == [
+        ("nova-2", None, "output_tokens_per_second", "1,200 tokens/s"),
+        (None, "Vela 7B", "output_tokens_per_second", "900 tokens/s"),
+    ]

@@ -5,7 +5,7 @@ The owner of a cell is its column header when that names a model, else its row l
 that does (a transposed table); the other one says what the figure is: a benchmark name
 (:func:`claims.extract.rules.find_benchmarks`; in a table with at least one known benchmark
 row, any other row label is a benchmark name too, without its "(EM)"/"(Pass@1)" notes),
-parameter and context words, or a price column ("Input price ($/1M tokens)", "Preço de
+parameter, context and speed ("tokens/s") words, or a price column ("Input price ($/1M tokens)", "Preço de
 saída (US$/M)": side, currency and token unit read from the header, so a bare "0.20" cell
 is a price). A row or column naming a model the subjects file lacks gives that model's
 figure (subject ``None``, the model's name as written). A benchmark cell is a percent when it says so or is at
@@ -44,6 +44,12 @@ _MEASURE_WORDS: tuple[tuple[re.Pattern[str], str, str], ...] = (
     # "Params", "Parâmetros", "Size (params)": not active, so the total
     (re.compile(r"^\W*(?:size\W+)?par[aâ]m", re.I), "total_params", "params"),
     (re.compile(r"context|contexto", re.I), "context_window", "tokens"),
+    # "Speed (tokens/s)", "Output tok/s", "Velocidade (tokens por segundo)"
+    (
+        re.compile(r"tok(?:en)?s?\s*/\s*s\b|tokens?\s+(?:per|por)\s+seg", re.I),
+        "output_tokens_per_second",
+        "tokens_per_second",
+    ),
 )
 
 # A price column: money words or a currency, per a token count ("$/1M tokens", "por milhão").
