@@ -33,7 +33,7 @@ bench: $(STAMP)
 eval-extract: $(STAMP)
 	$(BIN)/python bench/extract_eval.py $(CORPUS)
 
-# ruff (style), mypy (types of the claims core), import-linter (the layers in pyproject.toml).
+# ruff (style), mypy (types of claims/ and tracker/), import-linter (the layers in pyproject.toml).
 lint: $(STAMP)
 	$(BIN)/python -m ruff check claims tracker tests
 	$(BIN)/python -m ruff format --check claims tracker tests

@@ -39,7 +39,7 @@ EVENT_KINDS: dict[str, tuple[str, str]] = {
     ),
     "discrepancy_opened": (
         "subscriber",
-        "sources started to disagree (a claim an observation contradicts: its verdict_changed)",
+        "a discrepancy opened: sources disagree, or an observation contradicts a claim",
     ),
     "discrepancy_resolved": (
         "subscriber",

@@ -140,8 +140,41 @@ def test_page_kind_fits_and_is_clean(demo_site, pages, kind, width):
     assert local_only(page) == []
     fit = overflow(page)
     assert fit["page"] <= 0 and fit["table"] <= 0, fit
+    assert split_over_lines(page) == []
     assert axe_serious(page) == []
     page.screenshot(demo_site / "_screenshots" / f"{kind}-{width}.png")
+
+
+def split_over_lines(page: Page) -> list[str]:
+    """Texts of the visible <time> elements and kept-whole figures (``.nobr``: dates and
+    prices in sentences) that run over two lines: a phone showed "2026-11-" / "04"."""
+    return page.eval(  # type: ignore[no-any-return]
+        """[...document.querySelectorAll('time, .nobr')].filter(e => e.checkVisibility())
+          .filter(e => new Set([...e.getClientRects()].filter(r => r.width > 0)
+            .map(r => Math.round(r.top))).size > 1).map(e => e.textContent)"""
+    )
+
+
+def test_index_table_starts_on_a_phones_first_screen(demo_site, pages):
+    """At 390 px the sorts and the legend fold into a closed <details> (no script needed),
+    so the table's first row starts within the first 844 px; at 1280 px they show."""
+    legend_shown = "document.getElementById('legend').checkVisibility()"
+    for js in (False, True):
+        page = pages[390]
+        page.goto(url(demo_site, "index.html"), js=js)
+        top = page.eval(
+            "document.querySelector('#subjects tbody tr').getBoundingClientRect().top + scrollY"
+        )
+        assert top < SCREEN[390], (js, top)
+        assert page.eval(legend_shown) is False
+        page.eval("document.querySelector('details.more-controls > summary').click()")
+        assert page.eval(legend_shown) is True
+    page = pages[1280]
+    page.goto(url(demo_site, "index.html"), js=False)
+    assert page.eval(legend_shown) is True
+    assert page.eval("document.querySelector('p.sort-by').checkVisibility()") is True
+    summary = "document.querySelector('details.more-controls > summary').checkVisibility()"
+    assert page.eval(summary) is False
 
 
 def test_pages_stay_small(demo_site):
@@ -241,6 +274,8 @@ def test_compare_two_subjects_side_by_side(demo_site, pages):
         "[...document.querySelectorAll('.side-by-side thead th a')].map(a => a.textContent)"
     )
     assert heads == ["Kimi K2 Thinking", "Kimi K3.1 Pro"]
+    # the corner heading is named for screen readers (axe's minor empty-table-header)
+    assert page.eval("document.querySelector('.side-by-side thead th').textContent") == "Figure"
     first = page.eval(
         "[...document.querySelectorAll('.side-by-side tbody tr')].map(r => r.innerText)"
     )

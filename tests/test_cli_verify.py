@@ -31,7 +31,7 @@ def test_verify_text_then_json_rerun(cli):
     assert r.output.strip() == (
         "verified 12 claims (1 confirmed, 1 contradicted, 2 disputed, 3 overdue, 1 pending, "
         "4 unverified); 3 open discrepancies; 6 verdicts changed, 3 discrepancies opened, "
-        "0 resolved, 8 events"
+        "0 resolved, 9 events"
     )
     r = cli("verify", "--json", "--now", "2026-11-29T12:00Z")
     data = json.loads(r.output)
@@ -177,7 +177,8 @@ def test_review_refuses_a_resolved_discrepancy(demo_build, tmp_path):
     r = CliRunner().invoke(app, ["review", "1", "--dismiss", "fine", "--db", str(db)])
     assert (r.exit_code, r.output) == (
         1,
-        "error: #1 is resolved (settled by observation #82: claim #15 contradicted, claim #37 "
+        "error: #1 is resolved (settled by observation #82: claim #15 contradicted (65.7% is "
+        "observed for Terminal-Bench 3.0 (observation #82), not for version 4.0), claim #37 "
         "confirmed): nothing to dismiss\n",
     )
     with Session(make_engine(db)) as s:

@@ -45,6 +45,7 @@ def test_discrepancy_sentences_quote_with_curly_quotes_only(demo_db):
     sentences = [line for line in out.splitlines() if not line.startswith("    claim #")]
     assert sentences and not [line for line in sentences if "'" in line or '"' in line]
     page = html.unescape((demo_db.parent / "site" / "discrepancies.html").read_text())
+    page = re.sub(r'<span class="nobr">([^<]*)</span>', r"\1", page)  # dates kept whole
     assert "e.g. “before” vs “on”" in page
     assert "“before 2026-11-04” vs “on 2026-11-04”: different promises" in page
     assert "'before" not in page and "'on'" not in page

@@ -7,6 +7,7 @@ import datetime as dt
 import re
 from pathlib import Path
 
+import pytest
 from sqlmodel import Session, select
 from typer.testing import CliRunner
 
@@ -168,3 +169,31 @@ def test_demo_refuses_a_database_with_checks_later_than_the_recording(tmp_path, 
         1,
         "network error",
     )
+
+
+def test_demo_refuses_a_recording_with_no_responses(tmp_path, monkeypatch):
+    """An empty recording has no time its data is as of: one line names the file, before
+    anything is written (it crashed on `None.tzinfo` over a database with checks)."""
+    import json
+
+    from tracker.demo import run_demo
+    from tracker.errors import ConfigError
+
+    monkeypatch.chdir(ROOT)
+    _demo(tmp_path)
+    empty = tmp_path / "empty.har"
+    empty.write_text(json.dumps({"log": {"version": "1.2", "entries": []}}), encoding="utf-8")
+    engine = make_engine(tmp_path / "t.db")
+    try:
+        with Session(engine) as s:
+            runs_before = sorted(str(w.last_run) for w in s.exec(select(models.Watch)))
+        with pytest.raises(ConfigError) as caught:
+            run_demo(engine, har=empty, out_dir=tmp_path / "site2")
+        with Session(engine) as s:
+            runs_after = sorted(str(w.last_run) for w in s.exec(select(models.Watch)))
+    finally:
+        engine.dispose()
+    assert str(caught.value) == (
+        f"{empty}: the recording holds no responses, so it has no time to replay as of"
+    )
+    assert runs_after == runs_before and not (tmp_path / "site2").exists()

@@ -126,7 +126,10 @@ def test_subject_page_claims_evidence_and_chart(built):
         '<img src="../../subjects/kimi-k3.1-pro/price-0.svg" '
         'alt="Price history: input $0.60 → $0.45 on 2026-11-10."'
     ) in html
-    assert "<td>Input</td><td>$0.45</td><td>2026-11-10 12:00</td><td>2026-11-20 12:00</td>" in html
+    assert (
+        '<td>Input</td><td>$0.45</td><td><span class="nobr">2026-11-10</span> 12:00</td>'
+        '<td><span class="nobr">2026-11-20</span> 12:00</td>'
+    ) in html
     assert "Input price: $0.60 per 1M tokens → $0.45 per 1M tokens" in html  # a label
     # claims of one attribute are grouped by fact, folded under the attribute: its
     # summary shows each fact's value and verdict mark

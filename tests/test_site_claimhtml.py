@@ -25,7 +25,8 @@ from tracker.website.views import (
     VerdictView,
 )
 
-# The loops as templates/subject.html and sources.html had them before claimhtml.py.
+# The loops as templates/subject.html and sources.html had them before claimhtml.py
+# (with the nobreak filter and the card's dash for a line no claim states, added since).
 JINJA_CLAIMS_BY_FACT = """{% from "_macros.html" import evidence_list %}
 {% for attribute, n, facts in groups %}
 <details class="attr" id="attr-{{ attribute }}">
@@ -33,13 +34,13 @@ JINJA_CLAIMS_BY_FACT = """{% from "_macros.html" import evidence_list %}
 {% for f in facts %}
 {% set lead = f.lead %}
 <div class="fact" id="f-{{ f.anchor }}">
-<p class="fact-head"><strong class="value">{{ f.value }}</strong>{% if f.qualifiers %} <span class="quals">{{ f.qualifiers }}</span>{% endif %} {{ f.status|badge }} <small class="muted">{{ f.sources|plural("source") }}</small></p>
-{% if lead and not (f.status == "unverified" and lead.verdict.reason.startswith("no observation")) %}<p class="reason">{{ lead.verdict.reason }}{% if lead.verdict.as_of %} <small>(as of {{ lead.verdict.as_of|when }})</small>{% endif %}</p>{% if lead.verdict.evidence %}{{ evidence_list(lead.verdict.evidence) }}{% endif %}{% endif %}
+<p class="fact-head"><strong class="value">{{ f.value|nobreak }}</strong>{% if f.qualifiers %} <span class="quals">{{ f.qualifiers }}</span>{% endif %} {{ f.status|badge }} <small class="muted">{{ f.sources|plural("source") }}</small></p>
+{% if lead and not (f.status == "unverified" and lead.verdict.reason.startswith("no observation")) %}<p class="reason">{{ lead.verdict.reason|nobreak }}{% if lead.verdict.as_of %} <small>(as of {{ lead.verdict.as_of|when }})</small>{% endif %}</p>{% if lead.verdict.evidence %}{{ evidence_list(lead.verdict.evidence) }}{% endif %}{% endif %}
 <ul class="claimed">
 {% for cv in f.claims %}
 {% set src = cv.source %}
 <li id="claim-{{ cv.id }}"><span class="anchor" id="{{ cv.anchor }}"></span>{{ src.link }}{% if cv.claimant %} — {{ cv.claimant }}{% endif %}, <span class="nowrap">{% if cv.stated_date %}{{ cv.stated_date }}{% else %}{{ src|published }}{% endif %}</span>{% if cv.raw_text %}: <q{% if src.language %} lang="{{ src.language }}"{% endif %}>{{ cv.raw_text }}</q>{% endif %}
-{% if cv.verdict and cv.verdict.status != f.status %} {{ cv.verdict.status|badge }} <small>{{ cv.verdict.reason }}</small>{% endif %}
+{% if cv.verdict and cv.verdict.status != f.status %} {{ cv.verdict.status|badge }} <small>{{ cv.verdict.reason|nobreak }}</small>{% endif %}
 {% if cv.verdict and cv.verdict.statement.status != "not checked" %}{% set st = cv.verdict.statement %}<br><small class="stated stated-{{ st.status|replace(' ', '-') }}" title="{{ st.reason }}">stated by the claimant: {{ st.status }} ({{ st.reason }})</small>{% endif %}
 {% if cv.note %}<br><small class="note"><strong>Curator's note:</strong> {{ cv.note }}</small>{% endif %}</li>
 {% endfor %}
@@ -55,15 +56,15 @@ JINJA_CARD_ROWS = """{% from "_macros.html" import ago %}
 {% for ln in card %}
 <tr>
 <th scope="row"><a href="#{{ ln.anchor }}">{{ ln.label }}</a></th>
-<td class="stated">{% if not ln.facts %}<span class="muted">no claim</span>{% elif ln.agreed %}<strong>{{ ln.short }}</strong>{% else %}<strong class="state-bad">sources disagree:</strong> <span class="nowrap">{{ ln.text }}</span>{% endif %}</td>
+<td class="stated">{% if not ln.facts %}<span class="muted">no claim</span>{% elif ln.agreed %}<strong>{{ ln.short }}</strong>{% else %}<strong class="state-bad">sources disagree:</strong> <span class="nowrap">{{ ln.text|nobreak }}</span>{% endif %}</td>
 <td>{% if ln.facts %}{{ ln.status|badge }}{% else %}<span class="verdict verdict-none">observed only</span>{% endif %}</td>
-<td class="num">{% if ln.agreed and ln.sources > 1 %}{{ ln.sources }} agree{% else %}{{ ln.sources|plural("source") }}{% endif %}</td>
+<td class="num">{% if not ln.facts %}<span class="muted">—</span>{% elif ln.agreed and ln.sources > 1 %}{{ ln.sources }} agree{% else %}{{ ln.sources|plural("source") }}{% endif %}</td>
 <td>{% if ln.observed %}{{ ln.observed|short_text }}{% if ln.note %} <small>({{ ln.note }})</small>{% endif %} <small class="muted nowrap checked" title="when a watch last read it">{{ ago(ln.checked) }}</small>{% elif ln.derived_from %}<a href="#f-{{ ln.anchor }}">from {{ ln.derived_from|plural("observation") }}</a> <small class="muted nowrap checked" title="when a watch last read it">{{ ago(ln.checked) }}</small>{% else %}<small class="muted unobserved">not observed{% if ln.stated_on|http_url %};{% endif %}</small>{% if ln.stated_on|http_url %} <small class="stated-on">stated on <a href="{{ ln.stated_on|http_url }}" rel="nofollow noopener">{{ ln.stated_on|url_site }}</a></small>{% endif %}{% endif %}</td>
 </tr>
 {% endfor %}
 """
 JINJA_SOURCE_CLAIMS = """{% for cv in claims %}
-<li><a href="{{ root }}subjects/{{ cv.subject_slug }}/index.html#claim-{{ cv.id }}">{{ cv.subject_name }}</a>: <span title="{{ cv.attribute }}">{{ cv.attribute|attribute_label }}</span> {{ cv.value }}{% if cv.qualifiers %} ({{ cv.qualifiers }}){% endif %} — {{ "no verdict yet" if cv.status is none else cv.status }}</li>
+<li><a href="{{ root }}subjects/{{ cv.subject_slug }}/index.html#claim-{{ cv.id }}">{{ cv.subject_name }}</a>: <span title="{{ cv.attribute }}">{{ cv.attribute|attribute_label }}</span> {{ cv.value|nobreak }}{% if cv.qualifiers %} ({{ cv.qualifiers }}){% endif %} — {{ "no verdict yet" if cv.status is none else cv.status }}</li>
 {% endfor %}
 """
 

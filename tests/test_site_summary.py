@@ -170,6 +170,23 @@ def test_weights_line_keeps_a_space_before_the_dash():
     assert weights_text(w) == "not landed"
 
 
+def test_weights_not_landed_are_marked_a_failure_only_when_overdue():
+    """A trial read Kimi K3's red "✗ not landed" (no promise on record) as a broken
+    figure: ✗ is the legend's "contradicted". Only an overdue promise is red."""
+    import datetime as dt
+
+    checked = dt.datetime(2026, 11, 28, 6, tzinfo=dt.UTC)
+    calm = WeightsStatus(slug="x", name="X", landed=False, watched=True, as_of=checked)
+    late = WeightsStatus(
+        slug="y", name="Y", landed=False, watched=True, as_of=checked, overdue_days=24
+    )
+    for render in (_macros().weights_line, _macros().weights_brief):
+        assert '<span class="state-none">not landed</span>' in str(render(calm))
+        assert "✗" not in str(render(calm))
+        red = '<span class="state-bad"><span aria-hidden="true">✗</span> not landed</span>'
+        assert red in str(render(late))
+
+
 def test_the_table_export_says_unknown_for_a_subject_no_hub_check_has_seen():
     from tracker.website.table import table_csv
 

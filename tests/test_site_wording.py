@@ -74,7 +74,7 @@ def test_demo_discrepancies_page_counts_no_note(demo_site):
     """The demo's different-subject note was counted "1 dismissed" among discrepancies."""
     html = (demo_site / "discrepancies.html").read_text()
     assert (
-        "<p>2 open, 1 resolved (settled by an observation, or the claims corrected or no longer in conflict), 0 dismissed by a reviewer.</p>"
+        "<p>1 open, 1 resolved (settled by an observation, or the claims corrected or no longer in conflict), 0 dismissed by a reviewer.</p>"
         in html
     )
     real = html[: html.index('<h2 id="notes">')]
@@ -84,6 +84,17 @@ def test_demo_discrepancies_page_counts_no_note(demo_site):
     k3 = _text((demo_site / "subjects" / "kimi-k3" / "index.html").read_text())
     assert "Discrepancies None. Not a conflict: a source gives total parameters figures" in k3
     assert "Dismissed (" not in k3
+
+
+def test_demo_discrepancy_sides_say_which_claim_the_observation_settled(demo_site):
+    """A settled discrepancy's reason names "claim #15 contradicted, claim #37 confirmed";
+    its sides listed no claim numbers nor verdicts, so a reader could not tell which
+    side held. Each side now shows its verdict and claim number."""
+    html = (demo_site / "discrepancies.html").read_text()
+    resolved = _text(html[html.index('<h2 id="resolved">') : html.index('<h2 id="notes">')])
+    assert "claim #15 contradicted" in resolved
+    assert re.search(r"version: 4\.0[^✓✗]*Moonshot AI ?✗ contradicted claim #15 ", resolved)
+    assert re.search(r"version: 3\.0[^✓✗]*Moonshot AI ?✓ confirmed claim #37 ", resolved)
 
 
 def test_a_reviewers_dismissal_is_still_counted_apart_from_notes(engine, tmp_path):
@@ -135,3 +146,44 @@ def test_two_title_named_sources_read_apart_everywhere(demo_site):
         if side["side"] == "claim"
     }
     assert names == {"Máquina Web", one, two}
+
+
+def test_dates_and_short_prices_are_kept_whole_and_escaped():
+    """A phone broke "2026-11-04" after a hyphen: dates and "$2.00 / 1M" figures in text
+    get a nowrap span; the rest is escaped; Markup and tokens holding a date are kept."""
+    from markupsafe import Markup
+
+    from tracker.website.marks import nobreak
+
+    assert nobreak("promised before 2026-11-04 <b>, by 2026-11") == (
+        'promised before <span class="nobr">2026-11-04</span> &lt;b&gt;, by '
+        '<span class="nobr">2026-11</span>'
+    )
+    assert nobreak("$2.00 / 1M, $2.00 per 1M tokens") == (
+        '<span class="nobr">$2.00 / 1M</span>, $2.00 per 1M tokens'
+    )
+    # part of a longer token (a time stamp, a file name, a version): left as it is
+    assert nobreak("2026-11-28T06:00:00Z v2026-11-04 2026-11-04-x") == (
+        "2026-11-28T06:00:00Z v2026-11-04 2026-11-04-x"
+    )
+    held = Markup('<a href="/2026-11-04/">x</a>')
+    assert nobreak(held) is held
+    assert nobreak(42) == "42"
+
+
+def test_demo_card_lines_no_claim_states_count_no_sources(demo_site):
+    """Kimi K3's card read "no claim · observed only · 0 sources" for its observed prices:
+    the watch is a source too, so "0 sources" contradicted the line; it shows a dash."""
+    html = (demo_site / "subjects" / "kimi-k3" / "index.html").read_text()
+    card = _text(html[html.index('<table class="glance">') : html.index("</table>")])
+    assert "0 sources" not in card
+    assert "Input price no claim observed only — $3.00" in card
+
+
+def test_demo_subject_page_lists_open_discrepancies_before_resolved(demo_site):
+    """Kimi K3.1 Pro's page listed the resolved Terminal-Bench discrepancy (#1) above the
+    open weights-date one (#2): by id, so history came first."""
+    html = (demo_site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
+    section = html[html.index('<h2 id="discrepancies">') : html.index('<h2 id="history">')]
+    states = re.findall(r'<li id="disc-\d+"><span class="state state-(\w+)">', section)
+    assert states == ["open", "resolved"]

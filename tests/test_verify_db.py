@@ -121,13 +121,13 @@ def test_verify_all_on_demo_like_database(demo):
         # first verdicts alert only when a figure does not hold or a promise is broken: the
         # contradicted licence, the two disputed scores and the three overdue weights dates;
         # the confirmed and unverified ones do not
-        # the contradicted licence's own discrepancy sends no event: its verdict says it
-        assert kinds == ["discrepancy_opened"] * 2 + ["verdict_changed"] * 6
+        # and every discrepancy that opens is announced once, the contradicted licence's too
+        assert kinds == ["discrepancy_opened"] * 3 + ["verdict_changed"] * 6
         firsts = sorted(
             json.loads(e.detail_json)["to"] for e in events if e.kind == "verdict_changed"
         )
         assert firsts == ["contradicted", "disputed", "disputed", "overdue", "overdue", "overdue"]
-        assert report.events_added == 8
+        assert report.events_added == 9
         assert sorted(x["to"] for x in report.changed) == firsts
 
 
@@ -208,13 +208,13 @@ def test_dismissal_is_kept_and_weights_landing_resolves_the_date_discrepancy(dem
             (c["on_c"], "overdue", "contradicted"),
         ]
         # each late promise is now a claim contradicted by an observation: three verdict
-        # changes and the date discrepancy resolved are the events; the three
-        # contradicted_by_observation rows say the same facts, so they send none
-        assert len(report.opened) == 3 and report.events_added == 3 + 1
+        # changes and the date discrepancy resolved are the events; that discrepancy,
+        # settled, says which promises the landing broke, so no second one opens per fact
+        assert report.opened == [] and report.events_added == 3 + 1
         late = s.exec(
             select(Discrepancy).where(Discrepancy.rule == "contradicted_by_observation")
         ).all()
-        assert len(late) == 4  # three late promises + the MIT licence claim
+        assert len(late) == 1  # the MIT licence claim only
         assert len(s.exec(select(Event).where(Event.kind == "discrepancy_resolved")).all()) == 1
         assert verify_all(s, now=landed + dt.timedelta(hours=2)).events_added == 0
 
@@ -279,8 +279,50 @@ def test_leaderboard_observation_settles_the_benchmark_version(demo):
         assert tb.state == "resolved" and tb.id in report.resolved
         assert tb.reason.endswith(
             f"settled by observation #{seen.id}: claim #{c['tb4']} confirmed, "
-            f"claim #{c['tb3']} contradicted"
+            f"claim #{c['tb3']} contradicted ({v[c['tb3']].reason})"
         )
+        # one fact, one discrepancy: the opened one resolves (announced once), and the
+        # 3.0 claim it settled against is no second, contradicted-claim discrepancy
+        assert report.opened == []
+        rows = s.exec(select(Discrepancy)).all()
+        assert not [r for r in rows if c["tb3"] in json.loads(r.claim_ids_json) and r.id != tb.id]
+        resolved = s.exec(select(Event).where(Event.kind == "discrepancy_resolved")).all()
+        assert [json.loads(e.detail_json)["discrepancy"] for e in resolved] == [tb.key]
+
+
+def test_an_open_contradiction_a_settled_conflict_explains_is_resolved_once(demo):
+    """A database from before the one-per-fact rule holds an open contradicted-claim row
+    for a claim a settled conflict lists: the next run resolves it, saying which
+    discrepancy explains it, and a further run changes nothing."""
+    engine, c, _o = demo
+    with Session(engine) as s:
+        verify_all(s, now=NOW)
+        tb = _terminal_bench(s)
+        s.add(
+            Discrepancy(
+                key="legacy",
+                subject_id=tb.subject_id,
+                attribute="benchmark_score",
+                rule="contradicted_by_observation",
+                claim_ids_json=json.dumps([c["tb3"]]),
+                observation_ids_json="[]",
+                state="open",
+                reason="old row",
+                opened_at=NOW,
+            )
+        )
+        k31 = s.exec(select(Subject).where(Subject.slug == "kimi-k3.1-pro")).one()
+        board = Watch(name="b", adapter="leaderboard_html", url="https://b.example/", state="ok")
+        s.add(board)
+        s.flush()
+        q = {"benchmark": "Terminal-Bench", "version": "4.0"}
+        add_observation(s, k31, "benchmark_score", quantity("65.7", "percent"), board, CHECK, q)
+        s.commit()
+        report = verify_all(s, now=NOW + dt.timedelta(hours=1))
+        legacy = s.exec(select(Discrepancy).where(Discrepancy.key == "legacy")).one()
+        assert legacy.state == "resolved" and legacy.id in report.resolved
+        assert legacy.reason == f"old row; no longer found (explained by discrepancy #{tb.id})"
+        assert verify_all(s, now=NOW + dt.timedelta(hours=2)).events_added == 0
 
 
 def test_source_short_name_for_reasons():
@@ -429,10 +471,10 @@ def test_a_dismissal_is_one_event_and_a_different_subject_note_cannot_be_dismiss
         assert note.note == "not comparable: different subjects"
 
 
-def test_a_resolved_or_contradiction_row_dismissed_sends_no_event(demo):
-    """Review: a dismissal announced a contradicted-claim row whose opening was never
-    announced (its verdict was), and a row already resolved was "closed" a second time
-    (now refused: nothing to dismiss)."""
+def test_dismissing_a_contradiction_is_announced_and_a_resolved_row_is_refused(demo):
+    """Review: a row already resolved was "closed" a second time (now refused: nothing to
+    dismiss). A contradicted-claim row was announced when it opened (discrepancy_opened,
+    like any other), so its dismissal is announced too, once."""
     engine, _c, _o = demo
     with Session(engine) as s:
         verify_all(s, now=NOW)
@@ -447,7 +489,12 @@ def test_a_resolved_or_contradiction_row_dismissed_sends_no_event(demo):
         s.commit()
         with pytest.raises(ReviewError, match=rf"^#{tb.id} is resolved: nothing to dismiss$"):
             dismiss_discrepancy(s, tb.id, "late note", now=NOW)
-        assert s.exec(select(Event).where(Event.kind == "discrepancy_dismissed")).all() == []
+        (dismissed,) = s.exec(select(Event).where(Event.kind == "discrepancy_dismissed")).all()
+        assert json.loads(dismissed.detail_json) == {
+            "discrepancy": contra.key,
+            "note": "the hub is wrong here",
+            "rule": "contradicted_by_observation",
+        }
 
 
 def test_removing_a_contradicted_claim_announces_its_resolution(demo):

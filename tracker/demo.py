@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, func, select
+from sqlmodel import Session, col, func, select
 
 from claims.store import tables as models
 from claims.store.curated import LoadReport
@@ -18,6 +18,7 @@ from claims.store.status import WeightsStatus, weights_status
 from claims.values.timefmt import iso_z
 from tracker import pipeline, settings
 from tracker.cycle.types import CycleSummary
+from tracker.errors import ConfigError
 from tracker.net.fetch import make_client
 from tracker.net.har import HarReplayTransport
 from tracker.snapshots.store import open_store
@@ -92,7 +93,8 @@ def run_demo(
     """Load, check (replaying ``har``), verify, build. Idempotent: a second run adds no
     claims, observations or events. Raises TrackerError / DataFileError on bad input,
     and TrackerError before writing anything when the database holds live checks
-    (:func:`refuse_live_database`).
+    (:func:`refuse_live_database`) or, without ``now``, the recording holds no response
+    (ConfigError: no time its data is as of).
 
     The check and verification run at ``now``, by default the time of the recording's
     latest response: the replayed data is as of then, so events, verdicts and "Data as
@@ -100,6 +102,10 @@ def run_demo(
     """
     transport = HarReplayTransport(har)
     now = now or transport.latest_recorded_at()
+    if now is None:
+        raise ConfigError(
+            f"{har}: the recording holds no responses, so it has no time to replay as of"
+        )
     refuse_live_database(engine, now)
     with Session(engine) as session:
         last_event = session.exec(select(func.max(models.Event.id))).one() or 0
@@ -114,7 +120,7 @@ def run_demo(
     )
     report.pages_written = getattr(built, "pages_written", 0)
     with Session(engine) as session:
-        new_events = select(models.Event.kind).where(models.Event.id > last_event)
+        new_events = select(models.Event.kind).where(col(models.Event.id) > last_event)
         report.events.update(session.exec(new_events))
         for verdict in session.exec(select(models.Verdict)):
             report.verdicts[verdict.status] += 1

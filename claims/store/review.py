@@ -152,16 +152,11 @@ def dismiss_discrepancy(
     ``dismissed`` on later runs. Dismissing it again adds the note, dated, after the
     earlier one (``first note | 2026-11-30: second note``) and keeps the first dismissal's
     time: a reviewer's reason is never overwritten. Dismissing an open discrepancy is an
-    event (``discrepancy_dismissed``, with the note), unless it is a claim contradicted by
-    an observation (announced by the claim's verdict, not as a discrepancy). Raises
+    event (``discrepancy_dismissed``, with the note), as its opening was. Raises
     :class:`ReviewError` for an unknown id, an empty note, a different-subject note
     (never a conflict: nothing to dismiss) or a resolved discrepancy (settled already:
     ``#1 is resolved (settled by observation #50: ...): nothing to dismiss``)."""
-    from claims.store.verification import (
-        CONTRADICTED_BY_OBSERVATION,
-        DIFFERENT_SUBJECT,
-        discrepancy_title,
-    )
+    from claims.store.verification import DIFFERENT_SUBJECT, discrepancy_title
 
     row = session.get(Discrepancy, discrepancy_id)
     if row is None:
@@ -185,8 +180,8 @@ def dismiss_discrepancy(
     if not note.strip():
         raise ReviewError("a dismissal needs a note saying why")
     now = now or utcnow()
-    # Subscribers heard of an open discrepancy (a contradicted claim: through its verdict).
-    announce = row.state == "open" and row.rule != CONTRADICTED_BY_OBSERVATION
+    # Subscribers heard of every open discrepancy (its discrepancy_opened).
+    announce = row.state == "open"
     if row.state == "dismissed" and row.note:
         row.note = f"{row.note} | {now:%Y-%m-%d}: {note.strip()}"
     else:

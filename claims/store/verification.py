@@ -9,7 +9,6 @@ no event.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import json
 from collections import Counter
 from collections.abc import Sequence
@@ -31,12 +30,15 @@ from claims.verify.compare import (
     find_conflicts,
     find_cross_subject_notes,
 )
+from claims.verify.discrepancies import (
+    explained_claims,
+    observation_findings,
+    settled_by,
+    state_event,
+)
 from claims.verify.facts import ClaimView
 from claims.verify.judge import Decision, judge_claim, settle_versions
 from claims.vocabulary import attribute_label, qualifiers_text, rule_label
-
-# Verdict statuses that rest on an observation (they settle a claim-vs-claim discrepancy).
-OBSERVED_STATUSES: tuple[str, ...] = ("confirmed", "contradicted")
 
 # A claim's first verdict is an event only when a stated figure does not hold or a
 # promise is already broken (product decision: late weights are what subscribers follow):
@@ -130,15 +132,13 @@ def verify_all(session: Session, *, now: dt.datetime | None = None) -> VerifyRep
     decisions.update(settle_versions(conflicts, decisions, claims))
     names = {sid: subj.name for sid, subj in subjects.items() if sid is not None}
     report.events_added += _store_verdicts(session, claims, decisions, report, names)
+    live = [f for f in conflicts if getattr(existing.get(f.key), "state", "") != "dismissed"]
+    found: list[tuple[Finding, tuple[int, ...]]] = [
+        (f, ()) for f in conflicts + find_cross_subject_notes(claims)
+    ]
+    found += observation_findings(claims, decisions, explained_claims(live, decisions))
     report.events_added += _sync_discrepancies(
-        session,
-        claims,
-        conflicts + find_cross_subject_notes(claims),
-        decisions,
-        existing,
-        now,
-        report,
-        names,
+        session, found, decisions, existing, now, report, names
     )
     session.commit()
     report.statuses = dict(Counter(d.status for d in decisions.values()))
@@ -224,108 +224,71 @@ def discrepancy_title(subject: str, row: Discrepancy) -> str:
     return f"{subject}: {attribute_label(row.attribute)}: {rule_label(row.rule)} ({row.state})"
 
 
-def _observation_findings(
-    claims: Sequence[ClaimView], decisions: dict[int, Decision]
-) -> list[tuple[Finding, tuple[int, ...]]]:
-    out = []
-    for c in claims:
-        d = decisions[c.id]
-        if d.status != "contradicted":
-            continue
-        key = hashlib.sha256(
-            dumps({"rule": CONTRADICTED_BY_OBSERVATION, "claim": c.key}).encode()
-        ).hexdigest()
-        f = Finding(
-            key,
-            CONTRADICTED_BY_OBSERVATION,
-            c.subject_id,
-            c.attribute,
-            (c.id,),
-            f"{c.who()}: {d.reason}",
-        )
-        out.append((f, d.evidence))
-    return out
-
-
-def _settled(f: Finding, decisions: dict[int, Decision]) -> str | None:
-    settled = [
-        (cid, decisions[cid])
-        for cid in f.claim_ids
-        if cid in decisions and decisions[cid].status in OBSERVED_STATUSES
-    ]
-    if not settled:
-        return None
-    parts = [f"claim #{cid} {d.status}" for cid, d in settled]
-    evidence = sorted({e for _, d in settled for e in d.evidence})
-    return f"settled by observation {', '.join(f'#{e}' for e in evidence)}: " + ", ".join(parts)
-
-
 def _sync_discrepancies(
     session: Session,
-    claims: Sequence[ClaimView],
-    findings: Sequence[Finding],
+    found: Sequence[tuple[Finding, tuple[int, ...]]],
     decisions: dict[int, Decision],
     existing: dict[str, Discrepancy],
     now: dt.datetime,
     report: VerifyReport,
     subjects: dict[int, str],
 ) -> int:
+    """Store ``found`` (findings with the observation ids they cite), resolve open rows
+    no longer found, and add the event each change of state means
+    (:func:`claims.verify.discrepancies.state_event`); returns how many events."""
     added = 0
-    found: list[tuple[Finding, tuple[int, ...]]] = [(f, ()) for f in findings]
-    found += _observation_findings(claims, decisions)
     seen: set[str] = set()
     for f, obs_ids in found:
         seen.add(f.key)
         row = existing.get(f.key)
-        settled = (
-            None
-            if f.rule in (CONTRADICTED_BY_OBSERVATION, DIFFERENT_SUBJECT)
-            else _settled(f, decisions)
-        )
+        settled = settled_by(f, decisions)
         state = f.state if f.state == "dismissed" else ("resolved" if settled else "open")
         reason = f"{f.reason}; {settled}" if settled else f.reason
         claim_ids, obs_json = dumps(list(f.claim_ids)), dumps(list(obs_ids))
         if row is None:
             row = _insert_discrepancy(session, f, claim_ids, obs_json, state, reason, now)
             existing[f.key] = row
-            if row.state == "open":
-                report.opened.append(row.id or 0)
-                added += _event(session, "discrepancy_opened", row, subjects, None, now)
+            added += _announce(session, report, row, None, subjects, now)
             continue
         if row.state == "dismissed":
             continue  # a reviewer's (or the rule's) dismissal holds
-        changed = (row.claim_ids_json, row.observation_ids_json, row.reason) != (
-            claim_ids,
-            obs_json,
-            reason,
-        )
-        if row.state != state:
+        old = row.state
+        if (row.claim_ids_json, row.observation_ids_json, row.reason, old) == (
+            claim_ids, obs_json, reason, state,
+        ):  # fmt: skip
+            continue
+        row.claim_ids_json, row.observation_ids_json, row.reason = claim_ids, obs_json, reason
+        if old != state:
             row.state = state
             row.closed_at = now if state == "resolved" else None
-            changed = True
-            if state == "resolved":
-                report.resolved.append(row.id or 0)
-                row.reason = reason
-                added += _event(session, "discrepancy_resolved", row, subjects, None, now)
-            else:
-                report.opened.append(row.id or 0)
-                row.reason = reason
-                added += _event(session, "discrepancy_opened", row, subjects, now, now)
-        if changed:
-            row.claim_ids_json, row.observation_ids_json, row.reason = claim_ids, obs_json, reason
-            session.add(row)
+        session.add(row)
+        added += _announce(session, report, row, old, subjects, now)
     for key, row in existing.items():
         if key in seen or row.state != "open":
             continue
         row.state, row.closed_at = "resolved", now
-        row.reason = f"{row.reason}; no longer found ({_why_gone(row, decisions)})"
+        row.reason = f"{row.reason}; no longer found ({_why_gone(row, decisions, existing)})"
         session.add(row)
-        report.resolved.append(row.id or 0)
-        # A removed claim has no verdict left to announce the change: the row says it.
-        gone = any(i not in decisions for i in json.loads(row.claim_ids_json))
-        added += _event(session, "discrepancy_resolved", row, subjects, None, now, gone)
+        added += _announce(session, report, row, "open", subjects, now)
     session.flush()
     return added
+
+
+def _announce(
+    session: Session,
+    report: VerifyReport,
+    row: Discrepancy,
+    old: str | None,
+    subjects: dict[int, str],
+    now: dt.datetime,
+) -> int:
+    """Record in ``report`` and as an event the change of ``row`` from state ``old``."""
+    kind = state_event(old, row.state)
+    if kind is None:
+        return 0
+    (report.opened if kind == "discrepancy_opened" else report.resolved).append(row.id or 0)
+    reopened = now if kind == "discrepancy_opened" and old is not None else None
+    return _event(session, kind, row, subjects, reopened, now)
 
 
 def _insert_discrepancy(
@@ -368,7 +331,9 @@ _DISCREPANCY_COLUMNS = ("key", "subject_id", "attribute", "rule", "claim_ids_jso
                         "closed_at")  # fmt: skip
 
 
-def _why_gone(row: Discrepancy, decisions: dict[int, Decision]) -> str:
+def _why_gone(
+    row: Discrepancy, decisions: dict[int, Decision], rows: dict[str, Discrepancy]
+) -> str:
     ids = json.loads(row.claim_ids_json)
     removed = [i for i in ids if i not in decisions]
     if removed:  # `tracker load` removed a claim its data file no longer states
@@ -376,6 +341,16 @@ def _why_gone(row: Discrepancy, decisions: dict[int, Decision]) -> str:
         return f"claim {which} corrected or removed in its data file"
     if row.rule == CONTRADICTED_BY_OBSERVATION:
         now_status = [decisions[i].status for i in ids if i in decisions]
+        if now_status and set(now_status) == {"contradicted"}:
+            settled = sorted(  # one discrepancy per fact: the settled conflict says it
+                r.id or 0
+                for r in rows.values()
+                if r.rule not in (CONTRADICTED_BY_OBSERVATION, DIFFERENT_SUBJECT)
+                and r.state == "resolved"
+                and set(ids) & set(json.loads(r.claim_ids_json))
+            )
+            if settled:
+                return "explained by discrepancy " + ", ".join(f"#{i}" for i in settled)
         return f"verdict is now {', '.join(now_status) or 'gone'}"
     return "the claims no longer conflict"
 
@@ -387,12 +362,7 @@ def _event(
     subjects: dict[int, str],
     reopened_at: dt.datetime | None,
     at: dt.datetime,
-    claim_removed: bool = False,
 ) -> int:
-    if row.rule == CONTRADICTED_BY_OBSERVATION and not claim_removed:
-        # One fact, one alert: the claim's own verdict_changed (to or from contradicted)
-        # already says it; the discrepancy row still lists it on the site.
-        return 0
     detail: dict[str, Any] = {
         "discrepancy": row.key,
         "rule": row.rule,

@@ -295,14 +295,16 @@ def parse_html(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult:
         if not values:
             raise LayoutChanged(f"{url}: {selector!r} matched only header rows")
     else:
-        subject, attr = params.get("subject"), params.get("attribute")
-        if not subject or attr not in ATTRIBUTES:
+        subject, attribute = params.get("subject"), params.get("attribute")
+        if not subject or attribute not in ATTRIBUTES:
             raise ConfigError("html_page: single mode needs params 'subject' and 'attribute'")
         node = matches[0]
         if _is_placeholder(node) or not _text(node):
             raise LayoutChanged(f"{url}: placeholder or empty element (page not rendered)")
         values.append(
-            ObservedValue(("name", str(subject)), attr, _value(attr, _text(node), params), q)
+            ObservedValue(
+                ("name", str(subject)), attribute, _value(attribute, _text(node), params), q
+            )
         )
     return ParseResult(values=values)
 

@@ -72,7 +72,7 @@ def parse_openrouter(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult
         alt = (("huggingface", hf),) if isinstance(hf, str) and hf else ()
         q = {"offering": offering} if offering else {}
         q.update(variant_qualifier(params, base))
-        pricing = item.get("pricing") if isinstance(item.get("pricing"), dict) else {}
+        pricing = p if isinstance(p := item.get("pricing"), dict) else {}
         for field, attribute in (
             ("prompt", "price_input_usd_per_mtok"),
             ("completion", "price_output_usd_per_mtok"),
@@ -146,7 +146,9 @@ def parse_litellm(fetched: Fetched, params: Mapping[str, Any]) -> ParseResult:
             per_mtok, warning = usd_per_mtok(number, f"litellm {key}: {field}")
             if per_mtok is None:
                 warnings.append(
-                    warning if number is not None else f"litellm {key}: unreadable {field} {raw!r}"
+                    warning
+                    if warning and number is not None
+                    else f"litellm {key}: unreadable {field} {raw!r}"
                 )
                 continue
             values.append(ObservedValue(ref, attribute, _price(per_mtok, str(raw)), q))

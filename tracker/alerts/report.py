@@ -11,7 +11,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
-from sqlmodel import Session, func, select
+from sqlmodel import Session, col, func, select
 
 from claims.store.tables import Delivery
 from claims.values.canonical import as_utc
@@ -156,11 +156,11 @@ def count_waiting(
     tried in this drain (those are already counted as failed)."""
     query = select(func.count(), func.min(Delivery.next_attempt_at)).where(
         Delivery.state == "pending",
-        Delivery.subscription.in_(list(subs)),  # type: ignore[attr-defined]
-        Delivery.next_attempt_at > now,  # type: ignore[operator]
+        col(Delivery.subscription).in_(list(subs)),
+        col(Delivery.next_attempt_at) > now,
     )
     if tried:
-        query = query.where(Delivery.id.not_in(list(tried)))  # type: ignore[union-attr]
+        query = query.where(col(Delivery.id).not_in(list(tried)))
     count, soonest = session.exec(query).one()
     return int(count), as_utc(soonest) if soonest else None
 

@@ -42,7 +42,7 @@ import apprise
 from sqlalchemy import update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from claims.store.tables import Delivery, Event, Subject
 from claims.values.canonical import as_utc, utcnow
@@ -233,7 +233,7 @@ def plan(
     (rows created, events too old for a subscription that has never had a delivery).
     Existing rows are never recreated: nothing is sent twice."""
     slugs = {s.id: s.slug for s in session.exec(select(Subject)).all()}
-    events = session.exec(select(Event).order_by(Event.created_at, Event.id)).all()
+    events = session.exec(select(Event).order_by(col(Event.created_at), col(Event.id))).all()
     have = {(d.event_id, d.subscription) for d in session.exec(select(Delivery)).all()}
     served = {name for _id, name in have}
     fresh = [sub for sub in subs if sub.name not in served]
@@ -242,14 +242,13 @@ def plan(
         if as_utc(ev.created_at) < now - backlog:
             # Said in the summary, so a new subscription's silence is explained.
             too_old += any(
-                sub.wants(ev.kind, ev.audience, slugs.get(ev.subject_id))  # type: ignore[arg-type]
-                for sub in fresh
+                sub.wants(ev.kind, ev.audience, slugs.get(ev.subject_id)) for sub in fresh
             )
             continue
         for sub in subs:
             if (ev.id, sub.name) in have:
                 continue
-            if not sub.wants(ev.kind, ev.audience, slugs.get(ev.subject_id)):  # type: ignore[arg-type]
+            if not sub.wants(ev.kind, ev.audience, slugs.get(ev.subject_id)):
                 continue
             session.add(Delivery(event_id=ev.id, subscription=sub.name, next_attempt_at=now))  # type: ignore[arg-type]
             try:
@@ -291,7 +290,7 @@ def drain(
         planned, too_old = plan(session, subs, now, backlog)
         report = DrainReport(planned=planned, too_old=too_old, backlog=backlog)
         due = session.exec(
-            select(Delivery).where(Delivery.state == "pending").order_by(Delivery.id)
+            select(Delivery).where(Delivery.state == "pending").order_by(col(Delivery.id))
         ).all()
         groups: dict[str, list[Delivery]] = {}
         for d in due:
@@ -403,11 +402,11 @@ def _release_unless_handed(session: Session, rows: Sequence[Delivery]) -> Iterat
     except BaseException as exc:
         if not handed[0] or isinstance(exc, NotSent):
             session.rollback()
-            session.exec(  # type: ignore[call-overload]
+            session.exec(
                 update(Delivery)
                 .where(
-                    Delivery.id.in_([d.id for d in rows]),  # type: ignore[union-attr]
-                    Delivery.state == "sending",
+                    col(Delivery.id).in_([d.id for d in rows]),
+                    col(Delivery.state) == "sending",
                 )
                 .values(state="pending")
             )
@@ -418,9 +417,9 @@ def _release_unless_handed(session: Session, rows: Sequence[Delivery]) -> Iterat
 def _claim(session: Session, d: Delivery, now: dt.datetime) -> bool:
     """Mark ``d`` as ``sending`` only if it is still ``pending`` (a compare-and-set that
     two concurrent drains cannot both win), committed before anything is sent."""
-    claimed = session.exec(  # type: ignore[call-overload]
+    claimed = session.exec(
         update(Delivery)
-        .where(Delivery.id == d.id, Delivery.state == "pending")
+        .where(col(Delivery.id) == d.id, col(Delivery.state) == "pending")
         .values(state="sending", last_attempt_at=now)
     )
     session.commit()

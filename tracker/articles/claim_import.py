@@ -13,7 +13,7 @@ from urllib.parse import urlparse
 from urllib.request import url2pathname
 
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from claims.curated.datafile import unit_problem
 from claims.curated.loader import claim_key as loader_claim_key
@@ -238,7 +238,7 @@ def _not_from_a_data_file(session: Session, src: Source) -> None:
     those its file no longer states, so imported ones would not survive the next load.
     The database says so wherever the command runs from, data folder found or not."""
     origin = session.exec(
-        select(Claim.origin).where(Claim.source_id == src.id, Claim.origin.startswith("file:"))  # type: ignore[union-attr]
+        select(Claim.origin).where(Claim.source_id == src.id, col(Claim.origin).startswith("file:"))
     ).first()
     if origin is None:
         return

@@ -52,11 +52,13 @@ class _ReadableHelp:
     ``{SUBJECT}`` in the usage line. Flags get an empty metavar, value types read
     ``<text>``/``<integer>``/``<number>``, and the usage line says ``SUBJECT``."""
 
+    help: str | None  # click's Command.help, which the commands this mixes into set
+
     # Any: these are typer's vendored click classes (typer._click), not a public API.
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        if getattr(self, "help", None):
-            self.help = reflow_help(self.help)  # type: ignore[has-type]
+        if text := getattr(self, "help", None):
+            self.help = reflow_help(text)
 
     def get_params(self, ctx: Any) -> list[Any]:
         params: list[Any] = super().get_params(ctx)  # type: ignore[misc]
@@ -74,7 +76,9 @@ class _ReadableHelp:
 
 
 # click's UsageError, found through typer's public BadParameter: typer vendors click.
-_UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+_UsageError = next(
+    c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError" and issubclass(c, Exception)
+)
 
 
 def _one_line_usage_errors(exc: Exception, command_path: str, args: list[str]) -> typer.Exit:
@@ -119,7 +123,7 @@ class TrackerGroup(_OneLineUsageErrors, _ReadableHelp, typer.core.TyperGroup):
             return super().resolve_command(ctx, args)
         except _UsageError as exc:
             meant = _OTHER_NAMES.get(args[0] if args else "")
-            if meant in self.commands:
+            if meant is not None and meant in self.commands:
                 line = (f"no such command {args[0]!r} (did you mean {meant!r}?); "
                         f"see `{ctx.command_path} --help`")  # fmt: skip
                 raise report(line, kind="usage", json_out="--json" in args,
@@ -150,10 +154,10 @@ class TrackerTyper(typer.Typer):
         kwargs.setdefault("cls", TrackerGroup)
         super().__init__(**kwargs)
 
-    def command(self, name: str | None = None, **kwargs: Any) -> Callable[[F], F]:  # type: ignore[override]
+    def command(self, name: str | None = None, **kwargs: Any) -> Callable[[F], F]:
         """``Typer.command`` with :class:`TrackerCommand` unless ``cls`` is given."""
         kwargs.setdefault("cls", TrackerCommand)
-        return super().command(name, **kwargs)  # type: ignore[return-value]
+        return super().command(name, **kwargs)
 
 
 # Piped output is not wrapped at 80 columns: scripts and logs get whole lines.

@@ -145,7 +145,7 @@ def _followed_entries(db: str | None, name: str) -> list[dict[str, Any]]:
     database."""
     import json
 
-    from sqlmodel import Session, select
+    from sqlmodel import Session, col, select
 
     from claims.errors import ClaimsError
     from claims.store import tables as models
@@ -158,7 +158,7 @@ def _followed_entries(db: str | None, name: str) -> list[dict[str, Any]]:
         return []
     names = set(_followed_watches(engine, slug_of(name)))
     with Session(engine) as session:
-        rows = session.exec(select(models.Watch).where(models.Watch.name.in_(names))).all()  # type: ignore[attr-defined]
+        rows = session.exec(select(models.Watch).where(col(models.Watch.name).in_(names))).all()
     return [
         {"name": w.name, "adapter": w.adapter, "url": w.url,
          "interval_minutes": w.interval_minutes, "params": json.loads(w.params_json)}
@@ -220,13 +220,13 @@ def _followed_watches(engine: Engine, slug: str) -> list[str]:
 
 
 def _retire(engine: Engine, names: list[str]) -> None:
-    from sqlmodel import Session, select
+    from sqlmodel import Session, col, select
 
     from claims.store import tables as models
     from claims.vocabulary import RETIRED_STATE
 
     with Session(engine) as session:
-        for row in session.exec(select(models.Watch).where(models.Watch.name.in_(names))):  # type: ignore[attr-defined]
+        for row in session.exec(select(models.Watch).where(col(models.Watch.name).in_(names))):
             row.state = RETIRED_STATE
             session.add(row)
         session.commit()

@@ -69,10 +69,11 @@ def utc_minute(moment: dt.datetime | str | None, missing: str = "-") -> str:
     if moment is None or moment == "":
         return missing
     if isinstance(moment, str):
+        text = moment
         try:
-            moment = dt.datetime.fromisoformat(moment.replace("Z", "+00:00"))
+            moment = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
         except ValueError:
-            return moment
+            return text
     return timefmt.utc_minute(moment, missing)
 
 

@@ -238,12 +238,13 @@ def record(
             watch_names=watch,
         )
     except NothingRecorded as exc:
+        assert isinstance(exc.summary, CycleSummary)  # record_check's (errors.py sits below it)
         if not json_out:
             _show_record(exc.summary, None, json_out)
             raise  # friendly_errors: one `error:` line, exit 1
         # one JSON document: the error, with the cycle's summary beside it
         print_json({**error_document(exc.kind, str(exc)), "har": None,
-                    **exc.summary.to_dict()})  # type: ignore[attr-defined]  # fmt: skip
+                    **exc.summary.to_dict()})  # fmt: skip
         err_console.print(f"error: {exc}", markup=False)
         raise typer.Exit(1) from None
     _show_record(summary, path, json_out)
@@ -334,17 +335,17 @@ def parse(
     if json_out:
         print_json(out)
         return
-    for page in out:
-        console.print(f"[bold]{plain(page['url'])}[/bold]", highlight=False)
-        if "error" in page:
-            console.print(f"  [red]{plain(page['error'])}[/red]", highlight=False)
-        for v in page["values"]:
+    for shown in out:
+        console.print(f"[bold]{plain(shown['url'])}[/bold]", highlight=False)
+        if "error" in shown:
+            console.print(f"  [red]{plain(shown['error'])}[/red]", highlight=False)
+        for v in shown["values"]:
             q = ", ".join(f"{k}={val}" for k, val in v["qualifiers"].items())
             console.print(
                 plain(f"  {':'.join(v['subject_ref'])}  {v['attribute']}  {v['display']}  {q}"),
                 highlight=False,
             )
-        for w in page["warnings"]:
+        for w in shown["warnings"]:
             console.print(f"  [yellow]warning[/yellow] {plain(w)}", highlight=False)
 
 
@@ -361,7 +362,7 @@ def _parse_targets(
 
     recorded = set(HarReplayTransport(har).urls())
     watches = load_data(data).watches if (data / "watches.toml").is_file() else []
-    mine = [
+    mine: list[tuple[str | None, dict[str, Any]]] = [
         (w.url, params if params is not None else w.params)
         for w in watches
         if w.adapter == adapter and w.url in recorded

@@ -232,7 +232,7 @@ def _watches_to_add(
     existing: Iterable[Any], hub_org: str, repo: str | None, openrouter: str | None
 ) -> list[dict[str, Any]]:
     """Watch entries the subject needs that ``existing`` (watches.toml's) lacks."""
-    orgs, repos, names, adapters = set(), set(), set(), set()
+    orgs, repos, names, adapters = set[str](), set[str](), set[str](), set[str]()
     for w in existing:
         params = w.get("params") or {}
         names.add(str(w.get("name")))

@@ -75,5 +75,5 @@ def load_subjects(raw: RawDB) -> tuple[AliasIndex, SubjectNames]:
     aliases = (
         _AliasRow(*r) for r in raw.execute("SELECT subject_id, namespace, alias FROM subjectalias")
     )
-    index = AliasIndex.build(subjects, aliases)  # type: ignore[arg-type]  (same attributes)
+    index = AliasIndex.build(subjects, aliases)
     return index, SubjectNames(raw)

@@ -38,7 +38,7 @@ from tracker.adapters.base import (
 from tracker.cycle.commit import GroupCommit
 from tracker.cycle.observe import readings_of, record_failure, record_skip, record_success
 from tracker.cycle.rows import WATCH_NAMED, WATCH_RETIRED, iter_specs, load_subjects
-from tracker.cycle.types import CycleSummary, WatchResult, WatchSpec
+from tracker.cycle.types import CycleSummary, NameLookup, WatchResult, WatchSpec
 from tracker.errors import DATA_ERRORS, ConfigError, ParseError, TrackerError, unexpected
 from tracker.net.fetch import FetchSettings, MissingCredential, auth_headers, fetch
 from tracker.net.policy import RequestPolicy, same_host, watch_policy
@@ -433,7 +433,7 @@ def _record(
     spec: WatchSpec,
     got: _Gathered,
     index: AliasIndex,
-    names: dict[int | None, str],
+    names: NameLookup,
     clock: Callable[[], dt.datetime],
     failing_after: int,
     readings: dict[str, dict[str, str]] | None = None,

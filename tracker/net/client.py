@@ -50,7 +50,7 @@ class HttpClient:
         self.headers = httpx.Headers({**BASE_HEADERS, **headers})
         self.timeout = timeout
         self.max_redirects = max_redirects
-        self._extensions = {"timeout": timeout.as_dict()}
+        self._extensions: Mapping[str, object] = {"timeout": timeout.as_dict()}
 
     def __enter__(self) -> HttpClient:
         return self

@@ -30,7 +30,7 @@ from apscheduler.schedulers.base import BaseScheduler
 from apscheduler.triggers.interval import IntervalTrigger
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
-from sqlmodel import Session, delete, select
+from sqlmodel import Session, col, delete, select
 
 from claims.store.outbox import add_event, make_event
 from claims.store.tables import ScheduleState, Watch
@@ -306,12 +306,12 @@ class Scheduler:
         watch removed or retired while no scheduler ran), so it is never resumed (C30)."""
         with _STATE_LOCK, Session(self.engine) as session:
             stale = select(ScheduleState.job_id).where(
-                ScheduleState.job_id.startswith(WATCH_PREFIX),  # type: ignore[attr-defined]
-                ScheduleState.job_id.not_in(list(self._watch_keys)),  # type: ignore[attr-defined]
+                col(ScheduleState.job_id).startswith(WATCH_PREFIX),
+                col(ScheduleState.job_id).not_in(list(self._watch_keys)),
             )
             gone = list(session.exec(stale))
             if gone:
-                session.exec(delete(ScheduleState).where(ScheduleState.job_id.in_(gone)))  # type: ignore[attr-defined,call-overload]
+                session.exec(delete(ScheduleState).where(col(ScheduleState.job_id).in_(gone)))
                 session.commit()
                 log.info("dropped the saved schedule of %d removed watch(es)", len(gone))
 

@@ -128,7 +128,7 @@ def export_jobs(ctx: SiteContext, fingerprint: str, digests: SubjectDigests) -> 
     for sv in ctx.subjects:
         path = f"api/subjects/{sv.slug}.json"
         key = key_of(fingerprint, "subject-json", digests.view[sv.slug])
-        jobs.append(Job(path, key, lambda sv=sv: ex.subject_export(sv, records_of(sv))))
+        jobs.append(Job(path, key, partial(lambda s: ex.subject_export(s, records_of(s)), sv)))
     return jobs
 
 

@@ -14,7 +14,7 @@ import datetime as dt
 from markupsafe import Markup
 
 from claims.values.timefmt import iso_z, utc_minute
-from tracker.website.marks import badge, esc, http_url, plural, url_site
+from tracker.website.marks import badge, esc, http_url, nobreak_html, plural, url_site
 from tracker.website.summary import CardLine, short_text
 
 CHECKED = '<small class="muted nowrap checked" title="when a watch last read it">'
@@ -63,11 +63,14 @@ def card_row(ln: CardLine) -> str:
             f"<strong>{esc(ln.short)}</strong>"
             if agreed
             else '<strong class="state-bad">sources disagree:</strong> '
-            f'<span class="nowrap">{esc(ln.text)}</span>'
+            f'<span class="nowrap">{nobreak_html(ln.text)}</span>'
         )
         verdict = badge(ln.status)
     n = ln.sources
-    count = f"{n} agree" if agreed and n > 1 else plural(n, "source")
+    if not ln.facts:  # only observed: no source states it, a dash, not "0 sources"
+        count = '<span class="muted">—</span>'
+    else:
+        count = f"{n} agree" if agreed and n > 1 else plural(n, "source")
     return (
         f'<tr>\n<th scope="row"><a href="#{esc(ln.anchor)}">{esc(ln.label)}</a></th>\n'
         f'<td class="stated">{stated}</td>\n<td>{verdict}</td>\n'

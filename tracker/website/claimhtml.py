@@ -18,7 +18,15 @@ from typing import Any
 from markupsafe import Markup
 
 from claims.vocabulary import attribute_label
-from tracker.website.marks import badge, esc, plural, published, verdict_mark, when
+from tracker.website.marks import (
+    badge,
+    esc,
+    nobreak_html,
+    plural,
+    published,
+    verdict_mark,
+    when,
+)
 from tracker.website.summary import short_text
 from tracker.website.views import ClaimView, SourceClaim
 
@@ -30,7 +38,7 @@ def _extras(cv: ClaimView, fact_status: str | None) -> str:
     verdict = cv.verdict
     if verdict:
         if verdict.status != fact_status:
-            out += f" {badge(verdict.status)} <small>{esc(verdict.reason)}</small>"
+            out += f" {badge(verdict.status)} <small>{nobreak_html(verdict.reason)}</small>"
         st = verdict.statement
         if st.status != "not checked":
             status, reason = esc(st.status), esc(st.reason)
@@ -76,7 +84,7 @@ def source_claim_items(claims: list[SourceClaim], root: str) -> Markup:
         out.append(
             f'<li><a href="{esc(root)}subjects/{esc(cv.subject_slug)}/index.html'
             f'#claim-{cv.id}">{esc(cv.subject_name)}</a>: <span title="{esc(attr)}">'
-            f"{label}</span> {esc(cv.value)}{quals} — {status}</li>\n"
+            f"{label}</span> {nobreak_html(cv.value)}{quals} — {status}</li>\n"
         )
     return Markup("".join(out))
 
@@ -94,11 +102,11 @@ def fact_html(fact: Any, evidence_list: Callable[[Any], str]) -> str:
         verdict = lead.verdict
         as_of = f" <small>(as of {when(verdict.as_of)})</small>" if verdict.as_of else ""
         listed = evidence_list(verdict.evidence) if verdict.evidence else ""
-        reason = f'<p class="reason">{esc(verdict.reason)}{as_of}</p>{listed}'
+        reason = f'<p class="reason">{nobreak_html(verdict.reason)}{as_of}</p>{listed}'
     items = "".join([claim_item(cv, status) for cv in fact.claims])
     return (
         f'<div class="fact" id="f-{esc(fact.anchor)}">\n'
-        f'<p class="fact-head"><strong class="value">{esc(fact.value)}</strong>{quals} '
+        f'<p class="fact-head"><strong class="value">{nobreak_html(fact.value)}</strong>{quals} '
         f'{badge(status)} <small class="muted">{plural(fact.sources, "source")}</small></p>\n'
         f'{reason}<ul class="claimed">\n{items}</ul>\n</div>\n'
     )

@@ -66,8 +66,8 @@ def read_claim_rows(session: Session) -> list[tuple[Any, ...]]:
     attribute (stable, so by id within one, and the same order on every database):
     the database's sort of 30,000 wide rows cost a quarter of the read again."""
     stmt = (
-        select(*CLAIM_COLUMNS)
-        .outerjoin(Verdict, Verdict.claim_id == Claim.id)  # type: ignore[arg-type]
+        select(*CLAIM_COLUMNS)  # type: ignore[call-overload]  # sqlmodel types up to 4 columns
+        .outerjoin(Verdict, Verdict.claim_id == Claim.id)
         .order_by(Claim.id)
     )
     # Plain tuples: a subject's rows are compared whole with the last build's
@@ -104,7 +104,7 @@ def _decode_all(texts: list[str]) -> list[Any]:
         decoded = [json.loads(t) for t in texts]  # raises for the bad one
     if len(decoded) != len(texts):  # a text such as '1,2' holds more than one value
         decoded = [json.loads(t) for t in texts]
-    return decoded  # type: ignore[no-any-return]
+    return decoded
 
 
 @dataclass
@@ -186,6 +186,7 @@ def verdict_view(
     evidence_json: str | None,
     as_of: Any,
     statement_json: str | None,
+    *,
     evidence: Evidence,
 ) -> VerdictView | None:
     """A claim's verdict from its joined columns; None when the claim has none."""
@@ -239,7 +240,7 @@ def claim_views(
             locator=locator,
             stated_date=stated_date,
             source=sources[source_id],
-            verdict=verdict_view(*verdict_cols, evidence),
+            verdict=verdict_view(*verdict_cols, evidence=evidence),
             anchor=claim_anchor(claim_key),
             note=note,
         )

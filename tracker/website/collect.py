@@ -16,7 +16,7 @@ from functools import partial
 from typing import Any
 
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from claims.store.schedulenotes import missed_runs_by_watch, saved_next_runs
 from claims.store.status import weights_statuses
@@ -199,20 +199,22 @@ def read_subjects(
 
 def read_sources(session: Session) -> dict[int, SourceInfo]:
     """Every source by id, in key order."""
+    # sqlmodel types select() for at most 4 columns (the ignore below) and its rows as
+    # plain tuples, not Rows with attribute access: the rows unpack by position.
     return {
-        r.id: SourceInfo(
-            id=r.id,
-            key=r.key,
-            title=r.title,
-            url=r.url,
-            publisher=r.publisher,
-            published=r.published,
-            language=r.language,
-            kind=r.kind,
-            published_precision=r.published_precision,
+        sid: SourceInfo(
+            id=sid,
+            key=key,
+            title=title,
+            url=url,
+            publisher=publisher,
+            published=published,
+            language=language,
+            kind=kind,
+            published_precision=precision,
         )
-        for r in session.exec(
-            select(
+        for sid, key, title, url, publisher, published, language, kind, precision in session.exec(
+            select(  # type: ignore[call-overload, misc]  # see above
                 Source.id,
                 Source.key,
                 Source.title,
@@ -322,7 +324,7 @@ class SubjectParts:
 
     aliases: dict[int, list[str]]
     variants: dict[int, list[str]]
-    weights: dict[int, Any]
+    weights: dict[int | None, Any]  # as claims.store.status.weights_statuses keys them
     events: dict[int | None, list[EventView]]
     discrepancies: dict[int, list[DiscrepancyView]]
     observations: dict[int, list[Observation]]
@@ -441,17 +443,17 @@ def collect(engine: Engine, memo: ClaimMemo | None = None) -> SiteContext:
         subjects, aliases, variants = read_subjects(session)
         sources = read_sources(session)
         snapshots = {
-            r.id: r
+            r.id: r  # type: ignore[union-attr]  # sqlmodel types Rows as plain tuples
             for r in session.exec(
                 select(Snapshot.id, Snapshot.url, Snapshot.sha256, Snapshot.fetched_at)
             ).all()
         }
-        observations = list(session.exec(select(Observation).order_by(Observation.id)).all())
+        observations = list(session.exec(select(Observation).order_by(col(Observation.id))).all())
         claim_rows = read_claim_rows(session)
-        discs = list(session.exec(select(Discrepancy).order_by(Discrepancy.id)).all())
+        discs = list(session.exec(select(Discrepancy).order_by(col(Discrepancy.id))).all())
         events = list(
             session.exec(
-                select(Event).order_by(Event.created_at.desc(), Event.id.desc())  # type: ignore[attr-defined]
+                select(Event).order_by(col(Event.created_at).desc(), col(Event.id).desc())
             ).all()
         )
         watches, watch_names = read_watches(session)

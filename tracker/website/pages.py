@@ -188,7 +188,7 @@ def index_jobs(
 
     @cache
     def row_html(i: int, root: str) -> str:
-        return row_macro(rows[i], root, columns)  # type: ignore[no-any-return]
+        return row_macro(rows[i], root, columns)
 
     def index_values(shown: list[int], sort: str, only: str, root: str) -> dict[str, Any]:
         return {
@@ -239,7 +239,7 @@ def page_jobs(
                 "subject.html",
                 subject_path(sv.slug),
                 digests.view[sv.slug],
-                lambda sv=sv: {"s": sv, "card": sv.card},
+                partial(lambda s: {"s": s, "card": s.card}, sv),
             )
         )
     jobs += search_and_compare(ctx, rows, job)
@@ -253,13 +253,5 @@ def page_jobs(
         key_input: Any = values
         if template == "sources.html" and ctx.listed_digest:
             key_input = [[(sv.source, sv.counts) for sv in ctx.sources], ctx.listed_digest]
-        jobs.append(
-            job(
-                template,
-                template,
-                key_input,
-                lambda values=values: values,
-                template == "watches.html",
-            )
-        )
+        jobs.append(job(template, template, key_input, values.copy, template == "watches.html"))
     return jobs

@@ -213,8 +213,8 @@ def _width(v: Value) -> float:
         lo, hi = date_window(v)
         return float((hi - lo).days) if lo is not None and hi is not None else float("inf")
     if v.numeric:
-        lo, hi = v.interval()
-        return float(hi - lo) if lo is not None and hi is not None else float("inf")
+        low, high = v.interval()
+        return float(high - low) if low is not None and high is not None else float("inf")
     return 0.0
 
 
@@ -280,9 +280,22 @@ def card_lines(facts: Sequence[Fact], observations: Sequence[ObservationView]) -
     out = []
     for (attribute, _), group in lines.items():
         quals = group[0].claims[0].qualifiers_dict
-        seen = line_observed(attribute, quals, group, by_id, observations)
+        observed, checked, stated_on, derived_from, note = line_observed(
+            attribute, quals, group, by_id, observations
+        )
         out.append(
-            CardLine(attribute, group[0].qualifiers, group, *seen[:2], quals, None, *seen[2:])
+            CardLine(
+                attribute,
+                group[0].qualifiers,
+                group,
+                observed,
+                checked,
+                quals,
+                None,
+                stated_on,
+                derived_from,
+                note,
+            )
         )
     # an observation a verdict of its own attribute cites is on that line already
     cited = {
@@ -419,8 +432,8 @@ def headline_benchmarks(all_names: Sequence[Sequence[str | None]]) -> list[str]:
     :func:`benchmark_names`."""
     counts: dict[str, int] = {}
     for names in all_names:
-        for name in set(names) - {None}:
-            counts[name] = counts.get(name, 0) + 1  # type: ignore[index]
+        for name in {n for n in names if n is not None}:
+            counts[name] = counts.get(name, 0) + 1
     ranked = sorted(counts, key=lambda n: (-counts[n], n.casefold()))
     return ranked[:HEADLINE_BENCHMARKS]
 

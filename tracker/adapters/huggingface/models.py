@@ -215,7 +215,7 @@ def _raw_params(
         and isinstance(st.get("total"), int)
     ):
         per_dtype = {k: int(v) for k, v in st["parameters"].items() if isinstance(v, int)}
-        config = info.get("config") if isinstance(info.get("config"), dict) else {}
+        config = c if isinstance(c := info.get("config"), dict) else {}
         qc = config.get("quantization_config")
         extra: dict[str, Any] = {"parameters": per_dtype, "total": st["total"]}
         if isinstance(qc, dict) and isinstance(qc.get("quant_method"), str):
