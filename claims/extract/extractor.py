@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from decimal import Decimal
 from functools import cache
 
@@ -203,6 +204,7 @@ class _Context:
             + find_size_names(text, own),
         )
         found = _merge_models(found, every_occurrence(text, found))
+        found = [_one_line(n) for n in found]
         return [
             c
             for c in found
@@ -614,6 +616,16 @@ def _not_a_model(name: str) -> bool:
 
 def _name_words(name: str) -> list[str]:
     return re.findall(r"[a-z0-9]+(?:\.[0-9]+)*", name.lower())
+
+
+def _one_line(n: R.Named) -> R.Named:
+    """A model name cut at a line break ("Claude Opus 4.1\nInput$15" is "Claude Opus 4.1"):
+    a name never runs over its line."""
+    cut = n.name.find("\n")
+    if cut <= 0:
+        return n
+    name = n.name[:cut].rstrip()
+    return replace(n, name=name, end=n.start + len(name))
 
 
 def _merge_models(a: list[R.Named], b: list[R.Named]) -> list[R.Named]:

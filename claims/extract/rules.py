@@ -535,6 +535,8 @@ def price_direction(before: str, after: str) -> int | None:
     return None
 
 
+# A price's side labelling it right before, on its line ("Input$3", "Output: $15").
+SIDE_RIGHT_BEFORE = re.compile(r"(?:^|\n|\s)(?:input|output|entrada|sa[íi]da)\s*:?\s*$", re.I)
 # A price's side named right after it, with no unit between ("$0.17 input", "US$ 2 de saída").
 SIDE_RIGHT_AFTER = re.compile(
     r"^\s*(?:input|output|de\s+entrada|de\s+sa[íi]da|na\s+entrada|na\s+sa[íi]da)\b", re.I
