@@ -10,7 +10,8 @@ nothing kept from an earlier build of this process). The one-claim rebuild is ti
 three ways: warm, in the process that just built (as the scheduler rebuilds after each
 cycle, reusing the claim views and fragments of unchanged subjects), and cold, after
 another claim changed and the caches were cleared (what ``tracker build`` in a new
-process pays, imports aside), and in a real new process: ``tracker build`` run as a
+process pays, imports aside; the build cache on disk, ``OUT.cache``, is kept, as it is
+between processes), and in a real new process: ``tracker build`` run as a
 subprocess after a third claim changed (its wall and CPU seconds, start-up and imports
 included; beside it, what a process that only starts and imports the build costs). Every
 line gives the load average when it was measured: the machine is shared, and wall
@@ -105,10 +106,16 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def cache_dir_of(out: Path) -> Path:
+    """The build cache ``tracker build --out OUT`` uses by default (``OUT.cache``)."""
+    return out.resolve().with_name(out.name + ".cache")
+
+
 def timed_build(engine, out: Path):  # type: ignore[no-untyped-def]
-    """(report, wall s, CPU s, helper CPU s) of one build_site into ``out``."""
+    """(report, wall s, CPU s, helper CPU s) of one build_site into ``out``, with the
+    build cache ``tracker build`` would use (:func:`cache_dir_of`)."""
     t0, c0, h0 = time.perf_counter(), time.process_time(), children_cpu()
-    report = build_site(engine, out, now=NOW)
+    report = build_site(engine, out, now=NOW, cache_dir=cache_dir_of(out))
     return report, time.perf_counter() - t0, time.process_time() - c0, children_cpu() - h0
 
 

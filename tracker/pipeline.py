@@ -65,12 +65,18 @@ def verify(engine: Engine, *, now: dt.datetime | None = None) -> Any:
 
 
 def build(
-    engine: Engine, out_dir: Path, *, now: dt.datetime | None = None, base_url: str | None = None
+    engine: Engine,
+    out_dir: Path,
+    *,
+    now: dt.datetime | None = None,
+    base_url: str | None = None,
+    cache_dir: Path | None = None,
 ) -> Any:
-    """Render the static site into ``out_dir`` incrementally (:func:`tracker.website.build_site`)."""
+    """Render the static site into ``out_dir`` incrementally (:func:`tracker.website.build_site`;
+    ``cache_dir``: its build cache, None for none)."""
     from tracker.website import build_site
 
-    return build_site(engine, out_dir, now=now, base_url=base_url)
+    return build_site(engine, out_dir, now=now, base_url=base_url, cache_dir=cache_dir)
 
 
 def send_alerts(engine: Engine, subscriptions: list[Any], *, base_url: str | None = None) -> Any:

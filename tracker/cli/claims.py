@@ -15,8 +15,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.table import Table
-from rich.text import Text
 
 from claims.values.display import candidate_value_text
 from claims.values.safetext import terminal_text
@@ -37,6 +35,8 @@ from tracker.cli.values import choice, choices_text
 from tracker.errors import ConfigError, TrackerError
 
 if TYPE_CHECKING:
+    from rich.table import Table
+
     from claims.extract.candidates import Candidate
     from claims.subjects.references import SubjectRef
     from tracker.articles.read import Article
@@ -292,6 +292,9 @@ def _subject_notes(found: list[Candidate], subjects_file: Path | None) -> list[s
 def _print_candidates(found: list[Candidate], title: str, warned: int) -> None:
     """The candidates as a table titled ``title``, stacked when the terminal is too narrow;
     the caption counts the ``warned`` warnings printed before it."""
+    from rich.table import Table
+    from rich.text import Text
+
     caption = plural(len(found), "candidate")
     if warned:
         caption += f"; {plural(warned, 'warning')} printed before this table (stderr)"

@@ -263,6 +263,15 @@ def build(
     base_url: Annotated[
         str | None, typer.Option("--base-url", help="Public URL of the site (absolute feed links).")
     ] = None,
+    cache_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--cache-dir",
+            help="Build cache folder, outside --out (default: OUT.cache beside it, e.g. "
+            "site.cache). It lets a new process re-encode only changed subjects' parts of "
+            "the big exports; deleting it only costs time.",
+        ),
+    ] = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Build the static site (pages, JSON/CSV exports, Atom feeds).
@@ -271,11 +280,23 @@ def build(
     """
     from tracker import pipeline
 
-    report = pipeline.build(open_db(db), out, base_url=base_url)
+    global _skip_teardown
+    cache = cache_dir if cache_dir is not None else default_cache_dir(out)
+    engine = open_db(db)
+    report = pipeline.build(engine, out, base_url=base_url, cache_dir=cache)
+    engine.dispose()  # connections closed now: nothing is left for the interpreter's exit
     if json_out:
         print_json({k: str(v) if isinstance(v, Path) else v for k, v in report.__dict__.items()})
     else:
         console.print(build_summary(report, out))
+    _skip_teardown = True
+
+
+def default_cache_dir(out: Path) -> Path:
+    """``tracker build``'s build cache when ``--cache-dir`` is not given: the output
+    folder's name plus ``.cache``, beside it (``site`` -> ``site.cache``)."""
+    out = out.resolve()
+    return out.with_name(out.name + ".cache")
 
 
 def build_summary(report: Any, out: Path) -> str:
@@ -295,12 +316,21 @@ def build_summary(report: Any, out: Path) -> str:
     )
 
 
+# Set by a command that finished and left nothing to clean up (``build``): see main().
+_skip_teardown = False
+
+
 def main() -> None:
     """Console-script entry point (``tracker``).
 
     Output piped into a reader that stops early (``tracker status X | head -1``) ends
     quietly with exit status 1, as the Python docs advise (signal module, "Note on
-    SIGPIPE"): stdout is pointed at /dev/null so the flush at exit cannot fail again."""
+    SIGPIPE"): stdout is pointed at /dev/null so the flush at exit cannot fail again.
+    After ``tracker build`` succeeds the process ends with ``os._exit`` once its output
+    is flushed: the interpreter's shutdown would otherwise free, object by object, the
+    views the build kept for a next build that this process never makes (0.5 CPU s of a
+    2 s one-claim rebuild at 1,000 subjects × 30 claims). The build closed its database
+    connections and helper process itself, and no atexit handler is needed."""
     import os
 
     try:
@@ -308,6 +338,14 @@ def main() -> None:
             app()
         finally:
             sys.stdout.flush()  # inside the try: a closed pipe shows here, not at exit
+    except SystemExit as done:
+        if _skip_teardown and done.code in (0, None):
+            import logging
+
+            logging.shutdown()  # what the interpreter's exit would flush
+            sys.stderr.flush()
+            os._exit(0)
+        raise
     except BrokenPipeError:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())

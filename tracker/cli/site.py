@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import functools
 import sys
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -17,6 +16,9 @@ from tracker.cli.common import DbOpt, JsonOpt, TrackerTyper, open_db, print_json
 from tracker.cli.failures import fail
 from tracker.cli.values import whole_number
 from tracker.errors import TrackerError
+
+if TYPE_CHECKING:  # http.server loads only for `tracker serve`
+    from http.server import ThreadingHTTPServer
 
 alerts_app = TrackerTyper(help="Push alerts through Apprise.", no_args_is_help=True)
 
@@ -27,16 +29,25 @@ def register(app: typer.Typer) -> None:
     app.add_typer(alerts_app, name="alerts")
 
 
-class _Handler(SimpleHTTPRequestHandler):
-    extensions_map = {
-        **SimpleHTTPRequestHandler.extensions_map,
-        ".atom": "application/atom+xml",
-        ".json": "application/json",
-        ".csv": "text/csv; charset=utf-8",
-    }
+@functools.cache
+def _handler_class() -> Any:
+    """The preview server's request handler: the stdlib's static-file handler with the
+    site's export types and no request log (made on first use: http.server is imported
+    only by ``tracker serve``)."""
+    from http.server import SimpleHTTPRequestHandler
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - stdlib name
-        pass
+    class Handler(SimpleHTTPRequestHandler):
+        extensions_map = {
+            **SimpleHTTPRequestHandler.extensions_map,
+            ".atom": "application/atom+xml",
+            ".json": "application/json",
+            ".csv": "text/csv; charset=utf-8",
+        }
+
+        def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - stdlib name
+            pass
+
+    return Handler
 
 
 def make_server(directory: Path, port: int = 8000) -> ThreadingHTTPServer:
@@ -46,7 +57,9 @@ def make_server(directory: Path, port: int = 8000) -> ThreadingHTTPServer:
     """
     if not (directory / "index.html").is_file():
         raise TrackerError(f"{directory}/index.html not found; run `tracker build` first")
-    handler = functools.partial(_Handler, directory=str(directory))
+    from http.server import ThreadingHTTPServer
+
+    handler = functools.partial(_handler_class(), directory=str(directory))
     try:
         return ThreadingHTTPServer(("127.0.0.1", port), handler)
     except OSError as exc:

@@ -8,12 +8,10 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-from claims.store.rawdb import RawDB
 from claims.values.timefmt import iso_z
 from tracker.cli.common import (
     DataOpt,
@@ -29,10 +27,13 @@ from tracker.cli.common import (
     print_json,
 )
 from tracker.cli.failures import error_document
-from tracker.cycle.run import WatchResult, run_check
-from tracker.cycle.types import CycleSummary
 from tracker.errors import ConfigError
 from tracker.snapshots.store import DEFAULT_ROOT, follows_database, open_store
+
+if TYPE_CHECKING:  # the cycle (httpx, adapters) and rich.progress load when a command runs
+    from claims.store.rawdb import RawDB
+    from tracker.cycle.run import WatchResult
+    from tracker.cycle.types import CycleSummary
 
 ReplayOpt = Annotated[
     Path | None,
@@ -116,6 +117,10 @@ def _cycle(
     on_result: Callable[[WatchResult], None] | None,
     keep: bool,
 ) -> CycleSummary:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from tracker.cycle.run import run_check
+
     client, now = _client(replay)
     robots = _robots(replay, client)
     if not show_progress:
@@ -227,6 +232,7 @@ def record(
     left as it was (not created, not overwritten).
     """
     from tracker.cycle.offline import failed_names, record_check
+    from tracker.cycle.types import CycleSummary
     from tracker.errors import NothingRecorded
 
     _results_printed_here()

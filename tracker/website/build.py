@@ -4,7 +4,9 @@ Every output file (pages, exports, feeds, assets) is a :class:`Job` with a key t
 hashes what it is made from (``pagehash.py``). A file whose key matches the last
 build's manifest and which is still on disk is not rendered again; the writer rewrites
 only files whose bytes changed, and files the last build made that this one does not
-are removed (``manifest.py``).
+are removed (``manifest.py``). With a build cache folder (``cache_dir``), a build in a
+new process takes unchanged subjects' parts of the big exports from the last output
+(``segments.py``) and reuses compiled templates.
 """
 
 from __future__ import annotations
@@ -41,10 +43,11 @@ from tracker.website.pagehash import code_fingerprint, key_of
 from tracker.website.pages import Job, SubjectDigests, index_path, page_jobs
 from tracker.website.render import attach_fragments, make_environment, templates_dir
 from tracker.website.search import search_index_from, subject_entries_json, table_data_js
+from tracker.website.segments import Segments
 from tracker.website.summary import table_columns
 from tracker.website.table import table_csv, table_export, table_json
 from tracker.website.views import SiteContext, SubjectView
-from tracker.website.writer import Writer
+from tracker.website.writer import SiteError, Writer
 
 __all__ = [
     "BuildReport",
@@ -56,6 +59,7 @@ __all__ = [
 
 DEFAULT_BASE_URL = "http://localhost:8000/"
 ASSETS = ("site.css", "site.js")
+SEARCH_INDEX = "assets/search-index.js"
 # From this many files to render, a helper process does the file writes (Writer.offloaded):
 # its start-up (a spawned interpreter) costs more than it saves on a small rebuild.
 OFFLOAD_AT = 300
@@ -81,12 +85,16 @@ def resolve_base_url(base_url: str | None = None) -> str:
     return (base_url or settings.site_url() or DEFAULT_BASE_URL).rstrip("/") + "/"
 
 
-def export_jobs(ctx: SiteContext, fingerprint: str, digests: SubjectDigests) -> list[Job]:
+def export_jobs(
+    ctx: SiteContext, fingerprint: str, digests: SubjectDigests, segments: Segments
+) -> list[Job]:
     """Jobs for ``api/``: a JSON file per subject and the four whole-site exports. The
     small exports are keyed by their own records; the claim exports by every subject's
     claims digest (encoding 30,000 claims to key them would cost what it saves). A
     subject's claim records and CSV rows are kept between builds by that digest
-    (``fragments.py``), so a rebuild encodes only the claims of changed subjects."""
+    (``fragments.py``), so a rebuild encodes only the claims of changed subjects; the
+    claim exports' layouts go to the build cache (``segments``), so a new process can
+    take unchanged subjects' parts from the files themselves."""
     claims_key = {sv.slug: key_of(fingerprint, digests.claims[sv.slug]) for sv in ctx.subjects}
 
     def records_of(sv: SubjectView) -> dict[int, str]:
@@ -98,7 +106,15 @@ def export_jobs(ctx: SiteContext, fingerprint: str, digests: SubjectDigests) -> 
         claims = [cv for _, rows in sv.groups for cv in rows]
         return FRAGMENTS.get("claim-csv", claims_key[sv.slug], partial(ex.claim_csv_rows, claims))
 
-    records = cache(lambda: ex.by_claim_id([records_of(sv) for sv in ctx.subjects]))
+    def claims_file(path: str, kind: str, of: Any, export: Any) -> str:
+        per_subject = [(claims_key[sv.slug], of(sv)) for sv in ctx.subjects]
+        merged = ex.by_claim_id([part for _, part in per_subject])
+        text: str = export(merged)
+        owners = ((key, part.keys()) for key, part in per_subject)
+        sep = "," if kind == "claim-records" else ""
+        segments.record(path, kind, text, merged.items(), sep, owners)
+        return text
+
     summaries = [ex.subject_summary(sv) for sv in ctx.subjects]
     discrepancies = [ex.discrepancy_record(dv) for dv in ctx.discrepancies]
     all_claims = [digests.claims[sv.slug] for sv in ctx.subjects]
@@ -111,12 +127,12 @@ def export_jobs(ctx: SiteContext, fingerprint: str, digests: SubjectDigests) -> 
         Job(
             "api/claims.json",
             key_of(fingerprint, "api/claims.json", all_claims),
-            lambda: ex.claims_export(records()),
+            partial(claims_file, "api/claims.json", "claim-records", records_of, ex.claims_export),
         ),
         Job(
             "api/claims.csv",
             key_of(fingerprint, "api/claims.csv", all_claims),
-            lambda: ex.csv_from_rows(ex.by_claim_id([csv_rows_of(sv) for sv in ctx.subjects])),
+            partial(claims_file, "api/claims.csv", "claim-csv", csv_rows_of, ex.csv_from_rows),
         ),
         Job(
             "api/discrepancies.json",
@@ -124,7 +140,7 @@ def export_jobs(ctx: SiteContext, fingerprint: str, digests: SubjectDigests) -> 
             partial(ex.discrepancies_export, discrepancies),
         ),
     ]
-    jobs += table_jobs(ctx, fingerprint, digests)
+    jobs += table_jobs(ctx, fingerprint, digests, segments)
     for sv in ctx.subjects:
         path = f"api/subjects/{sv.slug}.json"
         key = key_of(fingerprint, "subject-json", digests.view[sv.slug])
@@ -132,11 +148,13 @@ def export_jobs(ctx: SiteContext, fingerprint: str, digests: SubjectDigests) -> 
     return jobs
 
 
-def table_jobs(ctx: SiteContext, fingerprint: str, digests: SubjectDigests) -> list[Job]:
+def table_jobs(
+    ctx: SiteContext, fingerprint: str, digests: SubjectDigests, segments: Segments
+) -> list[Job]:
     """``api/table.json``, ``api/table.csv``, ``assets/table-data.js`` (keyed by the
     index rows and columns) and ``assets/search-index.js`` (keyed by every subject's
     view and the sources; each subject's entries kept between builds by its view's
-    digest)."""
+    digest, and their place in the file noted in the build cache)."""
     columns = table_columns(ctx.benchmarks)
     table = cache(lambda: table_export([sv.row() for sv in ctx.subjects], columns))
     key = key_of(fingerprint, "table", columns, [digests.row[sv.slug] for sv in ctx.subjects])
@@ -148,21 +166,21 @@ def table_jobs(ctx: SiteContext, fingerprint: str, digests: SubjectDigests) -> l
     )
 
     def search_index() -> str:
+        keys = [key_of(fingerprint, digests.view[sv.slug]) for sv in ctx.subjects]
         parts = [
-            FRAGMENTS.get(
-                "search",
-                key_of(fingerprint, digests.view[sv.slug]),
-                partial(subject_entries_json, sv),
-            )
-            for sv in ctx.subjects
+            FRAGMENTS.get("search", key, partial(subject_entries_json, sv))
+            for key, sv in zip(keys, ctx.subjects, strict=True)
         ]
-        return search_index_from(parts, ctx.sources)
+        text = search_index_from(parts, ctx.sources)
+        owners = ((key, [i]) for i, key in enumerate(keys))
+        segments.record(SEARCH_INDEX, "search", text, enumerate(parts), ",", owners)
+        return text
 
     return [
         Job("api/table.json", key, lambda: table_json(table())),
         Job("api/table.csv", key, lambda: table_csv(table())),
         Job("assets/table-data.js", key, lambda: table_data_js(table())),
-        Job("assets/search-index.js", search_key, search_index),
+        Job(SEARCH_INDEX, search_key, search_index),
     ]
 
 
@@ -214,6 +232,7 @@ def build_site(
     *,
     now: dt.datetime | None = None,
     base_url: str | None = None,
+    cache_dir: Path | None = None,
 ) -> BuildReport:
     """Build the static site into ``out_dir`` from the database behind ``engine``.
 
@@ -221,12 +240,24 @@ def build_site(
     link relatively so the folder works from any path. ``now`` is accepted for a frozen
     clock but pages carry only data times, so a rebuild of unchanged data renders and
     rewrites nothing. Files whose input changed are rendered; the report lists them.
+    ``cache_dir`` (a folder outside ``out_dir``; None: none) keeps where each subject's
+    part of the big exports lies in the output (``segments.py``), so a build in a new
+    process encodes only changed subjects' parts; deleting it only costs time.
     Raises :class:`SiteError` (unsafe path, a file written twice, missing templates, a
-    bad slug or an unreadable manifest); never writes outside ``out_dir``.
+    bad slug, an unreadable manifest, or ``cache_dir`` inside ``out_dir``); never writes
+    outside ``out_dir`` and ``cache_dir``.
     """
     del now  # pages show data times only (see docstring)
+    if cache_dir is not None and is_inside(cache_dir, out_dir):
+        raise SiteError(f"build cache {cache_dir} is inside the site folder {out_dir}")
     with collector_paused():
-        return _build(engine, out_dir, resolve_base_url(base_url))
+        return _build(engine, out_dir, resolve_base_url(base_url), cache_dir)
+
+
+def is_inside(path: Path, folder: Path) -> bool:
+    """Whether ``path`` is ``folder`` or below it (both resolved)."""
+    path, folder = path.resolve(), folder.resolve()
+    return path == folder or folder in path.parents
 
 
 # This process's claim views, kept from one build to the next (claimviews.py).
@@ -254,23 +285,26 @@ def clear_build_caches() -> None:
 
 
 @cache
-def environment(fingerprint: str) -> Environment:
+def environment(fingerprint: str, cache_dir: Path | None = None) -> Environment:
     """The site's Environment for templates and code with this ``fingerprint``: made
     (templates compiled) once per process, so an in-process rebuild (the scheduler's)
-    does not compile them again; an edit changes the fingerprint."""
-    return make_environment()
+    does not compile them again; an edit changes the fingerprint. With a build
+    ``cache_dir`` the compiled templates are kept in its ``templates/`` for the next
+    process."""
+    return make_environment(bytecode_dir=cache_dir / "templates" if cache_dir else None)
 
 
-def _build(engine: Engine, out_dir: Path, base: str) -> BuildReport:
-    FRAGMENTS.start_build()
+def _build(engine: Engine, out_dir: Path, base: str, cache_dir: Path | None) -> BuildReport:
+    segments = Segments.load(cache_dir, out_dir)
+    FRAGMENTS.start_build(segments.take if segments.files else None)
     fingerprint = code_fingerprint(templates_dir())
     ctx = collect(engine, claim_memo(fingerprint))
-    env = environment(fingerprint)
+    env = environment(fingerprint, cache_dir)
     attach_fragments(ctx, env)
     digests = SubjectDigests.of(ctx.subjects, ctx.claim_digests)
     jobs: list[Job] = []
     jobs += page_jobs(ctx, env, fingerprint, digests)
-    jobs += export_jobs(ctx, fingerprint, digests)
+    jobs += export_jobs(ctx, fingerprint, digests, segments)
     jobs += feed_jobs(ctx, fingerprint, base)
     jobs += chart_jobs(ctx, fingerprint)
     jobs += asset_jobs()
@@ -296,10 +330,12 @@ def _build(engine: Engine, out_dir: Path, base: str) -> BuildReport:
             payload = data.encode("utf-8") if isinstance(data, str) else data
             # A file no earlier build listed is new: no need to read what is there.
             writer.write(job.path, payload, compare=before is not None)
+            segments.wrote(job.path, payload)
             rendered.append(job.path)
             entries[job.path] = Entry(job.key, len(payload))
     removed = remove_stale(out_dir, previous, writer.paths)
     writer.write(MANIFEST, manifest_text(entries))
+    segments.save()
     return BuildReport(
         pages_written=len(writer.written),
         pages_unchanged=len(writer.unchanged),

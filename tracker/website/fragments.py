@@ -5,13 +5,17 @@ claims did not change: their export records, CSV rows and search entries are tak
 from here instead of encoded again. A key is the digest of everything the text is
 made from (``pagehash.key_of`` of the views, with the code fingerprint), so a hit is
 the same text the code would make. Entries a build did not use are dropped when the
-next build starts, so the store holds at most two builds' worth.
+next build starts, so the store holds at most two builds' worth. A build may give a
+``source`` to try before making a missing text: the previous output files, through the
+build cache (``segments.py``), so a new process makes only changed subjects' texts.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any, TypeVar
+
+Source = Callable[[str, str], Any]
 
 T = TypeVar("T")
 
@@ -26,12 +30,16 @@ class Fragments:
         self._used: dict[tuple[str, str], Any] = {}
         self.hits = 0
         self.misses = 0
+        self._source: Source | None = None
 
-    def start_build(self) -> None:
+    def start_build(self, source: Source | None = None) -> None:
         """Keep only the entries the previous build used (the rest cannot match data
-        that changed since, except by returning to older content)."""
+        that changed since, except by returning to older content). ``source(kind,
+        key)``, if given, is asked for a missing entry before it is made (None: not
+        there)."""
         self._kept, self._used = self._used or self._kept, {}
         self.hits = self.misses = 0
+        self._source = source
 
     def clear(self) -> None:
         """Forget every entry."""
@@ -44,6 +52,8 @@ class Fragments:
         value = self._used.get(slot)
         if value is None:
             value = self._kept.get(slot)
+            if value is None and self._source is not None:
+                value = self._source(kind, key)
             if value is None:
                 value = make()
                 self.misses += 1

@@ -10,7 +10,7 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined
 
 import tracker
 from claims.events import event_label
@@ -88,11 +88,19 @@ FILTERS: dict[str, Any] = {
 }
 
 
-def make_environment(path: Path | None = None) -> Environment:
+def make_environment(path: Path | None = None, bytecode_dir: Path | None = None) -> Environment:
     """The site's Environment: autoescape on for all templates, StrictUndefined,
     filters from :data:`FILTERS`, trailing newlines kept, blocks trimmed; templates are
-    compiled once and not re-checked on disk (an Environment serves one build)."""
+    compiled once and not re-checked on disk (an Environment serves one build).
+    ``bytecode_dir`` (created if missing) keeps the compiled templates for the next
+    process (Jinja's ``FileSystemBytecodeCache``: an entry is used only for the same
+    template source, Jinja and Python version)."""
+    cache = None
+    if bytecode_dir is not None:
+        bytecode_dir.mkdir(parents=True, exist_ok=True)
+        cache = FileSystemBytecodeCache(str(bytecode_dir))
     env = Environment(
+        bytecode_cache=cache,
         loader=FileSystemLoader(str(path or templates_dir())),
         autoescape=True,
         auto_reload=False,  # one build: no mtime check on every get_template

@@ -52,18 +52,26 @@ def search_index_js(ctx: SiteContext) -> str:
 
 
 def subject_entries_json(sv: SubjectView) -> str:
-    """:func:`subject_entries` as compact JSON items without the list's brackets."""
-    return _compact(subject_entries(sv))[1:-1]
+    """:func:`subject_entries` as compact JSON items without the list's brackets, with
+    ``</`` escaped (as in the script: the file is these parts joined, see
+    :func:`search_index_from`)."""
+    return _script_safe(_compact(subject_entries(sv))[1:-1])
 
 
 def search_index_from(subject_parts: list[str], sources: list[SourceView]) -> str:
     """:func:`search_index_js` from each subject's :func:`subject_entries_json` (a
-    build keeps those of unchanged subjects) and the sources."""
+    build keeps those of unchanged subjects) and the sources. Escaping each part is
+    escaping the whole: a part starts with ``[`` and ends with ``]``, so no ``</``
+    spans two parts or a part and the ``,`` / brackets around it."""
     parts = [p for p in subject_parts if p]
     if sources:
-        parts.append(_compact([source_entry(sv) for sv in sources])[1:-1])
-    text = "[" + ",".join(parts) + "]"
-    return "window.TRACKER_SEARCH=" + text.replace("</", "<\\/") + ";\n"
+        parts.append(_script_safe(_compact([source_entry(sv) for sv in sources])[1:-1]))
+    return "window.TRACKER_SEARCH=[" + ",".join(parts) + "];\n"
+
+
+def _script_safe(text: str) -> str:
+    """``text`` with ``</`` written ``<\\/`` (the same JSON), so it never ends a script."""
+    return text.replace("</", "<\\/")
 
 
 def _compact(value: object) -> str:

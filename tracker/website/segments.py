@@ -1,0 +1,222 @@
+"""The build cache: where each subject's part of the big exports lies in the last output.
+
+``api/claims.json`` (18.7 MB at 1,000 subjects × 30 claims), ``api/claims.csv`` and
+``assets/search-index.js`` are joined from per-subject fragments (``fragments.py``): a
+subject's claim records, CSV rows and search entries. A process keeps those in memory
+between builds; a new process (``tracker build``) would encode all 30,000 claims again to
+change one. Instead, when a build writes one of these files, it records here, per
+fragment key, the byte ranges the fragment occupies in the file, and the file's sha256.
+The next build in a new process takes an unchanged subject's fragment from those bytes
+of the file itself (no second copy of 27 MB is kept), after checking that the file's
+sha256 still matches; any mismatch, missing file or unreadable cache makes the fragment
+be encoded again, so the cache can only cost time, never serve stale text.
+
+The cache is one file, ``segments.json`` (the sha256 of the JSON on its first line, so
+a damaged or edited cache is ignored, never trusted), in the build's cache folder
+(``build_site(cache_dir=...)``, ``tracker build --cache-dir``), outside the published
+folder. Its keys are the fragment keys of ``build.py`` (the code fingerprint plus the
+subject's claims or view digest), so a code, template or data change misses.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from itertools import accumulate
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+CACHE_FILE = "segments.json"
+FORMAT = 2
+# Fragment kinds whose value is a dict claim id -> text; the others are one text.
+BY_CLAIM = ("claim-records", "claim-csv")
+
+
+@dataclass
+class FileSegments:
+    """One big file's layout as a build wrote it: its sha256 and size; the parts in file
+    order (``ids``: claim ids for a by-claim kind, else numbers unique in the file, with
+    their byte ``lengths``), the first at byte ``start``, each followed by ``sep``
+    bytes; ``keys``: each fragment key with the ids of its parts."""
+
+    kind: str
+    sha256: str
+    size: int
+    start: int
+    sep: int
+    ids: list[int]
+    lengths: list[int]
+    keys: dict[str, list[int]]
+    _spans: dict[int, tuple[int, int]] | None = None
+
+    def spans(self) -> dict[int, tuple[int, int]]:
+        """Part id -> (byte offset, byte length), made on first use."""
+        if self._spans is None:
+            offsets = accumulate((n + self.sep for n in self.lengths[:-1]), initial=self.start)
+            self._spans = {
+                i: (off, n) for i, off, n in zip(self.ids, offsets, self.lengths, strict=True)
+            }
+        return self._spans
+
+    def to_json(self) -> dict[str, Any]:
+        """The cache file's record of this file."""
+        fields = ("kind", "sha256", "size", "start", "sep", "ids", "lengths", "keys")
+        return {name: getattr(self, name) for name in fields}
+
+
+@dataclass
+class Segments:
+    """The segment cache of one build folder: :meth:`take` serves fragments from the
+    previous output files, :meth:`record` / :meth:`wrote` note the files this build
+    writes, :meth:`save` writes the cache file (only when something changed)."""
+
+    cache_dir: Path | None
+    out_dir: Path
+    files: dict[str, FileSegments] = field(default_factory=dict)
+    _by_kind: dict[str, str] = field(default_factory=dict)
+    _data: dict[str, bytes | None] = field(default_factory=dict)
+    _pending: dict[str, FileSegments] = field(default_factory=dict)
+    changed: bool = False
+    taken: int = 0
+
+    @classmethod
+    def load(cls, cache_dir: Path | None, out_dir: Path) -> Segments:
+        """The cache in ``cache_dir`` for ``out_dir`` (empty when ``cache_dir`` is None,
+        or the file is missing, unreadable or of another format: a cold build then
+        encodes every fragment, as without a cache)."""
+        seg = cls(cache_dir, out_dir)
+        if cache_dir is None:
+            return seg
+        try:
+            check, _, body = (cache_dir / CACHE_FILE).read_text(encoding="utf-8").partition("\n")
+            if check != hashlib.sha256(body.encode("utf-8")).hexdigest():
+                return seg  # damaged or edited: its offsets cannot be trusted
+            data = json.loads(body)
+            if data.get("format") != FORMAT:
+                return seg
+            for path, f in data["files"].items():
+                seg.files[path] = FileSegments(**f)
+                if len(f["ids"]) != len(f["lengths"]):
+                    raise ValueError(f"{path}: ids and lengths differ in number")
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            seg.files = {}
+        seg._by_kind = {f.kind: path for path, f in seg.files.items()}
+        return seg
+
+    def _file_bytes(self, path: str) -> bytes | None:
+        """The output file ``path`` as the cache recorded it, or None when it is gone or
+        its size or sha256 differ (edited, or written by a build without this cache)."""
+        if path not in self._data:
+            info = self.files[path]
+            data: bytes | None
+            try:
+                data = (self.out_dir / path).read_bytes()
+            except OSError:
+                data = None
+            if data is not None and (
+                len(data) != info.size or hashlib.sha256(data).hexdigest() != info.sha256
+            ):
+                data = None
+            self._data[path] = data
+        return self._data[path]
+
+    def take(self, kind: str, key: str) -> Any:
+        """The fragment ``(kind, key)`` read from the last output, or None when the cache
+        does not have it or its file no longer matches."""
+        path = self._by_kind.get(kind)
+        if path is None:
+            return None
+        info = self.files[path]
+        ids = info.keys.get(key)
+        if ids is None:
+            return None
+        data = self._file_bytes(path)
+        if data is None:
+            return None
+        spans = info.spans()
+        try:
+            texts = {i: data[spans[i][0] : spans[i][0] + spans[i][1]].decode("utf-8") for i in ids}
+        except (KeyError, UnicodeDecodeError):  # a cache this code did not write
+            return None
+        if kind not in BY_CLAIM and len(texts) != 1:
+            return None
+        self.taken += 1
+        return texts if kind in BY_CLAIM else texts[ids[0]]
+
+    def record(
+        self,
+        path: str,
+        kind: str,
+        text: str,
+        parts: Iterable[tuple[int, str]],
+        sep: str,
+        owners: Iterable[tuple[str, Iterable[int]]],
+    ) -> None:
+        """Note the layout of ``text`` (the file ``path`` about to be written), in which
+        ``parts`` (``(id, text)``, in file order; a claim id for a by-claim ``kind``, else
+        any number unique in the file) follow one another, joined by ``sep``, from the
+        first part's first occurrence. ``owners``: each fragment key with the ids of its
+        parts (one for a one-text fragment). Nothing is noted when the parts are not
+        where this says."""
+        if self.cache_dir is None:
+            return
+        parts = list(parts)
+        if not parts:
+            self._pending.pop(path, None)
+            return
+        start = text.find(parts[0][1])
+        if start < 0:
+            return
+        # The writers join the parts themselves, so only the ends are checked (joining
+        # 18 MB again to compare cost more than the rest of this); a text that is ASCII
+        # has as many bytes as characters (no encoding needed to count them).
+        at = start + sum(len(t) for _, t in parts) + len(sep) * (len(parts) - 1)
+        last = parts[-1][1]
+        if text[at - len(last) : at] != last:
+            return
+        head = len(text[:start].encode("utf-8"))
+        lengths = [len(t) if t.isascii() else len(t.encode("utf-8")) for _, t in parts]
+        ids = [i for i, _ in parts]
+        keys = {key: list(idents) for key, idents in owners}
+        sep_bytes = len(sep.encode("utf-8"))
+        self._pending[path] = FileSegments(kind, "", 0, head, sep_bytes, ids, lengths, keys)
+
+    def wrote(self, path: str, payload: bytes) -> None:
+        """``path`` was written with ``payload``: its recorded layout becomes the cache's
+        (with the payload's sha256). Call for every file the build rendered."""
+        pending = self._pending.pop(path, None)
+        if pending is None:
+            if self.files.pop(path, None) is not None:
+                self.changed = True
+            return
+        pending.sha256, pending.size = hashlib.sha256(payload).hexdigest(), len(payload)
+        self.files[path] = pending
+        self.changed = True
+
+    def save(self) -> None:
+        """Write the cache file (atomically: a temporary file renamed over it) when this
+        build changed it; a cache folder that cannot be written only costs time, so the
+        error is logged as a warning, not raised."""
+        if self.cache_dir is None or not self.changed:
+            return
+        data = {
+            "format": FORMAT,
+            "files": {p: f.to_json() for p, f in sorted(self.files.items())},
+        }
+        target = self.cache_dir / CACHE_FILE
+        tmp = target.with_name(f".{CACHE_FILE}.{os.getpid()}.tmp")
+        try:
+            self.cache_dir.mkdir(parents=True, exist_ok=True)
+            body = json.dumps(data, separators=(",", ":"))
+            check = hashlib.sha256(body.encode("utf-8")).hexdigest()
+            tmp.write_text(f"{check}\n{body}", encoding="utf-8")
+            os.replace(tmp, target)
+        except OSError as exc:
+            log.warning("site build cache %s not written: %s", target, exc)
+            tmp.unlink(missing_ok=True)
