@@ -91,3 +91,76 @@ def test_extract_command_does_not_ask_to_add_a_known_model(tmp_path):
         "and `claims import` skips them; pass --subject SLUG (a subject of "
         f"{subjects}) if the article is about one model\n",
     )
+
+
+CIRRUS = SubjectRef("cirrus-12b", ("Cirrus 12B",), (), "Nimbus Labs")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Nimbus Labs released Cirrus 12B on Monday, a model with 12.2 billion parameters.",
+        "Nimbus Labs released Cirrus 12B yesterday, a model with 12.2 billion parameters.",
+        "Nimbus Labs released Cirrus 12B this week, a model with 12.2 billion parameters.",
+        "Nimbus Labs released Cirrus 12B in 2026, a model with 12.2 billion parameters.",
+        "A Nimbus Labs lançou o Cirrus 12B na segunda-feira, um modelo com 12,2 bilhões de parâmetros.",
+        "A Nimbus Labs lançou o Cirrus 12B ontem, um modelo com 12,2 bilhões de parâmetros.",
+        "A Nimbus Labs lançou o Cirrus 12B nesta semana, um modelo com 12,2 bilhões de parâmetros.",
+    ],
+)
+def test_time_phrase_between_subject_and_apposition_keeps_the_subject(text):
+    found = [
+        (c.subject, c.attribute, c.value.display(), c.how)
+        for c in extract(text, [CIRRUS], published=DAY)
+    ]
+    assert found == [("cirrus-12b", "total_params", "12.2B params", "apposition")]
+
+
+def test_time_phrase_after_another_model_gives_that_model():
+    text = "Nimbus Labs showed Orca 7B on Monday, a model with 7 billion parameters."
+    found = [(c.subject, c.other_model) for c in extract(text, [CIRRUS], published=DAY)]
+    assert found == [(None, "Orca 7B")]
+
+
+ORCA = SubjectRef("orca-7b", ("Orca 7B",), (), "Sea Labs")
+
+
+def _subjects(text: str, refs=(CIRRUS, ORCA)):
+    return [
+        (c.subject, c.attribute, c.value.display(), c.how)
+        for c in extract(text, list(refs), lang="auto", published=DAY)
+    ]
+
+
+def test_a_title_naming_one_model_is_the_subject_of_figures_naming_none():
+    text = (
+        "# Cirrus 12B: what we know\n\n"
+        "The new model is a mixture of experts with 2.1B active parameters per token.\n\n"
+        "Weights ship under the MIT licence. It runs at 1,200 tokens/s on Cerebras.\n"
+    )
+    assert _subjects(text) == [
+        ("cirrus-12b", "active_params", "2.1B params", "heading"),
+        ("cirrus-12b", "license", "mit", "heading"),
+        ("cirrus-12b", "output_tokens_per_second", "1,200 tokens/s", "heading"),
+    ]
+    pt = "Cirrus 12B: o que sabemos\n\nO novo modelo tem 12 bi de parâmetros no total.\n"
+    assert _subjects(pt) == [("cirrus-12b", "total_params", "12B params", "heading")]
+
+
+def test_a_title_gives_way_to_another_model_named_nearer_or_a_later_heading():
+    text = (
+        "Cirrus 12B: what we know\n\n"
+        "Its rival GPT-5 was also shown. The model has 30 billion parameters.\n\n"
+        "## Orca 7B\n\nThe model has 7 billion parameters.\n\n"
+        "## Cirrus 12B vs Orca 7B\n\nThe model has a 32K context window.\n"
+    )
+    assert _subjects(text) == [
+        (None, "total_params", "30B params", "none"),
+        ("orca-7b", "total_params", "7B params", "heading"),
+        (None, "context_window", "32K tokens", "none"),
+    ]
+
+
+def test_a_source_url_line_is_no_title():
+    text = "# source: https://example.com/cirrus-12b\n\nThe model has 12 billion parameters.\n"
+    assert _subjects(text) == [(None, "total_params", "12B params", "none")]

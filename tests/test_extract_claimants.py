@@ -200,3 +200,25 @@ def test_a_subjects_organization_is_not_taken_for_its_model_name():
         ("halcyon-9b", "price_input_usd_per_mtok", "Vantor Labs"),
         ("halcyon-9b", "benchmark_score", "Vantor Labs"),
     ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Through the company's API, Orion-5 Max costs $0.20 per million input tokens.",
+        "Via its own API, Orion-5 Max costs $0.20 per million input tokens.",
+        "Pela API da empresa, o Orion-5 Max custa US$ 0,20 por milhão de tokens de entrada.",
+        "Na sua plataforma, o Orion-5 Max custa US$ 0,20 por milhão de tokens de entrada.",
+    ],
+)
+def test_the_labs_own_channel_makes_the_lab_the_claimant(text):
+    assert rows(text) == [
+        ("orion-5-max", "price_input_usd_per_mtok", "$0.20 per 1M tokens", "Vega Systems")
+    ]
+
+
+def test_its_api_after_another_claimant_is_that_claimants():
+    text = "OpenRouter lists Orion-5 Max; through its API it costs $0.20 per million input tokens."
+    assert rows(text) == [
+        ("orion-5-max", "price_input_usd_per_mtok", "$0.20 per 1M tokens", "OpenRouter")
+    ]

@@ -168,3 +168,32 @@ def test_portuguese_marco_without_cedilla_and_year_is_the_noun():
     assert rows("A Vega Systems lança o Orion-5 Max em março.", "pt") == [
         ("orion-5-max", "release_date", "on 2027-03", None)
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "value"),
+    [
+        ("The weights of Kimi K3.1 Pro won't ship until Q1 2027.", "en", "after 2026-12"),
+        ("Os pesos do Kimi K3.1 Pro não saem antes do primeiro trimestre de 2027.", "pt-BR", "after 2026-12"),
+        ("The weights of Kimi K3.1 Pro will be released in H1 2027.", "en", "by 2027-06"),
+        ("The weights of Kimi K3.1 Pro will be released in early 2027.", "en", "by 2027-04"),
+        ("The weights of Kimi K3.1 Pro will be released before mid-2027.", "en", "before 2027-05"),
+        ("The weights of Kimi K3.1 Pro will be released after Q3 2027.", "en", "after 2027-09"),
+        ("The weights of Kimi K3.1 Pro will be released by the end of 2027.", "en", "by 2027-12"),
+        ("Os pesos do Kimi K3.1 Pro serão publicados no primeiro semestre.", "pt-BR", "by 2027-06"),
+        ("Os pesos do Kimi K3.1 Pro serão publicados até ao final de 2027.", "pt-PT", "by 2027-12"),
+    ],
+)  # fmt: skip
+def test_a_quarter_half_or_part_of_a_year_is_a_window(text, lang, value):
+    assert rows(text, lang) == [("kimi-k3.1-pro", "weights_release_date", value, None)]
+
+
+def test_a_window_word_without_a_year_is_no_date_unless_a_quarter_or_half():
+    assert scan_dates("an early model, in the end, a mid-range chip", "en", NOV_29, None) == []
+    (q,) = scan_dates("in Q1", "en", NOV_29, None)
+    assert (q.text, q.reading.to_value().display()) == ("Q1", "by 2027-03")
+
+
+def test_part_of_a_year_in_a_past_clause_is_a_period_not_a_date():
+    text = "Kimi K3.1 Pro was the leading open-source coding model in late 2025."
+    assert rows(text, "en") == []

@@ -18,7 +18,17 @@ def test_every_language_has_the_same_lists():
     assert (
         kinds["en"]
         == kinds["pt"]
-        == ["absence", "change", "negation", "not_negating", "refusals", "relations", "training"]
+        == [
+            "absence",
+            "change",
+            "date_windows",
+            "negation",
+            "not_negating",
+            "refusals",
+            "relations",
+            "time_phrases",
+            "training",
+        ]
     )
 
 

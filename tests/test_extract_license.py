@@ -55,3 +55,21 @@ def test_licence_names_come_from_the_names_file_and_read_as_the_hub_ids():
     assert licences(text, "en") == [("nimbus-3", "gemma", "Gemma Terms of Use")]
     text = "Os pesos do Nimbus 3 saem sob a licença Apache 2.0."
     assert licences(text, "pt") == [("nimbus-3", "apache-2.0", "Apache 2.0")]
+
+
+def test_the_licence_word_as_subject_of_a_future_or_modal_verb():
+    assert licences("A licença do Nimbus 3 será CC-BY-NC-4.0.", "pt") == [
+        ("nimbus-3", "cc-by-nc-4.0", "CC-BY-NC-4.0")
+    ]
+    assert licences("The licence of Nimbus 3 will be CC-BY-NC-4.0 rather than MIT.", "en") == [
+        ("nimbus-3", "cc-by-nc-4.0", "CC-BY-NC-4.0")
+    ]
+    assert licences("The Nimbus 3 license would be MIT, a source said.", "en") == [
+        ("nimbus-3", "mit", "MIT")
+    ]
+
+
+def test_a_negation_in_another_clause_does_not_deny_the_licence():
+    text = "Os pesos do Nimbus 3 não saem antes de 2027, e a licença será CC-BY-NC-4.0."
+    assert licences(text, "pt") == [("nimbus-3", "cc-by-nc-4.0", "CC-BY-NC-4.0")]
+    assert licences("O Nimbus 3 não tem licença definida, mas fala-se em MIT.", "pt") == []

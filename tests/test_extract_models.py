@@ -227,3 +227,13 @@ def test_a_generic_phrase_after_another_model_gives_the_figure_to_that_model_by_
         (None, "other", "Orca 9B", "9 bilhões"),
         (None, "other", "Orca 9B", "128 mil"),
     ]
+
+
+def test_a_model_name_stops_at_its_line_end():
+    from claims.extract.extractor import extract
+    from claims.subjects.references import SubjectRef
+
+    nova = SubjectRef("nova-2", ("Nova 2",))
+    text = "Compared with:\n\nClaude Opus 4.1\nInput$15\nOutput$75\n\nNova 2 costs $2 per million input tokens.\n"
+    got = {c.other_model for c in extract(text, [nova], lang="en") if c.how == "other"}
+    assert got == {"Claude Opus 4.1"}

@@ -90,3 +90,33 @@ def test_a_bare_price_before_its_side_is_per_million_when_the_article_prices_so(
     ]
     # With no per-million price in the article, "$0.25 input" is no price per token.
     assert [a for _, a, _, _, _ in rows("Orion-5 Max is $0.25 input, $0.90 output.")] == []
+
+
+CARD = """Pricing per Million Tokens
+
+Nova 2
+Input$3
+Output$15
+Zephyr 9 Max
+Input$15
+Output$75
+
+Nova 2 costs more on output ($15 vs $10 per million tokens) than its rivals.
+"""
+
+
+def test_a_pricing_card_gives_each_name_line_the_prices_under_it():
+    from claims.extract.extractor import extract
+    from claims.subjects.references import SubjectRef
+
+    nova = SubjectRef("nova-2", ("Nova 2",), (), "Orbit Labs")
+    got = [
+        (c.subject, c.other_model, c.attribute, c.value.display())
+        for c in extract(CARD, [nova], lang="en")
+    ]
+    assert got == [
+        ("nova-2", None, "price_input_usd_per_mtok", "$3.00 per 1M tokens"),
+        ("nova-2", None, "price_output_usd_per_mtok", "$15.00 per 1M tokens"),
+        (None, "Zephyr 9 Max", "price_input_usd_per_mtok", "$15.00 per 1M tokens"),
+        (None, "Zephyr 9 Max", "price_output_usd_per_mtok", "$75.00 per 1M tokens"),
+    ]

@@ -201,3 +201,24 @@ def test_a_bare_pt_reads_the_variant_the_words_show():
     text = "O Nova 2 tem 1 bilião de parâmetros, diz a equipa aos utilizadores."
     (c,) = extract(text, [s], lang="pt")
     assert (c.attribute, c.value.value) == ("total_params", 10**12)
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ('"We think 12B is the sweet spot," Moonshot AI said of Kimi K3.', "en"),
+        ("Kimi K3: 12 billion parameters is plenty for most tasks, the lab says.", "en"),
+        ('"Achamos que 12B é o ponto ideal", disse a Moonshot AI sobre o Kimi K3.', "pt-BR"),
+    ],
+)
+def test_a_size_judged_as_a_class_states_no_parameter_count(text, lang):
+    assert one(text, lang) == []
+
+
+def test_a_size_stated_as_the_count_is_still_read():
+    assert one("For Kimi K3, 12B is the total parameter count.", "en") == [
+        ("kimi-k3", "total_params", quantity("12", "params", scale=10**9))
+    ]
+    assert one("Kimi K3 has 12B parameters.", "en") == [
+        ("kimi-k3", "total_params", quantity("12", "params", scale=10**9))
+    ]

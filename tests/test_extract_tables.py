@@ -44,9 +44,11 @@ Fim."""
 
 
 def _rows(text, refs=(NOVA, ORBIT)):
+    """The subjects' candidates (other models' cells are checked on their own below)."""
     return [
         (c.subject, c.attribute, c.qualifiers, c.value.value, c.value.unit, c.how)
         for c in extract(text, list(refs), lang="en", published=DAY, default_subject="nova-2")
+        if c.how != "other"
     ]
 
 
@@ -87,7 +89,7 @@ def test_numeric_cells():
     assert not any(is_numeric(x) for x in ("MoE", "–", "Dense", "Nova 2"))
 
 
-def test_each_column_is_its_model_and_unknown_models_give_nothing():
+def test_each_column_is_its_model():
     got = _rows(PIPE)
     assert got == [
         ("nova-2", "benchmark_score", {"benchmark": "MMLU-Pro"}, Decimal("81.5"), "percent", "table"),
@@ -141,4 +143,82 @@ def test_a_model_card_with_rows_per_model_and_a_text_column():
         ("nova-2", "context_window", Decimal("128000")),
         ("orbit-1", "benchmark_score", Decimal("78.5")),
         ("nova-2", "benchmark_score", Decimal("84.2")),
+    ]
+
+
+def test_unknown_models_columns_are_their_own_figures():
+    got = [
+        (c.subject, c.other_model, c.attribute, c.value.value)
+        for c in extract(PIPE, [NOVA, ORBIT], lang="en", published=DAY, default_subject="nova-2")
+        if c.how == "other"
+    ]
+    assert got == [
+        (None, "Zephyr-7", "benchmark_score", Decimal("77.0")),
+        (None, "Zephyr-7", "benchmark_score", Decimal("66.1")),
+        (None, "Zephyr-7", "benchmark_score", Decimal("1950")),
+        (None, "Zephyr-7", "total_params", Decimal("400000000000")),
+    ]
+
+
+PRICES = """Nimbus Labs published the following figures.
+
+| Model | Total parameters | Context window | Input price ($/1M tokens) | Output price ($/1M tokens) |
+|---|---|---|---|---|
+| Nova 2 | 12B | 128K | $0.20 | $0.60 |
+| Vela 7B | 7B | 32K | 0.10 | 0.30 |
+"""
+
+PLAIN = """Prices below.
+
+Modelo       Parâmetros   Preço de entrada (US$/1M tokens)   Preço de saída (US$ por milhão)
+Nova 2       12B          0,20                               0,60
+Vela 7B      7B           0,10                               0,30
+
+Fim."""
+
+
+def _all(text, lang="en"):
+    return [
+        (c.subject, c.other_model, c.attribute, c.value.display())
+        for c in extract(text, [NOVA], lang=lang, published=DAY)
+    ]
+
+
+def test_price_columns_read_side_and_unit_from_the_header_and_rows_their_model():
+    assert _all(PRICES) == [
+        ("nova-2", None, "total_params", "12B params"),
+        ("nova-2", None, "context_window", "128K tokens"),
+        ("nova-2", None, "price_input_usd_per_mtok", "$0.20 per 1M tokens"),
+        ("nova-2", None, "price_output_usd_per_mtok", "$0.60 per 1M tokens"),
+        (None, "Vela 7B", "total_params", "7B params"),
+        (None, "Vela 7B", "context_window", "32K tokens"),
+        (None, "Vela 7B", "price_input_usd_per_mtok", "$0.10 per 1M tokens"),
+        (None, "Vela 7B", "price_output_usd_per_mtok", "$0.30 per 1M tokens"),
+    ]
+
+
+def test_plain_text_table_with_columns_apart_by_spaces():
+    assert _all(PLAIN, "pt-BR") == [
+        ("nova-2", None, "total_params", "12B params"),
+        ("nova-2", None, "price_input_usd_per_mtok", "$0.20 per 1M tokens"),
+        ("nova-2", None, "price_output_usd_per_mtok", "$0.60 per 1M tokens"),
+        (None, "Vela 7B", "total_params", "7B params"),
+        (None, "Vela 7B", "price_input_usd_per_mtok", "$0.10 per 1M tokens"),
+        (None, "Vela 7B", "price_output_usd_per_mtok", "$0.30 per 1M tokens"),
+    ]
+
+
+def test_a_price_column_in_euros_or_without_a_side_gives_no_price():
+    text = "| Model | Price (€/1M tokens) | Price ($/1M tokens) |\n|---|---|---|\n| Nova 2 | 0.20 | 0.30 |\n"
+    assert _all(text) == []
+
+
+def test_a_speed_column_is_output_tokens_per_second():
+    text = (
+        "| Model | Speed (tokens/s) | Latency (s) |\n|---|---|---|\n"
+        "| Nova 2 | 1,200 | 0.3 |\n| Vela 7B | 900 | 0.2 |\n"
+    )
+    assert _all(text) == [
+        ("nova-2", None, "output_tokens_per_second", "1,200 tokens/s"),
+        (None, "Vela 7B", "output_tokens_per_second", "900 tokens/s"),
     ]

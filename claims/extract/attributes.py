@@ -91,13 +91,16 @@ def _price(x: Site, r: Reader) -> Choice | None:
     """Money per tokens in USD: input or output price by the pair, the words around, or
     (for the new value of "from X to Y") the words before "from"; no side yet:
     ``price_usd_per_mtok`` (a restatement settles it, else it is dropped). Money with no
-    unit right before "input"/"output" is per million tokens when the article prices in that
-    currency per million elsewhere ("$0.17 input, $0.66 output")."""
+    unit right before "input"/"output", or labelled by it ("Input$3"), is per million tokens
+    when the article prices in that currency per million elsewhere ("$0.17 input, $0.66
+    output")."""
     f = x.f
     if f.kind != "money":
         return None
-    if not f.per and f.currency in r.per_mtok_currencies and R.SIDE_RIGHT_AFTER.match(x.after):
-        # "$0.17 input, $0.66 output" in an article that quotes prices per million tokens
+    sided = R.SIDE_RIGHT_AFTER.match(x.after) or R.SIDE_RIGHT_BEFORE.search(x.before)
+    if not f.per and f.currency in r.per_mtok_currencies and sided:
+        # "$0.17 input, $0.66 output" (or a card's "Input$3") in an article that quotes
+        # prices per million tokens
         f = replace(f, per="M")
     if not (f.per and f.to_value() and f.default_unit().endswith("_per_mtok")):
         return NO_CLAIM

@@ -14,6 +14,7 @@ from typing import Protocol
 from claims.extract.candidates import Candidate
 from claims.extract.claimants import ClaimantMention
 from claims.extract.document import Document, Line
+from claims.extract.lexicon import patterns
 from claims.extract.models import FIGURE_OWNER_LINK
 from claims.extract.rules import Named, versus_first
 from claims.extract.segment import Segments, Sentence
@@ -88,6 +89,7 @@ class _Article:
     starts: list[int] = field(default_factory=list)
     claimant_subject: dict[str, str] = field(default_factory=dict)
     where: dict[int, tuple[int, str | None]] = field(default_factory=dict)
+    headings: list[tuple[Line, int, bool]] = field(default_factory=list)
 
 
 Strategy = Callable[[Candidate, _Article], "Decision | None"]
@@ -295,6 +297,64 @@ def _list_lead(pos: int, doc: Document) -> Line | None:
     return None
 
 
+def _heading_topic(c: Candidate, a: _Article) -> Decision | None:
+    """The one model the nearest title or heading before the figure names ("# Cirrus 12B:
+    what we know"), unless the figure's paragraph names another model before it; a
+    heading naming no model leaves the one above it in force, one naming two models
+    gives none. A line that is only a model's name heads the lines under it up to the
+    next blank line (:func:`_heading_lines`), another model's too: a pricing card's
+    "GPT-5" line above "Input$1.25" gives that price to GPT-5."""
+    s = c._sentence
+    assert s is not None
+    topic: str | Decision | None = None
+    below = 0
+    for line, scope_end, card in a.headings:
+        if line.start >= c.start:
+            break
+        if scope_end < c.start:
+            continue
+        slugs, others = _named_between(line.start, line.end, a.ctx, a.ctx.competitors)
+        if slugs or others:
+            topic = slugs.pop() if len(slugs) == 1 and not others else None
+            if card and not slugs and others == 1:
+                name = next(n for n in a.ctx.competitors if line.start <= n.start < line.end)
+                topic = Decision(None, "other", "hard", _model_name(name, a.ctx))
+        below = line.end
+    if topic is None:
+        return None
+    para = min(x.start for x in a.ctx.seg.sentences if x.paragraph == s.paragraph)
+    slugs, others = _named_between(max(para, below), c.start, a.ctx, a.ctx.competitors)
+    if isinstance(topic, Decision):
+        return topic if not (others or slugs) else None
+    if others or slugs - {topic}:
+        return None
+    return Decision(topic, "heading")
+
+
+def _heading_lines(ctx: ArticleContext) -> list[tuple[Line, int, bool]]:
+    """(heading, end of its reach, a name line): the title and Markdown headings reach to the article's
+    end; a line that is only a model's name ("Claude Opus 4.1", "GPT-5:") above a non-blank
+    line reaches to the next blank line (a pricing or spec card)."""
+    text, lines = ctx.text, ctx.doc.lines
+    out = [(h, len(text), False) for h in ctx.doc.headings()]
+    names = [(m.start, m.end) for m in ctx.mentions if m.kind == "subject"]
+    names += [(n.start, n.end) for n in ctx.competitors if n.kind == "competitor"]
+    in_tables = [(t.start, t.end) for t in ctx.doc.tables]
+    for i, line in enumerate(lines[:-1]):
+        words = text[line.start : line.end].strip().rstrip(":").strip()
+        if not words or not text[lines[i + 1].start : lines[i + 1].end].strip():
+            continue
+        lo = line.start + text[line.start : line.end].index(words)
+        if (lo, lo + len(words)) not in names or any(a <= lo < b for a, b in in_tables):
+            continue
+        blank = next(
+            (ln.start for ln in lines[i + 1 :] if not text[ln.start : ln.end].strip()), len(text)
+        )
+        out.append((line, blank, True))
+    out.sort(key=lambda h: h[0].start)
+    return out
+
+
 def _default(c: Candidate, a: _Article) -> Decision | None:
     """The article's subject (``--subject``), when given."""
     return Decision(a.default_subject, "default") if a.default_subject else None
@@ -315,6 +375,7 @@ CONTEXT: tuple[tuple[str, Strategy], ...] = (
 )
 FALLBACK: tuple[tuple[str, Strategy], ...] = (
     ("paragraph", _paragraph_topic),
+    ("heading", _heading_topic),
     ("default", _default),
 )
 
@@ -345,7 +406,7 @@ def resolve(items: list[Candidate], ctx: ArticleContext, default_subject: str | 
     :data:`LOCAL`, then (with claimant -> subject learnt from clause decisions)
     :data:`CONTEXT`, restatements of figures already attributed, :data:`FALLBACK`, and
     restatements again. A price whose side stays unknown is dropped (attribute "")."""
-    a = _Article(ctx, default_subject)
+    a = _Article(ctx, default_subject, headings=_heading_lines(ctx))
     a.entities = [(m.start, m.end, "mention", m) for m in ctx.mentions]
     # A model owning only the figure before it ("68% for its predecessor Y") is no
     # entity of its clause's other figures; that one figure is its by _named_owner.
@@ -417,7 +478,10 @@ def _bracket_owner(c: Candidate, ctx: ArticleContext) -> Mention | Named | None:
 
 # Between a subject and a generic phrase that is it: a comma or dash (apposition), or a
 # copula ("Nova 2 is a model with 1.2T parameters", "o Nova 2 é um modelo com ...").
+# A time phrase may stand before it ("released X on Monday, a model with ...", "lançou o
+# X ontem, um modelo ..."): lexicon/<lang>/time_phrases.txt.
 _IS_IT = re.compile(
+    rf"(?:\s+(?:{patterns('time_phrases')}))?"
     r"\s*(?:[,—–]|(?:is|was|will\s+be|remains|é|foi|será|continua)(?:\s+(?:now|still|also|agora|também))?)\s*",
     re.I,
 )
@@ -430,14 +494,14 @@ def _appositive_of(start: int, ctx: ArticleContext) -> Mention | Named | None:
     for m in ctx.mentions:
         if (
             m.kind == "subject"
-            and 0 <= start - m.end <= 20
+            and 0 <= start - m.end <= 48
             and _IS_IT.fullmatch(ctx.text, m.end, start)
         ):
             return m
     for n in ctx.competitors:
         if (
             n.kind == "competitor"
-            and 0 <= start - n.end <= 20
+            and 0 <= start - n.end <= 48
             and _IS_IT.fullmatch(ctx.text, n.end, start)
         ):
             return n
@@ -462,6 +526,14 @@ def _named_in(s: Sentence, ctx: ArticleContext) -> tuple[set[str], int]:
     """(known subject slugs, count of other models) named in sentence ``s``."""
     slugs = {m.slug for m in ctx.mentions + ctx.comparative_mentions if s.start <= m.start < s.end}
     return slugs, sum(1 for n in ctx.named_competitors if s.start <= n.start < s.end)
+
+
+def _named_between(
+    lo: int, hi: int, ctx: ArticleContext, competitors: list[Named]
+) -> tuple[set[str], int]:
+    """(known subject slugs, count of ``competitors``) named in ``lo``-``hi``."""
+    slugs = {m.slug for m in ctx.mentions + ctx.comparative_mentions if lo <= m.start < hi}
+    return slugs, sum(1 for n in competitors if lo <= n.start < hi)
 
 
 def _names_a_model(s: Sentence | None, ctx: ArticleContext) -> bool:

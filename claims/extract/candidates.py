@@ -15,7 +15,8 @@ class Candidate:
     """One candidate claim. ``start``/``end`` are character offsets of ``text`` (the figure as
     written) in the article; ``how`` says how the subject was decided (``clause``, ``sentence``,
     ``anaphor`` ("The model ..." after a sentence naming it), ``claimant``, ``restated``,
-    ``paragraph``, ``default``, ``other`` or ``none``); with ``other``, ``other_model`` names
+    ``paragraph``, ``heading`` (the title or heading above names it), ``default``,
+    ``other`` or ``none``); with ``other``, ``other_model`` names
     the model it was given to as written ("Orca 7B", "its predecessor"; ``None`` for a
     generic "a dense model")."""
 

@@ -1,6 +1,7 @@
 """Who the text says states a figure: "a Moonshot reporta", "segundo a Artificial Analysis",
 "o post da Cerebras", "Cerebras says", "..., said Cerebras.", "segundo a empresa", a lab's
-own "Moonshot AI will not release". Input: a
+own "Moonshot AI will not release", its own channel ("through the company's API", "pela API
+da empresa"). Input: a
 sentence; output: claimant mentions.
 """
 
@@ -61,6 +62,18 @@ _PRONOUN_ORG_RE = re.compile(
     rf"\b{_COMPANY}\s+(?:\w+mente\s+)?(?:{SAY_VERBS})\b"
     rf"|\b(?:segundo|de\s+acordo\s+com|conforme|according\s+to)\s+{_COMPANY}\b"
     rf"|\b(?:{_AFTER_VERBS})\s+{_COMPANY}(?=\s*[.,;:!?)\n]|$)",
+    re.IGNORECASE,
+)
+# The lab's own channel as the source of a figure: "Through the company's API, X costs",
+# "on its own platform", "Pela API da empresa", "na sua plataforma": the lab (of the
+# figure's subject) states it, as "the company said" does.
+_CHANNEL = r"(?:API|APIs|platform|pricing\s+page|price\s+list|website|console|cloud|plataforma|p[áa]gina\s+de\s+pre[çc]os|site|nuvem)"
+_CHANNEL_RE = re.compile(
+    rf"\b(?:through|via|on|in|from|using|at)\s+(?:the\s+(?:company|lab|firm|startup)[’']s|"
+    rf"(?P<its>its|their))\s+(?:own\s+)?{_CHANNEL}\b"
+    rf"|\b(?:pela|pelas|na|nas|via|através\s+da|por\s+meio\s+da)\s+{_CHANNEL}\s+"
+    r"(?:da\s+empresa|da\s+companhia|da\s+startup|do\s+laborat[óo]rio)\b"
+    rf"|\b(?:pela|na|via|através\s+da)\s+(?P<sua>sua)\s+(?:própria\s+)?{_CHANNEL}\b",
     re.IGNORECASE,
 )
 # "..., said Nimbus.", "..., disse a Nimbus.": the name after the verb, ending its clause.
@@ -162,6 +175,12 @@ def find_claimants(text: str, organizations: Iterable[str] = ()) -> list[Claiman
         out.append(ClaimantMention(end - len(name), end, _expand(name, orgs), doc, False, verb_end))
     out += _commitments(text, orgs, {c.start for c in out})
     for m in _PRONOUN_ORG_RE.finditer(text):
+        out.append(ClaimantMention(m.start(), m.end(), "", pronoun=True))
+    named = [c.start for c in out if c.name]
+    for m in _CHANNEL_RE.finditer(text):
+        opening = max(text.rfind(". ", 0, m.start()), text.rfind("\n", 0, m.start()), 0)
+        if (m["its"] or m["sua"]) and any(opening <= p < m.start() for p in named):
+            continue  # "OpenRouter lists X ... through its API": OpenRouter's API
         out.append(ClaimantMention(m.start(), m.end(), "", pronoun=True))
     out.sort(key=lambda c: c.start)
     return out

@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo
 from babel.dates import get_date_format, get_month_names
 
 from claims.extract.date_relations import NEGATED, relation_before, unit_before
+from claims.extract.date_windows import window_of, window_pattern
 from claims.extract.yearless import tense_before, yearless_year
 from claims.values.numbers import NUMBER_WORDS_EN, NUMBER_WORDS_PT, normalize_locale, word_number
 from claims.values.value import Value, date_value
@@ -29,13 +30,15 @@ class DateReading:
     """A date read from text: ISO ``iso`` (``YYYY-MM-DD`` or ``YYYY-MM``), ``precision``
     (``day``/``month``), ``relation``, and ``moment`` (aware datetime) when a time was stated.
     ``denied``: the text negates the date without saying another ("not in March", "não
-    ... até março"); it is no claim of a date."""
+    ... até março"); it is no claim of a date. ``first``: for a window ("Q1 2027"), its
+    first month (``iso`` is its last)."""
 
     iso: str
     precision: str = "day"
     relation: str = "on"
     moment: dt.datetime | None = None
     denied: bool = False
+    first: str | None = None
 
     def to_value(self) -> Value:
         """The reading as a ``date`` :class:`Value` (the time of day is not part of it)."""
@@ -131,7 +134,17 @@ def _patterns(lang: str) -> tuple[re.Pattern[str], ...]:
     flags = re.IGNORECASE
     return tuple(
         re.compile(p, flags)
-        for p in (iso, numeric, named, named2, monyy, relative, endof, month_only)
+        for p in (
+            window_pattern(lang),
+            iso,
+            numeric,
+            named,
+            named2,
+            monyy,
+            relative,
+            endof,
+            month_only,
+        )
     )
 
 
@@ -156,7 +169,7 @@ def scan_dates(
     taken: list[tuple[int, int]] = []
     out: list[DateSpan] = []
     for kind, pat in zip(
-        ("iso", "numeric", "named", "named", "monyy", "relative", "endof", "month"),
+        ("window", "iso", "numeric", "named", "named", "monyy", "relative", "endof", "month"),
         _patterns(lang),
         strict=True,
     ):
@@ -164,7 +177,7 @@ def scan_dates(
             s, e = m.span()
             if m.group(0).strip() == "" or any(s < te and ts < e for ts, te in taken):
                 continue
-            tense = tense_before(text, s) if kind in ("named", "month", "endof") else None
+            tense = tense_before(text, s) if kind in ("named", "month", "endof", "window") else None
             reading = _read(kind, m, loc, lang, published, tz, tense)
             if reading is None:
                 continue
@@ -173,7 +186,7 @@ def scan_dates(
             if text[e - 1] == "." and _fold(text[s:e].rstrip(".").split()[-1]) in _wide(lang):
                 e -= 1  # a sentence's full stop after a full month name
             rel, words, negation = relation_before(text, s)
-            if kind == "endof":
+            if kind in ("endof", "window"):
                 rel = "by" if rel in ("on", "by") else rel
             if kind == "relative" and m.group("rel"):
                 word = m.group("rel").lower()
@@ -185,6 +198,8 @@ def scan_dates(
             if negation:
                 flipped = None if words.startswith("até") else NEGATED.get(rel)
                 denied, rel = flipped is None, flipped or rel
+            if reading.first and rel in ("before", "not_before"):
+                iso = reading.first  # before a window: before its first month
             if rel == "not_before":
                 iso, rel = unit_before(iso, reading.precision), "after"
             reading = DateReading(iso, reading.precision, rel, reading.moment, denied)
@@ -217,6 +232,8 @@ def _read(
     tense: str | None = None,
 ) -> DateReading | None:
     try:
+        if kind == "window":
+            return _window(m, lang, published, tense)
         if kind == "iso":
             d = dt.date(int(m["iy"]), int(m["im"]), int(m["id"]))
             return DateReading(d.isoformat())
@@ -264,6 +281,24 @@ def _read(
     except (ValueError, KeyError):
         return None
     return None
+
+
+def _window(
+    m: re.Match[str], lang: str, published: dt.date | None, tense: str | None
+) -> DateReading | None:
+    """ "Q1 2027", "no primeiro semestre": the window's last month, ``first`` its first
+    (:mod:`claims.extract.date_windows`); a missing year as for a month alone, when the
+    window may be written without one. A part of a year ("early", "late") in a past-tense
+    clause describes a period, not an event: ``None``."""
+    w = window_of(m["win"], lang)
+    if w is None or not (m["wy"] or w.yearless):
+        return None
+    if tense == "past" and not w.yearless:
+        return None  # "was the leading model in late 2025": a period described, no event
+    year = int(m["wy"]) if m["wy"] else yearless_year(w.first, None, published, tense)
+    if year is None:
+        return None
+    return DateReading(f"{year:04d}-{w.last:02d}", "month", "by", first=f"{year:04d}-{w.first:02d}")
 
 
 def _end_of_month(

@@ -25,6 +25,11 @@ _LABEL = re.compile(
 )
 
 
+# A Markdown heading ("# Cirrus 12B: what we know", "## Pricing").
+_MD_HEADING = re.compile(r"[ \t]*#{1,6}\s+\S")
+_SENTENCE_END = re.compile(r"[.!?…:;,]\s*$")
+
+
 @dataclass(frozen=True)
 class Line:
     """One line at ``start``-``end``; ``bullet``: it opens a list item; ``label``: the
@@ -59,6 +64,33 @@ class Document:
             label = (lab.start("label"), lab.end("label")) if lab else None
             lines.append(Line(m.start(), m.end(), bool(_BULLET.match(text, m.start())), label))
         return cls(text, Segments(text), find_tables(text), lines)
+
+    def headings(self) -> list[Line]:
+        """The title and headings: Markdown ``#`` lines, and the article's first line of
+        words (a "# source: URL" note is none) when it is short (at most 140 characters),
+        ends with no sentence punctuation, and a blank line or a sentence follows it: a
+        headline above its body. Lines holding a URL are notes, not headings."""
+        text = self.text
+        body = [
+            ln
+            for ln in self.lines
+            if text[ln.start : ln.end].strip() and "://" not in text[ln.start : ln.end]
+        ]
+        out = [ln for ln in body if _MD_HEADING.match(text, ln.start, ln.end)]
+        plain = [ln for ln in body if ln not in out]
+        if plain and (not out or plain[0].start < out[0].start):
+            first = plain[0]
+            words = text[first.start : first.end].strip()
+            i = self.lines.index(first)
+            nxt = (
+                text[self.lines[i + 1].start : self.lines[i + 1].end]
+                if i + 1 < len(self.lines)
+                else ""
+            )
+            if len(words) <= 140 and not _SENTENCE_END.search(words):
+                if not nxt.strip() or _SENTENCE_END.search(nxt):
+                    out.insert(0, first)
+        return out
 
     def line_at(self, pos: int) -> Line:
         """The line holding offset ``pos``."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from decimal import Decimal
 from functools import cache
 
@@ -203,6 +204,7 @@ class _Context:
             + find_size_names(text, own),
         )
         found = _merge_models(found, every_occurrence(text, found))
+        found = [_one_line(n) for n in found]
         return [
             c
             for c in found
@@ -217,6 +219,8 @@ class _Context:
         mention of that subject, not another model."""
         mentions = self.index.mentions(self.text)
         taken = [(m.start, m.end) for m in mentions] + [(b.start, b.end) for b in self.benches]
+        # "NC-4.0" of "CC-BY-NC-4.0" is part of a licence's name, no model's
+        taken += [n.span() for n in R.LICENSE_NAME_RE.finditer(self.text)]
         short = [
             (n, self._shortened_subject(n.name)) for n in self._other_models(comparatives, taken)
         ]
@@ -336,16 +340,18 @@ class _Context:
     def table_figures(self) -> list[Candidate]:
         """Figures in table cells: the model is the cell's column header or row label (the
         one naming a model), the attribute comes from the other (:mod:`claims.extract.table_cells`).
-        Cells of models the subjects file lacks give nothing: they are other models' figures."""
+        Cells of models the subjects file lacks are those models' figures (``how="other"``)."""
         out: list[Candidate] = []
         for t in self.tables:
             for label, head, cell in t.cells():
                 read = read_cell(t, label, head, cell, self.text, self.locale, self.index)
                 if read is None:
                     continue
-                slug, attr, q, v, (a, b) = read
+                slug, attr, q, v, (a, b), other = read
                 c = self._candidate(attr, v, a, b, self.seg.at(a), q)
                 c.subject, c.how = slug, "table"
+                if slug is None:  # another model's row: its figure, never the subject's
+                    c.how, c.other_model, c._hard_null = "other", other, True
                 out.append(c)
         return out
 
@@ -419,8 +425,9 @@ class _Context:
 
     def licenses(self) -> list[Candidate]:
         """A licence name with the word licence/licença at most four words from it in its
-        clause ("under the Apache 2.0 license", "sob a licença MIT") or as its line's label
-        ("License: Apache 2.0"), in a sentence that does not deny it ("no license yet")."""
+        clause ("under the Apache 2.0 license", "sob a licença MIT"), as its line's label
+        ("License: Apache 2.0"), or after "licence ... is/will be/será" in its clause ("a
+        licença do modelo será MIT"), in a clause that does not deny it ("no license yet")."""
         out = []
         for n in R.LICENSE_NAME_RE.finditer(self.text):
             s = self.seg.at(n.start())
@@ -428,9 +435,12 @@ class _Context:
             before = " ".join(self.text[cs : n.start()].split()[-4:])
             after = " ".join(self.text[n.end() : ce].split()[:4])
             near = " ".join((before, n.group("lic"), after, self._label_of(n.start(), 0)))
-            if not R.LICENSE_WORD_RE.search(near):
+            said = R.LICENSE_IS_RE.search(self.text[cs : n.start()])  # "the licence will be"
+            if not (R.LICENSE_WORD_RE.search(near) or said):
                 continue
-            if s.hypothetical or _absence(self.locale).search(self.text[s.start : n.start()]):
+            # "no license yet", "sem licença": an absence in the name's own clause ("os
+            # pesos não saem antes de 2027, e a licença será MIT" states MIT)
+            if s.hypothetical or _absence(self.locale).search(self.text[cs : n.start()]):
                 continue
             name, end = R.license_name_span(n.group("lic"), n.start(), n.end())
             v = text_value(R.license_id(name))
@@ -606,6 +616,16 @@ def _not_a_model(name: str) -> bool:
 
 def _name_words(name: str) -> list[str]:
     return re.findall(r"[a-z0-9]+(?:\.[0-9]+)*", name.lower())
+
+
+def _one_line(n: R.Named) -> R.Named:
+    """A model name cut at a line break ("Claude Opus 4.1\nInput$15" is "Claude Opus 4.1"):
+    a name never runs over its line."""
+    cut = n.name.find("\n")
+    if cut <= 0:
+        return n
+    name = n.name[:cut].rstrip()
+    return replace(n, name=name, end=n.start + len(name))
 
 
 def _merge_models(a: list[R.Named], b: list[R.Named]) -> list[R.Named]:

@@ -107,7 +107,7 @@ def figure_regex(locale: str) -> re.Pattern[str]:
         rf"(?:(?P<approx>(?i:{APPROX_WORDS}))\s*)?"
         rf"(?:(?P<lo>(?i:{LOWER_BOUND_WORDS}))\s+|(?P<hi>(?i:{UPPER_BOUND_WORDS}))\s+)?"
         rf"(?:(?P<between>(?i:entre|between))\s+)?"
-        rf"(?:(?<![\w$])(?P<cur>{CURRENCY_BEFORE})\s?)?"
+        rf"(?:(?:(?<![\w$])|{_after_glued_label()})(?P<cur>{CURRENCY_BEFORE})\s?)?"
         rf"(?:(?<![\w.,/-])(?P<neg>[-−])|(?<![\w.,/-])|{_after_glued_label()})"
         rf"(?P<n1>{number})(?P<ord>º|ª|°|st\b|nd\b|rd\b|th\b)?"
         + scale.format(s="s1", x="x1")
@@ -134,7 +134,7 @@ def _anchor_regexes(locale: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     # Any one prefix piece (with the spaces after it); chained backwards from an anchor.
     piece = re.compile(
         rf"(?:(?<!\w)(?i:{APPROX_WORDS}|{LOWER_BOUND_WORDS}|{UPPER_BOUND_WORDS}|entre|between)(?!\w)"
-        rf"|(?<![\w$])(?:{CURRENCY_BEFORE})|[-−~≈]|aprox\.)\s*"
+        rf"|(?:(?<![\w$])|{_after_glued_label()})(?:{CURRENCY_BEFORE})|[-−~≈]|aprox\.)\s*"
     )
     return anchor, piece
 

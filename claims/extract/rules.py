@@ -314,6 +314,14 @@ LICENSE_NAME_RE = re.compile(
     r"|Llama\s+\d(?:\.\d)?\s+Community)(?![\w-])"
 )
 LICENSE_WORD_RE = re.compile(r"licen[cçs]|terms\s+of\s+use|termos\s+de\s+uso", re.I)
+# The licence word as the subject of a copula right before the name, future or modal too
+# ("the licence will be", "its license would be", "a licença será", "a licença vai ser").
+LICENSE_IS_RE = re.compile(
+    r"\blicen[cçs]\w*\b[^.;:!?]{0,60}?\b(?:is|was|will\s+(?:now\s+)?be|would\s+be|"
+    r"should\s+be|remains|becomes|é|será|seria|foi|vai\s+ser|deve\s+ser|passa\s+a\s+ser|"
+    r"passará\s+a\s+ser|continua\s+(?:a\s+ser|sendo))\s+(?:the\s+|a\s+|an\s+|o\s+)?$",
+    re.I,
+)
 _TRAILING_LICENSE_WORD = re.compile(r"[\s-]+(?:licen[cs]e|licença)$", re.I)
 
 
@@ -388,6 +396,21 @@ def _lineup_range(fig: Figure) -> bool:
     return isinstance(lo, Decimal) and isinstance(hi, Decimal) and lo > 0 and hi > lo * LINEUP_RATIO
 
 
+# A size as the subject of a copula ("12B is the sweet spot", "70B parameters are
+# overkill", "12B é o ponto ideal"): a size class talked about, not a model's count...
+_SIZE_AS_SUBJECT = re.compile(
+    r"^\s*(?:(?:parameters|params|parâmetros)\s+)?(?:is|are|was|were|seems|feels|remains|"
+    r"makes|sounds|é|são|era|foi|parece|continua|fica|virou|seria|would\s+be)\b",
+    re.I,
+)
+# ...unless the rest of its clause says it is a count ("12B is the total parameter count").
+_COUNT_WORDS = re.compile(
+    r"\b(?:total|active|activated|parameter|parameters|params|size|count|ativos|"
+    r"parâmetros|tamanho|contagem)\b",
+    re.I,
+)
+
+
 def params_attribute(fig: Figure, before: str, after: str) -> str | None:
     """``total_params``/``active_params`` for a parameter count, else ``None``.
 
@@ -401,6 +424,9 @@ def params_attribute(fig: Figure, before: str, after: str) -> str | None:
         return None  # "versões de 1,5 a 70 bilhões": a family's sizes, not one model's
     if _EACH_AFTER.match(after):
         return None  # "128 experts at 3.66 billion parameters each": one part's size
+    judged = _SIZE_AS_SUBJECT.match(after)
+    if judged and not _COUNT_WORDS.search(after, judged.end()):
+        return None  # "12B is the sweet spot", "12B é o ponto ideal": a size class, judged
     if _THE_BEFORE.search(before[-6:]) and not _NOUN_AFTER_SIZE.match(after):
         return None  # "the 70B is fast": a model called by its size, no figure stated
     compound = _COMPOUND_SIZE.match(after)
@@ -509,6 +535,8 @@ def price_direction(before: str, after: str) -> int | None:
     return None
 
 
+# A price's side labelling it right before, on its line ("Input$3", "Output: $15").
+SIDE_RIGHT_BEFORE = re.compile(r"(?:^|\n|\s)(?:input|output|entrada|sa[íi]da)\s*:?\s*$", re.I)
 # A price's side named right after it, with no unit between ("$0.17 input", "US$ 2 de saída").
 SIDE_RIGHT_AFTER = re.compile(
     r"^\s*(?:input|output|de\s+entrada|de\s+sa[íi]da|na\s+entrada|na\s+sa[íi]da)\b", re.I

@@ -5,18 +5,22 @@ The owner of a cell is its column header when that names a model, else its row l
 that does (a transposed table); the other one says what the figure is: a benchmark name
 (:func:`claims.extract.rules.find_benchmarks`; in a table with at least one known benchmark
 row, any other row label is a benchmark name too, without its "(EM)"/"(Pass@1)" notes),
-or parameter and context words. A benchmark cell is a percent when it says so or is at
+parameter, context and speed ("tokens/s") words, or a price column ("Input price ($/1M tokens)", "Preço de
+saída (US$/M)": side, currency and token unit read from the header, so a bare "0.20" cell
+is a price). A row or column naming a model the subjects file lacks gives that model's
+figure (subject ``None``, the model's name as written). A benchmark cell is a percent when it says so or is at
 most 100 (unless its label says rating or Elo), otherwise points. Pure.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from decimal import Decimal
 
-from claims.extract.figures import scan_figures
+from claims.extract.figures import Figure, scan_figures
 from claims.extract.models import find_models
-from claims.extract.rules import find_benchmarks
+from claims.extract.rules import find_benchmarks, price_side
 from claims.extract.tables import Cell, Table, is_numeric
 from claims.subjects.references import SubjectIndex
 from claims.values.value import Value
@@ -37,10 +41,27 @@ _MEASURE_WORDS: tuple[tuple[re.Pattern[str], str, str], ...] = (
         "params",
     ),
     (re.compile(r"total.*par[aâ]m|par[aâ]m.*total", re.I), "total_params", "params"),
+    # "Params", "Parâmetros", "Size (params)": not active, so the total
+    (re.compile(r"^\W*(?:size\W+)?par[aâ]m", re.I), "total_params", "params"),
     (re.compile(r"context|contexto", re.I), "context_window", "tokens"),
+    # "Speed (tokens/s)", "Output tok/s", "Velocidade (tokens por segundo)"
+    (
+        re.compile(r"tok(?:en)?s?\s*/\s*s\b|tokens?\s+(?:per|por)\s+seg", re.I),
+        "output_tokens_per_second",
+        "tokens_per_second",
+    ),
 )
 
-Reading = tuple[str, str, dict[str, str], Value, tuple[int, int]]
+# A price column: money words or a currency, per a token count ("$/1M tokens", "por milhão").
+_PRICE_HEAD = re.compile(r"price|preço|preco|cost|custo|pricing|[$€]|\bUSD\b|\bEUR\b", re.I)
+_PER_HEAD = re.compile(
+    r"(?:/|\bper\b|\bpor\b)\s*(?:1\s*)?(?P<per>M\b|MTok|million|milh[ãa]o|K\b|KTok|thousand|mil\b)",
+    re.I,
+)
+_HEAD_CURRENCY = re.compile(r"(?P<eur>€|\bEUR\b|euros?)|(?P<usd>US\$|\$|\bUSD\b|d[óo]lar)", re.I)
+
+# (slug or None, attribute, qualifiers, value, (start, end), other model's name or "")
+Reading = tuple[str | None, str, dict[str, str], Value, tuple[int, int], str]
 
 
 def _owner(text: str, index: SubjectIndex) -> tuple[bool, str | None]:
@@ -60,27 +81,40 @@ def _is_bench_table(t: Table) -> bool:
 def read_cell(
     t: Table, label: Cell, head: Cell, cell: Cell, text: str, locale: str, index: SubjectIndex
 ) -> Reading | None:
-    """(slug, attribute, qualifiers, value, (start, end)) of one cell, or ``None`` when the
-    cell is no figure, belongs to a model the subjects file lacks, or its measure is
-    unknown."""
+    """(slug, attribute, qualifiers, value, (start, end), other model) of one cell, or
+    ``None`` when the cell is no figure, names no model, or its measure is unknown. A
+    model the subjects file lacks gives slug ``None`` and its name (header or label)."""
     if not is_numeric(cell.text):
         return None
     named, slug = _owner(head.text, index)
-    measure = label.text
+    measure, owner = label.text, head.text
     if not named:
         named, slug = _owner(label.text, index)
-        measure = head.text
-    if not named or slug is None:
+        measure, owner = head.text, label.text
+    if not named:
         return None
     figs = scan_figures(text[cell.start : cell.end], locale)
     if not figs:
         return None
     f = figs[0]
     span = (cell.start + f.start, cell.start + f.end)
+    other = "" if slug is not None else owner
+    read = _measure(t, measure, f)
+    if read is None:
+        return None
+    attr, q, v = read
+    return slug, attr, q, v, span, other
+
+
+def _measure(t: Table, measure: str, f: Figure) -> tuple[str, dict[str, str], Value] | None:
+    """(attribute, qualifiers, value) of figure ``f`` under the row or column ``measure``."""
     for rx, attr, unit in _MEASURE_WORDS:
         if rx.search(measure):
             v = f.to_value(unit)
-            return (slug, attr, {}, v, span) if v is not None else None
+            return (attr, {}, v) if v is not None else None
+    price = _price(measure, f)
+    if price is not None:
+        return price
     if _NOT_A_SCORE.search(measure):
         return None  # "Training Tokens | ~40T": training data, not a score nor a size
     benches = find_benchmarks(measure)
@@ -96,4 +130,23 @@ def read_cell(
     small = v is not None and isinstance(v.value, Decimal) and v.value <= 100
     if f.kind != "percent" and (not small or _POINTS_LABEL.search(measure)):
         v = f.to_value("points")
-    return (slug, "benchmark_score", q, v, span) if v is not None else None
+    return ("benchmark_score", q, v) if v is not None else None
+
+
+def _price(measure: str, f: Figure) -> tuple[str, dict[str, str], Value] | None:
+    """An input or output price in USD per million tokens when ``measure`` is a price
+    header naming its side and a token unit ("Input price ($/1M tokens)", "Output $/M");
+    a price in another currency, or with no side, gives none."""
+    per = _PER_HEAD.search(measure)
+    side = price_side(measure, "")
+    if not (_PRICE_HEAD.search(measure) and per and side) or f.kind not in ("money", "plain"):
+        return None
+    cur = _HEAD_CURRENCY.search(measure)
+    currency = f.currency or ("eur" if cur and cur.group("eur") else "usd")
+    if currency != "usd":
+        return None
+    unit = per.group("per")
+    key = unit if unit in ("M", "K") else unit.lower().replace("ã", "a")
+    key = {"mtok": "M", "ktok": "K", "milhao": "milhão"}.get(key, key)
+    v = replace(f, kind="money", currency="usd", per=key).to_value()
+    return (f"price_{side}_usd_per_mtok", {}, v) if v is not None else None

@@ -1,5 +1,7 @@
 """Tables in article text: pipe tables (Markdown, one row per line or a whole table
-flattened on one line as pages often paste it) and HTML tables read one cell per line.
+flattened on one line as pages often paste it), HTML tables read one cell per line, and
+plain-text tables (columns apart by a tab or two spaces or more, a header row of words then
+at least two rows of the same width holding figures).
 
 Each table is a header row and body rows of :class:`Cell` (text and character offsets in
 the article), so a figure in a table is read with its row label and its column header,
@@ -17,6 +19,7 @@ from dataclasses import dataclass
 _SEPARATOR = re.compile(r"^:?-{2,}:?$")
 _NUMERIC = re.compile(r"^[~≈<>+-]?\s*[$€£]?\s*\d[\d.,\s]*(?:%|[kKMBT]|\s*pts?)?$")
 _LINE = re.compile(r"[^\n]+")
+_COLUMN_GAP = re.compile(r"\t+|\s{2,}")
 
 
 @dataclass(frozen=True)
@@ -52,7 +55,7 @@ def is_numeric(text: str) -> bool:
 
 def find_tables(text: str) -> list[Table]:
     """Every table of ``text`` (both shapes in the module doc), in text order."""
-    out = _pipe_tables(text) + _cell_per_line_tables(text)
+    out = _pipe_tables(text) + _cell_per_line_tables(text) + _spaced_tables(text)
     out.sort(key=lambda t: t.start)
     return out
 
@@ -205,3 +208,51 @@ def _cell_table_at(lines: list[Cell], i: int) -> tuple[Table, int] | None:
     if len(rows) < 2:
         return None
     return Table(header, tuple(rows), header[0].start, rows[-1][-1].end), pos
+
+
+def _spaced_cells(text: str, start: int, end: int) -> list[Cell]:
+    """The cells of a plain-text table row: pieces between tabs or runs of 2+ spaces."""
+    out: list[Cell] = []
+    pos = start
+    for gap in [*_COLUMN_GAP.finditer(text, start, end), None]:
+        stop = gap.start() if gap else end
+        piece = text[pos:stop]
+        if piece.strip():
+            lead = len(piece) - len(piece.lstrip())
+            out.append(Cell(piece.strip(), pos + lead, pos + lead + len(piece.strip())))
+        pos = gap.end() if gap else end
+    return out
+
+
+def _spaced_tables(text: str) -> list[Table]:
+    """Plain-text tables: a header of 3+ word cells (no figure), then 2+ rows of as many
+    cells each with a figure right of the label; a row of another width ends the table."""
+    rows = [
+        (m, _spaced_cells(text, m.start(), m.end()))
+        for m in _LINE.finditer(text)
+        if "|" not in m.group(0) and _COLUMN_GAP.search(m.group(0).strip())
+    ]
+    tables: list[Table] = []
+    i = 0
+    while i < len(rows):
+        m, head = rows[i]
+        if len(head) < 3 or any(is_numeric(c.text) for c in head):
+            i += 1
+            continue
+        body: list[tuple[Cell, ...]] = []
+        j, last = i + 1, m.end()
+        while j < len(rows):
+            nm, cells = rows[j]
+            gap = text[last : nm.start()]
+            if gap.count("\n") > 2 or gap.strip() or len(cells) != len(head):
+                break
+            if not any(is_numeric(c.text) for c in cells[1:]):
+                break
+            body.append(tuple(cells))
+            last, j = nm.end(), j + 1
+        if len(body) >= 2:
+            tables.append(Table(tuple(head), tuple(body), head[0].start, body[-1][-1].end))
+            i = j
+        else:
+            i += 1
+    return tables
