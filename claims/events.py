@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -181,7 +181,9 @@ def event_row(
 
 # A watch's last error of one of these kinds said the repo was not publicly there (a
 # promised repo answers 404 until launch), so its first success afterwards is a landing.
-NOT_PUBLIC_KINDS = frozenset({"not_found", "missing_or_private", "unauthorized", "gated"})
+NOT_PUBLIC_KINDS = frozenset(
+    {"not_found", "missing_or_private", "unauthorized", "gated", "not_public"}
+)
 
 
 @dataclass(frozen=True)
@@ -210,6 +212,23 @@ class WatchHistory:
         """True when the watch had looked before and seen no such repo: a successful
         check, or an answer that the repo was not publicly there (404 until launch)."""
         return self.previous_success is not None or self.last_error_kind in NOT_PUBLIC_KINDS
+
+    def joined(
+        self, others: Iterable[tuple[dt.datetime | None, str | None]], before: dt.datetime
+    ) -> WatchHistory:
+        """This history together with the subject's other Hub watches' (``others``: each
+        one's last successful check and last error kind): the latest successful check of
+        ANY of them before ``before`` bounds a landing, whichever watch reports it first
+        in a cycle (an org listing that was empty at 18:00 bounds a repo its model watch
+        sees at 06:00). A repo one of them had seen is no landing (the caller's
+        ``known_repos``), so every check counted here did not see it."""
+        best, kind = self.previous_success, self.last_error_kind
+        for at, other_kind in others:
+            if at is not None and at < before and (best is None or at > best):
+                best = at
+            if other_kind in NOT_PUBLIC_KINDS and kind not in NOT_PUBLIC_KINDS:
+                kind = other_kind
+        return WatchHistory(best, kind)
 
 
 @dataclass(frozen=True)

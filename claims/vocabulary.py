@@ -199,6 +199,10 @@ RETIRED_STATE = "retired"
 # not checked, so its health (state, failures, last success) and baseline stay as they
 # were; ``last_error`` says why (``TRACKER_AA_API_KEY not set``). A check clears it.
 SKIPPED_KIND = "skipped"
+# A model watch's check whose answer was "no such public repo" (404, or 401 RepoNotFound)
+# before the repo was ever seen: a successful check of a model tracked before release
+# (stored as the watch's last_error_kind beside last_success; no failure, no retry).
+NOT_PUBLIC_KIND = "not_public"
 
 
 def skip_reason(last_error: str | None, last_error_kind: str | None) -> str | None:

@@ -13,6 +13,8 @@ The states (:data:`WATCH_STATES`) and how a row gets each, first match wins:
   set``).
 - ``skipped``: a healthy watch the last cycle skipped (a credential it needs is unset);
   nothing was checked.
+- ``not_public``: a model watch whose last check succeeded with the Hub's "no such
+  public repo" answer (a model tracked before release): text ``not public yet``.
 - ``new`` / ``ok``: never checked since it was defined (or re-activated by ``tracker
   track`` after ``untrack``), or its last check succeeded. An error still stored on
   such a row is history (from before the re-activation): not shown.
@@ -22,11 +24,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from claims.vocabulary import RETIRED_STATE, SKIPPED_KIND
+from claims.vocabulary import NOT_PUBLIC_KIND, RETIRED_STATE, SKIPPED_KIND
 
 WATCH_STATES: dict[str, str] = {
     "new": "defined (or re-activated by `tracker track` after `untrack`), not checked since",
     "ok": "its last check succeeded",
+    "not_public": "its last check succeeded: the Hub says the repo is not public yet "
+    "(404 / 401 RepoNotFound for a model tracked before release)",
     "retrying": "its last check failed, fewer times in a row than the failing threshold",
     "failing": "its last checks failed, at least the failing threshold in a row "
     "(a watch_failing event was sent)",
@@ -56,6 +60,8 @@ class WatchHealth:
             base = f"failing ({n} in a row)" if n else "failing"
         elif self.state == "skipped":
             return f"skipped: {self.skipped}"
+        elif self.state == "not_public":
+            return "not public yet"
         else:
             return self.state
         return f"{base}; skipped: {self.skipped}" if self.skipped else base
@@ -81,4 +87,6 @@ def watch_health(
         return WatchHealth(state, failures, own or job_error, skipped)
     if skipped:
         return WatchHealth("skipped", 0, job_error, skipped)
+    if last_error_kind == NOT_PUBLIC_KIND and stored_state == "ok":
+        return WatchHealth("not_public", 0, job_error, None)
     return WatchHealth(stored_state, 0, job_error, None)

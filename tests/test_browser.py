@@ -380,3 +380,58 @@ def test_compare_from_a_phone_and_a_desktop(demo_site, pages):
         assert heads == ["Weights", "Licence", "Gated"]
         assert table[0] == ["Weights", "not landed", "not landed, overdue by 24 days"]
         assert overflow(page)["page"] <= 0
+
+
+def test_timeline_text_fits_its_canvas_as_drawn(tmp_path, pages):
+    """Measured by Chromium (getBBox of each text in its font): every label and day of
+    a timeline with a whole-month bar at the right end and a long "by" label lies inside
+    the viewBox."""
+    from test_site_charts import _month_promises_chart
+
+    from tracker.website.charts import timeline_svg
+
+    chart = _month_promises_chart()
+    assert chart is not None
+    path = tmp_path / "timeline.svg"
+    path.write_bytes(timeline_svg(chart))
+    page = pages[1280]
+    page.goto(path.as_uri())
+    boxes = page.eval(
+        "[...document.querySelectorAll('text')].map(t => { const b = t.getBBox();"
+        " return [t.textContent, b.x, b.x + b.width]; })"
+    )
+    assert len(boxes) == 2 * len(chart.rows) + 3  # a day per row, label lines, axis ends
+    outside = [(s, round(a), round(b)) for s, a, b in boxes if a < 0 or b > chart.width]
+    assert outside == []
+
+
+# Words of the side-by-side table that the browser laid out over two lines (a break
+# after a hyphen is a normal one: "modified-" / "mit" are two words here).
+SPLIT_WORDS = """[...document.querySelectorAll('.side-by-side th, .side-by-side td')]
+  .flatMap(cell => {
+    const out = [], walk = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      for (const m of n.data.matchAll(/[^\\s\\u2013-]+-?/g)) {
+        const r = document.createRange();
+        r.setStart(n, m.index); r.setEnd(n, m.index + m[0].length);
+        const tops = new Set([...r.getClientRects()].map(b => Math.round(b.top)));
+        if (tops.size > 1) out.push(m[0]);
+      }
+    }
+    return out; })"""
+
+
+def test_compare_three_subjects_on_a_phone_splits_no_word(demo_site, pages):
+    """At 390 px four fixed columns split "contradicte/d" and "Intelligenc/e Index":
+    each attribute now heads its own line, the subjects' cells share the width under
+    it (each named), and no word is cut; nothing overflows."""
+    page = pages[390]
+    page.goto(url(demo_site, "compare.html?s=kimi-k2-thinking&s=kimi-k3&s=kimi-k3.1-pro"))
+    heads = page.eval("[...document.querySelectorAll('.side-by-side tbody th')].length")
+    assert heads > 8
+    assert page.eval(SPLIT_WORDS) == []
+    assert overflow(page)["page"] <= 0
+    label = page.eval(
+        "getComputedStyle(document.querySelector('.side-by-side tbody td'), '::before').content"
+    )
+    assert label == '"Kimi K2 Thinking"'

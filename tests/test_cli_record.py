@@ -66,7 +66,8 @@ def test_every_fetch_failing_keeps_the_old_har_and_exits_1(db, tmp_path, monkeyp
 
 
 def test_every_fetch_failing_creates_no_file_and_json_says_so(db, tmp_path, monkeypatch):
-    _network(monkeypatch, lambda request: httpx.Response(404))  # answered, but useless
+    # answered, but useless (a 404 would be a model watch's "not public yet" answer)
+    _network(monkeypatch, lambda request: httpx.Response(403))
     out = tmp_path / "new.har"
     r = _record(db, out, "--json")
     assert r.exit_code == 1

@@ -188,3 +188,13 @@ def test_state_note_selects_the_different_subjects_notes_and_dismissed_leaves_th
     assert [(r["id"], r["rule"], r["state"]) for r in rows] == [(3, "different_subject", "note")]
     every = json.loads(runner.invoke(app, ["discrepancies", "--db", str(db), "--json"]).stdout)
     assert [r["state"] for r in every] == ["resolved", "dismissed", "note"]
+
+
+def test_not_landed_says_as_of_when_like_the_json(demo_db):
+    """The text said "weights: not landed" while --json had ``as_of``: both give the time."""
+    out = runner.invoke(app, ["status", "kimi-k3", "--db", str(demo_db)]).output
+    as_json = json.loads(
+        runner.invoke(app, ["status", "kimi-k3", "--db", str(demo_db), "--json"]).output
+    )
+    assert as_json["as_of"] == "2026-11-28T06:00:00Z"
+    assert "  weights: not landed (as of 2026-11-28 06:00 UTC)" in out.splitlines()

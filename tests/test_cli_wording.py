@@ -89,6 +89,10 @@ def test_check_counts_observations_in_one_term(tmp_path, monkeypatch):
     out = _ok("check", "--replay", str(DEMO_HAR), "--db", db, "--snapshots", str(tmp_path / "s"))
     per_watch = re.findall(r"^  changed (\S+): (\d+) new observations?, (\d+) events?$", out, re.M)
     assert per_watch == [
+        ("aa-intelligence-index", "4", "0"),
+        ("aa-kimi-k3", "16", "0"),
+        ("aa-kimi-k3.1-pro", "8", "0"),
+        ("aa-kimi-k3.1-pro-hs", "8", "0"),
         ("cerebras-kimi-k3-post", "4", "0"),
         ("hf-model-kimi-k2-thinking", "10", "1"),
         ("hf-org-moonshotai", "1", "0"),
@@ -103,8 +107,8 @@ def test_check_counts_observations_in_one_term(tmp_path, monkeypatch):
         ("tbench-kimi-k3.1-pro", "1", "0"),
     ]
     assert out.splitlines()[-1] == (
-        "checked 16 watches: 12 changed, 0 unchanged, 0 failed, 4 skipped; "
-        "46 new observations, 1 event"
-    )  # the per-watch counts add up to the total (the AA watches are skipped: no key)
-    assert sum(int(n) for _w, n, _e in per_watch) == 46
+        "checked 16 watches: 16 changed, 0 unchanged, 0 failed, 0 skipped; "
+        "82 new observations, 1 event"
+    )  # the per-watch counts add up to the total (a replay needs no AA key, as the demo)
+    assert sum(int(n) for _w, n, _e in per_watch) == 82
     assert "new value" not in out

@@ -479,9 +479,12 @@ def test_unknown_adapter_fails_its_watch_only(engine, tmp_path):
 def test_failing_after_is_configurable_per_watch(engine, tmp_path):
     add_subjects(engine)
     add_watch(engine, "hf-model-k2t", "huggingface_model", MODEL_URL, failing_after=1)
-    gone = (401, {"X-Error-Code": "RepoNotFound"}, {"error": "Invalid username or password."})
-    summary = run_check(engine, client_for([gone]), snapshot_store=SnapshotStore(tmp_path), now=NOW)
-    assert summary.results[0].error_kind == "missing_or_private"
+    # (a 401 RepoNotFound for a repo never seen public is "not public yet", no failure)
+    denied = (403, {}, {"error": "Forbidden"})
+    summary = run_check(
+        engine, client_for([denied]), snapshot_store=SnapshotStore(tmp_path), now=NOW
+    )
+    assert summary.results[0].error_kind == "unauthorized"
     events = rows(engine, Event)
     assert [(e.kind, e.audience) for e in events] == [("watch_failing", "operator")]
     assert rows(engine, Watch)[0].state == "failing"
@@ -541,7 +544,8 @@ def test_a_promised_repo_that_404d_until_launch_has_landed_when_it_appears(engin
     run_check(
         engine, client_for([missing]), snapshot_store=store, now=RECORDED, sleep=lambda s: None
     )
-    assert rows(engine, Watch)[0].last_error_kind in ("not_found", "missing_or_private")
+    w = rows(engine, Watch)[0]  # "not public yet": a successful check, not a failure
+    assert (w.last_error_kind, w.consecutive_failures, w.state) == ("not_public", 0, "ok")
     later = RECORDED + dt.timedelta(days=1)
     run_check(engine, client_for([(200, {}, model_info("mit"))]), snapshot_store=store, now=later)
     (event,) = rows(engine, Event)

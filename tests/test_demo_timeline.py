@@ -160,7 +160,8 @@ def test_demo_refuses_a_database_with_checks_later_than_the_recording(tmp_path, 
     assert again.output.endswith(
         f"error: {db} holds checks later than the recording (2026-12-01 15:48 UTC, recorded "
         "2026-11-28 06:00 UTC): the demo would reset their watches' history; run it on its "
-        "own database (`tracker demo --db data/demo.db`) or start over with `make clean`\n"
+        "own database (`tracker demo --db data/demo.db`, which builds its site in site-demo/ "
+        "and leaves site/ as it is) or start over with `make clean`\n"
     )
     with Session(make_engine(db)) as s:
         w = s.exec(select(models.Watch).where(models.Watch.name == "hf-org-moonshotai")).one()

@@ -52,7 +52,7 @@ def test_index_weights_status(built):
     assert report.pages_written == 95 and report.pages_unchanged == 0
     html = (out / "index.html").read_text()
     k31 = html[html.index('href="subjects/kimi-k3.1-pro/index.html"') :].split("</tr>")[0]
-    assert '<span class="state-bad"><span aria-hidden="true">✗</span> not landed</span>' in k31
+    assert '<span class="state-bad"><span aria-hidden="true">□</span> not landed</span>' in k31
     assert '<small class="state-bad">overdue by 16 days</small>' in k31
     assert (
         '<td class="num" data-sort="2">'
@@ -389,3 +389,19 @@ def test_watches_page_shows_runs_of_failures_and_the_latest_attempt(built):
         "2026-11-20 12:00 UTC</time>.\nLatest check attempt: "
         '<time datetime="2026-11-23T06:00:00Z">2026-11-23 06:00 UTC</time> (unsuccessful).'
     ) in footer
+
+
+def test_discrepancy_ids_shown_for_tracker_review(built):
+    """``tracker review ID`` needs the id: each discrepancy shows it, linked to its anchor,
+    on the Discrepancies page and on its subject's page."""
+    _, out, _ = built
+    html = (out / "discrepancies.html").read_text()
+    for i in (1, 2, 3):
+        assert (
+            f'<a class="disc-id" href="#d{i}" title="its id: tracker review {i}">#{i}</a>' in html
+        )
+    page = (out / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
+    assert (
+        '<li id="disc-2"><a class="disc-id" href="#disc-2" title="its id: tracker review 2">#2</a> '
+        '<span class="state state-open">open</span>'
+    ) in page

@@ -103,3 +103,50 @@ def test_a_month_promise_is_drawn_as_its_month_or_at_its_deadline():
     assert (round(start), round(start + width)) == (203, 386)
     assert re.search(r'<circle cx="386.0" cy="\d+" r="6" fill="#8a4b00"/>', svg)  # by: its deadline
     assert ">2027-01-31 (UTC)</text>" in svg
+
+
+def _month_promises_chart():
+    """Events like a fresh user's model: landed, checked, a whole-month promise ending
+    at the axis's right end, a day and a "by" month (the longest label)."""
+    import datetime as dt
+
+    from tracker.website.charts import TimelineEvent, timeline_chart
+    from tracker.website.summary import promise_event
+
+    day = dt.datetime(2026, 12, 2, tzinfo=dt.UTC)
+    return timeline_chart("fict", [
+        TimelineEvent("landed", day, "weights first seen"),
+        TimelineEvent("checked", day + dt.timedelta(hours=1), "last Hub check"),
+        promise_event("on", "2027-01"), promise_event("on", "2027-01-15"),
+        promise_event("by", "2027-01"),
+    ])  # fmt: skip
+
+
+def test_timeline_labels_are_whole_and_inside_the_canvas():
+    """ "(by 2027-01-31)" lost its ")" past the right edge, and the days after a bar
+    ending there showed only "2": every label is drawn whole (a long one on two lines),
+    each day text starts inside the canvas, and the canvas grows to hold the lines."""
+    from xml.etree import ElementTree as ET
+
+    from tracker.website.charts import timeline_svg
+
+    chart = _month_promises_chart()
+    assert chart is not None
+    root = ET.fromstring(timeline_svg(chart))
+    ns = "{http://www.w3.org/2000/svg}"
+    width, height = (float(v) for v in root.get("viewBox", "").split()[2:])
+    assert (width, height) == (400, chart.height)
+    texts = [(el.text or "", el) for el in root.iter(f"{ns}text")]
+    labels = [s for s, el in texts if el.get("font-weight") == "600"]
+    drawn = " ".join(labels)
+    for text, _ in chart.rows:
+        assert text in drawn, text  # whole, perhaps over two lines
+    assert "weights promised by 2027-01 (by" in labels and "2027-01-31)" in labels
+    days = [(s, el) for s, el in texts if el.get("font-weight") != "600"]
+    assert [s for s, _ in days][:5] == [day for _, day in chart.rows]
+    for s, el in days:
+        x, y = float(el.get("x", "0")), float(el.get("y", "0"))
+        assert 0 <= x <= width and 0 < y <= height, s
+        # a text drawn from x to the right needs its own room; to the left, the same
+        room = width - x if el.get("text-anchor", "start") == "start" else x
+        assert room >= 8 * len(s), s  # a day's digits are ~8.3 px at 15 px

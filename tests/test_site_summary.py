@@ -172,7 +172,8 @@ def test_weights_line_keeps_a_space_before_the_dash():
 
 def test_weights_not_landed_are_marked_a_failure_only_when_overdue():
     """A trial read Kimi K3's red "✗ not landed" (no promise on record) as a broken
-    figure: ✗ is the legend's "contradicted". Only an overdue promise is red."""
+    figure: ✗ is the legend's "contradicted". Only an overdue promise is red, and not
+    landed is a state with its own mark (□, in the legend), never a verdict's."""
     import datetime as dt
 
     checked = dt.datetime(2026, 11, 28, 6, tzinfo=dt.UTC)
@@ -181,10 +182,14 @@ def test_weights_not_landed_are_marked_a_failure_only_when_overdue():
         slug="y", name="Y", landed=False, watched=True, as_of=checked, overdue_days=24
     )
     for render in (_macros().weights_line, _macros().weights_brief):
-        assert '<span class="state-none">not landed</span>' in str(render(calm))
-        assert "✗" not in str(render(calm))
-        red = '<span class="state-bad"><span aria-hidden="true">✗</span> not landed</span>'
+        calm_html = (
+            '<span class="state-none"><span class="mark-not-landed" aria-hidden="true">□</span>'
+            " not landed</span>"
+        )
+        assert calm_html in str(render(calm))
+        red = '<span class="state-bad"><span aria-hidden="true">□</span> not landed</span>'
         assert red in str(render(late))
+        assert "✗" not in str(render(calm)) + str(render(late))
 
 
 def test_the_table_export_says_unknown_for_a_subject_no_hub_check_has_seen():

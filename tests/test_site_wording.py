@@ -185,5 +185,23 @@ def test_demo_subject_page_lists_open_discrepancies_before_resolved(demo_site):
     open weights-date one (#2): by id, so history came first."""
     html = (demo_site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
     section = html[html.index('<h2 id="discrepancies">') : html.index('<h2 id="history">')]
-    states = re.findall(r'<li id="disc-\d+"><span class="state state-(\w+)">', section)
+    states = re.findall(
+        r'<li id="disc-\d+"><a class="disc-id"[^>]*>#\d+</a> <span class="state state-(\w+)">',
+        section,
+    )
     assert states == ["open", "resolved"]
+
+
+def test_not_landed_weights_use_no_verdict_mark(demo_build):
+    """✗ is "contradicted" in the index legend: weights not on the Hub are a state, shown
+    with their own mark (□), listed in the legend, and red only when overdue."""
+    html = (demo_build / "s" / "index.html").read_text()
+    k3 = html[html.index('href="subjects/kimi-k3/index.html"') :].split("</tr>")[0]
+    assert (
+        '<span class="state-none"><span class="mark-not-landed" aria-hidden="true">□</span> not landed</span>'
+        in k3
+    )
+    assert "✗</span> not landed" not in html
+    legend = html[html.index('<div class="legend" id="legend-weights">') :].split("</div>")[0]
+    assert "□</span> not landed: no weights on the Hub at the last check" in legend
+    assert "✗" not in legend

@@ -513,3 +513,41 @@ def test_removing_a_contradicted_claim_announces_its_resolution(demo):
         assert json.loads(event.detail_json)["reason"].endswith(
             f"; no longer found (claim #{c['k2lic']} corrected or removed in its data file)"
         )
+
+
+def test_128k_and_131072_claims_an_observation_contradicts_are_one_discrepancy(demo):
+    """Two sources state one context window, as "128K" and as "131,072" (one fact: 128K
+    reads as 131,072 = 2^17): a config saying 200,000 contradicts both, and they are one
+    discrepancy (one row, so one review and one count), never two."""
+    engine, c, _o = demo
+    with Session(engine) as s:
+        k2 = s.get(Claim, c["k2lic"])
+        config = s.exec(select(Watch).where(Watch.name == "hf-config-k2")).one()
+        for n, (figure, source) in enumerate([("128", 10**3), ("131072", 1)]):
+            s.add(
+                Claim(
+                    key=f"context-{n}",
+                    subject_id=k2.subject_id,
+                    attribute="context_window",
+                    qualifiers_json="{}",
+                    value_json=json.dumps(
+                        quantity(figure, "tokens", scale=source).to_dict(), default=str
+                    ),
+                    source_id=s.get(Claim, c["k2p" if n else "k2lic"]).source_id,
+                    claimant="Moonshot AI",
+                )
+            )
+        add_observation(
+            s, s.get(Subject, k2.subject_id), "context_window",
+            quantity("200000", "tokens", exact=True), config, CHECK,
+        )  # fmt: skip
+        s.commit()
+        verify_all(s, now=NOW)
+        rows = s.exec(select(Discrepancy).where(Discrepancy.attribute == "context_window")).all()
+        assert [(r.rule, r.state, sorted(json.loads(r.claim_ids_json))) for r in rows] == [
+            (
+                "contradicted_by_observation",
+                "open",
+                sorted(x.id for x in s.exec(select(Claim).where(Claim.key.like("context-%")))),
+            )
+        ]

@@ -48,6 +48,10 @@ def checked_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         w = s.exec(select(Watch).where(Watch.name == "litellm-prices")).one()
         w.state, w.consecutive_failures, w.last_error = "failing", 3, ERROR
         s.add(w)
+        # a replay needs no key, so no watch was skipped: one as a live cycle without it
+        aa = s.exec(select(Watch).where(Watch.name == "aa-kimi-k3")).one()
+        aa.last_error, aa.last_error_kind = "TRACKER_AA_API_KEY not set", "skipped"
+        s.add(aa)
         s.commit()
     engine.dispose()
     return db

@@ -76,8 +76,9 @@ def refuse_live_database(engine: Engine, recorded_at: dt.datetime) -> None:
     raise TrackerError(
         f"{where} holds checks later than the recording ({utc_minute(as_utc(latest))}, "
         f"recorded {utc_minute(as_utc(recorded_at))}): the demo would reset their watches' "
-        "history; run it on its own database (`tracker demo --db data/demo.db`) or start "
-        "over with `make clean`"
+        "history; run it on its own database (`tracker demo --db data/demo.db`, which "
+        "builds its site in site-demo/ and leaves site/ as it is) or start over with "
+        "`make clean`"
     )
 
 

@@ -5,6 +5,7 @@ problem lists every problem of the folder (``path:line: field: message``).
 
     TrackerError                  (tracker/errors.py) base of the I/O layer's errors
     ├── ConfigError               a bad setting or data file (names file/line/field)
+    │   └── CandidateErrors       `claims import`: every bad candidate of the file
     ├── FetchError                the request did not yield a usable response
     │   ├── FetchTimeout          connect/read timeout
     │   ├── RateLimited           429 (or 503 with Retry-After) after the retry budget
@@ -93,6 +94,20 @@ class ConfigError(TrackerError):
     """A bad setting, data file or watch param; the message names file, line and field."""
 
     kind = "config"
+
+
+class CandidateErrors(ConfigError):
+    """Every bad candidate of a `tracker claims import` file (``problems``: a list of
+    ``{"candidate": N, "message"}``, N 1-based); the message is the one bad candidate's,
+    or a count line and one line per candidate."""
+
+    kind = "candidates"
+
+    def __init__(self, problems: list[tuple[int, str]], total: int) -> None:
+        head = f"{len(problems)} of {total} candidates cannot be imported (nothing was):"
+        lines = [head, *(f"  {m}" for _n, m in problems)] if len(problems) > 1 else [problems[0][1]]
+        super().__init__("\n".join(lines))
+        self.problems = [{"candidate": n, "message": m} for n, m in problems]
 
 
 class FetchError(TrackerError):

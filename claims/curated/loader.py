@@ -17,6 +17,7 @@ from claims.curated import checks as datachecks
 from claims.curated import datafile
 from claims.curated.datafile import DataFile, DataFileError
 from claims.curated.fields import check_top, entries, opt_str, req_str, str_list, tables_ok, unique
+from claims.curated.hubids import namespace_problem, repo_id_problem, suggested_namespace
 from claims.curated.problems import DataFileErrors, Problems
 from claims.curated.specs import (
     ClaimSpec,
@@ -32,6 +33,7 @@ from claims.curated.watchparams import (
     interval_problem,
     slug_problem,
 )
+from claims.subjects.aliases import plain_alias_problem
 from claims.subjects.references import listed_variant
 from claims.values.stated import StatedValueError, parse_stated
 from claims.vocabulary import ATTRIBUTES, QUALIFIERS, SOURCE_KINDS
@@ -69,6 +71,11 @@ def _read_subject(
         _no_control(f, "subject", i, name, entry.get(name))
     for alias in str_list(f, "subject", i, entry, "aliases"):
         _no_control(f, "subject", i, "aliases", alias)
+        plain = plain_alias_problem(alias)
+        if plain:
+            raise f.error("subject", i, "aliases", f"{plain}: an alias must name this model "
+                          "alone in text (e.g. 'Qwen 3', not '3'); remove it")  # fmt: skip
+    _hub_names(f, i, entry)
     unique(f, "subject", i, "slug", slug, earlier)
     ids_raw = entry.get("ids", {})
     if not isinstance(ids_raw, dict):
@@ -91,6 +98,25 @@ def _read_subject(
         variants=str_list(f, "subject", i, entry, "variants"),
         ids=ids,
     )
+
+
+def _hub_names(f: DataFile, i: int, entry: dict[str, Any]) -> None:
+    """``hub_org`` and ``ids.huggingface`` must be names the Hub accepts
+    (:mod:`claims.curated.hubids`): a display name there (``Nimbus Labs``) makes an
+    org watch that never sees the weights land."""
+    hub_org = entry.get("hub_org")
+    if isinstance(hub_org, str):
+        problem = namespace_problem(hub_org)
+        if problem:
+            raise f.error("subject", i, "hub_org", f"{problem}: hub_org is the Hub "
+                          f"namespace (e.g. {suggested_namespace(hub_org)!r}), not the "
+                          "display name (that is `organization`)")  # fmt: skip
+    ids = entry.get("ids")
+    repos = ids.get("huggingface", []) if isinstance(ids, dict) else []
+    for repo in repos if isinstance(repos, list) else []:
+        problem = repo_id_problem(repo) if isinstance(repo, str) else None
+        if problem:
+            raise f.error("subject", i, "ids", f"huggingface: {problem}")
 
 
 def _read_subjects(

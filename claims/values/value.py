@@ -96,6 +96,20 @@ class Value:
             return (self.low, None if self.open_high else self.high)
         raise ValueError_(f"value.kind: {self.kind} has no numeric interval")
 
+    def readings(self) -> tuple[tuple[Decimal | None, Decimal | None], ...]:
+        """Every (low, high) the value may mean; the first is :meth:`interval`.
+
+        A token count stated with a decimal scale (``128K``, ``1M``, "128 mil",
+        "1 million") is also read with the binary scale, 2^10 per K and 2^20 per M,
+        at the same stated precision: "128K" is 127,500-128,500 *or* 130,560-131,584
+        (131,072 = 2^17), and nothing between. Context windows are stated loosely both
+        ways (OpenAI's 128,000; most configs' 131,072). See :func:`binary_reading`.
+        """
+        alt = binary_reading(self)
+        if alt is None:
+            return (self.interval(),)
+        return (self.interval(), alt.interval())
+
     @property
     def numeric(self) -> bool:
         return self.kind in ("quantity", "range")
@@ -311,28 +325,110 @@ def normalize_decimal(d: Decimal) -> Decimal:
 
 
 def intervals_overlap(a: Value, b: Value) -> bool:
-    """True when the two numeric values can both hold (their intervals meet).
+    """True when the two numeric values can both hold (some reading of each meets some
+    reading of the other, :meth:`Value.readings`).
 
     Symmetric by construction. Raises :class:`ValueError_` for non-numeric values.
     """
-    alo, ahi = a.interval()
-    blo, bhi = b.interval()
-    if ahi is not None and blo is not None and ahi < blo:
-        return False
-    if bhi is not None and alo is not None and bhi < alo:
-        return False
-    return True
+    return distance(a, b) == 0
 
 
 def distance(a: Value, b: Value) -> Decimal:
-    """How far apart two numeric intervals are (0 when they overlap)."""
-    alo, ahi = a.interval()
-    blo, bhi = b.interval()
+    """How far apart two numeric values are: the least gap between any reading of each
+    (:meth:`Value.readings`); 0 when they overlap."""
+    return min(_gap(x, y) for x in a.readings() for y in b.readings())
+
+
+def _gap(
+    a: tuple[Decimal | None, Decimal | None], b: tuple[Decimal | None, Decimal | None]
+) -> Decimal:
+    alo, ahi = a
+    blo, bhi = b
     if ahi is not None and blo is not None and ahi < blo:
         return blo - ahi
     if bhi is not None and alo is not None and bhi < alo:
         return alo - bhi
     return Decimal(0)
+
+
+# -- binary readings of token counts ----------------------------------------------
+
+# Units whose K/M figures are also read in powers of two (context windows, max output).
+BINARY_UNITS = frozenset({"tokens"})
+# Decimal scale -> (binary scale, its power of two).
+BINARY_SCALES: dict[Decimal, tuple[Decimal, int]] = {
+    Decimal(10**3): (Decimal(2**10), 10),
+    Decimal(10**6): (Decimal(2**20), 20),
+}
+
+
+def stated_scale(v: Value) -> Decimal | None:
+    """The decimal scale a quantity was stated with (10^3 for "128K", 10^6 for "1M"),
+    recovered from its interval: a stated (not exact, not "about") figure spans one
+    step of its precision times its scale. ``None`` when it cannot be told."""
+    if v.kind != "quantity" or v.approx or v.precision is None:
+        return None
+    if v.low is None or v.high is None or v.low == v.high:
+        return None
+    try:
+        step = Decimal(v.precision)
+    except ArithmeticError:
+        return None
+    if step <= 0:
+        return None
+    return normalize_decimal((v.high - v.low) / step)
+
+
+def binary_reading(v: Value) -> Value | None:
+    """The binary reading of a token count stated with K/M (see :meth:`Value.readings`):
+    "128K" (128,000 ±500) -> 131,072 ±512; "1M" -> 1,048,576 ±524,288; None for any
+    other value (exact curated figures, whole numbers such as "131,072", "about 128K",
+    non-token units). The half-step is the stated precision in the binary scale, so
+    "128K" never matches 130,000."""
+    if v.unit not in BINARY_UNITS or not isinstance(v.value, Decimal):
+        return None
+    scale = stated_scale(v)
+    if scale not in BINARY_SCALES or v.precision is None:
+        return None
+    binary, _power = BINARY_SCALES[scale]  # type: ignore[index]
+    number = v.value / scale  # type: ignore[operator]
+    half = Decimal(v.precision) * binary / 2
+    center = number * binary
+    return Value(
+        kind="quantity",
+        value=normalize_decimal(center),
+        unit=v.unit,
+        low=normalize_decimal(center - half),
+        high=normalize_decimal(center + half),
+        relation=v.relation,
+        precision=v.precision,
+    )
+
+
+def binary_note(v: Value) -> str:
+    """How ``v`` reads in binary, for reasons: ``128K read as 131,072 (2^17)``,
+    ``1.5M read as 1,572,864 (1.5 × 2^20)``; empty when it has no binary reading."""
+    alt = binary_reading(v)
+    scale = stated_scale(v)
+    if alt is None or scale is None or not isinstance(v.value, Decimal):
+        return ""
+    _binary, power = BINARY_SCALES[scale]
+    number = normalize_decimal(v.value / scale)
+    suffix = "K" if power == 10 else "M"
+    center = int(alt.value)  # type: ignore[arg-type]
+    exp = center.bit_length() - 1
+    how = f"2^{exp}" if center == 1 << exp else f"{number} × 2^{power}"
+    return f"{number}{suffix} read as {center:,} ({how})"
+
+
+def reading_used(v: Value, other: Value) -> str:
+    """:func:`binary_note` when only the binary reading of ``v`` meets ``other`` (why a
+    claimed "128K" is confirmed by an observed 131,072); empty otherwise."""
+    if v.numeric and other.numeric and _gap(v.interval(), other.interval()) != 0:
+        alt = binary_reading(v)
+        if alt is not None and distance(alt, other) == 0:
+            return binary_note(v)
+    return ""
 
 
 # -- display -------------------------------------------------------------------

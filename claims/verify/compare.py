@@ -19,7 +19,13 @@ from typing import Any
 from claims.readings.licenses import normalize_license_text
 from claims.values.canonical import dumps
 from claims.values.display import MINUS, format_value
-from claims.values.value import Value, distance, intervals_overlap
+from claims.values.value import (
+    Value,
+    binary_reading,
+    distance,
+    intervals_overlap,
+    normalize_decimal,
+)
 from claims.verify.facts import ClaimView
 
 # Rule names stored in Discrepancy.rule.
@@ -183,6 +189,10 @@ def span_note(v: Value) -> str:
     lo, hi = v.interval()
     if not v.numeric or (lo is not None and lo == hi) or _whole_number(v):
         return ""
+    alt = binary_reading(v)
+    if alt is not None and alt.high is not None and isinstance(alt.value, Decimal):
+        half = normalize_decimal(alt.high - alt.value)
+        return f" ({span_text(v)}, or {alt.value:,} ±{half:,} read in binary)"
     return f" ({span_text(v)})"
 
 
@@ -383,12 +393,18 @@ def _same_number(a: Value, b: Value) -> bool:
         return False
     if a.kind == "range":
         return (a.low, a.high, a.open_high) == (b.low, b.high, b.open_high)
-    alo, ahi = a.interval()
-    blo, bhi = b.interval()
-    av, bv = a.value, b.value
-    inside_b = (blo is None or blo <= av) and (bhi is None or av <= bhi)  # type: ignore[operator]
-    inside_a = (alo is None or alo <= bv) and (ahi is None or bv <= ahi)  # type: ignore[operator]
-    return bool(inside_a and inside_b)
+    return _figure_inside(a, b) and _figure_inside(b, a)
+
+
+def _figure_inside(a: Value, b: Value) -> bool:
+    """Some reading of ``a``'s figure lies inside some reading of ``b``
+    (:meth:`Value.readings`: "128K" is 128,000 or 131,072)."""
+    figures = [a.value] + [alt.value for alt in [binary_reading(a)] if alt is not None]
+    return any(
+        (lo is None or lo <= x) and (hi is None or x <= hi)  # type: ignore[operator]
+        for x in figures
+        for lo, hi in b.readings()
+    )
 
 
 def qualifier_key(qualifiers: dict[str, Any]) -> tuple[Any, ...]:

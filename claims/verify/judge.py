@@ -17,7 +17,7 @@ from typing import Any
 from claims.readings.hub_params import method_phrase, param_count_value, parameter_count
 from claims.readings.licenses import license_has_property, license_property, normalize_license_text
 from claims.values.display import format_value
-from claims.values.value import Value, distance
+from claims.values.value import Value, distance, reading_used
 from claims.verify.compare import Finding, qualifiers_compatible, span_note, values_conflict
 from claims.verify.derived import judge_price_change, judge_price_factor
 from claims.verify.facts import ClaimView, ObsView
@@ -165,7 +165,9 @@ def _judge_numeric(claim: ClaimView, obs: Sequence[ObsView]) -> Decision | None:
         return Decision(
             "confirmed",
             f"observed {_fmt(o.value)} (observation #{o.id}) is within the claim's "
-            f"{_fmt(claim.value)}{span_note(claim.value)}" + _note(o.value, claim.value),
+            f"{_fmt(claim.value)}{span_note(claim.value)}"
+            + _reading(claim.value, o.value)
+            + _note(o.value, claim.value),
             tuple(x.id for x in agree),
             max(x.last_seen for x in agree),
         )
@@ -191,6 +193,13 @@ def _judge_numeric(claim: ClaimView, obs: Sequence[ObsView]) -> Decision | None:
             max(x.last_seen for x in bounds),
         )
     return None
+
+
+def _reading(claimed: Value, observed: Value) -> str:
+    """``; 128K read as 131,072 (2^17)`` when only the binary reading of the claim
+    (:meth:`Value.readings`) meets the observation."""
+    used = reading_used(claimed, observed)
+    return f"; {used}" if used else ""
 
 
 def _note(v: Value, claimed: Value | None = None) -> str:

@@ -114,6 +114,8 @@
       note.hidden = false;  // the page's own note, with its link to the Subjects page
     } else {
       note.hidden = true;
+      // a phone shows each cell under its attribute with the subject's name (site.css)
+      var named = function (td, s) { td.setAttribute("data-label", s.name); return td; };
       var t = el("table", undefined, "side-by-side"), head = t.createTHead().insertRow();
       // the corner names its column for screen readers (axe: empty-table-header)
       head.appendChild(el("th")).appendChild(el("span", "Figure", "visually-hidden"));
@@ -134,12 +136,12 @@
        // gated as the Hub gives it (false, "auto", "manual", null), in the page's words
        ["Gated", function (s) { return GATED_WORDS[String(s.gated)] || "unknown"; }]].forEach(function (row) {
         var tr = tb.insertRow(), th = el("th", row[0]); th.scope = "row"; tr.appendChild(th);
-        picked.forEach(function (s) { tr.insertCell().textContent = row[1](s); });
+        picked.forEach(function (s) { named(tr.insertCell(), s).textContent = row[1](s); });
       });
       data.columns.forEach(function (c) {
         var tr = tb.insertRow(), th = el("th", c.label); th.scope = "row"; tr.appendChild(th);
         picked.forEach(function (s) {
-          var cell = s.cells[c.key], td = tr.insertCell();
+          var cell = s.cells[c.key], td = named(tr.insertCell(), s);
           if (!cell) { td.textContent = "—"; return; }
           td.textContent = cell.text;
           if (cell.status) { td.appendChild(el("span", " " + cell.status, "verdict-word")); }

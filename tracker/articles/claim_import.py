@@ -15,7 +15,7 @@ from urllib.request import url2pathname
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from claims.curated.datafile import unit_problem
+from claims.curated.datafile import nearest, unit_problem
 from claims.curated.loader import claim_key as loader_claim_key
 from claims.curated.watchparams import slug_problem
 from claims.store.tables import Claim, Source, Subject, SubjectAlias, SubjectVariant
@@ -25,7 +25,7 @@ from claims.values.physical import range_problem
 from claims.values.stated import StatedValueError, parse_stated
 from claims.values.value import Value, ValueError_
 from claims.vocabulary import ATTRIBUTES, QUALIFIERS, SOURCE_KINDS
-from tracker.errors import ConfigError
+from tracker.errors import CandidateErrors, ConfigError
 
 
 @dataclass(frozen=True)
@@ -71,8 +71,9 @@ def claim_key(source_key: str, item: Mapping[str, Any]) -> str:
 
 
 def validate_candidates(items: Any) -> list[dict[str, Any]]:
-    """Check the candidate JSON; raises :class:`ConfigError` naming the first bad item
-    (``candidate #N``, 1-based) and its field.
+    """Check the candidate JSON; raises :class:`CandidateErrors` naming EVERY bad item
+    (``candidate #N``, 1-based) and its field, one line each (its ``problems``:
+    ``{"candidate": N, "message"}``).
 
     Returns the items with each ``value`` as a :meth:`Value.to_dict` object. A value may
     also be written as in a data file, ``"1.3T"``, ``"65.7%"``, ``"before 2026-11-04"``,
@@ -85,27 +86,40 @@ def validate_candidates(items: Any) -> list[dict[str, Any]]:
     if not isinstance(items, list):
         raise ConfigError("candidates: expected a JSON array")
     out = []
+    problems: list[tuple[int, str]] = []
     for i, item in enumerate(items):
-        where = f"candidate #{i + 1}"
-        if not isinstance(item, dict):
-            raise ConfigError(f"{where}: expected an object")
-        attr = item.get("attribute")
-        if attr not in ATTRIBUTES:
-            raise ConfigError(f"{where}: unknown attribute {attr!r}")
-        quals = item.get("qualifiers") or {}
-        if not isinstance(quals, dict) or any(k not in QUALIFIERS for k in quals):
-            raise ConfigError(f"{where}: qualifiers must use {', '.join(QUALIFIERS)}")
-        subject = item.get("subject")
-        if subject is not None and (not isinstance(subject, str) or slug_problem(subject)):
-            raise ConfigError(f"{where}: subject: {slug_problem(str(subject))}")
-        value = _candidate_value(where, attr, item)
-        if value.kind not in ATTRIBUTES[attr][0]:
-            raise ConfigError(f"{where}: {attr} cannot hold a {value.kind} value")
-        impossible = range_problem(attr, value)  # NaN broke every later verify and build
-        if impossible:
-            raise ConfigError(f"{where}: value: {impossible}")
-        out.append({**item, "value": value.to_dict()})
+        try:
+            out.append(_checked(f"candidate #{i + 1}", item))
+        except ConfigError as exc:
+            problems.append((i + 1, str(exc)))
+    if problems:
+        raise CandidateErrors(problems, len(items))
     return out
+
+
+def _checked(where: str, item: Any) -> dict[str, Any]:
+    """One candidate checked (ConfigError starting with ``where``), value as a dict."""
+    if not isinstance(item, dict):
+        raise ConfigError(f"{where}: expected an object")
+    attr = item.get("attribute")
+    if attr is None:
+        raise ConfigError(f"{where}: attribute: missing (e.g. total_params; see docs/data.md)")
+    if attr not in ATTRIBUTES:
+        hint = nearest(str(attr), ATTRIBUTES)
+        raise ConfigError(f"{where}: attribute: unknown attribute {attr!r} ({hint})")
+    quals = item.get("qualifiers") or {}
+    if not isinstance(quals, dict) or any(k not in QUALIFIERS for k in quals):
+        raise ConfigError(f"{where}: qualifiers must use {', '.join(QUALIFIERS)}")
+    subject = item.get("subject")
+    if subject is not None and (not isinstance(subject, str) or slug_problem(subject)):
+        raise ConfigError(f"{where}: subject: {slug_problem(str(subject))}")
+    value = _candidate_value(where, attr, item)
+    if value.kind not in ATTRIBUTES[attr][0]:
+        raise ConfigError(f"{where}: {attr} cannot hold a {value.kind} value")
+    impossible = range_problem(attr, value)  # NaN broke every later verify and build
+    if impossible:
+        raise ConfigError(f"{where}: value: {impossible}")
+    return {**item, "value": value.to_dict()}
 
 
 def _candidate_value(where: str, attr: str, item: Mapping[str, Any]) -> Value:

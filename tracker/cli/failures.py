@@ -7,7 +7,8 @@ stdout, so a script reads errors as it reads results::
 
 ``kind`` is one of :data:`ERROR_KINDS` (or the kind of a failed fetch); ``did_you_mean``
 lists the near names the message suggests (empty when none); a ``data_file`` error adds
-``problems``, every problem as ``{"path", "line", "field", "message"}``.
+``problems``, every problem as ``{"path", "line", "field", "message"}``, a ``candidates``
+error every bad candidate as ``{"candidate", "message"}``.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ ERROR_KINDS: dict[str, str] = {
     "wrong type or outside its list (exit 2)",
     "unknown_name": "a subject, source or other name nothing stored has",
     "data_file": "problems in the data files (every one in problems)",
+    "candidates": "bad candidates in a `claims import` file (every one in problems)",
     "config": "a bad setting, option value, subscriptions or input file",
     "database": "the database cannot be opened or read, or has an older schema",
     "file": "a file or folder cannot be read or written",
@@ -80,5 +82,7 @@ def fail(exc: BaseException, *, json_out: bool) -> typer.Exit:
     names = getattr(exc, "did_you_mean", None)
     if names is None:
         names = hinted_names(str(exc))
+    problems = getattr(exc, "problems", None)
+    extra: dict[str, Any] = {"problems": problems} if isinstance(problems, list) else {}
     return report(str(exc), kind=getattr(exc, "kind", "error"), json_out=json_out,
-                  did_you_mean=names)  # fmt: skip
+                  did_you_mean=names, **extra)  # fmt: skip

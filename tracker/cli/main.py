@@ -28,7 +28,7 @@ from tracker.cli.common import (
     plural,
     print_json,
 )
-from tracker.cli.status import find_subject, landed_text  # noqa: F401  (re-exported)
+from tracker.cli.status import find_subject, landed_text, unknown_text  # noqa: F401
 from tracker.cli.values import utc_minute
 
 if TYPE_CHECKING:
@@ -156,8 +156,11 @@ def demo_subject_line(st: Any) -> str:
     """One subject of the demo summary (rich markup; data escaped): where its weights
     landed or what was promised and how late, its licence and gating."""
     d = st.to_dict()
+    unknown = "" if st.landed or st.weights_word == "not landed" else unknown_text(st)
     if st.landed:
         line = f"landed in {plain(st.repo)} ({plain(landed_text(st))})"
+    elif unknown:  # the rule of `tracker status`: "not landed" only after a Hub check
+        line = unknown
     elif st.promises:
         dates = sorted(
             {
@@ -192,19 +195,37 @@ def demo_events_line(events: Counter[str]) -> str:
     return f"events: {total} new ({by_kind}); the site's Changes page lists them"
 
 
+def demo_site_dir(db: str | None) -> Path:
+    """``site`` for the default database; ``site-demo`` for ``--db data/demo.db`` (the
+    stem of a SQLite file), ``site-demo-db`` for a database URL."""
+    if db is None:
+        return Path("site")
+    if "://" in db:
+        return Path("site-demo-db")
+    return Path(f"site-{Path(db).stem}")
+
+
 @app.command()
 @friendly_errors
 def demo(
     db: DbOpt = None,
-    out: Annotated[Path, typer.Option("--out", help="Folder to build the site into.")] = Path(
-        "site"
-    ),
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            help="Folder to build the site into (default: site/; with --db FILE, "
+            "site-STEM/ beside it, so the site of your own database is kept).",
+        ),
+    ] = None,
     json_out: JsonOpt = False,
 ) -> None:
     """The main job offline: load data/, replay data/recordings/demo.har, verify, build site/.
 
-    Safe to run again: nothing is stored twice.
+    Safe to run again: nothing is stored twice. With --db data/demo.db (its own
+    database) the site goes to site-demo/ unless --out says where, so the site/
+    built from your own database is not overwritten.
     """
+    out = out if out is not None else demo_site_dir(db)
     from tracker.curated.load import validate_curated
     from tracker.demo import run_demo
 
@@ -251,7 +272,8 @@ def demo(
             f"({rule_label(disc['rule'])}): {plain(disc['reason'])}"
         )
     console.print()
-    console.print(f"site: {report.site_index}  (preview: .venv/bin/tracker serve)")
+    serve = "" if out == Path("site") else f" --dir {out}"
+    console.print(f"site: {report.site_index}  (preview: .venv/bin/tracker serve{serve})")
 
 
 @app.command()
@@ -292,7 +314,7 @@ def build(
     report = pipeline.build(engine, out, base_url=base_url, cache_dir=cache)
     engine.dispose()  # connections closed now: nothing is left for the interpreter's exit
     if json_out:
-        print_json({k: str(v) if isinstance(v, Path) else v for k, v in report.__dict__.items()})
+        print_json(build_json(report))
     else:
         console.print(build_summary(report, out))
     _skip_teardown = True
@@ -305,20 +327,41 @@ def default_cache_dir(out: Path) -> Path:
     return out.with_name(out.name + ".cache")
 
 
-def build_summary(report: Any, out: Path) -> str:
-    """``tracker build``'s line: ``site built in site: 45 files, 3 rendered (42 up
-    to date); 2 written (new or changed), 43 left as they were``. ``report`` is a
-    :class:`tracker.website.build.BuildReport`; the build manifest (a bookkeeping file)
-    is not counted."""
+def build_counts(report: Any) -> dict[str, Any]:
+    """The site's files as ``tracker build`` reports them, in text and ``--json`` alike:
+    ``files``, ``pages_written``, ``pages_unchanged``, ``pages_rendered`` and
+    ``written_paths``, leaving out the build manifest (a bookkeeping file, not part of
+    the site). ``report`` is a :class:`tracker.website.build.BuildReport`."""
     from tracker.website.manifest import MANIFEST
 
-    wrote = sum(1 for p in report.written_paths if p != MANIFEST)
+    written = [p for p in report.written_paths if p != MANIFEST]
     same = report.pages_unchanged - (0 if MANIFEST in report.written_paths else 1)
-    total, rendered = wrote + same, report.pages_rendered
+    return {
+        "files": len(written) + same,
+        "pages_written": len(written),
+        "pages_unchanged": same,
+        "pages_rendered": report.pages_rendered,
+        "written_paths": written,
+    }
+
+
+def build_json(report: Any) -> dict[str, Any]:
+    """``tracker build --json``: the report's fields with :func:`build_counts` (so the
+    numbers are the text line's) and the output folder as text."""
+    out = {k: str(v) if isinstance(v, Path) else v for k, v in report.__dict__.items()}
+    return {**out, **build_counts(report)}
+
+
+def build_summary(report: Any, out: Path) -> str:
+    """``tracker build``'s line: ``site built in site: 45 files, 3 rendered (42 up
+    to date); 2 written (new or changed), 43 left as they were``, from
+    :func:`build_counts`."""
+    n = build_counts(report)
+    total, rendered = n["files"], n["pages_rendered"]
     return (
         f"site built in {out}: {plural(total, 'file')}, {rendered} rendered "
-        f"({total - rendered} up to date); {wrote} written (new or changed), "
-        f"{same} left as they were"
+        f"({total - rendered} up to date); {n['pages_written']} written (new or changed), "
+        f"{n['pages_unchanged']} left as they were"
     )
 
 

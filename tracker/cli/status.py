@@ -63,12 +63,11 @@ def status(
     if st.landed:
         echo_wrapped(f"  weights: landed — {st.repo}, {landed_text(st)}")
     elif st.weights_word == "not landed":
-        since = f" (as of {utc_minute(st.as_of)})" if st.last_failure is not None else ""
+        # the time the answer is from, as --json's as_of (a not-landed is only ever "yet")
+        since = f" (as of {utc_minute(st.as_of)})" if st.as_of is not None else ""
         console.print(f"  weights: [bold red]not landed[/bold red]{since}", highlight=False)
-    elif st.watched or st.retired:
-        console.print(f"  weights: unknown ({NO_SUCCESS})", highlight=False)
     else:
-        console.print("  weights: unknown (nothing checks)")
+        console.print(f"  weights: {unknown_text(st)}", highlight=False)
     for p in st.promises:
         late = None if st.landed else p.days_overdue(st.as_of)
         note = f" — {late} days overdue" if late else ""
@@ -84,6 +83,13 @@ def status(
 
 
 NO_SUCCESS = "no successful Hub check yet"  # the site's words too
+
+
+def unknown_text(st: WeightsStatus) -> str:
+    """The weights of a subject no successful Hub check answered for: ``unknown (no
+    successful Hub check yet)`` when a watch looks (or looked), else ``unknown (nothing
+    checks)``; the words of `tracker status` and the demo's summary alike."""
+    return f"unknown ({NO_SUCCESS})" if st.watched or st.retired else "unknown (nothing checks)"
 
 
 def check_lines(st: WeightsStatus, hub_org: str | None) -> list[str]:

@@ -14,6 +14,7 @@ from tracker.cli.common import (
     DbOpt,
     JsonOpt,
     console,
+    err_console,
     friendly_errors,
     open_db,
     print_json,
@@ -35,10 +36,19 @@ def track(
     name: Annotated[
         str, typer.Argument(metavar="NAME", help="The model's name, e.g. 'Qwen4-Max'.")
     ],
-    org: Annotated[str, typer.Option("--org", help="The organization that releases it.")],
+    org: Annotated[
+        str,
+        typer.Option(
+            "--org", help="The organization that releases it, as people write it ('Mistral AI')."
+        ),
+    ],
     hf_org: Annotated[
         str | None,
-        typer.Option("--hf-org", help="Its Hugging Face org, when not the same as --org."),
+        typer.Option(
+            "--hf-org",
+            help="Its Hugging Face namespace ('mistralai'); default: the org of --repo, "
+            "else --org when that is a valid Hub name.",
+        ),
     ] = None,
     alias: Annotated[
         list[str] | None,
@@ -77,7 +87,12 @@ def track(
         openrouter=openrouter, subscribe=subscribe, followed=_followed_entries(db, name),
         retired=_retired_entries(db, name),
     )  # fmt: skip
+    for warning in plan.warnings:
+        err_console.print(f"warning: {warning}", highlight=False, markup=False)
     if dry_run:
+        from tracker.curated.edit import validate
+
+        validate(plan)  # what a real run would refuse, a dry run refuses too
         _show_dry_run(plan, json_out, "would add ")
         return
     from tracker.curated.load import store_curated
@@ -85,7 +100,8 @@ def track(
     curated = apply(plan)
     store_curated(open_db(db, create=True), curated)
     if json_out:
-        print_json({"subject": plan.slug, "added": plan.changes, "files": sorted(plan.texts)})
+        print_json({"subject": plan.slug, "added": plan.changes, "files": sorted(plan.texts),
+                    "warnings": plan.warnings})  # fmt: skip
         return
     console.print(f"tracking [bold]{plan.slug}[/bold]:", highlight=False)
     for line in plan.changes:
@@ -131,7 +147,7 @@ def _show_dry_run(plan: Plan, json_out: bool, verb: str = "") -> None:
     """The diff; with ``verb`` (track's "would add "), each change in words after it."""
     if json_out:
         print_json({"subject": plan.slug, "changes": plan.changes, "diff": plan.diff(),
-                    "retire": plan.retire})  # fmt: skip
+                    "retire": plan.retire, "warnings": plan.warnings})  # fmt: skip
         return
     typer.echo(plan.diff(), nl=False)
     for line in plan.changes if verb else ():

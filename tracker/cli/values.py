@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Callable, Sequence
+from decimal import Decimal
 from typing import Any
 
 import typer
@@ -80,11 +81,16 @@ def utc_minute(moment: dt.datetime | str | None, missing: str = "-") -> str:
 def json_default(obj: Any) -> Any:
     """``json.dumps`` ``default`` for ``--json``: a datetime as ``2026-11-28T06:00:00Z``
     (:func:`claims.values.timefmt.iso_z`, the one time format of machine output), a date as
-    ``2026-11-28``, anything else as its text (paths, for one)."""
+    ``2026-11-28``, a set as a sorted list (never its repr, ``set()``), a Decimal as a
+    number, anything else as its text (paths, for one)."""
     if isinstance(obj, dt.datetime):
         return timefmt.iso_z(obj)
     if isinstance(obj, dt.date):
         return obj.isoformat()
+    if isinstance(obj, (set, frozenset)):
+        return sorted(obj, key=str)
+    if isinstance(obj, Decimal):
+        return int(obj) if obj == obj.to_integral_value() else float(obj)
     return str(obj)
 
 

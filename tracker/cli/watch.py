@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import sys
@@ -28,6 +29,7 @@ from tracker.cli.common import (
 )
 from tracker.cli.failures import error_document
 from tracker.errors import ConfigError
+from tracker.settings import replayed_secrets
 from tracker.snapshots.store import DEFAULT_ROOT, follows_database, open_store
 
 if TYPE_CHECKING:  # the cycle (httpx, adapters) and rich.progress load when a command runs
@@ -101,8 +103,12 @@ def run_cycle(
     _results_printed_here()
     raw = open_cycle_db(db)  # plain DB-API: `tracker check` never loads the ORM
     store = open_store(db, snapshots)  # bodies follow the database
+    # A replayed response needs no key (the key only matters live): as in the demo, an
+    # unset credential reads as the replay key while replaying.
+    secrets = replayed_secrets() if replay is not None else contextlib.nullcontext()
     try:
-        return _cycle(raw, replay, watch, store, show_progress, on_result, keep)
+        with secrets:
+            return _cycle(raw, replay, watch, store, show_progress, on_result, keep)
     finally:
         store.close()
         raw.close()
@@ -232,6 +238,7 @@ def record(
     left as it was (not created, not overwritten).
     """
     from tracker.cycle.offline import failed_names, record_check
+    from tracker.cycle.types import CycleSummary
     from tracker.errors import NothingRecorded
 
     _results_printed_here()

@@ -25,8 +25,10 @@ from typing import Any
 import tomlkit
 
 from claims.curated.datafile import DataFileError, near_names, nearest
+from claims.curated.hubids import namespace_problem, repo_id_problem, suggested_namespace
 from claims.curated.loader import CuratedData
 from claims.curated.problems import DataFileErrors
+from claims.subjects.aliases import plain_alias_problem
 from tracker.adapters.huggingface import watches as hub
 from tracker.errors import ConfigError, TrackerError, UnknownName
 
@@ -59,6 +61,7 @@ class Plan:
     texts: dict[str, tuple[str, str]] = field(default_factory=dict)
     changes: list[str] = field(default_factory=list)
     retire: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
     def diff(self) -> str:
         """Unified diff of every changed file (``git diff`` style paths)."""
@@ -128,10 +131,13 @@ def plan_track(
     database) are written back, which re-activates them when loaded; TrackerError when
     there is none of either to write."""
     slug = slug_of(name)
-    hub_org = hf_org or org
-    if repo is not None and not re.fullmatch(r"[\w.\-]+/[\w.\-]+", repo):
-        raise TrackerError(f"--repo {repo!r} is not a Hub repo id ORG/NAME")
-    plan = Plan(data_dir, slug)
+    warnings: list[str] = []
+    hub_org = hub_namespace(org, hf_org, repo, warnings)
+    for alias in aliases:
+        plain = plain_alias_problem(alias)
+        if plain:
+            raise TrackerError(f"--alias {plain}: give a name that names this model alone")
+    plan = Plan(data_dir, slug, warnings=warnings)
     subjects_text = _read(data_dir, "subjects.toml")
     subjects = _parse(data_dir, "subjects.toml", subjects_text)
     for entry in _entries(subjects, "subject"):
@@ -139,8 +145,8 @@ def plan_track(
             return _keep_followed(plan, followed, retired)
     subject: dict[str, Any] = {"slug": slug, "name": name, "organization": org,
                                "hub_org": hub_org,
-                               "aliases": list(dict.fromkeys([name, *_short(name, org, repo),
-                                                              *aliases])),
+                               "aliases": list(dict.fromkeys([name, *_auto_aliases(
+                                   name, org, repo, plan.warnings), *aliases])),
                                "variants": []}  # fmt: skip
     ids = {k: [v] for k, v in (("huggingface", repo), ("openrouter", openrouter)) if v}
     if ids:
@@ -171,6 +177,54 @@ def plan_track(
         )  # fmt: skip
         plan.changes.append(f"subscription {sub_name} (every subscriber event of {slug})")
     return plan
+
+
+def hub_namespace(org: str, hf_org: str | None, repo: str | None, warnings: list[str]) -> str:
+    """The subject's Hub namespace: ``--hf-org``, else the org of ``--repo``, else
+    ``--org`` (the display name, used only when it is also a valid Hub name). Raises
+    TrackerError naming the option for an invalid repo id or namespace (rules:
+    :mod:`claims.curated.hubids`), with a suggestion; appends to ``warnings`` when
+    ``--hf-org`` and ``--repo`` name different orgs."""
+    if repo is not None:
+        problem = repo_id_problem(repo)
+        if problem:
+            raise TrackerError(f"--repo {problem} (e.g. nimbuslabs/Cirrus-12B)")
+    if hf_org is not None:
+        problem = namespace_problem(hf_org)
+        if problem:
+            raise TrackerError(
+                f"--hf-org {problem}; the Hub namespace is the ORG of huggingface.co/ORG "
+                f"(e.g. --hf-org {suggested_namespace(hf_org)})"
+            )
+        if repo is not None and repo.split("/")[0].lower() != hf_org.lower():
+            warnings.append(
+                f"--hf-org {hf_org} differs from the org of --repo {repo}: the org watch "
+                f"lists {hf_org}, the model watch reads {repo}"
+            )
+        return hf_org
+    if repo is not None:
+        return repo.split("/")[0]
+    problem = namespace_problem(org)
+    if problem:
+        raise TrackerError(
+            f"--org {problem}, so it cannot be the Hub org to watch: --org is the display "
+            f"name; give the Hub namespace with --hf-org (e.g. --hf-org "
+            f"{suggested_namespace(org)}) or the repo with --repo ORG/NAME"
+        )
+    return org
+
+
+def _auto_aliases(name: str, org: str, repo: str | None, warnings: list[str]) -> list[str]:
+    """:func:`_short` without the aliases too plain to name one model (``3`` of ``Qwen
+    3``: :mod:`claims.subjects.aliases`), each left out with a warning."""
+    out = []
+    for alias in _short(name, org, repo):
+        plain = plain_alias_problem(alias)
+        if plain:
+            warnings.append(f"alias not added: {plain} (other models' figures would match it)")
+        else:
+            out.append(alias)
+    return out
 
 
 def _keep_followed(

@@ -26,10 +26,13 @@ def known_adapters() -> set[str] | None:
 def param_checks() -> dict[str, Callable[[Mapping[str, Any]], list[tuple[str, str]]]]:
     """Adapter kind -> its check of a watch's own params (``(param, message)`` pairs),
     for ``tracker load``: the html_page selector, regex, scale, decimal and columns
-    (:func:`tracker.adapters.html_page.check_params`)."""
+    (:func:`tracker.adapters.html_page.check_params`), and the Hub names of the Hub
+    watches (:func:`tracker.adapters.huggingface.watches.check_params`)."""
     from tracker.adapters.html_page import check_params
+    from tracker.adapters.huggingface.watches import check_params as hub_names
 
-    return {"html_page": check_params}
+    return {"html_page": check_params, "huggingface_org": hub_names,
+            "huggingface_model": hub_names}  # fmt: skip
 
 
 def validate_curated(data_dir: Path | str) -> CuratedData:

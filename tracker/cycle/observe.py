@@ -27,7 +27,7 @@ from claims.subjects.matching import AliasIndex
 from claims.values.canonical import dumps
 from claims.values.value import Value
 from claims.verify.promises import deadline_of
-from claims.vocabulary import SKIPPED_KIND
+from claims.vocabulary import NOT_PUBLIC_KIND, SKIPPED_KIND
 from tracker.adapters.base import ObservedValue, ParseResult
 from tracker.cycle.change_rules import drop_conflicts, mark_gone, note_stale
 from tracker.cycle.observe_rows import (
@@ -35,6 +35,7 @@ from tracker.cycle.observe_rows import (
     add_alias,
     confirm_current,
     snapshot_id,
+    subject_hub_checks,
     weights_others,
 )
 from tracker.cycle.types import NameLookup, WatchResult, WatchSpec
@@ -72,6 +73,52 @@ def record_skip(db: RawDB, spec: WatchSpec, reason: str) -> None:
     ``failing`` or ``retrying`` with it, never ``skipped`` (claims/watchstate.py)."""
     with db.transaction() as s:
         s.execute(_SKIPPED, {"err": reason, "kind": SKIPPED_KIND, "wid": spec.id})
+
+
+# The Hub's answers that a repo is not publicly there (tracker/net/fetch.py's kinds).
+NOT_PUBLIC_ANSWERS = frozenset({"not_found", "missing_or_private"})
+_NOT_PUBLIC = (
+    "UPDATE watch SET state = 'ok', consecutive_failures = 0, failing_since = NULL, "
+    "last_error = :err, last_error_kind = :kind, last_run = :at, last_success = :at "
+    "WHERE id = :wid"
+)
+_OWN_ROWS = "SELECT 1 FROM observation WHERE watch_id = :wid LIMIT 1"
+_WEIGHTS_REPOS = (
+    "SELECT qualifiers_json FROM observation WHERE attribute = 'weights_available' "
+    "AND qualifiers_json LIKE :like"
+)
+
+
+def seen_public(db: RawDB, spec: WatchSpec, repo: str) -> bool:
+    """True when the watch observed anything, or any watch saw ``repo``'s weights:
+    a "not found" since means disappeared or renamed, not "not public yet"."""
+    with db.transaction() as s:
+        if s.one(_OWN_ROWS, {"wid": spec.id}) is not None:
+            return True
+        like = {"like": f"%{repo.split('/')[-1]}%"}
+        rows = s.execute(_WEIGHTS_REPOS, like).fetchall()
+    return any(str(json.loads(qj).get("repo", "")).lower() == repo.lower() for (qj,) in rows)
+
+
+def record_not_public(db: RawDB, spec: WatchSpec, exc: Exception, at: dt.datetime) -> WatchResult:
+    """Record a model watch's "no such public repo" answer (404, 401 RepoNotFound) for a
+    repo never seen public as a SUCCESSFUL check: the expected answer for a model
+    tracked before release. Health is reset (``watch_recovered`` if it was failing),
+    ``last_success`` = ``at`` (it bounds the landing window), ``last_error_kind`` =
+    :data:`claims.vocabulary.NOT_PUBLIC_KIND` with the answer in ``last_error`` (the
+    state reads ``not public yet``). No observation, no subscriber event."""
+    with db.transaction() as s:
+        outbox = Outbox(s)
+        state, stored_since, _failures = s.one(_HEALTH, {"wid": spec.id}) or (None, None, 0)
+        if state == "failing":
+            since = s.datetime(stored_since)
+            detail = {"watch": spec.name, "recovered_at": at.isoformat(),
+                      "failing_since": since.isoformat() if since else None}  # fmt: skip
+            outbox.add(event_row("watch_recovered", f"Watch {spec.name} works again",
+                                 watch_id=spec.id, detail=detail, at=at))  # fmt: skip
+        err = f"not public yet ({getattr(exc, 'kind', 'not_found')}: {exc})"
+        s.execute(_NOT_PUBLIC, {"err": err, "kind": NOT_PUBLIC_KIND, "at": at, "wid": spec.id})
+    return WatchResult(spec.name, "unchanged", events=outbox.added)
 
 
 def _snapshot_id(s: RawDB, spec: WatchSpec, f: Fetched) -> int | None:
@@ -489,7 +536,8 @@ def _weights_events(
         promises=_promises(rows.s, subject_id),
         url=_repo_page(spec, repo),
     )
-    for ev in weights_events(sighting, run.history):
+    history = run.history.joined(subject_hub_checks(rows.s, subject_id, spec.id), at)
+    for ev in weights_events(sighting, history):
         outbox.add(_row(ev, subject_id, spec.id, at))
         if ev.kind == "weights_landed" and readings:
             run.announced.add(repo)

@@ -265,3 +265,49 @@ def add_alias(s: RawDB, subject_id: int, repo: str) -> None:
     (cases/C34). Nothing when some subject already has that alias."""
     if s.one(_ALIAS_EXISTS, {"alias": repo}) is None:
         s.execute(_ADD_ALIAS, {"sid": subject_id, "alias": repo})
+
+
+_SUBJECT_HUB = "SELECT hub_org FROM subject WHERE id = :sid"
+_SUBJECT_REPOS = (
+    "SELECT lower(alias) FROM subjectalias WHERE subject_id = :sid AND namespace = 'huggingface'"
+)
+_SUBJECT_PRODUCERS = "SELECT DISTINCT watch_id FROM observation WHERE subject_id = :sid"
+_HUB_WATCHES = (
+    "SELECT id, adapter, url, params_json, last_success, last_error_kind FROM watch "
+    "WHERE adapter IN ('huggingface_org', 'huggingface_model') AND id != :wid "
+    "AND state != 'retired'"
+)
+
+
+def subject_hub_checks(
+    s: RawDB, subject_id: int, watch_id: int
+) -> list[tuple[dt.datetime | None, str | None]]:
+    """(last successful check, last error kind) of every other live watch that would
+    show the subject's weights (as :func:`claims.store.views.hub_watches_of` picks them:
+    the ``huggingface_org`` watch of its ``hub_org``, a ``huggingface_model`` watch of
+    one of its ``huggingface`` ids or that observed it), so a landing seen first by one
+    watch is bounded by the checks of all (issue 16: the landing window)."""
+    row = s.one(_SUBJECT_HUB, {"sid": subject_id})
+    org = str(row[0] or "").lower() if row else ""
+    repos = {str(r[0]) for r in s.execute(_SUBJECT_REPOS, {"sid": subject_id}).fetchall()}
+    producers = {r[0] for r in s.execute(_SUBJECT_PRODUCERS, {"sid": subject_id}).fetchall()}
+    out = []
+    for wid, adapter, url, params_json, last_success, kind in s.execute(
+        _HUB_WATCHES, {"wid": watch_id}
+    ).fetchall():
+        p = json.loads(params_json or "{}")
+        if adapter == "huggingface_org":
+            mine = bool(org) and str(p.get("org") or p.get("author") or "").lower() == org
+        else:
+            repo = p.get("repo") or p.get("repo_id") or _repo_of_url(str(url))
+            mine = str(repo or "").lower() in repos or wid in producers
+        if mine:
+            out.append((s.datetime(last_success), kind))
+    return out
+
+
+def _repo_of_url(url: str) -> str | None:
+    path = url.split("://", 1)[-1].partition("/")[2].split("?")[0]
+    if path.startswith("api/models/"):
+        return "/".join(path.removeprefix("api/models/").split("/")[:2]) or None
+    return None

@@ -36,7 +36,15 @@ from tracker.adapters.base import (
     read_files,
 )
 from tracker.cycle.commit import GroupCommit
-from tracker.cycle.observe import readings_of, record_failure, record_skip, record_success
+from tracker.cycle.observe import (
+    NOT_PUBLIC_ANSWERS,
+    readings_of,
+    record_failure,
+    record_not_public,
+    record_skip,
+    record_success,
+    seen_public,
+)
 from tracker.cycle.rows import WATCH_NAMED, WATCH_RETIRED, iter_specs, load_subjects
 from tracker.cycle.types import CycleSummary, NameLookup, WatchResult, WatchSpec
 from tracker.errors import DATA_ERRORS, ConfigError, ParseError, TrackerError, unexpected
@@ -454,7 +462,9 @@ def _record(
             )  # fmt: skip
         except DATA_ERRORS as exc:  # a value the database cannot hold; its savepoint is undone
             got.error = unexpected(spec.url, exc)
-    if got.error is not None:
+    if got.error is not None and _not_public_yet(raw, spec, got):
+        result = record_not_public(raw, spec, got.error, clock())
+    elif got.error is not None:
         result = record_failure(raw, spec, got.error, got.fetched, clock(), failing_after)
     for f in got.fetched:
         if f.redirects:
@@ -471,6 +481,19 @@ def _record(
                     announced=result.announced)
         )  # fmt: skip
     return results
+
+
+def _not_public_yet(raw: RawDB, spec: WatchSpec, got: _Gathered) -> bool:
+    """A model watch's own page answered "no such public repo" (404, 401 RepoNotFound)
+    and the repo was never seen public: a model tracked before its release, not a
+    failure (a repo that was public: disappeared or renamed, a failure as before)."""
+    kind = getattr(got.error, "kind", None)
+    if spec.adapter != "huggingface_model" or kind not in NOT_PUBLIC_ANSWERS or got.pages:
+        return False
+    from tracker.adapters.huggingface import watches as hub_watches
+
+    repo = hub_watches.repo_of_model_watch(spec.url, dict(spec.params))
+    return repo is not None and not seen_public(raw, spec, repo)
 
 
 _WATCH_ID = "SELECT id FROM watch WHERE name = :name"

@@ -32,9 +32,10 @@ from typing import Any, NamedTuple
 from claims.store.tables import Observation
 from claims.values.canonical import as_utc
 from claims.vocabulary import qualifiers_text
+from tracker.website import timelinedraw
 
 # Bumped when the drawing code changes, so a rebuild redraws charts whose data did not.
-DRAWING = 5
+DRAWING = 6
 PRICE_ATTRIBUTES = {"price_input_usd_per_mtok": "Input", "price_output_usd_per_mtok": "Output"}
 WIDTH, HEIGHT = 640, 320
 
@@ -187,8 +188,11 @@ def timeline_chart(slug: str, events: Sequence[TimelineEvent]) -> ChartFile | No
         ("Event", "Date (UTC)"),
         tuple((e.text, e.day_text) for e in ordered),
         series,
-        width=TIMELINE_WIDTH,
-        height=TIMELINE_TOP + TIMELINE_ROW * len(ordered) + TIMELINE_AXIS,
+        width=timelinedraw.WIDTH,
+        height=timelinedraw.height(
+            [(e.moment, e.end or e.moment) for e in ordered],
+            [(e.text, e.day_text) for e in ordered],
+        ),
     )
 
 
@@ -196,82 +200,20 @@ def _end_point(e: TimelineEvent, row: int) -> tuple[tuple[str, float], ...]:
     return ((e.end.isoformat(), float(row)),) if e.end else ()
 
 
-# The timeline is drawn narrow with large type: shown at a phone's 358 px its labels
-# stay ~14 px (a 640 px chart scaled down made pygal's 13 px labels 7 px).
-TIMELINE_WIDTH, TIMELINE_ROW, TIMELINE_TOP, TIMELINE_AXIS = 400, 46, 8, 34
-TIMELINE_COLOURS = {
-    "announced": "#1a4fd6",
-    "promised": "#8a4b00",
-    "landed": "#0b6b34",
-    "overdue": "#a3141b",
-    "checked": "#5b6270",
-}
-
-
-def _esc(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+def _spans(chart: ChartFile) -> list[tuple[dt.datetime, dt.datetime]]:
+    """Each timeline row's (moment, end) from ``chart.series``."""
+    return [
+        (dt.datetime.fromisoformat(points[0][0]), dt.datetime.fromisoformat(points[-1][0]))
+        for _, points in chart.series
+    ]
 
 
 def timeline_svg(chart: ChartFile) -> bytes:
-    """The timeline as a plain SVG: a row per event (``chart.series``: kind and moment,
-    in time order; ``chart.rows``: its text and day), its dot placed by date on a
-    shared axis, labelled with what happened and the day; the stretch from the latest
-    promise to an ``overdue`` check is a red bar. Text is 15 px on a 400 px canvas."""
-    w, pad = chart.width, 14
-    moments = [dt.datetime.fromisoformat(points[0][0]) for _, points in chart.series]
-    ends = [dt.datetime.fromisoformat(points[-1][0]) for _, points in chart.series]
-    lo, hi = min(moments), max(ends)
-    span = (hi - lo).total_seconds() or 1.0
-
-    def x(m: dt.datetime) -> float:
-        return pad + (w - 2 * pad) * (m - lo).total_seconds() / span
-
-    axis_y = TIMELINE_TOP + TIMELINE_ROW * len(moments) + 6
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{chart.height}" '
-        f'viewBox="0 0 {w} {chart.height}" font-family="system-ui, sans-serif" font-size="15">',
-        f'<rect width="{w}" height="{chart.height}" fill="#ffffff"/>',
-        f'<line x1="{pad}" y1="{axis_y}" x2="{w - pad}" y2="{axis_y}" stroke="#8a909c"/>',
-    ]
+    """The timeline as a plain SVG (:func:`tracker.website.timelinedraw.draw`): a row per
+    event (``chart.series``: kind and moment, in time order; ``chart.rows``: its text and
+    day). Shown at a phone's 358 px its 15 px text stays ~14 px."""
     kinds = [k for k, _ in chart.series]
-    if "overdue" in kinds and "promised" in kinds:
-        last_promise = max(m for k, m in zip(kinds, ends, strict=True) if k == "promised")
-        due = moments[kinds.index("overdue")]
-        parts.append(
-            f'<rect x="{x(last_promise):.1f}" y="{axis_y - 3}" '
-            f'width="{x(due) - x(last_promise):.1f}" height="6" fill="#a3141b"/>'
-        )
-    for i, ((kind, _), m, end, (text, day)) in enumerate(
-        zip(chart.series, moments, ends, chart.rows, strict=True)
-    ):
-        cx, cy, ex = x(m), TIMELINE_TOP + TIMELINE_ROW * i + 32, x(end)
-        colour = TIMELINE_COLOURS.get(kind, "#16181d")
-        # the label on its own line from the left edge (any length fits), the day
-        # beside the dot (or the bar of a whole month), on the side with room
-        anchor, tx = ("start", ex + 10) if cx < w / 2 else ("end", cx - 10)
-        mark = (
-            f'<rect x="{cx - 6:.1f}" y="{cy - 6}" width="{ex - cx + 12:.1f}" height="12" '
-            f'rx="6" fill="{colour}"/>'
-            if end != m
-            else f'<circle cx="{cx:.1f}" cy="{cy}" r="6" fill="{colour}"/>'
-        )
-        parts += [
-            f'<line x1="{cx:.1f}" y1="{cy}" x2="{cx:.1f}" y2="{axis_y}" stroke="{colour}" '
-            'stroke-dasharray="2 3"/>',
-            mark,
-            # a white box under the label: the guides of earlier dots never cross it
-            f'<rect x="{pad - 2}" y="{cy - 28}" width="{8.4 * len(text):.0f}" height="20" '
-            'fill="#ffffff"/>',
-            f'<text x="{pad}" y="{cy - 13}" fill="{colour}" font-weight="600">{_esc(text)}</text>',
-            f'<text x="{tx:.1f}" y="{cy + 5}" text-anchor="{anchor}" fill="#16181d">{day}</text>',
-        ]
-    parts += [
-        f'<text x="{pad}" y="{axis_y + 22}" fill="#5b6270">{lo:%Y-%m-%d}</text>',
-        f'<text x="{w - pad}" y="{axis_y + 22}" text-anchor="end" fill="#5b6270">'
-        f"{hi:%Y-%m-%d} (UTC)</text>",
-        "</svg>",
-    ]
-    return ("\n".join(parts) + "\n").encode()
+    return timelinedraw.draw(kinds, _spans(chart), chart.rows, chart.width)
 
 
 def _pygal() -> Any:

@@ -114,6 +114,7 @@ class Evidence:
 
     observations: dict[int, Observation]
     snapshots: dict[int, Any]
+    slugs: dict[int, str] = field(default_factory=dict)  # subject id -> slug
     made: dict[int, EvidenceView | None] = field(default_factory=dict)
 
     def __call__(self, oid: int) -> EvidenceView | None:
@@ -134,6 +135,7 @@ class Evidence:
                 source_url=o.source_url or (snap.url if snap else None),
                 sha256=snap.sha256 if snap else None,
                 fetched_at=as_utc(snap.fetched_at) if snap else None,
+                subject_slug=self.slugs.get(o.subject_id),
             )
         self.made[oid] = view
         return view

@@ -460,7 +460,8 @@ def collect(engine: Engine, memo: ClaimMemo | None = None) -> SiteContext:
         weights = weights_statuses(session, subjects)
 
     by_id: dict[int, Subject] = {s.id: s for s in subjects}  # type: ignore[misc]
-    evidence = Evidence({o.id: o for o in observations}, snapshots)  # type: ignore[misc]
+    slugs = {sid: s.slug for sid, s in by_id.items()}  # evidence links to its subject's page
+    evidence = Evidence({o.id: o for o in observations}, snapshots, slugs)  # type: ignore[misc]
     names = {sid: (s.slug, s.name) for sid, s in by_id.items()}  # not ORM reads per claim
     per_subject = subject_claims(claim_rows, names, sources, evidence, memo or ClaimMemo())
     made = {cv.id: cv for sc in per_subject.values() for _, cvs in sc.groups for cv in cvs}

@@ -38,6 +38,12 @@ MARK_MEANINGS: dict[str, str] = {
     "observed": "observed only: a watch read it, no claim states it",
 }
 
+# Weights not (yet) on the Hub: a state, not a verdict, so a mark no verdict uses (the
+# index once showed "✗ not landed" beside a legend where ✗ means contradicted); shown with
+# its word, told apart by shape, not colour.
+NOT_LANDED_MARK = "□"
+NOT_LANDED_MEANING = "not landed: no weights on the Hub at the last check (a state, not a verdict)"
+
 
 def verdict_mark(status: str | None) -> str:
     """The symbol of a verdict status (:data:`VERDICT_MARKS`); ``·`` for none or unknown."""

@@ -21,6 +21,8 @@ from tracker.website.cardhtml import card_rows
 from tracker.website.claimhtml import claims_by_fact, source_claim_items
 from tracker.website.marks import (
     MARK_MEANINGS,
+    NOT_LANDED_MARK,
+    NOT_LANDED_MEANING,
     badge,
     http_url,
     nobreak,
@@ -112,6 +114,7 @@ def make_environment(path: Path | None = None, bytecode_dir: Path | None = None)
     )
     env.filters.update(FILTERS)
     env.globals["mark_meanings"] = MARK_MEANINGS
+    env.globals["not_landed_mark"] = (NOT_LANDED_MARK, NOT_LANDED_MEANING)
     return env
 
 

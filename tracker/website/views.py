@@ -63,6 +63,9 @@ class EvidenceView(NamedTuple):
     source_url: str | None
     sha256: str | None
     fetched_at: dt.datetime | None
+    # the subject whose page holds its ``obs-<id>`` anchor (a price change cites another
+    # subject's price: Kimi K3.1 Pro's change cites Kimi K3's observation)
+    subject_slug: str | None = None
 
 
 class StatementView(NamedTuple):

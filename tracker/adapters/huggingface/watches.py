@@ -7,6 +7,7 @@ it), so a followed repo's watch and the one ``track`` writes are the same watch.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import quote, urlsplit
 
@@ -70,3 +71,22 @@ def repo_of_model_watch(url: str, params: dict[str, Any]) -> str | None:
     if path.startswith("/api/models/"):
         return "/".join(path.removeprefix("/api/models/").split("/")[:2]) or None
     return None
+
+
+def check_params(params: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """``(param, message)`` for each Hub name among a Hub watch's params (``org`` /
+    ``author`` of a listing, ``repo`` of a model watch) that the Hub would not accept
+    (:mod:`claims.curated.hubids`): ``org = "Nimbus Labs"`` lists nothing, ever."""
+    from claims.curated.hubids import namespace_problem, repo_id_problem
+
+    out = []
+    for name in ("org", "author"):
+        value = params.get(name)
+        problem = namespace_problem(value) if isinstance(value, str) else None
+        if problem:
+            out.append((name, f"{problem}: the Hub namespace (huggingface.co/ORG)"))
+    repo = params.get("repo")
+    problem = repo_id_problem(repo) if isinstance(repo, str) else None
+    if problem:
+        out.append(("repo", problem))
+    return out

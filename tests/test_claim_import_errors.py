@@ -1,0 +1,57 @@
+"""`tracker claims import` names every bad candidate (as `load` names every problem),
+says a missing attribute is missing, and gives its own --json error kind; `track
+--subscribe` is validated by --dry-run too."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from tracker.cli.main import app
+
+ROOT = Path(__file__).resolve().parents[1]
+runner = CliRunner()
+GOOD = {"subject": "kimi-k3", "attribute": "total_params", "value": "1T"}
+
+
+def _import(tmp_path: Path, items: list[dict], *extra: str):
+    cands = tmp_path / "c.json"
+    cands.write_text(json.dumps(items))
+    db = str(tmp_path / "t.db")
+    return runner.invoke(app, ["claims", "import", str(cands), "--source", "s", "--db", db,
+                               *extra])  # fmt: skip
+
+
+def test_every_bad_candidate_is_named(tmp_path):
+    items = [{"subject": "kimi-k3", "value": "1T"}, GOOD,
+             {**GOOD, "attribute": "total_parms"}, {**GOOD, "value": "abc"}]  # fmt: skip
+    r = _import(tmp_path, items)
+    assert r.exit_code == 1
+    assert r.stderr.splitlines() == [
+        "error: 3 of 4 candidates cannot be imported (nothing was):",
+        "  candidate #1: attribute: missing (e.g. total_params; see docs/data.md)",
+        "  candidate #3: attribute: unknown attribute 'total_parms' (did you mean 'total_params'?)",
+        "  candidate #4: value: 'abc' is not a figure (e.g. 2.8T, ~3T, 65.7%, 1000-2000+)",
+    ]
+    assert "None" not in r.stderr
+
+
+def test_the_json_error_has_its_own_kind_and_every_problem(tmp_path):
+    r = _import(tmp_path, [{"value": "1T"}, {**GOOD, "attribute": "colour"}], "--json")
+    error = json.loads(r.stdout)["error"]
+    assert error["kind"] == "candidates"
+    assert [p["candidate"] for p in error["problems"]] == [1, 2]
+    assert error["problems"][0]["message"].startswith("candidate #1: attribute: missing")
+
+
+def test_track_dry_run_validates_the_subscription_url(tmp_path):
+    data = tmp_path / "data"
+    shutil.copytree(ROOT / "data", data, ignore=shutil.ignore_patterns("*.db", "snapshots"))
+    r = runner.invoke(app, ["track", "Zeta Q", "--org", "zeta", "--subscribe", "notaurl",
+                            "--data", str(data), "--dry-run"])  # fmt: skip
+    assert r.exit_code == 1
+    assert "field 'url' must be an Apprise URL" in r.output
+    assert "dry run" not in r.output

@@ -1,0 +1,49 @@
+"""`tracker demo --db FILE` (what the demo's refusal suggests) builds its site beside
+the user's: site-STEM/, never over site/; and its summary says a subject's weights with
+the words of `tracker status` (unknown when nothing checks, not "not landed")."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from tracker.cli.main import app, demo_site_dir
+
+ROOT = Path(__file__).resolve().parents[1]
+runner = CliRunner()
+UNWATCHED = """
+[[subject]]
+slug = "cirrus-12b"
+name = "Cirrus 12B"
+organization = "Nimbus Labs"
+hub_org = "nimbuslabs"
+aliases = ["Cirrus 12B"]
+"""
+
+
+def test_the_site_folder_follows_the_database():
+    assert demo_site_dir(None) == Path("site")
+    assert demo_site_dir("data/demo.db") == Path("site-demo")
+    assert demo_site_dir("postgresql://u@h/db") == Path("site-demo-db")
+
+
+def test_demo_on_its_own_database_keeps_the_users_site(tmp_path, monkeypatch):
+    shutil.copytree(ROOT / "data", tmp_path / "data",
+                    ignore=shutil.ignore_patterns("*.db", "snapshots"))  # fmt: skip
+    with (tmp_path / "data" / "subjects.toml").open("a", encoding="utf-8") as fh:
+        fh.write(UNWATCHED)
+    mine = tmp_path / "site" / "index.html"
+    mine.parent.mkdir()
+    mine.write_text("built from my own database")
+    monkeypatch.chdir(tmp_path)
+    r = runner.invoke(app, ["demo", "--db", "data/demo.db"])
+    assert r.exit_code == 0, r.output
+    assert mine.read_text() == "built from my own database"
+    assert (tmp_path / "site-demo" / "index.html").is_file()
+    assert "site-demo/index.html  (preview: .venv/bin/tracker serve --dir site-demo)" in r.output
+    line = next(x for x in r.output.splitlines() if x.startswith("  Cirrus 12B:"))
+    assert line == "  Cirrus 12B: weights unknown (nothing checks); licence unknown"
+    status = runner.invoke(app, ["status", "cirrus-12b", "--db", "data/demo.db"]).output
+    assert "  weights: unknown (nothing checks)" in status.splitlines()
