@@ -302,3 +302,44 @@ def test_tracker_build_process_ends_after_its_output(engine, tmp_path):
     failed = subprocess.run([*entry, *bad], capture_output=True, text=True, timeout=120)
     assert failed.returncode == 1
     assert "inside the site folder" in failed.stdout + failed.stderr
+
+
+class ProcessEnded(Exception):
+    """Raised by the stand-in for ``os._exit`` below, with the exit status."""
+
+
+def test_tracker_build_leaves_the_collector_off_only_when_its_process_ends(
+    engine, tmp_path, monkeypatch
+):
+    """Through ``main`` (the process ends after the build) ``build`` leaves the cyclic
+    collector off and ends by ``os._exit(0)``; run in-process by typer's CliRunner (as
+    tests do), the collector is left on."""
+    import gc
+    import os
+    import sys
+
+    from typer.testing import CliRunner
+
+    from tracker.cli import main as cli_main
+
+    populate(engine)
+    db = str(engine.url.database)
+    monkeypatch.setattr(cli_main, "_process_ends", False)
+    monkeypatch.setattr(cli_main, "_skip_teardown", False)
+    done = CliRunner().invoke(cli_main.app, ["build", "--db", db, "--out", str(tmp_path / "a")])
+    assert done.exit_code == 0, done.output
+    assert gc.isenabled()
+
+    def ended(status: int) -> None:
+        raise ProcessEnded(status)
+
+    monkeypatch.setattr(os, "_exit", ended)
+    monkeypatch.setattr(sys, "argv", ["tracker", "build", "--db", db, "--out", str(tmp_path / "b")])
+    try:
+        with pytest.raises(ProcessEnded) as ending:
+            cli_main.main()
+        assert ending.value.args == (0,)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    assert tree(tmp_path / "b") == tree(tmp_path / "a")
