@@ -147,6 +147,10 @@
           if (cell.status) { td.appendChild(el("span", " " + cell.status, "verdict-word")); }
           if (cell.observed) { td.appendChild(el("span", " observed", "verdict-word")); }
           if (cell.note) { td.appendChild(el("small", " (" + cell.note + ")", "verdict-word")); }
+          if (cell.contradicted) {  // a contradicted figure is noted, never shown as the value
+            td.appendChild(el("small", " (✗ " + cell.contradicted + (cell.contradicted === 1 ?
+              " source" : " sources") + " contradicted)", "verdict-word"));
+          }
         });
       });
       compare.appendChild(t);

@@ -179,15 +179,78 @@ class CardLine(NamedTuple):
 
     @property
     def number(self) -> float | None:
-        """The agreed figure as a number (sorting), None when the sources disagree."""
-        if not self.facts:
-            return self.observed_number
-        return most_precise(self.facts).number if self.agreed else None
+        """The best-supported figure as a number (sorting, charts; :func:`best_supported`),
+        None when there is none (the sources disagree, or only contradicted claims)."""
+        return best_supported(self).number
+
+    @property
+    def best(self) -> Best:
+        """What the line shows first: :func:`best_supported`."""
+        return best_supported(self)
 
     @property
     def base(self) -> bool:
         """About the base offering with no other qualifier (the table's cells)."""
         return not self.quals
+
+
+class Best(NamedTuple):
+    """A line's best-supported value (:func:`best_supported`): ``text`` as stated or
+    read (units included), ``number`` to sort and chart by (None: none), ``status`` the
+    verdict shown beside it (None: an observation no live claim's verdict backs),
+    ``basis`` where it comes from (``observed``, ``confirmed``, ``agreed``,
+    ``disagree``: the spread of live claims, ``contradicted``: only contradicted claims,
+    no number), ``contradicted`` the contradicted values (never the number) and
+    ``contradicted_sources`` how many sources state them."""
+
+    text: str
+    number: float | None
+    status: str | None
+    basis: str
+    contradicted: tuple[str, ...] = ()
+    contradicted_sources: int = 0
+
+    @property
+    def disputed(self) -> bool:
+        """The live claims disagree: ``text`` is their spread, no number."""
+        return self.basis == "disagree"
+
+
+def _spread(facts: Sequence[Fact]) -> str:
+    """The distinct values, lowest first when numeric: ``1.2T vs about 3T``."""
+    ordered = sorted(facts, key=lambda f: (f.number is None, f.number or 0))
+    return " vs ".join(dict.fromkeys(f.value for f in ordered))
+
+
+def best_supported(line: CardLine) -> Best:
+    """The value a card line, table cell, compare page and chart show first, by
+    support: the current observation (when it is of this very figure: one reading, no
+    qualifier it states differently), else the most precise confirmed claim, else the value the
+    live (not contradicted) claims agree on, else their spread ("sources disagree", no
+    number). A contradicted claim never supplies the value or number; it is only
+    noted (``contradicted``). With only contradicted claims and nothing observed the
+    text is their values, status ``contradicted``, number None."""
+    dead = [f for f in line.facts if f.status == "contradicted"]
+    live = [f for f in line.facts if f.status != "contradicted"]
+    gone = tuple(dict.fromkeys(f.value for f in dead))
+    n_dead = len({c.source.id for f in dead for c in f.claims})
+    # several different readings ("1,412 / 1,384", line_observed) are no one value
+    single = line.observed is not None and " / " not in line.observed
+    if line.observed and (not line.facts or (single and not line.note)):
+        ok = [f for f in live if f.status == "confirmed"]
+        status = "confirmed" if ok else worst([f.status for f in live])
+        return Best(line.observed, line.observed_number, status, "observed", gone, n_dead)
+    confirmed = [f for f in live if f.status == "confirmed"]
+    if confirmed:
+        f = most_precise(confirmed)
+        return Best(f.value, f.number, "confirmed", "confirmed", gone, n_dead)
+    status = worst([f.status for f in live])
+    if live and not any_conflict(live):
+        f = most_precise(live)
+        return Best(f.value, f.number, status, "agreed", gone, n_dead)
+    if live:
+        return Best(_spread(live), None, status, "disagree", gone, n_dead)
+    return Best(_spread(dead), None, "contradicted" if dead else None, "contradicted")
 
 
 def fact_value(f: Fact) -> Value:
@@ -280,7 +343,7 @@ def card_lines(facts: Sequence[Fact], observations: Sequence[ObservationView]) -
     out = []
     for (attribute, _), group in lines.items():
         quals = group[0].claims[0].qualifiers_dict
-        observed, checked, stated_on, derived_from, note = line_observed(
+        observed, checked, stated_on, derived_from, note, number = line_observed(
             attribute, quals, group, by_id, observations
         )
         out.append(
@@ -291,7 +354,7 @@ def card_lines(facts: Sequence[Fact], observations: Sequence[ObservationView]) -
                 observed,
                 checked,
                 quals,
-                None,
+                number,
                 stated_on,
                 derived_from,
                 note,
@@ -329,9 +392,10 @@ def line_observed(
     group: Sequence[Fact],
     by_id: Mapping[int, ObservationView],
     observations: Sequence[ObservationView],
-) -> tuple[str | None, dt.datetime | None, str | None, int, str]:
+) -> tuple[str | None, dt.datetime | None, str | None, int, str, float | None]:
     """What a card line says was observed, as ``(observed, checked, stated_on,
-    derived_from, note)`` (:class:`CardLine`'s fields), from the observations its
+    derived_from, note, observed_number)`` (:class:`CardLine`'s fields; the number is
+    the first cited observation's), from the observations its
     claims' verdicts cite (``by_id``: the subject's current ones by id):
 
     - cited observations of the line's attribute: their values (``observed``; ``note``
@@ -358,9 +422,10 @@ def line_observed(
     if same:
         values = list(dict.fromkeys(o.value for o in same))
         notes = [n for n in dict.fromkeys(_differing(quals, o.qualifiers_dict) for o in same) if n]
-        return " / ".join(values), checked, None, 0, "; ".join(notes)
+        number = _number(same[0].value_dict)
+        return " / ".join(values), checked, None, 0, "; ".join(notes), number
     if cited:
-        return None, checked, None, len(cited), ""
+        return None, checked, None, len(cited), "", None
     said = [i for c in claims if c.verdict for i in c.verdict.statement.evidence]
     pages = [by_id[i] for i in said if i in by_id] or [
         o
@@ -370,7 +435,7 @@ def line_observed(
         and qualifiers_compatible(attribute, quals, o.qualifiers_dict)[0]
     ]
     url = next((o.source_url for o in pages if o.source_url), None)
-    return None, None, url, 0, ""
+    return None, None, url, 0, "", None
 
 
 # Observed attributes the card shows even when no claim states them (the table's
@@ -466,12 +531,25 @@ def stated_license(lines: Sequence[CardLine]) -> Cell | None:
 
 
 def _cell(ln: CardLine) -> Cell:
-    """A line as a table cell; ``note`` says under what conditions it holds, or that
-    a watch observed it and no claim states it."""
+    """A line as a table cell, its best-supported value (:func:`best_supported`):
+    ``note`` says under what conditions it holds, or where an observed-only figure was
+    read; ``observed`` that the figure is a watch's reading no live verdict backs;
+    ``contradicted`` how many sources stated a figure the evidence contradicts."""
+    best = best_supported(ln)
     note = ln.note if not ln.facts else ""
     if ln.facts and ln.quals and set(ln.quals) <= CONDITION_QUALIFIERS:
         note = ", ".join(str(v) for _, v in sorted(ln.quals.items()))
-    return Cell(ln.short, ln.status, ln.number, ln.anchor, not ln.agreed, note, not ln.facts)
+    observed = best.basis == "observed" and best.status is None
+    return Cell(
+        short_text(best.text),
+        best.status,
+        best.number,
+        ln.anchor,
+        best.disputed,
+        note,
+        observed,
+        best.contradicted_sources,
+    )
 
 
 def table_cells(lines: Sequence[CardLine], benchmarks: Sequence[str]) -> dict[str, Cell]:

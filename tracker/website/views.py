@@ -212,7 +212,9 @@ class Cell(NamedTuple):
     number to sort by (None: sorts last), anchor on the subject page, whether the
     sources disagree, a note shown under the figure (the conditions it holds under,
     ``Cerebras WSE-3T``; ``Moonshot AI, p50`` for an observed speed) and whether a watch
-    observed it with no claim stating it (``observed``: no verdict to show)."""
+    observed it and no live claim's verdict backs it (``observed``: no verdict to show),
+    and how many sources stated a figure the evidence contradicts (``contradicted``:
+    noted beside, never the figure)."""
 
     text: str
     status: str | None
@@ -221,6 +223,7 @@ class Cell(NamedTuple):
     disputed: bool = False
     note: str = ""
     observed: bool = False
+    contradicted: int = 0
 
 
 class SubjectRef(NamedTuple):
