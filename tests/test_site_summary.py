@@ -266,3 +266,16 @@ def test_the_card_licence_line_is_the_stated_licence_cell():
         "c-1",
         False,
     )
+
+
+def test_index_names_its_score_columns_and_where_the_other_scores_are(site):
+    html = (site / "index.html").read_text()
+    start = html.index('<p class="scores-note')
+    note = html[start : html.index("</p>", start)]
+    assert "Score columns: the 3 benchmarks most subjects report (" in note
+    for name in ("Terminal-Bench 3.0", "Terminal-Bench 4.0"):  # no column of their own
+        assert f'{name} — <a href="subjects/kimi-k3.1-pro/index.html#attr-benchmark_score">' in note
+    table = json.loads((site / "api" / "table.json").read_text())
+    scores = {s["slug"]: s["scores"] for s in table["subjects"]}
+    tb = scores["kimi-k3.1-pro"]["Terminal-Bench 3.0"]
+    assert (tb["text"], tb["number"]) == ("65.7%", 65.7)  # the compare page's row

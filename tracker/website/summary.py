@@ -30,7 +30,14 @@ from claims.verify.statements import STATED_BY
 from claims.vocabulary import attribute_label, qualifiers_text
 from tracker.website.anchors import observed_anchor
 from tracker.website.charts import TimelineEvent
-from tracker.website.views import Cell, ClaimView, DiscrepancyView, ObservationView
+from tracker.website.views import (
+    Cell,
+    ClaimView,
+    DiscrepancyView,
+    IndexRow,
+    ObservationView,
+    SubjectRef,
+)
 
 # Verdicts from worst to best: a fact whose sources got different verdicts shows the
 # first of them (one contradicted source is what a reader must see).
@@ -566,6 +573,37 @@ def table_cells(lines: Sequence[CardLine], benchmarks: Sequence[str]) -> dict[st
         if name in by_bench:
             picked[f"score-{i}"] = by_bench[name]
     return {key: _cell(ln) for key, ln in picked.items()}
+
+
+def score_cells(lines: Sequence[CardLine]) -> dict[str, Cell]:
+    """Every benchmark score of one subject as a cell, by benchmark name
+    (:func:`benchmark_name`, first line of a name): the compare page shows each
+    benchmark any compared subject has, not only the table's headline columns."""
+    out: dict[str, Cell] = {}
+    for ln in lines:
+        name = benchmark_name(ln)
+        if name is not None and name not in out:
+            out[name] = _cell(ln)
+    return out
+
+
+def other_benchmarks(rows: Sequence[IndexRow], shown: Sequence[str]) -> list[OtherScores]:
+    """The benchmarks ``rows`` have a score for beyond the table's columns (``shown``),
+    each with the subjects that have it, by name: the index's note under the table
+    says where those scores are."""
+    found: dict[str, list[SubjectRef]] = {}
+    for row in rows:
+        for name in row.scores:
+            if name not in shown:
+                found.setdefault(name, []).append(SubjectRef(row.slug, row.name))
+    return [OtherScores(n, found[n]) for n in sorted(found, key=str.casefold)]
+
+
+class OtherScores(NamedTuple):
+    """A benchmark the index has no column for, and the subjects scored on it."""
+
+    name: str
+    subjects: list[SubjectRef]
 
 
 def subject_facts(

@@ -330,6 +330,8 @@ class IndexRow:
     cells: dict[str, Cell] = dataclasses.field(default_factory=dict)
     gated: str | None = None  # the Hub's gated setting in words, when observed
     license_stated: Cell | None = None  # what the sources state (summary.stated_license)
+    # every benchmark score by name (summary.score_cells): the compare page's rows
+    scores: dict[str, Cell] = dataclasses.field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -359,6 +361,7 @@ class SubjectView:
     cells: dict[str, Cell] = dataclasses.field(default_factory=dict)  # comparison table
     gated: str | None = None
     license_stated: Cell | None = None  # what the sources state (summary.stated_license)
+    scores: dict[str, Cell] = dataclasses.field(default_factory=dict)  # summary.score_cells
 
     card: list[Any] = dataclasses.field(default_factory=list)  # summary.CardLine, derived
 
@@ -393,6 +396,7 @@ class SubjectView:
             cells=self.cells,
             gated=self.gated,
             license_stated=self.license_stated,
+            scores=self.scores,
         )
 
 
