@@ -73,7 +73,7 @@ class ChartFile:
     headers: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
     series: tuple[tuple[str, tuple[tuple[str, float], ...]], ...]
-    y_title: str = ""
+    y_title: str = ""  # the value axis's title (a benchmark chart's bottom axis)
     width: int = WIDTH
     height: int = HEIGHT
 
