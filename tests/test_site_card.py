@@ -98,7 +98,8 @@ def test_total_params_show_the_observation_the_confirmed_claim_matches():
         1,
     )
     # unobserved: the confirmed claim supplies the figure, never the contradicted one
-    assert _cells(claims, [])["total-params"][:3] == ("about 3T", "confirmed", 3e12)
+    # (linked to the confirmed claim's fact)
+    assert _cells(claims, [])["total-params"][:4] == ("about 3T", "confirmed", 3e12, "c2")
 
 
 def test_live_claims_disagree_without_the_contradicted_one_and_alone_give_no_number():

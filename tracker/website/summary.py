@@ -216,6 +216,7 @@ class Best(NamedTuple):
     basis: str
     contradicted: tuple[str, ...] = ()
     contradicted_sources: int = 0
+    anchor: str = ""  # the fact giving the value (a table cell links there); "": the line's
 
     @property
     def disputed(self) -> bool:
@@ -250,11 +251,11 @@ def best_supported(line: CardLine) -> Best:
     confirmed = [f for f in live if f.status == "confirmed"]
     if confirmed:
         f = most_precise(confirmed)
-        return Best(f.value, f.number, "confirmed", "confirmed", gone, n_dead)
+        return Best(f.value, f.number, "confirmed", "confirmed", gone, n_dead, f.anchor)
     status = worst([f.status for f in live])
     if live and not any_conflict(live):
         f = most_precise(live)
-        return Best(f.value, f.number, status, "agreed", gone, n_dead)
+        return Best(f.value, f.number, status, "agreed", gone, n_dead, f.anchor)
     if live:
         return Best(_spread(live), None, status, "disagree", gone, n_dead)
     return Best(_spread(dead), None, "contradicted" if dead else None, "contradicted")
@@ -551,7 +552,7 @@ def _cell(ln: CardLine) -> Cell:
         short_text(best.text),
         best.status,
         best.number,
-        ln.anchor,
+        best.anchor or ln.anchor,
         best.disputed,
         note,
         observed,
