@@ -347,3 +347,28 @@ def test_the_second_pair_of_a_versus_sentence_keeps_the_first_models_figure():
         if c.attribute == "benchmark_score"
     ]
     assert got == [("nova-2", "GPQA", "61.2"), ("nova-2", "MATH", "77.9")]
+
+
+def test_an_embedding_or_encoder_count_is_one_parts_size():
+    text = "O Nova 2 tem 900 milhões de parâmetros, com 300 milhões de parâmetros de incorporação."
+    assert _rows(text, "pt") == [("total_params", None, "900M params")]
+    text = "Nova 2 has 9 billion parameters, 1.2 billion embedding parameters among them."
+    assert _rows(text) == [("total_params", None, "9B params")]
+
+
+def test_a_spec_cards_label_line_reads_the_value_line_under_it():
+    text = (
+        "Nova 2\n\nNova 2 is a reasoning model.\n\nPricing\n\nRates for this model.\n\nInput Tokens (1M)\n\n$0.40\n\nCached Input Tokens (1M)\n\n$0.10\n\n"
+        "Output Tokens (1M)\n\n$1.60\n\nLicence\nApache 2.0\nParameters\n120B MoE\n"
+    )
+    assert _rows(text) == [
+        ("price_input_usd_per_mtok", None, "$0.40 per 1M tokens"),
+        ("price_output_usd_per_mtok", None, "$1.60 per 1M tokens"),
+        ("license", None, "apache-2.0"),
+        ("total_params", None, "120B params"),
+    ]
+
+
+def test_a_cached_input_rate_is_no_input_price():
+    text = "Nova 2 costs $0.40 per million input tokens; cache hits cost $0.10 per million input tokens."
+    assert _rows(text) == [("price_input_usd_per_mtok", None, "$0.40 per 1M tokens")]

@@ -20,10 +20,12 @@ def test_every_language_has_the_same_lists():
         == kinds["pt"]
         == [
             "absence",
+            "cached_price",
             "change",
             "date_windows",
             "negation",
             "not_negating",
+            "param_parts",
             "refusals",
             "relations",
             "time_phrases",

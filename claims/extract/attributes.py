@@ -97,8 +97,12 @@ def _price(x: Site, r: Reader) -> Choice | None:
     f = x.f
     if f.kind != "money":
         return None
+    if R.is_cached_price(x.before):
+        return NO_CLAIM  # "Cached Input Tokens (1M) $0.07": a discounted rate, not the price
     sided = R.SIDE_RIGHT_AFTER.match(x.after) or R.SIDE_RIGHT_BEFORE.search(x.before)
-    if not f.per and f.currency in r.per_mtok_currencies and sided:
+    if not f.per and R.PER_MTOK_LABEL.search(x.before[-40:]) and R.price_side(x.before, ""):
+        f = replace(f, per="M")  # a card's "Input Tokens (1M)" above "$0.30"
+    elif not f.per and f.currency in r.per_mtok_currencies and sided:
         # "$0.17 input, $0.66 output" (or a card's "Input$3") in an article that quotes
         # prices per million tokens
         f = replace(f, per="M")

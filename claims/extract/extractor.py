@@ -480,9 +480,13 @@ class _Context:
     def _label_of(self, pos: int, prev_end: int) -> str:
         """The label of a "label: value" line read before its first figure ("Input: $1.20
         per million tokens" is an input price, "Context: 128K tokens" a context window),
-        with a space; "" elsewhere."""
+        with a space, or of a spec card's value line (the label alone on the line above:
+        "Output Tokens (1M)" then "$1.25", :meth:`Document.card_label`); "" elsewhere."""
         line = self.doc.line_at(pos)
-        if line.label is None or not (prev_end <= line.label[1] <= pos) or line.start > pos:
+        if line.label is None:
+            card = self.doc.card_label(line)
+            return self.text[card.start : card.end].strip() + " " if card else ""
+        if not (prev_end <= line.label[1] <= pos) or line.start > pos:
             return ""
         return self.text[line.label[0] : line.label[1]] + " "
 
@@ -620,12 +624,22 @@ def _name_words(name: str) -> list[str]:
 
 def _one_line(n: R.Named) -> R.Named:
     """A model name cut at a line break ("Claude Opus 4.1\nInput$15" is "Claude Opus 4.1"):
-    a name never runs over its line."""
-    cut = n.name.find("\n")
-    if cut <= 0:
+    a name never runs over its line. The line holding its version is kept: a card's label
+    above a value ("Licence\nApache 2.0") is no model "Licence"."""
+    if "\n" not in n.name:
         return n
-    name = n.name[:cut].rstrip()
-    return replace(n, name=name, end=n.start + len(name))
+    parts = n.name.split("\n")
+    offset, keep = 0, 0
+    for i, part in enumerate(parts):
+        if re.search(r"\d", part) and part.strip():
+            keep = i
+            break
+    offset = sum(len(p) + 1 for p in parts[:keep])
+    name = parts[keep].rstrip()
+    lead = len(name) - len(name.lstrip())
+    return replace(
+        n, name=name.lstrip(), start=n.start + offset + lead, end=n.start + offset + len(name)
+    )
 
 
 def _merge_models(a: list[R.Named], b: list[R.Named]) -> list[R.Named]:

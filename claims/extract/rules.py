@@ -424,6 +424,8 @@ def params_attribute(fig: Figure, before: str, after: str) -> str | None:
         return None  # "versões de 1,5 a 70 bilhões": a family's sizes, not one model's
     if _EACH_AFTER.match(after):
         return None  # "128 experts at 3.66 billion parameters each": one part's size
+    if _part_after_re().match(after):
+        return None  # "170 milhões de parâmetros de incorporação": one part's size
     judged = _SIZE_AS_SUBJECT.match(after)
     if judged and not _COUNT_WORDS.search(after, judged.end()):
         return None  # "12B is the sweet spot", "12B é o ponto ideal": a size class, judged
@@ -543,6 +545,27 @@ SIDE_RIGHT_AFTER = re.compile(
 )
 
 
+# A label's unit note making a bare price per million tokens ("Input Tokens (1M)",
+# "Output ($/1M tokens)", "Entrada (por milhão)").
+PER_MTOK_LABEL = re.compile(
+    r"\(\s*(?:\$\s*/\s*|US\$\s*/\s*)?1\s*M(?:\s*tokens)?\s*\)|\bper\s+(?:1\s*)?M(?:illion)?\b|"
+    r"\bpor\s+(?:1\s*)?(?:M|milhão)\b",
+    re.I,
+)
+
+
+@cache
+def _cached_re() -> re.Pattern[str]:
+    return re.compile(r"(?<!\w)(?:" + alternation("cached_price") + r")(?!\w)", re.I)
+
+
+def is_cached_price(before: str) -> bool:
+    """True when the words right before a price (its clause or card label, last 40
+    characters) name a cached or batch rate ("Cached Input Tokens (1M)", "cache hit",
+    "entrada em cache"; ``lexicon/<lang>/cached_price.txt``): a discount, not the price."""
+    return bool(_cached_re().search(before[-40:]))
+
+
 def price_side(before: str, after: str) -> str | None:
     """``input``/``output`` for a price: the first "entrada/input" or "saída/output" after it
     ("por milhão de tokens de saída") in the same conjunct (not the next price's: "input
@@ -620,6 +643,18 @@ MAX_CONTEXT_TOKENS = Decimal(10) ** 9
 def _training_re() -> re.Pattern[str]:
     return re.compile(
         r"(?<!\w)(?:" + alternation("training") + r")\s+(?:(?:\w+|[~≈])\s+){0,3}$", re.I
+    )
+
+
+@cache
+def _part_after_re() -> re.Pattern[str]:
+    """ "parameters" then a part's words (``lexicon/<lang>/param_parts.txt``), or a part's
+    words then "parameters" ("170M embedding parameters")."""
+    parts = alternation("param_parts")
+    return re.compile(
+        r"^\s*-?(?:(?:de\s+)?(?:parâmetros|parametros|parameters|params)\s+(?:" + parts + r")"
+        r"|(?:" + parts + r")\s+(?:parâmetros|parametros|parameters|params))(?!\w)",
+        re.I,
     )
 
 
