@@ -372,3 +372,24 @@ def test_a_spec_cards_label_line_reads_the_value_line_under_it():
 def test_a_cached_input_rate_is_no_input_price():
     text = "Nova 2 costs $0.40 per million input tokens; cache hits cost $0.10 per million input tokens."
     assert _rows(text) == [("price_input_usd_per_mtok", None, "$0.40 per 1M tokens")]
+
+
+def test_a_gain_in_points_and_a_gap_between_others_are_no_scores():
+    text = (
+        "No Codeforces, o Nova 2 alcançou uma classificação de aproximadamente 1930, "
+        "uma melhoria de 400 pontos."
+    )
+    assert _rows(text, "pt") == [("benchmark_score", "Codeforces", "about 1,930 points")]
+    text = (
+        "On the Chatbot Arena Leaderboard, the gap between the best US and Chinese models "
+        "fell from 9.26% to 1.70%."
+    )
+    assert _rows(text) == []
+
+
+def test_a_memory_saving_is_no_price_change():
+    text = (
+        "Nova 2 reports memory reductions greater than 70% for long-context inference, which "
+        "can translate into lower GPU cost."
+    )
+    assert _rows(text) == []

@@ -127,11 +127,13 @@ def _percent(x: Site, r: Reader) -> Choice | None:
     if f.kind != "percent":
         return None
     sb, sa = x.text[s.start : f.start], x.text[f.end : s.end]
+    if R.is_gap_between_others(x.text[s.clause_bounds(f.start)[0] : f.start]):
+        return NO_CLAIM  # "a diferença entre os modelos passou de 9,26% para 1,70%"
     if (
         R.PRICE_CONTEXT.search(x.clause)
         or R.PRICE_CONTEXT.search(sb + sa)
         and not r.bench(f.start, s)
-    ):
+    ) and not R.names_other_measure(x.before):
         d = R.price_direction(x.before, x.after) or R.price_direction(sb, sa)
         if d is not None:
             return Choice("price_change_pct", "percent", figure=replace(f, negative=d < 0))
@@ -177,7 +179,11 @@ def _bits(x: Site, r: Reader) -> Choice | None:
     return Choice("weights_precision_bits", "bits") if R.is_bits(x.after) else None
 
 
-_SCORE_OF = re.compile(r"\b(?:score|scores|rating|pontuação|nota)\s+(?:of|de)\s+$", re.I)
+_SCORE_OF = re.compile(
+    r"\b(?:score|scores|rating|pontuação|nota|classificação)\s+(?:of|de)\s+"
+    r"(?:(?:about|around|approximately|roughly|aproximadamente|cerca\s+de|quase)\s+)?$",
+    re.I,
+)
 # "reached Elo 1338", "an Elo score of 1,402", "Elo de 1.350": an arena rating.
 _ELO_BEFORE = re.compile(r"\bElo\s+(?:(?:rating|score|pontuação|of|de)\s+){0,2}$", re.I)
 

@@ -475,11 +475,52 @@ _GAP_AFTER = re.compile(
 
 def is_margin(text: str, start: int, end: int) -> bool:
     """True when the figure at ``start``-``end`` is a signed difference ("(+5.3)") or a gap
-    stated in points ("within 2 points", "by 3 points", "12 points above", "por 2 pontos")."""
+    stated in points ("within 2 points", "by 3 points", "12 points above", "por 2 pontos",
+    "uma melhoria de 400 pontos": the words of ``lexicon/<lang>/gains.txt``)."""
     head = text[max(0, start - 20) : start]
     if _SIGNED_BEFORE.search(head) or _GAP_AFTER.match(text, end):
         return True
-    return bool(_MARGIN_BEFORE.search(head) and _POINTS_WORD.match(text, end))
+    margin = _MARGIN_BEFORE.search(head) or _gain_before_re().search(head)
+    return bool(margin and _POINTS_WORD.match(text, end))
+
+
+@cache
+def _gain_before_re() -> re.Pattern[str]:
+    return re.compile(r"(?<!\w)(?:" + alternation("gains") + r")\s+(?:[~≈]\s*)?$", re.I)
+
+
+@cache
+def _gap_subject_re() -> re.Pattern[str]:
+    return re.compile(r"(?<!\w)(?:" + alternation("gains") + r")(?!\w)", re.I)
+
+
+_GAP_VERB = re.compile(
+    r"\b(?:fell|dropped|narrowed|shrank|widened|grew|went|passou|caiu|diminuiu|encolheu|"
+    r"aumentou|subiu|cresceu)\b",
+    re.I,
+)
+
+
+def is_gap_between_others(before: str) -> bool:
+    """True when a percent's clause up to it makes a gap its subject and a change its verb
+    ("a diferença entre os modelos dos EUA e da China passou de 9,26% ...", "the gap between
+    them narrowed to 1.7%"): a difference of two others' scores, no model's score."""
+    gap = _gap_subject_re().search(before)
+    return bool(gap and _GAP_VERB.search(before, gap.end()))
+
+
+@cache
+def _measure_re() -> re.Pattern[str]:
+    return re.compile(
+        r"(?<!\w)(?:" + alternation("not_price_measures") + r")(?!\w)[^\d%$]{0,40}$", re.I
+    )
+
+
+def names_other_measure(before: str) -> bool:
+    """True when a measure that is no price ("memory", "latência";
+    ``lexicon/<lang>/not_price_measures.txt``) is named at most 40 characters before a
+    percent in its clause: "memory reductions greater than 70%" is no price change."""
+    return bool(_measure_re().search(before))
 
 
 _FROM_BEFORE = re.compile(r"\b(?:from|de|desde)\s+(?:US)?$", re.I)
