@@ -393,3 +393,16 @@ def test_a_memory_saving_is_no_price_change():
         "can translate into lower GPU cost."
     )
     assert _rows(text) == []
+
+
+def test_sizes_naming_sibling_models_and_their_release_are_not_the_subjects():
+    text = (
+        "Nova 2 scales up the recipe used for our 7B and 13B models released in November. "
+        "We trained Nova 2 on the same data mixes released in November."
+    )
+    assert _rows(text) == []
+    text = "Nova 2 has 32 billion parameters and its weights were released in February."
+    assert _rows(text) == [
+        ("total_params", None, "32B params"),
+        ("weights_release_date", None, "on 2026-02"),
+    ]

@@ -235,6 +235,8 @@ def _parameters(x: Site, r: Reader) -> Choice | None:
     unless it is one of a list of sizes (:func:`claims.extract.rules.in_size_list`)."""
     if R.in_size_list(x.text, x.f.start, x.f.end):
         return NO_CLAIM  # "shared across 4B/12B/27B": a line-up, not this model's size
+    if R.sizes_name_models(x.text, x.f.start, x.f.end):
+        return NO_CLAIM  # "our 7B and 13B models": models named by their sizes
     attr = R.params_attribute(x.f, x.before, x.after)
     return Choice(attr, "params") if attr else NO_CLAIM
 

@@ -406,6 +406,8 @@ class _Context:
                 attr = "release_date"
             else:
                 continue
+            if R.others_released(before):
+                continue  # "our 7B and 13B models released in November": theirs
             if d.reading.denied:  # "not in March" states no date: say so rather than drop it
                 self.warnings.append(f"at {d.start}: {d.denial_note()}")
                 continue

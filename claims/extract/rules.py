@@ -279,6 +279,23 @@ WEIGHTS_KW = re.compile(
     r"|open[- ]sourc(?:e|es|ed|ing)\b|c[óo]digo\s+aberto",
     re.I,
 )
+# A release date of other things named by a plural noun right before the participle
+# ("used for our 7B and 13B models released in November", "the mixes released in
+# November", "modelos lançados em novembro"); weights ("weights released in March") are
+# the subject's own.
+_PLURAL_RELEASED_BEFORE = re.compile(
+    r"(?<![\w-])(?!(?:weights|pesos|checkpoints|was|has|is|its|this|his|as|us|thus|perhaps|always)\b)[a-zà-ú][\w-]*s\s+"
+    r"(?:released|launched|introduced|published|announced|lançad[oa]s|publicad[oa]s|anunciad[oa]s)\s+"
+    r"(?:in|on|em|no|na|during|durante)\s+(?:the\s+|early\s+|late\s+|mid-?)?$"
+)
+
+
+def others_released(before: str) -> bool:
+    """True when a date follows "<plural noun> released in" ("our 7B and 13B models
+    released in November"): the date of those other things, not of the subject."""
+    return bool(_PLURAL_RELEASED_BEFORE.search(before[-80:]))
+
+
 RELEASE_KW = re.compile(
     r"lançou|lançad|lançamento|liberou|liberad|estreou|released|launched|launch|release|debuted|"
     r"disponível\s+desde|available\s+since|made\s+available|became\s+available|disponibilizad|"
@@ -381,6 +398,25 @@ def in_size_list(text: str, start: int, end: int) -> bool:
     return any(
         m.start() <= start and end <= m.end()
         for m in _SIZE_LIST.finditer(text, lo, min(len(text), end + 60))
+    )
+
+
+# Sizes naming models, not counting parameters: "our 7B and 13B models", "os modelos de
+# 7B e 13B" read as plural model nouns after one or more sizes.
+_SIZES_NAME_MODELS = re.compile(
+    rf"{_SIZE}(?:(?:\s*[/,]\s*|\s*,?\s+(?:and|e|or|ou)\s+){_SIZE})*"
+    r"(?:[\s-]+(?:parameter|param))?\s+(?:models|modelos|variants|variantes|versions|versões)\b",
+    re.I,
+)
+
+
+def sizes_name_models(text: str, start: int, end: int) -> bool:
+    """True when the size at ``start``-``end`` is one of sizes followed by a plural model
+    noun ("used for our 7B and 13B models"): other models named by size, not a count."""
+    lo = max(0, start - 40)
+    return any(
+        m.start() <= start and end <= m.end()
+        for m in _SIZES_NAME_MODELS.finditer(text, lo, min(len(text), end + 60))
     )
 
 
