@@ -406,3 +406,21 @@ def test_sizes_naming_sibling_models_and_their_release_are_not_the_subjects():
         ("total_params", None, "32B params"),
         ("weights_release_date", None, "on 2026-02"),
     ]
+
+
+def test_a_sibling_in_another_tier_and_a_score_carried_by_in_comparison():
+    small = SubjectRef("nova-small", ("Nova Small",))
+    text = (
+        "The Nova Small features a model with 24 billion parameters. Nova Medium reportedly "
+        "achieved 73.6 percent on the AIME2024 benchmark. In comparison, the Small version "
+        "scored 70.7 percent, according to Vega Labs."
+    )
+    rows = [
+        (c.subject, c.attribute, c.qualifiers.get("benchmark"), c.value.display())
+        for c in extract(text, [small], lang="en", published=DAY, default_subject="nova-small")
+    ]
+    assert rows == [
+        ("nova-small", "total_params", None, "24B params"),
+        (None, "benchmark_score", "AIME", "73.6%"),
+        ("nova-small", "benchmark_score", "AIME", "70.7%"),
+    ]

@@ -22,6 +22,7 @@ def test_every_language_has_the_same_lists():
             "absence",
             "cached_price",
             "change",
+            "comparison_openers",
             "date_windows",
             "gains",
             "negation",

@@ -477,12 +477,14 @@ def _bracket_owner(c: Candidate, ctx: ArticleContext) -> Mention | Named | None:
 
 
 # Between a subject and a generic phrase that is it: a comma or dash (apposition), or a
-# copula ("Nova 2 is a model with 1.2T parameters", "o Nova 2 é um modelo com ...").
+# copula ("Nova 2 is a model with 1.2T parameters", "o Nova 2 é um modelo com ...", "Nova 2
+# features a model with 24 billion parameters").
 # A time phrase may stand before it ("released X on Monday, a model with ...", "lançou o
 # X ontem, um modelo ..."): lexicon/<lang>/time_phrases.txt.
 _IS_IT = re.compile(
     rf"(?:\s+(?:{patterns('time_phrases')}))?"
-    r"\s*(?:[,—–]|(?:is|was|will\s+be|remains|é|foi|será|continua)(?:\s+(?:now|still|also|agora|também))?)\s*",
+    r"\s*(?:[,—–]|(?:is|was|will\s+be|remains|features|offers|é|foi|será|continua|oferece)"
+    r"(?:\s+(?:now|still|also|agora|também))?)\s*",
     re.I,
 )
 

@@ -33,6 +33,7 @@ from claims.extract.models import (
     find_compared_models,
     find_models,
     find_related_models,
+    find_sibling_tiers,
     find_size_names,
 )
 from claims.extract.negation import affirmed
@@ -43,6 +44,12 @@ from claims.extract.spans import after_marker, merge_parenthetical, merge_percen
 from claims.extract.table_cells import read_cell
 from claims.subjects.references import Mention, SubjectIndex, SubjectRef
 from claims.values.value import Value, quantity, text_value
+
+
+@cache
+def _comparison_opener() -> re.Pattern[str]:
+    """ "In comparison,", "Em comparação,": a sentence compared with the one before."""
+    return re.compile(rf"\s*(?:{alternation('comparison_openers')})\b", re.I)
 
 
 @cache
@@ -201,7 +208,8 @@ class _Context:
             find_models(text)
             + find_related_models(text)
             + find_compared_models(text, comparatives)
-            + find_size_names(text, own),
+            + find_size_names(text, own)
+            + find_sibling_tiers(text, [n for ref in own_refs for n in ref.names]),
         )
         found = _merge_models(found, every_occurrence(text, found))
         found = [_one_line(n) for n in found]
@@ -502,6 +510,16 @@ class _Context:
                 return {"variant": m.name}
         return {}
 
+    def _carried_bench(self, s: Sentence) -> R.Named | None:
+        """The one benchmark the sentence before ``s`` names, when ``s`` opens with a
+        comparison ("In comparison, the Small version scored 70.7 percent";
+        ``lexicon/<lang>/comparison_openers.txt``), else ``None``."""
+        if s.start == 0 or not _comparison_opener().match(self.text, s.start, s.end):
+            return None
+        prev = self.seg.at(s.start - 1)
+        named = [b for b in self.benches if prev.start <= b.start < prev.end]
+        return named[-1] if named and len({b.name for b in named}) == 1 else None
+
     def label_bench(self, f: Figure) -> dict[str, str] | None:
         """Benchmark qualifiers when a benchmark name ends at most 3 characters before ``f``
         ("IFEval (92.1)", "MATH: 77"), labels ``f``'s line ("- GPQA: 59.1 → 68.4"), or
@@ -551,6 +569,8 @@ class _Context:
                 if earlier:
                     chosen = earlier[-1]
                     break
+        if chosen is None:
+            chosen = self._carried_bench(s)
         if chosen is None:
             return None
         q = {"benchmark": chosen.name}

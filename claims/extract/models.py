@@ -243,3 +243,29 @@ def figure_owners(text: str, names: list[Named]) -> list[Named]:
         if after_owner or _OWNED_FIGURE_BEFORE.search(head):
             out.append(n)
     return out
+
+
+# The tiers a lab sells one model line in ("Magistral Small" / "Magistral Medium"): the
+# tail words that are sizes or grades, not versions or forms.
+_TIERS = frozenset(
+    "Small Medium Large Mini mini Nano Lite Flash Pro Max Ultra Plus Haiku Sonnet Opus".split()
+)
+
+
+def find_sibling_tiers(text: str, own_names: list[str]) -> list[Named]:
+    """Siblings of a subject in another tier, named without a version: the subject's name
+    with its last word, a tier (``Small``), swapped for another tier ("Magistral Medium" in
+    an article on "Magistral Small"); ``Named(..., "competitor", name)``. A bare tier is no
+    name (the head must be written), and the subject's own names are not siblings."""
+    out: list[Named] = []
+    own = set(own_names)
+    for name in own_names:
+        words = name.split()
+        if len(words) < 2 or words[-1] not in _TIERS:
+            continue
+        head = re.escape(" ".join(words[:-1]))
+        tiers = "|".join(sorted(_TIERS - {words[-1]}, key=len, reverse=True))
+        for m in re.finditer(rf"(?<![\w-]){head}{_SP}(?:{tiers})(?![\w-])", text):
+            if m.group(0) not in own:
+                out.append(Named(m.start(), m.end(), "competitor", m.group(0)))
+    return out
