@@ -424,3 +424,15 @@ def test_a_sibling_in_another_tier_and_a_score_carried_by_in_comparison():
         (None, "benchmark_score", "AIME", "73.6%"),
         ("nova-small", "benchmark_score", "AIME", "70.7%"),
     ]
+
+
+def test_a_score_on_a_benchmark_named_after_it_and_glued_versions():
+    text = (
+        "O Nova 2 alcançou a primeira posição no benchmark Arena-Hardv2 e obteve uma "
+        "pontuação de 80,6 no teste de raciocínio matemático AIME25."
+    )
+    got = [
+        (c.attribute, c.qualifiers, c.value.display())
+        for c in extract(text, [NOVA], lang="pt", published=DAY, default_subject="nova-2")
+    ]
+    assert got == [("benchmark_score", {"benchmark": "AIME", "version": "2025"}, "80.6 points")]

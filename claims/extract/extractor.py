@@ -65,6 +65,15 @@ _RELATIVE_SPAN = re.compile(r"\b(?:semanas?|weeks?|dias?|days?|m[eê]s(?:es)?|mo
 # week" counts from when it was said.
 _REPORTED_FUTURE = re.compile(r"\b(?:would|seria|iria|ia\s+ser|viria)\b", re.I)
 _ON_NAME = re.compile(r"\s*(?:on|in|at|for|no|na|em|nos|nas)\s+(?:the\s+|o\s+|a\s+)?", re.I)
+# A score as written, with its unit ("80,6", "71.2%", "70.7 percent", "1,930 points").
+_FIGURE_HEAD = re.compile(
+    r"[\d.,]*\d(?:\s*(?:%|percent\b|por\s+cento\b|pontos\b|points\b|pts\b))?", re.I
+)
+# "on"/"no" and at most five plain words before a benchmark's name ("no teste de
+# raciocínio matemático ", "on the hard math benchmark ").
+_ON_PHRASE = re.compile(
+    r"\s+(?:on|in|no|na|em|nos|nas)\s+(?:the\s+|o\s+|a\s+)?(?:[^\W\d_][\w-]*\s+){0,5}", re.I
+)
 _GLUED_YEAR = re.compile(r"[A-Za-z](?:19|20)\d\d\b")
 _SIZE_OR_FORM = re.compile(r"\d+(?:\.\d+)?[bmt]|instruct|chat|base|it")
 _INDEX_WORDS = ("índice", "indice", "index", "leaderboard", "ranking")
@@ -510,6 +519,18 @@ class _Context:
                 return {"variant": m.name}
         return {}
 
+    def _on_named_after(self, pos: int) -> R.Named | None:
+        """The benchmark joined to the figure at ``pos`` by "on"/"no" and at most five plain
+        words ("80,6 no teste de raciocínio matemático AIME25", "71% on the hard math
+        benchmark AIME 2025"): the figure's, wherever other names stand."""
+        fig = _FIGURE_HEAD.match(self.text, pos)
+        if fig is None:
+            return None
+        for b in self.benches:
+            if fig.end() < b.start <= fig.end() + 80:
+                return b if _ON_PHRASE.fullmatch(self.text, fig.end(), b.start) else None
+        return None
+
     def _carried_bench(self, s: Sentence) -> R.Named | None:
         """The one benchmark the sentence before ``s`` names, when ``s`` opens with a
         comparison ("In comparison, the Small version scored 70.7 percent";
@@ -546,9 +567,9 @@ class _Context:
         first = R.versus_first(self.text, pos, s.start)
         if first is not None:
             return self.bench(first, s)
-        chosen = None
-        spans = [window] if window else []
-        for lo, hi in [*spans, (s.start, s.end)]:
+        chosen = self._on_named_after(pos)
+        spans = [] if chosen else [window] if window else []
+        for lo, hi in [*spans, (s.start, s.end)] if chosen is None else []:
             text = self.text[lo:hi]
             inside = [b for b in self.benches if lo <= b.start < hi and s.start <= b.start < s.end]
             if window and (lo, hi) == window and lo > s.start:

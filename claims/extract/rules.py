@@ -49,10 +49,10 @@ _NAMES_ALT = "|".join(re.escape(n).replace("'", "['’]") for n in BENCHMARK_NAM
 _BENCH_HEAD_RE = re.compile(r"[Bb]ench|Index|Arena|Eval|[Ll]eaderboard|" + _NAMES_ALT)
 _BENCH_RE = re.compile(
     r"(?<![\w'’-])(?P<name>(?:[A-Z][\w'’-]*\s+){0,3}"
-    r"(?:[\w-]*(?:[Bb]ench|Arena)|Index|Eval)"
+    r"(?:[\w-]*(?:[Bb]ench|Arena)|Index|Eval)(?!-[A-Za-z])"  # "Arena-Hard" is a listed name
     # The variant is part of the benchmark's identity (cases/C33): Lite is not Live.
     r"(?:\s+(?:WebDev|Verified|Pro|Lite|Live|Multimodal|Full|Hard|Text|Vision|Diamond))?"
-    r"|(?:" + _NAMES_ALT + r")(?P<glued>\d{2}(?:\d{2})?)?(?![\w-])"
+    r"|(?:" + _NAMES_ALT + r")(?P<glued>\d{2}(?:\d{2})?|v\d+(?:\.\d+)?)?(?![\w-])"
     # A named leaderboard: "the Vectara HHEM leaderboard", "LMArena Leaderboard".
     r"|(?:[A-Z][\w'’-]*\s+){1,3}[Ll]eaderboard)"
     # A version is never a score: "HumanEval 89.0%" names no version 89.0.
@@ -101,8 +101,11 @@ def find_benchmarks(text: str) -> list[Named]:
             words = words[1:]
         name = " ".join(words)
         version = m.group("ver")
-        if m.group("glued"):  # "AIME24": AIME, version 24
-            name, version = name[: -len(m.group("glued"))], version or m.group("glued")
+        glued = m.group("glued")
+        if glued:  # "AIME24": AIME, version 2024 (as "AIME 24"); "Arena-Hardv2": version v2
+            name, version = name[: -len(glued)], version or glued
+            if len(glued) == 2 and glued.isdigit() and name in YEARLY_BENCHMARKS:
+                version = "20" + glued
         if name.lower() in ("index", "arena", "bench", "benchmark"):
             continue
         end = m.end()
