@@ -436,3 +436,21 @@ def test_a_score_on_a_benchmark_named_after_it_and_glued_versions():
         for c in extract(text, [NOVA], lang="pt", published=DAY, default_subject="nova-2")
     ]
     assert got == [("benchmark_score", {"benchmark": "AIME", "version": "2025"}, "80.6 points")]
+
+
+def test_figures_stated_respectively_follow_the_names_in_order():
+    e4b = SubjectRef("nova-e4b", ("Nova E4B", "E4B"))
+    text = (
+        "A Nova oferece duas versões, E2B e E4B. Os parâmetros originais são de 5B e 8B "
+        "respectivamente. A E4B é o primeiro modelo abaixo de 10 bilhões de parâmetros a "
+        "passar de 1300 pontos no LMArena."
+    )
+    rows = [
+        (c.subject, c.other_model, c.attribute, c.value.display())
+        for c in extract(text, [e4b], lang="pt", published=DAY, default_subject="nova-e4b")
+        if c.attribute == "total_params"
+    ]
+    assert rows == [
+        (None, "E2B", "total_params", "5B params"),
+        ("nova-e4b", None, "total_params", "8B params"),
+    ]

@@ -256,6 +256,13 @@ _EACH_AFTER = re.compile(
     re.I,
 )
 _CONJ = re.compile(r"\s(?:e|and)\s")
+# A bound of a size class after a model noun: "the first model under 10B parameters", "o
+# primeiro modelo abaixo de 10 bilhões", "models with fewer than 10B": no model's count.
+_CLASS_BOUND_BEFORE = re.compile(
+    r"\b(?:models?|modelos?|LLMs?)\s+(?:\w+\s+)?(?:under|below|above|over|with\s+(?:fewer|less|more)\s+than|"
+    r"abaixo\s+de|acima\s+de|com\s+(?:menos|mais)\s+de|de\s+até|sub-?)\s*$",
+    re.I,
+)
 _BITS_AFTER = re.compile(r"^\s*-?\s*bits?\b", re.I)
 # Price words; the cost of training or compute is no price ("saving 42.5% of training
 # costs", "custo de treinamento").
@@ -463,6 +470,8 @@ def params_attribute(fig: Figure, before: str, after: str) -> str | None:
         return None  # "versões de 1,5 a 70 bilhões": a family's sizes, not one model's
     if _EACH_AFTER.match(after):
         return None  # "128 experts at 3.66 billion parameters each": one part's size
+    if _CLASS_BOUND_BEFORE.search(before):
+        return None  # "o primeiro modelo abaixo de 10 bilhões": a size class's bound
     if _part_after_re().match(after):
         return None  # "170 milhões de parâmetros de incorporação": one part's size
     judged = _SIZE_AS_SUBJECT.match(after)
