@@ -454,3 +454,12 @@ def test_figures_stated_respectively_follow_the_names_in_order():
         (None, "E2B", "total_params", "5B params"),
         ("nova-e4b", None, "total_params", "8B params"),
     ]
+
+
+def test_a_trillion_is_one_trillion_before_a_scale_word_only():
+    text = "Nova 2 is built on a trillion-parameter architecture and activates 32 billion parameters per forward pass."
+    assert _rows(text) == [
+        ("total_params", None, "1T params"),
+        ("active_params", None, "32B params"),
+    ]
+    assert [f.text for f in scan_figures("a model with a 7B core", "en")] == ["7B"]
