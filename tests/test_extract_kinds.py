@@ -463,3 +463,12 @@ def test_a_trillion_is_one_trillion_before_a_scale_word_only():
         ("active_params", None, "32B params"),
     ]
     assert [f.text for f in scan_figures("a model with a 7B core", "en")] == ["7B"]
+
+
+def test_today_in_an_announcement_is_the_publication_day():
+    text = "March 1, 2026\nToday we release Nova 2, the largest model of the family."
+    assert _rows(text) == [("release_date", None, "on 2026-03-01")]
+    text = "In today's competition, Nova 2 stands out."
+    assert _rows(text) == []
+    text = "Hoje, a Vega lança o Nova 2. O termo mais honesto hoje é em breve open weights."
+    assert _rows(text, "pt") == [("release_date", None, "on 2026-03-01")]
