@@ -302,3 +302,83 @@ def test_tracker_build_process_ends_after_its_output(engine, tmp_path):
     failed = subprocess.run([*entry, *bad], capture_output=True, text=True, timeout=120)
     assert failed.returncode == 1
     assert "inside the site folder" in failed.stdout + failed.stderr
+
+
+class ProcessEnded(Exception):
+    """Raised by the stand-in for ``os._exit`` below, with the exit status."""
+
+
+def test_tracker_build_leaves_the_collector_off_only_when_its_process_ends(
+    engine, tmp_path, monkeypatch
+):
+    """Through ``main`` (the process ends after the build) ``build`` leaves the cyclic
+    collector off and ends by ``os._exit(0)``; run in-process by typer's CliRunner (as
+    tests do), the collector is left on."""
+    import gc
+    import os
+    import sys
+
+    from typer.testing import CliRunner
+
+    from tracker.cli import main as cli_main
+
+    populate(engine)
+    db = str(engine.url.database)
+    monkeypatch.setattr(cli_main, "_process_ends", False)
+    monkeypatch.setattr(cli_main, "_skip_teardown", False)
+    done = CliRunner().invoke(cli_main.app, ["build", "--db", db, "--out", str(tmp_path / "a")])
+    assert done.exit_code == 0, done.output
+    assert gc.isenabled()
+
+    def ended(status: int) -> None:
+        raise ProcessEnded(status)
+
+    monkeypatch.setattr(os, "_exit", ended)
+    monkeypatch.setattr(sys, "argv", ["tracker", "build", "--db", db, "--out", str(tmp_path / "b")])
+    try:
+        with pytest.raises(ProcessEnded) as ending:
+            cli_main.main()
+        assert ending.value.args == (0,)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    assert tree(tmp_path / "b") == tree(tmp_path / "a")
+
+
+class _Cycle:
+    """An object in a reference cycle: only the cyclic collector frees it."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+def test_collector_pause_freezes_what_a_build_keeps_and_frees_old_cycles(monkeypatch):
+    import gc
+    import weakref
+
+    from tracker.website.build import collector_paused
+
+    monkeypatch.setattr(build_module, "FULL_COLLECTION_EVERY", 2)
+    monkeypatch.setattr(build_module, "_builds_since_full", 0)
+    assert gc.isenabled()
+    gc.collect()
+    try:
+        kept = _Cycle()
+        gc.freeze()  # as a previous build left it: out of automatic collections
+        old = _Cycle()
+        gone = weakref.ref(old)
+        del old
+        gc.freeze()  # a cycle that became garbage after its build froze it
+        with collector_paused():
+            assert not gc.isenabled()
+            made = _Cycle()  # kept by this build
+        assert gc.isenabled()
+        assert not any(o is made for o in gc.get_objects())  # frozen: no collection walks it
+        assert gone() is not None  # a young collection does not reach old cycles
+        with collector_paused():
+            pass
+        assert gone() is None  # the second build's full collection freed it
+        assert kept.me is kept and made.me is made
+    finally:
+        gc.unfreeze()
+        gc.enable()
