@@ -412,10 +412,11 @@ def in_size_list(text: str, start: int, end: int) -> bool:
 
 
 # Sizes naming models, not counting parameters: "our 7B and 13B models", "os modelos de
-# 7B e 13B" read as plural model nouns after one or more sizes.
+# 7B e 13B" read as plural model nouns after one or more sizes; "available in 9B and 27B
+# parameter sizes" lists a family's sizes the same way.
 _SIZES_NAME_MODELS = re.compile(
     rf"{_SIZE}(?:(?:\s*[/,]\s*|\s*,?\s+(?:and|e|or|ou)\s+){_SIZE})*"
-    r"(?:[\s-]+(?:parameter|param))?\s+(?:models|modelos|variants|variantes|versions|versões)\b",
+    r"(?:[\s-]+(?:parameter|param))?\s+(?:models|modelos|variants|variantes|versions|versões|sizes|tamanhos)\b",
     re.I,
 )
 
@@ -718,9 +719,22 @@ def is_context_window(before: str, after: str, clause: str) -> bool:
     "up to 16,384 output tokens", "max output of 8K")."""
     if _OUTPUT_AFTER.match(after) or _OUTPUT_BEFORE.search(before[-60:]):
         return False
+    if _attention_window_re().search(before[-60:]):
+        return False  # "sliding window attention (4,096 tokens)": one layer's span
     if _TOKENS.match(after) and _CONTEXT_KW.search(clause) or _CONTEXT_AFTER.match(after):
         return True
     return bool(_CONTEXT_BEFORE.search(before))
+
+
+@cache
+def _attention_window_re() -> re.Pattern[str]:
+    """An attention span's words (``lexicon/<lang>/attention_windows.txt``) right before a
+    token count: "sliding window attention (", "janela deslizante de"."""
+    return re.compile(
+        r"(?<!\w)(?:" + alternation("attention_windows") + r")"
+        r"(?:\s+(?:attention|atenção))?\s*(?:[(:]|of|de|size\s+of|de\s+tamanho)?\s*$",
+        re.I,
+    )
 
 
 # Largest context windows announced are about 10^7 tokens; a "context" of 10^9 tokens or
