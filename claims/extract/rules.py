@@ -458,6 +458,15 @@ _COUNT_WORDS = re.compile(
 )
 
 
+@cache
+def _simile_re() -> re.Pattern[str]:
+    """A yardstick's words (``lexicon/<lang>/similes.txt``) and an article right before a
+    size: "like a ", "como um "."""
+    return re.compile(
+        r"(?<!\w)(?:" + alternation("similes") + r")\s+(?:(?:a|an|the|um|uma|o)\s+)?$", re.I
+    )
+
+
 def params_attribute(fig: Figure, before: str, after: str) -> str | None:
     """``total_params``/``active_params`` for a parameter count, else ``None``.
 
@@ -473,6 +482,8 @@ def params_attribute(fig: Figure, before: str, after: str) -> str | None:
         return None  # "128 experts at 3.66 billion parameters each": one part's size
     if _CLASS_BOUND_BEFORE.search(before):
         return None  # "o primeiro modelo abaixo de 10 bilhões": a size class's bound
+    if _simile_re().search(before[-40:]):
+        return None  # "benchmarked like a 70B", "como um 70B": a yardstick, not a count
     if _part_after_re().match(after):
         return None  # "170 milhões de parâmetros de incorporação": one part's size
     judged = _SIZE_AS_SUBJECT.match(after)
