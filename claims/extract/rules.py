@@ -142,7 +142,7 @@ _COMPARATIVE_RE = re.compile(
     r"(?<!\w)(?=[^\W\d_])(?:"  # only at a word start (a fast first test)
     r"\b(?:atrás|abaixo|acima|à\s+frente|além)\s+(?:apenas\s+|só\s+)?d[oae]s?\b"
     r"|\bdo\s+que\b|\bthan\b|\bbehind\b|\bahead\s+of\b|\bvs\.?|\bversus\b|\bcontra\b"
-    r"|\bcompetir\s+(?:diretamente\s+)?com\b|\bcompete\s+with\b|\bcompared\s+(?:to|with)\b"
+    r"|\bcompet(?:ir|e|em)\s+(?:diretamente\s+)?com\b|\bcompete\s+with\b|\bcompared\s+(?:to|with)\b"
     r"|\bcomparad[oa]s?\s+(?:a|com)\b|\bfrente\s+(?:a|às?|aos?)\b|\bde\s+K?\w+\s+para\b|\bbate\b|\bbeats?\b"
     # A model after a comparison verb is the yardstick, not the one measured.
     r"|\b(?:match(?:es|ed|ing)?|outperform(?:s|ed|ing)?|surpass(?:es|ed|ing)?|rival(?:s|ed|ing)?|"
