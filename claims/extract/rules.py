@@ -467,6 +467,13 @@ def _simile_re() -> re.Pattern[str]:
     )
 
 
+@cache
+def _total_of_re() -> re.Pattern[str]:
+    """Words of the whole an active count is part of (``lexicon/<lang>/total_of.txt``)
+    right before a size: "out of ", "de um total de "."""
+    return re.compile(r"(?<!\w)(?:" + alternation("total_of") + r")\s+$", re.I)
+
+
 def params_attribute(fig: Figure, before: str, after: str) -> str | None:
     """``total_params``/``active_params`` for a parameter count, else ``None``.
 
@@ -501,6 +508,8 @@ def params_attribute(fig: Figure, before: str, after: str) -> str | None:
     if not explicit:
         if not fig.scaled or fig.scale < Decimal(10) ** 9 or _OTHER_NOUN_AFTER.match(after):
             return None
+    if _total_of_re().search(before[-30:]):
+        return "total_params"  # "39B active parameters out of 141B": the whole count
     direct = _DIRECT_KIND.match(after)
     if direct:
         return "active_params" if _ACTIVE_KW.match(direct.group(1)) else "total_params"
