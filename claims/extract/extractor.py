@@ -455,6 +455,7 @@ class _Context:
             after = " ".join(self.text[n.end() : ce].split()[:4])
             near = " ".join((before, n.group("lic"), after, self._label_of(n.start(), 0)))
             said = R.LICENSE_IS_RE.search(self.text[cs : n.start()])  # "the licence will be"
+            said = said or R.licence_under_re().search(self.text[cs : n.start()])
             if not (R.LICENSE_WORD_RE.search(near) or said):
                 continue
             # "no license yet", "sem licença": an absence in the name's own clause ("os

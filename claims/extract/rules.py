@@ -341,6 +341,14 @@ LICENSE_NAME_RE = re.compile(
     r"|Llama\s+\d(?:\.\d)?\s+Community)(?![\w-])"
 )
 LICENSE_WORD_RE = re.compile(r"licen[cçs]|terms\s+of\s+use|termos\s+de\s+uso", re.I)
+# A licence name right after "under"/"sob" (``lexicon/<lang>/licence_under.txt``) is one
+# without the word licence: "Mixtral 8x22B under Apache 2.0", "lançado sob MIT".
+@cache
+def licence_under_re() -> re.Pattern[str]:
+    """The words of ``licence_under.txt`` ending the text before a licence name."""
+    return re.compile(r"(?<!\w)(?:" + alternation("licence_under") + r")\s+(?:the\s+)?$", re.I)
+
+
 # The licence word as the subject of a copula right before the name, future or modal too
 # ("the licence will be", "its license would be", "a licença será", "a licença vai ser").
 LICENSE_IS_RE = re.compile(
