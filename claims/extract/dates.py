@@ -148,7 +148,11 @@ def _patterns(lang: str) -> tuple[re.Pattern[str], ...]:
             # sentence with a release verb right after (not "today's market", nor "o termo
             # mais honesto hoje", where it means nowadays)
             r"(?:\A|(?<=\n)|(?<=[.!?] ))(?:today|hoje)\b(?!['’]s)(?=,?\s+(?:[\w-]+\s+){0,3}?"
-            r"(?:release|launch|announc|introduc|unveil|open-sourc|lança|anuncia|apresenta|disponibiliz))",
+            r"(?:release|launch|announc|introduc|unveil|open-sourc|lança|anuncia|apresenta|disponibiliz))"
+            # mid-sentence, right before a release verb in the past: "Google DeepMind
+            # today released Gemma 2", "a Meta hoje lançou"
+            r"|(?<=\s)(?:today|hoje)(?=\s+(?:released|launched|announced|introduced|unveiled|"
+            r"open-sourced|lançou|anunciou|apresentou|disponibilizou)\b)",
         )
     )
 
