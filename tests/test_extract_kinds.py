@@ -502,7 +502,9 @@ def test_lower_case_tier_siblings_and_sizes_named_by_a_model_noun():
 
 
 def test_an_attention_span_and_a_simile_are_no_claims():
-    text = "Nova 2 has a 128K context window; it interleaves sliding window attention (4,096 tokens)."
+    text = (
+        "Nova 2 has a 128K context window; it interleaves sliding window attention (4,096 tokens)."
+    )
     assert _rows(text) == [("context_window", None, "128K tokens")]
     text = "Nova 2 is a 3.8B parameter model that benchmarks like a 70B."
     assert _rows(text) == [("total_params", None, "3.8B params")]

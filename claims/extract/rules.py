@@ -341,6 +341,8 @@ LICENSE_NAME_RE = re.compile(
     r"|Llama\s+\d(?:\.\d)?\s+Community)(?![\w-])"
 )
 LICENSE_WORD_RE = re.compile(r"licen[cçs]|terms\s+of\s+use|termos\s+de\s+uso", re.I)
+
+
 # A licence name right after "under"/"sob" (``lexicon/<lang>/licence_under.txt``) is one
 # without the word licence: "Mixtral 8x22B under Apache 2.0", "lançado sob MIT".
 @cache
