@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from claims.values.canonical import dumps, utcnow
+from claims.values.timefmt import utc_minute
 from claims.vocabulary import attribute_label, label_from, qualifiers_text
 
 # kind -> (audience, one-line meaning)
@@ -371,17 +372,19 @@ def first_reading_event(
 def gone_event(
     subject: str,
     what: str,
-    watch: str,
+    where: str,
     attribute: str,
     qualifiers: Mapping[str, str],
     last_seen: dt.datetime,
     missing_at: dt.datetime,
     renamed_to: str | None = None,
 ) -> EventSpec | None:
-    """``repo_disappeared`` for a value a complete listing no longer shows (``what``: the
-    repo, or the attribute); None when the repo was renamed or transferred
-    (``renamed_to``: its new id; one ``repo_renamed`` says so, cases/C34). The title says
-    it is no longer listed, never "deleted": it may be private or removed."""
+    """``repo_disappeared`` for a repo (``what``; or the attribute) no longer publicly
+    there: a complete listing no longer shows it, or its model page answers 404 after
+    it was seen public. ``where`` says how, in the Hub's own names, never a watch's
+    (``no longer listed in the Hugging Face org auralis``). None when the repo was
+    renamed or transferred (``renamed_to``: its new id; one ``repo_renamed`` says so,
+    cases/C34). Never "deleted": it may be private or removed."""
     if renamed_to is not None:
         return None
     detail = {
@@ -389,7 +392,27 @@ def gone_event(
         "qualifiers": dict(qualifiers),
         "last_seen": last_seen.isoformat(),
         "missing_at": missing_at.isoformat(),
+        "summary": f"{what}: {where}; last seen public {utc_minute(last_seen)} "
+        "(private or removed; its history is kept)",
     }
-    return EventSpec(
-        "repo_disappeared", f"{subject}: {what} is no longer listed by {watch}", detail
-    )
+    return EventSpec("repo_disappeared", f"{subject}: {what} is {where}", detail)
+
+
+def reappeared_event(
+    subject: str, repo: str, at: dt.datetime, gone_since: dt.datetime | None, url: str | None
+) -> EventSpec:
+    """``weights_landed`` for a repo public again after it was gone (a ``repo_disappeared``
+    since its last sighting): the weights are landed again from ``at``."""
+    since = f" (gone since {utc_minute(gone_since)})" if gone_since else ""
+    detail: dict[str, Any] = {
+        "repo": repo,
+        "first_seen": at.isoformat(),
+        "reappeared": True,
+        "summary": f"{repo} is public again{since}",
+    }
+    if gone_since is not None:
+        detail["gone_since"] = gone_since.isoformat()
+    if url:
+        detail["url"] = url
+    return EventSpec("weights_landed", f"{subject}: weights public again on Hugging Face ({repo})",
+                     detail)  # fmt: skip

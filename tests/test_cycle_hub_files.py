@@ -175,7 +175,7 @@ def test_a_repo_that_turns_private_leaves_the_listing_with_an_event(engine, tmp_
     [ev] = rows(engine, Event, Event.kind == "repo_disappeared")
     assert (ev.subject_id, ev.title) == (
         ids["kimi-k3"],
-        "Kimi K3: moonshotai/Kimi-K3 is no longer listed by hf-org",
+        "Kimi K3: moonshotai/Kimi-K3 is no longer listed in the Hugging Face org moonshotai",
     )
     k3_rows = rows(engine, Observation, Observation.subject_id == ids["kimi-k3"])
     assert [(o.current, o.first_seen, o.last_seen) for o in k3_rows] == [(False, DAY1, DAY1)]

@@ -156,9 +156,11 @@ def demo_subject_line(st: Any) -> str:
     """One subject of the demo summary (rich markup; data escaped): where its weights
     landed or what was promised and how late, its licence and gating."""
     d = st.to_dict()
-    unknown = "" if st.landed or st.weights_word == "not landed" else unknown_text(st)
+    unknown = "" if st.weights_word in ("landed", "not landed", "withdrawn") else unknown_text(st)
     if st.landed:
         line = f"landed in {plain(st.repo)} ({plain(landed_text(st))})"
+    elif st.withdrawn:
+        line = plain(withdrawn_text(st))
     elif unknown:  # the rule of `tracker status`: "not landed" only after a Hub check
         line = unknown
     elif st.promises:

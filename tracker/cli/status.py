@@ -62,6 +62,8 @@ def status(
     console.print(f"[bold]{plain(st.name)}[/bold] ({plain(st.slug)})")
     if st.landed:
         echo_wrapped(f"  weights: landed — {st.repo}, {landed_text(st)}")
+    elif st.withdrawn:
+        echo_wrapped(f"  weights: {withdrawn_text(st)}")
     elif st.weights_word == "not landed":
         # the time the answer is from, as --json's as_of (a not-landed is only ever "yet")
         since = f" (as of {utc_minute(st.as_of)})" if st.as_of is not None else ""
@@ -108,7 +110,7 @@ def check_lines(st: WeightsStatus, hub_org: str | None) -> list[str]:
         return [*lines, "not watched (untracked: its watches are retired)"]
     if st.last_failure is not None:
         return [*lines, *failure_lines(st)]
-    if st.landed or st.as_of is not None:
+    if st.landed or st.withdrawn or st.as_of is not None:
         return lines
     if st.watched:
         return [*lines, "no Hub check has run yet: run `tracker check`"]
@@ -159,6 +161,19 @@ def access_lines(st: WeightsStatus) -> list[str]:
         said = "not gated" if st.gated == "false" else f"gated ({st.gated})"
         access = f"access: {said} — read {utc_minute(d['gated_read_at'])}"
     return [lic, access]
+
+
+def withdrawn_text(st: WeightsStatus) -> str:
+    """Weights that were public and are no longer: ``withdrawn — auralis/Nova-2 no
+    longer public since T (last seen public T; alert: TITLE)``; the words of `tracker
+    status` and the demo's summary."""
+    d = st.to_dict()["withdrawn"]
+    since = f" since {utc_minute(d['since'])}" if d["since"] else ""
+    alert = f"; alert: {st.withdrawn_alert}" if st.withdrawn_alert else ""
+    return (
+        f"withdrawn — {st.repo} no longer public{since} "
+        f"(last seen public {utc_minute(d['last_seen_public'])}{alert})"
+    )
 
 
 def landed_text(st: WeightsStatus) -> str:

@@ -18,6 +18,7 @@ from claims.events import (
     WeightsSighting,
     event_row,
     first_reading_event,
+    reappeared_event,
     value_change_event,
     weights_events,
 )
@@ -39,6 +40,7 @@ from tracker.cycle.observe_rows import (
     weights_others,
 )
 from tracker.cycle.types import NameLookup, WatchResult, WatchSpec
+from tracker.cycle.withdrawn import gone_since
 from tracker.errors import ParseError
 from tracker.net.response import Fetched
 
@@ -396,6 +398,7 @@ def _upsert(
     """
     qj = ov.qualifiers_json
     at = f.fetched_at
+    back = _gone_before(rows, subject_id, ov)
     new_row, replaced = rows.record(
         (subject_id, ov.attribute, qj),
         ov.value.key(),
@@ -432,9 +435,23 @@ def _upsert(
         )
     elif new_row and ov.attribute in ACCESS_ATTRIBUTES and ov.qualifiers.get("repo"):
         _note_first_reading(rows, run, spec, subject_id, ov)
-    if new_row and ov.attribute == "weights_available" and ov.value.value is True:
+    if back is not None:  # public again after it was gone: landed again
+        repo = str(ov.qualifiers.get("repo"))
+        ev = reappeared_event(subject, repo, at, back, _repo_page(spec, repo))
+        outbox.add(_row(ev, subject_id, spec.id, at))
+    elif new_row and ov.attribute == "weights_available" and ov.value.value is True:
         _weights_events(rows, outbox, spec, subject_id, subject, ov, qj, at, run)
     return new_row, replaced is not None
+
+
+def _gone_before(rows: WatchRows, subject_id: int, ov: ObservedValue) -> dt.datetime | None:
+    """When the repo of a ``weights_available = true`` value went away, if it is gone
+    now (:func:`tracker.cycle.withdrawn.gone_since`); None for any other value."""
+    repo = ov.qualifiers.get("repo")
+    if ov.attribute != "weights_available" or ov.value.value is not True or not repo:
+        return None
+    rows.flush()
+    return gone_since(rows.s, subject_id, repo)
 
 
 def _note_first_reading(

@@ -47,6 +47,7 @@ from tracker.cycle.observe import (
 )
 from tracker.cycle.rows import WATCH_NAMED, WATCH_RETIRED, iter_specs, load_subjects
 from tracker.cycle.types import CycleSummary, NameLookup, WatchResult, WatchSpec
+from tracker.cycle.withdrawn import record_gone
 from tracker.errors import DATA_ERRORS, ConfigError, ParseError, TrackerError, unexpected
 from tracker.net.fetch import FetchSettings, MissingCredential, auth_headers, fetch
 from tracker.net.policy import RequestPolicy, same_host, watch_policy
@@ -462,8 +463,11 @@ def _record(
             )  # fmt: skip
         except DATA_ERRORS as exc:  # a value the database cannot hold; its savepoint is undone
             got.error = unexpected(spec.url, exc)
-    if got.error is not None and _not_public_yet(raw, spec, got):
+    answer = _not_public_answer(raw, spec, got) if got.error is not None else None
+    if answer == "not_public":
         result = record_not_public(raw, spec, got.error, clock())
+    elif answer is not None:  # seen public before: gone (an answer, not a failure)
+        result = record_gone(raw, spec, got.error, clock(), answer, names)
     elif got.error is not None:
         result = record_failure(raw, spec, got.error, got.fetched, clock(), failing_after)
     for f in got.fetched:
@@ -483,17 +487,21 @@ def _record(
     return results
 
 
-def _not_public_yet(raw: RawDB, spec: WatchSpec, got: _Gathered) -> bool:
-    """A model watch's own page answered "no such public repo" (404, 401 RepoNotFound)
-    and the repo was never seen public: a model tracked before its release, not a
-    failure (a repo that was public: disappeared or renamed, a failure as before)."""
+def _not_public_answer(raw: RawDB, spec: WatchSpec, got: _Gathered) -> str | None:
+    """What a model watch's own page answering "no such public repo" (404, 401
+    RepoNotFound) means: ``"not_public"`` when the repo was never seen public (a model
+    tracked before release, not a failure), else the repo's id (it was public: gone,
+    :func:`tracker.cycle.withdrawn.record_gone`; also an answer, not a failure). None
+    for any other error (a failure as before: network errors and 5xx retry)."""
     kind = getattr(got.error, "kind", None)
     if spec.adapter != "huggingface_model" or kind not in NOT_PUBLIC_ANSWERS or got.pages:
-        return False
+        return None
     from tracker.adapters.huggingface import watches as hub_watches
 
     repo = hub_watches.repo_of_model_watch(spec.url, dict(spec.params))
-    return repo is not None and not seen_public(raw, spec, repo)
+    if repo is None:
+        return None
+    return repo if seen_public(raw, spec, repo) else "not_public"
 
 
 _WATCH_ID = "SELECT id FROM watch WHERE name = :name"

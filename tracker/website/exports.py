@@ -78,6 +78,8 @@ def subject_summary(sv: SubjectView) -> dict[str, Any]:
         "page": f"subjects/{sv.slug}/",
         "weights": {
             "landed": w.landed,
+            # null unless the weights were public and are no longer
+            "withdrawn": w.to_dict()["withdrawn"],
             "repo": w.repo,
             "landed_at": iso_z(w.landed_at) or None,
             "landed_at_meaning": w.landed_at_meaning,
