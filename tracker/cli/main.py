@@ -28,7 +28,7 @@ from tracker.cli.common import (
     plural,
     print_json,
 )
-from tracker.cli.status import find_subject, landed_text, unknown_text  # noqa: F401
+from tracker.cli.status import find_subject, landed_text, unknown_text, withdrawn_text  # noqa: F401
 from tracker.cli.values import utc_minute
 
 if TYPE_CHECKING:
