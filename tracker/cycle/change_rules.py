@@ -47,7 +47,8 @@ def listing_place(spec: WatchSpec) -> str:
     from urllib.parse import parse_qs, urlsplit
 
     org = spec.params.get("org") or spec.params.get("author")
-    org = org or (parse_qs(urlsplit(spec.url).query).get("author") or [None])[0]
+    if not org:
+        org = next(iter(parse_qs(urlsplit(spec.url).query).get("author", [])), None)
     if spec.adapter == "huggingface_org" and isinstance(org, str) and org:
         return f"no longer listed in the Hugging Face org {org}"
     return f"no longer listed at {spec.url}"

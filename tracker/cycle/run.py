@@ -463,11 +463,12 @@ def _record(
             )  # fmt: skip
         except DATA_ERRORS as exc:  # a value the database cannot hold; its savepoint is undone
             got.error = unexpected(spec.url, exc)
-    answer = _not_public_answer(raw, spec, got) if got.error is not None else None
-    if answer == "not_public":
-        result = record_not_public(raw, spec, got.error, clock())
-    elif answer is not None:  # seen public before: gone (an answer, not a failure)
-        result = record_gone(raw, spec, got.error, clock(), answer, names)
+    error = got.error
+    answer = _not_public_answer(raw, spec, got) if error is not None else None
+    if error is not None and answer == "not_public":
+        result = record_not_public(raw, spec, error, clock())
+    elif error is not None and answer is not None:  # seen public before: gone, an answer
+        result = record_gone(raw, spec, error, clock(), answer, names)
     elif got.error is not None:
         result = record_failure(raw, spec, got.error, got.fetched, clock(), failing_after)
     for f in got.fetched:
