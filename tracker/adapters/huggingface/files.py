@@ -23,7 +23,7 @@ from claims.readings.licenses import license_text_sha256
 from claims.values.value import text_value, with_extra
 from tracker.adapters.base import ObservedValue, ParseResult, register_combine
 from tracker.adapters.huggingface import models as huggingface  # registers the kind combined here
-from tracker.errors import BadStatus, LayoutChanged
+from tracker.errors import BadStatus, LayoutChanged, NotRecorded
 from tracker.net.response import Fetched
 
 HUB = "huggingface"
@@ -85,8 +85,9 @@ def combine_model_files(
 ) -> dict[str, ParseResult]:
     """Combine the model-info page with the repo files the cycle fetched for it.
 
-    ``files`` maps each requested name to its :class:`Fetched` or to the
-    :class:`~tracker.errors.BadStatus` the resolver answered (gated, private, missing).
+    ``files`` maps each requested name to its :class:`Fetched`, to the
+    :class:`~tracker.errors.BadStatus` the resolver answered (gated, private, missing)
+    or to a replay's NotRecorded.
     Returns ``{"": values sourced to the model-info page, name: values sourced to that
     file}``, qualifier ``repo``:
 
@@ -99,8 +100,9 @@ def combine_model_files(
       ``huggingface_config`` adapter reads them): the model watch that fetches the file
       reads them too, so no second watch needs to fetch the same file.
 
-    A denied file (gated repo: 401/403 GatedRepo) makes the values that need it
-    ``stale``: the previous ones stay current and no event is emitted. A missing file
+    A denied file (gated repo: 401/403 GatedRepo), or one a replayed recording lacks
+    (:class:`~tracker.errors.NotRecorded`: a warning per file), makes the values that
+    need it ``stale``: the previous ones stay current and no event is emitted. A missing file
     (404 EntryNotFound) is simply absent: no index -> no declared total. Raises
     LayoutChanged for a file body of the wrong shape.
     """
@@ -116,6 +118,11 @@ def combine_model_files(
     inputs = ["model-info safetensors"]
     for name, got in files.items():
         role = _role(name)
+        if isinstance(got, NotRecorded):  # replayed without it: unknown, like denied
+            denied[role] = True
+            warnings.append(f"{repo}: {name} not in the recording (not_recorded); "
+                            "its values not read")  # fmt: skip
+            continue
         if isinstance(got, BadStatus):
             if got.kind in DENIED_KINDS:
                 denied[role] = True
