@@ -139,10 +139,15 @@ def test_new_license_text_under_the_same_id_is_a_license_change(engine, tmp_path
     assert (ev.subject_id, ev.audience, ev.title) == (
         ids["kimi-k2-thinking"],
         "subscriber",
-        f"Kimi K2 Thinking: LICENSE text changed in {KIMI} "
-        f"(sha256 {old[1][:12]}... -> {new[1][:12]}...)",
+        f"Kimi K2 Thinking: the LICENSE file of {KIMI} changed (3 lines, was 3)",
     )
-    assert json.loads(ev.detail_json)["attribute"] == "license_text_sha256"
+    detail = json.loads(ev.detail_json)
+    assert detail["attribute"] == "license_text_sha256"
+    assert detail["summary"] == (
+        f"the LICENSE file of {KIMI} changed (3 lines, was 3); licence id modified-mit as "
+        "read in the same check"
+    )
+    assert detail["url"] == f"https://huggingface.co/{KIMI}/resolve/main/LICENSE"
 
 
 def test_a_transient_file_error_fails_the_watch_and_records_nothing(engine, tmp_path):

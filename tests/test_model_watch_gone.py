@@ -184,3 +184,32 @@ def test_a_server_error_after_a_public_sighting_still_retries(tmp_path):
     w = model_watch(db)
     assert (w.consecutive_failures, w.last_success) == (1, at(3, 6) - dt.timedelta(hours=24))
     assert status_of(db).weights_word == "landed"
+
+
+def test_the_digest_lists_each_alert_with_what_it_says_and_its_own_link(tmp_path):
+    from tracker.alerts.send import compose_digest
+    from tracker.website.eventtext import describe_change
+
+    db = tracked(tmp_path)
+    landed(db, tmp_path)
+    cycle(db, tmp_path, "c", listing([OTHER], at(3, 6)) + model(404, at(3, 6)))
+    with Session(make_engine(db)) as s:
+        evs = [e for e in s.exec(select(Event).order_by(Event.id))
+               if e.kind in ("weights_landed", "repo_disappeared")]  # fmt: skip
+        subject = s.exec(select(Subject).where(Subject.slug == "cirrus-12b")).one()
+        msg = compose_digest(evs, "https://dash.example.org/", [subject] * len(evs))
+    landing = (
+        "nimbuslabs/Cirrus-12B: first seen 2026-12-02 06:00 UTC (the check before 2026-12-01 "
+        "18:00 UTC); licence apache-2.0, not gated"
+    )
+    assert describe_change(evs[0]) == landing  # the feed entry's body says the same
+    assert msg.text.splitlines() == [
+        "- Cirrus 12B: weights available on Hugging Face (nimbuslabs/Cirrus-12B); licence "
+        f"apache-2.0, not gated — {landing}",
+        "  https://huggingface.co/nimbuslabs/Cirrus-12B",
+        f"- {GONE_TITLE} — nimbuslabs/Cirrus-12B: no longer public on Hugging Face (its model "
+        "page answers not found); last seen public 2026-12-02 06:00 UTC (private or removed; "
+        "its history is kept)",
+        "  https://dash.example.org/subjects/cirrus-12b/#observed-weights_available",
+    ]
+    assert msg.link == "https://dash.example.org/changes.html"

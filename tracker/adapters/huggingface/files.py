@@ -68,7 +68,7 @@ def index_metadata(f: Fetched) -> dict[str, Any]:
 def license_text_value(f: Fetched) -> Any:
     """``license_text_sha256`` value of a LICENSE body: sha256 of its UTF-8 text with
     line endings and trailing spaces normalized (:func:`claims.readings.licenses.license_text_sha256`),
-    with the raw body's size and sha256 in ``extra``. LayoutChanged for a body that is
+    with the raw body's size, sha256 and line count in ``extra``. LayoutChanged for a body that is
     not UTF-8 text or is empty (an error page, not a licence)."""
     try:
         text = f.body.decode("utf-8-sig")
@@ -76,7 +76,9 @@ def license_text_value(f: Fetched) -> Any:
         raise LayoutChanged(f"{f.final_url}: LICENSE is not UTF-8 text ({exc})") from exc
     if not text.strip():
         raise LayoutChanged(f"{f.final_url}: LICENSE is empty")
-    return with_extra(text_value(license_text_sha256(text)), bytes=len(f.body), raw_sha256=f.sha256)
+    lines = len(text.strip().splitlines())  # for people: "the LICENSE file changed (N lines)"
+    return with_extra(text_value(license_text_sha256(text)), bytes=len(f.body),
+                      raw_sha256=f.sha256, lines=lines)  # fmt: skip
 
 
 @register_combine("huggingface_model")
