@@ -31,7 +31,7 @@ def test_the_documented_har_replays_a_new_model(tmp_path):
     r = runner.invoke(app, [*command, "--db", db])
     assert r.exit_code == 0, r.output
     status = runner.invoke(app, ["status", "cirrus-12b", "--db", db]).output
-    assert "  weights: not landed (as of 2026-12-01 18:00 UTC)" in status.splitlines()
+    assert "  weights: not landed (as of 2026-11-30 18:00 UTC)" in status.splitlines()
     assert "failed" not in status
     watches = json.loads(runner.invoke(app, ["watches", "--db", db, "--json"]).output)
     rows = watches if isinstance(watches, list) else watches["watches"]
@@ -47,7 +47,7 @@ def test_the_documented_har_replays_a_new_model(tmp_path):
     assert r.exit_code == 0, r.output
     d = json.loads(runner.invoke(app, ["status", "cirrus-12b", "--db", db, "--json"]).output)
     assert (d["weights"], d["license"], d["gated"]) == ("landed", "apache-2.0", False)
-    assert (d["landed_after"], d["landed_at"]) == ("2026-12-01T18:00:00Z", "2026-12-02T06:00:00Z")
+    assert (d["landed_after"], d["landed_at"]) == ("2026-11-30T18:00:00Z", "2026-12-01T06:00:00Z")
     said = re.search(r"tracker status cirrus-12b +# (weights: landed .*)\n", section).group(1)
     assert f"  {said}" in runner.invoke(app, ["status", "cirrus-12b", "--db", db]).output
 
@@ -64,7 +64,7 @@ def test_a_recording_without_the_repo_files_keeps_the_model_info(tmp_path):
     hub = "https://huggingface.co/api/models"
     info = {"id": "nimbuslabs/Cirrus-12B", "gated": False, "cardData": {"license": "apache-2.0"}}
     json_h = [("Content-Type", "application/json")]
-    when = __import__("datetime").datetime(2026, 12, 2, 6, tzinfo=__import__("datetime").UTC)
+    when = __import__("datetime").datetime(2026, 12, 1, 6, tzinfo=__import__("datetime").UTC)
     har = write_har(tmp_path / "my.har", [
         har_entry("GET", f"{hub}?author=nimbuslabs&sort=createdAt&direction=-1&limit=100", 200,
                   json_h, json.dumps([info]).encode(), when),

@@ -209,6 +209,11 @@ def check(
     no watch failed; 3 some failed (the others are recorded); 1 every watch checked
     failed (skipped watches, e.g. a missing API key, do not count).
     """
+    if replay is not None and replay.is_file():  # answers dated in the future: refused
+        from claims.values.canonical import utcnow
+        from tracker.net.har import HarReplayTransport
+
+        HarReplayTransport(replay).refuse_future(utcnow())
     # Plain output prints each watch's line as it is recorded; --json needs every result.
     summary = run_cycle(
         db, replay, watch, snapshots, show_progress=not json_out and sys.stdout.isatty(),
