@@ -282,20 +282,7 @@ def weights_statuses(
             created = first.value.extra.get("created_at")
             status.repo_created = str(created)[:10] if created else None
         _read_access(status, *(access[a][sid] for a in _ACCESS))
-        for claim, source in promises[sid]:
-            v = claim.value
-            assert claim.id is not None
-            status.promises.append(
-                Promise(
-                    str(v.value),
-                    str(v.relation),
-                    names[source.id],
-                    claim.claimant,
-                    claim.id,
-                    claim.qualifiers,
-                )
-            )
-        status.promises.sort(key=lambda p: (p.date, p.relation, p.source))
+        status.promises = _promises_of(promises[sid], names)
         _read_checks(status, hub_watches_of(subject, own[sid], watches, aliases[sid]))
         # Promises about the model itself (a variant's own date is not the model's), with
         # a deadline ("after D" has none).
@@ -312,6 +299,20 @@ def weights_statuses(
 
 
 Grouped = dict[int, list[models.Observation]]
+
+
+def _promises_of(
+    rows: Sequence[tuple[models.Claim, models.Source]], names: dict[Any, str]
+) -> list[Promise]:
+    """The :class:`Promise` of each ``weights_release_date`` claim (with its source), by
+    date, relation and source."""
+    out = []
+    for claim, source in rows:
+        v = claim.value
+        assert claim.id is not None
+        out.append(Promise(str(v.value), str(v.relation), names[source.id], claim.claimant,
+                           claim.id, claim.qualifiers))  # fmt: skip
+    return sorted(out, key=lambda p: (p.date, p.relation, p.source))
 
 
 def _read_withdrawn(

@@ -81,6 +81,17 @@ def license_text_value(f: Fetched) -> Any:
                       raw_sha256=f.sha256, lines=lines)  # fmt: skip
 
 
+def _unread_file(repo: str, name: str, got: NotRecorded | BadStatus) -> tuple[bool, str]:
+    """(whether the values from the file are unknown, the warning) for a file not read:
+    denied (gated, private) or missing from a replayed recording: unknown, its values
+    kept as they were (stale); a 404 (no such file): simply absent."""
+    if isinstance(got, NotRecorded):
+        return True, f"{repo}: {name} not in the recording (not_recorded); its values not read"
+    if got.kind in DENIED_KINDS:
+        return True, f"{repo}: {name} not readable ({got.kind}, HTTP {got.status})"
+    return False, f"{repo}: {name} not in the repo ({got.kind})"
+
+
 @register_combine("huggingface_model")
 def combine_model_files(
     main: Fetched, files: Mapping[str, Any], params: Mapping[str, Any]
@@ -120,17 +131,10 @@ def combine_model_files(
     inputs = ["model-info safetensors"]
     for name, got in files.items():
         role = _role(name)
-        if isinstance(got, NotRecorded):  # replayed without it: unknown, like denied
-            denied[role] = True
-            warnings.append(f"{repo}: {name} not in the recording (not_recorded); "
-                            "its values not read")  # fmt: skip
-            continue
-        if isinstance(got, BadStatus):
-            if got.kind in DENIED_KINDS:
-                denied[role] = True
-                warnings.append(f"{repo}: {name} not readable ({got.kind}, HTTP {got.status})")
-            else:
-                warnings.append(f"{repo}: {name} not in the repo ({got.kind})")
+        if isinstance(got, (NotRecorded, BadStatus)):
+            unread, warning = _unread_file(repo, name, got)
+            denied[role] = denied[role] or unread
+            warnings.append(warning)
             continue
         if not isinstance(got, Fetched):
             raise TypeError(f"files[{name!r}] is {type(got).__name__}, not Fetched/BadStatus")
