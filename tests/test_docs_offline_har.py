@@ -30,6 +30,8 @@ def test_the_documented_har_replays_a_new_model(tmp_path):
     command[command.index("my.har")] = str(tmp_path / "my.har")
     r = runner.invoke(app, [*command, "--db", db])
     assert r.exit_code == 0, r.output
+    # never-run watches are "new", not "unchanged"
+    assert "checked 2 watches: 0 changed, 0 unchanged, 2 new, 0 failed" in r.output
     status = runner.invoke(app, ["status", "cirrus-12b", "--db", db]).output
     assert "  weights: not landed (as of 2026-11-30 18:00 UTC)" in status.splitlines()
     assert "failed" not in status

@@ -53,9 +53,10 @@ def subject_slugs(session: Session) -> list[str]:
 
 
 def name_key(name: str) -> str:
-    """A subject's name as people type it, compared: case, spaces, hyphens and
-    underscores do not count (``Nova 2``, ``nova-2``, ``NOVA_2`` -> ``nova2``)."""
-    return re.sub(r"[\s_\-]+", "", name.casefold())
+    """A subject's name as people type it, compared: case does not count, and a run of
+    spaces, hyphens or underscores is one separator (``Nova 2``, ``nova-2``, ``NOVA_2`` ->
+    ``nova 2``; ``k31`` stays apart from ``k3-1``)."""
+    return re.sub(r"[\s_\-]+", " ", name.casefold()).strip()
 
 
 def subject_names(session: Session) -> dict[str, str]:

@@ -259,7 +259,7 @@ def demo(
     as_of = f" as of {utc_minute(report.to_dict()['as_of'])}" if report.as_of else ""
     console.print(
         f"checked {c.checked} watches (replayed{as_of}): {c.changed} changed, "
-        f"{c.unchanged} unchanged, {c.failing} failed; {plural(c.observations, 'new observation')}"
+        f"{c.unchanged} unchanged, {f'{c.new} new, ' if c.new else ''}{c.failing} failed; {plural(c.observations, 'new observation')}"
     )
     console.print("verdicts: " + ", ".join(f"{k} {v}" for k, v in sorted(report.verdicts.items())))
     console.print(demo_events_line(report.events))

@@ -184,9 +184,11 @@ def print_summary(summary: CycleSummary) -> None:
     """Human summary of a cycle: :func:`print_result` for each result it kept, then totals."""
     for r in summary.results:
         print_result(r)
+    # "new": first checks that found nothing to record (a never-run watch is not "unchanged")
+    new = f"{summary.new} new, " if summary.new else ""
     console.print(
         f"checked {plural(summary.checked, 'watch', 'watches')}: {summary.changed} changed, "
-        f"{summary.unchanged} unchanged, "
+        f"{summary.unchanged} unchanged, {new}"
         # "failed": this cycle's failures; a watch's state turns "failing" only after
         # several in a row (tracker watches), so the words differ on purpose
         f"{summary.failing} failed, {summary.skipped} skipped; "

@@ -451,6 +451,8 @@ def _record(
     """Record one watch's outcome (calling thread, one transaction or savepoint) and log
     it; then the model watch of each repo it followed (created now), each its own
     result. The listing's landing event carries the licence and gating those read."""
+    before = raw.one(_LAST_RUN, {"wid": spec.id})
+    first = before is None or before[0] is None
     if got.error is None:
         readings = dict(readings or {})
         for _entry, follow in got.follows:
@@ -471,6 +473,8 @@ def _record(
         result = record_gone(raw, spec, error, clock(), answer, names)
     elif got.error is not None:
         result = record_failure(raw, spec, got.error, got.fetched, clock(), failing_after)
+    if first and result.outcome == "unchanged":  # nothing to compare with: new
+        result.outcome = "new"
     for f in got.fetched:
         if f.redirects:
             result.redirects.append(f"{f.url} -> {f.final_url}")
@@ -506,6 +510,7 @@ def _not_public_answer(raw: RawDB, spec: WatchSpec, got: _Gathered) -> str | Non
 
 
 _WATCH_ID = "SELECT id FROM watch WHERE name = :name"
+_LAST_RUN = "SELECT last_run FROM watch WHERE id = :wid"
 
 
 def _followed_spec(raw: RawDB, entry: dict[str, Any]) -> WatchSpec:

@@ -78,8 +78,6 @@ def subject_summary(sv: SubjectView) -> dict[str, Any]:
         "page": f"subjects/{sv.slug}/",
         "weights": {
             "landed": w.landed,
-            # null unless the weights were public and are no longer
-            "withdrawn": w.to_dict()["withdrawn"],
             "repo": w.repo,
             "landed_at": iso_z(w.landed_at) or None,
             "landed_at_meaning": w.landed_at_meaning,
@@ -96,6 +94,8 @@ def subject_summary(sv: SubjectView) -> dict[str, Any]:
             ],
             "overdue_days": w.overdue_days,
             "as_of": iso_z(w.as_of) or None,
+            # null unless the weights were public and are no longer
+            "withdrawn": w.to_dict()["withdrawn"],
         },
         "license": w.license,
         "open_discrepancies": sv.open_discrepancies,
