@@ -435,3 +435,114 @@ def test_compare_three_subjects_on_a_phone_splits_no_word(demo_site, pages):
         "getComputedStyle(document.querySelector('.side-by-side tbody td'), '::before').content"
     )
     assert label == '"Kimi K2 Thinking"'
+
+
+# A fourth subject and SWE-bench Verified scores (a new headline column), a press price
+# an observation contradicts: the widest index the demo can have (14 columns).
+FOURTH_SUBJECT = """
+[[subject]]
+slug = "wide-test-model"
+name = "Wide Test Model"
+organization = "Wide Test Lab"
+aliases = []
+variants = []
+"""
+SCORES = """
+[source]
+key = "wide-test-scores"
+title = "Scores of four models (written for the browser test)"
+published = "2026-11-20"
+language = "en"
+kind = "press"
+{claims}
+"""
+CLAIM = """
+[[claim]]
+subject = "{subject}"
+attribute = "{attribute}"
+value = "{value}"
+raw = "{value}"
+{quals}
+"""
+
+
+@pytest.fixture(scope="module")
+def wide_site(tmp_path_factory):
+    """The demo with a fourth subject and a third score column every subject has."""
+    from claims.store.engine import make_engine
+    from tracker.demo import run_demo
+
+    chromium()
+    root = tmp_path_factory.mktemp("wide")
+    data = root / "data"
+    shutil.copytree(REPO / "data", data, ignore=shutil.ignore_patterns("*.db", "snapshots"))
+    with (data / "subjects.toml").open("a") as f:
+        f.write(FOURTH_SUBJECT)
+    swe = 'qualifiers = { benchmark = "SWE-bench Verified" }'
+    claims = [("kimi-k3", "price_input_usd_per_mtok", "1.00", "")] + [
+        (s, "benchmark_score", f"{60 + i}.5%", swe)
+        for i, s in enumerate(("kimi-k3", "kimi-k3.1-pro", "kimi-k2-thinking", "wide-test-model"))
+    ]
+    text = "".join(CLAIM.format(subject=s, attribute=a, value=v, quals=q) for s, a, v, q in claims)
+    (data / "claims" / "wide-test-scores.toml").write_text(SCORES.format(claims=text))
+    run_demo(
+        make_engine(root / "t.db"),
+        data_dir=data,
+        har=REPO / "data" / "recordings" / "demo.har",
+        out_dir=root / "site",
+        snapshot_dir=root / "snapshots",
+    )
+    return root / "site"
+
+
+def clipped(page: Page) -> list[str]:
+    """Elements of the index table's cells whose box reaches past the table's container
+    (the part a reader cannot see), as ``tag: text``."""
+    return page.eval(  # type: ignore[no-any-return]
+        """(() => { const w = document.querySelector('.table-wrap').getBoundingClientRect();
+        return [...document.querySelectorAll('#subjects th, #subjects td, #subjects td *')]
+          .filter(e => e.getBoundingClientRect().right > Math.ceil(w.right))
+          .map(e => e.tagName + ': ' + e.textContent.trim().slice(0, 30)); })()"""
+    )
+
+
+def test_index_with_four_subjects_and_three_scores_fits_1280(wide_site, pages):
+    """Every column, "Last change" included, is inside the table's container at 1280 px:
+    nothing clipped, nothing scrolled out of sight, the page no wider than the screen."""
+    page = pages[1280]
+    page.goto(url(wide_site, "index.html"))
+    heads = page.eval("[...document.querySelectorAll('#subjects thead th')].length")
+    assert heads == 14
+    assert "SWE-bench Verified" in page.eval("document.querySelector('#subjects thead').innerText")
+    assert rows(page) == ["kimi-k2-thinking", "kimi-k3", "kimi-k3.1-pro", "wide-test-model"]
+    assert clipped(page) == []
+    assert (
+        page.eval("(w => w.scrollWidth - w.clientWidth)(document.querySelector('.table-wrap'))")
+        <= 0
+    )
+    assert overflow(page)["page"] <= 0
+    page.screenshot(wide_site / "_screenshots" / "index-wide-1280.png")
+
+
+def test_compare_shows_every_benchmark_and_the_index_says_where_the_rest_are(wide_site, pages):
+    """SWE-bench Verified took a score column from Cyber Index: the index names its
+    score columns and links the subject scored on Cyber Index; the compare page shows
+    every benchmark either compared subject has."""
+    page = pages[1280]
+    page.goto(url(wide_site, "index.html"))
+    note = page.eval("document.querySelector('.scores-note').innerText")
+    assert note.startswith("Score columns: the 3 benchmarks most subjects report (SWE-bench")
+    assert "Cyber Index — Kimi K3.1 Pro" in note
+    link = page.eval("document.querySelector('.scores-note a').getAttribute('href')")
+    assert link == "subjects/kimi-k3.1-pro/index.html#attr-benchmark_score"
+    page.goto(url(wide_site, "compare.html?s=kimi-k3.1-pro&s=kimi-k3"))
+    names = page.eval(
+        "[...document.querySelectorAll('.side-by-side tbody th')].map(th => th.textContent)"
+    )
+    assert {"SWE-bench Verified", "Cyber Index", "Terminal-Bench 3.0"} <= set(names)
+    row = page.eval(
+        "[...document.querySelectorAll('.side-by-side tbody tr')]"
+        ".map(r => r.innerText).find(t => t.startsWith('Input $/M'))"
+    )
+    # the observed $3.00, the contradicted press $1.00 only counted
+    assert "$3.00" in row and "$1.00" not in row and "1 source contradicted" in row

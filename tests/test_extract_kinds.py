@@ -347,3 +347,128 @@ def test_the_second_pair_of_a_versus_sentence_keeps_the_first_models_figure():
         if c.attribute == "benchmark_score"
     ]
     assert got == [("nova-2", "GPQA", "61.2"), ("nova-2", "MATH", "77.9")]
+
+
+def test_an_embedding_or_encoder_count_is_one_parts_size():
+    text = "O Nova 2 tem 900 milhões de parâmetros, com 300 milhões de parâmetros de incorporação."
+    assert _rows(text, "pt") == [("total_params", None, "900M params")]
+    text = "Nova 2 has 9 billion parameters, 1.2 billion embedding parameters among them."
+    assert _rows(text) == [("total_params", None, "9B params")]
+
+
+def test_a_spec_cards_label_line_reads_the_value_line_under_it():
+    text = (
+        "Nova 2\n\nNova 2 is a reasoning model.\n\nPricing\n\nRates for this model.\n\nInput Tokens (1M)\n\n$0.40\n\nCached Input Tokens (1M)\n\n$0.10\n\n"
+        "Output Tokens (1M)\n\n$1.60\n\nLicence\nApache 2.0\nParameters\n120B MoE\n"
+    )
+    assert _rows(text) == [
+        ("price_input_usd_per_mtok", None, "$0.40 per 1M tokens"),
+        ("price_output_usd_per_mtok", None, "$1.60 per 1M tokens"),
+        ("license", None, "apache-2.0"),
+        ("total_params", None, "120B params"),
+    ]
+
+
+def test_a_cached_input_rate_is_no_input_price():
+    text = "Nova 2 costs $0.40 per million input tokens; cache hits cost $0.10 per million input tokens."
+    assert _rows(text) == [("price_input_usd_per_mtok", None, "$0.40 per 1M tokens")]
+
+
+def test_a_gain_in_points_and_a_gap_between_others_are_no_scores():
+    text = (
+        "No Codeforces, o Nova 2 alcançou uma classificação de aproximadamente 1930, "
+        "uma melhoria de 400 pontos."
+    )
+    assert _rows(text, "pt") == [("benchmark_score", "Codeforces", "about 1,930 points")]
+    text = (
+        "On the Chatbot Arena Leaderboard, the gap between the best US and Chinese models "
+        "fell from 9.26% to 1.70%."
+    )
+    assert _rows(text) == []
+
+
+def test_a_memory_saving_is_no_price_change():
+    text = (
+        "Nova 2 reports memory reductions greater than 70% for long-context inference, which "
+        "can translate into lower GPU cost."
+    )
+    assert _rows(text) == []
+
+
+def test_sizes_naming_sibling_models_and_their_release_are_not_the_subjects():
+    text = (
+        "Nova 2 scales up the recipe used for our 7B and 13B models released in November. "
+        "We trained Nova 2 on the same data mixes released in November."
+    )
+    assert _rows(text) == []
+    text = "Nova 2 has 32 billion parameters and its weights were released in February."
+    assert _rows(text) == [
+        ("total_params", None, "32B params"),
+        ("weights_release_date", None, "on 2026-02"),
+    ]
+
+
+def test_a_sibling_in_another_tier_and_a_score_carried_by_in_comparison():
+    small = SubjectRef("nova-small", ("Nova Small",))
+    text = (
+        "The Nova Small features a model with 24 billion parameters. Nova Medium reportedly "
+        "achieved 73.6 percent on the AIME2024 benchmark. In comparison, the Small version "
+        "scored 70.7 percent, according to Vega Labs."
+    )
+    rows = [
+        (c.subject, c.attribute, c.qualifiers.get("benchmark"), c.value.display())
+        for c in extract(text, [small], lang="en", published=DAY, default_subject="nova-small")
+    ]
+    assert rows == [
+        ("nova-small", "total_params", None, "24B params"),
+        (None, "benchmark_score", "AIME", "73.6%"),
+        ("nova-small", "benchmark_score", "AIME", "70.7%"),
+    ]
+
+
+def test_a_score_on_a_benchmark_named_after_it_and_glued_versions():
+    text = (
+        "O Nova 2 alcançou a primeira posição no benchmark Arena-Hardv2 e obteve uma "
+        "pontuação de 80,6 no teste de raciocínio matemático AIME25."
+    )
+    got = [
+        (c.attribute, c.qualifiers, c.value.display())
+        for c in extract(text, [NOVA], lang="pt", published=DAY, default_subject="nova-2")
+    ]
+    assert got == [("benchmark_score", {"benchmark": "AIME", "version": "2025"}, "80.6 points")]
+
+
+def test_figures_stated_respectively_follow_the_names_in_order():
+    e4b = SubjectRef("nova-e4b", ("Nova E4B", "E4B"))
+    text = (
+        "A Nova oferece duas versões, E2B e E4B. Os parâmetros originais são de 5B e 8B "
+        "respectivamente. A E4B é o primeiro modelo abaixo de 10 bilhões de parâmetros a "
+        "passar de 1300 pontos no LMArena."
+    )
+    rows = [
+        (c.subject, c.other_model, c.attribute, c.value.display())
+        for c in extract(text, [e4b], lang="pt", published=DAY, default_subject="nova-e4b")
+        if c.attribute == "total_params"
+    ]
+    assert rows == [
+        (None, "E2B", "total_params", "5B params"),
+        ("nova-e4b", None, "total_params", "8B params"),
+    ]
+
+
+def test_a_trillion_is_one_trillion_before_a_scale_word_only():
+    text = "Nova 2 is built on a trillion-parameter architecture and activates 32 billion parameters per forward pass."
+    assert _rows(text) == [
+        ("total_params", None, "1T params"),
+        ("active_params", None, "32B params"),
+    ]
+    assert [f.text for f in scan_figures("a model with a 7B core", "en")] == ["7B"]
+
+
+def test_today_in_an_announcement_is_the_publication_day():
+    text = "March 1, 2026\nToday we release Nova 2, the largest model of the family."
+    assert _rows(text) == [("release_date", None, "on 2026-03-01")]
+    text = "In today's competition, Nova 2 stands out."
+    assert _rows(text) == []
+    text = "Hoje, a Vega lança o Nova 2. O termo mais honesto hoje é em breve open weights."
+    assert _rows(text, "pt") == [("release_date", None, "on 2026-03-01")]

@@ -20,10 +20,15 @@ def test_every_language_has_the_same_lists():
         == kinds["pt"]
         == [
             "absence",
+            "cached_price",
             "change",
+            "comparison_openers",
             "date_windows",
+            "gains",
             "negation",
             "not_negating",
+            "not_price_measures",
+            "param_parts",
             "refusals",
             "relations",
             "time_phrases",

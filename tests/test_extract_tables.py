@@ -108,7 +108,7 @@ def test_cell_tables_give_version_from_a_glued_year():
     assert got[0][:4] == (
         "nova-2",
         "benchmark_score",
-        {"benchmark": "AIME", "version": "24"},
+        {"benchmark": "AIME", "version": "2024"},
         Decimal("79.5"),
     )
     assert [g[3] for g in got] == [Decimal("79.5"), Decimal("83.9")]

@@ -343,3 +343,42 @@ def test_tracker_build_leaves_the_collector_off_only_when_its_process_ends(
     finally:
         gc.enable()
     assert tree(tmp_path / "b") == tree(tmp_path / "a")
+
+
+class _Cycle:
+    """An object in a reference cycle: only the cyclic collector frees it."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+def test_collector_pause_freezes_what_a_build_keeps_and_frees_old_cycles(monkeypatch):
+    import gc
+    import weakref
+
+    from tracker.website.build import collector_paused
+
+    monkeypatch.setattr(build_module, "FULL_COLLECTION_EVERY", 2)
+    monkeypatch.setattr(build_module, "_builds_since_full", 0)
+    assert gc.isenabled()
+    gc.collect()
+    try:
+        kept = _Cycle()
+        gc.freeze()  # as a previous build left it: out of automatic collections
+        old = _Cycle()
+        gone = weakref.ref(old)
+        del old
+        gc.freeze()  # a cycle that became garbage after its build froze it
+        with collector_paused():
+            assert not gc.isenabled()
+            made = _Cycle()  # kept by this build
+        assert gc.isenabled()
+        assert not any(o is made for o in gc.get_objects())  # frozen: no collection walks it
+        assert gone() is not None  # a young collection does not reach old cycles
+        with collector_paused():
+            pass
+        assert gone() is None  # the second build's full collection freed it
+        assert kept.me is kept and made.me is made
+    finally:
+        gc.unfreeze()
+        gc.enable()

@@ -4,9 +4,11 @@ can all hold read as agreeing, showing the most precise of them."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 from claims.values.value import Value, date_value, quantity
-from tracker.website.summary import card_lines, make_fact
-from tracker.website.views import ClaimView, SourceInfo, VerdictView
+from tracker.website.summary import card_lines, make_fact, table_cells
+from tracker.website.views import Cell, ClaimView, ObservationView, SourceInfo, VerdictView
 
 
 def _claim(n: int, attribute: str, value: Value, shown: str) -> ClaimView:
@@ -51,3 +53,67 @@ def test_overlapping_figures_agree_on_the_narrower_and_sort_by_it():
     )
     assert line.agreed
     assert (line.text, line.number) == ("2.8T params", 2.8e12)
+
+
+# The best-supported value (summary.best_supported): observed, else confirmed, else
+# agreed, else the live claims' spread; a contradicted claim only noted beside it.
+AT = dt.datetime(2026, 11, 29, 14, 5, tzinfo=dt.UTC)
+
+
+def _observed(n: int, attribute: str, value: Value, shown: str) -> ObservationView:
+    return ObservationView(
+        n, attribute, "", {}, shown, value.to_dict(), AT, AT, "w", None, None, attribute
+    )
+
+
+def _judged(claim: ClaimView, status: str, *evidence: int) -> ClaimView:
+    return claim._replace(verdict=VerdictView(status, "by the evidence", AT, [], list(evidence)))
+
+
+def _cells(claims: list[ClaimView], observations: list[ObservationView]) -> dict[str, Cell]:
+    return table_cells(card_lines([make_fact([c]) for c in claims], observations), [])
+
+
+def test_a_contradicted_press_price_never_replaces_the_observed_one():
+    usd = "usd_per_mtok"
+    price = _claim(1, "price_input_usd_per_mtok", quantity("1.00", usd), "$1.00 per 1M tokens")
+    seen = _observed(10, "price_input_usd_per_mtok", quantity("3.00", usd), "$3.00 per 1M tokens")
+    cell = _cells([_judged(price, "contradicted", 10)], [seen])["price-in"]
+    # the observed figure, its number the sort key, the press figure only counted beside
+    assert cell == Cell("$3.00", None, 3.0, "c1", False, "", True, 1)
+
+
+def test_total_params_show_the_observation_the_confirmed_claim_matches():
+    t = 10**12
+    wrong = _claim(1, "total_params", quantity("1.2", "params", scale=t), "1.2T params")
+    about = _claim(2, "total_params", quantity("3", "params", scale=t, approx=True), "about 3T")
+    seen = _observed(11, "total_params", quantity("2.8", "params", scale=t), "2.8T params")
+    claims = [_judged(wrong, "contradicted", 11), _judged(about, "confirmed", 11)]
+    cell = _cells(claims, [seen])["total-params"]
+    assert (cell.text, cell.number, cell.status, cell.disputed, cell.contradicted) == (
+        "2.8T",
+        2.8e12,
+        "confirmed",
+        False,
+        1,
+    )
+    # unobserved: the confirmed claim supplies the figure, never the contradicted one
+    # (linked to the confirmed claim's fact)
+    assert _cells(claims, [])["total-params"][:4] == ("about 3T", "confirmed", 3e12, "c2")
+
+
+def test_live_claims_disagree_without_the_contradicted_one_and_alone_give_no_number():
+    t = 10**12
+    a = _claim(1, "total_params", quantity("1.2", "params", scale=t), "1.2T params")
+    b = _claim(2, "total_params", quantity("2", "params", scale=t), "2T params")
+    c = _claim(3, "total_params", quantity("5", "params", scale=t), "5T params")
+    claims = [_judged(a, "contradicted"), b, c]
+    best = card_lines([make_fact([x]) for x in claims], [])[0].best
+    assert (best.text, best.number, best.basis, best.contradicted) == (
+        "2T params vs 5T params",
+        None,
+        "disagree",
+        ("1.2T params",),
+    )
+    alone = _cells([_judged(a, "contradicted")], [])["total-params"]
+    assert (alone.text, alone.number, alone.status) == ("1.2T", None, "contradicted")

@@ -71,6 +71,10 @@ def test_benchmark_chart_is_shared_by_the_subjects_reporting_it(engine, tmp_path
         page = (out / "subjects" / slug / "index.html").read_text()
         assert f'src="../../charts/{name}"' in page
         assert 'alt="Terminal-Bench 4.0: Kimi K3.1 Pro 65.7%, Kimi K2 Thinking 47.1%."' in page
+    # the unit's title is whole, under the values (a rotated "percent" beside two bars
+    # was broken into "percen" and "t")
+    titles = re.findall(r'<text [^>]*class="title"[^>]*>([^<]*)</text>', charts[0].read_text())
+    assert titles == ["score (%)"]
     table = re.sub(r"\s+", " ", (out / "subjects" / "kimi-k2-thinking" / "index.html").read_text())
     assert (
         "<td>Kimi K3.1 Pro</td><td>65.7%</td></tr><tr><td>Kimi K2 Thinking</td><td>47.1%</td>"

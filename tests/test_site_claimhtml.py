@@ -26,7 +26,8 @@ from tracker.website.views import (
 )
 
 # The loops as templates/subject.html and sources.html had them before claimhtml.py
-# (with the nobreak filter and the card's dash for a line no claim states, added since).
+# (with the nobreak filter and the card's dash for a line no claim states, added since;
+# the card row's best-supported value and contradicted note, summary.best_supported).
 JINJA_CLAIMS_BY_FACT = """{% from "_macros.html" import evidence_list %}
 {% for attribute, n, facts in groups %}
 <details class="attr" id="attr-{{ attribute }}">
@@ -56,8 +57,8 @@ JINJA_CARD_ROWS = """{% from "_macros.html" import ago %}
 {% for ln in card %}
 <tr>
 <th scope="row"><a href="#{{ ln.anchor }}">{{ ln.label }}</a></th>
-<td class="stated">{% if not ln.facts %}<span class="muted">no claim</span>{% elif ln.agreed %}<strong>{{ ln.short }}</strong>{% else %}<strong class="state-bad">sources disagree:</strong> <span class="nowrap">{{ ln.text|nobreak }}</span>{% endif %}</td>
-<td>{% if ln.facts %}{{ ln.status|badge }}{% else %}<span class="verdict verdict-none">observed only</span>{% endif %}</td>
+<td class="stated">{% if not ln.facts %}<span class="muted">no claim</span>{% else %}{% set b = ln.best %}{% if b.disputed %}<strong class="state-bad">sources disagree:</strong> <span class="nowrap">{{ b.text|nobreak }}</span>{% else %}<strong>{{ b.text|short_text }}</strong>{% endif %}{% if b.basis == "observed" %} <small class="basis">observed</small>{% endif %}{% if b.contradicted and b.basis != "contradicted" %} · <small class="contradicted">{{ b.contradicted_sources|plural("source") }} said {{ b.contradicted|map("short_text")|join(", ") }} <span class="mark mark-contradicted" title="contradicted">✗</span></small>{% endif %}{% endif %}</td>
+<td>{% if not ln.facts %}<span class="verdict verdict-none">observed only</span>{% elif ln.best.status is none and ln.best.basis == "observed" %}<span class="verdict verdict-none">observed</span>{% else %}{{ ln.best.status|badge }}{% endif %}</td>
 <td class="num">{% if not ln.facts %}<span class="muted">—</span>{% elif ln.agreed and ln.sources > 1 %}{{ ln.sources }} agree{% else %}{{ ln.sources|plural("source") }}{% endif %}</td>
 <td>{% if ln.observed %}{{ ln.observed|short_text }}{% if ln.note %} <small>({{ ln.note }})</small>{% endif %} <small class="muted nowrap checked" title="when a watch last read it">{{ ago(ln.checked) }}</small>{% elif ln.derived_from %}<a href="#f-{{ ln.anchor }}">from {{ ln.derived_from|plural("observation") }}</a> <small class="muted nowrap checked" title="when a watch last read it">{{ ago(ln.checked) }}</small>{% else %}<small class="muted unobserved">not observed{% if ln.stated_on|http_url %};{% endif %}</small>{% if ln.stated_on|http_url %} <small class="stated-on">stated on <a href="{{ ln.stated_on|http_url }}" rel="nofollow noopener">{{ ln.stated_on|url_site }}</a></small>{% endif %}{% endif %}</td>
 </tr>
@@ -117,6 +118,15 @@ def _claims() -> list[ClaimView]:
     ]  # fmt: skip
 
 
+def _licence_claims() -> list[ClaimView]:
+    """apache-2.0 (contradicted) and mit (confirmed), as after a licence change."""
+    out = []
+    for n, (text, status) in enumerate((("apache-2.0", "contradicted"), ("mit", "confirmed"))):
+        c = _claim(n + 5, text, VerdictView(status, f"observed {NASTY}", AT, [EVIDENCE], [7]))
+        out.append(c._replace(attribute="license", value_dict={"kind": "text", "value": text}))
+    return out
+
+
 def _render(template: str, **values) -> str:
     return make_environment().from_string(template).render(**values)
 
@@ -144,6 +154,7 @@ def test_claims_by_fact_are_the_bytes_the_jinja_loop_wrote():
 
 def test_card_rows_are_the_bytes_the_jinja_loop_wrote():
     claims = _claims()
+    lic = _licence_claims()
     card = [
         CardLine("total_params", "", [make_fact(claims[:3])], "2.8T (2,800,000,000,000) params", AT,
                  note=NASTY),
@@ -153,10 +164,20 @@ def test_card_rows_are_the_bytes_the_jinja_loop_wrote():
         CardLine("input_price", "", [make_fact([claims[3]])], None, None,
                  stated_on="https://www.example.com/pricing?a=1&b=2"),
         CardLine("output_price", "", [make_fact([claims[2]])], None, None, stated_on="javascript:x"),
+        # the licence changed to mit: the apache-2.0 claim contradicted, the mit one confirmed
+        CardLine("license", "", [make_fact([lic[0]]), make_fact([lic[1]])], "mit", AT),
+        CardLine("license", "x", [make_fact([claims[3]]), make_fact([claims[2]])], None, None,
+                 {"variant": "x"}),
     ]  # fmt: skip
     python = card_rows(card)
     assert python == _render(JINJA_CARD_ROWS, card=card)
     assert "sources disagree:" in python and "from 2 observations" in python
+    assert (
+        '<td class="stated"><strong>mit</strong> <small class="basis">observed</small> · '
+        '<small class="contradicted">1 source said apache-2.0 <span class="mark '
+        'mark-contradicted" title="contradicted">✗</span></small></td>\n<td><span '
+        'class="verdict verdict-confirmed"><span aria-hidden="true">✓</span> confirmed</span>'
+    ) in python
     assert 'stated on <a href="https://www.example.com/pricing?a=1&amp;b=2"' in python
 
 

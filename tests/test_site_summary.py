@@ -266,3 +266,35 @@ def test_the_card_licence_line_is_the_stated_licence_cell():
         "c-1",
         False,
     )
+
+
+def test_index_names_its_score_columns_and_where_the_other_scores_are(site):
+    html = (site / "index.html").read_text()
+    start = html.index('<p class="scores-note')
+    note = html[start : html.index("</p>", start)]
+    assert "Score columns: the 3 benchmarks most subjects report (" in note
+    for name in ("Terminal-Bench 3.0", "Terminal-Bench 4.0"):  # no column of their own
+        assert f'{name} — <a href="subjects/kimi-k3.1-pro/index.html#attr-benchmark_score">' in note
+    table = json.loads((site / "api" / "table.json").read_text())
+    scores = {s["slug"]: s["scores"] for s in table["subjects"]}
+    tb = scores["kimi-k3.1-pro"]["Terminal-Bench 3.0"]
+    assert (tb["text"], tb["number"]) == ("65.7%", 65.7)  # the compare page's row
+
+
+def test_the_card_export_gives_the_best_supported_value_never_a_contradicted_one(site):
+    card = _card(site, "kimi-k3.1-pro")
+    tb4 = card["Terminal-Bench 4.0"]  # contradicted by a 3.0 run: nothing to show instead
+    assert tb4["best"] == {
+        "text": "65.7%",
+        "number": None,
+        "status": "contradicted",
+        "basis": "contradicted",
+        "contradicted": [],
+        "contradicted_sources": 0,
+    }
+    rank = card["Rank: Artificial Analysis Intelligence Index"]
+    assert (rank["best"]["text"], rank["best"]["basis"], rank["best"]["status"]) == (
+        "#4",
+        "observed",
+        "confirmed",
+    )

@@ -97,8 +97,12 @@ def _price(x: Site, r: Reader) -> Choice | None:
     f = x.f
     if f.kind != "money":
         return None
+    if R.is_cached_price(x.before):
+        return NO_CLAIM  # "Cached Input Tokens (1M) $0.07": a discounted rate, not the price
     sided = R.SIDE_RIGHT_AFTER.match(x.after) or R.SIDE_RIGHT_BEFORE.search(x.before)
-    if not f.per and f.currency in r.per_mtok_currencies and sided:
+    if not f.per and R.PER_MTOK_LABEL.search(x.before[-40:]) and R.price_side(x.before, ""):
+        f = replace(f, per="M")  # a card's "Input Tokens (1M)" above "$0.30"
+    elif not f.per and f.currency in r.per_mtok_currencies and sided:
         # "$0.17 input, $0.66 output" (or a card's "Input$3") in an article that quotes
         # prices per million tokens
         f = replace(f, per="M")
@@ -123,11 +127,13 @@ def _percent(x: Site, r: Reader) -> Choice | None:
     if f.kind != "percent":
         return None
     sb, sa = x.text[s.start : f.start], x.text[f.end : s.end]
+    if R.is_gap_between_others(x.text[s.clause_bounds(f.start)[0] : f.start]):
+        return NO_CLAIM  # "a diferença entre os modelos passou de 9,26% para 1,70%"
     if (
         R.PRICE_CONTEXT.search(x.clause)
         or R.PRICE_CONTEXT.search(sb + sa)
         and not r.bench(f.start, s)
-    ):
+    ) and not R.names_other_measure(x.before):
         d = R.price_direction(x.before, x.after) or R.price_direction(sb, sa)
         if d is not None:
             return Choice("price_change_pct", "percent", figure=replace(f, negative=d < 0))
@@ -173,7 +179,11 @@ def _bits(x: Site, r: Reader) -> Choice | None:
     return Choice("weights_precision_bits", "bits") if R.is_bits(x.after) else None
 
 
-_SCORE_OF = re.compile(r"\b(?:score|scores|rating|pontuação|nota)\s+(?:of|de)\s+$", re.I)
+_SCORE_OF = re.compile(
+    r"\b(?:score|scores|rating|pontuação|nota|classificação)\s+(?:of|de)\s+"
+    r"(?:(?:about|around|approximately|roughly|aproximadamente|cerca\s+de|quase)\s+)?$",
+    re.I,
+)
 # "reached Elo 1338", "an Elo score of 1,402", "Elo de 1.350": an arena rating.
 _ELO_BEFORE = re.compile(r"\bElo\s+(?:(?:rating|score|pontuação|of|de)\s+){0,2}$", re.I)
 
@@ -225,6 +235,8 @@ def _parameters(x: Site, r: Reader) -> Choice | None:
     unless it is one of a list of sizes (:func:`claims.extract.rules.in_size_list`)."""
     if R.in_size_list(x.text, x.f.start, x.f.end):
         return NO_CLAIM  # "shared across 4B/12B/27B": a line-up, not this model's size
+    if R.sizes_name_models(x.text, x.f.start, x.f.end):
+        return NO_CLAIM  # "our 7B and 13B models": models named by their sizes
     attr = R.params_attribute(x.f, x.before, x.after)
     return Choice(attr, "params") if attr else NO_CLAIM
 

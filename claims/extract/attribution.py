@@ -362,7 +362,53 @@ def _default(c: Candidate, a: _Article) -> Decision | None:
 
 # The strategies, in order, in three passes (a pass learns from the one before it): the
 # first decision wins. Names are those reported in ``how``.
+# Figures stated "respectively" ("5B e 8B respectivamente", "$1 and $4, respectively").
+_RESP_TOKEN = r"[$€£]?\d[\w.,%]*(?:\s(?:billion|million|trillion|bilhões|milhões|trilhões))?"
+_RESP_SEP = r"(?:\s*,\s*(?:and\s+|e\s+)?|\s+(?:and|e)\s+)"
+_RESP_LIST = re.compile(
+    rf"(?<![\w.,]){_RESP_TOKEN}(?:{_RESP_SEP}{_RESP_TOKEN})+\s*,?\s*(?:respectively|respectivamente)\b",
+    re.I,
+)
+_NAME_SEP = re.compile(r"\s*(?:,|,?\s+(?:and|e|ou|or))\s*", re.I)
+
+
+def _respective(c: Candidate, a: _Article) -> Decision | None:
+    """A figure of a list stated "respectively" ("os parâmetros originais sejam de 5B e 8B
+    respectivamente" after "duas versões, E2B e E4B") is the model in the same place of
+    the last list of as many model names in its sentence or the one before; with no such
+    list, not decided here."""
+    s = c._sentence
+    assert s is not None
+    text = a.ctx.text
+    lo = max(0, c.start - 80)
+    for m in _RESP_LIST.finditer(text, lo, min(len(text), c.end + 80)):
+        if not m.start() <= c.start < m.end():
+            continue
+        items = [t.start() for t in re.finditer(_RESP_TOKEN, m.group(0))]
+        if c.start - m.start() not in items:
+            return None
+        i, n = items.index(c.start - m.start()), len(items)
+        prev = a.ctx.seg.at(s.start - 1) if s.start else s
+        names = [e for e in a.entities if prev.start <= e[0] and e[1] <= m.start()]
+        names = [e for e in names if e[2] != "generic"]
+        runs: list[list[tuple[int, int, str, Mention | Named]]] = []
+        for e in names:
+            if runs and _NAME_SEP.fullmatch(text, runs[-1][-1][1], e[0]):
+                runs[-1].append(e)
+            else:
+                runs.append([e])
+        fit = [r for r in runs if len(r) == n]
+        if not fit:
+            return None
+        obj = fit[-1][i][3]
+        if isinstance(obj, Mention):
+            return Decision(obj.slug, "respectively")
+        return Decision(None, "other", "hard", _model_name(obj, a.ctx))
+    return None
+
+
 LOCAL: tuple[tuple[str, Strategy], ...] = (
+    ("respectively", _respective),
     ("versus", _versus_pair),
     ("bracket", _named_owner),
     ("clause", _clause_entity),
@@ -477,12 +523,14 @@ def _bracket_owner(c: Candidate, ctx: ArticleContext) -> Mention | Named | None:
 
 
 # Between a subject and a generic phrase that is it: a comma or dash (apposition), or a
-# copula ("Nova 2 is a model with 1.2T parameters", "o Nova 2 é um modelo com ...").
+# copula ("Nova 2 is a model with 1.2T parameters", "o Nova 2 é um modelo com ...", "Nova 2
+# features a model with 24 billion parameters").
 # A time phrase may stand before it ("released X on Monday, a model with ...", "lançou o
 # X ontem, um modelo ..."): lexicon/<lang>/time_phrases.txt.
 _IS_IT = re.compile(
     rf"(?:\s+(?:{patterns('time_phrases')}))?"
-    r"\s*(?:[,—–]|(?:is|was|will\s+be|remains|é|foi|será|continua)(?:\s+(?:now|still|also|agora|também))?)\s*",
+    r"\s*(?:[,—–]|(?:is|was|will\s+be|remains|features|offers|é|foi|será|continua|oferece)"
+    r"(?:\s+(?:now|still|also|agora|também))?)\s*",
     re.I,
 )
 

@@ -144,6 +144,11 @@ def _patterns(lang: str) -> tuple[re.Pattern[str], ...]:
             relative,
             endof,
             month_only,
+            # "Today we release X", "Hoje, a Vega lança": the publication day, only opening a
+            # sentence with a release verb right after (not "today's market", nor "o termo
+            # mais honesto hoje", where it means nowadays)
+            r"(?:\A|(?<=\n)|(?<=[.!?] ))(?:today|hoje)\b(?!['’]s)(?=,?\s+(?:[\w-]+\s+){0,3}?"
+            r"(?:release|launch|announc|introduc|unveil|open-sourc|lança|anuncia|apresenta|disponibiliz))",
         )
     )
 
@@ -158,7 +163,8 @@ def scan_dates(
     days) before publication; in a future clause ("will be released in October") a month
     already past is next year's, in a past one ("was released in December") a month to
     come is last year's (:func:`claims.extract.yearless.yearless_year`); relative phrases are
-    computed from ``published`` (skipped when it is ``None``). Numeric dates follow the CLDR short date
+    computed from ``published`` (skipped when it is ``None``), and "today"/"hoje" opening a
+    sentence with a release verb ("Today we release X") is the published day. Numeric dates follow the CLDR short date
     order of ``locale`` (pt: day/month/year, en: month/day/year, en-GB: day/month), and
     ISO ``YYYY-MM-DD`` is never reordered (cases/C09).
     """
@@ -169,7 +175,18 @@ def scan_dates(
     taken: list[tuple[int, int]] = []
     out: list[DateSpan] = []
     for kind, pat in zip(
-        ("window", "iso", "numeric", "named", "named", "monyy", "relative", "endof", "month"),
+        (
+            "window",
+            "iso",
+            "numeric",
+            "named",
+            "named",
+            "monyy",
+            "relative",
+            "endof",
+            "month",
+            "today",
+        ),
         _patterns(lang),
         strict=True,
     ):
@@ -234,6 +251,8 @@ def _read(
     try:
         if kind == "window":
             return _window(m, lang, published, tense)
+        if kind == "today":  # "Today we release ...", "hoje": the publication day
+            return DateReading(published.isoformat()) if published else None
         if kind == "iso":
             d = dt.date(int(m["iy"]), int(m["im"]), int(m["id"]))
             return DateReading(d.isoformat())

@@ -28,6 +28,12 @@ _LABEL = re.compile(
 # A Markdown heading ("# Cirrus 12B: what we know", "## Pricing").
 _MD_HEADING = re.compile(r"[ \t]*#{1,6}\s+\S")
 _SENTENCE_END = re.compile(r"[.!?…:;,]\s*$")
+# A spec card's value line: one short value, a figure or a name ("$0.30", "256K",
+# "Apache 2.0"), no sentence.
+_CARD_VALUE = re.compile(r"[ \t]*[$€£]?\s*[\w.,/ +~≈-]{1,24}[ \t]*")
+# A spec card's label line: a few words, maybe a unit note ("Input Tokens (1M)",
+# "Licence", "Context Window"), starting with a letter and ending without punctuation.
+_CARD_LABEL = re.compile(r"[ \t]*[^\W\d_][^\n.!?:;,]{0,39}?(?:\([^()\n]{1,12}\))?[ \t]*")
 
 
 @dataclass(frozen=True)
@@ -91,6 +97,22 @@ class Document:
                 if not nxt.strip() or _SENTENCE_END.search(nxt):
                     out.insert(0, first)
         return out
+
+    def card_label(self, line: Line) -> Line | None:
+        """The label line of a spec card's value ``line``: when ``line`` holds one short
+        value and no label, the nearest non-blank line above it (across at most two blank
+        lines) when that is a short label with no figure-led text ("Input Tokens (1M)"
+        above "$0.30", "Licence" above "Apache 2.0"); else ``None``."""
+        text = self.text
+        if not _CARD_VALUE.fullmatch(text, line.start, line.end):
+            return None
+        i = self.lines.index(line)
+        for prev in self.lines[max(0, i - 3) : i][::-1]:
+            if not text[prev.start : prev.end].strip():
+                continue
+            ok = prev.label is None and _CARD_LABEL.fullmatch(text, prev.start, prev.end)
+            return prev if ok and len(text[prev.start : prev.end].split()) <= 5 else None
+        return None
 
     def line_at(self, pos: int) -> Line:
         """The line holding offset ``pos``."""

@@ -33,6 +33,7 @@ from claims.extract.models import (
     find_compared_models,
     find_models,
     find_related_models,
+    find_sibling_tiers,
     find_size_names,
 )
 from claims.extract.negation import affirmed
@@ -43,6 +44,12 @@ from claims.extract.spans import after_marker, merge_parenthetical, merge_percen
 from claims.extract.table_cells import read_cell
 from claims.subjects.references import Mention, SubjectIndex, SubjectRef
 from claims.values.value import Value, quantity, text_value
+
+
+@cache
+def _comparison_opener() -> re.Pattern[str]:
+    """ "In comparison,", "Em comparação,": a sentence compared with the one before."""
+    return re.compile(rf"\s*(?:{alternation('comparison_openers')})\b", re.I)
 
 
 @cache
@@ -58,6 +65,15 @@ _RELATIVE_SPAN = re.compile(r"\b(?:semanas?|weeks?|dias?|days?|m[eê]s(?:es)?|mo
 # week" counts from when it was said.
 _REPORTED_FUTURE = re.compile(r"\b(?:would|seria|iria|ia\s+ser|viria)\b", re.I)
 _ON_NAME = re.compile(r"\s*(?:on|in|at|for|no|na|em|nos|nas)\s+(?:the\s+|o\s+|a\s+)?", re.I)
+# A score as written, with its unit ("80,6", "71.2%", "70.7 percent", "1,930 points").
+_FIGURE_HEAD = re.compile(
+    r"[\d.,]*\d(?:\s*(?:%|percent\b|por\s+cento\b|pontos\b|points\b|pts\b))?", re.I
+)
+# "on"/"no" and at most five plain words before a benchmark's name ("no teste de
+# raciocínio matemático ", "on the hard math benchmark ").
+_ON_PHRASE = re.compile(
+    r"\s+(?:on|in|no|na|em|nos|nas)\s+(?:the\s+|o\s+|a\s+)?(?:[^\W\d_][\w-]*\s+){0,5}", re.I
+)
 _GLUED_YEAR = re.compile(r"[A-Za-z](?:19|20)\d\d\b")
 _SIZE_OR_FORM = re.compile(r"\d+(?:\.\d+)?[bmt]|instruct|chat|base|it")
 _INDEX_WORDS = ("índice", "indice", "index", "leaderboard", "ranking")
@@ -201,7 +217,8 @@ class _Context:
             find_models(text)
             + find_related_models(text)
             + find_compared_models(text, comparatives)
-            + find_size_names(text, own),
+            + find_size_names(text, own)
+            + find_sibling_tiers(text, [n for ref in own_refs for n in ref.names]),
         )
         found = _merge_models(found, every_occurrence(text, found))
         found = [_one_line(n) for n in found]
@@ -406,6 +423,8 @@ class _Context:
                 attr = "release_date"
             else:
                 continue
+            if R.others_released(before):
+                continue  # "our 7B and 13B models released in November": theirs
             if d.reading.denied:  # "not in March" states no date: say so rather than drop it
                 self.warnings.append(f"at {d.start}: {d.denial_note()}")
                 continue
@@ -480,9 +499,13 @@ class _Context:
     def _label_of(self, pos: int, prev_end: int) -> str:
         """The label of a "label: value" line read before its first figure ("Input: $1.20
         per million tokens" is an input price, "Context: 128K tokens" a context window),
-        with a space; "" elsewhere."""
+        with a space, or of a spec card's value line (the label alone on the line above:
+        "Output Tokens (1M)" then "$1.25", :meth:`Document.card_label`); "" elsewhere."""
         line = self.doc.line_at(pos)
-        if line.label is None or not (prev_end <= line.label[1] <= pos) or line.start > pos:
+        if line.label is None:
+            card = self.doc.card_label(line)
+            return self.text[card.start : card.end].strip() + " " if card else ""
+        if not (prev_end <= line.label[1] <= pos) or line.start > pos:
             return ""
         return self.text[line.label[0] : line.label[1]] + " "
 
@@ -495,6 +518,28 @@ class _Context:
             if m.kind == "variant" and s.start <= m.start < s.end:
                 return {"variant": m.name}
         return {}
+
+    def _on_named_after(self, pos: int) -> R.Named | None:
+        """The benchmark joined to the figure at ``pos`` by "on"/"no" and at most five plain
+        words ("80,6 no teste de raciocínio matemático AIME25", "71% on the hard math
+        benchmark AIME 2025"): the figure's, wherever other names stand."""
+        fig = _FIGURE_HEAD.match(self.text, pos)
+        if fig is None:
+            return None
+        for b in self.benches:
+            if fig.end() < b.start <= fig.end() + 80:
+                return b if _ON_PHRASE.fullmatch(self.text, fig.end(), b.start) else None
+        return None
+
+    def _carried_bench(self, s: Sentence) -> R.Named | None:
+        """The one benchmark the sentence before ``s`` names, when ``s`` opens with a
+        comparison ("In comparison, the Small version scored 70.7 percent";
+        ``lexicon/<lang>/comparison_openers.txt``), else ``None``."""
+        if s.start == 0 or not _comparison_opener().match(self.text, s.start, s.end):
+            return None
+        prev = self.seg.at(s.start - 1)
+        named = [b for b in self.benches if prev.start <= b.start < prev.end]
+        return named[-1] if named and len({b.name for b in named}) == 1 else None
 
     def label_bench(self, f: Figure) -> dict[str, str] | None:
         """Benchmark qualifiers when a benchmark name ends at most 3 characters before ``f``
@@ -522,9 +567,9 @@ class _Context:
         first = R.versus_first(self.text, pos, s.start)
         if first is not None:
             return self.bench(first, s)
-        chosen = None
-        spans = [window] if window else []
-        for lo, hi in [*spans, (s.start, s.end)]:
+        chosen = self._on_named_after(pos)
+        spans = [] if chosen else [window] if window else []
+        for lo, hi in [*spans, (s.start, s.end)] if chosen is None else []:
             text = self.text[lo:hi]
             inside = [b for b in self.benches if lo <= b.start < hi and s.start <= b.start < s.end]
             if window and (lo, hi) == window and lo > s.start:
@@ -545,6 +590,8 @@ class _Context:
                 if earlier:
                     chosen = earlier[-1]
                     break
+        if chosen is None:
+            chosen = self._carried_bench(s)
         if chosen is None:
             return None
         q = {"benchmark": chosen.name}
@@ -620,12 +667,22 @@ def _name_words(name: str) -> list[str]:
 
 def _one_line(n: R.Named) -> R.Named:
     """A model name cut at a line break ("Claude Opus 4.1\nInput$15" is "Claude Opus 4.1"):
-    a name never runs over its line."""
-    cut = n.name.find("\n")
-    if cut <= 0:
+    a name never runs over its line. The line holding its version is kept: a card's label
+    above a value ("Licence\nApache 2.0") is no model "Licence"."""
+    if "\n" not in n.name:
         return n
-    name = n.name[:cut].rstrip()
-    return replace(n, name=name, end=n.start + len(name))
+    parts = n.name.split("\n")
+    offset, keep = 0, 0
+    for i, part in enumerate(parts):
+        if re.search(r"\d", part) and part.strip():
+            keep = i
+            break
+    offset = sum(len(p) + 1 for p in parts[:keep])
+    name = parts[keep].rstrip()
+    lead = len(name) - len(name.lstrip())
+    return replace(
+        n, name=name.lstrip(), start=n.start + offset + lead, end=n.start + offset + len(name)
+    )
 
 
 def _merge_models(a: list[R.Named], b: list[R.Named]) -> list[R.Named]:

@@ -98,7 +98,13 @@ def figure_regex(locale: str) -> re.Pattern[str]:
     spaces = SPACE_GROUPS if (group in SPACE_GROUPS or group.isspace()) else SPACE_GROUPS.strip(" ")
     num = rf"\d{{1,3}}(?:[.,{spaces}]\d{{3}})+(?:[.,]\d+)?(?!\d)|\d+(?:[.,]\d+)?"
     words = NUMBER_WORDS_PT if locale.startswith("pt") else NUMBER_WORDS_EN
-    number = rf"(?:{num}|(?i:\b(?:{words})\b))"
+    # "a trillion-parameter model", "a billion tokens": "a" is one only before a scale word
+    one = (
+        r"(?<![\w-])a(?=\s+(?:trillion|billion|million)\b)"
+        if not locale.startswith("pt")
+        else "(?!)"
+    )
+    number = rf"(?:{num}|(?i:\b(?:{words})\b)|{one})"
     scale = (
         rf"(?:\s*(?P<{{s}}>{SCALE_WORD_PATTERN})\b(?:\s+de\b)?"
         rf"|(?P<{{x}}>[kKMBT])(?:(?![\w-])|(?=-(?:tokens?|param))))"
@@ -130,7 +136,10 @@ def _anchor_regexes(locale: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     """(number anchor, prefix-before-anchor) patterns: the figure pattern is tried only where
     a number starts, from the earliest approx/bound/currency words before it (speed)."""
     words = NUMBER_WORDS_PT if locale.startswith("pt") else NUMBER_WORDS_EN
-    anchor = re.compile(rf"(?:(?<![^\W_])|{_after_glued_label()})\d+|(?i:\b(?:{words})\b)")
+    one = (
+        r"|(?<![\w-])a(?=\s+(?:trillion|billion|million)\b)" if not locale.startswith("pt") else ""
+    )
+    anchor = re.compile(rf"(?:(?<![^\W_])|{_after_glued_label()})\d+|(?i:\b(?:{words})\b){one}")
     # Any one prefix piece (with the spaces after it); chained backwards from an anchor.
     piece = re.compile(
         rf"(?:(?<!\w)(?i:{APPROX_WORDS}|{LOWER_BOUND_WORDS}|{UPPER_BOUND_WORDS}|entre|between)(?!\w)"
@@ -279,7 +288,7 @@ def _number(token: str, loc: str, warnings: list[str]) -> tuple[str | None, bool
         r = read_number(token, loc)
         warnings.extend(r.warnings)
         return r.text, False
-    n = word_number(token, loc)
+    n = 1 if token.lower() == "a" else word_number(token, loc)
     return (str(n) if n is not None else None), True
 
 

@@ -46,21 +46,24 @@ _SUFFIX = r"(?:-[A-Za-z0-9]+(?:\.\d+)?)*"
 _SIZE = r"\d+(?:\.\d+)?[BMT]\b"
 # Capitalised words that continue a name ("Sonnet", "Pro", "Instruct", "Maverick").
 _TAIL_ALT = "|".join(sorted((re.escape(w) for w in TAIL_WORDS), key=len, reverse=True))
-_TAIL = rf"(?:\s(?:{_TAIL_ALT}|{_SIZE})(?=[\s,.;:)!?]|$))"
+# A name never runs over a line end: a spec card's "Parameters" above "119B" is a label
+# and a value, not a model "Parameters 119B".
+_SP = r"[^\S\n]"
+_TAIL = rf"(?:{_SP}(?:{_TAIL_ALT}|{_SIZE})(?=[\s,.;:)!?]|$))"
 _JOINED = re.compile(
     rf"(?=[A-Za-z])(?<![\w$./-])(?P<head>[A-Za-z][A-Za-z]*(?:-[A-Za-z]+)?)-?(?P<ver>{_VERSION}){_SUFFIX}"
     rf"(?![\w.]\d)(?P<tail>{_TAIL}{{0,2}})"
 )
 _FAMILY_ALT = "|".join(sorted((re.escape(w) for w in MODEL_WORDS), key=len, reverse=True))
 _SPACED = re.compile(
-    rf"(?=[A-Z])(?<![\w$./-])(?P<head>(?:(?:{_FAMILY_ALT})\s){{0,2}}(?:{_FAMILY_ALT}))\s(?P<ver>{_VERSION}){_SUFFIX}"
+    rf"(?=[A-Z])(?<![\w$./-])(?P<head>(?:(?:{_FAMILY_ALT}){_SP}){{0,2}}(?:{_FAMILY_ALT})){_SP}(?P<ver>{_VERSION}){_SUFFIX}"
     rf"(?![\w.]\d|\s*%)(?P<tail>{_TAIL}{{0,2}})"
-    rf"|(?=[A-Z])(?<![\w$./-])(?P<head2>[A-Z][a-z]+)\s(?P<ver2>\d+\.\d+){_SUFFIX}(?![\w.]\d|\s*%)"
+    rf"|(?=[A-Z])(?<![\w$./-])(?P<head2>[A-Z][a-z]+){_SP}(?P<ver2>\d+\.\d+){_SUFFIX}(?![\w.]\d|\s*%)"
     # "Zephyr 2 Pro", "Nova 3 Mini": any capitalised word, a whole version and a tier word
-    rf"|(?=[A-Z])(?<![\w$./-])(?P<head3>[A-Z][a-z]+)\s(?P<ver3>\d+)(?P<tail3>{_TAIL}{{1,2}})"
+    rf"|(?=[A-Z])(?<![\w$./-])(?P<head3>[A-Z][a-z]+){_SP}(?P<ver3>\d+)(?P<tail3>{_TAIL}{{1,2}})"
     # "Cirrus 12B", "Orca 7B": a capitalised word and a size is a name, never a figure of
     # its own (not "Cirrus 12B parameters"/"12B-parameter": that size is a figure)
-    rf"|(?=[A-Z])(?<![\w$./-])(?P<head4>[A-Z][a-z]+)\s(?P<ver4>{_SIZE})"
+    rf"|(?=[A-Z])(?<![\w$./-])(?P<head4>[A-Z][a-z]+){_SP}(?P<ver4>{_SIZE})"
     r"(?!-|\s+(?:param|parâm|de\s+par|tokens?\b|total|active|ativos))"
 )
 _FAMILY_BEFORE = re.compile(rf"(?<![\w-])(?:{_FAMILY_ALT})\s$")
@@ -239,4 +242,30 @@ def figure_owners(text: str, names: list[Named]) -> list[Named]:
         )
         if after_owner or _OWNED_FIGURE_BEFORE.search(head):
             out.append(n)
+    return out
+
+
+# The tiers a lab sells one model line in ("Magistral Small" / "Magistral Medium"): the
+# tail words that are sizes or grades, not versions or forms.
+_TIERS = frozenset(
+    "Small Medium Large Mini mini Nano Lite Flash Pro Max Ultra Plus Haiku Sonnet Opus".split()
+)
+
+
+def find_sibling_tiers(text: str, own_names: list[str]) -> list[Named]:
+    """Siblings of a subject in another tier, named without a version: the subject's name
+    with its last word, a tier (``Small``), swapped for another tier ("Magistral Medium" in
+    an article on "Magistral Small"); ``Named(..., "competitor", name)``. A bare tier is no
+    name (the head must be written), and the subject's own names are not siblings."""
+    out: list[Named] = []
+    own = set(own_names)
+    for name in own_names:
+        words = name.split()
+        if len(words) < 2 or words[-1] not in _TIERS:
+            continue
+        head = re.escape(" ".join(words[:-1]))
+        tiers = "|".join(sorted(_TIERS - {words[-1]}, key=len, reverse=True))
+        for m in re.finditer(rf"(?<![\w-]){head}{_SP}(?:{tiers})(?![\w-])", text):
+            if m.group(0) not in own:
+                out.append(Named(m.start(), m.end(), "competitor", m.group(0)))
     return out

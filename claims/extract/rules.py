@@ -49,10 +49,10 @@ _NAMES_ALT = "|".join(re.escape(n).replace("'", "['’]") for n in BENCHMARK_NAM
 _BENCH_HEAD_RE = re.compile(r"[Bb]ench|Index|Arena|Eval|[Ll]eaderboard|" + _NAMES_ALT)
 _BENCH_RE = re.compile(
     r"(?<![\w'’-])(?P<name>(?:[A-Z][\w'’-]*\s+){0,3}"
-    r"(?:[\w-]*(?:[Bb]ench|Arena)|Index|Eval)"
+    r"(?:[\w-]*(?:[Bb]ench|Arena)|Index|Eval)(?!-[A-Za-z])"  # "Arena-Hard" is a listed name
     # The variant is part of the benchmark's identity (cases/C33): Lite is not Live.
     r"(?:\s+(?:WebDev|Verified|Pro|Lite|Live|Multimodal|Full|Hard|Text|Vision|Diamond))?"
-    r"|(?:" + _NAMES_ALT + r")(?P<glued>\d{2}(?:\d{2})?)?(?![\w-])"
+    r"|(?:" + _NAMES_ALT + r")(?P<glued>\d{2}(?:\d{2})?|v\d+(?:\.\d+)?)?(?![\w-])"
     # A named leaderboard: "the Vectara HHEM leaderboard", "LMArena Leaderboard".
     r"|(?:[A-Z][\w'’-]*\s+){1,3}[Ll]eaderboard)"
     # A version is never a score: "HumanEval 89.0%" names no version 89.0.
@@ -101,8 +101,11 @@ def find_benchmarks(text: str) -> list[Named]:
             words = words[1:]
         name = " ".join(words)
         version = m.group("ver")
-        if m.group("glued"):  # "AIME24": AIME, version 24
-            name, version = name[: -len(m.group("glued"))], version or m.group("glued")
+        glued = m.group("glued")
+        if glued:  # "AIME24": AIME, version 2024 (as "AIME 24"); "Arena-Hardv2": version v2
+            name, version = name[: -len(glued)], version or glued
+            if len(glued) == 2 and glued.isdigit() and name in YEARLY_BENCHMARKS:
+                version = "20" + glued
         if name.lower() in ("index", "arena", "bench", "benchmark"):
             continue
         end = m.end()
@@ -253,6 +256,13 @@ _EACH_AFTER = re.compile(
     re.I,
 )
 _CONJ = re.compile(r"\s(?:e|and)\s")
+# A bound of a size class after a model noun: "the first model under 10B parameters", "o
+# primeiro modelo abaixo de 10 bilhões", "models with fewer than 10B": no model's count.
+_CLASS_BOUND_BEFORE = re.compile(
+    r"\b(?:models?|modelos?|LLMs?)\s+(?:\w+\s+)?(?:under|below|above|over|with\s+(?:fewer|less|more)\s+than|"
+    r"abaixo\s+de|acima\s+de|com\s+(?:menos|mais)\s+de|de\s+até|sub-?)\s*$",
+    re.I,
+)
 _BITS_AFTER = re.compile(r"^\s*-?\s*bits?\b", re.I)
 # Price words; the cost of training or compute is no price ("saving 42.5% of training
 # costs", "custo de treinamento").
@@ -279,6 +289,23 @@ WEIGHTS_KW = re.compile(
     r"|open[- ]sourc(?:e|es|ed|ing)\b|c[óo]digo\s+aberto",
     re.I,
 )
+# A release date of other things named by a plural noun right before the participle
+# ("used for our 7B and 13B models released in November", "the mixes released in
+# November", "modelos lançados em novembro"); weights ("weights released in March") are
+# the subject's own.
+_PLURAL_RELEASED_BEFORE = re.compile(
+    r"(?<![\w-])(?!(?:weights|pesos|checkpoints|was|has|is|its|this|his|as|us|thus|perhaps|always)\b)[a-zà-ú][\w-]*s\s+"
+    r"(?:released|launched|introduced|published|announced|lançad[oa]s|publicad[oa]s|anunciad[oa]s)\s+"
+    r"(?:in|on|em|no|na|during|durante)\s+(?:the\s+|early\s+|late\s+|mid-?)?$"
+)
+
+
+def others_released(before: str) -> bool:
+    """True when a date follows "<plural noun> released in" ("our 7B and 13B models
+    released in November"): the date of those other things, not of the subject."""
+    return bool(_PLURAL_RELEASED_BEFORE.search(before[-80:]))
+
+
 RELEASE_KW = re.compile(
     r"lançou|lançad|lançamento|liberou|liberad|estreou|released|launched|launch|release|debuted|"
     r"disponível\s+desde|available\s+since|made\s+available|became\s+available|disponibilizad|"
@@ -384,6 +411,25 @@ def in_size_list(text: str, start: int, end: int) -> bool:
     )
 
 
+# Sizes naming models, not counting parameters: "our 7B and 13B models", "os modelos de
+# 7B e 13B" read as plural model nouns after one or more sizes.
+_SIZES_NAME_MODELS = re.compile(
+    rf"{_SIZE}(?:(?:\s*[/,]\s*|\s*,?\s+(?:and|e|or|ou)\s+){_SIZE})*"
+    r"(?:[\s-]+(?:parameter|param))?\s+(?:models|modelos|variants|variantes|versions|versões)\b",
+    re.I,
+)
+
+
+def sizes_name_models(text: str, start: int, end: int) -> bool:
+    """True when the size at ``start``-``end`` is one of sizes followed by a plural model
+    noun ("used for our 7B and 13B models"): other models named by size, not a count."""
+    lo = max(0, start - 40)
+    return any(
+        m.start() <= start and end <= m.end()
+        for m in _SIZES_NAME_MODELS.finditer(text, lo, min(len(text), end + 60))
+    )
+
+
 # One model's size stated as a range is an estimate ("~671-685B"); ends further apart than
 # this ratio span a family's line-up ("from 600 million to 32 billion").
 LINEUP_RATIO = Decimal(2)
@@ -424,6 +470,10 @@ def params_attribute(fig: Figure, before: str, after: str) -> str | None:
         return None  # "versões de 1,5 a 70 bilhões": a family's sizes, not one model's
     if _EACH_AFTER.match(after):
         return None  # "128 experts at 3.66 billion parameters each": one part's size
+    if _CLASS_BOUND_BEFORE.search(before):
+        return None  # "o primeiro modelo abaixo de 10 bilhões": a size class's bound
+    if _part_after_re().match(after):
+        return None  # "170 milhões de parâmetros de incorporação": one part's size
     judged = _SIZE_AS_SUBJECT.match(after)
     if judged and not _COUNT_WORDS.search(after, judged.end()):
         return None  # "12B is the sweet spot", "12B é o ponto ideal": a size class, judged
@@ -473,11 +523,52 @@ _GAP_AFTER = re.compile(
 
 def is_margin(text: str, start: int, end: int) -> bool:
     """True when the figure at ``start``-``end`` is a signed difference ("(+5.3)") or a gap
-    stated in points ("within 2 points", "by 3 points", "12 points above", "por 2 pontos")."""
+    stated in points ("within 2 points", "by 3 points", "12 points above", "por 2 pontos",
+    "uma melhoria de 400 pontos": the words of ``lexicon/<lang>/gains.txt``)."""
     head = text[max(0, start - 20) : start]
     if _SIGNED_BEFORE.search(head) or _GAP_AFTER.match(text, end):
         return True
-    return bool(_MARGIN_BEFORE.search(head) and _POINTS_WORD.match(text, end))
+    margin = _MARGIN_BEFORE.search(head) or _gain_before_re().search(head)
+    return bool(margin and _POINTS_WORD.match(text, end))
+
+
+@cache
+def _gain_before_re() -> re.Pattern[str]:
+    return re.compile(r"(?<!\w)(?:" + alternation("gains") + r")\s+(?:[~≈]\s*)?$", re.I)
+
+
+@cache
+def _gap_subject_re() -> re.Pattern[str]:
+    return re.compile(r"(?<!\w)(?:" + alternation("gains") + r")(?!\w)", re.I)
+
+
+_GAP_VERB = re.compile(
+    r"\b(?:fell|dropped|narrowed|shrank|widened|grew|went|passou|caiu|diminuiu|encolheu|"
+    r"aumentou|subiu|cresceu)\b",
+    re.I,
+)
+
+
+def is_gap_between_others(before: str) -> bool:
+    """True when a percent's clause up to it makes a gap its subject and a change its verb
+    ("a diferença entre os modelos dos EUA e da China passou de 9,26% ...", "the gap between
+    them narrowed to 1.7%"): a difference of two others' scores, no model's score."""
+    gap = _gap_subject_re().search(before)
+    return bool(gap and _GAP_VERB.search(before, gap.end()))
+
+
+@cache
+def _measure_re() -> re.Pattern[str]:
+    return re.compile(
+        r"(?<!\w)(?:" + alternation("not_price_measures") + r")(?!\w)[^\d%$]{0,40}$", re.I
+    )
+
+
+def names_other_measure(before: str) -> bool:
+    """True when a measure that is no price ("memory", "latência";
+    ``lexicon/<lang>/not_price_measures.txt``) is named at most 40 characters before a
+    percent in its clause: "memory reductions greater than 70%" is no price change."""
+    return bool(_measure_re().search(before))
 
 
 _FROM_BEFORE = re.compile(r"\b(?:from|de|desde)\s+(?:US)?$", re.I)
@@ -541,6 +632,27 @@ SIDE_RIGHT_BEFORE = re.compile(r"(?:^|\n|\s)(?:input|output|entrada|sa[íi]da)\s
 SIDE_RIGHT_AFTER = re.compile(
     r"^\s*(?:input|output|de\s+entrada|de\s+sa[íi]da|na\s+entrada|na\s+sa[íi]da)\b", re.I
 )
+
+
+# A label's unit note making a bare price per million tokens ("Input Tokens (1M)",
+# "Output ($/1M tokens)", "Entrada (por milhão)").
+PER_MTOK_LABEL = re.compile(
+    r"\(\s*(?:\$\s*/\s*|US\$\s*/\s*)?1\s*M(?:\s*tokens)?\s*\)|\bper\s+(?:1\s*)?M(?:illion)?\b|"
+    r"\bpor\s+(?:1\s*)?(?:M|milhão)\b",
+    re.I,
+)
+
+
+@cache
+def _cached_re() -> re.Pattern[str]:
+    return re.compile(r"(?<!\w)(?:" + alternation("cached_price") + r")(?!\w)", re.I)
+
+
+def is_cached_price(before: str) -> bool:
+    """True when the words right before a price (its clause or card label, last 40
+    characters) name a cached or batch rate ("Cached Input Tokens (1M)", "cache hit",
+    "entrada em cache"; ``lexicon/<lang>/cached_price.txt``): a discount, not the price."""
+    return bool(_cached_re().search(before[-40:]))
 
 
 def price_side(before: str, after: str) -> str | None:
@@ -620,6 +732,18 @@ MAX_CONTEXT_TOKENS = Decimal(10) ** 9
 def _training_re() -> re.Pattern[str]:
     return re.compile(
         r"(?<!\w)(?:" + alternation("training") + r")\s+(?:(?:\w+|[~≈])\s+){0,3}$", re.I
+    )
+
+
+@cache
+def _part_after_re() -> re.Pattern[str]:
+    """ "parameters" then a part's words (``lexicon/<lang>/param_parts.txt``), or a part's
+    words then "parameters" ("170M embedding parameters")."""
+    parts = alternation("param_parts")
+    return re.compile(
+        r"^\s*-?(?:(?:de\s+)?(?:parâmetros|parametros|parameters|params)\s+(?:" + parts + r")"
+        r"|(?:" + parts + r")\s+(?:parâmetros|parametros|parameters|params))(?!\w)",
+        re.I,
     )
 
 

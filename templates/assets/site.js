@@ -116,6 +116,19 @@
       note.hidden = true;
       // a phone shows each cell under its attribute with the subject's name (site.css)
       var named = function (td, s) { td.setAttribute("data-label", s.name); return td; };
+      // a table cell (api/table.json): its best-supported figure, verdict, note and
+      // how many sources stated a contradicted figure (noted, never the value)
+      var fill = function (td, cell) {
+        if (!cell) { td.textContent = "—"; return; }
+        td.textContent = cell.text;
+        if (cell.status) { td.appendChild(el("span", " " + cell.status, "verdict-word")); }
+        if (cell.observed) { td.appendChild(el("span", " observed", "verdict-word")); }
+        if (cell.note) { td.appendChild(el("small", " (" + cell.note + ")", "verdict-word")); }
+        if (cell.contradicted) {
+          td.appendChild(el("small", " (✗ " + cell.contradicted + (cell.contradicted === 1 ?
+            " source" : " sources") + " contradicted)", "verdict-word"));
+        }
+      };
       var t = el("table", undefined, "side-by-side"), head = t.createTHead().insertRow();
       // the corner names its column for screen readers (axe: empty-table-header)
       head.appendChild(el("th")).appendChild(el("span", "Figure", "visually-hidden"));
@@ -141,12 +154,20 @@
       data.columns.forEach(function (c) {
         var tr = tb.insertRow(), th = el("th", c.label); th.scope = "row"; tr.appendChild(th);
         picked.forEach(function (s) {
-          var cell = s.cells[c.key], td = named(tr.insertCell(), s);
-          if (!cell) { td.textContent = "—"; return; }
-          td.textContent = cell.text;
-          if (cell.status) { td.appendChild(el("span", " " + cell.status, "verdict-word")); }
-          if (cell.observed) { td.appendChild(el("span", " observed", "verdict-word")); }
-          if (cell.note) { td.appendChild(el("small", " (" + cell.note + ")", "verdict-word")); }
+          fill(named(tr.insertCell(), s), s.cells[c.key]);
+        });
+      });
+      // every benchmark any compared subject has, beyond the index's score columns
+      var shown = data.columns.map(function (c) { return c.label; }), more = [];
+      picked.forEach(function (s) {
+        Object.keys(s.scores || {}).forEach(function (name) {
+          if (shown.indexOf(name) === -1 && more.indexOf(name) === -1) { more.push(name); }
+        });
+      });
+      more.forEach(function (name) {
+        var tr = tb.insertRow(), th = el("th", name); th.scope = "row"; tr.appendChild(th);
+        picked.forEach(function (s) {
+          fill(named(tr.insertCell(), s), (s.scores || {})[name]);
         });
       });
       compare.appendChild(t);

@@ -49,9 +49,37 @@ def observed_cell(ln: CardLine) -> str:
     )
 
 
+def stated_cell(ln: CardLine) -> tuple[str, str]:
+    """The Stated and Verdict cells of a claimed line: its best-supported value
+    (:func:`tracker.website.summary.best_supported`: observed, else confirmed, else
+    agreed, else "sources disagree" and the live claims' spread) with that value's
+    verdict, and any contradicted figure noted after it (``1 source said mit ✗``),
+    never shown as the value."""
+    best = ln.best
+    if best.disputed:
+        stated = (
+            '<strong class="state-bad">sources disagree:</strong> '
+            f'<span class="nowrap">{nobreak_html(best.text)}</span>'
+        )
+    else:
+        stated = f"<strong>{esc(short_text(best.text))}</strong>"
+    if best.basis == "observed":
+        stated += ' <small class="basis">observed</small>'
+    if best.contradicted and best.basis != "contradicted":
+        said = ", ".join(short_text(v) for v in best.contradicted)
+        stated += (
+            ' · <small class="contradicted">'
+            f"{plural(best.contradicted_sources, 'source')} said {esc(said)} "
+            '<span class="mark mark-contradicted" title="contradicted">✗</span></small>'
+        )
+    if best.status is None and best.basis == "observed":
+        return stated, '<span class="verdict verdict-none">observed</span>'
+    return stated, str(badge(best.status))
+
+
 def card_row(ln: CardLine) -> str:
-    """One ``<tr>`` of the card: label (linked to the detail), what the sources state,
-    the verdict, how many sources, what was observed."""
+    """One ``<tr>`` of the card: label (linked to the detail), the best-supported value
+    (:func:`stated_cell`), its verdict, how many sources, what was observed."""
     agreed = ln.agreed
     if not ln.facts:
         stated, verdict = (
@@ -59,13 +87,7 @@ def card_row(ln: CardLine) -> str:
             ('<span class="verdict verdict-none">observed only</span>'),
         )
     else:
-        stated = (
-            f"<strong>{esc(ln.short)}</strong>"
-            if agreed
-            else '<strong class="state-bad">sources disagree:</strong> '
-            f'<span class="nowrap">{nobreak_html(ln.text)}</span>'
-        )
-        verdict = badge(ln.status)
+        stated, verdict = stated_cell(ln)
     n = ln.sources
     if not ln.facts:  # only observed: no source states it, a dash, not "0 sources"
         count = '<span class="muted">—</span>'

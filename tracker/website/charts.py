@@ -73,7 +73,7 @@ class ChartFile:
     headers: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
     series: tuple[tuple[str, tuple[tuple[str, float], ...]], ...]
-    y_title: str = ""
+    y_title: str = ""  # the value axis's title (a benchmark chart's bottom axis)
     width: int = WIDTH
     height: int = HEIGHT
 
@@ -162,7 +162,9 @@ def benchmark_chart(
         ("Subject", "Score"),
         tuple((s, shown) for s, _, shown in ranked),
         tuple((s, ((name, v),)) for s, v, _ in ranked),
-        y_title="percent" if unit == "percent" else "score",
+        # the value axis's title: a bar chart's values run along the bottom (pygal's
+        # x axis when horizontal), where a word has the chart's width; "%" says the unit
+        y_title="score (%)" if unit == "percent" else "score",
         height=max(160, 60 + 36 * len(ranked)),
     )
 
@@ -259,6 +261,9 @@ def render_svg(chart: ChartFile) -> bytes:
         "legend_at_bottom": True,
     }
     if chart.kind == "benchmark":
+        # the subjects' axis (left, rotated: 160 px tall at two subjects, where pygal
+        # broke "percent" into "percen / t") needs no title; the values' title goes below
+        common["x_title"], common["y_title"] = common["y_title"], None
         plot = pygal.HorizontalBar(**common, show_legend=False)
         plot.x_labels = [name for name, _ in chart.series]
         plot.add(chart.title, [points[0][1] for _, points in chart.series])

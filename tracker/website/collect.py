@@ -54,6 +54,7 @@ from tracker.website.summary import (
     gated_text,
     headline_benchmarks,
     one_per_fact,
+    score_cells,
     stated_license,
     table_cells,
     timeline_events,
@@ -407,6 +408,7 @@ def add_summaries(
             card_derived(sc, "cells", partial(table_cells, card, benchmarks), benchmarks)
         )
         sv.license_stated = card_derived(sc, "licence", partial(stated_license, card))
+        sv.scores = dict(card_derived(sc, "scores", partial(score_cells, card)))
     add_charts(subject_views, lines, names)
     return benchmarks
 

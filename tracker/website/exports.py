@@ -247,6 +247,8 @@ def card_record(line: Any) -> dict[str, Any]:
         "qualifiers": line.quals,
         "label": line.label,
         "stated": line.text if line.facts else None,
+        # what the card shows first (summary.best_supported): never a contradicted figure
+        "best": best_record(line.best) if line.facts else None,
         "agreed": line.agreed,
         "status": line.status,
         "sources": line.sources,
@@ -257,6 +259,18 @@ def card_record(line: Any) -> dict[str, Any]:
         "derived_from": line.derived_from,
         "stated_on": line.stated_on,
         "anchor": line.anchor,
+    }
+
+
+def best_record(best: Any) -> dict[str, Any]:
+    """A card line's best-supported value (``summary.Best``) as in a subject export."""
+    return {
+        "text": best.text,
+        "number": best.number,
+        "status": best.status,
+        "basis": best.basis,
+        "contradicted": list(best.contradicted),
+        "contradicted_sources": best.contradicted_sources,
     }
 
 

@@ -15,7 +15,7 @@ from typing import Any
 from jinja2 import Environment
 
 from tracker.website.pagehash import key_of
-from tracker.website.summary import COLUMNS, table_columns
+from tracker.website.summary import COLUMNS, other_benchmarks, table_columns
 from tracker.website.views import IndexRow, SiteContext, SubjectView
 
 CHANGES_LIMIT = 200
@@ -190,8 +190,12 @@ def index_jobs(
     def row_html(i: int, root: str) -> str:
         return row_macro(rows[i], root, columns)
 
+    headline = [label for key, label in columns if key.startswith("score-")]
+
     def index_values(shown: list[int], sort: str, only: str, root: str) -> dict[str, Any]:
         return {
+            "headline": headline,
+            "more_scores": other_benchmarks([rows[i] for i in shown], headline),
             "subjects": [rows[i] for i in shown],
             "rows": [row_html(i, root) for i in shown],
             "sort": sort,

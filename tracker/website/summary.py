@@ -31,7 +31,14 @@ from claims.verify.statements import STATED_BY
 from claims.vocabulary import attribute_label, qualifiers_text
 from tracker.website.anchors import observed_anchor
 from tracker.website.charts import TimelineEvent
-from tracker.website.views import Cell, ClaimView, DiscrepancyView, ObservationView
+from tracker.website.views import (
+    Cell,
+    ClaimView,
+    DiscrepancyView,
+    IndexRow,
+    ObservationView,
+    SubjectRef,
+)
 
 # Verdicts from worst to best: a fact whose sources got different verdicts shows the
 # first of them (one contradicted source is what a reader must see).
@@ -180,15 +187,79 @@ class CardLine(NamedTuple):
 
     @property
     def number(self) -> float | None:
-        """The agreed figure as a number (sorting), None when the sources disagree."""
-        if not self.facts:
-            return self.observed_number
-        return most_precise(self.facts).number if self.agreed else None
+        """The best-supported figure as a number (sorting, charts; :func:`best_supported`),
+        None when there is none (the sources disagree, or only contradicted claims)."""
+        return best_supported(self).number
+
+    @property
+    def best(self) -> Best:
+        """What the line shows first: :func:`best_supported`."""
+        return best_supported(self)
 
     @property
     def base(self) -> bool:
         """About the base offering with no other qualifier (the table's cells)."""
         return not self.quals
+
+
+class Best(NamedTuple):
+    """A line's best-supported value (:func:`best_supported`): ``text`` as stated or
+    read (units included), ``number`` to sort and chart by (None: none), ``status`` the
+    verdict shown beside it (None: an observation no live claim's verdict backs),
+    ``basis`` where it comes from (``observed``, ``confirmed``, ``agreed``,
+    ``disagree``: the spread of live claims, ``contradicted``: only contradicted claims,
+    no number), ``contradicted`` the contradicted values (never the number) and
+    ``contradicted_sources`` how many sources state them."""
+
+    text: str
+    number: float | None
+    status: str | None
+    basis: str
+    contradicted: tuple[str, ...] = ()
+    contradicted_sources: int = 0
+    anchor: str = ""  # the fact giving the value (a table cell links there); "": the line's
+
+    @property
+    def disputed(self) -> bool:
+        """The live claims disagree: ``text`` is their spread, no number."""
+        return self.basis == "disagree"
+
+
+def _spread(facts: Sequence[Fact]) -> str:
+    """The distinct values, lowest first when numeric: ``1.2T vs about 3T``."""
+    ordered = sorted(facts, key=lambda f: (f.number is None, f.number or 0))
+    return " vs ".join(dict.fromkeys(f.value for f in ordered))
+
+
+def best_supported(line: CardLine) -> Best:
+    """The value a card line, table cell, compare page and chart show first, by
+    support: the current observation (when it is of this very figure: one reading, no
+    qualifier it states differently), else the most precise confirmed claim, else the value the
+    live (not contradicted) claims agree on, else their spread ("sources disagree", no
+    number). A contradicted claim never supplies the value or number; it is only
+    noted (``contradicted``). With only contradicted claims and nothing observed the
+    text is their values, status ``contradicted``, number None."""
+    dead = [f for f in line.facts if f.status == "contradicted"]
+    live = [f for f in line.facts if f.status != "contradicted"]
+    gone = tuple(dict.fromkeys(f.value for f in dead))
+    n_dead = len({c.source.id for f in dead for c in f.claims})
+    # several different readings ("1,412 / 1,384", line_observed) are no one value
+    single = line.observed is not None and " / " not in line.observed
+    if line.observed and (not line.facts or (single and not line.note)):
+        ok = [f for f in live if f.status == "confirmed"]
+        status = "confirmed" if ok else worst([f.status for f in live])
+        return Best(line.observed, line.observed_number, status, "observed", gone, n_dead)
+    confirmed = [f for f in live if f.status == "confirmed"]
+    if confirmed:
+        f = most_precise(confirmed)
+        return Best(f.value, f.number, "confirmed", "confirmed", gone, n_dead, f.anchor)
+    status = worst([f.status for f in live])
+    if live and not any_conflict(live):
+        f = most_precise(live)
+        return Best(f.value, f.number, status, "agreed", gone, n_dead, f.anchor)
+    if live:
+        return Best(_spread(live), None, status, "disagree", gone, n_dead)
+    return Best(_spread(dead), None, "contradicted" if dead else None, "contradicted")
 
 
 def fact_value(f: Fact) -> Value:
@@ -281,7 +352,7 @@ def card_lines(facts: Sequence[Fact], observations: Sequence[ObservationView]) -
     out = []
     for (attribute, _), group in lines.items():
         quals = group[0].claims[0].qualifiers_dict
-        observed, checked, stated_on, derived_from, note = line_observed(
+        observed, checked, stated_on, derived_from, note, number = line_observed(
             attribute, quals, group, by_id, observations
         )
         out.append(
@@ -292,7 +363,7 @@ def card_lines(facts: Sequence[Fact], observations: Sequence[ObservationView]) -
                 observed,
                 checked,
                 quals,
-                None,
+                number,
                 stated_on,
                 derived_from,
                 note,
@@ -330,9 +401,10 @@ def line_observed(
     group: Sequence[Fact],
     by_id: Mapping[int, ObservationView],
     observations: Sequence[ObservationView],
-) -> tuple[str | None, dt.datetime | None, str | None, int, str]:
+) -> tuple[str | None, dt.datetime | None, str | None, int, str, float | None]:
     """What a card line says was observed, as ``(observed, checked, stated_on,
-    derived_from, note)`` (:class:`CardLine`'s fields), from the observations its
+    derived_from, note, observed_number)`` (:class:`CardLine`'s fields; the number is
+    the first cited observation's), from the observations its
     claims' verdicts cite (``by_id``: the subject's current ones by id):
 
     - cited observations of the line's attribute: their values (``observed``; ``note``
@@ -359,9 +431,10 @@ def line_observed(
     if same:
         values = list(dict.fromkeys(o.value for o in same))
         notes = [n for n in dict.fromkeys(_differing(quals, o.qualifiers_dict) for o in same) if n]
-        return " / ".join(values), checked, None, 0, "; ".join(notes)
+        number = _number(same[0].value_dict)
+        return " / ".join(values), checked, None, 0, "; ".join(notes), number
     if cited:
-        return None, checked, None, len(cited), ""
+        return None, checked, None, len(cited), "", None
     said = [i for c in claims if c.verdict for i in c.verdict.statement.evidence]
     pages = [by_id[i] for i in said if i in by_id] or [
         o
@@ -371,7 +444,7 @@ def line_observed(
         and qualifiers_compatible(attribute, quals, o.qualifiers_dict)[0]
     ]
     url = next((o.source_url for o in pages if o.source_url), None)
-    return None, None, url, 0, ""
+    return None, None, url, 0, "", None
 
 
 # Observed attributes the card shows even when no claim states them (the table's
@@ -467,12 +540,25 @@ def stated_license(lines: Sequence[CardLine]) -> Cell | None:
 
 
 def _cell(ln: CardLine) -> Cell:
-    """A line as a table cell; ``note`` says under what conditions it holds, or that
-    a watch observed it and no claim states it."""
+    """A line as a table cell, its best-supported value (:func:`best_supported`):
+    ``note`` says under what conditions it holds, or where an observed-only figure was
+    read; ``observed`` that the figure is a watch's reading no live verdict backs;
+    ``contradicted`` how many sources stated a figure the evidence contradicts."""
+    best = best_supported(ln)
     note = ln.note if not ln.facts else ""
     if ln.facts and ln.quals and set(ln.quals) <= CONDITION_QUALIFIERS:
         note = ", ".join(str(v) for _, v in sorted(ln.quals.items()))
-    return Cell(ln.short, ln.status, ln.number, ln.anchor, not ln.agreed, note, not ln.facts)
+    observed = best.basis == "observed" and best.status is None
+    return Cell(
+        short_text(best.text),
+        best.status,
+        best.number,
+        best.anchor or ln.anchor,
+        best.disputed,
+        note,
+        observed,
+        best.contradicted_sources,
+    )
 
 
 def table_cells(lines: Sequence[CardLine], benchmarks: Sequence[str]) -> dict[str, Cell]:
@@ -489,6 +575,37 @@ def table_cells(lines: Sequence[CardLine], benchmarks: Sequence[str]) -> dict[st
         if name in by_bench:
             picked[f"score-{i}"] = by_bench[name]
     return {key: _cell(ln) for key, ln in picked.items()}
+
+
+def score_cells(lines: Sequence[CardLine]) -> dict[str, Cell]:
+    """Every benchmark score of one subject as a cell, by benchmark name
+    (:func:`benchmark_name`, first line of a name): the compare page shows each
+    benchmark any compared subject has, not only the table's headline columns."""
+    out: dict[str, Cell] = {}
+    for ln in lines:
+        name = benchmark_name(ln)
+        if name is not None and name not in out:
+            out[name] = _cell(ln)
+    return out
+
+
+def other_benchmarks(rows: Sequence[IndexRow], shown: Sequence[str]) -> list[OtherScores]:
+    """The benchmarks ``rows`` have a score for beyond the table's columns (``shown``),
+    each with the subjects that have it, by name: the index's note under the table
+    says where those scores are."""
+    found: dict[str, list[SubjectRef]] = {}
+    for row in rows:
+        for name in row.scores:
+            if name not in shown:
+                found.setdefault(name, []).append(SubjectRef(row.slug, row.name))
+    return [OtherScores(n, found[n]) for n in sorted(found, key=str.casefold)]
+
+
+class OtherScores(NamedTuple):
+    """A benchmark the index has no column for, and the subjects scored on it."""
+
+    name: str
+    subjects: list[SubjectRef]
 
 
 def subject_facts(

@@ -5,7 +5,8 @@ Schema (``docs/site-api.md``): ``{"schema": 1, "columns": [{"key", "label"}], "s
 [{"slug", "name", "organization", "page", "weights": {..., "text"}, "license",
 "license_stated" (a cell, while no licence is observed), "gated",
 "open_discrepancies", "last_change", "cells": {column key: {"text", "status",
-"number", "anchor", "disputed"}}}]}``; a column with no figure has no cell.
+"number", "anchor", "disputed", "note", "observed", "contradicted"}}, "scores":
+{benchmark name: cell}}]}``; a column with no figure has no cell.
 """
 
 from __future__ import annotations
@@ -49,6 +50,8 @@ def table_record(row: IndexRow) -> dict[str, Any]:
         "open_discrepancies": row.open_discrepancies,
         "last_change": iso_z(row.last_change) or None,
         "cells": {key: cell._asdict() for key, cell in row.cells.items()},
+        # every benchmark score by name (the compare page shows them all)
+        "scores": {name: cell._asdict() for name, cell in row.scores.items()},
     }
 
 

@@ -212,7 +212,9 @@ class Cell(NamedTuple):
     number to sort by (None: sorts last), anchor on the subject page, whether the
     sources disagree, a note shown under the figure (the conditions it holds under,
     ``Cerebras WSE-3T``; ``Moonshot AI, p50`` for an observed speed) and whether a watch
-    observed it with no claim stating it (``observed``: no verdict to show)."""
+    observed it and no live claim's verdict backs it (``observed``: no verdict to show),
+    and how many sources stated a figure the evidence contradicts (``contradicted``:
+    noted beside, never the figure)."""
 
     text: str
     status: str | None
@@ -221,6 +223,7 @@ class Cell(NamedTuple):
     disputed: bool = False
     note: str = ""
     observed: bool = False
+    contradicted: int = 0
 
 
 class SubjectRef(NamedTuple):
@@ -327,6 +330,8 @@ class IndexRow:
     cells: dict[str, Cell] = dataclasses.field(default_factory=dict)
     gated: str | None = None  # the Hub's gated setting in words, when observed
     license_stated: Cell | None = None  # what the sources state (summary.stated_license)
+    # every benchmark score by name (summary.score_cells): the compare page's rows
+    scores: dict[str, Cell] = dataclasses.field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -356,6 +361,7 @@ class SubjectView:
     cells: dict[str, Cell] = dataclasses.field(default_factory=dict)  # comparison table
     gated: str | None = None
     license_stated: Cell | None = None  # what the sources state (summary.stated_license)
+    scores: dict[str, Cell] = dataclasses.field(default_factory=dict)  # summary.score_cells
 
     card: list[Any] = dataclasses.field(default_factory=list)  # summary.CardLine, derived
 
@@ -390,6 +396,7 @@ class SubjectView:
             cells=self.cells,
             gated=self.gated,
             license_stated=self.license_stated,
+            scores=self.scores,
         )
 
 
