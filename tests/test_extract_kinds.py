@@ -540,3 +540,10 @@ def test_a_spec_cards_date_reads_the_label_above_it():
         ("total_params", None, "123B params"),
         ("release_date", None, "on 2024-07-24"),
     ]
+
+
+def test_today_before_a_past_release_verb_is_the_publication_day():
+    text = "Vega Labs today released Nova 2, a model with 12B parameters."
+    assert _rows(text)[0] == ("release_date", None, "on 2026-03-01")
+    text = "Vega Labs today announced Nova 2, with open weights later."
+    assert [r for r in _rows(text) if r[0] == "release_date"] == []
