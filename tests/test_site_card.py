@@ -8,7 +8,7 @@ import datetime as dt
 
 from claims.values.value import Value, date_value, quantity
 from tracker.website.cardhtml import observed_cell, stated_cell
-from tracker.website.summary import card_lines, make_fact, table_cells
+from tracker.website.summary import SPEED, card_lines, make_fact, table_cells
 from tracker.website.views import Cell, ClaimView, ObservationView, SourceInfo, VerdictView
 
 
@@ -139,3 +139,28 @@ def test_live_claims_disagree_without_the_contradicted_one_and_alone_give_no_num
         '<small class="contradicted">1 source said 1.2T '
         '<span class="mark mark-contradicted" title="contradicted">✗</span></small>'
     )
+
+
+def _speed(n: int, tps: str, **where: str) -> ObservationView:
+    value = quantity(tps, "tokens_per_second")
+    return ObservationView(
+        n, SPEED, "", where, f"{tps} tokens/s", value.to_dict(), AT, AT, "w", None, None, SPEED
+    )
+
+
+def test_speed_cell_takes_the_labs_own_median_else_a_median_across_providers():
+    own = _speed(1, "41.6", provider="Fict Labs", statistic="p50")
+    fast = _speed(2, "1384", provider="Cerebras", statistic="p50")
+    across = _speed(3, "60", statistic="median")
+    cell = table_cells(card_lines([], [fast, across, own], "Fict Labs"), [], "Fict Labs")["speed"]
+    assert (cell.text, cell.number, cell.provider, cell.statistic) == (
+        "41.6",
+        41.6,
+        "Fict Labs",
+        "p50",
+    )
+    cell = table_cells(card_lines([], [fast, across], "Fict Labs"), [], "Fict Labs")["speed"]
+    assert (cell.text, cell.number, cell.provider, cell.statistic) == ("60", 60.0, "", "median")
+    # another provider's hardware only: no figure to sort, named beside with its provider
+    cell = table_cells(card_lines([], [fast], "Fict Labs"), [], "Fict Labs")["speed"]
+    assert (cell.text, cell.number, cell.aside) == ("—", None, "1384 observed (Cerebras, p50)")

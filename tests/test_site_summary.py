@@ -356,3 +356,72 @@ def test_the_card_export_gives_the_best_supported_value_never_a_contradicted_one
         "observed",
         "confirmed",
     )
+
+
+def test_stated_and_observed_are_each_in_their_own_column(site):
+    """K2 Thinking's sources state 1T and 32B, a watch read 1.03T and 31.69B: the card's
+    Stated column says what was stated, its Observed column what was read (✓), and the
+    table shows the stated figure, sorting by the reading."""
+    html = (site / "subjects" / "kimi-k2-thinking" / "index.html").read_text()
+    for label, stated, seen in (
+        ("Total parameters", "1T", "1.03T"),
+        ("Active parameters", "32B", "31.69B"),
+    ):
+        row = _row(html, label)
+        assert f'<td class="stated"><strong>{stated}</strong></td>' in row
+        assert (
+            f'<td>{seen} <span class="mark mark-confirmed" title="matches what is stated">✓</span>'
+            in row
+        )
+    k31 = (site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
+    assert '<td class="stated"><strong>#8</strong></td>' in _row(k31, "Rank: Code Arena WebDev")
+    assert "<td>#7–#10 <span" in _row(k31, "Rank: Code Arena WebDev")
+    table = json.loads((site / "api" / "table.json").read_text())
+    k2 = next(s for s in table["subjects"] if s["slug"] == "kimi-k2-thinking")["cells"]
+    total = k2["total-params"]
+    assert (total["text"], total["observed_text"], total["number"]) == (
+        "1T",
+        "1.03T",
+        1026880447728.0,
+    )
+    index = (site / "index.html").read_text()
+    assert '<small class="cell-note">observed 1.03T</small>' in index
+
+
+def test_not_landed_lists_only_subjects_a_hub_check_saw_without_weights(site):
+    html = (site / "index" / "name-not-landed.html").read_text()
+    shown = re.findall(r'<tr data-slug="([^"]+)"', html)
+    assert shown == ["kimi-k3", "kimi-k3.1-pro"]  # not cirrus-12b: never checked, unknown
+
+
+def test_observed_summary_counts_figures(site):
+    html = (site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
+    assert (
+        '<summary>10 figures observed (36 readings), <strong class="unclaimed">1 of them '
+        "stated by no claim</strong></summary>"
+    ) in html
+
+
+def test_table_csv_names_score_columns_and_marks_observed_values(site):
+    rows = list(csv.reader(io.StringIO((site / "api" / "table.csv").read_text())))
+    head = rows[0]
+    assert not any(h.startswith("score-") for h in head)
+    for name in ("Artificial Analysis Intelligence Index", "Code Arena WebDev", "Cyber Index"):
+        assert [h for h in head if h.startswith(name)] == [name, f"{name}_status", f"{name}_note"]
+    speed = head.index("speed")
+    assert head[speed : speed + 5] == [
+        "speed",
+        "speed_status",
+        "speed_note",
+        "speed_provider",
+        "speed_statistic",
+    ]
+    k2 = dict(zip(head, next(r for r in rows if r[0] == "kimi-k2-thinking"), strict=True))
+    assert (k2["price-in"], k2["price-in_status"]) == ("$0.60", "observed")
+    # an empty index cell reads "no figure", as the compare page's
+    index = (site / "index.html").read_text()
+    assert "<td></td>" not in index
+    assert (
+        '<td><span aria-hidden="true">—</span><span class="visually-hidden">no figure</span></td>'
+        in index
+    )
