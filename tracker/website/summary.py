@@ -631,7 +631,8 @@ def _cell(ln: CardLine) -> Cell:
         note,
         reading,
         stated.contradicted_sources,
-        short_text(ln.observed) if ln.observed and not reading else "",
+        # only a reading of this very figure (not another version's, not several)
+        short_text(best.text) if best.basis == "observed" and not reading else "",
         ln.provider,
         ln.statistic,
     )
