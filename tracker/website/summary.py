@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 
 from claims.store.status import WeightsStatus
 from claims.values.canonical import as_utc
+from claims.values.timefmt import utc_minute
 from claims.values.value import Value, date_value
 from claims.verify.compare import (
     date_window,
@@ -871,10 +872,14 @@ def weights_text(w: WeightsStatus) -> str:
     (``, 3 days late``), ``not landed`` (``, overdue by 24 days``), ``unknown — no
     successful Hub check yet`` (a watch looks but none has succeeded: not a "no"; with
     the latest promised date, ``; promised on 2027-01-15``, as the index shows it), or
-    ``unknown — no watch looks`` (the compare page's and table export's Weights)."""
+    ``unknown — no watch looks`` (the compare page's and table export's Weights), or
+    ``withdrawn — no longer public since 2026-12-03 06:00 UTC``."""
     if w.landed:
         late = w.landed_late_days
         return f"landed, {late} day{'s' if late != 1 else ''} late" if late else "landed"
+    if w.withdrawn:  # was public, is no longer
+        since = f" since {utc_minute(w.withdrawn_since)}" if w.withdrawn_since else ""
+        return f"withdrawn — no longer public{since}"
     if not w.watched:
         return "unknown — no watch looks"
     if not w.as_of:
