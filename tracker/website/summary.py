@@ -256,12 +256,12 @@ def best_supported(line: CardLine, observed: bool = True) -> Best:
     gone = tuple(dict.fromkeys(f.value for f in dead))
     n_dead = len({c.source.id for f in dead for c in f.claims})
     # several different readings ("1,412 / 1,384", line_observed) are no one value
-    single = line.observed is not None and " / " not in line.observed
-    usable = line.observed and (not line.facts or (single and not line.note))
+    seen = line.observed or ""
+    usable = bool(seen) and (not line.facts or (" / " not in seen and not line.note))
     if usable and (observed or not line.facts):
         ok = [f for f in live if f.status == "confirmed"]
         status = "confirmed" if ok else worst([f.status for f in live])
-        return Best(line.observed, line.observed_number, status, "observed", gone, n_dead)
+        return Best(seen, line.observed_number, status, "observed", gone, n_dead)
     confirmed = [f for f in live if f.status == "confirmed"]
     if confirmed:
         f = most_precise(confirmed)
