@@ -8,15 +8,18 @@ read "unknown" until a Hub check succeeds."""
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 import json
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from claims.store.status import WeightsStatus
 from tracker.website.marks import VERDICT_MARKS
+from tracker.website.pages import FILTERS
 from tracker.website.render import make_environment
 from tracker.website.summary import weights_text
 
@@ -425,3 +428,15 @@ def test_table_csv_names_score_columns_and_marks_observed_values(site):
         '<td><span aria-hidden="true">—</span><span class="visually-hidden">no figure</span></td>'
         in index
     )
+
+
+def test_the_not_landed_filter_leaves_out_subjects_never_checked():
+    """A subject no Hub check has succeeded for (landed false, state unknown) is not
+    "not landed": the filter keeps only those a successful check saw without weights."""
+    checked = dt.datetime(2026, 11, 28, 6, tzinfo=dt.UTC)
+    keep = FILTERS["not-landed"][1]
+    never = WeightsStatus(slug="x", name="X", landed=False, watched=True, as_of=None)
+    seen = WeightsStatus(slug="y", name="Y", landed=False, watched=True, as_of=checked)
+    landed = WeightsStatus(slug="z", name="Z", landed=True, watched=True, as_of=checked)
+    rows = {w.slug: SimpleNamespace(weights=w) for w in (never, seen, landed)}
+    assert [slug for slug, row in rows.items() if keep(row)] == ["y"]
