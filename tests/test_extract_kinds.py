@@ -426,6 +426,25 @@ def test_a_sibling_in_another_tier_and_a_score_carried_by_in_comparison():
     ]
 
 
+def test_a_short_alias_starting_a_sibling_tier_names_the_sibling():
+    # "Nova 3" is the subject's short name, but "Nova 3 Mini" is its sibling in another tier.
+    large = SubjectRef("nova-3-large", ("Nova 3 Large", "Nova 3"))
+    text = (
+        "Nova 3 comes in two sizes:\n"
+        "- Nova 3 Large: 90 billion active parameters (400B total)\n"
+        "- Nova 3 Mini: 11 billion active parameters (50B total)\n"
+    )
+    rows = [
+        (c.subject, c.attribute, c.value.display())
+        for c in extract(text, [large], lang="en", published=DAY, default_subject="nova-3-large")
+        if c.subject
+    ]
+    assert rows == [
+        ("nova-3-large", "active_params", "90B params"),
+        ("nova-3-large", "total_params", "400B params"),
+    ]
+
+
 def test_a_score_on_a_benchmark_named_after_it_and_glued_versions():
     text = (
         "O Nova 2 alcançou a primeira posição no benchmark Arena-Hardv2 e obteve uma "

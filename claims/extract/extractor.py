@@ -234,7 +234,7 @@ class _Context:
         """The subjects' mentions and the other models' names; a model name ending a
         subject's name ("Cirrus 12B" in an article on "Nimbus Labs Cirrus 12B") is a
         mention of that subject, not another model."""
-        mentions = self.index.mentions(self.text)
+        mentions = self._without_sibling_prefixes(self.index.mentions(self.text))
         taken = [(m.start, m.end) for m in mentions] + [(b.start, b.end) for b in self.benches]
         # "NC-4.0" of "CC-BY-NC-4.0" is part of a licence's name, no model's
         taken += [n.span() for n in R.LICENSE_NAME_RE.finditer(self.text)]
@@ -244,6 +244,21 @@ class _Context:
         mentions += [Mention(n.start, n.end, slug, "subject", n.name) for n, slug in short if slug]
         mentions.sort(key=lambda m: m.start)
         return mentions, [n for n, slug in short if not slug]
+
+    def _without_sibling_prefixes(self, mentions: list[Mention]) -> list[Mention]:
+        """``mentions`` without a subject's short name that begins a sibling in another
+        tier: "Jamba 1.5" of "Jamba 1.5 Mini" in an article on "Jamba 1.5 Large" names the
+        Mini (:func:`claims.extract.models.find_sibling_tiers`), not the subject."""
+        own = [n for r in self.subject_refs if r.slug == self.default_subject for n in r.names]
+        siblings = find_sibling_tiers(self.text, own)
+        return [
+            m
+            for m in mentions
+            if not any(
+                s.start <= m.start and m.end <= s.end and m.end - m.start < s.end - s.start
+                for s in siblings
+            )
+        ]
 
     def _shortened_subject(self, name: str) -> str | None:
         """The slug of the one subject whose name ends with the model name ``name`` (two
