@@ -426,6 +426,25 @@ def test_a_sibling_in_another_tier_and_a_score_carried_by_in_comparison():
     ]
 
 
+def test_prices_named_previous_are_not_the_current_ones():
+    text = (
+        "Nova 2 now costs $2.00 per million input tokens and $8.00 per million output "
+        "tokens, an 80% cut from previous rates of $10 and $40 per million tokens."
+    )
+    prices = [r for r in _rows(text) if r[0].startswith("price_") and "mtok" in r[0]]
+    assert [(a, v) for a, _, v in prices] == [
+        ("price_input_usd_per_mtok", "$2.00 per 1M tokens"),
+        ("price_output_usd_per_mtok", "$8.00 per 1M tokens"),
+    ]
+    pt = (
+        "O Nova 2 custa agora US$ 2 por milhão de tokens de entrada, face ao preço anterior "
+        "de US$ 10 por milhão de tokens de entrada."
+    )
+    assert [(a, v) for a, _, v in _rows(pt, "pt-PT") if "mtok" in a] == [
+        ("price_input_usd_per_mtok", "$2.00 per 1M tokens")
+    ]
+
+
 def test_a_short_alias_starting_a_sibling_tier_names_the_sibling():
     # "Nova 3" is the subject's short name, but "Nova 3 Mini" is its sibling in another tier.
     large = SubjectRef("nova-3-large", ("Nova 3 Large", "Nova 3"))

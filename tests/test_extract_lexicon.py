@@ -31,6 +31,7 @@ def test_every_language_has_the_same_lists():
             "not_negating",
             "not_price_measures",
             "param_parts",
+            "previous",
             "refusals",
             "relations",
             "similes",

@@ -612,11 +612,27 @@ TO_BEFORE_RE = re.compile(r"\b(?:to|para)\s+(?:US|R)?$", re.I)
 _TO_AFTER = re.compile(r"[^.;\d]{0,30}?\b(?:to|para)\s+(?:US|R)?[$€£]?\s*\d", re.I)
 
 
+@cache
+def _previous_before_re() -> re.Pattern[str]:
+    # "previous rates of $10 and ", "formerly ", "o preço anterior de US$": the word, up to
+    # two words, a joining word, and any figures listed before this one
+    figure = r"(?:US|R)?[$€£]?\s*\d[\d.,]*\s*[%kKMBT]?"
+    return re.compile(
+        r"(?<!\w)(?:" + alternation("previous") + r")\s+(?:[\w-]+\s+){0,2}?"
+        r"(?:(?:of|at|was|were|de|em|era|eram|:)\s+)?"
+        rf"(?:{figure}\s*(?:,|and|or|e|ou|/)\s*)*(?:US|R)?[$€£]?\s*$",
+        re.I,
+    )
+
+
 def is_previous_value(text: str, start: int, end: int) -> bool:
     """True when the figure at ``start``-``end`` is the old value of a change: followed
     by an arrow ("75.9 → 81.2") or "from X to Y" / "de X para Y" ("decreased from $0.56
-    per million to $0.28 per million")."""
+    per million to $0.28 per million"), or named earlier by a word of
+    ``lexicon/<lang>/previous.txt`` ("from previous rates of $10 and $40")."""
     if _ARROW_AFTER.match(text, end) or _UP_FROM_BEFORE.search(text[max(0, start - 20) : start]):
+        return True
+    if _previous_before_re().search(text[max(0, start - 80) : start]):
         return True
     return bool(
         _FROM_BEFORE.search(text[max(0, start - 12) : start]) and _TO_AFTER.match(text, end)
