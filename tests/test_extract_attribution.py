@@ -71,6 +71,29 @@ def test_the_model_opening_a_paragraph_does_not_reach_back():
     ]
 
 
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("Kimi K3.1 Pro ships today.\nThis model has 2.8 trillion parameters.", "en"),
+        (
+            "O primeiro modelo, Kimi K3.1 Pro, foi lançado hoje.\n"
+            "Este modelo denso de 2,8 biliões de parâmetros é rápido.",
+            "pt-PT",
+        ),
+    ],
+)
+def test_this_model_on_the_next_line_points_back_at_the_model_named(text, lang):
+    # Page text often puts each sentence on its own line; "This model" is the one just named.
+    assert [(s, a, v) for s, a, v, _ in rows(text, lang)] == [
+        ("kimi-k3.1-pro", "total_params", "2.8T params")
+    ]
+
+
+def test_this_model_after_a_blank_line_does_not_reach_back():
+    text = "Kimi K3.1 Pro ships today.\n\nThis model has 2.8 trillion parameters."
+    assert [s for s, *_ in rows(text, "en")] == [None]
+
+
 def test_the_model_sentence_that_names_a_model_keeps_it():
     text = "Kimi K3 is old. The model that replaced it, Kimi K3.1 Pro, has 2.8 trillion parameters."
     assert [(s, a) for s, a, *_ in variant_rows(text)] == [("kimi-k3.1-pro", "total_params")]

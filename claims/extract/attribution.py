@@ -622,7 +622,7 @@ def _anaphor_subject(s: Sentence, ctx: ArticleContext) -> str | None:
     sentences = ctx.seg.sentences
     i = next(k for k, x in enumerate(sentences) if x is s)
     for prev in reversed(sentences[max(0, i - 3) : i]):
-        if prev.paragraph != s.paragraph:
+        if prev.paragraph != s.paragraph and not _demonstrative_after_line(prev, s, ctx.text):
             return None  # a heading or a new paragraph may have moved on
         slugs, others = _named_in(prev, ctx)
         if slugs or others:
@@ -633,6 +633,26 @@ def _anaphor_subject(s: Sentence, ctx: ArticleContext) -> str | None:
             opening = [m for m in ctx.mentions if 0 <= m.start - prev.start <= 4]
             return opening[0].slug if opening else None
     return None
+
+
+# "This model ...", "Este modelo ...": a demonstrative points at the sentence right before.
+_DEMONSTRATIVE = re.compile(
+    r"\W*(?:this|that|these|este|esse|esta|essa)\s+(?:\w+\s+)?(?:model|modelo)\b", re.I
+)
+
+
+def _demonstrative_after_line(prev: Sentence, s: Sentence, text: str) -> bool:
+    """True when ``s`` opens with "This model"/"Este modelo" on the line right after
+    ``prev``, a whole sentence (ending ".", "!" or "?", not a heading), with no blank line
+    between: page text often puts each sentence of a paragraph on its own line."""
+    gap = text[prev.end : s.start]
+    return (
+        bool(_DEMONSTRATIVE.match(s.text))
+        and gap.count("\n") == 1
+        and not gap.strip()
+        and prev.text.rstrip()[-1:] in ".!?"
+        and s.paragraph == prev.paragraph + 1
+    )
 
 
 def _restatements(items: list[Candidate]) -> None:

@@ -134,7 +134,8 @@ _COMPETITOR_RE = re.compile(
 _NOT_COMPETITOR = re.compile(r"^(?:US|USD|R|EUR|WSE|FP|INT|BF|TPU|MI|H|B|A)\b|^[A-Z][a-z]+\s\d")
 _GENERIC_RE = re.compile(
     r"\b(?:um|uma|a|an)\s+(?:\w[\w.,]*\s+)?(?:modelo|modelos|denso|dense|model|rival|concorrente|competitor)\b"
-    r"|\bmodelos?\s+(?:densos?|fechados?|de\s+fronteira)\b|\bcarro-chefe\b|\bflagship\b"
+    # "Este modelo denso de 7 mil milhões" points back at a named model: no generic one
+    r"|(?<!\beste\s)(?<!\besse\s)\bmodelos?\s+(?:densos?|fechados?|de\s+fronteira)\b|\bcarro-chefe\b|\bflagship\b"
     r"|\b(?:da\s+)?classe\b|\bclass\b|\bde\s+porte\b",
     re.IGNORECASE,
 )
