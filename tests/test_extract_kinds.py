@@ -426,6 +426,17 @@ def test_a_sibling_in_another_tier_and_a_score_carried_by_in_comparison():
     ]
 
 
+def test_a_context_length_label_and_an_apposition_name_the_window():
+    card = "Model Card for Nova 2\n- Model Size: 104 billion parameters\n- Context length: 128K\n"
+    assert [r for r in _rows(card) if r[0] == "context_window"] == [
+        ("context_window", None, "128K tokens")
+    ]
+    prose = "Nova 2 can process up to 256,000 tokens—an industry-leading context window."
+    assert _rows(prose) == [("context_window", None, "at most 256K tokens")]
+    pt = "O Nova 2 processa 256.000 tokens, uma janela de contexto recorde."
+    assert _rows(pt, "pt-BR") == [("context_window", None, "256K tokens")]
+
+
 def test_prices_named_previous_are_not_the_current_ones():
     text = (
         "Nova 2 now costs $2.00 per million input tokens and $8.00 per million output "

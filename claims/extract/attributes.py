@@ -212,7 +212,8 @@ def _labelled_score(x: Site, r: Reader) -> Choice | None:
 
 def _context(x: Site, r: Reader) -> Choice | None:
     """A token count with context words in its clause, or earlier in its sentence with no
-    figure between ("an impressive context length, natively supporting 256K tokens");
+    figure between ("an impressive context length, natively supporting 256K tokens"), or
+    an apposition calling it one ("up to 256,000 tokens—an industry-leading context window");
     at least 1,000 tokens and under :data:`~claims.extract.rules.MAX_CONTEXT_TOKENS`,
     never an output or thinking length, nor a training corpus ("trained on 15.5T tokens")."""
     f, s = x.f, x.s
@@ -222,6 +223,7 @@ def _context(x: Site, r: Reader) -> Choice | None:
     if not (
         R.is_context_window(x.before, x.after, x.clause)
         or R.is_context_window(x.before, x.after, lead)
+        or R.is_context_apposition(x.text[f.end : s.end])
     ):
         return None
     v = f.to_value("tokens")

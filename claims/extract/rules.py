@@ -223,9 +223,15 @@ _TOKENS_PER_SEC = re.compile(
 )
 _TOKENS = re.compile(r"^\s*-?\s*(?:de\s+)?tokens?\b", re.I)
 _CONTEXT_AFTER = re.compile(r"^\s*-?\s*(?:tokens?\s+)?(?:de\s+)?(?:context|contexto)\b", re.I)
+# "up to 256,000 tokens—an industry-leading context window": an apposition names the count
+_CONTEXT_APPOSITION = re.compile(
+    r"^\s*(?:tokens?)?\s*(?:—|–|,)\s*(?:an?|the|uma?|o)\s+(?:[\w-]+\s+){0,2}"
+    r"(?:context|contexto|janela\s+de\s+contexto)\b",
+    re.I,
+)
 _CONTEXT_KW = re.compile(r"context|janela|window", re.I)
 _CONTEXT_BEFORE = re.compile(
-    r"(?:contexto|janela|context(?:\s+window)?|window)(?:\s+|\s*:\s*)(?:de|of)?\s*(?:até\s+)?$",
+    r"(?:contexto|janela|context(?:\s+(?:window|length|size))?|window)(?:\s+|\s*:\s*)(?:de|of)?\s*(?:até\s+)?$",
     re.I,
 )
 _PARAMS_AFTER = re.compile(r"^\s*-?(?:de\s+)?(?:parâmetros|parametros|parameters|params)\b", re.I)
@@ -758,6 +764,13 @@ _OUTPUT_BEFORE = re.compile(
     r"(?:output|saída|saida|generation|geração|completion|thinking|budget)\w*\s+(?:[\w-]+\s+){0,3}$",
     re.I,
 )
+
+
+def is_context_apposition(rest: str) -> bool:
+    """True when ``rest`` (the sentence after a token count) opens with an apposition that
+    calls the count a context window ("—an industry-leading context window", ", uma janela
+    de contexto recorde")."""
+    return bool(_CONTEXT_APPOSITION.match(rest))
 
 
 def is_context_window(before: str, after: str, clause: str) -> bool:
