@@ -437,6 +437,13 @@ def test_a_context_length_label_and_an_apposition_name_the_window():
     assert _rows(pt, "pt-BR") == [("context_window", None, "256K tokens")]
 
 
+def test_a_supported_quantization_is_not_the_weights_precision():
+    text = "Nova 2 ships 8-bit weights and is optimized through support for 4-bit and 2-bit quantization."
+    assert _rows(text) == [("weights_precision_bits", None, "8 bits")]
+    pt = "O Nova 2 tem pesos de 8 bits e suporte a quantização de 4 bits."
+    assert _rows(pt, "pt-BR") == [("weights_precision_bits", None, "8 bits")]
+
+
 def test_prices_named_previous_are_not_the_current_ones():
     text = (
         "Nova 2 now costs $2.00 per million input tokens and $8.00 per million output "

@@ -32,6 +32,7 @@ def test_every_language_has_the_same_lists():
             "not_price_measures",
             "param_parts",
             "previous",
+            "quant_support",
             "refusals",
             "relations",
             "similes",

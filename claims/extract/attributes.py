@@ -175,8 +175,13 @@ def _hardware(x: Site, r: Reader) -> Choice | None:
 
 
 def _bits(x: Site, r: Reader) -> Choice | None:
-    """ "4 bits", "4-bit" weights."""
-    return Choice("weights_precision_bits", "bits") if R.is_bits(x.after) else None
+    """ "4 bits", "4-bit" weights; not a supported quantization ("support for 4-bit and
+    2-bit quantization")."""
+    if not R.is_bits(x.after):
+        return None
+    if R.is_supported_quantization(x.text[max(0, x.f.start - 60) : x.f.start]):
+        return NO_CLAIM
+    return Choice("weights_precision_bits", "bits")
 
 
 _SCORE_OF = re.compile(

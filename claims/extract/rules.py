@@ -852,6 +852,24 @@ def is_bits(after: str) -> bool:
     return bool(_BITS_AFTER.match(after))
 
 
+@cache
+def _quant_support_re() -> re.Pattern[str]:
+    # "support for 4-bit and ", "suporte a quantização de ": the words, then up to three
+    # words or bit widths
+    return re.compile(
+        r"(?<!\w)(?:" + alternation("quant_support") + r")\s+"
+        r"(?:(?:\d+\s*-?\s*bits?|[\w-]+)\s*(?:,|and|or|e|ou)?\s+){0,3}$",
+        re.I,
+    )
+
+
+def is_supported_quantization(before: str) -> bool:
+    """True when ``before`` (the text up to a bit width) ends like "support for" /
+    "suporte a quantização de": a quantization the model can run in, not its weights'
+    precision (words: ``lexicon/<lang>/quant_support.txt``)."""
+    return bool(_quant_support_re().search(before[-60:]))
+
+
 def license_id(name: str) -> str:
     """Licence name as written to the lower-case Hub id the Hub reader gives
     (:func:`claims.readings.licenses.normalize_license_text`: "Apache 2.0" -> "apache-2.0",
