@@ -444,6 +444,20 @@ def test_a_supported_quantization_is_not_the_weights_precision():
     assert _rows(pt, "pt-BR") == [("weights_precision_bits", None, "8 bits")]
 
 
+def test_benchmark_rows_with_a_category_column_between_name_and_score():
+    text = (
+        "Benchmark scores\n\nBenchmarkCategoryScoreMeasured\n"
+        "AIME 2025 math 88.9 2025-04-16\n"
+        "GPQA Diamond reasoning 83.3 2025-04-16\n"
+        "SWE-bench Verified coding 71.7 2025-04-16\n"
+    )
+    assert _rows("Nova 2 model page\n\n" + text) == [
+        ("benchmark_score", "AIME", "88.9%"),
+        ("benchmark_score", "GPQA Diamond", "83.3%"),
+        ("benchmark_score", "SWE-bench Verified", "71.7%"),
+    ]
+
+
 def test_prices_named_previous_are_not_the_current_ones():
     text = (
         "Nova 2 now costs $2.00 per million input tokens and $8.00 per million output "

@@ -64,6 +64,8 @@ _RELATIVE_SPAN = re.compile(r"\b(?:semanas?|weeks?|dias?|days?|m[eê]s(?:es)?|mo
 # A statement reported in the past about the future ("would", "seria"): its "within a
 # week" counts from when it was said.
 _REPORTED_FUTURE = re.compile(r"\b(?:would|seria|iria|ia\s+ser|viria)\b", re.I)
+# One lower-case word between a row's benchmark name and its score: the category column.
+_CATEGORY_GAP = re.compile(r"[^\S\n]+[a-z]{3,}[^\S\n]+")
 _ON_NAME = re.compile(r"\s*(?:on|in|at|for|no|na|em|nos|nas)\s+(?:the\s+|o\s+|a\s+)?", re.I)
 # A score as written, with its unit ("80,6", "71.2%", "70.7 percent", "1,930 points").
 _FIGURE_HEAD = re.compile(
@@ -573,6 +575,8 @@ class _Context:
             adjacent = len(gap) <= 3 and not gap.strip(" :(~≈")
             if adjacent or (line.label is not None and line.label[1] == b.end):
                 return _bench_q(b)
+            if _CATEGORY_GAP.fullmatch(gap) and not self.text[line.start : b.start].strip(" -•*|"):
+                return _bench_q(b)  # a table row "AIME 2025 math 88.9": name, category, score
         return None
 
     def bench(
