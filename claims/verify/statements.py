@@ -30,6 +30,9 @@ STATED_BY = "stated_by"
 STATEMENT_STATUSES: tuple[str, ...] = ("yes", "no", "not checked")
 # Attributes the claimant is the primary source for when it names its own hardware.
 SELF_REPORTED: tuple[str, ...] = ("hardware_units",)
+# The model's architecture as its vendor specifies it: its page is a primary source for
+# every claim of these, the vendor's own included (docs/verification.md, total_params).
+VENDOR_SPECS: tuple[str, ...] = ("total_params", "active_params")
 
 
 @dataclass(frozen=True)
@@ -117,10 +120,13 @@ def self_reported(claim: ClaimView, statement: Statement) -> bool:
 
 
 def vendor_statement(claim: ClaimView, o: ObsView, vendor: str | None) -> bool:
-    """Whether a page statement ``o`` is the subject's vendor's word on a claim made by
-    someone else (then it is evidence for the verdict)."""
+    """Whether a page statement ``o`` is the subject's vendor's word that is evidence for
+    the verdict: on a claim made by someone else, or on the model's parameter counts
+    (:data:`VENDOR_SPECS`) whoever claims them."""
     stated_by = _norm(o.qualifiers.get(STATED_BY))
-    return bool(vendor) and stated_by == _norm(vendor) and _norm(claim.claimant) != stated_by
+    if not vendor or stated_by != _norm(vendor):
+        return False
+    return _norm(claim.claimant) != stated_by or claim.attribute in VENDOR_SPECS
 
 
 def provider_matches(claim_q: dict, obs_q: dict) -> bool:
