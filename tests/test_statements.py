@@ -103,3 +103,25 @@ def test_the_vendors_page_is_evidence_for_what_others_claim_about_its_model():
     assert (d.status, d.evidence) == ("confirmed", (9,))
     assert d.reason.endswith("the model's vendor states “2.8T total parameters” on its own page")
     assert _judge(cerebras, [moonshot]).status == "unverified"  # no vendor known: no evidence
+
+
+def test_not_checked_names_the_watched_page_and_what_it_looks_for_whoever_the_claimant():
+    """Another claimant's page watched for the subject: the reason says whose it is and what
+    it looks for, as it does when the claimant's own page does not look for the figure."""
+    score = ClaimView(
+        id=1, key="k", subject_id=2, subject="kimi-k3", attribute="benchmark_score",
+        value=quantity("64", "percent"), claimant="Artificial Analysis",
+    )  # fmt: skip
+    looks = (
+        "the watched page of Cerebras looks for hardware units, total parameters and "
+        "weight precision"
+    )
+    st = statement_of(score, [WAFERS])
+    assert (st.status, st.reason) == (
+        "not checked", f"no page of Artificial Analysis is watched for kimi-k3; {looks}"
+    )  # fmt: skip
+    own = ClaimView(**{**score.__dict__, "claimant": "Cerebras"})
+    assert statement_of(own, [WAFERS]).reason == (
+        f"the watch of Cerebras's page does not look for benchmark score; {looks}"
+    )
+    assert statement_of(score, []).reason == "no page of Artificial Analysis is watched for kimi-k3"

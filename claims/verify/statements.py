@@ -48,7 +48,7 @@ class Statement:
         return {"status": self.status, "reason": self.reason, "evidence": list(self.evidence)}
 
 
-NOT_CHECKED = Statement("not checked", "no page of the claimant is watched for this subject")
+NOT_CHECKED = Statement("not checked", "no page of the claimant is watched for the subject")
 
 
 def _norm(x: object) -> str:
@@ -61,26 +61,27 @@ def is_statement(o: ObsView) -> bool:
 
 
 def statement_of(claim: ClaimView, observations: Sequence[ObsView]) -> Statement:
-    """The claim's "stated by the claimant" status from the claimant-page observations."""
+    """The claim's "stated by the claimant" status from the claimant-page observations.
+
+    One rule for every "not checked": when a page of anyone is watched for the subject,
+    the reason says whose it is and what its watch looks for (:func:`_watched_pages`)."""
     if not claim.claimant:
         return Statement("not checked", "the claim names no claimant")
-    page = [
-        o
-        for o in observations
-        if is_statement(o)
-        and o.subject_id == claim.subject_id
-        and _norm(o.qualifiers[STATED_BY]) == _norm(claim.claimant)
-    ]
+    pages = [o for o in observations if is_statement(o) and o.subject_id == claim.subject_id]
+    page = [o for o in pages if _norm(o.qualifiers[STATED_BY]) == _norm(claim.claimant)]
     if not page:
-        return NOT_CHECKED
+        why = f"no page of {claim.claimant} is watched for {claim.subject}"
+        if pages:
+            why += "; " + _watched_pages(pages)
+        return Statement("not checked", why)
     same = [o for o in page if o.attribute == claim.attribute]
     if not same:
-        looked = [o for o in page if claim.attribute in (o.value.extra.get("checked") or [])]
+        looked = [o for o in page if claim.attribute in _checked(o)]
         if not looked:
             return Statement(
                 "not checked",
                 f"the watch of {claim.claimant}'s page does not look for "
-                f"{attribute_phrase(claim.attribute)}",
+                f"{attribute_phrase(claim.attribute)}; {_watched_pages(page)}",
             )
         return Statement(
             "no",
@@ -97,6 +98,26 @@ def statement_of(claim: ClaimView, observations: Sequence[ObsView]) -> Statement
         f"{claim.claimant}'s page states {_quote(o)}, not {format_value(claim.value)}",
         (o.id,),
     )
+
+
+def _checked(o: ObsView) -> list[str]:
+    return list(o.value.extra.get("checked") or [o.attribute])
+
+
+def _watched_pages(pages: Sequence[ObsView]) -> str:
+    """``the watched page of Moonshot AI looks for total parameters and context window``
+    (one clause per page owner, attributes in the watch's order)."""
+    looks: dict[str, list[str]] = {}
+    for o in pages:
+        names = looks.setdefault(str(o.qualifiers[STATED_BY]), [])
+        for a in _checked(o):
+            if attribute_phrase(a) not in names:
+                names.append(attribute_phrase(a))
+    parts = []
+    for owner, names in looks.items():
+        listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        parts.append(f"the watched page of {owner} looks for {listed}")
+    return "; ".join(parts)
 
 
 def _quote(o: ObsView) -> str:
