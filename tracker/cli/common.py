@@ -6,7 +6,6 @@ import functools
 import inspect
 import json
 import re
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -245,9 +244,11 @@ def fit_width() -> int:
     """The width a ``fit`` table is laid out in: ``$COLUMNS`` when set to a whole number
     (the shell's own variable, as ``ls`` and Rich read it; honoured piped too), else the
     terminal's width, else 80 (piped or redirected)."""
-    raw = os.environ.get("COLUMNS", "").strip()
-    if raw.isdigit() and int(raw) > 0:
-        return int(raw)
+    from tracker.settings import terminal_columns
+
+    columns = terminal_columns()
+    if columns is not None:
+        return columns
     return console.width if console.is_terminal else 80
 
 
