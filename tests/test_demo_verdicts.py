@@ -66,7 +66,12 @@ def test_the_vendors_page_settles_parameter_counts_the_same_way_for_every_subjec
     2.8T for Kimi K3.1 Pro alike (claims.verify.statements.VENDOR_SPECS)."""
     with Session(make_engine(demo_db)) as s:
         rows = s.exec(
-            select(models.Subject.slug, models.Claim.claimant, models.Verdict.status, models.Verdict.reason)
+            select(
+                models.Subject.slug,
+                models.Claim.claimant,
+                models.Verdict.status,
+                models.Verdict.reason,
+            )
             .join(models.Claim, models.Claim.subject_id == models.Subject.id)  # type: ignore[arg-type]
             .join(models.Verdict, models.Verdict.claim_id == models.Claim.id)  # type: ignore[arg-type]
             .where(models.Claim.attribute == "total_params")
