@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from claims.values.canonical import dumps, utcnow
+from claims.values.timefmt import utc_minute
 from claims.vocabulary import attribute_label, label_from, qualifiers_text
 
 # kind -> (audience, one-line meaning)
@@ -105,14 +106,14 @@ def value_change_event(
     where: str,
 ) -> tuple[str, str]:
     """(kind, title) of an observed value that changed from ``old`` to ``new`` (display
-    text; for ``license_text_sha256`` the two hex digests): ``price_changed`` for a price, ``license_changed`` for a licence id or
+    text; for ``license_text_sha256`` the two texts' sizes, ``201`` and ``212 lines``, or empty when
+    unknown: never the hashes, which say nothing to people): ``price_changed`` for a price, ``license_changed`` for a licence id or
     LICENSE text (a new text hash under the same id is a licence change too, issue 5;
     ``where`` names the repo or watch), else ``value_changed``. Titles read in words
     (``Kimi K3.1 Pro: Output price [variant: Highspeed] changed from $10.00 … to …``)."""
-    if attribute == "license_text_sha256":
-        return "license_changed", (
-            f"{subject}: LICENSE text changed in {where} (sha256 {old[:12]}... -> {new[:12]}...)"
-        )
+    if attribute == "license_text_sha256":  # old/new: "201", "212 lines" (or empty)
+        sizes = f" ({new}, was {old})" if old and new else f" ({new})" if new else ""
+        return "license_changed", f"{subject}: the LICENSE file of {where} changed{sizes}"
     kind = (
         "price_changed"
         if attribute in PRICE_ATTRIBUTES
@@ -122,6 +123,20 @@ def value_change_event(
     )
     q = f" [{qualifiers_text(qualifiers)}]" if qualifiers else ""
     return kind, f"{subject}: {attribute_label(attribute)}{q} changed from {old} to {new}"
+
+
+def license_file_change(
+    repo: str, old_lines: int | None, new_lines: int | None, license_id: str | None
+) -> str:
+    """The words of a LICENSE file change (its event's ``summary``): ``the LICENSE file of
+    ORG/NAME changed (212 lines, was 201); licence id apache-2.0 as read in the same
+    check`` (the id part only when one was read; a changed id is a ``license_changed`` of
+    its own)."""
+    size = ""
+    if new_lines is not None:
+        size = f" ({new_lines} lines" + (f", was {old_lines})" if old_lines is not None else ")")
+    read = f"; licence id {license_id} as read in the same check" if license_id else ""
+    return f"the LICENSE file of {repo} changed{size}{read}"
 
 
 def event_label(kind: str) -> str:
@@ -348,8 +363,19 @@ def weights_events(s: WeightsSighting, history: WatchHistory) -> list[EventSpec]
     extra = "; ".join(
         t for t in (_access_text(s.license, s.gated), *(x["text"] for x in late)) if t
     )
-    if extra:  # what the site and alerts say beside the repo (tracker/website/eventtext.py)
-        detail["summary"] = f"{s.repo}: {extra}"
+    # what the site, feeds and alerts say beside the title (tracker/website/eventtext.py):
+    # first seen, the check before, licence and gating (or that they are not read), lateness
+    before = (
+        f"the check before {utc_minute(history.previous_success)}"
+        if history.previous_success is not None
+        else "not public at the check before"
+    )
+    told = [
+        f"first seen {utc_minute(s.seen_at)} ({before})",
+        _access_text(s.license, s.gated) or "licence and gating not read yet",
+        *(x["text"] for x in late),
+    ]
+    detail["summary"] = f"{s.repo}: " + "; ".join(told)
     title = f"{s.subject}: weights available on Hugging Face ({s.repo})"
     return [EventSpec("weights_landed", title + (f"; {extra}" if extra else ""), detail)]
 
@@ -373,17 +399,19 @@ def first_reading_event(
 def gone_event(
     subject: str,
     what: str,
-    watch: str,
+    where: str,
     attribute: str,
     qualifiers: Mapping[str, str],
     last_seen: dt.datetime,
     missing_at: dt.datetime,
     renamed_to: str | None = None,
 ) -> EventSpec | None:
-    """``repo_disappeared`` for a value a complete listing no longer shows (``what``: the
-    repo, or the attribute); None when the repo was renamed or transferred
-    (``renamed_to``: its new id; one ``repo_renamed`` says so, cases/C34). The title says
-    it is no longer listed, never "deleted": it may be private or removed."""
+    """``repo_disappeared`` for a repo (``what``; or the attribute) no longer publicly
+    there: a complete listing no longer shows it, or its model page answers 404 after
+    it was seen public. ``where`` says how, in the Hub's own names, never a watch's
+    (``no longer listed in the Hugging Face org auralis``). None when the repo was
+    renamed or transferred (``renamed_to``: its new id; one ``repo_renamed`` says so,
+    cases/C34). Never "deleted": it may be private or removed."""
     if renamed_to is not None:
         return None
     detail = {
@@ -391,7 +419,27 @@ def gone_event(
         "qualifiers": dict(qualifiers),
         "last_seen": last_seen.isoformat(),
         "missing_at": missing_at.isoformat(),
+        "summary": f"{what}: {where}; last seen public {utc_minute(last_seen)} "
+        "(private or removed; its history is kept)",
     }
-    return EventSpec(
-        "repo_disappeared", f"{subject}: {what} is no longer listed by {watch}", detail
-    )
+    return EventSpec("repo_disappeared", f"{subject}: {what} is {where}", detail)
+
+
+def reappeared_event(
+    subject: str, repo: str, at: dt.datetime, gone_since: dt.datetime | None, url: str | None
+) -> EventSpec:
+    """``weights_landed`` for a repo public again after it was gone (a ``repo_disappeared``
+    since its last sighting): the weights are landed again from ``at``."""
+    since = f" (gone since {utc_minute(gone_since)})" if gone_since else ""
+    detail: dict[str, Any] = {
+        "repo": repo,
+        "first_seen": at.isoformat(),
+        "reappeared": True,
+        "summary": f"{repo} is public again{since}",
+    }
+    if gone_since is not None:
+        detail["gone_since"] = gone_since.isoformat()
+    if url:
+        detail["url"] = url
+    return EventSpec("weights_landed", f"{subject}: weights public again on Hugging Face ({repo})",
+                     detail)  # fmt: skip

@@ -203,6 +203,10 @@ SKIPPED_KIND = "skipped"
 # before the repo was ever seen: a successful check of a model tracked before release
 # (stored as the watch's last_error_kind beside last_success; no failure, no retry).
 NOT_PUBLIC_KIND = "not_public"
+# A model watch's check whose answer was "no such public repo" AFTER the repo was seen
+# public: an answered check (the fact "gone", a ``repo_disappeared``), not a failure that
+# retries (network errors and 5xx still are). Stored like NOT_PUBLIC_KIND.
+GONE_KIND = "gone"
 
 
 def skip_reason(last_error: str | None, last_error_kind: str | None) -> str | None:

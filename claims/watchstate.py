@@ -15,6 +15,8 @@ The states (:data:`WATCH_STATES`) and how a row gets each, first match wins:
   nothing was checked.
 - ``not_public``: a model watch whose last check succeeded with the Hub's "no such
   public repo" answer (a model tracked before release): text ``not public yet``.
+- ``gone``: a model watch whose last check succeeded with that answer AFTER the repo
+  was seen public (``repo_disappeared``): text ``no longer public``; no retry.
 - ``new`` / ``ok``: never checked since it was defined (or re-activated by ``tracker
   track`` after ``untrack``), or its last check succeeded. An error still stored on
   such a row is history (from before the re-activation): not shown.
@@ -24,13 +26,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from claims.vocabulary import NOT_PUBLIC_KIND, RETIRED_STATE, SKIPPED_KIND
+from claims.vocabulary import GONE_KIND, NOT_PUBLIC_KIND, RETIRED_STATE, SKIPPED_KIND
 
 WATCH_STATES: dict[str, str] = {
     "new": "defined (or re-activated by `tracker track` after `untrack`), not checked since",
     "ok": "its last check succeeded",
     "not_public": "its last check succeeded: the Hub says the repo is not public yet "
     "(404 / 401 RepoNotFound for a model tracked before release)",
+    "gone": "its last check succeeded: the Hub says the repo, seen public before, is no "
+    "longer public (404 / 401 RepoNotFound; a repo_disappeared event was sent)",
     "retrying": "its last check failed, fewer times in a row than the failing threshold",
     "failing": "its last checks failed, at least the failing threshold in a row "
     "(a watch_failing event was sent)",
@@ -62,6 +66,8 @@ class WatchHealth:
             return f"skipped: {self.skipped}"
         elif self.state == "not_public":
             return "not public yet"
+        elif self.state == "gone":
+            return "no longer public"
         else:
             return self.state
         return f"{base}; skipped: {self.skipped}" if self.skipped else base
@@ -89,4 +95,6 @@ def watch_health(
         return WatchHealth("skipped", 0, job_error, skipped)
     if last_error_kind == NOT_PUBLIC_KIND and stored_state == "ok":
         return WatchHealth("not_public", 0, job_error, None)
+    if last_error_kind == GONE_KIND and stored_state == "ok":
+        return WatchHealth("gone", 0, job_error, None)
     return WatchHealth(stored_state, 0, job_error, None)

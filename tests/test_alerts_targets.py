@@ -151,8 +151,12 @@ def test_twenty_five_changes_to_one_target_are_one_digest(engine):
     [post] = hook.posts
     assert post["title"] == "25 alerts from release-tracker"
     lines = post["message"].splitlines()
-    assert lines[0] == "- Orca 9B: input price changed from $0.10 to $0.11"
-    assert lines[24] == "- Orca 9B: input price changed from $0.34 to $0.35"
+    # each alert: its line and its own link (the anchor on the subject page)
+    assert lines[:2] == [
+        "- Orca 9B: input price changed from $0.10 to $0.11",
+        "  https://dash.example.org/subjects/orca-9b/#observed-price_input_usd_per_mtok",
+    ]
+    assert lines[48] == "- Orca 9B: input price changed from $0.34 to $0.35"
     assert lines[-1] == "https://dash.example.org/changes.html"
     assert {(d.state, d.attempts) for d in rows(engine)} == {("delivered", 1)}
 

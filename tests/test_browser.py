@@ -531,7 +531,9 @@ def test_compare_shows_every_benchmark_and_the_index_says_where_the_rest_are(wid
     page = pages[1280]
     page.goto(url(wide_site, "index.html"))
     note = page.eval("document.querySelector('.scores-note').innerText")
-    assert note.startswith("Score columns: the 3 benchmarks most subjects report (SWE-bench")
+    assert note.startswith(
+        "Score columns: the 3 benchmarks reported by the most subjects (SWE-bench"
+    )
     assert "Cyber Index — Kimi K3.1 Pro" in note
     link = page.eval("document.querySelector('.scores-note a').getAttribute('href')")
     assert link == "subjects/kimi-k3.1-pro/index.html#attr-benchmark_score"
@@ -546,3 +548,29 @@ def test_compare_shows_every_benchmark_and_the_index_says_where_the_rest_are(wid
     )
     # the observed $3.00, the contradicted press $1.00 only counted
     assert "$3.00" in row and "$1.00" not in row and "1 source contradicted" in row
+
+
+def test_compare_shows_no_figure_for_a_contradicted_score_and_speeds_like_for_like(
+    wide_site, pages
+):
+    """Terminal-Bench 4.0 for K3.1 Pro has only a contradicted claim (the 3.0 score):
+    the compare page shows no figure ("—", read "no figure") and the contradicted source;
+    K3's speed is its own endpoint's median, the Cerebras figure only named beside."""
+    page = pages[1280]
+    page.goto(url(wide_site, "compare.html?s=kimi-k3.1-pro&s=kimi-k3"))
+    rows = page.eval(
+        "Object.fromEntries([...document.querySelectorAll('.side-by-side tbody tr')]"
+        ".map(r => [r.cells[0].textContent, [...r.cells].slice(1).map(c => c.textContent)]))"
+    )
+    heads = page.eval(
+        "[...document.querySelectorAll('.side-by-side thead th')].slice(1).map(t => t.textContent)"
+    )
+    assert heads == ["Kimi K3", "Kimi K3.1 Pro"]
+    assert rows["Terminal-Bench 4.0"][0] == "—no figure"  # K3 has none
+    tb4 = rows["Terminal-Bench 4.0"][1]
+    assert tb4.startswith("—no figure") and "(✗ 1 source contradicted)" in tb4
+    assert "65.7" not in tb4
+    k3_speed, k31_speed = rows["Output tok/s"]
+    assert k31_speed.startswith("44.8 observed (Moonshot AI, p50)")
+    assert k3_speed.startswith("41.6 observed (Moonshot AI, p50)")
+    assert "(not compared: 1,000–2,000+ on Cerebras WSE-3T, confirmed)" in k3_speed

@@ -90,3 +90,24 @@ def test_build_says_what_its_counts_mean(demo_db, tmp_path):
         f"site built in {tmp_path / 'site'}: 98 files, 0 rendered (98 up to date); "
         "0 written (new or changed), 98 left as they were"
     )
+
+
+def test_a_subject_is_found_by_its_name_or_alias_written_with_hyphens(tmp_path):
+    """`tracker status nova-2` finds the subject whose alias is "Nova 2" (case, spaces
+    and hyphens do not count), in every command that names a subject; a near miss gets a
+    did-you-mean from the names and aliases too."""
+    from tracker.curated.edit import apply, plan_track
+
+    data, db = tmp_path / "data", str(tmp_path / "t.db")
+    data.mkdir()
+    apply(plan_track(data, "Auralis Nova 2", "Auralis", repo="auralis/Nova-2", aliases=["Nova 2"]))
+    assert runner.invoke(app, ["load", "--data", str(data), "--db", db]).exit_code == 0
+    for name in ("nova-2", "NOVA 2", "auralis nova-2", "Auralis-Nova-2"):
+        result = runner.invoke(app, ["status", name, "--db", db])
+        assert result.exit_code == 0, result.output
+        assert result.stdout.splitlines()[0] == "Auralis Nova 2 (auralis-nova-2)"
+    listed = runner.invoke(app, ["claims", "list", "nova-2", "--db", db])
+    assert listed.exit_code == 0, listed.output
+    missed = runner.invoke(app, ["status", "nova-3", "--db", db])
+    assert missed.exit_code == 1
+    assert "unknown subject 'nova-3' (did you mean 'auralis-nova-2'?)" in missed.stderr

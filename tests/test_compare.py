@@ -119,7 +119,8 @@ def test_precision_decides_numeric_conflicts():
     assert check.rule == "values_disagree"
     assert check.reason.startswith(
         "2.8T params (2.75T–2.85T params) vs 1T params (500B–1.5T params): intervals do not "
-        "overlap (apart by 1.25T params)"
+        "overlap (the figures differ by 1.8T params; the intervals' nearest ends are 1.25T "
+        "params apart)"
     )
 
 
@@ -244,7 +245,19 @@ def test_whole_numbers_read_without_their_half_unit_interval():
     rounded = quantity("2.8", "params", scale=10**12), quantity("1", "params", scale=10**12)
     assert values_conflict("total_params", *rounded)[1] == (
         "2.8T params (2.75T–2.85T params) vs 1T params (500B–1.5T params): intervals do "
-        "not overlap (apart by 1.25T params)"
+        "not overlap (the figures differ by 1.8T params; the intervals' nearest ends are "
+        "1.25T params apart)"
+    )
+
+
+def test_two_speeds_are_apart_by_their_difference_not_their_intervals_gap():
+    """210 vs 250 tokens/s differ by 40; only the intervals' nearest ends (210.5 and
+    249.5) are 39 apart, and the reason says which is which."""
+    a, b = quantity("210", "tokens/s"), quantity("250", "tokens/s")
+    reason = values_conflict("output_speed_tps", a, b)[1]
+    assert (
+        "the figures differ by 40 tokens/s; the intervals' nearest ends are 39 "
+        "tokens/s apart" in reason
     )
 
 

@@ -415,7 +415,10 @@ def test_a_repo_gone_from_a_complete_listing_is_an_event_not_a_deletion(engine, 
     assert (gone.changed, gone.events) == (1, 1)
     ev = rows(engine, Event, Event.kind == "repo_disappeared")
     assert [(e.subject_id, e.title) for e in ev] == [
-        (ids["kimi-k3"], "Kimi K3: moonshotai/Kimi-K3 is no longer listed by hf-org")
+        (
+            ids["kimi-k3"],
+            "Kimi K3: moonshotai/Kimi-K3 is no longer listed in the Hugging Face org moonshotai",
+        )
     ]
     obs = {o.subject_id: (o.current, o.first_seen, o.last_seen) for o in rows(engine, Observation)}
     assert obs == {

@@ -77,7 +77,7 @@ def test_watches_run_in_parallel_up_to_the_concurrency_cap(engine, tmp_path):
 
     client = make_client(transport=httpx.MockTransport(handler))
     summary = run_check(engine, client, snapshot_store=SnapshotStore(tmp_path), concurrency=3)
-    assert [(r.outcome, r.error) for r in summary.results] == [("unchanged", None)] * 6
+    assert [(r.outcome, r.error) for r in summary.results] == [("new", None)] * 6  # 1st checks
     assert flight.peak["*"] == 3  # never more than the cap, and the cap was reached
 
 
@@ -258,8 +258,8 @@ def test_recording_never_holds_a_write_transaction_while_workers_fetch(engine, t
         engine, client, snapshot_store=SnapshotStore(tmp_path), progress=progress, concurrency=2
     )
     assert [(r.name, r.outcome) for r in summary.results] == [
-        ("a.example-0", "unchanged"),
-        ("b.example-0", "unchanged"),
+        ("a.example-0", "new"),
+        ("b.example-0", "new"),
     ]
     with Session(engine) as s:
         a = s.exec(select(Watch).where(Watch.name == "a.example-0")).one()
@@ -285,5 +285,5 @@ def test_scheduled_watch_jobs_share_one_client_and_its_per_host_caps(engine, tmp
     monkeypatch.setattr(tracker.net.fetch, "make_client", fake_make_client)
     jobs = default_jobs(engine, snapshot_dir=tmp_path / "s", site_dir=tmp_path / "site")
     results = [jobs.run_watch(name) for name in ("h.example-0", "h.example-1", "h.example-0")]
-    assert [r.results[0].outcome for r in results] == ["unchanged"] * 3
+    assert [r.results[0].outcome for r in results] == ["new", "new", "unchanged"]
     assert len(made) == 1  # one client (one HostThrottle) for every watch job

@@ -139,10 +139,15 @@ def test_new_license_text_under_the_same_id_is_a_license_change(engine, tmp_path
     assert (ev.subject_id, ev.audience, ev.title) == (
         ids["kimi-k2-thinking"],
         "subscriber",
-        f"Kimi K2 Thinking: LICENSE text changed in {KIMI} "
-        f"(sha256 {old[1][:12]}... -> {new[1][:12]}...)",
+        f"Kimi K2 Thinking: the LICENSE file of {KIMI} changed (3 lines, was 3)",
     )
-    assert json.loads(ev.detail_json)["attribute"] == "license_text_sha256"
+    detail = json.loads(ev.detail_json)
+    assert detail["attribute"] == "license_text_sha256"
+    assert detail["summary"] == (
+        f"the LICENSE file of {KIMI} changed (3 lines, was 3); licence id modified-mit as "
+        "read in the same check"
+    )
+    assert detail["url"] == f"https://huggingface.co/{KIMI}/resolve/main/LICENSE"
 
 
 def test_a_transient_file_error_fails_the_watch_and_records_nothing(engine, tmp_path):
@@ -175,7 +180,7 @@ def test_a_repo_that_turns_private_leaves_the_listing_with_an_event(engine, tmp_
     [ev] = rows(engine, Event, Event.kind == "repo_disappeared")
     assert (ev.subject_id, ev.title) == (
         ids["kimi-k3"],
-        "Kimi K3: moonshotai/Kimi-K3 is no longer listed by hf-org",
+        "Kimi K3: moonshotai/Kimi-K3 is no longer listed in the Hugging Face org moonshotai",
     )
     k3_rows = rows(engine, Observation, Observation.subject_id == ids["kimi-k3"])
     assert [(o.current, o.first_seen, o.last_seen) for o in k3_rows] == [(False, DAY1, DAY1)]

@@ -163,9 +163,11 @@ def test_demo_refuses_a_database_with_checks_later_than_the_recording(tmp_path, 
     assert again.exit_code == 1
     assert again.output.endswith(
         f"error: {db} holds checks later than the recording (2026-12-01 15:48 UTC, recorded "
-        "2026-11-28 06:00 UTC): the demo would reset their watches' history; run it on its "
-        "own database (`tracker demo --db data/demo.db`, which builds its site in site-demo/ "
-        "and leaves site/ as it is) or start over with `make clean`\n"
+        "2026-11-28 06:00 UTC) of 1 of the recording's watches (hf-org-moonshotai): a live "
+        "check or a replay of your own ran them since, and the demo would reset their "
+        "watches' history; run it on its own database (`tracker demo --db data/demo.db`, "
+        "which builds its site in site-demo/ and leaves site/ as it is) or start over with "
+        "`make clean`\n"
     )
     with Session(make_engine(db)) as s:
         w = s.exec(select(models.Watch).where(models.Watch.name == "hf-org-moonshotai")).one()
@@ -202,3 +204,23 @@ def test_demo_refuses_a_recording_with_no_responses(tmp_path, monkeypatch):
         f"{empty}: the recording holds no responses, so it has no time to replay as of"
     )
     assert runs_after == runs_before and not (tmp_path / "site2").exists()
+
+
+def test_demo_leaves_watches_the_recording_does_not_answer_alone(tmp_path, monkeypatch):
+    """A watch of your own (tracked, checked live or from your own HAR after the
+    recording) is no reason to refuse: the demo replays only the recording's watches
+    and leaves yours as they were."""
+    monkeypatch.chdir(ROOT)
+    _demo(tmp_path)
+    later = RECORDED + dt.timedelta(days=5)
+    db = tmp_path / "t.db"
+    url = "https://huggingface.co/api/models?author=auralis&sort=createdAt&direction=-1&limit=100"
+    with Session(make_engine(db)) as s:
+        s.add(models.Watch(name="hf-org-auralis", adapter="huggingface_org", url=url,
+                           state="ok", last_run=later, last_success=later))  # fmt: skip
+        s.commit()
+    again = runner.invoke(app, ["demo", "--db", str(db), "--out", str(tmp_path / "site")])
+    assert again.exit_code == 0, again.output
+    with Session(make_engine(db)) as s:
+        w = s.exec(select(models.Watch).where(models.Watch.name == "hf-org-auralis")).one()
+    assert (as_utc(w.last_run), w.consecutive_failures, w.last_error) == (later, 0, None)

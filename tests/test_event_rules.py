@@ -14,6 +14,7 @@ from claims.events import (
     lateness,
     weights_events,
 )
+from claims.values.timefmt import utc_minute
 
 SEEN = dt.datetime(2026, 12, 1, 6, 0, tzinfo=dt.UTC)
 BEFORE = dt.datetime(2026, 11, 30, 18, 0, tzinfo=dt.UTC)
@@ -69,7 +70,8 @@ def test_a_repo_that_appears_after_a_successful_check_landed_between_the_two():
                 "text": "27 days after the promised 2026-11-04",
             }
         ],
-        "summary": "acme/Orca-9B: licence apache-2.0, gated (manual); 27 days after the "
+        "summary": "acme/Orca-9B: first seen 2026-12-01 06:00 UTC (the check before "
+        "2026-11-30 18:00 UTC); licence apache-2.0, gated (manual); 27 days after the "
         "promised 2026-11-04",
     }
 
@@ -157,22 +159,23 @@ def test_a_first_licence_and_access_reading_is_its_own_event():
 
 
 def test_a_repo_gone_from_a_listing_is_not_deleted_and_a_renamed_one_is_not_gone():
-    ev = gone_event(
-        "Acme Orca 9B", REPO, "hf-org-acme", "weights_available", {"repo": REPO}, BEFORE, SEEN
-    )
+    where = "no longer listed in the Hugging Face org acme"
+    ev = gone_event("Acme Orca 9B", REPO, where, "weights_available", {"repo": REPO}, BEFORE, SEEN)
     assert ev is not None
     assert (ev.kind, ev.title) == (
         "repo_disappeared",
-        "Acme Orca 9B: acme/Orca-9B is no longer listed by hf-org-acme",
+        "Acme Orca 9B: acme/Orca-9B is no longer listed in the Hugging Face org acme",
     )
     assert ev.detail == {
         "attribute": "weights_available",
         "qualifiers": {"repo": REPO},
         "last_seen": BEFORE.isoformat(),
         "missing_at": SEEN.isoformat(),
+        "summary": f"acme/Orca-9B: {where}; last seen public {utc_minute(BEFORE)} "
+        "(private or removed; its history is kept)",
     }
     renamed = gone_event(
-        "Acme Orca 9B", REPO, "hf-org-acme", "weights_available", {"repo": REPO}, BEFORE, SEEN,
+        "Acme Orca 9B", REPO, where, "weights_available", {"repo": REPO}, BEFORE, SEEN,
         renamed_to="acme-labs/Orca-9B",
     )  # fmt: skip
     assert renamed is None

@@ -97,3 +97,31 @@ def test_deep_json_is_an_error_not_a_crash(tmp_path):
     path.write_text("[" * 100_000 + "]" * 100_000)
     with pytest.raises(ConfigError, match="not a"):
         HarReplayTransport(path)
+
+
+def test_check_refuses_a_replay_dated_in_the_future(tmp_path):
+    """An answer cannot have been recorded after now: the error names the file and the
+    entry, and nothing is checked."""
+    import datetime as _dt
+
+    from typer.testing import CliRunner
+
+    from tracker.cli.main import app
+    from tracker.net.har import har_entry, write_har
+
+    url = "https://huggingface.co/api/models?author=nimbuslabs"
+    when = _dt.datetime(2099, 1, 2, 6, tzinfo=_dt.UTC)
+    past = _dt.datetime(2026, 1, 2, 6, tzinfo=_dt.UTC)
+    har = write_har(tmp_path / "my.har", [
+        har_entry("GET", url + "&x=1", 200, [], b"[]", past),
+        har_entry("GET", url, 200, [], b"[]", when),
+    ])  # fmt: skip
+    r = CliRunner().invoke(app, ["check", "--replay", str(har), "--db", str(tmp_path / "t.db")])
+    assert r.exit_code != 0
+    said = " ".join(r.output.split())  # the terminal may wrap the error
+    assert (
+        f"{har}: log.entries[1] ({url}): startedDateTime 2099-01-02T06:00:00Z is later "
+        "than now (" in said
+    )
+    assert "1 entry dated in the future" in said
+    assert not (tmp_path / "t.db").exists() or "checked" not in r.output

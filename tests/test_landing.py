@@ -123,7 +123,8 @@ LANDED = (
                 "text": "27 days after the promised 2026-11-04",
             }
         ],
-        "summary": "acme/Orca-9B: licence apache-2.0, gated (manual); 27 days after the "
+        "summary": "acme/Orca-9B: first seen 2026-12-01 06:00 UTC (the check before "
+        "2026-11-30 18:00 UTC); licence apache-2.0, gated (manual); 27 days after the "
         "promised 2026-11-04",
     },
 )

@@ -104,9 +104,10 @@ def test_the_last_not_public_check_bounds_the_landing(tmp_path):
     assert [d["previous_check"] for d in landed] == ["2026-12-01T18:00:00+00:00"]
 
 
-def test_a_404_after_the_repo_was_public_is_still_a_failure(tmp_path):
+def test_a_404_after_the_repo_was_public_is_gone_not_not_public_yet(tmp_path):
+    """(The "gone" answer itself: tests/test_model_watch_gone.py.)"""
     db = tracked(tmp_path)
     cycle(db, tmp_path, "a", public(at(2, 6)))
     cycle(db, tmp_path, "b", [entry(MODEL_URL, 404, {}, at(2, 12), NOT_FOUND[404])])
     w = model_watch(db)
-    assert (w.consecutive_failures, w.last_error_kind, w.last_success) == (1, "not_found", at(2, 6))
+    assert (w.consecutive_failures, w.last_error_kind, w.last_success) == (0, "gone", at(2, 12))

@@ -76,7 +76,7 @@ def test_cycle_does_not_fetch_a_disallowed_page(engine, tmp_path):
         robots=RobotsPolicy.for_client(client),
     )
     outcomes = {r.name: (r.outcome, r.error_kind) for r in summary.results}
-    assert outcomes == {"api": ("unchanged", None), "beta": ("failed", "robots_disallowed")}
+    assert outcomes == {"api": ("new", None), "beta": ("failed", "robots_disallowed")}
     # "api" opted out; "beta" never fetched (order varies: the watches run concurrently)
     assert sorted(seen) == ["/precos/beta", "/robots.txt"]
     with Session(engine) as s:

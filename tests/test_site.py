@@ -212,6 +212,7 @@ def test_exports(built):
         ],
         "overdue_days": 16,
         "as_of": "2026-11-20T12:00:00Z",
+        "withdrawn": None,
     }
     card = json.loads((out / "api" / "subjects" / "kimi-k3.1-pro.json").read_text())["summary"]
     dates = next(ln for ln in card if ln["attribute"] == "weights_release_date")

@@ -7,7 +7,8 @@ from __future__ import annotations
 import datetime as dt
 
 from claims.values.value import Value, date_value, quantity
-from tracker.website.summary import card_lines, make_fact, table_cells
+from tracker.website.cardhtml import observed_cell, stated_cell
+from tracker.website.summary import SPEED, card_lines, make_fact, table_cells
 from tracker.website.views import Cell, ClaimView, ObservationView, SourceInfo, VerdictView
 
 
@@ -90,12 +91,25 @@ def test_total_params_show_the_observation_the_confirmed_claim_matches():
     seen = _observed(11, "total_params", quantity("2.8", "params", scale=t), "2.8T params")
     claims = [_judged(wrong, "contradicted", 11), _judged(about, "confirmed", 11)]
     cell = _cells(claims, [seen])["total-params"]
+    # the text is what is stated (and holds), the observation beside it; the table
+    # sorts by the best-supported figure, the observation
     assert (cell.text, cell.number, cell.status, cell.disputed, cell.contradicted) == (
-        "2.8T",
+        "about 3T",
         2.8e12,
         "confirmed",
         False,
         1,
+    )
+    assert (cell.observed, cell.observed_text) == (False, "2.8T")
+    # the card: Stated says what was stated, Observed what was read, with ✓ and ✗
+    (line,) = card_lines([make_fact([c]) for c in claims], [seen])
+    stated, verdict = stated_cell(line)
+    assert stated.startswith("<strong>about 3T</strong> · ")
+    assert "confirmed" in verdict
+    observed = observed_cell(line)
+    assert observed.startswith(
+        '2.8T <span class="mark mark-confirmed" title="matches what is stated">✓</span> '
+        '<span class="mark mark-contradicted" title="contradicts a stated figure">✗</span>'
     )
     # unobserved: the confirmed claim supplies the figure, never the contradicted one
     # (linked to the confirmed claim's fact)
@@ -116,4 +130,37 @@ def test_live_claims_disagree_without_the_contradicted_one_and_alone_give_no_num
         ("1.2T params",),
     )
     alone = _cells([_judged(a, "contradicted")], [])["total-params"]
-    assert (alone.text, alone.number, alone.status) == ("1.2T", None, "contradicted")
+    # only a contradicted claim: no figure, the contradicted source counted, linked to it
+    assert (alone.text, alone.number, alone.status) == ("—", None, "contradicted")
+    assert (alone.contradicted, alone.anchor) == (1, "c1")
+    (line,) = card_lines([make_fact([_judged(a, "contradicted")])], [])
+    assert stated_cell(line)[0] == (
+        '<span aria-hidden="true">—</span><span class="visually-hidden">no figure</span> · '
+        '<small class="contradicted">1 source said 1.2T '
+        '<span class="mark mark-contradicted" title="contradicted">✗</span></small>'
+    )
+
+
+def _speed(n: int, tps: str, **where: str) -> ObservationView:
+    value = quantity(tps, "tokens_per_second")
+    return ObservationView(
+        n, SPEED, "", where, f"{tps} tokens/s", value.to_dict(), AT, AT, "w", None, None, SPEED
+    )
+
+
+def test_speed_cell_takes_the_labs_own_median_else_a_median_across_providers():
+    own = _speed(1, "41.6", provider="Fict Labs", statistic="p50")
+    fast = _speed(2, "1384", provider="Cerebras", statistic="p50")
+    across = _speed(3, "60", statistic="median")
+    cell = table_cells(card_lines([], [fast, across, own], "Fict Labs"), [], "Fict Labs")["speed"]
+    assert (cell.text, cell.number, cell.provider, cell.statistic) == (
+        "41.6",
+        41.6,
+        "Fict Labs",
+        "p50",
+    )
+    cell = table_cells(card_lines([], [fast, across], "Fict Labs"), [], "Fict Labs")["speed"]
+    assert (cell.text, cell.number, cell.provider, cell.statistic) == ("60", 60.0, "", "median")
+    # another provider's hardware only: no figure to sort, named beside with its provider
+    cell = table_cells(card_lines([], [fast], "Fict Labs"), [], "Fict Labs")["speed"]
+    assert (cell.text, cell.number, cell.aside) == ("—", None, "1384 observed (Cerebras, p50)")

@@ -57,10 +57,10 @@ JINJA_CARD_ROWS = """{% from "_macros.html" import ago %}
 {% for ln in card %}
 <tr>
 <th scope="row"><a href="#{{ ln.anchor }}">{{ ln.label }}</a></th>
-<td class="stated">{% if not ln.facts %}<span class="muted">no claim</span>{% else %}{% set b = ln.best %}{% if b.disputed %}<strong class="state-bad">sources disagree:</strong> <span class="nowrap">{{ b.text|nobreak }}</span>{% else %}<strong>{{ b.text|short_text }}</strong>{% endif %}{% if b.basis == "observed" %} <small class="basis">observed</small>{% endif %}{% if b.contradicted and b.basis != "contradicted" %} · <small class="contradicted">{{ b.contradicted_sources|plural("source") }} said {{ b.contradicted|map("short_text")|join(", ") }} <span class="mark mark-contradicted" title="contradicted">✗</span></small>{% endif %}{% endif %}</td>
-<td>{% if not ln.facts %}<span class="verdict verdict-none">observed only</span>{% elif ln.best.status is none and ln.best.basis == "observed" %}<span class="verdict verdict-none">observed</span>{% else %}{{ ln.best.status|badge }}{% endif %}</td>
+<td class="stated">{% if not ln.facts %}<span class="muted">no claim</span>{% else %}{% set b = ln.stated %}{% if b.disputed %}<strong class="state-bad">sources disagree:</strong> <span class="nowrap">{{ b.text|nobreak }}</span>{% elif not b.text %}<span aria-hidden="true">—</span><span class="visually-hidden">no figure</span>{% else %}<strong>{{ b.text|short_text }}</strong>{% endif %}{% if b.contradicted %} · <small class="contradicted">{{ b.contradicted_sources|plural("source") }} said {{ b.contradicted|map("short_text")|join(", ") }} <span class="mark mark-contradicted" title="contradicted">✗</span></small>{% endif %}{% endif %}</td>
+<td>{% if not ln.facts %}<span class="verdict verdict-none">observed only</span>{% else %}{{ ln.stated.status|badge }}{% endif %}</td>
 <td class="num">{% if not ln.facts %}<span class="muted">—</span>{% elif ln.agreed and ln.sources > 1 %}{{ ln.sources }} agree{% else %}{{ ln.sources|plural("source") }}{% endif %}</td>
-<td>{% if ln.observed %}{{ ln.observed|short_text }}{% if ln.note %} <small>({{ ln.note }})</small>{% endif %} <small class="muted nowrap checked" title="when a watch last read it">{{ ago(ln.checked) }}</small>{% elif ln.derived_from %}<a href="#f-{{ ln.anchor }}">from {{ ln.derived_from|plural("observation") }}</a> <small class="muted nowrap checked" title="when a watch last read it">{{ ago(ln.checked) }}</small>{% else %}<small class="muted unobserved">not observed{% if ln.stated_on|http_url %};{% endif %}</small>{% if ln.stated_on|http_url %} <small class="stated-on">stated on <a href="{{ ln.stated_on|http_url }}" rel="nofollow noopener">{{ ln.stated_on|url_site }}</a></small>{% endif %}{% endif %}</td>
+<td>{% if ln.observed %}{{ ln.observed|short_text }}{% set st = ln.facts|map(attribute="status")|list %}{% if "confirmed" in st %} <span class="mark mark-confirmed" title="matches what is stated">✓</span>{% endif %}{% if "contradicted" in st %} <span class="mark mark-contradicted" title="contradicts a stated figure">✗</span>{% endif %}{% if ln.note %} <small>({{ ln.note }})</small>{% endif %} <small class="muted nowrap checked" title="when a watch last read it">{{ ago(ln.checked) }}</small>{% elif ln.derived_from %}<a href="#f-{{ ln.anchor }}">from {{ ln.derived_from|plural("observation") }}</a> <small class="muted nowrap checked" title="when a watch last read it">{{ ago(ln.checked) }}</small>{% else %}<small class="muted unobserved">not observed{% if ln.stated_on|http_url %};{% endif %}</small>{% if ln.stated_on|http_url %} <small class="stated-on">stated on <a href="{{ ln.stated_on|http_url }}" rel="nofollow noopener">{{ ln.stated_on|url_site }}</a></small>{% endif %}{% endif %}</td>
 </tr>
 {% endfor %}
 """
@@ -173,7 +173,7 @@ def test_card_rows_are_the_bytes_the_jinja_loop_wrote():
     assert python == _render(JINJA_CARD_ROWS, card=card)
     assert "sources disagree:" in python and "from 2 observations" in python
     assert (
-        '<td class="stated"><strong>mit</strong> <small class="basis">observed</small> · '
+        '<td class="stated"><strong>mit</strong> · '
         '<small class="contradicted">1 source said apache-2.0 <span class="mark '
         'mark-contradicted" title="contradicted">✗</span></small></td>\n<td><span '
         'class="verdict verdict-confirmed"><span aria-hidden="true">✓</span> confirmed</span>'

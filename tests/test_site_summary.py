@@ -7,14 +7,19 @@ read "unknown" until a Hub check succeeds."""
 
 from __future__ import annotations
 
+import csv
+import datetime as dt
+import io
 import json
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from claims.store.status import WeightsStatus
 from tracker.website.marks import VERDICT_MARKS
+from tracker.website.pages import FILTERS
 from tracker.website.render import make_environment
 from tracker.website.summary import weights_text
 
@@ -76,29 +81,82 @@ def test_the_observed_column_shows_what_the_verdict_cites(site):
             assert line["observed"] or line["derived_from"], label
 
 
-def test_speed_column_shows_the_conditions_or_the_measurement(site):
+def test_speed_column_compares_first_party_medians_like_with_like(site):
+    """K3's Cerebras figure (1,000–2,000+ on Cerebras WSE-3T) is never the cell's value
+    nor sorted against K3.1 Pro's own-endpoint median: each shows its lab's endpoint
+    at p50, the Cerebras claim named beside with its hardware."""
     table = json.loads((site / "api" / "table.json").read_text())
     cells = {s["slug"]: s["cells"] for s in table["subjects"]}
     k3 = cells["kimi-k3"]["speed"]
-    assert (k3["text"], k3["status"], k3["note"], k3["observed"]) == (
-        "1,000–2,000+",
-        "confirmed",
-        "Cerebras WSE-3T",
-        False,
-    )
-    k31 = cells["kimi-k3.1-pro"]["speed"]
-    assert (k31["text"], k31["status"], k31["note"], k31["observed"]) == (
-        "44.8",
-        None,
-        "Moonshot AI, p50",
+    assert (k3["text"], k3["number"], k3["provider"], k3["statistic"], k3["observed"]) == (
+        "41.6",
+        41.6,
+        "Moonshot AI",
+        "p50",
         True,
     )
-    assert k31["number"] == 44.8
+    assert k3["aside"] == "1,000–2,000+ on Cerebras WSE-3T, confirmed"
+    k31 = cells["kimi-k3.1-pro"]["speed"]
+    assert (k31["text"], k31["number"], k31["provider"], k31["statistic"]) == (
+        "44.8",
+        44.8,
+        "Moonshot AI",
+        "p50",
+    )
+    assert k31["aside"] == ""
     # the card says the same
     assert _card(site, "kimi-k3.1-pro")["Output speed"]["observed"] == "44.8 tokens/s"
+    assert _card(site, "kimi-k3")["Output speed"]["observed"] == "41.6 tokens/s"
     html = (site / "index.html").read_text()
-    assert '<small class="cell-note">Cerebras WSE-3T</small>' in html
+    assert "not compared: 1,000–2,000+ on Cerebras WSE-3T, confirmed</small>" in html
     assert '<small class="cell-note">observed: Moonshot AI, p50</small>' in html
+    # sorted by speed, the own-endpoint medians only: K3.1 Pro (44.8) before K3 (41.6)
+    by_speed = (site / "index" / "speed-all.html").read_text()
+    assert by_speed.index('data-slug="kimi-k3.1-pro"') < by_speed.index('data-slug="kimi-k3"')
+    # the CSV keeps who served it and the statistic
+    rows = {
+        r["slug"]: r for r in csv.DictReader(io.StringIO((site / "api" / "table.csv").read_text()))
+    }
+    k3_row = rows["kimi-k3"]
+    assert (k3_row["speed"], k3_row["speed_status"], k3_row["speed_provider"]) == (
+        "41.6",
+        "observed",
+        "Moonshot AI",
+    )
+    assert k3_row["speed_statistic"] == "p50"
+    assert k3_row["speed_note"] == (
+        "observed: Moonshot AI, p50; not compared: 1,000–2,000+ on Cerebras WSE-3T, confirmed"
+    )
+
+
+def test_a_contradicted_figure_is_never_a_cells_value(site):
+    """Terminal-Bench 4.0 for K3.1 Pro: its only claim (65.7%, the 3.0 score) is
+    contradicted, so the cell has no value, says one source was contradicted and links
+    to that claim, in table.json, table.csv, the index and the card."""
+    table = json.loads((site / "api" / "table.json").read_text())
+    k31 = next(s for s in table["subjects"] if s["slug"] == "kimi-k3.1-pro")
+    cell = k31["scores"]["Terminal-Bench 4.0"]
+    card = _card(site, "kimi-k3.1-pro")["Terminal-Bench 4.0"]
+    assert (cell["text"], cell["number"], cell["status"], cell["contradicted"]) == (
+        "—",
+        None,
+        "contradicted",
+        1,
+    )
+    assert cell["anchor"] == card["anchor"]
+    assert card["best"]["text"] == "" and card["best"]["contradicted"] == ["65.7%"]
+    html = (site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
+    stated = _row(html, "Terminal-Bench 4.0").split('<td class="stated">', 1)[1]
+    assert stated.startswith(
+        '<span aria-hidden="true">—</span><span class="visually-hidden">no figure</span> · '
+        '<small class="contradicted">1 source said 65.7%'
+    )
+    columns = [c["label"] for c in table["columns"]]
+    if "Terminal-Bench 4.0" in columns:  # a headline column: the index and CSV show it
+        rows = csv.DictReader(io.StringIO((site / "api" / "table.csv").read_text()))
+        row = next(r for r in rows if r["slug"] == "kimi-k3.1-pro")
+        assert (row["Terminal-Bench 4.0"], row["Terminal-Bench 4.0_status"]) == ("", "contradicted")
+        assert row["Terminal-Bench 4.0_note"] == "1 source contradicted"
 
 
 def test_index_legend_explains_every_mark_it_uses(site):
@@ -276,7 +334,10 @@ def test_index_names_its_score_columns_and_where_the_other_scores_are(site):
     html = (site / "index.html").read_text()
     start = html.index('<p class="scores-note')
     note = html[start : html.index("</p>", start)]
-    assert "Score columns: the 3 benchmarks most subjects report (" in note
+    # one of the three subjects has any of these scores: the note says so
+    assert "Score columns: the 3 benchmarks reported by the most subjects (" in note
+    assert "; 1 of 3 subjects here has a score in any of them)." in note
+    assert "most subjects report" not in note
     for name in ("Terminal-Bench 3.0", "Terminal-Bench 4.0"):  # no column of their own
         assert f'{name} — <a href="subjects/kimi-k3.1-pro/index.html#attr-benchmark_score">' in note
     table = json.loads((site / "api" / "table.json").read_text())
@@ -289,12 +350,12 @@ def test_the_card_export_gives_the_best_supported_value_never_a_contradicted_one
     card = _card(site, "kimi-k3.1-pro")
     tb4 = card["Terminal-Bench 4.0"]  # contradicted by a 3.0 run: nothing to show instead
     assert tb4["best"] == {
-        "text": "65.7%",
+        "text": "",
         "number": None,
         "status": "contradicted",
         "basis": "contradicted",
-        "contradicted": [],
-        "contradicted_sources": 0,
+        "contradicted": ["65.7%"],
+        "contradicted_sources": 1,
     }
     rank = card["Rank: Artificial Analysis Intelligence Index"]
     assert (rank["best"]["text"], rank["best"]["basis"], rank["best"]["status"]) == (
@@ -302,3 +363,84 @@ def test_the_card_export_gives_the_best_supported_value_never_a_contradicted_one
         "observed",
         "confirmed",
     )
+
+
+def test_stated_and_observed_are_each_in_their_own_column(site):
+    """K2 Thinking's sources state 1T and 32B, a watch read 1.03T and 31.69B: the card's
+    Stated column says what was stated, its Observed column what was read (✓), and the
+    table shows the stated figure, sorting by the reading."""
+    html = (site / "subjects" / "kimi-k2-thinking" / "index.html").read_text()
+    for label, stated, seen in (
+        ("Total parameters", "1T", "1.03T"),
+        ("Active parameters", "32B", "31.69B"),
+    ):
+        row = _row(html, label)
+        assert f'<td class="stated"><strong>{stated}</strong></td>' in row
+        assert (
+            f'<td>{seen} <span class="mark mark-confirmed" title="matches what is stated">✓</span>'
+            in row
+        )
+    k31 = (site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
+    assert '<td class="stated"><strong>#8</strong></td>' in _row(k31, "Rank: Code Arena WebDev")
+    assert "<td>#7–#10 <span" in _row(k31, "Rank: Code Arena WebDev")
+    table = json.loads((site / "api" / "table.json").read_text())
+    k2 = next(s for s in table["subjects"] if s["slug"] == "kimi-k2-thinking")["cells"]
+    total = k2["total-params"]
+    assert (total["text"], total["observed_text"], total["number"]) == (
+        "1T",
+        "1.03T",
+        1026880447728.0,
+    )
+    index = (site / "index.html").read_text()
+    assert '<small class="cell-note">observed 1.03T</small>' in index
+
+
+def test_not_landed_lists_only_subjects_a_hub_check_saw_without_weights(site):
+    html = (site / "index" / "name-not-landed.html").read_text()
+    shown = re.findall(r'<tr data-slug="([^"]+)"', html)
+    assert shown == ["kimi-k3", "kimi-k3.1-pro"]  # not cirrus-12b: never checked, unknown
+
+
+def test_observed_summary_counts_figures(site):
+    html = (site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
+    assert (
+        '<summary>10 figures observed (36 readings), <strong class="unclaimed">1 of them '
+        "stated by no claim</strong></summary>"
+    ) in html
+
+
+def test_table_csv_names_score_columns_and_marks_observed_values(site):
+    rows = list(csv.reader(io.StringIO((site / "api" / "table.csv").read_text())))
+    head = rows[0]
+    assert not any(h.startswith("score-") for h in head)
+    for name in ("Artificial Analysis Intelligence Index", "Code Arena WebDev", "Cyber Index"):
+        assert [h for h in head if h.startswith(name)] == [name, f"{name}_status", f"{name}_note"]
+    speed = head.index("speed")
+    assert head[speed : speed + 5] == [
+        "speed",
+        "speed_status",
+        "speed_note",
+        "speed_provider",
+        "speed_statistic",
+    ]
+    k2 = dict(zip(head, next(r for r in rows if r[0] == "kimi-k2-thinking"), strict=True))
+    assert (k2["price-in"], k2["price-in_status"]) == ("$0.60", "observed")
+    # an empty index cell reads "no figure", as the compare page's
+    index = (site / "index.html").read_text()
+    assert "<td></td>" not in index
+    assert (
+        '<td><span aria-hidden="true">—</span><span class="visually-hidden">no figure</span></td>'
+        in index
+    )
+
+
+def test_the_not_landed_filter_leaves_out_subjects_never_checked():
+    """A subject no Hub check has succeeded for (landed false, state unknown) is not
+    "not landed": the filter keeps only those a successful check saw without weights."""
+    checked = dt.datetime(2026, 11, 28, 6, tzinfo=dt.UTC)
+    keep = FILTERS["not-landed"][1]
+    never = WeightsStatus(slug="x", name="X", landed=False, watched=True, as_of=None)
+    seen = WeightsStatus(slug="y", name="Y", landed=False, watched=True, as_of=checked)
+    landed = WeightsStatus(slug="z", name="Z", landed=True, watched=True, as_of=checked)
+    rows = {w.slug: SimpleNamespace(weights=w) for w in (never, seen, landed)}
+    assert [slug for slug, row in rows.items() if keep(row)] == ["y"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -59,26 +60,57 @@ class DemoReport:
         }
 
 
-def refuse_live_database(engine: Engine, recorded_at: dt.datetime) -> None:
-    """Raise TrackerError when a watch of the database ran after ``recorded_at``: its
-    checks are live ones, and replaying the recording would set its last run and failure
-    history back to the recording's time (nothing stored may be lost)."""
+def recording_watches(engine: Engine, transport: HarReplayTransport) -> list[str]:
+    """Names of the database's active watches whose URL the recording answers: the ones
+    the demo replays. A watch of your own (``tracker track``, checked live or from your
+    own HAR) is not among them, and the demo leaves it as it is."""
+    from tracker.net.har import request_key
+
+    answered = {request_key("GET", u) for u in transport.urls()}
+    W = models.Watch  # noqa: N806
+    with Session(engine) as session:
+        rows = session.exec(select(W.name, W.url, W.state).order_by(W.name)).all()
+    return [
+        n for n, url, state in rows if state != "retired" and request_key("GET", url) in answered
+    ]
+
+
+def refuse_live_database(
+    engine: Engine, recorded_at: dt.datetime, replayed: Sequence[str] | None = None
+) -> None:
+    """Raise TrackerError when a watch the demo replays (``replayed``: its names; None:
+    every watch) ran after ``recorded_at``: replaying the older recording would set its
+    last run and failure history back (nothing stored may be lost). The message says
+    which watches, when they were last checked, and what to do. Watches the recording
+    does not answer (your own, checked live or from your own HAR) are no reason: the
+    demo does not check them."""
     from claims.values.canonical import as_utc
     from claims.values.timefmt import utc_minute
     from tracker.errors import TrackerError
 
     W = models.Watch  # noqa: N806
     with Session(engine) as session:
-        latest = session.exec(select(func.max(W.last_run))).one()
-    if latest is None or as_utc(latest) <= as_utc(recorded_at):
+        rows = session.exec(select(W.name, W.last_run).where(W.last_run.is_not(None))).all()  # type: ignore[union-attr]
+    later = sorted(
+        (as_utc(run), name)
+        for name, run in rows
+        if run is not None
+        and as_utc(run) > as_utc(recorded_at)
+        and (replayed is None or name in replayed)
+    )
+    if not later:
         return
     where = engine.url.database or engine.url.render_as_string(hide_password=True)
+    names = ", ".join(n for _t, n in later[:3]) + (
+        f" and {len(later) - 3} more" if len(later) > 3 else ""
+    )
     raise TrackerError(
-        f"{where} holds checks later than the recording ({utc_minute(as_utc(latest))}, "
-        f"recorded {utc_minute(as_utc(recorded_at))}): the demo would reset their watches' "
-        "history; run it on its own database (`tracker demo --db data/demo.db`, which "
-        "builds its site in site-demo/ and leaves site/ as it is) or start over with "
-        "`make clean`"
+        f"{where} holds checks later than the recording ({utc_minute(later[-1][0])}, "
+        f"recorded {utc_minute(as_utc(recorded_at))}) of {len(later)} of the recording's "
+        f"watches ({names}): a live check or a replay of your own ran them since, and the "
+        "demo would reset their watches' history; run it on its own database (`tracker demo "
+        "--db data/demo.db`, which builds its site in site-demo/ and leaves site/ as it is) "
+        "or start over with `make clean`"
     )
 
 
@@ -107,13 +139,17 @@ def run_demo(
         raise ConfigError(
             f"{har}: the recording holds no responses, so it has no time to replay as of"
         )
-    refuse_live_database(engine, now)
+    replayed = recording_watches(engine, transport)
+    refuse_live_database(engine, now, replayed)
     with Session(engine) as session:
         last_event = session.exec(select(func.max(models.Event.id))).one() or 0
     loaded = pipeline.load(engine, data_dir)
     with make_client(transport=transport) as client, settings.replayed_secrets():
         with open_store(engine.url.render_as_string(hide_password=False), snapshot_dir) as store:
-            cycle = pipeline.check(engine, client, store, now=now)
+            # only the watches the recording answers: yours are left as they are
+            cycle = pipeline.check(
+                engine, client, store, now=now, watch_names=recording_watches(engine, transport)
+            )
     pipeline.verify(engine, now=now)
     built = pipeline.build(engine, out_dir, now=now)
     report = DemoReport(

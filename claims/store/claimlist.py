@@ -6,6 +6,7 @@ claimant, locator and verdict (``tracker claims list``), and one source with its
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -51,16 +52,37 @@ def subject_slugs(session: Session) -> list[str]:
     return list(session.exec(select(Subject.slug).order_by(Subject.id)).all())  # type: ignore[arg-type]
 
 
+def name_key(name: str) -> str:
+    """A subject's name as people type it, compared: case does not count, and a run of
+    spaces, hyphens or underscores is one separator (``Nova 2``, ``nova-2``, ``NOVA_2`` ->
+    ``nova 2``; ``k31`` stays apart from ``k3-1``)."""
+    return re.sub(r"[\s_\-]+", " ", name.casefold()).strip()
+
+
+def subject_names(session: Session) -> dict[str, str]:
+    """Every way a subject is named (slug, name, each alias of any namespace) -> its slug;
+    a name two subjects share is left out (it names neither)."""
+    slug_of = {s.id: s.slug for s in session.exec(select(Subject)).all()}
+    out: dict[str, str] = {}
+    shared: set[str] = set()
+    rows = [(s.slug, s.slug) for s in session.exec(select(Subject)).all()]
+    rows += [(s.name, s.slug) for s in session.exec(select(Subject)).all()]
+    rows += [(a.alias, slug_of.get(a.subject_id, "")) for a in session.exec(select(SubjectAlias))]
+    for name, slug in rows:
+        if not slug:
+            continue
+        if out.get(name, slug) != slug:
+            shared.add(name)
+        out[name] = slug
+    return {n: s for n, s in out.items() if n not in shared}
+
+
 def resolve_slug(session: Session, name: str) -> str | None:
-    """The slug of the subject ``name`` is the slug or a name alias of (any case), or None."""
-    for slug in subject_slugs(session):
-        if slug.lower() == name.lower():
-            return slug
-    for alias in session.exec(select(SubjectAlias)).all():
-        if alias.alias.lower() == name.lower():
-            row = session.get(Subject, alias.subject_id)
-            return row.slug if row else None
-    return None
+    """The slug of the subject ``name`` names: its slug, name or any alias, compared by
+    :func:`name_key` (case, spaces and hyphens do not count: ``nova-2`` finds the alias
+    ``Nova 2``); None when none does, or when it names two subjects."""
+    found = {slug for n, slug in subject_names(session).items() if name_key(n) == name_key(name)}
+    return found.pop() if len(found) == 1 else None
 
 
 def list_claims(

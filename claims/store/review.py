@@ -128,7 +128,10 @@ def list_discrepancies(
     query = select(Discrepancy)
     rows = [d for d in session.exec(query).all() if state in (None, shown_state(d))]
     if subject is not None:
-        subj = session.exec(select(Subject).where(Subject.slug == subject)).first()
+        from claims.store.claimlist import resolve_slug  # slug, name or alias, any spelling
+
+        slug = resolve_slug(session, subject) or subject
+        subj = session.exec(select(Subject).where(Subject.slug == slug)).first()
         if subj is None:
             from claims.curated.datafile import nearest
 

@@ -123,14 +123,26 @@ class WeightsStatus:
     # ``license_note`` says why there is no link (``no licence file in the repo``).
     license_link_kind: str | None = None
     license_note: str | None = None
+    # The weights were public and are no longer (every sighting of them is not current:
+    # a listing no longer shows the repo and/or its model page answers not found).
+    # ``landed`` is then False; ``withdrawn_since``: when that was recorded (the
+    # ``repo_disappeared`` event after the last sighting; None without one),
+    # ``last_seen_public`` the last sighting, ``withdrawn_alert`` the event's title.
+    withdrawn: bool = False
+    withdrawn_since: dt.datetime | None = None
+    last_seen_public: dt.datetime | None = None
+    withdrawn_alert: str | None = None
 
     @property
     def weights_word(self) -> str:
-        """``landed``, ``not landed`` (a successful Hub check saw no weights) or
+        """``landed``, ``withdrawn`` (landed, then no longer public), ``not landed`` (a
+        successful Hub check saw no weights) or
         ``unknown`` (no watch looks, or none has checked successfully yet: "not landed"
         would be a guess)."""
         if self.landed:
             return "landed"
+        if self.withdrawn:
+            return "withdrawn"
         return "not landed" if self.as_of is not None else "unknown"
 
     @property
@@ -203,6 +215,14 @@ class WeightsStatus:
                 "next_retry": iso(self.next_retry),
             },
             "landed_late_days": self.landed_late_days,
+            # null unless the weights were public and are no longer ("withdrawn")
+            "withdrawn": None
+            if not self.withdrawn
+            else {
+                "since": iso(self.withdrawn_since),
+                "last_seen_public": iso(self.last_seen_public),
+                "alert": self.withdrawn_alert,
+            },
         }
 
 
@@ -222,6 +242,7 @@ def weights_statuses(
     O, C = models.Observation, models.Claim  # noqa: N806, E741
     weights_obs, access = _hub_observations(session, wanted)
     landings = _landing_events(session, wanted)
+    gone = _gone_events(session, wanted)
     names = source_names(session.exec(select(models.Source)).all())  # as reasons name them
     promises: dict[int, list[tuple[models.Claim, models.Source]]] = defaultdict(list)
     for claim, source in session.exec(
@@ -251,7 +272,9 @@ def weights_statuses(
         status = WeightsStatus(slug=subject.slug, name=subject.name, landed=False)
         sid: int = subject.id  # type: ignore[assignment]
         landed = [o for o in weights_obs[sid] if o.value.value is True]
-        if landed:
+        if landed and not any(o.current for o in landed):
+            _read_withdrawn(status, landed, gone.get(sid, []))
+        elif landed:
             first = min(landed, key=lambda o: as_utc(o.first_seen))
             status.landed = True
             status.repo = first.qualifiers.get("repo")
@@ -262,20 +285,7 @@ def weights_statuses(
             created = first.value.extra.get("created_at")
             status.repo_created = str(created)[:10] if created else None
         _read_access(status, *(access[a][sid] for a in _ACCESS))
-        for claim, source in promises[sid]:
-            v = claim.value
-            assert claim.id is not None
-            status.promises.append(
-                Promise(
-                    str(v.value),
-                    str(v.relation),
-                    names[source.id],
-                    claim.claimant,
-                    claim.id,
-                    claim.qualifiers,
-                )
-            )
-        status.promises.sort(key=lambda p: (p.date, p.relation, p.source))
+        status.promises = _promises_of(promises[sid], names)
         _read_checks(status, hub_watches_of(subject, own[sid], watches, aliases[sid]))
         # Promises about the model itself (a variant's own date is not the model's), with
         # a deadline ("after D" has none).
@@ -283,7 +293,7 @@ def weights_statuses(
         if status.landed and ends and not status.at_first_check:
             assert status.landed_at is not None
             status.landed_late_days = days_past(max(ends), status.landed_at)
-        if not status.landed and ends:
+        if not status.landed and not status.withdrawn and ends:
             status.latest_deadline = max(ends).isoformat()
             status.overdue_days = days_past(max(ends), status.as_of)
         out[subject.id] = status
@@ -296,6 +306,38 @@ Grouped = dict[int, list[models.Observation]]
 def iso_date(d: dt.date | None) -> str | None:
     """``2026-11-04`` (None stays None)."""
     return d.isoformat() if d is not None else None
+
+
+def _promises_of(
+    rows: Sequence[tuple[models.Claim, models.Source]], names: dict[Any, str]
+) -> list[Promise]:
+    """The :class:`Promise` of each ``weights_release_date`` claim (with its source), by
+    date, relation and source."""
+    out = []
+    for claim, source in rows:
+        v = claim.value
+        assert claim.id is not None
+        out.append(Promise(str(v.value), str(v.relation), names[source.id], claim.claimant,
+                           claim.id, claim.qualifiers))  # fmt: skip
+    return sorted(out, key=lambda p: (p.date, p.relation, p.source))
+
+
+def _read_withdrawn(
+    status: WeightsStatus,
+    landed: Sequence[models.Observation],
+    told: Sequence[tuple[dt.datetime, str, str]],
+) -> None:
+    """``withdrawn`` and its times for a subject whose every weights sighting is no
+    longer current: the repo last seen, when, and the latest ``repo_disappeared`` of it
+    after that (``told``: (time, repo, title) of the subject's events)."""
+    last = max(landed, key=lambda o: as_utc(o.last_seen))
+    status.withdrawn = True
+    status.repo = last.qualifiers.get("repo")
+    status.last_seen_public = as_utc(last.last_seen)
+    repo = (status.repo or "").lower()
+    after = [t for t in told if t[1].lower() == repo and t[0] >= status.last_seen_public]
+    if after:
+        status.withdrawn_since, _repo, status.withdrawn_alert = max(after)
 
 
 def _read_checks(status: WeightsStatus, covering: Sequence[models.Watch]) -> None:
@@ -418,6 +460,22 @@ def _license_link(licence: models.Observation, texts: Sequence[models.Observatio
         file = next((str(u).rsplit("/", 1)[-1] for u in fetched if "/resolve/" in str(u)), None)
     return license_link(str(licence.value.value), repo, file,
                         files_listed=bool(extra.get("files_listed")))  # fmt: skip
+
+
+def _gone_events(
+    session: Session, wanted: set[int | None]
+) -> dict[int, list[tuple[dt.datetime, str, str]]]:
+    """subject id -> (time, repo, title) of each of its ``repo_disappeared`` events."""
+    import json
+
+    E = models.Event  # noqa: N806
+    out: dict[int, list[tuple[dt.datetime, str, str]]] = defaultdict(list)
+    for ev in session.exec(select(E).where(E.kind == "repo_disappeared")).all():
+        if ev.subject_id not in wanted or ev.subject_id is None:
+            continue
+        repo = json.loads(ev.detail_json).get("qualifiers", {}).get("repo", "")
+        out[ev.subject_id].append((as_utc(ev.created_at), str(repo), ev.title))
+    return out
 
 
 def _landing_events(

@@ -211,10 +211,26 @@ def values_conflict(attribute: str, a: Value, b: Value) -> tuple[str | None, str
         if intervals_overlap(a, b):
             return None, f"{_span(a)} and {_span(b)} overlap"
         exact = _whole_number(a) and _whole_number(b)
-        gap = abs(a.value - b.value) if exact else distance(a, b)  # type: ignore[operator]
-        gap_txt = format_value(Value(kind="quantity", value=gap, unit=a.unit))
-        why = "different whole numbers" if exact else "intervals do not overlap"
-        return VALUES_DISAGREE, f"{_span(a)} vs {_span(b)}: {why} (apart by {gap_txt})"
+
+        def amount(x: Any) -> str:
+            return format_value(Value(kind="quantity", value=x, unit=a.unit))
+
+        if exact:
+            gap = amount(abs(a.value - b.value))  # type: ignore[operator]
+            return (
+                VALUES_DISAGREE,
+                f"{_span(a)} vs {_span(b)}: different whole numbers (apart by {gap})",
+            )
+        # "apart by" the figures' own difference (210 vs 250: 40), then how far apart the
+        # intervals' nearest ends are (209.5–210.5 and 249.5–250.5: 39), said as that
+        ends = amount(distance(a, b))
+        said = (
+            f"the figures differ by {amount(abs(a.value - b.value))}; the intervals' nearest "  # type: ignore[operator]
+            f"ends are {ends} apart"
+            if isinstance(a.value, Decimal) and isinstance(b.value, Decimal)
+            else f"the intervals' nearest ends are {ends} apart"
+        )
+        return VALUES_DISAGREE, f"{_span(a)} vs {_span(b)}: intervals do not overlap ({said})"
     if a.kind == "date" and b.kind == "date":
         if _windows_meet(a, b):
             return None, f"{format_value(a)} and {format_value(b)} can both hold"

@@ -118,15 +118,29 @@
       var named = function (td, s) { td.setAttribute("data-label", s.name); return td; };
       // a table cell (api/table.json): its best-supported figure, verdict, note and
       // how many sources stated a contradicted figure (noted, never the value)
+      // "—" (no figure: none stated that holds) reads "no figure" to a screen reader,
+      // as the index's and the card's empty cells
+      var none = function (td) {
+        var dash = el("span", "—"); dash.setAttribute("aria-hidden", "true");
+        td.appendChild(dash); td.appendChild(el("span", "no figure", "visually-hidden"));
+      };
       var fill = function (td, cell) {
-        if (!cell) { td.textContent = "—"; return; }
-        td.textContent = cell.text;
-        if (cell.status) { td.appendChild(el("span", " " + cell.status, "verdict-word")); }
+        if (!cell) { none(td); return; }
+        if (cell.text === "—") { none(td); } else { td.textContent = cell.text; }
+        if (cell.status && cell.text !== "—") {
+          td.appendChild(el("span", " " + cell.status, "verdict-word"));
+        }
         if (cell.observed) { td.appendChild(el("span", " observed", "verdict-word")); }
         if (cell.note) { td.appendChild(el("small", " (" + cell.note + ")", "verdict-word")); }
+        if (cell.observed_text && cell.observed_text !== cell.text) {
+          td.appendChild(el("small", " (observed " + cell.observed_text + ")", "verdict-word"));
+        }
         if (cell.contradicted) {
           td.appendChild(el("small", " (✗ " + cell.contradicted + (cell.contradicted === 1 ?
             " source" : " sources") + " contradicted)", "verdict-word"));
+        }
+        if (cell.aside) {
+          td.appendChild(el("small", " (not compared: " + cell.aside + ")", "verdict-word"));
         }
       };
       var t = el("table", undefined, "side-by-side"), head = t.createTHead().insertRow();

@@ -15,7 +15,7 @@ from typing import Any
 
 from claims.values.canonical import dumps
 from claims.values.value import Value
-from tracker.errors import BadStatus, ConfigError
+from tracker.errors import BadStatus, ConfigError, NotRecorded
 from tracker.net.response import Fetched
 
 
@@ -110,19 +110,23 @@ def read_files(
     sourced to it, then each file fetched with the values sourced to that file.
 
     ``get`` raises :class:`~tracker.errors.BadStatus` for a non-2xx answer; one of
-    :data:`FILE_ANSWER_KINDS` is handed to ``combine``, any other FetchError propagates
-    (429, 5xx, timeout: a half-read repo records nothing). Used by the cycle and by
+    :data:`FILE_ANSWER_KINDS` is handed to ``combine``, and so is a replay's
+    :class:`~tracker.errors.NotRecorded` (the recording lacks the file: its values are
+    unknown, the rest of the page stands, as live when a file is missing); any other
+    FetchError propagates (429, 5xx, timeout: a half-read repo records nothing). Used by the cycle and by
     ``tracker parse``. Raises ConfigError when the adapter has no combine step.
     """
     if adapter.combine is None:
         raise ConfigError(f"adapter {adapter.kind} asks for files but has no combine step")
-    got: dict[str, Fetched | BadStatus] = {}
+    got: dict[str, Fetched | BadStatus | NotRecorded] = {}
     for name, url in parsed.files.items():
         try:
             got[name] = get(url)
         except BadStatus as exc:
             if exc.kind not in FILE_ANSWER_KINDS:
                 raise
+            got[name] = exc
+        except NotRecorded as exc:  # a replay without this file: unknown, not a failure
             got[name] = exc
     combined = adapter.combine(main, got, params)
     extra = combined.get("", ParseResult(values=[]))

@@ -328,7 +328,7 @@ def _deliver(
     hopeless = False
     with _release_unless_handed(session, rows) as handed:
         if len(rows) >= DIGEST_FROM:
-            msg = compose_digest(events, base)  # type: ignore[arg-type]
+            msg = compose_digest(events, base, subjects)  # type: ignore[arg-type]
         else:
             msg = compose(events[0], subjects[0], base)  # type: ignore[arg-type]
         try:
@@ -372,12 +372,23 @@ def _settle(
         report.record_failure(name, d.last_error, d.next_attempt_at)
 
 
-def compose_digest(events: Sequence[Event], base_url: str) -> Message:
-    """One message for several alerts to one target: ``N alerts`` and one line per alert
-    title (in event order), linking to the changes page (cut with ``…`` to the channel's
-    limit by :meth:`Message.fit`, the link kept whole). Titles are scraped text: mentions
-    neutralized and links shown as text (:func:`claims.values.safetext.chat_text`)."""
-    lines = [f"- {chat_text(ev.title)}" for ev in events]
+def compose_digest(
+    events: Sequence[Event], base_url: str, subjects: Sequence[Subject | None] = ()
+) -> Message:
+    """One message for several alerts to one target: ``N alerts`` and, per alert (in
+    event order), its title, what it says (:func:`describe_change`, when that is more than
+    the title) and its own link (:func:`compose`'s: the anchor on the subject's page, or
+    the event's own ``url``), e.g. ``- Cirrus 12B: weights available … — nimbuslabs/…:
+    first seen …`` then ``  https://…/subjects/cirrus-12b/#weights``; then the changes
+    page (cut with ``…`` to the channel's limit by :meth:`Message.fit`, the last link
+    kept whole). ``subjects``: each event's subject (None, or shorter: no subject page).
+    Titles are scraped text: mentions neutralized and links shown as text
+    (:func:`claims.values.safetext.chat_text`)."""
+    lines = []
+    for i, ev in enumerate(events):
+        one = compose(ev, subjects[i] if i < len(subjects) else None, base_url)
+        said = f" — {one.text}" if one.text and one.text != one.title else ""
+        lines.append(f"- {one.title}{said}\n  {one.link}")
     return Message(
         title=f"{len(events)} alerts from release-tracker",
         text="\n".join(lines),

@@ -28,7 +28,7 @@ from tracker.cli.common import (
     plural,
     print_json,
 )
-from tracker.cli.status import find_subject, landed_text, unknown_text  # noqa: F401
+from tracker.cli.status import find_subject, landed_text, unknown_text, withdrawn_text  # noqa: F401
 from tracker.cli.values import utc_minute
 
 if TYPE_CHECKING:
@@ -156,9 +156,11 @@ def demo_subject_line(st: Any) -> str:
     """One subject of the demo summary (rich markup; data escaped): where its weights
     landed or what was promised and how late, its licence and gating."""
     d = st.to_dict()
-    unknown = "" if st.landed or st.weights_word == "not landed" else unknown_text(st)
+    unknown = "" if st.weights_word in ("landed", "not landed", "withdrawn") else unknown_text(st)
     if st.landed:
         line = f"landed in {plain(st.repo)} ({plain(landed_text(st))})"
+    elif st.withdrawn:
+        line = plain(withdrawn_text(st))
     elif unknown:  # the rule of `tracker status`: "not landed" only after a Hub check
         line = unknown
     elif st.promises:
@@ -257,7 +259,7 @@ def demo(
     as_of = f" as of {utc_minute(report.to_dict()['as_of'])}" if report.as_of else ""
     console.print(
         f"checked {c.checked} watches (replayed{as_of}): {c.changed} changed, "
-        f"{c.unchanged} unchanged, {c.failing} failed; {plural(c.observations, 'new observation')}"
+        f"{c.unchanged} unchanged, {f'{c.new} new, ' if c.new else ''}{c.failing} failed; {plural(c.observations, 'new observation')}"
     )
     console.print("verdicts: " + ", ".join(f"{k} {v}" for k, v in sorted(report.verdicts.items())))
     console.print(demo_events_line(report.events))

@@ -62,6 +62,8 @@ def status(
     console.print(f"[bold]{plain(st.name)}[/bold] ({plain(st.slug)})")
     if st.landed:
         echo_wrapped(f"  weights: landed — {st.repo}, {landed_text(st)}")
+    elif st.withdrawn:
+        echo_wrapped(f"  weights: {withdrawn_text(st)}")
     elif st.weights_word == "not landed":
         # the time the answer is from, as --json's as_of (a not-landed is only ever "yet")
         since = f" (as of {utc_minute(st.as_of)})" if st.as_of is not None else ""
@@ -109,7 +111,7 @@ def check_lines(st: WeightsStatus, hub_org: str | None) -> list[str]:
         return [*lines, "not watched (untracked: its watches are retired)"]
     if st.last_failure is not None:
         return [*lines, *failure_lines(st)]
-    if st.landed or st.as_of is not None:
+    if st.landed or st.withdrawn or st.as_of is not None:
         return lines
     if st.watched:
         return [*lines, "no Hub check has run yet: run `tracker check`"]
@@ -162,6 +164,19 @@ def access_lines(st: WeightsStatus) -> list[str]:
     return [lic, access]
 
 
+def withdrawn_text(st: WeightsStatus) -> str:
+    """Weights that were public and are no longer: ``withdrawn — auralis/Nova-2 no
+    longer public since T (last seen public T; alert: TITLE)``; the words of `tracker
+    status` and the demo's summary."""
+    d = st.to_dict()["withdrawn"]
+    since = f" since {utc_minute(d['since'])}" if d["since"] else ""
+    alert = f"; alert: {st.withdrawn_alert}" if st.withdrawn_alert else ""
+    return (
+        f"withdrawn — {st.repo} no longer public{since} "
+        f"(last seen public {utc_minute(d['last_seen_public'])}{alert})"
+    )
+
+
 def landed_text(st: WeightsStatus) -> str:
     """'first seen T', noting when T is only the first check (the repo was already there)."""
     d = st.to_dict()
@@ -177,28 +192,37 @@ def landed_text(st: WeightsStatus) -> str:
 
 
 def find_subject(session: Session, name: str) -> models.Subject:
-    """A subject by slug or by any alias, both case-insensitive (``KIMI-K3.1-PRO``,
-    ``kimi k3.1 pro``); UnknownName naming the known slugs and the near ones."""
-    from sqlmodel import func, select
+    """A subject by slug, name or any alias, case, spaces and hyphens not counting
+    (``KIMI-K3.1-PRO``, ``kimi k3.1 pro``, ``nova-2`` for the alias ``Nova 2``:
+    :func:`claims.store.claimlist.resolve_slug`); UnknownName naming the known slugs and
+    the nearest of every name (slugs, names, aliases)."""
+    from sqlmodel import select
 
     from claims.store import tables as models
+    from claims.store.claimlist import resolve_slug
 
-    slug = func.lower(models.Subject.slug)
-    row = session.exec(select(models.Subject).where(slug == name.lower())).first()
+    slug = resolve_slug(session, name)
+    row = None
+    if slug is not None:
+        row = session.exec(select(models.Subject).where(models.Subject.slug == slug)).first()
     if row is None:
-        for alias in session.exec(select(models.SubjectAlias)):
-            if alias.alias.lower() == name.lower():
-                row = session.get(models.Subject, alias.subject_id)
-                break
-    if row is None:
-        from claims.curated.datafile import near_names
-
-        slugs = [s.slug for s in session.exec(select(models.Subject))]
-        known = ", ".join(slugs) or "none (run `tracker load`)"
-        hint = near_names(name, slugs)
-        near = f" (did you mean {hint[0]!r}?)" if hint else ""
-        raise UnknownName(f"unknown subject {name!r}{near}; known: {known}", hint)
+        raise UnknownName(*unknown_subject(session, name))
     return row
+
+
+def unknown_subject(session: Session, name: str) -> tuple[str, list[str]]:
+    """(message, hints) of a name no subject goes by: ``unknown subject 'nova2x' (did you
+    mean 'auralis-nova-2'?); known: …``, the hint the nearest slug, name or alias read
+    as the slug it names."""
+    from claims.curated.datafile import near_names
+    from claims.store.claimlist import name_key, subject_names, subject_slugs
+
+    slugs = subject_slugs(session)
+    keys = {name_key(n): slug for n, slug in subject_names(session).items()}
+    hint = list(dict.fromkeys(keys[k] for k in near_names(name_key(name), list(keys))))
+    known = ", ".join(slugs) or "none (run `tracker load`)"
+    near = f" (did you mean {hint[0]!r}?)" if hint else ""
+    return f"unknown subject {name!r}{near}; known: {known}", hint
 
 
 def register(app: typer.Typer) -> None:

@@ -184,9 +184,11 @@ def print_summary(summary: CycleSummary) -> None:
     """Human summary of a cycle: :func:`print_result` for each result it kept, then totals."""
     for r in summary.results:
         print_result(r)
+    # "new": first checks that found nothing to record (a never-run watch is not "unchanged")
+    new = f"{summary.new} new, " if summary.new else ""
     console.print(
         f"checked {plural(summary.checked, 'watch', 'watches')}: {summary.changed} changed, "
-        f"{summary.unchanged} unchanged, "
+        f"{summary.unchanged} unchanged, {new}"
         # "failed": this cycle's failures; a watch's state turns "failing" only after
         # several in a row (tracker watches), so the words differ on purpose
         f"{summary.failing} failed, {summary.skipped} skipped; "
@@ -209,6 +211,11 @@ def check(
     no watch failed; 3 some failed (the others are recorded); 1 every watch checked
     failed (skipped watches, e.g. a missing API key, do not count).
     """
+    if replay is not None and replay.is_file():  # answers dated in the future: refused
+        from claims.values.canonical import utcnow
+        from tracker.net.har import HarReplayTransport
+
+        HarReplayTransport(replay).refuse_future(utcnow())
     # Plain output prints each watch's line as it is recorded; --json needs every result.
     summary = run_cycle(
         db, replay, watch, snapshots, show_progress=not json_out and sys.stdout.isatty(),

@@ -39,6 +39,21 @@ def renamed_to(s: RawDB, subject_id: int, repo: str) -> str | None:
     return None
 
 
+def listing_place(spec: WatchSpec) -> str:
+    """Where a listing no longer shows a value, in the source's own names (never the
+    watch's): ``no longer listed in the Hugging Face org auralis`` for a Hub org
+    listing (param ``org`` / ``author``, else the URL's ``author=``), else ``no longer
+    listed at URL``."""
+    from urllib.parse import parse_qs, urlsplit
+
+    org = spec.params.get("org") or spec.params.get("author")
+    if not org:
+        org = next(iter(parse_qs(urlsplit(spec.url).query).get("author", [])), None)
+    if spec.adapter == "huggingface_org" and isinstance(org, str) and org:
+        return f"no longer listed in the Hugging Face org {org}"
+    return f"no longer listed at {spec.url}"
+
+
 def mark_gone(
     s: RawDB,
     outbox: Outbox,
@@ -62,7 +77,8 @@ def mark_gone(
         seen = s.datetime(last_seen)
         assert seen is not None
         ev = gone_event(
-            str(names.get(subject_id, subject_id)), repo or attribute, spec.name, attribute,
+            str(names.get(subject_id, subject_id)), repo or attribute, listing_place(spec),
+            attribute,
             qualifiers, seen, at, renamed_to(s, subject_id, repo) if repo else None,
         )  # fmt: skip
         if ev is not None:

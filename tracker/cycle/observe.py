@@ -18,6 +18,8 @@ from claims.events import (
     WeightsSighting,
     event_row,
     first_reading_event,
+    license_file_change,
+    reappeared_event,
     value_change_event,
     weights_events,
 )
@@ -39,6 +41,7 @@ from tracker.cycle.observe_rows import (
     weights_others,
 )
 from tracker.cycle.types import NameLookup, WatchResult, WatchSpec
+from tracker.cycle.withdrawn import gone_since
 from tracker.errors import ParseError
 from tracker.net.response import Fetched
 
@@ -396,6 +399,7 @@ def _upsert(
     """
     qj = ov.qualifiers_json
     at = f.fetched_at
+    back = _gone_before(rows, subject_id, ov)
     new_row, replaced = rows.record(
         (subject_id, ov.attribute, qj),
         ov.value.key(),
@@ -407,34 +411,58 @@ def _upsert(
     subject = names.get(subject_id, str(subject_id))
     if replaced is not None:
         old_value = Value.from_dict(json.loads(replaced.value_json))
-        texts = (
-            (str(old_value.value), str(ov.value.value))  # a LICENSE text's hash
-            if ov.attribute == "license_text_sha256"
-            else (old_value.display(), ov.value.display())
-        )
         where = ov.qualifiers.get("repo") or spec.name
+        texts = (old_value.display(), ov.value.display())
+        detail = {
+            "attribute": ov.attribute,
+            "qualifiers": dict(ov.qualifiers),
+            "from": _plain(old_value.to_dict()),
+            "to": _plain(ov.value.to_dict()),
+            "observed_at": at.isoformat(),
+        }
+        if ov.attribute == "license_text_sha256":  # in words, never the hashes
+            texts, more = _license_file_words(old_value, ov, where, run)
+            # the new text as fetched (its snapshot: `tracker snapshots` by sha256)
+            detail.update(more, url=f.final_url, snapshot_sha256=f.sha256)
         kind, title = value_change_event(subject, ov.attribute, dict(ov.qualifiers), *texts, where)
         outbox.add(
-            event_row(
-                kind,
-                title,
-                subject_id=subject_id,
-                watch_id=spec.id,
-                detail={
-                    "attribute": ov.attribute,
-                    "qualifiers": dict(ov.qualifiers),
-                    "from": _plain(old_value.to_dict()),
-                    "to": _plain(ov.value.to_dict()),
-                    "observed_at": at.isoformat(),
-                },
-                at=at,
-            )
+            event_row(kind, title, subject_id=subject_id, watch_id=spec.id, detail=detail, at=at)
         )
     elif new_row and ov.attribute in ACCESS_ATTRIBUTES and ov.qualifiers.get("repo"):
         _note_first_reading(rows, run, spec, subject_id, ov)
-    if new_row and ov.attribute == "weights_available" and ov.value.value is True:
+    if back is not None:  # public again after it was gone: landed again
+        repo = str(ov.qualifiers.get("repo"))
+        ev = reappeared_event(subject, repo, at, back, _repo_page(spec, repo))
+        outbox.add(_row(ev, subject_id, spec.id, at))
+    elif new_row and ov.attribute == "weights_available" and ov.value.value is True:
         _weights_events(rows, outbox, spec, subject_id, subject, ov, qj, at, run)
     return new_row, replaced is not None
+
+
+def _license_file_words(
+    old: Value, ov: ObservedValue, repo: str, run: _Run
+) -> tuple[tuple[str, str], dict[str, Any]]:
+    """A LICENSE text change for people: the (old, new) sizes for the title (``201``,
+    ``212 lines``; empty when unknown) and the detail's ``summary``
+    (:func:`claims.events.license_file_change`) and ``url`` (the file as fetched, what
+    the alert links to)."""
+    counts = [v.extra.get("lines") for v in (old, ov.value)]
+    lines = [c if isinstance(c, int) else None for c in counts]
+    texts = ("" if lines[0] is None else str(lines[0]),
+             "" if lines[1] is None else f"{lines[1]} lines")  # fmt: skip
+    licence = run.readings.get(repo, {}).get("license")
+    more: dict[str, Any] = {"summary": license_file_change(repo, lines[0], lines[1], licence)}
+    return (texts[0], texts[1]), more
+
+
+def _gone_before(rows: WatchRows, subject_id: int, ov: ObservedValue) -> dt.datetime | None:
+    """When the repo of a ``weights_available = true`` value went away, if it is gone
+    now (:func:`tracker.cycle.withdrawn.gone_since`); None for any other value."""
+    repo = ov.qualifiers.get("repo")
+    if ov.attribute != "weights_available" or ov.value.value is not True or not repo:
+        return None
+    rows.flush()
+    return gone_since(rows.s, subject_id, repo)
 
 
 def _note_first_reading(

@@ -122,7 +122,7 @@ def record_check(
     )
     with make_client(s, transport=recorder) as client:
         summary = run_check(engine, client, snapshot_store=snapshot_store, **run_kwargs)
-    if summary.changed + summary.unchanged == 0:
+    if summary.changed + summary.unchanged + summary.new == 0:
         raise NothingRecorded(f"{nothing_recorded(summary)}; {out} not written", summary)
     # Workers finish in any order; the file lists the exchanges watch by watch, in the
     # cycle's (name) order, so recording the same cycle twice gives the same file.

@@ -47,6 +47,7 @@ from tracker.cycle.observe import (
 )
 from tracker.cycle.rows import WATCH_NAMED, WATCH_RETIRED, iter_specs, load_subjects
 from tracker.cycle.types import CycleSummary, NameLookup, WatchResult, WatchSpec
+from tracker.cycle.withdrawn import record_gone
 from tracker.errors import DATA_ERRORS, ConfigError, ParseError, TrackerError, unexpected
 from tracker.net.fetch import FetchSettings, MissingCredential, auth_headers, fetch
 from tracker.net.policy import RequestPolicy, same_host, watch_policy
@@ -450,6 +451,8 @@ def _record(
     """Record one watch's outcome (calling thread, one transaction or savepoint) and log
     it; then the model watch of each repo it followed (created now), each its own
     result. The listing's landing event carries the licence and gating those read."""
+    before = raw.one(_LAST_RUN, {"wid": spec.id})
+    first = before is None or before[0] is None
     if got.error is None:
         readings = dict(readings or {})
         for _entry, follow in got.follows:
@@ -462,10 +465,16 @@ def _record(
             )  # fmt: skip
         except DATA_ERRORS as exc:  # a value the database cannot hold; its savepoint is undone
             got.error = unexpected(spec.url, exc)
-    if got.error is not None and _not_public_yet(raw, spec, got):
-        result = record_not_public(raw, spec, got.error, clock())
+    error = got.error
+    answer = _not_public_answer(raw, spec, got) if error is not None else None
+    if error is not None and answer == "not_public":
+        result = record_not_public(raw, spec, error, clock())
+    elif error is not None and answer is not None:  # seen public before: gone, an answer
+        result = record_gone(raw, spec, error, clock(), answer, names)
     elif got.error is not None:
         result = record_failure(raw, spec, got.error, got.fetched, clock(), failing_after)
+    if first and result.outcome == "unchanged":  # nothing to compare with: new
+        result.outcome = "new"
     for f in got.fetched:
         if f.redirects:
             result.redirects.append(f"{f.url} -> {f.final_url}")
@@ -483,20 +492,25 @@ def _record(
     return results
 
 
-def _not_public_yet(raw: RawDB, spec: WatchSpec, got: _Gathered) -> bool:
-    """A model watch's own page answered "no such public repo" (404, 401 RepoNotFound)
-    and the repo was never seen public: a model tracked before its release, not a
-    failure (a repo that was public: disappeared or renamed, a failure as before)."""
+def _not_public_answer(raw: RawDB, spec: WatchSpec, got: _Gathered) -> str | None:
+    """What a model watch's own page answering "no such public repo" (404, 401
+    RepoNotFound) means: ``"not_public"`` when the repo was never seen public (a model
+    tracked before release, not a failure), else the repo's id (it was public: gone,
+    :func:`tracker.cycle.withdrawn.record_gone`; also an answer, not a failure). None
+    for any other error (a failure as before: network errors and 5xx retry)."""
     kind = getattr(got.error, "kind", None)
     if spec.adapter != "huggingface_model" or kind not in NOT_PUBLIC_ANSWERS or got.pages:
-        return False
+        return None
     from tracker.adapters.huggingface import watches as hub_watches
 
     repo = hub_watches.repo_of_model_watch(spec.url, dict(spec.params))
-    return repo is not None and not seen_public(raw, spec, repo)
+    if repo is None:
+        return None
+    return repo if seen_public(raw, spec, repo) else "not_public"
 
 
 _WATCH_ID = "SELECT id FROM watch WHERE name = :name"
+_LAST_RUN = "SELECT last_run FROM watch WHERE id = :wid"
 
 
 def _followed_spec(raw: RawDB, entry: dict[str, Any]) -> WatchSpec:

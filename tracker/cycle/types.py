@@ -17,8 +17,9 @@ class NameLookup(Protocol):
 
 @dataclass(slots=True)
 class WatchResult:
-    """How one watch's check went: ``outcome`` is ``changed``, ``unchanged``, ``failed``
-    or ``skipped`` (a credential it needs is not configured; nothing recorded)."""
+    """How one watch's check went: ``outcome`` is ``changed``, ``unchanged``, ``new`` (its
+    first check, which changed nothing: not "unchanged", it had nothing to compare
+    with), ``failed`` or ``skipped`` (a credential it needs is not configured; nothing recorded)."""
 
     name: str
     outcome: str
@@ -58,6 +59,7 @@ class CycleSummary:
     checked: int = 0
     unchanged: int = 0
     changed: int = 0
+    new: int = 0  # first checks that recorded nothing new (e.g. "not public yet")
     failing: int = 0
     skipped: int = 0
     observations: int = 0
@@ -77,6 +79,8 @@ class CycleSummary:
             self.skipped += 1
         elif r.outcome == "changed":
             self.changed += 1
+        elif r.outcome == "new":
+            self.new += 1
         else:
             self.unchanged += 1
 

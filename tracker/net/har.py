@@ -45,6 +45,17 @@ def _key(method: str, url: str | httpx.URL) -> tuple[str, str]:
     return (method.upper(), f"{u.scheme}://{u.host}{port}{u.path}" + (f"?{query}" if query else ""))
 
 
+# How far a replayed entry may be dated after now (clocks differ a little) before it is
+# refused as dated in the future.
+FUTURE_SKEW = dt.timedelta(minutes=5)
+
+
+def request_key(method: str, url: str | httpx.URL) -> tuple[str, str]:
+    """The key a replay finds a request's answer by: method and URL with the query
+    decoded (``expand%5B%5D=x`` and ``expand[]=x`` are one key; order counts)."""
+    return _key(method, url)
+
+
 def _parse_time(text: str) -> dt.datetime:
     return started_at(text)
 
@@ -54,10 +65,12 @@ def _iso(when: dt.datetime) -> str:
 
 
 class _Recorded:
-    __slots__ = ("status", "headers", "body", "recorded_at", "comment")
+    __slots__ = ("status", "headers", "body", "recorded_at", "comment", "index", "url")
 
-    def __init__(self, entry: dict[str, Any], where: str) -> None:
+    def __init__(self, entry: dict[str, Any], where: str, index: int = 0) -> None:
+        self.index = index
         try:
+            self.url = str(entry["request"]["url"])
             resp = entry["response"]
             self.status = int(resp["status"])
             self.headers = [
@@ -128,13 +141,33 @@ class HarReplayTransport(httpx.BaseTransport):
             key = _key(entry["request"]["method"], entry["request"]["url"])
             if key not in self._entries:
                 self._urls.append(entry["request"]["url"])
-            self._entries.setdefault(key, []).append(_Recorded(entry, where))
+            self._entries.setdefault(key, []).append(_Recorded(entry, where, i))
         self._served: dict[tuple[str, str], int] = {}
         self._lock = threading.Lock()  # the concurrent cycle replays from worker threads
 
     def urls(self) -> list[str]:
         """Every recorded URL, in file order of first appearance."""
         return list(self._urls)
+
+    def refuse_future(self, now: dt.datetime, skew: dt.timedelta = FUTURE_SKEW) -> None:
+        """Raise ConfigError naming the file and every entry (``log.entries[3]``, its
+        URL and time) whose ``startedDateTime`` is later than ``now`` + ``skew``: an
+        answer cannot have been recorded in the future (a hand-written replay with a
+        wrong date would otherwise date observations, and each watch's last check, ahead
+        of every real check)."""
+        late = [
+            f"{self.path}: log.entries[{rec.index}] ({rec.url}): startedDateTime "
+            f"{_iso(rec.recorded_at)} is later than now ({_iso(now)})"
+            for recs in self._entries.values()
+            for rec in recs
+            if rec.recorded_at > now + skew
+        ]
+        if late:
+            raise ConfigError(
+                f"{self.path}: {len(late)} entr{'y' if len(late) == 1 else 'ies'} dated in "
+                "the future (a replay is of answers already given; fix the dates):\n"
+                + "\n".join(sorted(late))
+            )
 
     def latest_recorded_at(self) -> dt.datetime | None:
         """The latest ``startedDateTime`` in the file (aware UTC), None for an empty log:

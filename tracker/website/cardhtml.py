@@ -17,6 +17,9 @@ from claims.values.timefmt import iso_z, utc_minute
 from tracker.website.marks import badge, esc, http_url, nobreak_html, plural, url_site
 from tracker.website.summary import CardLine, short_text
 
+# A cell with no figure: a dash, and the words for screen readers (the index's and
+# compare page's empty cells read the same).
+NO_FIGURE_HTML = '<span aria-hidden="true">—</span><span class="visually-hidden">no figure</span>'
 CHECKED = '<small class="muted nowrap checked" title="when a watch last read it">'
 
 
@@ -29,12 +32,28 @@ def ago(moment: dt.datetime | None) -> str:
     return f'<time datetime="{iso_z(moment)}" title="{text}" data-ago>{text}</time>'
 
 
+def _agreement(ln: CardLine) -> str:
+    """✓ when the observation confirms what is stated, ✗ when it contradicts a stated
+    figure (both when the sources differ); "" for an observed-only line or none yet."""
+    statuses = {f.status for f in ln.facts}
+    marks = []
+    if "confirmed" in statuses:
+        marks.append('<span class="mark mark-confirmed" title="matches what is stated">✓</span>')
+    if "contradicted" in statuses:
+        marks.append(
+            '<span class="mark mark-contradicted" title="contradicts a stated figure">✗</span>'
+        )
+    return "".join(f" {m}" for m in marks)
+
+
 def observed_cell(ln: CardLine) -> str:
-    """The Observed cell: the value read and when, else the observations a derived
-    verdict rests on, else "not observed" and the claimant's page stating it."""
+    """The Observed cell: the value read (✓/✗ against what is stated,
+    :func:`_agreement`) and when, else the observations a derived verdict rests on,
+    else "not observed" and the claimant's page stating it."""
     if ln.observed:
         note = f" <small>({esc(ln.note)})</small>" if ln.note else ""
-        return f"{esc(short_text(ln.observed))}{note} {CHECKED}{ago(ln.checked)}</small>"
+        mark = _agreement(ln)
+        return f"{esc(short_text(ln.observed))}{mark}{note} {CHECKED}{ago(ln.checked)}</small>"
     if ln.derived_from:
         return (
             f'<a href="#f-{esc(ln.anchor)}">from {plural(ln.derived_from, "observation")}</a> '
@@ -50,30 +69,29 @@ def observed_cell(ln: CardLine) -> str:
 
 
 def stated_cell(ln: CardLine) -> tuple[str, str]:
-    """The Stated and Verdict cells of a claimed line: its best-supported value
-    (:func:`tracker.website.summary.best_supported`: observed, else confirmed, else
-    agreed, else "sources disagree" and the live claims' spread) with that value's
-    verdict, and any contradicted figure noted after it (``1 source said mit ✗``),
-    never shown as the value."""
-    best = ln.best
+    """The Stated and Verdict cells of a claimed line: what the sources state, best
+    supported (:func:`tracker.website.summary.stated_best`: confirmed, else agreed,
+    else "sources disagree" and the live claims' spread; never the observation, which
+    is the Observed cell's) with that value's verdict, and any contradicted figure
+    noted after it (``1 source said mit ✗``), never shown as the value: with only
+    contradicted claims the value is "—" (no figure)."""
+    best = ln.stated
     if best.disputed:
         stated = (
             '<strong class="state-bad">sources disagree:</strong> '
             f'<span class="nowrap">{nobreak_html(best.text)}</span>'
         )
+    elif not best.text:
+        stated = NO_FIGURE_HTML
     else:
         stated = f"<strong>{esc(short_text(best.text))}</strong>"
-    if best.basis == "observed":
-        stated += ' <small class="basis">observed</small>'
-    if best.contradicted and best.basis != "contradicted":
+    if best.contradicted:
         said = ", ".join(short_text(v) for v in best.contradicted)
         stated += (
             ' · <small class="contradicted">'
             f"{plural(best.contradicted_sources, 'source')} said {esc(said)} "
             '<span class="mark mark-contradicted" title="contradicted">✗</span></small>'
         )
-    if best.status is None and best.basis == "observed":
-        return stated, '<span class="verdict verdict-none">observed</span>'
     return stated, str(badge(best.status))
 
 

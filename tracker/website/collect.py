@@ -364,13 +364,13 @@ def card_of(sv: SubjectView, claims: SubjectClaims | None) -> list[CardLine]:
     """``summary.card_lines`` of ``sv``, kept with its claims (``SubjectClaims.cards``)
     for as long as its current observations stay the same."""
     if claims is None:
-        return card_lines(sv.facts, sv.observations)
+        return card_lines(sv.facts, sv.observations, sv.organization)
     key = key_of(sv.observations) if sv.observations else ""
     got = claims.cards.get(key)
     if got is None:
         claims.cards.clear()
         claims.derived.clear()
-        got = claims.cards[key] = card_lines(sv.facts, sv.observations)
+        got = claims.cards[key] = card_lines(sv.facts, sv.observations, sv.organization)
     return got
 
 
@@ -405,7 +405,9 @@ def add_summaries(
     for sv, sc, card in zip(subject_views, claims, lines, strict=True):
         sv.card = card
         sv.cells = dict(
-            card_derived(sc, "cells", partial(table_cells, card, benchmarks), benchmarks)
+            card_derived(
+                sc, "cells", partial(table_cells, card, benchmarks, sv.organization), benchmarks
+            )
         )
         sv.license_stated = card_derived(sc, "licence", partial(stated_license, card))
         sv.scores = dict(card_derived(sc, "scores", partial(score_cells, card)))

@@ -94,6 +94,8 @@ def subject_summary(sv: SubjectView) -> dict[str, Any]:
             ],
             "overdue_days": w.overdue_days,
             "as_of": iso_z(w.as_of) or None,
+            # null unless the weights were public and are no longer
+            "withdrawn": w.to_dict()["withdrawn"],
         },
         "license": w.license,
         "open_discrepancies": sv.open_discrepancies,

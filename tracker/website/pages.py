@@ -70,7 +70,8 @@ ASCENDING_SORTS = frozenset({"name", "price-in", "price-out"})
 FILTERS: dict[str, tuple[str, Callable[[IndexRow], bool]]] = {
     "all": ("All", lambda row: True),
     "landed": ("Weights landed", lambda row: row.weights.landed),
-    "not-landed": ("Not landed", lambda row: not row.weights.landed),
+    # a successful Hub check saw no weights; never-checked subjects are "unknown"
+    "not-landed": ("Not landed", lambda row: row.weights.weights_word == "not landed"),
     "overdue": ("Overdue", lambda row: bool(row.weights.overdue_days)),
     "disputed": ("Open discrepancies", lambda row: row.open_discrepancies > 0),
 }
@@ -196,6 +197,8 @@ def index_jobs(
         return {
             "headline": headline,
             "more_scores": other_benchmarks([rows[i] for i in shown], headline),
+            # how many of the shown subjects have a score in a headline column
+            "scored": sum(1 for i in shown if any(k.startswith("score-") for k in rows[i].cells)),
             "subjects": [rows[i] for i in shown],
             "rows": [row_html(i, root) for i in shown],
             "sort": sort,

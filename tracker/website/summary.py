@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 
 from claims.store.status import WeightsStatus
 from claims.values.canonical import as_utc
+from claims.values.timefmt import utc_minute
 from claims.values.value import Value, date_value
 from claims.verify.compare import (
     date_window,
@@ -129,6 +130,10 @@ class CardLine(NamedTuple):
     # Where an observed value was read when that is not in the label (``Moonshot AI,
     # p50``; ``version: 3.0`` for evidence about another version).
     note: str = ""
+    # An observed-only speed: who served it (``Moonshot AI``) and which statistic
+    # (``p50``, ``median``), so a table compares like with like (:func:`speed_rank`).
+    provider: str = ""
+    statistic: str = ""
 
     @property
     def anchor(self) -> str:
@@ -192,8 +197,13 @@ class CardLine(NamedTuple):
 
     @property
     def best(self) -> Best:
-        """What the line shows first: :func:`best_supported`."""
+        """Its best-supported value (:func:`best_supported`: the observation first)."""
         return best_supported(self)
+
+    @property
+    def stated(self) -> Best:
+        """What its sources state, best supported (:func:`stated_best`)."""
+        return stated_best(self)
 
     @property
     def base(self) -> bool:
@@ -230,24 +240,28 @@ def _spread(facts: Sequence[Fact]) -> str:
     return " vs ".join(dict.fromkeys(f.value for f in ordered))
 
 
-def best_supported(line: CardLine) -> Best:
-    """The value a card line, table cell, compare page and chart show first, by
+def best_supported(line: CardLine, observed: bool = True) -> Best:
+    """The value a card line, table cell, compare page and chart go by, by
     support: the current observation (when it is of this very figure: one reading, no
     qualifier it states differently), else the most precise confirmed claim, else the value the
     live (not contradicted) claims agree on, else their spread ("sources disagree", no
     number). A contradicted claim never supplies the value or number; it is only
-    noted (``contradicted``). With only contradicted claims and nothing observed the
-    text is their values, status ``contradicted``, number None."""
+    noted (``contradicted``, ``contradicted_sources``). With only contradicted claims
+    and nothing observed there is no value: text ``""`` (shown as "—"), number None,
+    status and basis ``contradicted``, ``anchor`` the contradicted claim's row.
+    ``observed=False`` skips the observation: what the sources state that holds best
+    (:func:`stated_best`)."""
     dead = [f for f in line.facts if f.status == "contradicted"]
     live = [f for f in line.facts if f.status != "contradicted"]
     gone = tuple(dict.fromkeys(f.value for f in dead))
     n_dead = len({c.source.id for f in dead for c in f.claims})
     # several different readings ("1,412 / 1,384", line_observed) are no one value
-    single = line.observed is not None and " / " not in line.observed
-    if line.observed and (not line.facts or (single and not line.note)):
+    seen = line.observed or ""
+    usable = bool(seen) and (not line.facts or (" / " not in seen and not line.note))
+    if usable and (observed or not line.facts):
         ok = [f for f in live if f.status == "confirmed"]
         status = "confirmed" if ok else worst([f.status for f in live])
-        return Best(line.observed, line.observed_number, status, "observed", gone, n_dead)
+        return Best(seen, line.observed_number, status, "observed", gone, n_dead)
     confirmed = [f for f in live if f.status == "confirmed"]
     if confirmed:
         f = most_precise(confirmed)
@@ -258,7 +272,15 @@ def best_supported(line: CardLine) -> Best:
         return Best(f.value, f.number, status, "agreed", gone, n_dead, f.anchor)
     if live:
         return Best(_spread(live), None, status, "disagree", gone, n_dead)
-    return Best(_spread(dead), None, "contradicted" if dead else None, "contradicted")
+    anchor = dead[0].anchor if dead else ""
+    return Best("", None, "contradicted" if dead else None, "contradicted", gone, n_dead, anchor)
+
+
+def stated_best(line: CardLine) -> Best:
+    """What the sources state, best supported (:func:`best_supported` without the
+    observation): the card's Stated column and a table cell's text. An observed-only
+    line (no claim) gives its observation."""
+    return best_supported(line, observed=False)
 
 
 def fact_value(f: Fact) -> Value:
@@ -338,12 +360,17 @@ def make_fact(claims: list[ClaimView], qkey: tuple[Any, ...] | None = None) -> F
     )
 
 
-def card_lines(facts: Sequence[Fact], observations: Sequence[ObservationView]) -> list[CardLine]:
+def card_lines(
+    facts: Sequence[Fact],
+    observations: Sequence[ObservationView],
+    organization: str | None = None,
+) -> list[CardLine]:
     """The card's lines: ``facts`` (of one subject) by attribute and qualifiers, in
     :data:`CARD_ORDER`. What a line says was observed is what its verdicts cite
     (:func:`line_observed`), so the card never contradicts a verdict or the Observed
     table; attributes of :data:`OBSERVED_LINES` a watch reads and no claim states
-    follow as observed-only lines (:func:`_observed_only`)."""
+    follow as observed-only lines (:func:`_observed_only`; a speed preferably as served
+    by ``organization``, the subject's lab)."""
     lines: dict[tuple[Any, ...], list[Fact]] = {}
     for f in facts:
         lines.setdefault((f.attribute, f.qkey), []).append(f)
@@ -376,7 +403,8 @@ def card_lines(facts: Sequence[Fact], observations: Sequence[ObservationView]) -
         if c.verdict
         for i in c.verdict.evidence_ids
     }
-    out += _observed_only(out, [o for o in observations if (o.attribute, o.id) not in cited])
+    uncited = [o for o in observations if (o.attribute, o.id) not in cited]
+    out += _observed_only(out, uncited, organization)
     rank = {a: i for i, a in enumerate(CARD_ORDER)}
     out.sort(key=lambda ln: (rank.get(ln.attribute, len(rank)), ln.attribute, ln.qualifiers))
     return out
@@ -460,24 +488,67 @@ def _where(quals: Mapping[str, Any]) -> str:
     return ", ".join(str(quals[k]) for k in ("provider", "statistic") if quals.get(k))
 
 
+# The statistics that are a median (OpenRouter says p50, Artificial Analysis median).
+MEDIANS = frozenset({"p50", "median"})
+
+
+def speed_rank(provider: str, statistic: str, organization: str | None) -> int:
+    """How well an observed speed compares across subjects (lower is better): 0 the
+    subject's own lab's endpoint (its ``organization`` as ``provider``) at the median,
+    1 a median across providers (no provider named), 2 anything else (another
+    provider's hardware, another statistic: never sorted against the others)."""
+    median = statistic in MEDIANS
+    if median and organization and provider.casefold() == organization.casefold():
+        return 0
+    return 1 if median and not provider else 2
+
+
+def _rank_of(o: ObservationView, organization: str | None) -> int:
+    q = o.qualifiers_dict
+    return speed_rank(str(q.get("provider") or ""), str(q.get("statistic") or ""), organization)
+
+
 def _observed_only(
-    lines: Sequence[CardLine], observations: Sequence[ObservationView]
+    lines: Sequence[CardLine],
+    observations: Sequence[ObservationView],
+    organization: str | None = None,
 ) -> list[CardLine]:
     """A line per :data:`OBSERVED_LINES` attribute a watch reads for the base offering
     and no claim line covers: what the dashboard can say without a source (never a
-    claimant's own page: that is a statement)."""
+    claimant's own page: that is a statement). A speed is the best by
+    :func:`speed_rank` (the first of equals)."""
     claimed = {ln.attribute for ln in lines if ln.base}
+    usable = [
+        o
+        for o in observations
+        if o.attribute in OBSERVED_LINES
+        and o.attribute not in claimed
+        and not _claimant_page(o)
+        and not set(o.qualifiers_dict) - set(_WHERE)
+    ]
+    speeds = [o for o in usable if o.attribute == "output_tokens_per_second"]
+    if speeds:
+        best = min(speeds, key=lambda o: _rank_of(o, organization))
+        usable = [o for o in usable if o.attribute != best.attribute or o is best]
     out: list[CardLine] = []
-    for o in observations:
-        if o.attribute not in OBSERVED_LINES or o.attribute in claimed or _claimant_page(o):
-            continue
-        if set(o.qualifiers_dict) - set(_WHERE):
+    for o in usable:
+        if o.attribute in claimed:
             continue
         claimed.add(o.attribute)
-        where = _where(o.qualifiers_dict) if o.attribute == "output_tokens_per_second" else ""
+        q = o.qualifiers_dict
+        speed = o.attribute == "output_tokens_per_second"
         out.append(
             CardLine(
-                o.attribute, "", [], o.value, o.last_seen, {}, _number(o.value_dict), note=where
+                o.attribute,
+                "",
+                [],
+                o.value,
+                o.last_seen,
+                {},
+                _number(o.value_dict),
+                note=_where(q) if speed else "",
+                provider=str(q.get("provider") or "") if speed else "",
+                statistic=str(q.get("statistic") or "") if speed else "",
             )
         )
     return out
@@ -539,41 +610,99 @@ def stated_license(lines: Sequence[CardLine]) -> Cell | None:
 
 
 def _cell(ln: CardLine) -> Cell:
-    """A line as a table cell, its best-supported value (:func:`best_supported`):
-    ``note`` says under what conditions it holds, or where an observed-only figure was
-    read; ``observed`` that the figure is a watch's reading no live verdict backs;
-    ``contradicted`` how many sources stated a figure the evidence contradicts."""
-    best = best_supported(ln)
+    """A line as a table cell: the text is what the sources state, best supported
+    (:func:`stated_best`; ``—`` when every claim is contradicted, ``contradicted`` then
+    counting their sources), with that verdict; an observed-only line, or one whose
+    every claim the reading contradicts, gives its reading (``observed``, no verdict). The number to sort by is the best-supported one
+    (:func:`best_supported`: the observation first), ``observed_text`` what a watch
+    read beside a stated figure. ``note`` says under what conditions it holds, or
+    where an observed-only figure was read."""
+    stated, best = stated_best(ln), best_supported(ln)
     note = ln.note if not ln.facts else ""
     if ln.facts and ln.quals and set(ln.quals) <= CONDITION_QUALIFIERS:
         note = ", ".join(str(v) for _, v in sorted(ln.quals.items()))
-    observed = best.basis == "observed" and best.status is None
+    # nothing stated holds but a watch read the figure: the reading, marked observed
+    reading = not ln.facts or (stated.basis == "contradicted" and best.basis == "observed")
     return Cell(
-        short_text(best.text),
-        best.status,
+        short_text(best.text if reading else stated.text) or NO_FIGURE,
+        None if reading else stated.status,
         best.number,
-        best.anchor or ln.anchor,
-        best.disputed,
+        stated.anchor or ln.anchor,
+        stated.disputed,
         note,
-        observed,
-        best.contradicted_sources,
+        reading,
+        stated.contradicted_sources,
+        # only a reading of this very figure (not another version's, not several)
+        short_text(best.text) if best.basis == "observed" and not reading else "",
+        ln.provider,
+        ln.statistic,
     )
 
 
-def table_cells(lines: Sequence[CardLine], benchmarks: Sequence[str]) -> dict[str, Cell]:
+# What a cell without a figure shows (the pages add the words "no figure" for
+# screen readers; the CSV leaves it blank).
+NO_FIGURE = "—"
+SPEED = "output_tokens_per_second"
+
+
+def speed_cell(lines: Sequence[CardLine], organization: str | None) -> Cell | None:
+    """The speed column's cell, like with like: a claim for the base offering, else
+    the observed speed of the subject's own lab's endpoint at the median, else a median
+    across providers (:func:`speed_rank`). A figure for a specific provider or
+    hardware (a claim under :data:`CONDITION_QUALIFIERS`, another provider's reading)
+    is never the cell's value nor sorted: it is named in ``aside`` with its provider
+    (``1,000–2,000+ on Cerebras WSE-3T, confirmed``); with only such figures the
+    cell shows ``—``. None without any speed."""
+    mine = [ln for ln in lines if ln.attribute == SPEED]
+    main = next((ln for ln in mine if ln.facts and ln.base), None) or next(
+        (
+            ln
+            for ln in mine
+            if not ln.facts and speed_rank(ln.provider, ln.statistic, organization) < 2
+        ),
+        None,
+    )
+    others = [ln for ln in mine if ln is not main and (not ln.facts or not ln.base)]
+    aside = "; ".join(_aside(ln) for ln in others)
+    if main is not None:
+        return _cell(main)._replace(aside=aside)
+    if not others:
+        return None
+    return Cell(NO_FIGURE, None, None, others[0].anchor, aside=aside)
+
+
+def _aside(ln: CardLine) -> str:
+    """A speed figure the column does not compare, with where it holds:
+    ``1,000–2,000+ on Cerebras WSE-3T, confirmed``; ``1,384 observed (Cerebras, p50)``."""
+    if not ln.facts:
+        return f"{short_text(ln.observed or '')} observed ({ln.note})"
+    where = ", ".join(str(v) for _, v in sorted(ln.quals.items()))
+    best = stated_best(ln)
+    text = short_text(best.text) or NO_FIGURE
+    return f"{text} on {where}, {best.status or 'no verdict yet'}"
+
+
+def table_cells(
+    lines: Sequence[CardLine], benchmarks: Sequence[str], organization: str | None = None
+) -> dict[str, Cell]:
     """The table's cells of one subject, by column key (:data:`COLUMNS` through
-    :func:`column_line`, then ``score-<n>`` for each of ``benchmarks``); a column with
-    no line has no cell."""
+    :func:`column_line`, the speed through :func:`speed_cell` with the subject's
+    ``organization``, then ``score-<n>`` for each of ``benchmarks``); a column with no
+    line has no cell."""
     by_bench = {benchmark_name(ln): ln for ln in lines}
-    picked: dict[str, CardLine] = {}
+    cells: dict[str, Cell] = {}
     for key, (_, attribute) in COLUMNS.items():
         line = column_line(lines, attribute)
-        if line is not None:
-            picked[key] = line
+        if attribute == SPEED:
+            speed = speed_cell(lines, organization)
+            if speed is not None:
+                cells[key] = speed
+        elif line is not None:
+            cells[key] = _cell(line)
     for i, name in enumerate(benchmarks):
         if name in by_bench:
-            picked[f"score-{i}"] = by_bench[name]
-    return {key: _cell(ln) for key, ln in picked.items()}
+            cells[f"score-{i}"] = _cell(by_bench[name])
+    return cells
 
 
 def score_cells(lines: Sequence[CardLine]) -> dict[str, Cell]:
@@ -743,10 +872,14 @@ def weights_text(w: WeightsStatus) -> str:
     (``, 3 days late``), ``not landed`` (``, overdue by 24 days``), ``unknown — no
     successful Hub check yet`` (a watch looks but none has succeeded: not a "no"; with
     the latest promised date, ``; promised on 2027-01-15``, as the index shows it), or
-    ``unknown — no watch looks`` (the compare page's and table export's Weights)."""
+    ``unknown — no watch looks`` (the compare page's and table export's Weights), or
+    ``withdrawn — no longer public since 2026-12-03 06:00 UTC``."""
     if w.landed:
         late = w.landed_late_days
         return f"landed, {late} day{'s' if late != 1 else ''} late" if late else "landed"
+    if w.withdrawn:  # was public, is no longer
+        since = f" since {utc_minute(w.withdrawn_since)}" if w.withdrawn_since else ""
+        return f"withdrawn — no longer public{since}"
     if not w.watched:
         return "unknown — no watch looks"
     if not w.as_of:

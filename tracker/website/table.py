@@ -5,7 +5,8 @@ Schema (``docs/site-api.md``): ``{"schema": 1, "columns": [{"key", "label"}], "s
 [{"slug", "name", "organization", "page", "weights": {..., "text"}, "license",
 "license_stated" (a cell, while no licence is observed), "gated",
 "open_discrepancies", "last_change", "cells": {column key: {"text", "status",
-"number", "anchor", "disputed", "note", "observed", "contradicted"}}, "scores":
+"number", "anchor", "disputed", "note", "observed", "contradicted", "observed_text",
+"provider", "statistic", "aside"}}, "scores":
 {benchmark name: cell}}]}``; a column with no figure has no cell.
 """
 
@@ -18,7 +19,7 @@ from typing import Any
 
 from claims.values.timefmt import iso_z
 from claims.vocabulary import gated_value
-from tracker.website.summary import weights_text
+from tracker.website.summary import NO_FIGURE, weights_text
 from tracker.website.views import IndexRow
 
 SCHEMA = 1
@@ -73,16 +74,54 @@ def _yes_no(flag: bool | None) -> str:
     return "unknown" if flag is None else ("yes" if flag else "no")
 
 
+def csv_name(column: dict[str, str]) -> str:
+    """A column's CSV heading: its key, a score column by its benchmark's name
+    (``Terminal-Bench 2.0``, not ``score-0``)."""
+    return column["label"] if column["key"].startswith("score-") else column["key"]
+
+
+def cell_note(cell: dict[str, Any]) -> str:
+    """Everything a page shows under a cell's figure, as one CSV field: where an
+    observed figure was read, what was observed beside a stated one, contradicted
+    sources, a figure not compared (``observed: Moonshot AI, p50``)."""
+    parts = [f"observed: {cell['note']}" if cell["observed"] else cell["note"]]
+    if cell["observed_text"] and cell["observed_text"] != cell["text"]:
+        parts.append(f"observed {cell['observed_text']}")
+    if cell["contradicted"]:
+        n = cell["contradicted"]
+        parts.append(f"{n} source{'s' if n != 1 else ''} contradicted")
+    if cell["aside"]:
+        parts.append(f"not compared: {cell['aside']}")
+    return "; ".join(p for p in parts if p)
+
+
+def _cell_fields(cell: dict[str, Any] | None, speed: bool) -> list[str]:
+    """A cell's CSV fields: text ("" for none or "—"), status (``observed`` for a
+    watch's reading no claim states), note (:func:`cell_note`), and for the speed
+    column its provider and statistic."""
+    if cell is None:
+        return ["", "", ""] + (["", ""] if speed else [])
+    text = "" if cell["text"] == NO_FIGURE else cell["text"]
+    status = "observed" if cell["observed"] else (cell["status"] or "")
+    out = [text, status, cell_note(cell)]
+    return out + ([cell["provider"], cell["statistic"]] if speed else [])
+
+
 def table_csv(table: dict[str, Any]) -> str:
     """``api/table.csv``: slug, name, organization, weights landed, repo, overdue days,
-    licence, gated, open discrepancies, last change, then each column's text and its
-    verdict (``<key>``, ``<key>_status``)."""
-    keys = [c["key"] for c in table["columns"]]
+    licence, gated, open discrepancies, last change, then per column (:func:`csv_name`)
+    its text, verdict and note (``<name>``, ``<name>_status``, ``<name>_note``), the
+    speed column also ``speed_provider`` and ``speed_statistic``."""
+    columns = table["columns"]
     buf = io.StringIO()
     out = csv.writer(buf)
     head = ["slug", "name", "organization", "landed", "repo", "overdue_days", "license"]
     head += ["gated", "open_discrepancies", "last_change"]
-    out.writerow(head + [h for k in keys for h in (k, f"{k}_status")])
+    for c in columns:
+        name = csv_name(c)
+        head += [name, f"{name}_status", f"{name}_note"]
+        head += [f"{name}_provider", f"{name}_statistic"] if c["key"] == "speed" else []
+    out.writerow(head)
     for s in table["subjects"]:
         w = s["weights"]
         line = [s["slug"], s["name"], s["organization"] or "", _yes_no(w["landed"])]
@@ -90,8 +129,7 @@ def table_csv(table: dict[str, Any]) -> str:
         gated = "" if s["gated"] is None else str(s["gated"]).lower()  # false, auto, manual
         line += [s["license"] or "", gated, s["open_discrepancies"]]
         line += [s["last_change"] or ""]
-        for k in keys:
-            cell = s["cells"].get(k)
-            line += [cell["text"], cell["status"] or ""] if cell else ["", ""]
+        for c in columns:
+            line += _cell_fields(s["cells"].get(c["key"]), c["key"] == "speed")
         out.writerow(line)
     return buf.getvalue()

@@ -214,7 +214,9 @@ class Cell(NamedTuple):
     ``Cerebras WSE-3T``; ``Moonshot AI, p50`` for an observed speed) and whether a watch
     observed it and no live claim's verdict backs it (``observed``: no verdict to show),
     and how many sources stated a figure the evidence contradicts (``contradicted``:
-    noted beside, never the figure)."""
+    noted beside, never the figure). ``text`` is what the sources state (``—``: no
+    figure that holds), ``number`` the best-supported figure (the observation first).
+    Fields are documented in ``docs/site-api.md``."""
 
     text: str
     status: str | None
@@ -224,6 +226,14 @@ class Cell(NamedTuple):
     note: str = ""
     observed: bool = False
     contradicted: int = 0
+    # what a watch read beside a stated figure ("" when nothing, or when ``text`` is
+    # the reading itself: ``observed``)
+    observed_text: str = ""
+    # a speed's basis: who served it and which statistic (``Moonshot AI``, ``p50``)
+    provider: str = ""
+    statistic: str = ""
+    # a speed figure not compared (another provider or hardware), with where it holds
+    aside: str = ""
 
 
 class SubjectRef(NamedTuple):

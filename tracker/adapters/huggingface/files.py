@@ -23,7 +23,7 @@ from claims.readings.licenses import license_text_sha256
 from claims.values.value import text_value, with_extra
 from tracker.adapters.base import ObservedValue, ParseResult, register_combine
 from tracker.adapters.huggingface import models as huggingface  # registers the kind combined here
-from tracker.errors import BadStatus, LayoutChanged
+from tracker.errors import BadStatus, LayoutChanged, NotRecorded
 from tracker.net.response import Fetched
 
 HUB = "huggingface"
@@ -68,7 +68,7 @@ def index_metadata(f: Fetched) -> dict[str, Any]:
 def license_text_value(f: Fetched) -> Any:
     """``license_text_sha256`` value of a LICENSE body: sha256 of its UTF-8 text with
     line endings and trailing spaces normalized (:func:`claims.readings.licenses.license_text_sha256`),
-    with the raw body's size and sha256 in ``extra``. LayoutChanged for a body that is
+    with the raw body's size, sha256 and line count in ``extra``. LayoutChanged for a body that is
     not UTF-8 text or is empty (an error page, not a licence)."""
     try:
         text = f.body.decode("utf-8-sig")
@@ -76,7 +76,20 @@ def license_text_value(f: Fetched) -> Any:
         raise LayoutChanged(f"{f.final_url}: LICENSE is not UTF-8 text ({exc})") from exc
     if not text.strip():
         raise LayoutChanged(f"{f.final_url}: LICENSE is empty")
-    return with_extra(text_value(license_text_sha256(text)), bytes=len(f.body), raw_sha256=f.sha256)
+    lines = len(text.strip().splitlines())  # for people: "the LICENSE file changed (N lines)"
+    return with_extra(text_value(license_text_sha256(text)), bytes=len(f.body),
+                      raw_sha256=f.sha256, lines=lines)  # fmt: skip
+
+
+def _unread_file(repo: str, name: str, got: NotRecorded | BadStatus) -> tuple[bool, str]:
+    """(whether the values from the file are unknown, the warning) for a file not read:
+    denied (gated, private) or missing from a replayed recording: unknown, its values
+    kept as they were (stale); a 404 (no such file): simply absent."""
+    if isinstance(got, NotRecorded):
+        return True, f"{repo}: {name} not in the recording (not_recorded); its values not read"
+    if got.kind in DENIED_KINDS:
+        return True, f"{repo}: {name} not readable ({got.kind}, HTTP {got.status})"
+    return False, f"{repo}: {name} not in the repo ({got.kind})"
 
 
 @register_combine("huggingface_model")
@@ -85,8 +98,9 @@ def combine_model_files(
 ) -> dict[str, ParseResult]:
     """Combine the model-info page with the repo files the cycle fetched for it.
 
-    ``files`` maps each requested name to its :class:`Fetched` or to the
-    :class:`~tracker.errors.BadStatus` the resolver answered (gated, private, missing).
+    ``files`` maps each requested name to its :class:`Fetched`, to the
+    :class:`~tracker.errors.BadStatus` the resolver answered (gated, private, missing)
+    or to a replay's NotRecorded.
     Returns ``{"": values sourced to the model-info page, name: values sourced to that
     file}``, qualifier ``repo``:
 
@@ -99,8 +113,9 @@ def combine_model_files(
       ``huggingface_config`` adapter reads them): the model watch that fetches the file
       reads them too, so no second watch needs to fetch the same file.
 
-    A denied file (gated repo: 401/403 GatedRepo) makes the values that need it
-    ``stale``: the previous ones stay current and no event is emitted. A missing file
+    A denied file (gated repo: 401/403 GatedRepo), or one a replayed recording lacks
+    (:class:`~tracker.errors.NotRecorded`: a warning per file), makes the values that
+    need it ``stale``: the previous ones stay current and no event is emitted. A missing file
     (404 EntryNotFound) is simply absent: no index -> no declared total. Raises
     LayoutChanged for a file body of the wrong shape.
     """
@@ -116,12 +131,10 @@ def combine_model_files(
     inputs = ["model-info safetensors"]
     for name, got in files.items():
         role = _role(name)
-        if isinstance(got, BadStatus):
-            if got.kind in DENIED_KINDS:
-                denied[role] = True
-                warnings.append(f"{repo}: {name} not readable ({got.kind}, HTTP {got.status})")
-            else:
-                warnings.append(f"{repo}: {name} not in the repo ({got.kind})")
+        if isinstance(got, (NotRecorded, BadStatus)):
+            unread, warning = _unread_file(repo, name, got)
+            denied[role] = denied[role] or unread
+            warnings.append(warning)
             continue
         if not isinstance(got, Fetched):
             raise TypeError(f"files[{name!r}] is {type(got).__name__}, not Fetched/BadStatus")
