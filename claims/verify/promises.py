@@ -160,7 +160,7 @@ def _without_evidence(
             "pending", None, None, (), last_check, f"promised {stated}: no weights seen yet"
         )
     days = days_past(deadline, last_check)
-    if days is not None:
+    if days is not None and last_check is not None:
         return PromiseOutcome(
             "overdue",
             deadline,
