@@ -472,3 +472,78 @@ def test_today_in_an_announcement_is_the_publication_day():
     assert _rows(text) == []
     text = "Hoje, a Vega lança o Nova 2. O termo mais honesto hoje é em breve open weights."
     assert _rows(text, "pt") == [("release_date", None, "on 2026-03-01")]
+
+
+def _subject_rows(text, ref, lang="en"):
+    return [
+        (c.subject, c.other_model, c.attribute, c.value.display())
+        for c in extract(text, [ref], lang=lang, published=DAY, default_subject=ref.slug)
+    ]
+
+
+def test_lower_case_tier_siblings_and_sizes_named_by_a_model_noun():
+    mini = SubjectRef("nova-2-mini", ("Nova 2 Mini", "nova-2-mini"))
+    text = (
+        "A Vega apresenta o nova-2-mini, um modelo com 3,8 bilhões de parâmetros. Os "
+        "modelos nova-2-small e nova-2-medium, que têm parâmetros 7B e 14B, vêm depois."
+    )
+    assert [r for r in _subject_rows(text, mini, "pt") if r[0]] == [
+        ("nova-2-mini", None, "total_params", "3.8B params")
+    ]
+    sized = SubjectRef("nova-2-27b", ("Nova 2 27B",))
+    text = (
+        "Vega Labs today released Nova 2, now available in 9B and 27B parameter sizes. "
+        "The 27B model leads its class. The 9B model was distilled from a larger teacher."
+    )
+    assert [r for r in _subject_rows(text, sized) if r[0]] == [
+        ("nova-2-27b", None, "release_date", "on 2026-03-01"),
+        ("nova-2-27b", None, "total_params", "27B params"),
+    ]
+
+
+def test_an_attention_span_and_a_simile_are_no_claims():
+    text = (
+        "Nova 2 has a 128K context window; it interleaves sliding window attention (4,096 tokens)."
+    )
+    assert _rows(text) == [("context_window", None, "128K tokens")]
+    text = "Nova 2 is a 3.8B parameter model that benchmarks like a 70B."
+    assert _rows(text) == [("total_params", None, "3.8B params")]
+    text = "O Nova 2 tem 3,8 bilhões de parâmetros e responde como um 70B."
+    assert _rows(text, "pt") == [("total_params", None, "3.8B params")]
+
+
+def test_examples_after_a_comparison_word_are_yardsticks():
+    text = (
+        "O Nova 2 tem 3,8 bilhões de parâmetros. Ele compete com modelos maiores, como o "
+        "Orca 8x7B e o GPT-3.5, alcançando 69% no MMLU."
+    )
+    assert _rows(text, "pt") == [
+        ("total_params", None, "3.8B params"),
+        ("benchmark_score", "MMLU", "69%"),
+    ]
+
+
+def test_out_of_a_total_and_a_licence_after_under():
+    text = "Vega releases Nova 2 under Apache 2.0: it uses 39B active parameters out of 141B."
+    assert _rows(text) == [
+        ("license", None, "apache-2.0"),
+        ("active_params", None, "39B params"),
+        ("total_params", None, "141B params"),
+    ]
+    text = "Under pressure, Nova 2 ships with 12B parameters."
+    assert _rows(text) == [("total_params", None, "12B params")]
+
+
+def test_a_spec_cards_date_reads_the_label_above_it():
+    text = "Nova 2\nParameters\n123B\nRelease Date\n24 Jul 2024\nKnowledge Cutoff\nOct 2023\n"
+    assert _rows(text) == [
+        ("total_params", None, "123B params"),
+        ("release_date", None, "on 2024-07-24"),
+    ]
+
+
+def test_today_before_a_past_release_verb_is_the_publication_day():
+    text = "Vega Labs today released Nova 2, a model with 12B parameters."
+    assert _rows(text)[0] == ("release_date", None, "on 2026-03-01")
+    text = "Vega Labs today announced Nova 2, with open weights later."
+    assert [r for r in _rows(text) if r[0] == "release_date"] == []

@@ -20,18 +20,22 @@ def test_every_language_has_the_same_lists():
         == kinds["pt"]
         == [
             "absence",
+            "attention_windows",
             "cached_price",
             "change",
             "comparison_openers",
             "date_windows",
             "gains",
+            "licence_under",
             "negation",
             "not_negating",
             "not_price_measures",
             "param_parts",
             "refusals",
             "relations",
+            "similes",
             "time_phrases",
+            "total_of",
             "training",
         ]
     )

@@ -24,6 +24,16 @@ from claims.values.value import Value
 _RELATIVE_START = re.compile(r"(?:which|that|who|whose|que|cujo|cuja|o\s+qual|a\s+qual)\b", re.I)
 # A clause describing the name just before it: "..., atrás do GPT-5, com 74,9%".
 _WITH_START = re.compile(r"(?:with|at|com|scoring|reaching|alcançando|marcando)\b", re.I)
+# A participle clause ("..., alcançando 69%") and a list of examples before it ("modelos
+# como o X e o Y"): the participle describes the sentence's subject, not the last example.
+_PARTICIPLE_START = re.compile(
+    r"(?:scoring|reaching|achieving|alcançando|atingindo|marcando|obtendo)\b", re.I
+)
+_EXAMPLES_BEFORE = re.compile(
+    r"\b(?:such\s+as|like|including|como|incluindo|tais\s+como)\s+(?:(?:o|a|os|as|the)\s+)?"
+    r"[^.;:()]*$",
+    re.I,
+)
 # A sentence whose grammatical subject points back to a model named before it.
 _ANAPHOR_START = re.compile(
     # an introductory phrase may come first: "Released December 6, 2024, it matches ..."
@@ -196,6 +206,12 @@ def _relative_clause(c: Candidate, a: _Article) -> Decision | None:
     if _WITH_START.match(a.ctx.text, cs):
         # "..., atrás do GPT-5, com 74,9%": another model's (a subject's is settled later)
         hard = [n for n in a.ctx.competitors if 0 <= cs - n.end <= 3]
+        if hard and _PARTICIPLE_START.match(a.ctx.text, cs):
+            # "compete com modelos maiores, como o Mixtral 8x7B e o GPT-3.5, alcançando
+            # 69%": the examples are yardsticks; the participle is the sentence subject's
+            lead = a.ctx.text[max(c._sentence.start, hard[0].start - 80) : hard[0].start]
+            if _EXAMPLES_BEFORE.search(lead):
+                return None
         return Decision(None, "other", "hard", _model_name(hard[0], a.ctx)) if hard else None
     if not _RELATIVE_START.match(a.ctx.text, cs):
         return None
@@ -232,6 +248,10 @@ def _sentence_subject(c: Candidate, a: _Article) -> Decision | None:
     if prev:
         return Decision(prev[-1].slug, "sentence")
     others = [n for n in a.ctx.named_competitors if s.start <= n.start < c.start]
+    # a model named after a comparison word is a yardstick ("compete com modelos maiores,
+    # como o GPT-3.5, alcançando 69%"), not the topic of the figures after it
+    marks = [m.end for m in a.ctx.comparatives if s.start <= m.start < c.start]
+    others = [n for n in others if not any(p <= n.start for p in marks)]
     if others:  # "Its predecessor, Zephyr 2, had 400B; ..."
         return Decision(None, "other", "hard", _model_name(others[-1], a.ctx))
     # not a subject named after a comparison word that follows the figure ("56.1% — beats

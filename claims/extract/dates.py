@@ -148,7 +148,12 @@ def _patterns(lang: str) -> tuple[re.Pattern[str], ...]:
             # sentence with a release verb right after (not "today's market", nor "o termo
             # mais honesto hoje", where it means nowadays)
             r"(?:\A|(?<=\n)|(?<=[.!?] ))(?:today|hoje)\b(?!['’]s)(?=,?\s+(?:[\w-]+\s+){0,3}?"
-            r"(?:release|launch|announc|introduc|unveil|open-sourc|lança|anuncia|apresenta|disponibiliz))",
+            r"(?:release|launch|announc|introduc|unveil|open-sourc|lança|anuncia|apresenta|disponibiliz))"
+            # mid-sentence, right before a release verb in the past: "Google DeepMind
+            # today released Gemma 2", "a Meta hoje lançou" (not "today announced": an
+            # announcement may be of a later release)
+            r"|(?<=\s)(?:today|hoje)(?=\s+(?:released|launched|open-sourced|lançou|"
+            r"disponibilizou|liberou)\b)",
         )
     )
 

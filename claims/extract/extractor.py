@@ -414,6 +414,8 @@ class _Context:
             lo = spans[i - 1].end if i and spans[i - 1].end > s.start else s.start
             hi = spans[i + 1].start if i + 1 < len(spans) and spans[i + 1].start < s.end else s.end
             before, after = self.text[lo : d.start], self.text[d.end : hi]
+            if not before.strip():  # a spec card's value line: "Release Date" above it
+                before = self._label_of(d.start, 0)
             w = R.nearest(R.WEIGHTS_KW, before, after)
             r = R.nearest(R.RELEASE_KW, before, after)
             said = r is not None and not r[1] and R.weights_released(before) == r[0]
@@ -455,6 +457,7 @@ class _Context:
             after = " ".join(self.text[n.end() : ce].split()[:4])
             near = " ".join((before, n.group("lic"), after, self._label_of(n.start(), 0)))
             said = R.LICENSE_IS_RE.search(self.text[cs : n.start()])  # "the licence will be"
+            said = said or R.licence_under_re().search(self.text[cs : n.start()])
             if not (R.LICENSE_WORD_RE.search(near) or said):
                 continue
             # "no license yet", "sem licença": an absence in the name's own clause ("os

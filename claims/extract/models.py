@@ -199,16 +199,31 @@ _SIZE_NAME = re.compile(
     r"(?:(?<=\bthe\s)|(?<=\bThe\s)|(?<=\bo\s)|(?<=\bO\s))(?P<size>\d+(?:\.\d+)?[BT])\b"
     r"(?!\s*(?:-|param|parâm|model|modelo|tokens?|de\s+par|dense|denso|version|versão|variant|variante))"
 )
+# "The 9B model also leads", "o modelo de 9B": a model named by a size with a model noun;
+# another model only when the subject's own name carries a size (27B) and this one differs.
+_SIZE_MODEL_NAME = re.compile(
+    r"(?:(?<=\bthe\s)|(?<=\bThe\s)|(?<=\bthis\s)|(?<=\bThis\s))(?P<size>\d+(?:\.\d+)?[BT])"
+    r"(?=\s+(?:model|variant|version)\b)"
+    r"|(?<=\b[Oo]\smodelo\sde\s)(?P<size2>\d+(?:[.,]\d+)?[BT])\b"
+)
+_OWN_SIZE = re.compile(r"\d+(?:\.\d+)?[bt]")
 
 
 def find_size_names(text: str, own_sizes: set[str]) -> list[Named]:
     """Models called by their size alone ("the 405B"), except the subjects' own sizes
-    (``own_sizes``, lower-case like "70b"): ``Named(..., "competitor", "405B")``."""
-    return [
+    (``own_sizes``, lower-case like "70b"): ``Named(..., "competitor", "405B")``. When a
+    subject's own name carries a size, "the 9B model" of another size is another model too."""
+    out = [
         Named(m.start("size"), m.end("size"), "competitor", m.group("size"))
         for m in _SIZE_NAME.finditer(text)
         if m.group("size").lower() not in own_sizes
     ]
+    if any(_OWN_SIZE.fullmatch(w) for w in own_sizes):
+        for m in _SIZE_MODEL_NAME.finditer(text):
+            g = "size" if m.group("size") else "size2"
+            if m.group(g).lower().replace(",", ".") not in own_sizes:
+                out.append(Named(m.start(g), m.end(g), "competitor", m.group(g)))
+    return out
 
 
 # Between a figure and the model owning it: unit words only (a comparison word such as
@@ -258,14 +273,19 @@ def find_sibling_tiers(text: str, own_names: list[str]) -> list[Named]:
     an article on "Magistral Small"); ``Named(..., "competitor", name)``. A bare tier is no
     name (the head must be written), and the subject's own names are not siblings."""
     out: list[Named] = []
-    own = set(own_names)
+    own = {n.lower() for n in own_names}
+    seen: set[tuple[int, int]] = set()
     for name in own_names:
-        words = name.split()
-        if len(words) < 2 or words[-1] not in _TIERS:
+        # the tier after a space or a hyphen: "Phi-3 Mini", "phi-3-mini" (any case)
+        split = re.fullmatch(r"(.+?[^\W_])(?:[^\S\n]|-)([^\W\d_]+)", name)
+        if split is None or split.group(2).capitalize() not in _TIERS:
             continue
-        head = re.escape(" ".join(words[:-1]))
-        tiers = "|".join(sorted(_TIERS - {words[-1]}, key=len, reverse=True))
-        for m in re.finditer(rf"(?<![\w-]){head}{_SP}(?:{tiers})(?![\w-])", text):
-            if m.group(0) not in own:
+        head = re.escape(split.group(1))
+        tier = split.group(2).capitalize()
+        tiers = "|".join(sorted(_TIERS - {tier, tier.lower()}, key=len, reverse=True))
+        pattern = rf"(?<![\w-]){head}(?:{_SP}|-)(?:{tiers})(?![\w-])"
+        for m in re.finditer(pattern, text, re.I):
+            if m.group(0).lower() not in own and (m.start(), m.end()) not in seen:
+                seen.add((m.start(), m.end()))
                 out.append(Named(m.start(), m.end(), "competitor", m.group(0)))
     return out

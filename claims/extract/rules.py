@@ -142,7 +142,7 @@ _COMPARATIVE_RE = re.compile(
     r"(?<!\w)(?=[^\W\d_])(?:"  # only at a word start (a fast first test)
     r"\b(?:atrás|abaixo|acima|à\s+frente|além)\s+(?:apenas\s+|só\s+)?d[oae]s?\b"
     r"|\bdo\s+que\b|\bthan\b|\bbehind\b|\bahead\s+of\b|\bvs\.?|\bversus\b|\bcontra\b"
-    r"|\bcompetir\s+(?:diretamente\s+)?com\b|\bcompete\s+with\b|\bcompared\s+(?:to|with)\b"
+    r"|\bcompet(?:ir|e|em)\s+(?:diretamente\s+)?com\b|\bcompete\s+with\b|\bcompared\s+(?:to|with)\b"
     r"|\bcomparad[oa]s?\s+(?:a|com)\b|\bfrente\s+(?:a|às?|aos?)\b|\bde\s+K?\w+\s+para\b|\bbate\b|\bbeats?\b"
     # A model after a comparison verb is the yardstick, not the one measured.
     r"|\b(?:match(?:es|ed|ing)?|outperform(?:s|ed|ing)?|surpass(?:es|ed|ing)?|rival(?:s|ed|ing)?|"
@@ -341,6 +341,16 @@ LICENSE_NAME_RE = re.compile(
     r"|Llama\s+\d(?:\.\d)?\s+Community)(?![\w-])"
 )
 LICENSE_WORD_RE = re.compile(r"licen[cçs]|terms\s+of\s+use|termos\s+de\s+uso", re.I)
+
+
+# A licence name right after "under"/"sob" (``lexicon/<lang>/licence_under.txt``) is one
+# without the word licence: "Mixtral 8x22B under Apache 2.0", "lançado sob MIT".
+@cache
+def licence_under_re() -> re.Pattern[str]:
+    """The words of ``licence_under.txt`` ending the text before a licence name."""
+    return re.compile(r"(?<!\w)(?:" + alternation("licence_under") + r")\s+(?:the\s+)?$", re.I)
+
+
 # The licence word as the subject of a copula right before the name, future or modal too
 # ("the licence will be", "its license would be", "a licença será", "a licença vai ser").
 LICENSE_IS_RE = re.compile(
@@ -412,10 +422,11 @@ def in_size_list(text: str, start: int, end: int) -> bool:
 
 
 # Sizes naming models, not counting parameters: "our 7B and 13B models", "os modelos de
-# 7B e 13B" read as plural model nouns after one or more sizes.
+# 7B e 13B" read as plural model nouns after one or more sizes; "available in 9B and 27B
+# parameter sizes" lists a family's sizes the same way.
 _SIZES_NAME_MODELS = re.compile(
     rf"{_SIZE}(?:(?:\s*[/,]\s*|\s*,?\s+(?:and|e|or|ou)\s+){_SIZE})*"
-    r"(?:[\s-]+(?:parameter|param))?\s+(?:models|modelos|variants|variantes|versions|versões)\b",
+    r"(?:[\s-]+(?:parameter|param))?\s+(?:models|modelos|variants|variantes|versions|versões|sizes|tamanhos)\b",
     re.I,
 )
 
@@ -457,6 +468,22 @@ _COUNT_WORDS = re.compile(
 )
 
 
+@cache
+def _simile_re() -> re.Pattern[str]:
+    """A yardstick's words (``lexicon/<lang>/similes.txt``) and an article right before a
+    size: "like a ", "como um "."""
+    return re.compile(
+        r"(?<!\w)(?:" + alternation("similes") + r")\s+(?:(?:a|an|the|um|uma|o)\s+)?$", re.I
+    )
+
+
+@cache
+def _total_of_re() -> re.Pattern[str]:
+    """Words of the whole an active count is part of (``lexicon/<lang>/total_of.txt``)
+    right before a size: "out of ", "de um total de "."""
+    return re.compile(r"(?<!\w)(?:" + alternation("total_of") + r")\s+$", re.I)
+
+
 def params_attribute(fig: Figure, before: str, after: str) -> str | None:
     """``total_params``/``active_params`` for a parameter count, else ``None``.
 
@@ -472,6 +499,8 @@ def params_attribute(fig: Figure, before: str, after: str) -> str | None:
         return None  # "128 experts at 3.66 billion parameters each": one part's size
     if _CLASS_BOUND_BEFORE.search(before):
         return None  # "o primeiro modelo abaixo de 10 bilhões": a size class's bound
+    if _simile_re().search(before[-40:]):
+        return None  # "benchmarked like a 70B", "como um 70B": a yardstick, not a count
     if _part_after_re().match(after):
         return None  # "170 milhões de parâmetros de incorporação": one part's size
     judged = _SIZE_AS_SUBJECT.match(after)
@@ -489,6 +518,8 @@ def params_attribute(fig: Figure, before: str, after: str) -> str | None:
     if not explicit:
         if not fig.scaled or fig.scale < Decimal(10) ** 9 or _OTHER_NOUN_AFTER.match(after):
             return None
+    if _total_of_re().search(before[-30:]):
+        return "total_params"  # "39B active parameters out of 141B": the whole count
     direct = _DIRECT_KIND.match(after)
     if direct:
         return "active_params" if _ACTIVE_KW.match(direct.group(1)) else "total_params"
@@ -718,9 +749,22 @@ def is_context_window(before: str, after: str, clause: str) -> bool:
     "up to 16,384 output tokens", "max output of 8K")."""
     if _OUTPUT_AFTER.match(after) or _OUTPUT_BEFORE.search(before[-60:]):
         return False
+    if _attention_window_re().search(before[-60:]):
+        return False  # "sliding window attention (4,096 tokens)": one layer's span
     if _TOKENS.match(after) and _CONTEXT_KW.search(clause) or _CONTEXT_AFTER.match(after):
         return True
     return bool(_CONTEXT_BEFORE.search(before))
+
+
+@cache
+def _attention_window_re() -> re.Pattern[str]:
+    """An attention span's words (``lexicon/<lang>/attention_windows.txt``) right before a
+    token count: "sliding window attention (", "janela deslizante de"."""
+    return re.compile(
+        r"(?<!\w)(?:" + alternation("attention_windows") + r")"
+        r"(?:\s+(?:attention|atenção))?\s*(?:[(:]|of|de|size\s+of|de\s+tamanho)?\s*$",
+        re.I,
+    )
 
 
 # Largest context windows announced are about 10^7 tokens; a "context" of 10^9 tokens or
