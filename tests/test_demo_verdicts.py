@@ -82,7 +82,10 @@ def test_the_vendors_page_settles_parameter_counts_the_same_way_for_every_subjec
         ("kimi-k3", "Cerebras", "confirmed"),
         ("kimi-k3.1-pro", "Moonshot AI", "confirmed"),
     }
-    vendor_page = "the model's vendor states “2.8T total parameters” on its own page"
+    vendor_page = (
+        "the model's vendor states “2.8T total parameters” on its own page "
+        "(the vendor's figure, not counted from the weights)"
+    )
     assert sum(r.endswith(vendor_page) for *_x, r in rows) == 4  # K3 once, K3.1 Pro thrice
 
 

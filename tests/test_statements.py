@@ -79,7 +79,10 @@ def test_the_vendors_page_settles_its_own_parameter_count_claims_like_anyone_els
     own = ClaimView(**{**own.__dict__, "value": quantity("2.8", "params", scale=10**12)})
     d = _judge(own, [moonshot], vendors={2: "Moonshot AI"})
     assert (d.status, d.evidence, d.statement.status) == ("confirmed", (9,), "yes")
-    assert d.reason.endswith("the model's vendor states “2.8T total parameters” on its own page")
+    assert d.reason.endswith(
+        "the model's vendor states “2.8T total parameters” on its own page "
+        "(the vendor's figure, not counted from the weights)"
+    )
 
 
 def test_the_claimants_own_word_is_never_evidence_for_its_other_claims():
@@ -101,7 +104,10 @@ def test_the_vendors_page_is_evidence_for_what_others_claim_about_its_model():
     )  # fmt: skip
     d = _judge(cerebras, [moonshot], vendors={2: "Moonshot AI"})
     assert (d.status, d.evidence) == ("confirmed", (9,))
-    assert d.reason.endswith("the model's vendor states “2.8T total parameters” on its own page")
+    assert d.reason.endswith(
+        "the model's vendor states “2.8T total parameters” on its own page "
+        "(the vendor's figure, not counted from the weights)"
+    )
     assert _judge(cerebras, [moonshot]).status == "unverified"  # no vendor known: no evidence
 
 
