@@ -25,7 +25,8 @@ EVENT_KINDS: dict[str, tuple[str, str]] = {
     ),
     "subject_discovered": (
         "subscriber",
-        "a watched source shows a subject for the first time (e.g. weights repo appeared)",
+        "weights found: a repo already listed at its watch's first check (when it landed "
+        "is unknown), or another weights repo of a subject that has one",
     ),
     "weights_landed": ("subscriber", "weights of a subject became available on a hub"),
     "license_observed": (
@@ -71,7 +72,8 @@ EVENT_KINDS: dict[str, tuple[str, str]] = {
 # One entry per EVENT_KINDS key (tests/test_vocabulary.py checks both lists match).
 EVENT_LABELS: dict[str, str] = {
     "value_changed": "Value changed",
-    "subject_discovered": "Subject discovered",
+    # the tracker finds weights of the subjects it is given; it discovers no subjects
+    "subject_discovered": "Weights found",
     "weights_landed": "Weights landed",
     "license_observed": "Licence read",
     "license_changed": "Licence changed",

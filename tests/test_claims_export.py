@@ -179,10 +179,11 @@ def test_claims_list_options_take_only_their_values(imported):
     assert "leaderboard_rank, hardware_units," in helptext
 
 
-def test_claims_list_shows_qualifiers_and_no_verdict_yet(imported):
+def test_claims_list_shows_qualifiers_and_no_verdict_yet(imported, monkeypatch):
     """Two 65.7% benchmark claims with opposite verdicts say which version each is about;
     a claim `verify` has not judged reads "no verdict yet", as --verdict calls it."""
     _data, db = imported
+    monkeypatch.setenv("COLUMNS", "400")  # wide enough for each row's first line to hold its cells
     fresh = invoke("claims", "list", "--verdict", "no verdict yet", "--db", db).output
     row = next(line for line in fresh.splitlines() if "65.7%" in line and "Wire" in line)
     cells = [c.strip() for c in row.split("│")]

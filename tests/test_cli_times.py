@@ -47,8 +47,8 @@ def test_utc_minute_reads_one_way(moment, shown):
 def test_status_gives_the_hub_check_time_to_the_minute_in_utc(demo_db):
     out = runner.invoke(app, ["status", "kimi-k3.1-pro", "--db", str(demo_db)]).output
     assert (
-        "  overdue by 24 days as of 2026-11-28 06:00 UTC (counted from the latest promised date)"
-        in out.splitlines()
+        "  overdue by 24 days as of 2026-11-28 06:00 UTC (counted from the latest promised "
+        "deadline, 2026-11-04)" in out.splitlines()
     )
     landed = runner.invoke(app, ["status", "kimi-k2-thinking", "--db", str(demo_db)]).output
     assert (

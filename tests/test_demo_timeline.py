@@ -51,7 +51,7 @@ def test_demo_events_share_the_replayed_datas_time(tmp_path, monkeypatch):
     with Session(make_engine(tmp_path / "t.db")) as s:
         events = s.exec(select(models.Event)).all()
         verdict_times = {as_utc(v.as_of) for v in s.exec(select(models.Verdict)) if v.as_of}
-    assert len(events) == 6
+    assert len(events) == 7
     # the cycle's weights_landed and verification's events alike: the recording's time
     assert {as_utc(e.created_at) for e in events} == {RECORDED}
     assert verdict_times == {RECORDED}
@@ -76,13 +76,17 @@ def test_demo_summary_counts_every_event_it_stored(tmp_path, monkeypatch):
         "0 failed; 82 new observations\n" in out
     )
     assert (
-        "events: 6 new (Verdict changed 4, Discrepancy opened 1, Subject discovered 1); "
+        "events: 7 new (Verdict changed 4, Discrepancy opened 1, Discrepancy resolved 1, "
+        "Weights found 1); "
         "the site's Changes page lists them\n" in out
     )
     # ... as many as the site's Changes page lists
     changes = (tmp_path / "site" / "changes.html").read_text()
-    assert "Newest first (6 shown)" in changes
-    assert changes.count('<td data-label="When">') == 6
+    assert "Newest first (7 shown)" in changes
+    assert changes.count('<td data-label="When">') == 7
+    # the Terminal-Bench discrepancy the board settled before it could open: one entry
+    assert changes.count("(found settled: never open)") == 1
+    assert "Weights found" in changes and "Subject discovered" not in changes
     # a first confirmed verdict is shown on the site, not announced as a change
     assert "first verdict: confirmed" not in changes
     # the Terminal-Bench board settles the 3.0-vs-4.0 dispute: no first "disputed" now

@@ -52,15 +52,41 @@ def test_at_most_8_seed_claims_stay_unverified_and_each_names_what_is_missing(de
     rows = _verdicts(demo_db)
     assert len(rows) == 40
     assert Counter(status for _a, status, _r, _s in rows) == {
-        "confirmed": 28, "unverified": 8, "overdue": 3, "contradicted": 1,
+        "confirmed": 34, "unverified": 2, "overdue": 3, "contradicted": 1,
     }  # fmt: skip
     unverified = Counter(a for a, status, _r, _s in rows if status == "unverified")
-    assert unverified == {
-        "total_params": 3, "active_params": 3, "weights_release_date": 1, "benchmark_score": 1,
-    }  # fmt: skip
+    assert unverified == {"weights_release_date": 1, "benchmark_score": 1}
     for _attribute, status, reason, _s in rows:
         if status == "unverified":
             assert "missing evidence: " in reason or "cannot be told" in reason, reason
+
+
+def test_the_vendors_page_settles_parameter_counts_the_same_way_for_every_subject(demo_db):
+    """Moonshot AI's page confirms Cerebras' "about 3T" for Kimi K3 and Moonshot AI's own
+    2.8T for Kimi K3.1 Pro alike (claims.verify.statements.VENDOR_SPECS)."""
+    with Session(make_engine(demo_db)) as s:
+        rows = s.exec(
+            select(
+                models.Subject.slug,
+                models.Claim.claimant,
+                models.Verdict.status,
+                models.Verdict.reason,
+            )
+            .join(models.Claim, models.Claim.subject_id == models.Subject.id)  # type: ignore[arg-type]
+            .join(models.Verdict, models.Verdict.claim_id == models.Claim.id)  # type: ignore[arg-type]
+            .where(models.Claim.attribute == "total_params")
+        ).all()
+    by_subject = {(slug, claimant, status) for slug, claimant, status, _r in rows}
+    assert by_subject == {
+        ("kimi-k2-thinking", "Moonshot AI", "confirmed"),
+        ("kimi-k3", "Cerebras", "confirmed"),
+        ("kimi-k3.1-pro", "Moonshot AI", "confirmed"),
+    }
+    vendor_page = (
+        "the model's vendor states “2.8T total parameters” on its own page "
+        "(the vendor's figure, not counted from the weights)"
+    )
+    assert sum(r.endswith(vendor_page) for *_x, r in rows) == 4  # K3 once, K3.1 Pro thrice
 
 
 def test_the_terminal_bench_discrepancy_names_the_version_the_board_holds(demo_db):

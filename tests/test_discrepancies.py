@@ -21,6 +21,7 @@ from claims.verify.compare import (
 )
 from claims.verify.discrepancies import (
     explained_claims,
+    found_settled,
     observation_findings,
     observation_key,
     settled_by,
@@ -105,7 +106,8 @@ def test_each_change_of_state_means_one_event():
     assert state_event(None, "open") == "discrepancy_opened"
     assert state_event("resolved", "open") == "discrepancy_opened"
     assert state_event("open", "resolved") == "discrepancy_resolved"
-    assert state_event(None, "resolved") is None  # found already settled: never open
+    assert state_event(None, "resolved") == "discrepancy_resolved"  # found settled: one event
+    assert found_settled(None, "resolved") and not found_settled("open", "resolved")
     assert state_event(None, "dismissed") is None  # a different-subjects note
     assert state_event("open", "open") is None
 
@@ -138,7 +140,10 @@ def test_demo_summary_site_and_events_count_the_same_open_discrepancies(tmp_path
             select(Discrepancy).where(Discrepancy.rule == CONTRADICTED_BY_OBSERVATION)
         ).all()
     assert announced == open_keys  # each open discrepancy announced exactly once
-    assert resolved == []
+    # the Terminal-Bench one, found already settled, has its one "found settled" event
+    assert [json.loads(e.detail_json)["discrepancy"] for e in resolved] == [tb.key]
+    assert json.loads(resolved[0].detail_json)["found_settled"] is True
+    assert resolved[0].title.endswith("(found settled: never open)")
     assert report.events["discrepancy_opened"] == len(report.open_discrepancies) == 1
     exported = json.loads((site / "api" / "discrepancies.json").read_text())["discrepancies"]
     assert sum(d["state"] == "open" for d in exported) == 1

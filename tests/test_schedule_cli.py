@@ -210,6 +210,8 @@ def test_watches_json_shows_schedule_runs_state_and_errors(tmp_path, monkeypatch
     listing = json.loads(result.stdout)
     assert listing["scheduler"]["since"] == "2026-03-02T12:00:00Z"
     assert listing["scheduler"]["live"] is True
+    assert listing["scheduler"]["running"] is True
+    assert listing["scheduler"]["state"].startswith("running, pid ")
     assert listing["scheduler"]["pid"] == os.getpid()
     assert listing["watches"] == [
         {
@@ -401,3 +403,20 @@ def test_watches_gives_a_retired_watch_no_next_run(tmp_path, monkeypatch, schedu
     cells = [c.strip() for c in line.strip("│ ").split("│")]
     assert cells[4:6] == ["never (retired)", "retired"]
     assert "due" not in line and "scheduled" not in line
+
+
+def test_watches_json_says_not_running_as_the_text_does(tmp_path):
+    """No lease holder: the text's "scheduler: not running" is ``{"running": false,
+    "state": "not running", ...}`` in --json (never null), every holder field null."""
+    db = tmp_path / "w.db"
+    engine = make_engine(db)
+    with Session(engine) as s:
+        s.add(Watch(name="a", adapter="html_page", url="https://example.test/a"))
+        s.commit()
+    text = CliRunner().invoke(app, ["watches", "--db", str(db)])
+    assert text.output.splitlines()[0] == "scheduler: not running"
+    listing = json.loads(CliRunner().invoke(app, ["watches", "--db", str(db), "--json"]).stdout)
+    assert listing["scheduler"] == {
+        "running": False, "state": "not running", "pid": None, "host": None, "since": None,
+        "heartbeat": None, "expires": None, "live": None, "exited": None, "same_machine": None,
+    }  # fmt: skip

@@ -41,17 +41,21 @@ def _row(html: str, label: str) -> str:
 
 
 def test_a_claimant_page_reads_stated_on_never_observed(site):
-    card = _card(site, "kimi-k3.1-pro")
-    total = card["Total parameters"]
-    assert (total["status"], total["observed"], total["checked_at"]) == ("unverified", None, None)
-    assert total["stated_on"] == "https://platform.kimi.ai/docs/models/kimi-k3.1-pro"
-    html = (site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
-    observed = _row(html, "Total parameters").rsplit("<td>", 1)[1]
-    assert observed == (
-        '<small class="muted unobserved">not observed;</small> <small class="stated-on">'
-        'stated on <a href="https://platform.kimi.ai/docs/models/kimi-k3.1-pro" '
-        'rel="nofollow noopener">platform.kimi.ai</a></small></td>\n'
-    )
+    """The vendor's page confirms parameter counts (claims.verify.statements.VENDOR_SPECS):
+    Kimi K3.1 Pro's total (Moonshot AI's own claim) reads as Kimi K3's (Cerebras'), from
+    one observation that is no observed value and was never a watch's reading of the Hub."""
+    for slug in ("kimi-k3.1-pro", "kimi-k3"):
+        total = _card(site, slug)["Total parameters"]
+        assert (total["status"], total["observed"], total["checked_at"]) == (
+            "confirmed", None, None,
+        )  # fmt: skip
+        assert (total["derived_from"], total["stated_on"]) == (1, None)
+        html = (site / "subjects" / slug / "index.html").read_text()
+        observed = _row(html, "Total parameters").rsplit("<td>", 1)[1]
+        assert observed.endswith(
+            '">from 1 observation</a> <small class="muted nowrap checked" '
+            'title="when a watch last read it">—</small></td>\n'
+        )
 
 
 def test_the_observed_column_shows_what_the_verdict_cites(site):

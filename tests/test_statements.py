@@ -72,13 +72,24 @@ def test_looked_for_and_absent_is_no_never_looked_for_is_not_checked():
     assert statement_of(_claim("hardware_units", "59", "wafers", claimant="Groq"), [WAFERS]).status == "not checked"  # fmt: skip
 
 
-def test_the_claimants_own_word_is_never_evidence_for_its_own_claim():
+def test_the_vendors_page_settles_its_own_parameter_count_claims_like_anyone_elses():
     moonshot = _page(9, "total_params", "2.8", "params", "Moonshot AI", "2.8T total parameters")
     moonshot = ObsView(**{**moonshot.__dict__, "value": with_extra(quantity("2.8", "params", scale=10**12), quote="2.8T total parameters")})  # fmt: skip
     own = _claim("total_params", "2.8", "params", claimant="Moonshot AI")
     own = ClaimView(**{**own.__dict__, "value": quantity("2.8", "params", scale=10**12)})
     d = _judge(own, [moonshot], vendors={2: "Moonshot AI"})
-    assert d.status == "unverified" and d.statement.status == "yes"
+    assert (d.status, d.evidence, d.statement.status) == ("confirmed", (9,), "yes")
+    assert d.reason.endswith(
+        "the model's vendor states “2.8T total parameters” on its own page "
+        "(the vendor's figure, not counted from the weights)"
+    )
+
+
+def test_the_claimants_own_word_is_never_evidence_for_its_other_claims():
+    bits = _page(9, "weights_precision_bits", "4", "bits", "Moonshot AI", "4-bit weights")
+    own = _claim("weights_precision_bits", "4", "bits", claimant="Moonshot AI")
+    d = _judge(own, [bits], vendors={2: "Moonshot AI"})
+    assert (d.status, d.statement.status) == ("unverified", "yes")
 
 
 def test_the_vendors_page_is_evidence_for_what_others_claim_about_its_model():
@@ -93,5 +104,30 @@ def test_the_vendors_page_is_evidence_for_what_others_claim_about_its_model():
     )  # fmt: skip
     d = _judge(cerebras, [moonshot], vendors={2: "Moonshot AI"})
     assert (d.status, d.evidence) == ("confirmed", (9,))
-    assert d.reason.endswith("the model's vendor states “2.8T total parameters” on its own page")
+    assert d.reason.endswith(
+        "the model's vendor states “2.8T total parameters” on its own page "
+        "(the vendor's figure, not counted from the weights)"
+    )
     assert _judge(cerebras, [moonshot]).status == "unverified"  # no vendor known: no evidence
+
+
+def test_not_checked_names_the_watched_page_and_what_it_looks_for_whoever_the_claimant():
+    """Another claimant's page watched for the subject: the reason says whose it is and what
+    it looks for, as it does when the claimant's own page does not look for the figure."""
+    score = ClaimView(
+        id=1, key="k", subject_id=2, subject="kimi-k3", attribute="benchmark_score",
+        value=quantity("64", "percent"), claimant="Artificial Analysis",
+    )  # fmt: skip
+    looks = (
+        "the watched page of Cerebras looks for hardware units, total parameters and "
+        "weight precision"
+    )
+    st = statement_of(score, [WAFERS])
+    assert (st.status, st.reason) == (
+        "not checked", f"no page of Artificial Analysis is watched for kimi-k3; {looks}"
+    )  # fmt: skip
+    own = ClaimView(**{**score.__dict__, "claimant": "Cerebras"})
+    assert statement_of(own, [WAFERS]).reason == (
+        f"the watch of Cerebras's page does not look for benchmark score; {looks}"
+    )
+    assert statement_of(score, []).reason == "no page of Artificial Analysis is watched for kimi-k3"

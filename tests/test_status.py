@@ -184,7 +184,7 @@ def test_a_failed_check_after_a_success_is_named_beside_the_last_good_answer(eng
     text = _cli_status(engine, "kimi-k3.1-pro").stdout.splitlines()
     assert text[1] == "  weights: not landed (as of 2026-11-28 06:00 UTC)"
     assert text[-5:-3] == [
-        "  overdue by 24 days as of 2026-11-28 06:00 UTC (counted from the latest promised date)",
+        "  overdue by 24 days as of 2026-11-28 06:00 UTC (counted from the latest promised deadline, 2026-11-04)",
         "  last successful Hub check 2026-11-28 06:00 UTC (the weights are as of it)",
     ]
     assert text[-3] == (
@@ -225,3 +225,28 @@ def test_a_success_after_the_failure_clears_it(engine, tmp_path):
         s.commit()
     st = _status(engine, "kimi-k3.1-pro")
     assert st.last_failure is None and st.to_dict()["last_check_failed"] is False
+
+
+def test_every_overdue_count_is_days_from_the_end_of_a_stated_deadline(engine):
+    """One count (claims.verify.promises.days_past) for each promise line and the overall
+    line, each naming the deadline it counts from: "before 2026-11-04" ends 2026-11-03."""
+    import json
+
+    _setup(engine)
+    text = _cli_status(engine, "kimi-k3.1-pro").stdout
+    promised = [line for line in text.splitlines() if line.startswith("  promised:")]
+    assert any(
+        line.startswith("  promised: before 2026-11-04")
+        and line.endswith("— overdue by 25 days (from its deadline 2026-11-03)")
+        for line in promised
+    ), promised
+    assert any(
+        line.startswith("  promised: on 2026-11-04")
+        and line.endswith("— overdue by 24 days (from its deadline 2026-11-04)")
+        for line in promised
+    ), promised
+    assert "days overdue" not in text
+    got = json.loads(_cli_status(engine, "kimi-k3.1-pro", "--json").stdout)
+    assert (got["overdue_days"], got["overdue_from"]) == (24, "2026-11-04")
+    days = {(p["relation"], p["deadline"], p["days_overdue"]) for p in got["promises"]}
+    assert ("before", "2026-11-03", 25) in days and ("on", "2026-11-04", 24) in days

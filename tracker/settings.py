@@ -69,6 +69,14 @@ def llm_api_key(env: Mapping[str, str] | None = None) -> str | None:
     return _get("TRACKER_LLM_API_KEY", env)
 
 
+def terminal_columns(env: Mapping[str, str] | None = None) -> int | None:
+    """``COLUMNS`` (the shell's own variable, not the tracker's: Rich and ``ls`` read it
+    too): the width a fitted table (`tracker claims list`) is laid out in, honoured piped
+    as well; None when unset or not a positive whole number."""
+    raw = _get("COLUMNS", env)
+    return int(raw) if raw is not None and raw.isdigit() and int(raw) > 0 else None
+
+
 # Stands in for an unset API key while `tracker demo` replays recorded answers: nothing
 # is sent anywhere (the HAR transport serves every request) and recordings hold no key.
 REPLAY_KEY = "replayed-recording-no-key-needed"

@@ -19,7 +19,7 @@ from claims.subjects.sourcenames import source_names
 from claims.values.canonical import as_utc
 from claims.values.timefmt import iso_z
 from claims.values.value import Value
-from claims.verify.promises import deadline_of
+from claims.verify.promises import days_past, deadline_of
 from claims.vocabulary import RETIRED_STATE, SKIPPED_KIND, gated_value, qualifiers_text
 
 
@@ -43,12 +43,8 @@ class Promise:
 
     def days_overdue(self, as_of: dt.datetime | None) -> int | None:
         """Whole days past :meth:`deadline` at ``as_of`` (None when not past, unknown, or
-        the promise has no deadline)."""
-        end = self.deadline()
-        if as_of is None or end is None:
-            return None
-        late = (as_of.date() - end).days
-        return late if late > 0 else None
+        the promise has no deadline; :func:`claims.verify.promises.days_past`)."""
+        return days_past(self.deadline(), as_of)
 
     def deadline(self) -> dt.date | None:
         """Last day that keeps the promise (:func:`claims.verify.promises.deadline_of`: "before
@@ -90,6 +86,9 @@ class WeightsStatus:
     license_source: str | None = None
     promises: list[Promise] = field(default_factory=list)
     overdue_days: int | None = None
+    # the latest deadline (ISO date) among the model's own promises: ``overdue_days``
+    # counts from its end
+    latest_deadline: str | None = None
     as_of: dt.datetime | None = None
     # The repo was already listed the first time its watch ran: ``landed_at`` is then
     # only "by this time", not the landing date. ``repo_created`` is the Hub's createdAt.
@@ -190,11 +189,15 @@ class WeightsStatus:
                     "source": p.source,
                     "claimant": p.claimant,
                     "qualifiers": dict(p.qualifiers),
+                    # the last day that keeps it; days_overdue counts from its end
+                    "deadline": iso_date(p.deadline()),
                     "days_overdue": None if self.landed else p.days_overdue(self.as_of),
                 }
                 for p in self.promises
             ],
             "overdue_days": self.overdue_days,
+            # overdue_days counts from the end of the latest promised deadline
+            "overdue_from": self.latest_deadline,
             "as_of": iso(self.as_of),
             "watched": self.watched,
             "retired": self.retired,
@@ -289,16 +292,20 @@ def weights_statuses(
         ends = [d for p in status.promises if not p.qualifiers and (d := p.deadline())]
         if status.landed and ends and not status.at_first_check:
             assert status.landed_at is not None
-            late = (status.landed_at.date() - max(ends)).days
-            status.landed_late_days = late if late > 0 else None
-        if not status.landed and not status.withdrawn and ends and status.as_of is not None:
-            late = (status.as_of.date() - max(ends)).days
-            status.overdue_days = late if late > 0 else None
+            status.landed_late_days = days_past(max(ends), status.landed_at)
+        if not status.landed and not status.withdrawn and ends:
+            status.latest_deadline = max(ends).isoformat()
+            status.overdue_days = days_past(max(ends), status.as_of)
         out[subject.id] = status
     return out
 
 
 Grouped = dict[int, list[models.Observation]]
+
+
+def iso_date(d: dt.date | None) -> str | None:
+    """``2026-11-04`` (None stays None)."""
+    return d.isoformat() if d is not None else None
 
 
 def _promises_of(

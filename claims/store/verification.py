@@ -32,6 +32,7 @@ from claims.verify.compare import (
 )
 from claims.verify.discrepancies import (
     explained_claims,
+    found_settled,
     observation_findings,
     settled_by,
     state_event,
@@ -288,7 +289,7 @@ def _announce(
         return 0
     (report.opened if kind == "discrepancy_opened" else report.resolved).append(row.id or 0)
     reopened = now if kind == "discrepancy_opened" and old is not None else None
-    return _event(session, kind, row, subjects, reopened, now)
+    return _event(session, kind, row, subjects, reopened, now, found_settled(old, row.state))
 
 
 def _insert_discrepancy(
@@ -362,6 +363,7 @@ def _event(
     subjects: dict[int, str],
     reopened_at: dt.datetime | None,
     at: dt.datetime,
+    settled: bool = False,
 ) -> int:
     detail: dict[str, Any] = {
         "discrepancy": row.key,
@@ -373,5 +375,8 @@ def _event(
     if reopened_at is not None:
         detail["reopened_at"] = reopened_at.isoformat()
     title = discrepancy_title(subjects.get(row.subject_id, str(row.subject_id)), row)
+    if settled:  # never open: found already settled (claims.verify.discrepancies)
+        detail["found_settled"] = True
+        title += " (found settled: never open)"
     event = make_event(kind, title, subject_id=row.subject_id, detail=detail, at=at)
     return add_event(session, event)

@@ -14,7 +14,9 @@ decisions of :mod:`claims.verify.judge`; :mod:`claims.store.verification` stores
   settled by the board's 3.0 score, is one discrepancy, not two).
 - Every discrepancy that opens is announced once by ``discrepancy_opened`` and, when it
   closes, once by ``discrepancy_resolved`` (:func:`state_event`); one found already
-  settled (or a note, stored dismissed) was never open and announces nothing.
+  settled was never open and is announced by one ``discrepancy_resolved`` marked found
+  settled (so every discrepancy the Discrepancies page lists has its place in the
+  history); a note, stored dismissed, announces nothing.
 """
 
 from __future__ import annotations
@@ -111,13 +113,20 @@ def observation_findings(
 def state_event(old: str | None, new: str) -> str | None:
     """The event a discrepancy's change of state from ``old`` (None: not stored before)
     to ``new`` means: ``discrepancy_opened`` when it opens (first found open, or
-    reopened), ``discrepancy_resolved`` when an open one resolves, else None (found
-    already resolved, a note stored dismissed, no change; a reviewer's dismissal has
-    its own event, :func:`claims.store.review.dismiss_discrepancy`)."""
+    reopened), ``discrepancy_resolved`` when an open one resolves or one is first found
+    already resolved (:func:`found_settled`), else None (a note stored dismissed, no
+    change; a reviewer's dismissal has its own event,
+    :func:`claims.store.review.dismiss_discrepancy`)."""
     if new == old:
         return None
     if new == "open":
         return "discrepancy_opened"
-    if new == "resolved" and old == "open":
+    if new == "resolved" and old in ("open", None):
         return "discrepancy_resolved"
     return None
+
+
+def found_settled(old: str | None, new: str) -> bool:
+    """Whether a discrepancy was first found already resolved (never open): its one
+    event says so ("found settled")."""
+    return old is None and new == "resolved"

@@ -202,6 +202,9 @@ def _reading(claimed: Value, observed: Value) -> str:
     return f"; {used}" if used else ""
 
 
+VENDOR_WORD = "the vendor's figure, not counted from the weights"
+
+
 def _note(v: Value, claimed: Value | None = None) -> str:
     """What the reason adds about how the observed figure was read; the catalogue's
     context semantics only when the claim is above the input limit (it rests on them)."""
@@ -220,7 +223,9 @@ def _note(v: Value, claimed: Value | None = None) -> str:
     if v.extra.get("tier"):  # a long-context price tier
         note += f"; the tier {v.extra['tier']}"
     quote = v.extra.get("quote")  # a vendor's own page (claims.verify.statements)
-    return note + (f"; the model's vendor states “{quote}” on its own page" if quote else "")
+    # Said so a reader does not take the vendor's word for a count made from the weights.
+    vendor = f"; the model's vendor states “{quote}” on its own page ({VENDOR_WORD})"
+    return note + (vendor if quote else "")
 
 
 def _judge_text(claim: ClaimView, obs: Sequence[ObsView]) -> Decision | None:

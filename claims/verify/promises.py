@@ -50,6 +50,19 @@ def deadline_of(promise: Value) -> dt.date | None:
     return date_window(promise)[1]
 
 
+def days_past(deadline: dt.date | None, at: dt.datetime | None) -> int | None:
+    """Whole days from the end of ``deadline`` (the last day that keeps the promise,
+    :func:`deadline_of`) to ``at``'s UTC date; None when not past, or either is unknown.
+
+    The one count of "overdue by N days" and "late by N days" everywhere (verdicts,
+    `tracker status` per promise and overall, the site): "before 2026-11-04" ends on
+    2026-11-03, so as of 2026-11-28 it is 25 days overdue, "on 2026-11-04" 24."""
+    if deadline is None or at is None:
+        return None
+    late = (at.astimezone(dt.UTC).date() - deadline).days
+    return late if late > 0 else None
+
+
 def _ts(t: dt.datetime) -> str:
     return utc_minute(t)
 
@@ -125,7 +138,7 @@ def _with_evidence(
             f"weights already listed at the first hub check {_ts(seen)} (observation "
             f"#{ev.id}); whether they landed by {deadline} cannot be told from it",
         )
-    days = (seen.date() - deadline).days
+    days = days_past(deadline, seen) or 0
     return PromiseOutcome(
         "met_late",
         deadline,
@@ -146,8 +159,8 @@ def _without_evidence(
         return PromiseOutcome(
             "pending", None, None, (), last_check, f"promised {stated}: no weights seen yet"
         )
-    if last_check is not None and last_check.astimezone(dt.UTC).date() > deadline:
-        days = (last_check.astimezone(dt.UTC).date() - deadline).days
+    days = days_past(deadline, last_check)
+    if days is not None and last_check is not None:
         return PromiseOutcome(
             "overdue",
             deadline,

@@ -30,6 +30,9 @@ STATED_BY = "stated_by"
 STATEMENT_STATUSES: tuple[str, ...] = ("yes", "no", "not checked")
 # Attributes the claimant is the primary source for when it names its own hardware.
 SELF_REPORTED: tuple[str, ...] = ("hardware_units",)
+# The model's architecture as its vendor specifies it: its page is a primary source for
+# every claim of these, the vendor's own included (docs/verification.md, total_params).
+VENDOR_SPECS: tuple[str, ...] = ("total_params", "active_params")
 
 
 @dataclass(frozen=True)
@@ -45,7 +48,7 @@ class Statement:
         return {"status": self.status, "reason": self.reason, "evidence": list(self.evidence)}
 
 
-NOT_CHECKED = Statement("not checked", "no page of the claimant is watched for this subject")
+NOT_CHECKED = Statement("not checked", "no page of the claimant is watched for the subject")
 
 
 def _norm(x: object) -> str:
@@ -58,26 +61,27 @@ def is_statement(o: ObsView) -> bool:
 
 
 def statement_of(claim: ClaimView, observations: Sequence[ObsView]) -> Statement:
-    """The claim's "stated by the claimant" status from the claimant-page observations."""
+    """The claim's "stated by the claimant" status from the claimant-page observations.
+
+    One rule for every "not checked": when a page of anyone is watched for the subject,
+    the reason says whose it is and what its watch looks for (:func:`_watched_pages`)."""
     if not claim.claimant:
         return Statement("not checked", "the claim names no claimant")
-    page = [
-        o
-        for o in observations
-        if is_statement(o)
-        and o.subject_id == claim.subject_id
-        and _norm(o.qualifiers[STATED_BY]) == _norm(claim.claimant)
-    ]
+    pages = [o for o in observations if is_statement(o) and o.subject_id == claim.subject_id]
+    page = [o for o in pages if _norm(o.qualifiers[STATED_BY]) == _norm(claim.claimant)]
     if not page:
-        return NOT_CHECKED
+        why = f"no page of {claim.claimant} is watched for {claim.subject}"
+        if pages:
+            why += "; " + _watched_pages(pages)
+        return Statement("not checked", why)
     same = [o for o in page if o.attribute == claim.attribute]
     if not same:
-        looked = [o for o in page if claim.attribute in (o.value.extra.get("checked") or [])]
+        looked = [o for o in page if claim.attribute in _checked(o)]
         if not looked:
             return Statement(
                 "not checked",
                 f"the watch of {claim.claimant}'s page does not look for "
-                f"{attribute_phrase(claim.attribute)}",
+                f"{attribute_phrase(claim.attribute)}; {_watched_pages(page)}",
             )
         return Statement(
             "no",
@@ -94,6 +98,26 @@ def statement_of(claim: ClaimView, observations: Sequence[ObsView]) -> Statement
         f"{claim.claimant}'s page states {_quote(o)}, not {format_value(claim.value)}",
         (o.id,),
     )
+
+
+def _checked(o: ObsView) -> list[str]:
+    return list(o.value.extra.get("checked") or [o.attribute])
+
+
+def _watched_pages(pages: Sequence[ObsView]) -> str:
+    """``the watched page of Moonshot AI looks for total parameters and context window``
+    (one clause per page owner, attributes in the watch's order)."""
+    looks: dict[str, list[str]] = {}
+    for o in pages:
+        names = looks.setdefault(str(o.qualifiers[STATED_BY]), [])
+        for a in _checked(o):
+            if attribute_phrase(a) not in names:
+                names.append(attribute_phrase(a))
+    parts = []
+    for owner, names in looks.items():
+        listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        parts.append(f"the watched page of {owner} looks for {listed}")
+    return "; ".join(parts)
 
 
 def _quote(o: ObsView) -> str:
@@ -117,10 +141,13 @@ def self_reported(claim: ClaimView, statement: Statement) -> bool:
 
 
 def vendor_statement(claim: ClaimView, o: ObsView, vendor: str | None) -> bool:
-    """Whether a page statement ``o`` is the subject's vendor's word on a claim made by
-    someone else (then it is evidence for the verdict)."""
+    """Whether a page statement ``o`` is the subject's vendor's word that is evidence for
+    the verdict: on a claim made by someone else, or on the model's parameter counts
+    (:data:`VENDOR_SPECS`) whoever claims them."""
     stated_by = _norm(o.qualifiers.get(STATED_BY))
-    return bool(vendor) and stated_by == _norm(vendor) and _norm(claim.claimant) != stated_by
+    if not vendor or stated_by != _norm(vendor):
+        return False
+    return _norm(claim.claimant) != stated_by or claim.attribute in VENDOR_SPECS
 
 
 def provider_matches(claim_q: dict, obs_q: dict) -> bool:

@@ -138,7 +138,7 @@ def list_cmd(
             str(r.id), r.subject, what, Text(r.value), Text(r.source), Text(r.claimant or ""),
             r.verdict or NO_VERDICT, Text(said + as_of),
         )  # fmt: skip
-    print_table(table, breakable=len(table.columns) - 1)
+    print_table(table, breakable=len(table.columns) - 1, fit=True)
     console.print(f"{len(rows)} claims", highlight=False)
 
 

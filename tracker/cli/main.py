@@ -185,7 +185,7 @@ def demo_subject_line(st: Any) -> str:
 
 
 def demo_events_line(events: Counter[str]) -> str:
-    """``events: 8 new (Verdict changed 5, Discrepancy opened 2, Subject discovered 1); the
+    """``events: 8 new (Verdict changed 5, Discrepancy opened 2, Weights found 1); the
     site's Changes page lists them``: every event one demo run stored, by kind, most first."""
     from claims.events import event_label
 

@@ -146,7 +146,7 @@ def watches_cmd(db: DbOpt = None, json_out: JsonOpt = False) -> None:
     now = utcnow()
     listing = list_watches(open_db(db), now=now)
     if json_out:
-        print_json(listing)
+        print_json({**listing, "scheduler": scheduler_json(listing["scheduler"])})
         return
     console.print(scheduler_line(listing["scheduler"]))
     table = wide_watch_table(listing["watches"], now)
@@ -172,6 +172,20 @@ def missed_lines(watches: list[dict]) -> list[Text]:
         for w in watches
         if w.get("missed")
     ]
+
+
+SCHEDULER_KEYS = ("pid", "host", "since", "heartbeat", "expires", "live", "exited", "same_machine")
+
+
+def scheduler_json(sched: dict | None) -> dict:
+    """`tracker watches --json`'s ``scheduler``: always an object, ``running`` true only
+    for a live holder (the text's ``scheduler: running``), ``state`` the text line's
+    words after ``scheduler: `` (``not running``, ``stale (lease expired), pid …``), and
+    the holder's fields (:func:`tracker.schedule.watchlist.list_watches`; null without one)."""
+    holder = {k: (sched or {}).get(k) for k in SCHEDULER_KEYS}
+    running = bool(sched and sched["live"] and not sched.get("exited"))
+    state = scheduler_line(sched).removeprefix("scheduler: ")
+    return {"running": running, "state": state, **holder}
 
 
 def scheduler_line(sched: dict | None) -> str:

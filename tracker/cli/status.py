@@ -72,7 +72,8 @@ def status(
         console.print(f"  weights: {unknown_text(st)}", highlight=False)
     for p in st.promises:
         late = None if st.landed else p.days_overdue(st.as_of)
-        note = f" — {late} days overdue" if late else ""
+        # the same count and words as the overall line below (claims.verify.promises.days_past)
+        note = f" — overdue by {late} days (from its deadline {p.deadline()})" if late else ""
         what = f" [{p.qualifiers_text}]" if p.qualifiers else ""
         echo_wrapped(
             f"  promised: {p.relation} {p.date}{what} — {p.source} "
@@ -104,7 +105,7 @@ def check_lines(st: WeightsStatus, hub_org: str | None) -> list[str]:
     if st.overdue_days:
         lines.append(
             f"overdue by {st.overdue_days} days as of {utc_minute(d['as_of'])} "
-            "(counted from the latest promised date)"
+            f"(counted from the latest promised deadline, {st.latest_deadline})"
         )
     if st.retired:
         return [*lines, "not watched (untracked: its watches are retired)"]
