@@ -11,6 +11,7 @@ import datetime as dt
 import json
 from pathlib import Path
 
+from cirrusmodel import CIRRUS, FILES, HUB, JSON, MODEL_URL, ORG_URL, REPO, at, entry, tracked
 from sqlmodel import Session, select
 from typer.testing import CliRunner
 
@@ -20,39 +21,12 @@ from claims.store.tables import Event, Subject, Watch
 from claims.watchstate import watch_health
 from tracker.cli.main import app
 from tracker.cli.watch import run_cycle
-from tracker.curated.edit import apply, plan_track
-from tracker.curated.load import load_curated
-from tracker.net.har import har_entry, write_har
+from tracker.net.har import write_har
 from tracker.website.summary import weights_text
 
-HUB = "https://huggingface.co"
-REPO = "nimbuslabs/Cirrus-12B"
-MODEL_URL = f"{HUB}/api/models/{REPO}"
-ORG_URL = f"{HUB}/api/models?author=nimbuslabs&sort=createdAt&direction=-1&limit=100"
-JSON = [("Content-Type", "application/json")]
 NOT_FOUND = [("X-Error-Code", "RepoNotFound"), *JSON]
-CIRRUS = {"id": REPO, "private": False, "gated": False,
-          "createdAt": "2026-12-02T05:00:00.000Z", "cardData": {"license": "apache-2.0"}}  # fmt: skip
 OTHER = {"id": "nimbuslabs/Other-1B", "createdAt": "2026-11-01T05:00:00.000Z"}
-FILES = ("config.json", "model.safetensors.index.json", "LICENSE")
 runner = CliRunner()
-
-
-def at(day: int, hour: int) -> dt.datetime:
-    return dt.datetime(2026, 12, day, hour, 0, tzinfo=dt.UTC)
-
-
-def entry(url: str, status: int, body, when: dt.datetime, headers=JSON) -> dict:
-    return har_entry("GET", url, status, list(headers), json.dumps(body).encode(), when)
-
-
-def tracked(tmp_path: Path) -> str:
-    db = str(tmp_path / "t.db")
-    data = tmp_path / "data"
-    data.mkdir()
-    apply(plan_track(data, "Cirrus 12B", "Nimbus Labs", repo=REPO))
-    load_curated(make_engine(db), data)
-    return db
 
 
 def cycle(db: str, tmp_path: Path, name: str, entries: list[dict]) -> None:

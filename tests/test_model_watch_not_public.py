@@ -1,8 +1,8 @@
 """A model watch of a repo not public yet (tracked before release): the Hub's 404 or
 401 RepoNotFound is a successful check reading "not public yet" (no failure, no
 watch_failing, no retry), and it bounds the landing window; a 404 after the repo was
-seen public stays a failure (disappeared or renamed). Recorded-style responses replayed
-through the transport seam."""
+seen public is the repo gone (tests/test_model_watch_gone.py). Recorded-style responses
+replayed through the transport seam; the tracked model is tests/cirrusmodel.py's."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
+from cirrusmodel import CIRRUS, FILES, HUB, JSON, MODEL_URL, at, entry, tracked
 from sqlmodel import Session, select
 from typer.testing import CliRunner
 
@@ -19,39 +20,13 @@ from claims.store.tables import Event, Watch
 from claims.watchstate import watch_health
 from tracker.cli.main import app
 from tracker.cli.watch import run_cycle
-from tracker.curated.edit import apply, plan_track
-from tracker.curated.load import load_curated
-from tracker.net.har import har_entry, write_har
+from tracker.net.har import write_har
 
-HUB = "https://huggingface.co"
-MODEL_URL = f"{HUB}/api/models/nimbuslabs/Cirrus-12B"
-ORG_URL = f"{HUB}/api/models?author=nimbuslabs&sort=createdAt&direction=-1&limit=100"
-JSON = [("Content-Type", "application/json")]
 NOT_FOUND = {
     404: [("X-Error-Code", "RepoNotFound"), *JSON],
     401: [("X-Error-Code", "RepoNotFound"), ("X-Error-Message", "Repository not found"), *JSON],
 }
-CIRRUS = {"id": "nimbuslabs/Cirrus-12B", "private": False, "gated": False,
-          "createdAt": "2026-12-02T05:00:00.000Z", "cardData": {"license": "apache-2.0"}}  # fmt: skip
-FILES = ("config.json", "model.safetensors.index.json", "LICENSE")
 runner = CliRunner()
-
-
-def at(day: int, hour: int) -> dt.datetime:
-    return dt.datetime(2026, 12, day, hour, 0, tzinfo=dt.UTC)
-
-
-def entry(url: str, status: int, body, when: dt.datetime, headers=JSON) -> dict:
-    return har_entry("GET", url, status, list(headers), json.dumps(body).encode(), when)
-
-
-def tracked(tmp_path: Path) -> str:
-    db = str(tmp_path / "t.db")
-    data = tmp_path / "data"
-    data.mkdir()
-    apply(plan_track(data, "Cirrus 12B", "Nimbus Labs", repo="nimbuslabs/Cirrus-12B"))
-    load_curated(make_engine(db), data)
-    return db
 
 
 def cycle(db: str, tmp_path: Path, name: str, entries: list[dict]) -> None:
