@@ -13,6 +13,28 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
+# The committed demo data many tests read (their expected values are its figures).
+DEMO_DATA = ("data/subjects.toml", "data/watches.toml", "data/claims", "data/recordings")
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Stop at once, saying why, when the checkout's demo data has local edits (e.g. a
+    model added with `tracker track`): dozens of tests would fail on figures they did
+    not expect. No git, or not a git checkout: nothing to compare, run."""
+    git = shutil.which("git")
+    if git is None or not (ROOT / ".git").exists():
+        return
+    done = subprocess.run(
+        [git, "-C", str(ROOT), "diff", "--quiet", "HEAD", "--", *DEMO_DATA],
+        capture_output=True,
+    )
+    if done.returncode == 1:
+        pytest.exit(
+            "the tests read the committed demo data, and data/ has local edits "
+            f"(`git -C {ROOT} diff --stat -- data/`); copy them elsewhere, then "
+            "`git checkout -- data/` (or keep your own models in another folder with --data)",
+            returncode=4,
+        )
 
 
 @pytest.fixture
