@@ -198,6 +198,8 @@ class _Context:
         # Table cells are read by row and column (table_figures), never by the words around.
         masked += [(c.start, c.end) for t in self.tables for _, _, c in t.cells()]
         masked += [(c.start, c.end) for t in self.tables for c in t.header]  # "Scout (17B/109B)"
+        # A row label is a name too: "LiveCodeBench(2407-2409 Pass@1)", "Maverick (17B/400B)".
+        masked += [(r[0].start, r[0].end) for t in self.tables for r in t.rows]
         masked += [(d.start, d.end) for d in self.date_spans]
         self.mask = bytearray(len(text))
         for a, b in masked:
