@@ -38,3 +38,16 @@ def normalize_compounds(text: str) -> str:
     """``text`` with the hyphens of a model's number compound ("1.1-trillion-parameter
     model") as spaces; same length, same offsets."""
     return _COMPOUND.sub(lambda m: m.group(0).replace("-", " "), text)
+
+
+# List items glued where a page lost the line break ("16k tokens.-Deepseek Coder V2"): the
+# hyphen after a sentence's end, before a capital, is read as a space so the next item is
+# a sentence of its own and its model name is found. A word of two letters or more ends
+# the sentence ("U.S.-China" stays).
+_GLUED_ITEM = re.compile(r"(?<=[a-zà-ú0-9]{2}[.!?])-(?=[A-ZÀ-Ý])")
+
+
+def normalize_glued_items(text: str) -> str:
+    """``text`` with the hyphen of a glued list item (".-Next") as a space; same length,
+    same offsets."""
+    return _GLUED_ITEM.sub(" ", text)
