@@ -626,3 +626,8 @@ def test_a_size_next_to_a_component_is_that_parts():
     assert _rows(text) == [("total_params", None, "124B params")]
     text = "O Nova 2 une um decodificador de 123 bilhões de parâmetros a um codificador de visão de 1 bilhão."
     assert _rows(text, "pt") == []
+
+
+def test_a_number_hyphened_to_its_scale_word_before_parameter_is_a_count():
+    text = "The lab open-sourced an 8-billion parameter instruction model, Nova 2."
+    assert _rows(text) == [("total_params", None, "8B params")]

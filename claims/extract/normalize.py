@@ -34,9 +34,17 @@ _COMPOUND = re.compile(
 )
 
 
+# "an 8-billion parameter instruction model": a number hyphened to its scale word, then
+# "parameter(s)" after a space; the hyphen is read as a space.
+_HYPHENED_SCALE = re.compile(
+    rf"\d(?:[.,]\d+)?-(?:{SCALE_WORD_PATTERN})(?=\s+(?:param(?:eter)?s?|parâmetros?)\b)", re.I
+)
+
+
 def normalize_compounds(text: str) -> str:
     """``text`` with the hyphens of a model's number compound ("1.1-trillion-parameter
-    model") as spaces; same length, same offsets."""
+    model", "8-billion parameter model") as spaces; same length, same offsets."""
+    text = _HYPHENED_SCALE.sub(lambda m: m.group(0).replace("-", " "), text)
     return _COMPOUND.sub(lambda m: m.group(0).replace("-", " "), text)
 
 
