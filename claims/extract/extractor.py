@@ -471,7 +471,8 @@ class _Context:
         licença do modelo será MIT"), in a clause that does not deny it ("no license yet")."""
         out = []
         names = [
-            (n.start(), n.end(), n.group("lic"), True) for n in R.LICENSE_NAME_RE.finditer(self.text)
+            (n.start(), n.end(), n.group("lic"), True)
+            for n in R.LICENSE_NAME_RE.finditer(self.text)
         ]
         # a licence the names file lacks ("TII Falcon-LLM License 2.0"), where no known one
         # is; its id keeps the word ("Mistral Research License": mistral-research-license)

@@ -16,7 +16,9 @@ from claims.extract.lexicon import alternation
 def _after_re() -> re.Pattern[str]:
     # "123B decoder", "1B-parameter vision encoder", "400M parameter projector"
     return re.compile(
-        r"^\s*-?\s*(?:(?:param(?:eter)?s?|parâmetros?)\s+)?(?:" + alternation("part_nouns") + r")(?!\w)",
+        r"^\s*-?\s*(?:(?:param(?:eter)?s?|parâmetros?)\s+)?(?:"
+        + alternation("part_nouns")
+        + r")(?!\w)",
         re.I,
     )
 

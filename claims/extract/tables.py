@@ -122,8 +122,8 @@ def _from_rows(block: list[list[Cell | None]], start: int, end: int) -> list[Tab
     if len(rows) < 2 or any(c is None for c in rows[0]):
         return []
     header = tuple(c for c in rows[0] if c is not None)
-    full = [tuple(r) for r in rows[1:] if all(c is not None for c in r)]
-    header, body = _without_group_column(header, full)  # type: ignore[arg-type]
+    full = [tuple(c for c in r if c is not None) for r in rows[1:] if None not in r]
+    header, body = _without_group_column(header, full)
     return [Table(header, body, start, end)] if body else []
 
 
