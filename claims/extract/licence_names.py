@@ -1,8 +1,9 @@
 """A licence named in words that ``claims/readings/license_names.toml`` lacks: capitalised
-words ending in "License"/"Licence", then maybe "Agreement" and a version ("TII Falcon-LLM
-License 2.0", "Tencent Hunyuan Community License Agreement"). Leading words that name no
-licence ("The", "Its", "Open-Source": ``lexicon/en/licence_generic_words.txt``) are left
-out, and a phrase of such words only names none. Pure.
+words (a version among them: "Nova 2 Community License") ending in "License"/"Licence",
+then maybe "Agreement" and a version ("TII Falcon-LLM License 2.0", "Tencent Hunyuan
+Community License Agreement"). Leading words that name no licence ("The", "Its",
+"Open-Source", "Community": ``lexicon/en/licence_generic_words.txt``) are left out, and a
+phrase of such words only names none. Pure.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from functools import cache
 from claims.extract.lexicon import words
 
 _NAMED = re.compile(
-    r"(?<![\w-])(?:[A-Z][\w.+-]*[^\S\n]+){1,4}Licen[cs]e(?:[^\S\n]+Agreement)?"
+    # capitalised words, a version among them after the first ("Nova 2 Community License")
+    r"(?<![\w-])[A-Z][\w.+-]*[^\S\n]+(?:(?:[A-Z][\w.+-]*|\d[\w.]*)[^\S\n]+){0,3}"
+    r"Licen[cs]e(?:[^\S\n]+Agreement)?"
     r"(?:[^\S\n]+v?\d+(?:\.\d+)*)?(?![\w-])"
 )
 
