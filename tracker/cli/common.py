@@ -403,6 +403,23 @@ def open_db(
         raise DatabaseUnavailable(f"cannot open database {shown}: {exc}") from None
 
 
+def open_read_db(db: str | None) -> RawDB:
+    """A plain DB-API connection for a command that only reads through
+    :mod:`claims.store.rows` (``tracker build``: no ORM loaded). Nothing is written (a
+    read-only PostgreSQL role works). Whatever it cannot open (a missing file, an
+    unsupported URL, a schema older than this code, an unreachable server) fails with
+    :func:`open_db`'s one clear line, which loads SQLAlchemy only then."""
+    try:
+        return RawDB.open(db or settings.database_url())
+    except Exception as exc:
+        if not isinstance(exc, SchemaMissing | ValueError | ImportError) and not _database_error(
+            exc
+        ):
+            raise
+        open_db(db).dispose()  # raises the one-line error every read command gives
+    return RawDB.open(db or settings.database_url())
+
+
 def open_cycle_db(db: str | None) -> RawDB:
     """The plain DB-API connection the watch cycle records through (:mod:`claims.store.rawdb`;
     no ORM loaded). A database whose schema is older than this code is upgraded first
