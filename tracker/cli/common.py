@@ -20,6 +20,7 @@ from claims.store.rawdb import RawDB, SchemaMissing
 from claims.values.safetext import terminal_text
 from tracker import settings
 from tracker.cli.failures import fail, hinted_names, report
+from tracker.cli.plainparams import use_plain_params
 from tracker.cli.values import json_default, usage_error_line
 from tracker.errors import DatabaseUnavailable, TrackerError
 
@@ -61,7 +62,10 @@ class _ReadableHelp:
             self.help = reflow_help(text)
 
     def get_params(self, ctx: Any) -> list[Any]:
+        """The parameters (``--help`` included), text, path and flag ones coerced
+        without pydantic (:mod:`tracker.cli.plainparams`)."""
         params: list[Any] = super().get_params(ctx)  # type: ignore[misc]
+        use_plain_params(params)
         for param in params:
             if getattr(param, "is_flag", False) and param.metavar is None:
                 param.metavar = ""
