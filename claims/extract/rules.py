@@ -294,7 +294,9 @@ _OUTPUT_KW = re.compile(r"saída|saida|output|completion|geração", re.I)
 # released on" stays a release date: the release word is nearer).
 WEIGHTS_KW = re.compile(
     r"\bpesos\b|weights|download\s+aberto|open[- ]weights|checkpoints?"
-    r"|open[- ]sourc(?:e|es|ed|ing)\b|c[óo]digo\s+aberto",
+    # not "the open-source community": a noun of people or a scene, no weights
+    r"|open[- ]sourc(?:e|es|ed|ing)\b(?!\s+(?:community|ecosystem|world|movement|scene|crowd))"
+    r"|c[óo]digo\s+aberto(?!\s+(?:comunidade|ecossistema|mundo))",
     re.I,
 )
 # A release date of other things named by a plural noun right before the participle
@@ -318,7 +320,10 @@ RELEASE_KW = re.compile(
     r"lançou|lançad|lançamento|liberou|liberad|estreou|released|launched|launch|release|debuted|"
     r"disponível\s+desde|available\s+since|made\s+available|became\s+available|disponibilizad|"
     # The present and the simple past of news ("A Meta lança", "disponibilizou esta terça").
-    r"\blança\b|\blançam\b|disponibiliz(?:ou|aram|a|am)\b|unveiled|rolled\s+out",
+    r"\blança\b|\blançam\b|disponibiliz(?:ou|aram|a|am)\b|unveiled|rolled\s+out"
+    # news slang: "Google dropped the Gemma 3 family", "just dropped Pixtral Large" (a
+    # capital after it: "prices dropped to $2" is a change)
+    r"|\bdropped(?=\s+(?:the\s+|its\s+|their\s+|a\s+)?(?-i:[A-Z]))",
     re.I,
 )
 # The weights are what is released ("the open weights will be released on", "os pesos do
