@@ -17,7 +17,7 @@ from claims.extract.lexicon import words
 
 _NAMED = re.compile(
     # capitalised words, a version among them after the first ("Nova 2 Community License")
-    r"(?<![\w-])[A-Z][\w.+-]*[^\S\n]+(?:(?:[A-Z][\w.+-]*|\d[\w.]*)[^\S\n]+){0,3}"
+    r"(?<![\w-])[A-Z][\w.+-]*[^\S\n]+(?:(?:[A-Z][\w.+-]*|\d[\w.]*)[^\S\n]+){0,4}"
     r"Licen[cs]e(?:[^\S\n]+Agreement)?"
     r"(?:[^\S\n]+v?\d+(?:\.\d+)*)?(?![\w-])"
 )
