@@ -195,3 +195,34 @@ def test_source_claim_lists_are_the_bytes_the_jinja_loop_wrote():
 def test_esc_gives_the_bytes_markupsafe_escape_gives():
     for text in (NASTY, "plain", "", 3, None, Markup("<b>kept</b>"), "a'b\"c&d<e>f"):
         assert esc(text) == str(Markup.escape(text))
+
+
+def test_the_summary_line_names_each_score_s_benchmark_and_version():
+    """Scores of several benchmarks in one summary line each say which they are (the
+    line read "55 ✓ · 65.7% ✗" without them); ranks name their board."""
+
+    def score(n, value, benchmark, version=None, status="confirmed"):
+        quals = {"benchmark": benchmark} | ({"version": version} if version else {})
+        c = _claim(n, value, VerdictView(status, "observed", AT, [], []), number="1")
+        return c._replace(attribute="benchmark_score", qualifiers_dict=quals)
+
+    facts = [make_fact([score(1, "65.7%", "Terminal-Bench", "3.0", "contradicted")]),
+             make_fact([score(2, "55 points", "AA Index")])]  # fmt: skip
+    rank = _claim(3, "#4", VerdictView("confirmed", "observed", AT, [], []), number="4")
+    ranks = [make_fact([rank._replace(attribute="leaderboard_rank",
+                                      qualifiers_dict={"leaderboard": "Code <Arena>"})])]  # fmt: skip
+    macros = make_environment().get_template("_macros.html").module
+    html = claims_by_fact([("benchmark_score", 2, facts), ("leaderboard_rank", 1, ranks)],
+                          macros.evidence_list)  # type: ignore[attr-defined]  # fmt: skip
+    summaries = [line for line in html.splitlines() if line.startswith("<summary>")]
+    assert summaries[0] == (
+        '<summary><span class="attr-name" title="benchmark_score">Benchmark score</span> '
+        '<span class="fact-name">Terminal-Bench 3.0:</span> <span class="nowrap"><strong>65.7%'
+        '</strong> <span class="mark mark-contradicted" title="contradicted">✗</span></span> · '
+        '<span class="fact-name">AA Index:</span> <span class="nowrap"><strong>55</strong> '
+        '<span class="mark mark-confirmed" title="confirmed">✓</span></span> '
+        '<small class="muted">2 claims</small></summary>'
+    )
+    assert '<span class="fact-name">Code &lt;Arena&gt;:</span> <span class="nowrap"><strong>#4' in (
+        summaries[1]
+    )
