@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from sitefixture import NOW, populate, t
 from sqlmodel import Session, select
 
@@ -154,3 +155,35 @@ def test_timeline_labels_are_whole_and_inside_the_canvas():
         # a text drawn from x to the right needs its own room; to the left, the same
         room = width - x if el.get("text-anchor", "start") == "start" else x
         assert room >= 8 * len(s), s  # a day's digits are ~8.3 px at 15 px
+
+
+@pytest.mark.parametrize(
+    ("kinds", "title"),
+    [(["announced", "promised", "landed", "checked"],
+      "Timeline: announced, weights promised, weights first seen and last Hub check"),
+     (["overdue", "promised", "announced", "promised"],
+      "Timeline: announced, weights promised and overdue at the last Hub check"),
+     (["landed", "checked"], "Timeline: weights first seen and last Hub check"),
+     (["checked", "announced"], "Timeline: announced and last Hub check"),
+     (["promised"], "Timeline: weights promised"),
+     (["checked"], "Timeline: nothing announced, promised or landed yet; last Hub check"),
+     ([], "Timeline: nothing announced, promised or landed yet")],
+)  # fmt: skip
+def test_the_timeline_caption_names_only_the_events_it_has(kinds, title):
+    """A model tracked before any news, seen on the Hub, has no announcement or promise:
+    its caption said "announced, promised and landed" all the same."""
+    from tracker.website.charts import timeline_title
+
+    assert timeline_title(kinds) == title
+
+
+def test_a_tracked_model_s_timeline_chart_says_what_it_shows():
+    import datetime as dt
+
+    from tracker.website.charts import TimelineEvent, timeline_chart
+
+    day = dt.datetime(2026, 12, 2, tzinfo=dt.UTC)
+    chart = timeline_chart("orca", [TimelineEvent("landed", day, "weights first seen"),
+                                    TimelineEvent("checked", day, "last Hub check")])  # fmt: skip
+    assert chart is not None
+    assert chart.title == "Timeline: weights first seen and last Hub check"

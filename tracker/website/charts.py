@@ -169,6 +169,28 @@ def benchmark_chart(
     )
 
 
+# What each kind of timeline event is called in the chart's caption, in caption order.
+TIMELINE_WORDS = {
+    "announced": "announced",
+    "promised": "weights promised",
+    "landed": "weights first seen",
+    "overdue": "overdue at the last Hub check",
+    "checked": "last Hub check",
+}
+
+
+def timeline_title(kinds: Sequence[str]) -> str:
+    """The timeline's caption, naming only the kinds of event it has (``Timeline:
+    announced, weights promised and overdue at the last Hub check``); "nothing
+    announced, promised or landed yet" when it has none of those three (a model
+    tracked before any news). ``kinds``: :class:`TimelineEvent` kinds, any order."""
+    present = [TIMELINE_WORDS[k] for k in TIMELINE_WORDS if k in kinds]
+    if not {"announced", "promised", "landed"} & set(kinds):
+        return "; ".join(["Timeline: nothing announced, promised or landed yet", *present])
+    head = ", ".join(present[:-1])
+    return "Timeline: " + (f"{head} and {present[-1]}" if head else present[-1])
+
+
 def timeline_chart(slug: str, events: Sequence[TimelineEvent]) -> ChartFile | None:
     """A subject's dated events (announced, promised, landed, last check or overdue) on
     one time axis, one labelled row per event in time order (:func:`timeline_svg` draws
@@ -185,7 +207,7 @@ def timeline_chart(slug: str, events: Sequence[TimelineEvent]) -> ChartFile | No
         "timeline",
         f"subjects/{slug}/timeline.svg",
         "chart-timeline",
-        "Timeline: announced, promised and landed",
+        timeline_title([e.kind for e in ordered]),
         alt,
         ("Event", "Date (UTC)"),
         tuple((e.text, e.day_text) for e in ordered),
