@@ -203,6 +203,13 @@ def index_jobs(
             "scored": sum(1 for i in shown if any(k.startswith("score-") for k in rows[i].cells)),
             "subjects": [rows[i] for i in shown],
             "rows": [row_html(i, root) for i in shown],
+            # figures a column does not compare, for the line under the table
+            "asides": [
+                (rows[i], label, rows[i].cells[key])
+                for i in shown
+                for key, label in columns
+                if key in rows[i].cells and rows[i].cells[key].aside
+            ],
             "sort": sort,
             "only": only,
         }

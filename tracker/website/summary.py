@@ -653,7 +653,7 @@ def speed_cell(lines: Sequence[CardLine], organization: str | None) -> Cell | No
     across providers (:func:`speed_rank`). A figure for a specific provider or
     hardware (a claim under :data:`CONDITION_QUALIFIERS`, another provider's reading)
     is never the cell's value nor sorted: it is named in ``aside`` with its provider
-    (``1,000–2,000+ on Cerebras WSE-3T, confirmed``); with only such figures the
+    (``1,000–2,000+ on Cerebras WSE-3T (confirmed)``); with only such figures the
     cell shows ``—``. None without any speed."""
     mine = [ln for ln in lines if ln.attribute == SPEED]
     main = next((ln for ln in mine if ln.facts and ln.base), None) or next(
@@ -675,13 +675,13 @@ def speed_cell(lines: Sequence[CardLine], organization: str | None) -> Cell | No
 
 def _aside(ln: CardLine) -> str:
     """A speed figure the column does not compare, with where it holds:
-    ``1,000–2,000+ on Cerebras WSE-3T, confirmed``; ``1,384 observed (Cerebras, p50)``."""
+    ``1,000–2,000+ on Cerebras WSE-3T (confirmed)``; ``1,384 observed (Cerebras, p50)``."""
     if not ln.facts:
         return f"{short_text(ln.observed or '')} observed ({ln.note})"
     where = ", ".join(str(v) for _, v in sorted(ln.quals.items()))
     best = stated_best(ln)
     text = short_text(best.text) or NO_FIGURE
-    return f"{text} on {where}, {best.status or 'no verdict yet'}"
+    return f"{text} on {where} ({best.status or 'no verdict yet'})"
 
 
 def table_cells(
