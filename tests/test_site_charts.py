@@ -187,3 +187,33 @@ def test_a_tracked_model_s_timeline_chart_says_what_it_shows():
                                     TimelineEvent("checked", day, "last Hub check")])  # fmt: skip
     assert chart is not None
     assert chart.title == "Timeline: weights first seen and last Hub check"
+
+
+def _weights(**kw):
+    import datetime as dt
+
+    from claims.store.status import WeightsStatus
+
+    seen = dt.datetime(2026, 11, 28, 6, tzinfo=dt.UTC)
+    return WeightsStatus(slug="k2", name="K2", landed=True, repo="moonshotai/K2",
+                         landed_at=seen, as_of=seen, **kw)  # fmt: skip
+
+
+def test_the_timeline_shows_the_repo_s_creation_apart_from_its_first_sighting():
+    """K2's chart said "weights first seen 2026-11-28" only: the Hub's createdAt
+    (2025-11-04) is a row of its own, and the sighting says it was already listed at the
+    first check; without a createdAt there is no creation row."""
+    from tracker.website.charts import timeline_chart
+    from tracker.website.summary import timeline_events
+
+    events = timeline_events([], _weights(repo_created="2025-11-04", at_first_check=True))
+    chart = timeline_chart("k2", events)
+    assert chart is not None
+    assert chart.rows == (
+        ("repo created (the Hub's createdAt)", "2025-11-04"),
+        ("weights first seen (already listed at the first Hub check)", "2026-11-28"),
+        ("last Hub check", "2026-11-28"),
+    )
+    assert chart.title == "Timeline: repo created, weights first seen and last Hub check"
+    plain = [e.text for e in timeline_events([], _weights())]
+    assert plain == ["weights first seen", "last Hub check"]

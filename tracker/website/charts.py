@@ -12,8 +12,8 @@ is a build job keyed by its data, so a rebuild draws only charts whose data chan
 Three kinds: a subject's price history per offering (``price-<n>.svg``: input and
 output prices at each observation, labelled), a benchmark's scores of every tracked
 subject that reports it (``charts/benchmark-<hash>.svg``, shared by their pages), and
-a subject's timeline (``timeline.svg``: announced, promised, landed, last check or
-overdue), drawn as plain SVG by :func:`timeline_svg` (a labelled row per event, legible
+a subject's timeline (``timeline.svg``: announced, promised, repo created, landed,
+last check or overdue), drawn as plain SVG by :func:`timeline_svg` (a labelled row per event, legible
 on a phone; pygal's time axis left its three dots unlabelled).
 """
 
@@ -41,8 +41,8 @@ WIDTH, HEIGHT = 640, 320
 
 
 class TimelineEvent(NamedTuple):
-    """One dated event of a subject's timeline: ``kind`` (announced, promised, landed,
-    checked, overdue), ``moment`` (UTC), ``text`` (its label) and, for a promise of a
+    """One dated event of a subject's timeline: ``kind`` (announced, promised, created,
+    landed, checked, overdue), ``moment`` (UTC), ``text`` (its label) and, for a promise of a
     whole month ("on 2027-01"), ``end`` its last day (drawn as a bar from ``moment``);
     ``day`` the date column's text when it is not ``moment``'s day."""
 
@@ -173,6 +173,7 @@ def benchmark_chart(
 TIMELINE_WORDS = {
     "announced": "announced",
     "promised": "weights promised",
+    "created": "repo created",
     "landed": "weights first seen",
     "overdue": "overdue at the last Hub check",
     "checked": "last Hub check",

@@ -803,8 +803,9 @@ def table_columns(benchmarks: Sequence[str]) -> list[tuple[str, str]]:
 
 def timeline_events(facts: Sequence[Fact], weights: WeightsStatus) -> list[TimelineEvent]:
     """A subject's dated events for its timeline chart: announced (release-date claims
-    stated ``on`` a day), each promised weights date (:func:`promise_event`), landed
-    (first sighting) and the last Hub check (``overdue`` when the weights are overdue
+    stated ``on`` a day), each promised weights date (:func:`promise_event`), the
+    repo's creation (the Hub's ``createdAt``, when it gave one), landed (the first
+    check that saw the weights) and the last Hub check (``overdue`` when the weights are overdue
     then)."""
     out: list[TimelineEvent] = []
     for f in facts:
@@ -812,8 +813,14 @@ def timeline_events(facts: Sequence[Fact], weights: WeightsStatus) -> list[Timel
         if f.attribute == "release_date" and value.get("relation") == "on":
             out.append(TimelineEvent("announced", _day(value["value"]), f"announced ({f.value})"))
     out += [promise_event(p.relation, p.date) for p in weights.promises]
+    if weights.landed and weights.repo_created:  # the Hub's createdAt: not when we saw it
+        created = _day(weights.repo_created)
+        out.append(TimelineEvent("created", created, "repo created (the Hub's createdAt)"))
     if weights.landed_at:
-        out.append(TimelineEvent("landed", as_utc(weights.landed_at), "weights first seen"))
+        seen = "weights first seen" + (
+            " (already listed at the first Hub check)" if weights.at_first_check else ""
+        )
+        out.append(TimelineEvent("landed", as_utc(weights.landed_at), seen))
     if weights.as_of and weights.overdue_days and not weights.landed:
         days = weights.overdue_days
         text = f"overdue by {days} day{'s' if days != 1 else ''} at the last Hub check"
