@@ -226,8 +226,9 @@ def test_the_summary_line_names_each_score_s_benchmark_and_version():
         '<span class="mark mark-confirmed" title="confirmed">✓</span></span> '
         '<small class="muted">2 claims</small></summary>'
     )
-    assert '<span class="fact-name">Code &lt;Arena&gt;:</span> <span class="nowrap"><strong>#4' in (
-        summaries[1]
+    assert (
+        '<span class="fact-name">Code &lt;Arena&gt;:</span> <span class="nowrap"><strong>#4'
+        in (summaries[1])
     )
 
 

@@ -246,6 +246,7 @@ def read_watches(session: Session) -> tuple[list[WatchView], dict[int, str]]:
             failing_since=as_utc(w.failing_since) if w.failing_since else None,
             last_error=w.last_error,
             last_error_kind=w.last_error_kind,
+            skip_reason=w.skip_reason,
             **plans[w.name],
         )
         for w in watch_rows
