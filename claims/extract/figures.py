@@ -13,6 +13,7 @@ from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
 
+from claims.extract.lexicon import alternation, phrases
 from claims.values.numbers import (
     NUMBER_WORDS_EN,
     NUMBER_WORDS_PT,
@@ -25,7 +26,6 @@ from claims.values.numbers import (
     separators,
     word_number,
 )
-from claims.extract.lexicon import alternation, phrases
 from claims.values.value import Value, quantity, value_range
 
 # The words of lexicon/<lang>/*.txt named below, as regex alternations (signs and codes here).
