@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from claims.extract.lexicon import alternation, phrases
+from claims.extract.lexicon import alternation, phrases, words
 from claims.extract.segment import Segments
 
 # A name stays on its line ("... Zephyr 3 Pro\n\nAurora Labs said" is "Aurora Labs").
@@ -85,7 +85,7 @@ _COMMIT_RE = re.compile(
 _REPORTED_RE = re.compile(
     rf"\b(?:{SAY_VERBS})\b|\b(?i:{_ACCORDING_TO}|{alternation('hearsay_words')})\b"
 )
-_ARTICLES = frozenset("A O The".split())
+_ARTICLES = frozenset(words("capital_articles"))
 # A name never runs over a sentence end ("April. Moonshot AI said" is "Moonshot AI").
 _SENTENCE_END = re.compile(r"\.\s+(?=[A-Z])")
 
@@ -104,9 +104,7 @@ def _calendar_words(kind: str) -> frozenset[str]:
 _MONTHS = _calendar_words("months")
 # "The Qwen team on Tuesday announced ...": a weekday or month is never the claimant.
 _CALENDAR = _MONTHS | _calendar_words("days")
-_NOT_ORG = frozenset(
-    "Eles Elas Ele Ela Isso Este Esta They He She It This We Nós Você Minha Meu".split()
-)
+_NOT_ORG = frozenset(words("not_orgs"))
 
 
 @dataclass(frozen=True)

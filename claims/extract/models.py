@@ -262,9 +262,7 @@ def figure_owners(text: str, names: list[Named]) -> list[Named]:
 
 # The tiers a lab sells one model line in ("Magistral Small" / "Magistral Medium"): the
 # tail words that are sizes or grades, not versions or forms.
-_TIERS = frozenset(
-    "Small Medium Large Mini mini Nano Lite Flash Pro Max Ultra Plus Haiku Sonnet Opus".split()
-)
+_TIERS = frozenset(words("tiers"))
 
 
 def find_sibling_tiers(text: str, own_names: list[str]) -> list[Named]:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from claims.extract.figures import Figure
+from claims.extract.lexicon import words
 
 _SIDE = r"input|output|prompt|completion|entrada|sa[íi]da"
 _SEP = r"/|,|;|&|\band\b|\be\b"
@@ -33,7 +34,7 @@ _LABEL_PER_RE = re.compile(
     r"(?P<per>million|milh[ãa]o|mtok|thousand|mil|M|K|k)(?!\w)",
     re.I,
 )
-_INPUT = frozenset({"input", "prompt", "entrada"})
+_INPUT = frozenset(words("input_side"))
 
 
 def _side(word: str | None) -> str | None:
