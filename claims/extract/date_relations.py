@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from claims.extract.lexicon import patterns, words
+from claims.extract.lexicon import alternation, patterns, words
 from claims.extract.negation import NEGATION_WORDS, NOT_NEGATING_WORDS
 
 # Relation words right before a date (``lexicon/<lang>/relation_words.txt``, longest first); "a partir de"/"from" = on that day.
@@ -44,7 +44,7 @@ _NEGATED_REFUSAL = re.compile(rf"\b(?:{_REFUSAL})\b", re.IGNORECASE)
 NEG_RE = re.compile(
     _NEG_HEAD + r"\s+"
     rf"(?!(?:the\s+|a\s+|an\s+)?(?:{NOT_NEGATING_WORDS})\b|(?:é\s+)?[oa]\s+únic)"
-    r"(?:(?!(?:and|but|or|so|because|while|although|e|mas|ou|então|porque|enquanto|embora|whether|if|that|se|que|quando|when)\s)[\w’'-]+(?:\.\d\w*)*\s+){0,10}$",
+    r"(?:(?!(?:" + alternation("clause_conjunctions") + r")\s)[\w’'-]+(?:\.\d\w*)*\s+){0,10}$",
     re.IGNORECASE,
 )
 # Negated relation -> its complement: not before D = on or after D; not by D = after D;

@@ -25,7 +25,7 @@ from claims.extract.dates import scan_dates
 from claims.extract.document import Document
 from claims.extract.figures import Figure, scan_figures
 from claims.extract.language import article_locale
-from claims.extract.lexicon import alternation
+from claims.extract.lexicon import alternation, phrases
 from claims.extract.models import (
     NOT_MODELS,
     every_occurrence,
@@ -63,7 +63,7 @@ def _absence(locale: str) -> re.Pattern[str]:
 _RELATIVE_SPAN = re.compile(r"\b(?:semanas?|weeks?|dias?|days?|m[eê]s(?:es)?|months?)\b", re.I)
 # A statement reported in the past about the future ("would", "seria"): its "within a
 # week" counts from when it was said.
-_REPORTED_FUTURE = re.compile(r"\b(?:would|seria|iria|ia\s+ser|viria)\b", re.I)
+_REPORTED_FUTURE = re.compile(r"\b(?:" + phrases("reported_future") + r")\b", re.I)
 # One lower-case word between a row's benchmark name and its score: the category column.
 _CATEGORY_GAP = re.compile(r"[^\S\n]+[a-z]{3,}[^\S\n]+")
 _ON_NAME = re.compile(r"\s*(?:on|in|at|for|no|na|em|nos|nas)\s+(?:the\s+|o\s+|a\s+)?", re.I)

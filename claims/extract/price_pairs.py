@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from claims.extract.figures import Figure
-from claims.extract.lexicon import words
+from claims.extract.lexicon import alternation, words
 
 _SIDE = r"input|output|prompt|completion|entrada|sa[íi]da"
 _SEP = r"/|,|;|&|\band\b|\be\b"
@@ -47,7 +47,7 @@ def _per_token_money(f: Figure) -> bool:
     return f.kind == "money" and f.default_unit().endswith("_per_mtok")
 
 
-_RESPECTIVELY_RE = re.compile(r"\s*,?\s*(?:respectively|respectivamente)\b", re.I)
+_RESPECTIVELY_RE = re.compile(r"\s*,?\s*(?:" + alternation("respectively") + r")\b", re.I)
 _PAIR_SEP_RE = re.compile(r"^\s*(?:,|and|e|/|;)\s*$", re.I)
 
 

@@ -19,6 +19,7 @@ from dataclasses import replace
 from decimal import Decimal
 
 from claims.extract.figures import Figure, scan_figures
+from claims.extract.lexicon import alternation, patterns
 from claims.extract.models import find_models
 from claims.extract.rules import find_benchmarks, price_side
 from claims.extract.tables import Cell, Table, is_numeric
@@ -28,12 +29,8 @@ from claims.values.value import Value
 _NOTE = re.compile(r"\s*\([^)]*\)\s*$")
 # Row labels whose figures are no benchmark score (training data, prices, dates, sizes
 # on disk): read by nothing here rather than guessed.
-_NOT_A_SCORE = re.compile(
-    r"token|train|trein|data|dados|price|preço|cost|custo|release|lança|date|data\b|"
-    r"memory|memória|VRAM|GB|disk|speed|velocidade|latenc",
-    re.I,
-)
-_POINTS_LABEL = re.compile(r"rating|elo\b|pontos|points|score\b", re.I)
+_NOT_A_SCORE = re.compile(alternation("not_score_labels"), re.I)
+_POINTS_LABEL = re.compile(patterns("points_labels"), re.I)
 _MEASURE_WORDS: tuple[tuple[re.Pattern[str], str, str], ...] = (
     (
         re.compile(r"(?:activ|ativ).*par[aâ]m|par[aâ]m.*(?:activ|ativ)", re.I),
@@ -53,7 +50,7 @@ _MEASURE_WORDS: tuple[tuple[re.Pattern[str], str, str], ...] = (
 )
 
 # A price column: money words or a currency, per a token count ("$/1M tokens", "por milhão").
-_PRICE_HEAD = re.compile(r"price|preço|preco|cost|custo|pricing|[$€]|\bUSD\b|\bEUR\b", re.I)
+_PRICE_HEAD = re.compile(alternation("price_heads") + r"|[$€]|\bUSD\b|\bEUR\b", re.I)
 _PER_HEAD = re.compile(
     r"(?:/|\bper\b|\bpor\b)\s*(?:1\s*)?(?P<per>M\b|MTok|million|milh[ãa]o|K\b|KTok|thousand|mil\b)",
     re.I,
