@@ -262,8 +262,12 @@ _BITS_AFTER = re.compile(r"^\s*-?\s*bits?\b", re.I)
 # Price words; the cost of training or compute is no price ("saving 42.5% of training
 # costs", "custo de treinamento").
 PRICE_CONTEXT = re.compile(
-    r"preç|price|pricing|tabela|(?<!training\s)(?<!compute\s)(?:custo|cost)(?!s?\s+(?:de\s+)?(?:treinamento|treino|training|computacional))"
-    r"|barat|cheap|caro|expensive|por\s+milhão|US\$|\$",
+    phrases("price_words")
+    + "|"
+    + "".join(rf"(?<!{re.escape(w)}\s)" for w in words("cost_before_not_price"))
+    + r"(?:custo|cost)(?!s?\s+(?:de\s+)?(?:"
+    + alternation("cost_after_not_price")
+    + r"))|US\$|\$",
     re.I,
 )
 _DOWN_KW = re.compile(patterns("price_down_cues"), re.I)
@@ -350,8 +354,8 @@ def license_name_span(name: str, start: int, end: int) -> tuple[str, int]:
 
 
 _AND_OPENED = re.compile(
-    r"^[^.;]{0,40}?\b(?:released|launched|lançou|lançad[oa])\s+(?:and|e)\s+"
-    r"(?:open[- ]sourced|open[- ]weighted|abriu\s+o\s+código|liberou\s+os\s+pesos)",
+    r"^[^.;]{0,40}?\b(?:" + alternation("launch_verbs") + r")\s+(?:and|e)\s+"
+    r"(?:" + patterns("open_verbs") + r")",
     re.I,
 )
 
@@ -642,11 +646,9 @@ def price_direction(before: str, after: str) -> int | None:
 
 
 # A price's side labelling it right before, on its line ("Input$3", "Output: $15").
-SIDE_RIGHT_BEFORE = re.compile(r"(?:^|\n|\s)(?:input|output|entrada|sa[íi]da)\s*:?\s*$", re.I)
+SIDE_RIGHT_BEFORE = re.compile(r"(?:^|\n|\s)(?:" + alternation("side_labels") + r")\s*:?\s*$", re.I)
 # A price's side named right after it, with no unit between ("$0.17 input", "US$ 2 de saída").
-SIDE_RIGHT_AFTER = re.compile(
-    r"^\s*(?:input|output|de\s+entrada|de\s+sa[íi]da|na\s+entrada|na\s+sa[íi]da)\b", re.I
-)
+SIDE_RIGHT_AFTER = re.compile(r"^\s*(?:" + phrases("side_after") + r")\b", re.I)
 
 
 # A label's unit note making a bare price per million tokens ("Input Tokens (1M)",
@@ -778,8 +780,8 @@ def _part_after_re() -> re.Pattern[str]:
     words then "parameters" ("170M embedding parameters")."""
     parts = alternation("param_parts")
     return re.compile(
-        r"^\s*-?(?:(?:de\s+)?(?:parâmetros|parametros|parameters|params)\s+(?:" + parts + r")"
-        r"|(?:" + parts + r")\s+(?:parâmetros|parametros|parameters|params))(?!\w)",
+        r"^\s*-?(?:(?:de\s+)?(?:" + _PARAMS + r")\s+(?:" + parts + r")"
+        r"|(?:" + parts + r")\s+(?:" + _PARAMS + r"))(?!\w)",
         re.I,
     )
 
