@@ -29,6 +29,8 @@ def test_every_list_loads_and_is_used_by_code(kind):
     # phrases, patterns) or opens "kind.txt".
     lines = words(kind)
     assert all(w == w.strip() and not w.startswith("#") for w in lines)
+    for f in LEXICON_DIR.rglob(f"{kind}.txt"):  # each file says what it is for
+        assert f.read_text(encoding="utf-8").startswith("# "), f
     source = "\n".join(
         p.read_text(encoding="utf-8") for p in (LEXICON_DIR.parents[1]).rglob("*.py")
     )
