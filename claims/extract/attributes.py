@@ -98,7 +98,7 @@ def _price(x: Site, r: Reader) -> Choice | None:
     f = x.f
     if f.kind != "money":
         return None
-    if R.is_cached_price(x.before):
+    if R.is_cached_price(x.before, x.after):
         return NO_CLAIM  # "Cached Input Tokens (1M) $0.07": a discounted rate, not the price
     sided = R.SIDE_RIGHT_AFTER.match(x.after) or R.SIDE_RIGHT_BEFORE.search(x.before)
     if not f.per and R.PER_MTOK_LABEL.search(x.before[-40:]) and R.price_side(x.before, ""):
@@ -130,6 +130,8 @@ def _percent(x: Site, r: Reader) -> Choice | None:
     sb, sa = x.text[s.start : f.start], x.text[f.end : s.end]
     if R.is_gap_between_others(x.text[s.clause_bounds(f.start)[0] : f.start]):
         return NO_CLAIM  # "a diferença entre os modelos passou de 9,26% para 1,70%"
+    if R.is_tier_discount(sb):
+        return NO_CLAIM  # "Batch input tokens: $0.40 per 1M tokens (50% off": a tier's
     if (
         R.PRICE_CONTEXT.search(x.clause)
         or R.PRICE_CONTEXT.search(sb + sa)

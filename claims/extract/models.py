@@ -230,7 +230,7 @@ def find_size_names(text: str, own_sizes: set[str]) -> list[Named]:
 # antecessor", "9 bilhões de parâmetros do Orca 7B").
 _UNIT_WORD = phrases("owner_link_units")
 FIGURE_OWNER_LINK = (
-    rf"(?:\s+(?:{_UNIT_WORD}))*?\s+(?:for|of|from|do|da|dos|das|de)\s+"
+    rf"(?:\s+(?:{_UNIT_WORD}))*?\s+(?:{alternation('owner_prepositions')})\s+"
     r"(?:(?:the|its|their|o|a|os|as|seu|sua|seus|suas)\s+)?"
 )
 _OWNED_FIGURE_BEFORE = re.compile(rf"\d%?(?:[kKMBT]\b)?{FIGURE_OWNER_LINK}$")

@@ -56,7 +56,9 @@ _BENCH_RE = re.compile(
     # ("Terminal-Bench 2" names version 2: a lone digit only, never a figure's start)
     # A dotted version has a one-digit major ("2.0", "v1.5"): in a "Name value" list
     # "BBH 52.4" and "GPQA 20.8" are scores, not versions.
-    r"(?:\s+(?P<ver>(?:v\d+|\d)(?:\.\d+)+|\d{4}|v\d+|\d(?!\d|[.,]\d|\s*(?:%|points|pontos|pts)))(?![\d.,]*\s*%))?(?!\w|\.\d)"
+    r"(?:\s+(?P<ver>(?:v\d+|\d)(?:\.\d+)+|\d{4}|v\d+|\d(?!\d|[.,]\d|\s*(?:%|points|pontos|pts)))(?![\d.,]*\s*%)"
+    # or a version in brackets right after the name: "LiveCodeBench (v5)", "AIME (2025)"
+    r"|\s*\((?P<pver>v\d+(?:\.\d+)*|\d{4})\))?(?!\w|\.\d)"
 )
 YEARLY_BENCHMARKS: frozenset[str] = frozenset(
     line.strip()
@@ -95,7 +97,7 @@ def find_benchmarks(text: str) -> list[Named]:
             start = text.index(words[1], start + len(words[0]))
             words = words[1:]
         name = " ".join(words)
-        version = m.group("ver")
+        version = m.group("ver") or m.group("pver")
         glued = m.group("glued")
         if glued:  # "AIME24": AIME, version 2024 (as "AIME 24"); "Arena-Hardv2": version v2
             name, version = name[: -len(glued)], version or glued
@@ -246,7 +248,9 @@ _NOUN_AFTER_SIZE = re.compile(
     r"\s*-?\s*(?:de\s+)?(?:" + alternation("size_nouns") + r")",
     re.I,
 )
-_COMPOUND_SIZE = re.compile(r"-(?:param(?:eter)?|parâmetro)\b(?!s)", re.I)
+# "480B-parameter", and "236 billion parameter" (a compound written with spaces, or read
+# so): the singular noun makes the size an adjective of what follows.
+_COMPOUND_SIZE = re.compile(r"[-\s](?:param(?:eter)?|parâmetro)\b(?!s)", re.I)
 _EACH_AFTER = re.compile(
     r"^\s*-?(?:de\s+)?(?:(?:" + _PARAMS + r")\s+)?(?:" + phrases("each_words") + r")\b",
     re.I,
@@ -665,11 +669,26 @@ def _cached_re() -> re.Pattern[str]:
     return re.compile(r"(?<!\w)(?:" + alternation("cached_price") + r")(?!\w)", re.I)
 
 
-def is_cached_price(before: str) -> bool:
+# A price's unit phrase after it, up to its "tokens" ("per 1 million cached input tokens").
+_UNIT_PHRASE_AFTER = re.compile(r"^[^,;.()\n]{0,40}?\btokens?\b", re.I)
+
+
+def is_cached_price(before: str, after: str = "") -> bool:
     """True when the words right before a price (its clause or card label, last 40
-    characters) name a cached or batch rate ("Cached Input Tokens (1M)", "cache hit",
-    "entrada em cache"; ``lexicon/<lang>/cached_price.txt``): a discount, not the price."""
-    return bool(_cached_re().search(before[-40:]))
+    characters), or its unit phrase after it up to "tokens" ("$0.50 per 1 million cached
+    input tokens"), name a cached or batch rate ("Cached Input Tokens (1M)", "cache hit",
+    "Batch input tokens:", "entrada em cache"; ``lexicon/<lang>/cached_price.txt``): a
+    discount, not the price."""
+    if _cached_re().search(before[-40:]):
+        return True
+    unit = _UNIT_PHRASE_AFTER.match(after)
+    return bool(unit and _cached_re().search(unit.group(0)))
+
+
+def is_tier_discount(sentence_before: str) -> bool:
+    """True when a percent's sentence up to it names a cached or batch rate ("Batch input
+    tokens: $0.40 per 1M tokens (50% off"): that tier's discount, not a price change."""
+    return bool(_cached_re().search(sentence_before))
 
 
 def price_side(before: str, after: str) -> str | None:
