@@ -36,6 +36,7 @@ from claims.extract.models import (
     find_sibling_tiers,
     find_size_names,
 )
+from claims.extract.named_tables import named_column_tables
 from claims.extract.negation import affirmed
 from claims.extract.price_factor import qualify_price_factors
 from claims.extract.price_pairs import pair_prices
@@ -193,7 +194,8 @@ class _Context:
             re.compile(r"\b(" + "|".join(re.escape(f) for f in firsts) + r")\b") if firsts else None
         )
         self._claimant_by_first = firsts
-        self.tables = doc.tables
+        # Tables pasted with single spaces are found by their columns' model names.
+        self.tables = doc.tables + named_column_tables(text, models)
         masked = taken + [(c.start, c.end) for c in self.competitors]
         # Table cells are read by row and column (table_figures), never by the words around.
         masked += [(c.start, c.end) for t in self.tables for _, _, c in t.cells()]
