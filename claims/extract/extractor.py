@@ -35,6 +35,7 @@ from claims.extract.models import (
     find_related_models,
     find_sibling_tiers,
     find_size_names,
+    find_tier_members,
 )
 from claims.extract.named_tables import named_column_tables
 from claims.extract.negation import affirmed
@@ -246,8 +247,20 @@ class _Context:
             (n, self._shortened_subject(n.name)) for n in self._other_models(comparatives, taken)
         ]
         mentions += [Mention(n.start, n.end, slug, "subject", n.name) for n, slug in short if slug]
+        others = [n for n, slug in short if not slug]
+        # "Nemotron 3, in three sizes, Nano (...), Super (...)": a tier alone is a member
+        families = [(m.start, m.end, m.name) for m in mentions if m.name]
+        families += [(n.start, n.end, n.name) for n in others]
+        for n in find_tier_members(self.text, families):
+            if overlaps(n.start, n.end, taken):
+                continue
+            whole = [m for m in self.index.mentions(n.name) if (m.start, m.end) == (0, len(n.name))]
+            if whole and whole[0].kind == "subject":
+                mentions.append(Mention(n.start, n.end, whole[0].slug, "subject", n.name))
+            else:
+                others.append(n)
         mentions.sort(key=lambda m: m.start)
-        return mentions, [n for n, slug in short if not slug]
+        return mentions, sorted(others, key=lambda n: n.start)
 
     def _without_sibling_prefixes(self, mentions: list[Mention]) -> list[Mention]:
         """``mentions`` without a subject's short name that begins a sibling in another

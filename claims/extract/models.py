@@ -260,6 +260,34 @@ def figure_owners(text: str, names: list[Named]) -> list[Named]:
 _TIERS = frozenset(words("tiers"))
 
 
+# A bare tier right before a bracket of figures ("Nano (31.6B total / 3.6B active)").
+_BARE_TIER = re.compile(r"(?<![\w.-])(?P<tier>[A-Z][a-z]+)(?=\s*\()")
+# Between a family's name and its members' tiers: no sentence end, at most this far.
+_FAMILY_REACH = 200
+
+
+def find_tier_members(text: str, families: list[tuple[int, int, str]]) -> list[Named]:
+    """Members of a family named by their tier alone before a bracket of their figures
+    ("Nemotron 3, in three sizes, Nano (31.6B total / 3.6B active), Super (120B / 12B
+    active)"): ``Named(start, end, "competitor", "Nemotron 3 Super")`` at the tier, the
+    family being the nearest of ``families`` ((start, end, name) of model names) before
+    it in its sentence. A tier is a word of ``lexicon/tiers.txt``; the caller decides
+    whether the full name is a subject."""
+    out: list[Named] = []
+    for m in _BARE_TIER.finditer(text):
+        if m.group("tier") not in _TIERS:
+            continue
+        before = [f for f in families if f[1] <= m.start() and m.start() - f[1] <= _FAMILY_REACH]
+        if not before:
+            continue
+        start, end, name = max(before, key=lambda f: f[1])
+        between = text[end : m.start()]
+        if re.search(r"[.!?]\s|\n", between) or name.split()[-1] in _TIERS:
+            continue
+        out.append(Named(m.start(), m.end(), "competitor", f"{name} {m.group('tier')}"))
+    return out
+
+
 def find_sibling_tiers(text: str, own_names: list[str]) -> list[Named]:
     """Siblings of a subject in another tier, named without a version: the subject's name
     with its last word, a tier (``Small``), swapped for another tier ("Magistral Medium" in
