@@ -61,3 +61,29 @@ def test_no_table_without_names_ending_the_line_or_with_one_row():
     assert named_column_tables(one_row, _spans(one_row, "Nimbus 3", "Stratus-2 Pro")) == []
     wider = "Feature Nimbus 3 Stratus-2 Pro\nMMLU-Pro 81.0% 77.5% 70.0%\nGPQA 1% 2% 3%\n"
     assert named_column_tables(wider, _spans(wider, "Nimbus 3", "Stratus-2 Pro")) == []
+
+
+SPEC = (
+    "Feature Nimbus 3 Stratus-2 Pro\n"
+    "Context Window 256K tokens 128K tokens\n"
+    "Max Output 64K tokens 32K tokens\n"
+    "API Pricing (Input/Output) $4 / $20 per MTok $1 / $5 per MTok\n"
+    "MMLU-Pro 81.0% 77.5%\n"
+)
+
+
+def test_cells_of_one_figure_and_its_unit_and_price_pairs_are_read_by_column():
+    got = [
+        (c.subject, c.attribute, c.text, c.other_model)
+        for c in extract(SPEC, [NIMBUS], lang="en", published=DAY)
+    ]
+    assert got == [
+        ("nimbus-3", "context_window", "256K", None),
+        (None, "context_window", "128K", "Stratus-2 Pro"),
+        ("nimbus-3", "price_input_usd_per_mtok", "$4", None),
+        ("nimbus-3", "price_output_usd_per_mtok", "$20", None),
+        (None, "price_input_usd_per_mtok", "$1", "Stratus-2 Pro"),
+        (None, "price_output_usd_per_mtok", "$5", "Stratus-2 Pro"),
+        ("nimbus-3", "benchmark_score", "81.0%", None),
+        (None, "benchmark_score", "77.5%", "Stratus-2 Pro"),
+    ]  # "Max Output 64K tokens" names no attribute: nothing, not a score

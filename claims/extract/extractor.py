@@ -43,7 +43,7 @@ from claims.extract.price_factor import qualify_price_factors
 from claims.extract.price_pairs import pair_prices
 from claims.extract.segment import Sentence
 from claims.extract.spans import after_marker, merge_parenthetical, merge_percent_ranges, overlaps
-from claims.extract.table_cells import read_cell
+from claims.extract.table_cells import read_cell, read_pair_cell
 from claims.subjects.references import Mention, SubjectIndex, SubjectRef
 from claims.values.value import Value, quantity, text_value
 
@@ -394,14 +394,17 @@ class _Context:
         for t in self.tables:
             for label, head, cell in t.cells():
                 read = read_cell(t, label, head, cell, self.text, self.locale, self.index)
-                if read is None:
-                    continue
-                slug, attr, q, v, (a, b), other = read
-                c = self._candidate(attr, v, a, b, self.seg.at(a), q)
-                c.subject, c.how = slug, "table"
-                if slug is None:  # another model's row: its figure, never the subject's
-                    c.how, c.other_model, c._hard_null = "other", other, True
-                out.append(c)
+                reads = (
+                    [read]
+                    if read
+                    else read_pair_cell(label, head, cell, self.text, self.locale, self.index)
+                )
+                for slug, attr, q, v, (a, b), other in reads:
+                    c = self._candidate(attr, v, a, b, self.seg.at(a), q)
+                    c.subject, c.how = slug, "table"
+                    if slug is None:  # another model's row: its figure, never the subject's
+                        c.how, c.other_model, c._hard_null = "other", other, True
+                    out.append(c)
         return out
 
     def _classify(

@@ -6,9 +6,10 @@
 
 The header is a short label then two or more model names (found by the caller: subject
 mentions and other models' names) with nothing but spaces between them, ending the line;
-a row is a label then exactly as many figures, split at spaces. Rows of another shape
-(words, several-word cells such as "200K tokens") are skipped, not guessed; a blank line
-ends the table. The :class:`~claims.extract.tables.Table` it gives is read like any other
+a row is a label then exactly as many figures, split at spaces, or as many runs of words
+of one shape each opening with a figure ("200K tokens 200K tokens", "$15 / $75 per MTok
+$3 / $15 per MTok"). Rows of another shape are skipped, not guessed; a blank line ends the
+table. The :class:`~claims.extract.tables.Table` it gives is read like any other
 (:mod:`claims.extract.table_cells`): figure i belongs to the model heading column i.
 Pure.
 """
@@ -22,6 +23,8 @@ from claims.extract.tables import Cell, Table, is_numeric
 
 _LINE = re.compile(r"[^\n]+")
 _TOKEN = re.compile(r"\S+")
+# A cell's first token: a figure, maybe after a currency sign ("$15", "200K", "~3%").
+_FIGURE_START = re.compile(r"^[~≈<>]?[$€£]?\d")
 # A header's label is a word or three, no figure ("Feature", "Benchmark", "Métrica").
 _MAX_LABEL_WORDS = 3
 
@@ -69,13 +72,30 @@ def _header(
 
 
 def _figure_row(text: str, start: int, end: int, width: int) -> tuple[Cell, ...] | None:
-    """A label cell and ``width`` figure cells when the line is "<label> <fig> <fig>...",
-    the label holding no figure of its own at its end, else ``None``."""
+    """A label cell and ``width`` cells when the line is "<label> <fig> <fig>..." (the
+    label holding no figure of its own at its end) or "<label>" then ``width`` runs of
+    words of one shape, each opening with a figure ("$15 / $75 per MTok $3 / $15 per
+    MTok"), else ``None``."""
     tokens = [(start + t.start(), start + t.end()) for t in _TOKEN.finditer(text[start:end])]
     if len(tokens) <= width:
         return None
     figs, label = tokens[-width:], tokens[:-width]
-    if not all(is_numeric(text[a:b]) for a, b in figs) or is_numeric(text[slice(*label[-1])]):
-        return None
+    if all(is_numeric(text[a:b]) for a, b in figs) and not is_numeric(text[slice(*label[-1])]):
+        cells = [[f] for f in figs]
+    else:
+        first = next((i for i, t in enumerate(tokens) if _FIGURE_START.match(text[slice(*t)])), 0)
+        label, rest = tokens[:first], tokens[first:]
+        if not label or len(rest) % width:
+            return None
+        size = len(rest) // width
+        cells = [rest[i : i + size] for i in range(0, len(rest), size)]
+        shapes = {tuple(_shape(text[slice(*t)]) for t in c) for c in cells}
+        if size < 2 or len(shapes) != 1:
+            return None
     head = Cell(text[label[0][0] : label[-1][1]], label[0][0], label[-1][1])
-    return (head, *(Cell(text[a:b], a, b) for a, b in figs))
+    return (head, *(Cell(text[c[0][0] : c[-1][1]], c[0][0], c[-1][1]) for c in cells))
+
+
+def _shape(token: str) -> str:
+    """A token's shape: "#" for one holding a digit, else the word in lower case."""
+    return "#" if any(ch.isdigit() for ch in token) else token.lower()
