@@ -96,3 +96,28 @@ def test_each_score_of_a_list_takes_the_benchmark_named_right_after_it():
         ("MultiChallenge", "40.5%"),
         ("Video-MME", "70.1%"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("before", "launch"),
+    [
+        ("Cirrus Labs introduced the Nimbus 3 family on ", True),
+        ("A Cirrus apresentou a família Nimbus 3 em ", True),
+        ("Cirrus Labs introduced the Nimbus 3 series of models on ", True),
+        ("Cirrus Labs introduced Nimbus 2, a 24B model, on ", False),
+        ("The Nimbus family grew on ", False),
+    ],
+)
+def test_a_family_launch_before_a_date(before, launch):
+    assert R.launches_family(before) is launch
+
+
+def test_a_family_launch_date_is_its_members_release_date():
+    text = (
+        "Nimbus 3 is a model for coding. Cirrus Labs introduced the Nimbus 3 family on "
+        "April 14, 2026, with Nimbus 3, Nimbus 3 mini, and Nimbus 3 nano."
+    )
+    got = [
+        (c.attribute, c.subject, c.value.display()) for c in extract(text, [NIMBUS], published=DAY)
+    ]
+    assert got == [("release_date", "nimbus-3", "on 2026-04-14")]

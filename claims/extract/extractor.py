@@ -456,7 +456,7 @@ class _Context:
             said = r is not None and not r[1] and R.weights_released(before) == r[0]
             if w and (not r or w[0] <= r[0] or r[0] > 40 or said):
                 attr = "weights_release_date"
-            elif r:
+            elif r or R.launches_family(before):
                 attr = "release_date"
             else:
                 continue

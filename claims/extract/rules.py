@@ -294,6 +294,25 @@ _PLURAL_RELEASED_BEFORE = re.compile(
 )
 
 
+@cache
+def _family_launch_re() -> re.Pattern[str]:
+    # "introduced the GPT-4.1 family on", "apresentou a família Gemma 3 em": the verb, an
+    # article, up to four words with the family noun among them, then no sentence end
+    verbs, family = alternation("family_launch_verbs"), alternation("family_words")
+    return re.compile(
+        rf"\b(?:{verbs})\s+(?:(?:the|its|a|o|sua)\s+)?(?:[\w.-]+\s+){{0,4}}?(?:{family})\b"
+        r"(?:\s+[\w.-]+){0,4}?[^\w.;!?]*(?:on|in|em|no|na)?\s*$",
+        re.I,
+    )
+
+
+def launches_family(before: str) -> bool:
+    """True when ``before`` (a date's clause up to it) ends like "introduced the GPT-4.1
+    family on" / "apresentou a família Gemma 3 em" (``lexicon/<lang>/family_launch_verbs.txt``,
+    ``family_words.txt``): the family's launch, the release of its members."""
+    return bool(_family_launch_re().search(before[-120:]))
+
+
 def others_released(before: str) -> bool:
     """True when a date follows "<plural noun> released in" ("our 7B and 13B models
     released in November"): the date of those other things, not of the subject."""
