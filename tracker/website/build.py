@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import gc
 import hashlib
+import logging
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
@@ -43,10 +44,11 @@ from tracker.website.pagehash import code_fingerprint, key_of
 from tracker.website.pages import Job, SubjectDigests, index_path, page_jobs
 from tracker.website.render import attach_fragments, make_environment, templates_dir
 from tracker.website.search import search_index_from, subject_entries_json, table_data_js
+from tracker.website.records import RecordStore
 from tracker.website.segments import Segments
 from tracker.website.summary import table_columns
 from tracker.website.table import table_csv, table_export, table_json
-from tracker.website.views import SiteContext, SubjectView
+from tracker.website.views import RecordMiss, SiteContext, SubjectView
 from tracker.website.writer import SiteError, Writer
 
 __all__ = [
@@ -56,6 +58,8 @@ __all__ = [
     "index_path",
     "resolve_base_url",
 ]
+
+log = logging.getLogger(__name__)
 
 DEFAULT_BASE_URL = "http://localhost:8000/"
 ASSETS = ("site.css", "site.js")
@@ -103,8 +107,10 @@ def export_jobs(
         )
 
     def csv_rows_of(sv: SubjectView) -> dict[int, str]:
-        claims = [cv for _, rows in sv.groups for cv in rows]
-        return FRAGMENTS.get("claim-csv", claims_key[sv.slug], partial(ex.claim_csv_rows, claims))
+        def make() -> dict[int, str]:  # reads the claims only when not kept
+            return ex.claim_csv_rows([cv for _, rows in sv.groups for cv in rows])
+
+        return FRAGMENTS.get("claim-csv", claims_key[sv.slug], make)
 
     def claims_file(path: str, kind: str, of: Any, export: Any) -> str:
         per_subject = [(claims_key[sv.slug], of(sv)) for sv in ctx.subjects]
@@ -318,10 +324,36 @@ def environment(fingerprint: str, cache_dir: Path | None = None) -> Environment:
 
 
 def _build(engine: Engine, out_dir: Path, base: str, cache_dir: Path | None) -> BuildReport:
+    """The build; when a subject's build record cannot stand in for its claim views
+    after all (``RecordMiss``: its page must be rendered, a part of the big exports is
+    not in the segment cache, the headline benchmarks changed), the build is made again
+    with every subject's views. Files the first attempt wrote were rendered from
+    complete data, so they are right; the manifest is written only at the end."""
+    fingerprint = code_fingerprint(templates_dir())
+    records = RecordStore.load(cache_dir, fingerprint) if cache_dir else None
+    try:
+        return _build_with(engine, out_dir, base, cache_dir, fingerprint, records)
+    except RecordMiss as miss:
+        log.info("site build: %s; making every subject's claim views", miss, exc_info=True)
+        assert records is not None  # only records withhold claim views
+        records.serve = False
+        records.made, records.changed = {}, True
+        return _build_with(engine, out_dir, base, cache_dir, fingerprint, records)
+
+
+def _build_with(
+    engine: Engine,
+    out_dir: Path,
+    base: str,
+    cache_dir: Path | None,
+    fingerprint: str,
+    records: RecordStore | None,
+) -> BuildReport:
     segments = Segments.load(cache_dir, out_dir)
     FRAGMENTS.start_build(segments.take if segments.files else None)
-    fingerprint = code_fingerprint(templates_dir())
-    ctx = collect(engine, claim_memo(fingerprint))
+    if records is not None and not segments.complete():
+        records.serve = False  # served subjects' parts of the big exports would be missing
+    ctx = collect(engine, claim_memo(fingerprint), records)
     env = environment(fingerprint, cache_dir)
     attach_fragments(ctx, env)
     digests = SubjectDigests.of(ctx.subjects, ctx.claim_digests)
@@ -359,6 +391,8 @@ def _build(engine: Engine, out_dir: Path, base: str, cache_dir: Path | None) -> 
     removed = remove_stale(out_dir, previous, writer.paths)
     writer.write(MANIFEST, manifest_text(entries))
     segments.save()
+    if records is not None:
+        records.save()
     return BuildReport(
         pages_written=len(writer.written),
         pages_unchanged=len(writer.unchanged),

@@ -15,6 +15,7 @@ import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 from operator import itemgetter
+from collections.abc import Collection
 from typing import Any
 
 from sqlmodel import Session, select
@@ -60,7 +61,9 @@ CLAIM_COLUMNS = (
 EVIDENCE_COLUMN = 14  # Verdict.evidence_json in CLAIM_COLUMNS
 
 
-def read_claim_rows(session: Session) -> list[tuple[Any, ...]]:
+def read_claim_rows(
+    session: Session, subject_ids: Collection[int] | None = None
+) -> list[tuple[Any, ...]]:
     """Every claim with its verdict's columns (None without one), by attribute and id,
     in :data:`CLAIM_COLUMNS` order. Read through the database driver's own cursor
     (PEP 249 ``fetchall``, in the session's transaction), as plain tuples: SQLAlchemy's
@@ -69,14 +72,18 @@ def read_claim_rows(session: Session) -> list[tuple[Any, ...]]:
     ``Verdict.as_of`` is as the driver gives it (SQLite: text; :func:`verdict_view`
     reads either). Read in id order (the table's own) and sorted here by attribute
     (stable, so by id within one, and the same order on every database): the
-    database's sort of 30,000 wide rows cost a quarter of the read again."""
+    database's sort of 30,000 wide rows cost a quarter of the read again.
+    ``subject_ids``: only those subjects' claims (None: every claim)."""
     stmt = (
         select(*CLAIM_COLUMNS)  # type: ignore[call-overload]  # sqlmodel types up to 4 columns
         .outerjoin(Verdict, Verdict.claim_id == Claim.id)
         .order_by(Claim.id)
     )
+    if subject_ids is not None:
+        stmt = stmt.where(Claim.subject_id.in_(sorted(int(i) for i in subject_ids)))  # type: ignore[attr-defined]
     connection = session.connection()
-    sql = str(stmt.compile(dialect=connection.dialect))  # no parameters: nothing to bind
+    # integers written into the text: the driver's cursor gets no parameters to bind
+    sql = str(stmt.compile(dialect=connection.dialect, compile_kwargs={"literal_binds": True}))
     driver = connection.connection.driver_connection
     assert driver is not None  # a live session's connection always has one
     cursor = driver.cursor()

@@ -13,11 +13,12 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple, cast
 
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
+from claims.store.sitedigest import claim_inputs
 from claims.store.schedulenotes import missed_runs_by_watch, saved_next_runs
 from claims.store.status import weights_statuses
 from claims.store.tables import (
@@ -34,7 +35,7 @@ from claims.store.tables import (
 from claims.values.canonical import as_utc
 from claims.vocabulary import RETIRED_STATE
 from tracker.website.anchors import WEIGHTS_ANCHOR, event_target, observed_anchor
-from tracker.website.charts import benchmark_chart, price_charts, timeline_chart
+from tracker.website.charts import TimelineEvent, benchmark_chart, price_charts, timeline_chart
 from tracker.website.claimviews import (
     ClaimMemo,
     Evidence,
@@ -49,6 +50,7 @@ from tracker.website.pagehash import key_of
 from tracker.website.summary import (
     CardLine,
     Fact,
+    announced_events,
     benchmark_names,
     card_lines,
     gated_text,
@@ -57,7 +59,14 @@ from tracker.website.summary import (
     score_cells,
     stated_license,
     table_cells,
-    timeline_events,
+    timeline_from,
+)
+from tracker.website.records import (
+    RecordPlan,
+    RecordStore,
+    SubjectRecord,
+    input_keys,
+    plan_records,
 )
 from tracker.website.views import (
     ClaimView,
@@ -68,8 +77,10 @@ from tracker.website.views import (
     SourceInfo,
     SourceView,
     SubjectRef,
+    RecordMiss,
     SubjectView,
     WatchView,
+    Withheld,
 )
 from tracker.website.writer import SiteError
 
@@ -129,14 +140,18 @@ def by_fact(
 
 
 def _check_targets(
-    events: list[EventView], subjects: list[SubjectView], discs: list[DiscrepancyView]
+    events: list[EventView],
+    subjects: list[SubjectView],
+    discs: list[DiscrepancyView],
+    claim_anchors: list[list[str]],
 ) -> None:
     """Point each event whose anchor the site lacks (a claim since removed, an attribute
-    no longer observed) at its page instead, so no feed entry links to nothing."""
+    no longer observed) at its page instead, so no feed entry links to nothing.
+    ``claim_anchors``: each subject's claims' anchors, in ``subjects`` order."""
     anchors = {d.anchor for d in discs} | {a for d in discs for a in d.anchors}
-    for sv in subjects:
+    for sv, mine in zip(subjects, claim_anchors, strict=True):
         page = f"subjects/{sv.slug}/"
-        anchors |= {f"{page}#{cv.anchor}" for _, rows in sv.groups for cv in rows}
+        anchors |= {f"{page}#{a}" for a in mine}
         anchors |= {f"{page}#{observed_anchor(o.attribute)}" for o in sv.observations}
         anchors.add(f"{page}#{WEIGHTS_ANCHOR}")
     for ev in events:
@@ -148,29 +163,38 @@ def _check_targets(
             ev.target = page
 
 
+def bench_rows(card: list[CardLine], names: list[str | None]) -> list[tuple[str, Any, float, str]]:
+    """``(benchmark name, unit, score, score text)`` of each card line with a benchmark
+    name (``names``: :func:`benchmark_names` of ``card``) and a score."""
+    return [
+        (name, ln.facts[0].claims[0].value_dict.get("unit") if ln.facts else None)
+        + (ln.number, ln.short)
+        for ln, name in zip(card, names, strict=True)
+        if name and ln.number is not None
+    ]
+
+
 def add_charts(
-    subjects: list[SubjectView], lines: list[list[CardLine]], names: list[list[str | None]]
+    subjects: list[SubjectView],
+    names: list[list[str | None]],
+    scored: list[list[tuple[str, Any, float, str]]],
+    announced: list[list[TimelineEvent]],
 ) -> None:
     """Add to each subject's ``charts`` (its price charts) a chart per benchmark it
-    shares with another subject and its timeline (``charts.py``). ``names``: each card
-    line's :func:`benchmark_name`, by subject."""
-    scores: dict[str, list[tuple[SubjectView, CardLine]]] = defaultdict(list)
-    for sv, card, card_names in zip(subjects, lines, names, strict=True):
-        for ln, name in zip(card, card_names, strict=True):
-            if name and ln.number is not None:
-                scores[name].append((sv, ln))
+    shares with another subject and its timeline (``charts.py``). By subject:
+    ``names`` each card line's :func:`benchmark_name`, ``scored`` its
+    :func:`bench_rows`, ``announced`` its ``summary.announced_events``."""
+    scores: dict[str, list[tuple[str, Any, float, str]]] = defaultdict(list)
+    for sv, rows in zip(subjects, scored, strict=True):
+        for name, unit, number, short in rows:
+            scores[name].append((sv.name, unit, number, short))
     shared = {}
     for name, rows in scores.items():
         if len(rows) > 1:
-            unit = rows[0][1].facts[0].claims[0].value_dict.get("unit")
-            shared[name] = benchmark_chart(
-                name,
-                unit,
-                [(sv.name, ln.number, ln.short) for sv, ln in rows],  # type: ignore[misc]
-            )
-    for sv, card_names in zip(subjects, names, strict=True):
+            shared[name] = benchmark_chart(name, rows[0][1], [(n, v, t) for n, _, v, t in rows])
+    for sv, card_names, ann in zip(subjects, names, announced, strict=True):
         mine = [shared[n] for n in dict.fromkeys(card_names) if n in shared]
-        timeline = timeline_chart(sv.slug, timeline_events(sv.facts, sv.weights))
+        timeline = timeline_chart(sv.slug, timeline_from(ann, sv.weights))
         sv.charts = [*sv.charts, *mine, *([timeline] if timeline else [])]
 
 
@@ -390,20 +414,43 @@ def card_derived(
     return kept[1]
 
 
+class Summaries(NamedTuple):
+    """What :func:`add_summaries` chose and drew from: the headline benchmarks and, by
+    subject, its card's benchmark names, :func:`bench_rows` and announced events."""
+
+    benchmarks: list[str]
+    names: list[list[str | None]]
+    scored: list[list[tuple[str, Any, float, str]]]
+    announced: list[list[TimelineEvent]]
+
+
 def add_summaries(
-    subject_views: list[SubjectView], claims: list[SubjectClaims | None]
-) -> list[str]:
+    subject_views: list[SubjectView],
+    claims: list[SubjectClaims | None],
+    served: list[SubjectRecord | None],
+) -> Summaries:
     """Give each subject its summary card, comparison-table cells and charts; returns
-    the headline benchmarks (the table's score columns). ``claims``: each subject's
-    (see :func:`card_of`)."""
-    lines = [card_of(sv, sc) for sv, sc in zip(subject_views, claims, strict=True)]
+    the headline benchmarks (the table's score columns) and, by subject, what the
+    charts were drawn from (a build record keeps them). ``claims``: each subject's
+    (see :func:`card_of`); ``served``: its build record when that stands in for its
+    claims (``records.py``; raises ``RecordMiss`` when its cells were made for other
+    headline benchmarks)."""
+    lines = [
+        card_of(sv, sc) if rec is None else cast(list[CardLine], Withheld(f"{sv.slug} card"))
+        for sv, sc, rec in zip(subject_views, claims, served, strict=True)
+    ]
     names = [
-        card_derived(sc, "benchmarks", partial(benchmark_names, card))
-        for sc, card in zip(claims, lines, strict=True)
+        card_derived(sc, "benchmarks", partial(benchmark_names, card)) if rec is None else rec.names
+        for sc, card, rec in zip(claims, lines, served, strict=True)
     ]
     benchmarks = headline_benchmarks(names)
-    for sv, sc, card in zip(subject_views, claims, lines, strict=True):
+    for sv, sc, card, rec in zip(subject_views, claims, lines, served, strict=True):
         sv.card = card
+        if rec is not None:
+            if rec.cells_for != benchmarks:
+                raise RecordMiss(f"{sv.slug}: headline benchmarks changed")
+            sv.cells, sv.license_stated, sv.scores = dict(rec.cells), rec.license_stated, dict(rec.scores)
+            continue
         sv.cells = dict(
             card_derived(
                 sc, "cells", partial(table_cells, card, benchmarks, sv.organization), benchmarks
@@ -411,8 +458,16 @@ def add_summaries(
         )
         sv.license_stated = card_derived(sc, "licence", partial(stated_license, card))
         sv.scores = dict(card_derived(sc, "scores", partial(score_cells, card)))
-    add_charts(subject_views, lines, names)
-    return benchmarks
+    scored = [
+        bench_rows(card, card_names) if rec is None else rec.bench
+        for card, card_names, rec in zip(lines, names, served, strict=True)
+    ]
+    announced = [
+        announced_events(sv.facts) if rec is None else rec.announced
+        for sv, rec in zip(subject_views, served, strict=True)
+    ]
+    add_charts(subject_views, names, scored, announced)
+    return Summaries(benchmarks, names, scored, announced)
 
 
 def source_views(
@@ -438,11 +493,95 @@ def by_subject(items: Iterable[Any], key: str) -> dict[Any, list[Any]]:
     return out
 
 
-def collect(engine: Engine, memo: ClaimMemo | None = None) -> SiteContext:
+def record_plan(
+    session: Session,
+    records: RecordStore | None,
+    subjects: list[Subject],
+    sources: dict[int, SourceInfo],
+    observations: list[Observation],
+    snapshots: dict[int, Any],
+    watch_names: dict[int, str],
+    discs: list[Discrepancy],
+) -> RecordPlan:
+    """Which subjects this build serves from ``records`` (``records.py``): none without
+    them, or on a database the per-subject digest cannot read (``sitedigest.py``)."""
+    if records is None:
+        return RecordPlan({}, {})
+    connection = session.connection()
+    inputs = claim_inputs(connection.connection.driver_connection, connection.dialect.name)
+    if inputs is None:
+        return RecordPlan({}, {})
+    keys = input_keys(
+        records.fingerprint, subjects, inputs, sources, observations, snapshots, watch_names
+    )
+    involved = ((d.subject_id, stored_ids(d.claim_ids_json)) for d in discs)
+    return plan_records(records, subjects, keys, involved)
+
+
+def source_claims(
+    claims: dict[int, ClaimView],
+    listed: dict[int, SourceClaim],
+    served: dict[int, SubjectRecord],
+) -> dict[int, list[SourceClaim]]:
+    """Source id -> the claims it makes as ``sources.html`` lists them, by attribute and
+    id (the claim rows' order): ``claims`` made this build (``listed``: their rows),
+    and the rows of the ``served`` subjects' records."""
+    entries = [(cv.source.id, listed[cid]) for cid, cv in claims.items()]
+    if served:
+        entries += [e for rec in served.values() for e in rec.listed]
+        entries.sort(key=lambda e: (e[1].attribute, e[1].id))
+    out: dict[int, list[SourceClaim]] = defaultdict(list)
+    for source_id, sc in entries:
+        out[source_id].append(sc)
+    return out
+
+
+def note_records(
+    records: RecordStore,
+    plan: RecordPlan,
+    subject_views: list[SubjectView],
+    ids: list[int],
+    per_subject: dict[int, SubjectClaims],
+    summaries: Summaries,
+    anchors: list[list[str]],
+) -> None:
+    """Note in ``records`` each subject's record after this build: a served one as it
+    was, a subject whose views were made (and that has claims) a new one."""
+    for i, (sv, sid) in enumerate(zip(subject_views, ids, strict=True)):
+        rec = plan.served.get(sid)
+        sc, key = per_subject.get(sid), plan.keys.get(sid)
+        if rec is None and sc is not None and key is not None:
+            listed = [(cv.source.id, sc.listed[cv.id]) for _, rows in sc.groups for cv in rows]
+            rec = SubjectRecord(
+                key,
+                sc.digest,
+                sc.listed_digest,
+                listed,
+                anchors[i],
+                summaries.names[i],
+                summaries.scored[i],
+                summaries.benchmarks,
+                dict(sv.cells),
+                sv.license_stated,
+                dict(sv.scores),
+                summaries.announced[i],
+                sv.observations,
+            )
+        if rec is not None:
+            records.keep(sv.slug, rec)
+
+
+def collect(
+    engine: Engine, memo: ClaimMemo | None = None, records: RecordStore | None = None
+) -> SiteContext:
     """Read subjects, sources, claims, verdicts, observations, snapshots, discrepancies,
     events and watches in one session. ``memo`` keeps subjects' claim views between
-    builds (``claimviews.py``; a fresh one when None). Raises :class:`SiteError` for a
-    slug that cannot be a URL path segment."""
+    builds (``claimviews.py``; a fresh one when None). With ``records``
+    (``records.py``), a subject whose input key is its record's gets no claim views
+    (its ``groups``, ``facts`` and ``card`` are ``Withheld``): what other files take
+    from them comes from the record; this build's records are noted in it. Raises
+    :class:`SiteError` for a slug that cannot be a URL path segment, ``RecordMiss``
+    when a record cannot stand in (``add_summaries``)."""
     with Session(engine) as session:
         subjects, aliases, variants = read_subjects(session)
         sources = read_sources(session)
@@ -453,7 +592,6 @@ def collect(engine: Engine, memo: ClaimMemo | None = None) -> SiteContext:
             ).all()
         }
         observations = list(session.exec(select(Observation).order_by(col(Observation.id))).all())
-        claim_rows = read_claim_rows(session)
         discs = list(session.exec(select(Discrepancy).order_by(col(Discrepancy.id))).all())
         events = list(
             session.exec(
@@ -462,6 +600,13 @@ def collect(engine: Engine, memo: ClaimMemo | None = None) -> SiteContext:
         )
         watches, watch_names = read_watches(session)
         weights = weights_statuses(session, subjects)
+        plan = record_plan(
+            session, records, subjects, sources, observations, snapshots, watch_names, discs
+        )
+        served = plan.served
+        claim_rows = read_claim_rows(
+            session, [s.id for s in subjects if s.id not in served] if served else None  # type: ignore[misc]
+        )
 
     by_id: dict[int, Subject] = {s.id: s for s in subjects}  # type: ignore[misc]
     slugs = {sid: s.slug for sid, s in by_id.items()}  # evidence links to its subject's page
@@ -478,6 +623,11 @@ def collect(engine: Engine, memo: ClaimMemo | None = None) -> SiteContext:
     groups_of, facts_of, disc_views = by_fact(
         list(by_id), per_subject, discrepancy_views(discs, by_id, claims, evidence)
     )
+    current = current_observations(observations, claims_of, watch_names, snapshots)
+    for sid, rec in served.items():  # its claims are withheld; its record has them
+        groups_of[sid] = cast(list[Any], Withheld(f"{slugs[sid]} claims"))
+        facts_of[sid] = cast(list[Fact], Withheld(f"{slugs[sid]} facts"))
+        current[sid] = rec.current
     parts = SubjectParts(
         aliases=aliases,
         variants=variants,
@@ -487,17 +637,26 @@ def collect(engine: Engine, memo: ClaimMemo | None = None) -> SiteContext:
             (replace(dv, claims=[], observations=[]) for dv in disc_views), "subject_id"
         ),
         observations=by_subject(observations, "subject_id"),
-        current=current_observations(observations, claims_of, watch_names, snapshots),
+        current=current,
         groups=groups_of,
         facts=facts_of,
     )
     subject_views = [subject_view(s, parts) for s in subjects]
-    benchmarks = add_summaries(subject_views, [per_subject.get(s.id) for s in subjects])  # type: ignore[arg-type]
-    _check_targets(events_v, subject_views, disc_views)
+    ids: list[int] = list(by_id)
+    summaries = add_summaries(
+        subject_views, [per_subject.get(i) for i in ids], [served.get(i) for i in ids]
+    )
+    anchors = [
+        served[i].anchors if i in served else [cv.anchor for _, rows in sv.groups for cv in rows]
+        for i, sv in zip(ids, subject_views, strict=True)
+    ]
+    _check_targets(events_v, subject_views, disc_views, anchors)
     listed = {i: sc for c in per_subject.values() for i, sc in c.listed.items()}
-    claims_from: dict[int, list[SourceClaim]] = defaultdict(list)
-    for cid, cv in claims.items():
-        claims_from[cv.source.id].append(listed[cid])
+    claims_from = source_claims(claims, listed, served)
+    if records is not None:
+        note_records(records, plan, subject_views, ids, per_subject, summaries, anchors)
+    digests = {by_id[sid].slug: (sc.digest, sc.listed_digest) for sid, sc in per_subject.items()}
+    digests |= {slugs[sid]: (rec.digest, rec.listed_digest) for sid, rec in served.items()}
 
     # Data time, not build time: the latest successful watch check (claims loaded or
     # events written later do not make the observed data newer).
@@ -511,9 +670,7 @@ def collect(engine: Engine, memo: ClaimMemo | None = None) -> SiteContext:
         events=events_v,
         data_as_of=max(checks) if checks else None,
         latest_check=max(attempts) if attempts else None,
-        benchmarks=benchmarks,
-        claim_digests={by_id[sid].slug: sc.digest for sid, sc in per_subject.items()},
-        listed_digest=key_of(
-            sorted((by_id[sid].slug, sc.listed_digest) for sid, sc in per_subject.items())
-        ),
+        benchmarks=summaries.benchmarks,
+        claim_digests={slug: d for slug, (d, _) in digests.items()},
+        listed_digest=key_of(sorted((slug, ld) for slug, (_, ld) in digests.items())),
     )

@@ -806,11 +806,23 @@ def timeline_events(facts: Sequence[Fact], weights: WeightsStatus) -> list[Timel
     stated ``on`` a day), each promised weights date (:func:`promise_event`), landed
     (first sighting) and the last Hub check (``overdue`` when the weights are overdue
     then)."""
+    return timeline_from(announced_events(facts), weights)
+
+
+def announced_events(facts: Sequence[Fact]) -> list[TimelineEvent]:
+    """The "announced" events of :func:`timeline_events` (from the claims alone: a
+    build's per-subject record keeps them, ``records.py``)."""
     out: list[TimelineEvent] = []
     for f in facts:
         value = f.claims[0].value_dict
         if f.attribute == "release_date" and value.get("relation") == "on":
             out.append(TimelineEvent("announced", _day(value["value"]), f"announced ({f.value})"))
+    return out
+
+
+def timeline_from(announced: Sequence[TimelineEvent], weights: WeightsStatus) -> list[TimelineEvent]:
+    """:func:`timeline_events` from its :func:`announced_events` and ``weights``."""
+    out = list(announced)
     out += [promise_event(p.relation, p.date) for p in weights.promises]
     if weights.landed_at:
         out.append(TimelineEvent("landed", as_utc(weights.landed_at), "weights first seen"))
