@@ -41,14 +41,14 @@ from tracker.website.manifest import (
     still_there,
 )
 from tracker.website.pagehash import code_fingerprint, key_of
-from tracker.website.pages import Job, SubjectDigests, index_path, page_jobs
+from tracker.website.pages import Job, SubjectDigests, index_path, page_jobs, subject_path
 from tracker.website.render import attach_fragments, make_environment, templates_dir
 from tracker.website.search import search_index_from, subject_entries_json, table_data_js
 from tracker.website.records import RecordStore
 from tracker.website.segments import Segments
 from tracker.website.summary import table_columns
 from tracker.website.table import table_csv, table_export, table_json
-from tracker.website.views import RecordMiss, SiteContext, SubjectView
+from tracker.website.views import RecordMiss, SiteContext, SubjectView, Withheld
 from tracker.website.writer import SiteError, Writer
 
 __all__ = [
@@ -331,14 +331,36 @@ def _build(engine: Engine, out_dir: Path, base: str, cache_dir: Path | None) -> 
     complete data, so they are right; the manifest is written only at the end."""
     fingerprint = code_fingerprint(templates_dir())
     records = RecordStore.load(cache_dir, fingerprint) if cache_dir else None
-    try:
-        return _build_with(engine, out_dir, base, cache_dir, fingerprint, records)
-    except RecordMiss as miss:
-        log.info("site build: %s; making every subject's claim views", miss, exc_info=True)
-        assert records is not None  # only records withhold claim views
-        records.serve = False
-        records.made, records.changed = {}, True
-        return _build_with(engine, out_dir, base, cache_dir, fingerprint, records)
+    while True:
+        try:
+            return _build_with(engine, out_dir, base, cache_dir, fingerprint, records)
+        except RecordMiss as miss:
+            assert records is not None and records.serve  # only records withhold views
+            if miss.subjects and not records.refused:
+                log.info("site build: %s; making their claim views", miss)
+                records.refused |= miss.subjects
+            else:  # a second miss, or one found while rendering
+                log.info("site build: %s; making every subject's claim views", miss)
+                records.serve = False
+            records.made, records.changed = {}, True
+
+
+def check_served(ctx: SiteContext, todo: list[str]) -> None:
+    """Raise ``RecordMiss`` naming every subject served by its build record
+    (``records.py``) whose page or JSON file is among the files ``todo`` (to render:
+    a benchmark chart or the headline benchmarks changed, the file was deleted), before
+    anything is written: the build is then made again with their claim views."""
+    served = {sv.slug for sv in ctx.subjects if isinstance(sv.groups, Withheld)}
+    if not served:
+        return
+    todo_set = set(todo)
+    stale = frozenset(
+        slug
+        for slug in served
+        if subject_path(slug) in todo_set or f"api/subjects/{slug}.json" in todo_set
+    )
+    if stale:
+        raise RecordMiss(f"{len(stale)} served subjects' files to render", stale)
 
 
 def _build_with(
@@ -375,6 +397,7 @@ def _build_with(
         kept = before is not None and before.key == job.key
         plan.append((job, before, not (kept and still_there(out_dir, job.path, before))))
     todo = [job.path for job, _, render in plan if render]
+    check_served(ctx, todo)
     with writer.offloaded(todo) if len(todo) >= OFFLOAD_AT else nullcontext():
         for job, before, render in plan:
             if not render:

@@ -493,6 +493,26 @@ def by_subject(items: Iterable[Any], key: str) -> dict[Any, list[Any]]:
     return out
 
 
+def page_inputs(
+    subjects: list[Subject],
+    aliases: dict[int, list[str]],
+    variants: dict[int, list[str]],
+    weights: dict[int | None, Any],
+    events: list[Event],
+) -> dict[int, Any]:
+    """By subject id, plain data of its page's inputs besides its claims and
+    observations: aliases, variants, weights status and its events' columns."""
+    out: dict[int, Any] = {
+        s.id: [aliases.get(s.id, []), variants.get(s.id, []), weights.get(s.id), []]  # type: ignore[misc, arg-type]
+        for s in subjects
+    }
+    for e in events:
+        if e.subject_id in out:
+            row = (e.id, e.key, e.kind, e.audience, e.watch_id, e.title, e.detail_json)
+            out[e.subject_id][3].append((*row, str(e.created_at)))
+    return out
+
+
 def record_plan(
     session: Session,
     records: RecordStore | None,
@@ -502,9 +522,11 @@ def record_plan(
     snapshots: dict[int, Any],
     watch_names: dict[int, str],
     discs: list[Discrepancy],
+    own: dict[int, Any],
 ) -> RecordPlan:
     """Which subjects this build serves from ``records`` (``records.py``): none without
-    them, or on a database the per-subject digest cannot read (``sitedigest.py``)."""
+    them, or on a database the per-subject digest cannot read (``sitedigest.py``).
+    ``own``: each subject's page inputs besides its claims (``records.input_keys``)."""
     if records is None:
         return RecordPlan({}, {})
     connection = session.connection()
@@ -512,7 +534,7 @@ def record_plan(
     if inputs is None:
         return RecordPlan({}, {})
     keys = input_keys(
-        records.fingerprint, subjects, inputs, sources, observations, snapshots, watch_names
+        records.fingerprint, subjects, inputs, sources, observations, snapshots, watch_names, own
     )
     involved = ((d.subject_id, stored_ids(d.claim_ids_json)) for d in discs)
     return plan_records(records, subjects, keys, involved)
@@ -522,13 +544,20 @@ def source_claims(
     claims: dict[int, ClaimView],
     listed: dict[int, SourceClaim],
     served: dict[int, SubjectRecord],
+    names: dict[int, tuple[str, str]],
 ) -> dict[int, list[SourceClaim]]:
     """Source id -> the claims it makes as ``sources.html`` lists them, by attribute and
     id (the claim rows' order): ``claims`` made this build (``listed``: their rows),
-    and the rows of the ``served`` subjects' records."""
+    and the rows of the ``served`` subjects' records (``names``: (slug, name) by
+    subject id)."""
     entries = [(cv.source.id, listed[cid]) for cid, cv in claims.items()]
     if served:
-        entries += [e for rec in served.values() for e in rec.listed]
+        for sid, rec in served.items():
+            slug, name = names[sid]
+            entries += [
+                (src, SourceClaim(cid, slug, name, attribute, value, quals, status))
+                for src, cid, attribute, value, quals, status in rec.listed
+            ]
         entries.sort(key=lambda e: (e[1].attribute, e[1].id))
     out: dict[int, list[SourceClaim]] = defaultdict(list)
     for source_id, sc in entries:
@@ -551,7 +580,11 @@ def note_records(
         rec = plan.served.get(sid)
         sc, key = per_subject.get(sid), plan.keys.get(sid)
         if rec is None and sc is not None and key is not None:
-            listed = [(cv.source.id, sc.listed[cv.id]) for _, rows in sc.groups for cv in rows]
+            listed = [
+                (cv.source.id, cv.id) + sc.listed[cv.id][3:]
+                for _, rows in sc.groups
+                for cv in rows
+            ]
             rec = SubjectRecord(
                 key,
                 sc.digest,
@@ -600,8 +633,9 @@ def collect(
         )
         watches, watch_names = read_watches(session)
         weights = weights_statuses(session, subjects)
+        own = page_inputs(subjects, aliases, variants, weights, events) if records else {}
         plan = record_plan(
-            session, records, subjects, sources, observations, snapshots, watch_names, discs
+            session, records, subjects, sources, observations, snapshots, watch_names, discs, own
         )
         served = plan.served
         claim_rows = read_claim_rows(
@@ -652,7 +686,7 @@ def collect(
     ]
     _check_targets(events_v, subject_views, disc_views, anchors)
     listed = {i: sc for c in per_subject.values() for i, sc in c.listed.items()}
-    claims_from = source_claims(claims, listed, served)
+    claims_from = source_claims(claims, listed, served, names)
     if records is not None:
         note_records(records, plan, subject_views, ids, per_subject, summaries, anchors)
     digests = {by_id[sid].slug: (sc.digest, sc.listed_digest) for sid, sc in per_subject.items()}

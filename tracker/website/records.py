@@ -18,9 +18,11 @@ claim and verdict rows (one SQL aggregate per build, ``claims/store/sitedigest.p
 every field of the sources its claims cite; and the observations its verdicts cite
 and its own (with their snapshots, watch names and subjects' slugs). That is every
 input of its claim views (``claimviews.subject_claims``' memo key) and of its card
-(``summary.card_lines``: facts, current observations, organization). Everything else
-of its view (aliases, variants, weights, events, price charts) is read fresh every
-build, as are the cross-subject parts: benchmark charts are drawn from every subject's
+(``summary.card_lines``: facts, current observations, organization). The key also
+covers the rest of its own page's input (aliases, variants, weights status, events),
+not because the record depends on them (they are read fresh every build) but so that
+a subject whose page must be rendered again gets its views made. The cross-subject
+parts are made fresh every build too: benchmark charts are drawn from every subject's
 scores, the table's headline benchmarks chosen across subjects (a record made for other
 ones is not used: the build falls back to all views), and subjects with discrepancies,
 or owning a claim one names, always get their views (discrepancy pages show both sides).
@@ -47,26 +49,28 @@ from typing import Any
 from claims.store.sitedigest import ClaimInput
 from tracker.website.charts import TimelineEvent
 from tracker.website.pagehash import key_of
-from tracker.website.views import Cell, ObservationView, SourceClaim, SourceInfo
+from tracker.website.views import Cell, ObservationView, SourceInfo
 
 log = logging.getLogger(__name__)
 
 RECORDS_FILE = "records.pickle"
-FORMAT = 1
+FORMAT = 2
 
 
 @dataclass
 class SubjectRecord:
     """What the rest of the site takes from one subject's claim views (see the module
     docstring), made with the input key ``input_key``. ``listed``: its claims as
-    ``sources.html`` lists them, each with its source id; ``bench``: ``(benchmark name,
+    ``sources.html`` lists them, as ``(source id, claim id, attribute, value,
+    qualifiers, status)`` (plain tuples load several times faster than named ones;
+    the subject's slug and name complete each ``SourceClaim``); ``bench``: ``(benchmark name,
     unit, score, score text)`` of each card line with a score (the shared charts'
     rows); ``cells`` were made for the headline benchmarks ``cells_for``."""
 
     input_key: str
     digest: str
     listed_digest: str
-    listed: list[tuple[int, SourceClaim]]
+    listed: list[tuple[int, int, str, str, str, str | None]]
     anchors: list[str]
     names: list[str | None]
     bench: list[tuple[str, Any, float, str]]
@@ -104,18 +108,22 @@ def input_keys(
     observations: Iterable[Any],
     snapshots: Mapping[int, Any],
     watch_names: Mapping[int, str],
+    own: Mapping[int, Any],
 ) -> dict[int, str]:
     """Subject id -> its input key (see the module docstring), for subjects with claims
     (``claim_inputs``: ``sitedigest.claim_inputs``). ``subjects``: rows with ``id``,
     ``slug``, ``name``, ``organization``; ``observations``: every observation row;
-    ``snapshots``: snapshot id -> a row with ``url``, ``sha256``, ``fetched_at``."""
+    ``snapshots``: snapshot id -> a row with ``url``, ``sha256``, ``fetched_at``;
+    ``own``: by subject id, plain data of the rest of its page's own input (aliases,
+    variants, weights, events), so that a subject whose page must be rendered again
+    gets its views made (not a ``RecordMiss`` and a second build)."""
     subjects = list(subjects)
     slugs = {s.id: s.slug for s in subjects}
     by_id: dict[int, Any] = {}
-    own: dict[int, list[Any]] = {}
+    observed: dict[int, list[Any]] = {}
     for o in observations:
         by_id[o.id] = o
-        own.setdefault(o.subject_id, []).append(o)
+        observed.setdefault(o.subject_id, []).append(o)
 
     def sig(o: Any) -> tuple[Any, ...]:
         return _observation_sig(o, slugs, snapshots, watch_names)
@@ -136,7 +144,8 @@ def input_keys(
             got.digest,
             [(i, source_sig.get(i)) for i in got.source_ids],
             [sig(by_id[i]) if i in by_id else i for i in got.evidence_ids],
-            [sig(o) for o in own.get(s.id, ())],
+            [sig(o) for o in observed.get(s.id, ())],
+            own.get(s.id),
         )
     return out
 
@@ -154,6 +163,10 @@ class RecordStore:
     made: dict[str, SubjectRecord] = field(default_factory=dict)
     serve: bool = True
     changed: bool = False
+    refused: set[str] = field(default_factory=set)  # slugs whose views must be made
+    # each loaded record's pickle, written again as it was when the record is kept
+    # (pickling 1,000 records was 0.06 CPU s of a one-claim rebuild)
+    _pickled: dict[str, bytes] = field(default_factory=dict)
 
     @classmethod
     def load(cls, cache_dir: Path | None, fingerprint: str) -> RecordStore:
@@ -170,19 +183,19 @@ class RecordStore:
                 return store
             data = pickle.loads(body)  # noqa: S301  # our own cache, see the docstring
             if data.get("format") == FORMAT and data.get("fingerprint") == fingerprint:
-                records = data["records"]
-                if isinstance(records, dict) and all(
-                    isinstance(r, SubjectRecord) for r in records.values()
-                ):
-                    store.kept = records
+                pickled: dict[str, bytes] = data["records"]
+                records = {slug: pickle.loads(raw) for slug, raw in pickled.items()}  # noqa: S301
+                if all(isinstance(r, SubjectRecord) for r in records.values()):
+                    store.kept, store._pickled = records, pickled
         except (OSError, ValueError, pickle.UnpicklingError, EOFError, AttributeError,
                 KeyError, TypeError, ImportError, IndexError):
             store.kept = {}
         return store
 
     def usable(self, slug: str, key: str | None) -> SubjectRecord | None:
-        """The kept record of ``slug`` when serving and made with input ``key``."""
-        if not self.serve or key is None:
+        """The kept record of ``slug`` when serving (and not :attr:`refused`) and made
+        with input ``key``."""
+        if not self.serve or key is None or slug in self.refused:
             return None
         got = self.kept.get(slug)
         return got if got is not None and got.input_key == key else None
@@ -201,7 +214,13 @@ class RecordStore:
             return
         if not self.changed and self.made.keys() == self.kept.keys():
             return
-        data = {"format": FORMAT, "fingerprint": self.fingerprint, "records": self.made}
+        pickled = {
+            slug: self._pickled[slug]
+            if self.kept.get(slug) is rec and slug in self._pickled
+            else pickle.dumps(rec, protocol=pickle.HIGHEST_PROTOCOL)
+            for slug, rec in self.made.items()
+        }
+        data = {"format": FORMAT, "fingerprint": self.fingerprint, "records": pickled}
         target = self.cache_dir / RECORDS_FILE
         tmp = target.with_name(f".{RECORDS_FILE}.{os.getpid()}.tmp")
         try:
@@ -240,7 +259,7 @@ def plan_records(
             served[s.id] = got
     discs = list(discrepancies)
     if discs and served:
-        owner = {sc.id: sid for sid, rec in served.items() for _, sc in rec.listed}
+        owner = {row[1]: sid for sid, rec in served.items() for row in rec.listed}
         for sid, claim_ids in discs:
             served.pop(sid, None)
             for cid in claim_ids:

@@ -487,8 +487,13 @@ class SiteContext:
 class RecordMiss(Exception):  # noqa: N818  # a signal, caught by build_site
     """A build reached the claim views, facts or summary card of a subject whose
     per-subject record (``records.py``) stood in for them: ``build_site`` catches it
-    and builds again from every subject's views, so a record can cost time, never
-    leave a file made without its data."""
+    and builds again, making the views of ``subjects`` (slugs) when given, else of
+    every subject, so a record can cost time, never leave a file made without its
+    data."""
+
+    def __init__(self, message: str, subjects: frozenset[str] = frozenset()) -> None:
+        super().__init__(message)
+        self.subjects = subjects
 
 
 class Withheld:
