@@ -178,16 +178,21 @@ def test_cold_rebuild_after_an_edit_equals_a_scratch_build(site, tmp_path, name)
 
 
 def test_cold_rebuild_takes_unchanged_subjects_from_the_output(site, tmp_path):
-    """After one claimant changes, every other subject's claim records, CSV rows and
-    search entries come from the files (3 per subject), only the edited one's are made."""
+    """After one claimant changes, every other subject's claim records and CSV rows are
+    copied from the files (one part per claim and file) and its search entries taken
+    from them; only the edited subject's three fragments are made."""
     engine, out, cache = site
     subjects = len(list((out / "api" / "subjects").glob("*.json")))
     assert subjects == 3
+    listed = json.loads((out / "api" / "claims.json").read_text())["claims"]
+    others = [c for c in listed if c["subject"] != "kimi-k3.1-pro"]
+    assert 0 < len(others) < len(listed)
     claimant(engine)
     report = cold_build(engine, out, cache)
     assert set(BIG) <= set(report.rendered_paths)
     assert FRAGMENTS.misses == 3  # the edited subject's three parts
-    assert FRAGMENTS.hits == 3 * (subjects - 1)
+    assert FRAGMENTS.hits == subjects - 1  # the others' search entries
+    assert report.parts_spliced == 2 * len(others)
     assert tree(out) == scratch_tree(engine, tmp_path)
 
 

@@ -81,6 +81,8 @@ class BuildReport:
     written_paths: tuple[str, ...] = ()
     pages_rendered: int = 0
     rendered_paths: tuple[str, ...] = ()
+    # parts of the big exports (one per claim per file) copied from the last output
+    parts_spliced: int = 0
 
 
 def resolve_base_url(base_url: str | None = None) -> str:
@@ -112,14 +114,35 @@ def export_jobs(
 
         return FRAGMENTS.get("claim-csv", claims_key[sv.slug], make)
 
-    def claims_file(path: str, kind: str, of: Any, export: Any) -> str:
-        per_subject = [(claims_key[sv.slug], of(sv)) for sv in ctx.subjects]
-        merged = ex.by_claim_id([part for _, part in per_subject])
-        text: str = export(merged)
-        owners = ((key, part.keys()) for key, part in per_subject)
+    def claims_file(path: str, kind: str, of: Any, export: Any) -> str | bytes:
+        # A subject's parts the last output holds are copied from it (segments.splice);
+        # the others come from ``of`` (kept in memory or made).
+        old = segments.layout(path)
+        owners: dict[str, list[int]] = {}
+        taken: set[int] = set()
+        made: dict[int, str] = {}
+        for sv in ctx.subjects:
+            key = claims_key[sv.slug]
+            ids = old.keys.get(key) if old is not None else None
+            if ids is None:
+                texts = of(sv)
+                owners[key] = list(texts)
+                made.update(texts)
+            else:
+                owners[key] = ids
+                taken.update(ids)
+        head, _, tail = export({0: "\0"}).partition("\0")
         sep = "," if kind == "claim-records" else ""
-        segments.record(path, kind, text, merged.items(), sep, owners)
-        return text
+        spliced = None
+        if not taken.intersection(made):  # one claim, one subject: else make them all
+            spliced = segments.splice(path, kind, (head, tail), sep, taken, made, owners)
+        if spliced is None:
+            texts = [(claims_key[sv.slug], of(sv)) for sv in ctx.subjects]
+            owners = {key: list(part) for key, part in texts}
+            made = ex.by_claim_id([part for _, part in texts])
+            spliced = segments.splice(path, kind, (head, tail), sep, set(), made, owners)
+            assert spliced is not None  # nothing taken from the last output: cannot fail
+        return spliced
 
     summaries = [ex.subject_summary(sv) for sv in ctx.subjects]
     discrepancies = [ex.discrepancy_record(dv) for dv in ctx.discrepancies]
@@ -424,4 +447,5 @@ def _build_with(
         written_paths=tuple(writer.written),
         pages_rendered=len(rendered),
         rendered_paths=tuple(rendered),
+        parts_spliced=segments.spliced,
     )
