@@ -436,13 +436,40 @@ def add_peers(engine) -> None:  # type: ignore[no-untyped-def]
             s.add(subject)
             s.flush()
             made = [
-                claim_row(s, subject, "benchmark_score", quantity(f"{50 + n}", "percent"), f"{50 + n}%", tb4),
-                claim_row(s, subject, "context_window", quantity(f"{32 * (n + 1)}", "tokens", scale=1000), f"{32 * (n + 1)}K"),
-                claim_row(s, subject, "release_date", date_value(f"2026-10-0{n + 1}", "on"), f"Oct {n + 1}", source_id=2),
+                claim_row(
+                    s,
+                    subject,
+                    "benchmark_score",
+                    quantity(f"{50 + n}", "percent"),
+                    f"{50 + n}%",
+                    tb4,
+                ),
+                claim_row(
+                    s,
+                    subject,
+                    "context_window",
+                    quantity(f"{32 * (n + 1)}", "tokens", scale=1000),
+                    f"{32 * (n + 1)}K",
+                ),
+                claim_row(
+                    s,
+                    subject,
+                    "release_date",
+                    date_value(f"2026-10-0{n + 1}", "on"),
+                    f"Oct {n + 1}",
+                    source_id=2,
+                ),
                 claim_row(s, subject, "license", text_value("mit"), "MIT", source_id=2),
             ]
             for c in made:
-                s.add(Verdict(claim_id=c.id, status="unverified", reason="nothing observed", checked_at=NOW))
+                s.add(
+                    Verdict(
+                        claim_id=c.id,
+                        status="unverified",
+                        reason="nothing observed",
+                        checked_at=NOW,
+                    )
+                )
             if slug == "peer-a" and watch_obs is not None:
                 obs = Observation(
                     subject_id=subject.id,

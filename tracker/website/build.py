@@ -42,9 +42,9 @@ from tracker.website.manifest import (
 )
 from tracker.website.pagehash import code_fingerprint, key_of
 from tracker.website.pages import Job, SubjectDigests, index_path, page_jobs, subject_path
+from tracker.website.records import RecordStore
 from tracker.website.render import attach_fragments, make_environment, templates_dir
 from tracker.website.search import search_index_from, subject_entries_json, table_data_js
-from tracker.website.records import RecordStore
 from tracker.website.segments import Segments
 from tracker.website.summary import table_columns
 from tracker.website.table import table_csv, table_export, table_json
@@ -114,35 +114,9 @@ def export_jobs(
 
         return FRAGMENTS.get("claim-csv", claims_key[sv.slug], make)
 
-    def claims_file(path: str, kind: str, of: Any, export: Any) -> str | bytes:
-        # A subject's parts the last output holds are copied from it (segments.splice);
-        # the others come from ``of`` (kept in memory or made).
-        old = segments.layout(path)
-        owners: dict[str, list[int]] = {}
-        taken: set[int] = set()
-        made: dict[int, str] = {}
-        for sv in ctx.subjects:
-            key = claims_key[sv.slug]
-            ids = old.keys.get(key) if old is not None else None
-            if ids is None:
-                texts = of(sv)
-                owners[key] = list(texts)
-                made.update(texts)
-            else:
-                owners[key] = ids
-                taken.update(ids)
-        head, _, tail = export({0: "\0"}).partition("\0")
+    def claims_file(path: str, kind: str, of: Any, export: Any) -> bytes:
         sep = "," if kind == "claim-records" else ""
-        spliced = None
-        if not taken.intersection(made):  # one claim, one subject: else make them all
-            spliced = segments.splice(path, kind, (head, tail), sep, taken, made, owners)
-        if spliced is None:
-            texts = [(claims_key[sv.slug], of(sv)) for sv in ctx.subjects]
-            owners = {key: list(part) for key, part in texts}
-            made = ex.by_claim_id([part for _, part in texts])
-            spliced = segments.splice(path, kind, (head, tail), sep, set(), made, owners)
-            assert spliced is not None  # nothing taken from the last output: cannot fail
-        return spliced
+        return spliced_file(ctx, segments, claims_key, (path, kind, sep), of, export)
 
     summaries = [ex.subject_summary(sv) for sv in ctx.subjects]
     discrepancies = [ex.discrepancy_record(dv) for dv in ctx.discrepancies]
@@ -175,6 +149,47 @@ def export_jobs(
         key = key_of(fingerprint, "subject-json", digests.view[sv.slug])
         jobs.append(Job(path, key, partial(lambda s: ex.subject_export(s, records_of(s)), sv)))
     return jobs
+
+
+def spliced_file(
+    ctx: SiteContext,
+    segments: Segments,
+    keys: dict[str, str],
+    file: tuple[str, str, str],
+    of: Any,
+    export: Any,
+) -> bytes:
+    """A claim export ``file`` (path, fragment kind, separator of its parts) whose parts
+    are each subject's claims in id order: those the last output holds for the
+    subject's fragment key (``keys`` by slug) copied from it (``segments.splice``),
+    the others from ``of(subject)`` (kept in memory or made); ``export(parts)`` makes
+    the file around them."""
+    path, kind, sep = file
+    old = segments.layout(path)
+    owners: dict[str, list[int]] = {}
+    taken: set[int] = set()
+    made: dict[int, str] = {}
+    for sv in ctx.subjects:
+        key = keys[sv.slug]
+        ids = old.keys.get(key) if old is not None else None
+        if ids is None:
+            texts = of(sv)
+            owners[key] = list(texts)
+            made.update(texts)
+        else:
+            owners[key] = ids
+            taken.update(ids)
+    head, _, tail = export({0: "\0"}).partition("\0")
+    spliced = None
+    if not taken.intersection(made):  # one claim, one subject: else make them all
+        spliced = segments.splice(path, kind, (head, tail), sep, taken, made, owners)
+    if spliced is None:
+        texts = [(keys[sv.slug], of(sv)) for sv in ctx.subjects]
+        owners = {key: list(part) for key, part in texts}
+        made = ex.by_claim_id([part for _, part in texts])
+        spliced = segments.splice(path, kind, (head, tail), sep, set(), made, owners)
+        assert spliced is not None  # nothing taken from the last output: cannot fail
+    return spliced
 
 
 def table_jobs(

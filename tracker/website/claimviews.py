@@ -13,9 +13,9 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections import defaultdict
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from operator import itemgetter
-from collections.abc import Collection
 from typing import Any
 
 from sqlmodel import Session, select

@@ -18,8 +18,8 @@ from typing import Any, NamedTuple, cast
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from claims.store.sitedigest import claim_inputs
 from claims.store.schedulenotes import missed_runs_by_watch, saved_next_runs
+from claims.store.sitedigest import claim_inputs
 from claims.store.status import weights_statuses
 from claims.store.tables import (
     Discrepancy,
@@ -47,6 +47,13 @@ from tracker.website.claimviews import (
 from tracker.website.eventtext import describe_change, event_detail, schedule_text
 from tracker.website.observed import current_observations
 from tracker.website.pagehash import key_of
+from tracker.website.records import (
+    RecordPlan,
+    RecordStore,
+    SubjectRecord,
+    input_keys,
+    plan_records,
+)
 from tracker.website.summary import (
     CardLine,
     Fact,
@@ -61,23 +68,16 @@ from tracker.website.summary import (
     table_cells,
     timeline_from,
 )
-from tracker.website.records import (
-    RecordPlan,
-    RecordStore,
-    SubjectRecord,
-    input_keys,
-    plan_records,
-)
 from tracker.website.views import (
     ClaimView,
     DiscrepancyView,
     EventView,
+    RecordMiss,
     SiteContext,
     SourceClaim,
     SourceInfo,
     SourceView,
     SubjectRef,
-    RecordMiss,
     SubjectView,
     WatchView,
     Withheld,
@@ -449,7 +449,11 @@ def add_summaries(
         if rec is not None:
             if rec.cells_for != benchmarks:
                 raise RecordMiss(f"{sv.slug}: headline benchmarks changed")
-            sv.cells, sv.license_stated, sv.scores = dict(rec.cells), rec.license_stated, dict(rec.scores)
+            sv.cells, sv.license_stated, sv.scores = (
+                dict(rec.cells),
+                rec.license_stated,
+                dict(rec.scores),
+            )
             continue
         sv.cells = dict(
             card_derived(
@@ -581,9 +585,7 @@ def note_records(
         sc, key = per_subject.get(sid), plan.keys.get(sid)
         if rec is None and sc is not None and key is not None:
             listed = [
-                (cv.source.id, cv.id) + sc.listed[cv.id][3:]
-                for _, rows in sc.groups
-                for cv in rows
+                (cv.source.id, cv.id) + sc.listed[cv.id][3:] for _, rows in sc.groups for cv in rows
             ]
             rec = SubjectRecord(
                 key,
@@ -604,6 +606,71 @@ def note_records(
             records.keep(sv.slug, rec)
 
 
+@dataclass
+class Read:
+    """Every row a build reads, in one session (:func:`read_all`)."""
+
+    subjects: list[Subject]
+    aliases: dict[int, list[str]]
+    variants: dict[int, list[str]]
+    sources: dict[int, SourceInfo]
+    snapshots: dict[int, Any]
+    observations: list[Observation]
+    discs: list[Discrepancy]
+    events: list[Event]
+    watches: list[WatchView]
+    watch_names: dict[int, str]
+    weights: dict[int | None, Any]
+    plan: RecordPlan
+    claim_rows: list[Any]
+
+
+def read_all(session: Session, records: RecordStore | None) -> Read:
+    """Read what :func:`collect` shows; the claim rows only of subjects ``records``
+    does not serve (``records.py``)."""
+    subjects, aliases, variants = read_subjects(session)
+    sources = read_sources(session)
+    snapshots = {
+        r.id: r  # type: ignore[union-attr]  # sqlmodel types Rows as plain tuples
+        for r in session.exec(
+            select(Snapshot.id, Snapshot.url, Snapshot.sha256, Snapshot.fetched_at)
+        ).all()
+    }
+    observations = list(session.exec(select(Observation).order_by(col(Observation.id))).all())
+    discs = list(session.exec(select(Discrepancy).order_by(col(Discrepancy.id))).all())
+    events = list(
+        session.exec(
+            select(Event).order_by(col(Event.created_at).desc(), col(Event.id).desc())
+        ).all()
+    )
+    watches, watch_names = read_watches(session)
+    weights = weights_statuses(session, subjects)
+    own = page_inputs(subjects, aliases, variants, weights, events) if records else {}
+    plan = record_plan(
+        session, records, subjects, sources, observations, snapshots, watch_names, discs, own
+    )
+    served = plan.served
+    claim_rows = read_claim_rows(
+        session,
+        [s.id for s in subjects if s.id not in served] if served else None,  # type: ignore[misc]
+    )
+    return Read(
+        subjects,
+        aliases,
+        variants,
+        sources,
+        snapshots,
+        observations,
+        discs,
+        events,
+        watches,
+        watch_names,
+        weights,
+        plan,
+        claim_rows,
+    )
+
+
 def collect(
     engine: Engine, memo: ClaimMemo | None = None, records: RecordStore | None = None
 ) -> SiteContext:
@@ -616,56 +683,33 @@ def collect(
     :class:`SiteError` for a slug that cannot be a URL path segment, ``RecordMiss``
     when a record cannot stand in (``add_summaries``)."""
     with Session(engine) as session:
-        subjects, aliases, variants = read_subjects(session)
-        sources = read_sources(session)
-        snapshots = {
-            r.id: r  # type: ignore[union-attr]  # sqlmodel types Rows as plain tuples
-            for r in session.exec(
-                select(Snapshot.id, Snapshot.url, Snapshot.sha256, Snapshot.fetched_at)
-            ).all()
-        }
-        observations = list(session.exec(select(Observation).order_by(col(Observation.id))).all())
-        discs = list(session.exec(select(Discrepancy).order_by(col(Discrepancy.id))).all())
-        events = list(
-            session.exec(
-                select(Event).order_by(col(Event.created_at).desc(), col(Event.id).desc())
-            ).all()
-        )
-        watches, watch_names = read_watches(session)
-        weights = weights_statuses(session, subjects)
-        own = page_inputs(subjects, aliases, variants, weights, events) if records else {}
-        plan = record_plan(
-            session, records, subjects, sources, observations, snapshots, watch_names, discs, own
-        )
-        served = plan.served
-        claim_rows = read_claim_rows(
-            session, [s.id for s in subjects if s.id not in served] if served else None  # type: ignore[misc]
-        )
-
+        r = read_all(session, records)
+    subjects, sources, observations, snapshots = r.subjects, r.sources, r.observations, r.snapshots
+    served = r.plan.served
     by_id: dict[int, Subject] = {s.id: s for s in subjects}  # type: ignore[misc]
     slugs = {sid: s.slug for sid, s in by_id.items()}  # evidence links to its subject's page
     evidence = Evidence({o.id: o for o in observations}, snapshots, slugs)  # type: ignore[misc]
     names = {sid: (s.slug, s.name) for sid, s in by_id.items()}  # not ORM reads per claim
-    per_subject = subject_claims(claim_rows, names, sources, evidence, memo or ClaimMemo())
+    per_subject = subject_claims(r.claim_rows, names, sources, evidence, memo or ClaimMemo())
     made = {cv.id: cv for sc in per_subject.values() for _, cvs in sc.groups for cv in cvs}
-    claims = {row[0]: made[row[0]] for row in claim_rows}  # in row order, as before
-    events_v = event_views(events, by_id)
+    claims = {row[0]: made[row[0]] for row in r.claim_rows}  # in row order, as before
+    events_v = event_views(r.events, by_id)
     # A subject's page and JSON list its discrepancies without their sides (those are on
     # discrepancies.html), so its views carry none: the page key then changes with what
     # the page shows, not with a claim of another subject that a note names.
     claims_of = by_subject(claims.values(), "subject_id")
     groups_of, facts_of, disc_views = by_fact(
-        list(by_id), per_subject, discrepancy_views(discs, by_id, claims, evidence)
+        list(by_id), per_subject, discrepancy_views(r.discs, by_id, claims, evidence)
     )
-    current = current_observations(observations, claims_of, watch_names, snapshots)
+    current = current_observations(observations, claims_of, r.watch_names, snapshots)
     for sid, rec in served.items():  # its claims are withheld; its record has them
         groups_of[sid] = cast(list[Any], Withheld(f"{slugs[sid]} claims"))
         facts_of[sid] = cast(list[Fact], Withheld(f"{slugs[sid]} facts"))
         current[sid] = rec.current
     parts = SubjectParts(
-        aliases=aliases,
-        variants=variants,
-        weights=weights,
+        aliases=r.aliases,
+        variants=r.variants,
+        weights=r.weights,
         events=by_subject(events_v, "subject_id"),
         discrepancies=by_subject(
             (replace(dv, claims=[], observations=[]) for dv in disc_views), "subject_id"
@@ -688,10 +732,26 @@ def collect(
     listed = {i: sc for c in per_subject.values() for i, sc in c.listed.items()}
     claims_from = source_claims(claims, listed, served, names)
     if records is not None:
-        note_records(records, plan, subject_views, ids, per_subject, summaries, anchors)
+        note_records(records, r.plan, subject_views, ids, per_subject, summaries, anchors)
     digests = {by_id[sid].slug: (sc.digest, sc.listed_digest) for sid, sc in per_subject.items()}
     digests |= {slugs[sid]: (rec.digest, rec.listed_digest) for sid, rec in served.items()}
+    return site_context(
+        r.watches, subject_views, disc_views, sources, claims_from, events_v, summaries, digests
+    )
 
+
+def site_context(
+    watches: list[WatchView],
+    subject_views: list[SubjectView],
+    disc_views: list[DiscrepancyView],
+    sources: dict[int, SourceInfo],
+    claims_from: dict[int, list[SourceClaim]],
+    events_v: list[EventView],
+    summaries: Summaries,
+    digests: dict[str, tuple[str, str]],
+) -> SiteContext:
+    """The :class:`SiteContext` of :func:`collect`; ``digests``: each subject's claims
+    and listed digests by slug."""
     # Data time, not build time: the latest successful watch check (claims loaded or
     # events written later do not make the observed data newer).
     checks = [w.last_success for w in watches if w.last_success is not None]

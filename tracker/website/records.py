@@ -82,8 +82,9 @@ class SubjectRecord:
     current: list[ObservationView]
 
 
-def _observation_sig(o: Any, slugs: Mapping[int, str], snapshots: Mapping[int, Any],
-                     watch_names: Mapping[int, str]) -> tuple[Any, ...]:
+def _observation_sig(
+    o: Any, slugs: Mapping[int, str], snapshots: Mapping[int, Any], watch_names: Mapping[int, str]
+) -> tuple[Any, ...]:
     snap = snapshots.get(o.snapshot_id) if o.snapshot_id else None
     return (
         o.id,
@@ -196,8 +197,17 @@ class RecordStore:
                 records = {slug: pickle.loads(raw) for slug, raw in pickled.items()}  # noqa: S301
                 if all(isinstance(r, SubjectRecord) for r in records.values()):
                     store.kept, store._pickled = records, pickled
-        except (OSError, ValueError, pickle.UnpicklingError, EOFError, AttributeError,
-                KeyError, TypeError, ImportError, IndexError):
+        except (
+            OSError,
+            ValueError,
+            pickle.UnpicklingError,
+            EOFError,
+            AttributeError,
+            KeyError,
+            TypeError,
+            ImportError,
+            IndexError,
+        ):
             store.kept = {}
         return store
 

@@ -36,9 +36,9 @@ import hashlib
 import json
 import logging
 import os
+from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from bisect import bisect_left
 from itertools import accumulate
 from pathlib import Path
 from typing import Any
@@ -179,10 +179,12 @@ class Segments:
             return None
         old_ids = info.ids if info is not None else []
         lengths = info.lengths if info is not None else []
-        if any(a >= b for a, b in zip(old_ids, old_ids[1:])):  # C-level pairs: fast
+        if old_ids != sorted(old_ids) or len(set(old_ids)) != len(old_ids):  # not by id
             return None
         sep_b = sep.encode("utf-8")
-        starts = list(accumulate((n + len(sep_b) for n in lengths), initial=info.start if info else 0))
+        starts = list(
+            accumulate((n + len(sep_b) for n in lengths), initial=info.start if info else 0)
+        )
         view = memoryview(data or b"")
         cuts = [(p, 1, 0) for p, i in enumerate(old_ids) if i not in taken]
         inserts = [(bisect_left(old_ids, i), 0, i) for i in made]

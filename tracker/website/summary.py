@@ -820,7 +820,9 @@ def announced_events(facts: Sequence[Fact]) -> list[TimelineEvent]:
     return out
 
 
-def timeline_from(announced: Sequence[TimelineEvent], weights: WeightsStatus) -> list[TimelineEvent]:
+def timeline_from(
+    announced: Sequence[TimelineEvent], weights: WeightsStatus
+) -> list[TimelineEvent]:
     """:func:`timeline_events` from its :func:`announced_events` and ``weights``."""
     out = list(announced)
     out += [promise_event(p.relation, p.date) for p in weights.promises]
