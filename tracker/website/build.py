@@ -192,6 +192,38 @@ def spliced_file(
     return spliced
 
 
+def spliced_search_index(ctx: SiteContext, segments: Segments, keys: list[str]) -> str | bytes:
+    """``assets/search-index.js``: each subject's entries (its fragment key in ``keys``,
+    in subject order) copied from the last output when it holds them
+    (``segments.splice_in_order``), else kept in memory or made; a subject without
+    entries has no part."""
+    old = segments.layout(SEARCH_INDEX)
+    parts: list[tuple[int, int | None, str | None]] = []
+    owners: dict[str, list[int]] = {}
+    for i, (key, sv) in enumerate(zip(keys, ctx.subjects, strict=True)):
+        owners[key] = [i]
+        ids = old.keys.get(key) if old is not None else None
+        if ids is not None and len(ids) == 1:
+            parts.append((i, ids[0], None))
+            continue
+        text = FRAGMENTS.get("search", key, partial(subject_entries_json, sv))
+        if text:  # search_index_from leaves out empty parts
+            parts.append((i, None, text))
+    head, _, tail = search_index_from(["\0"], ctx.sources).partition("\0")
+    spliced = None
+    if parts:
+        spliced = segments.splice_in_order(SEARCH_INDEX, "search", (head, tail), ",", parts, owners)
+    if spliced is None:  # no subject parts, or the last output lacks one
+        made = [
+            FRAGMENTS.get("search", k, partial(subject_entries_json, sv))
+            for k, sv in zip(keys, ctx.subjects, strict=True)
+        ]
+        text = search_index_from(made, ctx.sources)
+        segments.record(SEARCH_INDEX, "search", text, enumerate(made), ",", owners.items())
+        return text
+    return spliced
+
+
 def table_jobs(
     ctx: SiteContext, fingerprint: str, digests: SubjectDigests, segments: Segments
 ) -> list[Job]:
@@ -209,16 +241,9 @@ def table_jobs(
         fingerprint, "search", sources, [digests.view[sv.slug] for sv in ctx.subjects]
     )
 
-    def search_index() -> str:
+    def search_index() -> str | bytes:
         keys = [key_of(fingerprint, digests.view[sv.slug]) for sv in ctx.subjects]
-        parts = [
-            FRAGMENTS.get("search", key, partial(subject_entries_json, sv))
-            for key, sv in zip(keys, ctx.subjects, strict=True)
-        ]
-        text = search_index_from(parts, ctx.sources)
-        owners = ((key, [i]) for i, key in enumerate(keys))
-        segments.record(SEARCH_INDEX, "search", text, enumerate(parts), ",", owners)
-        return text
+        return spliced_search_index(ctx, segments, keys)
 
     return [
         Job("api/table.json", key, lambda: table_json(table())),
