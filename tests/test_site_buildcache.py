@@ -748,3 +748,26 @@ def test_a_cold_one_claim_rebuild_makes_claim_views_for_exactly_one_subject(engi
     assert "subjects/model-3/index.html" in report.rendered_paths
     assert not any(p.startswith("subjects/model-2/") for p in report.rendered_paths)
     assert tree(out) == scratch_tree(engine, tmp_path)
+
+
+@pytest.mark.postgres
+def test_records_on_postgresql(pg_server, tmp_path):
+    """The per-subject digest's PostgreSQL query (``sitedigest.py``): a record serves an
+    unchanged subject there too, and an edit of one gives a scratch build's bytes."""
+    from claims.store.engine import make_engine
+
+    pg = make_engine(pg_server)
+    try:
+        small_population(pg)
+        out, cache = tmp_path / "site", tmp_path / "site.cache"
+        cold_build(pg, out, cache)
+        with Session(pg) as s:
+            claim = s.exec(select(Claim).where(Claim.key == "model-1-benchmark_score-0")).one()
+            claim.note = "edited on PostgreSQL"
+            s.add(claim)
+            s.commit()
+        cold_build(pg, out, cache)
+        assert views_made() == 1
+        assert tree(out) == scratch_tree(pg, tmp_path)
+    finally:
+        pg.dispose()

@@ -24,29 +24,12 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from typing import Any
 
-# The claim and verdict columns a claim view is made from (tracker/website/claimviews.py
-# CLAIM_COLUMNS; tests/test_site_records.py checks they match).
-CLAIM_DIGEST_COLUMNS = (
-    "claim.id",
-    "claim.subject_id",
-    "claim.attribute",
-    "claim.qualifiers_json",
-    "claim.value_json",
-    "claim.raw_text",
-    "claim.source_id",
-    "claim.claimant",
-    "claim.locator",
-    "claim.stated_date",
-    "claim.key",
-    "claim.note",
-    "verdict.status",
-    "verdict.reason",
-    "verdict.evidence_json",
-    "verdict.as_of",
-    "verdict.statement_json",
-)
+from claims.store.rawdb import RawDB
+from claims.store.siteread import CLAIM_COLUMNS
+
+# The claim and verdict columns a claim view is made from (the site's claim read).
+CLAIM_DIGEST_COLUMNS = CLAIM_COLUMNS
 
 
 # Columns that may hold any text (a control character too): quoted on SQLite.
@@ -113,25 +96,19 @@ def _row_sql(dialect: str) -> str:
     return " || ',' || ".join(f"quote_nullable({c})" for c in CLAIM_DIGEST_COLUMNS)
 
 
-def claim_inputs(connection: Any, dialect: str) -> dict[int, ClaimInput] | None:
-    """Subject id -> :class:`ClaimInput` of every subject with claims, read through the
-    DB-API ``connection`` (``sqlite3`` or ``psycopg``) in two queries; ``dialect`` is
-    ``sqlite`` or ``postgresql`` (None for any other: the caller then reads every row).
-    Raises the driver's error when the schema lacks the tables."""
-    if dialect == "sqlite":
-        sql = _SQLITE.format(row=_row_sql(dialect))
-    elif dialect == "postgresql":
-        sql = _POSTGRES.format(row=_row_sql(dialect))
+def claim_inputs(raw: RawDB) -> dict[int, ClaimInput] | None:
+    """Subject id -> :class:`ClaimInput` of every subject with claims, in two queries
+    through ``raw``; None on a database other than SQLite and PostgreSQL (the caller
+    then reads every row). Raises the driver's error when the schema lacks the
+    tables."""
+    if raw.dialect == "sqlite":
+        sql = _SQLITE.format(row=_row_sql(raw.dialect))
+    elif raw.dialect == "postgresql":
+        sql = _POSTGRES.format(row=_row_sql(raw.dialect))
     else:
         return None
-    cursor = connection.cursor()
-    try:
-        cursor.execute(sql)
-        rows = cursor.fetchall()
-        cursor.execute(_EVIDENCE)
-        cited = cursor.fetchall()
-    finally:
-        cursor.close()
+    rows = raw.execute(sql).fetchall()
+    cited = raw.execute(_EVIDENCE).fetchall()
     evidence: dict[int, set[int]] = {}
     for sid, text in cited:
         evidence.setdefault(sid, set()).update(int(i) for i in json.loads(text))

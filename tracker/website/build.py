@@ -20,10 +20,9 @@ from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from functools import cache, partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jinja2 import Environment
-from sqlalchemy.engine import Engine
 
 from tracker import settings
 from tracker.website import exports as ex
@@ -50,6 +49,11 @@ from tracker.website.summary import table_columns
 from tracker.website.table import table_csv, table_export, table_json
 from tracker.website.views import RecordMiss, SiteContext, SubjectView, Withheld
 from tracker.website.writer import SiteError, Writer
+
+if TYPE_CHECKING:  # `tracker build` reads through a RawDB and loads no SQLAlchemy
+    from sqlalchemy.engine import Engine
+
+    from claims.store.rawdb import RawDB
 
 __all__ = [
     "BuildReport",
@@ -319,14 +323,15 @@ def collector_paused() -> Iterator[None]:
 
 
 def build_site(
-    engine: Engine,
+    engine: Engine | RawDB,
     out_dir: Path,
     *,
     now: dt.datetime | None = None,
     base_url: str | None = None,
     cache_dir: Path | None = None,
 ) -> BuildReport:
-    """Build the static site into ``out_dir`` from the database behind ``engine``.
+    """Build the static site into ``out_dir`` from the database behind ``engine`` (a
+    SQLAlchemy engine or a :class:`~claims.store.rawdb.RawDB`: :func:`collect`).
 
     ``base_url`` (see :func:`resolve_base_url`) makes feed links absolute; pages
     link relatively so the folder works from any path. ``now`` is accepted for a frozen
@@ -386,7 +391,7 @@ def environment(fingerprint: str, cache_dir: Path | None = None) -> Environment:
     return make_environment(bytecode_dir=cache_dir / "templates" if cache_dir else None)
 
 
-def _build(engine: Engine, out_dir: Path, base: str, cache_dir: Path | None) -> BuildReport:
+def _build(engine: Engine | RawDB, out_dir: Path, base: str, cache_dir: Path | None) -> BuildReport:
     """The build; when a subject's build record cannot stand in for its claim views
     after all (``RecordMiss``: its page must be rendered, a part of the big exports is
     not in the segment cache, the headline benchmarks changed), the build is made again
@@ -427,7 +432,7 @@ def check_served(ctx: SiteContext, todo: list[str]) -> None:
 
 
 def _build_with(
-    engine: Engine,
+    engine: Engine | RawDB,
     out_dir: Path,
     base: str,
     cache_dir: Path | None,
