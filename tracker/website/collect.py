@@ -525,17 +525,19 @@ def source_claims(
     id (the claim rows' order): ``claims`` made this build (``listed``: their rows),
     and the rows of the ``served`` subjects' records (``names``: (slug, name) by
     subject id)."""
-    entries = [(cv.source.id, listed[cid]) for cid, cv in claims.items()]
+    # (attribute, id, source id, row): tuples sort in C, and claim ids are unique
+    entries = [(cv.attribute, cid, cv.source.id, listed[cid]) for cid, cv in claims.items()]
     if served:
+        make = tuple.__new__  # a SourceClaim from its fields without its Python __new__
         for sid, rec in served.items():
             slug, name = names[sid]
             entries += [
-                (src, SourceClaim(cid, slug, name, attribute, value, quals, status))
-                for src, cid, attribute, value, quals, status in rec.listed
+                (attr, cid, src, make(SourceClaim, (cid, slug, name, attr, value, quals, status)))
+                for src, cid, attr, value, quals, status in rec.listed
             ]
-        entries.sort(key=lambda e: (e[1].attribute, e[1].id))
+        entries.sort()
     out: dict[int, list[SourceClaim]] = defaultdict(list)
-    for source_id, sc in entries:
+    for _, _, source_id, sc in entries:
         out[source_id].append(sc)
     return out
 
