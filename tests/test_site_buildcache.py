@@ -230,14 +230,30 @@ def test_base_url_change(site, tmp_path):
     assert tree(out) == scratch_tree(engine, tmp_path, base="https://other.example.net/")
 
 
-def test_tampered_output_file_is_not_spliced(site, tmp_path):
+@pytest.mark.parametrize("restore_mtime", [False, True], ids=["edited", "mtime-restored"])
+def test_tampered_output_file_is_not_spliced(site, tmp_path, restore_mtime):
     """An edit of claims.json that keeps its size (so the manifest would not notice) is
-    caught by the sha256: the file's parts are encoded again, the edit is gone."""
+    caught by the file's stat noted after the build wrote it, even with its mtime set
+    back (``utime`` sets the ctime to now): its parts are encoded again, the edit is
+    gone."""
+    import os
+
     engine, out, cache = site
     path = out / "api" / "claims.json"
-    data = path.read_bytes()
+    data, before = path.read_bytes(), path.stat()
     assert b'"claimant":"Acme"' in data
-    path.write_bytes(data.replace(b'"claimant":"Acme"', b'"claimant":"EVIL"'))
+    # the file system's clock moves in ticks of a few ms: start the edit in a later
+    # one than the build's write (what the module docstring says the check relies on)
+    probe = tmp_path / "probe"
+    for _ in range(1_000_000):
+        probe.write_bytes(b"x")
+        if probe.stat().st_ctime_ns > before.st_ctime_ns:
+            break
+    with open(path, "r+b") as f:  # in place: same inode, same size
+        f.write(data.replace(b'"claimant":"Acme"', b'"claimant":"EVIL"'))
+    if restore_mtime:
+        os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+        assert path.stat().st_mtime_ns == before.st_mtime_ns
     claimant(engine)
     cold_build(engine, out, cache)
     assert b"EVIL" not in path.read_bytes()
