@@ -27,12 +27,17 @@ scores, the table's headline benchmarks chosen across subjects (a record made fo
 ones is not used: the build falls back to all views), and subjects with discrepancies,
 or owning a claim one names, always get their views (discrepancy pages show both sides).
 
-Anything that still reaches a served subject's claim views (its page or JSON file to
-render, a part of the big exports not in the segment cache) meets a
-:class:`~tracker.website.views.Withheld` and raises ``RecordMiss``: ``build_site``
-then builds again with every subject's views. The file is one pickle (the build's own
-view types, restored exactly) after a sha256 line of it, so a damaged file is ignored;
-the cache folder is trusted as the database is (the same user writes both).
+A served subject whose page or JSON file must be rendered anyway (a benchmark chart it
+shares changed, the file was deleted) is found once the page keys are made, before
+anything is written (``build.check_served``), and the build is made again with its
+views. Anything else that still reaches a served subject's claim views (a part of the
+big exports not in the segment cache) meets a :class:`~tracker.website.views.Withheld`
+and raises ``RecordMiss``: the build is made again with every subject's views.
+
+The file is a pickle of each record's own pickle (the build's view types, restored
+exactly; a record kept from the last build is written again as the bytes it was read
+from) after a sha256 line, so a damaged file is ignored; the cache folder is trusted as
+the database is (the same user writes both).
 """
 
 from __future__ import annotations
