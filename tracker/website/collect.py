@@ -554,13 +554,23 @@ def note_records(
 ) -> None:
     """Note in ``records`` each subject's record after this build: a served one as it
     was, a subject whose views were made (and that has claims) a new one."""
+    shared: dict[Any, Any] = {}
+
+    def same(text: Any) -> Any:
+        return shared.setdefault(text, text)
+
     for i, (sv, sid) in enumerate(zip(subject_views, ids, strict=True)):
         rec = plan.served.get(sid)
         sc, key = per_subject.get(sid), plan.keys.get(sid)
         if rec is None and sc is not None and key is not None:
-            listed = [
-                (cv.source.id, cv.id) + sc.listed[cv.id][3:] for _, rows in sc.groups for cv in rows
-            ]
+            # one object per distinct attribute, qualifiers and status text: the pickle
+            # then writes each once per record (a third smaller, loaded faster)
+            listed = []
+            for _, rows in sc.groups:
+                for cv in rows:
+                    row = sc.listed[cv.id]
+                    texts = (same(row.attribute), row.value, same(row.qualifiers), same(row.status))
+                    listed.append((cv.source.id, cv.id, *texts))
             rec = SubjectRecord(
                 key,
                 sc.digest,
