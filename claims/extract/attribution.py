@@ -149,6 +149,17 @@ def _versus_pair(c: Candidate, a: _Article) -> Decision | None:
     return Decision(None, "other", "hard", _model_name(owner, a.ctx))
 
 
+def _own_size(c: Candidate, a: _Article) -> Decision | None:
+    """A parameter count that is itself a subject's mention owns it: the subject's size
+    among its siblings' ("3B" of "1B e 3B", :mod:`claims.extract.size_lists`)."""
+    if c.attribute != "total_params":
+        return None
+    for m in a.ctx.mentions:
+        if (m.start, m.end) == (c.start, c.end) and m.kind == "subject":
+            return Decision(m.slug, "listed")
+    return None
+
+
 def _named_owner(c: Candidate, a: _Article) -> Decision | None:
     """A name right before a bracket holding the figure ("GPT-4o-mini (~82%)") or right
     after it with of/do/da ("os 4,1% do GPT-4.1") owns it."""
@@ -435,6 +446,7 @@ def _respective(c: Candidate, a: _Article) -> Decision | None:
 
 
 LOCAL: tuple[tuple[str, Strategy], ...] = (
+    ("listed", _own_size),
     ("respectively", _respective),
     ("versus", _versus_pair),
     ("bracket", _named_owner),

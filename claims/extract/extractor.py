@@ -43,6 +43,7 @@ from claims.extract.negation import affirmed
 from claims.extract.price_factor import qualify_price_factors
 from claims.extract.price_pairs import pair_prices
 from claims.extract.segment import Sentence
+from claims.extract.size_lists import find_listed_sizes, find_own_listed_sizes
 from claims.extract.spans import after_marker, merge_parenthetical, merge_percent_ranges, overlaps
 from claims.extract.table_cells import read_cell, read_pair_cell
 from claims.subjects.references import Mention, SubjectIndex, SubjectRef
@@ -158,6 +159,7 @@ class _Context:
             m for m in mentions if after_marker(m.start, comparatives, text)
         ]
         self.mentions = [m for m in mentions if m not in self.comparative_mentions]
+        self.mentions = sorted(self.mentions + self._own_listed_sizes(), key=lambda m: m.start)
         # Models that own only the figure before them ("up from 68% for its predecessor Y").
         self.figure_owners = figure_owners(text, self.competitors)
         owners = {(n.start, n.end) for n in self.figure_owners}
@@ -226,6 +228,7 @@ class _Context:
             + find_related_models(text)
             + find_compared_models(text, comparatives)
             + find_size_names(text, own)
+            + find_listed_sizes(text, own)
             + find_sibling_tiers(text, [n for ref in own_refs for n in ref.names]),
         )
         found = _merge_models(found, every_occurrence(text, found))
@@ -264,6 +267,20 @@ class _Context:
                 others.append(n)
         mentions.sort(key=lambda m: m.start)
         return mentions, sorted(others, key=lambda n: n.start)
+
+    def _own_listed_sizes(self) -> list[Mention]:
+        """The subject's own size among its siblings' ("3B" of "1B e 3B" in an article on
+        "Llama 3.2 3B") as a mention of it: not masked, that size is its figure too."""
+        slug = self.default_subject
+        own = {
+            w for r in self.subject_refs if r.slug == slug for n in r.names for w in _name_words(n)
+        }
+        if slug is None:
+            return []
+        return [
+            Mention(a, b, slug, "subject", self.text[a:b])
+            for a, b in find_own_listed_sizes(self.text, own)
+        ]
 
     def _without_sibling_prefixes(self, mentions: list[Mention]) -> list[Mention]:
         """``mentions`` without a subject's short name that begins a sibling in another
