@@ -631,3 +631,8 @@ def test_a_size_next_to_a_component_is_that_parts():
 def test_a_number_hyphened_to_its_scale_word_before_parameter_is_a_count():
     text = "The lab open-sourced an 8-billion parameter instruction model, Nova 2."
     assert _rows(text) == [("total_params", None, "8B params")]
+
+
+def test_a_context_label_may_name_the_token_unit_before_the_count():
+    text = "O Nova 2 suporta comprimento de contexto de tokens de 128K."
+    assert _rows(text, "pt") == [("context_window", None, "128K tokens")]

@@ -268,3 +268,26 @@ def test_a_header_with_the_group_column_lines_up_the_groups_later_rows():
         ["Sum-Bench", "80.1", "70.2"],
         ["Prime-QA", "60.3", "50.4"],
     ]
+
+
+def test_a_group_column_written_on_every_row_is_dropped():
+    text = (
+        "Group | Test | Nova 2 | Other 1 |\n"
+        "---|---|---|---|\n"
+        "Knowledge | MMLU | 71.5 | 60.1 |\n"
+        "Knowledge | GPQA | 44.0 | 30.2 |\n"
+        "Math | GSM8K | 88.3 | 80.0 |\n"
+    )
+    (table,) = find_tables(text)
+    assert [c.text for c in table.header] == ["Test", "Nova 2", "Other 1"]
+    assert [[c.text for c in r] for r in table.rows] == [
+        ["MMLU", "71.5", "60.1"],
+        ["GPQA", "44.0", "30.2"],
+        ["GSM8K", "88.3", "80.0"],
+    ]
+
+
+def test_a_first_column_without_repeats_is_kept():
+    text = "Model | Licence | Score |\n---|---|---|\nNova 2 | MIT | 71.5 |\nOther 1 | Apache | 60.1 |\n"
+    (table,) = find_tables(text)
+    assert [c.text for c in table.header] == ["Model", "Licence", "Score"]

@@ -224,8 +224,10 @@ _CONTEXT_APPOSITION = re.compile(
     re.I,
 )
 _CONTEXT_KW = re.compile(alternation("context_cues"), re.I)
+# the label may name the unit before the count: "comprimento de contexto de tokens de 128K"
 _CONTEXT_BEFORE = re.compile(
-    r"(?:" + phrases("context_labels") + r")(?:\s+|\s*:\s*)(?:de|of)?\s*(?:até\s+)?$",
+    r"(?:" + phrases("context_labels") + r")(?:\s+(?:de\s+|of\s+)?tokens?)?"
+    r"(?:\s+|\s*:\s*)(?:de|of)?\s*(?:até\s+)?$",
     re.I,
 )
 _PARAMS = alternation("param_nouns")

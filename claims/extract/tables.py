@@ -148,7 +148,22 @@ def _without_group_column(
         rows = [r[1:] if len(r) == n + 1 and _label(r[0]) and _label(r[1]) else r for r in rows]
     else:
         rows = [r[1:] if len(r) == n + 1 and _label(r[0]) and _label(r[1]) else r for r in rows]
-    return header, tuple(r for r in rows if len(r) == n)
+    rows = [r for r in rows if len(r) == n]
+    if _repeated_group_column(header, rows):
+        header, rows = header[1:], [r[1:] for r in rows]
+    return header, tuple(rows)
+
+
+def _repeated_group_column(header: tuple[Cell, ...], rows: list[tuple[Cell, ...]]) -> bool:
+    """True for a first column that groups the rows named in the second one, written out
+    on every row ("Category | Benchmark | A | B", "Reasoning | BoolQ | 84.6 | ..."): both
+    columns labels, the first repeating a value, the second never (the row names)."""
+    if len(header) < 3 or len(rows) < 2 or not (_label(header[0]) and _label(header[1])):
+        return False
+    if not all(_label(r[0]) and _label(r[1]) for r in rows):
+        return False
+    firsts, seconds = [r[0].text for r in rows], [r[1].text for r in rows]
+    return len(set(firsts)) < len(firsts) and len(set(seconds)) == len(seconds)
 
 
 def _is_flattened(segs: list[Cell | None]) -> bool:
