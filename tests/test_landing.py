@@ -334,3 +334,32 @@ def test_the_site_shows_licence_and_access(tmp_path):
         "2026-12-01 06:00 UTC</time></small><br><strong>gated (manual)</strong> <small>read "
         '<time datetime="2026-12-01T06:00:00Z">2026-12-01 06:00 UTC</time></small>'
     )
+
+
+def test_a_landing_after_empty_listings_is_late_for_the_verdict_as_for_status(tmp_path):
+    """An org listing empty at every earlier check stores no observation, so the repo's
+    first sighting is the watch's first observation; the cycle's landing event still
+    knows the empty check before it: the promise's verdict uses that same window as
+    `tracker status` (late by 27 days), not "already listed at the first hub check"."""
+    from claims.store.tables import Claim, Verdict
+    from tracker import pipeline
+
+    db = str(tmp_path / "t.db")
+    engine = make_engine(db)
+    try:
+        load_curated(engine, tracked_data(tmp_path))
+        empty = [[entry(ORG_URL, [], T1)], [entry(ORG_URL, [], T2)]]
+        hars = [write_har(tmp_path / f"e{i}.har", got) for i, got in enumerate(empty)]
+        for har in [*hars, landing_recordings(tmp_path)[2]]:
+            run_cycle(db, har, None, tmp_path / "snapshots", show_progress=False)
+        pipeline.verify(engine, now=T3)
+        with Session(engine) as s:
+            claim = s.exec(select(Claim).where(Claim.attribute == "weights_release_date")).one()
+            verdict = s.exec(select(Verdict).where(Verdict.claim_id == claim.id)).one()
+            subject = s.exec(select(Subject).where(Subject.slug == "acme-orca-9b")).one()
+            st = weights_status(s, subject)
+    finally:
+        engine.dispose()
+    assert (st.at_first_check, st.landed_late_days) == (False, 27)
+    assert verdict.status == "contradicted"
+    assert verdict.reason.startswith("late by 27 days: weights first seen 2026-12-01 06:00 UTC")

@@ -18,6 +18,8 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from claims.store.outbox import add_event, make_event
+from claims.store.rows import reader
+from claims.store.status import landing_events
 from claims.store.tables import Discrepancy, Subject, SubjectVariant, Verdict
 from claims.store.upsert import upsert
 from claims.store.views import aware, last_hub_check, load_claims, load_observations
@@ -37,8 +39,9 @@ from claims.verify.discrepancies import (
     settled_by,
     state_event,
 )
-from claims.verify.facts import ClaimView
+from claims.verify.facts import ClaimView, ObsView
 from claims.verify.judge import Decision, judge_claim, settle_versions
+from claims.verify.promises import landed_at_first_look
 from claims.vocabulary import attribute_label, qualifiers_text, rule_label
 
 # A claim's first verdict is an event only when a stated figure does not hold or a
@@ -107,11 +110,7 @@ def verify_all(session: Session, *, now: dt.datetime | None = None) -> VerifyRep
     variants: dict[int, list[str]] = {}
     for sv in session.exec(select(SubjectVariant)).all():
         variants.setdefault(sv.subject_id, []).append(sv.name)
-    first_checks: dict[int, dt.datetime] = {}
-    for o in observations:
-        if o.watch_id is not None:
-            t = first_checks.get(o.watch_id)
-            first_checks[o.watch_id] = o.first_seen if t is None else min(t, o.first_seen)
+    first_looks = _first_looks(session, observations)
     checks: dict[int, dt.datetime | None] = {}
     decisions: dict[int, Decision] = {}
     for c in claims:
@@ -124,7 +123,7 @@ def verify_all(session: Session, *, now: dt.datetime | None = None) -> VerifyRep
             last_check=checks[c.subject_id],
             disputes=disputes.get(c.id, []),
             now=now,
-            first_checks=first_checks,
+            first_looks=first_looks,
             subject_ids=subject_ids,
             variants=variants,
             vendors=vendors,
@@ -147,6 +146,32 @@ def verify_all(session: Session, *, now: dt.datetime | None = None) -> VerifyRep
         session.exec(select(Discrepancy).where(Discrepancy.state == "open")).all()
     )
     return report
+
+
+def _first_looks(session: Session, observations: Sequence[ObsView]) -> set[int]:
+    """Ids of the ``weights_available = true`` observations made at their watch's first
+    look, by the landing window `tracker status` uses
+    (:func:`claims.verify.promises.landed_at_first_look`, the cycle's landing events)."""
+    first_of: dict[int, dt.datetime] = {}
+    for o in observations:
+        if o.watch_id is not None:
+            t = first_of.get(o.watch_id)
+            first_of[o.watch_id] = o.first_seen if t is None else min(t, o.first_seen)
+    landed = [
+        o
+        for o in observations
+        if o.attribute == "weights_available" and o.value.kind == "boolean" and o.value.value
+    ]
+    told = landing_events(reader(session), {o.subject_id for o in landed})
+    return {
+        o.id
+        for o in landed
+        if landed_at_first_look(
+            o.first_seen,
+            first_of.get(o.watch_id) if o.watch_id is not None else None,
+            told.get((o.subject_id, o.qualifiers.get("repo"))),
+        )[0]
+    }
 
 
 def _store_verdicts(
