@@ -53,8 +53,9 @@ def deadline_of(promise: Value) -> dt.date | None:
 
 
 def days_past(deadline: dt.date | None, at: dt.datetime | None) -> int | None:
-    """Whole days from the end of ``deadline`` (the last day that keeps the promise,
-    :func:`deadline_of`) to ``at``'s UTC date; None when not past, or either is unknown.
+    """Calendar days from ``deadline`` (the last day that keeps the promise,
+    :func:`deadline_of`) to ``at``'s UTC date (the hour of ``at`` does not count); None
+    when not past, or either is unknown.
 
     The one count of "overdue by N days" and "late by N days" everywhere (verdicts,
     `tracker status` per promise and overall, the site): "before 2026-11-04" ends on
