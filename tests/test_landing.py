@@ -363,3 +363,48 @@ def test_a_landing_after_empty_listings_is_late_for_the_verdict_as_for_status(tm
     assert (st.at_first_check, st.landed_late_days) == (False, 27)
     assert verdict.status == "contradicted"
     assert verdict.reason.startswith("late by 27 days: weights first seen 2026-12-01 06:00 UTC")
+
+
+WRONG_LICENCE = """[source]
+key = "acme-blog"
+title = "Acme blog"
+kind = "vendor"
+published = "2026-10-02"
+
+[[claim]]
+subject = "acme-orca-9b"
+attribute = "license"
+value = "mit"
+raw = "released under MIT"
+claimant = "Acme"
+"""
+
+
+def test_a_contradicted_licence_claim_is_noted_in_the_index_and_table_like_any_cell(tmp_path):
+    """The repo reads apache-2.0 while a source said MIT: the index's licence cell notes
+    "✗ 1 source contradicted" as the figure cells do, and api/table.json carries the count
+    the compare page shows."""
+    from tracker import pipeline
+    from tracker.website import build_site
+
+    db = str(tmp_path / "t.db")
+    engine = make_engine(db)
+    data = tracked_data(tmp_path)
+    (data / "claims" / "acme-blog.toml").write_text(WRONG_LICENCE, encoding="utf-8")
+    load_curated(engine, data)
+    for har in landing_recordings(tmp_path):
+        run_cycle(db, har, None, tmp_path / "snapshots", show_progress=False)
+    pipeline.verify(engine, now=T3)
+    out = tmp_path / "site"
+    build_site(engine, out, now=T3)
+    engine.dispose()
+    index = (out / "index.html").read_text(encoding="utf-8")
+    row = index[index.index('href="subjects/acme-orca-9b/index.html"') :].split("</tr>")[0]
+    assert (
+        '<code class="nowrap">apache-2.0</code></a><br><strong>gated (manual)</strong>'
+        '<br><small class="cell-note contradicted" title="a figure the evidence contradicts; '
+        'not the one shown"><span aria-hidden="true">✗</span> 1 source contradicted</small></td>'
+    ) in row
+    table = json.loads((out / "api" / "table.json").read_text(encoding="utf-8"))
+    orca = next(s for s in table["subjects"] if s["slug"] == "acme-orca-9b")
+    assert (orca["license"], orca["license_contradicted"]) == ("apache-2.0", 1)
