@@ -20,7 +20,7 @@ from sqlmodel import Session, col, select
 from claims.store.outbox import add_event, make_event
 from claims.store.rows import reader
 from claims.store.status import landing_events
-from claims.store.tables import Discrepancy, Subject, SubjectVariant, Verdict
+from claims.store.tables import Discrepancy, Subject, SubjectVariant, Verdict, Watch
 from claims.store.upsert import upsert
 from claims.store.views import aware, last_hub_check, load_claims, load_observations
 from claims.values.canonical import dumps, utcnow
@@ -33,6 +33,7 @@ from claims.verify.compare import (
     find_cross_subject_notes,
 )
 from claims.verify.discrepancies import (
+    differ_reason,
     explained_claims,
     found_settled,
     observation_findings,
@@ -137,8 +138,9 @@ def verify_all(session: Session, *, now: dt.datetime | None = None) -> VerifyRep
         (f, ()) for f in conflicts + find_cross_subject_notes(claims)
     ]
     found += observation_findings(claims, decisions, explained_claims(live, decisions))
+    origins = _origins(session, observations)
     report.events_added += _sync_discrepancies(
-        session, found, decisions, existing, now, report, names
+        session, found, decisions, existing, now, report, names, origins
     )
     session.commit()
     report.statuses = dict(Counter(d.status for d in decisions.values()))
@@ -172,6 +174,20 @@ def _first_looks(session: Session, observations: Sequence[ObsView]) -> set[int]:
             told.get((o.subject_id, o.qualifiers.get("repo"))),
         )[0]
     }
+
+
+def _origins(session: Session, observations: Sequence[ObsView]) -> dict[int, str]:
+    """Observation id -> its value and where it was read, as a discrepancy's reason names
+    it: ``262,144 tokens, watch hf-model-x (huggingface_model), max_position_embeddings``
+    (the reading's key when the adapter records one)."""
+    watches = {w.id: w for w in session.exec(select(Watch)).all()}
+    out = {}
+    for o in observations:
+        w = watches.get(o.watch_id) if o.watch_id is not None else None
+        where = f"watch {w.name} ({w.adapter})" if w is not None else "no watch"
+        key = o.value.extra.get("key") if o.value.extra else None
+        out[o.id] = f"{o.value.display()}, {where}" + (f", {key}" if key else "")
+    return out
 
 
 def _store_verdicts(
@@ -258,10 +274,13 @@ def _sync_discrepancies(
     now: dt.datetime,
     report: VerifyReport,
     subjects: dict[int, str],
+    origins: dict[int, str],
 ) -> int:
     """Store ``found`` (findings with the observation ids they cite), resolve open rows
     no longer found, and add the event each change of state means
-    (:func:`claims.verify.discrepancies.state_event`); returns how many events."""
+    (:func:`claims.verify.discrepancies.state_event`); returns how many events. A
+    finding whose sides are each confirmed by their own observations stays open, its
+    reason naming them (``origins``, :func:`claims.verify.discrepancies.differ_reason`)."""
     added = 0
     seen: set[str] = set()
     for f, obs_ids in found:
@@ -269,7 +288,8 @@ def _sync_discrepancies(
         row = existing.get(f.key)
         settled = settled_by(f, decisions)
         state = f.state if f.state == "dismissed" else ("resolved" if settled else "open")
-        reason = f"{f.reason}; {settled}" if settled else f.reason
+        why = settled or differ_reason(f, decisions, origins)
+        reason = f"{f.reason}; {why}" if why else f.reason
         claim_ids, obs_json = dumps(list(f.claim_ids)), dumps(list(obs_ids))
         if row is None:
             row = _insert_discrepancy(session, f, claim_ids, obs_json, state, reason, now)
