@@ -408,3 +408,44 @@ def test_a_contradicted_licence_claim_is_noted_in_the_index_and_table_like_any_c
     table = json.loads((out / "api" / "table.json").read_text(encoding="utf-8"))
     orca = next(s for s in table["subjects"] if s["slug"] == "acme-orca-9b")
     assert (orca["license"], orca["license_contradicted"]) == ("apache-2.0", 1)
+
+
+def test_replayed_verifications_are_judged_and_stamped_as_of_their_evidence(tmp_path):
+    """Recordings of 11-20 and 11-28 (empty listing) and 12-01 (the repo), each followed
+    by `verify` without --now: judged as of the newest check, the promise "before
+    2026-11-25" is pending on 11-20 data (not "deadline passed"), overdue as of 11-28,
+    then late; each verdict event carries its data's time, so "overdue" sorts before
+    the landing."""
+    from claims.store.tables import Claim, Verdict
+    from tracker import pipeline
+
+    db = str(tmp_path / "t.db")
+    engine = make_engine(db)
+    data = tracked_data(tmp_path)
+    promise = PROMISE.replace('"by 2026-11-04"', '"before 2026-11-25"')
+    (data / "claims" / "acme-launch.toml").write_text(promise, encoding="utf-8")
+    load_curated(engine, data)
+    nov20 = dt.datetime(2026, 11, 20, 12, 0, tzinfo=dt.UTC)
+    nov28 = dt.datetime(2026, 11, 28, 12, 0, tzinfo=dt.UTC)
+    empty = [[entry(ORG_URL, [], nov20)], [entry(ORG_URL, [], nov28)]]
+    hars = [write_har(tmp_path / f"e{i}.har", got) for i, got in enumerate(empty)]
+    statuses = []
+    for har in [*hars, landing_recordings(tmp_path)[2]]:
+        run_cycle(db, har, None, tmp_path / "snapshots", show_progress=False)
+        pipeline.verify(engine)
+        with Session(engine) as s:
+            claim = s.exec(select(Claim).where(Claim.attribute == "weights_release_date")).one()
+            statuses.append(
+                s.exec(select(Verdict).where(Verdict.claim_id == claim.id)).one().status
+            )
+    with Session(engine) as s:
+        events = [(e.kind, e.created_at) for e in s.exec(select(Event).order_by(Event.id))]
+    engine.dispose()
+    assert statuses == ["pending", "overdue", "contradicted"]
+    stamped = [(k, t.replace(tzinfo=dt.UTC)) for k, t in events if k != "subject_discovered"]
+    assert stamped == [
+        ("verdict_changed", nov28),
+        ("weights_landed", T3),
+        ("verdict_changed", T3),
+        ("discrepancy_opened", T3),
+    ]

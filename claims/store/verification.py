@@ -85,8 +85,14 @@ def verify_all(session: Session, *, now: dt.datetime | None = None) -> VerifyRep
     (``verdict_changed`` when a status changes, a first verdict only when it is one of
     :data:`FIRST_VERDICT_EVENTS`; ``discrepancy_opened`` / ``discrepancy_resolved`` on
     state changes); ``report.changed`` lists the same verdict changes. A dismissed
-    discrepancy stays dismissed. Running twice with the same data changes nothing."""
-    now = aware(now) or utcnow()
+    discrepancy stays dismissed. Running twice with the same data changes nothing.
+
+    ``now`` (``tracker verify --now``) is the time the verdicts are judged at and the
+    events carry; by default the newest evidence (:func:`evidence_time`), so replayed
+    recordings are judged as of their own time, not the clock's (a promise checked only
+    before its deadline is pending, not "deadline passed"), and their events sort with
+    the cycle's events of the same data."""
+    now = aware(now) or evidence_time(session) or utcnow()
     report = VerifyReport(as_of=now)
     claims = load_claims(session)
     observations = load_observations(session)
@@ -148,6 +154,14 @@ def verify_all(session: Session, *, now: dt.datetime | None = None) -> VerifyRep
         session.exec(select(Discrepancy).where(Discrepancy.state == "open")).all()
     )
     return report
+
+
+def evidence_time(session: Session) -> dt.datetime | None:
+    """The latest successful check of any watch (replayed or live): the time of the
+    newest evidence, which verdicts are judged at by default; None before any."""
+    times = [aware(t) for t in session.exec(select(Watch.last_success)).all()]
+    known = [t for t in times if t is not None]
+    return max(known) if known else None
 
 
 def _first_looks(session: Session, observations: Sequence[ObsView]) -> set[int]:
