@@ -291,3 +291,13 @@ def test_a_first_column_without_repeats_is_kept():
     text = "Model | Licence | Score |\n---|---|---|\nNova 2 | MIT | 71.5 |\nOther 1 | Apache | 60.1 |\n"
     (table,) = find_tables(text)
     assert [c.text for c in table.header] == ["Model", "Licence", "Score"]
+
+
+def test_a_short_not_a_score_stem_must_start_a_word():
+    text = "Test | Nova 2 |\n---|---|\nBigBench Hard CoT | 79.1 |\nSize (GB) | 16 |\n"
+    rows = [
+        (c.attribute, c.qualifiers.get("benchmark"), c.text)
+        for c in extract(text, [SubjectRef("nova-2", ("Nova 2",))], lang="en")
+        if c.subject == "nova-2"
+    ]
+    assert rows == [("benchmark_score", "BigBench Hard", "79.1")]

@@ -19,7 +19,7 @@ from dataclasses import replace
 from decimal import Decimal
 
 from claims.extract.figures import Figure, scan_figures
-from claims.extract.lexicon import alternation, patterns
+from claims.extract.lexicon import alternation, patterns, words
 from claims.extract.models import find_models
 from claims.extract.rules import find_benchmarks, price_side
 from claims.extract.tables import Cell, Table, is_numeric
@@ -29,7 +29,14 @@ from claims.values.value import Value
 _NOTE = re.compile(r"\s*\([^)]*\)\s*$")
 # Row labels whose figures are no benchmark score (training data, prices, dates, sizes
 # on disk): read by nothing here rather than guessed.
-_NOT_A_SCORE = re.compile(alternation("not_score_labels"), re.I)
+# A stem of under four letters must start a word ("GB", not the "gB" of "BigBench").
+_NOT_A_SCORE = re.compile(
+    "|".join(
+        re.escape(w) if len(w) >= 4 else rf"(?<![^\W\d_]){re.escape(w)}"
+        for w in words("not_score_labels")
+    ),
+    re.I,
+)
 _POINTS_LABEL = re.compile(patterns("points_labels"), re.I)
 _MEASURE_WORDS: tuple[tuple[re.Pattern[str], str, str], ...] = (
     (
