@@ -636,3 +636,12 @@ def test_a_number_hyphened_to_its_scale_word_before_parameter_is_a_count():
 def test_a_context_label_may_name_the_token_unit_before_the_count():
     text = "O Nova 2 suporta comprimento de contexto de tokens de 128K."
     assert _rows(text, "pt") == [("context_window", None, "128K tokens")]
+
+
+def test_a_spec_sheet_label_glued_to_its_value_still_labels_it():
+    text = "Nova 2\nTamanho do contexto32.000\nLicençaApache 2.0\n"
+    rows = [
+        (c.attribute, c.value.display())
+        for c in extract(text, [NOVA], lang="pt", published=DAY, default_subject="nova-2")
+    ]
+    assert rows == [("context_window", "32K tokens"), ("license", "apache-2.0")]

@@ -227,7 +227,7 @@ _CONTEXT_KW = re.compile(alternation("context_cues"), re.I)
 # the label may name the unit before the count: "comprimento de contexto de tokens de 128K"
 _CONTEXT_BEFORE = re.compile(
     r"(?:" + phrases("context_labels") + r")(?:\s+(?:de\s+|of\s+)?tokens?)?"
-    r"(?:\s+|\s*:\s*)(?:de|of)?\s*(?:até\s+)?$",
+    r"(?:\s*:?\s*)(?:de|of)?\s*(?:até\s+)?$",  # or glued: "Tamanho do contexto32.000"
     re.I,
 )
 _PARAMS = alternation("param_nouns")
@@ -343,8 +343,14 @@ def _named_licenses() -> str:
     return "|".join(r"[\s-]+".join(re.escape(w) for w in k.split("-")) for k in keys)
 
 
+# a licence name starts a word, or follows a glued spec-sheet label ("LicençaApache 2.0")
+_LICENCE_START = (
+    "(?:(?<![\\w-])|"
+    + "|".join(f"(?<={re.escape(w)})" for w in words("glued_licence_labels"))
+    + ")"
+)
 LICENSE_NAME_RE = re.compile(
-    r"(?<![\w-])(?P<lic>(?i:" + _named_licenses() + r")"
+    _LICENCE_START + r"(?P<lic>(?i:" + _named_licenses() + r")"
     r"|(?i:modified)\s+MIT|MIT|Apache(?:[- ]2\.0|\s+License\s+2\.0)?"
     r"|CC[- ]BY(?:-[A-Z]{2})*(?:[- ]\d\.\d)?|OpenRAIL(?:-M)?|GPL-?3\.0"
     r"|Llama\s+\d(?:\.\d)?\s+Community)(?![\w-])"
