@@ -645,3 +645,20 @@ def test_a_spec_sheet_label_glued_to_its_value_still_labels_it():
         for c in extract(text, [NOVA], lang="pt", published=DAY, default_subject="nova-2")
     ]
     assert rows == [("context_window", "32K tokens"), ("license", "apache-2.0")]
+
+
+def test_an_input_token_limit_is_the_context_window_but_a_price_unit_is_not():
+    text = "O Nova 2 permite até 200.000 tokens de entrada e custa US$3 por 1 milhão de tokens de entrada."
+    rows = [
+        (c.attribute, c.value.display())
+        for c in extract(text, [NOVA], lang="pt", published=DAY, default_subject="nova-2")
+    ]
+    assert rows == [
+        ("context_window", "at most 200K tokens"),
+        ("price_input_usd_per_mtok", "$3.00 per 1M tokens"),
+    ]
+
+
+def test_an_input_token_count_without_a_bound_is_no_window():
+    text = "For 1,000 tokens of input Nova 2 needs one call."
+    assert [c.attribute for c in extract(text, [NOVA], lang="en", published=DAY)] == []

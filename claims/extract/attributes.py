@@ -229,13 +229,17 @@ def _context(x: Site, r: Reader) -> Choice | None:
     lead = x.text[max(s.start, x.window[0]) : f.start]
     if R.is_training_count(x.before):
         return NO_CLAIM  # "trained on 15.5 trillion tokens": a corpus, not a window
+    v = f.to_value("tokens")
+    # "até 200.000 tokens de entrada": the most it reads is its window ("For 1,000 input
+    # tokens" is a usage example)
+    most = v is not None and v.relation == "at_most" and R.is_input_limit(x.before, x.after)
     if not (
-        R.is_context_window(x.before, x.after, x.clause)
+        most
+        or R.is_context_window(x.before, x.after, x.clause)
         or R.is_context_window(x.before, x.after, lead)
         or R.is_context_apposition(x.text[f.end : s.end])
     ):
         return None
-    v = f.to_value("tokens")
     size = None if v is None else v.value if v.value is not None else v.high  # "up to 128K"
     ok = isinstance(size, Decimal) and 1000 <= size < R.MAX_CONTEXT_TOKENS
     return Choice("context_window", "tokens") if ok else NO_CLAIM

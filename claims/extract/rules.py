@@ -224,6 +224,9 @@ _CONTEXT_APPOSITION = re.compile(
     re.I,
 )
 _CONTEXT_KW = re.compile(alternation("context_cues"), re.I)
+_INPUT_LIMIT_AFTER = re.compile(r"^\s*(?:" + phrases("input_limit_after") + r")\b", re.I)
+# a price's unit, not a count: "$3 per 1M input tokens", "US$3 por milhão de tokens de entrada"
+_PER_BEFORE = re.compile(r"(?:\bper|\bpor|\ba\s+cada|/)\s*$", re.I)
 # the label may name the unit before the count: "comprimento de contexto de tokens de 128K"
 _CONTEXT_BEFORE = re.compile(
     r"(?:" + phrases("context_labels") + r")(?:\s+(?:de\s+|of\s+)?tokens?)?"
@@ -785,6 +788,13 @@ def is_context_apposition(rest: str) -> bool:
     calls the count a context window ("—an industry-leading context window", ", uma janela
     de contexto recorde")."""
     return bool(_CONTEXT_APPOSITION.match(rest))
+
+
+def is_input_limit(before: str, after: str) -> bool:
+    """Input tokens after a count, not a price's unit ("até 200.000 tokens de entrada",
+    "up to 200,000 input tokens"; not "$3 per 1M input tokens"); the caller asks that the
+    count be a most ("up to"), which makes it the model's window."""
+    return bool(_INPUT_LIMIT_AFTER.match(after)) and not _PER_BEFORE.search(before)
 
 
 def is_context_window(before: str, after: str, clause: str) -> bool:
