@@ -11,8 +11,10 @@ inputs changed. The views are immutable (named tuples), so sharing them is safe.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any
@@ -25,7 +27,6 @@ from claims.values.value import Value
 from claims.verify.compare import qualifier_key
 from claims.vocabulary import qualifiers_text
 from tracker.website.anchors import claim_anchor
-from tracker.website.pagehash import key_of
 from tracker.website.summary import CardLine, Fact, subject_facts
 from tracker.website.views import (
     ClaimView,
@@ -269,8 +270,8 @@ def claim_views(
 
 @dataclass(frozen=True)
 class SubjectClaims:
-    """One subject's claim views by attribute (``groups``), its facts and
-    ``digest`` (:func:`pagehash.key_of` of ``groups``: the key of everything its claims
+    """One subject's claim views by attribute (``groups``), its facts and ``digest``
+    (:func:`inputs_digest` of what they are made from: the key of everything its claims
     show); ``listed``: each claim (by id) as ``sources.html`` lists it, and
     ``listed_digest`` the key of those with each claim's source key (what that page
     shows of this subject)."""
@@ -353,10 +354,27 @@ def subject_claims(
         key = MemoKey((names[sid], tuple(mine), tuple(source_sig[r[6]] for r in mine), cited))
         got = memo.kept.get(key)
         if got is None:
-            got = _make(mine, names, sources, evidence, memo.shown)
+            got = _make(mine, names, sources, evidence, memo.shown, inputs_digest(key))
             memo.made += 1
         memo.used[key] = out[sid] = got
     return out
+
+
+def inputs_digest(key: MemoKey) -> str:
+    """sha256 hex of a subject's claim inputs (rows of plain values, names, its sources'
+    columns, the evidence its verdicts cite; ``repr`` of tuples of them, the same text
+    in every process): the key of its claim views, which are made from these alone by
+    code the build's fingerprint covers (``pagehash.CODE_MODULES``). Hashing the inputs
+    costs a tenth of encoding the views as JSON."""
+    return hashlib.sha256(repr(key.inputs).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _listed_digest(listed: Iterable[tuple[str, SourceClaim]]) -> str:
+    """sha256 hex of what ``sources.html`` shows of one subject's claims (each with its
+    source's key), from ``repr`` of plain values: a change elsewhere in a claim (its
+    claimant, its quoted words) leaves it, so that page is not rendered again."""
+    flat = [(key, *sc) for key, sc in listed]
+    return hashlib.sha256(repr(flat).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _make(
@@ -365,6 +383,7 @@ def _make(
     sources: dict[int, SourceInfo],
     evidence: Evidence,
     shown: Shown,
+    digest: str,
 ) -> SubjectClaims:
     made = claim_views(rows, names, sources, evidence, shown)
     grouped: dict[str, list[ClaimView]] = defaultdict(list)
@@ -373,8 +392,8 @@ def _make(
     groups = sorted(grouped.items())
     facts = subject_facts(groups, made.value_of, made.qkey_of)
     listed = {cv.id: source_claim(cv) for cv in made.views.values()}
-    listed_digest = key_of([(cv.source.key, listed[cv.id]) for cv in made.views.values()])
-    return SubjectClaims(groups, facts, key_of(groups), listed, listed_digest)
+    listed_digest = _listed_digest((cv.source.key, listed[cv.id]) for cv in made.views.values())
+    return SubjectClaims(groups, facts, digest, listed, listed_digest)
 
 
 def source_claim(cv: ClaimView) -> SourceClaim:

@@ -23,7 +23,15 @@ from tracker.website.views import plain
 # render, so a changed label renders every page again.
 # Code whose edit changes what pages say: every module of the site stage, and the
 # core's wording of names and values. A glob, so a new site module cannot be forgotten.
-CODE_MODULES = ("tracker/website/*.py", "claims/vocabulary.py", "claims/values/display.py")
+# The claim views are keyed by the rows they are made from (``claimviews.inputs_digest``),
+# so the code that turns a stored value or qualifiers into text and claims into facts is
+# code of the site too.
+CODE_MODULES = (
+    "tracker/website/*.py",
+    "claims/vocabulary.py",
+    "claims/values/*.py",
+    "claims/verify/compare.py",
+)
 LIBRARIES = ("release-tracker", "jinja2", "markupsafe", "feedgen", "lxml")
 
 

@@ -251,13 +251,16 @@ def best_supported(line: CardLine, observed: bool = True) -> Best:
     status and basis ``contradicted``, ``anchor`` the contradicted claim's row.
     ``observed=False`` skips the observation: what the sources state that holds best
     (:func:`stated_best`)."""
+    facts = line.facts
+    # several different readings ("1,412 / 1,384", line_observed) are no one value
+    seen = line.observed or ""
+    usable = bool(seen) and (not facts or (" / " not in seen and not line.note))
+    if len(facts) == 1 and not (usable and observed):
+        return _one_fact(facts[0])
     dead = [f for f in line.facts if f.status == "contradicted"]
     live = [f for f in line.facts if f.status != "contradicted"]
     gone = tuple(dict.fromkeys(f.value for f in dead))
     n_dead = len({c.source.id for f in dead for c in f.claims})
-    # several different readings ("1,412 / 1,384", line_observed) are no one value
-    seen = line.observed or ""
-    usable = bool(seen) and (not line.facts or (" / " not in seen and not line.note))
     if usable and (observed or not line.facts):
         ok = [f for f in live if f.status == "confirmed"]
         status = "confirmed" if ok else worst([f.status for f in live])
@@ -274,6 +277,16 @@ def best_supported(line: CardLine, observed: bool = True) -> Best:
         return Best(_spread(live), None, status, "disagree", gone, n_dead)
     anchor = dead[0].anchor if dead else ""
     return Best("", None, "contradicted" if dead else None, "contradicted", gone, n_dead, anchor)
+
+
+def _one_fact(f: Fact) -> Best:
+    """:func:`best_supported` of a line with this one fact and no observation to go by
+    (most lines: 60,000 calls in a 1,000-subject build, so no lists to sort through)."""
+    if f.status == "contradicted":
+        n_dead = len({c.source.id for c in f.claims})
+        return Best("", None, "contradicted", "contradicted", (f.value,), n_dead, f.anchor)
+    basis = "confirmed" if f.status == "confirmed" else "agreed"
+    return Best(f.value, f.number, f.status, basis, (), 0, f.anchor)
 
 
 def stated_best(line: CardLine) -> Best:
