@@ -331,8 +331,10 @@ class _Helper:
         up."""
         if isinstance(item, tuple):
             target, payload, compare = item
-            item = (target, self._put(payload), len(payload), compare)
-        self.held.append(item)
+            offset = self._put(payload)  # may queue a switch to the next buffer first
+            self.held.append((target, offset, len(payload), compare))
+        else:
+            self.held.append(item)
         if len(self.held) < BATCH:
             return
         if self._state == "starting" and self._conn.poll():
