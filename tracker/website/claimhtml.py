@@ -13,6 +13,7 @@ loops').
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from markupsafe import Markup
@@ -115,12 +116,16 @@ def fact_html(fact: Any, evidence_list: Callable[[Any], str]) -> str:
 def fact_mark(fact: Any) -> str:
     """A fact in its attribute's summary line: the figure without its unit words and
     its verdict's mark."""
-    status = esc(fact.status or "none")
-    title = esc(fact.status or "no verdict yet")
+    return _mark(fact.value, fact.status)
+
+
+@lru_cache(maxsize=8192)  # a site repeats its figures and verdicts
+def _mark(value: str, status: str | None) -> str:
+    title = esc(status or "no verdict yet")
     return (
-        f'<span class="nowrap"><strong>{esc(short_text(fact.value))}</strong> '
-        f'<span class="mark mark-{status}" title="{title}">{esc(verdict_mark(fact.status))}'
-        "</span></span>"
+        f'<span class="nowrap"><strong>{esc(short_text(value))}</strong> '
+        f'<span class="mark mark-{esc(status or "none")}" title="{title}">'
+        f"{esc(verdict_mark(status))}</span></span>"
     )
 
 

@@ -14,7 +14,6 @@ import datetime as dt
 import hashlib
 import json
 from collections import defaultdict
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any
@@ -27,6 +26,7 @@ from claims.values.value import Value
 from claims.verify.compare import qualifier_key
 from claims.vocabulary import qualifiers_text
 from tracker.website.anchors import claim_anchor
+from tracker.website.pagehash import key_of
 from tracker.website.summary import CardLine, Fact, subject_facts
 from tracker.website.views import (
     ClaimView,
@@ -365,16 +365,9 @@ def inputs_digest(key: MemoKey) -> str:
     columns, the evidence its verdicts cite; ``repr`` of tuples of them, the same text
     in every process): the key of its claim views, which are made from these alone by
     code the build's fingerprint covers (``pagehash.CODE_MODULES``). Hashing the inputs
-    costs a tenth of encoding the views as JSON."""
+    costs under half of encoding the views as JSON (0.07 against 0.17 CPU s for
+    30,000 claims)."""
     return hashlib.sha256(repr(key.inputs).encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def _listed_digest(listed: Iterable[tuple[str, SourceClaim]]) -> str:
-    """sha256 hex of what ``sources.html`` shows of one subject's claims (each with its
-    source's key), from ``repr`` of plain values: a change elsewhere in a claim (its
-    claimant, its quoted words) leaves it, so that page is not rendered again."""
-    flat = [(key, *sc) for key, sc in listed]
-    return hashlib.sha256(repr(flat).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _make(
@@ -392,7 +385,7 @@ def _make(
     groups = sorted(grouped.items())
     facts = subject_facts(groups, made.value_of, made.qkey_of)
     listed = {cv.id: source_claim(cv) for cv in made.views.values()}
-    listed_digest = _listed_digest((cv.source.key, listed[cv.id]) for cv in made.views.values())
+    listed_digest = key_of([(cv.source.key, listed[cv.id]) for cv in made.views.values()])
     return SubjectClaims(groups, facts, digest, listed, listed_digest)
 
 

@@ -458,6 +458,9 @@ def line_observed(
     Only a line none of whose claims has a verdict yet falls back to the first
     compatible current observation."""
     claims = [c for f in group for c in f.claims]
+    if not observations:  # a subject no watch reads: nothing below can be found
+        cited_ids = {i for c in claims if c.verdict for i in c.verdict.evidence_ids}
+        return None, None, None, len(cited_ids), "", None
     cited = list(dict.fromkeys(i for c in claims if c.verdict for i in c.verdict.evidence_ids))
     found = [by_id[i] for i in cited if i in by_id and not _claimant_page(by_id[i])]
     same = [o for o in found if o.attribute == attribute]
