@@ -242,17 +242,19 @@ def subject_export(sv: SubjectView, records: dict[int, str]) -> str:
 def card_record(line: Any) -> dict[str, Any]:
     """One summary-card line (``summary.CardLine``) as in a subject export's
     ``summary``: what the page's card says, with the observed time absolute."""
+    facts = line.facts
+    one = facts[0] if len(facts) == 1 else None  # most lines: their properties are its
     return {
         "attribute": line.attribute,
         "qualifiers": line.quals,
         "label": line.label,
-        "stated": line.text if line.facts else None,
+        "stated": (one.value if one else line.text) if facts else None,
         # what the card shows first (summary.best_supported): never a contradicted figure
-        "best": best_record(line.best) if line.facts else None,
-        "agreed": line.agreed,
-        "status": line.status,
-        "sources": line.sources,
-        "claims": [c.id for f in line.facts for c in f.claims],
+        "best": best_record(line.best) if facts else None,
+        "agreed": True if one else line.agreed,
+        "status": one.status if one else line.status,
+        "sources": one.sources if one else line.sources,
+        "claims": [c.id for f in facts for c in f.claims],
         "observed": line.observed,
         "checked_at": iso_z(line.checked) or None,
         "observed_note": line.note or None,

@@ -14,6 +14,7 @@ import datetime as dt
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from claims.store.status import WeightsStatus
@@ -93,7 +94,8 @@ class Fact(NamedTuple):
     @property
     def sources(self) -> int:
         """How many distinct sources state it."""
-        return len({c.source.id for c in self.claims})
+        claims = self.claims
+        return 1 if len(claims) == 1 else len({c.source.id for c in claims})
 
     @property
     def anchor(self) -> str:
@@ -106,6 +108,8 @@ class Fact(NamedTuple):
         fact's); None without a verdict."""
         if self.status is None:
             return None
+        if len(self.claims) == 1:  # most facts: its status is its one claim's
+            return self.claims[0]
         return next(c for c in self.claims if c.verdict and c.verdict.status == self.status)
 
 
@@ -145,13 +149,13 @@ class CardLine(NamedTuple):
         """The line's heading: a benchmark or board by its name (``Terminal-Bench 4.0``,
         ``Rank: Code Arena WebDev``), else the attribute's label with its qualifiers."""
         q = self.quals
-        named = benchmark_name(self)
+        named = benchmark_name(self) if self.attribute == "benchmark_score" else None
         if named:
             return named
         if self.attribute == "leaderboard_rank" and set(q) == {"leaderboard"}:
             return f"Rank: {q['leaderboard']}"
         name = attribute_label(self.attribute)
-        base, variant = q.get("relative_to"), q.get("variant")
+        base, variant = (q.get("relative_to"), q.get("variant")) if q else (None, None)
         if base and set(q) <= {"relative_to", "variant"}:
             return f"{name} ({variant} vs {base})" if variant else f"{name} (vs {base})"
         return f"{name} ({self.qualifiers})" if self.qualifiers else name
@@ -339,6 +343,7 @@ def most_precise(facts: Sequence[Fact]) -> Fact:
 _UNIT_WORDS = re.compile(r" per 1M tokens| tokens/s| tokens| params| points|\s\([\d,.]+\)")
 
 
+@lru_cache(maxsize=8192)  # a table, card and export shorten the same figures again
 def short_text(text: str) -> str:
     """``$2.00 per 1M tokens`` -> ``$2.00``; ``256K (262,144) tokens`` -> ``256K``."""
     return _UNIT_WORDS.sub("", text)
@@ -347,8 +352,8 @@ def short_text(text: str) -> str:
 def worst(statuses: Sequence[str | None]) -> str | None:
     """The first of :data:`SEVERITY` among ``statuses`` (an unknown one counts as worst)."""
     known = [s for s in statuses if s is not None]
-    if not known:
-        return None
+    if len(known) < 2:  # most facts: one claim, one verdict
+        return known[0] if known else None
     return min(known, key=lambda s: SEVERITY.index(s) if s in SEVERITY else -1)
 
 
