@@ -125,7 +125,7 @@ def load() -> str:
 
 
 # What a `tracker build` process imports before it builds (start-up without the build).
-IMPORT_ONLY = "import tracker.cli.main, tracker.website.build, claims.store.engine"
+IMPORT_ONLY = "import tracker.cli.main, tracker.website.build"
 
 
 def process_seconds(cmd: list[str]) -> tuple[float, float]:

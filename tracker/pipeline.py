@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
 
+    from claims.store.rawdb import RawDB
     from tracker.curated.load import LoadReport
     from tracker.cycle.types import CycleSummary
     from tracker.snapshots.store import BodyStore
@@ -65,7 +66,7 @@ def verify(engine: Engine, *, now: dt.datetime | None = None) -> Any:
 
 
 def build(
-    engine: Engine,
+    engine: Engine | RawDB,
     out_dir: Path,
     *,
     now: dt.datetime | None = None,
@@ -73,7 +74,7 @@ def build(
     cache_dir: Path | None = None,
 ) -> Any:
     """Render the static site into ``out_dir`` incrementally (:func:`tracker.website.build_site`;
-    ``cache_dir``: its build cache, None for none)."""
+    ``engine``: a SQLAlchemy engine or a RawDB; ``cache_dir``: its build cache, None for none)."""
     from tracker.website import build_site
 
     return build_site(engine, out_dir, now=now, base_url=base_url, cache_dir=cache_dir)

@@ -1,7 +1,9 @@
 """What the scheduler left in the database for people: each watch's saved next run and
 its latest catch-up that replaced several runs (a ``runs_missed`` operator event).
 
-Read by ``tracker watches`` and the site's watches page; pure queries, no clock.
+Read by ``tracker watches`` and the site's watches page; pure queries, no clock. Each
+reader takes an ORM ``Session`` or a :class:`~claims.store.rawdb.RawDB` and reads with
+plain SQL (:mod:`claims.store.rows`: ``tracker build`` loads no ORM).
 """
 
 from __future__ import annotations
@@ -9,10 +11,9 @@ from __future__ import annotations
 import datetime as dt
 import json
 from dataclasses import dataclass
+from typing import Any
 
-from sqlmodel import Session, select
-
-from claims.store.tables import Event, ScheduleState
+from claims.store.rows import EventRow, ScheduleRow, read_rows, reader
 from claims.values.canonical import as_utc
 
 WATCH_JOB_PREFIX = "watch:"  # schedulestate job ids of watch jobs: ``watch:<name>``
@@ -39,13 +40,11 @@ class MissedRuns:
             return None
 
 
-def missed_runs_by_watch(session: Session) -> dict[str, MissedRuns]:
+def missed_runs_by_watch(db: Any) -> dict[str, MissedRuns]:
     """Watch name -> its latest ``runs_missed`` event (detail ``watch``, ``missed``,
     ``since``, ``caught_up_at``); events without a watch name or count are skipped."""
     notes: dict[str, MissedRuns] = {}
-    rows = session.exec(
-        select(Event).where(Event.kind == "runs_missed").order_by(Event.created_at, Event.id)  # type: ignore[arg-type]
-    ).all()
+    rows = read_rows(reader(db), EventRow, "WHERE kind = 'runs_missed' ORDER BY created_at, id")
     for ev in rows:
         try:
             detail = json.loads(ev.detail_json or "{}")
@@ -57,9 +56,9 @@ def missed_runs_by_watch(session: Session) -> dict[str, MissedRuns]:
     return notes
 
 
-def saved_next_runs(session: Session) -> dict[str, dt.datetime]:
+def saved_next_runs(db: Any) -> dict[str, dt.datetime]:
     """Watch name -> the next run a scheduler saved for it (aware UTC)."""
-    rows = session.exec(select(ScheduleState)).all()
+    rows = read_rows(reader(db), ScheduleRow)
     return {
         st.job_id.removeprefix(WATCH_JOB_PREFIX): as_utc(st.next_run_at)
         for st in rows

@@ -8,19 +8,31 @@ import datetime as dt
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
-
-from sqlmodel import Session, select
+from typing import TYPE_CHECKING, Any
 
 from claims.readings.licenses import LicenseLink, license_link, spdx_id
-from claims.store import tables as models
-from claims.store.views import hub_watches_of, load_observations
+from claims.store.rows import (
+    AliasRow,
+    ClaimRow,
+    EventRow,
+    ObservationRow,
+    SourceRow,
+    SubjectRow,
+    WatchRow,
+    read_rows,
+    reader,
+)
+from claims.store.views import hub_watches_of, observation_views
 from claims.subjects.sourcenames import source_names
 from claims.values.canonical import as_utc
 from claims.values.timefmt import iso_z
 from claims.values.value import Value
 from claims.verify.promises import days_past, deadline_of
 from claims.vocabulary import RETIRED_STATE, SKIPPED_KIND, gated_value, qualifiers_text
+
+if TYPE_CHECKING:
+    from claims.store.rawdb import RawDB
+    from claims.store.tables import Subject
 
 
 @dataclass(frozen=True)
@@ -226,46 +238,47 @@ class WeightsStatus:
         }
 
 
-def weights_status(session: Session, subject: models.Subject) -> WeightsStatus:
-    """Compute :class:`WeightsStatus` for ``subject`` from the database."""
-    return weights_statuses(session, [subject])[subject.id]  # type: ignore[index]
+def weights_status(db: Any, subject: Subject | SubjectRow) -> WeightsStatus:
+    """Compute :class:`WeightsStatus` for ``subject`` from the database (``db``: an ORM
+    ``Session`` or a :class:`~claims.store.rawdb.RawDB`, see :func:`weights_statuses`)."""
+    return weights_statuses(db, [subject])[subject.id]
 
 
 def weights_statuses(
-    session: Session, subjects: Sequence[models.Subject]
+    db: Any, subjects: Sequence[Subject | SubjectRow]
 ) -> dict[int | None, WeightsStatus]:
-    """:class:`WeightsStatus` of each of ``subjects`` by id, from one read of each table.
+    """:class:`WeightsStatus` of each of ``subjects`` (ORM rows or
+    :class:`~claims.store.rows.SubjectRow` s) by id, from one read of each table.
 
+    ``db`` is an ORM ``Session`` or a :class:`~claims.store.rawdb.RawDB`: the reads are
+    plain SQL either way (:mod:`claims.store.rows`), so ``tracker build`` needs no ORM.
     Why a batch: the site shows every subject's status, and reading observations,
     watches and aliases once per subject made the build quadratic (issue 7)."""
+    raw = reader(db)
     wanted = {s.id for s in subjects}
-    O, C = models.Observation, models.Claim  # noqa: N806, E741
-    weights_obs, access = _hub_observations(session, wanted)
-    landings = _landing_events(session, wanted)
-    gone = _gone_events(session, wanted)
-    names = source_names(session.exec(select(models.Source)).all())  # as reasons name them
-    promises: dict[int, list[tuple[models.Claim, models.Source]]] = defaultdict(list)
-    for claim, source in session.exec(
-        select(C, models.Source)
-        .where(C.attribute == "weights_release_date", C.source_id == models.Source.id)
-        .order_by(C.id)  # type: ignore[arg-type]
-    ).all():
-        promises[claim.subject_id].append((claim, source))
+    observations = read_rows(raw, ObservationRow, "ORDER BY id")
+    weights_obs, access = _hub_observations(observations, wanted)
+    landings = _landing_events(raw, wanted)
+    gone = _gone_events(raw, wanted)
+    names = source_names(read_rows(raw, SourceRow))  # as reasons name them
+    promises: dict[int, list[ClaimRow]] = defaultdict(list)
+    for claim in read_rows(
+        raw,
+        ClaimRow,
+        "WHERE attribute = 'weights_release_date' "
+        "AND source_id IN (SELECT id FROM source) ORDER BY id",
+    ):
+        promises[claim.subject_id].append(claim)
     own: dict[int, list[Any]] = defaultdict(list)
-    for ov in load_observations(session):
+    for ov in observation_views(observations):
         own[ov.subject_id].append(ov)
-    watches = session.exec(select(models.Watch).order_by(models.Watch.id)).all()  # type: ignore[arg-type]
-    aliases: dict[int, list[models.SubjectAlias]] = defaultdict(list)
-    for a in session.exec(select(models.SubjectAlias)).all():
+    watches = read_rows(raw, WatchRow, "ORDER BY id")
+    aliases: dict[int, list[AliasRow]] = defaultdict(list)
+    for a in read_rows(raw, AliasRow):
         aliases[a.subject_id].append(a)
-    first_seen_of: dict[int | None, list[dt.datetime]] = {}
-
-    def watch_first_seen(watch_id: int | None) -> list[dt.datetime]:
-        if watch_id not in first_seen_of:
-            first_seen_of[watch_id] = list(
-                session.exec(select(O.first_seen).where(O.watch_id == watch_id)).all()
-            )
-        return first_seen_of[watch_id]
+    first_seen_of: dict[int | None, list[dt.datetime]] = defaultdict(list)
+    for o in observations:
+        first_seen_of[o.watch_id].append(o.first_seen)
 
     out: dict[int | None, WeightsStatus] = {}
     for subject in subjects:
@@ -275,12 +288,12 @@ def weights_statuses(
         if landed and not any(o.current for o in landed):
             _read_withdrawn(status, landed, gone.get(sid, []))
         elif landed:
-            first = min(landed, key=lambda o: as_utc(o.first_seen))
+            first = min(landed, key=lambda o: o.first_seen)
             status.landed = True
             status.repo = first.qualifiers.get("repo")
-            status.landed_at = as_utc(first.first_seen)
+            status.landed_at = first.first_seen
             _judge_landing(
-                status, watch_first_seen(first.watch_id), landings.get((sid, status.repo))
+                status, first_seen_of.get(first.watch_id, []), landings.get((sid, status.repo))
             )
             created = first.value.extra.get("created_at")
             status.repo_created = str(created)[:10] if created else None
@@ -300,7 +313,7 @@ def weights_statuses(
     return out
 
 
-Grouped = dict[int, list[models.Observation]]
+Grouped = dict[int, list[ObservationRow]]
 
 
 def iso_date(d: dt.date | None) -> str | None:
@@ -308,23 +321,20 @@ def iso_date(d: dt.date | None) -> str | None:
     return d.isoformat() if d is not None else None
 
 
-def _promises_of(
-    rows: Sequence[tuple[models.Claim, models.Source]], names: dict[Any, str]
-) -> list[Promise]:
-    """The :class:`Promise` of each ``weights_release_date`` claim (with its source), by
-    date, relation and source."""
+def _promises_of(rows: Sequence[ClaimRow], names: dict[Any, str]) -> list[Promise]:
+    """The :class:`Promise` of each ``weights_release_date`` claim, by date, relation
+    and source (``names``: source id -> name)."""
     out = []
-    for claim, source in rows:
+    for claim in rows:
         v = claim.value
-        assert claim.id is not None
-        out.append(Promise(str(v.value), str(v.relation), names[source.id], claim.claimant,
-                           claim.id, claim.qualifiers))  # fmt: skip
+        out.append(Promise(str(v.value), str(v.relation), names[claim.source_id],
+                           claim.claimant, claim.id, claim.qualifiers))  # fmt: skip
     return sorted(out, key=lambda p: (p.date, p.relation, p.source))
 
 
 def _read_withdrawn(
     status: WeightsStatus,
-    landed: Sequence[models.Observation],
+    landed: Sequence[ObservationRow],
     told: Sequence[tuple[dt.datetime, str, str]],
 ) -> None:
     """``withdrawn`` and its times for a subject whose every weights sighting is no
@@ -340,7 +350,7 @@ def _read_withdrawn(
         status.withdrawn_since, _repo, status.withdrawn_alert = max(after)
 
 
-def _read_checks(status: WeightsStatus, covering: Sequence[models.Watch]) -> None:
+def _read_checks(status: WeightsStatus, covering: Sequence[WatchRow]) -> None:
     """``watched``, ``retired``, ``as_of`` and ``last_failure`` of ``status`` from the
     watches that would show its weights (retired ones included: their last success
     still says "as of")."""
@@ -352,7 +362,7 @@ def _read_checks(status: WeightsStatus, covering: Sequence[models.Watch]) -> Non
     status.last_failure = _last_failure(live)
 
 
-def _last_failure(watches: Sequence[models.Watch]) -> CheckFailure | None:
+def _last_failure(watches: Sequence[WatchRow]) -> CheckFailure | None:
     """The latest failure among ``watches`` whose last check failed (``consecutive_failures``
     > 0, with the row's ``last_run``, ``last_error_kind``, ``last_error``), or None. A
     failure an earlier success or a re-activation cleared is not current, and a skipped
@@ -381,23 +391,19 @@ _ACCESS = ("license", "gated", "license_text_sha256")
 
 
 def _hub_observations(
-    session: Session, wanted: set[int | None]
+    observations: Sequence[ObservationRow], wanted: set[int | None]
 ) -> tuple[Grouped, dict[str, Grouped]]:
     """Per subject of ``wanted``: every ``weights_available`` observation, and the
-    current ``license``, ``gated`` and ``license_text_sha256`` ones (by attribute)."""
-    O = models.Observation  # noqa: N806, E741
+    current ``license``, ``gated`` and ``license_text_sha256`` ones (by attribute), in
+    the order of ``observations`` (by id)."""
     weights: Grouped = defaultdict(list)
     access: dict[str, Grouped] = {a: defaultdict(list) for a in _ACCESS}
-    for o in session.exec(
-        select(O)
-        .where(O.attribute.in_(("weights_available", *_ACCESS)))  # type: ignore[attr-defined]
-        .order_by(O.id)  # type: ignore[arg-type]
-    ).all():
+    for o in observations:
         if o.subject_id not in wanted:
             continue
         if o.attribute == "weights_available":
             weights[o.subject_id].append(o)
-        elif o.current:
+        elif o.current and o.attribute in access:
             access[o.attribute][o.subject_id].append(o)
     return weights, access
 
@@ -426,9 +432,9 @@ def _judge_landing(
 
 def _read_access(
     status: WeightsStatus,
-    licences: Sequence[models.Observation],
-    gated: Sequence[models.Observation],
-    texts: Sequence[models.Observation] = (),
+    licences: Sequence[ObservationRow],
+    gated: Sequence[ObservationRow],
+    texts: Sequence[ObservationRow] = (),
 ) -> None:
     """The latest current licence (SPDX id, link: :func:`_license_link`) and gating of a
     subject, each with when it was last read."""
@@ -446,7 +452,7 @@ def _read_access(
         status.gated, status.gated_read_at = str(latest.value.value), as_utc(latest.last_seen)
 
 
-def _license_link(licence: models.Observation, texts: Sequence[models.Observation]) -> LicenseLink:
+def _license_link(licence: ObservationRow, texts: Sequence[ObservationRow]) -> LicenseLink:
     """:func:`claims.readings.licenses.license_link` of a licence observation: the
     licence file its repo's file listing showed (``extra.license_file``, read by the
     model adapter), else the one a watch fetched for the same repo (a current
@@ -463,39 +469,35 @@ def _license_link(licence: models.Observation, texts: Sequence[models.Observatio
 
 
 def _gone_events(
-    session: Session, wanted: set[int | None]
+    raw: RawDB, wanted: set[int | None]
 ) -> dict[int, list[tuple[dt.datetime, str, str]]]:
     """subject id -> (time, repo, title) of each of its ``repo_disappeared`` events."""
     import json
 
-    E = models.Event  # noqa: N806
     out: dict[int, list[tuple[dt.datetime, str, str]]] = defaultdict(list)
-    for ev in session.exec(select(E).where(E.kind == "repo_disappeared")).all():
+    for ev in read_rows(raw, EventRow, "WHERE kind = 'repo_disappeared'"):
         if ev.subject_id not in wanted or ev.subject_id is None:
             continue
         repo = json.loads(ev.detail_json).get("qualifiers", {}).get("repo", "")
-        out[ev.subject_id].append((as_utc(ev.created_at), str(repo), ev.title))
+        out[ev.subject_id].append((ev.created_at, str(repo), ev.title))
     return out
 
 
 def _landing_events(
-    session: Session, wanted: set[int | None]
+    raw: RawDB, wanted: set[int | None]
 ) -> dict[tuple[int, str | None], tuple[str, dict[str, Any]]]:
     """(subject id, repo) -> (kind, detail) of the first ``weights_landed`` or first-check
     ``subject_discovered`` event: how the cycle judged the repo's first sighting."""
     import json
 
-    E = models.Event  # noqa: N806
     out: dict[tuple[int, str | None], tuple[str, dict[str, Any]]] = {}
-    for ev in session.exec(
-        select(E)
-        .where(E.kind.in_(("weights_landed", "subject_discovered")))  # type: ignore[attr-defined]
-        .order_by(E.id)  # type: ignore[arg-type]
-    ).all():
-        if ev.subject_id not in wanted:
+    for ev in read_rows(
+        raw, EventRow, "WHERE kind IN ('weights_landed', 'subject_discovered') ORDER BY id"
+    ):
+        if ev.subject_id not in wanted or ev.subject_id is None:
             continue
         detail = json.loads(ev.detail_json)
         if ev.kind == "subject_discovered" and not detail.get("at_first_check"):
             continue
-        out.setdefault((ev.subject_id, detail.get("repo")), (ev.kind, detail))  # type: ignore[arg-type]
+        out.setdefault((ev.subject_id, detail.get("repo")), (ev.kind, detail))
     return out

@@ -5,17 +5,27 @@ and the hub watches that say "as of" for a subject's weights promise.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING, TypeVar
 
-from sqlmodel import Session, select
-
-from claims.store.tables import Claim, Observation, Source, Subject, SubjectAlias, Watch
 from claims.subjects.sourcenames import source_names
 from claims.values.canonical import as_utc
 from claims.verify.derived import derive_total_params
 from claims.verify.facts import ClaimView, ObsView
 from claims.verify.judge import effective_value
+
+if TYPE_CHECKING:
+    from sqlmodel import Session
+
+    from claims.store.rows import AliasRow, ObservationRow, SubjectRow, WatchRow
+    from claims.store.tables import Observation, Subject, SubjectAlias, Watch
+
+# The ORM (sqlmodel, claims.store.tables) is imported by the functions that query
+# through a Session: the site build reads through claims.store.rows and calls
+# observation_views / hub_watches_of only, without loading it (bench/RESULTS.md).
+
+W = TypeVar("W", "Watch", "WatchRow")  # a watch row, ORM or plain
 
 HUB_ORG_ADAPTER = "huggingface_org"
 HUB_MODEL_ADAPTER = "huggingface_model"
@@ -29,6 +39,10 @@ def aware(t: dt.datetime | None) -> dt.datetime | None:
 def load_claims(session: Session) -> list[ClaimView]:
     """Every claim as a :class:`ClaimView` (subject slug, the source's short name for
     reasons, claimant)."""
+    from sqlmodel import select
+
+    from claims.store.tables import Claim, Source, Subject
+
     subjects = {s.id: s.slug for s in session.exec(select(Subject)).all()}
     # Reasons name a source briefly (publisher or site), and two sources differently.
     sources = source_names(session.exec(select(Source)).all())
@@ -62,9 +76,19 @@ def load_observations(session: Session) -> list[ObsView]:
     watch and a model watch that also reads that ``config.json``, or a watch removed from
     watches.toml whose rows stay current) is one fact: it is counted once, as the row
     seen last, spanning both rows' first and last seen."""
+    from sqlmodel import select
+
+    from claims.store.tables import Observation
+
+    return observation_views(session.exec(select(Observation).order_by(Observation.id)).all())  # type: ignore[arg-type]
+
+
+def observation_views(rows: Iterable[Observation | ObservationRow]) -> list[ObsView]:
+    """:func:`load_observations` over rows already read (ORM or
+    :class:`~claims.store.rows.ObservationRow`, in id order)."""
     out: list[ObsView] = []
     same: dict[tuple[object, ...], int] = {}  # (subject, attribute, ..., url) -> index in out
-    for o in session.exec(select(Observation).order_by(Observation.id)).all():  # type: ignore[arg-type]
+    for o in rows:
         assert o.id is not None
         first, last = aware(o.first_seen), aware(o.last_seen)
         assert first is not None and last is not None
@@ -100,17 +124,21 @@ def hub_watches(session: Session, subject: Subject, observations: Sequence[ObsVi
     ``params.org`` (or ``author``) is the subject's ``hub_org``, or a ``huggingface_model``
     watch whose ``params.repo`` is a ``huggingface`` alias of the subject, a repo
     qualifier of its observations, or that produced one of its observations."""
+    from sqlmodel import select
+
+    from claims.store.tables import SubjectAlias, Watch
+
     aliases = session.exec(select(SubjectAlias).where(SubjectAlias.subject_id == subject.id)).all()
     watches = session.exec(select(Watch).order_by(Watch.id)).all()  # type: ignore[arg-type]
     return hub_watches_of(subject, observations, watches, aliases)
 
 
 def hub_watches_of(
-    subject: Subject,
+    subject: Subject | SubjectRow,
     observations: Sequence[ObsView],
-    watches: Sequence[Watch],
-    aliases: Sequence[SubjectAlias],
-) -> list[Watch]:
+    watches: Sequence[W],
+    aliases: Sequence[SubjectAlias | AliasRow],
+) -> list[W]:
     """:func:`hub_watches` over rows already read (``watches`` in id order, ``aliases``
     of any subjects), so a caller that needs it for every subject reads them once."""
     repos = {

@@ -23,13 +23,19 @@ _JOINERS = frozenset(
 
 
 class SourceLike(Protocol):
-    """What naming reads of a source (:class:`claims.store.tables.Source` has it)."""
+    """What naming reads of a source (:class:`claims.store.tables.Source` and
+    :class:`claims.store.rows.SourceRow` have it; read-only, so either fits)."""
 
-    id: int | None
-    key: str
-    title: str
-    publisher: str | None
-    url: str | None
+    @property
+    def id(self) -> int | None: ...
+    @property
+    def key(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def publisher(self) -> str | None: ...
+    @property
+    def url(self) -> str | None: ...
 
 
 def cut_title(title: str, limit: int = TITLE_CHARS) -> str:

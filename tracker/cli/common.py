@@ -20,6 +20,7 @@ from claims.store.rawdb import RawDB, SchemaMissing
 from claims.values.safetext import terminal_text
 from tracker import settings
 from tracker.cli.failures import fail, hinted_names, report
+from tracker.cli.plainparams import use_plain_params
 from tracker.cli.values import json_default, usage_error_line
 from tracker.errors import DatabaseUnavailable, TrackerError
 
@@ -61,7 +62,10 @@ class _ReadableHelp:
             self.help = reflow_help(text)
 
     def get_params(self, ctx: Any) -> list[Any]:
+        """The parameters (``--help`` included), text, path and flag ones coerced
+        without pydantic (:mod:`tracker.cli.plainparams`)."""
         params: list[Any] = super().get_params(ctx)  # type: ignore[misc]
+        use_plain_params(params)
         for param in params:
             if getattr(param, "is_flag", False) and param.metavar is None:
                 param.metavar = ""
@@ -401,6 +405,23 @@ def open_db(
         raise DatabaseUnavailable(f"cannot open database {shown}: {reason}") from None
     except ImportError as exc:  # a driver that is not installed
         raise DatabaseUnavailable(f"cannot open database {shown}: {exc}") from None
+
+
+def open_read_db(db: str | None) -> RawDB:
+    """A plain DB-API connection for a command that only reads through
+    :mod:`claims.store.rows` (``tracker build``: no ORM loaded). Nothing is written (a
+    read-only PostgreSQL role works). Whatever it cannot open (a missing file, an
+    unsupported URL, a schema older than this code, an unreachable server) fails with
+    :func:`open_db`'s one clear line, which loads SQLAlchemy only then."""
+    try:
+        return RawDB.open(db or settings.database_url())
+    except Exception as exc:
+        if not isinstance(exc, SchemaMissing | ValueError | ImportError) and not _database_error(
+            exc
+        ):
+            raise
+        open_db(db).dispose()  # raises the one-line error every read command gives
+    return RawDB.open(db or settings.database_url())
 
 
 def open_cycle_db(db: str | None) -> RawDB:

@@ -19,10 +19,9 @@ from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from functools import cache, partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jinja2 import Environment
-from sqlalchemy.engine import Engine
 
 from tracker import settings
 from tracker.website import exports as ex
@@ -48,6 +47,11 @@ from tracker.website.summary import table_columns
 from tracker.website.table import table_csv, table_export, table_json
 from tracker.website.views import SiteContext, SubjectView
 from tracker.website.writer import SiteError, Writer
+
+if TYPE_CHECKING:  # `tracker build` reads through a RawDB and loads no SQLAlchemy
+    from sqlalchemy.engine import Engine
+
+    from claims.store.rawdb import RawDB
 
 __all__ = [
     "BuildReport",
@@ -269,14 +273,15 @@ def settle() -> None:
 
 
 def build_site(
-    engine: Engine,
+    engine: Engine | RawDB,
     out_dir: Path,
     *,
     now: dt.datetime | None = None,
     base_url: str | None = None,
     cache_dir: Path | None = None,
 ) -> BuildReport:
-    """Build the static site into ``out_dir`` from the database behind ``engine``.
+    """Build the static site into ``out_dir`` from the database behind ``engine`` (a
+    SQLAlchemy engine or a :class:`~claims.store.rawdb.RawDB`: :func:`collect`).
 
     ``base_url`` (see :func:`resolve_base_url`) makes feed links absolute; pages
     link relatively so the folder works from any path. ``now`` is accepted for a frozen
@@ -336,7 +341,7 @@ def environment(fingerprint: str, cache_dir: Path | None = None) -> Environment:
     return make_environment(bytecode_dir=cache_dir / "templates" if cache_dir else None)
 
 
-def _build(engine: Engine, out_dir: Path, base: str, cache_dir: Path | None) -> BuildReport:
+def _build(engine: Engine | RawDB, out_dir: Path, base: str, cache_dir: Path | None) -> BuildReport:
     segments = Segments.load(cache_dir, out_dir)
     FRAGMENTS.start_build(segments.take if segments.files else None)
     fingerprint = code_fingerprint(templates_dir())

@@ -27,12 +27,14 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from claims.store.tables import Observation
 from claims.values.canonical import as_utc
 from claims.vocabulary import qualifiers_text
 from tracker.website import timelinedraw
+
+if TYPE_CHECKING:
+    from claims.store.rows import ObservationRow
 
 # Bumped when the drawing code changes, so a rebuild redraws charts whose data did not.
 DRAWING = 6
@@ -87,7 +89,7 @@ def _money(v: Decimal | float) -> str:
     return f"${Decimal(str(v)):,.2f}"
 
 
-def price_charts(slug: str, observations: Sequence[Observation]) -> list[ChartFile]:
+def price_charts(slug: str, observations: Sequence[ObservationRow]) -> list[ChartFile]:
     """A chart per offering (qualifiers other than the price side) whose input or
     output price took two or more values: a point at each value's first and last
     sighting, so the step and its date show. Empty when no price changed."""

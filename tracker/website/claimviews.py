@@ -15,12 +15,9 @@ import hashlib
 import json
 from collections import defaultdict
 from dataclasses import dataclass, field
-from operator import itemgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sqlmodel import Session, select
-
-from claims.store.tables import Claim, Observation, Verdict
+from claims.store.siteread import EVIDENCE_COLUMN, claim_rows
 from claims.values.canonical import as_utc
 from claims.values.value import Value
 from claims.verify.compare import qualifier_key
@@ -37,57 +34,16 @@ from tracker.website.views import (
     VerdictView,
 )
 
-# The columns a claim view is made from, in the order rows unpack (one outer join: a
-# claim and its verdict, if any, in one row).
-CLAIM_COLUMNS = (
-    Claim.id,
-    Claim.subject_id,
-    Claim.attribute,
-    Claim.qualifiers_json,
-    Claim.value_json,
-    Claim.raw_text,
-    Claim.source_id,
-    Claim.claimant,
-    Claim.locator,
-    Claim.stated_date,
-    Claim.key,
-    Claim.note,
-    Verdict.status,
-    Verdict.reason,
-    Verdict.evidence_json,
-    Verdict.as_of,
-    Verdict.statement_json,
-)
-EVIDENCE_COLUMN = 14  # Verdict.evidence_json in CLAIM_COLUMNS
+if TYPE_CHECKING:
+    from claims.store.rawdb import RawDB
+    from claims.store.rows import ObservationRow
 
 
-def read_claim_rows(session: Session) -> list[tuple[Any, ...]]:
-    """Every claim with its verdict's columns (None without one), by attribute and id,
-    in :data:`CLAIM_COLUMNS` order. Read through the database driver's own cursor
-    (PEP 249 ``fetchall``, in the session's transaction), as plain tuples: SQLAlchemy's
-    result rows and type processing cost 0.2 of a 0.45 CPU s one-claim rebuild at
-    30,000 claims, and each build reads every row to see which subjects changed. So
-    ``Verdict.as_of`` is as the driver gives it (SQLite: text; :func:`verdict_view`
-    reads either). Read in id order (the table's own) and sorted here by attribute
-    (stable, so by id within one, and the same order on every database): the
-    database's sort of 30,000 wide rows cost a quarter of the read again."""
-    stmt = (
-        select(*CLAIM_COLUMNS)  # type: ignore[call-overload]  # sqlmodel types up to 4 columns
-        .outerjoin(Verdict, Verdict.claim_id == Claim.id)
-        .order_by(Claim.id)
-    )
-    connection = session.connection()
-    sql = str(stmt.compile(dialect=connection.dialect))  # no parameters: nothing to bind
-    driver = connection.connection.driver_connection
-    assert driver is not None  # a live session's connection always has one
-    cursor = driver.cursor()
-    try:
-        cursor.execute(sql)
-        rows = [tuple(r) for r in cursor.fetchall()]
-    finally:
-        cursor.close()
-    rows.sort(key=itemgetter(2))  # Claim.attribute
-    return rows
+def read_claim_rows(raw: RawDB) -> list[tuple[Any, ...]]:
+    """Every claim with its verdict's columns, as plain tuples in
+    :data:`claims.store.siteread.CLAIM_COLUMNS` order, by attribute and id
+    (:func:`claims.store.siteread.claim_rows`)."""
+    return claim_rows(raw)
 
 
 def stored_time(value: Any) -> dt.datetime:
@@ -131,7 +87,7 @@ class Evidence:
     """Observations (by id) as :class:`EvidenceView` s, each made once: one observation
     backs many verdicts."""
 
-    observations: dict[int, Observation]
+    observations: dict[int, ObservationRow]
     snapshots: dict[int, Any]
     slugs: dict[int, str] = field(default_factory=dict)  # subject id -> slug
     made: dict[int, EvidenceView | None] = field(default_factory=dict)

@@ -2,8 +2,9 @@
 
 Everything the templates, exports and feeds show is gathered here (pelican's
 generate_context) as plain views (``views.py``); rendering never touches the database.
-The bulk tables (claims, verdicts) are read as Core rows of the needed columns: ORM
-objects for 30,000 claims cost more than rendering their pages.
+The reads are plain SQL through the database driver (:mod:`claims.store.siteread`, rows
+as :mod:`claims.store.rows` objects; the 30,000 claims as tuples of the needed columns):
+``tracker build`` loads no ORM, whose import was a third of a one-claim rebuild.
 """
 
 from __future__ import annotations
@@ -13,25 +14,13 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy.engine import Engine
-from sqlmodel import Session, col, select
-
+from claims.store import siteread
+from claims.store.rawdb import RawDB
+from claims.store.rows import DiscrepancyRow, EventRow, ObservationRow, SubjectRow, WatchRow
 from claims.store.schedulenotes import missed_runs_by_watch, saved_next_runs
 from claims.store.status import weights_statuses
-from claims.store.tables import (
-    Discrepancy,
-    Event,
-    Observation,
-    Snapshot,
-    Source,
-    Subject,
-    SubjectAlias,
-    SubjectVariant,
-    Watch,
-)
-from claims.values.canonical import as_utc
 from claims.vocabulary import RETIRED_STATE
 from tracker.website.anchors import WEIGHTS_ANCHOR, event_target, observed_anchor
 from tracker.website.charts import benchmark_chart, price_charts, timeline_chart
@@ -73,15 +62,18 @@ from tracker.website.views import (
 )
 from tracker.website.writer import SiteError
 
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine
 
-def watch_plans(session: Session, watches: list[Watch]) -> dict[str, dict[str, Any]]:
+
+def watch_plans(raw: RawDB, watches: list[WatchRow]) -> dict[str, dict[str, Any]]:
     """Per watch name, the schedule fields of its :class:`WatchView` as the stored data
     tell them (no clock): ``schedule`` text, ``next_run`` (the next run a scheduler
     saved), ``next_run_kind`` (``retry`` while the watch is failing: the scheduler then
     saved its backoff retry, else ``scheduled``), ``missed`` and ``caught_up_at`` (the
     latest catch-up that replaced several runs, or None)."""
-    saved = saved_next_runs(session)
-    notes = missed_runs_by_watch(session)
+    saved = saved_next_runs(raw)
+    notes = missed_runs_by_watch(raw)
     out: dict[str, dict[str, Any]] = {}
     for w in watches:
         retired = w.state == RETIRED_STATE
@@ -175,85 +167,65 @@ def add_charts(
 
 
 def read_subjects(
-    session: Session,
-) -> tuple[list[Subject], dict[int, list[str]], dict[int, list[str]]]:
+    raw: RawDB,
+) -> tuple[list[SubjectRow], dict[int, list[str]], dict[int, list[str]]]:
     """Subjects by slug, with their name aliases and variants (by subject id). Raises
     :class:`SiteError` for a slug that cannot be a URL path segment."""
-    subjects = list(session.exec(select(Subject).order_by(Subject.slug)).all())
+    subjects = siteread.subjects(raw)
     for s in subjects:
         if not SLUG_RE.match(s.slug):
             raise SiteError(f"subject slug {s.slug!r} cannot be a page path")
     aliases: dict[int, list[str]] = defaultdict(list)
-    for sid, alias in session.exec(
-        select(SubjectAlias.subject_id, SubjectAlias.alias)
-        .where(SubjectAlias.namespace == "name")
-        .order_by(SubjectAlias.alias)
-    ).all():
+    for sid, alias in siteread.name_aliases(raw):
         aliases[sid].append(alias)
     variants: dict[int, list[str]] = defaultdict(list)
-    for sid, name in session.exec(
-        select(SubjectVariant.subject_id, SubjectVariant.name).order_by(SubjectVariant.name)
-    ).all():
+    for sid, name in siteread.variants(raw):
         variants[sid].append(name)
     return subjects, aliases, variants
 
 
-def read_sources(session: Session) -> dict[int, SourceInfo]:
+def read_sources(raw: RawDB) -> dict[int, SourceInfo]:
     """Every source by id, in key order."""
-    # sqlmodel types select() for at most 4 columns (the ignore below) and its rows as
-    # plain tuples, not Rows with attribute access: the rows unpack by position.
     return {
-        sid: SourceInfo(
-            id=sid,
-            key=key,
-            title=title,
-            url=url,
-            publisher=publisher,
-            published=published,
-            language=language,
-            kind=kind,
-            published_precision=precision,
+        s.id: SourceInfo(
+            id=s.id,
+            key=s.key,
+            title=s.title,
+            url=s.url,
+            publisher=s.publisher,
+            published=s.published,
+            language=s.language,
+            kind=s.kind,
+            published_precision=s.published_precision,
         )
-        for sid, key, title, url, publisher, published, language, kind, precision in session.exec(
-            select(  # type: ignore[call-overload, misc]  # see above
-                Source.id,
-                Source.key,
-                Source.title,
-                Source.url,
-                Source.publisher,
-                Source.published,
-                Source.language,
-                Source.kind,
-                Source.published_precision,
-            ).order_by(Source.key)
-        ).all()
+        for s in siteread.sources(raw)
     }
 
 
-def read_watches(session: Session) -> tuple[list[WatchView], dict[int, str]]:
+def read_watches(raw: RawDB) -> tuple[list[WatchView], dict[int, str]]:
     """Every watch as a :class:`WatchView` (by name), and watch names by id."""
-    watch_rows = session.exec(select(Watch).order_by(Watch.name)).all()
-    plans = watch_plans(session, list(watch_rows))
+    watch_rows = siteread.watches(raw)
+    plans = watch_plans(raw, watch_rows)
     watches = [
         WatchView(
             name=w.name,
             url=w.url,
             adapter=w.adapter,
             state=w.state,
-            last_run=as_utc(w.last_run) if w.last_run else None,
-            last_success=as_utc(w.last_success) if w.last_success else None,
+            last_run=w.last_run,
+            last_success=w.last_success,
             consecutive_failures=w.consecutive_failures,
-            failing_since=as_utc(w.failing_since) if w.failing_since else None,
+            failing_since=w.failing_since,
             last_error=w.last_error,
             last_error_kind=w.last_error_kind,
             **plans[w.name],
         )
         for w in watch_rows
     ]
-    return watches, {w.id: w.name for w in watch_rows}  # type: ignore[misc]
+    return watches, {w.id: w.name for w in watch_rows}
 
 
-def event_views(events: list[Event], by_id: dict[int, Subject]) -> list[EventView]:
+def event_views(events: list[EventRow], by_id: dict[int, SubjectRow]) -> list[EventView]:
     """Events (newest first) as views, with their wording and link target."""
     out = []
     for e in events:
@@ -261,12 +233,12 @@ def event_views(events: list[Event], by_id: dict[int, Subject]) -> list[EventVie
         slug = subj.slug if subj else None
         out.append(
             EventView(
-                id=e.id,  # type: ignore[arg-type]
+                id=e.id,
                 key=e.key,
                 kind=e.kind,
                 audience=e.audience,
                 title=e.title,
-                created_at=as_utc(e.created_at),
+                created_at=e.created_at,
                 change=describe_change(e),
                 change_why=describe_change(e, why=True),
                 target=event_target(e.kind, event_detail(e), slug),
@@ -279,8 +251,8 @@ def event_views(events: list[Event], by_id: dict[int, Subject]) -> list[EventVie
 
 
 def discrepancy_views(
-    discs: list[Discrepancy],
-    by_id: dict[int, Subject],
+    discs: list[DiscrepancyRow],
+    by_id: dict[int, SubjectRow],
     claims: dict[int, ClaimView],
     evidence: Evidence,
 ) -> list[DiscrepancyView]:
@@ -297,7 +269,7 @@ def discrepancy_views(
             refs.setdefault(cv.subject_slug, SubjectRef(cv.subject_slug, cv.subject_name))
         out.append(
             DiscrepancyView(
-                id=d.id,  # type: ignore[arg-type]
+                id=d.id,
                 subject_id=d.subject_id,
                 subject_slug=subj.slug,
                 subject_name=subj.name,
@@ -306,8 +278,8 @@ def discrepancy_views(
                 state=d.state,
                 reason=d.reason,
                 note=d.note,
-                opened_at=as_utc(d.opened_at),
-                closed_at=as_utc(d.closed_at) if d.closed_at else None,
+                opened_at=d.opened_at,
+                closed_at=d.closed_at,
                 claims=sides,
                 observations=evidence.views(oids),
                 claim_ids=cids,
@@ -328,16 +300,16 @@ class SubjectParts:
     weights: dict[int | None, Any]  # as claims.store.status.weights_statuses keys them
     events: dict[int | None, list[EventView]]
     discrepancies: dict[int, list[DiscrepancyView]]
-    observations: dict[int, list[Observation]]
+    observations: dict[int, list[ObservationRow]]
     current: dict[int, Any]
     groups: dict[int, list[tuple[str, list[ClaimView]]]]
     facts: dict[int, list[Fact]]
 
 
-def subject_view(s: Subject, parts: SubjectParts) -> SubjectView:
+def subject_view(s: SubjectRow, parts: SubjectParts) -> SubjectView:
     """One subject's view (its summary card and table cells come later:
     :func:`add_summaries`)."""
-    sid: int = s.id  # type: ignore[assignment]
+    sid = s.id
     s_events = parts.events[sid]
     s_discs = parts.discrepancies[sid]
     current = parts.current.get(sid, [])
@@ -438,34 +410,31 @@ def by_subject(items: Iterable[Any], key: str) -> dict[Any, list[Any]]:
     return out
 
 
-def collect(engine: Engine, memo: ClaimMemo | None = None) -> SiteContext:
+def collect(db: RawDB | Engine, memo: ClaimMemo | None = None) -> SiteContext:
     """Read subjects, sources, claims, verdicts, observations, snapshots, discrepancies,
-    events and watches in one session. ``memo`` keeps subjects' claim views between
-    builds (``claimviews.py``; a fresh one when None). Raises :class:`SiteError` for a
-    slug that cannot be a URL path segment."""
-    with Session(engine) as session:
-        subjects, aliases, variants = read_subjects(session)
-        sources = read_sources(session)
-        snapshots = {
-            r.id: r  # type: ignore[union-attr]  # sqlmodel types Rows as plain tuples
-            for r in session.exec(
-                select(Snapshot.id, Snapshot.url, Snapshot.sha256, Snapshot.fetched_at)
-            ).all()
-        }
-        observations = list(session.exec(select(Observation).order_by(col(Observation.id))).all())
-        claim_rows = read_claim_rows(session)
-        discs = list(session.exec(select(Discrepancy).order_by(col(Discrepancy.id))).all())
-        events = list(
-            session.exec(
-                select(Event).order_by(col(Event.created_at).desc(), col(Event.id).desc())
-            ).all()
-        )
-        watches, watch_names = read_watches(session)
-        weights = weights_statuses(session, subjects)
+    events and watches from ``db`` (a :class:`RawDB`; or a SQLAlchemy engine, whose
+    pooled connection is used) in one transaction. ``memo`` keeps subjects' claim views
+    between builds (``claimviews.py``; a fresh one when None). Raises :class:`SiteError`
+    for a slug that cannot be a URL path segment."""
+    raw = db if isinstance(db, RawDB) else RawDB.from_engine(db)
+    try:
+        subjects, aliases, variants = read_subjects(raw)
+        sources = read_sources(raw)
+        snapshots = {r.id: r for r in siteread.snapshots(raw)}
+        observations = siteread.observations(raw)
+        claim_rows = read_claim_rows(raw)
+        discs = siteread.discrepancies(raw)
+        events = siteread.events(raw)
+        watches, watch_names = read_watches(raw)
+        weights = weights_statuses(raw, subjects)
+    finally:
+        raw.rollback()  # end the read transaction (PostgreSQL opened one)
+        if raw is not db:
+            raw.close()
 
-    by_id: dict[int, Subject] = {s.id: s for s in subjects}  # type: ignore[misc]
+    by_id: dict[int, SubjectRow] = {s.id: s for s in subjects}
     slugs = {sid: s.slug for sid, s in by_id.items()}  # evidence links to its subject's page
-    evidence = Evidence({o.id: o for o in observations}, snapshots, slugs)  # type: ignore[misc]
+    evidence = Evidence({o.id: o for o in observations}, snapshots, slugs)
     names = {sid: (s.slug, s.name) for sid, s in by_id.items()}  # not ORM reads per claim
     per_subject = subject_claims(claim_rows, names, sources, evidence, memo or ClaimMemo())
     made = {cv.id: cv for sc in per_subject.values() for _, cvs in sc.groups for cv in cvs}
@@ -492,7 +461,7 @@ def collect(engine: Engine, memo: ClaimMemo | None = None) -> SiteContext:
         facts=facts_of,
     )
     subject_views = [subject_view(s, parts) for s in subjects]
-    benchmarks = add_summaries(subject_views, [per_subject.get(s.id) for s in subjects])  # type: ignore[arg-type]
+    benchmarks = add_summaries(subject_views, [per_subject.get(s.id) for s in subjects])
     _check_targets(events_v, subject_views, disc_views)
     listed = {i: sc for c in per_subject.values() for i, sc in c.listed.items()}
     claims_from: dict[int, list[SourceClaim]] = defaultdict(list)

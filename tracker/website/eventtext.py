@@ -6,12 +6,15 @@ Also a watch's health and schedule in words.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from claims.store.tables import Event
 from claims.values.value import Value, ValueError_
 from claims.vocabulary import SKIPPED_KIND, attribute_label
 from claims.watchstate import watch_health
+
+if TYPE_CHECKING:  # site rows or the ORM's (alerts)
+    from claims.store.rows import EventRow
+    from claims.store.tables import Event
 
 
 def show_value(raw: Any) -> str:
@@ -30,7 +33,7 @@ def show_value(raw: Any) -> str:
     return str(raw)
 
 
-def event_detail(event: Event) -> dict[str, Any]:
+def event_detail(event: Event | EventRow) -> dict[str, Any]:
     """The event's ``detail_json`` as a dict (an unreadable one yields ``{}``)."""
     try:
         detail = json.loads(event.detail_json or "{}")
@@ -39,7 +42,7 @@ def event_detail(event: Event) -> dict[str, Any]:
     return detail if isinstance(detail, dict) else {}
 
 
-def describe_change(event: Event, *, why: bool = False) -> str:
+def describe_change(event: Event | EventRow, *, why: bool = False) -> str:
     """One line saying what changed, e.g. ``Licence: modified-mit → apache-2.0``
     (attribute names as labels, :func:`claims.vocabulary.attribute_label`).
 

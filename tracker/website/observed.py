@@ -10,14 +10,16 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from claims.store.tables import Observation
 from claims.values.canonical import as_utc
 from claims.values.value import Value
 from claims.verify.compare import qualifiers_compatible
 from claims.vocabulary import qualifiers_text
 from tracker.website.views import ClaimView, ObservationView
+
+if TYPE_CHECKING:
+    from claims.store.rows import ObservationRow
 
 # Observed attribute -> claim attributes that state it. A promised weights date is
 # verified against weights_available observations (claims/verify/promises.py), so it states
@@ -62,7 +64,7 @@ def _sort_key(o: ObservationView) -> tuple[str, str, str, str]:
 
 
 def current_observations(
-    observations: Iterable[Observation],
+    observations: Iterable[ObservationRow],
     claims_of: Mapping[int, list[ClaimView]],
     watch_names: Mapping[int, str],
     snapshots: Mapping[int, Any],
