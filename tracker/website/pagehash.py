@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import tracker
+from tracker.website.jsontext import json_encoder
 from tracker.website.views import plain
 
 # Code that turns view data into bytes (collect's output is hashed as data instead),
@@ -67,15 +68,13 @@ def code_fingerprint(templates: Path) -> str:
     return h.hexdigest()
 
 
-_ENCODER = json.JSONEncoder(
-    default=plain, sort_keys=True, separators=(",", ":"), ensure_ascii=False
-)
+_ENCODE = json_encoder(default=plain)
 
 
 def to_json(value: Any) -> str:
     """Canonical JSON of view data (:func:`tracker.website.views.plain` for dataclasses,
     datetimes and decimals); raises TypeError for anything else."""
-    return _ENCODER.encode(value)
+    return _ENCODE(value)
 
 
 def key_of(*parts: Any) -> str:
