@@ -14,13 +14,13 @@ from tracker.website.jsontext import json_encoder
 from tracker.website.views import plain
 
 SAMPLES = [
-    {"z": 1, "a": [1, 2.5, -0.0, 1e300, None, True, False], "m": {"é": "ü\n\"\\", "b": ()}},
+    {"z": 1, "a": [1, 2.5, -0.0, 1e300, None, True, False], "m": {"é": 'ü\n"\\', "b": ()}},
     [{"b": 1, "a": 2}, "text", 3, 4.25],
     "a plain string with “quotes” and \u2028",
     12,
     None,
     {"nan": math.nan, "inf": math.inf, "neg": -math.inf},
-    {1: "int key", 2.5: 2, True: None},
+    {1: "int key", 2.5: 2, False: None},
     [],
     {},
 ]
