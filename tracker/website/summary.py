@@ -785,6 +785,8 @@ def one_per_fact(discs: Sequence[DiscrepancyView], facts: Sequence[Fact]) -> lis
     an observation contradicts is stored once per claim (one per source); rows with the
     same attribute, rule and state whose claims are the same facts become the first of
     them, listing every claim and remembering the others' ids and keys (their anchors)."""
+    if not discs:  # most subjects, every build
+        return []
     fact_no = {c.id: i for i, f in enumerate(facts) for c in f.claims}
     kept: dict[tuple[Any, ...], DiscrepancyView] = {}
     out: list[DiscrepancyView] = []
