@@ -284,9 +284,13 @@ def subjects_export(summaries: list[dict[str, Any]]) -> str:
 
 
 def claims_export(records: dict[int, str]) -> str:
-    """``api/claims.json`` from :func:`claim_records`."""
-    claims = ",".join(records.values())
-    return dump_with_encoded({"schema": SCHEMA_VERSION}, {"claims": f"[{claims}]"})
+    """``api/claims.json`` from :func:`claim_records`: what :func:`dump_with_encoded`
+    gives for ``{"claims": [...], "schema": ...}``, joined in one pass (the file is 18
+    MB at 30,000 claims and a one-claim rebuild makes it again)."""
+    parts = list(records.values()) or [""]
+    parts[0] = '{"claims":[' + parts[0]
+    parts[-1] += f'],"schema":{_encode(SCHEMA_VERSION)}}}\n'
+    return ",".join(parts)
 
 
 def discrepancies_export(rows: list[dict[str, Any]]) -> str:
@@ -326,7 +330,7 @@ def csv_from_rows(rows: dict[int, str]) -> str:
     """``api/claims.csv`` from :func:`claim_csv_rows` texts (in the order given)."""
     buf = io.StringIO()
     csv.writer(buf).writerow(CSV_COLUMNS)
-    return buf.getvalue() + "".join(rows.values())
+    return "".join([buf.getvalue(), *rows.values()])
 
 
 def claim_csv_rows(claims: list[ClaimView]) -> dict[int, str]:
