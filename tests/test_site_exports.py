@@ -104,7 +104,10 @@ def test_site_api_doc_states_the_form_the_exports_give(site):
 def test_claims_export_is_the_canonical_json_of_its_records(count):
     from tracker.website.exports import SCHEMA_VERSION, claims_export
 
-    records = {i: json.dumps({"id": i, "x": "é"}, ensure_ascii=False) for i in range(1, count + 1)}
+    records = {
+        i: json.dumps({"id": i, "x": "é"}, separators=(",", ":"), ensure_ascii=False)
+        for i in range(1, count + 1)
+    }
     text = claims_export(records)
     assert text.endswith("}\n") and text.count("\n") == 1
     assert text[:-1] == json.dumps(
