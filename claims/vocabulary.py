@@ -195,9 +195,9 @@ def qualifiers_text(qualifiers: Mapping[str, object]) -> str:
 # A watch's state once its data file no longer defines it: never checked or scheduled
 # again, its history kept (claims.store.curated; the cycle and the scheduler skip it).
 RETIRED_STATE = "retired"
-# ``last_error_kind`` of a watch a cycle skipped (its API key's variable unset): it was
-# not checked, so its health (state, failures, last success) and baseline stay as they
-# were; ``last_error`` says why (``TRACKER_AA_API_KEY not set``). A check clears it.
+# ``last_error_kind`` a skipped watch got before schema revision 0006, which moved a
+# skip to its own column (``watch.skip_reason``: a failing watch's error occupied
+# ``last_error``, so its skip was lost); claims.watchstate still reads such a row as a skip.
 SKIPPED_KIND = "skipped"
 # A model watch's check whose answer was "no such public repo" (404, or 401 RepoNotFound)
 # before the repo was ever seen: a successful check of a model tracked before release
@@ -207,12 +207,6 @@ NOT_PUBLIC_KIND = "not_public"
 # public: an answered check (the fact "gone", a ``repo_disappeared``), not a failure that
 # retries (network errors and 5xx still are). Stored like NOT_PUBLIC_KIND.
 GONE_KIND = "gone"
-
-
-def skip_reason(last_error: str | None, last_error_kind: str | None) -> str | None:
-    """Why the last cycle skipped a watch: its ``last_error`` when the kind is
-    :data:`SKIPPED_KIND`, else None."""
-    return last_error if last_error_kind == SKIPPED_KIND else None
 
 
 def gated_value(stored: str | None) -> bool | str | None:

@@ -8,9 +8,10 @@ The states (:data:`WATCH_STATES`) and how a row gets each, first match wins:
   failures and errors say nothing (none shown).
 - ``failing`` / ``retrying``: its last check failed (``consecutive_failures`` > 0, or
   stored state ``failing``): ``failing`` from the threshold (the cycle stores state
-  ``failing``), ``retrying`` below it. Its error is current. A cycle that skipped it since does not hide this: the
-  skip is shown beside it (``failing (3 in a row); skipped: TRACKER_AA_API_KEY not
-  set``).
+  ``failing``), ``retrying`` below it. Its error is current. A cycle that skipped it
+  since does not hide this: the skip (its ``skip_reason``, stored apart from the
+  error) is shown beside it (``failing (3 in a row); skipped: TRACKER_AA_API_KEY not
+  set``) and the error stays.
 - ``skipped``: a healthy watch the last cycle skipped (a credential it needs is unset);
   nothing was checked.
 - ``not_public``: a model watch whose last check succeeded with the Hub's "no such
@@ -79,18 +80,24 @@ def watch_health(
     last_error: str | None = None,
     last_error_kind: str | None = None,
     job_error: str | None = None,
+    *,
+    skip_reason: str | None = None,
 ) -> WatchHealth:
     """The :class:`WatchHealth` of a watch row (``state``, ``consecutive_failures``,
-    ``last_error``, ``last_error_kind``), by the rules of this module's docstring.
-    ``job_error``: the scheduler job's own error (``schedulestate.last_error``, cleared
-    by its next good run), shown when the watch has no current error of its own."""
+    ``last_error``, ``last_error_kind``, ``skip_reason``), by the rules of this module's
+    docstring. ``job_error``: the scheduler job's own error (``schedulestate.last_error``,
+    cleared by its next good run), shown when the watch has no current error of its own.
+    A ``last_error`` of kind :data:`claims.vocabulary.SKIPPED_KIND` (how a skip was
+    stored before ``skip_reason``; revision 0006 moves them) reads as a skip too."""
     if stored_state == RETIRED_STATE:
         return WatchHealth(RETIRED_STATE, failures, None, None)
-    skipped = last_error if last_error_kind == SKIPPED_KIND else None
+    legacy = last_error_kind == SKIPPED_KIND
+    skipped = skip_reason or (last_error if legacy else None)
+    if legacy:
+        last_error = None
     if failures > 0 or stored_state == "failing":
         state = "failing" if stored_state == "failing" else "retrying"
-        own = None if skipped else last_error
-        return WatchHealth(state, failures, own or job_error, skipped)
+        return WatchHealth(state, failures, last_error or job_error, skipped)
     if skipped:
         return WatchHealth("skipped", 0, job_error, skipped)
     if last_error_kind == NOT_PUBLIC_KIND and stored_state == "ok":

@@ -214,6 +214,27 @@ def rows(page: Page) -> list[str]:
     )
 
 
+def test_a_speed_not_compared_keeps_its_cell_short(demo_site, pages):
+    """K3's Cerebras figure (not compared: other hardware) filled six lines under its
+    speed; it is a dagger now, in words under the table: at 1280 px the speed cell is no
+    taller than the table's tallest other cell."""
+    page = pages[1280]
+    page.goto(url(demo_site, "index.html"))
+    heights = page.eval(
+        """(() => { const col = [...document.querySelectorAll('#subjects thead th')]
+          .findIndex(th => th.dataset.key === 'speed');
+        const inner = c => { const r = document.createRange(); r.selectNodeContents(c);
+          return Math.round(r.getBoundingClientRect().height); };
+        const rows = [...document.querySelectorAll('#subjects tbody tr')];
+        return {speed: Math.max(...rows.map(r => inner(r.children[col]))),
+                others: Math.max(...rows.flatMap(r => [...r.children]
+                  .filter((_, i) => i !== col).map(inner)))}; })()"""
+    )
+    assert 0 < heights["speed"] <= heights["others"], heights
+    note = page.eval("document.getElementById('not-compared').innerText")
+    assert "Kimi K3, Output tok/s: 1,000–2,000+ on Cerebras WSE-3T (confirmed)." in note
+
+
 def test_sort_and_filter_without_javascript(demo_site, pages):
     """Plain links: the output-price view of landed weights is its own page."""
     page = pages[1280]
@@ -573,4 +594,4 @@ def test_compare_shows_no_figure_for_a_contradicted_score_and_speeds_like_for_li
     k3_speed, k31_speed = rows["Output tok/s"]
     assert k31_speed.startswith("44.8 observed (Moonshot AI, p50)")
     assert k3_speed.startswith("41.6 observed (Moonshot AI, p50)")
-    assert "(not compared: 1,000–2,000+ on Cerebras WSE-3T, confirmed)" in k3_speed
+    assert " · not compared here: 1,000–2,000+ on Cerebras WSE-3T (confirmed)" in k3_speed

@@ -47,3 +47,27 @@ def test_demo_on_its_own_database_keeps_the_users_site(tmp_path, monkeypatch):
     assert line == "  Cirrus 12B: weights unknown (nothing checks); licence unknown"
     status = runner.invoke(app, ["status", "cirrus-12b", "--db", "data/demo.db"]).output
     assert "  weights: unknown (nothing checks)" in status.splitlines()
+
+
+def test_every_subject_the_summary_counts_has_a_status_line(tmp_path, monkeypatch):
+    """A model tracked into the demo's database from another data folder (or data/
+    restored with git after a `track`): the summary counted 3 subjects and printed 4
+    status lines. It counts the subjects it gives a line, and says how many data/ has."""
+    shutil.copytree(ROOT / "data", tmp_path / "data",
+                    ignore=shutil.ignore_patterns("*.db", "snapshots"))  # fmt: skip
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    shutil.copy(tmp_path / "data" / "subjects.toml", mine / "subjects.toml")
+    monkeypatch.chdir(tmp_path)
+    tracked = runner.invoke(app, ["track", "Cirrus 12B", "--org", "Nimbus Labs", "--hf-org",
+                                  "nimbuslabs", "--data", "mine", "--db", "data/demo.db"])  # fmt: skip
+    assert tracked.exit_code == 0, tracked.output
+    r = runner.invoke(app, ["demo", "--db", "data/demo.db"])
+    assert r.exit_code == 0, r.output
+    assert r.output.startswith("release-tracker demo: 4 subjects (3 in data/), 4 sources,")
+    lines = [
+        x.split(":")[0] for x in r.output.splitlines() if x.startswith("  ") and ": weights" in x
+    ]
+    assert lines == ["  Cirrus 12B", "  Kimi K2 Thinking", "  Kimi K3", "  Kimi K3.1 Pro"]
+    plain = runner.invoke(app, ["demo", "--db", "data/plain.db"])
+    assert plain.output.startswith("release-tracker demo: 3 subjects, 4 sources,")

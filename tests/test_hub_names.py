@@ -69,6 +69,22 @@ def test_track_refuses_an_org_watch_for_a_display_name(tmp_path):
     assert '+hub_org = "mistralai"' in r.output and "author=mistralai" in r.output
 
 
+def test_track_of_a_tracked_model_says_so_before_judging_the_org(tmp_path):
+    """'Moonshot AI' is no Hub name, but Kimi K3 is tracked already: that is the answer
+    (with how to see and untrack it), the org would only matter to a new subject."""
+    data = data_copy(tmp_path)
+    before = (data / "subjects.toml").read_text()
+    for extra in (["--dry-run"], []):
+        r = runner.invoke(app, ["track", "Kimi K3", "--org", "Moonshot AI", "--data",
+                                str(data), *extra])  # fmt: skip
+        assert r.exit_code == 1
+        assert r.output == (
+            f"error: {data}/subjects.toml: subject 'kimi-k3' is already tracked: see it with "
+            "`tracker status kimi-k3`; stop checking it with `tracker untrack kimi-k3`\n"
+        )
+    assert (data / "subjects.toml").read_text() == before
+
+
 def test_track_refuses_a_bad_hf_org_and_repo_naming_the_option(tmp_path):
     data = data_copy(tmp_path)
     r = runner.invoke(app, ["track", "Kimi K4", "--org", "Moonshot AI", "--hf-org",

@@ -306,8 +306,9 @@ def test_track_writes_a_followed_model_watch_into_the_data_files(tmp_path):
                                      "--data", str(data), "--db", db])  # fmt: skip
     assert again.exit_code == 1
     assert again.output == (
-        f"error: {data}/subjects.toml: subject 'acme-orca-9b' is already tracked "
-        "(tracker status acme-orca-9b)\n"
+        f"error: {data}/subjects.toml: subject 'acme-orca-9b' is already tracked: see it "
+        "with `tracker status acme-orca-9b`; stop checking it with `tracker untrack "
+        "acme-orca-9b`\n"
     )
 
 

@@ -38,8 +38,8 @@ def _claims(conn) -> list[tuple]:
 
 
 def test_the_revisions_the_code_knows_are_alembics():
-    assert revisions() == list(SCHEMA_REVISIONS) == ["0001", "0002", "0003", "0004", "0005"]
-    assert SCHEMA_HEAD == "0005"
+    assert revisions() == list(SCHEMA_REVISIONS) == ["0001", "0002", "0003", "0004", "0005", "0006"]
+    assert SCHEMA_HEAD == "0006"
 
 
 def _schema_diff(engine) -> list:
@@ -59,7 +59,7 @@ def test_every_revision_from_an_empty_database_gives_the_models_schema(tmp_path)
     with long_way.connect() as conn:
         command.upgrade(alembic_config(conn), "head")
         conn.commit()
-        assert current_revision(conn) == "0005"
+        assert current_revision(conn) == "0006"
     short_way = make_engine(tmp_path / "short.db")
     assert _schema_diff(long_way) == [] and _schema_diff(short_way) == []
     tables_of = {
@@ -78,7 +78,7 @@ def test_a_release_0_1_0_database_upgrades_in_place_with_every_row(tmp_path):
     assert code == 0, out
     assert (
         out.strip()
-        == "database upgraded to schema revision 0005 (applied 0001, 0002, 0003, 0004, 0005)"
+        == "database upgraded to schema revision 0006 (applied 0001, 0002, 0003, 0004, 0005, 0006)"
     )
     engine = make_engine(db, upgrade=False)  # at the head now: a reader opens it
     with engine.connect() as conn:
@@ -92,7 +92,7 @@ def test_a_release_0_1_0_database_upgrades_in_place_with_every_row(tmp_path):
         assert conn.exec_driver_sql("PRAGMA foreign_key_check").all() == []
     assert "schemaversion" not in inspect(engine).get_table_names()
     code, out = _run("db", "upgrade", "--db", str(db))
-    assert (code, out.strip()) == (0, "database already at schema revision 0005")
+    assert (code, out.strip()) == (0, "database already at schema revision 0006")
     code, out = _run("status", "kimi-k3.1-pro", "--db", str(db))
     assert code == 0 and "Kimi K3.1 Pro" in out
 
@@ -153,7 +153,7 @@ def test_read_only_commands_never_upgrade_and_say_what_to_run(tmp_path):
         assert code == 1, (args, out)
         assert out.strip() == (
             "error: the database schema is release 0.1.0's, older than this release's "
-            "(revision 0005): run `tracker db upgrade`"
+            "(revision 0006): run `tracker db upgrade`"
         )
     with sqlite3.connect(db) as conn:
         tables_now = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
@@ -165,7 +165,7 @@ def test_a_write_command_upgrades_first(tmp_path):
     code, out = _run("verify", "--db", str(db))
     assert code == 0, out
     with connect(db).connect() as conn:
-        assert current_revision(conn) == "0005"
+        assert current_revision(conn) == "0006"
         assert row_counts(conn)["verdict"] == 40
 
 
@@ -175,11 +175,11 @@ def test_an_older_revision_is_refused_by_readers_and_upgraded_by_writers(tmp_pat
         conn.exec_driver_sql("UPDATE alembic_version SET version_num = '0003'")
         conn.exec_driver_sql("CREATE TABLE schemaversion (version INTEGER PRIMARY KEY, "
                              "name VARCHAR NOT NULL, applied_at DATETIME NOT NULL)")  # fmt: skip
-    with pytest.raises(SchemaMissing, match=r"revision 0003, older than this release's 0005"):
+    with pytest.raises(SchemaMissing, match=r"revision 0003, older than this release's 0006"):
         RawDB.open(tmp_path / "t.db")
     with pytest.raises(SchemaMissing, match="run `tracker db upgrade`"):
         make_engine(tmp_path / "t.db", upgrade=False)
-    assert upgrade(engine) == ["0004", "0005"]
+    assert upgrade(engine) == ["0004", "0005", "0006"]
     with engine.begin() as conn:
         conn.exec_driver_sql("UPDATE alembic_version SET version_num = '0099'")
     with pytest.raises(SchemaMissing, match="0099, which this release does not know"):
@@ -203,7 +203,7 @@ def test_two_processes_upgrading_at_once_apply_each_revision_once(tmp_path):
     for t in threads:
         t.join(60)
     assert errors == []
-    assert sorted(results) == [[], [], [], ["0001", "0002", "0003", "0004", "0005"]]
+    assert sorted(results) == [[], [], [], ["0001", "0002", "0003", "0004", "0005", "0006"]]
     with connect(db).connect() as conn:
         assert row_counts(conn) == ROWS
 
@@ -215,11 +215,11 @@ def test_a_release_0_1_0_database_upgrades_in_place_on_postgresql(pg_server):
     try:
         with engine.connect() as conn:
             before = _claims(conn)
-        assert upgrade(engine) == ["0001", "0002", "0003", "0004", "0005"]
+        assert upgrade(engine) == ["0001", "0002", "0003", "0004", "0005", "0006"]
         with engine.connect() as conn:
             assert row_counts(conn) == ROWS
             assert _claims(conn) == before
-            assert current_revision(conn) == "0005"
+            assert current_revision(conn) == "0006"
         assert "origin" in {c["name"] for c in inspect(engine).get_columns("claim")}
         assert _schema_diff(engine) == []
     finally:
@@ -303,4 +303,67 @@ def test_check_loads_alembic_only_when_the_schema_needs_an_upgrade(tmp_path):
         conn.execute("CREATE TABLE schemaversion (version INTEGER PRIMARY KEY)")
     assert _modules_after_check(db, tmp_path) == ["alembic", "sqlalchemy"]
     with sqlite3.connect(db) as conn:
-        assert conn.execute("SELECT version_num FROM alembic_version").fetchall() == [("0005",)]
+        assert conn.execute("SELECT version_num FROM alembic_version").fetchall() == [("0006",)]
+
+
+_WATCHES_0005 = (
+    "INSERT INTO watch (name, adapter, url, params_json, interval_minutes, state, "
+    "consecutive_failures, last_error, last_error_kind) VALUES "
+    "('skipped-ok', 'artificial_analysis', 'https://a.example/', '{}', 60, 'ok', 0, "
+    "'TRACKER_AA_API_KEY not set', 'skipped'), "
+    "('failing', 'html_page', 'https://b.example/', '{}', 60, 'failing', 3, 'HTTP 503', "
+    "'bad_status')"
+)
+_SKIPS = (
+    "SELECT name, last_error, last_error_kind, skip_reason FROM watch "
+    "WHERE name IN ('skipped-ok', 'failing') ORDER BY name"
+)
+
+
+def _skip_reason_revision_moves_stored_skips(engine) -> None:
+    """At 0005 a skip was a ``last_error`` of kind ``skipped``: 0006 moves it to
+    ``skip_reason`` (a failing watch's error stays), and back down again."""
+    from alembic import command
+
+    with engine.connect() as conn:
+        command.downgrade(alembic_config(conn), "0005")
+        conn.commit()
+    assert "skip_reason" not in {c["name"] for c in inspect(engine).get_columns("watch")}
+    with engine.begin() as conn:
+        conn.exec_driver_sql("DELETE FROM watch WHERE name IN ('skipped-ok', 'failing')")
+        conn.exec_driver_sql(_WATCHES_0005)
+    assert upgrade(engine) == ["0006"]
+    with engine.connect() as conn:
+        assert [tuple(r) for r in conn.exec_driver_sql(_SKIPS)] == [
+            ("failing", "HTTP 503", "bad_status", None),
+            ("skipped-ok", None, None, "TRACKER_AA_API_KEY not set"),
+        ]
+    assert _schema_diff(engine) == []
+    with engine.connect() as conn:
+        command.downgrade(alembic_config(conn), "0005")
+        conn.commit()
+        rows = conn.exec_driver_sql(_SKIPS.replace(", skip_reason", "")).all()
+    assert [tuple(r) for r in rows] == [
+        ("failing", "HTTP 503", "bad_status"),
+        ("skipped-ok", "TRACKER_AA_API_KEY not set", "skipped"),
+    ]
+    assert upgrade(engine) == ["0006"]
+
+
+def test_revision_0006_keeps_a_skip_apart_from_the_error(tmp_path):
+    engine = make_engine(tmp_path / "t.db")
+    try:
+        _skip_reason_revision_moves_stored_skips(engine)
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.postgres
+def test_revision_0006_keeps_a_skip_apart_from_the_error_on_postgresql(pg_server):
+    postgresql_release_0_1_0(pg_server)
+    engine = connect(pg_server)
+    try:
+        upgrade(engine)
+        _skip_reason_revision_moves_stored_skips(engine)
+    finally:
+        engine.dispose()

@@ -132,10 +132,15 @@ def test_subject_page_claims_evidence_and_chart(built):
     ) in html
     assert "Input price: $0.60 per 1M tokens → $0.45 per 1M tokens" in html  # a label
     # claims of one attribute are grouped by fact, folded under the attribute: its
-    # summary shows each fact's value and verdict mark
+    # summary shows each fact's benchmark and version, value and verdict mark
     attr = html[html.index('<details class="attr" id="attr-benchmark_score">') :]
     summary = re.sub(r"<[^>]+>", "", attr[: attr.index("</summary>")])
-    assert summary.split() == "Benchmark score 65.7% ≠ · 65.7% ≠ 2 claims".split()
+    assert (
+        summary.split()
+        == (
+            "Benchmark score Terminal-Bench 3.0: 65.7% ≠ · Terminal-Bench 4.0: 65.7% ≠ 2 claims"
+        ).split()
+    )
     assert "same_value_different_version</span>" not in html  # the rule reads as words
     assert f">{rule_label('same_value_different_version')}</span>:" in html
 

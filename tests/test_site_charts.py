@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from sitefixture import NOW, populate, t
 from sqlmodel import Session, select
 
@@ -154,3 +155,65 @@ def test_timeline_labels_are_whole_and_inside_the_canvas():
         # a text drawn from x to the right needs its own room; to the left, the same
         room = width - x if el.get("text-anchor", "start") == "start" else x
         assert room >= 8 * len(s), s  # a day's digits are ~8.3 px at 15 px
+
+
+@pytest.mark.parametrize(
+    ("kinds", "title"),
+    [(["announced", "promised", "landed", "checked"],
+      "Timeline: announced, weights promised, weights first seen and last Hub check"),
+     (["overdue", "promised", "announced", "promised"],
+      "Timeline: announced, weights promised and overdue at the last Hub check"),
+     (["landed", "checked"], "Timeline: weights first seen and last Hub check"),
+     (["checked", "announced"], "Timeline: announced and last Hub check"),
+     (["promised"], "Timeline: weights promised"),
+     (["checked"], "Timeline: nothing announced, promised or landed yet; last Hub check"),
+     ([], "Timeline: nothing announced, promised or landed yet")],
+)  # fmt: skip
+def test_the_timeline_caption_names_only_the_events_it_has(kinds, title):
+    """A model tracked before any news, seen on the Hub, has no announcement or promise:
+    its caption said "announced, promised and landed" all the same."""
+    from tracker.website.charts import timeline_title
+
+    assert timeline_title(kinds) == title
+
+
+def test_a_tracked_model_s_timeline_chart_says_what_it_shows():
+    import datetime as dt
+
+    from tracker.website.charts import TimelineEvent, timeline_chart
+
+    day = dt.datetime(2026, 12, 2, tzinfo=dt.UTC)
+    chart = timeline_chart("orca", [TimelineEvent("landed", day, "weights first seen"),
+                                    TimelineEvent("checked", day, "last Hub check")])  # fmt: skip
+    assert chart is not None
+    assert chart.title == "Timeline: weights first seen and last Hub check"
+
+
+def _weights(**kw):
+    import datetime as dt
+
+    from claims.store.status import WeightsStatus
+
+    seen = dt.datetime(2026, 11, 28, 6, tzinfo=dt.UTC)
+    return WeightsStatus(slug="k2", name="K2", landed=True, repo="moonshotai/K2",
+                         landed_at=seen, as_of=seen, **kw)  # fmt: skip
+
+
+def test_the_timeline_shows_the_repo_s_creation_apart_from_its_first_sighting():
+    """K2's chart said "weights first seen 2026-11-28" only: the Hub's createdAt
+    (2025-11-04) is a row of its own, and the sighting says it was already listed at the
+    first check; without a createdAt there is no creation row."""
+    from tracker.website.charts import timeline_chart
+    from tracker.website.summary import timeline_events
+
+    events = timeline_events([], _weights(repo_created="2025-11-04", at_first_check=True))
+    chart = timeline_chart("k2", events)
+    assert chart is not None
+    assert chart.rows == (
+        ("repo created (the Hub's createdAt)", "2025-11-04"),
+        ("weights first seen (already listed at the first Hub check)", "2026-11-28"),
+        ("last Hub check", "2026-11-28"),
+    )
+    assert chart.title == "Timeline: repo created, weights first seen and last Hub check"
+    plain = [e.text for e in timeline_events([], _weights())]
+    assert plain == ["weights first seen", "last Hub check"]

@@ -7,11 +7,13 @@ evidence, stated dates, observed, derived and stated-on card lines."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 
+import pytest
 from markupsafe import Markup
 
 from claims.values.value import quantity
-from tracker.website.cardhtml import card_rows
+from tracker.website.cardhtml import card_rows, observed_cell
 from tracker.website.claimhtml import claims_by_fact, source_claim_items
 from tracker.website.marks import esc
 from tracker.website.render import make_environment
@@ -27,7 +29,8 @@ from tracker.website.views import (
 
 # The loops as templates/subject.html and sources.html had them before claimhtml.py
 # (with the nobreak filter and the card's dash for a line no claim states, added since;
-# the card row's best-supported value and contradicted note, summary.best_supported).
+# the card row's best-supported value and contradicted note, summary.best_supported;
+# no "checked" time, not a dash, when no watch's reading dates the Observed cell).
 JINJA_CLAIMS_BY_FACT = """{% from "_macros.html" import evidence_list %}
 {% for attribute, n, facts in groups %}
 <details class="attr" id="attr-{{ attribute }}">
@@ -60,7 +63,7 @@ JINJA_CARD_ROWS = """{% from "_macros.html" import ago %}
 <td class="stated">{% if not ln.facts %}<span class="muted">no claim</span>{% else %}{% set b = ln.stated %}{% if b.disputed %}<strong class="state-bad">sources disagree:</strong> <span class="nowrap">{{ b.text|nobreak }}</span>{% elif not b.text %}<span aria-hidden="true">—</span><span class="visually-hidden">no figure</span>{% else %}<strong>{{ b.text|short_text }}</strong>{% endif %}{% if b.contradicted %} · <small class="contradicted">{{ b.contradicted_sources|plural("source") }} said {{ b.contradicted|map("short_text")|join(", ") }} <span class="mark mark-contradicted" title="contradicted">✗</span></small>{% endif %}{% endif %}</td>
 <td>{% if not ln.facts %}<span class="verdict verdict-none">observed only</span>{% else %}{{ ln.stated.status|badge }}{% endif %}</td>
 <td class="num">{% if not ln.facts %}<span class="muted">—</span>{% elif ln.agreed and ln.sources > 1 %}{{ ln.sources }} agree{% else %}{{ ln.sources|plural("source") }}{% endif %}</td>
-<td>{% if ln.observed %}{{ ln.observed|short_text }}{% set st = ln.facts|map(attribute="status")|list %}{% if "confirmed" in st %} <span class="mark mark-confirmed" title="matches what is stated">✓</span>{% endif %}{% if "contradicted" in st %} <span class="mark mark-contradicted" title="contradicts a stated figure">✗</span>{% endif %}{% if ln.note %} <small>({{ ln.note }})</small>{% endif %} <small class="muted nowrap checked" title="when a watch last read it">{{ ago(ln.checked) }}</small>{% elif ln.derived_from %}<a href="#f-{{ ln.anchor }}">from {{ ln.derived_from|plural("observation") }}</a> <small class="muted nowrap checked" title="when a watch last read it">{{ ago(ln.checked) }}</small>{% else %}<small class="muted unobserved">not observed{% if ln.stated_on|http_url %};{% endif %}</small>{% if ln.stated_on|http_url %} <small class="stated-on">stated on <a href="{{ ln.stated_on|http_url }}" rel="nofollow noopener">{{ ln.stated_on|url_site }}</a></small>{% endif %}{% endif %}</td>
+<td>{% if ln.observed %}{{ ln.observed|short_text }}{% set st = ln.facts|map(attribute="status")|list %}{% if "confirmed" in st %} <span class="mark mark-confirmed" title="matches what is stated">✓</span>{% endif %}{% if "contradicted" in st %} <span class="mark mark-contradicted" title="contradicts a stated figure">✗</span>{% endif %}{% if ln.note %} <small>({{ ln.note }})</small>{% endif %}{% if ln.checked %} <small class="muted nowrap checked" title="when a watch last read it">{{ ago(ln.checked) }}</small>{% endif %}{% elif ln.derived_from %}<a href="#f-{{ ln.anchor }}">from {{ ln.derived_from|plural("observation") }}</a>{% if ln.checked %} <small class="muted nowrap checked" title="when a watch last read it">{{ ago(ln.checked) }}</small>{% endif %}{% else %}<small class="muted unobserved">not observed{% if ln.stated_on|http_url %};{% endif %}</small>{% if ln.stated_on|http_url %} <small class="stated-on">stated on <a href="{{ ln.stated_on|http_url }}" rel="nofollow noopener">{{ ln.stated_on|url_site }}</a></small>{% endif %}{% endif %}</td>
 </tr>
 {% endfor %}
 """
@@ -195,3 +198,61 @@ def test_source_claim_lists_are_the_bytes_the_jinja_loop_wrote():
 def test_esc_gives_the_bytes_markupsafe_escape_gives():
     for text in (NASTY, "plain", "", 3, None, Markup("<b>kept</b>"), "a'b\"c&d<e>f"):
         assert esc(text) == str(Markup.escape(text))
+
+
+def test_the_summary_line_names_each_score_s_benchmark_and_version():
+    """Scores of several benchmarks in one summary line each say which they are (the
+    line read "55 ✓ · 65.7% ✗" without them); ranks name their board."""
+
+    def score(n, value, benchmark, version=None, status="confirmed"):
+        quals = {"benchmark": benchmark} | ({"version": version} if version else {})
+        c = _claim(n, value, VerdictView(status, "observed", AT, [], []), number="1")
+        return c._replace(attribute="benchmark_score", qualifiers_dict=quals)
+
+    facts = [make_fact([score(1, "65.7%", "Terminal-Bench", "3.0", "contradicted")]),
+             make_fact([score(2, "55 points", "AA Index")])]  # fmt: skip
+    rank = _claim(3, "#4", VerdictView("confirmed", "observed", AT, [], []), number="4")
+    ranks = [make_fact([rank._replace(attribute="leaderboard_rank",
+                                      qualifiers_dict={"leaderboard": "Code <Arena>"})])]  # fmt: skip
+    macros = make_environment().get_template("_macros.html").module
+    html = claims_by_fact([("benchmark_score", 2, facts), ("leaderboard_rank", 1, ranks)],
+                          macros.evidence_list)  # type: ignore[attr-defined]  # fmt: skip
+    summaries = [line for line in html.splitlines() if line.startswith("<summary>")]
+    assert summaries[0] == (
+        '<summary><span class="attr-name" title="benchmark_score">Benchmark score</span> '
+        '<span class="fact-name">Terminal-Bench 3.0:</span> <span class="nowrap"><strong>65.7%'
+        '</strong> <span class="mark mark-contradicted" title="contradicted">✗</span></span> · '
+        '<span class="fact-name">AA Index:</span> <span class="nowrap"><strong>55</strong> '
+        '<span class="mark mark-confirmed" title="confirmed">✓</span></span> '
+        '<small class="muted">2 claims</small></summary>'
+    )
+    assert (
+        '<span class="fact-name">Code &lt;Arena&gt;:</span> <span class="nowrap"><strong>#4'
+        in (summaries[1])
+    )
+
+
+@pytest.mark.parametrize("checked", [AT, None])
+@pytest.mark.parametrize(
+    ("observed", "note", "derived", "stated_on"),
+    [("2.8T params", "", 0, None), ("2.8T params", "p50", 0, None), (None, "", 2, None),
+     (None, "", 1, None), (None, "", 0, "https://x.example/p"), (None, "", 0, None)],
+)  # fmt: skip
+def test_the_observed_cell_leaves_no_separator_hanging(observed, note, derived, stated_on, checked):
+    """Every combination of the Observed cell's parts (a value or the observations a
+    verdict rests on, a note, when it was checked, the claimant's page) reads without a
+    dash, semicolon or dot left over where a part is empty ("from 1 observation —")."""
+    facts = [make_fact(_claims()[:1])]
+    ln = CardLine("total_params", "", facts, observed, checked if observed or derived else None,
+                  note=note, derived_from=derived, stated_on=stated_on)  # fmt: skip
+    html = observed_cell(ln)
+    text = re.sub(r"<[^>]+>", "", html)
+    assert text == text.strip() and not re.search(r"[—;·,(]$|^[—;·,)]|  ", text), html
+    expected = {
+        (True, ""): "2.8T ✓", (True, "p50"): "2.8T ✓ (p50)",
+        (False, ""): f"from {derived} observation{'s' if derived > 1 else ''}",
+    }[(bool(observed), note)] if observed or derived else (
+        "not observed; stated on x.example" if stated_on else "not observed"
+    )  # fmt: skip
+    when = " 2026-11-29 14:05 UTC" if checked and (observed or derived) else ""
+    assert text == expected + when

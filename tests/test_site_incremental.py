@@ -125,7 +125,8 @@ def test_renamed_subject_renders_its_rows_and_feeds(site, tmp_path):
 
 
 def test_newer_watch_check_renders_the_pages_that_show_it(site, tmp_path):
-    """'Data as of' (the latest successful watch check) shows on the index views and the
+    """'Data as of' (the latest successful watch check) shows on the index views, the
+    compare page (its figures are the table's, even before subjects are chosen) and the
     watches page only, so a cycle re-renders those (and the subject pages whose weights
     cells show that watch's check time), not the whole site."""
     engine, out, _ = site
@@ -138,7 +139,7 @@ def test_newer_watch_check_renders_the_pages_that_show_it(site, tmp_path):
     pages = {p for p in tree(out) if p.endswith(".html")}
     rendered = {p for p in again.rendered_paths if p.endswith(".html")}
     shows_it = {p for p in pages if p == "index.html" or p.startswith("index/")}
-    shows_it.add("watches.html")
+    shows_it |= {"watches.html", "compare.html"}
     assert shows_it <= rendered
     assert {"discrepancies.html", "sources.html", "changes.html"}.isdisjoint(rendered)
     assert {p for p in rendered - shows_it} <= {p for p in pages if p.startswith("subjects/")}

@@ -52,10 +52,7 @@ def test_a_claimant_page_reads_stated_on_never_observed(site):
         assert (total["derived_from"], total["stated_on"]) == (1, None)
         html = (site / "subjects" / slug / "index.html").read_text()
         observed = _row(html, "Total parameters").rsplit("<td>", 1)[1]
-        assert observed.endswith(
-            '">from 1 observation</a> <small class="muted nowrap checked" '
-            'title="when a watch last read it">—</small></td>\n'
-        )
+        assert observed.endswith('">from 1 observation</a></td>\n')  # no "—" after it
 
 
 def test_the_observed_column_shows_what_the_verdict_cites(site):
@@ -95,7 +92,7 @@ def test_speed_column_compares_first_party_medians_like_with_like(site):
         "p50",
         True,
     )
-    assert k3["aside"] == "1,000–2,000+ on Cerebras WSE-3T, confirmed"
+    assert k3["aside"] == "1,000–2,000+ on Cerebras WSE-3T (confirmed)"
     k31 = cells["kimi-k3.1-pro"]["speed"]
     assert (k31["text"], k31["number"], k31["provider"], k31["statistic"]) == (
         "44.8",
@@ -108,7 +105,23 @@ def test_speed_column_compares_first_party_medians_like_with_like(site):
     assert _card(site, "kimi-k3.1-pro")["Output speed"]["observed"] == "44.8 tokens/s"
     assert _card(site, "kimi-k3")["Output speed"]["observed"] == "41.6 tokens/s"
     html = (site / "index.html").read_text()
-    assert "not compared: 1,000–2,000+ on Cerebras WSE-3T, confirmed</small>" in html
+    # the cell keeps one line for it: a dagger whose title says it; the line under the
+    # table says it in full (it was "not compared: …, confirmed", six lines tall)
+    k3_cell = html[html.index('data-slug="kimi-k3"') :].split("</tr>")[0]
+    assert (
+        '<span class="mark mark-observed" title="observed; no claim confirms it">○</span> '
+        '<a class="aside-mark" href="#not-compared" title="not compared here (another '
+        'provider or hardware): 1,000–2,000+ on Cerebras WSE-3T (confirmed)"><span '
+        'aria-hidden="true">†</span><span class="visually-hidden">not compared here: '
+        "1,000–2,000+ on Cerebras WSE-3T (confirmed)</span></a><br>"
+    ) in k3_cell
+    note = html[html.index('<p class="aside-note muted" id="not-compared">') :].split("</p>")[0]
+    assert re.sub(r"<[^>]+>", "", note) == (
+        "† Not compared in its column (measured on another provider or hardware than the "
+        "lab's own offering): Kimi K3, Output tok/s: 1,000–2,000+ on Cerebras WSE-3T "
+        "(confirmed)."
+    )
+    assert 'id="not-compared"' not in (site / "index" / "name-landed.html").read_text()
     assert '<small class="cell-note">observed: Moonshot AI, p50</small>' in html
     # sorted by speed, the own-endpoint medians only: K3.1 Pro (44.8) before K3 (41.6)
     by_speed = (site / "index" / "speed-all.html").read_text()
@@ -125,7 +138,7 @@ def test_speed_column_compares_first_party_medians_like_with_like(site):
     )
     assert k3_row["speed_statistic"] == "p50"
     assert k3_row["speed_note"] == (
-        "observed: Moonshot AI, p50; not compared: 1,000–2,000+ on Cerebras WSE-3T, confirmed"
+        "observed: Moonshot AI, p50; not compared: 1,000–2,000+ on Cerebras WSE-3T (confirmed)"
     )
 
 

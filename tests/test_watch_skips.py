@@ -52,7 +52,8 @@ def test_a_skipped_watch_says_so_and_keeps_its_health(engine, tmp_path, monkeypa
         w = s.get(Watch, wid)
         assert (w.state, w.consecutive_failures, w.etag, w.failing_since) == ("ok", 0, '"v1"', None)
         assert (as_utc(w.last_run), as_utc(w.last_success)) == (BEFORE, BEFORE)
-        assert (w.last_error, w.last_error_kind) == ("TRACKER_AA_API_KEY not set", "skipped")
+        assert (w.last_error, w.last_error_kind) == (None, None)
+        assert w.skip_reason == "TRACKER_AA_API_KEY not set"
     (row,) = list_watches(engine, now=AT)["watches"]
     assert row["skipped"] == "TRACKER_AA_API_KEY not set"
     assert state_text(row) == "skipped: TRACKER_AA_API_KEY not set"
@@ -74,6 +75,6 @@ def test_the_next_check_clears_the_skip(engine, tmp_path, monkeypatch):
     _run(engine, tmp_path, lambda r: httpx.Response(200, content=body))
     with Session(engine) as s:
         w = s.exec(select(Watch).where(Watch.id == wid)).one()
-        assert (w.state, w.last_error, w.last_error_kind) == ("ok", None, None)
+        assert (w.state, w.last_error, w.last_error_kind, w.skip_reason) == ("ok", None, None, None)
     (row,) = list_watches(engine, now=AT)["watches"]
     assert (row["skipped"], state_text(row)) == (None, "ok")

@@ -37,9 +37,14 @@ KEY = "TRACKER_AA_API_KEY"
         (("ok", 1, "HTTP 503", "bad_status"), "retrying", "retrying (1 failure in a row)",
          "HTTP 503"),
         (("failing", 3, "HTTP 503", "bad_status"), "failing", "failing (3 in a row)", "HTTP 503"),
-        # a skip recorded on a failing watch (before skips kept the error): still failing
+        # a skip stored as the error (before revision 0006): still failing
         (("failing", 3, f"{KEY} not set", "skipped"), "failing",
          f"failing (3 in a row); skipped: {KEY} not set", None),
+        # a failing watch skipped since: its error and the skip's reason, both
+        (("failing", 3, "HTTP 503", "bad_status", None, f"{KEY} not set"), "failing",
+         f"failing (3 in a row); skipped: {KEY} not set", "HTTP 503"),
+        (("ok", 0, None, None, None, f"{KEY} not set"), "skipped", f"skipped: {KEY} not set",
+         None),
         (("ok", 0, f"{KEY} not set", "skipped"), "skipped", f"skipped: {KEY} not set", None),
         # re-activated by `tracker track` after `untrack`: the old error is history
         (("new", 0, "HTTP 503", "bad_status"), "new", "new", None),
@@ -49,7 +54,7 @@ KEY = "TRACKER_AA_API_KEY"
     ],
 )  # fmt: skip
 def test_each_path_to_a_state(row, state, text, error):
-    health = watch_health(*row)
+    health = watch_health(*row[:5], skip_reason=row[5] if len(row) > 5 else None)
     assert (health.state, health.text(), health.error) == (state, text, error)
     assert health.state in WATCH_STATES
 
@@ -67,7 +72,9 @@ def _cycle(engine, tmp_path, handler):  # type: ignore[no-untyped-def]
 def test_a_failing_watch_then_skipped_still_reads_failing_with_its_error(
     engine, tmp_path, monkeypatch
 ):
-    from tracker.cli.schedule import state_text
+    from rich.console import Console
+
+    from tracker.cli.schedule import narrow_watch_table, state_text
     from tracker.schedule.watchlist import list_watches
     from tracker.website import build_site
 
@@ -79,12 +86,29 @@ def test_a_failing_watch_then_skipped_still_reads_failing_with_its_error(
     monkeypatch.delenv(KEY)
     _cycle(engine, tmp_path, lambda r: pytest.fail("no request without a key"))
     (row,) = list_watches(engine, now=AT)["watches"]
-    assert (row["state"], row["consecutive_failures"], row["skipped"]) == ("failing", 3, None)
+    # the skip's reason is kept beside the error (it was lost: one error column)
+    assert (row["state"], row["consecutive_failures"], row["skipped"]) == (
+        "failing", 3, f"{KEY} not set",
+    )  # fmt: skip
     assert row["last_error"] is not None and "HTTP 404" in row["last_error"]
-    assert state_text(row) == "failing (3 in a row)"
+    assert state_text(row) == f"failing (3 in a row); skipped: {KEY} not set"
+    console = Console(width=200, record=True)
+    console.print(narrow_watch_table([row], AT))
+    shown = " ".join(console.export_text().split())
+    assert f"failing (3 in a row); skipped: {KEY} not set; last error: " in shown
     build_site(engine, tmp_path / "site", now=AT)
     page = (tmp_path / "site" / "watches.html").read_text()
-    assert '<span class="state state-failing">failing (3 in a row)</span>' in page
+    assert (
+        f'<span class="state state-failing">failing (3 in a row); skipped: {KEY} not set</span>'
+    ) in page
+    row_html = page[page.index('<tr id="watch-aa-free">') :].split("</tr>")[0]
+    assert '<td class="error" data-label="Last error"><code>not_found</code> https://' in row_html
+    assert row_html.endswith("/models/free: HTTP 404</td>\n")
+    # the next check (the key set again) clears the skip, and a good one the error
+    monkeypatch.setenv(KEY, "k-1")
+    _cycle(engine, tmp_path, lambda r: httpx.Response(404))
+    (row,) = list_watches(engine, now=AT)["watches"]
+    assert (row["consecutive_failures"], row["skipped"]) == (4, None)
 
 
 def test_a_watch_reactivated_by_track_reads_new_without_its_old_error(engine, tmp_path):

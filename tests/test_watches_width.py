@@ -50,7 +50,7 @@ def checked_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         s.add(w)
         # a replay needs no key, so no watch was skipped: one as a live cycle without it
         aa = s.exec(select(Watch).where(Watch.name == "aa-kimi-k3")).one()
-        aa.last_error, aa.last_error_kind = "TRACKER_AA_API_KEY not set", "skipped"
+        aa.skip_reason = "TRACKER_AA_API_KEY not set"
         s.add(aa)
         s.commit()
     engine.dispose()

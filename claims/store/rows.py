@@ -132,6 +132,7 @@ class WatchRow:
     last_success: dt.datetime | None
     last_error: str | None
     last_error_kind: str | None
+    skip_reason: str | None
     failing_since: dt.datetime | None
     etag: str | None
     last_modified: str | None

@@ -125,6 +125,9 @@ class Watch(SQLModel, table=True):
     last_success: dt.datetime | None = None
     last_error: str | None = None
     last_error_kind: str | None = None
+    # Why the last cycle skipped it (``TRACKER_AA_API_KEY not set``; a check clears it):
+    # apart from ``last_error``, which a failing watch's current error keeps.
+    skip_reason: str | None = None
     failing_since: dt.datetime | None = None
     etag: str | None = None
     last_modified: str | None = None

@@ -140,7 +140,7 @@
             " source" : " sources") + " contradicted)", "verdict-word"));
         }
         if (cell.aside) {
-          td.appendChild(el("small", " (not compared: " + cell.aside + ")", "verdict-word"));
+          td.appendChild(el("small", " · not compared here: " + cell.aside, "verdict-word"));
         }
       };
       var t = el("table", undefined, "side-by-side"), head = t.createTHead().insertRow();

@@ -185,6 +185,14 @@ def demo_subject_line(st: Any) -> str:
     )
 
 
+def demo_subjects_count(report: Any) -> str:
+    """``3 subjects``: the subjects the summary gives a status line each (every one in
+    the database); when the data files hold fewer (a subject tracked with another
+    ``--data``, or data/ restored after a ``track``), ``4 subjects (3 in data/)``."""
+    shown, filed = len(report.subjects), report.loaded.subjects
+    return plural(shown, "subject") + (f" ({filed} in data/)" if filed != shown else "")
+
+
 def demo_events_line(events: Counter[str]) -> str:
     """``events: 8 new (Verdict changed 5, Discrepancy opened 2, Weights found 1); the
     site's Changes page lists them``: every event one demo run stored, by kind, most first."""
@@ -242,7 +250,7 @@ def demo(
         return
     c = report.cycle
     console.print(
-        f"[bold]release-tracker demo[/bold]: {report.loaded.subjects} subjects, {report.loaded.sources} sources, "
+        f"[bold]release-tracker demo[/bold]: {demo_subjects_count(report)}, {report.loaded.sources} sources, "
         f"claims {report.loaded.claims_added} new / {report.loaded.claims_unchanged} unchanged"
     )
     kept = [c for c in report.loaded.claims_stale if not c["removed"]]

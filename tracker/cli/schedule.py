@@ -249,7 +249,9 @@ def narrow_watch_table(watches: list[dict], now: dt.datetime) -> Table:
     table = Table("watch", "last run", "next run", "state")
     for w in watches:
         error = w["last_error"]  # only while current (claims.watchstate)
-        state = state_text(w) + (f": {error}" if error else "")
+        # after a skip ("…; skipped: KEY not set") the error is named, not run on
+        sep = "; last error: " if w.get("skipped") else ": "
+        state = state_text(w) + (f"{sep}{error}" if error else "")
         name = Text(terminal_text(w["name"]) + "\n") + Text(
             terminal_text(f"{w['adapter']}\n{w['schedule']}"), style="dim"
         )

@@ -128,21 +128,24 @@ def plan_track(
     For a subject already tracked, ``followed`` (watch entries the cycle made to follow
     its repos, from the database) are written into watches.toml instead, so git keeps
     them, and ``retired`` (entries of its watches `tracker untrack` retired, from the
-    database) are written back, which re-activates them when loaded; TrackerError when
-    there is none of either to write."""
+    database) are written back, which re-activates them when loaded; TrackerError
+    (saying how to see or untrack it) when there is none of either to write. A tracked
+    slug is recognized first, so that answer comes before any complaint about the
+    options (an invalid ``org``), which only a new subject uses."""
     slug = slug_of(name)
-    warnings: list[str] = []
-    hub_org = hub_namespace(org, hf_org, repo, warnings)
+    plan = Plan(data_dir, slug)
+    subjects_text = _read(data_dir, "subjects.toml")
+    subjects = _parse(data_dir, "subjects.toml", subjects_text)
+    # A tracked slug is answered before the options are checked: they would make a
+    # new subject, which is not what happens (its org, aliases and repo stay as filed).
+    for entry in _entries(subjects, "subject"):
+        if str(entry.get("slug", "")).lower() == slug:
+            return _keep_followed(plan, followed, retired)
+    hub_org = hub_namespace(org, hf_org, repo, plan.warnings)
     for alias in aliases:
         plain = plain_alias_problem(alias)
         if plain:
             raise TrackerError(f"--alias {plain}: give a name that names this model alone")
-    plan = Plan(data_dir, slug, warnings=warnings)
-    subjects_text = _read(data_dir, "subjects.toml")
-    subjects = _parse(data_dir, "subjects.toml", subjects_text)
-    for entry in _entries(subjects, "subject"):
-        if str(entry.get("slug", "")).lower() == slug:
-            return _keep_followed(plan, followed, retired)
     subject: dict[str, Any] = {"slug": slug, "name": name, "organization": org,
                                "hub_org": hub_org,
                                "aliases": list(dict.fromkeys([name, *_auto_aliases(
@@ -247,8 +250,9 @@ def _keep_followed(
         plan.changes.append(f"watch {entry['name']} ({entry['adapter']}, {why})")
     if text == old:
         raise TrackerError(
-            f"{plan.data_dir / 'subjects.toml'}: subject {plan.slug!r} is already tracked "
-            f"(tracker status {plan.slug})"
+            f"{plan.data_dir / 'subjects.toml'}: subject {plan.slug!r} is already tracked: "
+            f"see it with `tracker status {plan.slug}`; stop checking it with "
+            f"`tracker untrack {plan.slug}`"
         )
     plan.texts["watches.toml"] = (old, text)
     return plan

@@ -29,7 +29,7 @@ from claims.subjects.matching import AliasIndex
 from claims.values.canonical import dumps
 from claims.values.value import Value
 from claims.verify.promises import deadline_of
-from claims.vocabulary import NOT_PUBLIC_KIND, SKIPPED_KIND
+from claims.vocabulary import NOT_PUBLIC_KIND
 from tracker.adapters.base import ObservedValue, ParseResult
 from tracker.cycle.change_rules import drop_conflicts, mark_gone, note_stale
 from tracker.cycle.observe_rows import (
@@ -48,42 +48,42 @@ from tracker.net.response import Fetched
 # The watch's health, read and reset (plain SQL: see claims/store/rawdb.py for why).
 _HEALTH = "SELECT state, failing_since, consecutive_failures FROM watch WHERE id = :wid"
 _HISTORY = "SELECT last_success, last_error_kind FROM watch WHERE id = :wid"
+# A check, good or failed, ends the skip the last cycle recorded (skip_reason = NULL).
 _OK = (
     "UPDATE watch SET state = 'ok', consecutive_failures = 0, failing_since = NULL, "
-    "last_error = NULL, last_error_kind = NULL, last_run = :at, last_success = :at"
+    "last_error = NULL, last_error_kind = NULL, skip_reason = NULL, last_run = :at, "
+    "last_success = :at"
 )
 _RESET = _OK + " WHERE id = :wid"
 _RESET_VALIDATORS = _OK + ", etag = :etag, last_modified = :lm WHERE id = :wid"
 _FAILED = (
     "UPDATE watch SET last_run = :at, consecutive_failures = :n, last_error = :err, "
-    "last_error_kind = :kind, failing_since = :since, state = :state WHERE id = :wid"
+    "last_error_kind = :kind, skip_reason = NULL, failing_since = :since, state = :state "
+    "WHERE id = :wid"
 )
 
 
-# A failing watch keeps its failure's error: nothing was checked, so it is still current.
-_SKIPPED = (
-    "UPDATE watch SET last_error = :err, last_error_kind = :kind "
-    "WHERE id = :wid AND consecutive_failures = 0"
-)
+# Only the skip: a failing watch's error stays current (nothing was checked).
+_SKIPPED = "UPDATE watch SET skip_reason = :reason WHERE id = :wid"
 
 
 def record_skip(db: RawDB, spec: WatchSpec, reason: str) -> None:
     """Record that this cycle skipped the watch (``reason``: ``TRACKER_AA_API_KEY not
-    set``) as its ``last_error`` with kind :data:`claims.vocabulary.SKIPPED_KIND`, so
-    ``tracker watches`` and the site say so; its state, failure count, last run and
-    success, validators and observations are left as they were (nothing was checked).
-    A watch whose last check failed keeps that error (still current), so it still reads
-    ``failing`` or ``retrying`` with it, never ``skipped`` (claims/watchstate.py)."""
+    set``) as its ``skip_reason``, so ``tracker watches`` and the site say so; its state,
+    failure count, error, last run and success, validators and observations are left as
+    they were (nothing was checked). A watch whose last check failed keeps that error
+    (still current) beside the skip: ``failing (3 in a row); skipped: …`` with the
+    error (claims/watchstate.py). The watch's next check clears the skip."""
     with db.transaction() as s:
-        s.execute(_SKIPPED, {"err": reason, "kind": SKIPPED_KIND, "wid": spec.id})
+        s.execute(_SKIPPED, {"reason": reason, "wid": spec.id})
 
 
 # The Hub's answers that a repo is not publicly there (tracker/net/fetch.py's kinds).
 NOT_PUBLIC_ANSWERS = frozenset({"not_found", "missing_or_private"})
 _NOT_PUBLIC = (
     "UPDATE watch SET state = 'ok', consecutive_failures = 0, failing_since = NULL, "
-    "last_error = :err, last_error_kind = :kind, last_run = :at, last_success = :at "
-    "WHERE id = :wid"
+    "last_error = :err, last_error_kind = :kind, skip_reason = NULL, last_run = :at, "
+    "last_success = :at WHERE id = :wid"
 )
 _OWN_ROWS = "SELECT 1 FROM observation WHERE watch_id = :wid LIMIT 1"
 _WEIGHTS_REPOS = (

@@ -26,8 +26,8 @@ from tracker.cycle.types import NameLookup, WatchResult, WatchSpec
 _HEALTH = "SELECT state, failing_since FROM watch WHERE id = :wid"
 _ANSWERED = (
     "UPDATE watch SET state = 'ok', consecutive_failures = 0, failing_since = NULL, "
-    "last_error = :err, last_error_kind = :kind, last_run = :at, last_success = :at "
-    "WHERE id = :wid"
+    "last_error = :err, last_error_kind = :kind, skip_reason = NULL, last_run = :at, "
+    "last_success = :at WHERE id = :wid"
 )
 _WEIGHTS_ROWS = (
     "SELECT id, subject_id, qualifiers_json, value_json, last_seen, current FROM observation "

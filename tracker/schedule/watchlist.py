@@ -132,7 +132,7 @@ def list_watches(engine: Engine, *, now: dt.datetime | None = None) -> dict[str,
         st = states.get(WATCH_PREFIX + w.name)
         next_run, kind = next_run_of(w, st, live=live, now=now)
         health = watch_health(w.state, w.consecutive_failures, w.last_error, w.last_error_kind,
-                              st.last_error if st else None)  # fmt: skip
+                              st.last_error if st else None, skip_reason=w.skip_reason)  # fmt: skip
         rows.append(
             {
                 "name": w.name,

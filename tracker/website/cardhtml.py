@@ -46,18 +46,25 @@ def _agreement(ln: CardLine) -> str:
     return "".join(f" {m}" for m in marks)
 
 
+def _checked(moment: dt.datetime | None) -> str:
+    """`` <small …>when</small>`` after an Observed cell's value; "" when no watch's
+    reading dates it (no dash left hanging after the value)."""
+    return f" {CHECKED}{ago(moment)}</small>" if moment else ""
+
+
 def observed_cell(ln: CardLine) -> str:
     """The Observed cell: the value read (✓/✗ against what is stated,
-    :func:`_agreement`) and when, else the observations a derived verdict rests on,
-    else "not observed" and the claimant's page stating it."""
+    :func:`_agreement`) and when, else the observations a derived verdict rests on
+    (and when, if a watch's reading dates them), else "not observed" and the
+    claimant's page stating it. A part without content leaves no separator behind."""
     if ln.observed:
         note = f" <small>({esc(ln.note)})</small>" if ln.note else ""
         mark = _agreement(ln)
-        return f"{esc(short_text(ln.observed))}{mark}{note} {CHECKED}{ago(ln.checked)}</small>"
+        return f"{esc(short_text(ln.observed))}{mark}{note}{_checked(ln.checked)}"
     if ln.derived_from:
         return (
-            f'<a href="#f-{esc(ln.anchor)}">from {plural(ln.derived_from, "observation")}</a> '
-            f"{CHECKED}{ago(ln.checked)}</small>"
+            f'<a href="#f-{esc(ln.anchor)}">from {plural(ln.derived_from, "observation")}</a>'
+            f"{_checked(ln.checked)}"
         )
     url = http_url(ln.stated_on)
     if not url:

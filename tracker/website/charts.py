@@ -12,8 +12,8 @@ is a build job keyed by its data, so a rebuild draws only charts whose data chan
 Three kinds: a subject's price history per offering (``price-<n>.svg``: input and
 output prices at each observation, labelled), a benchmark's scores of every tracked
 subject that reports it (``charts/benchmark-<hash>.svg``, shared by their pages), and
-a subject's timeline (``timeline.svg``: announced, promised, landed, last check or
-overdue), drawn as plain SVG by :func:`timeline_svg` (a labelled row per event, legible
+a subject's timeline (``timeline.svg``: announced, promised, repo created, landed,
+last check or overdue), drawn as plain SVG by :func:`timeline_svg` (a labelled row per event, legible
 on a phone; pygal's time axis left its three dots unlabelled).
 """
 
@@ -43,8 +43,8 @@ WIDTH, HEIGHT = 640, 320
 
 
 class TimelineEvent(NamedTuple):
-    """One dated event of a subject's timeline: ``kind`` (announced, promised, landed,
-    checked, overdue), ``moment`` (UTC), ``text`` (its label) and, for a promise of a
+    """One dated event of a subject's timeline: ``kind`` (announced, promised, created,
+    landed, checked, overdue), ``moment`` (UTC), ``text`` (its label) and, for a promise of a
     whole month ("on 2027-01"), ``end`` its last day (drawn as a bar from ``moment``);
     ``day`` the date column's text when it is not ``moment``'s day."""
 
@@ -171,6 +171,29 @@ def benchmark_chart(
     )
 
 
+# What each kind of timeline event is called in the chart's caption, in caption order.
+TIMELINE_WORDS = {
+    "announced": "announced",
+    "promised": "weights promised",
+    "created": "repo created",
+    "landed": "weights first seen",
+    "overdue": "overdue at the last Hub check",
+    "checked": "last Hub check",
+}
+
+
+def timeline_title(kinds: Sequence[str]) -> str:
+    """The timeline's caption, naming only the kinds of event it has (``Timeline:
+    announced, weights promised and overdue at the last Hub check``); "nothing
+    announced, promised or landed yet" when it has none of those three (a model
+    tracked before any news). ``kinds``: :class:`TimelineEvent` kinds, any order."""
+    present = [TIMELINE_WORDS[k] for k in TIMELINE_WORDS if k in kinds]
+    if not {"announced", "promised", "landed"} & set(kinds):
+        return "; ".join(["Timeline: nothing announced, promised or landed yet", *present])
+    head = ", ".join(present[:-1])
+    return "Timeline: " + (f"{head} and {present[-1]}" if head else present[-1])
+
+
 def timeline_chart(slug: str, events: Sequence[TimelineEvent]) -> ChartFile | None:
     """A subject's dated events (announced, promised, landed, last check or overdue) on
     one time axis, one labelled row per event in time order (:func:`timeline_svg` draws
@@ -187,7 +210,7 @@ def timeline_chart(slug: str, events: Sequence[TimelineEvent]) -> ChartFile | No
         "timeline",
         f"subjects/{slug}/timeline.svg",
         "chart-timeline",
-        "Timeline: announced, promised and landed",
+        timeline_title([e.kind for e in ordered]),
         alt,
         ("Event", "Date (UTC)"),
         tuple((e.text, e.day_text) for e in ordered),

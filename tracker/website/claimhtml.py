@@ -113,10 +113,24 @@ def fact_html(fact: Any, evidence_list: Callable[[Any], str]) -> str:
     )
 
 
+def fact_name(fact: Any) -> str:
+    """What a score or rank is of, for its summary line: ``Terminal-Bench 3.0`` (the
+    benchmark and version of a ``benchmark_score``), the board of a
+    ``leaderboard_rank``; "" for other facts, whose figures need no name to tell apart."""
+    q = fact.claims[0].qualifiers_dict
+    if fact.attribute == "benchmark_score" and q.get("benchmark"):
+        return f"{q['benchmark']} {q['version']}" if q.get("version") else str(q["benchmark"])
+    if fact.attribute == "leaderboard_rank" and q.get("leaderboard"):
+        return str(q["leaderboard"])
+    return ""
+
+
 def fact_mark(fact: Any) -> str:
-    """A fact in its attribute's summary line: the figure without its unit words and
-    its verdict's mark."""
-    return _mark(fact.value, fact.status)
+    """A fact in its attribute's summary line: what it is of (:func:`fact_name`), the
+    figure without its unit words and its verdict's mark."""
+    name = fact_name(fact)
+    mark = _mark(fact.value, fact.status)
+    return f'<span class="fact-name">{esc(name)}:</span> {mark}' if name else mark
 
 
 @lru_cache(maxsize=8192)  # a site repeats its figures and verdicts

@@ -218,6 +218,7 @@ def read_watches(raw: RawDB) -> tuple[list[WatchView], dict[int, str]]:
             failing_since=w.failing_since,
             last_error=w.last_error,
             last_error_kind=w.last_error_kind,
+            skip_reason=w.skip_reason,
             **plans[w.name],
         )
         for w in watch_rows

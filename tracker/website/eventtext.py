@@ -9,7 +9,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from claims.values.value import Value, ValueError_
-from claims.vocabulary import SKIPPED_KIND, attribute_label
+from claims.vocabulary import attribute_label
 from claims.watchstate import watch_health
 
 if TYPE_CHECKING:  # site rows or the ORM's (alerts)
@@ -93,11 +93,11 @@ def watch_state_text(state: str, failures: int, skipped: str | None = None) -> s
     watches page show it (:meth:`claims.watchstate.WatchHealth.text`, the rules in
     :mod:`claims.watchstate`): ``ok``, ``retrying (2 failures in a row)``, ``failing (4 in
     a row)``, ``skipped: TRACKER_AA_API_KEY not set``, ``retired``. ``skipped``: why the
-    last cycle skipped it (its ``last_error`` of kind ``claims.vocabulary.SKIPPED_KIND``)."""
-    return watch_health(state, failures, skipped, SKIPPED_KIND if skipped else None).text()
+    last cycle skipped it (its ``skip_reason``)."""
+    return watch_health(state, failures, skip_reason=skipped).text()
 
 
 def watch_state_class(state: str, failures: int, skipped: str | None = None) -> str:
     """The word the watches page styles a state by: the state of
     :func:`claims.watchstate.watch_health` (``retrying``, ``skipped``, ``failing``...)."""
-    return watch_health(state, failures, skipped, SKIPPED_KIND if skipped else None).state
+    return watch_health(state, failures, skip_reason=skipped).state

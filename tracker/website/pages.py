@@ -136,7 +136,8 @@ def search_and_compare(
             [listing, shown_sources],
             lambda: {"subjects": rows, "sources": sources},
         ),
-        job("compare.html", "compare.html", None, dict),
+        # "Data as of" as on the index: its figures are the table's (one small page)
+        job("compare.html", "compare.html", None, dict, as_of=True),
     ]
 
 
@@ -160,8 +161,9 @@ class PageMaker:
     ) -> Job:
         """``values`` makes the template's variables, only when the page is rendered;
         ``key_input`` must cover everything they show. Only pages with ``as_of`` (the
-        index views, the watches page) show "Data as of": it moves with every watch
-        check, and in every footer it re-rendered the whole site after each cycle."""
+        index views, the compare page, the watches page) show "Data as of": it moves
+        with every watch check, and in every footer it re-rendered the whole site after
+        each cycle."""
         ctx = self.ctx
         shown = (ctx.data_as_of, ctx.latest_check) if as_of else None
         key = key_of(self.fingerprint, template, path, shown, key_input)
@@ -201,6 +203,13 @@ def index_jobs(
             "scored": sum(1 for i in shown if any(k.startswith("score-") for k in rows[i].cells)),
             "subjects": [rows[i] for i in shown],
             "rows": [row_html(i, root) for i in shown],
+            # figures a column does not compare, for the line under the table
+            "asides": [
+                (rows[i], label, rows[i].cells[key])
+                for i in shown
+                for key, label in columns
+                if key in rows[i].cells and rows[i].cells[key].aside
+            ],
             "sort": sort,
             "only": only,
         }

@@ -674,7 +674,7 @@ def speed_cell(lines: Sequence[CardLine], organization: str | None) -> Cell | No
     across providers (:func:`speed_rank`). A figure for a specific provider or
     hardware (a claim under :data:`CONDITION_QUALIFIERS`, another provider's reading)
     is never the cell's value nor sorted: it is named in ``aside`` with its provider
-    (``1,000–2,000+ on Cerebras WSE-3T, confirmed``); with only such figures the
+    (``1,000–2,000+ on Cerebras WSE-3T (confirmed)``); with only such figures the
     cell shows ``—``. None without any speed."""
     mine = [ln for ln in lines if ln.attribute == SPEED]
     main = next((ln for ln in mine if ln.facts and ln.base), None) or next(
@@ -696,13 +696,13 @@ def speed_cell(lines: Sequence[CardLine], organization: str | None) -> Cell | No
 
 def _aside(ln: CardLine) -> str:
     """A speed figure the column does not compare, with where it holds:
-    ``1,000–2,000+ on Cerebras WSE-3T, confirmed``; ``1,384 observed (Cerebras, p50)``."""
+    ``1,000–2,000+ on Cerebras WSE-3T (confirmed)``; ``1,384 observed (Cerebras, p50)``."""
     if not ln.facts:
         return f"{short_text(ln.observed or '')} observed ({ln.note})"
     where = ", ".join(str(v) for _, v in sorted(ln.quals.items()))
     best = stated_best(ln)
     text = short_text(best.text) or NO_FIGURE
-    return f"{text} on {where}, {best.status or 'no verdict yet'}"
+    return f"{text} on {where} ({best.status or 'no verdict yet'})"
 
 
 def table_cells(
@@ -826,8 +826,9 @@ def table_columns(benchmarks: Sequence[str]) -> list[tuple[str, str]]:
 
 def timeline_events(facts: Sequence[Fact], weights: WeightsStatus) -> list[TimelineEvent]:
     """A subject's dated events for its timeline chart: announced (release-date claims
-    stated ``on`` a day), each promised weights date (:func:`promise_event`), landed
-    (first sighting) and the last Hub check (``overdue`` when the weights are overdue
+    stated ``on`` a day), each promised weights date (:func:`promise_event`), the
+    repo's creation (the Hub's ``createdAt``, when it gave one), landed (the first
+    check that saw the weights) and the last Hub check (``overdue`` when the weights are overdue
     then)."""
     out: list[TimelineEvent] = []
     for f in facts:
@@ -835,8 +836,14 @@ def timeline_events(facts: Sequence[Fact], weights: WeightsStatus) -> list[Timel
         if f.attribute == "release_date" and value.get("relation") == "on":
             out.append(TimelineEvent("announced", _day(value["value"]), f"announced ({f.value})"))
     out += [promise_event(p.relation, p.date) for p in weights.promises]
+    if weights.landed and weights.repo_created:  # the Hub's createdAt: not when we saw it
+        created = _day(weights.repo_created)
+        out.append(TimelineEvent("created", created, "repo created (the Hub's createdAt)"))
     if weights.landed_at:
-        out.append(TimelineEvent("landed", as_utc(weights.landed_at), "weights first seen"))
+        seen = "weights first seen" + (
+            " (already listed at the first Hub check)" if weights.at_first_check else ""
+        )
+        out.append(TimelineEvent("landed", as_utc(weights.landed_at), seen))
     if weights.as_of and weights.overdue_days and not weights.landed:
         days = weights.overdue_days
         text = f"overdue by {days} day{'s' if days != 1 else ''} at the last Hub check"

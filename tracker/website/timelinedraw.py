@@ -20,6 +20,7 @@ BOLD_EM, PLAIN_EM = 9.0, 8.9  # px per character at 15 px, bold (labels) and pla
 COLOURS = {
     "announced": "#1a4fd6",
     "promised": "#8a4b00",
+    "created": "#24506e",
     "landed": "#0b6b34",
     "overdue": "#a3141b",
     "checked": "#5b6270",

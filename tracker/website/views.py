@@ -20,7 +20,6 @@ from typing import Any, NamedTuple
 
 from claims.store.status import WeightsStatus
 from claims.verify.compare import DIFFERENT_SUBJECT
-from claims.vocabulary import skip_reason
 from claims.watchstate import WatchHealth, watch_health
 from tracker.website.anchors import discrepancy_anchor
 
@@ -429,6 +428,7 @@ class WatchView:
     failing_since: dt.datetime | None
     last_error: str | None
     last_error_kind: str | None
+    skip_reason: str | None = None  # why the last cycle skipped it (a check clears it)
     schedule: str = ""
     next_run: dt.datetime | None = None
     next_run_kind: str | None = None  # scheduled / due / retry (tracker.schedule.watchlist)
@@ -439,7 +439,11 @@ class WatchView:
     def health(self) -> WatchHealth:
         """Its state and current error (:func:`claims.watchstate.watch_health`)."""
         return watch_health(
-            self.state, self.consecutive_failures, self.last_error, self.last_error_kind
+            self.state,
+            self.consecutive_failures,
+            self.last_error,
+            self.last_error_kind,
+            skip_reason=self.skip_reason,
         )
 
     @property
@@ -460,7 +464,7 @@ class WatchView:
     @property
     def skipped(self) -> str | None:
         """Why the last cycle skipped it (``TRACKER_AA_API_KEY not set``), else None."""
-        return skip_reason(self.last_error, self.last_error_kind)
+        return self.health.skipped
 
 
 @dataclass(slots=True)
