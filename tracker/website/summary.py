@@ -191,6 +191,8 @@ class CardLine(NamedTuple):
     @property
     def sources(self) -> int:
         """Distinct sources over all its facts."""
+        if len(self.facts) == 1:
+            return self.facts[0].sources
         return len({c.source.id for f in self.facts for c in f.claims})
 
     @property
