@@ -370,13 +370,16 @@ def _number(value: dict[str, Any]) -> float | None:
 def make_fact(claims: list[ClaimView], qkey: tuple[Any, ...] | None = None) -> Fact:
     """One :class:`Fact` of ``claims`` (already grouped as stating the same thing)."""
     first = claims[0]
-    statuses = [c.verdict.status if c.verdict else None for c in claims]
+    if len(claims) == 1:  # most facts: one claim, its verdict's status
+        status = first.verdict.status if first.verdict else None
+    else:
+        status = worst([c.verdict.status if c.verdict else None for c in claims])
     return Fact(
         first.attribute,
         first.qualifiers,
         first.value,
         claims,
-        worst(statuses),
+        status,
         _number(first.value_dict),
         qkey if qkey is not None else qualifier_key(first.qualifiers_dict),
     )
