@@ -71,3 +71,27 @@ def test_errors_are_encodes_and_a_failed_call_leaves_nothing_behind():
         encode(loop)
     shared = [1]
     assert encode({"x": shared, "y": shared}) == '{"x":[1],"y":[1]}'  # not "circular"
+
+
+def test_threads_encoding_the_same_objects_at_once_see_no_cycle():
+    import threading
+
+    shared = [{"k": [i, {"x": i}]} for i in range(200)]
+    slow = json_encoder(default=lambda o: sorted(o))  # a Python call mid-encode: threads switch
+    value = {"shared": shared, "sets": [{3, 1, 2}] * 50}
+    expected = json.dumps(value, default=lambda o: sorted(o), sort_keys=True, separators=(",", ":"))
+    results: list[object] = []
+
+    def work() -> None:
+        for _ in range(50):
+            try:
+                results.append(slow(value) == expected)
+            except ValueError as exc:  # "Circular reference detected" from another's marks
+                results.append(exc)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert results == [True] * 200

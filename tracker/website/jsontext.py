@@ -5,12 +5,14 @@ for the small objects a site build encodes ~100,000 times (claim and card record
 qualifiers, page keys) that set-up was most of the cost. :func:`json_encoder` makes that
 C encoder once, with the same arguments ``encode`` would pass it, so the text is the
 same; where it cannot (no C accelerator, a Python whose encoder takes other arguments)
-it is ``encode`` itself.
+it is ``encode`` itself. Each thread has its own (the circular-reference check marks
+the objects a call is inside).
 """
 
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable
 from json import encoder as _json_encoder
 from typing import Any
@@ -35,26 +37,24 @@ def json_encoder(
     if make is None:
         return base.encode
     item_separator, key_separator = separators
-    markers: dict[int, Any] = {}  # the circular-reference check, as encode's
-    try:
-        encode_c = make(
-            markers,
-            base.default,
-            _json_encoder.encode_basestring,
-            None,
-            key_separator,
-            item_separator,
-            sort_keys,
-            False,
-            True,
-        )
-    except TypeError:  # another Python's signature
-        return base.encode
+    # encode's arguments after the marks: default, strings, indent, separators, sort,
+    # skipkeys, allow_nan
     text = _json_encoder.encode_basestring
+    args: tuple[Any, ...] = (base.default, text, None, key_separator, item_separator)
+    args += (sort_keys, False, True)
+    per_thread = threading.local()  # the circular-reference marks are a call's own
+
+    def encoder_here() -> tuple[Any, dict[int, Any]]:
+        made = getattr(per_thread, "made", None)
+        if made is None:
+            markers: dict[int, Any] = {}
+            made = per_thread.made = (make(markers, *args), markers)
+        return made  # type: ignore[no-any-return]
 
     def encode(o: Any) -> str:
         if o.__class__ is str:
             return text(o)  # type: ignore[no-any-return]
+        encode_c, markers = encoder_here()
         try:
             return "".join(encode_c(o, 0))
         except BaseException:
@@ -63,6 +63,6 @@ def json_encoder(
 
     try:
         same = encode(_SAMPLE) == base.encode(_SAMPLE)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError):  # another Python's arguments
         same = False
     return encode if same else base.encode
