@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from claims.extract.lexicon import LEXICON_DIR, alternation, patterns, words
+from claims.extract.lexicon import LEXICON_DIR, alternation, patterns, phrases, words
 from claims.extract.negation import negation
 
 
@@ -15,32 +15,44 @@ def test_every_language_has_the_same_lists():
     langs = sorted(p.name for p in LEXICON_DIR.iterdir() if p.is_dir())
     assert langs == ["en", "pt"]
     kinds = {lang: sorted(f.stem for f in (LEXICON_DIR / lang).glob("*.txt")) for lang in langs}
-    assert (
-        kinds["en"]
-        == kinds["pt"]
-        == [
-            "absence",
-            "attention_windows",
-            "cached_price",
-            "change",
-            "comparison_openers",
-            "date_windows",
-            "gains",
-            "licence_under",
-            "negation",
-            "not_negating",
-            "not_price_measures",
-            "param_parts",
-            "previous",
-            "quant_support",
-            "refusals",
-            "relations",
-            "similes",
-            "time_phrases",
-            "total_of",
-            "training",
-        ]
+    assert kinds["en"] == kinds["pt"]
+    assert {"negation", "comparison_verbs", "release_cues", "stop_caps"} <= set(kinds["en"])
+
+
+def _kinds() -> list[str]:
+    return sorted({f.stem for f in LEXICON_DIR.rglob("*.txt")})
+
+
+@pytest.mark.parametrize("kind", _kinds())
+def test_every_list_loads_and_is_used_by_code(kind):
+    # No orphan list: some module of claims/ loads it (words("kind"), alternation('kind'),
+    # phrases, patterns) or opens "kind.txt".
+    lines = words(kind)
+    assert all(w == w.strip() and not w.startswith("#") for w in lines)
+    for f in LEXICON_DIR.rglob(f"{kind}.txt"):  # each file says what it is for
+        assert f.read_text(encoding="utf-8").startswith("# "), f
+    source = "\n".join(
+        p.read_text(encoding="utf-8") for p in (LEXICON_DIR.parents[1]).rglob("*.py")
     )
+    loaded = rf"""\b(?:words|alternation|phrases|patterns)\(\s*["']{kind}["']|\b{kind}\.txt\b"""
+    assert re.search(loaded, source)
+
+
+def test_a_list_empty_in_one_language_still_loads_the_other():
+    # English says "behind", "ahead of" (comparison_markers); only Portuguese lists positions.
+    assert "à frente" in words("comparison_positions")
+    assert words("comparison_positions", "en") == ()
+
+
+def test_a_language_neutral_list_is_read_from_the_lexicon_folder():
+    assert "Verified" in words("benchmark_variants")
+    assert re.fullmatch(alternation("hardware_units"), "GPUs")
+
+
+def test_phrases_match_any_white_space_between_words():
+    assert re.fullmatch(phrases("comparison_markers"), "ahead\n of")
+    assert re.fullmatch(phrases("comparison_markers"), "frente  aos")
+    assert not re.fullmatch(alternation("comparison_markers"), "ahead\n of")
 
 
 def test_lists_merge_languages_longest_first():

@@ -8,7 +8,7 @@ import datetime as dt
 import pytest
 
 from claims.extract.extractor import extract
-from claims.extract.models import find_models
+from claims.extract.models import find_models, find_tier_members
 from claims.subjects.references import SubjectRef
 
 NOVA = SubjectRef("nova-2", ("Nova 2",))
@@ -237,3 +237,37 @@ def test_a_model_name_stops_at_its_line_end():
     text = "Compared with:\n\nClaude Opus 4.1\nInput$15\nOutput$75\n\nNova 2 costs $2 per million input tokens.\n"
     got = {c.other_model for c in extract(text, [nova], lang="en") if c.how == "other"}
     assert got == {"Claude Opus 4.1"}
+
+
+FAMILY = (
+    "The current generation is Stratus-4, in three sizes: Nano (8B total / 1B active), "
+    "Super (90B / 9B active), and Ultra (400B / 40B active)."
+)
+
+
+def test_a_bare_tier_before_a_bracket_is_a_member_of_the_family_named_before_it():
+    i = FAMILY.index("Stratus-4")
+    names = [(n.start, n.name) for n in find_tier_members(FAMILY, [(i, i + 9, "Stratus-4")])]
+    assert names == [
+        (FAMILY.index("Nano"), "Stratus-4 Nano"),
+        (FAMILY.index("Super"), "Stratus-4 Super"),
+        (FAMILY.index("Ultra"), "Stratus-4 Ultra"),
+    ]
+    # a tier in another sentence than the family is no member
+    assert find_tier_members("Stratus 4 is out. Nano (8B) follows.", [(0, 9, "Stratus 4")]) == []
+
+
+def test_the_bracket_of_the_subjects_tier_is_the_subjects_and_the_others_are_theirs():
+    super_ = SubjectRef("stratus-4-super", ("Stratus-4 Super",))
+    got = [
+        (c.text, c.attribute, c.subject, c.other_model)
+        for c in extract(FAMILY, [super_], lang="en", published=DAY)
+    ]
+    assert got == [
+        ("8B", "total_params", None, "Stratus-4 Nano"),
+        ("1B", "active_params", None, "Stratus-4 Nano"),
+        ("90B", "total_params", "stratus-4-super", None),
+        ("9B", "active_params", "stratus-4-super", None),
+        ("400B", "total_params", None, "Stratus-4 Ultra"),
+        ("40B", "active_params", None, "Stratus-4 Ultra"),
+    ]

@@ -18,9 +18,10 @@ from typing import Protocol
 
 from claims.extract import rules as R
 from claims.extract.figures import Figure
+from claims.extract.lexicon import alternation, phrases
 from claims.extract.segment import Sentence
 
-_POINTS_AFTER = re.compile(r"^\s*(?:pontos|points|pts|elo)\b", re.I)
+_POINTS_AFTER = re.compile(r"^\s*(?:" + alternation("score_units") + r")\b", re.I)
 # "DROP (3-shot F1)", "pass@1", "5 shots": an evaluation setting, not a score.
 _SETTING_AFTER = re.compile(r"-\w|\s*shots?\b|@", re.I)
 
@@ -97,7 +98,7 @@ def _price(x: Site, r: Reader) -> Choice | None:
     f = x.f
     if f.kind != "money":
         return None
-    if R.is_cached_price(x.before):
+    if R.is_cached_price(x.before, x.after):
         return NO_CLAIM  # "Cached Input Tokens (1M) $0.07": a discounted rate, not the price
     sided = R.SIDE_RIGHT_AFTER.match(x.after) or R.SIDE_RIGHT_BEFORE.search(x.before)
     if not f.per and R.PER_MTOK_LABEL.search(x.before[-40:]) and R.price_side(x.before, ""):
@@ -129,6 +130,8 @@ def _percent(x: Site, r: Reader) -> Choice | None:
     sb, sa = x.text[s.start : f.start], x.text[f.end : s.end]
     if R.is_gap_between_others(x.text[s.clause_bounds(f.start)[0] : f.start]):
         return NO_CLAIM  # "a diferença entre os modelos passou de 9,26% para 1,70%"
+    if R.is_tier_discount(sb):
+        return NO_CLAIM  # "Batch input tokens: $0.40 per 1M tokens (50% off": a tier's
     if (
         R.PRICE_CONTEXT.search(x.clause)
         or R.PRICE_CONTEXT.search(sb + sa)
@@ -143,7 +146,8 @@ def _percent(x: Site, r: Reader) -> Choice | None:
 
 # "the 2x input price difference between them": a ratio of two others, no direction.
 _BETWEEN_AFTER = re.compile(
-    r"^\s*(?:[\w-]+\s+){0,3}(?:difference|gap|spread|diferença)\s+(?:de\s+\w+\s+)?(?:between|entre)\b",
+    r"^\s*(?:[\w-]+\s+){0,3}(?:" + alternation("gap_nouns") + r")\s+(?:de\s+\w+\s+)?"
+    r"(?:" + alternation("between_words") + r")\b",
     re.I,
 )
 
@@ -185,8 +189,8 @@ def _bits(x: Site, r: Reader) -> Choice | None:
 
 
 _SCORE_OF = re.compile(
-    r"\b(?:score|scores|rating|pontuação|nota|classificação)\s+(?:of|de)\s+"
-    r"(?:(?:about|around|approximately|roughly|aproximadamente|cerca\s+de|quase)\s+)?$",
+    r"\b(?:" + alternation("score_nouns") + r")\s+(?:of|de)\s+"
+    r"(?:(?:" + phrases("score_approx_words") + r")\s+)?$",
     re.I,
 )
 # "reached Elo 1338", "an Elo score of 1,402", "Elo de 1.350": an arena rating.

@@ -14,23 +14,21 @@ from typing import Protocol
 from claims.extract.candidates import Candidate
 from claims.extract.claimants import ClaimantMention
 from claims.extract.document import Document, Line
-from claims.extract.lexicon import patterns
+from claims.extract.lexicon import alternation, patterns, phrases
 from claims.extract.models import FIGURE_OWNER_LINK
 from claims.extract.rules import Named, versus_first
 from claims.extract.segment import Segments, Sentence
 from claims.subjects.references import Mention, SubjectIndex
 from claims.values.value import Value
 
-_RELATIVE_START = re.compile(r"(?:which|that|who|whose|que|cujo|cuja|o\s+qual|a\s+qual)\b", re.I)
+_RELATIVE_START = re.compile(r"(?:" + phrases("relative_pronouns") + r")\b", re.I)
 # A clause describing the name just before it: "..., atrás do GPT-5, com 74,9%".
-_WITH_START = re.compile(r"(?:with|at|com|scoring|reaching|alcançando|marcando)\b", re.I)
+_WITH_START = re.compile(r"(?:" + alternation("describing_openers") + r")\b", re.I)
 # A participle clause ("..., alcançando 69%") and a list of examples before it ("modelos
 # como o X e o Y"): the participle describes the sentence's subject, not the last example.
-_PARTICIPLE_START = re.compile(
-    r"(?:scoring|reaching|achieving|alcançando|atingindo|marcando|obtendo)\b", re.I
-)
+_PARTICIPLE_START = re.compile(r"(?:" + alternation("score_participles") + r")\b", re.I)
 _EXAMPLES_BEFORE = re.compile(
-    r"\b(?:such\s+as|like|including|como|incluindo|tais\s+como)\s+(?:(?:o|a|os|as|the)\s+)?"
+    r"\b(?:" + phrases("example_openers") + r")\s+(?:(?:o|a|os|as|the)\s+)?"
     r"[^.;:()]*$",
     re.I,
 )
@@ -105,7 +103,9 @@ class _Article:
 Strategy = Callable[[Candidate, _Article], "Decision | None"]
 
 
-_VS_NEXT = re.compile(r"\s*(?:vs\.?|versus|contra|against)\s*[~≈]?\s*(?:US)?[$€£]?\d", re.I)
+_VS_NEXT = re.compile(
+    r"\s*(?:vs\.?|" + alternation("versus_words") + r")\s*[~≈]?\s*(?:US)?[$€£]?\d", re.I
+)
 
 
 def _versus_pair(c: Candidate, a: _Article) -> Decision | None:
@@ -383,10 +383,11 @@ def _default(c: Candidate, a: _Article) -> Decision | None:
 # The strategies, in order, in three passes (a pass learns from the one before it): the
 # first decision wins. Names are those reported in ``how``.
 # Figures stated "respectively" ("5B e 8B respectivamente", "$1 and $4, respectively").
-_RESP_TOKEN = r"[$€£]?\d[\w.,%]*(?:\s(?:billion|million|trillion|bilhões|milhões|trilhões))?"
+_RESP_TOKEN = r"[$€£]?\d[\w.,%]*(?:\s(?:" + alternation("large_number_words") + r"))?"
 _RESP_SEP = r"(?:\s*,\s*(?:and\s+|e\s+)?|\s+(?:and|e)\s+)"
 _RESP_LIST = re.compile(
-    rf"(?<![\w.,]){_RESP_TOKEN}(?:{_RESP_SEP}{_RESP_TOKEN})+\s*,?\s*(?:respectively|respectivamente)\b",
+    rf"(?<![\w.,]){_RESP_TOKEN}(?:{_RESP_SEP}{_RESP_TOKEN})+\s*,?\s*"
+    rf"(?:{alternation('respectively')})\b",
     re.I,
 )
 _NAME_SEP = re.compile(r"\s*(?:,|,?\s+(?:and|e|ou|or))\s*", re.I)
@@ -549,8 +550,8 @@ def _bracket_owner(c: Candidate, ctx: ArticleContext) -> Mention | Named | None:
 # X ontem, um modelo ..."): lexicon/<lang>/time_phrases.txt.
 _IS_IT = re.compile(
     rf"(?:\s+(?:{patterns('time_phrases')}))?"
-    r"\s*(?:[,—–]|(?:is|was|will\s+be|remains|features|offers|é|foi|será|continua|oferece)"
-    r"(?:\s+(?:now|still|also|agora|também))?)\s*",
+    r"\s*(?:[,—–]|(?:" + phrases("apposition_verbs") + r")"
+    r"(?:\s+(?:" + alternation("copula_adverbs") + r"))?)\s*",
     re.I,
 )
 
@@ -637,7 +638,7 @@ def _anaphor_subject(s: Sentence, ctx: ArticleContext) -> str | None:
 
 # "This model ...", "Este modelo ...": a demonstrative points at the sentence right before.
 _DEMONSTRATIVE = re.compile(
-    r"\W*(?:this|that|these|este|esse|esta|essa)\s+(?:\w+\s+)?(?:model|modelo)\b", re.I
+    r"\W*(?:" + alternation("demonstratives") + r")\s+(?:\w+\s+)?(?:model|modelo)\b", re.I
 )
 
 

@@ -11,68 +11,57 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from claims.extract.lexicon import alternation, phrases, words
 from claims.extract.segment import Segments
 
 # A name stays on its line ("... Zephyr 3 Pro\n\nAurora Labs said" is "Aurora Labs").
 _ORG = r"(?P<org>[A-Z][\w.&-]*(?:[ \t\u00a0]+(?:AI|Labs?|Research|Analysis|[A-Z][\w.&-]*)){0,3})"
-SAY_VERBS = (
-    r"reporta|relata|afirma|afirmou|diz|disse|declara|declarou|informa|informou|anunciou|anuncia|"
-    r"confirmou|confirma|publicou|colocou|coloca|mediu|mede|estima|promete|prometeu|cita|fala|"
-    r"says|said|reports|reported|claims|claimed|states|stated|announced|confirmed|measured|put|"
-    r"puts|placed|ranked|ranks|estimates|promised|lists|"
-    r"announces|unveiled|unveils|introduced|introduces"
-)
+# The words of lexicon/<lang>/*.txt named below, as regex alternations.
+SAY_VERBS = alternation("say_verbs")
+_ACCORDING_TO = phrases("according_to")
 # An organization that announces a model is the author of the announcement: like a
 # post's author it speaks for the rest of its paragraph ("X announced Y ... The weights ...").
 # English only for now: "anunciou" would change the attribution of the reviewed pt seeds.
-_ANNOUNCE_RE = re.compile(r"(?:announced|announces|unveiled|unveils|introduced|introduces)$")
+_ANNOUNCE_RE = re.compile(r"(?:" + alternation("announce_verbs") + r")$")
 _SAY_RE = re.compile(rf"\b(?:{SAY_VERBS})\b")
 # Looked for only in the 60 characters before a saying verb (speed: verbs are rare).
 # Adverbs may stand between name and verb ("Nimbus Labs today announced").
 _VERB_RE = re.compile(
     rf"(?<![\w.&-]){_ORG}\s+"
-    r"(?:(?:\w+mente|[a-z]+ly|also|today|yesterday|now|hoje|ontem|on\s+[A-Z][a-z]+day)\s+){0,2}$"
+    r"(?:(?:\w+mente|[a-z]+ly|" + alternation("verb_adverbs") + r"|on\s+[A-Z][a-z]+day)\s+){0,2}$"
 )
 # The preposition may open the sentence ("According to X, ..."); the name keeps its capital.
-_PREP_RE = re.compile(
-    r"\b(?i:segundo|de\s+acordo\s+com|conforme|according\s+to|per)\s+(?:[ao]s?\s+|the\s+)?" + _ORG
-)
+_PREP_RE = re.compile(r"\b(?i:" + _ACCORDING_TO + r"|per)\s+(?:[ao]s?\s+|the\s+)?" + _ORG)
 _DOC_RE = re.compile(
-    rf"\b(?:post|blog|anúncio|comunicado|relatório|paper|artigo|announcement|report|nota)"
+    rf"\b(?:{alternation('document_nouns')})"
     rf"(?:\s+de\s+engenharia|\s+técnico)?\s+(?:d[ao]\s+|by\s+|from\s+)(?:[ao]\s+)?{_ORG}"
 )
 # People of an organization who state a figure: "Analysts at SemiAnalysis estimate",
 # "researchers from X say", "analistas da X estimam". The organization is the claimant.
 _STAFF_RE = re.compile(
-    r"\b(?i:analysts?|researchers?|engineers?|scientists?|experts?|sources?|people|analistas|"
-    r"pesquisadores|engenheiros|cientistas|especialistas|fontes)\s+(?:at|from|with|of|d[ao]s?|n[ao]s?)"
+    r"\b(?i:" + alternation("staff_nouns") + r")\s+(?:at|from|with|of|d[ao]s?|n[ao]s?)"
     rf"\s+(?:the\s+|[ao]\s+)?{_ORG}\s+(?:\w+ly\s+|also\s+)?"
-    r"(?:estimate[sd]?|say|said|believe[sd]?|claim(?:s|ed)?|think|thought|expect(?:s|ed)?|"
-    r"calculate[sd]?|reckon(?:s|ed)?|report(?:s|ed)?|put|suggest(?:s|ed)?|argue[sd]?|"
-    r"estimam|estimaram|dizem|disseram|afirmam|afirmaram|acreditam|calculam|calcularam)\b"
+    r"(?:" + alternation("staff_verbs") + r")\b"
 )
-_COMPANY = r"(?:a\s+empresa|a\s+companhia|a\s+startup|o\s+laborat[óo]rio|the\s+company|the\s+lab)"
+_COMPANY = r"(?:" + phrases("company_pronouns") + r")"
 # The saying verbs that may come after what was said ("..., said Nimbus.", "..., disse a
 # empresa."); then the name ends its clause.
-_AFTER_VERBS = (
-    r"says|said|claims|claimed|stated|reported|added|explained|noted|"
-    r"diz|disse|afirma|afirmou|declarou|informou|relatou|acrescentou|explicou"
-)
+_AFTER_VERBS = alternation("after_say_verbs")
 _PRONOUN_ORG_RE = re.compile(
     rf"\b{_COMPANY}\s+(?:\w+mente\s+)?(?:{SAY_VERBS})\b"
-    rf"|\b(?:segundo|de\s+acordo\s+com|conforme|according\s+to)\s+{_COMPANY}\b"
+    rf"|\b(?:{_ACCORDING_TO})\s+{_COMPANY}\b"
     rf"|\b(?:{_AFTER_VERBS})\s+{_COMPANY}(?=\s*[.,;:!?)\n]|$)",
     re.IGNORECASE,
 )
 # The lab's own channel as the source of a figure: "Through the company's API, X costs",
 # "on its own platform", "Pela API da empresa", "na sua plataforma": the lab (of the
 # figure's subject) states it, as "the company said" does.
-_CHANNEL = r"(?:API|APIs|platform|pricing\s+page|price\s+list|website|console|cloud|plataforma|p[áa]gina\s+de\s+pre[çc]os|site|nuvem)"
+_CHANNEL = r"(?:" + phrases("own_channels") + r")"
 _CHANNEL_RE = re.compile(
-    rf"\b(?:through|via|on|in|from|using|at)\s+(?:the\s+(?:company|lab|firm|startup)[’']s|"
+    rf"\b(?:through|via|on|in|from|using|at)\s+(?:the\s+(?:{alternation('company_nouns')})[’']s|"
     rf"(?P<its>its|their))\s+(?:own\s+)?{_CHANNEL}\b"
     rf"|\b(?:pela|pelas|na|nas|via|através\s+da|por\s+meio\s+da)\s+{_CHANNEL}\s+"
-    r"(?:da\s+empresa|da\s+companhia|da\s+startup|do\s+laborat[óo]rio)\b"
+    rf"(?:{phrases('company_of')})\b"
     rf"|\b(?:pela|na|via|através\s+da)\s+(?P<sua>sua)\s+(?:própria\s+)?{_CHANNEL}\b",
     re.IGNORECASE,
 )
@@ -86,19 +75,17 @@ _AFTER_RE = re.compile(
 _COMMIT_RE = re.compile(
     rf"(?<![\w.&-]){_ORG}\s+(?:"
     r"(?:(?:will|would)(?:\s+not|\s+never)?|won[’']t|(?:não\s+)?(?:vai|irá|deve))\s+"
-    r"(?:release|open-source|open\s+source|open|publish|ship|launch|make|upload|put\s+out|"
-    r"offer|share|liberar|lançar|publicar|abrir|disponibilizar)"
-    r"|(?:plans|intends|expects|aims|promises|pledged|(?:has\s+)?committed)\s+to"
-    r"|(?:não\s+)?(?:pretende|planeja|promete|prometeu)"
+    r"(?:" + phrases("commit_verbs") + r")"
+    r"|(?:" + phrases("plan_verbs", "en") + r")\s+to"
+    r"|(?:não\s+)?(?:" + phrases("plan_verbs", "pt") + r")"
     r")\b"
 )
 # Someone else reports the commitment ("According to The Information, X plans to ...",
 # "Analysts say X will ...", "Segundo a Reuters, a X vai ..."): it is not X's own word.
 _REPORTED_RE = re.compile(
-    rf"\b(?:{SAY_VERBS})\b|\b(?i:segundo|de\s+acordo\s+com|conforme|according\s+to|"
-    r"reportedly|analysts?|analistas?|sources?|fontes?)\b"
+    rf"\b(?:{SAY_VERBS})\b|\b(?i:{_ACCORDING_TO}|{alternation('hearsay_words')})\b"
 )
-_ARTICLES = frozenset("A O The".split())
+_ARTICLES = frozenset(words("capital_articles"))
 # A name never runs over a sentence end ("April. Moonshot AI said" is "Moonshot AI").
 _SENTENCE_END = re.compile(r"\.\s+(?=[A-Z])")
 
@@ -117,9 +104,7 @@ def _calendar_words(kind: str) -> frozenset[str]:
 _MONTHS = _calendar_words("months")
 # "The Qwen team on Tuesday announced ...": a weekday or month is never the claimant.
 _CALENDAR = _MONTHS | _calendar_words("days")
-_NOT_ORG = frozenset(
-    "Eles Elas Ele Ela Isso Este Esta They He She It This We Nós Você Minha Meu".split()
-)
+_NOT_ORG = frozenset(words("not_orgs"))
 
 
 @dataclass(frozen=True)

@@ -11,39 +11,13 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from claims.extract.lexicon import patterns
+from claims.extract.lexicon import alternation, patterns, words
 from claims.extract.negation import NEGATION_WORDS, NOT_NEGATING_WORDS
 
-# Relation words right before a date (longest first); "a partir de"/"from" = on that day.
+# Relation words right before a date (``lexicon/<lang>/relation_words.txt``, longest first); "a partir de"/"from" = on that day.
 # "not_before" (on or after the date) is stored as "after" the unit before it.
-RELATION_WORDS: tuple[tuple[str, str], ...] = (
-    ("no earlier than", "not_before"),
-    ("no sooner than", "not_before"),
-    ("no mais tardar", "by"),
-    ("antes do dia", "before"),
-    ("antes de", "before"),
-    ("antes do", "before"),
-    ("até o dia", "by"),
-    ("até ao dia", "by"),
-    ("até o", "by"),
-    ("até ao", "by"),
-    ("até", "by"),
-    ("depois de", "after"),
-    ("após", "after"),
-    ("a partir de", "on"),
-    ("desde", "on"),
-    ("no dia", "on"),
-    ("em", "on"),
-    ("no", "on"),
-    ("para", "on"),
-    ("no later than", "by"),
-    ("before", "before"),
-    ("by", "by"),
-    ("until", "by"),
-    ("after", "after"),
-    ("on", "on"),
-    ("from", "on"),
-    ("in", "on"),
+RELATION_WORDS: tuple[tuple[str, str], ...] = tuple(
+    (w, rel) for w, rel in (line.rsplit(None, 1) for line in words("relation_words"))
 )
 _REL_RE = re.compile(
     r"(?:^|[\s(])("
@@ -70,7 +44,7 @@ _NEGATED_REFUSAL = re.compile(rf"\b(?:{_REFUSAL})\b", re.IGNORECASE)
 NEG_RE = re.compile(
     _NEG_HEAD + r"\s+"
     rf"(?!(?:the\s+|a\s+|an\s+)?(?:{NOT_NEGATING_WORDS})\b|(?:é\s+)?[oa]\s+únic)"
-    r"(?:(?!(?:and|but|or|so|because|while|although|e|mas|ou|então|porque|enquanto|embora|whether|if|that|se|que|quando|when)\s)[\w’'-]+(?:\.\d\w*)*\s+){0,10}$",
+    r"(?:(?!(?:" + alternation("clause_conjunctions") + r")\s)[\w’'-]+(?:\.\d\w*)*\s+){0,10}$",
     re.IGNORECASE,
 )
 # Negated relation -> its complement: not before D = on or after D; not by D = after D;

@@ -20,6 +20,7 @@ from babel.dates import get_date_format, get_month_names
 
 from claims.extract.date_relations import NEGATED, relation_before, unit_before
 from claims.extract.date_windows import window_of, window_pattern
+from claims.extract.lexicon import alternation, words
 from claims.extract.yearless import tense_before, yearless_year
 from claims.values.numbers import NUMBER_WORDS_EN, NUMBER_WORDS_PT, normalize_locale, word_number
 from claims.values.value import Value, date_value
@@ -87,6 +88,18 @@ def _fold(s: str) -> str:
 
 
 @lru_cache(maxsize=8)
+def _unit_table(lang: str) -> dict[str, str]:
+    """Folded unit word -> "days"/"weeks"/"months"/"years" (``lexicon/<lang>/time_units.txt``)."""
+    pairs = (line.rsplit(None, 1) for line in words("time_units", lang))
+    return {_fold(word): unit for word, unit in pairs}
+
+
+def _units(lang: str) -> str:
+    """The unit words of ``lang``'s relative dates, accented forms as listed."""
+    return "|".join(re.escape(line.rsplit(None, 1)[0]) for line in words("time_units", lang))
+
+
+@lru_cache(maxsize=8)
 def _patterns(lang: str) -> tuple[re.Pattern[str], ...]:
     months = sorted(_month_table(lang), key=len, reverse=True)
     mon_alt = "|".join(months)
@@ -112,7 +125,7 @@ def _patterns(lang: str) -> tuple[re.Pattern[str], ...]:
         words = NUMBER_WORDS_PT
         relative = (
             rf"\b(?P<rel>há|em|daqui\s+a|dentro\s+de)\s+(?P<n>\d+|{words})\s+"
-            r"(?P<unit>dias?|semanas?|m[eê]s|meses|anos?)\b(?P<ago>\s+atr[aá]s)?"
+            rf"(?P<unit>{_units(lang)})\b(?P<ago>\s+atr[aá]s)?"
         )
         endof = (
             r"\b(?:n?o\s+)?(?:fim|final)\s+d[oe]\s+(?:(?P<eo>ano|m[eê]s)\b"
@@ -125,13 +138,14 @@ def _patterns(lang: str) -> tuple[re.Pattern[str], ...]:
         words = NUMBER_WORDS_EN
         relative = (
             rf"(?:\b(?P<rel>in|within)\s+)?\b(?P<n>\d+|{words}|a)\s+"
-            r"(?P<unit>days?|weeks?|months?|years?)\b(?P<ago>\s+ago)?"
+            rf"(?P<unit>{_units(lang)})\b(?P<ago>\s+ago)?"
         )
         endof = (
             r"\b(?:the\s+)?end\s+of\s+(?:(?:the\s+)?(?P<eo>year|month)\b"
             rf"|(?P<eom>{wide})(?:,?\s+(?P<eoy>\d{{4}}))?(?!\w))"
         )
     flags = re.IGNORECASE
+    today = alternation("today_words")
     return tuple(
         re.compile(p, flags)
         for p in (
@@ -147,13 +161,12 @@ def _patterns(lang: str) -> tuple[re.Pattern[str], ...]:
             # "Today we release X", "Hoje, a Vega lança": the publication day, only opening a
             # sentence with a release verb right after (not "today's market", nor "o termo
             # mais honesto hoje", where it means nowadays)
-            r"(?:\A|(?<=\n)|(?<=[.!?] ))(?:today|hoje)\b(?!['’]s)(?=,?\s+(?:[\w-]+\s+){0,3}?"
-            r"(?:release|launch|announc|introduc|unveil|open-sourc|lança|anuncia|apresenta|disponibiliz))"
+            r"(?:\A|(?<=\n)|(?<=[.!?] ))(?:" + today + r")\b(?!['’]s)(?=,?\s+(?:[\w-]+\s+){0,3}?"
+            r"(?:" + alternation("release_stems") + r"))"
             # mid-sentence, right before a release verb in the past: "Google DeepMind
             # today released Gemma 2", "a Meta hoje lançou" (not "today announced": an
             # announcement may be of a later release)
-            r"|(?<=\s)(?:today|hoje)(?=\s+(?:released|launched|open-sourced|lançou|"
-            r"disponibilizou|liberou)\b)",
+            r"|(?<=\s)(?:" + today + r")(?=\s+(?:" + alternation("released_today") + r")\b)",
         )
     )
 
@@ -354,13 +367,7 @@ def _relative(m: re.Match[str], lang: str, published: dt.date | None) -> DateRea
     )
     if n is None:
         return None
-    unit = _fold(m["unit"])
-    if lang == "pt":
-        unit = {"dia": "days", "semana": "weeks", "mes": "months", "ano": "years"}[
-            unit.rstrip("s").replace("mese", "mes")
-        ]
-    else:
-        unit = unit if unit.endswith("s") else unit + "s"
+    unit = _unit_table(lang)[_fold(m["unit"])]
     phrase = f"{n} {unit} ago" if ago else f"in {n} {unit}"
     d = _dateparser_relative(phrase, published)
     if d is None:

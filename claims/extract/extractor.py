@@ -25,7 +25,7 @@ from claims.extract.dates import scan_dates
 from claims.extract.document import Document
 from claims.extract.figures import Figure, scan_figures
 from claims.extract.language import article_locale
-from claims.extract.lexicon import alternation
+from claims.extract.lexicon import alternation, phrases
 from claims.extract.models import (
     NOT_MODELS,
     every_occurrence,
@@ -35,13 +35,15 @@ from claims.extract.models import (
     find_related_models,
     find_sibling_tiers,
     find_size_names,
+    find_tier_members,
 )
+from claims.extract.named_tables import named_column_tables
 from claims.extract.negation import affirmed
 from claims.extract.price_factor import qualify_price_factors
 from claims.extract.price_pairs import pair_prices
 from claims.extract.segment import Sentence
 from claims.extract.spans import after_marker, merge_parenthetical, merge_percent_ranges, overlaps
-from claims.extract.table_cells import read_cell
+from claims.extract.table_cells import read_cell, read_pair_cell
 from claims.subjects.references import Mention, SubjectIndex, SubjectRef
 from claims.values.value import Value, quantity, text_value
 
@@ -63,7 +65,7 @@ def _absence(locale: str) -> re.Pattern[str]:
 _RELATIVE_SPAN = re.compile(r"\b(?:semanas?|weeks?|dias?|days?|m[eê]s(?:es)?|months?)\b", re.I)
 # A statement reported in the past about the future ("would", "seria"): its "within a
 # week" counts from when it was said.
-_REPORTED_FUTURE = re.compile(r"\b(?:would|seria|iria|ia\s+ser|viria)\b", re.I)
+_REPORTED_FUTURE = re.compile(r"\b(?:" + phrases("reported_future") + r")\b", re.I)
 # One lower-case word between a row's benchmark name and its score: the category column.
 _CATEGORY_GAP = re.compile(r"[^\S\n]+[a-z]{3,}[^\S\n]+")
 _ON_NAME = re.compile(r"\s*(?:on|in|at|for|no|na|em|nos|nas)\s+(?:the\s+|o\s+|a\s+)?", re.I)
@@ -193,7 +195,8 @@ class _Context:
             re.compile(r"\b(" + "|".join(re.escape(f) for f in firsts) + r")\b") if firsts else None
         )
         self._claimant_by_first = firsts
-        self.tables = doc.tables
+        # Tables pasted with single spaces are found by their columns' model names.
+        self.tables = doc.tables + named_column_tables(text, models)
         masked = taken + [(c.start, c.end) for c in self.competitors]
         # Table cells are read by row and column (table_figures), never by the words around.
         masked += [(c.start, c.end) for t in self.tables for _, _, c in t.cells()]
@@ -244,8 +247,20 @@ class _Context:
             (n, self._shortened_subject(n.name)) for n in self._other_models(comparatives, taken)
         ]
         mentions += [Mention(n.start, n.end, slug, "subject", n.name) for n, slug in short if slug]
+        others = [n for n, slug in short if not slug]
+        # "Nemotron 3, in three sizes, Nano (...), Super (...)": a tier alone is a member
+        families = [(m.start, m.end, m.name) for m in mentions if m.name]
+        families += [(n.start, n.end, n.name) for n in others]
+        for n in find_tier_members(self.text, families):
+            if overlaps(n.start, n.end, taken):
+                continue
+            whole = [m for m in self.index.mentions(n.name) if (m.start, m.end) == (0, len(n.name))]
+            if whole and whole[0].kind == "subject":
+                mentions.append(Mention(n.start, n.end, whole[0].slug, "subject", n.name))
+            else:
+                others.append(n)
         mentions.sort(key=lambda m: m.start)
-        return mentions, [n for n, slug in short if not slug]
+        return mentions, sorted(others, key=lambda n: n.start)
 
     def _without_sibling_prefixes(self, mentions: list[Mention]) -> list[Mention]:
         """``mentions`` without a subject's short name that begins a sibling in another
@@ -379,14 +394,17 @@ class _Context:
         for t in self.tables:
             for label, head, cell in t.cells():
                 read = read_cell(t, label, head, cell, self.text, self.locale, self.index)
-                if read is None:
-                    continue
-                slug, attr, q, v, (a, b), other = read
-                c = self._candidate(attr, v, a, b, self.seg.at(a), q)
-                c.subject, c.how = slug, "table"
-                if slug is None:  # another model's row: its figure, never the subject's
-                    c.how, c.other_model, c._hard_null = "other", other, True
-                out.append(c)
+                reads = (
+                    [read]
+                    if read
+                    else read_pair_cell(label, head, cell, self.text, self.locale, self.index)
+                )
+                for slug, attr, q, v, (a, b), other in reads:
+                    c = self._candidate(attr, v, a, b, self.seg.at(a), q)
+                    c.subject, c.how = slug, "table"
+                    if slug is None:  # another model's row: its figure, never the subject's
+                        c.how, c.other_model, c._hard_null = "other", other, True
+                    out.append(c)
         return out
 
     def _classify(
@@ -438,7 +456,7 @@ class _Context:
             said = r is not None and not r[1] and R.weights_released(before) == r[0]
             if w and (not r or w[0] <= r[0] or r[0] > 40 or said):
                 attr = "weights_release_date"
-            elif r:
+            elif r or R.launches_family(before):
                 attr = "release_date"
             else:
                 continue

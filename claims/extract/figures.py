@@ -13,6 +13,7 @@ from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
 
+from claims.extract.lexicon import alternation, phrases
 from claims.values.numbers import (
     NUMBER_WORDS_EN,
     NUMBER_WORDS_PT,
@@ -27,23 +28,14 @@ from claims.values.numbers import (
 )
 from claims.values.value import Value, quantity, value_range
 
-APPROX_WORDS = (
-    r"cerca\s+de|aproximadamente|aprox\.|perto\s+de|por\s+volta\s+de|em\s+torno\s+de|quase"
-    r"|about|around|approximately|roughly|nearly|almost|~|≈"
-)
-LOWER_BOUND_WORDS = (
-    r"n[ãa]o\s+menos\s+(?:de|do\s+que|que)|nada\s+menos\s+(?:de|do\s+que|que)"
-    r"|no\s+(?:fewer|less)\s+than|not\s+(?:fewer|less)\s+than"
-    r"|mais\s+de|acima\s+de|pelo\s+menos|ao\s+menos|no\s+m[íi]nimo"
-    r"|more\s+than|over|at\s+least|upwards\s+of|above"
-)
-UPPER_BOUND_WORDS = (
-    r"n[ãa]o\s+mais\s+(?:de|do\s+que|que)|no\s+more\s+than|not\s+more\s+than|"
-    r"até|no\s+m[áa]ximo|menos\s+de|up\s+to|at\s+most|less\s+than|under|below"
-)
+# The words of lexicon/<lang>/*.txt named below, as regex alternations (signs and codes here).
+APPROX_WORDS = phrases("approx_words") + "|~|≈"
+LOWER_BOUND_WORDS = phrases("lower_bound_words")
+UPPER_BOUND_WORDS = phrases("upper_bound_words")
 CURRENCY_BEFORE = r"US\$|U\$|USD|US|R\$|\$|€|EUR|£"
-CURRENCY_AFTER = r"d[óo]lares|dollars|USD|euros?|€|EUR|reais"
-PER_UNIT = r"milh[ãa]o|million|mil|thousand|mtok|ktok|M|K|k|token|m[êe]s|month"
+CURRENCY_AFTER = alternation("currency_words") + "|USD|€|EUR"
+PER_UNIT = alternation("per_units") + "|mtok|ktok|M|K|k"
+_BETWEEN = alternation("between_words")
 
 _CURRENCY_CODES = {
     "US$": "usd",
@@ -100,7 +92,7 @@ def figure_regex(locale: str) -> re.Pattern[str]:
     words = NUMBER_WORDS_PT if locale.startswith("pt") else NUMBER_WORDS_EN
     # "a trillion-parameter model", "a billion tokens": "a" is one only before a scale word
     one = (
-        r"(?<![\w-])a(?=\s+(?:trillion|billion|million)\b)"
+        rf"(?<![\w-])a(?=\s+(?:{alternation('large_number_words', 'en')})\b)"
         if not locale.startswith("pt")
         else "(?!)"
     )
@@ -112,7 +104,7 @@ def figure_regex(locale: str) -> re.Pattern[str]:
     pattern = (
         rf"(?:(?P<approx>(?i:{APPROX_WORDS}))\s*)?"
         rf"(?:(?P<lo>(?i:{LOWER_BOUND_WORDS}))\s+|(?P<hi>(?i:{UPPER_BOUND_WORDS}))\s+)?"
-        rf"(?:(?P<between>(?i:entre|between))\s+)?"
+        rf"(?:(?P<between>(?i:{_BETWEEN}))\s+)?"
         rf"(?:(?:(?<![\w$])|{_after_glued_label()})(?P<cur>{CURRENCY_BEFORE})\s?)?"
         rf"(?:(?<![\w.,/-])(?P<neg>[-−])|(?<![\w.,/-])|{_after_glued_label()})"
         rf"(?P<n1>{number})(?P<ord>º|ª|°|st\b|nd\b|rd\b|th\b)?"
@@ -123,8 +115,8 @@ def figure_regex(locale: str) -> re.Pattern[str]:
         + scale.format(s="s2", x="x2")
         + "?)?"
         rf"(?P<plus>\+)?"
-        rf"(?:(?P<pct>\s?%|\s+por\s+cento\b|\s+percent\b|\s+pontos\s+percentuais\b)"
-        rf"|(?P<times>\s?[x×](?![\w-])|\s+vezes\b|\s+times\b))?"
+        rf"(?:(?P<pct>\s?%|\s+(?:{phrases('percent_words')})\b)"
+        rf"|(?P<times>\s?[x×](?![\w-])|\s+(?:{alternation('times_words')})\b))?"
         rf"(?:\s+(?P<cur2>{CURRENCY_AFTER})(?!\w))?"
         rf"(?P<pertail>\s*(?:/|\bpor\b|\bper\b|\ba\s+cada\b)\s*(?:1\s*)?(?P<per>{PER_UNIT})(?!\w))?"
     )
@@ -137,12 +129,14 @@ def _anchor_regexes(locale: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     a number starts, from the earliest approx/bound/currency words before it (speed)."""
     words = NUMBER_WORDS_PT if locale.startswith("pt") else NUMBER_WORDS_EN
     one = (
-        r"|(?<![\w-])a(?=\s+(?:trillion|billion|million)\b)" if not locale.startswith("pt") else ""
+        rf"|(?<![\w-])a(?=\s+(?:{alternation('large_number_words', 'en')})\b)"
+        if not locale.startswith("pt")
+        else ""
     )
     anchor = re.compile(rf"(?:(?<![^\W_])|{_after_glued_label()})\d+|(?i:\b(?:{words})\b){one}")
     # Any one prefix piece (with the spaces after it); chained backwards from an anchor.
     piece = re.compile(
-        rf"(?:(?<!\w)(?i:{APPROX_WORDS}|{LOWER_BOUND_WORDS}|{UPPER_BOUND_WORDS}|entre|between)(?!\w)"
+        rf"(?:(?<!\w)(?i:{APPROX_WORDS}|{LOWER_BOUND_WORDS}|{UPPER_BOUND_WORDS}|{_BETWEEN})(?!\w)"
         rf"|(?:(?<![\w$])|{_after_glued_label()})(?:{CURRENCY_BEFORE})|[-−~≈]|aprox\.)\s*"
     )
     return anchor, piece

@@ -4,32 +4,18 @@ from __future__ import annotations
 
 import re
 
-from claims.extract.lexicon import LEXICON_DIR
+from claims.extract.lexicon import words
 from claims.values.numbers import normalize_locale
 
 _WORD = re.compile(r"[a-zà-ü]+")
 # Function words of one language only ("a", "as" are both: Portuguese keeps them). The
 # auxiliaries matter for short statements with no article ("<Model> weights will not be
 # released until March 2027" has none of "the/and/of" and read as Portuguese).
-_PT = frozenset(
-    "de que não em para com uma os as do da dos das no na ao é são mais pelo pela "
-    "foi foram será serão vai vão terá ter tem até antes depois ainda".split()
-)
-_EN = frozenset(
-    "the and of to in is are with for that this from by on it its "
-    "will not be was were has have had said until before after".split()
-)
+_PT = frozenset(words("language_markers", "pt"))
+_EN = frozenset(words("language_markers", "en"))
 # Spellings and words that tell European from Brazilian Portuguese (data files).
-_PT_PT = frozenset(
-    line.strip()
-    for line in (LEXICON_DIR / "pt_pt_markers.txt").read_text(encoding="utf-8").splitlines()
-    if line.strip() and not line.startswith("#")
-)
-_PT_BR = frozenset(
-    line.strip()
-    for line in (LEXICON_DIR / "pt_br_markers.txt").read_text(encoding="utf-8").splitlines()
-    if line.strip() and not line.startswith("#")
-)
+_PT_PT = frozenset(words("pt_pt_markers"))
+_PT_BR = frozenset(words("pt_br_markers"))
 
 
 def detect_locale(text: str) -> str:

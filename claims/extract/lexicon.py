@@ -26,9 +26,12 @@ def words(kind: str, lang: str | None = None) -> tuple[str, ...]:
     """The ``kind`` list of every language folder, longest first, without repeats; with
     ``lang`` ("pt", "pt-BR", "en"), of that language's folder only when it has the list
     (for words that are ordinary words elsewhere: English "no" is Portuguese "in the").
-    Raises FileNotFoundError naming the kind when no language has it."""
+    A list no language folder has is read from ``lexicon/<kind>.txt`` (language-neutral).
+    Raises FileNotFoundError naming the kind when no file has it."""
     found: set[str] = set()
     files = sorted(LEXICON_DIR.glob(f"*/{kind}.txt"))
+    if not files and (LEXICON_DIR / f"{kind}.txt").is_file():
+        files = [LEXICON_DIR / f"{kind}.txt"]  # a language-neutral list
     own = LEXICON_DIR / (lang or "").split("-")[0].lower() / f"{kind}.txt"
     if lang and own in files:
         files = [own]
@@ -43,6 +46,12 @@ def alternation(kind: str, lang: str | None = None) -> str:
     """The ``kind`` words (of ``lang`` only, as :func:`words`) as one regex alternation
     (escaped), longest first."""
     return "|".join(re.escape(w) for w in words(kind, lang))
+
+
+def phrases(kind: str, lang: str | None = None) -> str:
+    """As :func:`alternation`, but a space in a listed phrase matches any run of white
+    space ("ahead of" matches "ahead\\nof" too)."""
+    return "|".join(re.escape(w).replace("\\ ", r"\s+") for w in words(kind, lang))
 
 
 def patterns(kind: str) -> str:

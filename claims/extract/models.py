@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from claims.extract.lexicon import alternation, words
+from claims.extract.lexicon import alternation, phrases, words
 from claims.extract.rules import Named
 
 _LEXICON = Path(__file__).with_name("lexicon")
@@ -69,9 +69,7 @@ _SPACED = re.compile(
 _FAMILY_BEFORE = re.compile(rf"(?<![\w-])(?:{_FAMILY_ALT})\s$")
 # What a figure looks like right after a version: "Llama 3 70B" keeps 70B as its size, but
 # "GPT-5 80%" or "R1 2,029" is a name followed by a figure, not part of it.
-_FIGURE_AFTER = re.compile(
-    r"\s*(?:%|x\b|[kKMBT]\b|tokens|pontos|points|bilh|trilh|milh|bill|trill|mill)"
-)
+_FIGURE_AFTER = re.compile(r"\s*(?:%|x\b|[kKMBT]\b|" + alternation("count_nouns") + r")")
 
 
 def find_models(text: str) -> list[Named]:
@@ -197,7 +195,7 @@ def every_occurrence(text: str, names: list[Named]) -> list[Named]:
 # "the 405B parameters", "the 70B model", "a 70B dense model").
 _SIZE_NAME = re.compile(
     r"(?:(?<=\bthe\s)|(?<=\bThe\s)|(?<=\bo\s)|(?<=\bO\s))(?P<size>\d+(?:\.\d+)?[BT])\b"
-    r"(?!\s*(?:-|param|parâm|model|modelo|tokens?|de\s+par|dense|denso|version|versão|variant|variante))"
+    r"(?!\s*(?:-|" + phrases("size_name_nouns") + r"))"
 )
 # "The 9B model also leads", "o modelo de 9B": a model named by a size with a model noun;
 # another model only when the subject's own name carries a size (27B) and this one differs.
@@ -230,12 +228,9 @@ def find_size_names(text: str, own_sizes: set[str]) -> list[Named]:
 # "33% abaixo do K3" makes K3 the yardstick, not the owner), then of/for/do/da and maybe
 # an article or possessive ("68% for its predecessor", "450 tokens/s of GPT-5", "68% do
 # antecessor", "9 bilhões de parâmetros do Orca 7B").
-_UNIT_WORD = (
-    r"tokens?(?:/s|\s+per\s+second|\s+por\s+segundo)?|tok/s|points?|pontos|pp"
-    r"|parameters|params|parâmetros|billion|trillion|million|bilhões|trilhões|milhões|mil|de"
-)
+_UNIT_WORD = phrases("owner_link_units")
 FIGURE_OWNER_LINK = (
-    rf"(?:\s+(?:{_UNIT_WORD}))*?\s+(?:for|of|from|do|da|dos|das|de)\s+"
+    rf"(?:\s+(?:{_UNIT_WORD}))*?\s+(?:{alternation('owner_prepositions')})\s+"
     r"(?:(?:the|its|their|o|a|os|as|seu|sua|seus|suas)\s+)?"
 )
 _OWNED_FIGURE_BEFORE = re.compile(rf"\d%?(?:[kKMBT]\b)?{FIGURE_OWNER_LINK}$")
@@ -262,9 +257,35 @@ def figure_owners(text: str, names: list[Named]) -> list[Named]:
 
 # The tiers a lab sells one model line in ("Magistral Small" / "Magistral Medium"): the
 # tail words that are sizes or grades, not versions or forms.
-_TIERS = frozenset(
-    "Small Medium Large Mini mini Nano Lite Flash Pro Max Ultra Plus Haiku Sonnet Opus".split()
-)
+_TIERS = frozenset(words("tiers"))
+
+
+# A bare tier right before a bracket of figures ("Nano (31.6B total / 3.6B active)").
+_BARE_TIER = re.compile(r"(?<![\w.-])(?P<tier>[A-Z][a-z]+)(?=\s*\()")
+# Between a family's name and its members' tiers: no sentence end, at most this far.
+_FAMILY_REACH = 200
+
+
+def find_tier_members(text: str, families: list[tuple[int, int, str]]) -> list[Named]:
+    """Members of a family named by their tier alone before a bracket of their figures
+    ("Nemotron 3, in three sizes, Nano (31.6B total / 3.6B active), Super (120B / 12B
+    active)"): ``Named(start, end, "competitor", "Nemotron 3 Super")`` at the tier, the
+    family being the nearest of ``families`` ((start, end, name) of model names) before
+    it in its sentence. A tier is a word of ``lexicon/tiers.txt``; the caller decides
+    whether the full name is a subject."""
+    out: list[Named] = []
+    for m in _BARE_TIER.finditer(text):
+        if m.group("tier") not in _TIERS:
+            continue
+        before = [f for f in families if f[1] <= m.start() and m.start() - f[1] <= _FAMILY_REACH]
+        if not before:
+            continue
+        start, end, name = max(before, key=lambda f: f[1])
+        between = text[end : m.start()]
+        if re.search(r"[.!?]\s|\n", between) or name.split()[-1] in _TIERS:
+            continue
+        out.append(Named(m.start(), m.end(), "competitor", f"{name} {m.group('tier')}"))
+    return out
 
 
 def find_sibling_tiers(text: str, own_names: list[str]) -> list[Named]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Protocol
 
-from claims.extract.lexicon import alternation
+from claims.extract.lexicon import alternation, phrases
 
 # A negation word, then at most three words (no punctuation between) up to the figure.
 # The one negation list (lexicon/*/negation.txt), shared with dates and plans.
@@ -27,7 +27,7 @@ NOT_NEGATING_WORDS = alternation("not_negating")
 _NOT_NEGATING_RE = re.compile(rf"(?<!\w)(?:{NOT_NEGATING_WORDS})(?!\w)", re.I)
 # "isn't cheap at $3", "não é pequeno com 2,8T", "not far from 90%": the negation is about
 # something else and the figure is stated (after a preposition, or "far from").
-_STATED_AFTER_RE = re.compile(r"(?<!\w)(?:at|with|com|far\s+from|longe\s+de)\s*$", re.I)
+_STATED_AFTER_RE = re.compile(r"(?<!\w)(?:" + phrases("stated_after") + r")\s*$", re.I)
 
 
 class _Stated(Protocol):

@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 
 from claims.extract.candidates import Candidate
+from claims.extract.lexicon import alternation
 from claims.subjects.references import SubjectIndex, variant_word_re
 
 BASELINE_UNKNOWN = "price factor without a named baseline: relative_to unset"
@@ -21,7 +22,7 @@ BASELINE_UNKNOWN = "price factor without a named baseline: relative_to unset"
 _MARKER_RE = re.compile(r"\b(?:as|than|of|to|with|versus|vs|contra|que|d[aeo]s?)\b", re.I)
 # "costs twice the Standard": the baseline right after the factor, with no marker word.
 _DIRECT_RE = re.compile(r"\s*(?:the|a|o)\s+(?=[A-Z])")
-_INPUT_RE = re.compile(r"\b(?:entrada|input|prompt)", re.I)
+_INPUT_RE = re.compile(r"\b(?:" + alternation("input_side") + r")", re.I)
 _OUTPUT_RE = re.compile(r"\b(?:saída|saida|output|completion)", re.I)
 
 

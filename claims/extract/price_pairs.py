@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from claims.extract.figures import Figure
+from claims.extract.lexicon import alternation, words
 
 _SIDE = r"input|output|prompt|completion|entrada|sa[íi]da"
 _SEP = r"/|,|;|&|\band\b|\be\b"
@@ -33,7 +34,7 @@ _LABEL_PER_RE = re.compile(
     r"(?P<per>million|milh[ãa]o|mtok|thousand|mil|M|K|k)(?!\w)",
     re.I,
 )
-_INPUT = frozenset({"input", "prompt", "entrada"})
+_INPUT = frozenset(words("input_side"))
 
 
 def _side(word: str | None) -> str | None:
@@ -46,7 +47,7 @@ def _per_token_money(f: Figure) -> bool:
     return f.kind == "money" and f.default_unit().endswith("_per_mtok")
 
 
-_RESPECTIVELY_RE = re.compile(r"\s*,?\s*(?:respectively|respectivamente)\b", re.I)
+_RESPECTIVELY_RE = re.compile(r"\s*,?\s*(?:" + alternation("respectively") + r")\b", re.I)
 _PAIR_SEP_RE = re.compile(r"^\s*(?:,|and|e|/|;)\s*$", re.I)
 
 

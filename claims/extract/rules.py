@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import Path
 
 from claims.extract.figures import Figure
-from claims.extract.lexicon import alternation
+from claims.extract.lexicon import alternation, patterns, phrases, words
 from claims.readings.licenses import ALIASES as LICENSE_ALIASES
 from claims.readings.licenses import normalize_license_text
 from claims.subjects.references import variant_word_re
@@ -35,10 +35,7 @@ class Named:
 
 # -- benchmarks and leaderboards ----------------------------------------------
 
-_STOP_CAPS = frozenset(
-    "A O As Os No Na Nos Nas Em De Do Da Com Para Por Pelo Pela The In On At Of For With And "
-    "E Um Uma Its Seu Sua Neste Nesta No Segundo Como Mas".split()
-)
+_STOP_CAPS = frozenset(words("stop_caps"))
 _LEXICON = Path(__file__).with_name("lexicon")
 BENCHMARK_NAMES: tuple[str, ...] = tuple(
     line.strip()
@@ -51,7 +48,7 @@ _BENCH_RE = re.compile(
     r"(?<![\w'’-])(?P<name>(?:[A-Z][\w'’-]*\s+){0,3}"
     r"(?:[\w-]*(?:[Bb]ench|Arena)|Index|Eval)(?!-[A-Za-z])"  # "Arena-Hard" is a listed name
     # The variant is part of the benchmark's identity (cases/C33): Lite is not Live.
-    r"(?:\s+(?:WebDev|Verified|Pro|Lite|Live|Multimodal|Full|Hard|Text|Vision|Diamond))?"
+    r"(?:\s+(?:" + alternation("benchmark_variants") + r"))?"
     r"|(?:" + _NAMES_ALT + r")(?P<glued>\d{2}(?:\d{2})?|v\d+(?:\.\d+)?)?(?![\w-])"
     # A named leaderboard: "the Vectara HHEM leaderboard", "LMArena Leaderboard".
     r"|(?:[A-Z][\w'’-]*\s+){1,3}[Ll]eaderboard)"
@@ -59,7 +56,9 @@ _BENCH_RE = re.compile(
     # ("Terminal-Bench 2" names version 2: a lone digit only, never a figure's start)
     # A dotted version has a one-digit major ("2.0", "v1.5"): in a "Name value" list
     # "BBH 52.4" and "GPQA 20.8" are scores, not versions.
-    r"(?:\s+(?P<ver>(?:v\d+|\d)(?:\.\d+)+|\d{4}|v\d+|\d(?!\d|[.,]\d|\s*(?:%|points|pontos|pts)))(?![\d.,]*\s*%))?(?!\w|\.\d)"
+    r"(?:\s+(?P<ver>(?:v\d+|\d)(?:\.\d+)+|\d{4}|v\d+|\d(?!\d|[.,]\d|\s*(?:%|points|pontos|pts)))(?![\d.,]*\s*%)"
+    # or a version in brackets right after the name: "LiveCodeBench (v5)", "AIME (2025)"
+    r"|\s*\((?P<pver>v\d+(?:\.\d+)*|\d{4})\))?(?!\w|\.\d)"
 )
 YEARLY_BENCHMARKS: frozenset[str] = frozenset(
     line.strip()
@@ -77,9 +76,7 @@ BENCHMARK_CANONICAL: dict[str, str] = {
 }
 # Who publishes a leaderboard, used as claimant when the text names none.
 BENCHMARK_OWNER: dict[str, str] = {"Artificial Analysis Intelligence Index": "Artificial Analysis"}
-GENERIC_BENCH_RE = re.compile(
-    r"\b(?:benchmark|índice|indice|index|leaderboard|ranking|teste)\b", re.I
-)
+GENERIC_BENCH_RE = re.compile(r"\b(?:" + alternation("generic_benchmarks") + r")\b", re.I)
 
 
 def find_benchmarks(text: str) -> list[Named]:
@@ -100,7 +97,7 @@ def find_benchmarks(text: str) -> list[Named]:
             start = text.index(words[1], start + len(words[0]))
             words = words[1:]
         name = " ".join(words)
-        version = m.group("ver")
+        version = m.group("ver") or m.group("pver")
         glued = m.group("glued")
         if glued:  # "AIME24": AIME, version 2024 (as "AIME 24"); "Arena-Hardv2": version v2
             name, version = name[: -len(glued)], version or glued
@@ -123,32 +120,29 @@ def find_benchmarks(text: str) -> list[Named]:
 HARDWARE_NAME = (
     r"(?:WSE-\d\w*|TPU\s?v\d\w*|MI\d{3}\w*|[A-Z]{1,2}\d{2,4}[A-Z]?\b(?:\s?(?:SXM|NVL|PCIe))?)"
 )
+_UNITS = alternation("hardware_units")
 _HARDWARE_UNITS_RE = re.compile(
-    rf"^\s*(?P<noun>wafers?|GPUs?|chips?|TPUs?|nós|nodes|servidores|servers|racks)\s+(?:de\s+)?(?P<hw>{HARDWARE_NAME})"
-    rf"|^\s*(?P<hw2>{HARDWARE_NAME})\s+(?P<noun2>wafers?|GPUs?|chips?|TPUs?)\b"
+    rf"^\s*(?P<noun>{_UNITS}|{alternation('hardware_hosts')})\s+(?:de\s+)?(?P<hw>{HARDWARE_NAME})"
+    rf"|^\s*(?P<hw2>{HARDWARE_NAME})\s+(?P<noun2>{_UNITS})\b"
 )
 _COMPETITOR_RE = re.compile(
     r"\b(?:[A-Z][\w]*\s+){0,2}[A-Z][\w]*(?:-\d+(?:\.\d+)?|\s\d+\.\d+)(?:\s+[A-Z][a-z]+){0,3}"
-    r"(?![\d.,]|\s*(?:%|x\b|[kKMBT]\b|por\b|per\b|tokens|pontos|points|bilh|trilh|milh|bill|trill|mill))"
+    r"(?![\d.,]|\s*(?:%|x\b|[kKMBT]\b|por\b|per\b|" + alternation("count_nouns") + r"))"
 )
 _NOT_COMPETITOR = re.compile(r"^(?:US|USD|R|EUR|WSE|FP|INT|BF|TPU|MI|H|B|A)\b|^[A-Z][a-z]+\s\d")
 _GENERIC_RE = re.compile(
-    r"\b(?:um|uma|a|an)\s+(?:\w[\w.,]*\s+)?(?:modelo|modelos|denso|dense|model|rival|concorrente|competitor)\b"
+    r"\b(?:um|uma|a|an)\s+(?:\w[\w.,]*\s+)?(?:" + alternation("generic_model_nouns") + r")\b"
     # "Este modelo denso de 7 mil milhões" points back at a named model: no generic one
-    r"|(?<!\beste\s)(?<!\besse\s)\bmodelos?\s+(?:densos?|fechados?|de\s+fronteira)\b|\bcarro-chefe\b|\bflagship\b"
-    r"|\b(?:da\s+)?classe\b|\bclass\b|\bde\s+porte\b",
+    r"|(?<!\beste\s)(?<!\besse\s)\bmodelos?\s+(?:" + phrases("model_kinds") + r")\b"
+    r"|\b(?:" + phrases("generic_models") + r")\b",
     re.IGNORECASE,
 )
 _COMPARATIVE_RE = re.compile(
     r"(?<!\w)(?=[^\W\d_])(?:"  # only at a word start (a fast first test)
-    r"\b(?:atrás|abaixo|acima|à\s+frente|além)\s+(?:apenas\s+|só\s+)?d[oae]s?\b"
-    r"|\bdo\s+que\b|\bthan\b|\bbehind\b|\bahead\s+of\b|\bvs\.?|\bversus\b|\bcontra\b"
-    r"|\bcompet(?:ir|e|em)\s+(?:diretamente\s+)?com\b|\bcompete\s+with\b|\bcompared\s+(?:to|with)\b"
-    r"|\bcomparad[oa]s?\s+(?:a|com)\b|\bfrente\s+(?:a|às?|aos?)\b|\bde\s+K?\w+\s+para\b|\bbate\b|\bbeats?\b"
+    r"\b(?:" + phrases("comparison_positions") + r")\s+(?:apenas\s+|só\s+)?d[oae]s?\b"
+    r"|\b(?:" + phrases("comparison_markers") + r")\b|\bvs\.?|\bde\s+K?\w+\s+para\b"
     # A model after a comparison verb is the yardstick, not the one measured.
-    r"|\b(?:match(?:es|ed|ing)?|outperform(?:s|ed|ing)?|surpass(?:es|ed|ing)?|rival(?:s|ed|ing)?|"
-    r"beating|trails?|trailing|"
-    r"iguala|supera|superou|superando)\s+(?:the\s+|o\s+|a\s+)?)",
+    r"|\b(?:" + alternation("comparison_verbs") + r")\s+(?:the\s+|o\s+|a\s+)?)",
     re.IGNORECASE,
 )
 
@@ -195,15 +189,14 @@ def hardware_after(after: str) -> tuple[str, str] | None:
 
 _ORD_ALT = "|".join(sorted(ORDINAL_WORDS, key=len, reverse=True))
 RANK_RE = re.compile(
-    rf"(?:\b(?:em|in|ranked|placed|came|finished)\s+)(?:#\s*)?(?P<w>{_ORD_ALT})\b"
+    rf"(?:\b(?:{alternation('rank_verbs')})\s+)(?:#\s*)?(?P<w>{_ORD_ALT})\b"
     rf"(?!\s+(?:plano|lugar\s+de|lugar,\s+porque|of\b))"
-    rf"|(?<![\w.])(?P<n>\d{{1,3}})\s*(?:º|°|ª|st|nd|rd|th)(?:\s*(?:lugar|posição|place|position|spot))?(?!\w)"
+    rf"|(?<![\w.])(?P<n>\d{{1,3}})\s*(?:º|°|ª|st|nd|rd|th)(?:\s*(?:{alternation('rank_nouns')}))?(?!\w)"
     rf"|\branked\s+#?\s*(?P<n2>\d{{1,3}})\b|(?<![\w#])#(?P<n3>\d{{1,3}})\b",
     re.IGNORECASE,
 )
 RANK_CONTEXT_RE = re.compile(
-    r"\b(?:lugar|posição|posições|ficou|colocou|classific\w*|ranking|leaderboard|place|ranked|"
-    r"placed|position|Index|Arena)\b",
+    r"\b(?:" + alternation("rank_context") + r"|classific\w*)\b",
     re.IGNORECASE,
 )
 
@@ -229,82 +222,95 @@ _CONTEXT_APPOSITION = re.compile(
     r"(?:context|contexto|janela\s+de\s+contexto)\b",
     re.I,
 )
-_CONTEXT_KW = re.compile(r"context|janela|window", re.I)
+_CONTEXT_KW = re.compile(alternation("context_cues"), re.I)
 _CONTEXT_BEFORE = re.compile(
-    r"(?:contexto|janela|context(?:\s+(?:window|length|size))?|window)(?:\s+|\s*:\s*)(?:de|of)?\s*(?:até\s+)?$",
+    r"(?:" + phrases("context_labels") + r")(?:\s+|\s*:\s*)(?:de|of)?\s*(?:até\s+)?$",
     re.I,
 )
-_PARAMS_AFTER = re.compile(r"^\s*-?(?:de\s+)?(?:parâmetros|parametros|parameters|params)\b", re.I)
+_PARAMS = alternation("param_nouns")
+_PARAMS_AFTER = re.compile(r"^\s*-?(?:de\s+)?(?:" + _PARAMS + r")\b", re.I)
 _OTHER_NOUN_AFTER = re.compile(
-    r"^\s*(?:de\s+)?(?!parâm|param|capacidade|ativa|total)(?:tokens?|usu[áa]rios|users|d[óo]lares|dollars|reais|"
-    r"downloads|linhas|lines|palavras|words|horas|hours|dias|days|requisições|requests|p[áa]ginas|"
-    r"documentos|imagens|images|vezes|anos|years|pessoas|people|wafers|GPUs|bits)\b",
+    r"^\s*(?:de\s+)?(?!parâm|param|capacidade|ativa|total)(?:"
+    + alternation("other_count_nouns")
+    + r")\b",
     re.I,
 )
-_ACTIVE_KW = re.compile(
-    r"ativ|active|activ|por\s+token|per\s+token|simultane|at\s+once|at\s+a\s+time|por\s+vez|"
-    r"de\s+cada\s+vez|per\s+forward\s+pass|por\s+passe",
-    re.I,
-)
-_TOTAL_KW = re.compile(r"\btotal|totais|capacidade|capacity|overall|tamanho", re.I)
+_ACTIVE_KW = re.compile(phrases("active_cues"), re.I)
+_TOTAL_KW = re.compile(r"\btotal|" + alternation("total_cues"), re.I)
 _DIRECT_KIND = re.compile(
-    r"^\s*(?:de\s+)?(?:(?:parâmetros|parameters|params)\s+)?(ativ\w*|active|activated|total|totais|in\s+total)\b",
+    r"^\s*(?:de\s+)?(?:(?:parâmetros|parameters|params)\s+)?(ativ\w*|"
+    + phrases("param_kinds")
+    + r")\b",
     re.I,
 )
 _THE_BEFORE = re.compile(r"(?:^|\s)(?:the|The|o|O)\s+$")
 _NOUN_AFTER_SIZE = re.compile(
-    r"\s*-?\s*(?:de\s+)?(?:param|parâm|model|modelo|dense|denso|total|activ|ativ|MoE|variant|version|versão|vers)",
+    r"\s*-?\s*(?:de\s+)?(?:" + alternation("size_nouns") + r")",
     re.I,
 )
-_COMPOUND_SIZE = re.compile(r"-(?:param(?:eter)?|parâmetro)\b(?!s)", re.I)
+# "480B-parameter", and "236 billion parameter" (a compound written with spaces, or read
+# so): the singular noun makes the size an adjective of what follows.
+_COMPOUND_SIZE = re.compile(r"[-\s](?:param(?:eter)?|parâmetro)\b(?!s)", re.I)
 _EACH_AFTER = re.compile(
-    r"^\s*-?(?:de\s+)?(?:(?:parâmetros|parametros|parameters|params)\s+)?"
-    r"(?:each|apiece|cada|per\s+expert|por\s+especialista)\b",
+    r"^\s*-?(?:de\s+)?(?:(?:" + _PARAMS + r")\s+)?(?:" + phrases("each_words") + r")\b",
     re.I,
 )
 _CONJ = re.compile(r"\s(?:e|and)\s")
 # A bound of a size class after a model noun: "the first model under 10B parameters", "o
 # primeiro modelo abaixo de 10 bilhões", "models with fewer than 10B": no model's count.
 _CLASS_BOUND_BEFORE = re.compile(
-    r"\b(?:models?|modelos?|LLMs?)\s+(?:\w+\s+)?(?:under|below|above|over|with\s+(?:fewer|less|more)\s+than|"
-    r"abaixo\s+de|acima\s+de|com\s+(?:menos|mais)\s+de|de\s+até|sub-?)\s*$",
+    r"\b(?:models?|modelos?|LLMs?)\s+(?:\w+\s+)?(?:" + phrases("class_bounds") + r")\s*$",
     re.I,
 )
 _BITS_AFTER = re.compile(r"^\s*-?\s*bits?\b", re.I)
 # Price words; the cost of training or compute is no price ("saving 42.5% of training
 # costs", "custo de treinamento").
 PRICE_CONTEXT = re.compile(
-    r"preç|price|pricing|tabela|(?<!training\s)(?<!compute\s)(?:custo|cost)(?!s?\s+(?:de\s+)?(?:treinamento|treino|training|computacional))"
-    r"|barat|cheap|caro|expensive|por\s+milhão|US\$|\$",
+    phrases("price_words")
+    + "|"
+    + "".join(rf"(?<!{re.escape(w)}\s)" for w in words("cost_before_not_price"))
+    + r"(?:custo|cost)(?!s?\s+(?:de\s+)?(?:"
+    + alternation("cost_after_not_price")
+    + r"))|US\$|\$",
     re.I,
 )
-_DOWN_KW = re.compile(
-    r"menor|abaixo|cort|reduz|redução|queda|caiu|barat|lower|cheaper|\bcut|less|\bdown\b|\boff\b|drop|decreas|reduc",
-    re.I,
-)
-_UP_KW = re.compile(
-    r"maior|acima|aument|alta|subiu|mais\s+car|higher|more\s+expensive|increas|\brise|\bup\b", re.I
-)
-_SPEED_KW = re.compile(r"rápid|velocidade|veloz|fast|speed|throughput|latência|latency", re.I)
-_PRICE_FACTOR_KW = re.compile(r"cust|preç|caro|cobr|pag|price|cost|expensive|charg", re.I)
-_INPUT_KW = re.compile(r"entrada|input|prompt", re.I)
-_OUTPUT_KW = re.compile(r"saída|saida|output|completion|geração", re.I)
+_DOWN_KW = re.compile(patterns("price_down_cues"), re.I)
+_UP_KW = re.compile(patterns("price_up_cues"), re.I)
+_SPEED_KW = re.compile(alternation("speed_cues"), re.I)
+_PRICE_FACTOR_KW = re.compile(alternation("price_cues"), re.I)
+_INPUT_KW = re.compile(alternation("input_side"), re.I)
+_OUTPUT_KW = re.compile(alternation("output_side"), re.I)
 # "open-source X until March" is the weights' date too (the verb; "an open-source model
 # released on" stays a release date: the release word is nearer).
-WEIGHTS_KW = re.compile(
-    r"\bpesos\b|weights|download\s+aberto|open[- ]weights|checkpoints?"
-    r"|open[- ]sourc(?:e|es|ed|ing)\b|c[óo]digo\s+aberto",
-    re.I,
-)
+WEIGHTS_KW = re.compile(patterns("weights_cues"), re.I)
 # A release date of other things named by a plural noun right before the participle
 # ("used for our 7B and 13B models released in November", "the mixes released in
 # November", "modelos lançados em novembro"); weights ("weights released in March") are
 # the subject's own.
 _PLURAL_RELEASED_BEFORE = re.compile(
-    r"(?<![\w-])(?!(?:weights|pesos|checkpoints|was|has|is|its|this|his|as|us|thus|perhaps|always)\b)[a-zà-ú][\w-]*s\s+"
-    r"(?:released|launched|introduced|published|announced|lançad[oa]s|publicad[oa]s|anunciad[oa]s)\s+"
+    r"(?<![\w-])(?!(?:" + alternation("not_plural_nouns") + r")\b)[a-zà-ú][\w-]*s\s+"
+    r"(?:" + alternation("plural_participles") + r")\s+"
     r"(?:in|on|em|no|na|during|durante)\s+(?:the\s+|early\s+|late\s+|mid-?)?$"
 )
+
+
+@cache
+def _family_launch_re() -> re.Pattern[str]:
+    # "introduced the GPT-4.1 family on", "apresentou a família Gemma 3 em": the verb, an
+    # article, up to four words with the family noun among them, then no sentence end
+    verbs, family = alternation("family_launch_verbs"), alternation("family_words")
+    return re.compile(
+        rf"\b(?:{verbs})\s+(?:(?:the|its|a|o|sua)\s+)?(?:[\w.-]+\s+){{0,4}}?(?:{family})\b"
+        r"(?:\s+[\w.-]+){0,4}?[^\w.;!?]*(?:on|in|em|no|na)?\s*$",
+        re.I,
+    )
+
+
+def launches_family(before: str) -> bool:
+    """True when ``before`` (a date's clause up to it) ends like "introduced the GPT-4.1
+    family on" / "apresentou a família Gemma 3 em" (``lexicon/<lang>/family_launch_verbs.txt``,
+    ``family_words.txt``): the family's launch, the release of its members."""
+    return bool(_family_launch_re().search(before[-120:]))
 
 
 def others_released(before: str) -> bool:
@@ -313,21 +319,14 @@ def others_released(before: str) -> bool:
     return bool(_PLURAL_RELEASED_BEFORE.search(before[-80:]))
 
 
-RELEASE_KW = re.compile(
-    r"lançou|lançad|lançamento|liberou|liberad|estreou|released|launched|launch|release|debuted|"
-    r"disponível\s+desde|available\s+since|made\s+available|became\s+available|disponibilizad|"
-    # The present and the simple past of news ("A Meta lança", "disponibilizou esta terça").
-    r"\blança\b|\blançam\b|disponibiliz(?:ou|aram|a|am)\b|unveiled|rolled\s+out",
-    re.I,
-)
+RELEASE_KW = re.compile(patterns("release_cues"), re.I)
 # The weights are what is released ("the open weights will be released on", "os pesos do
 # Kimi K3 serão liberados em"); not "a model with open weights was released on".
 _WEIGHTS_RELEASED_RE = re.compile(
     r"(?<!with\s)(?<!with\sopen\s)(?<!with\sopen-)(?<!com\s)\b(?:weights|checkpoints?|pesos)\b"
     r"(?:\s+abertos)?(?:\s+(?:d[oa]s?|of)(?:\s+[\w.-]+){1,3}?)?"
-    r"\s+(?:(?:will|would|are|is|was|were|to|be|been|being|get|gets|shall|should|must|also|"
-    r"then|only|finally|now|that|which|not|never|won't|won’t|não|nunca|que|serão|será|vão|vai|devem|deverão|ser|são|foram|estarão)\s+){0,4}"
-    r"(?:released|launched|liberad|lançad|made\s+available|disponibilizad)",  # ends where RELEASE_KW's match ends
+    r"\s+(?:(?:" + alternation("weights_auxiliaries") + r")\s+){0,4}"
+    r"(?:" + phrases("weights_release_words") + r")",  # ends where RELEASE_KW's match ends
     re.I,
 )
 
@@ -361,9 +360,8 @@ def licence_under_re() -> re.Pattern[str]:
 # The licence word as the subject of a copula right before the name, future or modal too
 # ("the licence will be", "its license would be", "a licença será", "a licença vai ser").
 LICENSE_IS_RE = re.compile(
-    r"\blicen[cçs]\w*\b[^.;:!?]{0,60}?\b(?:is|was|will\s+(?:now\s+)?be|would\s+be|"
-    r"should\s+be|remains|becomes|é|será|seria|foi|vai\s+ser|deve\s+ser|passa\s+a\s+ser|"
-    r"passará\s+a\s+ser|continua\s+(?:a\s+ser|sendo))\s+(?:the\s+|a\s+|an\s+|o\s+)?$",
+    r"\blicen[cçs]\w*\b[^.;:!?]{0,60}?\b(?:" + phrases("licence_copulas") + r")"
+    r"\s+(?:the\s+|a\s+|an\s+|o\s+)?$",
     re.I,
 )
 _TRAILING_LICENSE_WORD = re.compile(r"[\s-]+(?:licen[cs]e|licença)$", re.I)
@@ -379,8 +377,8 @@ def license_name_span(name: str, start: int, end: int) -> tuple[str, int]:
 
 
 _AND_OPENED = re.compile(
-    r"^[^.;]{0,40}?\b(?:released|launched|lançou|lançad[oa])\s+(?:and|e)\s+"
-    r"(?:open[- ]sourced|open[- ]weighted|abriu\s+o\s+código|liberou\s+os\s+pesos)",
+    r"^[^.;]{0,40}?\b(?:" + alternation("launch_verbs") + r")\s+(?:and|e)\s+"
+    r"(?:" + patterns("open_verbs") + r")",
     re.I,
 )
 
@@ -433,7 +431,7 @@ def in_size_list(text: str, start: int, end: int) -> bool:
 # parameter sizes" lists a family's sizes the same way.
 _SIZES_NAME_MODELS = re.compile(
     rf"{_SIZE}(?:(?:\s*[/,]\s*|\s*,?\s+(?:and|e|or|ou)\s+){_SIZE})*"
-    r"(?:[\s-]+(?:parameter|param))?\s+(?:models|modelos|variants|variantes|versions|versões|sizes|tamanhos)\b",
+    r"(?:[\s-]+(?:parameter|param))?\s+(?:" + alternation("model_plurals") + r")\b",
     re.I,
 )
 
@@ -463,14 +461,12 @@ def _lineup_range(fig: Figure) -> bool:
 # A size as the subject of a copula ("12B is the sweet spot", "70B parameters are
 # overkill", "12B é o ponto ideal"): a size class talked about, not a model's count...
 _SIZE_AS_SUBJECT = re.compile(
-    r"^\s*(?:(?:parameters|params|parâmetros)\s+)?(?:is|are|was|were|seems|feels|remains|"
-    r"makes|sounds|é|são|era|foi|parece|continua|fica|virou|seria|would\s+be)\b",
+    r"^\s*(?:(?:parameters|params|parâmetros)\s+)?(?:" + phrases("judging_verbs") + r")\b",
     re.I,
 )
 # ...unless the rest of its clause says it is a count ("12B is the total parameter count").
 _COUNT_WORDS = re.compile(
-    r"\b(?:total|active|activated|parameter|parameters|params|size|count|ativos|"
-    r"parâmetros|tamanho|contagem)\b",
+    r"\b(?:" + alternation("count_words") + r")\b",
     re.I,
 )
 
@@ -540,21 +536,15 @@ def params_attribute(fig: Figure, before: str, after: str) -> str | None:
 
 # A margin between two scores, not a score: "(+5.3)", "+9.3 points", "within 2 points".
 _SIGNED_BEFORE = re.compile(r"(?:^|[\s(])[+±]\s*$")
-_MARGIN_BEFORE = re.compile(
-    r"\b(?:within|under|by|less\s+than|gap\s+of|lead\s+of|margin\s+of|por|menos\s+de|"
-    r"diferença\s+de|vantagem\s+de)\s+$",
-    re.I,
-)
-_POINTS_WORD = re.compile(
-    r"\s*(?:points?|pontos?|pts|pp|percentage\s+points|pontos\s+percentuais)\b", re.I
-)
+_MARGIN_BEFORE = re.compile(r"\b(?:" + phrases("margin_words") + r")\s+$", re.I)
+_POINTS = phrases("points_words")
+_POINTS_WORD = re.compile(r"\s*(?:" + _POINTS + r")\b", re.I)
 # "75.9 → 81.2": the value before the arrow is the earlier one.
 _ARROW_AFTER = re.compile(r"\s*(?:→|->|⇒|=>|➝)")
 
 
 _GAP_AFTER = re.compile(
-    r"\s*(?:points?|pontos?|pts|pp|percentage\s+points|pontos\s+percentuais)\s+"
-    r"(?:above|below|ahead|behind|higher|lower|more|less|over|under|acima|abaixo|à\s+frente|atrás|a\s+mais|a\s+menos)\b",
+    r"\s*(?:" + _POINTS + r")\s+(?:" + phrases("gap_directions") + r")\b",
     re.I,
 )
 
@@ -580,11 +570,7 @@ def _gap_subject_re() -> re.Pattern[str]:
     return re.compile(r"(?<!\w)(?:" + alternation("gains") + r")(?!\w)", re.I)
 
 
-_GAP_VERB = re.compile(
-    r"\b(?:fell|dropped|narrowed|shrank|widened|grew|went|passou|caiu|diminuiu|encolheu|"
-    r"aumentou|subiu|cresceu)\b",
-    re.I,
-)
+_GAP_VERB = re.compile(r"\b(?:" + alternation("gap_verbs") + r")\b", re.I)
 
 
 def is_gap_between_others(before: str) -> bool:
@@ -612,7 +598,7 @@ def names_other_measure(before: str) -> bool:
 _FROM_BEFORE = re.compile(r"\b(?:from|de|desde)\s+(?:US)?$", re.I)
 # "75.2%, up from 68.0% for ...", "down from $2": the value before a change.
 _UP_FROM_BEFORE = re.compile(
-    r"\b(?:up|down|rising|falling|improving|subindo|caindo|ante)\s+(?:from\s+|de\s+)?(?:US)?$", re.I
+    r"\b(?:" + alternation("rise_fall_words") + r")\s+(?:from\s+|de\s+)?(?:US)?$", re.I
 )
 # Between the old and the new value of a change: "... per million to ", " para ".
 TO_BEFORE_RE = re.compile(r"\b(?:to|para)\s+(?:US|R)?$", re.I)
@@ -646,7 +632,9 @@ def is_previous_value(text: str, start: int, end: int) -> bool:
     )
 
 
-_VS_PREV = re.compile(r"(?:vs\.?|versus|contra|against)\s*[~≈]?\s*(?:US)?[$€£]?$", re.I)
+_VS_PREV = re.compile(
+    r"(?:vs\.?|" + alternation("versus_words") + r")\s*[~≈]?\s*(?:US)?[$€£]?$", re.I
+)
 _NUMBER_BEFORE = re.compile(r"(?:US)?[$€£]?\d[\d.,]*\s*%?\s*$")
 
 
@@ -681,11 +669,9 @@ def price_direction(before: str, after: str) -> int | None:
 
 
 # A price's side labelling it right before, on its line ("Input$3", "Output: $15").
-SIDE_RIGHT_BEFORE = re.compile(r"(?:^|\n|\s)(?:input|output|entrada|sa[íi]da)\s*:?\s*$", re.I)
+SIDE_RIGHT_BEFORE = re.compile(r"(?:^|\n|\s)(?:" + alternation("side_labels") + r")\s*:?\s*$", re.I)
 # A price's side named right after it, with no unit between ("$0.17 input", "US$ 2 de saída").
-SIDE_RIGHT_AFTER = re.compile(
-    r"^\s*(?:input|output|de\s+entrada|de\s+sa[íi]da|na\s+entrada|na\s+sa[íi]da)\b", re.I
-)
+SIDE_RIGHT_AFTER = re.compile(r"^\s*(?:" + phrases("side_after") + r")\b", re.I)
 
 
 # A label's unit note making a bare price per million tokens ("Input Tokens (1M)",
@@ -702,11 +688,26 @@ def _cached_re() -> re.Pattern[str]:
     return re.compile(r"(?<!\w)(?:" + alternation("cached_price") + r")(?!\w)", re.I)
 
 
-def is_cached_price(before: str) -> bool:
+# A price's unit phrase after it, up to its "tokens" ("per 1 million cached input tokens").
+_UNIT_PHRASE_AFTER = re.compile(r"^[^,;.()\n]{0,40}?\btokens?\b", re.I)
+
+
+def is_cached_price(before: str, after: str = "") -> bool:
     """True when the words right before a price (its clause or card label, last 40
-    characters) name a cached or batch rate ("Cached Input Tokens (1M)", "cache hit",
-    "entrada em cache"; ``lexicon/<lang>/cached_price.txt``): a discount, not the price."""
-    return bool(_cached_re().search(before[-40:]))
+    characters), or its unit phrase after it up to "tokens" ("$0.50 per 1 million cached
+    input tokens"), name a cached or batch rate ("Cached Input Tokens (1M)", "cache hit",
+    "Batch input tokens:", "entrada em cache"; ``lexicon/<lang>/cached_price.txt``): a
+    discount, not the price."""
+    if _cached_re().search(before[-40:]):
+        return True
+    unit = _UNIT_PHRASE_AFTER.match(after)
+    return bool(unit and _cached_re().search(unit.group(0)))
+
+
+def is_tier_discount(sentence_before: str) -> bool:
+    """True when a percent's sentence up to it names a cached or batch rate ("Batch input
+    tokens: $0.40 per 1M tokens (50% off"): that tier's discount, not a price change."""
+    return bool(_cached_re().search(sentence_before))
 
 
 def price_side(before: str, after: str) -> str | None:
@@ -757,11 +758,13 @@ def is_tokens_per_second(after: str) -> bool:
 
 
 _OUTPUT_AFTER = re.compile(
-    r"^\s*-?\s*(?:tokens?\s+)?(?:de\s+)?(?:[\w-]+\s+){0,2}(?:output|saída|saida|generation|geração|completion|thinking|reasoning|racioc)",
+    r"^\s*-?\s*(?:tokens?\s+)?(?:de\s+)?(?:[\w-]+\s+){0,2}(?:"
+    + alternation("output_length_after")
+    + r")",
     re.I,
 )
 _OUTPUT_BEFORE = re.compile(
-    r"(?:output|saída|saida|generation|geração|completion|thinking|budget)\w*\s+(?:[\w-]+\s+){0,3}$",
+    r"(?:" + alternation("output_length_before") + r")\w*\s+(?:[\w-]+\s+){0,3}$",
     re.I,
 )
 
@@ -815,8 +818,8 @@ def _part_after_re() -> re.Pattern[str]:
     words then "parameters" ("170M embedding parameters")."""
     parts = alternation("param_parts")
     return re.compile(
-        r"^\s*-?(?:(?:de\s+)?(?:parâmetros|parametros|parameters|params)\s+(?:" + parts + r")"
-        r"|(?:" + parts + r")\s+(?:parâmetros|parametros|parameters|params))(?!\w)",
+        r"^\s*-?(?:(?:de\s+)?(?:" + _PARAMS + r")\s+(?:" + parts + r")"
+        r"|(?:" + parts + r")\s+(?:" + _PARAMS + r"))(?!\w)",
         re.I,
     )
 
@@ -880,5 +883,8 @@ def license_id(name: str) -> str:
 
 
 # "o dobro", "twice", "triple": a factor written as a word, and its number.
-FACTOR_WORD_RE = re.compile(r"\b(?:o\s+|the\s+)?(?P<w>dobro|triplo|twice|double|triple)\b", re.I)
-FACTORS = {"dobro": "2", "twice": "2", "double": "2", "triplo": "3", "triple": "3"}
+# (``lexicon/<lang>/factor_words.txt``: a word and its number a line)
+FACTORS: dict[str, str] = dict(line.rsplit(None, 1) for line in words("factor_words"))
+FACTOR_WORD_RE = re.compile(
+    r"\b(?:o\s+|the\s+)?(?P<w>" + "|".join(map(re.escape, FACTORS)) + r")\b", re.I
+)

@@ -11,19 +11,19 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
+from claims.extract.lexicon import alternation, phrases, words
+
 # Words whose trailing period does not end a sentence.
-ABBREVIATIONS = frozenset(
-    "nov dez jan fev mar abr mai jun jul ago set out sep oct dec feb aug "
-    "sr sra dr vs aprox etc eg ie inc corp approx no nº p ex".split()
-)
+ABBREVIATIONS = frozenset(words("abbreviations"))
 _END_RE = re.compile(r"[.!?…]+[\"”')]*\s+(?=[\"“(•]?\s*[A-ZÀ-ÝÂÊÔÃÕÇ0-9])")
 _CLAUSE_RE = re.compile(r"\s*(?:[,;:](?=\s)|[—–]|\s-\s)\s*")
-HYPOTHETICAL_RE = re.compile(r"^\W*(?:se|if|whether|caso)\b", re.IGNORECASE)
+HYPOTHETICAL_RE = re.compile(
+    r"^\W*(?:" + alternation("hypothetical_openers") + r")\b", re.IGNORECASE
+)
 # A condition later in the sentence: "... in December if regulators approve", "unless".
 # pt "se" and "caso" are left out here: a reflexive pronoun and a noun ("neste caso").
 CONDITION_RE = re.compile(
-    r"\b(?:if|unless|provided\s+that|as\s+long\s+as|desde\s+que|a\s+menos\s+que|"
-    r"contanto\s+que)\s+\w",
+    r"\b(?:" + phrases("condition_words") + r")\s+\w",
     re.IGNORECASE,
 )
 

@@ -19,6 +19,7 @@ from dataclasses import replace
 from decimal import Decimal
 
 from claims.extract.figures import Figure, scan_figures
+from claims.extract.lexicon import alternation, patterns
 from claims.extract.models import find_models
 from claims.extract.rules import find_benchmarks, price_side
 from claims.extract.tables import Cell, Table, is_numeric
@@ -28,12 +29,8 @@ from claims.values.value import Value
 _NOTE = re.compile(r"\s*\([^)]*\)\s*$")
 # Row labels whose figures are no benchmark score (training data, prices, dates, sizes
 # on disk): read by nothing here rather than guessed.
-_NOT_A_SCORE = re.compile(
-    r"token|train|trein|data|dados|price|preço|cost|custo|release|lança|date|data\b|"
-    r"memory|memória|VRAM|GB|disk|speed|velocidade|latenc",
-    re.I,
-)
-_POINTS_LABEL = re.compile(r"rating|elo\b|pontos|points|score\b", re.I)
+_NOT_A_SCORE = re.compile(alternation("not_score_labels"), re.I)
+_POINTS_LABEL = re.compile(patterns("points_labels"), re.I)
 _MEASURE_WORDS: tuple[tuple[re.Pattern[str], str, str], ...] = (
     (
         re.compile(r"(?:activ|ativ).*par[aâ]m|par[aâ]m.*(?:activ|ativ)", re.I),
@@ -53,7 +50,14 @@ _MEASURE_WORDS: tuple[tuple[re.Pattern[str], str, str], ...] = (
 )
 
 # A price column: money words or a currency, per a token count ("$/1M tokens", "por milhão").
-_PRICE_HEAD = re.compile(r"price|preço|preco|cost|custo|pricing|[$€]|\bUSD\b|\bEUR\b", re.I)
+_PRICE_HEAD = re.compile(alternation("price_heads") + r"|[$€]|\bUSD\b|\bEUR\b", re.I)
+# A cell of one figure and its unit words ("200K tokens"); two prices in one cell
+# ("$15 / $75 per MTok").
+_ONE_FIGURE_CELL = re.compile(r"^[~≈]?[$€£]?\s*\d[\d.,]*\s*[kKMBT]?\s+[^\W\d_]+$")
+_PAIR_CELL = re.compile(
+    r"^(?P<a>[$€£]?\s*\d[\d.,]*)\s*/\s*(?P<b>[$€£]?\s*\d[\d.,]*)\s*(?P<per>(?:/|per|por)\s*\S.*)$",
+    re.I,
+)
 _PER_HEAD = re.compile(
     r"(?:/|\bper\b|\bpor\b)\s*(?:1\s*)?(?P<per>M\b|MTok|million|milh[ãa]o|K\b|KTok|thousand|mil\b)",
     re.I,
@@ -84,7 +88,8 @@ def read_cell(
     """(slug, attribute, qualifiers, value, (start, end), other model) of one cell, or
     ``None`` when the cell is no figure, names no model, or its measure is unknown. A
     model the subjects file lacks gives slug ``None`` and its name (header or label)."""
-    if not is_numeric(cell.text):
+    worded = not is_numeric(cell.text)  # "200K tokens": only under a size/context/speed label
+    if worded and not _ONE_FIGURE_CELL.match(cell.text):
         return None
     named, slug = _owner(head.text, index)
     measure, owner = label.text, head.text
@@ -92,6 +97,8 @@ def read_cell(
         named, slug = _owner(label.text, index)
         measure, owner = head.text, label.text
     if not named:
+        return None
+    if worded and not any(rx.search(measure) for rx, _, _ in _MEASURE_WORDS):
         return None
     figs = scan_figures(text[cell.start : cell.end], locale)
     if not figs:
@@ -104,6 +111,39 @@ def read_cell(
         return None
     attr, q, v = read
     return slug, attr, q, v, span, other
+
+
+def read_pair_cell(
+    label: Cell, head: Cell, cell: Cell, text: str, locale: str, index: SubjectIndex
+) -> list[Reading]:
+    """The two prices of a cell such as "$15 / $75 per MTok" under a row label naming a
+    price and both sides in order ("API Pricing (Input/Output)"), for the model heading
+    its column: [(input reading), (output reading)] in the label's order; else ``[]``."""
+    m = _PAIR_CELL.match(cell.text)
+    named, slug = _owner(head.text, index)
+    if m is None or not named or not _PRICE_HEAD.search(label.text):
+        return []
+    found = [(w.start(), side) for side, w in _side_words(label.text) if w is not None]
+    if len(found) != 2:
+        return []
+    out: list[Reading] = []
+    for (_, side), g in zip(sorted(found), ("a", "b"), strict=True):
+        figs = scan_figures(cell.text[m.start(g) : m.end(g)], locale)
+        read = _price(f"{side} price {m.group('per')}", figs[0]) if len(figs) == 1 else None
+        if read is None:
+            return []
+        a = cell.start + m.start(g) + figs[0].start
+        out.append(
+            (slug, read[0], read[1], read[2], (a, a + len(figs[0].text)), "" if slug else head.text)
+        )
+    return out
+
+
+def _side_words(label: str) -> list[tuple[str, re.Match[str] | None]]:
+    return [
+        ("input", re.search(rf"(?i)\b(?:{alternation('input_side')})", label)),
+        ("output", re.search(rf"(?i)\b(?:{alternation('output_side')})", label)),
+    ]
 
 
 def _measure(t: Table, measure: str, f: Figure) -> tuple[str, dict[str, str], Value] | None:

@@ -12,19 +12,14 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from claims.extract.lexicon import words
+
 # Auxiliaries only: a participle ("released") also follows "will be", so it says nothing.
-_PAST = frozenset("was were had did foi foram fora tinha tinham havia haviam".split())
-_FUTURE = frozenset(
-    "will would shall won't won’t vai vão irá irão será serão terá terão plans planeja "
-    "planejam pretende pretendem promete prometem expects espera".split()
-)
+_PAST = frozenset(words("past_auxiliaries"))
+_FUTURE = frozenset(words("future_auxiliaries"))
 # A past auxiliary with a plan's participle ("foram prometidos para 4 de novembro", "was
 # scheduled for March") dates the plan, not the event: no tense, the six-month rule.
-_PLANNED = frozenset(
-    f"{stem}{end}"
-    for stem in ("prometid", "previst", "planejad", "programad", "agendad", "marcad", "esperad")
-    for end in ("o", "os", "a", "as")
-) | frozenset("promised planned scheduled slated expected".split())
+_PLANNED = frozenset(words("plan_participles"))
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 _CLAUSE_END = re.compile(r"[.!?;:\n](?:\s|$)|,?\s+(?:and|but|while|e|mas|enquanto)\s")
 _LOOK_BACK = 400  # characters: a clause is shorter, and a longer look made scans quadratic
