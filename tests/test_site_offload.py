@@ -137,3 +137,22 @@ def test_helper_that_does_not_start_writes_every_buffer_here(tmp_path, monkeypat
     assert [(tmp_path / f"f{i}.txt").read_text() for i in range(5)] == [
         f"file {i}" for i in range(5)
     ]
+
+
+@pytest.mark.parametrize("how", ["refused", "absent"])
+def test_store_from_copies_through_memory_without_sendfile(tmp_path, monkeypatch, how):
+    import errno
+    import os
+
+    def refuse(*args: object) -> int:
+        raise OSError(errno.ENOTSOCK, "sockets only")  # macOS's sendfile
+
+    monkeypatch.setattr(writer_module, "_SENDFILE", refuse if how == "refused" else None)
+    buffer = os.open(tmp_path / "buffer", os.O_RDWR | os.O_CREAT)
+    try:
+        os.write(buffer, b"skip" + b"page bytes" + b"tail")
+        target = str(tmp_path / "out" / "page.html")
+        assert writer_module.store_from(target, buffer, 4, 10, False, set()) is True
+    finally:
+        os.close(buffer)
+    assert (tmp_path / "out" / "page.html").read_bytes() == b"page bytes"

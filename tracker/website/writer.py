@@ -256,17 +256,25 @@ def store_from(
     with open(tmp, "wb") as out:
         fd = out.fileno()
         try:
-            while size > 0:
-                sent = os.sendfile(fd, data, offset, size)
+            while size > 0 and _SENDFILE is not None:
+                sent = _SENDFILE(fd, data, offset, size)
                 if not sent:
                     raise OSError("the site writer's buffer ended early")
                 offset, size = offset + sent, size - sent
         except OSError as exc:
-            if exc.errno not in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
+            if exc.errno not in _NO_SENDFILE:
                 raise
-            out.write(_read_at(data, offset, size))  # no sendfile into this file system
+        if size:  # no sendfile into a file here (macOS: sockets only): through memory
+            out.write(_read_at(data, offset, size))
     os.replace(tmp, target)
     return True
+
+
+_SENDFILE = getattr(os, "sendfile", None)
+# What sendfile answers where it cannot write into a regular file.
+_NO_SENDFILE = frozenset(
+    {errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.ENOTSOCK, errno.EBADF}
+)
 
 
 def _buffer_file() -> int:
