@@ -33,6 +33,7 @@ from claims.extract.models import (
     find_compared_models,
     find_models,
     find_related_models,
+    find_short_forms,
     find_sibling_tiers,
     find_size_names,
     find_tier_members,
@@ -259,6 +260,14 @@ class _Context:
                 mentions.append(Mention(n.start, n.end, whole[0].slug, "subject", n.name))
             else:
                 others.append(n)
+        # "Cirrus" after "Cirrus 12B": the same other model (never a subject's own word)
+        own_words = {w for ref in self.subject_refs for n in ref.names for w in _name_words(n)}
+        taken += [(m.start, m.end) for m in mentions]
+        others += [
+            n
+            for n in find_short_forms(self.text, others, own_words)
+            if not overlaps(n.start, n.end, taken)
+        ]
         mentions.sort(key=lambda m: m.start)
         return mentions, sorted(others, key=lambda n: n.start)
 
