@@ -91,3 +91,37 @@ def test_short_forms_only_for_one_unambiguous_name_that_is_no_family_or_subject_
     # subject's word. Only the bare "Solstice" after "Solstice 9B" is that model.
     assert [(text[n.start : n.end], n.name) for n in got] == [("Solstice", "Solstice 9B")]
     assert got[0].start == text.index("Solstice ships")
+
+
+def test_a_known_subjects_short_name_after_its_full_name_is_that_subject():
+    solstice = SubjectRef("halcyon-solstice-9b", ("Solstice 9B",), (), "Halcyon Works")
+    got = extract(EN, [MARLIN, solstice], lang="en", published=DAY)
+    assert [(c.attribute, c.subject, c.how) for c in got] == [
+        ("context_window", "halcyon-solstice-9b", "clause"),
+        ("price_input_usd_per_mtok", "halcyon-solstice-9b", "paragraph"),
+        ("price_input_usd_per_mtok", "aurora-marlin-40b", "bracket"),
+        ("license", "halcyon-solstice-9b", "clause"),
+        ("weights_release_date", "halcyon-solstice-9b", "paragraph"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        (
+            "Marlin 40B is quick. It beat Orion 5.1 on public tests. The weights are due on "
+            "March 3, 2027.",
+            "en",
+        ),
+        (
+            "O Marlin 40B é rápido. Ele bateu o Orion 5.1 em testes públicos. Os pesos "
+            "chegam em 3 de março de 2027.",
+            "pt-BR",
+        ),
+    ],
+)
+def test_a_model_named_in_passing_does_not_take_the_paragraphs_figures(text, lang):
+    # Orion 5.1 is no sentence's topic (the pronoun is): the date stays the subject's
+    assert [(a, s) for a, _, s in rows(text, lang, default="aurora-marlin-40b")] == [
+        ("weights_release_date", ("aurora-marlin-40b", None))
+    ]

@@ -39,6 +39,8 @@ _ANAPHOR_START = re.compile(
     r"\W*(?:(?:the|this|that)\s+(?:new\s+)?model|its?|(?:o|este|esse)\s+(?:novo\s+)?modelo|ele)\b",
     re.I,
 )
+# "In comparison, ...", "Em comparação, ...": a sentence set against the one before.
+_CONTRAST_OPENER = re.compile(r"\W*(?:" + alternation("comparison_openers") + r")\b", re.I)
 # Per-candidate warning of a figure whose sentence names no model at all (the CLI tells
 # it apart from a model that the subjects file lacks).
 NO_MODEL_NAMED = "no model named in this sentence"
@@ -295,6 +297,8 @@ def _nearer_other_topic(c: Candidate, a: _Article, after: int) -> Named | None:
     known subject, or to none, does not jump over it; ``None`` when there is none."""
     s = c._sentence
     assert s is not None
+    if _CONTRAST_OPENER.match(s.text):
+        return None  # "In comparison, the Small version scored ...": not the model before
     paragraph = s.paragraph
     for n in reversed(a.ctx.named_competitors):
         if n.start >= c.start or n.start <= after or n.kind != "competitor":
@@ -305,9 +309,28 @@ def _nearer_other_topic(c: Candidate, a: _Article, after: int) -> Named | None:
         if ns is s:
             continue  # the figure's own sentence was read by the sentence rule
         first = [e for e in a.entities if ns.start <= e[0] < n.start and e[2] != "generic"]
-        if not first:
+        if not first and _opens_or_launched(n, ns, a.ctx.text):
             return n
     return None
+
+
+# Before the model a sentence is about: nothing but an article at its clause's start
+# ("Cirrus ships under ...", "..., o Solstice é distribuído"), or a lab and its launch verb
+# ("Nimbus Labs released Cirrus 12B", "A Halcyon lançou nesta semana o Solstice 9B").
+_OPENS = re.compile(r"\W*(?:(?:the|o|a)\s+)?", re.I)
+_LAUNCHED = re.compile(
+    r"[^,;:]{0,60}\b(?:"
+    + "|".join(alternation(f) for f in ("launch_verbs", "announce_verbs", "released_today"))
+    + r")\b[^,;:]{0,30}",
+    re.I,
+)
+
+
+def _opens_or_launched(n: Named, s: Sentence, text: str) -> bool:
+    """True when ``n`` is the topic of sentence ``s`` by its place: first in its clause,
+    or the object of a launch verb after the lab (:data:`_OPENS`, :data:`_LAUNCHED`)."""
+    cs = s.clause_bounds(n.start)[0]
+    return bool(_OPENS.fullmatch(text, cs, n.start) or _LAUNCHED.fullmatch(text, s.start, n.start))
 
 
 def _own_lab_on(m: Mention, c: Candidate, a: _Article) -> bool:

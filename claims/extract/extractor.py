@@ -260,16 +260,32 @@ class _Context:
                 mentions.append(Mention(n.start, n.end, whole[0].slug, "subject", n.name))
             else:
                 others.append(n)
-        # "Cirrus" after "Cirrus 12B": the same other model (never a subject's own word)
-        own_words = {w for ref in self.subject_refs for n in ref.names for w in _name_words(n)}
-        taken += [(m.start, m.end) for m in mentions]
-        others += [
-            n
-            for n in find_short_forms(self.text, others, own_words)
-            if not overlaps(n.start, n.end, taken)
-        ]
+        mentions, others = self._with_short_forms(mentions, others, taken)
         mentions.sort(key=lambda m: m.start)
         return mentions, sorted(others, key=lambda n: n.start)
+
+    def _with_short_forms(
+        self, mentions: list[Mention], others: list[R.Named], taken: list[tuple[int, int]]
+    ) -> tuple[list[Mention], list[R.Named]]:
+        """``mentions`` and ``others`` with each model's short name written after its full
+        name ("Cirrus" after "Cirrus 12B", :func:`claims.extract.models.find_short_forms`):
+        a subject's mention when the full name was the subject's, else another model. A
+        word of a subject's names stays no other model's short name ("Tern" of a subject
+        "Borealis Tern 30B" is not "Tern 14B")."""
+        text = self.text
+        written = {text[m.start : m.end]: m.slug for m in mentions if m.kind == "subject"}
+        named = [R.Named(m.start, m.end, "competitor", text[m.start : m.end]) for m in mentions]
+        own_words = {w for ref in self.subject_refs for n in ref.names for w in _name_words(n)}
+        own_words -= {n.name.split()[0].lower() for n in named if len(n.name.split()) == 2}
+        taken = taken + [(m.start, m.end) for m in mentions]
+        for n in find_short_forms(text, others + named, own_words):
+            if overlaps(n.start, n.end, taken):
+                continue
+            if n.name in written:
+                mentions.append(Mention(n.start, n.end, written[n.name], "subject", n.name))
+            else:
+                others.append(n)
+        return mentions, others
 
     def _without_sibling_prefixes(self, mentions: list[Mention]) -> list[Mention]:
         """``mentions`` without a subject's short name that begins a sibling in another
