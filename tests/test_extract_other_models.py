@@ -125,3 +125,26 @@ def test_a_model_named_in_passing_does_not_take_the_paragraphs_figures(text, lan
     assert [(a, s) for a, _, s in rows(text, lang, default="aurora-marlin-40b")] == [
         ("weights_release_date", ("aurora-marlin-40b", None))
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        (
+            "Solstice 9B costs $0.10 per million output tokens, half of what Aurora charges "
+            "for Marlin 40B ($0.20).",
+            "en",
+        ),
+        (
+            "O Solstice 9B custa US$ 0,10 por milhão de tokens de saída, metade do que a "
+            "Aurora cobra pelo Marlin 40B (US$ 0,20).",
+            "pt-BR",
+        ),
+    ],
+)
+def test_a_bare_price_in_a_bracket_after_the_yardstick_is_its_own(text, lang):
+    # the bracket takes the unit and side of its sentence's price per million tokens
+    assert rows(text, lang) == [
+        ("price_output_usd_per_mtok", "$0.10 per 1M tokens", SOLSTICE),
+        ("price_output_usd_per_mtok", "$0.20 per 1M tokens", ("aurora-marlin-40b", None)),
+    ]

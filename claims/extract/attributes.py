@@ -88,6 +88,13 @@ def _not_current(x: Site, r: Reader) -> Choice | None:
     return None
 
 
+# A figure alone in a bracket ("... for Tern 30B ($0.20)"), and a price per million tokens
+# before it in its sentence ("$0.05 per million input tokens").
+_BRACKETED = re.compile(r"\(\s*$")
+_CLOSED = re.compile(r"\s*\)")
+_PER_MTOK_PRICE = re.compile(r"\d\s*(?:" + phrases("per_million") + r")\b[^,;()]*", re.I)
+
+
 def _price(x: Site, r: Reader) -> Choice | None:
     """Money per tokens in USD: input or output price by the pair, the words around, or
     (for the new value of "from X to Y") the words before "from"; no side yet:
@@ -107,13 +114,22 @@ def _price(x: Site, r: Reader) -> Choice | None:
         # "$0.17 input, $0.66 output" (or a card's "Input$3") in an article that quotes
         # prices per million tokens
         f = replace(f, per="M")
+    bracket_side = None
+    if not f.per and f.currency in r.per_mtok_currencies and _BRACKETED.search(x.before):
+        # "$0.05 per million input tokens, a quarter of what Y charges for Y ($0.20)": a
+        # bare price alone in a bracket is in the unit and side of its sentence's price
+        lead = x.text[x.s.start : f.start]
+        per = _PER_MTOK_PRICE.search(lead)
+        if per and _CLOSED.match(x.after):
+            bracket_side = R.price_side(lead[: per.end()], lead[per.end() :].split(",")[0])
+            f = replace(f, per="M") if bracket_side else f
     if not (f.per and f.to_value() and f.default_unit().endswith("_per_mtok")):
         return NO_CLAIM
     if f.currency != "usd":
         # Price attributes are in USD; no exchange rate is guessed.
         r.warnings.append(f"at {f.start}: {f.text!r}: price in {f.currency}, not USD")
         return NO_CLAIM
-    side = r.paired_side(f.start) or R.price_side(x.before, x.after)
+    side = bracket_side or r.paired_side(f.start) or R.price_side(x.before, x.after)
     if side is None and R.TO_BEFORE_RE.search(x.before):
         cs = x.s.clause_bounds(f.start)[0]
         side = R.price_side(x.text[cs : x.window[0]], "")
