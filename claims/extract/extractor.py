@@ -44,7 +44,7 @@ from claims.extract.price_factor import qualify_price_factors
 from claims.extract.price_pairs import pair_prices
 from claims.extract.segment import Sentence
 from claims.extract.spans import after_marker, merge_parenthetical, merge_percent_ranges, overlaps
-from claims.extract.table_cells import read_cell, read_pair_cell
+from claims.extract.table_cells import read_cell, read_pair_cell, read_spec_cell
 from claims.subjects.references import Mention, SubjectIndex, SubjectRef
 from claims.values.value import Value, quantity, text_value
 
@@ -397,6 +397,15 @@ class _Context:
         for t in self.tables:
             for label, head, cell in t.cells():
                 read = read_cell(t, label, head, cell, self.text, self.locale, self.index)
+                spec = (
+                    None
+                    if read
+                    else read_spec_cell(t, label, head, cell, self.text, self.locale, self.index)
+                )
+                if spec is not None:  # a spec sheet's row: its model as running text's
+                    attr, q, v, (a, b) = spec
+                    out.append(self._candidate(attr, v, a, b, self.seg.at(a), q))
+                    continue
                 reads = (
                     [read]
                     if read

@@ -19,7 +19,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-_SEPARATOR = re.compile(r"^:?-{2,}:?$")
+# "|---|:--:|", and "|———-|" as a page's typography pastes it (em/en dashes)
+_SEPARATOR = re.compile(r"^:?[-—–]{2,}:?$")
 _NUMERIC = re.compile(r"^[~≈<>+-]?\s*[$€£]?\s*\d[\d.,\s]*(?:%|[kKMBT]|\s*pts?)?\s*[*†‡]*$")
 _LINE = re.compile(r"[^\n]+")
 _COLUMN_GAP = re.compile(r"\t+|\s{2,}")
