@@ -79,6 +79,10 @@ _FIGURE_HEAD = re.compile(
 _ON_PHRASE = re.compile(
     r"\s+(?:on|in|no|na|em|nos|nas)\s+(?:the\s+|o\s+|a\s+)?(?:[^\W\d_][\w-]*\s+){0,5}", re.I
 )
+# Past a figure: a comma or semicolon then a conjunction ("84.8, e no", "84.8, and on").
+_NEXT_CLAUSE = re.compile(
+    r"[^\s,;]*\s*[,;]\s*(?:" + alternation("clause_conjunctions") + r")\s", re.I
+)
 _GLUED_YEAR = re.compile(r"[A-Za-z](?:19|20)\d\d\b")
 _SIZE_OR_FORM = re.compile(r"\d+(?:\.\d+)?[bmt]|instruct|chat|base|it")
 _INDEX_WORDS = ("índice", "indice", "index", "leaderboard", "ranking")
@@ -639,6 +643,10 @@ class _Context:
                 # "82.0% on MMLU, 87.0% on the MGSM": a name joined to the figure before
                 # this one by "on"/"no" is that figure's.
                 inside = [b for b in inside if not _ON_NAME.fullmatch(self.text, lo, b.start)]
+            own = [b for b in inside if not _NEXT_CLAUSE.match(self.text[pos : b.start])]
+            # "MMLU (...), it scored 84.8, and on HumanEval, ..., 82.6": a name after the
+            # figure past a comma and a conjunction opens the next figure's clause.
+            inside = own or inside
             if inside:
                 # The smallest gap wins, a name before the figure on a tie: "MMLU 88.6%,
                 # GPQA Diamond 51.1%" gives 51.1 to GPQA Diamond, not to MMLU.
