@@ -256,6 +256,8 @@ def _context(x: Site, r: Reader) -> Choice | None:
     lead = x.text[max(s.start, x.window[0]) : f.start]
     if R.is_training_count(x.before):
         return NO_CLAIM  # "trained on 15.5 trillion tokens": a corpus, not a window
+    if R.tokens_name_models(x.after):
+        return NO_CLAIM  # "200,000-token long-context variants": a family's other models
     if not (
         R.is_context_window(x.before, x.after, x.clause)
         or R.is_context_window(x.before, x.after, lead)
