@@ -252,8 +252,8 @@ def _cut_row(rest: list[Cell], shape: tuple[bool, ...]) -> bool:
     matching the first ``len(rest) - 1`` columns."""
     if not rest or len(rest) > len(shape) or is_numeric(rest[0].text) or not _short(rest[0]):
         return False
-    cells = rest[1:]
-    return all(_short(c) and is_numeric(c.text) == want for c, want in zip(cells, shape))
+    pairs = zip(rest[1:], shape[: len(rest) - 1], strict=True)
+    return all(_short(c) and is_numeric(c.text) == want for c, want in pairs)
 
 
 def _spaced_cells(text: str, start: int, end: int) -> list[Cell]:
