@@ -223,6 +223,33 @@ def _points(x: Site, r: Reader) -> Choice | None:
     return Choice("benchmark_score", "points", q) if q else NO_CLAIM
 
 
+# "on HumanEval, focused on code, it got 82.6": a score verb right before a bare number.
+_SCORE_VERB_BEFORE = re.compile(
+    r"\b(?:"
+    + alternation("score_verbs")
+    + r")\s+(?:(?:"
+    + phrases("score_approx_words")
+    + r")\s+)?$",
+    re.I,
+)
+
+
+def _scored(x: Site, r: Reader) -> Choice | None:
+    """ "no HumanEval, focado em código, obteve 82.6", "on MMLU it scored 84.8": a bare
+    number (no scale, no unit) right after a score verb (``lexicon/<lang>/score_verbs.txt``)
+    is the score of a benchmark named in its clause (:meth:`Reader.bench` with the
+    figure's window); percent up to 100, else points."""
+    f = x.f
+    if f.kind != "plain" or f.scaled or not _SCORE_VERB_BEFORE.search(x.before):
+        return None
+    q = r.bench(f.start, x.s, x.window)
+    if not q:
+        return None
+    v = f.to_value("percent")
+    small = v is not None and isinstance(v.value, Decimal) and v.value <= 100
+    return Choice("benchmark_score", "percent" if small else "points", q)
+
+
 def _labelled_score(x: Site, r: Reader) -> Choice | None:
     """ "IFEval (92.1)", "- MMLU-Pro: 75.9 → 81.2": a bare number right after a benchmark
     name, or on a line labelled by one, is its score (percent up to 100, else points)."""
@@ -245,6 +272,8 @@ def _context(x: Site, r: Reader) -> Choice | None:
     lead = x.text[max(s.start, x.window[0]) : f.start]
     if R.is_training_count(x.before):
         return NO_CLAIM  # "trained on 15.5 trillion tokens": a corpus, not a window
+    if R.tokens_name_models(x.after):
+        return NO_CLAIM  # "200,000-token long-context variants": a family's other models
     if not (
         R.is_context_window(x.before, x.after, x.clause)
         or R.is_context_window(x.before, x.after, lead)
@@ -278,6 +307,7 @@ RULES: tuple[tuple[str, Rule], ...] = (
     ("bits", _bits),
     ("points", _points),
     ("labelled score", _labelled_score),
+    ("score verb", _scored),
     ("context window", _context),
     ("parameters", _parameters),
 )

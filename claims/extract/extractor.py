@@ -45,7 +45,7 @@ from claims.extract.price_factor import qualify_price_factors
 from claims.extract.price_pairs import pair_prices
 from claims.extract.segment import Sentence
 from claims.extract.spans import after_marker, merge_parenthetical, merge_percent_ranges, overlaps
-from claims.extract.table_cells import read_cell, read_pair_cell
+from claims.extract.table_cells import read_cell, read_pair_cell, read_spec_cell
 from claims.subjects.references import Mention, SubjectIndex, SubjectRef
 from claims.values.value import Value, quantity, text_value
 
@@ -79,6 +79,10 @@ _FIGURE_HEAD = re.compile(
 # raciocínio matemático ", "on the hard math benchmark ").
 _ON_PHRASE = re.compile(
     r"\s+(?:on|in|no|na|em|nos|nas)\s+(?:the\s+|o\s+|a\s+)?(?:[^\W\d_][\w-]*\s+){0,5}", re.I
+)
+# Past a figure: a comma or semicolon then a conjunction ("84.8, e no", "84.8, and on").
+_NEXT_CLAUSE = re.compile(
+    r"[^\s,;]*\s*[,;]\s*(?:" + alternation("clause_conjunctions") + r")\s", re.I
 )
 _GLUED_YEAR = re.compile(r"[A-Za-z](?:19|20)\d\d\b")
 _SIZE_OR_FORM = re.compile(r"\d+(?:\.\d+)?[bmt]|instruct|chat|base|it")
@@ -422,6 +426,15 @@ class _Context:
         for t in self.tables:
             for label, head, cell in t.cells():
                 read = read_cell(t, label, head, cell, self.text, self.locale, self.index)
+                spec = (
+                    None
+                    if read
+                    else read_spec_cell(t, label, head, cell, self.text, self.locale, self.index)
+                )
+                if spec is not None:  # a spec sheet's row: its model as running text's
+                    attr, q, v, (a, b) = spec
+                    out.append(self._candidate(attr, v, a, b, self.seg.at(a), q))
+                    continue
                 reads = (
                     [read]
                     if read
@@ -655,6 +668,10 @@ class _Context:
                 # "82.0% on MMLU, 87.0% on the MGSM": a name joined to the figure before
                 # this one by "on"/"no" is that figure's.
                 inside = [b for b in inside if not _ON_NAME.fullmatch(self.text, lo, b.start)]
+            own = [b for b in inside if not _NEXT_CLAUSE.match(self.text[pos : b.start])]
+            # "MMLU (...), it scored 84.8, and on HumanEval, ..., 82.6": a name after the
+            # figure past a comma and a conjunction opens the next figure's clause.
+            inside = own or inside
             if inside:
                 # The smallest gap wins, a name before the figure on a tie: "MMLU 88.6%,
                 # GPQA Diamond 51.1%" gives 51.1 to GPQA Diamond, not to MMLU.
