@@ -120,7 +120,7 @@ def run_demo(
     data_dir: Path = Path("data"),
     har: Path = DEMO_HAR,
     out_dir: Path = Path("site"),
-    snapshot_dir: Path = Path("data") / "snapshots",
+    snapshot_dir: Path | None = None,
     now: dt.datetime | None = None,
 ) -> DemoReport:
     """Load, check (replaying ``har``), verify, build. Idempotent: a second run adds no
