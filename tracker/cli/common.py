@@ -316,6 +316,24 @@ def _database_error(exc: BaseException) -> bool:
     )
 
 
+def database_name(db: str | None) -> str:
+    """`` FILE`` (a SQLite database's path) or `` URL`` (another's, password hidden) for
+    ``--db`` ``db`` (None: ``TRACKER_DATABASE_URL``, else the default file), to name the
+    database a database error is about ("database mydata/subjects.toml: file is not a
+    database"); empty when the URL cannot be read."""
+    from claims.store.rawdb import database_url
+
+    url = database_url(db or settings.database_url())
+    if url.startswith("sqlite:///"):
+        return f" {url.removeprefix('sqlite:///')}"
+    try:
+        from sqlalchemy.engine import make_url
+
+        return f" {make_url(url).render_as_string(hide_password=True)}"
+    except Exception:  # noqa: BLE001 - only a name for the message
+        return ""
+
+
 def friendly_errors(fn: F) -> F:
     """Turn known errors into one ``error:`` line on stderr and exit status 1 (no
     traceback), and with ``--json`` (the command's ``json_out``) also the JSON error
@@ -340,7 +358,9 @@ def friendly_errors(fn: F) -> F:
         except Exception as exc:
             if _database_error(exc):
                 reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
-                raise report(f"database: {reason}", kind="database", json_out=json_out) from None
+                which = database_name(kwargs["db"]) if "db" in kwargs else ""
+                raise report(f"database{which}: {reason}", kind="database",
+                             json_out=json_out) from None  # fmt: skip
             if isinstance(exc, OSError) and not isinstance(exc, BrokenPipeError):
                 where = f": {exc.filename}" if exc.filename else ""
                 message = f"{exc.strerror or exc}{where}"

@@ -4,6 +4,7 @@ loaded)."""
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -106,10 +107,13 @@ def track(
     console.print(f"tracking [bold]{plan.slug}[/bold]:", highlight=False)
     for line in plan.changes:
         console.print(f"  added {line}", highlight=False)
+    # the next commands read the database track loaded (not --data): repeat its --db
+    on_db = "" if db is None else f" --db {shlex.quote(str(db))}"
     console.print(
         f"written to {', '.join(str(data / n) for n in plan.texts)} and loaded; next: "
-        f"`tracker check`, then `tracker status {plan.slug}`",
+        f"`tracker check{on_db}`, then `tracker status {plan.slug}{on_db}`",
         highlight=False,
+        markup=False,
     )
 
 
