@@ -1,7 +1,9 @@
-"""The site build cache (``tracker/website/segments.py``): a build in a new process takes
-unchanged subjects' parts of the big exports from the previous output files, and its
-output equals a build from scratch into an empty folder, byte for byte, whatever input
-changed; a tampered output file or a damaged cache makes it encode them again."""
+"""The site build cache (``tracker/website/segments.py``, ``records.py``): a build in a
+new process makes claim views only for subjects whose input changed (the others are
+served by their build records) and takes unchanged subjects' parts of the big exports
+from the previous output files, and its output equals a build from scratch into an
+empty folder, byte for byte, whatever input changed; a tampered output file or a
+damaged cache makes it encode them again."""
 
 from __future__ import annotations
 
@@ -14,13 +16,24 @@ import pytest
 from sitefixture import NOW, populate
 from sqlmodel import Session, select
 
-from claims.store.tables import Claim, Discrepancy, Event, Observation, Source, Subject, Verdict
+from claims.store.outbox import make_event
+from claims.store.tables import (
+    Claim,
+    Discrepancy,
+    Event,
+    Observation,
+    Source,
+    Subject,
+    SubjectAlias,
+    Verdict,
+)
 from claims.values.canonical import dumps
-from claims.values.value import quantity
+from claims.values.value import date_value, quantity, text_value
 from tracker.website import build as build_module
 from tracker.website import render as render_module
 from tracker.website.build import build_site, clear_build_caches
 from tracker.website.fragments import FRAGMENTS
+from tracker.website.records import RECORDS_FILE
 from tracker.website.segments import CACHE_FILE
 from tracker.website.writer import SiteError
 
@@ -166,15 +179,21 @@ def test_cold_rebuild_after_an_edit_equals_a_scratch_build(site, tmp_path, name)
 
 def test_cold_rebuild_takes_unchanged_subjects_from_the_output(site, tmp_path):
     """After one claimant changes, every other subject's claim records, CSV rows and
-    search entries come from the files (3 per subject), only the edited one's are made."""
+    search entries are copied from the files; only the edited subject's three fragments
+    are made."""
     engine, out, cache = site
     subjects = len(list((out / "api" / "subjects").glob("*.json")))
     assert subjects == 3
+    listed = json.loads((out / "api" / "claims.json").read_text())["claims"]
+    others = [c for c in listed if c["subject"] != "kimi-k3.1-pro"]
+    assert 0 < len(others) < len(listed)
     claimant(engine)
     report = cold_build(engine, out, cache)
     assert set(BIG) <= set(report.rendered_paths)
     assert FRAGMENTS.misses == 3  # the edited subject's three parts
-    assert FRAGMENTS.hits == 3 * (subjects - 1)
+    assert FRAGMENTS.hits == 0
+    # one part per claim and claim file, one per subject in the search index
+    assert report.parts_spliced == 2 * len(others) + subjects - 1
     assert tree(out) == scratch_tree(engine, tmp_path)
 
 
@@ -197,8 +216,10 @@ def test_template_change(site, tmp_path, monkeypatch):
     base = templates / "base.html"
     base.write_text(base.read_text().replace("<footer>", "<footer>\n<!-- edited -->"))
     claimant(engine)
-    cold_build(engine, out, cache)
-    assert FRAGMENTS.hits == 0  # the code fingerprint is in every key
+    report = cold_build(engine, out, cache)
+    # the code fingerprint is in every key: nothing taken or copied from the output
+    assert FRAGMENTS.hits == 0 and report.parts_spliced == 0
+    assert views_made() == 3  # and no record served (they carry the fingerprint)
     assert tree(out) == scratch_tree(engine, tmp_path)
 
 
@@ -209,14 +230,30 @@ def test_base_url_change(site, tmp_path):
     assert tree(out) == scratch_tree(engine, tmp_path, base="https://other.example.net/")
 
 
-def test_tampered_output_file_is_not_spliced(site, tmp_path):
+@pytest.mark.parametrize("restore_mtime", [False, True], ids=["edited", "mtime-restored"])
+def test_tampered_output_file_is_not_spliced(site, tmp_path, restore_mtime):
     """An edit of claims.json that keeps its size (so the manifest would not notice) is
-    caught by the sha256: the file's parts are encoded again, the edit is gone."""
+    caught by the file's stat noted after the build wrote it, even with its mtime set
+    back (``utime`` sets the ctime to now): its parts are encoded again, the edit is
+    gone."""
+    import os
+
     engine, out, cache = site
     path = out / "api" / "claims.json"
-    data = path.read_bytes()
+    data, before = path.read_bytes(), path.stat()
     assert b'"claimant":"Acme"' in data
-    path.write_bytes(data.replace(b'"claimant":"Acme"', b'"claimant":"EVIL"'))
+    # the file system's clock moves in ticks of a few ms: start the edit in a later
+    # one than the build's write (what the module docstring says the check relies on)
+    probe = tmp_path / "probe"
+    for _ in range(1_000_000):
+        probe.write_bytes(b"x")
+        if probe.stat().st_ctime_ns > before.st_ctime_ns:
+            break
+    with open(path, "r+b") as f:  # in place: same inode, same size
+        f.write(data.replace(b'"claimant":"Acme"', b'"claimant":"EVIL"'))
+    if restore_mtime:
+        os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+        assert path.stat().st_mtime_ns == before.st_mtime_ns
     claimant(engine)
     cold_build(engine, out, cache)
     assert b"EVIL" not in path.read_bytes()
@@ -238,13 +275,12 @@ def test_damaged_cache_is_ignored(site, tmp_path, damage):
     file = cache / CACHE_FILE
     file.write_text(damage(file.read_text()))
     claimant(engine)
-    cold_build(engine, out, cache)
-    assert FRAGMENTS.hits == 0
+    report = cold_build(engine, out, cache)
+    assert FRAGMENTS.hits == 0 and report.parts_spliced == 0
     assert tree(out) == scratch_tree(engine, tmp_path)
     # the build wrote a sound cache again: the next cold build uses it
     claim_note(engine)
-    cold_build(engine, out, cache)
-    assert FRAGMENTS.hits > 0
+    assert cold_build(engine, out, cache).parts_spliced > 0
 
 
 def test_cache_records_each_big_file(site):
@@ -382,3 +418,372 @@ def test_collector_pause_freezes_what_a_build_keeps_and_frees_old_cycles(monkeyp
     finally:
         gc.unfreeze()
         gc.enable()
+
+
+# --- Per-subject build records (records.py) -------------------------------------------
+# The fixture's Kimi subjects have discrepancies, so their views are always made; these
+# peers have none, so a cold build serves them from their records. They share a
+# benchmark with Kimi K3.1 Pro (a chart on every page that reports it), state dates
+# (the timeline) and licences; peer-a has a current observation its verdict cites.
+PEERS = ("peer-a", "peer-b", "peer-c")
+
+
+def claim_row(s, subject, attribute, value, raw, quals=None, source_id=1):  # type: ignore[no-untyped-def]
+    c = Claim(
+        key=f"{subject.slug}-{attribute}-{raw}",
+        subject_id=subject.id,
+        attribute=attribute,
+        qualifiers_json=dumps(quals or {}),
+        value_json=dumps(value.to_dict()),
+        raw_text=raw,
+        source_id=source_id,
+        claimant="Peer Lab",
+        created_at=NOW,
+    )
+    s.add(c)
+    s.flush()
+    return c
+
+
+def add_peers(engine) -> None:  # type: ignore[no-untyped-def]
+    tb4 = {"benchmark": "Terminal-Bench", "version": "4.0"}
+    with Session(engine) as s:
+        watch_obs = s.exec(select(Observation).where(Observation.current == True)).first()  # noqa: E712
+        for n, slug in enumerate(PEERS):
+            subject = Subject(slug=slug, name=f"Peer {slug[-1].upper()}", organization="Peer Lab")
+            s.add(subject)
+            s.flush()
+            made = [
+                claim_row(
+                    s,
+                    subject,
+                    "benchmark_score",
+                    quantity(f"{50 + n}", "percent"),
+                    f"{50 + n}%",
+                    tb4,
+                ),
+                claim_row(
+                    s,
+                    subject,
+                    "context_window",
+                    quantity(f"{32 * (n + 1)}", "tokens", scale=1000),
+                    f"{32 * (n + 1)}K",
+                ),
+                claim_row(
+                    s,
+                    subject,
+                    "release_date",
+                    date_value(f"2026-10-0{n + 1}", "on"),
+                    f"Oct {n + 1}",
+                    source_id=2,
+                ),
+                claim_row(s, subject, "license", text_value("mit"), "MIT", source_id=2),
+            ]
+            for c in made:
+                s.add(
+                    Verdict(
+                        claim_id=c.id,
+                        status="unverified",
+                        reason="nothing observed",
+                        checked_at=NOW,
+                    )
+                )
+            if slug == "peer-a" and watch_obs is not None:
+                obs = Observation(
+                    subject_id=subject.id,
+                    attribute="context_window",
+                    qualifiers_json="{}",
+                    value_json=dumps(quantity("32", "tokens", scale=1000).to_dict()),
+                    value_key="peer-a-ctx",
+                    snapshot_id=watch_obs.snapshot_id,
+                    watch_id=watch_obs.watch_id,
+                    source_url="https://peer.example.org/a",
+                    first_seen=NOW,
+                    last_seen=NOW,
+                )
+                s.add(obs)
+                s.flush()
+                verdict = s.exec(select(Verdict).where(Verdict.claim_id == made[1].id)).one()
+                verdict.status, verdict.evidence_json = "confirmed", dumps([obs.id])
+                s.add(verdict)
+            if slug == "peer-c":
+                changed = make_event(
+                    "verdict_changed",
+                    "Peer C context window now unverified",
+                    subject_id=subject.id,
+                    detail={"claim": made[1].key},
+                )
+                changed.created_at = NOW
+                s.add(changed)
+        s.commit()
+
+
+def peer_claim(engine, slug: str, attribute: str) -> int:  # type: ignore[no-untyped-def]
+    with Session(engine) as s:
+        subject = s.exec(select(Subject).where(Subject.slug == slug)).one()
+        found = s.exec(
+            select(Claim).where(Claim.subject_id == subject.id, Claim.attribute == attribute)
+        ).one()
+        return found.id  # type: ignore[return-value]
+
+
+def peer_score(engine) -> None:  # type: ignore[no-untyped-def]
+    """peer-b's Terminal-Bench 4.0 score: the chart every reporting subject shows."""
+    cid = peer_claim(engine, "peer-b", "benchmark_score")
+    edit(engine, Claim, Claim.id == cid, value_json=dumps(quantity("77", "percent").to_dict()))
+
+
+def peer_value(engine) -> None:  # type: ignore[no-untyped-def]
+    cid = peer_claim(engine, "peer-a", "context_window")
+    value = dumps(quantity("256", "tokens", scale=1000).to_dict())
+    edit(engine, Claim, Claim.id == cid, value_json=value)
+
+
+def peer_claimant(engine) -> None:  # type: ignore[no-untyped-def]
+    cid = peer_claim(engine, "peer-b", "context_window")
+    edit(engine, Claim, Claim.id == cid, claimant="Another Lab")
+
+
+def peer_verdict(engine) -> None:  # type: ignore[no-untyped-def]
+    cid = peer_claim(engine, "peer-b", "license")
+    edit(engine, Verdict, Verdict.claim_id == cid, status="confirmed", reason="the Hub says MIT")
+
+
+def peer_discrepancy(engine) -> None:  # type: ignore[no-untyped-def]
+    """A note on peer-a naming one of peer-c's claims (both sides on discrepancies.html)."""
+    a = peer_claim(engine, "peer-a", "context_window")
+    c = peer_claim(engine, "peer-c", "context_window")
+    with Session(engine) as s:
+        sid = s.exec(select(Subject.id).where(Subject.slug == "peer-a")).one()
+        s.add(
+            Discrepancy(
+                key="d-peers",
+                subject_id=sid,
+                attribute="context_window",
+                rule="different_subject",
+                claim_ids_json=dumps([a, c]),
+                state="dismissed",
+                reason="not a conflict: different subjects (peer-a vs peer-c)",
+                opened_at=NOW,
+            )
+        )
+        s.commit()
+
+
+def peer_anchor_gone(engine) -> None:  # type: ignore[no-untyped-def]
+    """The claim a verdict_changed event links to is removed: the feed links the page."""
+    cid = peer_claim(engine, "peer-c", "context_window")
+    with Session(engine) as s:
+        s.delete(s.exec(select(Verdict).where(Verdict.claim_id == cid)).one())
+        s.flush()
+        s.delete(s.get(Claim, cid))
+        s.commit()
+
+
+def peer_source(engine) -> None:  # type: ignore[no-untyped-def]
+    edit(engine, Source, Source.id == 2, title="Retitled: the peers' source")
+
+
+def peer_alias(engine) -> None:  # type: ignore[no-untyped-def]
+    with Session(engine) as s:
+        sid = s.exec(select(Subject.id).where(Subject.slug == "peer-b")).one()
+        s.add(SubjectAlias(subject_id=sid, alias="PB-1"))
+        s.commit()
+
+
+def peer_observation(engine) -> None:  # type: ignore[no-untyped-def]
+    edit(engine, Observation, Observation.value_key == "peer-a-ctx", last_seen=NOW.replace(day=30))
+
+
+def peer_rename(engine) -> None:  # type: ignore[no-untyped-def]
+    edit(engine, Subject, Subject.slug == "peer-b", name="Peer B (renamed)")
+
+
+def peer_removed(engine) -> None:  # type: ignore[no-untyped-def]
+    with Session(engine) as s:
+        subject = s.exec(select(Subject).where(Subject.slug == "peer-c")).one()
+        for e in s.exec(select(Event).where(Event.subject_id == subject.id)).all():
+            s.delete(e)
+        for c in s.exec(select(Claim).where(Claim.subject_id == subject.id)).all():
+            s.delete(s.exec(select(Verdict).where(Verdict.claim_id == c.id)).one())
+            s.flush()
+            s.delete(c)
+        s.flush()
+        s.delete(subject)
+        s.commit()
+
+
+def peer_organization(engine) -> None:  # type: ignore[no-untyped-def]
+    edit(engine, Subject, Subject.slug == "peer-a", organization="Other Lab")
+
+
+PEER_EDITS: dict[str, Callable[..., None]] = {
+    "claimant": peer_claimant,
+    "claim value": peer_value,
+    "verdict": peer_verdict,
+    "benchmark score (a shared chart)": peer_score,
+    "discrepancy naming another subject's claim": peer_discrepancy,
+    "event whose anchor disappears": peer_anchor_gone,
+    "source title": peer_source,
+    "alias": peer_alias,
+    "observation a verdict cites": peer_observation,
+    "subject rename": peer_rename,
+    "organization": peer_organization,
+    "new subject": new_subject,
+    "removed subject": peer_removed,
+}
+
+
+@pytest.fixture
+def wide_site(engine, tmp_path):
+    populate(engine)
+    add_peers(engine)
+    out, cache = tmp_path / "site", tmp_path / "site.cache"
+    cold_build(engine, out, cache)
+    return engine, out, cache
+
+
+def views_made() -> int:
+    """How many subjects' claim views the last build made (``claimviews.ClaimMemo``)."""
+    return build_module.MEMO.made
+
+
+def test_an_unchanged_database_makes_no_claim_views_in_a_new_process(wide_site, tmp_path):
+    engine, out, cache = wide_site
+    assert (cache / RECORDS_FILE).is_file()
+    report = cold_build(engine, out, cache)
+    # the two Kimi subjects have discrepancies: their views are always made
+    assert views_made() == 2
+    assert report.pages_rendered == 0
+    assert tree(out) == scratch_tree(engine, tmp_path)
+
+
+# Edits that change other subjects' pages (the shared benchmark chart shows every
+# reporting subject's name and score): their records cannot stand in, which the build
+# finds once the page keys are made; it is made again with their views (logged).
+FALLS_BACK = {"benchmark score (a shared chart)", "subject rename", "removed subject"}
+
+
+@pytest.mark.parametrize("name", list(PEER_EDITS))
+def test_cold_rebuild_with_records_equals_a_scratch_build(wide_site, tmp_path, name, caplog):
+    engine, out, cache = wide_site
+    PEER_EDITS[name](engine)
+    with caplog.at_level("INFO", logger="tracker.website.build"):
+        cold_build(engine, out, cache)
+    assert ("making their claim views" in caplog.text) == (name in FALLS_BACK)
+    assert "making every subject's claim views" not in caplog.text
+    assert tree(out) == scratch_tree(engine, tmp_path)
+    # the records it left serve the next build: it makes views only for subjects with
+    # discrepancies (the Kimi pair; peer-a and peer-c once a note names both), and its
+    # keys are the same (nothing rendered)
+    again = cold_build(engine, out, cache)
+    assert views_made() == (4 if "discrepancy" in name else 2)
+    assert again.pages_rendered == 0
+
+
+def test_records_serve_the_peers_after_an_edit(wide_site, tmp_path):
+    """Only the edited peer's views are made (with the Kimi pair, which has
+    discrepancies); the others come from their records, and the output is a scratch
+    build's."""
+    engine, out, cache = wide_site
+    peer_claimant(engine)
+    report = cold_build(engine, out, cache)
+    assert views_made() == 3
+    assert "subjects/peer-b/index.html" in report.rendered_paths
+    assert "subjects/peer-a/index.html" not in report.rendered_paths
+    assert tree(out) == scratch_tree(engine, tmp_path)
+
+
+def test_a_missing_page_of_a_served_subject_is_made_from_its_views(wide_site, tmp_path):
+    engine, out, cache = wide_site
+    (out / "subjects" / "peer-a" / "index.html").unlink()
+    peer_claimant(engine)
+    cold_build(engine, out, cache)
+    # the record could not stand in: the build was made again with peer-a's views too
+    # (the Kimi pair, edited peer-b and peer-a: the views of the first attempt kept)
+    assert len(build_module.MEMO.used) == 4
+    assert tree(out) == scratch_tree(engine, tmp_path)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [lambda b: b[: len(b) // 2], lambda b: b"garbage", lambda b: b[:70] + b"x" + b[71:]],
+    ids=["truncated", "garbage", "edited"],
+)
+def test_damaged_records_are_ignored(wide_site, tmp_path, damage):
+    engine, out, cache = wide_site
+    file = cache / RECORDS_FILE
+    file.write_bytes(damage(file.read_bytes()))
+    peer_claimant(engine)
+    cold_build(engine, out, cache)
+    assert views_made() == len(PEERS) + 3  # the Kimi pair, Orca and the peers
+    assert tree(out) == scratch_tree(engine, tmp_path)
+    peer_alias(engine)  # a sound file was written again: the next build uses it
+    cold_build(engine, out, cache)
+    assert views_made() == 3  # the Kimi pair and peer-b (its page shows its aliases)
+    assert tree(out) == scratch_tree(engine, tmp_path)
+
+
+def small_population(engine, subjects: int = 6, claims: int = 5) -> None:  # type: ignore[no-untyped-def]
+    """``subjects`` subjects × ``claims`` claims (with verdicts), no discrepancies: the
+    bench's shape (bench/site_bench.py), small."""
+    with Session(engine) as s:
+        source = Source(key="src", title="Source", language="en")
+        s.add(source)
+        s.flush()
+        for n in range(subjects):
+            subject = Subject(slug=f"model-{n}", name=f"Model {n}", organization="Lab")
+            s.add(subject)
+            s.flush()
+            for k in range(claims):
+                c = claim_row(
+                    s,
+                    subject,
+                    "benchmark_score",
+                    quantity(f"{n + k}", "percent"),
+                    f"{k}",
+                    {"benchmark": f"Bench {k}"},
+                    source_id=source.id,  # type: ignore[arg-type]
+                )
+                s.add(Verdict(claim_id=c.id, status="unverified", reason="-", checked_at=NOW))
+        s.commit()
+
+
+def test_a_cold_one_claim_rebuild_makes_claim_views_for_exactly_one_subject(engine, tmp_path):
+    small_population(engine)
+    out, cache = tmp_path / "site", tmp_path / "site.cache"
+    cold_build(engine, out, cache)
+    assert views_made() == 6
+    with Session(engine) as s:
+        claim = s.exec(select(Claim).where(Claim.key == "model-3-benchmark_score-2")).one()
+        claim.claimant = "Another lab"
+        s.add(claim)
+        s.commit()
+    report = cold_build(engine, out, cache)
+    assert views_made() == 1
+    assert "subjects/model-3/index.html" in report.rendered_paths
+    assert not any(p.startswith("subjects/model-2/") for p in report.rendered_paths)
+    assert tree(out) == scratch_tree(engine, tmp_path)
+
+
+@pytest.mark.postgres
+def test_records_on_postgresql(pg_server, tmp_path):
+    """The per-subject digest's PostgreSQL query (``sitedigest.py``): a record serves an
+    unchanged subject there too, and an edit of one gives a scratch build's bytes."""
+    from claims.store.engine import make_engine
+
+    pg = make_engine(pg_server)
+    try:
+        small_population(pg)
+        out, cache = tmp_path / "site", tmp_path / "site.cache"
+        cold_build(pg, out, cache)
+        with Session(pg) as s:
+            claim = s.exec(select(Claim).where(Claim.key == "model-1-benchmark_score-0")).one()
+            claim.note = "edited on PostgreSQL"
+            s.add(claim)
+            s.commit()
+        cold_build(pg, out, cache)
+        assert views_made() == 1
+        assert tree(out) == scratch_tree(pg, tmp_path)
+    finally:
+        pg.dispose()

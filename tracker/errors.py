@@ -57,6 +57,12 @@ problem lists every problem of the folder (``path:line: field: message``).
     └── SchemaMissing             (store/rawdb.py; also a RuntimeError) the database
                                   has no, or an older, release-tracker schema
 
+    Internal signal, never raised out of the function that catches it:
+    Exception
+    └── RecordMiss                (website/views.py) a site build reached claim views
+                                  a per-subject build record stood in for;
+                                  ``build_site`` builds again from every subject's
+
 Each FetchError/ParseError carries ``kind`` (a short machine name stored on the watch).
 Errors of libraries (httpx, SQLAlchemy, sqlite3, psycopg, OSError) are turned into
 these at the seam that calls them, or into one ``error: database: …`` line by the CLI.

@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import gc
 import hashlib
+import logging
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
@@ -39,13 +40,14 @@ from tracker.website.manifest import (
     still_there,
 )
 from tracker.website.pagehash import code_fingerprint, key_of
-from tracker.website.pages import Job, SubjectDigests, index_path, page_jobs
+from tracker.website.pages import Job, SubjectDigests, index_path, page_jobs, subject_path
+from tracker.website.records import RecordStore
 from tracker.website.render import attach_fragments, make_environment, templates_dir
 from tracker.website.search import search_index_from, subject_entries_json, table_data_js
 from tracker.website.segments import Segments
 from tracker.website.summary import table_columns
 from tracker.website.table import table_csv, table_export, table_json
-from tracker.website.views import SiteContext, SubjectView
+from tracker.website.views import RecordMiss, SiteContext, SubjectView, Withheld
 from tracker.website.writer import SiteError, Writer
 
 if TYPE_CHECKING:  # `tracker build` reads through a RawDB and loads no SQLAlchemy
@@ -60,6 +62,8 @@ __all__ = [
     "index_path",
     "resolve_base_url",
 ]
+
+log = logging.getLogger(__name__)
 
 DEFAULT_BASE_URL = "http://localhost:8000/"
 ASSETS = ("site.css", "site.js")
@@ -81,6 +85,8 @@ class BuildReport:
     written_paths: tuple[str, ...] = ()
     pages_rendered: int = 0
     rendered_paths: tuple[str, ...] = ()
+    # parts of the big exports (one per claim per file) copied from the last output
+    parts_spliced: int = 0
 
 
 def resolve_base_url(base_url: str | None = None) -> str:
@@ -107,17 +113,14 @@ def export_jobs(
         )
 
     def csv_rows_of(sv: SubjectView) -> dict[int, str]:
-        claims = [cv for _, rows in sv.groups for cv in rows]
-        return FRAGMENTS.get("claim-csv", claims_key[sv.slug], partial(ex.claim_csv_rows, claims))
+        def make() -> dict[int, str]:  # reads the claims only when not kept
+            return ex.claim_csv_rows([cv for _, rows in sv.groups for cv in rows])
 
-    def claims_file(path: str, kind: str, of: Any, export: Any) -> str:
-        per_subject = [(claims_key[sv.slug], of(sv)) for sv in ctx.subjects]
-        merged = ex.by_claim_id([part for _, part in per_subject])
-        text: str = export(merged)
-        owners = ((key, part.keys()) for key, part in per_subject)
+        return FRAGMENTS.get("claim-csv", claims_key[sv.slug], make)
+
+    def claims_file(path: str, kind: str, of: Any, export: Any) -> bytes:
         sep = "," if kind == "claim-records" else ""
-        segments.record(path, kind, text, merged.items(), sep, owners)
-        return text
+        return spliced_file(ctx, segments, claims_key, (path, kind, sep), of, export)
 
     summaries = [ex.subject_summary(sv) for sv in ctx.subjects]
     discrepancies = [ex.discrepancy_record(dv) for dv in ctx.discrepancies]
@@ -152,6 +155,79 @@ def export_jobs(
     return jobs
 
 
+def spliced_file(
+    ctx: SiteContext,
+    segments: Segments,
+    keys: dict[str, str],
+    file: tuple[str, str, str],
+    of: Any,
+    export: Any,
+) -> bytes:
+    """A claim export ``file`` (path, fragment kind, separator of its parts) whose parts
+    are each subject's claims in id order: those the last output holds for the
+    subject's fragment key (``keys`` by slug) copied from it (``segments.splice``),
+    the others from ``of(subject)`` (kept in memory or made); ``export(parts)`` makes
+    the file around them."""
+    path, kind, sep = file
+    old = segments.layout(path)
+    owners: dict[str, list[int]] = {}
+    taken: set[int] = set()
+    made: dict[int, str] = {}
+    for sv in ctx.subjects:
+        key = keys[sv.slug]
+        ids = old.keys.get(key) if old is not None else None
+        if ids is None:
+            texts = of(sv)
+            owners[key] = list(texts)
+            made.update(texts)
+        else:
+            owners[key] = ids
+            taken.update(ids)
+    head, _, tail = export({0: "\0"}).partition("\0")
+    spliced = None
+    if not taken.intersection(made):  # one claim, one subject: else make them all
+        spliced = segments.splice(path, kind, (head, tail), sep, taken, made, owners)
+    if spliced is None:
+        texts = [(keys[sv.slug], of(sv)) for sv in ctx.subjects]
+        owners = {key: list(part) for key, part in texts}
+        made = ex.by_claim_id([part for _, part in texts])
+        spliced = segments.splice(path, kind, (head, tail), sep, set(), made, owners)
+        assert spliced is not None  # nothing taken from the last output: cannot fail
+    return spliced
+
+
+def spliced_search_index(ctx: SiteContext, segments: Segments, keys: list[str]) -> str | bytes:
+    """``assets/search-index.js``: each subject's entries (its fragment key in ``keys``,
+    in subject order) copied from the last output when it holds them
+    (``segments.splice_in_order``), else kept in memory or made; a subject without
+    entries has no part."""
+    old = segments.layout(SEARCH_INDEX)
+    parts: list[tuple[int, int | None, str | None]] = []
+    owners: dict[str, list[int]] = {}
+    for i, (key, sv) in enumerate(zip(keys, ctx.subjects, strict=True)):
+        owners[key] = [i]
+        ids = old.keys.get(key) if old is not None else None
+        if ids is not None and len(ids) == 1:
+            parts.append((i, ids[0], None))
+            continue
+        text = FRAGMENTS.get("search", key, partial(subject_entries_json, sv))
+        if text:  # search_index_from leaves out empty parts
+            parts.append((i, None, text))
+    head, _, tail = search_index_from(["\0"], ctx.sources).partition("\0")
+    spliced = None
+    if parts:
+        spliced = segments.splice_in_order(SEARCH_INDEX, "search", (head, tail), ",", parts, owners)
+    if spliced is None:  # no subject parts, or the last output lacks one
+        made = [
+            FRAGMENTS.get("search", k, partial(subject_entries_json, sv))
+            for k, sv in zip(keys, ctx.subjects, strict=True)
+        ]
+        text = search_index_from(made, ctx.sources)
+        segments.record(SEARCH_INDEX, "search", text, enumerate(made), ",", owners.items())
+        return text
+    return spliced
+
+
 def table_jobs(
     ctx: SiteContext, fingerprint: str, digests: SubjectDigests, segments: Segments
 ) -> list[Job]:
@@ -169,16 +245,9 @@ def table_jobs(
         fingerprint, "search", sources, [digests.view[sv.slug] for sv in ctx.subjects]
     )
 
-    def search_index() -> str:
+    def search_index() -> str | bytes:
         keys = [key_of(fingerprint, digests.view[sv.slug]) for sv in ctx.subjects]
-        parts = [
-            FRAGMENTS.get("search", key, partial(subject_entries_json, sv))
-            for key, sv in zip(keys, ctx.subjects, strict=True)
-        ]
-        text = search_index_from(parts, ctx.sources)
-        owners = ((key, [i]) for i, key in enumerate(keys))
-        segments.record(SEARCH_INDEX, "search", text, enumerate(parts), ",", owners)
-        return text
+        return spliced_search_index(ctx, segments, keys)
 
     return [
         Job("api/table.json", key, lambda: table_json(table())),
@@ -323,10 +392,58 @@ def environment(fingerprint: str, cache_dir: Path | None = None) -> Environment:
 
 
 def _build(engine: Engine | RawDB, out_dir: Path, base: str, cache_dir: Path | None) -> BuildReport:
+    """The build; when a subject's build record cannot stand in for its claim views
+    after all (``RecordMiss``: its page must be rendered, a part of the big exports is
+    not in the segment cache, the headline benchmarks changed), the build is made again
+    with every subject's views. Files the first attempt wrote were rendered from
+    complete data, so they are right; the manifest is written only at the end."""
+    fingerprint = code_fingerprint(templates_dir())
+    records = RecordStore.load(cache_dir, fingerprint) if cache_dir else None
+    while True:
+        try:
+            return _build_with(engine, out_dir, base, cache_dir, fingerprint, records)
+        except RecordMiss as miss:
+            assert records is not None and records.serve  # only records withhold views
+            if miss.subjects and not records.refused:
+                log.info("site build: %s; making their claim views", miss)
+                records.refused |= miss.subjects
+            else:  # a second miss, or one found while rendering
+                log.info("site build: %s; making every subject's claim views", miss)
+                records.serve = False
+            records.made, records.changed = {}, True
+
+
+def check_served(ctx: SiteContext, todo: list[str]) -> None:
+    """Raise ``RecordMiss`` naming every subject served by its build record
+    (``records.py``) whose page or JSON file is among the files ``todo`` (to render:
+    a benchmark chart or the headline benchmarks changed, the file was deleted), before
+    anything is written: the build is then made again with their claim views."""
+    served = {sv.slug for sv in ctx.subjects if isinstance(sv.groups, Withheld)}
+    if not served:
+        return
+    todo_set = set(todo)
+    stale = frozenset(
+        slug
+        for slug in served
+        if subject_path(slug) in todo_set or f"api/subjects/{slug}.json" in todo_set
+    )
+    if stale:
+        raise RecordMiss(f"{len(stale)} served subjects' files to render", stale)
+
+
+def _build_with(
+    engine: Engine | RawDB,
+    out_dir: Path,
+    base: str,
+    cache_dir: Path | None,
+    fingerprint: str,
+    records: RecordStore | None,
+) -> BuildReport:
     segments = Segments.load(cache_dir, out_dir)
     FRAGMENTS.start_build(segments.take if segments.files else None)
-    fingerprint = code_fingerprint(templates_dir())
-    ctx = collect(engine, claim_memo(fingerprint))
+    if records is not None and not segments.complete():
+        records.serve = False  # served subjects' parts of the big exports would be missing
+    ctx = collect(engine, claim_memo(fingerprint), records)
     env = environment(fingerprint, cache_dir)
     attach_fragments(ctx, env)
     digests = SubjectDigests.of(ctx.subjects, ctx.claim_digests)
@@ -348,6 +465,7 @@ def _build(engine: Engine | RawDB, out_dir: Path, base: str, cache_dir: Path | N
         kept = before is not None and before.key == job.key
         plan.append((job, before, not (kept and still_there(out_dir, job.path, before))))
     todo = [job.path for job, _, render in plan if render]
+    check_served(ctx, todo)
     with writer.offloaded(todo) if len(todo) >= OFFLOAD_AT else nullcontext():
         for job, before, render in plan:
             if not render:
@@ -364,6 +482,8 @@ def _build(engine: Engine | RawDB, out_dir: Path, base: str, cache_dir: Path | N
     removed = remove_stale(out_dir, previous, writer.paths)
     writer.write(MANIFEST, manifest_text(entries))
     segments.save()
+    if records is not None:
+        records.save()
     return BuildReport(
         pages_written=len(writer.written),
         pages_unchanged=len(writer.unchanged),
@@ -372,4 +492,5 @@ def _build(engine: Engine | RawDB, out_dir: Path, base: str, cache_dir: Path | N
         written_paths=tuple(writer.written),
         pages_rendered=len(rendered),
         rendered_paths=tuple(rendered),
+        parts_spliced=segments.spliced,
     )

@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections import defaultdict
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -38,11 +39,14 @@ if TYPE_CHECKING:
     from claims.store.rows import ObservationRow
 
 
-def read_claim_rows(raw: RawDB) -> list[tuple[Any, ...]]:
+def read_claim_rows(
+    raw: RawDB, subject_ids: Collection[int] | None = None
+) -> list[tuple[Any, ...]]:
     """Every claim with its verdict's columns, as plain tuples in
     :data:`claims.store.siteread.CLAIM_COLUMNS` order, by attribute and id
-    (:func:`claims.store.siteread.claim_rows`)."""
-    return claim_rows(raw)
+    (:func:`claims.store.siteread.claim_rows`); ``subject_ids``: only those subjects'
+    claims (None: every claim)."""
+    return claim_rows(raw, subject_ids)
 
 
 def stored_time(value: Any) -> dt.datetime:

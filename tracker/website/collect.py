@@ -14,16 +14,17 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from claims.store import siteread
 from claims.store.rawdb import RawDB
 from claims.store.rows import DiscrepancyRow, EventRow, ObservationRow, SubjectRow, WatchRow
 from claims.store.schedulenotes import missed_runs_by_watch, saved_next_runs
+from claims.store.sitedigest import claim_inputs
 from claims.store.status import weights_statuses
 from claims.vocabulary import RETIRED_STATE
 from tracker.website.anchors import WEIGHTS_ANCHOR, event_target, observed_anchor
-from tracker.website.charts import benchmark_chart, price_charts, timeline_chart
+from tracker.website.charts import TimelineEvent, benchmark_chart, price_charts, timeline_chart
 from tracker.website.claimviews import (
     ClaimMemo,
     Evidence,
@@ -35,9 +36,17 @@ from tracker.website.claimviews import (
 from tracker.website.eventtext import describe_change, event_detail, schedule_text
 from tracker.website.observed import current_observations
 from tracker.website.pagehash import key_of
+from tracker.website.records import (
+    RecordPlan,
+    RecordStore,
+    SubjectRecord,
+    input_keys,
+    plan_records,
+)
 from tracker.website.summary import (
     CardLine,
     Fact,
+    announced_events,
     benchmark_names,
     card_lines,
     gated_text,
@@ -46,12 +55,13 @@ from tracker.website.summary import (
     score_cells,
     stated_license,
     table_cells,
-    timeline_events,
+    timeline_from,
 )
 from tracker.website.views import (
     ClaimView,
     DiscrepancyView,
     EventView,
+    RecordMiss,
     SiteContext,
     SourceClaim,
     SourceInfo,
@@ -59,6 +69,7 @@ from tracker.website.views import (
     SubjectRef,
     SubjectView,
     WatchView,
+    Withheld,
 )
 from tracker.website.writer import SiteError
 
@@ -121,14 +132,18 @@ def by_fact(
 
 
 def _check_targets(
-    events: list[EventView], subjects: list[SubjectView], discs: list[DiscrepancyView]
+    events: list[EventView],
+    subjects: list[SubjectView],
+    discs: list[DiscrepancyView],
+    claim_anchors: list[list[str]],
 ) -> None:
     """Point each event whose anchor the site lacks (a claim since removed, an attribute
-    no longer observed) at its page instead, so no feed entry links to nothing."""
+    no longer observed) at its page instead, so no feed entry links to nothing.
+    ``claim_anchors``: each subject's claims' anchors, in ``subjects`` order."""
     anchors = {d.anchor for d in discs} | {a for d in discs for a in d.anchors}
-    for sv in subjects:
+    for sv, mine in zip(subjects, claim_anchors, strict=True):
         page = f"subjects/{sv.slug}/"
-        anchors |= {f"{page}#{cv.anchor}" for _, rows in sv.groups for cv in rows}
+        anchors |= {f"{page}#{a}" for a in mine}
         anchors |= {f"{page}#{observed_anchor(o.attribute)}" for o in sv.observations}
         anchors.add(f"{page}#{WEIGHTS_ANCHOR}")
     for ev in events:
@@ -140,29 +155,38 @@ def _check_targets(
             ev.target = page
 
 
+def bench_rows(card: list[CardLine], names: list[str | None]) -> list[tuple[str, Any, float, str]]:
+    """``(benchmark name, unit, score, score text)`` of each card line with a benchmark
+    name (``names``: :func:`benchmark_names` of ``card``) and a score."""
+    return [
+        (name, ln.facts[0].claims[0].value_dict.get("unit") if ln.facts else None)
+        + (ln.number, ln.short)
+        for ln, name in zip(card, names, strict=True)
+        if name and ln.number is not None
+    ]
+
+
 def add_charts(
-    subjects: list[SubjectView], lines: list[list[CardLine]], names: list[list[str | None]]
+    subjects: list[SubjectView],
+    names: list[list[str | None]],
+    scored: list[list[tuple[str, Any, float, str]]],
+    announced: list[list[TimelineEvent]],
 ) -> None:
     """Add to each subject's ``charts`` (its price charts) a chart per benchmark it
-    shares with another subject and its timeline (``charts.py``). ``names``: each card
-    line's :func:`benchmark_name`, by subject."""
-    scores: dict[str, list[tuple[SubjectView, CardLine]]] = defaultdict(list)
-    for sv, card, card_names in zip(subjects, lines, names, strict=True):
-        for ln, name in zip(card, card_names, strict=True):
-            if name and ln.number is not None:
-                scores[name].append((sv, ln))
+    shares with another subject and its timeline (``charts.py``). By subject:
+    ``names`` each card line's :func:`benchmark_name`, ``scored`` its
+    :func:`bench_rows`, ``announced`` its ``summary.announced_events``."""
+    scores: dict[str, list[tuple[str, Any, float, str]]] = defaultdict(list)
+    for sv, rows in zip(subjects, scored, strict=True):
+        for name, unit, number, short in rows:
+            scores[name].append((sv.name, unit, number, short))
     shared = {}
     for name, rows in scores.items():
         if len(rows) > 1:
-            unit = rows[0][1].facts[0].claims[0].value_dict.get("unit")
-            shared[name] = benchmark_chart(
-                name,
-                unit,
-                [(sv.name, ln.number, ln.short) for sv, ln in rows],  # type: ignore[misc]
-            )
-    for sv, card_names in zip(subjects, names, strict=True):
+            shared[name] = benchmark_chart(name, rows[0][1], [(n, v, t) for n, _, v, t in rows])
+    for sv, card_names, ann in zip(subjects, names, announced, strict=True):
         mine = [shared[n] for n in dict.fromkeys(card_names) if n in shared]
-        timeline = timeline_chart(sv.slug, timeline_events(sv.facts, sv.weights))
+        timeline = timeline_chart(sv.slug, timeline_from(ann, sv.weights))
         sv.charts = [*sv.charts, *mine, *([timeline] if timeline else [])]
 
 
@@ -363,20 +387,47 @@ def card_derived(
     return kept[1]
 
 
+class Summaries(NamedTuple):
+    """What :func:`add_summaries` chose and drew from: the headline benchmarks and, by
+    subject, its card's benchmark names, :func:`bench_rows` and announced events."""
+
+    benchmarks: list[str]
+    names: list[list[str | None]]
+    scored: list[list[tuple[str, Any, float, str]]]
+    announced: list[list[TimelineEvent]]
+
+
 def add_summaries(
-    subject_views: list[SubjectView], claims: list[SubjectClaims | None]
-) -> list[str]:
+    subject_views: list[SubjectView],
+    claims: list[SubjectClaims | None],
+    served: list[SubjectRecord | None],
+) -> Summaries:
     """Give each subject its summary card, comparison-table cells and charts; returns
-    the headline benchmarks (the table's score columns). ``claims``: each subject's
-    (see :func:`card_of`)."""
-    lines = [card_of(sv, sc) for sv, sc in zip(subject_views, claims, strict=True)]
+    the headline benchmarks (the table's score columns) and, by subject, what the
+    charts were drawn from (a build record keeps them). ``claims``: each subject's
+    (see :func:`card_of`); ``served``: its build record when that stands in for its
+    claims (``records.py``; raises ``RecordMiss`` when its cells were made for other
+    headline benchmarks)."""
+    lines = [
+        card_of(sv, sc) if rec is None else cast(list[CardLine], Withheld(f"{sv.slug} card"))
+        for sv, sc, rec in zip(subject_views, claims, served, strict=True)
+    ]
     names = [
-        card_derived(sc, "benchmarks", partial(benchmark_names, card))
-        for sc, card in zip(claims, lines, strict=True)
+        card_derived(sc, "benchmarks", partial(benchmark_names, card)) if rec is None else rec.names
+        for sc, card, rec in zip(claims, lines, served, strict=True)
     ]
     benchmarks = headline_benchmarks(names)
-    for sv, sc, card in zip(subject_views, claims, lines, strict=True):
+    for sv, sc, card, rec in zip(subject_views, claims, lines, served, strict=True):
         sv.card = card
+        if rec is not None:
+            if rec.cells_for != benchmarks:
+                raise RecordMiss(f"{sv.slug}: headline benchmarks changed")
+            sv.cells, sv.license_stated, sv.scores = (
+                dict(rec.cells),
+                rec.license_stated,
+                dict(rec.scores),
+            )
+            continue
         sv.cells = dict(
             card_derived(
                 sc, "cells", partial(table_cells, card, benchmarks, sv.organization), benchmarks
@@ -384,8 +435,16 @@ def add_summaries(
         )
         sv.license_stated = card_derived(sc, "licence", partial(stated_license, card))
         sv.scores = dict(card_derived(sc, "scores", partial(score_cells, card)))
-    add_charts(subject_views, lines, names)
-    return benchmarks
+    scored = [
+        bench_rows(card, card_names) if rec is None else rec.bench
+        for card, card_names, rec in zip(lines, names, served, strict=True)
+    ]
+    announced = [
+        announced_events(sv.facts) if rec is None else rec.announced
+        for sv, rec in zip(subject_views, served, strict=True)
+    ]
+    add_charts(subject_views, names, scored, announced)
+    return Summaries(benchmarks, names, scored, announced)
 
 
 def source_views(
@@ -411,64 +470,268 @@ def by_subject(items: Iterable[Any], key: str) -> dict[Any, list[Any]]:
     return out
 
 
-def collect(db: RawDB | Engine, memo: ClaimMemo | None = None) -> SiteContext:
+def page_inputs(
+    subjects: list[SubjectRow],
+    aliases: dict[int, list[str]],
+    variants: dict[int, list[str]],
+    weights: dict[int | None, Any],
+    events: list[EventRow],
+) -> dict[int, Any]:
+    """By subject id, plain data of its page's inputs besides its claims and
+    observations: aliases, variants, weights status and its events' columns."""
+    out: dict[int, Any] = {
+        s.id: [aliases.get(s.id, []), variants.get(s.id, []), weights.get(s.id), []]
+        for s in subjects
+    }
+    for e in events:
+        if e.subject_id in out:
+            row = (e.id, e.key, e.kind, e.audience, e.watch_id, e.title, e.detail_json)
+            out[e.subject_id][3].append((*row, str(e.created_at)))
+    return out
+
+
+def record_plan(
+    raw: RawDB,
+    records: RecordStore | None,
+    subjects: list[SubjectRow],
+    sources: dict[int, SourceInfo],
+    observations: list[ObservationRow],
+    snapshots: dict[int, Any],
+    watch_names: dict[int, str],
+    discs: list[DiscrepancyRow],
+    own: dict[int, Any],
+) -> RecordPlan:
+    """Which subjects this build serves from ``records`` (``records.py``): none without
+    them, or on a database the per-subject digest cannot read (``sitedigest.py``).
+    ``own``: each subject's page inputs besides its claims (``records.input_keys``)."""
+    if records is None:
+        return RecordPlan({}, {})
+    inputs = claim_inputs(raw)
+    if inputs is None:
+        return RecordPlan({}, {})
+    keys = input_keys(
+        records.fingerprint, subjects, inputs, sources, observations, snapshots, watch_names, own
+    )
+    involved = ((d.subject_id, stored_ids(d.claim_ids_json)) for d in discs)
+    return plan_records(records, subjects, keys, involved)
+
+
+def source_claims(
+    claims: dict[int, ClaimView],
+    listed: dict[int, SourceClaim],
+    served: dict[int, SubjectRecord],
+    names: dict[int, tuple[str, str]],
+) -> dict[int, list[SourceClaim]]:
+    """Source id -> the claims it makes as ``sources.html`` lists them, by attribute and
+    id (the claim rows' order): ``claims`` made this build (``listed``: their rows),
+    and the rows of the ``served`` subjects' records (``names``: (slug, name) by
+    subject id)."""
+    # (attribute, id, source id, row): tuples sort in C, and claim ids are unique
+    entries = [(cv.attribute, cid, cv.source.id, listed[cid]) for cid, cv in claims.items()]
+    if served:
+        make = tuple.__new__  # a SourceClaim from its fields without its Python __new__
+        for sid, rec in served.items():
+            slug, name = names[sid]
+            entries += [
+                (attr, cid, src, make(SourceClaim, (cid, slug, name, attr, value, quals, status)))
+                for src, cid, attr, value, quals, status in rec.listed
+            ]
+        entries.sort()
+    out: dict[int, list[SourceClaim]] = defaultdict(list)
+    for _, _, source_id, sc in entries:
+        out[source_id].append(sc)
+    return out
+
+
+def note_records(
+    records: RecordStore,
+    plan: RecordPlan,
+    subject_views: list[SubjectView],
+    ids: list[int],
+    per_subject: dict[int, SubjectClaims],
+    summaries: Summaries,
+    anchors: list[list[str]],
+) -> None:
+    """Note in ``records`` each subject's record after this build: a served one as it
+    was, a subject whose views were made (and that has claims) a new one."""
+    shared: dict[Any, Any] = {}
+
+    def same(text: Any) -> Any:
+        return shared.setdefault(text, text)
+
+    for i, (sv, sid) in enumerate(zip(subject_views, ids, strict=True)):
+        rec = plan.served.get(sid)
+        sc, key = per_subject.get(sid), plan.keys.get(sid)
+        if rec is None and sc is not None and key is not None:
+            # one object per distinct attribute, qualifiers and status text: the pickle
+            # then writes each once per record (a third smaller, loaded faster)
+            listed = []
+            for _, rows in sc.groups:
+                for cv in rows:
+                    row = sc.listed[cv.id]
+                    texts = (same(row.attribute), row.value, same(row.qualifiers), same(row.status))
+                    listed.append((cv.source.id, cv.id, *texts))
+            rec = SubjectRecord(
+                key,
+                sc.digest,
+                sc.listed_digest,
+                listed,
+                anchors[i],
+                summaries.names[i],
+                summaries.scored[i],
+                summaries.benchmarks,
+                dict(sv.cells),
+                sv.license_stated,
+                dict(sv.scores),
+                summaries.announced[i],
+                sv.observations,
+            )
+        if rec is not None:
+            records.keep(sv.slug, rec)
+
+
+@dataclass
+class Read:
+    """Every row a build reads, in one transaction (:func:`read_all`)."""
+
+    subjects: list[SubjectRow]
+    aliases: dict[int, list[str]]
+    variants: dict[int, list[str]]
+    sources: dict[int, SourceInfo]
+    snapshots: dict[int, Any]
+    observations: list[ObservationRow]
+    discs: list[DiscrepancyRow]
+    events: list[EventRow]
+    watches: list[WatchView]
+    watch_names: dict[int, str]
+    weights: dict[int | None, Any]
+    plan: RecordPlan
+    claim_rows: list[Any]
+
+
+def read_all(raw: RawDB, records: RecordStore | None) -> Read:
+    """Read what :func:`collect` shows; the claim rows only of subjects ``records``
+    does not serve (``records.py``)."""
+    subjects, aliases, variants = read_subjects(raw)
+    sources = read_sources(raw)
+    snapshots = {r.id: r for r in siteread.snapshots(raw)}
+    observations = siteread.observations(raw)
+    discs = siteread.discrepancies(raw)
+    events = siteread.events(raw)
+    watches, watch_names = read_watches(raw)
+    weights = weights_statuses(raw, subjects)
+    own = page_inputs(subjects, aliases, variants, weights, events) if records else {}
+    plan = record_plan(
+        raw, records, subjects, sources, observations, snapshots, watch_names, discs, own
+    )
+    served = plan.served
+    claim_rows = read_claim_rows(
+        raw, [s.id for s in subjects if s.id not in served] if served else None
+    )
+    return Read(
+        subjects,
+        aliases,
+        variants,
+        sources,
+        snapshots,
+        observations,
+        discs,
+        events,
+        watches,
+        watch_names,
+        weights,
+        plan,
+        claim_rows,
+    )
+
+
+def collect(
+    db: RawDB | Engine, memo: ClaimMemo | None = None, records: RecordStore | None = None
+) -> SiteContext:
     """Read subjects, sources, claims, verdicts, observations, snapshots, discrepancies,
     events and watches from ``db`` (a :class:`RawDB`; or a SQLAlchemy engine, whose
     pooled connection is used) in one transaction. ``memo`` keeps subjects' claim views
-    between builds (``claimviews.py``; a fresh one when None). Raises :class:`SiteError`
-    for a slug that cannot be a URL path segment."""
+    between builds (``claimviews.py``; a fresh one when None). With ``records``
+    (``records.py``), a subject whose input key is its record's gets no claim views
+    (its ``groups``, ``facts`` and ``card`` are ``Withheld``): what other files take
+    from them comes from the record; this build's records are noted in it. Raises
+    :class:`SiteError` for a slug that cannot be a URL path segment, ``RecordMiss``
+    when a record cannot stand in (``add_summaries``)."""
     raw = db if isinstance(db, RawDB) else RawDB.from_engine(db)
     try:
-        subjects, aliases, variants = read_subjects(raw)
-        sources = read_sources(raw)
-        snapshots = {r.id: r for r in siteread.snapshots(raw)}
-        observations = siteread.observations(raw)
-        claim_rows = read_claim_rows(raw)
-        discs = siteread.discrepancies(raw)
-        events = siteread.events(raw)
-        watches, watch_names = read_watches(raw)
-        weights = weights_statuses(raw, subjects)
+        r = read_all(raw, records)
     finally:
         raw.rollback()  # end the read transaction (PostgreSQL opened one)
         if raw is not db:
             raw.close()
-
+    subjects, sources, observations, snapshots = r.subjects, r.sources, r.observations, r.snapshots
+    served = r.plan.served
     by_id: dict[int, SubjectRow] = {s.id: s for s in subjects}
     slugs = {sid: s.slug for sid, s in by_id.items()}  # evidence links to its subject's page
     evidence = Evidence({o.id: o for o in observations}, snapshots, slugs)
     names = {sid: (s.slug, s.name) for sid, s in by_id.items()}  # not ORM reads per claim
-    per_subject = subject_claims(claim_rows, names, sources, evidence, memo or ClaimMemo())
+    per_subject = subject_claims(r.claim_rows, names, sources, evidence, memo or ClaimMemo())
     made = {cv.id: cv for sc in per_subject.values() for _, cvs in sc.groups for cv in cvs}
-    claims = {row[0]: made[row[0]] for row in claim_rows}  # in row order, as before
-    events_v = event_views(events, by_id)
+    claims = {row[0]: made[row[0]] for row in r.claim_rows}  # in row order, as before
+    events_v = event_views(r.events, by_id)
     # A subject's page and JSON list its discrepancies without their sides (those are on
     # discrepancies.html), so its views carry none: the page key then changes with what
     # the page shows, not with a claim of another subject that a note names.
     claims_of = by_subject(claims.values(), "subject_id")
     groups_of, facts_of, disc_views = by_fact(
-        list(by_id), per_subject, discrepancy_views(discs, by_id, claims, evidence)
+        list(by_id), per_subject, discrepancy_views(r.discs, by_id, claims, evidence)
     )
+    current = current_observations(observations, claims_of, r.watch_names, snapshots)
+    for sid, rec in served.items():  # its claims are withheld; its record has them
+        groups_of[sid] = cast(list[Any], Withheld(f"{slugs[sid]} claims"))
+        facts_of[sid] = cast(list[Fact], Withheld(f"{slugs[sid]} facts"))
+        current[sid] = rec.current
     parts = SubjectParts(
-        aliases=aliases,
-        variants=variants,
-        weights=weights,
+        aliases=r.aliases,
+        variants=r.variants,
+        weights=r.weights,
         events=by_subject(events_v, "subject_id"),
         discrepancies=by_subject(
             (replace(dv, claims=[], observations=[]) for dv in disc_views), "subject_id"
         ),
         observations=by_subject(observations, "subject_id"),
-        current=current_observations(observations, claims_of, watch_names, snapshots),
+        current=current,
         groups=groups_of,
         facts=facts_of,
     )
     subject_views = [subject_view(s, parts) for s in subjects]
-    benchmarks = add_summaries(subject_views, [per_subject.get(s.id) for s in subjects])
-    _check_targets(events_v, subject_views, disc_views)
+    ids: list[int] = list(by_id)
+    summaries = add_summaries(
+        subject_views, [per_subject.get(i) for i in ids], [served.get(i) for i in ids]
+    )
+    anchors = [
+        served[i].anchors if i in served else [cv.anchor for _, rows in sv.groups for cv in rows]
+        for i, sv in zip(ids, subject_views, strict=True)
+    ]
+    _check_targets(events_v, subject_views, disc_views, anchors)
     listed = {i: sc for c in per_subject.values() for i, sc in c.listed.items()}
-    claims_from: dict[int, list[SourceClaim]] = defaultdict(list)
-    for cid, cv in claims.items():
-        claims_from[cv.source.id].append(listed[cid])
+    claims_from = source_claims(claims, listed, served, names)
+    if records is not None:
+        note_records(records, r.plan, subject_views, ids, per_subject, summaries, anchors)
+    digests = {by_id[sid].slug: (sc.digest, sc.listed_digest) for sid, sc in per_subject.items()}
+    digests |= {slugs[sid]: (rec.digest, rec.listed_digest) for sid, rec in served.items()}
+    return site_context(
+        r.watches, subject_views, disc_views, sources, claims_from, events_v, summaries, digests
+    )
 
+
+def site_context(
+    watches: list[WatchView],
+    subject_views: list[SubjectView],
+    disc_views: list[DiscrepancyView],
+    sources: dict[int, SourceInfo],
+    claims_from: dict[int, list[SourceClaim]],
+    events_v: list[EventView],
+    summaries: Summaries,
+    digests: dict[str, tuple[str, str]],
+) -> SiteContext:
+    """The :class:`SiteContext` of :func:`collect`; ``digests``: each subject's claims
+    and listed digests by slug."""
     # Data time, not build time: the latest successful watch check (claims loaded or
     # events written later do not make the observed data newer).
     checks = [w.last_success for w in watches if w.last_success is not None]
@@ -481,9 +744,7 @@ def collect(db: RawDB | Engine, memo: ClaimMemo | None = None) -> SiteContext:
         events=events_v,
         data_as_of=max(checks) if checks else None,
         latest_check=max(attempts) if attempts else None,
-        benchmarks=benchmarks,
-        claim_digests={by_id[sid].slug: sc.digest for sid, sc in per_subject.items()},
-        listed_digest=key_of(
-            sorted((by_id[sid].slug, sc.listed_digest) for sid, sc in per_subject.items())
-        ),
+        benchmarks=summaries.benchmarks,
+        claim_digests={slug: d for slug, (d, _) in digests.items()},
+        listed_digest=key_of(sorted((slug, ld) for slug, (_, ld) in digests.items())),
     )

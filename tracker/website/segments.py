@@ -5,11 +5,23 @@
 subject's claim records, CSV rows and search entries. A process keeps those in memory
 between builds; a new process (``tracker build``) would encode all 30,000 claims again to
 change one. Instead, when a build writes one of these files, it records here, per
-fragment key, the byte ranges the fragment occupies in the file, and the file's sha256.
-The next build in a new process takes an unchanged subject's fragment from those bytes
-of the file itself (no second copy of 27 MB is kept), after checking that the file's
-sha256 still matches; any mismatch, missing file or unreadable cache makes the fragment
-be encoded again, so the cache can only cost time, never serve stale text.
+fragment key, the byte ranges the fragment occupies in the file. The next build copies
+unchanged subjects' parts from those bytes of the file itself (:meth:`Segments.splice`:
+runs of parts that stay neighbours are one slice, so nothing is decoded or encoded
+again; no second copy of 27 MB is kept), or decodes one subject's parts from them
+(:meth:`Segments.take`), after checking that the file is the one this cache describes;
+any mismatch, missing file or unreadable cache makes the parts be encoded again, so the
+cache can only cost time, never serve stale bytes.
+
+How a file is checked: when the build that wrote it ends, its ``os.stat`` is noted
+(size, ``st_mtime_ns``, ``st_ctime_ns``, inode), and a later build uses the file only
+while its stat is exactly that (a sha256 of the old and new 27 MB was ~0.1 CPU s of a
+one-claim rebuild). What this relies on: any later write to the file, by any program,
+changes its size, mtime or ctime (``write``, ``truncate`` and ``utime`` all set ctime
+to the current time, which no program can set back; replacing the file changes its
+inode), and nothing writes the output folder during a build (the build owns it: it
+also deletes stale files). Only a same-size rewrite within the filesystem's timestamp
+granularity of the build's own write, during the build, would pass unseen.
 
 The cache is one file, ``segments.json`` (the sha256 of the JSON on its first line, so
 a damaged or edited cache is ignored, never trusted), in the build's cache folder
@@ -24,6 +36,7 @@ import hashlib
 import json
 import logging
 import os
+from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import accumulate
@@ -33,26 +46,32 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 CACHE_FILE = "segments.json"
-FORMAT = 2
+FORMAT = 4
 # Fragment kinds whose value is a dict claim id -> text; the others are one text.
 BY_CLAIM = ("claim-records", "claim-csv")
+KINDS = (*BY_CLAIM, "search")
+
+
+def _stat_of(st: os.stat_result) -> list[int]:
+    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
 
 
 @dataclass
 class FileSegments:
-    """One big file's layout as a build wrote it: its sha256 and size; the parts in file
+    """One big file's layout as a build wrote it: its size and ``stat``; the parts in file
     order (``ids``: claim ids for a by-claim kind, else numbers unique in the file, with
     their byte ``lengths``), the first at byte ``start``, each followed by ``sep``
     bytes; ``keys``: each fragment key with the ids of its parts."""
 
     kind: str
-    sha256: str
     size: int
     start: int
     sep: int
     ids: list[int]
     lengths: list[int]
     keys: dict[str, list[int]]
+    # (size, st_mtime_ns, st_ctime_ns, st_ino) when the build that wrote it ended
+    stat: list[int] | None = None
     _spans: dict[int, tuple[int, int]] | None = None
 
     def spans(self) -> dict[int, tuple[int, int]]:
@@ -66,7 +85,7 @@ class FileSegments:
 
     def to_json(self) -> dict[str, Any]:
         """The cache file's record of this file."""
-        fields = ("kind", "sha256", "size", "start", "sep", "ids", "lengths", "keys")
+        fields = ("kind", "size", "start", "sep", "ids", "lengths", "keys", "stat")
         return {name: getattr(self, name) for name in fields}
 
 
@@ -82,8 +101,10 @@ class Segments:
     _by_kind: dict[str, str] = field(default_factory=dict)
     _data: dict[str, bytes | None] = field(default_factory=dict)
     _pending: dict[str, FileSegments] = field(default_factory=dict)
+    _written: set[str] = field(default_factory=set)
     changed: bool = False
-    taken: int = 0
+    taken: int = 0  # fragments decoded from the last output (take)
+    spliced: int = 0  # parts copied from it (splice)
 
     @classmethod
     def load(cls, cache_dir: Path | None, out_dir: Path) -> Segments:
@@ -111,20 +132,159 @@ class Segments:
 
     def _file_bytes(self, path: str) -> bytes | None:
         """The output file ``path`` as the cache recorded it, or None when it is gone or
-        its size or sha256 differ (edited, or written by a build without this cache)."""
+        its stat is not the one noted after it was written (module docstring)."""
         if path not in self._data:
             info = self.files[path]
-            data: bytes | None
+            data: bytes | None = None
             try:
-                data = (self.out_dir / path).read_bytes()
+                with open(self.out_dir / path, "rb") as f:
+                    if info.stat is not None and _stat_of(os.fstat(f.fileno())) == info.stat:
+                        data = f.read()
             except OSError:
                 data = None
-            if data is not None and (
-                len(data) != info.size or hashlib.sha256(data).hexdigest() != info.sha256
-            ):
+            if data is not None and len(data) != info.size:
                 data = None
             self._data[path] = data
         return self._data[path]
+
+    def layout(self, path: str) -> FileSegments | None:
+        """The layout of ``path`` in the last output, when the file is still the one it
+        describes (its parts can be spliced into a new version), else None."""
+        info = self.files.get(path)
+        if info is None or self._file_bytes(path) is None:
+            return None
+        return info
+
+    def splice(
+        self,
+        path: str,
+        kind: str,
+        frame: tuple[str, str],
+        sep: str,
+        taken: set[int],
+        made: dict[int, str],
+        owners: dict[str, list[int]],
+    ) -> bytes | None:
+        """The bytes of ``path``, whose parts are in id order: ``frame[0]``, the parts
+        joined by ``sep``, ``frame[1]``; the parts of ``taken`` (ids in
+        :meth:`layout`'s) copied from the last output, runs of neighbours as one slice,
+        and the texts of ``made`` (id -> text). None when the last output cannot give
+        them (not in id order, an id missing): the caller then makes every part. Notes
+        the new layout (``owners``: each fragment key with its part ids) for
+        :meth:`wrote`. The work is per run and per made part, not per part: 30,000
+        parts cost a few list slices."""
+        info = self.files.get(path) if taken else None
+        data = self._data.get(path) if info is not None else None
+        if taken and (info is None or data is None):
+            return None
+        old_ids = info.ids if info is not None else []
+        lengths = info.lengths if info is not None else []
+        if old_ids != sorted(old_ids) or len(set(old_ids)) != len(old_ids):  # not by id
+            return None
+        sep_b = sep.encode("utf-8")
+        starts = list(
+            accumulate((n + len(sep_b) for n in lengths), initial=info.start if info else 0)
+        )
+        view = memoryview(data or b"")
+        cuts = [(p, 1, 0) for p, i in enumerate(old_ids) if i not in taken]
+        inserts = [(bisect_left(old_ids, i), 0, i) for i in made]
+        pieces: list[bytes | memoryview] = []
+        ids_out: list[int] = []
+        lengths_out: list[int] = []
+
+        def copy(a: int, b: int) -> None:
+            if a < b:
+                pieces.append(view[starts[a] : starts[b - 1] + lengths[b - 1]])
+                ids_out.extend(old_ids[a:b])
+                lengths_out.extend(lengths[a:b])
+
+        at = 0
+        for p, cut, i in sorted(cuts + inserts):
+            copy(at, p)
+            at = max(at, p)
+            if cut:
+                at = p + 1
+                continue
+            encoded = made[i].encode("utf-8")
+            pieces.append(encoded)
+            ids_out.append(i)
+            lengths_out.append(len(encoded))
+        copy(at, len(old_ids))
+        if len(ids_out) != len(taken) + len(made):  # an id of ``taken`` not in the file
+            return None
+        self.spliced += len(taken)
+        head, tail = frame[0].encode("utf-8"), frame[1].encode("utf-8")
+        payload = b"".join((head, sep_b.join(pieces), tail))
+        if self.cache_dir is not None and ids_out:
+            self._pending[path] = FileSegments(
+                kind, 0, len(head), len(sep_b), ids_out, lengths_out, owners
+            )
+        return payload
+
+    def splice_in_order(
+        self,
+        path: str,
+        kind: str,
+        frame: tuple[str, str],
+        sep: str,
+        parts: list[tuple[int, int | None, str | None]],
+        owners: dict[str, list[int]],
+    ) -> bytes | None:
+        """As :meth:`splice` for a file whose parts keep no id order (the search index:
+        subjects in name order, numbered by place): ``parts`` in file order as ``(id in
+        the new file, id in the last output to copy or None, text or None)``; a loop
+        per part (a thousand, not 30,000). None when a part to copy is not there."""
+        info = self.files.get(path)
+        data = self._data.get(path) if info is not None else None
+        spans = info.spans() if info is not None and data is not None else {}
+        view = memoryview(data or b"")
+        sep_b = sep.encode("utf-8")
+        pieces: list[bytes | memoryview] = []
+        lengths: list[int] = []
+        run: list[int] | None = None  # [start, end) of old bytes being copied
+        for _, old, text in parts:
+            if old is None:
+                if run is not None:
+                    pieces.append(view[run[0] : run[1]])
+                    run = None
+                encoded = (text or "").encode("utf-8")
+                lengths.append(len(encoded))
+                pieces.append(encoded)
+                continue
+            if old not in spans:
+                return None
+            off, n = spans[old]
+            lengths.append(n)
+            if run is not None and off == run[1] + len(sep_b):
+                run[1] = off + n
+                continue
+            if run is not None:
+                pieces.append(view[run[0] : run[1]])
+            run = [off, off + n]
+        if run is not None:
+            pieces.append(view[run[0] : run[1]])
+        self.spliced += sum(1 for _, old, _ in parts if old is not None)
+        head, tail = frame[0].encode("utf-8"), frame[1].encode("utf-8")
+        payload = b"".join((head, sep_b.join(pieces), tail))
+        if self.cache_dir is not None and parts:
+            ids = [i for i, _, _ in parts]
+            self._pending[path] = FileSegments(kind, 0, len(head), len(sep_b), ids, lengths, owners)
+        return payload
+
+    def complete(self) -> bool:
+        """Whether the cache describes every big file of the last build, each still
+        there at its noted stat: a build serving subjects from their records
+        (``records.py``) needs all their parts."""
+        if {f.kind for f in self.files.values()} != set(KINDS):
+            return False
+        for path, info in self.files.items():
+            try:
+                st = os.stat(self.out_dir / path)
+            except OSError:
+                return False
+            if st.st_size != info.size or _stat_of(st) != info.stat:
+                return False
+        return True
 
     def take(self, kind: str, key: str) -> Any:
         """The fragment ``(kind, key)`` read from the last output, or None when the cache
@@ -185,18 +345,19 @@ class Segments:
         ids = [i for i, _ in parts]
         keys = {key: list(idents) for key, idents in owners}
         sep_bytes = len(sep.encode("utf-8"))
-        self._pending[path] = FileSegments(kind, "", 0, head, sep_bytes, ids, lengths, keys)
+        self._pending[path] = FileSegments(kind, 0, head, sep_bytes, ids, lengths, keys)
 
     def wrote(self, path: str, payload: bytes) -> None:
         """``path`` was written with ``payload``: its recorded layout becomes the cache's
-        (with the payload's sha256). Call for every file the build rendered."""
+        (its stat is noted by :meth:`save`). Call for every file the build rendered."""
         pending = self._pending.pop(path, None)
         if pending is None:
             if self.files.pop(path, None) is not None:
                 self.changed = True
             return
-        pending.sha256, pending.size = hashlib.sha256(payload).hexdigest(), len(payload)
+        pending.size = len(payload)
         self.files[path] = pending
+        self._written.add(path)
         self.changed = True
 
     def save(self) -> None:
@@ -205,6 +366,13 @@ class Segments:
         error is logged as a warning, not raised."""
         if self.cache_dir is None or not self.changed:
             return
+        for path in self._written:  # every write of the build is done (module docstring)
+            try:
+                st = os.stat(self.out_dir / path)
+            except OSError:
+                continue
+            info = self.files[path]
+            info.stat = _stat_of(st) if st.st_size == info.size else None
         data = {
             "format": FORMAT,
             "files": {p: f.to_json() for p, f in sorted(self.files.items())},

@@ -807,11 +807,25 @@ def timeline_events(facts: Sequence[Fact], weights: WeightsStatus) -> list[Timel
     repo's creation (the Hub's ``createdAt``, when it gave one), landed (the first
     check that saw the weights) and the last Hub check (``overdue`` when the weights are overdue
     then)."""
+    return timeline_from(announced_events(facts), weights)
+
+
+def announced_events(facts: Sequence[Fact]) -> list[TimelineEvent]:
+    """The "announced" events of :func:`timeline_events` (from the claims alone: a
+    build's per-subject record keeps them, ``records.py``)."""
     out: list[TimelineEvent] = []
     for f in facts:
         value = f.claims[0].value_dict
         if f.attribute == "release_date" and value.get("relation") == "on":
             out.append(TimelineEvent("announced", _day(value["value"]), f"announced ({f.value})"))
+    return out
+
+
+def timeline_from(
+    announced: Sequence[TimelineEvent], weights: WeightsStatus
+) -> list[TimelineEvent]:
+    """:func:`timeline_events` from its :func:`announced_events` and ``weights``."""
+    out = list(announced)
     out += [promise_event(p.relation, p.date) for p in weights.promises]
     if weights.landed and weights.repo_created:  # the Hub's createdAt: not when we saw it
         created = _day(weights.repo_created)

@@ -488,7 +488,37 @@ class SiteContext:
     listed_digest: str = ""
 
 
-_FIELDS: dict[type, Callable[[Any], Any]] = {}
+class RecordMiss(Exception):  # noqa: N818  # a signal, caught by build_site
+    """A build reached the claim views, facts or summary card of a subject whose
+    per-subject record (``records.py``) stood in for them: ``build_site`` catches it
+    and builds again, making the views of ``subjects`` (slugs) when given, else of
+    every subject, so a record can cost time, never leave a file made without its
+    data."""
+
+    def __init__(self, message: str, subjects: frozenset[str] = frozenset()) -> None:
+        super().__init__(message)
+        self.subjects = subjects
+
+
+class Withheld:
+    """Stands in for a record-served subject's ``groups``, ``facts`` and ``card``
+    (``records.py``): iterating, indexing, sizing, testing or hashing it as page data
+    (:func:`plain`) raises :class:`RecordMiss`. Not a list on purpose: the JSON
+    encoder would read a list subclass's items without calling any of its methods."""
+
+    __slots__ = ("what",)
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+
+    def refuse(self, *args: Any) -> Any:
+        """Raise :class:`RecordMiss` naming what was withheld."""
+        raise RecordMiss(f"{self.what} withheld: served by its build record")
+
+    __iter__ = __len__ = __getitem__ = __bool__ = __contains__ = refuse
+
+
+_FIELDS: dict[type, Callable[[Any], Any]] = {Withheld: Withheld.refuse}
 
 
 def _field_getter(kind: type) -> Callable[[Any], Any]:

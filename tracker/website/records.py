@@ -1,0 +1,291 @@
+"""Per-subject build records: what the site-wide files need of a subject's claims, kept
+in the build cache so a build in a new process makes claim views only for subjects whose
+input changed.
+
+Making every subject's claim views, facts and summary card is most of a cold build
+(0.7 of ~1 CPU s at 1,000 subjects × 30 claims), and a one-claim rebuild in a new
+process made all of them to change one. A subject's :class:`SubjectRecord` keeps, from
+its last views, exactly what the files of *other* subjects and the site-wide files take
+from them: its claims digest and ``sources.html`` rows (with their digest), its claim
+anchors (event links are checked against every anchor), the summary card's table
+cells (with the headline benchmarks they were made for), stated licence, scores,
+benchmark names and scores (the shared benchmark charts), its "announced" timeline
+events and its current observations (whose "claimed by" reads its claims).
+
+A record is used only when the subject's **input key** is the one it was made with:
+the code fingerprint; the subject's id, slug, name and organization; the digest of its
+claim and verdict rows (one SQL aggregate per build, ``claims/store/sitedigest.py``);
+every field of the sources its claims cite; and the observations its verdicts cite
+and its own (with their snapshots, watch names and subjects' slugs). That is every
+input of its claim views (``claimviews.subject_claims``' memo key) and of its card
+(``summary.card_lines``: facts, current observations, organization). The key also
+covers the rest of its own page's input (aliases, variants, weights status, events),
+not because the record depends on them (they are read fresh every build) but so that
+a subject whose page must be rendered again gets its views made. The cross-subject
+parts are made fresh every build too: benchmark charts are drawn from every subject's
+scores, the table's headline benchmarks chosen across subjects (a record made for other
+ones is not used: the build falls back to all views), and subjects with discrepancies,
+or owning a claim one names, always get their views (discrepancy pages show both sides).
+
+A served subject whose page or JSON file must be rendered anyway (a benchmark chart it
+shares changed, the file was deleted) is found once the page keys are made, before
+anything is written (``build.check_served``), and the build is made again with its
+views. Anything else that still reaches a served subject's claim views (a part of the
+big exports not in the segment cache) meets a :class:`~tracker.website.views.Withheld`
+and raises ``RecordMiss``: the build is made again with every subject's views.
+
+The file is a pickle of each record's own pickle (the build's view types, restored
+exactly; a record kept from the last build is written again as the bytes it was read
+from) after a sha256 line, so a damaged file is ignored; the cache folder is trusted as
+the database is (the same user writes both).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import pickle
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from claims.store.sitedigest import ClaimInput
+from tracker.website.charts import TimelineEvent
+from tracker.website.pagehash import key_of, to_json
+from tracker.website.views import Cell, ObservationView, SourceInfo
+
+log = logging.getLogger(__name__)
+
+RECORDS_FILE = "records.pickle"
+FORMAT = 2
+
+
+@dataclass
+class SubjectRecord:
+    """What the rest of the site takes from one subject's claim views (see the module
+    docstring), made with the input key ``input_key``. ``listed``: its claims as
+    ``sources.html`` lists them, as ``(source id, claim id, attribute, value,
+    qualifiers, status)`` (plain tuples load several times faster than named ones;
+    the subject's slug and name complete each ``SourceClaim``); ``bench``: ``(benchmark name,
+    unit, score, score text)`` of each card line with a score (the shared charts'
+    rows); ``cells`` were made for the headline benchmarks ``cells_for``."""
+
+    input_key: str
+    digest: str
+    listed_digest: str
+    listed: list[tuple[int, int, str, str, str, str | None]]
+    anchors: list[str]
+    names: list[str | None]
+    bench: list[tuple[str, Any, float, str]]
+    cells_for: list[str]
+    cells: dict[str, Cell]
+    license_stated: Cell | None
+    scores: dict[str, Cell]
+    announced: list[TimelineEvent]
+    current: list[ObservationView]
+
+
+def _observation_sig(
+    o: Any, slugs: Mapping[int, str], snapshots: Mapping[int, Any], watch_names: Mapping[int, str]
+) -> tuple[Any, ...]:
+    snap = snapshots.get(o.snapshot_id) if o.snapshot_id else None
+    return (
+        o.id,
+        slugs.get(o.subject_id),
+        o.attribute,
+        o.qualifiers_json,
+        o.value_json,
+        str(o.first_seen),
+        str(o.last_seen),
+        bool(o.current),
+        o.source_url,
+        (snap.url, snap.sha256, str(snap.fetched_at)) if snap else None,
+        watch_names.get(o.watch_id) if o.watch_id else None,
+    )
+
+
+def input_keys(
+    fingerprint: str,
+    subjects: Iterable[Any],
+    claim_inputs: Mapping[int, ClaimInput],
+    sources: Mapping[int, SourceInfo],
+    observations: Iterable[Any],
+    snapshots: Mapping[int, Any],
+    watch_names: Mapping[int, str],
+    own: Mapping[int, Any],
+) -> dict[int, str]:
+    """Subject id -> its input key (see the module docstring), for subjects with claims
+    (``claim_inputs``: ``sitedigest.claim_inputs``). ``subjects``: rows with ``id``,
+    ``slug``, ``name``, ``organization``; ``observations``: every observation row;
+    ``snapshots``: snapshot id -> a row with ``url``, ``sha256``, ``fetched_at``;
+    ``own``: by subject id, plain data of the rest of its page's own input (aliases,
+    variants, weights, events), so that a subject whose page must be rendered again
+    gets its views made (not a ``RecordMiss`` and a second build)."""
+    subjects = list(subjects)
+    slugs = {s.id: s.slug for s in subjects}
+    by_id: dict[int, Any] = {}
+    observed: dict[int, list[Any]] = {}
+    for o in observations:
+        by_id[o.id] = o
+        observed.setdefault(o.subject_id, []).append(o)
+
+    def sig(o: Any) -> tuple[Any, ...]:
+        return _observation_sig(o, slugs, snapshots, watch_names)
+
+    # each source's key once (a subject cites ~30 of ~50): its part of a subject's key
+    # is those keys joined, not the sources' fields encoded again for every subject
+    source_key = {
+        i: key_of(i, s.key, s.title, s.url, s.publisher, s.published, s.language, s.kind)
+        + key_of(s.published_precision)
+        for i, s in sources.items()
+    }
+    out: dict[int, str] = {}
+    for s in subjects:
+        got = claim_inputs.get(s.id)
+        if got is None:
+            continue
+        observed_part = ""
+        if got.evidence_ids or s.id in observed:
+            observed_part = key_of(
+                [sig(by_id[i]) if i in by_id else i for i in got.evidence_ids],
+                [sig(o) for o in observed.get(s.id, ())],
+            )
+        text = "\n".join(
+            (
+                fingerprint,
+                to_json((s.id, s.slug, s.name, s.organization, own.get(s.id))),
+                got.digest,
+                "".join(source_key.get(i, f"missing {i}") for i in got.source_ids),
+                observed_part,
+            )
+        )
+        out[s.id] = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return out
+
+
+@dataclass
+class RecordStore:
+    """The records of one build cache folder (``cache_dir`` None: no file, records are
+    still made and used within the build). ``kept``: by slug, as loaded; ``made``:
+    this build's, saved by :meth:`save` in place of the loaded ones. ``serve`` is
+    False for a build that must make every subject's views (after a ``RecordMiss``)."""
+
+    cache_dir: Path | None
+    fingerprint: str
+    kept: dict[str, SubjectRecord] = field(default_factory=dict)
+    made: dict[str, SubjectRecord] = field(default_factory=dict)
+    serve: bool = True
+    changed: bool = False
+    refused: set[str] = field(default_factory=set)  # slugs whose views must be made
+    # each loaded record's pickle, written again as it was when the record is kept
+    # (pickling 1,000 records was 0.06 CPU s of a one-claim rebuild)
+    _pickled: dict[str, bytes] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, cache_dir: Path | None, fingerprint: str) -> RecordStore:
+        """The records in ``cache_dir`` made by code and templates with this
+        ``fingerprint``; none when the file is missing, damaged (its sha256 line),
+        of another format or fingerprint."""
+        store = cls(cache_dir, fingerprint)
+        if cache_dir is None:
+            return store
+        try:
+            raw = (cache_dir / RECORDS_FILE).read_bytes()
+            check, _, body = raw.partition(b"\n")
+            if check.decode("ascii") != hashlib.sha256(body).hexdigest():
+                return store
+            data = pickle.loads(body)  # noqa: S301  # our own cache, see the docstring
+            if data.get("format") == FORMAT and data.get("fingerprint") == fingerprint:
+                pickled: dict[str, bytes] = data["records"]
+                records = {slug: pickle.loads(raw) for slug, raw in pickled.items()}  # noqa: S301
+                if all(isinstance(r, SubjectRecord) for r in records.values()):
+                    store.kept, store._pickled = records, pickled
+        except (
+            OSError,
+            ValueError,
+            pickle.UnpicklingError,
+            EOFError,
+            AttributeError,
+            KeyError,
+            TypeError,
+            ImportError,
+            IndexError,
+        ):
+            store.kept = {}
+        return store
+
+    def usable(self, slug: str, key: str | None) -> SubjectRecord | None:
+        """The kept record of ``slug`` when serving (and not :attr:`refused`) and made
+        with input ``key``."""
+        if not self.serve or key is None or slug in self.refused:
+            return None
+        got = self.kept.get(slug)
+        return got if got is not None and got.input_key == key else None
+
+    def keep(self, slug: str, record: SubjectRecord) -> None:
+        """``record`` is ``slug``'s after this build (served or made)."""
+        if self.kept.get(slug) is not record:
+            self.changed = True
+        self.made[slug] = record
+
+    def save(self) -> None:
+        """Write this build's records (only the subjects it showed) when any differ from
+        the loaded ones; atomically (a temporary file renamed over it). A folder that
+        cannot be written only costs time: logged as a warning."""
+        if self.cache_dir is None:
+            return
+        if not self.changed and self.made.keys() == self.kept.keys():
+            return
+        pickled = {
+            slug: self._pickled[slug]
+            if self.kept.get(slug) is rec and slug in self._pickled
+            else pickle.dumps(rec, protocol=pickle.HIGHEST_PROTOCOL)
+            for slug, rec in self.made.items()
+        }
+        data = {"format": FORMAT, "fingerprint": self.fingerprint, "records": pickled}
+        target = self.cache_dir / RECORDS_FILE
+        tmp = target.with_name(f".{RECORDS_FILE}.{os.getpid()}.tmp")
+        try:
+            self.cache_dir.mkdir(parents=True, exist_ok=True)
+            body = pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
+            tmp.write_bytes(hashlib.sha256(body).hexdigest().encode("ascii") + b"\n" + body)
+            os.replace(tmp, target)
+        except OSError as exc:
+            log.warning("site build records %s not written: %s", target, exc)
+            tmp.unlink(missing_ok=True)
+
+
+@dataclass
+class RecordPlan:
+    """Which subjects a build serves from their records: ``keys`` each subject's input
+    key (subjects with claims), ``served`` the usable records by subject id."""
+
+    keys: dict[int, str]
+    served: dict[int, SubjectRecord]
+
+
+def plan_records(
+    store: RecordStore,
+    subjects: Iterable[Any],
+    keys: dict[int, str],
+    discrepancies: Iterable[tuple[int, list[int]]],
+) -> RecordPlan:
+    """The records of ``store`` usable for ``subjects`` (rows with ``id``, ``slug``) by
+    their input ``keys``, leaving out the subjects of ``discrepancies`` (``(subject id,
+    claim ids)``) and those owning a claim one names: their views are made, since
+    discrepancy pages show both sides' claims."""
+    served: dict[int, SubjectRecord] = {}
+    for s in subjects:
+        got = store.usable(s.slug, keys.get(s.id))
+        if got is not None:
+            served[s.id] = got
+    discs = list(discrepancies)
+    if discs and served:
+        owner = {row[1]: sid for sid, rec in served.items() for row in rec.listed}
+        for sid, claim_ids in discs:
+            served.pop(sid, None)
+            for cid in claim_ids:
+                served.pop(owner.get(cid, -1), None)
+    return RecordPlan(keys, served)
