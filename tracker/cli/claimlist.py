@@ -46,16 +46,13 @@ ATTRIBUTE_HELP = f"Only this attribute (repeatable): {choices_text(ATTRIBUTE_CHO
 
 def _slug_or_hint(session: Session, name: str) -> str:
     """The slug ``name`` names (slug, name or alias: :func:`claims.store.claimlist.resolve_slug`);
-    UnknownName with the nearest otherwise."""
-    from claims.curated.datafile import nearest
-    from claims.store.claimlist import resolve_slug, subject_slugs
+    UnknownName otherwise, worded as `status` words it (did you mean, known)."""
+    from claims.store.claimlist import resolve_slug
     from tracker.cli.status import unknown_subject
 
     slug = resolve_slug(session, name)
     if slug is None:
-        _message, hint = unknown_subject(session, name)
-        near = f"did you mean {hint[0]!r}?" if hint else nearest(name, subject_slugs(session))
-        raise UnknownName(f"unknown subject {name!r} ({near})", hint)
+        raise UnknownName(*unknown_subject(session, name))
     return slug
 
 
