@@ -187,3 +187,27 @@ def test_a_title_gives_way_to_another_model_named_nearer_or_a_later_heading():
 def test_a_source_url_line_is_no_title():
     text = "# source: https://example.com/cirrus-12b\n\nThe model has 12 billion parameters.\n"
     assert _subjects(text) == [(None, "total_params", "12B params", "none")]
+
+
+def test_it_after_a_sentence_about_another_model_is_that_models():
+    text = (
+        "Orion-4 Lite was the first of the line. It had a context window of 16K tokens. "
+        "Orion-5 Max, released later, has a context window of 256K tokens."
+    )
+    assert rows(text, "en") == [
+        (None, "context_window", "16K tokens", None),
+        ("orion-5-max", "context_window", "256K tokens", None),
+    ]
+
+
+def test_a_portuguese_sentence_without_subject_continues_the_model_before():
+    text = (
+        "- O Orion-4 Lite foi o primeiro da linha. Tinha uma janela de contexto de 16 mil "
+        "tokens.-O Orion-5 Max, lançado depois, tem uma janela de contexto de 256 mil tokens."
+    )
+    assert rows(text, "pt") == [
+        (None, "context_window", "16K tokens", None),
+        ("orion-5-max", "context_window", "256K tokens", None),
+    ]
+    text = "O Orion-5 Max chegou em novembro. Suporta uma janela de 256 mil tokens."
+    assert rows(text, "pt") == [("orion-5-max", "context_window", "256K tokens", None)]

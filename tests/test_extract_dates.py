@@ -197,3 +197,10 @@ def test_a_window_word_without_a_year_is_no_date_unless_a_quarter_or_half():
 def test_part_of_a_year_in_a_past_clause_is_a_period_not_a_date():
     text = "Kimi K3.1 Pro was the leading open-source coding model in late 2025."
     assert rows(text, "en") == []
+
+
+def test_dropped_a_model_is_its_release_and_a_community_is_no_weights():
+    text = "When Vega dropped the Orion-5 Max line in March 2025, the open-source community took notice."
+    assert rows(text, "en") == [("orion-5-max", "release_date", "on 2025-03", None)]
+    # a price that dropped is a change, not a release
+    assert rows("Orion-5 Max prices dropped in March 2025.", "en") == []

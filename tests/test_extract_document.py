@@ -61,3 +61,14 @@ def test_a_claimant_name_stays_on_its_line():
 
     text = "Vega launches Nova 2\n\nVega Labs on Tuesday announced Nova 2."
     assert [c.name for c in find_claimants(text, ["Vega Labs"])] == ["Vega Labs"]
+
+
+def test_a_glued_list_item_is_a_sentence_of_its_own_and_offsets_stay():
+    text = "- It had 16k tokens.-Orion 5 came later. U.S.-China trade and a 70B-class.-model stay."
+    doc = Document.read(text)
+    assert len(doc.text) == len(text)
+    assert [s.text for s in doc.segments.sentences] == [
+        "- It had 16k tokens.",
+        "Orion 5 came later.",
+        "U.S.-China trade and a 70B-class.-model stay.",
+    ]

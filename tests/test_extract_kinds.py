@@ -617,3 +617,17 @@ def test_today_before_a_past_release_verb_is_the_publication_day():
     assert _rows(text)[0] == ("release_date", None, "on 2026-03-01")
     text = "Vega Labs today announced Nova 2, with open weights later."
     assert [r for r in _rows(text) if r[0] == "release_date"] == []
+
+
+def test_a_size_next_to_a_component_is_that_parts():
+    text = "Nova 2 combines a 123B decoder with a 1B vision encoder, 124B parameters in all."
+    assert _rows(text) == [("total_params", None, "124B params")]
+    text = "Nova 2 is a 124-billion-parameter model.\n| Component | Size |\n|---|---|\n| Vision Encoder | 1B |\n| Text Decoder | 123B |\n"
+    assert _rows(text) == [("total_params", None, "124B params")]
+    text = "O Nova 2 une um decodificador de 123 bilhões de parâmetros a um codificador de visão de 1 bilhão."
+    assert _rows(text, "pt") == []
+
+
+def test_a_number_hyphened_to_its_scale_word_before_parameter_is_a_count():
+    text = "The lab open-sourced an 8-billion parameter instruction model, Nova 2."
+    assert _rows(text) == [("total_params", None, "8B params")]

@@ -73,3 +73,16 @@ def test_a_negation_in_another_clause_does_not_deny_the_licence():
     text = "Os pesos do Nimbus 3 não saem antes de 2027, e a licença será CC-BY-NC-4.0."
     assert licences(text, "pt") == [("nimbus-3", "cc-by-nc-4.0", "CC-BY-NC-4.0")]
     assert licences("O Nimbus 3 não tem licença definida, mas fala-se em MIT.", "pt") == []
+
+
+def test_a_licence_the_names_file_lacks_is_read_whole():
+    text = "Nimbus 3\n\nLicense\n\nCirrus Nimbus-LM License 2.0\n\nRelease Date\n\n17 Dec 2024\n"
+    assert licences(text, "en") == [
+        ("nimbus-3", "cirrus-nimbus-lm-license-2.0", "Cirrus Nimbus-LM License 2.0")
+    ]
+    text = "Nimbus 3 ships under the Cirrus Community License Agreement."
+    assert licences(text, "en") == [
+        ("nimbus-3", "cirrus-community-license-agreement", "Cirrus Community License Agreement")
+    ]
+    # words that name no licence: no candidate
+    assert licences("Nimbus 3 is released under an Open-Source License.", "en") == []

@@ -72,7 +72,11 @@ def test_a_subject_name_without_its_size_is_the_subject():
     nova = SubjectRef("nova-2-70b", ("Nova 2 70B",))
     text = "- 128K context window, Nova 2 Community License, weights on the hub"
     got = extract(text, [nova], lang="en", published=DAY, default_subject="nova-2-70b")
-    assert [(c.subject, c.attribute) for c in got] == [("nova-2-70b", "context_window")]
+    # the licence named after the model ("Nova 2 Community License") is read whole
+    assert [(c.subject, c.attribute, c.value.value) for c in got] == [
+        ("nova-2-70b", "context_window", 128000),
+        ("nova-2-70b", "license", "nova-2-community-license"),
+    ]
 
 
 def test_non_breaking_hyphens_are_hyphens():

@@ -222,3 +222,49 @@ def test_a_speed_column_is_output_tokens_per_second():
         ("nova-2", None, "output_tokens_per_second", "1,200 tokens/s"),
         (None, "Vela 7B", "output_tokens_per_second", "900 tokens/s"),
     ]
+
+
+GROUPED = """| Benchmark | Nova 2 | Zephyr-7 | |
+|---|---|---|---|
+| Knowledge | Trivia-X (0-shot) | 71.4 | 66.0 |
+| Lore-QA (0-shot) | 58.3* | 52.5 | |
+| Coding | CodeArena(2501-2503 Pass@1) | 33.9 | 30.1 |
+"""
+
+
+def test_a_rowspan_group_column_is_dropped_and_a_footnote_mark_kept_a_figure():
+    t = find_tables(GROUPED)[0]
+    assert [r[0].text for r in t.rows] == [
+        "Trivia-X (0-shot)",
+        "Lore-QA (0-shot)",
+        "CodeArena(2501-2503 Pass@1)",
+    ]
+    assert is_numeric("58.3*") and is_numeric("91.2†")
+    got = [
+        (c.subject, c.qualifiers.get("benchmark"), c.text)
+        for c in extract(GROUPED, [NOVA], lang="en", published=DAY)
+        if c.attribute == "benchmark_score"
+    ]
+    # the window in the row label "(2501-2503 Pass@1)" is part of the name, no score
+    assert got == [
+        ("nova-2", "Trivia-X", "71.4"),
+        (None, "Trivia-X", "66.0"),
+        ("nova-2", "Lore-QA", "58.3"),
+        (None, "Lore-QA", "52.5"),
+        ("nova-2", "CodeArena", "33.9"),
+        (None, "CodeArena", "30.1"),
+    ]
+
+
+def test_a_header_with_the_group_column_lines_up_the_groups_later_rows():
+    text = """| Group | Benchmark | Nova 2 | Zephyr-7 |
+|---|---|---|---|
+| Math | Sum-Bench | 80.1 | 70.2 |
+| Prime-QA | 60.3 | 50.4 |
+"""
+    t = find_tables(text)[0]
+    assert [h.text for h in t.header] == ["Benchmark", "Nova 2", "Zephyr-7"]
+    assert [[c.text for c in r] for r in t.rows] == [
+        ["Sum-Bench", "80.1", "70.2"],
+        ["Prime-QA", "60.3", "50.4"],
+    ]

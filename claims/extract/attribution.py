@@ -9,6 +9,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Protocol
 
 from claims.extract.candidates import Candidate
@@ -225,10 +226,15 @@ def _relative_clause(c: Candidate, a: _Article) -> Decision | None:
 
 
 def _anaphor(c: Candidate, a: _Article) -> Decision | None:
-    """ "The model ..."/"It ..." after a sentence naming one subject (:func:`_anaphor_subject`)."""
+    """ "The model ..."/"It ..." after a sentence naming one subject (:func:`_anaphor_subject`),
+    or after one naming only another model, which then owns the figure ("DeepSeek Coder V1
+    was the first. It had a 16K window.": V1's window)."""
     assert c._sentence is not None
     back = _anaphor_subject(c._sentence, a.ctx)
-    return Decision(back, "anaphor") if back is not None else None
+    if back is not None:
+        return Decision(back, "anaphor")
+    other = _anaphor_other(c._sentence, a.ctx)
+    return Decision(None, "other", "hard", other) if other else None
 
 
 def _claimants_model(c: Candidate, a: _Article) -> Decision | None:
@@ -618,7 +624,26 @@ def _anaphor_subject(s: Sentence, ctx: ArticleContext) -> str | None:
     three sentences before ``s`` in its paragraph that names a model, or, when that one
     names several, the subject opening it. ``None`` when ``s`` starts otherwise, names a
     model itself, opens its paragraph, or the models named are ambiguous."""
-    if not _ANAPHOR_START.match(s.text) or _names_a_model(s, ctx):
+    prev = _antecedent(s, ctx)
+    if prev is None:
+        return None
+    slugs, others = _named_in(prev, ctx)
+    if len(slugs) == 1 and not others:
+        return next(iter(slugs))
+    # Several named: the one the sentence is about, when it opens it ("Llama 3.3
+    # 70B is the model that made Llama 3.1 405B irrelevant. Released ..., it ...").
+    opening = [m for m in ctx.mentions if 0 <= m.start - prev.start <= 4]
+    return opening[0].slug if opening else None
+
+
+def _antecedent(s: Sentence, ctx: ArticleContext) -> Sentence | None:
+    """The sentence an anaphoric ``s`` refers back to: the nearest of the three before it
+    in its paragraph naming a model, when ``s`` opens with "It"/"The model"/"O modelo" or,
+    in Portuguese, with a verb and no subject ("Tinha ...", "Foi treinado ...":
+    ``lexicon/pt/subjectless_openers.txt``) and names no model itself."""
+    if not (_ANAPHOR_START.match(s.text) or _subjectless_re().match(s.text)):
+        return None
+    if _names_a_model(s, ctx):
         return None  # "The model that replaced it, Kimi K3.1 Pro, has ...": named here
     sentences = ctx.seg.sentences
     i = next(k for k, x in enumerate(sentences) if x is s)
@@ -627,13 +652,24 @@ def _anaphor_subject(s: Sentence, ctx: ArticleContext) -> str | None:
             return None  # a heading or a new paragraph may have moved on
         slugs, others = _named_in(prev, ctx)
         if slugs or others:
-            if len(slugs) == 1 and not others:
-                return next(iter(slugs))
-            # Several named: the one the sentence is about, when it opens it ("Llama 3.3
-            # 70B is the model that made Llama 3.1 405B irrelevant. Released ..., it ...").
-            opening = [m for m in ctx.mentions if 0 <= m.start - prev.start <= 4]
-            return opening[0].slug if opening else None
+            return prev
     return None
+
+
+def _anaphor_other(s: Sentence, ctx: ArticleContext) -> str:
+    """The other model an anaphoric ``s`` refers to: the one opening its antecedent, when
+    that sentence names no known subject ("" otherwise)."""
+    prev = _antecedent(s, ctx)
+    if prev is None or _named_in(prev, ctx)[0]:
+        return ""
+    head = prev.start + len(prev.text) - len(prev.text.lstrip("-•*– "))
+    opening = [n for n in ctx.named_competitors if prev.start <= n.start and n.start - head <= 40]
+    return _model_name(opening[0], ctx) if opening else ""
+
+
+@cache
+def _subjectless_re() -> re.Pattern[str]:
+    return re.compile(r"\W*(?:" + alternation("subjectless_openers", "pt") + r")\b", re.I)
 
 
 # "This model ...", "Este modelo ...": a demonstrative points at the sentence right before.

@@ -11,7 +11,11 @@ import bisect
 import re
 from dataclasses import dataclass, field
 
-from claims.extract.normalize import normalize_compounds, normalize_hyphens
+from claims.extract.normalize import (
+    normalize_compounds,
+    normalize_glued_items,
+    normalize_hyphens,
+)
 from claims.extract.segment import Segments
 from claims.extract.tables import Table, find_tables
 
@@ -59,9 +63,9 @@ class Document:
 
     @classmethod
     def read(cls, text: str) -> Document:
-        """Annotate ``text``: normalise hyphens and number compounds (same length), segment
-        it, find its tables and lines."""
-        text = normalize_compounds(normalize_hyphens(text))
+        """Annotate ``text``: normalise hyphens, number compounds and glued list items (same
+        length), segment it, find its tables and lines."""
+        text = normalize_glued_items(normalize_compounds(normalize_hyphens(text)))
         lines: list[Line] = []
         for m in _LINE.finditer(text):
             if m.start() == m.end() and lines and lines[-1].end == m.start():

@@ -26,6 +26,7 @@ from claims.extract.document import Document
 from claims.extract.figures import Figure, scan_figures
 from claims.extract.language import article_locale
 from claims.extract.lexicon import alternation, phrases
+from claims.extract.licence_names import unlisted_licences
 from claims.extract.models import (
     NOT_MODELS,
     every_occurrence,
@@ -201,6 +202,8 @@ class _Context:
         # Table cells are read by row and column (table_figures), never by the words around.
         masked += [(c.start, c.end) for t in self.tables for _, _, c in t.cells()]
         masked += [(c.start, c.end) for t in self.tables for c in t.header]  # "Scout (17B/109B)"
+        # A row label is a name too: "LiveCodeBench(2407-2409 Pass@1)", "Maverick (17B/400B)".
+        masked += [(r[0].start, r[0].end) for t in self.tables for r in t.rows]
         masked += [(d.start, d.end) for d in self.date_spans]
         self.mask = bytearray(len(text))
         for a, b in masked:
@@ -485,23 +488,34 @@ class _Context:
         ("License: Apache 2.0"), or after "licence ... is/will be/será" in its clause ("a
         licença do modelo será MIT"), in a clause that does not deny it ("no license yet")."""
         out = []
-        for n in R.LICENSE_NAME_RE.finditer(self.text):
-            s = self.seg.at(n.start())
-            cs, ce = s.clause_bounds(n.start())
-            before = " ".join(self.text[cs : n.start()].split()[-4:])
-            after = " ".join(self.text[n.end() : ce].split()[:4])
-            near = " ".join((before, n.group("lic"), after, self._label_of(n.start(), 0)))
-            said = R.LICENSE_IS_RE.search(self.text[cs : n.start()])  # "the licence will be"
-            said = said or R.licence_under_re().search(self.text[cs : n.start()])
+        names = [
+            (n.start(), n.end(), n.group("lic"), True)
+            for n in R.LICENSE_NAME_RE.finditer(self.text)
+        ]
+        # a licence the names file lacks ("TII Falcon-LLM License 2.0"), where no known one
+        # is; its id keeps the word ("Mistral Research License": mistral-research-license)
+        names += [
+            (u.start, u.end, u.name, False)
+            for u in unlisted_licences(self.text)
+            if not any(a < u.end and u.start < b for a, b, _, _ in names)
+        ]
+        for start, stop, lic, listed in sorted(names):
+            s = self.seg.at(start)
+            cs, ce = s.clause_bounds(start)
+            before = " ".join(self.text[cs:start].split()[-4:])
+            after = " ".join(self.text[stop:ce].split()[:4])
+            near = " ".join((before, lic, after, self._label_of(start, 0)))
+            said = R.LICENSE_IS_RE.search(self.text[cs:start])  # "the licence will be"
+            said = said or R.licence_under_re().search(self.text[cs:start])
             if not (R.LICENSE_WORD_RE.search(near) or said):
                 continue
             # "no license yet", "sem licença": an absence in the name's own clause ("os
             # pesos não saem antes de 2027, e a licença será MIT" states MIT)
-            if s.hypothetical or _absence(self.locale).search(self.text[cs : n.start()]):
+            if s.hypothetical or _absence(self.locale).search(self.text[cs:start]):
                 continue
-            name, end = R.license_name_span(n.group("lic"), n.start(), n.end())
+            name, end = R.license_name_span(lic, start, stop) if listed else (lic, stop)
             v = text_value(R.license_id(name))
-            out.append(self._candidate("license", v, n.start(), end, s, {}))
+            out.append(self._candidate("license", v, start, end, s, {}))
         return out
 
     # -- helpers ------------------------------------------------------------------

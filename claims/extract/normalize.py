@@ -34,7 +34,28 @@ _COMPOUND = re.compile(
 )
 
 
+# "an 8-billion parameter instruction model": a number hyphened to its scale word, then
+# "parameter(s)" after a space; the hyphen is read as a space.
+_HYPHENED_SCALE = re.compile(
+    rf"\d(?:[.,]\d+)?-(?:{SCALE_WORD_PATTERN})(?=\s+(?:param(?:eter)?s?|parâmetros?)\b)", re.I
+)
+
+
 def normalize_compounds(text: str) -> str:
     """``text`` with the hyphens of a model's number compound ("1.1-trillion-parameter
-    model") as spaces; same length, same offsets."""
+    model", "8-billion parameter model") as spaces; same length, same offsets."""
+    text = _HYPHENED_SCALE.sub(lambda m: m.group(0).replace("-", " "), text)
     return _COMPOUND.sub(lambda m: m.group(0).replace("-", " "), text)
+
+
+# List items glued where a page lost the line break ("16k tokens.-Deepseek Coder V2"): the
+# hyphen after a sentence's end, before a capital, is read as a space so the next item is
+# a sentence of its own and its model name is found. A word of two letters or more ends
+# the sentence ("U.S.-China" stays).
+_GLUED_ITEM = re.compile(r"(?<=[a-zà-ú0-9]{2}[.!?])-(?=[A-ZÀ-Ý])")
+
+
+def normalize_glued_items(text: str) -> str:
+    """``text`` with the hyphen of a glued list item (".-Next") as a space; same length,
+    same offsets."""
+    return _GLUED_ITEM.sub(" ", text)

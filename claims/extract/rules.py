@@ -15,6 +15,7 @@ from pathlib import Path
 
 from claims.extract.figures import Figure
 from claims.extract.lexicon import alternation, patterns, phrases, words
+from claims.extract.parts import is_part_size
 from claims.readings.licenses import ALIASES as LICENSE_ALIASES
 from claims.readings.licenses import normalize_license_text
 from claims.subjects.references import variant_word_re
@@ -506,6 +507,8 @@ def params_attribute(fig: Figure, before: str, after: str) -> str | None:
         return None  # "benchmarked like a 70B", "como um 70B": a yardstick, not a count
     if _part_after_re().match(after):
         return None  # "170 milhões de parâmetros de incorporação": one part's size
+    if is_part_size(before, after):
+        return None  # "a 123B decoder with a 1B vision encoder": a component's size
     judged = _SIZE_AS_SUBJECT.match(after)
     if judged and not _COUNT_WORDS.search(after, judged.end()):
         return None  # "12B is the sweet spot", "12B é o ponto ideal": a size class, judged

@@ -6,8 +6,11 @@ at least two rows of the same width holding figures).
 Each table is a header row and body rows of :class:`Cell` (text and character offsets in
 the article), so a figure in a table is read with its row label and its column header,
 never by the words around it: in a comparison table the other columns are other models'
-figures. Pure; rows of a different width than the header, section rows ("Math
-Benchmarks | | |") and separator rows (``---|---``) are skipped.
+figures. A group column written only on the first row of each group (an HTML
+``rowspan`` pasted as text: "General | CMMLU | 83.1 | 75.8" then "MMLU | 76.6 | 76.8") is
+dropped so every row lines up with the model columns; other rows of a different width than
+the header, section rows ("Math Benchmarks | | |") and separator rows (``---|---``) are
+skipped. A footnote mark after a figure ("83.0*", "91.2†") keeps the cell a figure. Pure.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 _SEPARATOR = re.compile(r"^:?-{2,}:?$")
-_NUMERIC = re.compile(r"^[~≈<>+-]?\s*[$€£]?\s*\d[\d.,\s]*(?:%|[kKMBT]|\s*pts?)?$")
+_NUMERIC = re.compile(r"^[~≈<>+-]?\s*[$€£]?\s*\d[\d.,\s]*(?:%|[kKMBT]|\s*pts?)?\s*[*†‡]*$")
 _LINE = re.compile(r"[^\n]+")
 _COLUMN_GAP = re.compile(r"\t+|\s{2,}")
 
@@ -119,12 +122,33 @@ def _from_rows(block: list[list[Cell | None]], start: int, end: int) -> list[Tab
     if len(rows) < 2 or any(c is None for c in rows[0]):
         return []
     header = tuple(c for c in rows[0] if c is not None)
-    body = tuple(
-        tuple(c for c in r if c is not None)
-        for r in rows[1:]
-        if len(r) == len(header) and all(c is not None for c in r)
-    )
+    full = [tuple(c for c in r if c is not None) for r in rows[1:] if None not in r]
+    header, body = _without_group_column(header, full)
     return [Table(header, body, start, end)] if body else []
+
+
+def _label(c: Cell) -> bool:
+    return not is_numeric(c.text)
+
+
+def _without_group_column(
+    header: tuple[Cell, ...], rows: list[tuple[Cell, ...]]
+) -> tuple[tuple[Cell, ...], tuple[tuple[Cell, ...], ...]]:
+    """The header and the body rows of its width, a rowspan group column dropped: a row one
+    cell wider than the header starting with two labels ("General | CMMLU | 83.1 | ..."),
+    or, when the header itself starts with the group column and some rows are one cell
+    narrower (the group's later rows), the header's and the wide rows' first cell."""
+    n = len(header)
+    narrow = [r for r in rows if len(r) == n - 1 and _label(r[0])]
+    wide = [r for r in rows if len(r) == n]
+    grouped = all(_label(r[0]) and _label(r[1]) for r in wide)
+    if narrow and wide and grouped and n > 2 and _label(header[0]) and _label(header[1]):
+        header = header[1:]
+        n -= 1
+        rows = [r[1:] if len(r) == n + 1 and _label(r[0]) and _label(r[1]) else r for r in rows]
+    else:
+        rows = [r[1:] if len(r) == n + 1 and _label(r[0]) and _label(r[1]) else r for r in rows]
+    return header, tuple(r for r in rows if len(r) == n)
 
 
 def _is_flattened(segs: list[Cell | None]) -> bool:
@@ -150,8 +174,7 @@ def _flattened(segs: list[Cell | None]) -> list[Table]:
     rows = [r for r in rows if not all(_SEPARATOR.match(c.text) for c in r)]
     if len(rows) < 2:
         return []
-    header = tuple(rows[0])
-    body = tuple(tuple(r) for r in rows[1:] if len(r) == len(header))
+    header, body = _without_group_column(tuple(rows[0]), [tuple(r) for r in rows[1:]])
     if not body:
         return []
     return [Table(header, body, header[0].start, body[-1][-1].end)]
