@@ -104,10 +104,15 @@ def track(
         print_json({"subject": plan.slug, "added": plan.changes, "files": sorted(plan.texts),
                     "warnings": plan.warnings})  # fmt: skip
         return
+    _show_tracked(plan, data, db)
+
+
+def _show_tracked(plan: Any, data: Path, db: str | None) -> None:
+    """What `track` added and wrote, then the next commands, with the ``--db`` the user
+    gave (they read the database `track` loaded, not the data folder)."""
     console.print(f"tracking [bold]{plan.slug}[/bold]:", highlight=False)
     for line in plan.changes:
         console.print(f"  added {line}", highlight=False)
-    # the next commands read the database track loaded (not --data): repeat its --db
     on_db = "" if db is None else f" --db {shlex.quote(str(db))}"
     console.print(
         f"written to {', '.join(str(data / n) for n in plan.texts)} and loaded; next: "
