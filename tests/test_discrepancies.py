@@ -20,6 +20,7 @@ from claims.verify.compare import (
     Finding,
 )
 from claims.verify.discrepancies import (
+    differ_reason,
     explained_claims,
     found_settled,
     observation_findings,
@@ -47,6 +48,28 @@ def test_a_conflict_is_settled_by_an_observed_verdict_of_one_of_its_claims():
     )
     own = Finding("o", CONTRADICTED_BY_OBSERVATION, 1, "license", (3,), "x")
     assert settled_by(own, {3: dec("contradicted", 9)}) is None
+
+
+def test_sides_each_confirmed_by_its_own_observation_settle_nothing():
+    """128K and 256K context claims, confirmed by a provider's 131,072 (#3) and by the
+    config's 262,144 (#11): the observations differ, so the conflict stays open and its
+    reason names both observations and where each was read."""
+    ctx = Finding("ctx", VALUES_DISAGREE, 1, "context_window", (2, 7), "128K vs 256K")
+    decisions = {2: dec("confirmed", 3), 7: dec("confirmed", 11)}
+    assert settled_by(ctx, decisions) is None
+    origins = {
+        3: "131,072 tokens, watch openrouter-models (openrouter_models)",
+        11: "262,144 tokens, watch hf-model-x (huggingface_model), max_position_embeddings",
+    }
+    assert differ_reason(ctx, decisions, origins) == (
+        "the observations differ: claim #2 confirmed by observation #3 (131,072 tokens, "
+        "watch openrouter-models (openrouter_models)), claim #7 confirmed by observation "
+        "#11 (262,144 tokens, watch hf-model-x (huggingface_model), "
+        "max_position_embeddings); none settles which holds"
+    )
+    # one observation confirming one side and contradicting the other still settles it
+    one = {2: dec("confirmed", 3), 7: dec("contradicted", 3, reason="observed 131,072")}
+    assert settled_by(ctx, one) is not None and differ_reason(ctx, one, origins) is None
 
 
 def test_a_claim_a_settled_conflict_lists_is_not_a_second_discrepancy():

@@ -38,3 +38,24 @@ def test_every_claimable_attribute_has_sources_a_rule_and_an_example():
         assert "Example" in text or "example" in text, name
         examples = re.findall(r"`(\w+) —", text)
         assert examples and set(examples) <= set(VERDICT_STATUSES), name
+
+
+def test_the_readmes_overdue_count_is_the_one_count_of_the_code():
+    """README's `tracker status` row gives worked examples of the overdue count; each is
+    what claims.verify.promises.days_past gives (calendar days from the deadline)."""
+    import datetime as dt
+
+    from claims.values.value import date_value
+    from claims.verify.promises import days_past, deadline_of
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    m = re.search(
+        r"\(`(before|on) (\d{4}-\d\d-\d\d)` as of (\d{4}-\d\d-\d\d) (\d\d:\d\d) UTC: overdue "
+        r"by (\d+) days; `(before|on) (\d{4}-\d\d-\d\d)`: (\d+)\)",
+        readme,
+    )
+    assert m, "README's tracker status row has no worked overdue example"
+    at = dt.datetime.fromisoformat(f"{m[3]}T{m[4]}+00:00")
+    for relation, day, days in ((m[1], m[2], m[5]), (m[6], m[7], m[8])):
+        promise = date_value(day, relation)
+        assert days_past(deadline_of(promise), at) == int(days), (relation, day)

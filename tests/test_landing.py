@@ -340,3 +340,118 @@ def test_the_site_shows_licence_and_access(tmp_path):
         "<strong>gated (manual)</strong> <small>read "
         '<time datetime="2026-12-01T06:00:00Z">2026-12-01 06:00 UTC</time></small>'
     )
+
+
+def test_a_landing_after_empty_listings_is_late_for_the_verdict_as_for_status(tmp_path):
+    """An org listing empty at every earlier check stores no observation, so the repo's
+    first sighting is the watch's first observation; the cycle's landing event still
+    knows the empty check before it: the promise's verdict uses that same window as
+    `tracker status` (late by 27 days), not "already listed at the first hub check"."""
+    from claims.store.tables import Claim, Verdict
+    from tracker import pipeline
+
+    db = str(tmp_path / "t.db")
+    engine = make_engine(db)
+    try:
+        load_curated(engine, tracked_data(tmp_path))
+        empty = [[entry(ORG_URL, [], T1)], [entry(ORG_URL, [], T2)]]
+        hars = [write_har(tmp_path / f"e{i}.har", got) for i, got in enumerate(empty)]
+        for har in [*hars, landing_recordings(tmp_path)[2]]:
+            run_cycle(db, har, None, tmp_path / "snapshots", show_progress=False)
+        pipeline.verify(engine, now=T3)
+        with Session(engine) as s:
+            claim = s.exec(select(Claim).where(Claim.attribute == "weights_release_date")).one()
+            verdict = s.exec(select(Verdict).where(Verdict.claim_id == claim.id)).one()
+            subject = s.exec(select(Subject).where(Subject.slug == "acme-orca-9b")).one()
+            st = weights_status(s, subject)
+    finally:
+        engine.dispose()
+    assert (st.at_first_check, st.landed_late_days) == (False, 27)
+    assert verdict.status == "contradicted"
+    assert verdict.reason.startswith("late by 27 days: weights first seen 2026-12-01 06:00 UTC")
+
+
+WRONG_LICENCE = """[source]
+key = "acme-blog"
+title = "Acme blog"
+kind = "vendor"
+published = "2026-10-02"
+
+[[claim]]
+subject = "acme-orca-9b"
+attribute = "license"
+value = "mit"
+raw = "released under MIT"
+claimant = "Acme"
+"""
+
+
+def test_a_contradicted_licence_claim_is_noted_in_the_index_and_table_like_any_cell(tmp_path):
+    """The repo reads apache-2.0 while a source said MIT: the index's licence cell notes
+    "✗ 1 source contradicted" as the figure cells do, and api/table.json carries the count
+    the compare page shows."""
+    from tracker import pipeline
+    from tracker.website import build_site
+
+    db = str(tmp_path / "t.db")
+    engine = make_engine(db)
+    data = tracked_data(tmp_path)
+    (data / "claims" / "acme-blog.toml").write_text(WRONG_LICENCE, encoding="utf-8")
+    load_curated(engine, data)
+    for har in landing_recordings(tmp_path):
+        run_cycle(db, har, None, tmp_path / "snapshots", show_progress=False)
+    pipeline.verify(engine, now=T3)
+    out = tmp_path / "site"
+    build_site(engine, out, now=T3)
+    engine.dispose()
+    index = (out / "index.html").read_text(encoding="utf-8")
+    row = index[index.index('href="subjects/acme-orca-9b/index.html"') :].split("</tr>")[0]
+    assert (
+        '<code class="nowrap">apache-2.0</code></a><br><strong>gated (manual)</strong>'
+        '<br><small class="cell-note contradicted" title="a figure the evidence contradicts; '
+        'not the one shown"><span aria-hidden="true">✗</span> 1 source contradicted</small></td>'
+    ) in row
+    table = json.loads((out / "api" / "table.json").read_text(encoding="utf-8"))
+    orca = next(s for s in table["subjects"] if s["slug"] == "acme-orca-9b")
+    assert (orca["license"], orca["license_contradicted"]) == ("apache-2.0", 1)
+
+
+def test_replayed_verifications_are_judged_and_stamped_as_of_their_evidence(tmp_path):
+    """Recordings of 11-20 and 11-28 (empty listing) and 12-01 (the repo), each followed
+    by `verify` without --now: judged as of the newest check, the promise "before
+    2026-11-25" is pending on 11-20 data (not "deadline passed"), overdue as of 11-28,
+    then late; each verdict event carries its data's time, so "overdue" sorts before
+    the landing."""
+    from claims.store.tables import Claim, Verdict
+    from tracker import pipeline
+
+    db = str(tmp_path / "t.db")
+    engine = make_engine(db)
+    data = tracked_data(tmp_path)
+    promise = PROMISE.replace('"by 2026-11-04"', '"before 2026-11-25"')
+    (data / "claims" / "acme-launch.toml").write_text(promise, encoding="utf-8")
+    load_curated(engine, data)
+    nov20 = dt.datetime(2026, 11, 20, 12, 0, tzinfo=dt.UTC)
+    nov28 = dt.datetime(2026, 11, 28, 12, 0, tzinfo=dt.UTC)
+    empty = [[entry(ORG_URL, [], nov20)], [entry(ORG_URL, [], nov28)]]
+    hars = [write_har(tmp_path / f"e{i}.har", got) for i, got in enumerate(empty)]
+    statuses = []
+    for har in [*hars, landing_recordings(tmp_path)[2]]:
+        run_cycle(db, har, None, tmp_path / "snapshots", show_progress=False)
+        pipeline.verify(engine)
+        with Session(engine) as s:
+            claim = s.exec(select(Claim).where(Claim.attribute == "weights_release_date")).one()
+            statuses.append(
+                s.exec(select(Verdict).where(Verdict.claim_id == claim.id)).one().status
+            )
+    with Session(engine) as s:
+        events = [(e.kind, e.created_at) for e in s.exec(select(Event).order_by(Event.id))]
+    engine.dispose()
+    assert statuses == ["pending", "overdue", "contradicted"]
+    stamped = [(k, t.replace(tzinfo=dt.UTC)) for k, t in events if k != "subject_discovered"]
+    assert stamped == [
+        ("verdict_changed", nov28),
+        ("weights_landed", T3),
+        ("verdict_changed", T3),
+        ("discrepancy_opened", T3),
+    ]

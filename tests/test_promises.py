@@ -103,12 +103,26 @@ def test_repo_already_listed_at_the_first_check_cannot_be_late():
         watch_id=1,
     )
     old_promise = date_value("2025-11-06", "on")
-    out = evaluate_promise(old_promise, [k2], LAST_CHECK, NOW, {1: LAST_CHECK})
+    out = evaluate_promise(old_promise, [k2], LAST_CHECK, NOW, {13})
     assert (out.status, out.verdict, out.evidence) == ("unknown", "unverified", (13,))
     assert out.reason == (
         "weights already listed at the first hub check 2026-11-28 06:00 UTC (observation #13); "
         "whether they landed by 2025-11-06 cannot be told from it"
     )
     # seen by a later check of the same watch: a real landing time
-    later = evaluate_promise(old_promise, [k2], LAST_CHECK, NOW, {1: ts("2026-11-20T06:00Z")})
+    later = evaluate_promise(old_promise, [k2], LAST_CHECK, NOW, ())
     assert (later.status, later.days) == ("met_late", 387)
+
+
+def test_one_landing_window_for_status_and_verdicts():
+    """landed_at_first_look: the cycle's landing event after an empty listing (its
+    ``previous_check``) makes a sighting that is its watch's first observation a real
+    landing, not a first look; without an event the first observation is a first look."""
+    from claims.verify.promises import landed_at_first_look
+
+    seen = ts("2026-12-01T12:00Z")
+    told = ("weights_landed", {"previous_check": "2026-11-28T12:00:00+00:00"})
+    assert landed_at_first_look(seen, seen, told) == (False, ts("2026-11-28T12:00Z"))
+    assert landed_at_first_look(seen, seen, None) == (True, None)
+    assert landed_at_first_look(seen, ts("2026-11-20T12:00Z"), None) == (False, None)
+    assert landed_at_first_look(seen, ts("2026-11-20T12:00Z"), ("subject_discovered", {}))[0]

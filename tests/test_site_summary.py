@@ -457,3 +457,27 @@ def test_the_not_landed_filter_leaves_out_subjects_never_checked():
     landed = WeightsStatus(slug="z", name="Z", landed=True, watched=True, as_of=checked)
     rows = {w.slug: SimpleNamespace(weights=w) for w in (never, seen, landed)}
     assert [slug for slug, row in rows.items() if keep(row)] == ["y"]
+
+
+def test_a_cell_whose_confirmed_claims_cannot_both_hold_shows_that_observations_differ():
+    """128K and 256K context, each confirmed by its own observation: the cell is not one
+    confirmed value but both, marked disputed, noting that the observations differ."""
+    from claims.values.value import quantity
+    from tracker.website.summary import card_lines, make_fact, table_cells
+    from tracker.website.views import ClaimView, SourceInfo, VerdictView
+
+    def claim(i: int, figure: str, obs: int) -> ClaimView:
+        src = SourceInfo(i, f"s{i}", f"Source {i}", None, None, None, None, "article")
+        v = quantity(figure, unit="tokens")
+        return ClaimView(
+            i, 1, "x", "X", "context_window", "", {}, v.display(), v.to_dict(),
+            None, None, None, None, src, VerdictView("confirmed", "", None, [], [obs]),
+            f"c-{i}",
+        )  # fmt: skip
+
+    lines = card_lines(
+        [make_fact([claim(1, "128000", 3)]), make_fact([claim(2, "256000", 11)])], []
+    )
+    cell = table_cells(lines, [])["context"]
+    assert (cell.status, cell.number, cell.note) == ("disputed", None, "observations differ")
+    assert "128" in cell.text and "256" in cell.text

@@ -56,7 +56,8 @@ def check(
 
 def verify(engine: Engine, *, now: dt.datetime | None = None) -> Any:
     """Verdicts for every claim, discrepancies and their events, as of ``now`` (default:
-    the clock); idempotent (:func:`claims.store.verification.verify_all`)."""
+    the newest evidence, the latest successful check of any watch, else the clock);
+    idempotent (:func:`claims.store.verification.verify_all`)."""
     from sqlmodel import Session
 
     from claims.store.verification import verify_all

@@ -27,7 +27,7 @@ from claims.subjects.sourcenames import source_names
 from claims.values.canonical import as_utc
 from claims.values.timefmt import iso_z
 from claims.values.value import Value
-from claims.verify.promises import days_past, deadline_of
+from claims.verify.promises import days_past, deadline_of, landed_at_first_look
 from claims.vocabulary import RETIRED_STATE, SKIPPED_KIND, gated_value, qualifiers_text
 
 if TYPE_CHECKING:
@@ -258,7 +258,7 @@ def weights_statuses(
     wanted = {s.id for s in subjects}
     observations = read_rows(raw, ObservationRow, "ORDER BY id")
     weights_obs, access = _hub_observations(observations, wanted)
-    landings = _landing_events(raw, wanted)
+    landings = landing_events(raw, wanted)
     gone = _gone_events(raw, wanted)
     names = source_names(read_rows(raw, SourceRow))  # as reasons name them
     promises: dict[int, list[ClaimRow]] = defaultdict(list)
@@ -413,21 +413,13 @@ def _judge_landing(
     same_watch: Sequence[dt.datetime],
     told: tuple[str, dict[str, Any]] | None,
 ) -> None:
-    """Set ``at_first_check`` (and ``landed_after``) of a landed ``status``: the cycle's
-    rule (:func:`claims.events.weights_events`) knew the watch's history, so its event
-    decides when there is one (a landing after a successful check, or after "not
-    found", is no first look); else the repo's first sighting being the watch's first
-    observation."""
-    status.at_first_check = (
-        bool(same_watch) and min(as_utc(t) for t in same_watch) == status.landed_at
-    )
-    kind, detail = told or (None, {})
-    after = detail.get("previous_check")
-    if kind == "subject_discovered":
-        status.at_first_check = True
-    elif kind == "weights_landed" and (after or detail.get("not_public_before")):
-        status.at_first_check = False
-        status.landed_after = as_utc(dt.datetime.fromisoformat(after)) if after else None
+    """Set ``at_first_check`` (and ``landed_after``) of a landed ``status`` by the one
+    landing window (:func:`claims.verify.promises.landed_at_first_look`)."""
+    assert status.landed_at is not None
+    first = min((as_utc(t) for t in same_watch), default=None)
+    status.at_first_check, after = landed_at_first_look(status.landed_at, first, told)
+    if after is not None:
+        status.landed_after = after
 
 
 def _read_access(
@@ -483,7 +475,7 @@ def _gone_events(
     return out
 
 
-def _landing_events(
+def landing_events(
     raw: RawDB, wanted: set[int | None]
 ) -> dict[tuple[int, str | None], tuple[str, dict[str, Any]]]:
     """(subject id, repo) -> (kind, detail) of the first ``weights_landed`` or first-check

@@ -18,7 +18,9 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from claims.store.outbox import add_event, make_event
-from claims.store.tables import Discrepancy, Subject, SubjectVariant, Verdict
+from claims.store.rows import reader
+from claims.store.status import landing_events
+from claims.store.tables import Discrepancy, Subject, SubjectVariant, Verdict, Watch
 from claims.store.upsert import upsert
 from claims.store.views import aware, last_hub_check, load_claims, load_observations
 from claims.values.canonical import dumps, utcnow
@@ -31,14 +33,16 @@ from claims.verify.compare import (
     find_cross_subject_notes,
 )
 from claims.verify.discrepancies import (
+    differ_reason,
     explained_claims,
     found_settled,
     observation_findings,
     settled_by,
     state_event,
 )
-from claims.verify.facts import ClaimView
+from claims.verify.facts import ClaimView, ObsView
 from claims.verify.judge import Decision, judge_claim, settle_versions
+from claims.verify.promises import landed_at_first_look
 from claims.vocabulary import attribute_label, qualifiers_text, rule_label
 
 # A claim's first verdict is an event only when a stated figure does not hold or a
@@ -81,8 +85,14 @@ def verify_all(session: Session, *, now: dt.datetime | None = None) -> VerifyRep
     (``verdict_changed`` when a status changes, a first verdict only when it is one of
     :data:`FIRST_VERDICT_EVENTS`; ``discrepancy_opened`` / ``discrepancy_resolved`` on
     state changes); ``report.changed`` lists the same verdict changes. A dismissed
-    discrepancy stays dismissed. Running twice with the same data changes nothing."""
-    now = aware(now) or utcnow()
+    discrepancy stays dismissed. Running twice with the same data changes nothing.
+
+    ``now`` (``tracker verify --now``) is the time the verdicts are judged at and the
+    events carry; by default the newest evidence (:func:`evidence_time`), so replayed
+    recordings are judged as of their own time, not the clock's (a promise checked only
+    before its deadline is pending, not "deadline passed"), and their events sort with
+    the cycle's events of the same data."""
+    now = aware(now) or evidence_time(session) or utcnow()
     report = VerifyReport(as_of=now)
     claims = load_claims(session)
     observations = load_observations(session)
@@ -107,11 +117,7 @@ def verify_all(session: Session, *, now: dt.datetime | None = None) -> VerifyRep
     variants: dict[int, list[str]] = {}
     for sv in session.exec(select(SubjectVariant)).all():
         variants.setdefault(sv.subject_id, []).append(sv.name)
-    first_checks: dict[int, dt.datetime] = {}
-    for o in observations:
-        if o.watch_id is not None:
-            t = first_checks.get(o.watch_id)
-            first_checks[o.watch_id] = o.first_seen if t is None else min(t, o.first_seen)
+    first_looks = _first_looks(session, observations)
     checks: dict[int, dt.datetime | None] = {}
     decisions: dict[int, Decision] = {}
     for c in claims:
@@ -124,7 +130,7 @@ def verify_all(session: Session, *, now: dt.datetime | None = None) -> VerifyRep
             last_check=checks[c.subject_id],
             disputes=disputes.get(c.id, []),
             now=now,
-            first_checks=first_checks,
+            first_looks=first_looks,
             subject_ids=subject_ids,
             variants=variants,
             vendors=vendors,
@@ -138,8 +144,9 @@ def verify_all(session: Session, *, now: dt.datetime | None = None) -> VerifyRep
         (f, ()) for f in conflicts + find_cross_subject_notes(claims)
     ]
     found += observation_findings(claims, decisions, explained_claims(live, decisions))
+    origins = _origins(session, observations)
     report.events_added += _sync_discrepancies(
-        session, found, decisions, existing, now, report, names
+        session, found, decisions, existing, now, report, names, origins
     )
     session.commit()
     report.statuses = dict(Counter(d.status for d in decisions.values()))
@@ -147,6 +154,54 @@ def verify_all(session: Session, *, now: dt.datetime | None = None) -> VerifyRep
         session.exec(select(Discrepancy).where(Discrepancy.state == "open")).all()
     )
     return report
+
+
+def evidence_time(session: Session) -> dt.datetime | None:
+    """The latest successful check of any watch (replayed or live): the time of the
+    newest evidence, which verdicts are judged at by default; None before any."""
+    times = [aware(t) for t in session.exec(select(Watch.last_success)).all()]
+    known = [t for t in times if t is not None]
+    return max(known) if known else None
+
+
+def _first_looks(session: Session, observations: Sequence[ObsView]) -> set[int]:
+    """Ids of the ``weights_available = true`` observations made at their watch's first
+    look, by the landing window `tracker status` uses
+    (:func:`claims.verify.promises.landed_at_first_look`, the cycle's landing events)."""
+    first_of: dict[int, dt.datetime] = {}
+    for o in observations:
+        if o.watch_id is not None:
+            t = first_of.get(o.watch_id)
+            first_of[o.watch_id] = o.first_seen if t is None else min(t, o.first_seen)
+    landed = [
+        o
+        for o in observations
+        if o.attribute == "weights_available" and o.value.kind == "boolean" and o.value.value
+    ]
+    told = landing_events(reader(session), {o.subject_id for o in landed})
+    return {
+        o.id
+        for o in landed
+        if landed_at_first_look(
+            o.first_seen,
+            first_of.get(o.watch_id) if o.watch_id is not None else None,
+            told.get((o.subject_id, o.qualifiers.get("repo"))),
+        )[0]
+    }
+
+
+def _origins(session: Session, observations: Sequence[ObsView]) -> dict[int, str]:
+    """Observation id -> its value and where it was read, as a discrepancy's reason names
+    it: ``262,144 tokens, watch hf-model-x (huggingface_model), max_position_embeddings``
+    (the reading's key when the adapter records one)."""
+    watches = {w.id: w for w in session.exec(select(Watch)).all()}
+    out = {}
+    for o in observations:
+        w = watches.get(o.watch_id) if o.watch_id is not None else None
+        where = f"watch {w.name} ({w.adapter})" if w is not None else "no watch"
+        key = o.value.extra.get("key") if o.value.extra else None
+        out[o.id] = f"{o.value.display()}, {where}" + (f", {key}" if key else "")
+    return out
 
 
 def _store_verdicts(
@@ -233,10 +288,13 @@ def _sync_discrepancies(
     now: dt.datetime,
     report: VerifyReport,
     subjects: dict[int, str],
+    origins: dict[int, str],
 ) -> int:
     """Store ``found`` (findings with the observation ids they cite), resolve open rows
     no longer found, and add the event each change of state means
-    (:func:`claims.verify.discrepancies.state_event`); returns how many events."""
+    (:func:`claims.verify.discrepancies.state_event`); returns how many events. A
+    finding whose sides are each confirmed by their own observations stays open, its
+    reason naming them (``origins``, :func:`claims.verify.discrepancies.differ_reason`)."""
     added = 0
     seen: set[str] = set()
     for f, obs_ids in found:
@@ -244,7 +302,8 @@ def _sync_discrepancies(
         row = existing.get(f.key)
         settled = settled_by(f, decisions)
         state = f.state if f.state == "dismissed" else ("resolved" if settled else "open")
-        reason = f"{f.reason}; {settled}" if settled else f.reason
+        why = settled or differ_reason(f, decisions, origins)
+        reason = f"{f.reason}; {why}" if why else f.reason
         claim_ids, obs_json = dumps(list(f.claim_ids)), dumps(list(obs_ids))
         if row is None:
             row = _insert_discrepancy(session, f, claim_ids, obs_json, state, reason, now)

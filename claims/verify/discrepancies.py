@@ -48,6 +48,8 @@ def settled_by(f: Finding, decisions: Mapping[int, Decision]) -> str | None:
     finding or a different-subjects note (nothing to settle)."""
     if f.rule in (CONTRADICTED_BY_OBSERVATION, DIFFERENT_SUBJECT):
         return None
+    if differing_sides(f, decisions):
+        return None  # each side holds by its own observation: nothing is settled
     settled = [
         (cid, decisions[cid])
         for cid in f.claim_ids
@@ -61,6 +63,44 @@ def settled_by(f: Finding, decisions: Mapping[int, Decision]) -> str | None:
     ]
     evidence = sorted({e for _, d in settled for e in d.evidence})
     return f"settled by observation {', '.join(f'#{e}' for e in evidence)}: " + ", ".join(parts)
+
+
+def differing_sides(
+    f: Finding, decisions: Mapping[int, Decision]
+) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """The claims of claim-vs-claim finding ``f`` that are each confirmed by observations
+    the others do not cite, as ``(claim id, evidence ids)``, when there are two or more
+    and none of its claims is contradicted: the observations themselves differ (an
+    OpenRouter ``context_length`` of 131,072 and a config's ``max_position_embeddings``
+    of 262,144 confirm 128K and 256K), so no observation settles the finding. Else ``()``."""
+    ds = [(cid, decisions[cid]) for cid in f.claim_ids if cid in decisions]
+    if any(d.status == "contradicted" for _, d in ds):
+        return ()
+    sides = [(cid, tuple(d.evidence)) for cid, d in ds if d.status == "confirmed" and d.evidence]
+    cited = [set(ev) for _, ev in sides]
+    apart = all(not (a & b) for i, a in enumerate(cited) for b in cited[i + 1 :])
+    return tuple(sides) if len(sides) > 1 and apart else ()
+
+
+def differ_reason(
+    f: Finding, decisions: Mapping[int, Decision], origins: Mapping[int, str]
+) -> str | None:
+    """Why finding ``f`` stays open though each of its sides is confirmed
+    (:func:`differing_sides`), naming each observation and where it comes from
+    (``origins``: observation id -> ``131,072 tokens, watch openrouter-models
+    (openrouter_models)``): ``the observations differ: claim #2 confirmed by observation
+    #3 (...), claim #7 confirmed by observation #11 (...); none settles which holds``.
+    None when the sides do not differ so."""
+    sides = differing_sides(f, decisions)
+    if not sides:
+        return None
+
+    def obs(ids: tuple[int, ...]) -> str:
+        named = [f"#{i}" + (f" ({origins[i]})" if i in origins else "") for i in ids]
+        return ("observation " if len(ids) == 1 else "observations ") + ", ".join(named)
+
+    parts = [f"claim #{cid} confirmed by {obs(ev)}" for cid, ev in sides]
+    return "the observations differ: " + ", ".join(parts) + "; none settles which holds"
 
 
 def explained_claims(

@@ -9,7 +9,7 @@ throughput only against measurements with stated conditions.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -306,7 +306,7 @@ def judge_claim(
     last_check: dt.datetime | None,
     disputes: Sequence[Finding],
     now: dt.datetime,
-    first_checks: Mapping[int, dt.datetime] | None = None,
+    first_looks: Collection[int] = (),
     subject_ids: Mapping[str, int] | None = None,
     variants: Mapping[int, Sequence[str]] | None = None,
     vendors: Mapping[int, str] | None = None,
@@ -321,7 +321,7 @@ def judge_claim(
         last_check=last_check,
         disputes=disputes,
         now=now,
-        first_checks=first_checks,
+        first_looks=first_looks,
         subject_ids=subject_ids,
         variants=variants,
         vendor=(vendors or {}).get(claim.subject_id),
@@ -343,7 +343,7 @@ def decide(
     last_check: dt.datetime | None,
     disputes: Sequence[Finding],
     now: dt.datetime,
-    first_checks: Mapping[int, dt.datetime] | None = None,
+    first_looks: Collection[int] = (),
     subject_ids: Mapping[str, int] | None = None,
     variants: Mapping[int, Sequence[str]] | None = None,
     vendor: str | None = None,
@@ -352,8 +352,9 @@ def decide(
 
     ``observations``: the subject's observations with effective values; ``last_check``:
     the last successful check of a watch that would show the subject's weights (promises);
-    ``disputes``: open claim-vs-claim findings that include this claim; ``first_checks``:
-    watch id -> its earliest observation time (see :func:`claims.verify.promises.evaluate_promise`);
+    ``disputes``: open claim-vs-claim findings that include this claim; ``first_looks``:
+    ids of weights sightings made at their watch's first look
+    (:func:`claims.verify.promises.landed_at_first_look`);
     ``subject_ids``: slug -> id, for ``price_change_pct`` ``relative_to`` another subject
     (:func:`claims.verify.derived.judge_price_change`); ``variants``: subject id -> its variant
     names, for ``price_factor`` ``relative_to`` another variant
@@ -366,7 +367,7 @@ def decide(
     observation -> disputed when sources disagree, else unverified."""
     if claim.attribute == "weights_release_date" and claim.value.kind == "date":
         own = observations_of(claim, observations)
-        out = evaluate_promise(claim.value, own, last_check, now, first_checks)
+        out = evaluate_promise(claim.value, own, last_check, now, first_looks)
         reason = out.reason
         if disputes and out.status in ("pending", "overdue", "unknown"):
             reason += "; sources disagree: " + "; ".join(rule_label(f.rule) for f in disputes)

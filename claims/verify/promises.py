@@ -8,9 +8,11 @@ by N days. The evidence is the first_seen of a ``weights_available = true`` obse
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from claims.values.canonical import as_utc
 from claims.values.display import format_value
 from claims.values.timefmt import utc_minute
 from claims.values.value import Value
@@ -51,8 +53,9 @@ def deadline_of(promise: Value) -> dt.date | None:
 
 
 def days_past(deadline: dt.date | None, at: dt.datetime | None) -> int | None:
-    """Whole days from the end of ``deadline`` (the last day that keeps the promise,
-    :func:`deadline_of`) to ``at``'s UTC date; None when not past, or either is unknown.
+    """Calendar days from ``deadline`` (the last day that keeps the promise,
+    :func:`deadline_of`) to ``at``'s UTC date (the hour of ``at`` does not count); None
+    when not past, or either is unknown.
 
     The one count of "overdue by N days" and "late by N days" everywhere (verdicts,
     `tracker status` per promise and overall, the site): "before 2026-11-04" ends on
@@ -65,6 +68,32 @@ def days_past(deadline: dt.date | None, at: dt.datetime | None) -> int | None:
 
 def _ts(t: dt.datetime) -> str:
     return utc_minute(t)
+
+
+def landed_at_first_look(
+    landed_at: dt.datetime,
+    watch_first: dt.datetime | None,
+    told: tuple[str, Mapping[str, Any]] | None,
+) -> tuple[bool, dt.datetime | None]:
+    """Whether a repo's first sighting (``landed_at``) was the first look of its watch,
+    and the last check before it that saw no weights: ``(at_first_check, landed_after)``.
+
+    The one landing window of `tracker status` and of the promise verdicts.
+    ``watch_first``: the earliest observation of the watch that saw it; ``told``: the
+    ``(kind, detail)`` of the cycle's first ``weights_landed`` / first-check
+    ``subject_discovered`` event for the repo (:func:`claims.events.weights_events`). The
+    cycle knew the watch's history (an empty org listing stores no observation), so its
+    event decides when there is one: a landing after a successful check
+    (``previous_check``) or after "not found" is no first look; else the repo's first
+    sighting being the watch's first observation is."""
+    at_first = watch_first is not None and as_utc(watch_first) == as_utc(landed_at)
+    kind, detail = told or (None, {})
+    after = detail.get("previous_check")
+    if kind == "subject_discovered":
+        return True, None
+    if kind == "weights_landed" and (after or detail.get("not_public_before")):
+        return False, as_utc(dt.datetime.fromisoformat(after)) if after else None
+    return at_first, None
 
 
 def weights_evidence(observations: Sequence[ObsView]) -> ObsView | None:
@@ -84,7 +113,7 @@ def evaluate_promise(
     observations: Sequence[ObsView],
     last_check: dt.datetime | None,
     now: dt.datetime,
-    first_checks: Mapping[int, dt.datetime] | None = None,
+    first_looks: Collection[int] = (),
 ) -> PromiseOutcome:
     """Status of a weights promise (``weights_release_date`` with on/before/by/after).
 
@@ -98,14 +127,15 @@ def evaluate_promise(
       "as of" the check: "before 2026-11-04" is one day more overdue than "on 2026-11-04";
     - no evidence, deadline not passed (now) -> pending;
     - no evidence, deadline passed but no check since -> unknown (verdict unverified);
-    - evidence seen at its watch's first check (``first_checks``: watch id -> earliest
-      first_seen of that watch) after the deadline -> unknown: the repo was already there
-      when watching began, so its first_seen only bounds the landing from above."""
+    - evidence seen at its watch's first look (``first_looks``: ids of the observations
+      :func:`landed_at_first_look` says were, the same window `tracker status` uses) after
+      the deadline -> unknown: the repo was already there when watching began, so its
+      first_seen only bounds the landing from above."""
     deadline = deadline_of(promise)
     stated = format_value(promise)
     ev = weights_evidence(observations)
     if ev is not None:
-        return _with_evidence(ev, deadline, stated, first_checks)
+        return _with_evidence(ev, deadline, stated, first_looks)
     return _without_evidence(deadline, stated, last_check, now)
 
 
@@ -113,7 +143,7 @@ def _with_evidence(
     ev: ObsView,
     deadline: dt.date | None,
     stated: str,
-    first_checks: Mapping[int, dt.datetime] | None,
+    first_looks: Collection[int],
 ) -> PromiseOutcome:
     """Weights seen (``ev``): met, met late by N days, or unknown when they were already
     there at the watch's first check after the deadline (see :func:`evaluate_promise`)."""
@@ -127,8 +157,7 @@ def _with_evidence(
             seen,
             f"met: weights first seen {_ts(seen)} (observation #{ev.id}); promised {stated}",
         )
-    started = (first_checks or {}).get(ev.watch_id) if ev.watch_id is not None else None
-    if started is not None and ev.first_seen <= started:
+    if ev.id in first_looks:
         return PromiseOutcome(
             "unknown",
             deadline,

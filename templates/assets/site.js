@@ -157,8 +157,10 @@
       [["Weights", function (s) { return s.weights.text; }],
        ["Licence", function (s) {
          var st = s.license_stated;  // the sources' licence while none is observed
-         return s.license || (st ? st.text + " (stated, " + (st.status || "no verdict yet") +
-           (st.disputed ? ": sources disagree" : "") + ")" : "unknown");
+         var n = s.license_contradicted;  // noted as every cell notes it
+         return (s.license || (st ? st.text + " (stated, " + (st.status || "no verdict yet") +
+           (st.disputed ? ": sources disagree" : "") + ")" : "unknown")) +
+           (n ? " (✗ " + n + (n === 1 ? " source" : " sources") + " contradicted)" : "");
        }],
        // gated as the Hub gives it (false, "auto", "manual", null), in the page's words
        ["Gated", function (s) { return GATED_WORDS[String(s.gated)] || "unknown"; }]].forEach(function (row) {

@@ -54,7 +54,8 @@ def verify_cmd(
             "--now",
             metavar="<date-time>",
             help="Verify as if it were this time: ISO 8601, UTC unless it has an offset "
-            "(e.g. 2026-11-29T12:00Z or 2026-11-29). Default: now.",
+            "(e.g. 2026-11-29T12:00Z or 2026-11-29). Default: the newest evidence "
+            "(the latest successful check of any watch), else now.",
         ),
     ] = None,
 ) -> None:

@@ -216,7 +216,8 @@ class Best(NamedTuple):
     read (units included), ``number`` to sort and chart by (None: none), ``status`` the
     verdict shown beside it (None: an observation no live claim's verdict backs),
     ``basis`` where it comes from (``observed``, ``confirmed``, ``agreed``,
-    ``disagree``: the spread of live claims, ``contradicted``: only contradicted claims,
+    ``disagree``: the spread of live claims, ``differ``: the spread of confirmed claims
+    whose observations differ, ``contradicted``: only contradicted claims,
     no number), ``contradicted`` the contradicted values (never the number) and
     ``contradicted_sources`` how many sources state them."""
 
@@ -245,7 +246,9 @@ def best_supported(line: CardLine, observed: bool = True) -> Best:
     support: the current observation (when it is of this very figure: one reading, no
     qualifier it states differently), else the most precise confirmed claim, else the value the
     live (not contradicted) claims agree on, else their spread ("sources disagree", no
-    number). A contradicted claim never supplies the value or number; it is only
+    number); confirmed claims that cannot both hold (each by its own observation: the
+    observations differ) give their spread, basis ``differ``, status ``disputed``, no
+    number. A contradicted claim never supplies the value or number; it is only
     noted (``contradicted``, ``contradicted_sources``). With only contradicted claims
     and nothing observed there is no value: text ``""`` (shown as "—"), number None,
     status and basis ``contradicted``, ``anchor`` the contradicted claim's row.
@@ -263,6 +266,8 @@ def best_supported(line: CardLine, observed: bool = True) -> Best:
         status = "confirmed" if ok else worst([f.status for f in live])
         return Best(seen, line.observed_number, status, "observed", gone, n_dead)
     confirmed = [f for f in live if f.status == "confirmed"]
+    if len(confirmed) > 1 and any_conflict(confirmed):  # each holds by its own reading
+        return Best(_spread(confirmed), None, "disputed", "differ", gone, n_dead)
     if confirmed:
         f = most_precise(confirmed)
         return Best(f.value, f.number, "confirmed", "confirmed", gone, n_dead, f.anchor)
@@ -623,6 +628,8 @@ def _cell(ln: CardLine) -> Cell:
     note = ln.note if not ln.facts else ""
     if ln.facts and ln.quals and set(ln.quals) <= CONDITION_QUALIFIERS:
         note = ", ".join(str(v) for _, v in sorted(ln.quals.items()))
+    if stated.basis == "differ":
+        note = "observations differ"
     # nothing stated holds but a watch read the figure: the reading, marked observed
     reading = not ln.facts or (stated.basis == "contradicted" and best.basis == "observed")
     return Cell(

@@ -46,6 +46,9 @@ def table_record(row: IndexRow) -> dict[str, Any]:
         "license_stated": None
         if w.license or row.license_stated is None
         else row.license_stated._asdict(),
+        # how many sources stated a licence the evidence contradicts (the index and
+        # compare page note it as every cell does)
+        "license_contradicted": row.license_stated.contradicted if row.license_stated else 0,
         # the Hub's own form, as `tracker status --json` gives it
         "gated": gated_value(w.gated),
         "open_discrepancies": row.open_discrepancies,
