@@ -101,3 +101,24 @@ def test_a_body_an_earlier_version_filed_under_the_current_folder_is_pointed_at(
         app, ["snapshot", sha[:8], "--db", "mine/my.db", "--snapshots", "data/snapshots"]
     )
     assert res.exit_code == 0 and res.stdout == "<html>old layout</html>"
+
+
+def test_a_body_filed_under_the_database_folder_by_an_earlier_version_is_pointed_at(
+    tmp_path, monkeypatch
+):
+    """The trial ran `check --db my.db` in the database's folder: its bodies went to
+    that folder's data/snapshots. Looked up from anywhere, the miss names that place."""
+    monkeypatch.delenv("TRACKER_DATABASE_URL", raising=False)
+    with SnapshotStore(tmp_path / "trial" / "data" / "snapshots") as old:
+        sha = old.put(b"<html>run in the database's folder</html>")
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    db = tmp_path / "trial" / "my.db"
+    res = runner.invoke(app, ["snapshot", sha[:8], "--db", str(db)])
+    assert res.exit_code == 1
+    legacy = tmp_path / "trial" / "data" / "snapshots"
+    assert res.stderr.strip() == (
+        f"error: no snapshot starting with {sha[:8]} in {tmp_path / 'trial' / 'snapshots'}; "
+        f"{legacy} holds it (earlier versions stored every database's bodies there): "
+        f"pass --snapshots {legacy}"
+    )

@@ -30,7 +30,7 @@ from tracker.cli.common import (
 from tracker.cli.failures import error_document
 from tracker.errors import ConfigError
 from tracker.settings import replayed_secrets
-from tracker.snapshots.store import default_root, follows_database, legacy_root, open_store
+from tracker.snapshots.store import default_root, follows_database, legacy_roots, open_store
 
 if TYPE_CHECKING:  # the cycle (httpx, adapters) and rich.progress load when a command runs
     from claims.store.rawdb import RawDB
@@ -439,18 +439,18 @@ def snapshot(
 def _not_found(sha: str, db: str | None, snapshots: Path | None) -> str:
     """The error of a lookup that found nothing: where it looked (the database, or the
     folder as an absolute path) and, when the current folder has the ``data/snapshots/``
-    earlier releases filed every database's bodies in and it holds ``sha``, that place."""
+    earlier releases filed every database's bodies in (:func:`legacy_roots`) holds ``sha``,
+    that place."""
     if follows_database(db):
         return f"no snapshot starting with {sha} in the database"
     root = default_root(db) if snapshots is None else snapshots
     message = f"no snapshot starting with {sha} in {root.resolve()}"
-    legacy = legacy_root(root)
-    if legacy is not None:
-        from tracker.snapshots.store import SnapshotStore
+    from tracker.snapshots.store import SnapshotStore
 
+    for legacy in legacy_roots(root):
         with SnapshotStore(legacy) as old:
             if old.find(sha.lower()):
-                message += (
+                return message + (
                     f"; {legacy.resolve()} holds it (earlier versions stored every "
                     f"database's bodies there): pass --snapshots {legacy}"
                 )

@@ -266,13 +266,18 @@ def default_root(db: str | os.PathLike[str] | None) -> Path:
     return Path(file).parent / SNAPSHOT_FOLDER
 
 
-def legacy_root(root: str | os.PathLike[str]) -> Path | None:
-    """Where releases before bodies followed the database filed them for every
-    database: ``data/snapshots/`` under the current folder, when that is another folder
-    than ``root`` and exists (the hint of a lookup that finds nothing), else None."""
-    if DEFAULT_ROOT.is_dir() and DEFAULT_ROOT.resolve() != Path(root).resolve():
-        return DEFAULT_ROOT
-    return None
+def legacy_roots(root: str | os.PathLike[str]) -> list[Path]:
+    """Where earlier releases filed bodies for every database, ``data/snapshots/`` under
+    the folder a command ran in, that exist and are not ``root`` (the hint of a lookup
+    that finds nothing): under the current folder, and under the database's own folder
+    (``root``'s parent, for the default ``root``), where a user who ran there has them."""
+    found: list[Path] = []
+    for folder in (DEFAULT_ROOT, Path(root).parent / DEFAULT_ROOT):
+        resolved = folder.resolve()
+        if folder.is_dir() and resolved != Path(root).resolve():
+            if all(resolved != f.resolve() for f in found):
+                found.append(folder)
+    return found
 
 
 def open_store(
