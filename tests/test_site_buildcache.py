@@ -420,6 +420,34 @@ def test_collector_pause_freezes_what_a_build_keeps_and_frees_old_cycles(monkeyp
         gc.enable()
 
 
+def test_settle_freezes_what_collect_made_and_the_full_collection_still_frees_it(monkeypatch):
+    import gc
+    import weakref
+
+    from tracker.website.build import collector_paused, settle
+
+    monkeypatch.setattr(build_module, "FULL_COLLECTION_EVERY", 2)
+    monkeypatch.setattr(build_module, "_builds_since_full", 0)
+    gc.collect()
+    try:
+        settle()  # outside a build: nothing frozen
+        loose = _Cycle()
+        assert any(o is loose for o in gc.get_objects())
+        with collector_paused():
+            early = _Cycle()  # made while collecting the database
+            gone = weakref.ref(early)
+            settle()
+            assert not any(o is early for o in gc.get_objects())  # out of the young collection
+            del early  # a cycle that dies later in the build
+        assert gone() is not None  # frozen: the young collection does not walk it
+        with collector_paused():
+            settle()  # the next build freezes it again
+        assert gone() is None  # the full collection unfreezes first, then frees it
+    finally:
+        gc.unfreeze()
+        gc.enable()
+
+
 # --- Per-subject build records (records.py) -------------------------------------------
 # The fixture's Kimi subjects have discrepancies, so their views are always made; these
 # peers have none, so a cold build serves them from their records. They share a

@@ -123,3 +123,21 @@ def test_new_headline_benchmark_redoes_the_table_cells_of_untouched_subjects(war
     assert rebuild_matches_cold(engine, out, tmp_path) == 2
     table = json.loads((out / "api" / "table.json").read_text())
     assert [c["label"] for c in table["columns"] if c["key"].startswith("score-")][0] == "AAA Bench"
+
+
+def test_inputs_digest_reads_a_verdict_time_the_same_from_either_database():
+    from claims.store.siteread import CLAIM_COLUMNS
+    from tracker.website.claimviews import MemoKey, inputs_digest
+
+    def key(as_of: object, claimant: str = "Lab") -> MemoKey:
+        row = [None] * len(CLAIM_COLUMNS)
+        row[0], row[7] = 1, claimant
+        row[CLAIM_COLUMNS.index("verdict.as_of")] = as_of
+        return MemoKey((("slug", "Name"), (tuple(row),), (), ()))
+
+    sqlite_text = key("2026-11-28 06:00:00.000000")  # SQLite's DATETIME text
+    aware = key(dt.datetime(2026, 11, 28, 7, tzinfo=dt.timezone(dt.timedelta(hours=1))))
+    naive = key(dt.datetime(2026, 11, 28, 6))  # stored UTC, read back without a zone
+    assert inputs_digest(aware) == inputs_digest(naive) == inputs_digest(sqlite_text)
+    assert inputs_digest(key(None)) != inputs_digest(sqlite_text)
+    assert inputs_digest(key(None, "Another lab")) != inputs_digest(key(None))

@@ -98,3 +98,21 @@ def test_site_api_doc_states_the_form_the_exports_give(site):
     table = json.loads((out / "api" / "table.json").read_text())
     exported = {r["gated"] for r in table["subjects"]}
     assert exported <= {*documented.values(), None} and len(exported) == 3
+
+
+@pytest.mark.parametrize("count", [0, 1, 3])
+def test_claims_export_is_the_canonical_json_of_its_records(count):
+    from tracker.website.exports import SCHEMA_VERSION, claims_export
+
+    records = {
+        i: json.dumps({"id": i, "x": "é"}, separators=(",", ":"), ensure_ascii=False)
+        for i in range(1, count + 1)
+    }
+    text = claims_export(records)
+    assert text.endswith("}\n") and text.count("\n") == 1
+    assert text[:-1] == json.dumps(
+        {"claims": [json.loads(r) for r in records.values()], "schema": SCHEMA_VERSION},
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+    )

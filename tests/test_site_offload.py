@@ -112,3 +112,47 @@ def test_writer_refuses_a_folder_linked_outside(tmp_path):
         w.write("a/file.html", "x")
     assert w.write("new/deep/x.html", "new") is True  # folders made by the build
     assert list(outside.iterdir()) == []
+
+
+def test_files_larger_than_the_shared_buffer_go_through_several_buffers(tmp_path, monkeypatch):
+    monkeypatch.setattr(writer_module, "BUFFER_BYTES", 10)
+    monkeypatch.setattr(writer_module, "BATCH", 2)
+    files = {f"d{i % 3}/f{i}.html": bytes([65 + i]) * (i * 3 + 1) for i in range(12)}
+    w = Writer(tmp_path)
+    with w.offloaded(list(files)):
+        for rel, data in files.items():
+            w.write(rel, data, compare=False)
+    assert w.written == list(files)
+    assert {rel: (tmp_path / rel).read_bytes() for rel in files} == files
+
+
+def test_helper_that_does_not_start_writes_every_buffer_here(tmp_path, monkeypatch):
+    monkeypatch.setattr(writer_module, "_HELPER_MAIN", "raise SystemExit(3)")
+    monkeypatch.setattr(writer_module, "BUFFER_BYTES", 4)
+    w = Writer(tmp_path)
+    with w.offloaded():
+        for i in range(5):
+            w.write(f"f{i}.txt", f"file {i}")
+    assert w.written == [f"f{i}.txt" for i in range(5)]
+    assert [(tmp_path / f"f{i}.txt").read_text() for i in range(5)] == [
+        f"file {i}" for i in range(5)
+    ]
+
+
+@pytest.mark.parametrize("how", ["refused", "absent"])
+def test_store_from_copies_through_memory_without_sendfile(tmp_path, monkeypatch, how):
+    import errno
+    import os
+
+    def refuse(*args: object) -> int:
+        raise OSError(errno.ENOTSOCK, "sockets only")  # macOS's sendfile
+
+    monkeypatch.setattr(writer_module, "_SENDFILE", refuse if how == "refused" else None)
+    buffer = os.open(tmp_path / "buffer", os.O_RDWR | os.O_CREAT)
+    try:
+        os.write(buffer, b"skip" + b"page bytes" + b"tail")
+        target = str(tmp_path / "out" / "page.html")
+        assert writer_module.store_from(target, buffer, 4, 10, False, set()) is True
+    finally:
+        os.close(buffer)
+    assert (tmp_path / "out" / "page.html").read_bytes() == b"page bytes"

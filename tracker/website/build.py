@@ -302,24 +302,43 @@ def collector_paused() -> Iterator[None]:
     survivors to the permanent generation (Python docs, gc.freeze); the next build
     unfreezes them first. Cyclic garbage among older objects is freed by a full
     collection every ``FULL_COLLECTION_EVERY`` builds. When the collector was already
-    off (``tracker build``, a process about to end) nothing is collected or frozen."""
-    global _builds_since_full
+    off (``tracker build``, a process about to end) nothing is collected or frozen.
+    Inside the block :func:`settle` freezes early what the build has made so far."""
+    global _builds_since_full, _settling
     was_enabled = gc.isenabled()
     gc.disable()
     if was_enabled:
         gc.unfreeze()
+    _settling = was_enabled
     try:
         yield
     finally:
+        _settling = False
         if was_enabled:
             _builds_since_full += 1
             if _builds_since_full >= FULL_COLLECTION_EVERY:
+                gc.unfreeze()  # what settle() froze, too
                 gc.collect()
                 _builds_since_full = 0
             else:
                 gc.collect(0)
             gc.freeze()
             gc.enable()
+
+
+_settling = False  # inside collector_paused with the collector on
+
+
+def settle() -> None:
+    """Freeze (``gc.freeze``) every object made so far, inside :func:`collector_paused`
+    with the collector on; else nothing. Called once the database is collected: what
+    that made (claim views, rows, the context: ~400,000 objects at 30,000 claims) is
+    mostly kept for the next build, and the young collection when the block ends walked
+    it all (0.2-0.35 CPU s of a full build, 0.07 of a one-claim rebuild) to free the few
+    cycles rendering leaves. A cycle among those objects that dies later in the build
+    (a few dozen objects per rebuild) waits for the next full collection."""
+    if _settling:
+        gc.freeze()
 
 
 def build_site(
@@ -444,6 +463,7 @@ def _build_with(
     if records is not None and not segments.complete():
         records.serve = False  # served subjects' parts of the big exports would be missing
     ctx = collect(engine, claim_memo(fingerprint), records)
+    settle()
     env = environment(fingerprint, cache_dir)
     attach_fragments(ctx, env)
     digests = SubjectDigests.of(ctx.subjects, ctx.claim_digests)

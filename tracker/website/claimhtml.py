@@ -13,6 +13,7 @@ loops').
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from markupsafe import Markup
@@ -127,14 +128,18 @@ def fact_name(fact: Any) -> str:
 def fact_mark(fact: Any) -> str:
     """A fact in its attribute's summary line: what it is of (:func:`fact_name`), the
     figure without its unit words and its verdict's mark."""
-    status = esc(fact.status or "none")
-    title = esc(fact.status or "no verdict yet")
     name = fact_name(fact)
+    mark = _mark(fact.value, fact.status)
+    return f'<span class="fact-name">{esc(name)}:</span> {mark}' if name else mark
+
+
+@lru_cache(maxsize=8192)  # a site repeats its figures and verdicts
+def _mark(value: str, status: str | None) -> str:
+    title = esc(status or "no verdict yet")
     return (
-        (f'<span class="fact-name">{esc(name)}:</span> ' if name else "")
-        + f'<span class="nowrap"><strong>{esc(short_text(fact.value))}</strong> '
-        f'<span class="mark mark-{status}" title="{title}">{esc(verdict_mark(fact.status))}'
-        "</span></span>"
+        f'<span class="nowrap"><strong>{esc(short_text(value))}</strong> '
+        f'<span class="mark mark-{esc(status or "none")}" title="{title}">'
+        f"{esc(verdict_mark(status))}</span></span>"
     )
 
 

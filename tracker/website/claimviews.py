@@ -11,13 +11,15 @@ inputs changed. The views are immutable (named tuples), so sharing them is safe.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
 from collections import defaultdict
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from claims.store.siteread import EVIDENCE_COLUMN, claim_rows
+from claims.store.rawdb import sqlite_datetime
+from claims.store.siteread import CLAIM_COLUMNS, EVIDENCE_COLUMN, claim_rows
 from claims.values.canonical import as_utc
 from claims.values.value import Value
 from claims.verify.compare import qualifier_key
@@ -229,8 +231,8 @@ def claim_views(
 
 @dataclass(frozen=True)
 class SubjectClaims:
-    """One subject's claim views by attribute (``groups``), its facts and
-    ``digest`` (:func:`pagehash.key_of` of ``groups``: the key of everything its claims
+    """One subject's claim views by attribute (``groups``), its facts and ``digest``
+    (:func:`inputs_digest` of what they are made from: the key of everything its claims
     show); ``listed``: each claim (by id) as ``sources.html`` lists it, and
     ``listed_digest`` the key of those with each claim's source key (what that page
     shows of this subject)."""
@@ -313,10 +315,34 @@ def subject_claims(
         key = MemoKey((names[sid], tuple(mine), tuple(source_sig[r[6]] for r in mine), cited))
         got = memo.kept.get(key)
         if got is None:
-            got = _make(mine, names, sources, evidence, memo.shown)
+            got = _make(mine, names, sources, evidence, memo.shown, inputs_digest(key))
             memo.made += 1
         memo.used[key] = out[sid] = got
     return out
+
+
+def inputs_digest(key: MemoKey) -> str:
+    """sha256 hex of a subject's claim inputs (rows of plain values, names, its sources'
+    columns, the evidence its verdicts cite; ``repr`` of tuples of them, the same text
+    in every process): the key of its claim views, which are made from these alone by
+    code the build's fingerprint covers (``pagehash.CODE_MODULES``). Hashing the inputs
+    costs under half of encoding the views as JSON (0.07 against 0.17 CPU s for
+    30,000 claims). ``verdict.as_of``, a datetime from PostgreSQL's driver, is hashed
+    as SQLite's text of it, so both databases give a site the same keys."""
+    names, rows, sigs, cited = key.inputs
+    plain = (names, [_as_sqlite_text(r) for r in rows], sigs, cited)
+    return hashlib.sha256(repr(plain).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+AS_OF_COLUMN = CLAIM_COLUMNS.index("verdict.as_of")
+
+
+def _as_sqlite_text(row: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``row`` with a datetime ``verdict.as_of`` as SQLite stores it (its text as is)."""
+    t = row[AS_OF_COLUMN]
+    if t is None or t.__class__ is str:
+        return row
+    return (*row[:AS_OF_COLUMN], sqlite_datetime(as_utc(t)), *row[AS_OF_COLUMN + 1 :])
 
 
 def _make(
@@ -325,6 +351,7 @@ def _make(
     sources: dict[int, SourceInfo],
     evidence: Evidence,
     shown: Shown,
+    digest: str,
 ) -> SubjectClaims:
     made = claim_views(rows, names, sources, evidence, shown)
     grouped: dict[str, list[ClaimView]] = defaultdict(list)
@@ -334,7 +361,7 @@ def _make(
     facts = subject_facts(groups, made.value_of, made.qkey_of)
     listed = {cv.id: source_claim(cv) for cv in made.views.values()}
     listed_digest = key_of([(cv.source.key, listed[cv.id]) for cv in made.views.values()])
-    return SubjectClaims(groups, facts, key_of(groups), listed, listed_digest)
+    return SubjectClaims(groups, facts, digest, listed, listed_digest)
 
 
 def source_claim(cv: ClaimView) -> SourceClaim:

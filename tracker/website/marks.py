@@ -75,8 +75,12 @@ def when(moment: dt.datetime | None) -> Markup:
 def published(src: Any) -> Markup:
     """A source's publication date as known (``SourceInfo.published_label``); an
     estimated one ("c. 2026-10-27") explained on hover and to screen readers."""
-    label = src.published_label
-    if src.published_precision == "estimated" and label:
+    return _published(src.published_label, src.published_precision)
+
+
+@lru_cache(maxsize=4096)  # a page shows it per claim; sources are a few hundred
+def _published(label: str | None, precision: str | None) -> Markup:
+    if precision == "estimated" and label:
         return Markup(
             '<abbr title="circa: an estimated date, the source shows no exact publication '
             f'date">{escape(label)}</abbr>'

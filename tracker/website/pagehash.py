@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import tracker
+from tracker.website.jsontext import json_encoder
 from tracker.website.views import plain
 
 # Code that turns view data into bytes (collect's output is hashed as data instead),
@@ -23,7 +24,15 @@ from tracker.website.views import plain
 # render, so a changed label renders every page again.
 # Code whose edit changes what pages say: every module of the site stage, and the
 # core's wording of names and values. A glob, so a new site module cannot be forgotten.
-CODE_MODULES = ("tracker/website/*.py", "claims/vocabulary.py", "claims/values/display.py")
+# The claim views are keyed by the rows they are made from (``claimviews.inputs_digest``),
+# so the code that turns a stored value or qualifiers into text and claims into facts is
+# code of the site too.
+CODE_MODULES = (
+    "tracker/website/*.py",
+    "claims/vocabulary.py",
+    "claims/values/*.py",
+    "claims/verify/compare.py",
+)
 LIBRARIES = ("release-tracker", "jinja2", "markupsafe", "feedgen", "lxml")
 
 
@@ -59,15 +68,13 @@ def code_fingerprint(templates: Path) -> str:
     return h.hexdigest()
 
 
-_ENCODER = json.JSONEncoder(
-    default=plain, sort_keys=True, separators=(",", ":"), ensure_ascii=False
-)
+_ENCODE = json_encoder(default=plain)
 
 
 def to_json(value: Any) -> str:
     """Canonical JSON of view data (:func:`tracker.website.views.plain` for dataclasses,
     datetimes and decimals); raises TypeError for anything else."""
-    return _ENCODER.encode(value)
+    return _ENCODE(value)
 
 
 def key_of(*parts: Any) -> str:
