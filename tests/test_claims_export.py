@@ -136,7 +136,8 @@ def test_unknown_names_get_a_did_you_mean(imported):
     _data, db = imported
     r = runner.invoke(app, ["claims", "list", "kimi-k31-pro", "--db", db])
     assert (r.exit_code, r.output) == (
-        1, "error: unknown subject 'kimi-k31-pro' (did you mean 'kimi-k3.1-pro'?)\n"
+        1, "error: unknown subject 'kimi-k31-pro' (did you mean 'kimi-k3.1-pro'?); known: "
+        "kimi-k3.1-pro, kimi-k3, kimi-k2-thinking\n"
     )  # fmt: skip
     r = runner.invoke(app, ["claims", "export", "--source", "wire-k3", "--db", db])
     assert (r.exit_code, r.output) == (

@@ -111,3 +111,27 @@ def test_a_subject_is_found_by_its_name_or_alias_written_with_hyphens(tmp_path):
     missed = runner.invoke(app, ["status", "nova-3", "--db", db])
     assert missed.exit_code == 1
     assert "unknown subject 'nova-3' (did you mean 'auralis-nova-2'?)" in missed.stderr
+
+
+def test_claims_list_and_status_answer_an_unknown_subject_alike(tmp_path):
+    """`claims list NAME` words an unknown subject as `status` does (did you mean, the
+    known slugs, the hint in --json); the start of one slug ('borealis', which its name
+    and aliases begin too) is a near miss for both."""
+    import json
+
+    from tracker.curated.edit import apply, plan_track
+
+    data, db = tmp_path / "data", str(tmp_path / "t.db")
+    data.mkdir()
+    apply(plan_track(data, "Borealis Tern 30B", "Borealis AI", hf_org="borealis-ai"))
+    apply(plan_track(data, "Nimbus Cirrus 12B", "Nimbus Labs", hf_org="nimbus"))
+    assert runner.invoke(app, ["load", "--data", str(data), "--db", db]).exit_code == 0
+    for name, near in (("borealis", " (did you mean 'borealis-tern-30b'?)"), ("nosuch", "")):
+        expected = f"unknown subject {name!r}{near}; known: borealis-tern-30b, nimbus-cirrus-12b"
+        for command in (["status"], ["claims", "list"]):
+            result = runner.invoke(app, [*command, name, "--db", db, "--json"])
+            assert result.exit_code == 1
+            error = json.loads(result.stdout)["error"]
+            assert (error["message"], error["did_you_mean"]) == (
+                expected, ["borealis-tern-30b"] if near else []
+            )  # fmt: skip

@@ -7,6 +7,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from tracker.cli.main import app, demo_site_dir
@@ -71,3 +72,19 @@ def test_every_subject_the_summary_counts_has_a_status_line(tmp_path, monkeypatc
     assert lines == ["  Cirrus 12B", "  Kimi K2 Thinking", "  Kimi K3", "  Kimi K3.1 Pro"]
     plain = runner.invoke(app, ["demo", "--db", "data/plain.db"])
     assert plain.output.startswith("release-tracker demo: 3 subjects, 4 sources,")
+
+
+def test_the_sites_and_caches_the_demo_builds_are_git_ignored(tmp_path):
+    """`make demo` builds site/ and `tracker demo --db data/demo.db` site-demo/ (each with
+    its build cache beside it): neither shows up as untracked in `git status`."""
+    import subprocess
+
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    folders = [demo_site_dir(None), demo_site_dir("data/demo.db"), demo_site_dir("my.db")]
+    assert [str(f) for f in folders] == ["site", "site-demo", "site-my"]
+    paths = [f"{f}{suffix}/index.html" for f in folders for suffix in ("", ".cache")]
+    found = subprocess.run(
+        ["git", "check-ignore", "--no-index", *paths], cwd=ROOT, capture_output=True, text=True
+    )
+    assert found.stdout.split() == paths

@@ -148,15 +148,16 @@ def test_published_label_per_precision():
 
 
 def test_demo_refuses_a_database_with_checks_later_than_the_recording(tmp_path, monkeypatch):
-    """Replaying over live checks would set their watches' last run and failures back to
-    the recording's time: one line says so and how to run it instead, nothing changes."""
+    """Replaying over live checks that observed something would set their watches' last
+    run and observations back to the recording's time: one line says so and how to run
+    it instead, nothing changes."""
     monkeypatch.chdir(ROOT)
     _demo(tmp_path)
     live = RECORDED + dt.timedelta(days=3, hours=9, minutes=48)
     db = tmp_path / "t.db"
     with Session(make_engine(db)) as s:
         w = s.exec(select(models.Watch).where(models.Watch.name == "hf-org-moonshotai")).one()
-        w.last_run, w.consecutive_failures, w.last_error = live, 1, "network error"
+        w.last_run = w.last_success = live
         s.add(w)
         s.commit()
     again = runner.invoke(app, ["demo", "--db", str(db), "--out", str(tmp_path / "site")])
@@ -171,11 +172,44 @@ def test_demo_refuses_a_database_with_checks_later_than_the_recording(tmp_path, 
     )
     with Session(make_engine(db)) as s:
         w = s.exec(select(models.Watch).where(models.Watch.name == "hf-org-moonshotai")).one()
-    assert (as_utc(w.last_run), w.consecutive_failures, w.last_error) == (
-        live,
-        1,
-        "network error",
-    )
+    assert (as_utc(w.last_run), as_utc(w.last_success)) == (live, live)
+
+
+@pytest.mark.parametrize("demo_first", [True, False])
+def test_checks_that_observed_nothing_do_not_block_the_demo_and_keep_their_failure(
+    tmp_path, monkeypatch, demo_first
+):
+    """An offline `tracker check` (every watch failed) after, or before, the demo: the
+    demo runs, and each failed watch keeps its failure (it came after the recording's
+    success) without a `watch_recovered` event."""
+    monkeypatch.chdir(ROOT)
+    db = tmp_path / "t.db"
+    if demo_first:
+        _demo(tmp_path)
+    else:
+        assert runner.invoke(app, ["load", "--db", str(db)]).exit_code == 0
+    live = RECORDED + dt.timedelta(days=3, hours=9, minutes=48)
+    failure = {"state": "failing", "consecutive_failures": 3, "last_run": live,
+               "last_error": "network error (Name or service not known)",
+               "last_error_kind": "fetch_error", "failing_since": live - dt.timedelta(hours=2)}  # fmt: skip
+    with Session(make_engine(db)) as s:
+        for w in s.exec(select(models.Watch)):
+            for key, value in failure.items():
+                setattr(w, key, value)
+            s.add(w)
+        s.commit()
+    again = runner.invoke(app, ["demo", "--db", str(db), "--out", str(tmp_path / "site")])
+    assert again.exit_code == 0, again.output
+    with Session(make_engine(db)) as s:
+        w = s.exec(select(models.Watch).where(models.Watch.name == "hf-org-moonshotai")).one()
+        kinds = {e.kind for e in s.exec(select(models.Event))}
+        observations = len(s.exec(select(models.Observation)).all())
+    got = {k: getattr(w, k) for k in failure}
+    got["last_run"], got["failing_since"] = as_utc(w.last_run), as_utc(w.failing_since)
+    assert got == failure
+    assert as_utc(w.last_success) == RECORDED  # the replay's success, before the failure
+    assert "watch_recovered" not in kinds
+    assert observations > 0
 
 
 def test_demo_refuses_a_recording_with_no_responses(tmp_path, monkeypatch):

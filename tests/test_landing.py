@@ -331,7 +331,13 @@ def test_the_site_shows_licence_and_access(tmp_path):
         '<p class="weights" id="licence"><span class="label">Licence</span> '
         '<a href="https://spdx.org/licenses/Apache-2.0.html"><code '
         'class="nowrap">apache-2.0</code></a> <small>read <time datetime="2026-12-01T06:00:00Z">'
-        "2026-12-01 06:00 UTC</time></small><br><strong>gated (manual)</strong> <small>read "
+        "2026-12-01 06:00 UTC</time></small>"
+    )
+    # the gating on a line of its own, labelled as Weights and Licence are
+    access = page[page.index('<p class="weights" id="access">') :].split("</p>")[0]
+    assert access == (
+        '<p class="weights" id="access"><span class="label">Access</span> '
+        "<strong>gated (manual)</strong> <small>read "
         '<time datetime="2026-12-01T06:00:00Z">2026-12-01 06:00 UTC</time></small>'
     )
 

@@ -102,7 +102,9 @@ def test_the_pipeline_gives_the_same_site_on_sqlite_and_postgresql(pg_server, tm
         engine.dispose()
     assert set(stored) == cited and len(cited) >= 4
     assert all(hashlib.sha256(body).hexdigest() == sha for sha, body in stored.items())
-    with SnapshotStore(work / "data" / "snapshots") as files:
+    # the SQLite file's bodies beside it, not under the folder the demo ran in
+    assert not (work / "data" / "snapshots").exists()
+    with SnapshotStore(tmp_path / "snapshots") as files:
         assert all(files.get(sha) == bytes(body) for sha, body in stored.items())
     sha = sorted(cited)[0]
     shown = _tracker(work, "snapshot", sha[:12], "--db", pg_server).stdout

@@ -137,6 +137,20 @@ def test_dry_run_prints_the_diff_and_writes_nothing(tmp_path):
     assert not (tmp_path / "data" / "tracker.db").exists()
 
 
+def test_the_next_hint_repeats_the_database_given(tmp_path, monkeypatch):
+    """After `track --data mydata --db "my 1.db"` the next commands need that database
+    (check and status read it, not the data folder)."""
+    monkeypatch.chdir(tmp_path)
+    Path("mydata").mkdir()
+    r = runner.invoke(app, ["track", "Orca 9B", "--org", "Acme", "--data", "mydata",
+                            "--db", "my 1.db"], env={"COLUMNS": "300"})  # fmt: skip
+    assert r.exit_code == 0, r.output
+    assert r.stdout.splitlines()[-1] == (
+        "written to mydata/subjects.toml, mydata/watches.toml and loaded; next: "
+        "`tracker check --db 'my 1.db'`, then `tracker status orca-9b --db 'my 1.db'`"
+    )
+
+
 def test_an_invalid_result_names_file_and_line_and_writes_nothing(tmp_path):
     data = data_copy(tmp_path)
     before = {p.name: p.read_text(encoding="utf-8") for p in data.glob("*.toml")}

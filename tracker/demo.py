@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -79,18 +80,22 @@ def refuse_live_database(
     engine: Engine, recorded_at: dt.datetime, replayed: Sequence[str] | None = None
 ) -> None:
     """Raise TrackerError when a watch the demo replays (``replayed``: its names; None:
-    every watch) ran after ``recorded_at``: replaying the older recording would set its
-    last run and failure history back (nothing stored may be lost). The message says
-    which watches, when they were last checked, and what to do. Watches the recording
-    does not answer (your own, checked live or from your own HAR) are no reason: the
-    demo does not check them."""
+    every watch) was checked successfully after ``recorded_at`` (its ``last_success``):
+    replaying the older recording would set what it observed back (nothing stored may be
+    lost). The message says which watches, when they were last checked, and what to do.
+    Checks that observed nothing (failed, e.g. an offline `tracker check`, or skipped)
+    are no reason: :func:`kept_failures` keeps their health through the replay. Watches
+    the recording does not answer (your own, checked live or from your own HAR) are no
+    reason either: the demo does not check them."""
     from claims.values.canonical import as_utc
     from claims.values.timefmt import utc_minute
     from tracker.errors import TrackerError
 
     W = models.Watch  # noqa: N806
     with Session(engine) as session:
-        rows = session.exec(select(W.name, W.last_run).where(W.last_run.is_not(None))).all()  # type: ignore[union-attr]
+        rows = session.exec(
+            select(W.name, W.last_success).where(W.last_success.is_not(None))  # type: ignore[union-attr]
+        ).all()
     later = sorted(
         (as_utc(run), name)
         for name, run in rows
@@ -114,13 +119,57 @@ def refuse_live_database(
     )
 
 
+# The health a failed check leaves on a watch (tracker/cycle/observe.py's _FAILED).
+_HEALTH = ("state", "consecutive_failures", "last_run", "last_error", "last_error_kind",
+           "failing_since")  # fmt: skip
+
+
+@contextmanager
+def kept_failures(
+    engine: Engine, recorded_at: dt.datetime, replayed: Sequence[str]
+) -> Iterator[list[str]]:
+    """Around the demo's replay: the watches of ``replayed`` whose last check ran after
+    ``recorded_at`` and failed (nothing observed since the recording: an offline
+    `tracker check`) keep that failure. Before the block their health reads as it was
+    before those failures (so the replay's success is no ``watch_recovered``); after it
+    (also when it raises), the failure's health is put back: it came after the
+    recording's success. Yields their names."""
+    from claims.values.canonical import as_utc
+
+    W = models.Watch  # noqa: N806
+    with Session(engine) as session:
+        rows = session.exec(select(W).where(col(W.name).in_(list(replayed)))).all()
+        failed = [
+            w for w in rows
+            if w.last_run is not None and as_utc(w.last_run) > as_utc(recorded_at)
+            and (w.last_success is None or as_utc(w.last_success) <= as_utc(recorded_at))
+        ]  # fmt: skip
+        saved = {w.name: {k: getattr(w, k) for k in _HEALTH} for w in failed}
+        for w in failed:
+            w.state = "ok" if w.last_success else "new"
+            w.consecutive_failures, w.failing_since = 0, None
+            w.last_error = w.last_error_kind = None
+            w.last_run = w.last_success
+            session.add(w)
+        session.commit()
+    try:
+        yield sorted(saved)
+    finally:
+        with Session(engine) as session:
+            for w in session.exec(select(W).where(col(W.name).in_(list(saved)))).all():
+                for key, value in saved[w.name].items():
+                    setattr(w, key, value)
+                session.add(w)
+            session.commit()
+
+
 def run_demo(
     engine: Engine,
     *,
     data_dir: Path = Path("data"),
     har: Path = DEMO_HAR,
     out_dir: Path = Path("site"),
-    snapshot_dir: Path = Path("data") / "snapshots",
+    snapshot_dir: Path | None = None,
     now: dt.datetime | None = None,
 ) -> DemoReport:
     """Load, check (replaying ``har``), verify, build. Idempotent: a second run adds no
@@ -144,12 +193,12 @@ def run_demo(
     with Session(engine) as session:
         last_event = session.exec(select(func.max(models.Event.id))).one() or 0
     loaded = pipeline.load(engine, data_dir)
+    replayed = recording_watches(engine, transport)  # of the data just loaded
     with make_client(transport=transport) as client, settings.replayed_secrets():
-        with open_store(engine.url.render_as_string(hide_password=False), snapshot_dir) as store:
+        url = engine.url.render_as_string(hide_password=False)
+        with open_store(url, snapshot_dir) as store, kept_failures(engine, now, replayed):
             # only the watches the recording answers: yours are left as they are
-            cycle = pipeline.check(
-                engine, client, store, now=now, watch_names=recording_watches(engine, transport)
-            )
+            cycle = pipeline.check(engine, client, store, now=now, watch_names=replayed)
     pipeline.verify(engine, now=now)
     built = pipeline.build(engine, out_dir, now=now)
     report = DemoReport(

@@ -88,6 +88,13 @@ def _not_current(x: Site, r: Reader) -> Choice | None:
     return None
 
 
+# A figure alone in a bracket ("... for Tern 30B ($0.20)"), and a price per million tokens
+# before it in its sentence ("$0.05 per million input tokens").
+_BRACKETED = re.compile(r"\(\s*$")
+_CLOSED = re.compile(r"\s*\)")
+_PER_MTOK_PRICE = re.compile(r"\d\s*(?:" + phrases("per_million") + r")\b[^,;()]*", re.I)
+
+
 def _price(x: Site, r: Reader) -> Choice | None:
     """Money per tokens in USD: input or output price by the pair, the words around, or
     (for the new value of "from X to Y") the words before "from"; no side yet:
@@ -107,13 +114,22 @@ def _price(x: Site, r: Reader) -> Choice | None:
         # "$0.17 input, $0.66 output" (or a card's "Input$3") in an article that quotes
         # prices per million tokens
         f = replace(f, per="M")
+    bracket_side = None
+    if not f.per and f.currency in r.per_mtok_currencies and _BRACKETED.search(x.before):
+        # "$0.05 per million input tokens, a quarter of what Y charges for Y ($0.20)": a
+        # bare price alone in a bracket is in the unit and side of its sentence's price
+        lead = x.text[x.s.start : f.start]
+        per = _PER_MTOK_PRICE.search(lead)
+        if per and _CLOSED.match(x.after):
+            bracket_side = R.price_side(lead[: per.end()], lead[per.end() :].split(",")[0])
+            f = replace(f, per="M") if bracket_side else f
     if not (f.per and f.to_value() and f.default_unit().endswith("_per_mtok")):
         return NO_CLAIM
     if f.currency != "usd":
         # Price attributes are in USD; no exchange rate is guessed.
         r.warnings.append(f"at {f.start}: {f.text!r}: price in {f.currency}, not USD")
         return NO_CLAIM
-    side = r.paired_side(f.start) or R.price_side(x.before, x.after)
+    side = bracket_side or r.paired_side(f.start) or R.price_side(x.before, x.after)
     if side is None and R.TO_BEFORE_RE.search(x.before):
         cs = x.s.clause_bounds(f.start)[0]
         side = R.price_side(x.text[cs : x.window[0]], "")
@@ -207,6 +223,33 @@ def _points(x: Site, r: Reader) -> Choice | None:
     return Choice("benchmark_score", "points", q) if q else NO_CLAIM
 
 
+# "on HumanEval, focused on code, it got 82.6": a score verb right before a bare number.
+_SCORE_VERB_BEFORE = re.compile(
+    r"\b(?:"
+    + alternation("score_verbs")
+    + r")\s+(?:(?:"
+    + phrases("score_approx_words")
+    + r")\s+)?$",
+    re.I,
+)
+
+
+def _scored(x: Site, r: Reader) -> Choice | None:
+    """ "no HumanEval, focado em código, obteve 82.6", "on MMLU it scored 84.8": a bare
+    number (no scale, no unit) right after a score verb (``lexicon/<lang>/score_verbs.txt``)
+    is the score of a benchmark named in its clause (:meth:`Reader.bench` with the
+    figure's window); percent up to 100, else points."""
+    f = x.f
+    if f.kind != "plain" or f.scaled or not _SCORE_VERB_BEFORE.search(x.before):
+        return None
+    q = r.bench(f.start, x.s, x.window)
+    if not q:
+        return None
+    v = f.to_value("percent")
+    small = v is not None and isinstance(v.value, Decimal) and v.value <= 100
+    return Choice("benchmark_score", "percent" if small else "points", q)
+
+
 def _labelled_score(x: Site, r: Reader) -> Choice | None:
     """ "IFEval (92.1)", "- MMLU-Pro: 75.9 → 81.2": a bare number right after a benchmark
     name, or on a line labelled by one, is its score (percent up to 100, else points)."""
@@ -229,6 +272,8 @@ def _context(x: Site, r: Reader) -> Choice | None:
     lead = x.text[max(s.start, x.window[0]) : f.start]
     if R.is_training_count(x.before):
         return NO_CLAIM  # "trained on 15.5 trillion tokens": a corpus, not a window
+    if R.tokens_name_models(x.after):
+        return NO_CLAIM  # "200,000-token long-context variants": a family's other models
     v = f.to_value("tokens")
     # "até 200.000 tokens de entrada": the most it reads is its window ("For 1,000 input
     # tokens" is a usage example)
@@ -266,6 +311,7 @@ RULES: tuple[tuple[str, Rule], ...] = (
     ("bits", _bits),
     ("points", _points),
     ("labelled score", _labelled_score),
+    ("score verb", _scored),
     ("context window", _context),
     ("parameters", _parameters),
 )

@@ -16,7 +16,7 @@ from claims.extract.candidates import Candidate
 from claims.extract.claimants import ClaimantMention
 from claims.extract.document import Document, Line
 from claims.extract.lexicon import alternation, patterns, phrases
-from claims.extract.models import FIGURE_OWNER_LINK
+from claims.extract.models import FIGURE_OWNER_LINK, names_after_relation
 from claims.extract.rules import Named, versus_first
 from claims.extract.segment import Segments, Sentence
 from claims.subjects.references import Mention, SubjectIndex
@@ -40,6 +40,8 @@ _ANAPHOR_START = re.compile(
     r"\W*(?:(?:the|this|that)\s+(?:new\s+)?model|its?|(?:o|este|esse)\s+(?:novo\s+)?modelo|ele)\b",
     re.I,
 )
+# "In comparison, ...", "Em comparação, ...": a sentence set against the one before.
+_CONTRAST_OPENER = re.compile(r"\W*(?:" + alternation("comparison_openers") + r")\b", re.I)
 # Per-candidate warning of a figure whose sentence names no model at all (the CLI tells
 # it apart from a model that the subjects file lacks).
 NO_MODEL_NAMED = "no model named in this sentence"
@@ -291,6 +293,9 @@ def _paragraph_topic(c: Candidate, a: _Article) -> Decision | None:
         and a.where[id(m)][0] == s.paragraph
         and (a.where[id(m)][1] in (None, c.claimant) or _own_lab_on(m, c, a))
     ]
+    nearer = _nearer_other_topic(c, a, para[-1].start if para else -1)
+    if nearer is not None:  # "Nimbus released Cirrus 12B ... The weights arrive in 2027"
+        return Decision(None, "other", "hard", _model_name(nearer, a.ctx))
     if para:
         return Decision(para[-1].slug, "paragraph")
     lead = _list_lead(c.start, a.ctx.doc)
@@ -299,6 +304,50 @@ def _paragraph_topic(c: Candidate, a: _Article) -> Decision | None:
         if named:
             return Decision(named[-1].slug, "paragraph")
     return None
+
+
+def _nearer_other_topic(c: Candidate, a: _Article, after: int) -> Named | None:
+    """The last other model of ``c``'s paragraph named before ``c`` and after ``after``
+    (the paragraph's last subject mention, or -1) as its sentence's topic: the first model
+    of that sentence, not after a comparison word, owning no single figure ("Nimbus Labs
+    released Cirrus 12B today. ... Cirrus ships under ..."). A paragraph fallback to a
+    known subject, or to none, does not jump over it; ``None`` when there is none."""
+    s = c._sentence
+    assert s is not None
+    if _CONTRAST_OPENER.match(s.text):
+        return None  # "In comparison, the Small version scored ...": not the model before
+    paragraph = s.paragraph
+    for n in reversed(a.ctx.named_competitors):
+        if n.start >= c.start or n.start <= after or n.kind != "competitor":
+            continue
+        ns = a.ctx.seg.at(n.start)
+        if ns.paragraph != paragraph:
+            break
+        if ns is s:
+            continue  # the figure's own sentence was read by the sentence rule
+        first = [e for e in a.entities if ns.start <= e[0] < n.start and e[2] != "generic"]
+        if not first and _opens_or_launched(n, ns, a.ctx.text):
+            return n
+    return None
+
+
+# Before the model a sentence is about: nothing but an article at its clause's start
+# ("Cirrus ships under ...", "..., o Solstice é distribuído"), or a lab and its launch verb
+# ("Nimbus Labs released Cirrus 12B", "A Halcyon lançou nesta semana o Solstice 9B").
+_OPENS = re.compile(r"\W*(?:(?:the|o|a)\s+)?", re.I)
+_LAUNCHED = re.compile(
+    r"[^,;:]{0,60}\b(?:"
+    + "|".join(alternation(f) for f in ("launch_verbs", "announce_verbs", "released_today"))
+    + r")\b[^,;:]{0,30}",
+    re.I,
+)
+
+
+def _opens_or_launched(n: Named, s: Sentence, text: str) -> bool:
+    """True when ``n`` is the topic of sentence ``s`` by its place: first in its clause,
+    or the object of a launch verb after the lab (:data:`_OPENS`, :data:`_LAUNCHED`)."""
+    cs = s.clause_bounds(n.start)[0]
+    return bool(_OPENS.fullmatch(text, cs, n.start) or _LAUNCHED.fullmatch(text, s.start, n.start))
 
 
 def _own_lab_on(m: Mention, c: Candidate, a: _Article) -> bool:
@@ -537,9 +586,14 @@ def _model_name(n: Mention | Named, ctx: ArticleContext) -> str:
     if n.kind == "generic":
         return ""
     if n.kind == "relation":
-        for m in ctx.competitors:
-            if m.kind == "competitor" and 0 <= m.start - n.end <= 3:
-                return m.name
+        # "its predecessor, Tern 14B, ...": the name right after it; "Its predecessor had
+        # ..." later: the name given after the same relation word before it
+        for rel in sorted(ctx.competitors, key=lambda r: -r.start):
+            if rel.kind != "relation" or rel.start > n.start or rel.name.lower() != n.name.lower():
+                continue
+            for m in ctx.competitors:
+                if m.kind == "competitor" and names_after_relation(ctx.text, rel, m):
+                    return m.name
     return n.name
 
 

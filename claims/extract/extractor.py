@@ -34,6 +34,7 @@ from claims.extract.models import (
     find_compared_models,
     find_models,
     find_related_models,
+    find_short_forms,
     find_sibling_tiers,
     find_size_names,
     find_tier_members,
@@ -45,7 +46,7 @@ from claims.extract.price_pairs import pair_prices
 from claims.extract.segment import Sentence
 from claims.extract.size_lists import find_listed_sizes, find_own_listed_sizes
 from claims.extract.spans import after_marker, merge_parenthetical, merge_percent_ranges, overlaps
-from claims.extract.table_cells import read_cell, read_pair_cell
+from claims.extract.table_cells import read_cell, read_pair_cell, read_spec_cell
 from claims.subjects.references import Mention, SubjectIndex, SubjectRef
 from claims.values.value import Value, quantity, text_value
 
@@ -79,6 +80,10 @@ _FIGURE_HEAD = re.compile(
 # raciocínio matemático ", "on the hard math benchmark ").
 _ON_PHRASE = re.compile(
     r"\s+(?:on|in|no|na|em|nos|nas)\s+(?:the\s+|o\s+|a\s+)?(?:[^\W\d_][\w-]*\s+){0,5}", re.I
+)
+# Past a figure: a comma or semicolon then a conjunction ("84.8, e no", "84.8, and on").
+_NEXT_CLAUSE = re.compile(
+    r"[^\s,;]*\s*[,;]\s*(?:" + alternation("clause_conjunctions") + r")\s", re.I
 )
 _GLUED_YEAR = re.compile(r"[A-Za-z](?:19|20)\d\d\b")
 _SIZE_OR_FORM = re.compile(r"\d+(?:\.\d+)?[bmt]|instruct|chat|base|it")
@@ -265,6 +270,7 @@ class _Context:
                 mentions.append(Mention(n.start, n.end, whole[0].slug, "subject", n.name))
             else:
                 others.append(n)
+        mentions, others = self._with_short_forms(mentions, others, taken)
         mentions.sort(key=lambda m: m.start)
         return mentions, sorted(others, key=lambda n: n.start)
 
@@ -281,6 +287,29 @@ class _Context:
             Mention(a, b, slug, "subject", self.text[a:b])
             for a, b in find_own_listed_sizes(self.text, own)
         ]
+
+    def _with_short_forms(
+        self, mentions: list[Mention], others: list[R.Named], taken: list[tuple[int, int]]
+    ) -> tuple[list[Mention], list[R.Named]]:
+        """``mentions`` and ``others`` with each model's short name written after its full
+        name ("Cirrus" after "Cirrus 12B", :func:`claims.extract.models.find_short_forms`):
+        a subject's mention when the full name was the subject's, else another model. A
+        word of a subject's names stays no other model's short name ("Tern" of a subject
+        "Borealis Tern 30B" is not "Tern 14B")."""
+        text = self.text
+        written = {text[m.start : m.end]: m.slug for m in mentions if m.kind == "subject"}
+        named = [R.Named(m.start, m.end, "competitor", text[m.start : m.end]) for m in mentions]
+        own_words = {w for ref in self.subject_refs for n in ref.names for w in _name_words(n)}
+        own_words -= {n.name.split()[0].lower() for n in named if len(n.name.split()) == 2}
+        taken = taken + [(m.start, m.end) for m in mentions]
+        for n in find_short_forms(text, others + named, own_words):
+            if overlaps(n.start, n.end, taken):
+                continue
+            if n.name in written:
+                mentions.append(Mention(n.start, n.end, written[n.name], "subject", n.name))
+            else:
+                others.append(n)
+        return mentions, others
 
     def _without_sibling_prefixes(self, mentions: list[Mention]) -> list[Mention]:
         """``mentions`` without a subject's short name that begins a sibling in another
@@ -414,6 +443,15 @@ class _Context:
         for t in self.tables:
             for label, head, cell in t.cells():
                 read = read_cell(t, label, head, cell, self.text, self.locale, self.index)
+                spec = (
+                    None
+                    if read
+                    else read_spec_cell(t, label, head, cell, self.text, self.locale, self.index)
+                )
+                if spec is not None:  # a spec sheet's row: its model as running text's
+                    attr, q, v, (a, b) = spec
+                    out.append(self._candidate(attr, v, a, b, self.seg.at(a), q))
+                    continue
                 reads = (
                     [read]
                     if read
@@ -647,6 +685,10 @@ class _Context:
                 # "82.0% on MMLU, 87.0% on the MGSM": a name joined to the figure before
                 # this one by "on"/"no" is that figure's.
                 inside = [b for b in inside if not _ON_NAME.fullmatch(self.text, lo, b.start)]
+            own = [b for b in inside if not _NEXT_CLAUSE.match(self.text[pos : b.start])]
+            # "MMLU (...), it scored 84.8, and on HumanEval, ..., 82.6": a name after the
+            # figure past a comma and a conjunction opens the next figure's clause.
+            inside = own or inside
             if inside:
                 # The smallest gap wins, a name before the figure on a tie: "MMLU 88.6%,
                 # GPQA Diamond 51.1%" gives 51.1 to GPQA Diamond, not to MMLU.

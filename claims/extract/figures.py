@@ -34,7 +34,7 @@ LOWER_BOUND_WORDS = phrases("lower_bound_words")
 UPPER_BOUND_WORDS = phrases("upper_bound_words")
 CURRENCY_BEFORE = r"US\$|U\$|USD|US|R\$|\$|€|EUR|£"
 CURRENCY_AFTER = alternation("currency_words") + "|USD|€|EUR"
-PER_UNIT = alternation("per_units") + "|mtok|ktok|M|K|k"
+PER_UNIT = alternation("per_units") + "|(?i:mtok|ktok)|M|K|k"  # "per MTok" as a card writes it
 _BETWEEN = alternation("between_words")
 
 _CURRENCY_CODES = {
@@ -334,6 +334,8 @@ def _figure_from_match(m: re.Match[str], loc: str) -> Figure | None:
             relation = "at_most"
     if per and per.lower() == "milhao":
         per = "milhão"
+    elif per and per.lower() in ("mtok", "ktok"):
+        per = per.lower()
     return Figure(
         start=m.start(),
         end=m.start() + len(text),

@@ -137,7 +137,7 @@ def _joined_ok(m: re.Match[str], head: str) -> bool:
 # another model, and so is a capitalised name right after it (lexicon/*/relations.txt).
 _RELATION_FIRST = "".join(sorted({w[0].lower() + w[0].upper() for w in words("relations")}))
 _RELATION = re.compile(
-    rf"(?<!\w)(?=[{_RELATION_FIRST}])(?:{alternation('relations')})\b"
+    rf"(?<!\w)(?=[{_RELATION_FIRST}])(?P<word>{alternation('relations')})\b"
     r"(?:,?\s+(?:the\s+|o\s+|a\s+)?(?P<name>[A-Z][\w.-]*(?:\s(?:[A-Z][\w.-]*|\d+(?:\.\d+)?[A-Za-z]?)){0,2}))?",
     re.I,
 )
@@ -150,12 +150,21 @@ def find_related_models(text: str) -> list[Named]:
     ``Named(..., "competitor", name)``."""
     out: list[Named] = []
     for m in _RELATION.finditer(text):
-        word_end = m.start("name") if m.group("name") else m.end()
-        word = text[m.start() : word_end].rstrip(" ,")
-        out.append(Named(m.start(), m.start() + len(word), "relation", word))
+        out.append(Named(m.start(), m.end("word"), "relation", m.group("word")))
         if m.group("name") and m.group("name")[:1].isupper():
             out.append(Named(m.start("name"), m.end("name"), "competitor", m.group("name")))
     return out
+
+
+_NAME_AFTER_RELATION = re.compile(r",?\s*(?:(?:the|o|a)\s+)?", re.I)
+
+
+def names_after_relation(text: str, relation: Named, name: Named) -> bool:
+    """True when ``name`` is written right after the relation word ``relation``, a comma
+    and an article between at most ("predecessor, Zephyr 2", "o antecessor, o GLM-4.5")."""
+    return 0 <= name.start - relation.end <= 6 and bool(
+        _NAME_AFTER_RELATION.fullmatch(text, relation.end, name.start)
+    )
 
 
 # "trails Orca 5", "beats Nova 4", "vs. Zephyr 2": after a comparison word a capitalised
@@ -244,12 +253,7 @@ def figure_owners(text: str, names: list[Named]) -> list[Named]:
     out: list[Named] = []
     for n in names:
         head = text[max(0, n.start - 60) : n.start]
-        after_owner = any(
-            o.kind == "relation"
-            and 0 <= n.start - o.end <= 3
-            and not text[o.end : n.start].strip(" ,")
-            for o in out
-        )
+        after_owner = any(o.kind == "relation" and names_after_relation(text, o, n) for o in out)
         if after_owner or _OWNED_FIGURE_BEFORE.search(head):
             out.append(n)
     return out
@@ -309,4 +313,46 @@ def find_sibling_tiers(text: str, own_names: list[str]) -> list[Named]:
             if m.group(0).lower() not in own and (m.start(), m.end()) not in seen:
                 seen.add((m.start(), m.end()))
                 out.append(Named(m.start(), m.end(), "competitor", m.group(0)))
+    return out
+
+
+# "Cirrus 12B", "Orion 7.2": a single capitalised word and a version or size, whose word
+# alone names that model once the full name was written ("..., Cirrus ships under ...").
+_SHORTENABLE = re.compile(rf"(?P<head>[A-Z][a-z]{{2,}}){_SP}(?:{_VERSION}|{_SIZE})")
+
+
+def find_short_forms(text: str, names: list[Named], taken_words: set[str]) -> list[Named]:
+    """The first word of another model's name written alone after that name ("Cirrus"
+    after "Cirrus 12B"): ``Named(start, end, "competitor", full name)`` for each later
+    bare occurrence. Only for names of one word and a version or size, whose word is no
+    family of ``lexicon/model_words.txt`` ("Llama" alone is a family, not "Llama 3"), not
+    in ``lexicon/not_models.txt``, not in ``taken_words`` (the lower-cased words of the
+    subjects' own names: "Tern" of a subject "Tern 30B" is that subject's, not another
+    model's), and shared by no other found name ("Orca" of "Orca 7B" and "Orca 13B" says
+    neither). A bare word followed by a figure-like token ("Cirrus 2") is not it."""
+    heads: dict[str, set[str]] = {}
+    first_end: dict[str, int] = {}
+    for n in names:
+        m = _SHORTENABLE.fullmatch(n.name)
+        if n.kind != "competitor" or m is None:
+            continue
+        head = m.group("head")
+        heads.setdefault(head, set()).add(n.name)
+        first_end[head] = min(first_end.get(head, len(text)), n.end)
+    out: list[Named] = []
+    for head, full in heads.items():
+        if (
+            len(full) != 1
+            or head in MODEL_WORDS
+            or head in NOT_MODELS
+            or head.lower() in taken_words
+        ):
+            continue
+        name = next(iter(full))
+        rx = re.compile(rf"(?<![\w.-]){re.escape(head)}(?![\w-]|{_SP}*\d|\.\d)")
+        out += [
+            Named(m.start(), m.end(), "competitor", name)
+            for m in rx.finditer(text, first_end[head])
+            if not any(o.start <= m.start() < o.end for o in names)
+        ]
     return out

@@ -227,6 +227,10 @@ _CONTEXT_KW = re.compile(alternation("context_cues"), re.I)
 _INPUT_LIMIT_AFTER = re.compile(r"^\s*(?:" + phrases("input_limit_after") + r")\b", re.I)
 # a price's unit, not a count: "$3 per 1M input tokens", "US$3 por milhão de tokens de entrada"
 _PER_BEFORE = re.compile(r"(?:\bper|\bpor|\ba\s+cada|/)\s*$", re.I)
+# Inference a few words before a token count: the span served, a context window.
+_INFERENCE_SPAN = re.compile(
+    r"\b(?:" + alternation("inference_words") + r")\b(?:\s+[^\W\d_]+){0,3}\s*$", re.I
+)
 # the label may name the unit before the count: "comprimento de contexto de tokens de 128K"
 _CONTEXT_BEFORE = re.compile(
     r"(?:" + phrases("context_labels") + r")(?:\s+(?:de\s+|of\s+)?tokens?)?"
@@ -456,6 +460,21 @@ def sizes_name_models(text: str, start: int, end: int) -> bool:
         m.start() <= start and end <= m.end()
         for m in _SIZES_NAME_MODELS.finditer(text, lo, min(len(text), end + 60))
     )
+
+
+# A token count naming models: "200,000-token long-context variants", "its 128K-token
+# models" (a count, "token", at most two words, then a plural model noun).
+_TOKENS_NAME_MODELS = re.compile(
+    r"^[\s-]*tokens?(?:[\s-]+[^\W\d_][\w-]*){0,2}\s+(?:" + alternation("model_plurals") + r")\b",
+    re.I,
+)
+
+
+def tokens_name_models(after: str) -> bool:
+    """True when the words right after a token count (``after``) make it an adjective of
+    a plural model noun ("-token long-context variants"): other models of a family, named
+    by their window, not this model's context window."""
+    return bool(_TOKENS_NAME_MODELS.match(after))
 
 
 # One model's size stated as a range is an estimate ("~671-685B"); ends further apart than
@@ -807,6 +826,8 @@ def is_context_window(before: str, after: str, clause: str) -> bool:
         return False  # "sliding window attention (4,096 tokens)": one layer's span
     if _TOKENS.match(after) and _CONTEXT_KW.search(clause) or _CONTEXT_AFTER.match(after):
         return True
+    if _TOKENS.match(after) and _INFERENCE_SPAN.search(before[-60:]):
+        return True  # "with inference supporting up to 4 million tokens"
     return bool(_CONTEXT_BEFORE.search(before))
 
 

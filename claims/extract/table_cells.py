@@ -21,7 +21,7 @@ from decimal import Decimal
 from claims.extract.figures import Figure, scan_figures
 from claims.extract.lexicon import alternation, patterns, words
 from claims.extract.models import find_models
-from claims.extract.rules import find_benchmarks, price_side
+from claims.extract.rules import find_benchmarks, is_cached_price, price_side
 from claims.extract.tables import Cell, Table, is_numeric
 from claims.subjects.references import SubjectIndex
 from claims.values.value import Value
@@ -61,6 +61,16 @@ _PRICE_HEAD = re.compile(alternation("price_heads") + r"|[$€]|\bUSD\b|\bEUR\b"
 # A cell of one figure and its unit words ("200K tokens"); two prices in one cell
 # ("$15 / $75 per MTok").
 _ONE_FIGURE_CELL = re.compile(r"^[~≈]?[$€£]?\s*\d[\d.,]*\s*[kKMBT]?\s+[^\W\d_]+$")
+_SPEC_HEAD = re.compile(alternation("spec_value_heads"), re.I)
+# A spec sheet's cell: a figure and its unit words, then a note in brackets ("744B (744
+# bilhões)", "200.000 tokens").
+_SPEC_CELL = re.compile(r"^[~≈]?[$€£]?\s*\d[\d.,]*\s*[kKMBT]?(?:\s+[^\W\d_]+)?\s*\([^()]*\)$")
+# A cell of one price per a token count ("$15 / MTok", "$2.50 per 1M tokens").
+_PRICE_CELL = re.compile(
+    r"^[$€£]\s*\d[\d.,]*\s*(?:/|per|por)\s*(?:1\s*)?(?:M|K|MTok|KTok|million|milh[ãa]o)"
+    r"(?:\s+(?:input\s+|output\s+)?tokens)?$",
+    re.I,
+)
 _PAIR_CELL = re.compile(
     r"^(?P<a>[$€£]?\s*\d[\d.,]*)\s*/\s*(?P<b>[$€£]?\s*\d[\d.,]*)\s*(?P<per>(?:/|per|por)\s*\S.*)$",
     re.I,
@@ -96,7 +106,7 @@ def read_cell(
     ``None`` when the cell is no figure, names no model, or its measure is unknown. A
     model the subjects file lacks gives slug ``None`` and its name (header or label)."""
     worded = not is_numeric(cell.text)  # "200K tokens": only under a size/context/speed label
-    if worded and not _ONE_FIGURE_CELL.match(cell.text):
+    if worded and not (_ONE_FIGURE_CELL.match(cell.text) or _PRICE_CELL.match(cell.text)):
         return None
     named, slug = _owner(head.text, index)
     measure, owner = label.text, head.text
@@ -105,19 +115,54 @@ def read_cell(
         measure, owner = head.text, label.text
     if not named:
         return None
-    if worded and not any(rx.search(measure) for rx, _, _ in _MEASURE_WORDS):
-        return None
     figs = scan_figures(text[cell.start : cell.end], locale)
     if not figs:
         return None
     f = figs[0]
     span = (cell.start + f.start, cell.start + f.end)
     other = "" if slug is not None else owner
-    read = _measure(t, measure, f)
+    if f.kind == "money" and f.per:
+        read = _cell_price(measure, f)  # "$15 / MTok" under "Input": the unit is the cell's
+    elif worded and not any(rx.search(measure) for rx, _, _ in _MEASURE_WORDS):
+        return None
+    else:
+        read = _measure(t, measure, f)
     if read is None:
         return None
     attr, q, v = read
     return slug, attr, q, v, span, other
+
+
+def read_spec_cell(
+    t: Table, label: Cell, head: Cell, cell: Cell, text: str, locale: str, index: SubjectIndex
+) -> tuple[str, dict[str, str], Value, tuple[int, int]] | None:
+    """(attribute, qualifiers, value, (start, end)) of a spec sheet's cell: a table naming
+    no model in its header nor its row labels, whose column is headed by a value word
+    (``lexicon/<lang>/spec_value_heads.txt``: "| Parâmetro | Valor |", "| Spec | Details |")
+    and whose row label is a size, context, speed or price measure ("Janela de Contexto |
+    200.000 tokens"). The model is not the table's to say (the caller attributes the figure
+    as running text); a benchmark row or an unknown measure gives ``None``."""
+    if not _SPEC_HEAD.fullmatch(head.text.strip()) or is_numeric(label.text):
+        return None
+    if any(_owner(c.text, index)[0] for c in (*t.header, *(r[0] for r in t.rows))):
+        return None
+    if not (
+        is_numeric(cell.text) or _ONE_FIGURE_CELL.match(cell.text) or _SPEC_CELL.match(cell.text)
+    ):
+        return None
+    figs = scan_figures(text[cell.start : cell.end], locale)
+    if not figs:
+        return None
+    f = figs[0]
+    if f.kind == "money" and f.per:
+        read = _cell_price(label.text, f)
+    elif any(rx.search(label.text) for rx, _, _ in _MEASURE_WORDS):
+        read = _measure(t, label.text, f)
+    else:
+        read = _price(label.text, f)
+    if read is None:
+        return None
+    return read[0], read[1], read[2], (cell.start + f.start, cell.start + f.end)
 
 
 def read_pair_cell(
@@ -178,6 +223,19 @@ def _measure(t: Table, measure: str, f: Figure) -> tuple[str, dict[str, str], Va
     if f.kind != "percent" and (not small or _POINTS_LABEL.search(measure)):
         v = f.to_value("points")
     return ("benchmark_score", q, v) if v is not None else None
+
+
+def _cell_price(measure: str, f: Figure) -> tuple[str, dict[str, str], Value] | None:
+    """A cell stating its own price per tokens ("$15 / MTok") under a header naming only
+    its side ("Input", "Output"): that side's price in USD per million tokens; a cached or
+    batch column ("Prompt Caching Write", "Batch input") or one with no side gives none."""
+    side = price_side(measure, "")
+    if side is None or is_cached_price(measure) or f.currency != "usd":
+        return None
+    v = f.to_value()
+    if v is None or v.unit != "usd_per_mtok":
+        return None
+    return f"price_{side}_usd_per_mtok", {}, v
 
 
 def _price(measure: str, f: Figure) -> tuple[str, dict[str, str], Value] | None:

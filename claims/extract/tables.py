@@ -19,7 +19,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-_SEPARATOR = re.compile(r"^:?-{2,}:?$")
+# "|---|:--:|", and "|———-|" as a page's typography pastes it (em/en dashes)
+_SEPARATOR = re.compile(r"^:?[-—–]{2,}:?$")
 _NUMERIC = re.compile(r"^[~≈<>+-]?\s*[$€£]?\s*\d[\d.,\s]*(?:%|[kKMBT]|\s*pts?)?\s*[*†‡]*$")
 _LINE = re.compile(r"[^\n]+")
 _COLUMN_GAP = re.compile(r"\t+|\s{2,}")
@@ -197,7 +198,9 @@ def _flattened(segs: list[Cell | None]) -> list[Table]:
 
 def _cell_per_line_tables(text: str) -> list[Table]:
     """HTML tables flattened one cell per line: a title line, k column headers, then rows of
-    a label and k figures, at least two rows; blank lines between cells are allowed."""
+    a label and k cells, at least two rows; blank lines between cells are allowed. Word
+    cells among the figures ("🟠", "Apache 2.0") are kept when every row has them in the
+    same columns (so a misread column count, shifting cells across rows, finds no table)."""
     lines = [Cell(m.group(0).strip(), m.start(), m.end()) for m in _LINE.finditer(text)]
     lines = [
         Cell(
@@ -235,17 +238,37 @@ def _cell_table_at(lines: list[Cell], i: int) -> tuple[Table, int] | None:
     header = tuple(lines[i : i + k + 1])
     rows = []
     pos = i + k + 1
-    while pos + k < len(lines) + 0 and pos + k <= len(lines) - 1 or pos + k == len(lines) - 1:
+    shape: tuple[bool, ...] | None = None  # which columns hold figures, set by the first row
+    while pos + k <= len(lines) - 1:
         label, figs = lines[pos], lines[pos + 1 : pos + 1 + k]
         if len(figs) < k or not _short(label) or is_numeric(label.text):
             break
-        if not all(is_numeric(f.text) for f in figs):
+        row_shape = tuple(is_numeric(f.text) for f in figs)
+        if not all(_short(f) for f in figs) or row_shape != (shape or row_shape):
             break
+        shape = row_shape
         rows.append((label, *figs))
         pos += k + 1
+    if len(rows) >= 2 and _cut_row(lines[pos:], shape or ()):
+        # The text ends inside a last row (an opening cut mid-table): that row is still the
+        # table's, its missing cells empty, so its figures are never read as running text.
+        cut = lines[pos:]
+        pad = [Cell("", cut[-1].end, cut[-1].end)] * (k + 1 - len(cut))
+        rows.append((*cut, *pad))
+        pos = len(lines)
     if len(rows) < 2:
         return None
     return Table(header, tuple(rows), header[0].start, rows[-1][-1].end), pos
+
+
+def _cut_row(rest: list[Cell], shape: tuple[bool, ...]) -> bool:
+    """True when ``rest`` (the text's last lines) is the start of one more row of a table
+    whose rows have figures in the columns ``shape`` says: a short label, then short cells
+    matching the first ``len(rest) - 1`` columns."""
+    if not rest or len(rest) > len(shape) or is_numeric(rest[0].text) or not _short(rest[0]):
+        return False
+    pairs = zip(rest[1:], shape[: len(rest) - 1], strict=True)
+    return all(_short(c) and is_numeric(c.text) == want for c, want in pairs)
 
 
 def _spaced_cells(text: str, start: int, end: int) -> list[Cell]:

@@ -15,13 +15,19 @@ at the head revision.
 
 from __future__ import annotations
 
+import logging
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import inspect
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import OperationalError
 
 from claims.store.rawdb import SCHEMA_HEAD
+
+log = logging.getLogger(__name__)
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 # pg_advisory_xact_lock key of a schema upgrade (any constant shared by every process).
@@ -55,7 +61,33 @@ def current_revision(connection: Connection) -> str | None:
     return connection.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
 
 
-def upgrade(engine: Engine) -> list[str]:
+# How long an upgrade waits for another process's to finish: the busy timeout each try,
+# then a pause, this many times (~10 min). Under load (the test suite on a busy 2-core
+# machine) one upgrade took longer than the 10 s busy timeout and the others failed with
+# "database is locked" instead of waiting for it.
+UPGRADE_TRIES = 60
+_PAUSE_SECONDS = 0.5
+
+
+def _begin_immediate(conn: Connection, sleep: Callable[[float], None]) -> None:
+    """Take SQLite's write lock (``BEGIN IMMEDIATE``), waiting while another connection
+    holds it longer than the busy timeout (another process upgrading, under load): up to
+    :data:`UPGRADE_TRIES` busy timeouts, logging once that it waits. Raises the driver's
+    OperationalError for anything else, or when the lock never came."""
+    for attempt in range(UPGRADE_TRIES):
+        try:
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+            return
+        except OperationalError as exc:
+            if "locked" not in str(exc.orig) or attempt == UPGRADE_TRIES - 1:
+                raise
+            conn.rollback()
+        if attempt == 0:
+            log.warning("database is locked (another process upgrading it?); waiting for it")
+        sleep(_PAUSE_SECONDS)
+
+
+def upgrade(engine: Engine, *, sleep: Callable[[float], None] = time.sleep) -> list[str]:
     """Apply the revisions ``engine``'s database lacks, in order, in one transaction;
     returns their ids (empty when it was at :data:`~claims.store.rawdb.SCHEMA_HEAD`).
 
@@ -63,14 +95,16 @@ def upgrade(engine: Engine) -> list[str]:
     alembic cookbook's "build from scratch"; tests/test_migrations.py checks that both
     ways give the same schema). Raises the driver's error when a revision fails (nothing
     of that upgrade is kept on PostgreSQL; on SQLite, DDL outside the rebuilds is kept,
-    each revision being written to run again)."""
+    each revision being written to run again). While another process upgrades the same
+    SQLite file, it waits for it (:func:`_begin_immediate`; ``sleep`` between tries) and
+    then finds the database at the head."""
     from alembic import command
 
     sqlite = engine.dialect.name == "sqlite"
     with engine.connect() as conn:
         if sqlite:  # a table rebuild must not cascade deletes: keys off outside the transaction
             conn.exec_driver_sql("PRAGMA foreign_keys=OFF")
-            conn.exec_driver_sql("BEGIN IMMEDIATE")
+            _begin_immediate(conn, sleep)
         else:
             conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_PG_LOCK_KEY})")
         try:

@@ -36,6 +36,25 @@ def reader(db: Any) -> RawDB:
     return RawDB.from_connection(db.connection())
 
 
+class _StoredValue:
+    """The ``qualifiers`` and ``value`` of a row with ``qualifiers_json`` and
+    ``value_json`` columns (claims, observations), parsed as the ORM tables do."""
+
+    __slots__ = ()
+    qualifiers_json: str
+    value_json: str
+
+    @property
+    def qualifiers(self) -> dict[str, str]:
+        """The stored qualifiers."""
+        return json.loads(self.qualifiers_json)  # type: ignore[no-any-return]
+
+    @property
+    def value(self) -> Value:
+        """The stored value."""
+        return Value.from_dict(json.loads(self.value_json))
+
+
 @dataclass(slots=True)
 class SubjectRow:
     """A ``subject`` row (:class:`claims.store.tables.Subject`)."""
@@ -83,7 +102,7 @@ class SourceRow:
 
 
 @dataclass(slots=True)
-class ClaimRow:
+class ClaimRow(_StoredValue):
     """A ``claim`` row (:class:`claims.store.tables.Claim`)."""
 
     TABLE: ClassVar[str] = "claim"
@@ -102,16 +121,6 @@ class ClaimRow:
     note: str | None
     created_at: dt.datetime
     origin: str | None
-
-    @property
-    def qualifiers(self) -> dict[str, str]:
-        """The stored qualifiers."""
-        return json.loads(self.qualifiers_json)  # type: ignore[no-any-return]
-
-    @property
-    def value(self) -> Value:
-        """The stored value."""
-        return Value.from_dict(json.loads(self.value_json))
 
 
 @dataclass(slots=True)
@@ -170,7 +179,7 @@ class SnapshotRow:
 
 
 @dataclass(slots=True)
-class ObservationRow:
+class ObservationRow(_StoredValue):
     """An ``observation`` row (:class:`claims.store.tables.Observation`)."""
 
     TABLE: ClassVar[str] = "observation"
@@ -188,16 +197,6 @@ class ObservationRow:
     first_seen: dt.datetime
     last_seen: dt.datetime
     current: bool
-
-    @property
-    def qualifiers(self) -> dict[str, str]:
-        """The stored qualifiers."""
-        return json.loads(self.qualifiers_json)  # type: ignore[no-any-return]
-
-    @property
-    def value(self) -> Value:
-        """The stored value."""
-        return Value.from_dict(json.loads(self.value_json))
 
 
 @dataclass(slots=True)

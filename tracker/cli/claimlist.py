@@ -5,7 +5,7 @@ as a data file that `tracker load` reads back to the same claims."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -15,16 +15,21 @@ from tracker.cli.common import (
     DbOpt,
     JsonOpt,
     console,
+    fit_width,
     friendly_errors,
     open_db,
     print_json,
     print_table,
+    whole_word_minimum,
 )
 from tracker.cli.values import choice, choices_text, utc_minute
 from tracker.errors import TrackerError, UnknownName
 
 if TYPE_CHECKING:
+    from rich.table import Table
     from sqlmodel import Session
+
+    from claims.store.claimlist import ClaimRow
 
 # A claim `tracker verify` has not judged yet: the same words in the verdict column, in
 # --verdict and in `claims import`'s closing line.
@@ -41,16 +46,13 @@ ATTRIBUTE_HELP = f"Only this attribute (repeatable): {choices_text(ATTRIBUTE_CHO
 
 def _slug_or_hint(session: Session, name: str) -> str:
     """The slug ``name`` names (slug, name or alias: :func:`claims.store.claimlist.resolve_slug`);
-    UnknownName with the nearest otherwise."""
-    from claims.curated.datafile import nearest
-    from claims.store.claimlist import resolve_slug, subject_slugs
+    UnknownName otherwise, worded as `status` words it (did you mean, known)."""
+    from claims.store.claimlist import resolve_slug
     from tracker.cli.status import unknown_subject
 
     slug = resolve_slug(session, name)
     if slug is None:
-        _message, hint = unknown_subject(session, name)
-        near = f"did you mean {hint[0]!r}?" if hint else nearest(name, subject_slugs(session))
-        raise UnknownName(f"unknown subject {name!r} ({near})", hint)
+        raise UnknownName(*unknown_subject(session, name))
     return slug
 
 
@@ -122,24 +124,50 @@ def list_cmd(
     if json_out:
         print_json([r.to_dict() for r in rows])
         return
+    table = claims_table(rows)
+    width = fit_width()
+    if width is not None and whole_word_minimum(table, len(table.columns) - 1) > width:
+        table = claims_table(rows, stacked=True)  # its words whole side by side, narrower
+    print_table(table, breakable=len(table.columns) - 1, fit=True)
+    console.print(f"{len(rows)} claims", highlight=False)
+
+
+def claims_table(rows: Sequence[ClaimRow], *, stacked: bool = False) -> Table:
+    """The text table of ``rows``, one column a field, the reason last (it wraps);
+    ``stacked`` (for a width where the longest words of those eight columns do not fit
+    side by side, 80 columns with the demo's claims): four columns, the subject,
+    attribute and value one under the other, the claimant under the source, the
+    verdict before its reason, so no word is split."""
     from rich.table import Table
     from rich.text import Text  # plain text: no "[...]" in a cell is read as markup
 
-    table = Table("#", "subject", "attribute", "value", "source", "claimant", "verdict", "reason")
+    if stacked:
+        table = Table("#", "subject / attribute / value", "source / claimant", "verdict: reason")
+    else:
+        table = Table(
+            "#", "subject", "attribute", "value", "source", "claimant", "verdict", "reason"
+        )
     for r in rows:
-        what = Text(attribute_label(r.attribute) + qualifiers_short(r.qualifiers))
+        what = attribute_label(r.attribute) + qualifiers_short(r.qualifiers)
         said = r.reason or ("" if r.verdict else "run `tracker verify` to give it one")
         as_of = (
             f" (as of {utc_minute(r.to_dict()['as_of'])})"
             if r.as_of and "as of" not in said
             else ""
         )
+        verdict = r.verdict or NO_VERDICT
+        if stacked:
+            table.add_row(
+                str(r.id), Text(f"{r.subject}\n{what}\n{r.value}"),
+                Text(f"{r.source}\n{r.claimant}" if r.claimant else r.source),
+                Text(f"{verdict}: {said}{as_of}" if said or as_of else verdict),
+            )  # fmt: skip
+            continue
         table.add_row(
-            str(r.id), r.subject, what, Text(r.value), Text(r.source), Text(r.claimant or ""),
-            r.verdict or NO_VERDICT, Text(said + as_of),
+            str(r.id), r.subject, Text(what), Text(r.value), Text(r.source),
+            Text(r.claimant or ""), verdict, Text(said + as_of),
         )  # fmt: skip
-    print_table(table, breakable=len(table.columns) - 1, fit=True)
-    console.print(f"{len(rows)} claims", highlight=False)
+    return table
 
 
 def qualifiers_short(qualifiers: dict[str, str]) -> str:

@@ -223,37 +223,26 @@ def whole_word_widths(
     return widths
 
 
-def folded_widths(table: Table, width: int, breakable: int | None) -> list[int] | None:
-    """Column widths for a ``fit`` table whose longest words do not fit side by side:
-    each other column gets an equal share of what the free text (``breakable``, at least
-    :data:`FREE_TEXT_MIN`) leaves, or its header's longest word if wider and there is
-    room (longer words fold); the free text gets the rest. None when even that cannot fit."""
-    _lows, highs, heads, extra = _content_widths(table)
-    room = width - extra
-    others = [i for i in range(len(highs)) if i != breakable]
-    free = min(FREE_TEXT_MIN, highs[breakable]) if breakable is not None else 0
-    share = max(3, (room - free) // max(1, len(others)))
-    for floor in (heads, [0] * len(heads)):  # headers whole if they fit, else folded too
-        widths = [min(highs[i], max(floor[i], share)) for i in range(len(highs))]
-        if breakable is not None:
-            widths[breakable] = room - sum(w for i, w in enumerate(widths) if i != breakable)
-            if widths[breakable] < free:
-                continue
-        if sum(widths) <= room:
-            return widths
-    return None
+def whole_word_minimum(table: Table, breakable: int | None = None) -> int:
+    """The narrowest width (characters, borders included) at which ``table``'s longest
+    words fit side by side (``breakable`` as in :func:`whole_word_widths`: its words
+    are shortened, so it counts :data:`FREE_TEXT_MIN` at most)."""
+    lows, highs, heads, extra = _content_widths(table)
+    if breakable is not None:
+        lows[breakable] = min(highs[breakable], max(FREE_TEXT_MIN, heads[breakable]))
+    return sum(lows) + extra
 
 
-def fit_width() -> int:
+def fit_width() -> int | None:
     """The width a ``fit`` table is laid out in: ``$COLUMNS`` when set to a whole number
     (the shell's own variable, as ``ls`` and Rich read it; honoured piped too), else the
-    terminal's width, else 80 (piped or redirected)."""
+    terminal's width, else None (piped or redirected: the table's full width)."""
     from tracker.settings import terminal_columns
 
     columns = terminal_columns()
     if columns is not None:
         return columns
-    return console.width if console.is_terminal else 80
+    return console.width if console.is_terminal else None
 
 
 def print_table(table: Table, breakable: int | None = None, *, fit: bool = False) -> None:
@@ -264,14 +253,17 @@ def print_table(table: Table, breakable: int | None = None, *, fit: bool = False
     column longer than its width ends in "…", a word of another column (only when even
     the longest words do not fit side by side) folds. ``fit``: a table of long free text
     (`claims list`, whose --json has every cell whole) is laid out in :func:`fit_width`
-    characters, piped too."""
-    if fit or console.is_terminal:
+    characters (``$COLUMNS`` honoured piped too) with no word of another column split:
+    when its longest words do not fit side by side there, it is as narrow as they
+    allow (:func:`whole_word_minimum`), wider than asked."""
+    width = fit_width() if fit else console.width if console.is_terminal else None
+    if width is not None:
         for i, column in enumerate(table.columns):
             column.overflow = "ellipsis" if i == breakable else "fold"
-        width = fit_width() if fit else console.width
         widths = whole_word_widths(table, width, breakable)
         if widths is None and fit:
-            widths = folded_widths(table, width, breakable)
+            width = whole_word_minimum(table, breakable)
+            widths = whole_word_widths(table, width, breakable)
         if widths is not None:
             for column, w in zip(table.columns, widths, strict=True):
                 column.width = w
@@ -316,6 +308,24 @@ def _database_error(exc: BaseException) -> bool:
     )
 
 
+def database_name(db: str | None) -> str:
+    """`` FILE`` (a SQLite database's path) or `` URL`` (another's, password hidden) for
+    ``--db`` ``db`` (None: ``TRACKER_DATABASE_URL``, else the default file), to name the
+    database a database error is about ("database mydata/subjects.toml: file is not a
+    database"); empty when the URL cannot be read."""
+    from claims.store.rawdb import database_url
+
+    url = database_url(db or settings.database_url())
+    if url.startswith("sqlite:///"):
+        return f" {url.removeprefix('sqlite:///')}"
+    try:
+        from sqlalchemy.engine import make_url
+
+        return f" {make_url(url).render_as_string(hide_password=True)}"
+    except Exception:  # noqa: BLE001 - only a name for the message
+        return ""
+
+
 def friendly_errors(fn: F) -> F:
     """Turn known errors into one ``error:`` line on stderr and exit status 1 (no
     traceback), and with ``--json`` (the command's ``json_out``) also the JSON error
@@ -340,7 +350,9 @@ def friendly_errors(fn: F) -> F:
         except Exception as exc:
             if _database_error(exc):
                 reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
-                raise report(f"database: {reason}", kind="database", json_out=json_out) from None
+                which = database_name(kwargs["db"]) if "db" in kwargs else ""
+                raise report(f"database{which}: {reason}", kind="database",
+                             json_out=json_out) from None  # fmt: skip
             if isinstance(exc, OSError) and not isinstance(exc, BrokenPipeError):
                 where = f": {exc.filename}" if exc.filename else ""
                 message = f"{exc.strerror or exc}{where}"

@@ -7,6 +7,7 @@ Every command prints one clear line and exits 1 on a known error (no traceback);
 from __future__ import annotations
 
 import gc
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -31,6 +32,7 @@ from tracker.cli.common import (
 )
 from tracker.cli.status import find_subject, landed_text, unknown_text, withdrawn_text  # noqa: F401
 from tracker.cli.values import utc_minute
+from tracker.errors import ConfigError
 
 if TYPE_CHECKING:
     from collections import Counter
@@ -325,6 +327,7 @@ def build(
     # one-claim rebuild in a new process (bench/RESULTS.md).
     raw = open_read_db(db)
     try:
+        _writable_folder(out, "output folder (--out)")
         report = pipeline.build(raw, out, base_url=base_url, cache_dir=cache)
     finally:
         raw.close()  # closed now: nothing is left for the interpreter's exit
@@ -333,6 +336,18 @@ def build(
     else:
         console.print(build_summary(report, out))
     _skip_teardown = True
+
+
+def _writable_folder(folder: Path, what: str) -> None:
+    """Create ``folder`` (and its parents) now, or raise ConfigError naming it as the
+    user gave it (``what``: which option), not a file the build would write in or
+    beside it (``/proc/x.cache``)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(f"{what} {folder} cannot be created: {exc.strerror or exc}") from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ConfigError(f"{what} {folder} is not writable")
 
 
 def default_cache_dir(out: Path) -> Path:

@@ -94,8 +94,14 @@ def schedule_cmd(
         "site"
     ),
     snapshots: Annotated[
-        Path, typer.Option("--snapshots", help="Folder of the content-addressed snapshot store.")
-    ] = Path("data") / "snapshots",
+        Path | None,
+        typer.Option(
+            "--snapshots",
+            help="Folder of the content-addressed snapshot store (SQLite databases; default: "
+            "snapshots/ beside the database file).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Run every watch on its schedule until SIGTERM/SIGINT (then finish, commit, exit 0).
 

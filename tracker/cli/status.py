@@ -213,13 +213,17 @@ def find_subject(session: Session, name: str) -> models.Subject:
 def unknown_subject(session: Session, name: str) -> tuple[str, list[str]]:
     """(message, hints) of a name no subject goes by: ``unknown subject 'nova2x' (did you
     mean 'auralis-nova-2'?); known: …``, the hint the nearest slug, name or alias read
-    as the slug it names."""
+    as the slug it names, else the one slug the name begins or is the start of. The one
+    wording of `status`, `claims list` and the other commands that take a subject."""
     from claims.curated.datafile import near_names
     from claims.store.claimlist import name_key, subject_names, subject_slugs
 
     slugs = subject_slugs(session)
     keys = {name_key(n): slug for n, slug in subject_names(session).items()}
     hint = list(dict.fromkeys(keys[k] for k in near_names(name_key(name), list(keys))))
+    # several names of one subject begin with the typed one ('borealis': its slug, name
+    # and aliases), which near_names leaves out as ambiguous: its slugs alone decide
+    hint = hint or near_names(name, slugs)
     known = ", ".join(slugs) or "none (run `tracker load`)"
     near = f" (did you mean {hint[0]!r}?)" if hint else ""
     return f"unknown subject {name!r}{near}; known: {known}", hint

@@ -4,6 +4,7 @@ loaded)."""
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -103,13 +104,21 @@ def track(
         print_json({"subject": plan.slug, "added": plan.changes, "files": sorted(plan.texts),
                     "warnings": plan.warnings})  # fmt: skip
         return
+    _show_tracked(plan, data, db)
+
+
+def _show_tracked(plan: Any, data: Path, db: str | None) -> None:
+    """What `track` added and wrote, then the next commands, with the ``--db`` the user
+    gave (they read the database `track` loaded, not the data folder)."""
     console.print(f"tracking [bold]{plan.slug}[/bold]:", highlight=False)
     for line in plan.changes:
         console.print(f"  added {line}", highlight=False)
+    on_db = "" if db is None else f" --db {shlex.quote(str(db))}"
     console.print(
         f"written to {', '.join(str(data / n) for n in plan.texts)} and loaded; next: "
-        f"`tracker check`, then `tracker status {plan.slug}`",
+        f"`tracker check{on_db}`, then `tracker status {plan.slug}{on_db}`",
         highlight=False,
+        markup=False,
     )
 
 

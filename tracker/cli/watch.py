@@ -30,7 +30,7 @@ from tracker.cli.common import (
 from tracker.cli.failures import error_document
 from tracker.errors import ConfigError
 from tracker.settings import replayed_secrets
-from tracker.snapshots.store import DEFAULT_ROOT, follows_database, open_store
+from tracker.snapshots.store import default_root, follows_database, legacy_roots, open_store
 
 if TYPE_CHECKING:  # the cycle (httpx, adapters) and rich.progress load when a command runs
     from claims.store.rawdb import RawDB
@@ -46,7 +46,13 @@ WatchOpt = Annotated[
     typer.Option("--watch", "-w", metavar="<name>", help="Only this watch (repeatable)."),
 ]
 SnapOpt = Annotated[
-    Path, typer.Option("--snapshots", help="Folder of the content-addressed snapshot store.")
+    Path | None,
+    typer.Option(
+        "--snapshots",
+        help="Folder of the content-addressed snapshot store (SQLite databases; default: "
+        "snapshots/ beside the database file, data/snapshots for the default database).",
+        show_default=False,
+    ),
 ]
 
 
@@ -89,7 +95,7 @@ def run_cycle(
     db: str | None,
     replay: Path | None,
     watch: list[str] | None,
-    snapshots: Path,
+    snapshots: Path | None,
     *,
     show_progress: bool,
     recorder: Any = None,
@@ -201,7 +207,7 @@ def check(
     replay: ReplayOpt = None,
     watch: WatchOpt = None,
     db: DbOpt = None,
-    snapshots: SnapOpt = DEFAULT_ROOT,
+    snapshots: SnapOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Run one cycle over all watches: fetch, store snapshots, read observations.
@@ -234,7 +240,7 @@ def record(
     out: Annotated[Path, typer.Option("--out", help="HAR file to write.")],
     watch: WatchOpt = None,
     db: DbOpt = None,
-    snapshots: SnapOpt = DEFAULT_ROOT,
+    snapshots: SnapOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Run one live cycle and save every HTTP exchange as HAR 1.2.
@@ -398,7 +404,7 @@ def snapshot(
             help="The snapshot's sha256, or its start as the site shows it (e.g. 3f2a9c41).",
         ),
     ],
-    snapshots: SnapOpt = DEFAULT_ROOT,
+    snapshots: SnapOpt = None,
     out: Annotated[
         Path | None, typer.Option("--out", help="Write the body to this file instead.")
     ] = None,
@@ -407,15 +413,15 @@ def snapshot(
     """Print the body a watch fetched (a snapshot), as it was received.
 
     Bodies follow the database: on PostgreSQL they are read from it (--db or
-    $TRACKER_DATABASE_URL), on SQLite from the --snapshots folder."""
-    where = "the database" if follows_database(db) else str(snapshots)
+    $TRACKER_DATABASE_URL), on SQLite from the --snapshots folder (default: snapshots/
+    beside the database file). A digest found nowhere is an error naming where it looked."""
     with open_store(db, snapshots) as store:
         try:
             found = store.find(sha.lower())
         except ValueError as exc:
             raise ConfigError(str(exc)) from None
         if not found:
-            raise ConfigError(f"no snapshot starting with {sha} in {where}")
+            raise ConfigError(_not_found(sha, db, snapshots))
         if len(found) > 1:
             raise ConfigError(
                 f"{sha} is the start of several snapshots ({', '.join(f[:12] for f in found)}"
@@ -428,6 +434,27 @@ def snapshot(
         return
     sys.stdout.buffer.write(body)
     sys.stdout.buffer.flush()
+
+
+def _not_found(sha: str, db: str | None, snapshots: Path | None) -> str:
+    """The error of a lookup that found nothing: where it looked (the database, or the
+    folder as an absolute path) and, when the current folder has the ``data/snapshots/``
+    earlier releases filed every database's bodies in (:func:`legacy_roots`) holds ``sha``,
+    that place."""
+    if follows_database(db):
+        return f"no snapshot starting with {sha} in the database"
+    root = default_root(db) if snapshots is None else snapshots
+    message = f"no snapshot starting with {sha} in {root.resolve()}"
+    from tracker.snapshots.store import SnapshotStore
+
+    for legacy in legacy_roots(root):
+        with SnapshotStore(legacy) as old:
+            if old.find(sha.lower()):
+                return message + (
+                    f"; {legacy.resolve()} holds it (earlier versions stored every "
+                    f"database's bodies there): pass --snapshots {legacy}"
+                )
+    return message
 
 
 def register(app: typer.Typer) -> None:

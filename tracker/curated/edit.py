@@ -77,6 +77,21 @@ class Plan:
         return "".join(out)
 
 
+def _data_folder(data_dir: Path) -> None:
+    """ConfigError naming ``data_dir`` when it is not an existing folder (a new, empty
+    one is fine: `track` starts its files), before any file in it is read or written."""
+    if data_dir.exists() and not data_dir.is_dir():
+        raise ConfigError(
+            f"data folder {data_dir} is a file, not a folder: pass --data the folder that "
+            "holds (or is to hold) subjects.toml and watches.toml"
+        )
+    if not data_dir.is_dir():
+        raise ConfigError(
+            f"data folder {data_dir} does not exist; create it first (`mkdir -p {data_dir}`: "
+            "`tracker track` starts subjects.toml and watches.toml there) or check --data"
+        )
+
+
 def _read(data_dir: Path, name: str) -> str:
     path = data_dir / name
     return path.read_text(encoding="utf-8") if path.exists() else ""
@@ -132,6 +147,7 @@ def plan_track(
     (saying how to see or untrack it) when there is none of either to write. A tracked
     slug is recognized first, so that answer comes before any complaint about the
     options (an invalid ``org``), which only a new subject uses."""
+    _data_folder(data_dir)
     slug = slug_of(name)
     plan = Plan(data_dir, slug)
     subjects_text = _read(data_dir, "subjects.toml")
@@ -320,6 +336,7 @@ def plan_untrack(data_dir: Path, slug: str, stored_watches: Sequence[str] = ()) 
     the database that follow its repos) to retire. The subject, its claims and every
     observation stay (history). Raises TrackerError for an unknown slug, with the
     nearest known one."""
+    _data_folder(data_dir)
     subjects = _parse(data_dir, "subjects.toml", _read(data_dir, "subjects.toml"))
     entries = _entries(subjects, "subject")
     mine = next((e for e in entries if str(e.get("slug")) == slug), None)

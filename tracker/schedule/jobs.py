@@ -27,7 +27,7 @@ class Jobs:
 def default_jobs(
     engine: Engine,
     *,
-    snapshot_dir: Path | str = Path("data") / "snapshots",
+    snapshot_dir: Path | str | None = None,
     site_dir: Path | str = Path("site"),
 ) -> Jobs:
     """Jobs wired to the real pipeline.
@@ -46,7 +46,9 @@ def default_jobs(
     from tracker.snapshots.store import open_store
 
     # bodies follow the database (PostgreSQL: its table, shared by every host)
-    store = open_store(engine.url.render_as_string(hide_password=False), Path(snapshot_dir))
+    # (SQLite: the folder given, else snapshots/ beside the database file)
+    url = engine.url.render_as_string(hide_password=False)
+    store = open_store(url, None if snapshot_dir is None else Path(snapshot_dir))
     # One client for every watch job: its HostThrottle's per-host caps and spacing then
     # hold across jobs the scheduler runs at the same time (the client and httpx transport are thread-safe).
     client = make_client()

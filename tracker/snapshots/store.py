@@ -41,7 +41,8 @@ from tracker.errors import BodyStoreError
 if TYPE_CHECKING:
     from claims.store.bodies import TableBodies
 
-DEFAULT_ROOT = Path("data") / "snapshots"
+SNAPSHOT_FOLDER = "snapshots"  # beside the SQLite database file (default_root)
+DEFAULT_ROOT = Path("data") / SNAPSHOT_FOLDER  # that of the default data/tracker.db
 FILE_NAME = "bodies.sqlite3"
 _SHA = re.compile(r"^[0-9a-f]{64}$")
 # UPGRADES[n] takes a file from schema version n to n + 1 (statements run in one
@@ -113,8 +114,9 @@ def _named(path: Path) -> Iterator[None]:
 
 
 class SnapshotStore:
-    """Bodies keyed by sha256 in ``root/bodies.sqlite3`` (default ``data/snapshots/``,
-    git-ignored).
+    """Bodies keyed by sha256 in ``root/bodies.sqlite3`` (commands pass
+    :func:`default_root`: ``snapshots/`` beside the database file; ``data/snapshots/``,
+    git-ignored, for the default database).
 
     ``put`` is idempotent and atomic: each body is one committed transaction (WAL
     journal), so a killed process never leaves half a body, and a body is stored before
@@ -246,14 +248,47 @@ def follows_database(db: str | os.PathLike[str] | None) -> bool:
     return scheme.split("+")[0] in ("postgresql", "postgres")
 
 
+def default_root(db: str | os.PathLike[str] | None) -> Path:
+    """The snapshot folder of the SQLite database ``db`` (path or URL; None:
+    ``TRACKER_DATABASE_URL``, else the default file) when ``--snapshots`` is not given:
+    ``snapshots/`` beside the database file, so the default ``data/tracker.db`` keeps
+    ``data/snapshots/`` and ``--db elsewhere/my.db`` gets ``elsewhere/snapshots/``
+    wherever the command runs from. The one rule (every command and the scheduler use
+    it); an in-memory database gets :data:`DEFAULT_ROOT`. Relative as ``db`` is."""
+    from claims.store.rawdb import database_url
+    from tracker import settings
+
+    scheme, _, rest = database_url(db or settings.database_url()).partition("://")
+    # sqlite:///relative/file.db, sqlite:////absolute/file.db (query string dropped)
+    file = rest[1:].partition("?")[0] if scheme.split("+")[0] == "sqlite" else ""
+    if not file or file == ":memory:":
+        return DEFAULT_ROOT
+    return Path(file).parent / SNAPSHOT_FOLDER
+
+
+def legacy_roots(root: str | os.PathLike[str]) -> list[Path]:
+    """Where earlier releases filed bodies for every database, ``data/snapshots/`` under
+    the folder a command ran in, that exist and are not ``root`` (the hint of a lookup
+    that finds nothing): under the current folder, and under the database's own folder
+    (``root``'s parent, for the default ``root``), where a user who ran there has them."""
+    found: list[Path] = []
+    for folder in (DEFAULT_ROOT, Path(root).parent / DEFAULT_ROOT):
+        resolved = folder.resolve()
+        if folder.is_dir() and resolved != Path(root).resolve():
+            if all(resolved != f.resolve() for f in found):
+                found.append(folder)
+    return found
+
+
 def open_store(
-    db: str | os.PathLike[str] | None, root: str | os.PathLike[str] = DEFAULT_ROOT
+    db: str | os.PathLike[str] | None, root: str | os.PathLike[str] | None = None
 ) -> SnapshotStore | TableBodies:  # both are BodyStores
     """The body store for database ``db``: its ``snapshotbody`` table on PostgreSQL
-    (:class:`claims.store.bodies.TableBodies`), else the file under ``root``."""
+    (:class:`claims.store.bodies.TableBodies`), else the file under ``root`` (None:
+    :func:`default_root`, beside the database file)."""
     if follows_database(db):
         from claims.store.bodies import TableBodies
         from tracker import settings
 
         return TableBodies(db or settings.database_url())
-    return SnapshotStore(root)
+    return SnapshotStore(default_root(db) if root is None else root)

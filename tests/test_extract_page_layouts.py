@@ -1,0 +1,133 @@
+"""Web page layouts flattened into article text: a pricing card one token per line, a
+pricing table with cache columns, a spec sheet table, a comparison table one cell per
+line (with word cells and a last row cut short), a benchmark named before its score in
+each clause, an inference window, a family's variants named by their window. Our own
+made-up texts."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+from claims.extract.extractor import extract
+from claims.extract.tables import find_tables
+from claims.subjects.references import SubjectRef
+
+NOVA = SubjectRef("nova-2", ("Nova 2", "Nova-2"))
+DAY = dt.date(2026, 3, 1)
+
+
+def _rows(text: str, lang: str = "en"):
+    return sorted(
+        (c.subject, c.attribute, str(c.qualifiers.get("benchmark", "")), c.value.value)
+        for c in extract(text, [NOVA], lang=lang, published=DAY, default_subject="nova-2")
+        if c.subject == "nova-2"
+    )
+
+
+def test_pricing_card_one_token_per_line():
+    card = "Nova 2\n\nContext\n512K\ntokens\nInput\n$1.75\nper MTok\nOutput\n$9.25\nper MTok\n\nAbout\n"
+    rows = _rows(card)
+    assert ("nova-2", "price_input_usd_per_mtok", "", Decimal("1.75")) in rows
+    assert ("nova-2", "price_output_usd_per_mtok", "", Decimal("9.25")) in rows
+
+
+def test_pricing_table_takes_input_and_output_columns_not_cache_columns():
+    text = (
+        "Nova 2 pricing.\n"
+        "| Model | Input | Cache Write | Prompt Caching Read | Output |\n"
+        "|——-|——-|——-|——-|——-|\n"
+        "| Nova 2 | $4 / MTok | $5.10 / MTok | $0.40 / MTok | $22 / MTok |\n"
+    )
+    prices = [r for r in _rows(text) if r[1].startswith("price_")]
+    assert prices == [
+        ("nova-2", "price_input_usd_per_mtok", "", Decimal("4")),
+        ("nova-2", "price_output_usd_per_mtok", "", Decimal("22")),
+    ]
+
+
+def test_spec_sheet_table_rows_are_the_articles_model():
+    text = (
+        "O Nova 2 chegou.\n\n"
+        "| Parâmetro | Valor | Descrição |\n"
+        "|---|---|---|\n"
+        "| Parâmetros Totais | 310B (310 bilhões) | Grande |\n"
+        "| Janela de Contexto | 256.000 tokens | Documentos longos |\n"
+        "| Dados de Pré-treinamento | 19T tokens | Mais dados |\n"
+    )
+    rows = _rows(text, "pt")
+    assert ("nova-2", "context_window", "", Decimal(256000)) in rows
+    assert ("nova-2", "total_params", "", Decimal(310) * 10**9) in rows
+    assert not [r for r in rows if r[3] == Decimal(19) * 10**12]
+
+
+COMPARISON = """Nova 2 is the largest model yet.
+
+Leaderboard
+Model
+Size
+Score
+Licence
+Pretraining length
+Nova
+90B
+71.20
+🟢
+4,200B
+Zephyr 3
+40B
+66.10
+🔴
+1,500B
+Orbit
+12B
+"""
+
+
+def test_cell_per_line_comparison_with_word_cells_and_cut_last_row():
+    (t,) = find_tables(COMPARISON)
+    assert [c.text for c in t.header] == ["Model", "Size", "Score", "Licence", "Pretraining length"]
+    assert [[c.text for c in r] for r in t.rows] == [
+        ["Nova", "90B", "71.20", "🟢", "4,200B"],
+        ["Zephyr 3", "40B", "66.10", "🔴", "1,500B"],
+        ["Orbit", "12B", "", "", ""],
+    ]
+    params = [r for r in _rows(COMPARISON) if r[1] == "total_params"]
+    assert params == []  # other rows' sizes and pretraining lengths are not the subject's
+
+
+def test_shifted_cells_make_no_table():
+    text = "Title\nModel\nSize\nLicence\nNova\n90B\nMIT\nZephyr\n40B\n12\n"
+    assert find_tables(text) == []
+
+
+def test_benchmark_named_before_its_score_in_each_clause():
+    pt = (
+        "O Nova 2 é notável. Em testes como o MMLU (Massive Multitask Language "
+        "Understanding), ele alcançou uma pontuação de 77.3, e no HumanEval, focado em "
+        "código, obteve 68.9. Fim."
+    )
+    en = (
+        "Nova 2 is notable. On MMLU (Massive Multitask Language Understanding) it reached "
+        "a score of 77.3, and on HumanEval, focused on code, it got 68.9. The end."
+    )
+    for text, lang in ((pt, "pt"), (en, "en")):
+        scores = [(r[2], r[3]) for r in _rows(text, lang) if r[1] == "benchmark_score"]
+        assert scores == [("HumanEval", Decimal("68.9")), ("MMLU", Decimal("77.3"))]
+
+
+def test_inference_window_is_the_context_window():
+    text = (
+        "Nova 2's training context length extends to 500,000 tokens, with inference "
+        "supporting up to 3 million tokens."
+    )
+    windows = [r[3] for r in _rows(text) if r[1] == "context_window"]
+    assert Decimal(3000000) in windows
+
+
+def test_family_variants_named_by_window_are_not_the_context_window():
+    text = (
+        "Nova 2 came first; the family later grew with chat models, 300,000-token "
+        "long-context variants and a vision model."
+    )
+    assert [r for r in _rows(text) if r[1] == "context_window"] == []
