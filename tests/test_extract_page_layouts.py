@@ -10,6 +10,7 @@ import datetime as dt
 from decimal import Decimal
 
 from claims.extract.extractor import extract
+from claims.extract.normalize import normalize_emphasis
 from claims.extract.tables import find_tables
 from claims.subjects.references import SubjectRef
 
@@ -131,3 +132,28 @@ def test_family_variants_named_by_window_are_not_the_context_window():
         "long-context variants and a vision model."
     )
     assert [r for r in _rows(text) if r[1] == "context_window"] == []
+
+
+def test_scores_marked_in_bold_or_underlined_are_read_in_their_columns():
+    # Model cards mark each column's best score: markdown bold, <u>, <b>, <strong>.
+    text = (
+        "Nova 2 is out.\n\n"
+        "| Model | MMLU | GSM8K | HumanEval |\n"
+        "|---|---|---|---|\n"
+        "| Orca 7B | 60.1 | 50.2 | 40.0 |\n"
+        "| Nova 2 | **66.4** | <u>71.3</u> | <strong>48.5</strong> |\n"
+    )
+    rows = _rows(text)
+    assert ("nova-2", "benchmark_score", "MMLU", Decimal("66.4")) in rows
+    assert ("nova-2", "benchmark_score", "GSM8K", Decimal("71.3")) in rows
+    assert ("nova-2", "benchmark_score", "HumanEval", Decimal("48.5")) in rows
+    assert not any(r[3] in (Decimal("60.1"), Decimal("50.2")) for r in rows)
+
+
+def test_emphasis_marks_become_spaces_and_keep_every_offset():
+    text = "**Nova 2** has <b>512K</b> tokens; 3 * 4 and a_b_c stay; footnote 65.0<sup>1</sup>"
+    out = normalize_emphasis(text)
+    assert len(out) == len(text)
+    assert out.startswith("  Nova 2   has    512K     tokens")
+    assert "3 * 4 and a_b_c stay" in out
+    assert out.endswith("65.0<sup>1</sup>")

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from claims.extract.normalize import (
     normalize_compounds,
+    normalize_emphasis,
     normalize_glued_items,
     normalize_hyphens,
 )
@@ -65,7 +66,9 @@ class Document:
     def read(cls, text: str) -> Document:
         """Annotate ``text``: normalise hyphens, number compounds and glued list items (same
         length), segment it, find its tables and lines."""
-        text = normalize_glued_items(normalize_compounds(normalize_hyphens(text)))
+        text = normalize_glued_items(
+            normalize_compounds(normalize_hyphens(normalize_emphasis(text)))
+        )
         lines: list[Line] = []
         for m in _LINE.finditer(text):
             if m.start() == m.end() and lines and lines[-1].end == m.start():

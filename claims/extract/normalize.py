@@ -59,3 +59,21 @@ def normalize_glued_items(text: str) -> str:
     """``text`` with the hyphen of a glued list item (".-Next") as a space; same length,
     same offsets."""
     return _GLUED_ITEM.sub(" ", text)
+
+
+# Emphasis written into pasted text: model cards mark a table's best score in bold
+# ("| **66.4** |", "<u>65.0</u>", "<b>71.3</b>"); the marks hid the figure from the
+# readers. Paired markdown ``**``/``__`` and inline HTML emphasis tags become spaces.
+# Not ``<sup>``/``<sub>``: their content (a footnote number) would join the text.
+_MD_EMPHASIS = re.compile(r"(\*\*|__)(?=\S)([^\n*_]*?\S)\1")
+_HTML_EMPHASIS = re.compile(r"</?(?:b|strong|u|em|i|mark|ins|span)(?:\s[^<>\n]*)?>", re.I)
+
+
+def normalize_emphasis(text: str) -> str:
+    """``text`` with paired markdown emphasis (``**x**``, ``__x__``) and inline HTML
+    emphasis tags (``<b>``, ``<strong>``, ``<u>``, ``<em>``, ``<i>``, ``<mark>``,
+    ``<ins>``, ``<span ...>``) as spaces; same length, same offsets."""
+    text = _HTML_EMPHASIS.sub(lambda m: " " * len(m.group(0)), text)
+    return _MD_EMPHASIS.sub(
+        lambda m: " " * len(m.group(1)) + m.group(2) + " " * len(m.group(1)), text
+    )
