@@ -284,6 +284,22 @@ class WeightsSighting:
     url: str | None = None  # the repo's page (``https://huggingface.co/ORG/NAME``)
 
 
+def recovered_event(
+    watch_id: int, watch: str, failing_since: dt.datetime | None, at: dt.datetime
+) -> dict[str, Any]:
+    """The ``watch_recovered`` row (:func:`event_row`) for watch ``watch`` (id
+    ``watch_id``), failing since ``failing_since`` (aware UTC, or None when not stored),
+    answering again at ``at``: every way a check can succeed sends this one."""
+    detail = {
+        "watch": watch,
+        "failing_since": failing_since.isoformat() if failing_since else None,
+        "recovered_at": at.isoformat(),
+    }
+    return event_row(
+        "watch_recovered", f"Watch {watch} works again", watch_id=watch_id, detail=detail, at=at
+    )
+
+
 def lateness(seen: dt.date, promises: Sequence[Promise]) -> list[dict[str, Any]]:
     """How late weights first seen on ``seen`` are against each promise with a deadline,
     e.g. ``{"promise": "before 2026-11-04", "deadline": "2026-11-03", "days_late": 27,

@@ -20,6 +20,7 @@ from claims.events import (
     first_reading_event,
     license_file_change,
     reappeared_event,
+    recovered_event,
     value_change_event,
     weights_events,
 )
@@ -114,11 +115,7 @@ def record_not_public(db: RawDB, spec: WatchSpec, exc: Exception, at: dt.datetim
         outbox = Outbox(s)
         state, stored_since, _failures = s.one(_HEALTH, {"wid": spec.id}) or (None, None, 0)
         if state == "failing":
-            since = s.datetime(stored_since)
-            detail = {"watch": spec.name, "recovered_at": at.isoformat(),
-                      "failing_since": since.isoformat() if since else None}  # fmt: skip
-            outbox.add(event_row("watch_recovered", f"Watch {spec.name} works again",
-                                 watch_id=spec.id, detail=detail, at=at))  # fmt: skip
+            outbox.add(recovered_event(spec.id, spec.name, s.datetime(stored_since), at))
         err = f"not public yet ({getattr(exc, 'kind', 'not_found')}: {exc})"
         s.execute(_NOT_PUBLIC, {"err": err, "kind": NOT_PUBLIC_KIND, "at": at, "wid": spec.id})
     return WatchResult(spec.name, "unchanged", events=outbox.added)
@@ -247,20 +244,7 @@ def record_success(
                 s, outbox, spec, pages, index, names, complete, result, run
             )
         if state == "failing":
-            since = s.datetime(stored_since)
-            outbox.add(
-                event_row(
-                    "watch_recovered",
-                    f"Watch {spec.name} works again",
-                    watch_id=spec.id,
-                    detail={
-                        "watch": spec.name,
-                        "failing_since": since.isoformat() if since else None,
-                        "recovered_at": seen_at.isoformat(),
-                    },
-                    at=seen_at,
-                )
-            )
+            outbox.add(recovered_event(spec.id, spec.name, s.datetime(stored_since), seen_at))
         if validators:
             s.execute(_RESET_VALIDATORS, {"wid": spec.id, "at": seen_at, **validators})
         else:

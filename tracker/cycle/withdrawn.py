@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 
-from claims.events import event_row, gone_event
+from claims.events import event_row, gone_event, recovered_event
 from claims.store.outbox import Outbox
 from claims.store.rawdb import RawDB
 from claims.vocabulary import GONE_KIND
@@ -76,11 +76,7 @@ def record_gone(
         outbox = Outbox(s)
         state, stored_since = s.one(_HEALTH, {"wid": spec.id}) or (None, None)
         if state == "failing":
-            since = s.datetime(stored_since)
-            detail = {"watch": spec.name, "recovered_at": at.isoformat(),
-                      "failing_since": since.isoformat() if since else None}  # fmt: skip
-            outbox.add(event_row("watch_recovered", f"Watch {spec.name} works again",
-                                 watch_id=spec.id, detail=detail, at=at))  # fmt: skip
+            outbox.add(recovered_event(spec.id, spec.name, s.datetime(stored_since), at))
         rows = _rows_of(s, repo)
         current = [r for r in rows if r[4]]
         s.executemany(_RETIRE, [{"oid": r[0], "cur": False} for r in current])
