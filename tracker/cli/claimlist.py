@@ -109,7 +109,8 @@ def list_cmd(
     json_out: JsonOpt = False,
 ) -> None:
     """Every stored claim with its verdict: value, qualifiers, source, claimant, verdict,
-    reason and as of (run tracker verify for verdicts)."""
+    reason and as of (run tracker verify for verdicts), e.g. `tracker claims list
+    kimi-k3.1-pro --verdict overdue`."""
     from sqlmodel import Session
 
     from claims.store.claimlist import list_claims

@@ -188,9 +188,15 @@ def extract_cmd(
         str | None, typer.Option(help="Slug for figures whose paragraph names no subject.")
     ] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print a JSON array.")] = False,
-    subjects_file: Annotated[Path | None, typer.Option("--subjects", help="Subjects TOML.")] = None,
+    subjects_file: Annotated[
+        Path | None,
+        typer.Option("--subjects", help="Subjects TOML (default: data/subjects.toml)."),
+    ] = None,
     db: Annotated[
-        str | None, typer.Option(metavar="<path|url>", help="Database for subjects if no TOML.")
+        str | None,
+        typer.Option(
+            metavar="<path|url>", help="Database to read subjects from when no subjects TOML."
+        ),
     ] = None,
     extractor: Annotated[
         str,
@@ -212,7 +218,9 @@ def extract_cmd(
         ),
     ] = None,
 ) -> None:
-    """Print the candidate claims of one article (a table, or JSON with --json)."""
+    """Print the candidate claims of one article (a table, or JSON with --json), e.g.
+    `tracker claims extract article.txt --subject kimi-k3.1-pro`. Nothing is
+    stored: `tracker claims import` stores them."""
     try:
         article, found, notes = _extract_candidates(
             source, lang, published, subject, subjects_file, db, (extractor, model, base_url)

@@ -310,7 +310,8 @@ def build(
     ] = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Build the static site (pages, JSON/CSV exports, Atom feeds).
+    """Build the static site (pages, JSON/CSV exports, Atom feeds), e.g. `tracker build
+    --out /tmp/site`.
 
     Renders only files whose input changed and rewrites only files whose bytes changed.
     """

@@ -59,7 +59,8 @@ def verify_cmd(
         ),
     ] = None,
 ) -> None:
-    """Verify every claim: verdicts, discrepancies and events (idempotent)."""
+    """Verify every claim: verdicts, discrepancies and events (idempotent), e.g. `tracker
+    verify`, then `tracker discrepancies`."""
     from tracker import pipeline
 
     as_of = _parse_now(now)
