@@ -662,3 +662,51 @@ def test_an_input_token_limit_is_the_context_window_but_a_price_unit_is_not():
 def test_an_input_token_count_without_a_bound_is_no_window():
     text = "For 1,000 tokens of input Nova 2 needs one call."
     assert [c.attribute for c in extract(text, [NOVA], lang="en", published=DAY)] == []
+
+
+def test_a_count_per_block_or_layer_is_one_parts_size():
+    text = "Nova 2 adds a small draft module (0.5B params/block) to its 120B parameters."
+    assert _rows(text) == [("total_params", None, "120B params")]
+    text = "O Nova 2 usa 2B parâmetros por camada num total de 90 bilhões de parâmetros."
+    assert _rows(text, "pt") == [("total_params", None, "90B params")]
+
+
+def test_an_active_cue_in_a_relative_clause_is_the_next_counts():
+    text = "Nova 2: A 60B Open Model That Activates Only 6B Parameters Per Token"
+    assert _rows(text) == [
+        ("total_params", None, "60B params"),
+        ("active_params", None, "6B params"),
+    ]
+
+
+def test_a_count_after_a_word_and_a_slash_is_a_figure():
+    text = "Nova 2 is a sparse model with 210B total/21B active parameters."
+    assert _rows(text) == [
+        ("total_params", None, "210B params"),
+        ("active_params", None, "21B params"),
+    ]
+    assert _rows("Nova 2 ships in 210B/21B.") == [("total_params", None, "210B params")]
+
+
+def test_a_training_corpus_size_is_no_parameter_count():
+    text = "O Nova 2 tem 2T de parâmetros totais e viu 20T de treinamento multimodal."
+    assert _rows(text, "pt") == [("total_params", None, "2T params")]
+    assert _rows("Nova 2 has 2T parameters and 20T training tokens.") == [
+        ("total_params", None, "2T params")
+    ]
+
+
+def test_an_apposition_after_a_bracketed_note_is_the_model_it_follows():
+    text = (
+        "Dois modelos:\n· Nova 2 (90B parâmetros) – um modelo denso com uma janela de contexto "
+        "de 256.000 tokens.\n· Zephyr Mini (9B) – um modelo reduzido."
+    )
+    assert ("context_window", None, "256K tokens") in _rows(text, "pt")
+
+
+def test_multilingual_is_part_of_a_bench_name():
+    text = "Nova 2 scores 61.5% on Cube-Bench Multilingual and 70.5% on Cube-Bench Verified."
+    assert _rows(text) == [
+        ("benchmark_score", "Cube-Bench Multilingual", "61.5%"),
+        ("benchmark_score", "Cube-Bench Verified", "70.5%"),
+    ]

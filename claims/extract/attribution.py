@@ -101,6 +101,7 @@ class _Article:
     claimant_subject: dict[str, str] = field(default_factory=dict)
     where: dict[int, tuple[int, str | None]] = field(default_factory=dict)
     headings: list[tuple[Line, int, bool]] = field(default_factory=list)
+    other_sections: list[int] = field(default_factory=list)
 
 
 Strategy = Callable[[Candidate, _Article], "Decision | None"]
@@ -441,6 +442,30 @@ def _heading_lines(ctx: ArticleContext) -> list[tuple[Line, int, bool]]:
     return out
 
 
+# A line that only heads a list of other models ("More models by MiniMax", "Outros
+# modelos"): lexicon/<lang>/other_models_headings.txt, maybe followed by a lab's name.
+_OTHER_MODELS_LINE = re.compile(
+    r"\W*(?:" + phrases("other_models_headings") + r")(?:\s+[^\W\d_][\w.-]*){0,3}\W*", re.I
+)
+
+
+def _other_models_sections(ctx: ArticleContext) -> list[int]:
+    """Ends of the lines that head a section of other models (:data:`_OTHER_MODELS_LINE`)."""
+    text = ctx.text
+    return [ln.end for ln in ctx.doc.lines if _OTHER_MODELS_LINE.fullmatch(text, ln.start, ln.end)]
+
+
+def _other_models_section(c: Candidate, a: _Article) -> Decision | None:
+    """A figure under a heading of other models ("More models by MiniMax" above a table
+    of rows whose names the page drew as logos) with no subject named between the heading
+    and it: no subject's (hard)."""
+    before = [end for end in a.other_sections if end <= c.start]
+    if not before:
+        return None
+    named = [m for m in a.ctx.mentions if before[-1] <= m.start < c.start]
+    return None if named else Decision(None, "generic", "hard")
+
+
 def _default(c: Candidate, a: _Article) -> Decision | None:
     """The article's subject (``--subject``), when given."""
     return Decision(a.default_subject, "default") if a.default_subject else None
@@ -508,6 +533,7 @@ CONTEXT: tuple[tuple[str, Strategy], ...] = (
     ("sentence", _sentence_subject),
 )
 FALLBACK: tuple[tuple[str, Strategy], ...] = (
+    ("section", _other_models_section),
     ("paragraph", _paragraph_topic),
     ("heading", _heading_topic),
     ("default", _default),
@@ -541,6 +567,7 @@ def resolve(items: list[Candidate], ctx: ArticleContext, default_subject: str | 
     :data:`CONTEXT`, restatements of figures already attributed, :data:`FALLBACK`, and
     restatements again. A price whose side stays unknown is dropped (attribute "")."""
     a = _Article(ctx, default_subject, headings=_heading_lines(ctx))
+    a.other_sections = _other_models_sections(ctx)
     a.entities = [(m.start, m.end, "mention", m) for m in ctx.mentions]
     # A model owning only the figure before it ("68% for its predecessor Y") is no
     # entity of its clause's other figures; that one figure is its by _named_owner.
@@ -620,7 +647,10 @@ def _bracket_owner(c: Candidate, ctx: ArticleContext) -> Mention | Named | None:
 # features a model with 24 billion parameters").
 # A time phrase may stand before it ("released X on Monday, a model with ...", "lançou o
 # X ontem, um modelo ..."): lexicon/<lang>/time_phrases.txt.
+# A bracketed note may follow the name ("· Devstral 2 (123B parâmetros) – um modelo denso
+# com ...", a list item's heading).
 _IS_IT = re.compile(
+    r"(?:\s*\([^()\n]{1,40}\))?"
     rf"(?:\s+(?:{patterns('time_phrases')}))?"
     r"\s*(?:[,—–]|(?:" + phrases("apposition_verbs") + r")"
     r"(?:\s+(?:" + alternation("copula_adverbs") + r"))?)\s*",

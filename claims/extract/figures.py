@@ -83,6 +83,11 @@ def _after_glued_label() -> str:
     return "|".join(f"(?<={re.escape(f)})" for f in forms)
 
 
+# "355B total/32B active": a parameter count right after a word and a slash is a figure
+# (only a count of billions or trillions; "4/5", "tokens/s" and "12/2025" stay no figure).
+_AFTER_WORD_SLASH = r"(?<=[^\W\d_]{2}/)(?=\d+(?:[.,]\d+)?\s?[BT]\b)"
+
+
 @lru_cache(maxsize=16)
 def figure_regex(locale: str) -> re.Pattern[str]:
     """The compiled figure pattern for ``locale`` (space grouping only where CLDR uses it)."""
@@ -106,7 +111,7 @@ def figure_regex(locale: str) -> re.Pattern[str]:
         rf"(?:(?P<lo>(?i:{LOWER_BOUND_WORDS}))\s+|(?P<hi>(?i:{UPPER_BOUND_WORDS}))\s+)?"
         rf"(?:(?P<between>(?i:{_BETWEEN}))\s+)?"
         rf"(?:(?:(?<![\w$])|{_after_glued_label()})(?P<cur>{CURRENCY_BEFORE})\s?)?"
-        rf"(?:(?<![\w.,/-])(?P<neg>[-−])|(?<![\w.,/-])|{_after_glued_label()})"
+        rf"(?:(?<![\w.,/-])(?P<neg>[-−])|(?<![\w.,/-])|{_after_glued_label()}|{_AFTER_WORD_SLASH})"
         rf"(?P<n1>{number})(?P<ord>º|ª|°|st\b|nd\b|rd\b|th\b)?"
         + scale.format(s="s1", x="x1")
         + "?"

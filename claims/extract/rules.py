@@ -261,11 +261,15 @@ _NOUN_AFTER_SIZE = re.compile(
 # "480B-parameter", and "236 billion parameter" (a compound written with spaces, or read
 # so): the singular noun makes the size an adjective of what follows.
 _COMPOUND_SIZE = re.compile(r"[-\s](?:param(?:eter)?|parâmetro)\b(?!s)", re.I)
+# "3.66 billion parameters each", "0.33B params/block", "2B por camada": one part's size.
 _EACH_AFTER = re.compile(
-    r"^\s*-?(?:de\s+)?(?:(?:" + _PARAMS + r")\s+)?(?:" + phrases("each_words") + r")\b",
+    r"^\s*-?(?:de\s+)?(?:(?:" + _PARAMS + r")\s*)?"
+    r"(?:(?<![^\W\d_])(?:" + phrases("each_words") + r")"
+    r"|(?:/|\b(?:per|por)\s)\s*(?:" + phrases("per_part_nouns") + r"))\b",
     re.I,
 )
 _CONJ = re.compile(r"\s(?:e|and)\s")
+_RELATIVE_WORD = re.compile(r"\b(?:" + phrases("relative_pronouns") + r")\b", re.I)
 # A bound of a size class after a model noun: "the first model under 10B parameters", "o
 # primeiro modelo abaixo de 10 bilhões", "models with fewer than 10B": no model's count.
 _CLASS_BOUND_BEFORE = re.compile(
@@ -561,6 +565,8 @@ def params_attribute(fig: Figure, before: str, after: str) -> str | None:
         return "active_params" if _ACTIVE_KW.match(direct.group(1)) else "total_params"
     before = _CONJ.split(before)[-1]
     act = nearest(_ACTIVE_KW, before, after)
+    if act and act[1] and _RELATIVE_WORD.search(after, 0, act[0]):
+        act = None  # "a 30B model that activates only 3B": the clause's cue is the next count's
     tot = nearest(_TOTAL_KW, before, after)
     if act and (not tot or act[0] < tot[0]):
         return "active_params"

@@ -19,14 +19,19 @@ from dataclasses import replace
 from decimal import Decimal
 
 from claims.extract.figures import Figure, scan_figures
-from claims.extract.lexicon import alternation, patterns, words
+from claims.extract.lexicon import alternation, patterns, phrases, words
 from claims.extract.models import find_models
-from claims.extract.rules import find_benchmarks, is_cached_price, price_side
+from claims.extract.rules import Named, find_benchmarks, is_cached_price, price_side
 from claims.extract.tables import Cell, Table, is_numeric
 from claims.subjects.references import SubjectIndex
 from claims.values.value import Value
 
 _NOTE = re.compile(r"\s*\([^)]*\)\s*$")
+_NOTES = re.compile(r"\s*\([^)]*\)")
+# A column headed by a score word only ("Score", "Pontuação", "Accuracy (%)"): its
+# benchmark is the one the caption above the table names.
+_SCORE_HEAD = re.compile(rf"(?:{phrases('score_headers')})(?:\s*\(%\))?", re.I)
+_CAPTION_WORDS = 12
 # Row labels whose figures are no benchmark score (training data, prices, dates, sizes
 # on disk): read by nothing here rather than guessed.
 # A stem of under four letters must start a word ("GB", not the "gB" of "BigBench").
@@ -126,7 +131,7 @@ def read_cell(
     elif worded and not any(rx.search(measure) for rx, _, _ in _MEASURE_WORDS):
         return None
     else:
-        read = _measure(t, measure, f)
+        read = _measure(t, measure, f, caption_benchmark(text, t.start))
     if read is None:
         return None
     attr, q, v = read
@@ -198,10 +203,36 @@ def _side_words(label: str) -> list[tuple[str, re.Match[str] | None]]:
     ]
 
 
-def _measure(t: Table, measure: str, f: Figure) -> tuple[str, dict[str, str], Value] | None:
-    """(attribute, qualifiers, value) of figure ``f`` under the row or column ``measure``."""
+def caption_benchmark(text: str, start: int) -> Named | None:
+    """The one benchmark the table's caption names: the nearest non-blank line before
+    ``start`` (a heading such as "SWE-bench Verified: Real GitHub Bug Fixes"), when it is
+    short (at most :data:`_CAPTION_WORDS` words) and names exactly one benchmark."""
+    above = text[:start].rstrip()
+    line = above[above.rfind("\n") + 1 :].strip(" #*:|")
+    if not line or len(line.split()) > _CAPTION_WORDS:
+        return None
+    benches = find_benchmarks(line)
+    return benches[0] if len({b.name for b in benches}) == 1 else None
+
+
+def _measure_word(measure: str, rx: re.Pattern[str]) -> bool:
+    """True when ``rx`` (a measure's words) is in the row or column label ``measure``, and
+    not only in the bracketed note of a benchmark's label ("BrowseComp (w/ Context
+    Manage)" is a BrowseComp score, not a context window)."""
+    if not rx.search(measure):
+        return False
+    core = _NOTES.sub("", measure)
+    return bool(rx.search(core)) or not find_benchmarks(core)
+
+
+def _measure(
+    t: Table, measure: str, f: Figure, caption: Named | None = None
+) -> tuple[str, dict[str, str], Value] | None:
+    """(attribute, qualifiers, value) of figure ``f`` under the row or column ``measure``;
+    ``caption`` is the benchmark the table's caption names, for a column headed by a
+    score word only ("| Model | Score |")."""
     for rx, attr, unit in _MEASURE_WORDS:
-        if rx.search(measure):
+        if _measure_word(measure, rx):
             v = f.to_value(unit)
             return (attr, {}, v) if v is not None else None
     price = _price(measure, f)
@@ -216,6 +247,10 @@ def _measure(t: Table, measure: str, f: Figure) -> tuple[str, dict[str, str], Va
             q["version"] = benches[0].version
     elif _is_bench_table(t):
         q = {"benchmark": _NOTE.sub("", measure)}
+    elif caption is not None and _SCORE_HEAD.fullmatch(measure.strip()):
+        q = {"benchmark": caption.name}
+        if caption.version:
+            q["version"] = caption.version
     else:
         return None
     v = f.to_value("percent")
