@@ -163,6 +163,48 @@ def _own_size(c: Candidate, a: _Article) -> Decision | None:
     return None
 
 
+# A family's name, then a family word ("the Nemotron 3 family"), or after one ("a
+# família Gemma 3"): lexicon/<lang>/family_words.txt.
+_FAMILY_WORD_AFTER = re.compile(r"\s+(?:" + alternation("family_words") + r")\b", re.I)
+_FAMILY_WORD_BEFORE = re.compile(
+    r"\b(?:" + alternation("family_words") + r")\s+(?:d[aoe]\s+)?$", re.I
+)
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+
+
+def _family_release(c: Candidate, a: _Article) -> Decision | None:
+    """A release date of a family ("NVIDIA debuted the Nemotron 3 family of open models in
+    December 2025, with Nemotron 3 Nano as the first available release") is the release
+    of the subject its sentence names after the date, when the subject's name begins with
+    the family's and no other year follows the date in the sentence."""
+    if c.attribute not in _DATED:
+        return None
+    t, s = a.ctx.text, c._sentence
+    assert s is not None
+    cs = s.clause_bounds(c.start)[0]
+    fams = [
+        n
+        for n in a.ctx.competitors
+        if cs <= n.start
+        and n.end <= c.start
+        and (
+            _FAMILY_WORD_AFTER.match(t, n.end)
+            or _FAMILY_WORD_BEFORE.search(t, max(0, n.start - 20), n.start)
+        )
+    ]
+    if not fams or _YEAR.search(t, c.end, s.end):
+        return None
+    family = t[fams[-1].start : fams[-1].end].lower() + " "
+    for m in a.ctx.mentions:
+        if (
+            m.kind == "subject"
+            and c.end <= m.start < s.end
+            and t[m.start : m.end].lower().startswith(family)
+        ):
+            return Decision(m.slug, "family")
+    return None
+
+
 def _named_owner(c: Candidate, a: _Article) -> Decision | None:
     """A name right before a bracket holding the figure ("GPT-4o-mini (~82%)") or right
     after it with of/do/da ("os 4,1% do GPT-4.1") owns it."""
@@ -524,6 +566,7 @@ LOCAL: tuple[tuple[str, Strategy], ...] = (
     ("respectively", _respective),
     ("versus", _versus_pair),
     ("bracket", _named_owner),
+    ("family", _family_release),
     ("clause", _clause_entity),
     ("relative", _relative_clause),
 )
