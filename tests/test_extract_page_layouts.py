@@ -228,3 +228,25 @@ def test_figures_under_a_heading_of_other_models_are_not_the_subjects():
     assert not any(r[3] in (Decimal("0.90"), Decimal("3.10"), 1000000) for r in rows)
     pt = "Nova 2 custa US$ 0,40 por milhão de tokens de entrada.\n\nOutros modelos\nZeta: US$ 0,90 por milhão de tokens de entrada\n"
     assert [r[3] for r in _rows(pt, "pt")] == [Decimal("0.40")]
+
+
+def test_a_heading_of_other_models_reaches_only_the_block_under_it():
+    text = "Related models\nZeta 1\nZeta 2\n\nContext\n512K\n\nInput\n$0.40 per MTok\n"
+    rows = _rows(text)
+    assert ("nova-2", "price_input_usd_per_mtok", "", Decimal("0.40")) in rows
+    assert ("nova-2", "context_window", "", 512000) in rows
+
+
+def test_a_score_in_words_belongs_to_the_model_its_row_names():
+    text = (
+        "| Area | Winner | Why |\n|---|---|---|\n"
+        "| Coding | Nova 2 | Cube-Bench Verified 71.2% (a record) |\n"
+        "| Math | Zephyr-7 | AIME 96%, LiveCodeBench 2,101 Elo |\n"
+    )
+    assert _rows(text) == [("nova-2", "benchmark_score", "Cube-Bench Verified", Decimal("71.2"))]
+    others = [
+        (c.subject, c.other_model, c.value.value)
+        for c in extract(text, [NOVA], lang="en", published=DAY, default_subject="nova-2")
+        if c.subject != "nova-2"
+    ]
+    assert others == [(None, "Zephyr-7", Decimal("96")), (None, "Zephyr-7", Decimal("2101"))]

@@ -101,7 +101,7 @@ class _Article:
     claimant_subject: dict[str, str] = field(default_factory=dict)
     where: dict[int, tuple[int, str | None]] = field(default_factory=dict)
     headings: list[tuple[Line, int, bool]] = field(default_factory=list)
-    other_sections: list[int] = field(default_factory=list)
+    other_sections: list[tuple[int, int]] = field(default_factory=list)
 
 
 Strategy = Callable[[Candidate, _Article], "Decision | None"]
@@ -491,20 +491,34 @@ _OTHER_MODELS_LINE = re.compile(
 )
 
 
-def _other_models_sections(ctx: ArticleContext) -> list[int]:
-    """Ends of the lines that head a section of other models (:data:`_OTHER_MODELS_LINE`)."""
-    text = ctx.text
-    return [ln.end for ln in ctx.doc.lines if _OTHER_MODELS_LINE.fullmatch(text, ln.start, ln.end)]
+def _other_models_sections(ctx: ArticleContext) -> list[tuple[int, int]]:
+    """(start, end) of each section of other models: from the end of a line heading it
+    (:data:`_OTHER_MODELS_LINE`) to the end of the block of lines under it (the next blank
+    line after a non-blank one), so a sidebar heading reaches no further than its list."""
+    text, lines = ctx.text, ctx.doc.lines
+    out = []
+    for i, ln in enumerate(lines):
+        if not _OTHER_MODELS_LINE.fullmatch(text, ln.start, ln.end):
+            continue
+        end, seen = len(text), False
+        for nxt in lines[i + 1 :]:
+            blank = not text[nxt.start : nxt.end].strip()
+            if blank and seen:
+                end = nxt.start
+                break
+            seen = seen or not blank
+        out.append((ln.end, end))
+    return out
 
 
 def _other_models_section(c: Candidate, a: _Article) -> Decision | None:
-    """A figure under a heading of other models ("More models by MiniMax" above a table
-    of rows whose names the page drew as logos) with no subject named between the heading
-    and it: no subject's (hard)."""
-    before = [end for end in a.other_sections if end <= c.start]
-    if not before:
+    """A figure in the list under a heading of other models ("More models by MiniMax"
+    above a table whose rows' names the page drew as logos) with no subject named between
+    the heading and it: no subject's (hard)."""
+    inside = [(lo, hi) for lo, hi in a.other_sections if lo <= c.start < hi]
+    if not inside:
         return None
-    named = [m for m in a.ctx.mentions if before[-1] <= m.start < c.start]
+    named = [m for m in a.ctx.mentions if inside[-1][0] <= m.start < c.start]
     return None if named else Decision(None, "generic", "hard")
 
 

@@ -46,7 +46,13 @@ from claims.extract.price_pairs import pair_prices
 from claims.extract.segment import Sentence
 from claims.extract.size_lists import find_listed_sizes, find_own_listed_sizes
 from claims.extract.spans import after_marker, merge_parenthetical, merge_percent_ranges, overlaps
-from claims.extract.table_cells import read_cell, read_pair_cell, read_spec_cell
+from claims.extract.table_cells import (
+    Reading,
+    read_cell,
+    read_pair_cell,
+    read_prose_cells,
+    read_spec_cell,
+)
 from claims.subjects.references import Mention, SubjectIndex, SubjectRef
 from claims.values.value import Value, quantity, text_value
 
@@ -457,12 +463,20 @@ class _Context:
                     if read
                     else read_pair_cell(label, head, cell, self.text, self.locale, self.index)
                 )
-                for slug, attr, q, v, (a, b), other in reads:
-                    c = self._candidate(attr, v, a, b, self.seg.at(a), q)
-                    c.subject, c.how = slug, "table"
-                    if slug is None:  # another model's row: its figure, never the subject's
-                        c.how, c.other_model, c._hard_null = "other", other, True
-                    out.append(c)
+                out += self._table_readings(reads)
+            out += self._table_readings(read_prose_cells(t, self.text, self.locale, self.index))
+        return out
+
+    def _table_readings(self, reads: list[Reading]) -> list[Candidate]:
+        """Candidates of table readings: the reading's model, or another model's figure
+        (``how="other"``, never the subject's) when the subjects file lacks it."""
+        out = []
+        for slug, attr, q, v, (a, b), other in reads:
+            c = self._candidate(attr, v, a, b, self.seg.at(a), q)
+            c.subject, c.how = slug, "table"
+            if slug is None:  # another model's row: its figure, never the subject's
+                c.how, c.other_model, c._hard_null = "other", other, True
+            out.append(c)
         return out
 
     def _classify(

@@ -290,3 +290,42 @@ def _price(measure: str, f: Figure) -> tuple[str, dict[str, str], Value] | None:
     key = {"mtok": "M", "ktok": "K", "milhao": "milhão"}.get(key, key)
     v = replace(f, kind="money", currency="usd", per=key).to_value()
     return (f"price_{side}_usd_per_mtok", {}, v) if v is not None else None
+
+
+# Between a benchmark's name and its score in a cell of words: a colon or spaces at most.
+_NAME_TO_SCORE = re.compile(r"\s*[:=]?\s*$")
+
+
+def read_prose_cells(t: Table, text: str, locale: str, index: SubjectIndex) -> list[Reading]:
+    """Scores written in words inside a cell ("SWE-bench 80.9% (first to break 80%)",
+    "AIME 100%, LiveCodeBench 2,439 Elo") of a row that names one model in another cell
+    ("| Software Engineering | Claude Opus 4.5 | SWE-bench 80.9% … |", a "Winner" column),
+    in a table whose header names no model: each benchmark name followed by a figure is
+    that model's score (a percent when it says so or is at most 100, else points)."""
+    if any(_owner(h.text, index)[0] for h in t.header):
+        return []
+    out: list[Reading] = []
+    for row in t.rows:
+        named = [(c, _owner(c.text, index)) for c in row]
+        owners = [(c, slug) for c, (is_model, slug) in named if is_model]
+        if len(owners) != 1:
+            continue
+        owner, slug = owners[0]
+        for cell in row:
+            if cell is owner or is_numeric(cell.text):
+                continue
+            figs = scan_figures(text[cell.start : cell.end], locale)
+            for b in find_benchmarks(cell.text):
+                f = next((f for f in figs if f.start >= b.end), None)
+                if f is None or not _NAME_TO_SCORE.match(cell.text[b.end : f.start]):
+                    continue
+                v = f.to_value("percent")
+                small = v is not None and isinstance(v.value, Decimal) and v.value <= 100
+                if f.kind != "percent" and not small:
+                    v = f.to_value("points")
+                if v is None:
+                    continue
+                q = {"benchmark": b.name, **({"version": b.version} if b.version else {})}
+                span = (cell.start + f.start, cell.start + f.end)
+                out.append((slug, "benchmark_score", q, v, span, "" if slug else owner.text))
+    return out
