@@ -710,3 +710,9 @@ def test_multilingual_is_part_of_a_bench_name():
         ("benchmark_score", "Cube-Bench Multilingual", "61.5%"),
         ("benchmark_score", "Cube-Bench Verified", "70.5%"),
     ]
+
+
+def test_an_apposition_after_a_bracket_and_a_spaced_hyphen_is_the_model_before_it():
+    text = "Nova 2 (90B total, 9B active) - a sparse model with a 200K context window."
+    assert ("context_window", None, "200K tokens") in _rows(text)
+    assert [r for r in _rows("Zeta-9 - a sparse model with a 200K context window.")] == []

@@ -709,7 +709,7 @@ def _bracket_owner(c: Candidate, ctx: ArticleContext) -> Mention | Named | None:
 _IS_IT = re.compile(
     r"(?:\s*\([^()\n]{1,40}\))?"
     rf"(?:\s+(?:{patterns('time_phrases')}))?"
-    r"\s*(?:[,—–]|(?:" + phrases("apposition_verbs") + r")"
+    r"\s*(?:[,—–]|(?<=\s)-(?=\s)|(?:" + phrases("apposition_verbs") + r")"
     r"(?:\s+(?:" + alternation("copula_adverbs") + r"))?)\s*",
     re.I,
 )
