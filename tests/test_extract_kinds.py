@@ -716,3 +716,10 @@ def test_an_apposition_after_a_bracket_and_a_spaced_hyphen_is_the_model_before_i
     text = "Nova 2 (90B total, 9B active) - a sparse model with a 200K context window."
     assert ("context_window", None, "200K tokens") in _rows(text)
     assert [r for r in _rows("Zeta-9 - a sparse model with a 200K context window.")] == []
+
+
+def test_tps_is_tokens_per_second():
+    assert _rows("Nova 2 serves 140tps on its own cloud.") == [
+        ("output_tokens_per_second", None, "140 tokens/s")
+    ]
+    assert _rows("Nova 2 took 140 steps.") == []

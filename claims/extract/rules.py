@@ -212,7 +212,7 @@ def rank_value(m: re.Match[str]) -> int:
 # -- attribute of a figure -------------------------------------------------------
 
 _TOKENS_PER_SEC = re.compile(
-    r"^\s*(?:de\s+)?(?:tokens?\s*/\s*(?:s|seg|sec|second|segundo)\b|tokens?\s+(?:por|per|a\s+cada)\s+segundo|tokens?\s+per\s+second|tok/s|t/s)",
+    r"^\s*(?:de\s+)?(?:tokens?\s*/\s*(?:s|seg|sec|second|segundo)\b|tokens?\s+(?:por|per|a\s+cada)\s+segundo|tokens?\s+per\s+second|tok/s|t/s|tps\b)",
     re.I,
 )
 _TOKENS = re.compile(r"^\s*-?\s*(?:de\s+)?tokens?\b", re.I)
