@@ -723,3 +723,26 @@ def test_tps_is_tokens_per_second():
         ("output_tokens_per_second", None, "140 tokens/s")
     ]
     assert _rows("Nova 2 took 140 steps.") == []
+
+
+def test_a_benchmark_name_in_quotes_after_on_is_the_scores():
+    text = "O Nova 2 obteve 90,4% no benchmark GPQA Diamond e 33,7% no “Humanity’s Last Exam”."
+    assert _rows(text, "pt") == [
+        ("benchmark_score", "GPQA Diamond", "90.4%"),
+        ("benchmark_score", "Humanity’s Last Exam", "33.7%"),
+    ]
+
+
+def test_a_side_named_in_a_fronted_phrase_is_the_prices():
+    assert _rows(
+        "Nos tokens de saída, o preço do Nova 2 fixa-se nos 4 dólares por milhão.", "pt"
+    ) == [("price_output_usd_per_mtok", None, "$4.00 per 1M tokens")]
+    assert _rows("For input and output, Nova 2 costs $4 per million tokens.") == []
+
+
+def test_a_price_for_the_same_amount_takes_the_earlier_prices_unit_and_side():
+    text = (
+        "Enquanto o Zephyr-7 custa 2 dólares por milhão de tokens de entrada, o Nova 2 custa "
+        "apenas 0,30 dólares pela mesma quantidade de dados."
+    )
+    assert _rows(text, "pt") == [("price_input_usd_per_mtok", None, "$0.30 per 1M tokens")]

@@ -250,3 +250,8 @@ def test_a_score_in_words_belongs_to_the_model_its_row_names():
         if c.subject != "nova-2"
     ]
     assert others == [(None, "Zephyr-7", Decimal("96")), (None, "Zephyr-7", Decimal("2101"))]
+
+
+def test_a_spec_card_under_the_models_name_gives_it_every_row():
+    card = "nova-2\n\npreview\nContext\n1.0M\nMax output\n66K\n"
+    assert _rows(card) == [("nova-2", "context_window", "", 1000000)]

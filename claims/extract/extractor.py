@@ -77,7 +77,10 @@ _RELATIVE_SPAN = re.compile(r"\b(?:semanas?|weeks?|dias?|days?|m[eê]s(?:es)?|mo
 _REPORTED_FUTURE = re.compile(r"\b(?:" + phrases("reported_future") + r")\b", re.I)
 # One lower-case word between a row's benchmark name and its score: the category column.
 _CATEGORY_GAP = re.compile(r"[^\S\n]+[a-z]{3,}[^\S\n]+")
-_ON_NAME = re.compile(r"\s*(?:on|in|at|for|no|na|em|nos|nas)\s+(?:the\s+|o\s+|a\s+)?", re.I)
+# An opening quote may stand before the name ("33,7% no “Humanity’s Last Exam”").
+_ON_NAME = re.compile(
+    r"\s*(?:on|in|at|for|no|na|em|nos|nas)\s+(?:the\s+|o\s+|a\s+)?[“\"‘'«]?", re.I
+)
 # A score as written, with its unit ("80,6", "71.2%", "70.7 percent", "1,930 points").
 _FIGURE_HEAD = re.compile(
     r"[\d.,]*\d(?:\s*(?:%|percent\b|por\s+cento\b|pontos\b|points\b|pts\b))?", re.I
@@ -85,7 +88,8 @@ _FIGURE_HEAD = re.compile(
 # "on"/"no" and at most five plain words before a benchmark's name ("no teste de
 # raciocínio matemático ", "on the hard math benchmark ").
 _ON_PHRASE = re.compile(
-    r"\s+(?:on|in|no|na|em|nos|nas)\s+(?:the\s+|o\s+|a\s+)?(?:[^\W\d_][\w-]*\s+){0,5}", re.I
+    r"\s+(?:on|in|no|na|em|nos|nas)\s+(?:the\s+|o\s+|a\s+)?(?:[^\W\d_][\w-]*\s+){0,5}[“\"‘'«]?",
+    re.I,
 )
 # Past a figure: a comma or semicolon then a conjunction ("84.8, e no", "84.8, and on").
 _NEXT_CLAUSE = re.compile(

@@ -769,6 +769,26 @@ def price_side(before: str, after: str) -> str | None:
     return None
 
 
+def one_side(text: str) -> str | None:
+    """``input``/``output`` when ``text`` (a sentence's fronted phrase before the price's
+    clause: "Nos tokens de saída,") names exactly one side, else ``None``."""
+    i, o = _INPUT_KW.search(text), _OUTPUT_KW.search(text)
+    if bool(i) == bool(o):
+        return None
+    return "input" if i else "output"
+
+
+@cache
+def _same_amount_re() -> re.Pattern[str]:
+    return re.compile(r"^\s*(?:" + phrases("same_amount") + r")\b", re.I)
+
+
+def same_amount_after(after: str) -> bool:
+    """True when a price is followed by "for the same amount" / "pela mesma quantidade"
+    (``lexicon/<lang>/same_amount.txt``): it is in the unit of the sentence's earlier price."""
+    return bool(_same_amount_re().match(after))
+
+
 def factor_attribute(
     clause_after: str, clause_before: str, names: Sequence[str] = ()
 ) -> str | None:

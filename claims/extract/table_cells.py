@@ -2,7 +2,8 @@
 tables (:mod:`claims.extract.tables`).
 
 The owner of a cell is its column header when that names a model, else its row label when
-that does (a transposed table); the other one says what the figure is: a benchmark name
+that does (a transposed table), else, in a two-column table, the top-left cell when that
+does (a spec card under the model's name); the other one says what the figure is: a benchmark name
 (:func:`claims.extract.rules.find_benchmarks`; in a table with at least one known benchmark
 row, any other row label is a benchmark name too, without its "(EM)"/"(Pass@1)" notes),
 parameter, context and speed ("tokens/s") words, or a price column ("Input price ($/1M tokens)", "Preço de
@@ -118,6 +119,11 @@ def read_cell(
     if not named:
         named, slug = _owner(label.text, index)
         measure, owner = head.text, label.text
+    if not named and len(t.header) == 2 and head is t.header[1]:
+        # a spec card whose top-left cell names the model ("gemini-x-preview" over
+        # "Context" / "1.0M"): every row is that model's
+        named, slug = _owner(t.header[0].text, index)
+        measure, owner = label.text, t.header[0].text
     if not named:
         return None
     figs = scan_figures(text[cell.start : cell.end], locale)
