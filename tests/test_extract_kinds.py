@@ -746,3 +746,39 @@ def test_a_price_for_the_same_amount_takes_the_earlier_prices_unit_and_side():
         "apenas 0,30 dólares pela mesma quantidade de dados."
     )
     assert _rows(text, "pt") == [("price_input_usd_per_mtok", None, "$0.30 per 1M tokens")]
+
+
+def test_a_threshold_or_a_difference_is_no_score():
+    text = "Nova 2 é o primeiro a quebrar a barreira de 80% no Cube-Bench (81.5%)."
+    assert _rows(text, "pt") == [("benchmark_score", "Cube-Bench", "81.5%")]
+    text = "On Cube-Bench Verified Nova 2 matches Zephyr-7 with 76% fewer output tokens."
+    assert _rows(text) == []
+    assert _rows("Nova 2 crossed the 90% mark on Cube-Bench with 91.2%.") == [
+        ("benchmark_score", "Cube-Bench", "91.2%")
+    ]
+
+
+def test_a_listed_benchmark_with_a_context_length_suffix():
+    text = "In the RULER-128K benchmark, Nova 2 scored 94.6."
+    rows = [
+        (c.qualifiers.get("benchmark"), c.qualifiers.get("version"), c.value.display())
+        for c in extract(text, [NOVA], lang="en", published=DAY, default_subject="nova-2")
+    ]
+    assert rows == [("RULER", "128K", "94.6%")]
+
+
+def test_a_slash_pair_of_prices_naming_no_side_is_input_then_output():
+    text = "O preço do Nova 2 caiu: de $15/$75 para $5/$25 por milhão de tokens."
+    assert _rows(text, "pt") == [
+        ("price_input_usd_per_mtok", None, "$5.00 per 1M tokens"),
+        ("price_output_usd_per_mtok", None, "$25.00 per 1M tokens"),
+    ]
+    assert [r[0] for r in _rows("Nova 2 costs $25/$5 per million tokens.")] == []
+
+
+def test_a_date_in_a_sentence_opening_with_the_model_is_not_a_later_models():
+    text = (
+        "O modelo chegou em 24 de outubro de 2026 com contexto de 200K tokens e não chega aos "
+        "pés do Zephyr-7 Pro que oferece 1M tokens."
+    )
+    assert ("release_date", None, "on 2026-10-24") in _rows(text, "pt")

@@ -172,6 +172,8 @@ def _percent(x: Site, r: Reader) -> Choice | None:
         d = R.price_direction(x.before, x.after) or R.price_direction(sb, sa)
         if d is not None:
             return Choice("price_change_pct", "percent", figure=replace(f, negative=d < 0))
+    if R.is_threshold_or_difference(x.before, x.after):
+        return NO_CLAIM  # "a barreira de 80%", "76% menos tokens": no score
     q = r.bench(f.start, s, x.window)
     return Choice("benchmark_score", "percent", q) if q else NO_CLAIM
 

@@ -243,7 +243,14 @@ def _clause_entity(c: Candidate, a: _Article) -> Decision | None:
             return Decision(None, "generic", "soft")
         return Decision(None, "other", "hard", _model_name(obj, a.ctx))
     later = [e for e in near if c.end <= e[0] and e[1] <= ce and e[2] != "generic"]
-    if later and c.attribute in _DATED and not isinstance(later[0][3], Mention):
+    opens_with_it = cs == c._sentence.start and _ANAPHOR_START.match(a.ctx.text, cs, c.start)
+    if (
+        later
+        and c.attribute in _DATED
+        and not isinstance(later[0][3], Mention)
+        and not opens_with_it
+    ):
+        # (not when the clause opens with "The model"/"O modelo": that model's date)
         # "in October 2023, when they launched the original Kimi chatbot": the date of
         # the model the release verb is about, named first after it
         return Decision(None, "other", "hard", _model_name(later[0][3], a.ctx))

@@ -50,7 +50,9 @@ _BENCH_RE = re.compile(
     r"(?:[\w-]*(?:[Bb]ench|Arena)|Index|Eval)(?!-[A-Za-z])"  # "Arena-Hard" is a listed name
     # The variant is part of the benchmark's identity (cases/C33): Lite is not Live.
     r"(?:\s+(?:" + alternation("benchmark_variants") + r"))?"
-    r"|(?:" + _NAMES_ALT + r")(?P<glued>\d{2}(?:\d{2})?|v\d+(?:\.\d+)?)?(?![\w-])"
+    # a listed name glued to its year or version ("AIME24", "Arena-Hardv2") or to a context
+    # length ("RULER-128K": version 128K)
+    r"|(?:" + _NAMES_ALT + r")(?P<glued>\d{2}(?:\d{2})?|v\d+(?:\.\d+)?|-\d+[KM])?(?![\w-])"
     # A named leaderboard: "the Vectara HHEM leaderboard", "LMArena Leaderboard".
     r"|(?:[A-Z][\w'’-]*\s+){1,3}[Ll]eaderboard)"
     # A version is never a score: "HumanEval 89.0%" names no version 89.0.
@@ -101,7 +103,7 @@ def find_benchmarks(text: str) -> list[Named]:
         version = m.group("ver") or m.group("pver")
         glued = m.group("glued")
         if glued:  # "AIME24": AIME, version 2024 (as "AIME 24"); "Arena-Hardv2": version v2
-            name, version = name[: -len(glued)], version or glued
+            name, version = name[: -len(glued)], version or glued.lstrip("-")
             if len(glued) == 2 and glued.isdigit() and name in YEARLY_BENCHMARKS:
                 version = "20" + glued
         if name.lower() in ("index", "arena", "bench", "benchmark"):
@@ -767,6 +769,34 @@ def price_side(before: str, after: str) -> str | None:
     if o:
         return "output"
     return None
+
+
+@cache
+def _threshold_before_re() -> re.Pattern[str]:
+    return re.compile(
+        r"\b(?:" + phrases("threshold_words") + r")\s+(?:of|de|dos|das|do|da)\s+(?:the\s+)?$", re.I
+    )
+
+
+@cache
+def _threshold_after_re() -> re.Pattern[str]:
+    return re.compile(r"^\s*(?:" + phrases("threshold_words") + r")\b", re.I)
+
+
+@cache
+def _difference_after_re() -> re.Pattern[str]:
+    return re.compile(r"^\s*(?:" + phrases("difference_after") + r")\b", re.I)
+
+
+def is_threshold_or_difference(before: str, after: str) -> bool:
+    """True when a percent names a threshold ("the barrier of 80%", "a barreira de 80%",
+    "the 80% mark"; ``lexicon/<lang>/threshold_words.txt``) or a difference ("76% fewer
+    tokens", "76% menos tokens"; ``difference_after.txt``): no benchmark score."""
+    return bool(
+        _threshold_before_re().search(before[-40:])
+        or _threshold_after_re().match(after)
+        or _difference_after_re().match(after)
+    )
 
 
 def one_side(text: str) -> str | None:
