@@ -782,3 +782,36 @@ def test_a_date_in_a_sentence_opening_with_the_model_is_not_a_later_models():
         "pés do Zephyr-7 Pro que oferece 1M tokens."
     )
     assert ("release_date", None, "on 2026-10-24") in _rows(text, "pt")
+
+
+def test_a_tier_phrase_names_the_sibling_of_that_tier():
+    text = (
+        "The release has two tiers: Nova 2 Pro and Nova 2 Flash. The Pro model is a giant, "
+        "boasting a total of 1.2 trillion parameters. The Flash model uses 9 billion active "
+        "parameters out of a total 90 billion."
+    )
+    pro = SubjectRef("nova-2-pro", ("Nova 2 Pro",))
+    flash = SubjectRef("nova-2-flash", ("Nova 2 Flash",))
+    got = [
+        (c.subject, c.attribute, c.value.display())
+        for c in extract(
+            text, [pro, flash], lang="en", published=DAY, default_subject="nova-2-flash"
+        )
+    ]
+    assert got == [
+        ("nova-2-pro", "total_params", "1.2T params"),
+        ("nova-2-flash", "active_params", "9B params"),
+        ("nova-2-flash", "total_params", "90B params"),
+    ]
+
+
+def test_a_scale_letter_one_space_after_its_number():
+    text = (
+        "Nova 2\nTotal parameters: 1.6 T\nActive parameters: 49 B\nContext window: 1 million tokens"
+    )
+    assert _rows(text) == [
+        ("total_params", None, "1.6T params"),
+        ("active_params", None, "49B params"),
+        ("context_window", None, "1M tokens"),
+    ]
+    assert [f.text for f in scan_figures("Plan B, Table 2 B shows", "en")] == ["2"]

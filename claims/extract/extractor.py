@@ -38,6 +38,7 @@ from claims.extract.models import (
     find_sibling_tiers,
     find_size_names,
     find_tier_members,
+    find_tier_phrases,
 )
 from claims.extract.named_tables import named_column_tables
 from claims.extract.negation import affirmed
@@ -272,7 +273,7 @@ class _Context:
         # "Nemotron 3, in three sizes, Nano (...), Super (...)": a tier alone is a member
         families = [(m.start, m.end, m.name) for m in mentions if m.name]
         families += [(n.start, n.end, n.name) for n in others]
-        for n in find_tier_members(self.text, families):
+        for n in [*find_tier_members(self.text, families), *find_tier_phrases(self.text, families)]:
             if overlaps(n.start, n.end, taken):
                 continue
             whole = [m for m in self.index.mentions(n.name) if (m.start, m.end) == (0, len(n.name))]

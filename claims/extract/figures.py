@@ -88,6 +88,13 @@ def _after_glued_label() -> str:
 _AFTER_WORD_SLASH = r"(?<=[^\W\d_]{2}/)(?=\d+(?:[.,]\d+)?\s?[BT]\b)"
 
 
+# "1.6 T", "490 B", "384 K tokens": a scale letter one space after its number, only before
+# a size or token word, a line's end or a dash/comma ("Total parameters: 1.6 T").
+_SPACED_SCALE = (
+    r"(?:[ \u00a0](?=[KMBT](?:\s+(?:total|tokens?|param|activ)|[ \t]*(?:\n|$)|\s*[—–,;)])))?"
+)
+
+
 @lru_cache(maxsize=16)
 def figure_regex(locale: str) -> re.Pattern[str]:
     """The compiled figure pattern for ``locale`` (space grouping only where CLDR uses it)."""
@@ -104,7 +111,7 @@ def figure_regex(locale: str) -> re.Pattern[str]:
     number = rf"(?:{num}|(?i:\b(?:{words})\b)|{one})"
     scale = (
         rf"(?:\s*(?P<{{s}}>{SCALE_WORD_PATTERN})\b(?:\s+de\b)?"
-        rf"|(?P<{{x}}>[kKMBT])(?:(?![\w-])|(?=-(?:tokens?|param))))"
+        rf"|{_SPACED_SCALE}(?P<{{x}}>[kKMBT])(?:(?![\w-])|(?=-(?:tokens?|param))))"
     )
     pattern = (
         rf"(?:(?P<approx>(?i:{APPROX_WORDS}))\s*)?"
