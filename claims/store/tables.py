@@ -226,6 +226,15 @@ class Verdict(SQLModel, table=True):
         return json.loads(self.statement_json)
 
 
+class SubjectClaimsToken(SQLModel, table=True):
+    """A subject's change token: a random text the database's triggers renew whenever
+    one of its claim or verdict rows changes (:mod:`claims.store.changetokens`). The
+    site build compares it with the one it made its per-subject record with."""
+
+    subject_id: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    token: str
+
+
 class Discrepancy(SQLModel, table=True):
     """Claims that cannot all hold, or a claim contradicted by an observation."""
 
