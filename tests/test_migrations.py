@@ -401,3 +401,104 @@ def test_revision_0006_keeps_a_skip_apart_from_the_error_on_postgresql(pg_server
         _skip_reason_revision_moves_stored_skips(engine)
     finally:
         engine.dispose()
+
+
+def _token_triggers(engine) -> list[str]:
+    """The change-token triggers (and PostgreSQL's functions) as the database keeps
+    them, whitespace collapsed."""
+    if engine.dialect.name == "sqlite":
+        sql = "SELECT sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name"
+    else:
+        sql = (
+            "SELECT pg_get_triggerdef(oid) FROM pg_trigger WHERE NOT tgisinternal "
+            "UNION ALL SELECT pg_get_functiondef(oid) FROM pg_proc "
+            "WHERE starts_with(proname, 'claimstoken') ORDER BY 1"
+        )
+    with engine.connect() as conn:
+        return [" ".join(text.split()) for (text,) in conn.exec_driver_sql(sql)]
+
+
+def test_both_ways_of_making_a_database_give_the_same_change_token_triggers(tmp_path):
+    """Revision 0007 carries its own copy of the triggers; an empty database gets the
+    code's (claims.store.changetokens): they must not drift apart."""
+    from alembic import command
+
+    long_way = connect(tmp_path / "long.db")
+    with long_way.connect() as conn:
+        command.upgrade(alembic_config(conn), "head")
+        conn.commit()
+    short_way = make_engine(tmp_path / "short.db")
+    assert len(_token_triggers(short_way)) == 6
+    assert _token_triggers(long_way) == _token_triggers(short_way)
+
+
+def _tokens_revision_upgrades_and_downgrades(engine) -> None:
+    """At 0006 with release 0.1.0's rows: 0007 gives each of the 3 subjects with claims
+    its own token and the triggers; down again, both are gone and every row stays."""
+    from alembic import command
+
+    with engine.connect() as conn:
+        command.downgrade(alembic_config(conn), "0006")
+        conn.commit()
+        counts = row_counts(conn)
+    assert "subjectclaimstoken" not in inspect(engine).get_table_names()
+    assert _token_triggers(engine) == []
+    assert upgrade(engine) == ["0007"]
+    with engine.connect() as conn:
+        tokens = dict(
+            conn.exec_driver_sql("SELECT subject_id, token FROM subjectclaimstoken").all()
+        )
+        subjects = {s for (s,) in conn.exec_driver_sql("SELECT DISTINCT subject_id FROM claim")}
+        assert row_counts(conn) == counts
+    assert set(tokens) == subjects and len(subjects) == 3 == len(set(tokens.values()))
+    assert len(_token_triggers(engine)) == (6 if engine.dialect.name == "sqlite" else 10)
+    assert _schema_diff(engine) == []
+    with engine.begin() as conn:  # the triggers work on the upgraded database
+        conn.exec_driver_sql("UPDATE claim SET note = 'edited' WHERE id = 1")
+        first = conn.exec_driver_sql("SELECT subject_id FROM claim WHERE id = 1").scalar()
+        after = dict(conn.exec_driver_sql("SELECT subject_id, token FROM subjectclaimstoken").all())
+    assert {s for s in after if after[s] != tokens[s]} == {first}
+
+
+def test_revision_0007_adds_change_tokens_to_a_database_with_rows(tmp_path):
+    engine = make_engine(sqlite_release_0_1_0(tmp_path / "old.db"))
+    try:
+        _tokens_revision_upgrades_and_downgrades(engine)
+        with engine.connect() as conn:
+            assert conn.exec_driver_sql("PRAGMA foreign_key_check").all() == []
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.postgres
+def test_revision_0007_adds_change_tokens_on_postgresql(pg_server):
+    postgresql_release_0_1_0(pg_server)
+    engine = connect(pg_server)
+    try:
+        upgrade(engine)
+        _tokens_revision_upgrades_and_downgrades(engine)
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.postgres
+def test_both_ways_give_the_same_change_token_triggers_on_postgresql(pg_server):
+    from alembic import command
+
+    postgresql_release_0_1_0(pg_server)
+    engine = connect(pg_server)
+    try:
+        upgrade(engine)
+        long_way = _token_triggers(engine)
+        with engine.connect() as conn:
+            conn.exec_driver_sql("DROP SCHEMA public CASCADE")
+            conn.exec_driver_sql("CREATE SCHEMA public")
+            conn.commit()
+        upgrade(engine)  # an empty database: the models' tables and the code's triggers
+        assert len(long_way) == 10 and _token_triggers(engine) == long_way
+        with engine.connect() as conn:
+            command.downgrade(alembic_config(conn), "0006")
+            conn.commit()
+        assert _token_triggers(engine) == []
+    finally:
+        engine.dispose()
