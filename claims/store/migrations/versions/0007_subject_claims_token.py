@@ -40,19 +40,21 @@ def _changed(columns: tuple[str, ...], op_: str) -> str:
 
 
 def _sqlite_touch(rows: str) -> str:
-    # UPDATE, then INSERT when missing: no conflict clause, which an outer statement's
-    # OR IGNORE would override
+    # an upsert: its DO UPDATE holds whatever conflict policy the outer statement names
     return (
-        f"UPDATE {_TABLE} SET token = {_SQLITE_RANDOM} WHERE subject_id IN "
-        f"(SELECT sid FROM ({rows})); "
-        f"INSERT INTO {_TABLE} (subject_id, token) SELECT sid, {_SQLITE_RANDOM} FROM ({rows}) "
-        f"WHERE sid IS NOT NULL AND NOT EXISTS (SELECT 1 FROM {_TABLE} WHERE subject_id = sid); "
+        f"INSERT INTO {_TABLE} (subject_id, token) {rows} "
+        "ON CONFLICT (subject_id) DO UPDATE SET token = excluded.token; "
     )
 
 
 def _sqlite() -> list[str]:
-    claim = {r: f"SELECT {r}.subject_id AS sid" for r in ("OLD", "NEW")}
-    verdict = {r: f"SELECT subject_id AS sid FROM claim WHERE id = {r}.claim_id" for r in claim}
+    claim = {
+        r: f"SELECT {r}.subject_id, {_SQLITE_RANDOM} WHERE {r}.subject_id IS NOT NULL"
+        for r in ("OLD", "NEW")
+    }
+    verdict = {
+        r: f"SELECT subject_id, {_SQLITE_RANDOM} FROM claim WHERE id = {r}.claim_id" for r in claim
+    }
     out = []
     for table, rows, watched in (("claim", claim, _CLAIM), ("verdict", verdict, _VERDICT)):
         out += [
