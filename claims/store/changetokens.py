@@ -62,13 +62,6 @@ POSTGRES_TRIGGERS = (
     "claimstoken_verdict_update",
     "claimstoken_verdict_truncate",
 )
-POSTGRES_FUNCTIONS = (
-    "claimstoken_touch(integer)",
-    "claimstoken_claim()",
-    "claimstoken_verdict()",
-    "claimstoken_truncate()",
-)
-
 _SQLITE_RANDOM = "lower(hex(randomblob(16)))"
 
 
@@ -119,24 +112,32 @@ def sqlite_statements() -> list[str]:
     ]
 
 
+# PL/pgSQL keeps each statement's plan; an SQL-language helper called per row was
+# planned at every call (30,000 verdict updates: 2.2 s, against 0.15 s without triggers)
 _PG_FUNCTIONS = (
-    f"""CREATE FUNCTION claimstoken_touch(sid integer) RETURNS void LANGUAGE sql AS $$
-  INSERT INTO {TABLE} (subject_id, token) VALUES (sid, gen_random_uuid()::text)
-  ON CONFLICT (subject_id) DO UPDATE SET token = EXCLUDED.token
-$$""",
-    """CREATE FUNCTION claimstoken_claim() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  IF TG_OP <> 'INSERT' THEN PERFORM claimstoken_touch(OLD.subject_id); END IF;
-  IF TG_OP <> 'DELETE' THEN PERFORM claimstoken_touch(NEW.subject_id); END IF;
-  RETURN NULL;
-END $$""",
-    """CREATE FUNCTION claimstoken_verdict() RETURNS trigger LANGUAGE plpgsql AS $$
+    f"""CREATE FUNCTION claimstoken_claim() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP <> 'INSERT' THEN
-    PERFORM claimstoken_touch(subject_id) FROM claim WHERE id = OLD.claim_id;
+    INSERT INTO {TABLE} (subject_id, token) VALUES (OLD.subject_id, gen_random_uuid()::text)
+    ON CONFLICT (subject_id) DO UPDATE SET token = EXCLUDED.token;
   END IF;
   IF TG_OP <> 'DELETE' THEN
-    PERFORM claimstoken_touch(subject_id) FROM claim WHERE id = NEW.claim_id;
+    INSERT INTO {TABLE} (subject_id, token) VALUES (NEW.subject_id, gen_random_uuid()::text)
+    ON CONFLICT (subject_id) DO UPDATE SET token = EXCLUDED.token;
+  END IF;
+  RETURN NULL;
+END $$""",
+    f"""CREATE FUNCTION claimstoken_verdict() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP <> 'INSERT' THEN
+    INSERT INTO {TABLE} (subject_id, token)
+    SELECT subject_id, gen_random_uuid()::text FROM claim WHERE id = OLD.claim_id
+    ON CONFLICT (subject_id) DO UPDATE SET token = EXCLUDED.token;
+  END IF;
+  IF TG_OP <> 'DELETE' THEN
+    INSERT INTO {TABLE} (subject_id, token)
+    SELECT subject_id, gen_random_uuid()::text FROM claim WHERE id = NEW.claim_id
+    ON CONFLICT (subject_id) DO UPDATE SET token = EXCLUDED.token;
   END IF;
   RETURN NULL;
 END $$""",

@@ -70,23 +70,29 @@ def _sqlite() -> list[str]:
 
 
 _PG_FUNCTIONS = [
-    f"""CREATE FUNCTION claimstoken_touch(sid integer) RETURNS void LANGUAGE sql AS $$
-  INSERT INTO {_TABLE} (subject_id, token) VALUES (sid, {_PG_RANDOM})
-  ON CONFLICT (subject_id) DO UPDATE SET token = EXCLUDED.token
-$$""",
-    """CREATE FUNCTION claimstoken_claim() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  IF TG_OP <> 'INSERT' THEN PERFORM claimstoken_touch(OLD.subject_id); END IF;
-  IF TG_OP <> 'DELETE' THEN PERFORM claimstoken_touch(NEW.subject_id); END IF;
-  RETURN NULL;
-END $$""",
-    """CREATE FUNCTION claimstoken_verdict() RETURNS trigger LANGUAGE plpgsql AS $$
+    f"""CREATE FUNCTION claimstoken_claim() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP <> 'INSERT' THEN
-    PERFORM claimstoken_touch(subject_id) FROM claim WHERE id = OLD.claim_id;
+    INSERT INTO {_TABLE} (subject_id, token) VALUES (OLD.subject_id, {_PG_RANDOM})
+    ON CONFLICT (subject_id) DO UPDATE SET token = EXCLUDED.token;
   END IF;
   IF TG_OP <> 'DELETE' THEN
-    PERFORM claimstoken_touch(subject_id) FROM claim WHERE id = NEW.claim_id;
+    INSERT INTO {_TABLE} (subject_id, token) VALUES (NEW.subject_id, {_PG_RANDOM})
+    ON CONFLICT (subject_id) DO UPDATE SET token = EXCLUDED.token;
+  END IF;
+  RETURN NULL;
+END $$""",
+    f"""CREATE FUNCTION claimstoken_verdict() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP <> 'INSERT' THEN
+    INSERT INTO {_TABLE} (subject_id, token)
+    SELECT subject_id, {_PG_RANDOM} FROM claim WHERE id = OLD.claim_id
+    ON CONFLICT (subject_id) DO UPDATE SET token = EXCLUDED.token;
+  END IF;
+  IF TG_OP <> 'DELETE' THEN
+    INSERT INTO {_TABLE} (subject_id, token)
+    SELECT subject_id, {_PG_RANDOM} FROM claim WHERE id = NEW.claim_id
+    ON CONFLICT (subject_id) DO UPDATE SET token = EXCLUDED.token;
   END IF;
   RETURN NULL;
 END $$""",
@@ -147,8 +153,7 @@ def _drop_triggers(bind: sa.engine.Connection) -> None:
     for table in ("claim", "verdict"):
         for what in ("write", "update", "truncate"):
             bind.exec_driver_sql(f"DROP TRIGGER IF EXISTS claimstoken_{table}_{what} ON {table}")
-    for fn in ("claimstoken_claim()", "claimstoken_verdict()", "claimstoken_truncate()",
-               "claimstoken_touch(integer)"):  # fmt: skip
+    for fn in ("claimstoken_claim()", "claimstoken_verdict()", "claimstoken_truncate()"):
         bind.exec_driver_sql(f"DROP FUNCTION IF EXISTS {fn}")
 
 
