@@ -303,3 +303,25 @@ def test_a_subject_whose_token_row_was_deleted_is_never_taken_as_unchanged(db):
     assert first is not None and second is not None
     assert first[2].digest != second[2].digest
     assert first[1].digest == second[1].digest
+
+
+@pytest.mark.postgres
+def test_a_role_that_may_not_read_the_tokens_gets_the_rows_aggregate(pg_server):
+    """A read-only role granted SELECT before revision 0007 added the token table."""
+    _empty_postgresql(pg_server)
+    engine = make_engine(pg_server)
+    _populate(engine)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("DROP ROLE IF EXISTS early_reader")
+        conn.exec_driver_sql("CREATE ROLE early_reader LOGIN")
+        conn.exec_driver_sql("GRANT USAGE ON SCHEMA public TO early_reader")
+        conn.exec_driver_sql("GRANT SELECT ON ALL TABLES IN SCHEMA public TO early_reader")
+        conn.exec_driver_sql("REVOKE SELECT ON subjectclaimstoken FROM early_reader")
+    reader = make_engine(pg_server.replace("tracker@", "early_reader@"), upgrade=False)
+    try:
+        got = _inputs(reader)
+        assert got is not None and set(got) == {1, 2, 3}
+        assert all(re.fullmatch(r"[0-9a-f]{64}", i.digest) for i in got.values())
+    finally:
+        reader.dispose()
+        engine.dispose()

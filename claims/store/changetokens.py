@@ -24,8 +24,10 @@ for every subject that has claims); a new database gets them from
 checks both ways give the same triggers). SQLite drops a table's triggers when a
 revision rebuilds the table (``batch_alter_table`` copy and rename): such a revision
 must create them again; until then :func:`read_tokens` finds them missing and the build
-digests every row instead. Needs SQLite 3.x with ``randomblob`` (any) and PostgreSQL
-13 or later (``gen_random_uuid`` in core, ``EXECUTE FUNCTION``).
+digests every row instead, as it does for a PostgreSQL role that may not read the token
+table (a read-only role granted ``SELECT`` before the table existed). Needs SQLite 3.24
+or later (upserts, which verification needs too) and PostgreSQL 13 or later
+(``gen_random_uuid`` in core).
 """
 
 from __future__ import annotations
@@ -177,14 +179,16 @@ def install(connection: Any) -> None:
 
 _PG_ENABLED = (
     "SELECT tgname FROM pg_trigger "
-    "WHERE tgrelid IN ('claim'::regclass, 'verdict'::regclass) AND tgenabled IN ('O', 'A')"
+    "WHERE tgrelid IN ('claim'::regclass, 'verdict'::regclass) AND tgenabled IN ('O', 'A') "
+    f"AND has_table_privilege(to_regclass('{TABLE}'), 'SELECT')"
 )
 
 
 def read_tokens(raw: RawDB) -> dict[int, str] | None:
     """Subject id -> its token, or None when the triggers that keep them are not all
     in place (a database made otherwise than by :func:`claims.store.migrate.upgrade`,
-    triggers dropped, or disabled on PostgreSQL): the tokens may then be stale. Two
+    triggers dropped, or disabled on PostgreSQL; the tokens may then be stale) or, on
+    PostgreSQL, this role may not read the token table. Two
     small queries; the triggers are looked up first so a missing table never makes a
     failed statement (which would end a PostgreSQL transaction)."""
     if raw.dialect == "sqlite":
