@@ -69,10 +69,14 @@ def db(request, tmp_path):
     engine.dispose()
 
 
-def tokens(engine) -> dict[str, str]:  # type: ignore[no-untyped-def]
+def tokens(engine) -> dict[str, tuple[str, ...]]:  # type: ignore[no-untyped-def]
+    """Each subject's token rows (one, unless concurrent PostgreSQL writers left more)."""
     with engine.connect() as conn:
         rows = conn.exec_driver_sql("SELECT subject_id, token FROM subjectclaimstoken").all()
-    return {SLUGS[sid]: token for sid, token in rows}
+    out: dict[str, tuple[str, ...]] = {}
+    for sid, token in sorted(rows):
+        out[SLUGS[sid]] = (*out.get(SLUGS[sid], ()), token)
+    return out
 
 
 def renewed(engine, *statements: str) -> set[str]:  # type: ignore[no-untyped-def]
@@ -182,12 +186,14 @@ def test_each_edit_renews_exactly_its_subjects(db, statements, subjects):
 
 def test_every_token_is_new_random_text(db):
     first = tokens(db)
-    assert len(set(first.values())) == 3
-    assert all(re.fullmatch(r"[0-9a-f-]{32,36}", t) for t in first.values())
-    seen = set(first.values())
+    assert all(len(rows) == 1 for rows in first.values())
+    seen = {t for (t,) in first.values()}
+    assert len(seen) == 3
+    assert all(re.fullmatch(r"[0-9a-f-]{32,36}", t) for t in seen)
     for n in range(5):
-        renewed(db, f"UPDATE claim SET note = 'n{n}' WHERE id = 1")
-        seen.add(tokens(db)["a"])
+        renewed(db, f"UPDATE claim SET note = 'n{n % 2}' WHERE id = 1")
+        (token,) = tokens(db)["a"]
+        seen.add(token)
     assert len(seen) == 3 + 5  # never a token seen before, even for content seen before
 
 
@@ -262,9 +268,9 @@ def test_claim_inputs_are_the_tokens_with_each_subjects_sources_and_evidence(db)
     got, now = _inputs(db), tokens(db)
     assert got is not None
     assert {sid: (i.digest, i.source_ids, i.evidence_ids) for sid, i in got.items()} == {
-        1: ("token:" + now["a"], (1, 2), (4, 9)),
-        2: ("token:" + now["b"], (1,), ()),
-        3: ("token:" + now["c"], (1,), ()),
+        1: ("token:" + now["a"][0], (1, 2), (4, 9)),
+        2: ("token:" + now["b"][0], (1,), ()),
+        3: ("token:" + now["c"][0], (1,), ()),
     }
     # a subject whose claims are all gone has no inputs (its token row stays)
     with db.begin() as conn:
@@ -324,4 +330,63 @@ def test_a_role_that_may_not_read_the_tokens_gets_the_rows_aggregate(pg_server):
         assert all(re.fullmatch(r"[0-9a-f]{64}", i.digest) for i in got.values())
     finally:
         reader.dispose()
+        engine.dispose()
+
+
+@pytest.mark.postgres
+def test_concurrent_writers_on_postgresql_never_wait_on_a_token(pg_server):
+    """Two transactions each editing a claim of subject a and one of b, in opposite
+    orders: their claim rows never meet, so neither may wait for the other (a token
+    row updated in place made them wait, or deadlock). Each edit adds a token row;
+    the next edit removes the older ones."""
+    import psycopg
+
+    _empty_postgresql(pg_server)
+    engine = make_engine(pg_server)
+    _populate(engine)
+    before = tokens(engine)
+    url = pg_server.replace("postgresql+psycopg://", "postgresql://")
+    one, two = psycopg.connect(url), psycopg.connect(url)
+    try:
+        for conn in (one, two):
+            conn.execute("SET lock_timeout = '5s'")  # a wait fails the test, never hangs it
+        one.execute("UPDATE claim SET note = 'one' WHERE id = 1")  # a
+        two.execute("UPDATE claim SET note = 'two' WHERE id = 3")  # b
+        one.execute("UPDATE claim SET note = 'one' WHERE id = 4")  # b
+        two.execute("UPDATE claim SET note = 'two' WHERE id = 2")  # a
+        one.commit()
+        two.commit()
+        after = tokens(engine)
+        assert {k for k in after if set(after[k]) & set(before[k])} == {"c"}  # a, b: new
+        assert len(after["a"]) == len(after["b"]) == 2 and after["c"] == before["c"]
+        assert renewed(engine, "UPDATE claim SET note = 'three' WHERE id IN (1, 3)") == {"a", "b"}
+        assert all(len(rows) == 1 for rows in tokens(engine).values())
+    finally:
+        one.close()
+        two.close()
+        engine.dispose()
+
+
+@pytest.mark.postgres
+def test_a_rolled_back_savepoint_does_not_keep_a_subject_marked_on_postgresql(pg_server):
+    """One transaction renews a subject's token once (its later edits add no rows);
+    an edit in a savepoint that is rolled back leaves the subject unmarked, so the
+    transaction's next edit still renews it."""
+    _empty_postgresql(pg_server)
+    engine = make_engine(pg_server)
+    try:
+        _populate(engine)
+        edits = (f"UPDATE claim SET note = 'n{i}' WHERE id = 1" for i in range(4))
+        assert renewed(engine, *edits) == {"a"}
+        assert all(len(rows) == 1 for rows in tokens(engine).values())
+        before = tokens(engine)
+        with engine.begin() as conn:
+            saved = conn.begin_nested()
+            conn.exec_driver_sql("UPDATE claim SET note = 'gone' WHERE id = 2")
+            saved.rollback()
+            conn.exec_driver_sql("UPDATE claim SET note = 'kept' WHERE id = 2")
+        after = tokens(engine)
+        assert {k for k in after if after[k] != before[k]} == {"a"}
+        assert len(after["a"]) == 1
+    finally:
         engine.dispose()

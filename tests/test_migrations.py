@@ -451,7 +451,7 @@ def _tokens_revision_upgrades_and_downgrades(engine) -> None:
         subjects = {s for (s,) in conn.exec_driver_sql("SELECT DISTINCT subject_id FROM claim")}
         assert row_counts(conn) == counts
     assert set(tokens) == subjects and len(subjects) == 3 == len(set(tokens.values()))
-    assert len(_token_triggers(engine)) == (6 if engine.dialect.name == "sqlite" else 9)
+    assert len(_token_triggers(engine)) == (6 if engine.dialect.name == "sqlite" else 10)
     assert _schema_diff(engine) == []
     with engine.begin() as conn:  # the triggers work on the upgraded database
         conn.exec_driver_sql("UPDATE claim SET note = 'edited' WHERE id = 1")
@@ -495,7 +495,7 @@ def test_both_ways_give_the_same_change_token_triggers_on_postgresql(pg_server):
             conn.exec_driver_sql("CREATE SCHEMA public")
             conn.commit()
         upgrade(engine)  # an empty database: the models' tables and the code's triggers
-        assert len(long_way) == 9 and _token_triggers(engine) == long_way
+        assert len(long_way) == 10 and _token_triggers(engine) == long_way
         with engine.connect() as conn:
             command.downgrade(alembic_config(conn), "0006")
             conn.commit()

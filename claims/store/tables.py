@@ -227,12 +227,14 @@ class Verdict(SQLModel, table=True):
 
 
 class SubjectClaimsToken(SQLModel, table=True):
-    """A subject's change token: a random text the database's triggers renew whenever
-    one of its claim or verdict rows changes (:mod:`claims.store.changetokens`). The
-    site build compares it with the one it made its per-subject record with."""
+    """A subject's change token: a random text the database's triggers put in place of
+    the subject's rows whenever one of its claim or verdict rows changes (a subject has
+    one row, or several while concurrent writers on PostgreSQL left older ones;
+    :mod:`claims.store.changetokens`). The site build compares them with those it made
+    its per-subject record with."""
 
-    subject_id: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
-    token: str
+    token: str = Field(primary_key=True)
+    subject_id: int = Field(index=True)
 
 
 class Discrepancy(SQLModel, table=True):

@@ -1,8 +1,9 @@
 """A change token per subject kept by the database: the ``subjectclaimstoken`` table
-(``subject_id`` primary key, ``token`` text) and triggers on ``claim`` and ``verdict``
-that set a subject's token to a new random value whenever one of its claim or verdict
-rows is inserted, deleted, or updated in a column the site shows (on PostgreSQL, a
-``TRUNCATE`` of either table renews every token). The site build compares tokens
+(``token`` text primary key, ``subject_id`` indexed) and triggers on ``claim`` and
+``verdict`` that put a new random token in place of a subject's whenever one of its
+claim or verdict rows is inserted, deleted, or updated in a column the site shows (on
+PostgreSQL a new row, older ones removed unless a concurrent transaction holds them;
+a ``TRUNCATE`` of either table renews every token). The site build compares tokens
 instead of digesting every row (``claims/store/changetokens.py`` says why). Every
 subject with claims gets a token here.
 
@@ -39,22 +40,17 @@ def _changed(columns: tuple[str, ...], op_: str) -> str:
     return " OR ".join(f"OLD.{c} {op_} NEW.{c}" for c in columns)
 
 
-def _sqlite_touch(rows: str) -> str:
-    # an upsert: its DO UPDATE holds whatever conflict policy the outer statement names
+def _sqlite_touch(subject: str) -> str:
     return (
-        f"INSERT INTO {_TABLE} (subject_id, token) {rows} "
-        "ON CONFLICT (subject_id) DO UPDATE SET token = excluded.token; "
+        f"DELETE FROM {_TABLE} WHERE subject_id = {subject}; "
+        f"INSERT INTO {_TABLE} (token, subject_id) "
+        f"SELECT {_SQLITE_RANDOM}, {subject} WHERE {subject} IS NOT NULL; "
     )
 
 
 def _sqlite() -> list[str]:
-    claim = {
-        r: f"SELECT {r}.subject_id, {_SQLITE_RANDOM} WHERE {r}.subject_id IS NOT NULL"
-        for r in ("OLD", "NEW")
-    }
-    verdict = {
-        r: f"SELECT subject_id, {_SQLITE_RANDOM} FROM claim WHERE id = {r}.claim_id" for r in claim
-    }
+    claim = {r: f"{r}.subject_id" for r in ("OLD", "NEW")}
+    verdict = {r: f"(SELECT subject_id FROM claim WHERE id = {r}.claim_id)" for r in claim}
     out = []
     for table, rows, watched in (("claim", claim, _CLAIM), ("verdict", verdict, _VERDICT)):
         out += [
@@ -69,36 +65,41 @@ def _sqlite() -> list[str]:
     return out
 
 
+# PostgreSQL: a new row per change, older ones removed unless another transaction
+# holds them (SKIP LOCKED), so concurrent writers never wait on a subject's row
 _PG_FUNCTIONS = [
-    f"""CREATE FUNCTION claimstoken_claim() RETURNS trigger LANGUAGE plpgsql AS $$
+    f"""CREATE FUNCTION claimstoken_touch(sid integer) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  fresh text := {_PG_RANDOM};
+  mark text := 'claimstoken.s' || sid;
 BEGIN
-  IF TG_OP <> 'INSERT' THEN
-    INSERT INTO {_TABLE} (subject_id, token) VALUES (OLD.subject_id, {_PG_RANDOM})
-    ON CONFLICT (subject_id) DO UPDATE SET token = EXCLUDED.token;
-  END IF;
-  IF TG_OP <> 'DELETE' THEN
-    INSERT INTO {_TABLE} (subject_id, token) VALUES (NEW.subject_id, {_PG_RANDOM})
-    ON CONFLICT (subject_id) DO UPDATE SET token = EXCLUDED.token;
-  END IF;
+  IF sid IS NULL OR current_setting(mark, true) = 'y' THEN RETURN; END IF;
+  INSERT INTO {_TABLE} (token, subject_id) VALUES (fresh, sid);
+  DELETE FROM {_TABLE} WHERE token IN (
+    SELECT token FROM {_TABLE} WHERE subject_id = sid AND token <> fresh
+    FOR UPDATE SKIP LOCKED);
+  PERFORM set_config(mark, 'y', true);
+END $$""",
+    """CREATE FUNCTION claimstoken_claim() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP <> 'INSERT' THEN PERFORM claimstoken_touch(OLD.subject_id); END IF;
+  IF TG_OP <> 'DELETE' THEN PERFORM claimstoken_touch(NEW.subject_id); END IF;
   RETURN NULL;
 END $$""",
-    f"""CREATE FUNCTION claimstoken_verdict() RETURNS trigger LANGUAGE plpgsql AS $$
+    """CREATE FUNCTION claimstoken_verdict() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP <> 'INSERT' THEN
-    INSERT INTO {_TABLE} (subject_id, token)
-    SELECT subject_id, {_PG_RANDOM} FROM claim WHERE id = OLD.claim_id
-    ON CONFLICT (subject_id) DO UPDATE SET token = EXCLUDED.token;
+    PERFORM claimstoken_touch((SELECT subject_id FROM claim WHERE id = OLD.claim_id));
   END IF;
   IF TG_OP <> 'DELETE' THEN
-    INSERT INTO {_TABLE} (subject_id, token)
-    SELECT subject_id, {_PG_RANDOM} FROM claim WHERE id = NEW.claim_id
-    ON CONFLICT (subject_id) DO UPDATE SET token = EXCLUDED.token;
+    PERFORM claimstoken_touch((SELECT subject_id FROM claim WHERE id = NEW.claim_id));
   END IF;
   RETURN NULL;
 END $$""",
     f"""CREATE FUNCTION claimstoken_truncate() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  UPDATE {_TABLE} SET token = {_PG_RANDOM};
+  INSERT INTO {_TABLE} (token, subject_id)
+  SELECT {_PG_RANDOM}, subject_id FROM (SELECT DISTINCT subject_id FROM {_TABLE}) s;
   RETURN NULL;
 END $$""",
 ]
@@ -128,15 +129,16 @@ def upgrade() -> None:
     if not sa.inspect(bind).has_table(_TABLE):
         op.create_table(
             _TABLE,
-            sa.Column("subject_id", sa.Integer(), autoincrement=False, nullable=False),
             sa.Column("token", sa.String(), nullable=False),
-            sa.PrimaryKeyConstraint("subject_id"),
+            sa.Column("subject_id", sa.Integer(), nullable=False),
+            sa.PrimaryKeyConstraint("token"),
         )
+        op.create_index(f"ix_{_TABLE}_subject_id", _TABLE, ["subject_id"])
     random = _SQLITE_RANDOM if sqlite else _PG_RANDOM
     bind.exec_driver_sql(f"DELETE FROM {_TABLE}")
     # one random value per subject: drawn in the outer query, once per row
     bind.exec_driver_sql(
-        f"INSERT INTO {_TABLE} (subject_id, token) SELECT sid, {random} "
+        f"INSERT INTO {_TABLE} (token, subject_id) SELECT {random}, sid "
         "FROM (SELECT DISTINCT subject_id AS sid FROM claim) AS subjects"
     )
     _drop_triggers(bind)  # SQLite keeps the DDL of a failed upgrade: run again cleanly
@@ -153,7 +155,8 @@ def _drop_triggers(bind: sa.engine.Connection) -> None:
     for table in ("claim", "verdict"):
         for what in ("write", "update", "truncate"):
             bind.exec_driver_sql(f"DROP TRIGGER IF EXISTS claimstoken_{table}_{what} ON {table}")
-    for fn in ("claimstoken_claim()", "claimstoken_verdict()", "claimstoken_truncate()"):
+    for fn in ("claimstoken_claim()", "claimstoken_verdict()", "claimstoken_truncate()",
+               "claimstoken_touch(integer)"):  # fmt: skip
         bind.exec_driver_sql(f"DROP FUNCTION IF EXISTS {fn}")
 
 
