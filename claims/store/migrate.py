@@ -94,11 +94,11 @@ def upgrade(engine: Engine, *, sleep: Callable[[float], None] = time.sleep) -> l
     An empty database gets the models' tables at once, and the change-token triggers
     (:func:`claims.store.changetokens.install`), and is stamped at the head (the
     alembic cookbook's "build from scratch"; tests/test_migrations.py checks that both
-    ways give the same schema and triggers). Raises the driver's error when a revision fails (nothing
-    of that upgrade is kept on PostgreSQL; on SQLite, DDL outside the rebuilds is kept,
-    each revision being written to run again). While another process upgrades the same
-    SQLite file, it waits for it (:func:`_begin_immediate`; ``sleep`` between tries) and
-    then finds the database at the head."""
+    ways give the same schema and triggers). Raises the driver's error when a revision
+    fails (nothing of that upgrade is kept on PostgreSQL; on SQLite, DDL outside the
+    rebuilds is kept, each revision being written to run again). While another process
+    upgrades the same SQLite file, it waits for it (:func:`_begin_immediate`; ``sleep``
+    between tries) and then finds the database at the head."""
     from alembic import command
 
     sqlite = engine.dialect.name == "sqlite"

@@ -71,7 +71,7 @@ GROUP BY claim.subject_id
 """
 
 # Unordered (gathered into sets): ordered by claim id, SQLite walked every claim first
-# (7.7 ms at 30,000 claims with no evidence; 2 ms without)
+# (7.7 ms at 30,000 claims citing nothing; 2 ms unordered)
 _EVIDENCE = """
 SELECT claim.subject_id, verdict.evidence_json
 FROM verdict JOIN claim ON claim.id = verdict.claim_id
