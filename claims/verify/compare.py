@@ -213,6 +213,11 @@ def values_conflict(attribute: str, a: Value, b: Value) -> tuple[str | None, str
         exact = _whole_number(a) and _whole_number(b)
 
         def amount(x: Any) -> str:
+            # a difference of percentages is in percentage points: 78.4% vs 81.2% differ
+            # by 2.8 points, not by 2.8% (which would be 2.8% of 78.4)
+            if a.unit == "percent":
+                n = format_value(Value(kind="quantity", value=x, unit=None))
+                return f"{n} point" if x == 1 else f"{n} points"
             return format_value(Value(kind="quantity", value=x, unit=a.unit))
 
         if exact:
