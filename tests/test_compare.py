@@ -325,5 +325,7 @@ def test_two_percentages_differ_by_percentage_points_not_percent():
         "78.4% (78.35–78.45%) vs 81.2% (81.15–81.25%): intervals do not overlap (the "
         "figures differ by 2.8 points; the intervals' nearest ends are 2.7 points apart)"
     )
-    one = values_conflict("benchmark_score", quantity("70.0", "percent"), quantity("71.0", "percent"))
+    one = values_conflict(
+        "benchmark_score", quantity("70.0", "percent"), quantity("71.0", "percent")
+    )
     assert "differ by 1 point;" in one[1]

@@ -14,11 +14,13 @@ from typing import Protocol
 
 from claims.extract.candidates import Candidate
 from claims.extract.claimants import ClaimantMention
+from claims.extract.dates import DateSpan
 from claims.extract.document import Document, Line
 from claims.extract.lexicon import alternation, patterns, phrases
 from claims.extract.models import FIGURE_OWNER_LINK, names_after_relation
 from claims.extract.rules import Named, versus_first
 from claims.extract.segment import Segments, Sentence
+from claims.extract.untracked import NOT_TRACKED, contrasted_name, untracked_names
 from claims.subjects.references import Mention, SubjectIndex
 from claims.values.value import Value
 
@@ -70,6 +72,8 @@ class ArticleContext(Protocol):
     claimants: list[ClaimantMention]
     doc: Document
     comparatives: list[Named]
+    benches: list[Named]
+    date_spans: list[DateSpan]
 
     def sentence_claimant(self, pos: int) -> str | None: ...
 
@@ -80,12 +84,13 @@ class Decision:
     then ``null`` is ``hard`` (a named model) or ``soft`` (a generic "a dense model")) and
     ``how``, the name reported on the candidate; ``other`` names that other model as
     written ("Orca 7B"): every ``how="other"`` names one, while a generic phrase's figure
-    is ``how="generic"`` and names none."""
+    is ``how="generic"`` and names none; ``note`` is a warning for the candidate."""
 
     subject: str | None
     how: str
     null: str = ""
     other: str = ""
+    note: str = ""
 
 
 @dataclass
@@ -375,6 +380,8 @@ def _nearer_other_topic(c: Candidate, a: _Article, after: int) -> Named | None:
             break
         if ns is s:
             continue  # the figure's own sentence was read by the sentence rule
+        if _CONTRAST_OPENER.match(ns.text):
+            continue  # "By comparison, Zephyr-Max ...": a yardstick, not the topic after it
         first = [e for e in a.entities if ns.start <= e[0] < n.start and e[2] != "generic"]
         if not first and _opens_or_launched(n, ns, a.ctx.text):
             return n
@@ -582,6 +589,29 @@ def _respective(c: Candidate, a: _Article) -> Decision | None:
     return None
 
 
+def _contrasted(c: Candidate, a: _Article) -> Decision | None:
+    """ "By comparison, Aurora charges $5 ...", "Em comparação, o Zephyr obtém ...": a
+    sentence set against the one before, whose clause opens with a name that is no tracked
+    subject nor the lab of one the article names, is about that other thing; its figures
+    are left to no subject, with a warning naming it (:mod:`claims.extract.untracked`)."""
+    s = c._sentence
+    assert s is not None
+    found = contrasted_name(s.text)
+    if found is None:
+        return None
+    cue, name, at = found
+    start = s.start + at
+    if c.start < start or any(
+        m.start <= start < m.end for m in a.ctx.mentions + a.ctx.comparative_mentions
+    ):
+        return None
+    slugs = {m.slug for m in a.ctx.mentions} | {a.default_subject or ""}
+    labs = {a.ctx.index.organization(x) or "" for x in slugs if x} - {""}
+    if any(lab.startswith(name) or name.startswith(lab) for lab in labs):
+        return None  # "In comparison, Vireo charges ...": the subject's lab
+    return Decision(None, "contrast", "hard", note=f"after '{cue}': names '{name}', {NOT_TRACKED}")
+
+
 LOCAL: tuple[tuple[str, Strategy], ...] = (
     ("listed", _own_size),
     ("respectively", _respective),
@@ -597,6 +627,7 @@ CONTEXT: tuple[tuple[str, Strategy], ...] = (
     ("sentence", _sentence_subject),
 )
 FALLBACK: tuple[tuple[str, Strategy], ...] = (
+    ("contrast", _contrasted),
     ("section", _other_models_section),
     ("paragraph", _paragraph_topic),
     ("heading", _heading_topic),
@@ -614,6 +645,8 @@ def _run(items: list[Candidate], table: tuple[tuple[str, Strategy], ...], a: _Ar
                 c.subject, c.how = d.subject, d.how
                 c.other_model = d.other or None
                 c._hard_null, c._soft_null = d.null == "hard", d.null == "soft"
+                if d.note:
+                    c.warnings.append(d.note)
                 break
 
 
@@ -655,17 +688,53 @@ def resolve(items: list[Candidate], ctx: ArticleContext, default_subject: str | 
     }
     _run(items, FALLBACK, a)
     _restatements(items)
+    unnamed: list[tuple[int, int, str]] | None = None
+    if any(c.subject is None and c.how == "none" for c in items):
+        unnamed = _untracked(ctx)
     for c in items:
         if c.attribute == "price_usd_per_mtok":
             c.attribute = ""  # input or output never said, and not a restatement: dropped
         if c._claimant_pronoun and not c.claimant:
             c.claimant = ctx.index.organization(c.subject)
         if c.subject is None and c.how == "none" and not _names_a_model(c._sentence, ctx):
-            c.warnings.append(NO_MODEL_NAMED)
+            c.warnings.append(_unnamed_warning(c, ctx, unnamed))
         if c.subject is not None:
             c.other_model = None  # a generic phrase's figure restated as a subject's
         elif c.other_model:
             c.warnings.append(f"{OTHER_MODEL}: {c.other_model}")
+
+
+def _untracked(ctx: ArticleContext) -> list[tuple[int, int, str]]:
+    """Model-like names of the article that are no subject, other model found, benchmark,
+    date or claimant."""
+    taken = [(m.start, m.end) for m in ctx.mentions + ctx.comparative_mentions]
+    taken += [(b.start, b.end) for b in ctx.benches]
+    taken += [(k.start, k.end) for k in ctx.claimants]
+    taken += [(n.start, n.end) for n in ctx.competitors]  # known as other models already
+    taken += [(d.start, d.end) for d in ctx.date_spans]
+    return untracked_names(ctx.text, taken)
+
+
+def _unnamed_warning(
+    c: Candidate, ctx: ArticleContext, names: list[tuple[int, int, str]] | None
+) -> str:
+    """The warning of a figure left without a subject whose sentence names no model: the
+    name its sentence, else its paragraph before it, else the title gives that is no
+    tracked subject ("names 'Halcyon 9', which is not a tracked subject"), else
+    :data:`NO_MODEL_NAMED`."""
+    s = c._sentence
+    if s is None or not names:
+        return NO_MODEL_NAMED
+    para = min(x.start for x in ctx.seg.sentences if x.paragraph == s.paragraph)
+    title = ctx.doc.lines[0] if ctx.doc.lines else None
+    ranges = [(s.start, s.end), (para, s.start)]
+    if title is not None:
+        ranges.append((title.start, title.end))
+    for lo, hi in ranges:
+        inside = [n for n in names if lo <= n[0] < hi]
+        if inside:
+            return f"names '{inside[0][2]}', {NOT_TRACKED}"
+    return NO_MODEL_NAMED
 
 
 def _model_name(n: Mention | Named, ctx: ArticleContext) -> str:

@@ -42,6 +42,7 @@ from claims.extract.models import (
 )
 from claims.extract.named_tables import named_column_tables
 from claims.extract.negation import affirmed
+from claims.extract.placed_models import find_placed_models, without_rival_nouns
 from claims.extract.price_factor import qualify_price_factors
 from claims.extract.price_pairs import pair_prices
 from claims.extract.segment import Sentence
@@ -167,7 +168,7 @@ class _Context:
         self.variant_names = sorted({v for s in subjects for v in s.variants}, key=len)[::-1]
         self.seg = doc.segments
         self.benches = R.find_benchmarks(text)
-        comparatives = R.find_comparatives(text)
+        comparatives = without_rival_nouns(text, R.find_comparatives(text))
         self.comparatives = comparatives
         mentions, self.competitors = self._names(comparatives)
         taken = [(m.start, m.end) for m in mentions] + [(b.start, b.end) for b in self.benches]
@@ -245,7 +246,8 @@ class _Context:
             + find_compared_models(text, comparatives)
             + find_size_names(text, own)
             + find_listed_sizes(text, own)
-            + find_sibling_tiers(text, [n for ref in own_refs for n in ref.names]),
+            + find_sibling_tiers(text, [n for ref in own_refs for n in ref.names])
+            + find_placed_models(text, self.index.organizations()),
         )
         found = _merge_models(found, every_occurrence(text, found))
         found = [_one_line(n) for n in found]

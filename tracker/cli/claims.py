@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
@@ -107,6 +108,24 @@ def _given_to(found: list[Candidate]) -> str:
         return ""
     named = ", ".join(f"{name} ({n})" for name, n in counts.items())
     return f", given to other models named in the text: {named}"
+
+
+def _untracked_named(found: list[Candidate]) -> str:
+    """ "; their sentences name 'Halcyon 9' (8), which is not a tracked subject" for the
+    candidates without a subject whose warning names such a thing; "" when none does."""
+    from claims.extract.untracked import NOT_TRACKED
+
+    counts: dict[str, int] = {}
+    for c in found:
+        for w in c.warnings if c.subject is None else ():
+            name = re.search(r"names '(.+)', " + re.escape(NOT_TRACKED), w)
+            if name:
+                counts[name.group(1)] = counts.get(name.group(1), 0) + 1
+    if not counts:
+        return ""
+    named = ", ".join(f"'{name}' ({n})" for name, n in counts.items())
+    which = NOT_TRACKED if len(counts) == 1 else "which are not tracked subjects"
+    return f"; their text names {named}, {which}"
 
 
 def _read(source: str) -> Article:
@@ -284,7 +303,8 @@ def _subject_notes(found: list[Candidate], subjects_file: Path | None) -> list[s
     if unknown:
         notes.append(
             f"{unknown} of {plural(len(found), 'candidate')} have no known subject (—)"
-            f"{_given_to(found)}, and `claims import` skips them: {_subject_fix(subjects_file)}"
+            f"{_given_to(found)}{_untracked_named(found)}, and `claims import` skips them: "
+            f"{_subject_fix(subjects_file)}"
         )
     if unnamed:
         notes.append(

@@ -1,0 +1,158 @@
+"""Other models known by where they stand, not by a version in their name: "Zephyr-Max
+from rival Northwind AI scores 81.2%", "Northwind AI's rival Zephyr-Max", "o rival
+Zephyr-Max, da Northwind AI", "Northwind Zephyr 3 from Northwind AI", "Zephyr Max 2 costs
+$3". :mod:`claims.extract.models` finds names by their shape; these need their place.
+
+A name here is one to four words, the first capitalised, the others capitalised or
+versions ("Zephyr-Max", "Zephyr Max 2", "Northwind Zephyr 3"); function words opening a
+sentence ("The", "By", lexicon/<lang>/stop_caps.txt) are cut from its front; a name of
+capitals only ("API") or opening with a word of lexicon/not_models.txt is none. It is
+another model when
+
+- a rival word stands before it ("rival Zephyr-Max", "o rival Zephyr-Max", "Northwind AI's
+  rival Zephyr-Max"; lexicon/<lang>/rival_words.txt) and no lab preposition before that
+  ("from rival Northwind AI" names a lab);
+- a lab preposition and a lab follow it ("Zephyr-Max from rival Northwind AI", "o
+  Zephyr-Max, da Northwind AI"; lexicon/<lang>/lab_prepositions.txt), when a rival word
+  stands before the lab, the name has a model's shape (below) or a model's verb follows
+  ("Zephyr from Northwind scores");
+- a known lab (or its first word) stands right before it ("Northwind AI's Zephyr-Max",
+  "Northwind Zephyr 3") and it has a model's shape or a model's verb follows;
+- it has a model's shape and a model's verb follows ("Zephyr Max 2 costs",
+  lexicon/<lang>/model_position_verbs.txt) or it owns a figure by "'s" ("Zephyr-Max's
+  81.2%").
+
+A model's shape: a digit in a word of its own ("Zephyr Max 2"), or capitalised parts
+joined by hyphens ("Zephyr-Max"). The caller drops names overlapping the subjects' own
+names and benchmarks. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import cache
+
+from claims.extract.lexicon import alternation, words
+from claims.extract.models import NOT_MODELS
+from claims.extract.rules import Named
+
+_SP = r"[^\S\n]+"
+_WORD = r"[A-Z][\w.]*(?:-[A-Za-z0-9][\w.]*)*"
+_NAME = rf"{_WORD}(?:{_SP}(?:{_WORD}|\d+(?:\.\d+)?[A-Za-z]?(?![\w.%])))" + "{0,3}"
+_LAB = rf"[A-Z][\w.&-]*(?:{_SP}[A-Z][\w.&-]*){{0,2}}"
+_POSSESSIVE = r"(?:'s|’s|')"
+# "Zephyr-Max", "Llama-Nemotron": capitalised parts joined by hyphens, no digit needed.
+_HYPHENED = re.compile(r"[A-Z][a-z]+(?:-[A-Z][A-Za-z]*)+")
+_DIGIT_WORD = re.compile(r"(?<!\S)\d+(?:\.\d+)?[A-Za-z]?(?!\S)")
+# "Zephyr-Max's 81.2%", "Zephyr Max 2's $3": the name owns the figure after it.
+_OWNS_FIGURE = re.compile(rf"{_POSSESSIVE}{_SP}[~≈$€£]?\d")
+
+
+@cache
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    rival, prep = alternation("rival_words"), alternation("lab_prepositions")
+    # "Northwind AI's rival Zephyr-Max", "o rival Zephyr-Max" (group "before": the word
+    # before the rival word, a lab preposition there makes what follows a lab)
+    after_rival = re.compile(
+        rf"(?P<before>\b\w+{_SP})?(?:(?i:the|its|a|o|a|seu|sua){_SP})?"
+        rf"(?i:{rival})(?:{_SP}(?i:model|modelo))?,?{_SP}(?:(?:o|a|the){_SP})?(?P<name>{_NAME})"
+    )
+    # "Zephyr-Max from rival Northwind AI", "o Zephyr-Max, da Northwind AI"
+    before_lab = re.compile(
+        rf"(?<![\w-])(?P<name>{_NAME}),?{_SP}(?:{prep}){_SP}(?:(?:the|a|o){_SP})?"
+        rf"(?P<rival>(?i:{rival}){_SP})?(?P<lab>{_LAB})"
+    )
+    verb = re.compile(rf",?{_SP}(?:(?i:{alternation('model_position_verbs')}))\b")
+    return after_rival, before_lab, verb
+
+
+def find_placed_models(text: str, labs: Iterable[str]) -> list[Named]:
+    """Other models named by their place (rules in the module doc), in text order, as
+    ``Named(start, end, "competitor", name)``; ``labs`` are the known organizations (the
+    subjects' labs), whose names are never models themselves."""
+    after_rival, before_lab, verb = _patterns()
+    known = sorted({x for x in labs if x}, key=len, reverse=True)
+    firsts = {k.split()[0] for k in known if len(k.split()) > 1 and len(k.split()[0]) >= 4}
+    lab_words = set(known) | firsts
+    found: list[tuple[int, int]] = []
+    prep = set(words("lab_prepositions"))
+    for m in after_rival.finditer(text):
+        before = (m.group("before") or "").strip().lower()
+        if before not in prep:
+            found.append(m.span("name"))
+    for m in before_lab.finditer(text):
+        span = m.span("name")
+        shaped = _shaped(m.group("name"))
+        if m.group("rival") or shaped or verb.match(text, m.end()):
+            found.append(span)
+    if lab_words:
+        alt = "|".join(re.escape(k) for k in sorted(lab_words, key=len, reverse=True))
+        rx = re.compile(rf"(?<![\w-])(?:{alt}){_POSSESSIVE}?{_SP}(?P<name>{_NAME})")
+        lab_parts = {w for k in known for w in k.split()}
+        for m in rx.finditer(text):
+            if m.group("name").split()[0] in lab_parts:
+                continue  # "Labs" of "Vireo Labs", read from its first word
+            if _shaped(m.group("name"), True) or verb.match(text, m.end()):
+                found.append(m.span("name"))
+    for m in re.finditer(rf"(?<![\w-]){_NAME}", text):
+        if _shaped(m.group(0)) and (verb.match(text, m.end()) or _OWNS_FIGURE.match(text, m.end())):
+            found.append(m.span())
+    return _clean(text, found, lab_words)
+
+
+def _shaped(name: str, lab_before: bool = False) -> bool:
+    """True for a model's shape: hyphened capitals ("Zephyr-Max") or a digit word after
+    two words ("Zephyr Max 2"); after a known lab one word will do ("Zephyr 3")."""
+    if _HYPHENED.search(name):
+        return True
+    return bool(_DIGIT_WORD.search(name)) and (lab_before or len(name.split()) >= 3)
+
+
+def _clean(text: str, spans: list[tuple[int, int]], lab_words: set[str]) -> list[Named]:
+    """The spans as names: leading sentence words cut ("By", "The"), a lab's name or a
+    name of one short word left out, overlaps kept once (the longer), in text order."""
+    stop = set(words("stop_caps"))
+    out: list[Named] = []
+    for start, end in sorted(spans, key=lambda s: (s[0], -s[1])):
+        lead = re.match(r"(\S+)\s+", text[start:end])
+        while lead and lead.group(1) in stop:
+            start += lead.end()
+            lead = re.match(r"(\S+)\s+", text[start:end])
+        for lab in sorted(lab_words, key=len, reverse=True):  # "Vireo Aurora 2": Aurora 2
+            if text.startswith(lab + " ", start) and start + len(lab) + 1 < end:
+                start += len(lab) + 1
+                break
+        name = text[start:end]
+        if name in stop or name in lab_words or len(name) < 3 or name.split()[0] in NOT_MODELS:
+            continue
+        if not re.search(r"[a-z]", name):
+            continue  # "API", "SDK": an acronym alone is a product, not a model here
+            continue
+        if out and start < out[-1].end:
+            continue
+        out.append(Named(start, end, "competitor", name))
+    return out
+
+
+_NOUN_BEFORE = re.compile(
+    rf"(?:\b(?i:the|its|their|a|an|o|a|os|as|seu|sua|um|uma)|{_POSSESSIVE})\s+$"
+)
+
+
+def without_rival_nouns(text: str, markers: list[Named]) -> list[Named]:
+    """Comparison ``markers`` without a rival word used as a noun ("the rival Zephyr-Max",
+    "Northwind AI's rival", "o rival Zephyr-Max", "from rival Northwind AI"): a name after
+    it is no yardstick of a comparison (as after "rivals GPT-4o") but the rival itself."""
+    rivals = {w.lower() for w in words("rival_words")}
+    preps = "|".join(re.escape(p) for p in words("lab_prepositions"))
+    after_prep = re.compile(rf"\b(?:{preps})\s+$", re.I)
+    out = []
+    for m in markers:
+        head = text[max(0, m.start - 12) : m.start]
+        if m.name.strip().lower() in rivals and (
+            _NOUN_BEFORE.search(head) or after_prep.search(head)
+        ):
+            continue
+        out.append(m)
+    return out
