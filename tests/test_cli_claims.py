@@ -414,3 +414,29 @@ def test_import_refuses_a_source_that_a_data_file_defines(tmp_path):
         "and run `tracker load`, or import under another source key\n",
     )
     assert runner.invoke(app, [*args, "--source", "blog-2"]).exit_code == 0
+
+
+# A made-up model no subjects file knows, named in every sentence but the second.
+UNTRACKED = (
+    "Vireo Labs launches Halcyon 9\n\n"
+    "Vireo Labs announced Halcyon 9 with 405 billion parameters. The model supports a "
+    "256K-token context window.\n"
+)
+
+
+def test_extract_names_a_model_that_is_not_a_tracked_subject(tmp_path):
+    f = tmp_path / "a.txt"
+    f.write_text(UNTRACKED, encoding="utf-8")
+    r = _extract(str(f), "--lang", "en", "--published", "2026-11-30", "--json")
+    assert (r.exit_code, r.stderr) == (
+        0,
+        "warning: 2 of 2 candidates have no known subject (—); their text names 'Halcyon 9' "
+        "(2), which is not a tracked subject, and `claims import` skips them: add the model "
+        f"(slug, name, aliases as written) to {SUBJECTS} and extract again, or pass "
+        "--subject SLUG (a subject of that file) for figures naming no model\n",
+    )
+    got = [(c["subject"], c["attribute"], c["warnings"]) for c in json.loads(r.stdout)]
+    assert got == [
+        (None, "total_params", ["names 'Halcyon 9', which is not a tracked subject"]),
+        (None, "context_window", ["names 'Halcyon 9', which is not a tracked subject"]),
+    ]

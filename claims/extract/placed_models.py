@@ -135,9 +135,8 @@ def _clean(text: str, spans: list[tuple[int, int]], lab_words: set[str]) -> list
     return out
 
 
-_NOUN_BEFORE = re.compile(
-    rf"(?:\b(?i:the|its|their|a|an|o|a|os|as|seu|sua|um|uma)|{_POSSESSIVE})\s+$"
-)
+# (not "its rival GPT-5": whose rival is left open, as before, a yardstick)
+_NOUN_BEFORE = re.compile(rf"(?:\b(?i:the|a|an|o|a|os|as|um|uma)|{_POSSESSIVE})\s+$")
 
 
 def without_rival_nouns(text: str, markers: list[Named]) -> list[Named]:
