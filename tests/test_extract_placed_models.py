@@ -198,7 +198,14 @@ def test_no_name_at_all_still_says_no_model_named():
         "Pricing from Vireo Labs is $1.20 per million input tokens.",
         "Vireo Labs on Tuesday announced it in March 2027 under Apache 2.0.",
         "The Vireo API is cheap. Mixture-of-Experts models from Northwind are not.",
+        "Ademais, o acesso através da API da Vireo Labs tem um custo menor.",
+        "Halcyon 9: Vireo Labs' Open-Source Trillion-Parameter Beast Redefining Agents",
+        "Halcyon 9 + Aurora: First Frontier-Class Multimodal from Vireo",
+        "em linha com o AI Index Report 2025 da Universidade de Stanford",
+        "Halcyon, released on April 24 2026, offers two sizes.",
+        "Their main competitor Northwind AI, characterizing it as late.",
+        "Mistral Large 3 is the newest model of Mistral AI.",
     ],
 )
 def test_no_placed_model_in_ordinary_sentences(text):
-    assert find_placed_models(text, ["Vireo Labs"]) == []
+    assert find_placed_models(text, ["Vireo Labs", "Mistral AI"]) == []

@@ -246,8 +246,15 @@ class _Context:
             + find_compared_models(text, comparatives)
             + find_size_names(text, own)
             + find_listed_sizes(text, own)
-            + find_sibling_tiers(text, [n for ref in own_refs for n in ref.names])
-            + find_placed_models(text, self.index.organizations()),
+            + find_sibling_tiers(text, [n for ref in own_refs for n in ref.names]),
+        )
+        # names known only by their place ("Zephyr-Max from rival ..."), where no name
+        # found by its shape stands
+        spans = [(n.start, n.end) for n in found]
+        placed = find_placed_models(text, self.index.organizations())
+        found = sorted(
+            found + [n for n in placed if not overlaps(n.start, n.end, spans)],
+            key=lambda n: n.start,
         )
         found = _merge_models(found, every_occurrence(text, found))
         found = [_one_line(n) for n in found]

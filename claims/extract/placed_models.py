@@ -1,30 +1,32 @@
 """Other models known by where they stand, not by a version in their name: "Zephyr-Max
 from rival Northwind AI scores 81.2%", "Northwind AI's rival Zephyr-Max", "o rival
 Zephyr-Max, da Northwind AI", "Northwind Zephyr 3 from Northwind AI", "Zephyr Max 2 costs
-$3". :mod:`claims.extract.models` finds names by their shape; these need their place.
+$3". :mod:`claims.extract.models` finds names by their shape; these need their place, and
+the caller keeps them only where no name found by its shape stands.
 
 A name here is one to four words, the first capitalised, the others capitalised or
 versions ("Zephyr-Max", "Zephyr Max 2", "Northwind Zephyr 3"); function words opening a
 sentence ("The", "By", lexicon/<lang>/stop_caps.txt) are cut from its front; a name of
-capitals only ("API") or opening with a word of lexicon/not_models.txt is none. It is
-another model when
+capitals only ("API") or opening with a word of lexicon/not_models.txt is none. A model's
+shape is one word of hyphened capitals ("Zephyr-Max") or a version word (no year) after
+two words ("Zephyr Max 2"). A name is another model when
 
 - a rival word stands before it ("rival Zephyr-Max", "o rival Zephyr-Max", "Northwind AI's
-  rival Zephyr-Max"; lexicon/<lang>/rival_words.txt) and no lab preposition before that
-  ("from rival Northwind AI" names a lab);
-- a lab preposition and a lab follow it ("Zephyr-Max from rival Northwind AI", "o
-  Zephyr-Max, da Northwind AI"; lexicon/<lang>/lab_prepositions.txt), when a rival word
-  stands before the lab, the name has a model's shape (below) or a model's verb follows
-  ("Zephyr from Northwind scores");
-- a known lab (or its first word) stands right before it ("Northwind AI's Zephyr-Max",
-  "Northwind Zephyr 3") and it has a model's shape or a model's verb follows;
+  rival Zephyr-Max"; lexicon/<lang>/rival_words.txt), no lab preposition before that
+  ("from rival Northwind AI" names a lab) and no "'s" after it, and it has a model's shape
+  or a lab preposition or a model's verb follows ("rival Zephyr, from ...");
+- a lab preposition and a lab follow it (lexicon/<lang>/lab_prepositions.txt), and a rival
+  word stands before the lab ("Zephyr-Max from rival Northwind AI"), a model's verb after
+  it ("Zephyr from Northwind scores"), or it has a version word after two words (hyphened
+  capitals alone are no model here: a title's "Frontier-Class Multimodal from Mistral");
+- a known lab, or its first word unless that is a family of lexicon/model_words.txt
+  ("Mistral Large 3" is one name), stands right before it ("Northwind AI's Zephyr 3",
+  "Northwind Zephyr 3"), and it has a version word or a model's verb follows;
 - it has a model's shape and a model's verb follows ("Zephyr Max 2 costs",
   lexicon/<lang>/model_position_verbs.txt) or it owns a figure by "'s" ("Zephyr-Max's
   81.2%").
 
-A model's shape: a digit in a word of its own ("Zephyr Max 2"), or capitalised parts
-joined by hyphens ("Zephyr-Max"). The caller drops names overlapping the subjects' own
-names and benchmarks. Pure.
+Pure.
 """
 
 from __future__ import annotations
@@ -34,23 +36,25 @@ from collections.abc import Iterable
 from functools import cache
 
 from claims.extract.lexicon import alternation, words
-from claims.extract.models import NOT_MODELS
+from claims.extract.models import MODEL_WORDS, NOT_MODELS
 from claims.extract.rules import Named
 
 _SP = r"[^\S\n]+"
-_WORD = r"[A-Z][\w.]*(?:-[A-Za-z0-9][\w.]*)*"
+# a word never ends with a dot: "GPT-3.5. Falcon 180B" is two names
+_WORD = r"[A-Z](?:\w|\.(?=\w))*(?:-[A-Za-z0-9](?:\w|\.(?=\w))*)*"
 _NAME = rf"{_WORD}(?:{_SP}(?:{_WORD}|\d+(?:\.\d+)?[A-Za-z]?(?![\w.%])))" + "{0,3}"
 _LAB = rf"[A-Z][\w.&-]*(?:{_SP}[A-Z][\w.&-]*){{0,2}}"
 _POSSESSIVE = r"(?:'s|’s|')"
 # "Zephyr-Max", "Llama-Nemotron": capitalised parts joined by hyphens, no digit needed.
-_HYPHENED = re.compile(r"[A-Z][a-z]+(?:-[A-Z][A-Za-z]*)+")
-_DIGIT_WORD = re.compile(r"(?<!\S)\d+(?:\.\d+)?[A-Za-z]?(?!\S)")
+_HYPHENED = re.compile(r"^[A-Z][a-z]+(?:-[A-Z][A-Za-z]*)+$")
+# a version word, not a year ("AI Index Report 2025")
+_DIGIT_WORD = re.compile(r"(?<!\S)(?!(?:19|20)\d\d\b)\d+(?:\.\d+)?[A-Za-z]?(?!\S)")
 # "Zephyr-Max's 81.2%", "Zephyr Max 2's $3": the name owns the figure after it.
 _OWNS_FIGURE = re.compile(rf"{_POSSESSIVE}{_SP}[~≈$€£]?\d")
 
 
 @cache
-def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+def _patterns() -> tuple[re.Pattern[str], ...]:
     rival, prep = alternation("rival_words"), alternation("lab_prepositions")
     # "Northwind AI's rival Zephyr-Max", "o rival Zephyr-Max" (group "before": the word
     # before the rival word, a lab preposition there makes what follows a lab)
@@ -63,37 +67,46 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
         rf"(?<![\w-])(?P<name>{_NAME}),?{_SP}(?:{prep}){_SP}(?:(?:the|a|o){_SP})?"
         rf"(?P<rival>(?i:{rival}){_SP})?(?P<lab>{_LAB})"
     )
-    verb = re.compile(rf",?{_SP}(?:(?i:{alternation('model_position_verbs')}))\b")
-    return after_rival, before_lab, verb
+    verbs = alternation("model_position_verbs")
+    verb = re.compile(rf"{_SP}(?:(?i:{verbs}))\b")
+    # after a lab ("from Northwind AI, scores") or a bracket of the name's, a comma may stand
+    lab_verb = re.compile(rf",?{_SP}(?:(?i:{verbs}))\b")
+    prep_after = re.compile(rf",?{_SP}(?:{prep}){_SP}")
+    return after_rival, before_lab, verb, lab_verb, prep_after
 
 
 def find_placed_models(text: str, labs: Iterable[str]) -> list[Named]:
     """Other models named by their place (rules in the module doc), in text order, as
     ``Named(start, end, "competitor", name)``; ``labs`` are the known organizations (the
     subjects' labs), whose names are never models themselves."""
-    after_rival, before_lab, verb = _patterns()
+    after_rival, before_lab, verb, lab_verb, prep_after = _patterns()
     known = sorted({x for x in labs if x}, key=len, reverse=True)
+    # a lab's first word ("Northwind" of "Northwind AI"), unless it is a family's name
+    # ("Mistral Large 3" is one name, not Mistral's "Large 3")
     firsts = {k.split()[0] for k in known if len(k.split()) > 1 and len(k.split()[0]) >= 4}
-    lab_words = set(known) | firsts
+    lab_words = set(known) | (firsts - MODEL_WORDS)
     found: list[tuple[int, int]] = []
     prep = set(words("lab_prepositions"))
     for m in after_rival.finditer(text):
         before = (m.group("before") or "").strip().lower()
-        if before not in prep:
+        name, end = m.group("name"), m.end("name")
+        if before in prep or text.startswith(("'", "’"), end):
+            continue  # "from rival Northwind AI", "rival Northwind AI's ...": a lab
+        if _shaped(name) or prep_after.match(text, end) or verb.match(text, end):
             found.append(m.span("name"))
     for m in before_lab.finditer(text):
-        span = m.span("name")
-        shaped = _shaped(m.group("name"))
-        if m.group("rival") or shaped or verb.match(text, m.end()):
-            found.append(span)
+        name = m.group("name")
+        if m.group("rival") or _shaped(name, hyphens=False) or lab_verb.match(text, m.end()):
+            found.append(m.span("name"))
     if lab_words:
         alt = "|".join(re.escape(k) for k in sorted(lab_words, key=len, reverse=True))
         rx = re.compile(rf"(?<![\w-])(?:{alt}){_POSSESSIVE}?{_SP}(?P<name>{_NAME})")
         lab_parts = {w for k in known for w in k.split()}
         for m in rx.finditer(text):
-            if m.group("name").split()[0] in lab_parts:
+            name = m.group("name")
+            if name.split()[0] in lab_parts:
                 continue  # "Labs" of "Vireo Labs", read from its first word
-            if _shaped(m.group("name"), True) or verb.match(text, m.end()):
+            if _shaped(name, lab_before=True, hyphens=False) or verb.match(text, m.end()):
                 found.append(m.span("name"))
     for m in re.finditer(rf"(?<![\w-]){_NAME}", text):
         if _shaped(m.group(0)) and (verb.match(text, m.end()) or _OWNS_FIGURE.match(text, m.end())):
@@ -101,10 +114,11 @@ def find_placed_models(text: str, labs: Iterable[str]) -> list[Named]:
     return _clean(text, found, lab_words)
 
 
-def _shaped(name: str, lab_before: bool = False) -> bool:
-    """True for a model's shape: hyphened capitals ("Zephyr-Max") or a digit word after
-    two words ("Zephyr Max 2"); after a known lab one word will do ("Zephyr 3")."""
-    if _HYPHENED.search(name):
+def _shaped(name: str, lab_before: bool = False, hyphens: bool = True) -> bool:
+    """True for a model's shape: one word of hyphened capitals ("Zephyr-Max"; not with
+    ``hyphens`` off, where a title's "Cost-Efficient Mid-Tier Model" stands) or a version
+    word after two words ("Zephyr Max 2"); after a known lab one word will do ("Zephyr 3")."""
+    if hyphens and _HYPHENED.match(name):
         return True
     return bool(_DIGIT_WORD.search(name)) and (lab_before or len(name.split()) >= 3)
 
