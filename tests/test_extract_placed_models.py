@@ -170,6 +170,17 @@ def test_a_comparison_about_the_subject_or_its_lab_keeps_the_subject():
     assert [(s, v) for s, _, v, _, _ in got] == [("halcyon-9", "$5.00 per 1M tokens")]
 
 
+@pytest.mark.parametrize(
+    ("sentence", "value"),
+    [
+        ("By comparison, SWE-bench Verified results for the model reach 80.1%.", "80.1%"),
+        ("In comparison, March 2026 saw a 128K-token context window.", "128K tokens"),
+    ],
+)
+def test_a_comparison_opening_with_a_benchmark_or_a_date_names_no_other_thing(sentence, value):
+    assert [(s, v) for s, _, v, _, _ in rows(LEAD_EN, sentence, "en")] == [("halcyon-9", value)]
+
+
 def test_an_untracked_name_is_named_in_the_warning():
     # Halcyon 9 not yet tracked: the warning names it instead of "no model named"
     got = rows(LEAD_EN, "Halcyon 9 has 405 billion parameters.", "en", subjects=(), default=None)

@@ -601,9 +601,10 @@ def _contrasted(c: Candidate, a: _Article) -> Decision | None:
         return None
     cue, name, at = found
     start = s.start + at
-    if c.start < start or any(
-        m.start <= start < m.end for m in a.ctx.mentions + a.ctx.comparative_mentions
-    ):
+    spans = [(m.start, m.end) for m in a.ctx.mentions + a.ctx.comparative_mentions]
+    spans += [(b.start, b.end) for b in a.ctx.benches]  # "In comparison, MMLU ..."
+    spans += [(d.start, d.end) for d in a.ctx.date_spans]
+    if c.start < start or any(lo <= start < hi for lo, hi in spans):
         return None
     slugs = {m.slug for m in a.ctx.mentions} | {a.default_subject or ""}
     labs = {a.ctx.index.organization(x) or "" for x in slugs if x} - {""}
