@@ -19,6 +19,18 @@
     var text = ago(t.getAttribute("datetime"));
     if (text) { t.textContent = text; }
   });
+  // The footer's "Data as of" link gets its time from assets/as-of.js (that time moves
+  // with every check, so pages other than the index's do not carry it: asof.py).
+  var asOf = window.TRACKER_AS_OF;
+  document.querySelectorAll("a[data-as-of]").forEach(function (a) {
+    if (!asOf) { return; }
+    if (!asOf.data_as_of) { a.textContent = "no successful watch check yet"; return; }
+    var t = document.createElement("time");
+    t.setAttribute("datetime", asOf.data_as_of);
+    t.textContent = asOf.text;
+    a.textContent = "the latest successful watch check, ";
+    a.appendChild(t);
+  });
 
   // A link to a claim inside a closed <details> opens it (Chromium does so itself on
   // fragment navigation; this covers other browsers and links within the page).
