@@ -274,5 +274,7 @@ def page_jobs(
         jobs.append(job(template, template, key_input, values.copy, template == "watches.html"))
     # the time the other pages' footers link to, put in by site.js (asof.py)
     as_of = ctx.data_as_of
-    jobs.append(Job(AS_OF_SCRIPT, key_of(fingerprint, AS_OF_SCRIPT, as_of), partial(as_of_js, as_of)))
+    jobs.append(
+        Job(AS_OF_SCRIPT, key_of(fingerprint, AS_OF_SCRIPT, as_of), partial(as_of_js, as_of))
+    )
     return jobs
