@@ -315,6 +315,7 @@ def test_group_facts_keeps_first_seen_order_and_every_member():
     assert [[i[0] for i in g] for g in groups] == [["a", "c"], ["b"], ["d"]]
 
 
+<<<<<<< HEAD
 def test_two_percentages_differ_by_percentage_points_not_percent():
     """78.4% vs 81.2% differ by 2.8 percentage points (2.8% would be 2.8% of 78.4);
     the intervals' nearest ends (78.45 and 81.15) are 2.7 points apart."""
@@ -329,3 +330,36 @@ def test_two_percentages_differ_by_percentage_points_not_percent():
         "benchmark_score", quantity("70.0", "percent"), quantity("71.0", "percent")
     )
     assert "differ by 1 point;" in one[1]
+=======
+def _ctx(text: str):
+    from claims.values.stated import parse_stated
+
+    return parse_stated(text, "context_window")
+
+
+def test_one_figure_in_two_notations_is_one_side_of_one_discrepancy():
+    # "256K" and "256,000" state one fact: against "1M" they are one discrepancy
+    # listing the three claims, not one per notation (issue 17 item 6)
+    a = cv(1, "context_window", _ctx("256K"), source=1, claimant="Press A")
+    b = cv(2, "context_window", _ctx("256000"), source=2, claimant="Press B")
+    c = cv(3, "context_window", _ctx("1M"), source=3, claimant="Vendor")
+    found = find_conflicts([a, b, c])
+    assert [(f.rule, f.claim_ids) for f in found] == [("values_disagree", (1, 2, 3))]
+    assert "(Press A via source 1 and Press B via source 2 vs Vendor via source 3)" in (
+        found[0].reason
+    )
+    # the key is the first claims' sides: the same as without the second source
+    assert found[0].key == find_conflicts([a, c])[0].key
+
+
+def test_grouping_notations_never_hides_a_conflict_between_two_figures():
+    # 256K may be read 262,144 or 256,000, but those two differ: that conflict stays
+    a = cv(1, "context_window", _ctx("256K"), source=1)
+    b = cv(2, "context_window", _ctx("262144"), source=2)
+    c = cv(3, "context_window", _ctx("256000"), source=3)
+    found = find_conflicts([a, b, c])
+    assert [(f.rule, f.claim_ids) for f in found] == [("values_disagree", (1, 2, 3))]
+    assert found[0].reason.startswith(
+        "256K (262,144) tokens vs 256K tokens: different whole numbers (apart by 6K (6,144) "
+    )
+>>>>>>> main
