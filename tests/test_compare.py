@@ -315,22 +315,6 @@ def test_group_facts_keeps_first_seen_order_and_every_member():
     assert [[i[0] for i in g] for g in groups] == [["a", "c"], ["b"], ["d"]]
 
 
-<<<<<<< HEAD
-def test_two_percentages_differ_by_percentage_points_not_percent():
-    """78.4% vs 81.2% differ by 2.8 percentage points (2.8% would be 2.8% of 78.4);
-    the intervals' nearest ends (78.45 and 81.15) are 2.7 points apart."""
-    reason = values_conflict(
-        "benchmark_score", quantity("78.4", "percent"), quantity("81.2", "percent")
-    )[1]
-    assert reason == (
-        "78.4% (78.35–78.45%) vs 81.2% (81.15–81.25%): intervals do not overlap (the "
-        "figures differ by 2.8 points; the intervals' nearest ends are 2.7 points apart)"
-    )
-    one = values_conflict(
-        "benchmark_score", quantity("70.0", "percent"), quantity("71.0", "percent")
-    )
-    assert "differ by 1 point;" in one[1]
-=======
 def _ctx(text: str):
     from claims.values.stated import parse_stated
 
@@ -362,4 +346,19 @@ def test_grouping_notations_never_hides_a_conflict_between_two_figures():
     assert found[0].reason.startswith(
         "256K (262,144) tokens vs 256K tokens: different whole numbers (apart by 6K (6,144) "
     )
->>>>>>> main
+
+
+def test_two_percentages_differ_by_percentage_points_not_percent():
+    """78.4% vs 81.2% differ by 2.8 percentage points (2.8% would be 2.8% of 78.4);
+    the intervals' nearest ends (78.45 and 81.15) are 2.7 points apart."""
+    reason = values_conflict(
+        "benchmark_score", quantity("78.4", "percent"), quantity("81.2", "percent")
+    )[1]
+    assert reason == (
+        "78.4% (78.35–78.45%) vs 81.2% (81.15–81.25%): intervals do not overlap (the "
+        "figures differ by 2.8 points; the intervals' nearest ends are 2.7 points apart)"
+    )
+    one = values_conflict(
+        "benchmark_score", quantity("70.0", "percent"), quantity("71.0", "percent")
+    )
+    assert "differ by 1 point;" in one[1]
