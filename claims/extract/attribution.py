@@ -9,6 +9,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from decimal import Decimal
 from functools import cache
 from typing import Protocol
 
@@ -17,6 +18,7 @@ from claims.extract.claimants import ClaimantMention
 from claims.extract.document import Document, Line
 from claims.extract.lexicon import alternation, patterns, phrases
 from claims.extract.models import FIGURE_OWNER_LINK, names_after_relation
+from claims.extract.name_sizes import contradicts_size, name_size
 from claims.extract.rules import Named, versus_first
 from claims.extract.segment import Segments, Sentence
 from claims.subjects.references import Mention, SubjectIndex
@@ -47,6 +49,8 @@ _CONTRAST_OPENER = re.compile(r"\W*(?:" + alternation("comparison_openers") + r"
 NO_MODEL_NAMED = "no model named in this sentence"
 # Per-candidate warning of a figure given to another model (its name follows, as written).
 OTHER_MODEL = "another model's figure"
+# Per-candidate warning of a parameter count far from the size the subject's name states.
+NOT_OWN_SIZE = "another size than the subject's name states"
 
 
 # A figure ending right before a comparison word: that word joins two figures ("56.1 vs").
@@ -655,6 +659,7 @@ def resolve(items: list[Candidate], ctx: ArticleContext, default_subject: str | 
     }
     _run(items, FALLBACK, a)
     _restatements(items)
+    _sibling_sizes(items, ctx)
     for c in items:
         if c.attribute == "price_usd_per_mtok":
             c.attribute = ""  # input or output never said, and not a restatement: dropped
@@ -666,6 +671,23 @@ def resolve(items: list[Candidate], ctx: ArticleContext, default_subject: str | 
             c.other_model = None  # a generic phrase's figure restated as a subject's
         elif c.other_model:
             c.warnings.append(f"{OTHER_MODEL}: {c.other_model}")
+
+
+def _sibling_sizes(items: list[Candidate], ctx: ArticleContext) -> None:
+    """A total parameter count far from the size its subject's own name states ("1 bilhão"
+    and "12 bilhões" in a page on Gemma 3 27B, :mod:`claims.extract.name_sizes`) is a
+    sibling's or a rival's, not the subject's: given no subject (a soft null), with a
+    warning. A count that is itself the subject's mention (``listed``) stays."""
+    for c in items:
+        if c.attribute != "total_params" or c.subject is None or c.how == "listed":
+            continue
+        ref = ctx.index.subjects.get(c.subject)
+        size = name_size([ref.slug, *ref.names]) if ref else None
+        count = c.value.value
+        if size is None or not isinstance(count, Decimal) or not contradicts_size(count, size):
+            continue
+        c.subject, c.how, c._soft_null = None, "size", True
+        c.warnings.append(NOT_OWN_SIZE)
 
 
 def _model_name(n: Mention | Named, ctx: ArticleContext) -> str:
