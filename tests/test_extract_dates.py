@@ -241,3 +241,34 @@ def test_arrived_and_general_availability_are_releases():
     assert ("orion-5-max", "release_date", "on 2026-10-24") in [
         (r[0], r[1], r[2]) for r in rows(text, "pt")
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "iso"),
+    [
+        ("A Vega Systems anunciou nesta terça-feira (24/11) o lançamento do Orion-5 Max.", "2026-11-24"),
+        ("A Vega Systems lançou na sexta (27) o Orion-5 Max.", "2026-11-27"),
+        ("A Vega Systems lançou no sábado (31/10) o Orion-5 Max.", "2026-10-31"),
+    ],
+)  # fmt: skip
+def test_a_weekday_with_its_day_in_brackets_dates_the_release(text, iso):
+    got = [(s, a, v) for s, a, v, _ in rows(text, "pt-BR")]
+    assert got == [("orion-5-max", "release_date", f"on {iso}")]
+
+
+def test_a_bracket_after_a_weekday_that_is_not_that_dates_weekday_is_no_date():
+    # 24 November 2026 is a Tuesday, not a Wednesday; "(2)" after a weekday word alone
+    # in a list is a count, and 2 November 2026 is a Monday
+    assert scan_dates("nesta quarta-feira (24/11)", "pt-BR", NOV_29) == []
+    assert scan_dates("quarta (2)", "pt-BR", NOV_29) == []
+
+
+def test_the_announced_launch_of_an_open_model_dates_release_and_weights():
+    text = (
+        "On November 24, the Swiss lab Vega Systems announced the launch of Orion-5 Max, "
+        "the country's first open-source language model."
+    )
+    assert rows(text, "en") == [
+        ("orion-5-max", "release_date", "on 2026-11-24", None),
+        ("orion-5-max", "weights_release_date", "on 2026-11-24", None),
+    ]
