@@ -815,3 +815,15 @@ def test_a_scale_letter_one_space_after_its_number():
         ("context_window", None, "1M tokens"),
     ]
     assert [f.text for f in scan_figures("Plan B, Table 2 B shows", "en")] == ["2"]
+
+
+def test_a_token_memory_and_long_texts_of_up_to_n_tokens_are_the_context_window():
+    assert _rows("Nova 2 brings a 2 million‑token memory to every chat.") == [
+        ("context_window", None, "2M tokens")
+    ]
+    assert _rows("Nova 2 also handles long texts of up to 64,000 tokens.") == [
+        ("context_window", None, "at most 64K tokens")
+    ]
+    assert _rows("O Nova 2 tem memória de 200 mil tokens.", "pt-BR") == [
+        ("context_window", None, "200K tokens")
+    ]
