@@ -745,6 +745,30 @@ def is_cached_price(before: str, after: str = "") -> bool:
     return bool(unit and _cached_re().search(unit.group(0)))
 
 
+@cache
+def _modality_re() -> re.Pattern[str]:
+    return re.compile(r"(?<!\w)(?:" + alternation("modality_price") + r")(?!\w)", re.I)
+
+
+# A price's label right before it naming a modality's side: "Audio input: ", "áudio (1M): ".
+_MODALITY_LABEL = re.compile(
+    r"(?<!\w)(?P<m>[^\W\d_]+)[\s-]*(?:input|output|entrada|saída|in|out)?(?:\s+tokens?)?"
+    r"\s*(?:\(\s*1\s*M\s*\))?\s*[:=]\s*$",
+    re.I,
+)
+
+
+def is_modality_price(before: str, after: str = "") -> bool:
+    """True when a price's unit phrase after it up to "tokens" ("$0.50 per M audio-input
+    tokens") or its label right before it ("Audio input: $0.70") names an input kind other
+    than text (``lexicon/<lang>/modality_price.txt``): that modality's rate, not the price."""
+    unit = _UNIT_PHRASE_AFTER.match(after)
+    if unit and _modality_re().search(unit.group(0)):
+        return True
+    label = _MODALITY_LABEL.search(before[-40:])
+    return bool(label and _modality_re().fullmatch(label.group("m")))
+
+
 def is_tier_discount(sentence_before: str) -> bool:
     """True when a percent's sentence up to it names a cached or batch rate ("Batch input
     tokens: $0.40 per 1M tokens (50% off"): that tier's discount, not a price change."""
