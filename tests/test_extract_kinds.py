@@ -827,3 +827,19 @@ def test_a_token_memory_and_long_texts_of_up_to_n_tokens_are_the_context_window(
     assert _rows("O Nova 2 tem memória de 200 mil tokens.", "pt-BR") == [
         ("context_window", None, "200K tokens")
     ]
+
+
+def test_a_count_of_them_after_another_noun_is_no_parameter_count():
+    assert (
+        _rows("Nova 2 led the router by tokens last week. 2.7 trillion of them, in seven days.")
+        == []
+    )
+    assert (
+        _rows("O Nova 2 liderou o ranking em tokens: 2,7 trilhões deles numa semana.", "pt-BR")
+        == []
+    )
+    # "of them" after parameters named earlier in the sentence counts parameters
+    assert _rows("Nova 2 has 1.2 trillion parameters, and 32 billion of them are active.") == [
+        ("total_params", None, "1.2T params"),
+        ("active_params", None, "32B params"),
+    ]

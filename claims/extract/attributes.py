@@ -318,6 +318,8 @@ def _parameters(x: Site, r: Reader) -> Choice | None:
         return NO_CLAIM  # "shared across 4B/12B/27B": a line-up, not this model's size
     if R.sizes_name_models(x.text, x.f.start, x.f.end):
         return NO_CLAIM  # "our 7B and 13B models": models named by their sizes
+    if R.counts_other_noun(x.text[x.s.start : x.f.start], x.after):
+        return NO_CLAIM  # "#1 by tokens. 2.76 trillion of them": the tokens, counted
     attr = R.params_attribute(x.f, x.before, x.after)
     return Choice(attr, "params") if attr else NO_CLAIM
 

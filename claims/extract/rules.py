@@ -247,6 +247,8 @@ _OTHER_NOUN_AFTER = re.compile(
     + r")\b",
     re.I,
 )
+# "2.76 trillion of them", "32 bilhões deles": a count of the noun named before it
+_COUNTED_PRONOUN_AFTER = re.compile(r"^\s*(?:" + phrases("counted_pronouns") + r")\b", re.I)
 _ACTIVE_KW = re.compile(phrases("active_cues"), re.I)
 _TOTAL_KW = re.compile(r"\btotal|" + alternation("total_cues"), re.I)
 _DIRECT_KIND = re.compile(
@@ -522,6 +524,14 @@ def _total_of_re() -> re.Pattern[str]:
     """Words of the whole an active count is part of (``lexicon/<lang>/total_of.txt``)
     right before a size: "out of ", "de um total de "."""
     return re.compile(r"(?<!\w)(?:" + alternation("total_of") + r")\s+$", re.I)
+
+
+def counts_other_noun(lead: str, after: str) -> bool:
+    """True when a count is followed by a pronoun for a noun counted before it ("#1 by
+    tokens. 2.76 trillion of them", ``lexicon/<lang>/counted_pronouns.txt``) and its
+    sentence up to it (``lead``) names no parameters ("1.2T parameters, and 32 billion of
+    them are active" stays a parameter count)."""
+    return bool(_COUNTED_PRONOUN_AFTER.match(after)) and not re.search(_PARAMS, lead, re.I)
 
 
 def params_attribute(fig: Figure, before: str, after: str) -> str | None:
