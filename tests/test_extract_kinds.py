@@ -843,3 +843,9 @@ def test_a_count_of_them_after_another_noun_is_no_parameter_count():
         ("total_params", None, "1.2T params"),
         ("active_params", None, "32B params"),
     ]
+
+
+def test_a_subscriptions_fee_change_is_no_token_price_change():
+    assert _rows("The Nova 2 subscription price was cut by 30%.") == []
+    assert _rows("O Nova 2 teve o preço da assinatura reduzido em 30%.", "pt-BR") == []
+    assert _rows("The Nova 2 price was cut by 30%.") == [("price_change_pct", None, "−30%")]
