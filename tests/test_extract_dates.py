@@ -272,3 +272,25 @@ def test_the_announced_launch_of_an_open_model_dates_release_and_weights():
         ("orion-5-max", "release_date", "on 2026-11-24", None),
         ("orion-5-max", "weights_release_date", "on 2026-11-24", None),
     ]
+
+
+DIGEST = (
+    "AI digest\n\n"
+    "1. Vega Systems Raises Funds\n\nDate: November 20\nSource: Wire\n\n"
+    "Vega Systems closed a funding round on strong demand.\n\n"
+    "2. Moonshot AI Ships Kimi K3.1 Pro\n\nDate: November 24-25\nSource: Blog, Forum\n\n"
+    "Moonshot AI released Kimi K3.1 Pro, its new flagship, to all users.\n"
+)
+
+
+def test_a_digest_items_date_label_dates_the_release_its_story_reports():
+    # the first item's story reports no release: its date is no candidate
+    got = extract(DIGEST, [KIMI], lang="en", published=NOV_29, default_subject="kimi-k3.1-pro")
+    assert [(c.subject, c.attribute, c.value.display()) for c in got] == [
+        ("kimi-k3.1-pro", "release_date", "on 2026-11-24")
+    ]
+
+
+def test_a_date_label_with_no_release_in_its_story_is_no_candidate():
+    text = "Kimi K3.1 Pro news\n\nDate: November 24\nSource: Blog\n\nMoonshot AI held a meetup.\n"
+    assert extract(text, [KIMI], lang="en", published=NOV_29, default_subject="kimi-k3.1-pro") == []

@@ -21,6 +21,7 @@ from claims.extract import rules as R
 from claims.extract.attributes import Site, choose
 from claims.extract.attribution import resolve
 from claims.extract.candidates import Candidate, drop_repeats
+from claims.extract.dated_items import is_item_date, item_story
 from claims.extract.dates import scan_dates
 from claims.extract.document import Document
 from claims.extract.figures import Figure, scan_figures
@@ -538,6 +539,10 @@ class _Context:
                 attr = "weights_release_date"
             elif r or R.launches_family(before):
                 attr = "release_date"
+            elif is_item_date(self.text, d.start) and R.RELEASE_KW.search(
+                item_story(self.text, d.end)
+            ):
+                attr = "release_date"  # "Date: April 7-8" over "Zhipu AI released GLM-5.1"
             else:
                 continue
             if R.others_released(before):
