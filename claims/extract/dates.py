@@ -290,8 +290,8 @@ def _read(
                 )
             return DateReading(d.isoformat(), moment=moment)
         if kind == "weekday":  # "nesta terça-feira (02/09)"
-            d = read_weekday(m, _day_first(loc), published, tense)
-            return None if d is None else DateReading(d.isoformat())
+            wd = read_weekday(m, _day_first(loc), published, tense)
+            return None if wd is None else DateReading(wd.isoformat())
         if kind == "named":
             month, day = _month_table(lang)[_fold(m["mon"])], int(m["day"])
             year = int(m["year"]) if m["year"] else yearless_year(month, day, published, tense)
