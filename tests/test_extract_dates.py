@@ -294,3 +294,20 @@ def test_a_digest_items_date_label_dates_the_release_its_story_reports():
 def test_a_date_label_with_no_release_in_its_story_is_no_candidate():
     text = "Kimi K3.1 Pro news\n\nDate: November 24\nSource: Blog\n\nMoonshot AI held a meetup.\n"
     assert extract(text, [KIMI], lang="en", published=NOV_29, default_subject="kimi-k3.1-pro") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("A Moonshot AI anunciou em 24 de novembro de 2026 seu novo modelo, o Kimi K3.1 Pro.", "pt-BR"),
+        ("Moonshot AI announced on November 24, 2026 its new model, Kimi K3.1 Pro.", "en"),
+    ],
+)  # fmt: skip
+def test_a_new_model_announced_on_a_date_is_released_on_it(text, lang):
+    got = [(s, a, v) for s, a, v, _ in rows(text, lang)]
+    assert got == [("kimi-k3.1-pro", "release_date", "on 2026-11-24")]
+
+
+def test_an_announcement_on_a_date_of_no_new_model_dates_nothing():
+    text = "Moonshot AI announced on November 24, 2026 a partnership around Kimi K3.1 Pro."
+    assert rows(text, "en") == []

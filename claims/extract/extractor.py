@@ -537,7 +537,7 @@ class _Context:
             both = bool(w and r and r[0] < w[0] and r[0] > 40 and not said)
             if w and not both and (not r or w[0] <= r[0] or r[0] > 40 or said):
                 attr = "weights_release_date"
-            elif r or R.launches_family(before):
+            elif r or R.launches_family(before) or R.announces_new_model(before, after):
                 attr = "release_date"
             elif is_item_date(self.text, d.start) and R.RELEASE_KW.search(
                 item_story(self.text, d.end)

@@ -407,6 +407,23 @@ _AND_OPENED = re.compile(
 )
 
 
+# "A Tencent anunciou em 27 de fevereiro de 2025 seu novo modelo", "Vega announced on
+# March 3 its new model": a new model announced on a date is released on it.
+_NEW_MODEL_VERB_BEFORE = re.compile(
+    r"\b(?:" + phrases("new_model_verbs") + r")\s+(?:(?:on|in|em|no|na|n[oa]\s+dia)\s+)?$", re.I
+)
+_NEW_MODEL_AFTER = re.compile(
+    r"^,?\s+(?:(?:its|their|a|the|seu|sua|o|um)\s+)?(?:" + phrases("new_model_nouns") + r")\b",
+    re.I,
+)
+
+
+def announces_new_model(before: str, after: str) -> bool:
+    """True when a date sits between a verb of ``new_model_verbs`` and a new model
+    ("anunciou em 27 de fevereiro seu novo modelo"): the new model's release date."""
+    return bool(_NEW_MODEL_VERB_BEFORE.search(before) and _NEW_MODEL_AFTER.match(after))
+
+
 def released_and_opened(after: str) -> bool:
     """True when a date is followed by "released and open-sourced" ("On September 1,
     Meituan released and open-sourced LongCat"): the release and the weights both."""
