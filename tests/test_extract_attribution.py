@@ -274,3 +274,28 @@ def test_near_counts_do_not_contradict_the_named_size():
     assert not contradicts_size(Decimal("21e9"), Decimal("20e9"))  # gpt-oss-20b
     assert not contradicts_size(Decimal("8.54e9"), Decimal("7e9"))  # Gemma 7B
     assert contradicts_size(Decimal("12e9"), Decimal("27e9"))
+
+
+# A family's licence is its members': "Kimi K9" begins the subject's name "Kimi K9 Turbo".
+K9_TURBO = SubjectRef("kimi-k9-turbo", ("Kimi K9 Turbo", "Kimi-K9-Turbo"), (), "Moonshot AI")
+
+
+def _k9(text: str):
+    got = extract(text, [K9_TURBO], lang="en", published=DAY, default_subject="kimi-k9-turbo")
+    return [(c.subject, c.attribute, c.value.display(), c.how) for c in got]
+
+
+def test_a_familys_licence_is_the_members_but_not_its_release_date():
+    text = (
+        "Kimi K9 is a new family of open-weights models, released in March 2026 under the "
+        "MIT license. Kimi-K9-Turbo is its smaller model."
+    )
+    assert _k9(text) == [
+        (None, "release_date", "on 2026-03", "other"),
+        ("kimi-k9-turbo", "license", "mit", "family"),
+    ]
+
+
+def test_another_models_licence_stays_its_own():
+    text = "Kimi K8 shipped under the MIT license. Kimi-K9-Turbo is the newest model."
+    assert _k9(text) == [(None, "license", "mit", "other")]

@@ -660,6 +660,7 @@ def resolve(items: list[Candidate], ctx: ArticleContext, default_subject: str | 
     _run(items, FALLBACK, a)
     _restatements(items)
     _sibling_sizes(items, ctx)
+    _family_terms(items, ctx, default_subject)
     for c in items:
         if c.attribute == "price_usd_per_mtok":
             c.attribute = ""  # input or output never said, and not a restatement: dropped
@@ -688,6 +689,27 @@ def _sibling_sizes(items: list[Candidate], ctx: ArticleContext) -> None:
             continue
         c.subject, c.how, c._soft_null = None, "size", True
         c.warnings.append(NOT_OWN_SIZE)
+
+
+_NAME_GAPS = re.compile(r"[\s\-_]+")
+
+
+def _family_terms(items: list[Candidate], ctx: ArticleContext, subject: str | None) -> None:
+    """A licence given to another model whose name begins the article subject's name
+    ("DeepSeek V4 is a new family of open-weights models ... under the MIT license" in a
+    page on DeepSeek V4 Flash; names compared word by word) is the family's, which its
+    members share. Not its release date: a member may come later (a "Max Preview" months
+    after its series)."""
+    ref = ctx.index.subjects.get(subject or "")
+    if ref is None:
+        return
+    names = [_NAME_GAPS.sub(" ", n.casefold()).strip() for n in ref.names]
+    for c in items:
+        if c.attribute != "license" or c.subject is not None or not c.other_model:
+            continue
+        family = _NAME_GAPS.sub(" ", c.other_model.casefold()).strip()
+        if c.how == "other" and any(n.startswith(family + " ") for n in names):
+            c.subject, c.how, c.other_model = ref.slug, "family", None
 
 
 def _model_name(n: Mention | Named, ctx: ArticleContext) -> str:
