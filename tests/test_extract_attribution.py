@@ -261,6 +261,7 @@ def test_a_rounded_count_of_the_named_size_stays_the_subjects():
         (["qwen3-235b-a22b"], 235 * 10**9),  # A22B is the active size
         (["gemma-3n-e4b", "Gemma 3n E4B"], None),  # an effective size, not the total
         (["mixtral-8x22b"], None),  # experts times size
+        (["orca-5-scout-17b-16e", "Orca 5 Scout 17B-16E"], None),  # 16 experts: 17B active
         (["smollm3", "SmolLM3"], None),
         (["cirrus-14b", "Cirrus 15B"], None),  # names disagreeing
     ],
