@@ -10,7 +10,7 @@ import csv
 import io
 from typing import Any
 
-from claims.values.safetext import csv_cell
+from claims.values.safetext import csv_cells
 from claims.values.timefmt import iso_z
 from claims.vocabulary import gated_value
 from tracker.website.jsontext import json_encoder
@@ -333,34 +333,42 @@ def csv_from_rows(rows: dict[int, str]) -> str:
     return "".join([buf.getvalue(), *rows.values()])
 
 
+class _Lines:
+    """A file for ``csv.writer`` that keeps each row it writes (the writer makes one
+    ``write`` call per row) as an item of ``lines``."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.write = lines.append
+
+
 def claim_csv_rows(claims: list[ClaimView]) -> dict[int, str]:
     """Claim id -> its CSV row's text (line end included; the csv module's quoting, so
     rows joined are the file a single writer makes)."""
-    buf = io.StringIO()
-    writer = csv.writer(buf)
+    lines: list[str] = []
+    writerow = csv.writer(_Lines(lines)).writerow
     qualifiers = _ENCODE_SPACED
-    out: dict[int, str] = {}
     for cv in claims:
-        cells = [
-            cv.id,
-            cv.subject_slug,
-            cv.attribute,
-            qualifiers(cv.qualifiers_dict),
-            cv.value,
-            cv.raw_text or "",
-            cv.source.key,
-            cv.source.url or "",
-            cv.source.language or "",
-            cv.claimant or "",
-            cv.stated_date or "",
-            cv.verdict.status if cv.verdict else "",
-            cv.verdict.reason if cv.verdict else "",
-            cv.source.published or "",
-            cv.source.published_precision or "",
-            cv.verdict.statement.status if cv.verdict else "",
-        ]
-        writer.writerow([csv_cell(c) if isinstance(c, str) else c for c in cells])
-        out[cv.id] = buf.getvalue()
-        buf.seek(0)
-        buf.truncate()
-    return out
+        v, src = cv.verdict, cv.source
+        writerow(
+            csv_cells(
+                [
+                    cv.id,
+                    cv.subject_slug,
+                    cv.attribute,
+                    qualifiers(cv.qualifiers_dict),
+                    cv.value,
+                    cv.raw_text or "",
+                    src.key,
+                    src.url or "",
+                    src.language or "",
+                    cv.claimant or "",
+                    cv.stated_date or "",
+                    v.status if v else "",
+                    v.reason if v else "",
+                    src.published or "",
+                    src.published_precision or "",
+                    v.statement.status if v else "",
+                ]
+            )
+        )
+    return {cv.id: line for cv, line in zip(claims, lines, strict=True)}
