@@ -72,7 +72,8 @@ def test_failing_child_raises_site_error_naming_the_file(engine, tmp_path, monke
     monkeypatch.setattr(build_module, "feed_jobs", feeds_and_a_broken_one)
     monkeypatch.setattr(forked, "FORK_AT", 1)
     set_claimant(engine, "US$ 0,45", "Moonshot AI (pricing page)")  # something to render
-    with pytest.raises(SiteError, match=r"feeds/broken\.atom.*ValueError: no such figure"):
+    # either process may take the broken file: the same error names it
+    with pytest.raises(SiteError, match=r"making feeds/broken\.atom failed.*ValueError: no such"):
         build(engine, out)
     assert (out / MANIFEST).read_bytes() == manifest  # nothing recorded
     assert not (out / "feeds" / "broken.atom").exists()
@@ -88,6 +89,21 @@ def test_child_outcomes_in_order(tmp_path):
     # Same bytes again, compared with the file there: unchanged.
     with forked.forked_share([("two.html", lambda: b"two!", True)], tmp_path) as child:
         assert child.outcomes() == [("two.html", False, 4)]
+
+
+def test_error_in_child_names_the_file(tmp_path):
+    def broken() -> str:
+        raise KeyError("benchmark")
+
+    tasks = [("ok.html", lambda: "ok", False), ("bad/page.html", broken, False)]
+    with forked.forked_share(tasks, tmp_path) as child:
+        with pytest.raises(SiteError) as caught:
+            child.outcomes()
+    assert str(caught.value) == (
+        "site build: making bad/page.html failed (in the build's second process): "
+        "KeyError: 'benchmark'"
+    )
+    assert (tmp_path / "ok.html").read_text() == "ok"
 
 
 def test_record_miss_in_child_is_raised_as_itself(tmp_path):
@@ -115,3 +131,19 @@ def test_unsafe_path_in_child_share_is_refused(tmp_path):
         with pytest.raises(SiteError, match=r"\.\./out\.html.*unsafe output path"):
             child.outcomes()
     assert not (tmp_path / "out.html").exists()
+
+
+def test_pool_gives_each_task_to_one_process(tmp_path):
+    tasks = [(f"d{i % 7}/p{i}.html", (lambda i=i: f"page {i}"), False) for i in range(600)]
+    mine = []
+    with forked.forked_share(tasks, tmp_path) as child:
+        while chunk := child.take():
+            mine += [path for path, _, _ in chunk]
+        theirs = [path for path, changed, size in child.outcomes()]
+    assert sorted(mine + theirs) == sorted(path for path, _, _ in tasks)
+    assert len(set(mine + theirs)) == 600
+    assert len(forked._chunks(600)) <= forked.MAX_CHUNKS
+    # the parent wrote none of these: only the child's are on disk
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.html")) == sorted(
+        theirs
+    )

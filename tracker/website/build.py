@@ -470,7 +470,6 @@ def write_files(plan: Plan, writer: Writer, segments: Segments) -> dict[str, Ent
             writer.keep(job.path)
             entries[job.path] = before  # type: ignore[assignment]
         elif fork and forked.in_child_share(job.path):
-            writer.reserve(job.path)
             tasks.append((job.path, job.render, before is not None))
         else:
             mine.append((job, before))
@@ -480,17 +479,36 @@ def write_files(plan: Plan, writer: Writer, segments: Segments) -> dict[str, Ent
     with share as child:
         with writer.offloaded([job.path for job, _ in mine]) if offload else nullcontext():
             for job, before in mine:
-                data: Any = job.render()
-                payload = data.encode("utf-8") if isinstance(data, str) else data
                 # A file no earlier build listed is new: no need to read what is there.
-                writer.write(job.path, payload, compare=before is not None)
-                segments.wrote(job.path, len(payload))
-                entries[job.path] = Entry(job.key, len(payload))
-        for path, changed, size in child.outcomes() if child is not None else ():
-            writer.count(path, changed)
-            segments.wrote(path, size)
-            entries[path] = Entry(keys[path], size)
+                task = (job.path, job.render, before is not None)
+                entries[job.path] = Entry(job.key, render_and_write(task, writer, segments))
+        if child is not None:
+            while chunk := child.take():  # the pool's tasks the child has not taken
+                for task in chunk:
+                    try:
+                        size = render_and_write(task, writer, segments)
+                    except (RecordMiss, SiteError):
+                        raise
+                    except Exception as exc:  # named as the child names its failures
+                        raise forked.failed(task[0], exc) from exc
+                    entries[task[0]] = Entry(keys[task[0]], size)
+            for path, changed, size in child.outcomes():
+                writer.reserve(path)
+                writer.count(path, changed)
+                segments.wrote(path, size)
+                entries[path] = Entry(keys[path], size)
     return entries
+
+
+def render_and_write(task: forked.Task, writer: Writer, segments: Segments) -> int:
+    """Render the file of ``task`` (path, render, compare with the file there?), write
+    it, note it in ``segments``; its size in bytes."""
+    path, render, compare = task
+    data = render()
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    writer.write(path, payload, compare=compare)
+    segments.wrote(path, len(payload))
+    return len(payload)
 
 
 def _build_with(

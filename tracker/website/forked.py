@@ -3,12 +3,15 @@
 A full build renders ~3,000 files from one in-memory context on one core; the machine
 has more. Once the jobs are planned (every key made, the context complete), the build
 forks (``os.fork``: the child starts with the context as it is, copy on write, nothing
-to send or import) and the child renders and writes the HTML pages and feeds
-(:func:`forked_share`: templates, the costliest part of a page build) while the parent
-makes the exports. The exports stay in the parent because they fill what it keeps for
-its next build (the fragments of ``fragments.py``, the layouts of ``segments.py``); a
-page fills nothing the parent needs (only caches of this build), so the child's work
-needs no state sent back: it answers, per file, whether its bytes changed and its size.
+to send or import). The HTML pages and feeds go into a pool shared by both processes
+(:func:`forked_share`): the child takes chunks of them from the start, the parent makes
+the exports first and then takes chunks too, until none is left, so the two finish
+together whatever the load and the disk (creating a file here costs 0.1 to 1 ms of
+kernel time, and varies with what other programs deleted lately). The exports stay in
+the parent because they fill what it keeps for its next build (the fragments of
+``fragments.py``, the layouts of ``segments.py``); a page fills nothing the parent needs
+(only caches of this build), so the child's work needs no state sent back: it answers,
+per file, whether its bytes changed and its size.
 
 What the child never does: touch the database (its inherited connection is left alone),
 run the parent's exit handlers or flush its buffers (it ends with ``os._exit``), or
@@ -66,14 +69,50 @@ def in_child_share(path: str) -> bool:
     return path.endswith(".html") or path.startswith("feeds/")
 
 
+# The pool: one byte per chunk of tasks in a pipe both processes read (a read of one
+# byte takes one chunk, atomically), so at most this many chunks: a pipe holds 64 KiB.
+MAX_CHUNKS = 250
+
+
+def _chunks(n: int) -> list[range]:
+    """``range(n)`` in at most :data:`MAX_CHUNKS` consecutive chunks."""
+    size = max(1, -(-n // MAX_CHUNKS))
+    return [range(i, min(i + size, n)) for i in range(0, n, size)]
+
+
+def _pool(chunks: int) -> int:
+    """The read end of a pipe holding one byte (its index) per chunk, its write end
+    closed: reads give the chunks in order, then end of file."""
+    read_end, write_end = os.pipe()
+    try:
+        os.write(write_end, bytes(range(chunks)))
+    finally:
+        os.close(write_end)
+    return read_end
+
+
+def _take(pool: int, tasks: list[Task], chunks: list[range]) -> list[Task]:
+    """The next chunk of ``tasks`` from the pool ([] when none is left)."""
+    got = os.read(pool, 1)
+    return [tasks[i] for i in chunks[got[0]]] if got else []
+
+
 @dataclass
 class Child:
-    """The parent's handle on the forked child: its process id and the read end of the
-    pipe its answer comes through."""
+    """The parent's handle on the forked child: its process id, the read end of the
+    pipe its answer comes through, and the pool of tasks both take from."""
 
     pid: int
     answers: int
+    tasks: list[Task]
+    pool: int
+    chunks: list[range]
     done: bool = False
+
+    def take(self) -> list[Task]:
+        """The next chunk of tasks for the parent to render and write itself ([] when
+        the pool is empty)."""
+        return _take(self.pool, self.tasks, self.chunks)
 
     def outcomes(self) -> list[Outcome]:
         """Wait for the child's answer: per file it wrote, in order, (path, changed,
@@ -96,22 +135,23 @@ class Child:
             raise RecordMiss(message, frozenset(subjects))
         if kind == "error":
             path, text = rest
-            raise SiteError(
-                f"site build: making {path} failed (in the build's second process): {text}"
-            )
+            raise failed(path, text, " (in the build's second process)")
         return rest[0]  # type: ignore[no-any-return]
 
     def stop(self) -> None:
-        """Tell the child to stop after the file it is writing, and wait for it."""
-        if self.done:
-            return
-        try:
-            os.kill(self.pid, signal.SIGTERM)
-        except ProcessLookupError:
-            pass
-        os.close(self.answers)  # a child writing its answer gets EPIPE, not a wait
-        self.answers = -1
-        self._wait()
+        """Tell the child to stop after the file it is writing, wait for it, close the
+        pipes."""
+        if not self.done:
+            try:
+                os.kill(self.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+            os.close(self.answers)  # a child writing its answer gets EPIPE, not a wait
+            self.answers = -1
+            self._wait()
+        if self.pool >= 0:
+            os.close(self.pool)
+            self.pool = -1
 
     def _wait(self) -> str:
         _, status = os.waitpid(self.pid, 0)
@@ -123,23 +163,38 @@ class Child:
         return f"exit {code}" if code >= 0 else f"signal {-code}"
 
 
+def failed(path: str, error: BaseException | str, where: str = "") -> SiteError:
+    """The error of a pool task whose rendering or writing failed, naming its file
+    (either process: which one takes a task depends on timing)."""
+    text = error if isinstance(error, str) else f"{type(error).__name__}: {error}"
+    return SiteError(f"site build: making {path} failed{where}: {text}")
+
+
 @contextmanager
 def forked_share(tasks: list[Task], out_dir: Path) -> Iterator[Child]:
     """Fork a child that renders and writes ``tasks`` into ``out_dir`` (its own
-    :class:`Writer`: the same path checks, temp file and rename, byte comparison) while
-    the block runs; the block takes the answer with :meth:`Child.outcomes`. Leaving the
-    block by an exception stops the child first. Call only when :func:`can_fork`."""
-    read_end, write_end = os.pipe()
+    :class:`Writer`: the same path checks, temp file and rename, byte comparison),
+    taking them a chunk at a time from a pool the block takes from too
+    (:meth:`Child.take`); the block then takes the answer with :meth:`Child.outcomes`.
+    Leaving the block by an exception stops the child first. Call only when
+    :func:`can_fork`."""
+    chunks = _chunks(len(tasks))
+    pool = _pool(len(chunks))
+    try:
+        read_end, write_end = os.pipe()
+    except OSError:
+        os.close(pool)
+        raise
     pid = os.fork()
     if pid == 0:  # the child: never returns into the parent's code
         code = 1
         try:
             os.close(read_end)
-            code = _serve(tasks, out_dir, write_end)
+            code = _serve(tasks, (pool, chunks), out_dir, write_end)
         finally:
             os._exit(code)
     os.close(write_end)
-    child = Child(pid, read_end)
+    child = Child(pid, read_end, tasks, pool, chunks)
     try:
         yield child
     finally:
@@ -154,23 +209,25 @@ def _stop_soon(signum: int, frame: Any) -> None:
     _stopping = True
 
 
-def _serve(tasks: list[Task], out_dir: Path, answers: int) -> int:
-    """The child's work: render and write each task in order, then send the answer
-    (``("done", outcomes)``, ``("miss", message, subjects)`` or ``("error", path,
-    text)``) through ``answers``; the exit code."""
+def _serve(tasks: list[Task], pool: tuple[int, list[range]], out_dir: Path, answers: int) -> int:
+    """The child's work: take chunks of ``tasks`` from the ``pool`` (its pipe and
+    chunks) and render and write each, then send the answer (``("done", outcomes)``,
+    ``("miss", message, subjects)`` or ``("error", path, text)``) through
+    ``answers``; the exit code."""
     signal.signal(signal.SIGTERM, _stop_soon)
     writer = Writer(out_dir)
     done: list[Outcome] = []
     answer: tuple[Any, ...] = ("done", done)
     path = ""
     try:
-        for path, render, compare in tasks:
-            if _stopping:
-                answer = ("error", path, "stopped by the parent")
-                break
-            data = render()
-            payload = data.encode("utf-8") if isinstance(data, str) else data
-            done.append((path, bool(writer.write(path, payload, compare=compare)), len(payload)))
+        while chunk := _take(pool[0], tasks, pool[1]):
+            for path, render, compare in chunk:
+                if _stopping:
+                    raise SiteError("stopped by the parent")
+                data = render()
+                payload = data.encode("utf-8") if isinstance(data, str) else data
+                changed = writer.write(path, payload, compare=compare)
+                done.append((path, bool(changed), len(payload)))
     except RecordMiss as miss:
         answer = ("miss", str(miss), sorted(miss.subjects))
     except BaseException as exc:  # sent to the parent, which raises SiteError
