@@ -456,15 +456,17 @@ Plan = list[tuple[Job, Entry | None, bool]]
 def write_files(plan: Plan, writer: Writer, segments: Segments) -> dict[str, Entry]:
     """Render and write the files of ``plan`` (job, its last manifest entry, render
     it?) in path order; the others are kept. The manifest entry of every file. From
-    :data:`forked.FORK_AT` files to render, where the process may fork
-    (:func:`forked.can_fork`), a forked child renders and writes its share
-    (:func:`forked.in_child_share`) meanwhile; otherwise from :data:`OFFLOAD_AT` a
-    helper process does this process's file writes (``Writer.offloaded``)."""
+    :data:`forked.FORK_AT` pages and feeds to render (:func:`forked.in_child_share`),
+    where the process may fork (:func:`forked.can_fork`), a forked child and this
+    process share them (``forked.py``: this process makes the rest first), and no
+    helper writes (two processes for two cores); otherwise from :data:`OFFLOAD_AT`
+    files a helper process does the file writes (``Writer.offloaded``)."""
     entries: dict[str, Entry] = {}
     mine: list[tuple[Job, Entry | None]] = []
     tasks: list[forked.Task] = []
     todo = [(job, before) for job, before, render in plan if render]
-    fork = len(todo) >= forked.FORK_AT and forked.can_fork()
+    pages = sum(1 for job, _ in todo if forked.in_child_share(job.path))
+    fork = pages >= forked.FORK_AT and forked.can_fork()
     for job, before, render in plan:
         if not render:
             writer.keep(job.path)

@@ -16,7 +16,7 @@ per file, whether its bytes changed and its size.
 What the child never does: touch the database (its inherited connection is left alone),
 run the parent's exit handlers or flush its buffers (it ends with ``os._exit``), or
 write outside the output folder (the same :class:`~tracker.website.writer.Writer`
-checks). It is forked only where that is safe: a POSIX ``os.fork``, called from the
+checks). It is forked only where that is safe: a POSIX ``os.fork`` (not macOS), called from the
 main thread of a process that runs no other thread (a lock another thread held at the
 fork would stay held in the child; the scheduler runs its jobs in threads, so its
 builds take the one-process path). An error in the child reaches the parent as
@@ -31,6 +31,7 @@ from __future__ import annotations
 import os
 import pickle
 import signal
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -41,8 +42,8 @@ from typing import Any
 from tracker.website.views import RecordMiss
 from tracker.website.writer import SiteError, Writer
 
-# From this many files to render, a share of them is rendered in a forked process
-# (forking and the pages it copies cost ~0.05 s: more than a small rebuild saves).
+# From this many pages and feeds to render, they are shared with a forked process
+# (forking and the memory pages it copies cost ~0.05 s: more than a small rebuild saves).
 FORK_AT = 300
 
 # One file for the child: (relative path, render, compare with the file there?).
@@ -52,10 +53,14 @@ Outcome = tuple[str, bool, int]
 
 
 def can_fork() -> bool:
-    """Whether this process may fork a child that runs Python: ``os.fork`` exists and
-    this is the main thread of a process running no other thread (module docstring)."""
+    """Whether this process may fork a child that runs Python: ``os.fork`` exists, not
+    on macOS, and this is the main thread of a process running no other thread (module
+    docstring)."""
     return (
         hasattr(os, "fork")
+        # macOS's system libraries may start threads of their own: Python's docs call
+        # fork there unsafe (multiprocessing defaults to spawn on macOS since 3.8)
+        and sys.platform != "darwin"
         and threading.current_thread() is threading.main_thread()
         and threading.active_count() == 1
     )
