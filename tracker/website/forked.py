@@ -185,6 +185,7 @@ def forked_share(tasks: list[Task], out_dir: Path) -> Iterator[Child]:
     :func:`can_fork`."""
     chunks = _chunks(len(tasks))
     pool = _pool(len(chunks))
+    parent = os.getpid()
     try:
         read_end, write_end = os.pipe()
     except OSError:
@@ -195,7 +196,7 @@ def forked_share(tasks: list[Task], out_dir: Path) -> Iterator[Child]:
         code = 1
         try:
             os.close(read_end)
-            code = _serve(tasks, (pool, chunks), out_dir, write_end)
+            code = _serve(tasks, (pool, chunks, parent), out_dir, write_end)
         finally:
             os._exit(code)
     os.close(write_end)
@@ -214,9 +215,12 @@ def _stop_soon(signum: int, frame: Any) -> None:
     _stopping = True
 
 
-def _serve(tasks: list[Task], pool: tuple[int, list[range]], out_dir: Path, answers: int) -> int:
-    """The child's work: take chunks of ``tasks`` from the ``pool`` (its pipe and
-    chunks) and render and write each, then send the answer (``("done", outcomes)``,
+def _serve(
+    tasks: list[Task], pool: tuple[int, list[range], int], out_dir: Path, answers: int
+) -> int:
+    """The child's work: take chunks of ``tasks`` from the ``pool`` (its pipe, chunks
+    and the parent's process id: a child whose parent is gone stops at the next chunk)
+    and render and write each, then send the answer (``("done", outcomes)``,
     ``("miss", message, subjects)`` or ``("error", path, text)``) through
     ``answers``; the exit code."""
     signal.signal(signal.SIGTERM, _stop_soon)
@@ -225,7 +229,7 @@ def _serve(tasks: list[Task], pool: tuple[int, list[range]], out_dir: Path, answ
     answer: tuple[Any, ...] = ("done", done)
     path = ""
     try:
-        while chunk := _take(pool[0], tasks, pool[1]):
+        while os.getppid() == pool[2] and (chunk := _take(pool[0], tasks, pool[1])):
             for path, render, compare in chunk:
                 if _stopping:
                     raise SiteError("stopped by the parent")
