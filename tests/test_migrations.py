@@ -38,8 +38,12 @@ def _claims(conn) -> list[tuple]:
 
 
 def test_the_revisions_the_code_knows_are_alembics():
-    assert revisions() == list(SCHEMA_REVISIONS) == ["0001", "0002", "0003", "0004", "0005", "0006"]
-    assert SCHEMA_HEAD == "0006"
+    assert (
+        revisions()
+        == list(SCHEMA_REVISIONS)
+        == ["0001", "0002", "0003", "0004", "0005", "0006", "0007"]
+    )
+    assert SCHEMA_HEAD == "0007"
 
 
 def _schema_diff(engine) -> list:
@@ -59,7 +63,7 @@ def test_every_revision_from_an_empty_database_gives_the_models_schema(tmp_path)
     with long_way.connect() as conn:
         command.upgrade(alembic_config(conn), "head")
         conn.commit()
-        assert current_revision(conn) == "0006"
+        assert current_revision(conn) == "0007"
     short_way = make_engine(tmp_path / "short.db")
     assert _schema_diff(long_way) == [] and _schema_diff(short_way) == []
     tables_of = {
@@ -77,8 +81,8 @@ def test_a_release_0_1_0_database_upgrades_in_place_with_every_row(tmp_path):
     code, out = _run("db", "upgrade", "--db", str(db))
     assert code == 0, out
     assert (
-        out.strip()
-        == "database upgraded to schema revision 0006 (applied 0001, 0002, 0003, 0004, 0005, 0006)"
+        out.strip() == "database upgraded to schema revision 0007 "
+        "(applied 0001, 0002, 0003, 0004, 0005, 0006, 0007)"
     )
     engine = make_engine(db, upgrade=False)  # at the head now: a reader opens it
     with engine.connect() as conn:
@@ -92,7 +96,7 @@ def test_a_release_0_1_0_database_upgrades_in_place_with_every_row(tmp_path):
         assert conn.exec_driver_sql("PRAGMA foreign_key_check").all() == []
     assert "schemaversion" not in inspect(engine).get_table_names()
     code, out = _run("db", "upgrade", "--db", str(db))
-    assert (code, out.strip()) == (0, "database already at schema revision 0006")
+    assert (code, out.strip()) == (0, "database already at schema revision 0007")
     code, out = _run("status", "kimi-k3.1-pro", "--db", str(db))
     assert code == 0 and "Kimi K3.1 Pro" in out
 
@@ -153,7 +157,7 @@ def test_read_only_commands_never_upgrade_and_say_what_to_run(tmp_path):
         assert code == 1, (args, out)
         assert out.strip() == (
             "error: the database schema is release 0.1.0's, older than this release's "
-            "(revision 0006): run `tracker db upgrade`"
+            "(revision 0007): run `tracker db upgrade`"
         )
     with sqlite3.connect(db) as conn:
         tables_now = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
@@ -165,7 +169,7 @@ def test_a_write_command_upgrades_first(tmp_path):
     code, out = _run("verify", "--db", str(db))
     assert code == 0, out
     with connect(db).connect() as conn:
-        assert current_revision(conn) == "0006"
+        assert current_revision(conn) == "0007"
         assert row_counts(conn)["verdict"] == 40
 
 
@@ -175,11 +179,11 @@ def test_an_older_revision_is_refused_by_readers_and_upgraded_by_writers(tmp_pat
         conn.exec_driver_sql("UPDATE alembic_version SET version_num = '0003'")
         conn.exec_driver_sql("CREATE TABLE schemaversion (version INTEGER PRIMARY KEY, "
                              "name VARCHAR NOT NULL, applied_at DATETIME NOT NULL)")  # fmt: skip
-    with pytest.raises(SchemaMissing, match=r"revision 0003, older than this release's 0006"):
+    with pytest.raises(SchemaMissing, match=r"revision 0003, older than this release's 0007"):
         RawDB.open(tmp_path / "t.db")
     with pytest.raises(SchemaMissing, match="run `tracker db upgrade`"):
         make_engine(tmp_path / "t.db", upgrade=False)
-    assert upgrade(engine) == ["0004", "0005", "0006"]
+    assert upgrade(engine) == ["0004", "0005", "0006", "0007"]
     with engine.begin() as conn:
         conn.exec_driver_sql("UPDATE alembic_version SET version_num = '0099'")
     with pytest.raises(SchemaMissing, match="0099, which this release does not know"):
@@ -203,7 +207,7 @@ def test_two_processes_upgrading_at_once_apply_each_revision_once(tmp_path):
     for t in threads:
         t.join(60)
     assert errors == []
-    assert sorted(results) == [[], [], [], ["0001", "0002", "0003", "0004", "0005", "0006"]]
+    assert sorted(results) == [[], [], [], ["0001", "0002", "0003", "0004", "0005", "0006", "0007"]]
     with connect(db).connect() as conn:
         assert row_counts(conn) == ROWS
 
@@ -244,11 +248,11 @@ def test_a_release_0_1_0_database_upgrades_in_place_on_postgresql(pg_server):
     try:
         with engine.connect() as conn:
             before = _claims(conn)
-        assert upgrade(engine) == ["0001", "0002", "0003", "0004", "0005", "0006"]
+        assert upgrade(engine) == ["0001", "0002", "0003", "0004", "0005", "0006", "0007"]
         with engine.connect() as conn:
             assert row_counts(conn) == ROWS
             assert _claims(conn) == before
-            assert current_revision(conn) == "0006"
+            assert current_revision(conn) == "0007"
         assert "origin" in {c["name"] for c in inspect(engine).get_columns("claim")}
         assert _schema_diff(engine) == []
     finally:
@@ -333,7 +337,7 @@ def test_check_loads_alembic_only_when_the_schema_needs_an_upgrade(tmp_path):
         conn.execute("CREATE TABLE schemaversion (version INTEGER PRIMARY KEY)")
     assert _modules_after_check(db, tmp_path) == ["alembic", "sqlalchemy"]
     with sqlite3.connect(db) as conn:
-        assert conn.execute("SELECT version_num FROM alembic_version").fetchall() == [("0006",)]
+        assert conn.execute("SELECT version_num FROM alembic_version").fetchall() == [("0007",)]
 
 
 _WATCHES_0005 = (
@@ -362,7 +366,7 @@ def _skip_reason_revision_moves_stored_skips(engine) -> None:
     with engine.begin() as conn:
         conn.exec_driver_sql("DELETE FROM watch WHERE name IN ('skipped-ok', 'failing')")
         conn.exec_driver_sql(_WATCHES_0005)
-    assert upgrade(engine) == ["0006"]
+    assert upgrade(engine) == ["0006", "0007"]
     with engine.connect() as conn:
         assert [tuple(r) for r in conn.exec_driver_sql(_SKIPS)] == [
             ("failing", "HTTP 503", "bad_status", None),
@@ -377,7 +381,7 @@ def _skip_reason_revision_moves_stored_skips(engine) -> None:
         ("failing", "HTTP 503", "bad_status"),
         ("skipped-ok", "TRACKER_AA_API_KEY not set", "skipped"),
     ]
-    assert upgrade(engine) == ["0006"]
+    assert upgrade(engine) == ["0006", "0007"]
 
 
 def test_revision_0006_keeps_a_skip_apart_from_the_error(tmp_path):
@@ -395,5 +399,106 @@ def test_revision_0006_keeps_a_skip_apart_from_the_error_on_postgresql(pg_server
     try:
         upgrade(engine)
         _skip_reason_revision_moves_stored_skips(engine)
+    finally:
+        engine.dispose()
+
+
+def _token_triggers(engine) -> list[str]:
+    """The change-token triggers (and PostgreSQL's functions) as the database keeps
+    them, whitespace collapsed."""
+    if engine.dialect.name == "sqlite":
+        sql = "SELECT sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name"
+    else:
+        sql = (
+            "SELECT pg_get_triggerdef(oid) FROM pg_trigger WHERE NOT tgisinternal "
+            "UNION ALL SELECT pg_get_functiondef(oid) FROM pg_proc "
+            "WHERE starts_with(proname, 'claimstoken') ORDER BY 1"
+        )
+    with engine.connect() as conn:
+        return [" ".join(text.split()) for (text,) in conn.exec_driver_sql(sql)]
+
+
+def test_both_ways_of_making_a_database_give_the_same_change_token_triggers(tmp_path):
+    """Revision 0007 carries its own copy of the triggers; an empty database gets the
+    code's (claims.store.changetokens): they must not drift apart."""
+    from alembic import command
+
+    long_way = connect(tmp_path / "long.db")
+    with long_way.connect() as conn:
+        command.upgrade(alembic_config(conn), "head")
+        conn.commit()
+    short_way = make_engine(tmp_path / "short.db")
+    assert len(_token_triggers(short_way)) == 6
+    assert _token_triggers(long_way) == _token_triggers(short_way)
+
+
+def _tokens_revision_upgrades_and_downgrades(engine) -> None:
+    """At 0006 with release 0.1.0's rows: 0007 gives each of the 3 subjects with claims
+    its own token and the triggers; down again, both are gone and every row stays."""
+    from alembic import command
+
+    with engine.connect() as conn:
+        command.downgrade(alembic_config(conn), "0006")
+        conn.commit()
+        counts = row_counts(conn)
+    assert "subjectclaimstoken" not in inspect(engine).get_table_names()
+    assert _token_triggers(engine) == []
+    assert upgrade(engine) == ["0007"]
+    with engine.connect() as conn:
+        tokens = dict(
+            conn.exec_driver_sql("SELECT subject_id, token FROM subjectclaimstoken").all()
+        )
+        subjects = {s for (s,) in conn.exec_driver_sql("SELECT DISTINCT subject_id FROM claim")}
+        assert row_counts(conn) == counts
+    assert set(tokens) == subjects and len(subjects) == 3 == len(set(tokens.values()))
+    assert len(_token_triggers(engine)) == (6 if engine.dialect.name == "sqlite" else 10)
+    assert _schema_diff(engine) == []
+    with engine.begin() as conn:  # the triggers work on the upgraded database
+        conn.exec_driver_sql("UPDATE claim SET note = 'edited' WHERE id = 1")
+        first = conn.exec_driver_sql("SELECT subject_id FROM claim WHERE id = 1").scalar()
+        after = dict(conn.exec_driver_sql("SELECT subject_id, token FROM subjectclaimstoken").all())
+    assert {s for s in after if after[s] != tokens[s]} == {first}
+
+
+def test_revision_0007_adds_change_tokens_to_a_database_with_rows(tmp_path):
+    engine = make_engine(sqlite_release_0_1_0(tmp_path / "old.db"))
+    try:
+        _tokens_revision_upgrades_and_downgrades(engine)
+        with engine.connect() as conn:
+            assert conn.exec_driver_sql("PRAGMA foreign_key_check").all() == []
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.postgres
+def test_revision_0007_adds_change_tokens_on_postgresql(pg_server):
+    postgresql_release_0_1_0(pg_server)
+    engine = connect(pg_server)
+    try:
+        upgrade(engine)
+        _tokens_revision_upgrades_and_downgrades(engine)
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.postgres
+def test_both_ways_give_the_same_change_token_triggers_on_postgresql(pg_server):
+    from alembic import command
+
+    postgresql_release_0_1_0(pg_server)
+    engine = connect(pg_server)
+    try:
+        upgrade(engine)
+        long_way = _token_triggers(engine)
+        with engine.connect() as conn:
+            conn.exec_driver_sql("DROP SCHEMA public CASCADE")
+            conn.exec_driver_sql("CREATE SCHEMA public")
+            conn.commit()
+        upgrade(engine)  # an empty database: the models' tables and the code's triggers
+        assert len(long_way) == 10 and _token_triggers(engine) == long_way
+        with engine.connect() as conn:
+            command.downgrade(alembic_config(conn), "0006")
+            conn.commit()
+        assert _token_triggers(engine) == []
     finally:
         engine.dispose()

@@ -45,7 +45,7 @@ def test_open_refuses_an_older_schema(tmp_path):
     make_engine(tmp_path / "old.db").dispose()
     with sqlite3.connect(tmp_path / "old.db") as conn:
         conn.execute("UPDATE alembic_version SET version_num = '0002'")
-    with pytest.raises(SchemaMissing, match=r"revision 0002, older than this release's 0006"):
+    with pytest.raises(SchemaMissing, match=r"revision 0002, older than this release's 0007"):
         RawDB.open(tmp_path / "old.db")
 
 
@@ -168,7 +168,7 @@ def test_cycle_db_migrates_an_older_schema_and_refuses_a_missing_file(tmp_path):
 
     sqlite_release_0_1_0(tmp_path / "old.db", scheduler=False)
     raw = open_cycle_db(str(tmp_path / "old.db"))
-    assert raw.one("SELECT version_num FROM alembic_version") == ("0006",)
+    assert raw.one("SELECT version_num FROM alembic_version") == ("0007",)
     assert raw.one("SELECT count(*) FROM schedulestate") == (0,)
     raw.close()
     with pytest.raises(TrackerError, match="does not exist"):

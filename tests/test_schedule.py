@@ -417,4 +417,4 @@ def test_a_database_made_before_the_scheduler_tables_upgrades_in_place(tmp_path)
     assert {"schedulerlock", "schedulestate"} <= set(inspect(engine).get_table_names())
     with engine.connect() as conn:
         versions = conn.exec_driver_sql("SELECT version_num FROM alembic_version")
-        assert [v for (v,) in versions] == ["0006"]
+        assert [v for (v,) in versions] == ["0007"]

@@ -794,6 +794,33 @@ def test_a_cold_one_claim_rebuild_makes_claim_views_for_exactly_one_subject(engi
     assert tree(out) == scratch_tree(engine, tmp_path)
 
 
+def test_a_verdict_checked_again_with_the_same_outcome_makes_no_claim_views(engine, tmp_path):
+    """Each verification run writes ``checked_at``; the subject's change token (the
+    database's triggers, claims/store/changetokens.py) ignores it."""
+    small_population(engine)
+    out, cache = tmp_path / "site", tmp_path / "site.cache"
+    cold_build(engine, out, cache)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("UPDATE verdict SET checked_at = '2026-12-24 00:00:00.000000'")
+    report = cold_build(engine, out, cache)
+    assert views_made() == 0 and list(report.rendered_paths) == []
+
+
+def test_without_the_token_triggers_the_rows_aggregate_still_finds_the_edit(engine, tmp_path):
+    """A database whose change-token triggers are missing (a revision rebuilt the table
+    on SQLite): the build digests the rows instead (claims/store/sitedigest.py)."""
+    small_population(engine)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("DROP TRIGGER claimstoken_claim_update")
+    out, cache = tmp_path / "site", tmp_path / "site.cache"
+    cold_build(engine, out, cache)
+    with engine.begin() as conn:  # the token of model-2 stays as it was
+        conn.exec_driver_sql("UPDATE claim SET note = 'edited' WHERE key LIKE 'model-2-%'")
+    cold_build(engine, out, cache)
+    assert views_made() == 1
+    assert tree(out) == scratch_tree(engine, tmp_path)
+
+
 @pytest.mark.postgres
 def test_records_on_postgresql(pg_server, tmp_path):
     """The per-subject digest's PostgreSQL query (``sitedigest.py``): a record serves an

@@ -91,13 +91,14 @@ def upgrade(engine: Engine, *, sleep: Callable[[float], None] = time.sleep) -> l
     """Apply the revisions ``engine``'s database lacks, in order, in one transaction;
     returns their ids (empty when it was at :data:`~claims.store.rawdb.SCHEMA_HEAD`).
 
-    An empty database gets the models' tables at once and is stamped at the head (the
+    An empty database gets the models' tables at once, and the change-token triggers
+    (:func:`claims.store.changetokens.install`), and is stamped at the head (the
     alembic cookbook's "build from scratch"; tests/test_migrations.py checks that both
-    ways give the same schema). Raises the driver's error when a revision fails (nothing
-    of that upgrade is kept on PostgreSQL; on SQLite, DDL outside the rebuilds is kept,
-    each revision being written to run again). While another process upgrades the same
-    SQLite file, it waits for it (:func:`_begin_immediate`; ``sleep`` between tries) and
-    then finds the database at the head."""
+    ways give the same schema and triggers). Raises the driver's error when a revision
+    fails (nothing of that upgrade is kept on PostgreSQL; on SQLite, DDL outside the
+    rebuilds is kept, each revision being written to run again). While another process
+    upgrades the same SQLite file, it waits for it (:func:`_begin_immediate`; ``sleep``
+    between tries) and then finds the database at the head."""
     from alembic import command
 
     sqlite = engine.dialect.name == "sqlite"
@@ -117,8 +118,10 @@ def upgrade(engine: Engine, *, sleep: Callable[[float], None] = time.sleep) -> l
                 from sqlmodel import SQLModel
 
                 from claims.store import tables  # noqa: F401  (registers the tables)
+                from claims.store.changetokens import install as install_change_tokens
 
                 SQLModel.metadata.create_all(conn)
+                install_change_tokens(conn)  # triggers: not part of the models
                 command.stamp(cfg, "head")
             else:
                 command.upgrade(cfg, "head")

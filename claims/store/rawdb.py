@@ -34,7 +34,7 @@ BUSY_TIMEOUT_MS = 10_000
 DEFAULT_DB_PATH = Path("data") / "tracker.db"
 # The schema revisions of claims/store/migrations/versions, oldest first, and the head this
 # code reads and writes (tests/test_migrations.py keeps them equal to alembic's list).
-SCHEMA_REVISIONS: tuple[str, ...] = ("0001", "0002", "0003", "0004", "0005", "0006")
+SCHEMA_REVISIONS: tuple[str, ...] = ("0001", "0002", "0003", "0004", "0005", "0006", "0007")
 SCHEMA_HEAD = SCHEMA_REVISIONS[-1]
 
 _PARAM = re.compile(r"(?<!:):([A-Za-z_][A-Za-z0-9_]*)")

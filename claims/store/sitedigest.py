@@ -4,8 +4,13 @@ A site build in a new process keeps, per subject, what the site-wide files need 
 claim views (``tracker/website/records.py``); to know which subjects' claims changed
 since, it needs a fingerprint of every subject's claim and verdict rows that is much
 cheaper than reading them (30,000 rows of 17 columns: 0.1 s to read, more to compare).
-So the database concatenates each subject's rows itself, one aggregate grouped by
-subject, and only the ~1,000 concatenations are hashed here.
+
+Normally that is the subject's change token, which the database's triggers renew on
+every change of those rows (:mod:`claims.store.changetokens`): one read of ~1,000 short
+rows. Where the triggers are not all in place (see
+:func:`claims.store.changetokens.read_tokens`) the **aggregate** below stands in: the
+database concatenates each subject's rows itself, one aggregate grouped by subject,
+and only the ~1,000 concatenations are hashed here (0.1 s at 30,000 claims).
 
 Values are joined so that a concatenation reads back as exactly one sequence of rows
 and values (two different row sets never give the same text): on PostgreSQL each is an
@@ -23,8 +28,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import secrets
 from dataclasses import dataclass
 
+from claims.store.changetokens import read_tokens
 from claims.store.rawdb import RawDB
 from claims.store.siteread import CLAIM_COLUMNS
 
@@ -63,19 +70,22 @@ FROM claim LEFT OUTER JOIN verdict ON verdict.claim_id = claim.id
 GROUP BY claim.subject_id
 """
 
+# Unordered (gathered into sets): ordered by claim id, SQLite walked every claim first
+# (7.7 ms at 30,000 claims citing nothing; 2 ms unordered)
 _EVIDENCE = """
 SELECT claim.subject_id, verdict.evidence_json
 FROM verdict JOIN claim ON claim.id = verdict.claim_id
 WHERE verdict.evidence_json IS NOT NULL AND verdict.evidence_json <> '[]'
-ORDER BY claim.id
 """
 
 
 @dataclass(frozen=True)
 class ClaimInput:
-    """One subject's claim rows in short: ``digest`` (sha256 hex of its claim and verdict
-    rows, :data:`CLAIM_DIGEST_COLUMNS`), the ids of the sources its claims cite and of
-    the observations its verdicts cite as evidence (both sorted, no repeats)."""
+    """One subject's claim rows in short: ``digest``, a text that changes whenever its
+    claim and verdict rows (:data:`CLAIM_DIGEST_COLUMNS`) do (its change token as
+    ``token:<token>``, or the sha256 hex of the rows' aggregate), the ids of the sources
+    its claims cite and of the observations its verdicts cite as evidence (both sorted,
+    no repeats)."""
 
     digest: str
     source_ids: tuple[int, ...]
@@ -96,27 +106,61 @@ def _row_sql(dialect: str) -> str:
     return " || ',' || ".join(f"quote_nullable({c})" for c in CLAIM_DIGEST_COLUMNS)
 
 
-def claim_inputs(raw: RawDB) -> dict[int, ClaimInput] | None:
-    """Subject id -> :class:`ClaimInput` of every subject with claims, in two queries
-    through ``raw``; None on a database other than SQLite and PostgreSQL (the caller
-    then reads every row). Raises the driver's error when the schema lacks the
-    tables."""
-    if raw.dialect == "sqlite":
-        sql = _SQLITE.format(row=_row_sql(raw.dialect))
-    elif raw.dialect == "postgresql":
-        sql = _POSTGRES.format(row=_row_sql(raw.dialect))
-    else:
-        return None
-    rows = raw.execute(sql).fetchall()
-    cited = raw.execute(_EVIDENCE).fetchall()
+# With tokens: each subject's cited sources in one grouped read of ``claim`` (its
+# subject_id and source_id only; 8 ms at 30,000 claims on SQLite).
+_SOURCES = {
+    "sqlite": "SELECT subject_id, group_concat(DISTINCT source_id) FROM claim GROUP BY subject_id",
+    "postgresql": (
+        "SELECT subject_id, string_agg(DISTINCT source_id::text, ',') FROM claim "
+        "GROUP BY subject_id"
+    ),
+}
+
+
+def _evidence(raw: RawDB) -> dict[int, set[int]]:
     evidence: dict[int, set[int]] = {}
-    for sid, text in cited:
+    for sid, text in raw.execute(_EVIDENCE).fetchall():
         evidence.setdefault(sid, set()).update(int(i) for i in json.loads(text))
-    out: dict[int, ClaimInput] = {}
-    for sid, text, source_ids in rows:
-        out[sid] = ClaimInput(
-            hashlib.sha256(text.encode("utf-8")).hexdigest(),
-            tuple(sorted({int(i) for i in str(source_ids).split(",")})),
-            tuple(sorted(evidence.get(sid, ()))),
-        )
-    return out
+    return evidence
+
+
+def _ids(text: object) -> tuple[int, ...]:
+    return tuple(sorted({int(i) for i in str(text).split(",")}))
+
+
+def _aggregate(raw: RawDB) -> list[tuple[int, str, str]]:
+    """(subject id, digest of its rows, its source ids joined by commas), by subject."""
+    sql = (_SQLITE if raw.dialect == "sqlite" else _POSTGRES).format(row=_row_sql(raw.dialect))
+    return [
+        (sid, hashlib.sha256(text.encode("utf-8")).hexdigest(), source_ids)
+        for sid, text, source_ids in raw.execute(sql).fetchall()
+    ]
+
+
+def _tokened(raw: RawDB, tokens: dict[int, str]) -> list[tuple[int, str, str]]:
+    """(subject id, ``token:`` and its token, its source ids joined by commas). A
+    subject with claims and no token (its row deleted by hand) gets a new random
+    digest, so its record is never used."""
+    return [
+        (sid, "token:" + (tokens.get(sid) or "none-" + secrets.token_hex(16)), source_ids)
+        for sid, source_ids in raw.execute(_SOURCES[raw.dialect]).fetchall()
+    ]
+
+
+def claim_inputs(raw: RawDB) -> dict[int, ClaimInput] | None:
+    """Subject id -> :class:`ClaimInput` of every subject with claims, through ``raw``;
+    None on a database other than SQLite and PostgreSQL (the caller then reads every
+    row). The digest is the subject's change token (``token:…``;
+    :mod:`claims.store.changetokens`) when the triggers keeping them are in place, else
+    the sha256 of its rows' aggregate (see the module docstring). Read in the caller's
+    transaction before its claim rows, so a change in between only renews a token the
+    next build sees. Raises the driver's error when the schema lacks the tables."""
+    if raw.dialect not in ("sqlite", "postgresql"):
+        return None
+    tokens = read_tokens(raw)
+    rows = _aggregate(raw) if tokens is None else _tokened(raw, tokens)
+    evidence = _evidence(raw)
+    return {
+        sid: ClaimInput(digest, _ids(source_ids), tuple(sorted(evidence.get(sid, ()))))
+        for sid, digest, source_ids in rows
+    }

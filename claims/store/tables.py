@@ -226,6 +226,17 @@ class Verdict(SQLModel, table=True):
         return json.loads(self.statement_json)
 
 
+class SubjectClaimsToken(SQLModel, table=True):
+    """A subject's change token: a random text the database's triggers put in place of
+    the subject's rows whenever one of its claim or verdict rows changes (a subject has
+    one row, or several while concurrent writers on PostgreSQL left older ones;
+    :mod:`claims.store.changetokens`). The site build compares them with those it made
+    its per-subject record with."""
+
+    token: str = Field(primary_key=True)
+    subject_id: int = Field(index=True)
+
+
 class Discrepancy(SQLModel, table=True):
     """Claims that cannot all hold, or a claim contradicted by an observation."""
 

@@ -13,8 +13,10 @@ benchmark names and scores (the shared benchmark charts), its "announced" timeli
 events and its current observations (whose "claimed by" reads its claims).
 
 A record is used only when the subject's **input key** is the one it was made with:
-the code fingerprint; the subject's id, slug, name and organization; the digest of its
-claim and verdict rows (one SQL aggregate per build, ``claims/store/sitedigest.py``);
+the code fingerprint; the subject's id, slug, name and organization; its claim and
+verdict rows' change token, which the database's triggers renew on every change
+(``claims/store/changetokens.py``; without them, a digest of the rows'
+aggregate, ``claims/store/sitedigest.py``);
 every field of the sources its claims cite; and the observations its verdicts cite
 and its own (with their snapshots, watch names and subjects' slugs). That is every
 input of its claim views (``claimviews.subject_claims``' memo key) and of its card
