@@ -7,7 +7,7 @@ from decimal import Decimal
 from helpers_verify import ov, real
 
 from claims.values.value import Value, quantity
-from claims.verify.derived import derive_total_params
+from claims.verify.paramcounts import derive_total_params
 
 REPO = {"repo": "moonshotai/Kimi-K2-Thinking"}
 

@@ -210,4 +210,8 @@ def test_a_portuguese_sentence_without_subject_continues_the_model_before():
         ("orion-5-max", "context_window", "256K tokens", None),
     ]
     text = "O Orion-5 Max chegou em novembro. Suporta uma janela de 256 mil tokens."
-    assert rows(text, "pt") == [("orion-5-max", "context_window", "256K tokens", None)]
+    # "chegou em novembro" is its release (a release cue since set K)
+    assert [r for r in rows(text, "pt") if r[1] != "release_date"] == [
+        ("orion-5-max", "context_window", "256K tokens", None)
+    ]
+    assert [r[0] for r in rows(text, "pt") if r[1] == "release_date"] == ["orion-5-max"]

@@ -204,3 +204,40 @@ def test_dropped_a_model_is_its_release_and_a_community_is_no_weights():
     assert rows(text, "en") == [("orion-5-max", "release_date", "on 2025-03", None)]
     # a price that dropped is a change, not a release
     assert rows("Orion-5 Max prices dropped in March 2025.", "en") == []
+
+
+@pytest.mark.parametrize(
+    "text, lang",
+    [
+        (
+            "Vega Systems debuted the Orion-5 family of open models in October 2026, with "
+            "Orion-5 Max as the first available release.",
+            "en",
+        ),
+        (
+            "A Vega Systems apresentou a família Orion-5 em outubro de 2026, com o Orion-5 Max "
+            "como o primeiro lançamento.",
+            "pt",
+        ),
+    ],
+)
+def test_a_familys_release_is_the_release_of_the_member_its_sentence_names(text, lang):
+    got = [(r[0], r[1], r[2]) for r in rows(text, lang) if r[1] == "release_date"]
+    assert got == [("orion-5-max", "release_date", "on 2026-10")]
+
+
+def test_a_familys_release_is_no_members_when_the_member_has_its_own_year():
+    text = "Vega Systems introduced the Orion-5 family in October 2026; Orion-5 Max followed in March 2027."
+    got = [r for r in rows(text, "en") if r[1] == "release_date" and r[2] == "on 2026-10"]
+    assert [r[0] for r in got] == [None]
+
+
+def test_arrived_and_general_availability_are_releases():
+    text = "O Orion-5 Max chegou em 24 de outubro de 2026."
+    assert [(r[0], r[1], r[2]) for r in rows(text, "pt")] == [
+        ("orion-5-max", "release_date", "on 2026-10-24")
+    ]
+    text = "A Vega anunciou ontem, 24 de outubro de 2026, a disponibilidade geral do Orion-5 Max."
+    assert ("orion-5-max", "release_date", "on 2026-10-24") in [
+        (r[0], r[1], r[2]) for r in rows(text, "pt")
+    ]

@@ -662,3 +662,156 @@ def test_an_input_token_limit_is_the_context_window_but_a_price_unit_is_not():
 def test_an_input_token_count_without_a_bound_is_no_window():
     text = "For 1,000 tokens of input Nova 2 needs one call."
     assert [c.attribute for c in extract(text, [NOVA], lang="en", published=DAY)] == []
+
+
+def test_a_count_per_block_or_layer_is_one_parts_size():
+    text = "Nova 2 adds a small draft module (0.5B params/block) to its 120B parameters."
+    assert _rows(text) == [("total_params", None, "120B params")]
+    text = "O Nova 2 usa 2B parâmetros por camada num total de 90 bilhões de parâmetros."
+    assert _rows(text, "pt") == [("total_params", None, "90B params")]
+
+
+def test_an_active_cue_in_a_relative_clause_is_the_next_counts():
+    text = "Nova 2: A 60B Open Model That Activates Only 6B Parameters Per Token"
+    assert _rows(text) == [
+        ("total_params", None, "60B params"),
+        ("active_params", None, "6B params"),
+    ]
+
+
+def test_a_count_after_a_word_and_a_slash_is_a_figure():
+    text = "Nova 2 is a sparse model with 210B total/21B active parameters."
+    assert _rows(text) == [
+        ("total_params", None, "210B params"),
+        ("active_params", None, "21B params"),
+    ]
+    assert _rows("Nova 2 ships in 210B/21B.") == [("total_params", None, "210B params")]
+
+
+def test_a_training_corpus_size_is_no_parameter_count():
+    text = "O Nova 2 tem 2T de parâmetros totais e viu 20T de treinamento multimodal."
+    assert _rows(text, "pt") == [("total_params", None, "2T params")]
+    assert _rows("Nova 2 has 2T parameters and 20T training tokens.") == [
+        ("total_params", None, "2T params")
+    ]
+
+
+def test_an_apposition_after_a_bracketed_note_is_the_model_it_follows():
+    text = (
+        "Dois modelos:\n· Nova 2 (90B parâmetros) – um modelo denso com uma janela de contexto "
+        "de 256.000 tokens.\n· Zephyr Mini (9B) – um modelo reduzido."
+    )
+    assert ("context_window", None, "256K tokens") in _rows(text, "pt")
+
+
+def test_multilingual_is_part_of_a_bench_name():
+    text = "Nova 2 scores 61.5% on Cube-Bench Multilingual and 70.5% on Cube-Bench Verified."
+    assert _rows(text) == [
+        ("benchmark_score", "Cube-Bench Multilingual", "61.5%"),
+        ("benchmark_score", "Cube-Bench Verified", "70.5%"),
+    ]
+
+
+def test_an_apposition_after_a_bracket_and_a_spaced_hyphen_is_the_model_before_it():
+    text = "Nova 2 (90B total, 9B active) - a sparse model with a 200K context window."
+    assert ("context_window", None, "200K tokens") in _rows(text)
+    assert [r for r in _rows("Zeta-9 - a sparse model with a 200K context window.")] == []
+
+
+def test_tps_is_tokens_per_second():
+    assert _rows("Nova 2 serves 140tps on its own cloud.") == [
+        ("output_tokens_per_second", None, "140 tokens/s")
+    ]
+    assert _rows("Nova 2 took 140 steps.") == []
+
+
+def test_a_benchmark_name_in_quotes_after_on_is_the_scores():
+    text = "O Nova 2 obteve 90,4% no benchmark GPQA Diamond e 33,7% no “Humanity’s Last Exam”."
+    assert _rows(text, "pt") == [
+        ("benchmark_score", "GPQA Diamond", "90.4%"),
+        ("benchmark_score", "Humanity’s Last Exam", "33.7%"),
+    ]
+
+
+def test_a_side_named_in_a_fronted_phrase_is_the_prices():
+    assert _rows(
+        "Nos tokens de saída, o preço do Nova 2 fixa-se nos 4 dólares por milhão.", "pt"
+    ) == [("price_output_usd_per_mtok", None, "$4.00 per 1M tokens")]
+    assert _rows("For input and output, Nova 2 costs $4 per million tokens.") == []
+
+
+def test_a_price_for_the_same_amount_takes_the_earlier_prices_unit_and_side():
+    text = (
+        "Enquanto o Zephyr-7 custa 2 dólares por milhão de tokens de entrada, o Nova 2 custa "
+        "apenas 0,30 dólares pela mesma quantidade de dados."
+    )
+    assert _rows(text, "pt") == [("price_input_usd_per_mtok", None, "$0.30 per 1M tokens")]
+
+
+def test_a_threshold_or_a_difference_is_no_score():
+    text = "Nova 2 é o primeiro a quebrar a barreira de 80% no Cube-Bench (81.5%)."
+    assert _rows(text, "pt") == [("benchmark_score", "Cube-Bench", "81.5%")]
+    text = "On Cube-Bench Verified Nova 2 matches Zephyr-7 with 76% fewer output tokens."
+    assert _rows(text) == []
+    assert _rows("Nova 2 crossed the 90% mark on Cube-Bench with 91.2%.") == [
+        ("benchmark_score", "Cube-Bench", "91.2%")
+    ]
+
+
+def test_a_listed_benchmark_with_a_context_length_suffix():
+    text = "In the RULER-128K benchmark, Nova 2 scored 94.6."
+    rows = [
+        (c.qualifiers.get("benchmark"), c.qualifiers.get("version"), c.value.display())
+        for c in extract(text, [NOVA], lang="en", published=DAY, default_subject="nova-2")
+    ]
+    assert rows == [("RULER", "128K", "94.6%")]
+
+
+def test_a_slash_pair_of_prices_naming_no_side_is_input_then_output():
+    text = "O preço do Nova 2 caiu: de $15/$75 para $5/$25 por milhão de tokens."
+    assert _rows(text, "pt") == [
+        ("price_input_usd_per_mtok", None, "$5.00 per 1M tokens"),
+        ("price_output_usd_per_mtok", None, "$25.00 per 1M tokens"),
+    ]
+    assert [r[0] for r in _rows("Nova 2 costs $25/$5 per million tokens.")] == []
+
+
+def test_a_date_in_a_sentence_opening_with_the_model_is_not_a_later_models():
+    text = (
+        "O modelo chegou em 24 de outubro de 2026 com contexto de 200K tokens e não chega aos "
+        "pés do Zephyr-7 Pro que oferece 1M tokens."
+    )
+    assert ("release_date", None, "on 2026-10-24") in _rows(text, "pt")
+
+
+def test_a_tier_phrase_names_the_sibling_of_that_tier():
+    text = (
+        "The release has two tiers: Nova 2 Pro and Nova 2 Flash. The Pro model is a giant, "
+        "boasting a total of 1.2 trillion parameters. The Flash model uses 9 billion active "
+        "parameters out of a total 90 billion."
+    )
+    pro = SubjectRef("nova-2-pro", ("Nova 2 Pro",))
+    flash = SubjectRef("nova-2-flash", ("Nova 2 Flash",))
+    got = [
+        (c.subject, c.attribute, c.value.display())
+        for c in extract(
+            text, [pro, flash], lang="en", published=DAY, default_subject="nova-2-flash"
+        )
+    ]
+    assert got == [
+        ("nova-2-pro", "total_params", "1.2T params"),
+        ("nova-2-flash", "active_params", "9B params"),
+        ("nova-2-flash", "total_params", "90B params"),
+    ]
+
+
+def test_a_scale_letter_one_space_after_its_number():
+    text = (
+        "Nova 2\nTotal parameters: 1.6 T\nActive parameters: 49 B\nContext window: 1 million tokens"
+    )
+    assert _rows(text) == [
+        ("total_params", None, "1.6T params"),
+        ("active_params", None, "49B params"),
+        ("context_window", None, "1M tokens"),
+    ]
+    assert [f.text for f in scan_figures("Plan B, Table 2 B shows", "en")] == ["2"]

@@ -10,7 +10,7 @@ import datetime as dt
 from decimal import Decimal
 
 from claims.extract.extractor import extract
-from claims.extract.normalize import normalize_emphasis
+from claims.extract.normalize import normalize_emphasis, normalize_latex
 from claims.extract.tables import find_tables
 from claims.subjects.references import SubjectRef
 
@@ -157,3 +157,101 @@ def test_emphasis_marks_become_spaces_and_keep_every_offset():
     assert out.startswith("  Nova 2   has    512K     tokens")
     assert "3 * 4 and a_b_c stay" in out
     assert out.endswith("65.0<sup>1</sup>")
+
+
+def test_a_score_column_takes_the_benchmark_its_caption_names():
+    text = (
+        "Intro.\n\nCube-Bench Verified: fixing real issues\n"
+        "| Model | Score | Note |\n|---|---|---|\n"
+        "| Nova 2 | 71.2% | best so far |\n| Zephyr-7 | 66.0% | close |\n"
+    )
+    assert _rows(text) == [("nova-2", "benchmark_score", "Cube-Bench Verified", Decimal("71.2"))]
+
+
+def test_a_score_column_under_a_caption_naming_no_benchmark_gives_nothing():
+    text = "Our own tests\n| Model | Score |\n|---|---|\n| Nova 2 | 71.2% |\n| Zephyr-7 | 66.0% |\n"
+    assert _rows(text) == []
+
+
+def test_a_measure_word_in_a_benchmark_rows_note_keeps_it_a_score():
+    text = (
+        "| Benchmark | Nova 2 | Zephyr-7 |\n|---|---|---|\n"
+        "| MMLU | 80.1 | 77.0 |\n| BrowseComp (with context manager) | 58.3 | 60.2 |\n"
+        "| Context length | 256K | 128K |\n"
+    )
+    rows = _rows(text)
+    assert ("nova-2", "benchmark_score", "BrowseComp", Decimal("58.3")) in rows
+    assert ("nova-2", "context_window", "", 256000) in rows
+    assert not any(r[1] == "context_window" and r[3] == Decimal("58.3") for r in rows)
+
+
+def test_latex_letters_in_a_model_card_become_the_letter_and_keep_every_offset():
+    text = "| $\\tau^2$-Bench | 80.3 |, $\\alpha$ and $x^2$ stay"
+    out = normalize_latex(text)
+    assert len(out) == len(text)
+    assert out.startswith("|       τ²-Bench | 80.3 |,        α and $x^2$ stay")
+    rows = _rows("Nova 2 scores 80.3 on $\\tau^2$-Bench.")
+    assert rows == [("nova-2", "benchmark_score", "τ²-Bench", Decimal("80.3"))]
+
+
+GATEWAY = """Nova 2
+
+Providers
+Provider
+Context
+Input
+Output
+Cache
+Lumen Cloud
+512K
+$0.40/M$1.60/M
+Read:$0.04/M
+
+More models by Nova Labs
+Model
+Context
+Input
+Output
+1M
+$0.90/M$3.10/M
+"""
+
+
+def test_glued_input_and_output_prices_take_the_headers_order():
+    rows = _rows(GATEWAY)
+    assert ("nova-2", "price_input_usd_per_mtok", "", Decimal("0.40")) in rows
+    assert ("nova-2", "price_output_usd_per_mtok", "", Decimal("1.60")) in rows
+
+
+def test_figures_under_a_heading_of_other_models_are_not_the_subjects():
+    rows = _rows(GATEWAY)
+    assert not any(r[3] in (Decimal("0.90"), Decimal("3.10"), 1000000) for r in rows)
+    pt = "Nova 2 custa US$ 0,40 por milhão de tokens de entrada.\n\nOutros modelos\nZeta: US$ 0,90 por milhão de tokens de entrada\n"
+    assert [r[3] for r in _rows(pt, "pt")] == [Decimal("0.40")]
+
+
+def test_a_heading_of_other_models_reaches_only_the_block_under_it():
+    text = "Related models\nZeta 1\nZeta 2\n\nContext\n512K\n\nInput\n$0.40 per MTok\n"
+    rows = _rows(text)
+    assert ("nova-2", "price_input_usd_per_mtok", "", Decimal("0.40")) in rows
+    assert ("nova-2", "context_window", "", 512000) in rows
+
+
+def test_a_score_in_words_belongs_to_the_model_its_row_names():
+    text = (
+        "| Area | Winner | Why |\n|---|---|---|\n"
+        "| Coding | Nova 2 | Cube-Bench Verified 71.2% (a record) |\n"
+        "| Math | Zephyr-7 | AIME 96%, LiveCodeBench 2,101 Elo |\n"
+    )
+    assert _rows(text) == [("nova-2", "benchmark_score", "Cube-Bench Verified", Decimal("71.2"))]
+    others = [
+        (c.subject, c.other_model, c.value.value)
+        for c in extract(text, [NOVA], lang="en", published=DAY, default_subject="nova-2")
+        if c.subject != "nova-2"
+    ]
+    assert others == [(None, "Zephyr-7", Decimal("96")), (None, "Zephyr-7", Decimal("2101"))]
+
+
+def test_a_spec_card_under_the_models_name_gives_it_every_row():
+    card = "nova-2\n\npreview\nContext\n1.0M\nMax output\n66K\n"
+    assert _rows(card) == [("nova-2", "context_window", "", 1000000)]

@@ -8,7 +8,8 @@ from helpers_verify import cv, ov, real, ts
 
 from claims.values.value import Value, quantity, text_value, value_range
 from claims.verify.compare import Finding
-from claims.verify.judge import effective_value, judge_claim
+from claims.verify.judge import judge_claim
+from claims.verify.paramcounts import effective_value
 
 NOW = ts("2026-11-29T12:00Z")
 

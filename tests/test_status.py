@@ -120,7 +120,7 @@ def test_weights_that_land_after_the_promises_are_late_by_whole_days(engine):
     # the latest promised deadline is 2026-11-04; first seen 2026-11-30
     assert st.landed_late_days == 26 and st.to_dict()["landed_late_days"] == 26
     assert _status(engine, "kimi-k2-thinking").landed_late_days is None  # no promise
-    from tracker.cli.main import landed_text
+    from tracker.cli.status import landed_text
 
     assert (
         landed_text(st) == "first seen 2026-11-30 06:00 UTC, 26 days after the latest promised date"

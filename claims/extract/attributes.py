@@ -17,7 +17,7 @@ from decimal import Decimal
 from typing import Protocol
 
 from claims.extract import rules as R
-from claims.extract.figures import Figure
+from claims.extract.figures import CURRENCY_AFTER, Figure
 from claims.extract.lexicon import alternation, phrases
 from claims.extract.segment import Sentence
 
@@ -92,7 +92,11 @@ def _not_current(x: Site, r: Reader) -> Choice | None:
 # before it in its sentence ("$0.05 per million input tokens").
 _BRACKETED = re.compile(r"\(\s*$")
 _CLOSED = re.compile(r"\s*\)")
-_PER_MTOK_PRICE = re.compile(r"\d\s*(?:" + phrases("per_million") + r")\b[^,;()]*", re.I)
+# "$0.05 per million input tokens", "2 dólares por milhão de tokens de entrada"
+_PER_MTOK_PRICE = re.compile(
+    r"\d\s*(?:(?:" + CURRENCY_AFTER + r")\s+)?(?:" + phrases("per_million") + r")\b[^,;()]*",
+    re.I,
+)
 
 
 def _price(x: Site, r: Reader) -> Choice | None:
@@ -123,6 +127,14 @@ def _price(x: Site, r: Reader) -> Choice | None:
         if per and _CLOSED.match(x.after):
             bracket_side = R.price_side(lead[: per.end()], lead[per.end() :].split(",")[0])
             f = replace(f, per="M") if bracket_side else f
+    if not f.per and R.same_amount_after(x.after):
+        # "2 dólares por milhão de tokens de entrada, ... 0,30 dólares pela mesma
+        # quantidade": the unit and side of the sentence's earlier price per million
+        lead = x.text[x.s.start : f.start]
+        per = _PER_MTOK_PRICE.search(lead)
+        if per:
+            bracket_side = R.price_side(lead[: per.end()], lead[per.end() :].split(",")[0])
+            f = replace(f, per="M") if bracket_side else f
     if not (f.per and f.to_value() and f.default_unit().endswith("_per_mtok")):
         return NO_CLAIM
     if f.currency != "usd":
@@ -133,6 +145,10 @@ def _price(x: Site, r: Reader) -> Choice | None:
     if side is None and R.TO_BEFORE_RE.search(x.before):
         cs = x.s.clause_bounds(f.start)[0]
         side = R.price_side(x.text[cs : x.window[0]], "")
+    if side is None:
+        # "Nos tokens de saída, o preço fixa-se nos 2 dólares por milhão", "For output
+        # tokens, it is $2 per million": the one side a fronted phrase names
+        side = R.one_side(x.text[x.s.start : x.s.clause_bounds(f.start)[0]])
     attr = f"price_{side}_usd_per_mtok" if side else "price_usd_per_mtok"
     return Choice(attr, figure=None if f is x.f else f)
 
@@ -156,6 +172,8 @@ def _percent(x: Site, r: Reader) -> Choice | None:
         d = R.price_direction(x.before, x.after) or R.price_direction(sb, sa)
         if d is not None:
             return Choice("price_change_pct", "percent", figure=replace(f, negative=d < 0))
+    if R.is_threshold_or_difference(x.before, x.after):
+        return NO_CLAIM  # "a barreira de 80%", "76% menos tokens": no score
     q = r.bench(f.start, s, x.window)
     return Choice("benchmark_score", "percent", q) if q else NO_CLAIM
 

@@ -101,6 +101,7 @@ class _Article:
     claimant_subject: dict[str, str] = field(default_factory=dict)
     where: dict[int, tuple[int, str | None]] = field(default_factory=dict)
     headings: list[tuple[Line, int, bool]] = field(default_factory=list)
+    other_sections: list[tuple[int, int]] = field(default_factory=list)
 
 
 Strategy = Callable[[Candidate, _Article], "Decision | None"]
@@ -162,6 +163,48 @@ def _own_size(c: Candidate, a: _Article) -> Decision | None:
     return None
 
 
+# A family's name, then a family word ("the Nemotron 3 family"), or after one ("a
+# família Gemma 3"): lexicon/<lang>/family_words.txt.
+_FAMILY_WORD_AFTER = re.compile(r"\s+(?:" + alternation("family_words") + r")\b", re.I)
+_FAMILY_WORD_BEFORE = re.compile(
+    r"\b(?:" + alternation("family_words") + r")\s+(?:d[aoe]\s+)?$", re.I
+)
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+
+
+def _family_release(c: Candidate, a: _Article) -> Decision | None:
+    """A release date of a family ("NVIDIA debuted the Nemotron 3 family of open models in
+    December 2025, with Nemotron 3 Nano as the first available release") is the release
+    of the subject its sentence names after the date, when the subject's name begins with
+    the family's and no other year follows the date in the sentence."""
+    if c.attribute not in _DATED:
+        return None
+    t, s = a.ctx.text, c._sentence
+    assert s is not None
+    cs = s.clause_bounds(c.start)[0]
+    fams = [
+        n
+        for n in a.ctx.competitors
+        if cs <= n.start
+        and n.end <= c.start
+        and (
+            _FAMILY_WORD_AFTER.match(t, n.end)
+            or _FAMILY_WORD_BEFORE.search(t, max(0, n.start - 20), n.start)
+        )
+    ]
+    if not fams or _YEAR.search(t, c.end, s.end):
+        return None
+    family = t[fams[-1].start : fams[-1].end].lower() + " "
+    for m in a.ctx.mentions:
+        if (
+            m.kind == "subject"
+            and c.end <= m.start < s.end
+            and t[m.start : m.end].lower().startswith(family)
+        ):
+            return Decision(m.slug, "family")
+    return None
+
+
 def _named_owner(c: Candidate, a: _Article) -> Decision | None:
     """A name right before a bracket holding the figure ("GPT-4o-mini (~82%)") or right
     after it with of/do/da ("os 4,1% do GPT-4.1") owns it."""
@@ -200,7 +243,14 @@ def _clause_entity(c: Candidate, a: _Article) -> Decision | None:
             return Decision(None, "generic", "soft")
         return Decision(None, "other", "hard", _model_name(obj, a.ctx))
     later = [e for e in near if c.end <= e[0] and e[1] <= ce and e[2] != "generic"]
-    if later and c.attribute in _DATED and not isinstance(later[0][3], Mention):
+    opens_with_it = cs == c._sentence.start and _ANAPHOR_START.match(a.ctx.text, cs, c.start)
+    if (
+        later
+        and c.attribute in _DATED
+        and not isinstance(later[0][3], Mention)
+        and not opens_with_it
+    ):
+        # (not when the clause opens with "The model"/"O modelo": that model's date)
         # "in October 2023, when they launched the original Kimi chatbot": the date of
         # the model the release verb is about, named first after it
         return Decision(None, "other", "hard", _model_name(later[0][3], a.ctx))
@@ -441,6 +491,44 @@ def _heading_lines(ctx: ArticleContext) -> list[tuple[Line, int, bool]]:
     return out
 
 
+# A line that only heads a list of other models ("More models by MiniMax", "Outros
+# modelos"): lexicon/<lang>/other_models_headings.txt, maybe followed by a lab's name.
+_OTHER_MODELS_LINE = re.compile(
+    r"\W*(?:" + phrases("other_models_headings") + r")(?:\s+[^\W\d_][\w.-]*){0,3}\W*", re.I
+)
+
+
+def _other_models_sections(ctx: ArticleContext) -> list[tuple[int, int]]:
+    """(start, end) of each section of other models: from the end of a line heading it
+    (:data:`_OTHER_MODELS_LINE`) to the end of the block of lines under it (the next blank
+    line after a non-blank one), so a sidebar heading reaches no further than its list."""
+    text, lines = ctx.text, ctx.doc.lines
+    out = []
+    for i, ln in enumerate(lines):
+        if not _OTHER_MODELS_LINE.fullmatch(text, ln.start, ln.end):
+            continue
+        end, seen = len(text), False
+        for nxt in lines[i + 1 :]:
+            blank = not text[nxt.start : nxt.end].strip()
+            if blank and seen:
+                end = nxt.start
+                break
+            seen = seen or not blank
+        out.append((ln.end, end))
+    return out
+
+
+def _other_models_section(c: Candidate, a: _Article) -> Decision | None:
+    """A figure in the list under a heading of other models ("More models by MiniMax"
+    above a table whose rows' names the page drew as logos) with no subject named between
+    the heading and it: no subject's (hard)."""
+    inside = [(lo, hi) for lo, hi in a.other_sections if lo <= c.start < hi]
+    if not inside:
+        return None
+    named = [m for m in a.ctx.mentions if inside[-1][0] <= m.start < c.start]
+    return None if named else Decision(None, "generic", "hard")
+
+
 def _default(c: Candidate, a: _Article) -> Decision | None:
     """The article's subject (``--subject``), when given."""
     return Decision(a.default_subject, "default") if a.default_subject else None
@@ -499,6 +587,7 @@ LOCAL: tuple[tuple[str, Strategy], ...] = (
     ("respectively", _respective),
     ("versus", _versus_pair),
     ("bracket", _named_owner),
+    ("family", _family_release),
     ("clause", _clause_entity),
     ("relative", _relative_clause),
 )
@@ -508,6 +597,7 @@ CONTEXT: tuple[tuple[str, Strategy], ...] = (
     ("sentence", _sentence_subject),
 )
 FALLBACK: tuple[tuple[str, Strategy], ...] = (
+    ("section", _other_models_section),
     ("paragraph", _paragraph_topic),
     ("heading", _heading_topic),
     ("default", _default),
@@ -541,6 +631,7 @@ def resolve(items: list[Candidate], ctx: ArticleContext, default_subject: str | 
     :data:`CONTEXT`, restatements of figures already attributed, :data:`FALLBACK`, and
     restatements again. A price whose side stays unknown is dropped (attribute "")."""
     a = _Article(ctx, default_subject, headings=_heading_lines(ctx))
+    a.other_sections = _other_models_sections(ctx)
     a.entities = [(m.start, m.end, "mention", m) for m in ctx.mentions]
     # A model owning only the figure before it ("68% for its predecessor Y") is no
     # entity of its clause's other figures; that one figure is its by _named_owner.
@@ -620,9 +711,12 @@ def _bracket_owner(c: Candidate, ctx: ArticleContext) -> Mention | Named | None:
 # features a model with 24 billion parameters").
 # A time phrase may stand before it ("released X on Monday, a model with ...", "lançou o
 # X ontem, um modelo ..."): lexicon/<lang>/time_phrases.txt.
+# A bracketed note may follow the name ("· Devstral 2 (123B parâmetros) – um modelo denso
+# com ...", a list item's heading).
 _IS_IT = re.compile(
+    r"(?:\s*\([^()\n]{1,40}\))?"
     rf"(?:\s+(?:{patterns('time_phrases')}))?"
-    r"\s*(?:[,—–]|(?:" + phrases("apposition_verbs") + r")"
+    r"\s*(?:[,—–]|(?<=\s)-(?=\s)|(?:" + phrases("apposition_verbs") + r")"
     r"(?:\s+(?:" + alternation("copula_adverbs") + r"))?)\s*",
     re.I,
 )

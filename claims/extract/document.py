@@ -16,6 +16,7 @@ from claims.extract.normalize import (
     normalize_emphasis,
     normalize_glued_items,
     normalize_hyphens,
+    normalize_latex,
 )
 from claims.extract.segment import Segments
 from claims.extract.tables import Table, find_tables
@@ -67,7 +68,7 @@ class Document:
         """Annotate ``text``: normalise hyphens, number compounds and glued list items (same
         length), segment it, find its tables and lines."""
         text = normalize_glued_items(
-            normalize_compounds(normalize_hyphens(normalize_emphasis(text)))
+            normalize_compounds(normalize_hyphens(normalize_emphasis(normalize_latex(text))))
         )
         lines: list[Line] = []
         for m in _LINE.finditer(text):

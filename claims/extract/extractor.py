@@ -38,6 +38,7 @@ from claims.extract.models import (
     find_sibling_tiers,
     find_size_names,
     find_tier_members,
+    find_tier_phrases,
 )
 from claims.extract.named_tables import named_column_tables
 from claims.extract.negation import affirmed
@@ -46,7 +47,13 @@ from claims.extract.price_pairs import pair_prices
 from claims.extract.segment import Sentence
 from claims.extract.size_lists import find_listed_sizes, find_own_listed_sizes
 from claims.extract.spans import after_marker, merge_parenthetical, merge_percent_ranges, overlaps
-from claims.extract.table_cells import read_cell, read_pair_cell, read_spec_cell
+from claims.extract.table_cells import (
+    Reading,
+    read_cell,
+    read_pair_cell,
+    read_prose_cells,
+    read_spec_cell,
+)
 from claims.subjects.references import Mention, SubjectIndex, SubjectRef
 from claims.values.value import Value, quantity, text_value
 
@@ -71,7 +78,10 @@ _RELATIVE_SPAN = re.compile(r"\b(?:semanas?|weeks?|dias?|days?|m[eê]s(?:es)?|mo
 _REPORTED_FUTURE = re.compile(r"\b(?:" + phrases("reported_future") + r")\b", re.I)
 # One lower-case word between a row's benchmark name and its score: the category column.
 _CATEGORY_GAP = re.compile(r"[^\S\n]+[a-z]{3,}[^\S\n]+")
-_ON_NAME = re.compile(r"\s*(?:on|in|at|for|no|na|em|nos|nas)\s+(?:the\s+|o\s+|a\s+)?", re.I)
+# An opening quote may stand before the name ("33,7% no “Humanity’s Last Exam”").
+_ON_NAME = re.compile(
+    r"\s*(?:on|in|at|for|no|na|em|nos|nas)\s+(?:the\s+|o\s+|a\s+)?[“\"‘'«]?", re.I
+)
 # A score as written, with its unit ("80,6", "71.2%", "70.7 percent", "1,930 points").
 _FIGURE_HEAD = re.compile(
     r"[\d.,]*\d(?:\s*(?:%|percent\b|por\s+cento\b|pontos\b|points\b|pts\b))?", re.I
@@ -79,7 +89,8 @@ _FIGURE_HEAD = re.compile(
 # "on"/"no" and at most five plain words before a benchmark's name ("no teste de
 # raciocínio matemático ", "on the hard math benchmark ").
 _ON_PHRASE = re.compile(
-    r"\s+(?:on|in|no|na|em|nos|nas)\s+(?:the\s+|o\s+|a\s+)?(?:[^\W\d_][\w-]*\s+){0,5}", re.I
+    r"\s+(?:on|in|no|na|em|nos|nas)\s+(?:the\s+|o\s+|a\s+)?(?:[^\W\d_][\w-]*\s+){0,5}[“\"‘'«]?",
+    re.I,
 )
 # Past a figure: a comma or semicolon then a conjunction ("84.8, e no", "84.8, and on").
 _NEXT_CLAUSE = re.compile(
@@ -262,7 +273,7 @@ class _Context:
         # "Nemotron 3, in three sizes, Nano (...), Super (...)": a tier alone is a member
         families = [(m.start, m.end, m.name) for m in mentions if m.name]
         families += [(n.start, n.end, n.name) for n in others]
-        for n in find_tier_members(self.text, families):
+        for n in [*find_tier_members(self.text, families), *find_tier_phrases(self.text, families)]:
             if overlaps(n.start, n.end, taken):
                 continue
             whole = [m for m in self.index.mentions(n.name) if (m.start, m.end) == (0, len(n.name))]
@@ -457,12 +468,20 @@ class _Context:
                     if read
                     else read_pair_cell(label, head, cell, self.text, self.locale, self.index)
                 )
-                for slug, attr, q, v, (a, b), other in reads:
-                    c = self._candidate(attr, v, a, b, self.seg.at(a), q)
-                    c.subject, c.how = slug, "table"
-                    if slug is None:  # another model's row: its figure, never the subject's
-                        c.how, c.other_model, c._hard_null = "other", other, True
-                    out.append(c)
+                out += self._table_readings(reads)
+            out += self._table_readings(read_prose_cells(t, self.text, self.locale, self.index))
+        return out
+
+    def _table_readings(self, reads: list[Reading]) -> list[Candidate]:
+        """Candidates of table readings: the reading's model, or another model's figure
+        (``how="other"``, never the subject's) when the subjects file lacks it."""
+        out = []
+        for slug, attr, q, v, (a, b), other in reads:
+            c = self._candidate(attr, v, a, b, self.seg.at(a), q)
+            c.subject, c.how = slug, "table"
+            if slug is None:  # another model's row: its figure, never the subject's
+                c.how, c.other_model, c._hard_null = "other", other, True
+            out.append(c)
         return out
 
     def _classify(

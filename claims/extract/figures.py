@@ -83,6 +83,18 @@ def _after_glued_label() -> str:
     return "|".join(f"(?<={re.escape(f)})" for f in forms)
 
 
+# "355B total/32B active": a parameter count right after a word and a slash is a figure
+# (only a count of billions or trillions; "4/5", "tokens/s" and "12/2025" stay no figure).
+_AFTER_WORD_SLASH = r"(?<=[^\W\d_]{2}/)(?=\d+(?:[.,]\d+)?\s?[BT]\b)"
+
+
+# "1.6 T", "490 B", "384 K tokens": a scale letter one space after its number, only before
+# a size or token word, a line's end or a dash/comma ("Total parameters: 1.6 T").
+_SPACED_SCALE = (
+    r"(?:[ \u00a0](?=[KMBT](?:\s+(?:total|tokens?|param|activ)|[ \t]*(?:\n|$)|\s*[—–,;)])))?"
+)
+
+
 @lru_cache(maxsize=16)
 def figure_regex(locale: str) -> re.Pattern[str]:
     """The compiled figure pattern for ``locale`` (space grouping only where CLDR uses it)."""
@@ -99,14 +111,14 @@ def figure_regex(locale: str) -> re.Pattern[str]:
     number = rf"(?:{num}|(?i:\b(?:{words})\b)|{one})"
     scale = (
         rf"(?:\s*(?P<{{s}}>{SCALE_WORD_PATTERN})\b(?:\s+de\b)?"
-        rf"|(?P<{{x}}>[kKMBT])(?:(?![\w-])|(?=-(?:tokens?|param))))"
+        rf"|{_SPACED_SCALE}(?P<{{x}}>[kKMBT])(?:(?![\w-])|(?=-(?:tokens?|param))))"
     )
     pattern = (
         rf"(?:(?P<approx>(?i:{APPROX_WORDS}))\s*)?"
         rf"(?:(?P<lo>(?i:{LOWER_BOUND_WORDS}))\s+|(?P<hi>(?i:{UPPER_BOUND_WORDS}))\s+)?"
         rf"(?:(?P<between>(?i:{_BETWEEN}))\s+)?"
         rf"(?:(?:(?<![\w$])|{_after_glued_label()})(?P<cur>{CURRENCY_BEFORE})\s?)?"
-        rf"(?:(?<![\w.,/-])(?P<neg>[-−])|(?<![\w.,/-])|{_after_glued_label()})"
+        rf"(?:(?<![\w.,/-])(?P<neg>[-−])|(?<![\w.,/-])|{_after_glued_label()}|{_AFTER_WORD_SLASH})"
         rf"(?P<n1>{number})(?P<ord>º|ª|°|st\b|nd\b|rd\b|th\b)?"
         + scale.format(s="s1", x="x1")
         + "?"

@@ -23,6 +23,7 @@ Input is text with hyphens normalised (:mod:`claims.extract.normalize`). Pure.
 from __future__ import annotations
 
 import re
+from functools import cache
 from pathlib import Path
 
 from claims.extract.lexicon import alternation, phrases, words
@@ -355,4 +356,32 @@ def find_short_forms(text: str, names: list[Named], taken_words: set[str]) -> li
             for m in rx.finditer(text, first_end[head])
             if not any(o.start <= m.start() < o.end for o in names)
         ]
+    return out
+
+
+@cache
+def _tier_phrase_re() -> re.Pattern[str]:
+    tiers = "|".join(sorted(_TIERS, key=len, reverse=True))
+    nouns = alternation("tier_phrase_nouns")
+    return re.compile(
+        rf"\b(?i:the|this|its|o|a|este|esta|esse|essa)\s+(?:(?P<t1>{tiers})\s+(?i:{nouns})"
+        rf"|(?i:{nouns})\s+(?P<t2>{tiers}))\b"
+    )
+
+
+def find_tier_phrases(text: str, names: list[tuple[int, int, str]]) -> list[Named]:
+    """Siblings named by their tier and a model noun ("The Pro model is a behemoth", "o
+    modelo Flash", ``lexicon/<lang>/tier_phrase_nouns.txt``): ``Named(start, end,
+    "competitor", full name)``, the full name being the nearest model named before it
+    (``names``: (start, end, name)) whose last word is that tier ("DeepSeek-V4-Pro"). A tier
+    no model named before ends with is no name."""
+    out: list[Named] = []
+    for m in _tier_phrase_re().finditer(text):
+        tier = (m.group("t1") or m.group("t2")).lower()
+        owners = [
+            n for n in names if n[1] <= m.start() and re.split(r"[\s-]", n[2])[-1].lower() == tier
+        ]
+        if owners:
+            owner = max(owners, key=lambda n: n[1])
+            out.append(Named(m.start(), m.end(), "competitor", owner[2]))
     return out

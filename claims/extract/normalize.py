@@ -11,7 +11,9 @@ cases/C11) are left alone.
 from __future__ import annotations
 
 import re
+from functools import cache
 
+from claims.extract.lexicon import words
 from claims.values.numbers import SCALE_WORD_PATTERN
 
 # U+2010 hyphen, U+2011 non-breaking hyphen, U+2012 figure dash, U+2212 minus sign,
@@ -77,3 +79,30 @@ def normalize_emphasis(text: str) -> str:
     return _MD_EMPHASIS.sub(
         lambda m: " " * len(m.group(1)) + m.group(2) + " " * len(m.group(1)), text
     )
+
+
+_SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+@cache
+def _latex_letters() -> dict[str, str]:
+    return dict(line.split() for line in words("latex_letters"))
+
+
+@cache
+def _latex_math() -> re.Pattern[str]:
+    names = "|".join(sorted(_latex_letters(), key=len, reverse=True))
+    return re.compile(rf"\$\\(?P<cmd>{names})(?:\^\{{?(?P<sup>\d)\}}?)?\$")
+
+
+def normalize_latex(text: str) -> str:
+    """``text`` with inline LaTeX math of one Greek letter and maybe a one-digit power, as
+    model cards write a benchmark's name ("$\\tau^2$-Bench"), as that letter and
+    superscript ("τ²-Bench"), right-aligned after spaces; same length, same offsets. The
+    commands are ``lexicon/latex_letters.txt``."""
+
+    def letter(m: re.Match[str]) -> str:
+        out = _latex_letters()[m.group("cmd")] + (m.group("sup") or "").translate(_SUPERSCRIPTS)
+        return " " * (len(m.group(0)) - len(out)) + out
+
+    return _latex_math().sub(letter, text)

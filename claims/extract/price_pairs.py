@@ -4,7 +4,10 @@
 tokens", "input $1, output $4 per 1M tokens", "$1 input / $4 output per 1M tokens", "US$ 1
 / US$ 4 por milhão de tokens de entrada/saída": the first price borrows the second's "per
 million" (both borrow the one after the second's label), and each gets its side from the
-labels next to it or from the order of an "input/output" pair after them.
+labels next to it or from the order of an "input/output" pair after them; two complete
+prices glued together ("$0.30/M$1.20/M") take the sides of the table header above them; a
+slash pair naming no side ("$5/$25 per million tokens") is input then output when the
+first is not dearer.
 Pure functions over :class:`claims.extract.figures.Figure` lists; :mod:`claims.extract.extractor` uses them.
 """
 
@@ -13,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import replace
+from decimal import Decimal
 
 from claims.extract.figures import Figure
 from claims.extract.lexicon import alternation, words
@@ -35,6 +39,7 @@ _LABEL_PER_RE = re.compile(
     re.I,
 )
 _INPUT = frozenset(words("input_side"))
+_SLASH_ONLY_RE = re.compile(r"^\s*/\s*$")
 
 
 def _side(word: str | None) -> str | None:
@@ -65,6 +70,27 @@ def _respectively(
     return (first, second) if first and second and first != second else None
 
 
+# A table's header cells naming the sides in order, one per line or between pipes
+# ("Input\nOutput", "| Input | Output |").
+_HEADER_ORDER_RE = re.compile(
+    rf"(?:^|\|)[ \t]*(?P<a>{_SIDE})[ \t]*(?:\n|\|)[ \t]*(?P<b>{_SIDE})[ \t]*(?=$|\|)", re.I | re.M
+)
+_HEADER_REACH = 1500
+
+
+def _glued(a: Figure, b: Figure, text: str) -> tuple[str, str] | None:
+    """Sides of two complete prices written with nothing between them ("$0.30/M$1.20/M",
+    a gateway's input and output cells pasted together), from the nearest header before
+    them naming two sides in order ("Input" then "Output", one cell per line)."""
+    if text[a.end : b.start].strip():
+        return None
+    heads = list(_HEADER_ORDER_RE.finditer(text, max(0, a.start - _HEADER_REACH), a.start))
+    if not heads:
+        return None
+    first, second = _side(heads[-1].group("a")), _side(heads[-1].group("b"))
+    return (first, second) if first and second and first != second else None
+
+
 def pair_prices(
     figs: list[Figure], text: str, sentence_end: Callable[[int], int]
 ) -> tuple[list[Figure], dict[int, str]]:
@@ -86,7 +112,7 @@ def pair_prices(
             continue
         if a.per and b.per:
             # "input and output prices dropping to $0.28/M and $0.42/M respectively"
-            resp = _respectively(a, b, text, sentence_end)
+            resp = _respectively(a, b, text, sentence_end) or _glued(a, b, text)
             if resp:
                 sides[a.start], sides[b.start] = resp
             continue
@@ -110,6 +136,14 @@ def pair_prices(
             order = _ORDER_AFTER_RE.search(text[b.end : sentence_end(b.start)])
             if order:
                 first, second = _side(order.group("a")), _side(order.group("b"))
+        if not (first or second) and _SLASH_ONLY_RE.match(text[a.end : b.start]):
+            # "$5/$25 per million tokens": a slash pair naming no side is input then
+            # output, as price lists write it (the cheaper first)
+            va, vb = out[i].to_value(), b.to_value()
+            low = va.value if va is not None else None
+            high = vb.value if vb is not None else None
+            if isinstance(low, Decimal) and isinstance(high, Decimal) and low <= high:
+                first, second = "input", "output"
         if first and second and first != second:
             sides[a.start], sides[b.start] = first, second
     return out, sides

@@ -50,7 +50,9 @@ _BENCH_RE = re.compile(
     r"(?:[\w-]*(?:[Bb]ench|Arena)|Index|Eval)(?!-[A-Za-z])"  # "Arena-Hard" is a listed name
     # The variant is part of the benchmark's identity (cases/C33): Lite is not Live.
     r"(?:\s+(?:" + alternation("benchmark_variants") + r"))?"
-    r"|(?:" + _NAMES_ALT + r")(?P<glued>\d{2}(?:\d{2})?|v\d+(?:\.\d+)?)?(?![\w-])"
+    # a listed name glued to its year or version ("AIME24", "Arena-Hardv2") or to a context
+    # length ("RULER-128K": version 128K)
+    r"|(?:" + _NAMES_ALT + r")(?P<glued>\d{2}(?:\d{2})?|v\d+(?:\.\d+)?|-\d+[KM])?(?![\w-])"
     # A named leaderboard: "the Vectara HHEM leaderboard", "LMArena Leaderboard".
     r"|(?:[A-Z][\w'’-]*\s+){1,3}[Ll]eaderboard)"
     # A version is never a score: "HumanEval 89.0%" names no version 89.0.
@@ -101,7 +103,7 @@ def find_benchmarks(text: str) -> list[Named]:
         version = m.group("ver") or m.group("pver")
         glued = m.group("glued")
         if glued:  # "AIME24": AIME, version 2024 (as "AIME 24"); "Arena-Hardv2": version v2
-            name, version = name[: -len(glued)], version or glued
+            name, version = name[: -len(glued)], version or glued.lstrip("-")
             if len(glued) == 2 and glued.isdigit() and name in YEARLY_BENCHMARKS:
                 version = "20" + glued
         if name.lower() in ("index", "arena", "bench", "benchmark"):
@@ -212,7 +214,7 @@ def rank_value(m: re.Match[str]) -> int:
 # -- attribute of a figure -------------------------------------------------------
 
 _TOKENS_PER_SEC = re.compile(
-    r"^\s*(?:de\s+)?(?:tokens?\s*/\s*(?:s|seg|sec|second|segundo)\b|tokens?\s+(?:por|per|a\s+cada)\s+segundo|tokens?\s+per\s+second|tok/s|t/s)",
+    r"^\s*(?:de\s+)?(?:tokens?\s*/\s*(?:s|seg|sec|second|segundo)\b|tokens?\s+(?:por|per|a\s+cada)\s+segundo|tokens?\s+per\s+second|tok/s|t/s|tps\b)",
     re.I,
 )
 _TOKENS = re.compile(r"^\s*-?\s*(?:de\s+)?tokens?\b", re.I)
@@ -261,11 +263,15 @@ _NOUN_AFTER_SIZE = re.compile(
 # "480B-parameter", and "236 billion parameter" (a compound written with spaces, or read
 # so): the singular noun makes the size an adjective of what follows.
 _COMPOUND_SIZE = re.compile(r"[-\s](?:param(?:eter)?|parâmetro)\b(?!s)", re.I)
+# "3.66 billion parameters each", "0.33B params/block", "2B por camada": one part's size.
 _EACH_AFTER = re.compile(
-    r"^\s*-?(?:de\s+)?(?:(?:" + _PARAMS + r")\s+)?(?:" + phrases("each_words") + r")\b",
+    r"^\s*-?(?:de\s+)?(?:(?:" + _PARAMS + r")\s*)?"
+    r"(?:(?<![^\W\d_])(?:" + phrases("each_words") + r")"
+    r"|(?:/|\b(?:per|por)\s)\s*(?:" + phrases("per_part_nouns") + r"))\b",
     re.I,
 )
 _CONJ = re.compile(r"\s(?:e|and)\s")
+_RELATIVE_WORD = re.compile(r"\b(?:" + phrases("relative_pronouns") + r")\b", re.I)
 # A bound of a size class after a model noun: "the first model under 10B parameters", "o
 # primeiro modelo abaixo de 10 bilhões", "models with fewer than 10B": no model's count.
 _CLASS_BOUND_BEFORE = re.compile(
@@ -561,6 +567,8 @@ def params_attribute(fig: Figure, before: str, after: str) -> str | None:
         return "active_params" if _ACTIVE_KW.match(direct.group(1)) else "total_params"
     before = _CONJ.split(before)[-1]
     act = nearest(_ACTIVE_KW, before, after)
+    if act and act[1] and _RELATIVE_WORD.search(after, 0, act[0]):
+        act = None  # "a 30B model that activates only 3B": the clause's cue is the next count's
     tot = nearest(_TOTAL_KW, before, after)
     if act and (not tot or act[0] < tot[0]):
         return "active_params"
@@ -761,6 +769,54 @@ def price_side(before: str, after: str) -> str | None:
     if o:
         return "output"
     return None
+
+
+@cache
+def _threshold_before_re() -> re.Pattern[str]:
+    return re.compile(
+        r"\b(?:" + phrases("threshold_words") + r")\s+(?:of|de|dos|das|do|da)\s+(?:the\s+)?$", re.I
+    )
+
+
+@cache
+def _threshold_after_re() -> re.Pattern[str]:
+    return re.compile(r"^\s*(?:" + phrases("threshold_words") + r")\b", re.I)
+
+
+@cache
+def _difference_after_re() -> re.Pattern[str]:
+    return re.compile(r"^\s*(?:" + phrases("difference_after") + r")\b", re.I)
+
+
+def is_threshold_or_difference(before: str, after: str) -> bool:
+    """True when a percent names a threshold ("the barrier of 80%", "a barreira de 80%",
+    "the 80% mark"; ``lexicon/<lang>/threshold_words.txt``) or a difference ("76% fewer
+    tokens", "76% menos tokens"; ``difference_after.txt``): no benchmark score."""
+    return bool(
+        _threshold_before_re().search(before[-40:])
+        or _threshold_after_re().match(after)
+        or _difference_after_re().match(after)
+    )
+
+
+def one_side(text: str) -> str | None:
+    """``input``/``output`` when ``text`` (a sentence's fronted phrase before the price's
+    clause: "Nos tokens de saída,") names exactly one side, else ``None``."""
+    i, o = _INPUT_KW.search(text), _OUTPUT_KW.search(text)
+    if bool(i) == bool(o):
+        return None
+    return "input" if i else "output"
+
+
+@cache
+def _same_amount_re() -> re.Pattern[str]:
+    return re.compile(r"^\s*(?:" + phrases("same_amount") + r")\b", re.I)
+
+
+def same_amount_after(after: str) -> bool:
+    """True when a price is followed by "for the same amount" / "pela mesma quantidade"
+    (``lexicon/<lang>/same_amount.txt``): it is in the unit of the sentence's earlier price."""
+    return bool(_same_amount_re().match(after))
 
 
 def factor_attribute(

@@ -2,7 +2,8 @@
 tables (:mod:`claims.extract.tables`).
 
 The owner of a cell is its column header when that names a model, else its row label when
-that does (a transposed table); the other one says what the figure is: a benchmark name
+that does (a transposed table), else, in a two-column table, the top-left cell when that
+does (a spec card under the model's name); the other one says what the figure is: a benchmark name
 (:func:`claims.extract.rules.find_benchmarks`; in a table with at least one known benchmark
 row, any other row label is a benchmark name too, without its "(EM)"/"(Pass@1)" notes),
 parameter, context and speed ("tokens/s") words, or a price column ("Input price ($/1M tokens)", "Preço de
@@ -19,14 +20,19 @@ from dataclasses import replace
 from decimal import Decimal
 
 from claims.extract.figures import Figure, scan_figures
-from claims.extract.lexicon import alternation, patterns, words
+from claims.extract.lexicon import alternation, patterns, phrases, words
 from claims.extract.models import find_models
-from claims.extract.rules import find_benchmarks, is_cached_price, price_side
+from claims.extract.rules import Named, find_benchmarks, is_cached_price, price_side
 from claims.extract.tables import Cell, Table, is_numeric
 from claims.subjects.references import SubjectIndex
 from claims.values.value import Value
 
 _NOTE = re.compile(r"\s*\([^)]*\)\s*$")
+_NOTES = re.compile(r"\s*\([^)]*\)")
+# A column headed by a score word only ("Score", "Pontuação", "Accuracy (%)"): its
+# benchmark is the one the caption above the table names.
+_SCORE_HEAD = re.compile(rf"(?:{phrases('score_headers')})(?:\s*\(%\))?", re.I)
+_CAPTION_WORDS = 12
 # Row labels whose figures are no benchmark score (training data, prices, dates, sizes
 # on disk): read by nothing here rather than guessed.
 # A stem of under four letters must start a word ("GB", not the "gB" of "BigBench").
@@ -113,6 +119,11 @@ def read_cell(
     if not named:
         named, slug = _owner(label.text, index)
         measure, owner = head.text, label.text
+    if not named and len(t.header) == 2 and head is t.header[1]:
+        # a spec card whose top-left cell names the model ("gemini-x-preview" over
+        # "Context" / "1.0M"): every row is that model's
+        named, slug = _owner(t.header[0].text, index)
+        measure, owner = label.text, t.header[0].text
     if not named:
         return None
     figs = scan_figures(text[cell.start : cell.end], locale)
@@ -126,7 +137,7 @@ def read_cell(
     elif worded and not any(rx.search(measure) for rx, _, _ in _MEASURE_WORDS):
         return None
     else:
-        read = _measure(t, measure, f)
+        read = _measure(t, measure, f, caption_benchmark(text, t.start))
     if read is None:
         return None
     attr, q, v = read
@@ -198,10 +209,36 @@ def _side_words(label: str) -> list[tuple[str, re.Match[str] | None]]:
     ]
 
 
-def _measure(t: Table, measure: str, f: Figure) -> tuple[str, dict[str, str], Value] | None:
-    """(attribute, qualifiers, value) of figure ``f`` under the row or column ``measure``."""
+def caption_benchmark(text: str, start: int) -> Named | None:
+    """The one benchmark the table's caption names: the nearest non-blank line before
+    ``start`` (a heading such as "SWE-bench Verified: Real GitHub Bug Fixes"), when it is
+    short (at most :data:`_CAPTION_WORDS` words) and names exactly one benchmark."""
+    above = text[:start].rstrip()
+    line = above[above.rfind("\n") + 1 :].strip(" #*:|")
+    if not line or len(line.split()) > _CAPTION_WORDS:
+        return None
+    benches = find_benchmarks(line)
+    return benches[0] if len({b.name for b in benches}) == 1 else None
+
+
+def _measure_word(measure: str, rx: re.Pattern[str]) -> bool:
+    """True when ``rx`` (a measure's words) is in the row or column label ``measure``, and
+    not only in the bracketed note of a benchmark's label ("BrowseComp (w/ Context
+    Manage)" is a BrowseComp score, not a context window)."""
+    if not rx.search(measure):
+        return False
+    core = _NOTES.sub("", measure)
+    return bool(rx.search(core)) or not find_benchmarks(core)
+
+
+def _measure(
+    t: Table, measure: str, f: Figure, caption: Named | None = None
+) -> tuple[str, dict[str, str], Value] | None:
+    """(attribute, qualifiers, value) of figure ``f`` under the row or column ``measure``;
+    ``caption`` is the benchmark the table's caption names, for a column headed by a
+    score word only ("| Model | Score |")."""
     for rx, attr, unit in _MEASURE_WORDS:
-        if rx.search(measure):
+        if _measure_word(measure, rx):
             v = f.to_value(unit)
             return (attr, {}, v) if v is not None else None
     price = _price(measure, f)
@@ -216,6 +253,10 @@ def _measure(t: Table, measure: str, f: Figure) -> tuple[str, dict[str, str], Va
             q["version"] = benches[0].version
     elif _is_bench_table(t):
         q = {"benchmark": _NOTE.sub("", measure)}
+    elif caption is not None and _SCORE_HEAD.fullmatch(measure.strip()):
+        q = {"benchmark": caption.name}
+        if caption.version:
+            q["version"] = caption.version
     else:
         return None
     v = f.to_value("percent")
@@ -255,3 +296,42 @@ def _price(measure: str, f: Figure) -> tuple[str, dict[str, str], Value] | None:
     key = {"mtok": "M", "ktok": "K", "milhao": "milhão"}.get(key, key)
     v = replace(f, kind="money", currency="usd", per=key).to_value()
     return (f"price_{side}_usd_per_mtok", {}, v) if v is not None else None
+
+
+# Between a benchmark's name and its score in a cell of words: a colon or spaces at most.
+_NAME_TO_SCORE = re.compile(r"\s*[:=]?\s*$")
+
+
+def read_prose_cells(t: Table, text: str, locale: str, index: SubjectIndex) -> list[Reading]:
+    """Scores written in words inside a cell ("SWE-bench 80.9% (first to break 80%)",
+    "AIME 100%, LiveCodeBench 2,439 Elo") of a row that names one model in another cell
+    ("| Software Engineering | Claude Opus 4.5 | SWE-bench 80.9% … |", a "Winner" column),
+    in a table whose header names no model: each benchmark name followed by a figure is
+    that model's score (a percent when it says so or is at most 100, else points)."""
+    if any(_owner(h.text, index)[0] for h in t.header):
+        return []
+    out: list[Reading] = []
+    for row in t.rows:
+        named = [(c, _owner(c.text, index)) for c in row]
+        owners = [(c, slug) for c, (is_model, slug) in named if is_model]
+        if len(owners) != 1:
+            continue
+        owner, slug = owners[0]
+        for cell in row:
+            if cell is owner or is_numeric(cell.text):
+                continue
+            figs = scan_figures(text[cell.start : cell.end], locale)
+            for b in find_benchmarks(cell.text):
+                f = next((f for f in figs if f.start >= b.end), None)
+                if f is None or not _NAME_TO_SCORE.match(cell.text[b.end : f.start]):
+                    continue
+                v = f.to_value("percent")
+                small = v is not None and isinstance(v.value, Decimal) and v.value <= 100
+                if f.kind != "percent" and not small:
+                    v = f.to_value("points")
+                if v is None:
+                    continue
+                q = {"benchmark": b.name, **({"version": b.version} if b.version else {})}
+                span = (cell.start + f.start, cell.start + f.end)
+                out.append((slug, "benchmark_score", q, v, span, "" if slug else owner.text))
+    return out

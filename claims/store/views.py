@@ -11,9 +11,8 @@ from typing import TYPE_CHECKING, TypeVar
 
 from claims.subjects.sourcenames import source_names
 from claims.values.canonical import as_utc
-from claims.verify.derived import derive_total_params
 from claims.verify.facts import ClaimView, ObsView
-from claims.verify.judge import effective_value
+from claims.verify.paramcounts import derive_total_params, effective_value
 
 if TYPE_CHECKING:
     from sqlmodel import Session
@@ -68,9 +67,9 @@ def load_claims(session: Session) -> list[ClaimView]:
 
 
 def load_observations(session: Session) -> list[ObsView]:
-    """Every observation with its effective value (:func:`claims.verify.judge.effective_value`),
+    """Every observation with its effective value (:func:`claims.verify.paramcounts.effective_value`),
     plus ``total_params`` views derived from ``hub_params_raw`` + weight bits
-    (:func:`claims.verify.derived.derive_total_params`).
+    (:func:`claims.verify.paramcounts.derive_total_params`).
 
     The same value read from the same URL by two watches (e.g. a ``huggingface_config``
     watch and a model watch that also reads that ``config.json``, or a watch removed from

@@ -1,18 +1,15 @@
 """Derived checks: a figure verified from two observations, e.g. a price cut relative to
-another subject ("about 33 % below K3") from both subjects' observed prices, a price
+another subject ("about 33 % below K3") from both subjects' observed prices, or a price
 factor between two variants of one subject ("Highspeed costs about twice the Standard")
-from both variants' observed prices, or a checkpoint's parameter count from the Hub's raw
-counts plus its config's weight bits."""
+from both variants' observed prices. A checkpoint's parameter count from the Hub's raw
+counts plus its config's weight bits is :func:`claims.verify.paramcounts.derive_total_params`."""
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from decimal import Decimal
-from typing import Any
 
-from claims.readings.hub_params import param_count_value, parameter_count
 from claims.readings.prices import INPUT_ATTR, OUTPUT_ATTR, price_change_pct
 from claims.subjects.references import listed_variant
 from claims.values.display import format_value
@@ -171,37 +168,3 @@ def judge_price_factor(
             None,
         )
     return next((r for r in results if r[0] == "confirmed"), results[0])
-
-
-def derive_total_params(observations: Sequence[ObsView]) -> list[ObsView]:
-    """``total_params`` observations derived from ``hub_params_raw`` ones (tracker's
-    ``huggingface_model`` adapter: ``safetensors.total`` with ``extra`` = ``parameters``
-    per dtype, ``total``, ``quant_method``, ``config`` subset) and, for the same subject
-    and ``repo``, the ``weights_precision_bits`` read from the raw ``config.json``
-    (``huggingface_config`` adapter). Counted by :func:`claims.readings.hub_params.parameter_count`;
-    each derived view keeps the raw observation's id as its evidence."""
-    bits: dict[tuple[int, str], Decimal] = {}
-    for o in observations:
-        if (
-            o.attribute == "weights_precision_bits"
-            and o.current
-            and isinstance(o.value.value, Decimal)
-        ):
-            bits[(o.subject_id, str(o.qualifiers.get("repo", "")))] = o.value.value
-    out: list[ObsView] = []
-    for o in observations:
-        if o.attribute != "hub_params_raw" or not isinstance(o.value.extra.get("parameters"), dict):
-            continue
-        extra = o.value.extra
-        config: dict[str, Any] = dict(extra.get("config") or {})
-        qm = extra.get("quant_method")
-        b = bits.get((o.subject_id, str(o.qualifiers.get("repo", ""))))
-        if qm or b is not None:
-            qc: dict[str, Any] = {"quant_method": qm} if qm else {}
-            if b is not None:
-                qc["bits"] = int(b)
-            config["quantization_config"] = qc
-        st = {"parameters": extra["parameters"], "total": extra.get("total")}
-        count = parameter_count(st, config, extra.get("index_metadata"))
-        out.append(replace(o, attribute="total_params", value=param_count_value(count)))
-    return out

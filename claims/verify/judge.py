@@ -12,9 +12,8 @@ import datetime as dt
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
 
-from claims.readings.hub_params import method_phrase, param_count_value, parameter_count
+from claims.readings.hub_params import method_phrase
 from claims.readings.licenses import license_has_property, license_property, normalize_license_text
 from claims.values.display import format_value
 from claims.values.value import Value, distance, reading_used
@@ -39,7 +38,6 @@ from claims.vocabulary import attribute_phrase, rule_label
 # Qualifiers a tokens/s observation must carry to count as a measurement.
 THROUGHPUT_CONDITIONS: tuple[str, ...] = ("conditions", "provider")
 THROUGHPUT_ATTRIBUTES: tuple[str, ...] = ("output_tokens_per_second",)
-PARAM_ATTRIBUTES: tuple[str, ...] = ("total_params",)
 # What would settle a claim of each attribute, named in an `unverified` reason when no
 # observation does ({subject} is the claim's subject slug).
 MISSING_EVIDENCE: dict[str, str] = {
@@ -67,24 +65,6 @@ class Decision:
     evidence: tuple[int, ...]
     as_of: dt.datetime | None
     statement: Statement = NOT_CHECKED
-
-
-def effective_value(attribute: str, value: Value) -> Value:
-    """The value to compare for an observation.
-
-    ``total_params`` observed from the Hub with ``extra["safetensors"]`` (the API's
-    ``safetensors`` block; or ``extra["safetensors_parameters"]``: its per-dtype dict),
-    ``extra["config"]`` (``config.json``) and ``extra["index_metadata"]`` (index file
-    ``metadata``) is recounted by :func:`claims.readings.hub_params.parameter_count`; anything else
-    is used as stored."""
-    extra: dict[str, Any] = value.extra
-    if attribute in PARAM_ATTRIBUTES and (
-        "safetensors" in extra or "safetensors_parameters" in extra
-    ):
-        st = extra.get("safetensors") or {"parameters": extra["safetensors_parameters"]}
-        count = parameter_count(st, extra.get("config"), extra.get("index_metadata"))
-        return param_count_value(count)
-    return value
 
 
 def relevant_observations(

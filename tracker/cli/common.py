@@ -9,12 +9,10 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast
 
 import typer
-from rich.console import Console
 
-from claims.curated.datafile import DataFileError
 from claims.errors import ClaimsError
 from claims.store.rawdb import RawDB, SchemaMissing
 from claims.values.safetext import terminal_text
@@ -25,8 +23,11 @@ from tracker.cli.values import json_default, usage_error_line
 from tracker.errors import DatabaseUnavailable, TrackerError
 
 if TYPE_CHECKING:
+    from rich.console import Console
     from rich.table import Table
     from sqlalchemy.engine import Engine
+
+    from claims.curated.datafile import DataFileError
 
 
 # Python type names as typer shows them, in words a user reads.
@@ -164,10 +165,69 @@ class TrackerTyper(typer.Typer):
         return super().command(name, **kwargs)
 
 
+# Text rich's Console.print writes unchanged: one line of printable characters with no
+# markup (``[``) and nothing that could be an emoji code (``:name:``).
+_INERT_TEXT = re.compile(r"[^\[]*")
+_EMOJI_LIKE = re.compile(r":\S*?:")
+
+
+class LazyConsole:
+    """A rich ``Console(**options)`` made on first use: importing rich was a tenth of a
+    `tracker build` process's start-up, and that command prints one plain line.
+
+    ``print`` of one line of text that rich would write unchanged (printable, no markup,
+    no ``:name:``; the console not wrapping lines: ``soft_wrap``) is written to the
+    stream as is, before anything else has made the console; everything else, and every
+    other attribute, goes to the Console."""
+
+    def __init__(self, **options: Any) -> None:
+        self._options = options
+        self._console: Console | None = None
+
+    def made(self) -> Console:
+        """The Console, made now if it was not yet."""
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(**self._options)
+        return self._console
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.made(), name)
+
+    def passes_through(self, objects: tuple[Any, ...], options: dict[str, Any]) -> bool:
+        """Whether ``print(*objects, **options)`` writes ``objects[0]`` and a newline."""
+        if self._console is not None or not self._options.get("soft_wrap"):
+            return False
+        if (
+            len(objects) != 1
+            or not isinstance(objects[0], str)
+            or options not in ({}, {"highlight": False})
+        ):
+            return False
+        text = objects[0]
+        return (
+            text.isprintable()
+            and _INERT_TEXT.fullmatch(text) is not None
+            and not _EMOJI_LIKE.search(text)
+        )
+
+    def print(self, *objects: Any, **options: Any) -> None:
+        """``Console.print``; a plain line is written without making the Console."""
+        if self.passes_through(objects, options):
+            stream = sys.stderr if self._options.get("stderr") else sys.stdout
+            stream.write(objects[0] + "\n")
+            stream.flush()  # as rich does after each print
+            return
+        self.made().print(*objects, **options)
+
+
 # Piped output is not wrapped at 80 columns: scripts and logs get whole lines.
 _WIDTH = None if sys.stdout.isatty() else 200
-console = Console(highlight=False, soft_wrap=not sys.stdout.isatty(), width=_WIDTH)
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+console = cast(
+    "Console", LazyConsole(highlight=False, soft_wrap=not sys.stdout.isatty(), width=_WIDTH)
+)
+err_console = cast("Console", LazyConsole(stderr=True, highlight=False, soft_wrap=True))
 
 _UNBOUNDED = 1_000_000  # a width no table reaches: measure it unconstrained
 # A free-text column (an error message) is never made narrower than this to fit: its
@@ -256,6 +316,8 @@ def print_table(table: Table, breakable: int | None = None, *, fit: bool = False
     characters (``$COLUMNS`` honoured piped too) with no word of another column split:
     when its longest words do not fit side by side there, it is as narrow as they
     allow (:func:`whole_word_minimum`), wider than asked."""
+    from rich.console import Console
+
     width = fit_width() if fit else console.width if console.is_terminal else None
     if width is not None:
         for i, column in enumerate(table.columns):
@@ -326,6 +388,13 @@ def database_name(db: str | None) -> str:
         return ""
 
 
+def _data_file_report(exc: DataFileError, json_out: bool) -> typer.Exit:
+    """The one-line error (and ``--json`` document with every problem) of a bad data file."""
+    from claims.curated.problems import error_records, error_text
+
+    return report(error_text(exc), kind=exc.kind, json_out=json_out, problems=error_records(exc))
+
+
 def friendly_errors(fn: F) -> F:
     """Turn known errors into one ``error:`` line on stderr and exit status 1 (no
     traceback), and with ``--json`` (the command's ``json_out``) also the JSON error
@@ -340,14 +409,12 @@ def friendly_errors(fn: F) -> F:
         json_out = bool(kwargs.get("json_out"))
         try:
             return fn(*args, **kwargs)
-        except DataFileError as exc:
-            from claims.curated.problems import error_records, error_text
-
-            raise report(error_text(exc), kind=exc.kind, json_out=json_out,
-                         problems=error_records(exc)) from None  # fmt: skip
-        except (TrackerError, ClaimsError) as exc:
-            raise fail(exc, json_out=json_out) from None
         except Exception as exc:
+            # a DataFileError, tested without importing the data-file reader (see above)
+            if _loaded_error(exc, "claims.curated.datafile", "DataFileError"):
+                raise _data_file_report(cast("DataFileError", exc), json_out) from None
+            if isinstance(exc, TrackerError | ClaimsError):
+                raise fail(exc, json_out=json_out) from None
             if _database_error(exc):
                 reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
                 which = database_name(kwargs["db"]) if "db" in kwargs else ""

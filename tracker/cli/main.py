@@ -15,38 +15,78 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from claims.vocabulary import attribute_label, rule_label
-from tracker.cli import status as cli_status
 from tracker.cli.common import (
     DataOpt,
     DbOpt,
     JsonOpt,
+    TrackerGroup,
     TrackerTyper,
     console,
     err_console,
     friendly_errors,
     open_db,
     open_read_db,
-    plain,  # noqa: F401  (re-exported for command modules)
+    plain,
     plural,
     print_json,
 )
-from tracker.cli.status import find_subject, landed_text, unknown_text, withdrawn_text  # noqa: F401
 from tracker.cli.values import utc_minute
 from tracker.errors import ConfigError
 
 if TYPE_CHECKING:
     from collections import Counter
+    from collections.abc import Callable
 
 
 # Commands import the ORM, the site, the scheduler... in their bodies: `tracker check`
 # and `--help` then start without them (issue 7: a cycle process's start-up and memory).
+# The other command modules are imported when a command of theirs runs or the list of
+# commands is shown (_RootGroup): `tracker build` starts without them (issue 17).
 
-app = TrackerTyper(
+
+class _RootGroup(TrackerGroup):
+    """The ``tracker`` group. Made from an app with no command registered yet (what
+    :func:`main` runs), it makes a command of this module alone when that is the one
+    asked for (``tracker build`` loads no other command module), and registers every
+    command (:func:`registered_app`) when asked for another one or for the list
+    (``--help``, "did you mean"). Made from the registered app, it has them all."""
+
+    # Any: typer's vendored click classes (typer._click), as in tracker.cli.common.
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.complete = _registered  # typer makes the group from the app as it is now
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        """The command ``cmd_name``, or None; see the class docstring."""
+        if cmd_name not in self.commands and not self.complete:
+            if cmd_name in OWN_COMMANDS:
+                self.commands[cmd_name] = _own_command(cmd_name)
+            else:
+                self.load_all()
+        return super().get_command(ctx, cmd_name)
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        """Every command's name, in registration order (``tracker --help``'s)."""
+        self.load_all()
+        return super().list_commands(ctx)
+
+    def load_all(self) -> None:
+        """Have every command, as typer makes them from :func:`registered_app`."""
+        if not self.complete:
+            self.commands = typer.main.get_group(registered_app()).commands
+            self.complete = True
+
+
+def _new_app(**options: Any) -> typer.Typer:
+    """A Typer with the settings of ``tracker``'s app, which its commands are made with."""
+    return TrackerTyper(add_completion=False, pretty_exceptions_enable=False, **options)
+
+
+_app = _new_app(
     help="Track AI model releases: which stated figures hold, where sources disagree, "
     "and whether the weights landed. Start with: tracker demo, then tracker status SUBJECT.",
     no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
+    cls=_RootGroup,
 )
 
 PACKAGE = "release-tracker"  # the distribution name in pyproject.toml
@@ -66,7 +106,7 @@ def _print_version(wanted: bool) -> None:
     raise typer.Exit(0)
 
 
-@app.callback()
+@_app.callback()
 def _options(
     _version: Annotated[
         bool,
@@ -82,7 +122,6 @@ def _options(
     pass
 
 
-@app.command()
 @friendly_errors
 def load(
     data: DataOpt = Path("data"),
@@ -152,12 +191,12 @@ def load(
         )
 
 
-cli_status.register(app)  # status right after load in `tracker --help`
-
-
 def demo_subject_line(st: Any) -> str:
     """One subject of the demo summary (rich markup; data escaped): where its weights
     landed or what was promised and how late, its licence and gating."""
+    # status's wording; imported here, as `tracker build` does not use it
+    from tracker.cli.status import landed_text, unknown_text, withdrawn_text
+
     d = st.to_dict()
     unknown = "" if st.weights_word in ("landed", "not landed", "withdrawn") else unknown_text(st)
     if st.landed:
@@ -218,7 +257,6 @@ def demo_site_dir(db: str | None) -> Path:
     return Path(f"site-{Path(db).stem}")
 
 
-@app.command()
 @friendly_errors
 def demo(
     db: DbOpt = None,
@@ -289,7 +327,6 @@ def demo(
     console.print(f"site: {report.site_index}  (preview: .venv/bin/tracker serve{serve})")
 
 
-@app.command()
 @friendly_errors
 def build(
     db: DbOpt = None,
@@ -423,7 +460,7 @@ def main() -> None:
     _process_ends = True
     try:
         try:
-            app()
+            _app()
         finally:
             sys.stdout.flush()  # inside the try: a closed pipe shows here, not at exit
     except SystemExit as done:
@@ -440,23 +477,55 @@ def main() -> None:
         sys.exit(1)
 
 
-# Command modules register on ``app``, so they import after it exists.
-from tracker.cli import db as cli_db  # noqa: E402
-from tracker.cli import schedule as cli_schedule  # noqa: E402
-from tracker.cli import site as cli_site  # noqa: E402
-from tracker.cli import track as cli_track  # noqa: E402
-from tracker.cli import verify as cli_verify  # noqa: E402
-from tracker.cli import watch as cli_watch  # noqa: E402
+# This module's commands, made without importing the other command modules.
+OWN_COMMANDS: dict[str, Callable[..., Any]] = {"load": load, "demo": demo, "build": build}
+_registered = False  # set once registered_app() has registered every command on _app
 
-cli_track.register(app)
-cli_watch.register(app)
-cli_verify.register(app)
-cli_site.register(app)
-cli_schedule.register(app)
-cli_db.register(app)
 
-from tracker.cli import claimlist as cli_claimlist  # noqa: E402
-from tracker.cli.claims import claims_app  # noqa: E402
+def _own_command(name: str) -> Any:
+    """The click command typer makes of :data:`OWN_COMMANDS` ``name`` in ``tracker``'s
+    app (same settings), without registering the other commands."""
+    alone = _new_app()
+    alone.command()(OWN_COMMANDS[name])
+    return typer.main.get_group(alone).commands[name]
 
-cli_claimlist.register(claims_app)
-app.add_typer(claims_app, name="claims")
+
+def registered_app() -> typer.Typer:
+    """``tracker``'s app with every command registered (the first call registers them),
+    in the order ``tracker --help`` lists them. Command modules register on the app, so
+    they are imported here, after it exists."""
+    global _registered
+    if _registered:
+        return _app
+    _registered = True
+    from tracker.cli import claimlist as cli_claimlist
+    from tracker.cli import db as cli_db
+    from tracker.cli import schedule as cli_schedule
+    from tracker.cli import site as cli_site
+    from tracker.cli import status as cli_status
+    from tracker.cli import track as cli_track
+    from tracker.cli import verify as cli_verify
+    from tracker.cli import watch as cli_watch
+    from tracker.cli.claims import claims_app
+
+    _app.command()(load)
+    cli_status.register(_app)  # status right after load in `tracker --help`
+    _app.command()(demo)
+    _app.command()(build)
+    cli_track.register(_app)
+    cli_watch.register(_app)
+    cli_verify.register(_app)
+    cli_site.register(_app)
+    cli_schedule.register(_app)
+    cli_db.register(_app)
+    cli_claimlist.register(claims_app)
+    _app.add_typer(claims_app, name="claims")
+    return _app
+
+
+def __getattr__(name: str) -> Any:
+    """``app``: the whole CLI, every command registered (:func:`registered_app`), for
+    code that walks or invokes it (tests: ``CliRunner().invoke(app, ...)``)."""
+    if name == "app":
+        return registered_app()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

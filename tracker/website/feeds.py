@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 from urllib.parse import urlsplit
 
-from feedgen.feed import FeedGenerator
 from markupsafe import escape
 
 from claims.values.canonical import as_utc
@@ -67,6 +66,10 @@ def render_atom(
     (:func:`claims.values.safetext.xml_text`: a NUL or control character in a scraped
     licence or claimant stopped the whole build; issue 20).
     """
+    # feedgen (and lxml, dateutil under it) loads only when a feed is rendered: a rebuild
+    # whose events did not change renders none (a new `tracker build`'s start-up, issue 17)
+    from feedgen.feed import FeedGenerator
+
     fg = FeedGenerator()
     fg.id(xml_text(feed_id or feed_url))
     fg.title(xml_text(title))
