@@ -283,6 +283,19 @@ def test_search_with_and_without_javascript(demo_site, pages):
     target, _, anchor = link.partition("#")
     assert anchor.startswith("c-")
     assert f'id="{anchor}"' in (demo_site / target).read_text()
+    # each claim hit shows its verdict, mark and word, as the pages do: the contradicted
+    # 65.7% (Terminal-Bench 4.0) and a confirmed figure do not look the same
+    verdicts = page.eval(
+        "[...document.querySelectorAll('#search-results li')]"
+        ".filter(li => li.querySelector('.kind').textContent === 'claim')"
+        ".map(li => li.querySelector('.verdict').textContent)"
+    )
+    assert "✗ contradicted" in verdicts and "✓ confirmed" in verdicts, verdicts
+    page.goto(url(demo_site, "search.html?q=contradicted"))
+    found = page.eval(
+        "[...document.querySelectorAll('#search-results li .verdict')].map(v => v.textContent)"
+    )
+    assert found and set(found) == {"✗ contradicted"}, found
     page.goto(url(demo_site, "search.html?q=Moonshot"), js=False)
     listed = page.eval("[...document.querySelectorAll('#search-all li a')].map(a => a.textContent)")
     assert {"Kimi K2 Thinking", "Kimi K3", "Kimi K3.1 Pro"} <= set(listed)
@@ -595,3 +608,23 @@ def test_compare_shows_no_figure_for_a_contradicted_score_and_speeds_like_for_li
     assert k31_speed.startswith("44.8 observed (Moonshot AI, p50)")
     assert k3_speed.startswith("41.6 observed (Moonshot AI, p50)")
     assert " · not compared here: 1,000–2,000+ on Cerebras WSE-3T (confirmed)" in k3_speed
+
+
+def test_every_page_says_data_as_of(demo_site, pages):
+    """The footer's "Data as of": in the HTML of the index views, compare and watches;
+    on other pages a link to it that site.js fills from assets/as-of.js."""
+    page = pages[390]
+    shown = "the latest successful watch check, 2026-11-28 06:00 UTC"
+    for kind in ("subject", "discrepancies", "search", "sources", "changes"):
+        page.goto(url(demo_site, PAGE_KINDS[kind]))
+        assert page.eval("document.querySelector('a[data-as-of]').textContent") == shown, kind
+        assert page.eval("document.querySelector('a[data-as-of] time').dateTime") == (
+            "2026-11-28T06:00:00Z"
+        )
+        assert split_over_lines(page) == []
+    page.goto(url(demo_site, PAGE_KINDS["subject"]), js=False)
+    link = "document.querySelector('a[data-as-of]')"
+    assert page.eval(f"{link}.textContent") == "the latest successful watch check"
+    assert page.eval(f"{link}.getAttribute('href')") == "../../watches.html#as-of"
+    page.goto(url(demo_site, "watches.html"), js=False)
+    assert page.eval("document.getElementById('as-of').textContent") == (f"Data as of {shown}.")

@@ -165,6 +165,42 @@ def test_reading_commands_never_create_a_database(tmp_path):
     assert not missing.parent.exists()
 
 
+def test_writing_commands_never_create_a_mistyped_databases_folder(tmp_path, monkeypatch):
+    monkeypatch.delenv("TRACKER_DATABASE_URL", raising=False)
+    missing = tmp_path / "nodir" / "x.db"
+    said = (
+        f"folder {missing.parent} does not exist (database {missing}); check --db or "
+        "$TRACKER_DATABASE_URL, or create the folder first"
+    )
+    for args in (["load", "--data", str(ROOT / "data")], ["demo", "--out", str(tmp_path / "s")]):
+        code, out = _run(*args, "--db", str(missing))
+        assert (code, out.strip()) == (1, f"error: {said}"), args
+    r = runner.invoke(app, ["load", "--data", str(ROOT / "data"), "--db", str(missing), "--json"])
+    assert r.exit_code == 1
+    assert json.loads(r.stdout) == {
+        "error": {"kind": "database", "message": said, "did_you_mean": []}
+    }
+    assert not missing.parent.exists()
+
+
+def test_the_default_databases_folder_is_made_on_a_fresh_checkout(tmp_path, monkeypatch):
+    monkeypatch.delenv("TRACKER_DATABASE_URL", raising=False)
+    monkeypatch.chdir(tmp_path)  # no data/ folder here yet
+    code, out = _run("load", "--data", str(ROOT / "data"))
+    assert code == 0, out
+    assert (tmp_path / "data" / "tracker.db").is_file()
+
+
+def test_a_folder_given_as_the_database_is_named_as_one(tmp_path):
+    for args in (["status", "kimi-k3"], ["load", "--data", str(ROOT / "data")]):
+        code, out = _run(*args, "--db", str(tmp_path))
+        assert (code, out.strip()) == (
+            1,
+            f"error: database {tmp_path} is a folder, not a database file; give --db a file "
+            f"path (e.g. {tmp_path / 'tracker.db'})",
+        ), args
+
+
 def test_database_urls_other_than_sqlite_or_postgresql_are_one_line_errors(tmp_path):
     for url in ("mysql://u@h/db", "foo://bar"):
         for args in (["status", "kimi-k3"], ["watches"], ["check"]):

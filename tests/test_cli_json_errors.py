@@ -47,7 +47,7 @@ CASES = {
     "record": (["record", "--out", "{tmp}/r.har", "--db", "{missing}"], "database", [], 1),
     "parse": (["parse", "html_page", "--har", "{tmp}/none.har"], "config", [], 1),
     "watches": (["watches", "--db", "{missing}"], "database", [], 1),
-    "verify": (["verify", "--db", "{db}", "--now", "yesterday"], "config", [], 1),
+    "verify": (["verify", "--db", "{db}", "--now", "yesterday"], "usage", [], 2),
     "discrepancies": (
         ["discrepancies", "--db", "{db}", "--subject", "kimi-k3.1-po"],
         "unknown_name",

@@ -97,11 +97,19 @@ def test_errors_are_one_line_and_exit_1(cli):
         1,
         "error: unknown subject 'nope'; known: kimi-k3.1-pro, kimi-k3, kimi-k2-thinking",
     )
-    r = cli("verify", "--now", "yesterday")
-    assert r.exit_code == 1
-    assert (
-        r.output.strip()
-        == "error: --now: 'yesterday' is not an ISO date-time (e.g. 2026-11-29T12:00Z)"
+
+
+def test_a_bad_now_is_a_usage_error_naming_the_option(engine):
+    from tracker.cli.main import app
+
+    build_demo_db(engine)
+    r = CliRunner().invoke(
+        app, ["verify", "--now", "yesterday", "--db", str(engine.url.database)], prog_name="tracker"
+    )
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr == (
+        "error: invalid value for '--now': 'yesterday' is not an ISO date-time "
+        "(e.g. 2026-11-29T12:00Z); see `tracker verify --help`\n"
     )
 
 

@@ -313,3 +313,36 @@ def test_group_facts_keeps_first_seen_order_and_every_member():
     ]
     groups = group_facts("price_output_usd_per_mtok", items, lambda i: (i[1], i[2]))
     assert [[i[0] for i in g] for g in groups] == [["a", "c"], ["b"], ["d"]]
+
+
+def _ctx(text: str):
+    from claims.values.stated import parse_stated
+
+    return parse_stated(text, "context_window")
+
+
+def test_one_figure_in_two_notations_is_one_side_of_one_discrepancy():
+    # "256K" and "256,000" state one fact: against "1M" they are one discrepancy
+    # listing the three claims, not one per notation (issue 17 item 6)
+    a = cv(1, "context_window", _ctx("256K"), source=1, claimant="Press A")
+    b = cv(2, "context_window", _ctx("256000"), source=2, claimant="Press B")
+    c = cv(3, "context_window", _ctx("1M"), source=3, claimant="Vendor")
+    found = find_conflicts([a, b, c])
+    assert [(f.rule, f.claim_ids) for f in found] == [("values_disagree", (1, 2, 3))]
+    assert "(Press A via source 1 and Press B via source 2 vs Vendor via source 3)" in (
+        found[0].reason
+    )
+    # the key is the first claims' sides: the same as without the second source
+    assert found[0].key == find_conflicts([a, c])[0].key
+
+
+def test_grouping_notations_never_hides_a_conflict_between_two_figures():
+    # 256K may be read 262,144 or 256,000, but those two differ: that conflict stays
+    a = cv(1, "context_window", _ctx("256K"), source=1)
+    b = cv(2, "context_window", _ctx("262144"), source=2)
+    c = cv(3, "context_window", _ctx("256000"), source=3)
+    found = find_conflicts([a, b, c])
+    assert [(f.rule, f.claim_ids) for f in found] == [("values_disagree", (1, 2, 3))]
+    assert found[0].reason.startswith(
+        "256K (262,144) tokens vs 256K tokens: different whole numbers (apart by 6K (6,144) "
+    )

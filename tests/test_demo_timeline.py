@@ -86,6 +86,13 @@ def test_demo_summary_counts_every_event_it_stored(tmp_path, monkeypatch):
     assert changes.count('<td data-label="When">') == 7
     # the Terminal-Bench discrepancy the board settled before it could open: one entry
     assert changes.count("(found settled: never open)") == 1
+    # ... and discrepancies.html says the same, not "opened T, closed T"
+    discs = (tmp_path / "site" / "discrepancies.html").read_text()
+    assert (
+        'found settled <time datetime="2026-11-28T06:00:00Z">2026-11-28 06:00 UTC</time> '
+        "(never open).</p>" in discs
+    )
+    assert "closed <time" not in discs
     assert "Weights found" in changes and "Subject discovered" not in changes
     # a first confirmed verdict is shown on the site, not announced as a change
     assert "first verdict: confirmed" not in changes

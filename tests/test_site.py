@@ -49,7 +49,7 @@ def test_golden_files(built):
 
 def test_index_weights_status(built):
     _, out, report = built
-    assert report.pages_written == 95 and report.pages_unchanged == 0
+    assert report.pages_written == 96 and report.pages_unchanged == 0
     html = (out / "index.html").read_text()
     k31 = html[html.index('href="subjects/kimi-k3.1-pro/index.html"') :].split("</tr>")[0]
     assert '<span class="state-bad"><span aria-hidden="true">□</span> not landed</span>' in k31
@@ -285,7 +285,7 @@ def test_c19_scraped_text_escaped_exactly_once(built):
 def test_rebuild_rewrites_only_changed_files(built):
     engine, out, _ = built
     again = build_site(engine, out, now=NOW, base_url="https://dash.example.org/")
-    assert (again.pages_written, again.pages_unchanged) == (0, 95)
+    assert (again.pages_written, again.pages_unchanged) == (0, 96)
     with Session(engine) as s:
         claim = s.exec(select(Claim).where(Claim.raw_text == "US$ 0,45")).one()
         claim.claimant = "Moonshot AI (pricing page)"
@@ -302,7 +302,7 @@ def test_rebuild_rewrites_only_changed_files(built):
         "discrepancies.html",
         "subjects/kimi-k3.1-pro/index.html",
     ]
-    assert third.pages_unchanged == 88
+    assert third.pages_unchanged == 89
     assert sorted(third.rendered_paths) == sorted(third.written_paths)[1:]
 
 
@@ -392,7 +392,7 @@ def test_watches_page_shows_runs_of_failures_and_the_latest_attempt(built):
     footer = html[html.index("<footer>") :]
     assert (
         'Data as of the latest successful watch check, <time datetime="2026-11-20T12:00:00Z">'
-        "2026-11-20 12:00 UTC</time>.\nLatest check attempt: "
+        "2026-11-20 12:00 UTC</time>.</span>\nLatest check attempt: "
         '<time datetime="2026-11-23T06:00:00Z">2026-11-23 06:00 UTC</time> (unsuccessful).'
     ) in footer
 

@@ -60,7 +60,7 @@ JINJA_CARD_ROWS = """{% from "_macros.html" import ago %}
 {% for ln in card %}
 <tr>
 <th scope="row"><a href="#{{ ln.anchor }}">{{ ln.label }}</a></th>
-<td class="stated">{% if not ln.facts %}<span class="muted">no claim</span>{% else %}{% set b = ln.stated %}{% if b.disputed %}<strong class="state-bad">sources disagree:</strong> <span class="nowrap">{{ b.text|nobreak }}</span>{% elif not b.text %}<span aria-hidden="true">—</span><span class="visually-hidden">no figure</span>{% else %}<strong>{{ b.text|short_text }}</strong>{% endif %}{% if b.contradicted %} · <small class="contradicted">{{ b.contradicted_sources|plural("source") }} said {{ b.contradicted|map("short_text")|join(", ") }} <span class="mark mark-contradicted" title="contradicted">✗</span></small>{% endif %}{% endif %}</td>
+<td class="stated">{% if not ln.facts %}<span class="muted">no claim</span>{% else %}{% set b = ln.stated %}{% if b.disputed %}<strong class="state-bad">{{ "sources" if ln.sources > 1 else "its figures" }} disagree:</strong> <span class="nowrap">{{ b.text|nobreak }}</span>{% elif not b.text %}<span aria-hidden="true">—</span><span class="visually-hidden">no figure</span>{% else %}<strong>{{ b.text|short_text }}</strong>{% endif %}{% if b.contradicted %} · <small class="contradicted">{{ b.contradicted_sources|plural("source") }} said {{ b.contradicted|map("short_text")|join(", ") }} <span class="mark mark-contradicted" title="contradicted">✗</span></small>{% endif %}{% endif %}</td>
 <td>{% if not ln.facts %}<span class="verdict verdict-none">observed only</span>{% else %}{{ ln.stated.status|badge }}{% endif %}</td>
 <td class="num">{% if not ln.facts %}<span class="muted">—</span>{% elif ln.agreed and ln.sources > 1 %}{{ ln.sources }} agree{% else %}{{ ln.sources|plural("source") }}{% endif %}</td>
 <td>{% if ln.observed %}{{ ln.observed|short_text }}{% set st = ln.facts|map(attribute="status")|list %}{% if "confirmed" in st %} <span class="mark mark-confirmed" title="matches what is stated">✓</span>{% endif %}{% if "contradicted" in st %} <span class="mark mark-contradicted" title="contradicts a stated figure">✗</span>{% endif %}{% if ln.note %} <small>({{ ln.note }})</small>{% endif %}{% if ln.checked %} <small class="muted nowrap checked" title="when a watch last read it">{{ ago(ln.checked) }}</small>{% endif %}{% elif ln.derived_from %}<a href="#f-{{ ln.anchor }}">from {{ ln.derived_from|plural("observation") }}</a>{% if ln.checked %} <small class="muted nowrap checked" title="when a watch last read it">{{ ago(ln.checked) }}</small>{% endif %}{% else %}<small class="muted unobserved">not observed{% if ln.stated_on|http_url %};{% endif %}</small>{% if ln.stated_on|http_url %} <small class="stated-on">stated on <a href="{{ ln.stated_on|http_url }}" rel="nofollow noopener">{{ ln.stated_on|url_site }}</a></small>{% endif %}{% endif %}</td>
@@ -182,6 +182,20 @@ def test_card_rows_are_the_bytes_the_jinja_loop_wrote():
         'class="verdict verdict-confirmed"><span aria-hidden="true">✓</span> confirmed</span>'
     ) in python
     assert 'stated on <a href="https://www.example.com/pricing?a=1&amp;b=2"' in python
+
+
+def test_one_source_stating_two_figures_is_no_sources_disagree_beside_1_source():
+    # the trial: one article said "256K" and "1M" of one model's context window
+    one = _source(9, "en", "2026-10-27", None)
+    wait = VerdictView("unverified", "no observation of it", None, [], [])
+    a = _claim(1, "256K tokens", wait, source=one, number="0.000256")
+    b = _claim(2, "1M tokens", wait, source=one, number="0.000001")
+    line = CardLine("context_window", "", [make_fact([a]), make_fact([b])], None, None)
+    python = card_rows([line])
+    assert python == _render(JINJA_CARD_ROWS, card=[line])
+    assert '<strong class="state-bad">its figures disagree:</strong>' in python
+    assert "sources disagree" not in python
+    assert '<td class="num">1 source</td>' in python
 
 
 def test_source_claim_lists_are_the_bytes_the_jinja_loop_wrote():

@@ -48,7 +48,7 @@ def site(engine, tmp_path):
 
 def test_first_build_renders_every_file(site):
     _, out, first = site
-    assert first.pages_rendered == len(first.rendered_paths) == 94
+    assert first.pages_rendered == len(first.rendered_paths) == 95
     assert set(first.rendered_paths) == set(tree(out)) - {MANIFEST}
 
 
@@ -56,7 +56,7 @@ def test_unchanged_rebuild_renders_nothing(site):
     engine, out, _ = site
     again = build(engine, out)
     assert again.rendered_paths == ()
-    assert (again.pages_written, again.pages_unchanged) == (0, 95)
+    assert (again.pages_written, again.pages_unchanged) == (0, 96)
 
 
 def test_one_claim_renders_only_what_shows_it(site, tmp_path):
@@ -145,7 +145,16 @@ def test_newer_watch_check_renders_the_pages_that_show_it(site, tmp_path):
     assert {p for p in rendered - shows_it} <= {p for p in pages if p.startswith("subjects/")}
     stamp = 'Data as of the latest successful watch check, <time datetime="2026-11-29T16:00:00Z">'
     assert all(stamp in (out / p).read_text() for p in shows_it)
-    assert not any("Data as of" in (out / p).read_text() for p in pages - shows_it)
+    # every other page says "Data as of" with a link to the time, which assets/as-of.js
+    # (re-written) gives its script: the page itself does not move with the check
+    assert not any(stamp in (out / p).read_text() for p in pages - shows_it)
+    link = 'Data as of <a href="{}watches.html#as-of" data-as-of>the latest successful watch check</a>.'
+    for p in pages - shows_it:
+        assert link.format("../" * p.count("/")) in (out / p).read_text(), p
+    assert "assets/as-of.js" in again.rendered_paths
+    assert (out / "assets" / "as-of.js").read_text() == (
+        'window.TRACKER_AS_OF={"data_as_of":"2026-11-29T16:00:00Z","text":"2026-11-29 16:00 UTC"};\n'
+    )
     assert not any(p.startswith("feeds/") for p in again.rendered_paths)
     scratch = tmp_path / "scratch"
     build(engine, scratch)
@@ -187,7 +196,7 @@ def test_manifest_of_an_older_build_renders_everything(site):
     (out / MANIFEST).write_text(json.dumps([*files, "old.html"]))
     (out / "old.html").write_text("stale")
     again = build(engine, out)
-    assert len(again.rendered_paths) == 94 and again.pages_removed == 1
+    assert len(again.rendered_paths) == 95 and again.pages_removed == 1
     assert again.written_paths == (MANIFEST,)  # every page came out byte-identical
 
 

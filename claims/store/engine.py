@@ -7,7 +7,6 @@ file is ``data/tracker.db`` (git-ignored).
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
@@ -31,12 +30,11 @@ def connect(db: str | os.PathLike[str] | None = None) -> Engine:
     not looked at (``tracker db upgrade`` applies it; anything else uses
     :func:`make_engine`). SQLite connections get ``journal_mode=WAL`` and ``busy_timeout``
     (ms) so readers never block the writer and short write contention waits instead of
-    failing (cases/C17). Raises ``sqlalchemy.exc.ArgumentError`` for an unusable URL."""
+    failing (cases/C17). A SQLite file's folder is never made here: a mistyped path
+    fails when connecting (the CLI names the missing folder before). Raises ``sqlalchemy.exc.ArgumentError`` for an
+    unusable URL."""
     url = database_url(db)
     if url.startswith("sqlite:///"):
-        path = Path(url.removeprefix("sqlite:///"))
-        if str(path) not in ("", ":memory:"):
-            path.parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(
             url, connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_MS / 1000}
         )

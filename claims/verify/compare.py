@@ -338,24 +338,82 @@ def discrepancy_key(rule: str, subject: str, attribute: str, sides: Sequence[str
 def find_conflicts(claims: Sequence[ClaimView]) -> list[Finding]:
     """All discrepancies among claims of one subject and attribute (pure).
 
-    Claims saying the same thing (same qualifiers and value) form one side; each pair of
-    sides that cannot both hold gives one :class:`Finding` listing every claim of both."""
-    groups: dict[tuple[int, str], dict[str, list[ClaimView]]] = {}
-    for c in claims:
-        groups.setdefault((c.subject_id, c.attribute), {}).setdefault(side_key(c), []).append(c)
+    Claims stating the same fact form one side (:func:`fact_sides`: "256K" and
+    "256,000" from two sources are one side, issue 17 item 6); each pair of sides
+    that cannot both hold gives one :class:`Finding` listing every claim of both. Two
+    sides conflict when some figure of one and some figure of the other cannot both
+    hold (checked between their distinct statements, lowest claim ids first), so a
+    conflict between two figures is never lost to the grouping. The key is made of
+    each side's first claim (:func:`side_key`): a source repeating a side, in any
+    notation, joins the same discrepancy, so a dismissal still holds for it."""
+    groups: dict[tuple[int, str], list[ClaimView]] = {}
+    for c in sorted(claims, key=lambda c: c.id):
+        groups.setdefault((c.subject_id, c.attribute), []).append(c)
     out: list[Finding] = []
-    for (subject_id, attribute), sides in sorted(groups.items()):
-        keys = sorted(sides, key=lambda k: min(c.id for c in sides[k]))
-        for i, ka in enumerate(keys):
-            for kb in keys[i + 1 :]:
-                a, b = sides[ka][0], sides[kb][0]
-                check = compare_claims(a, b, side_who(sides[ka]), side_who(sides[kb]))
-                if check.rule is None:
+    for (subject_id, attribute), group in sorted(groups.items()):
+        sides = fact_sides(attribute, group)
+        for i, sa in enumerate(sides):
+            for sb in sides[i + 1 :]:
+                check = _sides_conflict(sa, sb)
+                if check is None:
                     continue
-                ids = tuple(sorted(c.id for c in sides[ka] + sides[kb]))
-                key = discrepancy_key(check.rule, a.subject, attribute, [ka, kb])
-                out.append(Finding(key, check.rule, subject_id, attribute, ids, check.reason))
+                rule, reason = check
+                ids = tuple(sorted(c.id for c in sa + sb))
+                key = discrepancy_key(
+                    rule, sa[0].subject, attribute, [side_key(sa[0]), side_key(sb[0])]
+                )
+                out.append(Finding(key, rule, subject_id, attribute, ids, reason))
     return out
+
+
+def _compared_qualifiers(c: ClaimView) -> dict[str, Any]:
+    """The qualifiers :func:`compare_claims` compares: a rank's date is its ``date``
+    qualifier, else the stated date (two ranks of different days are two facts)."""
+    if c.attribute != "leaderboard_rank":
+        return c.qualifiers
+    return {**c.qualifiers, "date": qualifier_date(c.qualifiers, c.stated_date)}
+
+
+def _distinct(side: Sequence[ClaimView]) -> list[ClaimView]:
+    """The first claim (lowest id) of each distinct statement (:func:`side_key`) of a side."""
+    firsts: dict[str, ClaimView] = {}
+    for c in sorted(side, key=lambda c: c.id):
+        firsts.setdefault(side_key(c), c)
+    return list(firsts.values())
+
+
+def fact_sides(attribute: str, claims: Sequence[ClaimView]) -> list[list[ClaimView]]:
+    """``claims`` of one subject and ``attribute`` (in id order) as sides of a
+    discrepancy: claims stating the same fact (:func:`same_fact`, on the qualifiers
+    :func:`compare_claims` compares) with every other claim of their side, so no side
+    holds two figures that differ (``256K`` may join ``262,144`` or ``256,000``, never
+    both). In first-seen order."""
+    sides: list[list[ClaimView]] = []
+    buckets: dict[tuple[Any, ...], list[list[ClaimView]]] = {}
+    for c in claims:
+        q = _compared_qualifiers(c)
+        bucket = buckets.setdefault(qualifier_key(q), [])
+        for side in bucket:
+            if all(same_value(m.value, c.value) for m in side):
+                side.append(c)
+                break
+        else:
+            bucket.append([c])
+            sides.append(bucket[-1])
+    return sides
+
+
+def _sides_conflict(sa: Sequence[ClaimView], sb: Sequence[ClaimView]) -> tuple[str, str] | None:
+    """``(rule, reason)`` of the first pair of distinct statements, one per side, that
+    cannot both hold (:func:`compare_claims`, each side named by :func:`side_who`); None
+    when every pair can."""
+    who_a, who_b = side_who(sa), side_who(sb)
+    for a in _distinct(sa):
+        for b in _distinct(sb):
+            check = compare_claims(a, b, who_a, who_b)
+            if check.rule is not None:
+                return check.rule, check.reason
+    return None
 
 
 def find_cross_subject_notes(claims: Sequence[ClaimView]) -> list[Finding]:

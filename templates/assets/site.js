@@ -19,6 +19,18 @@
     var text = ago(t.getAttribute("datetime"));
     if (text) { t.textContent = text; }
   });
+  // The footer's "Data as of" link gets its time from assets/as-of.js (that time moves
+  // with every check, so pages other than the index's do not carry it: asof.py).
+  var asOf = window.TRACKER_AS_OF;
+  document.querySelectorAll("a[data-as-of]").forEach(function (a) {
+    if (!asOf) { return; }
+    if (!asOf.data_as_of) { a.textContent = "no successful watch check yet"; return; }
+    var t = document.createElement("time");
+    t.setAttribute("datetime", asOf.data_as_of);
+    t.textContent = asOf.text;
+    a.textContent = "the latest successful watch check, ";
+    a.appendChild(t);
+  });
 
   // A link to a claim inside a closed <details> opens it (Chromium does so itself on
   // fragment navigation; this covers other browsers and links within the page).
@@ -201,8 +213,19 @@
     if (words.length) {
       var base = results.dataset.root || "";
       var rank = { s: 0, o: 1, c: 2 }, kinds = { s: "subject", o: "source", c: "claim" };
+      // a claim's fifth item is its verdict's mark; its word (search.py) is searched
+      var marks = window.TRACKER_MARKS || {};
+      var more = function (e) { return e[0] === "c" ? marks[e[4]] || "" : e[4] || ""; };
+      // the verdict as the site's badges show it: mark and word, never colour alone
+      var verdict = function (mark) {
+        var word = marks[mark], b = el("span", undefined, "verdict verdict-" + (word || "none"));
+        if (!word) { b.textContent = "no verdict yet"; return b; }
+        var m = el("span", mark); m.setAttribute("aria-hidden", "true");
+        b.appendChild(m); b.appendChild(document.createTextNode(" " + word));
+        return b;
+      };
       var hits = window.TRACKER_SEARCH.filter(function (e) {
-        var text = (e[1] + " " + e[3] + " " + (e[4] || "")).toLowerCase();
+        var text = (e[1] + " " + e[3] + " " + more(e)).toLowerCase();
         return words.every(function (w) { return text.indexOf(w) !== -1; });
       }).sort(function (a, b) { return rank[a[0]] - rank[b[0]]; });  // stable: built order
       var list = document.getElementById("search-all");
@@ -214,6 +237,7 @@
         li.appendChild(el("span", kinds[h[0]], "kind"));
         li.appendChild(document.createTextNode(" "));
         li.appendChild(link(base + h[2], h[1]));
+        if (h[0] === "c") { li.appendChild(document.createTextNode(" ")); li.appendChild(verdict(h[4])); }
         if (h[3]) { li.appendChild(el("small", " " + h[3], "muted")); }
         ul.appendChild(li);
       });

@@ -436,6 +436,39 @@ def print_json(obj: Any, *, sort_keys: bool = False) -> None:
     sys.stdout.write(text + "\n")
 
 
+def check_sqlite_path(path: Path, *, create: bool, given: bool) -> None:
+    """Refuse a SQLite ``path`` that cannot be the database meant, with one line
+    (DatabaseUnavailable): a folder ("is a folder, not a database file"); a file that
+    does not exist unless ``create`` (``tracker load``/``demo``); and even then a file
+    whose folder does not exist, as a mistyped ``--db`` (``/nonexistent/dir/x.db``) must
+    not silently make a new folder and an empty database. Only the default file's folder
+    (``data/``, ``given`` False and no ``TRACKER_DATABASE_URL``) is made when missing."""
+    from claims.store.rawdb import DEFAULT_DB_PATH
+
+    if path.is_dir():
+        raise DatabaseUnavailable(
+            f"database {path} is a folder, not a database file; give --db a file path "
+            f"(e.g. {path / 'tracker.db'})"
+        )
+    if path.is_file():
+        return
+    if not create:
+        hint = "" if given else ", or pass --db"
+        raise DatabaseUnavailable(
+            f"database {path} does not exist; run `tracker demo` or `tracker load` first{hint}"
+        )
+    folder = path.parent
+    if folder.is_dir():
+        return
+    if path == DEFAULT_DB_PATH:
+        folder.mkdir(parents=True, exist_ok=True)
+        return
+    raise DatabaseUnavailable(
+        f"folder {folder} does not exist (database {path}); check --db or "
+        "$TRACKER_DATABASE_URL, or create the folder first"
+    )
+
+
 def open_db(
     db: str | None, *, create: bool = False, write: bool = False, schema: bool = True
 ) -> Engine:
@@ -469,14 +502,8 @@ def open_db(
             f"unsupported database {shown}: use a file path, sqlite:///PATH or "
             "postgresql+psycopg://USER@HOST/DB"
         )
-    if not create and backend == "sqlite" and parsed.database not in (None, "", ":memory:"):
-        path = Path(parsed.database)
-        if not path.is_file():
-            hint = "" if given else ", or pass --db"
-            what = "is a folder, not a database" if path.is_dir() else "does not exist"
-            raise DatabaseUnavailable(
-                f"database {path} {what}; run `tracker demo` or `tracker load` first{hint}"
-            )
+    if backend == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        check_sqlite_path(Path(parsed.database), create=create, given=bool(given))
     try:
         return make_engine(db, upgrade=write or create) if schema else connect(db)
     except SQLAlchemyError as exc:

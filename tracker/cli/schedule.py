@@ -146,7 +146,8 @@ def watches_cmd(db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """Every watch: schedule, last run, next run (or retry), state, last error; who schedules
     them; and each watch's latest catch-up run that replaced missed runs.
 
-    Times read 2026-11-28 06:00 UTC (to the minute); --json keeps ISO 8601."""
+    Times read 2026-11-28 06:00 UTC (to the minute); --json gives RFC 3339 in UTC
+    (2026-11-28T06:00:00Z), as every command's --json does."""
     from tracker.schedule.watchlist import list_watches
 
     now = utcnow()

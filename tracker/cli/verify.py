@@ -29,17 +29,19 @@ from tracker.cli.common import (
     print_json,
 )
 from tracker.cli.values import choice, choices_text, utc_minute
-from tracker.errors import ConfigError
 
 
-def _parse_now(text: str | None) -> dt.datetime | None:
-    if text is None:
-        return None
+def _parse_now(text: str | dt.datetime) -> dt.datetime:
+    """``--now`` of ``tracker verify``: ISO 8601 (``2026-11-29T12:00Z``, ``2026-11-29``),
+    UTC unless it has an offset. Anything else is a usage error (one line naming the
+    option, exit 2), as every bad option value is."""
+    if isinstance(text, dt.datetime):
+        return text
     try:
-        t = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+        t = dt.datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
     except ValueError:
-        raise ConfigError(
-            f"--now: {text!r} is not an ISO date-time (e.g. 2026-11-29T12:00Z)"
+        raise typer.BadParameter(
+            f"{text!r} is not an ISO date-time (e.g. 2026-11-29T12:00Z)"
         ) from None
     return t if t.tzinfo else t.replace(tzinfo=dt.UTC)
 
@@ -49,10 +51,11 @@ def verify_cmd(
     db: DbOpt = None,
     json_out: JsonOpt = False,
     now: Annotated[
-        str | None,
+        dt.datetime | None,
         typer.Option(
             "--now",
             metavar="<date-time>",
+            parser=_parse_now,
             help="Verify as if it were this time: ISO 8601, UTC unless it has an offset "
             "(e.g. 2026-11-29T12:00Z or 2026-11-29). Default: the newest evidence "
             "(the latest successful check of any watch), else now.",
@@ -63,8 +66,7 @@ def verify_cmd(
     verify`, then `tracker discrepancies`."""
     from tracker import pipeline
 
-    as_of = _parse_now(now)
-    report = pipeline.verify(open_db(db, write=True), now=as_of)
+    report = pipeline.verify(open_db(db, write=True), now=now)
     if json_out:
         print_json(report.to_dict(), sort_keys=True)
         return

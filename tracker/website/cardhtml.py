@@ -78,14 +78,16 @@ def observed_cell(ln: CardLine) -> str:
 def stated_cell(ln: CardLine) -> tuple[str, str]:
     """The Stated and Verdict cells of a claimed line: what the sources state, best
     supported (:func:`tracker.website.summary.stated_best`: confirmed, else agreed,
-    else "sources disagree" and the live claims' spread; never the observation, which
+    else "sources disagree" ("its figures disagree" when one source states them all)
+    and the live claims' spread; never the observation, which
     is the Observed cell's) with that value's verdict, and any contradicted figure
     noted after it (``1 source said mit ✗``), never shown as the value: with only
     contradicted claims the value is "—" (no figure)."""
     best = ln.stated
-    if best.disputed:
+    if best.disputed:  # one source stating two figures: not "sources" beside "1 source"
+        who = "sources" if ln.sources > 1 else "its figures"
         stated = (
-            '<strong class="state-bad">sources disagree:</strong> '
+            f'<strong class="state-bad">{who} disagree:</strong> '
             f'<span class="nowrap">{nobreak_html(best.text)}</span>'
         )
     elif not best.text:

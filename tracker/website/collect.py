@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
@@ -275,14 +275,31 @@ def event_views(events: list[EventRow], by_id: dict[int, SubjectRow]) -> list[Ev
     return out
 
 
+def found_settled_keys(events: list[EventRow]) -> set[str]:
+    """Keys of the discrepancies found already settled and never opened: announced by a
+    ``discrepancy_resolved`` event marked ``found_settled``
+    (:mod:`claims.verify.discrepancies`) and by no ``discrepancy_opened`` (reopened later)."""
+    settled, opened = set(), set()
+    for e in events:
+        if e.kind == "discrepancy_opened":
+            opened.add(event_detail(e).get("discrepancy"))
+        elif e.kind == "discrepancy_resolved" and "found_settled" in e.detail_json:
+            detail = event_detail(e)
+            if detail.get("found_settled"):
+                settled.add(detail.get("discrepancy"))
+    return {k for k in settled - opened if isinstance(k, str)}
+
+
 def discrepancy_views(
     discs: list[DiscrepancyRow],
     by_id: dict[int, SubjectRow],
     claims: dict[int, ClaimView],
     evidence: Evidence,
+    settled: Collection[str] = frozenset(),
 ) -> list[DiscrepancyView]:
     """Discrepancies as views with their sides (claims, observations) and every subject
-    their claims are about."""
+    their claims are about; a resolved one whose key is in ``settled``
+    (:func:`found_settled_keys`) is marked ``found_settled``."""
     out = []
     for d in discs:
         cids = stored_ids(d.claim_ids_json)
@@ -311,6 +328,7 @@ def discrepancy_views(
                 observation_ids=oids,
                 subjects=list(refs.values()),
                 key=d.key,
+                found_settled=d.state == "resolved" and d.key in settled,
             )
         )
     return out
@@ -679,7 +697,9 @@ def collect(
     # the page shows, not with a claim of another subject that a note names.
     claims_of = by_subject(claims.values(), "subject_id")
     groups_of, facts_of, disc_views = by_fact(
-        list(by_id), per_subject, discrepancy_views(r.discs, by_id, claims, evidence)
+        list(by_id),
+        per_subject,
+        discrepancy_views(r.discs, by_id, claims, evidence, found_settled_keys(r.events)),
     )
     current = current_observations(observations, claims_of, r.watch_names, snapshots)
     for sid, rec in served.items():  # its claims are withheld; its record has them

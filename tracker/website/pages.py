@@ -15,6 +15,7 @@ from typing import Any
 from jinja2 import Environment
 from markupsafe import Markup
 
+from tracker.website.asof import AS_OF_SCRIPT, as_of_js
 from tracker.website.pagehash import key_of
 from tracker.website.summary import COLUMNS, other_benchmarks, table_columns
 from tracker.website.views import IndexRow, SiteContext, SubjectView
@@ -162,9 +163,10 @@ class PageMaker:
     ) -> Job:
         """``values`` makes the template's variables, only when the page is rendered;
         ``key_input`` must cover everything they show. Only pages with ``as_of`` (the
-        index views, the compare page, the watches page) show "Data as of": it moves
-        with every watch check, and in every footer it re-rendered the whole site after
-        each cycle."""
+        index views, the compare page, the watches page) carry the "Data as of" time: it
+        moves with every watch check, and in every footer it re-rendered the whole site
+        after each cycle. The others' footers link to it and get it from
+        ``assets/as-of.js`` where JavaScript runs (:mod:`tracker.website.asof`)."""
         ctx = self.ctx
         shown = (ctx.data_as_of, ctx.latest_check) if as_of else None
         key = key_of(self.fingerprint, template, path, shown, key_input)
@@ -273,4 +275,9 @@ def page_jobs(
         if template == "sources.html" and ctx.listed_digest:
             key_input = [[(sv.source, sv.counts) for sv in ctx.sources], ctx.listed_digest]
         jobs.append(job(template, template, key_input, values.copy, template == "watches.html"))
+    # the time the other pages' footers link to, put in by site.js (asof.py)
+    as_of = ctx.data_as_of
+    jobs.append(
+        Job(AS_OF_SCRIPT, key_of(fingerprint, AS_OF_SCRIPT, as_of), partial(as_of_js, as_of))
+    )
     return jobs

@@ -15,12 +15,17 @@ import json
 from typing import Any
 
 from claims.vocabulary import attribute_label
+from tracker.website.marks import VERDICT_MARKS, verdict_mark
 from tracker.website.views import SiteContext, SourceView, SubjectView
 
 # An entry is a list, not an object: the index holds every claim (30,000 on a large
 # site), and keys repeated per entry were half its bytes.
 # [kind, name shown, site-relative link, detail shown, more words searched (optional)];
 # kind: "s" subject, "c" claim, "o" source. The script searches name + detail + more.
+# A claim's fifth item is its verdict's mark (``✓``; ``·`` for none: marks.py), which
+# ``window.TRACKER_MARKS`` (in the same file) turns into the word shown and searched
+# beside it: one character per claim, not a word (a contradicted and a confirmed 65.7%
+# must not look the same).
 Entry = list[str]
 
 
@@ -34,7 +39,8 @@ def subject_entries(sv: SubjectView) -> list[Entry]:
         label = attribute_label(attribute)
         for cv in claims:
             shown = " · ".join(x for x in (cv.qualifiers, cv.claimant, cv.source.title) if x)
-            out.append(["c", f"{sv.name}: {label} {cv.value}", f"{page}#{cv.anchor}", shown])
+            mark = verdict_mark(cv.verdict.status if cv.verdict else None)
+            out.append(["c", f"{sv.name}: {label} {cv.value}", f"{page}#{cv.anchor}", shown, mark])
     return out
 
 
@@ -66,7 +72,14 @@ def search_index_from(subject_parts: list[str], sources: list[SourceView]) -> st
     parts = [p for p in subject_parts if p]
     if sources:
         parts.append(_script_safe(_compact([source_entry(sv) for sv in sources])[1:-1]))
-    return "window.TRACKER_SEARCH=[" + ",".join(parts) + "];\n"
+    return MARKS_JS + "window.TRACKER_SEARCH=[" + ",".join(parts) + "];\n"
+
+
+def _marks_js() -> str:
+    """``window.TRACKER_MARKS={"✓":"confirmed",...,"·":""}``: a claim entry's mark to
+    its verdict word (the status, as the site's badges say it; "" for no verdict yet)."""
+    marks = {mark: status for status, mark in VERDICT_MARKS.items() if status != "observed"}
+    return "window.TRACKER_MARKS=" + _compact({**marks, verdict_mark(None): ""}) + ";\n"
 
 
 def _script_safe(text: str) -> str:
@@ -83,3 +96,6 @@ def table_data_js(table: dict[str, Any]) -> str:
     compare page (a script, not a fetch, so it works from ``file://``)."""
     text = json.dumps(table, ensure_ascii=False, separators=(",", ":"))
     return "window.TRACKER_TABLE=" + text.replace("</", "<\\/") + ";\n"
+
+
+MARKS_JS = _marks_js()

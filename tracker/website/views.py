@@ -295,6 +295,9 @@ class DiscrepancyView:
     # contradicted figure): their ids and keys, so their anchors still exist.
     merged_ids: list[int] = dataclasses.field(default_factory=list)
     merged_keys: list[str] = dataclasses.field(default_factory=list)
+    # Resolved when first found, never open (its one event says "found settled"): the
+    # page says so instead of "opened T, closed T".
+    found_settled: bool = False
 
     @property
     def anchor(self) -> str:

@@ -1,0 +1,39 @@
+"""The search index the search page filters (tracker/website/search.py)."""
+
+from __future__ import annotations
+
+import json
+
+from sitefixture import NOW, populate
+
+from tracker.website import build_site
+
+
+def _index(text: str) -> tuple[dict[str, str], list[list[str]]]:
+    marks_line, entries_line = text.splitlines()
+    marks = json.loads(marks_line.removeprefix("window.TRACKER_MARKS=").removesuffix(";"))
+    entries = json.loads(entries_line.removeprefix("window.TRACKER_SEARCH=").removesuffix(";"))
+    return marks, entries
+
+
+def test_a_claim_entry_carries_its_verdict(engine, tmp_path):
+    # a contradicted and a confirmed figure must not look the same in the results
+    populate(engine)
+    build_site(engine, tmp_path / "site", now=NOW, base_url="https://dash.example.org/")
+    marks, entries = _index((tmp_path / "site" / "assets" / "search-index.js").read_text())
+    assert marks == {"✓": "confirmed", "✗": "contradicted", "≠": "disputed", "!": "overdue",
+                     "…": "pending", "?": "unverified", "·": ""}  # fmt: skip
+    claims = [e for e in entries if e[0] == "c"]
+    assert claims and all(len(e) == 5 and e[4] in marks for e in claims)
+    said = sorted((e[1], marks[e[4]]) for e in claims if e[1].startswith("Kimi"))
+    assert said == [
+        ("Kimi K2 Thinking: Input price $0.60 per 1M tokens", ""),  # no verdict yet
+        ("Kimi K3.1 Pro: Benchmark score 65.7%", "disputed"),
+        ("Kimi K3.1 Pro: Benchmark score 65.7%", "disputed"),
+        ("Kimi K3.1 Pro: Input price $0.45 per 1M tokens", "confirmed"),
+        ("Kimi K3.1 Pro: Open-weights date before 2026-11-04", "overdue"),
+        ("Kimi K3.1 Pro: Open-weights date on 2026-11-04", "overdue"),
+    ]
+    # subjects and sources keep their searched words in the fifth place
+    subject = next(e for e in entries if e[0] == "s" and e[1] == "Kimi K3.1 Pro")
+    assert subject[4].startswith("kimi-k3.1-pro")
