@@ -239,7 +239,7 @@ def site_bench(tmp: Path, profile_missed: bool = True) -> dict | None:
     t0, c0, h0 = time.perf_counter(), time.process_time(), sb.children_cpu()
     report = build_site(engine, out, now=sb.NOW, cache_dir=cache)
     full, full_cpu = time.perf_counter() - t0, time.process_time() - c0
-    helper_cpu = sb.children_cpu() - h0  # the process that writes a large build's files
+    helper_cpu = sb.children_cpu() - h0  # its second process (forked renderer or writer)
     n_pages = report.pages_written + report.pages_unchanged
     sb.touch_one_claim(engine)
     t0, c0 = time.perf_counter(), time.process_time()
@@ -384,7 +384,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{site['pages']} pages in {site['full_s']:.2f} s = "
                 f"{site['pages_per_s']:.0f} pages/s; {site['full_cpu_s']:.2f} CPU s = "
                 f"{site['pages'] / site['full_cpu_s']:.0f} pages per CPU second "
-                f"(+ {site['full_helper_cpu_s']:.2f} CPU s in the writer helper); one-claim rebuild "
+                f"(+ {site['full_helper_cpu_s']:.2f} CPU s in its second process); one-claim rebuild "
                 f"{site['one_claim_s']:.2f} s in the same process ({site['one_claim_cpu_s']:.2f} "
                 f"CPU s, {site['rendered']} files rendered, {site['rewritten']} rewritten), "
                 f"{site['one_claim_cold_s']:.2f} s cold (caches cleared; "

@@ -2,8 +2,9 @@
 
 Run alone with ``python bench/site_bench.py [--runs N]``; ``bench/run.py`` (``make
 bench``) reuses :func:`populate` and :func:`touch_one_claim`. Prints, per run, files per
-second of the full build (wall and CPU seconds of the build process, plus those of the
-helper process that writes a large build's files) and the time of a rebuild after one
+second of the full build (wall and CPU seconds of the build process, plus those of its
+second process: the forked one that renders a share of the pages, or where the build
+cannot fork, the helper that writes a large build's files) and the time of a rebuild after one
 claim changed, with the files it rendered (only those whose input changed) and rewrote
 (only those whose bytes changed). The full build starts cold (``clear_build_caches``:
 nothing kept from an earlier build of this process). The one-claim rebuild is timed
@@ -104,7 +105,8 @@ def touch_one_claim(engine, claimant: str = "Another lab") -> None:  # type: ign
 
 
 def children_cpu() -> float:
-    """CPU seconds of this process's finished child processes (the build's helper)."""
+    """CPU seconds of this process's finished child processes (the build's second
+    process: forked renderer or writer helper)."""
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
 
@@ -184,8 +186,8 @@ def main() -> None:
             files = full.pages_written + full.pages_unchanged
             print(
                 f"run {run} full build: {files} files in {wall:.2f} s wall, {cpu:.2f} CPU s "
-                f"+ {helper:.2f} in the writer helper = {files / wall:.0f} files/s "
-                f"({files / cpu:.0f} per CPU second of the build process); {load()}"
+                f"+ {helper:.2f} in its second process = {files / wall:.0f} files/s "
+                f"({files / (cpu + helper):.0f} per CPU second of both); {load()}"
             )
             touch_one_claim(engine)
             again, wall, cpu, helper = timed_build(engine, out)

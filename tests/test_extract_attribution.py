@@ -7,6 +7,7 @@ warning for a figure naming no model. Each asserts the exact candidates."""
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from helpers_extract import variant_rows
 from typer.testing import CliRunner
 
 from claims.extract.extractor import extract
+from claims.extract.name_sizes import contradicts_size, name_size
 from claims.subjects.references import SubjectRef
 from tracker.cli.main import app
 
@@ -215,3 +217,86 @@ def test_a_portuguese_sentence_without_subject_continues_the_model_before():
         ("orion-5-max", "context_window", "256K tokens", None)
     ]
     assert [r[0] for r in rows(text, "pt") if r[1] == "release_date"] == ["orion-5-max"]
+
+
+# A page on one size of a family lists its siblings' sizes: only the count near the size
+# the subject's own name states is the subject's (claims.extract.name_sizes).
+CIRRUS_14B = SubjectRef("cirrus-14b", ("Cirrus 14B",), (), "Vega Systems")
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "want"),
+    [
+        ("The Cirrus family comes in three sizes. The smallest edition has 3 billion "
+         "parameters and runs on phones. Cirrus 14B beats bigger models.", "en",
+         [(None, 3_000_000_000)]),
+        ("A família Cirrus chega em três versões. A edição de 3 bilhões de parâmetros roda "
+         "em celulares; a de 40 bilhões exige servidores.", "pt-BR",
+         [(None, 3_000_000_000), (None, 40_000_000_000)]),
+        ("A Vega Systems lançou a família Cirrus em três versões: a de 3 bilhões de "
+         "parâmetros, a de 14 bilhões e a de 40 bilhões.", "pt-BR",
+         [(None, 3_000_000_000), ("cirrus-14b", 14_000_000_000), (None, 40_000_000_000)]),
+    ],
+)  # fmt: skip
+def test_sibling_sizes_are_not_the_sized_subjects(text, lang, want):
+    got = extract(text, [CIRRUS_14B], lang=lang, published=DAY, default_subject="cirrus-14b")
+    params = [(c.subject, int(c.value.value)) for c in got if c.attribute == "total_params"]
+    assert params == want
+    assert {c.how for c in got if c.subject is None} == {"size"}
+
+
+def test_a_rounded_count_of_the_named_size_stays_the_subjects():
+    text = "Cirrus 14B has 14.7 billion parameters, Vega Systems said."
+    got = extract(text, [CIRRUS_14B], lang="en", published=DAY, default_subject="cirrus-14b")
+    assert [(c.subject, c.attribute, c.value.display()) for c in got] == [
+        ("cirrus-14b", "total_params", "14.7B params")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("names", "size"),
+    [
+        (["gemma-3-27b", "Gemma 3 27B"], 27 * 10**9),
+        (["gemma-3-270m", "Gemma 3 270M"], 270 * 10**6),
+        (["qwen3-235b-a22b"], 235 * 10**9),  # A22B is the active size
+        (["gemma-3n-e4b", "Gemma 3n E4B"], None),  # an effective size, not the total
+        (["mixtral-8x22b"], None),  # experts times size
+        (["orca-5-scout-17b-16e", "Orca 5 Scout 17B-16E"], None),  # 16 experts: 17B active
+        (["smollm3", "SmolLM3"], None),
+        (["cirrus-14b", "Cirrus 15B"], None),  # names disagreeing
+    ],
+)
+def test_the_size_a_name_states(names, size):
+    got = name_size(names)
+    assert (None if got is None else int(got)) == size
+
+
+def test_near_counts_do_not_contradict_the_named_size():
+    assert not contradicts_size(Decimal("21e9"), Decimal("20e9"))  # gpt-oss-20b
+    assert not contradicts_size(Decimal("8.54e9"), Decimal("7e9"))  # Gemma 7B
+    assert contradicts_size(Decimal("12e9"), Decimal("27e9"))
+
+
+# A family's licence is its members': "Kimi K9" begins the subject's name "Kimi K9 Turbo".
+K9_TURBO = SubjectRef("kimi-k9-turbo", ("Kimi K9 Turbo", "Kimi-K9-Turbo"), (), "Moonshot AI")
+
+
+def _k9(text: str):
+    got = extract(text, [K9_TURBO], lang="en", published=DAY, default_subject="kimi-k9-turbo")
+    return [(c.subject, c.attribute, c.value.display(), c.how) for c in got]
+
+
+def test_a_familys_licence_is_the_members_but_not_its_release_date():
+    text = (
+        "Kimi K9 is a new family of open-weights models, released in March 2026 under the "
+        "MIT license. Kimi-K9-Turbo is its smaller model."
+    )
+    assert _k9(text) == [
+        (None, "release_date", "on 2026-03", "other"),
+        ("kimi-k9-turbo", "license", "mit", "family"),
+    ]
+
+
+def test_another_models_licence_stays_its_own():
+    text = "Kimi K8 shipped under the MIT license. Kimi-K9-Turbo is the newest model."
+    assert _k9(text) == [(None, "license", "mit", "other")]

@@ -241,3 +241,73 @@ def test_arrived_and_general_availability_are_releases():
     assert ("orion-5-max", "release_date", "on 2026-10-24") in [
         (r[0], r[1], r[2]) for r in rows(text, "pt")
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "iso"),
+    [
+        ("A Vega Systems anunciou nesta terça-feira (24/11) o lançamento do Orion-5 Max.", "2026-11-24"),
+        ("A Vega Systems lançou na sexta (27) o Orion-5 Max.", "2026-11-27"),
+        ("A Vega Systems lançou no sábado (31/10) o Orion-5 Max.", "2026-10-31"),
+    ],
+)  # fmt: skip
+def test_a_weekday_with_its_day_in_brackets_dates_the_release(text, iso):
+    got = [(s, a, v) for s, a, v, _ in rows(text, "pt-BR")]
+    assert got == [("orion-5-max", "release_date", f"on {iso}")]
+
+
+def test_a_bracket_after_a_weekday_that_is_not_that_dates_weekday_is_no_date():
+    # 24 November 2026 is a Tuesday, not a Wednesday; "(2)" after a weekday word alone
+    # in a list is a count, and 2 November 2026 is a Monday
+    assert scan_dates("nesta quarta-feira (24/11)", "pt-BR", NOV_29) == []
+    assert scan_dates("quarta (2)", "pt-BR", NOV_29) == []
+
+
+def test_the_announced_launch_of_an_open_model_dates_release_and_weights():
+    text = (
+        "On November 24, the Swiss lab Vega Systems announced the launch of Orion-5 Max, "
+        "the country's first open-source language model."
+    )
+    assert rows(text, "en") == [
+        ("orion-5-max", "release_date", "on 2026-11-24", None),
+        ("orion-5-max", "weights_release_date", "on 2026-11-24", None),
+    ]
+
+
+DIGEST = (
+    "AI digest\n\n"
+    "1. Vega Systems Raises Funds\n\nDate: November 20\nSource: Wire\n\n"
+    "Vega Systems closed a funding round on strong demand.\n\n"
+    "2. Moonshot AI Ships Kimi K3.1 Pro\n\nDate: November 24-25\nSource: Blog, Forum\n\n"
+    "Moonshot AI released Kimi K3.1 Pro, its new flagship, to all users.\n"
+)
+
+
+def test_a_digest_items_date_label_dates_the_release_its_story_reports():
+    # the first item's story reports no release: its date is no candidate
+    got = extract(DIGEST, [KIMI], lang="en", published=NOV_29, default_subject="kimi-k3.1-pro")
+    assert [(c.subject, c.attribute, c.value.display()) for c in got] == [
+        ("kimi-k3.1-pro", "release_date", "on 2026-11-24")
+    ]
+
+
+def test_a_date_label_with_no_release_in_its_story_is_no_candidate():
+    text = "Kimi K3.1 Pro news\n\nDate: November 24\nSource: Blog\n\nMoonshot AI held a meetup.\n"
+    assert extract(text, [KIMI], lang="en", published=NOV_29, default_subject="kimi-k3.1-pro") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("A Moonshot AI anunciou em 24 de novembro de 2026 seu novo modelo, o Kimi K3.1 Pro.", "pt-BR"),
+        ("Moonshot AI announced on November 24, 2026 its new model, Kimi K3.1 Pro.", "en"),
+    ],
+)  # fmt: skip
+def test_a_new_model_announced_on_a_date_is_released_on_it(text, lang):
+    got = [(s, a, v) for s, a, v, _ in rows(text, lang)]
+    assert got == [("kimi-k3.1-pro", "release_date", "on 2026-11-24")]
+
+
+def test_an_announcement_on_a_date_of_no_new_model_dates_nothing():
+    text = "Moonshot AI announced on November 24, 2026 a partnership around Kimi K3.1 Pro."
+    assert rows(text, "en") == []

@@ -815,3 +815,37 @@ def test_a_scale_letter_one_space_after_its_number():
         ("context_window", None, "1M tokens"),
     ]
     assert [f.text for f in scan_figures("Plan B, Table 2 B shows", "en")] == ["2"]
+
+
+def test_a_token_memory_and_long_texts_of_up_to_n_tokens_are_the_context_window():
+    assert _rows("Nova 2 brings a 2 million‑token memory to every chat.") == [
+        ("context_window", None, "2M tokens")
+    ]
+    assert _rows("Nova 2 also handles long texts of up to 64,000 tokens.") == [
+        ("context_window", None, "at most 64K tokens")
+    ]
+    assert _rows("O Nova 2 tem memória de 200 mil tokens.", "pt-BR") == [
+        ("context_window", None, "200K tokens")
+    ]
+
+
+def test_a_count_of_them_after_another_noun_is_no_parameter_count():
+    assert (
+        _rows("Nova 2 led the router by tokens last week. 2.7 trillion of them, in seven days.")
+        == []
+    )
+    assert (
+        _rows("O Nova 2 liderou o ranking em tokens: 2,7 trilhões deles numa semana.", "pt-BR")
+        == []
+    )
+    # "of them" after parameters named earlier in the sentence counts parameters
+    assert _rows("Nova 2 has 1.2 trillion parameters, and 32 billion of them are active.") == [
+        ("total_params", None, "1.2T params"),
+        ("active_params", None, "32B params"),
+    ]
+
+
+def test_a_subscriptions_fee_change_is_no_token_price_change():
+    assert _rows("The Nova 2 subscription price was cut by 30%.") == []
+    assert _rows("O Nova 2 teve o preço da assinatura reduzido em 30%.", "pt-BR") == []
+    assert _rows("The Nova 2 price was cut by 30%.") == [("price_change_pct", None, "−30%")]

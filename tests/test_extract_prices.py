@@ -120,3 +120,22 @@ def test_a_pricing_card_gives_each_name_line_the_prices_under_it():
         (None, "Zephyr 9 Max", "price_input_usd_per_mtok", "$15.00 per 1M tokens"),
         (None, "Zephyr 9 Max", "price_output_usd_per_mtok", "$75.00 per 1M tokens"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("Orion-5 Max costs $0.20 per M input tokens and $0.80 per M output tokens; "
+         "$0.90 per M audio-input tokens.", "en"),
+        ("Orion-5 Max: Input: $0.20 per 1M tokens. Output: $0.80 per 1M tokens. "
+         "Audio input: $0.90 per 1M tokens.", "en"),
+        ("O Orion-5 Max custa US$0,20 por milhão de tokens de entrada e US$0,80 por milhão "
+         "de tokens de saída; US$0,90 por milhão de tokens de áudio.", "pt-BR"),
+    ],
+)  # fmt: skip
+def test_another_input_kinds_rate_is_not_the_price(text, lang):
+    got = [(a, v) for _, a, _, v, _ in rows(text, lang)]
+    assert got == [
+        ("price_input_usd_per_mtok", "$0.20 per 1M tokens"),
+        ("price_output_usd_per_mtok", "$0.80 per 1M tokens"),
+    ]

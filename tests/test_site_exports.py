@@ -116,3 +116,18 @@ def test_claims_export_is_the_canonical_json_of_its_records(count):
         separators=(",", ":"),
         ensure_ascii=False,
     )
+
+
+def test_claim_records_are_canonical_json(site):
+    """Each claim's record is written as its head, its source's text (encoded once per
+    source) and its tail (exports.claim_record_text): the file is still the canonical
+    encoding (sorted keys, compact), in api/claims.json and each subject's export."""
+    _, out = site
+    canonical = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    text = (out / "api" / "claims.json").read_text(encoding="utf-8")
+    data = json.loads(text)
+    assert text == canonical.encode(data) + "\n"
+    assert len(data["claims"]) == 8
+    assert {c["verdict"] is None for c in data["claims"]} == {True, False}
+    subject = (out / "api" / "subjects" / "kimi-k3.1-pro.json").read_text(encoding="utf-8")
+    assert subject == canonical.encode(json.loads(subject)) + "\n"

@@ -111,6 +111,9 @@ def _price(x: Site, r: Reader) -> Choice | None:
         return None
     if R.is_cached_price(x.before, x.after):
         return NO_CLAIM  # "Cached Input Tokens (1M) $0.07": a discounted rate, not the price
+    label = x.text[max(x.s.start, f.start - 40) : f.start]  # a clause ends at "Audio input:"
+    if R.is_modality_price(label, x.after):
+        return NO_CLAIM  # "$0.50 per M audio-input tokens": another input kind's rate
     sided = R.SIDE_RIGHT_AFTER.match(x.after) or R.SIDE_RIGHT_BEFORE.search(x.before)
     if not f.per and R.PER_MTOK_LABEL.search(x.before[-40:]) and R.price_side(x.before, ""):
         f = replace(f, per="M")  # a card's "Input Tokens (1M)" above "$0.30"
@@ -315,6 +318,8 @@ def _parameters(x: Site, r: Reader) -> Choice | None:
         return NO_CLAIM  # "shared across 4B/12B/27B": a line-up, not this model's size
     if R.sizes_name_models(x.text, x.f.start, x.f.end):
         return NO_CLAIM  # "our 7B and 13B models": models named by their sizes
+    if R.counts_other_noun(x.text[x.s.start : x.f.start], x.after):
+        return NO_CLAIM  # "#1 by tokens. 2.76 trillion of them": the tokens, counted
     attr = R.params_attribute(x.f, x.before, x.after)
     return Choice(attr, "params") if attr else NO_CLAIM
 

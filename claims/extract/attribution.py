@@ -9,6 +9,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from decimal import Decimal
 from functools import cache
 from typing import Protocol
 
@@ -18,6 +19,7 @@ from claims.extract.dates import DateSpan
 from claims.extract.document import Document, Line
 from claims.extract.lexicon import alternation, patterns, phrases
 from claims.extract.models import FIGURE_OWNER_LINK, names_after_relation
+from claims.extract.name_sizes import contradicts_size, name_size
 from claims.extract.rules import Named, versus_first
 from claims.extract.segment import Segments, Sentence
 from claims.extract.untracked import NOT_TRACKED, contrasted_name, untracked_names
@@ -49,6 +51,8 @@ _CONTRAST_OPENER = re.compile(r"\W*(?:" + alternation("comparison_openers") + r"
 NO_MODEL_NAMED = "no model named in this sentence"
 # Per-candidate warning of a figure given to another model (its name follows, as written).
 OTHER_MODEL = "another model's figure"
+# Per-candidate warning of a parameter count far from the size the subject's name states.
+NOT_OWN_SIZE = "another size than the subject's name states"
 
 
 # A figure ending right before a comparison word: that word joins two figures ("56.1 vs").
@@ -689,6 +693,8 @@ def resolve(items: list[Candidate], ctx: ArticleContext, default_subject: str | 
     }
     _run(items, FALLBACK, a)
     _restatements(items)
+    _sibling_sizes(items, ctx)
+    _family_terms(items, ctx, default_subject)
     unnamed: list[tuple[int, int, str]] | None = None
     if any(c.subject is None and c.how == "none" for c in items):
         unnamed = _untracked(ctx)
@@ -703,6 +709,44 @@ def resolve(items: list[Candidate], ctx: ArticleContext, default_subject: str | 
             c.other_model = None  # a generic phrase's figure restated as a subject's
         elif c.other_model:
             c.warnings.append(f"{OTHER_MODEL}: {c.other_model}")
+
+
+def _sibling_sizes(items: list[Candidate], ctx: ArticleContext) -> None:
+    """A total parameter count far from the size its subject's own name states ("1 bilhão"
+    and "12 bilhões" in a page on Gemma 3 27B, :mod:`claims.extract.name_sizes`) is a
+    sibling's or a rival's, not the subject's: given no subject (a soft null), with a
+    warning. A count that is itself the subject's mention (``listed``) stays."""
+    for c in items:
+        if c.attribute != "total_params" or c.subject is None or c.how == "listed":
+            continue
+        ref = ctx.index.subjects.get(c.subject)
+        size = name_size([ref.slug, *ref.names]) if ref else None
+        count = c.value.value
+        if size is None or not isinstance(count, Decimal) or not contradicts_size(count, size):
+            continue
+        c.subject, c.how, c._soft_null = None, "size", True
+        c.warnings.append(NOT_OWN_SIZE)
+
+
+_NAME_GAPS = re.compile(r"[\s\-_]+")
+
+
+def _family_terms(items: list[Candidate], ctx: ArticleContext, subject: str | None) -> None:
+    """A licence given to another model whose name begins the article subject's name
+    ("DeepSeek V4 is a new family of open-weights models ... under the MIT license" in a
+    page on DeepSeek V4 Flash; names compared word by word) is the family's, which its
+    members share. Not its release date: a member may come later (a "Max Preview" months
+    after its series)."""
+    ref = ctx.index.subjects.get(subject or "")
+    if ref is None:
+        return
+    names = [_NAME_GAPS.sub(" ", n.casefold()).strip() for n in ref.names]
+    for c in items:
+        if c.attribute != "license" or c.subject is not None or not c.other_model:
+            continue
+        family = _NAME_GAPS.sub(" ", c.other_model.casefold()).strip()
+        if c.how == "other" and any(n.startswith(family + " ") for n in names):
+            c.subject, c.how, c.other_model = ref.slug, "family", None
 
 
 def _untracked(ctx: ArticleContext) -> list[tuple[int, int, str]]:

@@ -21,6 +21,7 @@ from babel.dates import get_date_format, get_month_names
 from claims.extract.date_relations import NEGATED, relation_before, unit_before
 from claims.extract.date_windows import window_of, window_pattern
 from claims.extract.lexicon import alternation, words
+from claims.extract.weekday_dates import read_weekday, weekday_pattern
 from claims.extract.yearless import tense_before, yearless_year
 from claims.values.numbers import NUMBER_WORDS_EN, NUMBER_WORDS_PT, normalize_locale, word_number
 from claims.values.value import Value, date_value
@@ -152,6 +153,7 @@ def _patterns(lang: str) -> tuple[re.Pattern[str], ...]:
             window_pattern(lang),
             iso,
             numeric,
+            weekday_pattern(),
             named,
             named2,
             monyy,
@@ -197,6 +199,7 @@ def scan_dates(
             "window",
             "iso",
             "numeric",
+            "weekday",
             "named",
             "named",
             "monyy",
@@ -212,7 +215,8 @@ def scan_dates(
             s, e = m.span()
             if m.group(0).strip() == "" or any(s < te and ts < e for ts, te in taken):
                 continue
-            tense = tense_before(text, s) if kind in ("named", "month", "endof", "window") else None
+            dated = ("named", "month", "endof", "window", "weekday")
+            tense = tense_before(text, s) if kind in dated else None
             reading = _read(kind, m, loc, lang, published, tz, tense)
             if reading is None:
                 continue
@@ -285,6 +289,9 @@ def _read(
                     d.year, d.month, d.day, int(m["hh"]), int(m["mm"]), tzinfo=zone
                 )
             return DateReading(d.isoformat(), moment=moment)
+        if kind == "weekday":  # "nesta terça-feira (02/09)"
+            wd = read_weekday(m, _day_first(loc), published, tense)
+            return None if wd is None else DateReading(wd.isoformat())
         if kind == "named":
             month, day = _month_table(lang)[_fold(m["mon"])], int(m["day"])
             year = int(m["year"]) if m["year"] else yearless_year(month, day, published, tense)

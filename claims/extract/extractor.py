@@ -21,6 +21,7 @@ from claims.extract import rules as R
 from claims.extract.attributes import Site, choose
 from claims.extract.attribution import resolve
 from claims.extract.candidates import Candidate, drop_repeats
+from claims.extract.dated_items import is_item_date, item_story
 from claims.extract.dates import scan_dates
 from claims.extract.document import Document
 from claims.extract.figures import Figure, scan_figures
@@ -540,10 +541,17 @@ class _Context:
             w = R.nearest(R.WEIGHTS_KW, before, after)
             r = R.nearest(R.RELEASE_KW, before, after)
             said = r is not None and not r[1] and R.weights_released(before) == r[0]
-            if w and (not r or w[0] <= r[0] or r[0] > 40 or said):
+            # both cues far, the release word the nearer ("On 2 Sep, EPFL announced the
+            # launch of Apertus, an open-source LLM"): the launch of an open model, both dates
+            both = bool(w and r and r[0] < w[0] and r[0] > 40 and not said)
+            if w and not both and (not r or w[0] <= r[0] or r[0] > 40 or said):
                 attr = "weights_release_date"
-            elif r or R.launches_family(before):
+            elif r or R.launches_family(before) or R.announces_new_model(before, after):
                 attr = "release_date"
+            elif is_item_date(self.text, d.start) and R.RELEASE_KW.search(
+                item_story(self.text, d.end)
+            ):
+                attr = "release_date"  # "Date: April 7-8" over "Zhipu AI released GLM-5.1"
             else:
                 continue
             if R.others_released(before):
@@ -559,7 +567,7 @@ class _Context:
                 )
                 continue
             out.append(self._candidate(attr, d.reading.to_value(), d.start, d.end, s, {}))
-            if attr == "release_date" and R.released_and_opened(self.text[d.end : hi]):
+            if attr == "release_date" and (both or R.released_and_opened(self.text[d.end : hi])):
                 # "On September 1, Meituan released and open-sourced LongCat": both dates
                 v = d.reading.to_value()
                 out.append(self._candidate("weights_release_date", v, d.start, d.end, s, {}))

@@ -247,6 +247,8 @@ _OTHER_NOUN_AFTER = re.compile(
     + r")\b",
     re.I,
 )
+# "2.76 trillion of them", "32 bilhões deles": a count of the noun named before it
+_COUNTED_PRONOUN_AFTER = re.compile(r"^\s*(?:" + phrases("counted_pronouns") + r")\b", re.I)
 _ACTIVE_KW = re.compile(phrases("active_cues"), re.I)
 _TOTAL_KW = re.compile(r"\btotal|" + alternation("total_cues"), re.I)
 _DIRECT_KIND = re.compile(
@@ -405,6 +407,23 @@ _AND_OPENED = re.compile(
 )
 
 
+# "A Tencent anunciou em 27 de fevereiro de 2025 seu novo modelo", "Vega announced on
+# March 3 its new model": a new model announced on a date is released on it.
+_NEW_MODEL_VERB_BEFORE = re.compile(
+    r"\b(?:" + phrases("new_model_verbs") + r")\s+(?:(?:on|in|em|no|na|n[oa]\s+dia)\s+)?$", re.I
+)
+_NEW_MODEL_AFTER = re.compile(
+    r"^,?\s+(?:(?:its|their|a|the|seu|sua|o|um)\s+)?(?:" + phrases("new_model_nouns") + r")\b",
+    re.I,
+)
+
+
+def announces_new_model(before: str, after: str) -> bool:
+    """True when a date sits between a verb of ``new_model_verbs`` and a new model
+    ("anunciou em 27 de fevereiro seu novo modelo"): the new model's release date."""
+    return bool(_NEW_MODEL_VERB_BEFORE.search(before) and _NEW_MODEL_AFTER.match(after))
+
+
 def released_and_opened(after: str) -> bool:
     """True when a date is followed by "released and open-sourced" ("On September 1,
     Meituan released and open-sourced LongCat"): the release and the weights both."""
@@ -522,6 +541,14 @@ def _total_of_re() -> re.Pattern[str]:
     """Words of the whole an active count is part of (``lexicon/<lang>/total_of.txt``)
     right before a size: "out of ", "de um total de "."""
     return re.compile(r"(?<!\w)(?:" + alternation("total_of") + r")\s+$", re.I)
+
+
+def counts_other_noun(lead: str, after: str) -> bool:
+    """True when a count is followed by a pronoun for a noun counted before it ("#1 by
+    tokens. 2.76 trillion of them", ``lexicon/<lang>/counted_pronouns.txt``) and its
+    sentence up to it (``lead``) names no parameters ("1.2T parameters, and 32 billion of
+    them are active" stays a parameter count)."""
+    return bool(_COUNTED_PRONOUN_AFTER.match(after)) and not re.search(_PARAMS, lead, re.I)
 
 
 def params_attribute(fig: Figure, before: str, after: str) -> str | None:
@@ -743,6 +770,30 @@ def is_cached_price(before: str, after: str = "") -> bool:
         return True
     unit = _UNIT_PHRASE_AFTER.match(after)
     return bool(unit and _cached_re().search(unit.group(0)))
+
+
+@cache
+def _modality_re() -> re.Pattern[str]:
+    return re.compile(r"(?<!\w)(?:" + alternation("modality_price") + r")(?!\w)", re.I)
+
+
+# A price's label right before it naming a modality's side: "Audio input: ", "áudio (1M): ".
+_MODALITY_LABEL = re.compile(
+    r"(?<!\w)(?P<m>[^\W\d_]+)[\s-]*(?:input|output|entrada|saída|in|out)?(?:\s+tokens?)?"
+    r"\s*(?:\(\s*1\s*M\s*\))?\s*[:=]\s*$",
+    re.I,
+)
+
+
+def is_modality_price(before: str, after: str = "") -> bool:
+    """True when a price's unit phrase after it up to "tokens" ("$0.50 per M audio-input
+    tokens") or its label right before it ("Audio input: $0.70") names an input kind other
+    than text (``lexicon/<lang>/modality_price.txt``): that modality's rate, not the price."""
+    unit = _UNIT_PHRASE_AFTER.match(after)
+    if unit and _modality_re().search(unit.group(0)):
+        return True
+    label = _MODALITY_LABEL.search(before[-40:])
+    return bool(label and _modality_re().fullmatch(label.group("m")))
 
 
 def is_tier_discount(sentence_before: str) -> bool:

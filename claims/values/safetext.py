@@ -19,6 +19,7 @@ HTML is Jinja2's autoescape (templates), not here.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 _XML_BAD = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 _TERMINAL_BAD = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
@@ -50,6 +51,13 @@ def terminal_text(text: str) -> str:
 def csv_cell(text: str) -> str:
     """``text`` prefixed with ``'`` when a spreadsheet would run it as a formula."""
     return "'" + text if text.startswith(_FORMULA_START) else text
+
+
+def csv_cells(cells: list[Any]) -> list[Any]:
+    """``cells`` with each text cell made safe by :func:`csv_cell` (other cells as they
+    are): one call per row, not per cell (a 30,000-claim export has 450,000 cells)."""
+    start = _FORMULA_START
+    return [("'" + c if c.startswith(start) else c) if isinstance(c, str) else c for c in cells]
 
 
 def chat_text(text: str) -> str:

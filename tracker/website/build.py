@@ -26,7 +26,7 @@ from jinja2 import Environment
 
 from tracker import settings
 from tracker.website import exports as ex
-from tracker.website import feeds
+from tracker.website import feeds, forked
 from tracker.website.charts import render_svg
 from tracker.website.claimviews import ClaimMemo
 from tracker.website.collect import collect
@@ -450,6 +450,69 @@ def check_served(ctx: SiteContext, todo: list[str]) -> None:
         raise RecordMiss(f"{len(stale)} served subjects' files to render", stale)
 
 
+Plan = list[tuple[Job, Entry | None, bool]]
+
+
+def write_files(plan: Plan, writer: Writer, segments: Segments) -> dict[str, Entry]:
+    """Render and write the files of ``plan`` (job, its last manifest entry, render
+    it?) in path order; the others are kept. The manifest entry of every file. From
+    :data:`forked.FORK_AT` pages and feeds to render (:func:`forked.in_child_share`),
+    where the process may fork (:func:`forked.can_fork`), a forked child and this
+    process share them (``forked.py``: this process makes the rest first), and no
+    helper writes (two processes for two cores); otherwise from :data:`OFFLOAD_AT`
+    files a helper process does the file writes (``Writer.offloaded``)."""
+    entries: dict[str, Entry] = {}
+    mine: list[tuple[Job, Entry | None]] = []
+    tasks: list[forked.Task] = []
+    todo = [(job, before) for job, before, render in plan if render]
+    pages = sum(1 for job, _ in todo if forked.in_child_share(job.path))
+    fork = pages >= forked.FORK_AT and forked.can_fork()
+    for job, before, render in plan:
+        if not render:
+            writer.keep(job.path)
+            entries[job.path] = before  # type: ignore[assignment]
+        elif fork and forked.in_child_share(job.path):
+            tasks.append((job.path, job.render, before is not None))
+        else:
+            mine.append((job, before))
+    keys = {job.path: job.key for job, _ in todo}
+    share = forked.forked_share(tasks, writer.out_dir) if tasks else nullcontext()
+    offload = not tasks and len(mine) >= OFFLOAD_AT
+    with share as child:
+        with writer.offloaded([job.path for job, _ in mine]) if offload else nullcontext():
+            for job, before in mine:
+                # A file no earlier build listed is new: no need to read what is there.
+                task = (job.path, job.render, before is not None)
+                entries[job.path] = Entry(job.key, render_and_write(task, writer, segments))
+        if child is not None:
+            while chunk := child.take():  # the pool's tasks the child has not taken
+                for task in chunk:
+                    try:
+                        size = render_and_write(task, writer, segments)
+                    except (RecordMiss, SiteError):
+                        raise
+                    except Exception as exc:  # named as the child names its failures
+                        raise forked.failed(task[0], exc) from exc
+                    entries[task[0]] = Entry(keys[task[0]], size)
+            for path, changed, size in child.outcomes():
+                writer.reserve(path)
+                writer.count(path, changed)
+                segments.wrote(path, size)
+                entries[path] = Entry(keys[path], size)
+    return entries
+
+
+def render_and_write(task: forked.Task, writer: Writer, segments: Segments) -> int:
+    """Render the file of ``task`` (path, render, compare with the file there?), write
+    it, note it in ``segments``; its size in bytes."""
+    path, render, compare = task
+    data = render()
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    writer.write(path, payload, compare=compare)
+    segments.wrote(path, len(payload))
+    return len(payload)
+
+
 def _build_with(
     engine: Engine | RawDB,
     out_dir: Path,
@@ -477,8 +540,6 @@ def _build_with(
     out_dir.mkdir(parents=True, exist_ok=True)
     previous = read_manifest(out_dir)
     writer = Writer(out_dir)
-    entries: dict[str, Entry] = {}
-    rendered: list[str] = []
     plan = []  # (job, its manifest entry, render it?)
     for job in sorted(jobs, key=lambda j: j.path):
         before = previous.get(job.path)
@@ -486,19 +547,7 @@ def _build_with(
         plan.append((job, before, not (kept and still_there(out_dir, job.path, before))))
     todo = [job.path for job, _, render in plan if render]
     check_served(ctx, todo)
-    with writer.offloaded(todo) if len(todo) >= OFFLOAD_AT else nullcontext():
-        for job, before, render in plan:
-            if not render:
-                writer.keep(job.path)
-                entries[job.path] = before  # type: ignore[assignment]
-                continue
-            data: Any = job.render()
-            payload = data.encode("utf-8") if isinstance(data, str) else data
-            # A file no earlier build listed is new: no need to read what is there.
-            writer.write(job.path, payload, compare=before is not None)
-            segments.wrote(job.path, payload)
-            rendered.append(job.path)
-            entries[job.path] = Entry(job.key, len(payload))
+    entries = write_files(plan, writer, segments)
     removed = remove_stale(out_dir, previous, writer.paths)
     writer.write(MANIFEST, manifest_text(entries))
     segments.save()
@@ -509,8 +558,8 @@ def _build_with(
         pages_unchanged=len(writer.unchanged),
         out_dir=out_dir,
         pages_removed=removed,
-        written_paths=tuple(writer.written),
-        pages_rendered=len(rendered),
-        rendered_paths=tuple(rendered),
+        written_paths=tuple(sorted(writer.written, key=lambda p: (p == MANIFEST, p))),
+        pages_rendered=len(todo),
+        rendered_paths=tuple(todo),
         parts_spliced=segments.spliced,
     )

@@ -10,7 +10,7 @@ import csv
 import io
 from typing import Any
 
-from claims.values.safetext import csv_cell
+from claims.values.safetext import csv_cells
 from claims.values.timefmt import iso_z
 from claims.vocabulary import gated_value
 from tracker.website.jsontext import json_encoder
@@ -122,19 +122,28 @@ def source_record(src: SourceInfo) -> dict[str, Any]:
 def claim_record(cv: ClaimView, source: dict[str, Any] | None = None) -> dict[str, Any]:
     """One claim as in ``api/claims.json``; ``source``: its :func:`source_record`
     when already made (one per source, shared by its claims)."""
-    v = cv.verdict
+    return {**_claim_head(cv), "source": source or source_record(cv.source), **_claim_tail(cv)}
+
+
+# The keys of a claim record sort around "source": the head's before it, the tail's after.
+def _claim_head(cv: ClaimView) -> dict[str, Any]:
     return {
         "id": cv.id,
-        "subject": cv.subject_slug,
         "attribute": cv.attribute,
         "qualifiers": cv.qualifiers_dict,
-        "value": cv.value_dict,
         "display": cv.value,
         "raw_text": cv.raw_text,
         "claimant": cv.claimant,
         "locator": cv.locator,
+    }
+
+
+def _claim_tail(cv: ClaimView) -> dict[str, Any]:
+    v = cv.verdict
+    return {
+        "subject": cv.subject_slug,
+        "value": cv.value_dict,
         "stated_date": cv.stated_date,
-        "source": source or source_record(cv.source),
         "verdict": None
         if v is None
         else {
@@ -149,6 +158,14 @@ def claim_record(cv: ClaimView, source: dict[str, Any] | None = None) -> dict[st
             },
         },
     }
+
+
+def claim_record_text(cv: ClaimView, source_text: str) -> str:
+    """``_encode(claim_record(cv))`` given its source record's JSON text: the keys sort
+    as head, ``source``, tail, so the record is the head's text and the tail's around
+    the source's, which is encoded once per source (it was ~40 % of encoding a record)."""
+    head, tail = _ENCODE(_claim_head(cv)), _ENCODE(_claim_tail(cv))
+    return f'{head[:-1]},"source":{source_text},{tail[1:]}'
 
 
 def discrepancy_record(dv: DiscrepancyView) -> dict[str, Any]:
@@ -193,16 +210,32 @@ def claim_records(subjects: list[SubjectView]) -> dict[int, str]:
 
 def subject_claim_records(sv: SubjectView) -> dict[int, str]:
     """Claim id -> :func:`claim_record` JSON text of one subject's claims (each source's
-    record made once: a third of the cost was re-making them per claim)."""
-    sources: dict[int, dict[str, Any]] = {}
+    record encoded once, :func:`source_text`)."""
+    sources: dict[int, str] = {}
     out = {}
     for _, rows in sv.groups:
         for cv in rows:
             src = sources.get(cv.source.id)
             if src is None:
-                src = sources[cv.source.id] = source_record(cv.source)
-            out[cv.id] = _encode(claim_record(cv, src))
+                src = sources[cv.source.id] = source_text(cv.source)
+            out[cv.id] = claim_record_text(cv, src)
     return out
+
+
+def source_text(src: SourceInfo) -> str:
+    """``_encode(source_record(src))``, encoded once per distinct record in this process
+    (a site has dozens of sources and thousands of claims citing them)."""
+    record = source_record(src)
+    key = tuple(record.values())  # every field the text holds, so a hit is that text
+    text = _SOURCE_TEXTS.get(key)
+    if text is None:
+        if len(_SOURCE_TEXTS) >= 4096:
+            _SOURCE_TEXTS.clear()
+        text = _SOURCE_TEXTS[key] = _encode(record)
+    return text
+
+
+_SOURCE_TEXTS: dict[tuple[Any, ...], str] = {}
 
 
 def by_claim_id(parts: list[dict[int, str]]) -> dict[int, str]:
@@ -333,34 +366,42 @@ def csv_from_rows(rows: dict[int, str]) -> str:
     return "".join([buf.getvalue(), *rows.values()])
 
 
+class _Lines:
+    """A file for ``csv.writer`` that keeps each row it writes (the writer makes one
+    ``write`` call per row) as an item of ``lines``."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.write = lines.append
+
+
 def claim_csv_rows(claims: list[ClaimView]) -> dict[int, str]:
     """Claim id -> its CSV row's text (line end included; the csv module's quoting, so
     rows joined are the file a single writer makes)."""
-    buf = io.StringIO()
-    writer = csv.writer(buf)
+    lines: list[str] = []
+    writerow = csv.writer(_Lines(lines)).writerow
     qualifiers = _ENCODE_SPACED
-    out: dict[int, str] = {}
     for cv in claims:
-        cells = [
-            cv.id,
-            cv.subject_slug,
-            cv.attribute,
-            qualifiers(cv.qualifiers_dict),
-            cv.value,
-            cv.raw_text or "",
-            cv.source.key,
-            cv.source.url or "",
-            cv.source.language or "",
-            cv.claimant or "",
-            cv.stated_date or "",
-            cv.verdict.status if cv.verdict else "",
-            cv.verdict.reason if cv.verdict else "",
-            cv.source.published or "",
-            cv.source.published_precision or "",
-            cv.verdict.statement.status if cv.verdict else "",
-        ]
-        writer.writerow([csv_cell(c) if isinstance(c, str) else c for c in cells])
-        out[cv.id] = buf.getvalue()
-        buf.seek(0)
-        buf.truncate()
-    return out
+        v, src = cv.verdict, cv.source
+        writerow(
+            csv_cells(
+                [
+                    cv.id,
+                    cv.subject_slug,
+                    cv.attribute,
+                    qualifiers(cv.qualifiers_dict),
+                    cv.value,
+                    cv.raw_text or "",
+                    src.key,
+                    src.url or "",
+                    src.language or "",
+                    cv.claimant or "",
+                    cv.stated_date or "",
+                    v.status if v else "",
+                    v.reason if v else "",
+                    src.published or "",
+                    src.published_precision or "",
+                    v.statement.status if v else "",
+                ]
+            )
+        )
+    return {cv.id: line for cv, line in zip(claims, lines, strict=True)}

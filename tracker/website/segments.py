@@ -347,15 +347,15 @@ class Segments:
         sep_bytes = len(sep.encode("utf-8"))
         self._pending[path] = FileSegments(kind, 0, head, sep_bytes, ids, lengths, keys)
 
-    def wrote(self, path: str, payload: bytes) -> None:
-        """``path`` was written with ``payload``: its recorded layout becomes the cache's
+    def wrote(self, path: str, size: int) -> None:
+        """``path`` was written (``size`` bytes): its recorded layout becomes the cache's
         (its stat is noted by :meth:`save`). Call for every file the build rendered."""
         pending = self._pending.pop(path, None)
         if pending is None:
             if self.files.pop(path, None) is not None:
                 self.changed = True
             return
-        pending.size = len(payload)
+        pending.size = size
         self.files[path] = pending
         self._written.add(path)
         self.changed = True

@@ -140,14 +140,25 @@ class Writer:
     def keep(self, relpath: str) -> None:
         """Count ``relpath`` as produced and unchanged without writing it (a file the
         build did not need to render). Raises :class:`SiteError` like :meth:`write`."""
-        if relpath in self._seen:
-            raise SiteError(f"refusing to write {relpath} twice in one build")
-        _check_relpath(relpath)
-        self._seen.add(relpath)
+        self.reserve(relpath)
         if self._helper is not None:
             self._order.append((relpath, False))
         else:
             self.unchanged.append(relpath)
+
+    def reserve(self, relpath: str) -> None:
+        """Claim ``relpath`` for this build without writing or counting it (a file another
+        process writes, ``forked.py``: :meth:`count` it when it is written). Raises
+        :class:`SiteError` like :meth:`write`."""
+        if relpath in self._seen:
+            raise SiteError(f"refusing to write {relpath} twice in one build")
+        _check_relpath(relpath)
+        self._seen.add(relpath)
+
+    def count(self, relpath: str, changed: bool) -> None:
+        """Count a :meth:`reserve` d file another process wrote: rewritten (``changed``)
+        or left as it was."""
+        (self.written if changed else self.unchanged).append(relpath)
 
     @contextmanager
     def offloaded(self, relpaths: Iterable[str] = ()) -> Iterator[None]:

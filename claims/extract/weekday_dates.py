@@ -1,0 +1,62 @@
+"""A weekday with the day of the month in brackets after it, as Brazilian news dates an
+event: "nesta terça-feira (02/09)", "na sexta (5)" (lexicon/<lang>/weekdays.txt: each
+weekday word and its ISO number, 1 = Monday).
+
+The bracket holds the day, or day and month in the locale's order ("02/09": 2 September
+in pt, 9 February in en). The year is that of a date stated without one
+(:func:`claims.extract.yearless.yearless_year`); a day alone is in the publication month,
+or the month before when that day is still to come. The reading stands only when the
+weekday named is that date's weekday: a bracket holding anything else is no date.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from functools import cache
+
+from claims.extract.lexicon import words
+from claims.extract.yearless import yearless_year
+
+
+@cache
+def _weekdays() -> dict[str, int]:
+    out: dict[str, int] = {}
+    for line in words("weekdays"):
+        word, number = line.rsplit(maxsplit=1)
+        out[word.casefold()] = int(number)
+    return out
+
+
+def weekday_pattern() -> str:
+    """The regex of a weekday word and its bracket, groups ``wd`` (the word), ``wa`` and
+    ``wb`` (the bracket's first and second number, ``wb`` maybe missing)."""
+    alt = "|".join(re.escape(w) for w in sorted(_weekdays(), key=len, reverse=True))
+    return rf"\b(?P<wd>{alt})\s*\((?P<wa>[0-3]?\d)(?:/(?P<wb>[01]?\d))?\)"
+
+
+def read_weekday(
+    m: re.Match[str], day_first: bool, published: dt.date | None, tense: str | None
+) -> dt.date | None:
+    """The date a :func:`weekday_pattern` match states, or ``None`` (no year to give it,
+    an impossible day, or a weekday that is not that date's)."""
+    a, b = int(m["wa"]), m["wb"]
+    if b is None:
+        if published is None:
+            return None
+        first = published.replace(day=1)
+        month_start = first if a <= published.day else (first - dt.timedelta(days=1)).replace(day=1)
+        try:
+            d = month_start.replace(day=a)
+        except ValueError:
+            return None
+    else:
+        day, month = (a, int(b)) if day_first else (int(b), a)
+        try:
+            year = yearless_year(month, day, published, tense)
+            if year is None:
+                return None
+            d = dt.date(year, month, day)
+        except ValueError:
+            return None
+    return d if d.isoweekday() == _weekdays()[m["wd"].casefold()] else None
