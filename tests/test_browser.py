@@ -509,7 +509,7 @@ def wide_site(tmp_path_factory):
     chromium()
     root = tmp_path_factory.mktemp("wide")
     data = root / "data"
-    shutil.copytree(REPO / "data", data, ignore=shutil.ignore_patterns("*.db", "snapshots"))
+    shutil.copytree(REPO / "data", data, ignore=shutil.ignore_patterns("*.db*", "snapshots"))
     with (data / "subjects.toml").open("a") as f:
         f.write(FOURTH_SUBJECT)
     swe = 'qualifiers = { benchmark = "SWE-bench Verified" }'

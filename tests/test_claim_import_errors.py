@@ -49,7 +49,7 @@ def test_the_json_error_has_its_own_kind_and_every_problem(tmp_path):
 
 def test_track_dry_run_validates_the_subscription_url(tmp_path):
     data = tmp_path / "data"
-    shutil.copytree(ROOT / "data", data, ignore=shutil.ignore_patterns("*.db", "snapshots"))
+    shutil.copytree(ROOT / "data", data, ignore=shutil.ignore_patterns("*.db*", "snapshots"))
     r = runner.invoke(app, ["track", "Zeta Q", "--org", "zeta", "--subscribe", "notaurl",
                             "--data", str(data), "--dry-run"])  # fmt: skip
     assert r.exit_code == 1

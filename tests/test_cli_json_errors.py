@@ -21,7 +21,7 @@ runner = CliRunner()
 def _bad_data(tmp: Path) -> Path:
     """A copy of data/ whose watches.toml has a misspelt param."""
     data = tmp / "data"
-    shutil.copytree(ROOT / "data", data, ignore=shutil.ignore_patterns("*.db", "snapshots"))
+    shutil.copytree(ROOT / "data", data, ignore=shutil.ignore_patterns("*.db*", "snapshots"))
     text = (data / "watches.toml").read_text(encoding="utf-8")
     (data / "watches.toml").write_text(text.replace("interval_minutes", "interval_minute", 1))
     return data

@@ -32,7 +32,7 @@ def test_the_site_folder_follows_the_database():
 
 def test_demo_on_its_own_database_keeps_the_users_site(tmp_path, monkeypatch):
     shutil.copytree(ROOT / "data", tmp_path / "data",
-                    ignore=shutil.ignore_patterns("*.db", "snapshots"))  # fmt: skip
+                    ignore=shutil.ignore_patterns("*.db*", "snapshots"))  # fmt: skip
     with (tmp_path / "data" / "subjects.toml").open("a", encoding="utf-8") as fh:
         fh.write(UNWATCHED)
     mine = tmp_path / "site" / "index.html"
@@ -55,7 +55,7 @@ def test_every_subject_the_summary_counts_has_a_status_line(tmp_path, monkeypatc
     restored with git after a `track`): the summary counted 3 subjects and printed 4
     status lines. It counts the subjects it gives a line, and says how many data/ has."""
     shutil.copytree(ROOT / "data", tmp_path / "data",
-                    ignore=shutil.ignore_patterns("*.db", "snapshots"))  # fmt: skip
+                    ignore=shutil.ignore_patterns("*.db*", "snapshots"))  # fmt: skip
     mine = tmp_path / "mine"
     mine.mkdir()
     shutil.copy(tmp_path / "data" / "subjects.toml", mine / "subjects.toml")

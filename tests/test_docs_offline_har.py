@@ -23,7 +23,7 @@ def test_the_documented_har_replays_a_new_model(tmp_path):
     har = json.loads(re.search(r"```json\n(.*?)```", section, re.S).group(1))
     (tmp_path / "my.har").write_text(json.dumps(har))
     data, db = tmp_path / "data", str(tmp_path / "t.db")
-    shutil.copytree(ROOT / "data", data, ignore=shutil.ignore_patterns("*.db", "snapshots"))
+    shutil.copytree(ROOT / "data", data, ignore=shutil.ignore_patterns("*.db*", "snapshots"))
     track = ["track", "Cirrus 12B", "--org", "Nimbus Labs", "--repo", "nimbuslabs/Cirrus-12B"]
     assert runner.invoke(app, [*track, "--data", str(data), "--db", db]).exit_code == 0
     command = re.search(r"tracker (check --replay my\.har .*)\n", section).group(1).split()

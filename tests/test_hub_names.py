@@ -20,7 +20,7 @@ runner = CliRunner()
 
 def data_copy(where: Path) -> Path:
     data = where / "data"
-    shutil.copytree(ROOT / "data", data, ignore=shutil.ignore_patterns("*.db", "snapshots"))
+    shutil.copytree(ROOT / "data", data, ignore=shutil.ignore_patterns("*.db*", "snapshots"))
     return data
 
 
