@@ -265,3 +265,25 @@ def test_a_removed_claims_id_is_never_given_to_another(tmp_path):
         )
         ids = conn.exec_driver_sql("SELECT key, id FROM claim ORDER BY id").all()
     assert ids == [("a", 1), ("c", 3)]
+
+
+def test_a_connection_made_while_another_holds_the_lock_past_the_timeout_still_opens(
+    tmp_path, monkeypatch
+):
+    """Four processes upgrading one old (rollback-journal) file at once: the WAL switch
+    of a new connection waited on another's write lock and failed with "database is
+    locked" (the busy timeout was even set after it). It now opens in the file's mode;
+    a later connection switches it."""
+    from claims.store import rawdb
+
+    db = tmp_path / "old.db"
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("CREATE TABLE t (x)")
+    holder.execute("BEGIN IMMEDIATE")  # another process, mid-upgrade
+    holder.execute("CREATE TABLE u (y)")
+    monkeypatch.setattr(rawdb, "BUSY_TIMEOUT_MS", 1)
+    late = sqlite3.connect(db, timeout=0.001, isolation_level=None)
+    rawdb.sqlite_pragmas(late)  # raised OperationalError before
+    assert late.execute("PRAGMA foreign_keys").fetchone() == (1,)
+    holder.execute("COMMIT")
+    assert late.execute("SELECT count(*) FROM t").fetchone() == (0,)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
+import sqlite3
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -62,8 +63,15 @@ def sqlite_pragmas(conn: Any) -> None:
     instead of failing, cases/C17), foreign keys, ``synchronous=NORMAL``: for every
     SQLite connection, the ORM's (:func:`claims.store.engine.make_engine`) and the cycle's."""
     cur = conn.cursor()
-    cur.execute("PRAGMA journal_mode=WAL")
-    cur.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    cur.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")  # first: the WAL switch waits too
+    try:
+        cur.execute("PRAGMA journal_mode=WAL")
+    except sqlite3.OperationalError as exc:
+        # Another connection holds the lock past the timeout (a long upgrade under load).
+        # It set WAL when it connected (every connection does, first), and the mode
+        # stays in the file; this one works in the file's mode meanwhile.
+        if "locked" not in str(exc):
+            raise
     cur.execute("PRAGMA foreign_keys=ON")
     cur.execute("PRAGMA synchronous=NORMAL")
     cur.close()
