@@ -137,7 +137,7 @@ def fact_mark(fact: Any) -> str:
 def _mark(value: str, status: str | None) -> str:
     title = esc(status or "no verdict yet")
     return (
-        f'<span class="nowrap"><strong>{esc(short_text(value))}</strong> '
+        f'<span class="nowrap"><strong>{nobreak_html(short_text(value))}</strong> '
         f'<span class="mark mark-{esc(status or "none")}" title="{title}">'
         f"{esc(verdict_mark(status))}</span></span>"
     )
