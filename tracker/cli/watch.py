@@ -108,7 +108,13 @@ def run_cycle(
     keep = on_result is None
     _results_printed_here()
     raw = open_cycle_db(db)  # plain DB-API: `tracker check` never loads the ORM
-    store = open_store(db, snapshots)  # bodies follow the database
+    try:
+        if replay is not None:
+            _refuse_older_replay(raw, replay, watch)
+        store = open_store(db, snapshots)  # bodies follow the database
+    except BaseException:
+        raw.close()
+        raise
     # A replayed response needs no key (the key only matters live): as in the demo, an
     # unset credential reads as the replay key while replaying.
     secrets = replayed_secrets() if replay is not None else contextlib.nullcontext()
@@ -118,6 +124,28 @@ def run_cycle(
     finally:
         store.close()
         raw.close()
+
+
+def _refuse_older_replay(raw: RawDB, replay: Path, watch: list[str] | None) -> None:
+    """ConfigError, before anything is stored, when ``replay`` is older than the last
+    successful check of a watch it answers among those checked (``watch``, else all):
+    :mod:`tracker.cycle.replayorder`'s rule, the demo's too."""
+    from tracker.cycle.replayorder import covered_watches, refuse_older_replay
+    from tracker.net.har import HarReplayTransport
+
+    if not replay.is_file():
+        return  # the cycle says so
+    transport = HarReplayTransport(replay)
+    recorded_at = transport.latest_recorded_at()
+    if recorded_at is None:
+        return
+    rows = raw.execute("SELECT name, url, state, last_success FROM watch ORDER BY name").fetchall()
+    covered = set(covered_watches([(n, u, st) for n, u, st, _t in rows], transport.urls()))
+    if watch is not None:
+        covered &= set(watch)
+    refuse_older_replay(
+        replay, recorded_at, [(n, raw.datetime(t)) for n, _u, _s, t in rows], covered
+    )
 
 
 def _cycle(
