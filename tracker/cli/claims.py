@@ -391,12 +391,7 @@ def import_cmd(
     ] = False,
 ) -> None:
     """Store reviewed candidates as claims of the --source; importing twice stores them once."""
-    from tracker.articles.claim_import import (
-        SourceInfo,
-        import_candidates,
-        known_subjects,
-        validate_candidates,
-    )
+    from tracker.articles.claim_import import SourceInfo, import_candidates
 
     try:
         try:
@@ -405,23 +400,7 @@ def import_cmd(
             raise ConfigError(f"{file}: cannot read ({exc.__class__.__name__})") from exc
         except json.JSONDecodeError as exc:
             raise ConfigError(f"{file}: not JSON ({exc.msg}, line {exc.lineno})") from exc
-        try:  # the candidates' own problems come first, database or not
-            validate_candidates(given)
-            early = None
-        except CandidateErrors as exc:
-            early = exc
-        try:
-            day = _parse_day(published, "--published")
-            _not_a_curated_source(source, (subjects_file or DEFAULT_SUBJECTS).parent / "claims")
-            refs = _optional_subjects(subjects_file)
-            # Like every command but `load`/`demo`: a missing database is an error, not a new file.
-            engine = open_db(db, write=True)
-        except TrackerError:
-            if early is not None:
-                raise early from None
-            raise
-        # every bad candidate at once, unknown subjects (with a did-you-mean) among them
-        items = validate_candidates(given, known_subjects(engine, refs))
+        items, day, refs, engine = _checked_import(given, published, source, subjects_file, db)
         info = SourceInfo(
             key=source, title=title, url=url, publisher=publisher,
             published=day.isoformat() if day else None, language=language, kind=kind,
@@ -458,6 +437,33 @@ def import_cmd(
             "applied (an import never rewrites a source)",
             err=True,
         )
+
+
+def _checked_import(
+    given: Any, published: str | None, source: str, subjects_file: Path | None, db: str | None
+) -> tuple[list[dict[str, Any]], dt.date | None, list[SubjectRef], Any]:
+    """(checked candidates, --published day, subjects file refs, engine) of `claims
+    import`. Every bad candidate is named at once, an unknown subject (neither in the
+    database nor in the subjects file, with a did-you-mean) among them; the candidates'
+    own problems come first when the options or database fail too."""
+    from tracker.articles.claim_import import known_subjects, validate_candidates
+
+    try:
+        validate_candidates(given)
+        early = None
+    except CandidateErrors as exc:
+        early = exc
+    try:
+        day = _parse_day(published, "--published")
+        _not_a_curated_source(source, (subjects_file or DEFAULT_SUBJECTS).parent / "claims")
+        refs = _optional_subjects(subjects_file)
+        # Like every command but `load`/`demo`: a missing database is an error, not a new file.
+        engine = open_db(db, write=True)
+    except TrackerError:
+        if early is not None:
+            raise early from None
+        raise
+    return validate_candidates(given, known_subjects(engine, refs)), day, refs, engine
 
 
 def _not_a_curated_source(key: str, claims_dir: Path) -> None:
