@@ -105,7 +105,7 @@ def refuse_live_database(
         f"recorded {utc_minute(as_utc(recorded_at))}) of {len(later)} of the recording's "
         f"watches ({names}): a live check or a replay of your own ran them since, and the "
         "demo would reset their watches' history; run it on its own database (`tracker demo "
-        "--db data/demo.db`, which builds its site in site-demo/ and leaves site/ as it is) "
+        "--db data/demo.db`, which builds its site in data/site-demo/ and leaves site/ as it is) "
         "or start over with `make clean`"
     )
 
