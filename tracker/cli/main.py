@@ -259,6 +259,26 @@ def demo_site_dir(db: str | None) -> Path:
     return Path(db).parent / f"site-{Path(db).stem}"
 
 
+def _run_demo(db: str | None, data: Path, out: Path) -> Any:
+    """The demo's work (:func:`tracker.demo.run_demo`) with a spinner; its DemoReport."""
+    from tracker.curated.load import validate_curated
+    from tracker.demo import run_demo
+
+    validate_curated(data)  # before the database is created: bad data writes nothing
+    with console.status(
+        "loading data, replaying recorded responses, verifying, building the site..."
+    ):
+        engine = open_db(db, create=True)
+        try:
+            return run_demo(
+                engine, data_dir=data, har=data / "recordings" / "demo.har", out_dir=out
+            )
+        finally:
+            # The last connection's clean close checkpoints SQLite's WAL and removes the
+            # -wal and -shm files the demo left beside the database before.
+            engine.dispose()
+
+
 @friendly_errors
 def demo(
     db: DbOpt = None,
@@ -287,22 +307,7 @@ def demo(
     where, so the site/ built from your own database is not overwritten.
     """
     out = out if out is not None else demo_site_dir(db)
-    from tracker.curated.load import validate_curated
-    from tracker.demo import run_demo
-
-    validate_curated(data)  # before the database is created: bad data writes nothing
-    with console.status(
-        "loading data, replaying recorded responses, verifying, building the site..."
-    ):
-        engine = open_db(db, create=True)
-        try:
-            report = run_demo(
-                engine, data_dir=data, har=data / "recordings" / "demo.har", out_dir=out
-            )
-        finally:
-            # The last connection's clean close checkpoints SQLite's WAL and removes the
-            # -wal and -shm files the demo left beside the database before.
-            engine.dispose()
+    report = _run_demo(db, data, out)
     if json_out:
         print_json(report.to_dict())
         return
