@@ -109,8 +109,10 @@ def run_cycle(
     _results_printed_here()
     raw = open_cycle_db(db)  # plain DB-API: `tracker check` never loads the ORM
     try:
-        if replay is not None:
-            _refuse_older_replay(raw, replay, watch)
+        if replay is not None and replay.is_file():  # a missing file: the cycle says so
+            from tracker.cycle.replayorder import refuse_older_replay
+
+            refuse_older_replay(raw, replay, watch)
         store = open_store(db, snapshots)  # bodies follow the database
     except BaseException:
         raw.close()
@@ -124,28 +126,6 @@ def run_cycle(
     finally:
         store.close()
         raw.close()
-
-
-def _refuse_older_replay(raw: RawDB, replay: Path, watch: list[str] | None) -> None:
-    """ConfigError, before anything is stored, when ``replay`` is older than the last
-    successful check of a watch it answers among those checked (``watch``, else all):
-    :mod:`tracker.cycle.replayorder`'s rule, the demo's too."""
-    from tracker.cycle.replayorder import covered_watches, refuse_older_replay
-    from tracker.net.har import HarReplayTransport
-
-    if not replay.is_file():
-        return  # the cycle says so
-    transport = HarReplayTransport(replay)
-    recorded_at = transport.latest_recorded_at()
-    if recorded_at is None:
-        return
-    rows = raw.execute("SELECT name, url, state, last_success FROM watch ORDER BY name").fetchall()
-    covered = set(covered_watches([(n, u, st) for n, u, st, _t in rows], transport.urls()))
-    if watch is not None:
-        covered &= set(watch)
-    refuse_older_replay(
-        replay, recorded_at, [(n, raw.datetime(t)) for n, _u, _s, t in rows], covered
-    )
 
 
 def _cycle(

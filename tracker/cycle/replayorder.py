@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Collection, Iterable
+from pathlib import Path
 
+from claims.store.rawdb import RawDB
 from claims.values.canonical import as_utc
 from claims.values.timefmt import utc_minute
+from claims.vocabulary import RETIRED_STATE
 from tracker.errors import ConfigError
-from tracker.net.har import request_key
-
-RETIRED = "retired"
+from tracker.net.har import HarReplayTransport, request_key
 
 
 def covered_watches(rows: Iterable[tuple[str, str, str | None]], urls: Iterable[str]) -> list[str]:
@@ -39,7 +40,7 @@ def covered_watches(rows: Iterable[tuple[str, str, str | None]], urls: Iterable[
     return [
         name
         for name, url, state in rows
-        if state != RETIRED and request_key("GET", url) in answered
+        if state != RETIRED_STATE and request_key("GET", url) in answered
     ]
 
 
@@ -71,18 +72,25 @@ def names_text(later: list[tuple[dt.datetime, str]], limit: int = 3) -> str:
     return ", ".join(shown[:limit]) + f" and {len(shown) - limit} more"
 
 
-def refuse_older_replay(
-    har: object,
-    recorded_at: dt.datetime,
-    rows: Iterable[tuple[str, dt.datetime | None]],
-    covered: Collection[str],
-) -> None:
-    """Raise :class:`~tracker.errors.ConfigError` for `tracker check --replay HAR` when the
-    recording (made at ``recorded_at``) is older than the last successful check of
-    watches it answers (``covered``; ``rows``: name, last success), by
-    :func:`later_checks`. The message names the file, the watches with their last
-    checks and the recording's time, and what to do."""
-    later = later_checks(rows, recorded_at, covered)
+_WATCHES = "SELECT name, url, state, last_success FROM watch ORDER BY name"
+
+
+def refuse_older_replay(raw: RawDB, har: Path, watch_names: Iterable[str] | None) -> None:
+    """Raise :class:`~tracker.errors.ConfigError`, before anything is stored, when the
+    recording ``har`` is older (its latest response) than the last successful check of
+    watches it answers among those a `tracker check --replay` checks (``watch_names``,
+    else every one), by :func:`later_checks`. The message names the file, the watches
+    with their last checks and the recording's time, and what to do. ``raw``: the
+    cycle's connection; an unreadable HAR raises the replay's own ConfigError."""
+    transport = HarReplayTransport(har)
+    recorded_at = transport.latest_recorded_at()
+    if recorded_at is None:
+        return
+    rows = raw.execute(_WATCHES).fetchall()
+    covered = set(covered_watches([(n, u, st) for n, u, st, _t in rows], transport.urls()))
+    if watch_names is not None:
+        covered &= set(watch_names)
+    later = later_checks([(n, raw.datetime(t)) for n, _u, _s, t in rows], recorded_at, covered)
     if not later:
         return
     n = len(later)

@@ -122,9 +122,9 @@ def run_check(
     the whole step succeeded. ``robots`` (live runs) checks each URL against robots.txt
     unless the watch sets param ``robots = false`` (an API documented for programs);
     a disallowed URL fails the watch with kind ``robots_disallowed``. Raises
-    ConfigError when ``watch_names`` names a retired watch, UnknownName an unknown one, and the body store's
-    error (:class:`~tracker.errors.BodyStoreError`: a newer or unreadable body file)
-    before any fetch.
+    ConfigError when ``watch_names`` names a retired watch, UnknownName an unknown one,
+    and the body store's error (:class:`~tracker.errors.BodyStoreError`: a newer or
+    unreadable body file) before any fetch.
 
     ``fence`` (a scheduler's lease check) runs inside each group's transaction before it
     commits; when it raises, that group is rolled back and the error propagates
