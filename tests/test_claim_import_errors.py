@@ -77,10 +77,10 @@ def test_unknown_subjects_are_listed_with_the_other_problems_and_a_did_you_mean(
     known = "kimi-k2-thinking, kimi-k3, kimi-k3.1-pro"
     assert r.stderr.splitlines() == [
         "error: 3 of 4 candidates cannot be imported (nothing was):",
-        "  candidate #2: subject: subject 'nosuch' is neither in the database nor in the "
+        "  candidate #2: subject: 'nosuch' is neither in the database nor in the "
         f"subjects file (known: {known})",
         "  candidate #3: attribute: unknown attribute 'total_param' (did you mean 'total_params'?)",
-        "  candidate #4: subject: subject 'kimi-k3.1-pr' is neither in the database nor in the "
+        "  candidate #4: subject: 'kimi-k3.1-pr' is neither in the database nor in the "
         "subjects file (did you mean 'kimi-k3.1-pro'?)",
     ]
     assert db.read_bytes() == before

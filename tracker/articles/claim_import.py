@@ -279,7 +279,7 @@ def _subject_id(session: Session, slug: str, refs: Mapping[str, SubjectRef]) -> 
     ref = refs.get(slug)
     if ref is None:  # validate_candidates with known_subjects lists these first
         known = [*session.exec(select(Subject.slug)).all(), *refs]
-        raise ConfigError(unknown_subject(slug, known))
+        raise ConfigError(f"subject {unknown_subject(slug, known)}")
     row = Subject(
         slug=slug, name=ref.names[0] if ref.names else slug, organization=ref.organization
     )
@@ -297,12 +297,9 @@ def _subject_id(session: Session, slug: str, refs: Mapping[str, SubjectRef]) -> 
 
 
 def unknown_subject(slug: str, known: Collection[str]) -> str:
-    """Why ``slug`` cannot be imported: ``subject 'nosuch' is neither in the database
-    nor in the subjects file (did you mean 'x'?)``, else the known slugs."""
-    return (
-        f"subject {slug!r} is neither in the database nor in the subjects file "
-        f"({nearest(slug, known)})"
-    )
+    """Why ``slug`` cannot be imported: ``'nosuch' is neither in the database nor in the
+    subjects file (did you mean 'x'?)``, else the known slugs."""
+    return f"{slug!r} is neither in the database nor in the subjects file ({nearest(slug, known)})"
 
 
 def known_subjects(engine: Engine, subjects: Sequence[SubjectRef] = ()) -> set[str]:

@@ -296,6 +296,7 @@ def demo(
             "--data",
             help="Folder with subjects.toml, watches.toml, claims/ and "
             "recordings/demo.har (default: data/ of the folder it runs from).",
+            show_default=False,
         ),
     ] = Path("data"),
     json_out: JsonOpt = False,
