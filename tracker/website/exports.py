@@ -88,7 +88,7 @@ def subject_summary(sv: SubjectView) -> dict[str, Any]:
                 {
                     "date": p.date,
                     "relation": p.relation,
-                    "source": p.source,
+                    "source": p.source_plain or p.source,  # no display quotes
                     "claimant": p.claimant,
                     "qualifiers": dict(p.qualifiers),
                 }
