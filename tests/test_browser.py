@@ -232,7 +232,28 @@ def test_a_speed_not_compared_keeps_its_cell_short(demo_site, pages):
     )
     assert 0 < heights["speed"] <= heights["others"], heights
     note = page.eval("document.getElementById('not-compared').innerText")
-    assert "Kimi K3, Output tok/s: 1,000–2,000+ on Cerebras WSE-3T (confirmed)." in note
+    assert "Kimi K3, Output tok/s (the cell shows 41.6): 1,000–2,000+ on Cerebras WSE-3T" in note
+
+
+def test_the_not_compared_dagger_never_wraps_alone(demo_site, pages):
+    """K3's speed cell "41.6 ○ †": the dagger (about another figure, the Cerebras claim)
+    wrapped alone onto its own line at 390 px; it now stays on the figure's line, even
+    with the cell narrowed to 3.5em (narrower than the three need), at both widths."""
+    for width in WIDTHS:
+        page = pages[width]
+        page.goto(url(demo_site, "index.html"))
+        lines = page.eval(
+            """(() => { const dagger = document.querySelector('#subjects .aside-mark');
+              const td = dagger.closest('td');
+              td.style.width = '3.5em'; td.style.maxWidth = '3.5em';
+              const box = e => e.getBoundingClientRect();
+              return {figure: box(td.querySelector('a')).bottom,
+                      mark: box(td.querySelector('.mark')).top,
+                      dagger: box(dagger).top, text: td.textContent}; })()"""
+        )
+        assert lines["text"].startswith("41.6 ○ †"), lines
+        assert lines["dagger"] < lines["figure"], (width, lines)
+        assert abs(lines["dagger"] - lines["mark"]) < 2, (width, lines)
 
 
 def test_sort_and_filter_without_javascript(demo_site, pages):
