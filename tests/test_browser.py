@@ -322,6 +322,33 @@ def test_search_with_and_without_javascript(demo_site, pages):
     assert {"Kimi K2 Thinking", "Kimi K3", "Kimi K3.1 Pro"} <= set(listed)
 
 
+def test_search_finds_claims_by_their_subject_and_sources_by_their_title(demo_site, pages):
+    """ "K3.1 Pro" found Kimi K3's claims cited from an article titled about K3.1 Pro (its
+    title was searched as the claim's): now it finds K3.1 Pro's subject and claims, and
+    that article as a source; K3's claims found by their own words still show it."""
+    page = pages[1280]
+    hits_js = (
+        "[...document.querySelectorAll('#search-results li')].map(li => ["
+        "li.querySelector('.kind').textContent, li.querySelector('a').getAttribute('href'),"
+        "li.querySelector('a').textContent, (li.querySelector('small') || {}).textContent])"
+    )
+    page.goto(url(demo_site, "search.html?q=K3.1%20Pro"))
+    hits = page.eval(hits_js)
+    claims = [h for h in hits if h[0] == "claim"]
+    assert claims and all(h[1].startswith("subjects/kimi-k3.1-pro/") for h in claims), hits
+    sources = [h[2] for h in hits if h[0] == "source"]
+    assert "Kimi K3.1 Pro: 104B active, a 33% cheaper API and Cerebras' 2,000 tokens/s" in sources
+    page.goto(url(demo_site, "search.html?q=Kimi%20K3%20Cerebras%20WSE-3T"))
+    k3 = [h for h in page.eval(hits_js) if h[0] == "claim"]
+    speed = next(h for h in k3 if h[2] == "Kimi K3: Output speed 1,000–2,000+ tokens/s")
+    assert speed[1].startswith("subjects/kimi-k3/index.html#c-")
+    assert speed[3] == (
+        " hardware: Cerebras WSE-3T · Cerebras · Kimi K3.1 Pro: 104B active, a 33% cheaper"
+        " API and Cerebras' 2,000 tokens/s"
+    )
+    assert page.problems == []
+
+
 def test_compare_two_subjects_side_by_side(demo_site, pages):
     page = pages[390]
     page.goto(url(demo_site, "compare.html?s=kimi-k3.1-pro&s=kimi-k2-thinking"))
