@@ -111,7 +111,7 @@ def test_speed_column_compares_first_party_medians_like_with_like(site):
     assert (
         '<span class="mark mark-observed" title="observed; no claim confirms it">○</span> '
         '<a class="aside-mark" href="#not-compared" title="another figure, not the 41.6 '
-        'shown: 1,000–2,000+ on Cerebras WSE-3T (confirmed); not compared here (another '
+        "shown: 1,000–2,000+ on Cerebras WSE-3T (confirmed); not compared here (another "
         'provider or hardware)"><span aria-hidden="true">†</span><span '
         'class="visually-hidden"> (another figure, not compared here: 1,000–2,000+ on '
         "Cerebras WSE-3T (confirmed))</span></a></span><br>"
