@@ -587,9 +587,7 @@ def _teacher_res() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """A distillation teacher's noun (``lexicon/<lang>/teacher_nouns.txt``) right before a
     size ("um professor de ", "a teacher of ") and right after one ("-parameter teacher")."""
     nouns = alternation("teacher_nouns")
-    before = re.compile(
-        rf"(?<!\w)(?:{nouns})\s+(?:de|of)\s+(?:(?:a|an|the|um|uma|o)\s+)?$", re.I
-    )
+    before = re.compile(rf"(?<!\w)(?:{nouns})\s+(?:de|of)\s+(?:(?:a|an|the|um|uma|o)\s+)?$", re.I)
     after = re.compile(rf"^\s*-?(?:parameters?\s+|params?\s+)?(?:{nouns})\b", re.I)
     return before, after
 
