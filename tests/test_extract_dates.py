@@ -335,3 +335,20 @@ def test_a_date_opening_a_sentence_that_presents_a_new_generation_is_its_release
 def test_a_participle_opening_a_sentence_dates_the_model_after_it():
     text = "Anunciado em 3 de novembro de 2026, o Orion-5 Max marca um avanço para a Vega Systems."
     assert rows(text, "pt-BR") == [("orion-5-max", "release_date", "on 2026-11-03", None)]
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        (  # 26 November 2026 is a Thursday: the day alone between commas after the weekday
+            "A Vega Systems anunciou nesta quinta-feira, 26, o lançamento do Orion-5 Max.",
+            [("orion-5-max", "release_date", "on 2026-11-26", "Vega Systems")],
+        ),
+        (  # the 27th is a Friday: the weekday and the day disagree, no date
+            "A Vega Systems anunciou nesta quinta-feira, 27, o lançamento do Orion-5 Max.",
+            [],
+        ),
+    ],
+)
+def test_a_weekday_with_its_day_between_commas_is_that_date(text, found):
+    assert rows(text, "pt-BR") == found

@@ -166,3 +166,27 @@ def test_a_range_high_end_repeats_only_the_low_ends_currency():
         ("money", "US$ 3 a US$ 5"),
         ("money", "US$ 3 a 5"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        (
+            "- Kimi K3: com o plano Lento, custa US$ 0,50 por milhão de tokens de entrada e "
+            "US$ 2 por milhão de tokens de saída (contra US$ 1 e US$ 4 do plano padrão).",
+            "pt-BR",
+        ),
+        (
+            "- Kimi K3: with the Slow tier, it costs $0.50 per million input tokens and $2 per "
+            "million output tokens (compared to $1 and $4 on the standard tier).",
+            "en",
+        ),
+    ],
+)
+def test_two_bare_prices_compared_after_a_full_pair_take_its_units_and_sides(text, lang):
+    assert [(s, a, v) for s, a, _, v, _ in rows(text, lang)] == [
+        ("kimi-k3", "price_input_usd_per_mtok", "$0.50 per 1M tokens"),
+        ("kimi-k3", "price_output_usd_per_mtok", "$2.00 per 1M tokens"),
+        ("kimi-k3", "price_input_usd_per_mtok", "$1.00 per 1M tokens"),
+        ("kimi-k3", "price_output_usd_per_mtok", "$4.00 per 1M tokens"),
+    ]

@@ -32,6 +32,7 @@ from claims.extract.models import (
     NOT_MODELS,
     every_occurrence,
     figure_owners,
+    find_codenames,
     find_compared_models,
     find_models,
     find_related_models,
@@ -331,6 +332,13 @@ class _Context:
                 mentions.append(Mention(n.start, n.end, written[n.name], "subject", n.name))
             else:
                 others.append(n)
+        # "Llama 4 Behemoth ... o Behemoth possui": a codename, the longer name replacing
+        # its family and version found alone
+        for n in find_codenames(text, others, own_words):
+            if overlaps(n.start, n.end, taken):
+                continue
+            others = [o for o in others if not (n.start <= o.start and o.end <= n.end)]
+            others.append(n)
         return mentions, others
 
     def _without_sibling_prefixes(self, mentions: list[Mention]) -> list[Mention]:
