@@ -352,3 +352,16 @@ def test_a_participle_opening_a_sentence_dates_the_model_after_it():
 )
 def test_a_weekday_with_its_day_between_commas_is_that_date(text, found):
     assert rows(text, "pt-BR") == found
+
+
+def test_a_weekdays_bracket_may_hold_words_after_the_day():
+    text = (
+        "A Vega Systems lançou na manhã desta quinta-feira (26, madrugada de sexta em Lisboa) "
+        "o Orion-5 Max."
+    )
+    assert rows(text, "pt-BR") == [("orion-5-max", "release_date", "on 2026-11-26", None)]
+
+
+def test_european_portuguese_libertar_is_a_release_word():
+    text = "O Orion-5 Max foi libertado em 3 de novembro de 2026 pela Vega Systems."
+    assert rows(text, "pt-PT") == [("orion-5-max", "release_date", "on 2026-11-03", None)]

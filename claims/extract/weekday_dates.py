@@ -1,5 +1,6 @@
 """A weekday with the day of the month in brackets after it, as Brazilian news dates an
-event: "nesta terça-feira (02/09)", "na sexta (5)", or the day alone between commas
+event: "nesta terça-feira (02/09)", "na sexta (5)", "desta segunda-feira (17, madrugada de
+terça no Brasil)" (words after the day's comma), or the day alone between commas
 after it ("nesta quinta-feira, 18, o lançamento") (lexicon/<lang>/weekdays.txt: each
 weekday word and its ISO number, 1 = Monday).
 
@@ -31,11 +32,12 @@ def _weekdays() -> dict[str, int]:
 
 def weekday_pattern() -> str:
     """The regex of a weekday word and its bracket, groups ``wd`` (the word), ``wa`` and
-    ``wb`` (the bracket's first and second number, ``wb`` maybe missing), or ``wc`` (a
+    ``wb`` (the bracket's first and second number, ``wb`` maybe missing; a comma and a few
+    words may follow them in the bracket), or ``wc`` (a
     day alone between commas: "quinta-feira, 18,")."""
     alt = "|".join(re.escape(w) for w in sorted(_weekdays(), key=len, reverse=True))
     return (
-        rf"\b(?P<wd>{alt})(?:\s*\((?P<wa>[0-3]?\d)(?:/(?P<wb>[01]?\d))?\)"
+        rf"\b(?P<wd>{alt})(?:\s*\((?P<wa>[0-3]?\d)(?:/(?P<wb>[01]?\d))?(?:,[^()\n]{{1,40}})?\)"
         r"|\s*,\s*(?P<wc>[0-3]?\d)(?=\s*,))"
     )
 
