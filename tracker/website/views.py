@@ -267,6 +267,9 @@ class EventView:
     subject_slug: str | None
     subject_name: str | None
     change_why: str = ""  # ``change`` with a verdict's reason: a feed entry stands alone
+    # the kind in words as readers see it (``claims.events.reader_kind``: a discrepancy
+    # found already settled is not "Discrepancy resolved")
+    label: str = ""
     # site-relative link to what it is about (``anchors.event_target``)
     target: str = ""
 
