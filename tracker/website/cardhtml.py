@@ -107,7 +107,6 @@ def stated_cell(ln: CardLine) -> tuple[str, str]:
 def card_row(ln: CardLine) -> str:
     """One ``<tr>`` of the card: label (linked to the detail), the best-supported value
     (:func:`stated_cell`), its verdict, how many sources, what was observed."""
-    agreed = ln.agreed
     if not ln.facts:
         stated, verdict = (
             '<span class="muted">no claim</span>',
@@ -119,7 +118,9 @@ def card_row(ln: CardLine) -> str:
     if not ln.facts:  # only observed: no source states it, a dash, not "0 sources"
         count = '<span class="muted">—</span>'
     else:
-        count = f"{n} agree" if agreed and n > 1 else plural(n, "source")
+        # how many state a figure, not whether it holds ("2 agree" beside "contradicted"
+        # read as if it did): the verdict is the Verdict cell's
+        count = f"stated by {n}"
     return (
         f'<tr>\n<th scope="row"><a href="#{esc(ln.anchor)}">{esc(ln.label)}</a></th>\n'
         f'<td class="stated">{stated}</td>\n<td>{verdict}</td>\n'
