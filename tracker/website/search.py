@@ -33,7 +33,7 @@ def subject_entries(sv: SubjectView) -> list[Entry]:
     """One subject's entries: the subject (name, organisation, aliases; its slug and
     variants searched too) and one per claim, linked to the claim's anchor."""
     page = f"subjects/{sv.slug}/index.html"
-    detail = " · ".join(x for x in (sv.organization, ", ".join(sv.aliases)) if x)
+    detail = " · ".join(x for x in (sv.organization, ", ".join(sv.other_names())) if x)
     out: list[Entry] = [["s", sv.name, page, detail, " ".join([sv.slug, *sv.variants])]]
     for attribute, claims in sv.groups:
         label = attribute_label(attribute)
