@@ -58,9 +58,10 @@ def observed_cell(ln: CardLine) -> str:
     (and when, if a watch's reading dates them), else "not observed" and the
     claimant's page stating it. A part without content leaves no separator behind."""
     if ln.observed:
-        note = f" <small>({esc(ln.note)})</small>" if ln.note else ""
+        note = f" <small>({nobreak_html(ln.note)})</small>" if ln.note else ""
         mark = _agreement(ln)
-        return f"{esc(short_text(ln.observed))}{mark}{note}{_checked(ln.checked)}"
+        # every figure and date unbroken (nobreak_html): "on 2026-12-" / "01" at 390 px
+        return f"{nobreak_html(short_text(ln.observed))}{mark}{note}{_checked(ln.checked)}"
     if ln.derived_from:
         return (
             f'<a href="#f-{esc(ln.anchor)}">from {plural(ln.derived_from, "observation")}</a>'
@@ -93,12 +94,12 @@ def stated_cell(ln: CardLine) -> tuple[str, str]:
     elif not best.text:
         stated = NO_FIGURE_HTML
     else:
-        stated = f"<strong>{esc(short_text(best.text))}</strong>"
+        stated = f"<strong>{nobreak_html(short_text(best.text))}</strong>"
     if best.contradicted:
         said = ", ".join(short_text(v) for v in best.contradicted)
         stated += (
             ' · <small class="contradicted">'
-            f"{plural(best.contradicted_sources, 'source')} said {esc(said)} "
+            f"{plural(best.contradicted_sources, 'source')} said {nobreak_html(said)} "
             '<span class="mark mark-contradicted" title="contradicted">✗</span></small>'
         )
     return stated, str(badge(best.status))
