@@ -672,3 +672,23 @@ def test_watches_with_an_error_keep_adapter_names_whole_at_1280(tmp_path, pages)
     assert _one_line(page, "td[data-label=Adapter] code") == []
     assert page.eval("document.querySelector('td.error').getBoundingClientRect().width") >= 190
     assert overflow(page)["table"] <= 0
+
+
+def test_compare_names_the_slugs_no_subject_has(demo_site, pages):
+    """A trial: compare.html?s=kimi-k3&s=nosuch showed only "Choose two to four subjects",
+    never saying that ``nosuch`` is no subject."""
+    page = pages[390]
+    page.goto(url(demo_site, "compare.html?s=kimi-k3&s=nosuch&s=nosuch"))
+    said = page.eval("document.getElementById('compare-unknown').textContent")
+    assert (
+        said
+        == "No subject has the slug “nosuch”: check the address, or choose on the Subjects page."
+    )
+    assert page.eval("document.getElementById('compare-note').hidden") is False
+    page.goto(url(demo_site, "compare.html?s=kimi-k3&s=kimi-k3.1-pro&s=a<b>&s=zz"))
+    said = page.eval("document.getElementById('compare-unknown').textContent")
+    assert said.startswith("No subjects have the slugs “a<b>”, “zz”: ")
+    assert page.eval("document.querySelectorAll('.side-by-side thead th').length") == 3
+    page.goto(url(demo_site, "compare.html?s=kimi-k3&s=kimi-k3.1-pro"))
+    assert page.eval("document.getElementById('compare-unknown')") is None
+    assert page.problems == []

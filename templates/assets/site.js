@@ -122,6 +122,22 @@
     var chosen = params("s").join(",").split(",").filter(Boolean).slice(0, 4);
     var picked = data.subjects.filter(function (s) { return chosen.indexOf(s.slug) !== -1; });
     var note = document.getElementById("compare-note");
+    // slugs no subject has (a typo, a renamed subject): named, not silently left out
+    var known = data.subjects.map(function (s) { return s.slug; });
+    var unknown = chosen.filter(function (slug, i) {
+      return known.indexOf(slug) === -1 && chosen.indexOf(slug) === i;
+    });
+    if (unknown.length) {
+      var warn = el("p", (unknown.length === 1 ? "No subject has the slug " :
+        "No subjects have the slugs ") + unknown.map(function (u) {
+          return "\u201c" + u + "\u201d"; }).join(", ") + ": check the address, or choose on the ",
+        "compare-unknown");
+      warn.id = "compare-unknown";
+      warn.setAttribute("role", "status");
+      warn.appendChild(link(root + "index.html", "Subjects"));
+      warn.appendChild(document.createTextNode(" page."));
+      compare.insertBefore(warn, compare.firstChild);
+    }
     if (picked.length < 2) {
       note.hidden = false;  // the page's own note, with its link to the Subjects page
     } else {
