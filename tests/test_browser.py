@@ -692,3 +692,31 @@ def test_compare_names_the_slugs_no_subject_has(demo_site, pages):
     page.goto(url(demo_site, "compare.html?s=kimi-k3&s=kimi-k3.1-pro"))
     assert page.eval("document.getElementById('compare-unknown')") is None
     assert page.problems == []
+
+
+def test_relative_times_follow_the_readers_clock_not_the_build(demo_site, pages):
+    """A trial read "19 h ago" as fixed at build time: the site writes the UTC time (kept
+    without JavaScript) and site.js works out "… ago" from each <time>'s datetime when
+    the page is read, and again when the tab comes back into view (and every minute)."""
+    page = pages[1280]
+    subject = url(demo_site, "subjects/kimi-k3.1-pro/index.html")
+    page.goto(subject, js=False)
+    built = page.eval("[...document.querySelectorAll('time[data-ago]')].map(t => t.textContent)")
+    assert built and set(built) == {"2026-11-28 06:00 UTC"}
+    page.goto(subject)
+    stamps = page.eval(
+        "[...document.querySelectorAll('time[data-ago]')].map(t => t.getAttribute('datetime'))"
+    )
+    assert set(stamps) == {"2026-11-28T06:00:00Z"}
+    shown = []
+    for now in ("2026-11-28T09:00:00Z", "2026-12-02T06:00:00Z"):
+        shown.append(
+            page.eval(
+                f"(() => {{ Date.now = () => Date.parse('{now}');"
+                " document.dispatchEvent(new Event('visibilitychange'));"
+                " return [...new Set([...document.querySelectorAll('time[data-ago]')]"
+                ".map(t => t.textContent))]; })()"
+            )
+        )
+    assert shown == [["3 h ago"], ["4 days ago"]]
+    assert page.problems == []

@@ -15,10 +15,19 @@
     if (s < 129600) { return Math.round(s / 3600) + " h ago"; }
     return Math.round(s / 86400) + " days ago";
   }
-  document.querySelectorAll("time[data-ago]").forEach(function (t) {
-    var text = ago(t.getAttribute("datetime"));
-    if (text) { t.textContent = text; }
-  });
+  // Worked out from each <time>'s own datetime when the page is read, never at build
+  // time (a published page would go stale), and again every minute and whenever the tab
+  // comes back into view: a page left open still says how long ago. Without JavaScript
+  // the UTC time the build wrote stays.
+  function refreshAgo() {
+    document.querySelectorAll("time[data-ago]").forEach(function (t) {
+      var text = ago(t.getAttribute("datetime"));
+      if (text) { t.textContent = text; }
+    });
+  }
+  refreshAgo();
+  window.setInterval(refreshAgo, 60000);
+  document.addEventListener("visibilitychange", refreshAgo);
   // The footer's "Data as of" link gets its time from assets/as-of.js (that time moves
   // with every check, so pages other than the index's do not carry it: asof.py).
   var asOf = window.TRACKER_AS_OF;
