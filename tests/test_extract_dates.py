@@ -311,3 +311,27 @@ def test_a_new_model_announced_on_a_date_is_released_on_it(text, lang):
 def test_an_announcement_on_a_date_of_no_new_model_dates_nothing():
     text = "Moonshot AI announced on November 24, 2026 a partnership around Kimi K3.1 Pro."
     assert rows(text, "en") == []
+
+
+def test_an_announcement_participle_opening_the_sentence_dates_the_release():
+    text = (
+        "Announced last night, March 2, 2026, the Orion-5 Max code is now on Hugging Face, "
+        "with open weights."
+    )
+    got = [(c.attribute, c.value.value) for c in extract(text, [ORION], published=NOV_20)]
+    assert got == [
+        ("release_date", "2026-03-02"),
+        ("weights_release_date", "2026-03-02"),
+    ]
+
+
+def test_today_and_a_lab_announcing_the_model_by_name_is_its_release_day():
+    text = "Today, Vega Systems announced Orion-5 Max, a reasoning model."
+    got = [(c.attribute, c.value.value) for c in extract(text, [ORION], published=NOV_20)]
+    assert got == [("release_date", "2026-11-20")]
+
+
+def test_today_and_an_announcement_of_a_plan_dates_no_release():
+    text = "Today, Vega Systems announced that Orion-5 Max will ship in June."
+    got = [(c.attribute, c.value.value) for c in extract(text, [ORION], published=NOV_20)]
+    assert ("release_date", "2026-11-20") not in got

@@ -921,6 +921,9 @@ def _antecedent(s: Sentence, ctx: ArticleContext) -> Sentence | None:
         return None  # "The model that replaced it, Kimi K3.1 Pro, has ...": named here
     sentences = ctx.seg.sentences
     i = next(k for k, x in enumerate(sentences) if x is s)
+    head = _list_head(sentences, i)
+    if head is not None:  # "... has three limitations. First, ... Third, it has ..."
+        return head if _names_a_model(head, ctx) else None
     for prev in reversed(sentences[max(0, i - 3) : i]):
         if prev.paragraph != s.paragraph and not _demonstrative_after_line(prev, s, ctx.text):
             return None  # a heading or a new paragraph may have moved on
@@ -928,6 +931,23 @@ def _antecedent(s: Sentence, ctx: ArticleContext) -> Sentence | None:
         if slugs or others:
             return prev
     return None
+
+
+# An enumeration's item opening a sentence: "Second, ...", "Finally, ...".
+_LIST_ITEM = re.compile(r"\W*(?:" + alternation("list_ordinals") + r"),", re.I)
+
+
+def _list_head(sentences: list[Sentence], i: int) -> Sentence | None:
+    """For sentence ``i`` opening a later item of an enumeration (the item before it opens
+    one too, in its paragraph): the sentence before the list's first item, which the list
+    is about; ``None`` otherwise."""
+    s = sentences[i]
+    j = i - 1
+    while j >= 0 and sentences[j].paragraph == s.paragraph and _LIST_ITEM.match(sentences[j].text):
+        j -= 1
+    if not _LIST_ITEM.match(s.text) or j == i - 1 or j < 0:
+        return None
+    return sentences[j] if sentences[j].paragraph == s.paragraph else None
 
 
 def _anaphor_other(s: Sentence, ctx: ArticleContext) -> str:

@@ -55,6 +55,7 @@ from claims.extract.table_cells import (
     read_pair_cell,
     read_prose_cells,
     read_spec_cell,
+    read_tier_cell,
 )
 from claims.subjects.references import Mention, SubjectIndex, SubjectRef
 from claims.values.value import Value, quantity, text_value
@@ -468,6 +469,7 @@ class _Context:
                     None
                     if read
                     else read_spec_cell(t, label, head, cell, self.text, self.locale, self.index)
+                    or read_tier_cell(t, label, head, cell, self.text, self.locale, self.index)
                 )
                 if spec is not None:  # a spec sheet's row: its model as running text's
                     attr, q, v, (a, b) = spec
@@ -544,9 +546,17 @@ class _Context:
             # both cues far, the release word the nearer ("On 2 Sep, EPFL announced the
             # launch of Apertus, an open-source LLM"): the launch of an open model, both dates
             both = bool(w and r and r[0] < w[0] and r[0] > 40 and not said)
-            if w and not both and (not r or w[0] <= r[0] or r[0] > 40 or said):
+            opener = R.announced_opener(self.text[s.start : d.start])
+            if opener:  # "Announced last night, April 7, 2025, the model ... open weights"
+                attr, both = "release_date", bool(w)
+            elif w and not both and (not r or w[0] <= r[0] or r[0] > 40 or said):
                 attr = "weights_release_date"
-            elif r or R.launches_family(before) or R.announces_new_model(before, after):
+            elif (
+                r
+                or R.launches_family(before)
+                or R.announces_new_model(before, after)
+                or self._announced_subject(d.end, after)
+            ):
                 attr = "release_date"
             elif is_item_date(self.text, d.start) and R.RELEASE_KW.search(
                 item_story(self.text, d.end)
@@ -572,6 +582,12 @@ class _Context:
                 v = d.reading.to_value()
                 out.append(self._candidate("weights_release_date", v, d.start, d.end, s, {}))
         return out
+
+    def _announced_subject(self, end: int, after: str) -> bool:
+        """True when a date ending at ``end`` is followed by a lab announcing a subject by
+        name ("Today, Microsoft announced Phi-4-reasoning, ..."): the subject's release."""
+        at = R.announces_after(after)
+        return at is not None and any(m.start == end + at for m in self.mentions)
 
     def licenses(self) -> list[Candidate]:
         """A licence name with the word licence/licença at most four words from it in its
