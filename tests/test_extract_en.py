@@ -131,3 +131,8 @@ def test_a_later_item_of_an_enumeration_refers_to_the_lists_topic():
         "English. Second, it is tuned on Python. Third, it has a context length of 48k tokens."
     )
     assert [r[:3] for r in rows(text)] == [("orion-5-max", "context_window", "48K tokens")]
+
+
+def test_a_quantization_the_model_can_operate_under_is_no_weights_precision():
+    text = "Orion-5 Max has 90 billion parameters and can operate under 4-bit/8-bit quantization."
+    assert [r[:3] for r in rows(text)] == [("orion-5-max", "total_params", "90B params")]

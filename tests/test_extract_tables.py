@@ -367,3 +367,19 @@ def test_a_percent_glued_to_a_benchmark_name_in_a_flattened_table_is_its_score()
         ("benchmark_score", "88", {"benchmark": "HumanEval"}),
         ("benchmark_score", "61.5", {"benchmark": "GPQA Diamond"}),
     ]
+
+
+def test_price_cards_and_records_one_value_per_line_are_no_table():
+    # a pricing page's cards and records pasted one value per line: a price with its unit
+    # is no title or column header, so no table swallows the subject's card
+    text = (
+        "Models and Pricing\n\nnova-1\nInput\n$4.00/M\nCached Input\n$1.00/M\nOutput\n$16.00/M\n"
+        "Show details\nNova 2\n\nnova-2\nInput\n$0.40/M\nCached Input\n$0.10/M\nOutput\n"
+        "$0.90/M\nShow details\nShow details\n\nModel Pricing\n\nnova-1\nnova-1-latest\n65536\n"
+        "Text Input\n$4.00\nText Completion\n$16.00\n"
+    )
+    got = [r for r in _run_rows(text, default=None) if r[0] == "nova-2"]
+    assert got == [
+        ("nova-2", "price_input_usd_per_mtok", "0.4", {}),
+        ("nova-2", "price_output_usd_per_mtok", "0.9", {}),
+    ]
