@@ -136,3 +136,11 @@ def test_a_later_item_of_an_enumeration_refers_to_the_lists_topic():
 def test_a_quantization_the_model_can_operate_under_is_no_weights_precision():
     text = "Orion-5 Max has 90 billion parameters and can operate under 4-bit/8-bit quantization."
     assert [r[:3] for r in rows(text)] == [("orion-5-max", "total_params", "90B params")]
+
+
+def test_a_total_and_active_size_after_an_article_gives_both_counts():
+    text = "Vega Systems released Orion-5 Max, a 40B-A4B MoE model. Zephyr-40B-A4B is older."
+    assert [r[:3] for r in rows(text)] == [
+        ("orion-5-max", "total_params", "40B params"),
+        ("orion-5-max", "active_params", "4B params"),
+    ]

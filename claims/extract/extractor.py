@@ -135,6 +135,7 @@ def extract(
     locale = article_locale(text, lang)
     ctx = _Context(doc, subjects, locale, published, tz, default_subject)
     items = ctx.figures() + ctx.table_figures() + ctx.ranks() + ctx.dates() + ctx.licenses()
+    items += ctx.size_pairs()
     items.sort(key=lambda c: c.start)
     resolve(items, ctx, default_subject)
     items = qualify_price_factors(items, text, ctx.index, ctx.warnings)
@@ -455,6 +456,23 @@ class _Context:
                 v = quantity(R.FACTORS[m.group("w").lower()], "times")
                 c = self._candidate(attr, v, m.start(), m.end(), s, self.variant_q(s))
                 out += [c] if affirmed(c, before, self.warnings) else []
+        return out
+
+    def size_pairs(self) -> list[Candidate]:
+        """ "a 30B-A3B MoE model": a size written as total and active counts joined by
+        "-A" after an article (:data:`~claims.extract.rules.SIZE_PAIR_RE`; a model's name
+        such as "Qwen3-30B-A3B" glues it to a family instead) gives both counts."""
+        out: list[Candidate] = []
+        for m in R.SIZE_PAIR_RE.finditer(self.text):
+            s = self.seg.at(m.start())
+            if s.hypothetical:
+                continue
+            for attr, g in (("total_params", "total"), ("active_params", "active")):
+                a, b = m.span(g)
+                figs = scan_figures(self.text[a:b], self.locale)
+                v = figs[0].to_value("params") if len(figs) == 1 else None
+                if v is not None:
+                    out.append(self._candidate(attr, v, a, b, s, {}))
         return out
 
     def table_figures(self) -> list[Candidate]:

@@ -431,6 +431,15 @@ def announces_new_model(before: str, after: str) -> bool:
     return bool(_NEW_MODEL_VERB_BEFORE.search(before) and _NEW_MODEL_AFTER.match(after))
 
 
+# A size written as total and active counts after an article: "a 30B-A3B MoE model", "the
+# 235B-A22B variant" (not a name: "Qwen3-30B-A3B" glues it to a family).
+SIZE_PAIR_RE = re.compile(
+    r"(?<![^\W\d_])(?:an?|the)\s+(?P<total>\d+(?:\.\d+)?[BMT])-A(?P<active>\d+(?:\.\d+)?[BMT])"
+    r"(?![\w.-])",
+    re.I,
+)
+
+
 # A sentence opening with an announcement participle, the date in its phrase ("Announced
 # last night, April 7, 2025, the model ...", "Introduced on 3 March, ..."): the date the
 # sentence's model was announced.
