@@ -300,3 +300,24 @@ def test_a_familys_licence_is_the_members_but_not_its_release_date():
 def test_another_models_licence_stays_its_own():
     text = "Kimi K8 shipped under the MIT license. Kimi-K9-Turbo is the newest model."
     assert _k9(text) == [(None, "license", "mit", "other")]
+
+
+def test_a_count_of_a_model_named_in_brackets_after_it_is_that_models():
+    text = (
+        "Vega Systems built Orion-5 Max by pre-training a 12-billion-parameter model "
+        "(Orca-12B-Base) on 20 trillion tokens. Orion-5 Max has 9 billion parameters."
+    )
+    got = [(c.subject, c.attribute, c.other_model) for c in extract(text, [ORION], published=DAY)]
+    assert got == [
+        (None, "total_params", "Orca-12B-Base"),
+        ("orion-5-max", "total_params", None),
+    ]
+
+
+def test_a_model_named_in_a_leading_adverbial_clause_is_not_the_main_clauses_topic():
+    text = (
+        "Vega Systems released Orion-5 Max today. After aligning Orca-12B-Base, the team "
+        "distilled the model to serve up to 128k tokens of context."
+    )
+    got = [(c.subject, c.attribute) for c in extract(text, [ORION], published=DAY)]
+    assert got == [("orion-5-max", "context_window")]

@@ -34,6 +34,8 @@ DAY = dt.date(2026, 3, 1)
             "Call grok-9 or qwen7-max, not covid-19, mp3 or top-5.",
             ["grok-9", "qwen7-max"],
         ),
+        # a family word of lexicon/model_words.txt and a whole version ("Devstral 9:")
+        ("- Devstral 9: $0.40 input / $2.00 output", ["Devstral 9"]),
         # Not models: licences, precisions, hardware, dates, prices, glued years, URLs.
         (
             "Released2024-07-18 under Apache 2.0 with FP8 on H100 GPUs for US$ 5, see "
