@@ -321,3 +321,17 @@ def test_a_model_named_in_a_leading_adverbial_clause_is_not_the_main_clauses_top
     )
     got = [(c.subject, c.attribute) for c in extract(text, [ORION], published=DAY)]
     assert got == [("orion-5-max", "context_window")]
+
+
+def test_a_figure_of_a_sentence_about_every_model_is_not_the_default_subjects():
+    text = (
+        "Orion-5 Max costs $0.20 per million input tokens.\n\n"
+        "The critical insight: output tokens cost 3-10x more than input tokens across every "
+        "provider."
+    )
+    got = [
+        (c.subject, c.attribute)
+        for c in extract(text, [ORION], published=DAY, default_subject="orion-5-max")
+    ]
+    assert ("orion-5-max", "price_factor") not in got
+    assert ("orion-5-max", "price_input_usd_per_mtok") in got

@@ -556,8 +556,14 @@ def _other_models_section(c: Candidate, a: _Article) -> Decision | None:
     return None if named else Decision(None, "generic", "hard")
 
 
+_UNIVERSAL = re.compile(r"(?<!\w)(?:" + phrases("universal_scopes") + r")(?!\w)", re.I)
+
+
 def _default(c: Candidate, a: _Article) -> Decision | None:
-    """The article's subject (``--subject``), when given."""
+    """The article's subject (``--subject``), when given; none for a figure of a sentence
+    about every model ("... across every provider": ``lexicon/<lang>/universal_scopes.txt``)."""
+    if c._sentence is not None and _UNIVERSAL.search(c._sentence.text):
+        return Decision(None, "generic", "soft")
     return Decision(a.default_subject, "default") if a.default_subject else None
 
 
