@@ -265,3 +265,22 @@ def test_demo_leaves_watches_the_recording_does_not_answer_alone(tmp_path, monke
     with Session(make_engine(db)) as s:
         w = s.exec(select(models.Watch).where(models.Watch.name == "hf-org-auralis")).one()
     assert (as_utc(w.last_run), w.consecutive_failures, w.last_error) == (later, 0, None)
+
+
+def test_discrepancies_export_says_found_settled_as_the_page_does(tmp_path, monkeypatch):
+    """api/discrepancies.json (and the subject's export) carry ``found_settled``: true for
+    the Terminal-Bench discrepancy the board settled before it could open, which the
+    page shows as "found settled T (never open)"; false for the others."""
+    import json
+
+    monkeypatch.chdir(ROOT)
+    _demo(tmp_path)
+    api = tmp_path / "site" / "api"
+    rows = json.loads((api / "discrepancies.json").read_text())["discrepancies"]
+    said = {(r["state"], r["found_settled"]) for r in rows}
+    assert said == {("resolved", True), ("open", False), ("dismissed", False)}
+    settled = next(r for r in rows if r["found_settled"])
+    assert settled["closed_at"] == "2026-11-28T06:00:00Z"
+    subject = json.loads((api / "subjects" / f"{settled['subject']}.json").read_text())
+    mine = next(d for d in subject["discrepancies"] if d["id"] == settled["id"])
+    assert mine["found_settled"] is True
