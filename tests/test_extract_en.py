@@ -144,3 +144,11 @@ def test_a_total_and_active_size_after_an_article_gives_both_counts():
         ("orion-5-max", "total_params", "40B params"),
         ("orion-5-max", "active_params", "4B params"),
     ]
+
+
+def test_a_training_stages_length_is_no_context_window():
+    text = (
+        "Orion-5 Max has a 256K context window. Context window: 4096 tokens during "
+        "pre-training, extended to 32K during mid-training."
+    )
+    assert [r[:3] for r in rows(text)] == [("orion-5-max", "context_window", "256K tokens")]

@@ -971,6 +971,22 @@ def is_input_limit(before: str, after: str) -> bool:
     return bool(_INPUT_LIMIT_AFTER.match(after)) and not _PER_BEFORE.search(before)
 
 
+# "4096 tokens during pre-training", "32K durante o pré-treinamento": a stage's length.
+_STAGE_AFTER = re.compile(
+    r"^\s*(?:tokens?\s+)?(?:during|for|at|durante|no|na)\s+(?:the\s+|o\s+|a\s+)?(?:"
+    + phrases("training_stages")
+    + r")(?![\w-])",
+    re.I,
+)
+
+
+def is_training_stage_length(after: str) -> bool:
+    """True when a token count is followed by the training stage it was used in ("4096
+    tokens during pre-training"): that stage's length, not the model's context window
+    (stages: ``lexicon/<lang>/training_stages.txt``)."""
+    return bool(_STAGE_AFTER.match(after))
+
+
 def is_context_window(before: str, after: str, clause: str) -> bool:
     """Tokens with "contexto/janela/context/window" in the clause, or "contexto de 1M";
     never an output, generation or thinking length ("80,000 token inference output",
