@@ -174,7 +174,8 @@ def test_demo_refuses_a_database_with_checks_later_than_the_recording(tmp_path, 
         "2026-11-28 06:00 UTC) of 1 of the recording's watches (hf-org-moonshotai): a live "
         "check or a replay of your own ran them since, and the demo would reset their "
         "watches' history; run it on its own database (`tracker demo --db data/demo.db`, "
-        "which builds its site in site-demo/ and leaves site/ as it is) or start over with "
+        "which builds its site in data/site-demo/ and leaves site/ as it is) or start over "
+        "with "
         "`make clean`\n"
     )
     with Session(make_engine(db)) as s:
