@@ -341,3 +341,38 @@ def test_a_colon_lead_comparing_two_generations_keeps_its_list_the_subjects():
         )
     ]
     assert found == [("gemma-9-27b", "benchmark_score", "80.4%")]
+
+
+def test_a_count_of_a_model_named_in_brackets_after_it_is_that_models():
+    text = (
+        "Vega Systems built Orion-5 Max by pre-training a 12-billion-parameter model "
+        "(Orca-12B-Base) on 20 trillion tokens. Orion-5 Max has 9 billion parameters."
+    )
+    got = [(c.subject, c.attribute, c.other_model) for c in extract(text, [ORION], published=DAY)]
+    assert got == [
+        (None, "total_params", "Orca-12B-Base"),
+        ("orion-5-max", "total_params", None),
+    ]
+
+
+def test_a_model_named_in_a_leading_adverbial_clause_is_not_the_main_clauses_topic():
+    text = (
+        "Vega Systems released Orion-5 Max today. After aligning Orca-12B-Base, the team "
+        "distilled the model to serve up to 128k tokens of context."
+    )
+    got = [(c.subject, c.attribute) for c in extract(text, [ORION], published=DAY)]
+    assert got == [("orion-5-max", "context_window")]
+
+
+def test_a_figure_of_a_sentence_about_every_model_is_not_the_default_subjects():
+    text = (
+        "Orion-5 Max costs $0.20 per million input tokens.\n\n"
+        "The critical insight: output tokens cost 3-10x more than input tokens across every "
+        "provider."
+    )
+    got = [
+        (c.subject, c.attribute)
+        for c in extract(text, [ORION], published=DAY, default_subject="orion-5-max")
+    ]
+    assert ("orion-5-max", "price_factor") not in got
+    assert ("orion-5-max", "price_input_usd_per_mtok") in got

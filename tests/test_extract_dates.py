@@ -365,3 +365,27 @@ def test_a_weekdays_bracket_may_hold_words_after_the_day():
 def test_european_portuguese_libertar_is_a_release_word():
     text = "O Orion-5 Max foi libertado em 3 de novembro de 2026 pela Vega Systems."
     assert rows(text, "pt-PT") == [("orion-5-max", "release_date", "on 2026-11-03", None)]
+
+
+def test_an_announcement_participle_opening_the_sentence_dates_the_release():
+    text = (
+        "Announced last night, March 2, 2026, the Orion-5 Max code is now on Hugging Face, "
+        "with open weights."
+    )
+    got = [(c.attribute, c.value.value) for c in extract(text, [ORION], published=NOV_20)]
+    assert got == [
+        ("release_date", "2026-03-02"),
+        ("weights_release_date", "2026-03-02"),
+    ]
+
+
+def test_today_and_a_lab_announcing_the_model_by_name_is_its_release_day():
+    text = "Today, Vega Systems announced Orion-5 Max, a reasoning model."
+    got = [(c.attribute, c.value.value) for c in extract(text, [ORION], published=NOV_20)]
+    assert got == [("release_date", "2026-11-20")]
+
+
+def test_today_and_an_announcement_of_a_plan_dates_no_release():
+    text = "Today, Vega Systems announced that Orion-5 Max will ship in June."
+    got = [(c.attribute, c.value.value) for c in extract(text, [ORION], published=NOV_20)]
+    assert ("release_date", "2026-11-20") not in got

@@ -110,3 +110,45 @@ def test_pt_segundo_opening_a_sentence_names_the_claimant():
         ("kimi-k3", "71.2%", "Artificial Analysis"),
         ("kimi-k3", "70.1%", "Artificial Analysis"),
     ]
+
+
+def test_the_most_tokens_one_request_carries_is_the_context_window():
+    text = (
+        "Orion-5 Max offers one of the largest token limits around—up to 512,000 tokens "
+        "per API request. Its rate limit is 90,000 tokens per minute."
+    )
+    assert [r[:3] for r in rows(text)] == [("orion-5-max", "context_window", "at most 512K tokens")]
+
+
+def test_a_hyphenated_token_count_is_no_parameter_count():
+    text = "Orion-5 Max has 90 billion parameters after a 30T-token pretraining phase."
+    assert [r[:3] for r in rows(text)] == [("orion-5-max", "total_params", "90B params")]
+
+
+def test_a_later_item_of_an_enumeration_refers_to_the_lists_topic():
+    text = (
+        "Orion-5 Max has three limitations. First, the Orion-4 model it builds on reads only "
+        "English. Second, it is tuned on Python. Third, it has a context length of 48k tokens."
+    )
+    assert [r[:3] for r in rows(text)] == [("orion-5-max", "context_window", "48K tokens")]
+
+
+def test_a_quantization_the_model_can_operate_under_is_no_weights_precision():
+    text = "Orion-5 Max has 90 billion parameters and can operate under 4-bit/8-bit quantization."
+    assert [r[:3] for r in rows(text)] == [("orion-5-max", "total_params", "90B params")]
+
+
+def test_a_total_and_active_size_after_an_article_gives_both_counts():
+    text = "Vega Systems released Orion-5 Max, a 40B-A4B MoE model. Zephyr-40B-A4B is older."
+    assert [r[:3] for r in rows(text)] == [
+        ("orion-5-max", "total_params", "40B params"),
+        ("orion-5-max", "active_params", "4B params"),
+    ]
+
+
+def test_a_training_stages_length_is_no_context_window():
+    text = (
+        "Orion-5 Max has a 256K context window. Context window: 4096 tokens during "
+        "pre-training, extended to 32K during mid-training."
+    )
+    assert [r[:3] for r in rows(text)] == [("orion-5-max", "context_window", "256K tokens")]

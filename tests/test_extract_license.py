@@ -86,3 +86,13 @@ def test_a_licence_the_names_file_lacks_is_read_whole():
     ]
     # words that name no licence: no candidate
     assert licences("Nimbus 3 is released under an Open-Source License.", "en") == []
+
+
+def test_an_end_user_license_agreement_names_no_licence():
+    text = (
+        "Nimbus 3\n\n  • End User License Agreements and Terms of Use: View\n\n"
+        "  • License: Cirrus Community License\n"
+    )
+    assert licences(text, "en") == [
+        ("nimbus-3", "cirrus-community-license", "Cirrus Community License")
+    ]

@@ -28,6 +28,14 @@ DAY = dt.date(2026, 3, 1)
             "o gpt-oss-120b e o o4-mini; DeepSeek V2.5 e Kimi K2-0905; Gemini 1.5 Pro.",
             ["gpt-oss-120b", "o4-mini", "DeepSeek V2.5", "Kimi K2-0905", "Gemini 1.5 Pro"],
         ),
+        # API ids of known families, in lower case; a plain lowercase word glued to
+        # digits is still no model
+        (
+            "Call grok-9 or qwen7-max, not covid-19, mp3 or top-5.",
+            ["grok-9", "qwen7-max"],
+        ),
+        # a family word of lexicon/model_words.txt and a whole version ("Devstral 9:")
+        ("- Devstral 9: $0.40 input / $2.00 output", ["Devstral 9"]),
         # Not models: licences, precisions, hardware, dates, prices, glued years, URLs.
         (
             "Released2024-07-18 under Apache 2.0 with FP8 on H100 GPUs for US$ 5, see "

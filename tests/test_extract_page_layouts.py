@@ -255,3 +255,19 @@ def test_a_score_in_words_belongs_to_the_model_its_row_names():
 def test_a_spec_card_under_the_models_name_gives_it_every_row():
     card = "nova-2\n\npreview\nContext\n1.0M\nMax output\n66K\n"
     assert _rows(card) == [("nova-2", "context_window", "", 1000000)]
+
+
+def test_a_card_written_value_first_reads_the_label_below_each_value():
+    card = "Nova 2\n\nSpecifications\n\n256K\nContext window\n64K\nMax output\n\nAbout\n"
+    assert _rows(card) == [("nova-2", "context_window", "", Decimal("256000"))]
+
+
+def test_a_card_written_label_first_still_reads_the_label_above():
+    card = "Nova 2\n\nContext window\n256K\nMax output\n64K\n\nAbout\n"
+    assert _rows(card) == [("nova-2", "context_window", "", Decimal("256000"))]
+
+
+def test_a_card_opening_with_the_models_name_is_label_first():
+    card = "Nova-2 7B\nParameters\n7B\nContext Length\n32K\nLicense\nMIT\n"
+    got = _rows(card)
+    assert ("nova-2", "context_window", "", Decimal("32000")) in got

@@ -301,3 +301,85 @@ def test_a_short_not_a_score_stem_must_start_a_word():
         if c.subject == "nova-2"
     ]
     assert rows == [("benchmark_score", "BigBench Hard", "79.1")]
+
+
+def _run_rows(text: str, refs=(NOVA,), default: str | None = "nova-2"):
+    return [
+        (c.subject, c.attribute, str(c.value.value), c.qualifiers)
+        for c in extract(text, list(refs), lang="en", published=DAY, default_subject=default)
+    ]
+
+
+TIERS = """Nova 2 bills by prompt length.
+
+Request Size | Input Price (per 1M tokens) | Output Price (per 1M tokens) |
+---|---|---|
+≤ 200,000 tokens | $2.50 | $12.00 |
+> 200,000 tokens | $5.00 | $24.00 |
+"""
+
+
+def test_a_tiered_price_table_gives_the_first_row_plain_and_later_rows_their_condition():
+    assert _run_rows(TIERS) == [
+        ("nova-2", "price_input_usd_per_mtok", "2.5", {}),
+        ("nova-2", "price_output_usd_per_mtok", "12", {}),
+        ("nova-2", "price_input_usd_per_mtok", "5", {"conditions": "> 200,000 tokens"}),
+        ("nova-2", "price_output_usd_per_mtok", "24", {"conditions": "> 200,000 tokens"}),
+    ]
+
+
+def test_a_tier_table_naming_a_model_row_is_no_tier_table():
+    text = TIERS.replace("> 200,000 tokens |", "Orion 1 |")
+    got = _run_rows(text, refs=(NOVA, ORBIT))
+    assert ("nova-2", "price_input_usd_per_mtok", "5", {"conditions": "Orion 1"}) not in got
+
+
+def test_a_limits_table_reads_an_up_to_cell_under_a_context_label():
+    text = (
+        "Nova 2 limits.\n\nFeature | Limit |\n---|---|\n"
+        "API Context Window | Up to 400,000 tokens per request |\n"
+        "Chat App Limit | Up to 64,000 tokens per chat |\n"
+    )
+    assert _run_rows(text) == [("nova-2", "context_window", "400000", {})]
+
+
+def test_a_side_and_unit_header_prices_money_cells_and_a_cached_note_is_dropped():
+    text = (
+        "| Model | Input /M | Output /M | Context |\n|---|---|---|---|\n"
+        "| Nova 2 Current | $0.08 cache $0.01 | $0.70 | 128K |\n"
+        "| Zephyr-7 | $0.20 cache $0.05 | $1.10 | 64K |\n"
+    )
+    got = [r for r in _run_rows(text) if r[0] == "nova-2"]
+    assert got == [
+        ("nova-2", "price_input_usd_per_mtok", "0.08", {}),
+        ("nova-2", "price_output_usd_per_mtok", "0.7", {}),
+        ("nova-2", "context_window", "128000", {}),
+    ]
+
+
+def test_a_percent_glued_to_a_benchmark_name_in_a_flattened_table_is_its_score():
+    text = (
+        "Nova 2\n\nBenchmarks\n\nBenchmarkScoreSource\n"
+        "HumanEval88%evals.example 2026-02-01\nGPQA Diamond61.5%evals.example 2026-02-01\n"
+    )
+    got = [(a, v, q) for _, a, v, q in _run_rows(text) if a == "benchmark_score"]
+    assert got == [
+        ("benchmark_score", "88", {"benchmark": "HumanEval"}),
+        ("benchmark_score", "61.5", {"benchmark": "GPQA Diamond"}),
+    ]
+
+
+def test_price_cards_and_records_one_value_per_line_are_no_table():
+    # a pricing page's cards and records pasted one value per line: a price with its unit
+    # is no title or column header, so no table swallows the subject's card
+    text = (
+        "Models and Pricing\n\nnova-1\nInput\n$4.00/M\nCached Input\n$1.00/M\nOutput\n$16.00/M\n"
+        "Show details\nNova 2\n\nnova-2\nInput\n$0.40/M\nCached Input\n$0.10/M\nOutput\n"
+        "$0.90/M\nShow details\nShow details\n\nModel Pricing\n\nnova-1\nnova-1-latest\n65536\n"
+        "Text Input\n$4.00\nText Completion\n$16.00\n"
+    )
+    got = [r for r in _run_rows(text, default=None) if r[0] == "nova-2"]
+    assert got == [
+        ("nova-2", "price_input_usd_per_mtok", "0.4", {}),
+        ("nova-2", "price_output_usd_per_mtok", "0.9", {}),
+    ]

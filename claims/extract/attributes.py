@@ -295,6 +295,8 @@ def _context(x: Site, r: Reader) -> Choice | None:
         return NO_CLAIM  # "trained on 15.5 trillion tokens": a corpus, not a window
     if R.tokens_name_models(x.after):
         return NO_CLAIM  # "200,000-token long-context variants": a family's other models
+    if R.is_training_stage_length(x.after):
+        return NO_CLAIM  # "4096 tokens during pre-training": a stage's length, not a window
     v = f.to_value("tokens")
     # "até 200.000 tokens de entrada": the most it reads is its window ("For 1,000 input
     # tokens" is a usage example)

@@ -215,9 +215,10 @@ def _family_release(c: Candidate, a: _Article) -> Decision | None:
 
 
 def _named_owner(c: Candidate, a: _Article) -> Decision | None:
-    """A name right before a bracket holding the figure ("GPT-4o-mini (~82%)") or right
-    after it with of/do/da ("os 4,1% do GPT-4.1") owns it."""
-    owner = _bracket_owner(c, a.ctx) or _of_owner(c, a.ctx)
+    """A name right before a bracket holding the figure ("GPT-4o-mini (~82%)"), right
+    after it with of/do/da ("os 4,1% do GPT-4.1"), or in a bracket right after the noun
+    the figure sizes ("a 12-billion-parameter model (Orca-12B-Base)") owns it."""
+    owner = _bracket_owner(c, a.ctx) or _of_owner(c, a.ctx) or _bracketed_name_after(c, a.ctx)
     if owner is None:
         return None
     if isinstance(owner, Mention):
@@ -326,6 +327,9 @@ def _sentence_subject(c: Candidate, a: _Article) -> Decision | None:
     if prev:
         return Decision(prev[-1].slug, "sentence")
     others = [n for n in a.ctx.named_competitors if s.start <= n.start < c.start]
+    lead = _leading_clause_end(s, a.ctx.text)
+    if lead is not None and lead <= c.start:  # "After aligning X, we ... 128k": not X's
+        others = [n for n in others if n.start >= lead]
     # a model named after a comparison word is a yardstick ("compete com modelos maiores,
     # como o GPT-3.5, alcançando 69%"), not the topic of the figures after it
     marks = [m.end for m in a.ctx.comparatives if s.start <= m.start < c.start]
@@ -337,6 +341,18 @@ def _sentence_subject(c: Candidate, a: _Article) -> Decision | None:
     marks = [m.start for m in a.ctx.comparatives if c.end <= m.start < s.end]
     after = [m for m in in_s if m.start > c.start and not any(p < m.start for p in marks)]
     return Decision(after[0].slug, "sentence") if after else None
+
+
+_SUBORDINATE_OPENER = re.compile(r"\W*(?:" + alternation("subordinate_openers") + r")\s", re.I)
+
+
+def _leading_clause_end(s: Sentence, text: str) -> int | None:
+    """The end (its comma) of sentence ``s``'s leading adverbial clause ("After aligning
+    X, ..."), or ``None`` when ``s`` opens otherwise or has no comma."""
+    if not _SUBORDINATE_OPENER.match(s.text):
+        return None
+    comma = s.text.find(",")
+    return s.start + comma if comma > 0 else None
 
 
 def _paragraph_topic(c: Candidate, a: _Article) -> Decision | None:
@@ -570,8 +586,14 @@ def _other_models_section(c: Candidate, a: _Article) -> Decision | None:
     return None if named else Decision(None, "generic", "hard")
 
 
+_UNIVERSAL = re.compile(r"(?<!\w)(?:" + phrases("universal_scopes") + r")(?!\w)", re.I)
+
+
 def _default(c: Candidate, a: _Article) -> Decision | None:
-    """The article's subject (``--subject``), when given."""
+    """The article's subject (``--subject``), when given; none for a figure of a sentence
+    about every model ("... across every provider": ``lexicon/<lang>/universal_scopes.txt``)."""
+    if c._sentence is not None and _UNIVERSAL.search(c._sentence.text):
+        return Decision(None, "generic", "soft")
     return Decision(a.default_subject, "default") if a.default_subject else None
 
 
@@ -888,6 +910,25 @@ def _appositive_of(start: int, ctx: ArticleContext) -> Mention | Named | None:
 
 
 _OF = re.compile(FIGURE_OWNER_LINK, re.I)
+# From a parameter count to a bracket naming what it counts: "-parameter model (", " model
+# (", "-parameter base model (".
+_SIZED_NOUN_THEN_BRACKET = re.compile(
+    r"(?:[-\s](?:param(?:eter)?s?|parâmetros?))?(?:\s+[a-z-]+){0,2}?\s+(?:model|modelo|LLM)\s*\(\s*",
+    re.I,
+)
+
+
+def _bracketed_name_after(c: Candidate, ctx: ArticleContext) -> Mention | Named | None:
+    """The model named first in a bracket right after the noun a parameter count sizes
+    ("a 12-billion-parameter model (Orca-12B-Base)": the base model's count, not the
+    sentence's subject's)."""
+    if c.attribute not in ("total_params", "active_params"):
+        return None
+    m = _SIZED_NOUN_THEN_BRACKET.match(ctx.text, c.end)
+    if m is None:
+        return None
+    names: list[Mention | Named] = [*ctx.mentions, *ctx.comparative_mentions, *ctx.competitors]
+    return next((n for n in names if n.start == m.end()), None)
 
 
 def _of_owner(c: Candidate, ctx: ArticleContext) -> Mention | Named | None:
@@ -951,6 +992,9 @@ def _antecedent(s: Sentence, ctx: ArticleContext) -> Sentence | None:
         return None  # "The model that replaced it, Kimi K3.1 Pro, has ...": named here
     sentences = ctx.seg.sentences
     i = next(k for k, x in enumerate(sentences) if x is s)
+    head = _list_head(sentences, i)
+    if head is not None:  # "... has three limitations. First, ... Third, it has ..."
+        return head if _names_a_model(head, ctx) else None
     for prev in reversed(sentences[max(0, i - 3) : i]):
         if prev.paragraph != s.paragraph and not _demonstrative_after_line(prev, s, ctx.text):
             return None  # a heading or a new paragraph may have moved on
@@ -958,6 +1002,23 @@ def _antecedent(s: Sentence, ctx: ArticleContext) -> Sentence | None:
         if slugs or others:
             return prev
     return None
+
+
+# An enumeration's item opening a sentence: "Second, ...", "Finally, ...".
+_LIST_ITEM = re.compile(r"\W*(?:" + alternation("list_ordinals") + r"),", re.I)
+
+
+def _list_head(sentences: list[Sentence], i: int) -> Sentence | None:
+    """For sentence ``i`` opening a later item of an enumeration (the item before it opens
+    one too, in its paragraph): the sentence before the list's first item, which the list
+    is about; ``None`` otherwise."""
+    s = sentences[i]
+    j = i - 1
+    while j >= 0 and sentences[j].paragraph == s.paragraph and _LIST_ITEM.match(sentences[j].text):
+        j -= 1
+    if not _LIST_ITEM.match(s.text) or j == i - 1 or j < 0:
+        return None
+    return sentences[j] if sentences[j].paragraph == s.paragraph else None
 
 
 def _anaphor_other(s: Sentence, ctx: ArticleContext) -> str:

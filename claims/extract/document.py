@@ -37,6 +37,8 @@ _SENTENCE_END = re.compile(r"[.!?…:;,]\s*$")
 # A spec card's value line: one short value, a figure or a name ("$0.30", "256K",
 # "Apache 2.0"), no sentence.
 _CARD_VALUE = re.compile(r"[ \t]*[$€£]?\s*[\w.,/ +~≈-]{1,24}[ \t]*")
+# A figure-led value line ("128K", "$2 / $5"), not a name ("Yi-34B" over "Parameters").
+_FIGURE_LED = re.compile(r"[ \t]*[~≈]?[$€£]?\s*\d")
 # A spec card's label line: a few words, maybe a unit note ("Input Tokens (1M)",
 # "Licence", "Context Window"), starting with a letter and ending without punctuation.
 _CARD_LABEL = re.compile(r"[ \t]*[^\W\d_][^\n.!?:;,]{0,39}?(?:\([^()\n]{1,12}\))?[ \t]*")
@@ -108,19 +110,52 @@ class Document:
 
     def card_label(self, line: Line) -> Line | None:
         """The label line of a spec card's value ``line``: when ``line`` holds one short
-        value and no label, the nearest non-blank line above it (across at most two blank
+        value and no label, the line below it in a card written value first
+        (:meth:`_values_above_labels`), else the nearest non-blank line above it (across at most two blank
         lines) when that is a short label with no figure-led text ("Input Tokens (1M)"
         above "$0.30", "Licence" above "Apache 2.0"); else ``None``."""
         text = self.text
         if not _CARD_VALUE.fullmatch(text, line.start, line.end):
             return None
         i = self.lines.index(line)
+        if self._values_above_labels(i):
+            nxt = self.lines[i + 1] if i + 1 < len(self.lines) else None
+            return nxt if nxt is not None and self._label_line(nxt) else None
         for prev in self.lines[max(0, i - 3) : i][::-1]:
             if not text[prev.start : prev.end].strip():
                 continue
             ok = prev.label is None and _CARD_LABEL.fullmatch(text, prev.start, prev.end)
             return prev if ok and len(text[prev.start : prev.end].split()) <= 5 else None
         return None
+
+    def _label_line(self, ln: Line) -> bool:
+        """A card's label line: a few words, no figure, no "label:" of its own."""
+        words = self.text[ln.start : ln.end]
+        return (
+            ln.label is None
+            and not any(ch.isdigit() for ch in words)
+            and bool(_CARD_LABEL.fullmatch(words))
+            and len(words.split()) <= 5
+        )
+
+    def _values_above_labels(self, i: int) -> bool:
+        """True when line ``i`` is a value of a card written value first ("128K" over
+        "Context window", "131K" over "Max output"): its block of lines (between blank
+        lines) opens with a figure's line and then a label line, and ``i`` is an even
+        step from that first value."""
+        text = self.text
+        j = i
+        while j > 0 and text[self.lines[j - 1].start : self.lines[j - 1].end].strip():
+            j -= 1
+        if j + 1 >= len(self.lines) or (i - j) % 2:
+            return False
+        first, second = self.lines[j], self.lines[j + 1]
+        value = text[first.start : first.end]
+        return (
+            bool(_CARD_VALUE.fullmatch(value))
+            and bool(_FIGURE_LED.match(value))
+            and self._label_line(second)
+        )
 
     def line_at(self, pos: int) -> Line:
         """The line holding offset ``pos``."""

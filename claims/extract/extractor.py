@@ -57,6 +57,7 @@ from claims.extract.table_cells import (
     read_pair_cell,
     read_prose_cells,
     read_spec_cell,
+    read_tier_cell,
 )
 from claims.subjects.references import Mention, SubjectIndex, SubjectRef
 from claims.values.value import Value, quantity, text_value
@@ -136,6 +137,7 @@ def extract(
     locale = article_locale(text, lang)
     ctx = _Context(doc, subjects, locale, published, tz, default_subject)
     items = ctx.figures() + ctx.table_figures() + ctx.ranks() + ctx.dates() + ctx.licenses()
+    items += ctx.size_pairs()
     items.sort(key=lambda c: c.start)
     resolve(items, ctx, default_subject)
     items = qualify_price_factors(items, text, ctx.index, ctx.warnings)
@@ -484,6 +486,23 @@ class _Context:
                 return c
         return None
 
+    def size_pairs(self) -> list[Candidate]:
+        """ "a 30B-A3B MoE model": a size written as total and active counts joined by
+        "-A" after an article (:data:`~claims.extract.rules.SIZE_PAIR_RE`; a model's name
+        such as "Qwen3-30B-A3B" glues it to a family instead) gives both counts."""
+        out: list[Candidate] = []
+        for m in R.SIZE_PAIR_RE.finditer(self.text):
+            s = self.seg.at(m.start())
+            if s.hypothetical:
+                continue
+            for attr, g in (("total_params", "total"), ("active_params", "active")):
+                a, b = m.span(g)
+                figs = scan_figures(self.text[a:b], self.locale)
+                v = figs[0].to_value("params") if len(figs) == 1 else None
+                if v is not None:
+                    out.append(self._candidate(attr, v, a, b, s, {}))
+        return out
+
     def table_figures(self) -> list[Candidate]:
         """Figures in table cells: the model is the cell's column header or row label (the
         one naming a model), the attribute comes from the other (:mod:`claims.extract.table_cells`).
@@ -496,6 +515,7 @@ class _Context:
                     None
                     if read
                     else read_spec_cell(t, label, head, cell, self.text, self.locale, self.index)
+                    or read_tier_cell(t, label, head, cell, self.text, self.locale, self.index)
                 )
                 if spec is not None:  # a spec sheet's row: its model as running text's
                     attr, q, v, (a, b) = spec
@@ -572,9 +592,17 @@ class _Context:
             # both cues far, the release word the nearer ("On 2 Sep, EPFL announced the
             # launch of Apertus, an open-source LLM"): the launch of an open model, both dates
             both = bool(w and r and r[0] < w[0] and r[0] > 40 and not said)
-            if w and not both and (not r or w[0] <= r[0] or r[0] > 40 or said):
+            opener = R.announced_opener(self.text[s.start : d.start])
+            if opener:  # "Announced last night, April 7, 2025, the model ... open weights"
+                attr, both = "release_date", bool(w)
+            elif w and not both and (not r or w[0] <= r[0] or r[0] > 40 or said):
                 attr = "weights_release_date"
-            elif r or R.launches_family(before) or R.announces_new_model(before, after):
+            elif (
+                r
+                or R.launches_family(before)
+                or R.announces_new_model(before, after)
+                or self._announced_subject(d.end, after)
+            ):
                 attr = "release_date"
             elif is_item_date(self.text, d.start) and R.RELEASE_KW.search(
                 item_story(self.text, d.end)
@@ -600,6 +628,12 @@ class _Context:
                 v = d.reading.to_value()
                 out.append(self._candidate("weights_release_date", v, d.start, d.end, s, {}))
         return out
+
+    def _announced_subject(self, end: int, after: str) -> bool:
+        """True when a date ending at ``end`` is followed by a lab announcing a subject by
+        name ("Today, Microsoft announced Phi-4-reasoning, ..."): the subject's release."""
+        at = R.announces_after(after)
+        return at is not None and any(m.start == end + at for m in self.mentions)
 
     def licenses(self) -> list[Candidate]:
         """A licence name with the word licence/licença at most four words from it in its

@@ -86,6 +86,9 @@ def _after_glued_label() -> str:
 # "355B total/32B active": a parameter count right after a word and a slash is a figure
 # (only a count of billions or trillions; "4/5", "tokens/s" and "12/2025" stay no figure).
 _AFTER_WORD_SLASH = r"(?<=[^\W\d_]{2}/)(?=\d+(?:[.,]\d+)?\s?[BT]\b)"
+# "HumanEval92%": a flattened score table glues a percent to the benchmark name before it
+# (only a percent; "GPT4", "H100" and "Llama3" stay names).
+_GLUED_PERCENT = r"(?<=[^\W\d_]{2})(?=\d+(?:[.,]\d+)?\s?%)"
 
 
 # "1.6 T", "490 B", "384 K tokens": a scale letter one space after its number, only before
@@ -118,7 +121,7 @@ def figure_regex(locale: str) -> re.Pattern[str]:
         rf"(?:(?P<lo>(?i:{LOWER_BOUND_WORDS}))\s+|(?P<hi>(?i:{UPPER_BOUND_WORDS}))\s+)?"
         rf"(?:(?P<between>(?i:{_BETWEEN}))\s+)?"
         rf"(?:(?:(?<![\w$])|{_after_glued_label()})(?P<cur>{CURRENCY_BEFORE})\s?)?"
-        rf"(?:(?<![\w.,/-])(?P<neg>[-−])|(?<![\w.,/-])|{_after_glued_label()}|{_AFTER_WORD_SLASH})"
+        rf"(?:(?<![\w.,/-])(?P<neg>[-−])|(?<![\w.,/-])|{_after_glued_label()}|{_AFTER_WORD_SLASH}|{_GLUED_PERCENT})"
         rf"(?P<n1>{number})(?P<ord>º|ª|°|st\b|nd\b|rd\b|th\b)?"
         + scale.format(s="s1", x="x1")
         + "?"
@@ -147,7 +150,9 @@ def _anchor_regexes(locale: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
         if not locale.startswith("pt")
         else ""
     )
-    anchor = re.compile(rf"(?:(?<![^\W_])|{_after_glued_label()})\d+|(?i:\b(?:{words})\b){one}")
+    anchor = re.compile(
+        rf"(?:(?<![^\W_])|{_after_glued_label()}|{_GLUED_PERCENT})\d+|(?i:\b(?:{words})\b){one}"
+    )
     # Any one prefix piece (with the spaces after it); chained backwards from an anchor.
     piece = re.compile(
         rf"(?:(?<!\w)(?i:{APPROX_WORDS}|{LOWER_BOUND_WORDS}|{UPPER_BOUND_WORDS}|{_BETWEEN})(?!\w)"

@@ -55,6 +55,7 @@ _JOINED = re.compile(
     rf"(?=[A-Za-z])(?<![\w$./-])(?P<head>[A-Za-z][A-Za-z]*(?:-[A-Za-z]+)?)-?(?P<ver>{_VERSION}){_SUFFIX}"
     rf"(?![\w.]\d)(?P<tail>{_TAIL}{{0,2}})"
 )
+_FAMILY_LOWER = frozenset(w.lower() for w in MODEL_WORDS if w[:1].isupper())
 _FAMILY_ALT = "|".join(sorted((re.escape(w) for w in MODEL_WORDS), key=len, reverse=True))
 _SPACED = re.compile(
     rf"(?=[A-Z])(?<![\w$./-])(?P<head>(?:(?:{_FAMILY_ALT}){_SP}){{0,2}}(?:{_FAMILY_ALT})){_SP}(?P<ver>{_VERSION}){_SUFFIX}"
@@ -124,13 +125,14 @@ def _windowed(rx: re.Pattern[str], anchor: re.Pattern[str], text: str) -> list[r
 
 def _joined_ok(m: re.Match[str], head: str) -> bool:
     """A joined name needs a head that reads as a name: capitalised ("GPT", "Qwen", "R"),
+    a family word of ``lexicon/model_words.txt`` in lower case (an API id: "grok-3"),
     or lowercase with a hyphen or 1-2 letters ("gpt-oss", "o"); a plain lowercase word glued
     to digits ("mp3", "covid19") or a year ("in2024") is no model."""
     ver = m.group("ver")
     if len(ver) == 4 and ver[:2] in ("19", "20"):
         return False  # a year glued to a word ("Released2024-07-18"), not a version
-    if head[0].isupper():
-        return True
+    if head[0].isupper() or head in _FAMILY_LOWER:
+        return True  # "GPT-4o"; an API id of a known family ("grok-3", "qwen3", "gpt-4o")
     return "-" in head or len(head) <= 2 and m.group("ver")[0].isdigit() and len(head) == 1
 
 

@@ -45,6 +45,8 @@ BENCHMARK_NAMES: tuple[str, ...] = tuple(
 )
 _NAMES_ALT = "|".join(re.escape(n).replace("'", "['’]") for n in BENCHMARK_NAMES)
 _BENCH_HEAD_RE = re.compile(r"[Bb]ench|Index|Arena|Eval|[Ll]eaderboard|" + _NAMES_ALT)
+# A percent glued right after a benchmark's name in a flattened score table ("HumanEval92%").
+_GLUED_SCORE = r"(?=\d+(?:[.,]\d+)?\s?%)"
 _BENCH_RE = re.compile(
     r"(?<![\w'’-])(?P<name>(?:[A-Z][\w'’-]*\s+){0,3}"
     r"(?:[\w-]*(?:[Bb]ench|Arena)|Index|Eval)(?!-[A-Za-z])"  # "Arena-Hard" is a listed name
@@ -52,7 +54,11 @@ _BENCH_RE = re.compile(
     r"(?:\s+(?:" + alternation("benchmark_variants") + r"))?"
     # a listed name glued to its year or version ("AIME24", "Arena-Hardv2") or to a context
     # length ("RULER-128K": version 128K)
-    r"|(?:" + _NAMES_ALT + r")(?P<glued>\d{2}(?:\d{2})?|v\d+(?:\.\d+)?|-\d+[KM])?(?![\w-])"
+    # (digits glued and then "%" are a flattened table's score: "HumanEval92%", no version)
+    r"|(?:"
+    + _NAMES_ALT
+    + r")(?:(?P<glued>\d{2}(?:\d{2})?|v\d+(?:\.\d+)?|-\d+[KM])(?![.,]?\d*\s?%))?"
+    r"(?:(?![\w-])|" + _GLUED_SCORE + r")"
     # A named leaderboard: "the Vectara HHEM leaderboard", "LMArena Leaderboard".
     r"|(?:[A-Z][\w'’-]*\s+){1,3}[Ll]eaderboard)"
     # A version is never a score: "HumanEval 89.0%" names no version 89.0.
@@ -61,7 +67,7 @@ _BENCH_RE = re.compile(
     # "BBH 52.4" and "GPQA 20.8" are scores, not versions.
     r"(?:\s+(?P<ver>(?:v\d+|\d)(?:\.\d+)+|\d{4}|v\d+|\d(?!\d|[.,]\d|\s*(?:%|points|pontos|pts)))(?![\d.,]*\s*%)"
     # or a version in brackets right after the name: "LiveCodeBench (v5)", "AIME (2025)"
-    r"|\s*\((?P<pver>v\d+(?:\.\d+)*|\d{4})\))?(?!\w|\.\d)"
+    r"|\s*\((?P<pver>v\d+(?:\.\d+)*|\d{4})\))?(?:(?!\w|\.\d)|" + _GLUED_SCORE + r")"
 )
 YEARLY_BENCHMARKS: frozenset[str] = frozenset(
     line.strip()
@@ -241,8 +247,9 @@ _CONTEXT_BEFORE = re.compile(
 )
 _PARAMS = alternation("param_nouns")
 _PARAMS_AFTER = re.compile(r"^\s*-?(?:de\s+)?(?:" + _PARAMS + r")\b", re.I)
+# "20T tokens", and the hyphenated compound "a 20T-token corpus": a count of that noun
 _OTHER_NOUN_AFTER = re.compile(
-    r"^\s*(?:de\s+)?(?!parâm|param|capacidade|ativa|total)(?:"
+    r"^\s*-?\s*(?:de\s+)?(?!parâm|param|capacidade|ativa|total)(?:"
     + alternation("other_count_nouns")
     + r")\b",
     re.I,
@@ -455,6 +462,47 @@ def announces_new_model(before: str, after: str) -> bool:
     if _PARTICIPLE_DATE_BEFORE.match(before) and _PARTICIPLE_MODEL_AFTER.match(after):
         return True  # "Anunciado em 12 de dezembro de 2024, este modelo marca ..."
     return bool(_FRONTED_DATE_BEFORE.match(before) and _FRONTED_NEW_MODEL_AFTER.match(after))
+
+
+# A size written as total and active counts after an article: "a 30B-A3B MoE model", "the
+# 235B-A22B variant" (not a name: "Qwen3-30B-A3B" glues it to a family).
+SIZE_PAIR_RE = re.compile(
+    r"(?<![^\W\d_])(?:an?|the)\s+(?P<total>\d+(?:\.\d+)?[BMT])-A(?P<active>\d+(?:\.\d+)?[BMT])"
+    r"(?![\w.-])",
+    re.I,
+)
+
+
+# A sentence opening with an announcement participle, the date in its phrase ("Announced
+# last night, April 7, 2025, the model ...", "Introduced on 3 March, ..."): the date the
+# sentence's model was announced.
+_ANNOUNCED_OPENER = re.compile(
+    r"^\W*(?:" + alternation("announce_verbs") + r")\b[^,.;:]{0,30},?\s*$", re.I
+)
+
+
+# A date, then a lab and its announcement verb, then the model: "Today, Nimbus announced
+# Zephyr 4, a ..." (the caller checks that a subject is named right at the match's end;
+# "announced that ..." or "announced plans" name no model there).
+_ANNOUNCES_AFTER = re.compile(
+    r"^,?\s+(?:[\w.&'’-]+\s+){0,3}?(?:" + alternation("announce_verbs") + r")\s+"
+    r"(?:(?:the|its|their)\s+)?(?:new\s+)?",
+    re.I,
+)
+
+
+def announces_after(after: str) -> int | None:
+    """Offset in ``after`` (the text after a date) where the object of "<lab> announced"
+    starts ("Today, Microsoft announced Phi-4-reasoning": at "Phi-4-reasoning"), or
+    ``None``."""
+    m = _ANNOUNCES_AFTER.match(after)
+    return m.end() if m else None
+
+
+def announced_opener(before: str) -> bool:
+    """True when ``before`` (a sentence's text up to a date) is only an announcement
+    participle and a few words ("Announced last night, "): the date is the release."""
+    return bool(_ANNOUNCED_OPENER.match(before))
 
 
 def released_and_opened(after: str) -> bool:
@@ -986,6 +1034,22 @@ def is_input_limit(before: str, after: str) -> bool:
     "up to 200,000 input tokens"; not "$3 per 1M input tokens"); the caller asks that the
     count be a most ("up to"), which makes it the model's window."""
     return bool(_INPUT_LIMIT_AFTER.match(after)) and not _PER_BEFORE.search(before)
+
+
+# "4096 tokens during pre-training", "32K durante o pré-treinamento": a stage's length.
+_STAGE_AFTER = re.compile(
+    r"^\s*(?:tokens?\s+)?(?:during|for|at|durante|no|na)\s+(?:the\s+|o\s+|a\s+)?(?:"
+    + phrases("training_stages")
+    + r")(?![\w-])",
+    re.I,
+)
+
+
+def is_training_stage_length(after: str) -> bool:
+    """True when a token count is followed by the training stage it was used in ("4096
+    tokens during pre-training"): that stage's length, not the model's context window
+    (stages: ``lexicon/<lang>/training_stages.txt``)."""
+    return bool(_STAGE_AFTER.match(after))
 
 
 def is_context_window(before: str, after: str, clause: str) -> bool:

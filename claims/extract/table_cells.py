@@ -19,7 +19,7 @@ import re
 from dataclasses import replace
 from decimal import Decimal
 
-from claims.extract.figures import Figure, scan_figures
+from claims.extract.figures import LOWER_BOUND_WORDS, UPPER_BOUND_WORDS, Figure, scan_figures
 from claims.extract.lexicon import alternation, patterns, phrases, words
 from claims.extract.models import find_models
 from claims.extract.rules import Named, find_benchmarks, is_cached_price, price_side
@@ -71,10 +71,29 @@ _SPEC_HEAD = re.compile(alternation("spec_value_heads"), re.I)
 # A spec sheet's cell: a figure and its unit words, then a note in brackets ("744B (744
 # bilhões)", "200.000 tokens").
 _SPEC_CELL = re.compile(r"^[~≈]?[$€£]?\s*\d[\d.,]*\s*[kKMBT]?(?:\s+[^\W\d_]+)?\s*\([^()]*\)$")
+# A limit's cell: an upper bound, a token count and a few words of what it bounds ("Up to
+# 256,000 tokens per request", "Até 128K tokens por chamada").
+_BOUND_CELL = re.compile(
+    rf"^(?:{UPPER_BOUND_WORDS}|até)\s+\d[\d.,]*\s*[kKM]?\s+tokens?(?:\s+[^\W\d_]+){{0,3}}$",
+    re.I,
+)
+# A row label that is a request's size, a price tier's condition ("≤ 128,000 tokens",
+# "> 128K", "Above 200K tokens", "Up to 32K"): no measure, no model.
+_TIER_LABEL = re.compile(
+    rf"^(?:[≤≥<>]=?|{UPPER_BOUND_WORDS}|{LOWER_BOUND_WORDS}|até|acima\s+de)\s*"
+    r"\d[\d.,]*\s*[kKM]?(?:\s+(?:input\s+)?tokens?)?$",
+    re.I,
+)
 # A cell of one price per a token count ("$15 / MTok", "$2.50 per 1M tokens").
 _PRICE_CELL = re.compile(
     r"^[$€£]\s*\d[\d.,]*\s*(?:/|per|por)\s*(?:1\s*)?(?:M|K|MTok|KTok|million|milh[ãa]o)"
     r"(?:\s+(?:input\s+|output\s+)?tokens)?$",
+    re.I,
+)
+# A price cell with its cached rate after it ("$0.06 cache $0.02", "$1.25 cached $0.31"):
+# the first figure is the cell's price.
+_CACHED_NOTE_CELL = re.compile(
+    r"^[$€£]\s*\d[\d.,]*\s+(?:cache|" + phrases("cached_price") + r")\s*:?\s*[$€£]\s*\d[\d.,]*$",
     re.I,
 )
 _PAIR_CELL = re.compile(
@@ -112,7 +131,10 @@ def read_cell(
     ``None`` when the cell is no figure, names no model, or its measure is unknown. A
     model the subjects file lacks gives slug ``None`` and its name (header or label)."""
     worded = not is_numeric(cell.text)  # "200K tokens": only under a size/context/speed label
-    if worded and not (_ONE_FIGURE_CELL.match(cell.text) or _PRICE_CELL.match(cell.text)):
+    cached_note = _CACHED_NOTE_CELL.match(cell.text)
+    if cached_note:  # "$0.06 cache $0.02": the price, then its cached rate as a note
+        worded = False
+    elif worded and not (_ONE_FIGURE_CELL.match(cell.text) or _PRICE_CELL.match(cell.text)):
         return None
     named, slug = _owner(head.text, index)
     measure, owner = label.text, head.text
@@ -158,7 +180,10 @@ def read_spec_cell(
     if any(_owner(c.text, index)[0] for c in (*t.header, *(r[0] for r in t.rows))):
         return None
     if not (
-        is_numeric(cell.text) or _ONE_FIGURE_CELL.match(cell.text) or _SPEC_CELL.match(cell.text)
+        is_numeric(cell.text)
+        or _ONE_FIGURE_CELL.match(cell.text)
+        or _SPEC_CELL.match(cell.text)
+        or _BOUND_CELL.match(cell.text)
     ):
         return None
     figs = scan_figures(text[cell.start : cell.end], locale)
@@ -174,6 +199,31 @@ def read_spec_cell(
     if read is None:
         return None
     return read[0], read[1], read[2], (cell.start + f.start, cell.start + f.end)
+
+
+def read_tier_cell(
+    t: Table, label: Cell, head: Cell, cell: Cell, text: str, locale: str, index: SubjectIndex
+) -> tuple[str, dict[str, str], Value, tuple[int, int]] | None:
+    """(attribute, qualifiers, value, (start, end)) of a price cell in a tiered price table:
+    no model named in its header nor its row labels, the column a price header naming its
+    side and token unit ("Input Price (per 1M tokens)"), the row label a request's size
+    ("≤ 128,000 tokens", "> 128,000 tokens", :data:`_TIER_LABEL`). The first row is the
+    headline price; a later row's price holds under its condition (qualifier
+    ``conditions``: the label as written). The model is the running text's (the caller
+    attributes it); ``None`` for any other cell."""
+    if not _TIER_LABEL.match(label.text.strip()) or not is_numeric(cell.text):
+        return None
+    if any(_owner(c.text, index)[0] for c in (*t.header, *(r[0] for r in t.rows))):
+        return None
+    figs = scan_figures(text[cell.start : cell.end], locale)
+    read = _price(head.text, figs[0]) if len(figs) == 1 else None
+    if read is None:
+        return None
+    attr, q, v = read
+    if label is not t.rows[0][0]:
+        q = {**q, "conditions": label.text.strip()}
+    a = cell.start + figs[0].start
+    return attr, q, v, (a, a + len(figs[0].text))
 
 
 def read_pair_cell(
@@ -281,11 +331,14 @@ def _cell_price(measure: str, f: Figure) -> tuple[str, dict[str, str], Value] | 
 
 def _price(measure: str, f: Figure) -> tuple[str, dict[str, str], Value] | None:
     """An input or output price in USD per million tokens when ``measure`` is a price
-    header naming its side and a token unit ("Input price ($/1M tokens)", "Output $/M");
+    header naming its side and a token unit ("Input price ($/1M tokens)", "Output $/M"),
+    or a side and a unit only ("Input /M") over a cell of money ("$0.56");
     a price in another currency, or with no side, gives none."""
     per = _PER_HEAD.search(measure)
     side = price_side(measure, "")
-    if not (_PRICE_HEAD.search(measure) and per and side) or f.kind not in ("money", "plain"):
+    # a header of a side and a unit only ("Input /M") is a price's when the cell is money
+    priced = _PRICE_HEAD.search(measure) or f.kind == "money"
+    if not (priced and per and side) or f.kind not in ("money", "plain"):
         return None
     cur = _HEAD_CURRENCY.search(measure)
     currency = f.currency or ("eur" if cur and cur.group("eur") else "usd")

@@ -223,6 +223,15 @@ def _cell_per_line_tables(text: str) -> list[Table]:
     return tables
 
 
+# A price written with its unit ("$0.30/M", "$2.50 / 1M"): a value, never a title or header.
+_PRICE_CELL = re.compile(r"^[~≈<>]?\s*[$€£]\s*\d")
+
+
+def _figure_cell(text: str) -> bool:
+    """True for a cell holding a figure (:func:`is_numeric`) or a price with its unit."""
+    return is_numeric(text) or bool(_PRICE_CELL.match(text))
+
+
 def _short(c: Cell) -> bool:
     return len(c.text) <= 40 and not c.text.endswith((".", ":", "?", "!"))
 
@@ -230,7 +239,7 @@ def _short(c: Cell) -> bool:
 def _cell_table_at(lines: list[Cell], i: int) -> tuple[Table, int] | None:
     """The cell-per-line table whose title cell is ``lines[i]``, and the index after it."""
     j = i
-    while j < len(lines) and _short(lines[j]) and not is_numeric(lines[j].text):
+    while j < len(lines) and _short(lines[j]) and not _figure_cell(lines[j].text):
         j += 1
     k = j - i - 2  # title, k headers, then the first row's label
     if k < 1 or j >= len(lines) or not is_numeric(lines[j].text):
