@@ -195,6 +195,20 @@ def test_qualifier_missing_on_one_side_is_unknown_not_different():
     )
 
 
+def test_a_price_tier_is_compared_only_with_the_same_tier():
+    over = {"conditions": "> 200K tokens"}
+    base = cv(1, "price_input_usd_per_mtok", quantity("3", "usd_per_mtok"), source=1)
+    tier = cv(2, "price_input_usd_per_mtok", quantity("6", "usd_per_mtok"), q=over, source=2)
+    check = compare_claims(base, tier)
+    assert (check.comparable, check.rule) == (False, None)
+    assert check.reason == "different conditions (base tier vs > 200K tokens)"
+    assert find_conflicts([base, tier]) == []
+    other = cv(3, "price_input_usd_per_mtok", quantity("9", "usd_per_mtok"), q=over, source=3)
+    assert compare_claims(tier, other).rule == "values_disagree"
+    # Elsewhere a condition missing on one side stays unknown, not different.
+    assert qualifiers_compatible("output_tokens_per_second", over, {}) == (True, "")
+
+
 def test_one_claimant_ranking_two_models_needs_no_note():
     board = {"leaderboard": "Code Arena WebDev"}
     r8 = cv(1, "leaderboard_rank", quantity("8", "rank"), q=board, claimant="Code Arena", source=3)

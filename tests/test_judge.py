@@ -88,6 +88,17 @@ def test_context_window_256k_confirmed():
     assert d.status == "confirmed"
 
 
+def test_a_tier_price_is_judged_only_against_the_same_tier():
+    # a tiered price table's later row ("> 200K tokens") is another tier: the headline
+    # price a pricing page observes neither confirms nor contradicts it
+    price = "price_output_usd_per_mtok"
+    tier = cv(1, price, quantity("22.50", "usd_per_mtok"), q={"conditions": "> 200K tokens"})
+    headline = ov(2, price, quantity("15", "usd_per_mtok", exact=True))
+    assert (judge(tier, [headline]).status, judge(tier, [headline]).evidence) == ("unverified", ())
+    base = cv(3, price, quantity("15", "usd_per_mtok"))
+    assert judge(base, [headline]).status == "confirmed"
+
+
 def test_price_exact_match_free_offering_and_history():
     # as the openrouter_models adapter stores them: the base id has no offering
     # qualifier, ":free" gives qualifier offering="free" (C07)

@@ -52,6 +52,13 @@ REQUIRED_QUALIFIERS: dict[str, tuple[str, ...]] = {
 }
 # Qualifiers naming an offering: missing (or "standard") is the base offering (C07 :free).
 OFFERING_QUALIFIERS: tuple[str, ...] = ("variant", "offering")
+# Qualifiers that, on these attributes, name a tier of the offering: missing is the base
+# tier, so a price for prompts over 128K tokens (``conditions``, read from a tiered price
+# table) never confirms or contradicts the headline price.
+TIER_QUALIFIERS: dict[str, tuple[str, ...]] = {
+    "price_input_usd_per_mtok": ("conditions",),
+    "price_output_usd_per_mtok": ("conditions",),
+}
 BASE_OFFERING_NAMES: tuple[str, ...] = ("standard", "default", "base")
 # Attributes whose values are dates with a relation.
 DATE_ATTRIBUTES: tuple[str, ...] = ("release_date", "weights_release_date")
@@ -105,10 +112,15 @@ def qualifiers_compatible(attribute: str, a: dict[str, Any], b: dict[str, Any]) 
     side is unknown, not different, except the ones :data:`REQUIRED_QUALIFIERS` names
     (benchmark; leaderboard + date for ranks; hardware) and the offering qualifiers
     (``variant``, ``offering``): missing there means the base offering, so a Highspeed
-    price never confirms or contradicts the standard one. Returns (ok, why not)."""
+    price never confirms or contradicts the standard one; likewise a tier qualifier
+    (:data:`TIER_QUALIFIERS`: a price's ``conditions``) missing on one side is the base
+    tier. Returns (ok, why not)."""
     for q in REQUIRED_QUALIFIERS.get(attribute, ()):
         if not a.get(q) or not b.get(q):
             return False, f"{q} not stated on both sides"
+    for q in TIER_QUALIFIERS.get(attribute, ()):
+        if bool(a.get(q)) != bool(b.get(q)):
+            return False, f"different {q} ({a.get(q) or 'base tier'} vs {b.get(q) or 'base tier'})"
     for q in OFFERING_QUALIFIERS:
         va, vb = offering_name(a.get(q)), offering_name(b.get(q))
         if va != vb:
