@@ -8,8 +8,9 @@ only for pages that need it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
 from functools import cache, partial
+from operator import attrgetter
 from typing import Any
 
 from jinja2 import Environment
@@ -115,12 +116,24 @@ class SubjectDigests:
         claims = {sv.slug: known.get(sv.slug) or key_of(sv.groups) for sv in subjects}
         return cls(
             claims=claims,
-            view={
-                sv.slug: key_of(claims[sv.slug], replace(sv, groups=[], facts=[], card=[]))
-                for sv in subjects
-            },
+            view={sv.slug: key_of(claims[sv.slug], _without_claims(sv)) for sv in subjects},
             row={sv.slug: key_of(sv.row()) for sv in subjects},
         )
+
+
+_VIEW_FIELDS = [f.name for f in fields(SubjectView)]
+_CLAIM_FIELDS = [_VIEW_FIELDS.index(name) for name in ("groups", "facts", "card")]
+_view_values = attrgetter(*_VIEW_FIELDS)
+
+
+def _without_claims(sv: SubjectView) -> list[Any]:
+    """What ``plain`` makes of ``replace(sv, groups=[], facts=[], card=[])`` (its field
+    values in order, those three empty): the same JSON, without making a copy of the
+    view (``dataclasses.replace`` was half of a view digest's time)."""
+    values = list(_view_values(sv))
+    for i in _CLAIM_FIELDS:
+        values[i] = []
+    return values
 
 
 def search_and_compare(

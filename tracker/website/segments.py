@@ -56,6 +56,18 @@ def _stat_of(st: os.stat_result) -> list[int]:
     return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
 
 
+def _framed(head: bytes, pieces: list[bytes | memoryview], sep: bytes, tail: bytes) -> bytes:
+    """``head``, the ``pieces`` joined by ``sep``, ``tail``: one copy of the bytes (a
+    join inside a join copied the 18.7 MB of ``api/claims.json`` twice)."""
+    parts: list[bytes | memoryview] = [head]
+    for piece in pieces:
+        parts += (piece, sep)
+    if pieces:
+        parts.pop()  # no separator after the last piece
+    parts.append(tail)
+    return b"".join(parts)
+
+
 @dataclass
 class FileSegments:
     """One big file's layout as a build wrote it: its size and ``stat``; the parts in file
@@ -214,7 +226,7 @@ class Segments:
             return None
         self.spliced += len(taken)
         head, tail = frame[0].encode("utf-8"), frame[1].encode("utf-8")
-        payload = b"".join((head, sep_b.join(pieces), tail))
+        payload = _framed(head, pieces, sep_b, tail)
         if self.cache_dir is not None and ids_out:
             self._pending[path] = FileSegments(
                 kind, 0, len(head), len(sep_b), ids_out, lengths_out, owners
@@ -265,7 +277,7 @@ class Segments:
             pieces.append(view[run[0] : run[1]])
         self.spliced += sum(1 for _, old, _ in parts if old is not None)
         head, tail = frame[0].encode("utf-8"), frame[1].encode("utf-8")
-        payload = b"".join((head, sep_b.join(pieces), tail))
+        payload = _framed(head, pieces, sep_b, tail)
         if self.cache_dir is not None and parts:
             ids = [i for i, _, _ in parts]
             self._pending[path] = FileSegments(kind, 0, len(head), len(sep_b), ids, lengths, owners)
