@@ -771,21 +771,13 @@ def collect(
     ]
     _check_targets(events_v, subject_views, disc_views, anchors)
     listed = {i: sc for c in per_subject.values() for i, sc in c.listed.items()}
-    counts = source_counts(claims, listed, served)
     listing = SourceListing(partial(source_claims, claims, listed, served, names))
+    shown = (sources, source_counts(claims, listed, served), listing)
     if records is not None:
         note_records(records, r.plan, subject_views, ids, per_subject, summaries, anchors)
     digests = {by_id[sid].slug: (sc.digest, sc.listed_digest) for sid, sc in per_subject.items()}
     digests |= {slugs[sid]: (rec.digest, rec.listed_digest) for sid, rec in served.items()}
-    return site_context(
-        r.watches,
-        subject_views,
-        disc_views,
-        (sources, counts, listing),
-        events_v,
-        summaries,
-        digests,
-    )
+    return site_context(r.watches, subject_views, disc_views, shown, events_v, summaries, digests)
 
 
 def site_context(
