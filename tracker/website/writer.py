@@ -12,20 +12,23 @@ from __future__ import annotations
 
 import errno
 import os
-import socket
 import stat
-import subprocess
 import sys
-import tempfile
 from collections import deque
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import tracker
 from tracker.errors import TrackerError
+
+if TYPE_CHECKING:
+    # The helper process's modules (socket, subprocess, multiprocessing, tempfile) are
+    # imported where it is started or served: a build that does not offload its writes
+    # (every one-claim rebuild) did not need their ~10 ms of imports.
+    from multiprocessing.connection import Connection
 
 
 class SiteError(TrackerError):
@@ -293,6 +296,8 @@ def _buffer_file() -> int:
     (``memfd_create``, Linux), else an unlinked temp file."""
     if hasattr(os, "memfd_create"):
         return os.memfd_create("tracker-site-writer", os.MFD_CLOEXEC)
+    import tempfile
+
     handle = tempfile.TemporaryFile()
     return os.dup(handle.fileno())  # the handle closes; the file lives while fd is open
 
@@ -322,6 +327,10 @@ class _Helper:
     written here when the block ends (:meth:`write_here`)."""
 
     def __init__(self) -> None:
+        import socket
+        import subprocess
+        from multiprocessing.connection import Connection
+
         ours, theirs = socket.socketpair()
         self._buffers = [_buffer_file()]  # the buffers the helper may not have yet
         self._used = 0  # bytes in the last buffer
@@ -382,6 +391,8 @@ class _Helper:
         """Send every held message at once, with the descriptors of the buffers they
         switch to; then close ours of the buffers before those (their memory is freed
         when the helper closes its copy)."""
+        import socket
+
         fds = [m[1] for m in self.held if isinstance(m, tuple) and m[0] == NEXT_BUFFER]
         try:
             self._conn.send(self.held)
@@ -430,6 +441,8 @@ class _Helper:
     def abort(self) -> None:
         """Stop the helper: it exits when its end of the socket closes. The buffers
         stay open while :meth:`write_here` may need them (:meth:`close`)."""
+        import subprocess
+
         self._conn.close()
         try:
             self._proc.wait(timeout=10)
@@ -477,6 +490,8 @@ def _receive(conn: Connection) -> list[Message] | None:
     """The next messages from the parent (None: no more); the descriptors of the
     buffers they switch to come right after them, and take the place of the parent's
     numbers."""
+    import socket
+
     items = conn.recv()
     if items is None:
         return None
@@ -496,6 +511,8 @@ def serve(fd: int, buffer: int) -> None:
     read messages as they arrive (so the parent seldom waits on a full socket), store
     the files in order (:func:`store_from`), then reply with the changed flags and the
     first error (None). Exits quietly when the parent goes."""
+    from multiprocessing.connection import Connection
+
     conn = Connection(fd)
     todo: deque[Message] = deque()
     made: set[str] = set()
