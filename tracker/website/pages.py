@@ -20,6 +20,7 @@ from tracker.website.asof import AS_OF_SCRIPT, as_of_js
 from tracker.website.pagehash import key_of
 from tracker.website.summary import COLUMNS, other_benchmarks, table_columns
 from tracker.website.views import IndexRow, SiteContext, SubjectView
+from tracker.website.writer import Pieces
 
 CHANGES_LIMIT = 200
 
@@ -30,7 +31,7 @@ class Job:
 
     path: str
     key: str
-    render: Callable[[], str | bytes]
+    render: Callable[[], str | bytes | Pieces]
 
 
 def _overdue_key(row: IndexRow) -> tuple[int, str]:

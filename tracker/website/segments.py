@@ -43,6 +43,8 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
+from tracker.website.writer import Pieces
+
 log = logging.getLogger(__name__)
 
 CACHE_FILE = "segments.json"
@@ -56,16 +58,17 @@ def _stat_of(st: os.stat_result) -> list[int]:
     return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
 
 
-def _framed(head: bytes, pieces: list[bytes | memoryview], sep: bytes, tail: bytes) -> bytes:
-    """``head``, the ``pieces`` joined by ``sep``, ``tail``: one copy of the bytes (a
-    join inside a join copied the 18.7 MB of ``api/claims.json`` twice)."""
+def _framed(head: bytes, pieces: list[bytes | memoryview], sep: bytes, tail: bytes) -> Pieces:
+    """``head``, the ``pieces`` with ``sep`` between them, ``tail``, as :class:`Pieces`
+    the writer writes one after another (joined, the 18.7 MB of ``api/claims.json``
+    were copied once more; a join inside a join copied them twice)."""
     parts: list[bytes | memoryview] = [head]
     for piece in pieces:
         parts += (piece, sep)
     if pieces:
         parts.pop()  # no separator after the last piece
     parts.append(tail)
-    return b"".join(parts)
+    return Pieces(tuple(parts), sum(len(p) for p in parts))
 
 
 @dataclass
@@ -176,7 +179,7 @@ class Segments:
         taken: set[int],
         made: dict[int, str],
         owners: dict[str, list[int]],
-    ) -> bytes | None:
+    ) -> Pieces | None:
         """The bytes of ``path``, whose parts are in id order: ``frame[0]``, the parts
         joined by ``sep``, ``frame[1]``; the parts of ``taken`` (ids in
         :meth:`layout`'s) copied from the last output, runs of neighbours as one slice,
@@ -241,7 +244,7 @@ class Segments:
         sep: str,
         parts: list[tuple[int, int | None, str | None]],
         owners: dict[str, list[int]],
-    ) -> bytes | None:
+    ) -> Pieces | None:
         """As :meth:`splice` for a file whose parts keep no id order (the search index:
         subjects in name order, numbered by place): ``parts`` in file order as ``(id in
         the new file, id in the last output to copy or None, text or None)``; a loop

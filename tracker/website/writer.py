@@ -37,6 +37,23 @@ class SiteError(TrackerError):
     kind = "site"
 
 
+@dataclass(frozen=True)
+class Pieces:
+    """A file's bytes in pieces (the spliced big exports: slices of the last output and
+    the new parts between them), written one after another and never joined: joining
+    copied ``api/claims.json``'s 18.7 MB once more. ``len()`` is the file's size."""
+
+    parts: tuple[bytes | memoryview, ...]
+    size: int
+
+    def __len__(self) -> int:
+        return self.size
+
+    def joined(self) -> bytes:
+        """The bytes in one piece (a helper process or a comparison takes them so)."""
+        return b"".join(self.parts)
+
+
 def _check_relpath(relpath: str) -> None:
     """Raise :class:`SiteError` unless ``relpath`` is a plain relative POSIX path."""
     if not relpath or "\\" in relpath or "\x00" in relpath:
@@ -115,7 +132,9 @@ class Writer:
             raise SiteError(f"output path {relpath!r} leaves the output folder {self.out_dir}")
         return target
 
-    def write(self, relpath: str, data: str | bytes, *, compare: bool = True) -> bool | None:
+    def write(
+        self, relpath: str, data: str | bytes | Pieces, *, compare: bool = True
+    ) -> bool | None:
         """Write ``data`` (str is UTF-8 encoded) at ``relpath``; True when bytes changed,
         None inside :meth:`offloaded` (the helper writes it; counted when the block ends).
 
@@ -131,6 +150,8 @@ class Writer:
         self._seen.add(relpath)
         payload = data.encode("utf-8") if isinstance(data, str) else data
         if self._helper is not None:
+            if isinstance(payload, Pieces):
+                payload = payload.joined()
             self._helper.send((target, payload, compare))
             self._order.append((relpath, True))
             return None
@@ -211,7 +232,7 @@ class Writer:
         return set(self._seen)
 
 
-def store(target: str, payload: bytes, compare: bool, made: set[str]) -> bool:
+def store(target: str, payload: bytes | Pieces, compare: bool, made: set[str]) -> bool:
     """Put ``payload`` at the absolute path ``target`` through a temp file and rename (a
     reader never sees half a page); False, writing nothing, when ``compare`` and the
     file already holds these bytes. ``made``: folders already created (updated)."""
@@ -219,17 +240,21 @@ def store(target: str, payload: bytes, compare: bool, made: set[str]) -> bool:
         return False
     tmp = _temp_beside(target, made)
     with open(tmp, "wb") as out:
-        out.write(payload)
+        if isinstance(payload, Pieces):
+            out.writelines(payload.parts)
+        else:
+            out.write(payload)
     os.replace(tmp, target)
     return True
 
 
-def _holds(target: str, payload: bytes) -> bool:
+def _holds(target: str, payload: bytes | Pieces) -> bool:
     """Whether the file at ``target`` holds exactly ``payload`` (False when absent)."""
     try:
         with open(target, "rb") as existing:
             if os.fstat(existing.fileno()).st_size == len(payload):
-                return existing.read() == payload
+                there = existing.read()
+                return there == (payload.joined() if isinstance(payload, Pieces) else payload)
     except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
         pass
     return False
