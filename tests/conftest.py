@@ -17,10 +17,12 @@ SHARED = ROOT.parent / "shared"
 DEMO_DATA = ("data/subjects.toml", "data/watches.toml", "data/claims", "data/recordings")
 
 
-def pytest_sessionstart(session: pytest.Session) -> None:
+def pytest_configure(config: pytest.Config) -> None:
     """Stop at once, saying why, when the checkout's demo data has local edits (e.g. a
     model added with `tracker track`): dozens of tests would fail on figures they did
-    not expect. No git, or not a git checkout: nothing to compare, run."""
+    not expect. No git, or not a git checkout: nothing to compare, run. A usage error
+    prints its message once (``pytest.exit`` in ``pytest_sessionstart`` printed it
+    twice) and exits 4."""
     git = shutil.which("git")
     if git is None or not (ROOT / ".git").exists():
         return
@@ -29,11 +31,10 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         capture_output=True,
     )
     if done.returncode == 1:
-        pytest.exit(
+        raise pytest.UsageError(
             "the tests read the committed demo data, and data/ has local edits "
             f"(`git -C {ROOT} diff --stat -- data/`); copy them elsewhere, then "
-            "`git checkout -- data/` (or keep your own models in another folder with --data)",
-            returncode=4,
+            "`git checkout -- data/` (or keep your own models in another folder with --data)"
         )
 
 

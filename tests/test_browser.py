@@ -232,7 +232,28 @@ def test_a_speed_not_compared_keeps_its_cell_short(demo_site, pages):
     )
     assert 0 < heights["speed"] <= heights["others"], heights
     note = page.eval("document.getElementById('not-compared').innerText")
-    assert "Kimi K3, Output tok/s: 1,000–2,000+ on Cerebras WSE-3T (confirmed)." in note
+    assert "Kimi K3, Output tok/s (the cell shows 41.6): 1,000–2,000+ on Cerebras WSE-3T" in note
+
+
+def test_the_not_compared_dagger_never_wraps_alone(demo_site, pages):
+    """K3's speed cell "41.6 ○ †": the dagger (about another figure, the Cerebras claim)
+    wrapped alone onto its own line at 390 px; it now stays on the figure's line, even
+    with the cell narrowed to 3.5em (narrower than the three need), at both widths."""
+    for width in WIDTHS:
+        page = pages[width]
+        page.goto(url(demo_site, "index.html"))
+        lines = page.eval(
+            """(() => { const dagger = document.querySelector('#subjects .aside-mark');
+              const td = dagger.closest('td');
+              td.style.width = '3.5em'; td.style.maxWidth = '3.5em';
+              const box = e => e.getBoundingClientRect();
+              return {figure: box(td.querySelector('a')).bottom,
+                      mark: box(td.querySelector('.mark')).top,
+                      dagger: box(dagger).top, text: td.textContent}; })()"""
+        )
+        assert lines["text"].startswith("41.6 ○ †"), lines
+        assert lines["dagger"] < lines["figure"], (width, lines)
+        assert abs(lines["dagger"] - lines["mark"]) < 2, (width, lines)
 
 
 def test_sort_and_filter_without_javascript(demo_site, pages):
@@ -299,6 +320,33 @@ def test_search_with_and_without_javascript(demo_site, pages):
     page.goto(url(demo_site, "search.html?q=Moonshot"), js=False)
     listed = page.eval("[...document.querySelectorAll('#search-all li a')].map(a => a.textContent)")
     assert {"Kimi K2 Thinking", "Kimi K3", "Kimi K3.1 Pro"} <= set(listed)
+
+
+def test_search_finds_claims_by_their_subject_and_sources_by_their_title(demo_site, pages):
+    """ "K3.1 Pro" found Kimi K3's claims cited from an article titled about K3.1 Pro (its
+    title was searched as the claim's): now it finds K3.1 Pro's subject and claims, and
+    that article as a source; K3's claims found by their own words still show it."""
+    page = pages[1280]
+    hits_js = (
+        "[...document.querySelectorAll('#search-results li')].map(li => ["
+        "li.querySelector('.kind').textContent, li.querySelector('a').getAttribute('href'),"
+        "li.querySelector('a').textContent, (li.querySelector('small') || {}).textContent])"
+    )
+    page.goto(url(demo_site, "search.html?q=K3.1%20Pro"))
+    hits = page.eval(hits_js)
+    claims = [h for h in hits if h[0] == "claim"]
+    assert claims and all(h[1].startswith("subjects/kimi-k3.1-pro/") for h in claims), hits
+    sources = [h[2] for h in hits if h[0] == "source"]
+    assert "Kimi K3.1 Pro: 104B active, a 33% cheaper API and Cerebras' 2,000 tokens/s" in sources
+    page.goto(url(demo_site, "search.html?q=Kimi%20K3%20Cerebras%20WSE-3T"))
+    k3 = [h for h in page.eval(hits_js) if h[0] == "claim"]
+    speed = next(h for h in k3 if h[2] == "Kimi K3: Output speed 1,000–2,000+ tokens/s")
+    assert speed[1].startswith("subjects/kimi-k3/index.html#c-")
+    assert speed[3] == (
+        " hardware: Cerebras WSE-3T · Cerebras · Kimi K3.1 Pro: 104B active, a 33% cheaper"
+        " API and Cerebras' 2,000 tokens/s"
+    )
+    assert page.problems == []
 
 
 def test_compare_two_subjects_side_by_side(demo_site, pages):

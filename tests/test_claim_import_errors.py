@@ -55,3 +55,34 @@ def test_track_dry_run_validates_the_subscription_url(tmp_path):
     assert r.exit_code == 1
     assert "field 'url' must be an Apprise URL" in r.output
     assert "dry run" not in r.output
+
+
+def test_unknown_subjects_are_listed_with_the_other_problems_and_a_did_you_mean(tmp_path):
+    """A trial's file with two mistyped subjects and a bad attribute: every problem at
+    once, each with its candidate number, the near slug suggested (was: the first
+    unknown subject only, with neither)."""
+    db = tmp_path / "t.db"
+    shutil.copytree(
+        ROOT / "data", tmp_path / "data", ignore=shutil.ignore_patterns("*.db*", "snapshots")
+    )
+    assert (
+        runner.invoke(app, ["load", "--data", str(tmp_path / "data"), "--db", str(db)]).exit_code
+        == 0
+    )
+    items = [GOOD, {**GOOD, "subject": "nosuch"}, {**GOOD, "attribute": "total_param"},
+             {**GOOD, "subject": "kimi-k3.1-pr"}]  # fmt: skip
+    before = db.read_bytes()
+    r = _import(tmp_path, items, "--subjects", str(tmp_path / "data" / "subjects.toml"))
+    assert r.exit_code == 1
+    known = "kimi-k2-thinking, kimi-k3, kimi-k3.1-pro"
+    assert r.stderr.splitlines() == [
+        "error: 3 of 4 candidates cannot be imported (nothing was):",
+        "  candidate #2: subject: 'nosuch' is neither in the database nor in the "
+        f"subjects file (known: {known})",
+        "  candidate #3: attribute: unknown attribute 'total_param' (did you mean 'total_params'?)",
+        "  candidate #4: subject: 'kimi-k3.1-pr' is neither in the database nor in the "
+        "subjects file (did you mean 'kimi-k3.1-pro'?)",
+    ]
+    assert db.read_bytes() == before
+    doc = json.loads(_import(tmp_path, items, "--json").stdout)["error"]
+    assert (doc["kind"], [p["candidate"] for p in doc["problems"]]) == ("candidates", [2, 3, 4])

@@ -225,9 +225,9 @@ def test_driver_qualified_sqlite_urls_never_create_a_database(tmp_path):
 
 def test_load_from_a_missing_or_empty_data_folder_fails_and_creates_nothing(tmp_path):
     (tmp_path / "empty").mkdir()
-    for folder, why in (("absent", "no such folder"), ("empty", "no subjects.toml")):
+    for folder, why in (("absent", "no such data folder"), ("empty", "data: no subjects.toml")):
         code, out = _run("load", "--data", str(tmp_path / folder), "--db", str(tmp_path / "n.db"))
-        assert code == 1 and out.startswith(f"error: {tmp_path / folder}: data: {why}"), out
+        assert code == 1 and out.startswith(f"error: {tmp_path / folder}: {why}"), out
     assert not (tmp_path / "n.db").exists()
 
 

@@ -65,3 +65,18 @@ def test_piped_without_columns_prints_at_full_width_one_line_a_claim(demo_db, mo
     assert len(body) == len(rows) == 40  # nothing wrapped
     assert [c for c in _cells(lines, 7)] == [r["verdict"] or "no verdict yet" for r in rows]
     assert max(len(line) for line in lines) > 300  # the longest reason, whole
+
+
+def test_json_names_each_source_bare_the_text_in_quotes(demo_db, monkeypatch):
+    """--json's ``source`` is the source's bare name: a source named by its title gives
+    the whole title, without the quotes and the cut the text puts round it."""
+    monkeypatch.setenv("COLUMNS", "400")
+    text = runner.invoke(app, ["claims", "list", "--db", str(demo_db)]).stdout
+    assert "“Kimi K3.1 Pro launch: architecture, pricing…”" in text
+    rows = json.loads(runner.invoke(app, ["claims", "list", "--db", str(demo_db), "--json"]).stdout)
+    named = {r["source_key"]: r["source"] for r in rows}
+    assert named["report-k31-launch"] == (
+        "Kimi K3.1 Pro launch: architecture, pricing and open-weights date"
+    )
+    assert named["maquinaweb-k31-cerebras"] == "Máquina Web"
+    assert not any("“" in r["source"] for r in rows)

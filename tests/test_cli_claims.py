@@ -440,3 +440,22 @@ def test_extract_names_a_model_that_is_not_a_tracked_subject(tmp_path):
         (None, "total_params", ["names 'Halcyon 9', which is not a tracked subject"]),
         (None, "context_window", ["names 'Halcyon 9', which is not a tracked subject"]),
     ]
+
+
+def test_one_candidate_without_a_subject_is_counted_in_the_singular(tmp_path):
+    """ "1 of 2 candidates has …, its text names …, skips it", not "have"/"their"/"them"
+    (a fresh-user trial)."""
+    f = tmp_path / "a.txt"
+    f.write_text(
+        "Vireo Labs launches Halcyon 9\n\nVireo Labs announced Halcyon 9 with 405 billion "
+        "parameters.\n\nSeparately, Kimi K3 has 1 trillion parameters.\n",
+        encoding="utf-8",
+    )
+    r = _extract(str(f), "--lang", "en", "--published", "2026-11-30", "--json")
+    assert (r.exit_code, r.stderr) == (
+        0,
+        "warning: 1 of 2 candidates has no known subject (—); its text names 'Halcyon 9' "
+        "(1), which is not a tracked subject, and `claims import` skips it: add the model "
+        f"(slug, name, aliases as written) to {SUBJECTS} and extract again, or pass "
+        "--subject SLUG (a subject of that file) for figures naming no model\n",
+    )

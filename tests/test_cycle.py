@@ -496,7 +496,7 @@ def test_failing_after_is_configurable_per_watch(engine, tmp_path):
 def test_watch_names_select_and_unknown_names_are_an_error(engine, tmp_path):
     import pytest
 
-    from tracker.errors import ConfigError
+    from tracker.errors import UnknownName
 
     client, _spy, store = demo(engine, tmp_path)
     seen = []
@@ -509,7 +509,7 @@ def test_watch_names_select_and_unknown_names_are_an_error(engine, tmp_path):
     )
     assert [r.name for r in summary.results] == ["openrouter-models"] == [r.name for r in seen]
     assert summary.to_dict()["checked"] == 1
-    with pytest.raises(ConfigError) as err:
+    with pytest.raises(UnknownName) as err:
         run_check(engine, client, snapshot_store=store, watch_names=["nope"])
     assert str(err.value) == (
         "unknown watch name(s): nope (known: aa-intelligence-index, aa-kimi-k3, aa-kimi-k3.1-pro, "
@@ -525,7 +525,7 @@ def test_watch_names_select_and_unknown_names_are_an_error(engine, tmp_path):
         retired.state = "retired"
         s.add(retired)
         s.commit()
-    with pytest.raises(ConfigError) as err:
+    with pytest.raises(UnknownName) as err:
         run_check(engine, client, snapshot_store=store, watch_names=["nope"])
     assert str(err.value) == (
         "unknown watch name(s): nope (known: aa-intelligence-index, aa-kimi-k3, aa-kimi-k3.1-pro, "
@@ -557,4 +557,33 @@ def test_a_promised_repo_that_404d_until_launch_has_landed_when_it_appears(engin
         # the licence read in the same check is said with the landing (issue 16)
         "Kimi K2 Thinking: weights available on Hugging Face (moonshotai/Kimi-K2-Thinking); "
         "licence mit",
+    )
+
+
+def test_a_mistyped_watch_name_gets_a_did_you_mean(engine, tmp_path):
+    import pytest
+
+    """`--watch hf-org-moonshot` (a trial typed `hf-org-halcyon` for `hf-org-halcyonai`)
+    is suggested the watch it nearly names, as other unknown names are; JSON lists it."""
+    from typer.testing import CliRunner
+
+    from tracker.cli.main import app
+    from tracker.errors import UnknownName
+
+    client, _spy, store = demo(engine, tmp_path)
+    with pytest.raises(UnknownName) as err:
+        run_check(engine, client, snapshot_store=store, watch_names=["hf-org-moonshot", "nope"])
+    assert str(err.value).startswith(
+        "unknown watch name(s): hf-org-moonshot (did you mean 'hf-org-moonshotai'?), nope "
+        "(known: aa-intelligence-index, "
+    )
+    assert err.value.did_you_mean == ["hf-org-moonshotai"]
+    db = engine.url.database
+    args = ["check", "--replay", str(DEMO_HAR), "--db", db, "--watch", "hf-org-moonshot", "--json"]
+    result = CliRunner().invoke(app, args)
+    doc = json.loads(result.stdout)["error"]
+    assert (result.exit_code, doc["kind"], doc["did_you_mean"]) == (
+        1,
+        "unknown_name",
+        ["hf-org-moonshotai"],
     )

@@ -174,7 +174,8 @@ def test_demo_refuses_a_database_with_checks_later_than_the_recording(tmp_path, 
         "2026-11-28 06:00 UTC) of 1 of the recording's watches (hf-org-moonshotai): a live "
         "check or a replay of your own ran them since, and the demo would reset their "
         "watches' history; run it on its own database (`tracker demo --db data/demo.db`, "
-        "which builds its site in site-demo/ and leaves site/ as it is) or start over with "
+        "which builds its site in data/site-demo/ and leaves site/ as it is) or start over "
+        "with "
         "`make clean`\n"
     )
     with Session(make_engine(db)) as s:
@@ -265,3 +266,22 @@ def test_demo_leaves_watches_the_recording_does_not_answer_alone(tmp_path, monke
     with Session(make_engine(db)) as s:
         w = s.exec(select(models.Watch).where(models.Watch.name == "hf-org-auralis")).one()
     assert (as_utc(w.last_run), w.consecutive_failures, w.last_error) == (later, 0, None)
+
+
+def test_discrepancies_export_says_found_settled_as_the_page_does(tmp_path, monkeypatch):
+    """api/discrepancies.json (and the subject's export) carry ``found_settled``: true for
+    the Terminal-Bench discrepancy the board settled before it could open, which the
+    page shows as "found settled T (never open)"; false for the others."""
+    import json
+
+    monkeypatch.chdir(ROOT)
+    _demo(tmp_path)
+    api = tmp_path / "site" / "api"
+    rows = json.loads((api / "discrepancies.json").read_text())["discrepancies"]
+    said = {(r["state"], r["found_settled"]) for r in rows}
+    assert said == {("resolved", True), ("open", False), ("dismissed", False)}
+    settled = next(r for r in rows if r["found_settled"])
+    assert settled["closed_at"] == "2026-11-28T06:00:00Z"
+    subject = json.loads((api / "subjects" / f"{settled['subject']}.json").read_text())
+    mine = next(d for d in subject["discrepancies"] if d["id"] == settled["id"])
+    assert mine["found_settled"] is True

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from decimal import Decimal
 
 from helpers_verify import cv, ov, real, ts
@@ -245,3 +246,23 @@ def test_price_cut_relative_to_another_subject_from_litellm_prices():
     assert d.status == "contradicted"
     unknown = cv(11, "price_change_pct", quantity("-50", "percent"), q={"relative_to": "kimi-k9"})
     assert judge(unknown, obs).status == "unverified"
+
+
+def test_a_price_change_verdict_is_as_of_its_evidence():
+    """A derived price change carries the time of the two prices it rests on (the later
+    sighting), as every other verdict does; `claims list --json` gave it `as_of: null`."""
+    from claims.values.stated import parse_stated
+
+    q = {"provider": "moonshot"}
+    obs = [
+        ov(1, "price_output_usd_per_mtok", parse_stated("10", "price_output_usd_per_mtok"),
+           subject=1, q=q, first="2026-11-20T06:00Z", last="2026-11-28T06:00Z"),
+        ov(2, "price_output_usd_per_mtok", parse_stated("15", "price_output_usd_per_mtok"),
+           subject=2, q=q, first="2026-11-20T06:00Z", last="2026-11-27T18:00Z"),
+    ]  # fmt: skip
+    claim = cv(9, "price_change_pct", quantity("-33", "percent", approx=True),
+               q={"relative_to": "kimi-k3", "side": "output"})  # fmt: skip
+    d = judge_claim(claim, obs, last_check=None, disputes=[], now=NOW,
+                    subject_ids={"kimi-k3.1-pro": 1, "kimi-k3": 2})  # fmt: skip
+    assert (d.status, d.evidence) == ("confirmed", (1, 2))
+    assert d.as_of == dt.datetime(2026, 11, 28, 6, 0, tzinfo=dt.UTC)

@@ -109,11 +109,15 @@ def test_two_bad_entries_of_one_file_are_two_errors(tmp_path):
     a = CLAIMS_A.replace("context_window", "context_windw").replace("orion-2", "orion-9", 2)
     with pytest.raises(DataFileErrors) as err:
         load_data(_folder(tmp_path, a=a))
+    # a malformed claim's subject is cross-checked too: the unknown slug is named at the
+    # first claim naming it, claim[0], with its bad attribute
     assert _where(err.value) == [
+        ("a.toml", 6, "claim[0].subject"),
         ("a.toml", 7, "claim[0].attribute"),
-        ("a.toml", 11, "claim[1].subject"),
     ]
-    assert err.value.errors[1].message == "unknown subject 'orion-9' (did you mean 'orion-2'?)"
+    assert err.value.errors[0].message.startswith(
+        "unknown subject 'orion-9' (did you mean 'orion-2'?); 1 more claims name it"
+    )
 
 
 def test_every_repeated_claim_and_shared_alias_is_reported(tmp_path):
@@ -354,3 +358,27 @@ def test_many_claims_naming_a_near_slug_point_at_the_subjects_slug_too(tmp_path)
         "unknown subject 'orion-2' (did you mean 'orion-22'?); 2 more claims name it: "
         "if they are right, the subject's slug in subjects.toml is the typo"
     )
+
+
+def test_every_problem_of_one_claim_is_reported_with_its_line(tmp_path):
+    """A claim with a key typo, an unknown subject and a bad qualifier (a fresh-user
+    trial was told only of the typo): each is named with its file, line and field, as
+    is every mistyped key of it; another claim's unknown attribute too."""
+    a = CLAIMS_A.replace(
+        'subject = "orion-2"\nattribute = "context_window"\nvalue = "256K"\n',
+        'subject = "orion-9"\nattribute = "context_window"\nvalue = "256K"\n'
+        'clamant = "Orion Labs"\nqualifers = { variant = "Fast" }\n',
+    ).replace("total_params", "totl_params")
+    with pytest.raises(DataFileErrors) as err:
+        load_data(_folder(tmp_path, a=a))
+    assert [(e.line, e.field, e.message) for e in err.value.errors] == [
+        (6, "claim[0].subject", "unknown subject 'orion-9' (did you mean 'orion-2'?)"),
+        (9, "claim[0].clamant", "unknown key (did you mean 'claimant'?)"),
+        (10, "claim[0].qualifers", "unknown key (did you mean 'qualifiers'?)"),
+        (
+            14,
+            "claim[1].attribute",
+            "unknown attribute 'totl_params' (did you mean 'total_params'?)",
+        ),
+    ]
+    assert all(Path(e.path).name == "a.toml" for e in err.value.errors)

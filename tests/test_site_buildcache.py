@@ -177,6 +177,28 @@ def test_cold_rebuild_after_an_edit_equals_a_scratch_build(site, tmp_path, name)
     assert tree(out) == scratch_tree(engine, tmp_path)
 
 
+def test_a_second_build_with_no_change_rewrites_nothing_in_the_cache_folder(site):
+    """Nothing changed, nothing written: records.pickle was written again on every
+    build (a subject in a discrepancy has its record made again, equal to the loaded
+    one). A file rewritten through a temporary file has a new inode, one written in
+    place a new mtime: neither may change, and no file may come or go."""
+    engine, out, cache = site
+
+    def stats() -> dict[str, tuple[int, int, bytes]]:
+        return {
+            p.relative_to(cache).as_posix(): (p.stat().st_ino, p.stat().st_mtime_ns, p.read_bytes())
+            for p in cache.rglob("*")
+            if p.is_file()
+        }
+
+    with Session(engine) as s:
+        assert s.exec(select(Discrepancy)).first() is not None  # the case that rewrote it
+    before = stats()  # after the fixture's first build
+    assert RECORDS_FILE in before
+    cold_build(engine, out, cache)
+    assert stats() == before
+
+
 def test_cold_rebuild_takes_unchanged_subjects_from_the_output(site, tmp_path):
     """After one claimant changes, every other subject's claim records, CSV rows and
     search entries are copied from the files; only the edited subject's three fragments

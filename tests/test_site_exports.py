@@ -131,3 +131,17 @@ def test_claim_records_are_canonical_json(site):
     assert {c["verdict"] is None for c in data["claims"]} == {True, False}
     subject = (out / "api" / "subjects" / "kimi-k3.1-pro.json").read_text(encoding="utf-8")
     assert subject == canonical.encode(json.loads(subject)) + "\n"
+
+
+def test_site_api_doc_lists_every_field_of_a_discrepancy(site):
+    """docs/site-api.md's DISCREPANCY names each field api/discrepancies.json gives
+    (``found_settled`` was given on the page, "found settled (never open)", not here)."""
+    doc = (SITE_JS.parents[2] / "docs" / "site-api.md").read_text(encoding="utf-8")
+    part = doc[doc.index("`DISCREPANCY` (sorted by id):") : doc.index("## `api/table.json`")]
+    documented = set(re.findall(r"(?:^|[\s(,])`([a-z_]+)` \(|(?:^|[\s,])`([a-z_]+)`[,.]", part))
+    names = {a or b for a, b in documented}
+    _, out = site
+    rows = json.loads((out / "api" / "discrepancies.json").read_text())["discrepancies"]
+    assert rows
+    assert set(rows[0]) <= names, set(rows[0]) - names
+    assert {"found_settled", "opened_at", "closed_at", "claim_ids"} <= set(rows[0])

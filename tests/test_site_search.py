@@ -24,7 +24,7 @@ def test_a_claim_entry_carries_its_verdict(engine, tmp_path):
     assert marks == {"✓": "confirmed", "✗": "contradicted", "≠": "disputed", "!": "overdue",
                      "…": "pending", "?": "unverified", "·": ""}  # fmt: skip
     claims = [e for e in entries if e[0] == "c"]
-    assert claims and all(len(e) == 5 and e[4] in marks for e in claims)
+    assert claims and all(len(e) == 6 and e[4] in marks for e in claims)
     said = sorted((e[1], marks[e[4]]) for e in claims if e[1].startswith("Kimi"))
     assert said == [
         ("Kimi K2 Thinking: Input price $0.60 per 1M tokens", ""),  # no verdict yet
@@ -37,3 +37,26 @@ def test_a_claim_entry_carries_its_verdict(engine, tmp_path):
     # subjects and sources keep their searched words in the fifth place
     subject = next(e for e in entries if e[0] == "s" and e[1] == "Kimi K3.1 Pro")
     assert subject[4].startswith("kimi-k3.1-pro")
+
+
+def test_a_claim_entry_keeps_its_source_title_out_of_its_searched_words(engine, tmp_path):
+    """A claim's searched items (name, detail, mark) carry no source title; the title
+    is its sixth item, shown only, and the source's own entry is what a title finds.
+    Every claim follows its subject's entry, whose words the script searches with it."""
+    populate(engine)
+    build_site(engine, tmp_path / "site", now=NOW, base_url="https://dash.example.org/")
+    _, entries = _index((tmp_path / "site" / "assets" / "search-index.js").read_text())
+    titles = {e[1] for e in entries if e[0] == "o"}
+    claims = [e for e in entries if e[0] == "c"]
+    assert titles and claims
+    for claim in claims:
+        assert claim[5] in titles, claim
+        assert not any(t in claim[1] or t in claim[3] for t in titles), claim
+    tb3 = next(e for e in claims if e[3].startswith("benchmark: Terminal-Bench, version: 3.0"))
+    assert tb3[3:] == ["benchmark: Terminal-Bench, version: 3.0 · Moonshot AI", "≠", "Artigo A"]
+    subject_of = None
+    for e in entries:
+        if e[0] == "s":
+            subject_of = e[2]
+        elif e[0] == "c":
+            assert subject_of is not None and e[2].startswith(subject_of + "#"), e

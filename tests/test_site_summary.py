@@ -110,16 +110,17 @@ def test_speed_column_compares_first_party_medians_like_with_like(site):
     k3_cell = html[html.index('data-slug="kimi-k3"') :].split("</tr>")[0]
     assert (
         '<span class="mark mark-observed" title="observed; no claim confirms it">○</span> '
-        '<a class="aside-mark" href="#not-compared" title="not compared here (another '
-        'provider or hardware): 1,000–2,000+ on Cerebras WSE-3T (confirmed)"><span '
-        'aria-hidden="true">†</span><span class="visually-hidden">not compared here: '
-        "1,000–2,000+ on Cerebras WSE-3T (confirmed)</span></a><br>"
+        '<a class="aside-mark" href="#not-compared" title="another figure, not the 41.6 '
+        "shown: 1,000–2,000+ on Cerebras WSE-3T (confirmed); not compared here (another "
+        'provider or hardware)"><span aria-hidden="true">†</span><span '
+        'class="visually-hidden"> (another figure, not compared here: 1,000–2,000+ on '
+        "Cerebras WSE-3T (confirmed))</span></a></span><br>"
     ) in k3_cell
     note = html[html.index('<p class="aside-note muted" id="not-compared">') :].split("</p>")[0]
     assert re.sub(r"<[^>]+>", "", note) == (
-        "† Not compared in its column (measured on another provider or hardware than the "
-        "lab's own offering): Kimi K3, Output tok/s: 1,000–2,000+ on Cerebras WSE-3T "
-        "(confirmed)."
+        "† Another figure than the one the cell shows, not compared in its column (measured "
+        "on another provider or hardware than the lab's own offering): Kimi K3, Output "
+        "tok/s (the cell shows 41.6): 1,000–2,000+ on Cerebras WSE-3T (confirmed)."
     )
     assert 'id="not-compared"' not in (site / "index" / "name-landed.html").read_text()
     assert '<small class="cell-note">observed: Moonshot AI, p50</small>' in html
@@ -139,6 +140,23 @@ def test_speed_column_compares_first_party_medians_like_with_like(site):
     assert k3_row["speed_statistic"] == "p50"
     assert k3_row["speed_note"] == (
         "observed: Moonshot AI, p50; not compared: 1,000–2,000+ on Cerebras WSE-3T (confirmed)"
+    )
+
+
+def test_the_not_compared_dagger_stays_on_its_figures_line_and_names_the_other_figure(site):
+    """The dagger marks another figure of the cell (K3's Cerebras claim), not the 41.6
+    shown: the figure, its mark and the dagger are one unbreakable run (at 390 px the
+    dagger wrapped alone onto its own line), and its title says which figure it is."""
+    html = (site / "index.html").read_text()
+    k3_cell = html[html.index('data-slug="kimi-k3"') :].split("</tr>")[0]
+    speed = k3_cell[k3_cell.index('<td class="num" data-sort="41.6">') :].split("</td>")[0]
+    run = re.search(r'<span class="nobr">(.*?)</a></span>', speed)
+    assert run is not None, speed
+    assert re.sub(r"<[^>]+>", "", run.group(1)).startswith("41.6 ○ †")
+    title = re.search(r'class="aside-mark" href="#not-compared" title="([^"]*)"', speed)
+    assert title is not None
+    assert title.group(1).startswith(
+        "another figure, not the 41.6 shown: 1,000–2,000+ on Cerebras WSE-3T (confirmed)"
     )
 
 

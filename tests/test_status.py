@@ -250,3 +250,20 @@ def test_every_overdue_count_is_days_from_the_end_of_a_stated_deadline(engine):
     assert (got["overdue_days"], got["overdue_from"]) == (24, "2026-11-04")
     days = {(p["relation"], p["deadline"], p["days_overdue"]) for p in got["promises"]}
     assert ("before", "2026-11-03", 25) in days and ("on", "2026-11-04", 24) in days
+
+
+def test_json_names_sources_without_display_quotes(engine):
+    """--json carries a source's bare name: a source named by its title gives the whole
+    title without the quotes and the cut of sentences (which keep them), and its key."""
+    import json
+
+    _setup(engine)
+    text = _cli_status(engine, "kimi-k3.1-pro").stdout
+    assert "“Kimi K3.1 Pro launch: architecture, pricing…”" in text
+    got = json.loads(_cli_status(engine, "kimi-k3.1-pro", "--json").stdout)
+    named = {p["source_key"]: p["source"] for p in got["promises"]}
+    assert named == {
+        "maquinaweb-k31-cerebras": "Máquina Web",
+        "opinion-k31-vs-fable": "Kimi 3.1 Pro: 2.8T open weights against Fable 5.1",
+        "report-k31-launch": "Kimi K3.1 Pro launch: architecture, pricing and open-weights date",
+    }

@@ -193,25 +193,32 @@ def test_untrack_retires_its_watches_and_keeps_the_rest(tmp_path):
 
 
 def test_the_readme_track_your_own_model_example_runs(tmp_path):
-    """README's three lines, in a fresh copy of data/: `tracker check` replays a
-    recording here (the test has no network), the other two run as written."""
+    """README's steps, in a fresh clone's copy of data/: the copy into a folder of your
+    own, then track, check and status there (`tracker check` replays a recording here:
+    the test has no network); data/ is left as it was, so `make test` still runs."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = re.search(r"### Track your own model\n.*?```\n(.*?)```", readme, re.S)
-    assert block is not None
-    lines = [ln.split("#")[0].split() for ln in block.group(1).strip().splitlines()]
+    section = readme.split("### Track your own model\n", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```\n(.*?)```", section, re.S)
+    lines = [ln.split("#")[0].split() for b in blocks for ln in b.strip().splitlines()]
     assert [ln[:2] for ln in lines] == [
-        [".venv/bin/tracker", "track"], [".venv/bin/tracker", "check"],
+        ["mkdir", "my-models"], [".venv/bin/tracker", "track"], [".venv/bin/tracker", "check"],
         [".venv/bin/tracker", "status"],
     ]  # fmt: skip
-    data_copy(tmp_path)
+    data = data_copy(tmp_path)
+    before = {p.name: p.read_bytes() for p in data.rglob("*") if p.is_file()}
+    copied = subprocess.run(" ".join(lines[0]), shell=True, cwd=tmp_path, check=False)
+    assert copied.returncode == 0
     har = acme_recording(tmp_path / "r.har")
-    for words in lines:
+    for words in lines[1:]:
         args = [w.strip("'\"") for w in re.findall(r"'[^']*'|\"[^\"]*\"|\S+", " ".join(words[1:]))]
         if args[0] == "check":
             args += ["--replay", str(har)]
         r = run(tmp_path, *args)
         assert r.returncode in (0, 3), r.stdout + r.stderr  # 3: its org is not recorded
     assert "licence:" in r.stdout
+    assert "qwen4-max" in (tmp_path / "my-models" / "subjects.toml").read_text(encoding="utf-8")
+    assert (tmp_path / "my-models" / "tracker.db").is_file()
+    assert {p.name: p.read_bytes() for p in data.rglob("*") if p.is_file()} == before
 
 
 def failing_recording(path: Path) -> Path:

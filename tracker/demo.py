@@ -19,6 +19,7 @@ from claims.store.curated import LoadReport
 from claims.store.status import WeightsStatus, weights_status
 from claims.values.timefmt import iso_z
 from tracker import pipeline, settings
+from tracker.cycle.replayorder import covered_watches, later_checks
 from tracker.cycle.types import CycleSummary
 from tracker.errors import ConfigError
 from tracker.net.fetch import make_client
@@ -63,17 +64,13 @@ class DemoReport:
 
 def recording_watches(engine: Engine, transport: HarReplayTransport) -> list[str]:
     """Names of the database's active watches whose URL the recording answers: the ones
-    the demo replays. A watch of your own (``tracker track``, checked live or from your
-    own HAR) is not among them, and the demo leaves it as it is."""
-    from tracker.net.har import request_key
-
-    answered = {request_key("GET", u) for u in transport.urls()}
+    the demo replays (:func:`tracker.cycle.replayorder.covered_watches`). A watch of your
+    own (``tracker track``, checked live or from your own HAR) is not among them, and the
+    demo leaves it as it is."""
     W = models.Watch  # noqa: N806
     with Session(engine) as session:
         rows = session.exec(select(W.name, W.url, W.state).order_by(W.name)).all()
-    return [
-        n for n, url, state in rows if state != "retired" and request_key("GET", url) in answered
-    ]
+    return covered_watches(rows, transport.urls())
 
 
 def refuse_live_database(
@@ -96,13 +93,7 @@ def refuse_live_database(
         rows = session.exec(
             select(W.name, W.last_success).where(W.last_success.is_not(None))  # type: ignore[union-attr]
         ).all()
-    later = sorted(
-        (as_utc(run), name)
-        for name, run in rows
-        if run is not None
-        and as_utc(run) > as_utc(recorded_at)
-        and (replayed is None or name in replayed)
-    )
+    later = later_checks(rows, recorded_at, replayed)  # the rule `check --replay` applies too
     if not later:
         return
     where = engine.url.database or engine.url.render_as_string(hide_password=True)
@@ -114,7 +105,7 @@ def refuse_live_database(
         f"recorded {utc_minute(as_utc(recorded_at))}) of {len(later)} of the recording's "
         f"watches ({names}): a live check or a replay of your own ran them since, and the "
         "demo would reset their watches' history; run it on its own database (`tracker demo "
-        "--db data/demo.db`, which builds its site in site-demo/ and leaves site/ as it is) "
+        "--db data/demo.db`, which builds its site in data/site-demo/ and leaves site/ as it is) "
         "or start over with `make clean`"
     )
 

@@ -2,8 +2,8 @@
 
 The keys each table may hold are those of README "Curated data". A key outside these is a typo until proven otherwise (``qualifers`` for
 ``qualifiers``): TOML would read it happily and the loader would ignore it, silently
-dropping what it said. :func:`unknown_key` finds the first one, with the nearest known
-key as a suggestion. Watch ``params`` are adapter-specific and not listed here.
+dropping what it said. :meth:`DataFile.key_errors` names each one, with the nearest
+known key as a suggestion. Watch ``params`` are adapter-specific and not listed here.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import re
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -98,16 +98,6 @@ def variant_problem(subject: str, variant: str | None, variants: Iterable[str]) 
     )
 
 
-def unknown_key(entry: Mapping[str, Any], allowed: Iterable[str]) -> tuple[str, str] | None:
-    """The first key of ``entry`` not in ``allowed`` with :func:`nearest`'s hint; None
-    when all are known."""
-    known = set(allowed)
-    for key in entry:
-        if key not in known:
-            return key, nearest(key, known)
-    return None
-
-
 class DataFileError(ClaimsError, ValueError):
     """A curated data file is malformed. ``str()`` reads ``path:line: field: message``."""
 
@@ -156,15 +146,30 @@ class DataFile:
         """Raise DataFileError naming the first key of ``entry`` (a table) not in
         ``allowed``; ``where`` is the table's name in the message (``claim[0]``), ``line``
         its line (the key's own line is used when it is found below it)."""
-        bad = unknown_key(entry, allowed) if isinstance(entry, dict) else None
-        if bad:
-            key, hint = bad
+        errors = self.key_errors(entry, allowed, where, line)
+        if errors:
+            raise errors[0]
+
+    def key_errors(
+        self, entry: Any, allowed: Iterable[str], where: str, line: int | None
+    ) -> list[DataFileError]:
+        """One DataFileError per key of ``entry`` not in ``allowed`` (as
+        :meth:`check_keys` raises the first), in the entry's order."""
+        if not isinstance(entry, dict):
+            return []
+        known = set(allowed)
+        errors = []
+        for key in entry:
+            if key in known:
+                continue
+            hint = nearest(key, known)
             pat = re.compile(rf"^\s*\[*\s*([\w.]+\.)?{re.escape(key)}\s*[=\]]")
             start = line or 1
             rows = enumerate(self.lines[start - 1 :], start)  # (1-based line, text)
             own = next((n for n, text in rows if pat.match(text)), None)
             name = f"{where}.{key}" if where else key
-            raise DataFileError(self.path, own or line, name, f"unknown key ({hint})")
+            errors.append(DataFileError(self.path, own or line, name, f"unknown key ({hint})"))
+        return errors
 
     def line_of_key(self, name: str) -> int | None:
         """1-based line of the first ``name = ...`` in the file (a ``[source]`` key)."""

@@ -36,6 +36,7 @@ from claims.curated.watchparams import (
 from claims.subjects.aliases import plain_alias_problem
 from claims.subjects.references import listed_variant
 from claims.values.stated import StatedValueError, parse_stated
+from claims.values.value import Value
 from claims.vocabulary import ATTRIBUTES, QUALIFIERS, SOURCE_KINDS
 
 __all__ = [
@@ -247,12 +248,45 @@ def _read_source(f: DataFile) -> SourceSpec:
 
 
 def _read_claim(f: DataFile, i: int, entry: dict[str, Any], source: str) -> ClaimSpec:
-    f.check_keys(entry, datafile.CLAIM, f"claim[{i}]", f.line_of("claim", i))
-    subject = req_str(f, "claim", i, entry, "subject")
+    """Claim ``i`` of ``f`` as a :class:`ClaimSpec`. Its fields are checked each on its
+    own, so one run reports every problem of the entry (a key typo and a bad attribute,
+    not only the first: a fresh-user trial): raises :class:`DataFileError`, or
+    :class:`DataFileErrors` with several."""
+    found = Problems()
+    for wrong in f.key_errors(entry, datafile.CLAIM, f"claim[{i}]", f.line_of("claim", i)):
+        found.add(wrong)
+    subject = found.attempt(req_str, f, "claim", i, entry, "subject")
+    attribute = found.attempt(_claim_attribute, f, i, entry)
+    quals = found.attempt(_claim_qualifiers, f, i, entry)
+    found.attempt(datachecks.claim_fields, f, i, entry)
+    value = found.attempt(_claim_value, f, i, entry, attribute) if attribute else None
+    texts = {
+        name: found.attempt(opt_str, f, "claim", i, entry, name)
+        for name in ("raw", "claimant", "locator", "stated_date", "note")
+    }
+    found.raise_if_any()
+    assert subject is not None and attribute is not None and value is not None
+    return ClaimSpec(
+        subject=subject,
+        attribute=attribute,
+        value=value,
+        source=source,
+        qualifiers=dict(quals or {}),
+        **texts,
+    )
+
+
+def _claim_attribute(f: DataFile, i: int, entry: dict[str, Any]) -> str:
+    """The claim's ``attribute``, one of :data:`claims.vocabulary.ATTRIBUTES`."""
     attribute = req_str(f, "claim", i, entry, "attribute")
     if attribute not in ATTRIBUTES:
         hint = datafile.nearest(attribute, ATTRIBUTES)
         raise f.error("claim", i, "attribute", f"unknown attribute {attribute!r} ({hint})")
+    return attribute
+
+
+def _claim_qualifiers(f: DataFile, i: int, entry: dict[str, Any]) -> dict[str, str]:
+    """The claim's ``qualifiers``: a table of text values under known qualifier names."""
     quals = entry.get("qualifiers", {})
     if not isinstance(quals, dict) or not all(isinstance(v, str) for v in quals.values()):
         raise f.error("claim", i, "qualifiers", "expected a table of text values")
@@ -260,54 +294,51 @@ def _read_claim(f: DataFile, i: int, entry: dict[str, Any], source: str) -> Clai
         if q not in QUALIFIERS:
             hint = datafile.nearest(q, QUALIFIERS)
             raise f.error("claim", i, "qualifiers", f"unknown qualifier {q!r} ({hint})")
+    return quals
+
+
+def _claim_value(f: DataFile, i: int, entry: dict[str, Any], attribute: str) -> Value:
+    """The claim's ``value`` read as stated for ``attribute`` (with its ``unit`` and
+    ``exact``); needs a known attribute, so it is checked only with one."""
     if "value" not in entry:
         raise f.error("claim", i, "value", "required")
-    datachecks.claim_fields(f, i, entry)
     unit = opt_str(f, "claim", i, entry, "unit")
     wrong_unit = datafile.unit_problem(attribute, unit)
     if wrong_unit:
         raise f.error("claim", i, "unit", wrong_unit)
     try:
-        value = parse_stated(
+        return parse_stated(
             datachecks.value_text(f, i, entry["value"]),
             attribute,
             unit=unit,
-            exact=entry.get("exact", False),
+            exact=entry.get("exact", False) is True,
         )
     except StatedValueError as exc:
         raise f.error("claim", i, "value", str(exc)) from exc
-    return ClaimSpec(
-        subject=subject,
-        attribute=attribute,
-        value=value,
-        source=source,
-        qualifiers=dict(quals),
-        raw=opt_str(f, "claim", i, entry, "raw"),
-        claimant=opt_str(f, "claim", i, entry, "claimant"),
-        locator=opt_str(f, "claim", i, entry, "locator"),
-        stated_date=opt_str(f, "claim", i, entry, "stated_date"),
-        note=opt_str(f, "claim", i, entry, "note"),
-    )
 
 
 def _read_source_file(
     f: DataFile, problems: Problems
-) -> tuple[SourceSpec | None, list[tuple[int, ClaimSpec]]]:
-    """The ``[source]`` of a claims file (None when malformed) and its well-formed
-    claims, each with its ``[[claim]]`` index, the same claim twice kept once; errors go
-    to ``problems``. The claims of a malformed source are still checked."""
+) -> tuple[SourceSpec | None, list[tuple[int, ClaimSpec]], list[tuple[int, str]]]:
+    """The ``[source]`` of a claims file (None when malformed), its well-formed claims,
+    each with its ``[[claim]]`` index, the same claim twice kept once, and (index,
+    subject slug) of each malformed claim that names one, whose subject is still
+    cross-checked (a key typo and an unknown subject are both reported); errors go to
+    ``problems``. The claims of a malformed source are still checked."""
     source = problems.attempt(_read_source, f)
     key = source.key if source else ""  # claims are checked all the same; none is stored
-    claims = []
+    claims, malformed = [], []
     for i, entry in entries(f, "claim"):
         spec = problems.attempt(_read_claim, f, i, entry, key)
         if spec is not None:
             claims.append((i, spec))
+        elif isinstance(entry, dict) and isinstance(entry.get("subject"), str):
+            malformed.append((i, entry["subject"]))
     repeats = datachecks.duplicate_claims(f, [(i, c.key()) for i, c in claims])
     for _, err in repeats:
         problems.add(err)
     repeated = {i for i, _ in repeats}
-    return source, [(i, c) for i, c in claims if i not in repeated]
+    return source, [(i, c) for i, c in claims if i not in repeated], malformed
 
 
 def _check_subject(
@@ -412,7 +443,7 @@ def _read_claim_files(
         if f is None:
             continue
         problems.attempt(check_top, f, "claims")
-        source, claims = _read_source_file(f, problems)
+        source, claims, malformed = _read_source_file(f, problems)
         if source is not None and source.key in claim_files:
             problems.add(
                 DataFileError(
@@ -426,11 +457,16 @@ def _read_claim_files(
             claim_files[source.key] = path
             data.claim_files[source.key] = path.resolve()
             data.sources.append(source)
-        for i, c in claims:
-            if c.subject in subjects:
-                problems.attempt(_check_subject, f, i, c, subjects)
-            elif subjects_read and c.subject.casefold() not in unsure:
-                unknown.setdefault(c.subject, []).append((f, i))
+        # a malformed claim's other problems are reported: is its subject known too?
+        named = sorted(
+            [(i, c.subject, c) for i, c in claims] + [(i, s, None) for i, s in malformed]
+        )
+        for i, slug, c in named:
+            if slug in subjects:
+                if c is not None:
+                    problems.attempt(_check_subject, f, i, c, subjects)
+            elif subjects_read and slug.casefold() not in unsure:
+                unknown.setdefault(slug, []).append((f, i))
         data.claims.extend(c for _, c in claims)
     return unknown
 

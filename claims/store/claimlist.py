@@ -14,7 +14,7 @@ from typing import Any
 from sqlmodel import Session, select
 
 from claims.store.tables import Claim, Source, Subject, SubjectAlias, Verdict
-from claims.subjects.sourcenames import source_names
+from claims.subjects.sourcenames import plain_name, source_names
 from claims.values.canonical import as_utc
 from claims.values.timefmt import iso_z
 
@@ -39,10 +39,15 @@ class ClaimRow:
     verdict: str | None
     reason: str | None
     as_of: dt.datetime | None
+    # the source's bare name for JSON (:func:`claims.subjects.sourcenames.plain_name`):
+    # ``source`` is the name sentences give it, a title in quotes and cut
+    source_plain: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form; ``as_of`` RFC 3339 UTC or None."""
+        """JSON form; ``as_of`` RFC 3339 UTC or None; ``source`` the bare name (no
+        display quotes round a title: those are presentation)."""
         d = dict(self.__dict__)
+        d["source"] = d.pop("source_plain") or self.source
         d["as_of"] = iso_z(self.as_of) or None
         return d
 
@@ -119,6 +124,7 @@ def list_claims(
                 raw=c.raw_text, stated_date=c.stated_date, origin=c.origin, verdict=status,
                 reason=v.reason if v else None,
                 as_of=as_utc(v.as_of) if v and v.as_of else None,
+                source_plain=plain_name(src) if src else "",
             )
         )  # fmt: skip
     return out

@@ -23,7 +23,7 @@ from claims.store.rows import (
     reader,
 )
 from claims.store.views import hub_watches_of, observation_views
-from claims.subjects.sourcenames import source_names
+from claims.subjects.sourcenames import plain_name, source_names
 from claims.values.canonical import as_utc
 from claims.values.timefmt import iso_z
 from claims.values.value import Value
@@ -39,7 +39,9 @@ if TYPE_CHECKING:
 class Promise:
     """One source's statement of when the weights come: ``date`` ISO, ``relation``
     on/before/by/after; ``qualifiers`` of the claim (``{"variant": "Mini"}``: a promise
-    about one variant's weights, not the whole model's)."""
+    about one variant's weights, not the whole model's). ``source`` is the name sentences
+    give the source (titles in quotes, cut); ``source_plain`` and ``source_key`` are what
+    JSON gives (:func:`claims.subjects.sourcenames.plain_name`, no quotes, and the key)."""
 
     date: str
     relation: str
@@ -47,6 +49,8 @@ class Promise:
     claimant: str | None
     claim_id: int
     qualifiers: dict[str, str] = field(default_factory=dict)
+    source_plain: str = ""
+    source_key: str = ""
 
     @property
     def qualifiers_text(self) -> str:
@@ -198,7 +202,9 @@ class WeightsStatus:
                 {
                     "date": p.date,
                     "relation": p.relation,
-                    "source": p.source,
+                    # the bare name (the quotes of titles in sentences are presentation)
+                    "source": p.source_plain or p.source,
+                    "source_key": p.source_key or None,
                     "claimant": p.claimant,
                     "qualifiers": dict(p.qualifiers),
                     # the last day that keeps it; days_overdue counts from its end
@@ -260,7 +266,9 @@ def weights_statuses(
     weights_obs, access = _hub_observations(observations, wanted)
     landings = landing_events(raw, wanted)
     gone = _gone_events(raw, wanted)
-    names = source_names(read_rows(raw, SourceRow))  # as reasons name them
+    sources = read_rows(raw, SourceRow)
+    names = source_names(sources)  # as reasons name them
+    plain = {s.id: (plain_name(s), s.key) for s in sources}
     promises: dict[int, list[ClaimRow]] = defaultdict(list)
     for claim in read_rows(
         raw,
@@ -298,7 +306,7 @@ def weights_statuses(
             created = first.value.extra.get("created_at")
             status.repo_created = str(created)[:10] if created else None
         _read_access(status, *(access[a][sid] for a in _ACCESS))
-        status.promises = _promises_of(promises[sid], names)
+        status.promises = _promises_of(promises[sid], names, plain)
         _read_checks(status, hub_watches_of(subject, own[sid], watches, aliases[sid]))
         # Promises about the model itself (a variant's own date is not the model's), with
         # a deadline ("after D" has none).
@@ -321,14 +329,17 @@ def iso_date(d: dt.date | None) -> str | None:
     return d.isoformat() if d is not None else None
 
 
-def _promises_of(rows: Sequence[ClaimRow], names: dict[Any, str]) -> list[Promise]:
+def _promises_of(
+    rows: Sequence[ClaimRow], names: dict[Any, str], plain: dict[Any, tuple[str, str]]
+) -> list[Promise]:
     """The :class:`Promise` of each ``weights_release_date`` claim, by date, relation
-    and source (``names``: source id -> name)."""
+    and source (``names``: source id -> name; ``plain``: source id -> (plain name, key))."""
     out = []
     for claim in rows:
         v = claim.value
+        bare, key = plain[claim.source_id]
         out.append(Promise(str(v.value), str(v.relation), names[claim.source_id],
-                           claim.claimant, claim.id, claim.qualifiers))  # fmt: skip
+                           claim.claimant, claim.id, claim.qualifiers, bare, key))  # fmt: skip
     return sorted(out, key=lambda p: (p.date, p.relation, p.source))
 
 

@@ -72,6 +72,16 @@ def base_name(source: SourceLike, limit: int = TITLE_CHARS) -> str:
     return f"“{cut_title(title, limit)}”"
 
 
+def plain_name(source: SourceLike) -> str:
+    """The source's name for JSON: its publisher, else its site, else its whole title
+    (spaces collapsed), else its key -- :func:`base_name` without the display quotes and
+    the cut, which are presentation (``tracker status --json`` gave ``"“Kimi K3.1 Pro
+    launch…”"``, a fresh-user trial)."""
+    if source.publisher and source.publisher.strip():
+        return source.publisher.strip()
+    return _host(source) or " ".join((source.title or "").split()) or source.key
+
+
 def _longer_name(source: SourceLike, limit: int) -> str:
     """A name that adds (more of) the title: ``Máquina Web: “Kimi K3.1 Pro…”``."""
     title = " ".join((source.title or "").split())

@@ -354,8 +354,8 @@ def decide(
         return Decision(out.verdict, reason, out.evidence, out.as_of)
     if claim.attribute == "price_change_pct" and claim.qualifiers.get("relative_to"):
         derived = judge_price_change(claim, observations, subject_ids or {})
-        if derived is not None:
-            return Decision(derived[0], derived[1], derived[2], None)
+        if derived is not None:  # as of its evidence, as every verdict (was: None)
+            return Decision(*derived, _as_of(derived[2], observations))
     factor = None
     if claim.attribute == "price_factor":
         own_variants = (variants or {}).get(claim.subject_id, ())

@@ -224,8 +224,13 @@
         b.appendChild(m); b.appendChild(document.createTextNode(" " + word));
         return b;
       };
+      // a claim matches on its own words and its subject's (the entry it follows), not
+      // on its source's title (its sixth item, shown only): that is the source's entry
+      var subject = "";
       var hits = window.TRACKER_SEARCH.filter(function (e) {
-        var text = (e[1] + " " + e[3] + " " + more(e)).toLowerCase();
+        var own = e[1] + " " + e[3] + " " + more(e);
+        if (e[0] === "s") { subject = own; }
+        var text = (e[0] === "c" ? own + " " + subject : own).toLowerCase();
         return words.every(function (w) { return text.indexOf(w) !== -1; });
       }).sort(function (a, b) { return rank[a[0]] - rank[b[0]]; });  // stable: built order
       var list = document.getElementById("search-all");
@@ -238,7 +243,8 @@
         li.appendChild(document.createTextNode(" "));
         li.appendChild(link(base + h[2], h[1]));
         if (h[0] === "c") { li.appendChild(document.createTextNode(" ")); li.appendChild(verdict(h[4])); }
-        if (h[3]) { li.appendChild(el("small", " " + h[3], "muted")); }
+        var detail = [h[3], h[0] === "c" ? h[5] : ""].filter(Boolean).join(" · ");
+        if (detail) { li.appendChild(el("small", " " + detail, "muted")); }
         ul.appendChild(li);
       });
       results.appendChild(ul);

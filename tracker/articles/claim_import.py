@@ -5,7 +5,7 @@ same candidates twice stores them once.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
@@ -70,10 +70,14 @@ def claim_key(source_key: str, item: Mapping[str, Any]) -> str:
     )
 
 
-def validate_candidates(items: Any) -> list[dict[str, Any]]:
+def validate_candidates(
+    items: Any, known_subjects: Collection[str] | None = None
+) -> list[dict[str, Any]]:
     """Check the candidate JSON; raises :class:`CandidateErrors` naming EVERY bad item
     (``candidate #N``, 1-based) and its field, one line each (its ``problems``:
-    ``{"candidate": N, "message"}``).
+    ``{"candidate": N, "message"}``). With ``known_subjects`` (the slugs of the database
+    and the subjects file: :func:`known_subjects`), a subject among neither is one of
+    those problems, with the nearest slug as a did-you-mean.
 
     Returns the items with each ``value`` as a :meth:`Value.to_dict` object. A value may
     also be written as in a data file, ``"1.3T"``, ``"65.7%"``, ``"before 2026-11-04"``,
@@ -89,7 +93,7 @@ def validate_candidates(items: Any) -> list[dict[str, Any]]:
     problems: list[tuple[int, str]] = []
     for i, item in enumerate(items):
         try:
-            out.append(_checked(f"candidate #{i + 1}", item))
+            out.append(_checked(f"candidate #{i + 1}", item, known_subjects))
         except ConfigError as exc:
             problems.append((i + 1, str(exc)))
     if problems:
@@ -97,7 +101,7 @@ def validate_candidates(items: Any) -> list[dict[str, Any]]:
     return out
 
 
-def _checked(where: str, item: Any) -> dict[str, Any]:
+def _checked(where: str, item: Any, known: Collection[str] | None = None) -> dict[str, Any]:
     """One candidate checked (ConfigError starting with ``where``), value as a dict."""
     if not isinstance(item, dict):
         raise ConfigError(f"{where}: expected an object")
@@ -113,6 +117,8 @@ def _checked(where: str, item: Any) -> dict[str, Any]:
     subject = item.get("subject")
     if subject is not None and (not isinstance(subject, str) or slug_problem(subject)):
         raise ConfigError(f"{where}: subject: {slug_problem(str(subject))}")
+    if subject is not None and known is not None and subject not in known:
+        raise ConfigError(f"{where}: subject: {unknown_subject(subject, known)}")
     value = _candidate_value(where, attr, item)
     if value.kind not in ATTRIBUTES[attr][0]:
         raise ConfigError(f"{where}: {attr} cannot hold a {value.kind} value")
@@ -271,14 +277,9 @@ def _subject_id(session: Session, slug: str, refs: Mapping[str, SubjectRef]) -> 
     if bad:  # a subjects file read for names may hold any text (`../../x`, "x\n")
         raise ConfigError(f"subject slug: {bad}")
     ref = refs.get(slug)
-    if ref is None:
-        from claims.curated.datafile import nearest
-
+    if ref is None:  # validate_candidates with known_subjects lists these first
         known = [*session.exec(select(Subject.slug)).all(), *refs]
-        raise ConfigError(
-            f"subject {slug!r} is neither in the database nor in the subjects file "
-            f"({nearest(slug, known)})"
-        )
+        raise ConfigError(f"subject {unknown_subject(slug, known)}")
     row = Subject(
         slug=slug, name=ref.names[0] if ref.names else slug, organization=ref.organization
     )
@@ -293,6 +294,19 @@ def _subject_id(session: Session, slug: str, refs: Mapping[str, SubjectRef]) -> 
     for v in ref.variants:
         session.add(SubjectVariant(subject_id=row.id, name=v))  # type: ignore[arg-type]
     return row.id  # type: ignore[return-value]
+
+
+def unknown_subject(slug: str, known: Collection[str]) -> str:
+    """Why ``slug`` cannot be imported: ``'nosuch' is neither in the database nor in the
+    subjects file (did you mean 'x'?)``, else the known slugs."""
+    return f"{slug!r} is neither in the database nor in the subjects file ({nearest(slug, known)})"
+
+
+def known_subjects(engine: Engine, subjects: Sequence[SubjectRef] = ()) -> set[str]:
+    """The slugs an import can give its claims: the database's subjects and those of
+    the subjects file (``subjects``, created on import)."""
+    with Session(engine) as session:
+        return {*session.exec(select(Subject.slug)).all(), *(s.slug for s in subjects)}
 
 
 def subjects_from_db(engine: Engine) -> list[SubjectRef]:

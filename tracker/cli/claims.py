@@ -33,7 +33,7 @@ from tracker.cli.common import (
 )
 from tracker.cli.failures import error_document, fail
 from tracker.cli.values import choice, choices_text
-from tracker.errors import ConfigError, TrackerError
+from tracker.errors import CandidateErrors, ConfigError, TrackerError
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -125,7 +125,8 @@ def _untracked_named(found: list[Candidate]) -> str:
         return ""
     named = ", ".join(f"'{name}' ({n})" for name, n in counts.items())
     which = NOT_TRACKED if len(counts) == 1 else "which are not tracked subjects"
-    return f"; their text names {named}, {which}"
+    their = "its" if sum(counts.values()) == 1 else "their"
+    return f"; {their} text names {named}, {which}"
 
 
 def _read(source: str) -> Article:
@@ -302,8 +303,10 @@ def _subject_notes(found: list[Candidate], subjects_file: Path | None) -> list[s
     unknown = sum(1 for c in found if c.subject is None) - unnamed
     if unknown:
         notes.append(
-            f"{unknown} of {plural(len(found), 'candidate')} have no known subject (—)"
-            f"{_given_to(found)}{_untracked_named(found)}, and `claims import` skips them: "
+            f"{unknown} of {plural(len(found), 'candidate')} "
+            f"{'has' if unknown == 1 else 'have'} no known subject (—)"
+            f"{_given_to(found)}{_untracked_named(found)}, and `claims import` skips "
+            f"{'it' if unknown == 1 else 'them'}: "
             f"{_subject_fix(subjects_file)}"
         )
     if unnamed:
@@ -388,24 +391,20 @@ def import_cmd(
     ] = False,
 ) -> None:
     """Store reviewed candidates as claims of the --source; importing twice stores them once."""
-    from tracker.articles.claim_import import SourceInfo, import_candidates, validate_candidates
+    from tracker.articles.claim_import import SourceInfo, import_candidates
 
     try:
         try:
-            items = validate_candidates(json.loads(file.read_text(encoding="utf-8")))
+            given = json.loads(file.read_text(encoding="utf-8"))
         except OSError as exc:
             raise ConfigError(f"{file}: cannot read ({exc.__class__.__name__})") from exc
         except json.JSONDecodeError as exc:
             raise ConfigError(f"{file}: not JSON ({exc.msg}, line {exc.lineno})") from exc
-        day = _parse_day(published, "--published")
-        _not_a_curated_source(source, (subjects_file or DEFAULT_SUBJECTS).parent / "claims")
-        refs = _optional_subjects(subjects_file)
+        items, day, refs, engine = _checked_import(given, published, source, subjects_file, db)
         info = SourceInfo(
             key=source, title=title, url=url, publisher=publisher,
             published=day.isoformat() if day else None, language=language, kind=kind,
         )  # fmt: skip
-        # Like every command but `load`/`demo`: a missing database is an error, not a new file.
-        engine = open_db(db, write=True)
         if items and not any(item.get("subject") for item in items):
             # Nothing would be stored (not even the source): say why and how to fix it.
             why = (
@@ -438,6 +437,33 @@ def import_cmd(
             "applied (an import never rewrites a source)",
             err=True,
         )
+
+
+def _checked_import(
+    given: Any, published: str | None, source: str, subjects_file: Path | None, db: str | None
+) -> tuple[list[dict[str, Any]], dt.date | None, list[SubjectRef], Any]:
+    """(checked candidates, --published day, subjects file refs, engine) of `claims
+    import`. Every bad candidate is named at once, an unknown subject (neither in the
+    database nor in the subjects file, with a did-you-mean) among them; the candidates'
+    own problems come first when the options or database fail too."""
+    from tracker.articles.claim_import import known_subjects, validate_candidates
+
+    try:
+        validate_candidates(given)
+        early = None
+    except CandidateErrors as exc:
+        early = exc
+    try:
+        day = _parse_day(published, "--published")
+        _not_a_curated_source(source, (subjects_file or DEFAULT_SUBJECTS).parent / "claims")
+        refs = _optional_subjects(subjects_file)
+        # Like every command but `load`/`demo`: a missing database is an error, not a new file.
+        engine = open_db(db, write=True)
+    except TrackerError:
+        if early is not None:
+            raise early from None
+        raise
+    return validate_candidates(given, known_subjects(engine, refs)), day, refs, engine
 
 
 def _not_a_curated_source(key: str, claims_dir: Path) -> None:

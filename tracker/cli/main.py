@@ -247,13 +247,35 @@ def demo_events_line(events: Counter[str]) -> str:
 
 
 def demo_site_dir(db: str | None) -> Path:
-    """``site`` for the default database; ``site-demo`` for ``--db data/demo.db`` (the
-    stem of a SQLite file), ``site-demo-db`` for a database URL."""
+    """``site`` for the default database; for ``--db FILE``, ``site-STEM`` beside the
+    file (``data/site-demo`` for ``--db data/demo.db``, ``../site-demo2`` for ``--db
+    ../demo2.db``, whatever folder the command runs from); ``site-demo-db`` for a
+    database URL."""
     if db is None:
         return Path("site")
     if "://" in db:
         return Path("site-demo-db")
-    return Path(f"site-{Path(db).stem}")
+    return Path(db).parent / f"site-{Path(db).stem}"
+
+
+def _run_demo(db: str | None, data: Path, out: Path) -> Any:
+    """The demo's work (:func:`tracker.demo.run_demo`) with a spinner; its DemoReport."""
+    from tracker.curated.load import validate_curated
+    from tracker.demo import run_demo
+
+    validate_curated(data)  # before the database is created: bad data writes nothing
+    with console.status(
+        "loading data, replaying recorded responses, verifying, building the site..."
+    ):
+        engine = open_db(db, create=True)
+        try:
+            return run_demo(
+                engine, data_dir=data, har=data / "recordings" / "demo.har", out_dir=out
+            )
+        finally:
+            # The last connection's clean close checkpoints SQLite's WAL and removes the
+            # -wal and -shm files the demo left beside the database before.
+            engine.dispose()
 
 
 @friendly_errors
@@ -264,26 +286,28 @@ def demo(
         typer.Option(
             "--out",
             help="Folder to build the site into (default: site/; with --db FILE, "
-            "site-STEM/ beside it, so the site of your own database is kept).",
+            "site-STEM/ beside FILE, so the site of your own database is kept).",
         ),
     ] = None,
+    data: Annotated[
+        Path,
+        typer.Option(
+            "--data",
+            help="Folder with subjects.toml, watches.toml, claims/ and "
+            "recordings/demo.har (default: data/ of the folder it runs from).",
+            show_default=False,
+        ),
+    ] = Path("data"),
     json_out: JsonOpt = False,
 ) -> None:
     """The main job offline: load data/, replay data/recordings/demo.har, verify, build site/.
 
     Safe to run again: nothing is stored twice. With --db data/demo.db (its own
-    database) the site goes to site-demo/ unless --out says where, so the site/
-    built from your own database is not overwritten.
+    database) the site goes to data/site-demo/ (beside the database) unless --out says
+    where, so the site/ built from your own database is not overwritten.
     """
     out = out if out is not None else demo_site_dir(db)
-    from tracker.curated.load import validate_curated
-    from tracker.demo import run_demo
-
-    validate_curated(Path("data"))  # before the database is created: bad data writes nothing
-    with console.status(
-        "loading data, replaying recorded responses, verifying, building the site..."
-    ):
-        report = run_demo(open_db(db, create=True), out_dir=out)
+    report = _run_demo(db, data, out)
     if json_out:
         print_json(report.to_dict())
         return

@@ -108,7 +108,15 @@ def run_cycle(
     keep = on_result is None
     _results_printed_here()
     raw = open_cycle_db(db)  # plain DB-API: `tracker check` never loads the ORM
-    store = open_store(db, snapshots)  # bodies follow the database
+    try:
+        if replay is not None and replay.is_file():  # a missing file: the cycle says so
+            from tracker.cycle.replayorder import refuse_older_replay
+
+            refuse_older_replay(raw, replay, watch)
+        store = open_store(db, snapshots)  # bodies follow the database
+    except BaseException:
+        raw.close()
+        raise
     # A replayed response needs no key (the key only matters live): as in the demo, an
     # unset credential reads as the replay key while replaying.
     secrets = replayed_secrets() if replay is not None else contextlib.nullcontext()

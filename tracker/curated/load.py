@@ -40,15 +40,32 @@ def validate_curated(data_dir: Path | str) -> CuratedData:
     registry, watch params against what each built-in adapter reads and, for html_page,
     whether its selector, regex, scale and columns can work). Raises
     :class:`claims.curated.loader.DataFileError` (path, line, field) for one problem,
-    :class:`claims.curated.loader.DataFileErrors` (every one, in ``.errors``) for several."""
+    :class:`claims.curated.loader.DataFileErrors` (every one, in ``.errors``) for several;
+    ConfigError when ``data_dir`` is no folder (:func:`missing_data_folder`)."""
     from tracker.adapters.base import ID_NAMESPACES, known_params
 
+    missing_data_folder(Path(data_dir))
     return load_data(
         data_dir,
         known_adapters=known_adapters(),
         known_params=known_params(),
         known_namespaces=ID_NAMESPACES,
         param_checks=param_checks(),
+    )
+
+
+def missing_data_folder(data_dir: Path) -> None:
+    """Raise ConfigError when ``data_dir`` is no folder, saying where it was looked for
+    and how to give another: run from outside the checkout, the default ``data`` read
+    ``data: data: no such folder`` (a fresh-user trial)."""
+    if data_dir.is_dir():
+        return
+    from tracker.errors import ConfigError
+
+    raise ConfigError(
+        f"{data_dir}: no such data folder (looked for {data_dir.resolve()}): run from the "
+        "release-tracker checkout, whose data/ holds the demo's, or pass --data DIR (a "
+        "folder with subjects.toml, watches.toml and claims/)"
     )
 
 

@@ -48,7 +48,14 @@ from tracker.cycle.observe import (
 from tracker.cycle.rows import WATCH_NAMED, WATCH_RETIRED, iter_specs, load_subjects
 from tracker.cycle.types import CycleSummary, NameLookup, WatchResult, WatchSpec
 from tracker.cycle.withdrawn import record_gone
-from tracker.errors import DATA_ERRORS, ConfigError, ParseError, TrackerError, unexpected
+from tracker.errors import (
+    DATA_ERRORS,
+    ConfigError,
+    ParseError,
+    TrackerError,
+    UnknownName,
+    unexpected,
+)
 from tracker.net.fetch import FetchSettings, MissingCredential, auth_headers, fetch
 from tracker.net.policy import RequestPolicy, same_host, watch_policy
 from tracker.net.response import Fetched
@@ -115,9 +122,9 @@ def run_check(
     the whole step succeeded. ``robots`` (live runs) checks each URL against robots.txt
     unless the watch sets param ``robots = false`` (an API documented for programs);
     a disallowed URL fails the watch with kind ``robots_disallowed``. Raises
-    ConfigError when ``watch_names`` names an unknown watch, and the body store's
-    error (:class:`~tracker.errors.BodyStoreError`: a newer or unreadable body file)
-    before any fetch.
+    ConfigError when ``watch_names`` names a retired watch, UnknownName an unknown one,
+    and the body store's error (:class:`~tracker.errors.BodyStoreError`: a newer or
+    unreadable body file) before any fetch.
 
     ``fence`` (a scheduler's lease check) runs inside each group's transaction before it
     commits; when it raises, that group is rolled back and the error propagates
@@ -219,7 +226,8 @@ def _run(
 
 
 def _check_names(raw: RawDB, wanted: set[str]) -> None:
-    """Raise ConfigError for a ``--watch`` name that is retired or that no watch has."""
+    """Raise ConfigError for a ``--watch`` name that is retired, UnknownName (with the
+    near names: ``did you mean 'hf-org-x'?``) for one that no watch has."""
     unknown = sorted(n for n in wanted if raw.one(WATCH_NAMED, {"name": n}) is None)
     retired = sorted(n for n in wanted - set(unknown) if raw.one(WATCH_RETIRED, {"name": n}))
     if retired:
@@ -229,12 +237,19 @@ def _check_names(raw: RawDB, wanted: set[str]) -> None:
         )
     if unknown:
         # Only the live ones: a retired name given to --watch is refused (above).
-        live = "SELECT name FROM watch WHERE state != :retired ORDER BY name LIMIT 21"
+        live = "SELECT name FROM watch WHERE state != :retired ORDER BY name"
         known = [r[0] for r in raw.execute(live, {"retired": RETIRED_STATE})]
         hint = ", ".join(known[:20]) + (", ..." if len(known) > 20 else "")
-        raise ConfigError(
-            f"unknown watch name(s): {', '.join(unknown)} (known: {hint or 'none'}; "
-            "`tracker watches` lists them)"
+        from claims.curated.datafile import near_names  # the did-you-mean of other names
+
+        near = {n: near_names(n, known) for n in unknown}
+        named = ", ".join(
+            n + (f" (did you mean {near[n][0]!r}?)" if near[n] else "") for n in unknown
+        )
+        raise UnknownName(
+            f"unknown watch name(s): {named} (known: {hint or 'none'}; "
+            "`tracker watches` lists them)",
+            [m[0] for m in near.values() if m],
         )
 
 

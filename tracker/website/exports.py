@@ -88,7 +88,7 @@ def subject_summary(sv: SubjectView) -> dict[str, Any]:
                 {
                     "date": p.date,
                     "relation": p.relation,
-                    "source": p.source,
+                    "source": p.source_plain or p.source,  # no display quotes
                     "claimant": p.claimant,
                     "qualifiers": dict(p.qualifiers),
                 }
@@ -180,6 +180,8 @@ def discrepancy_record(dv: DiscrepancyView) -> dict[str, Any]:
         "note": dv.note,
         "opened_at": iso_z(dv.opened_at) or None,
         "closed_at": iso_z(dv.closed_at) or None,
+        # resolved when first found, never open: the page's "found settled (never open)"
+        "found_settled": dv.found_settled,
         "claim_ids": dv.claim_ids,
         "observation_ids": dv.observation_ids,
     }

@@ -243,12 +243,15 @@ class RecordStore:
 
     def save(self) -> None:
         """Write this build's records (only the subjects it showed) when any differ from
-        the loaded ones; atomically (a temporary file renamed over it). A folder that
+        the loaded ones (compared by value: one made again equal is not a change);
+        atomically (a temporary file renamed over it). A folder that
         cannot be written only costs time: logged as a warning."""
         if self.cache_dir is None:
             return
-        if not self.changed and self.made.keys() == self.kept.keys():
-            return
+        if self.made.keys() == self.kept.keys() and (
+            not self.changed or all(self.kept[s] == rec for s, rec in self.made.items())
+        ):
+            return  # the same records: a subject in a discrepancy is always made again
         pickled = {
             slug: self._pickled[slug]
             if self.kept.get(slug) is rec and slug in self._pickled

@@ -25,22 +25,29 @@ from tracker.website.views import SiteContext, SourceView, SubjectView
 # A claim's fifth item is its verdict's mark (``✓``; ``·`` for none: marks.py), which
 # ``window.TRACKER_MARKS`` (in the same file) turns into the word shown and searched
 # beside it: one character per claim, not a word (a contradicted and a confirmed 65.7%
-# must not look the same).
+# must not look the same). A claim's sixth item is its source's title, shown after the
+# detail but NOT searched: a claim matches on its own text and its subject's words (name,
+# organisation, aliases, slug, variants), which the script takes from the subject entry
+# the claim's entries follow (every subject's part starts with it); a title is searched
+# in the source's own entry. ("K3.1 Pro" found Kimi K3's claims cited from an article
+# titled about K3.1 Pro: a fresh-user trial.)
 Entry = list[str]
 
 
 def subject_entries(sv: SubjectView) -> list[Entry]:
     """One subject's entries: the subject (name, organisation, aliases; its slug and
-    variants searched too) and one per claim, linked to the claim's anchor."""
+    variants searched too) and, after it, one per claim, linked to the claim's anchor
+    (detail: qualifiers and claimant; then its mark and its source's title)."""
     page = f"subjects/{sv.slug}/index.html"
     detail = " · ".join(x for x in (sv.organization, ", ".join(sv.aliases)) if x)
     out: list[Entry] = [["s", sv.name, page, detail, " ".join([sv.slug, *sv.variants])]]
     for attribute, claims in sv.groups:
         label = attribute_label(attribute)
         for cv in claims:
-            shown = " · ".join(x for x in (cv.qualifiers, cv.claimant, cv.source.title) if x)
+            shown = " · ".join(x for x in (cv.qualifiers, cv.claimant) if x)
             mark = verdict_mark(cv.verdict.status if cv.verdict else None)
-            out.append(["c", f"{sv.name}: {label} {cv.value}", f"{page}#{cv.anchor}", shown, mark])
+            name = f"{sv.name}: {label} {cv.value}"
+            out.append(["c", name, f"{page}#{cv.anchor}", shown, mark, cv.source.title or ""])
     return out
 
 
