@@ -139,8 +139,49 @@ def license_file_change(
     return f"the LICENSE file of {repo} changed{size}{read}"
 
 
+# A discrepancy first found already settled (never open) is stored as a
+# ``discrepancy_resolved`` marked ``found_settled`` (its kind and key stay: feeds and
+# alerts know it by them), but it was never announced open, so readers (site, feeds,
+# alerts, the demo's summary) see it as a kind of its own, never as "resolved".
+FOUND_SETTLED = "discrepancy_found_settled"
+READER_LABELS: dict[str, str] = {FOUND_SETTLED: "Disagreement already settled"}
+FOUND_SETTLED_TEXT = "sources disagreed; already settled by an observation, never open"
+# what titles stored before said (they stay in old databases; readers see the new words)
+_OLD_SETTLED_SUFFIX = " (resolved) (found settled: never open)"
+
+
+def reader_kind(kind: str, detail: Mapping[str, Any]) -> str:
+    """The kind people read an event as: :data:`FOUND_SETTLED` for a
+    ``discrepancy_resolved`` whose ``detail`` says ``found_settled``, else ``kind``."""
+    if kind == "discrepancy_resolved" and detail.get("found_settled") is True:
+        return FOUND_SETTLED
+    return kind
+
+
+def found_settled_title(title: str) -> str:
+    """A found-settled discrepancy's title from :func:`claims.store.verification.discrepancy_title`
+    (ends ``(resolved)``) or as stored by older versions (ends ``(resolved) (found settled:
+    never open)``): ``… (sources disagreed; already settled by an observation, never open)``."""
+    for end in (_OLD_SETTLED_SUFFIX, " (resolved)"):
+        if title.endswith(end):
+            title = title.removesuffix(end)
+            break
+    return f"{title} ({FOUND_SETTLED_TEXT})"
+
+
+def reader_title(kind: str, title: str, detail: Mapping[str, Any]) -> str:
+    """The title people read: the stored one, except a found-settled discrepancy's, which
+    :func:`found_settled_title` words (also for titles stored with the old words)."""
+    if reader_kind(kind, detail) == FOUND_SETTLED and not title.endswith(f"({FOUND_SETTLED_TEXT})"):
+        return found_settled_title(title)
+    return title
+
+
 def event_label(kind: str) -> str:
-    """``verdict_changed`` -> ``Verdict changed``; an unknown kind reads with spaces."""
+    """``verdict_changed`` -> ``Verdict changed`` (also a :func:`reader_kind`:
+    ``Disagreement already settled``); an unknown kind reads with spaces."""
+    if kind in READER_LABELS:
+        return READER_LABELS[kind]
     return label_from(EVENT_LABELS, kind, capital=True)
 
 

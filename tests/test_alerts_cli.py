@@ -130,3 +130,39 @@ def test_an_alert_says_why_a_verdict_changed_and_what_the_reviewer_noted():
     assert compose(dismissed, None, "https://t.example/").text == (
         "dismissed by a reviewer: the 1M figure is the Pro tier's"
     )
+
+
+def test_a_discrepancy_found_settled_reads_alike_in_alerts_and_on_the_site():
+    """A fresh-user trial: a discrepancy an observation had settled before it could open
+    was told as "Discrepancy resolved … (found settled: never open)": resolved, though
+    never announced open. Alerts, the site and feeds word it as its own kind; its stored
+    kind and detail (so its key, the feed entry's id) stay as they were."""
+    from claims.events import event_key, event_label, reader_kind
+    from claims.store.outbox import make_event
+    from claims.store.rows import EventRow
+    from tracker.alerts.send import compose
+    from tracker.website.collect import event_views
+
+    detail = {"discrepancy": "abc", "rule": "same_value_different_version", "found_settled": True}
+    old_title = (  # as older versions stored it
+        "Kimi K3.1 Pro: Benchmark score: the same score reported for two versions of a "
+        "benchmark (resolved) (found settled: never open)"
+    )
+    told = (
+        "Kimi K3.1 Pro: Benchmark score: the same score reported for two versions of a "
+        "benchmark (sources disagreed; already settled by an observation, never open)"
+    )
+    event = make_event("discrepancy_resolved", old_title, detail=detail)
+    assert event.kind == "discrepancy_resolved"
+    assert event.key == event_key("discrepancy_resolved", None, None, detail)
+    assert compose(event, None, "https://t.example/").title == told
+    row = EventRow(
+        id=1, key=event.key, kind=event.kind, audience=event.audience, title=event.title,
+        detail_json=event.detail_json, created_at=event.created_at, subject_id=None,
+        watch_id=None,
+    )  # fmt: skip
+    (view,) = event_views([row], {})
+    assert (view.title, view.label, view.key) == (told, "Disagreement already settled", event.key)
+    assert event_label(reader_kind(event.kind, detail)) == "Disagreement already settled"
+    # one that opened and then resolved is still "resolved"
+    assert reader_kind("discrepancy_resolved", {"discrepancy": "abc"}) == "discrepancy_resolved"

@@ -676,3 +676,95 @@ def test_every_page_says_data_as_of(demo_site, pages):
     assert page.eval(f"{link}.getAttribute('href')") == "../../watches.html#as-of"
     page.goto(url(demo_site, "watches.html"), js=False)
     assert page.eval("document.getElementById('as-of').textContent") == (f"Data as of {shown}.")
+
+
+def _one_line(page: Page, selector: str) -> list[str]:
+    """Texts of the visible ``selector`` elements that run over more than one line."""
+    return page.eval(  # type: ignore[no-any-return]
+        f"""[...document.querySelectorAll({selector!r})].filter(e => e.checkVisibility())
+          .filter(e => new Set([...e.getClientRects()].filter(r => r.width > 0)
+            .map(r => Math.round(r.top))).size > 1).map(e => e.textContent)"""
+    )
+
+
+def test_watches_keep_adapter_names_whole_and_share_the_width(demo_site, pages):
+    """A trial at 1280 px: adapter names broke inside the word ("huggingface_" / "model")
+    while the Last error column, "—" in every row, kept 12rem to itself."""
+    page = pages[1280]
+    page.goto(url(demo_site, "watches.html"))
+    assert page.eval("document.querySelectorAll('td[data-label=Adapter] code').length") >= 10
+    assert _one_line(page, "td[data-label=Adapter] code") == []
+    error_width = page.eval(
+        "document.querySelector('td[data-label=\"Last error\"]').getBoundingClientRect().width"
+    )
+    assert error_width < 100  # "—": no room held for errors no watch has
+    assert overflow(page)["table"] <= 0
+
+
+def test_watches_with_an_error_keep_adapter_names_whole_at_1280(tmp_path, pages):
+    from sqlmodel import Session, select
+
+    from claims.store.engine import make_engine
+    from claims.store.tables import Watch
+
+    engine = make_engine(tmp_path / "w.db")
+    populate(engine)
+    with Session(engine) as s:
+        w = s.exec(select(Watch).where(Watch.name == "hf-moonshotai")).one()
+        w.consecutive_failures, w.last_error = 2, "HTTP 503 from https://huggingface.co/api"
+        s.add(w)
+        s.commit()
+    build_site(engine, tmp_path / "site", now=NOW)
+    page = pages[1280]
+    page.goto(url(tmp_path / "site", "watches.html"))
+    assert _one_line(page, "td[data-label=Adapter] code") == []
+    assert page.eval("document.querySelector('td.error').getBoundingClientRect().width") >= 190
+    assert overflow(page)["table"] <= 0
+
+
+def test_compare_names_the_slugs_no_subject_has(demo_site, pages):
+    """A trial: compare.html?s=kimi-k3&s=nosuch showed only "Choose two to four subjects",
+    never saying that ``nosuch`` is no subject."""
+    page = pages[390]
+    page.goto(url(demo_site, "compare.html?s=kimi-k3&s=nosuch&s=nosuch"))
+    said = page.eval("document.getElementById('compare-unknown').textContent")
+    assert (
+        said
+        == "No subject has the slug “nosuch”: check the address, or choose on the Subjects page."
+    )
+    assert page.eval("document.getElementById('compare-note').hidden") is False
+    page.goto(url(demo_site, "compare.html?s=kimi-k3&s=kimi-k3.1-pro&s=a<b>&s=zz"))
+    said = page.eval("document.getElementById('compare-unknown').textContent")
+    assert said.startswith("No subjects have the slugs “a<b>”, “zz”: ")
+    assert page.eval("document.querySelectorAll('.side-by-side thead th').length") == 3
+    page.goto(url(demo_site, "compare.html?s=kimi-k3&s=kimi-k3.1-pro"))
+    assert page.eval("document.getElementById('compare-unknown')") is None
+    assert page.problems == []
+
+
+def test_relative_times_follow_the_readers_clock_not_the_build(demo_site, pages):
+    """A trial read "19 h ago" as fixed at build time: the site writes the UTC time (kept
+    without JavaScript) and site.js works out "… ago" from each <time>'s datetime when
+    the page is read, and again when the tab comes back into view (and every minute)."""
+    page = pages[1280]
+    subject = url(demo_site, "subjects/kimi-k3.1-pro/index.html")
+    page.goto(subject, js=False)
+    built = page.eval("[...document.querySelectorAll('time[data-ago]')].map(t => t.textContent)")
+    assert built and set(built) == {"2026-11-28 06:00 UTC"}
+    page.goto(subject)
+    stamps = page.eval(
+        "[...document.querySelectorAll('time[data-ago]')].map(t => t.getAttribute('datetime'))"
+    )
+    assert set(stamps) == {"2026-11-28T06:00:00Z"}
+    shown = []
+    for now in ("2026-11-28T09:00:00Z", "2026-12-02T06:00:00Z"):
+        shown.append(
+            page.eval(
+                f"(() => {{ Date.now = () => Date.parse('{now}');"
+                " document.dispatchEvent(new Event('visibilitychange'));"
+                " return [...new Set([...document.querySelectorAll('time[data-ago]')]"
+                ".map(t => t.textContent))]; })()"
+            )
+        )
+    assert shown == [["3 h ago"], ["4 days ago"]]
+    assert page.problems == []

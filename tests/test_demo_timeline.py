@@ -76,16 +76,26 @@ def test_demo_summary_counts_every_event_it_stored(tmp_path, monkeypatch):
         "0 failed; 82 new observations\n" in out
     )
     assert (
-        "events: 7 new (Verdict changed 4, Discrepancy opened 1, Discrepancy resolved 1, "
-        "Weights found 1); "
+        "events: 7 new (Verdict changed 4, Disagreement already settled 1, "
+        "Discrepancy opened 1, Weights found 1); "
         "the site's Changes page lists them\n" in out
     )
+    # the discrepancy the board settled before it could open was never announced open:
+    # not counted (nor worded) as resolved anywhere a reader sees it
+    assert "resolved" not in out
     # ... as many as the site's Changes page lists
     changes = (tmp_path / "site" / "changes.html").read_text()
     assert "Newest first (7 shown)" in changes
     assert changes.count('<td data-label="When">') == 7
     # the Terminal-Bench discrepancy the board settled before it could open: one entry
-    assert changes.count("(found settled: never open)") == 1
+    assert changes.count("(sources disagreed; already settled by an observation, never open)") == 1
+    assert "found settled: never open" not in changes and "Discrepancy resolved" not in changes
+    assert (
+        changes.count('<span title="discrepancy_resolved">Disagreement already settled</span>') == 1
+    )
+    feed = (tmp_path / "site" / "feeds" / "all.atom").read_text()
+    assert feed.count("already settled by an observation, never open)</title>") == 1
+    assert "(resolved)" not in feed
     # ... and discrepancies.html says the same, not "opened T, closed T"
     discs = (tmp_path / "site" / "discrepancies.html").read_text()
     assert (

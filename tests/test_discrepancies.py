@@ -166,7 +166,12 @@ def test_demo_summary_site_and_events_count_the_same_open_discrepancies(tmp_path
     # the Terminal-Bench one, found already settled, has its one "found settled" event
     assert [json.loads(e.detail_json)["discrepancy"] for e in resolved] == [tb.key]
     assert json.loads(resolved[0].detail_json)["found_settled"] is True
-    assert resolved[0].title.endswith("(found settled: never open)")
+    assert resolved[0].title.endswith(
+        ": the same score reported for two versions of a benchmark "
+        "(sources disagreed; already settled by an observation, never open)"
+    )
+    assert report.events["discrepancy_found_settled"] == 1
+    assert "discrepancy_resolved" not in report.events
     assert report.events["discrepancy_opened"] == len(report.open_discrepancies) == 1
     exported = json.loads((site / "api" / "discrepancies.json").read_text())["discrepancies"]
     assert sum(d["state"] == "open" for d in exported) == 1

@@ -300,3 +300,44 @@ def test_a_familys_licence_is_the_members_but_not_its_release_date():
 def test_another_models_licence_stays_its_own():
     text = "Kimi K8 shipped under the MIT license. Kimi-K9-Turbo is the newest model."
     assert _k9(text) == [(None, "license", "mit", "other")]
+
+
+def test_list_items_under_a_colon_lead_belong_to_the_one_model_it_opens_with():
+    text = (
+        "A Vega Systems detalhou os dois modelos.\n"
+        "O Zephyr 2 Mini é um modelo compacto com especificações modestas:\n"
+        "- 8 bilhões de parâmetros\n"
+        "- janela de contexto de 32 mil tokens\n"
+        "O Orion-5 Max é o maior da família:\n"
+        "- 300 bilhões de parâmetros\n"
+        "- janela de contexto de 256 mil tokens"
+    )
+    found = [
+        (c.subject, c.attribute, c.value.display(), c.other_model)
+        for c in extract(text, [ORION], lang="pt-BR", published=DAY, default_subject="orion-5-max")
+    ]
+    assert found == [
+        (None, "total_params", "8B params", "Zephyr 2 Mini"),
+        (None, "context_window", "32K tokens", "Zephyr 2 Mini"),
+        ("orion-5-max", "total_params", "300B params", None),
+        ("orion-5-max", "context_window", "256K tokens", None),
+    ]
+
+
+GEMMA_9 = SubjectRef("gemma-9-27b", ("Gemma 9 27B",), (), "Google")
+
+
+def test_a_colon_lead_comparing_two_generations_keeps_its_list_the_subjects():
+    # "Gemma 8 → Gemma 9": the lead names the subject's family too (no model of its own)
+    text = (
+        "O Gemma 9 27B traz ganhos.\n"
+        "O Gemma 8 → Gemma 9 é um dos maiores saltos entre modelos abertos:\n"
+        "- MMLU: 71,2% → 80,4%"
+    )
+    found = [
+        (c.subject, c.attribute, c.value.display())
+        for c in extract(
+            text, [GEMMA_9], lang="pt-BR", published=DAY, default_subject="gemma-9-27b"
+        )
+    ]
+    assert found == [("gemma-9-27b", "benchmark_score", "80.4%")]

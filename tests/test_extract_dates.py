@@ -311,3 +311,57 @@ def test_a_new_model_announced_on_a_date_is_released_on_it(text, lang):
 def test_an_announcement_on_a_date_of_no_new_model_dates_nothing():
     text = "Moonshot AI announced on November 24, 2026 a partnership around Kimi K3.1 Pro."
     assert rows(text, "en") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        (
+            "Em 3 de novembro de 2026, a Vega Systems apresentou a mais recente geração "
+            "de seus modelos, o Orion-5 Max.",
+            "pt-BR",
+        ),
+        (
+            "On 3 November 2026, Vega Systems presented its latest generation of models, "
+            "Orion-5 Max.",
+            "en",
+        ),
+    ],
+)
+def test_a_date_opening_a_sentence_that_presents_a_new_generation_is_its_release(text, lang):
+    assert rows(text, lang) == [("orion-5-max", "release_date", "on 2026-11-03", None)]
+
+
+def test_a_participle_opening_a_sentence_dates_the_model_after_it():
+    text = "Anunciado em 3 de novembro de 2026, o Orion-5 Max marca um avanço para a Vega Systems."
+    assert rows(text, "pt-BR") == [("orion-5-max", "release_date", "on 2026-11-03", None)]
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        (  # 26 November 2026 is a Thursday: the day alone between commas after the weekday
+            "A Vega Systems anunciou nesta quinta-feira, 26, o lançamento do Orion-5 Max.",
+            [("orion-5-max", "release_date", "on 2026-11-26", "Vega Systems")],
+        ),
+        (  # the 27th is a Friday: the weekday and the day disagree, no date
+            "A Vega Systems anunciou nesta quinta-feira, 27, o lançamento do Orion-5 Max.",
+            [],
+        ),
+    ],
+)
+def test_a_weekday_with_its_day_between_commas_is_that_date(text, found):
+    assert rows(text, "pt-BR") == found
+
+
+def test_a_weekdays_bracket_may_hold_words_after_the_day():
+    text = (
+        "A Vega Systems lançou na manhã desta quinta-feira (26, madrugada de sexta em Lisboa) "
+        "o Orion-5 Max."
+    )
+    assert rows(text, "pt-BR") == [("orion-5-max", "release_date", "on 2026-11-26", None)]
+
+
+def test_european_portuguese_libertar_is_a_release_word():
+    text = "O Orion-5 Max foi libertado em 3 de novembro de 2026 pela Vega Systems."
+    assert rows(text, "pt-PT") == [("orion-5-max", "release_date", "on 2026-11-03", None)]

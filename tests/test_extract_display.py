@@ -66,3 +66,42 @@ def test_extract_shows_a_negated_until_as_not_before_and_keeps_the_quote(
     assert cells[5] == quote
     stored = json.loads(CliRunner().invoke(app, [*args, "--json"]).stdout)[0]["value"]
     assert (stored["relation"], stored["value"]) == ("after", "2027-02")  # stored as before
+
+
+@pytest.mark.parametrize(
+    ("text", "unit", "scale", "shown"),
+    [
+        ("65.0", "percent", 1, "65.0%"),  # was "65%": the stated precision 0.1 lost
+        ("65", "percent", 1, "65%"),
+        ("74.50", "percent", 1, "74.50%"),
+        ("2.80", "params", 10**12, "2.80T params"),
+        ("2.8", "params", 10**12, "2.8T params"),
+        ("1.0", "tokens", 10**6, "1.0M tokens"),
+        ("0.600", "usd_per_mtok", 1, "$0.600 per 1M tokens"),
+        ("2.00", "usd_per_mtok", 1, "$2.00 per 1M tokens"),
+        ("1692.40", "points", 1, "1,692.40 points"),
+        ("-3.0", "percent", 1, "\u22123.0%"),
+    ],
+)
+def test_a_figure_keeps_the_decimals_it_was_stated_with(text, unit, scale, shown):
+    from claims.values.value import quantity
+
+    assert quantity(text, unit, scale=scale).display() == shown
+    # an exact reading (an API's) shows no decimals it did not have
+    assert quantity("65.0", "percent", exact=True).display() == "65%"
+
+
+def test_extract_shows_65_0_percent_as_written(tmp_path):
+    """A trial: `claims extract` showed "65%" for the written "65.0%" while the stored
+    precision was 0.1."""
+    article = tmp_path / "a.txt"
+    article.write_text("Kimi K3.1 Pro reaches 65.0% on SWE-bench Verified.\n", encoding="utf-8")
+    args = ["claims", "extract", str(article), "--lang", "en", "--published", "2026-11-20"]
+    args += ["--subjects", SUBJECTS]
+    result = CliRunner().invoke(app, args, env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    [row] = [ln for ln in result.stdout.splitlines() if "benchmark_score" in ln]
+    cells = [c.strip() for c in row.strip("│").split("│")]
+    assert cells[3] == "65.0%" and cells[5] == "65.0%"
+    stored = json.loads(CliRunner().invoke(app, [*args, "--json"]).stdout)[0]["value"]
+    assert (stored["value"], stored["precision"]) == (65, "0.1")  # stored as before

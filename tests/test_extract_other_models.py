@@ -148,3 +148,43 @@ def test_a_bare_price_in_a_bracket_after_the_yardstick_is_its_own(text, lang):
         ("price_output_usd_per_mtok", "$0.10 per 1M tokens", SOLSTICE),
         ("price_output_usd_per_mtok", "$0.20 per 1M tokens", ("aurora-marlin-40b", None)),
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        (
+            "A Vega Systems apresentou o Orion-5 Max e ainda treina o Llama 9 Colossus, o maior "
+            "da Meta. Enquanto isso, o Colossus possui 300 bilhões de parâmetros ativos de um "
+            "total de 3 trilhões.",
+            "pt-BR",
+        ),
+        (
+            "Vega Systems presented Orion-5 Max while Meta still trains Llama 9 Colossus, its "
+            "largest model. Meanwhile, the Colossus has 300 billion active parameters out of "
+            "3 trillion in all.",
+            "en",
+        ),
+    ],
+)
+def test_a_codename_written_alone_after_its_full_name_is_that_other_model(text, lang):
+    orion = SubjectRef("orion-5-max", ("Orion-5 Max",), (), "Vega Systems")
+    found = [
+        (c.subject, c.attribute, c.value.display(), c.other_model)
+        for c in extract(
+            text, [orion], lang=lang, published=dt.date(2026, 11, 30), default_subject=orion.slug
+        )
+    ]
+    assert found == [
+        (None, "active_params", "300B params", "Llama 9 Colossus"),
+        (None, "total_params", "3T params", "Llama 9 Colossus"),
+    ]
+
+
+def test_a_capitalised_word_after_a_name_never_written_alone_again_is_no_codename():
+    from claims.extract.models import find_codenames
+    from claims.extract.rules import Named
+
+    text = "Meta lançou o Llama 9 Hoje cedo. Depois, o Llama 9 chegou à nuvem."
+    names = [Named(14, 21, "competitor", "Llama 9"), Named(40, 47, "competitor", "Llama 9")]
+    assert find_codenames(text, names, set()) == []

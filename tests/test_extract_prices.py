@@ -139,3 +139,54 @@ def test_another_input_kinds_rate_is_not_the_price(text, lang):
         ("price_input_usd_per_mtok", "$0.20 per 1M tokens"),
         ("price_output_usd_per_mtok", "$0.80 per 1M tokens"),
     ]
+
+
+def test_a_name_number_before_a_price_is_no_range_and_two_pairs_keep_their_models():
+    # "o Orion-5 Max a US$ 2/...": the name's 5 is not the low end of a range "5 a US$ 2"
+    text = (
+        "Na API, o Kimi K3 será tarifado a US$ 12/US$ 60 por milhão de tokens (entrada/saída) "
+        "e o Orion-5 Max a US$ 2/US$ 9 por milhão de tokens (entrada/saída)."
+    )
+    assert [(s, a, v) for s, a, _, v, _ in rows(text, "pt-BR")] == [
+        ("kimi-k3", "price_input_usd_per_mtok", "$12.00 per 1M tokens"),
+        ("kimi-k3", "price_output_usd_per_mtok", "$60.00 per 1M tokens"),
+        ("orion-5-max", "price_input_usd_per_mtok", "$2.00 per 1M tokens"),
+        ("orion-5-max", "price_output_usd_per_mtok", "$9.00 per 1M tokens"),
+    ]
+
+
+def test_a_range_high_end_repeats_only_the_low_ends_currency():
+    from claims.extract.figures import scan_figures
+
+    text = "o Orion 5 a US$ 3 por mês; de US$ 3 a US$ 5; de US$ 3 a 5"
+    found = [(f.kind, text[f.start : f.end]) for f in scan_figures(text, "pt-BR")]
+    assert found == [
+        ("plain", "5"),
+        ("money", "US$ 3 por mês"),
+        ("money", "US$ 3 a US$ 5"),
+        ("money", "US$ 3 a 5"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        (
+            "- Kimi K3: com o plano Lento, custa US$ 0,50 por milhão de tokens de entrada e "
+            "US$ 2 por milhão de tokens de saída (contra US$ 1 e US$ 4 do plano padrão).",
+            "pt-BR",
+        ),
+        (
+            "- Kimi K3: with the Slow tier, it costs $0.50 per million input tokens and $2 per "
+            "million output tokens (compared to $1 and $4 on the standard tier).",
+            "en",
+        ),
+    ],
+)
+def test_two_bare_prices_compared_after_a_full_pair_take_its_units_and_sides(text, lang):
+    assert [(s, a, v) for s, a, _, v, _ in rows(text, lang)] == [
+        ("kimi-k3", "price_input_usd_per_mtok", "$0.50 per 1M tokens"),
+        ("kimi-k3", "price_output_usd_per_mtok", "$2.00 per 1M tokens"),
+        ("kimi-k3", "price_input_usd_per_mtok", "$1.00 per 1M tokens"),
+        ("kimi-k3", "price_output_usd_per_mtok", "$4.00 per 1M tokens"),
+    ]

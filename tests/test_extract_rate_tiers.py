@@ -92,7 +92,7 @@ def test_a_version_in_brackets_after_a_benchmark_name_is_its_version():
 def test_each_score_of_a_list_takes_the_benchmark_named_right_after_it():
     text = "Nimbus 3 scored 61.0% on SWE-bench Verified, 40.5% on MultiChallenge, and 70.1% on Video-MME."
     assert [(q.get("benchmark"), v) for _, _, q, v, _ in rows(text)] == [
-        ("SWE-bench Verified", "61%"),
+        ("SWE-bench Verified", "61.0%"),
         ("MultiChallenge", "40.5%"),
         ("Video-MME", "70.1%"),
     ]

@@ -222,3 +222,55 @@ def test_a_size_stated_as_the_count_is_still_read():
     assert one("Kimi K3 has 12B parameters.", "en") == [
         ("kimi-k3", "total_params", quantity("12", "params", scale=10**9))
     ]
+
+
+ORION = SubjectRef("orion-5-max", ("Orion-5 Max",), (), "Vega Systems")
+CIRRUS = SubjectRef("cirrus-12b", ("Cirrus 12B",), (), "Nimbus Labs")
+
+
+def _shown(text: str, subject: SubjectRef, lang: str):
+    return [
+        (c.subject, c.attribute, c.value.display())
+        for c in extract(text, [subject], lang=lang, published=DAY, default_subject=subject.slug)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        (
+            "A Vega Systems lançou o Orion-5 Max, um novo modelo generativo com 300 bilhões "
+            "de parâmetros.",
+            "pt-BR",
+        ),
+        (
+            "Vega Systems released Orion-5 Max, an interactive model with 300 billion parameters.",
+            "en",
+        ),
+    ],
+)
+def test_an_active_stem_inside_a_word_makes_no_active_count(text, lang):
+    # "ativ" of "generativo", "activ" of "interactive": stems count at a word's start only
+    assert _shown(text, ORION, lang) == [("orion-5-max", "total_params", "300B params")]
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("O Cirrus 12B cabe numa GPU, partindo de um professor de 16B por destilação.", "pt-BR"),
+        ("Cirrus 12B was distilled from a 16B teacher and fits on one GPU.", "en"),
+    ],
+)
+def test_a_distillation_teachers_size_is_not_the_students(text, lang):
+    assert _shown(text, CIRRUS, lang) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("O Orion-5 Max pode reduzir custos de inferência em até 40% com o modo rápido.", "pt-BR"),
+        ("Orion-5 Max cuts inference costs by up to 40% in its fast mode.", "en"),
+    ],
+)
+def test_a_cut_in_inference_costs_is_no_price_change(text, lang):
+    assert _shown(text, ORION, lang) == []

@@ -72,3 +72,37 @@ def test_a_claim_about_the_listed_sizes_jointly_reaches_the_subject():
 def test_spelled_sizes_before_a_parameter_noun_are_siblings_too():
     text = "The Orca 4 line ships with 7 billion and 70 billion parameters."
     assert ("orca-4-7b", "total_params", "70B") not in rows(text, "en")
+
+
+ORCA_90 = SubjectRef("orca-4-90b", ("Orca 4 90B",), (), "Deepwater Labs")
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "found"),
+    [
+        (
+            "A Deepwater Labs lançou a família Orca 4. Os modelos variam de 1,5 bilhão a 90 "
+            "bilhões de parâmetros.",
+            "pt-BR",
+            [("orca-4-90b", "total_params", "90B params")],
+        ),
+        (
+            "Deepwater Labs released the Orca 4 family. The models range from 1.5 billion to "
+            "90 billion parameters.",
+            "en",
+            [("orca-4-90b", "total_params", "90B params")],
+        ),
+        (  # neither end is the subject's size: a line-up says nothing of the subject
+            "A Deepwater Labs lançou a família Orca 4. Os modelos variam de 1,5 bilhão a 70 "
+            "bilhões de parâmetros.",
+            "pt-BR",
+            [],
+        ),
+    ],
+)
+def test_a_line_up_end_that_is_the_subjects_name_size_is_its_count(text, lang, found):
+    got = [
+        (c.subject, c.attribute, c.value.display())
+        for c in extract(text, [ORCA_90], lang=lang, published=DAY, default_subject="orca-4-90b")
+    ]
+    assert got == found

@@ -38,12 +38,12 @@ JINJA_CLAIMS_BY_FACT = """{% from "_macros.html" import evidence_list %}
 {% for f in facts %}
 {% set lead = f.lead %}
 <div class="fact" id="f-{{ f.anchor }}">
-<p class="fact-head"><strong class="value">{{ f.value|nobreak }}</strong>{% if f.qualifiers %} <span class="quals">{{ f.qualifiers }}</span>{% endif %} {{ f.status|badge }} <small class="muted">{{ f.sources|plural("source") }}</small></p>
+<p class="fact-head"><strong class="value">{{ f.value|nobreak }}</strong>{% if f.qualifiers %} <span class="quals">{{ f.qualifiers|nobreak }}</span>{% endif %} {{ f.status|badge }} <small class="muted">{{ f.sources|plural("source") }}</small></p>
 {% if lead and not (f.status == "unverified" and lead.verdict.reason.startswith("no observation")) %}<p class="reason">{{ lead.verdict.reason|nobreak }}{% if lead.verdict.as_of %} <small>(as of {{ lead.verdict.as_of|when }})</small>{% endif %}</p>{% if lead.verdict.evidence %}{{ evidence_list(lead.verdict.evidence) }}{% endif %}{% endif %}
 <ul class="claimed">
 {% for cv in f.claims %}
 {% set src = cv.source %}
-<li id="claim-{{ cv.id }}"><span class="anchor" id="{{ cv.anchor }}"></span>{{ src.link }}{% if cv.claimant %} — {{ cv.claimant }}{% endif %}, <span class="nowrap">{% if cv.stated_date %}{{ cv.stated_date }}{% else %}{{ src|published }}{% endif %}</span>{% if cv.raw_text %}: <q{% if src.language %} lang="{{ src.language }}"{% endif %}>{{ cv.raw_text }}</q>{% endif %}
+<li id="claim-{{ cv.id }}"><span class="anchor" id="{{ cv.anchor }}"></span>{{ src.link }}{% if cv.claimant %} — {{ cv.claimant }}{% endif %}, <span class="nowrap">{% if cv.stated_date %}{{ cv.stated_date }}{% else %}{{ src|published }}{% endif %}</span>{% if cv.raw_text %}: <q{% if src.language %} lang="{{ src.language }}"{% endif %}>{{ cv.raw_text|nobreak }}</q>{% endif %}
 {% if cv.verdict and cv.verdict.status != f.status %} {{ cv.verdict.status|badge }} <small>{{ cv.verdict.reason|nobreak }}</small>{% endif %}
 {% if cv.verdict and cv.verdict.statement.status != "not checked" %}{% set st = cv.verdict.statement %}<br><small class="stated stated-{{ st.status|replace(' ', '-') }}" title="{{ st.reason }}">stated by the claimant: {{ st.status }} ({{ st.reason }})</small>{% endif %}
 {% if cv.note %}<br><small class="note"><strong>Curator's note:</strong> {{ cv.note }}</small>{% endif %}</li>
@@ -60,15 +60,15 @@ JINJA_CARD_ROWS = """{% from "_macros.html" import ago %}
 {% for ln in card %}
 <tr>
 <th scope="row"><a href="#{{ ln.anchor }}">{{ ln.label }}</a></th>
-<td class="stated">{% if not ln.facts %}<span class="muted">no claim</span>{% else %}{% set b = ln.stated %}{% if b.disputed %}<strong class="state-bad">{{ "sources" if ln.sources > 1 else "its figures" }} disagree:</strong> <span class="nowrap">{{ b.text|nobreak }}</span>{% elif not b.text %}<span aria-hidden="true">—</span><span class="visually-hidden">no figure</span>{% else %}<strong>{{ b.text|short_text }}</strong>{% endif %}{% if b.contradicted %} · <small class="contradicted">{{ b.contradicted_sources|plural("source") }} said {{ b.contradicted|map("short_text")|join(", ") }} <span class="mark mark-contradicted" title="contradicted">✗</span></small>{% endif %}{% endif %}</td>
+<td class="stated">{% if not ln.facts %}<span class="muted">no claim</span>{% else %}{% set b = ln.stated %}{% if b.disputed %}<strong class="state-bad">{{ "sources" if ln.sources > 1 else "its figures" }} disagree:</strong> <span class="nowrap">{{ b.text|nobreak }}</span>{% elif not b.text %}<span aria-hidden="true">—</span><span class="visually-hidden">no figure</span>{% else %}<strong>{{ b.text|short_text|nobreak }}</strong>{% endif %}{% if b.contradicted %} · <small class="contradicted">{{ b.contradicted_sources|plural("source") }} said {{ b.contradicted|map("short_text")|join(", ")|nobreak }} <span class="mark mark-contradicted" title="contradicted">✗</span></small>{% endif %}{% endif %}</td>
 <td>{% if not ln.facts %}<span class="verdict verdict-none">observed only</span>{% else %}{{ ln.stated.status|badge }}{% endif %}</td>
-<td class="num">{% if not ln.facts %}<span class="muted">—</span>{% elif ln.agreed and ln.sources > 1 %}{{ ln.sources }} agree{% else %}{{ ln.sources|plural("source") }}{% endif %}</td>
-<td>{% if ln.observed %}{{ ln.observed|short_text }}{% set st = ln.facts|map(attribute="status")|list %}{% if "confirmed" in st %} <span class="mark mark-confirmed" title="matches what is stated">✓</span>{% endif %}{% if "contradicted" in st %} <span class="mark mark-contradicted" title="contradicts a stated figure">✗</span>{% endif %}{% if ln.note %} <small>({{ ln.note }})</small>{% endif %}{% if ln.checked %} <small class="muted nowrap checked" title="when a watch last read it">{{ ago(ln.checked) }}</small>{% endif %}{% elif ln.derived_from %}<a href="#f-{{ ln.anchor }}">from {{ ln.derived_from|plural("observation") }}</a>{% if ln.checked %} <small class="muted nowrap checked" title="when a watch last read it">{{ ago(ln.checked) }}</small>{% endif %}{% else %}<small class="muted unobserved">not observed{% if ln.stated_on|http_url %};{% endif %}</small>{% if ln.stated_on|http_url %} <small class="stated-on">stated on <a href="{{ ln.stated_on|http_url }}" rel="nofollow noopener">{{ ln.stated_on|url_site }}</a></small>{% endif %}{% endif %}</td>
+<td class="num">{% if not ln.facts %}<span class="muted">—</span>{% else %}stated by {{ ln.sources }}{% endif %}</td>
+<td>{% if ln.observed %}{{ ln.observed|short_text|nobreak }}{% set st = ln.facts|map(attribute="status")|list %}{% if "confirmed" in st %} <span class="mark mark-confirmed" title="matches what is stated">✓</span>{% endif %}{% if "contradicted" in st %} <span class="mark mark-contradicted" title="contradicts a stated figure">✗</span>{% endif %}{% if ln.note %} <small>({{ ln.note|nobreak }})</small>{% endif %}{% if ln.checked %} <small class="muted nowrap checked" title="when a watch last read it">{{ ago(ln.checked) }}</small>{% endif %}{% elif ln.derived_from %}<a href="#f-{{ ln.anchor }}">from {{ ln.derived_from|plural("observation") }}</a>{% if ln.checked %} <small class="muted nowrap checked" title="when a watch last read it">{{ ago(ln.checked) }}</small>{% endif %}{% else %}<small class="muted unobserved">not observed{% if ln.stated_on|http_url %};{% endif %}</small>{% if ln.stated_on|http_url %} <small class="stated-on">stated on <a href="{{ ln.stated_on|http_url }}" rel="nofollow noopener">{{ ln.stated_on|url_site }}</a></small>{% endif %}{% endif %}</td>
 </tr>
 {% endfor %}
 """
 JINJA_SOURCE_CLAIMS = """{% for cv in claims %}
-<li><a href="{{ root }}subjects/{{ cv.subject_slug }}/index.html#claim-{{ cv.id }}">{{ cv.subject_name }}</a>: <span title="{{ cv.attribute }}">{{ cv.attribute|attribute_label }}</span> {{ cv.value|nobreak }}{% if cv.qualifiers %} ({{ cv.qualifiers }}){% endif %} — {{ "no verdict yet" if cv.status is none else cv.status }}</li>
+<li><a href="{{ root }}subjects/{{ cv.subject_slug }}/index.html#claim-{{ cv.id }}">{{ cv.subject_name }}</a>: <span title="{{ cv.attribute }}">{{ cv.attribute|attribute_label }}</span> {{ cv.value|nobreak }}{% if cv.qualifiers %} ({{ cv.qualifiers|nobreak }}){% endif %} — {{ "no verdict yet" if cv.status is none else cv.status }}</li>
 {% endfor %}
 """
 
@@ -195,7 +195,19 @@ def test_one_source_stating_two_figures_is_no_sources_disagree_beside_1_source()
     assert python == _render(JINJA_CARD_ROWS, card=[line])
     assert '<strong class="state-bad">its figures disagree:</strong>' in python
     assert "sources disagree" not in python
-    assert '<td class="num">1 source</td>' in python
+    assert '<td class="num">stated by 1</td>' in python
+
+
+def test_the_card_counts_who_states_a_contradicted_figure_never_that_they_agree():
+    # a trial: "— · 2 sources said 30B ✗ | ✗ contradicted | 2 agree" read as if 30B held
+    wrong = VerdictView("contradicted", "observed 30.51B", AT, [EVIDENCE], [7])
+    said = [_claim(n, "30B params", wrong, source=_source(n, "en", None, None), number="0.03")
+            for n in (1, 2)]  # fmt: skip
+    line = CardLine("total_params", "", [make_fact(said)], "30.51B params", AT)
+    row = card_rows([line])
+    assert row == _render(JINJA_CARD_ROWS, card=[line])
+    assert "2 sources said 30B <span" in row
+    assert '<td class="num">stated by 2</td>' in row and "agree" not in row
 
 
 def test_source_claim_lists_are_the_bytes_the_jinja_loop_wrote():

@@ -39,6 +39,39 @@ def test_a_claim_entry_carries_its_verdict(engine, tmp_path):
     assert subject[4].startswith("kimi-k3.1-pro")
 
 
+def test_aliases_that_repeat_the_display_name_are_not_shown(engine, tmp_path):
+    # a trial: "also called Halcyon Vireo 30B, Vireo 30B" on Halcyon Vireo 30B's page and
+    # in search; the same for Kimi K3.1 Pro (data/subjects.toml lists the name as an alias)
+    from sqlmodel import Session, select
+
+    from claims.store.tables import Subject, SubjectAlias
+    from claims.subjects.matching import same_name
+
+    populate(engine)
+    with Session(engine) as s:
+        k31 = s.exec(select(Subject).where(Subject.slug == "kimi-k3.1-pro")).one()
+        s.add_all(
+            [SubjectAlias(subject_id=k31.id, alias=a) for a in ("Kimi K3.1 Pro", "kimi-k3.1 PRO")]
+        )
+        s.commit()
+    site = tmp_path / "site"
+    build_site(engine, site, now=NOW, base_url="https://dash.example.org/")
+    page = (site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
+    assert " · also called K3.1 Pro, Kimi 3.1 Pro · " in page
+    _, entries = _index((site / "assets" / "search-index.js").read_text())
+    subject = next(e for e in entries if e[0] == "s" and e[1] == "Kimi K3.1 Pro")
+    assert subject[3] == "Moonshot AI · K3.1 Pro, Kimi 3.1 Pro"
+    listed = (site / "search.html").read_text()
+    assert "Moonshot AI · also K3.1 Pro, Kimi 3.1 Pro</small>" in listed
+    # the API keeps every alias the data states
+    api = json.loads((site / "api" / "subjects" / "kimi-k3.1-pro.json").read_text())
+    assert "kimi-k3.1 PRO" in api["aliases"]
+    assert same_name("Kimi K3.1 Pro", "kimi-k3.1 PRO") and not same_name(
+        "K3.1 Pro", "Kimi K3.1 Pro"
+    )
+    assert not same_name("通义千问", "千问") and same_name("通义 千问", "通义千问")
+
+
 def test_a_claim_entry_keeps_its_source_title_out_of_its_searched_words(engine, tmp_path):
     """A claim's searched items (name, detail, mark) carry no source title; the title
     is its sixth item, shown only, and the source's own entry is what a title finds.

@@ -202,7 +202,13 @@ def test_index_legend_explains_every_mark_it_uses(site):
     }
     meaning = {k: text for k, _, text in items}
     assert meaning["unverified"] == "unverified: no watch observes this figure"
-    assert meaning["observed"] == "observed only: a watch read it, no claim states it"
+    # a trial: "30.51B ○" under which "✗ 2 sources contradicted" while the legend said
+    # "no claim states it"; legend and the mark's tooltip state one rule
+    assert meaning["observed"] == (
+        "observed: the figure shown was read by a watch; no claim confirms it"
+    )
+    tips = set(re.findall(r'<span class="mark mark-observed" title="([^"]*)">', html))
+    assert tips == {"observed; no claim confirms it"}
     used = set(re.findall(r'<span class="mark mark-\w+" title="[^"]*">(.)</span>', html))
     assert used and used <= {m for _, m, _ in items}
 

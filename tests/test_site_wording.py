@@ -205,3 +205,14 @@ def test_not_landed_weights_use_no_verdict_mark(demo_build):
     legend = html[html.index('<div class="legend" id="legend-weights">') :].split("</div>")[0]
     assert "□</span> not landed: no weights on the Hub at the last check" in legend
     assert "✗" not in legend
+
+
+def test_sources_page_says_no_verdict_yet_as_the_rest_of_the_site(engine, tmp_path):
+    # a trial: sources.html counted "none: 3" where every other page says "no verdict yet"
+    populate(engine)
+    build_site(engine, tmp_path / "site", now=NOW)
+    page = (tmp_path / "site" / "sources.html").read_text()
+    cells = re.findall(r'<td data-label="Other verdicts">([^<]*)</td>', page)
+    assert "disputed: 1, no verdict yet: 1, overdue: 1" in cells
+    assert not any("none" in c for c in cells)
+    assert all(re.fullmatch(r"—|([a-z ]+: \d+)(, [a-z ]+: \d+)*", c) for c in cells), cells

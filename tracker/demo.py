@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, func, select
 
+from claims.events import reader_kind
 from claims.store import tables as models
 from claims.store.curated import LoadReport
 from claims.store.status import WeightsStatus, weights_status
@@ -25,6 +26,7 @@ from tracker.errors import ConfigError
 from tracker.net.fetch import make_client
 from tracker.net.har import HarReplayTransport
 from tracker.snapshots.store import open_store
+from tracker.website.eventtext import event_detail
 
 DEMO_HAR = Path("data") / "recordings" / "demo.har"
 
@@ -34,8 +36,10 @@ class DemoReport:
     """What the demo did: load counts, cycle totals, verdict counts, site path.
 
     ``as_of`` is the time the demo ran at (the recording's latest response, aware UTC);
-    ``events`` counts the events this run stored, by kind (the cycle's and
-    verification's alike), so a second run counts none.
+    ``events`` counts the events this run stored, by the kind people read
+    (:func:`claims.events.reader_kind`: a discrepancy found already settled counts as
+    ``discrepancy_found_settled``, not resolved; the cycle's and verification's alike),
+    so a second run counts none.
     """
 
     loaded: LoadReport
@@ -197,8 +201,9 @@ def run_demo(
     )
     report.pages_written = getattr(built, "pages_written", 0)
     with Session(engine) as session:
-        new_events = select(models.Event.kind).where(col(models.Event.id) > last_event)
-        report.events.update(session.exec(new_events))
+        new_events = select(models.Event).where(col(models.Event.id) > last_event)
+        # by the kind people read (a discrepancy found settled is not "resolved")
+        report.events.update(reader_kind(e.kind, event_detail(e)) for e in session.exec(new_events))
         for verdict in session.exec(select(models.Verdict)):
             report.verdicts[verdict.status] += 1
         for d in session.exec(select(models.Discrepancy).where(models.Discrepancy.state == "open")):

@@ -345,6 +345,9 @@ def _paragraph_topic(c: Candidate, a: _Article) -> Decision | None:
     unclaimed figures; "Moonshot AI announced Kimi K3" does, Moonshot AI being its lab)."""
     s = c._sentence
     assert s is not None
+    led = _colon_lead_topic(c, a)
+    if led is not None:
+        return led
     para = [
         m
         for m in a.ctx.mentions
@@ -428,6 +431,33 @@ def _own_lab_on(m: Mention, c: Candidate, a: _Article) -> bool:
         return False
     slugs, others = _named_in(s, a.ctx)
     return slugs == {m.slug} and not others
+
+
+def _colon_lead_topic(c: Candidate, a: _Article) -> Decision | None:
+    """A list item under a line ending in a colon that names one model ("O Llama 4 Scout é
+    um modelo compacto com especificações técnicas impressionantes:" above "- 109 bilhões
+    de parâmetros"): that model's, a subject's or another model's (hard), whatever the
+    paragraph named before the list; ``None`` when the lead names none or several."""
+    lead = _list_lead(c.start, a.ctx.doc)
+    if lead is None or not a.ctx.text[lead.start : lead.end].rstrip().endswith(":"):
+        return None
+    t = a.ctx.text
+    names = [(m.start, m.end) for m in a.ctx.mentions + a.ctx.comparative_mentions]
+    names += [(n.start, n.end) for n in a.ctx.competitors]
+    names = sorted((lo, hi) for lo, hi in names if lead.start <= lo < lead.end)
+    if len(names) != 1 or not _OPENS.fullmatch(t, lead.start, names[0][0]):
+        return None  # the lead is not about the one model it opens with
+    if _OTHER_NAME_SHAPE.search(t[names[0][1] : lead.end]):
+        return None  # "The Gemma 2 → Gemma 3 jump:": a family the index left unnamed
+    slugs, others = _named_between(lead.start, lead.end, a.ctx, a.ctx.competitors)
+    if len(slugs) == 1 and not others:
+        return Decision(slugs.pop(), "paragraph")
+    name = next(n for n in a.ctx.competitors if lead.start <= n.start < lead.end)
+    return Decision(None, "other", "hard", _model_name(name, a.ctx))
+
+
+# A capitalised word with a number after it ("Gemma 3", "GPT-4o"): a model's shape.
+_OTHER_NAME_SHAPE = re.compile(r"(?-i:[A-Z])[\w.]*[\s-]?\d")
 
 
 def _list_lead(pos: int, doc: Document) -> Line | None:

@@ -32,6 +32,7 @@ from claims.extract.models import (
     NOT_MODELS,
     every_occurrence,
     figure_owners,
+    find_codenames,
     find_compared_models,
     find_models,
     find_related_models,
@@ -41,6 +42,7 @@ from claims.extract.models import (
     find_tier_members,
     find_tier_phrases,
 )
+from claims.extract.name_sizes import name_size
 from claims.extract.named_tables import named_column_tables
 from claims.extract.negation import affirmed
 from claims.extract.placed_models import find_placed_models, without_rival_nouns
@@ -330,6 +332,13 @@ class _Context:
                 mentions.append(Mention(n.start, n.end, written[n.name], "subject", n.name))
             else:
                 others.append(n)
+        # "Llama 4 Behemoth ... o Behemoth possui": a codename, the longer name replacing
+        # its family and version found alone
+        for n in find_codenames(text, others, own_words):
+            if overlaps(n.start, n.end, taken):
+                continue
+            others = [o for o in others if not (n.start <= o.start and o.end <= n.end)]
+            others.append(n)
         return mentions, others
 
     def _without_sibling_prefixes(self, mentions: list[Mention]) -> list[Mention]:
@@ -431,6 +440,8 @@ class _Context:
             before = self._label_of(f.start, prev_end) + self.text[max(cs, prev_end) : f.start]
             after = self.text[f.end : min(ce, next_start)]
             c = self._classify(f, s, before, after, self.text[cs:ce], (prev_end, next_start))
+            if c is None and R.lineup_of_params(f, after):
+                c = self._own_lineup_end(f, s)
             if c is not None and c.attribute == "total_params" and out:
                 # A bare count after an active one in its sentence continues it ("18.6 to
                 # 31.3 billion are activated, averaging about 27 billion").
@@ -455,6 +466,23 @@ class _Context:
                 c = self._candidate(attr, v, m.start(), m.end(), s, self.variant_q(s))
                 out += [c] if affirmed(c, before, self.warnings) else []
         return out
+
+    def _own_lineup_end(self, f: Figure, s: Sentence) -> Candidate | None:
+        """The subject's own size at one end of a family's line-up ("de 0,6 bilhão a 235
+        bilhões de parâmetros" on Qwen3-235B-A22B, whose name states 235B): its total
+        parameter count, decided here (``how`` "listed"); ``None`` when neither end is the
+        size the article subject's name states (:func:`claims.extract.name_sizes.name_size`)."""
+        ref = self.index.subjects.get(self.default_subject or "")
+        size = name_size([ref.slug, *ref.names]) if ref else None
+        v = f.to_value("params")
+        if ref is None or size is None or v is None:
+            return None
+        for end in (v.high, v.low):
+            if isinstance(end, Decimal) and abs(end - size) <= size / 100:
+                c = self._candidate("total_params", quantity(end, "params"), f.start, f.end, s, {})
+                c.subject, c.how = ref.slug, "listed"
+                return c
+        return None
 
     def table_figures(self) -> list[Candidate]:
         """Figures in table cells: the model is the cell's column header or row label (the

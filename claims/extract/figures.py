@@ -123,7 +123,9 @@ def figure_regex(locale: str) -> re.Pattern[str]:
         + scale.format(s="s1", x="x1")
         + "?"
         + r"(?:\s*(?P<rsep>a|to|até|–|—|-|(?(between)(?:e|and)|(?!)))\s*"
-        + rf"(?:{CURRENCY_BEFORE})?\s?(?P<n2>{number})"
+        # the high end repeats the low end's currency only: "Sonnet 4 a US$ 3" is a
+        # name's number and a price, not a range
+        + rf"(?(cur)(?:{CURRENCY_BEFORE})?|)\s?(?P<n2>{number})"
         + scale.format(s="s2", x="x2")
         + "?)?"
         rf"(?P<plus>\+)?"

@@ -359,6 +359,46 @@ def find_short_forms(text: str, names: list[Named], taken_words: set[str]) -> li
     return out
 
 
+# A capitalised word right after a model's name ("Llama 4 Behemoth"): maybe its codename.
+_CODENAME_AFTER = re.compile(rf"{_SP}+(?P<w>[A-Z][a-z]{{3,}})\b")
+# A codename written alone, after an article or "of" ("o Behemoth possui", "the Behemoth").
+_CODENAME_LEAD = r"(?<![\w.-])(?:o|a|os|as|do|da|no|na|the|of|este|esse)\s+"
+
+
+def find_codenames(text: str, names: list[Named], taken_words: set[str]) -> list[Named]:
+    """Another model named by a codename after its family and version ("Llama 4 Behemoth",
+    a word no list knows as a model's tail) and later by that word alone after an article
+    ("o Behemoth possui ..."): ``Named(start, end, "competitor", "Llama 4 Behemoth")`` for
+    the full name and for each later bare occurrence. Only a word written alone again
+    after an article is a codename (not "Llama 4 Then ..."); a word of
+    ``lexicon/model_tail_words.txt``, ``model_words.txt``, ``not_models.txt`` or of the
+    subjects' own names (``taken_words``) is none."""
+    out: list[Named] = []
+    seen: set[str] = set()
+    for n in names:
+        m = _CODENAME_AFTER.match(text, n.end)
+        if n.kind != "competitor" or m is None:
+            continue
+        word = m.group("w")
+        if (
+            word in seen
+            or word in TAIL_WORDS
+            or word in MODEL_WORDS
+            or word in NOT_MODELS
+            or word.lower() in taken_words
+        ):
+            continue
+        rx = re.compile(rf"{_CODENAME_LEAD}(?P<w>{re.escape(word)})(?![\w-])", re.I)
+        later = [x for x in rx.finditer(text, m.end()) if x.group("w") == word]
+        if not later:
+            continue
+        seen.add(word)
+        full = f"{n.name} {word}"
+        out.append(Named(n.start, m.end(), "competitor", full))
+        out += [Named(x.start("w"), x.end("w"), "competitor", full) for x in later]
+    return out
+
+
 @cache
 def _tier_phrase_re() -> re.Pattern[str]:
     tiers = "|".join(sorted(_TIERS, key=len, reverse=True))

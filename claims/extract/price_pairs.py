@@ -7,7 +7,8 @@ million" (both borrow the one after the second's label), and each gets its side 
 labels next to it or from the order of an "input/output" pair after them; two complete
 prices glued together ("$0.30/M$1.20/M") take the sides of the table header above them; a
 slash pair naming no side ("$5/$25 per million tokens") is input then output when the
-first is not dearer.
+first is not dearer; two bare prices right after a comparison word following a complete
+pair ("(contra US$ 1,10 e US$ 4,40 do padrão)") take that pair's units and sides.
 Pure functions over :class:`claims.extract.figures.Figure` lists; :mod:`claims.extract.extractor` uses them.
 """
 
@@ -91,6 +92,52 @@ def _glued(a: Figure, b: Figure, text: str) -> tuple[str, str] | None:
     return (first, second) if first and second and first != second else None
 
 
+# Between a complete pair and two bare prices after it: a comparison word and maybe an
+# article ("(contra US$ 1,10 e ...", "(comparado aos US$ 10 e ...", "(vs. $10 and ...").
+_COMPARED_BEFORE = re.compile(
+    r"^[^.;]{0,40}?(?<!\w)(?:" + alternation("comparison_markers") + r"|vs\.?)"
+    r"(?:o|a|os|as)?\s+(?:(?:os|as|the)\s+)?$",
+    re.I,
+)
+
+
+def _compared_pair(out: list[Figure], i: int, text: str, sides: dict[int, str]) -> bool:
+    """Give ``out[i]`` and ``out[i + 1]``, two bare prices in one currency joined as a pair
+    right after a comparison word ("(contra US$ 1,10 e US$ 4,40 do padrão)"), the "per"
+    units and sides of the complete pair before them in the same order ("US$ 0,55 por
+    milhão de tokens de entrada e US$ 2,20 por milhão de tokens de saída"); True when
+    they took them."""
+    if i < 2:
+        return False
+    p, q, a, b = out[i - 2], out[i - 1], out[i], out[i + 1]
+    if a.per or b.per or not (p.per and q.per):
+        return False
+    if len({p.currency, q.currency, a.currency, b.currency}) != 1:
+        return False
+    if not _PAIR_SEP_RE.match(text[a.end : b.start]):
+        return False
+    if not _COMPARED_BEFORE.match(text[q.end : a.start]):
+        return False
+    first = sides.get(p.start) or _side_after(text[p.end : q.start])
+    second = sides.get(q.start) or _side_after(text[q.end : a.start])
+    if not (first and second) or first == second:
+        return False
+    out[i], out[i + 1] = replace(a, per=p.per), replace(b, per=q.per)
+    sides[p.start], sides[q.start] = first, second
+    sides[a.start], sides[b.start] = first, second
+    return True
+
+
+_SIDE_AFTER_RE = re.compile(rf"^[^.;$]{{0,40}}?\b(?P<s>{_SIDE})\b", re.I)
+
+
+def _side_after(between: str) -> str | None:
+    """The side a complete price names in the words right after it ("por milhão de tokens
+    de entrada"), within 40 characters and before any other price."""
+    m = _SIDE_AFTER_RE.match(between)
+    return _side(m.group("s")) if m else None
+
+
 def pair_prices(
     figs: list[Figure], text: str, sentence_end: Callable[[int], int]
 ) -> tuple[list[Figure], dict[int, str]]:
@@ -110,6 +157,8 @@ def pair_prices(
         a, b = out[i], out[i + 1]
         if a.kind != "money" or b.kind != "money" or a.currency != b.currency:
             continue
+        if _compared_pair(out, i, text, sides):
+            continue  # "..., US$ 2,20 por milhão de saída (contra US$ 1,10 e US$ 4,40)"
         if a.per and b.per:
             # "input and output prices dropping to $0.28/M and $0.42/M respectively"
             resp = _respectively(a, b, text, sentence_end) or _glued(a, b, text)

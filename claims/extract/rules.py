@@ -249,7 +249,8 @@ _OTHER_NOUN_AFTER = re.compile(
 )
 # "2.76 trillion of them", "32 bilhões deles": a count of the noun named before it
 _COUNTED_PRONOUN_AFTER = re.compile(r"^\s*(?:" + phrases("counted_pronouns") + r")\b", re.I)
-_ACTIVE_KW = re.compile(phrases("active_cues"), re.I)
+# stems at a word's start: "ativos", "activated", never the "ativ" of "generativo"
+_ACTIVE_KW = re.compile(r"(?<![^\W_])(?:" + phrases("active_cues") + ")", re.I)
 _TOTAL_KW = re.compile(r"\btotal|" + alternation("total_cues"), re.I)
 _DIRECT_KIND = re.compile(
     r"^\s*(?:de\s+)?(?:(?:parâmetros|parameters|params)\s+)?(ativ\w*|"
@@ -418,10 +419,42 @@ _NEW_MODEL_AFTER = re.compile(
 )
 
 
+# A date opening its sentence ("Em 5 de abril de 2025, a Meta apresentou a mais recente
+# geração de seus modelos"): only a preposition before it, and after its comma a clause
+# whose verb (new_model_verbs) presents a new model (new_model_nouns).
+_FRONTED_DATE_BEFORE = re.compile(r"^\W*(?:(?:em|no\s+dia|on|in)\s+)?$", re.I)
+_FRONTED_NEW_MODEL_AFTER = re.compile(
+    r"^\s*,\s*[^,.;:]{0,40}?\b(?:" + phrases("new_model_verbs") + r")\s+"
+    r"(?:(?:its|their|a|the|seu|sua|o|um|uma)\s+)?(?:" + phrases("new_model_nouns") + r")\b",
+    re.I,
+)
+
+
+# "Anunciado em 12 de dezembro de 2024, este modelo ...": a participle (lexicon
+# announced_participles) opening the sentence, the date, then the model the clause is about
+# (a demonstrative "este modelo"/"the model", or a capitalised name).
+_PARTICIPLE_DATE_BEFORE = re.compile(
+    r"^\W*(?:" + phrases("announced_participles") + r")\s+(?:(?:em|no\s+dia|on|in)\s+)?$", re.I
+)
+_PARTICIPLE_MODEL_AFTER = re.compile(
+    r"^\s*,\s*(?:(?:(?:este|esse|o|the|this)\s+(?:novo\s+|new\s+)?(?:modelo|model)\b)"
+    r"|(?:(?:o|a|the)\s+)?(?-i:[A-Z]))",
+    re.I,
+)
+
+
 def announces_new_model(before: str, after: str) -> bool:
     """True when a date sits between a verb of ``new_model_verbs`` and a new model
-    ("anunciou em 27 de fevereiro seu novo modelo"): the new model's release date."""
-    return bool(_NEW_MODEL_VERB_BEFORE.search(before) and _NEW_MODEL_AFTER.match(after))
+    ("anunciou em 27 de fevereiro seu novo modelo"), or opens a sentence whose clause
+    after it presents one ("Em 5 de abril de 2025, a Meta apresentou a mais recente
+    geração de seus modelos"), or follows a participle opening the sentence whose model
+    comes after it ("Anunciado em 12 de dezembro de 2024, este modelo ..."): the new
+    model's release date."""
+    if _NEW_MODEL_VERB_BEFORE.search(before) and _NEW_MODEL_AFTER.match(after):
+        return True
+    if _PARTICIPLE_DATE_BEFORE.match(before) and _PARTICIPLE_MODEL_AFTER.match(after):
+        return True  # "Anunciado em 12 de dezembro de 2024, este modelo marca ..."
+    return bool(_FRONTED_DATE_BEFORE.match(before) and _FRONTED_NEW_MODEL_AFTER.match(after))
 
 
 def released_and_opened(after: str) -> bool:
@@ -507,6 +540,19 @@ def tokens_name_models(after: str) -> bool:
 LINEUP_RATIO = Decimal(2)
 
 
+def lineup_of_params(fig: Figure, after: str) -> bool:
+    """True when ``fig`` is a family's line-up of parameter counts ("os modelos variam de
+    0,6 bilhão a 235 bilhões de parâmetros"): a scaled range of ends far apart
+    (:data:`LINEUP_RATIO`) with a parameter noun right ``after`` it."""
+    return (
+        fig.kind == "plain"
+        and fig.is_range
+        and fig.scaled
+        and _lineup_range(fig)
+        and bool(_PARAMS_AFTER.match(after))
+    )
+
+
 def _lineup_range(fig: Figure) -> bool:
     """True when ``fig`` is a range whose high end is over :data:`LINEUP_RATIO` times its low."""
     v = fig.to_value("params")
@@ -534,6 +580,23 @@ def _simile_re() -> re.Pattern[str]:
     return re.compile(
         r"(?<!\w)(?:" + alternation("similes") + r")\s+(?:(?:a|an|the|um|uma|o)\s+)?$", re.I
     )
+
+
+@cache
+def _teacher_res() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A distillation teacher's noun (``lexicon/<lang>/teacher_nouns.txt``) right before a
+    size ("um professor de ", "a teacher of ") and right after one ("-parameter teacher")."""
+    nouns = alternation("teacher_nouns")
+    before = re.compile(rf"(?<!\w)(?:{nouns})\s+(?:de|of)\s+(?:(?:a|an|the|um|uma|o)\s+)?$", re.I)
+    after = re.compile(rf"^\s*-?(?:parameters?\s+|params?\s+)?(?:{nouns})\b", re.I)
+    return before, after
+
+
+def teachers_size(before: str, after: str) -> bool:
+    """True when a size is a distillation teacher's ("partindo de um professor de 12B",
+    "a 12B teacher"): another model's, not the distilled subject's."""
+    tb, ta = _teacher_res()
+    return bool(tb.search(before[-40:]) or ta.match(after))
 
 
 @cache
@@ -568,6 +631,8 @@ def params_attribute(fig: Figure, before: str, after: str) -> str | None:
         return None  # "o primeiro modelo abaixo de 10 bilhões": a size class's bound
     if _simile_re().search(before[-40:]):
         return None  # "benchmarked like a 70B", "como um 70B": a yardstick, not a count
+    if teachers_size(before, after):
+        return None  # "partindo de um professor de 12B": the teacher's size
     if _part_after_re().match(after):
         return None  # "170 milhões de parâmetros de incorporação": one part's size
     if is_part_size(before, after):

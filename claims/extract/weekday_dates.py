@@ -1,5 +1,7 @@
 """A weekday with the day of the month in brackets after it, as Brazilian news dates an
-event: "nesta terça-feira (02/09)", "na sexta (5)" (lexicon/<lang>/weekdays.txt: each
+event: "nesta terça-feira (02/09)", "na sexta (5)", "desta segunda-feira (17, madrugada de
+terça no Brasil)" (words after the day's comma), or the day alone between commas
+after it ("nesta quinta-feira, 18, o lançamento") (lexicon/<lang>/weekdays.txt: each
 weekday word and its ISO number, 1 = Monday).
 
 The bracket holds the day, or day and month in the locale's order ("02/09": 2 September
@@ -30,9 +32,14 @@ def _weekdays() -> dict[str, int]:
 
 def weekday_pattern() -> str:
     """The regex of a weekday word and its bracket, groups ``wd`` (the word), ``wa`` and
-    ``wb`` (the bracket's first and second number, ``wb`` maybe missing)."""
+    ``wb`` (the bracket's first and second number, ``wb`` maybe missing; a comma and a few
+    words may follow them in the bracket), or ``wc`` (a
+    day alone between commas: "quinta-feira, 18,")."""
     alt = "|".join(re.escape(w) for w in sorted(_weekdays(), key=len, reverse=True))
-    return rf"\b(?P<wd>{alt})\s*\((?P<wa>[0-3]?\d)(?:/(?P<wb>[01]?\d))?\)"
+    return (
+        rf"\b(?P<wd>{alt})(?:\s*\((?P<wa>[0-3]?\d)(?:/(?P<wb>[01]?\d))?(?:,[^()\n]{{1,40}})?\)"
+        r"|\s*,\s*(?P<wc>[0-3]?\d)(?=\s*,))"
+    )
 
 
 def read_weekday(
@@ -40,7 +47,7 @@ def read_weekday(
 ) -> dt.date | None:
     """The date a :func:`weekday_pattern` match states, or ``None`` (no year to give it,
     an impossible day, or a weekday that is not that date's)."""
-    a, b = int(m["wa"]), m["wb"]
+    a, b = int(m["wa"] or m["wc"]), m["wb"]
     if b is None:
         if published is None:
             return None

@@ -17,6 +17,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from claims.events import found_settled_title
 from claims.store.outbox import add_event, make_event
 from claims.store.rows import reader
 from claims.store.status import landing_events
@@ -436,6 +437,6 @@ def _event(
     title = discrepancy_title(subjects.get(row.subject_id, str(row.subject_id)), row)
     if settled:  # never open: found already settled (claims.verify.discrepancies)
         detail["found_settled"] = True
-        title += " (found settled: never open)"
+        title = found_settled_title(title)
     event = make_event(kind, title, subject_id=row.subject_id, detail=detail, at=at)
     return add_event(session, event)

@@ -53,6 +53,17 @@ def normalize_name(text: str) -> str:
     return _NON_ALNUM.sub("", text.casefold())
 
 
+def same_name(a: str, b: str) -> bool:
+    """Whether two names differ only in case, spaces and punctuation (``"Vireo 30B"`` and
+    ``"vireo-30b"``; letters of any script count, so two Chinese names are compared
+    by their characters, not both read as empty)."""
+    return _letters(a) == _letters(b)
+
+
+def _letters(text: str) -> str:
+    return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+
 def _fold(namespace: str, ident: str) -> str:
     return ident.casefold() if namespace in CASE_INSENSITIVE else ident
 

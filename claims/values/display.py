@@ -96,15 +96,56 @@ def _exact(v: ValueLike) -> bool:
     return low == high == v.value
 
 
+def _stated_decimals(v: ValueLike) -> tuple[int, Decimal] | None:
+    """(decimals, scale) of a figure stated to a step below 1 in the unit it was written
+    in ("65.0%": 1 and 1; "2.80T": 2 and 10^12): the scale is recovered from its interval,
+    one step wide (:func:`claims.values.value.quantity`). None for an exact, an "about"
+    (its interval is wider) or a whole-number figure."""
+    if v.approx or v.precision is None or v.low is None or v.high is None or v.low >= v.high:
+        return None
+    try:
+        step = Decimal(v.precision)
+    except ArithmeticError:
+        return None
+    if not 0 < step < 1:
+        return None
+    return -int(step.normalize().as_tuple().exponent), (v.high - v.low) / step
+
+
+def _with_stated_decimals(core: str, v: ValueLike) -> str:
+    """``core`` (:func:`_short`'s text) with the decimals the figure was written with, when
+    it dropped some: "65.0%" stored as 65 with precision 0.1 reads 65.0, not 65; "2.80T"
+    reads 2.80T. Any other text (an exact count, a suffix other than the stated scale)
+    is left as it is."""
+    stated = _stated_decimals(v)
+    if stated is None or not isinstance(v.value, Decimal):
+        return core
+    decimals, scale = stated
+    x = abs(v.value) / scale
+    if -int(x.normalize().as_tuple().exponent) >= decimals:
+        return core  # nothing lost
+    sign = MINUS if v.value < 0 else ""
+    if v.unit in ("params", "tokens"):
+        suffix = next((s for size, s in _SUFFIXES if size == scale), None)
+        if suffix is None or core != f"{sign}{x.normalize():f}{suffix}":
+            return core
+        return f"{sign}{x:.{decimals}f}{suffix}"
+    if scale != 1 or v.unit == "rank":
+        return core
+    if v.unit == "usd_per_mtok":
+        return f"{sign}${x:.{max(decimals, 2)}f}"
+    return f"{sign}{x:,.{decimals}f}"
+
+
 def format_value(v: ValueLike) -> str:
     """Human text for a value; stable, used in the site and the CLI. A long exact count
     reads ``1.03T (1,026,880,447,728)``; a stated figure shortened in the same way keeps
-    its ``≈``."""
+    its ``≈``; a figure keeps the decimals it was stated with ("65.0%", not "65%")."""
     unit = _UNIT_LABEL.get(v.unit or "", v.unit or "")
     sep = "" if unit in ("%", "") else " "
     if v.kind == "quantity":
         assert isinstance(v.value, Decimal)
-        core = _short(v.value, v.unit, _exact(v))
+        core = _with_stated_decimals(_short(v.value, v.unit, _exact(v)), v)
         prefix = "about " if v.approx else ""
         if v.relation == "at_least":
             prefix += "at least "

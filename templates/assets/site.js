@@ -15,10 +15,19 @@
     if (s < 129600) { return Math.round(s / 3600) + " h ago"; }
     return Math.round(s / 86400) + " days ago";
   }
-  document.querySelectorAll("time[data-ago]").forEach(function (t) {
-    var text = ago(t.getAttribute("datetime"));
-    if (text) { t.textContent = text; }
-  });
+  // Worked out from each <time>'s own datetime when the page is read, never at build
+  // time (a published page would go stale), and again every minute and whenever the tab
+  // comes back into view: a page left open still says how long ago. Without JavaScript
+  // the UTC time the build wrote stays.
+  function refreshAgo() {
+    document.querySelectorAll("time[data-ago]").forEach(function (t) {
+      var text = ago(t.getAttribute("datetime"));
+      if (text) { t.textContent = text; }
+    });
+  }
+  refreshAgo();
+  window.setInterval(refreshAgo, 60000);
+  document.addEventListener("visibilitychange", refreshAgo);
   // The footer's "Data as of" link gets its time from assets/as-of.js (that time moves
   // with every check, so pages other than the index's do not carry it: asof.py).
   var asOf = window.TRACKER_AS_OF;
@@ -122,6 +131,22 @@
     var chosen = params("s").join(",").split(",").filter(Boolean).slice(0, 4);
     var picked = data.subjects.filter(function (s) { return chosen.indexOf(s.slug) !== -1; });
     var note = document.getElementById("compare-note");
+    // slugs no subject has (a typo, a renamed subject): named, not silently left out
+    var known = data.subjects.map(function (s) { return s.slug; });
+    var unknown = chosen.filter(function (slug, i) {
+      return known.indexOf(slug) === -1 && chosen.indexOf(slug) === i;
+    });
+    if (unknown.length) {
+      var warn = el("p", (unknown.length === 1 ? "No subject has the slug " :
+        "No subjects have the slugs ") + unknown.map(function (u) {
+          return "\u201c" + u + "\u201d"; }).join(", ") + ": check the address, or choose on the ",
+        "compare-unknown");
+      warn.id = "compare-unknown";
+      warn.setAttribute("role", "status");
+      warn.appendChild(link(root + "index.html", "Subjects"));
+      warn.appendChild(document.createTextNode(" page."));
+      compare.insertBefore(warn, compare.firstChild);
+    }
     if (picked.length < 2) {
       note.hidden = false;  // the page's own note, with its link to the Subjects page
     } else {

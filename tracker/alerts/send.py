@@ -44,6 +44,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from claims.events import reader_title
 from claims.store.tables import Delivery, Event, Subject
 from claims.values.canonical import as_utc, utcnow
 from claims.values.safetext import chat_text
@@ -150,7 +151,9 @@ def compose(event: Event, subject: Subject | None, base_url: str) -> Message:
     if isinstance(url, str) and url.startswith(("https://", "http://")):
         link = url  # e.g. a pricing-table diff page
     text = chat_text(describe_change(event, why=True))
-    return Message(title=chat_text(event.title), text=text, link=link)
+    # the title as the site and feeds word it (a found-settled discrepancy: not "resolved")
+    title = reader_title(event.kind, event.title, detail)
+    return Message(title=chat_text(title), text=text, link=link)
 
 
 @contextmanager

@@ -58,9 +58,10 @@ def observed_cell(ln: CardLine) -> str:
     (and when, if a watch's reading dates them), else "not observed" and the
     claimant's page stating it. A part without content leaves no separator behind."""
     if ln.observed:
-        note = f" <small>({esc(ln.note)})</small>" if ln.note else ""
+        note = f" <small>({nobreak_html(ln.note)})</small>" if ln.note else ""
         mark = _agreement(ln)
-        return f"{esc(short_text(ln.observed))}{mark}{note}{_checked(ln.checked)}"
+        # every figure and date unbroken (nobreak_html): "on 2026-12-" / "01" at 390 px
+        return f"{nobreak_html(short_text(ln.observed))}{mark}{note}{_checked(ln.checked)}"
     if ln.derived_from:
         return (
             f'<a href="#f-{esc(ln.anchor)}">from {plural(ln.derived_from, "observation")}</a>'
@@ -93,12 +94,12 @@ def stated_cell(ln: CardLine) -> tuple[str, str]:
     elif not best.text:
         stated = NO_FIGURE_HTML
     else:
-        stated = f"<strong>{esc(short_text(best.text))}</strong>"
+        stated = f"<strong>{nobreak_html(short_text(best.text))}</strong>"
     if best.contradicted:
         said = ", ".join(short_text(v) for v in best.contradicted)
         stated += (
             ' · <small class="contradicted">'
-            f"{plural(best.contradicted_sources, 'source')} said {esc(said)} "
+            f"{plural(best.contradicted_sources, 'source')} said {nobreak_html(said)} "
             '<span class="mark mark-contradicted" title="contradicted">✗</span></small>'
         )
     return stated, str(badge(best.status))
@@ -107,7 +108,6 @@ def stated_cell(ln: CardLine) -> tuple[str, str]:
 def card_row(ln: CardLine) -> str:
     """One ``<tr>`` of the card: label (linked to the detail), the best-supported value
     (:func:`stated_cell`), its verdict, how many sources, what was observed."""
-    agreed = ln.agreed
     if not ln.facts:
         stated, verdict = (
             '<span class="muted">no claim</span>',
@@ -119,7 +119,9 @@ def card_row(ln: CardLine) -> str:
     if not ln.facts:  # only observed: no source states it, a dash, not "0 sources"
         count = '<span class="muted">—</span>'
     else:
-        count = f"{n} agree" if agreed and n > 1 else plural(n, "source")
+        # how many state a figure, not whether it holds ("2 agree" beside "contradicted"
+        # read as if it did): the verdict is the Verdict cell's
+        count = f"stated by {n}"
     return (
         f'<tr>\n<th scope="row"><a href="#{esc(ln.anchor)}">{esc(ln.label)}</a></th>\n'
         f'<td class="stated">{stated}</td>\n<td>{verdict}</td>\n'

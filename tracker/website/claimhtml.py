@@ -62,7 +62,7 @@ def claim_item(cv: ClaimView, fact_status: str | None) -> str:
     words = ""
     if cv.raw_text:
         lang = f' lang="{esc(src.language)}"' if src.language else ""
-        words = f": <q{lang}>{esc(cv.raw_text)}</q>"
+        words = f": <q{lang}>{nobreak_html(cv.raw_text)}</q>"
     return (
         f'<li id="claim-{cv.id}"><span class="anchor" id="{esc(cv.anchor)}"></span>'
         f'{src.link}{who}, <span class="nowrap">{date}</span>{words}'
@@ -80,7 +80,7 @@ def source_claim_items(claims: list[SourceClaim], root: str) -> Markup:
         label = labels.get(attr)
         if label is None:
             label = labels[attr] = esc(attribute_label(attr))
-        quals = f" ({esc(cv.qualifiers)})" if cv.qualifiers else ""
+        quals = f" ({nobreak_html(cv.qualifiers)})" if cv.qualifiers else ""
         status = "no verdict yet" if cv.status is None else esc(cv.status)
         out.append(
             f'<li><a href="{esc(root)}subjects/{esc(cv.subject_slug)}/index.html'
@@ -96,7 +96,9 @@ def fact_html(fact: Any, evidence_list: Callable[[Any], str]) -> str:
     nothing observes it) with that verdict's evidence (``evidence_list``: the
     ``_macros.html`` macro); then its claims (:func:`claim_item`)."""
     status = fact.status
-    quals = f' <span class="quals">{esc(fact.qualifiers)}</span>' if fact.qualifiers else ""
+    quals = (
+        f' <span class="quals">{nobreak_html(fact.qualifiers)}</span>' if fact.qualifiers else ""
+    )
     reason = ""
     lead = fact.lead
     if lead and not (status == "unverified" and lead.verdict.reason.startswith("no observation")):

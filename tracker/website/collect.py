@@ -17,6 +17,7 @@ from functools import partial
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
+from claims.events import event_label, reader_kind, reader_title
 from claims.store import siteread
 from claims.store.rawdb import RawDB
 from claims.store.rows import DiscrepancyRow, EventRow, ObservationRow, SubjectRow, WatchRow
@@ -276,17 +277,19 @@ def event_views(events: list[EventRow], by_id: dict[int, SubjectRow]) -> list[Ev
     for e in events:
         subj = by_id.get(e.subject_id) if e.subject_id is not None else None
         slug = subj.slug if subj else None
+        detail = event_detail(e)
         out.append(
             EventView(
                 id=e.id,
                 key=e.key,
                 kind=e.kind,
                 audience=e.audience,
-                title=e.title,
+                title=reader_title(e.kind, e.title, detail),
+                label=event_label(reader_kind(e.kind, detail)),
                 created_at=e.created_at,
                 change=describe_change(e),
                 change_why=describe_change(e, why=True),
-                target=event_target(e.kind, event_detail(e), slug),
+                target=event_target(e.kind, detail, slug),
                 subject_id=e.subject_id,
                 subject_slug=slug,
                 subject_name=subj.name if subj else None,

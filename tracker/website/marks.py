@@ -23,7 +23,7 @@ VERDICT_MARKS: dict[str, str] = {
     "overdue": "!",
     "pending": "…",
     "unverified": "?",
-    "observed": "○",  # not a verdict: a watch read it and no claim states it
+    "observed": "○",  # not a verdict: the figure shown is observed and no claim confirms it
 }
 # What each mark means, in the order the index's legend lists them ("none": a claim not
 # verified yet, shown as ``·``).
@@ -35,7 +35,9 @@ MARK_MEANINGS: dict[str, str] = {
     "pending": "pending: the promised date has not come yet",
     "unverified": "unverified: no watch observes this figure",
     "none": "no verdict yet",
-    "observed": "observed only: a watch read it, no claim states it",
+    # the rule the cell's tooltip states too: claims may state another figure (and be
+    # contradicted by this one), none confirms it
+    "observed": "observed: the figure shown was read by a watch; no claim confirms it",
 }
 
 # Weights not (yet) on the Hub: a state, not a verdict, so a mark no verdict uses (the

@@ -39,7 +39,7 @@ def subject_entries(sv: SubjectView) -> list[Entry]:
     variants searched too) and, after it, one per claim, linked to the claim's anchor
     (detail: qualifiers and claimant; then its mark and its source's title)."""
     page = f"subjects/{sv.slug}/index.html"
-    detail = " · ".join(x for x in (sv.organization, ", ".join(sv.aliases)) if x)
+    detail = " · ".join(x for x in (sv.organization, ", ".join(sv.other_names())) if x)
     out: list[Entry] = [["s", sv.name, page, detail, " ".join([sv.slug, *sv.variants])]]
     for attribute, claims in sv.groups:
         label = attribute_label(attribute)

@@ -19,6 +19,7 @@ from operator import attrgetter
 from typing import Any, NamedTuple
 
 from claims.store.status import WeightsStatus
+from claims.subjects.matching import same_name
 from claims.verify.compare import DIFFERENT_SUBJECT
 from claims.watchstate import WatchHealth, watch_health
 from tracker.website.anchors import discrepancy_anchor
@@ -267,6 +268,9 @@ class EventView:
     subject_slug: str | None
     subject_name: str | None
     change_why: str = ""  # ``change`` with a verdict's reason: a feed entry stands alone
+    # the kind in words as readers see it (``claims.events.reader_kind``: a discrepancy
+    # found already settled is not "Discrepancy resolved")
+    label: str = ""
     # site-relative link to what it is about (``anchors.event_target``)
     target: str = ""
 
@@ -345,6 +349,18 @@ class IndexRow:
     # every benchmark score by name (summary.score_cells): the compare page's rows
     scores: dict[str, Cell] = dataclasses.field(default_factory=dict)
 
+    def other_names(self) -> list[str]:
+        """The aliases shown (search's "also …"): :func:`other_names`."""
+        return other_names(self.name, self.aliases)
+
+
+def other_names(name: str, aliases: list[str]) -> list[str]:
+    """The aliases people are shown ("also called …"): those that are not the display
+    ``name`` again in other case, spacing or punctuation
+    (:func:`claims.subjects.matching.same_name`; data files list the name as an alias
+    so text naming it matches). Exports keep every alias."""
+    return [a for a in aliases if not same_name(a, name)]
+
 
 @dataclass(slots=True)
 class SubjectView:
@@ -376,6 +392,10 @@ class SubjectView:
     scores: dict[str, Cell] = dataclasses.field(default_factory=dict)  # summary.score_cells
 
     card: list[Any] = dataclasses.field(default_factory=list)  # summary.CardLine, derived
+
+    def other_names(self) -> list[str]:
+        """The aliases shown ("also called …"): :func:`other_names`."""
+        return other_names(self.name, self.aliases)
 
     def fact_groups(self) -> list[tuple[str, int, list[Any]]]:
         """``(attribute, how many claims, its facts)`` in ``groups`` order."""
