@@ -14,7 +14,7 @@ from sqlmodel import Session, select
 from claims.store.changetokens import CLAIM_WATCHED, VERDICT_WATCHED
 from claims.store.engine import make_engine
 from claims.store.rawdb import RawDB
-from claims.store.sitedigest import claim_inputs
+from claims.store.sitedigest import ClaimInput, claim_inputs
 from claims.store.tables import Claim, Source, Subject, Verdict
 from claims.store.upsert import upsert
 
@@ -390,3 +390,34 @@ def test_a_rolled_back_savepoint_does_not_keep_a_subject_marked_on_postgresql(pg
         assert len(after["a"]) == 1
     finally:
         engine.dispose()
+
+
+def test_claim_inputs_take_a_known_tokens_inputs_and_read_the_others(db):
+    """With the inputs a build cache kept (by digest), a subject whose token is among
+    them gets those (not read again), the others are read; a subject whose token row
+    was deleted still gets a new random digest, one without claims none."""
+    first = _inputs(db)
+    assert first is not None
+    kept = {i.digest: i for i in first.values()}
+    # what the cache says of subject a (not what the rows say): taken while its token holds
+    kept[first[1].digest] = ClaimInput(first[1].digest, (99,), (77,))
+    raw = RawDB.from_engine(db)
+    try:
+        got = claim_inputs(raw, kept)
+    finally:
+        raw.close()
+    assert got is not None
+    assert got[1] == ClaimInput(first[1].digest, (99,), (77,))
+    assert (got[2], got[3]) == (first[2], first[3])
+    with db.begin() as conn:  # renews b's token: its sources are read again
+        conn.exec_driver_sql("UPDATE claim SET source_id = 2 WHERE id = 3")
+        conn.exec_driver_sql("DELETE FROM claim WHERE id = 5")  # c has no claim left
+        conn.exec_driver_sql("DELETE FROM subjectclaimstoken WHERE subject_id = 1")
+    raw = RawDB.from_engine(db)
+    try:
+        again = claim_inputs(raw, kept)
+    finally:
+        raw.close()
+    assert again is not None and set(again) == {1, 2}
+    assert again[2].source_ids == (1, 2) and again[2].digest != first[2].digest
+    assert again[1].digest.startswith("token:none-") and again[1].source_ids == (1,)

@@ -864,3 +864,34 @@ def test_records_on_postgresql(pg_server, tmp_path):
         assert tree(out) == scratch_tree(pg, tmp_path)
     finally:
         pg.dispose()
+
+
+def test_a_claim_moved_to_another_source_is_read_again_the_rest_from_records(wide_site, tmp_path):
+    """A build record keeps its subject's cited sources while its change token is the
+    one it was made with (``SubjectRecord.inputs``): moving a claim to another source
+    renews the token, so that subject's sources are read again and its views made;
+    ``sources.html`` (its counts and lists) and the subject's files render; the output
+    is a scratch build's, and the record made keeps the new sources."""
+    engine, out, cache = wide_site
+    cid = peer_claim(engine, "peer-b", "license")
+    edit(engine, Claim, Claim.id == cid, source_id=1)
+    report = cold_build(engine, out, cache)
+    assert views_made() == 3  # the Kimi pair (discrepancies) and peer-b
+    assert {"sources.html", "subjects/peer-b/index.html"} <= set(report.rendered_paths)
+    assert "subjects/peer-a/index.html" not in report.rendered_paths
+    assert tree(out) == scratch_tree(engine, tmp_path)
+    again = cold_build(engine, out, cache)
+    assert views_made() == 2 and again.pages_rendered == 0
+
+
+def test_the_sources_page_lists_served_subjects_claims_when_it_renders(wide_site, tmp_path):
+    """``sources.html`` lists every subject's claims, those of subjects served by their
+    records too (made only when the page renders: ``views.SourceListing``)."""
+    engine, out, cache = wide_site
+    peer_verdict(engine)  # a status on sources.html; the other peers stay served
+    report = cold_build(engine, out, cache)
+    assert "sources.html" in report.rendered_paths
+    assert views_made() == 3  # the Kimi pair (discrepancies) and the edited peer
+    page = (out / "sources.html").read_text()
+    assert "subjects/peer-a/" in page and "subjects/peer-c/" in page
+    assert tree(out) == scratch_tree(engine, tmp_path)

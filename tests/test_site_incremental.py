@@ -235,3 +235,37 @@ def test_claims_that_swap_sources_render_the_sources_page(site, tmp_path):
     scratch = tmp_path / "scratch"
     build(engine, scratch)
     assert tree(out) == tree(scratch)
+
+
+def test_a_views_digest_covers_every_field_through_its_rows(engine):
+    """``SubjectDigests.of`` hashes a view as its claims' and row's digests and the
+    fields the row lacks (``pages.VIEW_ONLY``): that covers the whole view only while
+    the row is the view's same-named fields. A change to a row field changes both
+    digests; to a view-only field, the view's alone."""
+    from dataclasses import fields
+
+    from tracker.website.collect import collect
+    from tracker.website.pages import ROW_FIELDS, VIEW_ONLY, SubjectDigests
+    from tracker.website.views import SubjectView
+
+    populate(engine)
+    build_module.clear_build_caches()
+    subjects = collect(engine).subjects
+    assert set(VIEW_ONLY) | ROW_FIELDS | {"groups", "facts", "card"} == {
+        f.name for f in fields(SubjectView)
+    }
+    for sv in subjects:
+        row = sv.row()
+        assert all(getattr(row, name) is getattr(sv, name) for name in ROW_FIELDS)
+    before = SubjectDigests.of(subjects)
+    sv = subjects[0]
+    sv.variants = [*sv.variants, "a new variant"]
+    after = SubjectDigests.of(subjects)
+    assert after.view[sv.slug] != before.view[sv.slug]
+    assert after.row == before.row and after.claims == before.claims
+    sv.aliases = [*sv.aliases, "A new alias"]
+    again = SubjectDigests.of(subjects)
+    assert again.row[sv.slug] != after.row[sv.slug]
+    assert again.view[sv.slug] != after.view[sv.slug]
+    others = [s.slug for s in subjects[1:]]
+    assert [again.view[s] for s in others] == [before.view[s] for s in others]

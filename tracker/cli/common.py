@@ -18,6 +18,7 @@ from claims.store.rawdb import RawDB, SchemaMissing
 from claims.values.safetext import terminal_text
 from tracker import settings
 from tracker.cli.failures import fail, hinted_names, report
+from tracker.cli.lazyconsole import LazyConsole, stdout_console
 from tracker.cli.plainparams import use_plain_params
 from tracker.cli.values import json_default, usage_error_line
 from tracker.errors import DatabaseUnavailable, TrackerError
@@ -165,68 +166,7 @@ class TrackerTyper(typer.Typer):
         return super().command(name, **kwargs)
 
 
-# Text rich's Console.print writes unchanged: one line of printable characters with no
-# markup (``[``) and nothing that could be an emoji code (``:name:``).
-_INERT_TEXT = re.compile(r"[^\[]*")
-_EMOJI_LIKE = re.compile(r":\S*?:")
-
-
-class LazyConsole:
-    """A rich ``Console(**options)`` made on first use: importing rich was a tenth of a
-    `tracker build` process's start-up, and that command prints one plain line.
-
-    ``print`` of one line of text that rich would write unchanged (printable, no markup,
-    no ``:name:``; the console not wrapping lines: ``soft_wrap``) is written to the
-    stream as is, before anything else has made the console; everything else, and every
-    other attribute, goes to the Console."""
-
-    def __init__(self, **options: Any) -> None:
-        self._options = options
-        self._console: Console | None = None
-
-    def made(self) -> Console:
-        """The Console, made now if it was not yet."""
-        if self._console is None:
-            from rich.console import Console
-
-            self._console = Console(**self._options)
-        return self._console
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.made(), name)
-
-    def passes_through(self, objects: tuple[Any, ...], options: dict[str, Any]) -> bool:
-        """Whether ``print(*objects, **options)`` writes ``objects[0]`` and a newline."""
-        if self._console is not None or not self._options.get("soft_wrap"):
-            return False
-        if (
-            len(objects) != 1
-            or not isinstance(objects[0], str)
-            or options not in ({}, {"highlight": False})
-        ):
-            return False
-        text = objects[0]
-        return (
-            text.isprintable()
-            and _INERT_TEXT.fullmatch(text) is not None
-            and not _EMOJI_LIKE.search(text)
-        )
-
-    def print(self, *objects: Any, **options: Any) -> None:
-        """``Console.print``; a plain line is written without making the Console."""
-        if self.passes_through(objects, options):
-            stream = sys.stderr if self._options.get("stderr") else sys.stdout
-            stream.write(objects[0] + "\n")
-            stream.flush()  # as rich does after each print
-            return
-        self.made().print(*objects, **options)
-
-
-# Piped output is not wrapped at 80 columns: scripts and logs get whole lines.
-_WIDTH = None if sys.stdout.isatty() else 200
-console = cast(
-    "Console", LazyConsole(highlight=False, soft_wrap=not sys.stdout.isatty(), width=_WIDTH)
-)
+console = cast("Console", stdout_console())
 err_console = cast("Console", LazyConsole(stderr=True, highlight=False, soft_wrap=True))
 
 _UNBOUNDED = 1_000_000  # a width no table reaches: measure it unconstrained

@@ -7,7 +7,6 @@ Every command prints one clear line and exits 1 on a known error (no traceback);
 from __future__ import annotations
 
 import gc
-import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -15,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from claims.vocabulary import attribute_label, rule_label
+from tracker.cli.buildrun import build_into, build_json, build_summary
 from tracker.cli.common import (
     DataOpt,
     DbOpt,
@@ -31,7 +31,6 @@ from tracker.cli.common import (
     print_json,
 )
 from tracker.cli.values import utc_minute
-from tracker.errors import ConfigError
 
 if TYPE_CHECKING:
     from collections import Counter
@@ -376,85 +375,20 @@ def build(
 
     Renders only files whose input changed and rewrites only files whose bytes changed.
     """
-    from tracker import pipeline
-
     global _skip_teardown
     if _process_ends:
         # build_site pauses the cyclic collector and re-enables it when done; the first
         # collection after that walks every object the build kept (its claim views),
         # 0.15-0.2 CPU s at 1,000 subjects x 30 claims, in a process about to end.
         gc.disable()
-    cache = cache_dir if cache_dir is not None else default_cache_dir(out)
     # Plain DB-API reads (claims.store.rows): the ORM's import was a third of a
     # one-claim rebuild in a new process (bench/RESULTS.md).
-    raw = open_read_db(db)
-    try:
-        _writable_folder(out, "output folder (--out)")
-        report = pipeline.build(raw, out, base_url=base_url, cache_dir=cache)
-    finally:
-        raw.close()  # closed now: nothing is left for the interpreter's exit
+    report = build_into(open_read_db(db), out, base_url, cache_dir)
     if json_out:
         print_json(build_json(report))
     else:
         console.print(build_summary(report, out))
     _skip_teardown = True
-
-
-def _writable_folder(folder: Path, what: str) -> None:
-    """Create ``folder`` (and its parents) now, or raise ConfigError naming it as the
-    user gave it (``what``: which option), not a file the build would write in or
-    beside it (``/proc/x.cache``)."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise ConfigError(f"{what} {folder} cannot be created: {exc.strerror or exc}") from None
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise ConfigError(f"{what} {folder} is not writable")
-
-
-def default_cache_dir(out: Path) -> Path:
-    """``tracker build``'s build cache when ``--cache-dir`` is not given: the output
-    folder's name plus ``.cache``, beside it (``site`` -> ``site.cache``)."""
-    out = out.resolve()
-    return out.with_name(out.name + ".cache")
-
-
-def build_counts(report: Any) -> dict[str, Any]:
-    """The site's files as ``tracker build`` reports them, in text and ``--json`` alike:
-    ``files``, ``pages_written``, ``pages_unchanged``, ``pages_rendered`` and
-    ``written_paths``, leaving out the build manifest (a bookkeeping file, not part of
-    the site). ``report`` is a :class:`tracker.website.build.BuildReport`."""
-    from tracker.website.manifest import MANIFEST
-
-    written = [p for p in report.written_paths if p != MANIFEST]
-    same = report.pages_unchanged - (0 if MANIFEST in report.written_paths else 1)
-    return {
-        "files": len(written) + same,
-        "pages_written": len(written),
-        "pages_unchanged": same,
-        "pages_rendered": report.pages_rendered,
-        "written_paths": written,
-    }
-
-
-def build_json(report: Any) -> dict[str, Any]:
-    """``tracker build --json``: the report's fields with :func:`build_counts` (so the
-    numbers are the text line's) and the output folder as text."""
-    out = {k: str(v) if isinstance(v, Path) else v for k, v in report.__dict__.items()}
-    return {**out, **build_counts(report)}
-
-
-def build_summary(report: Any, out: Path) -> str:
-    """``tracker build``'s line: ``site built in site: 45 files, 3 rendered (42 up
-    to date); 2 written (new or changed), 43 left as they were``, from
-    :func:`build_counts`."""
-    n = build_counts(report)
-    total, rendered = n["files"], n["pages_rendered"]
-    return (
-        f"site built in {out}: {plural(total, 'file')}, {rendered} rendered "
-        f"({total - rendered} up to date); {n['pages_written']} written (new or changed), "
-        f"{n['pages_unchanged']} left as they were"
-    )
 
 
 # Set by a command that finished and left nothing to clean up (``build``): see main().

@@ -48,7 +48,7 @@ from tracker.website.segments import Segments
 from tracker.website.summary import table_columns
 from tracker.website.table import table_csv, table_export, table_json
 from tracker.website.views import RecordMiss, SiteContext, SubjectView, Withheld
-from tracker.website.writer import SiteError, Writer
+from tracker.website.writer import Pieces, SiteError, Writer
 
 if TYPE_CHECKING:  # `tracker build` reads through a RawDB and loads no SQLAlchemy
     from sqlalchemy.engine import Engine
@@ -118,7 +118,7 @@ def export_jobs(
 
         return FRAGMENTS.get("claim-csv", claims_key[sv.slug], make)
 
-    def claims_file(path: str, kind: str, of: Any, export: Any) -> bytes:
+    def claims_file(path: str, kind: str, of: Any, export: Any) -> Pieces:
         sep = "," if kind == "claim-records" else ""
         return spliced_file(ctx, segments, claims_key, (path, kind, sep), of, export)
 
@@ -162,7 +162,7 @@ def spliced_file(
     file: tuple[str, str, str],
     of: Any,
     export: Any,
-) -> bytes:
+) -> Pieces:
     """A claim export ``file`` (path, fragment kind, separator of its parts) whose parts
     are each subject's claims in id order: those the last output holds for the
     subject's fragment key (``keys`` by slug) copied from it (``segments.splice``),
@@ -196,7 +196,7 @@ def spliced_file(
     return spliced
 
 
-def spliced_search_index(ctx: SiteContext, segments: Segments, keys: list[str]) -> str | bytes:
+def spliced_search_index(ctx: SiteContext, segments: Segments, keys: list[str]) -> str | Pieces:
     """``assets/search-index.js``: each subject's entries (its fragment key in ``keys``,
     in subject order) copied from the last output when it holds them
     (``segments.splice_in_order``), else kept in memory or made; a subject without
@@ -245,7 +245,7 @@ def table_jobs(
         fingerprint, "search", sources, [digests.view[sv.slug] for sv in ctx.subjects]
     )
 
-    def search_index() -> str | bytes:
+    def search_index() -> str | Pieces:
         keys = [key_of(fingerprint, digests.view[sv.slug]) for sv in ctx.subjects]
         return spliced_search_index(ctx, segments, keys)
 

@@ -10,10 +10,11 @@ as :mod:`claims.store.rows` objects; the 30,000 claims as tuples of the needed c
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, replace
 from functools import partial
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from claims.events import event_label, reader_kind, reader_title
@@ -66,6 +67,7 @@ from tracker.website.views import (
     SiteContext,
     SourceClaim,
     SourceInfo,
+    SourceListing,
     SourceView,
     SubjectRef,
     SubjectView,
@@ -140,18 +142,36 @@ def _check_targets(
 ) -> None:
     """Point each event whose anchor the site lacks (a claim since removed, an attribute
     no longer observed) at its page instead, so no feed entry links to nothing.
-    ``claim_anchors``: each subject's claims' anchors, in ``subjects`` order."""
-    anchors = {d.anchor for d in discs} | {a for d in discs for a in d.anchors}
-    for sv, mine in zip(subjects, claim_anchors, strict=True):
-        page = f"subjects/{sv.slug}/"
-        anchors |= {f"{page}#{a}" for a in mine}
-        anchors |= {f"{page}#{observed_anchor(o.attribute)}" for o in sv.observations}
-        anchors.add(f"{page}#{WEIGHTS_ANCHOR}")
+    ``claim_anchors``: each subject's claims' anchors, in ``subjects`` order. A subject
+    page's anchors are gathered only for the pages events link to (a slug holds no
+    ``/`` or ``#``, so ``subjects/<slug>/#<anchor>`` splits back at its first ``#``):
+    all 30,000 claims' anchors as strings cost ~10 ms of a one-claim rebuild."""
+    pages: dict[str, list[int]] = {}
+    for i, sv in enumerate(subjects):
+        pages.setdefault(f"subjects/{sv.slug}/", []).append(i)
+    on_page: dict[str, set[str]] = {}
+
+    def has(target: str) -> bool:
+        page, mark, frag = target.partition("#")
+        if not mark:
+            return False
+        if page not in on_page:
+            found = on_page[page] = set()
+            for i in pages.get(page, ()):
+                found.update(claim_anchors[i])
+                found.update(observed_anchor(o.attribute) for o in subjects[i].observations)
+                found.add(WEIGHTS_ANCHOR)
+        return frag in on_page[page]
+
+    listed = {d.anchor for d in discs} | {a for d in discs for a in d.anchors}
     for ev in events:
         page, _, frag = ev.target.partition("#")
         if not frag:
             continue
-        known = frag in anchors if page == "discrepancies.html" else ev.target in anchors
+        if page == "discrepancies.html":
+            known = frag in listed or has(frag)
+        else:
+            known = ev.target in listed or has(ev.target)
         if not known:
             ev.target = page
 
@@ -469,17 +489,37 @@ def add_summaries(
 
 
 def source_views(
-    sources: dict[int, SourceInfo], claims_from: dict[int, list[SourceClaim]]
+    sources: dict[int, SourceInfo], counts: dict[int, Counter[str | None]], listing: SourceListing
 ) -> list[SourceView]:
-    """Each source with the claims it makes (as ``sources.html`` lists them,
-    ``SubjectClaims.listed``) and their count by verdict status ("none": no verdict)."""
+    """Each source with the claims it makes (``listing``: as ``sources.html`` lists them,
+    made on first use) and their count by verdict status ("none": no verdict) from
+    ``counts`` (:func:`source_counts`)."""
     out = []
     for src in sources.values():
-        mine = claims_from[src.id]
-        counts: dict[str, int] = defaultdict(int)
-        for sc in mine:
-            counts[sc.status or "none"] += 1
-        out.append(SourceView(source=src, claims=mine, counts=dict(counts)))
+        mine: dict[str, int] = {}
+        for status, n in counts.get(src.id, Counter()).items():
+            word = status or "none"
+            mine[word] = mine.get(word, 0) + n
+        out.append(SourceView(source=src, counts=mine, listing=listing))
+    return out
+
+
+def source_counts(
+    claims: dict[int, ClaimView],
+    listed: dict[int, SourceClaim],
+    served: dict[int, SubjectRecord],
+) -> dict[int, Counter[str | None]]:
+    """Source id -> how many of its claims have each verdict status (None: no verdict):
+    ``claims`` made this build (``listed``: their rows) and the rows of the ``served``
+    subjects' records, counted in C (``Counter.update`` of pairs)."""
+    pairs: Counter[tuple[int, str | None]] = Counter()
+    pairs.update((cv.source.id, listed[cid].status) for cid, cv in claims.items())
+    source_of, status_of = itemgetter(0), itemgetter(5)
+    for rec in served.values():
+        pairs.update(zip(map(source_of, rec.listed), map(status_of, rec.listed), strict=True))
+    out: dict[int, Counter[str | None]] = defaultdict(Counter)
+    for (source_id, status), n in pairs.items():
+        out[source_id][status] += n
     return out
 
 
@@ -527,14 +567,14 @@ def record_plan(
     ``own``: each subject's page inputs besides its claims (``records.input_keys``)."""
     if records is None:
         return RecordPlan({}, {})
-    inputs = claim_inputs(raw)
+    inputs = claim_inputs(raw, records.known_inputs())
     if inputs is None:
         return RecordPlan({}, {})
     keys = input_keys(
         records.fingerprint, subjects, inputs, sources, observations, snapshots, watch_names, own
     )
     involved = ((d.subject_id, stored_ids(d.claim_ids_json)) for d in discs)
-    return plan_records(records, subjects, keys, involved)
+    return plan_records(records, subjects, keys, involved, inputs)
 
 
 def source_claims(
@@ -606,6 +646,7 @@ def note_records(
                 dict(sv.scores),
                 summaries.announced[i],
                 sv.observations,
+                plan.inputs.get(sid),
             )
         if rec is not None:
             records.keep(sv.slug, rec)
@@ -733,28 +774,27 @@ def collect(
     ]
     _check_targets(events_v, subject_views, disc_views, anchors)
     listed = {i: sc for c in per_subject.values() for i, sc in c.listed.items()}
-    claims_from = source_claims(claims, listed, served, names)
+    listing = SourceListing(partial(source_claims, claims, listed, served, names))
+    shown = (sources, source_counts(claims, listed, served), listing)
     if records is not None:
         note_records(records, r.plan, subject_views, ids, per_subject, summaries, anchors)
     digests = {by_id[sid].slug: (sc.digest, sc.listed_digest) for sid, sc in per_subject.items()}
     digests |= {slugs[sid]: (rec.digest, rec.listed_digest) for sid, rec in served.items()}
-    return site_context(
-        r.watches, subject_views, disc_views, sources, claims_from, events_v, summaries, digests
-    )
+    return site_context(r.watches, subject_views, disc_views, shown, events_v, summaries, digests)
 
 
 def site_context(
     watches: list[WatchView],
     subject_views: list[SubjectView],
     disc_views: list[DiscrepancyView],
-    sources: dict[int, SourceInfo],
-    claims_from: dict[int, list[SourceClaim]],
+    sources: tuple[dict[int, SourceInfo], dict[int, Counter[str | None]], SourceListing],
     events_v: list[EventView],
     summaries: Summaries,
     digests: dict[str, tuple[str, str]],
 ) -> SiteContext:
-    """The :class:`SiteContext` of :func:`collect`; ``digests``: each subject's claims
-    and listed digests by slug."""
+    """The :class:`SiteContext` of :func:`collect`; ``sources``: the sources, their
+    claims' counts and listing (:func:`source_views`); ``digests``: each subject's
+    claims and listed digests by slug."""
     # Data time, not build time: the latest successful watch check (claims loaded or
     # events written later do not make the observed data newer).
     checks = [w.last_success for w in watches if w.last_success is not None]
@@ -762,7 +802,7 @@ def site_context(
     return SiteContext(
         subjects=subject_views,
         discrepancies=disc_views,
-        sources=source_views(sources, claims_from),
+        sources=source_views(*sources),
         watches=watches,
         events=events_v,
         data_as_of=max(checks) if checks else None,

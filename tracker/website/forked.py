@@ -40,14 +40,14 @@ from pathlib import Path
 from typing import Any
 
 from tracker.website.views import RecordMiss
-from tracker.website.writer import SiteError, Writer
+from tracker.website.writer import Pieces, SiteError, Writer
 
 # From this many pages and feeds to render, they are shared with a forked process
 # (forking and the memory pages it copies cost ~0.05 s: more than a small rebuild saves).
 FORK_AT = 300
 
 # One file for the child: (relative path, render, compare with the file there?).
-Task = tuple[str, Callable[[], str | bytes], bool]
+Task = tuple[str, Callable[[], str | bytes | Pieces], bool]
 # Per file the child wrote: (relative path, bytes changed?, size in bytes).
 Outcome = tuple[str, bool, int]
 

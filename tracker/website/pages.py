@@ -8,8 +8,9 @@ only for pages that need it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
 from functools import cache, partial
+from operator import attrgetter
 from typing import Any
 
 from jinja2 import Environment
@@ -19,6 +20,7 @@ from tracker.website.asof import AS_OF_SCRIPT, as_of_js
 from tracker.website.pagehash import key_of
 from tracker.website.summary import COLUMNS, other_benchmarks, table_columns
 from tracker.website.views import IndexRow, SiteContext, SubjectView
+from tracker.website.writer import Pieces
 
 CHANGES_LIMIT = 200
 
@@ -29,7 +31,7 @@ class Job:
 
     path: str
     key: str
-    render: Callable[[], str | bytes]
+    render: Callable[[], str | bytes | Pieces]
 
 
 def _overdue_key(row: IndexRow) -> tuple[int, str]:
@@ -110,17 +112,30 @@ class SubjectDigests:
     @classmethod
     def of(cls, subjects: list[SubjectView], known: dict[str, str] | None = None) -> SubjectDigests:
         """Digests of ``subjects`` (by slug); the claims are encoded once, for both.
-        ``known`` gives claims digests already made (``SiteContext.claim_digests``)."""
+        ``known`` gives claims digests already made (``SiteContext.claim_digests``).
+        A view's digest hashes its claims' and its row's digests with the view's other
+        fields (:data:`VIEW_ONLY`): its row (:meth:`SubjectView.row`) is those fields of
+        the view, so the weights status and cells, most of a view's JSON, are encoded
+        once, not once for each."""
         known = known or {}
         claims = {sv.slug: known.get(sv.slug) or key_of(sv.groups) for sv in subjects}
+        row = {sv.slug: key_of(sv.row()) for sv in subjects}
         return cls(
             claims=claims,
             view={
-                sv.slug: key_of(claims[sv.slug], replace(sv, groups=[], facts=[], card=[]))
-                for sv in subjects
+                sv.slug: key_of(claims[sv.slug], row[sv.slug], _view_only(sv)) for sv in subjects
             },
-            row={sv.slug: key_of(sv.row()) for sv in subjects},
+            row=row,
         )
+
+
+# The view's fields its index row does not carry (the row's are the view's same-named
+# fields: tests/test_site_incremental.py checks it), less those its claims digest covers.
+ROW_FIELDS = frozenset(f.name for f in fields(IndexRow))
+VIEW_ONLY = tuple(
+    f.name for f in fields(SubjectView) if f.name not in ROW_FIELDS | {"groups", "facts", "card"}
+)
+_view_only = attrgetter(*VIEW_ONLY)
 
 
 def search_and_compare(

@@ -61,7 +61,7 @@ from tracker.website.views import Cell, ObservationView, SourceInfo
 log = logging.getLogger(__name__)
 
 RECORDS_FILE = "records.pickle"
-FORMAT = 2
+FORMAT = 3
 
 
 @dataclass
@@ -72,7 +72,8 @@ class SubjectRecord:
     qualifiers, status)`` (plain tuples load several times faster than named ones;
     the subject's slug and name complete each ``SourceClaim``); ``bench``: ``(benchmark name,
     unit, score, score text)`` of each card line with a score (the shared charts'
-    rows); ``cells`` were made for the headline benchmarks ``cells_for``."""
+    rows); ``cells`` were made for the headline benchmarks ``cells_for``; ``inputs``
+    is the subject's ``sitedigest.ClaimInput`` it was made with."""
 
     input_key: str
     digest: str
@@ -87,6 +88,9 @@ class SubjectRecord:
     scores: dict[str, Cell]
     announced: list[TimelineEvent]
     current: list[ObservationView]
+    # its claim inputs when made: a next build whose change token is this digest takes
+    # the cited sources and evidence from here (sitedigest.claim_inputs' ``known``)
+    inputs: ClaimInput | None = None
 
 
 def _observation_sig(
@@ -226,6 +230,11 @@ class RecordStore:
         got = self.kept.get(slug)
         return got if got is not None and got.input_key == key else None
 
+    def known_inputs(self) -> dict[str, ClaimInput]:
+        """The claim inputs of the loaded records, by digest (``sitedigest.claim_inputs``
+        takes a subject's from here while its change token is the same)."""
+        return {r.inputs.digest: r.inputs for r in self.kept.values() if r.inputs is not None}
+
     def keep(self, slug: str, record: SubjectRecord) -> None:
         """``record`` is ``slug``'s after this build (served or made)."""
         if self.kept.get(slug) is not record:
@@ -265,10 +274,12 @@ class RecordStore:
 @dataclass
 class RecordPlan:
     """Which subjects a build serves from their records: ``keys`` each subject's input
-    key (subjects with claims), ``served`` the usable records by subject id."""
+    key (subjects with claims), ``served`` the usable records by subject id,
+    ``inputs`` each subject's claim inputs (noted in the records this build makes)."""
 
     keys: dict[int, str]
     served: dict[int, SubjectRecord]
+    inputs: Mapping[int, ClaimInput] = field(default_factory=dict)
 
 
 def plan_records(
@@ -276,11 +287,13 @@ def plan_records(
     subjects: Iterable[Any],
     keys: dict[int, str],
     discrepancies: Iterable[tuple[int, list[int]]],
+    inputs: Mapping[int, ClaimInput] | None = None,
 ) -> RecordPlan:
     """The records of ``store`` usable for ``subjects`` (rows with ``id``, ``slug``) by
     their input ``keys``, leaving out the subjects of ``discrepancies`` (``(subject id,
     claim ids)``) and those owning a claim one names: their views are made, since
-    discrepancy pages show both sides' claims."""
+    discrepancy pages show both sides' claims. ``inputs``: the claim inputs the keys
+    were made from, kept in the plan."""
     served: dict[int, SubjectRecord] = {}
     for s in subjects:
         got = store.usable(s.slug, keys.get(s.id))
@@ -293,4 +306,4 @@ def plan_records(
             served.pop(sid, None)
             for cid in claim_ids:
                 served.pop(owner.get(cid, -1), None)
-    return RecordPlan(keys, served)
+    return RecordPlan(keys, served, inputs or {})

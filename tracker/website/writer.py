@@ -12,26 +12,46 @@ from __future__ import annotations
 
 import errno
 import os
-import socket
 import stat
-import subprocess
 import sys
-import tempfile
 from collections import deque
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import tracker
 from tracker.errors import TrackerError
+
+if TYPE_CHECKING:
+    # The helper process's modules (socket, subprocess, multiprocessing, tempfile) are
+    # imported where it is started or served: a build that does not offload its writes
+    # (every one-claim rebuild) did not need their ~10 ms of imports.
+    from multiprocessing.connection import Connection
 
 
 class SiteError(TrackerError):
     """The site cannot be built: unsafe path, a file written twice, missing templates."""
 
     kind = "site"
+
+
+@dataclass(frozen=True)
+class Pieces:
+    """A file's bytes in pieces (the spliced big exports: slices of the last output and
+    the new parts between them), written one after another and never joined: joining
+    copied ``api/claims.json``'s 18.7 MB once more. ``len()`` is the file's size."""
+
+    parts: tuple[bytes | memoryview, ...]
+    size: int
+
+    def __len__(self) -> int:
+        return self.size
+
+    def joined(self) -> bytes:
+        """The bytes in one piece (a helper process or a comparison takes them so)."""
+        return b"".join(self.parts)
 
 
 def _check_relpath(relpath: str) -> None:
@@ -112,7 +132,9 @@ class Writer:
             raise SiteError(f"output path {relpath!r} leaves the output folder {self.out_dir}")
         return target
 
-    def write(self, relpath: str, data: str | bytes, *, compare: bool = True) -> bool | None:
+    def write(
+        self, relpath: str, data: str | bytes | Pieces, *, compare: bool = True
+    ) -> bool | None:
         """Write ``data`` (str is UTF-8 encoded) at ``relpath``; True when bytes changed,
         None inside :meth:`offloaded` (the helper writes it; counted when the block ends).
 
@@ -128,6 +150,8 @@ class Writer:
         self._seen.add(relpath)
         payload = data.encode("utf-8") if isinstance(data, str) else data
         if self._helper is not None:
+            if isinstance(payload, Pieces):
+                payload = payload.joined()
             self._helper.send((target, payload, compare))
             self._order.append((relpath, True))
             return None
@@ -208,7 +232,7 @@ class Writer:
         return set(self._seen)
 
 
-def store(target: str, payload: bytes, compare: bool, made: set[str]) -> bool:
+def store(target: str, payload: bytes | Pieces, compare: bool, made: set[str]) -> bool:
     """Put ``payload`` at the absolute path ``target`` through a temp file and rename (a
     reader never sees half a page); False, writing nothing, when ``compare`` and the
     file already holds these bytes. ``made``: folders already created (updated)."""
@@ -216,17 +240,21 @@ def store(target: str, payload: bytes, compare: bool, made: set[str]) -> bool:
         return False
     tmp = _temp_beside(target, made)
     with open(tmp, "wb") as out:
-        out.write(payload)
+        if isinstance(payload, Pieces):
+            out.writelines(payload.parts)
+        else:
+            out.write(payload)
     os.replace(tmp, target)
     return True
 
 
-def _holds(target: str, payload: bytes) -> bool:
+def _holds(target: str, payload: bytes | Pieces) -> bool:
     """Whether the file at ``target`` holds exactly ``payload`` (False when absent)."""
     try:
         with open(target, "rb") as existing:
             if os.fstat(existing.fileno()).st_size == len(payload):
-                return existing.read() == payload
+                there = existing.read()
+                return there == (payload.joined() if isinstance(payload, Pieces) else payload)
     except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
         pass
     return False
@@ -293,6 +321,8 @@ def _buffer_file() -> int:
     (``memfd_create``, Linux), else an unlinked temp file."""
     if hasattr(os, "memfd_create"):
         return os.memfd_create("tracker-site-writer", os.MFD_CLOEXEC)
+    import tempfile
+
     handle = tempfile.TemporaryFile()
     return os.dup(handle.fileno())  # the handle closes; the file lives while fd is open
 
@@ -322,6 +352,10 @@ class _Helper:
     written here when the block ends (:meth:`write_here`)."""
 
     def __init__(self) -> None:
+        import socket
+        import subprocess
+        from multiprocessing.connection import Connection
+
         ours, theirs = socket.socketpair()
         self._buffers = [_buffer_file()]  # the buffers the helper may not have yet
         self._used = 0  # bytes in the last buffer
@@ -382,6 +416,8 @@ class _Helper:
         """Send every held message at once, with the descriptors of the buffers they
         switch to; then close ours of the buffers before those (their memory is freed
         when the helper closes its copy)."""
+        import socket
+
         fds = [m[1] for m in self.held if isinstance(m, tuple) and m[0] == NEXT_BUFFER]
         try:
             self._conn.send(self.held)
@@ -430,6 +466,8 @@ class _Helper:
     def abort(self) -> None:
         """Stop the helper: it exits when its end of the socket closes. The buffers
         stay open while :meth:`write_here` may need them (:meth:`close`)."""
+        import subprocess
+
         self._conn.close()
         try:
             self._proc.wait(timeout=10)
@@ -477,6 +515,8 @@ def _receive(conn: Connection) -> list[Message] | None:
     """The next messages from the parent (None: no more); the descriptors of the
     buffers they switch to come right after them, and take the place of the parent's
     numbers."""
+    import socket
+
     items = conn.recv()
     if items is None:
         return None
@@ -496,6 +536,8 @@ def serve(fd: int, buffer: int) -> None:
     read messages as they arrive (so the parent seldom waits on a full socket), store
     the files in order (:func:`store_from`), then reply with the changed flags and the
     first error (None). Exits quietly when the parent goes."""
+    from multiprocessing.connection import Connection
+
     conn = Connection(fd)
     todo: deque[Message] = deque()
     made: set[str] = set()
