@@ -48,6 +48,7 @@ from claims.extract.negation import affirmed
 from claims.extract.placed_models import find_placed_models, without_rival_nouns
 from claims.extract.price_factor import qualify_price_factors
 from claims.extract.price_pairs import pair_prices
+from claims.extract.price_tiers import price_tiers
 from claims.extract.segment import Sentence
 from claims.extract.size_lists import find_listed_sizes, find_own_listed_sizes
 from claims.extract.spans import after_marker, merge_parenthetical, merge_percent_ranges, overlaps
@@ -420,6 +421,11 @@ class _Context:
         ]
         figs = merge_percent_ranges(merge_parenthetical(figs, self.text), self.text)
         figs, self.price_sides = pair_prices(figs, self.text, lambda p: self.seg.at(p).end)
+        figs, tiers = price_tiers(figs, self.text, self._sentence_span, self.price_sides)
+        counts = [(t.start, t.end) for t in tiers.values()]
+        figs = [
+            f for f in figs if f.kind == "money" or not any(a <= f.start < b for a, b in counts)
+        ]
         self.per_mtok_currencies = {
             f.currency
             for f in figs
@@ -441,6 +447,9 @@ class _Context:
             cs, ce = s.clause_bounds(f.start)
             before = self._label_of(f.start, prev_end) + self.text[max(cs, prev_end) : f.start]
             after = self.text[f.end : min(ce, next_start)]
+            tier = tiers.get(f.start)
+            if tier is not None and tier.start > f.end:
+                after = after[: tier.start - f.end]  # "for prompts" names no side
             c = self._classify(f, s, before, after, self.text[cs:ce], (prev_end, next_start))
             if c is None and R.lineup_of_params(f, after):
                 c = self._own_lineup_end(f, s)
@@ -453,6 +462,8 @@ class _Context:
                 if last.attribute == "active_params" and last._sentence is s:
                     if not R.params_cued(before, after) and _at_most(c.value, top):
                         c.attribute = "active_params"
+            if c is not None and tier is not None and c.attribute.startswith("price_"):
+                c.qualifiers["conditions"] = tier.text
             if c is not None and affirmed(c, before, self.warnings):
                 c.warnings.extend(f.warnings)
                 out.append(c)
@@ -468,6 +479,10 @@ class _Context:
                 c = self._candidate(attr, v, m.start(), m.end(), s, self.variant_q(s))
                 out += [c] if affirmed(c, before, self.warnings) else []
         return out
+
+    def _sentence_span(self, pos: int) -> tuple[int, int]:
+        s = self.seg.at(pos)
+        return s.start, s.end
 
     def _own_lineup_end(self, f: Figure, s: Sentence) -> Candidate | None:
         """The subject's own size at one end of a family's line-up ("de 0,6 bilhão a 235
