@@ -220,3 +220,84 @@ def test_no_name_at_all_still_says_no_model_named():
 )
 def test_no_placed_model_in_ordinary_sentences(text):
     assert find_placed_models(text, ["Vireo Labs", "Mistral AI"]) == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "lang", "name", "value"),
+    [
+        (
+            "Zephyr-Max from Northwind AI, by comparison, charges $3 per million input tokens.",
+            "en",
+            "Zephyr-Max",
+            "$3.00 per 1M tokens",
+        ),
+        (
+            "Zephyr-Max from Northwind AI, meanwhile, scored 81.2% on SWE-bench Verified.",
+            "en",
+            "Zephyr-Max",
+            "81.2%",
+        ),
+        (
+            "Zephyr-Max, for its part, scored 81.2% on SWE-bench Verified.",
+            "en",
+            "Zephyr-Max",
+            "81.2%",
+        ),
+        (
+            "Rival Zephyr-Max from Northwind AI, in contrast, charges $3 per million input tokens.",
+            "en",
+            "Zephyr-Max",
+            "$3.00 per 1M tokens",
+        ),
+        (
+            "O rival Zephyr-Max, por sua vez, obtém 81,2% no SWE-bench Verified.",
+            "pt-BR",
+            "Zephyr-Max",
+            "81.2%",
+        ),
+    ],
+)
+@pytest.mark.parametrize("default", ["halcyon-9", None])
+def test_a_sentence_opening_with_a_rival_and_an_aside_is_about_the_rival(
+    sentence, lang, name, value, default
+):
+    # the aside between commas ("by comparison", "por sua vez") ends no clause: the
+    # rival named before it keeps the figure, with or without --subject
+    lead = LEAD_PT if lang == "pt-BR" else LEAD_EN
+    got = rows(lead, sentence, lang, default=default)
+    assert [(s, v, o, w) for s, _, v, o, w in got] == [
+        (None, value, name, [f"another model's figure: {name}"])
+    ]
+
+
+def test_a_leading_rival_noun_is_no_part_of_the_name():
+    text = "Rival Zephyr-Max from Northwind AI charges $3 per million input tokens."
+    assert [n.name for n in find_placed_models(text, ["Vireo Labs"])] == ["Zephyr-Max"]
+    assert rows(LEAD_EN, text, "en") == [
+        other("Zephyr-Max", "price_input_usd_per_mtok", "$3.00 per 1M tokens")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "cue", "name"),
+    [
+        ("Zephyr, by comparison, charges $3 per million input tokens.", "by comparison", "Zephyr"),
+        (
+            "Northwind Zephyr, in contrast, charges $3 per million input tokens.",
+            "in contrast",
+            "Northwind Zephyr",
+        ),
+    ],
+)
+def test_a_name_before_an_aside_that_is_no_model_shape_is_named_in_the_warning(sentence, cue, name):
+    got = rows(LEAD_EN, sentence, "en", default=None)
+    assert [(s, o, w) for s, _, _, o, w in got] == [
+        (None, None, [f"after '{cue}': names '{name}', which is not a tracked subject"])
+    ]
+
+
+def test_an_aside_after_the_subject_or_its_lab_keeps_the_subject():
+    got = rows(LEAD_EN, "Halcyon 9, by comparison, offers a 1M-token context window.", "en")
+    assert [(s, v) for s, _, v, _, _ in got] == [("halcyon-9", "1M tokens")]
+    got = rows(LEAD_EN, "Vireo Labs, for its part, charges $5 per million input tokens.", "en")
+    assert [(s, v) for s, _, v, _, _ in got] == [("halcyon-9", "$5.00 per 1M tokens")]

@@ -35,7 +35,7 @@ import re
 from collections.abc import Iterable
 from functools import cache
 
-from claims.extract.lexicon import alternation, words
+from claims.extract.lexicon import alternation, phrases, words
 from claims.extract.models import MODEL_WORDS, NOT_MODELS
 from claims.extract.rules import Named
 
@@ -68,9 +68,12 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
         rf"(?P<rival>(?i:{rival}){_SP})?(?P<lab>{_LAB})"
     )
     verbs = alternation("model_position_verbs")
-    verb = re.compile(rf"{_SP}(?:(?i:{verbs}))\b")
+    # a discourse aside between commas may stand before the verb ("Zephyr-Max, by
+    # comparison, charges"; lexicon/<lang>/discourse_asides.txt)
+    aside = rf"(?:,{_SP}(?i:{phrases('discourse_asides')}),)?"
+    verb = re.compile(rf"{aside}{_SP}(?:(?i:{verbs}))\b")
     # after a lab ("from Northwind AI, scores") or a bracket of the name's, a comma may stand
-    lab_verb = re.compile(rf",?{_SP}(?:(?i:{verbs}))\b")
+    lab_verb = re.compile(rf"{aside},?{_SP}(?:(?i:{verbs}))\b")
     prep_after = re.compile(rf",?{_SP}(?:{prep}){_SP}")
     return after_rival, before_lab, verb, lab_verb, prep_after
 
@@ -124,9 +127,10 @@ def _shaped(name: str, lab_before: bool = False, hyphens: bool = True) -> bool:
 
 
 def _clean(text: str, spans: list[tuple[int, int]], lab_words: set[str]) -> list[Named]:
-    """The spans as names: leading sentence words cut ("By", "The"), a lab's name or a
-    name of one short word left out, overlaps kept once (the longer), in text order."""
-    stop = set(words("stop_caps"))
+    """The spans as names: leading sentence words and rival nouns cut ("By", "The",
+    "Rival"), a lab's name or a name of one short word left out, overlaps kept once (the
+    longer), in text order."""
+    stop = set(words("stop_caps")) | {w.capitalize() for w in words("rival_words")}
     out: list[Named] = []
     for start, end in sorted(spans, key=lambda s: (s[0], -s[1])):
         lead = re.match(r"(\S+)\s+", text[start:end])

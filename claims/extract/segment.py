@@ -17,6 +17,9 @@ from claims.extract.lexicon import alternation, phrases, words
 ABBREVIATIONS = frozenset(words("abbreviations"))
 _END_RE = re.compile(r"[.!?…]+[\"”')]*\s+(?=[\"“(•]?\s*[A-ZÀ-ÝÂÊÔÃÕÇ0-9])")
 _CLAUSE_RE = re.compile(r"\s*(?:[,;:](?=\s)|[—–]|\s-\s)\s*")
+# A discourse aside between two commas ("Zephyr-Max, by comparison, charges $3") ends no
+# clause: the name before it is the subject of the verb after it.
+_ASIDE_RE = re.compile(r"(?:" + phrases("discourse_asides") + r")", re.IGNORECASE)
 HYPOTHETICAL_RE = re.compile(
     r"^\W*(?:" + alternation("hypothetical_openers") + r")\b", re.IGNORECASE
 )
@@ -47,7 +50,15 @@ class Sentence:
 
     @cached_property
     def _separators(self) -> list[tuple[int, int]]:
-        return [m.span() for m in _CLAUSE_RE.finditer(self.text)]
+        seps = [m.span() for m in _CLAUSE_RE.finditer(self.text)]
+        aside = {
+            i
+            for i in range(len(seps) - 1)
+            if self.text[seps[i][0] : seps[i][1]].strip() == ","
+            and self.text[seps[i + 1][0] : seps[i + 1][1]].strip() == ","
+            and _ASIDE_RE.fullmatch(self.text[seps[i][1] : seps[i + 1][0]])
+        }
+        return [x for i, x in enumerate(seps) if i not in aside and i - 1 not in aside]
 
     def clause_bounds(self, pos: int) -> tuple[int, int]:
         """Absolute (start, end) of the clause holding absolute offset ``pos``."""

@@ -4,7 +4,8 @@ against the one before, about a named thing that is not the subject), and "Halcy
 scores 78.4%" read before Halcyon 9 is tracked ("names 'Halcyon 9', which is not a
 tracked subject" rather than "no model named").
 
-Openers are lexicon/<lang>/comparison_openers.txt; function words and pronouns that open
+Openers are lexicon/<lang>/comparison_openers.txt (or a name then an aside of
+discourse_asides.txt: "Zephyr, by comparison, charges ..."); function words and pronouns that open
 a clause (lexicon/<lang>/stop_caps.txt, not_orgs.txt) name nothing. Pure.
 """
 
@@ -38,6 +39,18 @@ def _opener() -> re.Pattern[str]:
 
 
 @cache
+def _aside_opener() -> re.Pattern[str]:
+    # "Zephyr, by comparison, charges", "Rival Zephyr from Northwind AI, meanwhile,
+    # scored", "O rival Zephyr, por sua vez, custa": a name (no rival noun, no article)
+    # opening the sentence, maybe its lab, then a discourse aside between commas
+    return re.compile(
+        rf"\W*(?:(?i:the|o|a){_SP})?(?:(?i:{alternation('rival_words')}){_SP})?(?P<name>{_CAPS})"
+        rf"(?:,?{_SP}(?:{alternation('lab_prepositions')}){_SP}{_CAPS})?"
+        rf",{_SP}(?P<cue>(?i:{alternation('discourse_asides')})),"
+    )
+
+
+@cache
 def _not_names() -> frozenset[str]:
     return frozenset(words("stop_caps")) | frozenset(words("not_orgs"))
 
@@ -46,8 +59,12 @@ def contrasted_name(sentence: str) -> tuple[str, str, int] | None:
     """(cue as written, name, the name's offset in ``sentence``) for a sentence opened by a
     comparison cue whose clause then opens with a capitalised name ("By comparison, Aurora
     charges ...", "Em comparação, o Zephyr obtém ..."), else ``None`` ("In comparison, the
-    model ...", "Em comparação, ele ...")."""
+    model ...", "Em comparação, ele ..."); likewise for a sentence opened by a name and a
+    discourse aside between commas ("Zephyr, by comparison, charges ...", "O rival Zephyr,
+    por sua vez, custa ...": lexicon/<lang>/discourse_asides.txt)."""
     m = _opener().match(sentence)
+    if m is None or not m.group("name"):
+        m = _aside_opener().match(sentence)
     if m is None or not m.group("name"):
         return None
     name = m.group("name")
