@@ -76,6 +76,7 @@ def test_a_tier_starting_at_a_count_is_at_least_it_and_its_count_is_no_context_w
         "Vega 3 has a context window of up to 200K tokens and costs $1.50 per million input tokens.",
         "Vega 3 supports over 100 languages and costs $1.50 per million input tokens.",
         "Vega 3 costs $1.50 per million input tokens and reads over 128K tokens of context.",
+        "Vega 3 costs $1.50 per million input tokens over 1M requests a day.",
     ],
 )
 def test_condition_words_elsewhere_in_the_sentence_make_no_tier(text):

@@ -29,11 +29,13 @@ _COUNT = (
     r"(?P<mult>K|k|M|mil|thousand|million|milh(?:ão|ões|ao|oes))?"
 )
 _TOKENS = r"(?P<tok>tokens?|(?:de\s+)?context[oe]?)"
+# a count with no "tokens" after it ends its phrase ("beyond 128K."), not "1M requests"
+_ALONE = r"(?=\s*[,.;:)]|\s*$|\s+(?:and|or|e|ou)\s)"
 # a lead, maybe one linking word, a comparison, a count and what it counts
 _CONDITION = re.compile(
     r"(?<!\w)(?:(?P<lead>" + phrases("tier_leads") + r")\s+(?:(?:is|are|with|of|com|de|é)\s+)?)?"
     r"(?:(?P<above>" + phrases("tier_above") + r")|(?P<from>" + phrases("tier_from") + r"))"
-    r"\s+" + _COUNT + r"(?:\s*" + _TOKENS + r")?(?!\w)",
+    r"\s+" + _COUNT + r"(?:\s*" + _TOKENS + r"(?!\w)|" + _ALONE + ")",
     re.I,
 )
 # Between a complete price and a condition after it: only its unit and side words
