@@ -81,3 +81,32 @@ def test_a_tier_starting_at_a_count_is_at_least_it_and_its_count_is_no_context_w
 )
 def test_condition_words_elsewhere_in_the_sentence_make_no_tier(text):
     assert prices(text) == [(IN, Decimal("1.5"), None)]
+
+
+@pytest.mark.parametrize(
+    ("text", "tier"),
+    [
+        (
+            "Vega 3 costs $1.25 per million input tokens (prompts up to 200K tokens) and "
+            "$2.50 per million input tokens (prompts > 200K tokens).",
+            "> 200K tokens",
+        ),
+        (
+            "Vega 3 costs $1.25 per million input tokens for prompts up to 200K tokens and "
+            "$2.50 per million input tokens for longer prompts.",
+            "> 200K tokens",
+        ),
+        (
+            "O Vega 3 custa US$ 1,25 por milhão de tokens de entrada para prompts de até 200 "
+            "mil tokens e US$ 2,50 para prompts mais longos.",
+            "> 200K tokens",
+        ),
+    ],
+)
+def test_the_base_tier_up_to_a_limit_is_the_headline_price_and_the_one_above_is_a_tier(text, tier):
+    assert prices(text) == [(IN, Decimal("1.25"), None), (IN, Decimal("2.5"), tier)]
+
+
+def test_longer_prompts_with_no_limit_named_make_no_tier():
+    text = "Vega 3 costs $1.25 per million input tokens and $2.50 for longer prompts."
+    assert prices(text) == [(IN, Decimal("1.25"), None)]

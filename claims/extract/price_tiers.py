@@ -8,7 +8,8 @@ tokens", ">= 200K tokens"), as a tiered price table's later rows do
 (:func:`claims.extract.table_cells.read_tier_cell`); verification compares a tier only with
 the same tier. A bare price right before a condition ("$4 above 200K tokens") takes the
 "per" unit and side of the complete price before it in its sentence. The comparison and
-lead words are lexicon data (``tier_above``, ``tier_from``, ``tier_leads``); a count needs
+lead words are lexicon data (``tier_above``, ``tier_from``, ``tier_leads``; "for longer
+prompts" after "up to 200K tokens": ``tier_beyond_that``); a count needs
 "tokens"/"context" after it or a K/M suffix, so "over 100 languages" is no tier, and "up to
 200K tokens" (a context window, or the base tier) is none either. Pure.
 """
@@ -33,7 +34,9 @@ _TOKENS = r"(?P<tok>tokens?|(?:de\s+)?context[oe]?)"
 _ALONE = r"(?=\s*[,.;:)]|\s*$|\s+(?:and|or|e|ou)\s)"
 # a lead, maybe one linking word, a comparison, a count and what it counts
 _CONDITION = re.compile(
-    r"(?<!\w)(?:(?P<lead>" + phrases("tier_leads") + r")\s+(?:(?:is|are|with|of|com|de|é)\s+)?)?"
+    r"(?<![\w>=≥])(?:(?P<lead>"
+    + phrases("tier_leads")
+    + r")\s+(?:(?:is|are|with|of|com|de|é)\s+)?)?"
     r"(?:(?P<above>" + phrases("tier_above") + r")|(?P<from>" + phrases("tier_from") + r"))"
     r"\s+" + _COUNT + r"(?:\s*" + _TOKENS + r"(?!\w)|" + _ALONE + ")",
     re.I,
@@ -41,9 +44,14 @@ _CONDITION = re.compile(
 # Between a complete price and a condition after it: only its unit and side words
 # ("$4 per million input tokens for prompts above ..."), no other price or verb.
 _GAP = re.compile(
-    r"^(?:\s|,|/|\b(?:per|por|de|of|1|1M|M|MTok|mtok|million|milhão|milhao|input|output|"
+    r"^(?:\s|,|/|\(|\b(?:per|por|de|of|1|1M|M|MTok|mtok|million|milhão|milhao|input|output|"
     r"entrada|sa[íi]da|prompt|completion|tokens?)\b)*$",
     re.I,
+)
+# "for longer prompts" after a base tier's limit ("for prompts up to 200K tokens")
+_BEYOND_THAT = re.compile(r"(?<!\w)(?:" + phrases("tier_beyond_that") + r")(?!\w)", re.I)
+_BASE_LIMIT = re.compile(
+    r"(?<!\w)(?:" + phrases("upper_bound_words") + r"|≤|<=)\s+" + _COUNT + r"\s*" + _TOKENS, re.I
 )
 # A fronted condition: at the start of its sentence (or after ";"/":"), then a comma.
 _FRONTED_BEFORE = re.compile(r"(?:^|[;:—])\s*$")
@@ -91,14 +99,21 @@ def _tier(m: re.Match[str]) -> Tier | None:
     return Tier(f"{op} {_short(n)} tokens", m.start(), m.end())
 
 
-def condition_after(text: str, end: int, limit: int) -> Tier | None:
+def condition_after(text: str, sentence: tuple[int, int], end: int) -> Tier | None:
     """The tier condition right after a price ending at ``end`` (only its unit and side
-    words between, before ``limit``), else None."""
-    for m in _CONDITION.finditer(text, end, limit):
+    words between, within the ``sentence`` span), else None; "for longer prompts" after a
+    base tier's limit before it in the sentence ("for prompts up to 200K tokens") is the
+    tier above that limit."""
+    for m in _CONDITION.finditer(text, end, sentence[1]):
         if not _GAP.match(text[end : m.start()]):
-            return None
+            break
         return _tier(m)
-    return None
+    that = _BEYOND_THAT.search(text, end, sentence[1])
+    if that is None or not _GAP.match(text[end : that.start()]):
+        return None
+    bases = list(_BASE_LIMIT.finditer(text, sentence[0], end))
+    n = _count(bases[-1]) if bases else None
+    return Tier(f"> {_short(n)} tokens", that.start(), that.end()) if n else None
 
 
 def condition_fronted(text: str, start: int, price: int) -> Tier | None:
@@ -127,7 +142,7 @@ def price_tiers(
         s_start, s_end = sentence(f.start)
         if last is not None and last.start < s_start:
             last = None
-        tier = condition_after(text, f.end, s_end)
+        tier = condition_after(text, (s_start, s_end), f.end)
         if not f.per and tier is not None and last is not None and last.currency == f.currency:
             f = out[i] = replace(f, per=last.per)
             side = sides.get(last.start) or R.price_side(
