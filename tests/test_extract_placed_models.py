@@ -301,3 +301,8 @@ def test_an_aside_after_the_subject_or_its_lab_keeps_the_subject():
     assert [(s, v) for s, _, v, _, _ in got] == [("halcyon-9", "1M tokens")]
     got = rows(LEAD_EN, "Vireo Labs, for its part, charges $5 per million input tokens.", "en")
     assert [(s, v) for s, _, v, _, _ in got] == [("halcyon-9", "$5.00 per 1M tokens")]
+
+
+def test_a_person_before_an_aside_names_no_other_model():
+    got = rows(LEAD_EN, "Nguyen, however, said the model scores 80.1% on MMLU.", "en")
+    assert [(s, v, o) for s, _, v, o, _ in got] == [("halcyon-9", "80.1%", None)]

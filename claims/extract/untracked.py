@@ -42,11 +42,14 @@ def _opener() -> re.Pattern[str]:
 def _aside_opener() -> re.Pattern[str]:
     # "Zephyr, by comparison, charges", "Rival Zephyr from Northwind AI, meanwhile,
     # scored", "O rival Zephyr, por sua vez, custa": a name (no rival noun, no article)
-    # opening the sentence, maybe its lab, then a discourse aside between commas
+    # opening the sentence, maybe its lab, then a discourse aside between commas and a
+    # model's verb (lexicon/<lang>/model_position_verbs.txt)
     return re.compile(
         rf"\W*(?:(?i:the|o|a){_SP})?(?:(?i:{alternation('rival_words')}){_SP})?(?P<name>{_CAPS})"
         rf"(?:,?{_SP}(?:{alternation('lab_prepositions')}){_SP}{_CAPS})?"
         rf",{_SP}(?P<cue>(?i:{alternation('discourse_asides')})),"
+        # a model's verb after it: "Smith, however, said ..." names a person
+        rf"{_SP}(?i:{alternation('model_position_verbs')})\b"
     )
 
 
@@ -60,8 +63,8 @@ def contrasted_name(sentence: str) -> tuple[str, str, int] | None:
     comparison cue whose clause then opens with a capitalised name ("By comparison, Aurora
     charges ...", "Em comparação, o Zephyr obtém ..."), else ``None`` ("In comparison, the
     model ...", "Em comparação, ele ..."); likewise for a sentence opened by a name and a
-    discourse aside between commas ("Zephyr, by comparison, charges ...", "O rival Zephyr,
-    por sua vez, custa ...": lexicon/<lang>/discourse_asides.txt)."""
+    discourse aside between commas and a model's verb ("Zephyr, by comparison, charges
+    ...", "O rival Zephyr, por sua vez, custa ...": lexicon/<lang>/discourse_asides.txt)."""
     m = _opener().match(sentence)
     if m is None or not m.group("name"):
         m = _aside_opener().match(sentence)
