@@ -74,7 +74,7 @@ def test_demo_discrepancies_page_counts_no_note(demo_site):
     """The demo's different-subject note was counted "1 dismissed" among discrepancies."""
     html = (demo_site / "discrepancies.html").read_text()
     assert (
-        "<p>1 open, 1 resolved (settled by an observation, or the claims corrected or no longer in conflict), 0 dismissed by a reviewer.</p>"
+        "<p>1 open, 1 already settled (by an observation, never open), 0 resolved (settled by an observation, or the claims corrected or no longer in conflict), 0 dismissed by a reviewer.</p>"
         in html
     )
     real = html[: html.index('<h2 id="notes">')]
@@ -91,7 +91,7 @@ def test_demo_discrepancy_sides_say_which_claim_the_observation_settled(demo_sit
     its sides listed no claim numbers nor verdicts, so a reader could not tell which
     side held. Each side now shows its verdict and claim number."""
     html = (demo_site / "discrepancies.html").read_text()
-    resolved = _text(html[html.index('<h2 id="resolved">') : html.index('<h2 id="notes">')])
+    resolved = _text(html[html.index('<h2 id="settled">') : html.index('<h2 id="notes">')])
     assert "claim #15 contradicted" in resolved
     assert re.search(r"version: 4\.0[^✓✗]*Moonshot AI ?✗ contradicted claim #15 ", resolved)
     assert re.search(r"version: 3\.0[^✓✗]*Moonshot AI ?✓ confirmed claim #37 ", resolved)
@@ -190,6 +190,31 @@ def test_demo_subject_page_lists_open_discrepancies_before_resolved(demo_site):
         section,
     )
     assert states == ["open", "resolved"]
+
+
+def test_demo_discrepancy_found_settled_is_named_already_settled(demo_site):
+    """The Terminal-Bench discrepancy an observation settled before it could open was
+    listed under "Resolved" on discrepancies.html ("1 open, 1 resolved") and as "#1
+    resolved" on Kimi K3.1 Pro's page, while feeds, alerts and changes.html say
+    "Disagreement already settled": it now has its own group, count and state label."""
+    import json
+
+    html = (demo_site / "discrepancies.html").read_text()
+    assert "<p>1 open, 1 already settled (by an observation, never open), 0 resolved " in html
+    assert '<h2 id="resolved">' not in html
+    settled = html[html.index('<h2 id="settled">Already settled</h2>') : html.index('<h2 id="notes">')]
+    assert re.findall(r'<section id="(d\d+)"', settled) == ["d1"]
+    assert '<span class="state state-resolved">already settled</span>: ' in settled
+    assert ">resolved</span>" not in html
+    page = (demo_site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
+    section = _text(page[page.index('<h2 id="discrepancies">') : page.index('<h2 id="history">')])
+    assert "#1 already settled Benchmark score" in section
+    assert "resolved" not in section
+    # the api keeps the stored state, with found_settled saying why the page words it so
+    rows = json.loads((demo_site / "api" / "discrepancies.json").read_text())["discrepancies"]
+    assert {(r["id"], r["state"], r["found_settled"]) for r in rows if r["id"] == 1} == {
+        (1, "resolved", True)
+    }
 
 
 def test_not_landed_weights_use_no_verdict_mark(demo_build):

@@ -275,6 +275,11 @@ class EventView:
     target: str = ""
 
 
+# How a discrepancy found already settled is named where pages name a state (its own
+# group and count on discrepancies.html), never "resolved": it was never open.
+ALREADY_SETTLED = "already settled"
+
+
 @dataclass(slots=True)
 class DiscrepancyView:
     id: int
@@ -307,6 +312,13 @@ class DiscrepancyView:
     def anchor(self) -> str:
         """The key-based anchor (:func:`tracker.website.anchors.discrepancy_anchor`)."""
         return discrepancy_anchor(self.key)
+
+    @property
+    def state_label(self) -> str:
+        """Its state as pages word it: ``already settled`` for one found settled (stored
+        ``resolved``, never open: the README's "Disagreement already settled"), else the
+        stored state (``open``, ``resolved``, ``dismissed``); the api keeps the stored one."""
+        return ALREADY_SETTLED if self.found_settled else self.state
 
     @property
     def anchors(self) -> list[str]:
