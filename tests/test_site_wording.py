@@ -241,3 +241,18 @@ def test_sources_page_says_no_verdict_yet_as_the_rest_of_the_site(engine, tmp_pa
     assert "disputed: 1, no verdict yet: 1, overdue: 1" in cells
     assert not any("none" in c for c in cells)
     assert all(re.fullmatch(r"—|([a-z ]+: \d+)(, [a-z ]+: \d+)*", c) for c in cells), cells
+
+
+def test_demo_first_verdict_is_not_worded_as_a_change(demo_site):
+    """Kimi K3.1 Pro's timeline read "first verdict: overdue (Verdict changed)": a first
+    verdict is not a change. The timeline says "first verdict: overdue" alone and
+    changes.html's Kind column says "First verdict"."""
+    page = (demo_site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
+    timeline = _text(page[page.index('<h2 id="timeline">') :])
+    assert "Verdict changed" not in timeline
+    assert timeline.count("first verdict: overdue ") == 3
+    assert "first verdict: contradicted " in timeline
+    assert "(First verdict)" not in timeline
+    changes = (demo_site / "changes.html").read_text()
+    assert changes.count('<span title="verdict_changed">First verdict</span>') == 4
+    assert "Verdict changed" not in changes

@@ -269,10 +269,17 @@ class EventView:
     subject_name: str | None
     change_why: str = ""  # ``change`` with a verdict's reason: a feed entry stands alone
     # the kind in words as readers see it (``claims.events.reader_kind``: a discrepancy
-    # found already settled is not "Discrepancy resolved")
+    # found already settled is not "Discrepancy resolved"; a first verdict is "First
+    # verdict", not "Verdict changed": collect.py)
     label: str = ""
     # site-relative link to what it is about (``anchors.event_target``)
     target: str = ""
+
+    @property
+    def label_adds(self) -> bool:
+        """Whether its kind in words says more than ``change`` does: a timeline line
+        ``first verdict: overdue`` needs no ``(First verdict)`` after it."""
+        return not self.change.lower().startswith(self.label.lower()) if self.label else True
 
 
 # How a discrepancy found already settled is named where pages name a state (its own
