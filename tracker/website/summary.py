@@ -356,6 +356,21 @@ def short_text(text: str) -> str:
     return _UNIT_WORDS.sub("", text)
 
 
+# A speed keeps its unit where no column heading names it (the card, a fact's line): its
+# figures ("44.8", "180") read as nothing else; in the index heading's words.
+_SPEED_UNIT = re.compile(r" tokens/s\b")
+
+
+@lru_cache(maxsize=8192)
+def card_text(text: str) -> str:
+    """:func:`short_text` for a cell no unit heading explains (the summary card, the
+    claims-by-fact lines): as short, except a speed keeps its unit as the index's
+    "Output tok/s" heading words it: ``44.8 tokens/s`` -> ``44.8 tok/s``, ``1,412 tokens/s
+    / 1,384 tokens/s`` -> ``1,412 / 1,384 tok/s``."""
+    # two readings ("1,412 / 1,384", Observed) share one unit, after the last
+    return short_text(_SPEED_UNIT.sub(" tok/s", text)).replace(" tok/s / ", " / ")
+
+
 def worst(statuses: Sequence[str | None]) -> str | None:
     """The first of :data:`SEVERITY` among ``statuses`` (an unknown one counts as worst)."""
     known = [s for s in statuses if s is not None]
