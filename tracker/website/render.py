@@ -28,6 +28,8 @@ from tracker.website.marks import (
     nobreak,
     plural,
     published,
+    text_url_breaks,
+    url_breaks,
     url_site,
     verdict_mark,
     when,
@@ -81,6 +83,8 @@ FILTERS: dict[str, Any] = {
     "plural": plural,
     "http_url": http_url,
     "url_site": url_site,
+    "url_breaks": url_breaks,  # a URL's text with <wbr> at "/" and ".", for narrow columns
+    "text_url_breaks": text_url_breaks,  # the same for every URL in a text
     "reading_note": TECHNICAL_READINGS.__getitem__,  # what a technical reading is
     # `benchmark_score` -> "Benchmark score"; rule names -> what they mean (one mapping,
     # claims/vocabulary.py, shared with the CLI); event kinds likewise (claims/events.py)

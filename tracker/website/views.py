@@ -23,6 +23,7 @@ from claims.subjects.matching import same_name
 from claims.verify.compare import DIFFERENT_SUBJECT
 from claims.watchstate import WatchHealth, watch_health
 from tracker.website.anchors import discrepancy_anchor
+from tracker.website.marks import public_error
 
 
 @dataclass(slots=True)
@@ -530,6 +531,24 @@ class WatchView:
     def current_error(self) -> str | None:
         """Its error while it is current (the last check failed), else None."""
         return self.health.error
+
+    @property
+    def shown_error(self) -> str | None:
+        """:attr:`current_error` as the published page shows it: a local file path cut to
+        its file name (:func:`tracker.website.marks.public_error`)."""
+        error = self.current_error
+        return public_error(error) if error else error
+
+    @property
+    def state_parts(self) -> tuple[str, str]:
+        """:attr:`state_text` as the page's narrow State column shows it: the state word
+        and, below it, the run of failures: ``("retrying", "1 failure in a row")``
+        (``""`` when there is none)."""
+        text = self.state_text
+        word, sep, rest = text.partition(" (")
+        if sep and rest.endswith(")") and ")" not in rest[:-1]:
+            return word, rest[:-1]
+        return text, ""
 
     @property
     def skipped(self) -> str | None:
