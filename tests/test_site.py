@@ -430,6 +430,44 @@ def test_watches_page_shows_no_local_path_and_breaks_urls_at_slashes(built):
     assert public_error("GET https://x.org/a/b.json for tok/s") == "GET https://x.org/a/b.json for tok/s"
 
 
+def test_index_and_compare_say_when_promises_disagree(built):
+    """With no successful Hub check the index and compare showed Kimi K3.1 Pro's weights
+    as "promised on 2026-11-04": one source's words, while another says "before": they
+    now say the sources disagree, with each promise on hover (the card lists them)."""
+    from claims.store.status import Promise
+    from tracker.website.summary import promise_brief
+
+    engine, out, _ = built
+    with Session(engine) as s:
+        for w in s.exec(select(Watch)).all():
+            w.last_success = None
+            s.add(w)
+        s.commit()
+    build_site(engine, out, now=NOW)
+    index = (out / "index.html").read_text()
+    row = index[index.index('href="subjects/kimi-k3.1-pro/index.html"') :].split("</tr>")[0]
+    assert "no successful Hub check yet; <span class=\"promise-disputed\" title=\"" in row
+    assert ">promised 2026-11-04 (sources disagree)</span>" in row
+    assert "promised on 2026-11-04" not in row and "promised before" not in row
+    table = json.loads((out / "api" / "table.json").read_text())
+    k31 = next(r for r in table["subjects"] if r["slug"] == "kimi-k3.1-pro")["weights"]
+    assert k31["text"] == (
+        "unknown — no successful Hub check yet; promised 2026-11-04 (sources disagree)"
+    )
+    assert k31["promise_detail"] == (
+        "before 2026-11-04 (Revista B; Moonshot AI); on 2026-11-04 (Jornal A; Moonshot AI)"
+    )
+    # one promise, or several saying the same: as before
+    one = Promise(date="2026-11-04", relation="on", source="A", claimant=None, claim_id=1)
+    two = Promise(date="2026-11-04", relation="on", source="B", claimant=None, claim_id=2)
+    assert promise_brief([one, two]) == ("promised on 2026-11-04", "")
+    later = Promise(date="2026-12", relation="by", source="B", claimant="Lab", claim_id=3)
+    assert promise_brief([one, later]) == (
+        "promised 2026-12 (sources disagree)",
+        "on 2026-11-04 (A); by 2026-12 (B; Lab)",
+    )
+
+
 def test_discrepancy_ids_shown_for_tracker_review(built):
     """``tracker review ID`` needs the id: each discrepancy shows it, linked to its anchor,
     on the Discrepancies page and on its subject's page."""

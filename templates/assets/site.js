@@ -202,7 +202,12 @@
        // gated as the Hub gives it (false, "auto", "manual", null), in the page's words
        ["Gated", function (s) { return GATED_WORDS[String(s.gated)] || "unknown"; }]].forEach(function (row) {
         var tr = tb.insertRow(), th = el("th", row[0]); th.scope = "row"; tr.appendChild(th);
-        picked.forEach(function (s) { named(tr.insertCell(), s).textContent = row[1](s); });
+        picked.forEach(function (s) {
+          var td = named(tr.insertCell(), s);
+          td.textContent = row[1](s);
+          // sources promising different dates: what each promised, on hover
+          if (row[0] === "Weights" && s.weights.promise_detail) { td.title = s.weights.promise_detail; }
+        });
       });
       data.columns.forEach(function (c) {
         var tr = tb.insertRow(), th = el("th", c.label); th.scope = "row"; tr.appendChild(th);

@@ -34,7 +34,7 @@ from tracker.website.marks import (
     verdict_mark,
     when,
 )
-from tracker.website.summary import promise_groups, short_text
+from tracker.website.summary import promise_brief, promise_groups, short_text
 from tracker.website.views import TECHNICAL_READINGS, SiteContext
 from tracker.website.writer import SiteError
 
@@ -75,6 +75,7 @@ FILTERS: dict[str, Any] = {
     "card_rows": card_rows,
     "source_claim_items": source_claim_items,
     "short_text": short_text,
+    "promise_brief": promise_brief,  # the index's "promised …" (sources disagreeing said so)
     "promise_groups": promise_groups,  # a figure without its unit words (summary.short_text)
     "utc": utc_text,
     "utc_date": utc_date,
