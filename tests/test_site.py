@@ -447,7 +447,7 @@ def test_index_and_compare_say_when_promises_disagree(built):
     index = (out / "index.html").read_text()
     row = index[index.index('href="subjects/kimi-k3.1-pro/index.html"') :].split("</tr>")[0]
     assert "no successful Hub check yet; <span class=\"promise-disputed\" title=\"" in row
-    assert ">promised 2026-11-04 (sources disagree)</span>" in row
+    assert '>promised <span class="nobr">2026-11-04</span> (sources disagree)</span>' in row
     assert "promised on 2026-11-04" not in row and "promised before" not in row
     table = json.loads((out / "api" / "table.json").read_text())
     k31 = next(r for r in table["subjects"] if r["slug"] == "kimi-k3.1-pro")["weights"]

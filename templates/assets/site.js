@@ -204,7 +204,10 @@
         var tr = tb.insertRow(), th = el("th", row[0]); th.scope = "row"; tr.appendChild(th);
         picked.forEach(function (s) {
           var td = named(tr.insertCell(), s);
-          td.textContent = row[1](s);
+          // dates kept whole (span.nobr, as marks.nobreak does in the pages' HTML)
+          row[1](s).split(/(\d{4}-\d{2}(?:-\d{2})?)/).forEach(function (part, i) {
+            td.appendChild(i % 2 ? el("span", part, "nobr") : document.createTextNode(part));
+          });
           // sources promising different dates: what each promised, on hover
           if (row[0] === "Weights" && s.weights.promise_detail) { td.title = s.weights.promise_detail; }
         });
