@@ -262,8 +262,6 @@ def test_demo_card_speeds_keep_their_unit(demo_site):
     """The summary card read "Output speed … 44.8" and a fact line "Output speed 180":
     no heading names a speed's unit there, so it keeps one, as the index heading words
     it ("Output tok/s")."""
-    from tracker.website.summary import card_text
-
     k31 = (demo_site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
     card = _text(k31[k31.index('<table class="glance">') : k31.index("</table>")])
     assert "Output speed no claim observed only — 44.8 tok/s (Moonshot AI, p50)" in card
@@ -273,5 +271,7 @@ def test_demo_card_speeds_keep_their_unit(demo_site):
     assert "1,412 / 1,384 tok/s ✓" in card
     facts = _text(k3[k3.index('<h2 id="claims">') :])
     assert "Output speed 1,000–2,000+ tok/s ✓" in facts
+    from tracker.website.summary import card_text
+
     assert card_text("180 tokens/s") == "180 tok/s"
     assert card_text("$2.00 per 1M tokens") == "$2.00"  # a price's $ says its unit
