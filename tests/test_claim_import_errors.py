@@ -47,6 +47,17 @@ def test_the_json_error_has_its_own_kind_and_every_problem(tmp_path):
     assert error["problems"][0]["message"].startswith("candidate #1: attribute: missing")
 
 
+def test_a_file_that_is_not_json_names_its_line_and_column(tmp_path):
+    cands = tmp_path / "c.json"
+    cands.write_text('[{"subject": "kimi-k3",\n  "value": "1\tT"}]')  # a raw tab in a string
+    r = runner.invoke(app, ["claims", "import", str(cands), "--source", "s",
+                            "--db", str(tmp_path / "t.db")])  # fmt: skip
+    assert (r.exit_code, r.stderr) == (
+        1,
+        f"error: {cands}:2:14: not JSON (Invalid control character)\n",
+    )
+
+
 def test_track_dry_run_validates_the_subscription_url(tmp_path):
     data = tmp_path / "data"
     shutil.copytree(ROOT / "data", data, ignore=shutil.ignore_patterns("*.db*", "snapshots"))

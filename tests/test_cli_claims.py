@@ -247,6 +247,36 @@ def test_subjects_can_come_from_the_database(tmp_path):
     assert subjects_from_db(engine) == [ref]
 
 
+def test_extract_with_db_reads_the_models_tracked_there_before_the_default_file(tmp_path):
+    """A trial: `claims extract --db my.db` still read data/subjects.toml, so a model
+    tracked only in that database had no subject and the hint pointed at the demo's file."""
+    from claims.store.engine import make_engine
+    from claims.subjects.references import SubjectRef
+    from tracker.articles.claim_import import SourceInfo, import_candidates
+
+    db = tmp_path / "mine.db"
+    ref = SubjectRef("aurora-2-pro", ("Aurora 2 Pro",), (), "Borealis AI")
+    item = {
+        "subject": "aurora-2-pro", "attribute": "context_window", "qualifiers": {},
+        "value": {"kind": "quantity", "value": 200000, "unit": "tokens"},
+        "claimant": None, "start": 0, "end": 4, "text": "200K",
+    }  # fmt: skip
+    import_candidates(make_engine(db), [item], SourceInfo("s1"), [ref])
+    article = tmp_path / "a.txt"
+    article.write_text(
+        "Borealis AI released Aurora 2 Pro with 120 billion parameters.\n\n"
+        "By comparison, Zephyr-Max 3 from rival Northwind AI has 70 billion parameters.\n",
+        encoding="utf-8",
+    )
+    r = runner.invoke(app, ["claims", "extract", str(article), "--db", str(db), "--json"])
+    assert r.exit_code == 0, r.output
+    assert [(c["subject"], c["value"]["value"]) for c in json.loads(r.stdout)] == [
+        ("aurora-2-pro", 120000000000),
+        (None, 70000000000),
+    ]
+    assert f"track the model in {db} (`tracker track" in r.stderr
+
+
 # A headline shown twice, a figure in a long qualifier, a date without its year, and the
 # headline's figure again in another sentence.
 REPEATS = (

@@ -25,6 +25,7 @@ RUNS = {
     "check": ["check", "--replay", str(DEMO_HAR), "--db", "{db}", "--snapshots", "{tmp}/snap"],
     "verify": ["verify", "--db", "{db}"],
     "discrepancies": ["discrepancies", "--db", "{db}"],
+    "review": ["review", "2", "--dismiss", "checked", "--db", "{db}"],  # the demo's open one
     "watches": ["watches", "--db", "{db}"],
     "claims list": ["claims", "list", "--db", "{db}"],
     "claims extract": ["claims", "extract", "{tmp}/a.txt", "--db", "{db}", "--lang", "en"],

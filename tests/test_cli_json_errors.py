@@ -55,6 +55,7 @@ CASES = {
         1,
     ),  # fmt: skip
     "discrepancies (usage)": (["discrepancies", "--state", "opn"], "usage", [], 2),
+    "review": (["review", "99", "--dismiss", "x", "--db", "{db}"], "review", [], 1),
     "db upgrade": (["db", "upgrade", "--db", "{missing}"], "database", [], 1),
     "alerts send": (
         ["alerts", "send", "--db", "{db}", "--config", "{tmp}/none.toml"],

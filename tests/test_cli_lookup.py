@@ -58,7 +58,7 @@ def test_verify_counts_read_in_singular_and_plural(demo_db, monkeypatch):
 
     report = SimpleNamespace(
         statuses={"confirmed": 1}, open_discrepancies=1, changed=[7], opened=[3],
-        resolved=[], events_added=1, to_dict=dict,
+        resolved=[], found_settled=[], events_added=1, to_dict=dict,
     )  # fmt: skip
     monkeypatch.setattr(claims.store.verification, "verify_all", lambda session, now=None: report)
     result = runner.invoke(app, ["verify", "--db", str(demo_db)])

@@ -143,6 +143,18 @@ def test_review_takes_an_id_as_discrepancies_prints_it(cli):
     )
 
 
+def test_review_json_gives_the_dismissed_row(cli):
+    cli("verify", "--now", "2026-11-29T12:00Z")
+    r = cli("review", "2", "--dismiss", "dates checked", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output) == {
+        "id": 2,
+        "rule": "date_relation_mismatch",
+        "state": "dismissed",
+        "note": "dates checked",
+    }
+
+
 def test_discrepancy_lines_wrap_between_words_on_a_terminal(monkeypatch, capsys):
     """Lines of 200+ characters were cut by the terminal wherever its edge fell."""
     import os

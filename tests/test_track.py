@@ -202,8 +202,13 @@ def test_the_readme_track_your_own_model_example_runs(tmp_path):
     lines = [ln.split("#")[0].split() for b in blocks for ln in b.strip().splitlines()]
     assert [ln[:2] for ln in lines] == [
         ["mkdir", "my-models"], [".venv/bin/tracker", "track"], [".venv/bin/tracker", "check"],
-        [".venv/bin/tracker", "status"],
+        [".venv/bin/tracker", "status"], [".venv/bin/tracker", "claims"],
+        [".venv/bin/tracker", "claims"], [".venv/bin/tracker", "claims"],
+        [".venv/bin/tracker", "verify"],
     ]  # fmt: skip
+    (tmp_path / "article.txt").write_text(
+        "Qwen released Qwen4-Max, a model with 480 billion parameters.\n", encoding="utf-8"
+    )
     data = data_copy(tmp_path)
     before = {p.name: p.read_bytes() for p in data.rglob("*") if p.is_file()}
     copied = subprocess.run(" ".join(lines[0]), shell=True, cwd=tmp_path, check=False)
@@ -213,9 +218,18 @@ def test_the_readme_track_your_own_model_example_runs(tmp_path):
         args = [w.strip("'\"") for w in re.findall(r"'[^']*'|\"[^\"]*\"|\S+", " ".join(words[1:]))]
         if args[0] == "check":
             args += ["--replay", str(har)]
-        r = run(tmp_path, *args)
+        args, _, into = (" ".join(args)).partition(" > ")
+        r = run(tmp_path, *args.split())
         assert r.returncode in (0, 3), r.stdout + r.stderr  # 3: its org is not recorded
-    assert "licence:" in r.stdout
+        if into:
+            (tmp_path / into).write_text(r.stdout, encoding="utf-8")
+        if args.startswith("status"):
+            assert "licence:" in r.stdout
+    found = json.loads((tmp_path / "c.json").read_text(encoding="utf-8"))
+    assert [(c["subject"], c["value"]["value"]) for c in found] == [("qwen4-max", 480000000000)]
+    assert r.stdout.startswith("verified 41 claims (")  # the 40 copied with the demo, and it
+    # the board settled the Terminal-Bench disagreement before it could open: not "resolved"
+    assert "0 resolved, 1 already settled, " in r.stdout
     assert "qwen4-max" in (tmp_path / "my-models" / "subjects.toml").read_text(encoding="utf-8")
     assert (tmp_path / "my-models" / "tracker.db").is_file()
     assert {p.name: p.read_bytes() for p in data.rglob("*") if p.is_file()} == before

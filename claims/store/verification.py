@@ -62,6 +62,8 @@ class VerifyReport:
     changed: list[dict[str, Any]] = field(default_factory=list)  # claim_id, from, to
     opened: list[int] = field(default_factory=list)  # discrepancy ids opened / reopened
     resolved: list[int] = field(default_factory=list)
+    # found already settled (never open): announced apart, never counted as resolved
+    found_settled: list[int] = field(default_factory=list)
     open_discrepancies: int = 0
     events_added: int = 0
 
@@ -72,6 +74,7 @@ class VerifyReport:
             "changed": self.changed,
             "opened": self.opened,
             "resolved": self.resolved,
+            "found_settled": self.found_settled,
             "open_discrepancies": self.open_discrepancies,
             "events_added": self.events_added,
         }
@@ -347,9 +350,13 @@ def _announce(
     kind = state_event(old, row.state)
     if kind is None:
         return 0
-    (report.opened if kind == "discrepancy_opened" else report.resolved).append(row.id or 0)
+    settled = found_settled(old, row.state)
+    if kind == "discrepancy_opened":
+        report.opened.append(row.id or 0)
+    else:
+        (report.found_settled if settled else report.resolved).append(row.id or 0)
     reopened = now if kind == "discrepancy_opened" and old is not None else None
-    return _event(session, kind, row, subjects, reopened, now, found_settled(old, row.state))
+    return _event(session, kind, row, subjects, reopened, now, settled)
 
 
 def _insert_discrepancy(

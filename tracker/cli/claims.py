@@ -66,10 +66,18 @@ make_client: Callable[[], Any] = _client_factory
 
 
 def load_subjects(path: Path | None, db: str | None = None) -> list[SubjectRef]:
-    """Subject refs from a subjects TOML file (default ``data/subjects.toml``), else from the
-    database named by ``db``. Raises :class:`ConfigError` when neither gives any."""
+    """Subject refs for extraction: from the subjects TOML ``path`` when given; else from
+    the database ``db`` when given (the models tracked there, ``tracker track`` included)
+    and it has any; else from ``data/subjects.toml``. Raises :class:`ConfigError` when
+    none gives any or a file is malformed."""
     from claims.subjects.references import subjects_from_config
 
+    if path is None and db:
+        from tracker.articles.claim_import import subjects_from_db
+
+        refs = subjects_from_db(open_db(db))
+        if refs:
+            return refs
     file = path or DEFAULT_SUBJECTS
     if file.is_file():
         try:
@@ -78,17 +86,18 @@ def load_subjects(path: Path | None, db: str | None = None) -> list[SubjectRef]:
             raise ConfigError(f"{file}: {exc}") from exc
     if path is not None:
         raise ConfigError(f"{path}: no such subjects file")
-    if db:
-        from tracker.articles.claim_import import subjects_from_db
-
-        refs = subjects_from_db(open_db(db))
-        if refs:
-            return refs
     raise ConfigError(f"{DEFAULT_SUBJECTS} not found; pass --subjects FILE or --db PATH")
 
 
-def _subject_fix(subjects_file: Path | None) -> str:
-    """How to give candidates a subject: the one fix line of extract and import warnings."""
+def _subject_fix(subjects_file: Path | None, db: str | None = None) -> str:
+    """How to give candidates a subject: the one fix line of extract and import warnings
+    (the subjects come from ``subjects_file``, else from the database ``db``)."""
+    if subjects_file is None and db:
+        return (
+            f'track the model in {db} (`tracker track "NAME" --org ORG --db {db}`) and extract '
+            "again, or pass --subject SLUG (a subject of that database) for figures naming no "
+            "model"
+        )
     file = subjects_file or DEFAULT_SUBJECTS
     return (
         f"add the model (slug, name, aliases as written) to {file} and extract again, "
@@ -215,7 +224,9 @@ def extract_cmd(
     db: Annotated[
         str | None,
         typer.Option(
-            metavar="<path|url>", help="Database to read subjects from when no subjects TOML."
+            metavar="<path|url>",
+            help="Database whose tracked models are the subjects (when no --subjects; "
+            "default: data/subjects.toml).",
         ),
     ] = None,
     extractor: Annotated[
@@ -247,7 +258,7 @@ def extract_cmd(
         )
     except TrackerError as exc:
         raise fail(exc, json_out=json_out) from None
-    notes += _subject_notes(found, subjects_file)
+    notes += _subject_notes(found, subjects_file, db)
     # Warnings go out before any result (stderr, flushed); the table's caption counts them.
     for note in notes:
         typer.echo(f"warning: {terminal_text(note)}", err=True)  # notes may quote model output
@@ -293,7 +304,9 @@ def _extract_candidates(
     return article, found, notes
 
 
-def _subject_notes(found: list[Candidate], subjects_file: Path | None) -> list[str]:
+def _subject_notes(
+    found: list[Candidate], subjects_file: Path | None, db: str | None = None
+) -> list[str]:
     """Warnings for candidates without a subject, which `claims import` skips: a figure
     whose sentence names no model needs --subject, not a new subjects entry."""
     from claims.extract.attribution import NO_MODEL_NAMED
@@ -307,17 +320,22 @@ def _subject_notes(found: list[Candidate], subjects_file: Path | None) -> list[s
             f"{'has' if unknown == 1 else 'have'} no known subject (—)"
             f"{_given_to(found)}{_untracked_named(found)}, and `claims import` skips "
             f"{'it' if unknown == 1 else 'them'}: "
-            f"{_subject_fix(subjects_file)}"
+            f"{_subject_fix(subjects_file, db)}"
         )
     if unnamed:
         notes.append(
             f"{unnamed} of {plural(len(found), 'candidate')} "
             f"{'has' if unnamed == 1 else 'have'} no subject (—): no model "
             "named in their sentence, and `claims import` skips them; pass "
-            f"--subject SLUG (a subject of {subjects_file or DEFAULT_SUBJECTS}) if the "
+            f"--subject SLUG (a subject of {_subjects_place(subjects_file, db)}) if the "
             "article is about one model"
         )
     return notes
+
+
+def _subjects_place(subjects_file: Path | None, db: str | None) -> str:
+    """Where extraction's subjects came from (:func:`load_subjects`), for warnings."""
+    return str(subjects_file) if subjects_file or not db else db
 
 
 def _print_candidates(found: list[Candidate], title: str, warned: int) -> None:
@@ -399,7 +417,10 @@ def import_cmd(
         except OSError as exc:
             raise ConfigError(f"{file}: cannot read ({exc.__class__.__name__})") from exc
         except json.JSONDecodeError as exc:
-            raise ConfigError(f"{file}: not JSON ({exc.msg}, line {exc.lineno})") from exc
+            # json's messages end "at" before the position it appends ("Invalid control
+            # character at"): the position goes first, as in every file error here.
+            why = exc.msg.removesuffix(" at")
+            raise ConfigError(f"{file}:{exc.lineno}:{exc.colno}: not JSON ({why})") from exc
         items, day, refs, engine = _checked_import(given, published, source, subjects_file, db)
         info = SourceInfo(
             key=source, title=title, url=url, publisher=publisher,
@@ -409,7 +430,7 @@ def import_cmd(
             # Nothing would be stored (not even the source): say why and how to fix it.
             why = (
                 f"{file}: none of {plural(len(items), 'candidate')} has a subject, so "
-                f"nothing was imported: {_subject_fix(subjects_file)}"
+                f"nothing was imported: {_subject_fix(subjects_file, db)}"
             )
             typer.echo(f"warning: {why}", err=True)
             if json_out:

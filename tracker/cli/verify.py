@@ -72,12 +72,14 @@ def verify_cmd(
         return
     counts = ", ".join(f"{n} {status}" for status, n in sorted(report.statuses.items()))
     total = sum(report.statuses.values())
+    # found settled (never open): not "resolved", as the site and feeds word it
+    settled = f"{len(report.found_settled)} already settled, " if report.found_settled else ""
     typer.echo(
         f"verified {plural(total, 'claim')} ({counts or 'none'}); "
         f"{plural(report.open_discrepancies, 'open discrepancy', 'open discrepancies')}; "
         f"{plural(len(report.changed), 'verdict')} changed, "
         f"{plural(len(report.opened), 'discrepancy', 'discrepancies')} opened, "
-        f"{len(report.resolved)} resolved, {plural(report.events_added, 'event')}"
+        f"{len(report.resolved)} resolved, {settled}{plural(report.events_added, 'event')}"
     )
 
 
@@ -168,14 +170,19 @@ def review_cmd(
         str, typer.Option("--dismiss", help="Dismiss it with this note (kept on later runs)")
     ],
     db: DbOpt = None,
+    json_out: JsonOpt = False,
 ) -> None:
-    """Dismiss a discrepancy with a reviewer's note; the next run does not reopen it."""
+    """Dismiss a discrepancy with a reviewer's note; the next run does not reopen it.
+    With --json: {"id", "rule", "state": "dismissed", "note"}."""
     from sqlmodel import Session
 
     from claims.store.review import dismiss_discrepancy
 
     with Session(open_db(db, write=True)) as session:
         row = dismiss_discrepancy(session, discrepancy_id, dismiss)  # ReviewError: one line
+        if json_out:
+            print_json({"id": row.id, "rule": row.rule, "state": row.state, "note": row.note})
+            return
         echo_wrapped(f"dismissed discrepancy #{row.id} ({rule_label(row.rule)}): {row.note}")
 
 
