@@ -392,7 +392,10 @@ def test_watches_page_shows_runs_of_failures_and_the_latest_attempt(built):
     css = (out / "assets" / "site.css").read_text()
     assert ".state.state-retrying { color: var(--warn);" in css
     assert '<td data-label="Last check"><time class="lines" datetime="2026-11-23T06:00:00Z">' in row
-    assert '<td data-label="Failures since"><time class="lines" datetime="2026-11-23T05:00:00Z">' in row
+    assert (
+        '<td data-label="Failures since"><time class="lines" datetime="2026-11-23T05:00:00Z">'
+        in row
+    )
     other = html[html.index('<tr id="watch-openrouter">') :].split("</tr>")[0]
     assert 'failing</span> <small class="run">(3 in a row)</small>' in other
     footer = html[html.index("<footer>") :]
@@ -427,7 +430,10 @@ def test_watches_page_shows_no_local_path_and_breaks_urls_at_slashes(built):
     # absolute, home, Windows and quoted paths too; URLs and "tok/s" are left alone
     assert public_error("No such file: '/home/u/x/new.har'") == "No such file: 'new.har'"
     assert public_error("in ~/rt/t.db. C:\\Users\\me\\a.har") == "in t.db. a.har"
-    assert public_error("GET https://x.org/a/b.json for tok/s") == "GET https://x.org/a/b.json for tok/s"
+    assert (
+        public_error("GET https://x.org/a/b.json for tok/s")
+        == "GET https://x.org/a/b.json for tok/s"
+    )
 
 
 def test_index_and_compare_say_when_promises_disagree(built):
@@ -446,7 +452,7 @@ def test_index_and_compare_say_when_promises_disagree(built):
     build_site(engine, out, now=NOW)
     index = (out / "index.html").read_text()
     row = index[index.index('href="subjects/kimi-k3.1-pro/index.html"') :].split("</tr>")[0]
-    assert "no successful Hub check yet; <span class=\"promise-disputed\" title=\"" in row
+    assert 'no successful Hub check yet; <span class="promise-disputed" title="' in row
     assert '>promised <span class="nobr">2026-11-04</span> (sources disagree)</span>' in row
     assert "promised on 2026-11-04" not in row and "promised before" not in row
     table = json.loads((out / "api" / "table.json").read_text())

@@ -202,7 +202,9 @@ def test_demo_discrepancy_found_settled_is_named_already_settled(demo_site):
     html = (demo_site / "discrepancies.html").read_text()
     assert "<p>1 open, 1 already settled (by an observation, never open), 0 resolved " in html
     assert '<h2 id="resolved">' not in html
-    settled = html[html.index('<h2 id="settled">Already settled</h2>') : html.index('<h2 id="notes">')]
+    settled = html[
+        html.index('<h2 id="settled">Already settled</h2>') : html.index('<h2 id="notes">')
+    ]
     assert re.findall(r'<section id="(d\d+)"', settled) == ["d1"]
     assert '<span class="state state-resolved">already settled</span>: ' in settled
     assert ">resolved</span>" not in html
