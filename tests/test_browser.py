@@ -147,9 +147,11 @@ def test_page_kind_fits_and_is_clean(demo_site, pages, kind, width):
 
 def split_over_lines(page: Page) -> list[str]:
     """Texts of the visible <time> elements and kept-whole figures (``.nobr``: dates and
-    prices in sentences) that run over two lines: a phone showed "2026-11-" / "04"."""
+    prices in sentences) that run over two lines: a phone showed "2026-11-" / "04". A
+    ``time.lines`` (watches.html's narrow columns) may put its date and hour on two
+    lines, each whole."""
     return page.eval(  # type: ignore[no-any-return]
-        """[...document.querySelectorAll('time, .nobr')].filter(e => e.checkVisibility())
+        """[...document.querySelectorAll('time:not(.lines), time.lines > .nowrap, .nobr')].filter(e => e.checkVisibility())
           .filter(e => new Set([...e.getClientRects()].filter(r => r.width > 0)
             .map(r => Math.round(r.top))).size > 1).map(e => e.textContent)"""
     )
@@ -720,6 +722,47 @@ def test_watches_with_an_error_keep_adapter_names_whole_at_1280(tmp_path, pages)
     assert _one_line(page, "td[data-label=Adapter] code") == []
     assert page.eval("document.querySelector('td.error').getBoundingClientRect().width") >= 190
     assert overflow(page)["table"] <= 0
+
+
+def test_failing_watches_break_urls_between_segments_at_1280(tmp_path, pages):
+    """A trial at 1280 px with every watch failing a replay: the Watch column was so narrow
+    that URLs broke mid-word over 4-6 lines and "retrying (1 failure in a row)" took 4.
+    Each URL now breaks only at its <wbr> (after "/", before "."), in at most 3 lines; the
+    state word stays on one line."""
+    from sqlmodel import Session, select
+
+    from claims.store.engine import make_engine
+    from claims.store.tables import Watch
+
+    engine = make_engine(tmp_path / "w.db")
+    populate(engine)
+    with Session(engine) as s:
+        for w in s.exec(select(Watch)).all():
+            w.consecutive_failures, w.last_error_kind = 1, "not_recorded"
+            w.last_error = f"GET {w.url} is not recorded in ../new.har"
+            s.add(w)
+        s.commit()
+    build_site(engine, tmp_path / "site", now=NOW)
+    page = pages[1280]
+    page.goto(url(tmp_path / "site", "watches.html"))
+    # a text node between two <wbr> on two lines: a segment broken mid-word
+    broken = page.eval(
+        """[...document.querySelectorAll('th[scope=row] .url a')].flatMap(a =>
+          [...a.childNodes].filter(n => n.nodeType === 3).filter(n => {
+            const r = document.createRange(); r.selectNodeContents(n);
+            return new Set([...r.getClientRects()].filter(x => x.width > 0)
+              .map(x => Math.round(x.top))).size > 1; }).map(n => n.textContent))"""
+    )
+    assert broken == []
+    lines = page.eval(
+        """[...document.querySelectorAll('th[scope=row] .url a')].map(a => new Set(
+          [...a.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top))).size)"""
+    )
+    assert len(lines) >= 2 and max(lines) <= 3, lines
+    assert _one_line(page, "td[data-label=State] .state") == []
+    assert _one_line(page, "td[data-label=Adapter] code") == []
+    assert overflow(page)["table"] <= 0
+    page.screenshot(tmp_path / "watches-failing-1280.png")
 
 
 def test_compare_names_the_slugs_no_subject_has(demo_site, pages):

@@ -73,7 +73,7 @@ def test_subject_page_says_first_verdict_and_one_time_format(demo_db):
     page = (demo_db.parent / "s" / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
     page = re.sub(r'<span class="nobr">([^<]*)</span>', r"\1", page)  # dates kept whole
     assert "nothing →" not in page
-    assert "<br>first verdict: contradicted <small>" in page
+    assert "<br>first verdict: contradicted</li>" in page  # no "(Verdict changed)" after it
     assert "overdue by 25 days as of 2026-11-28 06:00 UTC: promised before 2026-11-04" in page
     shown = re.sub(r'(datetime|href|src)="[^"]*"', "", page)  # machine-readable times stay ISO
     assert not re.search(r"T\d\d:\d\d(:\d\d)?Z", shown)

@@ -176,7 +176,9 @@ def test_demo_summary_site_and_events_count_the_same_open_discrepancies(tmp_path
     exported = json.loads((site / "api" / "discrepancies.json").read_text())["discrepancies"]
     assert sum(d["state"] == "open" for d in exported) == 1
     page = (site / "discrepancies.html").read_text()
-    assert re.search(r"<p>1 open, 1 resolved ", page)
+    assert re.search(
+        r"<p>1 open, 1 already settled \(by an observation, never open\), 0 resolved ", page
+    )
     # the Terminal-Bench 4.0 claim is told once: the settled two-versions discrepancy
     assert tb.state == "resolved"
     assert tb.reason.endswith(

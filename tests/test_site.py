@@ -183,7 +183,10 @@ def test_data_as_of_is_the_latest_watch_check_not_a_later_event(built):
 def test_operator_pages(built):
     _, out, _ = built
     watches = (out / "watches.html").read_text()
-    assert '<span class="state state-failing">failing (3 in a row)</span>' in watches
+    assert (
+        '<span class="state state-failing">failing</span> <small class="run">(3 in a row)</small>'
+        in watches
+    )
     assert "<code>bad_status</code> HTTP 503 &lt;html&gt;" in watches
     changes = (out / "changes.html").read_text()
     assert changes.index("openrouter failing") < changes.index("Orca licence")
@@ -382,19 +385,93 @@ def test_watches_page_shows_runs_of_failures_and_the_latest_attempt(built):
     html = (out / "watches.html").read_text()
     row = html[html.index('<tr id="watch-hf-moonshotai">') :].split("</tr>")[0]
     # below the threshold: a warning, never the green "ok"
-    assert '<span class="state state-retrying">retrying (2 failures in a row)</span>' in row
+    assert (
+        '<span class="state state-retrying">retrying</span> '
+        '<small class="run">(2 failures in a row)</small>'
+    ) in row
     css = (out / "assets" / "site.css").read_text()
     assert ".state.state-retrying { color: var(--warn);" in css
-    assert '<td data-label="Last check"><time datetime="2026-11-23T06:00:00Z">' in row
-    assert '<td data-label="Failures since"><time datetime="2026-11-23T05:00:00Z">' in row
+    assert '<td data-label="Last check"><time class="lines" datetime="2026-11-23T06:00:00Z">' in row
+    assert (
+        '<td data-label="Failures since"><time class="lines" datetime="2026-11-23T05:00:00Z">'
+        in row
+    )
     other = html[html.index('<tr id="watch-openrouter">') :].split("</tr>")[0]
-    assert "failing (3 in a row)" in other
+    assert 'failing</span> <small class="run">(3 in a row)</small>' in other
     footer = html[html.index("<footer>") :]
     assert (
         'Data as of the latest successful watch check, <time datetime="2026-11-20T12:00:00Z">'
         "2026-11-20 12:00 UTC</time>.</span>\nLatest check attempt: "
         '<time datetime="2026-11-23T06:00:00Z">2026-11-23 06:00 UTC</time> (unsuccessful).'
     ) in footer
+
+
+def test_watches_page_shows_no_local_path_and_breaks_urls_at_slashes(built):
+    """A replay's error read "… is not recorded in ../new.har" on the watches page (a
+    path on the user's machine, on a site that may be published): only the file name is
+    shown. Its URLs, and the watch's, may break at "/" and "." (``<wbr>``), not mid-word."""
+    from tracker.website.marks import public_error
+
+    engine, out, _ = built
+    with Session(engine) as s:
+        hf = s.exec(select(Watch).where(Watch.name == "hf-moonshotai")).one()
+        hf.consecutive_failures, hf.last_run = 1, t(23, 6)
+        hf.last_error = f"GET {hf.url} is not recorded in ../trial/new.har"
+        hf.last_error_kind = "not_recorded"
+        s.add(hf)
+        s.commit()
+    build_site(engine, out, now=NOW)
+    html = (out / "watches.html").read_text()
+    row = html[html.index('<tr id="watch-hf-moonshotai">') :].split("</tr>")[0]
+    assert "trial/" not in row and "../" not in row
+    assert row.endswith(" is not recorded in new.har</td>\n")
+    assert "https://huggingface<wbr>.co/<wbr>api/<wbr>models" in row
+    assert "<code>not_recorded</code> GET https://huggingface<wbr>.co/" in row
+    # absolute, home, Windows and quoted paths too; URLs and "tok/s" are left alone
+    assert public_error("No such file: '/home/u/x/new.har'") == "No such file: 'new.har'"
+    assert public_error("in ~/rt/t.db. C:\\Users\\me\\a.har") == "in t.db. a.har"
+    assert (
+        public_error("GET https://x.org/a/b.json for tok/s")
+        == "GET https://x.org/a/b.json for tok/s"
+    )
+
+
+def test_index_and_compare_say_when_promises_disagree(built):
+    """With no successful Hub check the index and compare showed Kimi K3.1 Pro's weights
+    as "promised on 2026-11-04": one source's words, while another says "before": they
+    now say the sources disagree, with each promise on hover (the card lists them)."""
+    from claims.store.status import Promise
+    from tracker.website.summary import promise_brief
+
+    engine, out, _ = built
+    with Session(engine) as s:
+        for w in s.exec(select(Watch)).all():
+            w.last_success = None
+            s.add(w)
+        s.commit()
+    build_site(engine, out, now=NOW)
+    index = (out / "index.html").read_text()
+    row = index[index.index('href="subjects/kimi-k3.1-pro/index.html"') :].split("</tr>")[0]
+    assert 'no successful Hub check yet; <span class="promise-disputed" title="' in row
+    assert '>promised <span class="nobr">2026-11-04</span> (sources disagree)</span>' in row
+    assert "promised on 2026-11-04" not in row and "promised before" not in row
+    table = json.loads((out / "api" / "table.json").read_text())
+    k31 = next(r for r in table["subjects"] if r["slug"] == "kimi-k3.1-pro")["weights"]
+    assert k31["text"] == (
+        "unknown — no successful Hub check yet; promised 2026-11-04 (sources disagree)"
+    )
+    assert k31["promise_detail"] == (
+        "before 2026-11-04 (Revista B; Moonshot AI); on 2026-11-04 (Jornal A; Moonshot AI)"
+    )
+    # one promise, or several saying the same: as before
+    one = Promise(date="2026-11-04", relation="on", source="A", claimant=None, claim_id=1)
+    two = Promise(date="2026-11-04", relation="on", source="B", claimant=None, claim_id=2)
+    assert promise_brief([one, two]) == ("promised on 2026-11-04", "")
+    later = Promise(date="2026-12", relation="by", source="B", claimant="Lab", claim_id=3)
+    assert promise_brief([one, later]) == (
+        "promised 2026-12 (sources disagree)",
+        "on 2026-11-04 (A); by 2026-12 (B; Lab)",
+    )
 
 
 def test_discrepancy_ids_shown_for_tracker_review(built):

@@ -74,7 +74,7 @@ def test_demo_discrepancies_page_counts_no_note(demo_site):
     """The demo's different-subject note was counted "1 dismissed" among discrepancies."""
     html = (demo_site / "discrepancies.html").read_text()
     assert (
-        "<p>1 open, 1 resolved (settled by an observation, or the claims corrected or no longer in conflict), 0 dismissed by a reviewer.</p>"
+        "<p>1 open, 1 already settled (by an observation, never open), 0 resolved (settled by an observation, or the claims corrected or no longer in conflict), 0 dismissed by a reviewer.</p>"
         in html
     )
     real = html[: html.index('<h2 id="notes">')]
@@ -91,7 +91,7 @@ def test_demo_discrepancy_sides_say_which_claim_the_observation_settled(demo_sit
     its sides listed no claim numbers nor verdicts, so a reader could not tell which
     side held. Each side now shows its verdict and claim number."""
     html = (demo_site / "discrepancies.html").read_text()
-    resolved = _text(html[html.index('<h2 id="resolved">') : html.index('<h2 id="notes">')])
+    resolved = _text(html[html.index('<h2 id="settled">') : html.index('<h2 id="notes">')])
     assert "claim #15 contradicted" in resolved
     assert re.search(r"version: 4\.0[^✓✗]*Moonshot AI ?✗ contradicted claim #15 ", resolved)
     assert re.search(r"version: 3\.0[^✓✗]*Moonshot AI ?✓ confirmed claim #37 ", resolved)
@@ -192,6 +192,33 @@ def test_demo_subject_page_lists_open_discrepancies_before_resolved(demo_site):
     assert states == ["open", "resolved"]
 
 
+def test_demo_discrepancy_found_settled_is_named_already_settled(demo_site):
+    """The Terminal-Bench discrepancy an observation settled before it could open was
+    listed under "Resolved" on discrepancies.html ("1 open, 1 resolved") and as "#1
+    resolved" on Kimi K3.1 Pro's page, while feeds, alerts and changes.html say
+    "Disagreement already settled": it now has its own group, count and state label."""
+    import json
+
+    html = (demo_site / "discrepancies.html").read_text()
+    assert "<p>1 open, 1 already settled (by an observation, never open), 0 resolved " in html
+    assert '<h2 id="resolved">' not in html
+    settled = html[
+        html.index('<h2 id="settled">Already settled</h2>') : html.index('<h2 id="notes">')
+    ]
+    assert re.findall(r'<section id="(d\d+)"', settled) == ["d1"]
+    assert '<span class="state state-resolved">already settled</span>: ' in settled
+    assert ">resolved</span>" not in html
+    page = (demo_site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
+    section = _text(page[page.index('<h2 id="discrepancies">') : page.index('<h2 id="history">')])
+    assert "#1 already settled Benchmark score" in section
+    assert "resolved" not in section
+    # the api keeps the stored state, with found_settled saying why the page words it so
+    rows = json.loads((demo_site / "api" / "discrepancies.json").read_text())["discrepancies"]
+    assert {(r["id"], r["state"], r["found_settled"]) for r in rows if r["id"] == 1} == {
+        (1, "resolved", True)
+    }
+
+
 def test_not_landed_weights_use_no_verdict_mark(demo_build):
     """✗ is "contradicted" in the index legend: weights not on the Hub are a state, shown
     with their own mark (□), listed in the legend, and red only when overdue."""
@@ -216,3 +243,37 @@ def test_sources_page_says_no_verdict_yet_as_the_rest_of_the_site(engine, tmp_pa
     assert "disputed: 1, no verdict yet: 1, overdue: 1" in cells
     assert not any("none" in c for c in cells)
     assert all(re.fullmatch(r"—|([a-z ]+: \d+)(, [a-z ]+: \d+)*", c) for c in cells), cells
+
+
+def test_demo_first_verdict_is_not_worded_as_a_change(demo_site):
+    """Kimi K3.1 Pro's timeline read "first verdict: overdue (Verdict changed)": a first
+    verdict is not a change. The timeline says "first verdict: overdue" alone and
+    changes.html's Kind column says "First verdict"."""
+    page = (demo_site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
+    timeline = _text(page[page.index('<h2 id="timeline">') :])
+    assert "Verdict changed" not in timeline
+    assert timeline.count("first verdict: overdue ") == 3
+    assert "first verdict: contradicted " in timeline
+    assert "(First verdict)" not in timeline
+    changes = (demo_site / "changes.html").read_text()
+    assert changes.count('<span title="verdict_changed">First verdict</span>') == 4
+    assert "Verdict changed" not in changes
+
+
+def test_demo_card_speeds_keep_their_unit(demo_site):
+    """The summary card read "Output speed … 44.8" and a fact line "Output speed 180":
+    no heading names a speed's unit there, so it keeps one, as the index heading words
+    it ("Output tok/s")."""
+    k31 = (demo_site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
+    card = _text(k31[k31.index('<table class="glance">') : k31.index("</table>")])
+    assert "Output speed no claim observed only — 44.8 tok/s (Moonshot AI, p50)" in card
+    k3 = (demo_site / "subjects" / "kimi-k3" / "index.html").read_text()
+    card = _text(k3[k3.index('<table class="glance">') : k3.index("</table>")])
+    assert "Output speed (hardware: Cerebras WSE-3T) 1,000–2,000+ tok/s ✓ confirmed" in card
+    assert "1,412 / 1,384 tok/s ✓" in card
+    facts = _text(k3[k3.index('<h2 id="claims">') :])
+    assert "Output speed 1,000–2,000+ tok/s ✓" in facts
+    from tracker.website.summary import card_text
+
+    assert card_text("180 tokens/s") == "180 tok/s"
+    assert card_text("$2.00 per 1M tokens") == "$2.00"  # a price's $ says its unit

@@ -103,7 +103,7 @@ def test_a_failing_watch_then_skipped_still_reads_failing_with_its_error(
     ) in page
     row_html = page[page.index('<tr id="watch-aa-free">') :].split("</tr>")[0]
     assert '<td class="error" data-label="Last error"><code>not_found</code> https://' in row_html
-    assert row_html.endswith("/models/free: HTTP 404</td>\n")
+    assert row_html.endswith("/<wbr>models/<wbr>free: HTTP 404</td>\n")
     # the next check (the key set again) clears the skip, and a good one the error
     monkeypatch.setenv(KEY, "k-1")
     _cycle(engine, tmp_path, lambda r: httpx.Response(404))

@@ -202,7 +202,15 @@
        // gated as the Hub gives it (false, "auto", "manual", null), in the page's words
        ["Gated", function (s) { return GATED_WORDS[String(s.gated)] || "unknown"; }]].forEach(function (row) {
         var tr = tb.insertRow(), th = el("th", row[0]); th.scope = "row"; tr.appendChild(th);
-        picked.forEach(function (s) { named(tr.insertCell(), s).textContent = row[1](s); });
+        picked.forEach(function (s) {
+          var td = named(tr.insertCell(), s);
+          // dates kept whole (span.nobr, as marks.nobreak does in the pages' HTML)
+          row[1](s).split(/(\d{4}-\d{2}(?:-\d{2})?)/).forEach(function (part, i) {
+            td.appendChild(i % 2 ? el("span", part, "nobr") : document.createTextNode(part));
+          });
+          // sources promising different dates: what each promised, on hover
+          if (row[0] === "Weights" && s.weights.promise_detail) { td.title = s.weights.promise_detail; }
+        });
       });
       data.columns.forEach(function (c) {
         var tr = tb.insertRow(), th = el("th", c.label); th.scope = "row"; tr.appendChild(th);

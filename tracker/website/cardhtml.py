@@ -15,7 +15,7 @@ from markupsafe import Markup
 
 from claims.values.timefmt import iso_z, utc_minute
 from tracker.website.marks import badge, esc, http_url, nobreak_html, plural, url_site
-from tracker.website.summary import CardLine, short_text
+from tracker.website.summary import CardLine, card_text
 
 # A cell with no figure: a dash, and the words for screen readers (the index's and
 # compare page's empty cells read the same).
@@ -61,7 +61,7 @@ def observed_cell(ln: CardLine) -> str:
         note = f" <small>({nobreak_html(ln.note)})</small>" if ln.note else ""
         mark = _agreement(ln)
         # every figure and date unbroken (nobreak_html): "on 2026-12-" / "01" at 390 px
-        return f"{nobreak_html(short_text(ln.observed))}{mark}{note}{_checked(ln.checked)}"
+        return f"{nobreak_html(card_text(ln.observed))}{mark}{note}{_checked(ln.checked)}"
     if ln.derived_from:
         return (
             f'<a href="#f-{esc(ln.anchor)}">from {plural(ln.derived_from, "observation")}</a>'
@@ -94,9 +94,9 @@ def stated_cell(ln: CardLine) -> tuple[str, str]:
     elif not best.text:
         stated = NO_FIGURE_HTML
     else:
-        stated = f"<strong>{nobreak_html(short_text(best.text))}</strong>"
+        stated = f"<strong>{nobreak_html(card_text(best.text))}</strong>"
     if best.contradicted:
-        said = ", ".join(short_text(v) for v in best.contradicted)
+        said = ", ".join(card_text(v) for v in best.contradicted)
         stated += (
             ' · <small class="contradicted">'
             f"{plural(best.contradicted_sources, 'source')} said {nobreak_html(said)} "

@@ -28,7 +28,7 @@ from tracker.website.marks import (
     verdict_mark,
     when,
 )
-from tracker.website.summary import short_text
+from tracker.website.summary import card_text
 from tracker.website.views import ClaimView, SourceClaim
 
 
@@ -139,7 +139,7 @@ def fact_mark(fact: Any) -> str:
 def _mark(value: str, status: str | None) -> str:
     title = esc(status or "no verdict yet")
     return (
-        f'<span class="nowrap"><strong>{nobreak_html(short_text(value))}</strong> '
+        f'<span class="nowrap"><strong>{nobreak_html(card_text(value))}</strong> '
         f'<span class="mark mark-{esc(status or "none")}" title="{title}">'
         f"{esc(verdict_mark(status))}</span></span>"
     )

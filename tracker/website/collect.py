@@ -271,6 +271,19 @@ def read_watches(raw: RawDB) -> tuple[list[WatchView], dict[int, str]]:
     return watches, {w.id: w.name for w in watch_rows}
 
 
+# A verdict's first status is not a change: the site names its kind so, not "Verdict changed".
+FIRST_VERDICT_LABEL = "First verdict"
+
+
+def _event_label(kind: str, detail: dict[str, Any]) -> str:
+    """The kind in words as pages show it (:func:`claims.events.event_label` of its
+    :func:`claims.events.reader_kind`), except a ``verdict_changed`` from no verdict
+    (``from`` null): :data:`FIRST_VERDICT_LABEL`."""
+    if kind == "verdict_changed" and "to" in detail and detail.get("from") is None:
+        return FIRST_VERDICT_LABEL
+    return event_label(reader_kind(kind, detail))
+
+
 def event_views(events: list[EventRow], by_id: dict[int, SubjectRow]) -> list[EventView]:
     """Events (newest first) as views, with their wording and link target."""
     out = []
@@ -285,7 +298,7 @@ def event_views(events: list[EventRow], by_id: dict[int, SubjectRow]) -> list[Ev
                 kind=e.kind,
                 audience=e.audience,
                 title=reader_title(e.kind, e.title, detail),
-                label=event_label(reader_kind(e.kind, detail)),
+                label=_event_label(e.kind, detail),
                 created_at=e.created_at,
                 change=describe_change(e),
                 change_why=describe_change(e, why=True),

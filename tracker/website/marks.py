@@ -165,3 +165,47 @@ def nobreak(text: Any) -> Markup:
 def plural(n: int, word: str) -> str:
     """``1 claim``, ``3 claims`` (the ``plural`` filter)."""
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+# Where a URL may break on a narrow column: after a "/" (not the scheme's "//"), "?", "&"
+# and "=" (where a browser may break itself), and before "." and "_" (a browser breaks
+# after "-" itself), so no segment is cut mid-word.
+_URL_BREAK = re.compile(r"(?<=[^:/]/)|(?<=[?&=])|(?=[._])")
+
+
+def url_breaks(url: Any) -> Markup:
+    """``url`` escaped, with ``<wbr>`` where it may break (:data:`_URL_BREAK`), for a
+    link's text in a narrow column (watches.html): ``https://huggingface.co/<wbr>api…``."""
+    parts = _URL_BREAK.split(str(url))
+    return Markup("<wbr>").join(escape(p) for p in parts if p)
+
+
+_URL_IN_TEXT = re.compile(r"https?://\S+")
+
+
+def text_url_breaks(text: Any) -> Markup:
+    """``text`` escaped, each http(s) URL in it with ``<wbr>`` (:func:`url_breaks`): an
+    error text in a narrow column breaks its URLs at "/" and ".", not mid-word."""
+    s, out, at = str(text), [], 0
+    for m in _URL_IN_TEXT.finditer(s):
+        out += [escape(s[at : m.start()]), url_breaks(m.group())]
+        at = m.end()
+    out.append(escape(s[at:]))
+    return Markup("").join(out)
+
+
+# A local file path in an error text: absolute (``/home/u/x.har``, ``C:\\x.har``, ``~/x``),
+# ``./``/``../``-relative, or a relative one ending in a file type the tracker reads.
+# Only its last part is shown: the path is the user's machine, the site may be public.
+_LOCAL_PATH = re.compile(
+    r"""(?<![^\s'"(=])"""
+    r"(?:(?:~|\.{1,2})?[/\\]|[A-Za-z]:[/\\])(?:[^\s/\\'\")]+[/\\])*([^\s/\\'\")]+)"
+    r"""|(?<![^\s'"(=])(?:[\w.-]+/)+([\w.-]+\.(?:har|json|toml|db|sqlite|html|txt|csv|ya?ml|gz))\b"""
+)
+
+
+def public_error(text: str) -> str:
+    """An error text with every local file path (:data:`_LOCAL_PATH`) cut to its file
+    name: ``GET https://x.org/a is not recorded in ../new.har`` -> ``… in new.har``;
+    URLs are left as they are."""
+    return _LOCAL_PATH.sub(lambda m: m.group(1) or m.group(2), text)

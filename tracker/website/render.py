@@ -28,11 +28,13 @@ from tracker.website.marks import (
     nobreak,
     plural,
     published,
+    text_url_breaks,
+    url_breaks,
     url_site,
     verdict_mark,
     when,
 )
-from tracker.website.summary import promise_groups, short_text
+from tracker.website.summary import promise_brief, promise_groups, short_text
 from tracker.website.views import TECHNICAL_READINGS, SiteContext
 from tracker.website.writer import SiteError
 
@@ -73,6 +75,7 @@ FILTERS: dict[str, Any] = {
     "card_rows": card_rows,
     "source_claim_items": source_claim_items,
     "short_text": short_text,
+    "promise_brief": promise_brief,  # the index's "promised …" (sources disagreeing said so)
     "promise_groups": promise_groups,  # a figure without its unit words (summary.short_text)
     "utc": utc_text,
     "utc_date": utc_date,
@@ -81,6 +84,8 @@ FILTERS: dict[str, Any] = {
     "plural": plural,
     "http_url": http_url,
     "url_site": url_site,
+    "url_breaks": url_breaks,  # a URL's text with <wbr> at "/" and ".", for narrow columns
+    "text_url_breaks": text_url_breaks,  # the same for every URL in a text
     "reading_note": TECHNICAL_READINGS.__getitem__,  # what a technical reading is
     # `benchmark_score` -> "Benchmark score"; rule names -> what they mean (one mapping,
     # claims/vocabulary.py, shared with the CLI); event kinds likewise (claims/events.py)

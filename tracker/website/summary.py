@@ -356,6 +356,21 @@ def short_text(text: str) -> str:
     return _UNIT_WORDS.sub("", text)
 
 
+# A speed keeps its unit where no column heading names it (the card, a fact's line): its
+# figures ("44.8", "180") read as nothing else; in the index heading's words.
+_SPEED_UNIT = re.compile(r" tokens/s\b")
+
+
+@lru_cache(maxsize=8192)
+def card_text(text: str) -> str:
+    """:func:`short_text` for a cell no unit heading explains (the summary card, the
+    claims-by-fact lines): as short, except a speed keeps its unit as the index's
+    "Output tok/s" heading words it: ``44.8 tokens/s`` -> ``44.8 tok/s``, ``1,412 tokens/s
+    / 1,384 tokens/s`` -> ``1,412 / 1,384 tok/s``."""
+    # two readings ("1,412 / 1,384", Observed) share one unit, after the last
+    return short_text(_SPEED_UNIT.sub(" tok/s", text)).replace(" tok/s / ", " / ")
+
+
 def worst(statuses: Sequence[str | None]) -> str | None:
     """The first of :data:`SEVERITY` among ``statuses`` (an unknown one counts as worst)."""
     known = [s for s in statuses if s is not None]
@@ -925,11 +940,41 @@ def promise_groups(promises: Sequence[Any]) -> list[PromiseGroup]:
     return [PromiseGroup(text, who) for text, who in groups.items()]
 
 
+class PromiseBrief(NamedTuple):
+    """The weights' promise in a few words (the index cell, compare, table export):
+    ``text`` (``promised on 2026-11-04``, ``promised 2026-11-04 (sources disagree)``, or
+    ``""`` with no promise) and ``detail`` (what each source promised when they
+    disagree, the card's words: ``before 2026-11-04 (Máquina Web; Moonshot AI); on
+    2026-11-04 (2 sources: …)``; else ``""``), shown on hover."""
+
+    text: str
+    detail: str
+
+
+def promise_brief(promises: Sequence[Any]) -> PromiseBrief:
+    """``promises`` (``claims.store.status.Promise``, claim order) as a
+    :class:`PromiseBrief`. Sources promising different dates or relations ("before" vs
+    "on") are not one promise: the brief says they disagree, with the latest date named,
+    never one source's words alone."""
+    if not promises:
+        return PromiseBrief("", "")
+    last = promises[-1]
+    if len({(p.relation, p.date) for p in promises}) == 1:
+        return PromiseBrief(f"promised {last.relation} {last.date}", "")
+    detail = "; ".join(
+        f"{g.text} ({g.who[0] if len(g.who) == 1 else f'{len(g.who)} sources: ' + ' and '.join(g.who)})"
+        for g in promise_groups(promises)
+    )
+    latest = max(p.date for p in promises)
+    return PromiseBrief(f"promised {latest} (sources disagree)", detail)
+
+
 def weights_text(w: WeightsStatus) -> str:
     """The weights' state in words, as the index's weights cell reads: ``landed``
     (``, 3 days late``), ``not landed`` (``, overdue by 24 days``), ``unknown — no
     successful Hub check yet`` (a watch looks but none has succeeded: not a "no"; with
-    the latest promised date, ``; promised on 2027-01-15``, as the index shows it), or
+    the promise, ``; promised on 2027-01-15``, as the index shows it: :func:`promise_brief`,
+    ``; promised 2026-11-04 (sources disagree)`` when they differ), or
     ``unknown — no watch looks`` (the compare page's and table export's Weights), or
     ``withdrawn — no longer public since 2026-12-03 06:00 UTC``."""
     if w.landed:
@@ -941,8 +986,7 @@ def weights_text(w: WeightsStatus) -> str:
     if not w.watched:
         return "unknown — no watch looks"
     if not w.as_of:
-        promised = w.promises[-1] if w.promises else None
-        tail = f"; promised {promised.relation} {promised.date}" if promised else ""
-        return "unknown — no successful Hub check yet" + tail
+        brief = promise_brief(w.promises).text
+        return "unknown — no successful Hub check yet" + (f"; {brief}" if brief else "")
     days = w.overdue_days
     return f"not landed, overdue by {days} day{'s' if days != 1 else ''}" if days else "not landed"

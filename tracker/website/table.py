@@ -19,7 +19,7 @@ from typing import Any
 
 from claims.values.timefmt import iso_z
 from claims.vocabulary import gated_value
-from tracker.website.summary import NO_FIGURE, weights_text
+from tracker.website.summary import NO_FIGURE, promise_brief, weights_text
 from tracker.website.views import IndexRow
 
 SCHEMA = 1
@@ -40,6 +40,8 @@ def table_record(row: IndexRow) -> dict[str, Any]:
             "overdue_days": w.overdue_days,
             "landed_late_days": w.landed_late_days,
             "text": weights_text(w),
+            # what each source promised when they disagree (the compare page's hover)
+            "promise_detail": promise_brief(w.promises).detail,
         },
         "license": w.license,
         # the sources' licence (text, status, ...) while none is observed; else None

@@ -23,6 +23,7 @@ from claims.subjects.matching import same_name
 from claims.verify.compare import DIFFERENT_SUBJECT
 from claims.watchstate import WatchHealth, watch_health
 from tracker.website.anchors import discrepancy_anchor
+from tracker.website.marks import public_error
 
 
 @dataclass(slots=True)
@@ -269,10 +270,22 @@ class EventView:
     subject_name: str | None
     change_why: str = ""  # ``change`` with a verdict's reason: a feed entry stands alone
     # the kind in words as readers see it (``claims.events.reader_kind``: a discrepancy
-    # found already settled is not "Discrepancy resolved")
+    # found already settled is not "Discrepancy resolved"; a first verdict is "First
+    # verdict", not "Verdict changed": collect.py)
     label: str = ""
     # site-relative link to what it is about (``anchors.event_target``)
     target: str = ""
+
+    @property
+    def label_adds(self) -> bool:
+        """Whether its kind in words says more than ``change`` does: a timeline line
+        ``first verdict: overdue`` needs no ``(First verdict)`` after it."""
+        return not self.change.lower().startswith(self.label.lower()) if self.label else True
+
+
+# How a discrepancy found already settled is named where pages name a state (its own
+# group and count on discrepancies.html), never "resolved": it was never open.
+ALREADY_SETTLED = "already settled"
 
 
 @dataclass(slots=True)
@@ -307,6 +320,13 @@ class DiscrepancyView:
     def anchor(self) -> str:
         """The key-based anchor (:func:`tracker.website.anchors.discrepancy_anchor`)."""
         return discrepancy_anchor(self.key)
+
+    @property
+    def state_label(self) -> str:
+        """Its state as pages word it: ``already settled`` for one found settled (stored
+        ``resolved``, never open: the README's "Disagreement already settled"), else the
+        stored state (``open``, ``resolved``, ``dismissed``); the api keeps the stored one."""
+        return ALREADY_SETTLED if self.found_settled else self.state
 
     @property
     def anchors(self) -> list[str]:
@@ -511,6 +531,24 @@ class WatchView:
     def current_error(self) -> str | None:
         """Its error while it is current (the last check failed), else None."""
         return self.health.error
+
+    @property
+    def shown_error(self) -> str | None:
+        """:attr:`current_error` as the published page shows it: a local file path cut to
+        its file name (:func:`tracker.website.marks.public_error`)."""
+        error = self.current_error
+        return public_error(error) if error else error
+
+    @property
+    def state_parts(self) -> tuple[str, str]:
+        """:attr:`state_text` as the page's narrow State column shows it: the state word
+        and, below it, the run of failures: ``("retrying", "1 failure in a row")``
+        (``""`` when there is none)."""
+        text = self.state_text
+        word, sep, rest = text.partition(" (")
+        if sep and rest.endswith(")") and ")" not in rest[:-1]:
+            return word, rest[:-1]
+        return text, ""
 
     @property
     def skipped(self) -> str | None:
