@@ -144,7 +144,12 @@ def license_file_change(
 # alerts know it by them), but it was never announced open, so readers (site, feeds,
 # alerts, the demo's summary) see it as a kind of its own, never as "resolved".
 FOUND_SETTLED = "discrepancy_found_settled"
-READER_LABELS: dict[str, str] = {FOUND_SETTLED: "Disagreement already settled"}
+# A verdict's first status (``verdict_changed`` from no verdict) is not a change.
+FIRST_VERDICT = "verdict_first"
+READER_LABELS: dict[str, str] = {
+    FOUND_SETTLED: "Disagreement already settled",
+    FIRST_VERDICT: "First verdict",
+}
 FOUND_SETTLED_TEXT = "sources disagreed; already settled by an observation, never open"
 # what titles stored before said (they stay in old databases; readers see the new words)
 _OLD_SETTLED_SUFFIX = " (resolved) (found settled: never open)"
@@ -152,9 +157,13 @@ _OLD_SETTLED_SUFFIX = " (resolved) (found settled: never open)"
 
 def reader_kind(kind: str, detail: Mapping[str, Any]) -> str:
     """The kind people read an event as: :data:`FOUND_SETTLED` for a
-    ``discrepancy_resolved`` whose ``detail`` says ``found_settled``, else ``kind``."""
+    ``discrepancy_resolved`` whose ``detail`` says ``found_settled``; :data:`FIRST_VERDICT`
+    for a ``verdict_changed`` whose ``detail`` has a ``to`` and a null ``from``; else
+    ``kind``."""
     if kind == "discrepancy_resolved" and detail.get("found_settled") is True:
         return FOUND_SETTLED
+    if kind == "verdict_changed" and "to" in detail and detail.get("from") is None:
+        return FIRST_VERDICT
     return kind
 
 

@@ -76,7 +76,7 @@ def test_demo_summary_counts_every_event_it_stored(tmp_path, monkeypatch):
         "0 failed; 82 new observations\n" in out
     )
     assert (
-        "events: 7 new (Verdict changed 4, Disagreement already settled 1, "
+        "events: 7 new (First verdict 4, Disagreement already settled 1, "
         "Discrepancy opened 1, Weights found 1); "
         "the site's Changes page lists them\n" in out
     )

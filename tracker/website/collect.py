@@ -271,16 +271,10 @@ def read_watches(raw: RawDB) -> tuple[list[WatchView], dict[int, str]]:
     return watches, {w.id: w.name for w in watch_rows}
 
 
-# A verdict's first status is not a change: the site names its kind so, not "Verdict changed".
-FIRST_VERDICT_LABEL = "First verdict"
-
-
 def _event_label(kind: str, detail: dict[str, Any]) -> str:
-    """The kind in words as pages show it (:func:`claims.events.event_label` of its
-    :func:`claims.events.reader_kind`), except a ``verdict_changed`` from no verdict
-    (``from`` null): :data:`FIRST_VERDICT_LABEL`."""
-    if kind == "verdict_changed" and "to" in detail and detail.get("from") is None:
-        return FIRST_VERDICT_LABEL
+    """The kind in words as pages show it: :func:`claims.events.event_label` of its
+    :func:`claims.events.reader_kind` ("First verdict" for a verdict's first status,
+    "Disagreement already settled" for a discrepancy that never opened)."""
     return event_label(reader_kind(kind, detail))
 
 
