@@ -23,7 +23,7 @@ from decimal import Decimal, InvalidOperation
 
 from claims.extract import rules as R
 from claims.extract.figures import Figure
-from claims.extract.lexicon import phrases
+from claims.extract.lexicon import alternation, phrases
 
 _COUNT = (
     r"(?P<n>\d{1,3}(?:[.,\s]\d{3})+|\d+(?:[.,]\d+)?)\s*"
@@ -43,11 +43,7 @@ _CONDITION = re.compile(
 )
 # Between a complete price and a condition after it: only its unit and side words
 # ("$4 per million input tokens for prompts above ..."), no other price or verb.
-_GAP = re.compile(
-    r"^(?:\s|,|/|\(|\b(?:per|por|de|of|1|1M|M|MTok|mtok|million|milhão|milhao|input|output|"
-    r"entrada|sa[íi]da|prompt|completion|tokens?)\b)*$",
-    re.I,
-)
+_GAP = re.compile(r"^(?:\s|,|/|\(|\b(?:" + alternation("price_tier_gap") + r")\b)*$", re.I)
 # "for longer prompts" after a base tier's limit ("for prompts up to 200K tokens")
 _BEYOND_THAT = re.compile(r"(?<!\w)(?:" + phrases("tier_beyond_that") + r")(?!\w)", re.I)
 _BASE_LIMIT = re.compile(
