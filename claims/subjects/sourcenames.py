@@ -58,28 +58,32 @@ def _host(source: SourceLike) -> str | None:
     return host.removeprefix("www.") if host else None
 
 
+def _named_by(source: SourceLike) -> tuple[str, bool]:
+    """(name, whether it is the title): its publisher, else its site, else its title
+    (spaces collapsed), else its key."""
+    if source.publisher and source.publisher.strip():
+        return source.publisher.strip(), False
+    host = _host(source)
+    if host:
+        return host, False
+    title = " ".join((source.title or "").split())
+    if not title or title == source.key:
+        return source.key, False
+    return title, True
+
+
 def base_name(source: SourceLike, limit: int = TITLE_CHARS) -> str:
     """The source's name when no other source shares it: its publisher, else its site
     (``news.example.com``), else its title (:func:`cut_title`) in quotes, else its key."""
-    if source.publisher and source.publisher.strip():
-        return source.publisher.strip()
-    host = _host(source)
-    if host:
-        return host
-    title = " ".join((source.title or "").split())
-    if not title or title == source.key:
-        return source.key
-    return f"“{cut_title(title, limit)}”"
+    name, is_title = _named_by(source)
+    return f"“{cut_title(name, limit)}”" if is_title else name
 
 
 def plain_name(source: SourceLike) -> str:
-    """The source's name for JSON: its publisher, else its site, else its whole title
-    (spaces collapsed), else its key -- :func:`base_name` without the display quotes and
-    the cut, which are presentation (``tracker status --json`` gave ``"“Kimi K3.1 Pro
+    """The source's name for JSON: :func:`base_name` without the display quotes and the
+    cut, which are presentation (``tracker status --json`` gave ``"“Kimi K3.1 Pro
     launch…”"``, a fresh-user trial)."""
-    if source.publisher and source.publisher.strip():
-        return source.publisher.strip()
-    return _host(source) or " ".join((source.title or "").split()) or source.key
+    return _named_by(source)[0]
 
 
 def _longer_name(source: SourceLike, limit: int) -> str:
