@@ -60,6 +60,11 @@ def utc_date(moment: dt.datetime | None) -> str:
     return as_utc(moment).strftime("%Y-%m-%d") if moment else ""
 
 
+def utc_time(moment: dt.datetime | None) -> str:
+    """``14:05 UTC`` (empty for None): the time part of :func:`utc_text`."""
+    return as_utc(moment).strftime("%H:%M UTC") if moment else ""
+
+
 def short_hash(sha: str | None) -> str:
     """First 12 hex digits of a sha256 (the full one goes in ``title``)."""
     return (sha or "")[:12]
@@ -79,6 +84,7 @@ FILTERS: dict[str, Any] = {
     "promise_groups": promise_groups,  # a figure without its unit words (summary.short_text)
     "utc": utc_text,
     "utc_date": utc_date,
+    "utc_time": utc_time,
     "isoz": iso_z,
     "short_hash": short_hash,
     "plural": plural,
