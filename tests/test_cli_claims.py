@@ -277,6 +277,17 @@ def test_extract_with_db_reads_the_models_tracked_there_before_the_default_file(
     assert f"track the model in {db} (`tracker track" in r.stderr
 
 
+def test_a_figure_naming_no_model_points_to_the_default_subjects_file(tmp_path, monkeypatch):
+    """A trial: with neither --subjects nor --db the hint read "a subject of None"."""
+    monkeypatch.chdir(Path(__file__).resolve().parents[1])
+    article = tmp_path / "a.txt"
+    article.write_text("The model has 70 billion parameters.\n", encoding="utf-8")
+    r = runner.invoke(app, ["claims", "extract", str(article), "--lang", "en"])
+    assert r.exit_code == 0, r.output
+    assert "(a subject of data/subjects.toml) if the article is about one model" in r.stderr
+    assert "None" not in r.stderr
+
+
 # A headline shown twice, a figure in a long qualifier, a date without its year, and the
 # headline's figure again in another sentence.
 REPEATS = (

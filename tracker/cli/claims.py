@@ -226,7 +226,7 @@ def extract_cmd(
         typer.Option(
             metavar="<path|url>",
             help="Database whose tracked models are the subjects (when no --subjects; "
-            "default: data/subjects.toml).",
+            "without either, the subjects are those of data/subjects.toml).",
         ),
     ] = None,
     extractor: Annotated[
@@ -335,7 +335,9 @@ def _subject_notes(
 
 def _subjects_place(subjects_file: Path | None, db: str | None) -> str:
     """Where extraction's subjects came from (:func:`load_subjects`), for warnings."""
-    return str(subjects_file) if subjects_file or not db else db
+    if subjects_file is not None:
+        return str(subjects_file)
+    return db or str(DEFAULT_SUBJECTS)
 
 
 def _print_candidates(found: list[Candidate], title: str, warned: int) -> None:
