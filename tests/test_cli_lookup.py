@@ -3,6 +3,7 @@ the known ones, verify's counts in singular and plural, the subject page's wordi
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -135,3 +136,19 @@ def test_claims_list_and_status_answer_an_unknown_subject_alike(tmp_path):
             assert (error["message"], error["did_you_mean"]) == (
                 expected, ["borealis-tern-30b"] if near else []
             )  # fmt: skip
+
+
+def test_discrepancies_word_a_found_settled_one_as_the_site_does(demo_db):
+    """`tracker discrepancies` listed the demo's found-settled discrepancy as
+    `[resolved]` while the site and `tracker verify` say "already settled"; --json
+    keeps the stored state and says `found_settled`."""
+    plain = runner.invoke(app, ["discrepancies", "--db", str(demo_db)])
+    assert plain.exit_code == 0, plain.output
+    heads = [line.split("]")[0] + "]" for line in plain.stdout.splitlines() if line.startswith("#")]
+    assert heads == ["#2 [open]", "#1 [already settled]", "#3 [note]"]
+    rows = runner.invoke(app, ["discrepancies", "--db", str(demo_db), "--json"])
+    said = {r["id"]: (r["state"], r["found_settled"]) for r in json.loads(rows.stdout)}
+    assert said == {1: ("resolved", True), 2: ("open", False), 3: ("note", False)}
+    review = runner.invoke(app, ["review", "1", "--dismiss", "x", "--db", str(demo_db)])
+    assert review.exit_code == 1
+    assert review.stderr.startswith("error: #1 is already settled (settled by observation #")

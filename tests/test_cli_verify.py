@@ -180,8 +180,9 @@ def test_discrepancy_lines_wrap_between_words_on_a_terminal(monkeypatch, capsys)
 
 
 def test_review_refuses_a_resolved_discrepancy(demo_build, tmp_path):
-    """The demo's #1 was settled by an observation: dismissing it is refused in one line
-    (as for a note), and it stays resolved."""
+    """The demo's #1 was settled by an observation (found so: never open, "already
+    settled" as the site says): dismissing it is refused in one line (as for a note), and
+    it stays resolved."""
     import shutil
 
     from sqlmodel import Session
@@ -197,7 +198,7 @@ def test_review_refuses_a_resolved_discrepancy(demo_build, tmp_path):
     r = CliRunner().invoke(app, ["review", "1", "--dismiss", "fine", "--db", str(db)])
     assert (r.exit_code, r.output) == (
         1,
-        "error: #1 is resolved (settled by observation #82: claim #15 contradicted (65.7% is "
+        "error: #1 is already settled (settled by observation #82: claim #15 contradicted (65.7% is "
         "observed for Terminal-Bench 3.0 (observation #82), not for version 4.0), claim #37 "
         "confirmed): nothing to dismiss\n",
     )

@@ -118,7 +118,7 @@ def discrepancies_cmd(
     """List discrepancies (open first) with both sides, sources and claimants."""
     from sqlmodel import Session
 
-    from claims.store.review import list_discrepancies
+    from claims.store.review import list_discrepancies, shown_label
 
     with Session(open_db(db)) as session:
         if subject is not None:  # an alias or any case works, as for `tracker status`
@@ -134,7 +134,7 @@ def discrepancies_cmd(
         return
     for r in rows:
         echo_wrapped(
-            f"#{r['id']} [{r['state']}] {' and '.join(r['subjects'] or [r['subject']])} "
+            f"#{r['id']} [{shown_label(r)}] {' and '.join(r['subjects'] or [r['subject']])} "
             f"{attribute_label(r['attribute'])}: "
             f"{rule_label(r['rule'])}"
         )

@@ -18,6 +18,7 @@ from decimal import Decimal
 from operator import attrgetter
 from typing import Any, NamedTuple
 
+from claims.events import ALREADY_SETTLED
 from claims.store.status import WeightsStatus
 from claims.subjects.matching import same_name
 from claims.verify.compare import DIFFERENT_SUBJECT
@@ -281,11 +282,6 @@ class EventView:
         """Whether its kind in words says more than ``change`` does: a timeline line
         ``first verdict: overdue`` needs no ``(First verdict)`` after it."""
         return not self.change.lower().startswith(self.label.lower()) if self.label else True
-
-
-# How a discrepancy found already settled is named where pages name a state (its own
-# group and count on discrepancies.html), never "resolved": it was never open.
-ALREADY_SETTLED = "already settled"
 
 
 @dataclass(slots=True)
