@@ -58,7 +58,8 @@ def test_verify_counts_read_in_singular_and_plural(demo_db, monkeypatch):
     import claims.store.verification
 
     report = SimpleNamespace(
-        statuses={"confirmed": 1}, open_discrepancies=1, changed=[7], opened=[3],
+        statuses={"confirmed": 1}, open_discrepancies=1,
+        changed=[{"claim_id": 7, "from": "unverified", "to": "confirmed"}], opened=[3],
         resolved=[], found_settled=[], events_added=1, to_dict=dict,
     )  # fmt: skip
     monkeypatch.setattr(claims.store.verification, "verify_all", lambda session, now=None: report)
@@ -152,3 +153,24 @@ def test_discrepancies_word_a_found_settled_one_as_the_site_does(demo_db):
     review = runner.invoke(app, ["review", "1", "--dismiss", "x", "--db", str(demo_db)])
     assert review.exit_code == 1
     assert review.stderr.startswith("error: #1 is already settled (settled by observation #")
+
+
+def test_verify_tells_first_verdicts_from_changed_ones():
+    """A fresh database's `tracker verify` said "6 verdicts changed" where no verdict
+    had changed: first verdicts (only some of which are events) are counted apart."""
+    from tracker.cli.verify import verdict_events_text
+
+    changed = [
+        {"claim_id": 1, "from": None, "to": "overdue"},
+        {"claim_id": 2, "from": None, "to": "contradicted"},
+        {"claim_id": 3, "from": "confirmed", "to": "contradicted"},
+    ]
+    assert verdict_events_text(changed) == (
+        "1 verdict changed, 2 first verdicts that are events (only disputed, contradicted "
+        "or overdue ones are)"
+    )
+    assert verdict_events_text(changed[:1]) == (
+        "0 verdicts changed, 1 first verdict that is an event (only disputed, contradicted "
+        "or overdue ones are)"
+    )
+    assert verdict_events_text([]) == "0 verdicts changed"

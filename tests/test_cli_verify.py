@@ -30,7 +30,8 @@ def test_verify_text_then_json_rerun(cli):
     assert r.exit_code == 0, r.output
     assert r.output.strip() == (
         "verified 12 claims (1 confirmed, 1 contradicted, 2 disputed, 3 overdue, 1 pending, "
-        "4 unverified); 3 open discrepancies; 6 verdicts changed, 3 discrepancies opened, "
+        "4 unverified); 3 open discrepancies; 0 verdicts changed, 6 first verdicts that are "
+        "events (only disputed, contradicted or overdue ones are), 3 discrepancies opened, "
         "0 resolved, 9 events"
     )
     r = cli("verify", "--json", "--now", "2026-11-29T12:00Z")
