@@ -277,3 +277,15 @@ def test_demo_card_speeds_keep_their_unit(demo_site):
 
     assert card_text("180 tokens/s") == "180 tok/s"
     assert card_text("$2.00 per 1M tokens") == "$2.00"  # a price's $ says its unit
+
+
+def test_the_cards_contradiction_mark_is_about_the_statement_not_a_qualifier(demo_site):
+    """ "65.7% ✗ (version: 3.0)" read as "the version is wrong" (a fresh-user trial):
+    the Observed cell says in words what the ✗ is about, after the value's note."""
+    page = (demo_site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
+    row = page[page.index(">Terminal-Bench 4.0</a></th>") :].split("</tr>")[0]
+    observed = _text(row.split("<td>")[-1])
+    assert observed.startswith(
+        "65.7% (version: 3.0) · ✗ contradicts what 1 source stated 2026-11-28 06:00 UTC"
+    )
+    assert not re.search(r"✗</span>\s*<small>\(", page)  # no bare ✗ before a qualifier note

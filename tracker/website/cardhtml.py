@@ -32,18 +32,24 @@ def ago(moment: dt.datetime | None) -> str:
     return f'<time datetime="{iso_z(moment)}" title="{text}" data-ago>{text}</time>'
 
 
-def _agreement(ln: CardLine) -> str:
-    """✓ when the observation confirms what is stated, ✗ when it contradicts a stated
-    figure (both when the sources differ); "" for an observed-only line or none yet."""
+def _agreement(ln: CardLine) -> tuple[str, str]:
+    """(after the value, after its note): ✓ right after the value when the observation
+    confirms what is stated; when it contradicts a stated figure, the ✗ with words
+    after the value's note: ``· ✗ contradicts what 1 source stated``. A bare ✗ after
+    ``(version: 3.0)`` read as "the version is wrong" (a fresh-user trial); the words
+    say the mark is about the statement. "" for an observed-only line or none yet."""
     statuses = {f.status for f in ln.facts}
-    marks = []
+    confirmed = contradicted = ""
     if "confirmed" in statuses:
-        marks.append('<span class="mark mark-confirmed" title="matches what is stated">✓</span>')
+        confirmed = ' <span class="mark mark-confirmed" title="matches what is stated">✓</span>'
     if "contradicted" in statuses:
-        marks.append(
-            '<span class="mark mark-contradicted" title="contradicts a stated figure">✗</span>'
+        n = ln.stated.contradicted_sources
+        whom = f"what {plural(n, 'source')} stated" if n else "what is stated"
+        contradicted = (
+            ' · <small class="contradicted"><span class="mark mark-contradicted" '
+            f'aria-hidden="true">✗</span> contradicts {whom}</small>'
         )
-    return "".join(f" {m}" for m in marks)
+    return confirmed, contradicted
 
 
 def _checked(moment: dt.datetime | None) -> str:
@@ -53,15 +59,16 @@ def _checked(moment: dt.datetime | None) -> str:
 
 
 def observed_cell(ln: CardLine) -> str:
-    """The Observed cell: the value read (✓/✗ against what is stated,
-    :func:`_agreement`) and when, else the observations a derived verdict rests on
+    """The Observed cell: the value read (✓ or "✗ contradicts ..." against what is
+    stated, :func:`_agreement`) and when, else the observations a derived verdict rests on
     (and when, if a watch's reading dates them), else "not observed" and the
     claimant's page stating it. A part without content leaves no separator behind."""
     if ln.observed:
         note = f" <small>({nobreak_html(ln.note)})</small>" if ln.note else ""
-        mark = _agreement(ln)
+        confirmed, contradicted = _agreement(ln)
         # every figure and date unbroken (nobreak_html): "on 2026-12-" / "01" at 390 px
-        return f"{nobreak_html(card_text(ln.observed))}{mark}{note}{_checked(ln.checked)}"
+        value = nobreak_html(card_text(ln.observed))
+        return f"{value}{confirmed}{note}{contradicted}{_checked(ln.checked)}"
     if ln.derived_from:
         return (
             f'<a href="#f-{esc(ln.anchor)}">from {plural(ln.derived_from, "observation")}</a>'
