@@ -4,6 +4,7 @@ notes and source names read on the pages a first-time user opens."""
 from __future__ import annotations
 
 import re
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -289,3 +290,30 @@ def test_the_cards_contradiction_mark_is_about_the_statement_not_a_qualifier(dem
         "65.7% (version: 3.0) · ✗ contradicts what 1 source stated 2026-11-28 06:00 UTC"
     )
     assert not re.search(r"✗</span>\s*<small>\(", page)  # no bare ✗ before a qualifier note
+
+
+def _visible(html: str) -> str:
+    """What a sighted reader sees: no screen-reader-only text, no tags."""
+    return _text(re.sub(r'<span class="visually-hidden">[^<]*</span>', "", html))
+
+
+@pytest.mark.parametrize(
+    "page", ["subjects/kimi-k3.1-pro/index.html", "discrepancies.html", "sources.html"]
+)
+def test_a_source_without_a_url_is_named_once_per_page_and_marked_where_cited(demo_site, page):
+    """ "(no URL on record)" followed every claim of the demo's three unlinked sources
+    (28 times on one page): each page names them once, by title, and marks each
+    citation with a ° (screen readers still hear "no URL on record" there)."""
+    html = (demo_site / page).read_text()
+    seen = _visible(html)
+    assert seen.lower().count("no url on record") == 1
+    note = unescape(_text(html.split('<p class="no-url-note">')[1].split("</p>")[0]))
+    assert note == (
+        "° No URL on record for 3 sources (cited by title only): Kimi 3.1 Pro: 2.8T open "
+        "weights against Fable 5.1; Kimi K3.1 Pro launch: architecture, pricing and "
+        "open-weights date; Kimi K3.1 Pro: 104B active, a 33% cheaper API and Cerebras' "
+        "2,000 tokens/s."
+    )
+    cited = html.count('<sup class="no-url" title="no URL on record" aria-hidden="true">°</sup>')
+    assert cited >= 3
+    assert html.count('<span class="visually-hidden"> (no URL on record)</span>') == cited

@@ -35,7 +35,7 @@ from tracker.website.marks import (
     when,
 )
 from tracker.website.summary import promise_brief, promise_groups, short_text
-from tracker.website.views import TECHNICAL_READINGS, SiteContext
+from tracker.website.views import TECHNICAL_READINGS, SiteContext, unlinked_sources
 from tracker.website.writer import SiteError
 
 
@@ -126,6 +126,7 @@ def make_environment(path: Path | None = None, bytecode_dir: Path | None = None)
     env.filters.update(FILTERS)
     env.globals["mark_meanings"] = MARK_MEANINGS
     env.globals["not_landed_mark"] = (NOT_LANDED_MARK, NOT_LANDED_MEANING)
+    env.globals["unlinked_sources"] = unlinked_sources
     return env
 
 
