@@ -317,3 +317,17 @@ def test_a_source_without_a_url_is_named_once_per_page_and_marked_where_cited(de
     cited = html.count('<sup class="no-url" title="no URL on record" aria-hidden="true">°</sup>')
     assert cited >= 3
     assert html.count('<span class="visually-hidden"> (no URL on record)</span>') == cited
+
+
+def test_a_subject_a_claim_is_relative_to_is_shown_by_its_name_linked(demo_site):
+    """The card read "Price change (vs kimi-k3)" (a slug; fresh-user trial): the card,
+    the fact's qualifiers and sources.html name Kimi K3, linked to its page."""
+    page = (demo_site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
+    link = '<a href="../../subjects/kimi-k3/index.html">Kimi K3</a>'
+    assert f'<th scope="row"><a href="#c-be310c6a13b8">Price change</a> (vs {link})</th>' in page
+    assert f'<span class="quals">relative to: {link}</span>' in page
+    assert "vs kimi-k3" not in page and "relative to: kimi-k3" not in page
+    # a variant is no subject: as written
+    assert ">Price factor (Highspeed vs Standard)</a></th>" in page
+    sources = (demo_site / "sources.html").read_text()
+    assert 'about −33% (relative to: <a href="subjects/kimi-k3/index.html">Kimi K3</a>)' in sources

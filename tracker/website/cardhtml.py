@@ -10,11 +10,13 @@ compares them); every interpolated text is escaped as autoescape does
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 
 from markupsafe import Markup
 
 from claims.values.timefmt import iso_z, utc_minute
 from tracker.website.marks import badge, esc, http_url, nobreak_html, plural, url_site
+from tracker.website.subjectrefs import label_html
 from tracker.website.summary import CardLine, card_text
 
 # A cell with no figure: a dash, and the words for screen readers (the index's and
@@ -112,9 +114,11 @@ def stated_cell(ln: CardLine) -> tuple[str, str]:
     return stated, str(badge(best.status))
 
 
-def card_row(ln: CardLine) -> str:
+def card_row(ln: CardLine, root: str = "", names: Mapping[str, str] | None = None) -> str:
     """One ``<tr>`` of the card: label (linked to the detail), the best-supported value
-    (:func:`stated_cell`), its verdict, how many sources, what was observed."""
+    (:func:`stated_cell`), its verdict, how many sources, what was observed. ``names``
+    (slug -> display name) names a subject the line is relative to, linked from ``root``
+    (:func:`tracker.website.subjectrefs.label_html`)."""
     if not ln.facts:
         stated, verdict = (
             '<span class="muted">no claim</span>',
@@ -130,12 +134,15 @@ def card_row(ln: CardLine) -> str:
         # read as if it did): the verdict is the Verdict cell's
         count = f"stated by {n}"
     return (
-        f'<tr>\n<th scope="row"><a href="#{esc(ln.anchor)}">{esc(ln.label)}</a></th>\n'
+        f'<tr>\n<th scope="row">{label_html(ln.label, ln.quals, names, root, "#" + ln.anchor)}</th>\n'
         f'<td class="stated">{stated}</td>\n<td>{verdict}</td>\n'
         f'<td class="num">{count}</td>\n<td>{observed_cell(ln)}</td>\n</tr>\n'
     )
 
 
-def card_rows(card: list[CardLine]) -> Markup:
-    """Every row of the summary card (the ``card_rows`` filter of ``subject.html``)."""
-    return Markup("".join([card_row(ln) for ln in card]))
+def card_rows(
+    card: list[CardLine], root: str = "", names: Mapping[str, str] | None = None
+) -> Markup:
+    """Every row of the summary card (the ``card_rows`` filter of ``subject.html``;
+    ``root`` and ``names`` as for :func:`card_row`)."""
+    return Markup("".join([card_row(ln, root, names) for ln in card]))

@@ -18,6 +18,7 @@ from markupsafe import Markup
 
 from tracker.website.asof import AS_OF_SCRIPT, as_of_js
 from tracker.website.pagehash import key_of
+from tracker.website.subjectrefs import relative_slugs
 from tracker.website.summary import COLUMNS, other_benchmarks, table_columns
 from tracker.website.views import IndexRow, SiteContext, SubjectView
 from tracker.website.writer import Pieces
@@ -269,12 +270,15 @@ def page_jobs(
     job = PageMaker(ctx, env, fingerprint, common)
     rows = [sv.row() for sv in ctx.subjects]
     jobs = index_jobs(rows, sorts, columns, digests, job)
+    names = {sv.slug: sv.name for sv in ctx.subjects}
     for sv in ctx.subjects:
+        # the names of the subjects its claims are relative to are other subjects' own
+        related = relative_slugs(cv.qualifiers_dict for _a, cvs in sv.groups for cv in cvs)
         jobs.append(
             job(
                 "subject.html",
                 subject_path(sv.slug),
-                digests.view[sv.slug],
+                [digests.view[sv.slug], [(slug, names.get(slug)) for slug in related]],
                 partial(lambda s: {"s": s, "card": s.card}, sv),
             )
         )
@@ -289,6 +293,8 @@ def page_jobs(
         key_input: Any = values
         if template == "sources.html" and ctx.listed_digest:
             key_input = [[(sv.source, sv.counts) for sv in ctx.sources], ctx.listed_digest]
+        if template == "sources.html":  # a claim relative to a subject shows its name
+            key_input = [key_input, sorted(names.items())]
         jobs.append(job(template, template, key_input, values.copy, template == "watches.html"))
     # the time the other pages' footers link to, put in by site.js (asof.py)
     as_of = ctx.data_as_of

@@ -134,5 +134,7 @@ def attach_fragments(ctx: SiteContext, env: Environment) -> None:
     """Render fragments that many pages share once, before pages are keyed: each
     source's link (``_macros.html`` ``source_link``), shown beside each of its claims."""
     macros = env.get_template("_macros.html").module
+    # other subjects' names, for a claim relative to one (tracker/website/subjectrefs.py)
+    env.globals["subject_names"] = {sv.slug: sv.name for sv in ctx.subjects}
     for sv in ctx.sources:  # claims share these SourceInfo objects
         sv.source.link = macros.source_link(sv.source)  # type: ignore[attr-defined]
