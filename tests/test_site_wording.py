@@ -331,3 +331,18 @@ def test_a_subject_a_claim_is_relative_to_is_shown_by_its_name_linked(demo_site)
     assert ">Price factor (Highspeed vs Standard)</a></th>" in page
     sources = (demo_site / "sources.html").read_text()
     assert 'about −33% (relative to: <a href="subjects/kimi-k3/index.html">Kimi K3</a>)' in sources
+
+
+def test_the_watches_page_has_a_next_check_column(demo_site):
+    """watches.html had no next run column (a fresh-user trial): each watch's Next
+    check is the run a scheduler saved, else, as for the demo built offline, its
+    schedule, with one line saying no scheduler has saved a run."""
+    page = (demo_site / "watches.html").read_text()
+    assert '<th scope="col" class="time">Next check</th>' in page
+    assert _text(page).count("No scheduler has saved a next run (tracker schedule runs") == 1
+    row = page[page.index('<tr id="watch-hf-model-kimi-k2-thinking">') :].split("</tr>")[0]
+    assert (
+        '<td data-label="Next check" class="next"><span class="schedule">every 6 h</span></td>'
+        in row
+    )
+    assert page.count('data-label="Next check"') == page.count('<tr id="watch-')
