@@ -174,6 +174,25 @@ def list_discrepancies(
     return [discrepancy_record(session, d, names, settled) for d in rows]
 
 
+def unknown_id_text(session: Session, discrepancy_id: int, shown: int = 8) -> str:
+    """The error for an id no discrepancy has, naming the ids there are (all up to
+    ``shown``, else the ``shown`` nearest) and the command that lists them: ``no
+    discrepancy with id 999 (there are #1, #2, #3; `tracker discrepancies` lists them
+    with their sides)``. A trial typed an id and got only "no discrepancy"."""
+    ids = sorted(i for i in session.exec(select(Discrepancy.id)).all() if i is not None)
+    if not ids:
+        return f"no discrepancy with id {discrepancy_id}: there are none yet (`tracker verify` finds them)"
+    if len(ids) <= shown:
+        there = "there are " + ", ".join(f"#{i}" for i in ids)
+    else:
+        near = sorted(sorted(ids, key=lambda i: (abs(i - discrepancy_id), i))[:shown])
+        there = f"the nearest of {len(ids)}: " + ", ".join(f"#{i}" for i in near)
+    return (
+        f"no discrepancy with id {discrepancy_id} ({there}; `tracker discrepancies` lists "
+        "them with their sides)"
+    )
+
+
 def dismiss_discrepancy(
     session: Session, discrepancy_id: int, note: str, *, now: dt.datetime | None = None
 ) -> Discrepancy:
@@ -189,7 +208,7 @@ def dismiss_discrepancy(
 
     row = session.get(Discrepancy, discrepancy_id)
     if row is None:
-        raise ReviewError(f"no discrepancy with id {discrepancy_id}")
+        raise ReviewError(unknown_id_text(session, discrepancy_id))
     if row.rule == DIFFERENT_SUBJECT:
         raise ReviewError(
             f"discrepancy #{discrepancy_id} is a note (figures about two different subjects), "
