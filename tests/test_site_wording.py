@@ -346,3 +346,24 @@ def test_the_watches_page_has_a_next_check_column(demo_site):
         in row
     )
     assert page.count('data-label="Next check"') == page.count('<tr id="watch-')
+
+
+def test_who_promised_the_weights_is_in_the_page_text_not_only_a_hover_title(demo_site):
+    """The promise line said "(2 sources)" and named them only in a title attribute
+    (a fresh-user trial): a closed <details> under it lists each promise, by whom, in
+    which source, linked to its claim."""
+    page = (demo_site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
+    block = page.split('<details class="promises" id="promises">')[1].split("</details>")[0]
+    assert unescape(_text(block)).strip() == (
+        "Who promised what: 3 promises "
+        "before 2026-11-04: Moonshot AI via Máquina Web (claim #17) "
+        "on 2026-11-04: Moonshot AI via “Kimi 3.1 Pro: 2.8T open weights against Fable 5.1” "
+        "(claim #33) "
+        "on 2026-11-04: Moonshot AI via “Kimi K3.1 Pro launch: architecture, pricing…” "
+        "(claim #40)"
+    )
+    for claim in (17, 33, 40):
+        assert f'<a href="#claim-{claim}">claim #{claim}</a>' in block
+        assert f'<li id="claim-{claim}">' in page  # the link has its target
+    landed = (demo_site / "subjects" / "kimi-k2-thinking" / "index.html").read_text()
+    assert 'class="promises"' not in landed
