@@ -110,7 +110,7 @@ def test_total_params_show_the_observation_the_confirmed_claim_matches():
     assert observed.startswith(
         '2.8T <span class="mark mark-confirmed" title="matches what is stated">✓</span> · '
         '<small class="contradicted"><span class="mark mark-contradicted" aria-hidden="true">'
-        "✗</span> contradicts what 1 source stated</small>"
+        "✗</span> contradicts 1 source</small>"
     )
     # unobserved: the confirmed claim supplies the figure, never the contradicted one
     # (linked to the confirmed claim's fact)

@@ -134,10 +134,11 @@ def test_two_title_named_sources_read_apart_everywhere(demo_site):
     assert f"Moonshot AI via {one} and {two})" in disc
     changes = html_lib.unescape((demo_site / "changes.html").read_text())
     assert "version: 4.0] (Moonshot AI via Máquina Web) is contradicted" in changes
-    # the summary card's weights line names each promise's source (on hover when two
-    # sources promise the same date)
+    # the summary card's weights line names each promise's source (in its "who promised
+    # what" list when two sources promise the same date)
     card = html_lib.unescape((demo_site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text())
-    assert f'title="{one}; Moonshot AI and {two}; Moonshot AI">(2 sources)' in card
+    assert f"on 2026-11-04</span>: Moonshot AI via {one} <small>" in card
+    assert f"on 2026-11-04</span>: Moonshot AI via {two} <small>" in card
     result = runner.invoke(app, ["discrepancies", "--json", "--db", str(demo_site.parent / "t.db")])
     assert result.exit_code == 0, result.output
     names = {
@@ -286,9 +287,7 @@ def test_the_cards_contradiction_mark_is_about_the_statement_not_a_qualifier(dem
     page = (demo_site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
     row = page[page.index(">Terminal-Bench 4.0</a></th>") :].split("</tr>")[0]
     observed = _text(row.split("<td>")[-1])
-    assert observed.startswith(
-        "65.7% (version: 3.0) · ✗ contradicts what 1 source stated 2026-11-28 06:00 UTC"
-    )
+    assert observed.startswith("65.7% (version: 3.0) · ✗ contradicts 1 source 2026-11-28 06:00 UTC")
     assert not re.search(r"✗</span>\s*<small>\(", page)  # no bare ✗ before a qualifier note
 
 
@@ -350,12 +349,13 @@ def test_the_watches_page_has_a_next_check_column(demo_site):
 
 def test_who_promised_the_weights_is_in_the_page_text_not_only_a_hover_title(demo_site):
     """The promise line said "(2 sources)" and named them only in a title attribute
-    (a fresh-user trial): a closed <details> under it lists each promise, by whom, in
-    which source, linked to its claim."""
+    (a fresh-user trial): it is the summary of a closed <details> (no taller page) that
+    lists each promise, by whom, in which source, linked to its claim."""
     page = (demo_site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
     block = page.split('<details class="promises" id="promises">')[1].split("</details>")[0]
     assert unescape(_text(block)).strip() == (
-        "Who promised what: 3 promises "
+        "promised before 2026-11-04 (Máquina Web; Moonshot AI), on 2026-11-04 (2 sources) "
+        "— who promised what "
         "before 2026-11-04: Moonshot AI via Máquina Web (claim #17) "
         "on 2026-11-04: Moonshot AI via “Kimi 3.1 Pro: 2.8T open weights against Fable 5.1” "
         "(claim #33) "
@@ -365,5 +365,6 @@ def test_who_promised_the_weights_is_in_the_page_text_not_only_a_hover_title(dem
     for claim in (17, 33, 40):
         assert f'<a href="#claim-{claim}">claim #{claim}</a>' in block
         assert f'<li id="claim-{claim}">' in page  # the link has its target
+    assert 'title="“Kimi 3.1 Pro' not in page  # no longer only on hover
     landed = (demo_site / "subjects" / "kimi-k2-thinking" / "index.html").read_text()
     assert 'class="promises"' not in landed

@@ -36,17 +36,18 @@ def ago(moment: dt.datetime | None) -> str:
 
 def _agreement(ln: CardLine) -> tuple[str, str]:
     """(after the value, after its note): ✓ right after the value when the observation
-    confirms what is stated; when it contradicts a stated figure, the ✗ with words
-    after the value's note: ``· ✗ contradicts what 1 source stated``. A bare ✗ after
-    ``(version: 3.0)`` read as "the version is wrong" (a fresh-user trial); the words
-    say the mark is about the statement. "" for an observed-only line or none yet."""
+        confirms what is stated; when it contradicts a stated figure, the ✗ with words
+        after the value's note: ``· ✗ contradicts 1 source`` (the Stated cell's "1 source
+    said 65.7% ✗"). A bare ✗ after
+        ``(version: 3.0)`` read as "the version is wrong" (a fresh-user trial); the words
+        say the mark is about the statement. "" for an observed-only line or none yet."""
     statuses = {f.status for f in ln.facts}
     confirmed = contradicted = ""
     if "confirmed" in statuses:
         confirmed = ' <span class="mark mark-confirmed" title="matches what is stated">✓</span>'
     if "contradicted" in statuses:
         n = ln.stated.contradicted_sources
-        whom = f"what {plural(n, 'source')} stated" if n else "what is stated"
+        whom = plural(n, "source") if n else "what is stated"
         contradicted = (
             ' · <small class="contradicted"><span class="mark mark-contradicted" '
             f'aria-hidden="true">✗</span> contradicts {whom}</small>'
