@@ -18,7 +18,6 @@ from markupsafe import Markup
 
 from tracker.website.asof import AS_OF_SCRIPT, as_of_js
 from tracker.website.pagehash import key_of
-from tracker.website.subjectrefs import relative_slugs
 from tracker.website.summary import COLUMNS, other_benchmarks, table_columns
 from tracker.website.views import IndexRow, SiteContext, SubjectView
 from tracker.website.writer import Pieces
@@ -272,13 +271,11 @@ def page_jobs(
     jobs = index_jobs(rows, sorts, columns, digests, job)
     names = {sv.slug: sv.name for sv in ctx.subjects}
     for sv in ctx.subjects:
-        # the names of the subjects its claims are relative to are other subjects' own
-        related = relative_slugs(cv.qualifiers_dict for _a, cvs in sv.groups for cv in cvs)
         jobs.append(
             job(
                 "subject.html",
                 subject_path(sv.slug),
-                [digests.view[sv.slug], [(slug, names.get(slug)) for slug in related]],
+                digests.view[sv.slug],
                 partial(lambda s: {"s": s, "card": s.card}, sv),
             )
         )

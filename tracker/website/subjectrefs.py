@@ -7,7 +7,7 @@ is no subject's slug (a variant: "Highspeed vs Standard") is shown as written.""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from tracker.website.marks import esc
@@ -53,9 +53,3 @@ def label_html(
     head, _, rest = label.removesuffix(tail).partition(" (")
     variant = f"{esc(rest.strip())} " if rest.strip() else ""
     return f'<a href="{esc(href)}">{esc(head)}</a> ({variant}vs {link})'
-
-
-def relative_slugs(qualifier_dicts: Iterable[Mapping[str, Any]]) -> list[str]:
-    """The ``relative_to`` values of ``qualifier_dicts``, each once, sorted: what a page
-    key must cover, as the names they are shown by are other subjects'."""
-    return sorted({str(q["relative_to"]) for q in qualifier_dicts if q.get("relative_to")})
