@@ -245,18 +245,17 @@ class Segments:
         owners: dict[str, list[int]],
     ) -> Pieces:
         """:meth:`splice` with nothing copied (a full build): the texts of ``made`` in id
-        order, joined and encoded once (one encode per part, 30,000 of them, and a sort
-        of their places cost ~0.1 CPU s); each part's byte length counted without
-        encoding it when it is ASCII (as many bytes as characters)."""
+        order, without placing each among the old parts (a sort of 30,000 places). Each
+        part is encoded alone, not joined first: a joined copy of the 18.7 MB of
+        ``api/claims.json`` cost more in fresh memory pages than the encodes."""
         ids = sorted(made)
-        texts = [made[i] for i in ids]
+        pieces: list[bytes | memoryview] = [made[i].encode("utf-8") for i in ids]
         head, tail = frame[0].encode("utf-8"), frame[1].encode("utf-8")
-        body = sep.join(texts).encode("utf-8")
+        sep_b = sep.encode("utf-8")
         if self.cache_dir is not None and ids:
-            lengths = [len(t) if t.isascii() else len(t.encode("utf-8")) for t in texts]
-            sep_n = len(sep.encode("utf-8"))
-            self._pending[path] = FileSegments(kind, 0, len(head), sep_n, ids, lengths, owners)
-        return Pieces((head, body, tail), len(head) + len(body) + len(tail))
+            lengths = [len(p) for p in pieces]
+            self._pending[path] = FileSegments(kind, 0, len(head), len(sep_b), ids, lengths, owners)
+        return _framed(head, pieces, sep_b, tail)
 
     def splice_in_order(
         self,
