@@ -35,9 +35,9 @@ from tracker.website.manifest import (
     MANIFEST,
     Entry,
     manifest_text,
+    kept_files,
     read_manifest,
     remove_stale,
-    still_there,
 )
 from tracker.website.pagehash import code_fingerprint, key_of
 from tracker.website.pages import Job, SubjectDigests, index_path, page_jobs, subject_path
@@ -540,11 +540,18 @@ def _build_with(
     out_dir.mkdir(parents=True, exist_ok=True)
     previous = read_manifest(out_dir)
     writer = Writer(out_dir)
-    plan = []  # (job, its manifest entry, render it?)
-    for job in sorted(jobs, key=lambda j: j.path):
-        before = previous.get(job.path)
-        kept = before is not None and before.key == job.key
-        plan.append((job, before, not (kept and still_there(out_dir, job.path, before))))
+    ordered = sorted(jobs, key=lambda j: j.path)
+    befores = [previous.get(job.path) for job in ordered]
+    same_key = [
+        (job.path, before)
+        for job, before in zip(ordered, befores, strict=True)
+        if before is not None and before.key == job.key
+    ]
+    there = kept_files(out_dir, same_key)
+    # (job, its manifest entry, render it?)
+    plan = [
+        (job, before, job.path not in there) for job, before in zip(ordered, befores, strict=True)
+    ]
     todo = [job.path for job, _, render in plan if render]
     check_served(ctx, todo)
     entries = write_files(plan, writer, segments)
