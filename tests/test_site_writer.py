@@ -16,7 +16,8 @@ def pieces(data: bytes, cuts: list[int]) -> Pieces:
     view = memoryview(data)
     bounds = [0, *cuts, len(data)]
     parts = tuple(
-        view[a:b] if i % 2 else bytes(view[a:b]) for i, (a, b) in enumerate(zip(bounds, bounds[1:]))
+        view[a:b] if i % 2 else bytes(view[a:b])
+        for i, (a, b) in enumerate(zip(bounds, bounds[1:], strict=False))
     )
     return Pieces(parts, len(data))
 

@@ -34,8 +34,8 @@ from tracker.website.fragments import FRAGMENTS
 from tracker.website.manifest import (
     MANIFEST,
     Entry,
-    manifest_text,
     kept_files,
+    manifest_text,
     read_manifest,
     remove_stale,
 )

@@ -39,7 +39,13 @@ and raises ``RecordMiss``: the build is made again with every subject's views.
 The file is a pickle of each record's own pickle (the build's view types, restored
 exactly; a record kept from the last build is written again as the bytes it was read
 from) after a sha256 line, so a damaged file is ignored; the cache folder is trusted as
-the database is (the same user writes both).
+the database is (the same user writes both). Inside a record, its ``sources.html`` rows
+and claim anchors are a pickle of their own, loaded on first use
+(:attr:`SubjectRecord.listed`, :attr:`SubjectRecord.anchors`): a rebuild that leaves
+``sources.html`` as it was and links no event to the subject never reads them, and
+they were ~40 % of loading 1,000 records; the source and verdict status of each claim,
+which every build counts, are kept beside them as two plain lists
+(:attr:`SubjectRecord.source_ids`, :attr:`SubjectRecord.statuses`).
 """
 
 from __future__ import annotations
@@ -61,25 +67,32 @@ from tracker.website.views import Cell, ObservationView, SourceInfo
 log = logging.getLogger(__name__)
 
 RECORDS_FILE = "records.pickle"
-FORMAT = 3
+FORMAT = 4
+
+
+Listed = list[tuple[int, int, str, str, str, str | None]]
 
 
 @dataclass
 class SubjectRecord:
     """What the rest of the site takes from one subject's claim views (see the module
-    docstring), made with the input key ``input_key``. ``listed``: its claims as
-    ``sources.html`` lists them, as ``(source id, claim id, attribute, value,
-    qualifiers, status)`` (plain tuples load several times faster than named ones;
-    the subject's slug and name complete each ``SourceClaim``); ``bench``: ``(benchmark name,
+    docstring), made with the input key ``input_key``. ``listed_pickle``: its claims as
+    ``sources.html`` lists them (:attr:`listed`), ``anchors_pickle`` its claims'
+    anchors (:attr:`anchors`); ``source_ids`` and ``statuses``: the source and verdict
+    status of each of its claims, in ``listed`` order (the sources' counts: lists of
+    ints and shared strings load several times faster than pairs); ``bench``: ``(benchmark name,
     unit, score, score text)`` of each card line with a score (the shared charts'
     rows); ``cells`` were made for the headline benchmarks ``cells_for``; ``inputs``
-    is the subject's ``sitedigest.ClaimInput`` it was made with."""
+    is the subject's ``sitedigest.ClaimInput`` it was made with. Make one with
+    :meth:`made`."""
 
     input_key: str
     digest: str
     listed_digest: str
-    listed: list[tuple[int, int, str, str, str, str | None]]
-    anchors: list[str]
+    listed_pickle: bytes
+    source_ids: list[int]
+    statuses: list[str | None]
+    anchors_pickle: bytes
     names: list[str | None]
     bench: list[tuple[str, Any, float, str]]
     cells_for: list[str]
@@ -91,6 +104,46 @@ class SubjectRecord:
     # its claim inputs when made: a next build whose change token is this digest takes
     # the cited sources and evidence from here (sitedigest.claim_inputs' ``known``)
     inputs: ClaimInput | None = None
+    # listed and anchors once loaded (never pickled: __getstate__)
+    _loaded: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @classmethod
+    def made(cls, listed: Listed, anchors: list[str], **fields: Any) -> SubjectRecord:
+        """A record of ``listed``: ``(source id, claim id, attribute, value, qualifiers,
+        status)`` of each claim as ``sources.html`` lists it (plain tuples load several
+        times faster than named ones; the subject's slug and name complete each
+        ``SourceClaim``), its claims' ``anchors`` and the other ``fields``."""
+        rec = cls(
+            listed_pickle=pickle.dumps(listed, protocol=pickle.HIGHEST_PROTOCOL),
+            source_ids=[row[0] for row in listed],
+            statuses=[row[5] for row in listed],
+            anchors_pickle=pickle.dumps(anchors, protocol=pickle.HIGHEST_PROTOCOL),
+            **fields,
+        )
+        rec._loaded.update(listed=listed, anchors=anchors)
+        return rec
+
+    @property
+    def listed(self) -> Listed:
+        """Its claims as ``sources.html`` lists them (see :meth:`made`)."""
+        return self._load("listed", self.listed_pickle)  # type: ignore[no-any-return]
+
+    @property
+    def anchors(self) -> list[str]:
+        """Its claims' anchors, in page order."""
+        return self._load("anchors", self.anchors_pickle)  # type: ignore[no-any-return]
+
+    def _load(self, name: str, data: bytes) -> Any:
+        got = self._loaded.get(name)
+        if got is None:
+            got = self._loaded[name] = pickle.loads(data)  # noqa: S301  # our own cache
+        return got
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "_loaded"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state, _loaded={})
 
 
 def _observation_sig(
