@@ -98,8 +98,9 @@ def resolve_base_url(base_url: str | None = None) -> str:
 def export_jobs(
     ctx: SiteContext, fingerprint: str, digests: SubjectDigests, segments: Segments
 ) -> list[Job]:
-    """Jobs for ``api/``: a JSON file per subject and the four whole-site exports. The
-    small exports are keyed by their own records; the claim exports by every subject's
+    """Jobs for ``api/``: a JSON file per subject and the four whole-site exports.
+    ``api/subjects.json`` is keyed by every subject's row digest (see below),
+    ``api/discrepancies.json`` by its own records; the claim exports by every subject's
     claims digest (encoding 30,000 claims to key them would cost what it saves). A
     subject's claim records and CSV rows are kept between builds by that digest
     (``fragments.py``), so a rebuild encodes only the claims of changed subjects; the
@@ -122,14 +123,17 @@ def export_jobs(
         sep = "," if kind == "claim-records" else ""
         return spliced_file(ctx, segments, claims_key, (path, kind, sep), of, export)
 
-    summaries = [ex.subject_summary(sv) for sv in ctx.subjects]
+    # a subject's summary is made of its index row's fields (its slug, name,
+    # organization, weights status, open discrepancies, last change), so the file is
+    # keyed by the rows' digests; the summaries are made only when it is rendered
+    rows = [digests.row[sv.slug] for sv in ctx.subjects]
     discrepancies = [ex.discrepancy_record(dv) for dv in ctx.discrepancies]
     all_claims = [digests.claims[sv.slug] for sv in ctx.subjects]
     jobs = [
         Job(
             "api/subjects.json",
-            key_of(fingerprint, "api/subjects.json", summaries),
-            partial(ex.subjects_export, summaries),
+            key_of(fingerprint, "api/subjects.json", rows),
+            lambda: ex.subjects_export([ex.subject_summary(sv) for sv in ctx.subjects]),
         ),
         Job(
             "api/claims.json",
