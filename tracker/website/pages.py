@@ -204,7 +204,14 @@ def index_jobs(
     job: PageMaker,
 ) -> list[Job]:
     """The index views, one per sort and filter, from one list of rows: each row's
-    HTML is rendered once per page depth and shared by every view that shows it."""
+    HTML is rendered once per page depth and shared by every view that shows it.
+
+    A view shows the rows its filter keeps, in its sort's order; that order is made
+    from those rows' fields, ties kept in subject order (a stable sort, then the
+    filter). So a view's key hashes the digests of the rows its filter keeps, in
+    subject order (one list per filter, not per view), and the rows are sorted only
+    when a view renders: a rebuild whose rows did not change sorts nothing (55 views
+    sorted 1,000 rows eleven times, ~8 ms of a one-claim rebuild)."""
     row_macro = job.env.get_template("_macros.html").module.index_row  # type: ignore[attr-defined]
 
     @cache
@@ -234,16 +241,26 @@ def index_jobs(
             "only": only,
         }
 
+    @cache
+    def ordered(sort: str) -> list[int]:
+        order = sorts[sort][1]
+        return sorted(range(len(rows)), key=lambda i: order(rows[i]))
+
+    def view_values(sort: str, only: str, root: str) -> dict[str, Any]:
+        keep = FILTERS[only][1]
+        return index_values([i for i in ordered(sort) if keep(rows[i])], sort, only, root)
+
+    kept = {
+        only: key_of([digests.row[row.slug] for row in rows if keep(row)])
+        for only, (_, keep) in FILTERS.items()
+    }
     jobs = []
-    for sort, (_, order) in sorts.items():
-        ordered = sorted(range(len(rows)), key=lambda i: order(rows[i]))
-        for only, (_, keep) in FILTERS.items():
-            shown = [i for i in ordered if keep(rows[i])]
+    for sort in sorts:
+        for only in FILTERS:
             path = index_path(sort, only)
             root = "../" * path.count("/")
-            key_input = [sort, only, columns, [digests.row[rows[i].slug] for i in shown]]
-            values = partial(index_values, shown, sort, only, root)
-            jobs.append(job("index.html", path, key_input, values, as_of=True))
+            values = partial(view_values, sort, only, root)
+            jobs.append(job("index.html", path, [sort, only, columns, kept[only]], values, True))
     return jobs
 
 
