@@ -907,3 +907,41 @@ def test_the_sources_page_lists_served_subjects_claims_when_it_renders(wide_site
     page = (out / "sources.html").read_text()
     assert "subjects/peer-a/" in page and "subjects/peer-c/" in page
     assert tree(out) == scratch_tree(engine, tmp_path)
+
+
+def test_records_of_another_format_are_not_used(wide_site, tmp_path):
+    """A sound records file written by code of another records format (its checksum
+    right) is not used: every subject's views are made."""
+    engine, out, cache = wide_site
+    file = cache / RECORDS_FILE
+    data = pickle.loads(file.read_bytes().partition(b"\n")[2])
+    data["format"] -= 1
+    body = pickle.dumps(data)
+    file.write_bytes(hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
+    peer_claimant(engine)
+    cold_build(engine, out, cache)
+    assert views_made() == len(PEERS) + 3
+    assert tree(out) == scratch_tree(engine, tmp_path)
+
+
+def test_a_records_rows_and_anchors_load_only_when_asked(wide_site):
+    """A loaded record reads its ``sources.html`` rows and claim anchors from their own
+    pickle on first use; they are the subject's claims and its page's anchors, and
+    what was loaded is not written back with the record."""
+    from tracker.website.pagehash import code_fingerprint
+    from tracker.website.records import RecordStore
+
+    _, out, cache = wide_site
+    store = RecordStore.load(cache, code_fingerprint(render_module.templates_dir()))
+    rec = store.kept["peer-a"]
+    size = len(pickle.dumps(rec))
+    assert "_loaded" not in vars(rec)
+    page = (out / "subjects" / "peer-a" / "index.html").read_text()
+    assert rec.anchors and all(f'id="{a}"' in page for a in rec.anchors)
+    assert len(rec.listed) == len(rec.anchors)  # one row, one anchor per claim
+    assert {f'href="#{a}"' in page for a in rec.anchors} == {True}
+    assert [(row[0], row[5]) for row in rec.listed] == list(
+        zip(rec.source_ids, rec.statuses, strict=True)
+    )
+    assert len(pickle.dumps(rec)) == size
+    assert pickle.loads(pickle.dumps(rec)) == rec

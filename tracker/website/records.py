@@ -104,8 +104,6 @@ class SubjectRecord:
     # its claim inputs when made: a next build whose change token is this digest takes
     # the cited sources and evidence from here (sitedigest.claim_inputs' ``known``)
     inputs: ClaimInput | None = None
-    # listed and anchors once loaded (never pickled: __getstate__)
-    _loaded: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def made(cls, listed: Listed, anchors: list[str], **fields: Any) -> SubjectRecord:
@@ -120,7 +118,7 @@ class SubjectRecord:
             anchors_pickle=pickle.dumps(anchors, protocol=pickle.HIGHEST_PROTOCOL),
             **fields,
         )
-        rec._loaded.update(listed=listed, anchors=anchors)
+        rec.__dict__[_LOADED] = {"listed": listed, "anchors": anchors}
         return rec
 
     @property
@@ -134,16 +132,23 @@ class SubjectRecord:
         return self._load("anchors", self.anchors_pickle)  # type: ignore[no-any-return]
 
     def _load(self, name: str, data: bytes) -> Any:
-        got = self._loaded.get(name)
+        loaded = self.__dict__.setdefault(_LOADED, {})
+        got = loaded.get(name)
         if got is None:
-            got = self._loaded[name] = pickle.loads(data)  # noqa: S301  # our own cache
+            got = loaded[name] = pickle.loads(data)  # noqa: S301  # our own cache
         return got
 
     def __getstate__(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if k != "_loaded"}
+        """The fields, without what was loaded from them (unpickling then sets the
+        instance's dict in C: no ``__setstate__``)."""
+        state = self.__dict__.copy()
+        state.pop(_LOADED, None)
+        return state
 
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state, _loaded={})
+
+# where a record keeps its listed rows and anchors once loaded: not a field (not
+# compared, not pickled)
+_LOADED = "_loaded"
 
 
 def _observation_sig(
