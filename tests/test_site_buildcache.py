@@ -786,9 +786,10 @@ def test_damaged_records_are_ignored(wide_site, tmp_path, damage):
     assert tree(out) == scratch_tree(engine, tmp_path)
 
 
-def small_population(engine, subjects: int = 6, claims: int = 5) -> None:  # type: ignore[no-untyped-def]
+def small_population(engine, subjects: int = 6, claims: int = 5, scores: bool = True) -> None:  # type: ignore[no-untyped-def]
     """``subjects`` subjects × ``claims`` claims (with verdicts), no discrepancies: the
-    bench's shape (bench/site_bench.py), small."""
+    bench's shape (bench/site_bench.py), small; benchmark scores (shared charts), or
+    context windows when not ``scores``."""
     with Session(engine) as s:
         source = Source(key="src", title="Source", language="en")
         s.add(source)
@@ -801,10 +802,10 @@ def small_population(engine, subjects: int = 6, claims: int = 5) -> None:  # typ
                 c = claim_row(
                     s,
                     subject,
-                    "benchmark_score",
-                    quantity(f"{n + k}", "percent"),
+                    "benchmark_score" if scores else "context_window",
+                    quantity(f"{n + k}", "percent" if scores else "tokens"),
                     f"{k}",
-                    {"benchmark": f"Bench {k}"},
+                    {"benchmark": f"Bench {k}"} if scores else {"variant": f"v{k}"},
                     source_id=source.id,  # type: ignore[arg-type]
                 )
                 s.add(Verdict(claim_id=c.id, status="unverified", reason="-", checked_at=NOW))
@@ -945,3 +946,76 @@ def test_a_records_rows_and_anchors_load_only_when_asked(wide_site):
     )
     assert len(pickle.dumps(rec)) == size
     assert pickle.loads(pickle.dumps(rec)) == rec
+
+
+@pytest.mark.parametrize("name", ["peer claimant", *PEER_EDITS])
+def test_served_subjects_digests_are_those_of_their_views(wide_site, name):
+    """The row and view digests a served subject's record holds (``pages.SubjectDigests``
+    takes them in place of encoding its row and view) are the digests its view gives
+    now, after any edit: a record made for other input is not served, and one whose
+    view shows other subjects' data (a benchmark chart) holds no view digest."""
+    from tracker.website.claimviews import ClaimMemo
+    from tracker.website.collect import collect
+    from tracker.website.pagehash import code_fingerprint
+    from tracker.website.pages import SubjectDigests
+    from tracker.website.records import RecordStore
+
+    engine, out, cache = wide_site
+    cold_build(engine, out, cache)  # the records now hold the digests
+    (peer_claimant if name == "peer claimant" else PEER_EDITS[name])(engine)
+    fingerprint = code_fingerprint(render_module.templates_dir())
+    store = RecordStore.load(cache, fingerprint)
+    ctx = collect(engine, ClaimMemo(fingerprint), store)
+    kept = store.kept_digests(ctx.subjects)
+    assert kept and all(row is not None for row, _ in kept.values())
+    fresh = SubjectDigests.of(ctx.subjects, ctx.claim_digests)
+    for slug, (row, view) in kept.items():
+        assert row == fresh.row[slug]
+        assert view in (None, fresh.view[slug])
+
+
+def test_a_served_subject_without_events_or_shared_charts_keeps_its_view_digest(engine, tmp_path):
+    """Subjects with neither subscriber events nor benchmark charts (the bench's shape)
+    are served with their records' view digests too, and a cold one-claim rebuild
+    still equals a scratch build."""
+    from tracker.website.claimviews import ClaimMemo
+    from tracker.website.collect import collect
+    from tracker.website.pagehash import code_fingerprint
+    from tracker.website.pages import SubjectDigests
+    from tracker.website.records import RecordStore
+
+    small_population(engine, scores=False)
+    out, cache = tmp_path / "site", tmp_path / "site.cache"
+    cold_build(engine, out, cache)
+    edit(engine, Claim, Claim.key == "model-3-context_window-2", claimant="Another lab")
+    fingerprint = code_fingerprint(render_module.templates_dir())
+    store = RecordStore.load(cache, fingerprint)
+    ctx = collect(engine, ClaimMemo(fingerprint), store)
+    kept = store.kept_digests(ctx.subjects)
+    assert sorted(kept) == [f"model-{n}" for n in range(6) if n != 3]
+    fresh = SubjectDigests.of(ctx.subjects, ctx.claim_digests)
+    assert kept == {slug: (fresh.row[slug], fresh.view[slug]) for slug in kept}
+    report = cold_build(engine, out, cache)
+    assert views_made() == 1
+    assert "subjects/model-3/index.html" in report.rendered_paths
+    assert tree(out) == scratch_tree(engine, tmp_path)
+
+
+def test_a_subject_served_after_its_discrepancy_is_deleted_shows_none(wide_site, tmp_path):
+    """A discrepancy is no part of a subject's input key, and a record made while its
+    subject had one holds no digests (its row counted the open ones): once the
+    discrepancy row is gone, the subject's page and row are made anew and the output
+    is a scratch build's."""
+    from claims.store.tables import Discrepancy
+
+    engine, out, cache = wide_site
+    peer_discrepancy(engine)
+    edit(engine, Discrepancy, Discrepancy.key == "d-peers", state="open")
+    cold_build(engine, out, cache)
+    cold_build(engine, out, cache)  # peer-a's record is made again while it has one
+    with Session(engine) as s:
+        s.delete(s.exec(select(Discrepancy).where(Discrepancy.key == "d-peers")).one())
+        s.commit()
+    report = cold_build(engine, out, cache)
+    assert "subjects/peer-a/index.html" in report.rendered_paths
+    assert tree(out) == scratch_tree(engine, tmp_path)

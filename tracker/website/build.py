@@ -533,7 +533,10 @@ def _build_with(
     settle()
     env = environment(fingerprint, cache_dir)
     attach_fragments(ctx, env)
-    digests = SubjectDigests.of(ctx.subjects, ctx.claim_digests)
+    kept = records.kept_digests(ctx.subjects) if records is not None else None
+    digests = SubjectDigests.of(ctx.subjects, ctx.claim_digests, kept)
+    if records is not None:
+        records.note_digests(ctx.subjects, digests.row, digests.view)
     jobs: list[Job] = []
     jobs += page_jobs(ctx, env, fingerprint, digests)
     jobs += export_jobs(ctx, fingerprint, digests, segments)

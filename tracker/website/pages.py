@@ -7,7 +7,7 @@ only for pages that need it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from functools import cache, partial
 from operator import attrgetter
@@ -110,23 +110,29 @@ class SubjectDigests:
     row: dict[str, str]
 
     @classmethod
-    def of(cls, subjects: list[SubjectView], known: dict[str, str] | None = None) -> SubjectDigests:
+    def of(
+        cls,
+        subjects: list[SubjectView],
+        known: dict[str, str] | None = None,
+        kept: Mapping[str, tuple[str | None, str | None]] | None = None,
+    ) -> SubjectDigests:
         """Digests of ``subjects`` (by slug); the claims are encoded once, for both.
-        ``known`` gives claims digests already made (``SiteContext.claim_digests``).
-        A view's digest hashes its claims' and its row's digests with the view's other
-        fields (:data:`VIEW_ONLY`): its row (:meth:`SubjectView.row`) is those fields of
-        the view, so the weights status and cells, most of a view's JSON, are encoded
-        once, not once for each."""
-        known = known or {}
+        ``known`` gives claims digests already made (``SiteContext.claim_digests``),
+        ``kept`` row and view digests (either None: made here) that stand for a
+        subject's row and view (``records.py``: a served subject's record's, made with
+        the same input). A view's digest hashes its claims' and its row's digests with
+        the view's other fields (:data:`VIEW_ONLY`): its row (:meth:`SubjectView.row`)
+        is those fields of the view, so the weights status and cells, most of a view's
+        JSON, are encoded once, not once for each."""
+        known, kept = known or {}, kept or {}
         claims = {sv.slug: known.get(sv.slug) or key_of(sv.groups) for sv in subjects}
-        row = {sv.slug: key_of(sv.row()) for sv in subjects}
-        return cls(
-            claims=claims,
-            view={
-                sv.slug: key_of(claims[sv.slug], row[sv.slug], _view_only(sv)) for sv in subjects
-            },
-            row=row,
-        )
+        row: dict[str, str] = {}
+        view: dict[str, str] = {}
+        for sv in subjects:
+            row_kept, view_kept = kept.get(sv.slug, (None, None))
+            row[sv.slug] = r = row_kept or key_of(sv.row())
+            view[sv.slug] = view_kept or key_of(claims[sv.slug], r, _view_only(sv))
+        return cls(claims=claims, view=view, row=row)
 
 
 # The view's fields its index row does not carry (the row's are the view's same-named

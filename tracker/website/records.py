@@ -62,7 +62,7 @@ from typing import Any
 from claims.store.sitedigest import ClaimInput
 from tracker.website.charts import TimelineEvent
 from tracker.website.pagehash import key_of, to_json
-from tracker.website.views import Cell, ObservationView, SourceInfo
+from tracker.website.views import Cell, ObservationView, SourceInfo, SubjectView, Withheld
 
 log = logging.getLogger(__name__)
 
@@ -104,6 +104,10 @@ class SubjectRecord:
     # its claim inputs when made: a next build whose change token is this digest takes
     # the cited sources and evidence from here (sitedigest.claim_inputs' ``known``)
     inputs: ClaimInput | None = None
+    # the subject's row and view digests (pages.SubjectDigests) in the build that made
+    # it, when they stand for a build that serves it (RecordStore.note_digests)
+    row_digest: str | None = None
+    view_digest: str | None = None
 
     @classmethod
     def made(cls, listed: Listed, anchors: list[str], **fields: Any) -> SubjectRecord:
@@ -298,6 +302,42 @@ class RecordStore:
         """The claim inputs of the loaded records, by digest (``sitedigest.claim_inputs``
         takes a subject's from here while its change token is the same)."""
         return {r.inputs.digest: r.inputs for r in self.kept.values() if r.inputs is not None}
+
+    def kept_digests(
+        self, subjects: Iterable[SubjectView]
+    ) -> dict[str, tuple[str | None, str | None]]:
+        """By slug, the row and view digests (``pages.SubjectDigests``) of the served
+        subjects among ``subjects`` (their claims ``Withheld``) as their records hold
+        them (:meth:`note_digests`); a view digest only while the subject shows no
+        benchmark chart (drawn from other subjects' scores, which its input key does
+        not cover)."""
+        out: dict[str, tuple[str | None, str | None]] = {}
+        for sv in subjects:
+            rec = self.made.get(sv.slug)
+            if rec is None or not isinstance(sv.groups, Withheld):
+                continue
+            shared = any(c.kind == "benchmark" for c in sv.charts)
+            out[sv.slug] = (rec.row_digest, None if shared else rec.view_digest)
+        return out
+
+    def note_digests(
+        self, subjects: Iterable[SubjectView], rows: Mapping[str, str], views: Mapping[str, str]
+    ) -> None:
+        """Note in each record made this build (not one kept from the last) its subject's
+        row and view digests (by slug), for a later build that serves it: the row's
+        when the subject has no discrepancy (a served one has none, and its row counts
+        the open ones), the view's when it also has no subscriber event (their links
+        are checked against other pages) and no benchmark chart. Everything else
+        either view holds is its input key's (the code fingerprint, its own rows, its
+        claims' change token and what they cite) or its record's (cells for the same
+        headline benchmarks, current observations)."""
+        for sv in subjects:
+            rec = self.made.get(sv.slug)
+            if rec is None or self.kept.get(sv.slug) is rec or sv.discrepancies:
+                continue
+            rec.row_digest = rows[sv.slug]
+            if not sv.events and not any(c.kind == "benchmark" for c in sv.charts):
+                rec.view_digest = views[sv.slug]
 
     def keep(self, slug: str, record: SubjectRecord) -> None:
         """``record`` is ``slug``'s after this build (served or made)."""
