@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import mmap
 import os
 import pickle
 from bisect import bisect_left
@@ -44,7 +45,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import accumulate
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from tracker.website.writer import Pieces
 
@@ -72,6 +73,24 @@ def _framed(head: bytes, pieces: list[bytes | memoryview], sep: bytes, tail: byt
         parts.pop()  # no separator after the last piece
     parts.append(tail)
     return Pieces(tuple(parts), sum(len(p) for p in parts))
+
+
+def _mapped(f: BinaryIO) -> bytes | mmap.mmap:
+    """The bytes of the open file ``f``, mapped read-only with its pages mapped at once
+    (``MAP_POPULATE``) where the platform can: in a new process, reading the 27 MB of
+    the big exports into fresh memory and writing them out again cost twice what
+    writing them from the file's own pages does (~8 ms more of a one-claim rebuild).
+    The build replaces files (a new inode), never writes one in place, so the mapping
+    keeps the bytes it was checked with; a program truncating the file during the build
+    (which the module docstring rules out) would end the build, not change its output."""
+    size = os.fstat(f.fileno()).st_size
+    flags = getattr(mmap, "MAP_SHARED", 0) | getattr(mmap, "MAP_POPULATE", 0)
+    if size and flags and hasattr(mmap, "PROT_READ"):
+        try:
+            return mmap.mmap(f.fileno(), 0, flags=flags, prot=mmap.PROT_READ)
+        except (OSError, ValueError, TypeError):
+            pass  # a file system or platform without it: read it
+    return f.read()
 
 
 @dataclass
@@ -117,7 +136,7 @@ class Segments:
     out_dir: Path
     files: dict[str, FileSegments] = field(default_factory=dict)
     _by_kind: dict[str, str] = field(default_factory=dict)
-    _data: dict[str, bytes | None] = field(default_factory=dict)
+    _data: dict[str, bytes | mmap.mmap | None] = field(default_factory=dict)
     _pending: dict[str, FileSegments] = field(default_factory=dict)
     _written: set[str] = field(default_factory=set)
     changed: bool = False
@@ -158,16 +177,17 @@ class Segments:
         seg._by_kind = {f.kind: path for path, f in seg.files.items()}
         return seg
 
-    def _file_bytes(self, path: str) -> bytes | None:
-        """The output file ``path`` as the cache recorded it, or None when it is gone or
-        its stat is not the one noted after it was written (module docstring)."""
+    def _file_bytes(self, path: str) -> bytes | mmap.mmap | None:
+        """The output file ``path`` as the cache recorded it (:func:`_mapped`), or None
+        when it is gone or its stat is not the one noted after it was written (module
+        docstring)."""
         if path not in self._data:
             info = self.files[path]
-            data: bytes | None = None
+            data: bytes | mmap.mmap | None = None
             try:
                 with open(self.out_dir / path, "rb") as f:
                     if info.stat is not None and _stat_of(os.fstat(f.fileno())) == info.stat:
-                        data = f.read()
+                        data = _mapped(f)
             except OSError:
                 data = None
             if data is not None and len(data) != info.size:
