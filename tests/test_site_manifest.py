@@ -32,3 +32,24 @@ def test_kept_files(tmp_path, stat_kind):
     ]
     assert kept_files(tmp_path, candidates) == {"subjects/a/index.html"}
     assert kept_files(tmp_path, candidates[1:]) == set()
+
+
+def test_manifest_text_is_the_json_encoders(tmp_path):
+    """Hex keys and sizes are written without the encoder; anything else through it:
+    one text either way, and read back as written."""
+    import json
+
+    from tracker.website.manifest import MANIFEST, manifest_text, read_manifest
+
+    entries = {
+        "index.html": Entry("ab12ef", 5),
+        'odd "name".html': Entry(None, None),
+        "é.html": Entry("é", 3),
+        "flag": Entry("k", True),  # type: ignore[arg-type]
+    }
+    enc = json.JSONEncoder(ensure_ascii=False).encode
+    body = ",\n".join(f"{enc(p)}: {enc([e.key, e.size])}" for p, e in sorted(entries.items()))
+    text = manifest_text(entries)
+    assert text == f'{{"format": 2, "files": {{\n{body}\n}}}}\n'
+    (tmp_path / MANIFEST).write_text(text, encoding="utf-8")
+    assert read_manifest(tmp_path)["index.html"] == Entry("ab12ef", 5)

@@ -54,7 +54,13 @@ def read_manifest(out_dir: Path) -> dict[str, Entry]:
 def manifest_text(entries: dict[str, Entry]) -> str:
     """The manifest file for ``entries``: sorted, one file a line (diffs stay readable)."""
     enc = json.JSONEncoder(ensure_ascii=False).encode  # one encoder for ~3,000 lines
-    lines = [f"{enc(p)}: {enc([e.key, e.size])}" for p, e in sorted(entries.items())]
+
+    def value(e: Entry) -> str:  # a hex key and a size need no encoder: the same text
+        if type(e.key) is str and e.key.isalnum() and e.key.isascii() and type(e.size) is int:
+            return f'["{e.key}", {e.size}]'
+        return enc([e.key, e.size])
+
+    lines = [f"{enc(p)}: {value(e)}" for p, e in sorted(entries.items())]
     body = ",\n".join(lines)
     return f'{{"format": {FORMAT}, "files": {{\n{body}\n}}}}\n'
 

@@ -227,14 +227,16 @@ class Segments:
             return None
         old_ids = info.ids if info is not None else []
         lengths = info.lengths if info is not None else []
-        if old_ids != sorted(old_ids) or len(set(old_ids)) != len(old_ids):  # not by id
+        in_file = set(old_ids)
+        if old_ids != sorted(old_ids) or len(in_file) != len(old_ids):  # not by id
             return None
         sep_b = sep.encode("utf-8")
-        starts = list(
-            accumulate((n + len(sep_b) for n in lengths), initial=info.start if info else 0)
-        )
+        # each part's offset; the loops here run in C (30,000 parts, twice a rebuild)
+        steps = map(len(sep_b).__add__, lengths)
+        starts = list(accumulate(steps, initial=info.start if info else 0))
         view = memoryview(data or b"")
-        cuts = [(p, 1, 0) for p, i in enumerate(old_ids) if i not in taken]
+        # the parts not copied: their places in the sorted, unique ids
+        cuts = [(bisect_left(old_ids, i), 1, 0) for i in in_file.difference(taken)]
         inserts = [(bisect_left(old_ids, i), 0, i) for i in made]
         pieces: list[bytes | memoryview] = []
         ids_out: list[int] = []
