@@ -306,6 +306,7 @@ def page_jobs(
     job = PageMaker(ctx, env, fingerprint, common)
     rows = [sv.row() for sv in ctx.subjects]
     jobs = index_jobs(rows, sorts, columns, digests, job)
+    names = {sv.slug: sv.name for sv in ctx.subjects}
     for sv in ctx.subjects:
         jobs.append(
             job(
@@ -326,6 +327,8 @@ def page_jobs(
         key_input: Any = values
         if template == "sources.html" and ctx.listed_digest:
             key_input = [[(sv.source, sv.counts) for sv in ctx.sources], ctx.listed_digest]
+        if template == "sources.html":  # a claim relative to a subject shows its name
+            key_input = [key_input, sorted(names.items())]
         jobs.append(job(template, template, key_input, values.copy, template == "watches.html"))
     # the time the other pages' footers link to, put in by site.js (asof.py)
     as_of = ctx.data_as_of
