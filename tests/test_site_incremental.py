@@ -303,3 +303,23 @@ def test_a_views_digest_covers_every_field_through_its_rows(engine):
     assert again.view[sv.slug] != after.view[sv.slug]
     others = [s.slug for s in subjects[1:]]
     assert [again.view[s] for s in others] == [before.view[s] for s in others]
+
+
+def test_a_subjects_summary_is_made_of_its_row(engine):
+    """``api/subjects.json`` is keyed by the subjects' row digests (``build.export_jobs``),
+    so a summary must read nothing but row fields: with every other field of the view
+    withheld, each summary is the same."""
+    from dataclasses import replace
+
+    from tracker.website.collect import collect
+    from tracker.website.exports import subject_summary
+    from tracker.website.pages import VIEW_ONLY
+    from tracker.website.views import Withheld
+
+    populate(engine)
+    build_module.clear_build_caches()
+    subjects = collect(engine).subjects
+    assert any(sv.weights.promises or sv.weights.landed for sv in subjects)
+    for sv in subjects:
+        hidden = {name: Withheld(name) for name in (*VIEW_ONLY, "groups", "facts", "card")}
+        assert subject_summary(replace(sv, **hidden)) == subject_summary(sv)

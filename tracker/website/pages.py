@@ -7,7 +7,7 @@ only for pages that need it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from functools import cache, partial
 from operator import attrgetter
@@ -113,23 +113,29 @@ class SubjectDigests:
     row: dict[str, str]
 
     @classmethod
-    def of(cls, subjects: list[SubjectView], known: dict[str, str] | None = None) -> SubjectDigests:
+    def of(
+        cls,
+        subjects: list[SubjectView],
+        known: dict[str, str] | None = None,
+        kept: Mapping[str, tuple[str | None, str | None]] | None = None,
+    ) -> SubjectDigests:
         """Digests of ``subjects`` (by slug); the claims are encoded once, for both.
-        ``known`` gives claims digests already made (``SiteContext.claim_digests``).
-        A view's digest hashes its claims' and its row's digests with the view's other
-        fields (:data:`VIEW_ONLY`): its row (:meth:`SubjectView.row`) is those fields of
-        the view, so the weights status and cells, most of a view's JSON, are encoded
-        once, not once for each."""
-        known = known or {}
+        ``known`` gives claims digests already made (``SiteContext.claim_digests``),
+        ``kept`` row and view digests (either None: made here) that stand for a
+        subject's row and view (``records.py``: a served subject's record's, made with
+        the same input). A view's digest hashes its claims' and its row's digests with
+        the view's other fields (:data:`VIEW_ONLY`): its row (:meth:`SubjectView.row`)
+        is those fields of the view, so the weights status and cells, most of a view's
+        JSON, are encoded once, not once for each."""
+        known, kept = known or {}, kept or {}
         claims = {sv.slug: known.get(sv.slug) or key_of(sv.groups) for sv in subjects}
-        row = {sv.slug: key_of(sv.row()) for sv in subjects}
-        return cls(
-            claims=claims,
-            view={
-                sv.slug: key_of(claims[sv.slug], row[sv.slug], _view_only(sv)) for sv in subjects
-            },
-            row=row,
-        )
+        row: dict[str, str] = {}
+        view: dict[str, str] = {}
+        for sv in subjects:
+            row_kept, view_kept = kept.get(sv.slug, (None, None))
+            row[sv.slug] = r = row_kept or key_of(sv.row())
+            view[sv.slug] = view_kept or key_of(claims[sv.slug], r, _view_only(sv))
+        return cls(claims=claims, view=view, row=row)
 
 
 # The view's fields its index row does not carry (the row's are the view's same-named
@@ -207,7 +213,14 @@ def index_jobs(
     job: PageMaker,
 ) -> list[Job]:
     """The index views, one per sort and filter, from one list of rows: each row's
-    HTML is rendered once per page depth and shared by every view that shows it."""
+    HTML is rendered once per page depth and shared by every view that shows it.
+
+    A view shows the rows its filter keeps, in its sort's order; that order is made
+    from those rows' fields, ties kept in subject order (a stable sort, then the
+    filter). So a view's key hashes the digests of the rows its filter keeps, in
+    subject order (one list per filter, not per view), and the rows are sorted only
+    when a view renders: a rebuild whose rows did not change sorts nothing (55 views
+    sorted 1,000 rows eleven times, ~8 ms of a one-claim rebuild)."""
     row_macro = job.env.get_template("_macros.html").module.index_row  # type: ignore[attr-defined]
 
     @cache
@@ -248,16 +261,26 @@ def index_jobs(
             "only": only,
         }
 
+    @cache
+    def ordered(sort: str) -> list[int]:
+        order = sorts[sort][1]
+        return sorted(range(len(rows)), key=lambda i: order(rows[i]))
+
+    def view_values(sort: str, only: str, root: str) -> dict[str, Any]:
+        keep = FILTERS[only][1]
+        return index_values([i for i in ordered(sort) if keep(rows[i])], sort, only, root)
+
+    kept = {
+        only: key_of([digests.row[row.slug] for row in rows if keep(row)])
+        for only, (_, keep) in FILTERS.items()
+    }
     jobs = []
-    for sort, (_, order) in sorts.items():
-        ordered = sorted(range(len(rows)), key=lambda i: order(rows[i]))
-        for only, (_, keep) in FILTERS.items():
-            shown = [i for i in ordered if keep(rows[i])]
+    for sort in sorts:
+        for only in FILTERS:
             path = index_path(sort, only)
             root = "../" * path.count("/")
-            key_input = [sort, only, columns, [digests.row[rows[i].slug] for i in shown]]
-            values = partial(index_values, shown, sort, only, root)
-            jobs.append(job("index.html", path, key_input, values, as_of=True))
+            values = partial(view_values, sort, only, root)
+            jobs.append(job("index.html", path, [sort, only, columns, kept[only]], values, True))
     return jobs
 
 
