@@ -578,7 +578,7 @@ class _Context:
             if overlaps(m.start(), m.end(), [(d.start, d.end) for d in self.date_spans]):
                 continue
             s = self.seg.at(m.start())
-            if s.hypothetical or not R.RANK_CONTEXT_RE.search(s.text):
+            if s.hypothetical or not (m.group("top") or R.RANK_CONTEXT_RE.search(s.text)):
                 continue
             board = self.bench(m.start(), s)
             if not board:
@@ -625,7 +625,7 @@ class _Context:
                 attr = "release_date"  # "Date: April 7-8" over "Zhipu AI released GLM-5.1"
             else:
                 continue
-            if R.others_released(before):
+            if R.others_released(before) or R.released_by_many(after):
                 continue  # "our 7B and 13B models released in November": theirs
             if d.reading.denied:  # "not in March" states no date: say so rather than drop it
                 self.warnings.append(f"at {d.start}: {d.denial_note()}")
