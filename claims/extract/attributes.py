@@ -73,6 +73,8 @@ class Reader(Protocol):
 
     def paired_side(self, start: int) -> str | None: ...
 
+    def names_subject(self, start: int, end: int) -> bool: ...
+
 
 Rule = Callable[[Site, Reader], "Choice | None"]
 
@@ -190,8 +192,11 @@ def _percent(x: Site, r: Reader) -> Choice | None:
         and not r.bench(f.start, s)
     ) and not R.names_other_measure(x.before):
         d = R.price_direction(x.before, x.after) or R.price_direction(sb, sa)
-        if d is not None and R.compared_with_other(x.after):
-            return NO_CLAIM  # "custo 97% menor que o GPT-4": a comparison, no price change
+        at = R.compared_with_other(x.after) if d is not None else None
+        if at is not None and not r.names_subject(f.end + at, f.end + at + 16):
+            # "custo 97% menor que o GPT-4": a comparison with another lab's model, no price
+            # change ("33% cheaper than Kimi K3", a subject of the article, is its change)
+            return NO_CLAIM
         if d is not None:
             return Choice("price_change_pct", "percent", figure=replace(f, negative=d < 0))
     if R.is_threshold_or_difference(x.before, x.after):

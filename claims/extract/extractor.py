@@ -729,6 +729,11 @@ class _Context:
             return ""
         return self.text[line.label[0] : line.label[1]] + " "
 
+    def names_subject(self, start: int, end: int) -> bool:
+        """True when a subject's name starts between ``start`` and ``end`` (after a
+        comparison word too: "cheaper than Kimi K3")."""
+        return any(start <= m.start < end for m in self.mentions + self.comparative_mentions)
+
     def paired_side(self, start: int) -> str | None:
         """The side ("input"/"output") a price pair settled for the price at ``start``."""
         return self.price_sides.get(start)

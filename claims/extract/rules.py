@@ -876,10 +876,12 @@ _COMPARED_AFTER = re.compile(
 )
 
 
-def compared_with_other(after: str) -> bool:
-    """True when the words right after a percent compare it with another thing ("97%
-    menor que o GPT-4", "97% cheaper than GPT-4"): not a change of the subject's price."""
-    return bool(_COMPARED_AFTER.match(after))
+def compared_with_other(after: str) -> int | None:
+    """Where the compared thing starts in ``after`` when the words right after a percent
+    compare it with something else than its own earlier price ("97% menor que o GPT-4",
+    "97% cheaper than GPT-4"), else ``None``."""
+    m = _COMPARED_AFTER.match(after)
+    return m.end() if m else None
 
 
 def price_direction(before: str, after: str) -> int | None:
