@@ -131,3 +131,28 @@ def test_european_long_scale_and_euro_prices():
     text = "O Zeta-1 custa 2 € por milhão de tokens de entrada."
     assert _rows(text, lang="pt-PT", warnings=warnings) == []
     assert any("eur" in w for w in warnings)
+
+
+def test_weekdays_named_without_their_day():
+    wednesday = dt.date(2025, 8, 13)
+    assert _rows("O Zeta-1 foi lançado na última sexta-feira.", wednesday) == [
+        ("release_date", "on 2025-08-08", {})
+    ]
+    assert _rows("A Acme lançou o Zeta-1 na quinta-feira passada.", wednesday) == [
+        ("release_date", "on 2025-08-07", {})
+    ]
+    assert _rows("Nesta quarta-feira, a Acme lançou o Zeta-1.", wednesday) == [
+        ("release_date", "on 2025-08-13", {})
+    ]
+    assert _rows("O Zeta-1 será lançado nesta sexta-feira.", wednesday) == [
+        ("release_date", "on 2025-08-15", {})
+    ]
+    # "segunda" alone is also an ordinal: no date
+    assert _attributes("Após esta segunda fase, o Zeta-1 será lançado.", wednesday) == []
+
+
+def test_today_after_the_release_verb():
+    assert _rows("A Acme lançou hoje o Zeta-1.", dt.date(2025, 8, 13)) == [
+        ("release_date", "on 2025-08-13", {})
+    ]
+    assert _attributes("O modelo mais avançado lançado até hoje é o Zeta-1.") == []
