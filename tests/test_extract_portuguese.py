@@ -156,3 +156,11 @@ def test_today_after_the_release_verb():
         ("release_date", "on 2025-08-13", {})
     ]
     assert _attributes("O modelo mais avançado lançado até hoje é o Zeta-1.") == []
+
+
+def test_a_factor_against_last_year_is_no_price_factor():
+    text = (
+        "Cada tarefa do Zeta-1 custou 11,65 dólares. Trata-se de uma redução de custo na "
+        "ordem das 390 vezes face ao ano anterior."
+    )
+    assert _attributes(text) == []

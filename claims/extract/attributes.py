@@ -218,8 +218,8 @@ def _factor(x: Site, r: Reader) -> Choice | None:
     others ("the 2x price difference between them")."""
     if x.f.kind != "times":
         return None
-    if _BETWEEN_AFTER.match(x.after):
-        return NO_CLAIM
+    if _BETWEEN_AFTER.match(x.after) or R.against_a_time(x.after):
+        return NO_CLAIM  # "the 2x price difference between them", "390 vezes face ao ano anterior"
     attr = R.factor_attribute(x.after, x.before, r.variant_names)
     return Choice(attr, "times", r.variant_q(x.s)) if attr else NO_CLAIM
 

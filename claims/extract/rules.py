@@ -1029,6 +1029,15 @@ def same_amount_after(after: str) -> bool:
     return bool(_same_amount_re().match(after))
 
 
+_TIME_COMPARAND = re.compile(r"^[^.;!?]{0,40}?\b(?:" + phrases("time_comparands") + r")\b", re.I)
+
+
+def against_a_time(after: str) -> bool:
+    """True when a factor is compared with a time ("390 vezes face ao ano anterior", "than a
+    year ago"; ``lexicon/<lang>/time_comparands.txt``): a trend, no factor of the subject."""
+    return bool(_TIME_COMPARAND.match(after))
+
+
 def factor_attribute(
     clause_after: str, clause_before: str, names: Sequence[str] = ()
 ) -> str | None:
