@@ -164,3 +164,27 @@ def test_a_factor_against_last_year_is_no_price_factor():
         "ordem das 390 vezes face ao ano anterior."
     )
     assert _attributes(text) == []
+
+
+def test_two_prices_sharing_a_unit_after_them():
+    for text in (
+        "O Zeta-1 custa US$ 3 (entrada) e US$ 15 (saída) por milhão de tokens.",
+        "Os preços do Zeta-1 são de US$ 3 para entrada e US$ 15 para saída, por milhão de tokens.",
+        "O Zeta-1 tem preço de entrada de US$ 3 e de saída de US$ 15 por milhão de tokens.",
+    ):
+        assert [(a, v) for a, v, _ in _rows(text)] == [
+            ("price_input_usd_per_mtok", "$3.00 per 1M tokens"),
+            ("price_output_usd_per_mtok", "$15.00 per 1M tokens"),
+        ], text
+
+
+def test_por_cada_milhao():
+    text = "O Zeta-1 custa 0,15 dólares por cada milhão de tokens de entrada."
+    assert [(a, v) for a, v, _ in _rows(text, lang="pt-PT")] == [
+        ("price_input_usd_per_mtok", "$0.15 per 1M tokens")
+    ]
+
+
+def test_first_place_with_a_score_is_the_score():
+    text = "Zeta-1 tops the SWE-bench leaderboard at 72.5%."
+    assert [a for a, _, _ in _rows(text, lang="en")] == ["benchmark_score"]

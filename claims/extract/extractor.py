@@ -580,6 +580,8 @@ class _Context:
             s = self.seg.at(m.start())
             if s.hypothetical or not (m.group("top") or R.RANK_CONTEXT_RE.search(s.text)):
                 continue
+            if m.group("top") and _SCORE_AFTER_TOP.match(self.text, m.end()):
+                continue  # "tops the SWE-bench leaderboard at 72.5%": the score is the claim
             board = self.bench(m.start(), s)
             if not board:
                 continue
@@ -871,6 +873,11 @@ class _Context:
             c._claimant_pronoun = True
         else:
             c.claimant = pick.name
+
+
+# A score right after first place said in words ("tops the SWE-bench leaderboard at
+# 72.5%", "lidera a tabela com 85%"): a score's board, no rank of its own.
+_SCORE_AFTER_TOP = re.compile(r"[^.;:!?]{0,30}?\b(?:at|with|com|de)\s+\d", re.I)
 
 
 def _bench_q(b: R.Named) -> dict[str, str]:

@@ -135,7 +135,7 @@ def figure_regex(locale: str) -> re.Pattern[str]:
         rf"(?:(?P<pct>\s?%|\s+(?:{phrases('percent_words')})\b)"
         rf"|(?P<times>\s?[x×](?![\w-])|\s+(?:{alternation('times_words')})\b))?"
         rf"(?:\s+(?P<cur2>{CURRENCY_AFTER})(?!\w))?"
-        rf"(?P<pertail>\s*(?:/|\bpor\b|\bper\b|\ba\s+cada\b)\s*(?:1\s*)?(?P<per>{PER_UNIT})(?!\w))?"
+        rf"(?P<pertail>\s*(?:/|\bpor(?:\s+cada)?\b|\bper\b|\ba\s+cada\b)\s*(?:1\s*)?(?P<per>{PER_UNIT})(?!\w))?"
     )
     return re.compile(pattern)
 
