@@ -188,3 +188,9 @@ def test_por_cada_milhao():
 def test_first_place_with_a_score_is_the_score():
     text = "Zeta-1 tops the SWE-bench leaderboard at 72.5%."
     assert [a for a, _, _ in _rows(text, lang="en")] == ["benchmark_score"]
+
+
+def test_a_thousand_millions_without_a_number_before_it():
+    assert _rows("O Zeta-1 é um modelo de mil milhões de parâmetros.", lang="pt-PT") == [
+        ("total_params", "1B params", {})
+    ]
