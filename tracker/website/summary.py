@@ -659,9 +659,10 @@ def stated_license(lines: Sequence[CardLine]) -> Cell | None:
 
 def _cell(ln: CardLine) -> Cell:
     """A line as a table cell: the text is what the sources state, best supported
-    (:func:`stated_best`; ``—`` when every claim is contradicted, ``contradicted`` then
-    counting their sources), with that verdict; an observed-only line, or one whose
-    every claim the reading contradicts, gives its reading (``observed``, no verdict). The number to sort by is the best-supported one
+    (:func:`stated_best`; when every claim is contradicted, their figure(s) with status
+    ``contradicted``, what a watch read in ``observed_text``), with that verdict;
+    ``contradicted`` counts the sources of contradicted figures beside a shown one that
+    holds. An observed-only line gives its reading (``observed``, no verdict). The number to sort by is the best-supported one
     (:func:`best_supported`: the observation first), ``observed_text`` what a watch
     read beside a stated figure. ``note`` says under what conditions it holds, or
     where an observed-only figure was read."""
@@ -671,17 +672,22 @@ def _cell(ln: CardLine) -> Cell:
         note = ", ".join(str(v) for _, v in sorted(ln.quals.items()))
     if stated.basis == "differ":
         note = "observations differ"
-    # nothing stated holds but a watch read the figure: the reading, marked observed
-    reading = not ln.facts or (stated.basis == "contradicted" and best.basis == "observed")
+    # an observed-only line: the reading, marked observed (no verdict)
+    reading = not ln.facts
+    # every claim contradicted: the stated figure with its ✗ (a trial read "— (✗ 1
+    # source contradicted)" as a hidden figure), the reading beside it; it is never the
+    # number sorted by (that stays the reading's, or none)
+    dead = stated.basis == "contradicted"
+    text = " vs ".join(stated.contradicted) if dead else stated.text
     return Cell(
-        short_text(best.text if reading else stated.text) or NO_FIGURE,
+        short_text(best.text if reading else text) or NO_FIGURE,
         None if reading else stated.status,
         best.number,
         stated.anchor or ln.anchor,
         stated.disputed,
         note,
         reading,
-        stated.contradicted_sources,
+        0 if dead else stated.contradicted_sources,
         # only a reading of this very figure (not another version's, not several)
         short_text(best.text) if best.basis == "observed" and not reading else "",
         ln.provider,
