@@ -17,8 +17,10 @@ from jinja2 import Environment
 from markupsafe import Markup
 
 from tracker.website.asof import AS_OF_SCRIPT, as_of_js
+from tracker.website.compare import compare_rows, default_choice
 from tracker.website.pagehash import key_of
 from tracker.website.summary import COLUMNS, other_benchmarks, table_columns
+from tracker.website.table import table_record
 from tracker.website.views import IndexRow, SiteContext, SubjectView
 from tracker.website.writer import Pieces
 
@@ -138,11 +140,45 @@ VIEW_ONLY = tuple(
 _view_only = attrgetter(*VIEW_ONLY)
 
 
+def compare_job(
+    rows: list[IndexRow],
+    columns: list[tuple[str, str]],
+    row_keys: dict[str, str],
+    job: Callable[..., Job],
+) -> Job:
+    """``compare.html``: its picker (every subject) and the default comparison built in
+    (:func:`tracker.website.compare.default_choice`), keyed by the subjects listed and
+    the row digests of those compared; ``assets/table-data.js`` redraws it for ``?s=``."""
+    chosen = default_choice(rows)
+    listing = [(r.slug, r.name, r.organization) for r in rows]
+    key_input = [listing, columns, [row_keys[r.slug] for r in chosen]]
+
+    def values() -> dict[str, Any]:
+        lead = chosen[0] if chosen else None
+        family = bool(lead and lead.organization) and all(
+            r.organization == lead.organization for r in chosen
+        )
+        return {
+            "picker": sorted(rows, key=lambda r: r.name.lower()),
+            "chosen": chosen,
+            "family": lead.organization if family and lead else "",
+            "compare_rows": compare_rows([table_record(r) for r in chosen], columns),
+        }
+
+    # "Data as of" as on the index: its figures are the table's
+    return job("compare.html", "compare.html", key_input, values, as_of=True)
+
+
 def search_and_compare(
-    ctx: SiteContext, rows: list[IndexRow], job: Callable[..., Job]
+    ctx: SiteContext,
+    rows: list[IndexRow],
+    job: Callable[..., Job],
+    columns: list[tuple[str, str]],
+    row_keys: dict[str, str],
 ) -> list[Job]:
     """``search.html`` (keyed by the subjects and sources it lists without JavaScript)
-    and ``compare.html`` (its data is ``assets/table-data.js``)."""
+    and ``compare.html`` (:func:`compare_job`; ``columns`` the index's, ``row_keys``
+    each subject's row digest)."""
     listing = [(r.slug, r.name, r.organization, r.aliases) for r in rows]
     sources = [sv.source for sv in ctx.sources]
     shown_sources = [(src.key, src.title, src.publisher) for src in sources]
@@ -153,8 +189,7 @@ def search_and_compare(
             [listing, shown_sources],
             lambda: {"subjects": rows, "sources": sources},
         ),
-        # "Data as of" as on the index: its figures are the table's (one small page)
-        job("compare.html", "compare.html", None, dict, as_of=True),
+        compare_job(rows, columns, row_keys, job),
     ]
 
 
@@ -278,7 +313,7 @@ def page_jobs(
                 partial(lambda s: {"s": s, "card": s.card}, sv),
             )
         )
-    jobs += search_and_compare(ctx, rows, job)
+    jobs += search_and_compare(ctx, rows, job, columns, digests.row)
     events = ctx.events[:CHANGES_LIMIT]
     for template, values in (
         ("discrepancies.html", {"discrepancies": ctx.discrepancies}),
