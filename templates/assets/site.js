@@ -153,7 +153,6 @@
     if (picked.length < 2) {
       // the page's own note, with its link to the Subjects page, when nothing is shown
       note.hidden = !!builtIn && !chosen.length;
-      if (builtIn && chosen.length) { note.hidden = false; }
     } else {
       note.hidden = true;
       if (builtIn) { builtIn.remove(); }

@@ -39,6 +39,43 @@ def default_choice(rows: list[IndexRow]) -> list[IndexRow]:
     return family[:MOST] if len(family) >= 2 else newest[:FALLBACK]
 
 
+def _near(order: list[IndexRow], i: int) -> list[IndexRow]:
+    """``order`` without its ``i``-th item, nearest to it first (after, before, ...)."""
+    out = []
+    for step in range(1, len(order)):
+        out += [order[j] for j in (i + step, i - step) if 0 <= j < len(order)]
+    return out
+
+
+def related_choices(rows: list[IndexRow]) -> dict[str, list[IndexRow]]:
+    """Each subject with up to ``MOST - 1`` others, for its pre-built page
+    ``compare/<slug>.html`` (what the picker offers without JavaScript): first the
+    subjects of its organisation, then any others, each nearest in last change first;
+    none for a site of one subject. Linear in the subjects but for the neighbours looked
+    at (a 1,000-subject build makes 1,000 of these)."""
+    if len(rows) < 2:
+        return {}
+    order = sorted(rows, key=lambda r: (-_changed(r).timestamp(), r.name.lower()))
+    at = {r.slug: i for i, r in enumerate(order)}
+    families: dict[str | None, list[IndexRow]] = {}
+    for r in order:
+        families.setdefault(r.organization or None, []).append(r)
+    family_at = {r.slug: i for fam in families.values() for i, r in enumerate(fam)}
+    out = {}
+    for r in order:
+        picked = []
+        if r.organization:
+            picked = _near(families[r.organization], family_at[r.slug])[: MOST - 1]
+        if len(picked) < MOST - 1:
+            lo = max(0, at[r.slug] - MOST)
+            window = order[lo : at[r.slug] + MOST + 1]
+            have = {m.slug for m in picked}
+            more = [m for m in _near(window, at[r.slug] - lo) if m.slug not in have]
+            picked += more[: MOST - 1 - len(picked)]
+        out[r.slug] = [r, *picked]
+    return out
+
+
 class Part(NamedTuple):
     """A piece of a cell's text: ``kind`` ``text`` (plain), ``verdict`` (a verdict
     word after the figure), ``note`` (small, in brackets) or ``none`` ("—", read

@@ -17,7 +17,7 @@ from jinja2 import Environment
 from markupsafe import Markup
 
 from tracker.website.asof import AS_OF_SCRIPT, as_of_js
-from tracker.website.compare import compare_rows, default_choice
+from tracker.website.compare import compare_rows, default_choice, related_choices
 from tracker.website.pagehash import key_of
 from tracker.website.summary import COLUMNS, other_benchmarks, table_columns
 from tracker.website.table import table_record
@@ -140,33 +140,51 @@ VIEW_ONLY = tuple(
 _view_only = attrgetter(*VIEW_ONLY)
 
 
-def compare_job(
+def compare_jobs(
     rows: list[IndexRow],
     columns: list[tuple[str, str]],
     row_keys: dict[str, str],
     job: Callable[..., Job],
-) -> Job:
+) -> list[Job]:
     """``compare.html``: its picker (every subject) and the default comparison built in
-    (:func:`tracker.website.compare.default_choice`), keyed by the subjects listed and
-    the row digests of those compared; ``assets/table-data.js`` redraws it for ``?s=``."""
-    chosen = default_choice(rows)
+    (:func:`tracker.website.compare.default_choice`); and ``compare/<slug>.html``, each
+    subject with its nearest relatives (:func:`~tracker.website.compare.related_choices`),
+    which the picker links to for readers without JavaScript. Each is keyed by what it
+    lists and the row digests of those compared; ``assets/table-data.js`` redraws
+    ``compare.html`` for ``?s=``."""
+    related = related_choices(rows)
     listing = [(r.slug, r.name, r.organization) for r in rows]
-    key_input = [listing, columns, [row_keys[r.slug] for r in chosen]]
+    picker = sorted(rows, key=lambda r: r.name.lower())
 
-    def values() -> dict[str, Any]:
+    def one(path: str, chosen: list[IndexRow], lists: bool) -> Job:
         lead = chosen[0] if chosen else None
         family = bool(lead and lead.organization) and all(
             r.organization == lead.organization for r in chosen
         )
-        return {
-            "picker": sorted(rows, key=lambda r: r.name.lower()),
+        key_input = [listing if lists else [], columns, [row_keys[r.slug] for r in chosen]]
+        values = {
+            "picker": picker if lists else [],
+            "related": bool(related) and lists,
             "chosen": chosen,
             "family": lead.organization if family and lead else "",
-            "compare_rows": compare_rows([table_record(r) for r in chosen], columns),
+            "around": "" if lists or not lead else lead.name,
         }
 
-    # "Data as of" as on the index: its figures are the table's
-    return job("compare.html", "compare.html", key_input, values, as_of=True)
+        def make() -> dict[str, Any]:
+            rows_shown = compare_rows([table_record(r) for r in chosen], columns)
+            return {**values, "compare_rows": rows_shown}
+
+        # "Data as of" as on the index: its figures are the table's
+        return job("compare.html", path, key_input, make, as_of=True)
+
+    jobs = [one("compare.html", default_choice(rows), True)]
+    jobs += [one(compare_path(slug), chosen, False) for slug, chosen in related.items()]
+    return jobs
+
+
+def compare_path(slug: str) -> str:
+    """A subject's pre-built comparison with its relatives: ``compare/<slug>.html``."""
+    return f"compare/{slug}.html"
 
 
 def search_and_compare(
@@ -177,7 +195,7 @@ def search_and_compare(
     row_keys: dict[str, str],
 ) -> list[Job]:
     """``search.html`` (keyed by the subjects and sources it lists without JavaScript)
-    and ``compare.html`` (:func:`compare_job`; ``columns`` the index's, ``row_keys``
+    and the compare pages (:func:`compare_jobs`; ``columns`` the index's, ``row_keys``
     each subject's row digest)."""
     listing = [(r.slug, r.name, r.organization, r.aliases) for r in rows]
     sources = [sv.source for sv in ctx.sources]
@@ -189,7 +207,7 @@ def search_and_compare(
             [listing, shown_sources],
             lambda: {"subjects": rows, "sources": sources},
         ),
-        compare_job(rows, columns, row_keys, job),
+        *compare_jobs(rows, columns, row_keys, job),
     ]
 
 
