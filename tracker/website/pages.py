@@ -174,8 +174,9 @@ def compare_jobs(
             rows_shown = compare_rows([table_record(r) for r in chosen], columns)
             return {**values, "compare_rows": rows_shown}
 
-        # "Data as of" as on the index: its figures are the table's
-        return job("compare.html", path, key_input, make, as_of=True)
+        # "Data as of" on compare.html as on the index (its figures are the table's);
+        # not on the pre-built ones, or every check re-rendered one page per subject
+        return job("compare.html", path, key_input, make, as_of=lists)
 
     jobs = [one("compare.html", default_choice(rows), True)]
     jobs += [one(compare_path(slug), chosen, False) for slug, chosen in related.items()]
