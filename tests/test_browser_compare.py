@@ -40,7 +40,9 @@ def test_compare_from_the_nav_shows_a_picker_and_a_default(demo_site, pages):
         assert caption.startswith("Moonshot AI's subjects, the family of the latest change")
         assert page.eval("document.getElementById('compare-note').hidden") is True
         assert page.problems == [] and local_only(page) == []
-        page.screenshot(demo_site / "_screenshots" / f"compare-default-{'js' if js else 'nojs'}.png")
+        page.screenshot(
+            demo_site / "_screenshots" / f"compare-default-{'js' if js else 'nojs'}.png"
+        )
 
 
 def test_compare_reads_a_comma_list_and_ticks_the_picker(demo_site, pages):
@@ -53,9 +55,7 @@ def test_compare_reads_a_comma_list_and_ticks_the_picker(demo_site, pages):
     )
     assert ticked == ["kimi-k3", "kimi-k3.1-pro"]
     # the picker sends repeated s= (a plain GET form); the script reads both forms
-    page.eval(
-        "document.querySelector('#compare-pick input[value=kimi-k2-thinking]').click()"
-    )
+    page.eval("document.querySelector('#compare-pick input[value=kimi-k2-thinking]').click()")
     target = page.eval(
         "(() => { const f = document.getElementById('compare-pick');"
         " return f.action + '?' + new URLSearchParams(new FormData(f)); })()"

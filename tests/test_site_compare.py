@@ -79,7 +79,7 @@ def test_compare_rows_list_weights_first_then_columns_then_other_benchmarks(site
     columns = [(c["key"], c["label"]) for c in table["columns"]]
     rows = compare_rows(records, columns)
     labels = [label for label, _ in rows]
-    assert labels[:4] == ["Weights", "Licence", "Gated", "Total params"]
+    assert labels[:5] == ["Weights", "Licence", "Gated", "Released", "Total params"]
     assert labels[-2:] == ["Terminal-Bench 3.0", "Terminal-Bench 4.0"]
     gated = dict(rows)["Gated"]
     assert [p[0].text for p in gated] == ["no", "unknown", "unknown"]
@@ -101,7 +101,7 @@ def test_compare_page_has_a_plain_form_picker_and_a_default_table(site):
     assert "Moonshot AI's subjects, the family of the latest change" in table
     heads = re.findall(r'<th scope="col"><a href="subjects/([^/]+)/index.html">', table)
     assert heads == ["kimi-k2-thinking", "kimi-k3", "kimi-k3.1-pro"]
-    row = table[table.index("<th scope=\"row\">Terminal-Bench 4.0</th>") :]
+    row = table[table.index('<th scope="row">Terminal-Bench 4.0</th>') :]
     row = re.sub(r"<[^>]+>", "", row[: row.index("</tr>")])
     # the contradicted figure shows with its verdict, not hidden behind a dash
     assert row.endswith("65.7% contradicted")
@@ -150,3 +150,22 @@ def test_search_entries_say_each_unit_once(site):
     assert "Kimi K3.1 Pro: Total parameters 2.8T" in names
     assert "Kimi K3: Total parameters about 3T" in names
     assert not [n for n in names if "parameters" in n and n.endswith("params")]
+
+
+def test_released_cell_is_the_date_sorted_by_its_ordinal(site):
+    """The index's Released column: the stated release date ("on" left out), its number
+    the date's ordinal (newest sorts first), in table.json and table.csv."""
+    table = json.loads((site / "api" / "table.json").read_text())
+    assert table["columns"][0] == {"key": "released", "label": "Released"}
+    by = {s["slug"]: s["cells"].get("released") for s in table["subjects"]}
+    assert by["kimi-k3"] is None
+    cell = by["kimi-k3.1-pro"]
+    # a watch read the same date: the pages show no "observed" beside an equal figure
+    assert (cell["text"], cell["status"], cell["observed_text"]) == (
+        "2026-10-23",
+        "confirmed",
+        "2026-10-23",
+    )
+    assert cell["number"] == dt.date(2026, 10, 23).toordinal()
+    csv_head = (site / "api" / "table.csv").read_text().splitlines()[0]
+    assert "released,released_status,released_note" in csv_head

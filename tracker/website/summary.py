@@ -68,6 +68,8 @@ CARD_ORDER: tuple[str, ...] = (
 # Comparison-table columns read from the base offering's card line: key -> (heading,
 # attribute). Benchmark columns are added per build (:func:`headline_benchmarks`).
 COLUMNS: dict[str, tuple[str, str]] = {
+    # the release (announcement) date: the catalogues' first column (date_cell)
+    "released": ("Released", "release_date"),
     "total-params": ("Total params", "total_params"),
     "active-params": ("Active params", "active_params"),
     "context": ("Context", "context_window"),
@@ -727,6 +729,30 @@ def speed_cell(lines: Sequence[CardLine], organization: str | None) -> Cell | No
     return Cell(NO_FIGURE, None, None, others[0].anchor, aside=aside)
 
 
+RELEASED = "release_date"
+
+
+def date_cell(ln: CardLine) -> Cell:
+    """A date line as a table cell (:func:`_cell`), its ``number`` the proleptic
+    ordinal of the first day the best-supported stated date can mean (a date has no
+    number of its own: the Released column sorts by it, newest first), None when the
+    sources disagree or every claim is contradicted; "on 2026-10-23" reads
+    "2026-10-23" (the column is the date), "by 2027-01" keeps its relation."""
+    cell = _cell(ln)
+    stated = stated_best(ln)
+    fact = next((f for f in ln.facts if f.anchor == stated.anchor), None)
+    number = None
+    if fact is not None and stated.basis in ("confirmed", "agreed"):
+        number = float(fact_value(fact).as_date().toordinal())
+
+    def bare(t: str) -> str:
+        return t[3:] if t.startswith("on ") else t
+
+    return cell._replace(
+        text=bare(cell.text), number=number, observed_text=bare(cell.observed_text)
+    )
+
+
 def _aside(ln: CardLine) -> str:
     """A speed figure the column does not compare, with where it holds:
     ``1,000–2,000+ on Cerebras WSE-3T (confirmed)``; ``1,384 observed (Cerebras, p50)``."""
@@ -753,6 +779,8 @@ def table_cells(
             speed = speed_cell(lines, organization)
             if speed is not None:
                 cells[key] = speed
+        elif attribute == RELEASED and line is not None:
+            cells[key] = date_cell(line)
         elif line is not None:
             cells[key] = _cell(line)
     for i, name in enumerate(benchmarks):
