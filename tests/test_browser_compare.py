@@ -3,6 +3,7 @@ opened from the navigation it shows a picker and a default comparison, with and 
 JavaScript; ``?s=a,b,c`` and repeated ``s`` redraw it; its columns are even; the
 pre-built pages the picker links to without JavaScript exist and fit a phone."""
 
+# ruff: noqa: F811  (the fixtures of test_browser.py, imported by name, are parameters here)
 from __future__ import annotations
 
 from test_browser import (  # noqa: F401  (fixtures)

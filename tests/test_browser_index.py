@@ -2,6 +2,7 @@
 sorted newest first by a plain link without JavaScript and in place with it; the
 "Last change" heading says what it counts."""
 
+# ruff: noqa: F811  (the fixtures of test_browser.py, imported by name, are parameters here)
 from __future__ import annotations
 
 from test_browser import browser, demo_site, pages, rows, url  # noqa: F401  (fixtures)

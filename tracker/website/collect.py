@@ -380,9 +380,7 @@ class SubjectParts:
     facts: dict[int, list[Fact]]
 
 
-def last_change(
-    events: list[EventView], observations: list[ObservationRow]
-) -> dt.datetime | None:
+def last_change(events: list[EventView], observations: list[ObservationRow]) -> dt.datetime | None:
     """When something last changed for a subject: its latest event (``events`` newest
     first) or the latest time a watch first read a value (an observation's
     ``first_seen``: a value first observed, or a new one after a change), whichever is

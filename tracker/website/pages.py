@@ -158,15 +158,14 @@ def compare_jobs(
 
     def one(path: str, chosen: list[IndexRow], lists: bool) -> Job:
         lead = chosen[0] if chosen else None
-        family = bool(lead and lead.organization) and all(
-            r.organization == lead.organization for r in chosen
-        )
+        org = lead.organization if lead else None
+        family = bool(org) and all(r.organization == org for r in chosen)
         key_input = [listing if lists else [], columns, [row_keys[r.slug] for r in chosen]]
         values = {
             "picker": picker if lists else [],
             "related": bool(related) and lists,
             "chosen": chosen,
-            "family": lead.organization if family and lead else "",
+            "family": org if family else "",
             "around": "" if lists or not lead else lead.name,
         }
 
