@@ -48,7 +48,7 @@ def site(engine, tmp_path):
 
 def test_first_build_renders_every_file(site):
     _, out, first = site
-    assert first.pages_rendered == len(first.rendered_paths) == 103
+    assert first.pages_rendered == len(first.rendered_paths) == 104
     assert set(first.rendered_paths) == set(tree(out)) - {MANIFEST}
 
 
@@ -56,7 +56,7 @@ def test_unchanged_rebuild_renders_nothing(site):
     engine, out, _ = site
     again = build(engine, out)
     assert again.rendered_paths == ()
-    assert (again.pages_written, again.pages_unchanged) == (0, 104)
+    assert (again.pages_written, again.pages_unchanged) == (0, 105)
 
 
 def test_one_claim_renders_only_what_shows_it(site, tmp_path):
@@ -199,7 +199,7 @@ def test_manifest_of_an_older_build_renders_everything(site):
     (out / MANIFEST).write_text(json.dumps([*files, "old.html"]))
     (out / "old.html").write_text("stale")
     again = build(engine, out)
-    assert len(again.rendered_paths) == 103 and again.pages_removed == 1
+    assert len(again.rendered_paths) == 104 and again.pages_removed == 1
     assert again.written_paths == (MANIFEST,)  # every page came out byte-identical
 
 

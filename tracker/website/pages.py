@@ -17,6 +17,7 @@ from jinja2 import Environment
 from markupsafe import Markup
 
 from tracker.website.asof import AS_OF_SCRIPT, as_of_js
+from tracker.website.charts import render_svg, speed_price_chart
 from tracker.website.compare import compare_rows, default_choice, related_choices
 from tracker.website.pagehash import key_of
 from tracker.website.summary import COLUMNS, other_benchmarks, table_columns
@@ -182,6 +183,25 @@ def compare_jobs(
     return jobs
 
 
+def chart_page_jobs(rows: list[IndexRow], job: Callable[..., Job], fingerprint: str) -> list[Job]:
+    """``charts.html`` (linked from every page's navigation) with the cross-subject
+    chart of output speed against output price (:func:`charts.speed_price_chart`, from
+    the index's cells), its text alternative and data table; and the chart's SVG, both
+    keyed by what the chart draws. Without two subjects having both, the page says so."""
+    points = []
+    for r in rows:
+        price, speed = r.cells.get("price-out"), r.cells.get("speed")
+        if price and speed and price.number is not None and speed.number is not None:
+            points.append((r.name, price.number, speed.number, price.text, speed.text))
+    chart = speed_price_chart(points)
+    key = chart.key() if chart else ""
+    jobs = [job("charts.html", "charts.html", key, lambda: {"chart": chart})]
+    if chart is not None:
+        svg_key = key_of(fingerprint, chart.path, key)
+        jobs.append(Job(chart.path, svg_key, partial(render_svg, chart)))
+    return jobs
+
+
 def compare_path(slug: str) -> str:
     """A subject's pre-built comparison with its relatives: ``compare/<slug>.html``."""
     return f"compare/{slug}.html"
@@ -332,6 +352,7 @@ def page_jobs(
             )
         )
     jobs += search_and_compare(ctx, rows, job, columns, digests.row)
+    jobs += chart_page_jobs(rows, job, fingerprint)
     events = ctx.events[:CHANGES_LIMIT]
     for template, values in (
         ("discrepancies.html", {"discrepancies": ctx.discrepancies}),
