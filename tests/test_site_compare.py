@@ -1,6 +1,8 @@
 """The compare page as built (tracker/website/compare.py): a picker that is a plain form,
 a default comparison in the HTML (no JavaScript needed), its cells as the script draws
-them; and the index's "Last change" as it counts observations."""
+them; and the figures the compare page shares with the index and search: the Released
+cell, "Last change" as it counts observations, a label and value with the unit said
+once."""
 
 from __future__ import annotations
 
@@ -169,30 +171,3 @@ def test_released_cell_is_the_date_sorted_by_its_ordinal(site):
     assert cell["number"] == dt.date(2026, 10, 23).toordinal()
     csv_head = (site / "api" / "table.csv").read_text().splitlines()[0]
     assert "released,released_status,released_note" in csv_head
-
-
-def test_speed_price_chart_has_a_point_per_subject_with_both_figures(site):
-    """charts.html (in the navigation): output speed against output price, one point
-    per subject with both index figures (K2 Thinking has no speed), its text
-    alternative naming each, its data table, and the SVG beside it (no script)."""
-    html = (site / "charts.html").read_text()
-    assert '<a href="charts.html">Charts</a>' in html
-    alt = re.search(r'<img src="charts/speed-vs-price.svg" alt="([^"]+)"', html)
-    assert alt is not None
-    assert alt.group(1) == (
-        "Output speed against output price: Kimi K3.1 Pro $10.00 per 1M output tokens, "
-        "44.8 tokens/s; Kimi K3 $15.00 per 1M output tokens, 41.6 tokens/s."
-    )
-    rows = re.findall(r"<tr><td>([^<]+)</td><td>([^<]+)</td><td>([^<]+)</td></tr>", html)
-    assert rows == [("Kimi K3.1 Pro", "$10.00", "44.8"), ("Kimi K3", "$15.00", "41.6")]
-    svg = (site / "charts" / "speed-vs-price.svg").read_text()
-    assert "<script" not in svg and "Kimi K3.1 Pro" in svg
-    assert "output price, USD per 1M tokens" in svg
-
-
-def test_speed_price_chart_needs_two_subjects():
-    from tracker.website.charts import speed_price_chart
-
-    assert speed_price_chart([("A", 1.0, 10.0, "$1.00", "10")]) is None
-    chart = speed_price_chart([("A", 2.0, 10.0, "$2.00", "10"), ("B", 1.0, 30.0, "$1.00", "30")])
-    assert chart is not None and chart.rows == (("B", "$1.00", "30"), ("A", "$2.00", "10"))
