@@ -656,7 +656,10 @@ def stated_license(lines: Sequence[CardLine]) -> Cell | None:
     subject page show, marked as stated, while no watch has read a licence; None when no
     claim states one."""
     ln = next((ln for ln in lines if ln.attribute == "license" and ln.facts and ln.base), None)
-    return _cell(ln) if ln else None
+    if ln is None:
+        return None
+    # beside an observed licence the index notes every contradicted source, this too
+    return _cell(ln)._replace(contradicted=stated_best(ln).contradicted_sources)
 
 
 def _cell(ln: CardLine) -> Cell:
