@@ -81,6 +81,14 @@ def test_demo_summary_counts_every_event_it_stored(tmp_path, monkeypatch):
         "Discrepancy opened 1, Weights found 1); "
         "the site's Changes page lists them\n" in out
     )
+    # "First verdict 4" beside 40 verdicts is explained (a fresh-user trial read it as
+    # "4 claims got a verdict"): only some first verdicts are events
+    assert "verdicts: 40 (confirmed 34, contradicted 1, overdue 3, unverified 2)\n" in out
+    assert (
+        "  First verdict 4 of the 40 verdicts: a claim's first verdict is an event only "
+        "when disputed, contradicted or overdue; the others are on the site and alert "
+        "nobody\n" in out
+    )
     # the discrepancy the board settled before it could open was never announced open:
     # not counted (nor worded) as resolved anywhere a reader sees it
     assert "resolved" not in out

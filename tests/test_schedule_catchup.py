@@ -246,10 +246,15 @@ def test_the_watches_page_shows_the_retry_time_and_the_missed_runs(engine, tmp_p
     build_site(engine, tmp_path / "site")
     html = (tmp_path / "site" / "watches.html").read_text()
     row = html[html.index('<tr id="watch-daily">') :].split("</tr>")[0]
+    # the Next check column: the saved retry (third failure: 20 min), then why and the
+    # schedule it returns to
     assert (
-        '<small class="schedule">cron 0 0 * * * America/Los_Angeles; retry after a failure at '
-        '<time datetime="2026-03-06T12:20:00Z">'  # third failure: 20 min
+        '<td data-label="Next check" class="next"><time class="lines" '
+        'datetime="2026-03-06T12:20:00Z"><span class="nowrap">2026-03-06</span> '
+        '<span class="nowrap">12:20 UTC</span></time><br><small class="schedule">retry after '
+        "a failure; cron 0 0 * * * America/Los_Angeles</small></td>"
     ) in row
+    assert "No scheduler has saved a next run" not in html
     assert (
         '<small class="missed">3 runs missed, caught up once at '
         '<time datetime="2026-03-06T12:00:00Z">'

@@ -108,8 +108,9 @@ def test_total_params_show_the_observation_the_confirmed_claim_matches():
     assert "confirmed" in verdict
     observed = observed_cell(line)
     assert observed.startswith(
-        '2.8T <span class="mark mark-confirmed" title="matches what is stated">✓</span> '
-        '<span class="mark mark-contradicted" title="contradicts a stated figure">✗</span>'
+        '2.8T <span class="mark mark-confirmed" title="matches what is stated">✓</span> · '
+        '<small class="contradicted"><span class="mark mark-contradicted" aria-hidden="true">'
+        "✗</span> contradicts 1 source</small>"
     )
     # unobserved: the confirmed claim supplies the figure, never the contradicted one
     # (linked to the confirmed claim's fact)

@@ -70,7 +70,10 @@ def test_the_observed_column_shows_what_the_verdict_cites(site):
     change = card["Price change (vs kimi-k3)"]
     assert (change["status"], change["observed"], change["derived_from"]) == ("confirmed", None, 2)
     html = (site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
-    assert "from 2 observations</a>" in _row(html, "Price change (vs kimi-k3)")
+    # the subject it is relative to by its name, linked (subjectrefs.label_html)
+    kimi_k3 = '<a href="../../subjects/kimi-k3/index.html">Kimi K3</a>'
+    start = html.index(f">Price change</a> (vs {kimi_k3})</th>")
+    assert "from 2 observations</a>" in html[start : html.index("</tr>", start)]
     assert "not observed" not in _row(html, "Rank: Artificial Analysis Intelligence Index")
     # no confirmed line says "not observed"
     for label, line in card.items():

@@ -206,9 +206,9 @@ def test_the_readme_track_your_own_model_example_runs(tmp_path):
         [".venv/bin/tracker", "claims"], [".venv/bin/tracker", "claims"],
         [".venv/bin/tracker", "verify"],
     ]  # fmt: skip
-    (tmp_path / "article.txt").write_text(
-        "Qwen released Qwen4-Max, a model with 480 billion parameters.\n", encoding="utf-8"
-    )
+    # the sample article the README's step 3 reads, where a fresh clone has it
+    (tmp_path / "examples").mkdir()
+    shutil.copy(ROOT / "examples" / "qwen4-max-article.txt", tmp_path / "examples")
     data = data_copy(tmp_path)
     before = {p.name: p.read_bytes() for p in data.rglob("*") if p.is_file()}
     copied = subprocess.run(" ".join(lines[0]), shell=True, cwd=tmp_path, check=False)
@@ -226,8 +226,17 @@ def test_the_readme_track_your_own_model_example_runs(tmp_path):
         if args.startswith("status"):
             assert "licence:" in r.stdout
     found = json.loads((tmp_path / "c.json").read_text(encoding="utf-8"))
-    assert [(c["subject"], c["value"]["value"]) for c in found] == [("qwen4-max", 480000000000)]
-    assert r.stdout.startswith("verified 41 claims (")  # the 40 copied with the demo, and it
+    assert [(c["subject"], c["attribute"]) for c in found] == [
+        ("qwen4-max", "release_date"),
+        ("qwen4-max", "total_params"),
+        ("qwen4-max", "active_params"),
+        ("qwen4-max", "context_window"),
+        ("qwen4-max", "price_input_usd_per_mtok"),
+        ("qwen4-max", "price_output_usd_per_mtok"),
+        ("qwen4-max", "weights_release_date"),
+    ]
+    assert found[1]["value"]["value"] == 480000000000
+    assert r.stdout.startswith("verified 47 claims (")  # the 40 copied with the demo, and 7
     # the board settled the Terminal-Bench disagreement before it could open: not "resolved"
     assert "0 resolved, 1 already settled, " in r.stdout
     assert "qwen4-max" in (tmp_path / "my-models" / "subjects.toml").read_text(encoding="utf-8")

@@ -246,6 +246,23 @@ def demo_events_line(events: Counter[str]) -> str:
     return f"events: {total} new ({by_kind}); the site's Changes page lists them"
 
 
+def demo_first_verdicts_note(events: Counter[str], verdicts: int) -> str | None:
+    """``  First verdict 4 of the 40 verdicts: ...``: why the events count fewer first
+    verdicts than the verdicts line (only some first verdicts are events:
+    :func:`claims.store.verification.first_verdict_rule`); None when the run stored none."""
+    from claims.events import FIRST_VERDICT, event_label
+    from claims.store.verification import first_verdict_rule
+
+    n = events.get(FIRST_VERDICT, 0)
+    if not n:
+        return None
+    return (
+        f"  {event_label(FIRST_VERDICT)} {n} of the {plural(verdicts, 'verdict')}: a claim's "
+        f"first verdict is an event only when {first_verdict_rule()}; the others are on "
+        "the site and alert nobody"
+    )
+
+
 def demo_site_dir(db: str | None) -> Path:
     """``site`` for the default database; for ``--db FILE``, ``site-STEM`` beside the
     file (``data/site-demo`` for ``--db data/demo.db``, ``../site-demo2`` for ``--db
@@ -333,8 +350,12 @@ def demo(
         f"checked {c.checked} watches (replayed{as_of}): {c.changed} changed, "
         f"{c.unchanged} unchanged, {f'{c.new} new, ' if c.new else ''}{c.failing} failed; {plural(c.observations, 'new observation')}"
     )
-    console.print("verdicts: " + ", ".join(f"{k} {v}" for k, v in sorted(report.verdicts.items())))
+    by_status = ", ".join(f"{k} {v}" for k, v in sorted(report.verdicts.items()))
+    console.print(f"verdicts: {sum(report.verdicts.values())} ({by_status})")
     console.print(demo_events_line(report.events))
+    note = demo_first_verdicts_note(report.events, sum(report.verdicts.values()))
+    if note:
+        console.print(note, highlight=False)
     console.print()
     for st in report.subjects:
         console.print(demo_subject_line(st))

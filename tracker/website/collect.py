@@ -18,7 +18,7 @@ from functools import partial
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
-from claims.events import event_label, reader_kind, reader_title
+from claims.events import event_label, reader_kind, reader_title, settled_never_opened
 from claims.store import siteread
 from claims.store.rawdb import RawDB
 from claims.store.rows import DiscrepancyRow, EventRow, ObservationRow, SubjectRow, WatchRow
@@ -307,18 +307,16 @@ def event_views(events: list[EventRow], by_id: dict[int, SubjectRow]) -> list[Ev
 
 
 def found_settled_keys(events: list[EventRow]) -> set[str]:
-    """Keys of the discrepancies found already settled and never opened: announced by a
-    ``discrepancy_resolved`` event marked ``found_settled``
-    (:mod:`claims.verify.discrepancies`) and by no ``discrepancy_opened`` (reopened later)."""
-    settled, opened = set(), set()
-    for e in events:
-        if e.kind == "discrepancy_opened":
-            opened.add(event_detail(e).get("discrepancy"))
-        elif e.kind == "discrepancy_resolved" and "found_settled" in e.detail_json:
-            detail = event_detail(e)
-            if detail.get("found_settled"):
-                settled.add(detail.get("discrepancy"))
-    return {k for k in settled - opened if isinstance(k, str)}
+    """Keys of the discrepancies found already settled and never opened
+    (:func:`claims.events.settled_never_opened`; only the events that can say so have
+    their detail read)."""
+    said = (
+        (e.kind, event_detail(e))
+        for e in events
+        if e.kind == "discrepancy_opened"
+        or (e.kind == "discrepancy_resolved" and "found_settled" in e.detail_json)
+    )
+    return settled_never_opened(said)
 
 
 def discrepancy_views(

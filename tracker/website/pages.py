@@ -26,6 +26,9 @@ from tracker.website.views import IndexRow, SiteContext, SubjectView
 from tracker.website.writer import Pieces
 
 CHANGES_LIMIT = 200
+# Stands for the root of the links in an index row made once for every page depth:
+# markup, so it reaches the row as it is, where data's "<" is always escaped.
+ROOT_MARK = Markup("<root>")
 
 
 @dataclass(frozen=True)
@@ -281,8 +284,19 @@ def index_jobs(
     row_macro = job.env.get_template("_macros.html").module.index_row  # type: ignore[attr-defined]
 
     @cache
+    def row_at(i: int) -> str:
+        return str(row_macro(rows[i], ROOT_MARK, columns))
+
+    @cache
     def row_html(i: int, root: str) -> str:
-        return row_macro(rows[i], root, columns)
+        # The row made once for every page depth: the root only starts its links
+        # (``href="<root>subjects/...``), and no data can write the mark (its "<" is
+        # escaped); a mark elsewhere than after ``="`` (which would be the template's
+        # own) and the row is made for this root.
+        text, mark = row_at(i), str(ROOT_MARK)
+        if text.count(mark) != text.count('="' + mark):
+            return row_macro(rows[i], root, columns)  # type: ignore[no-any-return]
+        return text.replace(mark, root)
 
     headline = [label for key, label in columns if key.startswith("score-")]
 
@@ -342,6 +356,7 @@ def page_jobs(
     job = PageMaker(ctx, env, fingerprint, common)
     rows = [sv.row() for sv in ctx.subjects]
     jobs = index_jobs(rows, sorts, columns, digests, job)
+    names = {sv.slug: sv.name for sv in ctx.subjects}
     for sv in ctx.subjects:
         jobs.append(
             job(
@@ -363,6 +378,8 @@ def page_jobs(
         key_input: Any = values
         if template == "sources.html" and ctx.listed_digest:
             key_input = [[(sv.source, sv.counts) for sv in ctx.sources], ctx.listed_digest]
+        if template == "sources.html":  # a claim relative to a subject shows its name
+            key_input = [key_input, sorted(names.items())]
         jobs.append(job(template, template, key_input, values.copy, template == "watches.html"))
     # the time the other pages' footers link to, put in by site.js (asof.py)
     as_of = ctx.data_as_of
