@@ -105,9 +105,10 @@ def test_renamed_subject_renders_its_rows_and_feeds(site, tmp_path):
         s.commit()
     pages = {p: data for p, data in tree(out).items() if p.endswith(".html")}
     listing = {p for p, data in pages.items() if b"subjects/orca-9b/index.html" in data}
+    # every subject page: one may name Orca by a claim relative to it (subjectrefs.py)
+    subject_pages = {p for p in pages if p.startswith("subjects/")}
     again = build(engine, out)
-    assert set(again.rendered_paths) == listing | {
-        "subjects/orca-9b/index.html",
+    assert set(again.rendered_paths) == listing | subject_pages | {
         "api/claims.csv",
         "api/claims.json",
         "api/subjects.json",
@@ -119,6 +120,39 @@ def test_renamed_subject_renders_its_rows_and_feeds(site, tmp_path):
         "assets/table-data.js",
         "assets/search-index.js",
     }
+    scratch = tmp_path / "scratch"
+    build(engine, scratch)
+    assert tree(out) == tree(scratch)
+
+
+def test_a_page_naming_another_subject_shows_its_new_name_after_a_rename(site, tmp_path):
+    engine, out, _ = site
+    with Session(engine) as s:
+        kimi = s.exec(select(Subject).where(Subject.slug == "kimi-k3.1-pro")).one()
+        source = s.exec(select(Source)).first()
+        s.add(
+            Claim(
+                key="kimi-price-change-vs-orca",
+                subject_id=kimi.id,
+                attribute="price_change_pct",
+                qualifiers_json=json.dumps({"relative_to": "orca-9b", "side": "output"}),
+                value_json=json.dumps({"kind": "quantity", "value": "-20", "unit": "percent"}),
+                raw_text="20% cheaper than Orca",
+                source_id=source.id,
+                claimant="A lab",
+                created_at=NOW,
+            )
+        )
+        s.commit()
+    build(engine, out)
+    with Session(engine) as s:
+        orca = s.exec(select(Subject).where(Subject.slug == "orca-9b")).one()
+        orca.name = "Orca Nine"
+        s.add(orca)
+        s.commit()
+    build(engine, out)
+    page = (out / "subjects/kimi-k3.1-pro/index.html").read_text()
+    assert "Orca Nine</a>" in page
     scratch = tmp_path / "scratch"
     build(engine, scratch)
     assert tree(out) == tree(scratch)

@@ -357,12 +357,16 @@ def page_jobs(
     rows = [sv.row() for sv in ctx.subjects]
     jobs = index_jobs(rows, sorts, columns, digests, job)
     names = {sv.slug: sv.name for sv in ctx.subjects}
+    # A claim relative to another subject shows that subject's name (subjectrefs.py); the
+    # build records keep no claims to say which pages name which subjects, so every
+    # subject page is keyed by all names: a rename or a new subject re-renders them all.
+    names_key = key_of(sorted(names.items()))
     for sv in ctx.subjects:
         jobs.append(
             job(
                 "subject.html",
                 subject_path(sv.slug),
-                digests.view[sv.slug],
+                (digests.view[sv.slug], names_key),
                 partial(lambda s: {"s": s, "card": s.card}, sv),
             )
         )
