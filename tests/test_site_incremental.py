@@ -48,7 +48,7 @@ def site(engine, tmp_path):
 
 def test_first_build_renders_every_file(site):
     _, out, first = site
-    assert first.pages_rendered == len(first.rendered_paths) == 95
+    assert first.pages_rendered == len(first.rendered_paths) == 104
     assert set(first.rendered_paths) == set(tree(out)) - {MANIFEST}
 
 
@@ -56,7 +56,7 @@ def test_unchanged_rebuild_renders_nothing(site):
     engine, out, _ = site
     again = build(engine, out)
     assert again.rendered_paths == ()
-    assert (again.pages_written, again.pages_unchanged) == (0, 96)
+    assert (again.pages_written, again.pages_unchanged) == (0, 105)
 
 
 def test_one_claim_renders_only_what_shows_it(site, tmp_path):
@@ -161,8 +161,8 @@ def test_a_page_naming_another_subject_shows_its_new_name_after_a_rename(site, t
 def test_newer_watch_check_renders_the_pages_that_show_it(site, tmp_path):
     """'Data as of' (the latest successful watch check) shows on the index views, the
     compare page (its figures are the table's, even before subjects are chosen) and the
-    watches page only, so a cycle re-renders those (and the subject pages whose weights
-    cells show that watch's check time), not the whole site."""
+    watches page only, so a cycle re-renders those (and the subject pages and pre-built
+    comparisons whose weights cells show that watch's check time), not the whole site."""
     engine, out, _ = site
     with Session(engine) as s:
         hf = s.exec(select(Watch).where(Watch.name == "hf-moonshotai")).one()
@@ -176,7 +176,10 @@ def test_newer_watch_check_renders_the_pages_that_show_it(site, tmp_path):
     shows_it |= {"watches.html", "compare.html"}
     assert shows_it <= rendered
     assert {"discrepancies.html", "sources.html", "changes.html"}.isdisjoint(rendered)
-    assert {p for p in rendered - shows_it} <= {p for p in pages if p.startswith("subjects/")}
+    # and the pre-built comparisons of those subjects (their weights cells too)
+    assert {p for p in rendered - shows_it} <= {
+        p for p in pages if p.startswith(("subjects/", "compare/"))
+    }
     stamp = 'Data as of the latest successful watch check, <time datetime="2026-11-29T16:00:00Z">'
     assert all(stamp in (out / p).read_text() for p in shows_it)
     # every other page says "Data as of" with a link to the time, which assets/as-of.js
@@ -230,7 +233,7 @@ def test_manifest_of_an_older_build_renders_everything(site):
     (out / MANIFEST).write_text(json.dumps([*files, "old.html"]))
     (out / "old.html").write_text("stale")
     again = build(engine, out)
-    assert len(again.rendered_paths) == 95 and again.pages_removed == 1
+    assert len(again.rendered_paths) == 104 and again.pages_removed == 1
     assert again.written_paths == (MANIFEST,)  # every page came out byte-identical
 
 

@@ -9,6 +9,7 @@ as :mod:`claims.store.rows` objects; the 30,000 claims as tuples of the needed c
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Iterable
@@ -376,6 +377,18 @@ class SubjectParts:
     facts: dict[int, list[Fact]]
 
 
+def last_change(events: list[EventView], observations: list[ObservationRow]) -> dt.datetime | None:
+    """When something last changed for a subject: its latest event (``events`` newest
+    first) or the latest time a watch first read a value (an observation's
+    ``first_seen``: a value first observed, or a new one after a change), whichever is
+    later; None with neither. (Kimi K3, whose prices were first read on 2026-11-28 and
+    which had no event, showed "—": a fresh-user trial.)"""
+    times = [o.first_seen for o in observations]
+    if events:
+        times.append(events[0].created_at)
+    return max(times, default=None)
+
+
 def subject_view(s: SubjectRow, parts: SubjectParts) -> SubjectView:
     """One subject's view (its summary card and table cells come later:
     :func:`add_summaries`)."""
@@ -391,7 +404,7 @@ def subject_view(s: SubjectRow, parts: SubjectParts) -> SubjectView:
         variants=parts.variants.get(sid, []),
         weights=parts.weights[sid],
         open_discrepancies=sum(1 for d in s_discs if d.state == "open"),
-        last_change=s_events[0].created_at if s_events else None,
+        last_change=last_change(s_events, parts.observations[sid]),
         groups=parts.groups[sid],
         events=[ev for ev in s_events if ev.audience == "subscriber"],
         discrepancies=s_discs,

@@ -17,8 +17,11 @@ from jinja2 import Environment
 from markupsafe import Markup
 
 from tracker.website.asof import AS_OF_SCRIPT, as_of_js
+from tracker.website.charts import render_svg, speed_price_chart
+from tracker.website.compare import compare_rows, default_choice, related_choices
 from tracker.website.pagehash import key_of
 from tracker.website.summary import COLUMNS, other_benchmarks, table_columns
+from tracker.website.table import table_record
 from tracker.website.views import IndexRow, SiteContext, SubjectView
 from tracker.website.writer import Pieces
 
@@ -147,11 +150,82 @@ VIEW_ONLY = tuple(
 _view_only = attrgetter(*VIEW_ONLY)
 
 
+def compare_jobs(
+    rows: list[IndexRow],
+    columns: list[tuple[str, str]],
+    row_keys: dict[str, str],
+    job: Callable[..., Job],
+) -> list[Job]:
+    """``compare.html``: its picker (every subject) and the default comparison built in
+    (:func:`tracker.website.compare.default_choice`); and ``compare/<slug>.html``, each
+    subject with its nearest relatives (:func:`~tracker.website.compare.related_choices`),
+    which the picker links to for readers without JavaScript. Each is keyed by what it
+    lists and the row digests of those compared; ``assets/table-data.js`` redraws
+    ``compare.html`` for ``?s=``."""
+    related = related_choices(rows)
+    listing = [(r.slug, r.name, r.organization) for r in rows]
+    picker = sorted(rows, key=lambda r: r.name.lower())
+
+    def one(path: str, chosen: list[IndexRow], lists: bool) -> Job:
+        lead = chosen[0] if chosen else None
+        org = lead.organization if lead else None
+        family = bool(org) and all(r.organization == org for r in chosen)
+        key_input = [listing if lists else [], columns, [row_keys[r.slug] for r in chosen]]
+        values = {
+            "picker": picker if lists else [],
+            "related": bool(related) and lists,
+            "chosen": chosen,
+            "family": org if family else "",
+            "around": "" if lists or not lead else lead.name,
+        }
+
+        def make() -> dict[str, Any]:
+            rows_shown = compare_rows([table_record(r) for r in chosen], columns)
+            return {**values, "compare_rows": rows_shown}
+
+        # "Data as of" on compare.html as on the index (its figures are the table's);
+        # not on the pre-built ones, or every check re-rendered one page per subject
+        return job("compare.html", path, key_input, make, as_of=lists)
+
+    jobs = [one("compare.html", default_choice(rows), True)]
+    jobs += [one(compare_path(slug), chosen, False) for slug, chosen in related.items()]
+    return jobs
+
+
+def chart_page_jobs(rows: list[IndexRow], job: Callable[..., Job], fingerprint: str) -> list[Job]:
+    """``charts.html`` (linked from every page's navigation) with the cross-subject
+    chart of output speed against output price (:func:`charts.speed_price_chart`, from
+    the index's cells), its text alternative and data table; and the chart's SVG, both
+    keyed by what the chart draws. Without two subjects having both, the page says so."""
+    points = []
+    for r in rows:
+        price, speed = r.cells.get("price-out"), r.cells.get("speed")
+        if price and speed and price.number is not None and speed.number is not None:
+            points.append((r.name, price.number, speed.number, price.text, speed.text))
+    chart = speed_price_chart(points)
+    key = chart.key() if chart else ""
+    jobs = [job("charts.html", "charts.html", key, lambda: {"chart": chart})]
+    if chart is not None:
+        svg_key = key_of(fingerprint, chart.path, key)
+        jobs.append(Job(chart.path, svg_key, partial(render_svg, chart)))
+    return jobs
+
+
+def compare_path(slug: str) -> str:
+    """A subject's pre-built comparison with its relatives: ``compare/<slug>.html``."""
+    return f"compare/{slug}.html"
+
+
 def search_and_compare(
-    ctx: SiteContext, rows: list[IndexRow], job: Callable[..., Job]
+    ctx: SiteContext,
+    rows: list[IndexRow],
+    job: Callable[..., Job],
+    columns: list[tuple[str, str]],
+    row_keys: dict[str, str],
 ) -> list[Job]:
     """``search.html`` (keyed by the subjects and sources it lists without JavaScript)
-    and ``compare.html`` (its data is ``assets/table-data.js``)."""
+    and the compare pages (:func:`compare_jobs`; ``columns`` the index's, ``row_keys``
+    each subject's row digest)."""
     listing = [(r.slug, r.name, r.organization, r.aliases) for r in rows]
     sources = [sv.source for sv in ctx.sources]
     shown_sources = [(src.key, src.title, src.publisher) for src in sources]
@@ -162,8 +236,7 @@ def search_and_compare(
             [listing, shown_sources],
             lambda: {"subjects": rows, "sources": sources},
         ),
-        # "Data as of" as on the index: its figures are the table's (one small page)
-        job("compare.html", "compare.html", None, dict, as_of=True),
+        *compare_jobs(rows, columns, row_keys, job),
     ]
 
 
@@ -320,7 +393,8 @@ def page_jobs(
                 partial(lambda s: {"s": s, "card": s.card}, sv),
             )
         )
-    jobs += search_and_compare(ctx, rows, job)
+    jobs += search_and_compare(ctx, rows, job, columns, digests.row)
+    jobs += chart_page_jobs(rows, job, fingerprint)
     events = ctx.events[:CHANGES_LIMIT]
     for template, values in (
         ("discrepancies.html", {"discrepancies": ctx.discrepancies}),

@@ -215,9 +215,11 @@ class Cell(NamedTuple):
     sources disagree, a note shown under the figure (the conditions it holds under,
     ``Cerebras WSE-3T``; ``Moonshot AI, p50`` for an observed speed) and whether a watch
     observed it and no live claim's verdict backs it (``observed``: no verdict to show),
-    and how many sources stated a figure the evidence contradicts (``contradicted``:
-    noted beside, never the figure). ``text`` is what the sources state (``—``: no
-    figure that holds), ``number`` the best-supported figure (the observation first).
+    and how many sources stated another figure the evidence contradicts
+    (``contradicted``: noted beside). ``text`` is what the sources state (the
+    contradicted figure, status ``contradicted``, when nothing stated holds; ``—``: no
+    figure), ``number`` the best-supported figure (the observation first; never a
+    contradicted one).
     Fields are documented in ``docs/site-api.md``."""
 
     text: str
