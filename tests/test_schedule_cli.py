@@ -420,3 +420,22 @@ def test_watches_json_says_not_running_as_the_text_does(tmp_path):
         "running": False, "state": "not running", "pid": None, "host": None, "since": None,
         "heartbeat": None, "expires": None, "live": None, "exited": None, "same_machine": None,
     }  # fmt: skip
+
+
+def test_the_scheduler_says_at_start_where_its_subscriptions_come_from(tmp_path, monkeypatch):
+    """The scheduler logged nothing about alerts, and read only data/subscriptions.toml
+    (fresh-user trial): `schedule --data DIR` reads DIR's, and says so at start."""
+    from tracker.cli.schedule import alerts_source
+
+    monkeypatch.delenv("TRACKER_APPRISE_URLS", raising=False)
+    monkeypatch.chdir(tmp_path)
+    mine = tmp_path / "my-models"
+    mine.mkdir()
+    (mine / "subscriptions.toml").write_text(
+        '[[subscription]]\nname = "me"\nurl = "json://127.0.0.1:9/"\n', encoding="utf-8"
+    )
+    assert alerts_source(mine) == f"1 subscription from {mine / 'subscriptions.toml'}"
+    assert alerts_source(None) == (
+        "no subscriptions (no data/subscriptions.toml, TRACKER_APPRISE_URLS unset); "
+        "alerts wait in the outbox (give --data DIR)"
+    )

@@ -93,6 +93,15 @@ def schedule_cmd(
     out: Annotated[Path, typer.Option("--out", help="Folder the site is rebuilt into.")] = Path(
         "site"
     ),
+    data: Annotated[
+        Path | None,
+        typer.Option(
+            "--data",
+            help="Data folder whose subscriptions.toml alerts go to, as `track`/`load` take "
+            "it (default data/).",
+            show_default=False,
+        ),
+    ] = None,
     snapshots: Annotated[
         Path | None,
         typer.Option(
@@ -113,7 +122,8 @@ def schedule_cmd(
 
     _setup_logging()
     engine = open_db(db, write=True)
-    bundle = load_jobs(jobs, engine, site_dir=out, snapshot_dir=snapshots)
+    bundle = load_jobs(jobs, engine, site_dir=out, snapshot_dir=snapshots, data_dir=data)
+    log.info("alerts: %s", alerts_source(data))
     settings = ScheduleSettings(
         jitter_seconds=jitter,
         max_workers=workers,
@@ -139,6 +149,21 @@ def schedule_cmd(
         log.warning("%s", exc)  # the log line is the one message (cases/C14)
         raise typer.Exit(1) from None
     sched.run_until(stop)
+
+
+def alerts_source(data: Path | None) -> str:
+    """Where the scheduler's alerts go, said once at its start: ``2 subscriptions from
+    my-models/subscriptions.toml`` or ``no subscriptions (...); alerts wait in the
+    outbox``; a broken subscriptions file is named here (it stops only each drain)."""
+    from tracker.alerts.subscriptions import describe_source, load_subscriptions
+    from tracker.errors import ConfigError
+
+    try:
+        subs = load_subscriptions(data_dir=data)
+    except ConfigError as exc:
+        return f"cannot read subscriptions: {exc}"
+    told = describe_source(subs, data_dir=data)
+    return told if subs else f"{told}; alerts wait in the outbox (give --data DIR)"
 
 
 @friendly_errors
