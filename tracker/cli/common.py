@@ -18,6 +18,7 @@ from claims.store.rawdb import RawDB, SchemaMissing
 from claims.values.safetext import terminal_text
 from tracker import settings
 from tracker.cli.failures import fail, hinted_names, report
+from tracker.cli.interrupt import was_interrupted
 from tracker.cli.lazyconsole import LazyConsole, stdout_console
 from tracker.cli.plainparams import use_plain_params
 from tracker.cli.values import json_default, usage_error_line
@@ -358,6 +359,8 @@ def friendly_errors(fn: F) -> F:
         try:
             return fn(*args, **kwargs)
         except Exception as exc:
+            if was_interrupted(exc):  # e.g. a rollback Ctrl-C cut short: not the error
+                raise KeyboardInterrupt from None
             # a DataFileError, tested without importing the data-file reader (see above)
             if _loaded_error(exc, "claims.curated.datafile", "DataFileError"):
                 raise _data_file_report(cast("DataFileError", exc), json_out) from None

@@ -44,7 +44,15 @@ JobsOpt = Annotated[
         "verifies, rebuilds the site and sends alerts.",
     ),
 ]
-
+DataOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--data",
+        help="Data folder whose subscriptions.toml alerts go to, as `track`/`load` take "
+        "it (default data/).",
+        show_default=False,
+    ),
+]
 
 _handler: logging.Handler | None = None
 
@@ -93,15 +101,7 @@ def schedule_cmd(
     out: Annotated[Path, typer.Option("--out", help="Folder the site is rebuilt into.")] = Path(
         "site"
     ),
-    data: Annotated[
-        Path | None,
-        typer.Option(
-            "--data",
-            help="Data folder whose subscriptions.toml alerts go to, as `track`/`load` take "
-            "it (default data/).",
-            show_default=False,
-        ),
-    ] = None,
+    data: DataOpt = None,
     snapshots: Annotated[
         Path | None,
         typer.Option(
