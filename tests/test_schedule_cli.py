@@ -439,3 +439,15 @@ def test_the_scheduler_says_at_start_where_its_subscriptions_come_from(tmp_path,
         "no subscriptions (no data/subscriptions.toml, TRACKER_APPRISE_URLS unset); "
         "alerts wait in the outbox (give --data DIR)"
     )
+
+
+def test_watches_on_an_empty_database_says_none_yet_and_the_next_step(tmp_path):
+    """It printed an empty table frame (fresh-user trial)."""
+    db = tmp_path / "empty.db"
+    make_engine(db).dispose()
+    result = CliRunner().invoke(app, ["watches", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[1:] == [
+        f"no watches yet: add one with `tracker track NAME --org ORG --db {db}` or load "
+        f"data/watches.toml with `tracker load --db {db}` (or `tracker demo`)"
+    ]

@@ -181,6 +181,15 @@ def watches_cmd(db: DbOpt = None, json_out: JsonOpt = False) -> None:
         print_json({**listing, "scheduler": scheduler_json(listing["scheduler"])})
         return
     console.print(scheduler_line(listing["scheduler"]))
+    if not listing["watches"]:
+        on_db = "" if db is None else f" --db {db}"
+        console.print(
+            "no watches yet: add one with `tracker track NAME --org ORG" + on_db + "` or load "
+            "data/watches.toml with `tracker load" + on_db + "` (or `tracker demo`)",
+            highlight=False,
+            markup=False,
+        )
+        return
     table = wide_watch_table(listing["watches"], now)
     if console.is_terminal and (
         whole_word_widths(table, console.width, breakable=6, whole_lines=True) is None
