@@ -84,7 +84,8 @@ def _new_app(**options: Any) -> typer.Typer:
 
 _app = _new_app(
     help="Track AI model releases: which stated figures hold, where sources disagree, "
-    "and whether the weights landed. Start with: tracker demo, then tracker status SUBJECT.",
+    "and whether the weights landed. Start with: tracker demo, then tracker status SUBJECT; "
+    "tracker check --replay FILE.har checks offline from recorded answers.",
     no_args_is_help=True,
     cls=_RootGroup,
 )
