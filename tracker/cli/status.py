@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from claims.values.canonical import utcnow
 from tracker.cli.common import (
     DbOpt,
     JsonOpt,
@@ -18,7 +19,6 @@ from tracker.cli.common import (
     plain,
     print_json,
 )
-from claims.values.canonical import utcnow
 from tracker.cli.values import utc_minute
 from tracker.errors import UnknownName
 
