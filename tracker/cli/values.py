@@ -110,7 +110,7 @@ def _nearest_choice(message: str) -> str:
     import difflib
 
     bad = _NOT_ONE_OF.search(message)
-    if bad is None:
+    if bad is None or "did you mean" in message.lower():  # a parser that suggested already
         return ""
     options = [o.strip(" '") for o in re.split(r",\s*|\s+or\s+", bad.group(2)) if o.strip()]
     near = difflib.get_close_matches(bad.group(1), options, n=1, cutoff=0.6)
