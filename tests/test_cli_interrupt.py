@@ -4,6 +4,7 @@ the rollback error the interrupt caused ("cannot rollback - no transaction is ac
 
 from __future__ import annotations
 
+import gc
 import sqlite3
 import sys
 
@@ -28,8 +29,14 @@ def _cut_rollback(*_args, **_kwargs):
 
 def _run(monkeypatch, capsys, argv: list[str]) -> tuple[int, str]:
     monkeypatch.setattr(sys, "argv", ["tracker", *argv])
-    with pytest.raises(SystemExit) as done:
-        entry.main()
+    # main() marks the process as ending (a build then leaves gc off); this one goes on
+    monkeypatch.setattr(cli_main, "_process_ends", False)
+    monkeypatch.setattr(cli_main, "_skip_teardown", False)
+    try:
+        with pytest.raises(SystemExit) as done:
+            entry.main()
+    finally:
+        gc.enable()  # the plain build turns it off for a process that then ends; this one goes on
     return done.value.code, capsys.readouterr().err
 
 
