@@ -324,3 +324,33 @@ def test_the_aliases_drop_the_makers_name_and_its_suffix_word(tmp_path):
     r = runner.invoke(app, ["track", "Orca Nine", "--org", "acme", "--repo", "acme/Orca-9B",
                             "--data", str(data), "--dry-run"])  # fmt: skip
     assert '+aliases = ["Orca Nine", "Orca 9B"]' in r.output  # the repo's name, spaced
+
+
+def test_subscriptions_track_wrote_to_its_data_folder_reach_alerts_send(tmp_path, monkeypatch):
+    """`track --data my-models --subscribe URL` wrote my-models/subscriptions.toml, but
+    `alerts send --db my-models/tracker.db` said "no subscriptions" (fresh-user trial):
+    `alerts send --data my-models`, as the next hint says, delivers to that URL."""
+    from webhook import Hook
+
+    monkeypatch.delenv("TRACKER_APPRISE_URLS", raising=False)
+    monkeypatch.chdir(tmp_path)
+    Path("my-models").mkdir()
+    db = "my-models/tracker.db"
+    with Hook(lambda body: 204) as hook:
+        url = f"json://127.0.0.1:{hook.port}/hook"
+        r = runner.invoke(app, ["track", "Orca 9B", "--org", "acme", "--repo", "acme/Orca-9B", "--data", "my-models",
+                                "--db", db, "--subscribe", url], env={"COLUMNS": "300"})  # fmt: skip
+        assert r.exit_code == 0, r.output
+        assert r.stdout.splitlines()[-1].endswith(
+            f"then `tracker alerts send --data my-models --db {db}`"
+        )
+        har = str(acme_recording(tmp_path / "acme.har"))
+        checked = runner.invoke(app, ["check", "--replay", har, "--db", db])  # fmt: skip
+        assert checked.exit_code == 0, checked.output
+        sent = runner.invoke(app, ["alerts", "send", "--data", "my-models", "--db", db])
+        assert sent.exit_code == 0, sent.output
+        tested = runner.invoke(app, ["alerts", "test", "--data", "my-models", "--json"])
+    assert tested.exit_code == 0, tested.output
+    assert json.loads(tested.stdout)["results"][0]["delivered"] is True
+    bodies = [p["message"] for p in hook.posts]
+    assert len(bodies) == 2 and "Orca-9B" in bodies[0]
