@@ -31,6 +31,24 @@ def test_a_port_that_is_no_number_is_one_line_naming_it(args, tmp_path, monkeypa
     )
 
 
+@pytest.mark.parametrize(
+    "args",
+    [["status", "x"], ["build", "--out", "OUT"], ["verify"], ["discrepancies"]],
+)  # fmt: skip
+def test_an_empty_db_is_refused_not_read_as_the_default_database(args, tmp_path, monkeypatch):
+    """``--db "$DB"`` with DB unset built the demo's database without a word (trial)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "tracker.db").write_bytes(b"")
+    args = [str(tmp_path / "site") if a == "OUT" else a for a in args]
+    result = runner.invoke(app, [*args, "--db", ""])
+    assert (result.exit_code, result.stderr) == (
+        1,
+        "error: --db is empty: give a database file or URL\n",
+    )
+    assert not (tmp_path / "site").exists()
+
+
 def test_the_psycopg2_driver_gets_the_psycopg_hint():
     result = runner.invoke(app, ["status", "x", "--db", "postgresql+psycopg2://u@127.0.0.1/team"])
     assert (result.exit_code, result.stderr) == (

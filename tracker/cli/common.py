@@ -318,6 +318,9 @@ def database_name(db: str | None) -> str:
     database"); empty when the URL cannot be read."""
     from claims.store.rawdb import database_url
 
+    if db is not None and not db.strip():
+        # "--db $DB" with DB unset would otherwise build from the default database
+        raise DatabaseUnavailable("--db is empty: give a database file or URL")
     url = database_url(db or settings.database_url())
     if url.startswith("sqlite:///"):
         return f" {url.removeprefix('sqlite:///')}"
@@ -439,7 +442,7 @@ def open_db(
     from claims.store.engine import connect, make_engine
 
     given = db
-    db = db or settings.database_url()
+    db = settings.database_url() if db is None else db
     parsed = checked_db_url(db)
     shown = parsed.render_as_string(hide_password=True)
     if parsed.drivername.startswith("sqlite") and parsed.database not in (None, "", ":memory:"):
@@ -462,13 +465,16 @@ def checked_db_url(db: str | None) -> Any:
     """``--db`` ``db`` (None: ``TRACKER_DATABASE_URL``, else the default file) resolved
     and parsed into a SQLAlchemy ``URL``: the one place every command's database path or
     URL is validated. Raises DatabaseUnavailable with one line naming the URL (password
-    hidden) and its problem: not a URL, a port that is no number, a backend other than
+    hidden) and its problem: empty, not a URL, a port that is no number, a backend other than
     SQLite/PostgreSQL, a PostgreSQL driver other than psycopg (3)."""
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError
 
     from claims.store.rawdb import database_url
 
+    if db is not None and not db.strip():
+        # "--db $DB" with DB unset would otherwise build from the default database
+        raise DatabaseUnavailable("--db is empty: give a database file or URL")
     url = database_url(db or settings.database_url())
     hidden = re.sub(r"(://[^:/@]*:)[^@/]*@", r"\1***@", url)
     try:
