@@ -274,7 +274,11 @@ def test_extract_with_db_reads_the_models_tracked_there_before_the_default_file(
         ("aurora-2-pro", 120000000000),
         (None, 70000000000),
     ]
-    assert f"track the model in {db} (`tracker track" in r.stderr
+    # the hint names the data folder beside the database, not the demo's data/
+    hint = (
+        f'track the model in {db} (`tracker track "NAME" --org ORG --data {db.parent} --db {db}`)'
+    )
+    assert hint in " ".join(r.stderr.split())
 
 
 def test_a_figure_naming_no_model_points_to_the_default_subjects_file(tmp_path, monkeypatch):

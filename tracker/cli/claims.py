@@ -93,10 +93,13 @@ def _subject_fix(subjects_file: Path | None, db: str | None = None) -> str:
     """How to give candidates a subject: the one fix line of extract and import warnings
     (the subjects come from ``subjects_file``, else from the database ``db``)."""
     if subjects_file is None and db:
+        # the data folder beside a database file (my-models/tracker.db -> my-models): without
+        # --data, track writes the demo's data/ (a trial followed this hint into it)
+        folder = "DIR" if "://" in db else (Path(db).parent.as_posix() or ".")
         return (
-            f'track the model in {db} (`tracker track "NAME" --org ORG --db {db}`) and extract '
-            "again, or pass --subject SLUG (a subject of that database) for figures naming no "
-            "model"
+            f'track the model in {db} (`tracker track "NAME" --org ORG --data {folder} '
+            f"--db {db}`) and extract again, or pass --subject SLUG (a subject of that "
+            "database) for figures naming no model"
         )
     file = subjects_file or DEFAULT_SUBJECTS
     return (
