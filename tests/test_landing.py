@@ -455,3 +455,27 @@ def test_replayed_verifications_are_judged_and_stamped_as_of_their_evidence(tmp_
         ("verdict_changed", T3),
         ("discrepancy_opened", T3),
     ]
+
+
+def test_a_replay_without_the_followed_repos_page_keeps_its_watch_unchecked(tmp_path):
+    """A recording of the org listing alone: the repo it shows is recorded, its model
+    watch is made and left unchecked (no failure, no retry), not failed as unrecorded."""
+    db = str(tmp_path / "t.db")
+    engine = make_engine(db)
+    try:
+        load_curated(engine, tracked_data(tmp_path))
+        har = write_har(tmp_path / "org-only.har", [entry(ORG_URL, [ORCA, TINY], T3)])
+        summary = run_cycle(db, har, None, tmp_path / "snapshots", show_progress=False)
+        with Session(engine) as s:
+            kinds = [e.kind for e in s.exec(select(Event)).all()]
+            followed = s.exec(select(Watch).where(Watch.url == MODEL_URL)).one()
+        assert summary.failing == 0
+        assert kinds == ["subject_discovered"]
+        # a watch never checked: state "new", no run, no failure
+        assert (followed.state, followed.last_run, followed.consecutive_failures) == (
+            "new",
+            None,
+            0,
+        )
+    finally:
+        engine.dispose()

@@ -51,6 +51,7 @@ from tracker.cycle.withdrawn import record_gone
 from tracker.errors import (
     DATA_ERRORS,
     ConfigError,
+    NotRecorded,
     ParseError,
     TrackerError,
     UnknownName,
@@ -500,6 +501,11 @@ def _record(
     for entry, follow in got.follows:
         followed = _followed_spec(raw, entry)
         log.info("watch %s: following %s (new watch %s)", spec.name, entry["url"], entry["name"])
+        if isinstance(follow.error, NotRecorded):
+            # a replay without the new repo's page: the watch is kept, left unchecked (a
+            # failure here made a replay fail on a watch it had just made; trial)
+            log.info("watch %s: not in the recording; checked on its next run", entry["name"])
+            continue
         results.extend(
             _record(raw, followed, follow, index, names, clock, failing_after,
                     announced=result.announced)
