@@ -417,3 +417,9 @@ def test_today_and_an_announcement_of_a_plan_dates_no_release():
     text = "Today, Vega Systems announced that Orion-5 Max will ship in June."
     got = [(c.attribute, c.value.value) for c in extract(text, [ORION], published=NOV_20)]
     assert ("release_date", "2026-11-20") not in got
+
+
+def test_a_part_of_the_month_is_in_the_quoted_span():
+    text = "Vega Systems promises Orion-5 Max open weights by mid-December.\n"
+    (c,) = extract(text, [ORION], lang="en", published=NOV_30)
+    assert (c.text, c.value.display()) == ("mid-December", "by 2026-12")

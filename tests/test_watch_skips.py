@@ -63,7 +63,10 @@ def test_a_skipped_watch_says_so_and_keeps_its_health(engine, tmp_path, monkeypa
     assert "skipped: TRACKER_AA_API_KEY not set" in shown and " ok " not in shown
     build_site(engine, tmp_path / "site", now=AT)
     html = (tmp_path / "site" / "watches.html").read_text()
-    assert '<span class="state state-skipped">skipped: TRACKER_AA_API_KEY not set</span>' in html
+    assert (
+        '<span class="state state-skipped">skipped</span> '
+        '<small class="run">(TRACKER_AA_API_KEY not set)</small>'
+    ) in html
 
 
 def test_the_next_check_clears_the_skip(engine, tmp_path, monkeypatch):

@@ -20,7 +20,7 @@ from babel.dates import get_date_format, get_month_names
 
 from claims.extract.date_relations import NEGATED, relation_before, unit_before
 from claims.extract.date_windows import window_of, window_pattern
-from claims.extract.lexicon import alternation, words
+from claims.extract.lexicon import alternation, phrases, words
 from claims.extract.weekday_dates import read_weekday, weekday_pattern
 from claims.extract.yearless import tense_before, yearless_year
 from claims.values.numbers import NUMBER_WORDS_EN, NUMBER_WORDS_PT, normalize_locale, word_number
@@ -98,6 +98,11 @@ def _unit_table(lang: str) -> dict[str, str]:
 def _units(lang: str) -> str:
     """The unit words of ``lang``'s relative dates, accented forms as listed."""
     return "|".join(re.escape(line.rsplit(None, 1)[0]) for line in words("time_units", lang))
+
+
+# A part of a month right before a month name ("mid-", "late ", "meados de "): kept in
+# the date's span (lexicon/<lang>/month_parts.txt; the month stays the value's precision).
+_MONTH_PART = re.compile(r"\b(?:" + phrases("month_parts") + r")[\s-]+$", re.IGNORECASE)
 
 
 @lru_cache(maxsize=8)
@@ -239,6 +244,9 @@ def scan_dates(
             s += lead
             if text[e - 1] == "." and _fold(text[s:e].rstrip(".").split()[-1]) in _wide(lang):
                 e -= 1  # a sentence's full stop after a full month name
+            part = _MONTH_PART.search(text, max(0, s - 30), s) if kind == "month" else None
+            if part:  # "mid-December": the span shows the part a reviewer must see
+                s = part.start()
             rel, words, negation = relation_before(text, s)
             if kind in ("endof", "window"):
                 rel = "by" if rel in ("on", "by") else rel

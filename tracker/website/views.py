@@ -557,9 +557,12 @@ class WatchView:
     @property
     def state_parts(self) -> tuple[str, str]:
         """:attr:`state_text` as the page's narrow State column shows it: the state word
-        and, below it, the run of failures: ``("retrying", "1 failure in a row")``
-        (``""`` when there is none)."""
+        and, below it, the run of failures: ``("retrying", "1 failure in a row")``, or
+        why it was skipped: ``("skipped", "TRACKER_AA_API_KEY not set")`` (``""`` when
+        there is none)."""
         text = self.state_text
+        if text.startswith("skipped: "):  # its reason below it, not one long nowrap line
+            return "skipped", text.removeprefix("skipped: ")
         word, sep, rest = text.partition(" (")
         if sep and rest.endswith(")") and ")" not in rest[:-1]:
             return word, rest[:-1]
