@@ -135,7 +135,12 @@ def _patterns(lang: str) -> tuple[re.Pattern[str], ...]:
     else:
         named = rf"\b{mon}\s+{day}(?:,?\s+{year})?(?!\w)"
         named2 = rf"(?<!\d){day}\s+{mon}(?:,?\s+{year})?(?!\w)"
-        month_only = rf"\b(?=[jfmasondJFMASOND])(?P<mon>{wide})(?:\s+{year})?(?!\w)"
+        # an abbreviated month only with its year ("Jun 2025"; a bare "may" is a verb)
+        abbr = "|".join(sorted(set(months) - set(wide.split("|")), key=len, reverse=True))
+        month_only = (
+            rf"\b(?=[jfmasondJFMASOND])(?P<mon>{wide}|(?:{abbr})(?=\.?\s+\d{{4}}(?!\d)))\.?"
+            rf"(?:\s+{year})?(?!\w)"
+        )
         words = NUMBER_WORDS_EN
         relative = (
             rf"(?:\b(?P<rel>in|within)\s+)?\b(?P<n>\d+|{words}|a)\s+"

@@ -113,7 +113,9 @@ def figure_regex(locale: str) -> re.Pattern[str]:
     )
     number = rf"(?:{num}|(?i:\b(?:{words})\b)|{one})"
     scale = (
-        rf"(?:\s*(?P<{{s}}>{SCALE_WORD_PATTERN})\b(?:\s+de\b)?"
+        # "a one-million-token window": a hyphen may join the scale word of a token count
+        # (not "a 10-billion-parameter dense transformer": a compound naming a part)
+        rf"(?:(?:\s*|-(?=(?:{SCALE_WORD_PATTERN})-tokens?\b))(?P<{{s}}>{SCALE_WORD_PATTERN})\b(?:\s+de\b)?"
         rf"|{_SPACED_SCALE}(?P<{{x}}>[kKMBT])(?:(?![\w-])|(?=-(?:tokens?|param))))"
     )
     pattern = (
