@@ -141,3 +141,36 @@ def test_a_subjects_published_checkpoint_name_is_the_subject():
     sized = SubjectRef("nimbus-5-70b", ("Nimbus 5 70B",), (), "Vega Systems")
     text = "Nimbus-5-8B-Instruct is a smaller 8B parameter model from Vega Systems."
     assert rows(text, (sized,), "nimbus-5-70b") == [(None, "total_params", "8B params")]
+
+
+def test_a_flattened_config_tables_glued_label_and_value_is_no_model_name():
+    text = "Orion-5 Max model card:\n\nConfigValue\nNumber of Layers61\nMax Context Length65536\n"
+    assert rows(text) == [("orion-5-max", "context_window", "64K (65,536) tokens")]
+
+
+@pytest.mark.parametrize(
+    ("text", "licence"),
+    [
+        ("Orion-5 Max\nlicense: apache-2.0", "apache-2.0"),
+        ("Orion-5 Max\ntask text-generationlicense apache-2.0library transformers", "apache-2.0"),
+        ("Orion-5 Max\nLicense: cc-by-nc-4.0", "cc-by-nc-4.0"),
+        ("Orion-5 Max is released under the mit license.", "mit"),
+    ],
+)
+def test_a_hubs_lower_case_licence_id(text, licence):
+    assert rows(text) == [("orion-5-max", "license", licence)]
+
+
+def test_a_readme_badge_before_the_licence_badge_names_no_licence():
+    text = "Vega Chat Homepage\nDiscord License\n\nOrion-5 Max is out under the MIT license."
+    assert rows(text) == [("orion-5-max", "license", "mit")]
+
+
+def test_a_count_glued_after_a_dates_year_starts_after_the_year():
+    text = "Orion-5 Max\n\nCreated Feb 3, 20274,096 context\n\nA model for agents."
+    assert rows(text) == [("orion-5-max", "context_window", "4K (4,096) tokens")]
+
+
+def test_a_parts_parameters_glued_to_their_count_are_no_total():
+    text = "Orion-5 Max\nSpecValue\nNon-embedding Parameters25.6B\nTotal Parameters27B\n"
+    assert rows(text) == [("orion-5-max", "total_params", "27B params")]

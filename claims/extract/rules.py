@@ -385,7 +385,9 @@ LICENSE_NAME_RE = re.compile(
     _LICENCE_START + r"(?P<lic>(?i:" + _named_licenses() + r")"
     r"|(?i:modified)\s+MIT|MIT|Apache(?:[- ]2\.0|\s+License\s+2\.0)?"
     r"|CC[- ]BY(?:-[A-Z]{2})*(?:[- ]\d\.\d)?|OpenRAIL(?:-M)?|GPL-?3\.0"
-    r"|Llama\s+\d(?:\.\d)?\s+Community)(?![\w-])"
+    r"|Llama\s+\d(?:\.\d)?\s+Community|" + alternation("hub_licence_ids") + ")"
+    # a word ends it, or a metadata label glued after it ("apache-2.0library transformers")
+    r"(?:(?![\w-])|(?=(?:" + alternation("glued_value_ends") + r")\b))"
 )
 LICENSE_WORD_RE = re.compile(r"licen[cçs]|terms\s+of\s+use|termos\s+de\s+uso", re.I)
 
@@ -694,7 +696,7 @@ def params_attribute(fig: Figure, before: str, after: str) -> str | None:
         return None  # "benchmarked like a 70B", "como um 70B": a yardstick, not a count
     if teachers_size(before, after):
         return None  # "partindo de um professor de 12B": the teacher's size
-    if _part_after_re().match(after):
+    if _part_after_re().match(after) or _part_label_re().search(before[-40:]):
         return None  # "170 milhões de parâmetros de incorporação": one part's size
     if is_part_size(before, after):
         return None  # "a 123B decoder with a 1B vision encoder": a component's size
@@ -1113,6 +1115,16 @@ def _part_after_re() -> re.Pattern[str]:
     return re.compile(
         r"^\s*-?(?:(?:de\s+)?(?:" + _PARAMS + r")\s+(?:" + parts + r")"
         r"|(?:" + parts + r")\s+(?:" + _PARAMS + r"))(?!\w)",
+        re.I,
+    )
+
+
+@cache
+def _part_label_re() -> re.Pattern[str]:
+    """A part's words then "parameters" as the label right before a count, maybe glued to
+    it by a flattened spec table ("Non-embedding Parameters25.6B", "Embedding params: 1.4B")."""
+    return re.compile(
+        r"(?<!\w)(?:" + alternation("param_parts") + r")\s+(?:" + _PARAMS + r")\s*[:|]?\s*$",
         re.I,
     )
 
