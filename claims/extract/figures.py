@@ -92,7 +92,7 @@ _GLUED_PERCENT = r"(?<=[^\W\d_]{2})(?=\d+(?:[.,]\d+)?\s?%)"
 # "Created Jun 23, 20244,096 context": a router page glues a date's year to the next
 # count; the count starts after the year (only a grouped count: "4,096"), never with it.
 _YEAR_GLUED_COUNT = r"(?:19|20)\d\d\d{1,3}(?:,\d{3})+(?!\d)"
-_AFTER_GLUED_YEAR = rf"(?<=\d, (?:19|20)\d\d)(?=\d{{1,3}}(?:,\d{{3}})+(?!\d))"
+_AFTER_GLUED_YEAR = r"(?<=\d, (?:19|20)\d\d)(?=\d{1,3}(?:,\d{3})+(?!\d))"
 _NOT_GLUED_YEAR = rf"(?!(?<=\d, ){_YEAR_GLUED_COUNT})"
 
 
