@@ -124,6 +124,34 @@ def test_by_the_end_of_december_is_a_deadline_on_its_last_day():
     ) == [("kimi-k3", "weights_release_date", {}, "by 2026-12-31", None)]
 
 
+@pytest.mark.parametrize(
+    ("text", "lang", "value"),
+    [
+        ("Vega Systems promises Orion-5 Max open weights by mid-December.\n", "en", "by 2026-12"),
+        (
+            "Vega Systems said the Orion-5 Max weights land by late January 2027.\n",
+            "en",
+            "by 2027-01",
+        ),
+        (
+            "Vega Systems will publish the Orion-5 Max weights by the middle of March.\n",
+            "en",
+            "by 2027-03",
+        ),
+        ("Vega Systems said the Orion-5 Max weights land in mid-January.\n", "en", "on 2027-01"),
+        ("Os pesos do Kimi K3 serão liberados até meados de dezembro.\n", "pt-BR", "by 2026-12"),
+        (
+            "A Moonshot publica os pesos do Kimi K3 antes do início de março.\n",
+            "pt-PT",
+            "before 2027-03",
+        ),
+    ],
+)
+def test_a_part_of_the_month_keeps_the_relation_before_it(text, lang, value):
+    got = rows_with_qualifiers(text, lang)
+    assert [(r[1], r[3]) for r in got] == [("weights_release_date", value)]
+
+
 def test_open_sourcing_a_model_dates_its_weights():
     """A trial: "won't open-source Nimbus 4 until March 2027" gave no candidate (the
     verb was not a weights word); an open-source model *released* on a date stays a

@@ -72,3 +72,39 @@ def test_a_glued_list_item_is_a_sentence_of_its_own_and_offsets_stay():
         "Orion 5 came later.",
         "U.S.-China trade and a 70B-class.-model stay.",
     ]
+
+
+WRAPPED = (
+    "Vega Systems on Monday announced Orion-5 Max, a dense model with 9 billion parameters\n"
+    "and a context window of 128K tokens. Through its API, Orion-5 Max costs $0.10 per\n"
+    "million input tokens and $0.40 per million output tokens, the company said in a\n"
+    "statement published on its website.\n"
+    "\n"
+    "Context window\n"
+    "128K\n"
+    "Parameters: 9 billion\n"
+    "Licence: Apache 2.0\n"
+)
+
+
+def test_a_hard_wrapped_paragraph_is_one_line_and_offsets_stay():
+    doc = Document.read(WRAPPED)
+    assert len(doc.text) == len(WRAPPED)
+    paragraph = WRAPPED.split("\n\n")[0]
+    assert doc.text[: len(paragraph)] == paragraph.replace("\n", " ")
+    # the sentence that ran over two lines is one sentence
+    assert (
+        "costs $0.10 per million input tokens and $0.40 per million output tokens"
+        in [s.text for s in doc.segments.sentences][1]
+    )
+    # a spec card's short lines and "label: value" lines keep their breaks
+    assert doc.text[len(paragraph) :] == WRAPPED[len(paragraph) :]
+
+
+def test_lines_ending_their_sentences_are_not_joined():
+    text = (
+        "Orion-5 Max has 9 billion parameters and a window of 128K tokens in total.\n"
+        "Vega Systems charges $0.10 per million input tokens for the model today.\n"
+        "The weights are on Hugging Face under the Apache 2.0 licence as of this week.\n"
+    )
+    assert Document.read(text).text == text

@@ -152,3 +152,22 @@ def test_a_training_stages_length_is_no_context_window():
         "pre-training, extended to 32K during mid-training."
     )
     assert [r[:3] for r in rows(text)] == [("orion-5-max", "context_window", "256K tokens")]
+
+
+def test_a_hard_wrapped_article_reads_as_its_paragraphs():
+    # A plain-text article saved at 80 columns: the output price ran over a line break,
+    # and the promise's relation word sat on the line before its date.
+    text = (
+        "Vega Systems unveils Orion-5 Max, promises open weights by mid-December\n"
+        "\n"
+        "Vega Systems on Monday announced Orion-5 Max. The company said the weights will\n"
+        "be published on Hugging Face under the Apache 2.0 licence before 2026-12-15.\n"
+        "\n"
+        "Through its API, Orion-5 Max costs $0.10 per million input tokens and $0.40 per\n"
+        "million output tokens, the company said in a statement on its website today.\n"
+    )
+    got = [(a, v) for _, a, v, _ in rows(text)]
+    assert ("weights_release_date", "by 2026-12") in got
+    assert ("weights_release_date", "before 2026-12-15") in got
+    assert ("price_input_usd_per_mtok", "$0.10 per 1M tokens") in got
+    assert ("price_output_usd_per_mtok", "$0.40 per 1M tokens") in got

@@ -10,7 +10,7 @@ import math
 
 import pytest
 
-from tracker.website.jsontext import json_encoder
+from tracker.website.jsontext import json_encoder, plain_values, sorted_json_fast
 from tracker.website.views import plain
 
 SAMPLES = [
@@ -95,3 +95,43 @@ def test_threads_encoding_the_same_objects_at_once_see_no_cycle():
     for th in threads:
         th.join()
     assert results == [True] * 200
+
+
+# Floats at the edges of the range both encoders print alike, and past them.
+SAME_FLOATS = [0.0, -0.0, 1e-4, 0.00012, 0.5, 1.5, 2.8e12, 1e15, 9999999999999998.0, -123.456]
+OTHER_FLOATS = [1e-05, 3.9e-05, 1e16, 1.5e16, 1e300, 5e-324, math.nan, math.inf, -math.inf]
+
+
+def test_the_fast_encoder_gives_the_same_text_for_plain_values():
+    fast = sorted_json_fast()
+    assert fast is not None  # orjson is a dependency
+    encode = json_encoder()
+    record = {
+        "z": 'ü\n"\\ \u2028 \x00\x1f\x7f 漢 😀',
+        "a": [1, "two", None],
+        "n": None,
+        "b": True,
+        "i": -(2**63),
+        "é": 7,
+        "Z": False,
+        "ids": [],
+    }
+    for x in SAME_FLOATS:
+        record["f"] = x
+        assert plain_values(record)
+        assert fast(record) == encode(record)
+        assert fast({"v": record}) == encode({"v": record})
+
+
+def test_plain_values_refuses_what_the_fast_encoder_prints_otherwise():
+    for x in OTHER_FLOATS:
+        assert not plain_values({"value": x, "unit": "params"})
+    assert not plain_values({"extra": {"a": 1}})  # nested: not checked
+    assert not plain_values({"a": [1.5]})
+    assert not plain_values({"when": dt.datetime(2026, 12, 1, tzinfo=dt.UTC)})
+    fast = sorted_json_fast()
+    assert fast is not None
+    # what it refuses raises TypeError (orjson.JSONEncodeError), so the caller falls back
+    for bad in ({"big": 2**64}, {1: "int key"}, {"lone": "\ud800"}):
+        with pytest.raises(TypeError):
+            fast(bad)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from claims.extract.lexicon import alternation, patterns, words
+from claims.extract.lexicon import alternation, patterns, phrases, words
 from claims.extract.negation import NEGATION_WORDS, NOT_NEGATING_WORDS
 
 # Relation words right before a date (``lexicon/<lang>/relation_words.txt``, longest first); "a partir de"/"from" = on that day.
@@ -23,7 +23,9 @@ _REL_RE = re.compile(
     r"(?:^|[\s(])("
     + "|".join(re.escape(w) for w, _ in RELATION_WORDS)
     + r")\s+(?:o\s+|a\s+|the\s+)?"
-    r"(?:(?:pr[óo]ximo|next)\s+)?(?:dia\s+)?$",
+    r"(?:(?:pr[óo]ximo|next)\s+)?(?:dia\s+)?"
+    # "by mid-December", "até meados de dezembro": a part of the month between them.
+    r"(?:(?:" + phrases("month_parts") + r")[\s-]+)?$",
     re.IGNORECASE,
 )
 _REL_MAP = dict(RELATION_WORDS)
@@ -57,7 +59,7 @@ def relation_before(text: str, start: int) -> tuple[str, str, str | None]:
     """(relation, its words, None) for the relation words before ``start``; when a
     negation governs them, (relation, words, the negation) instead, "until" read as
     "before" ("not until March"). No relation words: ("on", "", None)."""
-    lo = max(0, start - 30)
+    lo = max(0, start - 50)
     m = _REL_RE.search(text[lo:start])
     if not m:
         return "on", "", None

@@ -17,6 +17,7 @@ from claims.extract.normalize import (
     normalize_glued_items,
     normalize_hyphens,
     normalize_latex,
+    normalize_wraps,
 )
 from claims.extract.segment import Segments
 from claims.extract.tables import Table, find_tables
@@ -76,8 +77,10 @@ class Document:
     def read(cls, text: str) -> Document:
         """Annotate ``text``: normalise hyphens, number compounds and glued list items (same
         length), segment it, find its tables and lines."""
-        text = normalize_glued_items(
-            normalize_compounds(normalize_hyphens(normalize_emphasis(normalize_latex(text))))
+        text = normalize_wraps(
+            normalize_glued_items(
+                normalize_compounds(normalize_hyphens(normalize_emphasis(normalize_latex(text))))
+            )
         )
         lines: list[Line] = []
         for m in _LINE.finditer(text):

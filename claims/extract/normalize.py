@@ -63,6 +63,65 @@ def normalize_glued_items(text: str) -> str:
     return _GLUED_ITEM.sub(" ", text)
 
 
+# Hard-wrapped prose (plain-text mail, newsletters, a file saved at 72-80 columns): each
+# line would be a paragraph of its own and "$0.40 per million\noutput tokens" lost its
+# side. In a block of lines (no blank line between them) whose lines are of one width and
+# mostly end mid-sentence, a line break after an open line becomes a space. Tables,
+# headings, bullets and "label: value" lines start no joined line; spec cards' short lines
+# stay apart (the block's width is under 40).
+_WRAP_OPEN_END = re.compile(r"[^.!?…:;]['\"”’)\]]*$")
+_WRAP_NEW_ITEM = re.compile(r"[ \t]*(?:[-*•·▪‣◦>#|]|\d{1,2}[.)]\s|[^\n:|]{1,40}:\s)")
+_WRAP_MIN_WIDTH = 40
+_WRAP_MAX_WIDTH = 120
+
+
+def normalize_wraps(text: str) -> str:
+    """``text`` with the line breaks inside hard-wrapped paragraphs as spaces (see above);
+    same length, same offsets."""
+    if "\n" not in text:
+        return text
+    lines = text.split("\n")
+    joins: list[int] = []
+    pos = 0
+    block: list[tuple[int, str]] = []
+    for line in [*lines, ""]:
+        if line.strip() and "|" not in line and "\t" not in line:
+            block.append((pos, line))
+        else:
+            joins.extend(_wrap_joins(block))
+            block = []
+        pos += len(line) + 1
+    if not joins:
+        return text
+    buf = list(text)
+    for i in joins:
+        buf[i] = " "
+    return "".join(buf)
+
+
+def _wrap_joins(block: list[tuple[int, str]]) -> list[int]:
+    """Offsets of the line breaks to join in one block of (offset, line) pairs."""
+    if len(block) < 2:
+        return []
+    width = max(len(line.rstrip()) for _, line in block)
+    if not _WRAP_MIN_WIDTH <= width <= _WRAP_MAX_WIDTH:
+        return []
+    inner = block[:-1]
+    open_ends = [
+        (start, line)
+        for start, line in inner
+        if _WRAP_OPEN_END.search(line.rstrip())
+        and len(line.rstrip()) >= width / 2
+        and not line.lstrip().startswith("#")
+    ]
+    if 2 * len(open_ends) < len(inner):
+        return []
+    follows = {start: block[i + 1][1] for i, (start, _) in enumerate(inner)}
+    return [
+        start + len(line) for start, line in open_ends if not _WRAP_NEW_ITEM.match(follows[start])
+    ]
+
+
 # Emphasis written into pasted text: model cards mark a table's best score in bold
 # ("| **66.4** |", "<u>65.0</u>", "<b>71.3</b>"); the marks hid the figure from the
 # readers. Paired markdown ``**``/``__`` and inline HTML emphasis tags become spaces.

@@ -23,6 +23,9 @@ from tracker.website.views import IndexRow, SiteContext, SubjectView
 from tracker.website.writer import Pieces
 
 CHANGES_LIMIT = 200
+# Stands for the root of the links in an index row made once for every page depth:
+# markup, so it reaches the row as it is, where data's "<" is always escaped.
+ROOT_MARK = Markup("<root>")
 
 
 @dataclass(frozen=True)
@@ -208,8 +211,19 @@ def index_jobs(
     row_macro = job.env.get_template("_macros.html").module.index_row  # type: ignore[attr-defined]
 
     @cache
+    def row_at(i: int) -> str:
+        return str(row_macro(rows[i], ROOT_MARK, columns))
+
+    @cache
     def row_html(i: int, root: str) -> str:
-        return row_macro(rows[i], root, columns)
+        # The row made once for every page depth: the root only starts its links
+        # (``href="<root>subjects/...``), and no data can write the mark (its "<" is
+        # escaped); a mark elsewhere than after ``="`` (which would be the template's
+        # own) and the row is made for this root.
+        text, mark = row_at(i), str(ROOT_MARK)
+        if text.count(mark) != text.count('="' + mark):
+            return row_macro(rows[i], root, columns)  # type: ignore[no-any-return]
+        return text.replace(mark, root)
 
     headline = [label for key, label in columns if key.startswith("score-")]
 
