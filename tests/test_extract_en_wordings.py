@@ -174,3 +174,15 @@ def test_a_count_glued_after_a_dates_year_starts_after_the_year():
 def test_a_parts_parameters_glued_to_their_count_are_no_total():
     text = "Orion-5 Max\nSpecValue\nNon-embedding Parameters25.6B\nTotal Parameters27B\n"
     assert rows(text) == [("orion-5-max", "total_params", "27B params")]
+
+
+def test_a_flattened_config_block_is_not_joined_as_hard_wrapped_prose():
+    text = (
+        "Orion-5 Max model card:\n\nConfigValue\nNumber of Layers (Dense layers included)61\n"
+        "Hidden Dimension7168\nMax Context Length65536\nTotal Parameters (LLM)316B\n"
+        "Activated Params per Token38B\nTotal Parameters (VLM)321B\n"
+    )
+    got = rows(text)
+    assert ("orion-5-max", "context_window", "64K (65,536) tokens") in got
+    assert ("orion-5-max", "active_params", "38B params") in got
+    assert ("orion-5-max", "active_params", "316B params") not in got
