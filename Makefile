@@ -41,4 +41,4 @@ lint: $(STAMP)
 	$(BIN)/lint-imports
 
 clean:
-	rm -rf site data/tracker.db data/tracker.db-* data/snapshots
+	rm -rf site site-demo-db data/tracker.db data/tracker.db-* data/snapshots

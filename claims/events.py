@@ -167,6 +167,26 @@ def reader_kind(kind: str, detail: Mapping[str, Any]) -> str:
     return kind
 
 
+def settled_never_opened(events: Iterable[tuple[str, Mapping[str, Any]]]) -> set[str]:
+    """Keys of the discrepancies found already settled and never opened, from events as
+    (kind, detail): announced by a ``discrepancy_resolved`` marked ``found_settled``
+    and by no ``discrepancy_opened`` (one reopened later is an ordinary discrepancy).
+    The site, ``tracker discrepancies`` and ``tracker review`` word these "already
+    settled" (:data:`ALREADY_SETTLED`), never "resolved"."""
+    settled, opened = set(), set()
+    for kind, detail in events:
+        if kind == "discrepancy_opened":
+            opened.add(detail.get("discrepancy"))
+        elif reader_kind(kind, detail) == FOUND_SETTLED:
+            settled.add(detail.get("discrepancy"))
+    return {k for k in settled - opened if isinstance(k, str)}
+
+
+# How a discrepancy found already settled is named where a state is shown (stored state
+# ``resolved``): the site, `tracker discrepancies`, `tracker review`.
+ALREADY_SETTLED = "already settled"
+
+
 def found_settled_title(title: str) -> str:
     """A found-settled discrepancy's title from :func:`claims.store.verification.discrepancy_title`
     (ends ``(resolved)``) or as stored by older versions (ends ``(resolved) (found settled:

@@ -169,6 +169,28 @@ def attribute_label(name: str) -> str:
     return label_from(ATTRIBUTE_LABELS, name, capital=True)
 
 
+# A value's unit words that its attribute's label already says ("Total parameters
+# 2.8T params" read the unit twice: a fresh-user trial of search): dropped where a label
+# and a value are joined (:func:`labelled_value`).
+UNIT_WORDS_IN_LABEL: dict[str, tuple[str, str]] = {
+    # unit word at the end of a value's text: the label word that says it
+    "params": (" params", "parameter"),
+}
+
+
+def labelled_value(name: str, value_text: str) -> str:
+    """An attribute's label and a value's display text as one phrase, the unit said
+    once: ``total_params``, ``2.8T params`` -> ``Total parameters 2.8T``;
+    ``context_window``, ``1M tokens`` -> ``Context window 1M tokens`` (the label does
+    not say "tokens"); every other kind (dates, text, prices) joined by a space."""
+    label = attribute_label(name)
+    unit = ATTRIBUTES.get(name, ((), None))[1]
+    suffix, word = UNIT_WORDS_IN_LABEL.get(unit or "", ("", ""))
+    if suffix and word in label.lower() and value_text.endswith(suffix):
+        value_text = value_text[: -len(suffix)]
+    return f"{label} {value_text}"
+
+
 def attribute_phrase(name: str) -> str:
     """The label inside a sentence: ``no observation of the benchmark score``."""
     label = attribute_label(name)

@@ -596,7 +596,7 @@ def test_index_with_four_subjects_and_three_scores_fits_1280(wide_site, pages):
     page = pages[1280]
     page.goto(url(wide_site, "index.html"))
     heads = page.eval("[...document.querySelectorAll('#subjects thead th')].length")
-    assert heads == 14
+    assert heads == 15  # Released included
     assert "SWE-bench Verified" in page.eval("document.querySelector('#subjects thead').innerText")
     assert rows(page) == ["kimi-k2-thinking", "kimi-k3", "kimi-k3.1-pro", "wide-test-model"]
     assert clipped(page) == []
@@ -630,15 +630,16 @@ def test_compare_shows_every_benchmark_and_the_index_says_where_the_rest_are(wid
         "[...document.querySelectorAll('.side-by-side tbody tr')]"
         ".map(r => r.innerText).find(t => t.startsWith('Input $/M'))"
     )
-    # the observed $3.00, the contradicted press $1.00 only counted
-    assert "$3.00" in row and "$1.00" not in row and "1 source contradicted" in row
+    # the contradicted press $1.00 with its verdict, the observed $3.00 beside it
+    assert "$1.00 contradicted" in row and "(observed $3.00)" in row
 
 
-def test_compare_shows_no_figure_for_a_contradicted_score_and_speeds_like_for_like(
+def test_compare_shows_a_contradicted_score_with_its_verdict_and_speeds_like_for_like(
     wide_site, pages
 ):
     """Terminal-Bench 4.0 for K3.1 Pro has only a contradicted claim (the 3.0 score):
-    the compare page shows no figure ("—", read "no figure") and the contradicted source;
+    the compare page shows that figure with its verdict (a trial read "— (✗ 1 source
+    contradicted)" as a hidden figure);
     K3's speed is its own endpoint's median, the Cerebras figure only named beside."""
     page = pages[1280]
     page.goto(url(wide_site, "compare.html?s=kimi-k3.1-pro&s=kimi-k3"))
@@ -652,12 +653,11 @@ def test_compare_shows_no_figure_for_a_contradicted_score_and_speeds_like_for_li
     assert heads == ["Kimi K3", "Kimi K3.1 Pro"]
     assert rows["Terminal-Bench 4.0"][0] == "—no figure"  # K3 has none
     tb4 = rows["Terminal-Bench 4.0"][1]
-    assert tb4.startswith("—no figure") and "(✗ 1 source contradicted)" in tb4
-    assert "65.7" not in tb4
+    assert tb4.startswith("65.7% contradicted") and "source contradicted" not in tb4
     k3_speed, k31_speed = rows["Output tok/s"]
     assert k31_speed.startswith("44.8 observed (Moonshot AI, p50)")
     assert k3_speed.startswith("41.6 observed (Moonshot AI, p50)")
-    assert " · not compared here: 1,000–2,000+ on Cerebras WSE-3T (confirmed)" in k3_speed
+    assert " (not compared here: 1,000–2,000+ on Cerebras WSE-3T (confirmed))" in k3_speed
 
 
 def test_every_page_says_data_as_of(demo_site, pages):

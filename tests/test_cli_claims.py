@@ -500,3 +500,26 @@ def test_one_candidate_without_a_subject_is_counted_in_the_singular(tmp_path):
         f"(slug, name, aliases as written) to {SUBJECTS} and extract again, or pass "
         "--subject SLUG (a subject of that file) for figures naming no model\n",
     )
+
+
+def test_claims_extract_refuses_an_article_over_max_kb_and_binary_files(tmp_path):
+    """A 19.7 MB text ran for minutes silently; a binary file said "cannot read article
+    (UnicodeDecodeError)" (fresh-user trial)."""
+    from tracker.cli.main import app as tracker_app
+
+    big = tmp_path / "big.txt"
+    big.write_text("Orion 2 has 2T parameters.\n" * 100, encoding="utf-8")  # 2.7 KB
+    result = CliRunner().invoke(tracker_app, ["claims", "extract", str(big), "--max-kb", "2"])
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"error: {big}: 3 KB is more than --max-kb 2 (extraction would take minutes); pass "
+        "the part about the model, or raise --max-kb\n",
+    )
+    pdf = tmp_path / "a.pdf"
+    pdf.write_bytes(b"%PDF-1.7\n\xe2\x28\xa1 binary")
+    result = CliRunner().invoke(tracker_app, ["claims", "extract", str(pdf)])
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"error: {pdf}: not UTF-8 text (byte 0xe2 at offset 9); give a text or HTML file "
+        "(convert a PDF or document to text first)\n",
+    )

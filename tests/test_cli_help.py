@@ -189,7 +189,7 @@ def test_option_help_says_what_values_mean(path, option, words):
         (
             ["discrepancies", "--state", "opn"],
             "error: invalid value for '--state': 'opn' is not one of open, resolved, "
-            "dismissed, note; see `tracker discrepancies --help`",
+            "dismissed, note (did you mean 'open'?); see `tracker discrepancies --help`",
         ),
         (
             ["claims", "extract", "x.txt", "--lang", "fr"],

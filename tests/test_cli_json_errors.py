@@ -54,7 +54,7 @@ CASES = {
         ["kimi-k3.1-pro"],
         1,
     ),  # fmt: skip
-    "discrepancies (usage)": (["discrepancies", "--state", "opn"], "usage", [], 2),
+    "discrepancies (usage)": (["discrepancies", "--state", "opn"], "usage", ["open"], 2),
     "review": (["review", "99", "--dismiss", "x", "--db", "{db}"], "review", [], 1),
     "db upgrade": (["db", "upgrade", "--db", "{missing}"], "database", [], 1),
     "alerts send": (
@@ -63,6 +63,7 @@ CASES = {
         [],
         1,
     ),  # fmt: skip
+    "alerts test": (["alerts", "test", "--config", "{tmp}/none.toml"], "config", [], 1),
     "claims extract": (["claims", "extract", "{tmp}/none.txt"], "config", [], 1),
     "claims import": (["claims", "import", "{tmp}/none.json", "--source", "s"], "config", [], 1),
     "claims list": (

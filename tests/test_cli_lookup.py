@@ -3,6 +3,7 @@ the known ones, verify's counts in singular and plural, the subject page's wordi
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -57,7 +58,8 @@ def test_verify_counts_read_in_singular_and_plural(demo_db, monkeypatch):
     import claims.store.verification
 
     report = SimpleNamespace(
-        statuses={"confirmed": 1}, open_discrepancies=1, changed=[7], opened=[3],
+        statuses={"confirmed": 1}, open_discrepancies=1,
+        changed=[{"claim_id": 7, "from": "unverified", "to": "confirmed"}], opened=[3],
         resolved=[], found_settled=[], events_added=1, to_dict=dict,
     )  # fmt: skip
     monkeypatch.setattr(claims.store.verification, "verify_all", lambda session, now=None: report)
@@ -83,12 +85,12 @@ def test_build_says_what_its_counts_mean(demo_db, tmp_path):
     args = ["build", "--db", str(demo_db), "--out", str(tmp_path / "site")]
     first, again = runner.invoke(app, args), runner.invoke(app, args)
     assert first.stdout.strip() == (
-        f"site built in {tmp_path / 'site'}: 99 files, 99 rendered (0 up to date); "
-        "99 written (new or changed), 0 left as they were"
+        f"site built in {tmp_path / 'site'}: 109 files, 109 rendered (0 up to date); "
+        "109 written (new or changed), 0 left as they were"
     )
     assert again.stdout.strip() == (
-        f"site built in {tmp_path / 'site'}: 99 files, 0 rendered (99 up to date); "
-        "0 written (new or changed), 99 left as they were"
+        f"site built in {tmp_path / 'site'}: 109 files, 0 rendered (109 up to date); "
+        "0 written (new or changed), 109 left as they were"
     )
 
 
@@ -135,3 +137,40 @@ def test_claims_list_and_status_answer_an_unknown_subject_alike(tmp_path):
             assert (error["message"], error["did_you_mean"]) == (
                 expected, ["borealis-tern-30b"] if near else []
             )  # fmt: skip
+
+
+def test_discrepancies_word_a_found_settled_one_as_the_site_does(demo_db):
+    """`tracker discrepancies` listed the demo's found-settled discrepancy as
+    `[resolved]` while the site and `tracker verify` say "already settled"; --json
+    keeps the stored state and says `found_settled`."""
+    plain = runner.invoke(app, ["discrepancies", "--db", str(demo_db)])
+    assert plain.exit_code == 0, plain.output
+    heads = [line.split("]")[0] + "]" for line in plain.stdout.splitlines() if line.startswith("#")]
+    assert heads == ["#2 [open]", "#1 [already settled]", "#3 [note]"]
+    rows = runner.invoke(app, ["discrepancies", "--db", str(demo_db), "--json"])
+    said = {r["id"]: (r["state"], r["found_settled"]) for r in json.loads(rows.stdout)}
+    assert said == {1: ("resolved", True), 2: ("open", False), 3: ("note", False)}
+    review = runner.invoke(app, ["review", "1", "--dismiss", "x", "--db", str(demo_db)])
+    assert review.exit_code == 1
+    assert review.stderr.startswith("error: #1 is already settled (settled by observation #")
+
+
+def test_verify_tells_first_verdicts_from_changed_ones():
+    """A fresh database's `tracker verify` said "6 verdicts changed" where no verdict
+    had changed: first verdicts (only some of which are events) are counted apart."""
+    from tracker.cli.verify import verdict_events_text
+
+    changed = [
+        {"claim_id": 1, "from": None, "to": "overdue"},
+        {"claim_id": 2, "from": None, "to": "contradicted"},
+        {"claim_id": 3, "from": "confirmed", "to": "contradicted"},
+    ]
+    assert verdict_events_text(changed) == (
+        "1 verdict changed, 2 first verdicts that are events (only disputed, contradicted "
+        "or overdue ones are)"
+    )
+    assert verdict_events_text(changed[:1]) == (
+        "0 verdicts changed, 1 first verdict that is an event (only disputed, contradicted "
+        "or overdue ones are)"
+    )
+    assert verdict_events_text([]) == "0 verdicts changed"

@@ -76,8 +76,9 @@ def test_alerts_send_without_any_subscription_is_an_error(engine, tmp_path, monk
     result = runner.invoke(app, ["alerts", "send", "--db", str(db)])
     assert (result.exit_code, result.output) == (
         1,
-        "error: no subscriptions: set TRACKER_APPRISE_URLS or write data/subscriptions.toml "
-        "(docs/alerts.md)\n",
+        "error: no subscriptions: no data/subscriptions.toml and TRACKER_APPRISE_URLS unset; "
+        "give --data DIR (the folder `tracker track --data DIR --subscribe URL` wrote to), "
+        "--config FILE, or set TRACKER_APPRISE_URLS (docs/alerts.md)\n",
     )
     absent = tmp_path / "nope.toml"  # a mistyped --config is not "no subscriptions"
     result = runner.invoke(app, ["alerts", "send", "--db", str(db), "--config", str(absent)])

@@ -177,11 +177,13 @@ def test_state_note_selects_the_different_subjects_notes_and_dismissed_leaves_th
     def listed(*args: str) -> list[str]:
         result = runner.invoke(app, ["discrepancies", "--db", str(db), *args])
         assert result.exit_code == 0, result.output
-        return [ln.split(" ", 2)[1] for ln in result.output.splitlines() if ln.startswith("#")]
+        lines = result.output.splitlines()
+        return [ln.split(" ", 1)[1].split("]")[0] + "]" for ln in lines if ln.startswith("#")]
 
     assert listed("--state", "note") == ["[note]"]
     assert listed("--state", "dismissed") == ["[dismissed]"]
-    assert listed() == ["[resolved]", "[dismissed]", "[note]"]  # #2 was the one open
+    # #2 was the one open; #1 (stored resolved) was found already settled, never open
+    assert listed() == ["[already settled]", "[dismissed]", "[note]"]
     rows = json.loads(
         runner.invoke(app, ["discrepancies", "--db", str(db), "--state", "note", "--json"]).stdout
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 
 import pytest
@@ -30,7 +31,8 @@ def test_verify_text_then_json_rerun(cli):
     assert r.exit_code == 0, r.output
     assert r.output.strip() == (
         "verified 12 claims (1 confirmed, 1 contradicted, 2 disputed, 3 overdue, 1 pending, "
-        "4 unverified); 3 open discrepancies; 6 verdicts changed, 3 discrepancies opened, "
+        "4 unverified); 3 open discrepancies; 0 verdicts changed, 6 first verdicts that are "
+        "events (only disputed, contradicted or overdue ones are), 3 discrepancies opened, "
         "0 resolved, 9 events"
     )
     r = cli("verify", "--json", "--now", "2026-11-29T12:00Z")
@@ -91,7 +93,10 @@ def test_a_note_says_not_a_conflict_once(cli):
 
 def test_errors_are_one_line_and_exit_1(cli):
     r = cli("review", "99", "--dismiss", "x")
-    assert (r.exit_code, r.output.strip()) == (1, "error: no discrepancy with id 99")
+    assert (r.exit_code, r.output.strip()) == (
+        1,
+        "error: no discrepancy with id 99: there are none yet (`tracker verify` finds them)",
+    )
     r = cli("discrepancies", "--subject", "nope")
     assert (r.exit_code, r.output.strip()) == (
         1,
@@ -180,8 +185,9 @@ def test_discrepancy_lines_wrap_between_words_on_a_terminal(monkeypatch, capsys)
 
 
 def test_review_refuses_a_resolved_discrepancy(demo_build, tmp_path):
-    """The demo's #1 was settled by an observation: dismissing it is refused in one line
-    (as for a note), and it stays resolved."""
+    """The demo's #1 was settled by an observation (found so: never open, "already
+    settled" as the site says): dismissing it is refused in one line (as for a note), and
+    it stays resolved."""
     import shutil
 
     from sqlmodel import Session
@@ -197,10 +203,45 @@ def test_review_refuses_a_resolved_discrepancy(demo_build, tmp_path):
     r = CliRunner().invoke(app, ["review", "1", "--dismiss", "fine", "--db", str(db)])
     assert (r.exit_code, r.output) == (
         1,
-        "error: #1 is resolved (settled by observation #82: claim #15 contradicted (65.7% is "
+        "error: #1 is already settled (settled by observation #82: claim #15 contradicted (65.7% is "
         "observed for Terminal-Bench 3.0 (observation #82), not for version 4.0), claim #37 "
         "confirmed): nothing to dismiss\n",
     )
     with Session(make_engine(db)) as s:
         row = s.get(Discrepancy, 1)
     assert (row.state, row.note) == ("resolved", None)
+
+
+def test_review_of_an_unknown_id_names_the_ids_there_are(cli):
+    """`tracker review 999` said only "no discrepancy with id 999" (a fresh-user trial):
+    it names the ids (the nearest when there are many) and how to list them."""
+    assert cli("verify", "--now", "2026-11-29T12:00Z").exit_code == 0
+    r = cli("review", "999", "--dismiss", "x")
+    assert (r.exit_code, r.output.strip()) == (
+        1,
+        "error: no discrepancy with id 999 (there are #1, #2, #3, #4; `tracker discrepancies` "
+        "lists them with their sides)",
+    )
+
+
+def test_an_unknown_id_among_many_names_the_nearest(engine):
+    from sqlmodel import Session
+
+    from claims.store.review import unknown_id_text
+    from claims.store.tables import Discrepancy, Subject
+
+    with Session(engine) as s:
+        subject = Subject(slug="x", name="X")
+        s.add(subject)
+        s.flush()
+        for i in range(1, 21):
+            s.add(Discrepancy(id=i, key=f"k{i}", subject_id=subject.id, attribute="total_params",
+                              rule="r", state="open", reason="r", opened_at=dt.datetime(2026, 11, 1, tzinfo=dt.UTC)))  # fmt: skip
+        s.commit()
+        assert unknown_id_text(s, 25, shown=3) == (
+            "no discrepancy with id 25 (the nearest of 20: #18, #19, #20; `tracker "
+            "discrepancies` lists them with their sides)"
+        )
+        assert unknown_id_text(s, 0, shown=2).startswith(
+            "no discrepancy with id 0 (the nearest of 20: #1, #2;"
+        )

@@ -126,3 +126,14 @@ def test_demo_without_a_data_folder_says_where_it_looked_and_how_to_give_one(tmp
         "folder with subjects.toml, watches.toml and claims/)\n",
     )
     assert list(tmp_path.iterdir()) == []
+
+
+def test_make_clean_removes_the_site_a_demo_on_a_database_url_builds():
+    """`tracker demo --db postgresql+psycopg://...` builds site-demo-db/ in the current
+    folder; `make clean` left it behind (fresh-user trial)."""
+    root = Path(__file__).resolve().parents[1]
+    makefile = (root / "Makefile").read_text(encoding="utf-8")
+    clean = makefile.split("\nclean:\n", 1)[1].split("\n\n", 1)[0]
+    assert str(demo_site_dir("postgresql+psycopg://u@h/team")) in clean.split()
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    assert "`site-demo-db/` in the current folder, which `make clean` removes" in readme

@@ -108,3 +108,17 @@ def test_lines_ending_their_sentences_are_not_joined():
         "The weights are on Hugging Face under the Apache 2.0 licence as of this week.\n"
     )
     assert Document.read(text).text == text
+
+
+def test_tables_flattened_or_aligned_by_spaces_keep_their_rows():
+    flattened = (
+        "Feature Orion-5 Max Stratus-2 Pro and the other model in the same family\n"
+        "Positioning Flagship for long agentic tasks Everyday use and chat\n"
+        "MMLU-Pro 81.0% 77.5%\n"
+    )
+    aligned = (
+        "Model              Parameters    Input price per million    Output price\n"
+        "Orion-5 Max        9B            $0.10                      $0.40 per million\n"
+    )
+    for text in (flattened, aligned):
+        assert Document.read(text).text == text

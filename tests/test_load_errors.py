@@ -382,3 +382,32 @@ def test_every_problem_of_one_claim_is_reported_with_its_line(tmp_path):
         ),
     ]
     assert all(Path(e.path).name == "a.toml" for e in err.value.errors)
+
+
+def test_every_problem_of_a_source_table_is_reported_with_its_claims(tmp_path):
+    """With six mistakes in one claims file, `published = "2026-13-01"` was reported
+    only after the others were fixed, and `url = "not a url"` never (fresh-user trial)."""
+    bad = (
+        '[source]\nkey = "Wire B"\ntitle = "Wire B"\npublished = "2026-13-01"\n'
+        'url = "not a url"\nkind = "pres"\nauthor = "x"\n\n'
+        '[[claim]]\nsubject = "orion-2"\nattribute = "release_dat"\nvalue = "on 2026-11-04"\n'
+    )
+    with pytest.raises(DataFileErrors) as err:
+        load_data(_folder(tmp_path, b=bad))
+    assert _where(err.value) == [
+        ("b.toml", 2, "source.key"),
+        ("b.toml", 4, "source.published"),
+        ("b.toml", 5, "source.url"),
+        ("b.toml", 6, "source.kind"),
+        ("b.toml", 7, "source.author"),
+        ("b.toml", 11, "claim[0].attribute"),
+    ]
+    assert err.value.errors[2].message == "'not a url' is not an http(s) URL with a host"
+    for url in ("ftp://example.org/x", "https:///x", "example.org/x"):
+        with pytest.raises(DataFileError, match="is not an http"):
+            load_data(
+                _folder(
+                    tmp_path,
+                    b=CLAIMS_B.replace('title = "Wire B"', f'title = "Wire B"\nurl = "{url}"'),
+                )
+            )

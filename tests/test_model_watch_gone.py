@@ -179,10 +179,10 @@ def test_the_digest_lists_each_alert_with_what_it_says_and_its_own_link(tmp_path
     assert describe_change(evs[0]) == landing  # the feed entry's body says the same
     assert msg.text.splitlines() == [
         "- Cirrus 12B: weights available on Hugging Face (nimbuslabs/Cirrus-12B); licence "
-        f"apache-2.0, not gated — {landing}",
+        "apache-2.0, not gated — first seen 2026-12-02 06:00 UTC (the check before "
+        "2026-12-01 18:00 UTC)",  # what the title says is not said again
         "  https://huggingface.co/nimbuslabs/Cirrus-12B",
-        f"- {GONE_TITLE} — nimbuslabs/Cirrus-12B: no longer public on Hugging Face (its model "
-        "page answers not found); last seen public 2026-12-02 06:00 UTC (private or removed; "
+        f"- {GONE_TITLE} — last seen public 2026-12-02 06:00 UTC (private or removed; "
         "its history is kept)",
         "  https://dash.example.org/subjects/cirrus-12b/#observed-weights_available",
     ]

@@ -100,3 +100,86 @@ def test_a_watch_the_replay_does_not_answer_is_no_reason_to_refuse(tmp_path):
         "2026-11-01 20:00",
         "2026-11-02 06:00",
     )
+
+
+def _watch_row(db: str, name: str) -> tuple:
+    with make_engine(db).connect() as conn:
+        return tuple(conn.execute(text("SELECT * FROM watch WHERE name = :n"), {"n": name}).one())
+
+
+def _observations(db: str, name: str) -> list[tuple]:
+    q = "SELECT o.* FROM observation o JOIN watch w ON w.id = o.watch_id WHERE w.name = :n"
+    with make_engine(db).connect() as conn:
+        return [tuple(r) for r in conn.execute(text(q), {"n": name})]
+
+
+def test_a_replay_checks_only_the_watches_it_answers_and_leaves_the_others_as_stored(tmp_path):
+    """Without --watch a replay recorded `not_recorded` failures for every watch the
+    recording had no answer for (fresh-user trial): it now leaves them untouched and
+    says so once, in the output and in --json."""
+    db = tracked(tmp_path)
+    assert _check(db, write_har(tmp_path / "a.har", _landed(at(2, 6)))).exit_code == 0
+    model_row, model_obs = _watch_row(db, MODEL_WATCH), _observations(db, MODEL_WATCH)
+    assert model_obs  # the model watch observed the repo
+    listing = write_har(tmp_path / "b.har", [entry(ORG_URL, 200, [CIRRUS], at(2, 8))])
+    result = _check(db, listing)
+    assert result.exit_code == 0, result.output
+    note = f"  not checked 1 watch the recording has no answer for, left as stored: {MODEL_WATCH}"
+    assert result.output.count(note) == 1
+    assert "not_recorded" not in result.output and "failed  " not in result.output
+    assert "checked 1 watch: 0 changed, 1 unchanged, 0 failed" in result.output
+    doc = json.loads(_check(db, listing, json_out=True).stdout)
+    assert doc["not_in_recording"] == [MODEL_WATCH]
+    assert [r["name"] for r in doc["results"]] == [ORG_WATCH]
+    assert (doc["checked"], doc["failing"], doc["skipped"]) == (1, 0, 0)
+    # nothing stored about the model watch changed: health, last check, observations
+    assert _watch_row(db, MODEL_WATCH) == model_row
+    assert _observations(db, MODEL_WATCH) == model_obs
+    watches = json.loads(runner.invoke(app, ["watches", "--db", db, "--json"]).stdout)
+    states = {w["name"]: w["state"] for w in watches["watches"]}
+    assert states[MODEL_WATCH] == "ok"
+    status = json.loads(runner.invoke(app, ["status", "cirrus-12b", "--db", db, "--json"]).stdout)
+    assert (status["weights"], status["landed"]) == ("landed", True)
+
+
+def test_naming_a_watch_the_replay_does_not_answer_is_refused_before_anything_is_stored(
+    tmp_path,
+):
+    db = tracked(tmp_path)
+    assert _check(db, write_har(tmp_path / "a.har", _landed(at(2, 6)))).exit_code == 0
+    before = _stored(db)
+    listing = write_har(tmp_path / "b.har", [entry(ORG_URL, 200, [CIRRUS], at(2, 8))])
+    result = _check(db, listing, ORG_WATCH, MODEL_WATCH)
+    assert result.exit_code == 1
+    assert result.output.strip() == (
+        f"error: {listing}: no recorded answer for watch {MODEL_WATCH} ({MODEL_URL}); "
+        "nothing was replayed: name only watches the recording answers (without --watch, "
+        "a replay checks those and leaves the others as they are)"
+    )
+    assert _stored(db) == before
+
+
+def test_a_recording_of_mixed_dates_is_refused_by_the_answer_each_watch_would_use(tmp_path):
+    """Its latest entry (the listing's) is newer than every stored check, but the model
+    page's own entry is older than the model watch's last check: the guard compared
+    only the latest entry and let it set the model watch back."""
+    db = tracked(tmp_path)
+    assert _check(db, write_har(tmp_path / "a.har", _landed(at(2, 6)))).exit_code == 0
+    before = _stored(db)
+    missing = [("X-Error-Code", "RepoNotFound"), *JSON]
+    mixed = write_har(
+        tmp_path / "m.har",
+        [entry(ORG_URL, 200, [CIRRUS], at(2, 8)),
+         entry(MODEL_URL, 404, {"error": "x"}, at(1, 18), missing)],
+    )  # fmt: skip
+    result = _check(db, mixed)
+    assert result.exit_code == 1
+    assert result.output.strip() == (
+        f"error: {mixed}: recorded 2026-11-01 18:00 UTC, before the last successful check "
+        f"of 1 watch it answers ({MODEL_WATCH} (2026-11-02 06:00 UTC)); replaying it would "
+        "set their state back, so nothing was replayed: replay recordings in the order "
+        "they were made, or name only other watches with --watch"
+    )
+    assert _stored(db) == before
+    # the listing alone is in order
+    assert _check(db, mixed, ORG_WATCH).exit_code == 0

@@ -246,10 +246,15 @@ def test_the_watches_page_shows_the_retry_time_and_the_missed_runs(engine, tmp_p
     build_site(engine, tmp_path / "site")
     html = (tmp_path / "site" / "watches.html").read_text()
     row = html[html.index('<tr id="watch-daily">') :].split("</tr>")[0]
+    # the Next check column: the saved retry (third failure: 20 min), then why and the
+    # schedule it returns to
     assert (
-        '<small class="schedule">cron 0 0 * * * America/Los_Angeles; retry after a failure at '
-        '<time datetime="2026-03-06T12:20:00Z">'  # third failure: 20 min
+        '<td data-label="Next check" class="next"><time class="lines" '
+        'datetime="2026-03-06T12:20:00Z"><span class="nowrap">2026-03-06</span> '
+        '<span class="nowrap">12:20 UTC</span></time><br><small class="schedule">retry after '
+        "a failure; cron 0 0 * * * America/Los_Angeles</small></td>"
     ) in row
+    assert "No scheduler has saved a next run" not in html
     assert (
         '<small class="missed">3 runs missed, caught up once at '
         '<time datetime="2026-03-06T12:00:00Z">'
@@ -293,3 +298,48 @@ def test_a_run_that_outlasts_its_period_is_caught_up_when_it_ends(engine, clock)
     with Session(engine) as s:
         (event,) = s.exec(select(Event)).all()
     assert event.title == "slow: 3 runs missed, caught up once at 2026-03-02T15:05:00Z"
+
+
+def test_a_downtime_is_one_log_line_however_many_watches_catch_up(tmp_path, clock, caplog):
+    """After the demo, `tracker schedule` logged "NAME: 94 runs missed, caught up once"
+    for every watch (fresh-user trial): one line says it; the events keep the counts."""
+    import logging
+
+    engine = make_engine(tmp_path / "down.db")
+    for name in ("a", "b", "c"):
+        add_page_watch(engine, name, params={"cron": "0 0 * * *"})
+    first = scheduler(engine, clock, lambda name: None)
+    first.start()
+    advance_to(clock, dt.datetime(2026, 3, 3, tzinfo=UTC))
+    first.run_pending()
+    first.shutdown()
+    advance_to(clock, dt.datetime(2026, 3, 6, 12, tzinfo=UTC))
+    second = scheduler(engine, clock, lambda name: None)
+    with caplog.at_level(logging.DEBUG, logger="tracker.schedule.daemon"):
+        second.start()
+        second.run_pending()
+        second.shutdown()
+    warned = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert warned == [
+        "watches missed runs while no scheduler was running; each catches up once now "
+        "(`tracker watches` says how many runs each missed)"
+    ]
+    with Session(engine) as s:
+        titles = sorted(e.title for e in s.exec(select(Event)))
+    assert titles == [f"{n}: 3 runs missed, caught up once at 2026-03-06T12:00:00Z" for n in "abc"]
+
+
+def test_after_cycle_skipped_lines_are_counted_not_logged():
+    import logging
+
+    from tracker.schedule.daemon import MergedRequests
+
+    merged = MergedRequests()
+    skipped = 'Execution of job "after_cycle (trigger: interval[1 day, 0:00:00], next run at: x)" skipped: maximum number of running instances reached (1)'
+    other = 'Execution of job "watch:a (trigger: cron)" skipped: maximum number of running instances reached (1)'
+
+    def record(msg: str) -> logging.LogRecord:
+        return logging.LogRecord("apscheduler.scheduler", logging.WARNING, "", 0, msg, None, None)
+
+    assert [merged.filter(record(m)) for m in (skipped, skipped, other)] == [False, False, True]
+    assert merged.count == 2

@@ -420,3 +420,34 @@ def test_watches_json_says_not_running_as_the_text_does(tmp_path):
         "running": False, "state": "not running", "pid": None, "host": None, "since": None,
         "heartbeat": None, "expires": None, "live": None, "exited": None, "same_machine": None,
     }  # fmt: skip
+
+
+def test_the_scheduler_says_at_start_where_its_subscriptions_come_from(tmp_path, monkeypatch):
+    """The scheduler logged nothing about alerts, and read only data/subscriptions.toml
+    (fresh-user trial): `schedule --data DIR` reads DIR's, and says so at start."""
+    from tracker.cli.schedule import alerts_source
+
+    monkeypatch.delenv("TRACKER_APPRISE_URLS", raising=False)
+    monkeypatch.chdir(tmp_path)
+    mine = tmp_path / "my-models"
+    mine.mkdir()
+    (mine / "subscriptions.toml").write_text(
+        '[[subscription]]\nname = "me"\nurl = "json://127.0.0.1:9/"\n', encoding="utf-8"
+    )
+    assert alerts_source(mine) == f"1 subscription from {mine / 'subscriptions.toml'}"
+    assert alerts_source(None) == (
+        "no subscriptions (no data/subscriptions.toml, TRACKER_APPRISE_URLS unset); "
+        "alerts wait in the outbox (give --data DIR)"
+    )
+
+
+def test_watches_on_an_empty_database_says_none_yet_and_the_next_step(tmp_path):
+    """It printed an empty table frame (fresh-user trial)."""
+    db = tmp_path / "empty.db"
+    make_engine(db).dispose()
+    result = CliRunner().invoke(app, ["watches", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[1:] == [
+        f"no watches yet: add one with `tracker track NAME --org ORG --db {db}` or load "
+        f"data/watches.toml with `tracker load --db {db}` (or `tracker demo`)"
+    ]

@@ -49,7 +49,7 @@ def test_golden_files(built):
 
 def test_index_weights_status(built):
     _, out, report = built
-    assert report.pages_written == 96 and report.pages_unchanged == 0
+    assert report.pages_written == 105 and report.pages_unchanged == 0
     html = (out / "index.html").read_text()
     k31 = html[html.index('href="subjects/kimi-k3.1-pro/index.html"') :].split("</tr>")[0]
     assert '<span class="state-bad"><span aria-hidden="true">□</span> not landed</span>' in k31
@@ -288,7 +288,7 @@ def test_c19_scraped_text_escaped_exactly_once(built):
 def test_rebuild_rewrites_only_changed_files(built):
     engine, out, _ = built
     again = build_site(engine, out, now=NOW, base_url="https://dash.example.org/")
-    assert (again.pages_written, again.pages_unchanged) == (0, 96)
+    assert (again.pages_written, again.pages_unchanged) == (0, 105)
     with Session(engine) as s:
         claim = s.exec(select(Claim).where(Claim.raw_text == "US$ 0,45")).one()
         claim.claimant = "Moonshot AI (pricing page)"
@@ -305,7 +305,7 @@ def test_rebuild_rewrites_only_changed_files(built):
         "discrepancies.html",
         "subjects/kimi-k3.1-pro/index.html",
     ]
-    assert third.pages_unchanged == 89
+    assert third.pages_unchanged == 98
     assert sorted(third.rendered_paths) == sorted(third.written_paths)[1:]
 
 
@@ -319,7 +319,7 @@ def test_stale_files_removed(built):
         s.add(orca)
         s.commit()
     report = build_site(engine, out, now=NOW, base_url="https://dash.example.org/")
-    assert report.pages_removed == 3  # page, JSON and feed under the old slug
+    assert report.pages_removed == 4  # page, JSON, feed and compare page under the old slug
     assert not (out / "subjects" / "orca-9b" / "index.html").exists()
     assert (out / "subjects" / "orca-9b-instruct" / "index.html").is_file()
 

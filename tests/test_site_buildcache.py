@@ -7,7 +7,9 @@ damaged cache makes it encode them again."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import pickle
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -282,20 +284,29 @@ def test_tampered_output_file_is_not_spliced(site, tmp_path, restore_mtime):
     assert tree(out) == scratch_tree(engine, tmp_path)
 
 
+def _shifted(data: bytes) -> bytes:
+    """The cache with every part's length one byte longer: still a sound pickle, the
+    checksum line no longer its sha256."""
+    check, _, body = data.partition(b"\n")
+    files = pickle.loads(body)
+    for f in files["files"].values():
+        f["lengths"] = [n + 1 for n in f["lengths"]]
+    return check + b"\n" + pickle.dumps(files)
+
+
 @pytest.mark.parametrize(
     "damage",
     [
-        lambda text: text[: len(text) // 2],  # truncated
-        lambda text: "not a cache",
-        # offsets shifted but the JSON still valid: the checksum line catches it
-        lambda text: text.replace('"keys":{', '"keys":{"x":[0,1],', 1).replace(",1", ",2", 5),
+        lambda data: data[: len(data) // 2],  # truncated
+        lambda data: b"not a cache",
+        _shifted,  # offsets shifted but the pickle still sound: the checksum line catches it
     ],
     ids=["truncated", "garbage", "edited"],
 )
 def test_damaged_cache_is_ignored(site, tmp_path, damage):
     engine, out, cache = site
     file = cache / CACHE_FILE
-    file.write_text(damage(file.read_text()))
+    file.write_bytes(damage(file.read_bytes()))
     claimant(engine)
     report = cold_build(engine, out, cache)
     assert FRAGMENTS.hits == 0 and report.parts_spliced == 0
@@ -307,8 +318,9 @@ def test_damaged_cache_is_ignored(site, tmp_path, damage):
 
 def test_cache_records_each_big_file(site):
     _, out, cache = site
-    check, _, body = (cache / CACHE_FILE).read_text().partition("\n")
-    files = json.loads(body)["files"]
+    check, _, body = (cache / CACHE_FILE).read_bytes().partition(b"\n")
+    assert check.decode() == hashlib.sha256(body).hexdigest()
+    files = pickle.loads(body)["files"]
     assert sorted(files) == sorted(BIG)
     assert all(files[p]["size"] == (out / p).stat().st_size for p in BIG)
 
@@ -711,7 +723,14 @@ def test_an_unchanged_database_makes_no_claim_views_in_a_new_process(wide_site, 
 # Edits that change other subjects' pages (the shared benchmark chart shows every
 # reporting subject's name and score): their records cannot stand in, which the build
 # finds once the page keys are made; it is made again with their views (logged).
-FALLS_BACK = {"benchmark score (a shared chart)", "subject rename", "removed subject"}
+# A new subject or a rename changes the names every subject page is keyed by (a claim
+# relative to another subject shows its name: tracker/website/subjectrefs.py).
+FALLS_BACK = {
+    "benchmark score (a shared chart)",
+    "subject rename",
+    "removed subject",
+    "new subject",
+}
 
 
 @pytest.mark.parametrize("name", list(PEER_EDITS))
@@ -774,9 +793,10 @@ def test_damaged_records_are_ignored(wide_site, tmp_path, damage):
     assert tree(out) == scratch_tree(engine, tmp_path)
 
 
-def small_population(engine, subjects: int = 6, claims: int = 5) -> None:  # type: ignore[no-untyped-def]
+def small_population(engine, subjects: int = 6, claims: int = 5, scores: bool = True) -> None:  # type: ignore[no-untyped-def]
     """``subjects`` subjects × ``claims`` claims (with verdicts), no discrepancies: the
-    bench's shape (bench/site_bench.py), small."""
+    bench's shape (bench/site_bench.py), small; benchmark scores (shared charts), or
+    context windows when not ``scores``."""
     with Session(engine) as s:
         source = Source(key="src", title="Source", language="en")
         s.add(source)
@@ -789,10 +809,10 @@ def small_population(engine, subjects: int = 6, claims: int = 5) -> None:  # typ
                 c = claim_row(
                     s,
                     subject,
-                    "benchmark_score",
-                    quantity(f"{n + k}", "percent"),
+                    "benchmark_score" if scores else "context_window",
+                    quantity(f"{n + k}", "percent" if scores else "tokens"),
                     f"{k}",
-                    {"benchmark": f"Bench {k}"},
+                    {"benchmark": f"Bench {k}"} if scores else {"variant": f"v{k}"},
                     source_id=source.id,  # type: ignore[arg-type]
                 )
                 s.add(Verdict(claim_id=c.id, status="unverified", reason="-", checked_at=NOW))
@@ -894,4 +914,115 @@ def test_the_sources_page_lists_served_subjects_claims_when_it_renders(wide_site
     assert views_made() == 3  # the Kimi pair (discrepancies) and the edited peer
     page = (out / "sources.html").read_text()
     assert "subjects/peer-a/" in page and "subjects/peer-c/" in page
+    assert tree(out) == scratch_tree(engine, tmp_path)
+
+
+def test_records_of_another_format_are_not_used(wide_site, tmp_path):
+    """A sound records file written by code of another records format (its checksum
+    right) is not used: every subject's views are made."""
+    engine, out, cache = wide_site
+    file = cache / RECORDS_FILE
+    data = pickle.loads(file.read_bytes().partition(b"\n")[2])
+    data["format"] -= 1
+    body = pickle.dumps(data)
+    file.write_bytes(hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
+    peer_claimant(engine)
+    cold_build(engine, out, cache)
+    assert views_made() == len(PEERS) + 3
+    assert tree(out) == scratch_tree(engine, tmp_path)
+
+
+def test_a_records_rows_and_anchors_load_only_when_asked(wide_site):
+    """A loaded record reads its ``sources.html`` rows and claim anchors from their own
+    pickle on first use; they are the subject's claims and its page's anchors, and
+    what was loaded is not written back with the record."""
+    from tracker.website.pagehash import code_fingerprint
+    from tracker.website.records import RecordStore
+
+    _, out, cache = wide_site
+    store = RecordStore.load(cache, code_fingerprint(render_module.templates_dir()))
+    rec = store.kept["peer-a"]
+    size = len(pickle.dumps(rec))
+    assert "_loaded" not in vars(rec)
+    page = (out / "subjects" / "peer-a" / "index.html").read_text()
+    assert rec.anchors and all(f'id="{a}"' in page for a in rec.anchors)
+    assert len(rec.listed) == len(rec.anchors)  # one row, one anchor per claim
+    assert {f'href="#{a}"' in page for a in rec.anchors} == {True}
+    assert [(row[0], row[5]) for row in rec.listed] == list(
+        zip(rec.source_ids, rec.statuses, strict=True)
+    )
+    assert len(pickle.dumps(rec)) == size
+    assert pickle.loads(pickle.dumps(rec)) == rec
+
+
+@pytest.mark.parametrize("name", ["peer claimant", *PEER_EDITS])
+def test_served_subjects_digests_are_those_of_their_views(wide_site, name):
+    """The row and view digests a served subject's record holds (``pages.SubjectDigests``
+    takes them in place of encoding its row and view) are the digests its view gives
+    now, after any edit: a record made for other input is not served, and one whose
+    view shows other subjects' data (a benchmark chart) holds no view digest."""
+    from tracker.website.claimviews import ClaimMemo
+    from tracker.website.collect import collect
+    from tracker.website.pagehash import code_fingerprint
+    from tracker.website.pages import SubjectDigests
+    from tracker.website.records import RecordStore
+
+    engine, out, cache = wide_site
+    cold_build(engine, out, cache)  # the records now hold the digests
+    (peer_claimant if name == "peer claimant" else PEER_EDITS[name])(engine)
+    fingerprint = code_fingerprint(render_module.templates_dir())
+    store = RecordStore.load(cache, fingerprint)
+    ctx = collect(engine, ClaimMemo(fingerprint), store)
+    kept = store.kept_digests(ctx.subjects)
+    assert kept and all(row is not None for row, _ in kept.values())
+    fresh = SubjectDigests.of(ctx.subjects, ctx.claim_digests)
+    for slug, (row, view) in kept.items():
+        assert row == fresh.row[slug]
+        assert view in (None, fresh.view[slug])
+
+
+def test_a_served_subject_without_events_or_shared_charts_keeps_its_view_digest(engine, tmp_path):
+    """Subjects with neither subscriber events nor benchmark charts (the bench's shape)
+    are served with their records' view digests too, and a cold one-claim rebuild
+    still equals a scratch build."""
+    from tracker.website.claimviews import ClaimMemo
+    from tracker.website.collect import collect
+    from tracker.website.pagehash import code_fingerprint
+    from tracker.website.pages import SubjectDigests
+    from tracker.website.records import RecordStore
+
+    small_population(engine, scores=False)
+    out, cache = tmp_path / "site", tmp_path / "site.cache"
+    cold_build(engine, out, cache)
+    edit(engine, Claim, Claim.key == "model-3-context_window-2", claimant="Another lab")
+    fingerprint = code_fingerprint(render_module.templates_dir())
+    store = RecordStore.load(cache, fingerprint)
+    ctx = collect(engine, ClaimMemo(fingerprint), store)
+    kept = store.kept_digests(ctx.subjects)
+    assert sorted(kept) == [f"model-{n}" for n in range(6) if n != 3]
+    fresh = SubjectDigests.of(ctx.subjects, ctx.claim_digests)
+    assert kept == {slug: (fresh.row[slug], fresh.view[slug]) for slug in kept}
+    report = cold_build(engine, out, cache)
+    assert views_made() == 1
+    assert "subjects/model-3/index.html" in report.rendered_paths
+    assert tree(out) == scratch_tree(engine, tmp_path)
+
+
+def test_a_subject_served_after_its_discrepancy_is_deleted_shows_none(wide_site, tmp_path):
+    """A discrepancy is no part of a subject's input key, and a record made while its
+    subject had one holds no digests (its row counted the open ones): once the
+    discrepancy row is gone, the subject's page and row are made anew and the output
+    is a scratch build's."""
+    from claims.store.tables import Discrepancy
+
+    engine, out, cache = wide_site
+    peer_discrepancy(engine)
+    edit(engine, Discrepancy, Discrepancy.key == "d-peers", state="open")
+    cold_build(engine, out, cache)
+    cold_build(engine, out, cache)  # peer-a's record is made again while it has one
+    with Session(engine) as s:
+        s.delete(s.exec(select(Discrepancy).where(Discrepancy.key == "d-peers")).one())
+        s.commit()
+    report = cold_build(engine, out, cache)
+    assert "subjects/peer-a/index.html" in report.rendered_paths
     assert tree(out) == scratch_tree(engine, tmp_path)

@@ -75,13 +75,13 @@ def _cells(claims: list[ClaimView], observations: list[ObservationView]) -> dict
     return table_cells(card_lines([make_fact([c]) for c in claims], observations), [])
 
 
-def test_a_contradicted_press_price_never_replaces_the_observed_one():
+def test_a_contradicted_press_price_shows_with_its_verdict_and_the_observed_one_beside():
     usd = "usd_per_mtok"
     price = _claim(1, "price_input_usd_per_mtok", quantity("1.00", usd), "$1.00 per 1M tokens")
     seen = _observed(10, "price_input_usd_per_mtok", quantity("3.00", usd), "$3.00 per 1M tokens")
     cell = _cells([_judged(price, "contradicted", 10)], [seen])["price-in"]
-    # the observed figure, its number the sort key, the press figure only counted beside
-    assert cell == Cell("$3.00", None, 3.0, "c1", False, "", True, 1)
+    # the press figure with its ✗, the observed one beside it and its number the sort key
+    assert cell == Cell("$1.00", "contradicted", 3.0, "c1", False, "", False, 0, "$3.00")
 
 
 def test_total_params_show_the_observation_the_confirmed_claim_matches():
@@ -108,8 +108,9 @@ def test_total_params_show_the_observation_the_confirmed_claim_matches():
     assert "confirmed" in verdict
     observed = observed_cell(line)
     assert observed.startswith(
-        '2.8T <span class="mark mark-confirmed" title="matches what is stated">✓</span> '
-        '<span class="mark mark-contradicted" title="contradicts a stated figure">✗</span>'
+        '2.8T <span class="mark mark-confirmed" title="matches what is stated">✓</span> · '
+        '<small class="contradicted"><span class="mark mark-contradicted" aria-hidden="true">'
+        "✗</span> contradicts 1 source</small>"
     )
     # unobserved: the confirmed claim supplies the figure, never the contradicted one
     # (linked to the confirmed claim's fact)
@@ -130,9 +131,9 @@ def test_live_claims_disagree_without_the_contradicted_one_and_alone_give_no_num
         ("1.2T params",),
     )
     alone = _cells([_judged(a, "contradicted")], [])["total-params"]
-    # only a contradicted claim: no figure, the contradicted source counted, linked to it
-    assert (alone.text, alone.number, alone.status) == ("—", None, "contradicted")
-    assert (alone.contradicted, alone.anchor) == (1, "c1")
+    # only a contradicted claim: its figure with its verdict, no number, linked to it
+    assert (alone.text, alone.number, alone.status) == ("1.2T", None, "contradicted")
+    assert (alone.contradicted, alone.anchor) == (0, "c1")
     (line,) = card_lines([make_fact([_judged(a, "contradicted")])], [])
     assert stated_cell(line)[0] == (
         '<span aria-hidden="true">—</span><span class="visually-hidden">no figure</span> · '

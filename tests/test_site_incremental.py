@@ -48,7 +48,7 @@ def site(engine, tmp_path):
 
 def test_first_build_renders_every_file(site):
     _, out, first = site
-    assert first.pages_rendered == len(first.rendered_paths) == 95
+    assert first.pages_rendered == len(first.rendered_paths) == 104
     assert set(first.rendered_paths) == set(tree(out)) - {MANIFEST}
 
 
@@ -56,7 +56,7 @@ def test_unchanged_rebuild_renders_nothing(site):
     engine, out, _ = site
     again = build(engine, out)
     assert again.rendered_paths == ()
-    assert (again.pages_written, again.pages_unchanged) == (0, 96)
+    assert (again.pages_written, again.pages_unchanged) == (0, 105)
 
 
 def test_one_claim_renders_only_what_shows_it(site, tmp_path):
@@ -105,9 +105,10 @@ def test_renamed_subject_renders_its_rows_and_feeds(site, tmp_path):
         s.commit()
     pages = {p: data for p, data in tree(out).items() if p.endswith(".html")}
     listing = {p for p, data in pages.items() if b"subjects/orca-9b/index.html" in data}
+    # every subject page: one may name Orca by a claim relative to it (subjectrefs.py)
+    subject_pages = {p for p in pages if p.startswith("subjects/")}
     again = build(engine, out)
-    assert set(again.rendered_paths) == listing | {
-        "subjects/orca-9b/index.html",
+    assert set(again.rendered_paths) == listing | subject_pages | {
         "api/claims.csv",
         "api/claims.json",
         "api/subjects.json",
@@ -124,11 +125,44 @@ def test_renamed_subject_renders_its_rows_and_feeds(site, tmp_path):
     assert tree(out) == tree(scratch)
 
 
+def test_a_page_naming_another_subject_shows_its_new_name_after_a_rename(site, tmp_path):
+    engine, out, _ = site
+    with Session(engine) as s:
+        kimi = s.exec(select(Subject).where(Subject.slug == "kimi-k3.1-pro")).one()
+        source = s.exec(select(Source)).first()
+        s.add(
+            Claim(
+                key="kimi-price-change-vs-orca",
+                subject_id=kimi.id,
+                attribute="price_change_pct",
+                qualifiers_json=json.dumps({"relative_to": "orca-9b", "side": "output"}),
+                value_json=json.dumps({"kind": "quantity", "value": "-20", "unit": "percent"}),
+                raw_text="20% cheaper than Orca",
+                source_id=source.id,
+                claimant="A lab",
+                created_at=NOW,
+            )
+        )
+        s.commit()
+    build(engine, out)
+    with Session(engine) as s:
+        orca = s.exec(select(Subject).where(Subject.slug == "orca-9b")).one()
+        orca.name = "Orca Nine"
+        s.add(orca)
+        s.commit()
+    build(engine, out)
+    page = (out / "subjects/kimi-k3.1-pro/index.html").read_text()
+    assert "Orca Nine</a>" in page
+    scratch = tmp_path / "scratch"
+    build(engine, scratch)
+    assert tree(out) == tree(scratch)
+
+
 def test_newer_watch_check_renders_the_pages_that_show_it(site, tmp_path):
     """'Data as of' (the latest successful watch check) shows on the index views, the
     compare page (its figures are the table's, even before subjects are chosen) and the
-    watches page only, so a cycle re-renders those (and the subject pages whose weights
-    cells show that watch's check time), not the whole site."""
+    watches page only, so a cycle re-renders those (and the subject pages and pre-built
+    comparisons whose weights cells show that watch's check time), not the whole site."""
     engine, out, _ = site
     with Session(engine) as s:
         hf = s.exec(select(Watch).where(Watch.name == "hf-moonshotai")).one()
@@ -142,7 +176,10 @@ def test_newer_watch_check_renders_the_pages_that_show_it(site, tmp_path):
     shows_it |= {"watches.html", "compare.html"}
     assert shows_it <= rendered
     assert {"discrepancies.html", "sources.html", "changes.html"}.isdisjoint(rendered)
-    assert {p for p in rendered - shows_it} <= {p for p in pages if p.startswith("subjects/")}
+    # and the pre-built comparisons of those subjects (their weights cells too)
+    assert {p for p in rendered - shows_it} <= {
+        p for p in pages if p.startswith(("subjects/", "compare/"))
+    }
     stamp = 'Data as of the latest successful watch check, <time datetime="2026-11-29T16:00:00Z">'
     assert all(stamp in (out / p).read_text() for p in shows_it)
     # every other page says "Data as of" with a link to the time, which assets/as-of.js
@@ -196,7 +233,7 @@ def test_manifest_of_an_older_build_renders_everything(site):
     (out / MANIFEST).write_text(json.dumps([*files, "old.html"]))
     (out / "old.html").write_text("stale")
     again = build(engine, out)
-    assert len(again.rendered_paths) == 95 and again.pages_removed == 1
+    assert len(again.rendered_paths) == 104 and again.pages_removed == 1
     assert again.written_paths == (MANIFEST,)  # every page came out byte-identical
 
 
@@ -269,3 +306,23 @@ def test_a_views_digest_covers_every_field_through_its_rows(engine):
     assert again.view[sv.slug] != after.view[sv.slug]
     others = [s.slug for s in subjects[1:]]
     assert [again.view[s] for s in others] == [before.view[s] for s in others]
+
+
+def test_a_subjects_summary_is_made_of_its_row(engine):
+    """``api/subjects.json`` is keyed by the subjects' row digests (``build.export_jobs``),
+    so a summary must read nothing but row fields: with every other field of the view
+    withheld, each summary is the same."""
+    from dataclasses import replace
+
+    from tracker.website.collect import collect
+    from tracker.website.exports import subject_summary
+    from tracker.website.pages import VIEW_ONLY
+    from tracker.website.views import Withheld
+
+    populate(engine)
+    build_module.clear_build_caches()
+    subjects = collect(engine).subjects
+    assert any(sv.weights.promises or sv.weights.landed for sv in subjects)
+    for sv in subjects:
+        hidden = {name: Withheld(name) for name in (*VIEW_ONLY, "groups", "facts", "card")}
+        assert subject_summary(replace(sv, **hidden)) == subject_summary(sv)

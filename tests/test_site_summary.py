@@ -70,7 +70,10 @@ def test_the_observed_column_shows_what_the_verdict_cites(site):
     change = card["Price change (vs kimi-k3)"]
     assert (change["status"], change["observed"], change["derived_from"]) == ("confirmed", None, 2)
     html = (site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
-    assert "from 2 observations</a>" in _row(html, "Price change (vs kimi-k3)")
+    # the subject it is relative to by its name, linked (subjectrefs.label_html)
+    kimi_k3 = '<a href="../../subjects/kimi-k3/index.html">Kimi K3</a>'
+    start = html.index(f">Price change</a> (vs {kimi_k3})</th>")
+    assert "from 2 observations</a>" in html[start : html.index("</tr>", start)]
     assert "not observed" not in _row(html, "Rank: Artificial Analysis Intelligence Index")
     # no confirmed line says "not observed"
     for label, line in card.items():
@@ -160,34 +163,35 @@ def test_the_not_compared_dagger_stays_on_its_figures_line_and_names_the_other_f
     )
 
 
-def test_a_contradicted_figure_is_never_a_cells_value(site):
+def test_a_contradicted_figure_shows_with_its_verdict_never_as_a_sort_number(site):
     """Terminal-Bench 4.0 for K3.1 Pro: its only claim (65.7%, the 3.0 score) is
-    contradicted, so the cell has no value, says one source was contradicted and links
-    to that claim, in table.json, table.csv, the index and the card."""
+    contradicted, so the cell shows that figure with status ``contradicted`` (a trial
+    read "— (✗ 1 source contradicted)" as a hidden figure) but no number to sort by, and
+    links to that claim, in table.json, table.csv and the card."""
     table = json.loads((site / "api" / "table.json").read_text())
     k31 = next(s for s in table["subjects"] if s["slug"] == "kimi-k3.1-pro")
     cell = k31["scores"]["Terminal-Bench 4.0"]
     card = _card(site, "kimi-k3.1-pro")["Terminal-Bench 4.0"]
     assert (cell["text"], cell["number"], cell["status"], cell["contradicted"]) == (
-        "—",
+        "65.7%",
         None,
         "contradicted",
-        1,
+        0,
     )
+    assert cell["observed_text"] == ""  # nothing read for 4.0
     assert cell["anchor"] == card["anchor"]
     assert card["best"]["text"] == "" and card["best"]["contradicted"] == ["65.7%"]
     html = (site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
     stated = _row(html, "Terminal-Bench 4.0").split('<td class="stated">', 1)[1]
-    assert stated.startswith(
-        '<span aria-hidden="true">—</span><span class="visually-hidden">no figure</span> · '
-        '<small class="contradicted">1 source said 65.7%'
-    )
+    assert "1 source said 65.7%" in stated
     columns = [c["label"] for c in table["columns"]]
     if "Terminal-Bench 4.0" in columns:  # a headline column: the index and CSV show it
         rows = csv.DictReader(io.StringIO((site / "api" / "table.csv").read_text()))
         row = next(r for r in rows if r["slug"] == "kimi-k3.1-pro")
-        assert (row["Terminal-Bench 4.0"], row["Terminal-Bench 4.0_status"]) == ("", "contradicted")
-        assert row["Terminal-Bench 4.0_note"] == "1 source contradicted"
+        assert (row["Terminal-Bench 4.0"], row["Terminal-Bench 4.0_status"]) == (
+            "65.7%",
+            "contradicted",
+        )
 
 
 def test_index_legend_explains_every_mark_it_uses(site):

@@ -4,6 +4,7 @@ notes and source names read on the pages a first-time user opens."""
 from __future__ import annotations
 
 import re
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -133,10 +134,11 @@ def test_two_title_named_sources_read_apart_everywhere(demo_site):
     assert f"Moonshot AI via {one} and {two})" in disc
     changes = html_lib.unescape((demo_site / "changes.html").read_text())
     assert "version: 4.0] (Moonshot AI via Máquina Web) is contradicted" in changes
-    # the summary card's weights line names each promise's source (on hover when two
-    # sources promise the same date)
+    # the summary card's weights line names each promise's source (in its "who promised
+    # what" list when two sources promise the same date)
     card = html_lib.unescape((demo_site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text())
-    assert f'title="{one}; Moonshot AI and {two}; Moonshot AI">(2 sources)' in card
+    assert f"on 2026-11-04</span>: Moonshot AI via {one} <small>" in card
+    assert f"on 2026-11-04</span>: Moonshot AI via {two} <small>" in card
     result = runner.invoke(app, ["discrepancies", "--json", "--db", str(demo_site.parent / "t.db")])
     assert result.exit_code == 0, result.output
     names = {
@@ -277,3 +279,92 @@ def test_demo_card_speeds_keep_their_unit(demo_site):
 
     assert card_text("180 tokens/s") == "180 tok/s"
     assert card_text("$2.00 per 1M tokens") == "$2.00"  # a price's $ says its unit
+
+
+def test_the_cards_contradiction_mark_is_about_the_statement_not_a_qualifier(demo_site):
+    """ "65.7% ✗ (version: 3.0)" read as "the version is wrong" (a fresh-user trial):
+    the Observed cell says in words what the ✗ is about, after the value's note."""
+    page = (demo_site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
+    row = page[page.index(">Terminal-Bench 4.0</a></th>") :].split("</tr>")[0]
+    observed = _text(row.split("<td>")[-1])
+    assert observed.startswith("65.7% (version: 3.0) · ✗ contradicts 1 source 2026-11-28 06:00 UTC")
+    assert not re.search(r"✗</span>\s*<small>\(", page)  # no bare ✗ before a qualifier note
+
+
+def _visible(html: str) -> str:
+    """What a sighted reader sees: no screen-reader-only text, no tags."""
+    return _text(re.sub(r'<span class="visually-hidden">[^<]*</span>', "", html))
+
+
+@pytest.mark.parametrize(
+    "page", ["subjects/kimi-k3.1-pro/index.html", "discrepancies.html", "sources.html"]
+)
+def test_a_source_without_a_url_is_named_once_per_page_and_marked_where_cited(demo_site, page):
+    """ "(no URL on record)" followed every claim of the demo's three unlinked sources
+    (28 times on one page): each page names them once, by title, and marks each
+    citation with a ° (screen readers still hear "no URL on record" there)."""
+    html = (demo_site / page).read_text()
+    seen = _visible(html)
+    assert seen.lower().count("no url on record") == 1
+    note = unescape(_text(html.split('<p class="no-url-note">')[1].split("</p>")[0]))
+    assert note == (
+        "° No URL on record for 3 sources (cited by title only): Kimi 3.1 Pro: 2.8T open "
+        "weights against Fable 5.1; Kimi K3.1 Pro launch: architecture, pricing and "
+        "open-weights date; Kimi K3.1 Pro: 104B active, a 33% cheaper API and Cerebras' "
+        "2,000 tokens/s."
+    )
+    cited = html.count('<sup class="no-url" title="no URL on record" aria-hidden="true">°</sup>')
+    assert cited >= 3
+    assert html.count('<span class="visually-hidden"> (no URL on record)</span>') == cited
+
+
+def test_a_subject_a_claim_is_relative_to_is_shown_by_its_name_linked(demo_site):
+    """The card read "Price change (vs kimi-k3)" (a slug; fresh-user trial): the card,
+    the fact's qualifiers and sources.html name Kimi K3, linked to its page."""
+    page = (demo_site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
+    link = '<a href="../../subjects/kimi-k3/index.html">Kimi K3</a>'
+    assert f'<th scope="row"><a href="#c-be310c6a13b8">Price change</a> (vs {link})</th>' in page
+    assert f'<span class="quals">relative to: {link}</span>' in page
+    assert "vs kimi-k3" not in page and "relative to: kimi-k3" not in page
+    # a variant is no subject: as written
+    assert ">Price factor (Highspeed vs Standard)</a></th>" in page
+    sources = (demo_site / "sources.html").read_text()
+    assert 'about −33% (relative to: <a href="subjects/kimi-k3/index.html">Kimi K3</a>)' in sources
+
+
+def test_the_watches_page_has_a_next_check_column(demo_site):
+    """watches.html had no next run column (a fresh-user trial): each watch's Next
+    check is the run a scheduler saved, else, as for the demo built offline, its
+    schedule, with one line saying no scheduler has saved a run."""
+    page = (demo_site / "watches.html").read_text()
+    assert '<th scope="col" class="time">Next check</th>' in page
+    assert _text(page).count("No scheduler has saved a next run (tracker schedule runs") == 1
+    row = page[page.index('<tr id="watch-hf-model-kimi-k2-thinking">') :].split("</tr>")[0]
+    assert (
+        '<td data-label="Next check" class="next"><span class="schedule">every 6 h</span></td>'
+        in row
+    )
+    assert page.count('data-label="Next check"') == page.count('<tr id="watch-')
+
+
+def test_who_promised_the_weights_is_in_the_page_text_not_only_a_hover_title(demo_site):
+    """The promise line said "(2 sources)" and named them only in a title attribute
+    (a fresh-user trial): it is the summary of a closed <details> (no taller page) that
+    lists each promise, by whom, in which source, linked to its claim."""
+    page = (demo_site / "subjects" / "kimi-k3.1-pro" / "index.html").read_text()
+    block = page.split('<details class="promises" id="promises">')[1].split("</details>")[0]
+    assert unescape(_text(block)).strip() == (
+        "promised before 2026-11-04 (Máquina Web; Moonshot AI), on 2026-11-04 (2 sources) "
+        "— who promised what "
+        "before 2026-11-04: Moonshot AI via Máquina Web (claim #17) "
+        "on 2026-11-04: Moonshot AI via “Kimi 3.1 Pro: 2.8T open weights against Fable 5.1” "
+        "(claim #33) "
+        "on 2026-11-04: Moonshot AI via “Kimi K3.1 Pro launch: architecture, pricing…” "
+        "(claim #40)"
+    )
+    for claim in (17, 33, 40):
+        assert f'<a href="#claim-{claim}">claim #{claim}</a>' in block
+        assert f'<li id="claim-{claim}">' in page  # the link has its target
+    assert 'title="“Kimi 3.1 Pro' not in page  # no longer only on hover
+    landed = (demo_site / "subjects" / "kimi-k2-thinking" / "index.html").read_text()
+    assert 'class="promises"' not in landed

@@ -190,7 +190,8 @@ def test_a_failed_check_after_a_success_is_named_beside_the_last_good_answer(eng
     assert text[-3] == (
         "  last Hub check failed at 2026-11-29 06:00 UTC: bad_status: "
         "https://huggingface.co/api/models?author=moonshotai: HTTP 503 "
-        "(watch hf-org-moonshotai-test, 1 failure in a row); next retry 2026-11-29 06:05 UTC"
+        "(watch hf-org-moonshotai-test, 1 failure in a row); retry due 2026-11-29 06:05 UTC, "
+        "but no scheduler is running: `tracker check` or `tracker schedule` runs it"
     )
     got = json.loads(_cli_status(engine, "kimi-k3.1-pro", "--json").stdout)
     assert (got["weights"], got["landed"], got["as_of"]) == (
@@ -202,6 +203,7 @@ def test_a_failed_check_after_a_success_is_named_beside_the_last_good_answer(eng
         "2026-11-29T06:00:00Z", "bad_status", "hf-org-moonshotai-test", 1,
     )  # fmt: skip
     assert failure["next_retry"] == "2026-11-29T06:05:00Z"  # 5 minutes after the failure
+    assert failure["scheduler_running"] is False  # a stale plan said "next retry" (trial)
     assert "503" in failure["error"]
 
 

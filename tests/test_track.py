@@ -206,9 +206,9 @@ def test_the_readme_track_your_own_model_example_runs(tmp_path):
         [".venv/bin/tracker", "claims"], [".venv/bin/tracker", "claims"],
         [".venv/bin/tracker", "verify"],
     ]  # fmt: skip
-    (tmp_path / "article.txt").write_text(
-        "Qwen released Qwen4-Max, a model with 480 billion parameters.\n", encoding="utf-8"
-    )
+    # the sample article the README's step 3 reads, where a fresh clone has it
+    (tmp_path / "examples").mkdir()
+    shutil.copy(ROOT / "examples" / "qwen4-max-article.txt", tmp_path / "examples")
     data = data_copy(tmp_path)
     before = {p.name: p.read_bytes() for p in data.rglob("*") if p.is_file()}
     copied = subprocess.run(" ".join(lines[0]), shell=True, cwd=tmp_path, check=False)
@@ -226,8 +226,17 @@ def test_the_readme_track_your_own_model_example_runs(tmp_path):
         if args.startswith("status"):
             assert "licence:" in r.stdout
     found = json.loads((tmp_path / "c.json").read_text(encoding="utf-8"))
-    assert [(c["subject"], c["value"]["value"]) for c in found] == [("qwen4-max", 480000000000)]
-    assert r.stdout.startswith("verified 41 claims (")  # the 40 copied with the demo, and it
+    assert [(c["subject"], c["attribute"]) for c in found] == [
+        ("qwen4-max", "release_date"),
+        ("qwen4-max", "total_params"),
+        ("qwen4-max", "active_params"),
+        ("qwen4-max", "context_window"),
+        ("qwen4-max", "price_input_usd_per_mtok"),
+        ("qwen4-max", "price_output_usd_per_mtok"),
+        ("qwen4-max", "weights_release_date"),
+    ]
+    assert found[1]["value"]["value"] == 480000000000
+    assert r.stdout.startswith("verified 47 claims (")  # the 40 copied with the demo, and 7
     # the board settled the Terminal-Bench disagreement before it could open: not "resolved"
     assert "0 resolved, 1 already settled, " in r.stdout
     assert "qwen4-max" in (tmp_path / "my-models" / "subjects.toml").read_text(encoding="utf-8")
@@ -315,3 +324,33 @@ def test_the_aliases_drop_the_makers_name_and_its_suffix_word(tmp_path):
     r = runner.invoke(app, ["track", "Orca Nine", "--org", "acme", "--repo", "acme/Orca-9B",
                             "--data", str(data), "--dry-run"])  # fmt: skip
     assert '+aliases = ["Orca Nine", "Orca 9B"]' in r.output  # the repo's name, spaced
+
+
+def test_subscriptions_track_wrote_to_its_data_folder_reach_alerts_send(tmp_path, monkeypatch):
+    """`track --data my-models --subscribe URL` wrote my-models/subscriptions.toml, but
+    `alerts send --db my-models/tracker.db` said "no subscriptions" (fresh-user trial):
+    `alerts send --data my-models`, as the next hint says, delivers to that URL."""
+    from webhook import Hook
+
+    monkeypatch.delenv("TRACKER_APPRISE_URLS", raising=False)
+    monkeypatch.chdir(tmp_path)
+    Path("my-models").mkdir()
+    db = "my-models/tracker.db"
+    with Hook(lambda body: 204) as hook:
+        url = f"json://127.0.0.1:{hook.port}/hook"
+        r = runner.invoke(app, ["track", "Orca 9B", "--org", "acme", "--repo", "acme/Orca-9B", "--data", "my-models",
+                                "--db", db, "--subscribe", url], env={"COLUMNS": "300"})  # fmt: skip
+        assert r.exit_code == 0, r.output
+        assert r.stdout.splitlines()[-1].endswith(
+            f"then `tracker alerts send --data my-models --db {db}`"
+        )
+        har = str(acme_recording(tmp_path / "acme.har"))
+        checked = runner.invoke(app, ["check", "--replay", har, "--db", db])  # fmt: skip
+        assert checked.exit_code == 0, checked.output
+        sent = runner.invoke(app, ["alerts", "send", "--data", "my-models", "--db", db])
+        assert sent.exit_code == 0, sent.output
+        tested = runner.invoke(app, ["alerts", "test", "--data", "my-models", "--json"])
+    assert tested.exit_code == 0, tested.output
+    assert json.loads(tested.stdout)["results"][0]["delivered"] is True
+    bodies = [p["message"] for p in hook.posts]
+    assert len(bodies) == 2 and "Orca-9B" in bodies[0]

@@ -206,6 +206,10 @@ def _read_watches(
 
 
 def _read_source(f: DataFile) -> SourceSpec:
+    """The ``[source]`` table of ``f``. Each field is checked on its own, so one run
+    reports every problem of the table (a bad date beside a bad key and an unknown field,
+    not only the first: a fresh-user trial): raises :class:`DataFileError`, or
+    :class:`DataFileErrors` with several. ``url`` must be an http(s) URL with a host."""
     src = f.data.get("source")
     if not isinstance(src, dict):
         raise DataFileError(f.path, None, "source", "missing [source] table")
@@ -213,27 +217,40 @@ def _read_source(f: DataFile) -> SourceSpec:
     def s_err(name: str, msg: str) -> DataFileError:
         return DataFileError(f.path, f.line_of_key(name), f"source.{name}", msg)
 
-    f.check_keys(src, datafile.SOURCE, "source", None)
+    found = Problems()
+    for wrong in f.key_errors(src, datafile.SOURCE, "source", None):
+        found.add(wrong)
     key = src.get("key")
     if key is None:
-        raise s_err("key", "required: a lower-case slug naming the source (e.g. wire-orion-2)")
-    if not isinstance(key, str) or slug_problem(key):
-        raise s_err("key", f"{key!r} is not a lower-case slug (letters, digits and dashes)")
+        found.add(s_err("key", "required: a lower-case slug naming the source (e.g. wire-orion-2)"))
+    elif not isinstance(key, str) or slug_problem(key):
+        found.add(s_err("key", f"{key!r} is not a lower-case slug (letters, digits and dashes)"))
     title = src.get("title")
     if not isinstance(title, str) or not title.strip():
-        raise s_err("title", "required text")
+        found.add(s_err("title", "required text"))
     kind = src.get("kind", "press")
     if kind not in SOURCE_KINDS:
-        raise s_err("kind", f"{kind!r} is not one of {', '.join(SOURCE_KINDS)}")
+        found.add(s_err("kind", f"{kind!r} is not one of {', '.join(SOURCE_KINDS)}"))
     published = src.get("published")
     if published is not None and not datachecks.is_iso_date(str(published)):
-        raise s_err("published", f"{published!r} is not a real ISO date (YYYY-MM-DD or YYYY-MM)")
-    for name in ("url", "publisher", "published_precision", "language", "seed"):
+        found.add(
+            s_err("published", f"{published!r} is not a real ISO date (YYYY-MM-DD or YYYY-MM)")
+        )
+    texts = ("url", "publisher", "published_precision", "language", "seed")
+    for name in texts:
         if src.get(name) is not None and not isinstance(src[name], str):
-            raise s_err(name, f"expected text, got {type(src[name]).__name__}")
+            found.add(s_err(name, f"expected text, got {type(src[name]).__name__}"))
+    url = src.get("url")
+    if isinstance(url, str) and not _web_url(url):
+        found.add(s_err("url", f"{url!r} is not an http(s) URL with a host"))
     if src.get("published_precision") not in (None, *datafile.PUBLISHED_PRECISIONS):
-        raise s_err("published_precision", f"not one of {', '.join(datafile.PUBLISHED_PRECISIONS)}")
-    datachecks.source_dates(f, src)
+        found.add(
+            s_err("published_precision", f"not one of {', '.join(datafile.PUBLISHED_PRECISIONS)}")
+        )
+    else:
+        found.attempt(datachecks.source_dates, f, src)
+    found.raise_if_any()
+    assert isinstance(key, str) and isinstance(title, str)
     return SourceSpec(
         key=key,
         title=title,
@@ -245,6 +262,18 @@ def _read_source(f: DataFile) -> SourceSpec:
         kind=kind,
         seed=src.get("seed"),
     )
+
+
+def _web_url(text: str) -> bool:
+    """Whether ``text`` is an http or https URL naming a host (``https://example.org/a``;
+    not ``not a url``, ``example.org/a`` or ``https:///a``)."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(text.strip())
+        return parts.scheme in ("http", "https") and bool(parts.hostname)
+    except ValueError:
+        return False
 
 
 def _read_claim(f: DataFile, i: int, entry: dict[str, Any], source: str) -> ClaimSpec:

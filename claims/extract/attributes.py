@@ -73,6 +73,8 @@ class Reader(Protocol):
 
     def paired_side(self, start: int) -> str | None: ...
 
+    def names_subject(self, start: int, end: int) -> bool: ...
+
 
 Rule = Callable[[Site, Reader], "Choice | None"]
 
@@ -99,6 +101,17 @@ _PER_MTOK_PRICE = re.compile(
 )
 
 
+_DIGIT = re.compile(r"(?<![\w.-])\d")  # a number, not the digit of a name ("Zeta-1")
+
+
+def _unit_first(label: str) -> bool:
+    """True when ``label`` (the 60 characters before a price in its sentence) ends with the
+    price's unit and no other number after it ("custo por 1 milhão de tokens de entrada"
+    before "US$ 0,07"): the unit written before the amount."""
+    ends = [m.end() for m in R.PER_MTOK_LABEL.finditer(label)]
+    return bool(ends) and not _DIGIT.search(label[ends[-1] :])
+
+
 def _price(x: Site, r: Reader) -> Choice | None:
     """Money per tokens in USD: input or output price by the pair, the words around, or
     (for the new value of "from X to Y") the words before "from"; no side yet:
@@ -117,6 +130,12 @@ def _price(x: Site, r: Reader) -> Choice | None:
     sided = R.SIDE_RIGHT_AFTER.match(x.after) or R.SIDE_RIGHT_BEFORE.search(x.before)
     if not f.per and R.PER_MTOK_LABEL.search(x.before[-40:]) and R.price_side(x.before, ""):
         f = replace(f, per="M")  # a card's "Input Tokens (1M)" above "$0.30"
+    elif (
+        not f.per
+        and _unit_first(lead := x.text[max(x.s.start, f.start - 60) : f.start])
+        and (R.price_side(lead, ""))
+    ):
+        f = replace(f, per="M")  # "custo por 1 milhão de tokens de entrada US$ 0,07"
     elif not f.per and f.currency in r.per_mtok_currencies and sided:
         # "$0.17 input, $0.66 output" (or a card's "Input$3") in an article that quotes
         # prices per million tokens
@@ -173,6 +192,11 @@ def _percent(x: Site, r: Reader) -> Choice | None:
         and not r.bench(f.start, s)
     ) and not R.names_other_measure(x.before):
         d = R.price_direction(x.before, x.after) or R.price_direction(sb, sa)
+        at = R.compared_with_other(x.after) if d is not None else None
+        if at is not None and not r.names_subject(f.end + at, f.end + at + 16):
+            # "custo 97% menor que o GPT-4": a comparison with another lab's model, no price
+            # change ("33% cheaper than Kimi K3", a subject of the article, is its change)
+            return NO_CLAIM
         if d is not None:
             return Choice("price_change_pct", "percent", figure=replace(f, negative=d < 0))
     if R.is_threshold_or_difference(x.before, x.after):
@@ -194,8 +218,8 @@ def _factor(x: Site, r: Reader) -> Choice | None:
     others ("the 2x price difference between them")."""
     if x.f.kind != "times":
         return None
-    if _BETWEEN_AFTER.match(x.after):
-        return NO_CLAIM
+    if _BETWEEN_AFTER.match(x.after) or R.against_a_time(x.after):
+        return NO_CLAIM  # "the 2x price difference between them", "390 vezes face ao ano anterior"
     attr = R.factor_attribute(x.after, x.before, r.variant_names)
     return Choice(attr, "times", r.variant_q(x.s)) if attr else NO_CLAIM
 

@@ -20,7 +20,7 @@ from claims.extract.document import Document, Line
 from claims.extract.lexicon import alternation, patterns, phrases
 from claims.extract.models import FIGURE_OWNER_LINK, names_after_relation
 from claims.extract.name_sizes import contradicts_size, name_size
-from claims.extract.rules import Named, versus_first
+from claims.extract.rules import RELEASE_KW, Named, versus_first
 from claims.extract.segment import Segments, Sentence
 from claims.extract.untracked import NOT_TRACKED, contrasted_name, untracked_names
 from claims.subjects.references import Mention, SubjectIndex
@@ -233,6 +233,10 @@ def _clause_entity(c: Candidate, a: _Article) -> Decision | None:
     first model named later: another model's date is not the subject's)."""
     assert c._sentence is not None
     cs, ce = c._sentence.clause_bounds(c.start)
+    if c.attribute in _DATED and _fronted_date(c, cs, ce, a.ctx.text):
+        # "No começo de agosto, a OpenAI liberou ... desde o GPT-2": a date alone before
+        # its comma is the time of the clause after it
+        ce = c._sentence.clause_bounds(ce + 1)[1]
     lo, hi = bisect.bisect_left(a.starts, cs), bisect.bisect_left(a.starts, ce)
     near = a.entities[lo:hi]
     around = [e for e in near if e[2] == "generic" and e[0] < c.start and c.end <= e[1]]
@@ -271,6 +275,24 @@ def _clause_entity(c: Candidate, a: _Article) -> Decision | None:
         e[3] for e in later if isinstance(e[3], Mention) and not any(p < e[0] for p in marks)
     ]
     return Decision(later_mentions[0].slug, "clause") if later_mentions else None
+
+
+# A date's own clause holding only a few words before it ("No começo de agosto", "In early
+# May"), no release word among them ("Released in August, it ..." is the subject's).
+_FRONTED_WORDS = re.compile(r"\W*(?:[^\W\d]+\s+){0,4}", re.I)
+
+
+def _fronted_date(c: Candidate, cs: int, ce: int, text: str) -> bool:
+    """True when candidate ``c`` (a date) fills its clause ``cs``-``ce`` but for a few words
+    before it that say no release, and another clause of its sentence follows."""
+    assert c._sentence is not None
+    lead = text[cs : c.start]
+    return (
+        ce < c._sentence.end
+        and not text[c.end : ce].strip()
+        and bool(_FRONTED_WORDS.fullmatch(lead))
+        and not RELEASE_KW.search(lead)
+    )
 
 
 def _relative_clause(c: Candidate, a: _Article) -> Decision | None:

@@ -173,9 +173,24 @@ def _patterns(lang: str) -> tuple[re.Pattern[str], ...]:
             # mid-sentence, right before a release verb in the past: "Google DeepMind
             # today released Gemma 2", "a Meta hoje lançou" (not "today announced": an
             # announcement may be of a later release)
-            r"|(?<=\s)(?:" + today + r")(?=\s+(?:" + alternation("released_today") + r")\b)",
+            r"|(?<=\s)(?:"
+            + today
+            + r")(?=\s+(?:"
+            + alternation("released_today")
+            + r")\b)"
+            # or right after it: "a Meta lançou hoje o Llama 4", "released today"
+            + r"|(?:"
+            + "|".join(rf"(?<=\b{re.escape(w)}\s)" for w in _released_today())
+            + r")(?:"
+            + today
+            + r")\b",
         )
     )
+
+
+def _released_today() -> tuple[str, ...]:
+    """Past release verbs a "today" may follow ("lançou hoje"): ``released_today.txt``."""
+    return words("released_today")
 
 
 def scan_dates(

@@ -593,8 +593,10 @@ class _Context:
             if overlaps(m.start(), m.end(), [(d.start, d.end) for d in self.date_spans]):
                 continue
             s = self.seg.at(m.start())
-            if s.hypothetical or not R.RANK_CONTEXT_RE.search(s.text):
+            if s.hypothetical or not (m.group("top") or R.RANK_CONTEXT_RE.search(s.text)):
                 continue
+            if m.group("top") and _SCORE_AFTER_TOP.match(self.text, m.end()):
+                continue  # "tops the SWE-bench leaderboard at 72.5%": the score is the claim
             board = self.bench(m.start(), s)
             if not board:
                 continue
@@ -640,7 +642,7 @@ class _Context:
                 attr = "release_date"  # "Date: April 7-8" over "Zhipu AI released GLM-5.1"
             else:
                 continue
-            if R.others_released(before):
+            if R.others_released(before) or R.released_by_many(after):
                 continue  # "our 7B and 13B models released in November": theirs
             if d.reading.denied:  # "not in March" states no date: say so rather than drop it
                 self.warnings.append(f"at {d.start}: {d.denial_note()}")
@@ -745,6 +747,11 @@ class _Context:
         if not (prev_end <= line.label[1] <= pos) or line.start > pos:
             return ""
         return self.text[line.label[0] : line.label[1]] + " "
+
+    def names_subject(self, start: int, end: int) -> bool:
+        """True when a subject's name starts between ``start`` and ``end`` (after a
+        comparison word too: "cheaper than Kimi K3")."""
+        return any(start <= m.start < end for m in self.mentions + self.comparative_mentions)
 
     def paired_side(self, start: int) -> str | None:
         """The side ("input"/"output") a price pair settled for the price at ``start``."""
@@ -883,6 +890,11 @@ class _Context:
             c._claimant_pronoun = True
         else:
             c.claimant = pick.name
+
+
+# A score right after first place said in words ("tops the SWE-bench leaderboard at
+# 72.5%", "lidera a tabela com 85%"): a score's board, no rank of its own.
+_SCORE_AFTER_TOP = re.compile(r"[^.;:!?]{0,30}?\b(?:at|with|com|de)\s+\d", re.I)
 
 
 def _bench_q(b: R.Named) -> dict[str, str]:

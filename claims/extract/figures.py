@@ -103,6 +103,11 @@ _SPACED_SCALE = (
 )
 
 
+# "mil" with no number before it, right before "milhões"/"milhão" ("um modelo de mil milhões
+# de parâmetros"): a thousand, the number of the scale word after it.
+_THOUSAND_BEFORE_MILLIONS = r"(?<![\w-])(?i:mil)(?=\s+(?i:milh))"
+
+
 @lru_cache(maxsize=16)
 def figure_regex(locale: str) -> re.Pattern[str]:
     """The compiled figure pattern for ``locale`` (space grouping only where CLDR uses it)."""
@@ -114,7 +119,7 @@ def figure_regex(locale: str) -> re.Pattern[str]:
     one = (
         rf"(?<![\w-])a(?=\s+(?:{alternation('large_number_words', 'en')})\b)"
         if not locale.startswith("pt")
-        else "(?!)"
+        else _THOUSAND_BEFORE_MILLIONS  # "mil milhões de parâmetros": 10^9 (pt-PT)
     )
     number = rf"(?:{num}|(?i:\b(?:{words})\b)|{one})"
     scale = (
@@ -143,7 +148,7 @@ def figure_regex(locale: str) -> re.Pattern[str]:
         rf"(?:(?P<pct>\s?%|\s+(?:{phrases('percent_words')})\b)"
         rf"|(?P<times>\s?[x×](?![\w-])|\s+(?:{alternation('times_words')})\b))?"
         rf"(?:\s+(?P<cur2>{CURRENCY_AFTER})(?!\w))?"
-        rf"(?P<pertail>\s*(?:/|\bpor\b|\bper\b|\ba\s+cada\b)\s*(?:1\s*)?(?P<per>{PER_UNIT})(?!\w))?"
+        rf"(?P<pertail>\s*(?:/|\bpor(?:\s+cada)?\b|\bper\b|\ba\s+cada\b)\s*(?:1\s*)?(?P<per>{PER_UNIT})(?!\w))?"
     )
     return re.compile(pattern)
 
@@ -156,7 +161,7 @@ def _anchor_regexes(locale: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     one = (
         rf"|(?<![\w-])a(?=\s+(?:{alternation('large_number_words', 'en')})\b)"
         if not locale.startswith("pt")
-        else ""
+        else "|" + _THOUSAND_BEFORE_MILLIONS
     )
     anchor = re.compile(
         # one digit, not consumed past: a count glued after a year starts inside a digit run

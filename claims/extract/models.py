@@ -88,7 +88,14 @@ def find_models(text: str) -> list[Named]:
             g = m.groupdict()
             head = g.get("head") or g.get("head2") or g.get("head3") or g.get("head4") or ""
             first = head.split()[0].split("-")[0] if head else ""
-            if not head or first in NOT_MODELS or head.split()[0] in NOT_MODELS:
+            family = _FAMILY_BEFORE.search(text, max(0, m.start() - 30), m.start())
+            if (
+                not head
+                or (first in NOT_MODELS or head.split()[0] in NOT_MODELS)
+                and not (
+                    rx is _JOINED and family  # "DeepSeek R1", "MiniMax M1": a family's version
+                )
+            ):
                 continue
             if rx is _JOINED and not _joined_ok(m, head):
                 continue
@@ -97,7 +104,6 @@ def find_models(text: str) -> list[Named]:
             if _FIGURE_AFTER.match(text, ver_end):
                 continue
             start, end = m.start(), m.end()
-            family = _FAMILY_BEFORE.search(text, max(0, start - 30), start)
             if rx is _JOINED and family:  # "DeepSeek V2.5", "Kimi K2"
                 start = family.start()
             if any(n.start <= start < n.end or start <= n.start < end for n in found.values()):

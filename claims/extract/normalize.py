@@ -66,13 +66,25 @@ def normalize_glued_items(text: str) -> str:
 # Hard-wrapped prose (plain-text mail, newsletters, a file saved at 72-80 columns): each
 # line would be a paragraph of its own and "$0.40 per million\noutput tokens" lost its
 # side. In a block of lines (no blank line between them) whose lines are of one width and
+<<<<<<< HEAD
 # mostly end mid-sentence (and mostly fill three quarters of that width), a line break
 # after an open line becomes a space. Tables,
 # headings, bullets and "label: value" lines start no joined line; spec cards' short lines
 # stay apart (the block's width is under 40).
+=======
+# mostly end mid-sentence, a line break after an open line (at least 70 % of the block's
+# width, as a wrapped line is) becomes a space. Headings, bullets and "label: value"
+# lines start no joined line; tables end a block; spec cards' short lines and tables
+# flattened to one row per line (cells apart by single spaces) are narrower than 55
+# columns, of uneven lengths or without a sentence end, and stay apart.
+>>>>>>> main
 _WRAP_OPEN_END = re.compile(r"[^.!?…:;]['\"”’)\]]*$")
 _WRAP_NEW_ITEM = re.compile(r"[ \t]*(?:[-*•·▪‣◦>#|]|\d{1,2}[.)]\s|[^\n:|]{1,40}:\s)")
-_WRAP_MIN_WIDTH = 40
+# A table's line: cells apart by "|", a tab or a run of spaces (not the two spaces some
+# writers put after a full stop).
+_WRAP_NOT_PROSE = re.compile(r"[|\t]|(?<![.!?:;])  +(?=\S)")
+_WRAP_SENTENCE_END = re.compile(r"[^\W\d_][)\"”’]?[.!?](?:\s|$)")
+_WRAP_MIN_WIDTH = 55
 _WRAP_MAX_WIDTH = 120
 
 
@@ -86,8 +98,12 @@ def normalize_wraps(text: str) -> str:
     pos = 0
     block: list[tuple[int, str]] = []
     for line in [*lines, ""]:
+<<<<<<< HEAD
         # a table's row (pipes, tabs, or columns three spaces apart) is never prose
         if line.strip() and "|" not in line and "\t" not in line and "   " not in line.strip():
+=======
+        if line.strip() and not _WRAP_NOT_PROSE.search(line.strip()):
+>>>>>>> main
             block.append((pos, line))
         else:
             joins.extend(_wrap_joins(block))
@@ -108,12 +124,14 @@ def _wrap_joins(block: list[tuple[int, str]]) -> list[int]:
     width = max(len(line.rstrip()) for _, line in block)
     if not _WRAP_MIN_WIDTH <= width <= _WRAP_MAX_WIDTH:
         return []
+    if not any(_WRAP_SENTENCE_END.search(line) for _, line in block):
+        return []  # rows of a flattened table: no sentence ends in the block
     inner = block[:-1]
     open_ends = [
         (start, line)
         for start, line in inner
         if _WRAP_OPEN_END.search(line.rstrip())
-        and len(line.rstrip()) >= width / 2
+        and len(line.rstrip()) >= 0.7 * width
         and not line.lstrip().startswith("#")
     ]
     if 2 * len(open_ends) < len(inner):

@@ -26,17 +26,22 @@ _SIDE = r"input|output|prompt|completion|entrada|sa[íi]da"
 _SEP = r"/|,|;|&|\band\b|\be\b"
 # Between the two prices: an optional label of the first, a separator, an optional label
 # of the second ("$1 input / $4 output", "input $1, output $4").
+# The labels may be bracketed or after "para"/"for" ("US$ 3 (entrada) e US$ 15 (saída)",
+# "US$ 3 para entrada e US$ 15 para saída"), the second's after "de" ("de entrada de US$ 3
+# e de saída de US$ 15").
 _BETWEEN_RE = re.compile(
-    rf"^\s*(?:(?:de\s+)?(?P<l1>{_SIDE})\s*)?(?:{_SEP})\s*(?:(?P<l2>{_SIDE})\s*[:=]?\s*)?$", re.I
+    rf"^\s*(?:\(?\s*(?:(?:de|para|for)\s+)?(?P<l1>{_SIDE})\s*\)?\s*)?(?:{_SEP})\s*"
+    rf"(?:(?:de|para|for)\s+)?(?:(?P<l2>{_SIDE})\s*(?:[:=]|\bde\b)?\s*)?$",
+    re.I,
 )
-# A label right before the first price ("input $1", "entrada: US$ 1").
-_LABEL_BEFORE_RE = re.compile(rf"\b(?P<l>{_SIDE})\s*(?:price|preço)?\s*[:=]?\s*$", re.I)
+# A label right before the first price ("input $1", "entrada: US$ 1", "de entrada de US$ 3").
+_LABEL_BEFORE_RE = re.compile(rf"\b(?P<l>{_SIDE})\s*(?:price|preço)?\s*(?:[:=]|\bde\b)?\s*$", re.I)
 # The two sides named in order after the pair ("input/output tokens", "de entrada e saída").
 _ORDER_AFTER_RE = re.compile(rf"\b(?P<a>{_SIDE})\s*(?:{_SEP})\s*(?P<b>{_SIDE})\b", re.I)
 # "$1 input / $4 output per 1M tokens": the unit follows the second price's label.
 _LABEL_PER_RE = re.compile(
-    rf"\s*(?:de\s+)?(?:{_SIDE})\s+(?:tokens?\s+)?(?:/|per|por)\s*(?:1\s*)?"
-    r"(?P<per>million|milh[ãa]o|mtok|thousand|mil|M|K|k)(?!\w)",
+    rf"\s*\(?\s*(?:(?:de|para|for)\s+)?(?:{_SIDE})\s*\)?\s*,?\s+(?:tokens?\s+)?(?:/|per|por)\s*"
+    r"(?:cada\s+)?(?:1\s*)?(?P<per>million|milh[ãa]o|mtok|thousand|mil|M|K|k)(?!\w)",
     re.I,
 )
 _INPUT = frozenset(words("input_side"))

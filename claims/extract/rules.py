@@ -201,7 +201,9 @@ RANK_RE = re.compile(
     rf"(?:\b(?:{alternation('rank_verbs')})\s+)(?:#\s*)?(?P<w>{_ORD_ALT})\b"
     rf"(?!\s+(?:plano|lugar\s+de|lugar,\s+porque|of\b))"
     rf"|(?<![\w.])(?P<n>\d{{1,3}})\s*(?:º|°|ª|st|nd|rd|th)(?:\s*(?:{alternation('rank_nouns')}))?(?!\w)"
-    rf"|\branked\s+#?\s*(?P<n2>\d{{1,3}})\b|(?<![\w#])#(?P<n3>\d{{1,3}})\b",
+    rf"|\branked\s+#?\s*(?P<n2>\d{{1,3}})\b|(?<![\w#])#(?P<n3>\d{{1,3}})\b"
+    # first place said in words ("lidera a tabela", "tops the leaderboard"): rank 1
+    rf"|\b(?P<top>{patterns('rank_top')})",
     re.IGNORECASE,
 )
 RANK_CONTEXT_RE = re.compile(
@@ -212,6 +214,8 @@ RANK_CONTEXT_RE = re.compile(
 
 def rank_value(m: re.Match[str]) -> int:
     """The rank number of a :data:`RANK_RE` match."""
+    if m.group("top"):
+        return 1
     if m.group("w"):
         return ORDINAL_WORDS[m.group("w").lower()]
     return int(m.group("n") or m.group("n2") or m.group("n3"))
@@ -354,11 +358,28 @@ def others_released(before: str) -> bool:
     return bool(_PLURAL_RELEASED_BEFORE.search(before[-80:]))
 
 
+# "as LLMs ... estavam sendo lançadas por diversas organizações": a plural participle
+# released by many (lexicon/<lang>/many_actors.txt) after the date, others' releases.
+_RELEASED_BY_MANY = re.compile(
+    r"^[^.;:]{0,80}?\b(?:" + alternation("plural_participles") + r")\s+(?:por|by)\s+"
+    r"(?:" + alternation("many_actors") + r")\b",
+    re.I,
+)
+
+
+def released_by_many(after: str) -> bool:
+    """True when the text after a date says plural things were released by many ("...
+    estavam sendo lançadas por diversas organizações"): no one model's release date."""
+    return bool(_RELEASED_BY_MANY.match(after))
+
+
 RELEASE_KW = re.compile(patterns("release_cues"), re.I)
 # The weights are what is released ("the open weights will be released on", "os pesos do
 # Kimi K3 serão liberados em"); not "a model with open weights was released on".
 _WEIGHTS_RELEASED_RE = re.compile(
-    r"(?<!with\s)(?<!with\sopen\s)(?<!with\sopen-)(?<!com\s)\b(?:weights|checkpoints?|pesos)\b"
+    r"(?<!with\s)(?<!with\sopen\s)(?<!with\sopen-)(?<!com\s)\b(?:"
+    + phrases("weights_nouns")
+    + r")\b"
     r"(?:\s+abertos)?(?:\s+(?:d[oa]s?|of)(?:\s+[\w.-]+){1,3}?)?"
     r"\s+(?:(?:" + alternation("weights_auxiliaries") + r")\s+){0,4}"
     r"(?:" + phrases("weights_release_words") + r")",  # ends where RELEASE_KW's match ends
@@ -440,12 +461,14 @@ _NEW_MODEL_AFTER = re.compile(
 # A date opening its sentence ("Em 5 de abril de 2025, a Meta apresentou a mais recente
 # geração de seus modelos"): only a preposition before it, and after its comma a clause
 # whose verb (new_model_verbs) presents a new model (new_model_nouns).
-_FRONTED_DATE_BEFORE = re.compile(r"^\W*(?:(?:em|no\s+dia|on|in)\s+)?$", re.I)
+_FRONTED_DATE_BEFORE = re.compile(
+    r"^\W*(?:(?:em|no\s+dia|on|in|n[oa]|nest[ae]|ness[ae])\s+)?$", re.I
+)  # "Nessa terça-feira (12), a Microsoft anunciou uma nova versão do modelo"
 _FRONTED_NEW_MODEL_AFTER = re.compile(
     r"^\s*,\s*[^,.;:]{0,40}?\b(?:" + phrases("new_model_verbs") + r")\s+"
-    r"(?:(?:its|their|a|the|seu|sua|o|um|uma)\s+)?(?:" + phrases("new_model_nouns") + r")\b",
+    r"(?:(?:its|their|a|the|seu|sua|o|um|uma)\s+){0,2}(?:" + phrases("new_model_nouns") + r")\b",
     re.I,
-)
+)  # "a Meta apresentou o seu novo modelo": article and possessive
 
 
 # "Anunciado em 12 de dezembro de 2024, este modelo ...": a participle (lexicon
@@ -855,6 +878,29 @@ def params_cued(before: str, after: str) -> bool:
     return bool(nearest(_ACTIVE_KW, before, after) or nearest(_TOTAL_KW, before, after))
 
 
+# A percent whose direction word is followed by "than"/"(do) que" and another thing ("custo
+# 97% menor que o GPT-4", "97% cheaper than GPT-4"): a comparison with another model, no
+# change of the subject's own price; the comparand may not be its own earlier price
+# ("50% menor que o anterior", ``lexicon/<lang>/previous.txt``).
+_COMPARED_AFTER = re.compile(
+    r"^\s*(?:[^\W\d]+\s+){0,2}?(?:(?:"
+    + patterns("price_down_cues")
+    + ")|(?:"
+    + patterns("price_up_cues")
+    + r"))\w*\s+(?:(?:do\s+)?que|than)\s+(?!(?:(?:o|a|os|as|the|its|seu|sua|their)\s+)?"
+    r"(?:pre[çc]o\s+)?(?:" + alternation("previous") + r")\b)",
+    re.I,
+)
+
+
+def compared_with_other(after: str) -> int | None:
+    """Where the compared thing starts in ``after`` when the words right after a percent
+    compare it with something else than its own earlier price ("97% menor que o GPT-4",
+    "97% cheaper than GPT-4"), else ``None``."""
+    m = _COMPARED_AFTER.match(after)
+    return m.end() if m else None
+
+
 def price_direction(before: str, after: str) -> int | None:
     """-1 for a cut ("menor", "corte", "lower"), +1 for a rise, ``None`` when unsaid."""
     down = nearest(_DOWN_KW, before, after)
@@ -998,6 +1044,15 @@ def same_amount_after(after: str) -> bool:
     """True when a price is followed by "for the same amount" / "pela mesma quantidade"
     (``lexicon/<lang>/same_amount.txt``): it is in the unit of the sentence's earlier price."""
     return bool(_same_amount_re().match(after))
+
+
+_TIME_COMPARAND = re.compile(r"^[^.;!?]{0,40}?\b(?:" + phrases("time_comparands") + r")\b", re.I)
+
+
+def against_a_time(after: str) -> bool:
+    """True when a factor is compared with a time ("390 vezes face ao ano anterior", "than a
+    year ago"; ``lexicon/<lang>/time_comparands.txt``): a trend, no factor of the subject."""
+    return bool(_TIME_COMPARAND.match(after))
 
 
 def factor_attribute(

@@ -36,10 +36,37 @@ def weekday_pattern() -> str:
     words may follow them in the bracket), or ``wc`` (a
     day alone between commas: "quinta-feira, 18,")."""
     alt = "|".join(re.escape(w) for w in sorted(_weekdays(), key=len, reverse=True))
+    # a weekday named without its day ("na última sexta-feira") only in its full form:
+    # "segunda", "quarta" alone are ordinals too ("nesta segunda fase")
+    full = "|".join(re.escape(w) for w in sorted(_weekdays(), key=len, reverse=True) if _full(w))
     return (
         rf"\b(?P<wd>{alt})(?:\s*\((?P<wa>[0-3]?\d)(?:/(?P<wb>[01]?\d))?(?:,[^()\n]{{1,40}})?\)"
         r"|\s*,\s*(?P<wc>[0-3]?\d)(?=\s*,))"
+        # the last one before the article: "na última sexta-feira", "no sábado passado"
+        rf"|\b(?:n[ao]\s+)?(?:últim[ao]|passad[ao])\s+(?P<lw>{full})\b"
+        rf"|\b(?:n[ao]\s+)?(?P<pw>{full})\s+passad[ao]\b"
+        # the article's week: "nesta quarta-feira", "esta quarta-feira" (no day after it)
+        rf"|\b(?:n?est[ae]|n?ess[ae])\s+(?P<tw>{full})\b(?!\s*[(,]\s*\d)"
     )
+
+
+def _full(word: str) -> bool:
+    """A weekday word that is no other word: "terça-feira", "sábado", not "quarta"."""
+    return "-" in word or word.casefold() in ("sábado", "sabado", "domingo")
+
+
+def _relative_weekday(m: re.Match[str], published: dt.date, tense: str | None) -> dt.date:
+    """The date of a weekday named without its day: the last one before ``published``
+    ("na última sexta-feira"), or the one of its week, on or before it (on or after it in a
+    future clause: "nesta quarta-feira será lançado")."""
+    target = _weekdays()[(m["lw"] or m["pw"] or m["tw"]).casefold()]
+    today = published.isoweekday()
+    if m["tw"] and tense == "future":
+        return published + dt.timedelta(days=(target - today) % 7)
+    back = (today - target) % 7
+    if not m["tw"] and back == 0:
+        back = 7  # "na última sexta-feira" said on a Friday: a week ago
+    return published - dt.timedelta(days=back)
 
 
 def read_weekday(
@@ -47,6 +74,8 @@ def read_weekday(
 ) -> dt.date | None:
     """The date a :func:`weekday_pattern` match states, or ``None`` (no year to give it,
     an impossible day, or a weekday that is not that date's)."""
+    if not m["wd"]:  # "na última sexta-feira", "nesta quarta-feira": from the article's day
+        return None if published is None else _relative_weekday(m, published, tense)
     a, b = int(m["wa"] or m["wc"]), m["wb"]
     if b is None:
         if published is None:

@@ -59,11 +59,16 @@ def make_engine(db: str | os.PathLike[str] | None = None, *, upgrade: bool = Tru
     try:
         raw.check_schema()
     except SchemaMissing:
+        raw.close()
         if not upgrade:
+            engine.dispose()  # its pooled connection closed now, not by the collector
             raise
         from claims.store.migrate import upgrade as upgrade_schema
 
         upgrade_schema(engine)
-    finally:
+        return engine
+    except BaseException:
         raw.close()
+        raise
+    raw.close()
     return engine

@@ -129,7 +129,11 @@ class RawDB:
             raw = cls(psycopg.connect("postgresql://" + rest), "postgresql")
         else:
             raise ValueError(f"unsupported database URL {url!r} (sqlite:/// or postgresql://)")
-        raw.check_schema()
+        try:
+            raw.check_schema()
+        except BaseException:
+            raw.close()  # not left to the garbage collector (a ResourceWarning)
+            raise
         return raw
 
     @classmethod
@@ -165,7 +169,11 @@ class RawDB:
                     "the database schema is release 0.1.0's, older than this release's "
                     f"(revision {SCHEMA_HEAD}): run `tracker db upgrade`"
                 ) from None
-            raise SchemaMissing(f"no release-tracker schema ({exc})") from exc
+            reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise SchemaMissing(
+                f"no release-tracker schema in this database ({reason}); create it: "
+                "`tracker db upgrade --db URL`, or `tracker load`/`tracker demo` with --db"
+            ) from exc
         revision = row[0] if row else None
         if revision == SCHEMA_HEAD:
             return

@@ -13,8 +13,9 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from claims.errors import ClaimsError
+from claims.events import ALREADY_SETTLED, settled_never_opened
 from claims.store.outbox import add_event, make_event
-from claims.store.tables import Claim, Discrepancy, Observation, Source, Subject
+from claims.store.tables import Claim, Discrepancy, Event, Observation, Source, Subject
 from claims.subjects.sourcenames import source_names
 from claims.values.canonical import utcnow
 from claims.values.timefmt import iso_z
@@ -81,14 +82,36 @@ def discrepancy_sides(
     return sides
 
 
+def found_settled_keys(session: Session) -> set[str]:
+    """Keys of the discrepancies found already settled and never opened, from the
+    stored events (:func:`claims.events.settled_never_opened`)."""
+    kinds = ("discrepancy_opened", "discrepancy_resolved")
+    rows = session.exec(
+        select(Event.kind, Event.detail_json).where(col(Event.kind).in_(kinds))
+    ).all()
+    return settled_never_opened((kind, json.loads(detail or "{}")) for kind, detail in rows)
+
+
+def shown_label(record: dict[str, Any]) -> str:
+    """The state a person reads for a :func:`discrepancy_record`: ``already settled``
+    for one found settled (stored ``resolved``; the site's and `tracker verify`'s
+    words), else its ``state``."""
+    return ALREADY_SETTLED if record.get("found_settled") else str(record["state"])
+
+
 def discrepancy_record(
-    session: Session, row: Discrepancy, names: dict[int | None, str] | None = None
+    session: Session,
+    row: Discrepancy,
+    names: dict[int | None, str] | None = None,
+    settled: set[str] | None = None,
 ) -> dict[str, Any]:
     """One discrepancy as a JSON-ready dict (for ``tracker discrepancies --json``);
     ``subjects`` lists every subject its claims are about (two for a different-subjects
     note);
     ``state`` as :func:`shown_state` gives it (``note`` for a different-subjects note,
-    stored dismissed), so it matches the listing and ``--state``; ``names`` as for
+    stored dismissed), so it matches the listing and ``--state``; ``found_settled``
+    true for a resolved one that was found already settled, never open (``settled``:
+    :func:`found_settled_keys`, read here when None); ``names`` as for
     :func:`discrepancy_sides`."""
     subj = session.get(Subject, row.subject_id)
     ids = json.loads(row.claim_ids_json or "[]")
@@ -105,6 +128,8 @@ def discrepancy_record(
         "attribute": row.attribute,
         "rule": row.rule,
         "state": shown_state(row),
+        "found_settled": row.state == "resolved"
+        and row.key in (found_settled_keys(session) if settled is None else settled),
         "reason": row.reason,
         "note": row.note,
         "opened_at": iso_z(row.opened_at) or None,
@@ -145,7 +170,27 @@ def list_discrepancies(
     order = {name: rank for rank, name in enumerate(LISTED_DISCREPANCY_STATES)}
     rows.sort(key=lambda d: (order.get(shown_state(d), len(order)), d.id or 0))
     names = source_names(session.exec(select(Source)).all())
-    return [discrepancy_record(session, d, names) for d in rows]
+    settled = found_settled_keys(session)
+    return [discrepancy_record(session, d, names, settled) for d in rows]
+
+
+def unknown_id_text(session: Session, discrepancy_id: int, shown: int = 8) -> str:
+    """The error for an id no discrepancy has, naming the ids there are (all up to
+    ``shown``, else the ``shown`` nearest) and the command that lists them: ``no
+    discrepancy with id 999 (there are #1, #2, #3; `tracker discrepancies` lists them
+    with their sides)``. A trial typed an id and got only "no discrepancy"."""
+    ids = sorted(i for i in session.exec(select(Discrepancy.id)).all() if i is not None)
+    if not ids:
+        return f"no discrepancy with id {discrepancy_id}: there are none yet (`tracker verify` finds them)"
+    if len(ids) <= shown:
+        there = "there are " + ", ".join(f"#{i}" for i in ids)
+    else:
+        near = sorted(sorted(ids, key=lambda i: (abs(i - discrepancy_id), i))[:shown])
+        there = f"the nearest of {len(ids)}: " + ", ".join(f"#{i}" for i in near)
+    return (
+        f"no discrepancy with id {discrepancy_id} ({there}; `tracker discrepancies` lists "
+        "them with their sides)"
+    )
 
 
 def dismiss_discrepancy(
@@ -163,7 +208,7 @@ def dismiss_discrepancy(
 
     row = session.get(Discrepancy, discrepancy_id)
     if row is None:
-        raise ReviewError(f"no discrepancy with id {discrepancy_id}")
+        raise ReviewError(unknown_id_text(session, discrepancy_id))
     if row.rule == DIFFERENT_SUBJECT:
         raise ReviewError(
             f"discrepancy #{discrepancy_id} is a note (figures about two different subjects), "
@@ -179,7 +224,8 @@ def dismiss_discrepancy(
             if gone
             else ""
         )
-        raise ReviewError(f"#{discrepancy_id} is resolved{how}: nothing to dismiss")
+        state = ALREADY_SETTLED if row.key in found_settled_keys(session) else "resolved"
+        raise ReviewError(f"#{discrepancy_id} is {state}{how}: nothing to dismiss")
     if not note.strip():
         raise ReviewError("a dismissal needs a note saying why")
     now = now or utcnow()

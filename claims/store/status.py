@@ -121,6 +121,9 @@ class WeightsStatus:
     # watch runs again, filled in by the caller that knows the schedule (the CLI).
     last_failure: CheckFailure | None = None
     next_retry: dt.datetime | None = None
+    # Whether a scheduler holds the lease (filled in by the CLI): without one the retry
+    # time is only when a check would be due, not a planned run.
+    scheduler_running: bool = False
     # Landed after every promised deadline: whole days from the latest deadline to the
     # first sighting (None when on time, with no promise, or when the repo was already
     # there at the first check: its landing day is then unknown).
@@ -231,6 +234,7 @@ class WeightsStatus:
                 "watch": self.last_failure.watch,
                 "failures_in_a_row": self.last_failure.failures,
                 "next_retry": iso(self.next_retry),
+                "scheduler_running": self.scheduler_running,
             },
             "landed_late_days": self.landed_late_days,
             # null unless the weights were public and are no longer ("withdrawn")

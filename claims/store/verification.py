@@ -53,6 +53,13 @@ from claims.vocabulary import attribute_label, qualifiers_text, rule_label
 FIRST_VERDICT_EVENTS: tuple[str, ...] = ("disputed", "contradicted", "overdue")
 
 
+def first_verdict_rule() -> str:
+    """``disputed, contradicted or overdue``: the first verdicts that are events
+    (:data:`FIRST_VERDICT_EVENTS`), as summaries explain a count of them."""
+    *most, last = FIRST_VERDICT_EVENTS
+    return f"{', '.join(most)} or {last}" if most else last
+
+
 @dataclass
 class VerifyReport:
     """What one :func:`verify_all` run found and changed."""

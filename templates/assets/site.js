@@ -147,10 +147,18 @@
       warn.appendChild(document.createTextNode(" page."));
       compare.insertBefore(warn, compare.firstChild);
     }
+    // the built page shows a default comparison (compare.py); a choice of two or more
+    // known subjects replaces it and ticks their boxes in the picker
+    var builtIn = document.getElementById("compare-default");
     if (picked.length < 2) {
-      note.hidden = false;  // the page's own note, with its link to the Subjects page
+      // the page's own note, with its link to the Subjects page, when nothing is shown
+      note.hidden = !!builtIn && !chosen.length;
     } else {
       note.hidden = true;
+      if (builtIn) { builtIn.remove(); }
+      document.querySelectorAll("#compare-pick input[name=s]").forEach(function (box) {
+        box.checked = chosen.indexOf(box.value) !== -1;
+      });
       // a phone shows each cell under its attribute with the subject's name (site.css)
       var named = function (td, s) { td.setAttribute("data-label", s.name); return td; };
       // a table cell (api/table.json): its best-supported figure, verdict, note and
@@ -168,19 +176,25 @@
           td.appendChild(el("span", " " + cell.status, "verdict-word"));
         }
         if (cell.observed) { td.appendChild(el("span", " observed", "verdict-word")); }
-        if (cell.note) { td.appendChild(el("small", " (" + cell.note + ")", "verdict-word")); }
+        // notes as the built table writes them (compare.py cell_parts): each on its line
+        var small = function (text) { td.appendChild(el("small", " (" + text + ")", "verdict-word cmp-note")); };
+        if (cell.note) { small(cell.note); }
         if (cell.observed_text && cell.observed_text !== cell.text) {
-          td.appendChild(el("small", " (observed " + cell.observed_text + ")", "verdict-word"));
+          small("observed " + cell.observed_text);
         }
         if (cell.contradicted) {
-          td.appendChild(el("small", " (✗ " + cell.contradicted + (cell.contradicted === 1 ?
-            " source" : " sources") + " contradicted)", "verdict-word"));
+          small("✗ " + cell.contradicted + (cell.contradicted === 1 ? " source" : " sources") +
+            " contradicted");
         }
-        if (cell.aside) {
-          td.appendChild(el("small", " · not compared here: " + cell.aside, "verdict-word"));
-        }
+        if (cell.aside) { small("not compared here: " + cell.aside); }
       };
-      var t = el("table", undefined, "side-by-side"), head = t.createTHead().insertRow();
+      var t = el("table", undefined, "side-by-side");
+      var cap = t.createCaption();
+      cap.textContent = "Your choice (choose others above)";
+      var cols = el("colgroup"); cols.appendChild(el("col", undefined, "fig"));
+      picked.forEach(function () { cols.appendChild(el("col")); });
+      t.appendChild(cols);
+      var head = t.createTHead().insertRow();
       // the corner names its column for screen readers (axe: empty-table-header)
       head.appendChild(el("th")).appendChild(el("span", "Figure", "visually-hidden"));
       head.cells[0].scope = "col";

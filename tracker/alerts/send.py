@@ -150,10 +150,25 @@ def compose(event: Event, subject: Subject | None, base_url: str) -> Message:
     url = detail.get("url")
     if isinstance(url, str) and url.startswith(("https://", "http://")):
         link = url  # e.g. a pricing-table diff page
-    text = chat_text(describe_change(event, why=True))
     # the title as the site and feeds word it (a found-settled discrepancy: not "resolved")
-    title = reader_title(event.kind, event.title, detail)
-    return Message(title=chat_text(title), text=text, link=link)
+    title = chat_text(reader_title(event.kind, event.title, detail))
+    text = beyond_title(title, chat_text(describe_change(event, why=True)))
+    return Message(title=title, text=text, link=link)
+
+
+def beyond_title(title: str, text: str) -> str:
+    """What ``text`` says that ``title`` does not, so an alert says each thing once: the
+    ``; ``-separated parts of ``text`` already in ``title`` are left out, and a leading
+    ``REPO: `` that the title names. A landing's title "Quillon 9B: weights available on
+    Hugging Face (brightfern/Quillon-9B); licence cc-by-nc-4.0, gated (manual); on time
+    for before 2026-12-15" with its text "brightfern/Quillon-9B: first seen … (…);
+    licence cc-by-nc-4.0, gated (manual); on time for before 2026-12-15" keeps
+    "first seen … (…)". Empty when the title says it all."""
+    head, sep, rest = text.partition(": ")
+    if sep and head in title and " " not in head:
+        text = rest
+    parts = [p for p in text.split("; ") if p and p not in title]
+    return "; ".join(parts)
 
 
 @contextmanager

@@ -76,12 +76,24 @@ class Subscription:
         return not self.subjects or subject_slug in self.subjects
 
 
+def subscriptions_path(path: Path | None = None, data_dir: Path | None = None) -> Path:
+    """The subscriptions file a command reads: ``path`` (``--config``) when given, else
+    ``subscriptions.toml`` in ``data_dir`` (``--data``, the folder ``tracker track --data``
+    wrote it to), else ``data/subscriptions.toml``."""
+    if path is not None:
+        return path
+    return (data_dir if data_dir is not None else DEFAULT_PATH.parent) / DEFAULT_PATH.name
+
+
 def load_subscriptions(
-    path: Path | None = None, env: Mapping[str, str] | None = None
+    path: Path | None = None,
+    env: Mapping[str, str] | None = None,
+    data_dir: Path | None = None,
 ) -> list[Subscription]:
     """Read the config file and the environment variable. ``path`` None reads
-    ``data/subscriptions.toml`` when it exists; a ``path`` given that does not exist is
-    an error (a mistyped ``--config`` must not read as "no subscriptions").
+    ``subscriptions.toml`` of ``data_dir`` (default ``data/``) when it exists
+    (:func:`subscriptions_path`); a ``path`` given that does not exist is an error (a
+    mistyped ``--config`` must not read as "no subscriptions").
 
     Raises :class:`ConfigError` naming the file, the entry and the field for an unknown
     key (with the nearest known one), an unknown kind, an operator kind on a subscriber
@@ -89,7 +101,7 @@ def load_subscriptions(
     """
     if path is not None and not path.is_file():
         raise ConfigError(f"{path}: no such subscriptions file")
-    path = path or DEFAULT_PATH
+    path = subscriptions_path(path, data_dir)
     subs: list[Subscription] = []
     if path.is_file():
         try:
@@ -109,6 +121,34 @@ def load_subscriptions(
             raise ConfigError(f"{path}: subscription name {s.name!r} is used twice")
         seen.add(s.name)
     return subs
+
+
+def describe_source(
+    subs: list[Subscription], path: Path | None = None, data_dir: Path | None = None
+) -> str:
+    """Where ``subs`` came from, for the scheduler's start and for errors:
+    ``2 subscriptions from my-models/subscriptions.toml and TRACKER_APPRISE_URLS``, or
+    ``no subscriptions (no my-models/subscriptions.toml, TRACKER_APPRISE_URLS unset)``."""
+    file = subscriptions_path(path, data_dir)
+    from_file = sum(1 for s in subs if not s.origin.endswith(ENV_URLS))
+    from_env = len(subs) - from_file
+    if not subs:
+        return f"no subscriptions (no {file}, {ENV_URLS} unset)"
+    where = [str(file)] if from_file else []
+    where += [ENV_URLS] if from_env else []
+    noun = "subscription" if len(subs) == 1 else "subscriptions"
+    return f"{len(subs)} {noun} from {' and '.join(where)}"
+
+
+def no_subscriptions_hint(path: Path | None = None, data_dir: Path | None = None) -> str:
+    """The error text when a command needs subscriptions and finds none: names the file
+    it looked for and how to point at another (``--data DIR`` as ``track``/``load``
+    take it, or ``--config FILE``)."""
+    return (
+        f"no subscriptions: no {subscriptions_path(path, data_dir)} and {ENV_URLS} unset; "
+        "give --data DIR (the folder `tracker track --data DIR --subscribe URL` wrote to), "
+        "--config FILE, or set TRACKER_APPRISE_URLS (docs/alerts.md)"
+    )
 
 
 def redacted_url(url: str) -> str:

@@ -106,12 +106,37 @@ def article_from_html(html: str, url: str | None = None) -> Article:
     )
 
 
-def read_article_file(path: Path) -> Article:
-    """Plain text or HTML from a file (UTF-8). Raises :class:`ConfigError` if unreadable."""
+DEFAULT_MAX_KB = 1024  # rule-based extraction took 25 s on 200 KB: a bound, not a target
+
+
+def check_article_size(where: str, size: int, max_kb: int) -> None:
+    """ConfigError when ``size`` bytes exceed ``max_kb`` KB (1 KB = 1024 bytes), naming
+    ``where``, the sizes and ``--max-kb`` (a 19.7 MB text ran for minutes, silently)."""
+    if size > max_kb * 1024:
+        raise ConfigError(
+            f"{where}: {size / 1024:,.0f} KB is more than --max-kb {max_kb} (extraction "
+            "would take minutes); pass the part about the model, or raise --max-kb"
+        )
+
+
+def read_article_file(path: Path, max_kb: int = DEFAULT_MAX_KB) -> Article:
+    """Plain text or HTML from a file (UTF-8) of at most ``max_kb`` KB. Raises
+    :class:`ConfigError` if unreadable, larger (:func:`check_article_size`), or not
+    UTF-8 text (a PDF or other binary file: ``not UTF-8 text``, with the byte's offset)."""
     try:
-        body = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read article ({exc.__class__.__name__})") from exc
+        check_article_size(str(path), path.stat().st_size, max_kb)
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read article ({exc.strerror or exc})") from exc
+    try:
+        body = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"{path}: not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start}); "
+            "give a text or HTML file (convert a PDF or document to text first)"
+        ) from None
+    if "\x00" in body:
+        raise ConfigError(f"{path}: not UTF-8 text (it holds NUL bytes: a binary file)")
     if looks_like_html(body) or path.suffix.lower() in (".html", ".htm"):
         return article_from_html(body)
     return Article(text=body)

@@ -138,16 +138,39 @@ def _untracked_named(found: list[Candidate]) -> str:
     return f"; {their} text names {named}, {which}"
 
 
-def _read(source: str) -> Article:
-    from tracker.articles.read import fetch_article, read_article_file
+def _read(source: str, max_kb: int) -> Article:
+    """The article at ``source`` (a file or http(s) URL) of at most ``max_kb`` KB; a
+    note on stderr when it is long enough for extraction to take a while."""
+    from tracker.articles.read import check_article_size, fetch_article, read_article_file
 
     if source.startswith(("http://", "https://")):
         with make_client() as client:
-            return fetch_article(source, client)
-    path = Path(source)
-    if not path.is_file():
-        raise ConfigError(f"{source}: no such file")
-    return read_article_file(path)
+            article = fetch_article(source, client)
+        check_article_size(source, len(article.text.encode("utf-8")), max_kb)
+    else:
+        path = Path(source)
+        if not path.is_file():
+            raise ConfigError(f"{source}: no such file")
+        article = read_article_file(path, max_kb)
+    size_kb = len(article.text) // 1024
+    if size_kb >= LONG_KB:
+        typer.echo(
+            f"reading {size_kb:,} KB of text: extraction may take a minute or more",
+            err=True,
+        )
+    return article
+
+
+LONG_KB = 100  # from here on, say that extraction takes a while (25 s at 200 KB)
+MaxKbOpt = Annotated[
+    int,
+    typer.Option(
+        "--max-kb",
+        min=1,
+        help="Refuse an article larger than this many KB (extraction of a long text takes "
+        "minutes).",
+    ),
+]
 
 
 LANGS = ("auto", "pt", "pt-BR", "pt-PT", "en")
@@ -248,13 +271,21 @@ def extract_cmd(
             "key from TRACKER_LLM_API_KEY."
         ),
     ] = None,
+    max_kb: MaxKbOpt = 1024,
 ) -> None:
     """Print the candidate claims of one article (a table, or JSON with --json), e.g.
     `tracker claims extract article.txt --subject kimi-k3.1-pro`. Nothing is
     stored: `tracker claims import` stores them."""
     try:
         article, found, notes = _extract_candidates(
-            source, lang, published, subject, subjects_file, db, (extractor, model, base_url)
+            source,
+            lang,
+            published,
+            subject,
+            subjects_file,
+            db,
+            (extractor, model, base_url),
+            max_kb,
         )
     except TrackerError as exc:
         raise fail(exc, json_out=json_out) from None
@@ -276,6 +307,7 @@ def _extract_candidates(
     subjects_file: Path | None,
     db: str | None,
     extractor: tuple[str, str | None, str | None],
+    max_kb: int = 1024,
 ) -> tuple[Article, list[Candidate], list[str]]:
     """Read the article and extract its candidates: (article, candidates, the extractor's
     warnings). ``extractor`` is (name, model, base URL) as :func:`make_extractor` takes
@@ -288,7 +320,7 @@ def _extract_candidates(
         hint = nearest(subject, [r.slug for r in refs])
         raise ConfigError(f"--subject: unknown slug {subject!r} ({hint})")
     day = _parse_day(published, "--published")
-    article = _read(source)
+    article = _read(source, max_kb)
     use_lang = lang
     if lang == "auto" and article.language:
         use_lang = article.language

@@ -18,6 +18,7 @@ from claims.store.rawdb import RawDB, SchemaMissing
 from claims.values.safetext import terminal_text
 from tracker import settings
 from tracker.cli.failures import fail, hinted_names, report
+from tracker.cli.interrupt import was_interrupted
 from tracker.cli.lazyconsole import LazyConsole, stdout_console
 from tracker.cli.plainparams import use_plain_params
 from tracker.cli.values import json_default, usage_error_line
@@ -321,10 +322,8 @@ def database_name(db: str | None) -> str:
     if url.startswith("sqlite:///"):
         return f" {url.removeprefix('sqlite:///')}"
     try:
-        from sqlalchemy.engine import make_url
-
-        return f" {make_url(url).render_as_string(hide_password=True)}"
-    except Exception:  # noqa: BLE001 - only a name for the message
+        return f" {checked_db_url(db).render_as_string(hide_password=True)}"
+    except DatabaseUnavailable:  # only a name for the message
         return ""
 
 
@@ -333,6 +332,16 @@ def _data_file_report(exc: DataFileError, json_out: bool) -> typer.Exit:
     from claims.curated.problems import error_records, error_text
 
     return report(error_text(exc), kind=exc.kind, json_out=json_out, problems=error_records(exc))
+
+
+def db_hint(reason: str) -> str:
+    """What to do about a database driver's first error line, to append to it: a
+    PostgreSQL database that does not exist (``database "team" does not exist``) must be
+    made first with ``createdb`` (tracker makes tables, never databases); else empty."""
+    missing = re.search(r'database "([^"]+)" does not exist', reason)
+    if missing:
+        return f"; create it first: `createdb {missing.group(1)}` (PostgreSQL's client)"
+    return ""
 
 
 def friendly_errors(fn: F) -> F:
@@ -350,6 +359,8 @@ def friendly_errors(fn: F) -> F:
         try:
             return fn(*args, **kwargs)
         except Exception as exc:
+            if was_interrupted(exc):  # e.g. a rollback Ctrl-C cut short: not the error
+                raise KeyboardInterrupt from None
             # a DataFileError, tested without importing the data-file reader (see above)
             if _loaded_error(exc, "claims.curated.datafile", "DataFileError"):
                 raise _data_file_report(cast("DataFileError", exc), json_out) from None
@@ -357,6 +368,7 @@ def friendly_errors(fn: F) -> F:
                 raise fail(exc, json_out=json_out) from None
             if _database_error(exc):
                 reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+                reason += db_hint(reason)
                 which = database_name(kwargs["db"]) if "db" in kwargs else ""
                 raise report(f"database{which}: {reason}", kind="database",
                              json_out=json_out) from None  # fmt: skip
@@ -422,35 +434,61 @@ def open_db(
     an error (never silently created empty). ``schema=False`` leaves the schema alone
     (``tracker db upgrade`` applies it itself). Raises DatabaseUnavailable (a TrackerError) with one clear line.
     """
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+    from sqlalchemy.exc import SQLAlchemyError
 
     from claims.store.engine import connect, make_engine
-    from claims.store.rawdb import database_url
 
     given = db
     db = db or settings.database_url()
-    url = database_url(db)
-    try:
-        parsed = make_url(url)
-    except ArgumentError:
-        raise DatabaseUnavailable(f"{url!r} is not a database path or URL") from None
+    parsed = checked_db_url(db)
     shown = parsed.render_as_string(hide_password=True)
-    backend = parsed.get_backend_name()
-    if backend not in ("sqlite", "postgresql"):
-        raise DatabaseUnavailable(
-            f"unsupported database {shown}: use a file path, sqlite:///PATH or "
-            "postgresql+psycopg://USER@HOST/DB"
-        )
-    if backend == "sqlite" and parsed.database not in (None, "", ":memory:"):
+    if parsed.drivername.startswith("sqlite") and parsed.database not in (None, "", ":memory:"):
         check_sqlite_path(Path(parsed.database), create=create, given=bool(given))
     try:
         return make_engine(db, upgrade=write or create) if schema else connect(db)
     except SQLAlchemyError as exc:
         reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
-        raise DatabaseUnavailable(f"cannot open database {shown}: {reason}") from None
+        raise DatabaseUnavailable(
+            f"cannot open database {shown}: {reason}{db_hint(reason)}"
+        ) from None
     except ImportError as exc:  # a driver that is not installed
         raise DatabaseUnavailable(f"cannot open database {shown}: {exc}") from None
+
+
+_POSTGRES_HINT = "use postgresql+psycopg://USER@HOST/DB (psycopg 3, the driver installed)"
+
+
+def checked_db_url(db: str | None) -> Any:
+    """``--db`` ``db`` (None: ``TRACKER_DATABASE_URL``, else the default file) resolved
+    and parsed into a SQLAlchemy ``URL``: the one place every command's database path or
+    URL is validated. Raises DatabaseUnavailable with one line naming the URL (password
+    hidden) and its problem: not a URL, a port that is no number, a backend other than
+    SQLite/PostgreSQL, a PostgreSQL driver other than psycopg (3)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    from claims.store.rawdb import database_url
+
+    url = database_url(db or settings.database_url())
+    hidden = re.sub(r"(://[^:/@]*:)[^@/]*@", r"\1***@", url)
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise DatabaseUnavailable(f"{hidden!r} is not a database path or URL") from None
+    except ValueError as exc:  # sqlalchemy reads the port with int()
+        bad = re.search(r"int\(\) with base 10: '(.*)'", str(exc))
+        why = f"port {bad.group(1)!r} is not a number" if bad else str(exc)
+        raise DatabaseUnavailable(f"bad database URL {hidden!r}: {why}") from None
+    shown = parsed.render_as_string(hide_password=True)
+    backend, _, driver = parsed.drivername.partition("+")  # no dialect loaded
+    if backend not in ("sqlite", "postgresql"):
+        raise DatabaseUnavailable(
+            f"unsupported database {shown}: use a file path, sqlite:///PATH or "
+            "postgresql+psycopg://USER@HOST/DB"
+        )
+    if backend == "postgresql" and driver not in ("", "psycopg"):
+        raise DatabaseUnavailable(f"unsupported driver {driver!r} in {shown}: {_POSTGRES_HINT}")
+    return parsed
 
 
 def open_read_db(db: str | None) -> RawDB:
@@ -478,8 +516,10 @@ def open_cycle_db(db: str | None) -> RawDB:
     db = db or settings.database_url()
     try:
         return RawDB.open(db)
-    except (SchemaMissing, ValueError):
-        # open_db explains a missing file or an unsupported URL in one line, and
+    except Exception as exc:
+        if not isinstance(exc, SchemaMissing | ValueError) and not _database_error(exc):
+            raise
+        # open_db explains a missing file or a bad URL in one line (checked_db_url), and
         # creates or upgrades the schema of an existing database
         open_db(db, write=True).dispose()
     return RawDB.open(db)

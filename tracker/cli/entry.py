@@ -61,7 +61,17 @@ def _readable_or_absent(path: str) -> bool:
 
 
 def main() -> None:
-    """Console-script entry point: see the module docstring."""
+    """Console-script entry point: see the module docstring. Ctrl-C, even while the
+    modules load, is one line and exit 130 (:mod:`tracker.cli.interrupt`)."""
+    try:
+        _main()
+    except KeyboardInterrupt:
+        from tracker.cli.interrupt import report_interrupt
+
+        report_interrupt()
+
+
+def _main() -> None:
     options = plain_build(sys.argv[1:])
     if options is None:
         return _whole_cli()

@@ -30,6 +30,7 @@ from tracker.cli.common import (
     plural,
     print_json,
 )
+from tracker.cli.interrupt import INTERRUPTED_EXIT, demo_site_dir, report_interrupt
 from tracker.cli.values import utc_minute
 
 if TYPE_CHECKING:
@@ -83,7 +84,8 @@ def _new_app(**options: Any) -> typer.Typer:
 
 _app = _new_app(
     help="Track AI model releases: which stated figures hold, where sources disagree, "
-    "and whether the weights landed. Start with: tracker demo, then tracker status SUBJECT.",
+    "and whether the weights landed. Start with: tracker demo, then tracker status SUBJECT; "
+    "tracker check --replay FILE.har checks offline from recorded answers.",
     no_args_is_help=True,
     cls=_RootGroup,
 )
@@ -246,16 +248,21 @@ def demo_events_line(events: Counter[str]) -> str:
     return f"events: {total} new ({by_kind}); the site's Changes page lists them"
 
 
-def demo_site_dir(db: str | None) -> Path:
-    """``site`` for the default database; for ``--db FILE``, ``site-STEM`` beside the
-    file (``data/site-demo`` for ``--db data/demo.db``, ``../site-demo2`` for ``--db
-    ../demo2.db``, whatever folder the command runs from); ``site-demo-db`` for a
-    database URL."""
-    if db is None:
-        return Path("site")
-    if "://" in db:
-        return Path("site-demo-db")
-    return Path(db).parent / f"site-{Path(db).stem}"
+def demo_first_verdicts_note(events: Counter[str], verdicts: int) -> str | None:
+    """``  First verdict 4 of the 40 verdicts: ...``: why the events count fewer first
+    verdicts than the verdicts line (only some first verdicts are events:
+    :func:`claims.store.verification.first_verdict_rule`); None when the run stored none."""
+    from claims.events import FIRST_VERDICT, event_label
+    from claims.store.verification import first_verdict_rule
+
+    n = events.get(FIRST_VERDICT, 0)
+    if not n:
+        return None
+    return (
+        f"  {event_label(FIRST_VERDICT)} {n} of the {plural(verdicts, 'verdict')}: a claim's "
+        f"first verdict is an event only when {first_verdict_rule()}; the others are on "
+        "the site and alert nobody"
+    )
 
 
 def _run_demo(db: str | None, data: Path, out: Path) -> Any:
@@ -333,8 +340,12 @@ def demo(
         f"checked {c.checked} watches (replayed{as_of}): {c.changed} changed, "
         f"{c.unchanged} unchanged, {f'{c.new} new, ' if c.new else ''}{c.failing} failed; {plural(c.observations, 'new observation')}"
     )
-    console.print("verdicts: " + ", ".join(f"{k} {v}" for k, v in sorted(report.verdicts.items())))
+    by_status = ", ".join(f"{k} {v}" for k, v in sorted(report.verdicts.items()))
+    console.print(f"verdicts: {sum(report.verdicts.values())} ({by_status})")
     console.print(demo_events_line(report.events))
+    note = demo_first_verdicts_note(report.events, sum(report.verdicts.values()))
+    if note:
+        console.print(note, highlight=False)
     console.print()
     for st in report.subjects:
         console.print(demo_subject_line(st))
@@ -407,7 +418,8 @@ def main() -> None:
     After ``tracker build`` succeeds the process ends with ``os._exit`` once its output
     is flushed: the interpreter's shutdown would otherwise free, object by object, the
     views the build kept for a next build that this process never makes (0.5 CPU s of a
-    2 s one-claim rebuild at 1,000 subjects × 30 claims). The build closed its database
+    2 s one-claim rebuild at 1,000 subjects × 30 claims). Ctrl-C in any command is one
+    line and exit 130 (:mod:`tracker.cli.interrupt`). The build closed its database
     connections and helper process itself, and no atexit handler is needed. For the
     same reason ``build`` leaves Python's cyclic garbage collector off when run here
     (``_process_ends``): re-enabled, its first pass walked all the kept views (0.2 CPU
@@ -421,7 +433,11 @@ def main() -> None:
             _app()
         finally:
             sys.stdout.flush()  # inside the try: a closed pipe shows here, not at exit
+    except KeyboardInterrupt:  # outside a command (typer turns one inside into exit 130)
+        report_interrupt()
     except SystemExit as done:
+        if done.code == INTERRUPTED_EXIT:  # typer's silent exit after Ctrl-C
+            report_interrupt()
         if _skip_teardown and done.code in (0, None):
             import logging
 

@@ -44,7 +44,15 @@ JobsOpt = Annotated[
         "verifies, rebuilds the site and sends alerts.",
     ),
 ]
-
+DataOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--data",
+        help="Data folder whose subscriptions.toml alerts go to, as `track`/`load` take "
+        "it (default data/).",
+        show_default=False,
+    ),
+]
 
 _handler: logging.Handler | None = None
 
@@ -93,6 +101,7 @@ def schedule_cmd(
     out: Annotated[Path, typer.Option("--out", help="Folder the site is rebuilt into.")] = Path(
         "site"
     ),
+    data: DataOpt = None,
     snapshots: Annotated[
         Path | None,
         typer.Option(
@@ -113,7 +122,7 @@ def schedule_cmd(
 
     _setup_logging()
     engine = open_db(db, write=True)
-    bundle = load_jobs(jobs, engine, site_dir=out, snapshot_dir=snapshots)
+    bundle = load_jobs(jobs, engine, site_dir=out, snapshot_dir=snapshots, data_dir=data)
     settings = ScheduleSettings(
         jitter_seconds=jitter,
         max_workers=workers,
@@ -138,7 +147,23 @@ def schedule_cmd(
     except SchedulerBusy as exc:
         log.warning("%s", exc)  # the log line is the one message (cases/C14)
         raise typer.Exit(1) from None
+    log.info("alerts: %s", alerts_source(data))  # once it runs (a busy one says only why not)
     sched.run_until(stop)
+
+
+def alerts_source(data: Path | None) -> str:
+    """Where the scheduler's alerts go, said once at its start: ``2 subscriptions from
+    my-models/subscriptions.toml`` or ``no subscriptions (...); alerts wait in the
+    outbox``; a broken subscriptions file is named here (it stops only each drain)."""
+    from tracker.alerts.subscriptions import describe_source, load_subscriptions
+    from tracker.errors import ConfigError
+
+    try:
+        subs = load_subscriptions(data_dir=data)
+    except ConfigError as exc:
+        return f"cannot read subscriptions: {exc}"
+    told = describe_source(subs, data_dir=data)
+    return told if subs else f"{told}; alerts wait in the outbox (give --data DIR)"
 
 
 @friendly_errors
@@ -156,6 +181,15 @@ def watches_cmd(db: DbOpt = None, json_out: JsonOpt = False) -> None:
         print_json({**listing, "scheduler": scheduler_json(listing["scheduler"])})
         return
     console.print(scheduler_line(listing["scheduler"]))
+    if not listing["watches"]:
+        on_db = "" if db is None else f" --db {db}"
+        console.print(
+            "no watches yet: add one with `tracker track NAME --org ORG" + on_db + "` or load "
+            "data/watches.toml with `tracker load" + on_db + "` (or `tracker demo`)",
+            highlight=False,
+            markup=False,
+        )
+        return
     table = wide_watch_table(listing["watches"], now)
     if console.is_terminal and (
         whole_word_widths(table, console.width, breakable=6, whole_lines=True) is None

@@ -94,7 +94,16 @@ def serve(
 
 ConfigOpt = Annotated[
     Path | None,
-    typer.Option("--config", help="Subscriptions file (default data/subscriptions.toml)."),
+    typer.Option("--config", help="Subscriptions file (default: subscriptions.toml of --data)."),
+]
+AlertsDataOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--data",
+        help="Data folder whose subscriptions.toml is read, as `track`/`load` take it "
+        "(default data/).",
+        show_default=False,
+    ),
 ]
 
 
@@ -102,28 +111,50 @@ ConfigOpt = Annotated[
 def alerts_test(
     to: Annotated[str | None, typer.Option("--to", help="Send to this Apprise URL only.")] = None,
     config: ConfigOpt = None,
+    data: AlertsDataOpt = None,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
 ) -> None:
     """Send a test alert to --to, or to every configured subscription.
 
-    Subscriptions come from the config file and from TRACKER_APPRISE_URLS
-    (Apprise URLs, space- or comma-separated). Prints one line per subscription,
-    delivered or failed and why; exits 1 when any failed.
+    Subscriptions come from subscriptions.toml of --data (default data/), or --config,
+    and from TRACKER_APPRISE_URLS (Apprise URLs, space- or comma-separated). Prints one
+    line per subscription, delivered or failed and why; exits 1 when any failed. With
+    --db, a subscribed subject slug that database lacks is a warning.
     """
     from tracker.alerts.send import NotifyError, send_test
-    from tracker.alerts.subscriptions import Subscription, load_subscriptions
+    from tracker.alerts.subscriptions import (
+        Subscription,
+        load_subscriptions,
+        no_subscriptions_hint,
+        unknown_subjects,
+    )
 
     try:
-        subs = [Subscription(name="--to", url=to)] if to else load_subscriptions(config)
+        subs = (
+            [Subscription(name="--to", url=to)] if to else load_subscriptions(config, data_dir=data)
+        )
         if not subs:
-            raise NotifyError(
-                "no subscriptions: give --to URL, TRACKER_APPRISE_URLS or a config file"
-            )
+            raise NotifyError(f"{no_subscriptions_hint(config, data)}; or give --to URL")
+        if db is not None and not to:
+            for warning in unknown_subjects(subs, subject_slugs(open_db(db))):
+                print(f"warning: {warning}", file=sys.stderr)
         results = send_test(subs)
     except TrackerError as exc:
-        raise fail(exc, json_out=False) from None
-    for sub, why in results:  # one line per target, the delivered ones too
-        target = "--to" if to else sub.label()
-        print(f"test alert to {target}: " + (f"failed: {why}" if why else "delivered"))
+        raise fail(exc, json_out=json_out) from None
+    if json_out:
+        print_json(
+            {
+                "results": [
+                    {"subscription": sub.name, "delivered": not why, "error": why or None}
+                    for sub, why in results
+                ]
+            }
+        )
+    else:
+        for sub, why in results:  # one line per target, the delivered ones too
+            target = "--to" if to else sub.label()
+            print(f"test alert to {target}: " + (f"failed: {why}" if why else "delivered"))
     if any(why for _sub, why in results):
         raise typer.Exit(1)
 
@@ -132,6 +163,7 @@ def alerts_test(
 def alerts_send(
     db: DbOpt = None,
     config: ConfigOpt = None,
+    data: AlertsDataOpt = None,
     site_url: Annotated[
         str | None, typer.Option("--site-url", help="Public site URL for links.")
     ] = None,
@@ -139,8 +171,8 @@ def alerts_send(
 ) -> None:
     """Drain the outbox: deliver due alerts once each, retry failed ones later.
 
-    Subscriptions come from the config file and from TRACKER_APPRISE_URLS
-    (Apprise URLs, space- or comma-separated). Events of the last 48 hours
+    Subscriptions come from subscriptions.toml of --data (default data/), or --config,
+    and from TRACKER_APPRISE_URLS (Apprise URLs, space- or comma-separated). Events of the last 48 hours
     are sent; a new subscription is not sent older ones (the summary says
     how many). Prints one "warning:" line on stderr per subscription with
     failures (count, first error, next attempt), and one "error:" line per
@@ -151,15 +183,16 @@ def alerts_send(
     nearest known slug.
     """
     from tracker.alerts.send import NotifyError, drain
-    from tracker.alerts.subscriptions import load_subscriptions, unknown_subjects
+    from tracker.alerts.subscriptions import (
+        load_subscriptions,
+        no_subscriptions_hint,
+        unknown_subjects,
+    )
 
     try:
-        subs = load_subscriptions(config)
+        subs = load_subscriptions(config, data_dir=data)
         if not subs:
-            raise NotifyError(
-                "no subscriptions: set TRACKER_APPRISE_URLS or write data/subscriptions.toml "
-                "(docs/alerts.md)"
-            )
+            raise NotifyError(no_subscriptions_hint(config, data))
         engine = open_db(db, write=True)
         for warning in unknown_subjects(subs, subject_slugs(engine)):
             print(f"warning: {warning}", file=sys.stderr)

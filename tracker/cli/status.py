@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from claims.values.canonical import utcnow
 from tracker.cli.common import (
     DbOpt,
     JsonOpt,
@@ -53,9 +54,10 @@ def status(
         row = find_subject(session, subject)
         st = weights_status(session, row)
     if st.last_failure is not None:
-        from tracker.schedule.watchlist import next_run
+        from tracker.schedule.watchlist import next_run, scheduler_live
 
         st.next_retry, _kind = next_run(engine, st.last_failure.watch)
+        st.scheduler_running = scheduler_live(engine, utcnow())
     if json_out:
         print_json(st.to_dict())
         return
@@ -135,6 +137,11 @@ def failure_lines(st: WeightsStatus) -> list[str]:
         lines.append(f"last successful Hub check {utc_minute(st.as_of)} (the weights are as of it)")
     row = "1 failure" if failure.failures == 1 else f"{failure.failures} failures"
     retry = f"; next retry {utc_minute(st.next_retry)}" if st.next_retry else ""
+    if st.next_retry and not st.scheduler_running:  # a plan nobody keeps (a stopped scheduler's)
+        retry = (
+            f"; retry due {utc_minute(st.next_retry)}, but no scheduler is running: "
+            "`tracker check` or `tracker schedule` runs it"
+        )
     lines.append(
         f"last Hub check failed at {utc_minute(failure.at)}: {failure.kind}: {failure.error} "
         f"(watch {failure.watch}, {row} in a row){retry}"

@@ -114,9 +114,16 @@ def _show_tracked(plan: Any, data: Path, db: str | None) -> None:
     for line in plan.changes:
         console.print(f"  added {line}", highlight=False)
     on_db = "" if db is None else f" --db {shlex.quote(str(db))}"
+    # alerts send reads subscriptions.toml of --data: the folder written to, named when not data/
+    on_data = "" if data == Path("data") else f" --data {shlex.quote(str(data))}"
+    alerts = (
+        f", then `tracker alerts send{on_data}{on_db}`"
+        if "subscriptions.toml" in plan.texts
+        else ""
+    )
     console.print(
         f"written to {', '.join(str(data / n) for n in plan.texts)} and loaded; next: "
-        f"`tracker check{on_db}`, then `tracker status {plan.slug}{on_db}`",
+        f"`tracker check{on_db}`, then `tracker status {plan.slug}{on_db}`{alerts}",
         highlight=False,
         markup=False,
     )

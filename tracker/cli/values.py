@@ -100,6 +100,23 @@ _TYPE_MESSAGES = {
 }
 
 
+_NOT_ONE_OF = re.compile(r"'([^']*)' is not one of (.+)$")
+
+
+def _nearest_choice(message: str) -> str:
+    """`` (did you mean 'open'?)`` for a bad choice (``'opn' is not one of open,
+    resolved, dismissed, note``: click's and :func:`choice`'s wording) close to one of
+    them (difflib ratio 0.6 or more); else empty."""
+    import difflib
+
+    bad = _NOT_ONE_OF.search(message)
+    if bad is None or "did you mean" in message.lower():  # a parser that suggested already
+        return ""
+    options = [o.strip(" '") for o in re.split(r",\s*|\s+or\s+", bad.group(2)) if o.strip()]
+    near = difflib.get_close_matches(bad.group(1), options, n=1, cutoff=0.6)
+    return f" (did you mean '{near[0]}'?)" if near else ""
+
+
 def usage_error_line(exc: Any, command_path: str = "tracker") -> str:
     """A click usage error as one line: ``error: missing argument 'ID'; see `tracker
     review --help```, instead of typer's boxed usage panel; click's suggestion goes in
@@ -112,6 +129,8 @@ def usage_error_line(exc: Any, command_path: str = "tracker") -> str:
     message = message.rstrip(".")
     if hint:
         message += f" (did you mean {hint})"
+    else:
+        message += _nearest_choice(message)
     if message[:1].isupper() and message[1:2].islower():  # "Missing ..." but not "ID ..."
         message = message[0].lower() + message[1:]
     where = exc.ctx.command_path if exc.ctx is not None else command_path

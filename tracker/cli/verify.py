@@ -77,10 +77,28 @@ def verify_cmd(
     typer.echo(
         f"verified {plural(total, 'claim')} ({counts or 'none'}); "
         f"{plural(report.open_discrepancies, 'open discrepancy', 'open discrepancies')}; "
-        f"{plural(len(report.changed), 'verdict')} changed, "
+        f"{verdict_events_text(report.changed)}, "
         f"{plural(len(report.opened), 'discrepancy', 'discrepancies')} opened, "
         f"{len(report.resolved)} resolved, {settled}{plural(report.events_added, 'event')}"
     )
+
+
+def verdict_events_text(changed: list[dict[str, Any]]) -> str:
+    """``2 verdicts changed, 4 first verdicts that are events (only disputed,
+    contradicted or overdue ones are)``: a run's verdict events (``changed`` of
+    :class:`claims.store.verification.VerifyReport`), a claim's first verdict apart from a
+    change of one, saying why only some first verdicts count (a fresh database reported
+    "6 verdicts changed" where nothing had changed)."""
+    from claims.store.verification import first_verdict_rule
+
+    first = sum(1 for c in changed if c.get("from") is None)
+    text = f"{plural(len(changed) - first, 'verdict')} changed"
+    if first:
+        text += (
+            f", {plural(first, 'first verdict')} that {'is an event' if first == 1 else 'are events'}"
+            f" (only {first_verdict_rule()} ones are)"
+        )
+    return text
 
 
 def _side_text(side: dict[str, Any]) -> str:
@@ -118,7 +136,7 @@ def discrepancies_cmd(
     """List discrepancies (open first) with both sides, sources and claimants."""
     from sqlmodel import Session
 
-    from claims.store.review import list_discrepancies
+    from claims.store.review import list_discrepancies, shown_label
 
     with Session(open_db(db)) as session:
         if subject is not None:  # an alias or any case works, as for `tracker status`
@@ -134,7 +152,7 @@ def discrepancies_cmd(
         return
     for r in rows:
         echo_wrapped(
-            f"#{r['id']} [{r['state']}] {' and '.join(r['subjects'] or [r['subject']])} "
+            f"#{r['id']} [{shown_label(r)}] {' and '.join(r['subjects'] or [r['subject']])} "
             f"{attribute_label(r['attribute'])}: "
             f"{rule_label(r['rule'])}"
         )

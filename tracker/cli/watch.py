@@ -102,6 +102,9 @@ def run_cycle(
     on_result: Callable[[WatchResult], None] | None = None,
 ) -> CycleSummary:
     """One cycle over the watches (all, or those named), with a progress bar on a terminal.
+    A replay checks only the watches it answers (all of those named, or refused: see
+    :func:`tracker.cycle.replayorder.replay_selection`); the summary's
+    ``not_in_recording`` names the others, left as stored.
 
     With ``on_result`` each watch's result is handed to it as it is recorded and the
     summary keeps only the totals (thousands of watches hold no per-watch state)."""
@@ -109,10 +112,11 @@ def run_cycle(
     _results_printed_here()
     raw = open_cycle_db(db)  # plain DB-API: `tracker check` never loads the ORM
     try:
+        not_covered: list[str] = []
         if replay is not None and replay.is_file():  # a missing file: the cycle says so
-            from tracker.cycle.replayorder import refuse_older_replay
+            from tracker.cycle.replayorder import replay_selection
 
-            refuse_older_replay(raw, replay, watch)
+            watch, not_covered = replay_selection(raw, replay, watch)
         store = open_store(db, snapshots)  # bodies follow the database
     except BaseException:
         raw.close()
@@ -122,7 +126,9 @@ def run_cycle(
     secrets = replayed_secrets() if replay is not None else contextlib.nullcontext()
     try:
         with secrets:
-            return _cycle(raw, replay, watch, store, show_progress, on_result, keep)
+            summary = _cycle(raw, replay, watch, store, show_progress, on_result, keep)
+        summary.not_in_recording = not_covered
+        return summary
     finally:
         store.close()
         raw.close()
@@ -198,6 +204,13 @@ def print_summary(summary: CycleSummary) -> None:
     """Human summary of a cycle: :func:`print_result` for each result it kept, then totals."""
     for r in summary.results:
         print_result(r)
+    if summary.not_in_recording:  # once, not a line per watch: they were not checked
+        n = len(summary.not_in_recording)
+        console.print(
+            f"  [yellow]not checked[/yellow] {plural(n, 'watch', 'watches')} the recording "
+            f"has no answer for, left as stored: {plain(_listed(summary.not_in_recording))}",
+            highlight=False,
+        )
     # "new": first checks that found nothing to record (a never-run watch is not "unchanged")
     new = f"{summary.new} new, " if summary.new else ""
     console.print(
@@ -208,6 +221,13 @@ def print_summary(summary: CycleSummary) -> None:
         f"{summary.failing} failed, {summary.skipped} skipped; "
         f"{plural(summary.observations, 'new observation')}, {plural(summary.events, 'event')}"
     )
+
+
+def _listed(names: list[str], limit: int = 8) -> str:
+    """``a, b, c and 5 more``."""
+    if len(names) <= limit + 1:
+        return ", ".join(names)
+    return ", ".join(names[:limit]) + f" and {len(names) - limit} more"
 
 
 @friendly_errors

@@ -65,6 +65,8 @@ class CycleSummary:
     observations: int = 0
     events: int = 0
     results: list[WatchResult] = field(default_factory=list)
+    # A replay's active watches it has no answer for: not checked, left as stored.
+    not_in_recording: list[str] = field(default_factory=list)
 
     def add(self, r: WatchResult, keep: bool = True) -> None:
         """Count ``r``; keep it in :attr:`results` when ``keep``."""

@@ -12,7 +12,7 @@ import datetime as dt
 import json
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -174,6 +174,19 @@ class HarReplayTransport(httpx.BaseTransport):
         the time the recorded data is as of."""
         times = [rec.recorded_at for recs in self._entries.values() for rec in recs]
         return max(times) if times else None
+
+    def answered_at(self, url: str, retried: Collection[int] = frozenset()) -> dt.datetime | None:
+        """The time (aware UTC) of the entry a first GET of ``url`` ends up answered by:
+        entries of one key are served in file order, and a fetch asks again after a
+        status in ``retried`` (:data:`tracker.net.fetch.RETRY_STATUSES`), so it is the
+        first entry of the key with another status, else the last one. None when the
+        recording has no answer for ``url``. A replayed watch's observations carry this
+        time (:func:`tracker.net.fetch.fetch` reads it as the fetch time)."""
+        recorded = self._entries.get(_key("GET", url))
+        if not recorded:
+            return None
+        final = next((r for r in recorded if r.status not in retried), recorded[-1])
+        return final.recorded_at
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         key = _key(request.method, request.url)

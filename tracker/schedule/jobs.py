@@ -29,13 +29,15 @@ def default_jobs(
     *,
     snapshot_dir: Path | str | None = None,
     site_dir: Path | str = Path("site"),
+    data_dir: Path | None = None,
 ) -> Jobs:
     """Jobs wired to the real pipeline.
 
     Each job calls a stage of :mod:`tracker.pipeline`. ``run_watch(name)`` checks that watch with the
     bundle's one live client (robots.txt obeyed; per-host caps shared by all jobs), its
     commits fenced by the scheduler's lease (:func:`tracker.schedule.locks.current_fence`); ``drain_outbox`` sends pending alerts through
-    ``pipeline.send_alerts``; ``rebuild_site`` runs the verify stage, then rebuilds the
+    ``pipeline.send_alerts`` to the subscriptions of ``data_dir`` (``--data``; default
+    ``data/``) and ``TRACKER_APPRISE_URLS``, read at each drain; ``rebuild_site`` runs the verify stage, then rebuilds the
     static site into ``site_dir``.
     """
     from tracker import pipeline
@@ -64,7 +66,7 @@ def default_jobs(
         return pipeline.build(engine, Path(site_dir))
 
     def drain_outbox() -> Any:
-        return pipeline.send_alerts(engine, load_subscriptions())
+        return pipeline.send_alerts(engine, load_subscriptions(data_dir=data_dir))
 
     return Jobs(run_watch=run_watch, rebuild_site=rebuild_site, drain_outbox=drain_outbox)
 

@@ -95,9 +95,14 @@ def next_run(
         st = session.get(ScheduleState, WATCH_PREFIX + name)
     if w is None:
         return None, None
+    return next_run_of(w, st, live=scheduler_live(engine, now), now=now)
+
+
+def scheduler_live(engine: Engine, now: dt.datetime) -> bool:
+    """Whether a scheduler holds the lease at ``now`` (not expired, its process not
+    known to have exited): only then is a saved next run or retry a plan someone keeps."""
     holder = Lease(engine).holder()
-    live = holder is not None and holder.expires_at > now and not holder_exited(holder)
-    return next_run_of(w, st, live=live, now=now)
+    return holder is not None and holder.expires_at > now and not holder_exited(holder)
 
 
 def list_watches(engine: Engine, *, now: dt.datetime | None = None) -> dict[str, Any]:

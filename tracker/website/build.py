@@ -34,10 +34,10 @@ from tracker.website.fragments import FRAGMENTS
 from tracker.website.manifest import (
     MANIFEST,
     Entry,
+    kept_files,
     manifest_text,
     read_manifest,
     remove_stale,
-    still_there,
 )
 from tracker.website.pagehash import code_fingerprint, key_of
 from tracker.website.pages import Job, SubjectDigests, index_path, page_jobs, subject_path
@@ -98,8 +98,9 @@ def resolve_base_url(base_url: str | None = None) -> str:
 def export_jobs(
     ctx: SiteContext, fingerprint: str, digests: SubjectDigests, segments: Segments
 ) -> list[Job]:
-    """Jobs for ``api/``: a JSON file per subject and the four whole-site exports. The
-    small exports are keyed by their own records; the claim exports by every subject's
+    """Jobs for ``api/``: a JSON file per subject and the four whole-site exports.
+    ``api/subjects.json`` is keyed by every subject's row digest (see below),
+    ``api/discrepancies.json`` by its own records; the claim exports by every subject's
     claims digest (encoding 30,000 claims to key them would cost what it saves). A
     subject's claim records and CSV rows are kept between builds by that digest
     (``fragments.py``), so a rebuild encodes only the claims of changed subjects; the
@@ -122,14 +123,17 @@ def export_jobs(
         sep = "," if kind == "claim-records" else ""
         return spliced_file(ctx, segments, claims_key, (path, kind, sep), of, export)
 
-    summaries = [ex.subject_summary(sv) for sv in ctx.subjects]
+    # a subject's summary is made of its index row's fields (its slug, name,
+    # organization, weights status, open discrepancies, last change), so the file is
+    # keyed by the rows' digests; the summaries are made only when it is rendered
+    rows = [digests.row[sv.slug] for sv in ctx.subjects]
     discrepancies = [ex.discrepancy_record(dv) for dv in ctx.discrepancies]
     all_claims = [digests.claims[sv.slug] for sv in ctx.subjects]
     jobs = [
         Job(
             "api/subjects.json",
-            key_of(fingerprint, "api/subjects.json", summaries),
-            partial(ex.subjects_export, summaries),
+            key_of(fingerprint, "api/subjects.json", rows),
+            lambda: ex.subjects_export([ex.subject_summary(sv) for sv in ctx.subjects]),
         ),
         Job(
             "api/claims.json",
@@ -529,7 +533,10 @@ def _build_with(
     settle()
     env = environment(fingerprint, cache_dir)
     attach_fragments(ctx, env)
-    digests = SubjectDigests.of(ctx.subjects, ctx.claim_digests)
+    kept = records.kept_digests(ctx.subjects) if records is not None else None
+    digests = SubjectDigests.of(ctx.subjects, ctx.claim_digests, kept)
+    if records is not None:
+        records.note_digests(ctx.subjects, digests.row, digests.view)
     jobs: list[Job] = []
     jobs += page_jobs(ctx, env, fingerprint, digests)
     jobs += export_jobs(ctx, fingerprint, digests, segments)
@@ -540,11 +547,18 @@ def _build_with(
     out_dir.mkdir(parents=True, exist_ok=True)
     previous = read_manifest(out_dir)
     writer = Writer(out_dir)
-    plan = []  # (job, its manifest entry, render it?)
-    for job in sorted(jobs, key=lambda j: j.path):
-        before = previous.get(job.path)
-        kept = before is not None and before.key == job.key
-        plan.append((job, before, not (kept and still_there(out_dir, job.path, before))))
+    ordered = sorted(jobs, key=lambda j: j.path)
+    befores = [previous.get(job.path) for job in ordered]
+    same_key = [
+        (job.path, before)
+        for job, before in zip(ordered, befores, strict=True)
+        if before is not None and before.key == job.key
+    ]
+    there = kept_files(out_dir, same_key)
+    # (job, its manifest entry, render it?)
+    plan = [
+        (job, before, job.path not in there) for job, before in zip(ordered, befores, strict=True)
+    ]
     todo = [job.path for job, _, render in plan if render]
     check_served(ctx, todo)
     entries = write_files(plan, writer, segments)

@@ -10,11 +10,13 @@ compares them); every interpolated text is escaped as autoescape does
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 
 from markupsafe import Markup
 
 from claims.values.timefmt import iso_z, utc_minute
 from tracker.website.marks import badge, esc, http_url, nobreak_html, plural, url_site
+from tracker.website.subjectrefs import label_html
 from tracker.website.summary import CardLine, card_text
 
 # A cell with no figure: a dash, and the words for screen readers (the index's and
@@ -32,18 +34,25 @@ def ago(moment: dt.datetime | None) -> str:
     return f'<time datetime="{iso_z(moment)}" title="{text}" data-ago>{text}</time>'
 
 
-def _agreement(ln: CardLine) -> str:
-    """✓ when the observation confirms what is stated, ✗ when it contradicts a stated
-    figure (both when the sources differ); "" for an observed-only line or none yet."""
+def _agreement(ln: CardLine) -> tuple[str, str]:
+    """(after the value, after its note): ✓ right after the value when the observation
+        confirms what is stated; when it contradicts a stated figure, the ✗ with words
+        after the value's note: ``· ✗ contradicts 1 source`` (the Stated cell's "1 source
+    said 65.7% ✗"). A bare ✗ after
+        ``(version: 3.0)`` read as "the version is wrong" (a fresh-user trial); the words
+        say the mark is about the statement. "" for an observed-only line or none yet."""
     statuses = {f.status for f in ln.facts}
-    marks = []
+    confirmed = contradicted = ""
     if "confirmed" in statuses:
-        marks.append('<span class="mark mark-confirmed" title="matches what is stated">✓</span>')
+        confirmed = ' <span class="mark mark-confirmed" title="matches what is stated">✓</span>'
     if "contradicted" in statuses:
-        marks.append(
-            '<span class="mark mark-contradicted" title="contradicts a stated figure">✗</span>'
+        n = ln.stated.contradicted_sources
+        whom = plural(n, "source") if n else "what is stated"
+        contradicted = (
+            ' · <small class="contradicted"><span class="mark mark-contradicted" '
+            f'aria-hidden="true">✗</span> contradicts {whom}</small>'
         )
-    return "".join(f" {m}" for m in marks)
+    return confirmed, contradicted
 
 
 def _checked(moment: dt.datetime | None) -> str:
@@ -53,15 +62,16 @@ def _checked(moment: dt.datetime | None) -> str:
 
 
 def observed_cell(ln: CardLine) -> str:
-    """The Observed cell: the value read (✓/✗ against what is stated,
-    :func:`_agreement`) and when, else the observations a derived verdict rests on
+    """The Observed cell: the value read (✓ or "✗ contradicts ..." against what is
+    stated, :func:`_agreement`) and when, else the observations a derived verdict rests on
     (and when, if a watch's reading dates them), else "not observed" and the
     claimant's page stating it. A part without content leaves no separator behind."""
     if ln.observed:
         note = f" <small>({nobreak_html(ln.note)})</small>" if ln.note else ""
-        mark = _agreement(ln)
+        confirmed, contradicted = _agreement(ln)
         # every figure and date unbroken (nobreak_html): "on 2026-12-" / "01" at 390 px
-        return f"{nobreak_html(card_text(ln.observed))}{mark}{note}{_checked(ln.checked)}"
+        value = nobreak_html(card_text(ln.observed))
+        return f"{value}{confirmed}{note}{contradicted}{_checked(ln.checked)}"
     if ln.derived_from:
         return (
             f'<a href="#f-{esc(ln.anchor)}">from {plural(ln.derived_from, "observation")}</a>'
@@ -105,9 +115,11 @@ def stated_cell(ln: CardLine) -> tuple[str, str]:
     return stated, str(badge(best.status))
 
 
-def card_row(ln: CardLine) -> str:
+def card_row(ln: CardLine, root: str = "", names: Mapping[str, str] | None = None) -> str:
     """One ``<tr>`` of the card: label (linked to the detail), the best-supported value
-    (:func:`stated_cell`), its verdict, how many sources, what was observed."""
+    (:func:`stated_cell`), its verdict, how many sources, what was observed. ``names``
+    (slug -> display name) names a subject the line is relative to, linked from ``root``
+    (:func:`tracker.website.subjectrefs.label_html`)."""
     if not ln.facts:
         stated, verdict = (
             '<span class="muted">no claim</span>',
@@ -123,12 +135,15 @@ def card_row(ln: CardLine) -> str:
         # read as if it did): the verdict is the Verdict cell's
         count = f"stated by {n}"
     return (
-        f'<tr>\n<th scope="row"><a href="#{esc(ln.anchor)}">{esc(ln.label)}</a></th>\n'
+        f'<tr>\n<th scope="row">{label_html(ln.label, ln.quals, names, root, "#" + ln.anchor)}</th>\n'
         f'<td class="stated">{stated}</td>\n<td>{verdict}</td>\n'
         f'<td class="num">{count}</td>\n<td>{observed_cell(ln)}</td>\n</tr>\n'
     )
 
 
-def card_rows(card: list[CardLine]) -> Markup:
-    """Every row of the summary card (the ``card_rows`` filter of ``subject.html``)."""
-    return Markup("".join([card_row(ln) for ln in card]))
+def card_rows(
+    card: list[CardLine], root: str = "", names: Mapping[str, str] | None = None
+) -> Markup:
+    """Every row of the summary card (the ``card_rows`` filter of ``subject.html``;
+    ``root`` and ``names`` as for :func:`card_row`)."""
+    return Markup("".join([card_row(ln, root, names) for ln in card]))

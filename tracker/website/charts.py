@@ -9,7 +9,8 @@ a chart makes no request and works from ``file://``. Charts exist only where the
 data (a price that changed, a benchmark two subjects report, dated events), and each
 is a build job keyed by its data, so a rebuild draws only charts whose data changed.
 
-Three kinds: a subject's price history per offering (``price-<n>.svg``: input and
+Four kinds: every subject's output speed against its output price
+(``charts/speed-vs-price.svg`` on ``charts.html``, a point per subject), a subject's price history per offering (``price-<n>.svg``: input and
 output prices at each observation, labelled), a benchmark's scores of every tracked
 subject that reports it (``charts/benchmark-<hash>.svg``, shared by their pages), and
 a subject's timeline (``timeline.svg``: announced, promised, repo created, landed,
@@ -171,6 +172,35 @@ def benchmark_chart(
     )
 
 
+def speed_price_chart(points: Sequence[tuple[str, float, float, str, str]]) -> ChartFile | None:
+    """Every subject's output speed against its output price, as ``(subject name,
+    price in USD per 1M tokens, tokens/s, price text, speed text)`` (the index's
+    "Output $/M" and "Output tok/s" figures: ``charts.html``); a point per subject,
+    cheapest first in the table; None with fewer than two subjects having both."""
+    if len(points) < 2:
+        return None
+    ranked = sorted(points, key=lambda p: (p[1], -p[2], p[0]))
+    alt = (
+        "Output speed against output price: "
+        + "; ".join(
+            f"{name} {price_text} per 1M output tokens, {speed_text} tokens/s"
+            for name, _, _, price_text, speed_text in ranked
+        )
+        + "."
+    )
+    return ChartFile(
+        "scatter",
+        "charts/speed-vs-price.svg",
+        "chart-speed-price",
+        "Output speed vs output price",
+        alt,
+        ("Subject", "Output $/M", "Output tok/s"),
+        tuple((name, pt, st) for name, _, _, pt, st in ranked),
+        tuple((name, ((str(price), speed),)) for name, price, speed, _, _ in ranked),
+        y_title="output tokens/s",
+    )
+
+
 # What each kind of timeline event is called in the chart's caption, in caption order.
 TIMELINE_WORDS = {
     "announced": "announced",
@@ -293,6 +323,8 @@ def render_svg(chart: ChartFile) -> bytes:
         plot.x_labels = [name for name, _ in chart.series]
         plot.add(chart.title, [points[0][1] for _, points in chart.series])
         return _stable(plot, chart)
+    if chart.kind == "scatter":
+        return _scatter(pygal, common, chart)
     plot = pygal.DateTimeLine(
         **common,
         x_title="date (UTC)",
@@ -313,6 +345,28 @@ def render_svg(chart: ChartFile) -> bytes:
     plot.config.x_label_rotation = 30
     for name, points in chart.series:
         plot.add(name, [(dt.datetime.fromisoformat(x), y) for x, y in points])
+    return _stable(plot, chart)
+
+
+def _scatter(pygal: Any, common: dict[str, Any], chart: ChartFile) -> bytes:
+    """A ``scatter`` chart (:func:`speed_price_chart`): a point per subject, its name
+    beside it and in the legend, both axes from 0 (two close figures read as far apart
+    on a cut axis); the data table has the figures."""
+    xs = [float(x) for _, ((x, _),) in chart.series]
+    ys = [y for _, ((_, y),) in chart.series]
+    plot = pygal.XY(
+        **{**common, "print_values": False, "print_labels": True},
+        stroke=False,
+        dots_size=6,
+        x_title="output price, USD per 1M tokens",
+        x_value_formatter=lambda v: f"${v:,.0f}" if v >= 2 or v == 0 else f"${v:,.2f}",
+        truncate_label=-1,
+        xrange=(0, max(xs) * 1.25),
+        range=(0, max(ys) * 1.25),
+    )
+    plot.config.margin_right = 70
+    for name, ((x, y),) in chart.series:
+        plot.add(name, [{"value": (float(x), y), "label": name}])
     return _stable(plot, chart)
 
 

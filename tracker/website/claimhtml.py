@@ -12,7 +12,7 @@ loops').
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -28,6 +28,7 @@ from tracker.website.marks import (
     verdict_mark,
     when,
 )
+from tracker.website.subjectrefs import named_quals
 from tracker.website.summary import card_text
 from tracker.website.views import ClaimView, SourceClaim
 
@@ -70,9 +71,13 @@ def claim_item(cv: ClaimView, fact_status: str | None) -> str:
     )
 
 
-def source_claim_items(claims: list[SourceClaim], root: str) -> Markup:
+def source_claim_items(
+    claims: list[SourceClaim], root: str, names: Mapping[str, str] | None = None
+) -> Markup:
     """A source's claims as ``sources.html`` lists them, each linked to its row on its
-    subject's page (``root``: the path back to the site's root)."""
+    subject's page (``root``: the path back to the site's root); a subject named in
+    its qualifiers by its name, linked (``names``: slug -> name,
+    :func:`tracker.website.subjectrefs.named_quals`)."""
     labels: dict[str, str] = {}
     out = []
     for cv in claims:
@@ -80,7 +85,9 @@ def source_claim_items(claims: list[SourceClaim], root: str) -> Markup:
         label = labels.get(attr)
         if label is None:
             label = labels[attr] = esc(attribute_label(attr))
-        quals = f" ({nobreak_html(cv.qualifiers)})" if cv.qualifiers else ""
+        quals = (
+            f" ({named_quals(nobreak_html(cv.qualifiers), names, root)})" if cv.qualifiers else ""
+        )
         status = "no verdict yet" if cv.status is None else esc(cv.status)
         out.append(
             f'<li><a href="{esc(root)}subjects/{esc(cv.subject_slug)}/index.html'
@@ -90,14 +97,23 @@ def source_claim_items(claims: list[SourceClaim], root: str) -> Markup:
     return Markup("".join(out))
 
 
-def fact_html(fact: Any, evidence_list: Callable[[Any], str]) -> str:
+def fact_html(
+    fact: Any,
+    evidence_list: Callable[[Any], str],
+    root: str = "",
+    names: Mapping[str, str] | None = None,
+) -> str:
     """One fact (a :class:`tracker.website.summary.Fact`): its value, qualifiers, badge
     and source count; the reason of its lead claim's verdict (unless it only says
     nothing observes it) with that verdict's evidence (``evidence_list``: the
-    ``_macros.html`` macro); then its claims (:func:`claim_item`)."""
+    ``_macros.html`` macro); then its claims (:func:`claim_item`). A subject its
+    qualifiers name shows by its name, linked (``names``, ``root``:
+    :func:`tracker.website.subjectrefs.named_quals`)."""
     status = fact.status
     quals = (
-        f' <span class="quals">{nobreak_html(fact.qualifiers)}</span>' if fact.qualifiers else ""
+        f' <span class="quals">{named_quals(nobreak_html(fact.qualifiers), names, root)}</span>'
+        if fact.qualifiers
+        else ""
     )
     reason = ""
     lead = fact.lead
@@ -145,11 +161,17 @@ def _mark(value: str, status: str | None) -> str:
     )
 
 
-def claims_by_fact(groups: list[tuple[str, int, list[Any]]], evidence_list: Any) -> Markup:
+def claims_by_fact(
+    groups: list[tuple[str, int, list[Any]]],
+    evidence_list: Any,
+    root: str = "",
+    names: Mapping[str, str] | None = None,
+) -> Markup:
     """The subject page's claims (``SubjectView.fact_groups``): per attribute a
     ``<details id="attr-<attribute>">`` whose summary lists its facts' figures and
-    marks and how many claims state them, then each fact (:func:`fact_html`); "No
-    claims recorded." without any. The ``claims_by_fact`` filter of ``subject.html``."""
+    marks and how many claims state them, then each fact (:func:`fact_html`; ``root``
+    and ``names`` as there); "No claims recorded." without any. The
+    ``claims_by_fact`` filter of ``subject.html``."""
     if not groups:
         return Markup("<p>No claims recorded.</p>\n")
     out = []
@@ -161,6 +183,6 @@ def claims_by_fact(groups: list[tuple[str, int, list[Any]]], evidence_list: Any)
             f'<summary><span class="attr-name" title="{attr}">{esc(attribute_label(attribute))}'
             f'</span> {marks} <small class="muted">{plural(n, "claim")}</small></summary>\n'
         )
-        out += [fact_html(f, evidence_list) for f in facts]
+        out += [fact_html(f, evidence_list, root, names) for f in facts]
         out.append("</details>\n")
     return Markup("".join(out))

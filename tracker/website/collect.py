@@ -9,15 +9,15 @@ as :mod:`claims.store.rows` objects; the 30,000 claims as tuples of the needed c
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, replace
 from functools import partial
-from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
-from claims.events import event_label, reader_kind, reader_title
+from claims.events import event_label, reader_kind, reader_title, settled_never_opened
 from claims.store import siteread
 from claims.store.rawdb import RawDB
 from claims.store.rows import DiscrepancyRow, EventRow, ObservationRow, SubjectRow, WatchRow
@@ -138,11 +138,11 @@ def _check_targets(
     events: list[EventView],
     subjects: list[SubjectView],
     discs: list[DiscrepancyView],
-    claim_anchors: list[list[str]],
+    claim_anchors: Callable[[int], list[str]],
 ) -> None:
     """Point each event whose anchor the site lacks (a claim since removed, an attribute
     no longer observed) at its page instead, so no feed entry links to nothing.
-    ``claim_anchors``: each subject's claims' anchors, in ``subjects`` order. A subject
+    ``claim_anchors(i)``: the claims' anchors of ``subjects[i]``. A subject
     page's anchors are gathered only for the pages events link to (a slug holds no
     ``/`` or ``#``, so ``subjects/<slug>/#<anchor>`` splits back at its first ``#``):
     all 30,000 claims' anchors as strings cost ~10 ms of a one-claim rebuild."""
@@ -158,7 +158,7 @@ def _check_targets(
         if page not in on_page:
             found = on_page[page] = set()
             for i in pages.get(page, ()):
-                found.update(claim_anchors[i])
+                found.update(claim_anchors(i))
                 found.update(observed_anchor(o.attribute) for o in subjects[i].observations)
                 found.add(WEIGHTS_ANCHOR)
         return frag in on_page[page]
@@ -306,18 +306,16 @@ def event_views(events: list[EventRow], by_id: dict[int, SubjectRow]) -> list[Ev
 
 
 def found_settled_keys(events: list[EventRow]) -> set[str]:
-    """Keys of the discrepancies found already settled and never opened: announced by a
-    ``discrepancy_resolved`` event marked ``found_settled``
-    (:mod:`claims.verify.discrepancies`) and by no ``discrepancy_opened`` (reopened later)."""
-    settled, opened = set(), set()
-    for e in events:
-        if e.kind == "discrepancy_opened":
-            opened.add(event_detail(e).get("discrepancy"))
-        elif e.kind == "discrepancy_resolved" and "found_settled" in e.detail_json:
-            detail = event_detail(e)
-            if detail.get("found_settled"):
-                settled.add(detail.get("discrepancy"))
-    return {k for k in settled - opened if isinstance(k, str)}
+    """Keys of the discrepancies found already settled and never opened
+    (:func:`claims.events.settled_never_opened`; only the events that can say so have
+    their detail read)."""
+    said = (
+        (e.kind, event_detail(e))
+        for e in events
+        if e.kind == "discrepancy_opened"
+        or (e.kind == "discrepancy_resolved" and "found_settled" in e.detail_json)
+    )
+    return settled_never_opened(said)
 
 
 def discrepancy_views(
@@ -379,6 +377,18 @@ class SubjectParts:
     facts: dict[int, list[Fact]]
 
 
+def last_change(events: list[EventView], observations: list[ObservationRow]) -> dt.datetime | None:
+    """When something last changed for a subject: its latest event (``events`` newest
+    first) or the latest time a watch first read a value (an observation's
+    ``first_seen``: a value first observed, or a new one after a change), whichever is
+    later; None with neither. (Kimi K3, whose prices were first read on 2026-11-28 and
+    which had no event, showed "—": a fresh-user trial.)"""
+    times = [o.first_seen for o in observations]
+    if events:
+        times.append(events[0].created_at)
+    return max(times, default=None)
+
+
 def subject_view(s: SubjectRow, parts: SubjectParts) -> SubjectView:
     """One subject's view (its summary card and table cells come later:
     :func:`add_summaries`)."""
@@ -394,7 +404,7 @@ def subject_view(s: SubjectRow, parts: SubjectParts) -> SubjectView:
         variants=parts.variants.get(sid, []),
         weights=parts.weights[sid],
         open_discrepancies=sum(1 for d in s_discs if d.state == "open"),
-        last_change=s_events[0].created_at if s_events else None,
+        last_change=last_change(s_events, parts.observations[sid]),
         groups=parts.groups[sid],
         events=[ev for ev in s_events if ev.audience == "subscriber"],
         discrepancies=s_discs,
@@ -521,9 +531,8 @@ def source_counts(
     subjects' records, counted in C (``Counter.update`` of pairs)."""
     pairs: Counter[tuple[int, str | None]] = Counter()
     pairs.update((cv.source.id, listed[cid].status) for cid, cv in claims.items())
-    source_of, status_of = itemgetter(0), itemgetter(5)
     for rec in served.values():
-        pairs.update(zip(map(source_of, rec.listed), map(status_of, rec.listed), strict=True))
+        pairs.update(zip(rec.source_ids, rec.statuses, strict=True))
     out: dict[int, Counter[str | None]] = defaultdict(Counter)
     for (source_id, status), n in pairs.items():
         out[source_id][status] += n
@@ -618,10 +627,11 @@ def note_records(
     ids: list[int],
     per_subject: dict[int, SubjectClaims],
     summaries: Summaries,
-    anchors: list[list[str]],
+    anchors: Callable[[int], list[str]],
 ) -> None:
     """Note in ``records`` each subject's record after this build: a served one as it
-    was, a subject whose views were made (and that has claims) a new one."""
+    was, a subject whose views were made (and that has claims) a new one.
+    ``anchors(i)``: the claim anchors of the ``i``-th subject."""
     shared: dict[Any, Any] = {}
 
     def same(text: Any) -> Any:
@@ -639,21 +649,21 @@ def note_records(
                     row = sc.listed[cv.id]
                     texts = (same(row.attribute), row.value, same(row.qualifiers), same(row.status))
                     listed.append((cv.source.id, cv.id, *texts))
-            rec = SubjectRecord(
-                key,
-                sc.digest,
-                sc.listed_digest,
+            rec = SubjectRecord.made(
                 listed,
-                anchors[i],
-                summaries.names[i],
-                summaries.scored[i],
-                summaries.benchmarks,
-                dict(sv.cells),
-                sv.license_stated,
-                dict(sv.scores),
-                summaries.announced[i],
-                sv.observations,
-                plan.inputs.get(sid),
+                anchors(i),
+                input_key=key,
+                digest=sc.digest,
+                listed_digest=sc.listed_digest,
+                names=summaries.names[i],
+                bench=summaries.scored[i],
+                cells_for=summaries.benchmarks,
+                cells=dict(sv.cells),
+                license_stated=sv.license_stated,
+                scores=dict(sv.scores),
+                announced=summaries.announced[i],
+                current=sv.observations,
+                inputs=plan.inputs.get(sid),
             )
         if rec is not None:
             records.keep(sv.slug, rec)
@@ -775,10 +785,13 @@ def collect(
     summaries = add_summaries(
         subject_views, [per_subject.get(i) for i in ids], [served.get(i) for i in ids]
     )
-    anchors = [
-        served[i].anchors if i in served else [cv.anchor for _, rows in sv.groups for cv in rows]
-        for i, sv in zip(ids, subject_views, strict=True)
-    ]
+
+    def anchors(i: int) -> list[str]:  # a served record's are loaded only when asked for
+        rec = served.get(ids[i])
+        if rec is not None:
+            return rec.anchors
+        return [cv.anchor for _, rows in subject_views[i].groups for cv in rows]
+
     _check_targets(events_v, subject_views, disc_views, anchors)
     listed = {i: sc for c in per_subject.values() for i, sc in c.listed.items()}
     listing = SourceListing(partial(source_claims, claims, listed, served, names))

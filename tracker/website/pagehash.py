@@ -29,12 +29,15 @@ from tracker.website.views import plain
 # core's wording of names and values. A glob, so a new site module cannot be forgotten.
 # The claim views are keyed by the rows they are made from (``claimviews.inputs_digest``),
 # so the code that turns a stored value or qualifiers into text and claims into facts is
-# code of the site too.
+# code of the site too. The weights status's own wording and export record
+# (``WeightsStatus.weights_word``, ``to_dict``: pages and ``api/subjects.json`` show
+# them; keys hash its fields) are code of the site as well.
 CODE_MODULES = (
     "tracker/website/*.py",
     "claims/vocabulary.py",
     "claims/values/*.py",
     "claims/verify/compare.py",
+    "claims/store/status.py",
 )
 LIBRARIES = ("release-tracker", "jinja2", "markupsafe", "feedgen", "lxml")
 

@@ -7,7 +7,7 @@ only for pages that need it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from functools import cache, partial
 from operator import attrgetter
@@ -17,8 +17,11 @@ from jinja2 import Environment
 from markupsafe import Markup
 
 from tracker.website.asof import AS_OF_SCRIPT, as_of_js
+from tracker.website.charts import render_svg, speed_price_chart
+from tracker.website.compare import compare_rows, default_choice, related_choices
 from tracker.website.pagehash import key_of
 from tracker.website.summary import COLUMNS, other_benchmarks, table_columns
+from tracker.website.table import table_record
 from tracker.website.views import IndexRow, SiteContext, SubjectView
 from tracker.website.writer import Pieces
 
@@ -113,23 +116,29 @@ class SubjectDigests:
     row: dict[str, str]
 
     @classmethod
-    def of(cls, subjects: list[SubjectView], known: dict[str, str] | None = None) -> SubjectDigests:
+    def of(
+        cls,
+        subjects: list[SubjectView],
+        known: dict[str, str] | None = None,
+        kept: Mapping[str, tuple[str | None, str | None]] | None = None,
+    ) -> SubjectDigests:
         """Digests of ``subjects`` (by slug); the claims are encoded once, for both.
-        ``known`` gives claims digests already made (``SiteContext.claim_digests``).
-        A view's digest hashes its claims' and its row's digests with the view's other
-        fields (:data:`VIEW_ONLY`): its row (:meth:`SubjectView.row`) is those fields of
-        the view, so the weights status and cells, most of a view's JSON, are encoded
-        once, not once for each."""
-        known = known or {}
+        ``known`` gives claims digests already made (``SiteContext.claim_digests``),
+        ``kept`` row and view digests (either None: made here) that stand for a
+        subject's row and view (``records.py``: a served subject's record's, made with
+        the same input). A view's digest hashes its claims' and its row's digests with
+        the view's other fields (:data:`VIEW_ONLY`): its row (:meth:`SubjectView.row`)
+        is those fields of the view, so the weights status and cells, most of a view's
+        JSON, are encoded once, not once for each."""
+        known, kept = known or {}, kept or {}
         claims = {sv.slug: known.get(sv.slug) or key_of(sv.groups) for sv in subjects}
-        row = {sv.slug: key_of(sv.row()) for sv in subjects}
-        return cls(
-            claims=claims,
-            view={
-                sv.slug: key_of(claims[sv.slug], row[sv.slug], _view_only(sv)) for sv in subjects
-            },
-            row=row,
-        )
+        row: dict[str, str] = {}
+        view: dict[str, str] = {}
+        for sv in subjects:
+            row_kept, view_kept = kept.get(sv.slug, (None, None))
+            row[sv.slug] = r = row_kept or key_of(sv.row())
+            view[sv.slug] = view_kept or key_of(claims[sv.slug], r, _view_only(sv))
+        return cls(claims=claims, view=view, row=row)
 
 
 # The view's fields its index row does not carry (the row's are the view's same-named
@@ -141,11 +150,82 @@ VIEW_ONLY = tuple(
 _view_only = attrgetter(*VIEW_ONLY)
 
 
+def compare_jobs(
+    rows: list[IndexRow],
+    columns: list[tuple[str, str]],
+    row_keys: dict[str, str],
+    job: Callable[..., Job],
+) -> list[Job]:
+    """``compare.html``: its picker (every subject) and the default comparison built in
+    (:func:`tracker.website.compare.default_choice`); and ``compare/<slug>.html``, each
+    subject with its nearest relatives (:func:`~tracker.website.compare.related_choices`),
+    which the picker links to for readers without JavaScript. Each is keyed by what it
+    lists and the row digests of those compared; ``assets/table-data.js`` redraws
+    ``compare.html`` for ``?s=``."""
+    related = related_choices(rows)
+    listing = [(r.slug, r.name, r.organization) for r in rows]
+    picker = sorted(rows, key=lambda r: r.name.lower())
+
+    def one(path: str, chosen: list[IndexRow], lists: bool) -> Job:
+        lead = chosen[0] if chosen else None
+        org = lead.organization if lead else None
+        family = bool(org) and all(r.organization == org for r in chosen)
+        key_input = [listing if lists else [], columns, [row_keys[r.slug] for r in chosen]]
+        values = {
+            "picker": picker if lists else [],
+            "related": bool(related) and lists,
+            "chosen": chosen,
+            "family": org if family else "",
+            "around": "" if lists or not lead else lead.name,
+        }
+
+        def make() -> dict[str, Any]:
+            rows_shown = compare_rows([table_record(r) for r in chosen], columns)
+            return {**values, "compare_rows": rows_shown}
+
+        # "Data as of" on compare.html as on the index (its figures are the table's);
+        # not on the pre-built ones, or every check re-rendered one page per subject
+        return job("compare.html", path, key_input, make, as_of=lists)
+
+    jobs = [one("compare.html", default_choice(rows), True)]
+    jobs += [one(compare_path(slug), chosen, False) for slug, chosen in related.items()]
+    return jobs
+
+
+def chart_page_jobs(rows: list[IndexRow], job: Callable[..., Job], fingerprint: str) -> list[Job]:
+    """``charts.html`` (linked from every page's navigation) with the cross-subject
+    chart of output speed against output price (:func:`charts.speed_price_chart`, from
+    the index's cells), its text alternative and data table; and the chart's SVG, both
+    keyed by what the chart draws. Without two subjects having both, the page says so."""
+    points = []
+    for r in rows:
+        price, speed = r.cells.get("price-out"), r.cells.get("speed")
+        if price and speed and price.number is not None and speed.number is not None:
+            points.append((r.name, price.number, speed.number, price.text, speed.text))
+    chart = speed_price_chart(points)
+    key = chart.key() if chart else ""
+    jobs = [job("charts.html", "charts.html", key, lambda: {"chart": chart})]
+    if chart is not None:
+        svg_key = key_of(fingerprint, chart.path, key)
+        jobs.append(Job(chart.path, svg_key, partial(render_svg, chart)))
+    return jobs
+
+
+def compare_path(slug: str) -> str:
+    """A subject's pre-built comparison with its relatives: ``compare/<slug>.html``."""
+    return f"compare/{slug}.html"
+
+
 def search_and_compare(
-    ctx: SiteContext, rows: list[IndexRow], job: Callable[..., Job]
+    ctx: SiteContext,
+    rows: list[IndexRow],
+    job: Callable[..., Job],
+    columns: list[tuple[str, str]],
+    row_keys: dict[str, str],
 ) -> list[Job]:
     """``search.html`` (keyed by the subjects and sources it lists without JavaScript)
-    and ``compare.html`` (its data is ``assets/table-data.js``)."""
+    and the compare pages (:func:`compare_jobs`; ``columns`` the index's, ``row_keys``
+    each subject's row digest)."""
     listing = [(r.slug, r.name, r.organization, r.aliases) for r in rows]
     sources = [sv.source for sv in ctx.sources]
     shown_sources = [(src.key, src.title, src.publisher) for src in sources]
@@ -156,8 +236,7 @@ def search_and_compare(
             [listing, shown_sources],
             lambda: {"subjects": rows, "sources": sources},
         ),
-        # "Data as of" as on the index: its figures are the table's (one small page)
-        job("compare.html", "compare.html", None, dict, as_of=True),
+        *compare_jobs(rows, columns, row_keys, job),
     ]
 
 
@@ -207,7 +286,14 @@ def index_jobs(
     job: PageMaker,
 ) -> list[Job]:
     """The index views, one per sort and filter, from one list of rows: each row's
-    HTML is rendered once per page depth and shared by every view that shows it."""
+    HTML is rendered once per page depth and shared by every view that shows it.
+
+    A view shows the rows its filter keeps, in its sort's order; that order is made
+    from those rows' fields, ties kept in subject order (a stable sort, then the
+    filter). So a view's key hashes the digests of the rows its filter keeps, in
+    subject order (one list per filter, not per view), and the rows are sorted only
+    when a view renders: a rebuild whose rows did not change sorts nothing (55 views
+    sorted 1,000 rows eleven times, ~8 ms of a one-claim rebuild)."""
     row_macro = job.env.get_template("_macros.html").module.index_row  # type: ignore[attr-defined]
 
     @cache
@@ -248,16 +334,26 @@ def index_jobs(
             "only": only,
         }
 
+    @cache
+    def ordered(sort: str) -> list[int]:
+        order = sorts[sort][1]
+        return sorted(range(len(rows)), key=lambda i: order(rows[i]))
+
+    def view_values(sort: str, only: str, root: str) -> dict[str, Any]:
+        keep = FILTERS[only][1]
+        return index_values([i for i in ordered(sort) if keep(rows[i])], sort, only, root)
+
+    kept = {
+        only: key_of([digests.row[row.slug] for row in rows if keep(row)])
+        for only, (_, keep) in FILTERS.items()
+    }
     jobs = []
-    for sort, (_, order) in sorts.items():
-        ordered = sorted(range(len(rows)), key=lambda i: order(rows[i]))
-        for only, (_, keep) in FILTERS.items():
-            shown = [i for i in ordered if keep(rows[i])]
+    for sort in sorts:
+        for only in FILTERS:
             path = index_path(sort, only)
             root = "../" * path.count("/")
-            key_input = [sort, only, columns, [digests.row[rows[i].slug] for i in shown]]
-            values = partial(index_values, shown, sort, only, root)
-            jobs.append(job("index.html", path, key_input, values, as_of=True))
+            values = partial(view_values, sort, only, root)
+            jobs.append(job("index.html", path, [sort, only, columns, kept[only]], values, True))
     return jobs
 
 
@@ -283,16 +379,22 @@ def page_jobs(
     job = PageMaker(ctx, env, fingerprint, common)
     rows = [sv.row() for sv in ctx.subjects]
     jobs = index_jobs(rows, sorts, columns, digests, job)
+    names = {sv.slug: sv.name for sv in ctx.subjects}
+    # A claim relative to another subject shows that subject's name (subjectrefs.py); the
+    # build records keep no claims to say which pages name which subjects, so every
+    # subject page is keyed by all names: a rename or a new subject re-renders them all.
+    names_key = key_of(sorted(names.items()))
     for sv in ctx.subjects:
         jobs.append(
             job(
                 "subject.html",
                 subject_path(sv.slug),
-                digests.view[sv.slug],
+                (digests.view[sv.slug], names_key),
                 partial(lambda s: {"s": s, "card": s.card}, sv),
             )
         )
-    jobs += search_and_compare(ctx, rows, job)
+    jobs += search_and_compare(ctx, rows, job, columns, digests.row)
+    jobs += chart_page_jobs(rows, job, fingerprint)
     events = ctx.events[:CHANGES_LIMIT]
     for template, values in (
         ("discrepancies.html", {"discrepancies": ctx.discrepancies}),
@@ -303,6 +405,8 @@ def page_jobs(
         key_input: Any = values
         if template == "sources.html" and ctx.listed_digest:
             key_input = [[(sv.source, sv.counts) for sv in ctx.sources], ctx.listed_digest]
+        if template == "sources.html":  # a claim relative to a subject shows its name
+            key_input = [key_input, sorted(names.items())]
         jobs.append(job(template, template, key_input, values.copy, template == "watches.html"))
     # the time the other pages' footers link to, put in by site.js (asof.py)
     as_of = ctx.data_as_of

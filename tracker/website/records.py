@@ -39,7 +39,13 @@ and raises ``RecordMiss``: the build is made again with every subject's views.
 The file is a pickle of each record's own pickle (the build's view types, restored
 exactly; a record kept from the last build is written again as the bytes it was read
 from) after a sha256 line, so a damaged file is ignored; the cache folder is trusted as
-the database is (the same user writes both).
+the database is (the same user writes both). Inside a record, its ``sources.html`` rows
+and claim anchors are a pickle of their own, loaded on first use
+(:attr:`SubjectRecord.listed`, :attr:`SubjectRecord.anchors`): a rebuild that leaves
+``sources.html`` as it was and links no event to the subject never reads them, and
+they were ~40 % of loading 1,000 records; the source and verdict status of each claim,
+which every build counts, are kept beside them as two plain lists
+(:attr:`SubjectRecord.source_ids`, :attr:`SubjectRecord.statuses`).
 """
 
 from __future__ import annotations
@@ -56,30 +62,37 @@ from typing import Any
 from claims.store.sitedigest import ClaimInput
 from tracker.website.charts import TimelineEvent
 from tracker.website.pagehash import key_of, to_json
-from tracker.website.views import Cell, ObservationView, SourceInfo
+from tracker.website.views import Cell, ObservationView, SourceInfo, SubjectView, Withheld
 
 log = logging.getLogger(__name__)
 
 RECORDS_FILE = "records.pickle"
-FORMAT = 3
+FORMAT = 4
+
+
+Listed = list[tuple[int, int, str, str, str, str | None]]
 
 
 @dataclass
 class SubjectRecord:
     """What the rest of the site takes from one subject's claim views (see the module
-    docstring), made with the input key ``input_key``. ``listed``: its claims as
-    ``sources.html`` lists them, as ``(source id, claim id, attribute, value,
-    qualifiers, status)`` (plain tuples load several times faster than named ones;
-    the subject's slug and name complete each ``SourceClaim``); ``bench``: ``(benchmark name,
+    docstring), made with the input key ``input_key``. ``listed_pickle``: its claims as
+    ``sources.html`` lists them (:attr:`listed`), ``anchors_pickle`` its claims'
+    anchors (:attr:`anchors`); ``source_ids`` and ``statuses``: the source and verdict
+    status of each of its claims, in ``listed`` order (the sources' counts: lists of
+    ints and shared strings load several times faster than pairs); ``bench``: ``(benchmark name,
     unit, score, score text)`` of each card line with a score (the shared charts'
     rows); ``cells`` were made for the headline benchmarks ``cells_for``; ``inputs``
-    is the subject's ``sitedigest.ClaimInput`` it was made with."""
+    is the subject's ``sitedigest.ClaimInput`` it was made with. Make one with
+    :meth:`made`."""
 
     input_key: str
     digest: str
     listed_digest: str
-    listed: list[tuple[int, int, str, str, str, str | None]]
-    anchors: list[str]
+    listed_pickle: bytes
+    source_ids: list[int]
+    statuses: list[str | None]
+    anchors_pickle: bytes
     names: list[str | None]
     bench: list[tuple[str, Any, float, str]]
     cells_for: list[str]
@@ -91,6 +104,55 @@ class SubjectRecord:
     # its claim inputs when made: a next build whose change token is this digest takes
     # the cited sources and evidence from here (sitedigest.claim_inputs' ``known``)
     inputs: ClaimInput | None = None
+    # the subject's row and view digests (pages.SubjectDigests) in the build that made
+    # it, when they stand for a build that serves it (RecordStore.note_digests)
+    row_digest: str | None = None
+    view_digest: str | None = None
+
+    @classmethod
+    def made(cls, listed: Listed, anchors: list[str], **fields: Any) -> SubjectRecord:
+        """A record of ``listed``: ``(source id, claim id, attribute, value, qualifiers,
+        status)`` of each claim as ``sources.html`` lists it (plain tuples load several
+        times faster than named ones; the subject's slug and name complete each
+        ``SourceClaim``), its claims' ``anchors`` and the other ``fields``."""
+        rec = cls(
+            listed_pickle=pickle.dumps(listed, protocol=pickle.HIGHEST_PROTOCOL),
+            source_ids=[row[0] for row in listed],
+            statuses=[row[5] for row in listed],
+            anchors_pickle=pickle.dumps(anchors, protocol=pickle.HIGHEST_PROTOCOL),
+            **fields,
+        )
+        rec.__dict__[_LOADED] = {"listed": listed, "anchors": anchors}
+        return rec
+
+    @property
+    def listed(self) -> Listed:
+        """Its claims as ``sources.html`` lists them (see :meth:`made`)."""
+        return self._load("listed", self.listed_pickle)  # type: ignore[no-any-return]
+
+    @property
+    def anchors(self) -> list[str]:
+        """Its claims' anchors, in page order."""
+        return self._load("anchors", self.anchors_pickle)  # type: ignore[no-any-return]
+
+    def _load(self, name: str, data: bytes) -> Any:
+        loaded = self.__dict__.setdefault(_LOADED, {})
+        got = loaded.get(name)
+        if got is None:
+            got = loaded[name] = pickle.loads(data)  # noqa: S301  # our own cache
+        return got
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields, without what was loaded from them (unpickling then sets the
+        instance's dict in C: no ``__setstate__``)."""
+        state = self.__dict__.copy()
+        state.pop(_LOADED, None)
+        return state
+
+
+# where a record keeps its listed rows and anchors once loaded: not a field (not
+# compared, not pickled)
+_LOADED = "_loaded"
 
 
 def _observation_sig(
@@ -140,13 +202,19 @@ def input_keys(
     def sig(o: Any) -> tuple[Any, ...]:
         return _observation_sig(o, slugs, snapshots, watch_names)
 
-    # each source's key once (a subject cites ~30 of ~50): its part of a subject's key
-    # is those keys joined, not the sources' fields encoded again for every subject
+    # each source's key once (a subject cites ~30 of ~50), as 32 bytes: its part of a
+    # subject's key is those digests joined, not the sources' fields encoded again for
+    # every subject (nor 128 hex characters each: hashing those was ~4 ms per build)
     source_key = {
-        i: key_of(i, s.key, s.title, s.url, s.publisher, s.published, s.language, s.kind)
-        + key_of(s.published_precision)
+        i: hashlib.sha256(
+            to_json(
+                (i, s.key, s.title, s.url, s.publisher, s.published, s.language, s.kind)
+                + (s.published_precision,)
+            ).encode("utf-8")
+        ).digest()
         for i, s in sources.items()
     }
+    head = fingerprint.encode("utf-8") + b"\n"
     out: dict[int, str] = {}
     for s in subjects:
         got = claim_inputs.get(s.id)
@@ -158,16 +226,16 @@ def input_keys(
                 [sig(by_id[i]) if i in by_id else i for i in got.evidence_ids],
                 [sig(o) for o in observed.get(s.id, ())],
             )
-        text = "\n".join(
-            (
-                fingerprint,
-                to_json((s.id, s.slug, s.name, s.organization, own.get(s.id))),
-                got.digest,
-                "".join(source_key.get(i, f"missing {i}") for i in got.source_ids),
-                observed_part,
-            )
-        )
-        out[s.id] = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        try:
+            cited = b"".join(map(source_key.__getitem__, got.source_ids))
+        except KeyError:  # a source gone since (the key names it: no digest is 'missing')
+            cited = b"".join(source_key.get(i) or f"missing {i}".encode() for i in got.source_ids)
+        h = hashlib.sha256(head)
+        h.update(to_json((s.id, s.slug, s.name, s.organization, own.get(s.id))).encode("utf-8"))
+        h.update(f"\n{got.digest}\n{len(got.source_ids)}\n".encode())
+        h.update(cited)
+        h.update(b"\n" + observed_part.encode("ascii"))
+        out[s.id] = h.hexdigest()
     return out
 
 
@@ -234,6 +302,42 @@ class RecordStore:
         """The claim inputs of the loaded records, by digest (``sitedigest.claim_inputs``
         takes a subject's from here while its change token is the same)."""
         return {r.inputs.digest: r.inputs for r in self.kept.values() if r.inputs is not None}
+
+    def kept_digests(
+        self, subjects: Iterable[SubjectView]
+    ) -> dict[str, tuple[str | None, str | None]]:
+        """By slug, the row and view digests (``pages.SubjectDigests``) of the served
+        subjects among ``subjects`` (their claims ``Withheld``) as their records hold
+        them (:meth:`note_digests`); a view digest only while the subject shows no
+        benchmark chart (drawn from other subjects' scores, which its input key does
+        not cover)."""
+        out: dict[str, tuple[str | None, str | None]] = {}
+        for sv in subjects:
+            rec = self.made.get(sv.slug)
+            if rec is None or not isinstance(sv.groups, Withheld):
+                continue
+            shared = any(c.kind == "benchmark" for c in sv.charts)
+            out[sv.slug] = (rec.row_digest, None if shared else rec.view_digest)
+        return out
+
+    def note_digests(
+        self, subjects: Iterable[SubjectView], rows: Mapping[str, str], views: Mapping[str, str]
+    ) -> None:
+        """Note in each record made this build (not one kept from the last) its subject's
+        row and view digests (by slug), for a later build that serves it: the row's
+        when the subject has no discrepancy (a served one has none, and its row counts
+        the open ones), the view's when it also has no subscriber event (their links
+        are checked against other pages) and no benchmark chart. Everything else
+        either view holds is its input key's (the code fingerprint, its own rows, its
+        claims' change token and what they cite) or its record's (cells for the same
+        headline benchmarks, current observations)."""
+        for sv in subjects:
+            rec = self.made.get(sv.slug)
+            if rec is None or self.kept.get(sv.slug) is rec or sv.discrepancies:
+                continue
+            rec.row_digest = rows[sv.slug]
+            if not sv.events and not any(c.kind == "benchmark" for c in sv.charts):
+                rec.view_digest = views[sv.slug]
 
     def keep(self, slug: str, record: SubjectRecord) -> None:
         """``record`` is ``slug``'s after this build (served or made)."""

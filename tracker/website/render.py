@@ -35,7 +35,7 @@ from tracker.website.marks import (
     when,
 )
 from tracker.website.summary import promise_brief, promise_groups, short_text
-from tracker.website.views import TECHNICAL_READINGS, SiteContext
+from tracker.website.views import TECHNICAL_READINGS, SiteContext, unlinked_sources
 from tracker.website.writer import SiteError
 
 
@@ -126,6 +126,7 @@ def make_environment(path: Path | None = None, bytecode_dir: Path | None = None)
     env.filters.update(FILTERS)
     env.globals["mark_meanings"] = MARK_MEANINGS
     env.globals["not_landed_mark"] = (NOT_LANDED_MARK, NOT_LANDED_MEANING)
+    env.globals["unlinked_sources"] = unlinked_sources
     return env
 
 
@@ -133,5 +134,7 @@ def attach_fragments(ctx: SiteContext, env: Environment) -> None:
     """Render fragments that many pages share once, before pages are keyed: each
     source's link (``_macros.html`` ``source_link``), shown beside each of its claims."""
     macros = env.get_template("_macros.html").module
+    # other subjects' names, for a claim relative to one (tracker/website/subjectrefs.py)
+    env.globals["subject_names"] = {sv.slug: sv.name for sv in ctx.subjects}
     for sv in ctx.sources:  # claims share these SourceInfo objects
         sv.source.link = macros.source_link(sv.source)  # type: ignore[attr-defined]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from claims.vocabulary import attribute_label
+from claims.vocabulary import labelled_value
 from tracker.website.marks import VERDICT_MARKS, verdict_mark
 from tracker.website.views import SiteContext, SourceView, SubjectView
 
@@ -42,11 +42,10 @@ def subject_entries(sv: SubjectView) -> list[Entry]:
     detail = " · ".join(x for x in (sv.organization, ", ".join(sv.other_names())) if x)
     out: list[Entry] = [["s", sv.name, page, detail, " ".join([sv.slug, *sv.variants])]]
     for attribute, claims in sv.groups:
-        label = attribute_label(attribute)
         for cv in claims:
             shown = " · ".join(x for x in (cv.qualifiers, cv.claimant) if x)
             mark = verdict_mark(cv.verdict.status if cv.verdict else None)
-            name = f"{sv.name}: {label} {cv.value}"
+            name = f"{sv.name}: {labelled_value(attribute, cv.value)}"
             out.append(["c", name, f"{page}#{cv.anchor}", shown, mark, cv.source.title or ""])
     return out
 

@@ -68,6 +68,8 @@ CARD_ORDER: tuple[str, ...] = (
 # Comparison-table columns read from the base offering's card line: key -> (heading,
 # attribute). Benchmark columns are added per build (:func:`headline_benchmarks`).
 COLUMNS: dict[str, tuple[str, str]] = {
+    # the release (announcement) date: the catalogues' first column (date_cell)
+    "released": ("Released", "release_date"),
     "total-params": ("Total params", "total_params"),
     "active-params": ("Active params", "active_params"),
     "context": ("Context", "context_window"),
@@ -654,14 +656,18 @@ def stated_license(lines: Sequence[CardLine]) -> Cell | None:
     subject page show, marked as stated, while no watch has read a licence; None when no
     claim states one."""
     ln = next((ln for ln in lines if ln.attribute == "license" and ln.facts and ln.base), None)
-    return _cell(ln) if ln else None
+    if ln is None:
+        return None
+    # beside an observed licence the index notes every contradicted source, this too
+    return _cell(ln)._replace(contradicted=stated_best(ln).contradicted_sources)
 
 
 def _cell(ln: CardLine) -> Cell:
     """A line as a table cell: the text is what the sources state, best supported
-    (:func:`stated_best`; ``—`` when every claim is contradicted, ``contradicted`` then
-    counting their sources), with that verdict; an observed-only line, or one whose
-    every claim the reading contradicts, gives its reading (``observed``, no verdict). The number to sort by is the best-supported one
+    (:func:`stated_best`; when every claim is contradicted, their figure(s) with status
+    ``contradicted``, what a watch read in ``observed_text``), with that verdict;
+    ``contradicted`` counts the sources of contradicted figures beside a shown one that
+    holds. An observed-only line gives its reading (``observed``, no verdict). The number to sort by is the best-supported one
     (:func:`best_supported`: the observation first), ``observed_text`` what a watch
     read beside a stated figure. ``note`` says under what conditions it holds, or
     where an observed-only figure was read."""
@@ -671,17 +677,22 @@ def _cell(ln: CardLine) -> Cell:
         note = ", ".join(str(v) for _, v in sorted(ln.quals.items()))
     if stated.basis == "differ":
         note = "observations differ"
-    # nothing stated holds but a watch read the figure: the reading, marked observed
-    reading = not ln.facts or (stated.basis == "contradicted" and best.basis == "observed")
+    # an observed-only line: the reading, marked observed (no verdict)
+    reading = not ln.facts
+    # every claim contradicted: the stated figure with its ✗ (a trial read "— (✗ 1
+    # source contradicted)" as a hidden figure), the reading beside it; it is never the
+    # number sorted by (that stays the reading's, or none)
+    dead = stated.basis == "contradicted"
+    text = " vs ".join(stated.contradicted) if dead else stated.text
     return Cell(
-        short_text(best.text if reading else stated.text) or NO_FIGURE,
+        short_text(best.text if reading else text) or NO_FIGURE,
         None if reading else stated.status,
         best.number,
         stated.anchor or ln.anchor,
         stated.disputed,
         note,
         reading,
-        stated.contradicted_sources,
+        0 if dead else stated.contradicted_sources,
         # only a reading of this very figure (not another version's, not several)
         short_text(best.text) if best.basis == "observed" and not reading else "",
         ln.provider,
@@ -721,6 +732,30 @@ def speed_cell(lines: Sequence[CardLine], organization: str | None) -> Cell | No
     return Cell(NO_FIGURE, None, None, others[0].anchor, aside=aside)
 
 
+RELEASED = "release_date"
+
+
+def date_cell(ln: CardLine) -> Cell:
+    """A date line as a table cell (:func:`_cell`), its ``number`` the proleptic
+    ordinal of the first day the best-supported stated date can mean (a date has no
+    number of its own: the Released column sorts by it, newest first), None when the
+    sources disagree or every claim is contradicted; "on 2026-10-23" reads
+    "2026-10-23" (the column is the date), "by 2027-01" keeps its relation."""
+    cell = _cell(ln)
+    stated = stated_best(ln)
+    fact = next((f for f in ln.facts if f.anchor == stated.anchor), None)
+    number = None
+    if fact is not None and stated.basis in ("confirmed", "agreed"):
+        number = float(fact_value(fact).as_date().toordinal())
+
+    def bare(t: str) -> str:
+        return t[3:] if t.startswith("on ") else t
+
+    return cell._replace(
+        text=bare(cell.text), number=number, observed_text=bare(cell.observed_text)
+    )
+
+
 def _aside(ln: CardLine) -> str:
     """A speed figure the column does not compare, with where it holds:
     ``1,000–2,000+ on Cerebras WSE-3T (confirmed)``; ``1,384 observed (Cerebras, p50)``."""
@@ -747,6 +782,8 @@ def table_cells(
             speed = speed_cell(lines, organization)
             if speed is not None:
                 cells[key] = speed
+        elif attribute == RELEASED and line is not None:
+            cells[key] = date_cell(line)
         elif line is not None:
             cells[key] = _cell(line)
     for i, name in enumerate(benchmarks):

@@ -12,12 +12,13 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from operator import attrgetter
 from typing import Any, NamedTuple
 
+from claims.events import ALREADY_SETTLED
 from claims.store.status import WeightsStatus
 from claims.subjects.matching import same_name
 from claims.verify.compare import DIFFERENT_SUBJECT
@@ -214,9 +215,11 @@ class Cell(NamedTuple):
     sources disagree, a note shown under the figure (the conditions it holds under,
     ``Cerebras WSE-3T``; ``Moonshot AI, p50`` for an observed speed) and whether a watch
     observed it and no live claim's verdict backs it (``observed``: no verdict to show),
-    and how many sources stated a figure the evidence contradicts (``contradicted``:
-    noted beside, never the figure). ``text`` is what the sources state (``—``: no
-    figure that holds), ``number`` the best-supported figure (the observation first).
+    and how many sources stated another figure the evidence contradicts
+    (``contradicted``: noted beside). ``text`` is what the sources state (the
+    contradicted figure, status ``contradicted``, when nothing stated holds; ``—``: no
+    figure), ``number`` the best-supported figure (the observation first; never a
+    contradicted one).
     Fields are documented in ``docs/site-api.md``."""
 
     text: str
@@ -281,11 +284,6 @@ class EventView:
         """Whether its kind in words says more than ``change`` does: a timeline line
         ``first verdict: overdue`` needs no ``(First verdict)`` after it."""
         return not self.change.lower().startswith(self.label.lower()) if self.label else True
-
-
-# How a discrepancy found already settled is named where pages name a state (its own
-# group and count on discrepancies.html), never "resolved": it was never open.
-ALREADY_SETTLED = "already settled"
 
 
 @dataclass(slots=True)
@@ -382,6 +380,19 @@ def other_names(name: str, aliases: list[str]) -> list[str]:
     return [a for a in aliases if not same_name(a, name)]
 
 
+def unlinked_sources(items: Iterable[Any]) -> list[SourceInfo]:
+    """The sources with no URL on record among ``items`` (claim views, which carry a
+    ``source``, or sources), each once, by title: a page names them once
+    (``_macros.html`` ``no_url_note``) instead of "(no URL on record)" after every
+    claim they are cited for (a fresh-user trial counted 28 on one page)."""
+    found: dict[str, SourceInfo] = {}
+    for item in items:
+        src = getattr(item, "source", item)
+        if not src.url:
+            found.setdefault(src.key, src)
+    return sorted(found.values(), key=lambda src: (src.title.casefold(), src.key))
+
+
 @dataclass(slots=True)
 class SubjectView:
     """Everything a subject's page and its JSON export show; ``discrepancies`` are this
@@ -416,6 +427,10 @@ class SubjectView:
     def other_names(self) -> list[str]:
         """The aliases shown ("also called …"): :func:`other_names`."""
         return other_names(self.name, self.aliases)
+
+    def unlinked_sources(self) -> list[SourceInfo]:
+        """The sources its claims cite that have no URL on record (:func:`unlinked_sources`)."""
+        return unlinked_sources(cv for _attribute, cvs in self.groups for cv in cvs)
 
     def fact_groups(self) -> list[tuple[str, int, list[Any]]]:
         """``(attribute, how many claims, its facts)`` in ``groups`` order."""

@@ -249,15 +249,31 @@ def store(target: str, payload: bytes | Pieces, compare: bool, made: set[str]) -
 
 
 def _holds(target: str, payload: bytes | Pieces) -> bool:
-    """Whether the file at ``target`` holds exactly ``payload`` (False when absent)."""
+    """Whether the file at ``target`` holds exactly ``payload`` (False when absent).
+    :class:`Pieces` are compared piece by piece with slices of the file's bytes: a
+    one-claim edit that keeps ``api/claims.json``'s size joined its 18.7 MB first."""
     try:
         with open(target, "rb") as existing:
             if os.fstat(existing.fileno()).st_size == len(payload):
                 there = existing.read()
-                return there == (payload.joined() if isinstance(payload, Pieces) else payload)
+                if not isinstance(payload, Pieces):
+                    return there == payload
+                return _same_pieces(there, payload.parts)
     except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
         pass
     return False
+
+
+def _same_pieces(there: bytes, parts: tuple[bytes | memoryview, ...]) -> bool:
+    """Whether ``there`` is ``parts`` one after another, compared in place
+    (``bytes.startswith`` at each part's offset is a ``memcmp``; comparing memoryviews
+    goes item by item, ~60 times slower)."""
+    at = 0
+    for part in parts:
+        if not there.startswith(part, at):
+            return False
+        at += len(part)
+    return at == len(there)
 
 
 def _temp_beside(target: str, made: set[str]) -> str:

@@ -1,0 +1,41 @@
+"""charts.html as built (tracker/website/charts.py speed_price_chart, pages.py
+chart_page_jobs): output speed against output price across subjects."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(scope="module")
+def site(demo_build: Path) -> Path:
+    return demo_build / "s"
+
+
+def test_speed_price_chart_has_a_point_per_subject_with_both_figures(site):
+    """charts.html (in the navigation): output speed against output price, one point
+    per subject with both index figures (K2 Thinking has no speed), its text
+    alternative naming each, its data table, and the SVG beside it (no script)."""
+    html = (site / "charts.html").read_text()
+    assert '<a href="charts.html">Charts</a>' in html
+    alt = re.search(r'<img src="charts/speed-vs-price.svg" alt="([^"]+)"', html)
+    assert alt is not None
+    assert alt.group(1) == (
+        "Output speed against output price: Kimi K3.1 Pro $10.00 per 1M output tokens, "
+        "44.8 tokens/s; Kimi K3 $15.00 per 1M output tokens, 41.6 tokens/s."
+    )
+    rows = re.findall(r"<tr><td>([^<]+)</td><td>([^<]+)</td><td>([^<]+)</td></tr>", html)
+    assert rows == [("Kimi K3.1 Pro", "$10.00", "44.8"), ("Kimi K3", "$15.00", "41.6")]
+    svg = (site / "charts" / "speed-vs-price.svg").read_text()
+    assert "<script" not in svg and "Kimi K3.1 Pro" in svg
+    assert "output price, USD per 1M tokens" in svg
+
+
+def test_speed_price_chart_needs_two_subjects():
+    from tracker.website.charts import speed_price_chart
+
+    assert speed_price_chart([("A", 1.0, 10.0, "$1.00", "10")]) is None
+    chart = speed_price_chart([("A", 2.0, 10.0, "$2.00", "10"), ("B", 1.0, 30.0, "$1.00", "30")])
+    assert chart is not None and chart.rows == (("B", "$1.00", "30"), ("A", "$2.00", "10"))
