@@ -66,18 +66,11 @@ def normalize_glued_items(text: str) -> str:
 # Hard-wrapped prose (plain-text mail, newsletters, a file saved at 72-80 columns): each
 # line would be a paragraph of its own and "$0.40 per million\noutput tokens" lost its
 # side. In a block of lines (no blank line between them) whose lines are of one width and
-<<<<<<< HEAD
-# mostly end mid-sentence (and mostly fill three quarters of that width), a line break
-# after an open line becomes a space. Tables,
-# headings, bullets and "label: value" lines start no joined line; spec cards' short lines
-# stay apart (the block's width is under 40).
-=======
 # mostly end mid-sentence, a line break after an open line (at least 70 % of the block's
 # width, as a wrapped line is) becomes a space. Headings, bullets and "label: value"
 # lines start no joined line; tables end a block; spec cards' short lines and tables
 # flattened to one row per line (cells apart by single spaces) are narrower than 55
 # columns, of uneven lengths or without a sentence end, and stay apart.
->>>>>>> main
 _WRAP_OPEN_END = re.compile(r"[^.!?…:;]['\"”’)\]]*$")
 _WRAP_NEW_ITEM = re.compile(r"[ \t]*(?:[-*•·▪‣◦>#|]|\d{1,2}[.)]\s|[^\n:|]{1,40}:\s)")
 # A table's line: cells apart by "|", a tab or a run of spaces (not the two spaces some
@@ -98,12 +91,7 @@ def normalize_wraps(text: str) -> str:
     pos = 0
     block: list[tuple[int, str]] = []
     for line in [*lines, ""]:
-<<<<<<< HEAD
-        # a table's row (pipes, tabs, or columns three spaces apart) is never prose
-        if line.strip() and "|" not in line and "\t" not in line and "   " not in line.strip():
-=======
         if line.strip() and not _WRAP_NOT_PROSE.search(line.strip()):
->>>>>>> main
             block.append((pos, line))
         else:
             joins.extend(_wrap_joins(block))
@@ -136,8 +124,6 @@ def _wrap_joins(block: list[tuple[int, str]]) -> list[int]:
     ]
     if 2 * len(open_ends) < len(inner):
         return []
-    if 2 * sum(len(line.rstrip()) >= 0.75 * width for _, line in inner) < len(inner):
-        return []  # lines of many lengths: a flattened spec table ("Max Context Length65536")
     follows = {start: block[i + 1][1] for i, (start, _) in enumerate(inner)}
     return [
         start + len(line) for start, line in open_ends if not _WRAP_NEW_ITEM.match(follows[start])
