@@ -323,8 +323,8 @@ def test_a_tiered_price_table_gives_the_first_row_plain_and_later_rows_their_con
     assert _run_rows(TIERS) == [
         ("nova-2", "price_input_usd_per_mtok", "2.5", {}),
         ("nova-2", "price_output_usd_per_mtok", "12", {}),
-        ("nova-2", "price_input_usd_per_mtok", "5", {"conditions": "> 200,000 tokens"}),
-        ("nova-2", "price_output_usd_per_mtok", "24", {"conditions": "> 200,000 tokens"}),
+        ("nova-2", "price_input_usd_per_mtok", "5", {"conditions": "> 200K tokens"}),
+        ("nova-2", "price_output_usd_per_mtok", "24", {"conditions": "> 200K tokens"}),
     ]
 
 

@@ -77,6 +77,13 @@ def _month_table(lang: str) -> dict[str, int]:
     return table
 
 
+def _abbreviated(months: list[str], wide: str) -> str:
+    """The abbreviated month names (``months`` less the ``wide`` alternation's), each only
+    right before a year."""
+    abbr = "|".join(sorted(set(months) - set(wide.split("|")), key=len, reverse=True))
+    return rf"(?:{abbr})(?=\.?\s+\d{{4}}(?!\d))"
+
+
 @lru_cache(maxsize=8)
 def _wide(lang: str) -> frozenset[str]:
     return frozenset(_fold(n) for n in get_month_names("wide", locale=lang).values())
@@ -109,8 +116,7 @@ _MONTH_PART = re.compile(r"\b(?:" + phrases("month_parts") + r")[\s-]+$", re.IGN
 def _patterns(lang: str) -> tuple[re.Pattern[str], ...]:
     months = sorted(_month_table(lang), key=len, reverse=True)
     mon_alt = "|".join(months)
-    # Match accented forms too: build a char class per folded letter would be heavy; CLDR
-    # pt month names are unaccented except "março", so allow [cç].
+    # CLDR pt month names are unaccented except "março": allow [cç]
     mon = "(?P<mon>" + mon_alt.replace("marco", "mar[cç]o") + r")\.?"
     year = r"(?P<year>\d{4})"
     wide = "|".join(_fold(n) for n in get_month_names("wide", locale=lang).values()).replace(
@@ -140,7 +146,7 @@ def _patterns(lang: str) -> tuple[re.Pattern[str], ...]:
     else:
         named = rf"\b{mon}\s+{day}(?:,?\s+{year})?(?!\w)"
         named2 = rf"(?<!\d){day}\s+{mon}(?:,?\s+{year})?(?!\w)"
-        month_only = rf"\b(?=[jfmasondJFMASOND])(?P<mon>{wide})(?:\s+{year})?(?!\w)"
+        month_only = rf"\b(?=[jfmasondJFMASOND])(?P<mon>{wide}|{_abbreviated(months, wide)})\.?(?:\s+{year})?(?!\w)"
         words = NUMBER_WORDS_EN
         relative = (
             rf"(?:\b(?P<rel>in|within)\s+)?\b(?P<n>\d+|{words}|a)\s+"

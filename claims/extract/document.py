@@ -37,12 +37,19 @@ _MD_HEADING = re.compile(r"[ \t]*#{1,6}\s+\S")
 _SENTENCE_END = re.compile(r"[.!?…:;,]\s*$")
 # A spec card's value line: one short value, a figure or a name ("$0.30", "256K",
 # "Apache 2.0"), no sentence.
-_CARD_VALUE = re.compile(r"[ \t]*[$€£]?\s*[\w.,/ +~≈-]{1,24}[ \t]*")
+# A list may carry the card ("- Context window" over "- 128,000 tokens (128K)"), and the
+# value may end with a short note in brackets.
+_CARD_BULLET = r"(?:[-*•·▪‣◦][ \t]+)?"
+_CARD_VALUE = re.compile(
+    rf"[ \t]*{_CARD_BULLET}[$€£]?\s*[\w.,/ +~≈-]{{1,24}}(?:\([^()\n]{{1,12}}\))?[ \t]*"
+)
 # A figure-led value line ("128K", "$2 / $5"), not a name ("Yi-34B" over "Parameters").
 _FIGURE_LED = re.compile(r"[ \t]*[~≈]?[$€£]?\s*\d")
 # A spec card's label line: a few words, maybe a unit note ("Input Tokens (1M)",
 # "Licence", "Context Window"), starting with a letter and ending without punctuation.
-_CARD_LABEL = re.compile(r"[ \t]*[^\W\d_][^\n.!?:;,]{0,39}?(?:\([^()\n]{1,12}\))?[ \t]*")
+_CARD_LABEL = re.compile(
+    rf"[ \t]*{_CARD_BULLET}[^\W\d_][^\n.!?:;,]{{0,39}}?(?:\([^()\n]{{1,12}}\))?[ \t]*"
+)
 
 
 @dataclass(frozen=True)
@@ -128,7 +135,8 @@ class Document:
             if not text[prev.start : prev.end].strip():
                 continue
             ok = prev.label is None and _CARD_LABEL.fullmatch(text, prev.start, prev.end)
-            return prev if ok and len(text[prev.start : prev.end].split()) <= 5 else None
+            words = _BULLET.sub("", text[prev.start : prev.end], count=1)
+            return prev if ok and len(words.split()) <= 5 else None
         return None
 
     def _label_line(self, ln: Line) -> bool:

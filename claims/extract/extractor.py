@@ -27,6 +27,7 @@ from claims.extract.document import Document
 from claims.extract.figures import Figure, scan_figures
 from claims.extract.language import article_locale
 from claims.extract.lexicon import alternation, phrases
+from claims.extract.lexicon import words as words_list
 from claims.extract.licence_names import unlisted_licences
 from claims.extract.models import (
     NOT_MODELS,
@@ -45,7 +46,11 @@ from claims.extract.models import (
 from claims.extract.name_sizes import name_size
 from claims.extract.named_tables import named_column_tables
 from claims.extract.negation import affirmed
-from claims.extract.placed_models import find_placed_models, without_rival_nouns
+from claims.extract.placed_models import (
+    find_placed_models,
+    find_subject_names,
+    without_rival_nouns,
+)
 from claims.extract.price_factor import qualify_price_factors
 from claims.extract.price_pairs import pair_prices
 from claims.extract.price_tiers import price_tiers
@@ -62,6 +67,10 @@ from claims.extract.table_cells import (
 )
 from claims.subjects.references import Mention, SubjectIndex, SubjectRef
 from claims.values.value import Value, quantity, text_value
+
+# A list item's marker alone before its figure ("- 128,000 tokens" under "- Context
+# window"): no words of the figure's own, the card's label says what it is.
+_BULLET_ONLY = re.compile(r"^\s*[-*•·▪‣◦]\s+$")
 
 
 @cache
@@ -258,6 +267,8 @@ class _Context:
         # found by its shape stands
         spans = [(n.start, n.end) for n in found]
         placed = find_placed_models(text, self.index.organizations())
+        if own_refs:  # "Nimbus 5 has ...": not the article's subject unless its name
+            placed += find_subject_names(text, [_name_words(n) for r in own_refs for n in r.names])
         found = sorted(
             found + [n for n in placed if not overlaps(n.start, n.end, spans)],
             key=lambda n: n.start,
@@ -361,8 +372,9 @@ class _Context:
 
     def _shortened_subject(self, name: str) -> str | None:
         """The slug of the one subject whose name ends with the model name ``name`` (two
-        words or more) after other words ("Cirrus 12B" of "Nimbus Labs Cirrus 12B"), else
-        ``None``."""
+        words or more) after other words ("Cirrus 12B" of "Nimbus Labs Cirrus 12B"), or
+        whose checkpoint ``name`` is (:func:`_checkpoint_of`: "Nimbus-5-24B-Instruct-2506"
+        of "Nimbus 5"), else ``None``."""
         words = _name_words(name)
         if len(words) < 2:  # "the 405B", "K3": too short to tell one model's name
             return None
@@ -370,7 +382,9 @@ class _Context:
             ref.slug
             for ref in self.subject_refs
             for n in ref.names
-            if len(_name_words(n)) > len(words) and _name_words(n)[-len(words) :] == words
+            if len(_name_words(n)) > len(words)
+            and _name_words(n)[-len(words) :] == words
+            or _checkpoint_of(words, ref)
         }
         return slugs.pop() if len(slugs) == 1 else None
 
@@ -445,7 +459,8 @@ class _Context:
                 figs[i + 1].start if i + 1 < len(figs) and figs[i + 1].start < s.end else s.end
             )
             cs, ce = s.clause_bounds(f.start)
-            before = self._label_of(f.start, prev_end) + self.text[max(cs, prev_end) : f.start]
+            lead = self.text[max(cs, prev_end) : f.start]
+            before = self._label_of(f.start, prev_end) + _BULLET_ONLY.sub("", lead)
             after = self.text[f.end : min(ce, next_start)]
             tier = tiers.get(f.start)
             if tier is not None and tier.start > f.end:
@@ -601,7 +616,7 @@ class _Context:
             lo = spans[i - 1].end if i and spans[i - 1].end > s.start else s.start
             hi = spans[i + 1].start if i + 1 < len(spans) and spans[i + 1].start < s.end else s.end
             before, after = self.text[lo : d.start], self.text[d.end : hi]
-            if not before.strip():  # a spec card's value line: "Release Date" above it
+            if not _BULLET_ONLY.sub("", before).strip():  # a spec card's value line
                 before = self._label_of(d.start, 0)
             w = R.nearest(R.WEIGHTS_KW, before, after)
             r = R.nearest(R.RELEASE_KW, before, after)
@@ -726,7 +741,9 @@ class _Context:
         line = self.doc.line_at(pos)
         if line.label is None:
             card = self.doc.card_label(line)
-            return self.text[card.start : card.end].strip() + " " if card else ""
+            if card is None:
+                return ""
+            return self.text[card.start : card.end].strip().lstrip("-*•·▪‣◦").strip() + " "
         if not (prev_end <= line.label[1] <= pos) or line.start > pos:
             return ""
         return self.text[line.label[0] : line.label[1]] + " "
@@ -901,6 +918,38 @@ def _not_a_model(name: str) -> bool:
 
 def _name_words(name: str) -> list[str]:
     return re.findall(r"[a-z0-9]+(?:\.[0-9]+)*", name.lower())
+
+
+_SIZE_WORD = re.compile(r"\d+(?:\.\d+)?[bmt]")
+# a release's date code: "2506" (YYMM), "20250620"
+_DATE_CODE = re.compile(r"\d{4}|\d{6}|\d{8}")
+
+
+def _checkpoint_of(words: list[str], ref: SubjectRef) -> bool:
+    """True when the name ``words`` (:func:`_name_words`) are one of ``ref``'s names (two
+    words or more) then only a published checkpoint's words: a size, a word of
+    ``lexicon/checkpoint_words.txt`` ("Instruct", "it", "FP8") or a date code
+    ("Mistral-Small-3.2-24B-Instruct-2506" of "Mistral Small 3.2"). A size must be the
+    subject's own when its names or slug state one ("Llama-3.1-8B" is not "Llama 3.1
+    405B")."""
+    marks = set(words_list("checkpoint_words"))
+    own_sizes = {
+        w for n in (*ref.names, ref.slug) for w in _name_words(n) if _SIZE_WORD.fullmatch(w)
+    }
+    for n in ref.names:
+        head = _name_words(n)
+        rest = words[len(head) :]
+        if len(head) < 2 or words[: len(head)] != head or not rest:
+            continue
+        if all(
+            w in marks
+            or _DATE_CODE.fullmatch(w)
+            or _SIZE_WORD.fullmatch(w)
+            and (not own_sizes or w in own_sizes)
+            for w in rest
+        ):
+            return True
+    return False
 
 
 def _one_line(n: R.Named) -> R.Named:

@@ -89,6 +89,11 @@ _AFTER_WORD_SLASH = r"(?<=[^\W\d_]{2}/)(?=\d+(?:[.,]\d+)?\s?[BT]\b)"
 # "HumanEval92%": a flattened score table glues a percent to the benchmark name before it
 # (only a percent; "GPT4", "H100" and "Llama3" stay names).
 _GLUED_PERCENT = r"(?<=[^\W\d_]{2})(?=\d+(?:[.,]\d+)?\s?%)"
+# "Created Jun 23, 20244,096 context": a router page glues a date's year to the next
+# count; the count starts after the year (only a grouped count: "4,096"), never with it.
+_YEAR_GLUED_COUNT = r"(?:19|20)\d\d\d{1,3}(?:,\d{3})+(?!\d)"
+_AFTER_GLUED_YEAR = r"(?<=\d, (?:19|20)\d\d)(?=\d{1,3}(?:,\d{3})+(?!\d))"
+_NOT_GLUED_YEAR = rf"(?!(?<=\d, ){_YEAR_GLUED_COUNT})"
 
 
 # "1.6 T", "490 B", "384 K tokens": a scale letter one space after its number, only before
@@ -118,7 +123,9 @@ def figure_regex(locale: str) -> re.Pattern[str]:
     )
     number = rf"(?:{num}|(?i:\b(?:{words})\b)|{one})"
     scale = (
-        rf"(?:\s*(?P<{{s}}>{SCALE_WORD_PATTERN})\b(?:\s+de\b)?"
+        # "a one-million-token window": a hyphen may join the scale word of a token count
+        # (not "a 10-billion-parameter dense transformer": a compound naming a part)
+        rf"(?:(?:\s*|-(?=(?:{SCALE_WORD_PATTERN})-tokens?\b))(?P<{{s}}>{SCALE_WORD_PATTERN})\b(?:\s+de\b)?"
         rf"|{_SPACED_SCALE}(?P<{{x}}>[kKMBT])(?:(?![\w-])|(?=-(?:tokens?|param))))"
     )
     pattern = (
@@ -126,7 +133,8 @@ def figure_regex(locale: str) -> re.Pattern[str]:
         rf"(?:(?P<lo>(?i:{LOWER_BOUND_WORDS}))\s+|(?P<hi>(?i:{UPPER_BOUND_WORDS}))\s+)?"
         rf"(?:(?P<between>(?i:{_BETWEEN}))\s+)?"
         rf"(?:(?:(?<![\w$])|{_after_glued_label()})(?P<cur>{CURRENCY_BEFORE})\s?)?"
-        rf"(?:(?<![\w.,/-])(?P<neg>[-−])|(?<![\w.,/-])|{_after_glued_label()}|{_AFTER_WORD_SLASH}|{_GLUED_PERCENT})"
+        rf"(?:(?<![\w.,/-])(?P<neg>[-−])|(?<![\w.,/-])|{_after_glued_label()}|{_AFTER_WORD_SLASH}"
+        rf"|{_GLUED_PERCENT}|{_AFTER_GLUED_YEAR}){_NOT_GLUED_YEAR}"
         rf"(?P<n1>{number})(?P<ord>º|ª|°|st\b|nd\b|rd\b|th\b)?"
         + scale.format(s="s1", x="x1")
         + "?"
@@ -156,7 +164,9 @@ def _anchor_regexes(locale: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
         else "|" + _THOUSAND_BEFORE_MILLIONS
     )
     anchor = re.compile(
-        rf"(?:(?<![^\W_])|{_after_glued_label()}|{_GLUED_PERCENT})\d+|(?i:\b(?:{words})\b){one}"
+        # one digit, not consumed past: a count glued after a year starts inside a digit run
+        rf"(?:(?<![^\W_])|{_after_glued_label()}|{_GLUED_PERCENT}|{_AFTER_GLUED_YEAR})\d"
+        rf"|(?i:\b(?:{words})\b){one}"
     )
     # Any one prefix piece (with the spaces after it); chained backwards from an anchor.
     piece = re.compile(

@@ -38,6 +38,10 @@ def _words(name: str) -> frozenset[str]:
 
 
 MODEL_WORDS = _words("model_words.txt")
+# a spec label glued to its value ("Max Context Length65536", "Window128K") is no name
+_GLUED_LABEL_HEADS = frozenset(
+    v for w in _words("glued_labels.txt") if w[:1].isalpha() for v in (w, w.capitalize())
+)
 NOT_MODELS = _words("not_models.txt")
 TAIL_WORDS = _words("model_tail_words.txt")
 
@@ -137,6 +141,8 @@ def _joined_ok(m: re.Match[str], head: str) -> bool:
     ver = m.group("ver")
     if len(ver) == 4 and ver[:2] in ("19", "20"):
         return False  # a year glued to a word ("Released2024-07-18"), not a version
+    if head in _GLUED_LABEL_HEADS and len(ver) >= 3:
+        return False  # "Length65536": a flattened spec table's label and its value
     if head[0].isupper() or head in _FAMILY_LOWER:
         return True  # "GPT-4o"; an API id of a known family ("grok-3", "qwen3", "gpt-4o")
     return "-" in head or len(head) <= 2 and m.group("ver")[0].isdigit() and len(head) == 1

@@ -117,6 +117,38 @@ def find_placed_models(text: str, labs: Iterable[str]) -> list[Named]:
     return _clean(text, found, lab_words)
 
 
+def find_subject_names(text: str, own_words: Iterable[list[str]]) -> list[Named]:
+    """Other models named as a sentence's grammatical subject: a capitalised word and a
+    whole version ("Nimbus 5 has 70 billion parameters", "a project known as Atlas 2 is
+    training", :func:`_subject_name_re`), unless its words begin one of the article
+    subject's names (``own_words``, lower-case words of each name: "Nimbus 5" of "Nimbus 5
+    Pro" is the subject written short). In text order, as ``Named(..., "competitor", ...)``."""
+    own = [list(w) for w in own_words]
+    out = []
+    for m in _subject_name_re().finditer(text):
+        words = re.findall(r"[a-z0-9]+(?:\.[0-9]+)*", m.group("name").lower())
+        if any(n[: len(words)] == words for n in own) or m.group("name").split()[0] in NOT_MODELS:
+            continue
+        out.append(Named(m.start("name"), m.end("name"), "competitor", m.group("name")))
+    return out
+
+
+@cache
+def _subject_name_re() -> re.Pattern[str]:
+    """A capitalised word and a whole version ("Nimbus 5") as a sentence's grammatical
+    subject: at a sentence's or line's start (after a function word of
+    lexicon/<lang>/stop_caps.txt, "The") or after a naming lead ("known as",
+    lexicon/<lang>/naming_leads.txt), with a verb of lexicon/<lang>/subject_name_verbs.txt
+    after it, an adverb allowed between ("Atlas 2 reportedly has")."""
+    stop, leads = alternation("stop_caps"), phrases("naming_leads")
+    verbs = alternation("subject_name_verbs")
+    return re.compile(
+        rf"(?:(?m:^)[^\S\n]*(?:[-*•][^\S\n]+)?|(?<=[.!?])[^\S\n]+|(?<![\w-])(?i:{leads}){_SP})"
+        rf"(?:(?:{stop}){_SP})?(?P<name>[A-Z][a-z]{{2,}}{_SP}\d+(?:\.\d+)?)"
+        rf"(?={_SP}(?:[a-z]+ly{_SP})?(?:{verbs})\b)"
+    )
+
+
 def _shaped(name: str, lab_before: bool = False, hyphens: bool = True) -> bool:
     """True for a model's shape: one word of hyphened capitals ("Zephyr-Max"; not with
     ``hyphens`` off, where a title's "Cost-Efficient Mid-Tier Model" stands) or a version

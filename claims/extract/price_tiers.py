@@ -24,6 +24,7 @@ from decimal import Decimal, InvalidOperation
 from claims.extract import rules as R
 from claims.extract.figures import Figure
 from claims.extract.lexicon import alternation, phrases
+from claims.values.tiers import short_count
 
 _COUNT = (
     r"(?P<n>\d{1,3}(?:[.,\s]\d{3})+|\d+(?:[.,]\d+)?)\s*"
@@ -79,20 +80,12 @@ def _count(m: re.Match[str]) -> Decimal | None:
     return n * factor
 
 
-def _short(n: Decimal) -> str:
-    """200000 -> "200K", 1000000 -> "1M", 1500 -> "1.5K"."""
-    for div, suffix in ((10**6, "M"), (1000, "K")):
-        if n >= div:
-            return f"{(n / div).normalize():f}{suffix}"
-    return f"{n.normalize():f}"
-
-
 def _tier(m: re.Match[str]) -> Tier | None:
     n = _count(m)
     if n is None or n < 1000:
         return None
     op = ">=" if m.group("from") else ">"
-    return Tier(f"{op} {_short(n)} tokens", m.start(), m.end())
+    return Tier(f"{op} {short_count(n)} tokens", m.start(), m.end())
 
 
 def condition_after(text: str, sentence: tuple[int, int], end: int) -> Tier | None:
@@ -109,7 +102,7 @@ def condition_after(text: str, sentence: tuple[int, int], end: int) -> Tier | No
         return None
     bases = list(_BASE_LIMIT.finditer(text, sentence[0], end))
     n = _count(bases[-1]) if bases else None
-    return Tier(f"> {_short(n)} tokens", that.start(), that.end()) if n else None
+    return Tier(f"> {short_count(n)} tokens", that.start(), that.end()) if n else None
 
 
 def condition_fronted(text: str, start: int, price: int) -> Tier | None:

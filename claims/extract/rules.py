@@ -251,9 +251,18 @@ _CONTEXT_BEFORE = re.compile(
 )
 _PARAMS = alternation("param_nouns")
 _PARAMS_AFTER = re.compile(r"^\s*-?(?:de\s+)?(?:" + _PARAMS + r")\b", re.I)
-# "20T tokens", and the hyphenated compound "a 20T-token corpus": a count of that noun
+# "20T tokens", and the hyphenated compound "a 20T-token corpus": a count of that noun;
+# up to two describing words may stand before it ("11.2 trillion high-quality tokens",
+# "11.2T high-quality real data"), none a parameter, active or total word
+# (nor a function word: "ativa 3,6 bilhões por token" counts parameters;
+# lexicon/<lang>/noun_gap_stops.txt)
+_NOT_PARAM_WORD = r"(?!parâm|param|capacidade|capacity|ativ|activ|total)"
+_GAP_WORD = rf"{_NOT_PARAM_WORD}(?!(?:{alternation('noun_gap_stops')})\b)[^\W\d_]+(?:-[^\W\d_]+)*"
 _OTHER_NOUN_AFTER = re.compile(
-    r"^\s*-?\s*(?:de\s+)?(?!parâm|param|capacidade|ativa|total)(?:"
+    r"^\s*\)?\s*-?\s*(?:de\s+)?"  # or after a bracketed restatement: "(11.2T) tokens"
+    + rf"(?:{_GAP_WORD}\s+){{0,2}}"
+    + _NOT_PARAM_WORD
+    + r"(?:"
     + alternation("other_count_nouns")
     + r")\b",
     re.I,
@@ -397,7 +406,9 @@ LICENSE_NAME_RE = re.compile(
     _LICENCE_START + r"(?P<lic>(?i:" + _named_licenses() + r")"
     r"|(?i:modified)\s+MIT|MIT|Apache(?:[- ]2\.0|\s+License\s+2\.0)?"
     r"|CC[- ]BY(?:-[A-Z]{2})*(?:[- ]\d\.\d)?|OpenRAIL(?:-M)?|GPL-?3\.0"
-    r"|Llama\s+\d(?:\.\d)?\s+Community)(?![\w-])"
+    r"|Llama\s+\d(?:\.\d)?\s+Community|" + alternation("hub_licence_ids") + ")"
+    # a word ends it, or a metadata label glued after it ("apache-2.0library transformers")
+    r"(?:(?![\w-])|(?=(?:" + alternation("glued_value_ends") + r")\b))"
 )
 LICENSE_WORD_RE = re.compile(r"licen[cçs]|terms\s+of\s+use|termos\s+de\s+uso", re.I)
 
@@ -681,8 +692,12 @@ def counts_other_noun(lead: str, after: str) -> bool:
     """True when a count is followed by a pronoun for a noun counted before it ("#1 by
     tokens. 2.76 trillion of them", ``lexicon/<lang>/counted_pronouns.txt``) and its
     sentence up to it (``lead``) names no parameters ("1.2T parameters, and 32 billion of
-    them are active" stays a parameter count)."""
-    return bool(_COUNTED_PRONOUN_AFTER.match(after)) and not re.search(_PARAMS, lead, re.I)
+    them are active" stays a parameter count) and the pronoun's noun is not "parameters"
+    ("16 billion of these parameters are activated")."""
+    m = _COUNTED_PRONOUN_AFTER.match(after)
+    if m and _PARAMS_AFTER.match(after[m.end() :]):
+        return False  # "16 billion of these parameters": the pronoun names parameters
+    return bool(m) and not re.search(_PARAMS, lead, re.I)
 
 
 def params_attribute(fig: Figure, before: str, after: str) -> str | None:
@@ -704,7 +719,7 @@ def params_attribute(fig: Figure, before: str, after: str) -> str | None:
         return None  # "benchmarked like a 70B", "como um 70B": a yardstick, not a count
     if teachers_size(before, after):
         return None  # "partindo de um professor de 12B": the teacher's size
-    if _part_after_re().match(after):
+    if _part_after_re().match(after) or _part_label_re().search(before[-40:]):
         return None  # "170 milhões de parâmetros de incorporação": one part's size
     if is_part_size(before, after):
         return None  # "a 123B decoder with a 1B vision encoder": a component's size
@@ -723,6 +738,8 @@ def params_attribute(fig: Figure, before: str, after: str) -> str | None:
     if not explicit:
         if not fig.scaled or fig.scale < Decimal(10) ** 9 or _OTHER_NOUN_AFTER.match(after):
             return None
+        if is_training_count(before):
+            return None  # "pre-trained on up to 11.2 trillion (11.2T) ...": a corpus
     if _total_of_re().search(before[-30:]):
         return "total_params"  # "39B active parameters out of 141B": the whole count
     direct = _DIRECT_KIND.match(after)
@@ -1153,6 +1170,16 @@ def _part_after_re() -> re.Pattern[str]:
     return re.compile(
         r"^\s*-?(?:(?:de\s+)?(?:" + _PARAMS + r")\s+(?:" + parts + r")"
         r"|(?:" + parts + r")\s+(?:" + _PARAMS + r"))(?!\w)",
+        re.I,
+    )
+
+
+@cache
+def _part_label_re() -> re.Pattern[str]:
+    """A part's words then "parameters" as the label right before a count, maybe glued to
+    it by a flattened spec table ("Non-embedding Parameters25.6B", "Embedding params: 1.4B")."""
+    return re.compile(
+        r"(?<!\w)(?:" + alternation("param_parts") + r")\s+(?:" + _PARAMS + r")\s*[:|]?\s*$",
         re.I,
     )
 

@@ -25,6 +25,7 @@ from claims.extract.models import find_models
 from claims.extract.rules import Named, find_benchmarks, is_cached_price, price_side
 from claims.extract.tables import Cell, Table, is_numeric
 from claims.subjects.references import SubjectIndex
+from claims.values.tiers import canonical_condition
 from claims.values.value import Value
 
 _NOTE = re.compile(r"\s*\([^)]*\)\s*$")
@@ -209,7 +210,8 @@ def read_tier_cell(
     side and token unit ("Input Price (per 1M tokens)"), the row label a request's size
     ("≤ 128,000 tokens", "> 128,000 tokens", :data:`_TIER_LABEL`). The first row is the
     headline price; a later row's price holds under its condition (qualifier
-    ``conditions``: the label as written). The model is the running text's (the caller
+    ``conditions``: the label in canonical form, :func:`claims.values.tiers.canonical_condition`,
+    "> 128,000 tokens" as "> 128K tokens", as prose gives it). The model is the running text's (the caller
     attributes it); ``None`` for any other cell."""
     if not _TIER_LABEL.match(label.text.strip()) or not is_numeric(cell.text):
         return None
@@ -221,7 +223,7 @@ def read_tier_cell(
         return None
     attr, q, v = read
     if label is not t.rows[0][0]:
-        q = {**q, "conditions": label.text.strip()}
+        q = {**q, "conditions": canonical_condition(label.text)}  # as prose gives it
     a = cell.start + figs[0].start
     return attr, q, v, (a, a + len(figs[0].text))
 

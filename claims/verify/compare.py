@@ -19,6 +19,7 @@ from typing import Any
 from claims.readings.licenses import normalize_license_text
 from claims.values.canonical import dumps
 from claims.values.display import MINUS, format_value
+from claims.values.tiers import canonical_condition
 from claims.values.value import (
     Value,
     binary_reading,
@@ -114,7 +115,8 @@ def qualifiers_compatible(attribute: str, a: dict[str, Any], b: dict[str, Any]) 
     (``variant``, ``offering``): missing there means the base offering, so a Highspeed
     price never confirms or contradicts the standard one; likewise a tier qualifier
     (:data:`TIER_QUALIFIERS`: a price's ``conditions``) missing on one side is the base
-    tier. Returns (ok, why not)."""
+    tier, and two tiers compare in canonical form
+    (:func:`claims.values.tiers.canonical_condition`). Returns (ok, why not)."""
     for q in REQUIRED_QUALIFIERS.get(attribute, ()):
         if not a.get(q) or not b.get(q):
             return False, f"{q} not stated on both sides"
@@ -125,8 +127,15 @@ def qualifiers_compatible(attribute: str, a: dict[str, Any], b: dict[str, Any]) 
         va, vb = offering_name(a.get(q)), offering_name(b.get(q))
         if va != vb:
             return False, f"different {q} ({a.get(q) or 'base'} vs {b.get(q) or 'base'})"
+    tiers = TIER_QUALIFIERS.get(attribute, ())
     for q in sorted(set(a) & set(b)):
-        if a[q] is not None and b[q] is not None and _norm(a[q]) != _norm(b[q]):
+        if a[q] is None or b[q] is None:
+            continue
+        if q in tiers:  # "> 128,000 tokens" (a table's row) is "> 128K tokens" (prose)
+            same = _norm(canonical_condition(a[q])) == _norm(canonical_condition(b[q]))
+        else:
+            same = _norm(a[q]) == _norm(b[q])
+        if not same:
             return False, f"different {q} ({a[q]} vs {b[q]})"
     return True, ""
 
