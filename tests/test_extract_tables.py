@@ -383,3 +383,21 @@ def test_price_cards_and_records_one_value_per_line_are_no_table():
         ("nova-2", "price_input_usd_per_mtok", "0.4", {}),
         ("nova-2", "price_output_usd_per_mtok", "0.9", {}),
     ]
+
+
+def test_a_caption_gives_the_price_unit_to_a_table_of_sides_only():
+    text = (
+        "Nova 2 is our new model.\n\n"
+        "API pricing (per million tokens):\n\n"
+        "  Model      Input    Output\n"
+        "  Nova 2     $0.45    $1.80\n"
+        "  Vela 7B    $0.05    $0.20\n"
+    )
+    assert _all(text) == [
+        ("nova-2", None, "price_input_usd_per_mtok", "$0.45 per 1M tokens"),
+        ("nova-2", None, "price_output_usd_per_mtok", "$1.80 per 1M tokens"),
+        (None, "Vela 7B", "price_input_usd_per_mtok", "$0.05 per 1M tokens"),
+        (None, "Vela 7B", "price_output_usd_per_mtok", "$0.20 per 1M tokens"),
+    ]
+    # without a unit anywhere, money under a side is no per-token price
+    assert _all(text.replace(" (per million tokens)", "")) == []

@@ -160,6 +160,8 @@ def read_cell(
     elif worded and not any(rx.search(measure) for rx, _, _ in _MEASURE_WORDS):
         return None
     else:
+        if f.kind == "money" and not _PER_HEAD.search(measure):
+            measure = f"{measure} {caption_unit(text, t.start)}".rstrip()
         read = _measure(t, measure, f, caption_benchmark(text, t.start))
     if read is None:
         return None
@@ -259,6 +261,19 @@ def _side_words(label: str) -> list[tuple[str, re.Match[str] | None]]:
         ("input", re.search(rf"(?i)\b(?:{alternation('input_side')})", label)),
         ("output", re.search(rf"(?i)\b(?:{alternation('output_side')})", label)),
     ]
+
+
+def caption_unit(text: str, start: int) -> str:
+    """The price unit the table's caption gives its money cells ("Pricing (per million
+    tokens):" above "Model  Input  Output"), as header words ("per million"); "" when the
+    nearest non-blank line before ``start`` is long (over :data:`_CAPTION_WORDS` words)
+    or names none."""
+    above = text[:start].rstrip()
+    line = above[above.rfind("\n") + 1 :]
+    if len(line.split()) > _CAPTION_WORDS:
+        return ""
+    per = _PER_HEAD.search(line)
+    return per.group(0) if per else ""
 
 
 def caption_benchmark(text: str, start: int) -> Named | None:
