@@ -172,6 +172,8 @@ def test_open_sourcing_a_model_dates_its_weights():
         "A Vega Systems disponibilizou nesta quarta-feira, 12 de março de 2025, o Orion-5 Max.",
         "A Vega Systems lança o Orion-5 Max em 12 de março de 2025.",
         "Vega Systems unveiled Orion-5 Max on March 12, 2025.",
+        "Vega Systems announced Orion-5 Max on March 12, 2025.",
+        "Vega Systems introduced the Orion-5 Max on 12 March 2025.",
     ],
 )
 def test_news_verbs_of_a_release_date_it(text):
@@ -423,3 +425,10 @@ def test_a_part_of_the_month_is_in_the_quoted_span():
     text = "Vega Systems promises Orion-5 Max open weights by mid-December.\n"
     (c,) = extract(text, [ORION], lang="en", published=NOV_30)
     assert (c.text, c.value.display()) == ("mid-December", "by 2026-12")
+
+
+def test_announcing_on_a_weekday_dates_the_plan_not_a_release():
+    text = "Vega Systems announced Monday that the Orion-5 Max weights land on 12 December 2026.\n"
+    assert [(r[1], r[3]) for r in rows_with_qualifiers(text)] == [
+        ("weights_release_date", "on 2026-12-12")
+    ]
