@@ -609,3 +609,28 @@ def test_load_names_a_changed_value_and_an_updated_raw_claim(tmp_path, monkeypat
             }
         ],
     )
+
+
+def test_check_that_stored_events_names_alerts_send_with_the_same_db(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # no data/subscriptions.toml here
+    monkeypatch.delenv("TRACKER_APPRISE_URLS", raising=False)
+    db = str(tmp_path / "my db.db")
+    assert _run("load", "--data", str(ROOT / "data"), "--db", db)[0] == 0
+    code, out = _run("check", "--replay", str(DEMO_HAR), "--db", db)
+    assert code == 0, out
+    assert out.splitlines()[-1] == (
+        f"next: `tracker alerts send --db '{db}'` delivers them (add --data DIR: the folder "
+        "whose subscriptions.toml says where they go)"
+    )
+    code, out = _run("check", "--replay", str(DEMO_HAR), "--db", db)  # nothing new
+    assert code == 0 and ", 0 events" in out and "next:" not in out
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "subscriptions.toml").write_text("")
+    db2 = str(tmp_path / "t2.db")
+    assert _run("load", "--data", str(ROOT / "data"), "--db", db2)[0] == 0
+    code, out = _run("check", "--replay", str(DEMO_HAR), "--db", db2)
+    assert out.splitlines()[-1] == f"next: `tracker alerts send --db {db2}` delivers them"
+    db3 = str(tmp_path / "t3.db")
+    assert _run("load", "--data", str(ROOT / "data"), "--db", db3)[0] == 0
+    code, out = _run("check", "--replay", str(DEMO_HAR), "--db", db3, "--json")
+    assert code == 0 and json.loads(out)["events"] > 0 and "alerts send" not in out

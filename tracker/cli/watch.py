@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import json
+import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -230,6 +231,21 @@ def _listed(names: list[str], limit: int = 8) -> str:
     return ", ".join(names[:limit]) + f" and {len(names) - limit} more"
 
 
+def alerts_next_line(db: str | None) -> str:
+    """What to run after a cycle that stored events: ``next: `tracker alerts send --db
+    X` delivers them``, with the ``--db`` given. `alerts send` reads data/subscriptions.toml
+    by default; when that file is absent (and TRACKER_APPRISE_URLS unset) the line says to
+    add ``--data DIR``, the folder `tracker track --data DIR --subscribe URL` wrote to."""
+    from tracker.alerts.subscriptions import subscriptions_path
+    from tracker.settings import apprise_urls
+
+    on_db = "" if db is None else f" --db {shlex.quote(str(db))}"
+    line = f"next: `tracker alerts send{on_db}` delivers them"
+    if not subscriptions_path().is_file() and not apprise_urls():
+        line += " (add --data DIR: the folder whose subscriptions.toml says where they go)"
+    return line
+
+
 @friendly_errors
 def check(
     replay: ReplayOpt = None,
@@ -259,6 +275,8 @@ def check(
         print_json(summary.to_dict())
     else:
         print_summary(summary)
+        if summary.events:
+            console.print(alerts_next_line(db), highlight=False, markup=False)
     if summary.failing:  # scripts and cron see it, as with `tracker record`
         raise typer.Exit(1 if summary.failing == summary.checked - summary.skipped else 3)
 
