@@ -166,3 +166,20 @@ def test_a_discrepancy_found_settled_reads_alike_in_alerts_and_on_the_site():
     assert event_label(reader_kind(event.kind, detail)) == "Disagreement already settled"
     # one that opened and then resolved is still "resolved"
     assert reader_kind("discrepancy_resolved", {"discrepancy": "abc"}) == "discrepancy_resolved"
+
+
+def test_alerts_test_to_names_the_url_without_secrets_and_hints_json_for_http(monkeypatch):
+    """`alerts test --to URL` said "test alert to --to: failed", and an http:// URL was
+    refused with no word of json:// (fresh-user trial)."""
+    monkeypatch.delenv("TRACKER_APPRISE_URLS", raising=False)
+    result = runner.invoke(app, ["alerts", "test", "--to", "json://me:s3cret@127.0.0.1:1/x"])
+    assert result.exit_code == 1
+    assert result.stdout.startswith("test alert to json://127.0.0.1: failed: ")
+    assert "s3cret" not in result.stdout
+    result = runner.invoke(app, ["alerts", "test", "--to", "https://hooks.example.com/t0ken"])
+    assert (result.exit_code, result.stdout) == (
+        1,
+        "test alert to https://hooks.example.com: failed: not a usable Apprise URL (see "
+        "https://appriseit.com/services/); for a plain webhook use json://HOST/PATH or "
+        "jsons://HOST/PATH (Apprise's JSON webhook schemes: http and https)\n",
+    )

@@ -189,12 +189,28 @@ def _captured(logger_name: str = "apprise") -> Iterator[list[str]]:
         logger.removeHandler(handler)
 
 
+def webhook_hint(url: str) -> str:
+    """What to add to "not a usable Apprise URL" for ``url``: for an ``http://`` or
+    ``https://`` URL (no Apprise service: a plain webhook is Apprise's ``json://`` or
+    ``jsons://``, https://appriseit.com/services/json/) ``; for a plain webhook use
+    json://HOST/PATH or jsons://HOST/PATH (...)``; else ``""``."""
+    scheme = url.partition("://")[0].strip().lower() if "://" in url else ""
+    if scheme not in ("http", "https"):
+        return ""
+    return (  # never echoes the URL: it may carry a password or token
+        "; for a plain webhook use json://HOST/PATH or jsons://HOST/PATH "
+        "(Apprise's JSON webhook schemes: http and https)"
+    )
+
+
 def apprise_send(url: str, title: str, body: str) -> SendResult:
     """Send through Apprise; returns its verdict and the warnings it logged (which carry
     ``error=<status>`` for HTTP plugins). Raises :class:`NotSent` for a bad URL."""
     app = apprise.Apprise()
     if not app.add(url):
-        raise NotSent("not a usable Apprise URL (see https://appriseit.com/services/)")
+        raise NotSent(
+            "not a usable Apprise URL (see https://appriseit.com/services/)" + webhook_hint(url)
+        )
     with _captured() as lines, watching() as responses:
         answer = app.notify(body=body, title=title, body_format=apprise.NotifyFormat.TEXT)
     return read_answer(answer, " | ".join(lines), responses, utcnow())
@@ -226,7 +242,7 @@ def channel_limits(sub: Subscription) -> tuple[int, int, bool]:
     title (Apprise then puts it before the body)."""
     plugin = apprise.Apprise.instantiate(sub.url)
     if not plugin:
-        raise NotifyError(f"{sub.label()}: not a usable Apprise URL")
+        raise NotifyError(f"{sub.label()}: not a usable Apprise URL{webhook_hint(sub.url)}")
     body = int(getattr(plugin, "body_maxlen", 0) or 32768)
     raw_title = int(getattr(plugin, "title_maxlen", 0) or 0)
     joined = bool(getattr(plugin, "overflow_amalgamate_title", False)) or raw_title <= 0

@@ -127,6 +127,7 @@ def alerts_test(
         Subscription,
         load_subscriptions,
         no_subscriptions_hint,
+        redacted_url,
         unknown_subjects,
     )
 
@@ -153,7 +154,7 @@ def alerts_test(
         )
     else:
         for sub, why in results:  # one line per target, the delivered ones too
-            target = "--to" if to else sub.label()
+            target = redacted_url(to) if to else sub.label()  # no password or token
             print(f"test alert to {target}: " + (f"failed: {why}" if why else "delivered"))
     if any(why for _sub, why in results):
         raise typer.Exit(1)
