@@ -5,6 +5,7 @@ the rollback error the interrupt caused ("cannot rollback - no transaction is ac
 from __future__ import annotations
 
 import gc
+import signal
 import sqlite3
 import sys
 
@@ -27,11 +28,16 @@ def _cut_rollback(*_args, **_kwargs):
         raise sqlite3.OperationalError("cannot rollback - no transaction is active") from None
 
 
+_late: dict = {}
+
+
 def _run(monkeypatch, capsys, argv: list[str]) -> tuple[int, str]:
     monkeypatch.setattr(sys, "argv", ["tracker", *argv])
     # main() marks the process as ending (a build then leaves gc off); this one goes on
     monkeypatch.setattr(cli_main, "_process_ends", False)
     monkeypatch.setattr(cli_main, "_skip_teardown", False)
+    # main() reports a Ctrl-C in the teardown that follows; pytest's process goes on
+    monkeypatch.setattr(signal, "signal", lambda sig, handler: _late.update({sig: handler}))
     try:
         with pytest.raises(SystemExit) as done:
             entry.main()
@@ -70,3 +76,40 @@ def test_an_interrupted_reading_command_says_nothing_was_lost(tmp_path, monkeypa
     monkeypatch.setattr("tracker.cli.status.open_db", _interrupt)
     code, err = _run(monkeypatch, capsys, ["status", "x"])
     assert (code, err) == (130, "interrupted; nothing stored was lost\n")
+
+
+def test_ctrl_c_after_verify_printed_its_summary_is_one_line_and_130(tmp_path, monkeypatch, capsys):
+    """Ctrl-C while the interpreter tore down after `tracker verify` printed its summary
+    killed the process by SIGINT with no line (a fresh-user trial)."""
+    db = tmp_path / "t.db"
+    populate(make_engine(db))
+    _late.clear()
+    code, _err = _run(monkeypatch, capsys, ["verify", "--db", str(db)])
+    assert code == 0 and capsys.readouterr().out == ""  # its summary was read by _run
+    exits: list[int] = []
+
+    def exited(status):
+        exits.append(status)
+        raise SystemExit(status)
+
+    monkeypatch.setattr("os._exit", exited)
+    with pytest.raises(SystemExit):
+        _late[signal.SIGINT](signal.SIGINT, None)
+    assert (exits, capsys.readouterr().err) == ([130], "interrupted; nothing stored was lost\n")
+
+
+def test_ctrl_c_stops_serve_with_one_line_and_130(tmp_path, monkeypatch, capsys):
+    """`tracker serve` exited 0 silently on Ctrl-C, against the README's every command."""
+    closed: list[bool] = []
+
+    class Server:  # no socket: serve_forever is where Ctrl-C lands
+        server_address = ("127.0.0.1", 8765)
+        serve_forever = staticmethod(_interrupt)
+
+        def server_close(self):
+            closed.append(True)
+
+    monkeypatch.setattr("tracker.cli.site.make_server", lambda directory, port: Server())
+    code, err = _run(monkeypatch, capsys, ["serve", "--dir", str(tmp_path / "out")])
+    assert closed == [True]
+    assert (code, err) == (130, f"interrupted; stopped serving {tmp_path / 'out'}\n")

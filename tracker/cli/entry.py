@@ -69,6 +69,10 @@ def main() -> None:
         from tracker.cli.interrupt import report_interrupt
 
         report_interrupt()
+    finally:  # the interpreter's teardown follows: a Ctrl-C there is reported too
+        from tracker.cli.interrupt import report_late_interrupts
+
+        report_late_interrupts()
 
 
 def _main() -> None:

@@ -5,8 +5,12 @@ back when interrupted); a site folder being written may be partial, and the line
 
 from __future__ import annotations
 
+import atexit
+import os
+import signal
 import sys
 from pathlib import Path
+from types import FrameType
 
 INTERRUPTED_EXIT = 130  # 128 + SIGINT, as shells report it
 
@@ -50,7 +54,10 @@ def site_being_written(args: list[str]) -> Path | None:
 def interrupted_line(args: list[str]) -> str:
     """What an interrupted command says: ``interrupted; nothing stored was lost`` and,
     for a command that writes a site, ``; the site folder site may be partial — run
-    `tracker build` again``."""
+    `tracker build` again``; ``serve`` (which stores nothing) says ``interrupted; stopped
+    serving DIR``."""
+    if next((a for a in args if not a.startswith("-")), None) == "serve":
+        return f"interrupted; stopped serving {_option(args, '--dir') or 'site'}"
     line = "interrupted; nothing stored was lost"
     site = site_being_written(args)
     if site is not None:
@@ -75,3 +82,22 @@ def report_interrupt(args: list[str] | None = None) -> None:
     """Print :func:`interrupted_line` on stderr and exit 130."""
     print(interrupted_line(sys.argv[1:] if args is None else args), file=sys.stderr)
     raise SystemExit(INTERRUPTED_EXIT)
+
+
+def _late_interrupt(_signum: int, _frame: FrameType | None) -> None:
+    try:
+        sys.stdout.flush()
+        print(interrupted_line(sys.argv[1:]), file=sys.stderr, flush=True)
+    finally:
+        os._exit(INTERRUPTED_EXIT)
+
+
+def report_late_interrupts() -> None:
+    """From now on (the command has returned), Ctrl-C prints :func:`interrupted_line` and
+    ends the process with 130 at once; once the interpreter's exit starts (atexit), it is
+    ignored: the command finished, and CPython resets a Python handler to the default
+    before tearing modules down, where Ctrl-C killed the process by SIGINT with no line
+    (after `tracker verify` printed its summary), while an ignored signal stays ignored.
+    Call only from the main thread (:func:`signal.signal` requires it)."""
+    signal.signal(signal.SIGINT, _late_interrupt)
+    atexit.register(signal.signal, signal.SIGINT, signal.SIG_IGN)

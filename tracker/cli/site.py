@@ -85,9 +85,7 @@ def serve(
         raise fail(exc, json_out=False) from None
     print(f"serving {dir} on http://127.0.0.1:{server.server_address[1]}/")
     try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
+        server.serve_forever()  # Ctrl-C: one line and exit 130, as in every command
     finally:
         server.server_close()
 
