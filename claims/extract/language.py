@@ -21,13 +21,14 @@ _PT_BR = frozenset(words("pt_br_markers"))
 def detect_locale(text: str) -> str:
     """``pt-BR``, ``pt-PT`` or ``en`` by stop-word counts over the first 20,000 characters.
 
-    Portuguese defaults to ``pt-BR`` unless European markers (biliões, facto, equipa,
+    A text with no Portuguese function word is English. Portuguese defaults to
+    ``pt-BR`` unless European markers (biliões, facto, equipa,
     utilizador, ecrã) outnumber Brazilian ones; ``milhões`` is shared and only breaks ties.
     """
     words = _WORD.findall(text[:20000].lower())
     pt = sum(w in _PT for w in words)
     en = sum(w in _EN for w in words)
-    if en > pt:
+    if en > pt or pt == 0:  # no Portuguese word at all: English, not a pt-BR default
         return "en"
     return portuguese_variant(words)
 
