@@ -119,7 +119,9 @@ def test_renamed_subject_renders_its_rows_and_feeds(site, tmp_path):
         "api/table.csv",
         "assets/table-data.js",
         "assets/search-index.js",
+        "charts.html",  # names Orca among the subjects its chart leaves out
     }
+    assert "Orca 9B (no output price or compared speed)" in (out / "charts.html").read_text()
     scratch = tmp_path / "scratch"
     build(engine, scratch)
     assert tree(out) == tree(scratch)

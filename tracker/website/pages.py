@@ -202,12 +202,12 @@ def chart_page_jobs(rows: list[IndexRow], job: Callable[..., Job], fingerprint: 
     points, left = [], []
     for r in rows:
         price, speed = r.cells.get("price-out"), r.cells.get("speed")
-        has_price = bool(price and price.number is not None)
-        has_speed = bool(speed and speed.number is not None)
-        if price and speed and has_price and has_speed:
-            points.append((r.name, price.number, speed.number, price.text, speed.text))
-        elif has_price or has_speed:
-            left.append((r.name, "no output price" if has_speed else "no compared output speed"))
+        p = price.number if price else None
+        v = speed.number if speed else None
+        if price and speed and p is not None and v is not None:
+            points.append((r.name, p, v, price.text, speed.text))
+        elif p is not None or v is not None:
+            left.append((r.name, "no output price" if p is None else "no compared output speed"))
         else:
             left.append((r.name, "no output price or compared speed"))
     chart = speed_price_chart(points)
