@@ -34,5 +34,16 @@ def test_charts_page_from_the_nav_fits_and_is_clean(demo_site, pages):
             "(document.querySelector('figure.chart img'))"
         )
         assert img[0] is True and img[1] > 0 and img[2] <= width, img
+        # the chart takes the content's width (a trial: 400 px of 1280, labels of 8 px),
+        # drawn for it: at 1280 px the wide drawing near its size, on a phone the narrow one
+        shown = page.eval(
+            "(i => [i.getBoundingClientRect().width, i.currentSrc.split('/').pop(),"
+            " document.querySelector('main').clientWidth])"
+            "(document.querySelector('figure.chart img'))"
+        )
+        if width == 1280:
+            assert shown[0] >= shown[2] - 40 and shown[1] == "speed-vs-price.svg", shown
+        else:
+            assert shown[1] == "speed-vs-price-narrow.svg", shown
         assert axe_serious(page) == []
         page.screenshot(demo_site / "_screenshots" / f"charts-{width}.png")

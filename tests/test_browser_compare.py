@@ -66,6 +66,31 @@ def test_compare_reads_a_comma_list_and_ticks_the_picker(demo_site, pages):
     assert page.eval(HEADS) == ["Kimi K2 Thinking", "Kimi K3", "Kimi K3.1 Pro"]
 
 
+ROWS = "[...document.querySelectorAll('.side-by-side tbody th')].map(th => th.textContent)"
+
+
+def test_compare_leaves_out_rows_no_chosen_subject_has(demo_site, pages):
+    """A figure none of the chosen subjects has (every cell "—") is no row, in the
+    table the script draws as in the built one (compare.py compare_rows)."""
+    import json
+
+    from tracker.website.compare import compare_rows
+
+    page = pages[1280]
+    page.goto(url(demo_site, "compare.html?s=kimi-k3,kimi-k2-thinking"))
+    drawn = page.eval(ROWS)
+    table = json.loads((demo_site / "api" / "table.json").read_text())
+    records = [s for s in table["subjects"] if s["slug"] in ("kimi-k3", "kimi-k2-thinking")]
+    columns = [(c["key"], c["label"]) for c in table["columns"]]
+    assert drawn == [label for label, _ in compare_rows(records, columns)]
+    assert "Cyber Index" not in drawn and "Active params" in drawn
+    # the three of the default keep every benchmark K3.1 Pro has
+    page.goto(url(demo_site, "compare.html"), js=False)
+    built = page.eval(ROWS)
+    page.goto(url(demo_site, "compare.html?s=kimi-k2-thinking,kimi-k3,kimi-k3.1-pro"))
+    assert page.eval(ROWS) == built and "Cyber Index" in built
+
+
 def _widths(page) -> list[float]:  # type: ignore[no-untyped-def]
     return page.eval(  # type: ignore[no-any-return]
         "[...document.querySelectorAll('.side-by-side thead th')].slice(1)"

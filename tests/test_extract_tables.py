@@ -401,3 +401,16 @@ def test_a_caption_gives_the_price_unit_to_a_table_of_sides_only():
     ]
     # without a unit anywhere, money under a side is no per-token price
     assert _all(text.replace(" (per million tokens)", "")) == []
+
+
+def test_a_caption_naming_the_subject_owns_a_one_row_table_of_sides():
+    text = (
+        "Nova 2 pricing (USD per 1M tokens)\n\n"
+        "| Input | Output |\n|-------|--------|\n| $0.45 | $1.80  |\n"
+    )
+    assert _all(text) == [
+        ("nova-2", None, "price_input_usd_per_mtok", "$0.45 per 1M tokens"),
+        ("nova-2", None, "price_output_usd_per_mtok", "$1.80 per 1M tokens"),
+    ]
+    # a caption naming two models owns nothing
+    assert _all(text.replace("Nova 2 pricing", "Nova 2 and Vela 7B pricing")) == []

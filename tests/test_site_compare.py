@@ -87,6 +87,23 @@ def test_compare_rows_list_weights_first_then_columns_then_other_benchmarks(site
     assert [p[0].text for p in gated] == ["no", "unknown", "unknown"]
 
 
+def test_compare_rows_leave_out_a_figure_no_compared_subject_has(site):
+    # a fresh-user trial: comparing K3 with K2 Thinking gave three benchmark rows of
+    # "—" only; a row one of them has stays, with its "—" for the other
+    table = json.loads((site / "api" / "table.json").read_text())
+    records = [s for s in table["subjects"] if s["slug"] in ("kimi-k3", "kimi-k2-thinking")]
+    columns = [(c["key"], c["label"]) for c in table["columns"]]
+    rows = dict(compare_rows(records, columns))
+    assert list(rows) == [
+        "Weights", "Licence", "Gated", "Released", "Total params", "Active params",
+        "Context", "Input $/M", "Output $/M", "Output tok/s",
+    ]  # fmt: skip
+    assert [[tuple(p) for p in ps] for ps in rows["Active params"]] == [
+        [("text", "32B"), ("verdict", "confirmed"), ("note", "observed 31.69B")],
+        [("none", "—")],
+    ]
+
+
 def test_compare_page_has_a_plain_form_picker_and_a_default_table(site):
     html = (site / "compare.html").read_text()
     start = html.index('<form id="compare-pick"')

@@ -119,7 +119,9 @@ def test_renamed_subject_renders_its_rows_and_feeds(site, tmp_path):
         "api/table.csv",
         "assets/table-data.js",
         "assets/search-index.js",
+        "charts.html",  # names Orca among the subjects its chart leaves out
     }
+    assert "Orca 9B (no output price or compared speed)" in (out / "charts.html").read_text()
     scratch = tmp_path / "scratch"
     build(engine, scratch)
     assert tree(out) == tree(scratch)
@@ -153,6 +155,11 @@ def test_a_page_naming_another_subject_shows_its_new_name_after_a_rename(site, t
     build(engine, out)
     page = (out / "subjects/kimi-k3.1-pro/index.html").read_text()
     assert "Orca Nine</a>" in page
+    # search shows the name too (a trial read "relative to: kimi-k3"), kept by the
+    # incremental build after the rename
+    index = (out / "assets/search-index.js").read_text()
+    assert "relative to: Orca Nine, price side: output" in index
+    assert "relative to: orca-9b" not in index
     scratch = tmp_path / "scratch"
     build(engine, scratch)
     assert tree(out) == tree(scratch)

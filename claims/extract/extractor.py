@@ -59,6 +59,7 @@ from claims.extract.size_lists import find_listed_sizes, find_own_listed_sizes
 from claims.extract.spans import after_marker, merge_parenthetical, merge_percent_ranges, overlaps
 from claims.extract.table_cells import (
     Reading,
+    read_captioned_cells,
     read_cell,
     read_pair_cell,
     read_prose_cells,
@@ -558,6 +559,8 @@ class _Context:
                 )
                 out += self._table_readings(reads)
             out += self._table_readings(read_prose_cells(t, self.text, self.locale, self.index))
+            captioned = read_captioned_cells(t, self.text, self.locale, self.index)
+            out += self._table_readings(captioned)
         return out
 
     def _table_readings(self, reads: list[Reading]) -> list[Candidate]:

@@ -19,12 +19,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from claims.extract import rules as R
 from claims.extract.figures import Figure
 from claims.extract.lexicon import alternation, phrases
-from claims.values.tiers import short_count
+from claims.values.tiers import short_count, token_count
 
 _COUNT = (
     r"(?P<n>\d{1,3}(?:[.,\s]\d{3})+|\d+(?:[.,]\d+)?)\s*"
@@ -70,14 +70,7 @@ def _count(m: re.Match[str]) -> Decimal | None:
     raw, mult = m.group("n"), (m.group("mult") or "").lower()
     if not mult and not m.group("tok"):
         return None  # "over 100 languages"
-    if re.fullmatch(r"\d{1,3}(?:[.,\s]\d{3})+", raw):
-        raw = re.sub(r"[.,\s]", "", raw)
-    try:
-        n = Decimal(raw.replace(",", "."))
-    except InvalidOperation:
-        return None
-    factor = _MULT.get("m" if mult.startswith("milh") else mult, 1)
-    return n * factor
+    return token_count(raw, _MULT.get("m" if mult.startswith("milh") else mult, 1))
 
 
 def _tier(m: re.Match[str]) -> Tier | None:

@@ -263,6 +263,42 @@ def _side_words(label: str) -> list[tuple[str, re.Match[str] | None]]:
     ]
 
 
+def read_captioned_cells(t: Table, text: str, locale: str, index: SubjectIndex) -> list[Reading]:
+    """Readings of a table with no label column, every cell of one row a figure, whose
+    caption names the one subject they belong to ("Zephyrine pricing (USD per 1M
+    tokens)" over "| Input | Output |" / "| $0.45 | $1.80 |"): each cell under its
+    header as :func:`_measure` reads it, the caption's price unit given to money cells.
+    Any other table gives []."""
+    if len(t.rows) != 1 or not all(is_numeric(c.text) for c in t.rows[0]):
+        return []
+    above = text[: t.start].rstrip()
+    caption = above[above.rfind("\n") + 1 :]
+    if len(caption.split()) > _CAPTION_WORDS:
+        return []
+    mentions = index.mentions(caption)
+    others = [
+        n for n in find_models(caption) if not any(m.start <= n.start < m.end for m in mentions)
+    ]
+    if len({m.slug for m in mentions}) != 1 or others:
+        return []
+    unit = caption_unit(text, t.start)
+    out: list[Reading] = []
+    for head, cell in zip(t.header, t.rows[0], strict=True):
+        figs = scan_figures(text[cell.start : cell.end], locale)
+        if not figs:
+            continue
+        f = figs[0]
+        measure = head.text
+        if f.kind == "money" and not _PER_HEAD.search(measure):
+            measure = f"{measure} {unit}".rstrip()
+        read = _measure(t, measure, f)
+        if read is not None:
+            attr, q, v = read
+            span = (cell.start + f.start, cell.start + f.end)
+            out.append((mentions[0].slug, attr, q, v, span, ""))
+    return out
+
+
 def caption_unit(text: str, start: int) -> str:
     """The price unit the table's caption gives its money cells ("Pricing (per million
     tokens):" above "Model  Input  Output"), as header words ("per million"); "" when the

@@ -21,6 +21,18 @@ _CONDITION = re.compile(
 _MULT = {"k": 1000, "thousand": 1000, "m": 10**6, "million": 10**6}
 
 
+def token_count(raw: str, factor: int = 1) -> Decimal | None:
+    """The number ``raw`` of a tier's token count ("128,000", "1.5", "200 000") times
+    ``factor`` (1000 for "K"); digit groups (",", ".", space between groups of three)
+    read as grouping, a lone "," or "." as the decimal mark; None when not a number."""
+    if re.fullmatch(r"\d{1,3}(?:[.,\s]\d{3})+", raw):
+        raw = re.sub(r"[.,\s]", "", raw)
+    try:
+        return Decimal(raw.replace(",", ".")) * factor
+    except InvalidOperation:
+        return None
+
+
 def short_count(n: Decimal) -> str:
     """A token count shortened: 200000 -> "200K", 1000000 -> "1M", 1500 -> "1.5K", 500 -> "500"."""
     for div, suffix in ((10**6, "M"), (1000, "K")):
@@ -37,12 +49,7 @@ def canonical_condition(text: str) -> str:
     m = _CONDITION.match(plain)
     if m is None:
         return plain
-    raw = m.group("n")
-    if re.fullmatch(r"\d{1,3}(?:[.,\s]\d{3})+", raw):
-        raw = re.sub(r"[.,\s]", "", raw)
-    try:
-        n = Decimal(raw.replace(",", "."))
-    except InvalidOperation:
+    n = token_count(m.group("n"), _MULT.get((m.group("mult") or "").lower(), 1))
+    if n is None:
         return plain
-    n *= _MULT.get((m.group("mult") or "").lower(), 1)
     return f"{_OPS[m.group('op')]} {short_count(n)} tokens"

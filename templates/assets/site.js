@@ -188,6 +188,18 @@
         }
         if (cell.aside) { small("not compared here: " + cell.aside); }
       };
+      // a cell that fill draws as a bare "—" (no figure, no note): a row of them all is
+      // left out, as the built table leaves it out (compare.py compare_rows)
+      var bare = function (cell) {
+        return !cell || (cell.text === "—" && !cell.observed && !cell.note &&
+          !(cell.observed_text && cell.observed_text !== cell.text) && !cell.contradicted &&
+          !cell.aside);
+      };
+      var figureRow = function (label, cellOf) {
+        if (picked.every(function (s) { return bare(cellOf(s)); })) { return; }
+        var tr = tb.insertRow(), th = el("th", label); th.scope = "row"; tr.appendChild(th);
+        picked.forEach(function (s) { fill(named(tr.insertCell(), s), cellOf(s)); });
+      };
       var t = el("table", undefined, "side-by-side");
       var cap = t.createCaption();
       cap.textContent = "Your choice (choose others above)";
@@ -227,10 +239,7 @@
         });
       });
       data.columns.forEach(function (c) {
-        var tr = tb.insertRow(), th = el("th", c.label); th.scope = "row"; tr.appendChild(th);
-        picked.forEach(function (s) {
-          fill(named(tr.insertCell(), s), s.cells[c.key]);
-        });
+        figureRow(c.label, function (s) { return s.cells[c.key]; });
       });
       // every benchmark any compared subject has, beyond the index's score columns
       var shown = data.columns.map(function (c) { return c.label; }), more = [];
@@ -240,10 +249,7 @@
         });
       });
       more.forEach(function (name) {
-        var tr = tb.insertRow(), th = el("th", name); th.scope = "row"; tr.appendChild(th);
-        picked.forEach(function (s) {
-          fill(named(tr.insertCell(), s), (s.scores || {})[name]);
-        });
+        figureRow(name, function (s) { return (s.scores || {})[name]; });
       });
       compare.appendChild(t);
     }

@@ -200,11 +200,13 @@ def spliced_file(
     return spliced
 
 
-def spliced_search_index(ctx: SiteContext, segments: Segments, keys: list[str]) -> str | Pieces:
+def spliced_search_index(
+    ctx: SiteContext, segments: Segments, keys: list[str], names: dict[str, str]
+) -> str | Pieces:
     """``assets/search-index.js``: each subject's entries (its fragment key in ``keys``,
-    in subject order) copied from the last output when it holds them
-    (``segments.splice_in_order``), else kept in memory or made; a subject without
-    entries has no part."""
+    in subject order; ``names`` slug -> display name, for ``relative to``) copied from
+    the last output when it holds them (``segments.splice_in_order``), else kept in
+    memory or made; a subject without entries has no part."""
     old = segments.layout(SEARCH_INDEX)
     parts: list[tuple[int, int | None, str | None]] = []
     owners: dict[str, list[int]] = {}
@@ -214,7 +216,7 @@ def spliced_search_index(ctx: SiteContext, segments: Segments, keys: list[str]) 
         if ids is not None and len(ids) == 1:
             parts.append((i, ids[0], None))
             continue
-        text = FRAGMENTS.get("search", key, partial(subject_entries_json, sv))
+        text = FRAGMENTS.get("search", key, partial(subject_entries_json, sv, names))
         if text:  # search_index_from leaves out empty parts
             parts.append((i, None, text))
     head, _, tail = search_index_from(["\0"], ctx.sources).partition("\0")
@@ -223,7 +225,7 @@ def spliced_search_index(ctx: SiteContext, segments: Segments, keys: list[str]) 
         spliced = segments.splice_in_order(SEARCH_INDEX, "search", (head, tail), ",", parts, owners)
     if spliced is None:  # no subject parts, or the last output lacks one
         made = [
-            FRAGMENTS.get("search", k, partial(subject_entries_json, sv))
+            FRAGMENTS.get("search", k, partial(subject_entries_json, sv, names))
             for k, sv in zip(keys, ctx.subjects, strict=True)
         ]
         text = search_index_from(made, ctx.sources)
@@ -245,13 +247,16 @@ def table_jobs(
     sources = [
         (s.source.key, s.source.title, s.source.publisher, s.source.url) for s in ctx.sources
     ]
-    search_key = key_of(
-        fingerprint, "search", sources, [digests.view[sv.slug] for sv in ctx.subjects]
-    )
+    # a claim relative to another subject shows its name (subjectrefs.py): every
+    # subject's entries are keyed by all names, as the subject pages are (pages.py)
+    names = {sv.slug: sv.name for sv in ctx.subjects}
+    names_key = key_of(sorted(names.items()))
+    views = [digests.view[sv.slug] for sv in ctx.subjects]
+    search_key = key_of(fingerprint, "search", sources, views, names_key)
 
     def search_index() -> str | Pieces:
-        keys = [key_of(fingerprint, digests.view[sv.slug]) for sv in ctx.subjects]
-        return spliced_search_index(ctx, segments, keys)
+        keys = [key_of(fingerprint, digests.view[sv.slug], names_key) for sv in ctx.subjects]
+        return spliced_search_index(ctx, segments, keys, names)
 
     return [
         Job("api/table.json", key, lambda: table_json(table())),

@@ -26,7 +26,7 @@ import json
 import re
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -82,7 +82,8 @@ class ChartFile:
 
     def key(self) -> str:
         """A digest of what is drawn (the build job's key input)."""
-        text = json.dumps([DRAWING, self.kind, self.title, self.series, self.y_title, self.rows])
+        drawn = [self.kind, self.title, self.series, self.y_title, self.rows]
+        text = json.dumps([DRAWING, *drawn, self.width, self.height])
         return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -198,7 +199,44 @@ def speed_price_chart(points: Sequence[tuple[str, float, float, str, str]]) -> C
         tuple((name, pt, st) for name, _, _, pt, st in ranked),
         tuple((name, ((str(price), speed),)) for name, price, speed, _, _ in ranked),
         y_title="output tokens/s",
+        width=WIDE[0],
+        height=WIDE[1],
     )
+
+
+# The cross-subject chart is drawn for the content's width (80rem) and, for a phone,
+# a narrower copy (``charts.html`` picks one with <picture>): one drawing scaled to both
+# had labels of 8 px at 1280 px (a fresh-user trial) or of 4 px on a phone.
+WIDE = (1200, 520)
+NARROW_PATH, NARROW = "charts/speed-vs-price-narrow.svg", (640, 480)
+# How many subjects a left-out reason names before "and N more" (a large site's page
+# stays small).
+NAMED = 12
+
+
+def narrow_copy(chart: ChartFile) -> ChartFile:
+    """:func:`speed_price_chart` drawn for a phone (``NARROW``, at ``NARROW_PATH``)."""
+    return replace(chart, path=NARROW_PATH, width=NARROW[0], height=NARROW[1])
+
+
+def left_out_line(left: Sequence[tuple[str, str]]) -> str:
+    """The line under the speed/price chart naming the subjects it leaves out, as
+    ``(subject name, reason)`` pairs (``no output price``, ...): ``"1 subject is not
+    drawn: Kimi K2 Thinking (no compared output speed)."``; by reason, each naming up
+    to :data:`NAMED` then "and N more"; "" when none is left out."""
+    if not left:
+        return ""
+    by: dict[str, list[str]] = {}
+    for name, reason in left:
+        by.setdefault(reason, []).append(name)
+    groups = []
+    for reason, names in by.items():
+        shown = ", ".join(names[:NAMED])
+        more = f" and {len(names) - NAMED} more" if len(names) > NAMED else ""
+        groups.append(f"{shown}{more} ({reason})")
+    n = len(left)
+    head = f"{n} subject is" if n == 1 else f"{n} subjects are"
+    return f"{head} not drawn: " + "; ".join(groups) + "."
 
 
 # What each kind of timeline event is called in the chart's caption, in caption order.
@@ -352,6 +390,7 @@ def _scatter(pygal: Any, common: dict[str, Any], chart: ChartFile) -> bytes:
     """A ``scatter`` chart (:func:`speed_price_chart`): a point per subject, its name
     beside it and in the legend, both axes from 0 (two close figures read as far apart
     on a cut axis); the data table has the figures."""
+    common["style"].value_label_font_size = 13  # a point's name (pygal's default: 10)
     xs = [float(x) for _, ((x, _),) in chart.series]
     ys = [y for _, ((_, y),) in chart.series]
     plot = pygal.XY(

@@ -130,7 +130,8 @@ def compare_rows(
     """The rows of a side-by-side table of ``records`` (``table_record`` dicts, in the
     order shown): Weights, Licence, Gated, then each of ``columns`` (``(key, label)``),
     then every other benchmark any of them has; each row ``(label, [parts per
-    subject])``."""
+    subject])``. A figure row that is a bare "—" for every subject is left out (it tells
+    nothing; a trial's comparison was half such rows), as ``assets/site.js`` does."""
     rows: list[tuple[str, list[list[Part]]]] = [
         ("Weights", [[Part("text", s["weights"]["text"])] for s in records]),
         ("Licence", [[Part("text", _licence(s))] for s in records]),
@@ -139,12 +140,19 @@ def compare_rows(
             [[Part("text", GATED_WORDS.get(_js_string(s["gated"]), "unknown"))] for s in records],
         ),
     ]
-    rows += [(label, [cell_parts(s["cells"].get(key)) for s in records]) for key, label in columns]
+    figures = [
+        (label, [cell_parts(s["cells"].get(key)) for s in records]) for key, label in columns
+    ]
     shown = {label for _, label in columns}
     more = [n for s in records for n in s["scores"] if n not in shown]
     for name in dict.fromkeys(more):
-        rows.append((name, [cell_parts(s["scores"].get(name)) for s in records]))
-    return rows
+        figures.append((name, [cell_parts(s["scores"].get(name)) for s in records]))
+    return rows + [(label, cells) for label, cells in figures if not all(map(_bare, cells))]
+
+
+def _bare(parts: list[Part]) -> bool:
+    """True for a cell that shows only "—" (no figure, no note)."""
+    return parts == [Part("none", NO_FIGURE)]
 
 
 def _js_string(value: Any) -> str:

@@ -17,7 +17,7 @@ from jinja2 import Environment
 from markupsafe import Markup
 
 from tracker.website.asof import AS_OF_SCRIPT, as_of_js
-from tracker.website.charts import render_svg, speed_price_chart
+from tracker.website.charts import left_out_line, narrow_copy, render_svg, speed_price_chart
 from tracker.website.compare import compare_rows, default_choice, related_choices
 from tracker.website.pagehash import key_of
 from tracker.website.summary import COLUMNS, other_benchmarks, table_columns
@@ -195,19 +195,30 @@ def compare_jobs(
 def chart_page_jobs(rows: list[IndexRow], job: Callable[..., Job], fingerprint: str) -> list[Job]:
     """``charts.html`` (linked from every page's navigation) with the cross-subject
     chart of output speed against output price (:func:`charts.speed_price_chart`, from
-    the index's cells), its text alternative and data table; and the chart's SVG, both
-    keyed by what the chart draws. Without two subjects having both, the page says so."""
-    points = []
+    the index's cells), its text alternative and data table, and a line naming the
+    subjects left out and why (:func:`charts.left_out_line`); and the chart's SVGs (wide
+    and, for a phone, narrow), all keyed by what they draw. Without two subjects having
+    both, the page says so."""
+    points, left = [], []
     for r in rows:
         price, speed = r.cells.get("price-out"), r.cells.get("speed")
-        if price and speed and price.number is not None and speed.number is not None:
-            points.append((r.name, price.number, speed.number, price.text, speed.text))
+        p = price.number if price else None
+        v = speed.number if speed else None
+        if price and speed and p is not None and v is not None:
+            points.append((r.name, p, v, price.text, speed.text))
+        elif p is not None or v is not None:
+            left.append((r.name, "no output price" if p is None else "no compared output speed"))
+        else:
+            left.append((r.name, "no output price or compared speed"))
     chart = speed_price_chart(points)
-    key = chart.key() if chart else ""
-    jobs = [job("charts.html", "charts.html", key, lambda: {"chart": chart})]
-    if chart is not None:
-        svg_key = key_of(fingerprint, chart.path, key)
-        jobs.append(Job(chart.path, svg_key, partial(render_svg, chart)))
+    narrow = narrow_copy(chart) if chart else None
+    left_out = left_out_line(left)
+    key = [chart.key() if chart else "", left_out]
+    values = {"chart": chart, "narrow": narrow, "left_out": left_out}
+    jobs = [job("charts.html", "charts.html", key, lambda: values)]
+    for c in (chart, narrow):
+        if c is not None:
+            jobs.append(Job(c.path, key_of(fingerprint, c.path, c.key()), partial(render_svg, c)))
     return jobs
 
 

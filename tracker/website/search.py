@@ -12,10 +12,12 @@ works on it); ``assets/site.js`` filters the entries by every word of ``?q=``.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from claims.vocabulary import labelled_value
 from tracker.website.marks import VERDICT_MARKS, verdict_mark
+from tracker.website.subjectrefs import named_quals_text
 from tracker.website.views import SiteContext, SourceView, SubjectView
 
 # An entry is a list, not an object: the index holds every claim (30,000 on a large
@@ -34,16 +36,19 @@ from tracker.website.views import SiteContext, SourceView, SubjectView
 Entry = list[str]
 
 
-def subject_entries(sv: SubjectView) -> list[Entry]:
+def subject_entries(sv: SubjectView, names: Mapping[str, str] | None = None) -> list[Entry]:
     """One subject's entries: the subject (name, organisation, aliases; its slug and
     variants searched too) and, after it, one per claim, linked to the claim's anchor
-    (detail: qualifiers and claimant; then its mark and its source's title)."""
+    (detail: qualifiers and claimant; then its mark and its source's title). ``names``
+    (slug -> display name) shows a ``relative to: kimi-k3`` qualifier as ``relative to:
+    Kimi K3``, as the subject page does (subjectrefs.py)."""
     page = f"subjects/{sv.slug}/index.html"
     detail = " · ".join(x for x in (sv.organization, ", ".join(sv.other_names())) if x)
     out: list[Entry] = [["s", sv.name, page, detail, " ".join([sv.slug, *sv.variants])]]
     for attribute, claims in sv.groups:
         for cv in claims:
-            shown = " · ".join(x for x in (cv.qualifiers, cv.claimant) if x)
+            quals = named_quals_text(cv.qualifiers, names)
+            shown = " · ".join(x for x in (quals, cv.claimant) if x)
             mark = verdict_mark(cv.verdict.status if cv.verdict else None)
             name = f"{sv.name}: {labelled_value(attribute, cv.value)}"
             out.append(["c", name, f"{page}#{cv.anchor}", shown, mark, cv.source.title or ""])
@@ -60,14 +65,16 @@ def source_entry(sv: SourceView) -> Entry:
 def search_index_js(ctx: SiteContext) -> str:
     """``assets/search-index.js``: ``window.TRACKER_SEARCH = [...]`` (subjects, their
     claims, sources; compact JSON, ``</`` escaped so the text never closes a tag)."""
-    return search_index_from([subject_entries_json(sv) for sv in ctx.subjects], ctx.sources)
+    names = {sv.slug: sv.name for sv in ctx.subjects}
+    parts = [subject_entries_json(sv, names) for sv in ctx.subjects]
+    return search_index_from(parts, ctx.sources)
 
 
-def subject_entries_json(sv: SubjectView) -> str:
+def subject_entries_json(sv: SubjectView, names: Mapping[str, str] | None = None) -> str:
     """:func:`subject_entries` as compact JSON items without the list's brackets, with
     ``</`` escaped (as in the script: the file is these parts joined, see
     :func:`search_index_from`)."""
-    return _script_safe(_compact(subject_entries(sv))[1:-1])
+    return _script_safe(_compact(subject_entries(sv, names))[1:-1])
 
 
 def search_index_from(subject_parts: list[str], sources: list[SourceView]) -> str:

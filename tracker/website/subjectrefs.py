@@ -39,6 +39,19 @@ def named_quals(html: str, names: Mapping[str, str] | None, root: str) -> str:
     return _RELATIVE.sub(named, html)
 
 
+def named_quals_text(text: str, names: Mapping[str, str] | None) -> str:
+    """Qualifiers as plain text (search's detail) with a ``relative to: <slug>`` of a
+    known subject as its display name (``relative to: Kimi K3``); unchanged otherwise."""
+    if not names or "relative to: " not in text:
+        return text
+
+    def named(m: re.Match[str]) -> str:
+        name = names.get(m.group(1).strip())
+        return f"relative to: {name}" if name else m.group(0)
+
+    return _RELATIVE.sub(named, text)
+
+
 def label_html(
     label: str, quals: Mapping[str, Any], names: Mapping[str, str] | None, root: str, href: str
 ) -> str:

@@ -89,7 +89,9 @@ def cell_note(cell: dict[str, Any]) -> str:
     """Everything a page shows under a cell's figure, as one CSV field: where an
     observed figure was read, what was observed beside a stated one, contradicted
     sources, a figure not compared (``observed: Moonshot AI, p50``)."""
-    parts = [f"observed: {cell['note']}" if cell["observed"] else cell["note"]]
+    note = cell["note"]
+    # never a label with nothing after it (a trial's price-in_note read "observed: ")
+    parts = [f"observed: {note}" if cell["observed"] and note else note]
     if cell["observed_text"] and cell["observed_text"] != cell["text"]:
         parts.append(f"observed {cell['observed_text']}")
     if cell["contradicted"]:
