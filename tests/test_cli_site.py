@@ -21,7 +21,7 @@ def test_alerts_test_to_url():
     with Hook(lambda body: 204) as hook:
         result = runner.invoke(app, ["alerts", "test", "--to", f"json://127.0.0.1:{hook.port}/"])
     assert result.exit_code == 0, result.output
-    assert result.output == "test alert to --to: delivered\n"
+    assert result.output == "test alert to json://127.0.0.1: delivered\n"
     assert [p["message"] for p in hook.posts] == ["Test alert from release-tracker."]
 
 
@@ -30,7 +30,7 @@ def test_alerts_test_failure_is_one_line(tmp_path):
         result = runner.invoke(app, ["alerts", "test", "--to", f"json://127.0.0.1:{hook.port}/"])
     assert result.exit_code == 1
     lines = result.output.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("test alert to --to: failed: ")
+    assert len(lines) == 1 and lines[0].startswith("test alert to json://127.0.0.1: failed: ")
     assert "error=500" in lines[0]
 
 

@@ -106,9 +106,10 @@ def test_check_counts_observations_in_one_term(tmp_path, monkeypatch):
         ("speed-kimi-k3.1-pro-hs", "3", "0"),
         ("tbench-kimi-k3.1-pro", "1", "0"),
     ]
-    assert out.splitlines()[-1] == (
+    assert out.splitlines()[-2] == (
         "checked 16 watches: 16 changed, 0 unchanged, 0 failed, 0 skipped; "
         "82 new observations, 1 event"
     )  # the per-watch counts add up to the total (a replay needs no AA key, as the demo)
     assert sum(int(n) for _w, n, _e in per_watch) == 82
+    assert out.splitlines()[-1].startswith("next: `tracker alerts send --db ")  # 1 event
     assert "new value" not in out
