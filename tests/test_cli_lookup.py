@@ -85,12 +85,12 @@ def test_build_says_what_its_counts_mean(demo_db, tmp_path):
     args = ["build", "--db", str(demo_db), "--out", str(tmp_path / "site")]
     first, again = runner.invoke(app, args), runner.invoke(app, args)
     assert first.stdout.strip() == (
-        f"site built in {tmp_path / 'site'}: 109 files, 109 rendered (0 up to date); "
-        "109 written (new or changed), 0 left as they were"
+        f"site built in {tmp_path / 'site'}: 110 files, 110 rendered (0 up to date); "
+        "110 written (new or changed), 0 left as they were"
     )
     assert again.stdout.strip() == (
-        f"site built in {tmp_path / 'site'}: 109 files, 0 rendered (109 up to date); "
-        "0 written (new or changed), 109 left as they were"
+        f"site built in {tmp_path / 'site'}: 110 files, 0 rendered (110 up to date); "
+        "0 written (new or changed), 110 left as they were"
     )
 
 
