@@ -112,6 +112,10 @@ def _units(lang: str) -> str:
 _MONTH_PART = re.compile(r"\b(?:" + phrases("month_parts") + r")[\s-]+$", re.IGNORECASE)
 
 
+# Whether a text has a "today" word at all (the "today" pattern is only tried then).
+_TODAY_WORD = re.compile(r"\b(?:" + alternation("today_words") + r")\b", re.IGNORECASE)
+
+
 @lru_cache(maxsize=8)
 def _patterns(lang: str) -> tuple[re.Pattern[str], ...]:
     months = sorted(_month_table(lang), key=len, reverse=True)
@@ -237,6 +241,8 @@ def scan_dates(
         _patterns(lang),
         strict=True,
     ):
+        if kind == "today" and not _TODAY_WORD.search(text):
+            continue  # its lookbehinds before any word cost ~1.6 ms per 10 KB
         for m in pat.finditer(text):
             s, e = m.span()
             if m.group(0).strip() == "" or any(s < te and ts < e for ts, te in taken):
