@@ -39,14 +39,18 @@ def weekday_pattern() -> str:
     # a weekday named without its day ("na última sexta-feira") only in its full form:
     # "segunda", "quarta" alone are ordinals too ("nesta segunda fase")
     full = "|".join(re.escape(w) for w in sorted(_weekdays(), key=len, reverse=True) if _full(w))
+    # every branch starts with a weekday or one of n/ú/u/p/e (na, última, passado, esta): a
+    # lookahead on those letters spares trying each branch at every position (~2 ms / 10 KB)
+    firsts = "".join(sorted({w[0].lower() for w in _weekdays()} | set("nuúpe")))
     return (
+        rf"(?=[{re.escape(firsts)}])(?:"
         rf"\b(?P<wd>{alt})(?:\s*\((?P<wa>[0-3]?\d)(?:/(?P<wb>[01]?\d))?(?:,[^()\n]{{1,40}})?\)"
         r"|\s*,\s*(?P<wc>[0-3]?\d)(?=\s*,))"
         # the last one before the article: "na última sexta-feira", "no sábado passado"
         rf"|\b(?:n[ao]\s+)?(?:últim[ao]|passad[ao])\s+(?P<lw>{full})\b"
         rf"|\b(?:n[ao]\s+)?(?P<pw>{full})\s+passad[ao]\b"
         # the article's week: "nesta quarta-feira", "esta quarta-feira" (no day after it)
-        rf"|\b(?:n?est[ae]|n?ess[ae])\s+(?P<tw>{full})\b(?!\s*[(,]\s*\d)"
+        rf"|\b(?:n?est[ae]|n?ess[ae])\s+(?P<tw>{full})\b(?!\s*[(,]\s*\d))"
     )
 
 
