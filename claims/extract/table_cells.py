@@ -263,6 +263,14 @@ def _side_words(label: str) -> list[tuple[str, re.Match[str] | None]]:
     ]
 
 
+def _caption(text: str, start: int) -> str:
+    """A table's caption: the nearest non-blank line before ``start`` when it is short (at
+    most :data:`_CAPTION_WORDS` words), else ""."""
+    above = text[:start].rstrip()
+    line = above[above.rfind("\n") + 1 :]
+    return line if len(line.split()) <= _CAPTION_WORDS else ""
+
+
 def read_captioned_cells(t: Table, text: str, locale: str, index: SubjectIndex) -> list[Reading]:
     """Readings of a table with no label column, every cell of one row a figure, whose
     caption names the one subject they belong to ("Zephyrine pricing (USD per 1M
@@ -271,9 +279,8 @@ def read_captioned_cells(t: Table, text: str, locale: str, index: SubjectIndex) 
     Any other table gives []."""
     if len(t.rows) != 1 or not all(is_numeric(c.text) for c in t.rows[0]):
         return []
-    above = text[: t.start].rstrip()
-    caption = above[above.rfind("\n") + 1 :]
-    if len(caption.split()) > _CAPTION_WORDS:
+    caption = _caption(text, t.start)
+    if not caption:
         return []
     mentions = index.mentions(caption)
     others = [
@@ -304,11 +311,7 @@ def caption_unit(text: str, start: int) -> str:
     tokens):" above "Model  Input  Output"), as header words ("per million"); "" when the
     nearest non-blank line before ``start`` is long (over :data:`_CAPTION_WORDS` words)
     or names none."""
-    above = text[:start].rstrip()
-    line = above[above.rfind("\n") + 1 :]
-    if len(line.split()) > _CAPTION_WORDS:
-        return ""
-    per = _PER_HEAD.search(line)
+    per = _PER_HEAD.search(_caption(text, start))
     return per.group(0) if per else ""
 
 
@@ -316,9 +319,8 @@ def caption_benchmark(text: str, start: int) -> Named | None:
     """The one benchmark the table's caption names: the nearest non-blank line before
     ``start`` (a heading such as "SWE-bench Verified: Real GitHub Bug Fixes"), when it is
     short (at most :data:`_CAPTION_WORDS` words) and names exactly one benchmark."""
-    above = text[:start].rstrip()
-    line = above[above.rfind("\n") + 1 :].strip(" #*:|")
-    if not line or len(line.split()) > _CAPTION_WORDS:
+    line = _caption(text, start).strip(" #*:|")
+    if not line:
         return None
     benches = find_benchmarks(line)
     return benches[0] if len({b.name for b in benches}) == 1 else None
