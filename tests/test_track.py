@@ -146,9 +146,24 @@ def test_the_next_hint_repeats_the_database_given(tmp_path, monkeypatch):
                             "--db", "my 1.db"], env={"COLUMNS": "300"})  # fmt: skip
     assert r.exit_code == 0, r.output
     assert r.stdout.splitlines()[-1] == (
-        "written to mydata/subjects.toml, mydata/watches.toml and loaded; next: "
+        "written to mydata/subjects.toml, mydata/watches.toml and loaded into my 1.db; next: "
         "`tracker check --db 'my 1.db'`, then `tracker status orca-9b --db 'my 1.db'`"
     )
+
+
+def test_own_data_without_db_says_it_loaded_the_default_database(tmp_path, monkeypatch):
+    """`track --data mydata` without --db loads the default database: the output says so
+    and how to keep the folder's models apart (a trial's joined the demo's silently)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("TRACKER_DATABASE_URL", raising=False)
+    Path("mydata").mkdir()
+    r = runner.invoke(app, ["track", "Orca 9B", "--org", "Acme", "--data", "mydata"],
+                      env={"COLUMNS": "300"})  # fmt: skip
+    assert r.exit_code == 0, r.output
+    assert (
+        "and loaded into data/tracker.db (the default database: pass --db "
+        "mydata/tracker.db to keep this folder's models apart from the demo's)"
+    ) in r.stdout
 
 
 def test_an_invalid_result_names_file_and_line_and_writes_nothing(tmp_path):

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from tracker import settings
 from tracker.cli.common import (
     DataOpt,
     DbOpt,
@@ -121,8 +122,18 @@ def _show_tracked(plan: Any, data: Path, db: str | None) -> None:
         if "subscriptions.toml" in plan.texts
         else ""
     )
+    # name the database loaded: with --data DIR and no --db it is the default one, where
+    # a trial's own models joined the demo's without a word
+    into = db if db is not None else (settings.database_url() or "data/tracker.db")
+    apart = (
+        f" (the default database: pass --db {shlex.quote(str(data / 'tracker.db'))} to keep "
+        "this folder's models apart from the demo's)"
+        if db is None and data != Path("data")
+        else ""
+    )
     console.print(
-        f"written to {', '.join(str(data / n) for n in plan.texts)} and loaded; next: "
+        f"written to {', '.join(str(data / n) for n in plan.texts)} and loaded into "
+        f"{into}{apart}; next: "
         f"`tracker check{on_db}`, then `tracker status {plan.slug}{on_db}`{alerts}",
         highlight=False,
         markup=False,
